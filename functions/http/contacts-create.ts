@@ -1,0 +1,9 @@
+import { created } from '../../shared/http/envelope.js';
+import { jsonApi } from '../../shared/http/api.js';
+import { createContact } from '../../shared/domain/contacts/create-contact.js';
+import { ContactBody } from '../../shared/domain/contacts/schemas.js';
+
+/** POST /client/contacts */
+export const handler = jsonApi({ body: ContactBody }, async ({ body }, { deps, clientId, principal }) =>
+  created(await createContact(deps, clientId, body, principal.keyId ?? 0), 'Contact created'),
+);

@@ -1,0 +1,41 @@
+/**
+ * The route table: the single place an HTTP endpoint is declared.
+ * infra/ builds one API Gateway route + Lambda per entry; local/server.ts serves the same entries.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** What a handler may do to the table; infra grants exactly this and nothing more. */
+export type TableAccess = 'read' | 'readWrite';
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Path below the API base (`/api/v1`), API Gateway syntax: `/client/contacts/{id}`. */
+  path: string;
+  /** Module under functions/http/ (without extension) whose `handler` export serves the route. */
+  handler: string;
+  tableAccess: TableAccess;
+  /** Maximum run time in seconds (default 10). */
+  timeoutSeconds?: number;
+  /** Memory in MB (default 512). */
+  memoryMb?: number;
+}
+
+export const API_BASE_PATH = '/api/v1';
+
+export const routes: readonly RouteDefinition[] = [
+  { method: 'GET', path: '/health', handler: 'health', tableAccess: 'read' },
+  { method: 'POST', path: '/client/api-keys/rotate', handler: 'api-keys-rotate', tableAccess: 'readWrite' },
+  { method: 'POST', path: '/client/contacts', handler: 'contacts-create', tableAccess: 'readWrite' },
+  { method: 'GET', path: '/client/contacts/{id}', handler: 'contacts-get', tableAccess: 'read' },
+  {
+    method: 'PATCH',
+    path: '/client/contacts/{id}/subscription',
+    handler: 'contacts-subscription-update',
+    tableAccess: 'readWrite',
+  },
+];
+
+/** `routeKey` as API Gateway HTTP API reports it, e.g. `GET /api/v1/client/contacts/{id}`. */
+export function routeKey(route: RouteDefinition): string {
+  return `${route.method} ${API_BASE_PATH}${route.path}`;
+}

@@ -1,0 +1,84 @@
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyRecord, ClientRecord, ClientStatus, ClientStore } from '../../ports.js';
+import { keys } from './keys.js';
+import { TABLE_KEYS } from './table-definition.js';
+import { stripKeys } from './items.js';
+
+export class DynamoClientStore implements ClientStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(client: ClientRecord, key: ApiKeyRecord): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...keys.clientProfile(client.id), ...keys.clientListing(client.id), ...client },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...keys.apiKey(key.key_hash), ...keys.apiKeyListing(key.client_id, key.key_id), ...key },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  async get(clientId: number): Promise<ClientRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.clientProfile(clientId) }));
+    return out.Item ? stripKeys<ClientRecord>(out.Item) : undefined;
+  }
+
+  async list(): Promise<ClientRecord[]> {
+    const clients: ClientRecord[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: TABLE_KEYS.gsi1.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi1.partitionKey },
+          ExpressionAttributeValues: { ':pk': keys.clientListingPk },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      for (const item of out.Items ?? []) clients.push(stripKeys<ClientRecord>(item));
+      cursor = out.LastEvaluatedKey;
+    } while (cursor);
+    return clients;
+  }
+
+  async setStatus(clientId: number, status: ClientStatus, at: string): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.clientProfile(clientId),
+              UpdateExpression: 'SET #s = :s, updated_at = :at',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeNames: { '#s': 'status' },
+              ExpressionAttributeValues: { ':s': status, ':at': at },
+            },
+          },
+        ],
+      }),
+    );
+  }
+}

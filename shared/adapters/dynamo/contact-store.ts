@@ -1,0 +1,163 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  UniqueViolation,
+  type ContactRecord,
+  type ContactStore,
+  type SubscriptionChange,
+} from '../../domain/contacts/contact-store.js';
+import { DynamoIds } from './ids.js';
+import { sendTransaction } from './transactions.js';
+import { stripKeys } from './items.js';
+import { keys } from './keys.js';
+
+export class DynamoContactStore implements ContactStore {
+  private readonly ids: DynamoIds;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {
+    this.ids = new DynamoIds(db, tableName);
+  }
+
+  async create(contact: ContactRecord): Promise<void> {
+    const lockItems = [
+      { ...keys.emailLock(contact.client_id, contact.email), contact_id: contact.id, kind: 'email' },
+      ...(contact.client_contact_id
+        ? [{ ...keys.uidLock(contact.client_id, contact.client_contact_id), contact_id: contact.id, kind: 'uid' }]
+        : []),
+    ];
+    const command = new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: { ...keys.contact(contact.client_id, contact.id), ...contact },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        ...lockItems.map((Item) => ({
+          Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
+        })),
+      ],
+    });
+    try {
+      await sendTransaction(this.db, command);
+    } catch (error) {
+      throw translateLockConflict(error, ['contact', 'email', 'client_contact_id']);
+    }
+  }
+
+  async get(clientId: number, contactId: number): Promise<ContactRecord | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.contact(clientId, contactId) }),
+    );
+    return out.Item ? stripKeys<ContactRecord>(out.Item) : undefined;
+  }
+
+  async getByEmail(clientId: number, email: string): Promise<ContactRecord | undefined> {
+    const lock = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.emailLock(clientId, email) }),
+    );
+    const contactId = lock.Item?.['contact_id'];
+    return typeof contactId === 'number' ? this.get(clientId, contactId) : undefined;
+  }
+
+  async updateSubscription(
+    clientId: number,
+    contactId: number,
+    change: SubscriptionChange,
+  ): Promise<ContactRecord | undefined> {
+    const values: Record<string, unknown> = { ':s': change.is_subscribed, ':at': change.at };
+    let expression: string;
+    if (change.is_subscribed) {
+      expression = 'SET is_subscribed = :s, updated_at = :at REMOVE unsubscribed_at, unsubscribe_reason';
+    } else {
+      // The first unsubscription time is kept when an unsubscribed contact is unsubscribed again.
+      expression = 'SET is_subscribed = :s, updated_at = :at, unsubscribed_at = if_not_exists(unsubscribed_at, :at)';
+      if (change.unsubscribe_reason !== undefined) {
+        expression += ', unsubscribe_reason = :r';
+        values[':r'] = change.unsubscribe_reason;
+      }
+    }
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.contact(clientId, contactId),
+          UpdateExpression: expression,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return out.Attributes ? stripKeys<ContactRecord>(out.Attributes) : undefined;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+
+  async customFieldIds(clientId: number, names: string[]): Promise<Record<string, number>> {
+    const unique = [...new Set(names)];
+    const found: Record<string, number> = {};
+    if (unique.length === 0) return found;
+    const out = await this.db.send(
+      new BatchGetCommand({
+        RequestItems: {
+          [this.tableName]: { Keys: unique.map((n) => keys.customField(clientId, n)), ProjectionExpression: '#n, field_id', ExpressionAttributeNames: { '#n': 'name' } },
+        },
+      }),
+    );
+    for (const item of out.Responses?.[this.tableName] ?? []) found[String(item['name'])] = Number(item['field_id']);
+    // Keys the service did not process in this call are read again one by one below.
+    const missing = unique.filter((n) => found[n] === undefined);
+    if (missing.length === 0) return found;
+    const first = await this.ids.next('custom_field', missing.length);
+    await Promise.all(
+      missing.map(async (name, i) => {
+        try {
+          await this.db.send(
+            new PutCommand({
+              TableName: this.tableName,
+              Item: { ...keys.customField(clientId, name), name, field_id: first + i },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
+          );
+          found[name] = first + i;
+        } catch (error) {
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+          // Defined meanwhile (or returned unprocessed above): the stored id wins.
+          const existing = await this.db.send(
+            new GetCommand({ TableName: this.tableName, Key: keys.customField(clientId, name), ConsistentRead: true }),
+          );
+          found[name] = Number(existing.Item?.['field_id']);
+        }
+      }),
+    );
+    return found;
+  }
+}
+
+/**
+ * Turns a cancelled transaction into the UniqueViolation of the lock whose condition failed.
+ * `slots` names each TransactItem in order ('contact' = the contact row itself).
+ */
+export function translateLockConflict(error: unknown, slots: string[]): unknown {
+  if (!(error instanceof TransactionCanceledException)) return error;
+  const reasons = error.CancellationReasons ?? [];
+  for (let i = 0; i < reasons.length; i += 1) {
+    if (reasons[i]?.Code !== 'ConditionalCheckFailed') continue;
+    const slot = slots[i];
+    if (slot === 'email' || slot === 'client_contact_id') return new UniqueViolation(slot);
+  }
+  return error;
+}

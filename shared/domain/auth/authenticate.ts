@@ -1,0 +1,133 @@
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import type { ApiKeyStore, ClientRecord, ClientStore, Clock } from '../../ports.js';
+import { forbidden, unauthorized } from '../../errors.js';
+import { digestsEqual, hashApiKey, looksLikeApiKey } from '../api-keys/api-key.js';
+
+export interface Principal {
+  clientId: number;
+  /** The API key's id; null when authenticated by JWT. */
+  keyId: number | null;
+  method: 'api_key' | 'jwt';
+}
+
+export interface JwtSettings {
+  hs256Secret?: string;
+  jwksUrl?: string;
+  issuer?: string;
+  audience?: string;
+  clientIdClaim: string;
+}
+
+interface Deps {
+  clock: Clock;
+  clients: ClientStore;
+  apiKeys: ApiKeyStore;
+}
+
+interface CacheEntry {
+  principal: Principal;
+  client: ClientRecord;
+  expiresAt: number;
+}
+
+/**
+ * Resolves the Authorization header to a client. Results are cached per container for `cacheTtlMs`
+ * (≤ 60 s, DESIGN.md §5); `forget` drops a key at once on the container that rotated or disabled it.
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly jwtKey: Uint8Array | JWTVerifyGetKey | undefined;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly jwt: JwtSettings,
+    private readonly cacheTtlMs: number,
+  ) {
+    if (jwt.hs256Secret) this.jwtKey = new TextEncoder().encode(jwt.hs256Secret);
+    else if (jwt.jwksUrl) this.jwtKey = createRemoteJWKSet(new URL(jwt.jwksUrl));
+  }
+
+  async authenticate(header: string | undefined): Promise<Principal> {
+    const token = parseAuthorization(header);
+    if (looksLikeApiKey(token)) return this.fromApiKey(token);
+    if (token.split('.').length === 3) return this.fromJwt(token);
+    throw unauthorized('The API key or token is not valid');
+  }
+
+  forget(keyHash: string): void {
+    this.cache.delete(`key:${keyHash}`);
+  }
+
+  private async fromApiKey(key: string): Promise<Principal> {
+    const hash = hashApiKey(key);
+    const cacheKey = `key:${hash}`;
+    const cached = this.cached(cacheKey);
+    if (cached) return cached;
+    const record = await this.deps.apiKeys.getByHash(hash);
+    // The lookup is by digest; the comparison below keeps the final check constant-time.
+    if (!record || !digestsEqual(record.key_hash, hash) || !record.enabled) {
+      throw unauthorized('The API key is unknown or disabled');
+    }
+    const client = await this.deps.clients.get(record.client_id);
+    if (!client) throw unauthorized('The API key is unknown or disabled');
+    const principal: Principal = { clientId: client.id, keyId: record.key_id, method: 'api_key' };
+    this.remember(cacheKey, principal, client);
+    return this.allowed(principal, client);
+  }
+
+  private async fromJwt(token: string): Promise<Principal> {
+    if (!this.jwtKey) throw unauthorized('JWT authentication is not configured');
+    let claim: unknown;
+    try {
+      const verified = await jwtVerify(token, this.jwtKey as Uint8Array, {
+        issuer: this.jwt.issuer,
+        audience: this.jwt.audience,
+        algorithms: this.jwt.hs256Secret ? ['HS256'] : undefined,
+      });
+      claim = verified.payload[this.jwt.clientIdClaim];
+    } catch {
+      throw unauthorized('The token is invalid or expired');
+    }
+    const clientId = typeof claim === 'number' ? claim : typeof claim === 'string' ? Number(claim) : NaN;
+    if (!Number.isInteger(clientId) || clientId <= 0) throw unauthorized('The token does not name a client');
+    const cacheKey = `jwt-client:${clientId}`;
+    const cached = this.cached(cacheKey);
+    if (cached) return cached;
+    const client = await this.deps.clients.get(clientId);
+    if (!client) throw unauthorized('The token does not name a known client');
+    const principal: Principal = { clientId, keyId: null, method: 'jwt' };
+    this.remember(cacheKey, principal, client);
+    return this.allowed(principal, client);
+  }
+
+  private cached(cacheKey: string): Principal | undefined {
+    const entry = this.cache.get(cacheKey);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.deps.clock.now().getTime()) {
+      this.cache.delete(cacheKey);
+      return undefined;
+    }
+    return this.allowed(entry.principal, entry.client);
+  }
+
+  private remember(cacheKey: string, principal: Principal, client: ClientRecord): void {
+    if (this.cacheTtlMs > 0) {
+      this.cache.set(cacheKey, { principal, client, expiresAt: this.deps.clock.now().getTime() + this.cacheTtlMs });
+    }
+  }
+
+  private allowed(principal: Principal, client: ClientRecord): Principal {
+    if (client.status === 'suspended') throw forbidden('client', 'The client account is suspended');
+    return principal;
+  }
+}
+
+/** `Bearer <token>` (preferred) or the raw key alone. */
+export function parseAuthorization(header: string | undefined): string {
+  if (header === undefined || header.trim() === '') throw unauthorized('The Authorization header is required');
+  const value = header.trim();
+  const bearer = /^Bearer\s+(\S+)$/i.exec(value);
+  if (bearer?.[1]) return bearer[1];
+  if (/\s/.test(value)) throw unauthorized('The Authorization header is malformed');
+  return value;
+}

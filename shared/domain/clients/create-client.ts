@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { ApiKeyStore, ClientRecord, ClientStore, Clock, Ids } from '../../ports.js';
+import { generateApiKey, hashApiKey, maskApiKey } from '../api-keys/api-key.js';
+import { PLAN_TIERS } from '../plans/catalog.js';
+
+export const CreateClientInput = z.object({
+  email: z.email(),
+  name: z.string().trim().min(1).max(200),
+  plan: z.enum(PLAN_TIERS).default('free'),
+});
+export type CreateClientInput = z.input<typeof CreateClientInput>;
+
+export interface CreatedClient {
+  id: number;
+  client_id: string;
+  api_key: string;
+}
+
+interface Deps {
+  clock: Clock;
+  ids: Ids;
+  clients: ClientStore;
+}
+
+/** Creates a client with its first enabled API key; the key is returned here once and never stored. */
+export async function createClient(deps: Deps, input: CreateClientInput): Promise<CreatedClient> {
+  const parsed = CreateClientInput.parse(input);
+  const now = deps.clock.now().toISOString();
+  const [id, keyId] = await Promise.all([deps.ids.next('client'), deps.ids.next('api_key')]);
+  const apiKey = generateApiKey();
+  const keyHash = hashApiKey(apiKey);
+  const client: ClientRecord = {
+    id,
+    client_id: randomUUID(),
+    name: parsed.name,
+    email: parsed.email.toLowerCase(),
+    plan: parsed.plan,
+    status: 'active',
+    api_key_id: keyId,
+    api_key_hash: keyHash,
+    api_key_masked: maskApiKey(apiKey),
+    api_key_enabled: true,
+    created_at: now,
+    updated_at: now,
+  };
+  await deps.clients.create(client, {
+    key_hash: keyHash,
+    key_id: keyId,
+    client_id: id,
+    enabled: true,
+    masked_key: client.api_key_masked,
+    created_at: now,
+  });
+  return { id, client_id: client.client_id, api_key: apiKey };
+}
+
+/** Admin actions on an existing client. */
+export async function suspendClient(deps: Deps, clientId: number): Promise<void> {
+  await deps.clients.setStatus(clientId, 'suspended', deps.clock.now().toISOString());
+}
+
+export async function disableClientKey(deps: Deps & { apiKeys: ApiKeyStore }, clientId: number): Promise<void> {
+  const client = await deps.clients.get(clientId);
+  if (!client) throw new Error(`client ${clientId} not found`);
+  await deps.apiKeys.disableCurrent(client, deps.clock.now().toISOString());
+}
+
+/** Admin listing: never includes a key or its digest. */
+export async function listClients(deps: Deps) {
+  const clients = await deps.clients.list();
+  return clients.map((c) => ({
+    id: c.id,
+    client_id: c.client_id,
+    name: c.name,
+    email: c.email,
+    plan: c.plan,
+    status: c.status,
+    api_key_id: c.api_key_id,
+    masked_key: c.api_key_masked,
+    api_key_enabled: c.api_key_enabled,
+    created_at: c.created_at,
+  }));
+}

@@ -1,0 +1,61 @@
+/** A contact as stored. Optional strings are absent when empty. */
+export interface ContactRecord {
+  id: number;
+  client_id: number;
+  email: string;
+  client_contact_id?: string;
+  external_id?: string;
+  first_name?: string;
+  last_name?: string;
+  company?: string;
+  phone?: string;
+  timezone?: string;
+  is_subscribed: boolean;
+  unsubscribe_reason?: string;
+  unsubscribed_at?: string;
+  last_purchase_at?: string;
+  signup_source?: string;
+  source: number;
+  /** name → { per-client field id, value }. */
+  custom_fields: Record<string, { id: number; value: string | number | boolean | null }>;
+  tags: string[];
+  active_states: number;
+  active_workflow_count: number;
+  health_score: number;
+  total_emails_sent: number;
+  total_emails_opened: number;
+  total_emails_clicked: number;
+  last_activity_at?: string;
+  last_email_opened_at?: string;
+  last_workflow_at?: string;
+  created_by: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type UniqueField = 'email' | 'client_contact_id';
+
+/** Raised by a store when a contact would take an e-mail or client_contact_id another contact holds. */
+export class UniqueViolation extends Error {
+  constructor(readonly field: UniqueField) {
+    super(`${field} already belongs to another contact`);
+    this.name = 'UniqueViolation';
+  }
+}
+
+export interface SubscriptionChange {
+  is_subscribed: boolean;
+  unsubscribe_reason?: string;
+  at: string;
+}
+
+export interface ContactStore {
+  /** Writes the contact with its e-mail lock (and uid lock) atomically; throws UniqueViolation. */
+  create(contact: ContactRecord): Promise<void>;
+  get(clientId: number, contactId: number): Promise<ContactRecord | undefined>;
+  getByEmail(clientId: number, email: string): Promise<ContactRecord | undefined>;
+  /** Applies the change when the contact exists; undefined when it does not. */
+  updateSubscription(clientId: number, contactId: number, change: SubscriptionChange): Promise<ContactRecord | undefined>;
+  /** The per-client ids of these custom field names, defining the missing ones. */
+  customFieldIds(clientId: number, names: string[]): Promise<Record<string, number>>;
+}

@@ -1,0 +1,43 @@
+import { conflict } from '../../errors.js';
+import type { Clock, Ids } from '../../ports.js';
+import { buildContact, subscriptionOf } from './build-contact.js';
+import { UniqueViolation, type ContactStore } from './contact-store.js';
+import { toContactView, type ContactView } from './contact-view.js';
+import type { ContactBody } from './schemas.js';
+
+interface Deps {
+  clock: Clock;
+  ids: Ids;
+  contacts: ContactStore;
+}
+
+/**
+ * Creates one contact. The e-mail (and client_contact_id) uniqueness is enforced by the store's transaction,
+ * so of two concurrent creates of one address exactly one succeeds and the other is a 409.
+ */
+export async function createContact(
+  deps: Deps,
+  clientId: number,
+  body: ContactBody,
+  createdBy: number,
+): Promise<ContactView> {
+  const now = deps.clock.now().toISOString();
+  subscriptionOf(body, now); // contradictions are rejected before anything is written
+  const names = Object.entries(body.custom_fields ?? {})
+    .filter(([, v]) => v !== null && v !== '')
+    .map(([name]) => name);
+  const [id, customFieldIds] = await Promise.all([
+    deps.ids.next('contact'),
+    names.length > 0 ? deps.contacts.customFieldIds(clientId, names) : Promise.resolve({}),
+  ]);
+  const contact = buildContact({ body, id, clientId, createdBy, now, customFieldIds });
+  try {
+    await deps.contacts.create(contact);
+  } catch (error) {
+    if (error instanceof UniqueViolation) {
+      throw conflict('unique', error.field, `A contact with this ${error.field === 'email' ? 'e-mail' : 'client_contact_id'} already exists`);
+    }
+    throw error;
+  }
+  return toContactView(contact);
+}

@@ -1,0 +1,52 @@
+/** One error family: each error carries its HTTP status and the envelope's error items. */
+export type ErrorCondition =
+  | 'malformed'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'unique'
+  | 'idempotency_conflict'
+  | 'state'
+  | 'max'
+  | 'unsupported_media_type'
+  | 'required'
+  | 'format'
+  | 'type'
+  | 'min'
+  | 'enum'
+  | 'unsafe'
+  | 'quota'
+  | 'internal';
+
+export interface ErrorItem {
+  condition: ErrorCondition | string;
+  error: string;
+  key: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly items: ErrorItem[],
+    message?: string,
+  ) {
+    super(message ?? items[0]?.error ?? 'Request failed');
+    this.name = 'AppError';
+  }
+}
+
+const item = (condition: ErrorItem['condition'], key: string, error: string): ErrorItem => ({ condition, error, key });
+
+export const malformed = (key: string, error: string) => new AppError(400, [item('malformed', key, error)]);
+export const unauthorized = (error = 'Missing or invalid credentials') =>
+  new AppError(401, [item('unauthorized', 'authorization', error)], 'Unauthorized');
+export const forbidden = (key: string, error: string) => new AppError(403, [item('forbidden', key, error)], 'Forbidden');
+export const notFound = (key: string, error = 'Not found') => new AppError(404, [item('not_found', key, error)]);
+export const conflict = (condition: ErrorItem['condition'], key: string, error: string) =>
+  new AppError(409, [item(condition, key, error)]);
+export const tooLarge = (key: string, error: string) => new AppError(413, [item('max', key, error)]);
+export const unsupportedMediaType = (error: string) =>
+  new AppError(415, [item('unsupported_media_type', 'content-type', error)]);
+export const unprocessable = (items: ErrorItem[]) => new AppError(422, items, 'Validation failed');
+export const invalidField = (condition: ErrorItem['condition'], key: string, error: string) =>
+  unprocessable([item(condition, key, error)]);

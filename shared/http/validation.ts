@@ -1,0 +1,36 @@
+import type { z } from 'zod';
+import type { ErrorItem } from '../errors.js';
+
+type Issue = z.core.$ZodIssue & { input?: unknown };
+
+/** Maps one zod issue to the envelope's error item: `key` is the dotted field path, never the input value. */
+export function issueToItem(issue: Issue, keyPrefix: string[] = []): ErrorItem {
+  const key = [...keyPrefix, ...issue.path.map(String)].join('.');
+  return { condition: conditionOf(issue), error: issue.message, key };
+}
+
+export function issuesToItems(issues: readonly Issue[], keyPrefix: string[] = []): ErrorItem[] {
+  return issues.map((i) => issueToItem(i, keyPrefix));
+}
+
+function conditionOf(issue: Issue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'required' : 'type';
+    case 'too_small':
+      return 'min';
+    case 'too_big':
+      return 'max';
+    case 'invalid_format':
+    case 'invalid_union':
+      return 'format';
+    case 'invalid_value':
+      return 'enum';
+    case 'custom': {
+      const condition = (issue.params as { condition?: unknown } | undefined)?.condition;
+      return typeof condition === 'string' ? condition : 'format';
+    }
+    default:
+      return 'format';
+  }
+}
