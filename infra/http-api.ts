@@ -1,0 +1,60 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { StackSettings } from './stack-settings.js';
+
+export interface HttpApiWithStage {
+  api: HttpApi;
+  /** The `$default` stage: auto-deployed, access-logged and throttled. */
+  stage: HttpStage;
+}
+
+/** HTTP API $context variables written as one JSON line per request. */
+const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  httpMethod: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationStatus: '$context.integration.status',
+  integrationLatency: '$context.integration.latency',
+  integrationError: '$context.integration.error',
+  error: '$context.error.message',
+};
+
+/**
+ * The HTTP API with its own `$default` stage (instead of `createDefaultStage`) so the stage can carry
+ * access logging and throttling. Routes are added by the caller from functions/routes.ts.
+ */
+export function createHttpApi(
+  scope: Construct,
+  settings: Pick<StackSettings, 'deletionProtection' | 'throttle'>,
+): HttpApiWithStage {
+  const api = new HttpApi(scope, 'HttpApi', {
+    description: 'Email lifecycle API (routes from functions/routes.ts)',
+    createDefaultStage: false,
+  });
+  const accessLogs = new LogGroup(scope, 'HttpApiAccessLogs', {
+    retention: RetentionDays.ONE_MONTH,
+    removalPolicy: settings.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+  });
+  const stage = new HttpStage(scope, 'DefaultStage', {
+    httpApi: api,
+    stageName: '$default',
+    autoDeploy: true,
+    throttle: settings.throttle,
+    accessLogSettings: {
+      destination: new LogGroupLogDestination(accessLogs),
+      format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+    },
+  });
+  return { api, stage };
+}

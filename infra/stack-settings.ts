@@ -1,0 +1,58 @@
+import type { Node } from 'constructs';
+
+/** Deploy-time choices, read from CDK context (`cdk deploy -c key=value` or cdk.json). */
+export interface StackSettings {
+  /** Table deletion protection + RETAIN of stateful resources (context `deletionProtection`, default true). */
+  deletionProtection: boolean;
+  /** Default-stage throttling (context `throttleRateLimit` req/s, default 50; `throttleBurstLimit`, default 100). */
+  throttle: { rateLimit: number; burstLimit: number };
+  /** Extra Lambda environment: only the variables whose context key was given. */
+  functionEnvironment: Record<string, string>;
+}
+
+/** Context key → environment variable of shared/config.ts that every HTTP function receives when the key is set. */
+export const CONTEXT_ENVIRONMENT = {
+  jwtHs256Secret: 'JWT_HS256_SECRET',
+  jwtJwksUrl: 'JWT_JWKS_URL',
+  jwtIssuer: 'JWT_ISSUER',
+  jwtAudience: 'JWT_AUDIENCE',
+  jwtClientIdClaim: 'JWT_CLIENT_ID_CLAIM',
+  bulkImportLimit: 'BULK_IMPORT_LIMIT',
+  publicBaseUrl: 'PUBLIC_BASE_URL',
+} as const;
+
+/** Reads and checks the settings; a malformed value fails the synth instead of reaching a Lambda. */
+export function readStackSettings(node: Node): StackSettings {
+  const functionEnvironment: Record<string, string> = {};
+  for (const [key, envName] of Object.entries(CONTEXT_ENVIRONMENT)) {
+    const value: unknown = node.tryGetContext(key);
+    if (value !== undefined && value !== null && value !== '') functionEnvironment[envName] = String(value);
+  }
+  return {
+    deletionProtection: readBoolean(node, 'deletionProtection', true),
+    throttle: {
+      rateLimit: readPositiveInteger(node, 'throttleRateLimit', 50),
+      burstLimit: readPositiveInteger(node, 'throttleBurstLimit', 100),
+    },
+    functionEnvironment,
+  };
+}
+
+// `-c key=false` arrives as the string "false", cdk.json gives a real boolean.
+function readBoolean(node: Node, key: string, fallback: boolean): boolean {
+  const value: unknown = node.tryGetContext(key);
+  if (value === undefined) return fallback;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new Error(`Context "${key}" must be true or false, got ${JSON.stringify(value)}`);
+}
+
+function readPositiveInteger(node: Node, key: string, fallback: number): number {
+  const value: unknown = node.tryGetContext(key);
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) {
+    throw new Error(`Context "${key}" must be a positive integer, got ${JSON.stringify(value)}`);
+  }
+  return parsed;
+}

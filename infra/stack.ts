@@ -1,0 +1,58 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { API_BASE_PATH, routes } from '../functions/routes.js';
+import { createDataTable } from './data-table.js';
+import { createHttpApi } from './http-api.js';
+import { RouteFunction } from './route-function.js';
+import type { StackSettings } from './stack-settings.js';
+
+export interface EmailLifecycleStackProps extends StackProps {
+  settings: StackSettings;
+}
+
+/** The whole service in one stack: the table, the HTTP API and one Lambda per entry of functions/routes.ts. */
+export class EmailLifecycleStack extends Stack {
+  constructor(scope: Construct, id: string, props: EmailLifecycleStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+
+    const table = createDataTable(this, { deletionProtection: settings.deletionProtection });
+    const { api } = createHttpApi(this, settings);
+
+    const environment = {
+      TABLE_NAME: table.tableName,
+      POWERTOOLS_SERVICE_NAME: 'email-lifecycle',
+      NODE_OPTIONS: '--enable-source-maps',
+      // Links in e-mails point at the API itself unless a public origin is given.
+      PUBLIC_BASE_URL: api.apiEndpoint,
+      ...settings.functionEnvironment,
+    };
+    for (const route of routes) {
+      new RouteFunction(this, constructIdOf(route.handler), {
+        route,
+        api,
+        table,
+        environment,
+        deletionProtection: settings.deletionProtection,
+      });
+    }
+
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'Base URL of the API',
+      // The $default stage is served at the API endpoint itself.
+      value: `${api.apiEndpoint}${API_BASE_PATH}`,
+    });
+    new CfnOutput(this, 'TableName', {
+      description: 'DynamoDB table (TABLE_NAME for the admin CLI)',
+      value: table.tableName,
+    });
+  }
+}
+
+/** `contacts-get` → `ContactsGet`: readable, stable logical ids. */
+function constructIdOf(handler: string): string {
+  return handler
+    .split(/[^A-Za-z0-9]+/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}

@@ -1,0 +1,239 @@
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { routeKey, routes, type RouteDefinition } from '../../functions/routes.js';
+import { composeApp } from '../../infra/compose-app.js';
+import { TABLE_KEYS } from '../../shared/adapters/dynamo/table-definition.js';
+
+type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
+type Statement = { Action: string | string[]; Resource: unknown };
+
+// The same feature flags and defaults as `cdk synth`; bundling skipped so no esbuild run is needed.
+const CDK_JSON_CONTEXT = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+  context: Record<string, unknown>;
+}).context;
+
+/** An app as `cdk synth` builds it (cdk.json context), with bundling skipped and validation errors thrown. */
+function appWith(context: Record<string, unknown> = {}): App {
+  return new App({
+    context: { ...CDK_JSON_CONTEXT, ...context, 'aws:cdk:bundling-stacks': [], '@aws-cdk/core:appMode': 'inmemory' },
+  });
+}
+
+function synthesize(context: Record<string, unknown> = {}): { app: App; template: Template } {
+  const app = appWith(context);
+  const stack = composeApp(app);
+  // Synthesis runs the cdk-nag plugin, which throws when a finding is not acknowledged.
+  return { app, template: Template.fromStack(stack) };
+}
+
+const { app, template } = synthesize();
+const resources = template.toJSON().Resources as Record<string, Resource>;
+
+const WRITE_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+
+function logicalIdOf(reference: unknown): string {
+  const ref = reference as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+  const id = ref.Ref ?? ref['Fn::GetAtt']?.[0];
+  if (!id) throw new Error(`not a reference: ${JSON.stringify(reference)}`);
+  return id;
+}
+
+/** Route → integration → function, following the references in the template as API Gateway does. */
+function functionOf(route: RouteDefinition): { functionId: string; fn: Resource } {
+  const matches = Object.values(resources).filter(
+    (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === routeKey(route),
+  );
+  expect(matches).toHaveLength(1);
+  const target = matches[0]!.Properties.Target as { 'Fn::Join': [string, [string, unknown]] };
+  expect(target['Fn::Join'][1][0]).toBe('integrations/');
+  const integration = resources[logicalIdOf(target['Fn::Join'][1][1])]!;
+  expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+  const functionId = logicalIdOf(integration.Properties.IntegrationUri);
+  return { functionId, fn: resources[functionId]! };
+}
+
+/** Every IAM action granted to the function's role, by the policies attached to it. */
+function statementsOf(fn: Resource): Statement[] {
+  const roleId = logicalIdOf(fn.Properties.Role);
+  expect(resources[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
+  return Object.values(resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy')
+    .filter((r) => (r.Properties.Roles as unknown[]).some((role) => logicalIdOf(role) === roleId))
+    .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+function actionsOf(fn: Resource): string[] {
+  return statementsOf(fn).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+}
+
+describe('EmailLifecycle stack', () => {
+  it('has the single table of TABLE_KEYS: on demand, PITR, TTL, deletion protection, retained', () => {
+    template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        KeySchema: [
+          { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: Match.arrayWith(
+          [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, TABLE_KEYS.gsi1.partitionKey, TABLE_KEYS.gsi1.sortKey].map(
+            (name) => ({ AttributeName: name, AttributeType: 'S' }),
+          ),
+        ),
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: TABLE_KEYS.gsi1.name,
+            KeySchema: [
+              { AttributeName: TABLE_KEYS.gsi1.partitionKey, KeyType: 'HASH' },
+              { AttributeName: TABLE_KEYS.gsi1.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+        BillingMode: 'PAY_PER_REQUEST',
+        TimeToLiveSpecification: { AttributeName: TABLE_KEYS.ttlAttribute, Enabled: true },
+        Replicas: [
+          Match.objectLike({
+            DeletionProtectionEnabled: true,
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          }),
+        ],
+      }),
+    });
+  });
+
+  it('declares exactly one API route and one Lambda per entry of the route table', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length);
+    template.resourceCountIs('AWS::Lambda::Function', routes.length);
+  });
+
+  it.each(routes.map((route) => [routeKey(route), route] as const))(
+    'serves %s with its own nodejs22.x arm64 function',
+    (_key, route) => {
+      const { functionId, fn } = functionOf(route);
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        Principal: 'apigateway.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [functionId, 'Arn'] },
+      });
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        Timeout: route.timeoutSeconds ?? 10,
+        MemorySize: route.memoryMb ?? 512,
+        Description: routeKey(route),
+        Environment: {
+          Variables: {
+            TABLE_NAME: { Ref: expect.stringMatching(/^Table/) as unknown },
+            POWERTOOLS_SERVICE_NAME: 'email-lifecycle',
+            NODE_OPTIONS: '--enable-source-maps',
+          },
+        },
+      });
+      const logGroup = resources[logicalIdOf((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup)]!;
+      expect(logGroup).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+    },
+  );
+
+  it.each(routes.map((route) => [routeKey(route), route] as const))(
+    'grants %s only what its tableAccess allows',
+    (_key, route) => {
+      const { fn } = functionOf(route);
+      const actions = actionsOf(fn);
+      expect(actions).toEqual(expect.arrayContaining(READ_ACTIONS));
+      if (route.tableAccess === 'read') expect(actions.filter((a) => WRITE_ACTIONS.includes(a))).toEqual([]);
+      else expect(actions).toEqual(expect.arrayContaining(WRITE_ACTIONS));
+      // Nothing but its own log group and the table: no wildcard action, no `*` resource.
+      for (const action of actions) {
+        expect(action).toMatch(/^(dynamodb:[A-Za-z]+|logs:(CreateLogStream|PutLogEvents))$/);
+      }
+      for (const statement of statementsOf(fn)) expect(JSON.stringify(statement.Resource)).not.toBe('"*"');
+    },
+  );
+
+  it('logs every request as JSON and throttles the $default stage', () => {
+    const [stage] = Object.values(template.findResources('AWS::ApiGatewayV2::Stage')) as Resource[];
+    expect(stage!.Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+    });
+    const accessLog = stage!.Properties.AccessLogSettings as { DestinationArn: unknown; Format: string };
+    expect(resources[logicalIdOf(accessLog.DestinationArn)]!.Type).toBe('AWS::Logs::LogGroup');
+    expect(Object.keys(JSON.parse(accessLog.Format) as object)).toEqual(
+      expect.arrayContaining(['requestId', 'routeKey', 'status', 'httpMethod', 'path', 'responseLatency', 'ip']),
+    );
+  });
+
+  it('outputs the API URL ending in /api/v1 and the table name', () => {
+    template.hasOutput('ApiUrl', {
+      Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [Match.anyValue(), 'ApiEndpoint'] }, '/api/v1']] },
+    });
+    template.hasOutput('TableName', { Value: { Ref: Match.stringLikeRegexp('^Table') } });
+  });
+
+  it('leaves no cdk-nag AwsSolutions finding unacknowledged', () => {
+    const report = new AwsSolutionsChecks().validateScope(app);
+    const findings = report.violations.map((v) => `${v.ruleName} at ${v.violatingResources[0]?.constructPath}`);
+    expect(findings).toEqual([]);
+  });
+
+  it('fails the synth on an unacknowledged cdk-nag finding (the check is live)', () => {
+    const app = appWith();
+    const stack = composeApp(app);
+    new Role(stack, 'Probe', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('AdministratorAccess')],
+    });
+    expect(() => app.synth()).toThrow(/AwsSolutions-IAM4/);
+  });
+
+  it('takes deletion protection, throttling and function settings from CDK context', () => {
+    const { template: custom } = synthesize({
+      deletionProtection: 'false',
+      throttleRateLimit: '20',
+      throttleBurstLimit: '40',
+      jwtIssuer: 'https://issuer.example.com/',
+      jwtJwksUrl: 'https://issuer.example.com/.well-known/jwks.json',
+      bulkImportLimit: 500,
+      publicBaseUrl: 'https://mail.example.com',
+    });
+    custom.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Delete',
+      Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: false })] }),
+    });
+    custom.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+    });
+    const functions = Object.values(custom.findResources('AWS::Lambda::Function')) as Resource[];
+    expect(functions).toHaveLength(routes.length);
+    for (const fn of functions) {
+      expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+        JWT_ISSUER: 'https://issuer.example.com/',
+        JWT_JWKS_URL: 'https://issuer.example.com/.well-known/jwks.json',
+        BULK_IMPORT_LIMIT: '500',
+        PUBLIC_BASE_URL: 'https://mail.example.com',
+      });
+    }
+    const [defaultFn] = Object.values(template.findResources('AWS::Lambda::Function')) as Resource[];
+    const defaultVariables = (defaultFn!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(defaultVariables).not.toHaveProperty('JWT_ISSUER');
+    // Without a public origin, links point at the API itself.
+    expect(defaultVariables.PUBLIC_BASE_URL).toEqual({ 'Fn::GetAtt': [expect.any(String), 'ApiEndpoint'] });
+  });
+
+  it.each([
+    ['deletionProtection', 'maybe'],
+    ['throttleRateLimit', '-5'],
+  ])('refuses a malformed %s context value', (key, value) => {
+    expect(() => composeApp(appWith({ [key]: value }))).toThrow(key);
+  });
+});

@@ -1,0 +1,141 @@
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { memoryClientAdapters } from '../../../../shared/adapters/memory/client-stores.js';
+import { hashApiKey } from '../../../../shared/domain/api-keys/api-key.js';
+import { rotateApiKey } from '../../../../shared/domain/api-keys/rotate-api-key.js';
+import { Authenticator, parseAuthorization } from '../../../../shared/domain/auth/authenticate.js';
+import { createClient, disableClientKey, suspendClient } from '../../../../shared/domain/clients/create-client.js';
+import { AppError } from '../../../../shared/errors.js';
+
+const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long';
+
+async function setup(jwt: Partial<ConstructorParameters<typeof Authenticator>[1]> = {}, ttlMs = 60_000) {
+  const deps = memoryClientAdapters();
+  const client = await createClient(deps, { email: 'owner@acme.test', name: 'Acme' });
+  const auth = new Authenticator(deps, { clientIdClaim: 'client_id', ...jwt }, ttlMs);
+  return { deps, client, auth };
+}
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe('parseAuthorization', () => {
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['bearer abc', 'abc'],
+    ['abc', 'abc'],
+    ['  Bearer   abc  ', 'abc'],
+  ])('reads %j as the token %j', (header, token) => {
+    expect(parseAuthorization(header)).toBe(token);
+  });
+
+  it.each([undefined, '', '   ', 'Basic a b', 'Bearer a b'])('refuses %j with 401', (header) => {
+    expect(() => parseAuthorization(header)).toThrowError(AppError);
+    try {
+      parseAuthorization(header);
+    } catch (e) {
+      expect((e as AppError).status).toBe(401);
+    }
+  });
+});
+
+describe('Authenticator with API keys', () => {
+  it('accepts the key in Bearer form and raw form', async () => {
+    // Prepare
+    const { client, auth } = await setup();
+    // Act
+    const bearer = await auth.authenticate(`Bearer ${client.api_key}`);
+    const raw = await auth.authenticate(client.api_key);
+    // Assess
+    expect(bearer).toEqual({ clientId: client.id, keyId: expect.any(Number), method: 'api_key' });
+    expect(raw).toEqual(bearer);
+  });
+
+  it('answers 401 for an unknown key of the right shape', async () => {
+    const { auth } = await setup();
+    const error = await failure(auth.authenticate(`Bearer els_${'A'.repeat(40)}`));
+    expect(error.status).toBe(401);
+    expect(error.items[0]).toMatchObject({ condition: 'unauthorized', key: 'authorization' });
+  });
+
+  it('answers 401 for a disabled key', async () => {
+    const { deps, client, auth } = await setup();
+    await disableClientKey(deps, client.id);
+    expect((await failure(auth.authenticate(client.api_key))).status).toBe(401);
+  });
+
+  it('answers 403 for a suspended client, even from the cache', async () => {
+    const { deps, client, auth } = await setup();
+    await auth.authenticate(client.api_key); // cached while active
+    await suspendClient(deps, client.id);
+    const fresh = new Authenticator(deps, { clientIdClaim: 'client_id' }, 60_000);
+    const error = await failure(fresh.authenticate(client.api_key));
+    expect(error.status).toBe(403);
+    expect(error.items[0]).toMatchObject({ condition: 'forbidden', key: 'client' });
+  });
+
+  it('rejects a rotated-away key at once on the container that rotated it (forget)', async () => {
+    const { deps, client, auth } = await setup();
+    await auth.authenticate(client.api_key);
+    const rotated = await rotateApiKey(deps, client.id);
+    auth.forget(rotated.previousHash);
+    expect((await failure(auth.authenticate(client.api_key))).status).toBe(401);
+    await expect(auth.authenticate(rotated.key)).resolves.toMatchObject({ clientId: client.id, keyId: rotated.id });
+    expect(rotated.previousHash).toBe(hashApiKey(client.api_key));
+  });
+
+  it('re-reads a cached key once the cache entry expires', async () => {
+    const { deps, client, auth } = await setup({}, 60_000);
+    await auth.authenticate(client.api_key);
+    await disableClientKey(deps, client.id);
+    await expect(auth.authenticate(client.api_key)).resolves.toBeDefined(); // still cached
+    deps.clock.advance(60_001);
+    expect((await failure(auth.authenticate(client.api_key))).status).toBe(401);
+  });
+});
+
+describe('Authenticator with JWTs', () => {
+  const sign = (claims: Record<string, unknown>, opts: { iss?: string; aud?: string; exp?: string; secret?: string } = {}) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(opts.iss ?? 'https://issuer.test')
+      .setAudience(opts.aud ?? 'els')
+      .setIssuedAt()
+      .setExpirationTime(opts.exp ?? '5m')
+      .sign(new TextEncoder().encode(opts.secret ?? SECRET));
+
+  const jwt = { hs256Secret: SECRET, issuer: 'https://issuer.test', audience: 'els' };
+
+  it('accepts a valid HS256 token naming the client in the configured claim', async () => {
+    const { client, auth } = await setup(jwt);
+    const token = await sign({ client_id: client.id });
+    await expect(auth.authenticate(`Bearer ${token}`)).resolves.toEqual({ clientId: client.id, keyId: null, method: 'jwt' });
+  });
+
+  it.each([
+    ['a wrong issuer', { iss: 'https://evil.test' }],
+    ['a wrong audience', { aud: 'other' }],
+    ['an expired token', { exp: '-1m' }],
+    ['a wrong signature', { secret: 'another-secret-that-is-at-least-32-bytes!!' }],
+  ])('answers 401 for %s', async (_name, opts) => {
+    const { client, auth } = await setup(jwt);
+    const token = await sign({ client_id: client.id }, opts);
+    expect((await failure(auth.authenticate(`Bearer ${token}`))).status).toBe(401);
+  });
+
+  it('answers 401 when the claim names no known client', async () => {
+    const { auth } = await setup(jwt);
+    expect((await failure(auth.authenticate(`Bearer ${await sign({ client_id: 999 })}`))).status).toBe(401);
+  });
+
+  it('answers 401 when JWT authentication is not configured', async () => {
+    const { client, auth } = await setup();
+    expect((await failure(auth.authenticate(`Bearer ${await sign({ client_id: client.id })}`))).status).toBe(401);
+  });
+});
