@@ -1,0 +1,31 @@
+import { getDeps, type Deps } from '../shared/composition.js';
+import { createClient, listClients } from '../shared/domain/clients/create-client.js';
+
+export const DEMO_CLIENT = { email: 'demo@example.com', name: 'Demo Company', plan: 'growth' } as const;
+
+/**
+ * On an empty store, creates the demo client and returns lines showing its API key — the only time the key can be
+ * shown, since only its digest is stored. On a persisted store (DATA_DIR) it says which clients already exist.
+ */
+export async function ensureDemoClient(baseUrl: string, deps: Deps = getDeps()): Promise<string[]> {
+  const existing = await listClients(deps);
+  if (existing.length === 0) {
+    const demo = await createClient(deps, DEMO_CLIENT);
+    return [
+      `Demo client created: id ${demo.id}, client_id ${demo.client_id}, ${DEMO_CLIENT.email} (plan ${DEMO_CLIENT.plan})`,
+      `  API key (shown only now): ${demo.api_key}`,
+      `  try:  curl -s -X POST ${baseUrl}/client/contacts -H "Authorization: Bearer ${demo.api_key}" \\`,
+      `         -H 'content-type: application/json' -d '{"email":"ada@example.com","first_name":"Ada"}'`,
+    ];
+  }
+  const demo = existing.find((c) => c.email === DEMO_CLIENT.email);
+  const lines = [`Store has ${existing.length} client(s); no demo client created.`];
+  if (demo) {
+    lines.push(
+      `  Demo client exists: id ${demo.id}, ${demo.email}, key ${demo.masked_key}` +
+        `${demo.api_key_enabled ? '' : ' (disabled)'} — its API key was printed when it was created.`,
+      '  Lost it? Create another client: npm run admin -- create-client --email you@example.com --name You',
+    );
+  }
+  return lines;
+}

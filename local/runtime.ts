@@ -1,0 +1,122 @@
+import type { Server } from 'node:http';
+import { API_BASE_PATH } from '../functions/routes.js';
+import { buildDeps, setDeps } from '../shared/composition.js';
+import { startDynamoLocal, type DynamoLocalHandle } from './dynamodb.js';
+import { reservePort, urlHost } from './ports.js';
+import { createLocalServer, type LocalServerOptions } from './server.js';
+import { startSesLocal, type SesLocalHandle } from './ses.js';
+
+/**
+ * The whole local runtime in one process: DynamoDB Local (Java child), aws-ses-v2-local and the HTTP server,
+ * with the process environment pointed at them before the handlers' dependencies are built.
+ */
+export interface LocalRuntimeOptions {
+  /** API port; 0 = a free one. Default 3000. */
+  port?: number;
+  /** Default 8000; 0 = a free one. */
+  dynamoPort?: number;
+  /** Default 8005; 0 = a free one. */
+  sesPort?: number;
+  /** Persist DynamoDB under this folder; absent = in memory. */
+  dataDir?: string;
+  /** Interface the API and SES listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Default: env TABLE_NAME, else `email-lifecycle`. */
+  tableName?: string;
+  accessLog?: LocalServerOptions['accessLog'];
+  errorLog?: LocalServerOptions['errorLog'];
+}
+
+export interface LocalRuntime {
+  /** e.g. `http://127.0.0.1:3000/api/v1` */
+  baseUrl: string;
+  /** aws-ses-v2-local: the SDK endpoint and the mail viewer (`/`). */
+  sesUrl: string;
+  dynamoEndpoint: string;
+  tableName: string;
+  port: number;
+  /** Stops the server, SES and the Java process; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const host = options.host ?? '127.0.0.1';
+  const tableName = options.tableName ?? process.env['TABLE_NAME'] ?? 'email-lifecycle';
+  // Fail on a busy API port before Java is spawned; port 0 becomes a concrete port here.
+  const port = await reservePort(options.port ?? 3000, host, 'PORT');
+
+  const [dynamo, ses] = await startBoth(
+    () => startDynamoLocal({ port: options.dynamoPort ?? 8000, dataDir: options.dataDir, tableName }),
+    () => startSesLocal({ host, port: options.sesPort ?? 8005 }),
+  );
+
+  const origin = `http://${urlHost(host)}:${port}`;
+  pointEnvironmentAt({ dynamoEndpoint: dynamo.endpoint, sesUrl: ses.url, tableName, origin });
+  setDeps(buildDeps());
+
+  const server = createLocalServer({ accessLog: options.accessLog, errorLog: options.errorLog });
+  try {
+    await listen(server, port, host);
+  } catch (error) {
+    await Promise.allSettled([dynamo.stop(), ses.stop()]);
+    throw error;
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    baseUrl: `${origin}${API_BASE_PATH}`,
+    sesUrl: ses.url,
+    dynamoEndpoint: dynamo.endpoint,
+    tableName,
+    port,
+    stop: () =>
+      (stopping ??= (async () => {
+        await Promise.allSettled([closeServer(server), ses.stop(), dynamo.stop()]);
+        setDeps(undefined);
+      })()),
+  };
+}
+
+/** Environment the SDK clients and config read; set before buildDeps so every handler talks to the local stores. */
+export function pointEnvironmentAt(target: { dynamoEndpoint: string; sesUrl: string; tableName: string; origin: string }): void {
+  process.env['AWS_ENDPOINT_URL_DYNAMODB'] = target.dynamoEndpoint;
+  process.env['AWS_ENDPOINT_URL_SESV2'] = target.sesUrl;
+  process.env['TABLE_NAME'] = target.tableName;
+  process.env['AWS_REGION'] ??= 'us-east-1';
+  // Never let a local run pick up real AWS credentials from the shell.
+  process.env['AWS_ACCESS_KEY_ID'] = 'local';
+  process.env['AWS_SECRET_ACCESS_KEY'] = 'local';
+  delete process.env['AWS_SESSION_TOKEN'];
+  process.env['PUBLIC_BASE_URL'] ??= target.origin;
+}
+
+/** Starts two services in parallel; when one fails, the other is stopped before the error is rethrown. */
+async function startBoth(
+  startDynamo: () => Promise<DynamoLocalHandle>,
+  startSes: () => Promise<SesLocalHandle>,
+): Promise<[DynamoLocalHandle, SesLocalHandle]> {
+  const [dynamo, ses] = await Promise.allSettled([startDynamo(), startSes()]);
+  if (dynamo.status === 'fulfilled' && ses.status === 'fulfilled') return [dynamo.value, ses.value];
+  await Promise.allSettled([
+    dynamo.status === 'fulfilled' ? dynamo.value.stop() : undefined,
+    ses.status === 'fulfilled' ? ses.value.stop() : undefined,
+  ]);
+  throw dynamo.status === 'rejected' ? dynamo.reason : (ses as PromiseRejectedResult).reason;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.removeListener('error', reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { API_BASE_PATH, routeKey, routes as allRoutes, type RouteDefinition } from '../functions/routes.js';
+import { errorResponse } from '../shared/http/envelope.js';
+import { toApiGatewayEvent } from './api-gateway-event.js';
+import { createHandlerLoader, HandlerModuleNotFoundError, type HttpHandler } from './handler-loader.js';
+import { createLambdaContext } from './lambda-context.js';
+import { RouteMatcher } from './route-matcher.js';
+
+/**
+ * The local API Gateway: serves every route of functions/routes.ts below `/api/v1`, turning each request into
+ * the payload-2.0 event a Lambda gets and the handler's result back into an HTTP response.
+ */
+export interface LocalServerOptions {
+  /** Defaults to the real route table. */
+  routes?: readonly RouteDefinition[];
+  /** Defaults to importing `functions/http/<route.handler>.ts`. */
+  loadHandler?: (route: RouteDefinition) => Promise<HttpHandler>;
+  basePath?: string;
+  /** API Gateway's payload limit: 10 MB. */
+  maxBodyBytes?: number;
+  /** One line per request (method, path, status, duration); off by default. */
+  accessLog?: (line: string) => void;
+  /** Where handler failures are reported (stack included); the client sees only the request id. */
+  errorLog?: (message: string, error: unknown) => void;
+}
+
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** Beyond this a too-large body is no longer drained but the connection is cut. */
+const MAX_DRAIN_BYTES = 100 * 1024 * 1024;
+
+type Reply = APIGatewayProxyStructuredResultV2;
+
+export function createLocalServer(options: LocalServerOptions = {}): Server {
+  const matcher = new RouteMatcher(options.routes ?? allRoutes);
+  const basePath = options.basePath ?? API_BASE_PATH;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const defaultLoader = createHandlerLoader('http');
+  const loadHandler = options.loadHandler ?? ((route: RouteDefinition) => defaultLoader(route.handler));
+  const errorLog = options.errorLog ?? ((message, error) => console.error(message, error));
+
+  async function serve(req: IncomingMessage, requestId: string): Promise<{ reply: Reply; handler?: string }> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = req.url ?? '/';
+    const path = url.split('?')[0] ?? '/';
+    const below = path === basePath ? '/' : path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
+    const match = below === undefined ? ({ kind: 'not_found' } as const) : matcher.match(method, below);
+
+    if (match.kind === 'not_found') {
+      await drain(req);
+      return { reply: routeNotFound(method, path, requestId) };
+    }
+    if (match.kind === 'malformed') {
+      await drain(req);
+      const item = { condition: 'malformed', key: match.parameter, error: 'Path parameter is not valid percent-encoding' };
+      return { reply: errorResponse(400, [item], 'Bad Request', requestId) };
+    }
+
+    const body = await readBody(req, maxBodyBytes);
+    if (body === 'too_large') {
+      const item = { condition: 'max', key: 'body', error: `Request body exceeds ${maxBodyBytes} bytes` };
+      return { reply: errorResponse(413, [item], 'Payload Too Large', requestId) };
+    }
+
+    const { route, pathParameters } = match;
+    const event = toApiGatewayEvent(
+      {
+        method,
+        url,
+        headers: req.headersDistinct,
+        body,
+        sourceIp: normalizeIp(req.socket.remoteAddress),
+        port: req.socket.localPort,
+        httpVersion: req.httpVersion,
+      },
+      { routeKey: routeKey(route), pathParameters, requestId },
+    );
+    const context = createLambdaContext({
+      functionName: route.handler,
+      awsRequestId: requestId,
+      timeoutSeconds: route.timeoutSeconds,
+      memoryMb: route.memoryMb,
+    });
+    try {
+      const handler = await loadHandler(route);
+      const started = Date.now();
+      const result = await handler(event, context);
+      const limitMs = (route.timeoutSeconds ?? 10) * 1000;
+      if (Date.now() - started > limitMs) {
+        errorLog(`[${route.handler}] ran longer than its ${limitMs / 1000} s timeout; Lambda would have stopped it`, undefined);
+      }
+      return { reply: toStructured(result), handler: route.handler };
+    } catch (error) {
+      const what = error instanceof HandlerModuleNotFoundError ? error.message : `handler ${route.handler} failed`;
+      errorLog(`[${requestId}] ${what}`, error instanceof HandlerModuleNotFoundError ? '' : error);
+      return { reply: internalError(requestId), handler: route.handler };
+    }
+  }
+
+  return createServer((req, res) => {
+    const requestId = randomUUID();
+    const started = Date.now();
+    serve(req, requestId)
+      .then(({ reply, handler }) => {
+        send(res, reply, requestId);
+        options.accessLog?.(
+          `${req.method} ${req.url} → ${reply.statusCode ?? 200} ${Date.now() - started} ms` +
+            (handler ? ` (${handler})` : ''),
+        );
+      })
+      .catch((error: unknown) => {
+        // Only reachable on a broken connection (body read aborted); nothing useful can be answered.
+        errorLog(`[${requestId}] request failed before reaching a handler`, error);
+        if (!res.headersSent) send(res, internalError(requestId), requestId);
+      });
+  });
+}
+
+function routeNotFound(method: string, path: string, requestId: string): Reply {
+  const item = { condition: 'not_found', key: 'route', error: `No route for ${method} ${path}` };
+  return errorResponse(404, [item], 'Not Found', requestId);
+}
+
+/** Same body as the handlers' error middleware gives for an unexpected error: the request id, no internals. */
+function internalError(requestId: string): Reply {
+  const item = {
+    condition: 'internal',
+    key: 'request',
+    error: 'An internal error occurred; quote the request id to support',
+  };
+  return errorResponse(500, [item], 'Internal server error', requestId);
+}
+
+/**
+ * API Gateway's response mapping for payload 2.0: a result with `statusCode` is used as is; any other value is
+ * taken as a JSON body with status 200.
+ */
+export function toStructured(result: APIGatewayProxyResultV2 | undefined): Reply {
+  if (typeof result === 'object' && result !== null && 'statusCode' in result) return result as Reply;
+  return {
+    statusCode: 200,
+    headers: { 'content-type': 'application/json' },
+    body: typeof result === 'string' ? result : JSON.stringify(result ?? null),
+  };
+}
+
+function send(res: ServerResponse, reply: Reply, requestId: string): void {
+  const headers: OutgoingHttpHeaders = { 'apigw-requestid': requestId };
+  for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name.toLowerCase()] = String(value);
+  if (reply.cookies && reply.cookies.length > 0) headers['set-cookie'] = reply.cookies;
+  const body =
+    reply.body === undefined ? Buffer.alloc(0) : Buffer.from(reply.body, reply.isBase64Encoded ? 'base64' : 'utf8');
+  headers['content-length'] = body.length;
+  res.writeHead(reply.statusCode ?? 200, headers);
+  res.end(body);
+}
+
+/**
+ * Reads the body up to `limit` bytes. A larger body is still drained (so the client, still uploading, reads the
+ * 413 instead of a reset connection) unless it goes past MAX_DRAIN_BYTES.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_DRAIN_BYTES) {
+        req.destroy();
+        resolve('too_large');
+      } else if (size <= limit) {
+        chunks.push(chunk);
+      }
+    });
+    req.once('end', () => resolve(size > limit ? 'too_large' : Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+async function drain(req: IncomingMessage): Promise<void> {
+  await readBody(req, 0).catch(() => undefined);
+}
+
+/** `::ffff:127.0.0.1` → `127.0.0.1`, as API Gateway reports IPv4 clients. */
+function normalizeIp(address: string | undefined): string {
+  if (!address) return '127.0.0.1';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}

@@ -1,0 +1,60 @@
+/**
+ * `npm start`: the local runtime on PORT (3000), DYNAMODB_PORT (8000), SES_PORT (8005), HOST (127.0.0.1), in memory
+ * or persisted under DATA_DIR. Creates a demo client on an empty store and prints its API key once.
+ * Ctrl-C / SIGTERM stops DynamoDB Local (Java), SES and the server, then exits 0.
+ */
+import { portFromEnv } from './ports.js';
+import { startLocalRuntime, type LocalRuntime } from './runtime.js';
+import { ensureDemoClient } from './demo-client.js';
+
+const env = process.env;
+// The SDK warns once per process that its 2027 releases need Node 22; Lambda runs Node 22, this machine 20.
+env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
+
+async function main(): Promise<void> {
+  const dataDir = env['DATA_DIR']?.trim() || undefined;
+  const runtime = await startLocalRuntime({
+    port: portFromEnv(env, 'PORT', 3000),
+    dynamoPort: portFromEnv(env, 'DYNAMODB_PORT', 8000),
+    sesPort: portFromEnv(env, 'SES_PORT', 8005),
+    host: env['HOST']?.trim() || '127.0.0.1',
+    dataDir,
+    accessLog: env['ACCESS_LOG'] === '1' ? (line) => console.log(line) : undefined,
+  });
+  stopOnSignals(runtime);
+
+  console.log('Email Lifecycle Service — local runtime');
+  console.log(`  DynamoDB Local   ${runtime.dynamoEndpoint} (table ${runtime.tableName}, ${dataDir ? `data in ${dataDir}` : 'in memory'})`);
+  console.log(`  SES mail viewer  ${runtime.sesUrl}/`);
+  console.log('');
+  for (const line of await ensureDemoClient(runtime.baseUrl)) console.log(line);
+  console.log('');
+  console.log(`API ready at ${runtime.baseUrl}`);
+}
+
+function stopOnSignals(runtime: LocalRuntime): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second Ctrl-C: leave now; the exit hook still SIGKILLs Java.
+      process.exit(130);
+    }
+    stopping = true;
+    console.log(`\n${signal} received, stopping DynamoDB Local, SES and the API…`);
+    runtime
+      .stop()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        console.error('Stopping failed:', error);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`Local runtime failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

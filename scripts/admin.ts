@@ -1,0 +1,201 @@
+/**
+ * Admin CLI — the operations a dashboard would offer, outside the client API.
+ *   npm run admin -- <command> [options]
+ * Prints JSON lines on stdout (scriptable); messages go to stderr. Exit 0 ok, 1 failure, 2 bad usage.
+ */
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { buildDeps, type Deps } from '../shared/composition.js';
+import { loadConfig } from '../shared/config.js';
+import {
+  createClient,
+  CreateClientInput,
+  disableClientKey,
+  listClients,
+  suspendClient,
+} from '../shared/domain/clients/create-client.js';
+import { PLAN_TIERS } from '../shared/domain/plans/catalog.js';
+import { ensureTable } from '../local/dynamodb.js';
+import { portFromEnv } from '../local/ports.js';
+
+const HELP = `Usage: npm run admin -- <command> [options]
+
+Commands
+  create-client --email E --name N [--plan TIER]
+                 Creates a client and its first API key; prints {"id","client_id","api_key"}.
+                 The key is shown only here. TIER: ${PLAN_TIERS.join(', ')} (default free).
+  disable-key --client ID       Disables the client's current API key (ID: numeric id or client_id UUID).
+  suspend-client --client ID    Suspends the client (its requests are refused).
+  list-clients                  One JSON line per client (masked keys only).
+  help                          This text.
+
+Target
+  Local (default): DynamoDB Local of a running \`npm start\`, at AWS_ENDPOINT_URL_DYNAMODB if set, else
+    http://127.0.0.1:\${DYNAMODB_PORT:-8000}; table TABLE_NAME (default email-lifecycle).
+  AWS: pass --aws (or ADMIN_TARGET=aws) with TABLE_NAME set and AWS_ENDPOINT_URL_DYNAMODB unset;
+    credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...).
+
+Examples
+  npm run admin -- create-client --email ops@acme.test --name "Acme" --plan growth
+  TABLE_NAME=EmailLifecycle-Table AWS_PROFILE=prod npm run admin -- list-clients --aws
+`;
+
+class UsageError extends Error {}
+
+interface Target {
+  kind: 'local' | 'aws';
+  env: NodeJS.ProcessEnv;
+  description: string;
+}
+
+/** The rule: AWS only when asked for explicitly AND the table is named AND no endpoint override is set. */
+function resolveTarget(env: NodeJS.ProcessEnv, awsFlag: boolean): Target {
+  const wantsAws = awsFlag || env['ADMIN_TARGET'] === 'aws';
+  if (wantsAws) {
+    if (!env['TABLE_NAME']) throw new UsageError('--aws needs TABLE_NAME (the deployed table name)');
+    if (env['AWS_ENDPOINT_URL_DYNAMODB']) {
+      throw new UsageError('--aws conflicts with AWS_ENDPOINT_URL_DYNAMODB; unset it to reach AWS');
+    }
+    const { AWS_ENDPOINT_URL_DYNAMODB: _drop, ...rest } = env;
+    return { kind: 'aws', env: rest, description: `AWS table ${env['TABLE_NAME']}` };
+  }
+  if (env['ADMIN_TARGET'] && env['ADMIN_TARGET'] !== 'local') {
+    throw new UsageError(`ADMIN_TARGET must be "local" or "aws", got "${env['ADMIN_TARGET']}"`);
+  }
+  const endpoint =
+    env['AWS_ENDPOINT_URL_DYNAMODB'] ?? `http://127.0.0.1:${portFromEnv(env, 'DYNAMODB_PORT', 8000)}`;
+  const tableName = env['TABLE_NAME'] ?? 'email-lifecycle';
+  return {
+    kind: 'local',
+    env: { ...env, AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName },
+    description: `DynamoDB Local at ${endpoint}, table ${tableName}`,
+  };
+}
+
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+/** Numeric id, or the public client_id (UUID) looked up in the client list. */
+async function resolveClientId(deps: Deps, raw: string): Promise<number> {
+  if (/^\d+$/.test(raw)) {
+    const id = Number(raw);
+    if (!(await deps.clients.get(id))) throw new Error(`client ${raw} not found`);
+    return id;
+  }
+  const match = (await listClients(deps)).find((c) => c.client_id === raw);
+  if (!match) throw new Error(`client ${raw} not found`);
+  return match.id;
+}
+
+async function summary(deps: Deps, id: number) {
+  return (await listClients(deps)).find((c) => c.id === id);
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      client: { type: 'string' },
+      aws: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const command = positionals[0];
+  if (values.help || command === undefined || command === 'help') {
+    process.stdout.write(HELP);
+    if (command === undefined && !values.help) process.exitCode = 2;
+    return;
+  }
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+  const known = ['create-client', 'disable-key', 'suspend-client', 'list-clients'];
+  if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
+
+  // Validate the input before touching any store.
+  let plan: (typeof PLAN_TIERS)[number] | undefined;
+  if (command === 'create-client') {
+    required(values.email, '--email');
+    required(values.name, '--name');
+    if (values.plan !== undefined) {
+      plan = PLAN_TIERS.find((t) => t === values.plan);
+      if (!plan) throw new UsageError(`--plan must be one of ${PLAN_TIERS.join(', ')}`);
+    }
+    const checked = CreateClientInput.safeParse({ email: values.email, name: values.name, plan });
+    if (!checked.success) {
+      const detail = checked.error.issues.map((i) => `--${i.path.map(String).join('.')}: ${i.message}`).join('; ');
+      throw new UsageError(`invalid input: ${detail}`);
+    }
+  }
+  if (command === 'disable-key' || command === 'suspend-client') required(values.client, '--client');
+
+  const target = resolveTarget(process.env, values.aws);
+  const config = loadConfig(target.env);
+  const deps = buildDeps(config);
+  if (target.kind === 'local') await prepareLocalTable(config.AWS_ENDPOINT_URL_DYNAMODB!, config.TABLE_NAME, config.AWS_REGION);
+
+  switch (command) {
+    case 'create-client': {
+      const created = await createClient(deps, { email: values.email!, name: values.name!, plan });
+      print({ id: created.id, client_id: created.client_id, api_key: created.api_key });
+      return;
+    }
+    case 'disable-key': {
+      const id = await resolveClientId(deps, values.client!);
+      await disableClientKey(deps, id);
+      print(await summary(deps, id));
+      return;
+    }
+    case 'suspend-client': {
+      const id = await resolveClientId(deps, values.client!);
+      await suspendClient(deps, id);
+      print(await summary(deps, id));
+      return;
+    }
+    case 'list-clients': {
+      for (const client of await listClients(deps)) print(client);
+      return;
+    }
+  }
+}
+
+/** Explains an unreachable DynamoDB Local and creates the table when a bare DynamoDB Local lacks it. */
+async function prepareLocalTable(endpoint: string, tableName: string, region: string): Promise<void> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  try {
+    await ensureTable(client, tableName);
+  } catch (error) {
+    const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+    if (code === 'ECONNREFUSED' || (error as Error).name === 'TimeoutError') {
+      throw new Error(
+        `No DynamoDB Local answers at ${endpoint}. Start the runtime (npm start) or set DYNAMODB_PORT / ` +
+          'AWS_ENDPOINT_URL_DYNAMODB; use --aws with TABLE_NAME to reach AWS.',
+      );
+    }
+    throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`admin: ${(error as Error).message}\nRun "npm run admin -- help" for usage.\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+import type { TestProject } from 'vitest/node';
+
+/**
+ * One local runtime for the whole integration run: free ports everywhere, DynamoDB in memory. The handlers run
+ * here, in vitest's main process; the tests reach them over HTTP from their workers.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await quietHandlerLogs(process.env['INTEGRATION_LOG_LEVEL'] ?? 'WARN');
+  const { startLocalRuntime } = await import('../../local/runtime.js');
+  const runtime = await startLocalRuntime({
+    port: 0,
+    dynamoPort: 0,
+    sesPort: 0,
+    host: '127.0.0.1',
+    tableName: 'email-lifecycle',
+  });
+  project.provide('baseUrl', runtime.baseUrl);
+  project.provide('dynamoEndpoint', runtime.dynamoEndpoint);
+  project.provide('tableName', runtime.tableName);
+  project.provide('sesUrl', runtime.sesUrl);
+  return () => runtime.stop();
+}
+
+/**
+ * The handlers' logger reads POWERTOOLS_LOG_LEVEL once, when shared/logger.ts is first imported (here, in the same
+ * module graph as the handlers); the variable is removed again so it does not leak into the test workers' env.
+ */
+async function quietHandlerLogs(level: string): Promise<void> {
+  const previous = process.env['POWERTOOLS_LOG_LEVEL'];
+  process.env['POWERTOOLS_LOG_LEVEL'] = previous ?? level;
+  try {
+    await import('../../shared/logger.js');
+  } finally {
+    if (previous === undefined) delete process.env['POWERTOOLS_LOG_LEVEL'];
+  }
+}

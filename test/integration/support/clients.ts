@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { buildDeps, type Deps } from '../../../shared/composition.js';
+import { loadConfig } from '../../../shared/config.js';
+import {
+  createClient,
+  disableClientKey,
+  suspendClient,
+  type CreatedClient,
+} from '../../../shared/domain/clients/create-client.js';
+import type { PLAN_TIERS } from '../../../shared/domain/plans/catalog.js';
+
+/**
+ * Fixtures written straight into the shared runtime's DynamoDB Local (as the admin CLI does). Every test makes its
+ * own clients, so tests never share data and can run in parallel.
+ *
+ * The server caches authentication results per container for AUTH_CACHE_TTL_SECONDS (≤ 60 s, as on AWS):
+ * suspend a client or disable its key before the key's first request, or expect the old answer for that long.
+ */
+let deps: Deps | undefined;
+
+function storeDeps(): Deps {
+  deps ??= buildDeps(
+    loadConfig({
+      ...process.env,
+      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+      TABLE_NAME: inject('tableName'),
+      AWS_REGION: process.env['AWS_REGION'] ?? 'us-east-1',
+    }),
+  );
+  return deps;
+}
+
+export type PlanTier = (typeof PLAN_TIERS)[number];
+
+/**
+ * A fresh client with an enabled API key; `api_key` is the plain key for `Authorization: Bearer`.
+ * Without `plan` the domain's default plan (free) applies.
+ */
+export async function createTestClient(plan?: PlanTier): Promise<CreatedClient> {
+  const tag = randomUUID().slice(0, 8);
+  const created = await createClient(storeDeps(), { email: `client-${tag}@test.example`, name: `Test client ${tag}`, plan });
+  return { id: created.id, client_id: created.client_id, api_key: created.api_key };
+}
+
+export async function suspendTestClient(id: number): Promise<void> {
+  await suspendClient(storeDeps(), id);
+}
+
+export async function disableTestKey(id: number): Promise<void> {
+  await disableClientKey(storeDeps(), id);
+}

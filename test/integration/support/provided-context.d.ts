@@ -1,0 +1,14 @@
+import 'vitest';
+
+/** Values test/integration/global-setup.ts provides to every integration test (`inject('baseUrl')`). */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** e.g. `http://127.0.0.1:41234/api/v1` */
+    baseUrl: string;
+    /** DynamoDB Local of the shared runtime, for fixtures written straight to the store. */
+    dynamoEndpoint: string;
+    tableName: string;
+    /** aws-ses-v2-local: `GET ${sesUrl}/store` lists the mails sent. */
+    sesUrl: string;
+  }
+}

@@ -1,0 +1,69 @@
+import { defineConfig } from 'vitest/config';
+
+// The SDK warns in every process that its 2027 releases need Node 22 (Lambda runs 22; this machine 20).
+// Set here, in the main process, so global setup and the forked workers inherit it.
+process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
+
+/**
+ * The integration runtime (global setup, main process) points process.env at its local stores, and vitest builds
+ * each worker's env from process.env after global setup ran. Unit and infra workers put these keys back as they
+ * were when vitest started (test/integration/support/outer-env.ts).
+ */
+const RUNTIME_ENV_KEYS = [
+  'AWS_ENDPOINT_URL_DYNAMODB',
+  'AWS_ENDPOINT_URL_SESV2',
+  'TABLE_NAME',
+  'AWS_REGION',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'PUBLIC_BASE_URL',
+];
+const outerEnv = {
+  OUTER_ENV_SNAPSHOT: JSON.stringify(Object.fromEntries(RUNTIME_ENV_KEYS.map((key) => [key, process.env[key] ?? null]))),
+};
+const outerEnvSetup = 'test/integration/support/outer-env.ts';
+
+/**
+ * Three projects: `vitest run --project unit|integration|infra`.
+ * Sized for a 2-core machine: two forked workers (forks isolate native modules and CDK's memory better than
+ * threads); the integration runtime (Java + server) lives in the main process.
+ */
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          env: outerEnv,
+          setupFiles: [outerEnvSetup],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/integration/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          environment: 'node',
+          env: outerEnv,
+          setupFiles: [outerEnvSetup],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
