@@ -33,6 +33,41 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'contacts-subscription-update',
     tableAccess: 'readWrite',
   },
+  // Bulk imports: up to BULK_IMPORT_LIMIT rows in a fixed number of request waves; API Gateway caps at 30 s.
+  { method: 'POST', path: '/client/contacts/bulk', handler: 'contacts-bulk', tableAccess: 'readWrite', timeoutSeconds: 29, memoryMb: 1024 },
+  { method: 'POST', path: '/client/contacts/bulk/csv', handler: 'contacts-bulk-csv', tableAccess: 'readWrite', timeoutSeconds: 29, memoryMb: 1024 },
+  { method: 'GET', path: '/client/settings', handler: 'settings-get', tableAccess: 'read' },
+  { method: 'PATCH', path: '/client/settings', handler: 'settings-update', tableAccess: 'readWrite' },
+  { method: 'POST', path: '/client/email-templates/list', handler: 'email-templates-list', tableAccess: 'read' },
+  { method: 'POST', path: '/client/email-templates', handler: 'email-templates-create', tableAccess: 'readWrite' },
+  { method: 'GET', path: '/client/email-templates/{id}', handler: 'email-templates-get', tableAccess: 'read' },
+  { method: 'PATCH', path: '/client/email-templates/{id}', handler: 'email-templates-update', tableAccess: 'readWrite' },
+  { method: 'DELETE', path: '/client/email-templates/{id}', handler: 'email-templates-delete', tableAccess: 'readWrite' },
+  {
+    method: 'POST',
+    path: '/client/email-templates/{id}/render-preview',
+    handler: 'email-templates-render-preview',
+    tableAccess: 'read',
+  },
+  { method: 'GET', path: '/client/workflows', handler: 'workflows-list', tableAccess: 'read' },
+  {
+    method: 'POST',
+    path: '/client/workflows/{workflow_id}/clone-template',
+    handler: 'workflows-clone-template',
+    tableAccess: 'readWrite',
+  },
+  {
+    method: 'PATCH',
+    path: '/client/workflows/{workflow_id}/customization',
+    handler: 'workflows-customization-update',
+    tableAccess: 'readWrite',
+  },
+  {
+    method: 'GET',
+    path: '/client/workflows/{workflow_id}/customization/audit',
+    handler: 'workflows-customization-audit',
+    tableAccess: 'read',
+  },
 ];
 
 /** `routeKey` as API Gateway HTTP API reports it, e.g. `GET /api/v1/client/contacts/{id}`. */

@@ -9,6 +9,12 @@ import { DynamoContactStore } from './adapters/dynamo/contact-store.js';
 import { pingTable } from './adapters/dynamo/health-probe.js';
 import { Authenticator } from './domain/auth/authenticate.js';
 import type { ContactStore } from './domain/contacts/contact-store.js';
+import { DynamoSettingsStore } from './adapters/dynamo/settings-store.js';
+import { DynamoTemplateStore } from './adapters/dynamo/template-store.js';
+import { DynamoWorkflowCustomizationStore } from './adapters/dynamo/workflow-customization-store.js';
+import type { SettingsStore } from './domain/settings/settings-store.js';
+import type { TemplateStore } from './domain/templates/template-store.js';
+import type { WorkflowCustomizationStore } from './domain/workflows/customization-store.js';
 
 /** Everything a handler needs, built once per cold start. */
 export interface Deps {
@@ -18,6 +24,9 @@ export interface Deps {
   clients: ClientStore;
   apiKeys: ApiKeyStore;
   contacts: ContactStore;
+  settings: SettingsStore;
+  templates: TemplateStore;
+  customizations: WorkflowCustomizationStore;
   authenticator: Authenticator;
   /** DynamoDB requests sent by this container (benchmarks, request budgets). */
   requestCounter: RequestCounter;
@@ -42,6 +51,9 @@ export function buildDeps(config: Config = loadConfig(), overrides: { db?: Dynam
     clients,
     apiKeys,
     contacts: new DynamoContactStore(db, table),
+    settings: new DynamoSettingsStore(db, table),
+    templates: new DynamoTemplateStore(db, table),
+    customizations: new DynamoWorkflowCustomizationStore(db, table),
     authenticator: new Authenticator(
       { clock, clients, apiKeys },
       {

@@ -29,6 +29,22 @@ export interface ClientRecord {
   api_key_enabled: boolean;
   created_at: string;
   updated_at: string;
+  /** Optional dashboard profile details, shown in the client settings' nested `client` (null when unset). */
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
+  city?: string;
+  state?: string;
+  country?: string;
+  street_address?: string;
+  zip_code?: string;
+  website?: string;
+  avatar_url?: string;
+  email_verified_at?: string;
+  /** Billing state kept by the dashboard; `active` / `monthly` when unset. */
+  subscription_status?: string;
+  subscription_billing_period?: string;
+  subscription_ends_at?: string;
 }
 
 export interface ApiKeyRecord {

@@ -11,8 +11,14 @@ import {
   UniqueViolation,
   type ContactRecord,
   type ContactStore,
+  type ContactWrite,
+  type ContactWriteOptions,
+  type ContactWriteOutcome,
   type SubscriptionChange,
 } from '../../domain/contacts/contact-store.js';
+import type { BackoffOptions } from './backoff.js';
+import { batchGetAll } from './batch-get-parallel.js';
+import { writeContacts } from './contact-bulk-write.js';
 import { DynamoIds } from './ids.js';
 import { sendTransaction } from './transactions.js';
 import { stripKeys } from './items.js';
@@ -24,6 +30,8 @@ export class DynamoContactStore implements ContactStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** Bulk reads and writes: backoff for UnprocessedKeys and throttling (tests shorten it). */
+    private readonly backoff?: BackoffOptions,
   ) {
     this.ids = new DynamoIds(db, tableName);
   }
@@ -144,6 +152,44 @@ export class DynamoContactStore implements ContactStore {
       }),
     );
     return found;
+  }
+
+  async findIdsByEmail(clientId: number, emails: readonly string[]): Promise<Map<string, number>> {
+    return this.findLockOwners(emails.map((email) => [email, keys.emailLock(clientId, email)] as const));
+  }
+
+  async findIdsByUid(clientId: number, uids: readonly string[]): Promise<Map<string, number>> {
+    return this.findLockOwners(uids.map((uid) => [uid, keys.uidLock(clientId, uid)] as const));
+  }
+
+  async getMany(clientId: number, contactIds: readonly number[]): Promise<Map<number, ContactRecord>> {
+    const items = await batchGetAll(this.db, this.tableName, contactIds.map((id) => keys.contact(clientId, id)), { backoff: this.backoff });
+    const found = new Map<number, ContactRecord>();
+    for (const item of items) {
+      const contact = stripKeys<ContactRecord>(item);
+      // The key names the client, so another client's contact can never come back here.
+      found.set(contact.id, contact);
+    }
+    return found;
+  }
+
+  writeMany(writes: readonly ContactWrite[], options: ContactWriteOptions = {}): Promise<ContactWriteOutcome[]> {
+    return writeContacts(this.db, this.tableName, writes, { isolated: options.isolated, backoff: this.backoff });
+  }
+
+  /** Reads lock items (e-mail or uid) in bulk: lookup value → the contact id the lock points to. */
+  private async findLockOwners(entries: ReadonlyArray<readonly [string, { pk: string; sk: string }]>): Promise<Map<string, number>> {
+    const bySk = new Map(entries.map(([value, key]) => [key.sk, value]));
+    const items = await batchGetAll(this.db, this.tableName, entries.map(([, key]) => key), {
+      attributes: ['contact_id'],
+      backoff: this.backoff,
+    });
+    const owners = new Map<string, number>();
+    for (const item of items) {
+      const value = bySk.get(String(item['sk']));
+      if (value !== undefined && typeof item['contact_id'] === 'number') owners.set(value, item['contact_id']);
+    }
+    return owners;
   }
 }
 

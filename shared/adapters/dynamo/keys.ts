@@ -11,7 +11,10 @@
  * - uid lock              CLIENT#<id> / UID#<client_contact_id>    → contact id
  * - custom field name     CLIENT#<id> / CFIELD#<name>              → per-client field id
  * - template              CLIENT#<id> | SYSTEM / TEMPLATE#<id>
- * - customization         CLIENT#<id> / WORKFLOW#<wid>             audit: WORKFLOW#<wid>#AUDIT#<ts>#<n>
+ * - customization         CLIENT#<id> / WORKFLOW#<wid>             overrides + clone marker (clone_template_id);
+ *                                                                  audit: WORKFLOW#<wid>#AUDIT#<ts>#<n>
+ * - quota counter         CLIENT#<id> / QUOTA#M#<yyyy-mm>          e-mails sent that UTC month (`sent`, ADD)
+ *                         CLIENT#<id> / QUOTA#D#<yyyy-mm-dd>       e-mails sent that UTC day (`sent`, ADD)
  * - all clients (admin)   gsi1: CLIENTS / CLIENT#<id>
  */
 export interface ItemKey {
@@ -69,4 +72,9 @@ export const keys = {
     sk: `WORKFLOW#${pad(workflowId, 4)}#AUDIT#${at}#${seq}`,
   }),
   customizationAuditPrefix: (workflowId: number): string => `WORKFLOW#${pad(workflowId, 4)}#AUDIT#`,
+
+  /** `month` is `yyyy-mm` (UTC). */
+  quotaMonth: (clientId: number, month: string): ItemKey => ({ pk: clientPk(clientId), sk: `QUOTA#M#${month}` }),
+  /** `day` is `yyyy-mm-dd` (UTC). */
+  quotaDay: (clientId: number, day: string): ItemKey => ({ pk: clientPk(clientId), sk: `QUOTA#D#${day}` }),
 } as const;

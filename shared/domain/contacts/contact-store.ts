@@ -49,6 +49,28 @@ export interface SubscriptionChange {
   at: string;
 }
 
+/** One contact write of a bulk import; the store keeps the e-mail and uid locks consistent with it. */
+export type ContactWrite =
+  | { kind: 'create'; contact: ContactRecord }
+  /** `before` is the record as read; only what differs in `after` is written (the e-mail never changes). */
+  | { kind: 'update'; before: ContactRecord; after: ContactRecord };
+
+/**
+ * What became of one write: `written`; `conflict` — a condition failed for this write (its e-mail or uid is
+ * taken, or the contact changed since it was read), so read again and decide again; `cancelled` — not applied
+ * only because another write of its transaction failed, safe to send again as it is; `error` — not applied.
+ */
+export type ContactWriteOutcome =
+  | { status: 'written' }
+  | { status: 'conflict' }
+  | { status: 'cancelled' }
+  | { status: 'error'; message: string };
+
+export interface ContactWriteOptions {
+  /** One write per transaction, so one write's conflict cannot hold back another (the retry path). */
+  isolated?: boolean;
+}
+
 export interface ContactStore {
   /** Writes the contact with its e-mail lock (and uid lock) atomically; throws UniqueViolation. */
   create(contact: ContactRecord): Promise<void>;
@@ -58,4 +80,12 @@ export interface ContactStore {
   updateSubscription(clientId: number, contactId: number, change: SubscriptionChange): Promise<ContactRecord | undefined>;
   /** The per-client ids of these custom field names, defining the missing ones. */
   customFieldIds(clientId: number, names: string[]): Promise<Record<string, number>>;
+  /** Bulk: the contact id holding each of these (lower-case) e-mails; absent when free. */
+  findIdsByEmail(clientId: number, emails: readonly string[]): Promise<Map<string, number>>;
+  /** Bulk: the contact id holding each of these client_contact_ids; absent when free. */
+  findIdsByUid(clientId: number, uids: readonly string[]): Promise<Map<string, number>>;
+  /** Bulk: the contacts with these ids (missing ones absent). */
+  getMany(clientId: number, contactIds: readonly number[]): Promise<Map<number, ContactRecord>>;
+  /** Bulk: applies the writes, each atomically with its locks, and reports each one's outcome in order. */
+  writeMany(writes: readonly ContactWrite[], options?: ContactWriteOptions): Promise<ContactWriteOutcome[]>;
 }

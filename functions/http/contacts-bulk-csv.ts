@@ -1,0 +1,24 @@
+import { ok } from '../../shared/http/envelope.js';
+import { rawBodyApi } from '../../shared/http/api.js';
+import { readMultipartForm } from '../../shared/http/multipart-form.js';
+import { summaryMessage } from '../../shared/domain/contacts/bulk-import.js';
+import { importContactsCsv } from '../../shared/domain/contacts/csv-import.js';
+import { parseCsvImportOptions } from '../../shared/domain/contacts/csv-options.js';
+
+/** Below Lambda's 6 MB request payload once base64-encoded. */
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+/** POST /client/contacts/bulk/csv — multipart `file` (+ has_header, delimiter, overwrite_blank_fields, default_timezone). */
+export const handler = rawBodyApi({}, async (_input, { deps, clientId, principal, event }) => {
+  const form = await readMultipartForm(event, { fileField: 'file', maxFileBytes: MAX_FILE_BYTES });
+  const options = parseCsvImportOptions(form.fields);
+  const { result, usage } = await deps.requestCounter.measure(() =>
+    importContactsCsv(deps, clientId, { text: form.file.text, options }, { limit: deps.config.BULK_IMPORT_LIMIT, createdBy: principal.keyId ?? 0 }),
+  );
+  const { ignoredColumns, emptyRows, ...data } = result;
+  return ok(data, summaryMessage(data), {
+    ignored_columns: ignoredColumns,
+    empty_rows: emptyRows,
+    dynamodb: { requests: usage.requests, waves: usage.waves },
+  });
+});

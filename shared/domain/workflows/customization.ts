@@ -1,0 +1,79 @@
+import { SEND_TIME_MODES, type SendTimeMode, type WorkflowDefinition } from './catalog.js';
+
+/** The per-client overrides of a workflow (SPEC.md Workflow customization); absent = the workflow's default. */
+export const OVERRIDE_FIELDS = [
+  'template_id',
+  'delay_minutes',
+  'priority_score',
+  'preferred_send_hour',
+  'preferred_send_minute',
+] as const;
+export type OverrideField = (typeof OVERRIDE_FIELDS)[number];
+export type Overrides = Partial<Record<OverrideField, number>>;
+
+/** The customization item of one workflow for one client. */
+export interface CustomizationRecord extends Overrides {
+  workflow_id: number;
+  /** Optimistic-locking counter of the overrides (absent before the first customization). */
+  version?: number;
+  /** The client copy made by clone-template (the clone marker). */
+  clone_template_id?: number;
+  updated_at?: string;
+}
+
+/** One change of a customization: who (API key id), when, and the overrides before and after. */
+export interface CustomizationAuditRecord {
+  id: string;
+  workflow_id: number;
+  key_id: number | null;
+  auth_method: 'api_key' | 'jwt';
+  request_id: string | null;
+  at: string;
+  before: OverrideSnapshot;
+  after: OverrideSnapshot;
+}
+
+/** Every override (null = not overridden) plus the send_time_mode they imply. */
+export type OverrideSnapshot = Record<OverrideField, number | null> & { send_time_mode: SendTimeMode };
+
+export const overridesOf = (record: CustomizationRecord | undefined): Overrides =>
+  Object.fromEntries(OVERRIDE_FIELDS.filter((f) => record?.[f] !== undefined).map((f) => [f, record![f]])) as Overrides;
+
+/** 1 (preferred time of day) when a preferred hour is set; otherwise the workflow's default mode. */
+export const sendTimeModeOf = (overrides: Overrides, workflow: WorkflowDefinition): SendTimeMode =>
+  overrides.preferred_send_hour !== undefined ? SEND_TIME_MODES.preferredTime : workflow.default_send_time_mode;
+
+export function snapshotOf(overrides: Overrides, workflow: WorkflowDefinition): OverrideSnapshot {
+  return {
+    template_id: overrides.template_id ?? null,
+    delay_minutes: overrides.delay_minutes ?? null,
+    priority_score: overrides.priority_score ?? null,
+    preferred_send_hour: overrides.preferred_send_hour ?? null,
+    preferred_send_minute: overrides.preferred_send_minute ?? null,
+    send_time_mode: sendTimeModeOf(overrides, workflow),
+  };
+}
+
+export const sameOverrides = (a: Overrides, b: Overrides): boolean => OVERRIDE_FIELDS.every((f) => a[f] === b[f]);
+
+/**
+ * SPEC.md's Workflow customization with the values in effect (override or default), plus `overrides` showing
+ * what the client set (null = default). Without a preferred hour the send time follows the workflow's default
+ * mode (onboarding tips: the client's morning slot).
+ */
+export function toCustomizationView(workflow: WorkflowDefinition, record: CustomizationRecord | undefined) {
+  const overrides = overridesOf(record);
+  const hour = overrides.preferred_send_hour;
+  return {
+    workflow_id: workflow.id,
+    template_id: overrides.template_id ?? workflow.default_template_id,
+    delay_minutes: overrides.delay_minutes ?? workflow.default_delay_minutes,
+    priority_score: overrides.priority_score ?? workflow.default_priority_score,
+    preferred_send_hour: hour ?? null,
+    preferred_send_minute: hour !== undefined ? (overrides.preferred_send_minute ?? 0) : null,
+    send_time_mode: sendTimeModeOf(overrides, workflow),
+    overrides: Object.fromEntries(OVERRIDE_FIELDS.map((f) => [f, overrides[f] ?? null])) as Record<OverrideField, number | null>,
+    updated_at: record?.updated_at ?? null,
+  };
+}
+export type CustomizationView = ReturnType<typeof toCustomizationView>;

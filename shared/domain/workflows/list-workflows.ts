@@ -1,0 +1,69 @@
+import type { Clock } from '../../ports.js';
+import { effectiveLimits, planOf } from '../settings/effective-settings.js';
+import { quotaMonthOf } from '../settings/quota-period.js';
+import type { SettingsStore } from '../settings/settings-store.js';
+import { findSystemTemplate } from '../templates/system-templates.js';
+import { isSystemTemplateId, type TemplateRecord, type TemplateStore } from '../templates/template-store.js';
+import { WORKFLOW_IDS, WORKFLOWS } from './catalog.js';
+import { toCustomizationView, type CustomizationRecord } from './customization.js';
+import type { WorkflowCustomizationStore } from './customization-store.js';
+
+interface Deps {
+  clock: Clock;
+  settings: SettingsStore;
+  templates: TemplateStore;
+  customizations: WorkflowCustomizationStore;
+}
+
+/**
+ * GET /client/workflows: the catalog with this client's configuration — enabled or not (settings'
+ * enabled_workflows, or the plan's default set), the overrides and effective values, and the template in use.
+ * Reads: settings bundle and customizations in one parallel wave, then the client templates in use (if any).
+ */
+export async function listWorkflows(deps: Deps, clientId: number) {
+  const [bundle, records] = await Promise.all([
+    deps.settings.load(clientId, quotaMonthOf(deps.clock.now())),
+    deps.customizations.getMany(clientId, WORKFLOW_IDS),
+  ]);
+  const plan = planOf(bundle.client?.plan ?? '');
+  const limits = effectiveLimits(bundle.settings, plan);
+  const byWorkflow = new Map<number, CustomizationRecord>(records.map((r) => [r.workflow_id, r]));
+  const ownIds = [...new Set(records.map((r) => r.template_id).filter((id): id is number => id !== undefined && !isSystemTemplateId(id)))];
+  const own = ownIds.length > 0 ? await deps.templates.getMany(clientId, ownIds) : [];
+  const templateById = new Map<number, TemplateRecord>(own.map((t) => [t.id, t]));
+
+  const workflows = WORKFLOWS.map((w) => {
+    const record = byWorkflow.get(w.id);
+    const customization = toCustomizationView(w, record);
+    const template = isSystemTemplateId(customization.template_id)
+      ? findSystemTemplate(customization.template_id)
+      : templateById.get(customization.template_id);
+    return {
+      id: w.id,
+      key: w.key,
+      name: w.name,
+      description: w.description,
+      trigger: w.trigger,
+      critical: w.critical,
+      enabled: limits.enabledWorkflows.includes(w.id),
+      defaults: {
+        template_id: w.default_template_id,
+        delay_minutes: w.default_delay_minutes,
+        priority_score: w.default_priority_score,
+        send_time_mode: w.default_send_time_mode,
+        send_slot: w.default_send_slot,
+      },
+      customization,
+      template: template ? { id: template.id, name: template.name, type: template.type } : null,
+      clone_template_id: record?.clone_template_id ?? null,
+    };
+  });
+  return {
+    workflows,
+    meta: {
+      total: workflows.length,
+      enabled: workflows.filter((w) => w.enabled).length,
+      max_workflows: limits.maxWorkflows,
+    },
+  };
+}

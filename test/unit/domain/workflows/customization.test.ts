@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { findWorkflow } from '../../../../shared/domain/workflows/catalog.js';
+import { snapshotOf, toCustomizationView } from '../../../../shared/domain/workflows/customization.js';
+import { CustomizationPatch } from '../../../../shared/domain/workflows/schemas.js';
+import { applyCustomizationPatch } from '../../../../shared/domain/workflows/update-customization.js';
+import { issuesToItems } from '../../../../shared/http/validation.js';
+
+const welcome = findWorkflow(1)!;
+const onboarding = findWorkflow(2)!;
+
+describe('CustomizationPatch (DESIGN.md §5 bounds)', () => {
+  it('reports every bound at once, one item per field', () => {
+    const result = CustomizationPatch.safeParse(
+      { delay_minutes: 525_601, priority_score: -1, preferred_send_hour: 24, preferred_send_minute: 60, template_id: 0 },
+      { reportInput: true },
+    );
+    expect(result.success).toBe(false);
+    expect(issuesToItems(result.error!.issues).map((i) => [i.key, i.condition])).toEqual([
+      ['template_id', 'min'],
+      ['delay_minutes', 'max'],
+      ['priority_score', 'min'],
+      ['preferred_send_hour', 'max'],
+      ['preferred_send_minute', 'max'],
+    ]);
+  });
+
+  it('accepts the bounds themselves', () => {
+    expect(CustomizationPatch.safeParse({ delay_minutes: 525_600, priority_score: 100, preferred_send_hour: 0, preferred_send_minute: 59 }).success).toBe(true);
+  });
+});
+
+describe('customization overrides', () => {
+  it('sets, keeps and (with null) removes overrides', () => {
+    expect(applyCustomizationPatch({ delay_minutes: 5, priority_score: 9 }, { delay_minutes: null, preferred_send_hour: 8 })).toEqual({
+      priority_score: 9,
+      preferred_send_hour: 8,
+    });
+  });
+
+  it('derives send_time_mode 1 from a preferred hour, else the workflow default', () => {
+    expect(toCustomizationView(welcome, undefined)).toMatchObject({
+      template_id: 1,
+      delay_minutes: 0,
+      send_time_mode: 0,
+      preferred_send_hour: null,
+      preferred_send_minute: null,
+    });
+    expect(toCustomizationView(welcome, { workflow_id: 1, preferred_send_hour: 17 })).toMatchObject({
+      send_time_mode: 1,
+      preferred_send_hour: 17,
+      preferred_send_minute: 0,
+    });
+    expect(toCustomizationView(onboarding, undefined).send_time_mode).toBe(1);
+  });
+
+  it('snapshots every override for the audit trail', () => {
+    expect(snapshotOf({ template_id: 1001 }, welcome)).toEqual({
+      template_id: 1001,
+      delay_minutes: null,
+      priority_score: null,
+      preferred_send_hour: null,
+      preferred_send_minute: null,
+      send_time_mode: 0,
+    });
+  });
+});
