@@ -1,7 +1,7 @@
 import { ok } from '../../shared/http/envelope.js';
 import { rawBodyApi } from '../../shared/http/api.js';
 import { readMultipartForm } from '../../shared/http/multipart-form.js';
-import { summaryMessage } from '../../shared/domain/contacts/bulk-import.js';
+import { summaryMessage } from '../../shared/domain/contacts/bulk-result.js';
 import { importContactsCsv } from '../../shared/domain/contacts/csv-import.js';
 import { parseCsvImportOptions } from '../../shared/domain/contacts/csv-options.js';
 
@@ -12,8 +12,9 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 export const handler = rawBodyApi({}, async (_input, { deps, clientId, principal, event }) => {
   const form = await readMultipartForm(event, { fileField: 'file', maxFileBytes: MAX_FILE_BYTES });
   const options = parseCsvImportOptions(form.fields);
+  const settings = { limit: deps.config.BULK_IMPORT_LIMIT, createdBy: principal.keyId ?? 0 };
   const { result, usage } = await deps.requestCounter.measure(() =>
-    importContactsCsv(deps, clientId, { text: form.file.text, options }, { limit: deps.config.BULK_IMPORT_LIMIT, createdBy: principal.keyId ?? 0 }),
+    importContactsCsv(deps, clientId, { text: form.file.text, options }, settings),
   );
   const { ignoredColumns, emptyRows, ...data } = result;
   return ok(data, summaryMessage(data), {

@@ -1,6 +1,7 @@
 import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
-import { importContacts, summaryMessage } from '../../shared/domain/contacts/bulk-import.js';
+import { importContacts } from '../../shared/domain/contacts/bulk-import.js';
+import { summaryMessage } from '../../shared/domain/contacts/bulk-result.js';
 import { BulkContactsBody } from '../../shared/domain/contacts/bulk-schemas.js';
 
 /** POST /client/contacts/bulk — upsert up to BULK_IMPORT_LIMIT contacts; `meta.dynamodb` counts the requests. */

@@ -57,7 +57,8 @@ export function goals(results: Measurement[]): Goal[] {
     out.push({ name: `${phase}: CSV time / bulk JSON time`, value: csvRatio, target: '≤ 1.2', met: csvRatio <= 1.2 });
   }
   for (const r of results.filter((m) => m.method !== 'single')) {
-    out.push({ name: `${r.phase} ${r.method}: DynamoDB requests / waves`, value: r.requests, target: '≤ 60 / ≤ 6', met: r.requests <= 60 && r.waves <= 6 });
+    const met = r.requests <= 60 && r.waves <= 6;
+    out.push({ name: `${r.phase} ${r.method}: DynamoDB requests / waves`, value: r.requests, target: '≤ 60 / ≤ 6', met });
   }
   return out;
 }
@@ -72,12 +73,26 @@ export function machine(): Record<string, string> {
   };
 }
 
-export function markdown(results: Measurement[], info: { repeat: number; date: string; dynamoLocal: string }): string {
-  const m = machine();
-  const table = [HEADER, HEADER.map(() => '---'), ...tableRows(results)].map((r) => `| ${r.join(' | ')} |`).join('\n');
-  const goalLines = goals(results)
+export interface Suite {
+  /** Modelled DynamoDB round trip added to every request (0 = DynamoDB Local as is). */
+  latencyMs: number;
+  results: Measurement[];
+}
+
+function suiteMarkdown(suite: Suite): string {
+  const table = [HEADER, HEADER.map(() => '---'), ...tableRows(suite.results)].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  const goalLines = goals(suite.results)
     .map((g) => `| ${g.name} | ${g.name.includes('requests') ? g.value : fmt(g.value, 2)} | ${g.target} | ${g.met ? 'met' : 'NOT met'} |`)
     .join('\n');
+  const title =
+    suite.latencyMs === 0
+      ? '## Results: DynamoDB Local as it answers'
+      : `## Results: with a modelled round trip of ${suite.latencyMs} ms a DynamoDB request`;
+  return `${title}\n\n${table}\n\n| goal | measured | target | |\n|---|---|---|---|\n${goalLines}\n`;
+}
+
+export function markdown(suites: Suite[], info: { repeat: number; date: string; dynamoLocal: string }): string {
+  const m = machine();
   return `# Benchmarks
 
 Written by \`npm run bench\` (scripts/bench/) on ${info.date}. Do not edit by hand; run it again.
@@ -97,7 +112,8 @@ Then the same 1000 again with a changed first name (**update**): bulk and CSV as
 Wall time is measured by the HTTP client; DynamoDB requests are counted by a middleware on the SDK client (every
 attempt, retries included); waves are the longest chain of requests that ran one after another (requests that
 overlap in time share a wave). Bulk and CSV figures are the median of ${info.repeat} runs, each on a fresh client; the
-one-by-one loop runs once. Authentication is cached per container, as on Lambda (one GetItem pair per client).
+one-by-one loop runs once. Everything runs once before measuring (JIT warm-up of Node and of DynamoDB Local's JVM).
+Authentication is cached per container, as on Lambda: each fresh client costs one GetItem pair on its first request.
 
 ## Machine
 
@@ -108,17 +124,21 @@ one-by-one loop runs once. Authentication is cached per container, as on Lambda 
 | OS | ${m.os} |
 | Node.js | ${m.node} |
 
-## Results
+${suites.map(suiteMarkdown).join('\n')}
+## Reading the figures
 
-${table}
+DynamoDB Local answers from the same machine in well under a millisecond, but it applies writes one at a time
+(measured on this machine: about 3,000 transaction actions a second, whether the transactions arrive in parallel or
+not). The bulk paths spend most of their time there: 1000 new contacts are 3,000 actions (contact, e-mail lock, uid
+lock), 1000 updates 1,000. The one-by-one loop pays the same writes plus a round trip per request, which localhost
+makes nearly free, so locally the speed-up is bounded by the emulator's write rate rather than by the request count.
+On AWS every request costs a network round trip of a few milliseconds (and each single create also pays API Gateway
+and Lambda), so the time follows the sequential waves: the second table adds a modelled round trip to every request
+to show that shape. The request and wave counts are the same in both tables and on AWS.
 
-## Goals
-
-| goal | measured | target | |
-|---|---|---|---|
-${goalLines}
-
-DynamoDB Local runs on the JVM on the same machine, so absolute times are slower than DynamoDB itself; the request
-and wave counts are the same on AWS.
+One caveat for AWS: all of a client's items share the partition key \`CLIENT#<id>\` (DESIGN.md §4). A partition
+takes about 1,000 write units a second and a transactional write costs 2 per item, so a 1000-contact import (about
+6,000 units) relies on burst capacity and DynamoDB's split-for-heat; beyond that it is throttled, and the import's
+backoff retries keep every row landing exactly once, at the cost of wall time.
 `;
 }

@@ -36,7 +36,9 @@ export type Phase = 'create' | 'update';
 /** What each method sends; updates by `single` go through the bulk route one row at a time (no single-contact update route exists). */
 export function describeMethod(method: Method, phase: Phase, rows: number): string {
   if (method === 'single') {
-    return phase === 'create' ? `${rows} × POST /client/contacts, in sequence` : `${rows} × POST /client/contacts/bulk with 1 row, in sequence`;
+    return phase === 'create'
+      ? `${rows} × POST /client/contacts, in sequence`
+      : `${rows} × POST /client/contacts/bulk with 1 row, in sequence`;
   }
   return method === 'bulk' ? `1 × POST /client/contacts/bulk (${rows} rows)` : `1 × POST /client/contacts/bulk/csv (${rows} rows)`;
 }

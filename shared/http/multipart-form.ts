@@ -46,9 +46,10 @@ export function readMultipartForm(event: APIGatewayProxyEventV2, options: Multip
     let fileParts = 0;
     const fail = (error: AppError) => (failure ??= error);
 
-    const binary = () => invalidField('format', options.fileField, 'The file is binary, not CSV text (a spreadsheet?): export it as "CSV UTF-8"');
-    const notUtf8 = () => invalidField('format', options.fileField, 'The file is not UTF-8 text: save it as "CSV UTF-8" and upload it again');
-    const oneFile = () => invalidField('format', options.fileField, `Send exactly one "${options.fileField}"`);
+    const fileError = (error: string) => invalidField('format', options.fileField, error);
+    const binary = () => fileError('The file is binary, not CSV text (a spreadsheet?): export it as "CSV UTF-8"');
+    const notUtf8 = () => fileError('The file is not UTF-8 text: save it as "CSV UTF-8" and upload it again');
+    const oneFile = () => fileError(`Send exactly one "${options.fileField}"`);
 
     parser.on('field', (name, value, info) => {
       if (name !== options.fileField) {
@@ -102,7 +103,7 @@ export function readMultipartForm(event: APIGatewayProxyEventV2, options: Multip
         file ??= { filename: info.filename, mimeType: info.mimeType, text: parts.join('') };
       });
     });
-    parser.on('filesLimit', () => fail(invalidField('format', options.fileField, 'Too many files in the form')));
+    parser.on('filesLimit', () => fail(fileError('Too many files in the form')));
     let settled = false;
     const finish = () => {
       if (settled) return;

@@ -100,6 +100,21 @@ describe('POST /client/contacts/bulk', () => {
     expect((await getContact(key, 'owner@example.com')).body.data).toMatchObject({ id: owner.body.data.id, client_contact_id: 'crm-7' });
   });
 
+  it('unsubscribes through an import but never resubscribes an unsubscribed contact', async () => {
+    const { api_key: key } = await createTestClient();
+    await request('POST', '/client/contacts', { key, body: { email: 'gone@example.com' } });
+    await request('PATCH', '/client/contacts/gone@example.com/subscription', { key, body: { is_subscribed: false, unsubscribe_reason: 'link' } });
+
+    const res = await bulk(key, [
+      { email: 'gone@example.com', is_subscribed: true },
+      { email: 'leaving@example.com', is_subscribed: false, unsubscribe_reason: 'asked by phone' },
+    ]);
+
+    expect(res.body.data.results.map((r: { status: string }) => r.status)).toEqual(['unchanged', 'created']);
+    expect((await getContact(key, 'gone@example.com')).body.data).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'link' });
+    expect((await getContact(key, 'leaving@example.com')).body.data).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'asked by phone' });
+  });
+
   it('accepts 1000 rows within the request budget and refuses 1001 with 413, writing nothing', async () => {
     const { api_key: key } = await createTestClient();
     const rows = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ email: `${tag}${i}@example.com`, first_name: `N${i}`, client_contact_id: `${tag}-${i}` }));

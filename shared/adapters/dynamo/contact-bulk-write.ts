@@ -41,16 +41,20 @@ function updateActions(tableName: string, before: ContactRecord, after: ContactR
   const set: string[] = [];
   const remove: string[] = [];
   const attributes = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((a) => !FIXED_ATTRIBUTES.has(a)).sort();
-  attributes.forEach((attribute, i) => {
-    const [was, now] = [(before as unknown as Record<string, unknown>)[attribute], (after as unknown as Record<string, unknown>)[attribute]];
-    if (JSON.stringify(was) === JSON.stringify(now)) return;
-    names[`#a${i}`] = attribute;
-    if (now === undefined) remove.push(`#a${i}`);
+  let n = 0;
+  for (const attribute of attributes) {
+    const was = (before as unknown as Record<string, unknown>)[attribute];
+    const now = (after as unknown as Record<string, unknown>)[attribute];
+    if (JSON.stringify(was) === JSON.stringify(now)) continue;
+    const name = `#a${n}`;
+    names[name] = attribute;
+    if (now === undefined) remove.push(name);
     else {
-      values[`:a${i}`] = now;
-      set.push(`#a${i} = :a${i}`);
+      values[`:a${n}`] = now;
+      set.push(`${name} = :a${n}`);
     }
-  });
+    n += 1;
+  }
   const conditions = ['attribute_exists(pk)', '#email = :email'];
   const uidChanges = (before.client_contact_id ?? '') !== (after.client_contact_id ?? '');
   if (uidChanges) {
@@ -122,7 +126,8 @@ export function packTransactions(tableName: string, writes: readonly ContactWrit
   writes.forEach((write, index) => {
     const actions = contactWriteActions(tableName, write);
     const size = JSON.stringify(actions).length;
-    if (!current || isolated || current.actions.length + actions.length > TRANSACTION_MAX_ACTIONS || bytes + size > TRANSACTION_MAX_BYTES) {
+    const full = current && (current.actions.length + actions.length > TRANSACTION_MAX_ACTIONS || bytes + size > TRANSACTION_MAX_BYTES);
+    if (!current || isolated || full) {
       current = { writes: [], actions: [], owner: [] };
       batches.push(current);
       bytes = 0;

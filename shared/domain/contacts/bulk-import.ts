@@ -2,7 +2,8 @@ import { tooLarge } from '../../errors.js';
 import type { Clock, Ids } from '../../ports.js';
 import type { BulkContactsBody } from './bulk-schemas.js';
 import { parseContactRow } from './bulk-row.js';
-import { upsertContacts, type BulkImportResult } from './bulk-upsert.js';
+import type { BulkImportResult } from './bulk-result.js';
+import { upsertContacts } from './bulk-upsert.js';
 import type { ContactStore } from './contact-store.js';
 
 const SOURCE_API = 1;
@@ -36,9 +37,4 @@ export async function importContacts(
     createdBy: options.createdBy,
     defaultSource: SOURCE_API,
   });
-}
-
-/** The envelope message of a bulk answer: the counts in words. */
-export function summaryMessage(result: BulkImportResult): string {
-  return `Imported: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged, ${result.failed} failed`;
 }

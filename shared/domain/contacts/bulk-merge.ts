@@ -66,22 +66,15 @@ export function applyContactPatch(base: ContactRecord | undefined, patch: Contac
 }
 
 /**
- * is_subscribed true resubscribes (clearing the unsubscription); false (or unsubscribed_at alone) unsubscribes,
- * stamping unsubscribed_at unless the row gives it; absent keeps the stored state. A reason only applies to an
- * unsubscribed contact.
+ * Imports unsubscribe but never resubscribe: is_subscribed false (or unsubscribed_at alone) unsubscribes, stamping
+ * unsubscribed_at unless the row gives it; is_subscribed true leaves an unsubscribed contact unsubscribed — a CRM
+ * export saying "subscribed" must not undo an unsubscribe link (PATCH …/subscription resubscribes one contact on
+ * purpose). A reason only applies to an unsubscribed contact.
  */
 function applySubscription(next: ContactRecord, patch: ContactPatch, ctx: MergeContext): void {
   const { is_subscribed, unsubscribed_at, unsubscribe_reason } = patch.values;
-  const wanted = is_subscribed ?? (unsubscribed_at !== undefined ? false : undefined);
-  if (wanted === true) {
-    if (!next.is_subscribed) {
-      next.is_subscribed = true;
-      delete next.unsubscribed_at;
-      delete next.unsubscribe_reason;
-    }
-    return;
-  }
-  if (wanted === false) {
+  const unsubscribe = is_subscribed === false || (is_subscribed === undefined && unsubscribed_at !== undefined);
+  if (unsubscribe) {
     if (next.is_subscribed) {
       next.is_subscribed = false;
       next.unsubscribed_at = unsubscribed_at ?? ctx.now;

@@ -1,7 +1,15 @@
-import type { ErrorItem } from '../../errors.js';
 import type { Clock, Ids } from '../../ports.js';
-import { applyContactPatch, sameContact, type MergeContext } from './bulk-merge.js';
-import type { ContactPatch, ParsedRow } from './bulk-row.js';
+import { foldGroup } from './bulk-fold.js';
+import type { MergeContext } from './bulk-merge.js';
+import {
+  failRow,
+  failRows,
+  summarizeRows,
+  type BulkImportResult,
+  type BulkRowInput,
+  type ContactGroup,
+  type RowState,
+} from './bulk-result.js';
 import type { ContactRecord, ContactStore, ContactWrite } from './contact-store.js';
 
 /**
@@ -17,34 +25,6 @@ import type { ContactRecord, ContactStore, ContactWrite } from './contact-store.
  * only its own rows' decisions: those rows are read again and decided again one transaction each, while its other
  * rows are sent again as they are. Rows with the same e-mail are folded in request order into one write.
  */
-
-export type BulkRowStatus = 'created' | 'updated' | 'unchanged' | 'failed';
-
-export interface BulkRowInput {
-  /** Reported back as `index`: the array index (JSON) or the 1-based data row number (CSV). */
-  index: number;
-  /** Prefix of the row's error keys, e.g. `contacts.3` or `rows.4`. */
-  keyPrefix: string;
-  parsed: ParsedRow;
-}
-
-export interface BulkRowResult {
-  index: number;
-  email: string | null;
-  status: BulkRowStatus;
-  contact_id: number | null;
-  errors: ErrorItem[];
-  /** Present when other rows of the request have the same e-mail: their indexes (rows apply in order). */
-  duplicates?: number[];
-}
-
-export interface BulkImportResult {
-  created: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  results: BulkRowResult[];
-}
 
 export interface UpsertOptions {
   overwriteBlankFields: boolean;
@@ -64,24 +44,11 @@ const MAX_PASSES = 3;
 /** Times a write cancelled only by its transaction's other rows is sent again. */
 const MAX_RESENDS = 4;
 const CUSTOM_FIELD_CHUNK = 100;
-
-interface RowState {
-  input: BulkRowInput;
-  patch: ContactPatch;
-  /** Decided, not yet written: becomes `status` once the write lands. */
-  pending?: Exclude<BulkRowStatus, 'failed'>;
-  status?: BulkRowStatus;
-  errors: ErrorItem[];
-}
-
-interface Group {
-  email: string;
-  rows: RowState[];
-  contactId?: number;
-}
+const NOT_WRITTEN = 'The contact could not be written; send this row again';
+const CHANGED_MEANWHILE = 'The contact changed while it was imported; send this row again';
 
 interface Decided {
-  group: Group;
+  group: ContactGroup;
   write: ContactWrite;
 }
 
@@ -96,7 +63,7 @@ export async function upsertContacts(
   options: UpsertOptions,
 ): Promise<BulkImportResult> {
   const valid: RowState[] = [];
-  const groups = new Map<string, Group>();
+  const groups = new Map<string, ContactGroup>();
   for (const input of rows) {
     if (!input.parsed.ok) continue;
     const state: RowState = { input, patch: input.parsed.patch, errors: [] };
@@ -113,7 +80,7 @@ export async function upsertContacts(
   customFieldIds.catch(() => undefined);
   const run = new ImportRun(deps, clientId, options, now, customFieldIds);
   await run.pass([...groups.values()], 1);
-  return summarize(rows, groups);
+  return summarizeRows(rows, groups.values());
 }
 
 function resolveCustomFields(deps: Deps, clientId: number, rows: RowState[]): Promise<Record<string, number>> {
@@ -142,9 +109,9 @@ class ImportRun {
    * Reads, decides and writes these groups. The first pass batches; later passes (rows whose transaction failed
    * a condition) read every uid lock too and write one group per transaction.
    */
-  async pass(groups: Group[], attempt: number): Promise<void> {
+  async pass(groups: ContactGroup[], attempt: number): Promise<void> {
     if (attempt > MAX_PASSES) {
-      for (const group of groups) failRows(group.rows, 'conflict', 'email', 'The contact changed while it was imported; send this row again');
+      for (const group of groups) failRows(group.rows, 'conflict', 'email', CHANGED_MEANWHILE);
       return;
     }
     const isolated = attempt > 1;
@@ -155,11 +122,11 @@ class ImportRun {
       // The first pass has written nothing yet: let the request fail as a whole. Later passes run after other
       // rows were written, so only their own rows are reported failed.
       if (!isolated) throw error;
-      for (const group of groups) failRows(group.rows.filter((r) => !r.status), 'internal', 'email', 'The row could not be completed; send it again');
+      for (const group of groups) failRows(group.rows.filter((r) => !r.status), 'internal', 'email', NOT_WRITTEN);
     }
   }
 
-  private async decide(groups: Group[], isolated: boolean): Promise<Decided[]> {
+  private async decide(groups: ContactGroup[], isolated: boolean): Promise<Decided[]> {
     const { contacts, ids } = this.deps;
     for (const group of groups) {
       group.contactId = undefined;
@@ -213,9 +180,10 @@ class ImportRun {
    * A row may set a uid only if no other contact holds it (as read now) and no earlier row of this request with
    * another e-mail claimed it; otherwise that row fails on `client_contact_id` and the others go ahead.
    */
-  private checkUids(groups: Group[], holderOf: (uid: string) => number | undefined): void {
+  private checkUids(groups: ContactGroup[], holderOf: (uid: string) => number | undefined): void {
     const rows = groups.flatMap((g) => g.rows.map((row) => ({ group: g, row })));
-    for (const [uid, claim] of this.uidClaims) if (groups.some((g) => g.email === claim.email)) this.uidClaims.delete(uid);
+    const emails = new Set(groups.map((g) => g.email));
+    for (const [uid, claim] of this.uidClaims) if (emails.has(claim.email)) this.uidClaims.delete(uid);
     rows.sort((a, b) => a.row.input.index - b.row.input.index);
     for (const { group, row } of rows) {
       const uid = row.patch.values.client_contact_id;
@@ -226,7 +194,8 @@ class ImportRun {
       if (holder !== undefined && holder !== group.contactId) {
         failRow(row, 'unique', key, 'This client_contact_id belongs to another contact');
       } else if (claim && claim.email !== group.email) {
-        failRow(row, 'unique', key, `This client_contact_id is already set by ${claim.row.input.keyPrefix} (another e-mail) in this request`);
+        const other = claim.row.input.keyPrefix;
+        failRow(row, 'unique', key, `This client_contact_id is already set by ${other} (another e-mail) in this request`);
       } else this.uidClaims.set(uid, { email: group.email, row });
     }
   }
@@ -239,7 +208,7 @@ class ImportRun {
       { isolated: attempt > 1 },
     );
     const resend: Decided[] = [];
-    const conflicts: Group[] = [];
+    const conflicts: ContactGroup[] = [];
     decided.forEach((item, i) => {
       const outcome = outcomes[i] ?? { status: 'error', message: 'no outcome' };
       switch (outcome.status) {
@@ -253,12 +222,12 @@ class ImportRun {
           resend.push(item);
           break;
         case 'error':
-          failRows(item.group.rows.filter((r) => r.pending), 'internal', 'email', 'The contact could not be written; send this row again');
+          failRows(item.group.rows.filter((r) => r.pending), 'internal', 'email', NOT_WRITTEN);
           break;
       }
     });
     const tooOften = resends >= MAX_RESENDS;
-    if (tooOften) for (const item of resend) failRows(item.group.rows.filter((r) => r.pending), 'internal', 'email', 'The contact could not be written; send this row again');
+    if (tooOften) for (const item of resend) failRows(item.group.rows.filter((r) => r.pending), 'internal', 'email', NOT_WRITTEN);
     await Promise.all([
       resend.length > 0 && !tooOften ? this.settle(resend, attempt, resends + 1) : undefined,
       conflicts.length > 0 ? this.pass(conflicts, attempt + 1) : undefined,
@@ -266,67 +235,7 @@ class ImportRun {
   }
 }
 
-/**
- * Applies the group's rows in request order, as if each were sent on its own, and returns the one write that
- * stores the end result (none when nothing changes). Each row's status is what it did in that sequence.
- */
-function foldGroup(group: Group, contactId: number, stored: ContactRecord | undefined, ctx: MergeContext): ContactWrite | undefined {
-  let state = stored;
-  const applied: RowState[] = [];
-  for (const row of group.rows) {
-    if (row.status === 'failed') continue;
-    const next = applyContactPatch(state, row.patch, contactId, ctx);
-    row.pending = state === undefined ? 'created' : sameContact(state, next) ? 'unchanged' : 'updated';
-    if (row.pending !== 'unchanged') state = next;
-    applied.push(row);
-  }
-  if (!state || applied.length === 0) return undefined;
-  if (!stored) return { kind: 'create', contact: state };
-  if (sameContact(stored, state)) {
-    // Rows that cancel each other out leave the contact as it was: nothing is written, every row is unchanged.
-    for (const row of applied) row.status = 'unchanged';
-    return undefined;
-  }
-  return { kind: 'update', before: stored, after: state };
-}
-
-function uidsOf(groups: Group[]): string[] {
-  return [...new Set(groups.flatMap((g) => g.rows.flatMap((r) => (r.patch.values.client_contact_id ? [r.patch.values.client_contact_id] : []))))];
-}
-
-function failRow(row: RowState, condition: string, key: string, error: string): void {
-  row.status = 'failed';
-  row.pending = undefined;
-  row.errors = [{ condition, key, error }];
-}
-
-function failRows(rows: RowState[], condition: string, field: string, error: string): void {
-  for (const row of rows) failRow(row, condition, `${row.input.keyPrefix}.${field}`, error);
-}
-
-function summarize(rows: readonly BulkRowInput[], groups: Map<string, Group>): BulkImportResult {
-  const states = new Map<BulkRowInput, { state: RowState; group: Group }>();
-  for (const group of groups.values()) for (const state of group.rows) states.set(state.input, { state, group });
-  const results: BulkRowResult[] = rows.map((input) => {
-    if (!input.parsed.ok) {
-      return { index: input.index, email: input.parsed.email, status: 'failed', contact_id: null, errors: input.parsed.errors };
-    }
-    const { state, group } = states.get(input)!;
-    const status = state.status ?? 'failed';
-    const errors =
-      status === 'failed' && state.errors.length === 0
-        ? [{ condition: 'internal', key: `${input.keyPrefix}.email`, error: 'The row was not completed; send it again' }]
-        : state.errors;
-    const result: BulkRowResult = {
-      index: input.index,
-      email: group.email,
-      status,
-      contact_id: status === 'failed' ? null : (group.contactId ?? null),
-      errors,
-    };
-    if (group.rows.length > 1) result.duplicates = group.rows.filter((r) => r !== state).map((r) => r.input.index);
-    return result;
-  });
-  const count = (status: BulkRowStatus) => results.filter((r) => r.status === status).length;
-  return { created: count('created'), updated: count('updated'), unchanged: count('unchanged'), failed: count('failed'), results };
+function uidsOf(groups: ContactGroup[]): string[] {
+  const uids = groups.flatMap((g) => g.rows.map((r) => r.patch.values.client_contact_id));
+  return [...new Set(uids.filter((uid): uid is string => !!uid))];
 }

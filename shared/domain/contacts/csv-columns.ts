@@ -49,7 +49,8 @@ export function layoutFromHeader(header: readonly string[]): CsvLayout {
     if (lower.startsWith(CUSTOM_PREFIX)) {
       const custom = name.slice(CUSTOM_PREFIX.length).trim();
       if (!CUSTOM_FIELD_NAME.test(custom)) {
-        errors.push({ condition: 'format', key: 'file', error: `Column "${name}": custom field names start with a letter: letters, digits, _ (max 64)` });
+        const error = `Column "${name}": custom field names start with a letter: letters, digits, _ (max 64)`;
+        errors.push({ condition: 'format', key: 'file', error });
       }
       column = { custom };
     } else if ((CSV_FIELDS as readonly string[]).includes(lower)) {
@@ -70,7 +71,16 @@ export function layoutFromHeader(header: readonly string[]): CsvLayout {
 
 export const HEADERLESS_LAYOUT: CsvLayout = { columns: HEADERLESS_COLUMNS.map((field) => ({ field })), ignored: [] };
 
-const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, y: true, n: false };
+const BOOLEAN_WORDS: Record<string, boolean> = {
+  true: true,
+  false: false,
+  '1': true,
+  '0': false,
+  yes: true,
+  no: false,
+  y: true,
+  n: false,
+};
 
 /**
  * One record as the contact body the row validator reads: strings as written (empty = blank), `is_subscribed`
@@ -80,9 +90,8 @@ const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, '1': 
 export function recordToRow(fields: readonly string[], layout: CsvLayout): { row: Record<string, unknown> } | { error: string } {
   const extra = fields.slice(layout.columns.length);
   if (extra.some((f) => f.trim() !== '')) {
-    return {
-      error: `The row has ${fields.length} fields but the ${layout === HEADERLESS_LAYOUT ? 'column order has' : 'header has'} ${layout.columns.length}; quote values that contain the delimiter`,
-    };
+    const expected = `${layout === HEADERLESS_LAYOUT ? 'column order has' : 'header has'} ${layout.columns.length}`;
+    return { error: `The row has ${fields.length} fields but the ${expected}; quote values that contain the delimiter` };
   }
   const row: Record<string, unknown> = {};
   const custom: Record<string, string> = {};

@@ -1,11 +1,12 @@
 import { invalidField } from '../../errors.js';
 import type { Clock, Ids } from '../../ports.js';
 import { parseContactRow, type ParsedRow } from './bulk-row.js';
-import { upsertContacts, type BulkImportResult, type BulkRowInput } from './bulk-upsert.js';
+import type { BulkImportResult, BulkRowInput } from './bulk-result.js';
+import { upsertContacts } from './bulk-upsert.js';
 import type { ContactStore } from './contact-store.js';
-import { HEADERLESS_LAYOUT, layoutFromHeader, recordToRow } from './csv-columns.js';
+import { HEADERLESS_LAYOUT, layoutFromHeader, recordToRow, type CsvLayout } from './csv-columns.js';
 import type { CsvImportOptions } from './csv-options.js';
-import { readCsvRecords } from './csv-records.js';
+import { readCsvRecords, type CsvRecord } from './csv-records.js';
 
 const SOURCE_IMPORT = 2;
 
@@ -35,22 +36,17 @@ export async function importContactsCsv(
 ): Promise<CsvImportResult> {
   const { options } = csv;
   const parsed = readCsvRecords(csv.text, { delimiter: options.delimiter, hasHeader: options.has_header, maxRows: settings.limit });
-  if (options.has_header && !parsed.header) throw invalidField('required', 'file', 'The file is empty: expected a header row and data rows');
+  if (options.has_header && !parsed.header) {
+    throw invalidField('required', 'file', 'The file is empty: expected a header row and data rows');
+  }
   const layout = options.has_header ? layoutFromHeader(parsed.header!) : HEADERLESS_LAYOUT;
   if (parsed.records.length === 0) throw invalidField('required', 'file', 'The file has no data rows');
 
-  const rows: BulkRowInput[] = parsed.records.map((record) => {
-    const keyPrefix = `rows.${record.row}`;
-    let row: ParsedRow;
-    if (record.error !== undefined) row = { ok: false, email: null, errors: [{ condition: 'format', key: keyPrefix, error: record.error }] };
-    else {
-      const mapped = recordToRow(record.fields ?? [], layout);
-      row = 'error' in mapped
-        ? { ok: false, email: emailOf(record.fields, layout), errors: [{ condition: 'format', key: keyPrefix, error: mapped.error }] }
-        : parseContactRow(mapped.row, keyPrefix);
-    }
-    return { index: record.row, keyPrefix, parsed: row };
-  });
+  const rows: BulkRowInput[] = parsed.records.map((record) => ({
+    index: record.row,
+    keyPrefix: `rows.${record.row}`,
+    parsed: parseRecord(record, layout),
+  }));
   const result = await upsertContacts(deps, clientId, rows, {
     overwriteBlankFields: options.overwrite_blank_fields,
     createdBy: settings.createdBy,
@@ -60,8 +56,16 @@ export async function importContactsCsv(
   return { ...result, ignoredColumns: layout.ignored, emptyRows: parsed.emptyRows };
 }
 
-function emailOf(fields: readonly string[] | undefined, layout: { columns: readonly object[] }): string | null {
-  const at = layout.columns.findIndex((c) => 'field' in c && (c as { field: string }).field === 'email');
-  const value = at >= 0 ? fields?.[at]?.trim().toLowerCase() : undefined;
-  return value ? value : null;
+/** One CSV record as a validated row; unreadable records and shifted rows fail on `rows.<n>`. */
+function parseRecord(record: CsvRecord, layout: CsvLayout): ParsedRow {
+  const keyPrefix = `rows.${record.row}`;
+  if (record.error !== undefined) {
+    return { ok: false, email: null, errors: [{ condition: 'format', key: keyPrefix, error: record.error }] };
+  }
+  const fields = record.fields ?? [];
+  const mapped = recordToRow(fields, layout);
+  if ('row' in mapped) return parseContactRow(mapped.row, keyPrefix);
+  const at = layout.columns.findIndex((c) => 'field' in c && c.field === 'email');
+  const email = at >= 0 ? fields[at]?.trim().toLowerCase() || null : null;
+  return { ok: false, email, errors: [{ condition: 'format', key: keyPrefix, error: mapped.error }] };
 }

@@ -22,7 +22,8 @@ const NAMED_DELIMITERS: Record<string, string> = { '\\t': '\t', tab: '\t', comma
 const Delimiter = z.string().transform((value, ctx) => {
   const delimiter = NAMED_DELIMITERS[value.toLowerCase()] ?? value;
   if ([...delimiter].length !== 1 || delimiter === '"' || delimiter === '\r' || delimiter === '\n') {
-    ctx.addIssue({ code: 'custom', message: 'Must be one character (not a quote or line break), e.g. "," ";" or "\\t"', params: { condition: 'format' } });
+    const message = 'Must be one character (not a quote or line break), e.g. "," ";" or "\\t"';
+    ctx.addIssue({ code: 'custom', message, params: { condition: 'format' } });
     return z.NEVER;
   }
   return delimiter;

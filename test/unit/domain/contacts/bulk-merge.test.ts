@@ -69,10 +69,12 @@ describe('applyContactPatch on a stored contact', () => {
     expect(off).toMatchObject({ is_subscribed: false, unsubscribed_at: NOW, unsubscribe_reason: 'too many' });
     const again = applyContactPatch(off, patch({ is_subscribed: false }), 5, ctx({ now: '2026-04-01T00:00:00.000Z' }));
     expect(again.unsubscribed_at).toBe(NOW);
-    const back = applyContactPatch(off, patch({ is_subscribed: true }), 5, ctx());
-    expect(back.is_subscribed).toBe(true);
-    expect(back.unsubscribed_at).toBeUndefined();
-    expect(back.unsubscribe_reason).toBeUndefined();
+  });
+
+  it('never resubscribes an unsubscribed contact: is_subscribed true from an import is ignored', () => {
+    const off = applyContactPatch(stored, patch({ is_subscribed: false, unsubscribe_reason: 'too many' }), 5, ctx());
+    const back = applyContactPatch(off, patch({ is_subscribed: true, first_name: 'Annie' }), 5, ctx());
+    expect(back).toMatchObject({ is_subscribed: false, unsubscribed_at: NOW, unsubscribe_reason: 'too many', first_name: 'Annie' });
   });
 
   it('fills default_timezone only where the contact would have no time zone', () => {
