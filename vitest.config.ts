@@ -18,6 +18,9 @@ const RUNTIME_ENV_KEYS = [
   'AWS_SECRET_ACCESS_KEY',
   'AWS_SESSION_TOKEN',
   'PUBLIC_BASE_URL',
+  'JWT_HS256_SECRET',
+  'JWT_ISSUER',
+  'JWT_AUDIENCE',
 ];
 const outerEnv = {
   OUTER_ENV_SNAPSHOT: JSON.stringify(Object.fromEntries(RUNTIME_ENV_KEYS.map((key) => [key, process.env[key] ?? null]))),

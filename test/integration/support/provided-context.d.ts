@@ -10,5 +10,7 @@ declare module 'vitest' {
     tableName: string;
     /** aws-ses-v2-local: `GET ${sesUrl}/store` lists the mails sent. */
     sesUrl: string;
+    /** HS256 secret, issuer and audience the runtime verifies JWT bearer tokens with. */
+    jwt: { secret: string; issuer: string; audience: string };
   }
 }
