@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { request } from './support/api.js';
+import { request, RFC3339_UTC } from './support/api.js';
 import { createTestClient } from './support/clients.js';
-
-const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 describe('POST /client/contacts', () => {
   it('creates a contact and shows every field of the SPEC Contact', async () => {

@@ -3,18 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDocumentClient } from '../../shared/adapters/dynamo/document-client.js';
 import { keys } from '../../shared/adapters/dynamo/keys.js';
-import { request, type ApiResponse, type RequestOptions } from './support/api.js';
+import { call, NOT_DELETED, RFC3339_UTC, request } from './support/api.js';
 import { createTestClient } from './support/clients.js';
-
-const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-const NOT_DELETED = { time: '0001-01-01T00:00:00Z', valid: false };
-
-/** Every request of this file also proves that no response shows the caller's full API key. */
-async function call(method: string, path: string, options: RequestOptions & { key: string }): Promise<ApiResponse> {
-  const res = await request(method, path, options);
-  expect(res.text).not.toContain(options.key);
-  return res;
-}
 
 const WRITABLE_FIELDS = [
   'morning_send_hour', 'morning_send_minute', 'afternoon_send_hour', 'afternoon_send_minute', 'quiet_hour_start',

@@ -3,17 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDocumentClient } from '../../shared/adapters/dynamo/document-client.js';
 import { clientPk, keys } from '../../shared/adapters/dynamo/keys.js';
-import { request, type ApiResponse, type RequestOptions } from './support/api.js';
+import { call, RFC3339_UTC } from './support/api.js';
 import { createTestClient } from './support/clients.js';
-
-const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-
-/** Every request of this file also proves that no response shows the caller's full API key. */
-async function call(method: string, path: string, options: RequestOptions & { key: string }): Promise<ApiResponse> {
-  const res = await request(method, path, options);
-  expect(res.text).not.toContain(options.key);
-  return res;
-}
 
 const table = () => ({ db: createDocumentClient({ region: 'us-east-1', endpoint: inject('dynamoEndpoint') }), name: inject('tableName') });
 

@@ -20,14 +20,7 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     await this.db.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName: this.tableName,
-              Key: keys.apiKey(client.api_key_hash),
-              UpdateExpression: 'SET enabled = :f, disabled_at = :at',
-              ExpressionAttributeValues: { ':f': false, ':at': at },
-            },
-          },
+          this.disableKey(client.api_key_hash, at),
           {
             Put: {
               TableName: this.tableName,
@@ -61,14 +54,7 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     await this.db.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName: this.tableName,
-              Key: keys.apiKey(client.api_key_hash),
-              UpdateExpression: 'SET enabled = :f, disabled_at = :at',
-              ExpressionAttributeValues: { ':f': false, ':at': at },
-            },
-          },
+          this.disableKey(client.api_key_hash, at),
           {
             Update: {
               TableName: this.tableName,
@@ -80,5 +66,17 @@ export class DynamoApiKeyStore implements ApiKeyStore {
         ],
       }),
     );
+  }
+
+  /** The transaction action that turns a key off (rotation and disabling both end the current key this way). */
+  private disableKey(keyHash: string, at: string) {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.apiKey(keyHash),
+        UpdateExpression: 'SET enabled = :f, disabled_at = :at',
+        ExpressionAttributeValues: { ':f': false, ':at': at },
+      },
+    };
   }
 }

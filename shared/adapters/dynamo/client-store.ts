@@ -1,11 +1,11 @@
 import {
   GetCommand,
-  QueryCommand,
   TransactWriteCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord, ClientRecord, ClientStatus, ClientStore } from '../../ports.js';
 import { keys } from './keys.js';
+import { queryAll } from './query-all.js';
 import { TABLE_KEYS } from './table-definition.js';
 import { stripKeys } from './items.js';
 
@@ -44,23 +44,14 @@ export class DynamoClientStore implements ClientStore {
   }
 
   async list(): Promise<ClientRecord[]> {
-    const clients: ClientRecord[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: TABLE_KEYS.gsi1.name,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi1.partitionKey },
-          ExpressionAttributeValues: { ':pk': keys.clientListingPk },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      for (const item of out.Items ?? []) clients.push(stripKeys<ClientRecord>(item));
-      cursor = out.LastEvaluatedKey;
-    } while (cursor);
-    return clients;
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: TABLE_KEYS.gsi1.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi1.partitionKey },
+      ExpressionAttributeValues: { ':pk': keys.clientListingPk },
+    });
+    return items.map((item) => stripKeys<ClientRecord>(item));
   }
 
   async setStatus(clientId: number, status: ClientStatus, at: string): Promise<void> {

@@ -1,6 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetCommand,
   GetCommand,
   PutCommand,
   TransactWriteCommand,
@@ -17,7 +16,7 @@ import {
   type SubscriptionChange,
 } from '../../domain/contacts/contact-store.js';
 import type { BackoffOptions } from './backoff.js';
-import { batchGetAll } from './batch-get-parallel.js';
+import { batchGetItems } from './batch-get.js';
 import { writeContacts } from './contact-bulk-write.js';
 import { DynamoIds } from './ids.js';
 import { sendTransaction } from './transactions.js';
@@ -118,15 +117,12 @@ export class DynamoContactStore implements ContactStore {
     const unique = [...new Set(names)];
     const found: Record<string, number> = {};
     if (unique.length === 0) return found;
-    const out = await this.db.send(
-      new BatchGetCommand({
-        RequestItems: {
-          [this.tableName]: { Keys: unique.map((n) => keys.customField(clientId, n)), ProjectionExpression: '#n, field_id', ExpressionAttributeNames: { '#n': 'name' } },
-        },
-      }),
-    );
-    for (const item of out.Responses?.[this.tableName] ?? []) found[String(item['name'])] = Number(item['field_id']);
-    // Keys the service did not process in this call are read again one by one below.
+    const items = await batchGetItems(this.db, this.tableName, unique.map((n) => keys.customField(clientId, n)), {
+      attributes: ['name', 'field_id'],
+      backoff: this.backoff,
+    });
+    for (const item of items) found[String(item['name'])] = Number(item['field_id']);
+    // Every key was answered (unprocessed ones are asked again), so ids are reserved only for names not yet defined.
     const missing = unique.filter((n) => found[n] === undefined);
     if (missing.length === 0) return found;
     const first = await this.ids.next('custom_field', missing.length);
@@ -143,7 +139,7 @@ export class DynamoContactStore implements ContactStore {
           found[name] = first + i;
         } catch (error) {
           if (!(error instanceof ConditionalCheckFailedException)) throw error;
-          // Defined meanwhile (or returned unprocessed above): the stored id wins.
+          // Defined by a concurrent request since the read: the stored id wins (the reserved one goes unused).
           const existing = await this.db.send(
             new GetCommand({ TableName: this.tableName, Key: keys.customField(clientId, name), ConsistentRead: true }),
           );
@@ -163,7 +159,7 @@ export class DynamoContactStore implements ContactStore {
   }
 
   async getMany(clientId: number, contactIds: readonly number[]): Promise<Map<number, ContactRecord>> {
-    const items = await batchGetAll(this.db, this.tableName, contactIds.map((id) => keys.contact(clientId, id)), { backoff: this.backoff });
+    const items = await batchGetItems(this.db, this.tableName, contactIds.map((id) => keys.contact(clientId, id)), { backoff: this.backoff });
     const found = new Map<number, ContactRecord>();
     for (const item of items) {
       const contact = stripKeys<ContactRecord>(item);
@@ -180,7 +176,7 @@ export class DynamoContactStore implements ContactStore {
   /** Reads lock items (e-mail or uid) in bulk: lookup value → the contact id the lock points to. */
   private async findLockOwners(entries: ReadonlyArray<readonly [string, { pk: string; sk: string }]>): Promise<Map<string, number>> {
     const bySk = new Map(entries.map(([value, key]) => [key.sk, value]));
-    const items = await batchGetAll(this.db, this.tableName, entries.map(([, key]) => key), {
+    const items = await batchGetItems(this.db, this.tableName, entries.map(([, key]) => key), {
       attributes: ['contact_id'],
       backoff: this.backoff,
     });

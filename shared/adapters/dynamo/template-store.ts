@@ -2,7 +2,6 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import {
   GetCommand,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
@@ -16,6 +15,7 @@ import type {
 import { batchGetItems } from './batch-get.js';
 import { stripKeys } from './items.js';
 import { clientPk, keys } from './keys.js';
+import { queryAll } from './query-all.js';
 import { sendTransaction } from './transactions.js';
 
 /** Client templates under `CLIENT#<id>` / `TEMPLATE#<id>` (system templates are served from code). */
@@ -34,26 +34,20 @@ export class DynamoTemplateStore implements TemplateStore {
   }
 
   async getMany(clientId: number, templateIds: number[]): Promise<TemplateRecord[]> {
-    const items = await batchGetItems(this.db, this.tableName, templateIds.map((id) => keys.template(clientId, id)));
+    // Eventually consistent: only templates named by a saved customization are asked for, and its save checked them live.
+    const items = await batchGetItems(this.db, this.tableName, templateIds.map((id) => keys.template(clientId, id)), {
+      consistentRead: false,
+    });
     return items.map((item) => stripKeys<TemplateRecord>(item));
   }
 
   async list(clientId: number): Promise<TemplateRecord[]> {
-    const templates: TemplateRecord[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': clientPk(clientId), ':prefix': keys.templateSkPrefix },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      for (const item of out.Items ?? []) templates.push(stripKeys<TemplateRecord>(item));
-      cursor = out.LastEvaluatedKey;
-    } while (cursor);
-    return templates;
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': clientPk(clientId), ':prefix': keys.templateSkPrefix },
+    });
+    return items.map((item) => stripKeys<TemplateRecord>(item));
   }
 
   async create(template: TemplateRecord): Promise<void> {

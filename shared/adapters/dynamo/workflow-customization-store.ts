@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TemplateRecord } from '../../domain/templates/template-store.js';
 import {
   OVERRIDE_FIELDS,
@@ -15,6 +15,7 @@ import type {
 import { batchGetItems } from './batch-get.js';
 import { stripKeys } from './items.js';
 import { clientPk, keys } from './keys.js';
+import { queryAll } from './query-all.js';
 import { sendTransaction } from './transactions.js';
 
 const conditionFailedAt = (error: unknown, index: number): boolean =>
@@ -147,21 +148,12 @@ export class DynamoWorkflowCustomizationStore implements WorkflowCustomizationSt
   }
 
   async listAudit(clientId: number, workflowId: number): Promise<CustomizationAuditRecord[]> {
-    const entries: CustomizationAuditRecord[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': clientPk(clientId), ':prefix': keys.customizationAuditPrefix(workflowId) },
-          ScanIndexForward: false,
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      for (const item of out.Items ?? []) entries.push(stripKeys<CustomizationAuditRecord>(item));
-      cursor = out.LastEvaluatedKey;
-    } while (cursor);
-    return entries;
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': clientPk(clientId), ':prefix': keys.customizationAuditPrefix(workflowId) },
+      ScanIndexForward: false,
+    });
+    return items.map((item) => stripKeys<CustomizationAuditRecord>(item));
   }
 }

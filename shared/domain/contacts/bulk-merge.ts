@@ -1,5 +1,5 @@
 import { buildContact } from './build-contact.js';
-import type { ContactPatch } from './bulk-row.js';
+import { BLANKABLE_FIELDS, type BlankableField, type ContactPatch } from './bulk-row.js';
 import type { ContactRecord } from './contact-store.js';
 
 export interface MergeContext {
@@ -14,18 +14,13 @@ export interface MergeContext {
   defaultTimezone?: string;
 }
 
-/** Plain optional values a row sets when given, and clears when given empty with `overwrite_blank_fields`. */
-const PLAIN_FIELDS = [
-  'client_contact_id',
-  'external_id',
-  'first_name',
-  'last_name',
-  'company',
-  'phone',
-  'timezone',
-  'last_purchase_at',
-  'signup_source',
-] as const;
+/**
+ * Plain optional values a row sets when given, and clears when given empty with `overwrite_blank_fields`: every
+ * blankable field but the reason, which follows the subscription (applySubscription).
+ */
+const PLAIN_FIELDS = BLANKABLE_FIELDS.filter(
+  (field): field is Exclude<BlankableField, 'unsubscribe_reason'> => field !== 'unsubscribe_reason',
+);
 
 /**
  * The contact after applying one row: a new contact when `base` is undefined, else the stored one with the row's
@@ -47,7 +42,7 @@ export function applyContactPatch(base: ContactRecord | undefined, patch: Contac
   }
   const next: ContactRecord = structuredClone(base);
   const values = patch.values;
-  const clears = (field: Parameters<typeof patch.blanks.has>[0]) => ctx.overwriteBlankFields && patch.blanks.has(field);
+  const clears = (field: BlankableField) => ctx.overwriteBlankFields && patch.blanks.has(field);
   for (const field of PLAIN_FIELDS) {
     const value = values[field];
     if (value !== undefined && value !== '') next[field] = value;

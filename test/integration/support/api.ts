@@ -1,4 +1,9 @@
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
+
+/** A timestamp as the API writes it: RFC 3339 in UTC. */
+export const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** The SPEC's `deleted_at` of a live record (a Go-style null time). */
+export const NOT_DELETED = { time: '0001-01-01T00:00:00Z', valid: false };
 
 /**
  * The SPEC envelope as a test reads it. `data` and the error items are loose on purpose: assertions reach into
@@ -54,4 +59,11 @@ export async function request<T = any>(method: string, path: string, options: Re
     throw new Error(`${method} ${path} answered ${response.status} with a non-JSON body: ${text.slice(0, 200)}`);
   }
   return { status: response.status, body: parsed, headers: Object.fromEntries(response.headers), text };
+}
+
+/** `request` that also proves that no response shows the caller's full API key. */
+export async function call(method: string, path: string, options: RequestOptions & { key: string }): Promise<ApiResponse> {
+  const res = await request(method, path, options);
+  expect(res.text).not.toContain(options.key);
+  return res;
 }

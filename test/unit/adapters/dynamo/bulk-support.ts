@@ -4,6 +4,7 @@ import { DynamoIds } from '../../../../shared/adapters/dynamo/ids.js';
 import { keys } from '../../../../shared/adapters/dynamo/keys.js';
 import { importContacts } from '../../../../shared/domain/contacts/bulk-import.js';
 import type { ContactRecord } from '../../../../shared/domain/contacts/contact-store.js';
+import { contactRecord } from '../../support/contact-fixtures.js';
 import { FakeTable } from './bulk-fake-table.js';
 
 /** Shared fixtures of the bulk adapter tests: a fake table, the real Dynamo adapters over it, seeded contacts. */
@@ -36,27 +37,14 @@ export const row = (i: number, extra: Record<string, unknown> = {}) => ({
 
 /** Stores contact `id` (with its e-mail and uid locks) as a previous import would have. */
 export function seedContact(table: FakeTable, id: number, fields: Partial<ContactRecord> = {}): ContactRecord {
-  const contact: ContactRecord = {
+  const contact = contactRecord({
     id,
     client_id: CLIENT,
     email: `user${id}@example.com`,
     first_name: `First${id}`,
     client_contact_id: `uid-${id}`,
-    is_subscribed: true,
-    source: 1,
-    custom_fields: {},
-    tags: [],
-    active_states: 0,
-    active_workflow_count: 0,
-    health_score: 0,
-    total_emails_sent: 0,
-    total_emails_opened: 0,
-    total_emails_clicked: 0,
-    created_by: 1,
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
     ...fields,
-  };
+  });
   for (const [k, v] of Object.entries(contact)) if (v === undefined) delete (contact as unknown as Record<string, unknown>)[k];
   table.put({ ...keys.contact(CLIENT, id), ...contact });
   table.put({ ...keys.emailLock(CLIENT, contact.email), contact_id: id, kind: 'email' });

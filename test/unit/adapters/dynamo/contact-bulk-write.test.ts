@@ -1,33 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { contactWriteActions, packTransactions } from '../../../../shared/adapters/dynamo/contact-bulk-write.js';
 import { WaveTracker } from '../../../../shared/adapters/dynamo/wave-tracker.js';
-import type { ContactRecord } from '../../../../shared/domain/contacts/contact-store.js';
-
-const contact = (fields: Partial<ContactRecord> = {}): ContactRecord => ({
-  id: 42,
-  client_id: 7,
-  email: 'ann@example.com',
-  first_name: 'Ann',
-  client_contact_id: 'crm-1',
-  is_subscribed: true,
-  source: 1,
-  custom_fields: {},
-  tags: [],
-  active_states: 0,
-  active_workflow_count: 0,
-  health_score: 0,
-  total_emails_sent: 0,
-  total_emails_opened: 0,
-  total_emails_clicked: 0,
-  created_by: 1,
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  ...fields,
-});
+import { contactRecord } from '../../support/contact-fixtures.js';
 
 describe('contactWriteActions', () => {
   it('creates the contact with its e-mail and uid locks, each only if absent', () => {
-    const actions = contactWriteActions('t', { kind: 'create', contact: contact() });
+    const actions = contactWriteActions('t', { kind: 'create', contact: contactRecord() });
     expect(actions.map((a) => [a.Put?.Item?.['sk'], a.Put?.ConditionExpression])).toEqual([
       ['CONTACT#000000000042', 'attribute_not_exists(pk)'],
       ['EMAIL#ann@example.com', 'attribute_not_exists(pk)'],
@@ -37,8 +15,8 @@ describe('contactWriteActions', () => {
   });
 
   it('updates only what changed, guarded by the e-mail and the old uid, and moves the uid lock', () => {
-    const before = contact({ company: 'Old' });
-    const after = contact({ first_name: 'Anna', client_contact_id: 'crm-2', updated_at: '2026-03-01T00:00:00.000Z' });
+    const before = contactRecord({ company: 'Old' });
+    const after = contactRecord({ first_name: 'Anna', client_contact_id: 'crm-2', updated_at: '2026-03-01T00:00:00.000Z' });
     const [update, removeOld, putNew, ...rest] = contactWriteActions('t', { kind: 'update', before, after });
     expect(rest).toEqual([]);
     expect(update!.Update).toEqual({
@@ -72,7 +50,7 @@ describe('contactWriteActions', () => {
   });
 
   it('touches no lock when the uid stays', () => {
-    const actions = contactWriteActions('t', { kind: 'update', before: contact(), after: contact({ first_name: 'Anna', updated_at: 'x' }) });
+    const actions = contactWriteActions('t', { kind: 'update', before: contactRecord(), after: contactRecord({ first_name: 'Anna', updated_at: 'x' }) });
     expect(actions).toHaveLength(1);
     expect(actions[0]!.Update!.ConditionExpression).toBe('attribute_exists(pk) AND #email = :email');
   });
@@ -80,7 +58,7 @@ describe('contactWriteActions', () => {
 
 describe('packTransactions', () => {
   it('keeps each write whole and fills transactions up to 100 actions', () => {
-    const creates = Array.from({ length: 70 }, (_, i) => ({ kind: 'create' as const, contact: contact({ id: i, email: `u${i}@x.co`, client_contact_id: `c${i}` }) }));
+    const creates = Array.from({ length: 70 }, (_, i) => ({ kind: 'create' as const, contact: contactRecord({ id: i, email: `u${i}@x.co`, client_contact_id: `c${i}` }) }));
     const batches = packTransactions('t', creates);
     expect(batches.map((b) => b.actions.length)).toEqual([99, 99, 12]);
     expect(batches.map((b) => b.writes.length)).toEqual([33, 33, 4]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyContactPatch, sameContact, type MergeContext } from '../../../../shared/domain/contacts/bulk-merge.js';
 import { parseContactRow, type ContactPatch } from '../../../../shared/domain/contacts/bulk-row.js';
-import type { ContactRecord } from '../../../../shared/domain/contacts/contact-store.js';
+import { contactRecord } from '../../support/contact-fixtures.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const ctx = (overrides: Partial<MergeContext> = {}): MergeContext => ({
@@ -18,29 +18,15 @@ const patch = (raw: Record<string, unknown>): ContactPatch => {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   return parsed.patch;
 };
-const stored: ContactRecord = {
+const stored = contactRecord({
   id: 5,
-  client_id: 7,
-  email: 'ann@example.com',
-  first_name: 'Ann',
   last_name: 'Lee',
   company: 'Acme',
   timezone: 'Europe/Paris',
   client_contact_id: 'u-5',
-  is_subscribed: true,
-  source: 1,
   custom_fields: { plan: { id: 11, value: 'free' }, seats: { id: 12, value: 3 } },
-  tags: [],
-  active_states: 0,
-  active_workflow_count: 0,
-  health_score: 0,
   total_emails_sent: 4,
-  total_emails_opened: 0,
-  total_emails_clicked: 0,
-  created_by: 1,
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-};
+});
 
 describe('applyContactPatch on a stored contact', () => {
   it('keeps stored values for empty and missing fields when overwrite_blank_fields is false', () => {
