@@ -18,10 +18,10 @@ interface Deps {
 
 /** Issues a new key and disables the previous one at once; the full key is returned only here. */
 export async function rotateApiKey(deps: Deps, clientId: number): Promise<RotatedApiKey & { previousHash: string }> {
-  const client = await deps.clients.get(clientId);
+  // One wave: the profile (for the current key) and the new key's id are independent reads/writes.
+  const [client, keyId] = await Promise.all([deps.clients.get(clientId), deps.ids.next('api_key')]);
   if (!client) throw notFound('client');
   const key = generateApiKey();
-  const keyId = await deps.ids.next('api_key');
   const now = deps.clock.now().toISOString();
   const masked = maskApiKey(key);
   await deps.apiKeys.rotate(
