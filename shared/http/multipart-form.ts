@@ -31,6 +31,9 @@ export function readMultipartForm(event: APIGatewayProxyEventV2, options: Multip
     parser = busboy({
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
+      // Text fields arrive as latin1 (one char per byte) and are decoded below with a strict UTF-8 decoder, so a
+      // non-UTF-8 CSV sent as a plain field is refused like an uploaded one instead of turning into U+FFFD.
+      defCharset: 'latin1',
       // A client may send the CSV as a plain field (no filename): fields may then be as large as the file.
       limits: { files: 5, fileSize: options.maxFileBytes, fields: 20, fieldSize: options.maxFileBytes, parts: 40 },
     });
@@ -51,16 +54,19 @@ export function readMultipartForm(event: APIGatewayProxyEventV2, options: Multip
     const notUtf8 = () => fileError('The file is not UTF-8 text: save it as "CSV UTF-8" and upload it again');
     const oneFile = () => fileError(`Send exactly one "${options.fileField}"`);
 
-    parser.on('field', (name, value, info) => {
+    parser.on('field', (name, raw, info) => {
+      const value = strictUtf8(raw);
       if (name !== options.fileField) {
-        fields[name] = value;
+        if (value === undefined) fail(invalidField('format', name, `The "${name}" field is not UTF-8 text`));
+        else fields[name] = value;
         return;
       }
-      // The CSV sent as a text field (no filename): busboy has decoded it already.
+      // The CSV sent as a text field (no filename).
       fileParts += 1;
       if (file || fileParts > 1) fail(oneFile());
       else if (info.valueTruncated) fail(tooLarge(options.fileField, `The file exceeds ${options.maxFileBytes} bytes`));
-      else if (value.includes('\u0000')) fail(binary());
+      else if (raw.includes('\u0000')) fail(binary());
+      else if (value === undefined) fail(notUtf8());
       else file = { mimeType: info.mimeType, text: value };
     });
     parser.on('file', (name, stream, info) => {
@@ -119,4 +125,13 @@ export function readMultipartForm(event: APIGatewayProxyEventV2, options: Multip
     parser.on('close', finish);
     parser.end(body);
   });
+}
+
+/** Decodes a latin1-read field (one char per byte) as strict UTF-8; undefined when the bytes are not UTF-8. */
+function strictUtf8(latin1: string): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(latin1, 'latin1'));
+  } catch {
+    return undefined;
+  }
 }

@@ -40,6 +40,28 @@ describe('readMultipartForm', () => {
     await expect(read(data)).resolves.toMatchObject({ file: { text: 'email\r\na@x.co' } });
   });
 
+  it('keeps non-ASCII UTF-8 in plain fields and in a CSV sent as a field', async () => {
+    const data = new FormData();
+    data.append('file', 'email,first_name\nj@x.co,José Ñúñez');
+    data.append('delimiter', '¦');
+    await expect(read(data)).resolves.toMatchObject({ fields: { delimiter: '¦' }, file: { text: 'email,first_name\r\nj@x.co,José Ñúñez' } });
+  });
+
+  it('refuses a CSV sent as a plain field whose bytes are not UTF-8', async () => {
+    // Prepare: a hand-built part without filename, its value in latin1 ("café" as 63 61 66 e9).
+    const body = Buffer.concat([
+      Buffer.from('--b\r\ncontent-disposition: form-data; name="file"\r\n\r\nemail\nCaf', 'utf8'),
+      Buffer.from([0xe9]),
+      Buffer.from('@x.co\r\n--b--\r\n', 'utf8'),
+    ]);
+    const event = { headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: body.toString('base64'), isBase64Encoded: true };
+    // Act + Assess
+    await expect(readMultipartForm(event as unknown as APIGatewayProxyEventV2, { fileField: 'file', maxFileBytes: 1024 })).rejects.toMatchObject({
+      status: 422,
+      items: [{ condition: 'format', key: 'file' }],
+    });
+  });
+
   it.each([
     ['a file that is not UTF-8', form(Buffer.from('caf\xe9', 'latin1')), 422, 'format', 'file'],
     ['a binary file', form(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]), {}, 'contacts.xlsx'), 422, 'format', 'file'],
