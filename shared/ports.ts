@@ -67,8 +67,11 @@ export interface ClientStore {
 
 export interface ApiKeyStore {
   getByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
-  /** Disables `previous` and stores `next` in one transaction, pointing the client at the new key. */
-  rotate(client: ClientRecord, next: ApiKeyRecord, at: string): Promise<void>;
+  /**
+   * Disables the client's current key and stores `next` in one transaction, pointing the client at the new key —
+   * only while the profile still points at `client.api_key_hash`; `conflict` when another rotation got there first.
+   */
+  rotate(client: ClientRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'>;
   /** Disables the client's current key. */
   disableCurrent(client: ClientRecord, at: string): Promise<void>;
 }

@@ -52,7 +52,8 @@ function chain(
     httpHeaderNormalizer() as unknown as ApiMiddleware,
   ];
   if (options.auth) middlewares.push(authenticate(() => getDeps().authenticator));
-  if (options.body === 'json' && schemas.body) middlewares.push(jsonBody());
+  // Every JSON route parses a body it is sent, even one it ignores: a body that is not a JSON object is a 400 there too.
+  if (options.body === 'json') middlewares.push(jsonBody());
   middlewares.push(parseInput(schemas));
 
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()

@@ -1,4 +1,6 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sendTransaction } from './transactions.js';
 import type { ApiKeyRecord, ApiKeyStore, ClientRecord } from '../../ports.js';
 import { keys } from './keys.js';
 import { stripKeys } from './items.js';
@@ -14,11 +16,11 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     return out.Item ? stripKeys<ApiKeyRecord>(out.Item) : undefined;
   }
 
-  async rotate(client: ClientRecord, next: ApiKeyRecord, at: string): Promise<void> {
+  async rotate(client: ClientRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'> {
     // Old key disabled, new key stored and the profile repointed in one transaction; the profile's current
-    // key hash is the guard against two rotations racing each other.
-    await this.db.send(
-      new TransactWriteCommand({
+    // key hash is the guard against two rotations racing each other. A transaction that only collided with
+    // another in flight is retried (sendTransaction); once the other has committed, the guard fails: conflict.
+    const command = new TransactWriteCommand({
         TransactItems: [
           this.disableKey(client.api_key_hash, at),
           {
@@ -46,8 +48,15 @@ export class DynamoApiKeyStore implements ApiKeyStore {
             },
           },
         ],
-      }),
-    );
+      });
+    try {
+      await sendTransaction(this.db, command);
+      return 'rotated';
+    } catch (error) {
+      const profileGuard = error instanceof TransactionCanceledException ? error.CancellationReasons?.[2]?.Code : undefined;
+      if (profileGuard === 'ConditionalCheckFailed') return 'conflict';
+      throw error;
+    }
   }
 
   async disableCurrent(client: ClientRecord, at: string): Promise<void> {

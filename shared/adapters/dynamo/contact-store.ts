@@ -113,17 +113,18 @@ export class DynamoContactStore implements ContactStore {
     }
   }
 
-  async customFieldIds(clientId: number, names: string[]): Promise<Record<string, number>> {
+  async customFieldIds(clientId: number, names: string[]): Promise<Map<string, number>> {
     const unique = [...new Set(names)];
-    const found: Record<string, number> = {};
+    // A Map, not an object: names such as `constructor` or `toString` must not hit Object.prototype.
+    const found = new Map<string, number>();
     if (unique.length === 0) return found;
     const items = await batchGetItems(this.db, this.tableName, unique.map((n) => keys.customField(clientId, n)), {
       attributes: ['name', 'field_id'],
       backoff: this.backoff,
     });
-    for (const item of items) found[String(item['name'])] = Number(item['field_id']);
+    for (const item of items) found.set(String(item['name']), Number(item['field_id']));
     // Every key was answered (unprocessed ones are asked again), so ids are reserved only for names not yet defined.
-    const missing = unique.filter((n) => found[n] === undefined);
+    const missing = unique.filter((n) => !found.has(n));
     if (missing.length === 0) return found;
     const first = await this.ids.next('custom_field', missing.length);
     await Promise.all(
@@ -136,14 +137,14 @@ export class DynamoContactStore implements ContactStore {
               ConditionExpression: 'attribute_not_exists(pk)',
             }),
           );
-          found[name] = first + i;
+          found.set(name, first + i);
         } catch (error) {
           if (!(error instanceof ConditionalCheckFailedException)) throw error;
           // Defined by a concurrent request since the read: the stored id wins (the reserved one goes unused).
           const existing = await this.db.send(
             new GetCommand({ TableName: this.tableName, Key: keys.customField(clientId, name), ConsistentRead: true }),
           );
-          found[name] = Number(existing.Item?.['field_id']);
+          found.set(name, Number(existing.Item?.['field_id']));
         }
       }),
     );

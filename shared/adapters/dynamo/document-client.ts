@@ -90,6 +90,8 @@ export function createDocumentClient(options: DocumentClientOptions): DynamoDBDo
     );
   }
   return DynamoDBDocumentClient.from(base, {
-    marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
+    // convertClassInstanceToMap: the SDK takes a map with an own key `constructor` (a custom field name, a
+    // template var) for a class instance and refuses it; every object we write is plain data.
+    marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false, convertClassInstanceToMap: true },
   });
 }

@@ -52,7 +52,9 @@ export class MemoryApiKeyStore implements ApiKeyStore {
     const k = this.keys.get(keyHash);
     return k && structuredClone(k);
   }
-  async rotate(client: ClientRecord, next: ApiKeyRecord, at: string): Promise<void> {
+  async rotate(client: ClientRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'> {
+    const current = this.clients?.clients.get(client.id);
+    if (current && current.api_key_hash !== client.api_key_hash) return 'conflict';
     const old = this.keys.get(client.api_key_hash);
     if (old) Object.assign(old, { enabled: false, disabled_at: at });
     this.keys.set(next.key_hash, structuredClone(next));
@@ -66,6 +68,7 @@ export class MemoryApiKeyStore implements ApiKeyStore {
         updated_at: at,
       });
     }
+    return 'rotated';
   }
   async disableCurrent(client: ClientRecord, at: string): Promise<void> {
     const k = this.keys.get(client.api_key_hash);

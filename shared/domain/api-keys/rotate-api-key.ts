@@ -1,5 +1,5 @@
 import type { ApiKeyStore, ClientStore, Clock, Ids } from '../../ports.js';
-import { notFound } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import { generateApiKey, hashApiKey, maskApiKey } from './api-key.js';
 
 export interface RotatedApiKey {
@@ -16,18 +16,32 @@ interface Deps {
   apiKeys: ApiKeyStore;
 }
 
-/** Issues a new key and disables the previous one at once; the full key is returned only here. */
-export async function rotateApiKey(deps: Deps, clientId: number): Promise<RotatedApiKey & { previousHash: string }> {
+const lostRace = () =>
+  conflict('conflict', 'api_key', 'The API key was rotated by a concurrent request; use the key that request returned');
+
+/**
+ * Issues a new key and disables the previous one at once; the full key is returned only here. `callerKeyId` is the
+ * key the request authenticated with (null for a JWT): a key can be rotated once, so of concurrent rotations with
+ * one key exactly one wins and the others get 409 — nobody is handed a key that is already dead.
+ */
+export async function rotateApiKey(
+  deps: Deps,
+  clientId: number,
+  callerKeyId: number | null,
+): Promise<RotatedApiKey & { previousHash: string }> {
   // One wave: the profile (for the current key) and the new key's id are independent reads/writes.
   const [client, keyId] = await Promise.all([deps.clients.get(clientId), deps.ids.next('api_key')]);
   if (!client) throw notFound('client');
+  // The caller's key is no longer current (rotated meanwhile; the auth cache let the request in).
+  if (callerKeyId !== null && client.api_key_id !== callerKeyId) throw lostRace();
   const key = generateApiKey();
   const now = deps.clock.now().toISOString();
   const masked = maskApiKey(key);
-  await deps.apiKeys.rotate(
+  const outcome = await deps.apiKeys.rotate(
     client,
     { key_hash: hashApiKey(key), key_id: keyId, client_id: clientId, enabled: true, masked_key: masked, created_at: now },
     now,
   );
+  if (outcome === 'conflict') throw lostRace();
   return { id: keyId, key, masked_key: masked, enabled: true, previousHash: client.api_key_hash };
 }

@@ -19,6 +19,13 @@ export function subscriptionOf(body: ContactBody, now: string, keyPrefix = '') {
       };
 }
 
+/** The per-client id of a custom field name; every name of the body was resolved before the contact is built. */
+export function fieldId(ids: ReadonlyMap<string, number>, name: string): number {
+  const id = ids.get(name);
+  if (id === undefined) throw new Error(`custom field "${name}" has no id`);
+  return id;
+}
+
 const blankToUndefined = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
 
 /** A new contact record from a validated body. */
@@ -28,14 +35,14 @@ export function buildContact(args: {
   clientId: number;
   createdBy: number;
   now: string;
-  customFieldIds: Record<string, number>;
+  customFieldIds: ReadonlyMap<string, number>;
   defaultSource?: number;
 }): ContactRecord {
   const { body, now } = args;
   const custom: ContactRecord['custom_fields'] = {};
   for (const [name, value] of Object.entries(body.custom_fields ?? {})) {
     if (value === null || value === '') continue;
-    custom[name] = { id: args.customFieldIds[name]!, value };
+    custom[name] = { id: fieldId(args.customFieldIds, name), value };
   }
   return {
     id: args.id,

@@ -1,4 +1,4 @@
-import { buildContact } from './build-contact.js';
+import { buildContact, fieldId } from './build-contact.js';
 import { BLANKABLE_FIELDS, type BlankableField, type ContactPatch } from './bulk-row.js';
 import type { ContactRecord } from './contact-store.js';
 
@@ -7,7 +7,7 @@ export interface MergeContext {
   now: string;
   clientId: number;
   createdBy: number;
-  customFieldIds: Record<string, number>;
+  customFieldIds: ReadonlyMap<string, number>;
   /** `source` of a created contact whose row names none: api (1) for JSON, import (2) for CSV. */
   defaultSource: number;
   /** CSV `default_timezone`: used where the contact would otherwise end up without a time zone. */
@@ -52,7 +52,7 @@ export function applyContactPatch(base: ContactRecord | undefined, patch: Contac
   applySubscription(next, patch, ctx);
   next.custom_fields = { ...(next.custom_fields ?? {}) };
   for (const [name, value] of Object.entries(values.custom_fields ?? {})) {
-    next.custom_fields[name] = { id: ctx.customFieldIds[name]!, value };
+    next.custom_fields[name] = { id: fieldId(ctx.customFieldIds, name), value };
   }
   if (ctx.overwriteBlankFields) for (const name of patch.blankCustomFields) delete next.custom_fields[name];
   if (!next.timezone && ctx.defaultTimezone) next.timezone = ctx.defaultTimezone;

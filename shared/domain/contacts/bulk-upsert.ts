@@ -83,13 +83,13 @@ export async function upsertContacts(
   return summarizeRows(rows, groups.values());
 }
 
-function resolveCustomFields(deps: Deps, clientId: number, rows: RowState[]): Promise<Record<string, number>> {
+function resolveCustomFields(deps: Deps, clientId: number, rows: RowState[]): Promise<Map<string, number>> {
   const names = [...new Set(rows.flatMap((r) => Object.keys(r.patch.values.custom_fields ?? {})))];
-  if (names.length === 0) return Promise.resolve({});
+  if (names.length === 0) return Promise.resolve(new Map<string, number>());
   const chunks: string[][] = [];
   for (let i = 0; i < names.length; i += CUSTOM_FIELD_CHUNK) chunks.push(names.slice(i, i + CUSTOM_FIELD_CHUNK));
-  return Promise.all(chunks.map((chunk) => deps.contacts.customFieldIds(clientId, chunk))).then((parts) =>
-    Object.assign({}, ...parts),
+  return Promise.all(chunks.map((chunk) => deps.contacts.customFieldIds(clientId, chunk))).then(
+    (parts) => new Map(parts.flatMap((part) => [...part])),
   );
 }
 
@@ -102,7 +102,7 @@ class ImportRun {
     private readonly clientId: number,
     private readonly options: UpsertOptions,
     private readonly now: string,
-    private readonly customFieldIds: Promise<Record<string, number>>,
+    private readonly customFieldIds: Promise<Map<string, number>>,
   ) {}
 
   /**

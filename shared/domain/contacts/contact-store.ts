@@ -79,7 +79,7 @@ export interface ContactStore {
   /** Applies the change when the contact exists; undefined when it does not. */
   updateSubscription(clientId: number, contactId: number, change: SubscriptionChange): Promise<ContactRecord | undefined>;
   /** The per-client ids of these custom field names, defining the missing ones. */
-  customFieldIds(clientId: number, names: string[]): Promise<Record<string, number>>;
+  customFieldIds(clientId: number, names: string[]): Promise<Map<string, number>>;
   /** Bulk: the contact id holding each of these (lower-case) e-mails; absent when free. */
   findIdsByEmail(clientId: number, emails: readonly string[]): Promise<Map<string, number>>;
   /** Bulk: the contact id holding each of these client_contact_ids; absent when free. */

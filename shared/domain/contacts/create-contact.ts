@@ -28,7 +28,7 @@ export async function createContact(
     .map(([name]) => name);
   const [id, customFieldIds] = await Promise.all([
     deps.ids.next('contact'),
-    names.length > 0 ? deps.contacts.customFieldIds(clientId, names) : Promise.resolve({}),
+    names.length > 0 ? deps.contacts.customFieldIds(clientId, names) : Promise.resolve(new Map<string, number>()),
   ]);
   const contact = buildContact({ body, id, clientId, createdBy, now, customFieldIds });
   try {

@@ -12,11 +12,14 @@ export const Timestamp = z
   .iso.datetime({ offset: true, message: 'Must be an RFC 3339 timestamp, e.g. 2026-01-31T09:00:00Z' })
   .transform((v) => new Date(v).toISOString());
 
+/** RFC 5321's limit on a forward path; it also keeps every key built from an address far below 1 024 bytes. */
+export const MAX_EMAIL_LENGTH = 254;
+
 export const Email = z
   .string({ error: (i) => (i.input === undefined ? 'email is required' : 'email must be a string') })
   .trim()
   .toLowerCase()
-  .max(254, 'Must be at most 254 characters')
+  .max(MAX_EMAIL_LENGTH, `Must be at most ${MAX_EMAIL_LENGTH} characters`)
   .pipe(z.email({ message: 'Must be a valid e-mail address' }));
 
 export const Timezone = z.string().transform((value, ctx) => {
@@ -66,15 +69,20 @@ export const ContactBody = z.object({
 });
 export type ContactBody = z.output<typeof ContactBody>;
 
-/** `{id}` of the contact paths: digits are an id, anything else an e-mail address (case-insensitive). */
+/**
+ * `{id}` of the contact paths: digits are an id, anything else an e-mail address (case-insensitive). A value no
+ * contact can have (over 15 digits, an "e-mail" longer than an address may be) names nothing: the lookup answers
+ * 404 without asking the store, whose keys are bounded (DynamoDB: 1 024 bytes).
+ */
 export const ContactRef = z.object({
   id: z
     .string()
     .trim()
     .min(1)
-    .transform((v): { id: number } | { email: string } =>
-      /^\d+$/.test(v) ? { id: Number(v) } : { email: v.toLowerCase() },
-    ),
+    .transform((v): { id: number } | { email: string } | { none: true } => {
+      if (/^\d+$/.test(v)) return v.length <= 15 ? { id: Number(v) } : { none: true };
+      return v.length <= MAX_EMAIL_LENGTH ? { email: v.toLowerCase() } : { none: true };
+    }),
 });
 
 export const SubscriptionBody = z.object({

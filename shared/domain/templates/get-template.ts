@@ -4,8 +4,8 @@ import { isSystemTemplateId, type TemplateRecord, type TemplateStore } from './t
 
 /**
  * A template the client may see: a system template (from code) or one of its own. Another client's template is
- * answered exactly like a missing one. Soft-deleted templates are visible only with `includeDeleted` (GET shows
- * them for history; using or editing them is a 404).
+ * answered exactly like a missing one. Soft-deleted templates are visible only with `includeDeleted` (GET and list
+ * with `include_deleted=true`, for history); otherwise, and always for using or editing one, they are a 404.
  */
 export async function findTemplate(
   deps: { templates: TemplateStore },

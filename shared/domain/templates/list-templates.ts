@@ -9,15 +9,16 @@ export interface TemplatePage {
 }
 
 /**
- * POST /client/email-templates/list: the system templates and the client's live templates, by id (system first),
- * filtered by `type` and by `q` (case-insensitive substring of name or subject).
+ * POST /client/email-templates/list: the system templates and the client's live templates (soft-deleted ones too
+ * with `include_deleted`), by id (system first), filtered by `type` and by `q` (case-insensitive substring of name
+ * or subject).
  */
 export async function listTemplates(
   deps: { templates: TemplateStore },
   clientId: number,
   filter: TemplateListBody,
 ): Promise<TemplatePage> {
-  const own = filter.type === 1 ? [] : (await deps.templates.list(clientId)).filter((t) => !t.deleted_at);
+  const own = filter.type === 1 ? [] : (await deps.templates.list(clientId)).filter((t) => filter.include_deleted || !t.deleted_at);
   const q = filter.q?.toLowerCase();
   const all = [...(filter.type === 2 ? [] : SYSTEM_TEMPLATES), ...own]
     .filter((t) => !q || t.name.toLowerCase().includes(q) || t.subject.toLowerCase().includes(q))

@@ -9,8 +9,12 @@ import type { SettingsFields } from '../settings/settings-store.js';
  */
 export type TemplateVars = Record<string, unknown>;
 
-/** Keys that could reach an object's prototype; never copied from caller input. */
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * The one key that could replace an object's prototype when assigned; never copied (the request schemas refuse it).
+ * Other names that are Object.prototype members (`constructor`, `toString`, …) are ordinary names here: they are
+ * assigned as own properties, and the renderer resolves paths through own properties only.
+ */
+const UNSAFE_KEYS = new Set(['__proto__']);
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -52,7 +56,7 @@ export function contactVars(c: ContactRecord): TemplateVars {
   };
   const custom: TemplateVars = {};
   for (const [name, field] of Object.entries(c.custom_fields ?? {})) {
-    if (!(name in standard) && !UNSAFE_KEYS.has(name)) custom[name] = field.value;
+    if (!Object.hasOwn(standard, name) && !UNSAFE_KEYS.has(name)) custom[name] = field.value;
   }
   return { ...custom, ...standard };
 }

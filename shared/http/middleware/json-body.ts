@@ -6,7 +6,8 @@ const parser = httpJsonBodyParser();
 
 /**
  * JSON body parsing with the project's statuses: an empty body is `{}`, a non-JSON content type is 415,
- * and JSON that does not parse is 400 `malformed` (middy's parser answers 415 for both).
+ * JSON that does not parse is 400 `malformed` (middy's parser answers 415 for both), and so is JSON that is not
+ * an object (`null`, a string, a number, an array): no route takes anything else, so none may read it as `{}`.
  */
 export function jsonBody(): ApiMiddleware {
   return {
@@ -24,6 +25,10 @@ export function jsonBody(): ApiMiddleware {
         await parser.before!(request as never);
       } catch {
         throw malformed('body', 'The request body is not valid JSON');
+      }
+      const parsed: unknown = request.event.body;
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw malformed('body', 'The request body must be a JSON object');
       }
     },
   };

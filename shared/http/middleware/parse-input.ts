@@ -19,10 +19,11 @@ export function parseInput(schemas: InputSchemas): ApiMiddleware {
       const parts = [
         ['params', schemas.params, event.pathParameters ?? {}],
         ['query', schemas.query, event.queryStringParameters ?? {}],
-        ['body', schemas.body, event.body ?? {}],
+        ['body', schemas.body, event.body === undefined ? {} : event.body],
       ] as const;
       for (const [part, schema, raw] of parts) {
         if (!schema) continue;
+        // jsonBody has refused non-objects already; this guards chains that read the body another way.
         if (part === 'body' && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
           throw malformed('body', 'The request body must be a JSON object');
         }

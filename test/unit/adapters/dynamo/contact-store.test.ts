@@ -16,7 +16,7 @@ describe('DynamoContactStore.customFieldIds', () => {
     // Act
     const ids = await harness.contacts.customFieldIds(CLIENT, ['a', 'b', 'c', 'd', 'e', 'a']);
     // Assess
-    expect(ids).toEqual({ a: 1, b: 2, c: 3, d: 4, e: 5 });
+    expect(Object.fromEntries(ids)).toEqual({ a: 1, b: 2, c: 3, d: 4, e: 5 });
     expect(harness.table.get(keys.counter('custom_field'))?.['value']).toBe(5); // one id reserved, none burnt
     expect(harness.table.calls('BatchGetItem')).toBe(2);
     expect(harness.table.calls('PutItem')).toBe(1);
@@ -29,7 +29,16 @@ describe('DynamoContactStore.customFieldIds', () => {
       if (command === 'PutItem' && input.Item.name === 'plan') harness.table.put({ ...keys.customField(CLIENT, 'plan'), name: 'plan', field_id: 99 });
     };
 
-    expect(await harness.contacts.customFieldIds(CLIENT, ['plan'])).toEqual({ plan: 99 });
+    expect(Object.fromEntries(await harness.contacts.customFieldIds(CLIENT, ['plan']))).toEqual({ plan: 99 });
     expect(harness.table.get(keys.customField(CLIENT, 'plan'))?.['field_id']).toBe(99);
+  });
+
+  it.each(['constructor', 'toString', 'valueOf', 'hasOwnProperty'])('defines %s like any other name', async (name) => {
+    harness = bulkHarness();
+
+    const ids = await harness.contacts.customFieldIds(CLIENT, [name]);
+
+    expect(ids.get(name)).toBe(1);
+    expect(harness.table.get(keys.customField(CLIENT, name))).toMatchObject({ name, field_id: 1 });
   });
 });

@@ -83,11 +83,21 @@ describe('Authenticator with API keys', () => {
   it('rejects a rotated-away key at once on the container that rotated it (forget)', async () => {
     const { deps, client, auth } = await setup();
     await auth.authenticate(client.api_key);
-    const rotated = await rotateApiKey(deps, client.id);
+    const principal = await auth.authenticate(client.api_key);
+    const rotated = await rotateApiKey(deps, client.id, principal.keyId);
     auth.forget(rotated.previousHash);
     expect((await failure(auth.authenticate(client.api_key))).status).toBe(401);
     await expect(auth.authenticate(rotated.key)).resolves.toMatchObject({ clientId: client.id, keyId: rotated.id });
     expect(rotated.previousHash).toBe(hashApiKey(client.api_key));
+  });
+
+  it('refuses (409) a second rotation with a key that was already rotated away', async () => {
+    const { deps, client, auth } = await setup();
+    const principal = await auth.authenticate(client.api_key);
+    await rotateApiKey(deps, client.id, principal.keyId);
+    const error = await failure(rotateApiKey(deps, client.id, principal.keyId));
+    expect(error.status).toBe(409);
+    expect(error.items[0]).toMatchObject({ condition: 'conflict', key: 'api_key' });
   });
 
   it('re-reads a cached key once the cache entry expires', async () => {

@@ -9,7 +9,7 @@ const ctx = (overrides: Partial<MergeContext> = {}): MergeContext => ({
   now: NOW,
   clientId: 7,
   createdBy: 1,
-  customFieldIds: { plan: 11, seats: 12 },
+  customFieldIds: new Map([['plan', 11], ['seats', 12]]),
   defaultSource: 1,
   ...overrides,
 });

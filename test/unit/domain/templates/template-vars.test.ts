@@ -60,11 +60,12 @@ describe('template variables', () => {
     expect((defaults['client'] as Record<string, unknown>)['brand_name']).toBe('Acme');
   });
 
-  it('never copies prototype-reaching keys from caller input', () => {
+  it('never copies __proto__ from caller input; other prototype names stay plain own keys', () => {
     const vars = JSON.parse('{"__proto__": {"polluted": true}, "a": {"constructor": {"x": 1}, "b": 2}}') as Record<string, unknown>;
     const out = deepMerge({}, vars);
     expect(Object.keys(out)).toEqual(['a']);
-    expect(out['a']).toEqual({ b: 2 });
+    expect(out['a']).toEqual({ constructor: { x: 1 }, b: 2 });
+    expect(Object.getPrototypeOf(out['a'])).toBe(Object.prototype);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });
