@@ -43,7 +43,8 @@ export function readMultipartForm(event: APIGatewayProxyEventV2, options: Multip
   const body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
 
   return new Promise((resolve, reject) => {
-    const fields: Record<string, string> = {};
+    // Field names come from the caller: no prototype, so `constructor` or `__proto__` are just names.
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
     let file: MultipartForm['file'] | undefined;
     let failure: AppError | undefined;
     let fileParts = 0;

@@ -45,6 +45,25 @@ describe('custom field names that are Object.prototype members', () => {
   });
 });
 
+describe('CSV form values that are Object.prototype member names', () => {
+  it('answers 422 for delimiter=constructor and reads is_subscribed=toString as a bad value, not a 500', async () => {
+    const client = await createTestClient();
+    const form = new FormData();
+    form.append('file', new Blob(['email\nx@example.com\n']), 'c.csv');
+    form.append('delimiter', 'constructor');
+    const res = await request('POST', '/client/contacts/bulk/csv', { key: client.api_key, rawBody: form });
+    expectEnvelopeError(res, 422, { condition: 'format', key: 'delimiter' });
+
+    const rows = new FormData();
+    rows.append('file', new Blob(['email,is_subscribed\ny@example.com,toString\n']), 'c.csv');
+    rows.append('__proto__', 'x');
+    const read = await request('POST', '/client/contacts/bulk/csv', { key: client.api_key, rawBody: rows });
+    expect(read.status).toBe(200);
+    expect(read.body.data.results[0]).toMatchObject({ status: 'failed' });
+    expect(read.body.data.results[0].errors[0].key).toMatch(/is_subscribed$/);
+  });
+});
+
 describe('a JSON body that is not an object', () => {
   const bodies = ['null', '"text"', '42', '[]', 'true'];
   it.each(bodies)('answers 400 malformed for %s on PATCH /client/settings and writes no settings row', async (raw) => {

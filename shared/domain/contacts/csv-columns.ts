@@ -71,16 +71,17 @@ export function layoutFromHeader(header: readonly string[]): CsvLayout {
 
 export const HEADERLESS_LAYOUT: CsvLayout = { columns: HEADERLESS_COLUMNS.map((field) => ({ field })), ignored: [] };
 
-const BOOLEAN_WORDS: Record<string, boolean> = {
-  true: true,
-  false: false,
-  '1': true,
-  '0': false,
-  yes: true,
-  no: false,
-  y: true,
-  n: false,
-};
+// A Map: cell values are the lookup keys, and a cell reading `constructor` must not find Object.prototype's.
+const BOOLEAN_WORDS = new Map<string, boolean>([
+  ['true', true],
+  ['false', false],
+  ['1', true],
+  ['0', false],
+  ['yes', true],
+  ['no', false],
+  ['y', true],
+  ['n', false],
+]);
 
 /**
  * One record as the contact body the row validator reads: strings as written (empty = blank), `is_subscribed`
@@ -100,7 +101,7 @@ export function recordToRow(fields: readonly string[], layout: CsvLayout): { row
     if (value === undefined) return; // a short row: the missing columns are absent, not blank
     if ('custom' in column) custom[column.custom] = value;
     else if ('field' in column) {
-      const word = BOOLEAN_WORDS[value.trim().toLowerCase()];
+      const word = BOOLEAN_WORDS.get(value.trim().toLowerCase());
       row[column.field] = column.field === 'is_subscribed' && word !== undefined ? word : value;
     }
   });

@@ -16,11 +16,12 @@ const FormBoolean = z.preprocess(
     .optional(),
 );
 
-const NAMED_DELIMITERS: Record<string, string> = { '\\t': '\t', tab: '\t', comma: ',', semicolon: ';', pipe: '|' };
+// A Map: the caller's value is the lookup key, and `constructor` must not find Object.prototype's.
+const NAMED_DELIMITERS = new Map([['\\t', '\t'], ['tab', '\t'], ['comma', ','], ['semicolon', ';'], ['pipe', '|']]);
 
 /** One character; `\t` / `tab` (and comma, semicolon, pipe) by name, as a tab is awkward to type in a form. */
 const Delimiter = z.string().transform((value, ctx) => {
-  const delimiter = NAMED_DELIMITERS[value.toLowerCase()] ?? value;
+  const delimiter = NAMED_DELIMITERS.get(value.toLowerCase()) ?? value;
   if ([...delimiter].length !== 1 || delimiter === '"' || delimiter === '\r' || delimiter === '\n') {
     const message = 'Must be one character (not a quote or line break), e.g. "," ";" or "\\t"';
     ctx.addIssue({ code: 'custom', message, params: { condition: 'format' } });
