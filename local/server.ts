@@ -4,6 +4,7 @@ import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 
 import { API_BASE_PATH, routeKey, routes as allRoutes, type RouteDefinition } from '../functions/routes.js';
 import { errorResponse } from '../shared/http/envelope.js';
 import { toApiGatewayEvent } from './api-gateway-event.js';
+import { writeClientError } from './client-errors.js';
 import { createHandlerLoader, HandlerModuleNotFoundError, type HttpHandler } from './handler-loader.js';
 import { createLambdaContext } from './lambda-context.js';
 import { RouteMatcher } from './route-matcher.js';
@@ -20,6 +21,8 @@ export interface LocalServerOptions {
   basePath?: string;
   /** API Gateway's payload limit: 10 MB. */
   maxBodyBytes?: number;
+  /** Beyond this a too-large body is no longer drained: the 413 goes out at once and the connection closes. */
+  maxDrainBytes?: number;
   /** One line per request (method, path, status, duration); off by default. */
   accessLog?: (line: string) => void;
   /** Where handler failures are reported (stack included); the client sees only the request id. */
@@ -27,15 +30,18 @@ export interface LocalServerOptions {
 }
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-/** Beyond this a too-large body is no longer drained but the connection is cut. */
 const MAX_DRAIN_BYTES = 100 * 1024 * 1024;
 
 type Reply = APIGatewayProxyStructuredResultV2;
 
 export function createLocalServer(options: LocalServerOptions = {}): Server {
-  const matcher = new RouteMatcher(options.routes ?? allRoutes);
+  const tableOfRoutes = options.routes ?? allRoutes;
+  const matcher = new RouteMatcher(tableOfRoutes.filter((r) => !r.root));
+  // Public links (`/u/…`, `/v/…`) are served at the root, as API Gateway serves them.
+  const rootMatcher = new RouteMatcher(tableOfRoutes.filter((r) => r.root));
   const basePath = options.basePath ?? API_BASE_PATH;
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const maxDrainBytes = options.maxDrainBytes ?? MAX_DRAIN_BYTES;
   const defaultLoader = createHandlerLoader('http');
   const loadHandler = options.loadHandler ?? ((route: RouteDefinition) => defaultLoader(route.handler));
   const errorLog = options.errorLog ?? ((message, error) => console.error(message, error));
@@ -45,19 +51,20 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
     const url = req.url ?? '/';
     const path = url.split('?')[0] ?? '/';
     const below = path === basePath ? '/' : path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
-    const match = below === undefined ? ({ kind: 'not_found' } as const) : matcher.match(method, below);
+    const apiMatch = below === undefined ? ({ kind: 'not_found' } as const) : matcher.match(method, below);
+    const match = apiMatch.kind === 'not_found' && below === undefined ? rootMatcher.match(method, path) : apiMatch;
 
     if (match.kind === 'not_found') {
-      await drain(req);
+      await drain(req, maxDrainBytes);
       return { reply: routeNotFound(method, path, requestId) };
     }
     if (match.kind === 'malformed') {
-      await drain(req);
+      await drain(req, maxDrainBytes);
       const item = { condition: 'malformed', key: match.parameter, error: 'Path parameter is not valid percent-encoding' };
       return { reply: errorResponse(400, [item], 'Bad Request', requestId) };
     }
 
-    const body = await readBody(req, maxBodyBytes);
+    const body = await readBody(req, maxBodyBytes, maxDrainBytes);
     if (body === 'too_large') {
       const item = { condition: 'max', key: 'body', error: `Request body exceeds ${maxBodyBytes} bytes` };
       return { reply: errorResponse(413, [item], 'Payload Too Large', requestId) };
@@ -98,23 +105,46 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
     }
   }
 
-  return createServer((req, res) => {
+  // The response under way on each connection, and the connections the clientError handler answered instead.
+  const responses = new WeakMap<object, ServerResponse>();
+  const answeredByParser = new WeakSet<object>();
+  const server = createServer((req, res) => {
     const requestId = randomUUID();
     const started = Date.now();
+    const socket = req.socket;
+    responses.set(socket, res);
+    // A keep-alive connection carries the next request only once this response is done.
+    res.once('finish', () => {
+      if (responses.get(socket) === res) responses.delete(socket);
+    });
     serve(req, requestId)
       .then(({ reply, handler }) => {
-        send(res, reply, requestId);
+        if (answeredByParser.has(socket)) return;
+        // A body left unread (cut past the drain limit) would be parsed as the next request: close instead.
+        send(res, req.complete ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } }, requestId);
         options.accessLog?.(
           `${req.method} ${req.url} → ${reply.statusCode ?? 200} ${Date.now() - started} ms` +
             (handler ? ` (${handler})` : ''),
         );
       })
       .catch((error: unknown) => {
+        if (answeredByParser.has(socket)) return;
         // Only reachable on a broken connection (body read aborted); nothing useful can be answered.
         errorLog(`[${requestId}] request failed before reaching a handler`, error);
         if (!res.headersSent) send(res, internalError(requestId), requestId);
       });
   });
+  // Node answers a request its parser refuses (bad request line, headers too large, broken chunked body) with an
+  // empty body; the API answers with the envelope, unless a response on this connection is already under way.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (responses.get(socket)?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    answeredByParser.add(socket);
+    writeClientError(error, socket);
+  });
+  return server;
 }
 
 function routeNotFound(method: string, path: string, requestId: string): Reply {
@@ -158,28 +188,30 @@ function send(res: ServerResponse, reply: Reply, requestId: string): void {
 
 /**
  * Reads the body up to `limit` bytes. A larger body is still drained (so the client, still uploading, reads the
- * 413 instead of a reset connection) unless it goes past MAX_DRAIN_BYTES.
+ * 413 instead of a reset connection) up to `drainLimit`; past that, reading stops and the request stays incomplete.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+function readBody(req: IncomingMessage, limit: number, drainLimit: number): Promise<Buffer | 'too_large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_DRAIN_BYTES) {
-        req.destroy();
+      if (size > drainLimit) {
+        req.removeListener('data', onData);
+        req.pause();
         resolve('too_large');
       } else if (size <= limit) {
         chunks.push(chunk);
       }
-    });
+    };
+    req.on('data', onData);
     req.once('end', () => resolve(size > limit ? 'too_large' : Buffer.concat(chunks)));
     req.once('error', reject);
   });
 }
 
-async function drain(req: IncomingMessage): Promise<void> {
-  await readBody(req, 0).catch(() => undefined);
+async function drain(req: IncomingMessage, drainLimit: number): Promise<void> {
+  await readBody(req, 0, drainLimit).catch(() => undefined);
 }
 
 /** `::ffff:127.0.0.1` → `127.0.0.1`, as API Gateway reports IPv4 clients. */

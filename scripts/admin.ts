@@ -5,7 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { buildDeps, type Deps } from '../shared/composition.js';
+import { createContainer } from '../shared/composition/container.js';
+import { clientAdminDeps, type ClientAdminDeps as Deps } from '../shared/composition/providers/client-admin.js';
 import { loadConfig } from '../shared/config.js';
 import {
   createClient,
@@ -16,7 +17,7 @@ import {
 } from '../shared/domain/clients/create-client.js';
 import { PLAN_TIERS } from '../shared/domain/plans/catalog.js';
 import { ensureTable } from '../local/dynamodb.js';
-import { portFromEnv } from '../local/ports.js';
+import { localStoreTarget, NoRuntimeOnPortError } from '../local/store-target.js';
 
 const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -30,8 +31,9 @@ Commands
   help                          This text.
 
 Target
-  Local (default): DynamoDB Local of a running \`npm start\`, at AWS_ENDPOINT_URL_DYNAMODB if set, else
-    http://127.0.0.1:\${DYNAMODB_PORT:-8000}; table TABLE_NAME (default email-lifecycle).
+  Local (default): the DynamoDB Local of a running \`npm start\`: AWS_ENDPOINT_URL_DYNAMODB or
+    127.0.0.1:\$DYNAMODB_PORT when set, else the npm start on API port --port N, else \$PORT, else 3000 (found
+    whatever ports it was given), else 127.0.0.1:8000; table TABLE_NAME (default email-lifecycle).
   AWS: pass --aws (or ADMIN_TARGET=aws) with TABLE_NAME set and AWS_ENDPOINT_URL_DYNAMODB unset;
     credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...).
 
@@ -49,7 +51,7 @@ interface Target {
 }
 
 /** The rule: AWS only when asked for explicitly AND the table is named AND no endpoint override is set. */
-function resolveTarget(env: NodeJS.ProcessEnv, awsFlag: boolean): Target {
+function resolveTarget(env: NodeJS.ProcessEnv, awsFlag: boolean, apiPort: number | undefined): Target {
   const wantsAws = awsFlag || env['ADMIN_TARGET'] === 'aws';
   if (wantsAws) {
     if (!env['TABLE_NAME']) throw new UsageError('--aws needs TABLE_NAME (the deployed table name)');
@@ -62,17 +64,21 @@ function resolveTarget(env: NodeJS.ProcessEnv, awsFlag: boolean): Target {
   if (env['ADMIN_TARGET'] && env['ADMIN_TARGET'] !== 'local') {
     throw new UsageError(`ADMIN_TARGET must be "local" or "aws", got "${env['ADMIN_TARGET']}"`);
   }
-  const endpoint =
-    env['AWS_ENDPOINT_URL_DYNAMODB'] ?? `http://127.0.0.1:${portFromEnv(env, 'DYNAMODB_PORT', 8000)}`;
-  const tableName = env['TABLE_NAME'] ?? 'email-lifecycle';
+  const local = localStoreTarget(env, apiPort);
   return {
     kind: 'local',
-    env: { ...env, AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName },
-    description: `DynamoDB Local at ${endpoint}, table ${tableName}`,
+    env: { ...env, AWS_ENDPOINT_URL_DYNAMODB: local.dynamoEndpoint, TABLE_NAME: local.tableName },
+    description: local.description,
   };
 }
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be an integer 1–65535, got "${raw}"`);
+  return port;
+}
 
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`);
@@ -105,6 +111,7 @@ async function run(argv: string[]): Promise<void> {
       name: { type: 'string' },
       plan: { type: 'string' },
       client: { type: 'string' },
+      port: { type: 'string' },
       aws: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -136,9 +143,9 @@ async function run(argv: string[]): Promise<void> {
   }
   if (command === 'disable-key' || command === 'suspend-client') required(values.client, '--client');
 
-  const target = resolveTarget(process.env, values.aws);
+  const target = resolveTarget(process.env, values.aws, values.port === undefined ? undefined : parsePort(values.port));
   const config = loadConfig(target.env);
-  const deps = buildDeps(config);
+  const deps = clientAdminDeps(createContainer({ config }));
   if (target.kind === 'local') await prepareLocalTable(config.AWS_ENDPOINT_URL_DYNAMODB!, config.TABLE_NAME, config.AWS_REGION);
 
   switch (command) {
@@ -192,7 +199,8 @@ async function prepareLocalTable(endpoint: string, tableName: string, region: st
 
 process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
 run(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  const usage = error instanceof UsageError || error instanceof NoRuntimeOnPortError;
+  if (usage || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
     process.stderr.write(`admin: ${(error as Error).message}\nRun "npm run admin -- help" for usage.\n`);
     process.exit(2);
   }

@@ -50,3 +50,20 @@ export const unsupportedMediaType = (error: string) =>
 export const unprocessable = (items: ErrorItem[]) => new AppError(422, items, 'Validation failed');
 export const invalidField = (condition: ErrorItem['condition'], key: string, error: string) =>
   unprocessable([item(condition, key, error)]);
+
+/**
+ * A queue message that can never succeed, however often it is delivered (the item it points at is gone, the
+ * provider refused the mail for good). The SQS batch wrapper records it (its `onPermanentFailure`), logs it and
+ * acknowledges the message; any other error is retryable: SQS delivers the message again, then to the DLQ.
+ * `reason` is a short code the item keeps (an execution's `reason`, an event's `process_error`).
+ */
+export class PermanentFailure extends Error {
+  constructor(
+    readonly reason: string,
+    message?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message ?? reason, options);
+    this.name = 'PermanentFailure';
+  }
+}

@@ -1,6 +1,10 @@
 /**
- * The domain's view of the outside world. Domain modules depend only on these interfaces;
- * adapters/dynamo implements them for AWS and the local runtime, tests use fakes.
+ * Cross-cutting ports: the domain's view of time, ids, the queues, the scheduler and the mail provider.
+ *
+ * Where ports live (one rule): a store port — the interface and the records it stores — lives beside its aggregate
+ * in `shared/domain/<area>/<aggregate>-store.ts` (ContactStore, ClientStore, ApiKeyStore, TemplateStore, …);
+ * everything that is not one aggregate's storage lives here. `shared/composition/ports.ts` maps every port to its
+ * name; adapters in `shared/adapters/<tech>/` implement them, `shared/adapters/memory/` for tests.
  */
 export interface Clock {
   now(): Date;
@@ -13,65 +17,80 @@ export interface Ids {
   next(entity: IdEntity, count?: number): Promise<number>;
 }
 
-export type ClientStatus = 'active' | 'suspended';
-
-export interface ClientRecord {
-  id: number;
-  /** Public string identifier (UUID). */
-  client_id: string;
-  name: string;
-  email: string;
-  plan: string;
-  status: ClientStatus;
-  api_key_id: number;
-  api_key_hash: string;
-  api_key_masked: string;
-  api_key_enabled: boolean;
-  created_at: string;
-  updated_at: string;
-  /** Optional dashboard profile details, shown in the client settings' nested `client` (null when unset). */
-  first_name?: string;
-  last_name?: string;
-  phone?: string;
-  city?: string;
-  state?: string;
-  country?: string;
-  street_address?: string;
-  zip_code?: string;
-  website?: string;
-  avatar_url?: string;
-  email_verified_at?: string;
-  /** Billing state kept by the dashboard; `active` / `monthly` when unset. */
-  subscription_status?: string;
-  subscription_billing_period?: string;
-  subscription_ends_at?: string;
+/** Proves the store is reachable with this function's credentials (the health route). */
+export interface StoreProbe {
+  ping(): Promise<void>;
 }
 
-export interface ApiKeyRecord {
-  key_hash: string;
-  key_id: number;
+/**
+ * Queue messages are pointers (DESIGN.md §8): ids only, the table is the truth, and every consumer is idempotent
+ * on them. The consumers' zod schemas are declared `satisfies z.ZodType<…>` against these types.
+ */
+export interface EventMessage {
   client_id: number;
-  enabled: boolean;
-  masked_key: string;
-  created_at: string;
-  disabled_at?: string;
+  event_id: number;
 }
 
-export interface ClientStore {
-  /** Writes the client and its first key atomically. */
-  create(client: ClientRecord, key: ApiKeyRecord): Promise<void>;
-  get(clientId: number): Promise<ClientRecord | undefined>;
-  list(): Promise<ClientRecord[]>;
-  setStatus(clientId: number, status: ClientStatus, at: string): Promise<void>;
+export interface ExecutionMessage {
+  client_id: number;
+  execution_id: number;
 }
 
-export interface ApiKeyStore {
-  getByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+/** Each queue the engine sends to, with the one message shape it carries. */
+export interface QueueMessages {
+  /** events queue → process-events */
+  events: EventMessage;
+  /** workflow queue → execute-workflow */
+  workflow: ExecutionMessage;
+}
+
+export type QueueName = keyof QueueMessages;
+
+/** SQS's longest delivery delay: 15 minutes. Longer waits go through the Scheduler. */
+export const MAX_QUEUE_DELAY_SECONDS = 900;
+
+export interface SendOptions {
+  /** 0–MAX_QUEUE_DELAY_SECONDS; default 0. */
+  delaySeconds?: number;
+}
+
+export interface Queue {
+  /** Enqueues one message; resolves once the queue accepted it. */
+  send<Q extends QueueName>(queue: Q, message: QueueMessages[Q], options?: SendOptions): Promise<void>;
+}
+
+export interface Scheduler {
   /**
-   * Disables the client's current key and stores `next` in one transaction, pointing the client at the new key —
-   * only while the profile still points at `client.api_key_hash`; `conflict` when another rotation got there first.
+   * Delivers `message` to `queue` at `instant` (one-time, deleted after it ran). `name` is unique per schedule:
+   * scheduling the same name again does not deliver twice.
    */
-  rotate(client: ClientRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'>;
-  /** Disables the client's current key. */
-  disableCurrent(client: ClientRecord, at: string): Promise<void>;
+  scheduleAt<Q extends QueueName>(instant: Date, queue: Q, message: QueueMessages[Q], name: string): Promise<void>;
+}
+
+/** One e-mail as the provider sends it (SES v2 Simple content). */
+export interface OutboundEmail {
+  /** `"Name" <address>` or a bare address. */
+  from: string;
+  to: string;
+  replyTo?: string[];
+  subject: string;
+  html: string;
+  text: string;
+  /** Extra headers, e.g. `List-Unsubscribe`, `List-Unsubscribe-Post`. */
+  headers?: Record<string, string>;
+  /** Provider message tags (SES EmailTags): client, execution and sent-email ids. */
+  tags?: Record<string, string>;
+  /** SES configuration set that publishes the delivery events. */
+  configurationSet?: string;
+}
+
+/**
+ * `sent` carries the provider's message id; `rejected` is a permanent refusal (SES MessageRejected, a suppressed or
+ * invalid address) — sending again cannot help. Transient failures (throttling, network) are thrown, so the queue
+ * retries them.
+ */
+export type MailSendResult = { kind: 'sent'; providerMessageId: string } | { kind: 'rejected'; reason: string };
+
+export interface Mailer {
+  send(email: OutboundEmail): Promise<MailSendResult>;
 }

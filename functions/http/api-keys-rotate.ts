@@ -1,10 +1,19 @@
 import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
+import { apiKeyStore } from '../../shared/composition/providers/api-key-store.js';
+import { authenticator } from '../../shared/composition/providers/authenticator.js';
+import { clientStore } from '../../shared/composition/providers/client-store.js';
+import { clock } from '../../shared/composition/providers/clock.js';
+import { ids } from '../../shared/composition/providers/ids.js';
 import { rotateApiKey } from '../../shared/domain/api-keys/rotate-api-key.js';
 
 /** POST /client/api-keys/rotate — the new key in full, once; the previous key stops working at once. */
-export const handler = jsonApi({}, async (_input, { deps, clientId, principal }) => {
-  const { previousHash, ...key } = await rotateApiKey(deps, clientId, principal.keyId);
-  deps.authenticator.forget(previousHash);
-  return ok(key, 'API key rotated; store the new key now, it is not shown again');
-});
+export const handler = jsonApi(
+  {},
+  [clientStore, apiKeyStore, ids, clock, authenticator],
+  async (_input, { deps, clientId, principal }) => {
+    const { previousHash, ...key } = await rotateApiKey(deps, clientId, principal.keyId);
+    deps.authenticator.forget(previousHash);
+    return ok(key, 'API key rotated; store the new key now, it is not shown again');
+  },
+);

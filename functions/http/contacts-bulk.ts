@@ -1,13 +1,20 @@
 import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
+import { clock } from '../../shared/composition/providers/clock.js';
+import { contactStore } from '../../shared/composition/providers/contact-store.js';
+import { ids } from '../../shared/composition/providers/ids.js';
 import { importContacts } from '../../shared/domain/contacts/bulk-import.js';
 import { summaryMessage } from '../../shared/domain/contacts/bulk-result.js';
 import { BulkContactsBody } from '../../shared/domain/contacts/bulk-schemas.js';
 
 /** POST /client/contacts/bulk — upsert up to BULK_IMPORT_LIMIT contacts; `meta.dynamodb` counts the requests. */
-export const handler = jsonApi({ body: BulkContactsBody }, async ({ body }, { deps, clientId, principal }) => {
-  const { result, usage } = await deps.requestCounter.measure(() =>
-    importContacts(deps, clientId, body, { limit: deps.config.BULK_IMPORT_LIMIT, createdBy: principal.keyId ?? 0 }),
-  );
-  return ok(result, summaryMessage(result), { dynamodb: { requests: usage.requests, waves: usage.waves } });
-});
+export const handler = jsonApi(
+  { body: BulkContactsBody },
+  [contactStore, ids, clock],
+  async ({ body }, { deps, clientId, principal }) => {
+    const { result, usage } = await deps.requestCounter.measure(() =>
+      importContacts(deps, clientId, body, { limit: deps.config.BULK_IMPORT_LIMIT, createdBy: principal.keyId ?? 0 }),
+    );
+    return ok(result, summaryMessage(result), { dynamodb: { requests: usage.requests, waves: usage.waves } });
+  },
+);

@@ -1,10 +1,11 @@
 import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
+import { contactStore } from '../../shared/composition/providers/contact-store.js';
 import { findContact } from '../../shared/domain/contacts/get-contact.js';
 import { toContactView } from '../../shared/domain/contacts/contact-view.js';
 import { ContactRef } from '../../shared/domain/contacts/schemas.js';
 
 /** GET /client/contacts/{id} — id or e-mail. */
-export const handler = jsonApi({ params: ContactRef }, async ({ params }, { deps, clientId }) =>
+export const handler = jsonApi({ params: ContactRef }, [contactStore], async ({ params }, { deps, clientId }) =>
   ok(toContactView(await findContact(deps, clientId, params.id))),
 );

@@ -1,9 +1,14 @@
 import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
+import { clock } from '../../shared/composition/providers/clock.js';
+import { templateStore } from '../../shared/composition/providers/template-store.js';
 import { updateTemplate } from '../../shared/domain/templates/update-template.js';
 import { TemplateIdParams, TemplatePatch } from '../../shared/domain/templates/schemas.js';
 
 /** PATCH /client/email-templates/{id} — client templates only (system templates: 403). */
-export const handler = jsonApi({ params: TemplateIdParams, body: TemplatePatch }, async ({ params, body }, { deps, clientId }) =>
-  ok(await updateTemplate(deps, clientId, params.id, body), 'Template updated'),
+export const handler = jsonApi(
+  { params: TemplateIdParams, body: TemplatePatch },
+  [templateStore, clock],
+  async ({ params, body }, { deps, clientId }) =>
+    ok(await updateTemplate(deps, clientId, params.id, body), 'Template updated'),
 );

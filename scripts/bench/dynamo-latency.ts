@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { buildDeps, setDeps } from '../../shared/composition.js';
+import { createContainer, setContainer } from '../../shared/composition/container.js';
 import { loadConfig } from '../../shared/config.js';
 import { createDocumentClient, RequestCounter } from '../../shared/adapters/dynamo/document-client.js';
 
@@ -24,8 +24,6 @@ export function installLatency(): { set(ms: number): void; counter: RequestCount
     },
     { step: 'finalizeRequest', name: 'benchLatency', priority: 'low' },
   );
-  const deps = buildDeps(config, { db });
-  deps.requestCounter = counter;
-  setDeps(deps);
+  setContainer(createContainer({ config, db, requestCounter: counter }));
   return { set: (ms) => (latencyMs = ms), counter };
 }

@@ -16,7 +16,8 @@ const REPEAT = Math.max(1, Number(process.env['BENCH_REPEAT'] ?? 3));
 const MODEL_LATENCY_MS = Math.max(0, Number(process.env['BENCH_LATENCY_MS'] ?? 4));
 
 const { startLocalRuntime } = await import('../../local/runtime.js');
-const { getDeps } = await import('../../shared/composition.js');
+const { getContainer } = await import('../../shared/composition/container.js');
+const { clientAdminDeps } = await import('../../shared/composition/providers/client-admin.js');
 const { createClient } = await import('../../shared/domain/clients/create-client.js');
 const { installLatency } = await import('./dynamo-latency.js');
 const { measureWriteFloor } = await import('./write-floor.js');
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
     };
     let clients = 0;
     const newClient = async () =>
-      (await createClient(getDeps(), { email: `bench-${(clients += 1)}@example.com`, name: 'Bench' })).api_key;
+      (await createClient(clientAdminDeps(), { email: `bench-${(clients += 1)}@example.com`, name: 'Bench' })).api_key;
 
     // The JVM behind DynamoDB Local (and V8) get faster as they warm up: pay that before measuring anything.
     // Measured on this machine: the first few thousand writes run up to twice as slow as later ones.
@@ -141,7 +142,7 @@ async function runMethod(send: Send, key: string, method: Method, phase: Phase, 
 
 /** Times one scenario and reads the DynamoDB request counter (the runtime serves only the bench meanwhile). */
 async function measure(phase: Phase, method: Method, run: () => Promise<void>): Promise<Measurement> {
-  const counter = getDeps().requestCounter;
+  const counter = getContainer().requestCounter;
   counter.reset();
   const started = performance.now();
   await run();

@@ -17,6 +17,8 @@ export interface ApiResult<T = unknown> {
   message?: string;
   meta?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** An HTML page answered instead of the envelope (the public links in e-mails are opened in browsers). */
+  page?: string;
 }
 
 export const ok = <T>(data: T, message = 'OK', meta?: Record<string, unknown>): ApiResult<T> => ({
@@ -41,6 +43,21 @@ export const accepted = <T>(data: T, message = 'Accepted', meta?: Record<string,
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 export function successResponse(result: ApiResult, requestId: string): APIGatewayProxyStructuredResultV2 {
+  if (result.page !== undefined) {
+    return {
+      statusCode: result.status,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'x-request-id': requestId,
+        // A page about one person's subscription: never cached, never framed, no referrer leaking the token.
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+        'x-frame-options': 'DENY',
+        ...(result.headers ?? {}),
+      },
+      body: result.page,
+    };
+  }
   const body: Envelope = {
     data: result.data ?? {},
     errors: [],

@@ -4,6 +4,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
+import { queueFunctions } from '../../functions/queues.js';
 import { routeKey, routes, type RouteDefinition } from '../../functions/routes.js';
 import { composeApp } from '../../infra/compose-app.js';
 import { TABLE_KEYS } from '../../shared/adapters/dynamo/table-definition.js';
@@ -109,9 +110,9 @@ describe('EmailLifecycle stack', () => {
     });
   });
 
-  it('declares exactly one API route and one Lambda per entry of the route table', () => {
+  it('declares exactly one API route and one Lambda per entry of the route table, one Lambda per queue function', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length);
-    template.resourceCountIs('AWS::Lambda::Function', routes.length);
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + queueFunctions.length);
   });
 
   it.each(routes.map((route) => [routeKey(route), route] as const))(
@@ -203,6 +204,7 @@ describe('EmailLifecycle stack', () => {
       throttleBurstLimit: '40',
       jwtIssuer: 'https://issuer.example.com/',
       jwtJwksUrl: 'https://issuer.example.com/.well-known/jwks.json',
+      jwtMaxLifetimeSeconds: 3600,
       bulkImportLimit: 500,
       publicBaseUrl: 'https://mail.example.com',
     });
@@ -214,11 +216,12 @@ describe('EmailLifecycle stack', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
     });
     const functions = Object.values(custom.findResources('AWS::Lambda::Function')) as Resource[];
-    expect(functions).toHaveLength(routes.length);
+    expect(functions).toHaveLength(routes.length + queueFunctions.length);
     for (const fn of functions) {
       expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
         JWT_ISSUER: 'https://issuer.example.com/',
         JWT_JWKS_URL: 'https://issuer.example.com/.well-known/jwks.json',
+        JWT_MAX_LIFETIME_SECONDS: '3600',
         BULK_IMPORT_LIMIT: '500',
         PUBLIC_BASE_URL: 'https://mail.example.com',
       });

@@ -3,17 +3,24 @@ import { describe, expect, inject, it } from 'vitest';
 import { request } from './support/api.js';
 import { createTestClient, suspendTestClient } from './support/clients.js';
 
-/** A token as the client's identity provider would issue it (claims and lifetime adjustable per test). */
-function token(claims: Record<string, unknown>, opts: { exp?: string; secret?: string; aud?: string } = {}) {
+/**
+ * A token as the client's identity provider would issue it (claims and lifetime adjustable per test). `exp: null`
+ * leaves the claim out; `iat: null` too. Numbers are seconds from now.
+ */
+function token(
+  claims: Record<string, unknown>,
+  opts: { exp?: string | number | null; iat?: number | null; secret?: string; aud?: string } = {},
+) {
   const jwt = inject('jwt');
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuer(jwt.issuer)
-    .setAudience(opts.aud ?? jwt.audience)
-    .setIssuedAt()
-    .setExpirationTime(opts.exp ?? '5m')
-    .sign(new TextEncoder().encode(opts.secret ?? jwt.secret));
+  const now = Math.floor(Date.now() / 1000);
+  const signer = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer(jwt.issuer).setAudience(opts.aud ?? jwt.audience);
+  if (opts.iat !== null) signer.setIssuedAt(now + (opts.iat ?? 0));
+  const exp = opts.exp === undefined ? '5m' : opts.exp;
+  if (exp !== null) signer.setExpirationTime(typeof exp === 'number' ? now + exp : exp);
+  return signer.sign(new TextEncoder().encode(opts.secret ?? jwt.secret));
 }
+
+const HOUR = 3600;
 
 describe('JWT bearer tokens over HTTP', () => {
   it('authenticates the client named by the client_id claim and scopes data to it', async () => {
@@ -35,6 +42,36 @@ describe('JWT bearer tokens over HTTP', () => {
     const res = await request('GET', '/client/contacts/1', { key: await token({ client_id: client.id }, opts) });
     expect(res.status).toBe(401);
     expect(res.body.errors).toEqual([{ condition: 'unauthorized', error: expect.any(String), key: 'authorization' }]);
+  });
+
+  it.each([
+    ['has no exp claim', { exp: null }, 'The token has no exp claim'],
+    ['has no exp claim nor iat', { exp: null, iat: null }, 'The token has no exp claim'],
+    ['lives longer than 24 h from its iat', { exp: 24 * HOUR + 60 }, 'The token lifetime exceeds 24 h'],
+    ['was issued long ago and expires in a year', { iat: -HOUR, exp: 365 * 24 * HOUR }, 'The token lifetime exceeds 24 h'],
+    ['has no iat and expires more than 24 h from now', { iat: null, exp: 25 * HOUR }, 'The token lifetime exceeds 24 h'],
+    ['claims to be issued in the future to stretch its lifetime', { iat: 30 * HOUR, exp: 31 * HOUR }, 'The token lifetime exceeds 24 h'],
+  ])('answers 401 saying why for a token that %s', async (_name, opts, error) => {
+    // Prepare
+    const client = await createTestClient();
+
+    // Act
+    const res = await request('GET', '/client/contacts/1', { key: await token({ client_id: client.id }, opts) });
+
+    // Assess
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ success: false, data: {}, message: 'Unauthorized' });
+    expect(res.body.errors).toEqual([{ condition: 'unauthorized', error, key: 'authorization' }]);
+  });
+
+  it.each([
+    ['lives exactly 24 h', { exp: 24 * HOUR }],
+    ['has no iat and expires within 24 h', { iat: null, exp: 23 * HOUR }],
+  ])('accepts a token that %s', async (_name, opts) => {
+    const client = await createTestClient();
+    const res = await request('GET', '/client/contacts/1', { key: await token({ client_id: client.id }, opts) });
+    expect(res.status).toBe(404);
+    expect(res.body.errors).toEqual([expect.objectContaining({ condition: 'not_found' })]);
   });
 
   it('answers 403 when the token names a suspended client', async () => {

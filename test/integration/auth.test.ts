@@ -20,6 +20,18 @@ describe('authentication over HTTP', () => {
     },
   );
 
+  it('answers a 100 KB Authorization header with a 431 envelope, not an empty body', async () => {
+    const res = await request('GET', '/client/contacts/1', { headers: { authorization: `Bearer ${'a'.repeat(100_000)}` } });
+    expect(res.status).toBe(431);
+    expect(res.body).toEqual({
+      data: {},
+      errors: [{ condition: 'max', error: expect.stringContaining('headers'), key: 'headers' }],
+      message: 'Request Header Fields Too Large',
+      meta: { request_id: expect.any(String) },
+      success: false,
+    });
+  });
+
   it('accepts the raw key as well as the Bearer form', async () => {
     const client = await createTestClient();
     const created = await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'raw@acme.test' } });

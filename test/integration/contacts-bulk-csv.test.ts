@@ -43,6 +43,37 @@ describe('POST /client/contacts/bulk/csv', () => {
     expect((await getContact(key, 'bob@example.com')).body.data).toMatchObject({ first_name: 'Bob "Bobby"', timezone: 'Asia/Singapore', source: 2 });
   });
 
+  it.each([
+    ['CRLF on the header, LF after', 'email,first_name\r\nmix1@example.com,One\nmix2@example.com,Two\r\nmix3@example.com,"Three\nLines"\n'],
+    ['LF on the header, CRLF after', 'email,first_name\nmix1@example.com,One\r\nmix2@example.com,Two\nmix3@example.com,"Three\nLines"\r\n'],
+    ['a lone CR among them', 'email,first_name\rmix1@example.com,One\r\nmix2@example.com,Two\nmix3@example.com,"Three\nLines"'],
+  ])('accounts for every line of a file with mixed line endings (%s)', async (_what, csv) => {
+    // Prepare
+    const { api_key: key } = await createTestClient();
+
+    // Act
+    const res = await upload(key, csv);
+
+    // Assess
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ created: 3, failed: 0 });
+    expect(res.body.data.results.map((r: { index: number; email: string }) => [r.index, r.email])).toEqual([
+      [1, 'mix1@example.com'],
+      [2, 'mix2@example.com'],
+      [3, 'mix3@example.com'],
+    ]);
+    expect((await getContact(key, 'mix1@example.com')).body.data.first_name).toBe('One');
+    expect((await getContact(key, 'mix2@example.com')).body.data.first_name).toBe('Two');
+    expect((await getContact(key, 'mix3@example.com')).body.data.first_name).toBe('Three\nLines');
+  });
+
+  it('counts a blank CRLF line between LF lines as one empty row, not two', async () => {
+    const { api_key: key } = await createTestClient();
+    const res = await upload(key, 'email\nblank1@example.com\r\n\r\nblank2@example.com\n');
+    expect(res.body.data.results.map((r: { index: number }) => r.index)).toEqual([1, 3]);
+    expect(res.body.meta.empty_rows).toBe(1);
+  });
+
   it('reads a file without a header in the documented column order', async () => {
     const { api_key: key } = await createTestClient();
     const res = await upload(key, 'cy@example.com,Cy,Young,Initech,555-0100,JST,crm-1,ext-1,webinar\n', { has_header: 'false' });

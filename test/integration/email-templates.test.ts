@@ -139,7 +139,7 @@ describe('PATCH /client/email-templates/{id}', () => {
 });
 
 describe('DELETE /client/email-templates/{id}', () => {
-  it('soft-deletes: deleted_at is set, GET still shows it, list and edits no longer see it', async () => {
+  it('soft-deletes: deleted_at is set; GET shows it only with include_deleted; list and edits no longer see it', async () => {
     const client = await createTestClient();
     const template = await createTemplate(client.api_key);
     const path = `/client/email-templates/${template.id}`;
@@ -148,7 +148,8 @@ describe('DELETE /client/email-templates/{id}', () => {
     expect(del.status).toBe(200);
     expect(del.body.data.deleted_at).toEqual({ time: expect.stringMatching(RFC3339_UTC), valid: true });
 
-    const read = await call('GET', path, { key: client.api_key });
+    expect((await call('GET', path, { key: client.api_key })).status).toBe(404);
+    const read = await call('GET', `${path}?include_deleted=true`, { key: client.api_key });
     expect(read.status).toBe(200);
     expect(read.body.data.deleted_at.valid).toBe(true);
     const list = await call('POST', '/client/email-templates/list', { key: client.api_key, body: { type: 2 } });

@@ -301,7 +301,7 @@ describe('PATCH /client/settings', () => {
     const client = await createTestClient();
     const db = createDocumentClient({ region: 'us-east-1', endpoint: inject('dynamoEndpoint') });
     const month = new Date().toISOString().slice(0, 7);
-    await db.send(new PutCommand({ TableName: inject('tableName'), Item: { ...keys.quotaMonth(client.id, month), sent: 17 } }));
+    await db.send(new PutCommand({ TableName: inject('tableName'), Item: { ...keys.quota(client.id, month), sent: 17 } }));
 
     const res = await call('PATCH', '/client/settings', { key: client.api_key, body: {} });
 

@@ -1,7 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sendTransaction } from './transactions.js';
-import type { ApiKeyRecord, ApiKeyStore, ClientRecord } from '../../ports.js';
+import type { ApiKeyRecord, ApiKeyStore } from '../../domain/api-keys/api-key-store.js';
+import type { ClientRecord } from '../../domain/clients/client-store.js';
 import { keys } from './keys.js';
 import { stripKeys } from './items.js';
 

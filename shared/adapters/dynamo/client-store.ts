@@ -3,7 +3,8 @@ import {
   TransactWriteCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import type { ApiKeyRecord, ClientRecord, ClientStatus, ClientStore } from '../../ports.js';
+import type { ApiKeyRecord } from '../../domain/api-keys/api-key-store.js';
+import type { ClientRecord, ClientStatus, ClientStore } from '../../domain/clients/client-store.js';
 import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
 import { TABLE_KEYS } from './table-definition.js';

@@ -13,9 +13,19 @@
  * - template              CLIENT#<id> | SYSTEM / TEMPLATE#<id>
  * - customization         CLIENT#<id> / WORKFLOW#<wid>             overrides + clone marker (clone_template_id);
  *                                                                  audit: WORKFLOW#<wid>#AUDIT#<ts>#<n>
- * - quota counter         CLIENT#<id> / QUOTA#M#<yyyy-mm>          e-mails sent that UTC month (`sent`, ADD)
- *                         CLIENT#<id> / QUOTA#D#<yyyy-mm-dd>       e-mails sent that UTC day (`sent`, ADD)
  * - all clients (admin)   gsi1: CLIENTS / CLIENT#<id>
+ *
+ * Engine items get a partition key of their own (docs/capacity.md): at 200 events/s and 200 sends/s one client's
+ * `CLIENT#<id>` partition would take far more than DynamoDB's 1 000 WCU/s per partition key value.
+ * - event                 EVENT#<client>#<id> / EVENT                gsi1 while queued: EVENTS#QUEUED#<shard> /
+ *                                                                    <created_at> (sparse; the sweeper's view)
+ * - idempotency lock      IDEM#<client>#<sha256(key)> / IDEM         → event id + request hash; TTL 30 days
+ * - execution             EXEC#<client>#<id> / EXEC                  gsi1: CLIENT#<client>#EXEC#<shard> /
+ *                                                                    <created_at>#<id> (newest first, 8 shards)
+ * - sent e-mail           SENT#<client>#<uuid> / SENT                logs: SENT#<client>#<uuid> / LOG#<ts>#<log id>
+ * - provider message id   MSG#<provider message id> / MSG            → client id, sent e-mail id
+ * - quota counter         QUOTA#<client>#<yyyy-mm>[#<shard>] / QUOTA   `sent` (month) and `d<DD>` (day), UTC
+ * - per-contact day cap   CAP#<client>#<contact>#<local yyyy-mm-dd> / CAP   TTL 3 days
  */
 export interface ItemKey {
   pk: string;
@@ -73,8 +83,47 @@ export const keys = {
   }),
   customizationAuditPrefix: (workflowId: number): string => `WORKFLOW#${pad(workflowId, 4)}#AUDIT#`,
 
-  /** `month` is `yyyy-mm` (UTC). */
-  quotaMonth: (clientId: number, month: string): ItemKey => ({ pk: clientPk(clientId), sk: `QUOTA#M#${month}` }),
-  /** `day` is `yyyy-mm-dd` (UTC). */
-  quotaDay: (clientId: number, day: string): ItemKey => ({ pk: clientPk(clientId), sk: `QUOTA#D#${day}` }),
+  event: (clientId: number, eventId: number): ItemKey => ({ pk: `EVENT#${clientId}#${eventId}`, sk: 'EVENT' }),
+  queuedEventShards: 4,
+  /** Sparse gsi1 entry of an event while it is queued (the sweeper's view); removed when processed. */
+  queuedEvent: (eventId: number, createdAt: string) => ({
+    gsi1pk: keys.queuedEventPk(eventId % keys.queuedEventShards),
+    gsi1sk: createdAt,
+  }),
+  queuedEventPk: (shard: number): string => `EVENTS#QUEUED#${shard}`,
+  /** `keyHash` is the SHA-256 of the caller's idempotency key: any key length fits the 1 024-byte key limit. */
+  idempotency: (clientId: number, keyHash: string): ItemKey => ({ pk: `IDEM#${clientId}#${keyHash}`, sk: 'IDEM' }),
+
+  execution: (clientId: number, executionId: number): ItemKey => ({ pk: `EXEC#${clientId}#${executionId}`, sk: keys.executionSk }),
+  executionSk: 'EXEC',
+  executionShards: 8,
+  /** gsi1 entry listing a client's executions newest first, spread over `executionShards` key values. */
+  executionListing: (clientId: number, executionId: number, createdAt: string) => ({
+    gsi1pk: keys.executionListingPk(clientId, executionId % keys.executionShards),
+    gsi1sk: `${createdAt}#${pad(executionId, 16)}`,
+  }),
+  executionListingPk: (clientId: number, shard: number): string => `CLIENT#${clientId}#EXEC#${shard}`,
+
+  sentEmail: (clientId: number, sentEmailId: string): ItemKey => ({ pk: `SENT#${clientId}#${sentEmailId}`, sk: 'SENT' }),
+  sentEmailLog: (clientId: number, sentEmailId: string, at: string, logId: string): ItemKey => ({
+    pk: `SENT#${clientId}#${sentEmailId}`,
+    sk: `LOG#${at}#${logId}`,
+  }),
+  sentEmailLogPrefix: 'LOG#',
+  providerMessage: (providerMessageId: string): ItemKey => ({ pk: `MSG#${providerMessageId}`, sk: 'MSG' }),
+
+  /**
+   * The client's send counter of one UTC month: `sent` (the month) and `d<DD>` (each day), raised together by the
+   * claim. A client whose limits allow 10 000+ a day spreads it over `quotaShards` items (docs/capacity.md).
+   */
+  quota: (clientId: number, month: string, shard = 0): ItemKey => ({
+    pk: `QUOTA#${clientId}#${month}${shard > 0 ? `#${shard}` : ''}`,
+    sk: 'QUOTA',
+  }),
+  quotaShards: 8,
+  /** E-mails sent to one contact on one day of its own time zone. */
+  contactDayCap: (clientId: number, contactId: number, localDay: string): ItemKey => ({
+    pk: `CAP#${clientId}#${contactId}#${localDay}`,
+    sk: 'CAP',
+  }),
 } as const;

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ClientRecord } from '../../ports.js';
+import type { ClientRecord } from '../../domain/clients/client-store.js';
 import type { SettingsBundle, SettingsRecord, SettingsStore } from '../../domain/settings/settings-store.js';
 import { batchGetItems } from './batch-get.js';
 import { stripKeys } from './items.js';
@@ -13,19 +13,20 @@ export class DynamoSettingsStore implements SettingsStore {
     private readonly tableName: string,
   ) {}
 
-  /** One strongly consistent BatchGetItem: settings row, client profile, monthly quota counter. */
+  /** One strongly consistent BatchGetItem: settings row, client profile and the month's quota counter shards. */
   async load(clientId: number, month: string): Promise<SettingsBundle> {
     const settingsKey = keys.settings(clientId);
     const profileKey = keys.clientProfile(clientId);
-    const quotaKey = keys.quotaMonth(clientId, month);
-    const items = await batchGetItems(this.db, this.tableName, [settingsKey, profileKey, quotaKey], { consistentRead: true });
-    const bySk = new Map(items.map((item) => [String(item['sk']), item]));
-    const settings = bySk.get(settingsKey.sk);
-    const profile = bySk.get(profileKey.sk);
+    const quotaKeys = Array.from({ length: keys.quotaShards }, (_, shard) => keys.quota(clientId, month, shard));
+    const items = await batchGetItems(this.db, this.tableName, [settingsKey, profileKey, ...quotaKeys], { consistentRead: true });
+    const byKey = new Map(items.map((item) => [`${String(item['pk'])}\u0000${String(item['sk'])}`, item]));
+    const read = (key: { pk: string; sk: string }) => byKey.get(`${key.pk}\u0000${key.sk}`);
+    const settings = read(settingsKey);
+    const profile = read(profileKey);
     return {
       settings: settings ? stripKeys<SettingsRecord>(settings) : undefined,
       client: profile ? stripKeys<ClientRecord>(profile) : undefined,
-      monthlyEmailsSent: sentCountOf(bySk.get(quotaKey.sk)),
+      monthlyEmailsSent: quotaKeys.reduce((sum, key) => sum + sentCountOf(read(key)), 0),
     };
   }
 

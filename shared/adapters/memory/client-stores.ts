@@ -1,4 +1,6 @@
-import type { ApiKeyRecord, ApiKeyStore, ClientRecord, ClientStatus, ClientStore, Clock, IdEntity, Ids } from '../../ports.js';
+import type { Clock, IdEntity, Ids } from '../../ports.js';
+import type { ApiKeyRecord, ApiKeyStore } from '../../domain/api-keys/api-key-store.js';
+import type { ClientRecord, ClientStatus, ClientStore } from '../../domain/clients/client-store.js';
 
 /** In-memory adapters for unit tests: same contracts as the DynamoDB ones, no AWS. */
 export class MemoryIds implements Ids {

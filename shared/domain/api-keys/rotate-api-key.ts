@@ -1,4 +1,6 @@
-import type { ApiKeyStore, ClientStore, Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../ports.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import type { ClientStore } from '../clients/client-store.js';
 import { conflict, notFound } from '../../errors.js';
 import { generateApiKey, hashApiKey, maskApiKey } from './api-key.js';
 

@@ -1,7 +1,10 @@
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import type { ApiKeyStore, ClientRecord, ClientStore, Clock } from '../../ports.js';
+import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import type { Clock } from '../../ports.js';
+import type { ApiKeyStore } from '../api-keys/api-key-store.js';
+import type { ClientRecord, ClientStore } from '../clients/client-store.js';
 import { forbidden, unauthorized } from '../../errors.js';
 import { digestsEqual, hashApiKey, looksLikeApiKey } from '../api-keys/api-key.js';
+import { DEFAULT_JWT_MAX_LIFETIME_SECONDS, verifyJwt } from './verify-jwt.js';
 
 export interface Principal {
   clientId: number;
@@ -16,6 +19,8 @@ export interface JwtSettings {
   issuer?: string;
   audience?: string;
   clientIdClaim: string;
+  /** Longest accepted exp − iat (or exp − now without iat); default 24 h. */
+  maxLifetimeSeconds?: number;
 }
 
 interface Deps {
@@ -77,17 +82,18 @@ export class Authenticator {
 
   private async fromJwt(token: string): Promise<Principal> {
     if (!this.jwtKey) throw unauthorized('JWT authentication is not configured');
-    let claim: unknown;
-    try {
-      const verified = await jwtVerify(token, this.jwtKey as Uint8Array, {
+    const payload = await verifyJwt(
+      token,
+      this.jwtKey,
+      {
         issuer: this.jwt.issuer,
         audience: this.jwt.audience,
         algorithms: this.jwt.hs256Secret ? ['HS256'] : undefined,
-      });
-      claim = verified.payload[this.jwt.clientIdClaim];
-    } catch {
-      throw unauthorized('The token is invalid or expired');
-    }
+        maxLifetimeSeconds: this.jwt.maxLifetimeSeconds ?? DEFAULT_JWT_MAX_LIFETIME_SECONDS,
+      },
+      this.deps.clock.now(),
+    );
+    const claim = payload[this.jwt.clientIdClaim];
     const clientId = typeof claim === 'number' ? claim : typeof claim === 'string' ? Number(claim) : NaN;
     if (!Number.isInteger(clientId) || clientId <= 0) throw unauthorized('The token does not name a client');
     const cacheKey = `jwt-client:${clientId}`;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { ApiKeyStore, ClientRecord, ClientStore, Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../ports.js';
+import type { ApiKeyStore } from '../api-keys/api-key-store.js';
+import type { ClientRecord, ClientStore } from './client-store.js';
 import { generateApiKey, hashApiKey, maskApiKey } from '../api-keys/api-key.js';
 import { PLAN_TIERS } from '../plans/catalog.js';
 

@@ -1,5 +1,5 @@
 import { AppError, type ErrorItem } from '../../errors.js';
-import { issuesToItems } from '../../http/validation.js';
+import { issuesToItems } from '../../validation/issue-items.js';
 import { subscriptionOf } from './build-contact.js';
 import { ContactBody } from './schemas.js';
 

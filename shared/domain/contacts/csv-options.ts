@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { unprocessable } from '../../errors.js';
-import { issuesToItems } from '../../http/validation.js';
+import { issuesToItems } from '../../validation/issue-items.js';
 import { resolveTimezone } from '../time/timezones.js';
 
 const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);

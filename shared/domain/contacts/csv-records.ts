@@ -18,9 +18,12 @@ export interface CsvRecords {
 
 class RowLimitExceeded extends Error {}
 
+/** Longest first, so CRLF is one line break and not a CR followed by an empty LF line. */
+const LINE_ENDINGS = ['\r\n', '\n', '\r'];
+
 /**
- * Parses the CSV text with csv-parse: quotes, delimiters and line breaks inside quoted fields, CRLF or LF,
- * a UTF-8 BOM, rows of uneven length. A stray quote inside an unquoted field is kept as text; a record csv-parse
+ * Parses the CSV text with csv-parse: quotes, delimiters and line breaks inside quoted fields, CRLF, LF or CR (mixed
+ * in one file too), a UTF-8 BOM, rows of uneven length. A stray quote inside an unquoted field is kept as text; a record csv-parse
  * cannot read becomes a row with an `error` and the rows around it still count. More than `maxRows` non-empty
  * data rows stops parsing at once with a 413.
  */
@@ -52,6 +55,9 @@ export function readCsvRecords(text: string, options: { delimiter: string; hasHe
     parse(text, {
       bom: true,
       delimiter: options.delimiter,
+      // Every line ending, not just the one csv-parse would detect on the first line: a file edited on two systems
+      // mixes them, and a detected CRLF would otherwise swallow the LF lines into one record.
+      record_delimiter: LINE_ENDINGS,
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: false,

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../../ports.js';
+import type { ClientRecord } from '../clients/client-store.js';
 
 /** The writable fields of SPEC.md's Client settings; absent = unset (the default applies). */
 export interface SettingsFields {

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../../ports.js';
+import type { ClientRecord } from '../clients/client-store.js';
 import type { SubscriptionPlan } from '../plans/catalog.js';
 import { deletedAtOf } from '../templates/template-view.js';
 import { quotaResetAt } from './quota-period.js';

@@ -4,10 +4,8 @@ import type { ContactStore } from '../contacts/contact-store.js';
 import { quotaMonthOf } from '../settings/quota-period.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { findTemplate } from './get-template.js';
-import { renderTemplate, toSingleLine } from './render-template.js';
+import { renderEmail } from './render-email.js';
 import type { RenderPreviewBody } from './schemas.js';
-import { assertSafeTemplates } from './template-safety.js';
-import { contactVars, defaultVars, resolveVars } from './template-vars.js';
 
 interface Deps {
   clock: Clock;
@@ -19,7 +17,7 @@ interface Deps {
 
 /**
  * POST /client/email-templates/{id}/render-preview. Template, contact and (with default vars) settings are read in
- * one parallel wave; all four parts are checked against DESIGN.md §6 before any is compiled; HTML escapes values.
+ * one parallel wave, then rendered by `renderEmail`, the sender's own path.
  */
 export async function renderPreview(deps: Deps, clientId: number, templateId: number, body: RenderPreviewBody) {
   const [template, contact, bundle] = await Promise.all([
@@ -28,16 +26,14 @@ export async function renderPreview(deps: Deps, clientId: number, templateId: nu
     body.include_default_vars ? deps.settings.load(clientId, quotaMonthOf(deps.clock.now())) : Promise.resolve(undefined),
   ]);
   if (body.contact_id !== undefined && !contact) throw notFound('contact_id', 'Contact not found');
-  const parts = {
-    subject: template.subject,
-    preview_text: template.preview_text,
-    html_body: template.html_body,
-    text_body: template.text_body,
-  };
-  assertSafeTemplates(parts);
-  const vars = resolveVars({
-    contact: contact ? contactVars(contact) : undefined,
-    defaults: bundle ? defaultVars(bundle.settings, bundle.client, { publicBaseUrl: deps.config.PUBLIC_BASE_URL }) : undefined,
+  const rendered = renderEmail({
+    template,
+    contact,
+    branding: bundle && {
+      settings: bundle.settings,
+      client: bundle.client,
+      links: { publicBaseUrl: deps.config.PUBLIC_BASE_URL },
+    },
     vars: body.vars,
   });
   return {
@@ -45,11 +41,11 @@ export async function renderPreview(deps: Deps, clientId: number, templateId: nu
     template_type: template.type,
     contact_id: contact?.id ?? null,
     include_default_vars: body.include_default_vars,
-    resolved_vars: vars,
-    subject: toSingleLine(renderTemplate(parts.subject, vars, 'text', 'subject')),
-    preview_text: renderTemplate(parts.preview_text, vars, 'text', 'preview_text'),
-    html_body: renderTemplate(parts.html_body, vars, 'html', 'html_body'),
-    text_body: renderTemplate(parts.text_body, vars, 'text', 'text_body'),
+    resolved_vars: rendered.vars,
+    subject: rendered.subject,
+    preview_text: rendered.preview_text,
+    html_body: rendered.html,
+    text_body: rendered.text,
   };
 }
 export type RenderedPreview = Awaited<ReturnType<typeof renderPreview>>;

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../../ports.js';
+import type { ClientRecord } from '../clients/client-store.js';
 import type { ContactRecord } from '../contacts/contact-store.js';
 import type { SettingsFields } from '../settings/settings-store.js';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { malformed, unprocessable, type ErrorItem } from '../../errors.js';
-import { issuesToItems } from '../validation.js';
+import { issuesToItems } from '../../validation/issue-items.js';
 import type { ApiMiddleware } from './types.js';
 
 export interface InputSchemas {

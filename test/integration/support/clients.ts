@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { buildDeps, type Deps } from '../../../shared/composition.js';
+import { createContainer } from '../../../shared/composition/container.js';
+import { clientAdminDeps, type ClientAdminDeps } from '../../../shared/composition/providers/client-admin.js';
 import { loadConfig } from '../../../shared/config.js';
 import {
   createClient,
@@ -17,15 +18,17 @@ import type { PLAN_TIERS } from '../../../shared/domain/plans/catalog.js';
  * The server caches authentication results per container for AUTH_CACHE_TTL_SECONDS (≤ 60 s, as on AWS):
  * suspend a client or disable its key before the key's first request, or expect the old answer for that long.
  */
-let deps: Deps | undefined;
+let deps: ClientAdminDeps | undefined;
 
-function storeDeps(): Deps {
-  deps ??= buildDeps(
-    loadConfig({
-      ...process.env,
-      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
-      TABLE_NAME: inject('tableName'),
-      AWS_REGION: process.env['AWS_REGION'] ?? 'us-east-1',
+function storeDeps(): ClientAdminDeps {
+  deps ??= clientAdminDeps(
+    createContainer({
+      config: loadConfig({
+        ...process.env,
+        AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+        TABLE_NAME: inject('tableName'),
+        AWS_REGION: process.env['AWS_REGION'] ?? 'us-east-1',
+      }),
     }),
   );
   return deps;

@@ -1,12 +1,13 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { memoryClientAdapters } from '../../../shared/adapters/memory/client-stores.js';
-import { setDeps, type Deps } from '../../../shared/composition.js';
-import { Authenticator } from '../../../shared/domain/auth/authenticate.js';
+import { createContainer, setContainer } from '../../../shared/composition/container.js';
+import { loadConfig } from '../../../shared/config.js';
 import { createClient } from '../../../shared/domain/clients/create-client.js';
 import { conflict } from '../../../shared/errors.js';
-import { jsonApi, publicApi } from '../../../shared/http/api.js';
+import { jsonApi } from '../../../shared/http/api.js';
+import { publicApi } from '../../../shared/http/public-api.js';
 import { created, ok } from '../../../shared/http/envelope.js';
 
 const context = { awsRequestId: 'aws-req', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
@@ -27,6 +28,7 @@ function event(overrides: Partial<APIGatewayProxyEventV2> & { headers?: Record<s
 const Body = z.object({ name: z.string().min(2), age: z.int().min(0), email: z.email() });
 const handler = jsonApi(
   { params: z.object({ id: z.coerce.number().int() }), body: Body },
+  [],
   async ({ params, body }, ctx) => created({ id: params.id, name: body.name, client: ctx.clientId }),
 );
 
@@ -38,9 +40,10 @@ beforeEach(async () => {
   const client = await createClient(adapters, { email: 'o@acme.test', name: 'Acme' });
   apiKey = client.api_key;
   clientId = client.id;
-  setDeps({ ...adapters, authenticator: new Authenticator(adapters, { clientIdClaim: 'client_id' }, 0) } as unknown as Deps);
+  // The memory stores replace the DynamoDB ones; the container builds the authenticator on them (no auth cache).
+  setContainer(createContainer({ config: loadConfig({ AUTH_CACHE_TTL_SECONDS: '0' }), overrides: adapters }));
 });
-afterEach(() => setDeps(undefined));
+afterEach(() => setContainer(undefined));
 
 const call = async (e: APIGatewayProxyEventV2) => {
   const res = await handler(e, context);
@@ -104,7 +107,7 @@ describe('jsonApi', () => {
   });
 
   it('maps an AppError thrown by the domain to its status', async () => {
-    const failing = jsonApi({}, async () => {
+    const failing = jsonApi({}, [], async () => {
       throw conflict('unique', 'email', 'taken');
     });
     const res = await failing(authed(undefined), context);
@@ -112,18 +115,27 @@ describe('jsonApi', () => {
     expect(JSON.parse(res.body as string).errors).toEqual([{ condition: 'unique', error: 'taken', key: 'email' }]);
   });
 
-  it('answers 500 without internals for an unexpected error', async () => {
-    const failing = publicApi({}, async () => {
+  it('answers 500 without internals for an unexpected error, and logs the error instead', async () => {
+    // Prepare: the logger is captured, so the expected ERROR line does not reach the test output.
+    const { logger } = await import('../../../shared/logger.js');
+    const logged: unknown[][] = [];
+    const spy = vi.spyOn(logger, 'error').mockImplementation((...args: unknown[]) => void logged.push(args));
+    const failing = publicApi({}, [], async () => {
       throw new Error('secret table name and stack');
     });
-    const res = await failing(event(), context);
+
+    // Act
+    const res = await failing(event(), context).finally(() => spy.mockRestore());
+
+    // Assess
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toContain('secret');
     expect(JSON.parse(res.body as string)).toMatchObject({ success: false, meta: { request_id: 'req-123' } });
+    expect(logged).toEqual([['unhandled error', { error: expect.objectContaining({ message: 'secret table name and stack' }) }]]);
   });
 
   it('serves public routes without authentication', async () => {
-    const health = publicApi({}, async () => ok({ status: 'ok' }));
+    const health = publicApi({}, [], async () => ok({ status: 'ok' }));
     const res = await health(event({ body: undefined }), context);
     expect(res.statusCode).toBe(200);
   });

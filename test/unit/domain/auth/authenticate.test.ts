@@ -1,10 +1,13 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { memoryClientAdapters } from '../../../../shared/adapters/memory/client-stores.js';
+import { FixedClock, memoryClientAdapters } from '../../../../shared/adapters/memory/client-stores.js';
 import { hashApiKey } from '../../../../shared/domain/api-keys/api-key.js';
 import { rotateApiKey } from '../../../../shared/domain/api-keys/rotate-api-key.js';
 import { Authenticator, parseAuthorization } from '../../../../shared/domain/auth/authenticate.js';
 import { createClient, disableClientKey, suspendClient } from '../../../../shared/domain/clients/create-client.js';
+import { createContainer } from '../../../../shared/composition/container.js';
+import { authenticator } from '../../../../shared/composition/providers/authenticator.js';
+import { loadConfig } from '../../../../shared/config.js';
 import { AppError } from '../../../../shared/errors.js';
 
 const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long';
@@ -111,14 +114,21 @@ describe('Authenticator with API keys', () => {
 });
 
 describe('Authenticator with JWTs', () => {
-  const sign = (claims: Record<string, unknown>, opts: { iss?: string; aud?: string; exp?: string; secret?: string } = {}) =>
-    new SignJWT(claims)
+  const HOUR = 3600;
+  /** Signed at the memory adapters' fixed clock; `exp`/`iat` in seconds from then, `null` leaves the claim out. */
+  const sign = (
+    claims: Record<string, unknown>,
+    opts: { iss?: string; aud?: string; exp?: number | null; iat?: number | null; secret?: string } = {},
+  ) => {
+    const now = Math.floor(new FixedClock().now().getTime() / 1000);
+    const jwt = new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuer(opts.iss ?? 'https://issuer.test')
-      .setAudience(opts.aud ?? 'els')
-      .setIssuedAt()
-      .setExpirationTime(opts.exp ?? '5m')
-      .sign(new TextEncoder().encode(opts.secret ?? SECRET));
+      .setAudience(opts.aud ?? 'els');
+    if (opts.iat !== null) jwt.setIssuedAt(now + (opts.iat ?? 0));
+    if (opts.exp !== null) jwt.setExpirationTime(now + (opts.exp ?? 300));
+    return jwt.sign(new TextEncoder().encode(opts.secret ?? SECRET));
+  };
 
   const jwt = { hs256Secret: SECRET, issuer: 'https://issuer.test', audience: 'els' };
 
@@ -129,14 +139,46 @@ describe('Authenticator with JWTs', () => {
   });
 
   it.each([
-    ['a wrong issuer', { iss: 'https://evil.test' }],
-    ['a wrong audience', { aud: 'other' }],
-    ['an expired token', { exp: '-1m' }],
-    ['a wrong signature', { secret: 'another-secret-that-is-at-least-32-bytes!!' }],
-  ])('answers 401 for %s', async (_name, opts) => {
+    ['a wrong issuer', { iss: 'https://evil.test' }, 'The token is invalid'],
+    ['a wrong audience', { aud: 'other' }, 'The token is invalid'],
+    ['an expired token', { exp: -60 }, 'The token has expired'],
+    ['a wrong signature', { secret: 'another-secret-that-is-at-least-32-bytes!!' }, 'The token is invalid'],
+    ['a token without exp', { exp: null }, 'The token has no exp claim'],
+    ['a lifetime over 24 h from iat', { exp: 24 * HOUR + 1 }, 'The token lifetime exceeds 24 h'],
+    ['a lifetime over 24 h from now without iat', { iat: null, exp: 24 * HOUR + 1 }, 'The token lifetime exceeds 24 h'],
+    ['a future iat that would stretch the lifetime', { iat: 2 * HOUR, exp: 25 * HOUR }, 'The token lifetime exceeds 24 h'],
+  ])('answers 401 for %s, saying why', async (_name, opts, error) => {
     const { client, auth } = await setup(jwt);
     const token = await sign({ client_id: client.id }, opts);
-    expect((await failure(auth.authenticate(`Bearer ${token}`))).status).toBe(401);
+    const failed = await failure(auth.authenticate(`Bearer ${token}`));
+    expect(failed.status).toBe(401);
+    expect(failed.items).toEqual([{ condition: 'unauthorized', key: 'authorization', error }]);
+  });
+
+  it('accepts a lifetime of exactly the maximum', async () => {
+    const { client, auth } = await setup(jwt);
+    const token = await sign({ client_id: client.id }, { exp: 24 * HOUR });
+    await expect(auth.authenticate(`Bearer ${token}`)).resolves.toMatchObject({ clientId: client.id });
+  });
+
+  it('reads the maximum lifetime from the settings', async () => {
+    const { client, auth } = await setup({ ...jwt, maxLifetimeSeconds: HOUR });
+    const failed = await failure(auth.authenticate(`Bearer ${await sign({ client_id: client.id }, { exp: HOUR + 1 })}`));
+    expect(failed.items[0]?.error).toBe('The token lifetime exceeds 1 h');
+  });
+
+  it('takes the maximum lifetime from JWT_MAX_LIFETIME_SECONDS when the container builds it', async () => {
+    // Prepare
+    const adapters = memoryClientAdapters();
+    const client = await createClient(adapters, { email: 'owner@acme.test', name: 'Acme' });
+    const config = loadConfig({ JWT_HS256_SECRET: SECRET, JWT_ISSUER: jwt.issuer, JWT_AUDIENCE: jwt.audience, JWT_MAX_LIFETIME_SECONDS: '3600' });
+    const auth = createContainer({ config, overrides: adapters }).use(authenticator);
+
+    // Act
+    const failed = await failure(auth.authenticate(`Bearer ${await sign({ client_id: client.id }, { exp: HOUR + 1 })}`));
+
+    // Assess
+    expect(failed.items[0]?.error).toBe('The token lifetime exceeds 1 h');
   });
 
   it('answers 401 when the claim names no known client', async () => {

@@ -15,6 +15,15 @@ describe('readCsvRecords', () => {
     ]);
   });
 
+  it('splits on every line ending when one file mixes CRLF, LF and CR', () => {
+    const parsed = read('email,first_name\r\na@x.co,Ann\nb@x.co,Bob\rc@x.co,"Cy\nDee"\r\n');
+    expect(parsed.records).toEqual([
+      { row: 1, fields: ['a@x.co', 'Ann'] },
+      { row: 2, fields: ['b@x.co', 'Bob'] },
+      { row: 3, fields: ['c@x.co', 'Cy\nDee'] },
+    ]);
+  });
+
   it.each([
     [';', 'a@x.co;Ann'],
     ['\t', 'a@x.co\tAnn'],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PLANS } from '../../../../shared/domain/plans/catalog.js';
 import { SettingsPatch } from '../../../../shared/domain/settings/schemas.js';
 import { applySettingsPatch, checkPlanLimits } from '../../../../shared/domain/settings/update-settings.js';
-import { issuesToItems } from '../../../../shared/http/validation.js';
+import { issuesToItems } from '../../../../shared/validation/issue-items.js';
 
 const free = PLANS.find((p) => p.tier === 'free')!;
 

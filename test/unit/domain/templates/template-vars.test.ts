@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContactRecord } from '../../../../shared/domain/contacts/contact-store.js';
 import { contactVars, deepMerge, defaultVars, resolveVars } from '../../../../shared/domain/templates/template-vars.js';
-import type { ClientRecord } from '../../../../shared/ports.js';
+import type { ClientRecord } from '../../../../shared/domain/clients/client-store.js';
 
 const contact = {
   id: 7,

@@ -3,7 +3,7 @@ import { findWorkflow } from '../../../../shared/domain/workflows/catalog.js';
 import { snapshotOf, toCustomizationView } from '../../../../shared/domain/workflows/customization.js';
 import { CustomizationPatch } from '../../../../shared/domain/workflows/schemas.js';
 import { applyCustomizationPatch } from '../../../../shared/domain/workflows/update-customization.js';
-import { issuesToItems } from '../../../../shared/http/validation.js';
+import { issuesToItems } from '../../../../shared/validation/issue-items.js';
 
 const welcome = findWorkflow(1)!;
 const onboarding = findWorkflow(2)!;

@@ -1,6 +1,10 @@
 import type { z } from 'zod';
 import type { ErrorItem } from '../errors.js';
 
+/**
+ * zod issues → the envelope's error items, in one place. It sits below every entry point (HTTP routes, SQS batch
+ * handlers) and the domain, so none of them imports a layer above itself.
+ */
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
 /** Maps one zod issue to the envelope's error item: `key` is the dotted field path, never the input value. */

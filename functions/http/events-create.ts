@@ -1,0 +1,26 @@
+import { accepted, created, ok } from '../../shared/http/envelope.js';
+import { jsonApi } from '../../shared/http/api.js';
+import { clock } from '../../shared/composition/providers/clock.js';
+import { contactStore } from '../../shared/composition/providers/contact-store.js';
+import { eventStore } from '../../shared/composition/providers/event-store.js';
+import { ids } from '../../shared/composition/providers/ids.js';
+import { processingStore } from '../../shared/composition/providers/processing-store.js';
+import { queue } from '../../shared/composition/providers/queue.js';
+import { scheduler } from '../../shared/composition/providers/scheduler.js';
+import { createEvent } from '../../shared/domain/events/create-event.js';
+import { EventBody, EventQuery, isSyncRequest } from '../../shared/domain/events/schemas.js';
+import { logger } from '../../shared/logger.js';
+
+/** POST /client/events — 202 queue record (async), 201 processed Event (sync=true / mode=sync), 200 on a replay. */
+export const handler = jsonApi(
+  { query: EventQuery, body: EventBody },
+  [eventStore, processingStore, contactStore, ids, clock, queue, scheduler],
+  async ({ query, body }, { deps, clientId, event }) => {
+    const raw = event.body as unknown as Record<string, unknown>;
+    const result = await createEvent(deps, clientId, body, raw, isSyncRequest(query), (message, error) =>
+      logger.error(message, { error: error as Error }),
+    );
+    if (result.kind === 'queued') return result.replay ? ok(result.record, 'Event already accepted') : accepted(result.record, 'Event queued');
+    return result.replay ? ok(result.event, 'Event already processed') : created(result.event, 'Event processed');
+  },
+);

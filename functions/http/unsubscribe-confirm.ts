@@ -1,0 +1,21 @@
+import { publicPage } from '../../shared/http/public-page.js';
+import { clock } from '../../shared/composition/providers/clock.js';
+import { contactStore } from '../../shared/composition/providers/contact-store.js';
+import { sentEmailStore } from '../../shared/composition/providers/sent-email-store.js';
+import { linkSecretOf } from '../../shared/composition/link-secret.js';
+import { unsubscribeByLink } from '../../shared/domain/links/public-links.js';
+import { linkNotFoundPage, unsubscribedPage } from '../../shared/domain/links/pages.js';
+import { LinkTokenParams } from '../../shared/domain/links/schemas.js';
+
+/**
+ * POST /u/{token} — RFC 8058 one-click (`List-Unsubscribe=One-Click`, sent by mail clients) or the page's button:
+ * unsubscribed at once, 200, no redirect, no cookie.
+ */
+export const handler = publicPage(
+  { params: LinkTokenParams },
+  [sentEmailStore, contactStore, clock],
+  async ({ params }, { deps }) => {
+    const email = await unsubscribeByLink(deps, linkSecretOf(deps.config), params.token);
+    return email ? { status: 200, html: unsubscribedPage(email.to_email) } : { status: 404, html: linkNotFoundPage() };
+  },
+);

@@ -1,0 +1,22 @@
+import { clock } from '../../shared/composition/providers/clock.js';
+import { deliveryStore } from '../../shared/composition/providers/delivery-store.js';
+import { executionStore } from '../../shared/composition/providers/execution-store.js';
+import { mailer } from '../../shared/composition/providers/mailer.js';
+import { queue } from '../../shared/composition/providers/queue.js';
+import { scheduler } from '../../shared/composition/providers/scheduler.js';
+import { senderSettingsOf } from '../../shared/composition/sender-settings.js';
+import { executeWorkflow } from '../../shared/domain/executions/execute-workflow.js';
+import { ExecutionMessage } from '../../shared/domain/executions/schemas.js';
+import { sqsBatch } from '../../shared/queue/sqs-batch.js';
+
+/**
+ * workflow queue → one execution run per message, exactly once (the claim is conditional on the execution's state).
+ * A transient SES failure is thrown: SQS delivers the message again after the visibility timeout.
+ */
+export const handler = sqsBatch(
+  ExecutionMessage,
+  [executionStore, deliveryStore, mailer, clock, queue, scheduler],
+  async (message, { deps }) => {
+    await executeWorkflow({ ...deps, sender: senderSettingsOf(deps.config) }, message.client_id, message.execution_id);
+  },
+);

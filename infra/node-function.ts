@@ -1,0 +1,97 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { TableAccess } from '../functions/routes.js';
+import { tableIndexWildcardFinding } from './nag.js';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** `functions/<kind>/<handler>.ts`: the entry esbuild bundles for one function of a table. */
+export const entryOf = (kind: 'http' | 'queue', handler: string): string =>
+  path.join(PROJECT_ROOT, 'functions', kind, `${handler}.ts`);
+
+// The bundle is ESM; CommonJS dependencies that call require() need one defined at the top of the module.
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+export interface NodeFunctionProps {
+  entry: string;
+  description: string;
+  timeoutSeconds: number;
+  memoryMb: number;
+  environment: Record<string, string>;
+  deletionProtection: boolean;
+}
+
+/**
+ * One Lambda of the service (HTTP route or queue function): Node.js 22 on arm64, an ESM bundle of its entry, its
+ * own log group and its own role that may write to that log group and nothing else until it is granted more.
+ */
+export function createNodeFunction(scope: Construct, props: NodeFunctionProps): NodejsFunction {
+  const logGroup = new LogGroup(scope, 'Logs', {
+    retention: RetentionDays.ONE_MONTH,
+    removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+  });
+  // Own role instead of AWSLambdaBasicExecutionRole: it may write to its own log group and nothing else.
+  const role = new Role(scope, 'Role', {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: props.description,
+  });
+  logGroup.grantWrite(role);
+
+  const fn = new NodejsFunction(scope, 'Function', {
+    description: props.description,
+    entry: props.entry,
+    handler: 'handler',
+    projectRoot: PROJECT_ROOT,
+    depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.ARM_64,
+    timeout: Duration.seconds(props.timeoutSeconds),
+    memorySize: props.memoryMb,
+    role,
+    logGroup,
+    environment: props.environment,
+    bundling: {
+      format: OutputFormat.ESM,
+      target: 'node22',
+      mainFields: ['module', 'main'],
+      banner: ESM_REQUIRE_BANNER,
+      minify: true,
+      sourceMap: true,
+    },
+  });
+  Validations.of(fn).acknowledge({
+    id: 'AwsSolutions-L1',
+    reason:
+      'Node.js 22 is pinned on purpose (DESIGN.md §1/§3): the bundle targets node22 and the same code runs ' +
+      'on the Node 20/22 local runtime; moving to a newer Lambda runtime is a deliberate, tested upgrade.',
+  });
+  return fn;
+}
+
+/** Read or read-write on the table (and its indexes), as the function's table entry says. */
+export function grantTableAccess(fn: NodejsFunction, table: TableV2, access: TableAccess): void {
+  if (access === 'read') table.grantReadData(fn);
+  else table.grantReadWriteData(fn);
+  Validations.of(fn.role!).acknowledge({
+    id: `AwsSolutions-IAM5[${tableIndexWildcardFinding(table)}]`,
+    reason:
+      'grantReadData/grantReadWriteData add `<table arn>/index/*` so the function can Query gsi1 (and ' +
+      'indexes added later); the wildcard only spans the indexes of this one table.',
+  });
+}
+
+/** `contacts-get` → `ContactsGet`: readable, stable logical ids. */
+export function constructIdOf(handler: string): string {
+  return handler
+    .split(/[^A-Za-z0-9]+/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { queueFunctions, QUEUE_FUNCTION_DEFAULTS } from '../../functions/queues.js';
+import { SesMailer } from '../../shared/adapters/ses/ses-mailer.js';
+import type { Ports } from '../../shared/composition/ports.js';
+import { createHandlerLoader } from '../handler-loader.js';
+import { createLambdaContext } from '../lambda-context.js';
+import { LocalQueue, type SqsHandler } from './local-queue.js';
+import { LocalScheduler } from './local-scheduler.js';
+import { SimulatorMailer } from './simulator-mailer.js';
+
+/**
+ * The engine's moving parts on the local runtime: an in-process SQS with every queue function of functions/queues.ts
+ * consuming its queue, an in-process scheduler, and SES through aws-ses-v2-local with the mailbox simulator. They
+ * replace the queue, scheduler and mailer ports — and nothing else — in the container.
+ */
+export interface LocalEngineOptions {
+  sesUrl: string;
+  region: string;
+  /** Local redelivery delay of a failed message (AWS: 6 × the function timeout). */
+  visibilityTimeoutMs?: number;
+}
+
+export interface LocalEngine {
+  overrides: Pick<Ports, 'queue' | 'scheduler' | 'mailer'>;
+  queue: LocalQueue;
+  scheduler: LocalScheduler;
+  stop(): Promise<void>;
+}
+
+export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
+  const queue = new LocalQueue();
+  const scheduler = new LocalScheduler(queue);
+  const ses = new SESv2Client({
+    region: options.region,
+    endpoint: options.sesUrl,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  const mailer = new SimulatorMailer(new SesMailer(ses));
+  const load = createHandlerLoader<SqsHandler>('queue');
+  for (const fn of queueFunctions) {
+    const timeoutSeconds = fn.timeoutSeconds ?? QUEUE_FUNCTION_DEFAULTS.timeoutSeconds;
+    queue.consume(fn.queue, {
+      handler: () => load(fn.handler),
+      batchSize: fn.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize,
+      maxReceiveCount: fn.maxReceiveCount ?? QUEUE_FUNCTION_DEFAULTS.maxReceiveCount,
+      visibilityTimeoutMs: options.visibilityTimeoutMs ?? 5_000,
+      context: (requestId) =>
+        createLambdaContext({ functionName: fn.handler, awsRequestId: requestId, timeoutSeconds, memoryMb: fn.memoryMb }),
+    });
+  }
+  return {
+    overrides: { queue, scheduler, mailer },
+    queue,
+    scheduler,
+    stop: async () => {
+      scheduler.stop();
+      await queue.stop();
+    },
+  };
+}
+
+/**
+ * The secret that signs /u and /v links: `LINK_SECRET` when set; with DATA_DIR generated once and kept beside the
+ * data (links in mails already sent keep working after a restart); otherwise new for each run.
+ */
+export function ensureLinkSecret(dataDir: string | undefined): void {
+  if (process.env['LINK_SECRET']) return;
+  if (!dataDir) {
+    process.env['LINK_SECRET'] = randomBytes(32).toString('hex');
+    return;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'link-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  process.env['LINK_SECRET'] = readFileSync(file, 'utf8').trim();
+}

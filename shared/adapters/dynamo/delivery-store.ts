@@ -1,0 +1,308 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ClientRecord } from '../../domain/clients/client-store.js';
+import type { ContactRecord } from '../../domain/contacts/contact-store.js';
+import type { ClaimOutcome, DeliveryStore, Reservation, SendContext } from '../../domain/executions/delivery-store.js';
+import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import { SENT_STATUS } from '../../domain/sent-emails/sent-email-record.js';
+import type { SettingsRecord } from '../../domain/settings/settings-store.js';
+import { isSystemTemplateId, type TemplateRecord } from '../../domain/templates/template-store.js';
+import type { CustomizationRecord } from '../../domain/workflows/customization.js';
+import { batchGetItems } from './batch-get.js';
+import { stripKeys } from './items.js';
+import { keys, type ItemKey } from './keys.js';
+import { QUOTA_SENT_ATTRIBUTE, quotaDayAttribute } from './quota-counter.js';
+import { sendTransaction } from './transactions.js';
+
+/**
+ * Above these limits one quota item would take too many claims a second to stay free of transaction conflicts: the
+ * counter is spread over `keys.quotaShards` items (by execution id), each allowed its share of the limit. The sum
+ * can then stop up to (shards − 1) sends short of the limit, never above it.
+ */
+const SHARD_DAY_LIMIT = 10_000;
+const SHARD_MONTH_LIMIT = 300_000;
+
+function quotaShardOf(r: Reservation): { shard: number; shards: number } {
+  const shards = r.quota.dayLimit >= SHARD_DAY_LIMIT || r.quota.monthLimit >= SHARD_MONTH_LIMIT ? keys.quotaShards : 1;
+  return { shard: r.execution.id % shards, shards };
+}
+
+const keyOf = (k: { pk: string; sk: string }) => `${k.pk}\u0000${k.sk}`;
+/** Day-cap counters outlive their day by two, for support, then TTL removes them. */
+const CAP_TTL_SECONDS = 3 * 86_400;
+
+/** The send's reads and transactions (docs/capacity.md, request plan "execute one send"). */
+export class DynamoDeliveryStore implements DeliveryStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async load(execution: ExecutionRecord): Promise<SendContext> {
+    const c = execution.client_id;
+    const wanted = {
+      contact: keys.contact(c, execution.contact_id),
+      settings: keys.settings(c),
+      client: keys.clientProfile(c),
+      customization: keys.customization(c, execution.workflow_id),
+      ...(isSystemTemplateId(execution.template_id) ? {} : { template: keys.template(c, execution.template_id) }),
+    };
+    const items = await batchGetItems(this.db, this.tableName, Object.values(wanted));
+    const byKey = new Map(items.map((item) => [keyOf(item as unknown as ItemKey), item]));
+    const read = <T>(key: ItemKey | undefined): T | undefined => {
+      const item = key && byKey.get(keyOf(key));
+      return item ? stripKeys<T>(item) : undefined;
+    };
+    return {
+      contact: read<ContactRecord>(wanted.contact),
+      settings: read<SettingsRecord>(wanted.settings),
+      client: read<ClientRecord>(wanted.client),
+      customization: read<CustomizationRecord>(wanted.customization),
+      template: read<TemplateRecord>(wanted.template),
+    };
+  }
+
+  async claim(r: Reservation): Promise<ClaimOutcome> {
+    const c = r.execution.client_id;
+    const e = r.sentEmail;
+    const slots: ClaimOutcome[] = ['taken', 'quota'];
+    const actions: NonNullable<TransactWriteCommand['input']['TransactItems']> = [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.execution(c, r.execution.id),
+          UpdateExpression: 'SET #s = :executing, updated_at = :at REMOVE retry_pending',
+          // Unchanged since it was read: a second worker or delivery cancels here, before anything is sent.
+          ConditionExpression: '#s = :seenStatus AND updated_at = :seen AND scheduled_for <= :at',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: {
+            ':executing': EXECUTION_STATUS.executing,
+            ':seenStatus': r.execution.status,
+            ':seen': r.execution.updated_at,
+            ':at': r.at,
+          },
+        },
+      },
+      this.raiseQuota(r),
+    ];
+    if (r.contactCap) {
+      slots.push('contact_cap');
+      const capKey = keys.contactDayCap(c, r.execution.contact_id, r.execution.cap_day);
+      actions.push(this.raiseBelow(capKey, r.contactCap.limit, Math.floor(Date.parse(e.created_at) / 1000) + CAP_TTL_SECONDS));
+    }
+    actions.push(
+      // A retry of a send that failed transiently finds its own record, still queued.
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...keys.sentEmail(c, e.id), ...e },
+          ConditionExpression: 'attribute_not_exists(pk) OR #s = :queued',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':queued': SENT_STATUS.queued },
+        },
+      },
+      { Put: { TableName: this.tableName, Item: { ...keys.sentEmailLog(c, e.id, r.log.created_at, r.log.id), ...r.log } } },
+    );
+    try {
+      await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: actions }));
+      return 'claimed';
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const failed = (error.CancellationReasons ?? []).findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+      if (failed >= 0) return slots[failed] ?? 'taken';
+      throw error;
+    }
+  }
+
+  async recordSent(r: Reservation, providerMessageId: string, at: string, logId: string): Promise<void> {
+    const c = r.execution.client_id;
+    const e = r.sentEmail;
+    await sendTransaction(
+      this.db,
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.sentEmail(c, e.id),
+              // Status notifications (issue 9) need the provider id, which exists only from here on: nothing
+              // can have moved the status past `queued` yet.
+              UpdateExpression: 'SET provider_message_id = :id, #s = :sent, status_updated_at = :at',
+              ExpressionAttributeNames: { '#s': 'status' },
+              ExpressionAttributeValues: { ':id': providerMessageId, ':sent': SENT_STATUS.sent, ':at': at },
+            },
+          },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: {
+                ...keys.sentEmailLog(c, e.id, at, logId),
+                id: logId,
+                created_at: at,
+                status: SENT_STATUS.sent,
+                provider_message_id: providerMessageId,
+              },
+            },
+          },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: e.id, created_at: at },
+            },
+          },
+          this.endExecution(r.execution, EXECUTION_STATUS.completed, at, { sent_email_id: e.id }),
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.contact(c, r.execution.contact_id),
+              UpdateExpression: 'SET last_workflow_at = :at ADD total_emails_sent :one, active_workflow_count :minus',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':at': at, ':one': 1, ':minus': -1 },
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  async recordRejected(r: Reservation, reason: string, at: string, logId: string): Promise<void> {
+    const c = r.execution.client_id;
+    const e = r.sentEmail;
+    await sendTransaction(
+      this.db,
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.sentEmail(c, e.id),
+              UpdateExpression: 'SET #s = :failed, status_updated_at = :at',
+              ExpressionAttributeNames: { '#s': 'status' },
+              ExpressionAttributeValues: { ':failed': SENT_STATUS.failed, ':at': at },
+            },
+          },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...keys.sentEmailLog(c, e.id, at, logId), id: logId, created_at: at, status: SENT_STATUS.failed, detail: reason },
+            },
+          },
+          this.endExecution(r.execution, EXECUTION_STATUS.failed, at, { reason, sent_email_id: e.id }),
+          ...this.giveBack(r),
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.contact(c, r.execution.contact_id),
+              UpdateExpression: 'ADD active_workflow_count :minus',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':minus': -1 },
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  async markRetry(r: Reservation, reason: string, at: string): Promise<void> {
+    await sendTransaction(
+      this.db,
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.execution(r.execution.client_id, r.execution.id),
+              UpdateExpression: 'SET retry_pending = :t, reason = :reason, updated_at = :at ADD attempt :one',
+              ConditionExpression: '#s = :executing',
+              ExpressionAttributeNames: { '#s': 'status' },
+              ExpressionAttributeValues: { ':t': true, ':reason': reason, ':at': at, ':one': 1, ':executing': EXECUTION_STATUS.executing },
+            },
+          },
+          ...this.giveBack(r),
+        ],
+      }),
+    );
+  }
+
+  /** The client's quota item (its shard): `sent` and the day's `dNN` raised together, each below its limit. */
+  private raiseQuota(r: Reservation) {
+    const { shard, shards } = quotaShardOf(r);
+    const dayAttribute = quotaDayAttribute(r.quota.day);
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.quota(r.execution.client_id, r.quota.month, shard),
+        UpdateExpression: 'ADD #m :one, #d :one',
+        ConditionExpression: '(attribute_not_exists(#m) OR #m < :mlimit) AND (attribute_not_exists(#d) OR #d < :dlimit)',
+        ExpressionAttributeNames: { '#m': QUOTA_SENT_ATTRIBUTE, '#d': dayAttribute },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':mlimit': Math.ceil(r.quota.monthLimit / shards),
+          ':dlimit': Math.ceil(r.quota.dayLimit / shards),
+        },
+      },
+    };
+  }
+
+  /** `ADD sent 1` only while the counter is below `limit` (an absent counter is 0). */
+  private raiseBelow(key: ItemKey, limit: number, expiresAt?: number) {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: `ADD #n :one${expiresAt ? ' SET expires_at = :exp' : ''}`,
+        ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
+        ExpressionAttributeNames: { '#n': QUOTA_SENT_ATTRIBUTE },
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ...(expiresAt ? { ':exp': expiresAt } : {}) },
+      },
+    };
+  }
+
+  /** The counters a claim raised, lowered again (nothing was sent). */
+  private giveBack(r: Reservation) {
+    const c = r.execution.client_id;
+    const { shard } = quotaShardOf(r);
+    const quota = {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.quota(c, r.quota.month, shard),
+        UpdateExpression: 'ADD #m :minus, #d :minus',
+        ExpressionAttributeNames: { '#m': QUOTA_SENT_ATTRIBUTE, '#d': quotaDayAttribute(r.quota.day) },
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    };
+    const cap = r.contactCap
+      ? [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.contactDayCap(c, r.execution.contact_id, r.execution.cap_day),
+              UpdateExpression: 'ADD #n :minus',
+              ExpressionAttributeNames: { '#n': QUOTA_SENT_ATTRIBUTE },
+              ExpressionAttributeValues: { ':minus': -1 },
+            },
+          },
+        ]
+      : [];
+    return [quota, ...cap];
+  }
+
+  private endExecution(execution: ExecutionRecord, status: number, at: string, extra: Record<string, string>) {
+    const names = Object.keys(extra);
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.execution(execution.client_id, execution.id),
+        UpdateExpression: `SET #s = :to, processed_at = :at, updated_at = :at${names.map((n) => `, ${n} = :${n}`).join('')}`,
+        ConditionExpression: '#s = :executing',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':to': status,
+          ':at': at,
+          ':executing': EXECUTION_STATUS.executing,
+          ...Object.fromEntries(names.map((n) => [`:${n}`, extra[n]])),
+        },
+      },
+    };
+  }
+}

@@ -1,0 +1,230 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import type { ExecutionListFilter, ExecutionStore, Finish } from '../../domain/executions/execution-store.js';
+import { executionItem } from './execution-item.js';
+import { stripKeys } from './items.js';
+import { keys } from './keys.js';
+import { sendTransaction } from './transactions.js';
+
+/** Executions under their own keys, listed per client through gsi1 over `keys.executionShards` key values. */
+export class DynamoExecutionStore implements ExecutionStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(clientId: number, executionId: number): Promise<ExecutionRecord | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.execution(clientId, executionId), ConsistentRead: true }),
+    );
+    return out.Item ? stripKeys<ExecutionRecord>(out.Item) : undefined;
+  }
+
+  async finish(execution: ExecutionRecord, finish: Finish): Promise<boolean> {
+    const values: Record<string, unknown> = {
+      ':to': finish.status,
+      ':from': execution.status,
+      ':at': finish.at,
+      ':seen': execution.updated_at,
+    };
+    let set = 'SET #s = :to, updated_at = :at, processed_at = :at';
+    if (finish.reason) (set += ', reason = :reason', (values[':reason'] = finish.reason));
+    try {
+      await sendTransaction(
+        this.db,
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.execution(execution.client_id, execution.id),
+                UpdateExpression: set,
+                // Unchanged since read: a second worker, or a stale takeover, cannot both end it.
+                ConditionExpression: '#s = :from AND updated_at = :seen',
+                ExpressionAttributeNames: { '#s': 'status' },
+                ExpressionAttributeValues: values,
+              },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.contact(execution.client_id, execution.contact_id),
+                UpdateExpression: 'ADD active_workflow_count :minus',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':minus': -1 },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const [own, contact] = error.CancellationReasons ?? [];
+      if (own?.Code === 'ConditionalCheckFailed') return false;
+      if (contact?.Code === 'ConditionalCheckFailed') return this.finishAlone(execution, set, values);
+      throw error;
+    }
+  }
+
+  /** The contact is gone (erased): end the execution without touching its figures. */
+  private async finishAlone(execution: ExecutionRecord, set: string, values: Record<string, unknown>): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.execution(execution.client_id, execution.id),
+          UpdateExpression: set,
+          ConditionExpression: '#s = :from AND updated_at = :seen',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.execution(execution.client_id, execution.id),
+          UpdateExpression: 'SET scheduled_for = :when, reason = :reason, updated_at = :at',
+          ConditionExpression: '#s = :seenStatus AND updated_at = :seen',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: {
+            ':when': scheduledFor,
+            ':reason': reason,
+            ':at': at,
+            ':seenStatus': execution.status,
+            ':seen': execution.updated_at,
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Newest first across the shards: each shard is read newest first until it has passed `page × per_page`
+   * matches, and the shards are merged. Page k reads O(k × per_page) matching items; `total` reads every match
+   * (documented in docs/capacity.md).
+   */
+  async list(clientId: number, filter: ExecutionListFilter): Promise<{ executions: ExecutionRecord[]; total: number }> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const conditions: string[] = [];
+    if (filter.workflowId !== undefined) (conditions.push('workflow_id = :wf'), (values[':wf'] = filter.workflowId));
+    if (filter.status !== undefined) ((names['#s'] = 'status'), conditions.push('#s = :st'), (values[':st'] = filter.status));
+    let range = '';
+    if (filter.createdFrom && filter.createdBefore) {
+      range = ' AND gsi1sk BETWEEN :from AND :to';
+      values[':from'] = filter.createdFrom;
+      values[':to'] = `${filter.createdBefore}`;
+    } else if (filter.createdFrom) {
+      range = ' AND gsi1sk >= :from';
+      values[':from'] = filter.createdFrom;
+    } else if (filter.createdBefore) {
+      range = ' AND gsi1sk < :to';
+      values[':to'] = filter.createdBefore;
+    }
+    const shardResults = await Promise.all(
+      Array.from({ length: keys.executionShards }, async (_, shard) => {
+        const items: Record<string, unknown>[] = [];
+        let start: Record<string, unknown> | undefined;
+        do {
+          const page = await this.db.send(
+            new QueryCommand({
+              TableName: this.tableName,
+              IndexName: 'gsi1',
+              KeyConditionExpression: `gsi1pk = :pk${range}`,
+              ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+              ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+              ExpressionAttributeValues: { ...values, ':pk': keys.executionListingPk(clientId, shard) },
+              ScanIndexForward: false,
+              ExclusiveStartKey: start,
+            }),
+          );
+          items.push(...(page.Items ?? []));
+          start = page.LastEvaluatedKey;
+        } while (start);
+        return items;
+      }),
+    );
+    const all = shardResults
+      .flat()
+      .sort((a, b) => String(b['gsi1sk']).localeCompare(String(a['gsi1sk'])))
+      .map((item) => stripKeys<ExecutionRecord>(item));
+    const offset = (filter.page - 1) * filter.perPage;
+    return { executions: all.slice(offset, offset + filter.perPage), total: all.length };
+  }
+
+  async retry(original: ExecutionRecord, next: ExecutionRecord, at: string): Promise<boolean> {
+    try {
+      await sendTransaction(
+        this.db,
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.execution(original.client_id, original.id),
+                UpdateExpression: 'SET #s = :retried, updated_at = :at',
+                ConditionExpression: '#s = :failed',
+                ExpressionAttributeNames: { '#s': 'status' },
+                ExpressionAttributeValues: { ':retried': EXECUTION_STATUS.retried, ':failed': EXECUTION_STATUS.failed, ':at': at },
+              },
+            },
+            { Put: { TableName: this.tableName, Item: executionItem(next), ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.contact(next.client_id, next.contact_id),
+                UpdateExpression: 'ADD active_workflow_count :one',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) {
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Every queued execution of every client, by Scan: the local runtime's recovery on boot (its schedules live in
+   * memory). Never used on AWS, where EventBridge Scheduler keeps the schedules.
+   */
+  async scanQueued(): Promise<ExecutionRecord[]> {
+    const found: ExecutionRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: 'sk = :sk AND #s IN (:queued, :executing)',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':sk': keys.executionSk, ':queued': EXECUTION_STATUS.queued, ':executing': EXECUTION_STATUS.executing },
+          ExclusiveStartKey: start,
+        }),
+      );
+      found.push(...(page.Items ?? []).map((item) => stripKeys<ExecutionRecord>(item)));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return found;
+  }
+}

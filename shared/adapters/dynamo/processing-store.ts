@@ -1,0 +1,115 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ClientRecord } from '../../domain/clients/client-store.js';
+import type { ContactRecord } from '../../domain/contacts/contact-store.js';
+import type { CommitOutcome, ProcessingCommit, ProcessingContext, ProcessingStore } from '../../domain/events/processing-store.js';
+import type { SettingsRecord } from '../../domain/settings/settings-store.js';
+import type { CustomizationRecord } from '../../domain/workflows/customization.js';
+import { batchGetItems } from './batch-get.js';
+import { executionItem } from './execution-item.js';
+import { stripKeys } from './items.js';
+import { keys } from './keys.js';
+import { sendTransaction } from './transactions.js';
+
+const keyOf = (k: { pk: string; sk: string }) => `${k.pk}\u0000${k.sk}`;
+
+/** The reads and the one transaction of event processing (docs/capacity.md, request plan "process an event"). */
+export class DynamoProcessingStore implements ProcessingStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async findContactId(clientId: number, ref: { email: string } | { uid: string }): Promise<number | undefined> {
+    const key = 'email' in ref ? keys.emailLock(clientId, ref.email) : keys.uidLock(clientId, ref.uid);
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: key, ProjectionExpression: 'contact_id', ConsistentRead: true }),
+    );
+    const id = out.Item?.['contact_id'];
+    return typeof id === 'number' ? id : undefined;
+  }
+
+  async loadContext(clientId: number, contactId: number | undefined, workflowIds: readonly number[]): Promise<ProcessingContext> {
+    const contactKey = contactId !== undefined ? keys.contact(clientId, contactId) : undefined;
+    const settingsKey = keys.settings(clientId);
+    const profileKey = keys.clientProfile(clientId);
+    const customizationKeys = workflowIds.map((id) => keys.customization(clientId, id));
+    const items = await batchGetItems(this.db, this.tableName, [
+      ...(contactKey ? [contactKey] : []),
+      settingsKey,
+      profileKey,
+      ...customizationKeys,
+    ]);
+    const byKey = new Map(items.map((item) => [keyOf(item as { pk: string; sk: string }), item]));
+    const read = <T>(key: { pk: string; sk: string } | undefined) => {
+      const item = key && byKey.get(keyOf(key));
+      return item ? stripKeys<T>(item) : undefined;
+    };
+    return {
+      contact: read<ContactRecord>(contactKey),
+      settings: read<SettingsRecord>(settingsKey),
+      client: read<ClientRecord>(profileKey),
+      customizations: workflowIds.flatMap((workflowId, i) => {
+        const record = read<CustomizationRecord>(customizationKeys[i]);
+        return record ? [{ ...record, workflow_id: workflowId }] : [];
+      }),
+    };
+  }
+
+  async commit({ event, executions, contact }: ProcessingCommit): Promise<CommitOutcome> {
+    const eventKey = keys.event(event.client_id, event.id);
+    const { contact: summary, ...rest } = event;
+    const contactUpdate = contact && contactUpdateOf(this.tableName, event.client_id, contact);
+    try {
+      await sendTransaction(
+        this.db,
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              // The whole event, its sparse "queued" index entry gone; only while it is still queued.
+              Put: {
+                TableName: this.tableName,
+                Item: { ...eventKey, ...rest, ...(summary ? { contact: summary } : {}) },
+                ConditionExpression: 'queue_status = :queued',
+                ExpressionAttributeValues: { ':queued': 'queued' },
+              },
+            },
+            ...executions.map((execution) => ({
+              Put: { TableName: this.tableName, Item: executionItem(execution), ConditionExpression: 'attribute_not_exists(pk)' },
+            })),
+            ...(contactUpdate ? [contactUpdate] : []),
+          ],
+        }),
+      );
+      return 'committed';
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'already_processed';
+      if (reasons.slice(1, 1 + executions.length).some((r) => r.Code === 'ConditionalCheckFailed')) return 'id_taken';
+      throw error;
+    }
+  }
+}
+
+function contactUpdateOf(tableName: string, clientId: number, change: NonNullable<ProcessingCommit['contact']>) {
+  const sets = ['updated_at = :at'];
+  const values: Record<string, unknown> = { ':at': change.at };
+  if (change.tags) (sets.push('tags = :tags'), (values[':tags'] = change.tags));
+  if (change.lastPurchaseAt) (sets.push('last_purchase_at = :purchase'), (values[':purchase'] = change.lastPurchaseAt));
+  if (change.lastActivityAt) (sets.push('last_activity_at = :activity'), (values[':activity'] = change.lastActivityAt));
+  let expression = `SET ${sets.join(', ')}`;
+  if (change.workflowsStarted > 0) {
+    expression += ' ADD active_workflow_count :n';
+    values[':n'] = change.workflowsStarted;
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.contact(clientId, change.contactId),
+      UpdateExpression: expression,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: values,
+    },
+  };
+}

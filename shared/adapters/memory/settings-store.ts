@@ -1,0 +1,29 @@
+import type { ClientRecord } from '../../domain/clients/client-store.js';
+import type { SettingsBundle, SettingsRecord, SettingsStore } from '../../domain/settings/settings-store.js';
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** SettingsStore in memory; the profile comes from the client records it is given, the month's count from `monthlySent`. */
+export class MemorySettingsStore implements SettingsStore {
+  readonly settings = new Map<number, SettingsRecord>();
+  /** `<client id>:<yyyy-mm>` → e-mails sent that month (what the quota counter would hold). */
+  readonly monthlySent = new Map<string, number>();
+
+  constructor(private readonly clients: { get(clientId: number): Promise<ClientRecord | undefined> }) {}
+
+  async load(clientId: number, month: string): Promise<SettingsBundle> {
+    const settings = this.settings.get(clientId);
+    return {
+      settings: settings && copy(settings),
+      client: await this.clients.get(clientId),
+      monthlyEmailsSent: this.monthlySent.get(`${clientId}:${month}`) ?? 0,
+    };
+  }
+
+  async save(record: SettingsRecord, expectedVersion: number | undefined): Promise<boolean> {
+    const stored = this.settings.get(record.client_id);
+    if (expectedVersion === undefined ? stored !== undefined : stored?.version !== expectedVersion) return false;
+    this.settings.set(record.client_id, copy(record));
+    return true;
+  }
+}

@@ -1,0 +1,43 @@
+import type { Authenticator } from '../domain/auth/authenticate.js';
+import type { ApiKeyStore } from '../domain/api-keys/api-key-store.js';
+import type { ClientStore } from '../domain/clients/client-store.js';
+import type { ContactStore } from '../domain/contacts/contact-store.js';
+import type { SettingsStore } from '../domain/settings/settings-store.js';
+import type { TemplateStore } from '../domain/templates/template-store.js';
+import type { WorkflowCustomizationStore } from '../domain/workflows/customization-store.js';
+import type { EventStore } from '../domain/events/event-store.js';
+import type { ProcessingStore } from '../domain/events/processing-store.js';
+import type { DeliveryStore } from '../domain/executions/delivery-store.js';
+import type { ExecutionStore } from '../domain/executions/execution-store.js';
+import type { SentEmailStore } from '../domain/sent-emails/sent-email-store.js';
+import type { Clock, Ids, Mailer, Queue, Scheduler, StoreProbe } from '../ports.js';
+
+/**
+ * Every port by the name a function's `deps` shows it under. Type-only imports: naming a port here puts none of
+ * its code into a bundle — a function gets code only through the providers it lists.
+ */
+export interface Ports {
+  clock: Clock;
+  ids: Ids;
+  storeProbe: StoreProbe;
+  clients: ClientStore;
+  apiKeys: ApiKeyStore;
+  contacts: ContactStore;
+  settings: SettingsStore;
+  templates: TemplateStore;
+  customizations: WorkflowCustomizationStore;
+  events: EventStore;
+  processing: ProcessingStore;
+  executions: ExecutionStore;
+  delivery: DeliveryStore;
+  sentEmails: SentEmailStore;
+  queue: Queue;
+  scheduler: Scheduler;
+  mailer: Mailer;
+}
+
+/** What a container can provide: the ports, and the per-container services built from them. */
+export interface Components extends Ports {
+  /** Holds the per-container auth cache; rotation calls `forget` on it. */
+  authenticator: Authenticator;
+}

@@ -1,0 +1,22 @@
+import { Authenticator } from '../../domain/auth/authenticate.js';
+import { provide } from '../container.js';
+import { apiKeyStore } from './api-key-store.js';
+import { clientStore } from './client-store.js';
+import { clock } from './clock.js';
+
+/** One per container: its cache is what `forget` clears on the container that rotated a key. */
+export const authenticator = provide('authenticator', (c) => {
+  const { config } = c;
+  return new Authenticator(
+    { clock: c.use(clock), clients: c.use(clientStore), apiKeys: c.use(apiKeyStore) },
+    {
+      hs256Secret: config.JWT_HS256_SECRET,
+      jwksUrl: config.JWT_JWKS_URL,
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      clientIdClaim: config.JWT_CLIENT_ID_CLAIM,
+      maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS,
+    },
+    config.AUTH_CACHE_TTL_SECONDS * 1000,
+  );
+});

@@ -1,0 +1,61 @@
+import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { unauthorized } from '../../errors.js';
+
+/** What a bearer JWT must satisfy besides its signature. */
+export interface JwtRules {
+  issuer?: string;
+  audience?: string;
+  /** Only HS256 when verifying with a shared secret; a JWKS names its own algorithms. */
+  algorithms?: string[];
+  /** Longest accepted validity, from `iat` (or from now, without one) to `exp`. */
+  maxLifetimeSeconds: number;
+}
+
+/** DESIGN.md leaves it open; a day is the longest an identity provider's access token usually lives. */
+export const DEFAULT_JWT_MAX_LIFETIME_SECONDS = 24 * 60 * 60;
+
+/**
+ * Verifies signature, issuer, audience and expiry with jose, requires `exp`, and bounds the lifetime: a token
+ * without `exp` never expires, and a leaked long-lived token is as good as a password. A 401 says which rule failed.
+ */
+export async function verifyJwt(
+  token: string,
+  key: Uint8Array | JWTVerifyGetKey,
+  rules: JwtRules,
+  now: Date,
+): Promise<JWTPayload> {
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, key as Uint8Array, {
+      issuer: rules.issuer,
+      audience: rules.audience,
+      algorithms: rules.algorithms,
+      requiredClaims: ['exp'],
+      currentDate: now,
+    }));
+  } catch (error) {
+    throw unauthorized(reason(error));
+  }
+  // jose's maxTokenAge measures time since `iat` and needs one; this bounds exp itself. A future `iat` counts from
+  // now, so it cannot stretch the window.
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const start = payload.iat === undefined ? nowSeconds : Math.min(payload.iat, nowSeconds);
+  if (payload.exp! - start > rules.maxLifetimeSeconds) {
+    throw unauthorized(`The token lifetime exceeds ${describeSeconds(rules.maxLifetimeSeconds)}`);
+  }
+  return payload;
+}
+
+function reason(error: unknown): string {
+  if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'exp' && error.reason === 'missing') {
+    return 'The token has no exp claim';
+  }
+  if (error instanceof errors.JWTExpired) return 'The token has expired';
+  // Signature, issuer, audience, algorithm: one answer, so a caller learns nothing about the key or the settings.
+  return 'The token is invalid';
+}
+
+/** `86400` → `24 h`, `90` → `90 s`. */
+function describeSeconds(seconds: number): string {
+  return seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+}

@@ -1,0 +1,44 @@
+import type { ApiKeyRecord } from '../api-keys/api-key-store.js';
+
+export type ClientStatus = 'active' | 'suspended';
+
+/** A client (tenant) as stored: its profile and a pointer to its current API key. */
+export interface ClientRecord {
+  id: number;
+  /** Public string identifier (UUID). */
+  client_id: string;
+  name: string;
+  email: string;
+  plan: string;
+  status: ClientStatus;
+  api_key_id: number;
+  api_key_hash: string;
+  api_key_masked: string;
+  api_key_enabled: boolean;
+  created_at: string;
+  updated_at: string;
+  /** Optional dashboard profile details, shown in the client settings' nested `client` (null when unset). */
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
+  city?: string;
+  state?: string;
+  country?: string;
+  street_address?: string;
+  zip_code?: string;
+  website?: string;
+  avatar_url?: string;
+  email_verified_at?: string;
+  /** Billing state kept by the dashboard; `active` / `monthly` when unset. */
+  subscription_status?: string;
+  subscription_billing_period?: string;
+  subscription_ends_at?: string;
+}
+
+export interface ClientStore {
+  /** Writes the client and its first key atomically. */
+  create(client: ClientRecord, key: ApiKeyRecord): Promise<void>;
+  get(clientId: number): Promise<ClientRecord | undefined>;
+  list(): Promise<ClientRecord[]>;
+  setStatus(clientId: number, status: ClientStatus, at: string): Promise<void>;
+}

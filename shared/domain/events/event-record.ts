@@ -1,0 +1,43 @@
+/** Processing state of an event (the queue record's `status`); the event's own `status` is the caller's label. */
+export type EventQueueStatus = 'queued' | 'processed' | 'failed';
+
+/** An event as stored. */
+export interface EventRecord {
+  id: number;
+  client_id: number;
+  type: string;
+  email?: string;
+  uid?: string;
+  auto_create_contact: boolean;
+  action?: string;
+  feature?: string;
+  plan?: string;
+  source?: string;
+  status?: string;
+  amount?: number;
+  upgrade?: boolean;
+  external_id?: string;
+  idempotency_key?: string;
+  metadata?: Record<string, unknown>;
+  ts: string;
+  /** The body as the caller sent it (the queue record's `payload`). */
+  payload: Record<string, unknown>;
+  /** How it was asked for: the answer an idempotent replay repeats (201/200 Event, or 202/200 queue record). */
+  mode: 'sync' | 'async';
+  queue_status: EventQueueStatus;
+  retry_count: number;
+  contact_id?: number;
+  /** Snapshot of the contact when processed (SPEC's Event.contact summary). */
+  contact?: { email: string; first_name: string | null; last_name: string | null };
+  processed_at?: string;
+  process_error?: string;
+  /** Executions the event started (ids), for the read side and support. */
+  execution_ids?: number[];
+  created_at: string;
+}
+
+/** Why processing could not use the event; the client reads it as `process_error`. */
+export const PROCESS_ERRORS = {
+  contactNotFound: 'contact_not_found',
+  clientNotFound: 'client_not_found',
+} as const;

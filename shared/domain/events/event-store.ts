@@ -1,0 +1,24 @@
+import type { EventRecord } from './event-record.js';
+
+/** The idempotency lock written with an event: the key's digest and the digest of the request it answered. */
+export interface IdempotencyClaim {
+  keyHash: string;
+  requestHash: string;
+  /** Epoch seconds after which DynamoDB's TTL removes the lock (30 days). */
+  expiresAt: number;
+}
+
+export type EventInsertOutcome =
+  | { kind: 'inserted' }
+  /** The idempotency key was used before: the event it answered and the request digest it was answered for. */
+  | { kind: 'duplicate'; eventId: number; requestHash: string }
+  /** The drawn event id is taken (a time-ordered id collision): draw another and try again. */
+  | { kind: 'id_taken' };
+
+export interface EventStore {
+  /** Stores a new event, with its idempotency lock in the same transaction when given: one write request. */
+  insert(event: EventRecord, idempotency?: IdempotencyClaim): Promise<EventInsertOutcome>;
+  get(clientId: number, eventId: number): Promise<EventRecord | undefined>;
+  /** Events still queued that were created before `before` (the sweeper re-enqueues them); oldest first. */
+  listQueuedBefore(before: string, limit: number): Promise<Pick<EventRecord, 'id' | 'client_id'>[]>;
+}

@@ -1,0 +1,45 @@
+import type { ClientRecord } from '../clients/client-store.js';
+import type { ContactRecord } from '../contacts/contact-store.js';
+import type { ExecutionRecord } from '../executions/execution-record.js';
+import type { SettingsRecord } from '../settings/settings-store.js';
+import type { CustomizationRecord } from '../workflows/customization.js';
+import type { EventRecord } from './event-record.js';
+
+/** What processing one event reads besides the event: fetched together in one request. */
+export interface ProcessingContext {
+  contact?: ContactRecord;
+  settings?: SettingsRecord;
+  client?: ClientRecord;
+  customizations: CustomizationRecord[];
+}
+
+/** The contact's figures an event moves (DESIGN.md §8, docs/decisions.md "events update contacts"). */
+export interface ContactEventUpdate {
+  contactId: number;
+  tags?: string[];
+  lastPurchaseAt?: string;
+  lastActivityAt?: string;
+  /** Executions started (ADD). */
+  workflowsStarted: number;
+  at: string;
+}
+
+export interface ProcessingCommit {
+  event: EventRecord;
+  executions: ExecutionRecord[];
+  contact?: ContactEventUpdate;
+}
+
+export type CommitOutcome = 'committed' | 'already_processed' | 'id_taken';
+
+export interface ProcessingStore {
+  /** The contact holding this e-mail or client_contact_id (one read of its lock). */
+  findContactId(clientId: number, ref: { email: string } | { uid: string }): Promise<number | undefined>;
+  /** The contact (when an id is given), settings, profile and these workflows' customizations: one request. */
+  loadContext(clientId: number, contactId: number | undefined, workflowIds: readonly number[]): Promise<ProcessingContext>;
+  /**
+   * One transaction: the executions created, the event stored as processed (only while it is still queued) and
+   * the contact's figures. `id_taken`: a drawn execution id exists already; draw again.
+   */
+  commit(commit: ProcessingCommit): Promise<CommitOutcome>;
+}

@@ -1,0 +1,223 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Clock, Mailer, OutboundEmail } from '../../ports.js';
+import { dispatchExecution, type DispatchDeps } from '../engine/dispatch.js';
+import { signLinkToken } from '../links/link-token.js';
+import { SENT_STATUS, type SentEmailRecord } from '../sent-emails/sent-email-record.js';
+import { effectiveLimits, planOf, SETTINGS_DEFAULTS } from '../settings/effective-settings.js';
+import { quotaDayOf, quotaMonthOf } from '../settings/quota-period.js';
+import { renderEmail } from '../templates/render-email.js';
+import { findSystemTemplate } from '../templates/system-templates.js';
+import { isSystemTemplateId } from '../templates/template-store.js';
+import { findWorkflow } from '../workflows/catalog.js';
+import type { DeliveryStore, Reservation, SendContext } from './delivery-store.js';
+import { EXECUTION_STATUS, type ExecutionRecord } from './execution-record.js';
+import type { ExecutionStore, Finish } from './execution-store.js';
+import { withFooter } from './compliance-footer.js';
+import { nextQuotaWindow } from './quota-window.js';
+
+export interface SenderSettings {
+  /** HMAC secret of the public links (DESIGN.md §8). */
+  linkSecret: string;
+  /** Origin of /u and /v links. */
+  publicBaseUrl: string;
+  /** From address when the client set none. */
+  defaultFromAddress: string;
+  configurationSet?: string;
+  /** A mailbox that unsubscribes its senders, offered as the List-Unsubscribe mailto (optional). */
+  unsubscribeMailto?: string;
+}
+
+export interface ExecuteDeps extends DispatchDeps {
+  clock: Clock;
+  executions: ExecutionStore;
+  delivery: DeliveryStore;
+  mailer: Mailer;
+  sender: SenderSettings;
+}
+
+/** An execution left executing this long has lost its worker (timeout, crash) somewhere around the send. */
+export const EXECUTING_LEASE_MS = 10 * 60 * 1000;
+
+export type ExecuteOutcome =
+  | { kind: 'missing' | 'duplicate' | 'not_due' | 'deferred' }
+  | { kind: 'finished'; status: Finish['status']; reason?: string };
+
+/** The sent e-mail's id: a UUID derived from the execution, so a second attempt at one execution finds the first. */
+export function sentEmailIdOf(execution: Pick<ExecutionRecord, 'client_id' | 'id'>): string {
+  const h = createHash('sha256').update(`sent-email:${execution.client_id}:${execution.id}`).digest('hex');
+  // RFC 9562 version 8 (custom), variant 10.
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Runs one execution exactly once (DESIGN.md §8). Read it (a duplicate delivery finds it taken or finished; an early
+ * one is sent back for its time), read what the send needs, decide (skip, cancel), then one claim transaction —
+ * 1 → 2 with the quota, the contact's daily cap and the sent-email record — before SES. A full quota cancels the
+ * claim and defers (status stays 1); a transient SES failure keeps 2 with `retry_pending` and is thrown for the queue
+ * to retry; a worker lost after the send leaves 2 until the lease ends, then it fails as `send_outcome_unknown`
+ * rather than risk a second send. Requests for one send: read, load, claim, record (4 DynamoDB) + 1 SES.
+ */
+export async function executeWorkflow(deps: ExecuteDeps, clientId: number, executionId: number): Promise<ExecuteOutcome> {
+  const now = deps.clock.now();
+  const execution = await deps.executions.get(clientId, executionId);
+  if (!execution) return { kind: 'missing' };
+  const retrying = execution.status === EXECUTION_STATUS.executing && execution.retry_pending === true;
+  if (execution.status === EXECUTION_STATUS.executing && !retrying) {
+    const stale = now.getTime() - Date.parse(execution.updated_at) > EXECUTING_LEASE_MS;
+    if (stale) return finish(deps, execution, { status: EXECUTION_STATUS.failed, reason: 'send_outcome_unknown', at: now.toISOString() });
+    return { kind: 'duplicate' };
+  }
+  if (execution.status !== EXECUTION_STATUS.queued && !retrying) return { kind: 'duplicate' };
+  if (Date.parse(execution.scheduled_for) > now.getTime()) {
+    await dispatchExecution(deps, { client_id: clientId, execution_id: execution.id }, new Date(execution.scheduled_for), now);
+    return { kind: 'not_due' };
+  }
+
+  const at = now.toISOString();
+  const context = await deps.delivery.load(execution);
+  const verdict = checkSendable(execution, context, now);
+  if (verdict) return finish(deps, execution, { ...verdict, at });
+
+  const template = templateOf(execution, context);
+  if (!template) return finish(deps, execution, { status: EXECUTION_STATUS.failed, reason: 'template_not_found', at });
+  const reservation = buildReservation(deps.sender, execution, context, template, now);
+
+  const claimed = await deps.delivery.claim(reservation);
+  if (claimed === 'taken') return { kind: 'duplicate' };
+  if (claimed === 'contact_cap') return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'frequency_cap', at });
+  if (claimed === 'quota') {
+    const { when, reason } = nextQuotaWindow(reservation.quota, now);
+    await deps.executions.defer(execution, when.toISOString(), reason, at);
+    await dispatchExecution(deps, { client_id: clientId, execution_id: execution.id }, when, now);
+    return { kind: 'deferred' };
+  }
+
+  let result: Awaited<ReturnType<Mailer['send']>>;
+  try {
+    result = await deps.mailer.send(outboundOf(deps.sender, reservation));
+  } catch (error) {
+    // Nothing left: give the counters back, keep the claim, and let the queue retry with its backoff.
+    await deps.delivery.markRetry(reservation, `send_retry: ${(error as Error).name ?? 'error'}`, deps.clock.now().toISOString());
+    throw error;
+  }
+  const doneAt = deps.clock.now().toISOString();
+  if (result.kind === 'rejected') {
+    await deps.delivery.recordRejected(reservation, result.reason, doneAt, randomUUID());
+    return { kind: 'finished', status: EXECUTION_STATUS.failed, reason: result.reason };
+  }
+  await deps.delivery.recordSent(reservation, result.providerMessageId, doneAt, randomUUID());
+  return { kind: 'finished', status: EXECUTION_STATUS.completed };
+}
+
+async function finish(deps: ExecuteDeps, execution: ExecutionRecord, outcome: Finish): Promise<ExecuteOutcome> {
+  const done = await deps.executions.finish(execution, outcome);
+  return done ? { kind: 'finished', status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) } : { kind: 'duplicate' };
+}
+
+const SUPPRESSION_REASONS = new Set(['hard_bounce', 'complaint', 'suppressed']);
+
+/** Why this execution must not send now (skip 6 / cancel 5), or undefined when it may. */
+function checkSendable(execution: ExecutionRecord, context: SendContext, now: Date): Omit<Finish, 'at'> | undefined {
+  const { client, contact, settings } = context;
+  if (!client || client.status === 'suspended') return { status: EXECUTION_STATUS.skipped, reason: 'client_suspended' };
+  if (!contact) return { status: EXECUTION_STATUS.cancelled, reason: 'contact_erased' };
+  if (!contact.is_subscribed) {
+    const suppressed = SUPPRESSION_REASONS.has(contact.unsubscribe_reason ?? '');
+    return { status: EXECUTION_STATUS.skipped, reason: suppressed ? 'suppressed' : 'unsubscribed' };
+  }
+  const limits = effectiveLimits(settings, planOf(client.plan));
+  if (!limits.enabledWorkflows.includes(execution.workflow_id)) return { status: EXECUTION_STATUS.skipped, reason: 'workflow_disabled' };
+  const timeoutDays = settings?.queue_timeout_days ?? SETTINGS_DEFAULTS.queue_timeout_days;
+  if (now.getTime() - Date.parse(execution.scheduled_for) > timeoutDays * 86_400_000) {
+    return { status: EXECUTION_STATUS.cancelled, reason: 'queue_timeout' };
+  }
+  return undefined;
+}
+
+/** The template chosen when the execution was created: a client template (live) or the system one. */
+function templateOf(execution: ExecutionRecord, context: SendContext) {
+  if (isSystemTemplateId(execution.template_id)) return findSystemTemplate(execution.template_id);
+  const template = context.template;
+  return template && !template.deleted_at ? template : undefined;
+}
+
+function buildReservation(
+  sender: SenderSettings,
+  execution: ExecutionRecord,
+  context: SendContext,
+  template: NonNullable<ReturnType<typeof templateOf>>,
+  now: Date,
+): Reservation {
+  const contact = context.contact!;
+  const client = context.client!;
+  const settings = context.settings;
+  const sentEmailId = sentEmailIdOf(execution);
+  const origin = sender.publicBaseUrl.replace(/\/+$/, '');
+  const token = (purpose: 'u' | 'v') => signLinkToken(sender.linkSecret, { purpose, clientId: execution.client_id, sentEmailId });
+  const unsubscribeUrl = `${origin}/u/${token('u')}`;
+  const browserUrl = `${origin}/v/${token('v')}`;
+  const rendered = renderEmail({
+    template,
+    contact,
+    branding: { settings, client, links: { publicBaseUrl: origin, unsubscribeUrl, browserUrl } },
+    vars: execution.event ? { event: execution.event } : undefined,
+  });
+  const body = withFooter(rendered, { companyAddress: settings?.company_address, unsubscribeUrl });
+  const fromAddress = settings?.email_from_address ?? sender.defaultFromAddress;
+  const fromName = settings?.email_from_name ?? settings?.brand_name ?? settings?.company_name ?? client.name;
+  const at = now.toISOString();
+  const limits = effectiveLimits(settings, planOf(client.plan));
+  const critical = execution.critical && (settings?.enable_critical_bypass ?? SETTINGS_DEFAULTS.enable_critical_bypass);
+  const sentEmail: SentEmailRecord = {
+    id: sentEmailId,
+    client_id: execution.client_id,
+    contact_id: contact.id,
+    execution_id: execution.id,
+    workflow_id: execution.workflow_id,
+    email_template_id: template.id,
+    email_template_name: template.name ?? findWorkflow(execution.workflow_id)?.name ?? '',
+    from_email: fromName ? `${quoteName(fromName)} <${fromAddress}>` : fromAddress,
+    to_email: contact.email,
+    ...(settings?.email_reply_to ? { reply_to: settings.email_reply_to } : {}),
+    subject: rendered.subject,
+    html_body: body.html,
+    text_body: body.text,
+    browser_url: browserUrl,
+    status: SENT_STATUS.queued,
+    status_updated_at: at,
+    created_at: at,
+  };
+  return {
+    execution,
+    sentEmail,
+    unsubscribeUrl,
+    log: { id: randomUUID(), created_at: at, status: SENT_STATUS.queued },
+    quota: { day: quotaDayOf(now), dayLimit: limits.emailsPerDay, month: quotaMonthOf(now), monthLimit: limits.emailsPerMonth },
+    at,
+    ...(critical ? {} : { contactCap: { limit: settings?.max_emails_per_day ?? SETTINGS_DEFAULTS.max_emails_per_day } }),
+  };
+}
+
+/** A display name as RFC 5322 wants it: quoted, with quotes and backslashes escaped, on one line. */
+const quoteName = (name: string) => `"${name.replace(/[\r\n]+/g, ' ').replace(/(["\\])/g, '\\$1')}"`;
+
+/** RFC 8058 one-click unsubscribe headers; a mailto alternative only when the deployment has a mailbox for it. */
+function unsubscribeHeaders(sender: SenderSettings, unsubscribeUrl: string): Record<string, string> {
+  const mailto = sender.unsubscribeMailto ? `, <mailto:${sender.unsubscribeMailto}?subject=unsubscribe>` : '';
+  return { 'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
+
+function outboundOf(sender: SenderSettings, r: Reservation): OutboundEmail {
+  const e = r.sentEmail;
+  return {
+    from: e.from_email,
+    to: e.to_email,
+    ...(e.reply_to ? { replyTo: [e.reply_to] } : {}),
+    subject: e.subject,
+    html: e.html_body,
+    text: e.text_body,
+    headers: unsubscribeHeaders(sender, r.unsubscribeUrl),
+    tags: { client_id: String(e.client_id), execution_id: String(e.execution_id), sent_email_id: e.id },
+    ...(sender.configurationSet ? { configurationSet: sender.configurationSet } : {}),
+  };
+}

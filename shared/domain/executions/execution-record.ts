@@ -1,0 +1,62 @@
+/** SPEC.md's execution status values (DESIGN.md §8 transitions). */
+export const EXECUTION_STATUS = {
+  queued: 1,
+  executing: 2,
+  completed: 3,
+  failed: 4,
+  cancelled: 5,
+  skipped: 6,
+  retried: 7,
+} as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUS)[keyof typeof EXECUTION_STATUS];
+
+export const STATUS_TEXT: Record<ExecutionStatus, string> = {
+  1: 'queued',
+  2: 'executing',
+  3: 'completed',
+  4: 'failed',
+  5: 'cancelled',
+  6: 'skipped',
+  7: 'retried',
+};
+
+/** One run of a workflow for a contact, as stored. */
+export interface ExecutionRecord {
+  id: number;
+  client_id: number;
+  workflow_id: number;
+  contact_id: number;
+  event_id: number | null;
+  status: ExecutionStatus;
+  reason?: string;
+  is_test: boolean;
+  attempt: number;
+  retried_from?: number;
+  /** The effective template when the execution was created (customization → clone → system). */
+  template_id: number;
+  priority_score: number;
+  critical: boolean;
+  /** The contact's local day of `scheduled_for` (its daily cap counter), yyyy-mm-dd. */
+  cap_day: string;
+  scheduled_for: string;
+  /** Set while an executing (2) execution waits to retry a send that failed transiently (nothing left). */
+  retry_pending?: boolean;
+  /** The event's fields a template may use (`it.event.*`), copied so the send needs no event read. */
+  event?: ExecutionEventVars;
+  processed_at?: string;
+  sent_email_id?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `it.event.*` of the templates. */
+export interface ExecutionEventVars {
+  type: string;
+  ts: string;
+  action?: string;
+  feature?: string;
+  plan?: string;
+  amount?: number;
+  upgrade?: boolean;
+  metadata?: Record<string, unknown>;
+}

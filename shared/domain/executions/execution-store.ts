@@ -1,0 +1,34 @@
+import type { ExecutionRecord, ExecutionStatus } from './execution-record.js';
+
+/** How an execution ends without a send (skip, cancel, fail), from the status it was read in. */
+export interface Finish {
+  status: Extract<ExecutionStatus, 3 | 4 | 5 | 6>;
+  reason?: string;
+  sentEmailId?: string;
+  at: string;
+}
+
+export interface ExecutionListFilter {
+  workflowId?: number;
+  status?: ExecutionStatus;
+  createdFrom?: string;
+  /** Exclusive upper bound. */
+  createdBefore?: string;
+  page: number;
+  perPage: number;
+}
+
+export interface ExecutionStore {
+  get(clientId: number, executionId: number): Promise<ExecutionRecord | undefined>;
+  /**
+   * The execution's final state, conditioned on it being unchanged since it was read (status and updated_at);
+   * false when another worker moved it meanwhile. Also lowers the contact's `active_workflow_count`.
+   */
+  finish(execution: ExecutionRecord, finish: Finish): Promise<boolean>;
+  /** A deferral: the status stays, `scheduled_for` and the reason move (conditioned as `finish`). */
+  defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean>;
+  /** The client's executions, newest first, filtered; `total` counts every match. */
+  list(clientId: number, filter: ExecutionListFilter): Promise<{ executions: ExecutionRecord[]; total: number }>;
+  /** 4 → 7 on the original and the new queued execution in one transaction; false when the original is not failed. */
+  retry(original: ExecutionRecord, next: ExecutionRecord, at: string): Promise<boolean>;
+}

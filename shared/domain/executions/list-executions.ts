@@ -1,0 +1,12 @@
+import type { ExecutionStore } from './execution-store.js';
+import { toExecutionView } from './execution-view.js';
+import type { ExecutionListQuery } from './schemas.js';
+
+/** GET /client/executions: newest first, filtered, one page; `meta` carries page, per_page, total, total_pages. */
+export async function listExecutions(deps: { executions: ExecutionStore }, clientId: number, query: ExecutionListQuery) {
+  const { executions, total } = await deps.executions.list(clientId, query);
+  return {
+    executions: executions.map(toExecutionView),
+    meta: { page: query.page, per_page: query.perPage, total, total_pages: Math.ceil(total / query.perPage) },
+  };
+}

@@ -1,0 +1,53 @@
+/** Sent-email (and log) status values (DESIGN.md §5). */
+export const SENT_STATUS = {
+  queued: 1,
+  sent: 2,
+  delivered: 3,
+  opened: 4,
+  clicked: 5,
+  delivery_delayed: 6,
+  bounced: 7,
+  complained: 8,
+  rejected: 9,
+  failed: 10,
+  unsubscribed: 11,
+} as const;
+export type SentStatus = (typeof SENT_STATUS)[keyof typeof SENT_STATUS];
+export const SENT_STATUS_TEXT = Object.fromEntries(Object.entries(SENT_STATUS).map(([name, value]) => [value, name])) as Record<
+  SentStatus,
+  string
+>;
+
+export interface SentEmailRecord {
+  /** UUID derived from the execution id: the execution's one e-mail, whatever happens to its messages. */
+  id: string;
+  client_id: number;
+  contact_id: number;
+  execution_id: number;
+  workflow_id: number;
+  email_template_id: number;
+  email_template_name: string;
+  from_email: string;
+  to_email: string;
+  reply_to?: string;
+  subject: string;
+  html_body: string;
+  text_body: string;
+  browser_url: string;
+  provider_message_id?: string;
+  status: SentStatus;
+  status_updated_at: string;
+  created_at: string;
+}
+
+export interface SentEmailLogRecord {
+  id: string;
+  created_at: string;
+  status: SentStatus;
+  provider_message_id?: string;
+  url?: string;
+  ip_address?: string;
+  user_agent?: string;
+  is_bot?: boolean;
+  detail?: string;
+}

@@ -1,0 +1,102 @@
+import { isDeepStrictEqual } from 'node:util';
+import { createTestClient } from '../support/clients.js';
+import { clientSnapshot, type ClientSnapshot } from '../support/client-snapshot.js';
+import { answerProblems } from './envelope-check.js';
+import { sendRaw, type RawAnswer } from './raw-request.js';
+
+/** How a probe authenticates; `{key}` in a spelling stands for the session client's current key. */
+export type Credentials =
+  | { kind: 'client-key'; spelled?: string; alsoSent?: string | string[] }
+  | { kind: 'none' }
+  | { kind: 'raw'; authorization: string | string[] };
+
+export interface Probe {
+  method: string;
+  /** Below `/api/v1`, as sent on the wire. */
+  path: string;
+  credentials: Credentials;
+  headers?: Record<string, string | string[]>;
+  body?: string | Uint8Array;
+}
+
+/**
+ * One fresh client probing the API one request at a time. Every answer must be below 500 and the envelope; a refused
+ * request (4xx, 5xx or no answer) must leave the client's items exactly as they were. A successful one may write:
+ * its snapshot becomes the next baseline.
+ */
+export class FuzzSession {
+  /** Requests sent so far. */
+  sent = 0;
+
+  private constructor(
+    private readonly clientId: number,
+    private key: string,
+    private baseline: ClientSnapshot,
+  ) {}
+
+  static async open(): Promise<FuzzSession> {
+    const client = await createTestClient();
+    return new FuzzSession(client.id, client.api_key, await clientSnapshot(client.id));
+  }
+
+  /** Sends the probe and throws a readable report (long values cut) when the answer breaks a rule. */
+  async probe(probe: Probe): Promise<RawAnswer> {
+    const authorization = this.authorization(probe.credentials);
+    const headers = { ...probe.headers, ...(authorization === undefined ? {} : { authorization }) };
+    const answer = await sendRaw({ method: probe.method, path: probe.path, headers, body: probe.body });
+    this.sent += 1;
+    const problems = answerProblems(answer);
+    const after = await clientSnapshot(this.clientId);
+    if (answer.status === 0 || answer.status >= 400) {
+      const written = changedItems(this.baseline, after);
+      if (written.length > 0) problems.push(`refused with ${answer.status} but wrote ${written.join(', ')}`);
+    } else {
+      this.adoptRotatedKey(answer);
+    }
+    this.baseline = after;
+    if (problems.length > 0) throw new Error(report(problems, probe, answer));
+    return answer;
+  }
+
+  private authorization(credentials: Credentials): string | string[] | undefined {
+    const withKey = (text: string) => text.replaceAll('{key}', this.key);
+    switch (credentials.kind) {
+      case 'none':
+        return undefined;
+      case 'raw':
+        return credentials.authorization;
+      case 'client-key': {
+        const own = withKey(credentials.spelled ?? 'Bearer {key}');
+        return credentials.alsoSent === undefined ? own : [own, ...[credentials.alsoSent].flat()];
+      }
+    }
+  }
+
+  /** A successful rotation hands back the new key; the old one stops working at once. */
+  private adoptRotatedKey(answer: RawAnswer): void {
+    const { data } = JSON.parse(answer.text) as { data?: { key?: unknown; masked_key?: unknown } };
+    if (typeof data?.key === 'string' && typeof data.masked_key === 'string') this.key = data.key;
+  }
+}
+
+/** `pk sk` of every item added, removed or changed between two snapshots. */
+function changedItems(before: ClientSnapshot, after: ClientSnapshot): string[] {
+  const index = (snapshot: ClientSnapshot) =>
+    new Map([...snapshot.partition, ...snapshot.apiKeys].map((item) => [`${String(item['pk'])} ${String(item['sk'])}`, item]));
+  const [was, is] = [index(before), index(after)];
+  return [...new Set([...was.keys(), ...is.keys()])].filter((id) => !isDeepStrictEqual(was.get(id), is.get(id)));
+}
+
+function report(problems: string[], probe: Probe, answer: RawAnswer): string {
+  const lines = [`${probe.method} /api/v1${cut(probe.path)}`, `credentials: ${cut(JSON.stringify(probe.credentials))}`];
+  for (const [name, value] of Object.entries(probe.headers ?? {})) lines.push(`${name}: ${cut(JSON.stringify(value))}`);
+  if (probe.body !== undefined) {
+    lines.push(`body: ${cut(JSON.stringify(typeof probe.body === 'string' ? probe.body : Buffer.from(probe.body).toString('latin1')))}`);
+  }
+  lines.push(`→ ${answer.status} ${cut(answer.text)}`);
+  return `${problems.join('; ')}\n  ${lines.join('\n  ')}`;
+}
+
+function cut(text: string): string {
+  return text.length <= 240 ? text : `${text.slice(0, 160)}…${text.slice(-40)} (${text.length} chars)`;
+}
