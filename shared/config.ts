@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './domain/auth/verify-jwt.js';
+import { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './domain/auth/jwt-lifetime.js';
 
 /** Environment → typed configuration, validated once at cold start. */
 const ConfigSchema = z.object({

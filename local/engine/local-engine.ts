@@ -3,11 +3,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { queueFunctions, QUEUE_FUNCTION_DEFAULTS } from '../../functions/queues.js';
+import { createQueueDispatcher } from '../queue-functions.js';
 import { SesMailer } from '../../shared/adapters/ses/ses-mailer.js';
 import type { Ports } from '../../shared/composition/ports.js';
-import { createHandlerLoader } from '../handler-loader.js';
-import { createLambdaContext } from '../lambda-context.js';
-import { LocalQueue, type SqsHandler } from './local-queue.js';
+import { LocalQueue } from './local-queue.js';
 import { LocalScheduler } from './local-scheduler.js';
 import { SimulatorMailer } from './simulator-mailer.js';
 
@@ -40,16 +39,13 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     maxAttempts: 1,
   });
   const mailer = new SimulatorMailer(new SesMailer(ses));
-  const load = createHandlerLoader<SqsHandler>('queue');
+  const dispatcher = createQueueDispatcher({ region: options.region });
   for (const fn of queueFunctions) {
-    const timeoutSeconds = fn.timeoutSeconds ?? QUEUE_FUNCTION_DEFAULTS.timeoutSeconds;
     queue.consume(fn.queue, {
-      handler: () => load(fn.handler),
-      batchSize: fn.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize,
+      batchSize: dispatcher.batchSizeOf(fn.queue),
       maxReceiveCount: fn.maxReceiveCount ?? QUEUE_FUNCTION_DEFAULTS.maxReceiveCount,
       visibilityTimeoutMs: options.visibilityTimeoutMs ?? 5_000,
-      context: (requestId) =>
-        createLambdaContext({ functionName: fn.handler, awsRequestId: requestId, timeoutSeconds, memoryMb: fn.memoryMb }),
+      deliver: (deliveries) => dispatcher.deliver(fn.queue, deliveries),
     });
   }
   return {

@@ -1,7 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
 import type { Queue, QueueMessages, QueueName, SendOptions } from '../../shared/ports.js';
 import { MAX_QUEUE_DELAY_SECONDS } from '../../shared/ports.js';
+import type { LocalDelivery } from '../queue-functions.js';
 
 /**
  * SQS in the process, as Lambda's event source mapping uses it: messages become visible after their delay, are
@@ -10,15 +10,12 @@ import { MAX_QUEUE_DELAY_SECONDS } from '../../shared/ports.js';
  * throws), and move to the DLQ after `maxReceiveCount` deliveries. No npm SQS emulator speaks the current protocol
  * (DESIGN.md §3), hence this adapter; only its timing is compressed (the visibility timeout is configurable).
  */
-export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
-
 export interface LocalQueueConsumer {
-  handler: () => Promise<SqsHandler>;
   batchSize: number;
   maxReceiveCount: number;
   visibilityTimeoutMs: number;
-  /** A Lambda-shaped context for each invocation. */
-  context: (requestId: string) => Context;
+  /** Runs one batch (local/queue-functions.ts: the SQS event to the consuming function); the ids to deliver again. */
+  deliver(deliveries: readonly LocalDelivery[]): Promise<{ failed: string[] }>;
 }
 
 interface StoredMessage {
@@ -26,7 +23,6 @@ interface StoredMessage {
   body: string;
   visibleAt: number;
   receiveCount: number;
-  firstReceivedAt?: number;
   sentAt: number;
 }
 
@@ -118,16 +114,13 @@ export class LocalQueue implements Queue {
   private deliver(queue: QueueName, consumer: LocalQueueConsumer, batch: StoredMessage[], now: number): void {
     for (const m of batch) {
       m.receiveCount += 1;
-      m.firstReceivedAt ??= now;
       m.visibleAt = now + consumer.visibilityTimeoutMs;
     }
-    const event: SQSEvent = { Records: batch.map((m) => toRecord(queue, m)) };
+    const deliveries = batch.map((m) => ({ messageId: m.id, body: m.body, receiveCount: m.receiveCount, sentAt: m.sentAt }));
     const run = (async () => {
       let failed: Set<string>;
       try {
-        const handler = await consumer.handler();
-        const response = await handler(event, consumer.context(randomUUID()));
-        failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        failed = new Set((await consumer.deliver(deliveries)).failed);
       } catch {
         failed = new Set(batch.map((m) => m.id));
       }
@@ -152,23 +145,4 @@ export class LocalQueue implements Queue {
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));
   }
-}
-
-function toRecord(queue: QueueName, m: StoredMessage): SQSRecord {
-  return {
-    messageId: m.id,
-    receiptHandle: `${m.id}#${m.receiveCount}`,
-    body: m.body,
-    attributes: {
-      ApproximateReceiveCount: String(m.receiveCount),
-      SentTimestamp: String(m.sentAt),
-      SenderId: 'local',
-      ApproximateFirstReceiveTimestamp: String(m.firstReceivedAt ?? m.sentAt),
-    },
-    messageAttributes: {},
-    md5OfBody: createHash('md5').update(m.body).digest('hex'),
-    eventSource: 'aws:sqs',
-    eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${queue}`,
-    awsRegion: 'us-east-1',
-  };
 }

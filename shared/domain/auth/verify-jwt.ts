@@ -11,8 +11,7 @@ export interface JwtRules {
   maxLifetimeSeconds: number;
 }
 
-/** DESIGN.md leaves it open; a day is the longest an identity provider's access token usually lives. */
-export const DEFAULT_JWT_MAX_LIFETIME_SECONDS = 24 * 60 * 60;
+export { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './jwt-lifetime.js';
 
 /**
  * Verifies signature, issuer, audience and expiry with jose, requires `exp`, and bounds the lifetime: a token
