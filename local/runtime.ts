@@ -6,10 +6,8 @@ import { reservePort, urlHost } from './ports.js';
 import { createLocalServer, type LocalServerOptions } from './server.js';
 import { startSesLocal, type SesLocalHandle } from './ses.js';
 import { createLocalEngine, ensureLinkSecret, type LocalEngine } from './engine/local-engine.js';
-import { recoverEngine, sweepEvents } from './engine/recovery.js';
-
-/** How often the local outbox sweeper looks for events whose enqueue was lost. */
-const SWEEP_INTERVAL_MS = 60_000;
+import { recoverEngine } from './engine/recovery.js';
+import { startScheduledFunctions } from './engine/scheduled-functions.js';
 
 /**
  * The whole local runtime in one process: DynamoDB Local (Java child), aws-ses-v2-local and the HTTP server,
@@ -68,16 +66,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const container = createContainer({ overrides: engine.overrides });
   setContainer(container);
   if (options.dataDir) await recoverEngine(container, engine);
-  const sweeper = setInterval(() => {
-    sweepEvents(container, engine.queue).catch((error: unknown) => console.error('[sweeper] failed', error));
-  }, SWEEP_INTERVAL_MS);
-  sweeper.unref();
+  const scheduled = startScheduledFunctions();
 
   const server = createLocalServer({ accessLog: options.accessLog, errorLog: options.errorLog });
   try {
     await listen(server, port, host);
   } catch (error) {
-    clearInterval(sweeper);
+    scheduled.stop();
     await engine.stop();
     await Promise.allSettled([dynamo.stop(), ses.stop()]);
     throw error;
@@ -94,7 +89,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     engine,
     stop: () =>
       (stopping ??= (async () => {
-        clearInterval(sweeper);
+        scheduled.stop();
         await closeServer(server);
         await engine.stop();
         await Promise.allSettled([ses.stop(), dynamo.stop()]);

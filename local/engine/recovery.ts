@@ -1,16 +1,14 @@
-import { DynamoEventStore } from '../../shared/adapters/dynamo/event-store.js';
 import { DynamoExecutionStore } from '../../shared/adapters/dynamo/execution-store.js';
 import type { Container } from '../../shared/composition/container.js';
 import { dispatchExecution } from '../../shared/domain/engine/dispatch.js';
-import { sweepQueuedEvents } from '../../shared/domain/events/sweep-events.js';
 import type { Queue, Scheduler } from '../../shared/ports.js';
 
 /**
  * After a restart with DATA_DIR the in-memory queue and schedules are gone, the table is not: every queued (or
- * executing) execution is dispatched again for its time, and events never processed are enqueued. The executor and
- * the processor are idempotent on their ids, so recovering one twice is harmless.
+ * executing) execution is dispatched again for its time (events never processed are the sweeper's, which runs at
+ * start). The executor is idempotent on the execution id, so recovering one twice is harmless.
  */
-export async function recoverEngine(container: Container, engine: { queue: Queue; scheduler: Scheduler }): Promise<{ executions: number; events: number }> {
+export async function recoverEngine(container: Container, engine: { queue: Queue; scheduler: Scheduler }): Promise<{ executions: number }> {
   const { db, tableName } = container.dynamo();
   const executions = await new DynamoExecutionStore(db, tableName).scanQueued();
   const now = new Date();
@@ -19,11 +17,5 @@ export async function recoverEngine(container: Container, engine: { queue: Queue
       dispatchExecution(engine, { client_id: e.client_id, execution_id: e.id }, new Date(Math.max(Date.parse(e.scheduled_for), now.getTime())), now),
     ),
   );
-  const events = await sweepEvents(container, engine.queue);
-  return { executions: executions.length, events };
-}
-
-export function sweepEvents(container: Container, queue: Queue): Promise<number> {
-  const { db, tableName } = container.dynamo();
-  return sweepQueuedEvents({ events: new DynamoEventStore(db, tableName), queue, clock: { now: () => new Date() } });
+  return { executions: executions.length };
 }

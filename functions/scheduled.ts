@@ -1,0 +1,22 @@
+/**
+ * The scheduled-function table: functions that run on a timer (an EventBridge rule on AWS, an interval on the local
+ * runtime), declared once and read by infra/ and local/ alike, as functions/routes.ts and functions/queues.ts are.
+ */
+import type { QueueName } from '../shared/ports.js';
+import type { TableAccess } from './routes.js';
+
+export interface ScheduledFunctionDefinition {
+  /** Module under functions/scheduled/ (without extension) whose `handler` export runs on the timer. */
+  handler: string;
+  everyMinutes: number;
+  tableAccess: TableAccess;
+  /** Queues the function sends to (sqs:SendMessage on exactly those, URLs in `<NAME>_QUEUE_URL`). */
+  sendsTo?: readonly QueueName[];
+  /** Maximum run time in seconds (default 60). */
+  timeoutSeconds?: number;
+}
+
+export const scheduledFunctions: readonly ScheduledFunctionDefinition[] = [
+  // The outbox sweeper: events written but never enqueued are enqueued (an accepted event is never lost).
+  { handler: 'sweep-events', everyMinutes: 5, tableAccess: 'read', sendsTo: ['events'] },
+];
