@@ -11,7 +11,7 @@ import type { CustomizationRecord } from '../../domain/workflows/customization.j
 import { batchGetItems } from './batch-get.js';
 import { stripKeys } from './items.js';
 import { keys, type ItemKey } from './keys.js';
-import { QUOTA_SENT_ATTRIBUTE, quotaDayAttribute } from './quota-counter.js';
+import { capPendingAttribute, dayCapOf, QUOTA_SENT_ATTRIBUTE, quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
 
 /**
@@ -45,6 +45,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
       settings: keys.settings(c),
       client: keys.clientProfile(c),
       customization: keys.customization(c, execution.workflow_id),
+      cap: keys.contactDayCap(c, execution.contact_id, execution.cap_day),
       ...(isSystemTemplateId(execution.template_id) ? {} : { template: keys.template(c, execution.template_id) }),
     };
     const items = await batchGetItems(this.db, this.tableName, Object.values(wanted));
@@ -59,6 +60,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
       client: read<ClientRecord>(wanted.client),
       customization: read<CustomizationRecord>(wanted.customization),
       template: read<TemplateRecord>(wanted.template),
+      cap: dayCapOf(byKey.get(keyOf(wanted.cap))),
     };
   }
 
@@ -88,7 +90,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     if (r.contactCap) {
       slots.push('contact_cap');
       const capKey = keys.contactDayCap(c, r.execution.contact_id, r.execution.cap_day);
-      actions.push(this.raiseBelow(capKey, r.contactCap.limit, Math.floor(Date.parse(e.created_at) / 1000) + CAP_TTL_SECONDS));
+      actions.push(this.raiseCap(capKey, r));
     }
     actions.push(
       // A retry of a send that failed transiently finds its own record, still queued.
@@ -218,7 +220,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
               ExpressionAttributeValues: { ':t': true, ':reason': reason, ':at': at, ':one': 1, ':executing': EXECUTION_STATUS.executing },
             },
           },
-          ...this.giveBack(r),
+          ...this.giveBack(r, { waitAgain: true }),
         ],
       }),
     );
@@ -244,22 +246,26 @@ export class DynamoDeliveryStore implements DeliveryStore {
     };
   }
 
-  /** `ADD sent 1` only while the counter is below `limit` (an absent counter is 0). */
-  private raiseBelow(key: ItemKey, limit: number, expiresAt?: number) {
+  /** The contact's day counter: `ADD sent 1` below the limit, and this execution no longer waits for a slot. */
+  private raiseCap(key: ItemKey, r: Reservation) {
     return {
       Update: {
         TableName: this.tableName,
         Key: key,
-        UpdateExpression: `ADD #n :one${expiresAt ? ' SET expires_at = :exp' : ''}`,
+        UpdateExpression: 'ADD #n :one SET expires_at = :exp REMOVE #me',
         ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
-        ExpressionAttributeNames: { '#n': QUOTA_SENT_ATTRIBUTE },
-        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ...(expiresAt ? { ':exp': expiresAt } : {}) },
+        ExpressionAttributeNames: { '#n': QUOTA_SENT_ATTRIBUTE, '#me': capPendingAttribute(r.execution.id) },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':limit': r.contactCap!.limit,
+          ':exp': Math.floor(Date.parse(r.sentEmail.created_at) / 1000) + CAP_TTL_SECONDS,
+        },
       },
     };
   }
 
   /** The counters a claim raised, lowered again (nothing was sent). */
-  private giveBack(r: Reservation) {
+  private giveBack(r: Reservation, options: { waitAgain?: boolean } = {}) {
     const c = r.execution.client_id;
     const { shard } = quotaShardOf(r);
     const quota = {
@@ -277,9 +283,13 @@ export class DynamoDeliveryStore implements DeliveryStore {
             Update: {
               TableName: this.tableName,
               Key: keys.contactDayCap(c, r.execution.contact_id, r.execution.cap_day),
-              UpdateExpression: 'ADD #n :minus',
-              ExpressionAttributeNames: { '#n': QUOTA_SENT_ATTRIBUTE },
-              ExpressionAttributeValues: { ':minus': -1 },
+              // A send that will be retried waits for a slot again, with its priority.
+              UpdateExpression: options.waitAgain ? 'ADD #n :minus SET #me = :priority' : 'ADD #n :minus',
+              ExpressionAttributeNames: {
+                '#n': QUOTA_SENT_ATTRIBUTE,
+                ...(options.waitAgain ? { '#me': capPendingAttribute(r.execution.id) } : {}),
+              },
+              ExpressionAttributeValues: { ':minus': -1, ...(options.waitAgain ? { ':priority': r.execution.priority_score } : {}) },
             },
           },
         ]

@@ -6,6 +6,7 @@ import { executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
+import { capPendingAttribute } from './quota-counter.js';
 
 /** Executions under their own keys, listed per client through gsi1 over `keys.executionShards` key values. */
 export class DynamoExecutionStore implements ExecutionStore {
@@ -53,6 +54,15 @@ export class DynamoExecutionStore implements ExecutionStore {
                 UpdateExpression: 'ADD active_workflow_count :minus',
                 ConditionExpression: 'attribute_exists(pk)',
                 ExpressionAttributeValues: { ':minus': -1 },
+              },
+            },
+            {
+              // No longer waiting for a slot of the contact's day.
+              Update: {
+                TableName: this.tableName,
+                Key: keys.contactDayCap(execution.client_id, execution.contact_id, execution.cap_day),
+                UpdateExpression: 'REMOVE #me',
+                ExpressionAttributeNames: { '#me': capPendingAttribute(execution.id) },
               },
             },
           ],

@@ -8,7 +8,9 @@ import type { CustomizationRecord } from '../../domain/workflows/customization.j
 import { batchGetItems } from './batch-get.js';
 import { executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
-import { keys } from './keys.js';
+import { keys, type ItemKey } from './keys.js';
+import { capPendingAttribute } from './quota-counter.js';
+import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { sendTransaction } from './transactions.js';
 
 const keyOf = (k: { pk: string; sk: string }) => `${k.pk}\u0000${k.sk}`;
@@ -78,6 +80,7 @@ export class DynamoProcessingStore implements ProcessingStore {
               Put: { TableName: this.tableName, Item: executionItem(execution), ConditionExpression: 'attribute_not_exists(pk)' },
             })),
             ...(contactUpdate ? [contactUpdate] : []),
+            ...capRegistrations(this.tableName, executions),
           ],
         }),
       );
@@ -90,6 +93,36 @@ export class DynamoProcessingStore implements ProcessingStore {
       throw error;
     }
   }
+}
+
+/** Cap items outlive their day by two (support), then TTL removes them. */
+const CAP_TTL_SECONDS = 3 * 86_400;
+
+/**
+ * Each queued, non-critical execution waits for a slot of its contact's day (`pending[id] = priority`), so the sender
+ * can give the day's last slots to the higher priorities (critical ones bypass the cap or take slots first come).
+ */
+function capRegistrations(tableName: string, executions: readonly ExecutionRecord[]) {
+  const byKey = new Map<string, { key: ItemKey; entries: ExecutionRecord[] }>();
+  for (const e of executions) {
+    if (e.status !== EXECUTION_STATUS.queued || e.critical) continue;
+    const key = keys.contactDayCap(e.client_id, e.contact_id, e.cap_day);
+    const group = byKey.get(key.pk) ?? { key, entries: [] };
+    group.entries.push(e);
+    byKey.set(key.pk, group);
+  }
+  return [...byKey.values()].map(({ key, entries }) => ({
+    Update: {
+      TableName: tableName,
+      Key: key,
+      UpdateExpression: `SET expires_at = :exp, ${entries.map((_, i) => `#e${i} = :p${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map((e, i) => [`#e${i}`, capPendingAttribute(e.id)])),
+      ExpressionAttributeValues: {
+        ':exp': Math.floor(Date.parse(entries[0]!.scheduled_for) / 1000) + CAP_TTL_SECONDS,
+        ...Object.fromEntries(entries.map((e, i) => [`:p${i}`, e.priority_score])),
+      },
+    },
+  }));
 }
 
 function contactUpdateOf(tableName: string, clientId: number, change: NonNullable<ProcessingCommit['contact']>) {

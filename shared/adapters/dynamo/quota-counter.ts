@@ -11,3 +11,19 @@ export const sentCountOf = (item: Record<string, unknown> | undefined): number =
 
 /** The day attribute of a quota item: `d07` for the 7th. */
 export const quotaDayAttribute = (day: string): string => `d${day.slice(8, 10)}`;
+
+/**
+ * A waiting execution on a contact day-cap item: one top-level attribute `pending_<execution id>` = its priority
+ * (a nested map could not be written before it exists, and each writer would have to create it first).
+ */
+export const capPendingAttribute = (executionId: number): string => `pending_${executionId}`;
+const PENDING_PREFIX = 'pending_';
+
+/** A contact day-cap item as the send reads it (absent: nothing sent, nobody waiting). */
+export function dayCapOf(item: Record<string, unknown> | undefined): { sent: number; pending: Record<string, number> } {
+  const pending: Record<string, number> = {};
+  for (const [name, value] of Object.entries(item ?? {})) {
+    if (name.startsWith(PENDING_PREFIX) && typeof value === 'number') pending[name.slice(PENDING_PREFIX.length)] = value;
+  }
+  return { sent: sentCountOf(item), pending };
+}

@@ -14,6 +14,14 @@ export interface SendContext {
   customization?: CustomizationRecord;
   /** The execution's client template (absent for a system template or a deleted one). */
   template?: TemplateRecord;
+  /** The contact's counter for the execution's local day: e-mails sent, and the executions waiting for a slot. */
+  cap: DayCap;
+}
+
+/** `pending`: execution id → priority score of the queued executions that will compete for the day's slots. */
+export interface DayCap {
+  sent: number;
+  pending: Record<string, number>;
 }
 
 export interface Reservation {

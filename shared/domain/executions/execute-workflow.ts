@@ -78,6 +78,11 @@ export async function executeWorkflow(deps: ExecuteDeps, clientId: number, execu
   const verdict = checkSendable(execution, context, now);
   if (verdict) return finish(deps, execution, { ...verdict, at });
 
+  const capLimit = dailyCapOf(execution, context);
+  if (yieldsToHigherPriority(execution, context, capLimit)) {
+    return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'frequency_cap', at });
+  }
+
   const template = templateOf(execution, context);
   if (!template) return finish(deps, execution, { status: EXECUTION_STATUS.failed, reason: 'template_not_found', at });
   const reservation = buildReservation(deps.sender, execution, context, template, now);
@@ -112,6 +117,29 @@ export async function executeWorkflow(deps: ExecuteDeps, clientId: number, execu
 async function finish(deps: ExecuteDeps, execution: ExecutionRecord, outcome: Finish): Promise<ExecuteOutcome> {
   const done = await deps.executions.finish(execution, outcome);
   return done ? { kind: 'finished', status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) } : { kind: 'duplicate' };
+}
+
+/** The contact's daily cap that applies to this execution; undefined when a critical workflow bypasses it. */
+function dailyCapOf(execution: ExecutionRecord, context: SendContext): number | undefined {
+  const settings = context.settings;
+  const bypass = execution.critical && (settings?.enable_critical_bypass ?? SETTINGS_DEFAULTS.enable_critical_bypass);
+  return bypass ? undefined : (settings?.max_emails_per_day ?? SETTINGS_DEFAULTS.max_emails_per_day);
+}
+
+/**
+ * When e-mails compete for a contact's day (DESIGN.md §5): the slots left go to the waiting executions with the
+ * higher priority_score (ties: the earlier id). This one yields when those outrank it and already fill every slot
+ * left; it is then skipped with `frequency_cap`, and the cap counter's condition in the claim stays the final guard.
+ */
+export function yieldsToHigherPriority(execution: ExecutionRecord, context: SendContext, limit: number | undefined): boolean {
+  if (limit === undefined) return false;
+  const left = limit - context.cap.sent;
+  if (left <= 0) return true;
+  const outranking = Object.entries(context.cap.pending).filter(([id, priority]) => {
+    if (Number(id) === execution.id) return false;
+    return priority > execution.priority_score || (priority === execution.priority_score && Number(id) < execution.id);
+  });
+  return outranking.length >= left;
 }
 
 const SUPPRESSION_REASONS = new Set(['hard_bounce', 'complaint', 'suppressed']);
@@ -167,7 +195,7 @@ function buildReservation(
   const fromName = settings?.email_from_name ?? settings?.brand_name ?? settings?.company_name ?? client.name;
   const at = now.toISOString();
   const limits = effectiveLimits(settings, planOf(client.plan));
-  const critical = execution.critical && (settings?.enable_critical_bypass ?? SETTINGS_DEFAULTS.enable_critical_bypass);
+  const capLimit = dailyCapOf(execution, context);
   const sentEmail: SentEmailRecord = {
     id: sentEmailId,
     client_id: execution.client_id,
@@ -194,7 +222,7 @@ function buildReservation(
     log: { id: randomUUID(), created_at: at, status: SENT_STATUS.queued },
     quota: { day: quotaDayOf(now), dayLimit: limits.emailsPerDay, month: quotaMonthOf(now), monthLimit: limits.emailsPerMonth },
     at,
-    ...(critical ? {} : { contactCap: { limit: settings?.max_emails_per_day ?? SETTINGS_DEFAULTS.max_emails_per_day } }),
+    ...(capLimit === undefined ? {} : { contactCap: { limit: capLimit } }),
   };
 }
 
