@@ -17,6 +17,10 @@ export interface Probe {
   credentials: Credentials;
   headers?: Record<string, string | string[]>;
   body?: string | Uint8Array;
+  /** A root route (public links): the path is from the API's root. */
+  root?: boolean;
+  /** A route that answers HTML pages: below 500 and a page (or the envelope, for what the server refuses itself). */
+  html?: boolean;
 }
 
 /**
@@ -43,9 +47,9 @@ export class FuzzSession {
   async probe(probe: Probe): Promise<RawAnswer> {
     const authorization = this.authorization(probe.credentials);
     const headers = { ...probe.headers, ...(authorization === undefined ? {} : { authorization }) };
-    const answer = await sendRaw({ method: probe.method, path: probe.path, headers, body: probe.body });
+    const answer = await sendRaw({ method: probe.method, path: probe.path, headers, body: probe.body, root: probe.root });
     this.sent += 1;
-    const problems = answerProblems(answer);
+    const problems = probe.html && isHtmlPage(answer) ? [] : answerProblems(answer);
     const after = await clientSnapshot(this.clientId);
     if (answer.status === 0 || answer.status >= 400) {
       const written = changedItems(this.baseline, after);
@@ -99,4 +103,9 @@ function report(problems: string[], probe: Probe, answer: RawAnswer): string {
 
 function cut(text: string): string {
   return text.length <= 240 ? text : `${text.slice(0, 160)}…${text.slice(-40)} (${text.length} chars)`;
+}
+
+/** An HTML page below 500 (the public links' answers, including their 404 page). */
+function isHtmlPage(answer: RawAnswer): boolean {
+  return answer.status > 0 && answer.status < 500 && answer.text.trimStart().startsWith('<!DOCTYPE html>');
 }

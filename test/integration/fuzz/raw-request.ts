@@ -12,6 +12,8 @@ export interface RawRequest {
   /** A repeated header is an array (sent as several header lines). */
   headers: Record<string, string | string[]>;
   body?: string | Uint8Array;
+  /** The path is from the API's root (the public links `/u/…`, `/v/…`), not below `/api/v1`. */
+  root?: boolean;
 }
 
 export interface RawAnswer {
@@ -32,7 +34,7 @@ export async function sendRaw(req: RawRequest): Promise<RawAnswer> {
         host: base.hostname,
         port: base.port,
         method: req.method,
-        path: `${base.pathname}${req.path}`,
+        path: `${req.root ? '' : base.pathname}${req.path}`,
         headers: { ...req.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
       },
       (res) => {

@@ -42,6 +42,8 @@ describe('malformed request bodies', () => {
         fc.asyncProperty(request, async ([path, body]) => {
           await session.probe({
             method: route.method,
+            root: route.root,
+            html: route.html,
             path,
             credentials: { kind: 'client-key' },
             headers: body.contentType === undefined ? {} : { 'content-type': body.contentType },

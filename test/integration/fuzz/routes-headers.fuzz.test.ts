@@ -48,6 +48,8 @@ describe('odd headers and query strings', () => {
         fc.asyncProperty(request, async ({ path, query, credentials, headers, body }) => {
           await session.probe({
             method: route.method,
+            root: route.root,
+            html: route.html,
             path: query === undefined ? path : `${path}?${query}`,
             credentials,
             headers,

@@ -30,7 +30,9 @@ describe('malformed paths', () => {
         : mangledPath(route.path, malformedPathValue);
       await assertProperty(
         fc.asyncProperty(path, async (fuzzedPath) => {
-          await session.probe({ method: route.method, path: fuzzedPath, credentials: { kind: 'client-key' } });
+          await session.probe({ method: route.method,
+            root: route.root,
+            html: route.html, path: fuzzedPath, credentials: { kind: 'client-key' } });
         }),
         { numRuns: RUNS_PER_ROUTE, seedOffset: index },
       );
