@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
-import type { ExecutionListFilter, ExecutionStore, Finish } from '../../domain/executions/execution-store.js';
+import { TOTAL_LOOKAHEAD, type ExecutionListFilter, type ExecutionStore, type Finish } from '../../domain/executions/execution-store.js';
 import { executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
@@ -124,11 +124,11 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   /**
-   * Newest first across the shards: each shard is read newest first until it has passed `page × per_page`
-   * matches, and the shards are merged. Page k reads O(k × per_page) matching items; `total` reads every match
-   * (documented in docs/capacity.md).
+   * Newest first across the shards: each shard is read newest first only until it holds `page × per_page +
+   * TOTAL_LOOKAHEAD` matches (or runs out), then the shards are merged. Page 1 reads at most
+   * (per_page + 1 000) × 8 matching items whatever the history; page k, (k × per_page + 1 000) × 8.
    */
-  async list(clientId: number, filter: ExecutionListFilter): Promise<{ executions: ExecutionRecord[]; total: number }> {
+  async list(clientId: number, filter: ExecutionListFilter): Promise<{ executions: ExecutionRecord[]; total: number; totalExact: boolean }> {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
     const conditions: string[] = [];
@@ -138,7 +138,7 @@ export class DynamoExecutionStore implements ExecutionStore {
     if (filter.createdFrom && filter.createdBefore) {
       range = ' AND gsi1sk BETWEEN :from AND :to';
       values[':from'] = filter.createdFrom;
-      values[':to'] = `${filter.createdBefore}`;
+      values[':to'] = filter.createdBefore;
     } else if (filter.createdFrom) {
       range = ' AND gsi1sk >= :from';
       values[':from'] = filter.createdFrom;
@@ -146,7 +146,8 @@ export class DynamoExecutionStore implements ExecutionStore {
       range = ' AND gsi1sk < :to';
       values[':to'] = filter.createdBefore;
     }
-    const shardResults = await Promise.all(
+    const wanted = filter.page * filter.perPage + TOTAL_LOOKAHEAD;
+    const shards = await Promise.all(
       Array.from({ length: keys.executionShards }, async (_, shard) => {
         const items: Record<string, unknown>[] = [];
         let start: Record<string, unknown> | undefined;
@@ -160,21 +161,27 @@ export class DynamoExecutionStore implements ExecutionStore {
               ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
               ExpressionAttributeValues: { ...values, ':pk': keys.executionListingPk(clientId, shard) },
               ScanIndexForward: false,
+              // Limit bounds the items evaluated per call; a filter may need a few calls to gather `wanted`.
+              Limit: wanted - items.length,
               ExclusiveStartKey: start,
             }),
           );
           items.push(...(page.Items ?? []));
           start = page.LastEvaluatedKey;
-        } while (start);
-        return items;
+        } while (start && items.length < wanted);
+        return { items, exhausted: start === undefined };
       }),
     );
-    const all = shardResults
-      .flat()
+    const all = shards
+      .flatMap((s) => s.items)
       .sort((a, b) => String(b['gsi1sk']).localeCompare(String(a['gsi1sk'])))
       .map((item) => stripKeys<ExecutionRecord>(item));
     const offset = (filter.page - 1) * filter.perPage;
-    return { executions: all.slice(offset, offset + filter.perPage), total: all.length };
+    return {
+      executions: all.slice(offset, offset + filter.perPage),
+      total: all.length,
+      totalExact: shards.every((s) => s.exhausted),
+    };
   }
 
   async retry(original: ExecutionRecord, next: ExecutionRecord, at: string): Promise<boolean> {

@@ -18,6 +18,9 @@ export interface ExecutionListFilter {
   perPage: number;
 }
 
+/** How far past the requested page a listing counts, so `total` is exact for all but very long histories. */
+export const TOTAL_LOOKAHEAD = 1_000;
+
 export interface ExecutionStore {
   get(clientId: number, executionId: number): Promise<ExecutionRecord | undefined>;
   /**
@@ -27,8 +30,12 @@ export interface ExecutionStore {
   finish(execution: ExecutionRecord, finish: Finish): Promise<boolean>;
   /** A deferral: the status stays, `scheduled_for` and the reason move (conditioned as `finish`). */
   defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean>;
-  /** The client's executions, newest first, filtered; `total` counts every match. */
-  list(clientId: number, filter: ExecutionListFilter): Promise<{ executions: ExecutionRecord[]; total: number }>;
+  /**
+   * The client's executions, newest first, filtered, one page. Reads are bounded: at most `page × per_page +
+   * TOTAL_LOOKAHEAD` matches per listing shard; `total` is exact when every match was seen within that bound, and
+   * otherwise the number seen (a lower bound, `totalExact` false).
+   */
+  list(clientId: number, filter: ExecutionListFilter): Promise<{ executions: ExecutionRecord[]; total: number; totalExact: boolean }>;
   /** 4 → 7 on the original and the new queued execution in one transaction; false when the original is not failed. */
   retry(original: ExecutionRecord, next: ExecutionRecord, at: string): Promise<boolean>;
 }

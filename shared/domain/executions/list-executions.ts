@@ -4,9 +4,10 @@ import type { ExecutionListQuery } from './schemas.js';
 
 /** GET /client/executions: newest first, filtered, one page; `meta` carries page, per_page, total, total_pages. */
 export async function listExecutions(deps: { executions: ExecutionStore }, clientId: number, query: ExecutionListQuery) {
-  const { executions, total } = await deps.executions.list(clientId, query);
+  const { executions, total, totalExact } = await deps.executions.list(clientId, query);
   return {
     executions: executions.map(toExecutionView),
-    meta: { page: query.page, per_page: query.perPage, total, total_pages: Math.ceil(total / query.perPage) },
+    // `total_is_exact` false: at least `total` match (the listing stops counting past the page + 1 000).
+    meta: { page: query.page, per_page: query.perPage, total, total_pages: Math.ceil(total / query.perPage), total_is_exact: totalExact },
   };
 }
