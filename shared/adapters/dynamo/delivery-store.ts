@@ -75,10 +75,13 @@ export class DynamoDeliveryStore implements DeliveryStore {
           Key: keys.execution(c, r.execution.id),
           UpdateExpression: 'SET #s = :executing, updated_at = :at REMOVE retry_pending',
           // Unchanged since it was read: a second worker or delivery cancels here, before anything is sent.
-          ConditionExpression: '#s = :seenStatus AND updated_at = :seen AND scheduled_for <= :at',
+          ConditionExpression:
+            '(#s = :queued OR (#s = :executing AND retry_pending = :true)) AND #s = :seenStatus AND updated_at = :seen AND scheduled_for <= :at',
           ExpressionAttributeNames: { '#s': 'status' },
           ExpressionAttributeValues: {
             ':executing': EXECUTION_STATUS.executing,
+            ':queued': EXECUTION_STATUS.queued,
+            ':true': true,
             ':seenStatus': r.execution.status,
             ':seen': r.execution.updated_at,
             ':at': r.at,

@@ -85,12 +85,17 @@ export class DynamoEventStore implements EventStore {
             IndexName: 'gsi1',
             KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
             ExpressionAttributeValues: { ':pk': keys.queuedEventPk(shard), ':before': before },
-            ProjectionExpression: 'id, client_id',
+            ProjectionExpression: 'id, client_id, gsi1sk',
             Limit: limit,
           }),
         ),
       ),
     );
-    return pages.flatMap((p) => (p.Items ?? []).map((i) => ({ id: Number(i['id']), client_id: Number(i['client_id']) }))).slice(0, limit);
+    // Oldest first across the shards: each shard's oldest `limit`, merged, so no shard starves the others.
+    return pages
+      .flatMap((p) => p.Items ?? [])
+      .sort((a, b) => String(a['gsi1sk']).localeCompare(String(b['gsi1sk'])))
+      .slice(0, limit)
+      .map((i) => ({ id: Number(i['id']), client_id: Number(i['client_id']) }));
   }
 }

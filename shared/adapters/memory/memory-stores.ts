@@ -2,6 +2,12 @@ import type { Ports } from '../../composition/ports.js';
 import { memoryClientAdapters } from './client-stores.js';
 import { MemoryContactStore } from './contact-store.js';
 import { MemoryWorkflowCustomizationStore } from './customization-store.js';
+import { MemoryDeliveryStore } from './delivery-store.js';
+import { MemoryEngineData } from './engine-data.js';
+import { MemoryEventStore } from './event-store.js';
+import { MemoryExecutionStore } from './execution-store.js';
+import { MemoryProcessingStore } from './processing-store.js';
+import { MemorySentEmailStore } from './sent-email-store.js';
 import { MemorySettingsStore } from './settings-store.js';
 import { MemoryTemplateStore } from './template-store.js';
 import { MemoryWorkflowData } from './workflow-data.js';
@@ -14,15 +20,25 @@ import { MemoryWorkflowData } from './workflow-data.js';
 export function memoryStores() {
   const { clients, apiKeys, ids, clock } = memoryClientAdapters();
   const workflowData = new MemoryWorkflowData();
+  const contacts = new MemoryContactStore();
+  const settings = new MemorySettingsStore(clients);
+  // The engine's stores span aggregates: they see the contacts, settings, profiles and workflow data above.
+  const aggregates = { contacts, clients, settings, workflowData };
+  const engineData = new MemoryEngineData();
   return {
     clock,
     ids,
     clients,
     apiKeys,
-    contacts: new MemoryContactStore(),
-    settings: new MemorySettingsStore(clients),
+    contacts,
+    settings,
     templates: new MemoryTemplateStore(workflowData),
     customizations: new MemoryWorkflowCustomizationStore(workflowData),
+    events: new MemoryEventStore(engineData),
+    processing: new MemoryProcessingStore(aggregates, engineData),
+    executions: new MemoryExecutionStore(aggregates, engineData),
+    delivery: new MemoryDeliveryStore(aggregates, engineData),
+    sentEmails: new MemorySentEmailStore(engineData),
     storeProbe: { ping: async () => undefined },
   } satisfies Partial<Ports>;
 }

@@ -4,7 +4,6 @@ import type { ExecutionRecord, ExecutionStatus } from './execution-record.js';
 export interface Finish {
   status: Extract<ExecutionStatus, 3 | 4 | 5 | 6>;
   reason?: string;
-  sentEmailId?: string;
   at: string;
 }
 

@@ -1,0 +1,83 @@
+import type { EventRecord } from '../../domain/events/event-record.js';
+import type { ExecutionRecord } from '../../domain/executions/execution-record.js';
+import type { SentEmailLogRecord, SentEmailRecord } from '../../domain/sent-emails/sent-email-record.js';
+import type { MemoryClientStore } from './client-stores.js';
+import type { MemoryContactStore } from './contact-store.js';
+import type { MemorySettingsStore } from './settings-store.js';
+import { recordKey, type MemoryWorkflowData } from './workflow-data.js';
+
+/** The idempotency lock an event insert claims (DynamoDB: `IDEM#<client>#<key hash>`). */
+export interface MemoryIdempotencyLock {
+  event_id: number;
+  request_hash: string;
+  created_at: string;
+  expires_at: number;
+}
+
+/** A client's quota counter of one UTC month and shard: `sent` (the month) and `d<DD>` (each day); absent = never raised. */
+export type MemoryQuotaCounter = Record<string, number>;
+
+/** A contact's counter of one local day: e-mails sent (absent until the first claim) and the executions waiting. */
+export interface MemoryDayCap {
+  sent?: number;
+  pending: Map<number, number>;
+}
+
+/**
+ * What the engine's memory stores share, as their DynamoDB twins share one table: events and their locks, executions,
+ * sent e-mails with their logs, and the quota and day-cap counters. Every method that checks conditions and then
+ * writes does so without an `await` in between, so a memory "transaction" is atomic as DynamoDB's is.
+ */
+export class MemoryEngineData {
+  readonly events = new Map<string, EventRecord>();
+  /** Events carrying the sparse "queued" index entry: set by insert, dropped when processing writes the event. */
+  readonly queuedIndex = new Set<string>();
+  readonly idempotency = new Map<string, MemoryIdempotencyLock>();
+  readonly executions = new Map<string, ExecutionRecord>();
+  readonly sentEmails = new Map<string, SentEmailRecord>();
+  /** Sent e-mail key → log sort key (`<created_at>#<log id>`) → log. */
+  readonly sentEmailLogs = new Map<string, Map<string, SentEmailLogRecord>>();
+  /** Provider message id → the e-mail it belongs to (status notifications find it). */
+  readonly providerMessages = new Map<string, { client_id: number; sent_email_id: string; created_at: string }>();
+  /** `<client>\0<yyyy-mm>\0<shard>` → counter. */
+  readonly quota = new Map<string, MemoryQuotaCounter>();
+  /** `<client>\0<contact>\0<local yyyy-mm-dd>` → counter. */
+  readonly dayCaps = new Map<string, MemoryDayCap>();
+
+  dayCap(clientId: number, contactId: number, day: string): MemoryDayCap {
+    const k = `${clientId}\u0000${contactId}\u0000${day}`;
+    let cap = this.dayCaps.get(k);
+    if (!cap) this.dayCaps.set(k, (cap = { pending: new Map() }));
+    return cap;
+  }
+
+  peekDayCap(clientId: number, contactId: number, day: string): MemoryDayCap | undefined {
+    return this.dayCaps.get(`${clientId}\u0000${contactId}\u0000${day}`);
+  }
+}
+
+/** The other aggregates' memory stores that the engine's cross-aggregate stores read and write. */
+export interface MemoryAggregates {
+  contacts: MemoryContactStore;
+  clients: MemoryClientStore;
+  settings: MemorySettingsStore;
+  workflowData: MemoryWorkflowData;
+}
+
+/** The key of a record under a client (the format MemoryContactStore and MemoryWorkflowData use too). */
+export const clientKey = recordKey;
+export const sentEmailKey = (clientId: number, sentEmailId: string): string => `${clientId}\u0000${sentEmailId}`;
+
+/** A DynamoDB transaction cancelled by a failed condition that its adapter does not translate into an outcome. */
+export class MemoryTransactionCancelled extends Error {
+  constructor(reason: string) {
+    super(`Transaction cancelled: ${reason}`);
+    this.name = 'MemoryTransactionCancelled';
+  }
+}
+
+export const copy = <T>(value: T): T => structuredClone(value);
+
+/** A record as DynamoDB would store it: undefined attributes are not written (removeUndefinedValues). */
+export const stored = <T extends object>(record: T): T =>
+  Object.fromEntries(Object.entries(copy(record)).filter(([, v]) => v !== undefined)) as T;

@@ -1,0 +1,66 @@
+import type { CommitOutcome, ProcessingCommit, ProcessingContext, ProcessingStore } from '../../domain/events/processing-store.js';
+import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
+import { clientKey, copy, MemoryEngineData, MemoryTransactionCancelled, stored, type MemoryAggregates } from './engine-data.js';
+import { recordKey } from './workflow-data.js';
+
+/**
+ * ProcessingStore in memory: reads the contacts, settings, profiles and customizations of the other memory stores
+ * and writes the events and executions of `data`, with the DynamoDB adapter's contract (the commit is all or nothing).
+ */
+export class MemoryProcessingStore implements ProcessingStore {
+  constructor(
+    private readonly aggregates: MemoryAggregates,
+    readonly data: MemoryEngineData = new MemoryEngineData(),
+  ) {}
+
+  async findContactId(clientId: number, ref: { email: string } | { uid: string }): Promise<number | undefined> {
+    if ('uid' in ref) return (await this.aggregates.contacts.findIdsByUid(clientId, [ref.uid])).get(ref.uid);
+    // The DynamoDB e-mail lock is keyed by the lower-cased address.
+    const email = ref.email.toLowerCase();
+    for (const contact of this.aggregates.contacts.contacts.values()) {
+      if (contact.client_id === clientId && contact.email.toLowerCase() === email) return contact.id;
+    }
+    return undefined;
+  }
+
+  async loadContext(clientId: number, contactId: number | undefined, workflowIds: readonly number[]): Promise<ProcessingContext> {
+    const contact = contactId === undefined ? undefined : this.aggregates.contacts.contacts.get(clientKey(clientId, contactId));
+    const settings = this.aggregates.settings.settings.get(clientId);
+    const client = this.aggregates.clients.clients.get(clientId);
+    return {
+      contact: contact && copy(contact),
+      settings: settings && copy(settings),
+      client: client && copy(client),
+      customizations: workflowIds.flatMap((workflowId) => {
+        const found = this.aggregates.workflowData.customizations.get(recordKey(clientId, workflowId));
+        return found ? [{ ...copy(found), workflow_id: workflowId }] : [];
+      }),
+    };
+  }
+
+  async commit({ event, executions, contact }: ProcessingCommit): Promise<CommitOutcome> {
+    const eventKey = clientKey(event.client_id, event.id);
+    // The transaction's conditions, in its order: the event still queued, each execution id free, the contact there.
+    if (this.data.events.get(eventKey)?.queue_status !== 'queued') return 'already_processed';
+    if (executions.some((e) => this.data.executions.has(clientKey(e.client_id, e.id)))) return 'id_taken';
+    const storedContact = contact && this.aggregates.contacts.contacts.get(clientKey(event.client_id, contact.contactId));
+    if (contact && !storedContact) throw new MemoryTransactionCancelled(`contact ${contact.contactId} does not exist`);
+
+    this.data.events.set(eventKey, stored(event));
+    this.data.queuedIndex.delete(eventKey);
+    for (const execution of executions) this.data.executions.set(clientKey(execution.client_id, execution.id), stored(execution));
+    if (contact && storedContact) {
+      storedContact.updated_at = contact.at;
+      if (contact.tags) storedContact.tags = [...contact.tags];
+      if (contact.lastPurchaseAt) storedContact.last_purchase_at = contact.lastPurchaseAt;
+      if (contact.lastActivityAt) storedContact.last_activity_at = contact.lastActivityAt;
+      if (contact.workflowsStarted > 0) storedContact.active_workflow_count = (storedContact.active_workflow_count ?? 0) + contact.workflowsStarted;
+    }
+    // Each queued, non-critical execution waits for a slot of its contact's day (its priority decides).
+    for (const e of executions) {
+      if (e.status !== EXECUTION_STATUS.queued || e.critical) continue;
+      this.data.dayCap(e.client_id, e.contact_id, e.cap_day).pending.set(e.id, e.priority_score);
+    }
+    return 'committed';
+  }
+}

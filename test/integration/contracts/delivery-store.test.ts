@@ -1,0 +1,323 @@
+import { describe, expect, it } from 'vitest';
+import type { Reservation } from '../../../shared/domain/executions/delivery-store.js';
+import { EXECUTION_STATUS, type ExecutionRecord } from '../../../shared/domain/executions/execution-record.js';
+import { SENT_STATUS } from '../../../shared/domain/sent-emails/sent-email-record.js';
+import type { SettingsRecord } from '../../../shared/domain/settings/settings-store.js';
+import {
+  createClient,
+  createContact,
+  ENGINE_ADAPTERS,
+  executionRecord,
+  reservation,
+  seedExecutions,
+  type EnginePorts,
+} from './engine-support.js';
+import { AT, freshClientId, LATER } from './support.js';
+import { audit, clientTemplate } from './workflow-fixtures.js';
+
+const MONTH = AT.slice(0, 7);
+const LATEST = '2026-01-15T12:00:00.000Z';
+
+/** A client with one contact (active in its executions) and `count` queued executions of it, due at AT. */
+async function prepare(stores: EnginePorts, count = 1, fields: Partial<ExecutionRecord> = {}) {
+  const clientId = freshClientId();
+  const client = await createClient(stores, clientId);
+  const contact = await createContact(stores, clientId, { active_workflow_count: count });
+  const executions = await seedExecutions(
+    stores,
+    clientId,
+    Array.from({ length: count }, () => executionRecord(clientId, contact.id, fields)),
+  );
+  return { clientId, client, contact, executions };
+}
+
+/** What a claim leaves behind, read through the ports. */
+async function footprint(stores: EnginePorts, r: Reservation) {
+  const c = r.execution.client_id;
+  return {
+    execution: await stores.executions.get(c, r.execution.id),
+    email: await stores.sentEmails.getWithLogs(c, r.sentEmail.id),
+    monthSent: (await stores.settings.load(c, MONTH)).monthlyEmailsSent,
+    cap: (await stores.delivery.load(r.execution)).cap,
+  };
+}
+
+describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores) => {
+  it('loads what a send reads: contact, settings, profile, customization, client template and the day cap', async () => {
+    // Prepare
+    const stores = makeStores();
+    const clientId = freshClientId();
+    const client = await createClient(stores, clientId);
+    const contact = await createContact(stores, clientId);
+    const settings: SettingsRecord = { id: clientId, client_id: clientId, tone_of_voice: 1, version: 1, created_at: AT, updated_at: AT };
+    await stores.settings.save(settings, undefined);
+    const template = clientTemplate(clientId);
+    await stores.templates.create(template);
+    const audited = { clientId, workflowId: 1, expectedVersion: undefined, audit: audit(1, AT, 'a1'), at: AT };
+    await stores.customizations.save({ ...audited, overrides: { template_id: template.id }, requireTemplateId: template.id });
+    const [withTemplate, systemTemplate] = await seedExecutions(stores, clientId, [
+      executionRecord(clientId, contact.id, { template_id: template.id, priority_score: 40 }),
+      executionRecord(clientId, contact.id, { template_id: 1, priority_score: 70 }),
+    ]);
+
+    // Act
+    const context = await stores.delivery.load(withTemplate!);
+    const system = await stores.delivery.load(systemTemplate!);
+
+    // Assess
+    expect(context).toEqual({
+      contact,
+      settings,
+      client,
+      customization: { workflow_id: 1, template_id: template.id, version: 1, updated_at: AT },
+      template,
+      cap: { sent: 0, pending: { [withTemplate!.id]: 40, [systemTemplate!.id]: 70 } },
+    });
+    expect(system.template).toBeUndefined();
+  });
+
+  it('claims a due execution: executing, quota and day cap raised, the sent e-mail queued with its log', async () => {
+    // Prepare
+    const stores = makeStores();
+    const { executions } = await prepare(stores, 2);
+    const [mine, other] = executions;
+    const r = reservation(mine!);
+
+    // Act
+    const outcome = await stores.delivery.claim(r);
+
+    // Assess
+    expect(outcome).toBe('claimed');
+    expect(await footprint(stores, r)).toEqual({
+      execution: { ...mine, status: EXECUTION_STATUS.executing, updated_at: r.at },
+      email: { email: r.sentEmail, logs: [r.log] },
+      monthSent: 1,
+      cap: { sent: 1, pending: { [other!.id]: other!.priority_score } },
+    });
+  });
+
+  it('answers taken when the execution changed since it was read (a second worker or delivery), writing nothing', async () => {
+    // Prepare
+    const stores = makeStores();
+    const { executions } = await prepare(stores, 2);
+    const [claimed, deferred] = executions;
+    await stores.delivery.claim(reservation(claimed!));
+    await stores.executions.defer(deferred!, AT, 'deferred', LATER);
+    const before = await footprint(stores, reservation(deferred!));
+
+    // Act
+    const outcomes = [
+      await stores.delivery.claim(reservation(claimed!, { at: LATER })),
+      await stores.delivery.claim(reservation(deferred!, { at: LATER })),
+    ];
+
+    // Assess
+    expect(outcomes).toEqual(['taken', 'taken']);
+    expect(await footprint(stores, reservation(deferred!))).toEqual(before);
+    expect((await footprint(stores, reservation(claimed!))).email?.logs).toHaveLength(1);
+  });
+
+  it('answers taken for an execution not yet due, writing nothing', async () => {
+    const stores = makeStores();
+    const { executions } = await prepare(stores, 1, { scheduled_for: LATER });
+    const r = reservation(executions[0]!);
+
+    expect(await stores.delivery.claim(r)).toBe('taken');
+    expect(await footprint(stores, r)).toMatchObject({ execution: executions[0], email: undefined, monthSent: 0, cap: { sent: 0 } });
+  });
+
+  it.each([
+    ['day', { dayLimit: 1, monthLimit: 1000 }],
+    ['month', { dayLimit: 100, monthLimit: 1 }],
+  ] as const)('answers quota when the client %s quota is spent, leaving the execution as it was', async (_period, limits) => {
+    // Prepare
+    const stores = makeStores();
+    const { executions } = await prepare(stores, 2);
+    const [first, second] = executions;
+    await stores.delivery.claim(reservation(first!, limits));
+    const r = reservation(second!, limits);
+
+    // Act
+    const outcome = await stores.delivery.claim(r);
+
+    // Assess
+    expect(outcome).toBe('quota');
+    expect(await footprint(stores, r)).toEqual({
+      execution: second,
+      email: undefined,
+      monthSent: 1,
+      cap: { sent: 1, pending: { [second!.id]: second!.priority_score } },
+    });
+  });
+
+  it('counts a large client quota over several counter items, the month total still whole', async () => {
+    const stores = makeStores();
+    const { clientId, executions } = await prepare(stores, 3);
+
+    for (const e of executions) expect(await stores.delivery.claim(reservation(e, { dayLimit: 20_000, monthLimit: 600_000, capLimit: null }))).toBe('claimed');
+    expect((await stores.settings.load(clientId, MONTH)).monthlyEmailsSent).toBe(3);
+  });
+
+  it('answers contact_cap when the contact day is full, writing nothing; without a cap (critical bypass) it claims', async () => {
+    // Prepare
+    const stores = makeStores();
+    const { executions } = await prepare(stores, 3);
+    const [first, capped, critical] = executions;
+    await stores.delivery.claim(reservation(first!, { capLimit: 1 }));
+    const r = reservation(capped!, { capLimit: 1 });
+
+    // Act
+    const outcome = await stores.delivery.claim(r);
+    const bypass = await stores.delivery.claim(reservation(critical!, { capLimit: null }));
+
+    // Assess
+    expect([outcome, bypass]).toEqual(['contact_cap', 'claimed']);
+    expect(await footprint(stores, r)).toEqual({
+      execution: capped,
+      email: undefined,
+      monthSent: 2,
+      cap: { sent: 1, pending: { [capped!.id]: capped!.priority_score, [critical!.id]: critical!.priority_score } },
+    });
+  });
+
+  it('records a send: provider id and sent log, execution completed, contact figures moved', async () => {
+    // Prepare
+    const stores = makeStores();
+    const { clientId, contact, executions } = await prepare(stores);
+    const r = reservation(executions[0]!);
+    await stores.delivery.claim(r);
+
+    // Act
+    await stores.delivery.recordSent(r, 'ses-message-1', LATER, 'log-sent');
+
+    // Assess
+    expect(await footprint(stores, r)).toEqual({
+      execution: {
+        ...executions[0],
+        status: EXECUTION_STATUS.completed,
+        processed_at: LATER,
+        updated_at: LATER,
+        sent_email_id: r.sentEmail.id,
+      },
+      email: {
+        email: { ...r.sentEmail, provider_message_id: 'ses-message-1', status: SENT_STATUS.sent, status_updated_at: LATER },
+        logs: [r.log, { id: 'log-sent', created_at: LATER, status: SENT_STATUS.sent, provider_message_id: 'ses-message-1' }],
+      },
+      monthSent: 1,
+      cap: { sent: 1, pending: {} },
+    });
+    expect(await stores.contacts.get(clientId, contact.id)).toEqual({
+      ...contact,
+      total_emails_sent: 1,
+      active_workflow_count: 0,
+      last_workflow_at: LATER,
+    });
+  });
+
+  it('records a permanent refusal: execution failed with the reason, e-mail failed, counters given back', async () => {
+    // Prepare
+    const stores = makeStores();
+    const { clientId, contact, executions } = await prepare(stores);
+    const r = reservation(executions[0]!);
+    await stores.delivery.claim(r);
+
+    // Act
+    await stores.delivery.recordRejected(r, 'MessageRejected: Email address is not verified.', LATER, 'log-failed');
+
+    // Assess
+    expect(await footprint(stores, r)).toEqual({
+      execution: {
+        ...executions[0],
+        status: EXECUTION_STATUS.failed,
+        reason: 'MessageRejected: Email address is not verified.',
+        processed_at: LATER,
+        updated_at: LATER,
+        sent_email_id: r.sentEmail.id,
+      },
+      email: {
+        email: { ...r.sentEmail, status: SENT_STATUS.failed, status_updated_at: LATER },
+        logs: [r.log, { id: 'log-failed', created_at: LATER, status: SENT_STATUS.failed, detail: 'MessageRejected: Email address is not verified.' }],
+      },
+      monthSent: 0,
+      cap: { sent: 0, pending: {} },
+    });
+    expect((await stores.contacts.get(clientId, contact.id))?.active_workflow_count).toBe(0);
+  });
+
+  it('marks a transient failure for retry: counters given back, execution executing with retry_pending, then claimable once more', async () => {
+    // Prepare
+    const stores = makeStores();
+    const { executions } = await prepare(stores);
+    const r = reservation(executions[0]!);
+    await stores.delivery.claim(r);
+
+    // Act
+    await stores.delivery.markRetry(r, 'send_retry: TooManyRequestsException', LATER);
+
+    // Assess
+    const retrying = await stores.executions.get(r.execution.client_id, r.execution.id);
+    expect(await footprint(stores, r)).toEqual({
+      execution: {
+        ...executions[0],
+        status: EXECUTION_STATUS.executing,
+        retry_pending: true,
+        reason: 'send_retry: TooManyRequestsException',
+        attempt: 2,
+        updated_at: LATER,
+      },
+      email: { email: r.sentEmail, logs: [r.log] },
+      monthSent: 0,
+      // It waits for a slot of the contact's day again, with its priority.
+      cap: { sent: 0, pending: { [r.execution.id]: r.execution.priority_score } },
+    });
+    const again = reservation(retrying!, { at: LATEST });
+    expect(await stores.delivery.claim(again)).toBe('claimed');
+    expect(await stores.delivery.claim(again)).toBe('taken');
+    expect(await footprint(stores, again)).toEqual({
+      execution: { ...retrying, updated_at: LATEST, retry_pending: undefined },
+      email: { email: again.sentEmail, logs: [r.log, again.log] },
+      monthSent: 1,
+      cap: { sent: 1, pending: {} },
+    });
+  });
+
+  // Known DynamoDB bug: the claim's condition is `status = read AND updated_at = read`, without retry_pending. When a
+  // retry's claim lands in the same millisecond as the markRetry before it (or under a fixed clock), updated_at does not
+  // move, and a second worker holding the same retry read claims again: two sends.
+  it('answers taken for an executing execution that is not waiting to retry, writing nothing', async () => {
+    // Prepare: the claim wrote updated_at = its own time, so a read taken after it matches the stored one.
+    const stores = makeStores();
+    const { executions } = await prepare(stores);
+    const r = reservation(executions[0]!);
+    await stores.delivery.claim(r);
+    const executing = (await stores.executions.get(r.execution.client_id, r.execution.id))!;
+    const before = await footprint(stores, r);
+
+    // Act
+    const outcome = await stores.delivery.claim(reservation(executing, { at: LATEST }));
+
+    // Assess
+    expect(outcome).toBe('taken');
+    expect(await footprint(stores, r)).toEqual(before);
+  });
+
+  it('answers taken when the sent-email record has left the queued status, writing nothing', async () => {
+    // Prepare: a second execution whose reservation names the first one's e-mail, already sent.
+    const stores = makeStores();
+    const { executions } = await prepare(stores, 2);
+    const [sent, second] = executions;
+    const first = reservation(sent!);
+    await stores.delivery.claim(first);
+    await stores.delivery.recordSent(first, 'ses-message-1', LATER, 'log-sent');
+    const clash = { ...reservation(second!), sentEmail: { ...reservation(second!).sentEmail, id: first.sentEmail.id } };
+
+    // Act
+    const outcome = await stores.delivery.claim(clash);
+
+    // Assess
+    expect(outcome).toBe('taken');
+    expect(await stores.executions.get(second!.client_id, second!.id)).toEqual(second);
+    expect((await stores.settings.load(second!.client_id, MONTH)).monthlyEmailsSent).toBe(1);
+    expect((await stores.sentEmails.get(sent!.client_id, first.sentEmail.id))?.status).toBe(SENT_STATUS.sent);
+  });
+});

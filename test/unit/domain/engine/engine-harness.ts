@@ -1,0 +1,186 @@
+import { memoryStores } from '../../../../shared/adapters/memory/memory-stores.js';
+import type { ClientRecord } from '../../../../shared/domain/clients/client-store.js';
+import type { ContactRecord } from '../../../../shared/domain/contacts/contact-store.js';
+import { eventProcessingDeps } from '../../../../shared/domain/events/create-event.js';
+import { ingestEvent } from '../../../../shared/domain/events/ingest-event.js';
+import { processEvent } from '../../../../shared/domain/events/process-event.js';
+import { EventBody } from '../../../../shared/domain/events/schemas.js';
+import { executeWorkflow, type ExecuteDeps } from '../../../../shared/domain/executions/execute-workflow.js';
+import { EXECUTION_STATUS, type ExecutionRecord } from '../../../../shared/domain/executions/execution-record.js';
+import { retryExecution } from '../../../../shared/domain/executions/retry-execution.js';
+import type { SettingsFields } from '../../../../shared/domain/settings/settings-store.js';
+import type {
+  MailSendResult,
+  Mailer,
+  OutboundEmail,
+  Queue,
+  QueueMessages,
+  QueueName,
+  Scheduler,
+  SendOptions,
+} from '../../../../shared/ports.js';
+
+/** The fixed clock's instant (memoryStores' FixedClock): a Thursday, 10:00 UTC. */
+export const NOW = '2026-01-15T10:00:00.000Z';
+export const CLIENT_ID = 7;
+
+export class RecordingQueue implements Queue {
+  readonly sent: { queue: QueueName; message: unknown; options?: SendOptions }[] = [];
+  async send<Q extends QueueName>(queue: Q, message: QueueMessages[Q], options?: SendOptions): Promise<void> {
+    this.sent.push({ queue, message, ...(options ? { options } : {}) });
+  }
+}
+
+export class RecordingScheduler implements Scheduler {
+  readonly scheduled: { instant: string; queue: QueueName; message: unknown; name: string }[] = [];
+  async scheduleAt<Q extends QueueName>(instant: Date, queue: Q, message: QueueMessages[Q], name: string): Promise<void> {
+    this.scheduled.push({ instant: instant.toISOString(), queue, message, name });
+  }
+}
+
+/** Sends every e-mail (`ses-1`, `ses-2`, …) unless told otherwise for the next calls. */
+export class RecordingMailer implements Mailer {
+  readonly emails: OutboundEmail[] = [];
+  private readonly next: (() => MailSendResult)[] = [];
+
+  thenThrow(error: Error): this {
+    this.next.push(() => {
+      throw error;
+    });
+    return this;
+  }
+  thenReject(reason: string): this {
+    this.next.push(() => ({ kind: 'rejected', reason }));
+    return this;
+  }
+  async send(email: OutboundEmail): Promise<MailSendResult> {
+    this.emails.push(email);
+    const scripted = this.next.shift();
+    return scripted ? scripted() : { kind: 'sent', providerMessageId: `ses-${this.emails.length}` };
+  }
+}
+
+/** An error as the SES client throws it when throttled. */
+export const throttled = () => Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'TooManyRequestsException' });
+
+/**
+ * The engine over memory ports only: memoryStores() (its fixed clock at NOW), a recording queue, scheduler and
+ * mailer, and one client (plan free: 3 workflows, 100 e-mails a day) with its settings.
+ */
+export async function engineHarness(settings: SettingsFields = {}, client: Partial<ClientRecord> = {}) {
+  const stores = memoryStores();
+  const queue = new RecordingQueue();
+  const scheduler = new RecordingScheduler();
+  const mailer = new RecordingMailer();
+  const hash = 'a'.repeat(64);
+  await stores.clients.create(
+    {
+      id: CLIENT_ID,
+      client_id: '6f1c1f43-3c43-4a36-9d7e-0d0e3c0c8e11',
+      name: 'Acme',
+      email: 'ops@acme.test',
+      plan: 'free',
+      status: 'active',
+      api_key_id: 1,
+      api_key_hash: hash,
+      api_key_masked: 'els_…aaaa',
+      api_key_enabled: true,
+      created_at: NOW,
+      updated_at: NOW,
+      ...client,
+    },
+    { key_hash: hash, key_id: 1, client_id: CLIENT_ID, enabled: true, masked_key: 'els_…aaaa', created_at: NOW },
+  );
+  await stores.settings.save(
+    { id: CLIENT_ID, client_id: CLIENT_ID, tone_of_voice: 1, version: 1, created_at: NOW, updated_at: NOW, timezone: 'UTC', ...settings },
+    undefined,
+  );
+  const deps = { ...stores, queue, scheduler, mailer };
+  const executeDeps: ExecuteDeps = {
+    ...deps,
+    sender: { linkSecret: 'x'.repeat(32), publicBaseUrl: 'https://els.test', defaultFromAddress: 'hello@els.test' },
+  };
+  let nextContactId = 100;
+
+  return {
+    stores,
+    queue,
+    scheduler,
+    mailer,
+    clock: stores.clock,
+
+    async contact(fields: Partial<ContactRecord> = {}): Promise<ContactRecord> {
+      const id = nextContactId++;
+      const contact: ContactRecord = {
+        id,
+        client_id: CLIENT_ID,
+        email: `contact${id}@example.com`,
+        first_name: 'Ann',
+        is_subscribed: true,
+        source: 1,
+        custom_fields: {},
+        tags: [],
+        active_states: 0,
+        active_workflow_count: 0,
+        health_score: 0,
+        total_emails_sent: 0,
+        total_emails_opened: 0,
+        total_emails_clicked: 0,
+        created_by: 1,
+        created_at: NOW,
+        updated_at: NOW,
+        ...fields,
+      };
+      await stores.contacts.create(contact);
+      return contact;
+    },
+
+    /** POST /client/events, async: the event stored (queued), as the API leaves it. */
+    async ingest(raw: Record<string, unknown>) {
+      const outcome = await ingestEvent(deps, CLIENT_ID, EventBody.parse(raw), raw, 'async');
+      return outcome.event;
+    },
+
+    process: (eventId: number) => processEvent(eventProcessingDeps(deps), CLIENT_ID, eventId),
+    execute: (executionId: number) => executeWorkflow(executeDeps, CLIENT_ID, executionId),
+    retry: (executionId: number) => retryExecution(deps, CLIENT_ID, executionId),
+
+    /** A queued execution as processing leaves it (committed with its event; the contact's active count raised). */
+    async queued(contact: ContactRecord, fields: Partial<ExecutionRecord> = {}): Promise<ExecutionRecord> {
+      const event = await this.ingest({ type: 'signup', email: contact.email });
+      const execution: ExecutionRecord = {
+        id: event.id + 1,
+        client_id: CLIENT_ID,
+        workflow_id: 1,
+        contact_id: contact.id,
+        event_id: event.id,
+        status: EXECUTION_STATUS.queued,
+        is_test: false,
+        attempt: 1,
+        template_id: 1,
+        priority_score: 90,
+        critical: false,
+        cap_day: NOW.slice(0, 10),
+        scheduled_for: NOW,
+        event: { type: 'signup', ts: NOW },
+        created_at: NOW,
+        updated_at: NOW,
+        ...fields,
+      };
+      const outcome = await stores.processing.commit({
+        event: { ...event, queue_status: 'processed', execution_ids: [execution.id], processed_at: NOW },
+        executions: [execution],
+        contact: { contactId: contact.id, workflowsStarted: execution.status === EXECUTION_STATUS.queued ? 1 : 0, at: NOW },
+      });
+      if (outcome !== 'committed') throw new Error(`seeding an execution: ${outcome}`);
+      return execution;
+    },
+
+    execution: (id: number) => stores.executions.get(CLIENT_ID, id),
+    storedContact: (id: number) => stores.contacts.get(CLIENT_ID, id),
+    monthSent: async () => (await stores.settings.load(CLIENT_ID, NOW.slice(0, 7))).monthlyEmailsSent,
+    dayCap: async (execution: ExecutionRecord) => (await stores.delivery.load(execution)).cap,
+  };
+}
+
+export type EngineHarness = Awaited<ReturnType<typeof engineHarness>>;
