@@ -8,7 +8,9 @@ export const STACK_NAME = 'EmailLifecycle';
 /** Everything infra/app.ts puts into the app, so the tests synthesize exactly what `cdk deploy` does. */
 export function composeApp(app: App): EmailLifecycleStack {
   const stack = new EmailLifecycleStack(app, STACK_NAME, {
-    description: 'Email lifecycle HTTP API: API Gateway HTTP API, Lambda (Node.js 22, arm64), DynamoDB',
+    description:
+      'Email lifecycle service: API Gateway HTTP API, Lambda (Node.js 22, arm64), DynamoDB, SQS, EventBridge ' +
+      'Scheduler, SES v2',
     settings: readStackSettings(app.node),
   });
   addNagChecks(app);

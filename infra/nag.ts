@@ -1,6 +1,8 @@
 import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
+// The flattening cdk-nag applies to a resource before naming its IAM5 finding (the package has no exports map).
+import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import type { IConstruct } from 'constructs';
 
 /**
@@ -19,4 +21,13 @@ export function tableIndexWildcardFinding(table: TableV2): string {
   const cfnTable = table.node.defaultChild as CfnElement;
   const logicalId: unknown = Stack.of(table).resolve(cfnTable.logicalId);
   return `Resource::<${String(logicalId)}.Arn>/index/*`;
+}
+
+/**
+ * The IAM5 finding id of a wildcard resource as cdk-nag names it, e.g.
+ * `Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*`, so a grant acknowledges exactly
+ * the wildcard it adds and no other.
+ */
+export function wildcardResourceFinding(scope: IConstruct, resource: string): string {
+  return `AwsSolutions-IAM5[Resource::${flattenCfnReference(Stack.of(scope).resolve(resource))}]`;
 }

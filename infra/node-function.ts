@@ -13,7 +13,7 @@ import { tableIndexWildcardFinding } from './nag.js';
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** `functions/<kind>/<handler>.ts`: the entry esbuild bundles for one function of a table. */
-export const entryOf = (kind: 'http' | 'queue', handler: string): string =>
+export const entryOf = (kind: 'http' | 'queue' | 'scheduled', handler: string): string =>
   path.join(PROJECT_ROOT, 'functions', kind, `${handler}.ts`);
 
 // The bundle is ESM; CommonJS dependencies that call require() need one defined at the top of the module.
@@ -30,8 +30,9 @@ export interface NodeFunctionProps {
 }
 
 /**
- * One Lambda of the service (HTTP route or queue function): Node.js 22 on arm64, an ESM bundle of its entry, its
- * own log group and its own role that may write to that log group and nothing else until it is granted more.
+ * One Lambda of the service (HTTP route, queue function or scheduled function): Node.js 22 on arm64, an ESM bundle
+ * of its entry, its own log group and its own role that may write to that log group and nothing else until it is
+ * granted more.
  */
 export function createNodeFunction(scope: Construct, props: NodeFunctionProps): NodejsFunction {
   const logGroup = new LogGroup(scope, 'Logs', {

@@ -5,18 +5,24 @@ import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { fullPath, type RouteDefinition } from '../functions/routes.js';
+import type { Engine } from './engine.js';
 import { createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
 
 export interface RouteFunctionProps {
   route: RouteDefinition;
   api: HttpApi;
   table: TableV2;
+  /** Grants the sends, schedules and link secret the route's entry names. */
+  engine: Engine;
   /** Environment shared by every HTTP function (TABLE_NAME, JWT settings, …). */
   environment: Record<string, string>;
   deletionProtection: boolean;
 }
 
-/** One route of functions/routes.ts: its Lambda, log group, least-privilege role and API Gateway route. */
+/**
+ * One route of functions/routes.ts: its Lambda, log group, least-privilege role (table access, and the queues,
+ * schedules and link secret its entry names) and API Gateway route.
+ */
 export class RouteFunction extends Construct {
   readonly function: NodejsFunction;
 
@@ -33,6 +39,7 @@ export class RouteFunction extends Construct {
       deletionProtection: props.deletionProtection,
     });
     grantTableAccess(this.function, props.table, route.tableAccess);
+    props.engine.connect(this.function, route.handler, route);
 
     const apiRoute = new HttpRoute(this, 'Route', {
       httpApi: props.api,

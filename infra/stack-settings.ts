@@ -1,4 +1,5 @@
 import type { Node } from 'constructs';
+import { z } from 'zod';
 
 /** Deploy-time choices, read from CDK context (`cdk deploy -c key=value` or cdk.json). */
 export interface StackSettings {
@@ -8,6 +9,8 @@ export interface StackSettings {
   throttle: { rateLimit: number; burstLimit: number };
   /** Extra Lambda environment: only the variables whose context key was given. */
   functionEnvironment: Record<string, string>;
+  /** Environment of the functions that send e-mail only: the variables of SENDER_CONTEXT_ENVIRONMENT given. */
+  senderEnvironment: Record<string, string>;
 }
 
 /** Context key → environment variable of shared/config.ts that every HTTP function receives when the key is set. */
@@ -22,12 +25,31 @@ export const CONTEXT_ENVIRONMENT = {
   publicBaseUrl: 'PUBLIC_BASE_URL',
 } as const;
 
+/**
+ * Context key → environment variable of the senders (functions that send e-mail), each an e-mail address.
+ * Without `defaultFromAddress` the functions fall back to no-reply@example.com, which SES refuses: set it to an
+ * address of an identity verified in SES (`cdk deploy -c defaultFromAddress=mail@example.org`).
+ */
+export const SENDER_CONTEXT_ENVIRONMENT = {
+  defaultFromAddress: 'DEFAULT_FROM_ADDRESS',
+  unsubscribeMailto: 'UNSUBSCRIBE_MAILTO',
+} as const;
+
 /** Reads and checks the settings; a malformed value fails the synth instead of reaching a Lambda. */
 export function readStackSettings(node: Node): StackSettings {
   const functionEnvironment: Record<string, string> = {};
   for (const [key, envName] of Object.entries(CONTEXT_ENVIRONMENT)) {
     const value: unknown = node.tryGetContext(key);
     if (value !== undefined && value !== null && value !== '') functionEnvironment[envName] = String(value);
+  }
+  const senderEnvironment: Record<string, string> = {};
+  for (const [key, envName] of Object.entries(SENDER_CONTEXT_ENVIRONMENT)) {
+    const value: unknown = node.tryGetContext(key);
+    if (value === undefined || value === null || value === '') continue;
+    if (!z.email().safeParse(value).success) {
+      throw new Error(`Context "${key}" must be an e-mail address, got ${JSON.stringify(value)}`);
+    }
+    senderEnvironment[envName] = String(value);
   }
   return {
     deletionProtection: readBoolean(node, 'deletionProtection', true),
@@ -36,6 +58,7 @@ export function readStackSettings(node: Node): StackSettings {
       burstLimit: readPositiveInteger(node, 'throttleBurstLimit', 100),
     },
     functionEnvironment,
+    senderEnvironment,
   };
 }
 

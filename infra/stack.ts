@@ -2,11 +2,14 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { queueFunctions } from '../functions/queues.js';
 import { API_BASE_PATH, routes } from '../functions/routes.js';
+import { scheduledFunctions } from '../functions/scheduled.js';
 import { createDataTable } from './data-table.js';
+import { Engine } from './engine.js';
 import { createHttpApi } from './http-api.js';
 import { constructIdOf } from './node-function.js';
 import { addQueueFunctions } from './queue-function.js';
 import { RouteFunction } from './route-function.js';
+import { ScheduledFunction } from './scheduled-function.js';
 import type { StackSettings } from './stack-settings.js';
 
 export interface EmailLifecycleStackProps extends StackProps {
@@ -14,8 +17,10 @@ export interface EmailLifecycleStackProps extends StackProps {
 }
 
 /**
- * The whole service in one stack: the table, the HTTP API, one Lambda per entry of functions/routes.ts and one
- * queue + DLQ + Lambda per entry of functions/queues.ts.
+ * The whole service in one stack: the table, the HTTP API, the engine (a queue + DLQ per entry of
+ * functions/queues.ts, the Scheduler group and role, the SES configuration set, the link secret), and one Lambda
+ * per entry of functions/routes.ts, functions/queues.ts and functions/scheduled.ts, each granted what its entry
+ * names and nothing more.
  */
 export class EmailLifecycleStack extends Stack {
   constructor(scope: Construct, id: string, props: EmailLifecycleStackProps) {
@@ -24,6 +29,11 @@ export class EmailLifecycleStack extends Stack {
 
     const table = createDataTable(this, { deletionProtection: settings.deletionProtection });
     const { api } = createHttpApi(this, settings);
+    const engine = new Engine(this, 'Engine', {
+      queueFunctions,
+      deletionProtection: settings.deletionProtection,
+      senderEnvironment: settings.senderEnvironment,
+    });
 
     const environment = {
       TABLE_NAME: table.tableName,
@@ -38,12 +48,23 @@ export class EmailLifecycleStack extends Stack {
         route,
         api,
         table,
+        engine,
         environment,
         deletionProtection: settings.deletionProtection,
       });
     }
 
-    addQueueFunctions(this, { queueFunctions, table, environment, deletionProtection: settings.deletionProtection });
+    addQueueFunctions(this, { queueFunctions, engine, table, environment, deletionProtection: settings.deletionProtection });
+
+    for (const definition of scheduledFunctions) {
+      new ScheduledFunction(this, constructIdOf(definition.handler), {
+        definition,
+        engine,
+        table,
+        environment,
+        deletionProtection: settings.deletionProtection,
+      });
+    }
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API',
@@ -53,6 +74,10 @@ export class EmailLifecycleStack extends Stack {
     new CfnOutput(this, 'TableName', {
       description: 'DynamoDB table (TABLE_NAME for the admin CLI)',
       value: table.tableName,
+    });
+    new CfnOutput(this, 'SesConfigurationSet', {
+      description: 'SES configuration set every e-mail is sent with (SES_CONFIGURATION_SET)',
+      value: engine.mail.configurationSet.configurationSetName,
     });
   }
 }

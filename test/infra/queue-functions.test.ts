@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { queueFunctions, type QueueFunctionDefinition } from '../../functions/queues.js';
 import { composeApp } from '../../infra/compose-app.js';
 import { createDataTable } from '../../infra/data-table.js';
+import { Engine } from '../../infra/engine.js';
 import { addNagChecks } from '../../infra/nag.js';
 import { addQueueFunctions } from '../../infra/queue-function.js';
 
@@ -20,13 +21,15 @@ const FIXTURE_ENTRY = fileURLToPath(new URL('./fixtures/queue-handler.ts', impor
 const appWith = () =>
   new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], '@aws-cdk/core:appMode': 'inmemory' } });
 
-/** A stack holding only the table and the queue functions of `table` (entries point at a fixture handler). */
+/** A stack holding only the table, the engine and the queue functions of `table` (entries point at a fixture handler). */
 function synthesize(table: readonly QueueFunctionDefinition[]) {
   const app = appWith();
   const stack = new Stack(app, 'QueueFunctions');
   const dataTable = createDataTable(stack, { deletionProtection: false });
+  const engine = new Engine(stack, 'Engine', { queueFunctions: table, deletionProtection: false, senderEnvironment: {} });
   addQueueFunctions(stack, {
     queueFunctions: table,
+    engine,
     table: dataTable,
     environment: { TABLE_NAME: dataTable.tableName },
     deletionProtection: false,
@@ -53,7 +56,8 @@ describe('queue functions (infra)', () => {
     Object.entries(resources).find(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description === description)!;
 
   it('builds one queue, one DLQ and one nodejs22.x arm64 function per table entry', () => {
-    template.resourceCountIs('AWS::SQS::Queue', 4);
+    // + the DLQ of the schedules, which deliver to the workflow queue
+    template.resourceCountIs('AWS::SQS::Queue', 2 * 2 + 1);
     template.resourceCountIs('AWS::Lambda::Function', 2);
     const [, fn] = byDescription('events queue -> process-events');
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 20, MemorySize: 512 });
@@ -85,7 +89,7 @@ describe('queue functions (infra)', () => {
   });
 
   it('alarms as soon as one message sits in a DLQ', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 2);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 + 1);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Namespace: 'AWS/SQS',
@@ -132,8 +136,8 @@ describe('queue functions (infra)', () => {
     );
   });
 
-  it('builds the real stack from functions/queues.ts (a queue and a DLQ per entry)', () => {
+  it('builds the real stack from functions/queues.ts (a queue and a DLQ per entry, and the schedules\' DLQ)', () => {
     const stack = composeApp(appWith());
-    Template.fromStack(stack).resourceCountIs('AWS::SQS::Queue', queueFunctions.length * 2);
+    Template.fromStack(stack).resourceCountIs('AWS::SQS::Queue', queueFunctions.length * 2 + 1);
   });
 });

@@ -6,6 +6,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { queueFunctions } from '../../functions/queues.js';
 import { routeKey, routes, type RouteDefinition } from '../../functions/routes.js';
+import { scheduledFunctions } from '../../functions/scheduled.js';
 import { composeApp } from '../../infra/compose-app.js';
 import { TABLE_KEYS } from '../../shared/adapters/dynamo/table-definition.js';
 
@@ -110,9 +111,9 @@ describe('EmailLifecycle stack', () => {
     });
   });
 
-  it('declares exactly one API route and one Lambda per entry of the route table, one Lambda per queue function', () => {
+  it('declares exactly one API route and one Lambda per entry of the route table, one Lambda per queue and scheduled function', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length);
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + queueFunctions.length);
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + queueFunctions.length + scheduledFunctions.length);
   });
 
   it.each(routes.map((route) => [routeKey(route), route] as const))(
@@ -145,17 +146,25 @@ describe('EmailLifecycle stack', () => {
   );
 
   it.each(routes.map((route) => [routeKey(route), route] as const))(
-    'grants %s only what its tableAccess allows',
+    'grants %s only what its tableAccess (and its sendsTo/schedules) allows',
     (_key, route) => {
       const { fn } = functionOf(route);
       const actions = actionsOf(fn);
       expect(actions).toEqual(expect.arrayContaining(READ_ACTIONS));
       if (route.tableAccess === 'read') expect(actions.filter((a) => WRITE_ACTIONS.includes(a))).toEqual([]);
       else expect(actions).toEqual(expect.arrayContaining(WRITE_ACTIONS));
-      // Nothing but its own log group and the table: no wildcard action, no `*` resource.
+      // Its own log group and the table, plus the engine actions its entry names (test/infra/engine.test.ts
+      // checks their resources): no wildcard action, no `*` resource.
+      const engineActions = [
+        ...(route.sendsTo?.length ? ['sqs:SendMessage'] : []),
+        ...(route.schedules ? ['scheduler:CreateSchedule', 'iam:PassRole'] : []),
+        ...(route.sendsEmail ? ['ses:SendEmail'] : []),
+      ];
       for (const action of actions) {
+        if (engineActions.includes(action)) continue;
         expect(action).toMatch(/^(dynamodb:[A-Za-z]+|logs:(CreateLogStream|PutLogEvents))$/);
       }
+      expect(actions).toEqual(expect.arrayContaining(engineActions));
       for (const statement of statementsOf(fn)) expect(JSON.stringify(statement.Resource)).not.toBe('"*"');
     },
   );
@@ -216,7 +225,7 @@ describe('EmailLifecycle stack', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
     });
     const functions = Object.values(custom.findResources('AWS::Lambda::Function')) as Resource[];
-    expect(functions).toHaveLength(routes.length + queueFunctions.length);
+    expect(functions).toHaveLength(routes.length + queueFunctions.length + scheduledFunctions.length);
     for (const fn of functions) {
       expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
         JWT_ISSUER: 'https://issuer.example.com/',

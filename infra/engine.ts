@@ -1,0 +1,100 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { VISIBILITY_TIMEOUT_FACTOR, type QueueFunctionDefinition } from '../functions/queues.js';
+import type { QueueName } from '../shared/ports.js';
+import { ExecutionSchedules } from './execution-schedules.js';
+import { LinkSecret } from './link-secret.js';
+import { MailSending } from './mail-sending.js';
+import { constructIdOf } from './node-function.js';
+import { resolveQueueFunction } from './queue-function.js';
+import { queueUrlVariable, WorkQueue } from './work-queue.js';
+
+/**
+ * What an entry of a function table (routes, queue functions, scheduled functions) says it does with the engine;
+ * `connect` grants exactly that.
+ */
+export interface EngineNeeds {
+  sendsTo?: readonly QueueName[];
+  schedules?: boolean;
+  sendsEmail?: boolean;
+  usesLinkSecret?: boolean;
+}
+
+export interface EngineProps {
+  /** functions/queues.ts: one queue per entry, sized after its consumer. */
+  queueFunctions: readonly QueueFunctionDefinition[];
+  deletionProtection: boolean;
+  /** DEFAULT_FROM_ADDRESS, UNSUBSCRIBE_MAILTO: given to the functions that send e-mail only. */
+  senderEnvironment: Record<string, string>;
+}
+
+/** Schedules deliver to this queue only (waits over 15 minutes are executions waiting to run). */
+const SCHEDULE_TARGET: QueueName = 'workflow';
+
+/**
+ * The AWS side of DESIGN.md §8 that functions share: the queues of functions/queues.ts (each with its DLQ), the
+ * Scheduler group and role, the SES configuration set and the link secret.
+ */
+export class Engine extends Construct {
+  readonly queues: ReadonlyMap<QueueName, WorkQueue>;
+  readonly schedules: ExecutionSchedules | undefined;
+  readonly mail: MailSending;
+  readonly linkSecret: LinkSecret;
+
+  constructor(scope: Construct, id: string, props: EngineProps) {
+    super(scope, id);
+    const removalPolicy = props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    const queues = new Map<QueueName, WorkQueue>();
+    for (const entry of props.queueFunctions) {
+      if (queues.has(entry.queue)) throw new Error(`queue "${entry.queue}" has two functions in functions/queues.ts`);
+      const definition = resolveQueueFunction(entry);
+      queues.set(
+        entry.queue,
+        new WorkQueue(this, `${constructIdOf(entry.queue)}Queue`, {
+          name: entry.queue,
+          // SQS must not hand a message to a second worker while the first may still be running it.
+          visibilityTimeoutSeconds: definition.timeoutSeconds * VISIBILITY_TIMEOUT_FACTOR,
+          maxReceiveCount: definition.maxReceiveCount,
+          removalPolicy,
+        }),
+      );
+    }
+    this.queues = queues;
+
+    const scheduleTarget = queues.get(SCHEDULE_TARGET);
+    this.schedules = scheduleTarget
+      ? new ExecutionSchedules(this, 'Schedules', { target: scheduleTarget, removalPolicy })
+      : undefined;
+    this.mail = new MailSending(this, 'Mail', { senderEnvironment: props.senderEnvironment });
+    this.linkSecret = new LinkSecret(this, 'LinkSecret', { removalPolicy });
+  }
+
+  /** The queue a function consumes (functions/queues.ts). */
+  queueOf(name: QueueName): WorkQueue {
+    const queue = this.queues.get(name);
+    if (!queue) throw new Error(`no queue "${name}" in functions/queues.ts`);
+    return queue;
+  }
+
+  /**
+   * Grants `fn` what its table entry says and nothing more, with the environment its providers read: send to each
+   * queue of `sendsTo` (`<NAME>_QUEUE_URL`), create schedules, send e-mail, sign or verify links (LINK_SECRET; the
+   * senders build links too). `who` names the entry in errors.
+   */
+  connect(fn: LambdaFunction, who: string, needs: EngineNeeds): void {
+    for (const name of needs.sendsTo ?? []) {
+      const target = this.queues.get(name);
+      if (!target) throw new Error(`${who} sends to "${name}", which no queue function consumes`);
+      target.grantSend(fn);
+      fn.addEnvironment(queueUrlVariable(name), target.queue.queueUrl);
+    }
+    if (needs.schedules) {
+      if (!this.schedules) throw new Error(`${who} schedules, but no queue function consumes the ${SCHEDULE_TARGET} queue`);
+      this.schedules.grantCreate(fn);
+    }
+    if (needs.sendsEmail) this.mail.grantSend(fn);
+    if (needs.sendsEmail || needs.usesLinkSecret) this.linkSecret.passTo(fn);
+  }
+}

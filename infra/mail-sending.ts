@@ -1,0 +1,58 @@
+import { Stack, Validations } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { ConfigurationSet, SuppressionReasons } from 'aws-cdk-lib/aws-ses';
+import { Construct } from 'constructs';
+import { wildcardResourceFinding } from './nag.js';
+
+export interface MailSendingProps {
+  /** Environment the senders get besides the configuration set (DEFAULT_FROM_ADDRESS, UNSUBSCRIBE_MAILTO when given). */
+  senderEnvironment: Record<string, string>;
+}
+
+/**
+ * SES v2 sending: the configuration set every e-mail names (its event destination, SNS → status queue, is the next
+ * issue's), and the grant that lets a function send through it.
+ */
+export class MailSending extends Construct {
+  readonly configurationSet: ConfigurationSet;
+  private readonly senderEnvironment: Record<string, string>;
+
+  constructor(scope: Construct, id: string, props: MailSendingProps) {
+    super(scope, id);
+    this.senderEnvironment = props.senderEnvironment;
+    this.configurationSet = new ConfigurationSet(this, 'ConfigurationSet', {
+      reputationMetrics: true,
+      sendingEnabled: true,
+      // Addresses that bounced hard or complained are not mailed again (SES's suppression list).
+      suppressionReasons: SuppressionReasons.BOUNCES_AND_COMPLAINTS,
+    });
+  }
+
+  /**
+   * ses:SendEmail through this configuration set, from any verified identity (each client has its own From
+   * address), and the names the mailer and the sender settings read.
+   */
+  grantSend(fn: LambdaFunction): void {
+    const identities = this.arnOf('identity', '*');
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [identities, this.arnOf('configuration-set', this.configurationSet.configurationSetName)],
+      }),
+    );
+    Validations.of(fn.role!).acknowledge({
+      id: wildcardResourceFinding(fn, identities),
+      reason:
+        'The From address is each client’s own verified identity (settings email_from_address, else ' +
+        'DEFAULT_FROM_ADDRESS), unknown at deploy time; in the SES sandbox SendEmail is also authorized against ' +
+        'the recipient’s identity. Only ses:SendEmail, and only with this configuration set.',
+    });
+    fn.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
+    for (const [name, value] of Object.entries(this.senderEnvironment)) fn.addEnvironment(name, value);
+  }
+
+  private arnOf(resource: string, resourceName: string): string {
+    return Stack.of(this).formatArn({ service: 'ses', resource, resourceName });
+  }
+}

@@ -1,0 +1,360 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { QUEUE_FUNCTION_DEFAULTS, VISIBILITY_TIMEOUT_FACTOR, queueFunctions } from '../../functions/queues.js';
+import { routeKey, routes } from '../../functions/routes.js';
+import { scheduledFunctions } from '../../functions/scheduled.js';
+import { composeApp } from '../../infra/compose-app.js';
+import type { EngineNeeds } from '../../infra/engine.js';
+import type { QueueName } from '../../shared/ports.js';
+import {
+  allowing,
+  appWith,
+  asList,
+  logicalIdOf,
+  statementsOfRole,
+  synthesize,
+  type Resource,
+  type Statement,
+} from './support/synthesized-stack.js';
+
+const { app, template, resources } = synthesize();
+
+/** Every function of the three tables, found in the template by the description infra gives it. */
+const ENTRIES: { name: string; description: string; needs: EngineNeeds }[] = [
+  ...routes.map((route) => ({ name: routeKey(route), description: routeKey(route), needs: route })),
+  ...queueFunctions.map((q) => ({ name: q.handler, description: `${q.queue} queue -> ${q.handler}`, needs: q })),
+  ...scheduledFunctions.map((s) => ({
+    name: s.handler,
+    description: `every ${s.everyMinutes} min -> ${s.handler}`,
+    needs: s,
+  })),
+];
+
+function functionOf(description: string) {
+  const found = Object.entries(resources).filter(
+    ([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description === description,
+  );
+  expect(found).toHaveLength(1);
+  const [id, fn] = found[0]!;
+  const roleId = logicalIdOf(fn.Properties.Role);
+  return {
+    id,
+    fn,
+    role: resources[roleId]!,
+    statements: statementsOfRole(resources, roleId),
+    env: (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables,
+  };
+}
+const functionNamed = (name: string) => functionOf(ENTRIES.find((e) => e.name === name || e.description === name)!.description);
+
+/** The queue a queue function consumes, followed through its event source mapping. */
+function consumedQueue(queue: QueueName) {
+  const definition = queueFunctions.find((q) => q.queue === queue)!;
+  const consumer = functionOf(`${queue} queue -> ${definition.handler}`);
+  const mappings = Object.values(resources).filter(
+    (r) => r.Type === 'AWS::Lambda::EventSourceMapping' && logicalIdOf(r.Properties.FunctionName) === consumer.id,
+  );
+  expect(mappings).toHaveLength(1);
+  const queueId = logicalIdOf(mappings[0]!.Properties.EventSourceArn);
+  return { definition, consumer, mapping: mappings[0]!, queueId, queue: resources[queueId]! };
+}
+
+const isTlsOnly = (queueId: string): boolean =>
+  Object.values(resources).some(
+    (r) =>
+      r.Type === 'AWS::SQS::QueuePolicy' &&
+      (r.Properties.Queues as unknown[]).some((q) => logicalIdOf(q) === queueId) &&
+      (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement.some(
+        (s) => s.Effect === 'Deny' && s.Condition?.['Bool']?.['aws:SecureTransport'] === 'false',
+      ),
+  );
+
+const alarmsOn = (queueId: string): Resource[] =>
+  Object.values(resources).filter(
+    (r) =>
+      r.Type === 'AWS::CloudWatch::Alarm' &&
+      (r.Properties.Dimensions as { Name: string; Value: unknown }[]).some(
+        (d) => d.Name === 'QueueName' && logicalIdOf(d.Value) === queueId,
+      ),
+  );
+
+const schedulerRoleId = (): string => {
+  const ids = Object.entries(resources)
+    .filter(([, r]) => r.Type === 'AWS::IAM::Role')
+    .filter(([, r]) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('scheduler.amazonaws.com'))
+    .map(([id]) => id);
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+};
+
+const scheduleGroupName = (): string => {
+  const groups = Object.values(resources).filter((r) => r.Type === 'AWS::Scheduler::ScheduleGroup');
+  expect(groups).toHaveLength(1);
+  return groups[0]!.Properties.Name as string;
+};
+
+/** A `Fn::Join` ARN flattened to text, pseudo parameters and references as `<Name>`. */
+const arnText = (value: unknown): string => {
+  const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  if (!join) return typeof value === 'string' ? value : `<${logicalIdOf(value)}>`;
+  return join[1].map((part) => (typeof part === 'string' ? part : `<${logicalIdOf(part)}>`)).join(join[0]);
+};
+
+const QUEUE_NAMES = [...new Set(queueFunctions.map((q) => q.queue))];
+
+describe('the engine on AWS (issue 8 §6)', () => {
+  describe('queues', () => {
+    it.each(QUEUE_NAMES)('gives the %s queue a DLQ after 5 receives, kept 14 days, both encrypted and TLS only', (name) => {
+      const { queue, queueId, definition } = consumedQueue(name);
+      const redrive = queue.Properties.RedrivePolicy as { maxReceiveCount: number; deadLetterTargetArn: unknown };
+      expect(redrive.maxReceiveCount).toBe(definition.maxReceiveCount ?? QUEUE_FUNCTION_DEFAULTS.maxReceiveCount);
+      expect(redrive.maxReceiveCount).toBe(5);
+      const dlqId = logicalIdOf(redrive.deadLetterTargetArn);
+      expect(resources[dlqId]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+      expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true });
+      expect(isTlsOnly(queueId)).toBe(true);
+      expect(isTlsOnly(dlqId)).toBe(true);
+    });
+
+    it.each(QUEUE_NAMES)('hides a received %s message for at least 6× its consumer\'s timeout', (name) => {
+      const { queue, consumer } = consumedQueue(name);
+      const timeout = consumer.fn.Properties.Timeout as number;
+      expect(VISIBILITY_TIMEOUT_FACTOR).toBeGreaterThanOrEqual(6);
+      expect(queue.Properties.VisibilityTimeout).toBe(timeout * VISIBILITY_TIMEOUT_FACTOR);
+      expect(queue.Properties.VisibilityTimeout as number).toBeGreaterThanOrEqual(6 * timeout);
+    });
+
+    it.each(QUEUE_NAMES)('maps the %s queue to its function with ReportBatchItemFailures and the entry\'s batch size', (name) => {
+      const { mapping, definition } = consumedQueue(name);
+      expect(mapping.Properties).toMatchObject({
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BatchSize: definition.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize,
+      });
+      if (definition.maxConcurrency) {
+        expect(mapping.Properties.ScalingConfig).toEqual({ MaximumConcurrency: definition.maxConcurrency });
+      }
+    });
+
+    it('alarms as soon as one message sits in any DLQ: each queue\'s and the schedules\'', () => {
+      const scheduleDlqId = logicalIdOf(functionNamed('execute-workflow').env.SCHEDULER_DLQ_ARN);
+      const dlqIds = [
+        ...QUEUE_NAMES.map((name) =>
+          logicalIdOf((consumedQueue(name).queue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn),
+        ),
+        scheduleDlqId,
+      ];
+      for (const dlqId of dlqIds) {
+        const alarms = alarmsOn(dlqId);
+        expect(alarms).toHaveLength(1);
+        expect(alarms[0]!.Properties).toMatchObject({
+          Namespace: 'AWS/SQS',
+          MetricName: 'ApproximateNumberOfMessagesVisible',
+          Threshold: 1,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          TreatMissingData: 'notBreaching',
+        });
+      }
+      expect(resources[scheduleDlqId]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+      expect(isTlsOnly(scheduleDlqId)).toBe(true);
+    });
+  });
+
+  describe('scheduler', () => {
+    it('has one schedule group and a role only EventBridge Scheduler may assume, for this account and group', () => {
+      const role = resources[schedulerRoleId()]!;
+      const trust = (role.Properties.AssumeRolePolicyDocument as { Statement: (Statement & { Principal: unknown })[] }).Statement;
+      expect(trust).toHaveLength(1);
+      expect(trust[0]).toMatchObject({
+        Effect: 'Allow',
+        Action: 'sts:AssumeRole',
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+      });
+      const sourceArns = asList(trust[0]!.Condition!['ArnLike']!['aws:SourceArn']);
+      const groupId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::Scheduler::ScheduleGroup')![0];
+      expect(sourceArns).toEqual([
+        { 'Fn::GetAtt': [groupId, 'Arn'] },
+        expect.objectContaining({ 'Fn::Join': expect.anything() as unknown }),
+      ]);
+      expect(arnText(sourceArns[1])).toBe(
+        `arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${scheduleGroupName()}/*`,
+      );
+    });
+
+    it('lets the scheduler role send to the workflow queue and the schedules\' DLQ, and do nothing else', () => {
+      const roleId = schedulerRoleId();
+      const role = resources[roleId]!;
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      expect(role.Properties.Policies).toBeUndefined();
+      const statements = statementsOfRole(resources, roleId);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatchObject({ Effect: 'Allow', Action: 'sqs:SendMessage' });
+      const targets = asList(statements[0]!.Resource).map((r) => logicalIdOf(r));
+      const scheduleDlqId = logicalIdOf(functionNamed('execute-workflow').env.SCHEDULER_DLQ_ARN);
+      expect(targets.sort()).toEqual([consumedQueue('workflow').queueId, scheduleDlqId].sort());
+    });
+
+    it.each(ENTRIES.map((e) => [e.name, e] as const))(
+      'lets %s create schedules and pass the scheduler role only if its entry schedules',
+      (_name, entry) => {
+        const { statements, env } = functionOf(entry.description);
+        const creates = allowing(statements, 'scheduler:CreateSchedule');
+        const passes = allowing(statements, 'iam:PassRole');
+        if (!entry.needs.schedules) {
+          expect([...creates, ...passes]).toEqual([]);
+          expect(env).not.toHaveProperty('SCHEDULER_ROLE_ARN');
+          return;
+        }
+        // Only CreateSchedule (schedules delete themselves), only on the group's schedules.
+        expect(creates).toHaveLength(1);
+        expect(asList(creates[0]!.Action)).toEqual(['scheduler:CreateSchedule']);
+        expect(asList(creates[0]!.Resource).map(arnText)).toEqual([
+          `arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${scheduleGroupName()}/*`,
+        ]);
+        expect(passes).toHaveLength(1);
+        expect(passes[0]).toMatchObject({
+          Action: 'iam:PassRole',
+          Resource: { 'Fn::GetAtt': [schedulerRoleId(), 'Arn'] },
+          Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+        });
+        expect(env).toMatchObject({
+          SCHEDULER_GROUP_NAME: scheduleGroupName(),
+          SCHEDULER_ROLE_ARN: { 'Fn::GetAtt': [schedulerRoleId(), 'Arn'] },
+          SCHEDULER_DLQ_ARN: { 'Fn::GetAtt': [expect.any(String), 'Arn'] },
+          WORKFLOW_QUEUE_ARN: { 'Fn::GetAtt': [consumedQueue('workflow').queueId, 'Arn'] },
+        });
+      },
+    );
+  });
+
+  describe('least privilege', () => {
+    it.each(ENTRIES.map((e) => [e.name, e] as const))('lets %s send to exactly the queues its entry names', (_name, entry) => {
+      const { statements, env } = functionOf(entry.description);
+      const sendTargets = allowing(statements, 'sqs:SendMessage').flatMap((s) => asList(s.Resource).map((r) => logicalIdOf(r)));
+      const expected = (entry.needs.sendsTo ?? []).map((name) => consumedQueue(name).queueId);
+      expect(sendTargets.sort()).toEqual([...expected].sort());
+      for (const name of QUEUE_NAMES) {
+        const variable = `${name.toUpperCase()}_QUEUE_URL`;
+        if (entry.needs.sendsTo?.includes(name)) expect(env[variable]).toEqual({ Ref: consumedQueue(name).queueId });
+        else expect(env).not.toHaveProperty(variable);
+      }
+    });
+
+    it.each(ENTRIES.map((e) => [e.name, e] as const))('lets %s send e-mail only if its entry says so', (_name, entry) => {
+      const { statements, env } = functionOf(entry.description);
+      const sends = allowing(statements, 'ses:SendEmail');
+      if (!entry.needs.sendsEmail) {
+        expect(sends).toEqual([]);
+        expect(env).not.toHaveProperty('SES_CONFIGURATION_SET');
+        return;
+      }
+      const configurationSetId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SES::ConfigurationSet')![0];
+      expect(sends).toHaveLength(1);
+      expect(asList(sends[0]!.Action)).toEqual(['ses:SendEmail']);
+      expect(asList(sends[0]!.Resource).map(arnText).sort()).toEqual(
+        [
+          `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${configurationSetId}>`,
+          'arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*',
+        ].sort(),
+      );
+      expect(env.SES_CONFIGURATION_SET).toEqual({ Ref: configurationSetId });
+    });
+
+    it.each(ENTRIES.map((e) => [e.name, e] as const))('grants %s no wildcard action, no `*` resource, no managed policy', (_name, entry) => {
+      const { statements, role } = functionOf(entry.description);
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      for (const statement of statements) {
+        for (const action of asList(statement.Action)) expect(action).not.toContain('*');
+        expect(asList(statement.Resource)).not.toContain('*');
+      }
+    });
+
+    it('does not let process-events send e-mail, nor health touch a queue, a schedule or the link secret', () => {
+      const processEvents = functionNamed('process-events');
+      expect(allowing(processEvents.statements, 'ses:SendEmail')).toEqual([]);
+      const health = functionNamed('GET /api/v1/health');
+      for (const action of ['sqs:SendMessage', 'scheduler:CreateSchedule', 'iam:PassRole', 'ses:SendEmail']) {
+        expect(allowing(health.statements, action)).toEqual([]);
+      }
+      expect(health.env).not.toHaveProperty('LINK_SECRET');
+    });
+  });
+
+  describe('SES and the link secret', () => {
+    it('has one SES configuration set, suppressing bounces and complaints, named in the stack outputs', () => {
+      template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
+      template.hasResourceProperties('AWS::SES::ConfigurationSet', {
+        SendingOptions: { SendingEnabled: true },
+        SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+      });
+      const configurationSetId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SES::ConfigurationSet')![0];
+      template.hasOutput('SesConfigurationSet', { Value: { Ref: configurationSetId } });
+    });
+
+    it('generates the link secret: 64 letters and digits', () => {
+      template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+      template.hasResourceProperties('AWS::SecretsManager::Secret', {
+        GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true, IncludeSpace: false },
+      });
+    });
+
+    it.each(ENTRIES.map((e) => [e.name, e] as const))(
+      'gives %s LINK_SECRET (a dynamic reference) only if it sends e-mail or signs/verifies links',
+      (_name, entry) => {
+        const { env, statements } = functionOf(entry.description);
+        // Resolved by CloudFormation at deploy time: no Secrets Manager permission at run time.
+        expect(statements.flatMap((s) => asList(s.Action)).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+        if (!(entry.needs.sendsEmail || entry.needs.usesLinkSecret)) {
+          expect(env).not.toHaveProperty('LINK_SECRET');
+          return;
+        }
+        const secretId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SecretsManager::Secret')![0];
+        expect(env.LINK_SECRET).toEqual({
+          'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']],
+        });
+      },
+    );
+
+    it('gives the senders, and only them, the default From address and unsubscribe mailbox from CDK context', () => {
+      const { resources: custom } = synthesize({
+        defaultFromAddress: 'lifecycle@mail.example.org',
+        unsubscribeMailto: 'unsubscribe@mail.example.org',
+      });
+      const functions = Object.values(custom).filter((r) => r.Type === 'AWS::Lambda::Function');
+      for (const entry of ENTRIES) {
+        const fn = functions.find((r) => r.Properties.Description === entry.description)!;
+        const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+        if (entry.needs.sendsEmail) {
+          expect(env).toMatchObject({
+            DEFAULT_FROM_ADDRESS: 'lifecycle@mail.example.org',
+            UNSUBSCRIBE_MAILTO: 'unsubscribe@mail.example.org',
+          });
+        } else {
+          expect(env).not.toHaveProperty('DEFAULT_FROM_ADDRESS');
+        }
+      }
+    });
+
+    it.each(['defaultFromAddress', 'unsubscribeMailto'])('refuses a %s that is not an e-mail address', (key) => {
+      expect(() => composeApp(appWith({ [key]: 'not-an-address' }))).toThrow(key);
+    });
+  });
+
+  it.each(scheduledFunctions.map((s) => [s.handler, s] as const))(
+    'runs %s on an EventBridge rule at its interval',
+    (_name, definition) => {
+      const { id } = functionOf(`every ${definition.everyMinutes} min -> ${definition.handler}`);
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: `rate(${definition.everyMinutes} minutes)`,
+        State: 'ENABLED',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [id, 'Arn'] } })],
+      });
+    },
+  );
+
+  it('leaves no cdk-nag AwsSolutions finding unacknowledged', () => {
+    const report = new AwsSolutionsChecks().validateScope(app);
+    expect(report.violations.map((v) => `${v.ruleName} at ${v.violatingResources[0]?.constructPath}`)).toEqual([]);
+  });
+});
