@@ -103,7 +103,15 @@ export class LocalQueue implements Queue {
     const now = this.now();
     let next = Infinity;
     for (const [queue, consumer] of this.consumers) {
-      const list = this.messages.get(queue) ?? [];
+      let list = this.messages.get(queue) ?? [];
+      // As SQS: a message received maxReceiveCount times moves to the DLQ instead of being delivered again (a slow
+      // run still holding it does not change that).
+      const exhausted = list.filter((m) => m.visibleAt <= now && m.receiveCount >= consumer.maxReceiveCount);
+      if (exhausted.length > 0) {
+        for (const m of exhausted) this.deadLetters.push({ queue, messageId: m.id, body: m.body, receiveCount: m.receiveCount });
+        list = list.filter((m) => !exhausted.includes(m));
+        this.messages.set(queue, list);
+      }
       const visible = list.filter((m) => m.visibleAt <= now);
       for (let i = 0; i < visible.length; i += consumer.batchSize) this.deliver(queue, consumer, visible.slice(i, i + consumer.batchSize), now);
       for (const m of list) if (m.visibleAt > now) next = Math.min(next, m.visibleAt - now);

@@ -67,7 +67,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
   async claim(r: Reservation): Promise<ClaimOutcome> {
     const c = r.execution.client_id;
     const e = r.sentEmail;
-    const slots: ClaimOutcome[] = ['taken', 'quota'];
+    const slots: ClaimOutcome[] = ['taken', 'quota_day'];
     const actions: NonNullable<TransactWriteCommand['input']['TransactItems']> = [
       {
         Update: {
@@ -114,6 +114,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const failed = (error.CancellationReasons ?? []).findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+      if (failed === 1) return this.quotaSpent(r, error.CancellationReasons?.[1]?.Item);
       if (failed >= 0) return slots[failed] ?? 'taken';
       throw error;
     }
@@ -223,10 +224,19 @@ export class DynamoDeliveryStore implements DeliveryStore {
               ExpressionAttributeValues: { ':t': true, ':reason': reason, ':at': at, ':one': 1, ':executing': EXECUTION_STATUS.executing },
             },
           },
+          // The retry's claim writes its own queued log: the history keeps one.
+          { Delete: { TableName: this.tableName, Key: keys.sentEmailLog(r.execution.client_id, r.sentEmail.id, r.log.created_at, r.log.id) } },
           ...this.giveBack(r, { waitAgain: true }),
         ],
       }),
     );
+  }
+
+  /** Which limit held: the quota item as it was (returned with the cancellation) against the month's share. */
+  private quotaSpent(r: Reservation, item: Record<string, { N?: string }> | undefined): 'quota_day' | 'quota_month' {
+    const { shards } = quotaShardOf(r);
+    const monthSent = Number(item?.[QUOTA_SENT_ATTRIBUTE]?.N ?? 0);
+    return monthSent >= Math.ceil(r.quota.monthLimit / shards) ? 'quota_month' : 'quota_day';
   }
 
   /** The client's quota item (its shard): `sent` and the day's `dNN` raised together, each below its limit. */
@@ -239,6 +249,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
         Key: keys.quota(r.execution.client_id, r.quota.month, shard),
         UpdateExpression: 'ADD #m :one, #d :one',
         ConditionExpression: '(attribute_not_exists(#m) OR #m < :mlimit) AND (attribute_not_exists(#d) OR #d < :dlimit)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
         ExpressionAttributeNames: { '#m': QUOTA_SENT_ATTRIBUTE, '#d': dayAttribute },
         ExpressionAttributeValues: {
           ':one': 1,

@@ -76,7 +76,8 @@ export class MemoryDeliveryStore implements DeliveryStore {
     }
     const { counter, limits } = this.quotaOf(r);
     const day = dayAttribute(r.quota.day);
-    if (!below(counter['sent'], limits.month) || !below(counter[day], limits.day)) return 'quota';
+    if (!below(counter['sent'], limits.month)) return 'quota_month';
+    if (!below(counter[day], limits.day)) return 'quota_day';
     const cap = r.contactCap ? this.data.dayCap(c, r.execution.contact_id, r.execution.cap_day) : undefined;
     if (cap && !below(cap.sent, r.contactCap!.limit)) return 'contact_cap';
     const email = this.data.sentEmails.get(sentEmailKey(c, r.sentEmail.id));
@@ -124,6 +125,8 @@ export class MemoryDeliveryStore implements DeliveryStore {
     if (execution?.status !== EXECUTION_STATUS.executing) throw new MemoryTransactionCancelled(`execution ${r.execution.id} is not executing`);
     Object.assign(execution, { retry_pending: true, reason, updated_at: at, attempt: (execution.attempt ?? 0) + 1 });
     this.giveBack(r, { waitAgain: true });
+    // The retry's claim writes its own queued log: the history keeps one.
+    this.data.sentEmailLogs.get(sentEmailKey(r.execution.client_id, r.sentEmail.id))?.delete(`${r.log.created_at}#${r.log.id}`);
   }
 
   /** The execution still executing and its contact: the conditions of the record transactions. */

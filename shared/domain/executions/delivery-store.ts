@@ -37,7 +37,8 @@ export interface Reservation {
   contactCap?: { limit: number };
 }
 
-export type ClaimOutcome = 'claimed' | 'quota' | 'contact_cap' | 'taken';
+/** `quota_month` when this month's quota is spent (whatever the day's), `quota_day` when only today's is. */
+export type ClaimOutcome = 'claimed' | 'quota_day' | 'quota_month' | 'contact_cap' | 'taken';
 
 export interface DeliveryStore {
   load(execution: ExecutionRecord): Promise<SendContext>;
@@ -52,6 +53,9 @@ export interface DeliveryStore {
   recordSent(reservation: Reservation, providerMessageId: string, at: string, logId: string): Promise<void>;
   /** A permanent refusal: execution 2 → 4, the e-mail failed with a log, the counters given back. */
   recordRejected(reservation: Reservation, reason: string, at: string, logId: string): Promise<void>;
-  /** A transient failure, nothing left: the counters given back, the execution stays 2 with `retry_pending`. */
+  /**
+   * A transient failure, nothing left: the counters given back, the attempt's queued log removed (the retry's claim
+   * writes it again), the execution stays 2 with `retry_pending`.
+   */
   markRetry(reservation: Reservation, reason: string, at: string): Promise<void>;
 }

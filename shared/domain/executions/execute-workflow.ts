@@ -90,8 +90,8 @@ export async function executeWorkflow(deps: ExecuteDeps, clientId: number, execu
   const claimed = await deps.delivery.claim(reservation);
   if (claimed === 'taken') return { kind: 'duplicate' };
   if (claimed === 'contact_cap') return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'frequency_cap', at });
-  if (claimed === 'quota') {
-    const { when, reason } = nextQuotaWindow(reservation.quota, now);
+  if (claimed === 'quota_day' || claimed === 'quota_month') {
+    const { when, reason } = nextQuotaWindow(claimed, reservation.quota, now);
     await deps.executions.defer(execution, when.toISOString(), reason, at);
     await dispatchExecution(deps, { client_id: clientId, execution_id: execution.id }, when, now);
     return { kind: 'deferred' };

@@ -1,13 +1,17 @@
 import { DateTime } from 'luxon';
 
 /**
- * When a send deferred by the client's quota may try again: the next UTC day, or the next month when this month's
- * quota is spent too (the periods the counters count). The caller re-dispatches for that instant; the claim tells
- * again which limit holds.
+ * When a send deferred by the client's quota may try again: the next UTC day when today's quota is spent, the next
+ * UTC month when this month's is (the periods the counters count). The caller re-dispatches for that instant.
  */
-export function nextQuotaWindow(quota: { day: string; month: string }, now: Date): { when: Date; reason: string } {
+export function nextQuotaWindow(
+  exceeded: 'quota_day' | 'quota_month',
+  quota: { day: string; month: string },
+  now: Date,
+): { when: Date; reason: string } {
   const utc = DateTime.fromJSDate(now, { zone: 'utc' });
-  const nextDay = utc.startOf('day').plus({ days: 1 });
-  // The claim does not say which limit failed; the first instant either could free up is the next day.
-  return { when: nextDay.toJSDate(), reason: `deferred: e-mail quota reached (day ${quota.day} or month ${quota.month})` };
+  if (exceeded === 'quota_month') {
+    return { when: utc.startOf('month').plus({ months: 1 }).toJSDate(), reason: `deferred: monthly e-mail quota reached (${quota.month})` };
+  }
+  return { when: utc.startOf('day').plus({ days: 1 }).toJSDate(), reason: `deferred: daily e-mail quota reached (${quota.day})` };
 }

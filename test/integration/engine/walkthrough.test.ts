@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { call, RFC3339_UTC } from '../support/api.js';
+import { createTestClient } from '../support/clients.js';
+import { awaitExecutionStatus, listExecutions } from '../support/executions.js';
+import { awaitSesMailsTo } from '../support/ses-mailbox.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const DAY_MS = 86_400_000;
+
+/** The onboarding tips' send time for a free client without settings: the first 09:00 UTC a day after `ts`. */
+function nextMorningAfterOneDay(ts: string): string {
+  const due = Date.parse(ts) + DAY_MS;
+  const d = new Date(due);
+  const nine = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 9);
+  return new Date(nine >= due ? nine : nine + DAY_MS).toISOString();
+}
+
+/** README "Your first lifecycle e-mail", step by step over HTTP against the local runtime. */
+describe('the README walk-through', () => {
+  it('sends the welcome e-mail of a sync signup at once and shows it as a completed execution and a sent e-mail', async () => {
+    // Prepare
+    const client = await createTestClient();
+    const email = `ada-${randomUUID().slice(0, 8)}@example.com`;
+
+    // Act
+    const res = await call('POST', '/client/events?sync=true', {
+      key: client.api_key,
+      body: { type: 'signup', email, auto_create_contact: true },
+    });
+
+    // Assess: the processed Event, with the contact it created and two executions
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ success: true, message: 'Event processed' });
+    const event = res.body.data;
+    expect(event).toEqual({
+      id: expect.any(Number),
+      client_id: client.id,
+      contact_id: expect.any(Number),
+      contact: { email, first_name: null, last_name: null },
+      type: 'signup',
+      action: null,
+      feature: null,
+      plan: null,
+      source: null,
+      status: null,
+      amount: null,
+      upgrade: null,
+      external_id: null,
+      idempotency_key: null,
+      metadata: {},
+      ts: expect.stringMatching(RFC3339_UTC),
+      processed: true,
+      processed_at: expect.stringMatching(RFC3339_UTC),
+      process_error: null,
+      execution_ids: [expect.any(Number), expect.any(Number)],
+      created_at: expect.stringMatching(RFC3339_UTC),
+    });
+
+    // Assess: the welcome mail reaches SES within seconds, with the one-click unsubscribe headers
+    const [mail, ...more] = await awaitSesMailsTo(email);
+    expect(more).toEqual([]);
+    expect(mail!.destination.to).toEqual([email]);
+    const headers = Object.fromEntries((mail!.headers ?? []).map((h) => [h.name, h.value]));
+    expect(headers['List-Unsubscribe']).toMatch(/^<http:\/\/[^>]+\/u\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+>$/);
+    expect(headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+
+    // Assess: welcome completed with its sent e-mail; onboarding tips queued for the next morning (09:00 UTC)
+    const [queuedWelcome, ...otherWelcomes] = await listExecutions(client.api_key, 'workflow_id=1');
+    expect(otherWelcomes).toEqual([]);
+    const welcome = await awaitExecutionStatus(client.api_key, queuedWelcome!.id, 3);
+    expect(welcome).toEqual({
+      id: expect.any(Number),
+      workflow_id: 1,
+      workflow_name: 'Welcome',
+      contact_id: event.contact_id,
+      event_id: event.id,
+      status: 3,
+      status_text: 'completed',
+      reason: null,
+      is_test: false,
+      attempt: 1,
+      retried_from: null,
+      scheduled_for: event.ts,
+      processed_at: expect.stringMatching(RFC3339_UTC),
+      sent_email_id: expect.stringMatching(UUID),
+      created_at: expect.stringMatching(RFC3339_UTC),
+      updated_at: expect.stringMatching(RFC3339_UTC),
+    });
+    const [tips, ...others] = await listExecutions(client.api_key, 'workflow_id=2');
+    expect(others).toEqual([]);
+    expect(tips).toMatchObject({
+      workflow_id: 2,
+      event_id: event.id,
+      status: 1,
+      status_text: 'queued',
+      reason: 'preferred_time',
+      scheduled_for: nextMorningAfterOneDay(event.ts),
+      processed_at: null,
+      sent_email_id: null,
+    });
+    expect([...event.execution_ids].sort()).toEqual([welcome.id, tips!.id].sort());
+
+    // Assess: the sent e-mail, with its queued and sent logs and the emulator's message id
+    const sent = await call('GET', `/client/sent-emails/${welcome.sent_email_id}`, { key: client.api_key });
+    expect(sent.status).toBe(200);
+    expect(sent.body.data).toEqual({
+      id: welcome.sent_email_id,
+      client_id: client.id,
+      contact_id: event.contact_id,
+      email_template_id: 1,
+      email_template_name: expect.any(String),
+      from_email: expect.stringMatching(/^"Test client [0-9a-f]{8}" <[^>]+@[^>]+>$/),
+      to_email: email,
+      subject: mail!.subject,
+      html_body: expect.stringContaining('/u/'),
+      text_body: expect.any(String),
+      browser_url: expect.stringMatching(/^http:\/\/[^/]+\/v\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/),
+      provider_message_id: mail!.messageId,
+      status: 2,
+      status_text: 'sent',
+      status_updated_at: expect.stringMatching(RFC3339_UTC),
+      created_at: expect.stringMatching(RFC3339_UTC),
+      execution_id: welcome.id,
+      logs: [
+        {
+          id: expect.stringMatching(UUID),
+          created_at: expect.stringMatching(RFC3339_UTC),
+          status: 1,
+          status_text: 'queued',
+          provider_message_id: null,
+          url: null,
+          ip_address: null,
+          user_agent: null,
+          is_bot: false,
+        },
+        {
+          id: expect.stringMatching(UUID),
+          created_at: expect.stringMatching(RFC3339_UTC),
+          status: 2,
+          status_text: 'sent',
+          provider_message_id: mail!.messageId,
+          url: null,
+          ip_address: null,
+          user_agent: null,
+          is_bot: false,
+        },
+      ],
+    });
+    expect(sent.body.data.html_body).toContain(headers['List-Unsubscribe']!.slice(1, -1));
+  });
+
+  it('unsubscribes the contact with the one-click link of the welcome e-mail', async () => {
+    // Prepare
+    const client = await createTestClient();
+    const email = `ada-${randomUUID().slice(0, 8)}@example.com`;
+    const res = await call('POST', '/client/events?sync=true', {
+      key: client.api_key,
+      body: { type: 'signup', email, auto_create_contact: true },
+    });
+    const [mail] = await awaitSesMailsTo(email);
+    const link = (mail!.headers ?? []).find((h) => h.name === 'List-Unsubscribe')!.value.slice(1, -1);
+
+    // Act
+    const answer = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+      redirect: 'manual',
+    });
+
+    // Assess
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('set-cookie')).toBeNull();
+    const contact = await call('GET', `/client/contacts/${res.body.data.contact_id}`, { key: client.api_key });
+    expect(contact.body.data).toMatchObject({
+      email,
+      is_subscribed: false,
+      unsubscribe_reason: 'unsubscribe_link',
+      unsubscribed_at: expect.stringMatching(RFC3339_UTC),
+    });
+  });
+});
