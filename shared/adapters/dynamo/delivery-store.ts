@@ -13,18 +13,10 @@ import { stripKeys } from './items.js';
 import { keys, type ItemKey } from './keys.js';
 import { capPendingAttribute, dayCapOf, QUOTA_SENT_ATTRIBUTE, quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
+import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 
-/**
- * Above these limits one quota item would take too many claims a second to stay free of transaction conflicts: the
- * counter is spread over `keys.quotaShards` items (by execution id), each allowed its share of the limit. The sum
- * can then stop up to (shards − 1) sends short of the limit, never above it.
- */
-const SHARD_DAY_LIMIT = 10_000;
-const SHARD_MONTH_LIMIT = 300_000;
-
-function quotaShardOf(r: Reservation): { shard: number; shards: number } {
-  const shards = r.quota.dayLimit >= SHARD_DAY_LIMIT || r.quota.monthLimit >= SHARD_MONTH_LIMIT ? keys.quotaShards : 1;
-  return { shard: r.execution.id % shards, shards };
+function quotaShardFor(r: Reservation) {
+  return quotaShardOf(r.execution.id, r.quota);
 }
 
 const keyOf = (k: { pk: string; sk: string }) => `${k.pk}\u0000${k.sk}`;
@@ -234,14 +226,14 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   /** Which limit held: the quota item as it was (returned with the cancellation) against the month's share. */
   private quotaSpent(r: Reservation, item: Record<string, { N?: string }> | undefined): 'quota_day' | 'quota_month' {
-    const { shards } = quotaShardOf(r);
+    const { monthShare } = quotaShardFor(r);
     const monthSent = Number(item?.[QUOTA_SENT_ATTRIBUTE]?.N ?? 0);
-    return monthSent >= Math.ceil(r.quota.monthLimit / shards) ? 'quota_month' : 'quota_day';
+    return monthSent >= monthShare ? 'quota_month' : 'quota_day';
   }
 
   /** The client's quota item (its shard): `sent` and the day's `dNN` raised together, each below its limit. */
   private raiseQuota(r: Reservation) {
-    const { shard, shards } = quotaShardOf(r);
+    const { shard, dayShare, monthShare } = quotaShardFor(r);
     const dayAttribute = quotaDayAttribute(r.quota.day);
     return {
       Update: {
@@ -253,8 +245,8 @@ export class DynamoDeliveryStore implements DeliveryStore {
         ExpressionAttributeNames: { '#m': QUOTA_SENT_ATTRIBUTE, '#d': dayAttribute },
         ExpressionAttributeValues: {
           ':one': 1,
-          ':mlimit': Math.ceil(r.quota.monthLimit / shards),
-          ':dlimit': Math.ceil(r.quota.dayLimit / shards),
+          ':mlimit': monthShare,
+          ':dlimit': dayShare,
         },
       },
     };
@@ -281,7 +273,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
   /** The counters a claim raised, lowered again (nothing was sent). */
   private giveBack(r: Reservation, options: { waitAgain?: boolean } = {}) {
     const c = r.execution.client_id;
-    const { shard } = quotaShardOf(r);
+    const { shard } = quotaShardFor(r);
     const quota = {
       Update: {
         TableName: this.tableName,

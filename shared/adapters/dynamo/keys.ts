@@ -114,13 +114,12 @@ export const keys = {
 
   /**
    * The client's send counter of one UTC month: `sent` (the month) and `d<DD>` (each day), raised together by the
-   * claim. A client whose limits allow 10 000+ a day spreads it over `quotaShards` items (docs/capacity.md).
+   * claim. A client whose limits allow 10 000+ a day spreads it over 8 shards (domain/executions/quota-shards.ts).
    */
   quota: (clientId: number, month: string, shard = 0): ItemKey => ({
     pk: `QUOTA#${clientId}#${month}${shard > 0 ? `#${shard}` : ''}`,
     sk: 'QUOTA',
   }),
-  quotaShards: 8,
   /** E-mails sent to one contact on one day of its own time zone. */
   contactDayCap: (clientId: number, contactId: number, localDay: string): ItemKey => ({
     pk: `CAP#${clientId}#${contactId}#${localDay}`,

@@ -6,6 +6,7 @@ import { batchGetItems } from './batch-get.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
 import { sentCountOf } from './quota-counter.js';
+import { QUOTA_SHARD_COUNT } from '../../domain/executions/quota-shards.js';
 
 export class DynamoSettingsStore implements SettingsStore {
   constructor(
@@ -17,7 +18,7 @@ export class DynamoSettingsStore implements SettingsStore {
   async load(clientId: number, month: string): Promise<SettingsBundle> {
     const settingsKey = keys.settings(clientId);
     const profileKey = keys.clientProfile(clientId);
-    const quotaKeys = Array.from({ length: keys.quotaShards }, (_, shard) => keys.quota(clientId, month, shard));
+    const quotaKeys = Array.from({ length: QUOTA_SHARD_COUNT }, (_, shard) => keys.quota(clientId, month, shard));
     const items = await batchGetItems(this.db, this.tableName, [settingsKey, profileKey, ...quotaKeys], { consistentRead: true });
     const byKey = new Map(items.map((item) => [`${String(item['pk'])}\u0000${String(item['sk'])}`, item]));
     const read = (key: { pk: string; sk: string }) => byKey.get(`${key.pk}\u0000${key.sk}`);

@@ -13,16 +13,9 @@ import {
   type MemoryQuotaCounter,
 } from './engine-data.js';
 import { recordKey } from './workflow-data.js';
+import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 
-/** The DynamoDB adapter's quota sharding: above these limits the counter is spread over 8 items by execution id. */
-const SHARD_DAY_LIMIT = 10_000;
-const SHARD_MONTH_LIMIT = 300_000;
-const QUOTA_SHARDS = 8;
-
-const quotaShardOf = (r: Reservation): { shard: number; shards: number } => {
-  const shards = r.quota.dayLimit >= SHARD_DAY_LIMIT || r.quota.monthLimit >= SHARD_MONTH_LIMIT ? QUOTA_SHARDS : 1;
-  return { shard: r.execution.id % shards, shards };
-};
+const quotaShardFor = (r: Reservation) => quotaShardOf(r.execution.id, r.quota);
 const dayAttribute = (day: string): string => `d${day.slice(8, 10)}`;
 /** A counter below its limit, as `attribute_not_exists(#n) OR #n < :limit` reads it: an absent counter always passes. */
 const below = (value: number | undefined, limit: number): boolean => value === undefined || value < limit;
@@ -155,11 +148,11 @@ export class MemoryDeliveryStore implements DeliveryStore {
   }
 
   private quotaOf(r: Reservation): { counter: MemoryQuotaCounter; limits: { day: number; month: number } } {
-    const { shard, shards } = quotaShardOf(r);
+    const { shard, dayShare, monthShare } = quotaShardFor(r);
     const k = `${r.execution.client_id}\u0000${r.quota.month}\u0000${shard}`;
     const counter = this.data.quota.get(k) ?? {};
     this.data.quota.set(k, counter);
-    return { counter, limits: { day: Math.ceil(r.quota.dayLimit / shards), month: Math.ceil(r.quota.monthLimit / shards) } };
+    return { counter, limits: { day: dayShare, month: monthShare } };
   }
 
   /** `ADD sent n, dNN n` on the reservation's quota counter, the month's total mirrored for MemorySettingsStore. */
