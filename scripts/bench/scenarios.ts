@@ -31,6 +31,14 @@ export function toCsv(contacts: BenchContact[]): string {
 }
 
 export type Method = 'single' | 'bulk' | 'csv';
+
+/** One API request of the benchmark (Bearer key, JSON or multipart body), answered with status and parsed body. */
+export type Send = (
+  method: string,
+  path: string,
+  key: string,
+  body: { json?: unknown; form?: FormData },
+) => Promise<{ status: number; body: any }>;
 export type Phase = 'create' | 'update';
 
 /** What each method sends; updates by `single` go through the bulk route one row at a time (no single-contact update route exists). */

@@ -1,0 +1,105 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { QUEUE_FUNCTION_DEFAULTS, queueFunctions } from '../../functions/queues.js';
+import type { LocalEngine } from '../../local/engine/local-engine.js';
+import { createQueueDispatcher, type LocalDelivery } from '../../local/queue-functions.js';
+import type { RequestCounter, RequestUsage } from '../../shared/adapters/dynamo/document-client.js';
+import type { Ports } from '../../shared/composition/ports.js';
+import type { QueueName } from '../../shared/ports.js';
+
+/** Calls one message (or the HTTP side) made to the engine's other services; DynamoDB is counted apart. */
+export interface SideCalls {
+  sqs: number;
+  schedules: number;
+  ses: number;
+}
+
+/** One delivery of one message to its queue function, with everything it cost. */
+export interface MeteredDelivery {
+  queue: QueueName;
+  /** The event id (events queue) or execution id (workflow queue) the message points at. */
+  target: number;
+  receiveCount: number;
+  failed: boolean;
+  dynamo: RequestUsage;
+  calls: SideCalls;
+}
+
+/** createLocalEngine's default visibility timeout (local/engine/local-engine.ts); the re-registered consumers keep it. */
+const LOCAL_VISIBILITY_TIMEOUT_MS = 5_000;
+
+const noCalls = (): SideCalls => ({ sqs: 0, schedules: 0, ses: 0 });
+
+/**
+ * Attributes the engine's requests to the message that caused them. The queue functions are registered again on the
+ * runtime's in-process queue (same table, batch sizes, retries, visibility) with each message of a batch run as its
+ * own invocation — in parallel, as the batch's records run — inside its own async scope: DynamoDB requests through
+ * `RequestCounter.measure`, SQS / Scheduler / SES calls through the counting ports of `ports()`. What no message
+ * scope claims (the HTTP ingest; the outbox sweeper, should it run) is left in `unscoped`.
+ */
+export class EngineMeter {
+  readonly deliveries: MeteredDelivery[] = [];
+  unscoped: SideCalls = noCalls();
+  private readonly scopes = new AsyncLocalStorage<SideCalls>();
+
+  private counter?: RequestCounter;
+
+  constructor(private readonly engine: LocalEngine) {}
+
+  /** Forgets what was metered so far (between the warm-up and the measured run). */
+  reset(): void {
+    this.deliveries.length = 0;
+    this.unscoped = noCalls();
+  }
+
+  /** The engine's queue, scheduler and mailer, each counting its calls into the calling message's scope. */
+  ports(): Pick<Ports, 'queue' | 'scheduler' | 'mailer'> {
+    const { queue, scheduler, mailer } = this.engine.overrides;
+    const calls = () => this.scopes.getStore() ?? this.unscoped;
+    return {
+      queue: { send: (name, message, options) => ((calls().sqs += 1), queue.send(name, message, options)) },
+      scheduler: {
+        scheduleAt: (instant, name, message, scheduleName) => ((calls().schedules += 1), scheduler.scheduleAt(instant, name, message, scheduleName)),
+      },
+      mailer: { send: (email) => ((calls().ses += 1), mailer.send(email)) },
+    };
+  }
+
+  /**
+   * Puts the metered consumers in place of the runtime's own on every queue of functions/queues.ts; `counter` is
+   * the container's (its DynamoDB client reports every request to it and to the caller's `measure` scope).
+   */
+  install(counter: RequestCounter, region: string): void {
+    this.counter = counter;
+    const dispatcher = createQueueDispatcher({ region });
+    for (const fn of queueFunctions) {
+      this.engine.queue.consume(fn.queue, {
+        batchSize: dispatcher.batchSizeOf(fn.queue),
+        maxReceiveCount: fn.maxReceiveCount ?? QUEUE_FUNCTION_DEFAULTS.maxReceiveCount,
+        visibilityTimeoutMs: LOCAL_VISIBILITY_TIMEOUT_MS,
+        deliver: async (deliveries) => {
+          const outcomes = await Promise.all(deliveries.map((d) => this.deliverOne(fn.queue, d, () => dispatcher.deliver(fn.queue, [d]))));
+          return { failed: outcomes.flatMap((o) => o.failed) };
+        },
+      });
+    }
+  }
+
+  private async deliverOne(
+    queue: QueueName,
+    delivery: LocalDelivery,
+    run: () => Promise<{ failed: string[] }>,
+  ): Promise<{ failed: string[] }> {
+    const calls = noCalls();
+    const { result, usage } = await this.scopes.run(calls, () => this.counter!.measure(run));
+    const body = JSON.parse(delivery.body) as { event_id?: number; execution_id?: number };
+    this.deliveries.push({
+      queue,
+      target: Number(body.event_id ?? body.execution_id),
+      receiveCount: delivery.receiveCount,
+      failed: result.failed.length > 0,
+      dynamo: usage,
+      calls,
+    });
+    return result;
+  }
+}

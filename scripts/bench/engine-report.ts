@@ -1,0 +1,182 @@
+import type { EngineRun, StepFigures } from './engine.js';
+
+/** The request budgets of issue 8 against a measured engine run; each names what it counted. */
+export interface Budget {
+  name: string;
+  measured: string;
+  limit: string;
+  pass: boolean;
+  /** On a failure: the requests per unit by command, so the excess can be read off. */
+  detail?: string;
+}
+
+const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const per = (n: number, units: number) => (units > 0 ? n / units : NaN);
+const commandsPer = (step: StepFigures, units = step.units) =>
+  Object.entries(step.dynamo.byCommand)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([command, n]) => `${command.replace(/Command$/, '')} ${fmt(per(n, units), 2)}`)
+    .join(', ') || '—';
+
+export function engineBudgets(run: EngineRun): Budget[] {
+  const { ingest, processing, execution } = run;
+  const writes = Object.entries(ingest.dynamo.byCommand).reduce((s, [c, n]) => s + (WRITE_COMMANDS.has(c) ? n : 0), 0);
+  const ingestWrites = per(writes, run.events);
+  const ingestSqs = per(ingest.calls.sqs, run.events);
+  const p = processing.queue!;
+  const x = execution.queue!;
+  return [
+    {
+      name: 'ingest an async event (issue 8 §1): DynamoDB writes + SQS sends, per event',
+      measured: `${fmt(ingestWrites, 2)} + ${fmt(ingestSqs, 2)}`,
+      limit: '≤ 1 + 1',
+      pass: ingestWrites <= 1 && ingestSqs <= 1,
+      detail: commandsPer(ingest, run.events),
+    },
+    {
+      name: 'process an event that starts one workflow: DynamoDB requests, most in one run of process-events',
+      measured: `${p.maxPerDelivery.dynamo} (per event, all runs: mean ${fmt(per(processing.dynamo.total, processing.units), 2)}, max ${maxOf(p.histogram)})`,
+      limit: '≤ 5',
+      pass: processing.units === run.events && p.maxPerDelivery.dynamo <= 5,
+      detail: `costliest run: ${commandsText(p.maxPerDelivery.worst)}`,
+    },
+    {
+      name: 'execute one send: DynamoDB requests + SES calls, most in one run of execute-workflow',
+      measured:
+        `${x.maxPerDelivery.dynamo} + ${x.maxPerDelivery.ses} (per e-mail, all runs: mean ${fmt(per(execution.dynamo.total, execution.units), 2)}` +
+        ` + ${fmt(per(execution.calls.ses, run.mails), 2)}, max ${maxOf(x.histogram)})`,
+      limit: '≤ 4 + 1',
+      pass: execution.units === run.mails && x.maxPerDelivery.dynamo <= 4 && x.maxPerDelivery.ses <= 1,
+      detail: `costliest run: ${commandsText(x.maxPerDelivery.worst)}`,
+    },
+  ];
+}
+
+const maxOf = (histogram: Record<string, number>) => Math.max(0, ...Object.keys(histogram).map(Number));
+const commandsText = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([c, n]) => `${c.replace(/Command$/, '')} ${n}`)
+    .join(', ');
+
+/** The path step by step: requests per event (ingest, processing) and per e-mail (execution, whole path). */
+export function engineRows(run: EngineRun): string[][] {
+  const { ingest, processing, execution } = run;
+  const row = (step: string, unit: string, f: StepFigures, units: number, spread = true) => [
+    step,
+    unit,
+    fmt(per(f.dynamo.total, units), 2) + (spread && f.queue ? ` (${histogramText(f.queue.histogram)})` : ''),
+    commandsPer(f, units),
+    fmt(per(f.calls.sqs, units), 2),
+    fmt(per(f.calls.schedules, units), 2),
+    fmt(per(f.calls.ses, units), 2),
+  ];
+  const whole: StepFigures = {
+    units: run.mails,
+    dynamo: { total: ingest.dynamo.total + processing.dynamo.total + execution.dynamo.total, byCommand: addCounts(ingest, processing, execution) },
+    calls: {
+      sqs: ingest.calls.sqs + processing.calls.sqs + execution.calls.sqs,
+      schedules: ingest.calls.schedules + processing.calls.schedules + execution.calls.schedules,
+      ses: ingest.calls.ses + processing.calls.ses + execution.calls.ses,
+    },
+  };
+  return [
+    row('ingest: POST /client/events (async, 202)', 'event', ingest, run.events),
+    row('processing: functions/queue/process-events', 'event', processing, processing.units),
+    row('execution: functions/queue/execute-workflow', 'e-mail', execution, execution.units),
+    row('whole path', 'e-mail', whole, run.mails, false),
+  ];
+}
+
+export const ENGINE_HEADER = ['step', 'per', 'DynamoDB requests (events/e-mails with n requests)', 'DynamoDB by command', 'SQS', 'Scheduler', 'SES'];
+
+function histogramText(histogram: Record<string, number>): string {
+  return Object.entries(histogram)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([n, count]) => `${fmt(count)} × ${n}`)
+    .join(', ');
+}
+
+function addCounts(...steps: StepFigures[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const step of steps) for (const [c, n] of Object.entries(step.dynamo.byCommand)) out[c] = (out[c] ?? 0) + n;
+  return out;
+}
+
+export function engineRates(run: EngineRun) {
+  return {
+    eventsPerSecond: (run.events / run.ingestMs) * 1000,
+    mailsPerSecond: (run.mails / run.endToEndMs) * 1000,
+  };
+}
+
+/** Console output: rates, the step table, one PASS/FAIL line per budget. */
+export function printEngine(run: EngineRun): void {
+  const { eventsPerSecond, mailsPerSecond } = engineRates(run);
+  console.log(`ingest: ${fmt(run.events)} events in ${fmt(run.ingestMs)} ms → ${fmt(eventsPerSecond)} events/s`);
+  console.log(`end to end: ${fmt(run.mails)} e-mails in ${fmt(run.endToEndMs)} ms → ${fmt(mailsPerSecond)} e-mails/s`);
+  const rows = [ENGINE_HEADER, ...engineRows(run)];
+  const widths = ENGINE_HEADER.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const [n, r] of rows.entries()) {
+    console.log(r.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+    if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+  const p = run.processing.queue!;
+  const x = run.execution.queue!;
+  console.log(
+    `runs: process-events ${fmt(p.deliveries)} for ${fmt(run.processing.units)} events, execute-workflow ${fmt(x.deliveries)} for ` +
+      `${fmt(run.execution.units)} e-mails (${fmt(x.extra.units)} run more than once, ${fmt(x.extra.sesRetries)} with SES called again); ` +
+      `queue messages ${fmt(run.queueSends)}, dead letters ${fmt(run.deadLetters)}, executions completed ${fmt(run.completedExecutions)}`,
+  );
+  for (const b of engineBudgets(run)) {
+    console.log(`${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (budget ${b.limit})${b.pass ? '' : ` — ${b.detail}`}`);
+  }
+}
+
+/** The engine section of docs/benchmarks.md. */
+export function engineMarkdown(run: EngineRun): string {
+  const { eventsPerSecond, mailsPerSecond } = engineRates(run);
+  const table = [ENGINE_HEADER, ENGINE_HEADER.map(() => '---'), ...engineRows(run)].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  const budgets = engineBudgets(run)
+    .map((b) => `| ${b.name} | ${b.measured} | ${b.limit} | ${b.pass ? 'PASS' : `FAIL (${b.detail})`} |`)
+    .join('\n');
+  const p = run.processing.queue!;
+  const x = run.execution.queue!;
+  return `## Engine: ${fmt(run.events)} events to ${fmt(run.mails)} e-mails
+
+A client on the ${run.plan} plan with ${fmt(run.events)} contacts (one bulk request, not measured) sends ${fmt(run.events)}
+\`POST /client/events\` (\`type: ${run.eventType}\`, \`idempotency_key\`, async → 202) over HTTP,
+${run.options.concurrency} requests in flight. Each event names an existing contact and starts exactly one workflow
+(trial ending: immediate, not critical, so the contact's daily cap is checked and raised). The clock starts at the
+first request; ingest ends with the last 202, end to end with the ${fmt(run.mails)}th mail seen in aws-ses-v2-local's
+\`/store\` (polled every 100 ms); then the runtime waits for its queues to be idle. Processing and sending run while
+events still arrive, all in one Node.js process on this machine with DynamoDB Local. A run of 100 events on another
+client warms everything up first.
+
+| | |
+|---|---|
+| events ingested | ${fmt(run.events)} in ${fmt(run.ingestMs)} ms: **${fmt(eventsPerSecond)} events/s** |
+| e-mails end to end | ${fmt(run.mails)} in ${fmt(run.endToEndMs)} ms: **${fmt(mailsPerSecond)} e-mails/s** |
+| executions completed (\`GET /client/executions?status=3\`) | ${fmt(run.completedExecutions)} |
+| queue messages (\`engine.queue.sends\`) · dead letters | ${fmt(run.queueSends)} · ${fmt(run.deadLetters)} |
+| runs of process-events · of execute-workflow (redeliveries, failed runs) | ${fmt(p.deliveries)} (${fmt(p.redeliveries)}, ${fmt(p.failedDeliveries)}) · ${fmt(x.deliveries)} (${fmt(x.redeliveries)}, ${fmt(x.failedDeliveries)}) |
+| events run more than once · e-mails run more than once (of which SES called again) | ${fmt(p.extra.units)} · ${fmt(x.extra.units)} (${fmt(x.extra.sesRetries)}) |
+
+How requests are attributed: the bench registers the runtime's queue functions again (same table, batch size,
+retries, visibility timeout) with each message of a batch run as its own invocation, in parallel as a batch's records
+run, inside its own async scope: DynamoDB requests are counted with \`RequestCounter.measure\`, SQS sends, schedules
+and SES calls by counting wrappers around the engine's queue, scheduler and mailer ports. Ingest is what no message
+scope claimed (the API's requests). Requests are attempts: a retried transaction counts each time. The table's figures
+per event and per e-mail sum every run of its message, with how many events or e-mails needed n requests in
+parentheses; the budgets are per run of the function (one delivery): a message that comes back — redelivered after
+the visibility timeout, or retried by the queue after a transient SES failure — is a second run, with its own budget.
+
+${table}
+
+| budget | measured | limit | |
+|---|---|---|---|
+${budgets}
+`;
+}

@@ -1,0 +1,222 @@
+import type { LocalRuntime } from '../../local/runtime.js';
+import type { RequestCounter } from '../../shared/adapters/dynamo/document-client.js';
+import type { SubscriptionPlan } from '../../shared/domain/plans/catalog.js';
+import type { EngineMeter, MeteredDelivery, SideCalls } from './engine-meter.js';
+import { benchContacts, type Send } from './scenarios.js';
+
+/**
+ * The engine phase of `npm run bench` (issue 8 §7): a client on the growth plan with 1 000 contacts (one bulk
+ * request) receives 1 000 async `trial_ending` events over HTTP, each starting exactly one immediate workflow for an
+ * existing contact, until 1 000 mails are in the SES emulator and the queues are idle. A smaller run of the same
+ * kind warms Node and the JVM first.
+ */
+export const ENGINE_EVENT_TYPE = 'trial_ending';
+export const ENGINE_PLAN: SubscriptionPlan['tier'] = 'growth';
+const WARM_UP_EVENTS = 100;
+const POLL_MS = 100;
+
+export interface EngineOptions {
+  events: number;
+  /** POST /client/events requests in flight at once. */
+  concurrency: number;
+  /** Longest wait for the mails and idle queues after the first event. */
+  deadlineMs: number;
+}
+
+/** What one step of the path cost, from the metered deliveries (processing, execution) or the HTTP side (ingest). */
+export interface StepFigures {
+  /** Events or e-mails (executions) the step handled. */
+  units: number;
+  dynamo: { total: number; byCommand: Record<string, number> };
+  calls: SideCalls;
+  /** Queue steps only: one function run per delivery of a message; a unit's figures sum all its deliveries. */
+  queue?: {
+    deliveries: number;
+    redeliveries: number;
+    failedDeliveries: number;
+    /** The most one delivery cost (the budgets are per run of the function), and the costliest run's requests. */
+    maxPerDelivery: { dynamo: number; ses: number; worst: Record<string, number> };
+    /** Units by the DynamoDB requests of all their deliveries (`"4": 994`). */
+    histogram: Record<string, number>;
+    /** Units that took more than one delivery, and why (`duplicate`: a redelivery found it taken or done). */
+    extra: { units: number; sesRetries: number };
+  };
+}
+
+export interface EngineRun {
+  options: EngineOptions;
+  eventType: string;
+  plan: string;
+  events: number;
+  mails: number;
+  ingestMs: number;
+  endToEndMs: number;
+  ingest: StepFigures;
+  processing: StepFigures;
+  execution: StepFigures;
+  /** Every message sent to the local queues meanwhile (`engine.queue.sends`), scheduler deliveries included. */
+  queueSends: number;
+  deadLetters: number;
+  completedExecutions: number;
+}
+
+export interface EngineBenchDeps {
+  runtime: LocalRuntime;
+  counter: RequestCounter;
+  meter: EngineMeter;
+  send: Send;
+  newClient(plan: SubscriptionPlan['tier']): Promise<string>;
+}
+
+export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptions): Promise<EngineRun> {
+  console.log(`Engine: warming up with ${WARM_UP_EVENTS} events…`);
+  await runEvents(deps, await prepareClient(deps, 'warm', WARM_UP_EVENTS), { ...options, events: WARM_UP_EVENTS });
+
+  const client = await prepareClient(deps, 'run', options.events);
+  console.log(`Engine: ${options.events} async ${ENGINE_EVENT_TYPE} events, ${options.concurrency} requests in flight…`);
+  deps.meter.reset();
+  deps.counter.reset();
+  const sendsBefore = deps.runtime.engine.queue.sends;
+  const deadLettersBefore = deps.runtime.engine.queue.deadLetters.length;
+  const timing = await runEvents(deps, client, options);
+  const byCommand = deps.counter.snapshot();
+  const queueSends = deps.runtime.engine.queue.sends - sendsBefore;
+
+  const processing = stepOf(deps.meter.deliveries, 'events');
+  const execution = stepOf(deps.meter.deliveries, 'workflow');
+  const completed = await deps.send('GET', '/client/executions?status=3&per_page=1', client.key, {});
+  return {
+    options,
+    eventType: ENGINE_EVENT_TYPE,
+    plan: ENGINE_PLAN,
+    events: options.events,
+    mails: timing.mails,
+    ingestMs: timing.ingestMs,
+    endToEndMs: timing.endToEndMs,
+    // Whatever no queue function's scope claimed: the API's requests (and the outbox sweeper's, were it to run).
+    ingest: {
+      units: options.events,
+      dynamo: minus(byCommand, processing.dynamo.byCommand, execution.dynamo.byCommand),
+      calls: { ...deps.meter.unscoped },
+    },
+    processing,
+    execution,
+    queueSends,
+    deadLetters: deps.runtime.engine.queue.deadLetters.length - deadLettersBefore,
+    completedExecutions: Number(completed.body.meta?.total ?? 0),
+  };
+}
+
+interface PreparedClient {
+  key: string;
+  tag: string;
+  emails: string[];
+}
+
+/** A client on the growth plan (20 000 e-mails a day) with `count` contacts, a daily cap no event here reaches. */
+async function prepareClient(deps: EngineBenchDeps, tag: string, count: number): Promise<PreparedClient> {
+  const key = await deps.newClient(ENGINE_PLAN);
+  const settings = await deps.send('PATCH', '/client/settings', key, { json: { max_emails_per_day: 10 } });
+  if (settings.status !== 200) throw new Error(`PATCH /client/settings answered ${settings.status}`);
+  const contacts = benchContacts(count).map((c) => ({ ...c, email: c.email.replace('bench.', `engine-${tag}.`) }));
+  const res = await deps.send('POST', '/client/contacts/bulk', key, { json: { contacts } });
+  if (res.status !== 200 || res.body.data?.created !== count) throw new Error(`bulk create answered ${res.status}`);
+  return { key, tag: `engine-${tag}.`, emails: contacts.map((c) => c.email) };
+}
+
+/** Fires one event per contact, then waits for as many mails in the SES emulator and for idle queues. */
+async function runEvents(deps: EngineBenchDeps, client: PreparedClient, options: EngineOptions) {
+  const started = performance.now();
+  const deadline = started + options.deadlineMs;
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < options.events; i = next++) {
+      const body = { type: ENGINE_EVENT_TYPE, email: client.emails[i], idempotency_key: `${client.tag}${i}` };
+      const res = await deps.send('POST', '/client/events', client.key, { json: body });
+      if (res.status !== 202) throw new Error(`POST /client/events answered ${res.status}: ${JSON.stringify(res.body)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  const ingestMs = performance.now() - started;
+  const mails = new MailWatch(deps.runtime.sesUrl, client.tag, Date.now() - ingestMs - 1000);
+  while ((await mails.count()) < options.events) {
+    if (performance.now() > deadline) throw new Error(`only ${await mails.count()} of ${options.events} mails reached the SES emulator in time`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  const endToEndMs = performance.now() - started;
+  await deps.runtime.engine.queue.idle(Math.max(1_000, deadline - performance.now()));
+  return { ingestMs, endToEndMs, mails: await mails.count() };
+}
+
+/** The mails to one run's recipients in aws-ses-v2-local, read incrementally (`/store?since=` epoch seconds). */
+class MailWatch {
+  private readonly seen = new Set<string>();
+  private since: number;
+
+  constructor(
+    private readonly sesUrl: string,
+    private readonly recipientTag: string,
+    sinceMs: number,
+  ) {
+    this.since = Math.floor(sinceMs / 1000);
+  }
+
+  async count(): Promise<number> {
+    const res = await fetch(`${this.sesUrl}/store?since=${this.since}`);
+    if (!res.ok) throw new Error(`SES store answered ${res.status}`);
+    const { emails } = (await res.json()) as { emails: { messageId: string; at: number; destination: { to: string[] } }[] };
+    for (const mail of emails) {
+      if (mail.destination.to.some((to) => to.includes(this.recipientTag))) this.seen.add(mail.messageId);
+      // Mails of the newest second come again next time; the set counts each once.
+      this.since = Math.max(this.since, mail.at);
+    }
+    return this.seen.size;
+  }
+}
+
+/** One queue's deliveries summed per message target (an event, an execution), all deliveries of it included. */
+function stepOf(deliveries: readonly MeteredDelivery[], queue: MeteredDelivery['queue']): StepFigures {
+  const mine = deliveries.filter((d) => d.queue === queue);
+  const perTarget = new Map<number, { dynamo: number; ses: number; deliveries: number }>();
+  const byCommand: Record<string, number> = {};
+  const calls: SideCalls = { sqs: 0, schedules: 0, ses: 0 };
+  const maxPerDelivery = { dynamo: 0, ses: 0, worst: {} as Record<string, number> };
+  for (const d of mine) {
+    const target = perTarget.get(d.target) ?? { dynamo: 0, ses: 0, deliveries: 0 };
+    target.dynamo += d.dynamo.requests;
+    target.ses += d.calls.ses;
+    target.deliveries += 1;
+    perTarget.set(d.target, target);
+    for (const [command, n] of Object.entries(d.dynamo.by_command)) byCommand[command] = (byCommand[command] ?? 0) + n;
+    calls.sqs += d.calls.sqs;
+    calls.schedules += d.calls.schedules;
+    calls.ses += d.calls.ses;
+    if (d.dynamo.requests > maxPerDelivery.dynamo) Object.assign(maxPerDelivery, { dynamo: d.dynamo.requests, worst: d.dynamo.by_command });
+    maxPerDelivery.ses = Math.max(maxPerDelivery.ses, d.calls.ses);
+  }
+  const histogram: Record<string, number> = {};
+  for (const t of perTarget.values()) histogram[t.dynamo] = (histogram[t.dynamo] ?? 0) + 1;
+  const targets = [...perTarget.values()];
+  return {
+    units: perTarget.size,
+    dynamo: { total: sum(byCommand), byCommand },
+    calls,
+    queue: {
+      deliveries: mine.length,
+      redeliveries: mine.filter((d) => d.receiveCount > 1).length,
+      failedDeliveries: mine.filter((d) => d.failed).length,
+      maxPerDelivery,
+      histogram,
+      extra: { units: targets.filter((t) => t.deliveries > 1).length, sesRetries: targets.filter((t) => t.ses > 1).length },
+    },
+  };
+}
+
+function minus(total: Record<string, number>, ...parts: Record<string, number>[]): StepFigures['dynamo'] {
+  const left = { ...total };
+  for (const part of parts) for (const [command, n] of Object.entries(part)) left[command] = (left[command] ?? 0) - n;
+  const byCommand = Object.fromEntries(Object.entries(left).filter(([, n]) => n !== 0));
+  return { total: sum(byCommand), byCommand };
+}
+
+const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
