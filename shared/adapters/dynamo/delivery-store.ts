@@ -13,6 +13,7 @@ import { stripKeys } from './items.js';
 import { keys, type ItemKey } from './keys.js';
 import { capPendingAttribute, dayCapOf, QUOTA_SENT_ATTRIBUTE, quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
+import { contactFiguresUpdate } from './contact-figures.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 
 function quotaShardFor(r: Reservation) {
@@ -149,15 +150,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.completed, at, { sent_email_id: e.id }),
-          {
-            Update: {
-              TableName: this.tableName,
-              Key: keys.contact(c, r.execution.contact_id),
-              UpdateExpression: 'SET last_workflow_at = :at ADD total_emails_sent :one, active_workflow_count :minus',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':at': at, ':one': 1, ':minus': -1 },
-            },
-          },
+          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at }),
         ],
       }),
     );
@@ -187,15 +180,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           },
           this.endExecution(r.execution, EXECUTION_STATUS.failed, at, { reason, sent_email_id: e.id }),
           ...this.giveBack(r),
-          {
-            Update: {
-              TableName: this.tableName,
-              Key: keys.contact(c, r.execution.contact_id),
-              UpdateExpression: 'ADD active_workflow_count :minus',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':minus': -1 },
-            },
-          },
+          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1 }),
         ],
       }),
     );

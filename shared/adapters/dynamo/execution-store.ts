@@ -6,6 +6,7 @@ import { executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
+import { contactFiguresUpdate } from './contact-figures.js';
 import { capPendingAttribute } from './quota-counter.js';
 
 /** Executions under their own keys, listed per client through gsi1 over `keys.executionShards` key values. */
@@ -31,31 +32,22 @@ export class DynamoExecutionStore implements ExecutionStore {
     };
     let set = 'SET #s = :to, updated_at = :at, processed_at = :at';
     if (finish.reason) (set += ', reason = :reason', (values[':reason'] = finish.reason));
+    const own = {
+      TableName: this.tableName,
+      Key: keys.execution(execution.client_id, execution.id),
+      UpdateExpression: set,
+      // Unchanged since read: a second worker, or a stale takeover, cannot both end it.
+      ConditionExpression: '#s = :from AND updated_at = :seen',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: values,
+    };
     try {
       await sendTransaction(
         this.db,
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.execution(execution.client_id, execution.id),
-                UpdateExpression: set,
-                // Unchanged since read: a second worker, or a stale takeover, cannot both end it.
-                ConditionExpression: '#s = :from AND updated_at = :seen',
-                ExpressionAttributeNames: { '#s': 'status' },
-                ExpressionAttributeValues: values,
-              },
-            },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.contact(execution.client_id, execution.contact_id),
-                UpdateExpression: 'ADD active_workflow_count :minus',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':minus': -1 },
-              },
-            },
+            { Update: own },
+            contactFiguresUpdate(this.tableName, execution.client_id, execution.contact_id, { activeWorkflows: -1 }),
             {
               // No longer waiting for a slot of the contact's day.
               Update: {
@@ -71,26 +63,18 @@ export class DynamoExecutionStore implements ExecutionStore {
       return true;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
-      const [own, contact] = error.CancellationReasons ?? [];
-      if (own?.Code === 'ConditionalCheckFailed') return false;
-      if (contact?.Code === 'ConditionalCheckFailed') return this.finishAlone(execution, set, values);
+      const [ownReason, contact] = error.CancellationReasons ?? [];
+      if (ownReason?.Code === 'ConditionalCheckFailed') return false;
+      // The contact is gone (erased): end the execution without touching its figures.
+      if (contact?.Code === 'ConditionalCheckFailed') return this.updateIfUnchanged(own);
       throw error;
     }
   }
 
-  /** The contact is gone (erased): end the execution without touching its figures. */
-  private async finishAlone(execution: ExecutionRecord, set: string, values: Record<string, unknown>): Promise<boolean> {
+  /** One conditional update; false when its condition failed (another worker moved the execution). */
+  private async updateIfUnchanged(input: ConstructorParameters<typeof UpdateCommand>[0]): Promise<boolean> {
     try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.execution(execution.client_id, execution.id),
-          UpdateExpression: set,
-          ConditionExpression: '#s = :from AND updated_at = :seen',
-          ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: values,
-        }),
-      );
+      await this.db.send(new UpdateCommand(input));
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
@@ -99,28 +83,20 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.execution(execution.client_id, execution.id),
-          UpdateExpression: 'SET scheduled_for = :when, reason = :reason, updated_at = :at',
-          ConditionExpression: '#s = :seenStatus AND updated_at = :seen',
-          ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: {
-            ':when': scheduledFor,
-            ':reason': reason,
-            ':at': at,
-            ':seenStatus': execution.status,
-            ':seen': execution.updated_at,
-          },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    return this.updateIfUnchanged({
+      TableName: this.tableName,
+      Key: keys.execution(execution.client_id, execution.id),
+      UpdateExpression: 'SET scheduled_for = :when, reason = :reason, updated_at = :at',
+      ConditionExpression: '#s = :seenStatus AND updated_at = :seen',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: {
+        ':when': scheduledFor,
+        ':reason': reason,
+        ':at': at,
+        ':seenStatus': execution.status,
+        ':seen': execution.updated_at,
+      },
+    });
   }
 
   /**
@@ -201,15 +177,7 @@ export class DynamoExecutionStore implements ExecutionStore {
               },
             },
             { Put: { TableName: this.tableName, Item: executionItem(next), ConditionExpression: 'attribute_not_exists(pk)' } },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.contact(next.client_id, next.contact_id),
-                UpdateExpression: 'ADD active_workflow_count :one',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
+            contactFiguresUpdate(this.tableName, next.client_id, next.contact_id, { activeWorkflows: 1 }),
           ],
         }),
       );
