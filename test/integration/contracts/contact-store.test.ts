@@ -1,3 +1,4 @@
+import { contactRecord } from '../../unit/support/contact-fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { UniqueViolation, type ContactRecord } from '../../../shared/domain/contacts/contact-store.js';
 import { AT, freshClientId, LATER, STORE_ADAPTERS } from './support.js';
@@ -5,26 +6,7 @@ import { AT, freshClientId, LATER, STORE_ADAPTERS } from './support.js';
 let nextId = 1;
 function contact(clientId: number, fields: Partial<ContactRecord> = {}): ContactRecord {
   const id = nextId++;
-  return {
-    id,
-    client_id: clientId,
-    email: `c${id}@example.com`,
-    first_name: 'Ann',
-    is_subscribed: true,
-    source: 1,
-    custom_fields: {},
-    tags: [],
-    active_states: 0,
-    active_workflow_count: 0,
-    health_score: 0,
-    total_emails_sent: 0,
-    total_emails_opened: 0,
-    total_emails_clicked: 0,
-    created_by: 1,
-    created_at: AT,
-    updated_at: AT,
-    ...fields,
-  };
+  return contactRecord({ id, client_id: clientId, email: `c${id}@example.com`, client_contact_id: undefined, created_at: AT, updated_at: AT, ...fields });
 }
 
 describe.each(STORE_ADAPTERS)('ContactStore contract (%s)', (_name, makeStores) => {

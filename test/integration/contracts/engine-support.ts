@@ -1,3 +1,4 @@
+import { contactRecord } from '../../unit/support/contact-fixtures.js';
 import { randomUUID } from 'node:crypto';
 import { inject, it } from 'vitest';
 import { memoryStores } from '../../../shared/adapters/memory/memory-stores.js';
@@ -96,26 +97,7 @@ export async function createClient(ports: Pick<EnginePorts, 'clients'>, id: numb
 
 export async function createContact(ports: Pick<EnginePorts, 'contacts'>, clientId: number, fields: Partial<ContactRecord> = {}) {
   const id = nextRecordId();
-  const contact: ContactRecord = {
-    id,
-    client_id: clientId,
-    email: `c${id}@example.com`,
-    first_name: 'Ann',
-    is_subscribed: true,
-    source: 1,
-    custom_fields: {},
-    tags: [],
-    active_states: 0,
-    active_workflow_count: 0,
-    health_score: 0,
-    total_emails_sent: 0,
-    total_emails_opened: 0,
-    total_emails_clicked: 0,
-    created_by: 1,
-    created_at: AT,
-    updated_at: AT,
-    ...fields,
-  };
+  const contact = contactRecord({ id, client_id: clientId, email: `c${id}@example.com`, client_contact_id: undefined, created_at: AT, updated_at: AT, ...fields });
   await ports.contacts.create(contact);
   return contact;
 }

@@ -1,9 +1,8 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keys } from '../../../shared/adapters/dynamo/keys.js';
 import { TABLE_KEYS } from '../../../shared/adapters/dynamo/table-definition.js';
-import { clientPartition } from './partition.js';
+import { clientPartition, documentClient } from './partition.js';
 
 /**
  * Everything a request under `/client` may write for one client: its own partition and its API keys (which live
@@ -15,18 +14,6 @@ export interface ClientSnapshot {
   apiKeys: Record<string, unknown>[];
 }
 
-let db: DynamoDBDocumentClient | undefined;
-
-function documentClient(): DynamoDBDocumentClient {
-  db ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('dynamoEndpoint'),
-      region: process.env['AWS_REGION'] ?? 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
-  return db;
-}
 
 export async function clientSnapshot(clientId: number): Promise<ClientSnapshot> {
   const [partition, apiKeys] = await Promise.all([clientPartition(clientId), apiKeyItems(clientId)]);

@@ -5,7 +5,8 @@ import { clientPk } from '../../../shared/adapters/dynamo/keys.js';
 
 let db: DynamoDBDocumentClient | undefined;
 
-function documentClient(): DynamoDBDocumentClient {
+/** A document client on the integration runtime's DynamoDB Local (test-side reads). */
+export function documentClient(): DynamoDBDocumentClient {
   db ??= DynamoDBDocumentClient.from(
     new DynamoDBClient({
       endpoint: inject('dynamoEndpoint'),

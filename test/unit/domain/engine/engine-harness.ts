@@ -1,3 +1,4 @@
+import { contactRecord } from '../../support/contact-fixtures.js';
 import { memoryStores } from '../../../../shared/adapters/memory/memory-stores.js';
 import type { ClientRecord } from '../../../../shared/domain/clients/client-store.js';
 import type { ContactRecord } from '../../../../shared/domain/contacts/contact-store.js';
@@ -111,26 +112,15 @@ export async function engineHarness(settings: SettingsFields = {}, client: Parti
 
     async contact(fields: Partial<ContactRecord> = {}): Promise<ContactRecord> {
       const id = nextContactId++;
-      const contact: ContactRecord = {
+      const contact = contactRecord({
         id,
         client_id: CLIENT_ID,
         email: `contact${id}@example.com`,
-        first_name: 'Ann',
-        is_subscribed: true,
-        source: 1,
-        custom_fields: {},
-        tags: [],
-        active_states: 0,
-        active_workflow_count: 0,
-        health_score: 0,
-        total_emails_sent: 0,
-        total_emails_opened: 0,
-        total_emails_clicked: 0,
-        created_by: 1,
+        client_contact_id: undefined,
         created_at: NOW,
         updated_at: NOW,
         ...fields,
-      };
+      });
       await stores.contacts.create(contact);
       return contact;
     },
