@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { request, type ApiResponse } from './support/api.js';
 import { createTestClient } from './support/clients.js';
-import { clientPartition } from './support/partition.js';
+import { clientItems } from './support/partition.js';
 
 /** Issue 7: inputs that used to reach a 500 or a silent wrong result. Each test failed before its fix. */
 
@@ -68,14 +68,14 @@ describe('a JSON body that is not an object', () => {
   const bodies = ['null', '"text"', '42', '[]', 'true'];
   it.each(bodies)('answers 400 malformed for %s on PATCH /client/settings and writes no settings row', async (raw) => {
     const client = await createTestClient();
-    const before = await clientPartition(client.id);
+    const before = await clientItems(client.id);
     const res = await request('PATCH', '/client/settings', {
       key: client.api_key,
       rawBody: raw,
       headers: { 'content-type': 'application/json' },
     });
     expectEnvelopeError(res, 400, { condition: 'malformed', key: 'body' });
-    expect(await clientPartition(client.id)).toEqual(before);
+    expect(await clientItems(client.id)).toEqual(before);
   });
 
   it.each([
@@ -175,10 +175,10 @@ describe('template content the store cannot hold', () => {
 
   it('answers 422 max on html_body for 450 000 characters and writes nothing', async () => {
     const client = await createTestClient();
-    const before = await clientPartition(client.id);
+    const before = await clientItems(client.id);
     const res = await request('POST', '/client/email-templates', { key: client.api_key, body: template('x'.repeat(450_000)) });
     expectEnvelopeError(res, 422, { condition: 'max', key: 'html_body' });
-    expect(await clientPartition(client.id)).toEqual(before);
+    expect(await clientItems(client.id)).toEqual(before);
   });
 
   it('counts UTF-8 bytes, not characters (100 000 × "€" is 300 000 bytes)', async () => {

@@ -27,7 +27,7 @@ export function contactWriteActions(tableName: string, write: ContactWrite): Tra
 function createActions(tableName: string, contact: ContactRecord): TransactItem[] {
   const notExists = { TableName: tableName, ConditionExpression: 'attribute_not_exists(pk)' };
   const actions: TransactItem[] = [
-    { Put: { ...notExists, Item: { ...keys.contact(contact.client_id, contact.id), ...withoutUndefined(contact) } } },
+    { Put: { ...notExists, Item: { ...keys.contactItem(contact.client_id, contact.id), ...withoutUndefined(contact) } } },
     { Put: { ...notExists, Item: { ...keys.emailLock(contact.client_id, contact.email), contact_id: contact.id, kind: 'email' } } },
   ];
   if (contact.client_contact_id) actions.push(uidLockPut(tableName, contact));

@@ -47,7 +47,7 @@ export class DynamoContactStore implements ContactStore {
         {
           Put: {
             TableName: this.tableName,
-            Item: { ...keys.contact(contact.client_id, contact.id), ...contact },
+            Item: { ...keys.contactItem(contact.client_id, contact.id), ...contact },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -176,14 +176,15 @@ export class DynamoContactStore implements ContactStore {
 
   /** Reads lock items (e-mail or uid) in bulk: lookup value → the contact id the lock points to. */
   private async findLockOwners(entries: ReadonlyArray<readonly [string, { pk: string; sk: string }]>): Promise<Map<string, number>> {
-    const bySk = new Map(entries.map(([value, key]) => [key.sk, value]));
+    // Each lock has a partition key of its own (the sort key is the same for every e-mail lock).
+    const byPk = new Map(entries.map(([value, key]) => [key.pk, value]));
     const items = await batchGetItems(this.db, this.tableName, entries.map(([, key]) => key), {
       attributes: ['contact_id'],
       backoff: this.backoff,
     });
     const owners = new Map<string, number>();
     for (const item of items) {
-      const value = bySk.get(String(item['sk']));
+      const value = byPk.get(String(item['pk']));
       if (value !== undefined && typeof item['contact_id'] === 'number') owners.set(value, item['contact_id']);
     }
     return owners;

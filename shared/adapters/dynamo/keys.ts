@@ -6,17 +6,19 @@
  * - client profile        CLIENT#<id> / PROFILE
  * - client settings       CLIENT#<id> / SETTINGS
  * - api key               APIKEY#<sha256(key)> / APIKEY            gsi1: CLIENT#<id>#APIKEY / <key id>
- * - contact               CLIENT#<id> / CONTACT#<id>
- * - e-mail lock           CLIENT#<id> / EMAIL#<lower(email)>       → contact id
- * - uid lock              CLIENT#<id> / UID#<client_contact_id>    → contact id
  * - custom field name     CLIENT#<id> / CFIELD#<name>              → per-client field id
  * - template              CLIENT#<id> | SYSTEM / TEMPLATE#<id>
  * - customization         CLIENT#<id> / WORKFLOW#<wid>             overrides + clone marker (clone_template_id);
  *                                                                  audit: WORKFLOW#<wid>#AUDIT#<ts>#<n>
  * - all clients (admin)   gsi1: CLIENTS / CLIENT#<id>
  *
- * Engine items get a partition key of their own (docs/capacity.md): at 200 events/s and 200 sends/s one client's
- * `CLIENT#<id>` partition would take far more than DynamoDB's 1 000 WCU/s per partition key value.
+ * Contacts and engine items get a partition key of their own (docs/capacity.md): at 200 events/s, 200 sends/s and a
+ * 1 000-row import a second one client's `CLIENT#<id>` partition would take far more than DynamoDB's 1 000 WCU/s per
+ * partition key value. `CLIENT#<id>` keeps only the client's configuration, which is written rarely.
+ * - contact               CONTACT#<client>#<id> / CONTACT           gsi1: CLIENT#<client>#CONTACTS#<id mod 8> / <id>
+ *                                                                    (the client's contacts by id, 8 shards)
+ * - e-mail lock           EMAIL#<client>#<lower(email)> / EMAIL      → contact id
+ * - uid lock              UID#<client>#<client_contact_id> / UID     → contact id
  * - event                 EVENT#<client>#<id> / EVENT                gsi1 while queued: EVENTS#QUEUED#<shard> /
  *                                                                    <created_at> (sparse; the sweeper's view)
  * - idempotency lock      IDEM#<client>#<sha256(key)> / IDEM         → event id + request hash; TTL 30 days
@@ -52,19 +54,21 @@ export const keys = {
     gsi1sk: pad(keyId),
   }),
 
-  contact: (clientId: number, contactId: number): ItemKey => ({
-    pk: clientPk(clientId),
-    sk: `CONTACT#${pad(contactId)}`,
+  contact: (clientId: number, contactId: number): ItemKey => ({ pk: `CONTACT#${clientId}#${contactId}`, sk: 'CONTACT' }),
+  contactShards: 8,
+  /** gsi1 entry listing a client's contacts by id, spread over `contactShards` key values (written with the contact). */
+  contactListing: (clientId: number, contactId: number) => ({
+    gsi1pk: keys.contactListingPk(clientId, contactId % keys.contactShards),
+    gsi1sk: pad(contactId),
   }),
-  contactSkPrefix: 'CONTACT#',
-  emailLock: (clientId: number, email: string): ItemKey => ({
-    pk: clientPk(clientId),
-    sk: `EMAIL#${email.toLowerCase()}`,
+  contactListingPk: (clientId: number, shard: number): string => `CLIENT#${clientId}#CONTACTS#${shard}`,
+  /** The contact item's keys: table and listing entry. */
+  contactItem: (clientId: number, contactId: number) => ({
+    ...keys.contact(clientId, contactId),
+    ...keys.contactListing(clientId, contactId),
   }),
-  uidLock: (clientId: number, clientContactId: string): ItemKey => ({
-    pk: clientPk(clientId),
-    sk: `UID#${clientContactId}`,
-  }),
+  emailLock: (clientId: number, email: string): ItemKey => ({ pk: `EMAIL#${clientId}#${email.toLowerCase()}`, sk: 'EMAIL' }),
+  uidLock: (clientId: number, clientContactId: string): ItemKey => ({ pk: `UID#${clientId}#${clientContactId}`, sk: 'UID' }),
   customField: (clientId: number, name: string): ItemKey => ({ pk: clientPk(clientId), sk: `CFIELD#${name}` }),
 
   template: (owner: number | 'SYSTEM', templateId: number): ItemKey => ({

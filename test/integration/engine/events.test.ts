@@ -4,7 +4,7 @@ import { call, RFC3339_UTC } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { listExecutions } from '../support/executions.js';
-import { clientPartition } from '../support/partition.js';
+import { clientItems } from '../support/partition.js';
 
 const address = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.com`;
 
@@ -36,7 +36,7 @@ const processedEvent = (fields: Record<string, unknown>) => ({
 
 /** Items a contact leaves in its client's partition (the contact and its unique locks). */
 const contactItems = (items: Record<string, unknown>[]) =>
-  items.filter((i) => /^(CONTACT|EMAIL|UID)#/.test(String(i['sk'])));
+  items.filter((i) => /^(CONTACT|EMAIL|UID)#/.test(String(i['pk'])));
 
 async function awaitProcessed(key: string, eventId: number) {
   return eventually(`event ${eventId} processed`, async () => {
@@ -102,7 +102,8 @@ describe('POST /client/events: the contact', () => {
   ])('processes %s with process_error contact_not_found and creates no contact', async (_case, body) => {
     // Prepare
     const client = await createTestClient();
-    const before = contactItems(await clientPartition(client.id));
+    const probe = { emails: 'email' in body ? [body.email] : [], uids: 'uid' in body ? [body.uid] : [] };
+    const before = contactItems(await clientItems(client.id, probe));
 
     // Act
     const res = await call('POST', '/client/events?sync=true', { key: client.api_key, body });
@@ -111,7 +112,7 @@ describe('POST /client/events: the contact', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual(processedEvent({ client_id: client.id, type: body.type, process_error: 'contact_not_found' }));
     expect(before).toEqual([]);
-    expect(contactItems(await clientPartition(client.id))).toEqual([]);
+    expect(contactItems(await clientItems(client.id, probe))).toEqual([]);
     expect(await listExecutions(client.api_key)).toEqual([]);
   });
 
@@ -128,7 +129,7 @@ describe('POST /client/events: the contact', () => {
     expect(processed.body.data).toEqual(
       processedEvent({ id: res.body.data.id, client_id: client.id, type: 'signup', process_error: 'contact_not_found' }),
     );
-    expect(contactItems(await clientPartition(client.id))).toEqual([]);
+    expect(contactItems(await clientItems(client.id, { emails: [address('ghost')] }))).toEqual([]);
   });
 
   it('names the contact by uid (its client_contact_id)', async () => {
@@ -155,7 +156,7 @@ describe('POST /client/events: ts', () => {
     const client = await createTestClient();
     const email = address('future');
     const ts = new Date(Date.now() + aheadMs).toISOString();
-    const before = await clientPartition(client.id);
+    const before = await clientItems(client.id, { emails: [email] });
 
     // Act
     const res = await call('POST', `/client/events?${query}`, {
@@ -167,7 +168,7 @@ describe('POST /client/events: ts', () => {
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ success: false, data: {} });
     expect(res.body.errors).toEqual([{ condition: 'max', key: 'ts', error: 'Must not be more than 5 minutes in the future' }]);
-    expect(await clientPartition(client.id)).toEqual(before);
+    expect(await clientItems(client.id, { emails: [email] })).toEqual(before);
   });
 
   it('accepts a ts up to 5 minutes ahead (clock skew) and one in the past, and keeps it', async () => {

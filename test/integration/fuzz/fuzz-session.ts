@@ -86,7 +86,7 @@ export class FuzzSession {
 /** `pk sk` of every item added, removed or changed between two snapshots. */
 function changedItems(before: ClientSnapshot, after: ClientSnapshot): string[] {
   const index = (snapshot: ClientSnapshot) =>
-    new Map([...snapshot.partition, ...snapshot.apiKeys].map((item) => [`${String(item['pk'])} ${String(item['sk'])}`, item]));
+    new Map([...snapshot.items, ...snapshot.apiKeys].map((item) => [`${String(item['pk'])} ${String(item['sk'])}`, item]));
   const [was, is] = [index(before), index(after)];
   return [...new Set([...was.keys(), ...is.keys()])].filter((id) => !isDeepStrictEqual(was.get(id), is.get(id)));
 }

@@ -2,22 +2,22 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keys } from '../../../shared/adapters/dynamo/keys.js';
 import { TABLE_KEYS } from '../../../shared/adapters/dynamo/table-definition.js';
-import { clientPartition, documentClient } from './partition.js';
+import { clientItems, documentClient } from './partition.js';
 
 /**
- * Everything a request under `/client` may write for one client: its own partition and its API keys (which live
- * under `APIKEY#<hash>` and are found through their gsi1 listing). Id counters are left out on purpose: a refused
+ * Everything a request under `/client` may write for one client: its configuration and contacts (`clientItems`) and
+ * its API keys (which live under `APIKEY#<hash>` and are found through their gsi1 listing). Id counters are left out on purpose: a refused
  * create may still reserve an id (gaps are documented). Equal snapshots mean nothing was written.
  */
 export interface ClientSnapshot {
-  partition: Record<string, unknown>[];
+  items: Record<string, unknown>[];
   apiKeys: Record<string, unknown>[];
 }
 
 
 export async function clientSnapshot(clientId: number): Promise<ClientSnapshot> {
-  const [partition, apiKeys] = await Promise.all([clientPartition(clientId), apiKeyItems(clientId)]);
-  return { partition, apiKeys };
+  const [items, apiKeys] = await Promise.all([clientItems(clientId), apiKeyItems(clientId)]);
+  return { items, apiKeys };
 }
 
 async function apiKeyItems(clientId: number): Promise<Record<string, unknown>[]> {

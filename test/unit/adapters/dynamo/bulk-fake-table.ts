@@ -73,9 +73,9 @@ export class FakeTable {
     return item ? structuredClone(item) : undefined;
   }
 
-  /** Items whose sk starts with the prefix (e.g. all `CONTACT#` of a client). */
-  list(pk: string, skPrefix: string): Item[] {
-    return [...this.items.values()].filter((i) => i['pk'] === pk && String(i['sk']).startsWith(skPrefix));
+  /** Items whose pk starts with the prefix (e.g. all `CONTACT#<client>#` items). */
+  list(pkPrefix: string): Item[] {
+    return [...this.items.values()].filter((i) => String(i['pk']).startsWith(pkPrefix));
   }
 
   calls(command: string): number {

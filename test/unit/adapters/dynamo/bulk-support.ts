@@ -46,7 +46,7 @@ export function seedContact(table: FakeTable, id: number, fields: Partial<Contac
     ...fields,
   });
   for (const [k, v] of Object.entries(contact)) if (v === undefined) delete (contact as unknown as Record<string, unknown>)[k];
-  table.put({ ...keys.contact(CLIENT, id), ...contact });
+  table.put({ ...keys.contactItem(CLIENT, id), ...contact });
   table.put({ ...keys.emailLock(CLIENT, contact.email), contact_id: id, kind: 'email' });
   if (contact.client_contact_id) table.put({ ...keys.uidLock(CLIENT, contact.client_contact_id), contact_id: id, kind: 'uid' });
   return contact;
@@ -59,10 +59,9 @@ export function seedCounter(table: FakeTable, value: number): void {
 
 /** Every contact has its e-mail lock and uid lock pointing at it, and no lock points anywhere else. */
 export function expectLocksConsistent(table: FakeTable): ContactRecord[] {
-  const pk = keys.contact(CLIENT, 1).pk;
-  const contacts = table.list(pk, keys.contactSkPrefix) as unknown as ContactRecord[];
-  const emailLocks = table.list(pk, 'EMAIL#');
-  const uidLocks = table.list(pk, 'UID#');
+  const contacts = table.list(`CONTACT#${CLIENT}#`) as unknown as ContactRecord[];
+  const emailLocks = table.list(`EMAIL#${CLIENT}#`);
+  const uidLocks = table.list(`UID#${CLIENT}#`);
   for (const c of contacts) {
     expect(table.get(keys.emailLock(CLIENT, c.email))?.['contact_id'], `e-mail lock of ${c.email}`).toBe(c.id);
     if (c.client_contact_id) expect(table.get(keys.uidLock(CLIENT, c.client_contact_id))?.['contact_id'], `uid lock of ${c.email}`).toBe(c.id);

@@ -6,12 +6,13 @@ import { contactRecord } from '../../support/contact-fixtures.js';
 describe('contactWriteActions', () => {
   it('creates the contact with its e-mail and uid locks, each only if absent', () => {
     const actions = contactWriteActions('t', { kind: 'create', contact: contactRecord() });
-    expect(actions.map((a) => [a.Put?.Item?.['sk'], a.Put?.ConditionExpression])).toEqual([
-      ['CONTACT#000000000042', 'attribute_not_exists(pk)'],
-      ['EMAIL#ann@example.com', 'attribute_not_exists(pk)'],
-      ['UID#crm-1', 'attribute_not_exists(pk)'],
+    expect(actions.map((a) => [a.Put?.Item?.['pk'], a.Put?.ConditionExpression])).toEqual([
+      ['CONTACT#7#42', 'attribute_not_exists(pk)'],
+      ['EMAIL#7#ann@example.com', 'attribute_not_exists(pk)'],
+      ['UID#7#crm-1', 'attribute_not_exists(pk)'],
     ]);
-    expect(actions[1]!.Put!.Item).toEqual({ pk: 'CLIENT#7', sk: 'EMAIL#ann@example.com', contact_id: 42, kind: 'email' });
+    expect(actions[0]!.Put!.Item).toMatchObject({ sk: 'CONTACT', gsi1pk: 'CLIENT#7#CONTACTS#2', gsi1sk: '000000000042' });
+    expect(actions[1]!.Put!.Item).toEqual({ pk: 'EMAIL#7#ann@example.com', sk: 'EMAIL', contact_id: 42, kind: 'email' });
   });
 
   it('updates only what changed, guarded by the e-mail and the old uid, and moves the uid lock', () => {
@@ -21,7 +22,7 @@ describe('contactWriteActions', () => {
     expect(rest).toEqual([]);
     expect(update!.Update).toEqual({
       TableName: 't',
-      Key: { pk: 'CLIENT#7', sk: 'CONTACT#000000000042' },
+      Key: { pk: 'CONTACT#7#42', sk: 'CONTACT' },
       UpdateExpression: 'SET #a0 = :a0, #a2 = :a2, #a3 = :a3 REMOVE #a1',
       ConditionExpression: 'attribute_exists(pk) AND #email = :email AND #uid = :old_uid',
       ExpressionAttributeNames: {
@@ -42,11 +43,11 @@ describe('contactWriteActions', () => {
     });
     expect(removeOld!.Delete).toEqual({
       TableName: 't',
-      Key: { pk: 'CLIENT#7', sk: 'UID#crm-1' },
+      Key: { pk: 'UID#7#crm-1', sk: 'UID' },
       ConditionExpression: 'contact_id = :id',
       ExpressionAttributeValues: { ':id': 42 },
     });
-    expect(putNew!.Put).toMatchObject({ Item: { sk: 'UID#crm-2', contact_id: 42 }, ConditionExpression: 'attribute_not_exists(pk)' });
+    expect(putNew!.Put).toMatchObject({ Item: { pk: 'UID#7#crm-2', sk: 'UID', contact_id: 42 }, ConditionExpression: 'attribute_not_exists(pk)' });
   });
 
   it('touches no lock when the uid stays', () => {
