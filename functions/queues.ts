@@ -20,6 +20,8 @@ export interface QueueFunctionDefinition {
   schedules?: boolean;
   /** Sends e-mail through SES (ses:SendEmail with the configuration set). */
   sendsEmail?: boolean;
+  /** The queue receives the SES configuration set's status events (through its SNS topic). */
+  sesEvents?: boolean;
   /** Records per invocation (default 10). */
   batchSize?: number;
   /** Seconds to wait for a fuller batch (default 0). */
@@ -50,4 +52,7 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
   { handler: 'process-events', queue: 'events', tableAccess: 'readWrite', sendsTo: ['workflow'], schedules: true },
   // One SES call a message; a send that fails transiently comes back after the visibility timeout.
   { handler: 'execute-workflow', queue: 'workflow', tableAccess: 'readWrite', sendsTo: ['workflow'], schedules: true, sendsEmail: true },
+  // SES status notifications (issue 9): SES configuration set → SNS topic → this queue. Filled by SES, not by a
+  // function; each message costs ≤ 3 DynamoDB requests for a known message id.
+  { handler: 'ses-status', queue: 'ses-status', tableAccess: 'readWrite', sesEvents: true },
 ];

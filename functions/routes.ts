@@ -32,6 +32,8 @@ export interface RouteDefinition {
   html?: boolean;
   /** Signs or verifies public link tokens (LINK_SECRET). */
   usesLinkSecret?: boolean;
+  /** Served by the local runtime only (developer tools such as replaying SES notifications); absent from AWS. */
+  localOnly?: boolean;
 }
 
 export const API_BASE_PATH = '/api/v1';
@@ -100,6 +102,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/u/{token}', handler: 'unsubscribe-page', tableAccess: 'read', root: true, html: true, usesLinkSecret: true },
   { method: 'POST', path: '/u/{token}', handler: 'unsubscribe-confirm', tableAccess: 'readWrite', root: true, html: true, usesLinkSecret: true },
   { method: 'GET', path: '/v/{token}', handler: 'view-in-browser', tableAccess: 'read', root: true, html: true, usesLinkSecret: true },
+  // Local runtime only (never on AWS): replays an SES status notification through the status queue (issue 9 §5).
+  { method: 'POST', path: '/dev/ses-events', handler: 'dev-ses-events', tableAccess: 'read', sendsTo: ['ses-status'], localOnly: true },
   {
     method: 'GET',
     path: '/client/workflows/{workflow_id}/customization/audit',

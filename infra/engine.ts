@@ -5,6 +5,7 @@ import { VISIBILITY_TIMEOUT_FACTOR, type QueueFunctionDefinition } from '../func
 import type { QueueName } from '../shared/ports.js';
 import { ExecutionSchedules } from './execution-schedules.js';
 import { LinkSecret } from './link-secret.js';
+import { MailEvents } from './mail-events.js';
 import { MailSending } from './mail-sending.js';
 import { constructIdOf } from './node-function.js';
 import { resolveQueueFunction } from './queue-function.js';
@@ -34,12 +35,15 @@ const SCHEDULE_TARGET: QueueName = 'workflow';
 
 /**
  * The AWS side of DESIGN.md §8 that functions share: the queues of functions/queues.ts (each with its DLQ), the
- * Scheduler group and role, the SES configuration set and the link secret.
+ * Scheduler group and role, the SES configuration set with its status events (SNS → the `sesEvents` entry's queue)
+ * and the link secret.
  */
 export class Engine extends Construct {
   readonly queues: ReadonlyMap<QueueName, WorkQueue>;
   readonly schedules: ExecutionSchedules | undefined;
   readonly mail: MailSending;
+  /** SES status events → SNS → the queue of the entry with `sesEvents`; absent when no entry has it. */
+  readonly mailEvents: MailEvents | undefined;
   readonly linkSecret: LinkSecret;
 
   constructor(scope: Construct, id: string, props: EngineProps) {
@@ -68,6 +72,13 @@ export class Engine extends Construct {
       ? new ExecutionSchedules(this, 'Schedules', { target: scheduleTarget, removalPolicy })
       : undefined;
     this.mail = new MailSending(this, 'Mail', { senderEnvironment: props.senderEnvironment });
+    const statusQueues = props.queueFunctions.filter((entry) => entry.sesEvents);
+    if (statusQueues.length > 1) {
+      throw new Error(`SES status events go to one queue; functions/queues.ts marks ${statusQueues.length} with sesEvents`);
+    }
+    this.mailEvents = statusQueues[0]
+      ? new MailEvents(this, 'MailEvents', { mail: this.mail, target: this.queueOf(statusQueues[0].queue), removalPolicy })
+      : undefined;
     this.linkSecret = new LinkSecret(this, 'LinkSecret', { removalPolicy });
   }
 

@@ -11,8 +11,8 @@ export interface MailSendingProps {
 }
 
 /**
- * SES v2 sending: the configuration set every e-mail names (its event destination, SNS → status queue, is the next
- * issue's), and the grant that lets a function send through it.
+ * SES v2 sending: the configuration set every e-mail names (its event destination, SNS → status queue, is
+ * infra/mail-events.ts), and the grant that lets a function send through it.
  */
 export class MailSending extends Construct {
   readonly configurationSet: ConfigurationSet;
@@ -38,7 +38,7 @@ export class MailSending extends Construct {
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['ses:SendEmail'],
-        resources: [identities, this.arnOf('configuration-set', this.configurationSet.configurationSetName)],
+        resources: [identities, this.configurationSetArn],
       }),
     );
     Validations.of(fn.role!).acknowledge({
@@ -50,6 +50,11 @@ export class MailSending extends Construct {
     });
     fn.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
     for (const [name, value] of Object.entries(this.senderEnvironment)) fn.addEnvironment(name, value);
+  }
+
+  /** `arn:…:ses:<region>:<account>:configuration-set/<name>`: what SES names as aws:SourceArn when it publishes events. */
+  get configurationSetArn(): string {
+    return this.arnOf('configuration-set', this.configurationSet.configurationSetName);
   }
 
   private arnOf(resource: string, resourceName: string): string {

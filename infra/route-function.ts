@@ -8,6 +8,9 @@ import { fullPath, type RouteDefinition } from '../functions/routes.js';
 import type { Engine } from './engine.js';
 import { createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
 
+/** The routes built on AWS: every entry of the route table but those the local runtime alone serves (`localOnly`). */
+export const routesOnAws = (table: readonly RouteDefinition[]): RouteDefinition[] => table.filter((route) => !route.localOnly);
+
 export interface RouteFunctionProps {
   route: RouteDefinition;
   api: HttpApi;

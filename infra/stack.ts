@@ -8,7 +8,7 @@ import { Engine } from './engine.js';
 import { createHttpApi } from './http-api.js';
 import { constructIdOf } from './node-function.js';
 import { addQueueFunctions } from './queue-function.js';
-import { RouteFunction } from './route-function.js';
+import { RouteFunction, routesOnAws } from './route-function.js';
 import { ScheduledFunction } from './scheduled-function.js';
 import type { StackSettings } from './stack-settings.js';
 
@@ -18,9 +18,9 @@ export interface EmailLifecycleStackProps extends StackProps {
 
 /**
  * The whole service in one stack: the table, the HTTP API, the engine (a queue + DLQ per entry of
- * functions/queues.ts, the Scheduler group and role, the SES configuration set, the link secret), and one Lambda
- * per entry of functions/routes.ts, functions/queues.ts and functions/scheduled.ts, each granted what its entry
- * names and nothing more.
+ * functions/queues.ts, the Scheduler group and role, the SES configuration set and its status events, the link
+ * secret), and one Lambda per entry of functions/routes.ts (but the local-only ones), functions/queues.ts and
+ * functions/scheduled.ts, each granted what its entry names and nothing more.
  */
 export class EmailLifecycleStack extends Stack {
   constructor(scope: Construct, id: string, props: EmailLifecycleStackProps) {
@@ -43,7 +43,8 @@ export class EmailLifecycleStack extends Stack {
       PUBLIC_BASE_URL: api.apiEndpoint,
       ...settings.functionEnvironment,
     };
-    for (const route of routes) {
+    // Developer tools of the local runtime (localOnly) get no Lambda and no API route.
+    for (const route of routesOnAws(routes)) {
       new RouteFunction(this, constructIdOf(route.handler), {
         route,
         api,

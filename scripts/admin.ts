@@ -16,6 +16,8 @@ import {
   suspendClient,
 } from '../shared/domain/clients/create-client.js';
 import { PLAN_TIERS } from '../shared/domain/plans/catalog.js';
+import { trackingStore } from '../shared/composition/providers/tracking-store.js';
+import { resumeSending } from '../shared/domain/tracking/deliverability-guard.js';
 import { ensureTable } from '../local/dynamodb.js';
 import { localStoreTarget, NoRuntimeOnPortError } from '../local/store-target.js';
 
@@ -27,6 +29,9 @@ Commands
                  The key is shown only here. TIER: ${PLAN_TIERS.join(', ')} (default free).
   disable-key --client ID       Disables the client's current API key (ID: numeric id or client_id UUID).
   suspend-client --client ID    Suspends the client (its requests are refused).
+  resume-sending --client ID    Resumes a client whose sending the deliverability guard paused (bounce or
+                                complaint rate above SES's review thresholds); its waiting executions send at
+                                their next check (≤ 1 h) and the rates are judged again from now on.
   list-clients                  One JSON line per client (masked keys only).
   help                          This text.
 
@@ -123,7 +128,7 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
-  const known = ['create-client', 'disable-key', 'suspend-client', 'list-clients'];
+  const known = ['create-client', 'disable-key', 'suspend-client', 'resume-sending', 'list-clients'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
 
   // Validate the input before touching any store.
@@ -141,11 +146,12 @@ async function run(argv: string[]): Promise<void> {
       throw new UsageError(`invalid input: ${detail}`);
     }
   }
-  if (command === 'disable-key' || command === 'suspend-client') required(values.client, '--client');
+  if (command === 'disable-key' || command === 'suspend-client' || command === 'resume-sending') required(values.client, '--client');
 
   const target = resolveTarget(process.env, values.aws, values.port === undefined ? undefined : parsePort(values.port));
   const config = loadConfig(target.env);
-  const deps = clientAdminDeps(createContainer({ config }));
+  const container = createContainer({ config });
+  const deps = clientAdminDeps(container);
   if (target.kind === 'local') await prepareLocalTable(config.AWS_ENDPOINT_URL_DYNAMODB!, config.TABLE_NAME, config.AWS_REGION);
 
   switch (command) {
@@ -164,6 +170,13 @@ async function run(argv: string[]): Promise<void> {
       const id = await resolveClientId(deps, values.client!);
       await suspendClient(deps, id);
       print(await summary(deps, id));
+      return;
+    }
+    case 'resume-sending': {
+      const id = await resolveClientId(deps, values.client!);
+      const resumed = await resumeSending({ ...deps, tracking: container.resolve([trackingStore]).tracking }, id, deps.clock.now());
+      if (!resumed) process.stderr.write(`client ${id}: sending was not paused; nothing changed\n`);
+      print({ ...(await summary(deps, id)), sending_resumed: resumed });
       return;
     }
     case 'list-clients': {

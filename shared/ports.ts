@@ -36,12 +36,21 @@ export interface ExecutionMessage {
   execution_id: number;
 }
 
+/**
+ * An SES status notification as SQS carries it from the configuration set's SNS topic: the SNS envelope (or, sent
+ * raw, the SES event itself). Not a pointer: the provider's own JSON, parsed by the consumer
+ * (shared/domain/tracking/ses-notification.ts).
+ */
+export type SesStatusMessage = Record<string, unknown>;
+
 /** Each queue the engine sends to, with the one message shape it carries. */
 export interface QueueMessages {
   /** events queue → process-events */
   events: EventMessage;
   /** workflow queue → execute-workflow */
   workflow: ExecutionMessage;
+  /** SES status notifications → ses-status (on AWS only SNS sends here; locally the SES simulator and /dev/ses-events) */
+  'ses-status': SesStatusMessage;
 }
 
 export type QueueName = keyof QueueMessages;

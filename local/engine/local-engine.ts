@@ -38,7 +38,12 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
   });
-  const mailer = new SimulatorMailer(new SesMailer(ses));
+  // SES's status events reach the status queue as they would through the configuration set's SNS topic.
+  const mailer = new SimulatorMailer(
+    new SesMailer(ses),
+    (message, delaySeconds) => queue.send('ses-status', message, { delaySeconds }),
+    options.region,
+  );
   const dispatcher = createQueueDispatcher({ region: options.region });
   for (const fn of queueFunctions) {
     queue.consume(fn.queue, {

@@ -1,20 +1,69 @@
-import type { Mailer, MailSendResult, OutboundEmail } from '../../shared/ports.js';
+import type { Mailer, MailSendResult, OutboundEmail, SesStatusMessage } from '../../shared/ports.js';
+import { sesNotification, type LocalSesEvent } from './ses-notifications.js';
 
 /**
- * The SES mailbox simulator on the local runtime (local only, documented in the README). SES accepts mail to
- * success@, bounce@, ooto@, complaint@ and suppressionlist@simulator.amazonses.com and reports their outcome later
- * as status events (the delivery-tracking issue); the emulator receives them like any mail. reject@ is refused at
- * send time with MessageRejected, as a way to produce a failed execution and try the retry endpoint.
+ * The SES mailbox simulator on the local runtime (local only, documented in the README), and SES's status events:
+ * after every accepted e-mail a Send notification, then what SES would report for the address —
+ * - success@… and every ordinary address: Delivery;
+ * - bounce@simulator.amazonses.com: a permanent bounce (General);
+ * - suppressionlist@…: a permanent bounce with subtype OnAccountSuppressionList;
+ * - complaint@…: Delivery, then a complaint;
+ * - ooto@…: Delivery (SES also delivers an out-of-office reply to the sender, which nobody reads);
+ * - reject@…: refused at send time with MessageRejected, as a way to produce a failed execution and try retry.
+ * The notifications go to the local status queue as SNS envelopes, a second apart, as SES publishes them later.
  */
 export const REJECT_ADDRESS = 'reject@simulator.amazonses.com';
+const SIMULATOR_DOMAIN = '@simulator.amazonses.com';
+
+export type NotificationSink = (message: SesStatusMessage, delaySeconds: number) => Promise<void>;
 
 export class SimulatorMailer implements Mailer {
-  constructor(private readonly inner: Mailer) {}
+  constructor(
+    private readonly inner: Mailer,
+    private readonly notify?: NotificationSink,
+    private readonly region = 'us-east-1',
+  ) {}
 
   async send(email: OutboundEmail): Promise<MailSendResult> {
-    if (email.to.trim().toLowerCase() === REJECT_ADDRESS) {
+    const address = email.to.trim().toLowerCase();
+    if (address === REJECT_ADDRESS) {
       return { kind: 'rejected', reason: 'MessageRejected: Email address is on the reject list (SES mailbox simulator)' };
     }
-    return this.inner.send(email);
+    const result = await this.inner.send(email);
+    if (result.kind === 'sent' && this.notify) await this.emit(email, address, result.providerMessageId);
+    return result;
+  }
+
+  private async emit(email: OutboundEmail, address: string, messageId: string): Promise<void> {
+    const sentAt = new Date();
+    const outcome = outcomesOf(address);
+    const events: LocalSesEvent[] = [{ type: 'Send' }, ...outcome];
+    await Promise.all(
+      events.map((event, i) =>
+        this.notify!(sesNotification(event, email, messageId, sentAt, new Date(sentAt.getTime() + i * 1000), this.region), i),
+      ),
+    );
+  }
+}
+
+function outcomesOf(address: string): LocalSesEvent[] {
+  if (!address.endsWith(SIMULATOR_DOMAIN)) return [{ type: 'Delivery' }];
+  switch (address.slice(0, -SIMULATOR_DOMAIN.length)) {
+    case 'bounce':
+      return [{ type: 'Bounce', bounceType: 'Permanent', bounceSubType: 'General', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }];
+    case 'suppressionlist':
+      return [
+        {
+          type: 'Bounce',
+          bounceType: 'Permanent',
+          bounceSubType: 'OnAccountSuppressionList',
+          status: '5.1.1',
+          diagnosticCode: 'Amazon SES did not send the message to this address because it is on the suppression list for your account.',
+        },
+      ];
+    case 'complaint':
+      return [{ type: 'Delivery' }, { type: 'Complaint' }];
+    default:
+      return [{ type: 'Delivery' }];
   }
 }

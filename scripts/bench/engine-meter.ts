@@ -16,8 +16,8 @@ export interface SideCalls {
 /** One delivery of one message to its queue function, with everything it cost. */
 export interface MeteredDelivery {
   queue: QueueName;
-  /** The event id (events queue) or execution id (workflow queue) the message points at. */
-  target: number;
+  /** The event id (events queue), execution id (workflow queue) or SNS MessageId (ses-status queue) of the message. */
+  target: number | string;
   receiveCount: number;
   failed: boolean;
   dynamo: RequestUsage;
@@ -91,10 +91,10 @@ export class EngineMeter {
   ): Promise<{ failed: string[] }> {
     const calls = noCalls();
     const { result, usage } = await this.scopes.run(calls, () => this.counter!.measure(run));
-    const body = JSON.parse(delivery.body) as { event_id?: number; execution_id?: number };
+    const body = JSON.parse(delivery.body) as { event_id?: number; execution_id?: number; MessageId?: string };
     this.deliveries.push({
       queue,
-      target: Number(body.event_id ?? body.execution_id),
+      target: body.MessageId ?? Number(body.event_id ?? body.execution_id),
       receiveCount: delivery.receiveCount,
       failed: result.failed.length > 0,
       dynamo: usage,

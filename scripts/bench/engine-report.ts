@@ -27,6 +27,7 @@ export function engineBudgets(run: EngineRun): Budget[] {
   const ingestSqs = per(ingest.calls.sqs, run.events);
   const p = processing.queue!;
   const x = execution.queue!;
+  const n = run.notifications.queue!;
   return [
     {
       name: 'ingest an async event (issue 8 §1): DynamoDB writes + SQS sends, per event',
@@ -50,6 +51,14 @@ export function engineBudgets(run: EngineRun): Budget[] {
       limit: '≤ 4 + 1',
       pass: execution.units === run.mails && x.maxPerDelivery.dynamo <= 4 && x.maxPerDelivery.ses <= 1,
       detail: `costliest run: ${commandsText(x.maxPerDelivery.worst)}`,
+    },
+    {
+      name: 'record one SES status notification of a known message (issue 9): DynamoDB requests, most in one run of ses-status',
+      measured: `${n.maxPerDelivery.dynamo} (per notification, all runs: mean ${fmt(per(run.notifications.dynamo.total, run.notifications.units), 2)}, max ${maxOf(n.histogram)})`,
+      limit: '≤ 3',
+      // Every e-mail yields a Send and a Delivery notification.
+      pass: run.notifications.units === 2 * run.mails && n.maxPerDelivery.dynamo <= 3,
+      detail: `${fmt(run.notifications.units)} notifications for ${fmt(run.mails)} e-mails; costliest run: ${commandsText(n.maxPerDelivery.worst)}`,
     },
   ];
 }
@@ -87,6 +96,7 @@ export function engineRows(run: EngineRun): string[][] {
     row('processing: functions/queue/process-events', 'event', processing, processing.units),
     row('execution: functions/queue/execute-workflow', 'e-mail', execution, execution.units),
     row('whole path', 'e-mail', whole, run.mails, false),
+    row('status: functions/queue/ses-status (Send, Delivery)', 'notification', run.notifications, run.notifications.units),
   ];
 }
 

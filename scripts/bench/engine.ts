@@ -54,6 +54,8 @@ export interface EngineRun {
   ingest: StepFigures;
   processing: StepFigures;
   execution: StepFigures;
+  /** SES status notifications (issue 9): the local SES publishes a Send and a Delivery for every e-mail. */
+  notifications: StepFigures;
   /** Every message sent to the local queues meanwhile (`engine.queue.sends`), scheduler deliveries included. */
   queueSends: number;
   deadLetters: number;
@@ -84,6 +86,7 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
 
   const processing = stepOf(deps.meter.deliveries, 'events');
   const execution = stepOf(deps.meter.deliveries, 'workflow');
+  const notifications = stepOf(deps.meter.deliveries, 'ses-status');
   const completed = await deps.send('GET', '/client/executions?status=3&per_page=1', client.key, {});
   return {
     options,
@@ -101,6 +104,7 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
     },
     processing,
     execution,
+    notifications,
     queueSends,
     deadLetters: deps.runtime.engine.queue.deadLetters.length - deadLettersBefore,
     completedExecutions: Number(completed.body.meta?.total ?? 0),
@@ -177,7 +181,7 @@ class MailWatch {
 /** One queue's deliveries summed per message target (an event, an execution), all deliveries of it included. */
 function stepOf(deliveries: readonly MeteredDelivery[], queue: MeteredDelivery['queue']): StepFigures {
   const mine = deliveries.filter((d) => d.queue === queue);
-  const perTarget = new Map<number, { dynamo: number; ses: number; deliveries: number }>();
+  const perTarget = new Map<number | string, { dynamo: number; ses: number; deliveries: number }>();
   const byCommand: Record<string, number> = {};
   const calls: SideCalls = { sqs: 0, schedules: 0, ses: 0 };
   const maxPerDelivery = { dynamo: 0, ses: 0, worst: {} as Record<string, number> };

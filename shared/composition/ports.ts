@@ -10,6 +10,7 @@ import type { ProcessingStore } from '../domain/events/processing-store.js';
 import type { DeliveryStore } from '../domain/executions/delivery-store.js';
 import type { ExecutionStore } from '../domain/executions/execution-store.js';
 import type { SentEmailStore } from '../domain/sent-emails/sent-email-store.js';
+import type { TrackingStore } from '../domain/tracking/tracking-store.js';
 import type { Clock, Ids, Mailer, Queue, Scheduler, StoreProbe } from '../ports.js';
 
 /**
@@ -31,6 +32,7 @@ export interface Ports {
   executions: ExecutionStore;
   delivery: DeliveryStore;
   sentEmails: SentEmailStore;
+  tracking: TrackingStore;
   queue: Queue;
   scheduler: Scheduler;
   mailer: Mailer;

@@ -6,6 +6,8 @@ import { routeKey, routes } from '../../functions/routes.js';
 import { scheduledFunctions } from '../../functions/scheduled.js';
 import { composeApp } from '../../infra/compose-app.js';
 import type { EngineNeeds } from '../../infra/engine.js';
+import { routesOnAws } from '../../infra/route-function.js';
+import { queueUrlVariable } from '../../infra/work-queue.js';
 import type { QueueName } from '../../shared/ports.js';
 import {
   allowing,
@@ -20,9 +22,9 @@ import {
 
 const { app, template, resources } = synthesize();
 
-/** Every function of the three tables, found in the template by the description infra gives it. */
+/** Every function of the three tables built on AWS, found in the template by the description infra gives it. */
 const ENTRIES: { name: string; description: string; needs: EngineNeeds }[] = [
-  ...routes.map((route) => ({ name: routeKey(route), description: routeKey(route), needs: route })),
+  ...routesOnAws(routes).map((route) => ({ name: routeKey(route), description: routeKey(route), needs: route })),
   ...queueFunctions.map((q) => ({ name: q.handler, description: `${q.queue} queue -> ${q.handler}`, needs: q })),
   ...scheduledFunctions.map((s) => ({
     name: s.handler,
@@ -235,7 +237,7 @@ describe('the engine on AWS (issue 8 §6)', () => {
       const expected = (entry.needs.sendsTo ?? []).map((name) => consumedQueue(name).queueId);
       expect(sendTargets.sort()).toEqual([...expected].sort());
       for (const name of QUEUE_NAMES) {
-        const variable = `${name.toUpperCase()}_QUEUE_URL`;
+        const variable = queueUrlVariable(name);
         if (entry.needs.sendsTo?.includes(name)) expect(env[variable]).toEqual({ Ref: consumedQueue(name).queueId });
         else expect(env).not.toHaveProperty(variable);
       }

@@ -8,6 +8,7 @@ import { queueFunctions } from '../../functions/queues.js';
 import { routeKey, routes, type RouteDefinition } from '../../functions/routes.js';
 import { scheduledFunctions } from '../../functions/scheduled.js';
 import { composeApp } from '../../infra/compose-app.js';
+import { routesOnAws } from '../../infra/route-function.js';
 import { TABLE_KEYS } from '../../shared/adapters/dynamo/table-definition.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
@@ -33,6 +34,8 @@ function synthesize(context: Record<string, unknown> = {}): { app: App; template
 }
 
 const { app, template } = synthesize();
+/** The route table as AWS serves it: the local runtime's own routes (localOnly) are not built. */
+const awsRoutes = routesOnAws(routes);
 const resources = template.toJSON().Resources as Record<string, Resource>;
 
 const WRITE_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
@@ -112,11 +115,11 @@ describe('EmailLifecycle stack', () => {
   });
 
   it('declares exactly one API route and one Lambda per entry of the route table, one Lambda per queue and scheduled function', () => {
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length);
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + queueFunctions.length + scheduledFunctions.length);
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', awsRoutes.length);
+    template.resourceCountIs('AWS::Lambda::Function', awsRoutes.length + queueFunctions.length + scheduledFunctions.length);
   });
 
-  it.each(routes.map((route) => [routeKey(route), route] as const))(
+  it.each(awsRoutes.map((route) => [routeKey(route), route] as const))(
     'serves %s with its own nodejs22.x arm64 function',
     (_key, route) => {
       const { functionId, fn } = functionOf(route);
@@ -145,7 +148,7 @@ describe('EmailLifecycle stack', () => {
     },
   );
 
-  it.each(routes.map((route) => [routeKey(route), route] as const))(
+  it.each(awsRoutes.map((route) => [routeKey(route), route] as const))(
     'grants %s only what its tableAccess (and its sendsTo/schedules) allows',
     (_key, route) => {
       const { fn } = functionOf(route);
@@ -225,7 +228,7 @@ describe('EmailLifecycle stack', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
     });
     const functions = Object.values(custom.findResources('AWS::Lambda::Function')) as Resource[];
-    expect(functions).toHaveLength(routes.length + queueFunctions.length + scheduledFunctions.length);
+    expect(functions).toHaveLength(awsRoutes.length + queueFunctions.length + scheduledFunctions.length);
     for (const fn of functions) {
       expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
         JWT_ISSUER: 'https://issuer.example.com/',

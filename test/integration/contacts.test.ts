@@ -47,7 +47,7 @@ describe('POST /client/contacts', () => {
       tags: [],
       active_states: 0,
       active_workflow_count: 0,
-      health_score: 0,
+      health_score: 50, // never mailed: neutral (health-score.ts)
       total_emails_sent: 0,
       total_emails_opened: 0,
       total_emails_clicked: 0,

@@ -70,6 +70,17 @@ describe('PATCH /client/settings', () => {
       created_at: expect.stringMatching(RFC3339_UTC),
       updated_at: expect.stringMatching(RFC3339_UTC),
       deleted_at: NOT_DELETED,
+      deliverability: {
+        window_days: 30,
+        sends: 0,
+        bounces: 0,
+        complaints: 0,
+        bounce_rate: 0,
+        complaint_rate: 0,
+        status: 'healthy',
+        paused_at: null,
+        paused_reason: null,
+      },
       client: {
         id: client.id,
         client_id: client.client_id,

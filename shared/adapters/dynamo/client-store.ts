@@ -1,10 +1,12 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   GetCommand,
   TransactWriteCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../../domain/api-keys/api-key-store.js';
-import type { ClientRecord, ClientStatus, ClientStore } from '../../domain/clients/client-store.js';
+import type { ClientRecord, ClientStatus, ClientStore, DeliverabilityBaseline } from '../../domain/clients/client-store.js';
 import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
 import { TABLE_KEYS } from './table-definition.js';
@@ -53,6 +55,42 @@ export class DynamoClientStore implements ClientStore {
       ExpressionAttributeValues: { ':pk': keys.clientListingPk },
     });
     return items.map((item) => stripKeys<ClientRecord>(item));
+  }
+
+  async pauseSending(clientId: number, at: string, reason: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.clientProfile(clientId),
+          UpdateExpression: 'SET sending_paused_at = :at, sending_paused_reason = :reason, updated_at = :at',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(sending_paused_at)',
+          ExpressionAttributeValues: { ':at': at, ':reason': reason },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async resumeSending(clientId: number, baseline: DeliverabilityBaseline): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.clientProfile(clientId),
+          UpdateExpression: 'SET sending_resumed = :baseline, updated_at = :at REMOVE sending_paused_at, sending_paused_reason',
+          ConditionExpression: 'attribute_exists(sending_paused_at)',
+          ExpressionAttributeValues: { ':baseline': baseline, ':at': baseline.at },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
   }
 
   async setStatus(clientId: number, status: ClientStatus, at: string): Promise<void> {

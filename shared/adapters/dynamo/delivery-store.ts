@@ -146,7 +146,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: e.id, created_at: at },
+              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: e.id, contact_id: r.execution.contact_id, created_at: at },
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.completed, at, { sent_email_id: e.id }),

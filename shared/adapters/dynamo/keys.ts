@@ -28,6 +28,7 @@
  * - provider message id   MSG#<provider message id> / MSG            → client id, sent e-mail id
  * - quota counter         QUOTA#<client>#<yyyy-mm>[#<shard>] / QUOTA   `sent` (month) and `d<DD>` (day), UTC
  * - per-contact day cap   CAP#<client>#<contact>#<local yyyy-mm-dd> / CAP   TTL 3 days
+ * - deliverability        DELIV#<client>#<yyyy-mm> / DELIV          `b<DD>` permanent bounces, `c<DD>` complaints (UTC days)
  */
 export interface ItemKey {
   pk: string;
@@ -124,6 +125,8 @@ export const keys = {
     pk: `QUOTA#${clientId}#${month}${shard > 0 ? `#${shard}` : ''}`,
     sk: 'QUOTA',
   }),
+  /** A client's permanent bounces (`b<DD>`) and complaints (`c<DD>`) of one UTC month; its sends are the quota's `d<DD>`. */
+  deliverability: (clientId: number, month: string): ItemKey => ({ pk: `DELIV#${clientId}#${month}`, sk: 'DELIV' }),
   /** E-mails sent to one contact on one day of its own time zone. */
   contactDayCap: (clientId: number, contactId: number, localDay: string): ItemKey => ({
     pk: `CAP#${clientId}#${contactId}#${localDay}`,

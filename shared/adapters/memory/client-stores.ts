@@ -1,6 +1,6 @@
 import type { Clock, IdEntity, Ids } from '../../ports.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../domain/api-keys/api-key-store.js';
-import type { ClientRecord, ClientStatus, ClientStore } from '../../domain/clients/client-store.js';
+import type { ClientRecord, ClientStatus, ClientStore, DeliverabilityBaseline } from '../../domain/clients/client-store.js';
 
 /** In-memory adapters for unit tests: same contracts as the DynamoDB ones, no AWS. */
 export class MemoryIds implements Ids {
@@ -43,6 +43,22 @@ export class MemoryClientStore implements ClientStore {
     const c = this.clients.get(clientId);
     if (!c) throw new Error(`client ${clientId} not found`);
     Object.assign(c, { status, updated_at: at });
+  }
+
+  async pauseSending(clientId: number, at: string, reason: string): Promise<boolean> {
+    const c = this.clients.get(clientId);
+    if (!c || c.sending_paused_at) return false;
+    Object.assign(c, { sending_paused_at: at, sending_paused_reason: reason, updated_at: at });
+    return true;
+  }
+
+  async resumeSending(clientId: number, baseline: DeliverabilityBaseline): Promise<boolean> {
+    const c = this.clients.get(clientId);
+    if (!c || !c.sending_paused_at) return false;
+    delete c.sending_paused_at;
+    delete c.sending_paused_reason;
+    Object.assign(c, { sending_resumed: baseline, updated_at: baseline.at });
+    return true;
   }
 }
 

@@ -95,7 +95,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const email = this.emailOf(r);
     Object.assign(email, { provider_message_id: providerMessageId, status: SENT_STATUS.sent, status_updated_at: at });
     this.putLog(c, r.sentEmail.id, { id: logId, created_at: at, status: SENT_STATUS.sent, provider_message_id: providerMessageId });
-    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: r.sentEmail.id, created_at: at });
+    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: r.sentEmail.id, contact_id: r.execution.contact_id, created_at: at });
     Object.assign(execution, { status: EXECUTION_STATUS.completed, processed_at: at, updated_at: at, sent_email_id: r.sentEmail.id });
     contact.last_workflow_at = at;
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;

@@ -10,6 +10,7 @@ import { MemoryProcessingStore } from './processing-store.js';
 import { MemorySentEmailStore } from './sent-email-store.js';
 import { MemorySettingsStore } from './settings-store.js';
 import { MemoryTemplateStore } from './template-store.js';
+import { MemoryTrackingStore } from './tracking-store.js';
 import { MemoryWorkflowData } from './workflow-data.js';
 
 /**
@@ -39,6 +40,7 @@ export function memoryStores() {
     executions: new MemoryExecutionStore(aggregates, engineData),
     delivery: new MemoryDeliveryStore(aggregates, engineData),
     sentEmails: new MemorySentEmailStore(engineData),
+    tracking: new MemoryTrackingStore(aggregates, engineData),
     storeProbe: { ping: async () => undefined },
   } satisfies Partial<Ports>;
 }

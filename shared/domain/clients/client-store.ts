@@ -33,6 +33,20 @@ export interface ClientRecord {
   subscription_status?: string;
   subscription_billing_period?: string;
   subscription_ends_at?: string;
+  /** Sending paused by the deliverability guard (issue 9): executions wait until an admin resumes it. */
+  sending_paused_at?: string;
+  sending_paused_reason?: string;
+  /** The last resume: the deliverability window restarts there (days before it and the counts of its day at that moment are left out). */
+  sending_resumed?: DeliverabilityBaseline;
+}
+
+/** A client's counts of one UTC day at the moment sending was resumed. */
+export interface DeliverabilityBaseline {
+  at: string;
+  day: string;
+  sends: number;
+  bounces: number;
+  complaints: number;
 }
 
 export interface ClientStore {
@@ -41,4 +55,8 @@ export interface ClientStore {
   get(clientId: number): Promise<ClientRecord | undefined>;
   list(): Promise<ClientRecord[]>;
   setStatus(clientId: number, status: ClientStatus, at: string): Promise<void>;
+  /** Pauses the client's sending; false when it was paused already. */
+  pauseSending(clientId: number, at: string, reason: string): Promise<boolean>;
+  /** Resumes it, restarting the deliverability window at `baseline`; false when it was not paused. */
+  resumeSending(clientId: number, baseline: DeliverabilityBaseline): Promise<boolean>;
 }

@@ -81,6 +81,7 @@ export async function listClients(deps: Deps) {
     api_key_id: c.api_key_id,
     masked_key: c.api_key_masked,
     api_key_enabled: c.api_key_enabled,
+    sending_paused_at: c.sending_paused_at ?? null,
     created_at: c.created_at,
   }));
 }

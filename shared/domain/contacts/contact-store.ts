@@ -28,6 +28,8 @@ export interface ContactRecord {
   last_activity_at?: string;
   last_email_opened_at?: string;
   last_workflow_at?: string;
+  /** Transient bounce times within the last 30 days (delivery tracking): three suppress the address. */
+  transient_bounces?: string[];
   created_by: number;
   created_at: string;
   updated_at: string;

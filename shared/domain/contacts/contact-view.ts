@@ -1,7 +1,27 @@
+import { healthScore } from '../tracking/health-score.js';
 import type { ContactRecord } from './contact-store.js';
 
-/** The SPEC.md Contact as the API shows it; unset values are null, timestamps RFC 3339 UTC. */
-export function toContactView(c: ContactRecord) {
+const TRANSIENT_WINDOW_MS = 30 * 86_400_000;
+
+/** The contact's health (0–100) at `now`, from its delivery, engagement and recency (formula: health-score.ts). */
+export function healthOf(c: ContactRecord, now: Date): number {
+  return healthScore(
+    {
+      total_emails_sent: c.total_emails_sent ?? 0,
+      total_emails_opened: c.total_emails_opened ?? 0,
+      total_emails_clicked: c.total_emails_clicked ?? 0,
+      hard_bounced: c.unsubscribe_reason === 'hard_bounce' || c.unsubscribe_reason === 'transient_bounces',
+      complained: c.unsubscribe_reason === 'complaint',
+      transient_bounces_30d: (c.transient_bounces ?? []).filter((t) => now.getTime() - Date.parse(t) <= TRANSIENT_WINDOW_MS).length,
+      last_email_opened_at: c.last_email_opened_at ?? null,
+      last_activity_at: c.last_activity_at ?? null,
+    },
+    now,
+  );
+}
+
+/** The SPEC.md Contact as the API shows it at `now`; unset values are null, timestamps RFC 3339 UTC. */
+export function toContactView(c: ContactRecord, now: Date) {
   const fields = Object.entries(c.custom_fields ?? {});
   return {
     id: c.id,
@@ -25,7 +45,7 @@ export function toContactView(c: ContactRecord) {
     tags: c.tags ?? [],
     active_states: c.active_states ?? 0,
     active_workflow_count: c.active_workflow_count ?? 0,
-    health_score: c.health_score ?? 0,
+    health_score: healthOf(c, now),
     total_emails_sent: c.total_emails_sent ?? 0,
     total_emails_opened: c.total_emails_opened ?? 0,
     total_emails_clicked: c.total_emails_clicked ?? 0,

@@ -39,5 +39,5 @@ export async function createContact(
     }
     throw error;
   }
-  return toContactView(contact);
+  return toContactView(contact, new Date(now));
 }

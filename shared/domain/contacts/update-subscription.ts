@@ -22,5 +22,5 @@ export async function updateSubscription(
     at: deps.clock.now().toISOString(),
   });
   if (!updated) throw notFound('id', 'Contact not found');
-  return toContactView(updated);
+  return toContactView(updated, deps.clock.now());
 }

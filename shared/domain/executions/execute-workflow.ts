@@ -77,6 +77,13 @@ export async function executeWorkflow(deps: ExecuteDeps, clientId: number, execu
   const context = await deps.delivery.load(execution);
   const verdict = checkSendable(execution, context, now);
   if (verdict) return finish(deps, execution, { ...verdict, at });
+  if (context.client?.sending_paused_at) {
+    // The deliverability guard paused the client: nothing is dropped, the execution waits (DESIGN.md §5 deferral).
+    const when = new Date(now.getTime() + PAUSED_RECHECK_MS);
+    await deps.executions.defer(execution, when.toISOString(), 'sending_paused', at);
+    await dispatchExecution(deps, { client_id: clientId, execution_id: execution.id }, when, now);
+    return { kind: 'deferred' };
+  }
 
   const capLimit = dailyCapOf(execution, context);
   if (yieldsToHigherPriority(execution, context, capLimit)) {
@@ -142,7 +149,11 @@ export function yieldsToHigherPriority(execution: ExecutionRecord, context: Send
   return outranking.length >= left;
 }
 
-const SUPPRESSION_REASONS = new Set(['hard_bounce', 'complaint', 'suppressed']);
+/** Unsubscribe reasons that mean the address must not be mailed (issue 9): its executions are skipped `suppressed`. */
+const SUPPRESSION_REASONS = new Set(['hard_bounce', 'complaint', 'transient_bounces', 'suppressed']);
+
+/** A paused client's executions look again this often (status stays 1) until an admin resumes sending. */
+export const PAUSED_RECHECK_MS = 60 * 60 * 1000;
 
 /** Why this execution must not send now (skip 6 / cancel 5), or undefined when it may. */
 function checkSendable(execution: ExecutionRecord, context: SendContext, now: Date): Omit<Finish, 'at'> | undefined {

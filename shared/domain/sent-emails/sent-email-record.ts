@@ -49,5 +49,7 @@ export interface SentEmailLogRecord {
   ip_address?: string;
   user_agent?: string;
   is_bot?: boolean;
+  /** Which signal made it a machine event (bot-detection.ts), for opens and clicks. */
+  bot_reason?: string;
   detail?: string;
 }

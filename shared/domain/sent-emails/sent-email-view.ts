@@ -1,7 +1,24 @@
-import { SENT_STATUS_TEXT, type SentEmailLogRecord, type SentEmailRecord } from './sent-email-record.js';
+import { nextEmailStatus } from '../tracking/status-rank.js';
+import { SENT_STATUS_TEXT, type SentEmailLogRecord, type SentEmailRecord, type SentStatus } from './sent-email-record.js';
+
+/**
+ * The e-mail's status is the highest-ranked status among its record (the engine's queued / sent / failed) and its
+ * logs (every SES notification adds one, in any order): it never moves backwards (status-rank.ts). Its time is that
+ * of the log that first reached it.
+ */
+export function effectiveStatus(e: SentEmailRecord, logs: readonly SentEmailLogRecord[]): { status: SentStatus; at: string } {
+  let status = e.status;
+  let at = e.status_updated_at;
+  for (const log of logs) {
+    const next = nextEmailStatus(status, log.status);
+    if (next !== status) ((status = next), (at = log.created_at));
+  }
+  return { status, at };
+}
 
 /** SPEC.md's Sent email with its log history, oldest first. */
 export function toSentEmailView(e: SentEmailRecord, logs: SentEmailLogRecord[]) {
+  const current = effectiveStatus(e, logs);
   return {
     id: e.id,
     client_id: e.client_id,
@@ -15,9 +32,9 @@ export function toSentEmailView(e: SentEmailRecord, logs: SentEmailLogRecord[]) 
     text_body: e.text_body,
     browser_url: e.browser_url,
     provider_message_id: e.provider_message_id ?? null,
-    status: e.status,
-    status_text: SENT_STATUS_TEXT[e.status],
-    status_updated_at: e.status_updated_at,
+    status: current.status,
+    status_text: SENT_STATUS_TEXT[current.status],
+    status_updated_at: current.at,
     created_at: e.created_at,
     execution_id: e.execution_id,
     logs: logs.map((l) => ({
@@ -30,6 +47,9 @@ export function toSentEmailView(e: SentEmailRecord, logs: SentEmailLogRecord[]) 
       ip_address: l.ip_address ?? null,
       user_agent: l.user_agent ?? null,
       is_bot: l.is_bot ?? false,
+      // Extras (documented): why a log counts as a machine, and the provider's words (bounce diagnostics).
+      bot_reason: l.bot_reason ?? null,
+      detail: l.detail ?? null,
     })),
   };
 }

@@ -2,14 +2,20 @@ import { notFound } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import { quotaMonthOf } from './quota-period.js';
 import type { SettingsStore } from './settings-store.js';
+import { deliverabilityFigures } from '../tracking/deliverability-guard.js';
+import type { TrackingStore } from '../tracking/tracking-store.js';
 import { settingsViewOf, type SettingsView } from './settings-view.js';
 
 /** GET /client/settings: the same view PATCH answers; 404 until the first PATCH created the row. */
-export async function getSettings(deps: { clock: Clock; settings: SettingsStore }, clientId: number): Promise<SettingsView> {
+export async function getSettings(
+  deps: { clock: Clock; settings: SettingsStore; tracking: TrackingStore },
+  clientId: number,
+): Promise<SettingsView> {
   const now = deps.clock.now();
   const bundle = await deps.settings.load(clientId, quotaMonthOf(now));
   if (!bundle.client || !bundle.settings) {
     throw notFound('settings', 'No settings yet: PATCH /client/settings creates them');
   }
-  return settingsViewOf({ ...bundle, settings: bundle.settings, client: bundle.client }, now);
+  const deliverability = await deliverabilityFigures(deps.tracking, bundle.client, now);
+  return settingsViewOf({ ...bundle, settings: bundle.settings, client: bundle.client }, now, deliverability);
 }

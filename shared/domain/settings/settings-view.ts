@@ -5,6 +5,7 @@ import { quotaResetAt } from './quota-period.js';
 import { effectiveLimits, planOf } from './effective-settings.js';
 import { SETTINGS_FIELD_NAMES } from './schemas.js';
 import type { SettingsBundle, SettingsRecord } from './settings-store.js';
+import type { DeliverabilityFigures } from '../tracking/deliverability-guard.js';
 
 /** The plan catalog lives in code; this is when its current version was published. */
 export const PLAN_CATALOG_PUBLISHED_AT = '2026-01-01T00:00:00.000Z';
@@ -79,7 +80,7 @@ export function toNestedClientView({ client, plan, monthlyQuota, monthlyEmailsSe
 }
 
 /** SPEC.md's Client settings: every writable field (null when unset), then the output-only fields. */
-export function toSettingsView(settings: SettingsRecord, nested: ClientViewInput) {
+export function toSettingsView(settings: SettingsRecord, nested: ClientViewInput, deliverability: DeliverabilityFigures) {
   const fields = Object.fromEntries(SETTINGS_FIELD_NAMES.map((name) => [name, settings[name] ?? null])) as {
     [K in (typeof SETTINGS_FIELD_NAMES)[number]]: NonNullable<SettingsRecord[K]> | null;
   };
@@ -92,6 +93,8 @@ export function toSettingsView(settings: SettingsRecord, nested: ClientViewInput
     updated_at: settings.updated_at,
     deleted_at: deletedAtOf(undefined),
     client: toNestedClientView(nested),
+    // Extra (issue 9, documented): bounce and complaint rates over the window, and whether sending is paused.
+    deliverability,
   };
 }
 export type SettingsView = ReturnType<typeof toSettingsView>;
@@ -100,6 +103,7 @@ export type SettingsView = ReturnType<typeof toSettingsView>;
 export function settingsViewOf(
   bundle: SettingsBundle & { settings: SettingsRecord; client: NonNullable<SettingsBundle['client']> },
   now: Date,
+  deliverability: DeliverabilityFigures,
 ): SettingsView {
   const plan = planOf(bundle.client.plan);
   return toSettingsView(bundle.settings, {
@@ -108,5 +112,5 @@ export function settingsViewOf(
     monthlyQuota: effectiveLimits(bundle.settings, plan).emailsPerMonth,
     monthlyEmailsSent: bundle.monthlyEmailsSent,
     now,
-  });
+  }, deliverability);
 }

@@ -6,11 +6,14 @@ import { quotaMonthOf } from './quota-period.js';
 import { CLEARABLE_FIELDS, SETTINGS_FIELD_NAMES, type SettingsPatch } from './schemas.js';
 import type { SettingsFields, SettingsRecord, SettingsStore } from './settings-store.js';
 import { settingsViewOf, type SettingsView } from './settings-view.js';
+import { deliverabilityFigures } from '../tracking/deliverability-guard.js';
+import type { TrackingStore } from '../tracking/tracking-store.js';
 
 interface Deps {
   clock: Clock;
   ids: Ids;
   settings: SettingsStore;
+  tracking: TrackingStore;
 }
 
 /** Optimistic writes retried after losing to a concurrent write (re-read, re-validate, jittered pause). */
@@ -90,7 +93,8 @@ export async function updateSettings(
     const items = checkPlanLimits(next, patch, plan);
     if (items.length > 0) throw unprocessable(items);
     if (current && sameFields(fieldsOf(current), next)) {
-      return { settings: settingsViewOf({ ...bundle, settings: current, client: bundle.client }, now), created: false };
+      const deliverability = await deliverabilityFigures(deps.tracking, bundle.client, now);
+      return { settings: settingsViewOf({ ...bundle, settings: current, client: bundle.client }, now, deliverability), created: false };
     }
     const at = now.toISOString();
     const record: SettingsRecord = {
@@ -103,7 +107,8 @@ export async function updateSettings(
       updated_at: at,
     };
     if (await deps.settings.save(record, current?.version)) {
-      return { settings: settingsViewOf({ ...bundle, settings: record, client: bundle.client }, now), created: !current };
+      const deliverability = await deliverabilityFigures(deps.tracking, bundle.client, now);
+      return { settings: settingsViewOf({ ...bundle, settings: record, client: bundle.client }, now, deliverability), created: !current };
     }
   }
   throw conflict('state', 'settings', 'The settings were changed concurrently; retry the request');

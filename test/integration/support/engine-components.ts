@@ -16,6 +16,7 @@ import { queue } from '../../../shared/composition/providers/queue.js';
 import { scheduler } from '../../../shared/composition/providers/scheduler.js';
 import { sentEmailStore } from '../../../shared/composition/providers/sent-email-store.js';
 import { settingsStore } from '../../../shared/composition/providers/settings-store.js';
+import { trackingStore } from '../../../shared/composition/providers/tracking-store.js';
 import { senderSettingsOf } from '../../../shared/composition/sender-settings.js';
 import { loadConfig } from '../../../shared/config.js';
 import { ContactBody } from '../../../shared/domain/contacts/schemas.js';
@@ -115,7 +116,7 @@ export function engineContainer(overrides: Partial<Ports>): Container {
 
 export type EngineDeps = CreateEventDeps &
   ExecuteDeps &
-  Pick<Ports, 'sentEmails' | 'settings' | 'ids' | 'contacts'> & { container: Container };
+  Pick<Ports, 'sentEmails' | 'settings' | 'ids' | 'contacts' | 'tracking'> & { container: Container };
 
 /** Every port the processor and the executor use, as their functions list them. */
 export function engineDeps(container: Container): EngineDeps {
@@ -132,6 +133,7 @@ export function engineDeps(container: Container): EngineDeps {
     mailer,
     sentEmailStore,
     settingsStore,
+    trackingStore,
   ]);
   return { ...deps, sender: senderSettingsOf(deps.config), container };
 }

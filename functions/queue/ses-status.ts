@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { clientStore } from '../../shared/composition/providers/client-store.js';
+import { clock } from '../../shared/composition/providers/clock.js';
+import { trackingStore } from '../../shared/composition/providers/tracking-store.js';
+import { trackNotification } from '../../shared/domain/tracking/track-notification.js';
+import { logger } from '../../shared/logger.js';
+import { sqsBatch } from '../../shared/queue/sqs-batch.js';
+
+/** The body is the provider's JSON (SNS envelope or raw SES event), parsed by the domain: only "a JSON object" here. */
+const SesStatusBody = z.record(z.string(), z.unknown());
+
+/**
+ * ses-status queue (SES configuration set → SNS → SQS) → one log per notification on its sent e-mail. A message id
+ * this service does not know, or a body that is no SES notification, is acknowledged and counted in the logs (never
+ * retried); a store failure is thrown, so SQS delivers the notification again.
+ */
+export const handler = sqsBatch(SesStatusBody, [trackingStore, clientStore, clock], async (body, { deps, messageId }) => {
+  const outcome = await trackNotification(deps, body);
+  if (outcome.kind === 'ignored') logger.warn('not an SES status notification; acknowledged', { message_id: messageId, reason: outcome.reason });
+  else if (outcome.kind === 'unknown_message') {
+    logger.info('unknown SES message id; acknowledged', { message_id: messageId, provider_message_id: outcome.provider_message_id, metric: 'ses_status_unknown_message' });
+  } else if (outcome.kind === 'recorded' && outcome.paused) {
+    logger.warn('client sending paused by the deliverability guard', { client_id: outcome.client_id });
+  }
+});

@@ -1,0 +1,197 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QUOTA_SHARD_COUNT } from '../../domain/executions/quota-shards.js';
+import { utcDaysBetween } from '../../domain/time/utc-days.js';
+import type { SentEmailLogRecord } from '../../domain/sent-emails/sent-email-record.js';
+import type {
+  ContactTracking,
+  DeliverabilityDay,
+  TrackedMessage,
+  TrackingStore,
+  TrackingWrite,
+} from '../../domain/tracking/tracking-store.js';
+import { batchGetItems } from './batch-get.js';
+import { stripKeys } from './items.js';
+import { keys, type ItemKey } from './keys.js';
+import { queryAll } from './query-all.js';
+import { quotaDayAttribute } from './quota-counter.js';
+import { sendTransaction } from './transactions.js';
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+const bounceAttribute = (day: string) => `b${day.slice(8, 10)}`;
+const complaintAttribute = (day: string) => `c${day.slice(8, 10)}`;
+
+/**
+ * The status pipeline's reads and its one transaction (docs/capacity.md, request plan "status notification"): a known
+ * message costs a GetItem of its `MSG#` item, a Query of the e-mail's logs for opens and clicks (bot timing, first
+ * human open), and one TransactWriteItems [log (only if new), contact, deliverability counter].
+ */
+export class DynamoTrackingStore implements TrackingStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async findMessage(providerMessageId: string): Promise<TrackedMessage | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.providerMessage(providerMessageId), ConsistentRead: true }),
+    );
+    return out.Item ? messageOf(out.Item) : undefined;
+  }
+
+  async findTaggedMessage(clientId: number, sentEmailId: string, providerMessageId: string): Promise<TrackedMessage | undefined> {
+    const out = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.sentEmail(clientId, sentEmailId),
+        ProjectionExpression: 'client_id, id, contact_id, provider_message_id',
+        ConsistentRead: true,
+      }),
+    );
+    const item = out.Item;
+    if (!item || item['client_id'] !== clientId) return undefined;
+    const recorded = item['provider_message_id'];
+    if (recorded !== undefined && recorded !== providerMessageId) return undefined;
+    return { client_id: clientId, sent_email_id: String(item['id']), contact_id: Number(item['contact_id']) };
+  }
+
+  async logs(clientId: number, sentEmailId: string): Promise<SentEmailLogRecord[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
+      ExpressionAttributeValues: { ':pk': keys.sentEmail(clientId, sentEmailId).pk, ':log': keys.sentEmailLogPrefix },
+      ConsistentRead: true,
+    });
+    return items.map((item) => stripKeys<SentEmailLogRecord>(item));
+  }
+
+  async transientBounces(clientId: number, contactId: number): Promise<string[] | undefined> {
+    const out = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.contact(clientId, contactId),
+        ProjectionExpression: 'id, transient_bounces',
+        ConsistentRead: true,
+      }),
+    );
+    if (!out.Item) return undefined;
+    const times = out.Item['transient_bounces'];
+    return Array.isArray(times) ? times.map(String) : [];
+  }
+
+  async record(write: TrackingWrite): Promise<'recorded' | 'duplicate'> {
+    const { message, log } = write;
+    const logPut: TransactItem = {
+      Put: {
+        TableName: this.tableName,
+        Item: { ...keys.sentEmailLog(message.client_id, message.sent_email_id, log.created_at, log.id), ...withoutUndefined(log) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+    const contact = write.contact && contactUpdate(this.tableName, message, write.contact);
+    const counter = write.deliverability && this.deliverabilityUpdate(message.client_id, write.deliverability);
+    const send = (withContact: boolean) =>
+      sendTransaction(
+        this.db,
+        new TransactWriteCommand({
+          TransactItems: [logPut, ...(withContact && contact ? [contact] : []), ...(counter ? [counter] : [])],
+        }),
+      );
+    try {
+      await send(true);
+      return 'recorded';
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const [logReason, contactReason] = error.CancellationReasons ?? [];
+      if (logReason?.Code === 'ConditionalCheckFailed') return 'duplicate';
+      if (!contact || contactReason?.Code !== 'ConditionalCheckFailed') throw error;
+    }
+    // The contact was erased meanwhile: the e-mail's history still gets its log.
+    try {
+      await send(false);
+      return 'recorded';
+    } catch (error) {
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return 'duplicate';
+      throw error;
+    }
+  }
+
+  async deliverabilityDays(clientId: number, fromDay: string, toDay: string): Promise<DeliverabilityDay[]> {
+    const days = utcDaysBetween(fromDay, toDay);
+    const months = [...new Set(days.map((day) => day.slice(0, 7)))];
+    const wanted: ItemKey[] = months.flatMap((month) => [
+      keys.deliverability(clientId, month),
+      ...Array.from({ length: QUOTA_SHARD_COUNT }, (_, shard) => keys.quota(clientId, month, shard)),
+    ]);
+    const items = await batchGetItems(this.db, this.tableName, wanted, { consistentRead: false });
+    const byPk = new Map(items.map((item) => [String(item['pk']), item]));
+    const number = (item: Record<string, unknown> | undefined, attribute: string) => {
+      const value = item?.[attribute];
+      return typeof value === 'number' ? value : 0;
+    };
+    return days.map((day) => {
+      const month = day.slice(0, 7);
+      const counts = byPk.get(keys.deliverability(clientId, month).pk);
+      let sends = 0;
+      for (let shard = 0; shard < QUOTA_SHARD_COUNT; shard += 1) {
+        sends += number(byPk.get(keys.quota(clientId, month, shard).pk), quotaDayAttribute(day));
+      }
+      return { day, sends, bounces: number(counts, bounceAttribute(day)), complaints: number(counts, complaintAttribute(day)) };
+    });
+  }
+
+  private deliverabilityUpdate(clientId: number, change: NonNullable<TrackingWrite['deliverability']>): TransactItem | undefined {
+    const adds: string[] = [];
+    const names: Record<string, string> = {};
+    if (change.bounce) ((names['#b'] = bounceAttribute(change.day)), adds.push('#b :one'));
+    if (change.complaint) ((names['#c'] = complaintAttribute(change.day)), adds.push('#c :one'));
+    if (adds.length === 0) return undefined;
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.deliverability(clientId, change.day.slice(0, 7)),
+        UpdateExpression: `ADD ${adds.join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    };
+  }
+}
+
+function messageOf(item: Record<string, unknown>): TrackedMessage | undefined {
+  const clientId = item['client_id'];
+  const sentEmailId = item['sent_email_id'];
+  const contactId = item['contact_id'];
+  if (typeof clientId !== 'number' || typeof sentEmailId !== 'string' || typeof contactId !== 'number') return undefined;
+  return { client_id: clientId, sent_email_id: sentEmailId, contact_id: contactId };
+}
+
+/** The contact's side of one notification, conditioned on the contact existing (an Update would create a bare item). */
+function contactUpdate(tableName: string, message: TrackedMessage, change: ContactTracking): TransactItem | undefined {
+  const set: string[] = [];
+  const add: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (change.countOpen) add.push('total_emails_opened :one');
+  if (change.countClick) add.push('total_emails_clicked :one');
+  if (add.length > 0) values[':one'] = 1;
+  if (change.lastOpenedAt) (set.push('last_email_opened_at = :opened'), (values[':opened'] = change.lastOpenedAt));
+  if (change.lastActivityAt) (set.push('last_activity_at = :activity'), (values[':activity'] = change.lastActivityAt));
+  if (change.suppress) {
+    set.push('is_subscribed = :false', 'unsubscribe_reason = :reason', 'unsubscribed_at = if_not_exists(unsubscribed_at, :at)', 'updated_at = :at');
+    Object.assign(values, { ':false': false, ':reason': change.suppress.reason, ':at': change.suppress.at });
+  }
+  if (change.transientBounces) (set.push('transient_bounces = :tb'), (values[':tb'] = change.transientBounces));
+  if (set.length === 0 && add.length === 0) return undefined;
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.contact(message.client_id, message.contact_id),
+      UpdateExpression: [set.length ? `SET ${set.join(', ')}` : '', add.length ? `ADD ${add.join(', ')}` : ''].filter(Boolean).join(' '),
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+const withoutUndefined = (record: object) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));

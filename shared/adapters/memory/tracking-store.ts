@@ -1,0 +1,83 @@
+import { QUOTA_SHARD_COUNT } from '../../domain/executions/quota-shards.js';
+import type { SentEmailLogRecord } from '../../domain/sent-emails/sent-email-record.js';
+import type { DeliverabilityDay, TrackedMessage, TrackingStore, TrackingWrite } from '../../domain/tracking/tracking-store.js';
+import { utcDaysBetween } from '../../domain/time/utc-days.js';
+import { clientKey, copy, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
+
+/** TrackingStore in memory over the engine's shared data and the contacts, with DynamoDB's conditions (contract suite). */
+export class MemoryTrackingStore implements TrackingStore {
+  constructor(
+    private readonly aggregates: Pick<MemoryAggregates, 'contacts'>,
+    private readonly data: MemoryEngineData,
+  ) {}
+
+  async findMessage(providerMessageId: string): Promise<TrackedMessage | undefined> {
+    const found = this.data.providerMessages.get(providerMessageId);
+    return found && { client_id: found.client_id, sent_email_id: found.sent_email_id, contact_id: found.contact_id };
+  }
+
+  async findTaggedMessage(clientId: number, sentEmailId: string, providerMessageId: string): Promise<TrackedMessage | undefined> {
+    const email = this.data.sentEmails.get(sentEmailKey(clientId, sentEmailId));
+    if (!email || (email.provider_message_id !== undefined && email.provider_message_id !== providerMessageId)) return undefined;
+    return { client_id: clientId, sent_email_id: sentEmailId, contact_id: email.contact_id };
+  }
+
+  async logs(clientId: number, sentEmailId: string): Promise<SentEmailLogRecord[]> {
+    return [...(this.data.sentEmailLogs.get(sentEmailKey(clientId, sentEmailId)) ?? new Map<string, SentEmailLogRecord>())]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, log]) => copy(log));
+  }
+
+  async transientBounces(clientId: number, contactId: number): Promise<string[] | undefined> {
+    const contact = this.aggregates.contacts.contacts.get(clientKey(clientId, contactId)) as (Record<string, unknown> | undefined);
+    if (!contact) return undefined;
+    const times = contact['transient_bounces'];
+    return Array.isArray(times) ? times.map(String) : [];
+  }
+
+  async record(write: TrackingWrite): Promise<'recorded' | 'duplicate'> {
+    const { message, log } = write;
+    const k = sentEmailKey(message.client_id, message.sent_email_id);
+    const logs = this.data.sentEmailLogs.get(k) ?? new Map<string, SentEmailLogRecord>();
+    const logKey = `${log.created_at}#${log.id}`;
+    if (logs.has(logKey)) return 'duplicate';
+    logs.set(logKey, stored(log));
+    this.data.sentEmailLogs.set(k, logs);
+    const contact = this.aggregates.contacts.contacts.get(clientKey(message.client_id, message.contact_id)) as
+      | Record<string, unknown>
+      | undefined;
+    const change = write.contact;
+    if (contact && change) {
+      if (change.countOpen) contact['total_emails_opened'] = Number(contact['total_emails_opened'] ?? 0) + 1;
+      if (change.countClick) contact['total_emails_clicked'] = Number(contact['total_emails_clicked'] ?? 0) + 1;
+      if (change.lastOpenedAt) contact['last_email_opened_at'] = change.lastOpenedAt;
+      if (change.lastActivityAt) contact['last_activity_at'] = change.lastActivityAt;
+      if (change.suppress) {
+        Object.assign(contact, { is_subscribed: false, unsubscribe_reason: change.suppress.reason, updated_at: change.suppress.at });
+        contact['unsubscribed_at'] ??= change.suppress.at;
+      }
+      if (change.transientBounces) contact['transient_bounces'] = [...change.transientBounces];
+    }
+    const counter = write.deliverability;
+    if (counter && (counter.bounce || counter.complaint)) {
+      const mk = `${message.client_id}\u0000${counter.day.slice(0, 7)}`;
+      const counts = this.data.deliverability.get(mk) ?? {};
+      const dd = counter.day.slice(8, 10);
+      if (counter.bounce) counts[`b${dd}`] = (counts[`b${dd}`] ?? 0) + 1;
+      if (counter.complaint) counts[`c${dd}`] = (counts[`c${dd}`] ?? 0) + 1;
+      this.data.deliverability.set(mk, counts);
+    }
+    return 'recorded';
+  }
+
+  async deliverabilityDays(clientId: number, fromDay: string, toDay: string): Promise<DeliverabilityDay[]> {
+    return utcDaysBetween(fromDay, toDay).map((day) => {
+      const month = day.slice(0, 7);
+      const dd = day.slice(8, 10);
+      const counts = this.data.deliverability.get(`${clientId}\u0000${month}`) ?? {};
+      let sends = 0;
+      for (let shard = 0; shard < QUOTA_SHARD_COUNT; shard += 1) sends += this.data.quota.get(`${clientId}\u0000${month}\u0000${shard}`)?.[`d${dd}`] ?? 0;
+      return { day, sends, bounces: counts[`b${dd}`] ?? 0, complaints: counts[`c${dd}`] ?? 0 };
+    });
+  }
+}

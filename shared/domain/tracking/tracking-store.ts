@@ -1,0 +1,65 @@
+import type { SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
+
+/** The sent e-mail a provider message belongs to (the `MSG#<id>` item, or the e-mail its tags name). */
+export interface TrackedMessage {
+  client_id: number;
+  sent_email_id: string;
+  contact_id: number;
+}
+
+/** Why a status notification unsubscribed the contact (its `unsubscribe_reason`). */
+export type SuppressionReason = 'hard_bounce' | 'complaint' | 'transient_bounces' | 'ses_unsubscribe';
+
+/** What one notification changes on the contact (nothing for a bot, a Send or a Delivery). */
+export interface ContactTracking {
+  /** A human open or click: `last_activity_at`. */
+  lastActivityAt?: string;
+  /** A human open (or a click on an e-mail whose open was not seen): `last_email_opened_at`. */
+  lastOpenedAt?: string;
+  /** The e-mail's first human open: `ADD total_emails_opened 1`. */
+  countOpen?: boolean;
+  /** The e-mail's first human click: `ADD total_emails_clicked 1`. */
+  countClick?: boolean;
+  /** Unsubscribes the contact (a hard bounce, a complaint, repeated transient bounces, SES's unsubscribe). */
+  suppress?: { reason: SuppressionReason; at: string };
+  /** The contact's transient bounce times within the window, this one included (kept to count them). */
+  transientBounces?: string[];
+}
+
+export interface TrackingWrite {
+  message: TrackedMessage;
+  /** Its id is the notification's dedupe key and `created_at` the event's own time: the same notification is one item. */
+  log: SentEmailLogRecord;
+  contact?: ContactTracking;
+  /** The client's deliverability counters of this UTC day (yyyy-mm-dd). */
+  deliverability?: { day: string; bounce?: boolean; complaint?: boolean };
+}
+
+/** One UTC day of a client's sending: e-mails sent (the quota counters) and permanent bounces and complaints. */
+export interface DeliverabilityDay {
+  day: string;
+  sends: number;
+  bounces: number;
+  complaints: number;
+}
+
+export interface TrackingStore {
+  /** The provider message id's item (one consistent GetItem). */
+  findMessage(providerMessageId: string): Promise<TrackedMessage | undefined>;
+  /**
+   * The e-mail the message's tags name, when its record exists and carries this provider id or none yet (a
+   * notification may overtake the write that records the id after SES accepted the e-mail).
+   */
+  findTaggedMessage(clientId: number, sentEmailId: string, providerMessageId: string): Promise<TrackedMessage | undefined>;
+  /** The e-mail's logs, oldest first (one Query on its log items). */
+  logs(clientId: number, sentEmailId: string): Promise<SentEmailLogRecord[]>;
+  /** The contact's remembered transient bounce times; undefined when the contact is gone. */
+  transientBounces(clientId: number, contactId: number): Promise<string[] | undefined>;
+  /**
+   * One transaction: the log (only if new), the contact (only if it still exists) and the deliverability counter.
+   * `duplicate` when the log was there already: nothing was changed.
+   */
+  record(write: TrackingWrite): Promise<'recorded' | 'duplicate'>;
+  /** The client's deliverability days from `fromDay` to `toDay` inclusive (UTC yyyy-mm-dd), days without sends included as zeros. */
+  deliverabilityDays(clientId: number, fromDay: string, toDay: string): Promise<DeliverabilityDay[]>;
+}
