@@ -70,6 +70,29 @@ describe.each(STORE_ADAPTERS)('ClientStore and ApiKeyStore contract (%s)', (_nam
     await expect(clients.setStatus(freshClientId(), 'suspended', LATER)).rejects.toThrow();
   });
 
+  it('pauses sending once and resumes it with the deliverability baseline', async () => {
+    // Prepare
+    const { clients } = makeStores();
+    const { client, key } = clientWithKey();
+    await clients.create(client, key);
+    const baseline = { at: LATER, day: LATER.slice(0, 10), sends: 300, bounces: 16, complaints: 0 };
+
+    // Act
+    const paused = await clients.pauseSending(client.id, AT, 'bounce rate 5.33 %');
+    const pausedAgain = await clients.pauseSending(client.id, LATER, 'again');
+    const whilePaused = await clients.get(client.id);
+    const resumed = await clients.resumeSending(client.id, baseline);
+    const resumedAgain = await clients.resumeSending(client.id, baseline);
+
+    // Assess
+    expect([paused, pausedAgain, resumed, resumedAgain]).toEqual([true, false, true, false]);
+    expect(whilePaused).toMatchObject({ sending_paused_at: AT, sending_paused_reason: 'bounce rate 5.33 %' });
+    const after = await clients.get(client.id);
+    expect(after?.sending_paused_at).toBeUndefined();
+    expect(after?.sending_paused_reason).toBeUndefined();
+    expect(after?.sending_resumed).toEqual(baseline);
+  });
+
   it('rotates: the old key is disabled, the new one stored and the profile repointed', async () => {
     // Prepare
     const { clients, apiKeys } = makeStores();

@@ -15,6 +15,7 @@ import { processingStore } from '../../../shared/composition/providers/processin
 import { sentEmailStore } from '../../../shared/composition/providers/sent-email-store.js';
 import { settingsStore } from '../../../shared/composition/providers/settings-store.js';
 import { templateStore } from '../../../shared/composition/providers/template-store.js';
+import { trackingStore } from '../../../shared/composition/providers/tracking-store.js';
 import { loadConfig } from '../../../shared/config.js';
 import type { ClientRecord } from '../../../shared/domain/clients/client-store.js';
 import type { ContactRecord } from '../../../shared/domain/contacts/contact-store.js';
@@ -30,7 +31,18 @@ import { AT } from './support.js';
  */
 export type EnginePorts = Pick<
   Ports,
-  'clients' | 'apiKeys' | 'contacts' | 'settings' | 'templates' | 'customizations' | 'events' | 'processing' | 'executions' | 'delivery' | 'sentEmails'
+  | 'clients'
+  | 'apiKeys'
+  | 'contacts'
+  | 'settings'
+  | 'templates'
+  | 'customizations'
+  | 'events'
+  | 'processing'
+  | 'executions'
+  | 'delivery'
+  | 'sentEmails'
+  | 'tracking'
 >;
 
 let dynamo: Container | undefined;
@@ -55,6 +67,7 @@ function dynamoStores(): EnginePorts {
     executionStore,
     deliveryStore,
     sentEmailStore,
+    trackingStore,
   ]);
 }
 
