@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { QUEUE_FUNCTION_DEFAULTS, type QueueFunctionDefinition } from '../functions/queues.js';
@@ -56,8 +57,22 @@ export class QueueFunction extends Construct {
         maxConcurrency: definition.maxConcurrency,
       }),
     );
+    if (definition.sesEvents) {
+      // A notification for a message this service does not know is acknowledged, not retried: it is counted here
+      // (the function logs it with `metric: ses_status_unknown_message`).
+      new MetricFilter(this, 'UnknownMessages', {
+        logGroup: this.function.logGroup,
+        metricNamespace: METRIC_NAMESPACE,
+        metricName: 'SesStatusUnknownMessages',
+        filterPattern: FilterPattern.stringValue('$.metric', '=', 'ses_status_unknown_message'),
+        metricValue: '1',
+      });
+    }
   }
 }
+
+/** The namespace of the service's own CloudWatch metrics. */
+export const METRIC_NAMESPACE = 'EmailLifecycle';
 
 export interface QueueFunctionsProps {
   queueFunctions: readonly QueueFunctionDefinition[];

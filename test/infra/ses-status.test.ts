@@ -192,6 +192,14 @@ describe('SES status events on AWS (issue 9 §1)', () => {
     expect(mapping.Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 10 });
   });
 
+  it('counts acknowledged notifications for unknown message ids with a metric filter on the ses-status logs', () => {
+    const { resource } = only('AWS::Logs::MetricFilter');
+    expect(resource.Properties['FilterPattern']).toBe('{ $.metric = "ses_status_unknown_message" }');
+    expect(resource.Properties['MetricTransformations']).toEqual([
+      { MetricNamespace: 'EmailLifecycle', MetricName: 'SesStatusUnknownMessages', MetricValue: '1' },
+    ]);
+  });
+
   it('lets ses-status read and write the table and send nothing: no SES, SQS send, SNS or KMS permission', () => {
     const { fn } = statusPath();
     const statements = statementsOfRole(resources, logicalIdOf(fn.Properties.Role));
