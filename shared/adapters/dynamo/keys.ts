@@ -24,7 +24,8 @@
  * - idempotency lock      IDEM#<client>#<sha256(key)> / IDEM         → event id + request hash; TTL 30 days
  * - execution             EXEC#<client>#<id> / EXEC                  gsi1: CLIENT#<client>#EXEC#<shard> /
  *                                                                    <created_at>#<id> (newest first, 8 shards)
- * - sent e-mail           SENT#<client>#<uuid> / SENT                logs: SENT#<client>#<uuid> / LOG#<ts>#<log id>
+ * - sent e-mail           SENT#<client>#<uuid> / SENT                logs: SENT#<client>#<uuid> / LOG#<ts>#<log id>;
+ *                                                                    counted engagement: … / COUNTED#open|click
  * - provider message id   MSG#<provider message id> / MSG            → client id, sent e-mail id
  * - quota counter         QUOTA#<client>#<yyyy-mm>[#<shard>] / QUOTA   `sent` (month) and `d<DD>` (day), UTC
  * - per-contact day cap   CAP#<client>#<contact>#<local yyyy-mm-dd> / CAP   TTL 3 days
@@ -115,6 +116,11 @@ export const keys = {
     sk: `LOG#${at}#${logId}`,
   }),
   sentEmailLogPrefix: 'LOG#',
+  /** Marks that the e-mail's first human open / click was counted on the contact (written once, in that transaction). */
+  engagementMarker: (clientId: number, sentEmailId: string, kind: 'open' | 'click'): ItemKey => ({
+    pk: `SENT#${clientId}#${sentEmailId}`,
+    sk: `COUNTED#${kind}`,
+  }),
   providerMessage: (providerMessageId: string): ItemKey => ({ pk: `MSG#${providerMessageId}`, sk: 'MSG' }),
 
   /**

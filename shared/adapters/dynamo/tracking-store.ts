@@ -89,32 +89,49 @@ export class DynamoTrackingStore implements TrackingStore {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
-    const contact = write.contact && contactUpdate(this.tableName, message, write.contact);
     const counter = write.deliverability && this.deliverabilityUpdate(message.client_id, write.deliverability);
-    const send = (withContact: boolean) =>
-      sendTransaction(
-        this.db,
-        new TransactWriteCommand({
-          TransactItems: [logPut, ...(withContact && contact ? [contact] : []), ...(counter ? [counter] : [])],
-        }),
-      );
-    try {
-      await send(true);
-      return 'recorded';
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const [logReason, contactReason] = error.CancellationReasons ?? [];
-      if (logReason?.Code === 'ConditionalCheckFailed') return 'duplicate';
-      if (!contact || contactReason?.Code !== 'ConditionalCheckFailed') throw error;
+    // The e-mail's first human open / click raises the contact's count once: a marker item per e-mail, written only
+    // if absent, guards it against two notifications of one e-mail handled at the same instant.
+    let change = write.contact;
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const markers = (['open', 'click'] as const).filter((kind) => (kind === 'open' ? change?.countOpen : change?.countClick));
+      const contact = change && contactUpdate(this.tableName, message, change);
+      const items: TransactItem[] = [
+        logPut,
+        ...(contact ? [contact] : []),
+        ...markers.map((kind) => this.markerPut(message, kind, log.created_at)),
+        ...(counter ? [counter] : []),
+      ];
+      try {
+        await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: items }));
+        return 'recorded';
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const failed = (i: number) => error.CancellationReasons?.[i]?.Code === 'ConditionalCheckFailed';
+        if (failed(0)) return 'duplicate';
+        const markerAt = contact ? 2 : 1;
+        if (contact && failed(1)) {
+          // The contact was erased meanwhile: the e-mail's history still gets its log.
+          change = undefined;
+          continue;
+        }
+        const taken = markers.filter((_, i) => failed(markerAt + i));
+        if (taken.length === 0 || !change) throw error;
+        // Another notification of this e-mail counted it first: keep the activity times, not the count.
+        change = { ...change, ...(taken.includes('open') ? { countOpen: false } : {}), ...(taken.includes('click') ? { countClick: false } : {}) };
+      }
     }
-    // The contact was erased meanwhile: the e-mail's history still gets its log.
-    try {
-      await send(false);
-      return 'recorded';
-    } catch (error) {
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return 'duplicate';
-      throw error;
-    }
+    throw new Error(`tracking write for ${message.sent_email_id} kept conflicting`);
+  }
+
+  private markerPut(message: TrackedMessage, kind: 'open' | 'click', at: string): TransactItem {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: { ...keys.engagementMarker(message.client_id, message.sent_email_id, kind), created_at: at },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
   }
 
   async deliverabilityDays(clientId: number, fromDay: string, toDay: string): Promise<DeliverabilityDay[]> {

@@ -41,6 +41,8 @@ export class MemoryEngineData {
   readonly providerMessages = new Map<string, { client_id: number; sent_email_id: string; contact_id: number; created_at: string }>();
   /** `<client>\0<yyyy-mm>` → `b<DD>` permanent bounces and `c<DD>` complaints of each UTC day. */
   readonly deliverability = new Map<string, Record<string, number>>();
+  /** `<sent e-mail key>\0open|click`: the e-mail's first human open / click was counted on its contact. */
+  readonly countedEngagement = new Set<string>();
   /** `<client>\0<yyyy-mm>\0<shard>` → counter. */
   readonly quota = new Map<string, MemoryQuotaCounter>();
   /** `<client>\0<contact>\0<local yyyy-mm-dd>` → counter. */

@@ -48,8 +48,15 @@ export class MemoryTrackingStore implements TrackingStore {
       | undefined;
     const change = write.contact;
     if (contact && change) {
-      if (change.countOpen) contact['total_emails_opened'] = Number(contact['total_emails_opened'] ?? 0) + 1;
-      if (change.countClick) contact['total_emails_clicked'] = Number(contact['total_emails_clicked'] ?? 0) + 1;
+      // Once per e-mail, as the DynamoDB adapter's marker items guarantee.
+      const counts = (kind: 'open' | 'click') => {
+        const marker = `${k}\u0000${kind}`;
+        if (this.data.countedEngagement.has(marker)) return false;
+        this.data.countedEngagement.add(marker);
+        return true;
+      };
+      if (change.countOpen && counts('open')) contact['total_emails_opened'] = Number(contact['total_emails_opened'] ?? 0) + 1;
+      if (change.countClick && counts('click')) contact['total_emails_clicked'] = Number(contact['total_emails_clicked'] ?? 0) + 1;
       if (change.lastOpenedAt) contact['last_email_opened_at'] = change.lastOpenedAt;
       if (change.lastActivityAt) contact['last_activity_at'] = change.lastActivityAt;
       if (change.suppress) {

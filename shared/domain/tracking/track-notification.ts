@@ -127,8 +127,8 @@ async function assess(tracking: TrackingStore, message: TrackedMessage, event: S
 /**
  * The contact's figures count e-mails, not events: the first human open of an e-mail raises `total_emails_opened`,
  * its first human click `total_emails_clicked` — and a click on an e-mail whose open was never seen (images off)
- * counts as its open too. Every human open or click moves `last_activity_at` (opens: `last_email_opened_at`). Two
- * notifications of one e-mail processed in the same instant may both count (documented in docs/decisions.md).
+ * counts as its open too. Every human open or click moves `last_activity_at` (opens: `last_email_opened_at`). The
+ * store counts each e-mail once even when two of its notifications ask at the same instant (a marker per e-mail).
  */
 function humanEngagement(event: SesStatusEvent, history: SentEmailLogRecord[]): ContactTracking {
   const human = history.filter((l) => l.is_bot !== true);

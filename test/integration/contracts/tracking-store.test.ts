@@ -97,6 +97,30 @@ describe.each(ENGINE_ADAPTERS)('TrackingStore contract (%s)', (_name, makeStores
     });
   });
 
+  it("counts an e-mail's first human open and click once, even when two notifications both ask to count it at once", async () => {
+    // Prepare
+    const stores = makeStores();
+    const mail = await claimed(stores);
+    await mail.send();
+    const asCounting = (id: string, at: string, status: SentEmailLogRecord['status']) => ({
+      message: mail.message,
+      log: log(id, at, status),
+      contact: { countOpen: true, countClick: status === SENT_STATUS.clicked, lastActivityAt: at, lastOpenedAt: at },
+    });
+
+    // Act
+    const outcomes = await Promise.all([
+      stores.tracking.record(asCounting('o-1', '2026-01-15T10:05:00.000Z', SENT_STATUS.opened)),
+      stores.tracking.record(asCounting('k-1', '2026-01-15T10:05:01.000Z', SENT_STATUS.clicked)),
+      stores.tracking.record(asCounting('k-2', '2026-01-15T10:05:02.000Z', SENT_STATUS.clicked)),
+    ]);
+
+    // Assess
+    expect(outcomes).toEqual(['recorded', 'recorded', 'recorded']);
+    expect(await stores.contacts.get(mail.clientId, mail.contact.id)).toMatchObject({ total_emails_opened: 1, total_emails_clicked: 1 });
+    expect((await stores.tracking.logs(mail.clientId, mail.sentEmailId)).filter((l) => l.id !== 'log-sent' && !l.id.startsWith('log-'))).toHaveLength(3);
+  });
+
   it('unsubscribes the contact with the reason, keeps transient bounce times, and counts bounces and complaints per day', async () => {
     // Prepare
     const stores = makeStores();
