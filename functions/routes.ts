@@ -42,6 +42,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/health', handler: 'health', tableAccess: 'read' },
   { method: 'POST', path: '/client/api-keys/rotate', handler: 'api-keys-rotate', tableAccess: 'readWrite' },
   { method: 'POST', path: '/client/contacts', handler: 'contacts-create', tableAccess: 'readWrite' },
+  // Extra (issue 10): the client's contacts, filtered, cursor pages (the cursor is signed with the link secret).
+  { method: 'GET', path: '/client/contacts', handler: 'contacts-list', tableAccess: 'read', usesLinkSecret: true },
   { method: 'GET', path: '/client/contacts/{id}', handler: 'contacts-get', tableAccess: 'read' },
   {
     method: 'PATCH',

@@ -2,12 +2,16 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import {
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import {
   UniqueViolation,
+  type ContactFilter,
+  type ContactPage,
+  type ContactPageQuery,
   type ContactRecord,
   type ContactStore,
   type ContactWrite,
@@ -22,6 +26,7 @@ import { DynamoIds } from './ids.js';
 import { sendTransaction } from './transactions.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
+import { TABLE_KEYS } from './table-definition.js';
 
 export class DynamoContactStore implements ContactStore {
   private readonly ids: DynamoIds;
@@ -61,6 +66,43 @@ export class DynamoContactStore implements ContactStore {
     } catch (error) {
       throw translateLockConflict(error, ['contact', 'email', 'client_contact_id']);
     }
+  }
+
+  /**
+   * The client's contacts through their gsi1 listing (`keys.contactShards` key values sorted by id), read in
+   * parallel: each shard reads at most `limit` items after the cursor, the filter applied by DynamoDB. The page is
+   * every match up to the lowest position a shard stopped at (beyond it another shard may hold smaller ids), sorted,
+   * cut at `limit`: ≤ shards × limit items read a page, one eventually consistent Query per shard.
+   */
+  async list(clientId: number, query: ContactPageQuery): Promise<ContactPage> {
+    const { expression, names, values } = filterExpressionOf(query.filter);
+    const after = query.afterId !== undefined ? keys.contactListing(clientId, query.afterId).gsi1sk : undefined;
+    const shards = await Promise.all(
+      Array.from({ length: keys.contactShards }, async (_, shard) => {
+        const out = await this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: TABLE_KEYS.gsi1.name,
+            KeyConditionExpression: after ? '#gpk = :pk AND #gsk > :after' : '#gpk = :pk',
+            ...(expression ? { FilterExpression: expression } : {}),
+            ExpressionAttributeNames: { '#gpk': TABLE_KEYS.gsi1.partitionKey, ...(after ? { '#gsk': TABLE_KEYS.gsi1.sortKey } : {}), ...names },
+            ExpressionAttributeValues: { ':pk': keys.contactListingPk(clientId, shard), ...(after ? { ':after': after } : {}), ...values },
+            Limit: query.limit,
+          }),
+        );
+        const stoppedAt = out.LastEvaluatedKey ? Number(out.LastEvaluatedKey[TABLE_KEYS.gsi1.sortKey]) : undefined;
+        return { items: (out.Items ?? []).map((item) => stripKeys<ContactRecord>(item)), stoppedAt };
+      }),
+    );
+    const stops = shards.flatMap((s) => (s.stoppedAt === undefined ? [] : [s.stoppedAt]));
+    const horizon = stops.length > 0 ? Math.min(...stops) : undefined;
+    const seen = shards
+      .flatMap((s) => s.items)
+      .filter((c) => horizon === undefined || c.id <= horizon)
+      .sort((a, b) => a.id - b.id);
+    const contacts = seen.slice(0, query.limit);
+    if (seen.length > query.limit) return { contacts, nextAfterId: contacts.at(-1)!.id };
+    return horizon === undefined ? { contacts } : { contacts, nextAfterId: horizon };
   }
 
   async get(clientId: number, contactId: number): Promise<ContactRecord | undefined> {
@@ -204,4 +246,32 @@ export function translateLockConflict(error: unknown, slots: string[]): unknown 
     if (slot === 'email' || slot === 'client_contact_id') return new UniqueViolation(slot);
   }
   return error;
+}
+
+/** The list filter as a FilterExpression (the memory adapter's `matchesFilter` reads the same rules). */
+function filterExpressionOf(filter: ContactFilter) {
+  const parts: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (filter.email_prefix !== undefined) {
+    parts.push('begins_with(#email, :prefix)');
+    Object.assign(names, { '#email': 'email' });
+    values[':prefix'] = filter.email_prefix;
+  }
+  if (filter.is_subscribed !== undefined) {
+    parts.push('#subscribed = :subscribed');
+    Object.assign(names, { '#subscribed': 'is_subscribed' });
+    values[':subscribed'] = filter.is_subscribed;
+  }
+  if (filter.source !== undefined) {
+    parts.push('#source = :source');
+    Object.assign(names, { '#source': 'source' });
+    values[':source'] = filter.source;
+  }
+  if (filter.updated_since !== undefined) {
+    parts.push('#updated >= :since');
+    Object.assign(names, { '#updated': 'updated_at' });
+    values[':since'] = filter.updated_since;
+  }
+  return { expression: parts.join(' AND '), names, values };
 }

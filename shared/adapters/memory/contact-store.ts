@@ -1,4 +1,7 @@
 import type {
+  ContactFilter,
+  ContactPage,
+  ContactPageQuery,
   ContactRecord,
   ContactStore,
   ContactWrite,
@@ -25,6 +28,14 @@ export class MemoryContactStore implements ContactStore {
   async create(contact: ContactRecord): Promise<void> {
     this.assertCreatable(contact);
     this.put(contact);
+  }
+
+  async list(clientId: number, query: ContactPageQuery): Promise<ContactPage> {
+    const matching = [...this.contacts.values()]
+      .filter((c) => c.client_id === clientId && c.id > (query.afterId ?? 0) && matchesFilter(c, query.filter))
+      .sort((a, b) => a.id - b.id);
+    const page = matching.slice(0, query.limit).map((c) => copy(c));
+    return matching.length > query.limit ? { contacts: page, nextAfterId: page.at(-1)!.id } : { contacts: page };
   }
 
   async get(clientId: number, contactId: number): Promise<ContactRecord | undefined> {
@@ -140,4 +151,13 @@ export class MemoryContactStore implements ContactStore {
     }
     return owners;
   }
+}
+
+/** The list filter, as the DynamoDB adapter's FilterExpression reads it. */
+export function matchesFilter(c: ContactRecord, filter: ContactFilter): boolean {
+  if (filter.email_prefix !== undefined && !c.email.startsWith(filter.email_prefix)) return false;
+  if (filter.is_subscribed !== undefined && c.is_subscribed !== filter.is_subscribed) return false;
+  if (filter.source !== undefined && c.source !== filter.source) return false;
+  if (filter.updated_since !== undefined && !(c.updated_at >= filter.updated_since)) return false;
+  return true;
 }

@@ -73,7 +73,36 @@ export interface ContactWriteOptions {
   isolated?: boolean;
 }
 
+/** What `GET /client/contacts` filters on (every condition must hold). */
+export interface ContactFilter {
+  /** Lower-case e-mail prefix. */
+  email_prefix?: string;
+  is_subscribed?: boolean;
+  source?: number;
+  /** RFC 3339 UTC; contacts updated at or after it. */
+  updated_since?: string;
+}
+
+export interface ContactPageQuery {
+  /** Only contacts with a larger id (the previous page's position). */
+  afterId?: number;
+  /** 1–100. */
+  limit: number;
+  filter: ContactFilter;
+}
+
+/**
+ * One page of a client's contacts by ascending id. A page may hold fewer than `limit` contacts (a filter thins what
+ * was read) and still have a `nextAfterId`; none means the list is done. Each page reads O(limit) items.
+ */
+export interface ContactPage {
+  contacts: ContactRecord[];
+  nextAfterId?: number;
+}
+
 export interface ContactStore {
+  /** A page of the client's contacts, ascending id, filtered (bounded read: see ContactPage). */
+  list(clientId: number, query: ContactPageQuery): Promise<ContactPage>;
   /** Writes the contact with its e-mail lock (and uid lock) atomically; throws UniqueViolation. */
   create(contact: ContactRecord): Promise<void>;
   get(clientId: number, contactId: number): Promise<ContactRecord | undefined>;

@@ -10,6 +10,39 @@ function contact(clientId: number, fields: Partial<ContactRecord> = {}): Contact
 }
 
 describe.each(STORE_ADAPTERS)('ContactStore contract (%s)', (_name, makeStores) => {
+  it('lists a client\'s contacts by ascending id in pages, filtered, and never another client\'s', async () => {
+    // Prepare
+    const { contacts } = makeStores();
+    const clientId = freshClientId();
+    const mine = Array.from({ length: 19 }, (_, i) => contact(clientId, { is_subscribed: i % 4 !== 0, updated_at: i < 10 ? AT : LATER }));
+    for (const c of mine) await contacts.create(c);
+    await contacts.create(contact(freshClientId()));
+    const pages = async (filter: Parameters<typeof contacts.list>[1]['filter']) => {
+      const seen: number[] = [];
+      let afterId: number | undefined;
+      for (let n = 0; n < 40; n += 1) {
+        const page = await contacts.list(clientId, { afterId, limit: 4, filter });
+        expect(page.contacts.length).toBeLessThanOrEqual(4);
+        seen.push(...page.contacts.map((c) => c.id));
+        if (page.nextAfterId === undefined) return seen;
+        afterId = page.nextAfterId;
+      }
+      throw new Error('the list did not end');
+    };
+
+    // Act
+    const all = await pages({});
+    const unsubscribed = await pages({ is_subscribed: false });
+    const recent = await pages({ updated_since: LATER });
+    const first = await contacts.list(clientId, { limit: 4, filter: {} });
+
+    // Assess
+    expect(all).toEqual(mine.map((c) => c.id));
+    expect(unsubscribed).toEqual(mine.filter((c) => !c.is_subscribed).map((c) => c.id));
+    expect(recent).toEqual(mine.slice(10).map((c) => c.id));
+    expect(first.contacts).toEqual(mine.slice(0, 4));
+  });
+
   it('stores a contact, found by id and by e-mail, and by no other client', async () => {
     // Prepare
     const { contacts } = makeStores();

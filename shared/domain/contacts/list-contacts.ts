@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { invalidField } from '../../errors.js';
+import type { Clock } from '../../ports.js';
+import type { ContactStore } from './contact-store.js';
+import { toContactView, type ContactView } from './contact-view.js';
+import { readCursor, signCursor } from './list-cursor.js';
+import { Source, Timestamp } from './schemas.js';
+
+export const CONTACT_LIST_MAX_LIMIT = 100;
+export const CONTACT_LIST_DEFAULT_LIMIT = 25;
+
+/** Query of `GET /client/contacts` (an extra to SPEC.md, documented in the README). */
+export const ContactListQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int('Must be an integer')
+    .min(1, 'Must be at least 1')
+    .max(CONTACT_LIST_MAX_LIMIT, `Must be at most ${CONTACT_LIST_MAX_LIMIT}`)
+    .default(CONTACT_LIST_DEFAULT_LIMIT),
+  cursor: z.string().max(200, 'Not a cursor of this list').optional(),
+  email_prefix: z.string().trim().toLowerCase().min(1).max(254, 'Must be at most 254 characters').optional(),
+  is_subscribed: z.enum(['true', 'false'], { error: 'Must be true or false' }).transform((v) => v === 'true').optional(),
+  source: z
+    .string()
+    .transform((v, ctx) => {
+      const parsed = Source.safeParse(/^\d+$/.test(v) ? Number(v) : v);
+      if (parsed.success) return parsed.data;
+      ctx.addIssue({ code: 'custom', message: 'Must be one of unknown, api, import, form, app or an integer 0 to 4', params: { condition: 'enum' } });
+      return z.NEVER;
+    })
+    .optional(),
+  updated_since: Timestamp.optional(),
+});
+export type ContactListQuery = z.output<typeof ContactListQuery>;
+
+export interface ContactList {
+  contacts: ContactView[];
+  next_cursor: string | null;
+}
+
+/**
+ * `GET /client/contacts`: the client's contacts by ascending id, filtered, one page at a time. Each page reads at
+ * most 8 × limit listing entries (docs/capacity.md), whatever the client's size; a selective filter may give a short
+ * page — even an empty one — with a `next_cursor`: follow it until it is null.
+ */
+export async function listContacts(
+  deps: { contacts: ContactStore; clock: Clock; cursorSecret: string },
+  clientId: number,
+  query: ContactListQuery,
+): Promise<ContactList> {
+  const filter = {
+    ...(query.email_prefix !== undefined ? { email_prefix: query.email_prefix } : {}),
+    ...(query.is_subscribed !== undefined ? { is_subscribed: query.is_subscribed } : {}),
+    ...(query.source !== undefined ? { source: query.source } : {}),
+    ...(query.updated_since !== undefined ? { updated_since: query.updated_since } : {}),
+  };
+  let afterId: number | undefined;
+  if (query.cursor !== undefined) {
+    afterId = readCursor(deps.cursorSecret, query.cursor, clientId, filter);
+    if (afterId === undefined) throw invalidField('format', 'cursor', 'Not a cursor of this list (it belongs to another list, its filters or its client, or was altered)');
+  }
+  const page = await deps.contacts.list(clientId, { afterId, limit: query.limit, filter });
+  const now = deps.clock.now();
+  return {
+    contacts: page.contacts.map((c) => toContactView(c, now)),
+    next_cursor: page.nextAfterId !== undefined ? signCursor(deps.cursorSecret, clientId, page.nextAfterId, filter) : null,
+  };
+}
