@@ -45,6 +45,8 @@ export const routes: readonly RouteDefinition[] = [
   // Extra (issue 10): the client's contacts, filtered, cursor pages (the cursor is signed with the link secret).
   { method: 'GET', path: '/client/contacts', handler: 'contacts-list', tableAccess: 'read', usesLinkSecret: true },
   { method: 'GET', path: '/client/contacts/{id}', handler: 'contacts-get', tableAccess: 'read' },
+  // Extra (issue 10): partial update; an e-mail or client_contact_id change moves its lock in the same transaction.
+  { method: 'PATCH', path: '/client/contacts/{id}', handler: 'contacts-update', tableAccess: 'readWrite' },
   {
     method: 'PATCH',
     path: '/client/contacts/{id}/subscription',

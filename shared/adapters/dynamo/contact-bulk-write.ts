@@ -35,7 +35,8 @@ function createActions(tableName: string, contact: ContactRecord): TransactItem[
 }
 
 function updateActions(tableName: string, before: ContactRecord, after: ContactRecord): TransactItem[] {
-  if (before.email !== after.email || before.id !== after.id) throw new Error('A bulk update keeps the contact id and e-mail');
+  if (before.id !== after.id || before.client_id !== after.client_id) throw new Error('An update keeps the contact id and client');
+  const emailChanges = before.email !== after.email;
   const names: Record<string, string> = { '#email': 'email' };
   const values: Record<string, unknown> = { ':email': before.email };
   const set: string[] = [];
@@ -54,6 +55,12 @@ function updateActions(tableName: string, before: ContactRecord, after: ContactR
       set.push(`${name} = :a${n}`);
     }
     n += 1;
+  }
+  if (emailChanges) {
+    // The e-mail is a fixed attribute of the diff above (it is the match key of an import); a PATCH may move it.
+    names['#new_email'] = 'email';
+    values[':new_email'] = after.email;
+    set.push('#new_email = :new_email');
   }
   const conditions = ['attribute_exists(pk)', '#email = :email'];
   const uidChanges = (before.client_contact_id ?? '') !== (after.client_contact_id ?? '');
@@ -91,6 +98,25 @@ function updateActions(tableName: string, before: ContactRecord, after: ContactR
     });
   }
   if (uidChanges && after.client_contact_id) actions.push(uidLockPut(tableName, after));
+  if (emailChanges) {
+    actions.push(
+      {
+        Delete: {
+          TableName: tableName,
+          Key: keys.emailLock(before.client_id, before.email),
+          ConditionExpression: 'contact_id = :id',
+          ExpressionAttributeValues: { ':id': before.id },
+        },
+      },
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.emailLock(after.client_id, after.email), contact_id: after.id, kind: 'email' },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    );
+  }
   return actions;
 }
 

@@ -103,16 +103,25 @@ export class MemoryContactStore implements ContactStore {
         return { status: 'written' };
       }
       const { before, after } = write;
-      if (before.email !== after.email || before.id !== after.id) throw new Error('A bulk update keeps the contact id and e-mail');
+      if (before.id !== after.id || before.client_id !== after.client_id) throw new Error('An update keeps the contact id and client');
       const stored = this.contacts.get(key(before.client_id, before.id));
-      // The same guards as the DynamoDB transaction: the contact still has its e-mail and the uid read, the new uid is free.
+      // The same guards as the DynamoDB transaction: the contact still has its e-mail and the uid read, the new
+      // e-mail and uid are free.
       if (!stored || stored.email !== before.email) return { status: 'conflict' };
       const uidChanges = (before.client_contact_id ?? '') !== (after.client_contact_id ?? '');
+      const emailChanges = before.email !== after.email;
       if (uidChanges) {
         if ((stored.client_contact_id ?? '') !== (before.client_contact_id ?? '')) return { status: 'conflict' };
         if (after.client_contact_id && this.uidLocks.has(key(after.client_id, after.client_contact_id))) return { status: 'conflict' };
+      }
+      if (emailChanges && this.emailLocks.has(key(after.client_id, after.email))) return { status: 'conflict' };
+      if (uidChanges) {
         if (before.client_contact_id) this.uidLocks.delete(key(before.client_id, before.client_contact_id));
         if (after.client_contact_id) this.uidLocks.set(key(after.client_id, after.client_contact_id), after.id);
+      }
+      if (emailChanges) {
+        this.emailLocks.delete(key(before.client_id, before.email));
+        this.emailLocks.set(key(after.client_id, after.email), after.id);
       }
       // Only what differs between before and after is written; other writers' attributes stay.
       const merged: Record<string, unknown> = { ...stored };

@@ -40,7 +40,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * prefixed with the row's position, e.g. `contacts.3.email` or `rows.4.timezone`; a bad row never throws.
  */
 export function parseContactRow(raw: unknown, keyPrefix: string): ParsedRow {
-  const prefix = keyPrefix.split('.');
+  const prefix = keyPrefix ? keyPrefix.split('.') : [];
   if (!isPlainObject(raw)) {
     return { ok: false, email: null, errors: [{ condition: 'type', key: keyPrefix, error: 'Each contact must be an object' }] };
   }
@@ -63,7 +63,7 @@ export function parseContactRow(raw: unknown, keyPrefix: string): ParsedRow {
   const parsed = ContactBody.safeParse(present, { reportInput: true });
   if (!parsed.success) return { ok: false, email, errors: issuesToItems(parsed.error.issues, prefix) };
   try {
-    subscriptionOf(parsed.data, new Date(0).toISOString(), `${keyPrefix}.`);
+    subscriptionOf(parsed.data, new Date(0).toISOString(), keyPrefix ? `${keyPrefix}.` : '');
   } catch (error) {
     if (error instanceof AppError) return { ok: false, email, errors: error.items };
     throw error;

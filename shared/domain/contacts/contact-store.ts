@@ -54,7 +54,10 @@ export interface SubscriptionChange {
 /** One contact write of a bulk import; the store keeps the e-mail and uid locks consistent with it. */
 export type ContactWrite =
   | { kind: 'create'; contact: ContactRecord }
-  /** `before` is the record as read; only what differs in `after` is written (the e-mail never changes). */
+  /**
+   * `before` is the record as read; only what differs in `after` is written. An e-mail or client_contact_id change
+   * moves its lock in the same transaction (a value another contact holds is a `conflict`).
+   */
   | { kind: 'update'; before: ContactRecord; after: ContactRecord };
 
 /**
