@@ -1,21 +1,32 @@
 /**
- * The deliverability guard's thresholds (issue 9 §4). SES reviews an account whose bounce rate reaches 5 % or whose
- * complaint rate reaches 0.1 %, and may pause its sending (docs.aws.amazon.com/ses/latest/dg/faqs-enforcement.html,
- * "What are the bounce and complaint rates…"): on a shared account one client's bad list would stop every client's
- * mail, so a client is paused at those rates itself.
+ * A client's deliverability: its bounce and complaint rates and when its sending pauses (issue 9 §4).
+ *
+ * SES places an account under review at a bounce rate of 5 % or a complaint rate of 0.1 %, and may pause its sending
+ * at 10 % / 0.5 % (Amazon SES Developer Guide, "Reputation metrics messages",
+ * docs.aws.amazon.com/ses/latest/dg/reputationdashboardmessages.html). Every client sends through the one SES
+ * account, so one client's bad list would stop every client's mail: a client is paused at the review thresholds
+ * themselves, before SES acts, and warned at half of them.
  */
 export const BOUNCE_RATE_LIMIT = 0.05;
 export const COMPLAINT_RATE_LIMIT = 0.001;
-/** The window the rates cover (the counters hold UTC days). */
-export const DELIVERABILITY_WINDOW_DAYS = 30;
+/** Half the limits: `warning`, so the client can act before the pause. */
+export const WARNING_SHARE = 0.5;
+
+/** The rates cover the last DELIVERABILITY_WINDOW_SENDS sends or DELIVERABILITY_WINDOW_DAYS days, whichever is less. */
 export const DELIVERABILITY_WINDOW_SENDS = 1000;
+export const DELIVERABILITY_WINDOW_DAYS = 30;
+
 /**
- * Below this many sends in the window the rates are not judged: 1 bounce in 10 sends is 10 % but says little, and a
- * new client would be paused by its first typo. SES itself judges rates over a "representative volume".
+ * Below this many sends a bounce rate is not judged: 1 bounce in 10 sends is 10 % but says little, and a new client
+ * would be paused by its first typo. At 200 a 5 % rate is 10 bounces — a pattern, not an accident (SES itself judges
+ * over a "representative volume").
  */
 export const MINIMUM_SAMPLE_SENDS = 200;
-/** Half the limits: shown as `warning` so the client can act before the pause. */
-export const WARNING_SHARE = 0.5;
+/**
+ * The same reasoning for complaints needs a larger sample: one complaint in 200 sends is already 0.5 %, five times the
+ * limit. From 1 000 sends one complaint is at most the limit itself.
+ */
+export const MINIMUM_COMPLAINT_SAMPLE_SENDS = 1000;
 
 export interface DeliverabilityCounts {
   sends: number;
@@ -23,39 +34,67 @@ export interface DeliverabilityCounts {
   complaints: number;
 }
 
+export type DeliverabilityStatus = 'healthy' | 'warning' | 'paused';
+
 export interface DeliverabilityRates extends DeliverabilityCounts {
+  /** Rounded to 5 decimals for display; the status is judged on the exact rates. */
   bounce_rate: number;
   complaint_rate: number;
-  /** `paused` here means "over the limits"; whether the client is paused is on its profile. */
-  status: 'healthy' | 'warning' | 'paused';
+  /** `paused` means "at or over a limit"; whether the client is paused is on its profile. */
+  status: DeliverabilityStatus;
 }
 
-const round = (rate: number) => Math.round(rate * 100_000) / 100_000;
-
+/** The client's rates and status over a window's counts (below a minimum sample a rate is shown, never judged). */
 export function deliverabilityOf(counts: DeliverabilityCounts): DeliverabilityRates {
-  const bounce_rate = counts.sends > 0 ? round(counts.bounces / counts.sends) : 0;
-  const complaint_rate = counts.sends > 0 ? round(counts.complaints / counts.sends) : 0;
-  let status: DeliverabilityRates['status'] = 'healthy';
-  if (counts.sends >= MINIMUM_SAMPLE_SENDS) {
-    if (bounce_rate >= BOUNCE_RATE_LIMIT || complaint_rate >= COMPLAINT_RATE_LIMIT) status = 'paused';
-    else if (bounce_rate >= BOUNCE_RATE_LIMIT * WARNING_SHARE || complaint_rate >= COMPLAINT_RATE_LIMIT * WARNING_SHARE) status = 'warning';
-  }
-  return { ...counts, bounce_rate, complaint_rate, status };
+  const bounceRate = rate(counts.bounces, counts.sends);
+  const complaintRate = rate(counts.complaints, counts.sends);
+  const judgeBounces = counts.sends >= MINIMUM_SAMPLE_SENDS;
+  const judgeComplaints = counts.sends >= MINIMUM_COMPLAINT_SAMPLE_SENDS;
+  const reaches = (share: number) =>
+    (judgeBounces && bounceRate >= BOUNCE_RATE_LIMIT * share) ||
+    (judgeComplaints && complaintRate >= COMPLAINT_RATE_LIMIT * share);
+  const status: DeliverabilityStatus = reaches(1) ? 'paused' : reaches(WARNING_SHARE) ? 'warning' : 'healthy';
+  return { ...counts, bounce_rate: round(bounceRate), complaint_rate: round(complaintRate), status };
 }
 
-/** Over a limit on a sample large enough to judge. */
-export const shouldPause = (rates: Pick<DeliverabilityRates, 'sends' | 'bounce_rate' | 'complaint_rate'>): boolean =>
-  rates.sends >= MINIMUM_SAMPLE_SENDS && (rates.bounce_rate >= BOUNCE_RATE_LIMIT || rates.complaint_rate >= COMPLAINT_RATE_LIMIT);
+/** Whether the client's sending pauses: a rate at or over its limit, on a sample large enough to judge it. */
+export function shouldPause(counts: DeliverabilityCounts): boolean {
+  return deliverabilityOf(counts).status === 'paused';
+}
+
+/**
+ * The window's counts from per-day counts, newest day first: whole days are added until DELIVERABILITY_WINDOW_SENDS
+ * sends or DELIVERABILITY_WINDOW_DAYS days are reached. A large sender is judged on its recent mail (a bad import is
+ * not diluted by a month of good sends); a small one on up to 30 days.
+ */
+export function deliverabilityWindow(daysNewestFirst: readonly DeliverabilityCounts[]): DeliverabilityCounts {
+  const totals = { sends: 0, bounces: 0, complaints: 0 };
+  for (const day of daysNewestFirst.slice(0, DELIVERABILITY_WINDOW_DAYS)) {
+    totals.sends += day.sends;
+    totals.bounces += day.bounces;
+    totals.complaints += day.complaints;
+    if (totals.sends >= DELIVERABILITY_WINDOW_SENDS) break;
+  }
+  return totals;
+}
+
+const rate = (events: number, sends: number) => (sends > 0 ? events / sends : 0);
+const round = (r: number) => Math.round(r * 100_000) / 100_000;
 
 /**
  * Transient bounces (mailbox full, greylisting, a server down) say the address may work later, so one never
- * suppresses; the same address bouncing transiently three times within 30 days is treated as dead, as ESPs do
- * (each retry costs reputation and SES keeps retrying a soft bounce for hours on its own).
+ * suppresses; TRANSIENT_BOUNCES_TO_SUPPRESS of them within TRANSIENT_WINDOW_DAYS and the address is treated as dead,
+ * as ESPs do (SES has already retried each of them for hours before reporting it).
  */
 export const TRANSIENT_BOUNCES_TO_SUPPRESS = 3;
 export const TRANSIENT_WINDOW_DAYS = 30;
 
+/**
+ * Whether the contact's transient bounces (ISO times, the newest included) suppress it at `now`: at least three
+ * distinct times no older than 30 days. Later times count (the notification's clock may run ahead of ours).
+ */
 export function shouldSuppressAfterTransient(bounceTimes: readonly string[], now: Date): boolean {
   const from = now.getTime() - TRANSIENT_WINDOW_DAYS * 86_400_000;
-  return bounceTimes.filter((t) => Date.parse(t) >= from).length >= TRANSIENT_BOUNCES_TO_SUPPRESS;
+  const recent = new Set(bounceTimes.map(Date.parse).filter((t) => !Number.isNaN(t) && t >= from));
+  return recent.size >= TRANSIENT_BOUNCES_TO_SUPPRESS;
 }

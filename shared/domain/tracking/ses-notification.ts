@@ -3,14 +3,15 @@ import { z } from 'zod';
 import { SENT_STATUS, type SentStatus } from '../sent-emails/sent-email-record.js';
 
 /**
- * SES status notifications, as the status queue receives them (issue 9 §1), normalised for the pipeline. Accepted:
- * - the SNS envelope SNS wraps them in (`Type: "Notification"`, `MessageId`, `Message` = the SES JSON as a string);
+ * SES status notifications, as the status queue receives them (issue 9 §1), read into one normalised event. Accepted:
+ * - the SNS envelope (`Type: "Notification"`, `MessageId`, `Message` = the SES JSON as a string), unwrapped;
  * - a configuration-set event ("event publishing", `eventType`: Send, Delivery, Bounce, Complaint, Reject, Open,
- *   Click, DeliveryDelay, `Rendering Failure` — with the space — and Subscription; docs.aws.amazon.com/ses/latest/dg/
- *   event-publishing-retrieving-sns-contents.html);
- * - an identity notification (`notificationType`: Bounce, Complaint, Delivery; docs.aws.amazon.com/ses/latest/dg/
- *   notification-contents.html).
- * Unknown keys are ignored (AWS adds fields); what the pipeline relies on is checked.
+ *   Click, DeliveryDelay, `Rendering Failure` — with the space, body key `failure` — and Subscription;
+ *   docs.aws.amazon.com/ses/latest/dg/event-publishing-retrieving-sns-contents.html);
+ * - an identity notification (`notificationType`: Bounce, Complaint, Delivery;
+ *   docs.aws.amazon.com/ses/latest/dg/notification-contents.html).
+ * AWS adds fields without notice, so unknown keys are ignored; only what the pipeline relies on is checked.
+ * `events-samples/ses/` holds one of each.
  */
 export type SesEventKind =
   | 'send'
@@ -27,63 +28,176 @@ export type SesEventKind =
 export interface SesStatusEvent {
   /** The SNS MessageId, or a SHA-256 of the raw event: the same notification twice has the same key. */
   dedupeKey: string;
+  /** SES's message id (`mail.messageId`): the sent e-mail's `provider_message_id`. */
   messageId: string;
   kind: SesEventKind;
-  /** The log status (DESIGN.md §5); a transient bounce is a delay (6), not a bounce. */
+  /** The log status (DESIGN.md §5); a transient or undetermined bounce is a delay (6), not a bounce. */
   status: SentStatus;
-  /** The event's own time (ISO 8601). */
+  /** The event's own time (ISO 8601), else the send time `mail.timestamp`. */
   occurredAt: string;
-  /** A short human text: the bounce's diagnostic, the reject reason, the delay type. */
-  statusText?: string;
+  /** A short human text: the bounce's diagnostic, the reject reason, the delay type… */
+  statusText: string;
   bounce?: { type: 'Permanent' | 'Transient' | 'Undetermined'; subType: string; permanent: boolean; suppressedByAccount: boolean };
   complaintFeedbackType?: string;
   ipAddress?: string;
   userAgent?: string;
   url?: string;
-  /** Set when the provider itself marks an open or click as automated (read when present). */
+  /** SES's own verdict on an open or click (`isBotEvent`), when the event carries one. */
   sesBotFlag?: boolean;
-  /** `mail.tags`, first value of each. */
+  /** Subscription events: whether the recipient unsubscribed from everything (false: preferences changed, e.g. opted back in). */
+  unsubscribedAll?: boolean;
+  /** `mail.tags`, first value of each (identity notifications carry none). */
   tags: Record<string, string>;
   recipient?: string;
 }
 
 export type ParseResult = { ok: true; event: SesStatusEvent } | { ok: false; reason: string };
 
-const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a timestamp');
-const Mail = z.object({
+const timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a timestamp');
+/** Long texts are cut, not refused: a notification is worth logging even when a client sends a novel. */
+const clipped = (max: number) => z.string().transform((s) => s.slice(0, max));
+
+export const SnsEnvelope = z.object({
+  Type: z.string(),
+  MessageId: z.string().min(1).max(256),
+  TopicArn: z.string().optional(),
+  Message: z.string(),
+  Timestamp: z.string().optional(),
+});
+
+export const SesMail = z.object({
   messageId: z.string().min(1).max(256),
-  timestamp: isoTime.optional(),
+  timestamp: timestamp.optional(),
   destination: z.array(z.string()).optional(),
-  tags: z.record(z.string(), z.array(z.string())).optional(),
+  // A malformed tag is dropped, not a reason to lose the notification.
+  tags: z.record(z.string(), z.array(z.string()).catch([])).optional(),
 });
+
 const Recipient = z.object({ emailAddress: z.string().optional(), status: z.string().optional(), diagnosticCode: z.string().optional() });
-const Bounce = z.object({
+export const SesBounce = z.object({
   bounceType: z.enum(['Permanent', 'Transient', 'Undetermined']),
-  bounceSubType: z.string().default('General'),
+  bounceSubType: z.string().optional(),
   bouncedRecipients: z.array(Recipient).default([]),
-  timestamp: isoTime.optional(),
+  timestamp: timestamp.optional(),
 });
-const Complaint = z.object({
+export const SesComplaint = z.object({
   complainedRecipients: z.array(Recipient).default([]),
-  timestamp: isoTime.optional(),
+  timestamp: timestamp.optional(),
   complaintFeedbackType: z.string().optional(),
+  complaintSubType: z.string().nullish(),
 });
-const Delivery = z.object({ timestamp: isoTime.optional(), recipients: z.array(z.string()).optional(), smtpResponse: z.string().optional() });
-const Engagement = z.object({
-  timestamp: isoTime.optional(),
-  ipAddress: z.string().max(64).optional(),
-  userAgent: z.string().max(2048).optional(),
-  link: z.string().max(4096).optional(),
-  isBotEvent: z.boolean().optional(),
+export const SesDelivery = z.object({ timestamp: timestamp.optional(), recipients: z.array(z.string()).default([]), smtpResponse: z.string().optional() });
+/** The body of an Open (`open`) or a Click (`click`). */
+export const SesEngagement = z.object({
+  timestamp: timestamp.optional(),
+  ipAddress: clipped(64).optional(),
+  userAgent: clipped(2048).optional(),
+  link: clipped(8192).optional(),
+  // "Likely" | "Unlikely" (SES, 2026); a boolean is read too. Anything else is no verdict, not an error.
+  isBotEvent: z.unknown().optional(),
 });
-const Reject = z.object({ reason: z.string().optional() });
-const Failure = z.object({ errorMessage: z.string().optional(), templateName: z.string().optional() });
-const DeliveryDelay = z.object({
-  timestamp: isoTime.optional(),
+export const SesReject = z.object({ reason: z.string().optional() });
+export const SesRenderingFailure = z.object({ errorMessage: z.string().optional(), templateName: z.string().optional() });
+export const SesDeliveryDelay = z.object({
+  timestamp: timestamp.optional(),
   delayType: z.string().optional(),
   delayedRecipients: z.array(Recipient).default([]),
 });
-const Subscription = z.object({ timestamp: isoTime.optional(), contactList: z.string().optional() });
+export const SesSubscription = z.object({
+  timestamp: timestamp.optional(),
+  contactList: z.string().optional(),
+  source: z.string().optional(),
+  newTopicPreferences: z.object({ unsubscribeAll: z.boolean().optional() }).optional(),
+});
+
+/** What one event type adds to the common fields. */
+type Detail = Partial<Omit<SesStatusEvent, 'dedupeKey' | 'messageId' | 'kind' | 'tags' | 'occurredAt'>> & { statusText: string; at?: string };
+interface Reader {
+  /** The key of the event's body object (`bounce`, `failure`, …). */
+  body: string;
+  read(value: unknown): Detail | string;
+}
+const reader = <S extends z.ZodType>(body: string, schema: S, describe: (parsed: z.output<S>) => Detail): Reader => ({
+  body,
+  read(value) {
+    const parsed = schema.safeParse(value ?? {});
+    return parsed.success ? describe(parsed.data) : issueText(body, parsed.error);
+  },
+});
+
+const STATUS_TEXT_MAX = 512;
+/** A DSN diagnostic without its type: "smtp; 550 5.1.1 user unknown" reads "550 5.1.1 user unknown". */
+const diagnostic = (recipients: ReadonlyArray<z.output<typeof Recipient>>) => recipients[0]?.diagnosticCode?.replace(/^\s*smtp\s*;\s*/i, '');
+const withText = (head: string, text: string | undefined) => (text ? `${head}: ${text}` : head);
+const sesBotFlagOf = (value: unknown): boolean | undefined =>
+  value === 'Likely' || value === true ? true : value === 'Unlikely' || value === false ? false : undefined;
+
+const engagement = (kind: 'open' | 'click') =>
+  reader(kind, SesEngagement, (e) => {
+    const sesBotFlag = sesBotFlagOf(e.isBotEvent);
+    return {
+      at: e.timestamp,
+      statusText: `${kind === 'open' ? 'Opened' : 'Clicked'}${sesBotFlag ? ' (SES: likely a bot)' : ''}`,
+      ...(e.ipAddress ? { ipAddress: e.ipAddress } : {}),
+      ...(e.userAgent ? { userAgent: e.userAgent } : {}),
+      ...(kind === 'click' && e.link ? { url: e.link } : {}),
+      ...(sesBotFlag !== undefined ? { sesBotFlag } : {}),
+    };
+  });
+
+const READERS: Record<SesEventKind, Reader> = {
+  // The executor logs `sent` itself when SES accepts the call; this is SES's own record of it (same status).
+  send: reader('send', z.object({}), () => ({ statusText: 'SES Send event' })),
+  delivery: reader('delivery', SesDelivery, (d) => ({
+    at: d.timestamp,
+    statusText: withText('Delivered', d.smtpResponse),
+    ...(d.recipients[0] ? { recipient: d.recipients[0] } : {}),
+  })),
+  bounce: reader('bounce', SesBounce, (b) => {
+    const permanent = b.bounceType === 'Permanent';
+    const subType = b.bounceSubType ?? (b.bounceType === 'Undetermined' ? 'Undetermined' : 'General');
+    return {
+      at: b.timestamp,
+      // SES stopped retrying a soft bounce; the address may work later, so it is a delay, not a bounce.
+      status: permanent ? SENT_STATUS.bounced : SENT_STATUS.delivery_delayed,
+      statusText: withText(`${b.bounceType} bounce (${subType})`, diagnostic(b.bouncedRecipients)),
+      bounce: { type: b.bounceType, subType, permanent, suppressedByAccount: subType === 'OnAccountSuppressionList' },
+      ...(b.bouncedRecipients[0]?.emailAddress ? { recipient: b.bouncedRecipients[0].emailAddress } : {}),
+    };
+  }),
+  complaint: reader('complaint', SesComplaint, (c) => {
+    const notes = [c.complaintFeedbackType, c.complaintSubType].filter(Boolean);
+    return {
+      at: c.timestamp,
+      statusText: `Complaint${notes.length ? ` (${notes.join(', ')})` : ''}`,
+      ...(c.complaintFeedbackType ? { complaintFeedbackType: c.complaintFeedbackType } : {}),
+      ...(c.complainedRecipients[0]?.emailAddress ? { recipient: c.complainedRecipients[0].emailAddress } : {}),
+    };
+  }),
+  reject: reader('reject', SesReject, (r) => ({ statusText: withText('Rejected by SES', r.reason) })),
+  open: engagement('open'),
+  click: engagement('click'),
+  delivery_delay: reader('deliveryDelay', SesDeliveryDelay, (d) => ({
+    at: d.timestamp,
+    statusText: withText(`Delivery delayed${d.delayType ? ` (${d.delayType})` : ''}`, diagnostic(d.delayedRecipients)),
+    ...(d.delayedRecipients[0]?.emailAddress ? { recipient: d.delayedRecipients[0].emailAddress } : {}),
+  })),
+  rendering_failure: reader('failure', SesRenderingFailure, (f) => ({
+    statusText: withText(`Rendering failure${f.templateName ? ` (${f.templateName})` : ''}`, f.errorMessage),
+  })),
+  subscription: reader('subscription', SesSubscription, (s) => {
+    const list = s.contactList ?? 'the contact list';
+    const how = s.source ? ` (${s.source})` : '';
+    const all = s.newTopicPreferences?.unsubscribeAll !== false;
+    return {
+      at: s.timestamp,
+      // Only an unsubscribe moves the e-mail to `unsubscribed`; a preference change (an opt-in) says it was delivered.
+      status: all ? SENT_STATUS.unsubscribed : SENT_STATUS.delivered,
+      unsubscribedAll: all,
+      statusText: `${all ? 'Unsubscribed from' : 'Subscription preferences changed in'} ${list}${how}`,
+    };
+  }),
+};
 
 const EVENT_TYPES: Record<string, SesEventKind> = {
   Send: 'send',
@@ -112,124 +226,78 @@ const STATUS_OF: Record<SesEventKind, SentStatus> = {
   subscription: SENT_STATUS.unsubscribed,
 };
 
-/** Reads one status-queue body: an SNS envelope (unwrapped) or a raw SES event of either shape. */
+/**
+ * Reads one status-queue body — an SNS envelope (unwrapped) or a raw SES event of either shape — into one
+ * normalised event, or says precisely why it is none. Pure: no I/O, no clock.
+ */
 export function parseSesNotification(body: unknown): ParseResult {
-  if (!isObject(body)) return { ok: false, reason: 'not a JSON object' };
-  if (body['Type'] !== undefined || body['TopicArn'] !== undefined) {
-    if (body['Type'] !== 'Notification') return { ok: false, reason: `SNS message of type ${String(body['Type'])}, not a Notification` };
-    if (typeof body['Message'] !== 'string' || typeof body['MessageId'] !== 'string') {
-      return { ok: false, reason: 'SNS envelope without Message or MessageId' };
-    }
-    let inner: unknown;
-    try {
-      inner = JSON.parse(body['Message']);
-    } catch {
-      return { ok: false, reason: 'SNS Message is not JSON' };
-    }
-    return parseEvent(inner, body['MessageId']);
+  if (!isObject(body)) return { ok: false, reason: 'not an SES notification: the body is not a JSON object' };
+  if (body['Type'] === undefined && body['TopicArn'] === undefined) return parseEvent(body, undefined);
+
+  const envelope = SnsEnvelope.safeParse(body);
+  if (!envelope.success) return { ok: false, reason: issueText('SNS envelope', envelope.error) };
+  if (envelope.data.Type !== 'Notification') return { ok: false, reason: `SNS ${envelope.data.Type} message, not a Notification` };
+  let inner: unknown;
+  try {
+    inner = JSON.parse(envelope.data.Message);
+  } catch {
+    return { ok: false, reason: 'SNS Message is not JSON' };
   }
-  return parseEvent(body, undefined);
+  return parseEvent(inner, envelope.data.MessageId);
 }
 
 function parseEvent(raw: unknown, snsMessageId: string | undefined): ParseResult {
-  if (!isObject(raw)) return { ok: false, reason: 'the SES event is not a JSON object' };
-  const typeName = raw['eventType'] ?? raw['notificationType'];
-  if (typeof typeName !== 'string') return { ok: false, reason: 'neither eventType nor notificationType' };
-  const kind = raw['eventType'] !== undefined ? EVENT_TYPES[typeName] : NOTIFICATION_TYPES[typeName];
-  if (!kind) return { ok: false, reason: `unknown ${raw['eventType'] !== undefined ? 'eventType' : 'notificationType'} ${typeName}` };
-  const mail = Mail.safeParse(raw['mail']);
-  if (!mail.success) return { ok: false, reason: `mail: ${mail.error.issues[0]?.message ?? 'invalid'}` };
+  if (!isObject(raw)) return { ok: false, reason: 'not an SES notification: the SNS Message is not a JSON object' };
+  const field = raw['eventType'] !== undefined ? 'eventType' : raw['notificationType'] !== undefined ? 'notificationType' : undefined;
+  if (!field) return { ok: false, reason: 'not an SES notification: neither eventType nor notificationType' };
+  const typeName = raw[field];
+  const kind = typeof typeName === 'string' ? (field === 'eventType' ? EVENT_TYPES : NOTIFICATION_TYPES)[typeName] : undefined;
+  if (!kind) return { ok: false, reason: `unknown ${field} ${typeof typeName === 'string' ? typeName : JSON.stringify(typeName)}` };
 
-  const base = {
-    dedupeKey: snsMessageId ?? createHash('sha256').update(canonicalJson(raw)).digest('hex'),
-    messageId: mail.data.messageId,
-    kind,
-    status: STATUS_OF[kind],
-    tags: Object.fromEntries(Object.entries(mail.data.tags ?? {}).flatMap(([k, v]) => (v[0] === undefined ? [] : [[k, v[0]]]))),
-    ...(mail.data.destination?.[0] ? { recipient: mail.data.destination[0] } : {}),
-  };
-  const fallbackTime = mail.data.timestamp;
-  const detail = (key: string) => raw[key];
-  const read = <T extends z.ZodType>(schema: T, key: string): z.output<T> | string => {
-    const parsed = schema.safeParse(detail(key) ?? {});
-    return parsed.success ? parsed.data : `${key}: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
-  };
-  const finish = (occurredAt: string | undefined, extra: Partial<SesStatusEvent>): ParseResult => {
-    const at = occurredAt ?? fallbackTime;
-    if (!at) return { ok: false, reason: 'no timestamp' };
-    return { ok: true, event: { ...base, occurredAt: new Date(at).toISOString(), ...extra } };
-  };
+  const mail = SesMail.safeParse(raw['mail']);
+  if (!mail.success) return { ok: false, reason: issueText('mail', mail.error) };
+  const reader = READERS[kind];
+  const detail = reader.read(raw[reader.body]);
+  if (typeof detail === 'string') return { ok: false, reason: detail };
 
-  switch (kind) {
-    case 'bounce': {
-      const b = read(Bounce, 'bounce');
-      if (typeof b === 'string') return { ok: false, reason: b };
-      const permanent = b.bounceType === 'Permanent';
-      const diagnostic = b.bouncedRecipients[0]?.diagnosticCode;
-      return finish(b.timestamp, {
-        status: permanent ? SENT_STATUS.bounced : SENT_STATUS.delivery_delayed,
-        bounce: { type: b.bounceType, subType: b.bounceSubType, permanent, suppressedByAccount: b.bounceSubType === 'OnAccountSuppressionList' },
-        statusText: `${b.bounceType} bounce (${b.bounceSubType})${diagnostic ? `: ${diagnostic}` : ''}`,
-      });
-    }
-    case 'complaint': {
-      const c = read(Complaint, 'complaint');
-      if (typeof c === 'string') return { ok: false, reason: c };
-      return finish(c.timestamp, {
-        ...(c.complaintFeedbackType ? { complaintFeedbackType: c.complaintFeedbackType } : {}),
-        statusText: `Complaint${c.complaintFeedbackType ? ` (${c.complaintFeedbackType})` : ''}`,
-      });
-    }
-    case 'delivery': {
-      const d = read(Delivery, 'delivery');
-      if (typeof d === 'string') return { ok: false, reason: d };
-      return finish(d.timestamp, d.smtpResponse ? { statusText: d.smtpResponse } : {});
-    }
-    case 'open':
-    case 'click': {
-      const e = read(Engagement, kind);
-      if (typeof e === 'string') return { ok: false, reason: e };
-      return finish(e.timestamp, {
-        ...(e.ipAddress ? { ipAddress: e.ipAddress } : {}),
-        ...(e.userAgent ? { userAgent: e.userAgent } : {}),
-        ...(kind === 'click' && e.link ? { url: e.link } : {}),
-        ...(e.isBotEvent !== undefined ? { sesBotFlag: e.isBotEvent } : {}),
-      });
-    }
-    case 'reject': {
-      const r = read(Reject, 'reject');
-      if (typeof r === 'string') return { ok: false, reason: r };
-      return finish(undefined, { statusText: `Rejected${r.reason ? `: ${r.reason}` : ''}` });
-    }
-    case 'rendering_failure': {
-      const f = read(Failure, 'failure');
-      if (typeof f === 'string') return { ok: false, reason: f };
-      return finish(undefined, { statusText: `Rendering failure${f.errorMessage ? `: ${f.errorMessage}` : ''}` });
-    }
-    case 'delivery_delay': {
-      const d = read(DeliveryDelay, 'deliveryDelay');
-      if (typeof d === 'string') return { ok: false, reason: d };
-      const diagnostic = d.delayedRecipients[0]?.diagnosticCode;
-      return finish(d.timestamp, { statusText: `Delivery delayed${d.delayType ? ` (${d.delayType})` : ''}${diagnostic ? `: ${diagnostic}` : ''}` });
-    }
-    case 'subscription': {
-      const s = read(Subscription, 'subscription');
-      if (typeof s === 'string') return { ok: false, reason: s };
-      return finish(s.timestamp, { statusText: `Unsubscribed through SES${s.contactList ? ` (${s.contactList})` : ''}` });
-    }
-    case 'send':
-      // The executor's own `sent` log says SES accepted the call; this one is SES's Send event for it.
-      return finish(undefined, { statusText: 'SES Send event' });
-  }
+  const { at, ...rest } = detail;
+  const occurredAt = at ?? mail.data.timestamp;
+  if (!occurredAt) return { ok: false, reason: `no timestamp: neither ${reader.body}.timestamp nor mail.timestamp` };
+  const recipient = rest.recipient ?? mail.data.destination?.[0];
+  return {
+    ok: true,
+    event: {
+      dedupeKey: snsMessageId ?? createHash('sha256').update(canonicalJson(raw)).digest('hex'),
+      messageId: mail.data.messageId,
+      kind,
+      status: STATUS_OF[kind],
+      occurredAt: new Date(occurredAt).toISOString(),
+      ...rest,
+      statusText: rest.statusText.slice(0, STATUS_TEXT_MAX),
+      tags: firstValues(mail.data.tags),
+      ...(recipient ? { recipient } : {}),
+    },
+  };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const firstValues = (tags: Record<string, string[]> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(tags ?? {}).flatMap(([name, values]) => (values[0] === undefined ? [] : [[name, values[0]]])));
+
+/** "bounce.bounceType: Invalid option…": the first issue, at its dotted path under `root`. */
+function issueText(root: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return `${root}: invalid`;
+  return `${[root, ...issue.path.map(String)].join('.')}: ${issue.message}`;
+}
 
 /** JSON with object keys sorted at every depth: equal events give equal text whatever order their keys came in. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isObject(value)) {
     return `{${Object.keys(value)
+      .filter((k) => value[k] !== undefined)
       .sort()
       .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
       .join(',')}}`;

@@ -120,7 +120,8 @@ async function assess(tracking: TrackingStore, message: TrackedMessage, event: S
     write.deliverability = { day: now.toISOString().slice(0, 10), complaint: true };
     return write;
   }
-  if (event.kind === 'subscription') write.contact = { suppress: { reason: 'ses_unsubscribe', at: event.occurredAt } };
+  // An SES-managed unsubscribe (the recipient left every topic) unsubscribes the contact; a preference change does not.
+  if (event.kind === 'subscription' && event.unsubscribedAll) write.contact = { suppress: { reason: 'ses_unsubscribe', at: event.occurredAt } };
   return write;
 }
 

@@ -241,6 +241,24 @@ describe('trackNotification: the contact', () => {
     expect((await mail.view()).status).toBe(SENT_STATUS.delivery_delayed);
   });
 
+  it.each([
+    ['an unsubscribe from every topic unsubscribes the contact', true, { is_subscribed: false, unsubscribe_reason: 'ses_unsubscribe' }],
+    ['a preference change leaves the contact subscribed', false, { is_subscribed: true }],
+  ])('SES Subscription event: %s', async (_case, unsubscribeAll, expected) => {
+    // Prepare
+    const h = await engineHarness();
+    const mail = await sentEmail(h);
+
+    // Act
+    await mail.track({
+      eventType: 'Subscription',
+      subscription: { contactList: 'acme', timestamp: later(9), source: 'UnsubscribeHeader', newTopicPreferences: { unsubscribeAll } },
+    });
+
+    // Assess
+    expect(await h.storedContact(mail.contact.id)).toMatchObject(expected);
+  });
+
   it('still logs a notification whose contact was erased', async () => {
     // Prepare
     const h = await engineHarness();
