@@ -31,10 +31,11 @@ import { isbot } from 'isbot';
  * privacy-minded clients and corporate proxies that strip headers also do for real people; the network and timing
  * rules still apply to such an event.
  *
- * Trade-off: every rule moves events from "person" to "machine", never back. A person clicking within five seconds is
- * rare; a person behind Safe Links, Mimecast or Proofpoint whose real click is fetched by the scanner first may lose
- * that click. We accept under-counting people rather than counting machines as engagement — and we log, never hide:
- * the event stays in the e-mail's logs with its reason.
+ * Trade-off: every rule moves events from "person" to "machine", never back. A person clicking within five seconds of
+ * delivery is rare. Corporate users lose real clicks: behind Safe Links a click made while the message is still being
+ * scanned falls in the burst, and behind Mimecast or Proofpoint browser isolation the click reaches us from the
+ * vendor's cloud under its name. We accept under-counting people rather than counting machines as engagement — and we
+ * log, never hide: the event stays in the e-mail's logs with its reason.
  */
 export const BOT_REASONS = [
   'ses_flag',
