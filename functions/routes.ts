@@ -30,6 +30,8 @@ export interface RouteDefinition {
   root?: boolean;
   /** Answers HTML pages (public links) rather than the JSON envelope. */
   html?: boolean;
+  /** Answers its success as a JSON document of its own rather than in the envelope (the OpenAPI document). */
+  bareJson?: boolean;
   /** Signs or verifies public link tokens (LINK_SECRET). */
   usesLinkSecret?: boolean;
   /** Served by the local runtime only (developer tools such as replaying SES notifications); absent from AWS. */
@@ -40,6 +42,8 @@ export const API_BASE_PATH = '/api/v1';
 
 export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/health', handler: 'health', tableAccess: 'read' },
+  // The OpenAPI document (docs/openapi.json, bundled): no authentication, no table access used.
+  { method: 'GET', path: '/openapi.json', handler: 'openapi', tableAccess: 'read', bareJson: true },
   { method: 'POST', path: '/client/api-keys/rotate', handler: 'api-keys-rotate', tableAccess: 'readWrite' },
   { method: 'POST', path: '/client/contacts', handler: 'contacts-create', tableAccess: 'readWrite' },
   // Extra (issue 10): the client's contacts, filtered, cursor pages (the cursor is signed with the link secret).

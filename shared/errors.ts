@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** One error family: each error carries its HTTP status and the envelope's error items. */
 export type ErrorCondition =
   | 'malformed'
@@ -18,11 +20,20 @@ export type ErrorCondition =
   | 'quota'
   | 'internal';
 
-export interface ErrorItem {
-  condition: ErrorCondition | string;
-  error: string;
-  key: string;
-}
+/** An item of the envelope's `errors`: the one definition of its type and of the OpenAPI document's `ErrorItem`. */
+export const ErrorItem = z
+  .object({
+    condition: z.string().meta({
+      description:
+        'What is wrong: malformed, unauthorized, forbidden, not_found, unique, idempotency_conflict, state, max, ' +
+        'unsupported_media_type, required, format, type, min, enum, unsafe, quota or internal',
+      examples: ['format'],
+    }),
+    error: z.string().meta({ description: 'Human-readable explanation', examples: ['Must be a valid e-mail address'] }),
+    key: z.string().meta({ description: 'The offending field as a dotted path (`contacts.3.email`), or what failed', examples: ['email'] }),
+  })
+  .meta({ id: 'ErrorItem', description: 'One problem of a failed request; all field problems are reported at once.' });
+export type ErrorItem = z.output<typeof ErrorItem>;
 
 export class AppError extends Error {
   constructor(
@@ -35,20 +46,20 @@ export class AppError extends Error {
   }
 }
 
-const item = (condition: ErrorItem['condition'], key: string, error: string): ErrorItem => ({ condition, error, key });
+const item = (condition: ErrorCondition | (string & {}), key: string, error: string): ErrorItem => ({ condition, error, key });
 
 export const malformed = (key: string, error: string) => new AppError(400, [item('malformed', key, error)]);
 export const unauthorized = (error = 'Missing or invalid credentials') =>
   new AppError(401, [item('unauthorized', 'authorization', error)], 'Unauthorized');
 export const forbidden = (key: string, error: string) => new AppError(403, [item('forbidden', key, error)], 'Forbidden');
 export const notFound = (key: string, error = 'Not found') => new AppError(404, [item('not_found', key, error)]);
-export const conflict = (condition: ErrorItem['condition'], key: string, error: string) =>
+export const conflict = (condition: ErrorCondition | (string & {}), key: string, error: string) =>
   new AppError(409, [item(condition, key, error)]);
 export const tooLarge = (key: string, error: string) => new AppError(413, [item('max', key, error)]);
 export const unsupportedMediaType = (error: string) =>
   new AppError(415, [item('unsupported_media_type', 'content-type', error)]);
 export const unprocessable = (items: ErrorItem[]) => new AppError(422, items, 'Validation failed');
-export const invalidField = (condition: ErrorItem['condition'], key: string, error: string) =>
+export const invalidField = (condition: ErrorCondition | (string & {}), key: string, error: string) =>
   unprocessable([item(condition, key, error)]);
 
 /**

@@ -5,11 +5,18 @@ import { authenticator } from '../../shared/composition/providers/authenticator.
 import { clientStore } from '../../shared/composition/providers/client-store.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { ids } from '../../shared/composition/providers/ids.js';
-import { rotateApiKey } from '../../shared/domain/api-keys/rotate-api-key.js';
+import { rotateApiKey, RotatedApiKey } from '../../shared/domain/api-keys/rotate-api-key.js';
 
 /** POST /client/api-keys/rotate — the new key in full, once; the previous key stops working at once. */
 export const handler = jsonApi(
-  {},
+  {
+    summary: 'Rotate the API key',
+    description:
+      'Issues a new key and disables the previous one at once. The full key is in this answer only; store it now. ' +
+      'Of concurrent rotations with the same key exactly one wins; the others get 409.',
+    responses: { 200: RotatedApiKey },
+    errors: [409],
+  },
   [clientStore, apiKeyStore, ids, clock, authenticator],
   async (_input, { deps, clientId, principal }) => {
     const { previousHash, ...key } = await rotateApiKey(deps, clientId, principal.keyId);

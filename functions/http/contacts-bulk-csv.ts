@@ -1,19 +1,43 @@
+import { z } from 'zod';
 import { ok } from '../../shared/http/envelope.js';
 import { rawBodyApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
 import { ids } from '../../shared/composition/providers/ids.js';
 import { readMultipartForm } from '../../shared/http/multipart-form.js';
-import { summaryMessage } from '../../shared/domain/contacts/bulk-result.js';
+import { BulkImportResult, CsvImportMeta, summaryMessage } from '../../shared/domain/contacts/bulk-result.js';
 import { importContactsCsv } from '../../shared/domain/contacts/csv-import.js';
-import { parseCsvImportOptions } from '../../shared/domain/contacts/csv-options.js';
+import { CsvImportOptions, parseCsvImportOptions } from '../../shared/domain/contacts/csv-options.js';
 
 /** Below Lambda's 6 MB request payload once base64-encoded. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
+/** The form as the document shows it: the CSV file and the options (text fields, as multipart sends them). */
+const CsvImportForm = z.object({
+  file: z.string().meta({
+    description: `The CSV, UTF-8 (with or without BOM), at most ${MAX_FILE_BYTES} bytes`,
+    contentMediaType: 'text/csv',
+  }),
+  ...({
+    has_header: z.string().optional().meta({ description: 'Whether the first row names the columns (default true)', examples: ['true'] }),
+    delimiter: z.string().optional().meta({ description: 'One character, or tab, comma, semicolon, pipe (default ",")', examples: [';'] }),
+    overwrite_blank_fields: z.string().optional().meta({ description: 'Whether empty cells clear stored values (default false)', examples: ['false'] }),
+    default_timezone: z.string().optional().meta({ description: 'IANA name or alias (EST, PST, SGT…) for rows without one', examples: ['Europe/Paris'] }),
+  } satisfies Record<keyof typeof CsvImportOptions.shape, z.ZodType>),
+});
+
 /** POST /client/contacts/bulk/csv — multipart `file` (+ has_header, delimiter, overwrite_blank_fields, default_timezone). */
 export const handler = rawBodyApi(
-  {},
+  {
+    summary: 'Import contacts (CSV)',
+    description:
+      'A `multipart/form-data` upload. Each data row is a contact upserted with the rules of the JSON import (`source` ' +
+      'import); results and error keys use the 1-based data row number (`rows.<n>.<field>`). Header names are the ' +
+      "contact body's field names (`custom.<name>` for custom fields); without a header the columns are email, " +
+      'first_name, last_name, company, phone, timezone, client_contact_id, external_id, signup_source.',
+    form: CsvImportForm,
+    responses: { 200: { data: BulkImportResult, meta: CsvImportMeta } },
+  },
   [contactStore, ids, clock],
   async (_input, { deps, clientId, principal, event }) => {
     const form = await readMultipartForm(event, { fileField: 'file', maxFileBytes: MAX_FILE_BYTES });

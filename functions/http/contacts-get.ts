@@ -3,10 +3,18 @@ import { jsonApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
 import { findContact } from '../../shared/domain/contacts/get-contact.js';
-import { toContactView } from '../../shared/domain/contacts/contact-view.js';
+import { ContactView, toContactView } from '../../shared/domain/contacts/contact-view.js';
 import { ContactRef } from '../../shared/domain/contacts/schemas.js';
 
 /** GET /client/contacts/{id} — id or e-mail. */
-export const handler = jsonApi({ params: ContactRef }, [contactStore, clock], async ({ params }, { deps, clientId }) =>
-  ok(toContactView(await findContact(deps, clientId, params.id), deps.clock.now())),
+export const handler = jsonApi(
+  {
+    summary: 'Get a contact',
+    description: '`{id}` is the contact id (digits) or its e-mail address (URL-encoded, case-insensitive).',
+    params: ContactRef,
+    responses: { 200: ContactView },
+    errors: [404],
+  },
+  [contactStore, clock],
+  async ({ params }, { deps, clientId }) => ok(toContactView(await findContact(deps, clientId, params.id), deps.clock.now())),
 );

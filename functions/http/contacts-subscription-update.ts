@@ -2,12 +2,20 @@ import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
+import { ContactView } from '../../shared/domain/contacts/contact-view.js';
 import { updateSubscription } from '../../shared/domain/contacts/update-subscription.js';
 import { ContactRef, SubscriptionBody } from '../../shared/domain/contacts/schemas.js';
 
 /** PATCH /client/contacts/{id}/subscription */
 export const handler = jsonApi(
-  { params: ContactRef, body: SubscriptionBody },
+  {
+    summary: "Change a contact's subscription",
+    description: '`is_subscribed` false unsubscribes (with an optional `unsubscribe_reason`), true subscribes again.',
+    params: ContactRef,
+    body: SubscriptionBody,
+    responses: { 200: ContactView },
+    errors: [404],
+  },
   [contactStore, clock],
   async ({ params, body }, { deps, clientId }) => {
     const contact = await updateSubscription(deps, clientId, params.id, body);

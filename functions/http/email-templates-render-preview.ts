@@ -4,13 +4,21 @@ import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
 import { settingsStore } from '../../shared/composition/providers/settings-store.js';
 import { templateStore } from '../../shared/composition/providers/template-store.js';
-import { renderPreview } from '../../shared/domain/templates/render-preview.js';
+import { RenderedPreview, renderPreview } from '../../shared/domain/templates/render-preview.js';
 import { RenderPreviewBody, TemplateIdParams } from '../../shared/domain/templates/schemas.js';
 
 /** POST /client/email-templates/{id}/render-preview */
 export const handler = jsonApi(
-  { params: TemplateIdParams, body: RenderPreviewBody },
+  {
+    summary: 'Render a template preview',
+    description:
+      "Renders a saved template as the sender would: with the contact's variables (`contact_id`), the client's " +
+      'branding (`include_default_vars`, default true) and explicit `vars` on top. Nothing is sent.',
+    params: TemplateIdParams,
+    body: RenderPreviewBody,
+    responses: { 200: RenderedPreview },
+    errors: [404],
+  },
   [templateStore, contactStore, settingsStore, clock],
-  async ({ params, body }, { deps, clientId }) =>
-    ok(await renderPreview(deps, clientId, params.id, body), 'Template rendered'),
+  async ({ params, body }, { deps, clientId }) => ok(await renderPreview(deps, clientId, params.id, body), 'Template rendered'),
 );

@@ -4,10 +4,16 @@ import { clock } from '../../shared/composition/providers/clock.js';
 import { settingsStore } from '../../shared/composition/providers/settings-store.js';
 import { trackingStore } from '../../shared/composition/providers/tracking-store.js';
 import { getSettings } from '../../shared/domain/settings/get-settings.js';
+import { SettingsView } from '../../shared/domain/settings/settings-view.js';
 
 /** GET /client/settings — the same view PATCH answers; 404 until the first PATCH. */
 export const handler = jsonApi(
-  {},
+  {
+    summary: 'Get the client settings',
+    description: 'The same view PATCH answers; 404 until the first PATCH created the settings.',
+    responses: { 200: SettingsView },
+    errors: [404],
+  },
   [settingsStore, trackingStore, clock],
   async (_input, { deps, clientId }) => ok(await getSettings(deps, clientId)),
 );

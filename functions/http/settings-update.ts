@@ -6,10 +6,19 @@ import { settingsStore } from '../../shared/composition/providers/settings-store
 import { trackingStore } from '../../shared/composition/providers/tracking-store.js';
 import { updateSettings } from '../../shared/domain/settings/update-settings.js';
 import { SettingsPatch } from '../../shared/domain/settings/schemas.js';
+import { SettingsView } from '../../shared/domain/settings/settings-view.js';
 
 /** PATCH /client/settings — merge-patch upsert; clear_* flags unset fields. */
 export const handler = jsonApi(
-  { body: SettingsPatch },
+  {
+    summary: 'Update the client settings',
+    description:
+      'Partial update; creates the settings on first use. An absent field is left as it is, null (or its `clear_<field>` ' +
+      'flag) unsets it; a field and its clear flag together are 422. Values beyond the plan are 422.',
+    body: SettingsPatch,
+    responses: { 200: SettingsView },
+    errors: [409],
+  },
   [settingsStore, ids, trackingStore, clock],
   async ({ body }, { deps, clientId }) => {
     const { settings, created } = await updateSettings(deps, clientId, body);

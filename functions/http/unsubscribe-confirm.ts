@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { publicPage } from '../../shared/http/public-page.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
@@ -12,10 +13,18 @@ import { LinkTokenParams } from '../../shared/domain/links/schemas.js';
  * unsubscribed at once, 200, no redirect, no cookie.
  */
 export const handler = publicPage(
-  { params: LinkTokenParams },
+  {
+    summary: 'Unsubscribe (one-click)',
+    description:
+      "RFC 8058 one-click unsubscribe, sent by mail clients from the e-mail's `List-Unsubscribe` header, or the " +
+      "unsubscribe page's button. The contact is unsubscribed at once; no redirect, no cookie.",
+    params: LinkTokenParams,
+    form: z.object({ 'List-Unsubscribe': z.literal('One-Click').optional() }),
+    pages: { 200: 'The contact is unsubscribed', 404: 'The link is not valid' },
+  },
   [sentEmailStore, contactStore, clock],
   async ({ params }, { deps }) => {
     const email = await unsubscribeByLink(deps, linkSecretOf(deps.config), params.token);
-    return email ? { status: 200, html: unsubscribedPage(email.to_email) } : { status: 404, html: linkNotFoundPage() };
+    return email ? { status: 200 as const, html: unsubscribedPage(email.to_email) } : { status: 404 as const, html: linkNotFoundPage() };
   },
 );

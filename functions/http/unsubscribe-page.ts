@@ -6,7 +6,16 @@ import { linkNotFoundPage, unsubscribeQuestionPage } from '../../shared/domain/l
 import { LinkTokenParams } from '../../shared/domain/links/schemas.js';
 
 /** GET /u/{token} — a page offering to unsubscribe; a GET never changes anything. */
-export const handler = publicPage({ params: LinkTokenParams }, [sentEmailStore], async ({ params }, { deps }) => {
-  const email = await openLink(deps, linkSecretOf(deps.config), params.token, 'u');
-  return email ? { status: 200, html: unsubscribeQuestionPage(email.to_email) } : { status: 404, html: linkNotFoundPage() };
-});
+export const handler = publicPage(
+  {
+    summary: 'Unsubscribe page',
+    description: 'The unsubscribe link of an e-mail: a page with a button that posts to the same URL. A GET changes nothing.',
+    params: LinkTokenParams,
+    pages: { 200: 'A page offering to unsubscribe', 404: 'The link is not valid' },
+  },
+  [sentEmailStore],
+  async ({ params }, { deps }) => {
+    const email = await openLink(deps, linkSecretOf(deps.config), params.token, 'u');
+    return email ? { status: 200 as const, html: unsubscribeQuestionPage(email.to_email) } : { status: 404 as const, html: linkNotFoundPage() };
+  },
+);

@@ -6,7 +6,16 @@ import { linkNotFoundPage } from '../../shared/domain/links/pages.js';
 import { LinkTokenParams } from '../../shared/domain/links/schemas.js';
 
 /** GET /v/{token} — the sent e-mail's HTML (its `browser_url`). */
-export const handler = publicPage({ params: LinkTokenParams }, [sentEmailStore], async ({ params }, { deps }) => {
-  const email = await openLink(deps, linkSecretOf(deps.config), params.token, 'v');
-  return email ? { status: 200, html: email.html_body } : { status: 404, html: linkNotFoundPage() };
-});
+export const handler = publicPage(
+  {
+    summary: 'View an e-mail in the browser',
+    description: "The sent e-mail's HTML: its `browser_url`.",
+    params: LinkTokenParams,
+    pages: { 200: 'The e-mail', 404: 'The link is not valid' },
+  },
+  [sentEmailStore],
+  async ({ params }, { deps }) => {
+    const email = await openLink(deps, linkSecretOf(deps.config), params.token, 'v');
+    return email ? { status: 200 as const, html: email.html_body } : { status: 404 as const, html: linkNotFoundPage() };
+  },
+);

@@ -1,10 +1,9 @@
 import { getContainer } from '../composition/container.js';
 import { authenticator } from '../composition/providers/authenticator.js';
 import type { Principal } from '../domain/auth/authenticate.js';
-import { chain, type LambdaHandler, type RouteContext, type RouteInput, type RoutePorts } from './chain.js';
-import type { ApiResult } from './envelope.js';
+import { chain, type RouteContext, type RouteInput, type RoutePorts } from './chain.js';
+import { describeHandler, validationErrors, type DescribedHandler, type ErrorStatus, type ResultOf, type RouteContract } from './contract.js';
 import { authenticate } from './middleware/authenticate.js';
-import type { InputSchemas } from './middleware/parse-input.js';
 
 export type { LambdaHandler, RouteContext, RouteInput, RoutePorts } from './chain.js';
 
@@ -16,28 +15,38 @@ export interface AuthedRouteContext<P extends RoutePorts = RoutePorts> extends R
 const guard = authenticate(() => getContainer().use(authenticator));
 
 /**
- * A JSON route behind authentication:
- * `jsonApi(schemas, [contactStore, ids, clock], async (input, ctx) => ok(await domainCall(ctx.deps, ...)))`.
- * The chain normalises headers, authenticates, parses the JSON body, validates path/query/body with zod and
- * maps every error to the envelope; `ctx.deps` holds exactly the listed ports.
+ * What any authenticated route can answer, whatever it does: a body that does not parse (400), no or a bad
+ * credential (401), a suspended client (403), a body over the gateway's limit (413), a wrong content type (415),
+ * an internal error (500); and input that fails its schema (422) when it has input.
  */
-export function jsonApi<S extends InputSchemas, const P extends RoutePorts>(
-  schemas: S,
+const clientRouteErrors = (contract: RouteContract): ErrorStatus[] => [400, 401, 403, 413, 415, ...validationErrors(contract), 500];
+
+/**
+ * A JSON route behind authentication (API key or JWT bearer):
+ * `jsonApi(contract, [contactStore, ids, clock], async (input, ctx) => ok(await domainCall(ctx.deps, ...)))`.
+ * The chain normalises headers, authenticates, parses the JSON body, validates path/query/body with the contract's
+ * zod schemas and maps every error to the envelope; `ctx.deps` holds exactly the listed ports. What `fn` answers
+ * must be one of the contract's `responses`.
+ */
+export function jsonApi<const C extends RouteContract, const P extends RoutePorts>(
+  contract: C,
   ports: P,
-  fn: (input: RouteInput<S>, ctx: AuthedRouteContext<P>) => Promise<ApiResult>,
-): LambdaHandler {
-  return chain(schemas, ports, { guard, body: 'json' }, (input, ctx) =>
-    fn(input as RouteInput<S>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId }),
+  fn: (input: RouteInput<C>, ctx: AuthedRouteContext<P>) => Promise<ResultOf<C['responses']>>,
+): DescribedHandler {
+  const handler = chain(contract, ports, { guard, body: 'json' }, (input, ctx) =>
+    fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId }),
   );
+  return describeHandler(handler, { kind: 'json', auth: 'client', impliedErrors: clientRouteErrors(contract), route: contract });
 }
 
-/** An authenticated route whose body the route reads itself (multipart uploads). */
-export function rawBodyApi<S extends InputSchemas, const P extends RoutePorts>(
-  schemas: S,
+/** An authenticated route whose body the route reads itself (multipart uploads: the contract's `form`). */
+export function rawBodyApi<const C extends RouteContract, const P extends RoutePorts>(
+  contract: C,
   ports: P,
-  fn: (input: RouteInput<S>, ctx: AuthedRouteContext<P>) => Promise<ApiResult>,
-): LambdaHandler {
-  return chain(schemas, ports, { guard, body: 'raw' }, (input, ctx) =>
-    fn(input as RouteInput<S>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId }),
+  fn: (input: RouteInput<C>, ctx: AuthedRouteContext<P>) => Promise<ResultOf<C['responses']>>,
+): DescribedHandler {
+  const handler = chain(contract, ports, { guard, body: 'raw' }, (input, ctx) =>
+    fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId }),
   );
+  return describeHandler(handler, { kind: 'json', auth: 'client', impliedErrors: clientRouteErrors(contract), route: contract });
 }

@@ -1,44 +1,75 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { ErrorItem } from '../errors.js';
+import { z } from 'zod';
+import { ErrorItem } from '../errors.js';
 
-/** The SPEC.md envelope carried by every response, success or failure. */
-export interface Envelope<T = unknown> {
-  data: T | Record<string, never>;
-  errors: ErrorItem[];
-  message: string;
-  meta: Record<string, unknown>;
-  success: boolean;
+/*
+ * The SPEC.md envelope carried by every JSON response, success or failure: defined once here, as zod schemas that
+ * type the bodies below and describe every response of the OpenAPI document.
+ */
+
+/** `meta` of every answer: the request id, quoted to support; a route may add its own fields (pagination…). */
+export const RequestMeta = z.object({
+  request_id: z.string().meta({ description: 'Identifies the request in the logs; quote it to support' }),
+});
+
+/** The envelope of a success: `data` as the route declares it, `meta` with the route's own fields if any. */
+export function successEnvelope<D extends z.ZodType, M extends z.ZodObject = z.ZodObject<{}>>(data: D, meta?: M) {
+  return z.object({
+    data,
+    errors: z.array(ErrorItem).max(0).meta({ description: 'Always empty on success' }),
+    message: z.string().meta({ description: 'Human-readable outcome' }),
+    meta: (meta ?? z.object({})).extend(RequestMeta.shape),
+    success: z.literal(true),
+  });
 }
 
-/** What a handler returns before the request id is stamped into `meta`. */
-export interface ApiResult<T = unknown> {
-  status: number;
+/** The envelope of every failure: `data` is `{}` and `errors` says what went wrong. */
+export const ErrorEnvelope = z
+  .object({
+    data: z.object({}).meta({ description: 'Always an empty object on errors' }),
+    errors: z.array(ErrorItem).min(1),
+    message: z.string().meta({ description: 'Human-readable outcome', examples: ['Validation failed'] }),
+    meta: RequestMeta,
+    success: z.literal(false),
+  })
+  .meta({ id: 'ErrorEnvelope', description: 'The envelope of a failed request.' });
+
+type SuccessBody = z.output<ReturnType<typeof successEnvelope<z.ZodUnknown, z.ZodObject<{}, z.core.$loose>>>>;
+type ErrorBody = z.output<typeof ErrorEnvelope>;
+
+/** What a handler returns before the request id is stamped into `meta`; `S` is the status it answers. */
+export interface ApiResult<T = unknown, S extends number = number> {
+  status: S;
   data: T;
   message?: string;
   meta?: Record<string, unknown>;
   headers?: Record<string, string>;
   /** An HTML page answered instead of the envelope (the public links in e-mails are opened in browsers). */
   page?: string;
+  /** `data` is answered as the JSON body itself, without the envelope (the OpenAPI document). */
+  bare?: true;
 }
 
-export const ok = <T>(data: T, message = 'OK', meta?: Record<string, unknown>): ApiResult<T> => ({
+export const ok = <T>(data: T, message = 'OK', meta?: Record<string, unknown>): ApiResult<T, 200> => ({
   status: 200,
   data,
   message,
   meta,
 });
-export const created = <T>(data: T, message = 'Created', meta?: Record<string, unknown>): ApiResult<T> => ({
+export const created = <T>(data: T, message = 'Created', meta?: Record<string, unknown>): ApiResult<T, 201> => ({
   status: 201,
   data,
   message,
   meta,
 });
-export const accepted = <T>(data: T, message = 'Accepted', meta?: Record<string, unknown>): ApiResult<T> => ({
+export const accepted = <T>(data: T, message = 'Accepted', meta?: Record<string, unknown>): ApiResult<T, 202> => ({
   status: 202,
   data,
   message,
   meta,
 });
+/** A JSON document answered as it is, outside the envelope (tools read the OpenAPI document from its URL). */
+export const bareJson = <T>(data: T): ApiResult<T, 200> & { bare: true } => ({ status: 200, data, bare: true });
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -58,7 +89,14 @@ export function successResponse(result: ApiResult, requestId: string): APIGatewa
       body: result.page,
     };
   }
-  const body: Envelope = {
+  if (result.bare) {
+    return {
+      statusCode: result.status,
+      headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...(result.headers ?? {}) },
+      body: JSON.stringify(result.data),
+    };
+  }
+  const body: SuccessBody = {
     data: result.data ?? {},
     errors: [],
     message: result.message ?? 'OK',
@@ -77,13 +115,12 @@ export function errorResponse(
   items: ErrorItem[],
   message: string,
   requestId: string,
-  meta: Record<string, unknown> = {},
 ): APIGatewayProxyStructuredResultV2 {
-  const body: Envelope = {
+  const body: ErrorBody = {
     data: {},
     errors: items,
     message,
-    meta: { ...meta, request_id: requestId },
+    meta: { request_id: requestId },
     success: false,
   };
   return {

@@ -1,15 +1,23 @@
+import { z } from 'zod';
 import type { Clock, Ids } from '../../ports.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import type { ClientStore } from '../clients/client-store.js';
 import { conflict, notFound } from '../../errors.js';
 import { generateApiKey, hashApiKey, maskApiKey } from './api-key.js';
 
-export interface RotatedApiKey {
-  id: number;
-  key: string;
-  masked_key: string;
-  enabled: boolean;
-}
+/** SPEC.md's API key, as rotation answers it (OpenAPI `ApiKey`): the only time the full key is shown. */
+export const RotatedApiKey = z
+  .object({
+    id: z.int().min(1),
+    key: z
+      .string()
+      .regex(/^els_[0-9A-Za-z]{40}$/)
+      .meta({ description: 'The full new key: `els_` + 40 base62 characters; store it now, it is not shown again' }),
+    masked_key: z.string().meta({ examples: ['els_…x9Qz'] }),
+    enabled: z.boolean(),
+  })
+  .meta({ id: 'ApiKey', description: 'The new API key; the previous one stopped working.' });
+export type RotatedApiKey = z.output<typeof RotatedApiKey>;
 
 interface Deps {
   clock: Clock;

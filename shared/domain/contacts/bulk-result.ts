@@ -1,8 +1,10 @@
-import type { ErrorItem } from '../../errors.js';
+import { z } from 'zod';
+import { ErrorItem } from '../../errors.js';
 import type { ContactPatch, ParsedRow } from './bulk-row.js';
 
 /** Rows of a bulk import on their way through it, and the answer they make: one result per row, in input order. */
-export type BulkRowStatus = 'created' | 'updated' | 'unchanged' | 'failed';
+export const BULK_ROW_STATUSES = ['created', 'updated', 'unchanged', 'failed'] as const;
+export type BulkRowStatus = (typeof BULK_ROW_STATUSES)[number];
 
 export interface BulkRowInput {
   /** Reported back as `index`: the array index (JSON) or the 1-based data row number (CSV). */
@@ -12,23 +14,46 @@ export interface BulkRowInput {
   parsed: ParsedRow;
 }
 
-export interface BulkRowResult {
-  index: number;
-  email: string | null;
-  status: BulkRowStatus;
-  contact_id: number | null;
-  errors: ErrorItem[];
-  /** Present when other rows of the request have the same e-mail: their indexes (rows apply in order). */
-  duplicates?: number[];
-}
+const count = z.int().min(0);
 
-export interface BulkImportResult {
-  created: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  results: BulkRowResult[];
-}
+/** The answer of one row (OpenAPI `BulkRowResult`). */
+export const BulkRowResult = z
+  .object({
+    index: z.int().min(0).meta({ description: 'The array index (JSON) or the 1-based data row number (CSV)' }),
+    email: z.string().nullable().meta({ description: "The row's e-mail, lower-cased; null when it has none" }),
+    status: z.enum(BULK_ROW_STATUSES),
+    contact_id: z.int().nullable().meta({ description: 'null when the row failed' }),
+    errors: z.array(ErrorItem).meta({ description: 'Why the row failed; keys are `contacts.<index>.<field>` (CSV: `rows.<n>.<field>`)' }),
+    duplicates: z
+      .array(z.int())
+      .optional()
+      .meta({ description: 'Present when other rows of the request have the same e-mail: their indexes (rows apply in order)' }),
+  })
+  .meta({ id: 'BulkRowResult' });
+export type BulkRowResult = z.output<typeof BulkRowResult>;
+
+/** The answer of a bulk import, JSON or CSV (OpenAPI `BulkImportResult`): counts by status, one result per row. */
+export const BulkImportResult = z
+  .object({
+    created: count,
+    updated: count,
+    unchanged: count,
+    failed: count,
+    results: z.array(BulkRowResult).meta({ description: 'One per input row, in input order' }),
+  })
+  .meta({ id: 'BulkImportResult', description: 'One bad row never fails the others.' });
+export type BulkImportResult = z.output<typeof BulkImportResult>;
+
+/** `meta` of a bulk answer: the DynamoDB requests and waves the import took (its cost, DESIGN.md §7). */
+export const BulkImportMeta = z.object({
+  dynamodb: z.object({ requests: count, waves: count }).meta({ description: 'DynamoDB requests the import made, in how many sequential waves' }),
+});
+
+/** `meta` of a CSV import: also the header columns that are not contact fields, and the empty rows skipped. */
+export const CsvImportMeta = BulkImportMeta.extend({
+  ignored_columns: z.array(z.string()).meta({ description: 'Header columns that are not contact fields (each once)' }),
+  empty_rows: count.meta({ description: 'Rows with nothing in them, skipped' }),
+});
 
 /** A valid row during the import: `pending` is decided but not written; `status` is final. */
 export interface RowState {

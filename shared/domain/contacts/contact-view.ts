@@ -1,5 +1,8 @@
+import { z } from 'zod';
 import { healthScore } from '../tracking/health-score.js';
+import { UtcTimestamp } from '../time/utc-timestamp.js';
 import type { ContactRecord } from './contact-store.js';
+import { CONTACT_SOURCES } from './schemas.js';
 
 const TRANSIENT_WINDOW_MS = 30 * 86_400_000;
 
@@ -20,8 +23,55 @@ export function healthOf(c: ContactRecord, now: Date): number {
   );
 }
 
+const count = z.int().min(0);
+const text = z.string().nullable();
+
+/** SPEC.md's Contact as every contact route answers it (OpenAPI `Contact`). */
+export const ContactView = z
+  .object({
+    id: z.int().min(1),
+    client_id: z.int().min(1),
+    client_contact_id: text.meta({ description: "The caller's own identifier (events name the contact by it as `uid`)" }),
+    external_id: text,
+    email: z.email().meta({ description: 'Unique per client, lower-cased', examples: ['ada@example.com'] }),
+    first_name: text,
+    last_name: text,
+    company: text,
+    phone: text,
+    timezone: text.meta({ description: 'IANA time zone name', examples: ['Europe/Paris'] }),
+    is_subscribed: z.boolean(),
+    unsubscribe_reason: text,
+    unsubscribed_at: UtcTimestamp.nullable(),
+    last_purchase_at: UtcTimestamp.nullable(),
+    signup_source: text,
+    source: z
+      .int()
+      .min(0)
+      .max(CONTACT_SOURCES.length - 1)
+      .meta({ description: CONTACT_SOURCES.map((name, i) => `${i} ${name}`).join(', ') }),
+    custom_fields: z.array(z.int()).meta({ description: 'Ids of the custom fields the contact has, ascending' }),
+    custom_field_values: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+      .meta({ description: 'Extra: the custom field values by name' }),
+    tags: z.array(z.string()),
+    active_states: count,
+    active_workflow_count: count,
+    health_score: z.int().min(0).max(100),
+    total_emails_sent: count,
+    total_emails_opened: count,
+    total_emails_clicked: count,
+    last_activity_at: UtcTimestamp.nullable(),
+    last_email_opened_at: UtcTimestamp.nullable(),
+    last_workflow_at: UtcTimestamp.nullable(),
+    created_by: z.int().min(0).meta({ description: 'Id of the API key that created the contact (0: none)' }),
+    created_at: UtcTimestamp,
+    updated_at: UtcTimestamp,
+  })
+  .meta({ id: 'Contact', description: 'A recipient owned by the client. Unset values are null.' });
+export type ContactView = z.output<typeof ContactView>;
+
 /** The SPEC.md Contact as the API shows it at `now`; unset values are null, timestamps RFC 3339 UTC. */
-export function toContactView(c: ContactRecord, now: Date) {
+export function toContactView(c: ContactRecord, now: Date): ContactView {
   const fields = Object.entries(c.custom_fields ?? {});
   return {
     id: c.id,
@@ -57,4 +107,3 @@ export function toContactView(c: ContactRecord, now: Date) {
     updated_at: c.updated_at,
   };
 }
-export type ContactView = ReturnType<typeof toContactView>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { invalidField } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { ContactStore } from './contact-store.js';
-import { toContactView, type ContactView } from './contact-view.js';
+import { ContactView, toContactView } from './contact-view.js';
 import { readCursor, signCursor } from './list-cursor.js';
 import { Source, Timestamp } from './schemas.js';
 
@@ -33,10 +33,15 @@ export const ContactListQuery = z.object({
 });
 export type ContactListQuery = z.output<typeof ContactListQuery>;
 
-export interface ContactList {
-  contacts: ContactView[];
-  next_cursor: string | null;
-}
+/** A page of `GET /client/contacts` (OpenAPI: the route's `data`). */
+export const ContactList = z.object({
+  contacts: z.array(ContactView),
+  next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+});
+export type ContactList = z.output<typeof ContactList>;
+
+/** `meta` of a page: the `limit` applied. */
+export const ContactListMeta = z.object({ limit: z.int().min(1).max(CONTACT_LIST_MAX_LIMIT) });
 
 /**
  * `GET /client/contacts`: the client's contacts by ascending id, filtered, one page at a time. Each page reads at

@@ -82,7 +82,8 @@ export const ContactRef = z.object({
     .transform((v): { id: number } | { email: string } | { none: true } => {
       if (/^\d+$/.test(v)) return v.length <= 15 ? { id: Number(v) } : { none: true };
       return v.length <= MAX_EMAIL_LENGTH ? { email: v.toLowerCase() } : { none: true };
-    }),
+    })
+    .meta({ description: 'The contact id, or its e-mail address (URL-encoded, case-insensitive)' }),
 });
 
 export const SubscriptionBody = z.object({

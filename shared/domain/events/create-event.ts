@@ -2,7 +2,7 @@ import { UniqueViolation, type ContactStore } from '../contacts/contact-store.js
 import { createContact } from '../contacts/create-contact.js';
 import type { Ids } from '../../ports.js';
 import type { EventRecord } from './event-record.js';
-import { toEventQueueRecordView, toEventView } from './event-view.js';
+import { toEventQueueRecordView, toEventView, type EventQueueRecordView, type EventView } from './event-view.js';
 import { ingestEvent } from './ingest-event.js';
 import { processEvent, type ProcessDeps } from './process-event.js';
 import type { EventBody } from './schemas.js';
@@ -10,8 +10,8 @@ import type { EventBody } from './schemas.js';
 export type CreateEventDeps = Omit<ProcessDeps, 'createContactFor'> & { contacts: ContactStore; ids: Ids };
 
 export type CreatedEvent =
-  | { kind: 'processed'; replay: boolean; event: ReturnType<typeof toEventView> }
-  | { kind: 'queued'; replay: boolean; record: ReturnType<typeof toEventQueueRecordView> };
+  | { kind: 'processed'; replay: boolean; event: EventView }
+  | { kind: 'queued'; replay: boolean; record: EventQueueRecordView };
 
 /**
  * POST /client/events. Sync: stored and processed in the request (the Event, with `process_error`). Async: stored

@@ -1,7 +1,46 @@
+import { z } from 'zod';
+import { UtcTimestamp } from '../time/utc-timestamp.js';
 import type { EventRecord } from './event-record.js';
 
+const label = z.string().nullable();
+const freeForm = z.record(z.string(), z.unknown());
+
+/** SPEC.md's Event (OpenAPI `Event`): what the caller sent, and how processing went. */
+export const EventView = z
+  .object({
+    id: z.int().min(1),
+    client_id: z.int().min(1),
+    contact_id: z.int().nullable().meta({ description: 'The contact the event was matched to (null until processed, or not found)' }),
+    contact: z
+      .object({ email: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable() })
+      .nullable()
+      .meta({ description: 'Summary of the contact when the event was processed' }),
+    type: z.string().meta({ examples: ['signup'] }),
+    action: label,
+    feature: label,
+    plan: label,
+    source: label,
+    status: label.meta({ description: "The caller's label (processing state: `processed`, `process_error`)" }),
+    amount: z.number().nullable(),
+    upgrade: z.boolean().nullable(),
+    external_id: label,
+    idempotency_key: label,
+    metadata: freeForm,
+    ts: UtcTimestamp.meta({ description: 'When the event happened (the time of the request when not given)' }),
+    processed: z.boolean(),
+    processed_at: UtcTimestamp.nullable(),
+    process_error: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why processing could not use the event, e.g. `contact_not_found`', examples: ['contact_not_found'] }),
+    execution_ids: z.array(z.int()).meta({ description: 'Extra: the executions the event started' }),
+    created_at: UtcTimestamp,
+  })
+  .meta({ id: 'Event', description: 'A business occurrence reported by the client; it drives workflows.' });
+export type EventView = z.output<typeof EventView>;
+
 /** SPEC.md's Event. */
-export function toEventView(e: EventRecord) {
+export function toEventView(e: EventRecord): EventView {
   return {
     id: e.id,
     client_id: e.client_id,
@@ -27,11 +66,29 @@ export function toEventView(e: EventRecord) {
   };
 }
 
+/** SPEC.md's Event queue record (OpenAPI `EventQueueRecord`): the answer of an event accepted for later processing. */
+export const EventQueueRecordView = z
+  .object({
+    id: z.int().min(1).meta({ description: "One record per event: the event's id" }),
+    event_id: z.int().min(1),
+    client_id: z.int().min(1),
+    idempotency_key: z.string().nullable(),
+    payload: freeForm.meta({ description: 'The body as it was sent' }),
+    status: z.enum(['queued', 'processed', 'failed']),
+    retryable: z.boolean().meta({ description: 'Whether the queue will still try it (only while queued)' }),
+    retry_count: z.int().min(0),
+    process_error: z.string().nullable(),
+    processed_at: UtcTimestamp.nullable(),
+    created_at: UtcTimestamp,
+  })
+  .meta({ id: 'EventQueueRecord', description: 'An event accepted for asynchronous processing.' });
+export type EventQueueRecordView = z.output<typeof EventQueueRecordView>;
+
 /**
  * SPEC.md's Event queue record: one per event, so its `id` is the event's id. `retryable` says whether the queue
  * will still try it (queued) — a processed or failed event is final.
  */
-export function toEventQueueRecordView(e: EventRecord) {
+export function toEventQueueRecordView(e: EventRecord): EventQueueRecordView {
   return {
     id: e.id,
     event_id: e.id,

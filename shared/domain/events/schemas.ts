@@ -48,8 +48,14 @@ export type EventBody = z.output<typeof EventBody>;
 
 /** `sync=true` or `mode=sync` processes the event in the request (DESIGN.md §5). */
 export const EventQuery = z.object({
-  sync: z.enum(['true', 'false'], { error: 'Must be true or false' }).optional(),
-  mode: z.enum(['sync', 'async'], { error: 'Must be sync or async' }).optional(),
+  sync: z
+    .enum(['true', 'false'], { error: 'Must be true or false' })
+    .optional()
+    .meta({ description: '`true`: process the event in the request and answer 201 with the Event and its `process_error`' }),
+  mode: z
+    .enum(['sync', 'async'], { error: 'Must be sync or async' })
+    .optional()
+    .meta({ description: '`sync`: the same as `sync=true`' }),
 });
 export type EventQuery = z.output<typeof EventQuery>;
 
@@ -57,7 +63,10 @@ export const isSyncRequest = (query: EventQuery): boolean => query.sync === 'tru
 
 /** `{id}` of /client/events/{id}: anything that is not a plain id names no event (→ 404). */
 export const EventIdParams = z.object({
-  id: z.string().transform((v) => (/^\d{1,16}$/.test(v) ? Number(v) : 0)),
+  id: z
+    .string()
+    .transform((v) => (/^\d{1,16}$/.test(v) ? Number(v) : 0))
+    .meta({ description: 'The event id' }),
 });
 
 /** What the events queue carries: a pointer, the table is the truth. */

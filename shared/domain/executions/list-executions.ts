@@ -1,9 +1,13 @@
 import type { ExecutionStore } from './execution-store.js';
-import { toExecutionView } from './execution-view.js';
+import { toExecutionView, type ExecutionListMeta, type ExecutionView } from './execution-view.js';
 import type { ExecutionListQuery } from './schemas.js';
 
 /** GET /client/executions: newest first, filtered, one page; `meta` carries page, per_page, total, total_pages. */
-export async function listExecutions(deps: { executions: ExecutionStore }, clientId: number, query: ExecutionListQuery) {
+export async function listExecutions(
+  deps: { executions: ExecutionStore },
+  clientId: number,
+  query: ExecutionListQuery,
+): Promise<{ executions: ExecutionView[]; meta: ExecutionListMeta }> {
   const { executions, total, totalExact } = await deps.executions.list(clientId, query);
   return {
     executions: executions.map(toExecutionView),

@@ -5,6 +5,7 @@ import { dispatchExecution, type DispatchDeps } from '../engine/dispatch.js';
 import { timeOrderedId } from '../ids/time-ordered-id.js';
 import { EXECUTION_STATUS, STATUS_TEXT, type ExecutionRecord } from './execution-record.js';
 import type { ExecutionStore } from './execution-store.js';
+import type { ExecutionRetryView } from './execution-view.js';
 
 export interface RetryDeps extends DispatchDeps {
   clock: Clock;
@@ -15,7 +16,7 @@ export interface RetryDeps extends DispatchDeps {
  * POST /client/executions/{id}/retry: only a failed (4) execution; it becomes retried (7) and a new execution with
  * `retried_from` is queued now, in one transaction, then dispatched. Anything else is 409 `state`.
  */
-export async function retryExecution(deps: RetryDeps, clientId: number, executionId: number) {
+export async function retryExecution(deps: RetryDeps, clientId: number, executionId: number): Promise<ExecutionRetryView> {
   const original = executionId > 0 ? await deps.executions.get(clientId, executionId) : undefined;
   if (!original) throw notFound('execution_id', 'Execution not found');
   const refuse = () =>

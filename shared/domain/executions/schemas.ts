@@ -56,7 +56,10 @@ export type ExecutionListQuery = z.output<typeof ExecutionListQuery>;
 
 /** `{execution_id}`: anything that is not a plain id names no execution (→ 404). */
 export const ExecutionIdParams = z.object({
-  execution_id: z.string().transform((v) => (/^\d{1,16}$/.test(v) ? Number(v) : 0)),
+  execution_id: z
+    .string()
+    .transform((v) => (/^\d{1,16}$/.test(v) ? Number(v) : 0))
+    .meta({ description: 'The execution id' }),
 });
 
 export const ExecutionMessage = z.object({

@@ -1,4 +1,6 @@
 import { z } from 'zod';
 
 /** `{token}` of /u and /v: any string; verification (bounded, constant-time) decides, a bad one is a 404 page. */
-export const LinkTokenParams = z.object({ token: z.string() });
+export const LinkTokenParams = z.object({
+  token: z.string().meta({ description: 'The signed token of the link in the e-mail' }),
+});

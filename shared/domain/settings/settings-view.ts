@@ -1,9 +1,11 @@
+import { z } from 'zod';
 import type { ClientRecord } from '../clients/client-store.js';
 import type { SubscriptionPlan } from '../plans/catalog.js';
-import { deletedAtOf } from '../templates/template-view.js';
+import { DeletedAt, deletedAtOf } from '../templates/template-view.js';
+import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { quotaResetAt } from './quota-period.js';
 import { effectiveLimits, planOf } from './effective-settings.js';
-import { SETTINGS_FIELD_NAMES } from './schemas.js';
+import { SETTINGS_FIELD_NAMES, type SettingsFieldName } from './schemas.js';
 import type { SettingsBundle, SettingsRecord } from './settings-store.js';
 import type { DeliverabilityFigures } from '../tracking/deliverability-guard.js';
 
@@ -13,7 +15,41 @@ export const PLAN_CATALOG_PUBLISHED_AT = '2026-01-01T00:00:00.000Z';
 /** Role values of the nested client's `roles`: the account owner is the only role this API knows. */
 export const CLIENT_ROLES = { owner: 1 } as const;
 
-export function toPlanView(plan: SubscriptionPlan) {
+const feature = z.boolean();
+const limit = z.int().min(0);
+
+/** SPEC.md's subscription_plan (OpenAPI `SubscriptionPlan`). */
+export const PlanView = z
+  .object({
+    id: z.int().min(1),
+    name: z.string(),
+    description: z.string(),
+    tier: z.enum(['free', 'starter', 'growth', 'scale']),
+    display_order: z.int(),
+    is_active: z.boolean(),
+    max_users: limit,
+    max_workflows: limit,
+    max_emails_per_day: limit,
+    max_emails_per_month: limit,
+    price_monthly_eur: z.number().min(0),
+    price_annually_eur: z.number().min(0),
+    has_advanced_ai_logic: feature,
+    has_ai_advisor: feature,
+    has_ai_journey_mapping: feature,
+    has_core_playbooks: feature,
+    has_health_monitor: feature,
+    has_one_click_fixes: feature,
+    has_priority_growth_support: feature,
+    has_priority_processing: feature,
+    has_smart_3_event_setup: feature,
+    has_unlimited_flows: feature,
+    created_at: UtcTimestamp,
+    updated_at: UtcTimestamp,
+    deleted_at: DeletedAt,
+  })
+  .meta({ id: 'SubscriptionPlan', description: 'A plan of the service; client limits and feature flags derive from it.' });
+
+export function toPlanView(plan: SubscriptionPlan): z.output<typeof PlanView> {
   return {
     ...plan,
     created_at: PLAN_CATALOG_PUBLISHED_AT,
@@ -30,8 +66,59 @@ export interface ClientViewInput {
   now: Date;
 }
 
+const profile = z.string().nullable();
+
+/** SPEC.md's nested client object of the settings (OpenAPI `SettingsClient`). */
+export const NestedClientView = z
+  .object({
+    id: z.int().min(1),
+    client_id: z.string().meta({ description: 'Public identifier (UUID)' }),
+    first_name: profile,
+    last_name: profile,
+    email: z.string(),
+    phone: profile,
+    city: profile,
+    state: profile,
+    country: profile,
+    street_address: profile,
+    zip_code: profile,
+    website: profile,
+    avatar_url: profile,
+    avatar_file_id: z.int().nullable().meta({ description: 'Avatar files are managed by the dashboard: always null here' }),
+    avatar_file: z.null().meta({ description: 'Avatar files are managed by the dashboard: always null here' }),
+    api_key: z.string().meta({ description: 'The current API key, masked; the full key is returned only by rotation', examples: ['els_…x9Qz'] }),
+    api_key_enabled: z.boolean(),
+    is_email_verified: z.boolean(),
+    email_verified_at: UtcTimestamp.nullable(),
+    current_user_count: z.int().min(0),
+    monthly_email_quota: limit.meta({ description: 'E-mails the client may send this month (plan or custom quota)' }),
+    monthly_emails_sent: limit,
+    quota_reset_at: UtcTimestamp.meta({ description: 'Start of the next UTC month' }),
+    status: z.enum(['active', 'suspended']),
+    subscription_plan_id: z.int().min(1),
+    subscription_status: z.string(),
+    subscription_tier: z.enum(['free', 'starter', 'growth', 'scale']),
+    subscription_billing_period: z.string(),
+    subscription_ends_at: UtcTimestamp.nullable(),
+    created_at: UtcTimestamp,
+    updated_at: UtcTimestamp,
+    deleted_at: DeletedAt,
+    roles: z.array(
+      z.object({
+        id: z.int(),
+        user_id: z.int(),
+        role: z.int().meta({ description: '1 owner' }),
+        created_at: UtcTimestamp,
+        updated_at: UtcTimestamp,
+        deleted_at: DeletedAt,
+      }),
+    ),
+    subscription_plan: PlanView,
+  })
+  .meta({ id: 'SettingsClient', description: 'The client (account) the settings belong to.' });
+
 /** SPEC.md's nested client object. The API key is shown masked; a full key is only ever returned by rotation. */
-export function toNestedClientView({ client, plan, monthlyQuota, monthlyEmailsSent, now }: ClientViewInput) {
+export function toNestedClientView({ client, plan, monthlyQuota, monthlyEmailsSent, now }: ClientViewInput): z.output<typeof NestedClientView> {
   return {
     id: client.id,
     client_id: client.client_id,
@@ -79,8 +166,80 @@ export function toNestedClientView({ client, plan, monthlyQuota, monthlyEmailsSe
   };
 }
 
+const hour = z.int().min(0).max(23).nullable();
+const minute = z.int().min(0).max(59).nullable();
+const flag = z.boolean().nullable();
+const quota = z.int().min(0).nullable();
+const text = z.string().nullable();
+
+/** Every writable field as the settings show it: the stored value, null when unset. */
+const SettingsFieldsView = {
+  morning_send_hour: hour,
+  morning_send_minute: minute,
+  afternoon_send_hour: hour,
+  afternoon_send_minute: minute,
+  quiet_hour_start: hour,
+  quiet_hour_end: hour,
+  send_window_enabled: flag,
+  send_window_start_hour: hour,
+  send_window_end_hour: hour,
+  send_window_allowed_days: text.meta({ description: 'ISO weekday numbers, e.g. "1,2,3,4,5"', examples: ['1,2,3,4,5'] }),
+  timezone: text.meta({ description: 'IANA time zone name', examples: ['Europe/Paris'] }),
+  max_emails_per_day: quota.meta({ description: 'Lifecycle e-mails per contact per day' }),
+  queue_timeout_days: z.int().min(1).nullable(),
+  custom_email_quota_per_day: quota,
+  custom_email_quota_per_month: quota,
+  custom_max_workflows: quota,
+  enable_critical_bypass: flag,
+  ai_advisor_enabled: flag,
+  auto_approve_enabled: flag,
+  enabled_workflows: z.array(z.int()).nullable(),
+  preferences: z.array(z.int()).nullable(),
+  brand_name: text,
+  brand_logo_url: text,
+  brand_primary_color: text.meta({ examples: ['#1A73E8'] }),
+  brand_secondary_color: text,
+  company_name: text,
+  company_address: text,
+  email_from_name: text,
+  email_from_address: text,
+  email_reply_to: text,
+  email_signature: text,
+} satisfies { [K in SettingsFieldName]: z.ZodType };
+
+/** The `deliverability` extra (issue 9, documented): bounce and complaint rates, and whether sending is paused. */
+export const DeliverabilityView = z
+  .object({
+    window_days: z.int().min(1),
+    sends: z.int().min(0),
+    bounces: z.int().min(0),
+    complaints: z.int().min(0),
+    bounce_rate: z.number().min(0),
+    complaint_rate: z.number().min(0),
+    status: z.enum(['healthy', 'warning', 'paused']),
+    paused_at: UtcTimestamp.nullable(),
+    paused_reason: z.string().nullable(),
+  })
+  .meta({ id: 'Deliverability', description: "Extra: the client's bounce and complaint rates over the window." });
+
+/** SPEC.md's Client settings (OpenAPI `ClientSettings`). */
+export const SettingsView = z
+  .object({
+    id: z.int().min(1),
+    client_id: z.int().min(1),
+    ...SettingsFieldsView,
+    tone_of_voice: z.int().min(0).max(4),
+    created_at: UtcTimestamp,
+    updated_at: UtcTimestamp,
+    deleted_at: DeletedAt,
+    client: NestedClientView,
+    deliverability: DeliverabilityView,
+  })
+  .meta({ id: 'ClientSettings', description: "The client's settings: branding, sender, send windows, quotas. Unset values are null." });
+export type SettingsView = z.output<typeof SettingsView>;
+
 /** SPEC.md's Client settings: every writable field (null when unset), then the output-only fields. */
-export function toSettingsView(settings: SettingsRecord, nested: ClientViewInput, deliverability: DeliverabilityFigures) {
+export function toSettingsView(settings: SettingsRecord, nested: ClientViewInput, deliverability: DeliverabilityFigures): SettingsView {
   const fields = Object.fromEntries(SETTINGS_FIELD_NAMES.map((name) => [name, settings[name] ?? null])) as {
     [K in (typeof SETTINGS_FIELD_NAMES)[number]]: NonNullable<SettingsRecord[K]> | null;
   };
@@ -97,7 +256,6 @@ export function toSettingsView(settings: SettingsRecord, nested: ClientViewInput
     deliverability,
   };
 }
-export type SettingsView = ReturnType<typeof toSettingsView>;
 
 /** The view of a loaded settings row with its client profile and this month's counter. */
 export function settingsViewOf(

@@ -1,3 +1,4 @@
+import { pageMetaOf, type PageMeta } from '../pagination/page-meta.js';
 import type { TemplateListBody } from './schemas.js';
 import { SYSTEM_TEMPLATES } from './system-templates.js';
 import type { TemplateStore } from './template-store.js';
@@ -5,7 +6,7 @@ import { toTemplateView, type TemplateView } from './template-view.js';
 
 export interface TemplatePage {
   templates: TemplateView[];
-  meta: { page: number; per_page: number; total: number; total_pages: number };
+  meta: PageMeta;
 }
 
 /**
@@ -26,11 +27,6 @@ export async function listTemplates(
   const start = (filter.page - 1) * filter.per_page;
   return {
     templates: all.slice(start, start + filter.per_page).map(toTemplateView),
-    meta: {
-      page: filter.page,
-      per_page: filter.per_page,
-      total: all.length,
-      total_pages: Math.ceil(all.length / filter.per_page),
-    },
+    meta: pageMetaOf(filter.page, filter.per_page, all.length),
   };
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { ContactStore } from '../contacts/contact-store.js';
@@ -6,6 +7,23 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import { findTemplate } from './get-template.js';
 import { renderEmail } from './render-email.js';
 import type { RenderPreviewBody } from './schemas.js';
+import { TEMPLATE_TYPES } from './template-store.js';
+
+/** SPEC.md's Rendered template preview (OpenAPI `RenderedPreview`). */
+export const RenderedPreview = z
+  .object({
+    template_id: z.int().min(1),
+    template_type: z.literal([TEMPLATE_TYPES.system, TEMPLATE_TYPES.client]),
+    contact_id: z.int().nullable().meta({ description: 'The contact whose variables were used' }),
+    include_default_vars: z.boolean(),
+    resolved_vars: z.record(z.string(), z.unknown()).meta({ description: 'The variables finally used (`it.*`)' }),
+    subject: z.string(),
+    preview_text: z.string(),
+    html_body: z.string(),
+    text_body: z.string(),
+  })
+  .meta({ id: 'RenderedPreview', description: 'A saved template rendered with a contact and variables; nothing is sent.' });
+export type RenderedPreview = z.output<typeof RenderedPreview>;
 
 interface Deps {
   clock: Clock;
@@ -19,7 +37,7 @@ interface Deps {
  * POST /client/email-templates/{id}/render-preview. Template, contact and (with default vars) settings are read in
  * one parallel wave, then rendered by `renderEmail`, the sender's own path.
  */
-export async function renderPreview(deps: Deps, clientId: number, templateId: number, body: RenderPreviewBody) {
+export async function renderPreview(deps: Deps, clientId: number, templateId: number, body: RenderPreviewBody): Promise<RenderedPreview> {
   const [template, contact, bundle] = await Promise.all([
     findTemplate(deps, clientId, templateId),
     body.contact_id !== undefined ? deps.contacts.get(clientId, body.contact_id) : Promise.resolve(undefined),
@@ -48,4 +66,3 @@ export async function renderPreview(deps: Deps, clientId: number, templateId: nu
     text_body: rendered.text,
   };
 }
-export type RenderedPreview = Awaited<ReturnType<typeof renderPreview>>;

@@ -4,7 +4,10 @@ import { TEMPLATE_TYPES } from './template-store.js';
 
 /** `{id}` of the template paths; anything that is not a plain id cannot name a template (→ 404, id 0). */
 export const TemplateIdParams = z.object({
-  id: z.string().transform((v) => (/^\d{1,15}$/.test(v) ? Number(v) : 0)),
+  id: z
+    .string()
+    .transform((v) => (/^\d{1,15}$/.test(v) ? Number(v) : 0))
+    .meta({ description: 'The template id (system templates below 1000)' }),
 });
 
 /**

@@ -1,14 +1,50 @@
-import type { TemplateRecord } from './template-store.js';
+import { z } from 'zod';
+import { PageMeta } from '../pagination/page-meta.js';
+import { UtcTimestamp } from '../time/utc-timestamp.js';
+import { TEMPLATE_TYPES, type TemplateRecord } from './template-store.js';
 
 /** The zero time Go-style nullable timestamps use for "not set". */
 export const ZERO_TIME = '0001-01-01T00:00:00Z';
 
-/** `deleted_at` as SPEC.md shows it: `{time, valid}`; not deleted is the zero time with `valid: false`. */
-export const deletedAtOf = (deletedAt: string | undefined | null) =>
+/** SPEC.md's `deleted_at` (OpenAPI `DeletedAt`): `{time, valid}`, the zero time with `valid: false` when not deleted. */
+export const DeletedAt = z
+  .object({
+    time: z.iso.datetime().meta({ examples: [ZERO_TIME] }),
+    valid: z.boolean().meta({ description: 'false: not deleted (`time` is the zero time)' }),
+  })
+  .meta({ id: 'DeletedAt', description: 'A nullable timestamp in the Go style.' });
+export type DeletedAt = z.output<typeof DeletedAt>;
+
+export const deletedAtOf = (deletedAt: string | undefined | null): DeletedAt =>
   deletedAt ? { time: deletedAt, valid: true } : { time: ZERO_TIME, valid: false };
 
+/** SPEC.md's Email template (OpenAPI `EmailTemplate`). */
+export const TemplateView = z
+  .object({
+    id: z.int().min(1).meta({ description: 'System templates have ids below 1000' }),
+    user_id: z.int().min(0).meta({ description: 'The owning client; 0 for system templates' }),
+    name: z.string(),
+    subject: z.string(),
+    preview_text: z.string(),
+    html_body: z.string(),
+    text_body: z.string(),
+    type: z
+      .literal([TEMPLATE_TYPES.system, TEMPLATE_TYPES.client])
+      .meta({ description: '1 a system template (read-only), 2 a template the client owns' }),
+    source_template: z
+      .object({ id: z.int(), name: z.string(), subject: z.string(), updated_at: UtcTimestamp })
+      .nullable()
+      .meta({ description: 'Summary of the template this one was copied from' }),
+    source_template_id: z.int().nullable(),
+    created_at: UtcTimestamp,
+    updated_at: UtcTimestamp,
+    deleted_at: DeletedAt,
+  })
+  .meta({ id: 'EmailTemplate', description: 'Message content: every part is a template of `<%= it.path %>` interpolations.' });
+export type TemplateView = z.output<typeof TemplateView>;
+
 /** The SPEC.md Email template; `user_id` is the owning client (0 for system templates). */
-export function toTemplateView(t: TemplateRecord) {
+export function toTemplateView(t: TemplateRecord): TemplateView {
   return {
     id: t.id,
     user_id: t.client_id,
@@ -25,4 +61,6 @@ export function toTemplateView(t: TemplateRecord) {
     deleted_at: deletedAtOf(t.deleted_at),
   };
 }
-export type TemplateView = ReturnType<typeof toTemplateView>;
+
+/** `data` of POST /client/email-templates/list (its `meta` is a PageMeta). */
+export const TemplateList = z.object({ templates: z.array(TemplateView) });

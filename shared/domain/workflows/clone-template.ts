@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import type { Clock, Ids } from '../../ports.js';
 import { nextClientTemplateId } from '../templates/create-template.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
 import { TEMPLATE_TYPES, type TemplateRecord, type TemplateStore } from '../templates/template-store.js';
-import { toTemplateView, type TemplateView } from '../templates/template-view.js';
+import { TemplateView, toTemplateView } from '../templates/template-view.js';
 import type { WorkflowCustomizationStore } from './customization-store.js';
 import { requireWorkflow } from './update-customization.js';
 
@@ -13,7 +14,12 @@ interface Deps {
   customizations: WorkflowCustomizationStore;
 }
 
-export type ClonedTemplate = TemplateView & { template_id: number; workflow_id: number };
+/** The answer of clone-template (OpenAPI `ClonedTemplate`): the client's copy, with the ids SPEC.md names. */
+export const ClonedTemplate = TemplateView.extend({
+  template_id: z.int().min(1).meta({ description: "The copy's id (as `id`): activate it with PATCH …/customization" }),
+  workflow_id: z.int().min(1),
+}).meta({ id: 'ClonedTemplate', description: "A client-owned copy of a workflow's system template." });
+export type ClonedTemplate = z.output<typeof ClonedTemplate>;
 
 const cloneView = (template: TemplateRecord, workflowId: number): ClonedTemplate => ({
   template_id: template.id,

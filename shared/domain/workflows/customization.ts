@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { SEND_TIME_MODES, type SendTimeMode, type WorkflowDefinition } from './catalog.js';
 
 /** The per-client overrides of a workflow (SPEC.md Workflow customization); absent = the workflow's default. */
@@ -56,12 +58,61 @@ export function snapshotOf(overrides: Overrides, workflow: WorkflowDefinition): 
 
 export const sameOverrides = (a: Overrides, b: Overrides): boolean => OVERRIDE_FIELDS.every((f) => a[f] === b[f]);
 
+/** A send time mode: 0 immediate, 1 preferred time of day in the contact's time zone. */
+export const SendTimeModeValue = z
+  .literal([SEND_TIME_MODES.immediate, SEND_TIME_MODES.preferredTime])
+  .meta({ description: "0 immediate, 1 at a preferred time of day in the contact's time zone" });
+
+const override = z.int().nullable();
+/** Each override as the client set it; null = the workflow's default applies. */
+const OverridesView = z
+  .object({
+    template_id: override,
+    delay_minutes: override,
+    priority_score: override,
+    preferred_send_hour: override,
+    preferred_send_minute: override,
+  } satisfies Record<OverrideField, z.ZodType>)
+  .meta({ description: "What the client overrode (null: the workflow's default)" });
+
+/** SPEC.md's Workflow customization (OpenAPI `WorkflowCustomization`): the values in effect and the overrides. */
+export const CustomizationView = z
+  .object({
+    workflow_id: z.int().min(1),
+    template_id: z.int().min(1),
+    delay_minutes: z.int().min(0),
+    priority_score: z.int().min(0).max(100),
+    preferred_send_hour: z.int().min(0).max(23).nullable(),
+    preferred_send_minute: z.int().min(0).max(59).nullable(),
+    send_time_mode: SendTimeModeValue,
+    overrides: OverridesView,
+    updated_at: UtcTimestamp.nullable().meta({ description: 'Last change of the overrides; null before the first' }),
+  })
+  .meta({ id: 'WorkflowCustomization', description: "A workflow's per-client settings in effect (override or default)." });
+export type CustomizationView = z.output<typeof CustomizationView>;
+
+const Snapshot = OverridesView.extend({ send_time_mode: SendTimeModeValue });
+
+/** One change of a workflow's customization (OpenAPI `CustomizationAuditEntry`). */
+export const CustomizationAuditView = z
+  .object({
+    id: z.string(),
+    workflow_id: z.int().min(1),
+    key_id: z.int().nullable().meta({ description: 'The API key that made the change; null for a JWT' }),
+    auth_method: z.enum(['api_key', 'jwt']),
+    request_id: z.string().nullable(),
+    at: UtcTimestamp,
+    before: Snapshot,
+    after: Snapshot,
+  })
+  .meta({ id: 'CustomizationAuditEntry', description: 'Who changed which overrides, when.' });
+
 /**
  * SPEC.md's Workflow customization with the values in effect (override or default), plus `overrides` showing
  * what the client set (null = default). Without a preferred hour the send time follows the workflow's default
  * mode (onboarding tips: the client's morning slot).
  */
-export function toCustomizationView(workflow: WorkflowDefinition, record: CustomizationRecord | undefined) {
+export function toCustomizationView(workflow: WorkflowDefinition, record: CustomizationRecord | undefined): CustomizationView {
   const overrides = overridesOf(record);
   const hour = overrides.preferred_send_hour;
   return {
@@ -76,4 +127,3 @@ export function toCustomizationView(workflow: WorkflowDefinition, record: Custom
     updated_at: record?.updated_at ?? null,
   };
 }
-export type CustomizationView = ReturnType<typeof toCustomizationView>;

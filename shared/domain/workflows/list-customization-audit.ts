@@ -1,6 +1,12 @@
+import { z } from 'zod';
+import { pageMetaOf, type PageMeta } from '../pagination/page-meta.js';
+import { CustomizationAuditView } from './customization.js';
 import type { WorkflowCustomizationStore } from './customization-store.js';
 import type { AuditQuery } from './schemas.js';
 import { requireWorkflow } from './update-customization.js';
+
+/** `data` of the customization audit (its `meta` is a PageMeta). */
+export const CustomizationAuditList = z.object({ entries: z.array(CustomizationAuditView).meta({ description: 'Newest first' }) });
 
 /** GET /client/workflows/{workflow_id}/customization/audit: the changes of one workflow's overrides, newest first. */
 export async function listCustomizationAudit(
@@ -8,12 +14,12 @@ export async function listCustomizationAudit(
   clientId: number,
   workflowId: number,
   query: AuditQuery,
-) {
+): Promise<z.output<typeof CustomizationAuditList> & { meta: PageMeta }> {
   requireWorkflow(workflowId);
   const all = await deps.customizations.listAudit(clientId, workflowId);
   const start = (query.page - 1) * query.per_page;
   return {
     entries: all.slice(start, start + query.per_page),
-    meta: { page: query.page, per_page: query.per_page, total: all.length, total_pages: Math.ceil(all.length / query.per_page) },
+    meta: pageMetaOf(query.page, query.per_page, all.length),
   };
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Clock } from '../../ports.js';
 import { effectiveLimits, planOf } from '../settings/effective-settings.js';
 import { quotaMonthOf } from '../settings/quota-period.js';
@@ -5,8 +6,50 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
 import { isSystemTemplateId, type TemplateRecord, type TemplateStore } from '../templates/template-store.js';
 import { WORKFLOW_IDS, WORKFLOWS } from './catalog.js';
-import { toCustomizationView, type CustomizationRecord } from './customization.js';
+import { CustomizationView, SendTimeModeValue, toCustomizationView, type CustomizationRecord } from './customization.js';
 import type { WorkflowCustomizationStore } from './customization-store.js';
+
+/** An item of GET /client/workflows (OpenAPI `Workflow`): a catalog workflow with this client's configuration. */
+export const WorkflowView = z
+  .object({
+    id: z.int().min(1),
+    key: z.string().meta({ examples: ['welcome'] }),
+    name: z.string(),
+    description: z.string(),
+    trigger: z
+      .object({
+        event: z.string().meta({ description: 'The event `type` that starts the workflow' }),
+        or_when: z
+          .object({ field: z.literal('upgrade'), equals: z.literal(true) })
+          .optional()
+          .meta({ description: 'Also starts on an event of any type whose `field` equals `equals`' }),
+      })
+      .meta({ description: 'What starts the workflow' }),
+    critical: z.boolean().meta({ description: "May bypass a contact's daily cap when the client enables the bypass" }),
+    enabled: z.boolean(),
+    defaults: z.object({
+      template_id: z.int().min(1),
+      delay_minutes: z.int().min(0),
+      priority_score: z.int().min(0).max(100),
+      send_time_mode: SendTimeModeValue,
+      send_slot: z.enum(['morning', 'afternoon']).nullable(),
+    }),
+    customization: CustomizationView,
+    template: z
+      .object({ id: z.int(), name: z.string(), type: z.int() })
+      .nullable()
+      .meta({ description: 'The template in use' }),
+    clone_template_id: z.int().nullable().meta({ description: "The client's copy made by clone-template" }),
+  })
+  .meta({ id: 'Workflow', description: 'A lifecycle workflow the service ships, as configured for the client.' });
+
+/** `data` of GET /client/workflows, and its `meta`. */
+export const WorkflowList = z.object({ workflows: z.array(WorkflowView) });
+export const WorkflowListMeta = z.object({
+  total: z.int().min(0),
+  enabled: z.int().min(0).meta({ description: 'Workflows enabled for the client' }),
+  max_workflows: z.int().min(0).meta({ description: "The client's limit (plan or custom_max_workflows)" }),
+});
 
 interface Deps {
   clock: Clock;
@@ -20,7 +63,10 @@ interface Deps {
  * enabled_workflows, or the plan's default set), the overrides and effective values, and the template in use.
  * Reads: settings bundle and customizations in one parallel wave, then the client templates in use (if any).
  */
-export async function listWorkflows(deps: Deps, clientId: number) {
+export async function listWorkflows(
+  deps: Deps,
+  clientId: number,
+): Promise<z.output<typeof WorkflowList> & { meta: z.output<typeof WorkflowListMeta> }> {
   const [bundle, records] = await Promise.all([
     deps.settings.load(clientId, quotaMonthOf(deps.clock.now())),
     deps.customizations.getMany(clientId, WORKFLOW_IDS),
@@ -32,7 +78,7 @@ export async function listWorkflows(deps: Deps, clientId: number) {
   const own = ownIds.length > 0 ? await deps.templates.getMany(clientId, ownIds) : [];
   const templateById = new Map<number, TemplateRecord>(own.map((t) => [t.id, t]));
 
-  const workflows = WORKFLOWS.map((w) => {
+  const workflows = WORKFLOWS.map((w): z.output<typeof WorkflowView> => {
     const record = byWorkflow.get(w.id);
     const customization = toCustomizationView(w, record);
     const template = isSystemTemplateId(customization.template_id)

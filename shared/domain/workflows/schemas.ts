@@ -2,7 +2,10 @@ import { z } from 'zod';
 
 /** `{workflow_id}` of the workflow paths; anything that is not a plain id names no workflow (→ 404). */
 export const WorkflowIdParams = z.object({
-  workflow_id: z.string().transform((v) => (/^\d{1,9}$/.test(v) ? Number(v) : 0)),
+  workflow_id: z
+    .string()
+    .transform((v) => (/^\d{1,9}$/.test(v) ? Number(v) : 0))
+    .meta({ description: 'The workflow id (GET /client/workflows lists them)' }),
 });
 
 const bounded = (min: number, max: number, what: string) =>

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, RFC3339_UTC } from '../support/api.js';
+import { call, checkContract, RFC3339_UTC } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 import { awaitExecutionStatus, listExecutions } from '../support/executions.js';
 import { eventually } from '../support/eventually.js';
@@ -172,6 +172,8 @@ describe('the README walk-through', () => {
     });
 
     // Assess
+    const path = new URL(link).pathname;
+    await checkContract({ method: 'POST', path, status: answer.status, contentType: answer.headers.get('content-type') ?? '', text: await answer.text() });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('set-cookie')).toBeNull();
     const contact = await call('GET', `/client/contacts/${res.body.data.contact_id}`, { key: client.api_key });

@@ -1,4 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
+import { API_BASE_PATH } from '../../../functions/routes.js';
+import { checkContract } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 import { clientSnapshot, type ClientSnapshot } from '../support/client-snapshot.js';
 import { answerProblems } from './envelope-check.js';
@@ -21,6 +23,8 @@ export interface Probe {
   root?: boolean;
   /** A route that answers HTML pages: below 500 and a page (or the envelope, for what the server refuses itself). */
   html?: boolean;
+  /** A route that answers its success as a JSON document of its own (the OpenAPI document), not in the envelope. */
+  bareJson?: boolean;
 }
 
 /**
@@ -49,7 +53,15 @@ export class FuzzSession {
     const headers = { ...probe.headers, ...(authorization === undefined ? {} : { authorization }) };
     const answer = await sendRaw({ method: probe.method, path: probe.path, headers, body: probe.body, root: probe.root });
     this.sent += 1;
-    const problems = probe.html && isHtmlPage(answer) ? [] : answerProblems(answer);
+    const exempt = (probe.html && isHtmlPage(answer)) || (probe.bareJson && answer.status >= 200 && answer.status < 300);
+    const problems = exempt ? [] : answerProblems(answer);
+    if (answer.status > 0) {
+      // Every answer is a contract test too: a status the document declares for the operation, a body its schema accepts.
+      const path = probe.root ? probe.path : `${API_BASE_PATH}${probe.path}`;
+      await checkContract({ method: probe.method, path, status: answer.status, contentType: answer.contentType ?? '', text: answer.text }).catch(
+        (error: Error) => problems.push(error.message),
+      );
+    }
     const after = await clientSnapshot(this.clientId);
     if (answer.status === 0 || answer.status >= 400) {
       const written = changedItems(this.baseline, after);

@@ -20,6 +20,8 @@ export interface RawAnswer {
   /** 0 when the connection failed before an answer arrived. */
   status: number;
   text: string;
+  /** The answer's content type ('' when it has none). */
+  contentType?: string;
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -40,7 +42,9 @@ export async function sendRaw(req: RawRequest): Promise<RawAnswer> {
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), contentType: res.headers['content-type'] ?? '' }),
+        );
         res.on('error', reject);
       },
     );

@@ -44,6 +44,7 @@ describe('malformed request bodies', () => {
             method: route.method,
             root: route.root,
             html: route.html,
+            bareJson: route.bareJson,
             path,
             credentials: { kind: 'client-key' },
             headers: body.contentType === undefined ? {} : { 'content-type': body.contentType },

@@ -50,6 +50,7 @@ describe('odd headers and query strings', () => {
             method: route.method,
             root: route.root,
             html: route.html,
+            bareJson: route.bareJson,
             path: query === undefined ? path : `${path}?${query}`,
             credentials,
             headers,

@@ -32,7 +32,7 @@ describe('malformed paths', () => {
         fc.asyncProperty(path, async (fuzzedPath) => {
           await session.probe({ method: route.method,
             root: route.root,
-            html: route.html, path: fuzzedPath, credentials: { kind: 'client-key' } });
+            html: route.html, bareJson: route.bareJson, path: fuzzedPath, credentials: { kind: 'client-key' } });
         }),
         { numRuns: RUNS_PER_ROUTE, seedOffset: index },
       );

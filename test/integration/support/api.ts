@@ -1,4 +1,7 @@
 import { expect, inject } from 'vitest';
+import { generateOpenApiDocument } from '../../../functions/openapi-document.js';
+import { API_BASE_PATH } from '../../../functions/routes.js';
+import { ContractChecker } from './contract-check.js';
 
 /** A timestamp as the API writes it: RFC 3339 in UTC. */
 export const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -52,6 +55,7 @@ export async function request<T = any>(method: string, path: string, options: Re
 
   const response = await fetch(`${inject('baseUrl')}${path}`, { method, headers, body });
   const text = await response.text();
+  await checkContract({ method, path: `${API_BASE_PATH}${path}`, status: response.status, contentType: response.headers.get('content-type') ?? '', text });
   let parsed: EnvelopeBody<T>;
   try {
     parsed = JSON.parse(text) as EnvelopeBody<T>;
@@ -59,6 +63,19 @@ export async function request<T = any>(method: string, path: string, options: Re
     throw new Error(`${method} ${path} answered ${response.status} with a non-JSON body: ${text.slice(0, 200)}`);
   }
   return { status: response.status, body: parsed, headers: Object.fromEntries(response.headers), text };
+}
+
+let checker: Promise<ContractChecker> | undefined;
+
+/**
+ * Every answer is a contract test: it must be one the OpenAPI document declares for its operation and status, with a
+ * body its schema accepts (test/integration/support/contract-check.ts). The document is generated from the code once
+ * per test worker.
+ */
+export async function checkContract(answer: Parameters<ContractChecker['problems']>[0]): Promise<void> {
+  checker ??= generateOpenApiDocument().then((document) => new ContractChecker(document));
+  const problems = (await checker).problems(answer);
+  if (problems.length > 0) throw new Error(`Contract test failed: ${problems.join('\n')}`);
 }
 
 /** `request` that also proves that no response shows the caller's full API key. */

@@ -8,7 +8,7 @@ import { createClient } from '../../../shared/domain/clients/create-client.js';
 import { conflict } from '../../../shared/errors.js';
 import { jsonApi } from '../../../shared/http/api.js';
 import { publicApi } from '../../../shared/http/public-api.js';
-import { created, ok } from '../../../shared/http/envelope.js';
+import { bareJson, created, ok } from '../../../shared/http/envelope.js';
 
 const context = { awsRequestId: 'aws-req', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
 
@@ -26,8 +26,9 @@ function event(overrides: Partial<APIGatewayProxyEventV2> & { headers?: Record<s
 }
 
 const Body = z.object({ name: z.string().min(2), age: z.int().min(0), email: z.email() });
+const Thing = z.object({ id: z.int(), name: z.string(), client: z.int() });
 const handler = jsonApi(
-  { params: z.object({ id: z.coerce.number().int() }), body: Body },
+  { summary: 'Create a thing', params: z.object({ id: z.coerce.number().int() }), body: Body, responses: { 201: Thing } },
   [],
   async ({ params, body }, ctx) => created({ id: params.id, name: body.name, client: ctx.clientId }),
 );
@@ -107,7 +108,7 @@ describe('jsonApi', () => {
   });
 
   it('maps an AppError thrown by the domain to its status', async () => {
-    const failing = jsonApi({}, [], async () => {
+    const failing = jsonApi({ summary: 'Fail', responses: { 200: Thing } }, [], async () => {
       throw conflict('unique', 'email', 'taken');
     });
     const res = await failing(authed(undefined), context);
@@ -120,7 +121,7 @@ describe('jsonApi', () => {
     const { logger } = await import('../../../shared/logger.js');
     const logged: unknown[][] = [];
     const spy = vi.spyOn(logger, 'error').mockImplementation((...args: unknown[]) => void logged.push(args));
-    const failing = publicApi({}, [], async () => {
+    const failing = publicApi({ summary: 'Fail', responses: { 200: Thing } }, [], async () => {
       throw new Error('secret table name and stack');
     });
 
@@ -135,9 +136,30 @@ describe('jsonApi', () => {
   });
 
   it('serves public routes without authentication', async () => {
-    const health = publicApi({}, [], async () => ok({ status: 'ok' }));
+    const health = publicApi({ summary: 'Health', responses: { 200: z.object({ status: z.string() }) } }, [], async () =>
+      ok({ status: 'ok' }),
+    );
     const res = await health(event({ body: undefined }), context);
     expect(res.statusCode).toBe(200);
+  });
+
+  it('carries its contract, with the authentication and the errors its wrapper implies', () => {
+    expect(handler.contract).toMatchObject({ kind: 'json', auth: 'client', impliedErrors: [400, 401, 403, 413, 415, 422, 500] });
+    expect(handler.contract.route).toMatchObject({ summary: 'Create a thing', responses: { 201: Thing } });
+    const health = publicApi({ summary: 'Health', responses: { 200: Thing } }, [], async () => {
+      throw new Error('not called');
+    });
+    // No input to validate: no 422.
+    expect(health.contract).toMatchObject({ kind: 'json', auth: 'none', impliedErrors: [400, 413, 415, 500] });
+  });
+
+  it('answers a bare JSON document without the envelope', async () => {
+    const document = publicApi({ summary: 'Document', responses: { 200: { document: z.object({ openapi: z.string() }) } } }, [], async () =>
+      bareJson({ openapi: '3.1.0' }),
+    );
+    const res = await document(event({ body: undefined }), context);
+    expect(res).toMatchObject({ statusCode: 200, headers: { 'x-request-id': 'req-123' } });
+    expect(JSON.parse(res.body as string)).toEqual({ openapi: '3.1.0' });
   });
 });
 

@@ -1,0 +1,63 @@
+/** What the OpenAPI document says about the API as a whole: version, introduction, servers, tags, security schemes. */
+import type { OpenApiDocument } from './build-document.js';
+
+/** The interface version SPEC.md gives (its "Versioning" section). */
+export const API_VERSION = '1.38.0';
+
+/** The document's introduction (Markdown). */
+export const DESCRIPTION = `The client-facing API of the e-mail lifecycle service: contacts, e-mail templates, workflow \
+customization, events, executions, sent e-mails, client settings and API keys.
+
+Every JSON answer is the envelope \`{data, errors, message, meta, success}\`; \`meta.request_id\` identifies the request. \
+A failure has \`data: {}\` and one \`ErrorItem\` per problem (\`condition\`, \`error\`, \`key\` = the dotted field path); \
+all field problems of a request are reported at once.
+
+Authenticate with \`Authorization: Bearer <API key>\` (\`els_…\`) or a JWT bearer token. Every operation under \
+\`/api/v1/client\` acts only on the authenticated client's data; another client's record is answered like a missing one (404).
+
+Operations marked *Extra* go beyond SPEC.md; the README documents them.`;
+
+export const SERVERS: OpenApiDocument['servers'] = [
+  { url: 'http://127.0.0.1:3000', description: 'The local runtime (`npm start`; PORT defaults to 3000)' },
+  {
+    url: 'https://{api_id}.execute-api.{region}.amazonaws.com',
+    description: 'AWS: the HTTP API `npx cdk deploy` creates (the stack output ApiUrl, without /api/v1)',
+    variables: {
+      api_id: { default: 'api-id', description: 'The HTTP API id' },
+      region: { default: 'eu-west-1', description: 'The AWS region of the stack' },
+    },
+  },
+];
+
+/** The tags, by the path segment after `/client` they stand for; in the order a reader meets the resources. */
+export const TAGS: { slug: string; name: string; description: string }[] = [
+  { slug: 'contacts', name: 'Contacts', description: 'Recipients owned by the client' },
+  { slug: 'email-templates', name: 'Email templates', description: 'Message content: system templates and the client’s own' },
+  { slug: 'workflows', name: 'Workflows', description: 'Lifecycle workflows and the client’s overrides of them' },
+  { slug: 'events', name: 'Events', description: 'Business occurrences that drive workflows' },
+  { slug: 'executions', name: 'Executions', description: 'Runs of a workflow for a contact' },
+  { slug: 'sent-emails', name: 'Sent emails', description: 'E-mails sent, with their delivery and engagement history' },
+  { slug: 'settings', name: 'Settings', description: 'Branding, sender identity, send windows and quotas' },
+  { slug: 'api-keys', name: 'API keys', description: 'The client’s API key' },
+  { slug: 'public-links', name: 'Public links', description: 'The unsubscribe and view-in-browser links in e-mails: HTML pages, no authentication' },
+  { slug: 'service', name: 'Service', description: 'Health and this document; no authentication' },
+];
+
+/** API key or JWT, both bearer tokens in `Authorization`: what `jsonApi` accepts. */
+export const SECURITY_SCHEMES = {
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'els_… API key',
+    description:
+      'An API key: `els_` + 40 base62 characters, sent as `Authorization: Bearer <key>` (the raw key as the header ' +
+      'value is accepted too). Rotate it with POST /api/v1/client/api-keys/rotate.',
+  },
+  jwt: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'A JWT bearer token naming the client, from the identity provider the deployment is configured with.',
+  },
+};
+

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as plain data. */
+export type JsonSchema = { [key: string]: unknown };
+
+const COMPONENT_REF = '#/components/schemas/';
+/** Formats whose validation says all there is to say: zod's long regex for them is left out of the document. */
+const SELF_DESCRIBING_FORMATS = new Set(['date-time', 'date', 'email', 'uuid', 'uri']);
+
+/**
+ * Turns zod schemas into the document's JSON Schemas with `z.toJSONSchema`: requests with `io: 'input'` (what a
+ * caller sends, before transforms and defaults), responses with `io: 'output'`. A schema with a `.meta({ id })`
+ * becomes one entry of `components.schemas`, referenced wherever it appears; two different schemas claiming the
+ * same id are refused, so a name in the document always means one thing.
+ */
+export class SchemaCatalog {
+  private readonly components = new Map<string, { schema: JsonSchema; text: string }>();
+
+  /** The JSON Schema of `schema`, with its named parts moved to the components. */
+  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', override: tidy }) as JsonSchema;
+    const { $schema: _dialect, $defs, ...rest } = json;
+    for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.add(id, pointRefs(def) as JsonSchema);
+    return pointRefs(rest) as JsonSchema;
+  }
+
+  /** `components.schemas`, by name. */
+  schemas(): Record<string, JsonSchema> {
+    return Object.fromEntries([...this.components.keys()].sort().map((id) => [id, this.components.get(id)!.schema]));
+  }
+
+  private add(id: string, schema: JsonSchema): void {
+    const text = JSON.stringify(schema);
+    const known = this.components.get(id);
+    if (known && known.text !== text) {
+      throw new Error(`Two different schemas are named "${id}" (.meta({ id })): give one of them another id`);
+    }
+    this.components.set(id, { schema, text });
+  }
+}
+
+/** `override` of z.toJSONSchema: drops what only restates the type (safe-integer bounds, regexes of formats). */
+function tidy({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  if (jsonSchema['minimum'] === Number.MIN_SAFE_INTEGER) delete jsonSchema['minimum'];
+  if (jsonSchema['maximum'] === Number.MAX_SAFE_INTEGER) delete jsonSchema['maximum'];
+  if (typeof jsonSchema['format'] === 'string' && SELF_DESCRIBING_FORMATS.has(jsonSchema['format'])) delete jsonSchema['pattern'];
+}
+
+/** Rewrites zod's `#/$defs/<id>` references to the document's components. */
+function pointRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(pointRefs);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [
+      key,
+      key === '$ref' && typeof child === 'string' && child.startsWith('#/$defs/') ? COMPONENT_REF + child.slice('#/$defs/'.length) : pointRefs(child),
+    ]),
+  );
+}
