@@ -33,7 +33,9 @@ export const handler = rawBodyApi(
     description:
       'A `multipart/form-data` upload. Each data row is a contact upserted with the rules of the JSON import (`source` ' +
       'import); results and error keys use the 1-based data row number (`rows.<n>.<field>`). Header names are the ' +
-      "contact body's field names (`custom.<name>` for custom fields); without a header the columns are email, " +
+      "contact body's field names or the headers of Mailchimp, HubSpot, Brevo, Klaviyo and Stripe exports, ignoring " +
+      'case and punctuation (`custom.<name>` for custom fields; `meta.column_mapping` tells how each header was ' +
+      'understood); without a header the columns are email, ' +
       'first_name, last_name, company, phone, timezone, client_contact_id, external_id, signup_source.',
     form: CsvImportForm,
     responses: { 200: { data: BulkImportResult, meta: CsvImportMeta } },
@@ -46,8 +48,9 @@ export const handler = rawBodyApi(
     const { result, usage } = await deps.requestCounter.measure(() =>
       importContactsCsv(deps, clientId, { text: form.file.text, options }, settings),
     );
-    const { ignoredColumns, emptyRows, ...data } = result;
+    const { ignoredColumns, columnMapping, emptyRows, ...data } = result;
     return ok(data, summaryMessage(data), {
+      column_mapping: columnMapping,
       ignored_columns: ignoredColumns,
       empty_rows: emptyRows,
       dynamodb: { requests: usage.requests, waves: usage.waves },

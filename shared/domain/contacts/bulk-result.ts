@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorItem } from '../../errors.js';
 import type { ContactPatch, ParsedRow } from './bulk-row.js';
+import { CsvColumnMapping } from './csv-columns.js';
 
 /** Rows of a bulk import on their way through it, and the answer they make: one result per row, in input order. */
 export const BULK_ROW_STATUSES = ['created', 'updated', 'unchanged', 'failed'] as const;
@@ -49,9 +50,10 @@ export const BulkImportMeta = z.object({
   dynamodb: z.object({ requests: count, waves: count }).meta({ description: 'DynamoDB requests the import made, in how many sequential waves' }),
 });
 
-/** `meta` of a CSV import: also the header columns that are not contact fields, and the empty rows skipped. */
+/** `meta` of a CSV import: also how each header was understood, the columns not imported, and the empty rows skipped. */
 export const CsvImportMeta = BulkImportMeta.extend({
-  ignored_columns: z.array(z.string()).meta({ description: 'Header columns that are not contact fields (each once)' }),
+  column_mapping: z.array(CsvColumnMapping).meta({ description: 'Each header in file order, as understood; empty without a header row' }),
+  ignored_columns: z.array(z.string()).meta({ description: 'Header columns whose values are not imported (each once)' }),
   empty_rows: count.meta({ description: 'Rows with nothing in them, skipped' }),
 });
 

@@ -4,7 +4,7 @@ import { parseContactRow, type ParsedRow } from './bulk-row.js';
 import type { BulkImportResult, BulkRowInput } from './bulk-result.js';
 import { upsertContacts } from './bulk-upsert.js';
 import type { ContactStore } from './contact-store.js';
-import { HEADERLESS_LAYOUT, layoutFromHeader, recordToRow, type CsvLayout } from './csv-columns.js';
+import { HEADERLESS_LAYOUT, layoutFromHeader, recordToRow, type CsvColumnMapping, type CsvLayout } from './csv-columns.js';
 import type { CsvImportOptions } from './csv-options.js';
 import { readCsvRecords, type CsvRecord } from './csv-records.js';
 
@@ -17,8 +17,10 @@ interface Deps {
 }
 
 export interface CsvImportResult extends BulkImportResult {
-  /** Header columns that are not contact fields (each once). */
+  /** Header columns whose values are not imported (each once). */
   ignoredColumns: string[];
+  /** How each header was understood, in file order (`meta.column_mapping`; empty without a header row). */
+  columnMapping: CsvColumnMapping[];
   /** Rows with nothing in them, skipped. */
   emptyRows: number;
 }
@@ -53,7 +55,7 @@ export async function importContactsCsv(
     defaultSource: SOURCE_IMPORT,
     defaultTimezone: options.default_timezone,
   });
-  return { ...result, ignoredColumns: layout.ignored, emptyRows: parsed.emptyRows };
+  return { ...result, ignoredColumns: layout.ignored, columnMapping: layout.mapping, emptyRows: parsed.emptyRows };
 }
 
 /** One CSV record as a validated row; unreadable records and shifted rows fail on `rows.<n>`. */
