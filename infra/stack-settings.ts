@@ -1,5 +1,5 @@
 import type { Node } from 'constructs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Deploy-time choices, read from CDK context (`cdk deploy -c key=value` or cdk.json). */
 export interface StackSettings {

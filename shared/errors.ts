@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One error family: each error carries its HTTP status and the envelope's error items. */
 export type ErrorCondition =

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ok } from '../../shared/http/envelope.js';
 import { rawBodyApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ok } from '../../shared/http/envelope.js';
 import { publicApi } from '../../shared/http/public-api.js';
 import { storeProbe } from '../../shared/composition/providers/store-probe.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import document from '../../docs/openapi.json' with { type: 'json' };
 import { bareJson } from '../../shared/http/envelope.js';
 import { publicApi } from '../../shared/http/public-api.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { LambdaHandler } from './chain.js';
 import type { ApiResult } from './envelope.js';
 import type { InputSchemas } from './middleware/parse-input.js';

@@ -1,5 +1,5 @@
 /** One operation of the document: a route's contract as OpenAPI says it. */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ErrorStatus, HandlerContract, PageContract, RouteContract, SuccessSpec } from '../http/contract.js';
 import { successEnvelope } from '../http/envelope.js';
 import type { DocumentedRoute, OperationObject } from './build-document.js';

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { getContainer, type DepsOf, type Provider } from '../composition/container.js';
 import { PermanentFailure } from '../errors.js';
 import { logger } from '../logger.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Clock, Ids } from '../../ports.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import type { ClientStore } from '../clients/client-store.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorItem } from '../../errors.js';
 import type { ContactPatch, ParsedRow } from './bulk-row.js';
 import { CsvColumnMapping } from './csv-columns.js';

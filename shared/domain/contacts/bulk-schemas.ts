@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Body of POST /client/contacts/bulk. Rows stay `unknown` here: each is validated on its own (bulk-row.ts), so

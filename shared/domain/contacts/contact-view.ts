@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { healthScore } from '../tracking/health-score.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import type { ContactRecord } from './contact-store.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { unprocessable, type ErrorItem } from '../../errors.js';
 import { aliasFor, CSV_EXPORTERS, detectExporter, headerKey, type CsvExporter } from './csv-aliases.js';
 import { CUSTOM_FIELD_NAME } from './schemas.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { unprocessable } from '../../errors.js';
 import { issuesToItems } from '../../validation/issue-items.js';
 import { resolveTimezone } from '../time/timezones.js';

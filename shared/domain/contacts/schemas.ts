@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveTimezone } from '../time/timezones.js';
 
 /** Contact `source` values of SPEC.md; input accepts the name or the integer. */

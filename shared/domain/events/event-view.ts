@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import type { EventRecord } from './event-record.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PageMeta } from '../pagination/page-meta.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { findWorkflow } from '../workflows/catalog.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A free-form JSON object a caller may send (template `vars`, event `metadata`): bounded in depth, key length and

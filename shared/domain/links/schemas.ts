@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `{token}` of /u and /v: any string; verification (bounded, constant-time) decides, a bad one is a 404 page. */
 export const LinkTokenParams = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `{id}` of /client/sent-emails/{id}; the domain answers 404 for anything that is not a UUID. */
 export const SentEmailIdParams = z.object({

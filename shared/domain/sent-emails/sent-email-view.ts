@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { nextEmailStatus } from '../tracking/status-rank.js';
 import { SENT_STATUS, SENT_STATUS_TEXT, type SentEmailLogRecord, type SentEmailRecord, type SentStatus } from './sent-email-record.js';

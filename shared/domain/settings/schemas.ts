@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveTimezone } from '../time/timezones.js';
 import { WORKFLOW_IDS } from '../workflows/catalog.js';
 

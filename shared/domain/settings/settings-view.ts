@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ClientRecord } from '../clients/client-store.js';
 import type { SubscriptionPlan } from '../plans/catalog.js';
 import { DeletedAt, deletedAtOf } from '../templates/template-view.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { notFound } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { ContactStore } from '../contacts/contact-store.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A timestamp as every response shows it: RFC 3339 in UTC (`toISOString()`), e.g. `2026-01-31T09:00:00.000Z`.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SENT_STATUS, type SentStatus } from '../sent-emails/sent-email-record.js';
 
 /**

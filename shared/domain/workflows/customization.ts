@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { SEND_TIME_MODES, type SendTimeMode, type WorkflowDefinition } from './catalog.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageMetaOf, type PageMeta } from '../pagination/page-meta.js';
 import { CustomizationAuditView } from './customization.js';
 import type { WorkflowCustomizationStore } from './customization-store.js';

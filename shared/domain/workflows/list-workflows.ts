@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Clock } from '../../ports.js';
 import { effectiveLimits, planOf } from '../settings/effective-settings.js';
 import { quotaMonthOf } from '../settings/quota-period.js';

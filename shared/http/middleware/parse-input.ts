@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { malformed, unprocessable, type ErrorItem } from '../../errors.js';
 import { issuesToItems } from '../../validation/issue-items.js';
 import type { ApiMiddleware } from './types.js';

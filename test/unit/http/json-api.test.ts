@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { memoryClientAdapters } from '../../../shared/adapters/memory/client-stores.js';
 import { createContainer, setContainer } from '../../../shared/composition/container.js';
 import { loadConfig } from '../../../shared/config.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { generateOpenApiDocument, operationIdOf } from '../../../functions/openapi-document.js';
 import { routes, type RouteDefinition } from '../../../functions/routes.js';
 import type { HandlerContract } from '../../../shared/http/contract.js';

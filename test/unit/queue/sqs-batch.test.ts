@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { FixedClock } from '../../../shared/adapters/memory/client-stores.js';
 import { createContainer, setContainer } from '../../../shared/composition/container.js';
 import { clock } from '../../../shared/composition/providers/clock.js';
