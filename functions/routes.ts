@@ -51,6 +51,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/client/contacts/{id}', handler: 'contacts-get', tableAccess: 'read' },
   // Extra (issue 10): partial update; an e-mail or client_contact_id change moves its lock in the same transaction.
   { method: 'PATCH', path: '/client/contacts/{id}', handler: 'contacts-update', tableAccess: 'readWrite' },
+  // Extra (issue 10): erasure (GDPR Art. 17); finds the contact's history through gsi2, scrubs it, leaves a tombstone.
+  { method: 'DELETE', path: '/client/contacts/{id}', handler: 'contacts-delete', tableAccess: 'readWrite', timeoutSeconds: 29 },
   {
     method: 'PATCH',
     path: '/client/contacts/{id}/subscription',

@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { TABLE_KEYS } from '../shared/adapters/dynamo/table-definition.js';
 
@@ -18,6 +18,12 @@ export function createDataTable(scope: Construct, options: DataTableOptions): Ta
         indexName: TABLE_KEYS.gsi1.name,
         partitionKey: { name: TABLE_KEYS.gsi1.partitionKey, type: AttributeType.STRING },
         sortKey: { name: TABLE_KEYS.gsi1.sortKey, type: AttributeType.STRING },
+      },
+      {
+        indexName: TABLE_KEYS.gsi2.name,
+        partitionKey: { name: TABLE_KEYS.gsi2.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: TABLE_KEYS.gsi2.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.KEYS_ONLY,
       },
     ],
     timeToLiveAttribute: TABLE_KEYS.ttlAttribute,

@@ -155,6 +155,8 @@ interface IndexKeys {
   name: string;
   partitionKey: string;
   sortKey: string;
+  /** ALL when not said. */
+  projection?: 'ALL' | 'KEYS_ONLY';
 }
 
 /** Every `gsiN` entry of TABLE_KEYS, so an index added there is created here without touching this file. */
@@ -181,7 +183,7 @@ function toGsi(index: IndexKeys): GlobalSecondaryIndex {
       { AttributeName: index.partitionKey, KeyType: 'HASH' },
       { AttributeName: index.sortKey, KeyType: 'RANGE' },
     ],
-    Projection: { ProjectionType: 'ALL' },
+    Projection: { ProjectionType: index.projection ?? 'ALL' },
   };
 }
 

@@ -18,6 +18,7 @@ export type ErrorCondition =
   | 'enum'
   | 'unsafe'
   | 'quota'
+  | 'suppressed'
   | 'internal';
 
 /** An item of the envelope's `errors`: the one definition of its type and of the OpenAPI document's `ErrorItem`. */
@@ -26,7 +27,7 @@ export const ErrorItem = z
     condition: z.string().meta({
       description:
         'What is wrong: malformed, unauthorized, forbidden, not_found, unique, idempotency_conflict, state, max, ' +
-        'unsupported_media_type, required, format, type, min, enum, unsafe, quota or internal',
+        'unsupported_media_type, required, format, type, min, enum, unsafe, quota, suppressed or internal',
       examples: ['format'],
     }),
     error: z.string().meta({ description: 'Human-readable explanation', examples: ['Must be a valid e-mail address'] }),

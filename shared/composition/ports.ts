@@ -2,6 +2,7 @@ import type { Authenticator } from '../domain/auth/authenticate.js';
 import type { ApiKeyStore } from '../domain/api-keys/api-key-store.js';
 import type { ClientStore } from '../domain/clients/client-store.js';
 import type { ContactStore } from '../domain/contacts/contact-store.js';
+import type { ErasureStore } from '../domain/contacts/erase-contact.js';
 import type { SettingsStore } from '../domain/settings/settings-store.js';
 import type { TemplateStore } from '../domain/templates/template-store.js';
 import type { WorkflowCustomizationStore } from '../domain/workflows/customization-store.js';
@@ -24,6 +25,7 @@ export interface Ports {
   clients: ClientStore;
   apiKeys: ApiKeyStore;
   contacts: ContactStore;
+  erasure: ErasureStore;
   settings: SettingsStore;
   templates: TemplateStore;
   customizations: WorkflowCustomizationStore;

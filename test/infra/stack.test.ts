@@ -88,7 +88,14 @@ describe('EmailLifecycle stack', () => {
           { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
         ],
         AttributeDefinitions: Match.arrayWith(
-          [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, TABLE_KEYS.gsi1.partitionKey, TABLE_KEYS.gsi1.sortKey].map(
+          [
+            TABLE_KEYS.partitionKey,
+            TABLE_KEYS.sortKey,
+            TABLE_KEYS.gsi1.partitionKey,
+            TABLE_KEYS.gsi1.sortKey,
+            TABLE_KEYS.gsi2.partitionKey,
+            TABLE_KEYS.gsi2.sortKey,
+          ].map(
             (name) => ({ AttributeName: name, AttributeType: 'S' }),
           ),
         ),
@@ -100,6 +107,14 @@ describe('EmailLifecycle stack', () => {
               { AttributeName: TABLE_KEYS.gsi1.sortKey, KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'ALL' },
+          },
+          {
+            IndexName: TABLE_KEYS.gsi2.name,
+            KeySchema: [
+              { AttributeName: TABLE_KEYS.gsi2.partitionKey, KeyType: 'HASH' },
+              { AttributeName: TABLE_KEYS.gsi2.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'KEYS_ONLY' },
           },
         ],
         BillingMode: 'PAY_PER_REQUEST',

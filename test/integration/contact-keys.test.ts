@@ -35,7 +35,7 @@ describe('contact keys', () => {
     const locks = items.filter((i) => i['sk'] === 'EMAIL' || i['sk'] === 'UID');
     expect(locks.map((l) => l['pk']).sort()).toEqual(
       [
-        ...contacts.map((c) => `EMAIL#${client.id}#${String(c['email'])}`),
+        ...contacts.map((c) => keys.emailLock(client.id, String(c['email'])).pk),
         `UID#${client.id}#crm-csv`,
         `UID#${client.id}#crm-one`,
       ].sort(),

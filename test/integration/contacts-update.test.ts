@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { keys } from '../../shared/adapters/dynamo/keys.js';
 import { call } from './support/api.js';
 import { createTestClient } from './support/clients.js';
 import { clientItems } from './support/partition.js';
@@ -49,7 +50,7 @@ describe('PATCH /client/contacts/{id} (extra)', () => {
     expect((await call('GET', '/client/contacts/ann@example.com', { key: client.api_key })).status).toBe(404);
     const locks = (await clientItems(client.id, { emails: ['ann@example.com'], uids: ['crm-1'] })).filter((i) => i['sk'] === 'EMAIL' || i['sk'] === 'UID');
     expect(locks.map((l) => [l['pk'], l['contact_id']]).sort()).toEqual([
-      [`EMAIL#${client.id}#ann.lee@example.com`, contact.id],
+      [keys.emailLock(client.id, 'ann.lee@example.com').pk, contact.id],
       [`UID#${client.id}#crm-2`, contact.id],
     ]);
     // The old e-mail is free again.

@@ -8,7 +8,10 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import {
+  SUPPRESSED,
+  SuppressedAddress,
   UniqueViolation,
+  type EmailLockOwner,
   type ContactFilter,
   type ContactPage,
   type ContactPageQuery,
@@ -57,7 +60,13 @@ export class DynamoContactStore implements ContactStore {
           },
         },
         ...lockItems.map((Item) => ({
-          Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
+          Put: {
+            TableName: this.tableName,
+            Item,
+            ConditionExpression: 'attribute_not_exists(pk)',
+            // A taken lock comes back with the failure: a suppression marker tells itself apart with no extra read.
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+          },
         })),
       ],
     });
@@ -193,12 +202,13 @@ export class DynamoContactStore implements ContactStore {
     return found;
   }
 
-  async findIdsByEmail(clientId: number, emails: readonly string[]): Promise<Map<string, number>> {
+  async findIdsByEmail(clientId: number, emails: readonly string[]): Promise<Map<string, EmailLockOwner>> {
     return this.findLockOwners(emails.map((email) => [email, keys.emailLock(clientId, email)] as const));
   }
 
   async findIdsByUid(clientId: number, uids: readonly string[]): Promise<Map<string, number>> {
-    return this.findLockOwners(uids.map((uid) => [uid, keys.uidLock(clientId, uid)] as const));
+    // uid locks are never markers: only numbers come back.
+    return this.findLockOwners(uids.map((uid) => [uid, keys.uidLock(clientId, uid)] as const)) as Promise<Map<string, number>>;
   }
 
   async getMany(clientId: number, contactIds: readonly number[]): Promise<Map<number, ContactRecord>> {
@@ -216,18 +226,23 @@ export class DynamoContactStore implements ContactStore {
     return writeContacts(this.db, this.tableName, writes, { isolated: options.isolated, backoff: this.backoff });
   }
 
-  /** Reads lock items (e-mail or uid) in bulk: lookup value → the contact id the lock points to. */
-  private async findLockOwners(entries: ReadonlyArray<readonly [string, { pk: string; sk: string }]>): Promise<Map<string, number>> {
+  /**
+   * Reads lock items (e-mail or uid) in bulk: lookup value → the contact id the lock points to, or SUPPRESSED for an
+   * e-mail lock an erasure left as a suppression marker.
+   */
+  private async findLockOwners(entries: ReadonlyArray<readonly [string, { pk: string; sk: string }]>): Promise<Map<string, EmailLockOwner>> {
     // Each lock has a partition key of its own (the sort key is the same for every e-mail lock).
     const byPk = new Map(entries.map(([value, key]) => [key.pk, value]));
     const items = await batchGetItems(this.db, this.tableName, entries.map(([, key]) => key), {
-      attributes: ['contact_id'],
+      attributes: ['contact_id', 'suppressed'],
       backoff: this.backoff,
     });
-    const owners = new Map<string, number>();
+    const owners = new Map<string, EmailLockOwner>();
     for (const item of items) {
       const value = byPk.get(String(item['pk']));
-      if (value !== undefined && typeof item['contact_id'] === 'number') owners.set(value, item['contact_id']);
+      if (value === undefined) continue;
+      if (typeof item['contact_id'] === 'number') owners.set(value, item['contact_id']);
+      else if (typeof item['suppressed'] === 'string') owners.set(value, SUPPRESSED);
     }
     return owners;
   }
@@ -243,6 +258,8 @@ export function translateLockConflict(error: unknown, slots: string[]): unknown 
   for (let i = 0; i < reasons.length; i += 1) {
     if (reasons[i]?.Code !== 'ConditionalCheckFailed') continue;
     const slot = slots[i];
+    const suppressed = reasons[i]?.Item?.['suppressed'];
+    if (slot === 'email' && suppressed?.S) return new SuppressedAddress(suppressed.S);
     if (slot === 'email' || slot === 'client_contact_id') return new UniqueViolation(slot);
   }
   return error;

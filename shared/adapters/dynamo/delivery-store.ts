@@ -93,7 +93,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
       {
         Put: {
           TableName: this.tableName,
-          Item: { ...keys.sentEmail(c, e.id), ...e },
+          Item: { ...keys.sentEmail(c, e.id), ...keys.contactHistory(c, e.contact_id, 'SENT', e.created_at, e.id), ...e },
           ConditionExpression: 'attribute_not_exists(pk) OR #s = :queued',
           ExpressionAttributeNames: { '#s': 'status' },
           ExpressionAttributeValues: { ':queued': SENT_STATUS.queued },

@@ -1,9 +1,10 @@
 import type { ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { keys } from './keys.js';
 
-/** An execution as a table item: its own key plus its per-client listing entry in gsi1. */
+/** An execution as a table item: its own key, its per-client listing entry in gsi1, its contact's history in gsi2. */
 export const executionItem = (execution: ExecutionRecord) => ({
   ...keys.execution(execution.client_id, execution.id),
   ...keys.executionListing(execution.client_id, execution.id, execution.created_at),
+  ...keys.contactHistory(execution.client_id, execution.contact_id, 'EXEC', execution.created_at, execution.id),
   ...execution,
 });

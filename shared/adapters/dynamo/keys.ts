@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Every key of the single table is built here and nowhere else.
  *
@@ -17,7 +19,12 @@
  * partition key value. `CLIENT#<id>` keeps only the client's configuration, which is written rarely.
  * - contact               CONTACT#<client>#<id> / CONTACT           gsi1: CLIENT#<client>#CONTACTS#<id mod 8> / <id>
  *                                                                    (the client's contacts by id, 8 shards)
- * - e-mail lock           EMAIL#<client>#<lower(email)> / EMAIL      → contact id
+ * - e-mail lock           EMAIL#<client>#<sha256(lower(email))> / EMAIL  → contact id; after an erasure of a bounced or
+ *                                                                    complained address: a suppression marker (no
+ *                                                                    contact id, `suppressed` reason): no address in a key
+ * - erased contact        CONTACT#<client>#<id> / ERASED            the tombstone an erasure leaves (no personal data)
+ * - contact history       gsi2 (KEYS_ONLY): CONTACT#<client>#<id> / <EVENT|EXEC|SENT>#<created_at>#<id> on events
+ *                                                                    (once processed), executions and sent e-mails
  * - uid lock              UID#<client>#<client_contact_id> / UID     → contact id
  * - event                 EVENT#<client>#<id> / EVENT                gsi1 while queued: EVENTS#QUEUED#<shard> /
  *                                                                    <created_at> (sparse; the sweeper's view)
@@ -69,7 +76,19 @@ export const keys = {
     ...keys.contact(clientId, contactId),
     ...keys.contactListing(clientId, contactId),
   }),
-  emailLock: (clientId: number, email: string): ItemKey => ({ pk: `EMAIL#${clientId}#${email.toLowerCase()}`, sk: 'EMAIL' }),
+  /** Keyed by a hash so that a suppression marker left by an erasure keeps no address (docs/decisions.md, erasure). */
+  emailLock: (clientId: number, email: string): ItemKey => ({
+    pk: `EMAIL#${clientId}#${createHash('sha256').update(email.toLowerCase()).digest('hex')}`,
+    sk: 'EMAIL',
+  }),
+  /** What an erasure leaves in place of the contact: its id, when, nothing personal. */
+  erasedContact: (clientId: number, contactId: number): ItemKey => ({ pk: `CONTACT#${clientId}#${contactId}`, sk: 'ERASED' }),
+  /** gsi2 entry (KEYS_ONLY) that finds a contact's events, executions and sent e-mails when it is erased. */
+  contactHistory: (clientId: number, contactId: number, kind: 'EVENT' | 'EXEC' | 'SENT', createdAt: string, id: number | string) => ({
+    gsi2pk: keys.contactHistoryPk(clientId, contactId),
+    gsi2sk: `${kind}#${createdAt}#${typeof id === 'number' ? pad(id, 16) : id}`,
+  }),
+  contactHistoryPk: (clientId: number, contactId: number): string => `CONTACT#${clientId}#${contactId}`,
   uidLock: (clientId: number, clientContactId: string): ItemKey => ({ pk: `UID#${clientId}#${clientContactId}`, sk: 'UID' }),
   customField: (clientId: number, name: string): ItemKey => ({ pk: clientPk(clientId), sk: `CFIELD#${name}` }),
 

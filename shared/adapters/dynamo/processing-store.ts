@@ -71,7 +71,13 @@ export class DynamoProcessingStore implements ProcessingStore {
               // The whole event, its sparse "queued" index entry gone; only while it is still queued.
               Put: {
                 TableName: this.tableName,
-                Item: { ...eventKey, ...rest, ...(summary ? { contact: summary } : {}) },
+                Item: {
+                  ...eventKey,
+                  // Found by the contact's erasure once it names a contact.
+                  ...(event.contact_id !== undefined ? keys.contactHistory(event.client_id, event.contact_id, 'EVENT', event.created_at, event.id) : {}),
+                  ...rest,
+                  ...(summary ? { contact: summary } : {}),
+                },
                 ConditionExpression: 'queue_status = :queued',
                 ExpressionAttributeValues: { ':queued': 'queued' },
               },

@@ -10,7 +10,7 @@ import {
   type ContactGroup,
   type RowState,
 } from './bulk-result.js';
-import type { ContactRecord, ContactStore, ContactWrite } from './contact-store.js';
+import { SUPPRESSED, SUPPRESSED_ADDRESS_ERROR, type ContactRecord, type ContactStore, type ContactWrite } from './contact-store.js';
 
 /**
  * The engine behind POST /client/contacts/bulk and /bulk/csv: upserts up to BULK_IMPORT_LIMIT rows matched on the
@@ -136,8 +136,10 @@ class ImportRun {
         row.errors = [];
       }
     }
-    const emailOwners = await contacts.findIdsByEmail(this.clientId, groups.map((g) => g.email));
-    const newGroups = groups.filter((g) => !emailOwners.has(g.email));
+    const emailLocks = await contacts.findIdsByEmail(this.clientId, groups.map((g) => g.email));
+    // An erased address left as a suppression marker is never imported again (its rows fail below).
+    const emailOwners = new Map([...emailLocks].filter((entry): entry is [string, number] => entry[1] !== SUPPRESSED));
+    const newGroups = groups.filter((g) => !emailLocks.has(g.email));
     // Batch pass: only new contacts' uids are looked up; an existing contact's new uid is guarded by its
     // transaction (attribute_not_exists), and a clash sends the row to the one-by-one pass, which reads them all.
     const uidsToCheck = uidsOf(isolated ? groups : newGroups);
@@ -150,6 +152,7 @@ class ImportRun {
 
     newGroups.forEach((group, i) => (group.contactId = firstId + i));
     for (const group of groups) {
+      if (emailLocks.get(group.email) === SUPPRESSED) failRows(group.rows, 'suppressed', 'email', SUPPRESSED_ADDRESS_ERROR);
       const owner = emailOwners.get(group.email);
       if (owner === undefined) continue;
       if (stored.has(owner)) group.contactId = owner;

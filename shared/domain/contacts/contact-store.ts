@@ -45,6 +45,25 @@ export class UniqueViolation extends Error {
   }
 }
 
+/**
+ * Raised by a store when a contact would take an e-mail whose lock is a suppression marker: the address of an erased
+ * contact that had hard-bounced or complained (docs/decisions.md "Contact erasure"). It cannot be added again.
+ */
+export class SuppressedAddress extends Error {
+  constructor(readonly reason: string) {
+    super(`The address was erased after ${reason}`);
+    this.name = 'SuppressedAddress';
+  }
+}
+
+/** The error text of every path that meets a suppression marker (create, import row, update, event). */
+export const SUPPRESSED_ADDRESS_ERROR =
+  'This address hard-bounced or complained before its contact was erased; it cannot be added again';
+
+/** What an e-mail lookup answers for a suppression marker instead of a contact id. */
+export const SUPPRESSED = 'suppressed' as const;
+export type EmailLockOwner = number | typeof SUPPRESSED;
+
 export interface SubscriptionChange {
   is_subscribed: boolean;
   unsubscribe_reason?: string;
@@ -106,7 +125,7 @@ export interface ContactPage {
 export interface ContactStore {
   /** A page of the client's contacts, ascending id, filtered (bounded read: see ContactPage). */
   list(clientId: number, query: ContactPageQuery): Promise<ContactPage>;
-  /** Writes the contact with its e-mail lock (and uid lock) atomically; throws UniqueViolation. */
+  /** Writes the contact with its e-mail lock (and uid lock) atomically; throws UniqueViolation or SuppressedAddress. */
   create(contact: ContactRecord): Promise<void>;
   get(clientId: number, contactId: number): Promise<ContactRecord | undefined>;
   getByEmail(clientId: number, email: string): Promise<ContactRecord | undefined>;
@@ -114,8 +133,8 @@ export interface ContactStore {
   updateSubscription(clientId: number, contactId: number, change: SubscriptionChange): Promise<ContactRecord | undefined>;
   /** The per-client ids of these custom field names, defining the missing ones. */
   customFieldIds(clientId: number, names: string[]): Promise<Map<string, number>>;
-  /** Bulk: the contact id holding each of these (lower-case) e-mails; absent when free. */
-  findIdsByEmail(clientId: number, emails: readonly string[]): Promise<Map<string, number>>;
+  /** Bulk: the contact id holding each of these (lower-case) e-mails, or SUPPRESSED for a marker; absent when free. */
+  findIdsByEmail(clientId: number, emails: readonly string[]): Promise<Map<string, EmailLockOwner>>;
   /** Bulk: the contact id holding each of these client_contact_ids; absent when free. */
   findIdsByUid(clientId: number, uids: readonly string[]): Promise<Map<string, number>>;
   /** Bulk: the contacts with these ids (missing ones absent). */

@@ -1,7 +1,7 @@
 import { conflict } from '../../errors.js';
 import type { Clock, Ids } from '../../ports.js';
 import { buildContact, subscriptionOf } from './build-contact.js';
-import { UniqueViolation, type ContactStore } from './contact-store.js';
+import { SUPPRESSED_ADDRESS_ERROR, SuppressedAddress, UniqueViolation, type ContactStore } from './contact-store.js';
 import { toContactView, type ContactView } from './contact-view.js';
 import type { ContactBody } from './schemas.js';
 
@@ -34,6 +34,7 @@ export async function createContact(
   try {
     await deps.contacts.create(contact);
   } catch (error) {
+    if (error instanceof SuppressedAddress) throw conflict('suppressed', 'email', SUPPRESSED_ADDRESS_ERROR);
     if (error instanceof UniqueViolation) {
       throw conflict('unique', error.field, `A contact with this ${error.field === 'email' ? 'e-mail' : 'client_contact_id'} already exists`);
     }

@@ -3,7 +3,7 @@ import { AppError, conflict, malformed } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import { applyContactPatch } from './bulk-merge.js';
 import { parseContactRow } from './bulk-row.js';
-import type { ContactRecord, ContactStore } from './contact-store.js';
+import { SUPPRESSED, SUPPRESSED_ADDRESS_ERROR, type ContactRecord, type ContactStore } from './contact-store.js';
 import { toContactView, type ContactView } from './contact-view.js';
 import { findContact, type ContactRefValue } from './get-contact.js';
 
@@ -59,6 +59,7 @@ export async function updateContact(
 async function assertFree(deps: { contacts: ContactStore }, clientId: number, before: ContactRecord, after: ContactRecord) {
   if (after.email !== before.email) {
     const owner = (await deps.contacts.findIdsByEmail(clientId, [after.email])).get(after.email);
+    if (owner === SUPPRESSED) throw conflict('suppressed', 'email', SUPPRESSED_ADDRESS_ERROR);
     if (owner !== undefined && owner !== before.id) throw conflict('unique', 'email', 'A contact with this e-mail already exists');
   }
   const uid = after.client_contact_id;

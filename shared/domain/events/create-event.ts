@@ -1,3 +1,4 @@
+import { AppError } from '../../errors.js';
 import { UniqueViolation, type ContactStore } from '../contacts/contact-store.js';
 import { createContact } from '../contacts/create-contact.js';
 import type { Ids } from '../../ports.js';
@@ -51,7 +52,7 @@ export function eventProcessingDeps(deps: CreateEventDeps): ProcessDeps {
   return { ...deps, createContactFor: (clientId, event) => createContactForEvent(deps, clientId, event) };
 }
 
-async function createContactForEvent(deps: CreateEventDeps, clientId: number, event: EventRecord): Promise<number> {
+async function createContactForEvent(deps: CreateEventDeps, clientId: number, event: EventRecord): Promise<number | undefined> {
   try {
     const contact = await createContact(
       deps,
@@ -61,6 +62,7 @@ async function createContactForEvent(deps: CreateEventDeps, clientId: number, ev
     );
     return contact.id;
   } catch (error) {
+    if (isSuppressedConflict(error)) return undefined;
     // Created meanwhile by a concurrent event or request: use that contact.
     if (!(error instanceof UniqueViolation) && !isUniqueConflict(error)) throw error;
     const id = await deps.processing.findContactId(clientId, { email: event.email! });
@@ -68,6 +70,9 @@ async function createContactForEvent(deps: CreateEventDeps, clientId: number, ev
     return id;
   }
 }
+
+const isSuppressedConflict = (error: unknown) =>
+  error instanceof AppError && error.items.some((item) => item.condition === 'suppressed');
 
 const isUniqueConflict = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { status?: number }).status === 409;

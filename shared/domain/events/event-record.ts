@@ -39,5 +39,7 @@ export interface EventRecord {
 /** Why processing could not use the event; the client reads it as `process_error`. */
 export const PROCESS_ERRORS = {
   contactNotFound: 'contact_not_found',
+  /** `auto_create_contact` for an address an erasure left suppressed (it hard-bounced or complained). */
+  contactSuppressed: 'contact_suppressed',
   clientNotFound: 'client_not_found',
 } as const;

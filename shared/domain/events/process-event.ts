@@ -14,8 +14,11 @@ export interface ProcessDeps extends DispatchDeps {
   clock: Clock;
   events: EventStore;
   processing: ProcessingStore;
-  /** Creates the contact of an event with `auto_create_contact`; returns its id (an existing one on a race). */
-  createContactFor(clientId: number, event: EventRecord): Promise<number>;
+  /**
+   * Creates the contact of an event with `auto_create_contact`; returns its id (an existing one on a race), or
+   * undefined when the address is a suppression marker an erasure left (it is never created again).
+   */
+  createContactFor(clientId: number, event: EventRecord): Promise<number | undefined>;
 }
 
 const MAX_ID_DRAWS = 5;
@@ -43,6 +46,7 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
     // Creating needs an address; an unknown uid alone cannot become a contact.
     if (!event.auto_create_contact || !event.email) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
     contactId = await deps.createContactFor(clientId, event);
+    if (contactId === undefined) return fail(deps, event, PROCESS_ERRORS.contactSuppressed);
     context = await deps.processing.loadContext(clientId, contactId, triggered.map((w) => w.id));
     if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
   }

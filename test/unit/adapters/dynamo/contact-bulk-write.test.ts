@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contactWriteActions, packTransactions } from '../../../../shared/adapters/dynamo/contact-bulk-write.js';
+import { keys } from '../../../../shared/adapters/dynamo/keys.js';
 import { WaveTracker } from '../../../../shared/adapters/dynamo/wave-tracker.js';
 import { contactRecord } from '../../support/contact-fixtures.js';
 
@@ -8,11 +9,11 @@ describe('contactWriteActions', () => {
     const actions = contactWriteActions('t', { kind: 'create', contact: contactRecord() });
     expect(actions.map((a) => [a.Put?.Item?.['pk'], a.Put?.ConditionExpression])).toEqual([
       ['CONTACT#7#42', 'attribute_not_exists(pk)'],
-      ['EMAIL#7#ann@example.com', 'attribute_not_exists(pk)'],
+      [keys.emailLock(7, 'ann@example.com').pk, 'attribute_not_exists(pk)'],
       ['UID#7#crm-1', 'attribute_not_exists(pk)'],
     ]);
     expect(actions[0]!.Put!.Item).toMatchObject({ sk: 'CONTACT', gsi1pk: 'CLIENT#7#CONTACTS#2', gsi1sk: '000000000042' });
-    expect(actions[1]!.Put!.Item).toEqual({ pk: 'EMAIL#7#ann@example.com', sk: 'EMAIL', contact_id: 42, kind: 'email' });
+    expect(actions[1]!.Put!.Item).toEqual({ ...keys.emailLock(7, 'ann@example.com'), contact_id: 42, kind: 'email' });
   });
 
   it('updates only what changed, guarded by the e-mail and the old uid, and moves the uid lock', () => {

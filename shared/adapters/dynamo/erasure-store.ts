@@ -1,0 +1,240 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ContactRecord } from '../../domain/contacts/contact-store.js';
+import type { ContactHistory, ErasureStore, HistoryScrub } from '../../domain/contacts/erase-contact.js';
+import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
+import { batchGetItems } from './batch-get.js';
+import { keys } from './keys.js';
+import { queryAll } from './query-all.js';
+import { TABLE_KEYS } from './table-definition.js';
+import { sendTransaction } from './transactions.js';
+
+/** Updates in flight at once while scrubbing a history: well under a partition's limits, bounded Lambda sockets. */
+const PARALLEL_WRITES = 25;
+
+/** What replaces a removed text that the views require (address, subject, bodies). */
+const BLANK = '';
+
+/**
+ * The erasure's reads and writes (docs/decisions.md "Contact erasure"). Requests: 1 Query per MB of history keys
+ * (gsi2, keys only); executions: 1 BatchGet per 100 and 1 UpdateItem each; events and sent e-mails: 1 UpdateItem each;
+ * logs: 1 Query per sent e-mail and 1 UpdateItem per log that holds an ip, user agent, url or the address; then 1
+ * transaction for the contact, its locks and its tombstone.
+ */
+export class DynamoErasureStore implements ErasureStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async wasErased(clientId: number, contactId: number): Promise<boolean> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.erasedContact(clientId, contactId), ProjectionExpression: 'pk' }),
+    );
+    return out.Item !== undefined;
+  }
+
+  async history(clientId: number, contactId: number): Promise<ContactHistory> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: TABLE_KEYS.gsi2.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi2.partitionKey },
+      ExpressionAttributeValues: { ':pk': keys.contactHistoryPk(clientId, contactId) },
+    });
+    const history: ContactHistory = { events: [], executions: [], sentEmails: [] };
+    for (const item of items) {
+      // The table key names the record: EVENT#<client>#<id>, EXEC#<client>#<id>, SENT#<client>#<uuid>.
+      const [kind, owner, id] = String(item['pk']).split('#');
+      if (owner !== String(clientId) || id === undefined) continue;
+      if (kind === 'EVENT') history.events.push(Number(id));
+      else if (kind === 'EXEC') history.executions.push(Number(id));
+      else if (kind === 'SENT') history.sentEmails.push(id);
+    }
+    return history;
+  }
+
+  async scrubHistory(clientId: number, email: string, history: ContactHistory, at: string): Promise<HistoryScrub> {
+    const [executions, events, sent] = await Promise.all([
+      this.scrubExecutions(clientId, history.executions, at),
+      inWaves(history.events, (id) => this.scrubEvent(clientId, id, at)),
+      inWaves(history.sentEmails, (id) => this.scrubSentEmail(clientId, id, email, at)),
+    ]);
+    return {
+      events: events.filter(Boolean).length,
+      executions: executions.scrubbed,
+      executionsCancelled: executions.cancelled,
+      sentEmails: sent.filter((s) => s.found).length,
+      logs: sent.reduce((sum, s) => sum + s.logs, 0),
+    };
+  }
+
+  async replaceByTombstone(contact: ContactRecord, markerReason: string | undefined, at: string): Promise<'erased' | 'changed'> {
+    const c = contact.client_id;
+    const ownedBy = { ConditionExpression: 'contact_id = :id', ExpressionAttributeValues: { ':id': contact.id } };
+    const emailLock = keys.emailLock(c, contact.email);
+    try {
+      await sendTransaction(
+        this.db,
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              // Only as read: a concurrent change (a new e-mail, uid) is decided again with the new record.
+              Delete: {
+                TableName: this.tableName,
+                Key: keys.contact(c, contact.id),
+                ConditionExpression: 'updated_at = :u',
+                ExpressionAttributeValues: { ':u': contact.updated_at },
+              },
+            },
+            markerReason
+              ? {
+                  Put: {
+                    TableName: this.tableName,
+                    Item: { ...emailLock, kind: 'email', suppressed: markerReason, erased_at: at },
+                    ...ownedBy,
+                  },
+                }
+              : { Delete: { TableName: this.tableName, Key: emailLock, ...ownedBy } },
+            ...(contact.client_contact_id
+              ? [{ Delete: { TableName: this.tableName, Key: keys.uidLock(c, contact.client_contact_id), ...ownedBy } }]
+              : []),
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...keys.erasedContact(c, contact.id), client_id: c, contact_id: contact.id, erased_at: at },
+              },
+            },
+          ],
+        }),
+      );
+      return 'erased';
+    } catch (error) {
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) {
+        return 'changed';
+      }
+      throw error;
+    }
+  }
+
+  /** Queued executions are cancelled; every execution loses the event data it copied for its template. */
+  private async scrubExecutions(clientId: number, ids: number[], at: string): Promise<{ scrubbed: number; cancelled: number }> {
+    const items = await batchGetItems(this.db, this.tableName, ids.map((id) => keys.execution(clientId, id)), {
+      attributes: ['id', 'status', 'event'],
+    });
+    const outcomes = await inWaves(items, async (item) => {
+      const key = keys.execution(clientId, Number(item['id']));
+      if (item['status'] === EXECUTION_STATUS.queued) {
+        try {
+          await this.db.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: key,
+              UpdateExpression: 'SET #s = :cancelled, reason = :reason, updated_at = :at REMOVE #ev',
+              ConditionExpression: '#s = :queued',
+              ExpressionAttributeNames: { '#s': 'status', '#ev': 'event' },
+              ExpressionAttributeValues: {
+                ':cancelled': EXECUTION_STATUS.cancelled,
+                ':queued': EXECUTION_STATUS.queued,
+                ':reason': 'contact_erased',
+                ':at': at,
+              },
+            }),
+          );
+          return 'cancelled' as const;
+        } catch (error) {
+          // The executor took it meanwhile: it will find the contact gone; only the event data is removed here.
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        }
+      }
+      if (item['event'] === undefined) return 'untouched' as const;
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'REMOVE #ev',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#ev': 'event' },
+        }),
+      );
+      return 'scrubbed' as const;
+    });
+    const cancelled = outcomes.filter((o) => o === 'cancelled').length;
+    return { scrubbed: cancelled + outcomes.filter((o) => o === 'scrubbed').length, cancelled };
+  }
+
+  /** The event keeps its id, type, times and statuses; the address, uid, payload, metadata and names go. */
+  private async scrubEvent(clientId: number, eventId: number, at: string): Promise<boolean> {
+    return this.updateIfExists(keys.event(clientId, eventId), {
+      UpdateExpression: 'SET payload = :empty, erased_at = :at REMOVE email, uid, metadata, contact, external_id, idempotency_key',
+      ExpressionAttributeValues: { ':empty': {}, ':at': at },
+    });
+  }
+
+  /** The e-mail keeps its ids, template, status and times; the address, subject and bodies go, and its logs' traces. */
+  private async scrubSentEmail(clientId: number, sentEmailId: string, email: string, at: string): Promise<{ found: boolean; logs: number }> {
+    const found = await this.updateIfExists(keys.sentEmail(clientId, sentEmailId), {
+      UpdateExpression: 'SET to_email = :blank, subject = :blank, html_body = :blank, text_body = :blank, erased_at = :at REMOVE reply_to',
+      ExpressionAttributeValues: { ':blank': BLANK, ':at': at },
+    });
+    const logs = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
+      ProjectionExpression: 'pk, sk, ip_address, user_agent, #url, detail',
+      ExpressionAttributeNames: { '#url': 'url' },
+      ExpressionAttributeValues: { ':pk': keys.sentEmail(clientId, sentEmailId).pk, ':log': keys.sentEmailLogPrefix },
+    });
+    const traced = logs.filter((log) => log['ip_address'] !== undefined || log['user_agent'] !== undefined || log['url'] !== undefined || mentions(log['detail'], email));
+    await inWaves(traced, (log) => {
+      const detail = typeof log['detail'] === 'string' ? withoutAddress(log['detail'], email) : undefined;
+      return this.updateIfExists(
+        { pk: String(log['pk']), sk: String(log['sk']) },
+        {
+          UpdateExpression: `${detail !== undefined ? 'SET detail = :detail ' : ''}REMOVE ip_address, user_agent, #url`,
+          ExpressionAttributeNames: { '#url': 'url' },
+          ...(detail !== undefined ? { ExpressionAttributeValues: { ':detail': detail } } : {}),
+        },
+      );
+    });
+    return { found, logs: traced.length };
+  }
+
+  private async updateIfExists(
+    key: { pk: string; sk: string },
+    update: { UpdateExpression: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> },
+  ): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({ TableName: this.tableName, Key: key, ConditionExpression: 'attribute_exists(pk)', ...update }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+}
+
+/** A bounce's diagnostic may quote the address (`550 5.1.1 <ann@example.com>: user unknown`). */
+const mentions = (text: unknown, email: string): boolean => typeof text === 'string' && text.toLowerCase().includes(email.toLowerCase());
+
+function withoutAddress(text: string, email: string): string {
+  const lower = text.toLowerCase();
+  const needle = email.toLowerCase();
+  let out = '';
+  let from = 0;
+  for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, from)) {
+    out += `${text.slice(from, at)}[erased]`;
+    from = at + needle.length;
+  }
+  return out + text.slice(from);
+}
+
+/** Runs `task` over the items, at most PARALLEL_WRITES at a time; results in input order. */
+async function inWaves<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += PARALLEL_WRITES) {
+    results.push(...(await Promise.all(items.slice(i, i + PARALLEL_WRITES).map(task))));
+  }
+  return results;
+}

@@ -1,0 +1,149 @@
+import * as z from 'zod';
+import { conflict, notFound } from '../../errors.js';
+import type { Clock } from '../../ports.js';
+import type { ContactRecord, ContactStore } from './contact-store.js';
+import type { ContactRefValue } from './get-contact.js';
+
+/** Why a contact was unsubscribed that makes its address a suppression marker when the contact is erased. */
+const MARKER_REASONS = new Set(['hard_bounce', 'transient_bounces', 'complaint']);
+
+/** Re-reads after a concurrent change of the contact (its e-mail or uid moved meanwhile), before answering 409 `state`. */
+const MAX_ATTEMPTS = 3;
+
+/** The keys of a contact's history, found through its gsi2 entries (keys.contactHistory). */
+export interface ContactHistory {
+  events: number[];
+  executions: number[];
+  sentEmails: string[];
+}
+
+/** What the scrubbing of a contact's history changed. */
+export interface HistoryScrub {
+  events: number;
+  executions: number;
+  executionsCancelled: number;
+  sentEmails: number;
+  logs: number;
+}
+
+/**
+ * The writes of an erasure (docs/decisions.md "Contact erasure"). Every step is idempotent: an erasure that stops
+ * half-way is finished by sending the request again, as the contact itself is replaced last.
+ */
+export interface ErasureStore {
+  /** Whether an erasure left its tombstone for this contact id. */
+  wasErased(clientId: number, contactId: number): Promise<boolean>;
+  /** The contact's events (once processed), executions and sent e-mails. */
+  history(clientId: number, contactId: number): Promise<ContactHistory>;
+  /**
+   * Cancels the executions still queued (`contact_erased`) and strips every personal datum from the history,
+   * keeping ids, statuses and times.
+   */
+  scrubHistory(clientId: number, email: string, history: ContactHistory, at: string): Promise<HistoryScrub>;
+  /**
+   * Replaces the contact by its tombstone and removes its locks in one transaction; the e-mail lock stays as a
+   * suppression marker (its reason, no address) when `markerReason` is given. `changed` when the contact or its
+   * locks changed since `contact` was read (nothing written).
+   */
+  replaceByTombstone(contact: ContactRecord, markerReason: string | undefined, at: string): Promise<'erased' | 'changed'>;
+}
+
+/** `data` of `DELETE /client/contacts/{id}`: what was erased. */
+export const ContactErasure = z
+  .object({
+    id: z.int().meta({ description: 'The erased contact' }),
+    erased: z.literal(true),
+    already_erased: z.boolean().meta({ description: 'An earlier request erased it; nothing was left to erase (all counts 0)' }),
+    contact: z.int().min(0).max(1).meta({ description: 'Contact records removed, custom field values included (1, or 0 on a repeat)' }),
+    locks: z.int().min(0).meta({ description: 'E-mail and client_contact_id locks released' }),
+    suppression_marker: z.boolean().meta({
+      description: 'This request left a hash of the address because it hard-bounced or complained: it cannot be added again (false on a repeat)',
+    }),
+    events: z.int().min(0).meta({ description: 'Events whose personal data (address, uid, payload, metadata) was removed' }),
+    executions: z.int().min(0).meta({ description: 'Executions whose event data was removed' }),
+    executions_cancelled: z.int().min(0).meta({ description: 'Queued executions cancelled (reason `contact_erased`)' }),
+    sent_emails: z.int().min(0).meta({ description: 'Sent e-mails whose address, subject and bodies were removed' }),
+    logs: z.int().min(0).meta({ description: 'Sent-email logs whose ip, user agent, url or address were removed' }),
+    erased_at: z.string().nullable().meta({ description: 'When it was erased (null on a repeat)' }),
+  })
+  .meta({ id: 'ContactErasure', description: 'What an erasure removed. Ids and statuses of the history stay.' });
+export type ContactErasure = z.output<typeof ContactErasure>;
+
+/** `meta` of the erasure: the DynamoDB requests it made (they grow with the contact's history). */
+export const ContactErasureMeta = z.object({
+  dynamodb: z
+    .object({ requests: z.int().min(0), waves: z.int().min(0) })
+    .meta({ description: 'DynamoDB requests the erasure made, in how many sequential waves' }),
+});
+
+const NOTHING = { events: 0, executions: 0, executionsCancelled: 0, sentEmails: 0, logs: 0 } satisfies HistoryScrub;
+
+/**
+ * `DELETE /client/contacts/{id}` (extra to SPEC.md, GDPR Art. 17): the contact, its locks and custom field values go;
+ * its queued executions are cancelled; its events and sent e-mails keep ids and statuses but lose every personal
+ * datum; a bounced or complained address stays as a hashed suppression marker. Repeatable: by id, an erased contact
+ * answers 200 with zero counts (by e-mail it is 404: the address is no longer known).
+ */
+export async function eraseContact(
+  deps: { clock: Clock; contacts: ContactStore; erasure: ErasureStore },
+  clientId: number,
+  ref: ContactRefValue,
+): Promise<ContactErasure> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+    const contact = await readContact(deps, clientId, ref);
+    if (contact === 'erased') return repeat((ref as { id: number }).id);
+    const at = deps.clock.now().toISOString();
+    // History first, the contact last: a failure half-way leaves the contact in place and the request repeatable.
+    const history = await deps.erasure.history(clientId, contact.id);
+    const scrub = await deps.erasure.scrubHistory(clientId, contact.email, history, at);
+    const markerReason = contact.unsubscribe_reason && MARKER_REASONS.has(contact.unsubscribe_reason) ? contact.unsubscribe_reason : undefined;
+    const outcome = await deps.erasure.replaceByTombstone(contact, markerReason, at);
+    if (outcome === 'changed') continue;
+    return {
+      id: contact.id,
+      erased: true,
+      already_erased: false,
+      contact: 1,
+      locks: (markerReason ? 0 : 1) + (contact.client_contact_id ? 1 : 0),
+      suppression_marker: markerReason !== undefined,
+      events: scrub.events,
+      executions: scrub.executions,
+      executions_cancelled: scrub.executionsCancelled,
+      sent_emails: scrub.sentEmails,
+      logs: scrub.logs,
+      erased_at: at,
+    };
+  }
+  throw conflict('state', 'id', 'The contact was changed concurrently; retry the request');
+}
+
+async function readContact(
+  deps: { contacts: ContactStore; erasure: ErasureStore },
+  clientId: number,
+  ref: ContactRefValue,
+): Promise<ContactRecord | 'erased'> {
+  if ('id' in ref) {
+    const contact = await deps.contacts.get(clientId, ref.id);
+    if (contact) return contact;
+    if (await deps.erasure.wasErased(clientId, ref.id)) return 'erased';
+  } else if ('email' in ref) {
+    const contact = await deps.contacts.getByEmail(clientId, ref.email);
+    if (contact) return contact;
+  }
+  throw notFound('id', 'Contact not found');
+}
+
+const repeat = (id: number): ContactErasure => ({
+  id,
+  erased: true,
+  already_erased: true,
+  contact: 0,
+  locks: 0,
+  suppression_marker: false,
+  events: NOTHING.events,
+  executions: NOTHING.executions,
+  executions_cancelled: NOTHING.executionsCancelled,
+  sent_emails: NOTHING.sentEmails,
+  logs: NOTHING.logs,
+  erased_at: null,
+});
