@@ -1,0 +1,128 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { DynamoErasureStore } from '../../../shared/adapters/dynamo/erasure-store.js';
+import { keys } from '../../../shared/adapters/dynamo/keys.js';
+import { createContainer } from '../../../shared/composition/container.js';
+import { SUPPRESSED, SuppressedAddress } from '../../../shared/domain/contacts/contact-store.js';
+import { EXECUTION_STATUS } from '../../../shared/domain/executions/execution-record.js';
+import { SENT_STATUS } from '../../../shared/domain/sent-emails/sent-email-record.js';
+import { loadConfig } from '../../../shared/config.js';
+import { contactRecord } from '../../unit/support/contact-fixtures.js';
+import { createContact, ENGINE_ADAPTERS, eventRecord, executionRecord, nextRecordId, reservation } from './engine-support.js';
+import { freshClientId, LATER } from './support.js';
+
+/**
+ * The erasure store on DynamoDB Local (it has no memory adapter: docs/decisions.md "Contact erasure"). A contact with
+ * an event, two executions (one queued) and a sent e-mail with traced logs is found through gsi2, scrubbed and
+ * replaced by its tombstone.
+ */
+const container = () =>
+  createContainer({
+    config: loadConfig({
+      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+      TABLE_NAME: inject('tableName'),
+      AWS_REGION: process.env['AWS_REGION'] ?? 'us-east-1',
+    }),
+  });
+
+async function mailedContact() {
+  const stores = ENGINE_ADAPTERS.find(([name]) => name === 'dynamodb')![1]();
+  const { db, tableName } = container().dynamo();
+  const erasure = new DynamoErasureStore(db, tableName);
+  const clientId = freshClientId();
+  const contact = await createContact(stores, clientId, { client_contact_id: `crm-${nextRecordId()}` });
+  const event = eventRecord(clientId, { email: contact.email, metadata: { plan: 'pro' }, idempotency_key: `signup-${contact.email}` });
+  const queued = executionRecord(clientId, contact.id, { event_id: event.id, event: { type: 'signup', ts: event.ts, metadata: { plan: 'pro' } } });
+  const sending = executionRecord(clientId, contact.id, { event_id: event.id, workflow_id: 3 });
+  await stores.events.insert(event);
+  const committed = await stores.processing.commit({
+    event: { ...event, queue_status: 'processed', contact_id: contact.id, contact: { email: contact.email, first_name: 'Ann', last_name: null }, execution_ids: [queued.id, sending.id], processed_at: LATER },
+    executions: [queued, sending],
+  });
+  expect(committed).toBe('committed');
+  const r = reservation(sending);
+  r.sentEmail.to_email = contact.email;
+  expect(await stores.delivery.claim(r)).toBe('claimed');
+  const open = { id: `open-${sending.id}`, created_at: LATER, status: SENT_STATUS.opened, ip_address: '203.0.113.9', user_agent: 'Mozilla/5.0', url: 'https://acme.test/?u=ann', is_bot: false };
+  const bounce = { id: `bounce-${sending.id}`, created_at: LATER, status: SENT_STATUS.bounced, detail: `smtp; 550 5.1.1 <${contact.email.toUpperCase()}>: user unknown` };
+  await stores.sentEmails.addLog(clientId, r.sentEmail.id, open);
+  await stores.sentEmails.addLog(clientId, r.sentEmail.id, bounce);
+  const item = async (key: { pk: string; sk: string }) => (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+  return { stores, erasure, clientId, contact, event, queued, sending, sentEmailId: r.sentEmail.id, open, bounce, item };
+}
+
+describe('ErasureStore (dynamodb)', () => {
+  it("finds the contact's event, executions and sent e-mail through gsi2, and no other contact's", async () => {
+    // Prepare
+    const t = await mailedContact();
+    const other = await createContact(t.stores, t.clientId);
+
+    // Act
+    const history = await t.erasure.history(t.clientId, t.contact.id);
+
+    // Assess
+    expect(history.events).toEqual([t.event.id]);
+    expect(history.executions.sort((a, b) => a - b)).toEqual([t.queued.id, t.sending.id].sort((a, b) => a - b));
+    expect(history.sentEmails).toEqual([t.sentEmailId]);
+    expect(await t.erasure.history(t.clientId, other.id)).toEqual({ events: [], executions: [], sentEmails: [] });
+    expect(await t.erasure.history(freshClientId(), t.contact.id)).toEqual({ events: [], executions: [], sentEmails: [] });
+  });
+
+  it('strips every personal datum, cancels the queued execution, keeps ids and statuses; a second pass changes nothing more', async () => {
+    // Prepare
+    const t = await mailedContact();
+    const history = await t.erasure.history(t.clientId, t.contact.id);
+
+    // Act
+    const scrub = await t.erasure.scrubHistory(t.clientId, t.contact.email, history, LATER);
+    const again = await t.erasure.scrubHistory(t.clientId, t.contact.email, history, LATER);
+
+    // Assess
+    expect(scrub).toEqual({ events: 1, executions: 1, executionsCancelled: 1, sentEmails: 1, logs: 2 });
+    expect(again).toMatchObject({ executionsCancelled: 0, logs: 0 });
+    const event = await t.item(keys.event(t.clientId, t.event.id));
+    expect(event).toMatchObject({ id: t.event.id, type: 'signup', queue_status: 'processed', contact_id: t.contact.id, payload: {}, erased_at: LATER });
+    for (const gone of ['email', 'uid', 'metadata', 'contact', 'idempotency_key']) expect(event).not.toHaveProperty(gone);
+    expect(await t.item(keys.execution(t.clientId, t.queued.id))).toMatchObject({ status: EXECUTION_STATUS.cancelled, reason: 'contact_erased' });
+    expect(await t.item(keys.execution(t.clientId, t.queued.id))).not.toHaveProperty('event');
+    expect(await t.item(keys.execution(t.clientId, t.sending.id))).toMatchObject({ status: EXECUTION_STATUS.executing });
+    const email = await t.stores.sentEmails.getWithLogs(t.clientId, t.sentEmailId);
+    expect(email!.email).toMatchObject({ id: t.sentEmailId, to_email: '', subject: '', html_body: '', text_body: '', status: SENT_STATUS.queued });
+    const logs = Object.fromEntries(email!.logs.map((l) => [l.id, l]));
+    expect(logs[t.open.id]).toEqual({ id: t.open.id, created_at: LATER, status: SENT_STATUS.opened, is_bot: false });
+    expect(logs[t.bounce.id]!.detail).toBe('smtp; 550 5.1.1 <[erased]>: user unknown');
+    expect(JSON.stringify(email)).not.toContain(t.contact.email);
+  });
+
+  it('replaces the contact by its tombstone and frees its locks; a bounced address stays as a marker', async () => {
+    // Prepare
+    const t = await mailedContact();
+    const plain = await createContact(t.stores, t.clientId, { client_contact_id: `crm-${nextRecordId()}` });
+    const bounced = { ...t.contact, is_subscribed: false, unsubscribe_reason: 'hard_bounce' };
+
+    // Act
+    const stale = await t.erasure.replaceByTombstone({ ...t.contact, updated_at: '1999-01-01T00:00:00.000Z' }, undefined, LATER);
+    const erasedPlain = await t.erasure.replaceByTombstone(plain, undefined, LATER);
+    const erasedBounced = await t.erasure.replaceByTombstone(bounced, 'hard_bounce', LATER);
+
+    // Assess
+    expect([stale, erasedPlain, erasedBounced]).toEqual(['changed', 'erased', 'erased']);
+    expect(await t.stores.contacts.get(t.clientId, t.contact.id)).toBeUndefined();
+    expect(await t.erasure.wasErased(t.clientId, t.contact.id)).toBe(true);
+    expect(await t.erasure.wasErased(t.clientId, t.queued.id)).toBe(false);
+    expect(await t.item(keys.erasedContact(t.clientId, t.contact.id))).toEqual({
+      ...keys.erasedContact(t.clientId, t.contact.id),
+      client_id: t.clientId,
+      contact_id: t.contact.id,
+      erased_at: LATER,
+    });
+    expect(await t.item(keys.uidLock(t.clientId, t.contact.client_contact_id!))).toBeUndefined();
+    expect(await t.item(keys.emailLock(t.clientId, t.contact.email))).toEqual({ ...keys.emailLock(t.clientId, t.contact.email), kind: 'email', suppressed: 'hard_bounce', erased_at: LATER });
+    expect(await t.stores.contacts.findIdsByEmail(t.clientId, [t.contact.email, plain.email])).toEqual(new Map([[t.contact.email, SUPPRESSED]]));
+    await expect(t.stores.contacts.create(contactRecord({ id: nextRecordId(), client_id: t.clientId, email: t.contact.email, client_contact_id: undefined }))).rejects.toBeInstanceOf(
+      SuppressedAddress,
+    );
+    await expect(t.stores.contacts.create(contactRecord({ id: nextRecordId(), client_id: t.clientId, email: plain.email, client_contact_id: plain.client_contact_id }))).resolves.toBeUndefined();
+  });
+});
