@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import type { ContactHistory, ErasureStore, HistoryScrub } from '../../domain/contacts/erase-contact.js';
 import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
@@ -18,7 +18,8 @@ const BLANK = '';
 /**
  * The erasure's reads and writes (docs/decisions.md "Contact erasure"). Requests: 1 Query per MB of history keys
  * (gsi2, keys only); executions: 1 BatchGet per 100 and 1 UpdateItem each; events and sent e-mails: 1 UpdateItem each;
- * logs: 1 Query per sent e-mail and 1 UpdateItem per log that holds an ip, user agent, url or the address; then 1
+ * 1 DeleteItem per sent e-mail's provider message id; logs: 1 Query per sent e-mail and 1 UpdateItem per log that
+ * holds an ip, user agent, url or the address; then 1
  * transaction for the contact, its locks and its tombstone.
  */
 export class DynamoErasureStore implements ErasureStore {
@@ -165,7 +166,7 @@ export class DynamoErasureStore implements ErasureStore {
 
   /** The event keeps its id, type, times and statuses; the address, uid, payload, metadata and names go. */
   private async scrubEvent(clientId: number, eventId: number, at: string): Promise<boolean> {
-    return this.updateIfExists(keys.event(clientId, eventId), {
+    return this.isUpdated(keys.event(clientId, eventId), {
       UpdateExpression: 'SET payload = :empty, erased_at = :at REMOVE email, uid, metadata, contact, external_id, idempotency_key',
       ExpressionAttributeValues: { ':empty': {}, ':at': at },
     });
@@ -173,10 +174,17 @@ export class DynamoErasureStore implements ErasureStore {
 
   /** The e-mail keeps its ids, template, status and times; the address, subject and bodies go, and its logs' traces. */
   private async scrubSentEmail(clientId: number, sentEmailId: string, email: string, at: string): Promise<{ found: boolean; logs: number }> {
-    const found = await this.updateIfExists(keys.sentEmail(clientId, sentEmailId), {
+    const before = await this.updateIfExists(keys.sentEmail(clientId, sentEmailId), {
       UpdateExpression: 'SET to_email = :blank, subject = :blank, html_body = :blank, text_body = :blank, erased_at = :at REMOVE reply_to',
       ExpressionAttributeValues: { ':blank': BLANK, ':at': at },
+      // The old item comes back with the write (no read units): its provider message id, to forget below.
+      ReturnValues: 'ALL_OLD',
     });
+    const found = before !== undefined;
+    const messageId = before?.['provider_message_id'];
+    // Later SES notifications of this e-mail (an open, a click) then find no message and record no ip or user agent;
+    // the tags fallback refuses an erased e-mail too (tracking-store.ts).
+    if (typeof messageId === 'string') await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.providerMessage(messageId) }));
     const logs = await queryAll(this.db, {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
@@ -187,7 +195,7 @@ export class DynamoErasureStore implements ErasureStore {
     const traced = logs.filter((log) => log['ip_address'] !== undefined || log['user_agent'] !== undefined || log['url'] !== undefined || mentions(log['detail'], email));
     await inWaves(traced, (log) => {
       const detail = typeof log['detail'] === 'string' ? withoutAddress(log['detail'], email) : undefined;
-      return this.updateIfExists(
+      return this.isUpdated(
         { pk: String(log['pk']), sk: String(log['sk']) },
         {
           UpdateExpression: `${detail !== undefined ? 'SET detail = :detail ' : ''}REMOVE ip_address, user_agent, #url`,
@@ -199,17 +207,27 @@ export class DynamoErasureStore implements ErasureStore {
     return { found, logs: traced.length };
   }
 
+  private async isUpdated(key: { pk: string; sk: string }, update: Parameters<DynamoErasureStore['updateIfExists']>[1]): Promise<boolean> {
+    return (await this.updateIfExists(key, update)) !== undefined;
+  }
+
+  /** The update, only if the item exists: its old attributes when asked (`ReturnValues`), else `{}`; undefined when absent. */
   private async updateIfExists(
     key: { pk: string; sk: string },
-    update: { UpdateExpression: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> },
-  ): Promise<boolean> {
+    update: {
+      UpdateExpression: string;
+      ExpressionAttributeNames?: Record<string, string>;
+      ExpressionAttributeValues?: Record<string, unknown>;
+      ReturnValues?: 'ALL_OLD';
+    },
+  ): Promise<Record<string, unknown> | undefined> {
     try {
-      await this.db.send(
+      const out = await this.db.send(
         new UpdateCommand({ TableName: this.tableName, Key: key, ConditionExpression: 'attribute_exists(pk)', ...update }),
       );
-      return true;
+      return out.Attributes ?? {};
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (error instanceof ConditionalCheckFailedException) return undefined;
       throw error;
     }
   }

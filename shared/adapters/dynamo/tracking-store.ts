@@ -45,12 +45,13 @@ export class DynamoTrackingStore implements TrackingStore {
       new GetCommand({
         TableName: this.tableName,
         Key: keys.sentEmail(clientId, sentEmailId),
-        ProjectionExpression: 'client_id, id, contact_id, provider_message_id',
+        ProjectionExpression: 'client_id, id, contact_id, provider_message_id, erased_at',
         ConsistentRead: true,
       }),
     );
     const item = out.Item;
-    if (!item || item['client_id'] !== clientId) return undefined;
+    // An erased contact's e-mail records nothing more (no ip or user agent of a late open): docs/decisions.md.
+    if (!item || item['client_id'] !== clientId || item['erased_at'] !== undefined) return undefined;
     const recorded = item['provider_message_id'];
     if (recorded !== undefined && recorded !== providerMessageId) return undefined;
     return { client_id: clientId, sent_email_id: String(item['id']), contact_id: Number(item['contact_id']) };

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { DynamoErasureStore } from '../../../shared/adapters/dynamo/erasure-store.js';
@@ -43,13 +43,16 @@ async function mailedContact() {
   expect(committed).toBe('committed');
   const r = reservation(sending);
   r.sentEmail.to_email = contact.email;
+  r.sentEmail.provider_message_id = `ses-${sending.id}-${clientId}`;
   expect(await stores.delivery.claim(r)).toBe('claimed');
+  const message = keys.providerMessage(r.sentEmail.provider_message_id);
+  await db.send(new PutCommand({ TableName: tableName, Item: { ...message, client_id: clientId, sent_email_id: r.sentEmail.id, contact_id: contact.id, created_at: LATER } }));
   const open = { id: `open-${sending.id}`, created_at: LATER, status: SENT_STATUS.opened, ip_address: '203.0.113.9', user_agent: 'Mozilla/5.0', url: 'https://acme.test/?u=ann', is_bot: false };
   const bounce = { id: `bounce-${sending.id}`, created_at: LATER, status: SENT_STATUS.bounced, detail: `smtp; 550 5.1.1 <${contact.email.toUpperCase()}>: user unknown` };
   await stores.sentEmails.addLog(clientId, r.sentEmail.id, open);
   await stores.sentEmails.addLog(clientId, r.sentEmail.id, bounce);
   const item = async (key: { pk: string; sk: string }) => (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
-  return { stores, erasure, clientId, contact, event, queued, sending, sentEmailId: r.sentEmail.id, open, bounce, item };
+  return { stores, erasure, clientId, contact, event, queued, sending, sentEmailId: r.sentEmail.id, messageId: r.sentEmail.provider_message_id, open, bounce, item };
 }
 
 describe('ErasureStore (dynamodb)', () => {
@@ -93,6 +96,9 @@ describe('ErasureStore (dynamodb)', () => {
     expect(logs[t.open.id]).toEqual({ id: t.open.id, created_at: LATER, status: SENT_STATUS.opened, is_bot: false });
     expect(logs[t.bounce.id]!.detail).toBe('smtp; 550 5.1.1 <[erased]>: user unknown');
     expect(JSON.stringify(email)).not.toContain(t.contact.email);
+    // A late open or click finds no message: neither by its provider id nor by its tags.
+    expect(await t.stores.tracking.findMessage(t.messageId)).toBeUndefined();
+    expect(await t.stores.tracking.findTaggedMessage(t.clientId, t.sentEmailId, t.messageId)).toBeUndefined();
   });
 
   it('replaces the contact by its tombstone and frees its locks; a bounced address stays as a marker', async () => {
