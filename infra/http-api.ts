@@ -1,8 +1,9 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination, type CorsPreflightOptions } from 'aws-cdk-lib/aws-apigatewayv2';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import type { CorsPolicy } from '../shared/http/cors.js';
 import type { StackSettings } from './stack-settings.js';
 
 export interface HttpApiWithStage {
@@ -36,11 +37,12 @@ const ACCESS_LOG_FIELDS = {
  */
 export function createHttpApi(
   scope: Construct,
-  settings: Pick<StackSettings, 'deletionProtection' | 'throttle'>,
+  settings: Pick<StackSettings, 'deletionProtection' | 'throttle' | 'cors'>,
 ): HttpApiWithStage {
   const api = new HttpApi(scope, 'HttpApi', {
     description: 'Email lifecycle API (routes from functions/routes.ts)',
     createDefaultStage: false,
+    ...(settings.cors ? { corsPreflight: corsPreflightOf(settings.cors) } : {}),
   });
   const accessLogs = new LogGroup(scope, 'HttpApiAccessLogs', {
     retention: RetentionDays.ONE_MONTH,
@@ -57,4 +59,14 @@ export function createHttpApi(
     },
   });
   return { api, stage };
+}
+
+/** The shared CORS policy (shared/http/cors.ts, also the local server's) as API Gateway's preflight configuration. */
+export function corsPreflightOf(policy: CorsPolicy): CorsPreflightOptions {
+  return {
+    allowOrigins: policy.allowOrigins,
+    allowMethods: policy.allowMethods.map((method) => CorsHttpMethod[method as keyof typeof CorsHttpMethod]),
+    allowHeaders: policy.allowHeaders,
+    maxAge: Duration.seconds(policy.maxAgeSeconds),
+  };
 }

@@ -12,8 +12,8 @@ import { tableIndexWildcardFinding } from './nag.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** `functions/<kind>/<handler>.ts`: the entry esbuild bundles for one function of a table. */
-export const entryOf = (kind: 'http' | 'queue' | 'scheduled', handler: string): string =>
+/** `functions/<kind>/<handler>.ts`: the entry esbuild bundles for one function of a table (or the API's fallback). */
+export const entryOf = (kind: 'http' | 'queue' | 'scheduled' | 'fallback', handler: string): string =>
   path.join(PROJECT_ROOT, 'functions', kind, `${handler}.ts`);
 
 // The bundle is ESM; CommonJS dependencies that call require() need one defined at the top of the module.

@@ -44,17 +44,22 @@ export class RouteFunction extends Construct {
     grantTableAccess(this.function, props.table, route.tableAccess);
     props.engine.connect(this.function, route.handler, route);
 
-    const apiRoute = new HttpRoute(this, 'Route', {
-      httpApi: props.api,
-      routeKey: HttpRouteKey.with(fullPath(route), ApiMethod[route.method]),
-      integration: new HttpLambdaIntegration('Integration', this.function),
-    });
-    Validations.of(apiRoute).acknowledge({
-      id: 'AwsSolutions-APIG4',
-      reason:
-        'Authentication is done by the handler middleware (API key hashed and looked up in the table, or JWT; ' +
-        'DESIGN.md §5) so the same code serves the local runtime and the tests; an API Gateway authorizer ' +
-        'would duplicate it. /health is public by design.',
-    });
+    const integration = new HttpLambdaIntegration('Integration', this.function);
+    // A GET route also takes HEAD (HTTP APIs do not map one to the other); the handler answers it without a body.
+    const methods = route.method === 'GET' ? [ApiMethod.GET, ApiMethod.HEAD] : [ApiMethod[route.method]];
+    for (const method of methods) {
+      const apiRoute = new HttpRoute(this, method === ApiMethod.HEAD ? 'HeadRoute' : 'Route', {
+        httpApi: props.api,
+        routeKey: HttpRouteKey.with(fullPath(route), method),
+        integration,
+      });
+      Validations.of(apiRoute).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'Authentication is done by the handler middleware (API key hashed and looked up in the table, or JWT; ' +
+          'DESIGN.md §5) so the same code serves the local runtime and the tests; an API Gateway authorizer ' +
+          'would duplicate it. /health is public by design.',
+      });
+    }
   }
 }

@@ -1,5 +1,6 @@
 import type { Node } from 'constructs';
 import * as z from 'zod';
+import { corsPolicy, parseCorsOrigins, type CorsPolicy } from '../shared/http/cors.js';
 
 /** Deploy-time choices, read from CDK context (`cdk deploy -c key=value` or cdk.json). */
 export interface StackSettings {
@@ -11,6 +12,11 @@ export interface StackSettings {
   functionEnvironment: Record<string, string>;
   /** Environment of the functions that send e-mail only: the variables of SENDER_CONTEXT_ENVIRONMENT given. */
   senderEnvironment: Record<string, string>;
+  /**
+   * CORS (API Gateway answers preflights): context `corsOrigins`, else the environment's `CORS_ORIGINS` — the variable
+   * `npm start` reads, so one setting serves both; off when neither is set.
+   */
+  cors: CorsPolicy | undefined;
 }
 
 /** Context key → environment variable of shared/config.ts that every HTTP function receives when the key is set. */
@@ -59,7 +65,14 @@ export function readStackSettings(node: Node): StackSettings {
     },
     functionEnvironment,
     senderEnvironment,
+    cors: readCors(node),
   };
+}
+
+function readCors(node: Node): CorsPolicy | undefined {
+  const context: unknown = node.tryGetContext('corsOrigins');
+  if (context !== undefined && context !== null) return corsPolicy(parseCorsOrigins(String(context), 'Context "corsOrigins"'));
+  return corsPolicy(parseCorsOrigins(process.env['CORS_ORIGINS']));
 }
 
 // `-c key=false` arrives as the string "false", cdk.json gives a real boolean.

@@ -5,6 +5,7 @@ import { API_BASE_PATH, routes } from '../functions/routes.js';
 import { scheduledFunctions } from '../functions/scheduled.js';
 import { createDataTable } from './data-table.js';
 import { Engine } from './engine.js';
+import { FallbackFunction } from './fallback-function.js';
 import { createHttpApi } from './http-api.js';
 import { constructIdOf } from './node-function.js';
 import { addQueueFunctions } from './queue-function.js';
@@ -54,6 +55,9 @@ export class EmailLifecycleStack extends Stack {
         deletionProtection: settings.deletionProtection,
       });
     }
+
+    // Requests no route takes: 405 + Allow for a known path, the 404 envelope otherwise.
+    new FallbackFunction(this, 'Unmatched', { api, deletionProtection: settings.deletionProtection });
 
     addQueueFunctions(this, { queueFunctions, engine, table, environment, deletionProtection: settings.deletionProtection });
 

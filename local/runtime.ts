@@ -28,6 +28,8 @@ export interface LocalRuntimeOptions {
   tableName?: string;
   accessLog?: LocalServerOptions['accessLog'];
   errorLog?: LocalServerOptions['errorLog'];
+  /** CORS (env CORS_ORIGINS, as infra reads it): off when absent. */
+  cors?: LocalServerOptions['cors'];
 }
 
 export interface LocalRuntime {
@@ -68,7 +70,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   if (options.dataDir) await recoverEngine(container, engine);
   const scheduled = startScheduledFunctions();
 
-  const server = createLocalServer({ accessLog: options.accessLog, errorLog: options.errorLog });
+  const server = createLocalServer({ accessLog: options.accessLog, errorLog: options.errorLog, cors: options.cors });
   try {
     await listen(server, port, host);
   } catch (error) {

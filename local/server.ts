@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { API_BASE_PATH, routeKey, routes as allRoutes, type RouteDefinition } from '../functions/routes.js';
+import { API_BASE_PATH, fullPath, routeKey, routes as allRoutes, type RouteDefinition } from '../functions/routes.js';
+import { allowedOrigin, type CorsPolicy } from '../shared/http/cors.js';
 import { errorResponse } from '../shared/http/envelope.js';
+import { Router, unmatchedResponse } from '../shared/http/route-matcher.js';
 import { toApiGatewayEvent } from './api-gateway-event.js';
 import { writeClientError } from './client-errors.js';
 import { createHandlerLoader, HandlerModuleNotFoundError, type HttpHandler } from './handler-loader.js';
 import { createLambdaContext } from './lambda-context.js';
-import { RouteMatcher } from './route-matcher.js';
 
 /**
  * The local API Gateway: serves every route of functions/routes.ts below `/api/v1`, turning each request into
@@ -27,6 +28,8 @@ export interface LocalServerOptions {
   accessLog?: (line: string) => void;
   /** Where handler failures are reported (stack included); the client sees only the request id. */
   errorLog?: (message: string, error: unknown) => void;
+  /** CORS as API Gateway's `corsPreflight` does it (shared/http/cors.ts); off when absent. */
+  cors?: CorsPolicy;
 }
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -36,10 +39,10 @@ type Reply = APIGatewayProxyStructuredResultV2;
 
 export function createLocalServer(options: LocalServerOptions = {}): Server {
   const tableOfRoutes = options.routes ?? allRoutes;
-  const matcher = new RouteMatcher(tableOfRoutes.filter((r) => !r.root));
-  // Public links (`/u/…`, `/v/…`) are served at the root, as API Gateway serves them.
-  const rootMatcher = new RouteMatcher(tableOfRoutes.filter((r) => r.root));
-  const basePath = options.basePath ?? API_BASE_PATH;
+  const cors = options.cors;
+  // Public links (`/u/…`, `/v/…`) are served at the root, as API Gateway serves them; with CORS on, every known path
+  // also takes OPTIONS (the preflight API Gateway answers itself).
+  const router = new Router(tableOfRoutes, { basePath: options.basePath ?? API_BASE_PATH, extraMethods: cors ? ['OPTIONS'] : [] });
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const maxDrainBytes = options.maxDrainBytes ?? MAX_DRAIN_BYTES;
   const defaultLoader = createHandlerLoader('http');
@@ -50,13 +53,15 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
     const path = url.split('?')[0] ?? '/';
-    const below = path === basePath ? '/' : path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
-    const apiMatch = below === undefined ? ({ kind: 'not_found' } as const) : matcher.match(method, below);
-    const match = apiMatch.kind === 'not_found' && below === undefined ? rootMatcher.match(method, path) : apiMatch;
-
-    if (match.kind === 'not_found') {
+    if (cors && method === 'OPTIONS') {
       await drain(req, maxDrainBytes);
-      return { reply: routeNotFound(method, path, requestId) };
+      return { reply: preflight(cors, router.match('OPTIONS', path), singleHeader(req.headers.origin)) };
+    }
+    const match = router.match(method, path);
+
+    if (match.kind === 'not_found' || match.kind === 'method_not_allowed') {
+      await drain(req, maxDrainBytes);
+      return { reply: unmatchedResponse(match, method, path, requestId) };
     }
     if (match.kind === 'malformed') {
       await drain(req, maxDrainBytes);
@@ -81,7 +86,8 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
         port: req.socket.localPort,
         httpVersion: req.httpVersion,
       },
-      { routeKey: routeKey(route), pathParameters, requestId },
+      // HEAD reaches a GET route's handler under a HEAD route of its own, as infra declares one per GET route.
+      { routeKey: method === 'HEAD' ? `HEAD ${fullPath(route)}` : routeKey(route), pathParameters, requestId },
     );
     const context = createLambdaContext({
       functionName: route.handler,
@@ -118,8 +124,9 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
       if (responses.get(socket) === res) responses.delete(socket);
     });
     serve(req, requestId)
-      .then(({ reply, handler }) => {
+      .then(({ reply: answer, handler }) => {
         if (answeredByParser.has(socket)) return;
+        const reply = cors && req.method !== 'OPTIONS' ? withCorsOrigin(cors, answer, singleHeader(req.headers.origin)) : answer;
         // A body left unread (cut past the drain limit) would be parsed as the next request: close instead.
         send(res, req.complete ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } }, requestId);
         options.accessLog?.(
@@ -147,10 +154,33 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
   return server;
 }
 
-function routeNotFound(method: string, path: string, requestId: string): Reply {
-  const item = { condition: 'not_found', key: 'route', error: `No route for ${method} ${path}` };
-  return errorResponse(404, [item], 'Not Found', requestId);
+/**
+ * An OPTIONS request with CORS on, answered as API Gateway's `corsPreflight` does: 204, and for an allowed origin the
+ * policy's Access-Control-* headers; a disallowed origin gets none, so the browser refuses the real request.
+ */
+function preflight(cors: CorsPolicy, match: ReturnType<Router['match']>, origin: string | undefined): Reply {
+  const allowed = allowedOrigin(cors, origin);
+  const headers: Record<string, string> = { vary: 'Origin' };
+  if (match.kind === 'method_not_allowed') headers['allow'] = match.allow.join(', ');
+  if (allowed) {
+    Object.assign(headers, {
+      'access-control-allow-origin': allowed,
+      'access-control-allow-methods': cors.allowMethods.join(','),
+      'access-control-allow-headers': cors.allowHeaders.join(','),
+      'access-control-max-age': String(cors.maxAgeSeconds),
+    });
+  }
+  return { statusCode: 204, headers };
 }
+
+/** Any other answer names an allowed origin (and varies on Origin, so caches keep one copy per origin). */
+function withCorsOrigin(cors: CorsPolicy, reply: Reply, origin: string | undefined): Reply {
+  const allowed = allowedOrigin(cors, origin);
+  const headers = { ...reply.headers, vary: 'Origin', ...(allowed ? { 'access-control-allow-origin': allowed } : {}) };
+  return { ...reply, headers };
+}
+
+const singleHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /** Same body as the handlers' error middleware gives for an unexpected error: the request id, no internals. */
 function internalError(requestId: string): Reply {

@@ -19,8 +19,12 @@ async function main(): Promise<void> {
   // Imported only now: the handlers' logger reads its level when first imported, after the line above.
   const { startLocalRuntime } = await import('./runtime.js');
   const { ensureDemoClient } = await import('./demo-client.js');
+  const { corsPolicy, parseCorsOrigins } = await import('../shared/http/cors.js');
   const dataDir = env['DATA_DIR']?.trim() || undefined;
+  // The setting infra reads too (infra/stack-settings.ts): a bad origin stops the start with a precise message.
+  const cors = corsPolicy(parseCorsOrigins(env['CORS_ORIGINS']));
   const runtime = await startLocalRuntime({
+    cors,
     port: portFromEnv(env, 'PORT', 3000),
     dynamoPort: portFromEnv(env, 'DYNAMODB_PORT', 8000),
     sesPort: portFromEnv(env, 'SES_PORT', 8005),
@@ -35,6 +39,7 @@ async function main(): Promise<void> {
   console.log(`  DynamoDB Local   ${runtime.dynamoEndpoint} (table ${runtime.tableName}, ${dataDir ? `data in ${dataDir}` : 'in memory'})`);
   if (runtime.dynamoWarning) console.warn(`  Warning: ${runtime.dynamoWarning}`);
   console.log(`  SES mail viewer  ${runtime.sesUrl}/`);
+  if (cors) console.log(`  CORS origins     ${cors.allowOrigins.join(', ')}`);
   console.log('');
   for (const line of await ensureDemoClient(runtime.baseUrl)) console.log(line);
   console.log('');

@@ -19,6 +19,7 @@ export type ErrorCondition =
   | 'unsafe'
   | 'quota'
   | 'suppressed'
+  | 'method_not_allowed'
   | 'internal';
 
 /** An item of the envelope's `errors`: the one definition of its type and of the OpenAPI document's `ErrorItem`. */
@@ -27,7 +28,7 @@ export const ErrorItem = z
     condition: z.string().meta({
       description:
         'What is wrong: malformed, unauthorized, forbidden, not_found, unique, idempotency_conflict, state, max, ' +
-        'unsupported_media_type, required, format, type, min, enum, unsafe, quota, suppressed or internal',
+        'unsupported_media_type, required, format, type, min, enum, unsafe, quota, suppressed, method_not_allowed or internal',
       examples: ['format'],
     }),
     error: z.string().meta({ description: 'Human-readable explanation', examples: ['Must be a valid e-mail address'] }),

@@ -73,5 +73,18 @@ export function chain<P extends RoutePorts>(
       });
       return successResponse(result, state.requestId);
     });
-  return handler as unknown as LambdaHandler;
+  return withoutBodyForHead(handler as unknown as LambdaHandler);
+}
+
+/**
+ * HEAD (a GET route's HEAD route, infra/route-function.ts) answers the GET's status and headers with no body, whatever
+ * the outcome: success, error envelope or page.
+ */
+export function withoutBodyForHead(handler: LambdaHandler): LambdaHandler {
+  return async (event, context) => {
+    const result = await handler(event, context);
+    if (event.requestContext?.http?.method !== 'HEAD') return result;
+    const { body: _body, isBase64Encoded: _encoded, ...rest } = result;
+    return rest;
+  };
 }

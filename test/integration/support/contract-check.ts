@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { fullPath, routes, type RouteDefinition } from '../../../functions/routes.js';
+import { API_BASE_PATH, fullPath, routes, type RouteDefinition } from '../../../functions/routes.js';
+import { Router } from '../../../shared/http/route-matcher.js';
 import type { OpenApiDocument } from '../../../shared/openapi/build-document.js';
 import type { JsonSchema } from '../../../shared/openapi/json-schema.js';
 
@@ -59,19 +60,23 @@ type Operation = OpenApiDocument['paths'][string][string];
 export class ContractChecker {
   private readonly compile: (schema: JsonSchema) => ValidateFunction;
   private readonly validators = new Map<string, ValidateFunction>();
+  /** The servers' own route selection (shared/http/route-matcher.ts): the operation is the route that answered. */
+  private readonly router: Router;
 
   constructor(
     private readonly document: OpenApiDocument,
-    private readonly table: readonly RouteDefinition[] = routes,
+    table: readonly RouteDefinition[] = routes,
   ) {
     this.compile = documentAjv(document).compile;
+    this.router = new Router(table, { basePath: API_BASE_PATH });
   }
 
   problems(answer: ReceivedAnswer): string[] {
     const path = answer.path.split('?')[0]!;
     // HEAD answers a GET route without a body: the GET operation's statuses apply.
     const method = answer.method.toUpperCase() === 'HEAD' ? 'GET' : answer.method.toUpperCase();
-    const route = matchRoute(this.table, method, path);
+    const match = this.router.match(method, path);
+    const route = match.kind === 'matched' ? match.route : undefined;
     const body = parseJson(answer);
     if (!route) {
       // No operation (an unknown path, a method the path does not have, a CORS preflight): an error is still the
@@ -133,26 +138,3 @@ function parseJson(answer: ReceivedAnswer): unknown {
   }
 }
 
-/**
- * The route `method path` names, as API Gateway (and the local server) chooses it: `{name}` is one non-empty segment,
- * `{name+}` the rest; of several matches, the one with the most literal segments (`bulk` over `{id}`).
- */
-function matchRoute(table: readonly RouteDefinition[], method: string, path: string): RouteDefinition | undefined {
-  let best: { route: RouteDefinition; literals: number } | undefined;
-  for (const route of table) {
-    if (route.method !== method) continue;
-    let literals = 0;
-    const source = fullPath(route)
-      .split('/')
-      .filter(Boolean)
-      .map((segment) => {
-        if (/^\{\w+\+\}$/.test(segment)) return '/.+';
-        if (/^\{\w+\}$/.test(segment)) return '/[^/]+';
-        literals += 1;
-        return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-      })
-      .join('');
-    if (new RegExp(`^${source}$`).test(path) && (!best || literals > best.literals)) best = { route, literals };
-  }
-  return best?.route;
-}

@@ -4,6 +4,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../../functions/routes.js';
 import { createLocalServer } from '../../../local/server.js';
+import { corsPolicy } from '../../../shared/http/cors.js';
 
 const routes: RouteDefinition[] = [
   { method: 'GET', path: '/health', handler: 'health', tableAccess: 'read' },
@@ -203,8 +204,7 @@ describe('local server: unmatched requests', () => {
   it.each([
     ['GET', '/api/v1/no/such/route'],
     ['GET', '/elsewhere'],
-    ['DELETE', '/api/v1/health'],
-    ['GET', '/api/v1/client/contacts'],
+    ['OPTIONS', '/api/v1/nowhere'],
   ])('answers %s %s with a 404 not_found envelope for the route', async (method, path) => {
     const res = await fetch(`${base}${path}`, { method });
     expect(res.status).toBe(404);
@@ -216,6 +216,35 @@ describe('local server: unmatched requests', () => {
       success: false,
     });
     expect(received).toHaveLength(0);
+  });
+
+  it.each([
+    ['DELETE', '/api/v1/health', 'GET, HEAD'],
+    ['GET', '/api/v1/client/contacts', 'POST'],
+    ['PUT', '/api/v1/client/contacts/7', 'GET, HEAD'],
+    // CORS is off on this server: OPTIONS is a method like any other.
+    ['OPTIONS', '/api/v1/health', 'GET, HEAD'],
+  ])('answers %s %s with 405, the envelope and Allow: %s', async (method, path, allow) => {
+    const res = await fetch(`${base}${path}`, { method });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe(allow);
+    expect(await res.json()).toEqual({
+      data: {},
+      errors: [{ condition: 'method_not_allowed', error: `${method} is not allowed on ${path}; allowed: ${allow}`, key: 'method' }],
+      message: 'Method Not Allowed',
+      meta: { request_id: expect.any(String) },
+      success: false,
+    });
+    expect(received).toHaveLength(0);
+  });
+
+  it("answers HEAD with the GET route's handler, its status and headers, and no body", async () => {
+    const res = await fetch(`${base}/api/v1/client/contacts/7`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-handler')).toBe('contacts-get');
+    expect(res.headers.get('content-length')).toBe(String(JSON.stringify({ ok: true }).length));
+    expect(await res.text()).toBe('');
+    expect(lastEvent()).toMatchObject({ routeKey: 'HEAD /api/v1/client/contacts/{id}', requestContext: { http: { method: 'HEAD' } } });
   });
 
   it('answers 413 with the envelope when the body is over the limit', async () => {
@@ -236,5 +265,60 @@ describe('local server: unmatched requests', () => {
     const body = (await res.json()) as { errors: unknown[] };
     expect(body.errors).toEqual([{ condition: 'malformed', error: expect.any(String), key: 'id' }]);
     expect(received).toHaveLength(0);
+  });
+});
+
+describe('local server: CORS (on when origins are configured)', () => {
+  let corsServer: Server;
+  let corsBase: string;
+  const ORIGIN = 'https://app.example.com';
+
+  beforeAll(async () => {
+    corsServer = createLocalServer({
+      routes,
+      errorLog: () => undefined,
+      cors: corsPolicy([ORIGIN]),
+      loadHandler: async (route) => async () => ({ statusCode: 200, headers: { 'x-handler': route.handler }, body: '{}' }),
+    });
+    await new Promise<void>((resolve) => corsServer.listen(0, '127.0.0.1', resolve));
+    corsBase = `http://127.0.0.1:${(corsServer.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => corsServer.close(() => resolve()));
+  });
+
+  it('answers a preflight from an allowed origin with 204 and the policy', async () => {
+    const res = await fetch(`${corsBase}/api/v1/client/contacts`, {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(res.status).toBe(204);
+    expect(Object.fromEntries(res.headers)).toMatchObject({
+      'access-control-allow-origin': ORIGIN,
+      'access-control-allow-methods': 'GET,HEAD,POST,PUT,PATCH,DELETE',
+      'access-control-allow-headers': 'authorization,content-type',
+      'access-control-max-age': '600',
+      vary: 'Origin',
+    });
+  });
+
+  it('gives another origin no CORS header, on the preflight and on the answer', async () => {
+    const preflight = await fetch(`${corsBase}/api/v1/health`, { method: 'OPTIONS', headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'GET' } });
+    const answer = await fetch(`${corsBase}/api/v1/health`, { headers: { origin: 'https://evil.example.com' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it("names the allowed origin on the route's answer and on errors, and lists OPTIONS in Allow", async () => {
+    const ok = await fetch(`${corsBase}/api/v1/health`, { headers: { origin: ORIGIN } });
+    const wrong = await fetch(`${corsBase}/api/v1/health`, { method: 'DELETE', headers: { origin: ORIGIN } });
+    expect(ok.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(ok.headers.get('x-handler')).toBe('health');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(wrong.headers.get('access-control-allow-origin')).toBe(ORIGIN);
   });
 });
