@@ -2,6 +2,8 @@
  * The route table: the single place an HTTP endpoint is declared.
  * infra/ builds one API Gateway route + Lambda per entry; local/server.ts serves the same entries.
  */
+import { API_REFERENCE_FILES } from '../shared/http/api-reference.js';
+import type { StaticPackage } from '../shared/http/static-files.js';
 import type { QueueName } from '../shared/ports.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -28,8 +30,10 @@ export interface RouteDefinition {
   sendsEmail?: boolean;
   /** Served at the API's root instead of below `/api/v1` (the public links in e-mails: `/u/…`, `/v/…`). */
   root?: boolean;
-  /** Answers HTML pages (public links) rather than the JSON envelope. */
+  /** Answers HTML pages (public links, the API reference) or files rather than the JSON envelope. */
   html?: boolean;
+  /** Files of an npm package shipped beside the function's bundle, never inside it (shared/http/static-files.ts). */
+  staticFiles?: StaticPackage;
   /** Answers its success as a JSON document of its own rather than in the envelope (the OpenAPI document). */
   bareJson?: boolean;
   /** Signs or verifies public link tokens (LINK_SECRET). */
@@ -44,6 +48,9 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/health', handler: 'health', tableAccess: 'read' },
   // The OpenAPI document (docs/openapi.json, bundled): no authentication, no table access used.
   { method: 'GET', path: '/openapi.json', handler: 'openapi', tableAccess: 'read', bareJson: true },
+  // The rendered reference of that document (Swagger UI), and its files, served by the service itself.
+  { method: 'GET', path: '/docs', handler: 'api-docs', tableAccess: 'read', html: true },
+  { method: 'GET', path: '/docs/assets/{file}', handler: 'api-docs-assets', tableAccess: 'read', html: true, staticFiles: API_REFERENCE_FILES },
   { method: 'POST', path: '/client/api-keys/rotate', handler: 'api-keys-rotate', tableAccess: 'readWrite' },
   { method: 'POST', path: '/client/contacts', handler: 'contacts-create', tableAccess: 'readWrite' },
   // Extra (issue 10): the client's contacts, filtered, cursor pages (the cursor is signed with the link secret).

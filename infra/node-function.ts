@@ -8,6 +8,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { TableAccess } from '../functions/routes.js';
+import { STATIC_DIR, type StaticPackage } from '../shared/http/static-files.js';
 import { tableIndexWildcardFinding } from './nag.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -27,6 +28,8 @@ export interface NodeFunctionProps {
   memoryMb: number;
   environment: Record<string, string>;
   deletionProtection: boolean;
+  /** Package files copied beside the bundle (`assets/`), read at run time instead of bundled. */
+  staticFiles?: StaticPackage;
 }
 
 /**
@@ -66,6 +69,7 @@ export function createNodeFunction(scope: Construct, props: NodeFunctionProps): 
       banner: ESM_REQUIRE_BANNER,
       minify: true,
       sourceMap: true,
+      ...(props.staticFiles ? { commandHooks: copyStaticFiles(props.staticFiles) } : {}),
     },
   });
   Validations.of(fn).acknowledge({
@@ -75,6 +79,20 @@ export function createNodeFunction(scope: Construct, props: NodeFunctionProps): 
       'on the Node 20/22 local runtime; moving to a newer Lambda runtime is a deliberate, tested upgrade.',
   });
   return fn;
+}
+
+/** Copies a package's files into the bundle's `assets/` after esbuild ran (they stay out of the JavaScript). */
+function copyStaticFiles(source: StaticPackage) {
+  return {
+    beforeBundling: (): string[] => [],
+    beforeInstall: (): string[] => [],
+    afterBundling: (inputDir: string, outputDir: string): string[] => [
+      `mkdir -p "${outputDir}/${STATIC_DIR}"`,
+      ...Object.keys(source.files).map(
+        (name) => `cp "${path.join(inputDir, 'node_modules', source.package, name)}" "${outputDir}/${STATIC_DIR}/${name}"`,
+      ),
+    ],
+  };
 }
 
 /** Read or read-write on the table (and its indexes), as the function's table entry says. */

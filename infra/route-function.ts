@@ -40,6 +40,7 @@ export class RouteFunction extends Construct {
       memoryMb: route.memoryMb ?? 512,
       environment: props.environment,
       deletionProtection: props.deletionProtection,
+      staticFiles: route.staticFiles,
     });
     grantTableAccess(this.function, props.table, route.tableAccess);
     props.engine.connect(this.function, route.handler, route);

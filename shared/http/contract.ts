@@ -45,6 +45,8 @@ export interface RouteContract extends InputSchemas, RouteText {
 export interface PageContract extends Pick<InputSchemas, 'params' | 'query'>, RouteText {
   /** Each status the page answers with, and what that page says. */
   pages: { readonly [status: number]: string };
+  /** The media types it answers (default `text/html`): a route serving files lists theirs. */
+  contentTypes?: readonly string[];
   /** A form-encoded body the page accepts (RFC 8058 one-click), for the document only. */
   form?: z.ZodObject;
 }

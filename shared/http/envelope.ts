@@ -46,6 +46,8 @@ export interface ApiResult<T = unknown, S extends number = number> {
   headers?: Record<string, string>;
   /** An HTML page answered instead of the envelope (the public links in e-mails are opened in browsers). */
   page?: string;
+  /** A file answered as it is (the API reference's scripts and styles); base64 when compressed. */
+  file?: { contentType: string; body: string; base64: boolean };
   /** `data` is answered as the JSON body itself, without the envelope (the OpenAPI document). */
   bare?: true;
 }
@@ -74,6 +76,14 @@ export const bareJson = <T>(data: T): ApiResult<T, 200> & { bare: true } => ({ s
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 export function successResponse(result: ApiResult, requestId: string): APIGatewayProxyStructuredResultV2 {
+  if (result.file !== undefined) {
+    return {
+      statusCode: result.status,
+      headers: { 'content-type': result.file.contentType, 'x-request-id': requestId, ...(result.headers ?? {}) },
+      body: result.file.body,
+      isBase64Encoded: result.file.base64,
+    };
+  }
   if (result.page !== undefined) {
     return {
       statusCode: result.status,

@@ -1,11 +1,14 @@
 import { chain, type RouteContext, type RouteInput, type RoutePorts } from './chain.js';
 import { describeHandler, type DescribedHandler, type ErrorStatus, type PageContract } from './contract.js';
+import type { ApiResult } from './envelope.js';
 
-/** What a public page answers with: a status its contract declares and an HTML document. */
-export interface PageResult<S extends number = number> {
-  status: S;
-  html: string;
-}
+/**
+ * What a public page answers with: a status its contract declares and an HTML document, or a file of one of the
+ * contract's `contentTypes` (the reference page's assets); `headers` add to or replace the page defaults.
+ */
+export type PageResult<S extends number = number> =
+  | { status: S; html: string; headers?: Record<string, string> }
+  | { status: S; file: NonNullable<ApiResult['file']>; headers?: Record<string, string> };
 
 /** Failures outside the page's own: a path the gateway cannot decode (400), a body too large (413), 500 — envelopes. */
 const PAGE_ERRORS: readonly ErrorStatus[] = [400, 413, 500];
@@ -20,8 +23,9 @@ export function publicPage<const C extends PageContract, const P extends RoutePo
   fn: (input: RouteInput<C>, ctx: RouteContext<P>) => Promise<PageResult<keyof C['pages'] & number>>,
 ): DescribedHandler {
   const handler = chain(contract, ports, { body: 'raw' }, async (input, ctx) => {
-    const { status, html } = await fn(input as RouteInput<C>, ctx);
-    return { status, data: {}, page: html };
+    const result = await fn(input as RouteInput<C>, ctx);
+    const answer = 'html' in result ? { page: result.html } : { file: result.file };
+    return { status: result.status, data: {}, headers: result.headers, ...answer };
   });
   return describeHandler(handler, { kind: 'page', auth: 'none', impliedErrors: PAGE_ERRORS, route: contract });
 }

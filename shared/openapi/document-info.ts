@@ -40,7 +40,7 @@ export const TAGS: { slug: string; name: string; description: string }[] = [
   { slug: 'settings', name: 'Settings', description: 'Branding, sender identity, send windows and quotas' },
   { slug: 'api-keys', name: 'API keys', description: 'The client’s API key' },
   { slug: 'public-links', name: 'Public links', description: 'The unsubscribe and view-in-browser links in e-mails: HTML pages, no authentication' },
-  { slug: 'service', name: 'Service', description: 'Health and this document; no authentication' },
+  { slug: 'service', name: 'Service', description: 'Health, this document and its rendered reference; no authentication' },
 ];
 
 /** API key or JWT, both bearer tokens in `Authorization`: what `jsonApi` accepts. */

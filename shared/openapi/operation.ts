@@ -111,7 +111,10 @@ function pageResponses(route: PageContract): Record<string, JsonSchema> {
   return Object.fromEntries(
     Object.entries(route.pages).map(([status, description]) => [
       status,
-      { description, content: { 'text/html': { schema: { type: 'string' } } } },
+      {
+        description,
+        content: Object.fromEntries((route.contentTypes ?? ['text/html']).map((type) => [type, { schema: { type: 'string' } }])),
+      },
     ]),
   );
 }

@@ -21,7 +21,10 @@ export interface Probe {
   body?: string | Uint8Array;
   /** A root route (public links): the path is from the API's root. */
   root?: boolean;
-  /** A route that answers HTML pages: below 500 and a page (or the envelope, for what the server refuses itself). */
+  /**
+   * A route that answers HTML pages or files: below 500 and a page or a file (or the envelope, for what the server
+   * refuses itself).
+   */
   html?: boolean;
   /** A route that answers its success as a JSON document of its own (the OpenAPI document), not in the envelope. */
   bareJson?: boolean;
@@ -53,7 +56,7 @@ export class FuzzSession {
     const headers = { ...probe.headers, ...(authorization === undefined ? {} : { authorization }) };
     const answer = await sendRaw({ method: probe.method, path: probe.path, headers, body: probe.body, root: probe.root });
     this.sent += 1;
-    const exempt = (probe.html && isHtmlPage(answer)) || (probe.bareJson && answer.status >= 200 && answer.status < 300);
+    const exempt = (probe.html && (isHtmlPage(answer) || isServedFile(answer))) || (probe.bareJson && answer.status >= 200 && answer.status < 300);
     const problems = exempt ? [] : answerProblems(answer);
     if (answer.status > 0) {
       // Every answer is a contract test too: a status the document declares for the operation, a body its schema accepts.
@@ -90,6 +93,8 @@ export class FuzzSession {
 
   /** A successful rotation hands back the new key; the old one stops working at once. */
   private adoptRotatedKey(answer: RawAnswer): void {
+    // Pages and files (the API reference) carry no key.
+    if (!/json/i.test(answer.contentType ?? '')) return;
     const { data } = JSON.parse(answer.text) as { data?: { key?: unknown; masked_key?: unknown } };
     if (typeof data?.key === 'string' && typeof data.masked_key === 'string') this.key = data.key;
   }
@@ -117,7 +122,12 @@ function cut(text: string): string {
   return text.length <= 240 ? text : `${text.slice(0, 160)}…${text.slice(-40)} (${text.length} chars)`;
 }
 
-/** An HTML page below 500 (the public links' answers, including their 404 page). */
+/** An HTML page below 500 (the public links' answers, including their 404 page; the API reference). */
 function isHtmlPage(answer: RawAnswer): boolean {
   return answer.status > 0 && answer.status < 500 && answer.text.trimStart().startsWith('<!DOCTYPE html>');
+}
+
+/** A file below 500 (the API reference's script, styles, or its plain-text 404): anything but JSON. */
+function isServedFile(answer: RawAnswer): boolean {
+  return answer.status > 0 && answer.status < 500 && /^text\/(javascript|css|plain)\b/.test(answer.contentType ?? '');
 }
