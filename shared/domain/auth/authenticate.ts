@@ -41,6 +41,11 @@ interface CacheEntry {
  */
 export class Authenticator {
   private readonly cache = new Map<string, CacheEntry>();
+  /**
+   * Keys forgotten on this container (rotated or disabled: never valid again). A lookup that read such a key just
+   * before it was forgotten must not put it back in the cache when it finishes.
+   */
+  private readonly forgotten = new Set<string>();
   private readonly jwtKey: Uint8Array | JWTVerifyGetKey | undefined;
 
   constructor(
@@ -60,6 +65,7 @@ export class Authenticator {
   }
 
   forget(keyHash: string): void {
+    this.forgotten.add(`key:${keyHash}`);
     this.cache.delete(`key:${keyHash}`);
   }
 
@@ -117,7 +123,7 @@ export class Authenticator {
   }
 
   private remember(cacheKey: string, principal: Principal, client: ClientRecord): void {
-    if (this.cacheTtlMs > 0) {
+    if (this.cacheTtlMs > 0 && !this.forgotten.has(cacheKey)) {
       this.cache.set(cacheKey, { principal, client, expiresAt: this.deps.clock.now().getTime() + this.cacheTtlMs });
     }
   }

@@ -94,6 +94,33 @@ describe('Authenticator with API keys', () => {
     expect(rotated.previousHash).toBe(hashApiKey(client.api_key));
   });
 
+  it('does not put back a key forgotten while a lookup of it was in flight (concurrent rotation)', async () => {
+    // Prepare: a request reads the key's record, then waits; meanwhile the key is rotated away and forgotten.
+    const { deps, client, auth: other } = await setup();
+    const principal = await other.authenticate(client.api_key);
+    // The container that rotates: its cache is empty, so its lookup reads the store.
+    const auth = new Authenticator(deps, { clientIdClaim: 'client_id' }, 60_000);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const getByHash = deps.apiKeys.getByHash.bind(deps.apiKeys);
+    deps.apiKeys.getByHash = async (hash) => {
+      const record = await getByHash(hash);
+      await gate;
+      return record;
+    };
+    const inFlight = auth.authenticate(client.api_key);
+    deps.apiKeys.getByHash = getByHash;
+
+    // Act
+    const rotated = await rotateApiKey(deps, client.id, principal.keyId);
+    auth.forget(rotated.previousHash);
+    release();
+    await inFlight;
+
+    // Assess
+    expect((await failure(auth.authenticate(client.api_key))).status).toBe(401);
+  });
+
   it('refuses (409) a second rotation with a key that was already rotated away', async () => {
     const { deps, client, auth } = await setup();
     const principal = await auth.authenticate(client.api_key);
