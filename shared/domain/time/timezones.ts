@@ -1,5 +1,3 @@
-import { IANAZone } from 'luxon';
-
 /**
  * Common abbreviations clients put in CRM exports, mapped to the IANA zone they almost always mean.
  * Abbreviations are ambiguous (IST, CST); the choice for each is recorded in docs/decisions.md.
@@ -58,9 +56,15 @@ export function resolveTimezone(value: string): string | undefined {
   if (alias) return alias;
   const cached = resolvedZones.get(trimmed.toLowerCase());
   if (cached) return cached;
-  if (!IANAZone.isValidZone(trimmed)) return undefined;
+  // The platform's Intl holds the zone database: an unknown name is a RangeError (luxon's IANAZone.isValidZone asks
+  // Intl the same way). No tz math happens here, so luxon stays out of the bundles that only validate names (issue 11).
   // Intl returns the zone's canonical spelling ("america/new_york" → "America/New_York").
-  const zone = new Intl.DateTimeFormat('en-US', { timeZone: trimmed }).resolvedOptions().timeZone;
+  let zone: string;
+  try {
+    zone = new Intl.DateTimeFormat('en-US', { timeZone: trimmed }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
   resolvedZones.set(trimmed.toLowerCase(), zone);
   return zone;
 }
