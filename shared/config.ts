@@ -1,40 +1,40 @@
-import * as z from 'zod';
+import * as z from './validation/zod.js';
 import { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './domain/auth/jwt-lifetime.js';
 
 /** Environment → typed configuration, validated once at cold start. */
 const ConfigSchema = z.object({
-  TABLE_NAME: z.string().min(1).default('email-lifecycle'),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
+  TABLE_NAME: z._default(z.string().check(z.minLength(1)), 'email-lifecycle'),
+  AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
   /** Set locally (DynamoDB Local); unset on AWS. */
-  AWS_ENDPOINT_URL_DYNAMODB: z.url().optional(),
-  AWS_ENDPOINT_URL_SESV2: z.url().optional(),
-  BULK_IMPORT_LIMIT: z.coerce.number().int().positive().default(1000),
+  AWS_ENDPOINT_URL_DYNAMODB: z.optional(z.url()),
+  AWS_ENDPOINT_URL_SESV2: z.optional(z.url()),
+  BULK_IMPORT_LIMIT: z._default(z.coerce.number().check(z.int(), z.positive()), 1000),
   /** Per-container cache of authentication results; DESIGN.md §5 caps it at 60 s. */
-  AUTH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(60),
-  JWT_HS256_SECRET: z.string().min(32).optional(),
-  JWT_JWKS_URL: z.url().optional(),
-  JWT_ISSUER: z.string().min(1).optional(),
-  JWT_AUDIENCE: z.string().min(1).optional(),
-  JWT_CLIENT_ID_CLAIM: z.string().min(1).default('client_id'),
+  AUTH_CACHE_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(60)), 60),
+  JWT_HS256_SECRET: z.optional(z.string().check(z.minLength(32))),
+  JWT_JWKS_URL: z.optional(z.url()),
+  JWT_ISSUER: z.optional(z.string().check(z.minLength(1))),
+  JWT_AUDIENCE: z.optional(z.string().check(z.minLength(1))),
+  JWT_CLIENT_ID_CLAIM: z._default(z.string().check(z.minLength(1)), 'client_id'),
   /** Longest accepted JWT lifetime (exp − iat, or exp − now without iat); a token without exp is refused. */
-  JWT_MAX_LIFETIME_SECONDS: z.coerce.number().int().positive().default(DEFAULT_JWT_MAX_LIFETIME_SECONDS),
+  JWT_MAX_LIFETIME_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), DEFAULT_JWT_MAX_LIFETIME_SECONDS),
   /** Public origin used in links (unsubscribe, view in browser). */
-  PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
+  PUBLIC_BASE_URL: z._default(z.url(), 'http://127.0.0.1:3000'),
   /** The engine's queues (AWS: set by the stack for the functions that send to them). */
-  EVENTS_QUEUE_URL: z.url().optional(),
-  WORKFLOW_QUEUE_URL: z.url().optional(),
-  WORKFLOW_QUEUE_ARN: z.string().min(1).optional(),
+  EVENTS_QUEUE_URL: z.optional(z.url()),
+  WORKFLOW_QUEUE_URL: z.optional(z.url()),
+  WORKFLOW_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
   /** EventBridge Scheduler: group of the one-time schedules and the role that lets them send to the queue. */
-  SCHEDULER_GROUP_NAME: z.string().min(1).optional(),
-  SCHEDULER_ROLE_ARN: z.string().min(1).optional(),
-  SCHEDULER_DLQ_ARN: z.string().min(1).optional(),
+  SCHEDULER_GROUP_NAME: z.optional(z.string().check(z.minLength(1))),
+  SCHEDULER_ROLE_ARN: z.optional(z.string().check(z.minLength(1))),
+  SCHEDULER_DLQ_ARN: z.optional(z.string().check(z.minLength(1))),
   /** SES configuration set that publishes delivery events; the From address when a client set none. */
-  SES_CONFIGURATION_SET: z.string().min(1).optional(),
-  DEFAULT_FROM_ADDRESS: z.email().default('no-reply@example.com'),
+  SES_CONFIGURATION_SET: z.optional(z.string().check(z.minLength(1))),
+  DEFAULT_FROM_ADDRESS: z._default(z.email(), 'no-reply@example.com'),
   /** Optional mailbox offered as the List-Unsubscribe mailto alternative. */
-  UNSUBSCRIBE_MAILTO: z.email().optional(),
+  UNSUBSCRIBE_MAILTO: z.optional(z.email()),
   /** HMAC secret of the public /u and /v links (≥ 32 characters; AWS: from Secrets Manager via the stack). */
-  LINK_SECRET: z.string().min(32).optional(),
+  LINK_SECRET: z.optional(z.string().check(z.minLength(32))),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './validation/zod.js';
 
 /** One error family: each error carries its HTTP status and the envelope's error items. */
 export type ErrorCondition =
@@ -25,16 +25,16 @@ export type ErrorCondition =
 /** An item of the envelope's `errors`: the one definition of its type and of the OpenAPI document's `ErrorItem`. */
 export const ErrorItem = z
   .object({
-    condition: z.string().meta({
+    condition: z.string().check(z.meta({
       description:
         'What is wrong: malformed, unauthorized, forbidden, not_found, unique, idempotency_conflict, state, max, ' +
         'unsupported_media_type, required, format, type, min, enum, unsafe, quota, suppressed, method_not_allowed or internal',
       examples: ['format'],
-    }),
-    error: z.string().meta({ description: 'Human-readable explanation', examples: ['Must be a valid e-mail address'] }),
-    key: z.string().meta({ description: 'The offending field as a dotted path (`contacts.3.email`), or what failed', examples: ['email'] }),
+    })),
+    error: z.string().check(z.meta({ description: 'Human-readable explanation', examples: ['Must be a valid e-mail address'] })),
+    key: z.string().check(z.meta({ description: 'The offending field as a dotted path (`contacts.3.email`), or what failed', examples: ['email'] })),
   })
-  .meta({ id: 'ErrorItem', description: 'One problem of a failed request; all field problems are reported at once.' });
+  .check(z.meta({ id: 'ErrorItem', description: 'One problem of a failed request; all field problems are reported at once.' }));
 export type ErrorItem = z.output<typeof ErrorItem>;
 
 export class AppError extends Error {

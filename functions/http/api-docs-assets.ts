@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/validation/zod.js';
 import { API_REFERENCE_FILES, INIT_SCRIPT, INIT_SCRIPT_NAME } from '../../shared/http/api-reference.js';
 import { publicPage } from '../../shared/http/public-page.js';
 import { acceptsGzip, StaticFiles } from '../../shared/http/static-files.js';
@@ -16,7 +16,7 @@ export const handler = publicPage(
       'The scripts and styles `/api/v1/docs` loads: `swagger-ui-bundle.js`, `swagger-ui.css` and `init.js`. Gzipped when ' +
       'the request accepts it; cached for a year (the URLs carry the renderer version). Any other name is 404.',
     tags: ['Service'],
-    params: z.object({ file: z.string().meta({ description: 'The file name', examples: ['swagger-ui.css'] }) }),
+    params: z.object({ file: z.string().check(z.meta({ description: 'The file name', examples: ['swagger-ui.css'] })) }),
     pages: { 200: 'The file', 404: 'No such file' },
     contentTypes: ['text/javascript', 'text/css', 'text/plain'],
   },

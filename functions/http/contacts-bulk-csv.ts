@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/validation/zod.js';
 import { ok } from '../../shared/http/envelope.js';
 import { rawBodyApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
@@ -14,16 +14,26 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 /** The form as the document shows it: the CSV file and the options (text fields, as multipart sends them). */
 const CsvImportForm = z.object({
-  file: z.string().meta({
-    description: `The CSV, UTF-8 (with or without BOM), at most ${MAX_FILE_BYTES} bytes`,
-    contentMediaType: 'text/csv',
-  }),
+  file: z.string().check(
+    z.meta({
+      description: `The CSV, UTF-8 (with or without BOM), at most ${MAX_FILE_BYTES} bytes`,
+      contentMediaType: 'text/csv',
+    }),
+  ),
   ...({
-    has_header: z.string().optional().meta({ description: 'Whether the first row names the columns (default true)', examples: ['true'] }),
-    delimiter: z.string().optional().meta({ description: 'One character, or tab, comma, semicolon, pipe (default ",")', examples: [';'] }),
-    overwrite_blank_fields: z.string().optional().meta({ description: 'Whether empty cells clear stored values (default false)', examples: ['false'] }),
-    default_timezone: z.string().optional().meta({ description: 'IANA name or alias (EST, PST, SGT…) for rows without one', examples: ['Europe/Paris'] }),
-  } satisfies Record<keyof typeof CsvImportOptions.shape, z.ZodType>),
+    has_header: z
+      .optional(z.string())
+      .check(z.meta({ description: 'Whether the first row names the columns (default true)', examples: ['true'] })),
+    delimiter: z
+      .optional(z.string())
+      .check(z.meta({ description: 'One character, or tab, comma, semicolon, pipe (default ",")', examples: [';'] })),
+    overwrite_blank_fields: z
+      .optional(z.string())
+      .check(z.meta({ description: 'Whether empty cells clear stored values (default false)', examples: ['false'] })),
+    default_timezone: z
+      .optional(z.string())
+      .check(z.meta({ description: 'IANA name or alias (EST, PST, SGT…) for rows without one', examples: ['Europe/Paris'] })),
+  } satisfies Record<keyof typeof CsvImportOptions.shape, z.ZodMiniType>),
 });
 
 /** POST /client/contacts/bulk/csv — multipart `file` (+ has_header, delimiter, overwrite_blank_fields, default_timezone). */

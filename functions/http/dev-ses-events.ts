@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/validation/zod.js';
 import { queue } from '../../shared/composition/providers/queue.js';
 import { parseSesNotification } from '../../shared/domain/tracking/ses-notification.js';
 import { invalidField } from '../../shared/errors.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/validation/zod.js';
 import { ok } from '../../shared/http/envelope.js';
 import { publicApi } from '../../shared/http/public-api.js';
 import { storeProbe } from '../../shared/composition/providers/store-probe.js';
@@ -8,7 +8,7 @@ export const handler = publicApi(
   {
     summary: 'Check the service',
     description: 'No authentication. 200 when the store answers; 500 when it does not.',
-    responses: { 200: z.object({ status: z.literal('ok') }).meta({ id: 'Health' }) },
+    responses: { 200: z.object({ status: z.literal('ok') }).check(z.meta({ id: 'Health' })) },
   },
   [storeProbe],
   async (_input, { deps }) => {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/validation/zod.js';
 import document from '../../docs/openapi.json' with { type: 'json' };
 import { bareJson } from '../../shared/http/envelope.js';
 import { publicApi } from '../../shared/http/public-api.js';
@@ -15,8 +15,8 @@ export const handler = publicApi(
     responses: {
       200: {
         document: z
-          .looseObject({ openapi: z.string().meta({ examples: ['3.1.0'] }), info: z.looseObject({ version: z.string() }) })
-          .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' }),
+          .looseObject({ openapi: z.string().check(z.meta({ examples: ['3.1.0'] })), info: z.looseObject({ version: z.string() }) })
+          .check(z.meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' })),
         description: 'The document',
       },
     },

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/validation/zod.js';
 import { publicPage } from '../../shared/http/public-page.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
@@ -19,7 +19,7 @@ export const handler = publicPage(
       "RFC 8058 one-click unsubscribe, sent by mail clients from the e-mail's `List-Unsubscribe` header, or the " +
       "unsubscribe page's button. The contact is unsubscribed at once; no redirect, no cookie.",
     params: LinkTokenParams,
-    form: z.object({ 'List-Unsubscribe': z.literal('One-Click').optional() }),
+    form: z.object({ 'List-Unsubscribe': z.optional(z.literal('One-Click')) }),
     pages: { 200: 'The contact is unsubscribed', 404: 'The link is not valid' },
   },
   [sentEmailStore, contactStore, clock],

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/validation/zod.js';
 import { clientStore } from '../../shared/composition/providers/client-store.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { trackingStore } from '../../shared/composition/providers/tracking-store.js';

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from '../validation/zod.js';
 import { getContainer, type DepsOf, type Provider } from '../composition/container.js';
 import type { Principal } from '../domain/auth/authenticate.js';
 import { logger } from '../logger.js';
@@ -13,7 +13,7 @@ import { parseInput, type InputSchemas } from './middleware/parse-input.js';
 import { requestContext } from './middleware/request-context.js';
 import type { ApiContext, ApiMiddleware } from './middleware/types.js';
 
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Out<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
 
 export interface RouteInput<S extends InputSchemas> {
   params: Out<S['params']>;

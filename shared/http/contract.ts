@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../validation/zod.js';
 import type { LambdaHandler } from './chain.js';
 import type { ApiResult } from './envelope.js';
 import type { InputSchemas } from './middleware/parse-input.js';
@@ -18,9 +18,9 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 
  * (pagination, request counts) beside `request_id`; `{ document }` is a JSON body answered without the envelope.
  */
 export type SuccessSpec =
-  | z.ZodType
-  | { data: z.ZodType; meta?: z.ZodObject; description?: string }
-  | { document: z.ZodType; description?: string };
+  | z.ZodMiniType
+  | { data: z.ZodMiniType; meta?: z.ZodMiniObject; description?: string }
+  | { document: z.ZodMiniType; description?: string };
 
 interface RouteText {
   /** One line, imperative: "Create a contact". */
@@ -38,7 +38,7 @@ export interface RouteContract extends InputSchemas, RouteText {
   /** Error statuses the route gives beyond those its wrapper implies (typically 404, 409). */
   errors?: readonly ErrorStatus[];
   /** A multipart/form-data body the route reads itself (`rawBodyApi`): its fields, for the document only. */
-  form?: z.ZodObject;
+  form?: z.ZodMiniObject;
 }
 
 /** The contract of a public HTML page (`publicPage`). */
@@ -48,7 +48,7 @@ export interface PageContract extends Pick<InputSchemas, 'params' | 'query'>, Ro
   /** The media types it answers (default `text/html`): a route serving files lists theirs. */
   contentTypes?: readonly string[];
   /** A form-encoded body the page accepts (RFC 8058 one-click), for the document only. */
-  form?: z.ZodObject;
+  form?: z.ZodMiniObject;
 }
 
 /** What a wrapped handler carries for the document: its contract and what its wrapper adds. */
@@ -66,15 +66,15 @@ export const validationErrors = (contract: InputSchemas & { form?: unknown }): E
 export const describeHandler = (handler: LambdaHandler, contract: HandlerContract): DescribedHandler =>
   Object.assign(handler, { contract });
 
-type DataOf<S> = S extends z.ZodType
+type DataOf<S> = S extends z.ZodMiniType
   ? z.output<S>
-  : S extends { data: infer D extends z.ZodType }
+  : S extends { data: infer D extends z.ZodMiniType }
     ? z.output<D>
-    : S extends { document: infer D extends z.ZodType }
+    : S extends { document: infer D extends z.ZodMiniType }
       ? z.output<D>
       : never;
 
-type BareOf<S> = S extends { document: z.ZodType } ? { bare: true } : unknown;
+type BareOf<S> = S extends { document: z.ZodMiniType } ? { bare: true } : unknown;
 
 /** What a route may answer: one of its declared success statuses, with `data` of that status's schema. */
 export type ResultOf<R> = { [K in keyof R & number]: ApiResult<DataOf<R[K]>, K> & BareOf<R[K]> }[keyof R & number];

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from '../validation/zod.js';
 import { ErrorItem } from '../errors.js';
 
 /*
@@ -9,16 +9,16 @@ import { ErrorItem } from '../errors.js';
 
 /** `meta` of every answer: the request id, quoted to support; a route may add its own fields (pagination…). */
 export const RequestMeta = z.object({
-  request_id: z.string().meta({ description: 'Identifies the request in the logs; quote it to support' }),
+  request_id: z.string().check(z.meta({ description: 'Identifies the request in the logs; quote it to support' })),
 });
 
 /** The envelope of a success: `data` as the route declares it, `meta` with the route's own fields if any. */
-export function successEnvelope<D extends z.ZodType, M extends z.ZodObject = z.ZodObject<{}>>(data: D, meta?: M) {
+export function successEnvelope<D extends z.ZodMiniType, M extends z.ZodMiniObject = z.ZodMiniObject<{}>>(data: D, meta?: M) {
   return z.object({
     data,
-    errors: z.array(ErrorItem).max(0).meta({ description: 'Always empty on success' }),
-    message: z.string().meta({ description: 'Human-readable outcome' }),
-    meta: (meta ?? z.object({})).extend(RequestMeta.shape),
+    errors: z.array(ErrorItem).check(z.maxLength(0), z.meta({ description: 'Always empty on success' })),
+    message: z.string().check(z.meta({ description: 'Human-readable outcome' })),
+    meta: z.extend(meta ?? z.object({}), RequestMeta.shape),
     success: z.literal(true),
   });
 }
@@ -26,15 +26,15 @@ export function successEnvelope<D extends z.ZodType, M extends z.ZodObject = z.Z
 /** The envelope of every failure: `data` is `{}` and `errors` says what went wrong. */
 export const ErrorEnvelope = z
   .object({
-    data: z.object({}).meta({ description: 'Always an empty object on errors' }),
-    errors: z.array(ErrorItem).min(1),
-    message: z.string().meta({ description: 'Human-readable outcome', examples: ['Validation failed'] }),
+    data: z.object({}).check(z.meta({ description: 'Always an empty object on errors' })),
+    errors: z.array(ErrorItem).check(z.minLength(1)),
+    message: z.string().check(z.meta({ description: 'Human-readable outcome', examples: ['Validation failed'] })),
     meta: RequestMeta,
     success: z.literal(false),
   })
-  .meta({ id: 'ErrorEnvelope', description: 'The envelope of a failed request.' });
+  .check(z.meta({ id: 'ErrorEnvelope', description: 'The envelope of a failed request.' }));
 
-type SuccessBody = z.output<ReturnType<typeof successEnvelope<z.ZodUnknown, z.ZodObject<{}, z.core.$loose>>>>;
+type SuccessBody = z.output<ReturnType<typeof successEnvelope<z.ZodMiniUnknown, z.ZodMiniObject<{}, z.core.$loose>>>>;
 type ErrorBody = z.output<typeof ErrorEnvelope>;
 
 /** What a handler returns before the request id is stamped into `meta`; `S` is the status it answers. */

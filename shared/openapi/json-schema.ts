@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../validation/zod.js';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = { [key: string]: unknown };
@@ -17,7 +17,7 @@ export class SchemaCatalog {
   private readonly components = new Map<string, { schema: JsonSchema; text: string }>();
 
   /** The JSON Schema of `schema`, with its named parts moved to the components. */
-  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  convert(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
     const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', override: tidy }) as JsonSchema;
     const { $schema: _dialect, $defs, ...rest } = json;
     for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.add(id, pointRefs(def) as JsonSchema);

@@ -1,5 +1,5 @@
 /** One operation of the document: a route's contract as OpenAPI says it. */
-import type * as z from 'zod';
+import type * as z from '../validation/zod.js';
 import type { ErrorStatus, HandlerContract, PageContract, RouteContract, SuccessSpec } from '../http/contract.js';
 import { successEnvelope } from '../http/envelope.js';
 import type { DocumentedRoute, OperationObject } from './build-document.js';
@@ -54,19 +54,19 @@ interface ObjectSchema {
 }
 
 /** The properties of an object schema as the caller sends them. */
-function objectOf(schema: z.ZodType | undefined, catalog: SchemaCatalog): ObjectSchema {
+function objectOf(schema: z.ZodMiniType | undefined, catalog: SchemaCatalog): ObjectSchema {
   if (!schema) return { properties: {}, required: [] };
   const json = catalog.convert(schema, 'input');
   return { properties: (json['properties'] ?? {}) as Record<string, JsonSchema>, required: (json['required'] ?? []) as string[] };
 }
 
 /** Each `{name}` of the path, described by the contract's `params` schema where it has one. */
-function pathParameters(path: string, params: z.ZodType | undefined, catalog: SchemaCatalog): JsonSchema[] {
+function pathParameters(path: string, params: z.ZodMiniType | undefined, catalog: SchemaCatalog): JsonSchema[] {
   const { properties } = objectOf(params, catalog);
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => parameter(name!, 'path', true, properties[name!] ?? { type: 'string' }));
 }
 
-function queryParameters(query: z.ZodType | undefined, catalog: SchemaCatalog): JsonSchema[] {
+function queryParameters(query: z.ZodMiniType | undefined, catalog: SchemaCatalog): JsonSchema[] {
   const { properties, required } = objectOf(query, catalog);
   return Object.entries(properties).map(([name, schema]) => parameter(name, 'query', required.includes(name), schema));
 }
@@ -101,10 +101,10 @@ function jsonResponses(route: RouteContract, catalog: SchemaCatalog): Record<str
 }
 
 /** The body schema of a success: the envelope around `data`, or a bare document. */
-function successSchema(spec: SuccessSpec): { schema: z.ZodType; description?: string } {
+function successSchema(spec: SuccessSpec): { schema: z.ZodMiniType; description?: string } {
   if ('document' in spec) return { schema: spec.document, description: spec.description };
   if ('data' in spec && !('_zod' in spec)) return { schema: successEnvelope(spec.data, spec.meta), description: spec.description };
-  return { schema: successEnvelope(spec as z.ZodType) };
+  return { schema: successEnvelope(spec as z.ZodMiniType) };
 }
 
 function pageResponses(route: PageContract): Record<string, JsonSchema> {

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from '../validation/zod.js';
 import { getContainer, type DepsOf, type Provider } from '../composition/container.js';
 import { PermanentFailure } from '../errors.js';
 import { logger } from '../logger.js';
@@ -46,7 +46,7 @@ export class MalformedMessage extends Error {
  * - throws anything else, or the body is malformed → reported in `batchItemFailures`: SQS delivers it again after
  *   the visibility timeout, and after maxReceiveCount deliveries moves it to the queue's DLQ.
  */
-export function sqsBatch<S extends z.ZodType, const P extends QueuePorts>(
+export function sqsBatch<S extends z.ZodMiniType, const P extends QueuePorts>(
   schema: S,
   ports: P,
   handle: (message: z.output<S>, ctx: QueueMessageContext<P>) => Promise<void>,
@@ -89,7 +89,7 @@ export function sqsBatch<S extends z.ZodType, const P extends QueuePorts>(
   };
 }
 
-function parseBody<S extends z.ZodType>(record: SQSRecord, schema: S, log: Record<string, unknown>): z.output<S> {
+function parseBody<S extends z.ZodMiniType>(record: SQSRecord, schema: S, log: Record<string, unknown>): z.output<S> {
   let json: unknown;
   try {
     json = JSON.parse(record.body);

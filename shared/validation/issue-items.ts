@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from './zod.js';
 import type { ErrorItem } from '../errors.js';
 
 /**

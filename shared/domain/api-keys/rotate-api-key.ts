@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import type { Clock, Ids } from '../../ports.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import type { ClientStore } from '../clients/client-store.js';
@@ -8,15 +8,17 @@ import { generateApiKey, hashApiKey, maskApiKey } from './api-key.js';
 /** SPEC.md's API key, as rotation answers it (OpenAPI `ApiKey`): the only time the full key is shown. */
 export const RotatedApiKey = z
   .object({
-    id: z.int().min(1),
+    id: z.int().check(z.gte(1)),
     key: z
       .string()
-      .regex(/^els_[0-9A-Za-z]{40}$/)
-      .meta({ description: 'The full new key: `els_` + 40 base62 characters; store it now, it is not shown again' }),
-    masked_key: z.string().meta({ examples: ['els_…x9Qz'] }),
+      .check(
+        z.regex(/^els_[0-9A-Za-z]{40}$/),
+        z.meta({ description: 'The full new key: `els_` + 40 base62 characters; store it now, it is not shown again' }),
+      ),
+    masked_key: z.string().check(z.meta({ examples: ['els_…x9Qz'] })),
     enabled: z.boolean(),
   })
-  .meta({ id: 'ApiKey', description: 'The new API key; the previous one stopped working.' });
+  .check(z.meta({ id: 'ApiKey', description: 'The new API key; the previous one stopped working.' }));
 export type RotatedApiKey = z.output<typeof RotatedApiKey>;
 
 interface Deps {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import type { Clock, Ids } from '../../ports.js';
 import type { ApiKeyStore } from '../api-keys/api-key-store.js';
 import type { ClientRecord, ClientStore } from './client-store.js';
@@ -8,8 +8,8 @@ import { PLAN_TIERS } from '../plans/catalog.js';
 
 export const CreateClientInput = z.object({
   email: z.email(),
-  name: z.string().trim().min(1).max(200),
-  plan: z.enum(PLAN_TIERS).default('free'),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  plan: z._default(z.enum(PLAN_TIERS), 'free'),
 });
 export type CreateClientInput = z.input<typeof CreateClientInput>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { ErrorItem } from '../../errors.js';
 import type { ContactPatch, ParsedRow } from './bulk-row.js';
 import { CsvColumnMapping } from './csv-columns.js';
@@ -15,22 +15,23 @@ export interface BulkRowInput {
   parsed: ParsedRow;
 }
 
-const count = z.int().min(0);
+const count = z.int().check(z.gte(0));
 
 /** The answer of one row (OpenAPI `BulkRowResult`). */
 export const BulkRowResult = z
   .object({
-    index: z.int().min(0).meta({ description: 'The array index (JSON) or the 1-based data row number (CSV)' }),
-    email: z.string().nullable().meta({ description: "The row's e-mail, lower-cased; null when it has none" }),
+    index: z.int().check(z.gte(0), z.meta({ description: 'The array index (JSON) or the 1-based data row number (CSV)' })),
+    email: z.nullable(z.string()).check(z.meta({ description: "The row's e-mail, lower-cased; null when it has none" })),
     status: z.enum(BULK_ROW_STATUSES),
-    contact_id: z.int().nullable().meta({ description: 'null when the row failed' }),
-    errors: z.array(ErrorItem).meta({ description: 'Why the row failed; keys are `contacts.<index>.<field>` (CSV: `rows.<n>.<field>`)' }),
+    contact_id: z.nullable(z.int()).check(z.meta({ description: 'null when the row failed' })),
+    errors: z
+      .array(ErrorItem)
+      .check(z.meta({ description: 'Why the row failed; keys are `contacts.<index>.<field>` (CSV: `rows.<n>.<field>`)' })),
     duplicates: z
-      .array(z.int())
-      .optional()
-      .meta({ description: 'Present when other rows of the request have the same e-mail: their indexes (rows apply in order)' }),
+      .optional(z.array(z.int()))
+      .check(z.meta({ description: 'Present when other rows of the request have the same e-mail: their indexes (rows apply in order)' })),
   })
-  .meta({ id: 'BulkRowResult' });
+  .check(z.meta({ id: 'BulkRowResult' }));
 export type BulkRowResult = z.output<typeof BulkRowResult>;
 
 /** The answer of a bulk import, JSON or CSV (OpenAPI `BulkImportResult`): counts by status, one result per row. */
@@ -40,21 +41,25 @@ export const BulkImportResult = z
     updated: count,
     unchanged: count,
     failed: count,
-    results: z.array(BulkRowResult).meta({ description: 'One per input row, in input order' }),
+    results: z.array(BulkRowResult).check(z.meta({ description: 'One per input row, in input order' })),
   })
-  .meta({ id: 'BulkImportResult', description: 'One bad row never fails the others.' });
+  .check(z.meta({ id: 'BulkImportResult', description: 'One bad row never fails the others.' }));
 export type BulkImportResult = z.output<typeof BulkImportResult>;
 
 /** `meta` of a bulk answer: the DynamoDB requests and waves the import took (its cost, DESIGN.md §7). */
 export const BulkImportMeta = z.object({
-  dynamodb: z.object({ requests: count, waves: count }).meta({ description: 'DynamoDB requests the import made, in how many sequential waves' }),
+  dynamodb: z
+    .object({ requests: count, waves: count })
+    .check(z.meta({ description: 'DynamoDB requests the import made, in how many sequential waves' })),
 });
 
 /** `meta` of a CSV import: also how each header was understood, the columns not imported, and the empty rows skipped. */
-export const CsvImportMeta = BulkImportMeta.extend({
-  column_mapping: z.array(CsvColumnMapping).meta({ description: 'Each header in file order, as understood; empty without a header row' }),
-  ignored_columns: z.array(z.string()).meta({ description: 'Header columns whose values are not imported (each once)' }),
-  empty_rows: count.meta({ description: 'Rows with nothing in them, skipped' }),
+export const CsvImportMeta = z.extend(BulkImportMeta, {
+  column_mapping: z
+    .array(CsvColumnMapping)
+    .check(z.meta({ description: 'Each header in file order, as understood; empty without a header row' })),
+  ignored_columns: z.array(z.string()).check(z.meta({ description: 'Header columns whose values are not imported (each once)' })),
+  empty_rows: count.check(z.meta({ description: 'Rows with nothing in them, skipped' })),
 });
 
 /** A valid row during the import: `pending` is decided but not written; `status` is final. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 
 /**
  * Body of POST /client/contacts/bulk. Rows stay `unknown` here: each is validated on its own (bulk-row.ts), so
@@ -7,7 +7,7 @@ import * as z from 'zod';
 export const BulkContactsBody = z.object({
   contacts: z
     .array(z.unknown(), { error: (i) => (i.input === undefined ? 'contacts is required' : 'contacts must be an array') })
-    .min(1, 'At least one contact is required'),
-  overwrite_blank_fields: z.boolean({ error: 'Must be a boolean' }).default(false),
+    .check(z.minLength(1, 'At least one contact is required')),
+  overwrite_blank_fields: z._default(z.boolean({ error: 'Must be a boolean' }), false),
 });
 export type BulkContactsBody = z.output<typeof BulkContactsBody>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { healthScore } from '../tracking/health-score.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import type { ContactRecord } from './contact-store.js';
@@ -23,51 +23,53 @@ export function healthOf(c: ContactRecord, now: Date): number {
   );
 }
 
-const count = z.int().min(0);
-const text = z.string().nullable();
+const count = z.int().check(z.gte(0));
+const text = z.nullable(z.string());
 
 /** SPEC.md's Contact as every contact route answers it (OpenAPI `Contact`). */
 export const ContactView = z
   .object({
-    id: z.int().min(1),
-    client_id: z.int().min(1),
-    client_contact_id: text.meta({ description: "The caller's own identifier (events name the contact by it as `uid`)" }),
+    id: z.int().check(z.gte(1)),
+    client_id: z.int().check(z.gte(1)),
+    client_contact_id: text.check(z.meta({ description: "The caller's own identifier (events name the contact by it as `uid`)" })),
     external_id: text,
-    email: z.email().meta({ description: 'Unique per client, lower-cased', examples: ['ada@example.com'] }),
+    email: z.email().check(z.meta({ description: 'Unique per client, lower-cased', examples: ['ada@example.com'] })),
     first_name: text,
     last_name: text,
     company: text,
     phone: text,
-    timezone: text.meta({ description: 'IANA time zone name', examples: ['Europe/Paris'] }),
+    timezone: text.check(z.meta({ description: 'IANA time zone name', examples: ['Europe/Paris'] })),
     is_subscribed: z.boolean(),
     unsubscribe_reason: text,
-    unsubscribed_at: UtcTimestamp.nullable(),
-    last_purchase_at: UtcTimestamp.nullable(),
+    unsubscribed_at: z.nullable(UtcTimestamp),
+    last_purchase_at: z.nullable(UtcTimestamp),
     signup_source: text,
     source: z
       .int()
-      .min(0)
-      .max(CONTACT_SOURCES.length - 1)
-      .meta({ description: CONTACT_SOURCES.map((name, i) => `${i} ${name}`).join(', ') }),
-    custom_fields: z.array(z.int()).meta({ description: 'Ids of the custom fields the contact has, ascending' }),
+      .check(
+        z.gte(0),
+        z.lte(CONTACT_SOURCES.length - 1),
+        z.meta({ description: CONTACT_SOURCES.map((name, i) => `${i} ${name}`).join(', ') }),
+      ),
+    custom_fields: z.array(z.int()).check(z.meta({ description: 'Ids of the custom fields the contact has, ascending' })),
     custom_field_values: z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
-      .meta({ description: 'Extra: the custom field values by name' }),
+      .check(z.meta({ description: 'Extra: the custom field values by name' })),
     tags: z.array(z.string()),
     active_states: count,
     active_workflow_count: count,
-    health_score: z.int().min(0).max(100),
+    health_score: z.int().check(z.gte(0), z.lte(100)),
     total_emails_sent: count,
     total_emails_opened: count,
     total_emails_clicked: count,
-    last_activity_at: UtcTimestamp.nullable(),
-    last_email_opened_at: UtcTimestamp.nullable(),
-    last_workflow_at: UtcTimestamp.nullable(),
-    created_by: z.int().min(0).meta({ description: 'Id of the API key that created the contact (0: none)' }),
+    last_activity_at: z.nullable(UtcTimestamp),
+    last_email_opened_at: z.nullable(UtcTimestamp),
+    last_workflow_at: z.nullable(UtcTimestamp),
+    created_by: z.int().check(z.gte(0), z.meta({ description: 'Id of the API key that created the contact (0: none)' })),
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
   })
-  .meta({ id: 'Contact', description: 'A recipient owned by the client. Unset values are null.' });
+  .check(z.meta({ id: 'Contact', description: 'A recipient owned by the client. Unset values are null.' }));
 export type ContactView = z.output<typeof ContactView>;
 
 /** The SPEC.md Contact as the API shows it at `now`; unset values are null, timestamps RFC 3339 UTC. */

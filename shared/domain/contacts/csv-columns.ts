@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { unprocessable, type ErrorItem } from '../../errors.js';
 import { aliasFor, CSV_EXPORTERS, detectExporter, headerKey, type CsvExporter } from './csv-aliases.js';
 import { CUSTOM_FIELD_NAME } from './schemas.js';
@@ -35,20 +35,24 @@ const MAPPING_SOURCES = ['field', 'custom', 'unknown', ...CSV_EXPORTERS.map((too
 /** How one header was understood (`meta.column_mapping` of the CSV import, in file order). */
 export const CsvColumnMapping = z
   .object({
-    header: z.string().meta({ description: 'The header as written in the file (trimmed)' }),
-    field: z.string().nullable().meta({
-      description:
-        'Where its values go: a contact field, `custom_fields.<name>`, `first_name+last_name` (a full name, split at ' +
-        'the first space); null when the column is not imported',
-      examples: ['email'],
-    }),
-    source: z.enum(MAPPING_SOURCES).meta({
-      description:
-        'Why: `field` (a contact field name, ignoring case and punctuation), `custom` (a `custom.<name>` column), ' +
-        '`alias:<tool>` (a header of that tool\'s export, README "Bulk import"), `unknown` (not imported)',
-    }),
+    header: z.string().check(z.meta({ description: 'The header as written in the file (trimmed)' })),
+    field: z.nullable(z.string()).check(
+      z.meta({
+        description:
+          'Where its values go: a contact field, `custom_fields.<name>`, `first_name+last_name` (a full name, split at ' +
+          'the first space); null when the column is not imported',
+        examples: ['email'],
+      }),
+    ),
+    source: z.enum(MAPPING_SOURCES).check(
+      z.meta({
+        description:
+          'Why: `field` (a contact field name, ignoring case and punctuation), `custom` (a `custom.<name>` column), ' +
+          '`alias:<tool>` (a header of that tool\'s export, README "Bulk import"), `unknown` (not imported)',
+      }),
+    ),
   })
-  .meta({ id: 'CsvColumnMapping' });
+  .check(z.meta({ id: 'CsvColumnMapping' }));
 export type CsvColumnMapping = z.output<typeof CsvColumnMapping>;
 
 export interface CsvLayout {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { ContactRecord, ContactStore } from './contact-store.js';
@@ -51,29 +51,33 @@ export interface ErasureStore {
 /** `data` of `DELETE /client/contacts/{id}`: what was erased. */
 export const ContactErasure = z
   .object({
-    id: z.int().meta({ description: 'The erased contact' }),
+    id: z.int().check(z.meta({ description: 'The erased contact' })),
     erased: z.literal(true),
-    already_erased: z.boolean().meta({ description: 'An earlier request erased it; nothing was left to erase (all counts 0)' }),
-    contact: z.int().min(0).max(1).meta({ description: 'Contact records removed, custom field values included (1, or 0 on a repeat)' }),
-    locks: z.int().min(0).meta({ description: 'E-mail and client_contact_id locks released' }),
-    suppression_marker: z.boolean().meta({
-      description: 'This request left a hash of the address because it hard-bounced or complained: it cannot be added again (false on a repeat)',
-    }),
-    events: z.int().min(0).meta({ description: 'Events whose personal data (address, uid, payload, metadata) was removed' }),
-    executions: z.int().min(0).meta({ description: 'Executions whose event data was removed' }),
-    executions_cancelled: z.int().min(0).meta({ description: 'Queued executions cancelled (reason `contact_erased`)' }),
-    sent_emails: z.int().min(0).meta({ description: 'Sent e-mails whose address, subject and bodies were removed' }),
-    logs: z.int().min(0).meta({ description: 'Sent-email logs whose ip, user agent, url or address were removed' }),
-    erased_at: z.string().nullable().meta({ description: 'When it was erased (null on a repeat)' }),
+    already_erased: z.boolean().check(z.meta({ description: 'An earlier request erased it; nothing was left to erase (all counts 0)' })),
+    contact: z
+      .int()
+      .check(z.gte(0), z.lte(1), z.meta({ description: 'Contact records removed, custom field values included (1, or 0 on a repeat)' })),
+    locks: z.int().check(z.gte(0), z.meta({ description: 'E-mail and client_contact_id locks released' })),
+    suppression_marker: z.boolean().check(
+      z.meta({
+        description: 'This request left a hash of the address because it hard-bounced or complained: it cannot be added again (false on a repeat)',
+      }),
+    ),
+    events: z.int().check(z.gte(0), z.meta({ description: 'Events whose personal data (address, uid, payload, metadata) was removed' })),
+    executions: z.int().check(z.gte(0), z.meta({ description: 'Executions whose event data was removed' })),
+    executions_cancelled: z.int().check(z.gte(0), z.meta({ description: 'Queued executions cancelled (reason `contact_erased`)' })),
+    sent_emails: z.int().check(z.gte(0), z.meta({ description: 'Sent e-mails whose address, subject and bodies were removed' })),
+    logs: z.int().check(z.gte(0), z.meta({ description: 'Sent-email logs whose ip, user agent, url or address were removed' })),
+    erased_at: z.nullable(z.string()).check(z.meta({ description: 'When it was erased (null on a repeat)' })),
   })
-  .meta({ id: 'ContactErasure', description: 'What an erasure removed. Ids and statuses of the history stay.' });
+  .check(z.meta({ id: 'ContactErasure', description: 'What an erasure removed. Ids and statuses of the history stay.' }));
 export type ContactErasure = z.output<typeof ContactErasure>;
 
 /** `meta` of the erasure: the DynamoDB requests it made (they grow with the contact's history). */
 export const ContactErasureMeta = z.object({
   dynamodb: z
-    .object({ requests: z.int().min(0), waves: z.int().min(0) })
-    .meta({ description: 'DynamoDB requests the erasure made, in how many sequential waves' }),
+    .object({ requests: z.int().check(z.gte(0)), waves: z.int().check(z.gte(0)) })
+    .check(z.meta({ description: 'DynamoDB requests the erasure made, in how many sequential waves' })),
 });
 
 const NOTHING = { events: 0, executions: 0, executionsCancelled: 0, sentEmails: 0, logs: 0 } satisfies HistoryScrub;

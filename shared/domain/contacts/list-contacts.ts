@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { invalidField } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { ContactStore } from './contact-store.js';
@@ -11,37 +11,56 @@ export const CONTACT_LIST_DEFAULT_LIMIT = 25;
 
 /** Query of `GET /client/contacts` (an extra to SPEC.md, documented in the README). */
 export const ContactListQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int('Must be an integer')
-    .min(1, 'Must be at least 1')
-    .max(CONTACT_LIST_MAX_LIMIT, `Must be at most ${CONTACT_LIST_MAX_LIMIT}`)
-    .default(CONTACT_LIST_DEFAULT_LIMIT),
-  cursor: z.string().max(200, 'Not a cursor of this list').optional(),
-  email_prefix: z.string().trim().toLowerCase().min(1).max(254, 'Must be at most 254 characters').optional(),
-  is_subscribed: z.enum(['true', 'false'], { error: 'Must be true or false' }).transform((v) => v === 'true').optional(),
-  source: z
-    .string()
-    .transform((v, ctx) => {
-      const parsed = Source.safeParse(/^\d+$/.test(v) ? Number(v) : v);
-      if (parsed.success) return parsed.data;
-      ctx.addIssue({ code: 'custom', message: 'Must be one of unknown, api, import, form, app or an integer 0 to 4', params: { condition: 'enum' } });
-      return z.NEVER;
-    })
-    .optional(),
-  updated_since: Timestamp.optional(),
+  limit: z._default(
+    z.coerce
+      .number()
+      .check(
+        z.int('Must be an integer'),
+        z.gte(1, 'Must be at least 1'),
+        z.lte(CONTACT_LIST_MAX_LIMIT, `Must be at most ${CONTACT_LIST_MAX_LIMIT}`),
+      ),
+    CONTACT_LIST_DEFAULT_LIMIT,
+  ),
+  cursor: z.optional(z.string().check(z.maxLength(200, 'Not a cursor of this list'))),
+  email_prefix: z.optional(
+    z.string().check(z.trim(), z.toLowerCase(), z.minLength(1), z.maxLength(254, 'Must be at most 254 characters')),
+  ),
+  is_subscribed: z.optional(
+    z.pipe(
+      z.enum(['true', 'false'], { error: 'Must be true or false' }),
+      z.transform((v: 'true' | 'false') => v === 'true'),
+    ),
+  ),
+  source: z.optional(
+    z.pipe(
+      z.string(),
+      z.transform((v: string, ctx) => {
+        const parsed = Source.safeParse(/^\d+$/.test(v) ? Number(v) : v);
+        if (parsed.success) return parsed.data;
+        // zod/mini's transform context has no `addIssue`: the issue goes onto the payload as classic's addIssue put it.
+        ctx.issues.push({
+          code: 'custom',
+          message: 'Must be one of unknown, api, import, form, app or an integer 0 to 4',
+          params: { condition: 'enum' },
+          input: ctx.value,
+        });
+        return z.NEVER;
+      }),
+    ),
+  ),
+  updated_since: z.optional(Timestamp),
 });
 export type ContactListQuery = z.output<typeof ContactListQuery>;
 
 /** A page of `GET /client/contacts` (OpenAPI: the route's `data`). */
 export const ContactList = z.object({
   contacts: z.array(ContactView),
-  next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+  next_cursor: z.nullable(z.string()).check(z.meta({ description: 'Pass as `cursor` for the next page; null on the last page' })),
 });
 export type ContactList = z.output<typeof ContactList>;
 
 /** `meta` of a page: the `limit` applied. */
-export const ContactListMeta = z.object({ limit: z.int().min(1).max(CONTACT_LIST_MAX_LIMIT) });
+export const ContactListMeta = z.object({ limit: z.int().check(z.gte(1), z.lte(CONTACT_LIST_MAX_LIMIT)) });
 
 /**
  * `GET /client/contacts`: the client's contacts by ascending id, filtered, one page at a time. Each page reads at

@@ -1,50 +1,66 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { resolveTimezone } from '../time/timezones.js';
 
 /** Contact `source` values of SPEC.md; input accepts the name or the integer. */
 export const CONTACT_SOURCES = ['unknown', 'api', 'import', 'form', 'app'] as const;
 export type ContactSourceName = (typeof CONTACT_SOURCES)[number];
 
-const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+const text = (max: number) => z.string().check(z.trim(), z.maxLength(max, `Must be at most ${max} characters`));
 
 /** RFC 3339 timestamp with offset, normalised to UTC. */
-export const Timestamp = z
-  .iso.datetime({ offset: true, message: 'Must be an RFC 3339 timestamp, e.g. 2026-01-31T09:00:00Z' })
-  .transform((v) => new Date(v).toISOString());
+export const Timestamp = z.pipe(
+  z.iso.datetime({ offset: true, message: 'Must be an RFC 3339 timestamp, e.g. 2026-01-31T09:00:00Z' }),
+  z.transform((v: string) => new Date(v).toISOString()),
+);
 
 /** RFC 5321's limit on a forward path; it also keeps every key built from an address far below 1 024 bytes. */
 export const MAX_EMAIL_LENGTH = 254;
 
-export const Email = z
-  .string({ error: (i) => (i.input === undefined ? 'email is required' : 'email must be a string') })
-  .trim()
-  .toLowerCase()
-  .max(MAX_EMAIL_LENGTH, `Must be at most ${MAX_EMAIL_LENGTH} characters`)
-  .pipe(z.email({ message: 'Must be a valid e-mail address' }));
+export const Email = z.pipe(
+  z
+    .string({ error: (i) => (i.input === undefined ? 'email is required' : 'email must be a string') })
+    .check(z.trim(), z.toLowerCase(), z.maxLength(MAX_EMAIL_LENGTH, `Must be at most ${MAX_EMAIL_LENGTH} characters`)),
+  z.email({ message: 'Must be a valid e-mail address' }),
+);
 
-export const Timezone = z.string().transform((value, ctx) => {
-  if (value.trim() === '') return undefined;
-  const zone = resolveTimezone(value);
-  if (!zone) {
-    ctx.addIssue({ code: 'custom', message: 'Must be an IANA time zone name such as Europe/Paris', params: { condition: 'format' } });
-    return z.NEVER;
-  }
-  return zone;
-});
+export const Timezone = z.pipe(
+  z.string(),
+  z.transform((value: string, ctx) => {
+    if (value.trim() === '') return undefined;
+    const zone = resolveTimezone(value);
+    if (!zone) {
+      // zod/mini's transform context has no `addIssue`: the issue goes onto the payload as classic's addIssue put it.
+      ctx.issues.push({
+        code: 'custom',
+        message: 'Must be an IANA time zone name such as Europe/Paris',
+        params: { condition: 'format' },
+        input: ctx.value,
+      });
+      return z.NEVER;
+    }
+    return zone;
+  }),
+);
 
 export const Source = z.union(
-  [z.enum(CONTACT_SOURCES).transform((name) => CONTACT_SOURCES.indexOf(name)), z.int().min(0).max(4)],
+  [
+    z.pipe(
+      z.enum(CONTACT_SOURCES),
+      z.transform((name: ContactSourceName) => CONTACT_SOURCES.indexOf(name)),
+    ),
+    z.int().check(z.gte(0), z.lte(4)),
+  ],
   { error: 'Must be one of unknown, api, import, form, app or an integer 0 to 4' },
 );
 
 export const CUSTOM_FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-export const CustomFieldValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
+export const CustomFieldValue = z.union([z.string().check(z.maxLength(1000)), z.number(), z.boolean(), z.null()]);
 export const CustomFields = z
   .record(
-    z.string().regex(CUSTOM_FIELD_NAME, 'Custom field names start with a letter: letters, digits, _ (max 64)'),
+    z.string().check(z.regex(CUSTOM_FIELD_NAME, 'Custom field names start with a letter: letters, digits, _ (max 64)')),
     CustomFieldValue,
   )
-  .refine((o) => Object.keys(o).length <= 50, { message: 'At most 50 custom fields', params: { condition: 'max' } });
+  .check(z.refine((o) => Object.keys(o).length <= 50, { message: 'At most 50 custom fields', params: { condition: 'max' } }));
 
 /**
  * The contact body of POST /client/contacts (and each row of the bulk endpoints). Only `email` is required.
@@ -52,20 +68,20 @@ export const CustomFields = z
  */
 export const ContactBody = z.object({
   email: Email,
-  client_contact_id: text(255).optional(),
-  external_id: text(255).optional(),
-  first_name: text(100).optional(),
-  last_name: text(100).optional(),
-  company: text(200).optional(),
-  phone: text(50).optional(),
-  timezone: Timezone.optional(),
-  is_subscribed: z.boolean().optional(),
-  unsubscribe_reason: text(500).optional(),
-  unsubscribed_at: Timestamp.optional(),
-  last_purchase_at: Timestamp.optional(),
-  signup_source: text(100).optional(),
-  source: Source.optional(),
-  custom_fields: CustomFields.optional(),
+  client_contact_id: z.optional(text(255)),
+  external_id: z.optional(text(255)),
+  first_name: z.optional(text(100)),
+  last_name: z.optional(text(100)),
+  company: z.optional(text(200)),
+  phone: z.optional(text(50)),
+  timezone: z.optional(Timezone),
+  is_subscribed: z.optional(z.boolean()),
+  unsubscribe_reason: z.optional(text(500)),
+  unsubscribed_at: z.optional(Timestamp),
+  last_purchase_at: z.optional(Timestamp),
+  signup_source: z.optional(text(100)),
+  source: z.optional(Source),
+  custom_fields: z.optional(CustomFields),
 });
 export type ContactBody = z.output<typeof ContactBody>;
 
@@ -76,18 +92,18 @@ export type ContactBody = z.output<typeof ContactBody>;
  */
 export const ContactRef = z.object({
   id: z
-    .string()
-    .trim()
-    .min(1)
-    .transform((v): { id: number } | { email: string } | { none: true } => {
-      if (/^\d+$/.test(v)) return v.length <= 15 ? { id: Number(v) } : { none: true };
-      return v.length <= MAX_EMAIL_LENGTH ? { email: v.toLowerCase() } : { none: true };
-    })
-    .meta({ description: 'The contact id, or its e-mail address (URL-encoded, case-insensitive)' }),
+    .pipe(
+      z.string().check(z.trim(), z.minLength(1)),
+      z.transform((v: string): { id: number } | { email: string } | { none: true } => {
+        if (/^\d+$/.test(v)) return v.length <= 15 ? { id: Number(v) } : { none: true };
+        return v.length <= MAX_EMAIL_LENGTH ? { email: v.toLowerCase() } : { none: true };
+      }),
+    )
+    .check(z.meta({ description: 'The contact id, or its e-mail address (URL-encoded, case-insensitive)' })),
 });
 
 export const SubscriptionBody = z.object({
   is_subscribed: z.boolean({ error: (i) => (i.input === undefined ? 'is_subscribed is required' : 'Must be a boolean') }),
-  unsubscribe_reason: text(500).optional(),
+  unsubscribe_reason: z.optional(text(500)),
 });
 export type SubscriptionBody = z.output<typeof SubscriptionBody>;

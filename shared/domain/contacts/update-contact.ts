@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { AppError, conflict, malformed } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import { applyContactPatch } from './bulk-merge.js';

@@ -1,42 +1,40 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import type { EventRecord } from './event-record.js';
 
-const label = z.string().nullable();
+const label = z.nullable(z.string());
 const freeForm = z.record(z.string(), z.unknown());
 
 /** SPEC.md's Event (OpenAPI `Event`): what the caller sent, and how processing went. */
 export const EventView = z
   .object({
-    id: z.int().min(1),
-    client_id: z.int().min(1),
-    contact_id: z.int().nullable().meta({ description: 'The contact the event was matched to (null until processed, or not found)' }),
+    id: z.int().check(z.gte(1)),
+    client_id: z.int().check(z.gte(1)),
+    contact_id: z.nullable(z.int()).check(z.meta({ description: 'The contact the event was matched to (null until processed, or not found)' })),
     contact: z
-      .object({ email: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable() })
-      .nullable()
-      .meta({ description: 'Summary of the contact when the event was processed' }),
-    type: z.string().meta({ examples: ['signup'] }),
+      .nullable(z.object({ email: z.string(), first_name: z.nullable(z.string()), last_name: z.nullable(z.string()) }))
+      .check(z.meta({ description: 'Summary of the contact when the event was processed' })),
+    type: z.string().check(z.meta({ examples: ['signup'] })),
     action: label,
     feature: label,
     plan: label,
     source: label,
-    status: label.meta({ description: "The caller's label (processing state: `processed`, `process_error`)" }),
-    amount: z.number().nullable(),
-    upgrade: z.boolean().nullable(),
+    status: label.check(z.meta({ description: "The caller's label (processing state: `processed`, `process_error`)" })),
+    amount: z.nullable(z.number()),
+    upgrade: z.nullable(z.boolean()),
     external_id: label,
     idempotency_key: label,
     metadata: freeForm,
-    ts: UtcTimestamp.meta({ description: 'When the event happened (the time of the request when not given)' }),
+    ts: UtcTimestamp.check(z.meta({ description: 'When the event happened (the time of the request when not given)' })),
     processed: z.boolean(),
-    processed_at: UtcTimestamp.nullable(),
+    processed_at: z.nullable(UtcTimestamp),
     process_error: z
-      .string()
-      .nullable()
-      .meta({ description: 'Why processing could not use the event, e.g. `contact_not_found`', examples: ['contact_not_found'] }),
-    execution_ids: z.array(z.int()).meta({ description: 'Extra: the executions the event started' }),
+      .nullable(z.string())
+      .check(z.meta({ description: 'Why processing could not use the event, e.g. `contact_not_found`', examples: ['contact_not_found'] })),
+    execution_ids: z.array(z.int()).check(z.meta({ description: 'Extra: the executions the event started' })),
     created_at: UtcTimestamp,
   })
-  .meta({ id: 'Event', description: 'A business occurrence reported by the client; it drives workflows.' });
+  .check(z.meta({ id: 'Event', description: 'A business occurrence reported by the client; it drives workflows.' }));
 export type EventView = z.output<typeof EventView>;
 
 /** SPEC.md's Event. */
@@ -69,19 +67,19 @@ export function toEventView(e: EventRecord): EventView {
 /** SPEC.md's Event queue record (OpenAPI `EventQueueRecord`): the answer of an event accepted for later processing. */
 export const EventQueueRecordView = z
   .object({
-    id: z.int().min(1).meta({ description: "One record per event: the event's id" }),
-    event_id: z.int().min(1),
-    client_id: z.int().min(1),
-    idempotency_key: z.string().nullable(),
-    payload: freeForm.meta({ description: 'The body as it was sent' }),
+    id: z.int().check(z.gte(1), z.meta({ description: "One record per event: the event's id" })),
+    event_id: z.int().check(z.gte(1)),
+    client_id: z.int().check(z.gte(1)),
+    idempotency_key: z.nullable(z.string()),
+    payload: freeForm.check(z.meta({ description: 'The body as it was sent' })),
     status: z.enum(['queued', 'processed', 'failed']),
-    retryable: z.boolean().meta({ description: 'Whether the queue will still try it (only while queued)' }),
-    retry_count: z.int().min(0),
-    process_error: z.string().nullable(),
-    processed_at: UtcTimestamp.nullable(),
+    retryable: z.boolean().check(z.meta({ description: 'Whether the queue will still try it (only while queued)' })),
+    retry_count: z.int().check(z.gte(0)),
+    process_error: z.nullable(z.string()),
+    processed_at: z.nullable(UtcTimestamp),
     created_at: UtcTimestamp,
   })
-  .meta({ id: 'EventQueueRecord', description: 'An event accepted for asynchronous processing.' });
+  .check(z.meta({ id: 'EventQueueRecord', description: 'An event accepted for asynchronous processing.' }));
 export type EventQueueRecordView = z.output<typeof EventQueueRecordView>;
 
 /**

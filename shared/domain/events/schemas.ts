@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import type { EventMessage as EventMessageShape } from '../../ports.js';
 import { Email, Timestamp } from '../contacts/schemas.js';
 import { boundedObject } from '../free-form/bounded-object.js';
 
-const label = (max: number) => z.string({ error: 'Must be a string' }).trim().max(max, `Must be at most ${max} characters`);
+const label = (max: number) => z.string({ error: 'Must be a string' }).check(z.trim(), z.maxLength(max, `Must be at most ${max} characters`));
 
 /** An idempotency key is hashed into the lock's key, so only its length needs a bound (Stripe allows 255). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -16,46 +16,52 @@ export const EventBody = z
   .object({
     type: z
       .string({ error: (i) => (i.input === undefined ? 'type is required' : 'type must be a string') })
-      .trim()
-      .min(1, 'type is required')
-      .max(100, 'Must be at most 100 characters')
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, 'Must be a slug: letters, digits, _ . : -'),
-    email: Email.optional(),
-    uid: label(255).min(1, 'Must not be empty').optional(),
-    auto_create_contact: z.boolean({ error: 'Must be a boolean' }).optional().default(false),
-    action: label(200).optional(),
-    feature: label(200).optional(),
-    plan: label(200).optional(),
-    source: label(200).optional(),
-    status: label(200).optional(),
-    amount: z.number({ error: 'Must be a number' }).finite().optional(),
-    upgrade: z.boolean({ error: 'Must be a boolean' }).optional(),
-    external_id: label(255).optional(),
-    idempotency_key: z
-      .string({ error: 'Must be a string' })
-      .min(1, 'Must not be empty')
-      .max(MAX_IDEMPOTENCY_KEY_LENGTH, `Must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`)
-      .optional(),
-    metadata: boundedObject().optional(),
-    ts: Timestamp.optional(),
+      .check(
+        z.trim(),
+        z.minLength(1, 'type is required'),
+        z.maxLength(100, 'Must be at most 100 characters'),
+        z.regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, 'Must be a slug: letters, digits, _ . : -'),
+      ),
+    email: z.optional(Email),
+    uid: z.optional(label(255).check(z.minLength(1, 'Must not be empty'))),
+    auto_create_contact: z._default(z.optional(z.boolean({ error: 'Must be a boolean' })), false),
+    action: z.optional(label(200)),
+    feature: z.optional(label(200)),
+    plan: z.optional(label(200)),
+    source: z.optional(label(200)),
+    status: z.optional(label(200)),
+    // Classic's `.finite()` was a no-op (zod 4 numbers refuse ±Infinity already): nothing to carry over.
+    amount: z.optional(z.number({ error: 'Must be a number' })),
+    upgrade: z.optional(z.boolean({ error: 'Must be a boolean' })),
+    external_id: z.optional(label(255)),
+    idempotency_key: z.optional(
+      z
+        .string({ error: 'Must be a string' })
+        .check(
+          z.minLength(1, 'Must not be empty'),
+          z.maxLength(MAX_IDEMPOTENCY_KEY_LENGTH, `Must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`),
+        ),
+    ),
+    metadata: z.optional(boundedObject()),
+    ts: z.optional(Timestamp),
   })
-  .superRefine((body, ctx) => {
-    if (body.email === undefined && body.uid === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['email'], message: 'email or uid is required', params: { condition: 'required' } });
-    }
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.email === undefined && body.uid === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['email'], message: 'email or uid is required', params: { condition: 'required' } });
+      }
+    }),
+  );
 export type EventBody = z.output<typeof EventBody>;
 
 /** `sync=true` or `mode=sync` processes the event in the request (DESIGN.md §5). */
 export const EventQuery = z.object({
   sync: z
-    .enum(['true', 'false'], { error: 'Must be true or false' })
-    .optional()
-    .meta({ description: '`true`: process the event in the request and answer 201 with the Event and its `process_error`' }),
+    .optional(z.enum(['true', 'false'], { error: 'Must be true or false' }))
+    .check(z.meta({ description: '`true`: process the event in the request and answer 201 with the Event and its `process_error`' })),
   mode: z
-    .enum(['sync', 'async'], { error: 'Must be sync or async' })
-    .optional()
-    .meta({ description: '`sync`: the same as `sync=true`' }),
+    .optional(z.enum(['sync', 'async'], { error: 'Must be sync or async' }))
+    .check(z.meta({ description: '`sync`: the same as `sync=true`' })),
 });
 export type EventQuery = z.output<typeof EventQuery>;
 
@@ -64,10 +70,15 @@ export const isSyncRequest = (query: EventQuery): boolean => query.sync === 'tru
 /** `{id}` of /client/events/{id}: anything that is not a plain id names no event (→ 404). */
 export const EventIdParams = z.object({
   id: z
-    .string()
-    .transform((v) => (/^\d{1,16}$/.test(v) ? Number(v) : 0))
-    .meta({ description: 'The event id' }),
+    .pipe(
+      z.string(),
+      z.transform((v: string) => (/^\d{1,16}$/.test(v) ? Number(v) : 0)),
+    )
+    .check(z.meta({ description: 'The event id' })),
 });
 
 /** What the events queue carries: a pointer, the table is the truth. */
-export const EventMessage = z.object({ client_id: z.int().positive(), event_id: z.int().positive() }) satisfies z.ZodType<EventMessageShape>;
+export const EventMessage = z.object({
+  client_id: z.int().check(z.positive()),
+  event_id: z.int().check(z.positive()),
+}) satisfies z.ZodMiniType<EventMessageShape>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { PageMeta } from '../pagination/page-meta.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { findWorkflow } from '../workflows/catalog.js';
@@ -9,30 +9,30 @@ const STATUS_DESCRIPTION = Object.entries(EXECUTION_STATUS)
   .join(', ');
 
 /** An execution status value of SPEC.md (1–7) and its name. */
-export const ExecutionStatusValue = z.int().min(1).max(7).meta({ description: STATUS_DESCRIPTION });
+export const ExecutionStatusValue = z.int().check(z.gte(1), z.lte(7), z.meta({ description: STATUS_DESCRIPTION }));
 const statusText = z.enum(Object.values(STATUS_TEXT) as [string, ...string[]]);
 
 /** An item of GET /client/executions (DESIGN.md §5; OpenAPI `Execution`). */
 export const ExecutionView = z
   .object({
-    id: z.int().min(1),
-    workflow_id: z.int().min(1),
-    workflow_name: z.string().nullable(),
-    contact_id: z.int().min(1),
-    event_id: z.int().nullable(),
+    id: z.int().check(z.gte(1)),
+    workflow_id: z.int().check(z.gte(1)),
+    workflow_name: z.nullable(z.string()),
+    contact_id: z.int().check(z.gte(1)),
+    event_id: z.nullable(z.int()),
     status: ExecutionStatusValue,
     status_text: statusText,
-    reason: z.string().nullable().meta({ description: 'Why it failed, was skipped or cancelled' }),
+    reason: z.nullable(z.string()).check(z.meta({ description: 'Why it failed, was skipped or cancelled' })),
     is_test: z.boolean(),
-    attempt: z.int().min(1),
-    retried_from: z.int().nullable().meta({ description: 'The failed execution this one retries' }),
+    attempt: z.int().check(z.gte(1)),
+    retried_from: z.nullable(z.int()).check(z.meta({ description: 'The failed execution this one retries' })),
     scheduled_for: UtcTimestamp,
-    processed_at: UtcTimestamp.nullable(),
-    sent_email_id: z.guid().nullable(),
+    processed_at: z.nullable(UtcTimestamp),
+    sent_email_id: z.nullable(z.guid()),
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
   })
-  .meta({ id: 'Execution', description: 'One run of a workflow for a contact.' });
+  .check(z.meta({ id: 'Execution', description: 'One run of a workflow for a contact.' }));
 export type ExecutionView = z.output<typeof ExecutionView>;
 
 export function toExecutionView(e: ExecutionRecord): ExecutionView {
@@ -60,24 +60,24 @@ export function toExecutionView(e: ExecutionRecord): ExecutionView {
 export const ExecutionList = z.object({ executions: z.array(ExecutionView) });
 
 /** Its `meta`: the page, and whether `total` is exact (the count stops past the page + 1 000). */
-export const ExecutionListMeta = PageMeta.extend({
-  total_is_exact: z.boolean().meta({ description: 'false: at least `total` executions match' }),
+export const ExecutionListMeta = z.extend(PageMeta, {
+  total_is_exact: z.boolean().check(z.meta({ description: 'false: at least `total` executions match' })),
 });
 export type ExecutionListMeta = z.output<typeof ExecutionListMeta>;
 
 /** SPEC.md's Execution retry acknowledgement (OpenAPI `ExecutionRetry`): the new, queued execution. */
 export const ExecutionRetryView = z
   .object({
-    execution_id: z.int().min(1).meta({ description: 'The new execution' }),
-    queue_id: z.int().min(1),
-    workflow_id: z.int().min(1),
-    contact_id: z.int().min(1),
+    execution_id: z.int().check(z.gte(1), z.meta({ description: 'The new execution' })),
+    queue_id: z.int().check(z.gte(1)),
+    workflow_id: z.int().check(z.gte(1)),
+    contact_id: z.int().check(z.gte(1)),
     is_test: z.boolean(),
     status: ExecutionStatusValue,
     status_text: statusText,
-    reason: z.string().nullable(),
-    processed_at: UtcTimestamp.nullable(),
-    retried_from: z.int().min(1).meta({ description: 'The failed execution, now retried (7)' }),
+    reason: z.nullable(z.string()),
+    processed_at: z.nullable(UtcTimestamp),
+    retried_from: z.int().check(z.gte(1), z.meta({ description: 'The failed execution, now retried (7)' })),
   })
-  .meta({ id: 'ExecutionRetry', description: 'The retry is queued; read the outcome from the execution list.' });
+  .check(z.meta({ id: 'ExecutionRetry', description: 'The retry is queued; read the outcome from the execution list.' }));
 export type ExecutionRetryView = z.output<typeof ExecutionRetryView>;

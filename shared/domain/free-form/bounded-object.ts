@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 
 /**
  * A free-form JSON object a caller may send (template `vars`, event `metadata`): bounded in depth, key length and
@@ -47,10 +47,12 @@ export function findBoundViolation(value: unknown, bounds: ObjectBounds): Violat
 
 /** A JSON object schema (`z.record`) with the bounds checked; the error item's key names the offending member. */
 export function boundedObject(bounds: ObjectBounds = FREE_FORM_BOUNDS) {
-  return z.record(z.string(), z.unknown(), { error: 'Must be an object' }).superRefine((value, ctx) => {
-    const violation = findBoundViolation(value, bounds);
-    if (violation) {
-      ctx.addIssue({ code: 'custom', path: violation.path, message: violation.message, params: { condition: violation.condition } });
-    }
-  });
+  return z.record(z.string(), z.unknown(), { error: 'Must be an object' }).check(
+    z.superRefine((value, ctx) => {
+      const violation = findBoundViolation(value, bounds);
+      if (violation) {
+        ctx.addIssue({ code: 'custom', path: violation.path, message: violation.message, params: { condition: violation.condition } });
+      }
+    }),
+  );
 }

@@ -1,12 +1,12 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 
-const count = z.int().min(0);
+const count = z.int().check(z.gte(0));
 
 /** `meta` of a numbered page (template list, execution list, customization audit): where the page is in the whole. */
 export const PageMeta = z.object({
-  page: z.int().min(1).meta({ description: 'This page, from 1' }),
-  per_page: z.int().min(1).max(100),
-  total: count.meta({ description: 'Items matching the filters' }),
+  page: z.int().check(z.gte(1), z.meta({ description: 'This page, from 1' })),
+  per_page: z.int().check(z.gte(1), z.lte(100)),
+  total: count.check(z.meta({ description: 'Items matching the filters' })),
   total_pages: count,
 });
 export type PageMeta = z.output<typeof PageMeta>;

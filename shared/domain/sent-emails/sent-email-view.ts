@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { nextEmailStatus } from '../tracking/status-rank.js';
 import { SENT_STATUS, SENT_STATUS_TEXT, type SentEmailLogRecord, type SentEmailRecord, type SentStatus } from './sent-email-record.js';
@@ -22,9 +22,11 @@ const SENT_STATUS_VALUES = Object.values(SENT_STATUS);
 /** A sent-email (or log) status value (DESIGN.md §5) and its name. */
 const sentStatus = z
   .int()
-  .min(Math.min(...SENT_STATUS_VALUES))
-  .max(Math.max(...SENT_STATUS_VALUES))
-  .meta({ description: Object.entries(SENT_STATUS).map(([name, value]) => `${value} ${name}`).join(', ') });
+  .check(
+    z.gte(Math.min(...SENT_STATUS_VALUES)),
+    z.lte(Math.max(...SENT_STATUS_VALUES)),
+    z.meta({ description: Object.entries(SENT_STATUS).map(([name, value]) => `${value} ${name}`).join(', ') }),
+  );
 const sentStatusText = z.enum(Object.keys(SENT_STATUS) as [string, ...string[]]);
 
 /** One entry of a sent e-mail's history (OpenAPI `SentEmailLog`): every provider event adds one. */
@@ -34,39 +36,39 @@ export const SentEmailLogView = z
     created_at: UtcTimestamp,
     status: sentStatus,
     status_text: sentStatusText,
-    provider_message_id: z.string().nullable(),
-    url: z.string().nullable().meta({ description: 'The link of a click' }),
-    ip_address: z.string().nullable(),
-    user_agent: z.string().nullable(),
-    is_bot: z.boolean().meta({ description: 'An open or click made by a machine (security scanner, prefetch)' }),
-    bot_reason: z.string().nullable().meta({ description: 'Extra: which signal made it a machine event' }),
-    detail: z.string().nullable().meta({ description: "Extra: the provider's words (bounce diagnostics)" }),
+    provider_message_id: z.nullable(z.string()),
+    url: z.nullable(z.string()).check(z.meta({ description: 'The link of a click' })),
+    ip_address: z.nullable(z.string()),
+    user_agent: z.nullable(z.string()),
+    is_bot: z.boolean().check(z.meta({ description: 'An open or click made by a machine (security scanner, prefetch)' })),
+    bot_reason: z.nullable(z.string()).check(z.meta({ description: 'Extra: which signal made it a machine event' })),
+    detail: z.nullable(z.string()).check(z.meta({ description: "Extra: the provider's words (bounce diagnostics)" })),
   })
-  .meta({ id: 'SentEmailLog' });
+  .check(z.meta({ id: 'SentEmailLog' }));
 
 /** SPEC.md's Sent email (OpenAPI `SentEmail`). */
 export const SentEmailView = z
   .object({
     id: z.guid(),
-    client_id: z.int().min(1),
-    contact_id: z.int().min(1),
-    email_template_id: z.int().min(1),
+    client_id: z.int().check(z.gte(1)),
+    contact_id: z.int().check(z.gte(1)),
+    email_template_id: z.int().check(z.gte(1)),
     email_template_name: z.string(),
-    from_email: z.string().meta({ examples: ['Acme <hello@acme.example>'] }),
+    from_email: z.string().check(z.meta({ examples: ['Acme <hello@acme.example>'] })),
     to_email: z.string(),
     subject: z.string(),
     html_body: z.string(),
     text_body: z.string(),
-    browser_url: z.url().meta({ description: 'The e-mail in a browser (`/v/{token}`)' }),
-    provider_message_id: z.string().nullable(),
-    status: sentStatus.meta({ description: 'The highest-ranked status reached; it never moves backwards' }),
+    browser_url: z.url().check(z.meta({ description: 'The e-mail in a browser (`/v/{token}`)' })),
+    provider_message_id: z.nullable(z.string()),
+    status: sentStatus.check(z.meta({ description: 'The highest-ranked status reached; it never moves backwards' })),
     status_text: sentStatusText,
     status_updated_at: UtcTimestamp,
     created_at: UtcTimestamp,
-    execution_id: z.int().min(1).meta({ description: 'Extra: the execution that sent it' }),
-    logs: z.array(SentEmailLogView).meta({ description: 'Oldest first' }),
+    execution_id: z.int().check(z.gte(1), z.meta({ description: 'Extra: the execution that sent it' })),
+    logs: z.array(SentEmailLogView).check(z.meta({ description: 'Oldest first' })),
   })
-  .meta({ id: 'SentEmail', description: 'An e-mail the service sent, with its log history.' });
+  .check(z.meta({ id: 'SentEmail', description: 'An e-mail the service sent, with its log history.' }));
 export type SentEmailView = z.output<typeof SentEmailView>;
 
 /** SPEC.md's Sent email with its log history, oldest first. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { resolveTimezone } from '../time/timezones.js';
 import { WORKFLOW_IDS } from '../workflows/catalog.js';
 
@@ -8,15 +8,19 @@ import { WORKFLOW_IDS } from '../workflows/catalog.js';
  * bound gets exactly one item per field.
  */
 
-type Condition = 'format' | 'min' | 'max' | 'enum';
-const issue = (ctx: z.RefinementCtx, condition: Condition, message: string) =>
-  ctx.addIssue({ code: 'custom', message, params: { condition } });
+type Condition = 'format' | 'min' | 'max' | 'enum' | 'type';
+/**
+ * zod/mini's transform context is the bare parse payload, without classic's `addIssue`: the issue goes straight onto
+ * the payload, with the fields classic's `addIssue` filled in (code, and the value as `input`).
+ */
+const issue = (ctx: z.core.ParsePayload, condition: Condition, message: string) => {
+  ctx.issues.push({ code: 'custom', message, params: { condition }, input: ctx.value });
+};
 
 const int = (min: number, max: number, what: string) =>
   z
     .int({ error: `Must be an integer from ${min} to ${max}${what}` })
-    .min(min, { message: `Must be at least ${min}${what}`, abort: true })
-    .max(max, { message: `Must be at most ${max}${what}` });
+    .check(z.gte(min, { message: `Must be at least ${min}${what}`, abort: true }), z.lte(max, { message: `Must be at most ${max}${what}` }));
 
 const hour = int(0, 23, ' (hour of the day)');
 const minute = int(0, 59, ' (minute of the hour)');
@@ -27,88 +31,115 @@ const LINE_BREAKS_OR_CONTROL = /[\u0000-\u001F\u007F]/;
 
 /** Trimmed text; "" unsets. `singleLine` for values that end up in mail headers (no CR/LF). */
 const text = (max: number, singleLine = false) =>
-  z.string().transform((raw, ctx) => {
-    const v = raw.trim();
-    if (v === '') return null;
-    if (v.length > max) return (issue(ctx, 'max', `Must be at most ${max} characters`), z.NEVER);
-    if ((singleLine ? LINE_BREAKS_OR_CONTROL : CONTROL_CHARS).test(v)) {
-      return (issue(ctx, 'format', singleLine ? 'Must be one line without control characters' : 'Must not contain control characters'), z.NEVER);
-    }
-    return v;
-  });
+  z.pipe(
+    z.string(),
+    z.transform((raw: string, ctx) => {
+      const v = raw.trim();
+      if (v === '') return null;
+      if (v.length > max) return (issue(ctx, 'max', `Must be at most ${max} characters`), z.NEVER);
+      if ((singleLine ? LINE_BREAKS_OR_CONTROL : CONTROL_CHARS).test(v)) {
+        return (issue(ctx, 'format', singleLine ? 'Must be one line without control characters' : 'Must not contain control characters'), z.NEVER);
+      }
+      return v;
+    }),
+  );
 
 const EMAIL = z.email();
-const email = z.string().transform((raw, ctx) => {
-  const v = raw.trim().toLowerCase();
-  if (v === '') return null;
-  if (v.length > 254 || !EMAIL.safeParse(v).success) return (issue(ctx, 'format', 'Must be a valid e-mail address'), z.NEVER);
-  return v;
-});
+const email = z.pipe(
+  z.string(),
+  z.transform((raw: string, ctx) => {
+    const v = raw.trim().toLowerCase();
+    if (v === '') return null;
+    if (v.length > 254 || !EMAIL.safeParse(v).success) return (issue(ctx, 'format', 'Must be a valid e-mail address'), z.NEVER);
+    return v;
+  }),
+);
 
-const httpsUrl = z.string().transform((raw, ctx) => {
-  const v = raw.trim();
-  if (v === '') return null;
-  let url: URL | undefined;
-  try {
-    url = new URL(v);
-  } catch {
-    url = undefined;
-  }
-  if (!url || url.protocol !== 'https:' || url.hostname === '' || v.length > 2048) {
-    return (issue(ctx, 'format', 'Must be an https:// URL of at most 2048 characters'), z.NEVER);
-  }
-  return v;
-});
+const httpsUrl = z.pipe(
+  z.string(),
+  z.transform((raw: string, ctx) => {
+    const v = raw.trim();
+    if (v === '') return null;
+    let url: URL | undefined;
+    try {
+      url = new URL(v);
+    } catch {
+      url = undefined;
+    }
+    if (!url || url.protocol !== 'https:' || url.hostname === '' || v.length > 2048) {
+      return (issue(ctx, 'format', 'Must be an https:// URL of at most 2048 characters'), z.NEVER);
+    }
+    return v;
+  }),
+);
 
-const color = z.string().transform((raw, ctx) => {
-  const v = raw.trim();
-  if (!/^#[0-9A-Fa-f]{6}$/.test(v)) return (issue(ctx, 'format', 'Must be a colour in the form #RRGGBB'), z.NEVER);
-  return v.toUpperCase();
-});
+const color = z.pipe(
+  z.string(),
+  z.transform((raw: string, ctx) => {
+    const v = raw.trim();
+    if (!/^#[0-9A-Fa-f]{6}$/.test(v)) return (issue(ctx, 'format', 'Must be a colour in the form #RRGGBB'), z.NEVER);
+    return v.toUpperCase();
+  }),
+);
 
-const timezone = z.string().transform((raw, ctx) => {
-  if (raw.trim() === '') return null;
-  const zone = resolveTimezone(raw);
-  if (!zone) return (issue(ctx, 'format', 'Must be an IANA time zone name such as Europe/Paris'), z.NEVER);
-  return zone;
-});
+const timezone = z.pipe(
+  z.string(),
+  z.transform((raw: string, ctx) => {
+    if (raw.trim() === '') return null;
+    const zone = resolveTimezone(raw);
+    if (!zone) return (issue(ctx, 'format', 'Must be an IANA time zone name such as Europe/Paris'), z.NEVER);
+    return zone;
+  }),
+);
 
-const allowedDays = z.string().transform((raw, ctx) => {
-  const parts = raw.split(',').map((d) => d.trim());
-  const valid = parts.every((d) => /^[1-7]$/.test(d)) && new Set(parts).size === parts.length;
-  if (!valid) {
-    return (issue(ctx, 'format', 'Must be distinct ISO weekday numbers 1 (Monday) to 7 (Sunday), comma separated, e.g. "1,2,3,4,5"'), z.NEVER);
-  }
-  return parts.map(Number).sort((a, b) => a - b).join(',');
-});
+const allowedDays = z.pipe(
+  z.string(),
+  z.transform((raw: string, ctx) => {
+    const parts = raw.split(',').map((d) => d.trim());
+    const valid = parts.every((d) => /^[1-7]$/.test(d)) && new Set(parts).size === parts.length;
+    if (!valid) {
+      return (issue(ctx, 'format', 'Must be distinct ISO weekday numbers 1 (Monday) to 7 (Sunday), comma separated, e.g. "1,2,3,4,5"'), z.NEVER);
+    }
+    return parts.map(Number).sort((a, b) => a - b).join(',');
+  }),
+);
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
 /** Arrays are checked as a whole so a field yields one item, not one per element. */
 const intArray = (what: string) =>
-  z.array(z.unknown(), { error: `Must be an array of ${what}` }).transform((values, ctx) => {
-    if (!values.every(isInt)) {
-      ctx.addIssue({ code: 'custom', message: `Must be an array of ${what}`, params: { condition: 'type' } });
-      return z.NEVER;
+  z.pipe(
+    z.array(z.unknown(), { error: `Must be an array of ${what}` }),
+    z.transform((values: unknown[], ctx) => {
+      if (!values.every(isInt)) {
+        issue(ctx, 'type', `Must be an array of ${what}`);
+        return z.NEVER;
+      }
+      return values;
+    }),
+  );
+
+const enabledWorkflows = z.pipe(
+  intArray('workflow ids (integers)'),
+  z.transform((ids: number[], ctx) => {
+    const unknown = ids.filter((id) => !WORKFLOW_IDS.includes(id));
+    if (unknown.length > 0) {
+      return (issue(ctx, 'enum', `Unknown workflow id(s) ${unknown.join(', ')}; known ids are ${WORKFLOW_IDS.join(', ')}`), z.NEVER);
     }
+    if (new Set(ids).size !== ids.length) return (issue(ctx, 'format', 'Must not repeat a workflow id'), z.NEVER);
+    return [...ids].sort((a, b) => a - b);
+  }),
+);
+
+const preferences = z.pipe(
+  intArray('integers'),
+  z.transform((values: number[], ctx) => {
+    if (values.length > 50) return (issue(ctx, 'max', 'At most 50 preferences'), z.NEVER);
+    if (values.some((v) => v < 0 || v > MAX_QUOTA)) return (issue(ctx, 'min', 'Preferences are non-negative integers'), z.NEVER);
+    if (new Set(values).size !== values.length) return (issue(ctx, 'format', 'Must not repeat a value'), z.NEVER);
     return values;
-  });
-
-const enabledWorkflows = intArray('workflow ids (integers)').transform((ids, ctx) => {
-  const unknown = ids.filter((id) => !WORKFLOW_IDS.includes(id));
-  if (unknown.length > 0) {
-    return (issue(ctx, 'enum', `Unknown workflow id(s) ${unknown.join(', ')}; known ids are ${WORKFLOW_IDS.join(', ')}`), z.NEVER);
-  }
-  if (new Set(ids).size !== ids.length) return (issue(ctx, 'format', 'Must not repeat a workflow id'), z.NEVER);
-  return [...ids].sort((a, b) => a - b);
-});
-
-const preferences = intArray('integers').transform((values, ctx) => {
-  if (values.length > 50) return (issue(ctx, 'max', 'At most 50 preferences'), z.NEVER);
-  if (values.some((v) => v < 0 || v > MAX_QUOTA)) return (issue(ctx, 'min', 'Preferences are non-negative integers'), z.NEVER);
-  if (new Set(values).size !== values.length) return (issue(ctx, 'format', 'Must not repeat a value'), z.NEVER);
-  return values;
-});
+  }),
+);
 
 const bool = z.boolean({ error: 'Must be a boolean' });
 
@@ -168,16 +199,15 @@ export const CLEARABLE_FIELDS = [
 export type ClearableField = (typeof CLEARABLE_FIELDS)[number];
 
 const fieldShape = Object.fromEntries(
-  SETTINGS_FIELD_NAMES.map((name) => [name, SETTINGS_FIELD_SCHEMAS[name].nullable().optional()]),
-) as { [K in SettingsFieldName]: z.ZodOptional<z.ZodNullable<(typeof SETTINGS_FIELD_SCHEMAS)[K]>> };
+  SETTINGS_FIELD_NAMES.map((name) => [name, z.optional(z.nullable(SETTINGS_FIELD_SCHEMAS[name]))]),
+) as { [K in SettingsFieldName]: z.ZodMiniOptional<z.ZodMiniNullable<(typeof SETTINGS_FIELD_SCHEMAS)[K]>> };
 
 const clearShape = Object.fromEntries(
-  CLEARABLE_FIELDS.map((name) => [`clear_${name}`, bool.optional()]),
-) as { [K in ClearableField as `clear_${K}`]: z.ZodOptional<typeof bool> };
+  CLEARABLE_FIELDS.map((name) => [`clear_${name}`, z.optional(bool)]),
+) as { [K in ClearableField as `clear_${K}`]: z.ZodMiniOptional<typeof bool> };
 
-export const SettingsPatch = z
-  .object({ ...fieldShape, ...clearShape })
-  .superRefine(
+export const SettingsPatch = z.object({ ...fieldShape, ...clearShape }).check(
+  z.superRefine(
     (body, ctx) => {
       // Runs even when other fields failed (see `when`), so the pair conflict is reported with everything else;
       // a field that already has an item gets no second one.
@@ -197,5 +227,6 @@ export const SettingsPatch = z
       }
     },
     { when: (payload) => payload.value !== null && typeof payload.value === 'object' },
-  );
+  ),
+);
 export type SettingsPatch = z.output<typeof SettingsPatch>;

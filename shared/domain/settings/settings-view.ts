@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import type { ClientRecord } from '../clients/client-store.js';
 import type { SubscriptionPlan } from '../plans/catalog.js';
 import { DeletedAt, deletedAtOf } from '../templates/template-view.js';
@@ -16,12 +16,12 @@ export const PLAN_CATALOG_PUBLISHED_AT = '2026-01-01T00:00:00.000Z';
 export const CLIENT_ROLES = { owner: 1 } as const;
 
 const feature = z.boolean();
-const limit = z.int().min(0);
+const limit = z.int().check(z.gte(0));
 
 /** SPEC.md's subscription_plan (OpenAPI `SubscriptionPlan`). */
 export const PlanView = z
   .object({
-    id: z.int().min(1),
+    id: z.int().check(z.gte(1)),
     name: z.string(),
     description: z.string(),
     tier: z.enum(['free', 'starter', 'growth', 'scale']),
@@ -31,8 +31,8 @@ export const PlanView = z
     max_workflows: limit,
     max_emails_per_day: limit,
     max_emails_per_month: limit,
-    price_monthly_eur: z.number().min(0),
-    price_annually_eur: z.number().min(0),
+    price_monthly_eur: z.number().check(z.gte(0)),
+    price_annually_eur: z.number().check(z.gte(0)),
     has_advanced_ai_logic: feature,
     has_ai_advisor: feature,
     has_ai_journey_mapping: feature,
@@ -47,7 +47,7 @@ export const PlanView = z
     updated_at: UtcTimestamp,
     deleted_at: DeletedAt,
   })
-  .meta({ id: 'SubscriptionPlan', description: 'A plan of the service; client limits and feature flags derive from it.' });
+  .check(z.meta({ id: 'SubscriptionPlan', description: 'A plan of the service; client limits and feature flags derive from it.' }));
 
 export function toPlanView(plan: SubscriptionPlan): z.output<typeof PlanView> {
   return {
@@ -66,13 +66,13 @@ export interface ClientViewInput {
   now: Date;
 }
 
-const profile = z.string().nullable();
+const profile = z.nullable(z.string());
 
 /** SPEC.md's nested client object of the settings (OpenAPI `SettingsClient`). */
 export const NestedClientView = z
   .object({
-    id: z.int().min(1),
-    client_id: z.string().meta({ description: 'Public identifier (UUID)' }),
+    id: z.int().check(z.gte(1)),
+    client_id: z.string().check(z.meta({ description: 'Public identifier (UUID)' })),
     first_name: profile,
     last_name: profile,
     email: z.string(),
@@ -84,22 +84,22 @@ export const NestedClientView = z
     zip_code: profile,
     website: profile,
     avatar_url: profile,
-    avatar_file_id: z.int().nullable().meta({ description: 'Avatar files are managed by the dashboard: always null here' }),
-    avatar_file: z.null().meta({ description: 'Avatar files are managed by the dashboard: always null here' }),
-    api_key: z.string().meta({ description: 'The current API key, masked; the full key is returned only by rotation', examples: ['els_…x9Qz'] }),
+    avatar_file_id: z.nullable(z.int()).check(z.meta({ description: 'Avatar files are managed by the dashboard: always null here' })),
+    avatar_file: z.null().check(z.meta({ description: 'Avatar files are managed by the dashboard: always null here' })),
+    api_key: z.string().check(z.meta({ description: 'The current API key, masked; the full key is returned only by rotation', examples: ['els_…x9Qz'] })),
     api_key_enabled: z.boolean(),
     is_email_verified: z.boolean(),
-    email_verified_at: UtcTimestamp.nullable(),
-    current_user_count: z.int().min(0),
-    monthly_email_quota: limit.meta({ description: 'E-mails the client may send this month (plan or custom quota)' }),
+    email_verified_at: z.nullable(UtcTimestamp),
+    current_user_count: z.int().check(z.gte(0)),
+    monthly_email_quota: limit.check(z.meta({ description: 'E-mails the client may send this month (plan or custom quota)' })),
     monthly_emails_sent: limit,
-    quota_reset_at: UtcTimestamp.meta({ description: 'Start of the next UTC month' }),
+    quota_reset_at: UtcTimestamp.check(z.meta({ description: 'Start of the next UTC month' })),
     status: z.enum(['active', 'suspended']),
-    subscription_plan_id: z.int().min(1),
+    subscription_plan_id: z.int().check(z.gte(1)),
     subscription_status: z.string(),
     subscription_tier: z.enum(['free', 'starter', 'growth', 'scale']),
     subscription_billing_period: z.string(),
-    subscription_ends_at: UtcTimestamp.nullable(),
+    subscription_ends_at: z.nullable(UtcTimestamp),
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
     deleted_at: DeletedAt,
@@ -107,7 +107,7 @@ export const NestedClientView = z
       z.object({
         id: z.int(),
         user_id: z.int(),
-        role: z.int().meta({ description: '1 owner' }),
+        role: z.int().check(z.meta({ description: '1 owner' })),
         created_at: UtcTimestamp,
         updated_at: UtcTimestamp,
         deleted_at: DeletedAt,
@@ -115,7 +115,7 @@ export const NestedClientView = z
     ),
     subscription_plan: PlanView,
   })
-  .meta({ id: 'SettingsClient', description: 'The client (account) the settings belong to.' });
+  .check(z.meta({ id: 'SettingsClient', description: 'The client (account) the settings belong to.' }));
 
 /** SPEC.md's nested client object. The API key is shown masked; a full key is only ever returned by rotation. */
 export function toNestedClientView({ client, plan, monthlyQuota, monthlyEmailsSent, now }: ClientViewInput): z.output<typeof NestedClientView> {
@@ -166,11 +166,11 @@ export function toNestedClientView({ client, plan, monthlyQuota, monthlyEmailsSe
   };
 }
 
-const hour = z.int().min(0).max(23).nullable();
-const minute = z.int().min(0).max(59).nullable();
-const flag = z.boolean().nullable();
-const quota = z.int().min(0).nullable();
-const text = z.string().nullable();
+const hour = z.nullable(z.int().check(z.gte(0), z.lte(23)));
+const minute = z.nullable(z.int().check(z.gte(0), z.lte(59)));
+const flag = z.nullable(z.boolean());
+const quota = z.nullable(z.int().check(z.gte(0)));
+const text = z.nullable(z.string());
 
 /** Every writable field as the settings show it: the stored value, null when unset. */
 const SettingsFieldsView = {
@@ -183,21 +183,21 @@ const SettingsFieldsView = {
   send_window_enabled: flag,
   send_window_start_hour: hour,
   send_window_end_hour: hour,
-  send_window_allowed_days: text.meta({ description: 'ISO weekday numbers, e.g. "1,2,3,4,5"', examples: ['1,2,3,4,5'] }),
-  timezone: text.meta({ description: 'IANA time zone name', examples: ['Europe/Paris'] }),
-  max_emails_per_day: quota.meta({ description: 'Lifecycle e-mails per contact per day' }),
-  queue_timeout_days: z.int().min(1).nullable(),
+  send_window_allowed_days: text.check(z.meta({ description: 'ISO weekday numbers, e.g. "1,2,3,4,5"', examples: ['1,2,3,4,5'] })),
+  timezone: text.check(z.meta({ description: 'IANA time zone name', examples: ['Europe/Paris'] })),
+  max_emails_per_day: quota.check(z.meta({ description: 'Lifecycle e-mails per contact per day' })),
+  queue_timeout_days: z.nullable(z.int().check(z.gte(1))),
   custom_email_quota_per_day: quota,
   custom_email_quota_per_month: quota,
   custom_max_workflows: quota,
   enable_critical_bypass: flag,
   ai_advisor_enabled: flag,
   auto_approve_enabled: flag,
-  enabled_workflows: z.array(z.int()).nullable(),
-  preferences: z.array(z.int()).nullable(),
+  enabled_workflows: z.nullable(z.array(z.int())),
+  preferences: z.nullable(z.array(z.int())),
   brand_name: text,
   brand_logo_url: text,
-  brand_primary_color: text.meta({ examples: ['#1A73E8'] }),
+  brand_primary_color: text.check(z.meta({ examples: ['#1A73E8'] })),
   brand_secondary_color: text,
   company_name: text,
   company_address: text,
@@ -205,37 +205,37 @@ const SettingsFieldsView = {
   email_from_address: text,
   email_reply_to: text,
   email_signature: text,
-} satisfies { [K in SettingsFieldName]: z.ZodType };
+} satisfies { [K in SettingsFieldName]: z.ZodMiniType };
 
 /** The `deliverability` extra (issue 9, documented): bounce and complaint rates, and whether sending is paused. */
 export const DeliverabilityView = z
   .object({
-    window_days: z.int().min(1),
-    sends: z.int().min(0),
-    bounces: z.int().min(0),
-    complaints: z.int().min(0),
-    bounce_rate: z.number().min(0),
-    complaint_rate: z.number().min(0),
+    window_days: z.int().check(z.gte(1)),
+    sends: z.int().check(z.gte(0)),
+    bounces: z.int().check(z.gte(0)),
+    complaints: z.int().check(z.gte(0)),
+    bounce_rate: z.number().check(z.gte(0)),
+    complaint_rate: z.number().check(z.gte(0)),
     status: z.enum(['healthy', 'warning', 'paused']),
-    paused_at: UtcTimestamp.nullable(),
-    paused_reason: z.string().nullable(),
+    paused_at: z.nullable(UtcTimestamp),
+    paused_reason: z.nullable(z.string()),
   })
-  .meta({ id: 'Deliverability', description: "Extra: the client's bounce and complaint rates over the window." });
+  .check(z.meta({ id: 'Deliverability', description: "Extra: the client's bounce and complaint rates over the window." }));
 
 /** SPEC.md's Client settings (OpenAPI `ClientSettings`). */
 export const SettingsView = z
   .object({
-    id: z.int().min(1),
-    client_id: z.int().min(1),
+    id: z.int().check(z.gte(1)),
+    client_id: z.int().check(z.gte(1)),
     ...SettingsFieldsView,
-    tone_of_voice: z.int().min(0).max(4),
+    tone_of_voice: z.int().check(z.gte(0), z.lte(4)),
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
     deleted_at: DeletedAt,
     client: NestedClientView,
     deliverability: DeliverabilityView,
   })
-  .meta({ id: 'ClientSettings', description: "The client's settings: branding, sender, send windows, quotas. Unset values are null." });
+  .check(z.meta({ id: 'ClientSettings', description: "The client's settings: branding, sender, send windows, quotas. Unset values are null." }));
 export type SettingsView = z.output<typeof SettingsView>;
 
 /** SPEC.md's Client settings: every writable field (null when unset), then the output-only fields. */

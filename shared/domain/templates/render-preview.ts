@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { notFound } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { ContactStore } from '../contacts/contact-store.js';
@@ -12,17 +12,17 @@ import { TEMPLATE_TYPES } from './template-store.js';
 /** SPEC.md's Rendered template preview (OpenAPI `RenderedPreview`). */
 export const RenderedPreview = z
   .object({
-    template_id: z.int().min(1),
+    template_id: z.int().check(z.gte(1)),
     template_type: z.literal([TEMPLATE_TYPES.system, TEMPLATE_TYPES.client]),
-    contact_id: z.int().nullable().meta({ description: 'The contact whose variables were used' }),
+    contact_id: z.nullable(z.int()).check(z.meta({ description: 'The contact whose variables were used' })),
     include_default_vars: z.boolean(),
-    resolved_vars: z.record(z.string(), z.unknown()).meta({ description: 'The variables finally used (`it.*`)' }),
+    resolved_vars: z.record(z.string(), z.unknown()).check(z.meta({ description: 'The variables finally used (`it.*`)' })),
     subject: z.string(),
     preview_text: z.string(),
     html_body: z.string(),
     text_body: z.string(),
   })
-  .meta({ id: 'RenderedPreview', description: 'A saved template rendered with a contact and variables; nothing is sent.' });
+  .check(z.meta({ id: 'RenderedPreview', description: 'A saved template rendered with a contact and variables; nothing is sent.' }));
 export type RenderedPreview = z.output<typeof RenderedPreview>;
 
 interface Deps {

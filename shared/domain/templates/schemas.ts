@@ -1,13 +1,15 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { boundedObject } from '../free-form/bounded-object.js';
 import { TEMPLATE_TYPES } from './template-store.js';
 
 /** `{id}` of the template paths; anything that is not a plain id cannot name a template (→ 404, id 0). */
 export const TemplateIdParams = z.object({
   id: z
-    .string()
-    .transform((v) => (/^\d{1,15}$/.test(v) ? Number(v) : 0))
-    .meta({ description: 'The template id (system templates below 1000)' }),
+    .pipe(
+      z.string(),
+      z.transform((v: string) => (/^\d{1,15}$/.test(v) ? Number(v) : 0)),
+    )
+    .check(z.meta({ description: 'The template id (system templates below 1000)' })),
 });
 
 /**
@@ -21,63 +23,65 @@ export const MAX_TEXT_BODY_BYTES = 100_000;
 const text = (max: number, label: string, maxBytes?: number) =>
   z
     .string({ error: (i) => (i.input === undefined ? `${label} is required` : `${label} must be a string`) })
-    .max(max, { message: `Must be at most ${max} characters`, abort: true })
-    .refine((v) => maxBytes === undefined || Buffer.byteLength(v, 'utf8') <= maxBytes, {
-      message: `Must be at most ${maxBytes} bytes (UTF-8)`,
-      params: { condition: 'max' },
-      abort: true,
-    });
+    .check(
+      z.maxLength(max, { message: `Must be at most ${max} characters`, abort: true }),
+      z.refine((v: string) => maxBytes === undefined || Buffer.byteLength(v, 'utf8') <= maxBytes, {
+        message: `Must be at most ${maxBytes} bytes (UTF-8)`,
+        params: { condition: 'max' },
+        abort: true,
+      }),
+    );
 const required = (max: number, label: string, maxBytes?: number) =>
-  text(max, label, maxBytes).refine((v) => v.trim() !== '', { message: `${label} must not be empty`, params: { condition: 'required' } });
+  text(max, label, maxBytes).check(z.refine((v: string) => v.trim() !== '', { message: `${label} must not be empty`, params: { condition: 'required' } }));
 
 /** Content of a client template. name, subject and html_body are required; the other parts default to "". */
 export const TemplateBody = z.object({
-  name: required(200, 'name').transform((v) => v.trim()),
+  name: z.pipe(required(200, 'name'), z.transform((v: string) => v.trim())),
   subject: required(998, 'subject'),
-  preview_text: text(500, 'preview_text').optional().default(''),
+  preview_text: z._default(z.optional(text(500, 'preview_text')), ''),
   html_body: required(MAX_HTML_BODY_BYTES, 'html_body', MAX_HTML_BODY_BYTES),
-  text_body: text(MAX_TEXT_BODY_BYTES, 'text_body', MAX_TEXT_BODY_BYTES).optional().default(''),
+  text_body: z._default(z.optional(text(MAX_TEXT_BODY_BYTES, 'text_body', MAX_TEXT_BODY_BYTES)), ''),
 });
 export type TemplateBody = z.output<typeof TemplateBody>;
 
 /** PATCH: any subset of the content. */
 export const TemplatePatch = z.object({
-  name: required(200, 'name').transform((v) => v.trim()).optional(),
-  subject: required(998, 'subject').optional(),
-  preview_text: text(500, 'preview_text').optional(),
-  html_body: required(MAX_HTML_BODY_BYTES, 'html_body', MAX_HTML_BODY_BYTES).optional(),
-  text_body: text(MAX_TEXT_BODY_BYTES, 'text_body', MAX_TEXT_BODY_BYTES).optional(),
+  name: z.optional(z.pipe(required(200, 'name'), z.transform((v: string) => v.trim()))),
+  subject: z.optional(required(998, 'subject')),
+  preview_text: z.optional(text(500, 'preview_text')),
+  html_body: z.optional(required(MAX_HTML_BODY_BYTES, 'html_body', MAX_HTML_BODY_BYTES)),
+  text_body: z.optional(text(MAX_TEXT_BODY_BYTES, 'text_body', MAX_TEXT_BODY_BYTES)),
 });
 export type TemplatePatch = z.output<typeof TemplatePatch>;
 
-const page = z.int({ error: 'Must be an integer' }).min(1, 'Must be at least 1');
+const page = z.int({ error: 'Must be an integer' }).check(z.gte(1, 'Must be at least 1'));
 
 /** POST /client/email-templates/list — filters travel in the body (SPEC.md). */
 export const TemplateListBody = z.object({
-  q: z.string({ error: 'Must be a string' }).trim().max(200, 'Must be at most 200 characters').optional(),
-  type: z
-    .literal([TEMPLATE_TYPES.system, TEMPLATE_TYPES.client], {
+  q: z.optional(z.string({ error: 'Must be a string' }).check(z.trim(), z.maxLength(200, 'Must be at most 200 characters'))),
+  type: z.optional(
+    z.literal([TEMPLATE_TYPES.system, TEMPLATE_TYPES.client], {
       error: `Must be ${TEMPLATE_TYPES.system} (system) or ${TEMPLATE_TYPES.client} (client)`,
-    })
-    .optional(),
-  include_deleted: z.boolean({ error: 'Must be a boolean' }).optional().default(false),
-  page: page.optional().default(1),
-  per_page: page.max(100, 'Must be at most 100').optional().default(20),
+    }),
+  ),
+  include_deleted: z._default(z.optional(z.boolean({ error: 'Must be a boolean' })), false),
+  page: z._default(z.optional(page), 1),
+  per_page: z._default(z.optional(page.check(z.lte(100, 'Must be at most 100'))), 20),
 });
 export type TemplateListBody = z.output<typeof TemplateListBody>;
 
 /** GET /client/email-templates/{id}?include_deleted=true — a soft-deleted template is a 404 without the flag. */
 export const TemplateGetQuery = z.object({
-  include_deleted: z
-    .enum(['true', 'false'], { error: 'Must be true or false' })
-    .optional()
-    .transform((v) => v === 'true'),
+  include_deleted: z.pipe(
+    z.optional(z.enum(['true', 'false'], { error: 'Must be true or false' })),
+    z.transform((v: 'true' | 'false' | undefined) => v === 'true'),
+  ),
 });
 
 /** POST /client/email-templates/{id}/render-preview */
 export const RenderPreviewBody = z.object({
-  contact_id: z.int({ error: 'Must be a contact id (integer)' }).min(1, 'Must be a contact id').optional(),
-  include_default_vars: z.boolean({ error: 'Must be a boolean' }).optional().default(true),
-  vars: boundedObject().optional().default({}),
+  contact_id: z.optional(z.int({ error: 'Must be a contact id (integer)' }).check(z.gte(1, 'Must be a contact id'))),
+  include_default_vars: z._default(z.optional(z.boolean({ error: 'Must be a boolean' })), true),
+  vars: z._default(z.optional(boundedObject()), {}),
 });
 export type RenderPreviewBody = z.output<typeof RenderPreviewBody>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { PageMeta } from '../pagination/page-meta.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { TEMPLATE_TYPES, type TemplateRecord } from './template-store.js';
@@ -9,10 +9,10 @@ export const ZERO_TIME = '0001-01-01T00:00:00Z';
 /** SPEC.md's `deleted_at` (OpenAPI `DeletedAt`): `{time, valid}`, the zero time with `valid: false` when not deleted. */
 export const DeletedAt = z
   .object({
-    time: z.iso.datetime().meta({ examples: [ZERO_TIME] }),
-    valid: z.boolean().meta({ description: 'false: not deleted (`time` is the zero time)' }),
+    time: z.iso.datetime().check(z.meta({ examples: [ZERO_TIME] })),
+    valid: z.boolean().check(z.meta({ description: 'false: not deleted (`time` is the zero time)' })),
   })
-  .meta({ id: 'DeletedAt', description: 'A nullable timestamp in the Go style.' });
+  .check(z.meta({ id: 'DeletedAt', description: 'A nullable timestamp in the Go style.' }));
 export type DeletedAt = z.output<typeof DeletedAt>;
 
 export const deletedAtOf = (deletedAt: string | undefined | null): DeletedAt =>
@@ -21,8 +21,8 @@ export const deletedAtOf = (deletedAt: string | undefined | null): DeletedAt =>
 /** SPEC.md's Email template (OpenAPI `EmailTemplate`). */
 export const TemplateView = z
   .object({
-    id: z.int().min(1).meta({ description: 'System templates have ids below 1000' }),
-    user_id: z.int().min(0).meta({ description: 'The owning client; 0 for system templates' }),
+    id: z.int().check(z.gte(1), z.meta({ description: 'System templates have ids below 1000' })),
+    user_id: z.int().check(z.gte(0), z.meta({ description: 'The owning client; 0 for system templates' })),
     name: z.string(),
     subject: z.string(),
     preview_text: z.string(),
@@ -30,17 +30,16 @@ export const TemplateView = z
     text_body: z.string(),
     type: z
       .literal([TEMPLATE_TYPES.system, TEMPLATE_TYPES.client])
-      .meta({ description: '1 a system template (read-only), 2 a template the client owns' }),
+      .check(z.meta({ description: '1 a system template (read-only), 2 a template the client owns' })),
     source_template: z
-      .object({ id: z.int(), name: z.string(), subject: z.string(), updated_at: UtcTimestamp })
-      .nullable()
-      .meta({ description: 'Summary of the template this one was copied from' }),
-    source_template_id: z.int().nullable(),
+      .nullable(z.object({ id: z.int(), name: z.string(), subject: z.string(), updated_at: UtcTimestamp }))
+      .check(z.meta({ description: 'Summary of the template this one was copied from' })),
+    source_template_id: z.nullable(z.int()),
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
     deleted_at: DeletedAt,
   })
-  .meta({ id: 'EmailTemplate', description: 'Message content: every part is a template of `<%= it.path %>` interpolations.' });
+  .check(z.meta({ id: 'EmailTemplate', description: 'Message content: every part is a template of `<%= it.path %>` interpolations.' }));
 export type TemplateView = z.output<typeof TemplateView>;
 
 /** The SPEC.md Email template; `user_id` is the owning client (0 for system templates). */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 
 /**
  * A timestamp as every response shows it: RFC 3339 in UTC (`toISOString()`), e.g. `2026-01-31T09:00:00.000Z`.
@@ -6,4 +6,4 @@ import * as z from 'zod';
  */
 export const UtcTimestamp = z.iso
   .datetime()
-  .meta({ description: 'RFC 3339 timestamp in UTC', examples: ['2026-01-31T09:00:00.000Z'] });
+  .check(z.meta({ description: 'RFC 3339 timestamp in UTC', examples: ['2026-01-31T09:00:00.000Z'] }));

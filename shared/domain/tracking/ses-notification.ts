@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { SENT_STATUS, type SentStatus } from '../sent-emails/sent-email-record.js';
 
 /**
@@ -53,61 +53,61 @@ export interface SesStatusEvent {
 
 export type ParseResult = { ok: true; event: SesStatusEvent } | { ok: false; reason: string };
 
-const timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a timestamp');
+const timestamp = z.string().check(z.refine((s) => !Number.isNaN(Date.parse(s)), 'not a timestamp'));
 /** Long texts are cut, not refused: a notification is worth logging even when a client sends a novel. */
-const clipped = (max: number) => z.string().transform((s) => s.slice(0, max));
+const clipped = (max: number) => z.pipe(z.string(), z.transform((s: string) => s.slice(0, max)));
 
 export const SnsEnvelope = z.object({
   Type: z.string(),
-  MessageId: z.string().min(1).max(256),
-  TopicArn: z.string().optional(),
+  MessageId: z.string().check(z.minLength(1), z.maxLength(256)),
+  TopicArn: z.optional(z.string()),
   Message: z.string(),
-  Timestamp: z.string().optional(),
+  Timestamp: z.optional(z.string()),
 });
 
 export const SesMail = z.object({
-  messageId: z.string().min(1).max(256),
-  timestamp: timestamp.optional(),
-  destination: z.array(z.string()).optional(),
+  messageId: z.string().check(z.minLength(1), z.maxLength(256)),
+  timestamp: z.optional(timestamp),
+  destination: z.optional(z.array(z.string())),
   // A malformed tag is dropped, not a reason to lose the notification.
-  tags: z.record(z.string(), z.array(z.string()).catch([])).optional(),
+  tags: z.optional(z.record(z.string(), z.catch(z.array(z.string()), []))),
 });
 
-const Recipient = z.object({ emailAddress: z.string().optional(), status: z.string().optional(), diagnosticCode: z.string().optional() });
+const Recipient = z.object({ emailAddress: z.optional(z.string()), status: z.optional(z.string()), diagnosticCode: z.optional(z.string()) });
 export const SesBounce = z.object({
   bounceType: z.enum(['Permanent', 'Transient', 'Undetermined']),
-  bounceSubType: z.string().optional(),
-  bouncedRecipients: z.array(Recipient).default([]),
-  timestamp: timestamp.optional(),
+  bounceSubType: z.optional(z.string()),
+  bouncedRecipients: z._default(z.array(Recipient), []),
+  timestamp: z.optional(timestamp),
 });
 export const SesComplaint = z.object({
-  complainedRecipients: z.array(Recipient).default([]),
-  timestamp: timestamp.optional(),
-  complaintFeedbackType: z.string().optional(),
-  complaintSubType: z.string().nullish(),
+  complainedRecipients: z._default(z.array(Recipient), []),
+  timestamp: z.optional(timestamp),
+  complaintFeedbackType: z.optional(z.string()),
+  complaintSubType: z.nullish(z.string()),
 });
-export const SesDelivery = z.object({ timestamp: timestamp.optional(), recipients: z.array(z.string()).default([]), smtpResponse: z.string().optional() });
+export const SesDelivery = z.object({ timestamp: z.optional(timestamp), recipients: z._default(z.array(z.string()), []), smtpResponse: z.optional(z.string()) });
 /** The body of an Open (`open`) or a Click (`click`). */
 export const SesEngagement = z.object({
-  timestamp: timestamp.optional(),
-  ipAddress: clipped(64).optional(),
-  userAgent: clipped(2048).optional(),
-  link: clipped(8192).optional(),
+  timestamp: z.optional(timestamp),
+  ipAddress: z.optional(clipped(64)),
+  userAgent: z.optional(clipped(2048)),
+  link: z.optional(clipped(8192)),
   // "Likely" | "Unlikely" (SES, 2026); a boolean is read too. Anything else is no verdict, not an error.
-  isBotEvent: z.unknown().optional(),
+  isBotEvent: z.optional(z.unknown()),
 });
-export const SesReject = z.object({ reason: z.string().optional() });
-export const SesRenderingFailure = z.object({ errorMessage: z.string().optional(), templateName: z.string().optional() });
+export const SesReject = z.object({ reason: z.optional(z.string()) });
+export const SesRenderingFailure = z.object({ errorMessage: z.optional(z.string()), templateName: z.optional(z.string()) });
 export const SesDeliveryDelay = z.object({
-  timestamp: timestamp.optional(),
-  delayType: z.string().optional(),
-  delayedRecipients: z.array(Recipient).default([]),
+  timestamp: z.optional(timestamp),
+  delayType: z.optional(z.string()),
+  delayedRecipients: z._default(z.array(Recipient), []),
 });
 export const SesSubscription = z.object({
-  timestamp: timestamp.optional(),
-  contactList: z.string().optional(),
-  source: z.string().optional(),
-  newTopicPreferences: z.object({ unsubscribeAll: z.boolean().optional() }).optional(),
+  timestamp: z.optional(timestamp),
+  contactList: z.optional(z.string()),
+  source: z.optional(z.string()),
+  newTopicPreferences: z.optional(z.object({ unsubscribeAll: z.optional(z.boolean()) })),
 });
 
 /** What one event type adds to the common fields. */
@@ -117,7 +117,7 @@ interface Reader {
   body: string;
   read(value: unknown): Detail | string;
 }
-const reader = <S extends z.ZodType>(body: string, schema: S, describe: (parsed: z.output<S>) => Detail): Reader => ({
+const reader = <S extends z.ZodMiniType>(body: string, schema: S, describe: (parsed: z.output<S>) => Detail): Reader => ({
   body,
   read(value) {
     const parsed = schema.safeParse(value ?? {});
@@ -286,7 +286,7 @@ const firstValues = (tags: Record<string, string[]> | undefined): Record<string,
   Object.fromEntries(Object.entries(tags ?? {}).flatMap(([name, values]) => (values[0] === undefined ? [] : [[name, values[0]]])));
 
 /** "bounce.bounceType: Invalid option…": the first issue, at its dotted path under `root`. */
-function issueText(root: string, error: z.ZodError): string {
+function issueText(root: string, error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return `${root}: invalid`;
   return `${[root, ...issue.path.map(String)].join('.')}: ${issue.message}`;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import type { Clock, Ids } from '../../ports.js';
 import { nextClientTemplateId } from '../templates/create-template.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
@@ -14,11 +14,18 @@ interface Deps {
   customizations: WorkflowCustomizationStore;
 }
 
-/** The answer of clone-template (OpenAPI `ClonedTemplate`): the client's copy, with the ids SPEC.md names. */
-export const ClonedTemplate = TemplateView.extend({
-  template_id: z.int().min(1).meta({ description: "The copy's id (as `id`): activate it with PATCH …/customization" }),
-  workflow_id: z.int().min(1),
-}).meta({ id: 'ClonedTemplate', description: "A client-owned copy of a workflow's system template." });
+/**
+ * The answer of clone-template (OpenAPI `ClonedTemplate`): the client's copy, with the ids SPEC.md names.
+ * TemplateView's shape, not `z.extend(TemplateView, …)`: in zod/mini `.meta` is a check, and extend keeps checks, so
+ * the copy would also be registered as `EmailTemplate` (classic's `.extend` drops the metadata).
+ */
+export const ClonedTemplate = z
+  .object({
+    ...TemplateView.shape,
+    template_id: z.int().check(z.gte(1), z.meta({ description: "The copy's id (as `id`): activate it with PATCH …/customization" })),
+    workflow_id: z.int().check(z.gte(1)),
+  })
+  .check(z.meta({ id: 'ClonedTemplate', description: "A client-owned copy of a workflow's system template." }));
 export type ClonedTemplate = z.output<typeof ClonedTemplate>;
 
 const cloneView = (template: TemplateRecord, workflowId: number): ClonedTemplate => ({

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { SEND_TIME_MODES, type SendTimeMode, type WorkflowDefinition } from './catalog.js';
 
@@ -61,51 +61,51 @@ export const sameOverrides = (a: Overrides, b: Overrides): boolean => OVERRIDE_F
 /** A send time mode: 0 immediate, 1 preferred time of day in the contact's time zone. */
 export const SendTimeModeValue = z
   .literal([SEND_TIME_MODES.immediate, SEND_TIME_MODES.preferredTime])
-  .meta({ description: "0 immediate, 1 at a preferred time of day in the contact's time zone" });
+  .check(z.meta({ description: "0 immediate, 1 at a preferred time of day in the contact's time zone" }));
 
-const override = z.int().nullable();
+const override = z.nullable(z.int());
 /** Each override as the client set it; null = the workflow's default applies. */
-const OverridesView = z
-  .object({
-    template_id: override,
-    delay_minutes: override,
-    priority_score: override,
-    preferred_send_hour: override,
-    preferred_send_minute: override,
-  } satisfies Record<OverrideField, z.ZodType>)
-  .meta({ description: "What the client overrode (null: the workflow's default)" });
+const Overrides = z.object({
+  template_id: override,
+  delay_minutes: override,
+  priority_score: override,
+  preferred_send_hour: override,
+  preferred_send_minute: override,
+} satisfies Record<OverrideField, z.ZodMiniType>);
+const OverridesView = Overrides.check(z.meta({ description: "What the client overrode (null: the workflow's default)" }));
 
 /** SPEC.md's Workflow customization (OpenAPI `WorkflowCustomization`): the values in effect and the overrides. */
 export const CustomizationView = z
   .object({
-    workflow_id: z.int().min(1),
-    template_id: z.int().min(1),
-    delay_minutes: z.int().min(0),
-    priority_score: z.int().min(0).max(100),
-    preferred_send_hour: z.int().min(0).max(23).nullable(),
-    preferred_send_minute: z.int().min(0).max(59).nullable(),
+    workflow_id: z.int().check(z.gte(1)),
+    template_id: z.int().check(z.gte(1)),
+    delay_minutes: z.int().check(z.gte(0)),
+    priority_score: z.int().check(z.gte(0), z.lte(100)),
+    preferred_send_hour: z.nullable(z.int().check(z.gte(0), z.lte(23))),
+    preferred_send_minute: z.nullable(z.int().check(z.gte(0), z.lte(59))),
     send_time_mode: SendTimeModeValue,
     overrides: OverridesView,
-    updated_at: UtcTimestamp.nullable().meta({ description: 'Last change of the overrides; null before the first' }),
+    updated_at: z.nullable(UtcTimestamp).check(z.meta({ description: 'Last change of the overrides; null before the first' })),
   })
-  .meta({ id: 'WorkflowCustomization', description: "A workflow's per-client settings in effect (override or default)." });
+  .check(z.meta({ id: 'WorkflowCustomization', description: "A workflow's per-client settings in effect (override or default)." }));
 export type CustomizationView = z.output<typeof CustomizationView>;
 
-const Snapshot = OverridesView.extend({ send_time_mode: SendTimeModeValue });
+// From the object without its `.meta` check: z.extend keeps checks, and classic's `.extend` dropped the description.
+const Snapshot = z.extend(Overrides, { send_time_mode: SendTimeModeValue });
 
 /** One change of a workflow's customization (OpenAPI `CustomizationAuditEntry`). */
 export const CustomizationAuditView = z
   .object({
     id: z.string(),
-    workflow_id: z.int().min(1),
-    key_id: z.int().nullable().meta({ description: 'The API key that made the change; null for a JWT' }),
+    workflow_id: z.int().check(z.gte(1)),
+    key_id: z.nullable(z.int()).check(z.meta({ description: 'The API key that made the change; null for a JWT' })),
     auth_method: z.enum(['api_key', 'jwt']),
-    request_id: z.string().nullable(),
+    request_id: z.nullable(z.string()),
     at: UtcTimestamp,
     before: Snapshot,
     after: Snapshot,
   })
-  .meta({ id: 'CustomizationAuditEntry', description: 'Who changed which overrides, when.' });
+  .check(z.meta({ id: 'CustomizationAuditEntry', description: 'Who changed which overrides, when.' }));
 
 /**
  * SPEC.md's Workflow customization with the values in effect (override or default), plus `overrides` showing

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import { pageMetaOf, type PageMeta } from '../pagination/page-meta.js';
 import { CustomizationAuditView } from './customization.js';
 import type { WorkflowCustomizationStore } from './customization-store.js';
@@ -6,7 +6,7 @@ import type { AuditQuery } from './schemas.js';
 import { requireWorkflow } from './update-customization.js';
 
 /** `data` of the customization audit (its `meta` is a PageMeta). */
-export const CustomizationAuditList = z.object({ entries: z.array(CustomizationAuditView).meta({ description: 'Newest first' }) });
+export const CustomizationAuditList = z.object({ entries: z.array(CustomizationAuditView).check(z.meta({ description: 'Newest first' })) });
 
 /** GET /client/workflows/{workflow_id}/customization/audit: the changes of one workflow's overrides, newest first. */
 export async function listCustomizationAudit(

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../validation/zod.js';
 import type { Clock } from '../../ports.js';
 import { effectiveLimits, planOf } from '../settings/effective-settings.js';
 import { quotaMonthOf } from '../settings/quota-period.js';
@@ -12,43 +12,41 @@ import type { WorkflowCustomizationStore } from './customization-store.js';
 /** An item of GET /client/workflows (OpenAPI `Workflow`): a catalog workflow with this client's configuration. */
 export const WorkflowView = z
   .object({
-    id: z.int().min(1),
-    key: z.string().meta({ examples: ['welcome'] }),
+    id: z.int().check(z.gte(1)),
+    key: z.string().check(z.meta({ examples: ['welcome'] })),
     name: z.string(),
     description: z.string(),
     trigger: z
       .object({
-        event: z.string().meta({ description: 'The event `type` that starts the workflow' }),
+        event: z.string().check(z.meta({ description: 'The event `type` that starts the workflow' })),
         or_when: z
-          .object({ field: z.literal('upgrade'), equals: z.literal(true) })
-          .optional()
-          .meta({ description: 'Also starts on an event of any type whose `field` equals `equals`' }),
+          .optional(z.object({ field: z.literal('upgrade'), equals: z.literal(true) }))
+          .check(z.meta({ description: 'Also starts on an event of any type whose `field` equals `equals`' })),
       })
-      .meta({ description: 'What starts the workflow' }),
-    critical: z.boolean().meta({ description: "May bypass a contact's daily cap when the client enables the bypass" }),
+      .check(z.meta({ description: 'What starts the workflow' })),
+    critical: z.boolean().check(z.meta({ description: "May bypass a contact's daily cap when the client enables the bypass" })),
     enabled: z.boolean(),
     defaults: z.object({
-      template_id: z.int().min(1),
-      delay_minutes: z.int().min(0),
-      priority_score: z.int().min(0).max(100),
+      template_id: z.int().check(z.gte(1)),
+      delay_minutes: z.int().check(z.gte(0)),
+      priority_score: z.int().check(z.gte(0), z.lte(100)),
       send_time_mode: SendTimeModeValue,
-      send_slot: z.enum(['morning', 'afternoon']).nullable(),
+      send_slot: z.nullable(z.enum(['morning', 'afternoon'])),
     }),
     customization: CustomizationView,
     template: z
-      .object({ id: z.int(), name: z.string(), type: z.int() })
-      .nullable()
-      .meta({ description: 'The template in use' }),
-    clone_template_id: z.int().nullable().meta({ description: "The client's copy made by clone-template" }),
+      .nullable(z.object({ id: z.int(), name: z.string(), type: z.int() }))
+      .check(z.meta({ description: 'The template in use' })),
+    clone_template_id: z.nullable(z.int()).check(z.meta({ description: "The client's copy made by clone-template" })),
   })
-  .meta({ id: 'Workflow', description: 'A lifecycle workflow the service ships, as configured for the client.' });
+  .check(z.meta({ id: 'Workflow', description: 'A lifecycle workflow the service ships, as configured for the client.' }));
 
 /** `data` of GET /client/workflows, and its `meta`. */
 export const WorkflowList = z.object({ workflows: z.array(WorkflowView) });
 export const WorkflowListMeta = z.object({
-  total: z.int().min(0),
-  enabled: z.int().min(0).meta({ description: 'Workflows enabled for the client' }),
-  max_workflows: z.int().min(0).meta({ description: "The client's limit (plan or custom_max_workflows)" }),
+  total: z.int().check(z.gte(0)),
+  enabled: z.int().check(z.gte(0), z.meta({ description: 'Workflows enabled for the client' })),
+  max_workflows: z.int().check(z.gte(0), z.meta({ description: "The client's limit (plan or custom_max_workflows)" })),
 });
 
 interface Deps {

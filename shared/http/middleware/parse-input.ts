@@ -1,12 +1,12 @@
-import type * as z from 'zod';
+import type * as z from '../../validation/zod.js';
 import { malformed, unprocessable, type ErrorItem } from '../../errors.js';
 import { issuesToItems } from '../../validation/issue-items.js';
 import type { ApiMiddleware } from './types.js';
 
 export interface InputSchemas {
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
 }
 
 /** Parses path, query and body with their zod schemas; every issue of every part is reported at once (422). */

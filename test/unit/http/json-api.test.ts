@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../../shared/validation/zod.js';
 import { memoryClientAdapters } from '../../../shared/adapters/memory/client-stores.js';
 import { createContainer, setContainer } from '../../../shared/composition/container.js';
 import { loadConfig } from '../../../shared/config.js';
@@ -25,10 +25,10 @@ function event(overrides: Partial<APIGatewayProxyEventV2> & { headers?: Record<s
   } as APIGatewayProxyEventV2;
 }
 
-const Body = z.object({ name: z.string().min(2), age: z.int().min(0), email: z.email() });
+const Body = z.object({ name: z.string().check(z.minLength(2)), age: z.int().check(z.gte(0)), email: z.email() });
 const Thing = z.object({ id: z.int(), name: z.string(), client: z.int() });
 const handler = jsonApi(
-  { summary: 'Create a thing', params: z.object({ id: z.coerce.number().int() }), body: Body, responses: { 201: Thing } },
+  { summary: 'Create a thing', params: z.object({ id: z.coerce.number().check(z.int()) }), body: Body, responses: { 201: Thing } },
   [],
   async ({ params, body }, ctx) => created({ id: params.id, name: body.name, client: ctx.clientId }),
 );

@@ -1,6 +1,6 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../../shared/validation/zod.js';
 import type { QueueFunctionDefinition } from '../../../functions/queues.js';
 import { createQueueDispatcher, type LocalDelivery } from '../../../local/queue-functions.js';
 import { PermanentFailure } from '../../../shared/errors.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../../shared/validation/zod.js';
 import { generateOpenApiDocument, operationIdOf } from '../../../functions/openapi-document.js';
 import { routes, type RouteDefinition } from '../../../functions/routes.js';
 import type { HandlerContract } from '../../../shared/http/contract.js';
 import { buildDocument } from '../../../shared/openapi/build-document.js';
 import { SchemaCatalog } from '../../../shared/openapi/json-schema.js';
 
-const Widget = z.object({ id: z.int(), name: z.string().nullable() }).meta({ id: 'TestWidget', description: 'A widget' });
+const Widget = z.object({ id: z.int(), name: z.nullable(z.string()) }).check(z.meta({ id: 'TestWidget', description: 'A widget' }));
 
 const json = (route: Partial<Extract<HandlerContract, { kind: 'json' }>['route']>): HandlerContract => ({
   kind: 'json',
@@ -75,8 +75,8 @@ describe('buildDocument', () => {
         path: '/api/v1/client/widgets',
         operationId: 'widgetsCreate',
         contract: json({
-          query: z.object({ dry_run: z.enum(['true', 'false']).transform((v) => v === 'true').optional() }),
-          body: z.object({ name: z.string().trim().meta({ description: 'Its name' }), size: z.int().default(1) }),
+          query: z.object({ dry_run: z.optional(z.pipe(z.enum(['true', 'false']), z.transform((v) => v === 'true'))) }),
+          body: z.object({ name: z.string().check(z.trim(), z.meta({ description: 'Its name' })), size: z._default(z.int(), 1) }),
         }),
       },
     ]);
@@ -114,7 +114,7 @@ describe('buildDocument', () => {
   it('refuses two different schemas with the same name', () => {
     const catalog = new SchemaCatalog();
     catalog.convert(Widget, 'output');
-    const impostor = z.object({ id: z.string() }).meta({ id: 'TestWidget' });
+    const impostor = z.object({ id: z.string() }).check(z.meta({ id: 'TestWidget' }));
 
     expect(() => catalog.convert(impostor, 'output')).toThrow(/Two different schemas are named "TestWidget"/);
   });

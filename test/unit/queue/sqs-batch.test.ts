@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../../shared/validation/zod.js';
 import { FixedClock } from '../../../shared/adapters/memory/client-stores.js';
 import { createContainer, setContainer } from '../../../shared/composition/container.js';
 import { clock } from '../../../shared/composition/providers/clock.js';
@@ -14,7 +14,7 @@ const sample = JSON.parse(readFileSync(new URL('../../../events-samples/sqs-work
 const [first, second] = sample.Records as [SQSRecord, SQSRecord];
 const context = { awsRequestId: 'aws-req', functionName: 'execute-workflow', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
 
-const ExecutionMessage = z.object({ client_id: z.int().positive(), execution_id: z.int().positive() });
+const ExecutionMessage = z.object({ client_id: z.int().check(z.positive()), execution_id: z.int().check(z.positive()) });
 type Message = z.infer<typeof ExecutionMessage>;
 
 const batch = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
