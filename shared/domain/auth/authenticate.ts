@@ -1,10 +1,10 @@
-import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import type { Clock } from '../../ports.js';
 import type { ApiKeyStore } from '../api-keys/api-key-store.js';
 import type { ClientRecord, ClientStore } from '../clients/client-store.js';
 import { forbidden, unauthorized } from '../../errors.js';
 import { digestsEqual, hashApiKey, looksLikeApiKey } from '../api-keys/api-key.js';
-import { DEFAULT_JWT_MAX_LIFETIME_SECONDS, verifyJwt } from './verify-jwt.js';
+import { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './jwt-lifetime.js';
 
 export interface Principal {
   clientId: number;
@@ -46,16 +46,14 @@ export class Authenticator {
    * before it was forgotten must not put it back in the cache when it finishes.
    */
   private readonly forgotten = new Set<string>();
-  private readonly jwtKey: Uint8Array | JWTVerifyGetKey | undefined;
+  /** The JWT verification key, built on the first JWT (a JWKS resolver caches its keys, so there is one per container). */
+  private jwtKey?: Uint8Array | JWTVerifyGetKey;
 
   constructor(
     private readonly deps: Deps,
     private readonly jwt: JwtSettings,
     private readonly cacheTtlMs: number,
-  ) {
-    if (jwt.hs256Secret) this.jwtKey = new TextEncoder().encode(jwt.hs256Secret);
-    else if (jwt.jwksUrl) this.jwtKey = createRemoteJWKSet(new URL(jwt.jwksUrl));
-  }
+  ) {}
 
   async authenticate(header: string | undefined): Promise<Principal> {
     const token = parseAuthorization(header);
@@ -87,7 +85,10 @@ export class Authenticator {
   }
 
   private async fromJwt(token: string): Promise<Principal> {
-    if (!this.jwtKey) throw unauthorized('JWT authentication is not configured');
+    if (!this.jwt.hs256Secret && !this.jwt.jwksUrl) throw unauthorized('JWT authentication is not configured');
+    // jose loads with the first JWT a container sees: API-key traffic never pays for it (issue 11).
+    const { jwtVerificationKey, verifyJwt } = await import('./verify-jwt.js');
+    this.jwtKey ??= jwtVerificationKey(this.jwt);
     const payload = await verifyJwt(
       token,
       this.jwtKey,

@@ -1,4 +1,4 @@
-import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { unauthorized } from '../../errors.js';
 
 /** What a bearer JWT must satisfy besides its signature. */
@@ -12,6 +12,17 @@ export interface JwtRules {
 }
 
 export { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './jwt-lifetime.js';
+
+/**
+ * The key JWTs are verified with: the shared HS256 secret, or the issuer's JWKS (fetched and cached by jose). Build it
+ * once per container. This module is loaded on the first JWT (authenticate.ts): its static imports keep esbuild's
+ * tree-shaking of jose, which a dynamic `import('jose')` would lose.
+ */
+export function jwtVerificationKey(source: { hs256Secret?: string; jwksUrl?: string }): Uint8Array | JWTVerifyGetKey {
+  if (source.hs256Secret) return new TextEncoder().encode(source.hs256Secret);
+  if (source.jwksUrl) return createRemoteJWKSet(new URL(source.jwksUrl));
+  throw new Error('JWT authentication is not configured');
+}
 
 /**
  * Verifies signature, issuer, audience and expiry with jose, requires `exp`, and bounds the lifetime: a token
