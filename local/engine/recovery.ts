@@ -1,5 +1,6 @@
 import { DynamoExecutionStore } from '../../shared/adapters/dynamo/execution-store.js';
 import type { Container } from '../../shared/composition/container.js';
+import { tableOf } from '../../shared/composition/providers/table.js';
 import { dispatchExecution } from '../../shared/domain/engine/dispatch.js';
 import type { Queue, Scheduler } from '../../shared/ports.js';
 
@@ -9,7 +10,7 @@ import type { Queue, Scheduler } from '../../shared/ports.js';
  * start). The executor is idempotent on the execution id, so recovering one twice is harmless.
  */
 export async function recoverEngine(container: Container, engine: { queue: Queue; scheduler: Scheduler }): Promise<{ executions: number }> {
-  const { db, tableName } = container.dynamo();
+  const { db, tableName } = tableOf(container);
   const executions = await new DynamoExecutionStore(db, tableName).scanQueued();
   const now = new Date();
   await Promise.all(

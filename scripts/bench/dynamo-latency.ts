@@ -2,7 +2,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createContainer, setContainer } from '../../shared/composition/container.js';
 import type { Ports } from '../../shared/composition/ports.js';
 import { loadConfig } from '../../shared/config.js';
-import { createDocumentClient, RequestCounter } from '../../shared/adapters/dynamo/document-client.js';
+import { createDocumentClient } from '../../shared/adapters/dynamo/document-client.js';
+import { RequestCounter } from '../../shared/adapters/dynamo/request-counter.js';
 
 /**
  * The runtime's dependencies rebuilt on a DynamoDB client that can hold every request for a while before sending

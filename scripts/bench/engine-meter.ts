@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { QUEUE_FUNCTION_DEFAULTS, queueFunctions } from '../../functions/queues.js';
 import type { LocalEngine } from '../../local/engine/local-engine.js';
 import { createQueueDispatcher, type LocalDelivery } from '../../local/queue-functions.js';
-import type { RequestCounter, RequestUsage } from '../../shared/adapters/dynamo/document-client.js';
+import type { RequestCounter, RequestUsage } from '../../shared/adapters/dynamo/request-counter.js';
 import type { Ports } from '../../shared/composition/ports.js';
 import type { QueueName } from '../../shared/ports.js';
 

@@ -1,5 +1,5 @@
 import type { LocalRuntime } from '../../local/runtime.js';
-import type { RequestCounter } from '../../shared/adapters/dynamo/document-client.js';
+import type { RequestCounter } from '../../shared/adapters/dynamo/request-counter.js';
 import type { SubscriptionPlan } from '../../shared/domain/plans/catalog.js';
 import type { EngineMeter, MeteredDelivery, SideCalls } from './engine-meter.js';
 import { benchContacts, type Send } from './scenarios.js';

@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient, RequestCounter } from '../adapters/dynamo/document-client.js';
+import type { DocumentClientOptions } from '../adapters/dynamo/document-client.js';
+import { RequestCounter } from '../adapters/dynamo/request-counter.js';
 import { loadConfig, type Config } from '../config.js';
 import type { Components, Ports } from './ports.js';
 
@@ -59,12 +60,16 @@ export class Container {
     return this.loadedConfig;
   }
 
-  /** The DynamoDB document client (counted by `requestCounter`) and table every store adapter shares. */
-  dynamo(): TableAccess {
+  /**
+   * The DynamoDB document client (counted by `requestCounter`) and table every store adapter shares. The store
+   * providers pass the factory (shared/composition/providers/table.ts), so a function that lists no store never
+   * bundles the DynamoDB client (issue 11).
+   */
+  dynamo(createClient: (options: DocumentClientOptions) => DynamoDBDocumentClient): TableAccess {
     this.table ??= {
       db:
         this.options.db ??
-        createDocumentClient({
+        createClient({
           region: this.config.AWS_REGION,
           endpoint: this.config.AWS_ENDPOINT_URL_DYNAMODB,
           counter: this.requestCounter,

@@ -1,4 +1,5 @@
 import { DynamoClientStore } from '../../adapters/dynamo/client-store.js';
 import { provide } from '../container.js';
+import { tableOf } from './table.js';
 
-export const clientStore = provide('clients', (c) => new DynamoClientStore(c.dynamo().db, c.dynamo().tableName));
+export const clientStore = provide('clients', (c) => new DynamoClientStore(tableOf(c).db, tableOf(c).tableName));

@@ -1,5 +1,6 @@
 import { DynamoDeliveryStore } from '../../adapters/dynamo/delivery-store.js';
 import { provide } from '../container.js';
+import { tableOf } from './table.js';
 
 /** The send's reads and transactions. */
-export const deliveryStore = provide('delivery', (c) => new DynamoDeliveryStore(c.dynamo().db, c.dynamo().tableName));
+export const deliveryStore = provide('delivery', (c) => new DynamoDeliveryStore(tableOf(c).db, tableOf(c).tableName));

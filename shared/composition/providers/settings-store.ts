@@ -1,4 +1,5 @@
 import { DynamoSettingsStore } from '../../adapters/dynamo/settings-store.js';
 import { provide } from '../container.js';
+import { tableOf } from './table.js';
 
-export const settingsStore = provide('settings', (c) => new DynamoSettingsStore(c.dynamo().db, c.dynamo().tableName));
+export const settingsStore = provide('settings', (c) => new DynamoSettingsStore(tableOf(c).db, tableOf(c).tableName));

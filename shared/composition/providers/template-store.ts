@@ -1,4 +1,5 @@
 import { DynamoTemplateStore } from '../../adapters/dynamo/template-store.js';
 import { provide } from '../container.js';
+import { tableOf } from './table.js';
 
-export const templateStore = provide('templates', (c) => new DynamoTemplateStore(c.dynamo().db, c.dynamo().tableName));
+export const templateStore = provide('templates', (c) => new DynamoTemplateStore(tableOf(c).db, tableOf(c).tableName));

@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import { DynamoErasureStore } from '../../../shared/adapters/dynamo/erasure-store.js';
 import { keys } from '../../../shared/adapters/dynamo/keys.js';
 import { createContainer } from '../../../shared/composition/container.js';
+import { tableOf } from '../../../shared/composition/providers/table.js';
 import { SUPPRESSED, SuppressedAddress } from '../../../shared/domain/contacts/contact-store.js';
 import { EXECUTION_STATUS } from '../../../shared/domain/executions/execution-record.js';
 import { SENT_STATUS } from '../../../shared/domain/sent-emails/sent-email-record.js';
@@ -28,7 +29,7 @@ const container = () =>
 
 async function mailedContact() {
   const stores = ENGINE_ADAPTERS.find(([name]) => name === 'dynamodb')![1]();
-  const { db, tableName } = container().dynamo();
+  const { db, tableName } = tableOf(container());
   const erasure = new DynamoErasureStore(db, tableName);
   const clientId = freshClientId();
   const contact = await createContact(stores, clientId, { client_contact_id: `crm-${nextRecordId()}` });

@@ -16,6 +16,7 @@ import { queue } from '../../../shared/composition/providers/queue.js';
 import { scheduler } from '../../../shared/composition/providers/scheduler.js';
 import { sentEmailStore } from '../../../shared/composition/providers/sent-email-store.js';
 import { settingsStore } from '../../../shared/composition/providers/settings-store.js';
+import { tableOf } from '../../../shared/composition/providers/table.js';
 import { trackingStore } from '../../../shared/composition/providers/tracking-store.js';
 import { senderSettingsOf } from '../../../shared/composition/sender-settings.js';
 import { loadConfig } from '../../../shared/config.js';
@@ -164,7 +165,7 @@ export async function executionsOf(deps: EngineDeps, event: EventRecord): Promis
 /** The client's quota counter of `at`'s UTC month and day (one shard: the test plans stay below sharding). */
 export async function quotaCounter(deps: EngineDeps, clientId: number, at: Date): Promise<{ month: number; day: number }> {
   const iso = at.toISOString();
-  const { db, tableName } = deps.container.dynamo();
+  const { db, tableName } = tableOf(deps.container);
   const out = await db.send(new GetCommand({ TableName: tableName, Key: keys.quota(clientId, iso.slice(0, 7)), ConsistentRead: true }));
   const item = out.Item ?? {};
   return { month: Number(item['sent'] ?? 0), day: Number(item[quotaDayAttribute(iso.slice(0, 10))] ?? 0) };
@@ -172,7 +173,7 @@ export async function quotaCounter(deps: EngineDeps, clientId: number, at: Date)
 
 /** E-mails counted on the contact's day-cap item. */
 export async function dayCapCount(deps: EngineDeps, execution: ExecutionRecord): Promise<number> {
-  const { db, tableName } = deps.container.dynamo();
+  const { db, tableName } = tableOf(deps.container);
   const out = await db.send(
     new GetCommand({
       TableName: tableName,

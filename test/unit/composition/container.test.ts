@@ -6,6 +6,7 @@ import { clientStore } from '../../../shared/composition/providers/client-store.
 import { clock } from '../../../shared/composition/providers/clock.js';
 import { contactStore } from '../../../shared/composition/providers/contact-store.js';
 import { storeProbe } from '../../../shared/composition/providers/store-probe.js';
+import { tableOf } from '../../../shared/composition/providers/table.js';
 import { loadConfig } from '../../../shared/config.js';
 
 const config = loadConfig({ TABLE_NAME: 'test-table', AWS_REGION: 'eu-west-1' });
@@ -59,7 +60,7 @@ describe('composition container', () => {
     expect(spy).not.toHaveBeenCalled();
     container.resolve([contactStore]);
     expect(spy).toHaveBeenCalled();
-    expect(container.dynamo().tableName).toBe('test-table');
+    expect(tableOf(container).tableName).toBe('test-table');
   });
 
   it('builds the authenticator on the overridden stores (memory adapters authenticate without AWS)', async () => {
