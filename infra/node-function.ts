@@ -4,11 +4,12 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { TableAccess } from '../functions/routes.js';
 import { STATIC_DIR, type StaticPackage } from '../shared/http/static-files.js';
+import { cdkBundling } from './bundling.js';
 import { tableIndexWildcardFinding } from './nag.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -16,10 +17,6 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** `functions/<kind>/<handler>.ts`: the entry esbuild bundles for one function of a table (or the API's fallback). */
 export const entryOf = (kind: 'http' | 'queue' | 'scheduled' | 'fallback', handler: string): string =>
   path.join(PROJECT_ROOT, 'functions', kind, `${handler}.ts`);
-
-// The bundle is ESM; CommonJS dependencies that call require() need one defined at the top of the module.
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 export interface NodeFunctionProps {
   entry: string;
@@ -63,12 +60,7 @@ export function createNodeFunction(scope: Construct, props: NodeFunctionProps): 
     logGroup,
     environment: props.environment,
     bundling: {
-      format: OutputFormat.ESM,
-      target: 'node22',
-      mainFields: ['module', 'main'],
-      banner: ESM_REQUIRE_BANNER,
-      minify: true,
-      sourceMap: true,
+      ...cdkBundling,
       ...(props.staticFiles ? { commandHooks: copyStaticFiles(props.staticFiles) } : {}),
     },
   });
