@@ -1,4 +1,5 @@
 import * as z from '../../validation/zod.js';
+import { rejectInTransform } from '../../validation/transform-issue.js';
 import { unprocessable } from '../../errors.js';
 import { issuesToItems } from '../../validation/issue-items.js';
 import { resolveTimezone } from '../time/timezones.js';
@@ -27,10 +28,7 @@ const Delimiter = z.pipe(
   z.transform((value: string, ctx) => {
     const delimiter = NAMED_DELIMITERS.get(value.toLowerCase()) ?? value;
     if ([...delimiter].length !== 1 || delimiter === '"' || delimiter === '\r' || delimiter === '\n') {
-      const message = 'Must be one character (not a quote or line break), e.g. "," ";" or "\\t"';
-      // zod/mini's transform context has no `addIssue`: the issue goes onto the payload as classic's addIssue put it.
-      ctx.issues.push({ code: 'custom', message, params: { condition: 'format' }, input: ctx.value });
-      return z.NEVER;
+      return rejectInTransform(ctx, 'format', 'Must be one character (not a quote or line break), e.g. "," ";" or "\\t"');
     }
     return delimiter;
   }),
@@ -41,14 +39,7 @@ const DefaultTimezone = z.pipe(
   z.transform((value: string, ctx) => {
     const zone = resolveTimezone(value);
     if (!zone) {
-      // zod/mini's transform context has no `addIssue`: the issue goes onto the payload as classic's addIssue put it.
-      ctx.issues.push({
-        code: 'custom',
-        message: 'Unknown time zone: use an IANA name such as America/New_York or an alias such as EST, PST, SGT',
-        params: { condition: 'format' },
-        input: ctx.value,
-      });
-      return z.NEVER;
+      return rejectInTransform(ctx, 'format', 'Unknown time zone: use an IANA name such as America/New_York or an alias such as EST, PST, SGT');
     }
     return zone;
   }),

@@ -1,4 +1,5 @@
 import * as z from '../../validation/zod.js';
+import { rejectInTransform } from '../../validation/transform-issue.js';
 import { invalidField } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { ContactStore } from './contact-store.js';
@@ -37,14 +38,7 @@ export const ContactListQuery = z.object({
       z.transform((v: string, ctx) => {
         const parsed = Source.safeParse(/^\d+$/.test(v) ? Number(v) : v);
         if (parsed.success) return parsed.data;
-        // zod/mini's transform context has no `addIssue`: the issue goes onto the payload as classic's addIssue put it.
-        ctx.issues.push({
-          code: 'custom',
-          message: 'Must be one of unknown, api, import, form, app or an integer 0 to 4',
-          params: { condition: 'enum' },
-          input: ctx.value,
-        });
-        return z.NEVER;
+        return rejectInTransform(ctx, 'enum', 'Must be one of unknown, api, import, form, app or an integer 0 to 4');
       }),
     ),
   ),

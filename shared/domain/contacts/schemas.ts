@@ -1,4 +1,5 @@
 import * as z from '../../validation/zod.js';
+import { rejectInTransform } from '../../validation/transform-issue.js';
 import { resolveTimezone } from '../time/timezones.js';
 
 /** Contact `source` values of SPEC.md; input accepts the name or the integer. */
@@ -28,16 +29,7 @@ export const Timezone = z.pipe(
   z.transform((value: string, ctx) => {
     if (value.trim() === '') return undefined;
     const zone = resolveTimezone(value);
-    if (!zone) {
-      // zod/mini's transform context has no `addIssue`: the issue goes onto the payload as classic's addIssue put it.
-      ctx.issues.push({
-        code: 'custom',
-        message: 'Must be an IANA time zone name such as Europe/Paris',
-        params: { condition: 'format' },
-        input: ctx.value,
-      });
-      return z.NEVER;
-    }
+    if (!zone) return rejectInTransform(ctx, 'format', 'Must be an IANA time zone name such as Europe/Paris');
     return zone;
   }),
 );

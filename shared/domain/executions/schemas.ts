@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import * as z from '../../validation/zod.js';
+import { rejectInTransform } from '../../validation/transform-issue.js';
 import type { ExecutionMessage as ExecutionMessageShape } from '../../ports.js';
 import type { ExecutionStatus } from './execution-record.js';
 
@@ -19,9 +20,7 @@ const bound = z.pipe(
     const parsed = dateOnly ? DateTime.fromISO(raw, { zone: 'utc' }) : DateTime.fromISO(raw, { setZone: true });
     const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(raw);
     if (!parsed.isValid || (!dateOnly && !rfc3339)) {
-      // zod/mini's transform context has no `addIssue`: the issue goes straight onto the payload, as classic's did.
-      ctx.issues.push({ code: 'custom', message: 'Must be an RFC 3339 timestamp or a date YYYY-MM-DD', params: { condition: 'format' }, input: ctx.value });
-      return z.NEVER;
+      return rejectInTransform(ctx, 'format', 'Must be an RFC 3339 timestamp or a date YYYY-MM-DD');
     }
     return { iso: parsed.toUTC().toISO()!, dateOnly };
   }),
@@ -52,8 +51,7 @@ export const ExecutionListQuery = z.pipe(
         : DateTime.fromISO(to.iso, { zone: 'utc' }).plus({ milliseconds: 1 }).toISO()!
       : undefined;
     if (createdFrom && createdBefore && createdFrom >= createdBefore) {
-      ctx.issues.push({ code: 'custom', path: ['created_to'], message: 'Must not be before created_from', params: { condition: 'min' }, input: ctx.value });
-      return z.NEVER;
+      return rejectInTransform(ctx, 'min', 'Must not be before created_from', ['created_to']);
     }
     return { workflowId: q.workflow_id, status: q.status, createdFrom, createdBefore, page: q.page, perPage: q.per_page };
   }),

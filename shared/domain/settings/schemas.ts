@@ -1,4 +1,5 @@
 import * as z from '../../validation/zod.js';
+import { rejectInTransform } from '../../validation/transform-issue.js';
 import { resolveTimezone } from '../time/timezones.js';
 import { WORKFLOW_IDS } from '../workflows/catalog.js';
 
@@ -8,14 +9,6 @@ import { WORKFLOW_IDS } from '../workflows/catalog.js';
  * bound gets exactly one item per field.
  */
 
-type Condition = 'format' | 'min' | 'max' | 'enum' | 'type';
-/**
- * zod/mini's transform context is the bare parse payload, without classic's `addIssue`: the issue goes straight onto
- * the payload, with the fields classic's `addIssue` filled in (code, and the value as `input`).
- */
-const issue = (ctx: z.core.ParsePayload, condition: Condition, message: string) => {
-  ctx.issues.push({ code: 'custom', message, params: { condition }, input: ctx.value });
-};
 
 const int = (min: number, max: number, what: string) =>
   z
@@ -36,9 +29,9 @@ const text = (max: number, singleLine = false) =>
     z.transform((raw: string, ctx) => {
       const v = raw.trim();
       if (v === '') return null;
-      if (v.length > max) return (issue(ctx, 'max', `Must be at most ${max} characters`), z.NEVER);
+      if (v.length > max) return rejectInTransform(ctx, 'max', `Must be at most ${max} characters`);
       if ((singleLine ? LINE_BREAKS_OR_CONTROL : CONTROL_CHARS).test(v)) {
-        return (issue(ctx, 'format', singleLine ? 'Must be one line without control characters' : 'Must not contain control characters'), z.NEVER);
+        return rejectInTransform(ctx, 'format', singleLine ? 'Must be one line without control characters' : 'Must not contain control characters');
       }
       return v;
     }),
@@ -50,7 +43,7 @@ const email = z.pipe(
   z.transform((raw: string, ctx) => {
     const v = raw.trim().toLowerCase();
     if (v === '') return null;
-    if (v.length > 254 || !EMAIL.safeParse(v).success) return (issue(ctx, 'format', 'Must be a valid e-mail address'), z.NEVER);
+    if (v.length > 254 || !EMAIL.safeParse(v).success) return rejectInTransform(ctx, 'format', 'Must be a valid e-mail address');
     return v;
   }),
 );
@@ -67,7 +60,7 @@ const httpsUrl = z.pipe(
       url = undefined;
     }
     if (!url || url.protocol !== 'https:' || url.hostname === '' || v.length > 2048) {
-      return (issue(ctx, 'format', 'Must be an https:// URL of at most 2048 characters'), z.NEVER);
+      return rejectInTransform(ctx, 'format', 'Must be an https:// URL of at most 2048 characters');
     }
     return v;
   }),
@@ -77,7 +70,7 @@ const color = z.pipe(
   z.string(),
   z.transform((raw: string, ctx) => {
     const v = raw.trim();
-    if (!/^#[0-9A-Fa-f]{6}$/.test(v)) return (issue(ctx, 'format', 'Must be a colour in the form #RRGGBB'), z.NEVER);
+    if (!/^#[0-9A-Fa-f]{6}$/.test(v)) return rejectInTransform(ctx, 'format', 'Must be a colour in the form #RRGGBB');
     return v.toUpperCase();
   }),
 );
@@ -87,7 +80,7 @@ const timezone = z.pipe(
   z.transform((raw: string, ctx) => {
     if (raw.trim() === '') return null;
     const zone = resolveTimezone(raw);
-    if (!zone) return (issue(ctx, 'format', 'Must be an IANA time zone name such as Europe/Paris'), z.NEVER);
+    if (!zone) return rejectInTransform(ctx, 'format', 'Must be an IANA time zone name such as Europe/Paris');
     return zone;
   }),
 );
@@ -98,7 +91,7 @@ const allowedDays = z.pipe(
     const parts = raw.split(',').map((d) => d.trim());
     const valid = parts.every((d) => /^[1-7]$/.test(d)) && new Set(parts).size === parts.length;
     if (!valid) {
-      return (issue(ctx, 'format', 'Must be distinct ISO weekday numbers 1 (Monday) to 7 (Sunday), comma separated, e.g. "1,2,3,4,5"'), z.NEVER);
+      return rejectInTransform(ctx, 'format', 'Must be distinct ISO weekday numbers 1 (Monday) to 7 (Sunday), comma separated, e.g. "1,2,3,4,5"');
     }
     return parts.map(Number).sort((a, b) => a - b).join(',');
   }),
@@ -111,10 +104,7 @@ const intArray = (what: string) =>
   z.pipe(
     z.array(z.unknown(), { error: `Must be an array of ${what}` }),
     z.transform((values: unknown[], ctx) => {
-      if (!values.every(isInt)) {
-        issue(ctx, 'type', `Must be an array of ${what}`);
-        return z.NEVER;
-      }
+      if (!values.every(isInt)) return rejectInTransform(ctx, 'type', `Must be an array of ${what}`);
       return values;
     }),
   );
@@ -124,9 +114,9 @@ const enabledWorkflows = z.pipe(
   z.transform((ids: number[], ctx) => {
     const unknown = ids.filter((id) => !WORKFLOW_IDS.includes(id));
     if (unknown.length > 0) {
-      return (issue(ctx, 'enum', `Unknown workflow id(s) ${unknown.join(', ')}; known ids are ${WORKFLOW_IDS.join(', ')}`), z.NEVER);
+      return rejectInTransform(ctx, 'enum', `Unknown workflow id(s) ${unknown.join(', ')}; known ids are ${WORKFLOW_IDS.join(', ')}`);
     }
-    if (new Set(ids).size !== ids.length) return (issue(ctx, 'format', 'Must not repeat a workflow id'), z.NEVER);
+    if (new Set(ids).size !== ids.length) return rejectInTransform(ctx, 'format', 'Must not repeat a workflow id');
     return [...ids].sort((a, b) => a - b);
   }),
 );
@@ -134,9 +124,9 @@ const enabledWorkflows = z.pipe(
 const preferences = z.pipe(
   intArray('integers'),
   z.transform((values: number[], ctx) => {
-    if (values.length > 50) return (issue(ctx, 'max', 'At most 50 preferences'), z.NEVER);
-    if (values.some((v) => v < 0 || v > MAX_QUOTA)) return (issue(ctx, 'min', 'Preferences are non-negative integers'), z.NEVER);
-    if (new Set(values).size !== values.length) return (issue(ctx, 'format', 'Must not repeat a value'), z.NEVER);
+    if (values.length > 50) return rejectInTransform(ctx, 'max', 'At most 50 preferences');
+    if (values.some((v) => v < 0 || v > MAX_QUOTA)) return rejectInTransform(ctx, 'min', 'Preferences are non-negative integers');
+    if (new Set(values).size !== values.length) return rejectInTransform(ctx, 'format', 'Must not repeat a value');
     return values;
   }),
 );
