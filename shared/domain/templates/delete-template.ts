@@ -3,7 +3,7 @@ import type { Clock } from '../../ports.js';
 import { WORKFLOW_IDS } from '../workflows/catalog.js';
 import { findTemplate } from './get-template.js';
 import type { TemplateStore } from './template-store.js';
-import { refuseSystemTemplate } from './update-template.js';
+import { refuseSystemTemplate } from './refuse-system-template.js';
 import { toTemplateView, type TemplateView } from './template-view.js';
 
 /**

@@ -1,20 +1,11 @@
-import { forbidden, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import { findTemplate } from './get-template.js';
+import { refuseSystemTemplate } from './refuse-system-template.js';
 import type { TemplatePatch } from './schemas.js';
 import { assertSafeTemplates } from './template-safety.js';
-import { isSystemTemplateId, TEMPLATE_TYPES, type TemplateRecord, type TemplateStore } from './template-store.js';
+import { isSystemTemplateId, type TemplateStore } from './template-store.js';
 import { toTemplateView, type TemplateView } from './template-view.js';
-
-/** 403 for a system template the client can see but never change. */
-export function refuseSystemTemplate(template: TemplateRecord): void {
-  if (template.type === TEMPLATE_TYPES.system) {
-    throw forbidden(
-      'id',
-      'System templates are read-only; copy one with POST /client/workflows/{workflow_id}/clone-template and edit the copy',
-    );
-  }
-}
 
 /**
  * PATCH /client/email-templates/{id}: any subset of the content of a live client template. One conditional
