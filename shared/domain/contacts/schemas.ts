@@ -1,6 +1,5 @@
 import * as z from '../../validation/zod.js';
-import { rejectInTransform } from '../../validation/transform-issue.js';
-import { resolveTimezone } from '../time/timezones.js';
+import { zoneName } from '../time/zone-name.js';
 
 /** Contact `source` values of SPEC.md; input accepts the name or the integer. */
 export const CONTACT_SOURCES = ['unknown', 'api', 'import', 'form', 'app'] as const;
@@ -24,15 +23,7 @@ export const Email = z.pipe(
   z.email({ message: 'Must be a valid e-mail address' }),
 );
 
-export const Timezone = z.pipe(
-  z.string(),
-  z.transform((value: string, ctx) => {
-    if (value.trim() === '') return undefined;
-    const zone = resolveTimezone(value);
-    if (!zone) return rejectInTransform(ctx, 'format', 'Must be an IANA time zone name such as Europe/Paris');
-    return zone;
-  }),
-);
+export const Timezone = zoneName(undefined);
 
 export const Source = z.union(
   [

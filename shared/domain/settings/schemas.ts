@@ -1,6 +1,6 @@
 import * as z from '../../validation/zod.js';
 import { rejectInTransform } from '../../validation/transform-issue.js';
-import { resolveTimezone } from '../time/timezones.js';
+import { zoneName } from '../time/zone-name.js';
 import { WORKFLOW_IDS } from '../workflows/catalog.js';
 
 /**
@@ -75,15 +75,7 @@ const color = z.pipe(
   }),
 );
 
-const timezone = z.pipe(
-  z.string(),
-  z.transform((raw: string, ctx) => {
-    if (raw.trim() === '') return null;
-    const zone = resolveTimezone(raw);
-    if (!zone) return rejectInTransform(ctx, 'format', 'Must be an IANA time zone name such as Europe/Paris');
-    return zone;
-  }),
-);
+const timezone = zoneName(null);
 
 const allowedDays = z.pipe(
   z.string(),
