@@ -21,8 +21,13 @@ const ESM_REQUIRE_BANNER =
  * The AWS SDK is bundled (tree-shaken, minified) rather than loaded from the Lambda runtime's copy: measured side by
  * side, a new process loads a function with its bundled DynamoDB client in about half the time it takes to load the
  * same function and the runtime's node_modules copy (docs/decisions.md "Lean cold starts: the AWS SDK").
- * Left to the runtime's copy: the credential chain's fallbacks, which the SDK imports only when the environment holds
- * no credentials — never on Lambda, where the runtime sets them — so they cost no bytes and no load.
+ * Left to the runtime's copy, because the SDK reaches them only through a dynamic import() on a path our functions
+ * never take, so they cost no bytes and no load:
+ * - the credential chain's fallbacks, imported only when the environment holds no credentials (never on Lambda, where
+ *   the runtime sets them);
+ * - `@smithy/core/event-streams`, imported only for an operation with an event-stream member, which none of the
+ *   clients the project uses has (test/infra/sdk-event-streams.test.ts). Bundled, it cost ~20 KB per function, and
+ *   its dynamic import made esbuild wrap every SDK module it reaches in a lazy initialiser.
  */
 export const AWS_SDK_RUNTIME_MODULES: readonly string[] = [
   '@aws-sdk/credential-provider-http',
@@ -34,6 +39,7 @@ export const AWS_SDK_RUNTIME_MODULES: readonly string[] = [
   '@aws-sdk/nested-clients',
   '@aws-sdk/token-providers',
   '@smithy/credential-provider-imds',
+  '@smithy/core/event-streams',
 ];
 
 /** Every package of the AWS SDK: left out when measuring a function's own code. */
