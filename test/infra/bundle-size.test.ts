@@ -47,11 +47,11 @@ describe('function bundles', () => {
     expect(inputs.filter((input) => input.includes('node_modules/zod/v4/classic/'))).toEqual([]);
   });
 
-  it('bundle the SDK clients they use and take only the credential fallbacks from the runtime', async () => {
+  it('bundle the SDK clients they use and leave to the runtime only the modules on paths they never take', async () => {
     // Act
     const deployed = await bundleOf(entryOf('queue', 'execute-workflow'));
 
-    // Assess: every module the bundle leaves to the runtime is one of the pinned fallbacks
+    // Assess: every module the bundle leaves to the runtime is one of the pinned ones (credential fallbacks, event-stream codec)
     const imported = [...deployed.matchAll(/(?:from|import\()\s*"(@aws-sdk\/[^"]+|@smithy\/[^"]+)"/g)].map((m) => m[1]!);
     expect(imported.length).toBeGreaterThan(0);
     expect(imported.filter((name) => !AWS_SDK_RUNTIME_MODULES.includes(name))).toEqual([]);
