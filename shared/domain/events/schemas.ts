@@ -1,4 +1,5 @@
 import * as z from '../../validation/zod.js';
+import { plainIdParam } from '../../validation/plain-id.js';
 import type { EventMessage as EventMessageShape } from '../../ports.js';
 import { Email, Timestamp } from '../contacts/schemas.js';
 import { boundedObject } from '../free-form/bounded-object.js';
@@ -69,12 +70,7 @@ export const isSyncRequest = (query: EventQuery): boolean => query.sync === 'tru
 
 /** `{id}` of /client/events/{id}: anything that is not a plain id names no event (→ 404). */
 export const EventIdParams = z.object({
-  id: z
-    .pipe(
-      z.string(),
-      z.transform((v: string) => (/^\d{1,16}$/.test(v) ? Number(v) : 0)),
-    )
-    .check(z.meta({ description: 'The event id' })),
+  id: plainIdParam(16, 'The event id'),
 });
 
 /** What the events queue carries: a pointer, the table is the truth. */

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import * as z from '../../validation/zod.js';
+import { plainIdParam } from '../../validation/plain-id.js';
 import { rejectInTransform } from '../../validation/transform-issue.js';
 import type { ExecutionMessage as ExecutionMessageShape } from '../../ports.js';
 import type { ExecutionStatus } from './execution-record.js';
@@ -60,12 +61,7 @@ export type ExecutionListQuery = z.output<typeof ExecutionListQuery>;
 
 /** `{execution_id}`: anything that is not a plain id names no execution (→ 404). */
 export const ExecutionIdParams = z.object({
-  execution_id: z
-    .pipe(
-      z.string(),
-      z.transform((v: string) => (/^\d{1,16}$/.test(v) ? Number(v) : 0)),
-    )
-    .check(z.meta({ description: 'The execution id' })),
+  execution_id: plainIdParam(16, 'The execution id'),
 });
 
 export const ExecutionMessage = z.object({

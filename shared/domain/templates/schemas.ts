@@ -1,15 +1,11 @@
 import * as z from '../../validation/zod.js';
+import { plainIdParam } from '../../validation/plain-id.js';
 import { boundedObject } from '../free-form/bounded-object.js';
 import { TEMPLATE_TYPES } from './template-store.js';
 
 /** `{id}` of the template paths; anything that is not a plain id cannot name a template (→ 404, id 0). */
 export const TemplateIdParams = z.object({
-  id: z
-    .pipe(
-      z.string(),
-      z.transform((v: string) => (/^\d{1,15}$/.test(v) ? Number(v) : 0)),
-    )
-    .check(z.meta({ description: 'The template id (system templates below 1000)' })),
+  id: plainIdParam(15, 'The template id (system templates below 1000)'),
 });
 
 /**

@@ -1,13 +1,9 @@
 import * as z from '../../validation/zod.js';
+import { plainIdParam } from '../../validation/plain-id.js';
 
 /** `{workflow_id}` of the workflow paths; anything that is not a plain id names no workflow (→ 404). */
 export const WorkflowIdParams = z.object({
-  workflow_id: z
-    .pipe(
-      z.string(),
-      z.transform((v: string) => (/^\d{1,9}$/.test(v) ? Number(v) : 0)),
-    )
-    .check(z.meta({ description: 'The workflow id (GET /client/workflows lists them)' })),
+  workflow_id: plainIdParam(9, 'The workflow id (GET /client/workflows lists them)'),
 });
 
 const bounded = (min: number, max: number, what: string) =>
