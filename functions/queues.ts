@@ -54,5 +54,6 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
   { handler: 'execute-workflow', queue: 'workflow', tableAccess: 'readWrite', sendsTo: ['workflow'], schedules: true, sendsEmail: true },
   // SES status notifications (issue 9): SES configuration set → SNS topic → this queue. Filled by SES, not by a
   // function; each message costs ≤ 3 DynamoDB requests for a known message id.
-  { handler: 'ses-status', queue: 'ses-status', tableAccess: 'readWrite', sesEvents: true },
+  // A notification that is the evidence a stranded execution waits for wakes it on the workflow queue (issue 18).
+  { handler: 'ses-status', queue: 'ses-status', tableAccess: 'readWrite', sesEvents: true, sendsTo: ['workflow'] },
 ];

@@ -25,6 +25,12 @@ export function createDataTable(scope: Construct, options: DataTableOptions): Ta
         sortKey: { name: TABLE_KEYS.gsi2.sortKey, type: AttributeType.STRING },
         projectionType: ProjectionType.KEYS_ONLY,
       },
+      {
+        indexName: TABLE_KEYS.gsi3.name,
+        partitionKey: { name: TABLE_KEYS.gsi3.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: TABLE_KEYS.gsi3.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.KEYS_ONLY,
+      },
     ],
     timeToLiveAttribute: TABLE_KEYS.ttlAttribute,
     billing: Billing.onDemand(),

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import { API_BASE_PATH } from '../functions/routes.js';
 import { createContainer, setContainer } from '../shared/composition/container.js';
+import { tableOf } from '../shared/composition/providers/table.js';
+import { createFaultInjection, faultSettingsFromEnv, type FaultInjection, type FaultSettings } from '../shared/adapters/faults/fault-injection.js';
 import { startDynamoLocal, type DynamoLocalHandle } from './dynamodb.js';
 import { reservePort, urlHost } from './ports.js';
 import { createLocalServer, type LocalServerOptions } from './server.js';
@@ -30,6 +32,8 @@ export interface LocalRuntimeOptions {
   errorLog?: LocalServerOptions['errorLog'];
   /** CORS (env CORS_ORIGINS, as infra reads it): off when absent. */
   cors?: LocalServerOptions['cors'];
+  /** Fault injection (issue 18, README "Fault injection"); absent: env FAULTS / FAULTS_SEED; false: none. */
+  faults?: FaultSettings | false;
 }
 
 export interface LocalRuntime {
@@ -44,6 +48,8 @@ export interface LocalRuntime {
   port: number;
   /** The in-process queues, scheduler and mailer (tests and benchmarks wait on `engine.queue.idle()`). */
   engine: LocalEngine;
+  /** The active fault injection, set only when faults are on; `faults.counts()` = injected faults by target and kind. */
+  faults?: FaultInjection;
   /** Stops the server, SES and the Java process; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -51,6 +57,9 @@ export interface LocalRuntime {
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const host = options.host ?? '127.0.0.1';
   const tableName = options.tableName ?? process.env['TABLE_NAME'] ?? 'email-lifecycle';
+  // Fault injection (issue 18): parsed before anything starts, so a bad FAULTS fails at once.
+  const faultSettings = options.faults === false ? undefined : (options.faults ?? faultSettingsFromEnv(process.env));
+  const faults = faultSettings ? createFaultInjection(faultSettings) : undefined;
   // Fail on a busy API port before Java is spawned; port 0 becomes a concrete port here.
   const port = await reservePort(options.port ?? 3000, host, 'PORT');
 
@@ -64,8 +73,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   ensureLinkSecret(options.dataDir);
   // The queue, scheduler and mailer ports are the local engine's; everything else is the AWS code against the
   // local endpoints. One container behind every route and queue function, like one warm Lambda container.
-  const engine = createLocalEngine({ sesUrl: ses.url, region: process.env['AWS_REGION'] ?? 'us-east-1' });
+  const engine = createLocalEngine({ sesUrl: ses.url, region: process.env['AWS_REGION'] ?? 'us-east-1', faults });
   const container = createContainer({ overrides: engine.overrides });
+  if (faults) {
+    // The container's one DynamoDB client (its request counter still counts every attempt), before its first request.
+    faults.dynamo(tableOf(container).db);
+    console.log(faults.describe());
+  }
   setContainer(container);
   if (options.dataDir) await recoverEngine(container, engine);
   const scheduled = startScheduledFunctions();
@@ -89,6 +103,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     tableName,
     port,
     engine,
+    ...(faults ? { faults } : {}),
     stop: () =>
       (stopping ??= (async () => {
         scheduled.stop();

@@ -33,6 +33,12 @@ const ConfigSchema = z.object({
   DEFAULT_FROM_ADDRESS: z._default(z.email(), 'no-reply@example.com'),
   /** Optional mailbox offered as the List-Unsubscribe mailto alternative. */
   UNSUBSCRIBE_MAILTO: z.optional(z.email()),
+  /**
+   * How long an execution's claim is left to its worker and to SES's status notifications before its outcome is
+   * decided without them (issue 18; docs/decisions.md). AWS: 600. The local runtime sets 60 (its SES publishes at once).
+   * At most 840, so the wait fits one SQS delay (900 s) with margin.
+   */
+  EXECUTION_LEASE_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(840)), 600),
   /** HMAC secret of the public /u and /v links (≥ 32 characters; AWS: from Secrets Manager via the stack). */
   LINK_SECRET: z.optional(z.string().check(z.minLength(32))),
 });

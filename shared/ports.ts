@@ -63,9 +63,24 @@ export interface SendOptions {
   delaySeconds?: number;
 }
 
+/** One entry of a batch send. */
+export interface BatchMessage<Q extends QueueName> {
+  message: QueueMessages[Q];
+  options?: SendOptions;
+}
+
+/** SQS's SendMessageBatch takes at most 10 entries a call. */
+export const MAX_QUEUE_BATCH = 10;
+
 export interface Queue {
   /** Enqueues one message; resolves once the queue accepted it. */
   send<Q extends QueueName>(queue: Q, message: QueueMessages[Q], options?: SendOptions): Promise<void>;
+  /**
+   * Enqueues many messages with as few requests as the queue allows (SQS: SendMessageBatch, 10 a call, calls in
+   * parallel). Resolves once every message was accepted; rejects when some could not be, after retrying the entries
+   * a batch answer reported as failed (the caller may send the whole list again: consumers are idempotent).
+   */
+  sendBatch<Q extends QueueName>(queue: Q, messages: readonly BatchMessage<Q>[]): Promise<void>;
 }
 
 export interface Scheduler {

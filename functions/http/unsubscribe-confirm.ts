@@ -3,6 +3,7 @@ import { publicPage } from '../../shared/http/public-page.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
 import { sentEmailStore } from '../../shared/composition/providers/sent-email-store.js';
+import { unsubscribeStore } from '../../shared/composition/providers/unsubscribe-store.js';
 import { linkSecretOf } from '../../shared/composition/link-secret.js';
 import { unsubscribeByLink } from '../../shared/domain/links/public-links.js';
 import { linkNotFoundPage, unsubscribedPage } from '../../shared/domain/links/pages.js';
@@ -22,7 +23,7 @@ export const handler = publicPage(
     form: z.object({ 'List-Unsubscribe': z.optional(z.literal('One-Click')) }),
     pages: { 200: 'The contact is unsubscribed', 404: 'The link is not valid' },
   },
-  [sentEmailStore, contactStore, clock],
+  [sentEmailStore, contactStore, unsubscribeStore, clock],
   async ({ params }, { deps }) => {
     const email = await unsubscribeByLink(deps, linkSecretOf(deps.config), params.token);
     return email ? { status: 200 as const, html: unsubscribedPage(email.to_email) } : { status: 404 as const, html: linkNotFoundPage() };

@@ -11,12 +11,14 @@ import { sqsBatch } from '../../shared/queue/sqs-batch.js';
 
 /**
  * workflow queue → one execution run per message, exactly once (the claim is conditional on the execution's state).
- * A transient SES failure is thrown: SQS delivers the message again after the visibility timeout.
+ * SES saying no (throttling) is thrown: SQS delivers the message again after the visibility timeout. A claim found
+ * held, or a send whose outcome is unknown, comes back as a delayed message at its lease end (settle-claim.ts).
  */
 export const handler = sqsBatch(
   ExecutionMessage,
   [executionStore, deliveryStore, mailer, clock, queue, scheduler],
   async (message, { deps }) => {
-    await executeWorkflow({ ...deps, sender: senderSettingsOf(deps.config) }, message.client_id, message.execution_id);
+    const sender = senderSettingsOf(deps.config);
+    await executeWorkflow({ ...deps, sender, leaseMs: deps.config.EXECUTION_LEASE_SECONDS * 1000 }, message.client_id, message.execution_id);
   },
 );

@@ -1,6 +1,7 @@
 import * as z from '../../shared/validation/zod.js';
 import { clientStore } from '../../shared/composition/providers/client-store.js';
 import { clock } from '../../shared/composition/providers/clock.js';
+import { queue } from '../../shared/composition/providers/queue.js';
 import { trackingStore } from '../../shared/composition/providers/tracking-store.js';
 import { trackNotification } from '../../shared/domain/tracking/track-notification.js';
 import { logger } from '../../shared/logger.js';
@@ -12,9 +13,10 @@ const SesStatusBody = z.record(z.string(), z.unknown());
 /**
  * ses-status queue (SES configuration set → SNS → SQS) → one log per notification on its sent e-mail. A message id
  * this service does not know, or a body that is no SES notification, is acknowledged and counted in the logs (never
- * retried); a store failure is thrown, so SQS delivers the notification again.
+ * retried); a store failure is thrown, so SQS delivers the notification again. A notification of an e-mail whose send
+ * was never recorded wakes its waiting execution (workflow queue, issue 18).
  */
-export const handler = sqsBatch(SesStatusBody, [trackingStore, clientStore, clock], async (body, { deps, messageId }) => {
+export const handler = sqsBatch(SesStatusBody, [trackingStore, clientStore, clock, queue], async (body, { deps, messageId }) => {
   const outcome = await trackNotification(deps, body);
   if (outcome.kind === 'ignored') logger.warn('not an SES status notification; acknowledged', { message_id: messageId, reason: outcome.reason });
   else if (outcome.kind === 'unknown_message') {

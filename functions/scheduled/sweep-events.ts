@@ -2,12 +2,12 @@ import { getContainer } from '../../shared/composition/container.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { eventStore } from '../../shared/composition/providers/event-store.js';
 import { queue } from '../../shared/composition/providers/queue.js';
-import { sweepQueuedEvents } from '../../shared/domain/events/sweep-events.js';
+import { sweepQueuedEvents, type SweepSummary } from '../../shared/domain/events/sweep-events.js';
 import { logger } from '../../shared/logger.js';
 
 /** Every few minutes: enqueue the events whose enqueue was lost after they were written. */
-export const handler = async (): Promise<{ enqueued: number }> => {
-  const enqueued = await sweepQueuedEvents(getContainer().resolve([eventStore, queue, clock]));
-  if (enqueued > 0) logger.warn('events enqueued by the sweeper', { enqueued });
-  return { enqueued };
+export const handler = async (): Promise<SweepSummary> => {
+  const summary = await sweepQueuedEvents(getContainer().resolve([eventStore, queue, clock]));
+  if (summary.enqueued > 0) logger.warn('events enqueued by the sweeper', { ...summary });
+  return summary;
 };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { queueFunctions, QUEUE_FUNCTION_DEFAULTS } from '../../functions/queues.js';
 import { createQueueDispatcher } from '../queue-functions.js';
+import type { FaultInjection } from '../../shared/adapters/faults/fault-injection.js';
 import { SesMailer } from '../../shared/adapters/ses/ses-mailer.js';
 import type { Ports } from '../../shared/composition/ports.js';
 import { LocalQueue } from './local-queue.js';
@@ -20,6 +21,8 @@ export interface LocalEngineOptions {
   region: string;
   /** Local redelivery delay of a failed message (AWS: 6 × the function timeout). */
   visibilityTimeoutMs?: number;
+  /** FAULTS (issue 18): wraps the queue and mailer ports the container sees, not the engine's own use of the queue. */
+  faults?: FaultInjection;
 }
 
 export interface LocalEngine {
@@ -54,7 +57,8 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     });
   }
   return {
-    overrides: { queue, scheduler, mailer },
+    // Faults wrap outside the SimulatorMailer: an after-send fault comes after SES accepted and notified, as on AWS.
+    overrides: { queue: options.faults?.queue(queue) ?? queue, scheduler, mailer: options.faults?.mailer(mailer) ?? mailer },
     queue,
     scheduler,
     stop: async () => {

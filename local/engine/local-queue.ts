@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Queue, QueueMessages, QueueName, SendOptions } from '../../shared/ports.js';
-import { MAX_QUEUE_DELAY_SECONDS } from '../../shared/ports.js';
+import type { BatchMessage, Queue, QueueMessages, QueueName, SendOptions } from '../../shared/ports.js';
+import { MAX_QUEUE_BATCH, MAX_QUEUE_DELAY_SECONDS } from '../../shared/ports.js';
 import type { LocalDelivery } from '../queue-functions.js';
 
 /**
@@ -40,7 +40,7 @@ export class LocalQueue implements Queue {
   private readonly consumers = new Map<QueueName, LocalQueueConsumer>();
   private readonly inFlight = new Set<Promise<void>>();
   readonly deadLetters: DeadLetter[] = [];
-  /** Requests sent to the queues (benchmarks, budgets). */
+  /** Requests sent to the queues (benchmarks, budgets): a SendMessage each, a SendMessageBatch per 10 messages. */
   sends = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -53,15 +53,31 @@ export class LocalQueue implements Queue {
   }
 
   async send<Q extends QueueName>(queue: Q, message: QueueMessages[Q], options: SendOptions = {}): Promise<void> {
-    const delay = options.delaySeconds ?? 0;
-    if (!(delay >= 0 && delay <= MAX_QUEUE_DELAY_SECONDS)) throw new RangeError(`DelaySeconds must be 0–${MAX_QUEUE_DELAY_SECONDS}`);
-    if (this.stopped) throw new Error('the local queue is stopped');
+    this.enqueue(queue, [{ message, options }]);
     this.sends += 1;
+  }
+
+  /** All or nothing (every delay is checked first); one request per MAX_QUEUE_BATCH messages, as SQS bills them. */
+  async sendBatch<Q extends QueueName>(queue: Q, messages: readonly BatchMessage<Q>[]): Promise<void> {
+    this.enqueue(queue, messages);
+    this.sends += Math.ceil(messages.length / MAX_QUEUE_BATCH);
+  }
+
+  private enqueue<Q extends QueueName>(queue: Q, messages: readonly BatchMessage<Q>[]): void {
+    const delays = messages.map(({ options = {} }) => options.delaySeconds ?? 0);
+    if (!delays.every((delay) => delay >= 0 && delay <= MAX_QUEUE_DELAY_SECONDS)) {
+      throw new RangeError(`DelaySeconds must be 0–${MAX_QUEUE_DELAY_SECONDS}`);
+    }
+    if (this.stopped) throw new Error('the local queue is stopped');
+    if (messages.length === 0) return;
     const list = this.messages.get(queue) ?? [];
     const now = this.now();
-    list.push({ id: randomUUID(), body: JSON.stringify(message), visibleAt: now + Math.ceil(delay) * 1000, receiveCount: 0, sentAt: now });
+    messages.forEach(({ message }, i) => {
+      const delayMs = Math.ceil(delays[i]!) * 1000;
+      list.push({ id: randomUUID(), body: JSON.stringify(message), visibleAt: now + delayMs, receiveCount: 0, sentAt: now });
+    });
     this.messages.set(queue, list);
-    this.schedulePoll(Math.ceil(delay) * 1000);
+    this.schedulePoll(Math.ceil(delays.reduce((low, delay) => Math.min(low, delay))) * 1000);
   }
 
   /** Messages waiting (visible or not yet), per queue. */

@@ -1,7 +1,9 @@
+import { DynamoEventStore } from '../../shared/adapters/dynamo/event-store.js'; // issue 18 §2
 import { DynamoExecutionStore } from '../../shared/adapters/dynamo/execution-store.js';
 import type { Container } from '../../shared/composition/container.js';
 import { tableOf } from '../../shared/composition/providers/table.js';
 import { dispatchExecution } from '../../shared/domain/engine/dispatch.js';
+import { sweepAllQueuedEvents } from '../../shared/domain/events/sweep-events.js'; // issue 18 §2
 import type { Queue, Scheduler } from '../../shared/ports.js';
 
 /**
@@ -18,5 +20,8 @@ export async function recoverEngine(container: Container, engine: { queue: Queue
       dispatchExecution(engine, { client_id: e.client_id, execution_id: e.id }, new Date(Math.max(Date.parse(e.scheduled_for), now.getTime())), now),
     ),
   );
+  // --- issue 18 §2: every event never processed, whatever its age, is enqueued before the timers start ---
+  await sweepAllQueuedEvents({ events: new DynamoEventStore(db, tableName), queue: engine.queue, clock: { now: () => new Date() } });
+  // --- end issue 18 §2 ---
   return { executions: executions.length };
 }

@@ -4,7 +4,7 @@ import type { LocalEngine } from '../../local/engine/local-engine.js';
 import { createQueueDispatcher, type LocalDelivery } from '../../local/queue-functions.js';
 import type { RequestCounter, RequestUsage } from '../../shared/adapters/dynamo/request-counter.js';
 import type { Ports } from '../../shared/composition/ports.js';
-import type { QueueName } from '../../shared/ports.js';
+import { MAX_QUEUE_BATCH, type QueueName } from '../../shared/ports.js';
 
 /** Calls one message (or the HTTP side) made to the engine's other services; DynamoDB is counted apart. */
 export interface SideCalls {
@@ -56,7 +56,10 @@ export class EngineMeter {
     const { queue, scheduler, mailer } = this.engine.overrides;
     const calls = () => this.scopes.getStore() ?? this.unscoped;
     return {
-      queue: { send: (name, message, options) => ((calls().sqs += 1), queue.send(name, message, options)) },
+      queue: {
+        send: (name, message, options) => ((calls().sqs += 1), queue.send(name, message, options)),
+        sendBatch: (name, messages) => ((calls().sqs += Math.ceil(messages.length / MAX_QUEUE_BATCH)), queue.sendBatch(name, messages)),
+      },
       scheduler: {
         scheduleAt: (instant, name, message, scheduleName) => ((calls().schedules += 1), scheduler.scheduleAt(instant, name, message, scheduleName)),
       },

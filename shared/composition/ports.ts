@@ -12,6 +12,7 @@ import type { DeliveryStore } from '../domain/executions/delivery-store.js';
 import type { ExecutionStore } from '../domain/executions/execution-store.js';
 import type { SentEmailStore } from '../domain/sent-emails/sent-email-store.js';
 import type { TrackingStore } from '../domain/tracking/tracking-store.js';
+import type { UnsubscribeStore } from '../domain/links/unsubscribe-store.js';
 import type { Clock, Ids, Mailer, Queue, Scheduler, StoreProbe } from '../ports.js';
 
 /**
@@ -35,6 +36,7 @@ export interface Ports {
   delivery: DeliveryStore;
   sentEmails: SentEmailStore;
   tracking: TrackingStore;
+  unsubscribe: UnsubscribeStore;
   queue: Queue;
   scheduler: Scheduler;
   mailer: Mailer;

@@ -1,14 +1,25 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { ClientRecord } from '../../domain/clients/client-store.js';
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
-import type { ClaimOutcome, DeliveryStore, Reservation, SendContext } from '../../domain/executions/delivery-store.js';
-import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import {
+  claimedEmailIdOf,
+  claimOf,
+  type ClaimOutcome,
+  type DeliveryStore,
+  type Reservation,
+  type SendContext,
+  type SettleOutcome,
+} from '../../domain/executions/delivery-store.js';
+import { EXECUTION_STATUS, type ExecutionClaim, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { SENT_STATUS } from '../../domain/sent-emails/sent-email-record.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
 import { isSystemTemplateId, type TemplateRecord } from '../../domain/templates/template-store.js';
 import type { CustomizationRecord } from '../../domain/workflows/customization.js';
 import { batchGetItems } from './batch-get.js';
+import { queryAll } from './query-all.js';
+import { ENDED_CLAIM } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys, type ItemKey } from './keys.js';
 import { capPendingAttribute, dayCapOf, QUOTA_SENT_ATTRIBUTE, quotaDayAttribute } from './quota-counter.js';
@@ -66,7 +77,8 @@ export class DynamoDeliveryStore implements DeliveryStore {
         Update: {
           TableName: this.tableName,
           Key: keys.execution(c, r.execution.id),
-          UpdateExpression: 'SET #s = :executing, updated_at = :at REMOVE retry_pending',
+          // The claim keeps what it reserves, and enters the stuck-execution index (gsi3) for as long as it holds.
+          UpdateExpression: 'SET #s = :executing, updated_at = :at, claim = :claim, gsi3pk = :g3pk, gsi3sk = :g3sk REMOVE retry_pending, outcome_unknown',
           // Unchanged since it was read: a second worker or delivery cancels here, before anything is sent.
           ConditionExpression:
             '(#s = :queued OR (#s = :executing AND retry_pending = :true)) AND #s = :seenStatus AND updated_at = :seen AND scheduled_for <= :at',
@@ -78,6 +90,9 @@ export class DynamoDeliveryStore implements DeliveryStore {
             ':seenStatus': r.execution.status,
             ':seen': r.execution.updated_at,
             ':at': r.at,
+            ':claim': claimOf(r),
+            ':g3pk': executing(r.execution, r.at).gsi3pk,
+            ':g3sk': executing(r.execution, r.at).gsi3sk,
           },
         },
       },
@@ -113,11 +128,11 @@ export class DynamoDeliveryStore implements DeliveryStore {
     }
   }
 
-  async recordSent(r: Reservation, providerMessageId: string, at: string, logId: string): Promise<void> {
+  async recordSent(r: Reservation, providerMessageId: string, at: string, logId: string): Promise<SettleOutcome> {
     const c = r.execution.client_id;
     const e = r.sentEmail;
-    await sendTransaction(
-      this.db,
+    return this.settle(
+      3,
       new TransactWriteCommand({
         TransactItems: [
           {
@@ -156,6 +171,88 @@ export class DynamoDeliveryStore implements DeliveryStore {
     );
   }
 
+  async confirmSent(execution: ExecutionRecord, providerMessageId: string, reason: string, at: string): Promise<SettleOutcome> {
+    const c = execution.client_id;
+    const sentEmailId = claimedEmailIdOf(execution);
+    return this.settle(
+      2,
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.sentEmail(c, sentEmailId),
+              // The notification that is the evidence already logged itself; the e-mail gets the id it names.
+              UpdateExpression: 'SET provider_message_id = :id, #s = :sent, status_updated_at = :at',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeNames: { '#s': 'status' },
+              ExpressionAttributeValues: { ':id': providerMessageId, ':sent': SENT_STATUS.sent, ':at': at },
+            },
+          },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: sentEmailId, contact_id: execution.contact_id, created_at: at },
+            },
+          },
+          this.endExecution(execution, EXECUTION_STATUS.completed, at, { sent_email_id: sentEmailId, reason }, execution.updated_at),
+          contactFiguresUpdate(this.tableName, c, execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at }),
+        ],
+      }),
+    );
+  }
+
+  async findEvidence(execution: ExecutionRecord): Promise<string | undefined> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
+      ExpressionAttributeValues: { ':pk': keys.sentEmail(execution.client_id, claimedEmailIdOf(execution)).pk, ':log': keys.sentEmailLogPrefix },
+      ProjectionExpression: 'provider_message_id',
+      ConsistentRead: true,
+    });
+    const named = items.find((item) => typeof item['provider_message_id'] === 'string');
+    return named?.['provider_message_id'] as string | undefined;
+  }
+
+  async markOutcomeUnknown(execution: ExecutionRecord, reason: string, at: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.execution(execution.client_id, execution.id),
+          UpdateExpression: 'SET outcome_unknown = :t, reason = :reason, updated_at = :at, gsi3sk = :g3sk',
+          ConditionExpression: '#s = :executing AND updated_at = :seen',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: {
+            ':t': true,
+            ':reason': reason,
+            ':at': at,
+            ':g3sk': executing(execution, at).gsi3sk,
+            ':executing': EXECUTION_STATUS.executing,
+            ':seen': execution.updated_at,
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** One of the transactions that end a claim; `moved` when the execution (item `executionAt`) was no longer as read. */
+  private async settle(executionAt: number, command: TransactWriteCommand): Promise<SettleOutcome> {
+    try {
+      await sendTransaction(this.db, command);
+      return 'done';
+    } catch (error) {
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[executionAt]?.Code === 'ConditionalCheckFailed') {
+        return 'moved';
+      }
+      throw error;
+    }
+  }
+
   async recordRejected(r: Reservation, reason: string, at: string, logId: string): Promise<void> {
     const c = r.execution.client_id;
     const e = r.sentEmail;
@@ -179,34 +276,55 @@ export class DynamoDeliveryStore implements DeliveryStore {
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.failed, at, { reason, sent_email_id: e.id }),
-          ...this.giveBack(r),
+          ...this.giveBack(r.execution, claimOf(r)),
           contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1 }),
         ],
       }),
     );
   }
 
-  async markRetry(r: Reservation, reason: string, at: string): Promise<void> {
-    await sendTransaction(
-      this.db,
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: this.tableName,
-              Key: keys.execution(r.execution.client_id, r.execution.id),
-              UpdateExpression: 'SET retry_pending = :t, reason = :reason, updated_at = :at ADD attempt :one',
-              ConditionExpression: '#s = :executing',
-              ExpressionAttributeNames: { '#s': 'status' },
-              ExpressionAttributeValues: { ':t': true, ':reason': reason, ':at': at, ':one': 1, ':executing': EXECUTION_STATUS.executing },
+  async releaseClaim(execution: ExecutionRecord, reason: string, at: string): Promise<boolean> {
+    const c = execution.client_id;
+    const claim = execution.claim;
+    try {
+      await sendTransaction(
+        this.db,
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.execution(c, execution.id),
+                UpdateExpression:
+                  'SET retry_pending = :t, reason = :reason, updated_at = :at, gsi3sk = :g3sk ADD attempt :one REMOVE claim, outcome_unknown',
+                ConditionExpression: '#s = :executing AND updated_at = :seen',
+                ExpressionAttributeNames: { '#s': 'status' },
+                ExpressionAttributeValues: {
+                  ':t': true,
+                  ':reason': reason,
+                  ':at': at,
+                  ':one': 1,
+                  ':executing': EXECUTION_STATUS.executing,
+                  ':seen': execution.updated_at,
+                  ':g3sk': executing(execution, at).gsi3sk,
+                },
+              },
             },
-          },
-          // The retry's claim writes its own queued log: the history keeps one.
-          { Delete: { TableName: this.tableName, Key: keys.sentEmailLog(r.execution.client_id, r.sentEmail.id, r.log.created_at, r.log.id) } },
-          ...this.giveBack(r, { waitAgain: true }),
-        ],
-      }),
-    );
+            // The next claim writes its own queued log and raises the counters again: the history keeps one of each.
+            ...(claim
+              ? [
+                  { Delete: { TableName: this.tableName, Key: keys.sentEmailLog(c, claimedEmailIdOf(execution), claim.log_at, claim.log_id) } },
+                  ...this.giveBack(execution, claim, { waitAgain: true }),
+                ]
+              : []),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
   }
 
   /** Which limit held: the quota item as it was (returned with the cancellation) against the month's share. */
@@ -256,31 +374,30 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   /** The counters a claim raised, lowered again (nothing was sent). */
-  private giveBack(r: Reservation, options: { waitAgain?: boolean } = {}) {
-    const c = r.execution.client_id;
-    const { shard } = quotaShardFor(r);
+  private giveBack(execution: ExecutionRecord, claim: ExecutionClaim, options: { waitAgain?: boolean } = {}) {
+    const c = execution.client_id;
     const quota = {
       Update: {
         TableName: this.tableName,
-        Key: keys.quota(c, r.quota.month, shard),
+        Key: keys.quota(c, claim.quota_month, claim.quota_shard),
         UpdateExpression: 'ADD #m :minus, #d :minus',
-        ExpressionAttributeNames: { '#m': QUOTA_SENT_ATTRIBUTE, '#d': quotaDayAttribute(r.quota.day) },
+        ExpressionAttributeNames: { '#m': QUOTA_SENT_ATTRIBUTE, '#d': quotaDayAttribute(claim.quota_day) },
         ExpressionAttributeValues: { ':minus': -1 },
       },
     };
-    const cap = r.contactCap
+    const cap = claim.cap
       ? [
           {
             Update: {
               TableName: this.tableName,
-              Key: keys.contactDayCap(c, r.execution.contact_id, r.execution.cap_day),
+              Key: keys.contactDayCap(c, execution.contact_id, execution.cap_day),
               // A send that will be retried waits for a slot again, with its priority.
               UpdateExpression: options.waitAgain ? 'ADD #n :minus SET #me = :priority' : 'ADD #n :minus',
               ExpressionAttributeNames: {
                 '#n': QUOTA_SENT_ATTRIBUTE,
-                ...(options.waitAgain ? { '#me': capPendingAttribute(r.execution.id) } : {}),
+                ...(options.waitAgain ? { '#me': capPendingAttribute(execution.id) } : {}),
               },
-              ExpressionAttributeValues: { ':minus': -1, ...(options.waitAgain ? { ':priority': r.execution.priority_score } : {}) },
+              ExpressionAttributeValues: { ':minus': -1, ...(options.waitAgain ? { ':priority': execution.priority_score } : {}) },
             },
           },
         ]
@@ -288,22 +405,27 @@ export class DynamoDeliveryStore implements DeliveryStore {
     return [quota, ...cap];
   }
 
-  private endExecution(execution: ExecutionRecord, status: number, at: string, extra: Record<string, string>) {
+  /** Execution 2 → `status`, leaving the claim and the stuck-execution index; `seen`: also unchanged since read. */
+  private endExecution(execution: ExecutionRecord, status: number, at: string, extra: Record<string, string>, seen?: string) {
     const names = Object.keys(extra);
     return {
       Update: {
         TableName: this.tableName,
         Key: keys.execution(execution.client_id, execution.id),
-        UpdateExpression: `SET #s = :to, processed_at = :at, updated_at = :at${names.map((n) => `, ${n} = :${n}`).join('')}`,
-        ConditionExpression: '#s = :executing',
+        UpdateExpression: `SET #s = :to, processed_at = :at, updated_at = :at${names.map((n) => `, ${n} = :${n}`).join('')} ${ENDED_CLAIM}`,
+        ConditionExpression: seen ? '#s = :executing AND updated_at = :seen' : '#s = :executing',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: {
           ':to': status,
           ':at': at,
           ':executing': EXECUTION_STATUS.executing,
+          ...(seen ? { ':seen': seen } : {}),
           ...Object.fromEntries(names.map((n) => [`:${n}`, extra[n]])),
         },
       },
     };
   }
 }
+
+/** The stuck-execution index entry (gsi3) of an execution at 2 since `at`. */
+const executing = (execution: Pick<ExecutionRecord, 'client_id' | 'id'>, at: string) => keys.executingEntry(execution.client_id, execution.id, at);

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventRecord } from '../../domain/events/event-record.js';
-import type { EventInsertOutcome, EventStore, IdempotencyClaim } from '../../domain/events/event-store.js';
+import type { EventInsertOutcome, EventStore, IdempotencyClaim, QueuedEventPage } from '../../domain/events/event-store.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
@@ -17,7 +17,7 @@ export class DynamoEventStore implements EventStore {
   ) {}
 
   async insert(event: EventRecord, idempotency?: IdempotencyClaim): Promise<EventInsertOutcome> {
-    const item = { ...keys.event(event.client_id, event.id), ...keys.queuedEvent(event.id, event.created_at), ...event };
+    const item = eventItem(event);
     if (!idempotency) {
       try {
         await this.db.send(new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
@@ -76,26 +76,80 @@ export class DynamoEventStore implements EventStore {
     return out.Item ? stripKeys<EventRecord>(out.Item) : undefined;
   }
 
-  async listQueuedBefore(before: string, limit: number): Promise<Pick<EventRecord, 'id' | 'client_id'>[]> {
-    const pages = await Promise.all(
-      Array.from({ length: keys.queuedEventShards }, (_, shard) =>
-        this.db.send(
+  /**
+   * A k-way merge of the queued-event index's shards, each read from where the cursor left it: a page reads about
+   * `limit` entries (⌈limit / open shards⌉ from each, in parallel) and answers those up to the lowest last-read
+   * created_at among the shards that have more (the watermark), so pages come oldest first across the shards; an
+   * entry above the watermark is read again by the next page. Entries are ≈ 2 KB (gsi1 projects ALL): 250 a shard is
+   * ≈ 500 KB, under Query's 1 MB page.
+   */
+  async listQueuedBefore(before: string, limit: number, cursor?: string): Promise<QueuedEventPage> {
+    const positions = cursor ? decodeQueuedCursor(cursor) : Array.from({ length: keys.queuedEventShards }, (): ShardPosition => ({}));
+    const open = positions.filter((p) => p !== 'done').length;
+    if (open === 0) return { events: [] };
+    const perShard = Math.ceil(limit / open);
+    const reads = await Promise.all(
+      positions.map(async (position, shard) => {
+        if (position === 'done') return undefined;
+        const out = await this.db.send(
           new QueryCommand({
             TableName: this.tableName,
             IndexName: 'gsi1',
             KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
             ExpressionAttributeValues: { ':pk': keys.queuedEventPk(shard), ':before': before },
-            ProjectionExpression: 'id, client_id, gsi1sk',
-            Limit: limit,
+            ProjectionExpression: 'pk, sk, gsi1sk, id, client_id',
+            Limit: perShard,
+            ...(position.after ? { ExclusiveStartKey: position.after } : {}),
           }),
-        ),
-      ),
+        );
+        return { shard, items: (out.Items ?? []) as QueuedIndexEntry[], more: out.LastEvaluatedKey !== undefined };
+      }),
     );
-    // Oldest first across the shards: each shard's oldest `limit`, merged, so no shard starves the others.
-    return pages
-      .flatMap((p) => p.Items ?? [])
-      .sort((a, b) => String(a['gsi1sk']).localeCompare(String(b['gsi1sk'])))
-      .slice(0, limit)
-      .map((i) => ({ id: Number(i['id']), client_id: Number(i['client_id']) }));
+    const watermark = reads.reduce<string | undefined>((low, read) => {
+      const last = read?.more ? read.items.at(-1)?.gsi1sk : undefined;
+      return last !== undefined && (low === undefined || last < low) ? last : low;
+    }, undefined);
+    // Stable sort: entries of one shard keep the index's order, so what a page takes of a shard is a prefix of it.
+    const taken = reads
+      .flatMap((read) => (read ? read.items.map((item) => ({ shard: read.shard, item })) : []))
+      .filter(({ item }) => watermark === undefined || item.gsi1sk <= watermark)
+      .sort((a, b) => (a.item.gsi1sk < b.item.gsi1sk ? -1 : a.item.gsi1sk > b.item.gsi1sk ? 1 : 0))
+      .slice(0, limit);
+    const next = positions.map((position, shard): ShardPosition => {
+      const read = reads[shard];
+      if (position === 'done' || !read) return 'done';
+      const count = taken.filter((t) => t.shard === shard).length;
+      if (count === read.items.length && !read.more) return 'done';
+      const last = read.items[count - 1];
+      return last ? { after: { pk: last.pk, sk: last.sk, gsi1pk: keys.queuedEventPk(shard), gsi1sk: last.gsi1sk } } : position;
+    });
+    const events = taken.map(({ item }) => ({ id: Number(item.id), client_id: Number(item.client_id) }));
+    return next.every((p) => p === 'done') ? { events } : { events, cursor: encodeQueuedCursor(next) };
   }
+}
+
+/** The item `insert` writes for an event: its keys, its queued-index entry and the record (bench seeding uses it too). */
+export function eventItem(event: EventRecord): Record<string, unknown> {
+  return { ...keys.event(event.client_id, event.id), ...keys.queuedEvent(event.id, event.created_at), ...event };
+}
+
+interface QueuedIndexEntry {
+  pk: string;
+  sk: string;
+  gsi1sk: string;
+  id: number;
+  client_id: number;
+}
+
+/** Where a page left one index shard: after this entry's key (absent: from the start), or nothing more there. */
+type ShardPosition = { after?: Record<string, string> } | 'done';
+
+const encodeQueuedCursor = (positions: ShardPosition[]): string => Buffer.from(JSON.stringify(positions)).toString('base64url');
+
+function decodeQueuedCursor(cursor: string): ShardPosition[] {
+  const positions: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!Array.isArray(positions) || positions.length !== keys.queuedEventShards) {
+    throw new Error('DynamoEventStore: not a queued-event cursor of this index');
+  }
+  return positions as ShardPosition[];
 }

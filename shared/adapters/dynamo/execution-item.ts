@@ -8,3 +8,6 @@ export const executionItem = (execution: ExecutionRecord) => ({
   ...keys.contactHistory(execution.client_id, execution.contact_id, 'EXEC', execution.created_at, execution.id),
   ...execution,
 });
+
+/** What ends with a claim (status 2 → any other): its record, its flags and its stuck-execution index entry (gsi3). */
+export const ENDED_CLAIM = 'REMOVE claim, outcome_unknown, retry_pending, gsi3pk, gsi3sk';

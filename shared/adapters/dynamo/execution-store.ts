@@ -2,12 +2,21 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { TOTAL_LOOKAHEAD, type ExecutionListFilter, type ExecutionStore, type Finish } from '../../domain/executions/execution-store.js';
-import { executionItem } from './execution-item.js';
+import { ENDED_CLAIM, executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
 import { contactFiguresUpdate } from './contact-figures.js';
 import { capPendingAttribute } from './quota-counter.js';
+import { TABLE_KEYS } from './table-definition.js';
+import type { ExecutingPage } from '../../domain/executions/execution-store.js';
+
+interface ExecutingCursor {
+  shard: number;
+  key?: Record<string, unknown>;
+}
+const encodeCursor = (cursor: ExecutingCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+const decodeCursor = (text: string): ExecutingCursor => JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as ExecutingCursor;
 
 /** Executions under their own keys, listed per client through gsi1 over `keys.executionShards` key values. */
 export class DynamoExecutionStore implements ExecutionStore {
@@ -32,6 +41,8 @@ export class DynamoExecutionStore implements ExecutionStore {
     };
     let set = 'SET #s = :to, updated_at = :at, processed_at = :at';
     if (finish.reason) (set += ', reason = :reason', (values[':reason'] = finish.reason));
+    // An execution ended from 2 (a retry that was then skipped or cancelled) leaves its claim and the stuck index.
+    set += ` ${ENDED_CLAIM}`;
     const own = {
       TableName: this.tableName,
       Key: keys.execution(execution.client_id, execution.id),
@@ -83,10 +94,12 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
+    // A deferred retry (status 2) keeps its stuck-index entry in step with `updated_at`.
+    const stuck = execution.status === EXECUTION_STATUS.executing;
     return this.updateIfUnchanged({
       TableName: this.tableName,
       Key: keys.execution(execution.client_id, execution.id),
-      UpdateExpression: 'SET scheduled_for = :when, reason = :reason, updated_at = :at',
+      UpdateExpression: `SET scheduled_for = :when, reason = :reason, updated_at = :at${stuck ? ', gsi3sk = :g3sk' : ''}`,
       ConditionExpression: '#s = :seenStatus AND updated_at = :seen',
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: {
@@ -95,8 +108,37 @@ export class DynamoExecutionStore implements ExecutionStore {
         ':at': at,
         ':seenStatus': execution.status,
         ':seen': execution.updated_at,
+        ...(stuck ? { ':g3sk': keys.executingEntry(execution.client_id, execution.id, at).gsi3sk } : {}),
       },
     });
+  }
+
+  async listExecutingBefore(before: string, limit: number, cursor?: string): Promise<ExecutingPage> {
+    const start = cursor ? decodeCursor(cursor) : { shard: 0 };
+    const found: ExecutingPage['executions'] = [];
+    let shard = start.shard;
+    let key = start.key;
+    while (shard < keys.executingShards && found.length < limit) {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: TABLE_KEYS.gsi3.name,
+          KeyConditionExpression: '#pk = :pk AND #sk < :before',
+          ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi3.partitionKey, '#sk': TABLE_KEYS.gsi3.sortKey },
+          ExpressionAttributeValues: { ':pk': keys.executingPk(shard), ':before': before },
+          Limit: limit - found.length,
+          ExclusiveStartKey: key,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const named = keys.executingOf(String(item[TABLE_KEYS.gsi3.sortKey]));
+        if (named) found.push(named);
+      }
+      key = page.LastEvaluatedKey;
+      if (!key) shard += 1;
+    }
+    const more = shard < keys.executingShards;
+    return { executions: found, ...(more ? { cursor: encodeCursor({ shard, key }) } : {}) };
   }
 
   /**

@@ -31,6 +31,9 @@ import { createHash } from 'node:crypto';
  * - idempotency lock      IDEM#<client>#<sha256(key)> / IDEM         → event id + request hash; TTL 30 days
  * - execution             EXEC#<client>#<id> / EXEC                  gsi1: CLIENT#<client>#EXEC#<shard> /
  *                                                                    <created_at>#<id> (newest first, 8 shards)
+ *                                                                    gsi3 while it holds a claim (status 2):
+ *                                                                    EXECUTING#<id mod 8> / <updated_at>#<client>#<id>
+ *                                                                    (sparse, keys only; the stuck-execution sweep)
  * - sent e-mail           SENT#<client>#<uuid> / SENT                logs: SENT#<client>#<uuid> / LOG#<ts>#<log id>;
  *                                                                    counted engagement: … / COUNTED#open|click
  * - provider message id   MSG#<provider message id> / MSG            → client id, sent e-mail id
@@ -128,6 +131,21 @@ export const keys = {
     gsi1sk: `${createdAt}#${pad(executionId, 16)}`,
   }),
   executionListingPk: (clientId: number, shard: number): string => `CLIENT#${clientId}#EXEC#${shard}`,
+  executingShards: 8,
+  /**
+   * Sparse gsi3 entry of an execution while it holds a claim (status 2), moved with every `updated_at` of that state
+   * and removed when it ends: the sweep finds claims older than the lease by a range on the sort key.
+   */
+  executingEntry: (clientId: number, executionId: number, updatedAt: string) => ({
+    gsi3pk: keys.executingPk(executionId % keys.executingShards),
+    gsi3sk: `${updatedAt}#${clientId}#${pad(executionId, 16)}`,
+  }),
+  executingPk: (shard: number): string => `EXECUTING#${shard}`,
+  /** The execution a gsi3 sort key names; undefined for anything else. */
+  executingOf: (gsi3sk: string): { client_id: number; execution_id: number } | undefined => {
+    const match = /#(\d+)#(\d{16})$/.exec(gsi3sk);
+    return match ? { client_id: Number(match[1]), execution_id: Number(match[2]) } : undefined;
+  },
 
   sentEmail: (clientId: number, sentEmailId: string): ItemKey => ({ pk: `SENT#${clientId}#${sentEmailId}`, sk: 'SENT' }),
   sentEmailLog: (clientId: number, sentEmailId: string, at: string, logId: string): ItemKey => ({

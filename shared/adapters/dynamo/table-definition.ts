@@ -8,4 +8,6 @@ export const TABLE_KEYS = {
   gsi1: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
   /** A contact's history (events, executions, sent e-mails), keys only: what an erasure must find (keys.contactHistory). */
   gsi2: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'KEYS_ONLY' },
+  /** Executions holding a claim (status 2), sparse, keys only: the stuck-execution sweep's view (keys.executingEntry). */
+  gsi3: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'KEYS_ONLY' },
 } as const;

@@ -54,7 +54,12 @@ export class DynamoTrackingStore implements TrackingStore {
     if (!item || item['client_id'] !== clientId || item['erased_at'] !== undefined) return undefined;
     const recorded = item['provider_message_id'];
     if (recorded !== undefined && recorded !== providerMessageId) return undefined;
-    return { client_id: clientId, sent_email_id: String(item['id']), contact_id: Number(item['contact_id']) };
+    return {
+      client_id: clientId,
+      sent_email_id: String(item['id']),
+      contact_id: Number(item['contact_id']),
+      ...(recorded === undefined ? { unconfirmed: true } : {}),
+    };
   }
 
   async logs(clientId: number, sentEmailId: string): Promise<SentEmailLogRecord[]> {

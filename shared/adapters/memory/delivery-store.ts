@@ -1,5 +1,5 @@
-import type { ClaimOutcome, DeliveryStore, Reservation, SendContext } from '../../domain/executions/delivery-store.js';
-import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import { claimedEmailIdOf, claimOf, type ClaimOutcome, type DeliveryStore, type Reservation, type SendContext, type SettleOutcome } from '../../domain/executions/delivery-store.js';
+import { EXECUTION_STATUS, type ExecutionClaim, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { SENT_STATUS } from '../../domain/sent-emails/sent-email-record.js';
 import { isSystemTemplateId } from '../../domain/templates/template-store.js';
 import {
@@ -77,8 +77,9 @@ export class MemoryDeliveryStore implements DeliveryStore {
     // A retry of a send that failed transiently finds its own record, still queued.
     if (email && email.status !== SENT_STATUS.queued) return 'taken';
 
-    Object.assign(execution, { status: EXECUTION_STATUS.executing, updated_at: r.at });
+    Object.assign(execution, { status: EXECUTION_STATUS.executing, updated_at: r.at, claim: claimOf(r) });
     delete execution.retry_pending;
+    delete execution.outcome_unknown;
     this.raiseQuota(r, 1);
     if (cap) {
       cap.sent = (cap.sent ?? 0) + 1;
@@ -89,17 +90,51 @@ export class MemoryDeliveryStore implements DeliveryStore {
     return 'claimed';
   }
 
-  async recordSent(r: Reservation, providerMessageId: string, at: string, logId: string): Promise<void> {
+  async recordSent(r: Reservation, providerMessageId: string, at: string, logId: string): Promise<SettleOutcome> {
     const c = r.execution.client_id;
+    if (this.data.executions.get(clientKey(c, r.execution.id))?.status !== EXECUTION_STATUS.executing) return 'moved';
     const { execution, contact } = this.executingWithContact(r);
     const email = this.emailOf(r);
     Object.assign(email, { provider_message_id: providerMessageId, status: SENT_STATUS.sent, status_updated_at: at });
     this.putLog(c, r.sentEmail.id, { id: logId, created_at: at, status: SENT_STATUS.sent, provider_message_id: providerMessageId });
     this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: r.sentEmail.id, contact_id: r.execution.contact_id, created_at: at });
     Object.assign(execution, { status: EXECUTION_STATUS.completed, processed_at: at, updated_at: at, sent_email_id: r.sentEmail.id });
+    endClaim(execution);
     contact.last_workflow_at = at;
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
+    return 'done';
+  }
+
+  async confirmSent(seen: ExecutionRecord, providerMessageId: string, reason: string, at: string): Promise<SettleOutcome> {
+    const c = seen.client_id;
+    const execution = this.data.executions.get(clientKey(c, seen.id));
+    if (execution?.status !== EXECUTION_STATUS.executing || execution.updated_at !== seen.updated_at) return 'moved';
+    const sentEmailId = claimedEmailIdOf(seen);
+    const email = this.data.sentEmails.get(sentEmailKey(c, sentEmailId));
+    const contact = this.aggregates.contacts.contacts.get(clientKey(c, seen.contact_id));
+    if (!email) throw new MemoryTransactionCancelled(`sent e-mail ${sentEmailId} does not exist`);
+    if (!contact) throw new MemoryTransactionCancelled(`contact ${seen.contact_id} does not exist`);
+    Object.assign(email, { provider_message_id: providerMessageId, status: SENT_STATUS.sent, status_updated_at: at });
+    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: sentEmailId, contact_id: seen.contact_id, created_at: at });
+    Object.assign(execution, { status: EXECUTION_STATUS.completed, processed_at: at, updated_at: at, sent_email_id: sentEmailId, reason });
+    endClaim(execution);
+    contact.last_workflow_at = at;
+    contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
+    contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
+    return 'done';
+  }
+
+  async findEvidence(execution: ExecutionRecord): Promise<string | undefined> {
+    const logs = this.data.sentEmailLogs.get(sentEmailKey(execution.client_id, claimedEmailIdOf(execution)));
+    return [...(logs?.values() ?? [])].find((log) => log.provider_message_id !== undefined)?.provider_message_id;
+  }
+
+  async markOutcomeUnknown(seen: ExecutionRecord, reason: string, at: string): Promise<boolean> {
+    const execution = this.data.executions.get(clientKey(seen.client_id, seen.id));
+    if (execution?.status !== EXECUTION_STATUS.executing || execution.updated_at !== seen.updated_at) return false;
+    Object.assign(execution, { outcome_unknown: true, reason, updated_at: at });
+    return true;
   }
 
   async recordRejected(r: Reservation, reason: string, at: string, logId: string): Promise<void> {
@@ -109,17 +144,25 @@ export class MemoryDeliveryStore implements DeliveryStore {
     Object.assign(email, { status: SENT_STATUS.failed, status_updated_at: at });
     this.putLog(c, r.sentEmail.id, { id: logId, created_at: at, status: SENT_STATUS.failed, detail: reason });
     Object.assign(execution, { status: EXECUTION_STATUS.failed, processed_at: at, updated_at: at, reason, sent_email_id: r.sentEmail.id });
-    this.giveBack(r);
+    endClaim(execution);
+    this.giveBack(r.execution, claimOf(r));
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
   }
 
-  async markRetry(r: Reservation, reason: string, at: string): Promise<void> {
-    const execution = this.data.executions.get(clientKey(r.execution.client_id, r.execution.id));
-    if (execution?.status !== EXECUTION_STATUS.executing) throw new MemoryTransactionCancelled(`execution ${r.execution.id} is not executing`);
+  async releaseClaim(seen: ExecutionRecord, reason: string, at: string): Promise<boolean> {
+    const c = seen.client_id;
+    const execution = this.data.executions.get(clientKey(c, seen.id));
+    if (execution?.status !== EXECUTION_STATUS.executing || execution.updated_at !== seen.updated_at) return false;
+    const claim = execution.claim;
     Object.assign(execution, { retry_pending: true, reason, updated_at: at, attempt: (execution.attempt ?? 0) + 1 });
-    this.giveBack(r, { waitAgain: true });
-    // The retry's claim writes its own queued log: the history keeps one.
-    this.data.sentEmailLogs.get(sentEmailKey(r.execution.client_id, r.sentEmail.id))?.delete(`${r.log.created_at}#${r.log.id}`);
+    delete execution.claim;
+    delete execution.outcome_unknown;
+    if (claim) {
+      this.giveBack(execution, claim, { waitAgain: true });
+      // The next claim writes its own queued log: the history keeps one.
+      this.data.sentEmailLogs.get(sentEmailKey(c, claimedEmailIdOf(seen)))?.delete(`${claim.log_at}#${claim.log_id}`);
+    }
+    return true;
   }
 
   /** The execution still executing and its contact: the conditions of the record transactions. */
@@ -149,30 +192,45 @@ export class MemoryDeliveryStore implements DeliveryStore {
 
   private quotaOf(r: Reservation): { counter: MemoryQuotaCounter; limits: { day: number; month: number } } {
     const { shard, dayShare, monthShare } = quotaShardFor(r);
-    const k = `${r.execution.client_id}\u0000${r.quota.month}\u0000${shard}`;
-    const counter = this.data.quota.get(k) ?? {};
-    this.data.quota.set(k, counter);
-    return { counter, limits: { day: dayShare, month: monthShare } };
+    return { counter: this.counter(r.execution.client_id, r.quota.month, shard), limits: { day: dayShare, month: monthShare } };
   }
 
-  /** `ADD sent n, dNN n` on the reservation's quota counter, the month's total mirrored for MemorySettingsStore. */
-  private raiseQuota(r: Reservation, n: number): void {
-    const { counter } = this.quotaOf(r);
-    const day = dayAttribute(r.quota.day);
+  private counter(clientId: number, month: string, shard: number): MemoryQuotaCounter {
+    const k = `${clientId}\u0000${month}\u0000${shard}`;
+    const counter = this.data.quota.get(k) ?? {};
+    this.data.quota.set(k, counter);
+    return counter;
+  }
+
+  /** `ADD sent n, dNN n` on a quota counter, the month's total mirrored for MemorySettingsStore. */
+  private raise(clientId: number, claim: Pick<ExecutionClaim, 'quota_month' | 'quota_day' | 'quota_shard'>, n: number): void {
+    const counter = this.counter(clientId, claim.quota_month, claim.quota_shard);
+    const day = dayAttribute(claim.quota_day);
     counter['sent'] = (counter['sent'] ?? 0) + n;
     counter[day] = (counter[day] ?? 0) + n;
-    const prefix = `${r.execution.client_id}\u0000${r.quota.month}\u0000`;
+    const prefix = `${clientId}\u0000${claim.quota_month}\u0000`;
     const month = [...this.data.quota].filter(([k]) => k.startsWith(prefix)).reduce((sum, [, v]) => sum + (v['sent'] ?? 0), 0);
-    this.aggregates.settings.monthlySent.set(`${r.execution.client_id}:${r.quota.month}`, month);
+    this.aggregates.settings.monthlySent.set(`${clientId}:${claim.quota_month}`, month);
+  }
+
+  private raiseQuota(r: Reservation, n: number): void {
+    this.raise(r.execution.client_id, claimOf(r), n);
   }
 
   /** The counters a claim raised, lowered again (nothing was sent); a send to be retried waits for a slot again. */
-  private giveBack(r: Reservation, options: { waitAgain?: boolean } = {}): void {
-    this.raiseQuota(r, -1);
-    if (r.contactCap) {
-      const cap = this.data.dayCap(r.execution.client_id, r.execution.contact_id, r.execution.cap_day);
+  private giveBack(execution: ExecutionRecord, claim: ExecutionClaim, options: { waitAgain?: boolean } = {}): void {
+    this.raise(execution.client_id, claim, -1);
+    if (claim.cap) {
+      const cap = this.data.dayCap(execution.client_id, execution.contact_id, execution.cap_day);
       cap.sent = (cap.sent ?? 0) - 1;
-      if (options.waitAgain) cap.pending.set(r.execution.id, r.execution.priority_score);
+      if (options.waitAgain) cap.pending.set(execution.id, execution.priority_score);
     }
   }
+}
+
+/** What ends with a claim (DynamoDB: its attributes and its stuck-execution index entry). */
+export function endClaim(execution: ExecutionRecord): void {
+  delete execution.claim;
+  delete execution.outcome_unknown;
+  delete execution.retry_pending;
 }

@@ -1,5 +1,5 @@
 import type { EventRecord } from '../../domain/events/event-record.js';
-import type { EventInsertOutcome, EventStore, IdempotencyClaim } from '../../domain/events/event-store.js';
+import type { EventInsertOutcome, EventStore, IdempotencyClaim, QueuedEventPage } from '../../domain/events/event-store.js';
 import { clientKey, copy, MemoryEngineData, stored } from './engine-data.js';
 
 const lockKey = (clientId: number, keyHash: string): string => `${clientId}\u0000${keyHash}`;
@@ -36,12 +36,24 @@ export class MemoryEventStore implements EventStore {
     return found && copy(found);
   }
 
-  async listQueuedBefore(before: string, limit: number): Promise<Pick<EventRecord, 'id' | 'client_id'>[]> {
-    return [...this.data.queuedIndex]
+  async listQueuedBefore(before: string, limit: number, cursor?: string): Promise<QueuedEventPage> {
+    const after = cursor === undefined ? undefined : (JSON.parse(cursor) as QueuedPosition);
+    const queued = [...this.data.queuedIndex]
       .map((k) => this.data.events.get(k)!)
       .filter((event) => event.created_at < before)
-      .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0))
-      .slice(0, limit)
-      .map(({ id, client_id }) => ({ id, client_id }));
+      .map((event): QueuedPosition => [event.created_at, event.client_id, event.id])
+      .sort(comparePositions)
+      .filter((position) => after === undefined || comparePositions(position, after) > 0);
+    const page = queued.slice(0, limit);
+    const events = page.map(([, client_id, id]) => ({ id, client_id }));
+    return queued.length > limit ? { events, cursor: JSON.stringify(page.at(-1)) } : { events };
   }
+}
+
+/** An entry's place in the queued index: created_at, then client and event id (a total order, unlike created_at). */
+type QueuedPosition = [createdAt: string, clientId: number, eventId: number];
+
+function comparePositions(a: QueuedPosition, b: QueuedPosition): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  return a[1] - b[1] || a[2] - b[2];
 }

@@ -1,5 +1,6 @@
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
-import { TOTAL_LOOKAHEAD, type ExecutionListFilter, type ExecutionStore, type Finish } from '../../domain/executions/execution-store.js';
+import { TOTAL_LOOKAHEAD, type ExecutingPage, type ExecutionListFilter, type ExecutionStore, type Finish } from '../../domain/executions/execution-store.js';
+import { endClaim } from './delivery-store.js';
 import { clientKey, copy, MemoryEngineData, stored, type MemoryAggregates } from './engine-data.js';
 
 /** The DynamoDB listing spreads a client's executions over 8 index keys by id; each is read up to a bound. */
@@ -28,6 +29,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     if (!current) return false;
     Object.assign(current, { status: finish.status, updated_at: finish.at, processed_at: finish.at });
     if (finish.reason) current.reason = finish.reason;
+    endClaim(current);
     // An erased contact has no figures left to lower: the execution ends alone (and stays on its day's counter).
     const contact = this.aggregates.contacts.contacts.get(clientKey(execution.client_id, execution.contact_id));
     if (contact) {
@@ -43,6 +45,15 @@ export class MemoryExecutionStore implements ExecutionStore {
     if (!current) return false;
     Object.assign(current, { scheduled_for: scheduledFor, reason, updated_at: at });
     return true;
+  }
+
+  async listExecutingBefore(before: string, limit: number, cursor?: string): Promise<ExecutingPage> {
+    const all = [...this.data.executions.values()]
+      .filter((e) => e.status === EXECUTION_STATUS.executing && e.updated_at < before)
+      .sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : a.id - b.id));
+    const offset = cursor ? Number(cursor) : 0;
+    const page = all.slice(offset, offset + limit).map((e) => ({ client_id: e.client_id, execution_id: e.id }));
+    return { executions: page, ...(offset + limit < all.length ? { cursor: String(offset + limit) } : {}) };
   }
 
   /** Newest first; as the DynamoDB listing, each shard counts at most `page × per_page + TOTAL_LOOKAHEAD` matches. */

@@ -11,6 +11,7 @@ import { MemorySentEmailStore } from './sent-email-store.js';
 import { MemorySettingsStore } from './settings-store.js';
 import { MemoryTemplateStore } from './template-store.js';
 import { MemoryTrackingStore } from './tracking-store.js';
+import { MemoryUnsubscribeStore } from './unsubscribe-store.js';
 import { MemoryWorkflowData } from './workflow-data.js';
 
 /**
@@ -41,6 +42,7 @@ export function memoryStores() {
     delivery: new MemoryDeliveryStore(aggregates, engineData),
     sentEmails: new MemorySentEmailStore(engineData),
     tracking: new MemoryTrackingStore(aggregates, engineData),
+    unsubscribe: new MemoryUnsubscribeStore(aggregates, engineData),
     storeProbe: { ping: async () => undefined },
   } satisfies Partial<Ports>;
 }

@@ -19,7 +19,12 @@ export class MemoryTrackingStore implements TrackingStore {
   async findTaggedMessage(clientId: number, sentEmailId: string, providerMessageId: string): Promise<TrackedMessage | undefined> {
     const email = this.data.sentEmails.get(sentEmailKey(clientId, sentEmailId));
     if (!email || (email.provider_message_id !== undefined && email.provider_message_id !== providerMessageId)) return undefined;
-    return { client_id: clientId, sent_email_id: sentEmailId, contact_id: email.contact_id };
+    return {
+      client_id: clientId,
+      sent_email_id: sentEmailId,
+      contact_id: email.contact_id,
+      ...(email.provider_message_id === undefined ? { unconfirmed: true } : {}),
+    };
   }
 
   async logs(clientId: number, sentEmailId: string): Promise<SentEmailLogRecord[]> {

@@ -15,10 +15,23 @@ export type EventInsertOutcome =
   /** The drawn event id is taken (a time-ordered id collision): draw another and try again. */
   | { kind: 'id_taken' };
 
+/** What the sweeper needs of a queued event: the pointer it enqueues. */
+export type QueuedEventRef = Pick<EventRecord, 'id' | 'client_id'>;
+
+/** One page of queued events; `cursor` absent = nothing after this page. */
+export interface QueuedEventPage {
+  events: QueuedEventRef[];
+  cursor?: string;
+}
+
 export interface EventStore {
   /** Stores a new event, with its idempotency lock in the same transaction when given: one write request. */
   insert(event: EventRecord, idempotency?: IdempotencyClaim): Promise<EventInsertOutcome>;
   get(clientId: number, eventId: number): Promise<EventRecord | undefined>;
-  /** Events still queued that were created before `before` (the sweeper re-enqueues them); oldest first. */
-  listQueuedBefore(before: string, limit: number): Promise<Pick<EventRecord, 'id' | 'client_id'>[]>;
+  /**
+   * One page of the events still queued that were created before `before` (the sweeper re-enqueues them), oldest
+   * first: up to `limit`, then the cursor of the next page. `cursor` is opaque, from the previous page of the same
+   * `before`; absent = the first page. An event processed meanwhile simply no longer appears.
+   */
+  listQueuedBefore(before: string, limit: number, cursor?: string): Promise<QueuedEventPage>;
 }

@@ -4,7 +4,9 @@ import type { SentEmailLogRecord, SentEmailRecord } from '../sent-emails/sent-em
 import type { SettingsRecord } from '../settings/settings-store.js';
 import type { TemplateRecord } from '../templates/template-store.js';
 import type { CustomizationRecord } from '../workflows/customization.js';
-import type { ExecutionRecord } from './execution-record.js';
+import { quotaShardOf } from './quota-shards.js';
+import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
+import type { ExecutionClaim, ExecutionRecord } from './execution-record.js';
 
 /** Everything a send reads besides the execution: one request. */
 export interface SendContext {
@@ -40,22 +42,67 @@ export interface Reservation {
 /** `quota_month` when this month's quota is spent (whatever the day's), `quota_day` when only today's is. */
 export type ClaimOutcome = 'claimed' | 'quota_day' | 'quota_month' | 'contact_cap' | 'taken';
 
+/** What a claim for this reservation reserves, as the execution keeps it (its `claim`). */
+export function claimOf(r: Reservation): ExecutionClaim {
+  return {
+    sent_email_id: r.sentEmail.id,
+    quota_month: r.quota.month,
+    quota_day: r.quota.day,
+    quota_shard: quotaShardOf(r.execution.id, r.quota).shard,
+    cap: r.contactCap !== undefined,
+    log_at: r.log.created_at,
+    log_id: r.log.id,
+  };
+}
+
+/** The execution as the claim for `r` left it: executing, `updated_at` the claim's time, holding the claim. */
+export const claimedExecution = (r: Reservation): ExecutionRecord => {
+  const { retry_pending: _r, outcome_unknown: _o, ...execution } = r.execution;
+  return { ...execution, status: 2, updated_at: r.at, claim: claimOf(r) };
+};
+
+/** `moved`: the execution was no longer at 2 as read (another worker or a notification ended it first). */
+export type SettleOutcome = 'done' | 'moved';
+
 export interface DeliveryStore {
   load(execution: ExecutionRecord): Promise<SendContext>;
   /**
    * The exactly-once gate, one transaction before the provider call: the execution 1 → 2 (or 2 while
-   * `retry_pending`), unchanged since it was read; the client's quota counter and the contact's day counter raised
-   * below their limits; the sent-email record (id derived from the execution) with a queued log. Any condition
-   * failing cancels it all: `quota` and `contact_cap` leave the execution as it was.
+   * `retry_pending`), unchanged since it was read, keeping what it reserved (`claim`, see claimOf); the client's quota
+   * counter and the contact's day counter raised below their limits; the sent-email record (id derived from the
+   * execution) with a queued log. Any condition failing cancels it all: `quota` and `contact_cap` leave the execution
+   * as it was.
    */
   claim(reservation: Reservation): Promise<ClaimOutcome>;
-  /** After the provider accepted: provider id, sent log, provider-id item, execution 2 → 3, contact figures. */
-  recordSent(reservation: Reservation, providerMessageId: string, at: string, logId: string): Promise<void>;
+  /**
+   * After the provider accepted: provider id, sent log, provider-id item, execution 2 → 3, contact figures. `moved`
+   * when the execution had already left 2 (a status notification confirmed the send first): nothing written.
+   */
+  recordSent(reservation: Reservation, providerMessageId: string, at: string, logId: string): Promise<SettleOutcome>;
   /** A permanent refusal: execution 2 → 4, the e-mail failed with a log, the counters given back. */
   recordRejected(reservation: Reservation, reason: string, at: string, logId: string): Promise<void>;
   /**
-   * A transient failure, nothing left: the counters given back, the attempt's queued log removed (the retry's claim
-   * writes it again), the execution stays 2 with `retry_pending`.
+   * Ends a claim without a send, for a new attempt: the execution (at 2, unchanged since read: status and
+   * `updated_at`) stays 2 with `retry_pending`, `attempt` + 1 and the reason; the counters its `claim` raised are given
+   * back and the claim's queued log removed (the next claim writes them again). False when it had moved.
    */
-  markRetry(reservation: Reservation, reason: string, at: string): Promise<void>;
+  releaseClaim(execution: ExecutionRecord, reason: string, at: string): Promise<boolean>;
+  /**
+   * The send failed ambiguously: the execution (at 2, `updated_at` as read) keeps its claim and counters, is marked
+   * `outcome_unknown` with the reason, and its lease starts again at `at`. False when it had moved.
+   */
+  markOutcomeUnknown(execution: ExecutionRecord, reason: string, at: string): Promise<boolean>;
+  /**
+   * Evidence that the provider accepted the execution's e-mail: the provider message id a status notification logged
+   * on its sent e-mail (Send, Delivery, Bounce, … — any of them names the message SES accepted). One Query.
+   */
+  findEvidence(execution: ExecutionRecord): Promise<string | undefined>;
+  /**
+   * Completes a claimed execution from evidence, as recordSent would after the provider's answer: provider id on the
+   * e-mail, provider-id item, execution 2 → 3 with the reason (conditioned on `updated_at` as read), contact figures.
+   */
+  confirmSent(execution: ExecutionRecord, providerMessageId: string, reason: string, at: string): Promise<SettleOutcome>;
 }
+
+/** The sent e-mail of a claimed execution: the one its claim created. */
+export const claimedEmailIdOf = (execution: ExecutionRecord): string => execution.claim?.sent_email_id ?? sentEmailIdOf(execution);

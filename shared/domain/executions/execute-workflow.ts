@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Clock, Mailer, OutboundEmail } from '../../ports.js';
 import { dispatchExecution, type DispatchDeps } from '../engine/dispatch.js';
 import { signLinkToken } from '../links/link-token.js';
@@ -9,7 +9,10 @@ import { renderEmail } from '../templates/render-email.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
 import { isSystemTemplateId } from '../templates/template-store.js';
 import { findWorkflow } from '../workflows/catalog.js';
-import type { DeliveryStore, Reservation, SendContext } from './delivery-store.js';
+import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
+import { claimedExecution, type DeliveryStore, type Reservation, type SendContext } from './delivery-store.js';
+import { isAmbiguousSendError } from './send-failure.js';
+import { leaseEndOf, leaseMsOf, settleClaim } from './settle-claim.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from './execution-record.js';
 import type { ExecutionStore, Finish } from './execution-store.js';
 import { withFooter } from './compliance-footer.js';
@@ -33,40 +36,49 @@ export interface ExecuteDeps extends DispatchDeps {
   delivery: DeliveryStore;
   mailer: Mailer;
   sender: SenderSettings;
+  /**
+   * How long a claim (status 2) is left to its worker and to the provider's status notifications before its outcome
+   * is decided without them (settle-claim.ts). Default DEFAULT_LEASE_MS; configuration EXECUTION_LEASE_SECONDS.
+   */
+  leaseMs?: number;
 }
-
-/** An execution left executing this long has lost its worker (timeout, crash) somewhere around the send. */
-export const EXECUTING_LEASE_MS = 10 * 60 * 1000;
 
 export type ExecuteOutcome =
-  | { kind: 'missing' | 'duplicate' | 'not_due' | 'deferred' }
+  | { kind: 'missing' | 'duplicate' | 'not_due' | 'deferred' | 'waiting' }
   | { kind: 'finished'; status: Finish['status']; reason?: string };
 
-/** The sent e-mail's id: a UUID derived from the execution, so a second attempt at one execution finds the first. */
-export function sentEmailIdOf(execution: Pick<ExecutionRecord, 'client_id' | 'id'>): string {
-  const h = createHash('sha256').update(`sent-email:${execution.client_id}:${execution.id}`).digest('hex');
-  // RFC 9562 version 8 (custom), variant 10.
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+export interface ExecuteOptions {
+  /** The caller knows no worker holds a claim on this execution (local boot recovery): decide it now. */
+  leaseVoid?: boolean;
 }
 
+export { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
+
 /**
- * Runs one execution exactly once (DESIGN.md §8). Read it (a duplicate delivery finds it taken or finished; an early
- * one is sent back for its time), read what the send needs, decide (skip, cancel), then one claim transaction —
- * 1 → 2 with the quota, the contact's daily cap and the sent-email record — before SES. A full quota cancels the
- * claim and defers (status stays 1); a transient SES failure keeps 2 with `retry_pending` and is thrown for the queue
- * to retry; a worker lost after the send leaves 2 until the lease ends, then it fails as `send_outcome_unknown`
- * rather than risk a second send. Requests for one send: read, load, claim, record (4 DynamoDB) + 1 SES.
+ * Runs one execution exactly once (DESIGN.md §8). Read it (a duplicate delivery finds it finished; an early one is
+ * sent back for its time; one found claimed is settled from evidence, see settle-claim.ts), read what the send needs,
+ * decide (skip, cancel), then one claim transaction — 1 → 2 with the quota, the contact's daily cap and the
+ * sent-email record — before SES. A full quota cancels the claim and defers (status stays 1). A failed send:
+ * SES said no (4xx: throttling, a quota) → the claim is released with `retry_pending` and the error thrown for the
+ * queue to retry; the outcome is unknown (reset, timeout, 5xx) → the claim is kept, marked `outcome_unknown`, and the
+ * execution comes back at the lease end to be decided from SES's notifications before anything is sent again.
+ * Requests for one send: read, load, claim, record (4 DynamoDB) + 1 SES.
  */
-export async function executeWorkflow(deps: ExecuteDeps, clientId: number, executionId: number): Promise<ExecuteOutcome> {
+export async function executeWorkflow(
+  deps: ExecuteDeps,
+  clientId: number,
+  executionId: number,
+  options: ExecuteOptions = {},
+): Promise<ExecuteOutcome> {
   const now = deps.clock.now();
-  const execution = await deps.executions.get(clientId, executionId);
+  let execution = await deps.executions.get(clientId, executionId);
   if (!execution) return { kind: 'missing' };
-  const retrying = execution.status === EXECUTION_STATUS.executing && execution.retry_pending === true;
-  if (execution.status === EXECUTION_STATUS.executing && !retrying) {
-    const stale = now.getTime() - Date.parse(execution.updated_at) > EXECUTING_LEASE_MS;
-    if (stale) return finish(deps, execution, { status: EXECUTION_STATUS.failed, reason: 'send_outcome_unknown', at: now.toISOString() });
-    return { kind: 'duplicate' };
+  if (execution.status === EXECUTION_STATUS.executing && execution.retry_pending !== true) {
+    const settled = await settleClaim(deps, execution, now, options);
+    if (settled.kind !== 'released') return settled;
+    execution = settled.execution;
   }
+  const retrying = execution.status === EXECUTION_STATUS.executing && execution.retry_pending === true;
   if (execution.status !== EXECUTION_STATUS.queued && !retrying) return { kind: 'duplicate' };
   if (Date.parse(execution.scheduled_for) > now.getTime()) {
     await dispatchExecution(deps, { client_id: clientId, execution_id: execution.id }, new Date(execution.scheduled_for), now);
@@ -108,17 +120,40 @@ export async function executeWorkflow(deps: ExecuteDeps, clientId: number, execu
   try {
     result = await deps.mailer.send(outboundOf(deps.sender, reservation));
   } catch (error) {
-    // Nothing left: give the counters back, keep the claim, and let the queue retry with its backoff.
-    await deps.delivery.markRetry(reservation, `send_retry: ${(error as Error).name ?? 'error'}`, deps.clock.now().toISOString());
-    throw error;
+    return sendFailed(deps, reservation, error);
   }
   const doneAt = deps.clock.now().toISOString();
   if (result.kind === 'rejected') {
     await deps.delivery.recordRejected(reservation, result.reason, doneAt, randomUUID());
     return { kind: 'finished', status: EXECUTION_STATUS.failed, reason: result.reason };
   }
-  await deps.delivery.recordSent(reservation, result.providerMessageId, doneAt, randomUUID());
-  return { kind: 'finished', status: EXECUTION_STATUS.completed };
+  const recorded = await deps.delivery.recordSent(reservation, result.providerMessageId, doneAt, randomUUID());
+  // `moved`: a status notification of this very e-mail completed the execution first — the same send, recorded.
+  return recorded === 'done' ? { kind: 'finished', status: EXECUTION_STATUS.completed } : { kind: 'duplicate' };
+}
+
+/**
+ * The provider call failed. SES said no (nothing sent): release the claim and throw, so the queue retries with its
+ * backoff. The outcome is unknown: keep the claim, say why, and come back at the lease end, when SES's notifications
+ * (or their absence) decide it — never a blind second send.
+ */
+async function sendFailed(deps: ExecuteDeps, r: Reservation, error: unknown): Promise<ExecuteOutcome> {
+  const at = deps.clock.now().toISOString();
+  const name = (error as Error)?.name ?? 'error';
+  const claimed = claimedExecution(r);
+  if (!isAmbiguousSendError(error)) {
+    await deps.delivery.releaseClaim(claimed, `send_retry: ${name}`, at);
+    throw error;
+  }
+  if (!(await deps.delivery.markOutcomeUnknown(claimed, `send_outcome_unknown: ${name}`, at))) return { kind: 'duplicate' };
+  const leaseEnd = leaseEndOf({ updated_at: at }, leaseMsOf(deps));
+  await dispatchExecution(
+    deps,
+    { client_id: r.execution.client_id, execution_id: r.execution.id },
+    new Date(leaseEnd + 1_000),
+    new Date(at),
+  );
+  return { kind: 'waiting' };
 }
 
 async function finish(deps: ExecuteDeps, execution: ExecutionRecord, outcome: Finish): Promise<ExecuteOutcome> {

@@ -41,12 +41,34 @@ export interface ExecutionRecord {
   scheduled_for: string;
   /** Set while an executing (2) execution waits to retry a send that failed transiently (nothing left). */
   retry_pending?: boolean;
+  /**
+   * Set while an executing (2) execution's send failed ambiguously (a reset, a timeout, a 5xx after the request may
+   * have reached the provider): it waits for evidence — a status notification — before anything is sent again.
+   */
+  outcome_unknown?: boolean;
+  /** What the claim holding this execution at 2 reserved, so whoever ends or releases the claim gives back exactly that. */
+  claim?: ExecutionClaim;
   /** The event's fields a template may use (`it.event.*`), copied so the send needs no event read. */
   event?: ExecutionEventVars;
   processed_at?: string;
   sent_email_id?: string;
   created_at: string;
   updated_at: string;
+}
+
+/** The counters and the queued log one claim wrote (delivery-store.ts `claim`). */
+export interface ExecutionClaim {
+  /** The sent e-mail the claim created (sentEmailIdOf the execution). */
+  sent_email_id: string;
+  /** The client's quota counter: UTC month, day and shard. */
+  quota_month: string;
+  quota_day: string;
+  quota_shard: number;
+  /** Whether the contact's day cap (`cap_day`) was raised. */
+  cap: boolean;
+  /** The attempt's queued log. */
+  log_at: string;
+  log_id: string;
 }
 
 /** `it.event.*` of the templates. */

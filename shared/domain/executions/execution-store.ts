@@ -35,6 +35,17 @@ export interface ExecutionStore {
    * otherwise the number seen (a lower bound, `totalExact` false).
    */
   list(clientId: number, filter: ExecutionListFilter): Promise<{ executions: ExecutionRecord[]; total: number; totalExact: boolean }>;
+  /**
+   * Executions at 2 (holding a claim or waiting to retry) whose `updated_at` is before `before`, across clients: the
+   * stuck-execution sweep's read (an operator's, never a client's). Paged: pass the returned cursor for the next page.
+   */
+  listExecutingBefore(before: string, limit: number, cursor?: string): Promise<ExecutingPage>;
   /** 4 → 7 on the original and the new queued execution in one transaction; false when the original is not failed. */
   retry(original: ExecutionRecord, next: ExecutionRecord, at: string): Promise<boolean>;
+}
+
+/** One page of the stuck-execution sweep; `cursor` is absent on the last page. */
+export interface ExecutingPage {
+  executions: { client_id: number; execution_id: number }[];
+  cursor?: string;
 }

@@ -1,5 +1,5 @@
 import type { ClientStore } from '../clients/client-store.js';
-import type { Clock } from '../../ports.js';
+import type { Clock, Queue } from '../../ports.js';
 import { SENT_STATUS, type SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 import { classifyEngagement } from './bot-detection.js';
 import { guardDeliverability } from './deliverability-guard.js';
@@ -11,6 +11,8 @@ export interface TrackingDeps {
   tracking: TrackingStore;
   clients: ClientStore;
   clock: Clock;
+  /** Wakes an execution that waits for this evidence (workflow queue); absent where none can wait (tests). */
+  queue?: Queue;
 }
 
 export type TrackOutcome =
@@ -40,6 +42,7 @@ export async function trackNotification(deps: TrackingDeps, body: unknown): Prom
   const now = deps.clock.now();
   const write = await assess(deps.tracking, message, event, now);
   if ((await deps.tracking.record(write)) === 'duplicate') return { kind: 'duplicate' };
+  await wakeWaitingExecution(deps, message, event);
   const paused = write.deliverability ? await guardDeliverability(deps, message.client_id, now) : false;
   return {
     kind: 'recorded',
@@ -62,6 +65,18 @@ async function locate(tracking: TrackingStore, event: SesStatusEvent): Promise<T
   const sentEmailId = event.tags['sent_email_id'];
   if (!Number.isSafeInteger(clientId) || clientId <= 0 || !sentEmailId || !UUID.test(sentEmailId)) return undefined;
   return tracking.findTaggedMessage(clientId, sentEmailId, event.messageId);
+}
+
+/**
+ * An e-mail SES accepted whose provider id was never recorded: its execution is still claimed — its worker died after
+ * the send, or the send's answer was lost — and waits for its lease to end. This notification is the evidence it
+ * waits for, so the execution is looked at now (settle-claim.ts completes it). One SQS send, only on this path.
+ */
+async function wakeWaitingExecution(deps: TrackingDeps, message: TrackedMessage, event: SesStatusEvent): Promise<void> {
+  if (!message.unconfirmed || !deps.queue) return;
+  const executionId = Number(event.tags['execution_id']);
+  if (!Number.isSafeInteger(executionId) || executionId <= 0) return;
+  await deps.queue.send('workflow', { client_id: message.client_id, execution_id: executionId });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

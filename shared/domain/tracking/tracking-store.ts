@@ -5,6 +5,11 @@ export interface TrackedMessage {
   client_id: number;
   sent_email_id: string;
   contact_id: number;
+  /**
+   * Set when the e-mail was found through its tags and has no provider id recorded yet: its execution may still be
+   * waiting for this very evidence (a worker lost after SES accepted, or an ambiguous send), issue 18.
+   */
+  unconfirmed?: boolean;
 }
 
 /** Why a status notification unsubscribed the contact (its `unsubscribe_reason`). */

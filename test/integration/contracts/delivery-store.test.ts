@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Reservation } from '../../../shared/domain/executions/delivery-store.js';
+import { claimedExecution, claimOf, type Reservation } from '../../../shared/domain/executions/delivery-store.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../../shared/domain/executions/execution-record.js';
 import { SENT_STATUS } from '../../../shared/domain/sent-emails/sent-email-record.js';
 import type { SettingsRecord } from '../../../shared/domain/settings/settings-store.js';
@@ -89,7 +89,7 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     // Assess
     expect(outcome).toBe('claimed');
     expect(await footprint(stores, r)).toEqual({
-      execution: { ...mine, status: EXECUTION_STATUS.executing, updated_at: r.at },
+      execution: { ...mine, status: EXECUTION_STATUS.executing, updated_at: r.at, claim: claimOf(r) },
       email: { email: r.sentEmail, logs: [r.log] },
       monthSent: 1,
       cap: { sent: 1, pending: { [other!.id]: other!.priority_score } },
@@ -244,7 +244,7 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     expect((await stores.contacts.get(clientId, contact.id))?.active_workflow_count).toBe(0);
   });
 
-  it('marks a transient failure for retry: counters given back, execution executing with retry_pending, then claimable once more', async () => {
+  it('releases a claim for retry: counters given back, execution executing with retry_pending, then claimable once more', async () => {
     // Prepare
     const stores = makeStores();
     const { executions } = await prepare(stores);
@@ -252,9 +252,10 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     await stores.delivery.claim(r);
 
     // Act
-    await stores.delivery.markRetry(r, 'send_retry: TooManyRequestsException', LATER);
+    const released = await stores.delivery.releaseClaim(claimedExecution(r), 'send_retry: TooManyRequestsException', LATER);
 
     // Assess
+    expect(released).toBe(true);
     const retrying = await stores.executions.get(r.execution.client_id, r.execution.id);
     expect(await footprint(stores, r)).toEqual({
       execution: {
@@ -275,11 +276,124 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     expect(await stores.delivery.claim(again)).toBe('claimed');
     expect(await stores.delivery.claim(again)).toBe('taken');
     expect(await footprint(stores, again)).toEqual({
-      execution: { ...retrying, updated_at: LATEST, retry_pending: undefined },
+      execution: { ...retrying, updated_at: LATEST, retry_pending: undefined, claim: claimOf(again) },
       email: { email: again.sentEmail, logs: [again.log] },
       monthSent: 1,
       cap: { sent: 1, pending: {} },
     });
+  });
+
+  it('refuses to release a claim that moved since it was read (another worker released or ended it), writing nothing', async () => {
+    // Prepare
+    const stores = makeStores();
+    const { executions } = await prepare(stores);
+    const r = reservation(executions[0]!);
+    await stores.delivery.claim(r);
+    expect(await stores.delivery.releaseClaim(claimedExecution(r), 'first', LATER)).toBe(true);
+    const before = await footprint(stores, r);
+
+    // Act: a second worker holding the same stale read
+    const second = await stores.delivery.releaseClaim(claimedExecution(r), 'second', LATEST);
+
+    // Assess
+    expect(second).toBe(false);
+    expect(await footprint(stores, r)).toEqual(before);
+  });
+
+  it('marks an ambiguous send outcome_unknown: the claim and its counters kept, the lease restarted', async () => {
+    // Prepare
+    const stores = makeStores();
+    const { executions } = await prepare(stores);
+    const r = reservation(executions[0]!);
+    await stores.delivery.claim(r);
+
+    // Act
+    const marked = await stores.delivery.markOutcomeUnknown(claimedExecution(r), 'send_outcome_unknown: TimeoutError', LATER);
+    const stale = await stores.delivery.markOutcomeUnknown(claimedExecution(r), 'again', LATEST);
+
+    // Assess
+    expect([marked, stale]).toEqual([true, false]);
+    expect(await footprint(stores, r)).toEqual({
+      execution: {
+        ...executions[0],
+        status: EXECUTION_STATUS.executing,
+        claim: claimOf(r),
+        outcome_unknown: true,
+        reason: 'send_outcome_unknown: TimeoutError',
+        updated_at: LATER,
+      },
+      email: { email: r.sentEmail, logs: [r.log] },
+      monthSent: 1,
+      cap: { sent: 1, pending: {} },
+    });
+  });
+
+  it('finds no evidence before a notification, then the provider id a notification logged, and confirms the send from it', async () => {
+    // Prepare
+    const stores = makeStores();
+    const { clientId, contact, executions } = await prepare(stores);
+    const r = reservation(executions[0]!);
+    await stores.delivery.claim(r);
+    const claimed = (await stores.executions.get(clientId, r.execution.id))!;
+    const before = await stores.delivery.findEvidence(claimed);
+    // The Send notification of the e-mail SES accepted, found by its tags (no provider id was recorded).
+    const tracked = await stores.tracking.findTaggedMessage(clientId, r.sentEmail.id, 'ses-late-1');
+    await stores.tracking.record({ message: tracked!, log: { id: 'n-send', created_at: LATER, status: SENT_STATUS.sent, provider_message_id: 'ses-late-1' } });
+
+    // Act
+    const evidence = await stores.delivery.findEvidence(claimed);
+    const confirmed = await stores.delivery.confirmSent(claimed, evidence!, 'send_confirmed_by_notification', LATEST);
+    const again = await stores.delivery.confirmSent(claimed, evidence!, 'send_confirmed_by_notification', LATEST);
+
+    // Assess
+    expect(before).toBeUndefined();
+    expect(tracked).toMatchObject({ unconfirmed: true });
+    expect([evidence, confirmed, again]).toEqual(['ses-late-1', 'done', 'moved']);
+    expect(await footprint(stores, r)).toEqual({
+      execution: {
+        ...executions[0],
+        status: EXECUTION_STATUS.completed,
+        reason: 'send_confirmed_by_notification',
+        processed_at: LATEST,
+        updated_at: LATEST,
+        sent_email_id: r.sentEmail.id,
+      },
+      email: {
+        email: { ...r.sentEmail, provider_message_id: 'ses-late-1', status: SENT_STATUS.sent, status_updated_at: LATEST },
+        logs: [r.log, { id: 'n-send', created_at: LATER, status: SENT_STATUS.sent, provider_message_id: 'ses-late-1' }],
+      },
+      monthSent: 1,
+      cap: { sent: 1, pending: {} },
+    });
+    expect(await stores.tracking.findMessage('ses-late-1')).toEqual({ client_id: clientId, sent_email_id: r.sentEmail.id, contact_id: contact.id });
+    expect(await stores.contacts.get(clientId, contact.id)).toMatchObject({ total_emails_sent: 1, active_workflow_count: 0 });
+    // The worker's own late answer finds the execution ended: nothing written twice.
+    expect(await stores.delivery.recordSent(r, 'ses-late-1', LATEST, 'log-late')).toBe('moved');
+    expect((await footprint(stores, r)).email?.logs).toHaveLength(2);
+  });
+
+  it('lists executions at 2 older than a bound across clients, paged, and drops them once they end', async () => {
+    // Prepare
+    const stores = makeStores();
+    const { clientId, executions } = await prepare(stores, 3);
+    const rs = executions.map((e) => reservation(e));
+    for (const r of rs) await stores.delivery.claim(r);
+    await stores.delivery.recordSent(rs[2]!, 'ses-done', LATER, 'log-done');
+
+    // Act
+    const seen: { client_id: number; execution_id: number }[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await stores.executions.listExecutingBefore(LATER, 1, cursor);
+      seen.push(...page.executions);
+      cursor = page.cursor;
+    } while (cursor);
+    const none = await stores.executions.listExecutingBefore(AT, 10);
+
+    // Assess
+    const mine = seen.filter((e) => e.client_id === clientId).map((e) => e.execution_id).sort();
+    expect(mine).toEqual([executions[0]!.id, executions[1]!.id].sort());
+    expect(none.executions.filter((e) => e.client_id === clientId)).toEqual([]);
   });
 
   it('answers taken for an executing execution that is not waiting to retry, writing nothing', async () => {

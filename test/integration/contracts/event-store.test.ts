@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import type { EventStore, QueuedEventPage, QueuedEventRef } from '../../../shared/domain/events/event-store.js';
 import { ENGINE_ADAPTERS, EVENT_AT, eventRecord } from './engine-support.js';
 import { freshClientId } from './support.js';
 
 const claim = (keyHash: string, requestHash: string) => ({ keyHash, requestHash, expiresAt: 4_000_000_000 });
 const minutesAfter = (iso: string, minutes: number) => new Date(Date.parse(iso) + minutes * 60_000).toISOString();
+
+/** Every page of the queued events created before `before`, in the order the pages gave them. */
+async function listAllQueuedBefore(events: EventStore, before: string, limit = 1_000): Promise<{ pages: QueuedEventPage[]; events: QueuedEventRef[] }> {
+  const pages: QueuedEventPage[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await events.listQueuedBefore(before, limit, cursor);
+    pages.push(page);
+    cursor = page.cursor;
+  } while (cursor !== undefined);
+  return { pages, events: pages.flatMap((p) => p.events) };
+}
 
 describe.each(ENGINE_ADAPTERS)('EventStore contract (%s)', (name, makeStores) => {
   it('stores a new event, found by its id and by no other client', async () => {
@@ -94,7 +107,7 @@ describe.each(ENGINE_ADAPTERS)('EventStore contract (%s)', (name, makeStores) =>
     await processing.commit({ event: { ...processed, queue_status: 'failed', process_error: 'contact_not_found' }, executions: [] });
 
     // Act
-    const listed = await events.listQueuedBefore(minutesAfter(EVENT_AT, 4), 1_000);
+    const { events: listed } = await listAllQueuedBefore(events, minutesAfter(EVENT_AT, 4));
 
     // Assess (other tests' queued events share the index: only this client's are looked at)
     expect(listed.filter((e) => e.client_id === clientId)).toEqual([
@@ -102,5 +115,23 @@ describe.each(ENGINE_ADAPTERS)('EventStore contract (%s)', (name, makeStores) =>
       { id: middle.id, client_id: clientId },
       { id: newest.id, client_id: clientId },
     ]);
+  });
+
+  it('pages through the queued events with a cursor: each once, oldest first across the index shards, up to the limit a page', async () => {
+    // Prepare: 7 events over the 4 index shards (id % 4), created in an order unrelated to their shards.
+    const { events } = makeStores();
+    const clientId = freshClientId();
+    const base = 4_000 * Math.floor(Math.random() * 1_000_000);
+    const offsets = [6, 1, 11, 4, 9, 2, 7];
+    const inserted = offsets.map((offset, minute) => eventRecord(clientId, { id: base + offset, created_at: minutesAfter(EVENT_AT, minute + 1) }));
+    for (const event of [...inserted].reverse()) await events.insert(event);
+
+    // Act
+    const { pages, events: listed } = await listAllQueuedBefore(events, minutesAfter(EVENT_AT, 8), 3);
+
+    // Assess (other tests' queued events share the index: only this client's are looked at)
+    expect(pages.every((p) => p.events.length <= 3)).toBe(true);
+    expect(pages.at(-1)?.cursor).toBeUndefined();
+    expect(listed.filter((e) => e.client_id === clientId)).toEqual(inserted.map((e) => ({ id: e.id, client_id: clientId })));
   });
 });

@@ -110,7 +110,13 @@ describe.each(ENGINE_ADAPTERS)('ProcessingStore contract (%s)', (_name, makeStor
     });
     // Only the queued, non-critical execution waits for a slot of the contact's day.
     expect((await stores.delivery.load(welcome)).cap).toEqual({ sent: 0, pending: { [welcome.id]: 90 } });
-    const queuedNow = await stores.events.listQueuedBefore('2091-01-01T00:00:00.000Z', 1_000);
+    const queuedNow: { id: number; client_id: number }[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await stores.events.listQueuedBefore('2091-01-01T00:00:00.000Z', 1_000, cursor);
+      queuedNow.push(...page.events);
+      cursor = page.cursor;
+    } while (cursor !== undefined);
     expect(queuedNow.filter((e) => e.client_id === clientId)).toEqual([]);
   });
 

@@ -48,7 +48,7 @@ describe.each(ENGINE_ADAPTERS)('TrackingStore contract (%s)', (_name, makeStores
     expect(unknown).toBeUndefined();
   });
 
-  it('finds an e-mail by its tags while it has no provider id or this one, never with another id or client', async () => {
+  it('finds an e-mail by its tags while it has no provider id (unconfirmed) or this one, never with another id or client', async () => {
     // Prepare
     const stores = makeStores();
     const mail = await claimed(stores);
@@ -61,7 +61,8 @@ describe.each(ENGINE_ADAPTERS)('TrackingStore contract (%s)', (_name, makeStores
     const otherClient = await stores.tracking.findTaggedMessage(freshClientId(), mail.sentEmailId, mail.messageId);
 
     // Assess
-    expect(inFlight).toEqual(mail.message);
+    // In flight, the execution may still wait for this evidence (issue 18): the answer says so.
+    expect(inFlight).toEqual({ ...mail.message, unconfirmed: true });
     expect(recorded).toEqual(mail.message);
     expect(otherId).toBeUndefined();
     expect(otherClient).toBeUndefined();

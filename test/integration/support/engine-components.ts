@@ -33,6 +33,7 @@ import { quotaDayAttribute } from '../../../shared/adapters/dynamo/quota-counter
 import { SettingsPatch } from '../../../shared/domain/settings/schemas.js';
 import { updateSettings } from '../../../shared/domain/settings/update-settings.js';
 import type {
+  BatchMessage,
   Clock,
   ExecutionMessage,
   MailSendResult,
@@ -54,8 +55,14 @@ import type {
 /** The Queue port, recording every send (nothing is delivered). */
 export class RecordingQueue implements Queue {
   readonly sent: { queue: QueueName; message: unknown; delaySeconds: number }[] = [];
+  /** sendBatch calls; their messages are in `sent` as if sent one by one. */
+  batches = 0;
   async send<Q extends QueueName>(queue: Q, message: QueueMessages[Q], options: SendOptions = {}): Promise<void> {
     this.sent.push({ queue, message, delaySeconds: options.delaySeconds ?? 0 });
+  }
+  async sendBatch<Q extends QueueName>(queue: Q, messages: readonly BatchMessage<Q>[]): Promise<void> {
+    this.batches += 1;
+    for (const { message, options } of messages) await this.send(queue, message, options);
   }
   /** The execution messages sent to the workflow queue, in order. */
   get executions(): ExecutionMessage[] {

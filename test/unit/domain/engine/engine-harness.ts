@@ -9,8 +9,10 @@ import { EventBody } from '../../../../shared/domain/events/schemas.js';
 import { executeWorkflow, type ExecuteDeps } from '../../../../shared/domain/executions/execute-workflow.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../../../shared/domain/executions/execution-record.js';
 import { retryExecution } from '../../../../shared/domain/executions/retry-execution.js';
+import { trackNotification } from '../../../../shared/domain/tracking/track-notification.js';
 import type { SettingsFields } from '../../../../shared/domain/settings/settings-store.js';
 import type {
+  BatchMessage,
   MailSendResult,
   Mailer,
   OutboundEmail,
@@ -27,8 +29,14 @@ export const CLIENT_ID = 7;
 
 export class RecordingQueue implements Queue {
   readonly sent: { queue: QueueName; message: unknown; options?: SendOptions }[] = [];
+  /** sendBatch calls; their messages are in `sent` as if sent one by one. */
+  batches = 0;
   async send<Q extends QueueName>(queue: Q, message: QueueMessages[Q], options?: SendOptions): Promise<void> {
     this.sent.push({ queue, message, ...(options ? { options } : {}) });
+  }
+  async sendBatch<Q extends QueueName>(queue: Q, messages: readonly BatchMessage<Q>[]): Promise<void> {
+    this.batches += 1;
+    for (const { message, options } of messages) await this.send(queue, message, options);
   }
 }
 
@@ -54,15 +62,48 @@ export class RecordingMailer implements Mailer {
     this.next.push(() => ({ kind: 'rejected', reason }));
     return this;
   }
+  /** The provider answers with `error` before accepting anything (a 4xx, or a 5xx with nothing sent). */
+  thenFailBeforeSend(error: Error): this {
+    this.next.push(() => {
+      this.emails.pop();
+      throw error;
+    });
+    return this;
+  }
+  /** The worker is lost mid-call (timeout, crash): the call never returns; `accepted`: after the provider took it. */
+  thenLoseWorker(accepted: boolean): this {
+    this.next.push(() => {
+      if (!accepted) this.emails.pop();
+      return LOST;
+    });
+    return this;
+  }
+  /** Provider message ids of the accepted e-mails, in order (`ses-1`, …). */
+  idOf(index: number): string {
+    return `ses-${index + 1}`;
+  }
   async send(email: OutboundEmail): Promise<MailSendResult> {
     this.emails.push(email);
+    const n = this.emails.length;
     const scripted = this.next.shift();
-    return scripted ? scripted() : { kind: 'sent', providerMessageId: `ses-${this.emails.length}` };
+    const result = scripted ? scripted() : { kind: 'sent' as const, providerMessageId: `ses-${n}` };
+    if (result === LOST) return new Promise<MailSendResult>(() => {});
+    return result;
   }
 }
 
-/** An error as the SES client throws it when throttled. */
-export const throttled = () => Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'TooManyRequestsException' });
+const LOST = { kind: 'sent', providerMessageId: 'never-returned' } as const;
+
+/** An error as the SES client throws it when throttled: SES answered 429, nothing was sent. */
+export const throttled = () =>
+  Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'TooManyRequestsException', $fault: 'client', $metadata: { httpStatusCode: 429 } });
+
+/** A connection reset after the request left: SES may have accepted the e-mail (no HTTP answer). */
+export const connectionReset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+
+/** SES answered 500: the outcome is unknown. */
+export const internalError = () =>
+  Object.assign(new Error('Internal failure'), { name: 'InternalServiceErrorException', $fault: 'server', $metadata: { httpStatusCode: 500 } });
 
 /**
  * The engine over memory ports only: memoryStores() (its fixed clock at NOW), a recording queue, scheduler and
@@ -133,6 +174,10 @@ export async function engineHarness(settings: SettingsFields = {}, client: Parti
 
     process: (eventId: number) => processEvent(eventProcessingDeps(deps), CLIENT_ID, eventId),
     execute: (executionId: number) => executeWorkflow(executeDeps, CLIENT_ID, executionId),
+    /** The local runtime's boot: no worker can hold a claim, decide it now. */
+    executeAtBoot: (executionId: number) => executeWorkflow(executeDeps, CLIENT_ID, executionId, { leaseVoid: true }),
+    /** The ses-status function: one SES notification (SNS envelope or raw event) through the tracking pipeline. */
+    track: (body: unknown) => trackNotification({ tracking: stores.tracking, clients: stores.clients, clock: stores.clock, queue }, body),
     retry: (executionId: number) => retryExecution(deps, CLIENT_ID, executionId),
 
     /** A queued execution as processing leaves it (committed with its event; the contact's active count raised). */

@@ -1,0 +1,66 @@
+import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type {
+  LinkUnsubscribe,
+  LinkUnsubscribeOutcome,
+  SubscriptionState,
+  UnsubscribeStore,
+} from '../../domain/links/unsubscribe-store.js';
+import { keys } from './keys.js';
+import { sendTransaction } from './transactions.js';
+
+/** A one-click unsubscribe is one TransactWriteItems: [contact Update, the e-mail's log Put]. */
+export class DynamoUnsubscribeStore implements UnsubscribeStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async unsubscribe(write: LinkUnsubscribe): Promise<LinkUnsubscribeOutcome> {
+    const { clientId, contactId, sentEmailId, reason, log } = write;
+    const command = new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: keys.contact(clientId, contactId),
+            // The attributes ContactStore.updateSubscription writes; the first unsubscription time is kept.
+            UpdateExpression: 'SET is_subscribed = :s, updated_at = :at, unsubscribed_at = if_not_exists(unsubscribed_at, :at), unsubscribe_reason = :r',
+            // Only a contact that exists and is still subscribed: an Update alone would create a bare item, and a
+            // reason another path set (a hard bounce) is never overwritten.
+            ConditionExpression: 'attribute_exists(pk) AND is_subscribed = :subscribed',
+            ExpressionAttributeValues: { ':s': false, ':at': log.created_at, ':r': reason, ':subscribed': true },
+            // A failed condition brings the contact back: the caller decides again without another read.
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: { ...keys.sentEmailLog(clientId, sentEmailId, log.created_at, log.id), ...log },
+          },
+        },
+      ],
+    });
+    try {
+      await sendTransaction(this.db, command);
+      return { status: 'unsubscribed' };
+    } catch (error) {
+      const contact = error instanceof TransactionCanceledException ? error.CancellationReasons?.[0] : undefined;
+      if (contact?.Code !== 'ConditionalCheckFailed') throw error;
+      return { status: 'not_subscribed', contact: subscriptionOf(contact.Item) };
+    }
+  }
+}
+
+/** The contact's subscription from a cancellation reason's item (raw attribute values: the document client leaves them). */
+function subscriptionOf(item: Record<string, AttributeValue> | undefined): SubscriptionState | undefined {
+  if (!item) return undefined;
+  const reason = item['unsubscribe_reason']?.S;
+  const since = item['unsubscribed_at']?.S;
+  return {
+    is_subscribed: item['is_subscribed']?.BOOL === true,
+    ...(reason !== undefined ? { unsubscribe_reason: reason } : {}),
+    ...(since !== undefined ? { unsubscribed_at: since } : {}),
+  };
+}

@@ -1,0 +1,34 @@
+import type { SentEmailLogRecord } from '../../domain/sent-emails/sent-email-record.js';
+import type { LinkUnsubscribe, LinkUnsubscribeOutcome, UnsubscribeStore } from '../../domain/links/unsubscribe-store.js';
+import { clientKey, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
+
+/**
+ * UnsubscribeStore in memory over the contacts and the engine's sent-email logs, with the DynamoDB adapter's
+ * condition (contract suite). No `await` between the check and the writes: all or nothing, as the transaction.
+ */
+export class MemoryUnsubscribeStore implements UnsubscribeStore {
+  constructor(
+    private readonly aggregates: Pick<MemoryAggregates, 'contacts'>,
+    private readonly data: MemoryEngineData,
+  ) {}
+
+  async unsubscribe(write: LinkUnsubscribe): Promise<LinkUnsubscribeOutcome> {
+    const { clientId, contactId, sentEmailId, reason, log } = write;
+    const contact = this.aggregates.contacts.contacts.get(clientKey(clientId, contactId));
+    if (!contact?.is_subscribed) {
+      const state = contact && {
+        is_subscribed: contact.is_subscribed,
+        ...(contact.unsubscribe_reason !== undefined ? { unsubscribe_reason: contact.unsubscribe_reason } : {}),
+        ...(contact.unsubscribed_at !== undefined ? { unsubscribed_at: contact.unsubscribed_at } : {}),
+      };
+      return { status: 'not_subscribed', contact: state };
+    }
+    Object.assign(contact, { is_subscribed: false, updated_at: log.created_at, unsubscribe_reason: reason });
+    contact.unsubscribed_at ??= log.created_at;
+    const k = sentEmailKey(clientId, sentEmailId);
+    const logs = this.data.sentEmailLogs.get(k) ?? new Map<string, SentEmailLogRecord>();
+    logs.set(`${log.created_at}#${log.id}`, stored(log));
+    this.data.sentEmailLogs.set(k, logs);
+    return { status: 'unsubscribed' };
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * How the executor reads a failed provider call (issue 18). The Mailer port's contract: a refusal of this message is
+ * answered as `rejected`; anything else is thrown, and the thrown error says whether the provider may have accepted
+ * the e-mail. Judged from the error's shape (an HTTP status, a socket code), not its class, so an SDK's, an
+ * emulator's or a fault injector's errors read the same.
+ */
+
+/**
+ * Failures that happen before a request can have reached SES: nothing was sent, so sending again is safe. Node's
+ * socket errors for a connection that never opened, and the SDK's own errors raised before any byte left.
+ */
+const NEVER_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NEVER_SENT_NAMES: ReadonlySet<string> = new Set(['CredentialsProviderError', 'TokenProviderError']);
+
+/**
+ * Whether a SendEmail failure leaves the outcome unknown (issue 18): SES may have accepted the e-mail — a connection
+ * reset or a timeout after the request left, or a 5xx (the service failed somewhere after receiving it). Such a send
+ * is decided from evidence (SES's status notifications) before any re-send. A 4xx answer (throttling, a quota, a paused
+ * account) is SES saying no: nothing was sent and the queue may retry at once.
+ */
+export function isAmbiguousSendError(error: unknown): boolean {
+  if (!(error instanceof Error)) return true;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && NEVER_SENT_CODES.has(code)) return false;
+  if (NEVER_SENT_NAMES.has(error.name)) return false;
+  const status = (error as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+  if (typeof status === 'number') return status >= 500;
+  // No HTTP answer at all: the request may have reached SES (reset, timeout, socket hang up).
+  return true;
+}
