@@ -32,6 +32,12 @@ export interface LocalRuntimeOptions {
   errorLog?: LocalServerOptions['errorLog'];
   /** CORS (env CORS_ORIGINS, as infra reads it): off when absent. */
   cors?: LocalServerOptions['cors'];
+  /**
+   * Run the scheduled functions (outbox and stuck-execution sweeps) at start and on their timers. Default true. The
+   * integration run turns them off: its contract suites leave claims and queued events with fixed past times in the
+   * shared table, which a sweep would act on mid-test; the sweeps are tested in runtimes of their own.
+   */
+  periodicSweeps?: boolean;
   /** Fault injection (issue 18, README "Fault injection"); absent: env FAULTS / FAULTS_SEED; false: none. */
   faults?: FaultSettings | false;
 }
@@ -73,7 +79,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   ensureLinkSecret(options.dataDir);
   // The queue, scheduler and mailer ports are the local engine's; everything else is the AWS code against the
   // local endpoints. One container behind every route and queue function, like one warm Lambda container.
-  const engine = createLocalEngine({ sesUrl: ses.url, region: process.env['AWS_REGION'] ?? 'us-east-1', faults });
+  const engine = createLocalEngine({ sesUrl: ses.url, region: process.env['AWS_REGION'] ?? 'us-east-1', faults, dataDir: options.dataDir });
   const container = createContainer({ overrides: engine.overrides });
   if (faults) {
     // The container's one DynamoDB client (its request counter still counts every attempt), before its first request.
@@ -81,8 +87,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     console.log(faults.describe());
   }
   setContainer(container);
-  if (options.dataDir) await recoverEngine(container, engine);
-  const scheduled = startScheduledFunctions();
+  if (options.dataDir) {
+    const recovered = await recoverEngine(container, engine);
+    if (Object.values(recovered).some((n) => n > 0)) console.log(`Recovered after restart: ${JSON.stringify(recovered)}`);
+  }
+  const scheduled = options.periodicSweeps === false ? { stop: () => {} } : startScheduledFunctions();
 
   const server = createLocalServer({ accessLog: options.accessLog, errorLog: options.errorLog, cors: options.cors });
   try {
@@ -126,6 +135,8 @@ export function pointEnvironmentAt(target: { dynamoEndpoint: string; sesUrl: str
   process.env['AWS_SECRET_ACCESS_KEY'] = 'local';
   delete process.env['AWS_SESSION_TOKEN'];
   process.env['PUBLIC_BASE_URL'] ??= target.origin;
+  // The local SES publishes its notifications at once: a claim's evidence comes within seconds, not minutes (issue 18).
+  process.env['EXECUTION_LEASE_SECONDS'] ??= '60';
 }
 
 /** Starts two services in parallel; when one fails, the other is stopped before the error is rethrown. */

@@ -9,6 +9,7 @@ import { SesMailer } from '../../shared/adapters/ses/ses-mailer.js';
 import type { Ports } from '../../shared/composition/ports.js';
 import { LocalQueue } from './local-queue.js';
 import { LocalScheduler } from './local-scheduler.js';
+import { SesJournal } from './ses-journal.js';
 import { SimulatorMailer } from './simulator-mailer.js';
 
 /**
@@ -23,12 +24,16 @@ export interface LocalEngineOptions {
   visibilityTimeoutMs?: number;
   /** FAULTS (issue 18): wraps the queue and mailer ports the container sees, not the engine's own use of the queue. */
   faults?: FaultInjection;
+  /** With DATA_DIR, the local SES journals every notification it publishes (ses-journal.ts), replayed at start. */
+  dataDir?: string;
 }
 
 export interface LocalEngine {
   overrides: Pick<Ports, 'queue' | 'scheduler' | 'mailer'>;
   queue: LocalQueue;
   scheduler: LocalScheduler;
+  /** Present with DATA_DIR: what the local SES published, durable across a kill. */
+  journal?: SesJournal;
   stop(): Promise<void>;
 }
 
@@ -42,9 +47,14 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     maxAttempts: 1,
   });
   // SES's status events reach the status queue as they would through the configuration set's SNS topic.
+  const journal = options.dataDir ? new SesJournal(options.dataDir) : undefined;
   const mailer = new SimulatorMailer(
     new SesMailer(ses),
-    (message, delaySeconds) => queue.send('ses-status', message, { delaySeconds }),
+    (message, delaySeconds) => {
+      // Durable before the send returns, as SES → SNS → SQS is on AWS (issue 18).
+      journal?.append(message, delaySeconds);
+      return queue.send('ses-status', message, { delaySeconds });
+    },
     options.region,
   );
   const dispatcher = createQueueDispatcher({ region: options.region });
@@ -61,6 +71,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     overrides: { queue: options.faults?.queue(queue) ?? queue, scheduler, mailer: options.faults?.mailer(mailer) ?? mailer },
     queue,
     scheduler,
+    ...(journal ? { journal } : {}),
     stop: async () => {
       scheduler.stop();
       await queue.stop();

@@ -7,7 +7,8 @@
  * each latency warms the JVM and is not reported.
  *
  * Env: SWEEP_EVENTS (default 50000), SWEEP_SQS_LATENCY_MS (comma list, default "20,0"), SWEEP_DYNAMO_LATENCY_MS
- * (added to every DynamoDB request, default 0), SWEEP_RUNS (measured runs per latency, default 2).
+ * (added to every DynamoDB request, default 0), SWEEP_RUNS (measured runs per latency, default 2),
+ * SWEEP_SQS_CONCURRENCY (SendMessageBatch calls in flight, default the adapter's 10).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism, cpus, totalmem } from 'node:os';
@@ -17,9 +18,10 @@ import { startDynamoLocal } from '../../local/dynamodb.js';
 import { createDocumentClient } from '../../shared/adapters/dynamo/document-client.js';
 import { DynamoEventStore, eventItem } from '../../shared/adapters/dynamo/event-store.js';
 import { RequestCounter } from '../../shared/adapters/dynamo/request-counter.js';
-import { SqsQueue } from '../../shared/adapters/sqs/sqs-queue.js';
+import { DEFAULT_SQS_BATCH, SqsQueue } from '../../shared/adapters/sqs/sqs-queue.js';
 import type { EventRecord } from '../../shared/domain/events/event-record.js';
 import type { EventStore } from '../../shared/domain/events/event-store.js';
+import type { Queue } from '../../shared/ports.js';
 import { SWEEP_BUDGET_MS, SWEEP_PAGE_SIZE, sweepQueuedEvents } from '../../shared/domain/events/sweep-events.js';
 
 // The SDK warns that its 2027 releases need Node 22 (as vitest.config.ts silences it).
@@ -28,6 +30,7 @@ const EVENTS = Number(process.env['SWEEP_EVENTS'] ?? 50_000);
 const SQS_LATENCIES = (process.env['SWEEP_SQS_LATENCY_MS'] ?? '20,0').split(',').map(Number);
 const DYNAMO_LATENCY_MS = Number(process.env['SWEEP_DYNAMO_LATENCY_MS'] ?? 0);
 const RUNS = Math.max(1, Number(process.env['SWEEP_RUNS'] ?? 2));
+const SQS_CONCURRENCY = Number(process.env['SWEEP_SQS_CONCURRENCY'] ?? DEFAULT_SQS_BATCH.concurrency);
 const TABLE = 'sweep-bench';
 const REGION = process.env['AWS_REGION'] ?? 'us-east-1';
 const OUTAGE_MS = 10 * 60_000;
@@ -146,6 +149,7 @@ interface RunFigures {
   queries: number;
   batchCalls: number;
   readMs: number;
+  sendMs: number;
   /** This process's CPU time for the run: the sweeper and both SDK clients (the fake SQS is another process). */
   cpuMs: number;
 }
@@ -165,10 +169,22 @@ async function sweepOnce(store: EventStore, counter: RequestCounter, sqs: FakeSq
       }
     },
   };
+  let sendMs = 0;
+  const timedQueue: Queue = {
+    send: (...args) => queue.send(...args),
+    sendBatch: async (...args) => {
+      const started = performance.now();
+      try {
+        return await queue.sendBatch(...args);
+      } finally {
+        sendMs += performance.now() - started;
+      }
+    },
+  };
   counter.reset();
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const summary = await sweepQueuedEvents({ events: timed, queue, clock: { now: () => new Date() } }, { budgetMs: Number.POSITIVE_INFINITY });
+  const summary = await sweepQueuedEvents({ events: timed, queue: timedQueue, clock: { now: () => new Date() } }, { budgetMs: Number.POSITIVE_INFINITY });
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const sent = await sqs.stats();
@@ -181,6 +197,7 @@ async function sweepOnce(store: EventStore, counter: RequestCounter, sqs: FakeSq
     queries: counter.byCommand.get('QueryCommand') ?? 0,
     batchCalls: sent.calls,
     readMs,
+    sendMs,
     cpuMs: (used.user + used.system) / 1000,
   };
 }
@@ -197,7 +214,7 @@ function report(run: RunFigures): string {
     `**${fmt(rate)}**`,
     fmt(run.pages),
     `${perThousand(run.queries)} + ${perThousand(run.batchCalls)}`,
-    `${fmt(run.readMs / run.pages)} ms`,
+    `${fmt(run.readMs / run.pages)} / ${fmt(run.sendMs / run.pages)} ms`,
     `${fmt((run.cpuMs / run.enqueued) * 1000)} ms`,
     fmt(rate * (SWEEP_BUDGET_MS / 1000)),
     `${fmt(120_000 / rate)} s`,
@@ -206,7 +223,7 @@ function report(run: RunFigures): string {
 }
 
 async function main(): Promise<void> {
-  console.log(`Sweeper bench: ${fmt(EVENTS)} queued events, page ${SWEEP_PAGE_SIZE}, SQS latency ${SQS_LATENCIES.join(' / ')} ms, DynamoDB latency +${DYNAMO_LATENCY_MS} ms`);
+  console.log(`Sweeper bench: ${fmt(EVENTS)} queued events, page ${SWEEP_PAGE_SIZE}, ${SQS_CONCURRENCY} SendMessageBatch in flight, SQS latency ${SQS_LATENCIES.join(' / ')} ms, DynamoDB latency +${DYNAMO_LATENCY_MS} ms`);
   const dynamo = await startDynamoLocal({ port: 0, tableName: TABLE });
   try {
     const counter = new RequestCounter();
@@ -226,7 +243,7 @@ async function main(): Promise<void> {
     const sqs = new FakeSqs();
     const sqsEndpoint = await sqs.start();
     const sqsClient = new SQSClient({ region: REGION, endpoint: sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    const queue = new SqsQueue(sqsClient, { events: `${sqsEndpoint}/000000000000/events` });
+    const queue = new SqsQueue(sqsClient, { events: `${sqsEndpoint}/000000000000/events` }, { concurrency: SQS_CONCURRENCY });
     const rows: string[] = [];
     for (const latency of SQS_LATENCIES) {
       const warm = await sweepOnce(store, counter, sqs, queue, latency);
@@ -242,7 +259,7 @@ async function main(): Promise<void> {
     }
     console.log(`
 Machine: ${cpus()[0]?.model ?? 'unknown CPU'} × ${availableParallelism()}, ${fmt(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}
-| simulated SQS latency per SendMessageBatch | events enqueued | wall | events/s | pages | requests per 1,000 events (Query + SendMessageBatch) | read per page | Node CPU per 1,000 events | events per ${SWEEP_BUDGET_MS / 1000} s run | 120,000 events |
+| simulated SQS latency per SendMessageBatch | events enqueued | wall | events/s | pages | requests per 1,000 events (Query + SendMessageBatch) | read / send per page | Node CPU per 1,000 events | events per ${SWEEP_BUDGET_MS / 1000} s run | 120,000 events |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}`);
     sqsClient.destroy();

@@ -19,6 +19,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     sesPort: 0,
     host: '127.0.0.1',
     tableName: 'email-lifecycle',
+    // Contract suites leave claims and queued events at fixed past times in this shared table (local/runtime.ts).
+    periodicSweeps: false,
   });
   project.provide('baseUrl', runtime.baseUrl);
   project.provide('dynamoEndpoint', runtime.dynamoEndpoint);
