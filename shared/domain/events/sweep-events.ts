@@ -6,10 +6,11 @@ export const SWEEP_AFTER_MS = 2 * 60 * 1000;
 /** Events per page: one read of the queued index (≈ 250 entries a shard) and one sendBatch (100 SendMessageBatch). */
 export const SWEEP_PAGE_SIZE = 1_000;
 /**
- * No page is read after this much of a run. functions/scheduled.ts gives the function 120 s: the rest covers the page
- * in flight (a few seconds, retries included) and what else the run does.
+ * No page is read after this much of a run: enough for 120 000 events at the ≈ 2 000/s estimated for the function's
+ * 512 MB (docs/capacity.md §10). functions/scheduled.ts gives it 120 s; the rest covers the page in flight (a few
+ * seconds, retries included).
  */
-export const SWEEP_BUDGET_MS = 60_000;
+export const SWEEP_BUDGET_MS = 90_000;
 
 export interface SweepOptions {
   /** Only events created at least this many milliseconds ago; default SWEEP_AFTER_MS. 0: every queued event. */

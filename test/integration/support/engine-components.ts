@@ -99,11 +99,11 @@ export class FakeMailer implements Mailer {
   }
 }
 
-/** An error shaped like SES v2's throttling answer (the sender matches errors by name). */
+/** An error shaped like SES v2's throttling answer: HTTP 429, SES took nothing (the executor reads the status). */
 export function throttlingError(): Error {
   const error = new Error('Maximum sending rate exceeded.');
   error.name = 'TooManyRequestsException';
-  return error;
+  return Object.assign(error, { $fault: 'client', $metadata: { httpStatusCode: 429 } });
 }
 
 export const fixedClock = (iso: string): Clock => ({ now: () => new Date(iso) });

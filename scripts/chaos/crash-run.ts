@@ -1,0 +1,230 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SesJournal } from '../../local/engine/ses-journal.js';
+import { startLocalProcess, type LocalProcess } from './local-process.js';
+
+/**
+ * The operator's crash run of issue 18, as a program: N async `trial_ending` events over HTTP against `npm start` with
+ * DATA_DIR (each with an idempotency key and a new address, so each starts one execution), the whole runtime killed
+ * with SIGKILL once `killAfter` were accepted, started again at once on the same data, every unanswered request sent
+ * again with its key, then waited on until the engine is quiet. What it reports is what the issue asks of the run.
+ */
+export interface CrashRunOptions {
+  events: number;
+  /** Kill once this many were accepted; omit for a run without a crash. */
+  killAfter?: number;
+  /** Requests in flight at once. */
+  concurrency?: number;
+  /** FAULTS for both starts (README "Fault injection"). */
+  faults?: string;
+  faultsSeed?: number;
+  /** Extra environment of the runtime. */
+  env?: Record<string, string>;
+  /** Give up waiting for a quiet engine after this long. */
+  settleTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface CrashRunReport {
+  events: number;
+  accepted: number;
+  /** Distinct event ids answered over all requests and re-sends (one per idempotency key when nothing is duplicated). */
+  distinctEvents: number;
+  /** Accepted events not processed when the engine went quiet (an accepted event is never lost: 0). */
+  unprocessed: number;
+  executions: { total: number; byStatus: Record<string, number> };
+  /** Recipients SES accepted more than one e-mail for (from the local SES journal: both lifetimes). */
+  duplicateEmails: number;
+  emails: number;
+  /** From the second start's spawn to the quiet engine (ms); from the first request when there was no crash. */
+  recoveryMs: number;
+  /** The runtime's own line about what it recovered at start. */
+  recoveredLine?: string;
+  clean: boolean;
+}
+
+interface Answer {
+  status: number;
+  eventId?: number;
+  /** Answered by the runtime that was then killed. */
+  firstRun?: boolean;
+}
+
+export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport> {
+  const log = options.log ?? (() => {});
+  const dataDir = mkdtempSync(join(tmpdir(), 'els-crash-'));
+  const env = {
+    ...(options.faults ? { FAULTS: options.faults, FAULTS_SEED: String(options.faultsSeed ?? 1) } : {}),
+    ...options.env,
+  };
+  let runtime: LocalProcess | undefined;
+  try {
+    runtime = await startLocalProcess({ dataDir, env });
+    const apiKey = runtime.apiKey;
+    if (!apiKey) throw new Error('the first start printed no API key');
+    const run = `${Date.now().toString(36)}`;
+    const bodies = Array.from({ length: options.events }, (_, i) => ({
+      type: 'trial_ending',
+      email: `crash-${run}-${i}@example.com`,
+      auto_create_contact: true,
+      idempotency_key: `crash-${run}-${i}`,
+    }));
+    const answers = new Map<number, Answer>();
+    let accepted = 0;
+    let killed: Promise<void> | undefined;
+    const started = Date.now();
+
+    const send = async (base: string, i: number): Promise<Answer | undefined> => {
+      try {
+        const response = await fetch(`${base}/client/events`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(bodies[i]),
+        });
+        const body = (await response.json().catch(() => ({}))) as { data?: { id?: number } };
+        return { status: response.status, ...(body.data?.id !== undefined ? { eventId: body.data.id } : {}) };
+      } catch {
+        return undefined; // no answer: the runtime died with the request in flight
+      }
+    };
+
+    // The burst; the kill lands while requests are in flight.
+    const first = runtime;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: options.concurrency ?? 16 }, async () => {
+        while (next < bodies.length && !killed) {
+          const i = next++;
+          const answer = await send(first.baseUrl, i);
+          if (answer && answer.status < 300) {
+            answers.set(i, { ...answer, firstRun: true });
+            accepted += 1;
+            if (options.killAfter !== undefined && accepted >= options.killAfter && !killed) {
+              log(`killing the runtime after ${accepted} accepted`);
+              killed = first.kill();
+            }
+          }
+        }
+      }),
+    );
+    if (killed) await killed;
+
+    let recoveryStart = started;
+    if (killed) {
+      recoveryStart = Date.now();
+      runtime = await startLocalProcess({ dataDir, env });
+      log(`restarted in ${Date.now() - recoveryStart} ms`);
+    }
+    const base = runtime.baseUrl;
+    // Every request not answered with success is sent again with its key, until it is (a 5xx under faults is retried).
+    for (let round = 0; round < 20; round += 1) {
+      const missing = bodies.map((_, i) => i).filter((i) => !answers.has(i));
+      if (missing.length === 0) break;
+      let cursor = 0;
+      await Promise.all(
+        Array.from({ length: options.concurrency ?? 16 }, async () => {
+          while (cursor < missing.length) {
+            const i = missing[cursor++]!;
+            const answer = await send(base, i);
+            if (answer && answer.status < 300) answers.set(i, answer);
+          }
+        }),
+      );
+    }
+
+    const quiet = await waitQuiet(base, apiKey, options.events, options.settleTimeoutMs ?? 180_000, log);
+    const recoveryMs = Date.now() - recoveryStart;
+    const emails = sendsPerRecipient(new SesJournal(dataDir));
+    const distinctEvents = new Set([...answers.values()].map((a) => a.eventId)).size;
+    const duplicateEmails = [...emails.values()].filter((n) => n > 1).length;
+    const recoveredLine = /Recovered after restart: .*/.exec(runtime.output())?.[0];
+    const unprocessed = await unprocessedEvents(base, apiKey, [...answers.values()].map((a) => a.eventId).filter((id): id is number => id !== undefined));
+    if (unprocessed.length > 0) {
+      const byId = new Map([...answers].map(([i, a]) => [a.eventId, { index: i, ...a }]));
+      log(`unprocessed events: ${JSON.stringify(unprocessed.slice(0, 5).map((e) => ({ e, answer: byId.get((e as { id?: number }).id) })))}`);
+    }
+    const report: CrashRunReport = {
+      events: options.events,
+      accepted: answers.size,
+      distinctEvents,
+      unprocessed: unprocessed.length,
+      executions: quiet,
+      duplicateEmails,
+      emails: emails.size,
+      recoveryMs,
+      ...(recoveredLine ? { recoveredLine } : {}),
+      clean:
+        answers.size === options.events &&
+        distinctEvents === options.events &&
+        unprocessed.length === 0 &&
+        quiet.total === options.events &&
+        (quiet.byStatus['3'] ?? 0) === options.events &&
+        duplicateEmails === 0 &&
+        emails.size === options.events,
+    };
+    return report;
+  } finally {
+    await runtime?.stop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Until every execution is finished (none queued or executing) and there are `expected`, or the timeout. */
+async function waitQuiet(
+  base: string,
+  apiKey: string,
+  expected: number,
+  timeoutMs: number,
+  log: (line: string) => void,
+): Promise<CrashRunReport['executions']> {
+  const until = Date.now() + timeoutMs;
+  let last: CrashRunReport['executions'] = { total: 0, byStatus: {} };
+  let lastLog = 0;
+  for (;;) {
+    last = await executionFigures(base, apiKey);
+    if (Date.now() - lastLog > 5_000) (log(`executions ${JSON.stringify(last)}`), (lastLog = Date.now()));
+    const open = (last.byStatus['1'] ?? 0) + (last.byStatus['2'] ?? 0);
+    if (last.total >= expected && open === 0) return last;
+    if (Date.now() > until) return last;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function executionFigures(base: string, apiKey: string): Promise<CrashRunReport['executions']> {
+  const total = async (query: string) => {
+    const response = await fetch(`${base}/client/executions?per_page=1${query}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const body = (await response.json()) as { meta?: { total?: number } };
+    return body.meta?.total ?? 0;
+  };
+  const statuses = ['1', '2', '3', '4', '5', '6', '7'];
+  const counts = await Promise.all(statuses.map((s) => total(`&status=${s}`)));
+  const byStatus = Object.fromEntries(statuses.map((s, i) => [s, counts[i]!]).filter(([, n]) => (n as number) > 0));
+  return { total: counts.reduce((a, b) => a + b, 0), byStatus };
+}
+
+/** The events (by id) not processed, with what GET /client/events/{id} says of them. */
+async function unprocessedEvents(base: string, apiKey: string, ids: number[]): Promise<unknown[]> {
+  const found: unknown[] = [];
+  for (let i = 0; i < ids.length; i += 20) {
+    const answers = await Promise.all(
+      ids.slice(i, i + 20).map(async (id) => {
+        const response = await fetch(`${base}/client/events/${id}`, { headers: { authorization: `Bearer ${apiKey}` } });
+        return ((await response.json()) as { data?: Record<string, unknown> }).data ?? { id, status: response.status };
+      }),
+    );
+    found.push(...answers.filter((e) => e?.['processed'] !== true));
+  }
+  return found;
+}
+
+/** Recipient → e-mails SES accepted for it, from the Send notifications the local SES journaled (both lifetimes). */
+function sendsPerRecipient(journal: SesJournal): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const entry of journal.entries()) {
+    const record = JSON.parse(String(entry.message['Message'])) as { eventType?: string; mail?: { destination?: string[] } };
+    if (record.eventType !== 'Send') continue;
+    for (const to of record.mail?.destination ?? []) counts.set(to, (counts.get(to) ?? 0) + 1);
+  }
+  return counts;
+}
