@@ -28,7 +28,7 @@ const outerEnv = {
 const outerEnvSetup = 'test/integration/support/outer-env.ts';
 
 /**
- * Three projects: `vitest run --project unit|integration|infra`.
+ * Four projects: `vitest run --project unit|integration|chaos|infra`.
  * Sized for a 2-core machine: two forked workers (forks isolate native modules and CDK's memory better than
  * threads); the integration runtime (Java + server) lives in the main process.
  */
@@ -54,6 +54,17 @@ export default defineConfig({
           globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        // Issue 18: runs of `npm start` in processes of their own, killed and restarted (scripts/chaos).
+        test: {
+          name: 'chaos',
+          include: ['test/chaos/**/*.test.ts'],
+          environment: 'node',
+          env: outerEnv,
+          setupFiles: [outerEnvSetup],
+          testTimeout: 600_000,
         },
       },
       {

@@ -39,6 +39,8 @@ const ConfigSchema = z.object({
    * At most 840, so the wait fits one SQS delay (900 s) with margin.
    */
   EXECUTION_LEASE_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(840)), 600),
+  /** The outbox sweeper enqueues again an event still queued this long after it was written (issue 18). */
+  OUTBOX_SWEEP_AFTER_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 120),
   /** HMAC secret of the public /u and /v links (≥ 32 characters; AWS: from Secrets Manager via the stack). */
   LINK_SECRET: z.optional(z.string().check(z.minLength(32))),
 });

@@ -7,7 +7,8 @@ import { logger } from '../../shared/logger.js';
 
 /** Every few minutes: enqueue the events whose enqueue was lost after they were written. */
 export const handler = async (): Promise<SweepSummary> => {
-  const summary = await sweepQueuedEvents(getContainer().resolve([eventStore, queue, clock]));
+  const deps = getContainer().resolve([eventStore, queue, clock]);
+  const summary = await sweepQueuedEvents(deps, { olderThanMs: deps.config.OUTBOX_SWEEP_AFTER_SECONDS * 1000 });
   if (summary.enqueued > 0) logger.warn('events enqueued by the sweeper', { ...summary });
   return summary;
 };

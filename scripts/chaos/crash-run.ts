@@ -24,6 +24,8 @@ export interface CrashRunOptions {
   /** Give up waiting for a quiet engine after this long. */
   settleTimeoutMs?: number;
   log?: (line: string) => void;
+  /** Leave DATA_DIR in place (its path is logged), to look into a run that did not end clean. */
+  keepData?: boolean;
 }
 
 export interface CrashRunReport {
@@ -166,7 +168,8 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
     return report;
   } finally {
     await runtime?.stop().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    if (options.keepData) log(`data kept in ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -11,6 +11,7 @@ const report = await crashRun({
   ...(killAfter === 'none' ? {} : { killAfter: Number(killAfter) }),
   ...(process.env['FAULTS'] ? { faults: process.env['FAULTS'], faultsSeed: Number(process.env['FAULTS_SEED'] ?? 1) } : {}),
   log: (line) => console.error(line),
+  keepData: process.env['CRASH_KEEP_DATA'] === '1',
 });
 console.log(JSON.stringify(report, null, 2));
 process.exit(report.clean ? 0 : 1);
