@@ -82,9 +82,10 @@ const ALL_SES_EVENT_TYPES = [
 ];
 
 describe('SES status events on AWS (issue 9 §1)', () => {
-  it('has one queue entry that receives SES events: ses-status, reading and writing the table, sending nothing', () => {
+  it('has one queue entry that receives SES events: ses-status, reading and writing the table, sending only to the workflow queue', () => {
     expect(queueFunctions.filter((q) => q.sesEvents)).toEqual([
-      { handler: 'ses-status', queue: 'ses-status', tableAccess: 'readWrite', sesEvents: true },
+      // The workflow queue: a notification that is a stranded execution's evidence wakes it (issue 18).
+      { handler: 'ses-status', queue: 'ses-status', tableAccess: 'readWrite', sesEvents: true, sendsTo: ['workflow'] },
     ]);
   });
 
@@ -200,15 +201,17 @@ describe('SES status events on AWS (issue 9 §1)', () => {
     ]);
   });
 
-  it('lets ses-status read and write the table and send nothing: no SES, SQS send, SNS or KMS permission', () => {
+  it('lets ses-status read and write the table and send to the workflow queue only: no SES, SNS, KMS or other queue', () => {
     const { fn } = statusPath();
     const statements = statementsOfRole(resources, logicalIdOf(fn.Properties.Role));
     const actions = statements.flatMap((s) => asList(s.Action));
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem']));
-    expect(allowing(statements, 'sqs:SendMessage')).toEqual([]);
+    const sends = allowing(statements, 'sqs:SendMessage');
+    expect(sends).toHaveLength(1);
+    expect(JSON.stringify(sends[0]!.Resource)).toMatch(/Workflow/i);
     expect(actions.filter((a) => /^(ses|sns|kms|scheduler|iam):/.test(a))).toEqual([]);
     const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(Object.keys(env).filter((name) => /_QUEUE_(URL|ARN)$|^SES_|^LINK_SECRET$/.test(name))).toEqual([]);
+    expect(Object.keys(env).filter((name) => /_QUEUE_(URL|ARN)$|^SES_|^LINK_SECRET$/.test(name))).toEqual(['WORKFLOW_QUEUE_URL']);
   });
 
   describe('local-only routes', () => {

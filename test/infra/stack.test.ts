@@ -95,6 +95,8 @@ describe('EmailLifecycle stack', () => {
             TABLE_KEYS.gsi1.sortKey,
             TABLE_KEYS.gsi2.partitionKey,
             TABLE_KEYS.gsi2.sortKey,
+            TABLE_KEYS.gsi3.partitionKey,
+            TABLE_KEYS.gsi3.sortKey,
           ].map(
             (name) => ({ AttributeName: name, AttributeType: 'S' }),
           ),
@@ -113,6 +115,15 @@ describe('EmailLifecycle stack', () => {
             KeySchema: [
               { AttributeName: TABLE_KEYS.gsi2.partitionKey, KeyType: 'HASH' },
               { AttributeName: TABLE_KEYS.gsi2.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'KEYS_ONLY' },
+          },
+          {
+            // Claims in flight (issue 18): the stuck-execution sweep's sparse view.
+            IndexName: TABLE_KEYS.gsi3.name,
+            KeySchema: [
+              { AttributeName: TABLE_KEYS.gsi3.partitionKey, KeyType: 'HASH' },
+              { AttributeName: TABLE_KEYS.gsi3.sortKey, KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'KEYS_ONLY' },
           },
