@@ -286,45 +286,40 @@ export class DynamoDeliveryStore implements DeliveryStore {
   async releaseClaim(execution: ExecutionRecord, reason: string, at: string): Promise<boolean> {
     const c = execution.client_id;
     const claim = execution.claim;
-    try {
-      await sendTransaction(
-        this.db,
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.execution(c, execution.id),
-                UpdateExpression:
-                  'SET retry_pending = :t, reason = :reason, updated_at = :at, gsi3sk = :g3sk ADD attempt :one REMOVE claim, outcome_unknown',
-                ConditionExpression: '#s = :executing AND updated_at = :seen',
-                ExpressionAttributeNames: { '#s': 'status' },
-                ExpressionAttributeValues: {
-                  ':t': true,
-                  ':reason': reason,
-                  ':at': at,
-                  ':one': 1,
-                  ':executing': EXECUTION_STATUS.executing,
-                  ':seen': execution.updated_at,
-                  ':g3sk': executing(execution, at).gsi3sk,
-                },
+    const outcome = await this.settle(
+      0,
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.execution(c, execution.id),
+              UpdateExpression:
+                'SET retry_pending = :t, reason = :reason, updated_at = :at, gsi3sk = :g3sk ADD attempt :one REMOVE claim, outcome_unknown',
+              ConditionExpression: '#s = :executing AND updated_at = :seen',
+              ExpressionAttributeNames: { '#s': 'status' },
+              ExpressionAttributeValues: {
+                ':t': true,
+                ':reason': reason,
+                ':at': at,
+                ':one': 1,
+                ':executing': EXECUTION_STATUS.executing,
+                ':seen': execution.updated_at,
+                ':g3sk': executing(execution, at).gsi3sk,
               },
             },
-            // The next claim writes its own queued log and raises the counters again: the history keeps one of each.
-            ...(claim
-              ? [
-                  { Delete: { TableName: this.tableName, Key: keys.sentEmailLog(c, claimedEmailIdOf(execution), claim.log_at, claim.log_id) } },
-                  ...this.giveBack(execution, claim, { waitAgain: true }),
-                ]
-              : []),
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
-      throw error;
-    }
+          },
+          // The next claim writes its own queued log and raises the counters again: the history keeps one of each.
+          ...(claim
+            ? [
+                { Delete: { TableName: this.tableName, Key: keys.sentEmailLog(c, claimedEmailIdOf(execution), claim.log_at, claim.log_id) } },
+                ...this.giveBack(execution, claim, { waitAgain: true }),
+              ]
+            : []),
+        ],
+      }),
+    );
+    return outcome === 'done';
   }
 
   /** Which limit held: the quota item as it was (returned with the cancellation) against the month's share. */
