@@ -41,6 +41,10 @@ export interface CrashRunReport {
   emails: number;
   /** From the second start's spawn to the quiet engine (ms); from the first request when there was no crash. */
   recoveryMs: number;
+  /** From the second start's spawn to its API answering (recovery at start included). */
+  restartMs?: number;
+  /** From the second start's spawn until every execution created before the kill is finished. */
+  preCrashMs?: number;
   /** The runtime's own line about what it recovered at start. */
   recoveredLine?: string;
   clean: boolean;
@@ -113,10 +117,15 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
     if (killed) await killed;
 
     let recoveryStart = started;
+    let restartMs: number | undefined;
+    let preCrash: Promise<number> | undefined;
     if (killed) {
       recoveryStart = Date.now();
+      const killedAt = new Date().toISOString();
       runtime = await startLocalProcess({ dataDir, env });
-      log(`restarted in ${Date.now() - recoveryStart} ms`);
+      restartMs = Date.now() - recoveryStart;
+      log(`restarted in ${restartMs} ms`);
+      preCrash = preCrashSettled(runtime.baseUrl, apiKey, killedAt).then((at) => at - recoveryStart);
     }
     const base = runtime.baseUrl;
     // Every request not answered with success is sent again with its key, until it is (a 5xx under faults is retried).
@@ -137,6 +146,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
 
     const quiet = await waitQuiet(base, apiKey, options.events, options.settleTimeoutMs ?? 180_000, log);
     const recoveryMs = Date.now() - recoveryStart;
+    const preCrashMs = preCrash ? await preCrash : undefined;
     const emails = sendsPerRecipient(new SesJournal(dataDir));
     const distinctEvents = new Set([...answers.values()].map((a) => a.eventId)).size;
     const duplicateEmails = [...emails.values()].filter((n) => n > 1).length;
@@ -155,6 +165,8 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
       duplicateEmails,
       emails: emails.size,
       recoveryMs,
+      ...(restartMs !== undefined ? { restartMs } : {}),
+      ...(preCrashMs !== undefined ? { preCrashMs } : {}),
       ...(recoveredLine ? { recoveredLine } : {}),
       clean:
         answers.size === options.events &&
@@ -171,6 +183,23 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
     if (options.keepData) log(`data kept in ${dataDir}`);
     else rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** When every execution created before `killedAt` is finished (none queued or executing), polled every 250 ms. */
+async function preCrashSettled(base: string, apiKey: string, killedAt: string): Promise<number> {
+  for (let i = 0; i < 2_400; i += 1) {
+    const open = await Promise.all(
+      ['1', '2'].map(async (status) => {
+        const response = await fetch(`${base}/client/executions?per_page=1&status=${status}&created_to=${encodeURIComponent(killedAt)}`, {
+          headers: { authorization: `Bearer ${apiKey}` },
+        });
+        return ((await response.json()) as { meta?: { total?: number } }).meta?.total ?? 0;
+      }),
+    );
+    if (open[0] === 0 && open[1] === 0) return Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return Date.now();
 }
 
 /** Until every execution is finished (none queued or executing) and there are `expected`, or the timeout. */
