@@ -8,6 +8,24 @@
 import type { QueueName } from '../shared/ports.js';
 import type { TableAccess } from './routes.js';
 
+/**
+ * A structured log line a function writes with `metric: <metric>` that operators must hear about (issue 19 §3): on
+ * AWS a metric filter on the function's logs counts it as `EmailLifecycle/<metricName>`, and an alarm on the on-call
+ * topic fires when a 5-minute sum reaches `alarmAt`. Declared in the function's table entry (queues or scheduled).
+ */
+export interface LogMetric {
+  /** The `metric` field of the log line, e.g. `stuck_executions_swept`. */
+  metric: string;
+  /** The CloudWatch metric it becomes, in the service's namespace. */
+  metricName: string;
+  /** A numeric field of the line to add up (`enqueued`); default: each line counts 1. */
+  valueField?: string;
+  /** The alarm fires when the 5-minute sum reaches this. */
+  alarmAt: number;
+  /** What a firing alarm means, for the on-call message. */
+  description: string;
+}
+
 export interface QueueFunctionDefinition {
   /** Module under functions/queue/ (without extension) whose `handler` export consumes the queue. */
   handler: string;
@@ -28,12 +46,18 @@ export interface QueueFunctionDefinition {
   maxBatchingWindowSeconds?: number;
   /** Deliveries before a message moves to the DLQ (default 5). */
   maxReceiveCount?: number;
-  /** Concurrent invocations the event source mapping may start (2–1000; default: unbounded). */
+  /**
+   * Concurrent invocations the event source mapping may start (2–1000), overridden by context
+   * `<handler>MaxConcurrency`. Every entry that does not send e-mail needs one on AWS; a sender is sized to the SES
+   * account's send rate instead (infra/queue-concurrency.ts, docs/capacity.md "Bounded concurrency").
+   */
   maxConcurrency?: number;
   /** Maximum run time in seconds (default 30); the queue's visibility timeout is 6× this. */
   timeoutSeconds?: number;
   /** Memory in MB (default 512). */
   memoryMb?: number;
+  /** Log lines CloudWatch counts and alarms on. */
+  logMetrics?: readonly LogMetric[];
 }
 
 export const QUEUE_FUNCTION_DEFAULTS = {
@@ -49,11 +73,43 @@ export const VISIBILITY_TIMEOUT_FACTOR = 6;
 
 export const queueFunctions: readonly QueueFunctionDefinition[] = [
   // Processing an event reads 3 items and writes 1 transaction; 10 a batch keeps a cold batch well under 30 s.
-  { handler: 'process-events', queue: 'events', tableAccess: 'readWrite', sendsTo: ['workflow'], schedules: true },
-  // One SES call a message; a send that fails transiently comes back after the visibility timeout.
+  // 3 × 10 events in flight at ≥ 50 ms each: ≤ 600 events/s, 3× the target, within what one client's `CLIENT#`
+  // configuration reads and the queued-event index absorb (docs/capacity.md "Bounded concurrency"); the workflow
+  // queue downstream absorbs any rate.
+  {
+    handler: 'process-events',
+    queue: 'events',
+    tableAccess: 'readWrite',
+    sendsTo: ['workflow'],
+    schedules: true,
+    maxConcurrency: 3,
+  },
+  // One SES call a message; a send that fails transiently comes back after the visibility timeout. Its batch size
+  // and concurrency on AWS follow the SES account's send rate (context `sesMaxSendRate`), not this entry.
   { handler: 'execute-workflow', queue: 'workflow', tableAccess: 'readWrite', sendsTo: ['workflow'], schedules: true, sendsEmail: true },
   // SES status notifications (issue 9): SES configuration set → SNS topic → this queue. Filled by SES, not by a
   // function; each message costs ≤ 3 DynamoDB requests for a known message id.
   // A notification that is the evidence a stranded execution waits for wakes it on the workflow queue (issue 18).
-  { handler: 'ses-status', queue: 'ses-status', tableAccess: 'readWrite', sesEvents: true, sendsTo: ['workflow'] },
+  // 6 × 10 notifications in flight at ≥ 30 ms each: ≤ 2 000/s, twice the target's 1 000/s, so a backlog drains
+  // (notifications follow the sends, ≈ 5 an e-mail, so the sender's ceiling bounds their steady rate).
+  {
+    handler: 'ses-status',
+    queue: 'ses-status',
+    tableAccess: 'readWrite',
+    sesEvents: true,
+    sendsTo: ['workflow'],
+    maxConcurrency: 6,
+    logMetrics: [
+      {
+        // Acknowledged, never retried. A few are expected (an erased contact's late opens and clicks); dozens in
+        // 5 minutes mean notifications no longer find their e-mails (message ids not recorded, another table).
+        metric: 'ses_status_unknown_message',
+        metricName: 'SesStatusUnknownMessages',
+        alarmAt: 10,
+        description:
+          'ses-status acknowledged 10 or more SES notifications in 5 minutes whose message id no sent e-mail has ' +
+          '(logs: metric = ses_status_unknown_message); delivery tracking may be losing its e-mails',
+      },
+    ],
+  },
 ];

@@ -3,6 +3,7 @@
  * runtime), declared once and read by infra/ and local/ alike, as functions/routes.ts and functions/queues.ts are.
  */
 import type { QueueName } from '../shared/ports.js';
+import type { LogMetric } from './queues.js';
 import type { TableAccess } from './routes.js';
 
 export interface ScheduledFunctionDefinition {
@@ -14,6 +15,8 @@ export interface ScheduledFunctionDefinition {
   sendsTo?: readonly QueueName[];
   /** Maximum run time in seconds (default 60). */
   timeoutSeconds?: number;
+  /** Log lines CloudWatch counts and alarms on (functions/queues.ts `LogMetric`). */
+  logMetrics?: readonly LogMetric[];
 }
 
 export const scheduledFunctions: readonly ScheduledFunctionDefinition[] = [
@@ -21,5 +24,23 @@ export const scheduledFunctions: readonly ScheduledFunctionDefinition[] = [
   // for up to SWEEP_BUDGET_MS (90 s, shared/domain/events/sweep-events.ts); 120 s leave room for the last page.
   { handler: 'sweep-events', everyMinutes: 5, tableAccess: 'read', sendsTo: ['events'], timeoutSeconds: 120 },
   // Beside it, the stuck-execution sweep (issue 18 §1): claims past their lease go back to the executor.
-  { handler: 'sweep-executions', everyMinutes: 5, tableAccess: 'read', sendsTo: ['workflow'], timeoutSeconds: 60 },
+  {
+    handler: 'sweep-executions',
+    everyMinutes: 5,
+    tableAccess: 'read',
+    sendsTo: ['workflow'],
+    timeoutSeconds: 60,
+    logMetrics: [
+      {
+        // One stuck claim is already news: its worker died and the delayed re-dispatch meant to settle it was lost.
+        metric: 'stuck_executions_swept',
+        metricName: 'StuckExecutionsSwept',
+        valueField: 'enqueued',
+        alarmAt: 1,
+        description:
+          'sweep-executions found executions still claimed past their lease and sent them back to the executor ' +
+          '(logs: metric = stuck_executions_swept): a worker died and its own re-dispatch was lost',
+      },
+    ],
+  },
 ];

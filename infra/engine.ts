@@ -2,7 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { VISIBILITY_TIMEOUT_FACTOR, type QueueFunctionDefinition } from '../functions/queues.js';
-import type { QueueName } from '../shared/ports.js';
+import { MAX_QUEUE_DELAY_SECONDS, type QueueName } from '../shared/ports.js';
 import { ExecutionSchedules } from './execution-schedules.js';
 import { LinkSecret } from './link-secret.js';
 import { MailEvents } from './mail-events.js';
@@ -80,6 +80,14 @@ export class Engine extends Construct {
       ? new MailEvents(this, 'MailEvents', { mail: this.mail, target: this.queueOf(statusQueues[0].queue), removalPolicy })
       : undefined;
     this.linkSecret = new LinkSecret(this, 'LinkSecret', { removalPolicy });
+  }
+
+  /**
+   * The longest delivery delay a message of the queue may carry: the schedules' target (the workflow queue) takes
+   * waits up to SQS's 15 minutes as `DelaySeconds` (shared/domain/engine/dispatch.ts); the other queues none.
+   */
+  maxDelaySecondsOf(name: QueueName): number {
+    return name === SCHEDULE_TARGET ? MAX_QUEUE_DELAY_SECONDS : 0;
   }
 
   /** The queue a function consumes (functions/queues.ts). */

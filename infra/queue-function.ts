@@ -1,11 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { QUEUE_FUNCTION_DEFAULTS, type QueueFunctionDefinition } from '../functions/queues.js';
+import type { QueueName } from '../shared/ports.js';
 import type { Engine } from './engine.js';
+import { countLogMetrics, type CountedLogMetric } from './log-metrics.js';
 import { constructIdOf, createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
 import type { WorkQueue } from './work-queue.js';
 
@@ -27,15 +28,21 @@ export interface QueueFunctionProps {
 
 /**
  * One entry of functions/queues.ts: the consuming Lambda, with an event source mapping on its queue that reports
- * partial batch failures, the table access its entry names, and what it does with the engine (sends, schedules,
- * e-mail) granted by the Engine.
+ * partial batch failures, the table access its entry names, what it does with the engine (sends, schedules,
+ * e-mail) granted by the Engine, and a metric filter per log metric of its entry.
  */
 export class QueueFunction extends Construct {
   readonly function: NodejsFunction;
+  readonly definition: ReturnType<typeof resolveQueueFunction>;
+  /** The queue it consumes. */
+  readonly source: WorkQueue;
+  readonly logMetrics: readonly CountedLogMetric[];
 
   constructor(scope: Construct, id: string, props: QueueFunctionProps) {
     super(scope, id);
     const definition = resolveQueueFunction(props.definition);
+    this.definition = definition;
+    this.source = props.source;
 
     this.function = createNodeFunction(this, {
       entry: props.entry ?? entryOf('queue', definition.handler),
@@ -57,22 +64,10 @@ export class QueueFunction extends Construct {
         maxConcurrency: definition.maxConcurrency,
       }),
     );
-    if (definition.sesEvents) {
-      // A notification for a message this service does not know is acknowledged, not retried: it is counted here
-      // (the function logs it with `metric: ses_status_unknown_message`).
-      new MetricFilter(this, 'UnknownMessages', {
-        logGroup: this.function.logGroup,
-        metricNamespace: METRIC_NAMESPACE,
-        metricName: 'SesStatusUnknownMessages',
-        filterPattern: FilterPattern.stringValue('$.metric', '=', 'ses_status_unknown_message'),
-        metricValue: '1',
-      });
-    }
+    // e.g. ses-status's notifications for unknown message ids: acknowledged, never retried, so counted here.
+    this.logMetrics = countLogMetrics(this, this.function.logGroup, definition.logMetrics);
   }
 }
-
-/** The namespace of the service's own CloudWatch metrics. */
-export const METRIC_NAMESPACE = 'EmailLifecycle';
 
 export interface QueueFunctionsProps {
   queueFunctions: readonly QueueFunctionDefinition[];
@@ -89,8 +84,8 @@ export interface QueueFunctionsProps {
  * Every entry of the queue-function table, each consuming its queue of the engine: a function that `sendsTo` a
  * queue gets sqs:SendMessage on exactly that queue and its URL in `<NAME>_QUEUE_URL`.
  */
-export function addQueueFunctions(scope: Construct, props: QueueFunctionsProps): Map<string, QueueFunction> {
-  const byQueue = new Map<string, QueueFunction>();
+export function addQueueFunctions(scope: Construct, props: QueueFunctionsProps): Map<QueueName, QueueFunction> {
+  const byQueue = new Map<QueueName, QueueFunction>();
   for (const definition of props.queueFunctions) {
     byQueue.set(
       definition.queue,

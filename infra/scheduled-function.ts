@@ -6,6 +6,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import type { ScheduledFunctionDefinition } from '../functions/scheduled.js';
 import type { Engine } from './engine.js';
+import { countLogMetrics, type CountedLogMetric } from './log-metrics.js';
 import { createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
 
 export interface ScheduledFunctionProps {
@@ -18,15 +19,19 @@ export interface ScheduledFunctionProps {
 }
 
 /**
- * One entry of functions/scheduled.ts: its Lambda (table access and sends as the entry says) and an EventBridge
- * rule that invokes it every `everyMinutes` (the local runtime runs the same handler on an interval).
+ * One entry of functions/scheduled.ts: its Lambda (table access and sends as the entry says), an EventBridge rule
+ * that invokes it every `everyMinutes` (the local runtime runs the same handler on an interval), and a metric filter
+ * per log metric of its entry.
  */
 export class ScheduledFunction extends Construct {
   readonly function: NodejsFunction;
+  readonly definition: ScheduledFunctionDefinition;
+  readonly logMetrics: readonly CountedLogMetric[];
 
   constructor(scope: Construct, id: string, props: ScheduledFunctionProps) {
     super(scope, id);
     const { definition } = props;
+    this.definition = definition;
     this.function = createNodeFunction(this, {
       entry: entryOf('scheduled', definition.handler),
       description: `every ${definition.everyMinutes} min -> ${definition.handler}`,
@@ -44,5 +49,7 @@ export class ScheduledFunction extends Construct {
       // A run missed for longer than one period is worth nothing: the next one does the same work.
       targets: [new LambdaFunction(this.function, { maxEventAge: Duration.minutes(definition.everyMinutes), retryAttempts: 2 })],
     });
+    // e.g. sweep-executions's stuck claims: each one a worker that died with its re-dispatch lost.
+    this.logMetrics = countLogMetrics(this, this.function.logGroup, definition.logMetrics);
   }
 }

@@ -1,6 +1,8 @@
 import type { Node } from 'constructs';
 import * as z from 'zod';
+import { queueFunctions } from '../functions/queues.js';
 import { corsPolicy, parseCorsOrigins, type CorsPolicy } from '../shared/http/cors.js';
+import { maxConcurrencyContextKey, SES_DEFAULT_MAX_SEND_RATE, type QueueConcurrencySettings } from './queue-concurrency.js';
 
 /** Deploy-time choices, read from CDK context (`cdk deploy -c key=value` or cdk.json). */
 export interface StackSettings {
@@ -17,6 +19,14 @@ export interface StackSettings {
    * `npm start` reads, so one setting serves both; off when neither is set.
    */
   cors: CorsPolicy | undefined;
+  /** Context `onCallEmail`: an address subscribed to the on-call topic (SNS asks it to confirm); none when absent. */
+  onCallEmail: string | undefined;
+  /**
+   * How many invocations each queue's mapping may run (infra/queue-concurrency.ts): context `sesMaxSendRate`
+   * (e-mails/s, default 14) sizes the senders, `<handler>MaxConcurrency` (e.g. `processEventsMaxConcurrency`,
+   * 2–1000) overrides an entry of functions/queues.ts.
+   */
+  queueConcurrency: QueueConcurrencySettings;
 }
 
 /** Context key → environment variable of shared/config.ts that every HTTP function receives when the key is set. */
@@ -50,12 +60,8 @@ export function readStackSettings(node: Node): StackSettings {
   }
   const senderEnvironment: Record<string, string> = {};
   for (const [key, envName] of Object.entries(SENDER_CONTEXT_ENVIRONMENT)) {
-    const value: unknown = node.tryGetContext(key);
-    if (value === undefined || value === null || value === '') continue;
-    if (!z.email().safeParse(value).success) {
-      throw new Error(`Context "${key}" must be an e-mail address, got ${JSON.stringify(value)}`);
-    }
-    senderEnvironment[envName] = String(value);
+    const value = readEmail(node, key);
+    if (value !== undefined) senderEnvironment[envName] = value;
   }
   return {
     deletionProtection: readBoolean(node, 'deletionProtection', true),
@@ -66,7 +72,27 @@ export function readStackSettings(node: Node): StackSettings {
     functionEnvironment,
     senderEnvironment,
     cors: readCors(node),
+    onCallEmail: readEmail(node, 'onCallEmail'),
+    queueConcurrency: {
+      sesMaxSendRate: readPositiveNumber(node, 'sesMaxSendRate', SES_DEFAULT_MAX_SEND_RATE),
+      // Checked against Lambda's 2–1000 where it is used (sizeQueueFunctions).
+      maxConcurrency: Object.fromEntries(
+        queueFunctions.flatMap(({ handler }) => {
+          const key = maxConcurrencyContextKey(handler);
+          return node.tryGetContext(key) === undefined ? [] : [[handler, readPositiveInteger(node, key, 0)]];
+        }),
+      ),
+    },
   };
+}
+
+function readEmail(node: Node, key: string): string | undefined {
+  const value: unknown = node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (!z.email().safeParse(value).success) {
+    throw new Error(`Context "${key}" must be an e-mail address, got ${JSON.stringify(value)}`);
+  }
+  return String(value);
 }
 
 function readCors(node: Node): CorsPolicy | undefined {
@@ -82,6 +108,16 @@ function readBoolean(node: Node, key: string, fallback: boolean): boolean {
   if (value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;
   throw new Error(`Context "${key}" must be true or false, got ${JSON.stringify(value)}`);
+}
+
+function readPositiveNumber(node: Node, key: string, fallback: number): number {
+  const value: unknown = node.tryGetContext(key);
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) {
+    throw new Error(`Context "${key}" must be a positive number, got ${JSON.stringify(value)}`);
+  }
+  return parsed;
 }
 
 function readPositiveInteger(node: Node, key: string, fallback: number): number {

@@ -3,11 +3,15 @@ import type { Construct } from 'constructs';
 import { queueFunctions } from '../functions/queues.js';
 import { API_BASE_PATH, routes } from '../functions/routes.js';
 import { scheduledFunctions } from '../functions/scheduled.js';
+import { EngineAlarms } from './alarms.js';
 import { createDataTable } from './data-table.js';
 import { Engine } from './engine.js';
+import { EngineDashboard } from './engine-dashboard.js';
 import { FallbackFunction } from './fallback-function.js';
 import { createHttpApi } from './http-api.js';
 import { constructIdOf } from './node-function.js';
+import { alarmsIn, OnCall } from './on-call.js';
+import { sizeQueueFunctions } from './queue-concurrency.js';
 import { addQueueFunctions } from './queue-function.js';
 import { RouteFunction, routesOnAws } from './route-function.js';
 import { ScheduledFunction } from './scheduled-function.js';
@@ -20,8 +24,9 @@ export interface EmailLifecycleStackProps extends StackProps {
 /**
  * The whole service in one stack: the table, the HTTP API, the engine (a queue + DLQ per entry of
  * functions/queues.ts, the Scheduler group and role, the SES configuration set and its status events, the link
- * secret), and one Lambda per entry of functions/routes.ts (but the local-only ones), functions/queues.ts and
- * functions/scheduled.ts, each granted what its entry names and nothing more.
+ * secret), and one Lambda per entry of functions/routes.ts (but the local-only ones), functions/queues.ts (each
+ * mapping bounded: infra/queue-concurrency.ts) and functions/scheduled.ts, each granted what its entry names and
+ * nothing more; then the operators' side: the alarms, the engine's dashboard and the on-call topic every alarm sends to.
  */
 export class EmailLifecycleStack extends Stack {
   constructor(scope: Construct, id: string, props: EmailLifecycleStackProps) {
@@ -30,8 +35,10 @@ export class EmailLifecycleStack extends Stack {
 
     const table = createDataTable(this, { deletionProtection: settings.deletionProtection });
     const { api } = createHttpApi(this, settings);
+    // The queue table as built on AWS: every mapping with a maximum concurrency, the senders sized to SES's rate.
+    const queueTable = sizeQueueFunctions(queueFunctions, settings.queueConcurrency);
     const engine = new Engine(this, 'Engine', {
-      queueFunctions,
+      queueFunctions: queueTable,
       deletionProtection: settings.deletionProtection,
       senderEnvironment: settings.senderEnvironment,
     });
@@ -59,17 +66,32 @@ export class EmailLifecycleStack extends Stack {
     // Requests no route takes: 405 + Allow for a known path, the 404 envelope otherwise.
     new FallbackFunction(this, 'Unmatched', { api, deletionProtection: settings.deletionProtection });
 
-    addQueueFunctions(this, { queueFunctions, engine, table, environment, deletionProtection: settings.deletionProtection });
+    const consumers = addQueueFunctions(this, {
+      queueFunctions: queueTable,
+      engine,
+      table,
+      environment,
+      deletionProtection: settings.deletionProtection,
+    });
 
-    for (const definition of scheduledFunctions) {
-      new ScheduledFunction(this, constructIdOf(definition.handler), {
-        definition,
-        engine,
-        table,
-        environment,
-        deletionProtection: settings.deletionProtection,
-      });
-    }
+    const scheduled = scheduledFunctions.map(
+      (definition) =>
+        new ScheduledFunction(this, constructIdOf(definition.handler), {
+          definition,
+          engine,
+          table,
+          environment,
+          deletionProtection: settings.deletionProtection,
+        }),
+    );
+
+    // Operators hear about failures (issue 19 §3): the alarms beside the DLQs' own, the dashboard, and every alarm of
+    // the stack sending to the on-call topic — wired last, so no alarm is left out.
+    const background = { api, engine, consumers: [...consumers.values()], scheduled };
+    const alarms = new EngineAlarms(this, 'Alarms', background);
+    new EngineDashboard(this, 'Dashboard', { ...background, alarms, allAlarms: alarmsIn(this) });
+    const onCall = new OnCall(this, 'OnCall', { email: settings.onCallEmail });
+    onCall.notifyOnAlarmsIn(this);
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API',
@@ -83,6 +105,10 @@ export class EmailLifecycleStack extends Stack {
     new CfnOutput(this, 'SesConfigurationSet', {
       description: 'SES configuration set every e-mail is sent with (SES_CONFIGURATION_SET)',
       value: engine.mail.configurationSet.configurationSetName,
+    });
+    new CfnOutput(this, 'OnCallTopic', {
+      description: 'SNS topic every alarm sends to: subscribe a pager, chat or more addresses',
+      value: onCall.topic.topicArn,
     });
   }
 }

@@ -19,10 +19,14 @@ export class WorkQueue extends Construct {
   readonly name: QueueName;
   readonly queue: Queue;
   readonly deadLetters: DeadLetterQueue;
+  readonly visibilityTimeoutSeconds: number;
+  readonly maxReceiveCount: number;
 
   constructor(scope: Construct, id: string, props: WorkQueueProps) {
     super(scope, id);
     this.name = props.name;
+    this.visibilityTimeoutSeconds = props.visibilityTimeoutSeconds;
+    this.maxReceiveCount = props.maxReceiveCount;
     this.deadLetters = new DeadLetterQueue(this, 'DeadLetters', {
       alarmDescription: `Messages of the ${props.name} queue failed ${props.maxReceiveCount} times (DLQ)`,
       removalPolicy: props.removalPolicy,
@@ -34,6 +38,14 @@ export class WorkQueue extends Construct {
       deadLetterQueue: { queue: this.deadLetters.queue, maxReceiveCount: props.maxReceiveCount },
       removalPolicy: props.removalPolicy,
     });
+  }
+
+  /**
+   * The longest a message spends in this queue on its way to the DLQ: every delivery but the last returns it after
+   * the visibility timeout, and the last holds it that long again before it moves (the queue-age alarm's base).
+   */
+  get retryWindowSeconds(): number {
+    return this.maxReceiveCount * this.visibilityTimeoutSeconds;
   }
 
   /**

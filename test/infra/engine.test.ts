@@ -6,6 +6,7 @@ import { routeKey, routes } from '../../functions/routes.js';
 import { scheduledFunctions } from '../../functions/scheduled.js';
 import { composeApp } from '../../infra/compose-app.js';
 import type { EngineNeeds } from '../../infra/engine.js';
+import { SES_DEFAULT_MAX_SEND_RATE, sizeQueueFunctions } from '../../infra/queue-concurrency.js';
 import { routesOnAws } from '../../infra/route-function.js';
 import { queueUrlVariable } from '../../infra/work-queue.js';
 import type { QueueName } from '../../shared/ports.js';
@@ -76,7 +77,7 @@ const alarmsOn = (queueId: string): Resource[] =>
   Object.values(resources).filter(
     (r) =>
       r.Type === 'AWS::CloudWatch::Alarm' &&
-      (r.Properties.Dimensions as { Name: string; Value: unknown }[]).some(
+      ((r.Properties.Dimensions ?? []) as { Name: string; Value: unknown }[]).some(
         (d) => d.Name === 'QueueName' && logicalIdOf(d.Value) === queueId,
       ),
   );
@@ -127,15 +128,17 @@ describe('the engine on AWS (issue 8 §6)', () => {
       expect(queue.Properties.VisibilityTimeout as number).toBeGreaterThanOrEqual(6 * timeout);
     });
 
-    it.each(QUEUE_NAMES)('maps the %s queue to its function with ReportBatchItemFailures and the entry\'s batch size', (name) => {
-      const { mapping, definition } = consumedQueue(name);
+    it.each(QUEUE_NAMES)('maps the %s queue to its function with ReportBatchItemFailures, its batch size and maximum concurrency', (name) => {
+      const { mapping } = consumedQueue(name);
+      // As built on AWS: the table's entry, a sender sized to the default SES rate (test/infra/operations.test.ts).
+      const sized = sizeQueueFunctions(queueFunctions, { sesMaxSendRate: SES_DEFAULT_MAX_SEND_RATE, maxConcurrency: {} }).find(
+        (q) => q.queue === name,
+      )!;
       expect(mapping.Properties).toMatchObject({
         FunctionResponseTypes: ['ReportBatchItemFailures'],
-        BatchSize: definition.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize,
+        BatchSize: sized.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize,
+        ScalingConfig: { MaximumConcurrency: sized.maxConcurrency },
       });
-      if (definition.maxConcurrency) {
-        expect(mapping.Properties.ScalingConfig).toEqual({ MaximumConcurrency: definition.maxConcurrency });
-      }
     });
 
     it('alarms as soon as one message sits in any DLQ: each queue\'s and the schedules\'', () => {

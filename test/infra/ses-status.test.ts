@@ -33,6 +33,25 @@ function only(type: string): { id: string; resource: Resource } {
 
 const statementsOf = (document: unknown): PolicyStatementJson[] => (document as { Statement: PolicyStatementJson[] }).Statement;
 
+/** The topic SES publishes to: the one the configuration set's event destination names (the stack has others). */
+function statusTopic(): { id: string; resource: Resource } {
+  const destination = only('AWS::SES::ConfigurationSetEventDestination').resource.Properties.EventDestination as {
+    SnsDestination: { TopicARN: unknown };
+  };
+  const id = logicalIdOf(destination.SnsDestination.TopicARN);
+  expect(resources[id]!.Type).toBe('AWS::SNS::Topic');
+  return { id, resource: resources[id]! };
+}
+
+/** The one topic policy attached to a topic. */
+function topicPolicyOf(topicId: string): Resource {
+  const policies = Object.values(resources).filter(
+    (r) => r.Type === 'AWS::SNS::TopicPolicy' && (r.Properties.Topics as unknown[]).some((t) => logicalIdOf(t) === topicId),
+  );
+  expect(policies).toHaveLength(1);
+  return policies[0]!;
+}
+
 /** The statements of the SQS queue policy attached to a queue. */
 function queuePolicyOf(queueId: string): PolicyStatementJson[] {
   const policies = Object.values(resources).filter(
@@ -85,13 +104,21 @@ describe('SES status events on AWS (issue 9 §1)', () => {
   it('has one queue entry that receives SES events: ses-status, reading and writing the table, sending only to the workflow queue', () => {
     expect(queueFunctions.filter((q) => q.sesEvents)).toEqual([
       // The workflow queue: a notification that is a stranded execution's evidence wakes it (issue 18).
-      { handler: 'ses-status', queue: 'ses-status', tableAccess: 'readWrite', sesEvents: true, sendsTo: ['workflow'] },
+      {
+        handler: 'ses-status',
+        queue: 'ses-status',
+        tableAccess: 'readWrite',
+        sesEvents: true,
+        sendsTo: ['workflow'],
+        maxConcurrency: 6,
+        logMetrics: [expect.objectContaining({ metric: 'ses_status_unknown_message', metricName: 'SesStatusUnknownMessages' })],
+      },
     ]);
   });
 
   it('publishes all 10 SES event types of the configuration set to one SNS topic, and nowhere else', () => {
     const { resource } = only('AWS::SES::ConfigurationSetEventDestination');
-    const topicId = only('AWS::SNS::Topic').id;
+    const topicId = statusTopic().id;
     expect(resource.Properties.ConfigurationSetName).toEqual({ Ref: only('AWS::SES::ConfigurationSet').id });
     const destination = resource.Properties.EventDestination as Record<string, unknown> & { MatchingEventTypes: string[] };
     expect(Object.keys(destination).sort()).toEqual(['Enabled', 'MatchingEventTypes', 'SnsDestination']);
@@ -101,7 +128,7 @@ describe('SES status events on AWS (issue 9 §1)', () => {
   });
 
   it('encrypts the topic with its own rotating key, which SES may use only for this account and configuration set', () => {
-    const topic = only('AWS::SNS::Topic').resource;
+    const topic = statusTopic().resource;
     const { id: keyId, resource: key } = only('AWS::KMS::Key');
     expect(topic.Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
     expect(key.Properties.EnableKeyRotation).toBe(true);
@@ -120,8 +147,8 @@ describe('SES status events on AWS (issue 9 §1)', () => {
   });
 
   it('lets only SES publish to the topic, for this account and configuration set, and only over TLS', () => {
-    const topicId = only('AWS::SNS::Topic').id;
-    const { resource: policy } = only('AWS::SNS::TopicPolicy');
+    const topicId = statusTopic().id;
+    const policy = topicPolicyOf(topicId);
     expect(policy.Properties.Topics).toEqual([{ Ref: topicId }]);
     const statements = statementsOf(policy.Properties.PolicyDocument);
     for (const statement of statements) expect(statement.Resource).toEqual({ Ref: topicId });
@@ -144,7 +171,7 @@ describe('SES status events on AWS (issue 9 §1)', () => {
 
   it('subscribes the ses-status queue to the topic without raw delivery (the SNS envelope carries the MessageId)', () => {
     const { queueId, dlqId } = statusPath();
-    const topicId = only('AWS::SNS::Topic').id;
+    const topicId = statusTopic().id;
     const { resource: subscription } = only('AWS::SNS::Subscription');
     expect(subscription.Properties).toEqual({
       Protocol: 'sqs',
@@ -177,7 +204,9 @@ describe('SES status events on AWS (issue 9 §1)', () => {
     const alarms = Object.values(resources).filter(
       (r) =>
         r.Type === 'AWS::CloudWatch::Alarm' &&
-        (r.Properties.Dimensions as { Name: string; Value: unknown }[]).some((d) => d.Name === 'QueueName' && logicalIdOf(d.Value) === dlqId),
+        ((r.Properties.Dimensions ?? []) as { Name: string; Value: unknown }[]).some(
+          (d) => d.Name === 'QueueName' && logicalIdOf(d.Value) === dlqId,
+        ),
     );
     expect(alarms).toHaveLength(1);
     expect(alarms[0]!.Properties).toMatchObject({
@@ -194,7 +223,13 @@ describe('SES status events on AWS (issue 9 §1)', () => {
   });
 
   it('counts acknowledged notifications for unknown message ids with a metric filter on the ses-status logs', () => {
-    const { resource } = only('AWS::Logs::MetricFilter');
+    const { fn } = statusPath();
+    const logGroupId = logicalIdOf((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup);
+    const filters = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::Logs::MetricFilter' && logicalIdOf(r.Properties.LogGroupName) === logGroupId,
+    );
+    expect(filters).toHaveLength(1);
+    const resource = filters[0]!;
     expect(resource.Properties['FilterPattern']).toBe('{ $.metric = "ses_status_unknown_message" }');
     expect(resource.Properties['MetricTransformations']).toEqual([
       { MetricNamespace: 'EmailLifecycle', MetricName: 'SesStatusUnknownMessages', MetricValue: '1' },
