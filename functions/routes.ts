@@ -121,6 +121,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/v/{token}', handler: 'view-in-browser', tableAccess: 'read', root: true, html: true, usesLinkSecret: true },
   // Local runtime only (never on AWS): replays an SES status notification through the status queue (issue 9 §5).
   { method: 'POST', path: '/dev/ses-events', handler: 'dev-ses-events', tableAccess: 'read', sendsTo: ['ses-status'], localOnly: true },
+  // Local runtime only: moves the in-process queue's dead letters back (issue 19 §3; on AWS: `admin redrive --aws`).
+  { method: 'POST', path: '/dev/queues/{queue}/redrive', handler: 'dev-queues-redrive', tableAccess: 'read', localOnly: true },
   {
     method: 'GET',
     path: '/client/workflows/{workflow_id}/customization/audit',

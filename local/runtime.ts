@@ -4,6 +4,7 @@ import { createContainer, setContainer } from '../shared/composition/container.j
 import { tableOf } from '../shared/composition/providers/table.js';
 import { createFaultInjection, faultSettingsFromEnv, type FaultInjection, type FaultSettings } from '../shared/adapters/faults/fault-injection.js';
 import { startDynamoLocal, type DynamoLocalHandle } from './dynamodb.js';
+import { LOCAL_EXECUTION_LEASE_SECONDS } from './execution-lease.js';
 import { reservePort, urlHost } from './ports.js';
 import { createLocalServer, type LocalServerOptions } from './server.js';
 import { startSesLocal, type SesLocalHandle } from './ses.js';
@@ -135,8 +136,7 @@ export function pointEnvironmentAt(target: { dynamoEndpoint: string; sesUrl: str
   process.env['AWS_SECRET_ACCESS_KEY'] = 'local';
   delete process.env['AWS_SESSION_TOKEN'];
   process.env['PUBLIC_BASE_URL'] ??= target.origin;
-  // The local SES publishes its notifications at once: a claim's evidence comes within seconds, not minutes (issue 18).
-  process.env['EXECUTION_LEASE_SECONDS'] ??= '60';
+  process.env['EXECUTION_LEASE_SECONDS'] ??= String(LOCAL_EXECUTION_LEASE_SECONDS);
 }
 
 /** Starts two services in parallel; when one fails, the other is stopped before the error is rethrown. */

@@ -1,5 +1,5 @@
 import { portFromEnv } from './ports.js';
-import { defaultDescriptorDir, findRuntime } from './runtime-descriptor.js';
+import { defaultDescriptorDir, findRuntime, type RuntimeDescriptor } from './runtime-descriptor.js';
 
 /**
  * Which local store a script (`npm run invoke`, `npm run admin`) talks to, first match wins:
@@ -24,13 +24,27 @@ export interface LocalStoreTarget {
 export const DEFAULT_API_PORT = 3000;
 
 export class NoRuntimeOnPortError extends Error {
-  constructor(readonly apiPort: number) {
+  constructor(
+    readonly apiPort: number,
+    otherwise = 'name the store with DYNAMODB_PORT / AWS_ENDPOINT_URL_DYNAMODB',
+  ) {
     super(
       `no \`npm start\` is running on API port ${apiPort} (no live runtime descriptor in ${defaultDescriptorDir()}); ` +
-        `start one with PORT=${apiPort} npm start, or name the store with DYNAMODB_PORT / AWS_ENDPOINT_URL_DYNAMODB`,
+        `start one with PORT=${apiPort} npm start, or ${otherwise}`,
     );
     this.name = 'NoRuntimeOnPortError';
   }
+}
+
+/**
+ * The running `npm start` itself, for what only its process holds (the in-process queue's dead letters): the one on
+ * API port `--port`, else `PORT`, else 3000, found by its runtime descriptor; none there is an error.
+ */
+export function localRuntime(env: NodeJS.ProcessEnv, apiPortFlag?: number, descriptorDir?: string): RuntimeDescriptor {
+  const apiPort = apiPortFlag ?? (env['PORT']?.trim() ? portFromEnv(env, 'PORT', DEFAULT_API_PORT) : DEFAULT_API_PORT);
+  const runtime = findRuntime(apiPort, descriptorDir);
+  if (!runtime) throw new NoRuntimeOnPortError(apiPort, 'pass --port with the API port of the one that runs');
+  return runtime;
 }
 
 export function localStoreTarget(env: NodeJS.ProcessEnv, apiPortFlag?: number, descriptorDir?: string): LocalStoreTarget {

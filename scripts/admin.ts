@@ -18,8 +18,15 @@ import {
 import { PLAN_TIERS } from '../shared/domain/plans/catalog.js';
 import { trackingStore } from '../shared/composition/providers/tracking-store.js';
 import { resumeSending } from '../shared/domain/tracking/deliverability-guard.js';
+import { clock } from '../shared/composition/providers/clock.js';
+import { eventStore } from '../shared/composition/providers/event-store.js';
+import { executionStore } from '../shared/composition/providers/execution-store.js';
+import { listStuck } from '../shared/domain/operations/list-stuck.js';
+import { QUEUE_NAMES, type QueueName, type RedriveOutcome } from '../shared/ports.js';
 import { ensureTable } from '../local/dynamodb.js';
-import { localStoreTarget, NoRuntimeOnPortError } from '../local/store-target.js';
+import { LOCAL_EXECUTION_LEASE_SECONDS } from '../local/execution-lease.js';
+import { localRuntime, localStoreTarget, NoRuntimeOnPortError } from '../local/store-target.js';
+import { queueUrlVariable, redriveLocally, redriveOnAws } from './admin/redrive.js';
 
 const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -33,6 +40,21 @@ Commands
                                 complaint rate above SES's review thresholds); its waiting executions send at
                                 their next check (≤ 1 h) and the rates are judged again from now on.
   list-clients                  One JSON line per client (masked keys only).
+  stuck [--lease-seconds S] [--queued-seconds S] [--limit N]
+                 What crash recovery has not recovered yet, oldest first, one JSON line each:
+                 {"kind":"execution",...} an execution at 2 (executing) longer than the lease: client_id,
+                   execution_id, status, reason, outcome_unknown, retry_pending, updated_at, past_lease_seconds;
+                 {"kind":"event",...} an event still queued longer than the outbox sweeper waits: client_id,
+                   event_id, created_at, age_seconds.
+                 A count goes to stderr. S defaults: EXECUTION_LEASE_SECONDS (600; against a local runtime
+                 ${LOCAL_EXECUTION_LEASE_SECONDS}, as npm start's default), OUTBOX_SWEEP_AFTER_SECONDS (120). At most N of each (default 1000).
+  redrive --queue NAME [--queue-url URL]
+                 Moves the queue's dead letters back to it. NAME: ${QUEUE_NAMES.join(', ')}.
+                 Local: the in-process queue of the npm start on API port --port N, else \$PORT, else 3000;
+                   prints {"queue","moved"}.
+                 AWS (--aws): SQS StartMessageMoveTask from the queue's DLQ (read from its RedrivePolicy) to the
+                   queue, whose URL is --queue-url or \$<NAME>_QUEUE_URL (e.g. WORKFLOW_QUEUE_URL); prints
+                   {"queue","task_handle","source_arn","destination_arn"}; the move goes on in the background.
   help                          This text.
 
 Target
@@ -41,10 +63,13 @@ Target
     whatever ports it was given), else 127.0.0.1:8000; table TABLE_NAME (default email-lifecycle).
   AWS: pass --aws (or ADMIN_TARGET=aws) with TABLE_NAME set and AWS_ENDPOINT_URL_DYNAMODB unset;
     credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...).
+    redrive needs no table: the queue's URL instead.
 
 Examples
   npm run admin -- create-client --email ops@acme.test --name "Acme" --plan growth
   TABLE_NAME=EmailLifecycle-Table AWS_PROFILE=prod npm run admin -- list-clients --aws
+  npm run admin -- stuck
+  npm run admin -- redrive --queue workflow --aws --queue-url https://sqs.eu-west-1.amazonaws.com/123456789012/Q
 `;
 
 class UsageError extends Error {}
@@ -85,6 +110,14 @@ function parsePort(raw: string): number {
   return port;
 }
 
+/** An integer option of at least `min`; undefined when not given. */
+function integerOption(raw: string | undefined, flag: string, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(value) || value < min) throw new UsageError(`${flag} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`);
   return value;
@@ -117,6 +150,11 @@ async function run(argv: string[]): Promise<void> {
       plan: { type: 'string' },
       client: { type: 'string' },
       port: { type: 'string' },
+      queue: { type: 'string' },
+      'queue-url': { type: 'string' },
+      'lease-seconds': { type: 'string' },
+      'queued-seconds': { type: 'string' },
+      limit: { type: 'string' },
       aws: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -128,8 +166,10 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
-  const known = ['create-client', 'disable-key', 'suspend-client', 'resume-sending', 'list-clients'];
+  const known = ['create-client', 'disable-key', 'suspend-client', 'resume-sending', 'list-clients', 'stuck', 'redrive'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
+  const apiPort = values.port === undefined ? undefined : parsePort(values.port);
+  if (command === 'redrive') return redrive(values, apiPort);
 
   // Validate the input before touching any store.
   let plan: (typeof PLAN_TIERS)[number] | undefined;
@@ -147,8 +187,11 @@ async function run(argv: string[]): Promise<void> {
     }
   }
   if (command === 'disable-key' || command === 'suspend-client' || command === 'resume-sending') required(values.client, '--client');
+  const leaseSeconds = integerOption(values['lease-seconds'], '--lease-seconds', 1);
+  const queuedSeconds = integerOption(values['queued-seconds'], '--queued-seconds', 0);
+  const limit = integerOption(values.limit, '--limit', 1);
 
-  const target = resolveTarget(process.env, values.aws, values.port === undefined ? undefined : parsePort(values.port));
+  const target = resolveTarget(process.env, values.aws, apiPort);
   const config = loadConfig(target.env);
   const container = createContainer({ config });
   const deps = clientAdminDeps(container);
@@ -183,7 +226,55 @@ async function run(argv: string[]): Promise<void> {
       for (const client of await listClients(deps)) print(client);
       return;
     }
+    case 'stuck': {
+      // A local runtime judges its claims by its own lease (60 s unless EXECUTION_LEASE_SECONDS was set for it).
+      const defaultLease = target.kind === 'local' && !target.env['EXECUTION_LEASE_SECONDS'] ? LOCAL_EXECUTION_LEASE_SECONDS : config.EXECUTION_LEASE_SECONDS;
+      const lease = leaseSeconds ?? defaultLease;
+      const queued = queuedSeconds ?? config.OUTBOX_SWEEP_AFTER_SECONDS;
+      const stores = container.resolve([executionStore, eventStore, clock]);
+      const listing = await listStuck(stores, { leaseMs: lease * 1000, queuedMs: queued * 1000, limit });
+      for (const execution of listing.executions) print({ kind: 'execution', ...execution });
+      for (const event of listing.events) print({ kind: 'event', ...event });
+      const more = (kind: keyof typeof listing.more) => (listing.more[kind] ? ' (the first ones; there may be more: --limit)' : '');
+      process.stderr.write(
+        `${listing.executions.length} executions at 2 past their ${lease} s lease${more('executions')}, ` +
+          `${listing.events.length} events queued over ${queued} s${more('events')} (${target.description})\n`,
+      );
+      return;
+    }
   }
+}
+
+/** `redrive`: AWS only with --aws (the queue named by its URL); otherwise the running npm start's in-process queue. */
+async function redrive(values: { queue?: string; 'queue-url'?: string; aws: boolean }, apiPort: number | undefined): Promise<void> {
+  const queue = QUEUE_NAMES.find((name) => name === required(values.queue, '--queue'));
+  if (!queue) throw new UsageError(`--queue must be one of ${QUEUE_NAMES.join(', ')}`);
+  const env = process.env;
+  const wantsAws = values.aws || env['ADMIN_TARGET'] === 'aws';
+  if (!wantsAws && env['ADMIN_TARGET'] && env['ADMIN_TARGET'] !== 'local') {
+    throw new UsageError(`ADMIN_TARGET must be "local" or "aws", got "${env['ADMIN_TARGET']}"`);
+  }
+  let outcome: RedriveOutcome;
+  if (wantsAws) {
+    const queueUrl = values['queue-url'] ?? env[queueUrlVariable(queue)];
+    if (!queueUrl) throw new UsageError(`--aws redrive needs the ${queue} queue's URL: --queue-url URL or ${queueUrlVariable(queue)}`);
+    outcome = await redriveOnAws({ queue, queueUrl, region: env['AWS_REGION'] || undefined });
+  } else {
+    if (values['queue-url'] !== undefined) throw new UsageError('--queue-url names an SQS queue: use it with --aws');
+    const runtime = localRuntime(env, apiPort);
+    process.stderr.write(`admin: using the npm start on port ${runtime.port} (pid ${runtime.pid})\n`);
+    outcome = await redriveLocally(runtime.baseUrl, queue);
+  }
+  printRedrive(queue, outcome);
+}
+
+function printRedrive(queue: QueueName, outcome: RedriveOutcome): void {
+  if (outcome.kind === 'moved') {
+    print({ queue, moved: outcome.moved });
+    return;
+  }
+  print({ queue, task_handle: outcome.taskHandle, source_arn: outcome.sourceArn, destination_arn: outcome.destinationArn });
+  process.stderr.write(`the move goes on in the background: aws sqs list-message-move-tasks --source-arn ${outcome.sourceArn}\n`);
 }
 
 /** Explains an unreachable DynamoDB Local and creates the table when a bare DynamoDB Local lacks it. */

@@ -55,6 +55,10 @@ export interface QueueMessages {
 
 export type QueueName = keyof QueueMessages;
 
+/** Every queue's name, for inputs that name one (the admin CLI, the local redrive route); a Record keeps it complete. */
+const QUEUE_NAME_SET: Record<QueueName, true> = { events: true, workflow: true, 'ses-status': true };
+export const QUEUE_NAMES = Object.keys(QUEUE_NAME_SET) as [QueueName, ...QueueName[]];
+
 /** SQS's longest delivery delay: 15 minutes. Longer waits go through the Scheduler. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
 
@@ -81,6 +85,19 @@ export interface Queue {
    * a batch answer reported as failed (the caller may send the whole list again: consumers are idempotent).
    */
   sendBatch<Q extends QueueName>(queue: Q, messages: readonly BatchMessage<Q>[]): Promise<void>;
+}
+
+/**
+ * A redrive (operations, issue 19): the in-process queue moves its dead letters back at once and counts them; SQS starts
+ * a message move task from the queue's DLQ to the queue, which runs on in the background.
+ */
+export type RedriveOutcome =
+  | { kind: 'moved'; moved: number }
+  | { kind: 'started'; taskHandle: string; sourceArn: string; destinationArn: string };
+
+/** The queues' dead letters: moves those of `queue` back to it, to be delivered again. */
+export interface DeadLetters {
+  redrive(queue: QueueName): Promise<RedriveOutcome>;
 }
 
 export interface Scheduler {

@@ -15,7 +15,7 @@ import { SimulatorMailer } from './simulator-mailer.js';
 /**
  * The engine's moving parts on the local runtime: an in-process SQS with every queue function of functions/queues.ts
  * consuming its queue, an in-process scheduler, and SES through aws-ses-v2-local with the mailbox simulator. They
- * replace the queue, scheduler and mailer ports — and nothing else — in the container.
+ * replace the queue (and its dead letters), scheduler and mailer ports — and nothing else — in the container.
  */
 export interface LocalEngineOptions {
   sesUrl: string;
@@ -29,7 +29,7 @@ export interface LocalEngineOptions {
 }
 
 export interface LocalEngine {
-  overrides: Pick<Ports, 'queue' | 'scheduler' | 'mailer'>;
+  overrides: Pick<Ports, 'queue' | 'deadLetters' | 'scheduler' | 'mailer'>;
   queue: LocalQueue;
   scheduler: LocalScheduler;
   /** Present with DATA_DIR: what the local SES published, durable across a kill. */
@@ -68,7 +68,13 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   }
   return {
     // Faults wrap outside the SimulatorMailer: an after-send fault comes after SES accepted and notified, as on AWS.
-    overrides: { queue: options.faults?.queue(queue) ?? queue, scheduler, mailer: options.faults?.mailer(mailer) ?? mailer },
+    overrides: {
+      queue: options.faults?.queue(queue) ?? queue,
+      // The local redrive route (dev-queues-redrive) moves the in-process queue's dead letters back.
+      deadLetters: { redrive: async (name) => ({ kind: 'moved', moved: queue.redrive(name) }) },
+      scheduler,
+      mailer: options.faults?.mailer(mailer) ?? mailer,
+    },
     queue,
     scheduler,
     ...(journal ? { journal } : {}),

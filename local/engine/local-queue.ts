@@ -80,6 +80,25 @@ export class LocalQueue implements Queue {
     this.schedulePoll(Math.ceil(delays.reduce((low, delay) => Math.min(low, delay))) * 1000);
   }
 
+  /**
+   * Moves the dead letters of `queue` back to it, as SQS's message move task does: each is a new message (a new
+   * message id, sent now, its receive count from zero) with the same body. Returns how many moved; the other queues'
+   * stay.
+   */
+  redrive(queue: QueueName): number {
+    if (this.stopped) throw new Error('the local queue is stopped');
+    const moving = this.deadLetters.filter((letter) => letter.queue === queue);
+    if (moving.length === 0) return 0;
+    const staying = this.deadLetters.filter((letter) => letter.queue !== queue);
+    this.deadLetters.splice(0, this.deadLetters.length, ...staying);
+    const now = this.now();
+    const list = this.messages.get(queue) ?? [];
+    for (const letter of moving) list.push({ id: randomUUID(), body: letter.body, visibleAt: now, receiveCount: 0, sentAt: now });
+    this.messages.set(queue, list);
+    this.schedulePoll(0);
+    return moving.length;
+  }
+
   /** Messages waiting (visible or not yet), per queue. */
   depth(queue: QueueName): number {
     return this.messages.get(queue)?.length ?? 0;

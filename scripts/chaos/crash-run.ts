@@ -67,6 +67,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
   let runtime: LocalProcess | undefined;
   try {
     runtime = await startLocalProcess({ dataDir, env });
+    log(`started at ${runtime.baseUrl}`);
     const apiKey = runtime.apiKey;
     if (!apiKey) throw new Error('the first start printed no API key');
     const run = `${Date.now().toString(36)}`;
@@ -77,6 +78,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
       idempotency_key: `crash-${run}-${i}`,
     }));
     const answers = new Map<number, Answer>();
+    const lastFailure = new Map<number, string>();
     let accepted = 0;
     let killed: Promise<void> | undefined;
     const started = Date.now();
@@ -87,10 +89,14 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
           method: 'POST',
           headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
           body: JSON.stringify(bodies[i]),
+          // A request the runtime never answers must not stall the run: it is sent again like any unanswered one.
+          signal: AbortSignal.timeout(30_000),
         });
-        const body = (await response.json().catch(() => ({}))) as { data?: { id?: number } };
+        const body = (await response.json().catch(() => ({}))) as { data?: { id?: number }; errors?: unknown };
+        if (response.status >= 300) lastFailure.set(i, `${response.status} ${JSON.stringify(body.errors ?? body).slice(0, 160)}`);
         return { status: response.status, ...(body.data?.id !== undefined ? { eventId: body.data.id } : {}) };
-      } catch {
+      } catch (error) {
+        lastFailure.set(i, `no answer: ${(error as Error).name}`);
         return undefined; // no answer: the runtime died with the request in flight
       }
     };
@@ -115,6 +121,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
       }),
     );
     if (killed) await killed;
+    log(`burst done: ${accepted} accepted`);
 
     let recoveryStart = started;
     let restartMs: number | undefined;
@@ -132,6 +139,9 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
     for (let round = 0; round < 20; round += 1) {
       const missing = bodies.map((_, i) => i).filter((i) => !answers.has(i));
       if (missing.length === 0) break;
+      const why = new Map<string, number>();
+      for (const i of missing) why.set(lastFailure.get(i) ?? 'none', (why.get(lastFailure.get(i) ?? 'none') ?? 0) + 1);
+      log(`re-sending ${missing.length} unanswered requests (round ${round + 1}): ${JSON.stringify(Object.fromEntries(why))}`);
       let cursor = 0;
       await Promise.all(
         Array.from({ length: options.concurrency ?? 16 }, async () => {

@@ -13,7 +13,7 @@ import type { ExecutionStore } from '../domain/executions/execution-store.js';
 import type { SentEmailStore } from '../domain/sent-emails/sent-email-store.js';
 import type { TrackingStore } from '../domain/tracking/tracking-store.js';
 import type { UnsubscribeStore } from '../domain/links/unsubscribe-store.js';
-import type { Clock, Ids, Mailer, Queue, Scheduler, StoreProbe } from '../ports.js';
+import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, StoreProbe } from '../ports.js';
 
 /**
  * Every port by the name a function's `deps` shows it under. Type-only imports: naming a port here puts none of
@@ -38,6 +38,7 @@ export interface Ports {
   tracking: TrackingStore;
   unsubscribe: UnsubscribeStore;
   queue: Queue;
+  deadLetters: DeadLetters;
   scheduler: Scheduler;
   mailer: Mailer;
 }

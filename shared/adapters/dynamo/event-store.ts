@@ -123,7 +123,7 @@ export class DynamoEventStore implements EventStore {
       const last = read.items[count - 1];
       return last ? { after: { pk: last.pk, sk: last.sk, gsi1pk: keys.queuedEventPk(shard), gsi1sk: last.gsi1sk } } : position;
     });
-    const events = taken.map(({ item }) => ({ id: Number(item.id), client_id: Number(item.client_id) }));
+    const events = taken.map(({ item }) => ({ id: Number(item.id), client_id: Number(item.client_id), created_at: item.gsi1sk }));
     return next.every((p) => p === 'done') ? { events } : { events, cursor: encodeQueuedCursor(next) };
   }
 }

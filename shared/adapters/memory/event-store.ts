@@ -45,7 +45,7 @@ export class MemoryEventStore implements EventStore {
       .sort(comparePositions)
       .filter((position) => after === undefined || comparePositions(position, after) > 0);
     const page = queued.slice(0, limit);
-    const events = page.map(([, client_id, id]) => ({ id, client_id }));
+    const events = page.map(([created_at, client_id, id]) => ({ id, client_id, created_at }));
     return queued.length > limit ? { events, cursor: JSON.stringify(page.at(-1)) } : { events };
   }
 }

@@ -15,8 +15,8 @@ export type EventInsertOutcome =
   /** The drawn event id is taken (a time-ordered id collision): draw another and try again. */
   | { kind: 'id_taken' };
 
-/** What the sweeper needs of a queued event: the pointer it enqueues. */
-export type QueuedEventRef = Pick<EventRecord, 'id' | 'client_id'>;
+/** A queued event as its index entry has it: the pointer the sweeper enqueues, and when it was written (its age). */
+export type QueuedEventRef = Pick<EventRecord, 'id' | 'client_id' | 'created_at'>;
 
 /** One page of queued events; `cursor` absent = nothing after this page. */
 export interface QueuedEventPage {

@@ -111,9 +111,9 @@ describe.each(ENGINE_ADAPTERS)('EventStore contract (%s)', (name, makeStores) =>
 
     // Assess (other tests' queued events share the index: only this client's are looked at)
     expect(listed.filter((e) => e.client_id === clientId)).toEqual([
-      { id: oldest.id, client_id: clientId },
-      { id: middle.id, client_id: clientId },
-      { id: newest.id, client_id: clientId },
+      { id: oldest.id, client_id: clientId, created_at: oldest.created_at },
+      { id: middle.id, client_id: clientId, created_at: middle.created_at },
+      { id: newest.id, client_id: clientId, created_at: newest.created_at },
     ]);
   });
 
@@ -132,6 +132,6 @@ describe.each(ENGINE_ADAPTERS)('EventStore contract (%s)', (name, makeStores) =>
     // Assess (other tests' queued events share the index: only this client's are looked at)
     expect(pages.every((p) => p.events.length <= 3)).toBe(true);
     expect(pages.at(-1)?.cursor).toBeUndefined();
-    expect(listed.filter((e) => e.client_id === clientId)).toEqual(inserted.map((e) => ({ id: e.id, client_id: clientId })));
+    expect(listed.filter((e) => e.client_id === clientId)).toEqual(inserted.map((e) => ({ id: e.id, client_id: clientId, created_at: e.created_at })));
   });
 });

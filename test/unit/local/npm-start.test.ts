@@ -119,6 +119,13 @@ describe('npm start on non-default ports', () => {
     expect(listed.stdout).toContain('"email":"demo@example.com"');
   });
 
+  it('lets npm run admin redrive its in-process dead letters, found by --port', { timeout: SLOW }, async () => {
+    const redriven = await runScript(['scripts/admin.ts', 'redrive', '--queue', 'events', '--port', String(apiPort)], cleanEnv());
+    expect(redriven.code).toBe(0);
+    expect(JSON.parse(redriven.stdout)).toEqual({ queue: 'events', moved: 0 });
+    expect(redriven.stderr).toContain(`admin: using the npm start on port ${apiPort}`);
+  });
+
   it('makes npm run invoke refuse a port no npm start serves, instead of using a private store', { timeout: SLOW }, async () => {
     const invoked = await runScript(['scripts/invoke.ts', 'health', 'events-samples/health.json', '--port', '1'], cleanEnv());
     expect(invoked.code).toBe(2);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findRuntime, writeRuntimeDescriptor } from '../../../local/runtime-descriptor.js';
-import { localStoreTarget, NoRuntimeOnPortError } from '../../../local/store-target.js';
+import { localRuntime, localStoreTarget, NoRuntimeOnPortError } from '../../../local/store-target.js';
 
 const RUNTIME = {
   baseUrl: 'http://127.0.0.1:3100/api/v1',
@@ -51,6 +51,23 @@ describe('localStoreTarget', () => {
 
   it('falls back to 127.0.0.1:8000, as a guess it does not insist on, when nothing is named', () => {
     expect(localStoreTarget({}, undefined, dir)).toMatchObject({ dynamoEndpoint: 'http://127.0.0.1:8000', explicit: false });
+  });
+});
+
+describe('localRuntime', () => {
+  it('finds the npm start of the API port given by flag, else PORT', () => {
+    expect(localRuntime({ PORT: '3200' }, 3100, dir)).toMatchObject({ pid: process.pid, baseUrl: 'http://127.0.0.1:3100/api/v1' });
+    expect(localRuntime({ PORT: '3100' }, undefined, dir).baseUrl).toBe('http://127.0.0.1:3100/api/v1');
+  });
+
+  it('does not look at the variables that name a store: only a running npm start holds what it is asked for', () => {
+    expect(() => localRuntime({ DYNAMODB_PORT: '8100', PORT: '3200' }, undefined, dir)).toThrow(NoRuntimeOnPortError);
+  });
+
+  it('refuses when no live npm start serves the port, 3000 when none is named', () => {
+    expect(() => localRuntime({}, undefined, dir)).toThrow(
+      /no `npm start` is running on API port 3000 .*start one with PORT=3000 npm start, or pass --port/,
+    );
   });
 });
 

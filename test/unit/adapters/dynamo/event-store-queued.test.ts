@@ -102,6 +102,10 @@ describe('DynamoEventStore.listQueuedBefore', () => {
     } while (cursor !== undefined);
     // Assess: page 1 stops at shard 1's last read entry (at 2 s), since shard 1 may hold more up to shard 0's 4 s.
     expect(pages.map((p) => p.events.map((e) => e.id))).toEqual([[1, 5], [4, 8, 12, 16], []]);
+    expect(pages[0]?.events).toEqual([
+      { id: 1, client_id: 7, created_at: at(1) },
+      { id: 5, client_id: 7, created_at: at(2) },
+    ]);
     const after = (id: number, shard: number, second: number) => ({ pk: `EVENT#7#${id}`, sk: 'EVENT', gsi1pk: `EVENTS#QUEUED#${shard}`, gsi1sk: at(second) });
     expect(inputs).toEqual([
       [0, 1, 2, 3].map((shard) => [`EVENTS#QUEUED#${shard}`, 2, undefined]),
