@@ -131,7 +131,7 @@ export class DynamoErasureStore implements ErasureStore {
             new UpdateCommand({
               TableName: this.tableName,
               Key: key,
-              UpdateExpression: 'SET #s = :cancelled, reason = :reason, updated_at = :at REMOVE #ev',
+              UpdateExpression: 'SET #s = :cancelled, reason = :reason, updated_at = :at REMOVE #ev, gsi3pk, gsi3sk',
               ConditionExpression: '#s = :queued',
               ExpressionAttributeNames: { '#s': 'status', '#ev': 'event' },
               ExpressionAttributeValues: {

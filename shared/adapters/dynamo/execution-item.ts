@@ -1,4 +1,4 @@
-import type { ExecutionRecord } from '../../domain/executions/execution-record.js';
+import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { keys } from './keys.js';
 
 /** An execution as a table item: its own key, its per-client listing entry in gsi1, its contact's history in gsi2. */
@@ -6,6 +6,8 @@ export const executionItem = (execution: ExecutionRecord) => ({
   ...keys.execution(execution.client_id, execution.id),
   ...keys.executionListing(execution.client_id, execution.id, execution.created_at),
   ...keys.contactHistory(execution.client_id, execution.contact_id, 'EXEC', execution.created_at, execution.id),
+  // A queued execution is pending work until it ends: in the stuck index by its due time (issue 18).
+  ...(execution.status === EXECUTION_STATUS.queued ? keys.executingEntry(execution.client_id, execution.id, execution.scheduled_for) : {}),
   ...execution,
 });
 

@@ -94,12 +94,12 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
-    // A deferred retry (status 2) keeps its stuck-index entry in step with `updated_at`.
-    const stuck = execution.status === EXECUTION_STATUS.executing;
+    // The stuck-index entry moves with it: a queued execution by its new due time, a deferred retry (2) by `updated_at`.
+    const pendingSince = execution.status === EXECUTION_STATUS.executing ? at : scheduledFor;
     return this.updateIfUnchanged({
       TableName: this.tableName,
       Key: keys.execution(execution.client_id, execution.id),
-      UpdateExpression: `SET scheduled_for = :when, reason = :reason, updated_at = :at${stuck ? ', gsi3sk = :g3sk' : ''}`,
+      UpdateExpression: 'SET scheduled_for = :when, reason = :reason, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk',
       ConditionExpression: '#s = :seenStatus AND updated_at = :seen',
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: {
@@ -108,7 +108,8 @@ export class DynamoExecutionStore implements ExecutionStore {
         ':at': at,
         ':seenStatus': execution.status,
         ':seen': execution.updated_at,
-        ...(stuck ? { ':g3sk': keys.executingEntry(execution.client_id, execution.id, at).gsi3sk } : {}),
+        ':g3pk': keys.executingEntry(execution.client_id, execution.id, pendingSince).gsi3pk,
+        ':g3sk': keys.executingEntry(execution.client_id, execution.id, pendingSince).gsi3sk,
       },
     });
   }

@@ -31,8 +31,8 @@ import { createHash } from 'node:crypto';
  * - idempotency lock      IDEM#<client>#<sha256(key)> / IDEM         → event id + request hash; TTL 30 days
  * - execution             EXEC#<client>#<id> / EXEC                  gsi1: CLIENT#<client>#EXEC#<shard> /
  *                                                                    <created_at>#<id> (newest first, 8 shards)
- *                                                                    gsi3 while it holds a claim (status 2):
- *                                                                    EXECUTING#<id mod 8> / <updated_at>#<client>#<id>
+ *                                                                    gsi3 while pending: EXECUTING#<id mod 8> /
+ *                                                                    <scheduled_for (1) | updated_at (2)>#<client>#<id>
  *                                                                    (sparse, keys only; the stuck-execution sweep)
  * - sent e-mail           SENT#<client>#<uuid> / SENT                logs: SENT#<client>#<uuid> / LOG#<ts>#<log id>;
  *                                                                    counted engagement: … / COUNTED#open|click
@@ -133,8 +133,8 @@ export const keys = {
   executionListingPk: (clientId: number, shard: number): string => `CLIENT#${clientId}#EXEC#${shard}`,
   executingShards: 8,
   /**
-   * Sparse gsi3 entry of an execution while it holds a claim (status 2), moved with every `updated_at` of that state
-   * and removed when it ends: the sweep finds claims older than the lease by a range on the sort key.
+   * Sparse gsi3 entry of pending work: a queued execution by its due time, one at 2 by its last `updated_at`; moved with
+   * each, removed when the execution ends. The sweep finds work overdue by more than the lease by a range on the sort key.
    */
   executingEntry: (clientId: number, executionId: number, updatedAt: string) => ({
     gsi3pk: keys.executingPk(executionId % keys.executingShards),

@@ -48,9 +48,11 @@ export class MemoryExecutionStore implements ExecutionStore {
   }
 
   async listExecutingBefore(before: string, limit: number, cursor?: string): Promise<ExecutingPage> {
+    // As the DynamoDB index: queued executions by their due time, executing ones since their last change.
+    const since = (e: ExecutionRecord) => (e.status === EXECUTION_STATUS.executing ? e.updated_at : e.scheduled_for);
     const all = [...this.data.executions.values()]
-      .filter((e) => e.status === EXECUTION_STATUS.executing && e.updated_at < before)
-      .sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : a.id - b.id));
+      .filter((e) => (e.status === EXECUTION_STATUS.executing || e.status === EXECUTION_STATUS.queued) && since(e) < before)
+      .sort((a, b) => (since(a) < since(b) ? -1 : since(a) > since(b) ? 1 : a.id - b.id));
     const offset = cursor ? Number(cursor) : 0;
     const page = all.slice(offset, offset + limit).map((e) => ({ client_id: e.client_id, execution_id: e.id }));
     return { executions: page, ...(offset + limit < all.length ? { cursor: String(offset + limit) } : {}) };

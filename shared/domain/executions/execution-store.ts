@@ -36,8 +36,9 @@ export interface ExecutionStore {
    */
   list(clientId: number, filter: ExecutionListFilter): Promise<{ executions: ExecutionRecord[]; total: number; totalExact: boolean }>;
   /**
-   * Executions at 2 (holding a claim or waiting to retry) whose `updated_at` is before `before`, across clients: the
-   * stuck-execution sweep's read (an operator's, never a client's). Paged: pass the returned cursor for the next page.
+   * Pending work older than `before`, across clients: executions at 2 (a claim, or a retry waiting) unchanged since
+   * before it, and executions at 1 due before it. The stuck-execution sweep's read (an operator's, never a client's).
+   * Paged: pass the returned cursor for the next page.
    */
   listExecutingBefore(before: string, limit: number, cursor?: string): Promise<ExecutingPage>;
   /** 4 → 7 on the original and the new queued execution in one transaction; false when the original is not failed. */

@@ -25,10 +25,12 @@ export interface SweepExecutionsResult {
 
 /**
  * The stuck-execution sweep (issue 18 §1), beside the outbox sweeper: every execution still at 2 (a claim, or a
- * retry waiting for its message) whose lease ended is sent to the workflow queue again, where the executor decides
- * it from evidence (settle-claim.ts). The executor's own delayed re-dispatch normally brings them back; this catches
- * the rest — a message that reached the DLQ, a re-dispatch lost with its worker. Idempotent: the executor ignores
- * an execution that has moved meanwhile. Requests: one Query per index shard page + one SendMessageBatch per 10.
+ * retry waiting for its message) whose lease ended, and every queued one due for longer than the lease, is sent to the
+ * workflow queue again; the executor sends it, or decides a claim from evidence (settle-claim.ts). Messages normally
+ * bring them back; this catches the rest — a message that reached the DLQ (an event processed at its last receive
+ * whose dispatch then failed, as a chaos run under `sqs:send-fail` showed), a re-dispatch lost with its worker.
+ * Idempotent: the executor ignores an execution that has moved meanwhile. Requests: one Query per index shard page +
+ * one SendMessageBatch per 10.
  */
 export async function sweepStuckExecutions(deps: SweepExecutionsDeps, options: SweepExecutionsOptions = {}): Promise<SweepExecutionsResult> {
   const started = deps.clock.now().getTime();

@@ -372,13 +372,14 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     expect((await footprint(stores, r)).email?.logs).toHaveLength(2);
   });
 
-  it('lists executions at 2 older than a bound across clients, paged, and drops them once they end', async () => {
-    // Prepare
+  it('lists pending work older than a bound across clients, paged: claims by their time, queued executions by their due time; none once ended', async () => {
+    // Prepare: three claims (one then sent), one overdue queued execution, one deferred past the bound
     const stores = makeStores();
-    const { clientId, executions } = await prepare(stores, 3);
-    const rs = executions.map((e) => reservation(e));
+    const { clientId, executions } = await prepare(stores, 5);
+    const rs = executions.slice(0, 3).map((e) => reservation(e));
     for (const r of rs) await stores.delivery.claim(r);
     await stores.delivery.recordSent(rs[2]!, 'ses-done', LATER, 'log-done');
+    await stores.executions.defer(executions[4]!, LATEST, 'quota_day', AT);
 
     // Act
     const seen: { client_id: number; execution_id: number }[] = [];
@@ -392,7 +393,7 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
 
     // Assess
     const mine = seen.filter((e) => e.client_id === clientId).map((e) => e.execution_id).sort();
-    expect(mine).toEqual([executions[0]!.id, executions[1]!.id].sort());
+    expect(mine).toEqual([executions[0]!.id, executions[1]!.id, executions[3]!.id].sort());
     expect(none.executions.filter((e) => e.client_id === clientId)).toEqual([]);
   });
 
