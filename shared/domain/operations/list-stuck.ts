@@ -20,7 +20,7 @@ export interface ListStuckOptions {
   readWave?: number;
 }
 
-/** An execution still at 2 after its lease, as read from its record. */
+/** An execution still at 2 after its lease, or still queued a lease after it was due, as read from its record. */
 export interface StuckExecution {
   client_id: number;
   execution_id: number;
@@ -31,7 +31,8 @@ export interface StuckExecution {
   /** Its send failed transiently: it waits for its retry message. */
   retry_pending: boolean;
   updated_at: string;
-  /** How long ago its lease ended, in whole seconds. */
+  scheduled_for: string;
+  /** How long ago its lease ended (a queued one: its due time plus the lease), in whole seconds. */
   past_lease_seconds: number;
 }
 
@@ -94,8 +95,10 @@ async function listStuckExecutions(
   for (let i = 0; i < listed.length; i += wave) {
     const records = await Promise.all(listed.slice(i, i + wave).map((ref) => deps.executions.get(ref.client_id, ref.execution_id)));
     for (const record of records) {
-      // Gone, ended or claimed again since the index was read: no longer stuck.
-      if (!record || record.status !== EXECUTION_STATUS.executing || record.updated_at >= before) continue;
+      // Gone, ended, claimed or deferred since the index was read: no longer stuck. A queued one counts from its due time.
+      if (!record || (record.status !== EXECUTION_STATUS.executing && record.status !== EXECUTION_STATUS.queued)) continue;
+      const since = record.status === EXECUTION_STATUS.executing ? record.updated_at : record.scheduled_for;
+      if (since >= before) continue;
       found.push({
         client_id: record.client_id,
         execution_id: record.id,
@@ -104,7 +107,8 @@ async function listStuckExecutions(
         outcome_unknown: record.outcome_unknown === true,
         retry_pending: record.retry_pending === true,
         updated_at: record.updated_at,
-        past_lease_seconds: wholeSecondsBetween(Date.parse(record.updated_at) + options.leaseMs, now.getTime()),
+        scheduled_for: record.scheduled_for,
+        past_lease_seconds: wholeSecondsBetween(Date.parse(since) + options.leaseMs, now.getTime()),
       });
     }
   }

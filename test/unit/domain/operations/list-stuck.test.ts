@@ -56,7 +56,7 @@ async function storesWith(executions: ExecutionRecord[], events: EventRecord[] =
 }
 
 describe('listStuck', () => {
-  it('lists the executions at 2 past their lease, oldest first, with why each waits and how long past the lease', async () => {
+  it('lists the executions at 2 past their lease and the queued ones a lease past due, oldest first, with why each waits and how long past the lease', async () => {
     // Prepare
     const deps = await storesWith([
       execution(1, EXECUTION_STATUS.executing, ago(700), { outcome_unknown: true, reason: 'send_outcome_unknown' }),
@@ -81,6 +81,19 @@ describe('listStuck', () => {
           outcome_unknown: false,
           retry_pending: true,
           updated_at: ago(3_600),
+          scheduled_for: ago(3_600),
+          past_lease_seconds: 3_000,
+        },
+        {
+          // Queued, due an hour ago: its message was lost (issue 18), the sweep sends it.
+          client_id: 7,
+          execution_id: 5,
+          status: 1,
+          reason: null,
+          outcome_unknown: false,
+          retry_pending: false,
+          updated_at: ago(3_600),
+          scheduled_for: ago(3_600),
           past_lease_seconds: 3_000,
         },
         {
@@ -91,6 +104,7 @@ describe('listStuck', () => {
           outcome_unknown: true,
           retry_pending: false,
           updated_at: ago(700),
+          scheduled_for: ago(3_600),
           past_lease_seconds: 100,
         },
       ],
