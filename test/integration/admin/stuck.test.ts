@@ -48,6 +48,7 @@ describe('npm run admin -- stuck (the shared runtime\'s DynamoDB Local)', { time
         outcome_unknown: false,
         retry_pending: false,
         updated_at: claimedAt,
+        scheduled_for: old.scheduled_for,
         past_lease_seconds: expect.any(Number),
       },
       { kind: 'event', client_id: clientId, event_id: oldEvent.id, created_at: oldEvent.created_at, age_seconds: expect.any(Number) },
