@@ -12,7 +12,7 @@ import { findWorkflow } from '../workflows/catalog.js';
 import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
 import { claimedExecution, type DeliveryStore, type Reservation, type SendContext } from './delivery-store.js';
 import { isAmbiguousSendError } from './send-failure.js';
-import { leaseEndOf, leaseMsOf, settleClaim } from './settle-claim.js';
+import { settleClaim, waitForLeaseEnd } from './settle-claim.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from './execution-record.js';
 import type { ExecutionStore, Finish } from './execution-store.js';
 import { withFooter } from './compliance-footer.js';
@@ -146,14 +146,8 @@ async function sendFailed(deps: ExecuteDeps, r: Reservation, error: unknown): Pr
     throw error;
   }
   if (!(await deps.delivery.markOutcomeUnknown(claimed, `send_outcome_unknown: ${name}`, at))) return { kind: 'duplicate' };
-  const leaseEnd = leaseEndOf({ updated_at: at }, leaseMsOf(deps));
-  await dispatchExecution(
-    deps,
-    { client_id: r.execution.client_id, execution_id: r.execution.id },
-    new Date(leaseEnd + 1_000),
-    new Date(at),
-  );
-  return { kind: 'waiting' };
+  // The mark restarted the lease at `at`.
+  return waitForLeaseEnd(deps, { ...claimed, updated_at: at }, new Date(at));
 }
 
 async function finish(deps: ExecuteDeps, execution: ExecutionRecord, outcome: Finish): Promise<ExecuteOutcome> {

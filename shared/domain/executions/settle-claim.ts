@@ -14,6 +14,17 @@ export const leaseEndOf = (execution: Pick<ExecutionRecord, 'updated_at'>, lease
 /** Seconds added to a lease end before the execution is looked at again, so it is past it on arrival. */
 const LEASE_MARGIN_MS = 1_000;
 
+/** The execution comes back as a message delayed to just past its lease end (one SQS send; the lease ≤ 840 s fits). */
+export async function waitForLeaseEnd(
+  deps: ExecuteDeps,
+  execution: Pick<ExecutionRecord, 'client_id' | 'id' | 'updated_at'>,
+  now: Date,
+): Promise<{ kind: 'waiting' }> {
+  const at = new Date(leaseEndOf(execution, leaseMsOf(deps)) + LEASE_MARGIN_MS);
+  await dispatchExecution(deps, { client_id: execution.client_id, execution_id: execution.id }, at, now);
+  return { kind: 'waiting' };
+}
+
 export type SettleResult = ExecuteOutcome | { kind: 'released'; execution: ExecutionRecord };
 
 /**
@@ -41,11 +52,7 @@ export async function settleClaim(
       ? { kind: 'finished', status: EXECUTION_STATUS.completed, reason: CONFIRMED_BY_NOTIFICATION }
       : { kind: 'duplicate' };
   }
-  const leaseEnd = leaseEndOf(execution, leaseMsOf(deps));
-  if (!options.leaseVoid && now.getTime() < leaseEnd) {
-    await dispatchExecution(deps, { client_id: execution.client_id, execution_id: execution.id }, new Date(leaseEnd + LEASE_MARGIN_MS), now);
-    return { kind: 'waiting' };
-  }
+  if (!options.leaseVoid && now.getTime() < leaseEndOf(execution, leaseMsOf(deps))) return waitForLeaseEnd(deps, execution, now);
   if (!(await deps.delivery.releaseClaim(execution, RESENT_WITHOUT_EVIDENCE, at))) return { kind: 'duplicate' };
   const { claim: _claim, outcome_unknown: _unknown, ...rest } = execution;
   return {
