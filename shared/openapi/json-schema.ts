@@ -39,10 +39,13 @@ export class SchemaCatalog {
   }
 }
 
-/** `override` of z.toJSONSchema: drops what only restates the type (safe-integer bounds, regexes of formats). */
+/**
+ * `override` of z.toJSONSchema: drops what only restates the type (an integer's safe-integer bounds, regexes of
+ * formats). A `number`'s safe bounds stay: they are the storable-number rule (shared/validation/storable-value.ts).
+ */
 function tidy({ jsonSchema }: { jsonSchema: JsonSchema }): void {
-  if (jsonSchema['minimum'] === Number.MIN_SAFE_INTEGER) delete jsonSchema['minimum'];
-  if (jsonSchema['maximum'] === Number.MAX_SAFE_INTEGER) delete jsonSchema['maximum'];
+  if (jsonSchema['type'] === 'integer' && jsonSchema['minimum'] === Number.MIN_SAFE_INTEGER) delete jsonSchema['minimum'];
+  if (jsonSchema['type'] === 'integer' && jsonSchema['maximum'] === Number.MAX_SAFE_INTEGER) delete jsonSchema['maximum'];
   if (typeof jsonSchema['format'] === 'string' && SELF_DESCRIBING_FORMATS.has(jsonSchema['format'])) delete jsonSchema['pattern'];
 }
 

@@ -43,6 +43,26 @@ export function isTransient(error: unknown): boolean {
   return error instanceof Error && THROTTLING_ERRORS.has(error.name);
 }
 
+/** Network-level failures: the request may or may not have reached the table; sending it again is safe with a token. */
+const TIMEOUT_ERRORS = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'NetworkingError']);
+const TIMEOUT_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'ECONNREFUSED', 'EPIPE', 'EAI_AGAIN']);
+
+/**
+ * True when an error that outlasted our retries may still go away: throttling and transient service errors
+ * (isTransient), timeouts and dropped connections, or an SDK error the SDK itself calls retryable. False for a
+ * request refused as it is (ValidationException, a value the document client cannot marshal): sending it again
+ * fails again, so a caller must never be told to.
+ */
+export function isRetryable(error: unknown): boolean {
+  if (isTransient(error)) return true;
+  if (!(error instanceof Error)) return false;
+  const details = error as Error & { code?: unknown; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
+  if (TIMEOUT_ERRORS.has(error.name) || (typeof details.code === 'string' && TIMEOUT_CODES.has(details.code))) return true;
+  if (details.$retryable) return true;
+  const status = details.$metadata?.httpStatusCode;
+  return typeof status === 'number' && status >= 500;
+}
+
 /** Runs `fn` until it succeeds, a non-transient error occurs, or the attempts are used up (the last error is thrown). */
 export async function retryTransient<T>(fn: () => Promise<T>, options: BackoffOptions = DEFAULT_BACKOFF): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ContactRecord, ContactWrite, ContactWriteOutcome } from '../../domain/contacts/contact-store.js';
-import { backoffDelay, DEFAULT_BACKOFF, isTransient, sleep, type BackoffOptions } from './backoff.js';
+import { backoffDelay, DEFAULT_BACKOFF, isRetryable, isTransient, sleep, type BackoffOptions } from './backoff.js';
 import { keys } from './keys.js';
 
 /** TransactWriteItems limits: 100 actions and 4 MB a call (kept well below, by an estimate of the item sizes). */
@@ -172,7 +172,8 @@ export function packTransactions(tableName: string, writes: readonly ContactWrit
  * Sends every transaction in parallel and reports each write's outcome (see ContactWriteOutcome). Transactions
  * cancelled only by throttling or by another in-flight transaction are sent again with backoff (a fresh request
  * token, as the cancelled attempt is final); thrown throttling errors are retried with the same token, so a
- * call that did land is not applied twice.
+ * call that did land is not applied twice. A transaction refused for good (a value the store cannot hold) is
+ * sent again one write per transaction, so only the write at fault fails, never its neighbours (issue 20).
  */
 export async function writeContacts(
   db: DynamoDBDocumentClient,
@@ -180,11 +181,17 @@ export async function writeContacts(
   writes: readonly ContactWrite[],
   options: { isolated?: boolean; backoff?: BackoffOptions } = {},
 ): Promise<ContactWriteOutcome[]> {
-  const outcomes: ContactWriteOutcome[] = writes.map(() => ({ status: 'error', message: 'not sent' }));
+  const outcomes: ContactWriteOutcome[] = writes.map(() => ({ status: 'error', message: 'not sent', retryable: true }));
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const batches = packTransactions(tableName, writes, options.isolated);
   await Promise.all(
     batches.map(async (batch) => {
-      const result = await sendBatch(db, batch.actions, options.backoff ?? DEFAULT_BACKOFF);
+      const result = await sendBatch(db, batch.actions, backoff);
+      if (!result.ok && 'error' in result && !result.retryable && batch.writes.length > 1) {
+        const alone = await writeContacts(db, tableName, batch.writes.map((i) => writes[i]!), { isolated: true, backoff });
+        batch.writes.forEach((writeIndex, local) => (outcomes[writeIndex] = alone[local]!));
+        return;
+      }
       batch.writes.forEach((writeIndex, local) => {
         outcomes[writeIndex] = outcomeOf(result, batch, local);
       });
@@ -193,7 +200,7 @@ export async function writeContacts(
   return outcomes;
 }
 
-type BatchResult = { ok: true } | { ok: false; reasons: CancellationReason[] } | { ok: false; error: string };
+type BatchResult = { ok: true } | { ok: false; reasons: CancellationReason[] } | { ok: false; error: string; retryable: boolean };
 
 async function sendBatch(db: DynamoDBDocumentClient, actions: TransactItem[], backoff: BackoffOptions): Promise<BatchResult> {
   let token = randomUUID();
@@ -209,19 +216,22 @@ async function sendBatch(db: DynamoDBDocumentClient, actions: TransactItem[], ba
         continue;
       }
       if (cancelled) return { ok: false, reasons: (error as TransactionCanceledException).CancellationReasons ?? [] };
-      return { ok: false, error: `${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}` };
+      const description = `${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`;
+      return { ok: false, error: description, retryable: isRetryable(error) };
     }
   }
 }
 
+/** Cancellation codes that say "not now", not "never": the write may land when sent again. */
+const RETRYABLE_CANCELLATIONS = ['ThrottlingError', 'TransactionConflict', 'ProvisionedThroughputExceeded'];
+
 function outcomeOf(result: BatchResult, batch: Batch, local: number): ContactWriteOutcome {
   if (result.ok) return { status: 'written' };
-  if ('error' in result) return { status: 'error', message: result.error };
+  if ('error' in result) return { status: 'error', message: result.error, retryable: result.retryable };
   const codes = batch.owner.flatMap((owner, i) => (owner === local ? [result.reasons[i]?.Code ?? 'None'] : []));
   if (codes.includes('ConditionalCheckFailed')) return { status: 'conflict' };
   const own = codes.find((c) => c !== 'None');
-  if (own && !['ThrottlingError', 'TransactionConflict', 'ProvisionedThroughputExceeded'].includes(own)) {
-    return { status: 'error', message: `transaction cancelled: ${own}` };
-  }
+  // ValidationError (an item too large, a number out of range): this write is refused as it is.
+  if (own && !RETRYABLE_CANCELLATIONS.includes(own)) return { status: 'error', message: `transaction cancelled: ${own}`, retryable: false };
   return { status: 'cancelled' };
 }

@@ -45,6 +45,8 @@ const MAX_PASSES = 3;
 const MAX_RESENDS = 4;
 const CUSTOM_FIELD_CHUNK = 100;
 const NOT_WRITTEN = 'The contact could not be written; send this row again';
+/** The store refused the write as it is: sending the row again unchanged would fail again. */
+const REFUSED = 'The store cannot hold this contact as given; it was not written (sending it unchanged will fail again)';
 const CHANGED_MEANWHILE = 'The contact changed while it was imported; send this row again';
 
 interface Decided {
@@ -213,7 +215,7 @@ class ImportRun {
     const resend: Decided[] = [];
     const conflicts: ContactGroup[] = [];
     decided.forEach((item, i) => {
-      const outcome = outcomes[i] ?? { status: 'error', message: 'no outcome' };
+      const outcome = outcomes[i] ?? { status: 'error', message: 'no outcome', retryable: true };
       switch (outcome.status) {
         case 'written':
           for (const row of item.group.rows) if (row.pending) row.status = row.pending;
@@ -225,7 +227,9 @@ class ImportRun {
           resend.push(item);
           break;
         case 'error':
-          failRows(item.group.rows.filter((r) => r.pending), 'internal', 'email', NOT_WRITTEN);
+          // Only a write that may land later is "send again"; one the store refused is an invalid row.
+          if (outcome.retryable) failRows(item.group.rows.filter((r) => r.pending), 'internal', 'email', NOT_WRITTEN);
+          else for (const row of item.group.rows.filter((r) => r.pending)) failRow(row, 'format', row.input.keyPrefix, REFUSED);
           break;
       }
     });

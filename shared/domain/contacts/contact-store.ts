@@ -88,7 +88,11 @@ export type ContactWriteOutcome =
   | { status: 'written' }
   | { status: 'conflict' }
   | { status: 'cancelled' }
-  | { status: 'error'; message: string };
+  /**
+   * Not written. `retryable`: the same write may land if sent again (throttling, a timeout, the service busy);
+   * otherwise the store refused it as given (a value it cannot hold), and sending it again would fail again.
+   */
+  | { status: 'error'; message: string; retryable: boolean };
 
 export interface ContactWriteOptions {
   /** One write per transaction, so one write's conflict cannot hold back another (the retry path). */

@@ -1,4 +1,5 @@
 import * as z from '../../validation/zod.js';
+import { storableNumber } from '../../validation/storable-value.js';
 import { zoneName } from '../time/zone-name.js';
 
 /** Contact `source` values of SPEC.md; input accepts the name or the integer. */
@@ -37,7 +38,9 @@ export const Source = z.union(
 );
 
 export const CUSTOM_FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-export const CustomFieldValue = z.union([z.string().check(z.maxLength(1000)), z.number(), z.boolean(), z.null()]);
+export const CustomFieldValue = z.union([z.string().check(z.maxLength(1000)), storableNumber(), z.boolean(), z.null()], {
+  error: 'Must be a string (at most 1000 characters), a number, a boolean or null',
+});
 export const CustomFields = z
   .record(
     z.string().check(z.regex(CUSTOM_FIELD_NAME, 'Custom field names start with a letter: letters, digits, _ (max 64)')),

@@ -1,5 +1,5 @@
 import * as z from '../../validation/zod.js';
-import { AppError, conflict, malformed } from '../../errors.js';
+import { AppError, conflict, invalidField, malformed } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import { applyContactPatch } from './bulk-merge.js';
 import { parseContactRow } from './bulk-row.js';
@@ -49,6 +49,10 @@ export async function updateContact(
     if (after.updated_at === before.updated_at) return { contact: toContactView(before, now), changed: false };
     const [outcome] = await deps.contacts.writeMany([{ kind: 'update', before, after }], { isolated: true });
     if (outcome?.status === 'written') return { contact: toContactView(after, now), changed: true };
+    // A write the store refused as given is the caller's to change (a 422), one that may land later a 500 to retry.
+    if (outcome?.status === 'error' && !outcome.retryable) {
+      throw invalidField('format', 'body', 'The store cannot hold this contact as given; nothing was changed');
+    }
     if (outcome?.status === 'error') throw new Error(outcome.message);
     // A conflict: a value another contact holds, or this contact changed since it was read (read again).
     await assertFree(deps, clientId, before, after);

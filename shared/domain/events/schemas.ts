@@ -2,6 +2,7 @@ import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import type { EventMessage as EventMessageShape } from '../../ports.js';
 import { Email, Timestamp } from '../contacts/schemas.js';
+import { storableNumber } from '../../validation/storable-value.js';
 import { boundedObject } from '../free-form/bounded-object.js';
 
 const label = (max: number) => z.string({ error: 'Must be a string' }).check(z.trim(), z.maxLength(max, `Must be at most ${max} characters`));
@@ -31,8 +32,7 @@ export const EventBody = z
     plan: z.optional(label(200)),
     source: z.optional(label(200)),
     status: z.optional(label(200)),
-    // Classic's `.finite()` was a no-op (zod 4 numbers refuse ±Infinity already): nothing to carry over.
-    amount: z.optional(z.number({ error: 'Must be a number' })),
+    amount: z.optional(storableNumber()),
     upgrade: z.optional(z.boolean({ error: 'Must be a boolean' })),
     external_id: z.optional(label(255)),
     idempotency_key: z.optional(

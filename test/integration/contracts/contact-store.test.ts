@@ -199,3 +199,29 @@ describe.each(STORE_ADAPTERS)('ContactStore contract (%s)', (_name, makeStores) 
     expect(await contacts.findIdsByUid(clientId, [ann.client_contact_id!])).toEqual(new Map([[ann.client_contact_id!, ann.id]]));
   });
 });
+
+describe('ContactStore on DynamoDB Local: a write the store refuses (issue 20)', () => {
+  it('fails only that write, as not retryable, and writes the rest of its transaction', async () => {
+    // Prepare: values the schemas refuse (they stop them at the request), handed to the store directly.
+    const { contacts } = STORE_ADAPTERS.find(([name]) => name === 'dynamodb')![1]();
+    const clientId = freshClientId();
+    const good = [contact(clientId), contact(clientId)];
+    const tiny = contact(clientId, { custom_fields: { x: { id: 1, value: 1e-200 } } });
+    const huge = contact(clientId, { custom_fields: { x: { id: 1, value: 1e300 } } });
+
+    // Act: one transaction would hold all four
+    const outcomes = await contacts.writeMany([good[0]!, tiny, huge, good[1]!].map((c) => ({ kind: 'create' as const, contact: c })));
+
+    // Assess
+    expect(outcomes).toEqual([
+      { status: 'written' },
+      { status: 'error', message: expect.stringMatching(/^ValidationException: /), retryable: false },
+      { status: 'error', message: expect.stringContaining('greater than Number.MAX_SAFE_INTEGER'), retryable: false },
+      { status: 'written' },
+    ]);
+    expect(await contacts.get(clientId, good[0]!.id)).toEqual(good[0]);
+    expect(await contacts.get(clientId, good[1]!.id)).toEqual(good[1]);
+    expect(await contacts.get(clientId, tiny.id)).toBeUndefined();
+    expect(await contacts.findIdsByEmail(clientId, [tiny.email, huge.email])).toEqual(new Map());
+  });
+});
