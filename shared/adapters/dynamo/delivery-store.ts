@@ -284,6 +284,39 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   async releaseClaim(execution: ExecutionRecord, reason: string, at: string): Promise<boolean> {
+    return this.endClaimWithoutSend(execution, {
+      UpdateExpression: 'SET retry_pending = :t, reason = :reason, updated_at = :at, gsi3sk = :g3sk ADD attempt :one REMOVE claim, outcome_unknown',
+      ExpressionAttributeValues: { ':t': true, ':reason': reason, ':at': at, ':one': 1, ':g3sk': executing(execution, at).gsi3sk },
+    });
+  }
+
+  async deferClaim(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
+    // Queued again: the stuck index holds it by its new due time, as any queued execution (execution-item.ts).
+    const entry = keys.executingEntry(execution.client_id, execution.id, scheduledFor);
+    return this.endClaimWithoutSend(execution, {
+      UpdateExpression:
+        'SET #s = :queued, scheduled_for = :when, reason = :reason, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk ADD throttled :one REMOVE claim, outcome_unknown, retry_pending',
+      ExpressionAttributeValues: {
+        ':queued': EXECUTION_STATUS.queued,
+        ':when': scheduledFor,
+        ':reason': reason,
+        ':at': at,
+        ':one': 1,
+        ':g3pk': entry.gsi3pk,
+        ':g3sk': entry.gsi3sk,
+      },
+    });
+  }
+
+  /**
+   * One transaction that ends a claim with nothing sent: the execution's `update` (conditioned on it being at 2 as
+   * read), the claim's queued log removed and its counters given back — the next claim writes them again, so the
+   * history keeps one of each. False when the execution had moved.
+   */
+  private async endClaimWithoutSend(
+    execution: ExecutionRecord,
+    update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+  ): Promise<boolean> {
     const c = execution.client_id;
     const claim = execution.claim;
     const outcome = await this.settle(
@@ -294,22 +327,12 @@ export class DynamoDeliveryStore implements DeliveryStore {
             Update: {
               TableName: this.tableName,
               Key: keys.execution(c, execution.id),
-              UpdateExpression:
-                'SET retry_pending = :t, reason = :reason, updated_at = :at, gsi3sk = :g3sk ADD attempt :one REMOVE claim, outcome_unknown',
+              UpdateExpression: update.UpdateExpression,
               ConditionExpression: '#s = :executing AND updated_at = :seen',
               ExpressionAttributeNames: { '#s': 'status' },
-              ExpressionAttributeValues: {
-                ':t': true,
-                ':reason': reason,
-                ':at': at,
-                ':one': 1,
-                ':executing': EXECUTION_STATUS.executing,
-                ':seen': execution.updated_at,
-                ':g3sk': executing(execution, at).gsi3sk,
-              },
+              ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':executing': EXECUTION_STATUS.executing, ':seen': execution.updated_at },
             },
           },
-          // The next claim writes its own queued log and raises the counters again: the history keeps one of each.
           ...(claim
             ? [
                 { Delete: { TableName: this.tableName, Key: keys.sentEmailLog(c, claimedEmailIdOf(execution), claim.log_at, claim.log_id) } },

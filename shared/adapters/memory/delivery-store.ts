@@ -150,11 +150,25 @@ export class MemoryDeliveryStore implements DeliveryStore {
   }
 
   async releaseClaim(seen: ExecutionRecord, reason: string, at: string): Promise<boolean> {
+    return this.endClaimWithoutSend(seen, (execution) =>
+      Object.assign(execution, { retry_pending: true, reason, updated_at: at, attempt: (execution.attempt ?? 0) + 1 }),
+    );
+  }
+
+  async deferClaim(seen: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
+    return this.endClaimWithoutSend(seen, (execution) => {
+      Object.assign(execution, { status: EXECUTION_STATUS.queued, scheduled_for: scheduledFor, reason, updated_at: at, throttled: (execution.throttled ?? 0) + 1 });
+      delete execution.retry_pending;
+    });
+  }
+
+  /** A claim ended with nothing sent (the port's releaseClaim, deferClaim): counters given back, its queued log removed. */
+  private endClaimWithoutSend(seen: ExecutionRecord, change: (execution: ExecutionRecord) => void): boolean {
     const c = seen.client_id;
     const execution = this.data.executions.get(clientKey(c, seen.id));
     if (execution?.status !== EXECUTION_STATUS.executing || execution.updated_at !== seen.updated_at) return false;
     const claim = execution.claim;
-    Object.assign(execution, { retry_pending: true, reason, updated_at: at, attempt: (execution.attempt ?? 0) + 1 });
+    change(execution);
     delete execution.claim;
     delete execution.outcome_unknown;
     if (claim) {

@@ -16,8 +16,9 @@
  * | SendingPausedException             | thrown   | account or configuration set paused (reputation); same as above  |
  * | NotFoundException                  | thrown   | the configuration set is missing: a deployment fault, same as    |
  * |                                    |          | above                                                            |
- * | TooManyRequestsException           | thrown   | sending rate exceeded: the queue retries with its backoff        |
- * | LimitExceededException             | thrown   | a sending quota or limit; it resets                              |
+ * | TooManyRequestsException           | thrown   | sending rate exceeded: the executor defers the execution with a  |
+ * |                                    |          | jittered backoff (send-failure.ts sendThrottleOf), no redelivery |
+ * | LimitExceededException             | thrown   | the daily sending quota: deferred 10–15 minutes the same way     |
  * | InternalServiceErrorException, any | thrown   | transient, or unknown: retried, and a message that never passes  |
  * | 5xx, network error, anything else  |          | ends in the DLQ rather than as a wrong "failed"                  |
  *

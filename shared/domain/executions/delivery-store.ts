@@ -88,6 +88,13 @@ export interface DeliveryStore {
    */
   releaseClaim(execution: ExecutionRecord, reason: string, at: string): Promise<boolean>;
   /**
+   * SES refused the send for the account's limits (throttled, nothing sent): gives the claim back as releaseClaim
+   * does (counters, queued log) but queues the execution again — 2 → 1 (at 2, unchanged since read), `scheduled_for`
+   * the given instant, the reason, `throttled` + 1, and in the stuck index by its new due time. `attempt` stays: SES
+   * took nothing. False when it had moved.
+   */
+  deferClaim(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean>;
+  /**
    * The send failed ambiguously: the execution (at 2, `updated_at` as read) keeps its claim and counters, is marked
    * `outcome_unknown` with the reason, and its lease starts again at `at`. False when it had moved.
    */

@@ -11,7 +11,8 @@ import { isSystemTemplateId } from '../templates/template-store.js';
 import { findWorkflow } from '../workflows/catalog.js';
 import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
 import { claimedExecution, type DeliveryStore, type Reservation, type SendContext } from './delivery-store.js';
-import { isAmbiguousSendError } from './send-failure.js';
+import { isAmbiguousSendError, sendThrottleOf } from './send-failure.js';
+import { throttleBackoffMs } from './throttle-backoff.js';
 import { settleClaim, waitForLeaseEnd } from './settle-claim.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from './execution-record.js';
 import type { ExecutionStore, Finish } from './execution-store.js';
@@ -41,6 +42,8 @@ export interface ExecuteDeps extends DispatchDeps {
    * is decided without them (settle-claim.ts). Default DEFAULT_LEASE_MS; configuration EXECUTION_LEASE_SECONDS.
    */
   leaseMs?: number;
+  /** [0, 1): the jitter of a throttled send's backoff (throttle-backoff.ts). Default Math.random. */
+  random?: () => number;
 }
 
 export type ExecuteOutcome =
@@ -59,9 +62,12 @@ export { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
  * sent back for its time; one found claimed is settled from evidence, see settle-claim.ts), read what the send needs,
  * decide (skip, cancel), then one claim transaction — 1 → 2 with the quota, the contact's daily cap and the
  * sent-email record — before SES. A full quota cancels the claim and defers (status stays 1). A failed send:
- * SES said no (4xx: throttling, a quota) → the claim is released with `retry_pending` and the error thrown for the
- * queue to retry; the outcome is unknown (reset, timeout, 5xx) → the claim is kept, marked `outcome_unknown`, and the
- * execution comes back at the lease end to be decided from SES's notifications before anything is sent again.
+ * SES throttled it (rate or daily quota) → the claim is given back, the execution queued again (1) for after a
+ * jittered backoff and sent itself as a new delayed message; this delivery is done (never a redelivery, so the
+ * throttle never counts towards the dead-letter limit). SES said no otherwise (another 4xx: a paused account) → the
+ * claim is released with `retry_pending` and the error thrown for the queue to retry; the outcome is unknown (reset,
+ * timeout, 5xx) → the claim is kept, marked `outcome_unknown`, and the execution comes back at the lease end to be
+ * decided from SES's notifications before anything is sent again.
  * Requests for one send: read, load, claim, record (4 DynamoDB) + 1 SES.
  */
 export async function executeWorkflow(
@@ -133,14 +139,25 @@ export async function executeWorkflow(
 }
 
 /**
- * The provider call failed. SES said no (nothing sent): release the claim and throw, so the queue retries with its
- * backoff. The outcome is unknown: keep the claim, say why, and come back at the lease end, when SES's notifications
- * (or their absence) decide it — never a blind second send.
+ * The provider call failed. SES throttled it (nothing sent): give the claim back, queue the execution for after the
+ * backoff and send it a new delayed message. If that send fails, the error is thrown and the original message comes
+ * back (and the stuck-execution sweep finds an execution queued past its due time). SES said no otherwise: release
+ * the claim and throw, so the queue retries with its backoff. The outcome is unknown: keep the claim, say why, and
+ * come back at the lease end, when SES's notifications (or their absence) decide it — never a blind second send.
  */
 async function sendFailed(deps: ExecuteDeps, r: Reservation, error: unknown): Promise<ExecuteOutcome> {
-  const at = deps.clock.now().toISOString();
+  const now = deps.clock.now();
+  const at = now.toISOString();
   const name = (error as Error)?.name ?? 'error';
   const claimed = claimedExecution(r);
+  const throttle = sendThrottleOf(error);
+  if (throttle) {
+    const when = new Date(now.getTime() + throttleBackoffMs(throttle, r.execution.throttled ?? 0, deps.random ?? Math.random));
+    const reason = `${throttle === 'rate' ? 'send_throttled' : 'send_daily_quota'}: ${name}`;
+    if (!(await deps.delivery.deferClaim(claimed, when.toISOString(), reason, at))) return { kind: 'duplicate' };
+    await dispatchExecution(deps, { client_id: r.execution.client_id, execution_id: r.execution.id }, when, now);
+    return { kind: 'deferred' };
+  }
   if (!isAmbiguousSendError(error)) {
     await deps.delivery.releaseClaim(claimed, `send_retry: ${name}`, at);
     throw error;

@@ -46,6 +46,8 @@ export interface ExecutionRecord {
    * have reached the provider): it waits for evidence — a status notification — before anything is sent again.
    */
   outcome_unknown?: boolean;
+  /** How many times SES throttled this execution's send (each deferred it, issue 19): the next backoff grows with it. */
+  throttled?: number;
   /** What the claim holding this execution at 2 reserved, so whoever ends or releases the claim gives back exactly that. */
   claim?: ExecutionClaim;
   /** The event's fields a template may use (`it.event.*`), copied so the send needs no event read. */

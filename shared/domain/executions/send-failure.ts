@@ -12,6 +12,25 @@
 const NEVER_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const NEVER_SENT_NAMES: ReadonlySet<string> = new Set(['CredentialsProviderError', 'TokenProviderError']);
 
+/** SES's own words for the account's rolling 24-hour quota (its API answers it as a throttle, AWS documents). */
+const DAILY_QUOTA_TEXT = /daily message quota|sending quota exceeded/i;
+const THROTTLE_NAMES: ReadonlySet<string> = new Set(['TooManyRequestsException', 'ThrottlingException', 'Throttling']);
+
+/**
+ * Whether SES refused a send for the account's limits (nothing sent), and which: `rate` — the maximum send rate
+ * (`TooManyRequestsException`, HTTP 429), over in a second or two; `daily_quota` — the 24-hour quota
+ * (`LimitExceededException`, or a throttle saying "Daily message quota exceeded"), over only as the rolling window
+ * moves, so it must not be hammered. Undefined for any other failure.
+ */
+export function sendThrottleOf(error: unknown): 'rate' | 'daily_quota' | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const status = (error as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+  if (error.name === 'LimitExceededException' || ((THROTTLE_NAMES.has(error.name) || status === 429) && DAILY_QUOTA_TEXT.test(error.message))) {
+    return 'daily_quota';
+  }
+  return THROTTLE_NAMES.has(error.name) || status === 429 ? 'rate' : undefined;
+}
+
 /**
  * Whether a SendEmail failure leaves the outcome unknown (issue 18): SES may have accepted the e-mail — a connection
  * reset or a timeout after the request left, or a 5xx (the service failed somewhere after receiving it). Such a send

@@ -283,6 +283,43 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     });
   });
 
+  it('defers a throttled claim: counters given back, queued (1) again for its new time and in the stuck index by it; a stale read writes nothing', async () => {
+    // Prepare
+    const stores = makeStores();
+    const { executions } = await prepare(stores);
+    const r = reservation(executions[0]!);
+    await stores.delivery.claim(r);
+
+    // Act
+    const deferred = await stores.delivery.deferClaim(claimedExecution(r), LATEST, 'send_throttled: TooManyRequestsException', LATER);
+    const stale = await stores.delivery.deferClaim(claimedExecution(r), LATEST, 'second', LATER);
+
+    // Assess
+    expect([deferred, stale]).toEqual([true, false]);
+    const queued = await stores.executions.get(r.execution.client_id, r.execution.id);
+    expect(await footprint(stores, r)).toEqual({
+      execution: { ...executions[0], status: EXECUTION_STATUS.queued, scheduled_for: LATEST, reason: 'send_throttled: TooManyRequestsException', throttled: 1, updated_at: LATER },
+      email: { email: r.sentEmail, logs: [] },
+      monthSent: 0,
+      cap: { sent: 0, pending: { [r.execution.id]: r.execution.priority_score } },
+    });
+    // Every page: the shared table holds other suites' pending work at the same fixed times.
+    const listed = async (before: string) => {
+      let cursor: string | undefined;
+      let found = false;
+      do {
+        const page = await stores.executions.listExecutingBefore(before, 1_000, cursor);
+        found ||= page.executions.some((e) => e.client_id === r.execution.client_id && e.execution_id === r.execution.id);
+        cursor = page.cursor;
+      } while (cursor);
+      return found;
+    };
+    expect(await listed(LATEST)).toBe(false);
+    expect(await listed('2026-01-15T12:00:00.001Z')).toBe(true);
+    const again = reservation(queued!, { at: LATEST });
+    expect(await stores.delivery.claim(again)).toBe('claimed');
+  });
+
   it('refuses to release a claim that moved since it was read (another worker released or ended it), writing nothing', async () => {
     // Prepare
     const stores = makeStores();

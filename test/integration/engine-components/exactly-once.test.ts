@@ -5,7 +5,13 @@ import { createLambdaContext } from '../../../local/lambda-context.js';
 import { setContainer } from '../../../shared/composition/container.js';
 import { executeWorkflow, sentEmailIdOf } from '../../../shared/domain/executions/execute-workflow.js';
 import type { ExecutionRecord } from '../../../shared/domain/executions/execution-record.js';
+import { LocalQueue } from '../../../local/engine/local-queue.js';
+import { createQueueDispatcher } from '../../../local/queue-functions.js';
+import { FaultDice } from '../../../shared/adapters/faults/fault-dice.js';
+import { FaultyMailer } from '../../../shared/adapters/faults/faulty-mailer.js';
+import type { Clock } from '../../../shared/ports.js';
 import { createTestClient } from '../support/clients.js';
+import { eventually } from '../support/eventually.js';
 import {
   dayCapCount,
   engineContainer,
@@ -155,92 +161,149 @@ describe('the executor, exactly once (real DynamoDB adapters)', () => {
   });
 });
 
+/** A clock the test moves: a throttled send's delayed message arrives when it says. */
+class MovableClock implements Clock {
+  constructor(private at = Date.parse(NOW)) {}
+  now(): Date {
+    return new Date(this.at);
+  }
+  advance(ms: number): void {
+    this.at += ms;
+  }
+}
+
+/** The one message a deferral sent (after processing's own): the workflow queue, delayed to the new due time. */
+function deferralOf(queue: RecordingQueue, execution: ExecutionRecord) {
+  const sent = queue.sent.filter((m) => m.queue === 'workflow').slice(1, 3);
+  expect(sent).toHaveLength(1);
+  expect(sent[0]!.message).toEqual({ client_id: execution.client_id, execution_id: execution.id });
+  return sent[0]!;
+}
+
 describe('SES throttling (real DynamoDB adapters)', () => {
-  it('throws, gives the counters back and keeps the execution executing with retry_pending', async () => {
+  it('defers: the counters given back, the execution queued (1) again after the backoff, one delayed message, nothing thrown', async () => {
     // Prepare
     const mailer = new FakeMailer();
     mailer.failWith.push(throttlingError());
-    const { deps, welcome } = await queuedWelcome(mailer);
-
-    // Act
-    const run = executeWorkflow(deps, welcome.client_id, welcome.id);
-
-    // Assess: thrown for the queue to retry
-    await expect(run).rejects.toMatchObject({ name: 'TooManyRequestsException' });
-    expect(mailer.calls).toBe(1);
-    expect(mailer.sent).toEqual([]);
-    expect(await deps.executions.get(welcome.client_id, welcome.id)).toEqual({
-      ...welcome,
-      status: 2,
-      retry_pending: true,
-      reason: 'send_retry: TooManyRequestsException',
-      attempt: 2,
-      updated_at: NOW,
-    });
-    expect(await quotaCounter(deps, welcome.client_id, new Date(NOW))).toEqual({ month: 0, day: 0 });
-    expect(await dayCapCount(deps, welcome)).toBe(0);
-    // The sent-email record, written before the call, waits queued for the retry
-    const sent = await deps.sentEmails.getWithLogs(welcome.client_id, sentEmailIdOf(welcome));
-    expect(sent?.email).toMatchObject({ status: 1 });
-    expect(sent?.email.provider_message_id).toBeUndefined();
-    // Its queued log goes with the attempt: the retry's claim writes one again, so the history keeps one
-    expect(logStatuses(sent?.logs)).toEqual([]);
-  });
-
-  it('sends exactly once on the next delivery after a throttled one', async () => {
-    // Prepare
-    const mailer = new FakeMailer();
-    mailer.failWith.push(throttlingError());
-    const setup = await queuedWelcome(mailer);
-    const { deps, welcome } = setup;
-    await executeWorkflow(deps, welcome.client_id, welcome.id).catch(() => undefined);
+    const { deps, queue, welcome } = await queuedWelcome(mailer);
 
     // Act
     const outcome = await executeWorkflow(deps, welcome.client_id, welcome.id);
 
     // Assess
-    expect(outcome).toEqual({ kind: 'finished', status: 3 });
+    expect(outcome).toEqual({ kind: 'deferred' });
+    expect(mailer.calls).toBe(1);
+    expect(mailer.sent).toEqual([]);
+    const after = await deps.executions.get(welcome.client_id, welcome.id);
+    expect(after).toEqual({
+      ...welcome,
+      status: 1,
+      scheduled_for: expect.any(String),
+      reason: 'send_throttled: TooManyRequestsException',
+      throttled: 1,
+      updated_at: NOW,
+    });
+    // The first backoff: 1–2 s, jittered
+    const waitMs = Date.parse(after!.scheduled_for) - Date.parse(NOW);
+    expect(waitMs).toBeGreaterThanOrEqual(1_000);
+    expect(waitMs).toBeLessThanOrEqual(2_000);
+    expect(deferralOf(queue, welcome).delaySeconds).toBe(Math.ceil(waitMs / 1000));
+    expect(await quotaCounter(deps, welcome.client_id, new Date(NOW))).toEqual({ month: 0, day: 0 });
+    expect(await dayCapCount(deps, welcome)).toBe(0);
+    // The sent-email record, written before the call, waits queued; its queued log goes with the attempt
+    const sent = await deps.sentEmails.getWithLogs(welcome.client_id, sentEmailIdOf(welcome));
+    expect(sent?.email).toMatchObject({ status: 1 });
+    expect(logStatuses(sent?.logs)).toEqual([]);
+  });
+
+  it('sends exactly once when the delayed message arrives, twice at once; the history keeps one queued log', async () => {
+    // Prepare
+    const mailer = new FakeMailer();
+    mailer.failWith.push(throttlingError());
+    const clock = new MovableClock();
+    const queue = new RecordingQueue();
+    const deps = engineDeps(engineContainer({ queue, scheduler: new RecordingScheduler(), mailer, clock }));
+    const client = await createTestClient();
+    const event = await ingestAndProcess(deps, client.id, { type: 'signup', email: `once-${randomUUID().slice(0, 8)}@example.com`, auto_create_contact: true });
+    const welcome = (await executionsOf(deps, event)).get(1)!;
+    await executeWorkflow(deps, welcome.client_id, welcome.id);
+    const delaySeconds = deferralOf(queue, welcome).delaySeconds!;
+    const early = await executeWorkflow(deps, welcome.client_id, welcome.id);
+
+    // Act
+    clock.advance(delaySeconds * 1000);
+    const outcomes = await Promise.all([executeWorkflow(deps, welcome.client_id, welcome.id), executeWorkflow(deps, welcome.client_id, welcome.id)]);
+
+    // Assess: a delivery before the new time is sent back for it; then one send
+    expect(early).toEqual({ kind: 'not_due' });
+    expect(outcomes).toEqual(expect.arrayContaining([{ kind: 'finished', status: 3 }, { kind: 'duplicate' }]));
     expect(mailer.calls).toBe(2);
     expect(mailer.sent).toHaveLength(1);
-    const after = await deps.executions.get(welcome.client_id, welcome.id);
-    expect(after).toMatchObject({ status: 3, attempt: 2, sent_email_id: sentEmailIdOf(welcome) });
-    expect(after?.retry_pending).toBeUndefined();
+    expect(await deps.executions.get(welcome.client_id, welcome.id)).toMatchObject({ status: 3, attempt: 1, sent_email_id: sentEmailIdOf(welcome) });
     const sent = await deps.sentEmails.getWithLogs(welcome.client_id, sentEmailIdOf(welcome));
     expect(sent?.email).toMatchObject({ status: 2, provider_message_id: mailer.sent[0]!.providerMessageId });
-    expect(await quotaCounter(deps, welcome.client_id, new Date(NOW))).toEqual({ month: 1, day: 1 });
+    expect(logStatuses(sent?.logs)).toEqual([1, 2]);
+    expect(await quotaCounter(deps, welcome.client_id, clock.now())).toEqual({ month: 1, day: 1 });
     expect(await dayCapCount(deps, welcome)).toBe(1);
   });
 
-  it('keeps one queued log in the sent e-mail\'s history when a throttled send is retried', async () => {
+  it('acknowledges the throttled message (no batch item failure: SQS never redelivers it) and sends the deferral', async () => {
     // Prepare
     const mailer = new FakeMailer();
     mailer.failWith.push(throttlingError());
-    const { deps, welcome } = await queuedWelcome(mailer);
-    await executeWorkflow(deps, welcome.client_id, welcome.id).catch(() => undefined);
-
-    // Act
-    await executeWorkflow(deps, welcome.client_id, welcome.id);
-
-    // Assess: the e-mail was queued once and sent once
-    const sent = await deps.sentEmails.getWithLogs(welcome.client_id, sentEmailIdOf(welcome));
-    expect(logStatuses(sent?.logs)).toEqual([1, 2]);
-  });
-
-  it('reports the throttled message as a batch item failure (SQS redelivers it), then acknowledges the redelivery', async () => {
-    // Prepare
-    const mailer = new FakeMailer();
-    mailer.failWith.push(throttlingError());
-    const { deps, welcome } = await queuedWelcome(mailer);
+    const { deps, queue, welcome } = await queuedWelcome(mailer);
     const body = JSON.stringify({ client_id: welcome.client_id, execution_id: welcome.id });
 
     // Act
     const first = await deliver(deps, [{ messageId: 'm-1', body, receiveCount: 1 }]);
-    const redelivered = await deliver(deps, [{ messageId: 'm-1', body, receiveCount: 2 }]);
 
     // Assess
-    expect(first).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
-    expect(redelivered).toEqual({ batchItemFailures: [] });
+    expect(first).toEqual({ batchItemFailures: [] });
+    expect(deferralOf(queue, welcome).delaySeconds).toBeGreaterThanOrEqual(1);
+    expect(await deps.executions.get(welcome.client_id, welcome.id)).toMatchObject({ status: 1, throttled: 1 });
+  });
+
+  it('with FAULTS-style injected throttles, through the local SQS: deferred twice, sent once, every delivery a first one, no dead letter', { timeout: 30_000 }, async () => {
+    // Prepare: the real execute-workflow function on the in-process SQS, the real clock (the delays are real), and the
+    // fault injector's FaultyMailer whose dice throttle the first two sends (draws 0, 0), then none (0.99)
+    const draws = [0, 0];
+    const mailer = new FakeMailer();
+    const faulty = new FaultyMailer(mailer, new FaultDice([{ kind: 'throttle', rate: 0.5 }], () => draws.shift() ?? 0.99));
+    const queue = new LocalQueue();
+    const deps = engineDeps(engineContainer({ queue, scheduler: new RecordingScheduler(), mailer: faulty }));
+    setContainer(deps.container);
+    await import('../../../functions/queue/execute-workflow.js');
+    const client = await createTestClient();
+    const event = await ingestAndProcess(deps, client.id, { type: 'signup', email: `throttled-${randomUUID().slice(0, 8)}@example.com`, auto_create_contact: true });
+    // Processing sent the execution its first message, which waits in the queue for the consumer
+    const welcome = (await executionsOf(deps, event)).get(1)!;
+    const dispatcher = createQueueDispatcher();
+    const receiveCounts: number[] = [];
+
+    // Act: a visibility timeout longer than the test, so a redelivery could not hide among the deferrals
+    queue.consume('workflow', {
+      batchSize: 1,
+      maxReceiveCount: 2,
+      visibilityTimeoutMs: 60_000,
+      deliver: (batch) => {
+        receiveCounts.push(...batch.map((d) => d.receiveCount));
+        return dispatcher.deliver('workflow', batch);
+      },
+    });
+    const done = await eventually('the execution completed', async () => {
+      const e = await deps.executions.get(welcome.client_id, welcome.id);
+      return e?.status === 3 ? e : undefined;
+    }, { timeoutMs: 20_000 });
+    await queue.idle(5_000);
+    await queue.stop();
+
+    // Assess
+    expect(faulty.counts).toEqual({ calls: 3, injected: { throttle: 2 }, total: 2 });
     expect(mailer.sent).toHaveLength(1);
-    expect(await deps.executions.get(welcome.client_id, welcome.id)).toMatchObject({ status: 3 });
+    expect(done).toMatchObject({ status: 3, attempt: 1, throttled: 2, sent_email_id: sentEmailIdOf(welcome) });
+    expect(receiveCounts).toEqual([1, 1, 1]);
+    expect(queue.deadLetters).toEqual([]);
+    expect(queue.depth('workflow')).toBe(0);
+    expect(await quotaCounter(deps, welcome.client_id, new Date())).toEqual({ month: 1, day: 1 });
   });
 });

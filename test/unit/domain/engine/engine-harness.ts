@@ -98,6 +98,14 @@ const LOST = { kind: 'sent', providerMessageId: 'never-returned' } as const;
 export const throttled = () =>
   Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'TooManyRequestsException', $fault: 'client', $metadata: { httpStatusCode: 429 } });
 
+/** SES v2 over the account's 24-hour quota (LimitExceededException, 400): nothing was sent. */
+export const dailyQuotaExceeded = () =>
+  Object.assign(new Error('Daily message quota exceeded.'), { name: 'LimitExceededException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+
+/** SES refusing every send of a paused account (400): nothing was sent, and no backoff of ours helps. */
+export const sendingPaused = () =>
+  Object.assign(new Error('Sending is paused for this account.'), { name: 'SendingPausedException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+
 /** A connection reset after the request left: SES may have accepted the e-mail (no HTTP answer). */
 export const connectionReset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 
@@ -141,6 +149,8 @@ export async function engineHarness(settings: SettingsFields = {}, client: Parti
   const executeDeps: ExecuteDeps = {
     ...deps,
     sender: { linkSecret: 'x'.repeat(32), publicBaseUrl: 'https://els.test', defaultFromAddress: 'hello@els.test' },
+    // No jitter: a throttled send's backoff is its lower bound (throttle-backoff.ts).
+    random: () => 0,
   };
   let nextContactId = 100;
 

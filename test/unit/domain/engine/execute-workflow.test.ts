@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { EXECUTION_STATUS } from '../../../../shared/domain/executions/execution-record.js';
 import { sentEmailIdOf } from '../../../../shared/domain/executions/execute-workflow.js';
 import { SENT_STATUS } from '../../../../shared/domain/sent-emails/sent-email-record.js';
-import { CLIENT_ID, engineHarness, NOW, throttled } from './engine-harness.js';
+import { sweepStuckExecutions } from '../../../../shared/domain/executions/sweep-executions.js';
+import { CLIENT_ID, dailyQuotaExceeded, engineHarness, NOW, RecordingQueue, sendingPaused, throttled } from './engine-harness.js';
+
+const LEASE_MS = 600_000;
 
 const minutesFromNow = (n: number) => new Date(Date.parse(NOW) + n * 60_000).toISOString();
 const logStatuses = async (h: Awaited<ReturnType<typeof engineHarness>>, executionId: number) =>
@@ -59,7 +62,7 @@ describe('executeWorkflow (memory ports)', () => {
     expect(await h.monthSent()).toBe(1);
   });
 
-  it('throws a throttling error for the queue to retry, keeps the claim and gives the counters back; the next run sends once', async () => {
+  it('defers a throttled send: the claim given back, queued (1) again after the backoff, a new delayed message; the next run sends once', async () => {
     // Prepare
     const h = await engineHarness();
     const ann = await h.contact();
@@ -67,30 +70,120 @@ describe('executeWorkflow (memory ports)', () => {
     h.mailer.thenThrow(throttled());
 
     // Act
-    const error = await h.execute(execution.id).catch((e: unknown) => e);
+    const outcome = await h.execute(execution.id);
 
-    // Assess
-    expect(error).toMatchObject({ name: 'TooManyRequestsException' });
-    expect(await h.execution(execution.id)).toMatchObject({
-      status: EXECUTION_STATUS.executing,
-      retry_pending: true,
-      reason: 'send_retry: TooManyRequestsException',
-      attempt: 2,
+    // Assess: acknowledged (no throw, so SQS never redelivers it), queued for 1 s later (the backoff's lower bound)
+    const later = new Date(Date.parse(NOW) + 1_000).toISOString();
+    expect(outcome).toEqual({ kind: 'deferred' });
+    expect(await h.execution(execution.id)).toEqual({
+      ...execution,
+      status: EXECUTION_STATUS.queued,
+      scheduled_for: later,
+      reason: 'send_throttled: TooManyRequestsException',
+      throttled: 1,
+      updated_at: NOW,
     });
+    expect(h.queue.sent).toEqual([
+      { queue: 'workflow', message: { client_id: CLIENT_ID, execution_id: execution.id }, options: { delaySeconds: 1 } },
+    ]);
     expect(await h.monthSent()).toBe(0);
     expect((await h.dayCap(execution)).sent).toBe(0);
+    expect(await logStatuses(h, execution.id)).toEqual([]);
 
-    // Act: the queue delivers the message again (twice, at once), after its backoff.
-    h.clock.advance(30_000);
+    // Act: the delayed message arrives (twice, at once)
+    h.clock.advance(1_000);
     const retried = await Promise.all([h.execute(execution.id), h.execute(execution.id)]);
 
     // Assess
     expect(retried).toEqual(expect.arrayContaining([{ kind: 'finished', status: EXECUTION_STATUS.completed }, { kind: 'duplicate' }]));
     expect(h.mailer.emails).toHaveLength(2);
-    expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.completed });
-    expect((await h.execution(execution.id))?.retry_pending).toBeUndefined();
+    expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.completed, attempt: 1 });
     expect(await h.monthSent()).toBe(1);
+    expect((await logStatuses(h, execution.id))?.sort()).toEqual([SENT_STATUS.queued, SENT_STATUS.sent]);
     expect(await h.storedContact(ann.id)).toMatchObject({ total_emails_sent: 1, active_workflow_count: 0 });
+  });
+
+  it('doubles the backoff with each throttle of the same execution', async () => {
+    // Prepare
+    const h = await engineHarness();
+    const execution = await h.queued(await h.contact());
+    h.mailer.thenThrow(throttled()).thenThrow(throttled()).thenThrow(throttled());
+
+    // Act: each delayed message arrives on time and is throttled again
+    const delays: (number | undefined)[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      await h.execute(execution.id);
+      const delay = h.queue.sent.at(-1)?.options?.delaySeconds;
+      delays.push(delay);
+      h.clock.advance((delay ?? 0) * 1000);
+    }
+
+    // Assess
+    expect(delays).toEqual([1, 2, 4]);
+    expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.queued, throttled: 3 });
+  });
+
+  it('defers a send over SES\'s daily quota by 10 minutes (the backoff\'s lower bound) instead of hammering it', async () => {
+    // Prepare
+    const h = await engineHarness();
+    const execution = await h.queued(await h.contact());
+    h.mailer.thenThrow(dailyQuotaExceeded());
+
+    // Act
+    const outcome = await h.execute(execution.id);
+
+    // Assess
+    expect(outcome).toEqual({ kind: 'deferred' });
+    expect(await h.execution(execution.id)).toMatchObject({
+      status: EXECUTION_STATUS.queued,
+      scheduled_for: new Date(Date.parse(NOW) + 600_000).toISOString(),
+      reason: 'send_daily_quota: LimitExceededException',
+    });
+    expect(h.queue.sent.at(-1)?.options).toEqual({ delaySeconds: 600 });
+  });
+
+  it('leaves a deferred execution to the stuck-execution sweep when its new message cannot be sent', async () => {
+    // Prepare: SQS fails the deferral's SendMessage
+    const h = await engineHarness();
+    const execution = await h.queued(await h.contact());
+    h.mailer.thenThrow(throttled());
+    h.queue.send = async () => {
+      throw Object.assign(new Error('Request is throttled.'), { name: 'RequestThrottled' });
+    };
+
+    // Act
+    const error = await h.execute(execution.id).catch((e: unknown) => e);
+    h.clock.advance(1_000 + LEASE_MS + 1);
+    const swept = new RecordingQueue();
+    const sweep = await sweepStuckExecutions({ executions: h.stores.executions, queue: swept, clock: h.clock, leaseMs: LEASE_MS });
+
+    // Assess: thrown (the original message comes back too), the execution queued with its claim given back, swept
+    expect(error).toMatchObject({ name: 'RequestThrottled' });
+    expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.queued, throttled: 1 });
+    expect(await h.monthSent()).toBe(0);
+    expect(sweep.enqueued).toBe(1);
+    expect(swept.sent).toEqual([{ queue: 'workflow', message: { client_id: CLIENT_ID, execution_id: execution.id } }]);
+  });
+
+  it('releases the claim and throws for the queue to retry when SES refuses for another reason (a paused account)', async () => {
+    // Prepare
+    const h = await engineHarness();
+    const execution = await h.queued(await h.contact());
+    h.mailer.thenThrow(sendingPaused());
+
+    // Act
+    const error = await h.execute(execution.id).catch((e: unknown) => e);
+
+    // Assess
+    expect(error).toMatchObject({ name: 'SendingPausedException' });
+    expect(await h.execution(execution.id)).toMatchObject({
+      status: EXECUTION_STATUS.executing,
+      retry_pending: true,
+      reason: 'send_retry: SendingPausedException',
+      attempt: 2,
+    });
+    expect(await h.monthSent()).toBe(0);
+    expect((await h.dayCap(execution)).sent).toBe(0);
   });
 
   it('fails (4) with the provider reason when the e-mail is refused for good, giving the counters back', async () => {
