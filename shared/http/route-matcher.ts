@@ -4,10 +4,12 @@ import { errorResponse } from './envelope.js';
 
 /**
  * API Gateway HTTP API route selection, shared by the local server and the AWS fallback function (`$default` route):
- * `{name}` matches one path segment, `{name+}` the rest of the path; when several routes match, the one with more
- * literal segments wins (API Gateway's "most specific"). HEAD is served by a path's GET route (infra adds a HEAD route
- * for each). A path that exists with other methods is `method_not_allowed`, with every method some route of that path
- * would take (`Allow`).
+ * `{name}` matches one path segment, `{name+}` the rest of the path. Of the route paths that match a request's path,
+ * the most specific one decides (segment by segment from the left, a literal beats `{name}`, which beats `{name+}`):
+ * a literal path such as `/client/contacts/bulk` never falls through to `/client/contacts/{id}` (issue 20 §3). If that
+ * path has no route of the method, the answer is `method_not_allowed` with the methods of that path alone (`Allow`).
+ * HEAD is served by a path's GET route (infra adds a HEAD route for each). On AWS, API Gateway would send a method the
+ * literal path lacks to the `{id}` route; infra routes those methods to the fallback (route-overlaps.ts).
  */
 export type RouteMatch =
   | { kind: 'matched'; route: RouteDefinition; pathParameters: Record<string, string> }
@@ -20,7 +22,8 @@ interface CompiledRoute {
   route: RouteDefinition;
   pattern: RegExp;
   names: string[];
-  literalSegments: number;
+  /** Per segment: 0 literal, 1 `{name}`, 2 `{name+}` (lower is more specific). */
+  kinds: number[];
 }
 
 /** The order methods are listed in `Allow`. */
@@ -34,22 +37,19 @@ export class RouteMatcher {
     routes: readonly RouteDefinition[],
     private readonly extraMethods: readonly string[] = [],
   ) {
-    this.compiled = routes
-      .map(compile)
-      .sort((a, b) => b.literalSegments - a.literalSegments || b.route.path.length - a.route.path.length);
+    this.compiled = routes.map(compile).sort((a, b) => compareSpecificity(a.kinds, b.kinds));
   }
 
   /** `path` is the part the routes are written for, still percent-encoded (e.g. `/client/contacts/a%40b.co`). */
   match(method: string, path: string): RouteMatch {
     const wanted = method === 'HEAD' ? 'GET' : method;
-    const allowed = new Set<string>();
-    for (const candidate of this.compiled) {
-      const found = candidate.pattern.exec(path);
-      if (!found) continue;
-      if (candidate.route.method !== wanted) {
-        allowed.add(candidate.route.method);
-        continue;
-      }
+    // Sorted most specific first: the first route path that matches is the one that decides.
+    const first = this.compiled.find((candidate) => candidate.pattern.test(path));
+    if (!first) return { kind: 'not_found' };
+    const samePath = this.compiled.filter((candidate) => candidate.route.path === first.route.path);
+    const candidate = samePath.find((c) => c.route.method === wanted);
+    if (candidate) {
+      const found = candidate.pattern.exec(path)!;
       const pathParameters: Record<string, string> = {};
       for (const [i, name] of candidate.names.entries()) {
         const raw = found[i + 1] ?? '';
@@ -61,7 +61,7 @@ export class RouteMatcher {
       }
       return { kind: 'matched', route: candidate.route, pathParameters };
     }
-    if (allowed.size === 0) return { kind: 'not_found' };
+    const allowed = new Set(samePath.map((c) => c.route.method as string));
     if (allowed.has('GET')) allowed.add('HEAD');
     for (const extra of this.extraMethods) allowed.add(extra);
     return { kind: 'method_not_allowed', allow: [...allowed].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b)) };
@@ -70,7 +70,7 @@ export class RouteMatcher {
 
 function compile(route: RouteDefinition): CompiledRoute {
   const names: string[] = [];
-  let literalSegments = 0;
+  const kinds: number[] = [];
   const source = route.path
     .split('/')
     .filter(Boolean)
@@ -78,18 +78,31 @@ function compile(route: RouteDefinition): CompiledRoute {
       const greedy = /^\{(\w+)\+\}$/.exec(segment);
       if (greedy?.[1]) {
         names.push(greedy[1]);
+        kinds.push(2);
         return '/(.+)';
       }
       const param = /^\{(\w+)\}$/.exec(segment);
       if (param?.[1]) {
         names.push(param[1]);
+        kinds.push(1);
         return '/([^/]+)';
       }
-      literalSegments += 1;
+      kinds.push(0);
       return `/${escapeRegExp(segment)}`;
     })
     .join('');
-  return { route, pattern: new RegExp(`^${source || '/'}$`), names, literalSegments };
+  return { route, pattern: new RegExp(`^${source || '/'}$`), names, kinds };
+}
+
+/**
+ * Orders route paths most specific first: at the first segment where they differ in kind, a literal comes before
+ * `{name}`, which comes before `{name+}`; then the longer path first.
+ */
+function compareSpecificity(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    if (a[i] !== b[i]) return a[i]! - b[i]!;
+  }
+  return b.length - a.length;
 }
 
 function escapeRegExp(text: string): string {

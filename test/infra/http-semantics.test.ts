@@ -2,6 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { fullPath, routes } from '../../functions/routes.js';
 import { routesOnAws } from '../../infra/route-function.js';
+import { fallbackRoutes } from '../../shared/http/route-overlaps.js';
 import { logicalIdOf, statementsOfRole, synthesize, type Resource } from './support/synthesized-stack.js';
 
 /** 405 + Allow through the `$default` route, a HEAD route per GET route, CORS from one setting (issue 10 §3). */
@@ -28,6 +29,28 @@ describe('HTTP semantics on AWS', () => {
     expect(Object.keys((fn.Properties['Environment'] as { Variables: object }).Variables)).not.toContain('TABLE_NAME');
   });
 
+  // Issue 20 §3: API Gateway would send GET /client/contacts/bulk to GET /client/contacts/{id}.
+  it.each(fallbackRoutes(routesOnAws(routes)).map((g) => [`${g.method} /api/v1${g.path}`] as const))(
+    'routes %s, a method the literal path lacks, to the fallback (405), not to the {param} route',
+    (key) => {
+      expect(routeKeys).toContain(key);
+      expect(functionOfRouteKey(key).id).toBe(functionOfRouteKey('$default').id);
+    },
+  );
+
+  it('gives every literal path beside a {param} path a route for each of the {param} path\'s methods', () => {
+    expect(fallbackRoutes(routesOnAws(routes)).map((g) => `${g.method} ${g.path}`)).toEqual([
+      'GET /client/contacts/bulk',
+      'HEAD /client/contacts/bulk',
+      'PATCH /client/contacts/bulk',
+      'DELETE /client/contacts/bulk',
+      'GET /client/email-templates/list',
+      'HEAD /client/email-templates/list',
+      'PATCH /client/email-templates/list',
+      'DELETE /client/email-templates/list',
+    ]);
+  });
+
   it.each(routesOnAws(routes).filter((r) => r.method === 'GET').map((r) => [fullPath(r)] as const))(
     'has a HEAD route beside GET %s, served by the same function',
     (path) => {
@@ -38,7 +61,8 @@ describe('HTTP semantics on AWS', () => {
 
   it('adds no HEAD route to other methods and no CORS by default', () => {
     const heads = routeKeys.filter((k) => String(k).startsWith('HEAD '));
-    expect(heads).toHaveLength(routesOnAws(routes).filter((r) => r.method === 'GET').length);
+    const gapHeads = fallbackRoutes(routesOnAws(routes)).filter((g) => g.method === 'HEAD');
+    expect(heads).toHaveLength(routesOnAws(routes).filter((r) => r.method === 'GET').length + gapHeads.length);
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.absent() });
   });
 

@@ -73,14 +73,15 @@ export type ContactBody = z.output<typeof ContactBody>;
 
 /**
  * `{id}` of the contact paths: digits are an id, anything else an e-mail address (case-insensitive). A value no
- * contact can have (over 15 digits, an "e-mail" longer than an address may be) names nothing: the lookup answers
- * 404 without asking the store, whose keys are bounded (DynamoDB: 1 024 bytes).
+ * contact can have (blank or whitespace only, over 15 digits, an "e-mail" longer than an address may be) names
+ * nothing: the lookup answers 404 without asking the store, whose keys are bounded (DynamoDB: 1 024 bytes).
  */
 export const ContactRef = z.object({
   id: z
     .pipe(
-      z.string().check(z.trim(), z.minLength(1)),
+      z.string().check(z.trim()),
       z.transform((v: string): { id: number } | { email: string } | { none: true } => {
+        if (v === '') return { none: true };
         if (/^\d+$/.test(v)) return v.length <= 15 ? { id: Number(v) } : { none: true };
         return v.length <= MAX_EMAIL_LENGTH ? { email: v.toLowerCase() } : { none: true };
       }),

@@ -28,7 +28,7 @@ describe('RouteMatcher', () => {
     const matcher = new RouteMatcher(table.filter((r) => !r.root));
 
     expect(matcher.match('POST', '/client/contacts/bulk')).toMatchObject({ kind: 'matched', route: { handler: 'post-client-contacts-bulk' } });
-    expect(matcher.match('GET', '/client/contacts/bulk')).toMatchObject({ kind: 'matched', route: { handler: 'get-client-contacts-{id}' }, pathParameters: { id: 'bulk' } });
+    expect(matcher.match('GET', '/client/contacts/bulky')).toMatchObject({ kind: 'matched', route: { handler: 'get-client-contacts-{id}' }, pathParameters: { id: 'bulky' } });
     expect(matcher.match('GET', '/client/contacts/a%40b.co')).toMatchObject({ kind: 'matched', pathParameters: { id: 'a@b.co' } });
     expect(matcher.match('GET', '/files/a/b/c')).toMatchObject({ kind: 'matched', pathParameters: { key: 'a/b/c' } });
     expect(matcher.match('GET', '/client/contacts/%E0%A4%A')).toEqual({ kind: 'malformed', parameter: 'id' });
@@ -38,15 +38,19 @@ describe('RouteMatcher', () => {
     const matcher = new RouteMatcher(table);
 
     expect(matcher.match('HEAD', '/client/contacts/7')).toMatchObject({ kind: 'matched', route: { method: 'GET', path: '/client/contacts/{id}' } });
-    expect(matcher.match('HEAD', '/client/contacts/bulk')).toMatchObject({ kind: 'matched', route: { method: 'GET' } });
+    expect(matcher.match('HEAD', '/client/contacts/8')).toMatchObject({ kind: 'matched', route: { method: 'GET' } });
   });
 
   it.each([
     ['PUT', '/client/contacts', ['GET', 'HEAD', 'POST']],
     ['DELETE', '/health', ['GET', 'HEAD']],
     ['PUT', '/client/contacts/7', ['GET', 'HEAD', 'PATCH', 'DELETE']],
-    // Every route the path would reach: the literal POST route and the {id} routes.
-    ['PUT', '/client/contacts/bulk', ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']],
+    // A literal path never falls through to {id} (issue 20 §3): only its own methods, whatever the method asked.
+    ['PUT', '/client/contacts/bulk', ['POST']],
+    ['GET', '/client/contacts/bulk', ['POST']],
+    ['HEAD', '/client/contacts/bulk', ['POST']],
+    ['PATCH', '/client/contacts/bulk', ['POST']],
+    ['DELETE', '/client/contacts/bulk', ['POST']],
     ['HEAD', '/client/contacts/bulk/x', undefined],
   ])('answers %s %s with the methods the path takes: %j', (method, path, allow) => {
     const matcher = new RouteMatcher(table.filter((r) => !r.root));
@@ -58,6 +62,7 @@ describe('RouteMatcher', () => {
     const matcher = new RouteMatcher(table, ['OPTIONS']);
 
     expect(matcher.match('PUT', '/health')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'HEAD', 'OPTIONS'] });
+    expect(matcher.match('OPTIONS', '/client/contacts/bulk')).toEqual({ kind: 'method_not_allowed', allow: ['POST', 'OPTIONS'] });
     expect(matcher.match('PUT', '/nowhere')).toEqual({ kind: 'not_found' });
   });
 });

@@ -24,6 +24,20 @@ describe('the $default function (functions/fallback/unmatched.ts)', () => {
     expect(JSON.parse(reply.body!)).toMatchObject({ success: false, errors: [{ condition: 'method_not_allowed', key: 'method' }], meta: { request_id: 'req-9' } });
   });
 
+  it.each([
+    ['GET', '/api/v1/client/contacts/bulk'],
+    ['PATCH', '/api/v1/client/contacts/bulk'],
+    ['DELETE', '/api/v1/client/email-templates/list'],
+  ])('answers %s %s (routed here beside its {id} route) 405 with the literal path\'s Allow', async (method, path) => {
+    const reply = await handler(event(method, path));
+
+    expect(reply.statusCode).toBe(405);
+    expect(reply.headers?.['allow']).toBe('POST');
+    expect(JSON.parse(reply.body!).errors).toEqual([
+      { condition: 'method_not_allowed', key: 'method', error: `${method} is not allowed on ${path}; allowed: POST` },
+    ]);
+  });
+
   it('answers the public links too, and leaves the local-only routes unknown', async () => {
     expect((await handler(event('DELETE', '/u/some-token'))).headers?.['allow']).toBe('GET, HEAD, POST');
     expect((await handler(event('GET', '/api/v1/dev/ses-events'))).statusCode).toBe(404);
