@@ -11,6 +11,11 @@ const ConfigSchema = z.object({
   BULK_IMPORT_LIMIT: z._default(z.coerce.number().check(z.int(), z.positive()), 1000),
   /** Per-container cache of authentication results; DESIGN.md §5 caps it at 60 s. */
   AUTH_CACHE_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(60)), 60),
+  /**
+   * Per-container cache of a client's configuration items as the engine reads them (settings, profile, workflow
+   * customizations, client templates; issue 19); 0 disables it. A write through the same container forgets them.
+   */
+  CONFIG_CACHE_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(300)), 30),
   JWT_HS256_SECRET: z.optional(z.string().check(z.minLength(32))),
   JWT_JWKS_URL: z.optional(z.url()),
   JWT_ISSUER: z.optional(z.string().check(z.minLength(1))),

@@ -17,7 +17,7 @@ import { SENT_STATUS } from '../../domain/sent-emails/sent-email-record.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
 import { isSystemTemplateId, type TemplateRecord } from '../../domain/templates/template-store.js';
 import type { CustomizationRecord } from '../../domain/workflows/customization.js';
-import { batchGetItems } from './batch-get.js';
+import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
 import { queryAll } from './query-all.js';
 import { ENDED_CLAIM } from './execution-item.js';
 import { stripKeys } from './items.js';
@@ -40,19 +40,20 @@ export class DynamoDeliveryStore implements DeliveryStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** The container's copy of client configuration (settings, profile, customization, template); none: read every time. */
+    private readonly configCache?: ConfigCache,
   ) {}
 
   async load(execution: ExecutionRecord): Promise<SendContext> {
     const c = execution.client_id;
-    const wanted = {
-      contact: keys.contact(c, execution.contact_id),
+    const config = {
       settings: keys.settings(c),
       client: keys.clientProfile(c),
       customization: keys.customization(c, execution.workflow_id),
-      cap: keys.contactDayCap(c, execution.contact_id, execution.cap_day),
       ...(isSystemTemplateId(execution.template_id) ? {} : { template: keys.template(c, execution.template_id) }),
     };
-    const items = await batchGetItems(this.db, this.tableName, Object.values(wanted));
+    const wanted = { ...config, contact: keys.contact(c, execution.contact_id), cap: keys.contactDayCap(c, execution.contact_id, execution.cap_day) };
+    const items = await batchGetWithConfig(this.db, this.tableName, this.configCache, [wanted.contact, wanted.cap], Object.values(config));
     const byKey = new Map(items.map((item) => [keyOf(item as unknown as ItemKey), item]));
     const read = <T>(key: ItemKey | undefined): T | undefined => {
       const item = key && byKey.get(keyOf(key));

@@ -5,7 +5,7 @@ import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import type { CommitOutcome, ProcessingCommit, ProcessingContext, ProcessingStore } from '../../domain/events/processing-store.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
 import type { CustomizationRecord } from '../../domain/workflows/customization.js';
-import { batchGetItems } from './batch-get.js';
+import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
 import { executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys, type ItemKey } from './keys.js';
@@ -20,6 +20,8 @@ export class DynamoProcessingStore implements ProcessingStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** The container's copy of client configuration (settings, profile, customizations); none: read every time. */
+    private readonly configCache?: ConfigCache,
   ) {}
 
   async findContactId(clientId: number, ref: { email: string } | { uid: string }): Promise<number | undefined> {
@@ -36,8 +38,7 @@ export class DynamoProcessingStore implements ProcessingStore {
     const settingsKey = keys.settings(clientId);
     const profileKey = keys.clientProfile(clientId);
     const customizationKeys = workflowIds.map((id) => keys.customization(clientId, id));
-    const items = await batchGetItems(this.db, this.tableName, [
-      ...(contactKey ? [contactKey] : []),
+    const items = await batchGetWithConfig(this.db, this.tableName, this.configCache, contactKey ? [contactKey] : [], [
       settingsKey,
       profileKey,
       ...customizationKeys,

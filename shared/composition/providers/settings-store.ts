@@ -1,5 +1,11 @@
 import { DynamoSettingsStore } from '../../adapters/dynamo/settings-store.js';
 import { provide } from '../container.js';
+import { configCacheOf, forgetsConfigAfter } from './config-cache.js';
 import { tableOf } from './table.js';
 
-export const settingsStore = provide('settings', (c) => new DynamoSettingsStore(tableOf(c).db, tableOf(c).tableName));
+/** Its saves forget the client's cached configuration in this container (config-cache.ts). */
+export const settingsStore = provide('settings', (c) =>
+  forgetsConfigAfter(new DynamoSettingsStore(tableOf(c).db, tableOf(c).tableName), configCacheOf(c), {
+    save: (record) => record.client_id,
+  }),
+);
