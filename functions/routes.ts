@@ -36,7 +36,7 @@ export interface RouteDefinition {
   staticFiles?: StaticPackage;
   /** Answers its success as a JSON document of its own rather than in the envelope (the OpenAPI document). */
   bareJson?: boolean;
-  /** Signs or verifies public link tokens (LINK_SECRET). */
+  /** Signs or verifies public link tokens or cursors: reads the link secret (LINK_SECRET; on AWS LINK_SECRET_ARN). */
   usesLinkSecret?: boolean;
   /** Served by the local runtime only (developer tools such as replaying SES notifications); absent from AWS. */
   localOnly?: boolean;
@@ -134,6 +134,14 @@ export const routes: readonly RouteDefinition[] = [
 /** The route's path from the API's root: `/api/v1/client/contacts/{id}`, or `/u/{token}` for a root route. */
 export function fullPath(route: RouteDefinition): string {
   return route.root ? route.path : `${API_BASE_PATH}${route.path}`;
+}
+
+/**
+ * The route authenticates its caller (API key or JWT): every route below `/client` and no other (DESIGN.md §4), so
+ * infra gives these, and only these, the JWT secret.
+ */
+export function authenticates(route: RouteDefinition): boolean {
+  return !route.root && route.path.startsWith('/client/');
 }
 
 /** `routeKey` as API Gateway HTTP API reports it, e.g. `GET /api/v1/client/contacts/{id}`. */

@@ -99,8 +99,8 @@ export class Engine extends Construct {
 
   /**
    * Grants `fn` what its table entry says and nothing more, with the environment its providers read: send to each
-   * queue of `sendsTo` (`<NAME>_QUEUE_URL`), create schedules, send e-mail, sign or verify links (LINK_SECRET; the
-   * senders build links too). `who` names the entry in errors.
+   * queue of `sendsTo` (`<NAME>_QUEUE_URL`), create schedules, send e-mail, sign or verify links (read the link
+   * secret: LINK_SECRET_ARN; the senders build links too). `who` names the entry in errors.
    */
   connect(fn: LambdaFunction, who: string, needs: EngineNeeds): void {
     for (const name of needs.sendsTo ?? []) {
@@ -114,6 +114,6 @@ export class Engine extends Construct {
       this.schedules.grantCreate(fn);
     }
     if (needs.sendsEmail) this.mail.grantSend(fn);
-    if (needs.sendsEmail || needs.usesLinkSecret) this.linkSecret.passTo(fn);
+    if (needs.sendsEmail || needs.usesLinkSecret) this.linkSecret.grantTo(fn);
   }
 }

@@ -2,6 +2,7 @@ import { Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { grantSecretRead } from './secret-read.js';
 
 export interface LinkSecretProps {
   removalPolicy: RemovalPolicy;
@@ -31,11 +32,10 @@ export class LinkSecret extends Construct {
   }
 
   /**
-   * LINK_SECRET in the function's environment, as a CloudFormation dynamic reference resolved at deploy time: the
-   * template holds only `{{resolve:secretsmanager:…}}`, the function needs no Secrets Manager permission, but the
-   * value is readable in the function's configuration (docs/decisions.md says what a Powertools follow-up changes).
+   * Lets `fn` read the secret at run time (LINK_SECRET_ARN, GetSecretValue on this secret alone): the function reads
+   * it on the first request that needs it and caches it (docs/decisions.md, "Secrets at run time").
    */
-  passTo(fn: LambdaFunction): void {
-    fn.addEnvironment('LINK_SECRET', this.secret.secretValue.unsafeUnwrap());
+  grantTo(fn: LambdaFunction): void {
+    grantSecretRead(fn, this.secret, 'LINK_SECRET_ARN');
   }
 }

@@ -3,10 +3,12 @@ import { HttpMethod as ApiMethod, HttpRoute, HttpRouteKey, type HttpApi } from '
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { fullPath, type RouteDefinition } from '../functions/routes.js';
+import { authenticates, fullPath, type RouteDefinition } from '../functions/routes.js';
 import type { Engine } from './engine.js';
 import { createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
+import { grantSecretRead } from './secret-read.js';
 
 /** The routes built on AWS: every entry of the route table but those the local runtime alone serves (`localOnly`). */
 export const routesOnAws = (table: readonly RouteDefinition[]): RouteDefinition[] => table.filter((route) => !route.localOnly);
@@ -19,12 +21,14 @@ export interface RouteFunctionProps {
   engine: Engine;
   /** Environment shared by every HTTP function (TABLE_NAME, JWT settings, …). */
   environment: Record<string, string>;
+  /** The HS256 JWT key's secret (context `jwtHs256SecretArn`): read at run time by the routes that authenticate. */
+  jwtSecret?: ISecret;
   deletionProtection: boolean;
 }
 
 /**
- * One route of functions/routes.ts: its Lambda, log group, least-privilege role (table access, and the queues,
- * schedules and link secret its entry names) and API Gateway route.
+ * One route of functions/routes.ts: its Lambda, log group, least-privilege role (table access, the queues, schedules
+ * and link secret its entry names, the JWT secret if it authenticates) and API Gateway route.
  */
 export class RouteFunction extends Construct {
   readonly function: NodejsFunction;
@@ -44,6 +48,7 @@ export class RouteFunction extends Construct {
     });
     grantTableAccess(this.function, props.table, route.tableAccess);
     props.engine.connect(this.function, route.handler, route);
+    if (props.jwtSecret && authenticates(route)) grantSecretRead(this.function, props.jwtSecret, 'JWT_HS256_SECRET_ARN');
 
     const integration = new HttpLambdaIntegration('Integration', this.function);
     // A GET route also takes HEAD (HTTP APIs do not map one to the other); the handler answers it without a body.

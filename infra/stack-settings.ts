@@ -12,6 +12,11 @@ export interface StackSettings {
   throttle: { rateLimit: number; burstLimit: number };
   /** Extra Lambda environment: only the variables whose context key was given. */
   functionEnvironment: Record<string, string>;
+  /**
+   * Context `jwtHs256SecretArn`: the complete ARN of a Secrets Manager secret holding the HS256 JWT key; the functions
+   * that authenticate read it at run time (never the value in context: it would land in the template).
+   */
+  jwtHs256SecretArn: string | undefined;
   /** Environment of the functions that send e-mail only: the variables of SENDER_CONTEXT_ENVIRONMENT given. */
   senderEnvironment: Record<string, string>;
   /**
@@ -31,7 +36,6 @@ export interface StackSettings {
 
 /** Context key → environment variable of shared/config.ts that every HTTP function receives when the key is set. */
 export const CONTEXT_ENVIRONMENT = {
-  jwtHs256Secret: 'JWT_HS256_SECRET',
   jwtJwksUrl: 'JWT_JWKS_URL',
   jwtIssuer: 'JWT_ISSUER',
   jwtAudience: 'JWT_AUDIENCE',
@@ -50,6 +54,12 @@ export const SENDER_CONTEXT_ENVIRONMENT = {
   defaultFromAddress: 'DEFAULT_FROM_ADDRESS',
   unsubscribeMailto: 'UNSUBSCRIBE_MAILTO',
 } as const;
+
+/**
+ * A secret's complete ARN, with the 6 characters Secrets Manager appends to its name: a policy can then name exactly
+ * that secret (a name or partial ARN needs a `-??????` wildcard).
+ */
+const COMPLETE_SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[\w/+=.@-]+-[A-Za-z0-9]{6}$/;
 
 /** Reads and checks the settings; a malformed value fails the synth instead of reaching a Lambda. */
 export function readStackSettings(node: Node): StackSettings {
@@ -70,6 +80,7 @@ export function readStackSettings(node: Node): StackSettings {
       burstLimit: readPositiveInteger(node, 'throttleBurstLimit', 100),
     },
     functionEnvironment,
+    jwtHs256SecretArn: readJwtHs256SecretArn(node),
     senderEnvironment,
     cors: readCors(node),
     onCallEmail: readEmail(node, 'onCallEmail'),
@@ -85,6 +96,27 @@ export function readStackSettings(node: Node): StackSettings {
     },
   };
 }
+
+function readJwtHs256SecretArn(node: Node): string | undefined {
+  if (!isAbsent(node.tryGetContext('jwtHs256Secret'))) {
+    throw new Error(
+      'Context "jwtHs256Secret" is no longer read: a secret given as context lands in the template and the functions\' ' +
+        'environment. Store the HS256 key in Secrets Manager (aws secretsmanager create-secret --name els/jwt-hs256 ' +
+        '--secret-string <key>) and pass the ARN it prints: -c jwtHs256SecretArn=arn:aws:secretsmanager:…:secret:els/jwt-hs256-AbCdEf',
+    );
+  }
+  const value: unknown = node.tryGetContext('jwtHs256SecretArn');
+  if (isAbsent(value)) return undefined;
+  if (typeof value !== 'string' || !COMPLETE_SECRET_ARN.test(value)) {
+    throw new Error(
+      `Context "jwtHs256SecretArn" must be a Secrets Manager secret's complete ARN (ending in the 6 characters ` +
+        `Secrets Manager appends to the name, as create-secret prints it), got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+const isAbsent = (value: unknown): boolean => value === undefined || value === null || value === '';
 
 function readEmail(node: Node, key: string): string | undefined {
   const value: unknown = node.tryGetContext(key);

@@ -1,4 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { queueFunctions } from '../functions/queues.js';
 import { API_BASE_PATH, routes } from '../functions/routes.js';
@@ -51,6 +52,11 @@ export class EmailLifecycleStack extends Stack {
       PUBLIC_BASE_URL: api.apiEndpoint,
       ...settings.functionEnvironment,
     };
+    // The operator's HS256 JWT key, if any (JWKS is the recommended way): imported by its complete ARN, so each policy
+    // names exactly that secret; the routes that authenticate read it at run time.
+    const jwtSecret = settings.jwtHs256SecretArn
+      ? Secret.fromSecretCompleteArn(this, 'JwtHs256Secret', settings.jwtHs256SecretArn)
+      : undefined;
     // Developer tools of the local runtime (localOnly) get no Lambda and no API route.
     for (const route of routesOnAws(routes)) {
       new RouteFunction(this, constructIdOf(route.handler), {
@@ -59,6 +65,7 @@ export class EmailLifecycleStack extends Stack {
         table,
         engine,
         environment,
+        jwtSecret,
         deletionProtection: settings.deletionProtection,
       });
     }

@@ -16,7 +16,10 @@ const ConfigSchema = z.object({
    * customizations, client templates; issue 19); 0 disables it. A write through the same container forgets them.
    */
   CONFIG_CACHE_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(300)), 30),
+  /** Locally and in tests; on AWS the stack gives JWT_HS256_SECRET_ARN instead (shared/composition/configured-secret.ts). */
   JWT_HS256_SECRET: z.optional(z.string().check(z.minLength(32))),
+  /** AWS: the Secrets Manager secret holding the HS256 key, read on the first JWT (context `jwtHs256SecretArn`). */
+  JWT_HS256_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
   JWT_JWKS_URL: z.optional(z.url()),
   JWT_ISSUER: z.optional(z.string().check(z.minLength(1))),
   JWT_AUDIENCE: z.optional(z.string().check(z.minLength(1))),
@@ -46,8 +49,10 @@ const ConfigSchema = z.object({
   EXECUTION_LEASE_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(840)), 600),
   /** The outbox sweeper enqueues again an event still queued this long after it was written (issue 18). */
   OUTBOX_SWEEP_AFTER_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 120),
-  /** HMAC secret of the public /u and /v links (≥ 32 characters; AWS: from Secrets Manager via the stack). */
+  /** HMAC secret of the public /u and /v links (≥ 32 characters), locally and in tests (`npm start` generates one). */
   LINK_SECRET: z.optional(z.string().check(z.minLength(32))),
+  /** AWS: the stack's Secrets Manager secret holding LINK_SECRET, read on the first request that needs it. */
+  LINK_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -17,6 +17,14 @@ export interface Ids {
   next(entity: IdEntity, count?: number): Promise<number>;
 }
 
+/**
+ * A secret of the deployment (the public links' HMAC key, the HS256 JWT key), read when first needed and cached by its
+ * source: on AWS a Secrets Manager secret whose cache expires, so a rotated value is taken up (docs/decisions.md).
+ */
+export interface Secret {
+  value(): Promise<string>;
+}
+
 /** Proves the store is reachable with this function's credentials (the health route). */
 export interface StoreProbe {
   ping(): Promise<void>;

@@ -1,6 +1,6 @@
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
-import { linkSecretOf } from '../../shared/composition/link-secret.js';
+import { linkSecret } from '../../shared/composition/providers/link-secret.js';
 import { ContactList, ContactListMeta, ContactListQuery, listContacts } from '../../shared/domain/contacts/list-contacts.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { ok } from '../../shared/http/envelope.js';
@@ -16,9 +16,9 @@ export const handler = jsonApi(
     query: ContactListQuery,
     responses: { 200: { data: ContactList, meta: ContactListMeta } },
   },
-  [contactStore, clock],
+  [contactStore, clock, linkSecret],
   async ({ query }, { deps, clientId }) => {
-    const list = await listContacts({ ...deps, cursorSecret: linkSecretOf(deps.config) }, clientId, query);
+    const list = await listContacts({ ...deps, cursorSecret: await deps.linkSecret.value() }, clientId, query);
     return ok(list, 'OK', { limit: query.limit });
   },
 );

@@ -4,7 +4,7 @@ import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
 import { sentEmailStore } from '../../shared/composition/providers/sent-email-store.js';
 import { unsubscribeStore } from '../../shared/composition/providers/unsubscribe-store.js';
-import { linkSecretOf } from '../../shared/composition/link-secret.js';
+import { linkSecret } from '../../shared/composition/providers/link-secret.js';
 import { unsubscribeByLink } from '../../shared/domain/links/public-links.js';
 import { linkNotFoundPage, unsubscribedPage } from '../../shared/domain/links/pages.js';
 import { LinkTokenParams } from '../../shared/domain/links/schemas.js';
@@ -23,9 +23,9 @@ export const handler = publicPage(
     form: z.object({ 'List-Unsubscribe': z.optional(z.literal('One-Click')) }),
     pages: { 200: 'The contact is unsubscribed', 404: 'The link is not valid' },
   },
-  [sentEmailStore, contactStore, unsubscribeStore, clock],
+  [sentEmailStore, contactStore, unsubscribeStore, clock, linkSecret],
   async ({ params }, { deps }) => {
-    const email = await unsubscribeByLink(deps, linkSecretOf(deps.config), params.token);
+    const email = await unsubscribeByLink(deps, await deps.linkSecret.value(), params.token);
     return email ? { status: 200 as const, html: unsubscribedPage(email.to_email) } : { status: 404 as const, html: linkNotFoundPage() };
   },
 );

@@ -1,6 +1,6 @@
 import { publicPage } from '../../shared/http/public-page.js';
 import { sentEmailStore } from '../../shared/composition/providers/sent-email-store.js';
-import { linkSecretOf } from '../../shared/composition/link-secret.js';
+import { linkSecret } from '../../shared/composition/providers/link-secret.js';
 import { openLink } from '../../shared/domain/links/public-links.js';
 import { linkNotFoundPage, unsubscribeQuestionPage } from '../../shared/domain/links/pages.js';
 import { LinkTokenParams } from '../../shared/domain/links/schemas.js';
@@ -13,9 +13,9 @@ export const handler = publicPage(
     params: LinkTokenParams,
     pages: { 200: 'A page offering to unsubscribe', 404: 'The link is not valid' },
   },
-  [sentEmailStore],
+  [sentEmailStore, linkSecret],
   async ({ params }, { deps }) => {
-    const email = await openLink(deps, linkSecretOf(deps.config), params.token, 'u');
+    const email = await openLink(deps, await deps.linkSecret.value(), params.token, 'u');
     return email ? { status: 200 as const, html: unsubscribeQuestionPage(email.to_email) } : { status: 404 as const, html: linkNotFoundPage() };
   },
 );

@@ -4,6 +4,7 @@ import type { Container } from '../../shared/composition/container.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { deliveryStore } from '../../shared/composition/providers/delivery-store.js';
 import { executionStore } from '../../shared/composition/providers/execution-store.js';
+import { linkSecret } from '../../shared/composition/providers/link-secret.js';
 import { mailer } from '../../shared/composition/providers/mailer.js';
 import { queue as queueProvider } from '../../shared/composition/providers/queue.js';
 import { scheduler as schedulerProvider } from '../../shared/composition/providers/scheduler.js';
@@ -47,8 +48,8 @@ export async function recoverEngine(
   now: () => Date = () => new Date(),
 ): Promise<RecoveryResult> {
   const { db, tableName } = tableOf(container);
-  const deps = container.resolve([executionStore, deliveryStore, mailer, clock, queueProvider, schedulerProvider]);
-  const executeDeps = { ...deps, sender: senderSettingsOf(deps.config), leaseMs: deps.config.EXECUTION_LEASE_SECONDS * 1000 };
+  const deps = container.resolve([executionStore, deliveryStore, mailer, clock, queueProvider, schedulerProvider, linkSecret]);
+  const executeDeps = { ...deps, sender: senderSettingsOf(deps.config, await deps.linkSecret.value()), leaseMs: deps.config.EXECUTION_LEASE_SECONDS * 1000 };
 
   let notifications = 0;
   if (engine.journal) {

@@ -13,7 +13,7 @@ import type { ExecutionStore } from '../domain/executions/execution-store.js';
 import type { SentEmailStore } from '../domain/sent-emails/sent-email-store.js';
 import type { TrackingStore } from '../domain/tracking/tracking-store.js';
 import type { UnsubscribeStore } from '../domain/links/unsubscribe-store.js';
-import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, StoreProbe } from '../ports.js';
+import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../ports.js';
 
 /**
  * Every port by the name a function's `deps` shows it under. Type-only imports: naming a port here puts none of
@@ -47,4 +47,6 @@ export interface Ports {
 export interface Components extends Ports {
   /** Holds the per-container auth cache; rotation calls `forget` on it. */
   authenticator: Authenticator;
+  /** The public links' HMAC key (configured-secret.ts): read on the first request that signs or verifies one. */
+  linkSecret: Secret;
 }

@@ -1,11 +1,13 @@
 import type { Config } from '../config.js';
 import type { SenderSettings } from '../domain/executions/execute-workflow.js';
-import { linkSecretOf } from './link-secret.js';
 
-/** The executor's sender settings from configuration; the link secret is required wherever e-mails are built. */
-export function senderSettingsOf(config: Config): SenderSettings {
+/**
+ * The executor's sender settings from configuration and the link secret's value (the `linkSecret` component's,
+ * read by the caller: on AWS it comes from Secrets Manager, so it is awaited, and cached there, not here).
+ */
+export function senderSettingsOf(config: Config, linkSecret: string): SenderSettings {
   return {
-    linkSecret: linkSecretOf(config),
+    linkSecret,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     defaultFromAddress: config.DEFAULT_FROM_ADDRESS,
     ...(config.SES_CONFIGURATION_SET ? { configurationSet: config.SES_CONFIGURATION_SET } : {}),

@@ -282,7 +282,8 @@ describe('the engine on AWS (issue 8 §6)', () => {
       for (const action of ['sqs:SendMessage', 'scheduler:CreateSchedule', 'iam:PassRole', 'ses:SendEmail']) {
         expect(allowing(health.statements, action)).toEqual([]);
       }
-      expect(health.env).not.toHaveProperty('LINK_SECRET');
+      expect(health.env).not.toHaveProperty('LINK_SECRET_ARN');
+      expect(allowing(health.statements, 'secretsmanager:GetSecretValue')).toEqual([]);
     });
   });
 
@@ -305,19 +306,22 @@ describe('the engine on AWS (issue 8 §6)', () => {
     });
 
     it.each(ENTRIES.map((e) => [e.name, e] as const))(
-      'gives %s LINK_SECRET (a dynamic reference) only if it sends e-mail or signs/verifies links',
+      'lets %s read the link secret at run time only if it sends e-mail or signs/verifies links',
       (_name, entry) => {
         const { env, statements } = functionOf(entry.description);
-        // Resolved by CloudFormation at deploy time: no Secrets Manager permission at run time.
-        expect(statements.flatMap((s) => asList(s.Action)).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+        const secretActions = statements.filter((s) => asList(s.Action).some((a) => a.startsWith('secretsmanager:')));
+        expect(env).not.toHaveProperty('LINK_SECRET');
         if (!(entry.needs.sendsEmail || entry.needs.usesLinkSecret)) {
-          expect(env).not.toHaveProperty('LINK_SECRET');
+          expect(env).not.toHaveProperty('LINK_SECRET_ARN');
+          expect(secretActions).toEqual([]);
           return;
         }
+        // Its ARN and a read of that one secret; the value is read by the function (Powertools), never deployed.
         const secretId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SecretsManager::Secret')![0];
-        expect(env.LINK_SECRET).toEqual({
-          'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']],
-        });
+        expect(env.LINK_SECRET_ARN).toEqual({ Ref: secretId });
+        expect(secretActions).toEqual([
+          { Effect: 'Allow', Action: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], Resource: { Ref: secretId } },
+        ]);
       },
     );
 

@@ -246,7 +246,7 @@ describe('SES status events on AWS (issue 9 §1)', () => {
     expect(JSON.stringify(sends[0]!.Resource)).toMatch(/Workflow/i);
     expect(actions.filter((a) => /^(ses|sns|kms|scheduler|iam):/.test(a))).toEqual([]);
     const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(Object.keys(env).filter((name) => /_QUEUE_(URL|ARN)$|^SES_|^LINK_SECRET$/.test(name))).toEqual(['WORKFLOW_QUEUE_URL']);
+    expect(Object.keys(env).filter((name) => /_QUEUE_(URL|ARN)$|^SES_|^LINK_SECRET(_ARN)?$/.test(name))).toEqual(['WORKFLOW_QUEUE_URL']);
   });
 
   describe('local-only routes', () => {

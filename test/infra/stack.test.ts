@@ -189,6 +189,8 @@ describe('EmailLifecycle stack', () => {
         ...(route.sendsTo?.length ? ['sqs:SendMessage'] : []),
         ...(route.schedules ? ['scheduler:CreateSchedule', 'iam:PassRole'] : []),
         ...(route.sendsEmail ? ['ses:SendEmail'] : []),
+        // A read of the link secret (test/infra/secrets.test.ts checks it names that secret alone).
+        ...(route.usesLinkSecret || route.sendsEmail ? ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'] : []),
       ];
       for (const action of actions) {
         if (engineActions.includes(action)) continue;

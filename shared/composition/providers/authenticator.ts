@@ -1,4 +1,5 @@
 import { Authenticator } from '../../domain/auth/authenticate.js';
+import { configuredSecret } from '../configured-secret.js';
 import { provide } from '../container.js';
 import { apiKeyStore } from './api-key-store.js';
 import { clientStore } from './client-store.js';
@@ -10,7 +11,8 @@ export const authenticator = provide('authenticator', (c) => {
   return new Authenticator(
     { clock: c.use(clock), clients: c.use(clientStore), apiKeys: c.use(apiKeyStore) },
     {
-      hs256Secret: config.JWT_HS256_SECRET,
+      // JWT_HS256_SECRET locally, JWT_HS256_SECRET_ARN on AWS: read on the first JWT, so API-key traffic never reads it.
+      hs256Secret: configuredSecret(config, 'JWT_HS256_SECRET'),
       jwksUrl: config.JWT_JWKS_URL,
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,

@@ -1,5 +1,5 @@
 import type { JWTVerifyGetKey } from 'jose';
-import type { Clock } from '../../ports.js';
+import type { Clock, Secret } from '../../ports.js';
 import type { ApiKeyStore } from '../api-keys/api-key-store.js';
 import type { ClientRecord, ClientStore } from '../clients/client-store.js';
 import { forbidden, unauthorized } from '../../errors.js';
@@ -14,7 +14,8 @@ export interface Principal {
 }
 
 export interface JwtSettings {
-  hs256Secret?: string;
+  /** The shared HS256 key, read on each JWT (its source caches it, so a rotated key is taken up when that expires). */
+  hs256Secret?: Secret;
   jwksUrl?: string;
   issuer?: string;
   audience?: string;
@@ -46,8 +47,8 @@ export class Authenticator {
    * before it was forgotten must not put it back in the cache when it finishes.
    */
   private readonly forgotten = new Set<string>();
-  /** The JWT verification key, built on the first JWT (a JWKS resolver caches its keys, so there is one per container). */
-  private jwtKey?: Uint8Array | JWTVerifyGetKey;
+  /** The JWKS resolver, built on the first JWT (it caches the issuer's keys, so there is one per container). */
+  private jwksKey?: JWTVerifyGetKey;
 
   constructor(
     private readonly deps: Deps,
@@ -87,11 +88,11 @@ export class Authenticator {
   private async fromJwt(token: string): Promise<Principal> {
     if (!this.jwt.hs256Secret && !this.jwt.jwksUrl) throw unauthorized('JWT authentication is not configured');
     // jose loads with the first JWT a container sees: API-key traffic never pays for it (issue 11).
-    const { jwtVerificationKey, verifyJwt } = await import('./verify-jwt.js');
-    this.jwtKey ??= jwtVerificationKey(this.jwt);
+    const { hs256Key, jwksKey, verifyJwt } = await import('./verify-jwt.js');
+    const key = this.jwt.hs256Secret ? hs256Key(await this.jwt.hs256Secret.value()) : (this.jwksKey ??= jwksKey(this.jwt.jwksUrl!));
     const payload = await verifyJwt(
       token,
-      this.jwtKey,
+      key,
       {
         issuer: this.jwt.issuer,
         audience: this.jwt.audience,

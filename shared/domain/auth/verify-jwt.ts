@@ -13,16 +13,16 @@ export interface JwtRules {
 
 export { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './jwt-lifetime.js';
 
-/**
- * The key JWTs are verified with: the shared HS256 secret, or the issuer's JWKS (fetched and cached by jose). Build it
- * once per container. This module is loaded on the first JWT (authenticate.ts): its static imports keep esbuild's
- * tree-shaking of jose, which a dynamic `import('jose')` would lose.
+/*
+ * This module is loaded on the first JWT (authenticate.ts): its static imports keep esbuild's tree-shaking of jose,
+ * which a dynamic `import('jose')` would lose.
  */
-export function jwtVerificationKey(source: { hs256Secret?: string; jwksUrl?: string }): Uint8Array | JWTVerifyGetKey {
-  if (source.hs256Secret) return new TextEncoder().encode(source.hs256Secret);
-  if (source.jwksUrl) return createRemoteJWKSet(new URL(source.jwksUrl));
-  throw new Error('JWT authentication is not configured');
-}
+
+/** The key of HS256 JWTs: the shared secret's bytes (cheap, so built from the secret's current value each time). */
+export const hs256Key = (secret: string): Uint8Array => new TextEncoder().encode(secret);
+
+/** The issuer's JWKS, fetched and cached by jose: build it once per container. */
+export const jwksKey = (jwksUrl: string): JWTVerifyGetKey => createRemoteJWKSet(new URL(jwksUrl));
 
 /**
  * Verifies signature, issuer, audience and expiry with jose, requires `exp`, and bounds the lifetime: a token

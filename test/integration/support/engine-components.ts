@@ -108,6 +108,9 @@ export function throttlingError(): Error {
 
 export const fixedClock = (iso: string): Clock => ({ now: () => new Date(iso) });
 
+/** The link secret of engineContainer's configuration, handed to the executor as its function reads it (sender-settings.ts). */
+const LINK_SECRET = 'x'.repeat(32);
+
 /** A container on DynamoDB Local whose queue, scheduler, mailer (and clock, when given) are the test's. */
 export function engineContainer(overrides: Partial<Ports>): Container {
   return createContainer({
@@ -117,7 +120,7 @@ export function engineContainer(overrides: Partial<Ports>): Container {
       AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
       TABLE_NAME: inject('tableName'),
       AWS_REGION: process.env['AWS_REGION'] ?? 'us-east-1',
-      LINK_SECRET: 'x'.repeat(32),
+      LINK_SECRET,
     }),
   });
 }
@@ -143,7 +146,7 @@ export function engineDeps(container: Container): EngineDeps {
     settingsStore,
     trackingStore,
   ]);
-  return { ...deps, sender: senderSettingsOf(deps.config), container };
+  return { ...deps, sender: senderSettingsOf(deps.config, LINK_SECRET), container };
 }
 
 /** PATCH /client/settings, through the settings domain (its plan checks included). */

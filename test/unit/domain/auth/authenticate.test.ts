@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { FixedClock, memoryClientAdapters } from '../../../../shared/adapters/memory/client-stores.js';
+import { fixedSecret } from '../../../../shared/adapters/memory/fixed-secret.js';
 import { hashApiKey } from '../../../../shared/domain/api-keys/api-key.js';
 import { rotateApiKey } from '../../../../shared/domain/api-keys/rotate-api-key.js';
 import { Authenticator, parseAuthorization } from '../../../../shared/domain/auth/authenticate.js';
@@ -157,12 +158,27 @@ describe('Authenticator with JWTs', () => {
     return jwt.sign(new TextEncoder().encode(opts.secret ?? SECRET));
   };
 
-  const jwt = { hs256Secret: SECRET, issuer: 'https://issuer.test', audience: 'els' };
+  const jwt = { hs256Secret: fixedSecret(SECRET), issuer: 'https://issuer.test', audience: 'els' };
 
   it('accepts a valid HS256 token naming the client in the configured claim', async () => {
     const { client, auth } = await setup(jwt);
     const token = await sign({ client_id: client.id });
     await expect(auth.authenticate(`Bearer ${token}`)).resolves.toEqual({ clientId: client.id, keyId: null, method: 'jwt' });
+  });
+
+  it('verifies with the secret its source holds now, so a rotated secret is taken up without a new container', async () => {
+    // Prepare
+    const rotated = 'a-rotated-secret-that-is-at-least-32-bytes';
+    let current = SECRET;
+    const { client, auth } = await setup({ ...jwt, hs256Secret: { value: async () => current } }, 0);
+    await auth.authenticate(`Bearer ${await sign({ client_id: client.id })}`);
+
+    // Act
+    current = rotated;
+
+    // Assess
+    await expect(auth.authenticate(`Bearer ${await sign({ client_id: client.id }, { secret: rotated })}`)).resolves.toMatchObject({ clientId: client.id });
+    expect((await failure(auth.authenticate(`Bearer ${await sign({ client_id: client.id })}`))).status).toBe(401);
   });
 
   it.each([

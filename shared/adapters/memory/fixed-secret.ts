@@ -1,0 +1,6 @@
+import type { Secret } from '../../ports.js';
+
+/** A secret whose value is known up front: the environment's locally and in tests (no AWS call, nothing to cache). */
+export function fixedSecret(value: string): Secret {
+  return { value: async () => value };
+}
