@@ -38,6 +38,11 @@ export interface RouteDefinition {
   bareJson?: boolean;
   /** Signs or verifies public link tokens or cursors: reads the link secret (LINK_SECRET; on AWS LINK_SECRET_ARN). */
   usesLinkSecret?: boolean;
+  /**
+   * Takes a client's bulk writes (events, imports): API Gateway gives the route a throttle of its own (context
+   * `ingestThrottleRateLimit` / `ingestThrottleBurstLimit`), so an ingest burst and the rest of the API do not share one.
+   */
+  ingest?: boolean;
   /** Served by the local runtime only (developer tools such as replaying SES notifications); absent from AWS. */
   localOnly?: boolean;
 }
@@ -67,8 +72,16 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'readWrite',
   },
   // Bulk imports: up to BULK_IMPORT_LIMIT rows in a fixed number of request waves; API Gateway caps at 30 s.
-  { method: 'POST', path: '/client/contacts/bulk', handler: 'contacts-bulk', tableAccess: 'readWrite', timeoutSeconds: 29, memoryMb: 1024 },
-  { method: 'POST', path: '/client/contacts/bulk/csv', handler: 'contacts-bulk-csv', tableAccess: 'readWrite', timeoutSeconds: 29, memoryMb: 1024 },
+  { method: 'POST', path: '/client/contacts/bulk', handler: 'contacts-bulk', tableAccess: 'readWrite', timeoutSeconds: 29, memoryMb: 1024, ingest: true },
+  {
+    method: 'POST',
+    path: '/client/contacts/bulk/csv',
+    handler: 'contacts-bulk-csv',
+    tableAccess: 'readWrite',
+    timeoutSeconds: 29,
+    memoryMb: 1024,
+    ingest: true,
+  },
   { method: 'GET', path: '/client/settings', handler: 'settings-get', tableAccess: 'read' },
   { method: 'PATCH', path: '/client/settings', handler: 'settings-update', tableAccess: 'readWrite' },
   { method: 'POST', path: '/client/email-templates/list', handler: 'email-templates-list', tableAccess: 'read' },
@@ -103,6 +116,7 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'readWrite',
     sendsTo: ['events', 'workflow'],
     schedules: true,
+    ingest: true,
   },
   { method: 'GET', path: '/client/events/{id}', handler: 'events-get', tableAccess: 'read' },
   { method: 'GET', path: '/client/executions', handler: 'executions-list', tableAccess: 'read' },

@@ -1,9 +1,11 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination, type CorsPreflightOptions } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination, type CorsPreflightOptions } from 'aws-cdk-lib/aws-apigatewayv2';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { routeKey, routes } from '../functions/routes.js';
 import type { CorsPolicy } from '../shared/http/cors.js';
+import { routesOnAws } from './route-function.js';
 import type { StackSettings } from './stack-settings.js';
 
 export interface HttpApiWithStage {
@@ -37,7 +39,7 @@ const ACCESS_LOG_FIELDS = {
  */
 export function createHttpApi(
   scope: Construct,
-  settings: Pick<StackSettings, 'deletionProtection' | 'throttle' | 'cors'>,
+  settings: Pick<StackSettings, 'deletionProtection' | 'throttle' | 'ingestThrottle' | 'cors'>,
 ): HttpApiWithStage {
   const api = new HttpApi(scope, 'HttpApi', {
     description: 'Email lifecycle API (routes from functions/routes.ts)',
@@ -58,7 +60,28 @@ export function createHttpApi(
       format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
     },
   });
+  // Route-level settings are a property of the stage the L2 construct does not expose (CfnStage RouteSettings).
+  (stage.node.defaultChild as CfnStage).routeSettings = ingestRouteSettings(settings.ingestThrottle);
   return { api, stage };
+}
+
+/** CloudFormation's RouteSettings entry as written into the template (the property is untyped JSON in the L1). */
+interface RouteSettingsJson {
+  ThrottlingRateLimit: number;
+  ThrottlingBurstLimit: number;
+}
+
+/**
+ * Each ingest route of functions/routes.ts gets its own throttle: a client's burst of events or imports is held at
+ * the gateway by that route's limit, and leaves the stage's budget to the rest of the API (per-client limits inside
+ * the functions, issue 19 §1, keep one client from taking a whole route's share).
+ */
+export function ingestRouteSettings(throttle: StackSettings['ingestThrottle']): Record<string, RouteSettingsJson> {
+  return Object.fromEntries(
+    routesOnAws(routes)
+      .filter((route) => route.ingest)
+      .map((route) => [routeKey(route), { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit }]),
+  );
 }
 
 /** The shared CORS policy (shared/http/cors.ts, also the local server's) as API Gateway's preflight configuration. */
@@ -67,6 +90,7 @@ export function corsPreflightOf(policy: CorsPolicy): CorsPreflightOptions {
     allowOrigins: policy.allowOrigins,
     allowMethods: policy.allowMethods.map((method) => CorsHttpMethod[method as keyof typeof CorsHttpMethod]),
     allowHeaders: policy.allowHeaders,
+    exposeHeaders: policy.exposeHeaders,
     maxAge: Duration.seconds(policy.maxAgeSeconds),
   };
 }

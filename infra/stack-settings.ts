@@ -10,6 +10,11 @@ export interface StackSettings {
   deletionProtection: boolean;
   /** Default-stage throttling (context `throttleRateLimit` req/s, default 50; `throttleBurstLimit`, default 100). */
   throttle: { rateLimit: number; burstLimit: number };
+  /**
+   * The throttle of each ingest route (functions/routes.ts `ingest`: events, bulk imports), its own instead of the
+   * stage's (context `ingestThrottleRateLimit` req/s, default 100; `ingestThrottleBurstLimit`, default 200).
+   */
+  ingestThrottle: { rateLimit: number; burstLimit: number };
   /** Extra Lambda environment: only the variables whose context key was given. */
   functionEnvironment: Record<string, string>;
   /**
@@ -78,6 +83,10 @@ export function readStackSettings(node: Node): StackSettings {
     throttle: {
       rateLimit: readPositiveInteger(node, 'throttleRateLimit', 50),
       burstLimit: readPositiveInteger(node, 'throttleBurstLimit', 100),
+    },
+    ingestThrottle: {
+      rateLimit: readPositiveInteger(node, 'ingestThrottleRateLimit', 100),
+      burstLimit: readPositiveInteger(node, 'ingestThrottleBurstLimit', 200),
     },
     functionEnvironment,
     jwtHs256SecretArn: readJwtHs256SecretArn(node),

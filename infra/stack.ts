@@ -35,7 +35,7 @@ export class EmailLifecycleStack extends Stack {
     const { settings } = props;
 
     const table = createDataTable(this, { deletionProtection: settings.deletionProtection });
-    const { api } = createHttpApi(this, settings);
+    const { api, stage } = createHttpApi(this, settings);
     // The queue table as built on AWS: every mapping with a maximum concurrency, the senders sized to SES's rate.
     const queueTable = sizeQueueFunctions(queueFunctions, settings.queueConcurrency);
     const engine = new Engine(this, 'Engine', {
@@ -59,7 +59,7 @@ export class EmailLifecycleStack extends Stack {
       : undefined;
     // Developer tools of the local runtime (localOnly) get no Lambda and no API route.
     for (const route of routesOnAws(routes)) {
-      new RouteFunction(this, constructIdOf(route.handler), {
+      const routeFunction = new RouteFunction(this, constructIdOf(route.handler), {
         route,
         api,
         table,
@@ -68,6 +68,8 @@ export class EmailLifecycleStack extends Stack {
         jwtSecret,
         deletionProtection: settings.deletionProtection,
       });
+      // The stage's RouteSettings name the ingest routes by key: CloudFormation must create those routes first.
+      if (route.ingest) stage.node.addDependency(routeFunction);
     }
 
     // Requests no route takes: 405 + Allow for a known path, the 404 envelope otherwise.

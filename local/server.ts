@@ -176,7 +176,11 @@ function preflight(cors: CorsPolicy, match: ReturnType<Router['match']>, origin:
 /** Any other answer names an allowed origin (and varies on Origin, so caches keep one copy per origin). */
 function withCorsOrigin(cors: CorsPolicy, reply: Reply, origin: string | undefined): Reply {
   const allowed = allowedOrigin(cors, origin);
-  const headers = { ...reply.headers, vary: 'Origin', ...(allowed ? { 'access-control-allow-origin': allowed } : {}) };
+  const headers = {
+    ...reply.headers,
+    vary: 'Origin',
+    ...(allowed ? { 'access-control-allow-origin': allowed, 'access-control-expose-headers': cors.exposeHeaders.join(', ') } : {}),
+  };
   return { ...reply, headers };
 }
 

@@ -16,6 +16,8 @@ import {
   suspendClient,
 } from '../shared/domain/clients/create-client.js';
 import { PLAN_TIERS } from '../shared/domain/plans/catalog.js';
+import { rateLimitsOf } from '../shared/domain/rate-limits/rate-policy.js';
+import { MAX_REQUESTS_PER_SECOND, setClientRateLimits } from '../shared/domain/rate-limits/set-rate-limits.js';
 import { trackingStore } from '../shared/composition/providers/tracking-store.js';
 import { resumeSending } from '../shared/domain/tracking/deliverability-guard.js';
 import { clock } from '../shared/composition/providers/clock.js';
@@ -40,6 +42,11 @@ Commands
                                 complaint rate above SES's review thresholds); its waiting executions send at
                                 their next check (≤ 1 h) and the rates are judged again from now on.
   list-clients                  One JSON line per client (masked keys only).
+  set-rate-limit --client ID [--api N] [--events N] [--reset]
+                 Overrides the plan's request rate limits of one client (requests a second, 1–1000): --api for
+                 every authenticated route but POST /client/events, --events for that one; --reset goes back to
+                 the plan's. Prints the client with its effective "rate_limits". Every container applies it
+                 within the authentication cache's 60 s.
   stuck [--lease-seconds S] [--queued-seconds S] [--limit N]
                  What crash recovery has not recovered yet, oldest first, one JSON line each:
                  {"kind":"execution",...} an execution at 2 (executing) longer than the lease: client_id,
@@ -68,6 +75,7 @@ Target
 Examples
   npm run admin -- create-client --email ops@acme.test --name "Acme" --plan growth
   TABLE_NAME=EmailLifecycle-Table AWS_PROFILE=prod npm run admin -- list-clients --aws
+  npm run admin -- set-rate-limit --client 1 --api 200 --events 500
   npm run admin -- stuck
   npm run admin -- redrive --queue workflow --aws --queue-url https://sqs.eu-west-1.amazonaws.com/123456789012/Q
 `;
@@ -118,6 +126,13 @@ function integerOption(raw: string | undefined, flag: string, min: number): numb
   return value;
 }
 
+/** A requests-a-second option of set-rate-limit: 1–MAX_REQUESTS_PER_SECOND; undefined when not given. */
+function rateOption(raw: string | undefined, flag: string): number | undefined {
+  const value = integerOption(raw, flag, 1);
+  if (value !== undefined && value > MAX_REQUESTS_PER_SECOND) throw new UsageError(`${flag} must be at most ${MAX_REQUESTS_PER_SECOND}, got ${value}`);
+  return value;
+}
+
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`);
   return value;
@@ -155,6 +170,9 @@ async function run(argv: string[]): Promise<void> {
       'lease-seconds': { type: 'string' },
       'queued-seconds': { type: 'string' },
       limit: { type: 'string' },
+      api: { type: 'string' },
+      events: { type: 'string' },
+      reset: { type: 'boolean', default: false },
       aws: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -166,7 +184,7 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
-  const known = ['create-client', 'disable-key', 'suspend-client', 'resume-sending', 'list-clients', 'stuck', 'redrive'];
+  const known = ['create-client', 'disable-key', 'suspend-client', 'resume-sending', 'list-clients', 'set-rate-limit', 'stuck', 'redrive'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   const apiPort = values.port === undefined ? undefined : parsePort(values.port);
   if (command === 'redrive') return redrive(values, apiPort);
@@ -186,7 +204,12 @@ async function run(argv: string[]): Promise<void> {
       throw new UsageError(`invalid input: ${detail}`);
     }
   }
-  if (command === 'disable-key' || command === 'suspend-client' || command === 'resume-sending') required(values.client, '--client');
+  if (['disable-key', 'suspend-client', 'resume-sending', 'set-rate-limit'].includes(command)) required(values.client, '--client');
+  const apiRate = rateOption(values.api, '--api');
+  const eventsRate = rateOption(values.events, '--events');
+  if (command === 'set-rate-limit' && values.reset === (apiRate !== undefined || eventsRate !== undefined)) {
+    throw new UsageError('set-rate-limit needs --api and/or --events, or --reset alone');
+  }
   const leaseSeconds = integerOption(values['lease-seconds'], '--lease-seconds', 1);
   const queuedSeconds = integerOption(values['queued-seconds'], '--queued-seconds', 0);
   const limit = integerOption(values.limit, '--limit', 1);
@@ -224,6 +247,21 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'list-clients': {
       for (const client of await listClients(deps)) print(client);
+      return;
+    }
+    case 'set-rate-limit': {
+      const id = await resolveClientId(deps, values.client!);
+      const current = (await deps.clients.get(id))?.rate_limits ?? {};
+      const override = values.reset
+        ? undefined
+        : {
+            ...current,
+            ...(apiRate !== undefined ? { api_requests_per_second: apiRate } : {}),
+            ...(eventsRate !== undefined ? { event_requests_per_second: eventsRate } : {}),
+          };
+      await setClientRateLimits(deps, id, override);
+      const client = await deps.clients.get(id);
+      print({ ...(await summary(deps, id)), rate_limits: rateLimitsOf(client!), rate_limit_override: client?.rate_limits ?? null });
       return;
     }
     case 'stuck': {

@@ -18,6 +18,7 @@ export type ErrorCondition =
   | 'enum'
   | 'unsafe'
   | 'quota'
+  | 'rate_limited'
   | 'suppressed'
   | 'method_not_allowed'
   | 'internal';
@@ -28,7 +29,7 @@ export const ErrorItem = z
     condition: z.string().check(z.meta({
       description:
         'What is wrong: malformed, unauthorized, forbidden, not_found, unique, idempotency_conflict, state, max, ' +
-        'unsupported_media_type, required, format, type, min, enum, unsafe, quota, suppressed, method_not_allowed or internal',
+        'unsupported_media_type, required, format, type, min, enum, unsafe, quota, rate_limited, suppressed, method_not_allowed or internal',
       examples: ['format'],
     })),
     error: z.string().check(z.meta({ description: 'Human-readable explanation', examples: ['Must be a valid e-mail address'] })),
@@ -60,6 +61,8 @@ export const conflict = (condition: ErrorCondition | (string & {}), key: string,
 export const tooLarge = (key: string, error: string) => new AppError(413, [item('max', key, error)]);
 export const unsupportedMediaType = (error: string) =>
   new AppError(415, [item('unsupported_media_type', 'content-type', error)]);
+/** 429: the client is over its request rate limit; the RateLimit and Retry-After headers say for how long. */
+export const rateLimited = (error: string) => new AppError(429, [item('rate_limited', 'request', error)], 'Too many requests');
 export const unprocessable = (items: ErrorItem[]) => new AppError(422, items, 'Validation failed');
 export const invalidField = (condition: ErrorCondition | (string & {}), key: string, error: string) =>
   unprocessable([item(condition, key, error)]);

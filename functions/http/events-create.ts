@@ -33,6 +33,7 @@ export const handler = jsonApi(
       202: { data: EventQueueRecordView, description: 'Queued for processing' },
     },
     errors: [409],
+    rateLimit: 'events',
   },
   [eventStore, processingStore, contactStore, ids, clock, queue, scheduler],
   async ({ query, body }, { deps, clientId, event }) => {

@@ -1,4 +1,6 @@
 import type { Authenticator } from '../domain/auth/authenticate.js';
+import type { RateLimiter } from '../domain/rate-limits/rate-limiter.js';
+import type { RateCounter } from '../domain/rate-limits/rate-counter.js';
 import type { ApiKeyStore } from '../domain/api-keys/api-key-store.js';
 import type { ClientStore } from '../domain/clients/client-store.js';
 import type { ContactStore } from '../domain/contacts/contact-store.js';
@@ -37,6 +39,7 @@ export interface Ports {
   sentEmails: SentEmailStore;
   tracking: TrackingStore;
   unsubscribe: UnsubscribeStore;
+  rateCounter: RateCounter;
   queue: Queue;
   deadLetters: DeadLetters;
   scheduler: Scheduler;
@@ -49,4 +52,6 @@ export interface Components extends Ports {
   authenticator: Authenticator;
   /** The public links' HMAC key (configured-secret.ts): read on the first request that signs or verifies one. */
   linkSecret: Secret;
+  /** Counts each authenticated request against its client's rate limit; remembers windows it saw full. */
+  rateLimiter: RateLimiter;
 }

@@ -3,7 +3,9 @@ import { authenticator } from '../composition/providers/authenticator.js';
 import type { Principal } from '../domain/auth/authenticate.js';
 import { chain, type RouteContext, type RouteInput, type RoutePorts } from './chain.js';
 import { describeHandler, validationErrors, type DescribedHandler, type ErrorStatus, type ResultOf, type RouteContract } from './contract.js';
+import { rateLimiter } from '../composition/providers/rate-limiter.js';
 import { authenticate } from './middleware/authenticate.js';
+import { rateLimit } from './middleware/rate-limit.js';
 
 export type { LambdaHandler, RouteContext, RouteInput, RoutePorts } from './chain.js';
 
@@ -13,13 +15,14 @@ export interface AuthedRouteContext<P extends RoutePorts = RoutePorts> extends R
 }
 
 const guard = authenticate(() => getContainer().use(authenticator));
+const limitOf = (contract: RouteContract) => rateLimit(() => getContainer().use(rateLimiter), contract.rateLimit ?? 'api');
 
 /**
  * What any authenticated route can answer, whatever it does: a body that does not parse (400), no or a bad
  * credential (401), a suspended client (403), a body over the gateway's limit (413), a wrong content type (415),
- * an internal error (500); and input that fails its schema (422) when it has input.
+ * the client over its rate limit (429), an internal error (500); and input that fails its schema (422) when it has input.
  */
-const clientRouteErrors = (contract: RouteContract): ErrorStatus[] => [400, 401, 403, 413, 415, ...validationErrors(contract), 500];
+const clientRouteErrors = (contract: RouteContract): ErrorStatus[] => [400, 401, 403, 413, 415, ...validationErrors(contract), 429, 500];
 
 /**
  * A JSON route behind authentication (API key or JWT bearer):
@@ -33,7 +36,7 @@ export function jsonApi<const C extends RouteContract, const P extends RoutePort
   ports: P,
   fn: (input: RouteInput<C>, ctx: AuthedRouteContext<P>) => Promise<ResultOf<C['responses']>>,
 ): DescribedHandler {
-  const handler = chain(contract, ports, { guard, body: 'json' }, (input, ctx) =>
+  const handler = chain(contract, ports, { guard, limit: limitOf(contract), body: 'json' }, (input, ctx) =>
     fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId }),
   );
   return describeHandler(handler, { kind: 'json', auth: 'client', impliedErrors: clientRouteErrors(contract), route: contract });
@@ -45,7 +48,7 @@ export function rawBodyApi<const C extends RouteContract, const P extends RouteP
   ports: P,
   fn: (input: RouteInput<C>, ctx: AuthedRouteContext<P>) => Promise<ResultOf<C['responses']>>,
 ): DescribedHandler {
-  const handler = chain(contract, ports, { guard, body: 'raw' }, (input, ctx) =>
+  const handler = chain(contract, ports, { guard, limit: limitOf(contract), body: 'raw' }, (input, ctx) =>
     fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId }),
   );
   return describeHandler(handler, { kind: 'json', auth: 'client', impliedErrors: clientRouteErrors(contract), route: contract });

@@ -35,6 +35,8 @@ export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) =>
 export interface ChainOptions {
   /** Runs after the request context and error handler, before the body is read (authentication). */
   guard?: ApiMiddleware;
+  /** Runs right after the guard: the client's rate limit (it needs the principal the guard found). */
+  limit?: ApiMiddleware;
   /** How the body arrives: JSON (parsed + validated), or left raw for the route (multipart uploads). */
   body: 'json' | 'raw';
 }
@@ -55,6 +57,7 @@ export function chain<P extends RoutePorts>(
     httpHeaderNormalizer() as unknown as ApiMiddleware,
   ];
   if (options.guard) middlewares.push(options.guard);
+  if (options.limit) middlewares.push(options.limit);
   // Every JSON route parses a body it is sent, even one it ignores: a body that is not a JSON object is a 400 there too.
   if (options.body === 'json') middlewares.push(jsonBody());
   middlewares.push(parseInput(schemas));
@@ -71,7 +74,7 @@ export function chain<P extends RoutePorts>(
         event,
         principal: state.principal,
       });
-      return successResponse(result, state.requestId);
+      return successResponse(state.headers ? { ...result, headers: { ...state.headers, ...result.headers } } : result, state.requestId);
     });
   return withoutBodyForHead(handler as unknown as LambdaHandler);
 }

@@ -1,4 +1,5 @@
 import type * as z from '../validation/zod.js';
+import type { RatePolicyName } from '../domain/rate-limits/rate-policy.js';
 import type { LambdaHandler } from './chain.js';
 import type { ApiResult } from './envelope.js';
 import type { InputSchemas } from './middleware/parse-input.js';
@@ -39,6 +40,8 @@ export interface RouteContract extends InputSchemas, RouteText {
   errors?: readonly ErrorStatus[];
   /** A multipart/form-data body the route reads itself (`rawBodyApi`): its fields, for the document only. */
   form?: z.ZodMiniObject;
+  /** Which of the client's rate limits the route counts against (default `api`; the ingest route: `events`). */
+  rateLimit?: RatePolicyName;
 }
 
 /** The contract of a public HTML page (`publicPage`). */

@@ -9,19 +9,29 @@ export interface CorsPolicy {
   allowOrigins: string[];
   allowMethods: string[];
   allowHeaders: string[];
+  /** Response headers a page's script may read (the rate limit fields, the request id to quote to support). */
+  exposeHeaders: string[];
   maxAgeSeconds: number;
 }
 
 /** Methods and headers the API takes from a browser: every route method, the bearer token and the JSON body. */
 export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export const CORS_HEADERS = ['authorization', 'content-type'];
+/** What a browser client needs to read to pace itself (RateLimit, Retry-After) and to report a problem (x-request-id). */
+export const CORS_EXPOSE_HEADERS = ['ratelimit', 'ratelimit-policy', 'retry-after', 'x-request-id'];
 /** How long a browser may keep a preflight answer (API Gateway's maximum is 86 400). */
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** The policy for these origins, or undefined when CORS is off (no origin given). */
 export function corsPolicy(origins: readonly string[]): CorsPolicy | undefined {
   if (origins.length === 0) return undefined;
-  return { allowOrigins: [...origins], allowMethods: CORS_METHODS, allowHeaders: CORS_HEADERS, maxAgeSeconds: CORS_MAX_AGE_SECONDS };
+  return {
+    allowOrigins: [...origins],
+    allowMethods: CORS_METHODS,
+    allowHeaders: CORS_HEADERS,
+    exposeHeaders: CORS_EXPOSE_HEADERS,
+    maxAgeSeconds: CORS_MAX_AGE_SECONDS,
+  };
 }
 
 /**

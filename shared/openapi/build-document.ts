@@ -3,6 +3,7 @@ import { API_VERSION, DESCRIPTION, SECURITY_SCHEMES, SERVERS, TAGS } from './doc
 import { errorResponses } from './error-responses.js';
 import { SchemaCatalog, type JsonSchema } from './json-schema.js';
 import { operationOf } from './operation.js';
+import { RATE_LIMIT_HEADER_COMPONENTS } from './rate-limit-headers.js';
 
 /**
  * The OpenAPI 3.1 document, built from what the routes declare and nothing written twice: method and path from the
@@ -29,6 +30,7 @@ export interface OpenApiDocument {
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, JsonSchema>;
+    headers: Record<string, JsonSchema>;
     securitySchemes: Record<string, JsonSchema>;
   };
 }
@@ -67,7 +69,7 @@ export function buildDocument(routes: readonly DocumentedRoute[]): OpenApiDocume
       ...[...used].filter((name) => !TAGS.some((t) => t.name === name)).sort().map((name) => ({ name })),
     ],
     paths,
-    components: { schemas: catalog.schemas(), responses, securitySchemes: SECURITY_SCHEMES },
+    components: { schemas: catalog.schemas(), responses, headers: RATE_LIMIT_HEADER_COMPONENTS, securitySchemes: SECURITY_SCHEMES },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ErrorStatus } from '../http/contract.js';
 import { ErrorEnvelope } from '../http/envelope.js';
 import type { JsonSchema, SchemaCatalog } from './json-schema.js';
+import { errorHeaderRefs } from './rate-limit-headers.js';
 
 /** What each error status means for a caller, and a body it may get (DESIGN.md §5). */
 const ERRORS: Record<ErrorStatus, { name: string; description: string; condition: string; key: string; error: string; message?: string }> = {
@@ -65,10 +66,12 @@ const ERRORS: Record<ErrorStatus, { name: string; description: string; condition
   },
   429: {
     name: 'TooManyRequests',
-    description: 'A quota is exhausted',
-    condition: 'quota',
+    description:
+      'The client is over its request rate limit (RateLimit-Policy names it); retry after the Retry-After seconds',
+    condition: 'rate_limited',
     key: 'request',
-    error: 'The daily quota is used up',
+    error: 'Over the limit of 50 requests a second for this client; retry after 1 s',
+    message: 'Too many requests',
   },
   431: {
     name: 'RequestHeaderFieldsTooLarge',
@@ -105,7 +108,8 @@ export function errorResponses(statuses: Iterable<ErrorStatus>, catalog: SchemaC
         meta: { request_id: 'c0ffee00-0000-4000-8000-000000000000' },
         success: false,
       };
-      return [name, { description, content: { 'application/json': { schema, example } } }] as const;
+      const headers = errorHeaderRefs(status);
+      return [name, { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema, example } } }] as const;
     });
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -5,6 +5,7 @@ import { successEnvelope } from '../http/envelope.js';
 import type { DocumentedRoute, OperationObject } from './build-document.js';
 import { TAGS } from './document-info.js';
 import { errorResponseRef } from './error-responses.js';
+import { rateLimitHeaderRefs } from './rate-limit-headers.js';
 import type { JsonSchema, SchemaCatalog } from './json-schema.js';
 
 const SUCCESS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content' };
@@ -21,7 +22,7 @@ export function operationOf(route: DocumentedRoute, catalog: SchemaCatalog, erro
   const declaredErrors = contract.kind === 'json' ? (contract.route.errors ?? []) : [];
   const errors = [...new Set([...contract.impliedErrors, ...declaredErrors, ...SERVER_ERRORS])];
   for (const status of errors) errorStatuses.add(status);
-  const success = contract.kind === 'json' ? jsonResponses(contract.route, catalog) : pageResponses(contract.route);
+  const success = contract.kind === 'json' ? jsonResponses(contract.route, catalog, contract.auth === 'client') : pageResponses(contract.route);
   const responses = Object.fromEntries(
     [...Object.entries(success), ...errors.map((status) => [String(status), errorResponseRef(status)] as const)].sort(
       ([a], [b]) => Number(a) - Number(b),
@@ -90,12 +91,14 @@ function requestBodyOf(contract: HandlerContract, catalog: SchemaCatalog): JsonS
   return { required: true, content: { 'multipart/form-data': { schema } } };
 }
 
-function jsonResponses(route: RouteContract, catalog: SchemaCatalog): Record<string, JsonSchema> {
+/** The success responses of a JSON route; an authenticated one's carry the RateLimit fields. */
+function jsonResponses(route: RouteContract, catalog: SchemaCatalog, rateLimited: boolean): Record<string, JsonSchema> {
   return Object.fromEntries(
     Object.entries(route.responses).map(([status, spec]) => {
       const { schema, description } = successSchema(spec as SuccessSpec);
       const text = description ?? SUCCESS_TEXT[Number(status)] ?? 'Success';
-      return [status, { description: text, content: { 'application/json': { schema: catalog.convert(schema, 'output') } } }];
+      const headers = rateLimited ? { headers: rateLimitHeaderRefs() } : {};
+      return [status, { description: text, ...headers, content: { 'application/json': { schema: catalog.convert(schema, 'output') } } }];
     }),
   );
 }

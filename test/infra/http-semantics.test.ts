@@ -73,6 +73,7 @@ describe('HTTP semantics on AWS', () => {
         AllowOrigins: ['https://app.example.com', 'http://localhost:5173'],
         AllowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
         AllowHeaders: ['authorization', 'content-type'],
+        ExposeHeaders: ['ratelimit', 'ratelimit-policy', 'retry-after', 'x-request-id'],
         MaxAge: 600,
       },
     });

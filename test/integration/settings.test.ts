@@ -135,6 +135,8 @@ describe('PATCH /client/settings', () => {
           max_workflows: 6,
           max_emails_per_day: 2_000,
           max_emails_per_month: 25_000,
+          api_requests_per_second: 25,
+          event_requests_per_second: 50,
           price_monthly_eur: 29,
           price_annually_eur: 290,
           has_advanced_ai_logic: false,

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../../domain/api-keys/api-key-store.js';
 import type { ClientRecord, ClientStatus, ClientStore, DeliverabilityBaseline } from '../../domain/clients/client-store.js';
+import type { RateLimitOverride } from '../../domain/rate-limits/rate-policy.js';
 import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
 import { TABLE_KEYS } from './table-definition.js';
@@ -108,6 +109,18 @@ export class DynamoClientStore implements ClientStore {
             },
           },
         ],
+      }),
+    );
+  }
+
+  async setRateLimits(clientId: number, limits: RateLimitOverride | undefined, at: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.clientProfile(clientId),
+        UpdateExpression: limits ? 'SET rate_limits = :r, updated_at = :at' : 'REMOVE rate_limits SET updated_at = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: limits ? { ':r': limits, ':at': at } : { ':at': at },
       }),
     );
   }

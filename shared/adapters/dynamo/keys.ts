@@ -40,6 +40,8 @@ import { createHash } from 'node:crypto';
  * - quota counter         QUOTA#<client>#<yyyy-mm>[#<shard>] / QUOTA   `sent` (month) and `d<DD>` (day), UTC
  * - per-contact day cap   CAP#<client>#<contact>#<local yyyy-mm-dd> / CAP   TTL 3 days
  * - deliverability        DELIV#<client>#<yyyy-mm> / DELIV          `b<DD>` permanent bounces, `c<DD>` complaints (UTC days)
+ * - request rate window   RATE#<client>#<policy> / <window start, epoch s>   `n` requests counted; TTL a minute on
+ *                                                                    (per-client rate limits, issue 19 §1)
  */
 export interface ItemKey {
   pk: string;
@@ -170,6 +172,14 @@ export const keys = {
   }),
   /** A client's permanent bounces (`b<DD>`) and complaints (`c<DD>`) of one UTC month; its sends are the quota's `d<DD>`. */
   deliverability: (clientId: number, month: string): ItemKey => ({ pk: `DELIV#${clientId}#${month}`, sk: 'DELIV' }),
+  /**
+   * One client's request count of one rate-limit window. Its own partition key, not `CLIENT#<id>`: a client's flood
+   * writes here at its limit's pace and must not share the partition that holds its configuration.
+   */
+  rateWindow: (clientId: number, policy: string, windowStart: number): ItemKey => ({
+    pk: `RATE#${clientId}#${policy}`,
+    sk: String(windowStart),
+  }),
   /** E-mails sent to one contact on one day of its own time zone. */
   contactDayCap: (clientId: number, contactId: number, localDay: string): ItemKey => ({
     pk: `CAP#${clientId}#${contactId}#${localDay}`,

@@ -1,4 +1,6 @@
 import type { Clock, IdEntity, Ids } from '../../ports.js';
+import { MemoryRateCounter } from './rate-counter.js';
+import type { RateLimitOverride } from '../../domain/rate-limits/rate-policy.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../domain/api-keys/api-key-store.js';
 import type { ClientRecord, ClientStatus, ClientStore, DeliverabilityBaseline } from '../../domain/clients/client-store.js';
 
@@ -43,6 +45,14 @@ export class MemoryClientStore implements ClientStore {
     const c = this.clients.get(clientId);
     if (!c) throw new Error(`client ${clientId} not found`);
     Object.assign(c, { status, updated_at: at });
+  }
+
+  async setRateLimits(clientId: number, limits: RateLimitOverride | undefined, at: string): Promise<void> {
+    const c = this.clients.get(clientId);
+    if (!c) throw new Error(`client ${clientId} not found`);
+    if (limits) c.rate_limits = structuredClone(limits);
+    else delete c.rate_limits;
+    c.updated_at = at;
   }
 
   async pauseSending(clientId: number, at: string, reason: string): Promise<boolean> {
@@ -101,5 +111,5 @@ export function memoryClientAdapters() {
   const apiKeys = new MemoryApiKeyStore();
   const clients = new MemoryClientStore(apiKeys);
   apiKeys.clients = clients;
-  return { apiKeys, clients, ids: new MemoryIds(), clock: new FixedClock() };
+  return { apiKeys, clients, ids: new MemoryIds(), clock: new FixedClock(), rateCounter: new MemoryRateCounter() };
 }

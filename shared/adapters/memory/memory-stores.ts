@@ -20,7 +20,7 @@ import { MemoryWorkflowData } from './workflow-data.js';
  * orchestration without AWS, in milliseconds.
  */
 export function memoryStores() {
-  const { clients, apiKeys, ids, clock } = memoryClientAdapters();
+  const { clients, apiKeys, ids, clock, rateCounter } = memoryClientAdapters();
   const workflowData = new MemoryWorkflowData();
   const contacts = new MemoryContactStore();
   const settings = new MemorySettingsStore(clients);
@@ -30,6 +30,7 @@ export function memoryStores() {
   return {
     clock,
     ids,
+    rateCounter,
     clients,
     apiKeys,
     contacts,

@@ -4,6 +4,7 @@ import type { ApiKeyStore } from '../api-keys/api-key-store.js';
 import type { ClientRecord, ClientStore } from '../clients/client-store.js';
 import { forbidden, unauthorized } from '../../errors.js';
 import { digestsEqual, hashApiKey, looksLikeApiKey } from '../api-keys/api-key.js';
+import { rateLimitsOf, type ClientRateLimits } from '../rate-limits/rate-policy.js';
 import { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './jwt-lifetime.js';
 
 export interface Principal {
@@ -11,6 +12,8 @@ export interface Principal {
   /** The API key's id; null when authenticated by JWT. */
   keyId: number | null;
   method: 'api_key' | 'jwt';
+  /** The client's request rate limits (plan, or the operator's override), read with the client and cached with it. */
+  rateLimits: ClientRateLimits;
 }
 
 export interface JwtSettings {
@@ -80,7 +83,7 @@ export class Authenticator {
     }
     const client = await this.deps.clients.get(record.client_id);
     if (!client) throw unauthorized('The API key is unknown or disabled');
-    const principal: Principal = { clientId: client.id, keyId: record.key_id, method: 'api_key' };
+    const principal: Principal = { clientId: client.id, keyId: record.key_id, method: 'api_key', rateLimits: rateLimitsOf(client) };
     this.remember(cacheKey, principal, client);
     return this.allowed(principal, client);
   }
@@ -109,7 +112,7 @@ export class Authenticator {
     if (cached) return cached;
     const client = await this.deps.clients.get(clientId);
     if (!client) throw unauthorized('The token does not name a known client');
-    const principal: Principal = { clientId, keyId: null, method: 'jwt' };
+    const principal: Principal = { clientId, keyId: null, method: 'jwt', rateLimits: rateLimitsOf(client) };
     this.remember(cacheKey, principal, client);
     return this.allowed(principal, client);
   }

@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from '../api-keys/api-key-store.js';
+import type { RateLimitOverride } from '../rate-limits/rate-policy.js';
 
 export type ClientStatus = 'active' | 'suspended';
 
@@ -33,6 +34,8 @@ export interface ClientRecord {
   subscription_status?: string;
   subscription_billing_period?: string;
   subscription_ends_at?: string;
+  /** The operator's override of the plan's request rate limits (admin CLI `set-rate-limit`); absent: the plan's. */
+  rate_limits?: RateLimitOverride;
   /** Sending paused by the deliverability guard (issue 9): executions wait until an admin resumes it. */
   sending_paused_at?: string;
   sending_paused_reason?: string;
@@ -55,6 +58,8 @@ export interface ClientStore {
   get(clientId: number): Promise<ClientRecord | undefined>;
   list(): Promise<ClientRecord[]>;
   setStatus(clientId: number, status: ClientStatus, at: string): Promise<void>;
+  /** Sets the operator's rate limit override (`undefined`: back to the plan's); the client must exist. */
+  setRateLimits(clientId: number, limits: RateLimitOverride | undefined, at: string): Promise<void>;
   /** Pauses the client's sending; false when it was paused already. */
   pauseSending(clientId: number, at: string, reason: string): Promise<boolean>;
   /** Resumes it, restarting the deliverability window at `baseline`; false when it was not paused. */

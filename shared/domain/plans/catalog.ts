@@ -10,6 +10,10 @@ export interface SubscriptionPlan {
   max_workflows: number;
   max_emails_per_day: number;
   max_emails_per_month: number;
+  /** Requests a second the client may make to the API, the ingest route aside (429 `rate_limited` beyond). */
+  api_requests_per_second: number;
+  /** Requests a second to POST /client/events, counted apart from the rest of the API. */
+  event_requests_per_second: number;
   price_monthly_eur: number;
   price_annually_eur: number;
   has_advanced_ai_logic: boolean;
@@ -49,6 +53,8 @@ export const PLANS: readonly SubscriptionPlan[] = [
     max_workflows: 3,
     max_emails_per_day: 100,
     max_emails_per_month: 1_000,
+    api_requests_per_second: 10,
+    event_requests_per_second: 25,
     price_monthly_eur: 0,
     price_annually_eur: 0,
     ...noFeatures,
@@ -65,6 +71,8 @@ export const PLANS: readonly SubscriptionPlan[] = [
     max_workflows: 6,
     max_emails_per_day: 2_000,
     max_emails_per_month: 25_000,
+    api_requests_per_second: 25,
+    event_requests_per_second: 50,
     price_monthly_eur: 29,
     price_annually_eur: 290,
     ...noFeatures,
@@ -83,6 +91,8 @@ export const PLANS: readonly SubscriptionPlan[] = [
     max_workflows: 8,
     max_emails_per_day: 20_000,
     max_emails_per_month: 250_000,
+    api_requests_per_second: 50,
+    event_requests_per_second: 100,
     price_monthly_eur: 99,
     price_annually_eur: 990,
     ...noFeatures,
@@ -103,6 +113,8 @@ export const PLANS: readonly SubscriptionPlan[] = [
     max_workflows: 100,
     max_emails_per_day: 200_000,
     max_emails_per_month: 3_000_000,
+    api_requests_per_second: 100,
+    event_requests_per_second: 250,
     price_monthly_eur: 399,
     price_annually_eur: 3_990,
     has_advanced_ai_logic: true,

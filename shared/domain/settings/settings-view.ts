@@ -31,6 +31,14 @@ export const PlanView = z
     max_workflows: limit,
     max_emails_per_day: limit,
     max_emails_per_month: limit,
+    api_requests_per_second: z.int().check(
+      z.gte(1),
+      z.meta({ description: 'Requests a second the plan allows to the API, POST /client/events aside; beyond, 429 `rate_limited` (RateLimit headers)' }),
+    ),
+    event_requests_per_second: z.int().check(
+      z.gte(1),
+      z.meta({ description: 'Requests a second the plan allows to POST /client/events, counted apart' }),
+    ),
     price_monthly_eur: z.number().check(z.gte(0)),
     price_annually_eur: z.number().check(z.gte(0)),
     has_advanced_ai_logic: feature,

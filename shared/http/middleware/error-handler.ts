@@ -1,3 +1,4 @@
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { AppError } from '../../errors.js';
 import { logger } from '../../logger.js';
 import { errorResponse } from '../envelope.js';
@@ -12,17 +13,25 @@ export function errorHandler(): ApiMiddleware {
     onError: async (request) => {
       const error = request.error;
       const requestId = request.context.api?.requestId ?? request.context.awsRequestId ?? 'unknown';
+      const headers = request.context.api?.headers;
       if (error instanceof AppError) {
-        request.response = errorResponse(error.status, error.items, error.message, requestId);
+        request.response = withHeaders(errorResponse(error.status, error.items, error.message, requestId), headers);
         return;
       }
       logger.error('unhandled error', { error: error as Error });
-      request.response = errorResponse(
-        500,
-        [{ condition: 'internal', error: 'An internal error occurred; quote the request id to support', key: 'request' }],
-        'Internal server error',
-        requestId,
+      request.response = withHeaders(
+        errorResponse(
+          500,
+          [{ condition: 'internal', error: 'An internal error occurred; quote the request id to support', key: 'request' }],
+          'Internal server error',
+          requestId,
+        ),
+        headers,
       );
     },
   };
+}
+
+function withHeaders(response: APIGatewayProxyStructuredResultV2, headers: Record<string, string> | undefined): APIGatewayProxyStructuredResultV2 {
+  return headers ? { ...response, headers: { ...response.headers, ...headers } } : response;
 }

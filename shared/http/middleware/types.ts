@@ -8,6 +8,8 @@ export interface ApiState {
   startedAt: number;
   principal?: Principal;
   input: { params?: unknown; query?: unknown; body?: unknown };
+  /** Headers a middleware adds to whatever the request answers, success or error (the RateLimit fields). */
+  headers?: Record<string, string>;
 }
 
 export type ApiContext = Context & { api: ApiState };

@@ -10,6 +10,7 @@ import {
   type CreatedClient,
 } from '../../../shared/domain/clients/create-client.js';
 import type { PLAN_TIERS } from '../../../shared/domain/plans/catalog.js';
+import { MAX_REQUESTS_PER_SECOND, setClientRateLimits } from '../../../shared/domain/rate-limits/set-rate-limits.js';
 
 /**
  * Fixtures written straight into the shared runtime's DynamoDB Local (as the admin CLI does). Every test makes its
@@ -36,13 +37,29 @@ function storeDeps(): ClientAdminDeps {
 
 export type PlanTier = (typeof PLAN_TIERS)[number];
 
+export interface TestClientOptions {
+  /**
+   * Keep the plan's request rate limits. By default a test client gets the operator's highest override
+   * (MAX_REQUESTS_PER_SECOND, as `npm run admin -- set-rate-limit` sets it): the suites test other behaviour, run
+   * in parallel and poll (`eventually`), and a free plan's 10 requests a second would answer them 429.
+   * test/integration/rate-limits.test.ts tests the limits themselves with this set.
+   */
+  planRateLimits?: boolean;
+}
+
 /**
  * A fresh client with an enabled API key; `api_key` is the plain key for `Authorization: Bearer`.
  * Without `plan` the domain's default plan (free) applies.
  */
-export async function createTestClient(plan?: PlanTier): Promise<CreatedClient> {
+export async function createTestClient(plan?: PlanTier, options: TestClientOptions = {}): Promise<CreatedClient> {
   const tag = randomUUID().slice(0, 8);
   const created = await createClient(storeDeps(), { email: `client-${tag}@test.example`, name: `Test client ${tag}`, plan });
+  if (!options.planRateLimits) {
+    await setClientRateLimits(storeDeps(), created.id, {
+      api_requests_per_second: MAX_REQUESTS_PER_SECOND,
+      event_requests_per_second: MAX_REQUESTS_PER_SECOND,
+    });
+  }
   return { id: created.id, client_id: created.client_id, api_key: created.api_key };
 }
 

@@ -144,7 +144,7 @@ describe('jsonApi', () => {
   });
 
   it('carries its contract, with the authentication and the errors its wrapper implies', () => {
-    expect(handler.contract).toMatchObject({ kind: 'json', auth: 'client', impliedErrors: [400, 401, 403, 413, 415, 422, 500] });
+    expect(handler.contract).toMatchObject({ kind: 'json', auth: 'client', impliedErrors: [400, 401, 403, 413, 415, 422, 429, 500] });
     expect(handler.contract.route).toMatchObject({ summary: 'Create a thing', responses: { 201: Thing } });
     const health = publicApi({ summary: 'Health', responses: { 200: Thing } }, [], async () => {
       throw new Error('not called');
