@@ -7,10 +7,13 @@ import { ids } from '../../shared/composition/providers/ids.js';
 import { readMultipartForm } from '../../shared/http/multipart-form.js';
 import { BulkImportResult, CsvImportMeta, summaryMessage } from '../../shared/domain/contacts/bulk-result.js';
 import { importContactsCsv } from '../../shared/domain/contacts/csv-import.js';
-import { CsvImportOptions, parseCsvImportOptions } from '../../shared/domain/contacts/csv-options.js';
+import { BOOLEAN_WORDS, CsvImportOptions, NAMED_DELIMITERS, parseCsvImportOptions } from '../../shared/domain/contacts/csv-options.js';
 
 /** Below Lambda's 6 MB request payload once base64-encoded. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+/** A yes/no form field: one of the words, or empty for the default. */
+const FORM_BOOLEAN = ['', ...BOOLEAN_WORDS];
 
 /** The form as the document shows it: the CSV file and the options (text fields, as multipart sends them). */
 const CsvImportForm = z.object({
@@ -23,13 +26,17 @@ const CsvImportForm = z.object({
   ...({
     has_header: z
       .optional(z.string())
-      .check(z.meta({ description: 'Whether the first row names the columns (default true)', examples: ['true'] })),
-    delimiter: z
-      .optional(z.string())
-      .check(z.meta({ description: 'One character, or tab, comma, semicolon, pipe (default ",")', examples: [';'] })),
+      .check(z.meta({ description: 'Whether the first row names the columns (default true; any case)', examples: ['true'], enum: FORM_BOOLEAN })),
+    delimiter: z.optional(z.string()).check(
+      z.meta({
+        description: 'One character (not a quote or line break), or \\t, tab, comma, semicolon, pipe (default ",")',
+        examples: [';'],
+        pattern: `^(?:[^"\\r\\n]|${[...NAMED_DELIMITERS.keys()].map((name) => name.replace('\\', '\\\\')).join('|')})?$`,
+      }),
+    ),
     overwrite_blank_fields: z
       .optional(z.string())
-      .check(z.meta({ description: 'Whether empty cells clear stored values (default false)', examples: ['false'] })),
+      .check(z.meta({ description: 'Whether empty cells clear stored values (default false; any case)', examples: ['false'], enum: FORM_BOOLEAN })),
     default_timezone: z
       .optional(z.string())
       .check(z.meta({ description: 'IANA name or alias (EST, PST, SGT…) for rows without one', examples: ['Europe/Paris'] })),

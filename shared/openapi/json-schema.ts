@@ -1,11 +1,23 @@
 import * as z from '../validation/zod.js';
+import { FREE_FORM_VALUE_SCHEMA } from '../domain/free-form/bounded-object.js';
+import { documentationOf } from '../validation/documented-as.js';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = { [key: string]: unknown };
 
 const COMPONENT_REF = '#/components/schemas/';
-/** Formats whose validation says all there is to say: zod's long regex for them is left out of the document. */
-const SELF_DESCRIBING_FORMATS = new Set(['date-time', 'date', 'email', 'uuid', 'uri']);
+
+/**
+ * Components written as JSON Schema because zod cannot say them (a recursive value checked by a walk, not by nested
+ * schemas); each is added to the document where a converted schema refers to it.
+ */
+const WRITTEN_COMPONENTS: Record<string, JsonSchema> = { FreeFormValue: FREE_FORM_VALUE_SCHEMA };
+/**
+ * Formats whose validation says all there is to say: zod's long regex for them is left out of the document. Not
+ * `email` nor `date-time`/`date`: the format admits values the service refuses (quoted local parts; a lower-case
+ * `t`, a leap second), so zod's `pattern` is the real rule (issue 20 §2); not `uri`, whose pattern is ours.
+ */
+const SELF_DESCRIBING_FORMATS = new Set(['uuid']);
 
 /**
  * Turns zod schemas into the document's JSON Schemas with `z.toJSONSchema`: requests with `io: 'input'` (what a
@@ -18,10 +30,18 @@ export class SchemaCatalog {
 
   /** The JSON Schema of `schema`, with its named parts moved to the components. */
   convert(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
-    const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', override: tidy }) as JsonSchema;
+    const documentation = documentationOf(schema);
+    if (documentation) return this.convert(documentation, io);
+    const override = io === 'input' ? tidyInput : tidy;
+    const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', override }) as JsonSchema;
     const { $schema: _dialect, $defs, ...rest } = json;
     for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.add(id, pointRefs(def) as JsonSchema);
-    return pointRefs(rest) as JsonSchema;
+    const converted = pointRefs(rest) as JsonSchema;
+    const text = JSON.stringify(converted);
+    for (const [id, written] of Object.entries(WRITTEN_COMPONENTS)) {
+      if (text.includes(`"${COMPONENT_REF}${id}"`)) this.add(id, written);
+    }
+    return converted;
   }
 
   /** `components.schemas`, by name. */
@@ -40,12 +60,20 @@ export class SchemaCatalog {
 }
 
 /**
- * `override` of z.toJSONSchema: drops what only restates the type (an integer's safe-integer bounds, regexes of
- * formats). A `number`'s safe bounds stay: they are the storable-number rule (shared/validation/storable-value.ts).
+ * `override` of z.toJSONSchema for responses: drops what only restates the type (an integer's safe-integer bounds,
+ * regexes of formats). A `number`'s safe bounds stay: they are the storable-number rule (storable-value.ts).
  */
 function tidy({ jsonSchema }: { jsonSchema: JsonSchema }): void {
   if (jsonSchema['type'] === 'integer' && jsonSchema['minimum'] === Number.MIN_SAFE_INTEGER) delete jsonSchema['minimum'];
   if (jsonSchema['type'] === 'integer' && jsonSchema['maximum'] === Number.MAX_SAFE_INTEGER) delete jsonSchema['maximum'];
+  tidyInput({ jsonSchema });
+}
+
+/**
+ * For requests the safe-integer bounds stay: the validator refuses an integer beyond them (a 422), so the document
+ * says so (issue 20 §2: a document-valid input is never refused for its form).
+ */
+function tidyInput({ jsonSchema }: { jsonSchema: JsonSchema }): void {
   if (typeof jsonSchema['format'] === 'string' && SELF_DESCRIBING_FORMATS.has(jsonSchema['format'])) delete jsonSchema['pattern'];
 }
 

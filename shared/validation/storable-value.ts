@@ -45,9 +45,16 @@ export function storableNumber(typeError = 'Must be a number') {
       message: `Must be 0 or at least ${MIN_STORABLE_MAGNITUDE} in magnitude`,
       params: { condition: 'min' },
     }),
-    z.meta({ description: `A number ${STORABLE_NUMBER_RULE}` }),
+    z.meta({ description: `A number ${STORABLE_NUMBER_RULE}`, not: TOO_SMALL_MAGNITUDE }),
   );
 }
+
+/** JSON Schema of "a non-zero number below 1e-130 in magnitude", for the documents' `not`. */
+export const TOO_SMALL_MAGNITUDE = {
+  exclusiveMinimum: -MIN_STORABLE_MAGNITUDE,
+  exclusiveMaximum: MIN_STORABLE_MAGNITUDE,
+  not: { const: 0 },
+} as const;
 
 /** Bounds of a free-form JSON object (template `vars`, event `metadata`). */
 export interface ObjectBounds {

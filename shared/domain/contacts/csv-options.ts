@@ -6,7 +6,8 @@ import { resolveTimezone } from '../time/timezones.js';
 
 const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
-const BOOLEAN_WORDS = ['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'] as const;
+/** The words a yes/no form field takes (trimmed, any case); empty means the default. */
+export const BOOLEAN_WORDS = ['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'] as const;
 
 // Mini has no `z.preprocess`: classic's is this very pipe (a transform, then the schema).
 const FormBoolean = z.pipe(
@@ -20,7 +21,8 @@ const FormBoolean = z.pipe(
 );
 
 // A Map: the caller's value is the lookup key, and `constructor` must not find Object.prototype's.
-const NAMED_DELIMITERS = new Map([['\\t', '\t'], ['tab', '\t'], ['comma', ','], ['semicolon', ';'], ['pipe', '|']]);
+/** Delimiters a form can name (any case), beside one character. */
+export const NAMED_DELIMITERS = new Map([['\\t', '\t'], ['tab', '\t'], ['comma', ','], ['semicolon', ';'], ['pipe', '|']]);
 
 /** One character; `\t` / `tab` (and comma, semicolon, pipe) by name, as a tab is awkward to type in a form. */
 const Delimiter = z.pipe(

@@ -5,7 +5,7 @@ import type { Clock } from '../../ports.js';
 import type { ContactStore } from './contact-store.js';
 import { ContactView, toContactView } from './contact-view.js';
 import { readCursor, signCursor } from './list-cursor.js';
-import { Source, Timestamp } from './schemas.js';
+import { CONTACT_SOURCES, Source, Timestamp } from './schemas.js';
 
 export const CONTACT_LIST_MAX_LIMIT = 100;
 export const CONTACT_LIST_DEFAULT_LIMIT = 25;
@@ -22,7 +22,14 @@ export const ContactListQuery = z.object({
       ),
     CONTACT_LIST_DEFAULT_LIMIT,
   ),
-  cursor: z.optional(z.string().check(z.maxLength(200, 'Not a cursor of this list'))),
+  cursor: z.optional(
+    z
+      .string()
+      .check(
+        z.maxLength(200, 'Not a cursor of this list'),
+        z.meta({ description: "`next_cursor` of the previous page, unchanged; depends on stored data: any other value is a 422 `format`" }),
+      ),
+  ),
   email_prefix: z.optional(
     z.string().check(z.trim(), z.toLowerCase(), z.minLength(1), z.maxLength(254, 'Must be at most 254 characters')),
   ),
@@ -41,7 +48,7 @@ export const ContactListQuery = z.object({
         return rejectInTransform(ctx, 'enum', 'Must be one of unknown, api, import, form, app or an integer 0 to 4');
       }),
     ),
-  ),
+  ).check(z.meta({ enum: [...CONTACT_SOURCES, '0', '1', '2', '3', '4'], description: 'The source by name or number' })),
   updated_since: z.optional(Timestamp),
 });
 export type ContactListQuery = z.output<typeof ContactListQuery>;

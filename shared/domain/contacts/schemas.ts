@@ -17,14 +17,23 @@ export const Timestamp = z.pipe(
 /** RFC 5321's limit on a forward path; it also keeps every key built from an address far below 1 024 bytes. */
 export const MAX_EMAIL_LENGTH = 254;
 
-export const Email = z.pipe(
-  z
-    .string({ error: (i) => (i.input === undefined ? 'email is required' : 'email must be a string') })
-    .check(z.trim(), z.toLowerCase(), z.maxLength(MAX_EMAIL_LENGTH, `Must be at most ${MAX_EMAIL_LENGTH} characters`)),
-  z.email({ message: 'Must be a valid e-mail address' }),
-);
+/**
+ * Trimmed, lower-cased, at most 254 characters, and zod's e-mail rule — one string schema with checks (not a pipe),
+ * so the document shows `format: email` and the rule's own `pattern`: stricter than `format: email` alone (no quoted
+ * local parts, no IP literals, a dotted domain), it is what the service accepts (issue 20 §2).
+ */
+export const Email = z
+  .string({ error: (i) => (i.input === undefined ? 'email is required' : 'email must be a string') })
+  .check(
+    z.trim(),
+    z.toLowerCase(),
+    z.maxLength(MAX_EMAIL_LENGTH, { message: `Must be at most ${MAX_EMAIL_LENGTH} characters`, abort: true }),
+    z.email({ message: 'Must be a valid e-mail address' }),
+  );
 
-export const Timezone = zoneName(undefined);
+export const Timezone = zoneName(undefined).check(
+  z.meta({ description: 'An IANA time zone name such as Europe/Paris, or an alias (EST, PST, SGT…); answered as the IANA name' }),
+);
 
 export const Source = z.union(
   [
@@ -46,7 +55,10 @@ export const CustomFields = z
     z.string().check(z.regex(CUSTOM_FIELD_NAME, 'Custom field names start with a letter: letters, digits, _ (max 64)')),
     CustomFieldValue,
   )
-  .check(z.refine((o) => Object.keys(o).length <= 50, { message: 'At most 50 custom fields', params: { condition: 'max' } }));
+  .check(
+    z.refine((o) => Object.keys(o).length <= 50, { message: 'At most 50 custom fields', params: { condition: 'max' } }),
+    z.meta({ maxProperties: 50 }),
+  );
 
 /**
  * The contact body of POST /client/contacts (and each row of the bulk endpoints). Only `email` is required.

@@ -3,12 +3,14 @@ import { AppError, conflict, invalidField, malformed } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import { applyContactPatch } from './bulk-merge.js';
 import { parseContactRow } from './bulk-row.js';
+import { ContactRowDocument } from './bulk-schemas.js';
+import { documentedAs } from '../../validation/documented-as.js';
 import { SUPPRESSED, SUPPRESSED_ADDRESS_ERROR, type ContactRecord, type ContactStore } from './contact-store.js';
 import { toContactView, type ContactView } from './contact-view.js';
 import { findContact, type ContactRefValue } from './get-contact.js';
 
 /** The body of the PATCH: any subset of the contact body's fields, validated by the import row's rules. */
-export const ContactPatchBody = z.record(z.string(), z.unknown());
+export const ContactPatchBody = documentedAs(z.record(z.string(), z.unknown()), z.partial(ContactRowDocument));
 
 /** Re-reads after losing to a concurrent write of the same contact, before answering 409 `state`. */
 const MAX_ATTEMPTS = 3;

@@ -44,13 +44,22 @@ export const EventBody = z
         ),
     ),
     metadata: z.optional(boundedObject()),
-    ts: z.optional(Timestamp),
+    ts: z
+      .optional(Timestamp)
+      .check(z.meta({ description: "When it happened (default: now). Depends on the server's clock: more than 5 minutes ahead is a 422 `max`" })),
   })
   .check(
     z.superRefine((body, ctx) => {
       if (body.email === undefined && body.uid === undefined) {
         ctx.addIssue({ code: 'custom', path: ['email'], message: 'email or uid is required', params: { condition: 'required' } });
       }
+    }),
+    // The refinement above, as the document says it (each branch names its property, as strict JSON Schema asks).
+    z.meta({
+      anyOf: [
+        { properties: { email: {} }, required: ['email'] },
+        { properties: { uid: {} }, required: ['uid'] },
+      ],
     }),
   );
 export type EventBody = z.output<typeof EventBody>;

@@ -6,26 +6,48 @@ import type { ExecutionMessage as ExecutionMessageShape } from '../../ports.js';
 import type { ExecutionStatus } from './execution-record.js';
 
 const positiveInt = (max: number, what: string) =>
-  z.pipe(
-    z.pipe(z.string().check(z.regex(/^\d{1,9}$/, `Must be ${what}`)), z.transform(Number)),
-    z.int().check(z.gte(1, `Must be ${what}`), z.lte(max, `Must be at most ${max}`)),
-  );
+  z
+    .pipe(
+      z.pipe(z.string().check(z.regex(/^\d{1,9}$/, `Must be ${what}`)), z.transform(Number)),
+      z.int().check(z.gte(1, `Must be ${what}`), z.lte(max, `Must be at most ${max}`)),
+    )
+    .check(z.meta({ pattern: positiveIntPattern(max), description: `An integer from 1 to ${max}, in decimal` }));
+
+/**
+ * The decimals 1 to `max` without leading zeros as a regex, for the document: `max` is 10^k (100) or 10^k − 1
+ * (999 999 999), the bounds this module uses.
+ */
+function positiveIntPattern(max: number): string {
+  const digits = String(max).length;
+  if (/^9+$/.test(String(max))) return `^[1-9]\\d{0,${digits - 1}}$`;
+  if (/^10*$/.test(String(max))) return `^(?:[1-9]\\d{0,${digits - 2}}|${max})$`;
+  throw new Error(`No pattern for the bound ${max}`);
+}
 
 type Bound = { iso: string; dateOnly: boolean };
 
 /** RFC 3339 (with offset) or YYYY-MM-DD (UTC day). */
-const bound = z.pipe(
-  z.string(),
-  z.transform((raw: string, ctx): Bound => {
-    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(raw);
-    const parsed = dateOnly ? DateTime.fromISO(raw, { zone: 'utc' }) : DateTime.fromISO(raw, { setZone: true });
-    const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(raw);
-    if (!parsed.isValid || (!dateOnly && !rfc3339)) {
-      return rejectInTransform(ctx, 'format', 'Must be an RFC 3339 timestamp or a date YYYY-MM-DD');
-    }
-    return { iso: parsed.toUTC().toISO()!, dateOnly };
-  }),
-);
+const bound = z
+  .pipe(
+    z.string(),
+    z.transform((raw: string, ctx): Bound => {
+      const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(raw);
+      const parsed = dateOnly ? DateTime.fromISO(raw, { zone: 'utc' }) : DateTime.fromISO(raw, { setZone: true });
+      const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(raw);
+      if (!parsed.isValid || (!dateOnly && !rfc3339)) {
+        return rejectInTransform(ctx, 'format', 'Must be an RFC 3339 timestamp or a date YYYY-MM-DD');
+      }
+      return { iso: parsed.toUTC().toISO()!, dateOnly };
+    }),
+  )
+  .check(
+    z.meta({
+      anyOf: [{ format: 'date-time' }, { format: 'date' }],
+      // Within what the parser takes: upper-case T and Z, seconds 00–59 (no leap second).
+      pattern: '^\\d{4}-\\d{2}-\\d{2}(?:T\\d{2}:\\d{2}:[0-5]\\d(?:\\.\\d+)?(?:Z|[+-]\\d{2}:\\d{2}))?$',
+      description: 'An RFC 3339 timestamp with offset, or a date YYYY-MM-DD (a UTC day)',
+    }),
+  );
 
 /** GET /client/executions (DESIGN.md §5). A bare date as upper bound includes that whole day. */
 export const ExecutionListQuery = z.pipe(

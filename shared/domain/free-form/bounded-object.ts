@@ -1,5 +1,11 @@
 import * as z from '../../validation/zod.js';
-import { freeFormProblems, STORABLE_NUMBER_RULE, type ObjectBounds } from '../../validation/storable-value.js';
+import {
+  freeFormProblems,
+  MAX_STORABLE_MAGNITUDE,
+  STORABLE_NUMBER_RULE,
+  TOO_SMALL_MAGNITUDE,
+  type ObjectBounds,
+} from '../../validation/storable-value.js';
 
 /**
  * A free-form JSON object a caller may send (template `vars`, event `metadata`): bounded in depth, key length and
@@ -16,6 +22,29 @@ export const freeFormRule = (bounds: ObjectBounds): string =>
   `A JSON object of at most ${bounds.maxBytes} bytes, nesting objects and arrays at most ${bounds.maxDepth} levels deep; ` +
   `every key (at any level) is 1 to ${bounds.maxKeyLength} characters and not \`__proto__\`; every number (at any level) is ${STORABLE_NUMBER_RULE}.`;
 
+/** Where the document finds the value schema of free-form objects (FREE_FORM_VALUE_SCHEMA), at any level. */
+export const FREE_FORM_VALUE_REF = '#/components/schemas/FreeFormValue';
+
+/** The keys of a free-form object, as JSON Schema says them. */
+const keySchema = (bounds: ObjectBounds) => ({ minLength: 1, maxLength: bounds.maxKeyLength, not: { const: '__proto__' } });
+
+/**
+ * A member of a free-form object as JSON Schema (recursive, so a component the document adds where it is referenced):
+ * what JSON Schema can say of the bounds at every level — key length, `__proto__`, the number rule. Depth and size it
+ * cannot say; the object's description does.
+ */
+export const FREE_FORM_VALUE_SCHEMA = {
+  description: 'A member of a free-form object: any JSON value, its keys and numbers within the bounds at every level.',
+  anyOf: [
+    { type: 'string' },
+    { type: 'number', minimum: -MAX_STORABLE_MAGNITUDE, maximum: MAX_STORABLE_MAGNITUDE, not: TOO_SMALL_MAGNITUDE },
+    { type: 'boolean' },
+    { type: 'null' },
+    { type: 'array', items: { $ref: FREE_FORM_VALUE_REF } },
+    { type: 'object', propertyNames: keySchema(FREE_FORM_BOUNDS), additionalProperties: { $ref: FREE_FORM_VALUE_REF } },
+  ],
+};
+
 /** A JSON object schema (`z.record`) with the bounds checked; each error item's key names the offending member. */
 export function boundedObject(bounds: ObjectBounds = FREE_FORM_BOUNDS) {
   return z
@@ -26,7 +55,11 @@ export function boundedObject(bounds: ObjectBounds = FREE_FORM_BOUNDS) {
           ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, params: { condition: problem.condition } });
         }
       }),
-      // Keys are checked by the walk (one item each, at any level); the document states the top level's too.
-      z.meta({ description: freeFormRule(bounds), propertyNames: { minLength: 1, maxLength: bounds.maxKeyLength } }),
+      // Checked by the walk (one item per problem, at any level); the document states what JSON Schema can.
+      z.meta({
+        description: freeFormRule(bounds),
+        propertyNames: keySchema(bounds),
+        additionalProperties: { $ref: FREE_FORM_VALUE_REF },
+      }),
     );
 }

@@ -22,20 +22,31 @@ const MAX_QUOTA = 1_000_000_000;
 const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F]/;
 const LINE_BREAKS_OR_CONTROL = /[\u0000-\u001F\u007F]/;
 
-/** Trimmed text; "" unsets. `singleLine` for values that end up in mail headers (no CR/LF). */
+/**
+ * Trimmed text; "" unsets. `singleLine` for values that end up in mail headers (no CR/LF). The document states the
+ * length and the characters (before the trim, so a little stricter than the service).
+ */
 const text = (max: number, singleLine = false) =>
-  z.pipe(
-    z.string(),
-    z.transform((raw: string, ctx) => {
-      const v = raw.trim();
-      if (v === '') return null;
-      if (v.length > max) return rejectInTransform(ctx, 'max', `Must be at most ${max} characters`);
-      if ((singleLine ? LINE_BREAKS_OR_CONTROL : CONTROL_CHARS).test(v)) {
-        return rejectInTransform(ctx, 'format', singleLine ? 'Must be one line without control characters' : 'Must not contain control characters');
-      }
-      return v;
-    }),
-  );
+  z
+    .pipe(
+      z.string(),
+      z.transform((raw: string, ctx) => {
+        const v = raw.trim();
+        if (v === '') return null;
+        if (v.length > max) return rejectInTransform(ctx, 'max', `Must be at most ${max} characters`);
+        if ((singleLine ? LINE_BREAKS_OR_CONTROL : CONTROL_CHARS).test(v)) {
+          return rejectInTransform(ctx, 'format', singleLine ? 'Must be one line without control characters' : 'Must not contain control characters');
+        }
+        return v;
+      }),
+    )
+    .check(
+      z.meta({
+        maxLength: max,
+        pattern: singleLine ? '^[^\\u0000-\\u001F\\u007F]*$' : '^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F]*$',
+        description: `At most ${max} characters${singleLine ? ', one line' : ''}, no control characters; "" or null unsets it`,
+      }),
+    );
 
 const EMAIL = z.email();
 const email = z.pipe(
@@ -45,6 +56,13 @@ const email = z.pipe(
     if (v === '') return null;
     if (v.length > 254 || !EMAIL.safeParse(v).success) return rejectInTransform(ctx, 'format', 'Must be a valid e-mail address');
     return v;
+  }),
+).check(
+  z.meta({
+    format: 'email',
+    maxLength: 254,
+    pattern: z.regexes.email.source,
+    description: 'An e-mail address (trimmed, lower-cased); "" or null unsets it',
   }),
 );
 
@@ -64,6 +82,8 @@ const httpsUrl = z.pipe(
     }
     return v;
   }),
+).check(
+  z.meta({ format: 'uri', maxLength: 2048, pattern: '^https://[^\\s/?#]+', description: 'An https:// URL; "" or null unsets it' }),
 );
 
 const color = z.pipe(
@@ -73,9 +93,11 @@ const color = z.pipe(
     if (!/^#[0-9A-Fa-f]{6}$/.test(v)) return rejectInTransform(ctx, 'format', 'Must be a colour in the form #RRGGBB');
     return v.toUpperCase();
   }),
-);
+).check(z.meta({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'A colour #RRGGBB; null unsets it' }));
 
-const timezone = zoneName(null);
+const timezone = zoneName(null).check(
+  z.meta({ description: 'An IANA time zone name such as Europe/Paris, or an alias (EST, PST, SGT…); null unsets it' }),
+);
 
 const allowedDays = z.pipe(
   z.string(),
@@ -86,6 +108,12 @@ const allowedDays = z.pipe(
       return rejectInTransform(ctx, 'format', 'Must be distinct ISO weekday numbers 1 (Monday) to 7 (Sunday), comma separated, e.g. "1,2,3,4,5"');
     }
     return parts.map(Number).sort((a, b) => a - b).join(',');
+  }),
+).check(
+  z.meta({
+    pattern: '^[1-7](?:,[1-7]){0,6}$',
+    description: 'Distinct ISO weekday numbers, 1 (Monday) to 7 (Sunday), comma separated, e.g. "1,2,3,4,5"',
+    examples: ['1,2,3,4,5'],
   }),
 );
 
@@ -101,29 +129,42 @@ const intArray = (what: string) =>
     }),
   );
 
-const enabledWorkflows = z.pipe(
-  intArray('workflow ids (integers)'),
-  z.transform((ids: number[], ctx) => {
-    const unknown = ids.filter((id) => !WORKFLOW_IDS.includes(id));
-    if (unknown.length > 0) {
-      return rejectInTransform(ctx, 'enum', `Unknown workflow id(s) ${unknown.join(', ')}; known ids are ${WORKFLOW_IDS.join(', ')}`);
-    }
-    if (new Set(ids).size !== ids.length) return rejectInTransform(ctx, 'format', 'Must not repeat a workflow id');
-    return [...ids].sort((a, b) => a - b);
-  }),
-);
+const enabledWorkflows = z
+  .pipe(
+    intArray('workflow ids (integers)'),
+    z.transform((ids: number[], ctx) => {
+      const unknown = ids.filter((id) => !WORKFLOW_IDS.includes(id));
+      if (unknown.length > 0) {
+        return rejectInTransform(ctx, 'enum', `Unknown workflow id(s) ${unknown.join(', ')}; known ids are ${WORKFLOW_IDS.join(', ')}`);
+      }
+      if (new Set(ids).size !== ids.length) return rejectInTransform(ctx, 'format', 'Must not repeat a workflow id');
+      return [...ids].sort((a, b) => a - b);
+    }),
+  )
+  .check(
+    z.meta({
+      items: { type: 'integer', enum: [...WORKFLOW_IDS] },
+      uniqueItems: true,
+      description: `Workflow ids (GET /client/workflows). Depends on stored data: more than the client's workflow limit (custom_max_workflows or the plan's) is a 422 \`max\``,
+    }),
+  );
 
-const preferences = z.pipe(
-  intArray('integers'),
-  z.transform((values: number[], ctx) => {
-    if (values.length > 50) return rejectInTransform(ctx, 'max', 'At most 50 preferences');
-    if (values.some((v) => v < 0 || v > MAX_QUOTA)) return rejectInTransform(ctx, 'min', 'Preferences are non-negative integers');
-    if (new Set(values).size !== values.length) return rejectInTransform(ctx, 'format', 'Must not repeat a value');
-    return values;
-  }),
-);
+const preferences = z
+  .pipe(
+    intArray('integers'),
+    z.transform((values: number[], ctx) => {
+      if (values.length > 50) return rejectInTransform(ctx, 'max', 'At most 50 preferences');
+      if (values.some((v) => v < 0 || v > MAX_QUOTA)) return rejectInTransform(ctx, 'min', 'Preferences are non-negative integers');
+      if (new Set(values).size !== values.length) return rejectInTransform(ctx, 'format', 'Must not repeat a value');
+      return values;
+    }),
+  )
+  .check(z.meta({ items: { type: 'integer', minimum: 0, maximum: MAX_QUOTA }, maxItems: 50, uniqueItems: true }));
 
 const bool = z.boolean({ error: 'Must be a boolean' });
+
+/** The document's mark of a rule that depends on stored data (docs/decisions.md, issue 20 §2). */
+const PLAN_BOUND = "Depends on stored data: above the client's plan limit (SubscriptionPlan) it is a 422 `max`";
 
 /** Each writable field with its schema (null = unset, handled by `nullable`). */
 export const SETTINGS_FIELD_SCHEMAS = {
@@ -140,9 +181,9 @@ export const SETTINGS_FIELD_SCHEMAS = {
   timezone,
   max_emails_per_day: int(0, 1000, ' (e-mails per contact per day)'),
   queue_timeout_days: int(1, 365, ' (days)'),
-  custom_email_quota_per_day: int(0, MAX_QUOTA, ''),
-  custom_email_quota_per_month: int(0, MAX_QUOTA, ''),
-  custom_max_workflows: int(0, 1000, ''),
+  custom_email_quota_per_day: int(0, MAX_QUOTA, '').check(z.meta({ description: PLAN_BOUND })),
+  custom_email_quota_per_month: int(0, MAX_QUOTA, '').check(z.meta({ description: PLAN_BOUND })),
+  custom_max_workflows: int(0, 1000, '').check(z.meta({ description: PLAN_BOUND })),
   enable_critical_bypass: bool,
   ai_advisor_enabled: bool,
   auto_approve_enabled: bool,
@@ -210,5 +251,14 @@ export const SettingsPatch = z.object({ ...fieldShape, ...clearShape }).check(
     },
     { when: (payload) => payload.value !== null && typeof payload.value === 'object' },
   ),
+  // The pair rule above, as the document says it: never a value and its clear flag true together.
+  z.meta({
+    allOf: CLEARABLE_FIELDS.map((name) => ({
+      not: {
+        properties: { [name]: { not: { type: 'null' } }, [`clear_${name}`]: { const: true } },
+        required: [name, `clear_${name}`],
+      },
+    })),
+  }),
 );
 export type SettingsPatch = z.output<typeof SettingsPatch>;

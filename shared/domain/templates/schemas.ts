@@ -27,8 +27,17 @@ const text = (max: number, label: string, maxBytes?: number) =>
         abort: true,
       }),
     );
+/** Non-empty after trim; the document says so with `minLength` and a pattern that needs one non-space character. */
 const required = (max: number, label: string, maxBytes?: number) =>
-  text(max, label, maxBytes).check(z.refine((v: string) => v.trim() !== '', { message: `${label} must not be empty`, params: { condition: 'required' } }));
+  text(max, label, maxBytes).check(
+    z.refine((v: string) => v.trim() !== '', { message: `${label} must not be empty`, params: { condition: 'required' } }),
+    z.meta({ minLength: 1, pattern: '\\S' }),
+  );
+
+/** The template rule (DESIGN.md §6) for the document: content JSON Schema cannot check. */
+const TEMPLATE_RULE =
+  'subject, preview_text, html_body and text_body may contain only interpolations such as `<%= it.contact.first_name %>` ' +
+  '(optionally `?? "default"`); any other `<% %>` tag is a 422 `unsafe`.';
 
 /** Content of a client template. name, subject and html_body are required; the other parts default to "". */
 export const TemplateBody = z.object({
@@ -37,7 +46,7 @@ export const TemplateBody = z.object({
   preview_text: z._default(z.optional(text(500, 'preview_text')), ''),
   html_body: required(MAX_HTML_BODY_BYTES, 'html_body', MAX_HTML_BODY_BYTES),
   text_body: z._default(z.optional(text(MAX_TEXT_BODY_BYTES, 'text_body', MAX_TEXT_BODY_BYTES)), ''),
-});
+}).check(z.meta({ description: TEMPLATE_RULE }));
 export type TemplateBody = z.output<typeof TemplateBody>;
 
 /** PATCH: any subset of the content. */
@@ -47,7 +56,7 @@ export const TemplatePatch = z.object({
   preview_text: z.optional(text(500, 'preview_text')),
   html_body: z.optional(required(MAX_HTML_BODY_BYTES, 'html_body', MAX_HTML_BODY_BYTES)),
   text_body: z.optional(text(MAX_TEXT_BODY_BYTES, 'text_body', MAX_TEXT_BODY_BYTES)),
-});
+}).check(z.meta({ description: TEMPLATE_RULE }));
 export type TemplatePatch = z.output<typeof TemplatePatch>;
 
 const page = z.int({ error: 'Must be an integer' }).check(z.gte(1, 'Must be at least 1'));

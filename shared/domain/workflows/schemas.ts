@@ -19,13 +19,23 @@ const bounded = (min: number, max: number, what: string) =>
  * PATCH /client/workflows/{workflow_id}/customization (DESIGN.md §5 bounds). Absent keeps an override, null removes
  * it (the workflow's default applies again), a value sets it.
  */
-export const CustomizationPatch = z.object({
-  template_id: z.optional(z.nullable(z.int({ error: 'Must be a template id (integer)' }).check(z.gte(1, 'Must be a template id')))),
-  delay_minutes: bounded(0, 525_600, ' minutes (one year)'),
-  priority_score: bounded(0, 100, ''),
-  preferred_send_hour: bounded(0, 23, ' (hour of the day)'),
-  preferred_send_minute: bounded(0, 59, ' (minute of the hour)'),
-});
+export const CustomizationPatch = z
+  .object({
+    template_id: z
+      .optional(z.nullable(z.int({ error: 'Must be a template id (integer)' }).check(z.gte(1, 'Must be a template id'))))
+      .check(z.meta({ description: "A system template or a live template of the client's; depends on stored data: any other id is a 404" })),
+    delay_minutes: bounded(0, 525_600, ' minutes (one year)'),
+    priority_score: bounded(0, 100, ''),
+    preferred_send_hour: bounded(0, 23, ' (hour of the day)').check(
+      z.meta({
+        description:
+          'Depends on stored data: unsetting it (null) while the stored customization keeps a preferred_send_minute is a 422 `required`',
+      }),
+    ),
+    preferred_send_minute: bounded(0, 59, ' (minute of the hour)'),
+  })
+  // A minute needs an hour (sent with it, or stored already): the document asks for both together.
+  .check(z.meta({ dependentRequired: { preferred_send_minute: ['preferred_send_hour'] } }));
 export type CustomizationPatch = z.output<typeof CustomizationPatch>;
 
 export const AuditQuery = z.object({

@@ -68,7 +68,7 @@ describe('buildDocument', () => {
     ]);
   });
 
-  it('describes request inputs as the caller sends them, before transforms and defaults', () => {
+  it('describes request inputs as the caller sends them, before transforms and defaults, with every bound the validator checks', () => {
     const document = buildDocument([
       {
         method: 'POST',
@@ -89,7 +89,11 @@ describe('buildDocument', () => {
         'application/json': {
           schema: {
             type: 'object',
-            properties: { name: { type: 'string', description: 'Its name' }, size: { type: 'integer', default: 1 } },
+            // An integer beyond the safe range is refused (a 422), so a request says so; a response leaves it out.
+            properties: {
+              name: { type: 'string', description: 'Its name' },
+              size: { type: 'integer', default: 1, minimum: -9007199254740991, maximum: 9007199254740991 },
+            },
             required: ['name'],
           },
         },
