@@ -65,6 +65,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'PATCH', path: '/client/contacts/{id}', handler: 'contacts-update', tableAccess: 'readWrite' },
   // Extra (issue 10): erasure (GDPR Art. 17); finds the contact's history through gsi2, scrubs it, leaves a tombstone.
   { method: 'DELETE', path: '/client/contacts/{id}', handler: 'contacts-delete', tableAccess: 'readWrite', timeoutSeconds: 29 },
+  // Issue 21 §2: one contact's timeline from its gsi2 history, newest first; cursors are signed with the link secret.
+  { method: 'GET', path: '/client/contacts/{id}/activity', handler: 'contacts-activity', tableAccess: 'read', usesLinkSecret: true },
   {
     method: 'PATCH',
     path: '/client/contacts/{id}/subscription',

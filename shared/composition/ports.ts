@@ -5,6 +5,7 @@ import type { ApiKeyStore } from '../domain/api-keys/api-key-store.js';
 import type { ClientStore } from '../domain/clients/client-store.js';
 import type { ContactStore } from '../domain/contacts/contact-store.js';
 import type { ErasureStore } from '../domain/contacts/erase-contact.js';
+import type { ContactActivityStore } from '../domain/contacts/activity-store.js';
 import type { SettingsStore } from '../domain/settings/settings-store.js';
 import type { TemplateStore } from '../domain/templates/template-store.js';
 import type { WorkflowCustomizationStore } from '../domain/workflows/customization-store.js';
@@ -29,6 +30,7 @@ export interface Ports {
   apiKeys: ApiKeyStore;
   contacts: ContactStore;
   erasure: ErasureStore;
+  contactActivity: ContactActivityStore;
   settings: SettingsStore;
   templates: TemplateStore;
   customizations: WorkflowCustomizationStore;

@@ -24,7 +24,9 @@ import { createHash } from 'node:crypto';
  *                                                                    contact id, `suppressed` reason): no address in a key
  * - erased contact        CONTACT#<client>#<id> / ERASED            the tombstone an erasure leaves (no personal data)
  * - contact history       gsi2 (KEYS_ONLY): CONTACT#<client>#<id> / <EVENT|EXEC|SENT>#<created_at>#<id> on events
- *                                                                    (once processed), executions and sent e-mails
+ *                                                                    (once processed), executions and sent e-mails;
+ *                                                                    read whole by the erasure, one range per kind by
+ *                                                                    the activity timeline (newest first, merged)
  * - uid lock              UID#<client>#<client_contact_id> / UID     → contact id
  * - event                 EVENT#<client>#<id> / EVENT                gsi1 while queued: EVENTS#QUEUED#<shard> /
  *                                                                    <created_at> (sparse; the sweeper's view)
@@ -94,6 +96,21 @@ export const keys = {
     gsi2sk: `${kind}#${createdAt}#${typeof id === 'number' ? pad(id, 16) : id}`,
   }),
   contactHistoryPk: (clientId: number, contactId: number): string => `CONTACT#${clientId}#${contactId}`,
+  /** The first gsi2 sort key of one kind of a contact's history (the timeline reads each kind from its own range). */
+  contactHistoryKindStart: (kind: 'EVENT' | 'EXEC' | 'SENT'): string => `${kind}#`,
+  /**
+   * A gsi2 sort key bound at `createdAt` (fixed-length ISO times): `through` sorts above every entry of that kind
+   * created at or before it, `until` below every entry created at it ('$' follows the '#' before the id).
+   */
+  contactHistoryAtBound: (kind: 'EVENT' | 'EXEC' | 'SENT', createdAt: string, bound: 'through' | 'until'): string =>
+    bound === 'through' ? `${kind}#${createdAt}$` : `${kind}#${createdAt}`,
+  /** What a gsi2 sort key names: its kind, creation time and id (a number for events and executions); undefined otherwise. */
+  contactHistoryOf: (gsi2sk: string): { kind: 'EVENT' | 'EXEC' | 'SENT'; createdAt: string; id: number | string } | undefined => {
+    const match = /^(EVENT|EXEC|SENT)#([^#]+)#([^#]+)$/.exec(gsi2sk);
+    if (!match) return undefined;
+    const [, kind, createdAt, id] = match as unknown as [string, 'EVENT' | 'EXEC' | 'SENT', string, string];
+    return { kind, createdAt, id: kind === 'SENT' ? id : Number(id) };
+  },
   uidLock: (clientId: number, clientContactId: string): ItemKey => ({ pk: `UID#${clientId}#${clientContactId}`, sk: 'UID' }),
   customField: (clientId: number, name: string): ItemKey => ({ pk: clientPk(clientId), sk: `CFIELD#${name}` }),
 

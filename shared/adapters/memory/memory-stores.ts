@@ -1,5 +1,6 @@
 import type { Ports } from '../../composition/ports.js';
 import { memoryClientAdapters } from './client-stores.js';
+import { MemoryContactActivityStore } from './contact-activity-store.js';
 import { MemoryContactStore } from './contact-store.js';
 import { MemoryWorkflowCustomizationStore } from './customization-store.js';
 import { MemoryDeliveryStore } from './delivery-store.js';
@@ -44,6 +45,7 @@ export function memoryStores() {
     sentEmails: new MemorySentEmailStore(engineData),
     tracking: new MemoryTrackingStore(aggregates, engineData),
     unsubscribe: new MemoryUnsubscribeStore(aggregates, engineData),
+    contactActivity: new MemoryContactActivityStore(engineData),
     storeProbe: { ping: async () => undefined },
   } satisfies Partial<Ports>;
 }

@@ -8,7 +8,7 @@ import { SENT_STATUS, SENT_STATUS_TEXT, type SentEmailLogRecord, type SentEmailR
  * logs (every SES notification adds one, in any order): it never moves backwards (status-rank.ts). Its time is that
  * of the log that first reached it.
  */
-export function effectiveStatus(e: SentEmailRecord, logs: readonly SentEmailLogRecord[]): { status: SentStatus; at: string } {
+export function effectiveStatus(e: Pick<SentEmailRecord, 'status' | 'status_updated_at'>, logs: readonly SentEmailLogRecord[]): { status: SentStatus; at: string } {
   let status = e.status;
   let at = e.status_updated_at;
   for (const log of logs) {
@@ -20,14 +20,14 @@ export function effectiveStatus(e: SentEmailRecord, logs: readonly SentEmailLogR
 
 const SENT_STATUS_VALUES = Object.values(SENT_STATUS);
 /** A sent-email (or log) status value (DESIGN.md §5) and its name. */
-const sentStatus = z
+export const sentStatus = z
   .int()
   .check(
     z.gte(Math.min(...SENT_STATUS_VALUES)),
     z.lte(Math.max(...SENT_STATUS_VALUES)),
     z.meta({ description: Object.entries(SENT_STATUS).map(([name, value]) => `${value} ${name}`).join(', ') }),
   );
-const sentStatusText = z.enum(Object.keys(SENT_STATUS) as [string, ...string[]]);
+export const sentStatusText = z.enum(Object.keys(SENT_STATUS) as [string, ...string[]]);
 
 /** One entry of a sent e-mail's history (OpenAPI `SentEmailLog`): every provider event adds one. */
 export const SentEmailLogView = z
@@ -92,19 +92,24 @@ export function toSentEmailView(e: SentEmailRecord, logs: SentEmailLogRecord[]):
     status_updated_at: current.at,
     created_at: e.created_at,
     execution_id: e.execution_id,
-    logs: logs.map((l) => ({
-      id: l.id,
-      created_at: l.created_at,
-      status: l.status,
-      status_text: SENT_STATUS_TEXT[l.status],
-      provider_message_id: l.provider_message_id ?? null,
-      url: l.url ?? null,
-      ip_address: l.ip_address ?? null,
-      user_agent: l.user_agent ?? null,
-      is_bot: l.is_bot ?? false,
-      // Extras (documented): why a log counts as a machine, and the provider's words (bounce diagnostics).
-      bot_reason: l.bot_reason ?? null,
-      detail: l.detail ?? null,
-    })),
+    logs: logs.map(toSentEmailLogView),
+  };
+}
+
+/** One log of a sent e-mail as the API shows it (the e-mail's view and the contact activity timeline). */
+export function toSentEmailLogView(l: SentEmailLogRecord): z.output<typeof SentEmailLogView> {
+  return {
+    id: l.id,
+    created_at: l.created_at,
+    status: l.status,
+    status_text: SENT_STATUS_TEXT[l.status],
+    provider_message_id: l.provider_message_id ?? null,
+    url: l.url ?? null,
+    ip_address: l.ip_address ?? null,
+    user_agent: l.user_agent ?? null,
+    is_bot: l.is_bot ?? false,
+    // Extras (documented): why a log counts as a machine, and the provider's words (bounce diagnostics).
+    bot_reason: l.bot_reason ?? null,
+    detail: l.detail ?? null,
   };
 }

@@ -1,0 +1,105 @@
+import * as z from '../../validation/zod.js';
+import { invalidField } from '../../errors.js';
+import { readActivityCursor, signActivityCursor } from './activity-cursor.js';
+import { compareActivity, newestFirst, type ActivityPosition } from './activity-position.js';
+import type { ContactActivityStore, HistoryEntry } from './activity-store.js';
+import { ActivityItem, eventItem, executionItem, sentEmailItem, subscriptionItem } from './activity-view.js';
+import type { ContactStore } from './contact-store.js';
+import { findContact, type ContactRefValue } from './get-contact.js';
+
+export const ACTIVITY_MAX_LIMIT = 100;
+export const ACTIVITY_DEFAULT_LIMIT = 20;
+
+/** Query of `GET /client/contacts/{id}/activity`. */
+export const ContactActivityQuery = z.object({
+  limit: z._default(
+    z.coerce
+      .number()
+      .check(
+        z.int('Must be an integer'),
+        z.gte(1, 'Must be at least 1'),
+        z.lte(ACTIVITY_MAX_LIMIT, `Must be at most ${ACTIVITY_MAX_LIMIT}`),
+      ),
+    ACTIVITY_DEFAULT_LIMIT,
+  ),
+  cursor: z.optional(
+    z
+      .string()
+      .check(
+        z.maxLength(300, 'Not a cursor of this timeline'),
+        z.meta({ description: "`next_cursor` of the previous page, unchanged; depends on stored data: any other value is a 422 `format`" }),
+      ),
+  ),
+});
+export type ContactActivityQuery = z.output<typeof ContactActivityQuery>;
+
+/** `data` of a page of the timeline. */
+export const ContactActivityPage = z.object({
+  contact_id: z.int().check(z.gte(1)),
+  items: z.array(ActivityItem).check(z.meta({ description: 'Newest first' })),
+  next_cursor: z.nullable(z.string()).check(z.meta({ description: 'Pass as `cursor` for the next page; null on the last page' })),
+});
+export type ContactActivityPage = z.output<typeof ContactActivityPage>;
+
+/** `meta` of a page: the `limit` applied and the DynamoDB requests the page took (docs/decisions.md). */
+export const ContactActivityMeta = z.object({
+  limit: z.int().check(z.gte(1), z.lte(ACTIVITY_MAX_LIMIT)),
+  dynamodb: z
+    .object({ requests: z.int().check(z.gte(0)), waves: z.int().check(z.gte(0)) })
+    .check(z.meta({ description: 'DynamoDB requests the page made, in how many sequential waves' })),
+});
+
+/**
+ * `GET /client/contacts/{id}/activity` (issue 21 §2): the contact's processed events, executions, sent e-mails (with
+ * their logs) and its unsubscription in force, newest first, `limit` a page. Another client's contact, an erased one
+ * or a missing one is a 404; a cursor of another timeline (client, contact) or an altered one is a 422 on `cursor`.
+ */
+export async function listContactActivity(
+  deps: { contacts: ContactStore; contactActivity: ContactActivityStore; cursorSecret: string },
+  clientId: number,
+  ref: ContactRefValue,
+  query: ContactActivityQuery,
+): Promise<ContactActivityPage> {
+  const contact = await findContact(deps, clientId, ref);
+  let before: ActivityPosition | undefined;
+  if (query.cursor !== undefined) {
+    before = readActivityCursor(deps.cursorSecret, query.cursor, clientId, contact.id);
+    if (before === undefined) {
+      throw invalidField('format', 'cursor', 'Not a cursor of this timeline (it belongs to another contact or client, or was altered)');
+    }
+  }
+  const history = await deps.contactActivity.entries(clientId, contact.id, { before, limit: query.limit });
+  // The unsubscription is the contact's state, not an entry of its history: it joins the page where its time falls.
+  const subscription = subscriptionItem(contact);
+  const unsubscribed = subscription && { kind: subscription.kind, at: subscription.at, id: contact.id };
+  const candidates: ActivityPosition[] = [...history.entries];
+  if (unsubscribed && (before === undefined || compareActivity(unsubscribed, before) < 0)) candidates.push(unsubscribed);
+  const shown = candidates.sort(newestFirst).slice(0, query.limit);
+  const more = history.more || candidates.length > query.limit;
+
+  const records = await deps.contactActivity.records(
+    clientId,
+    shown.filter((p): p is HistoryEntry => p.kind !== 'subscription'),
+  );
+  const items: ActivityItem[] = [];
+  for (const position of shown) {
+    const item =
+      position.kind === 'subscription'
+        ? subscription
+        : position.kind === 'event'
+          ? mapped(records.events.get(position.id as number), eventItem)
+          : position.kind === 'execution'
+            ? mapped(records.executions.get(position.id as number), executionItem)
+            : mapped(records.sentEmails.get(position.id as string), (s) => sentEmailItem(s.email, s.logs));
+    // An entry whose record is gone by now (never expected: an index entry lives with its item) is left out.
+    if (item) items.push(item);
+  }
+  const last = shown.at(-1);
+  return {
+    contact_id: contact.id,
+    items,
+    next_cursor: more && last ? signActivityCursor(deps.cursorSecret, clientId, contact.id, last) : null,
+  };
+}
+
+const mapped = <R, T>(record: R | undefined, map: (r: R) => T): T | undefined => (record === undefined ? undefined : map(record));
