@@ -48,8 +48,9 @@ export function engineBudgets(run: EngineRun): Budget[] {
       measured:
         `${x.maxPerDelivery.dynamo} + ${x.maxPerDelivery.ses} (per e-mail, all runs: mean ${fmt(per(execution.dynamo.total, execution.units), 2)}` +
         ` + ${fmt(per(execution.calls.ses, run.mails), 2)}, max ${maxOf(x.histogram)})`,
-      limit: '≤ 4 + 1',
-      pass: execution.units === run.mails && x.maxPerDelivery.dynamo <= 4 && x.maxPerDelivery.ses <= 1,
+      // 5 since issue 19: the quota counter is raised by its own UpdateItem, outside the claim's transaction.
+      limit: '≤ 5 + 1',
+      pass: execution.units === run.mails && x.maxPerDelivery.dynamo <= 5 && x.maxPerDelivery.ses <= 1,
       detail: `costliest run: ${commandsText(x.maxPerDelivery.worst)}`,
     },
     {

@@ -72,7 +72,12 @@ export class DynamoDeliveryStore implements DeliveryStore {
   async claim(r: Reservation): Promise<ClaimOutcome> {
     const c = r.execution.client_id;
     const e = r.sentEmail;
-    const slots: ClaimOutcome[] = ['taken', 'quota_day'];
+    // The quota counter is the client's hottest item: raised first by its own conditional write, which DynamoDB
+    // serializes and never cancels for a conflict, where inside the transaction concurrent claims conflicted on it
+    // (issue 19: 130 % retries per claim at 32 executors on 8 shards, docs/capacity.md §6).
+    const quota = await this.takeQuota(r);
+    if (quota !== 'taken') return quota;
+    const slots: ClaimOutcome[] = ['taken'];
     const actions: NonNullable<TransactWriteCommand['input']['TransactItems']> = [
       {
         Update: {
@@ -97,7 +102,6 @@ export class DynamoDeliveryStore implements DeliveryStore {
           },
         },
       },
-      this.raiseQuota(r),
     ];
     if (r.contactCap) {
       slots.push('contact_cap');
@@ -121,9 +125,10 @@ export class DynamoDeliveryStore implements DeliveryStore {
       await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: actions }));
       return 'claimed';
     } catch (error) {
+      // Nothing was claimed: the quota taken above goes back (a crash right here leaves it counted, one send short).
+      await this.returnQuota(r.execution.client_id, claimOf(r));
       if (!(error instanceof TransactionCanceledException)) throw error;
       const failed = (error.CancellationReasons ?? []).findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-      if (failed === 1) return this.quotaSpent(r, error.CancellationReasons?.[1]?.Item);
       if (failed >= 0) return slots[failed] ?? 'taken';
       throw error;
     }
@@ -282,6 +287,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
         ],
       }),
     );
+    await this.returnQuota(c, claimOf(r));
   }
 
   async releaseClaim(execution: ExecutionRecord, reason: string, at: string): Promise<boolean> {
@@ -343,6 +349,8 @@ export class DynamoDeliveryStore implements DeliveryStore {
         ],
       }),
     );
+    // Only the worker that ended the claim gives its quota back.
+    if (outcome === 'done' && claim) await this.returnQuota(c, claim);
     return outcome === 'done';
   }
 
@@ -353,25 +361,43 @@ export class DynamoDeliveryStore implements DeliveryStore {
     return monthSent >= monthShare ? 'quota_month' : 'quota_day';
   }
 
-  /** The client's quota item (its shard): `sent` and the day's `dNN` raised together, each below its limit. */
-  private raiseQuota(r: Reservation) {
+  /**
+   * The client's quota item (its shard): `sent` and the day's `dNN` raised together, each below its limit, in one
+   * conditional UpdateItem. `taken` when it was raised; otherwise which limit held (the item as it was comes back
+   * with the failed condition).
+   */
+  private async takeQuota(r: Reservation): Promise<'taken' | 'quota_day' | 'quota_month'> {
     const { shard, dayShare, monthShare } = quotaShardFor(r);
-    const dayAttribute = quotaDayAttribute(r.quota.day);
-    return {
-      Update: {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.quota(r.execution.client_id, r.quota.month, shard),
+          UpdateExpression: 'ADD #m :one, #d :one',
+          ConditionExpression: '(attribute_not_exists(#m) OR #m < :mlimit) AND (attribute_not_exists(#d) OR #d < :dlimit)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          ExpressionAttributeNames: { '#m': QUOTA_SENT_ATTRIBUTE, '#d': quotaDayAttribute(r.quota.day) },
+          ExpressionAttributeValues: { ':one': 1, ':mlimit': monthShare, ':dlimit': dayShare },
+        }),
+      );
+      return 'taken';
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return this.quotaSpent(r, error.Item as Record<string, { N?: string }> | undefined);
+      throw error;
+    }
+  }
+
+  /** The quota a claim took, given back (nothing was sent): one UpdateItem, outside any transaction like the take. */
+  private async returnQuota(clientId: number, claim: Pick<ExecutionClaim, 'quota_month' | 'quota_day' | 'quota_shard'>): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.quota(r.execution.client_id, r.quota.month, shard),
-        UpdateExpression: 'ADD #m :one, #d :one',
-        ConditionExpression: '(attribute_not_exists(#m) OR #m < :mlimit) AND (attribute_not_exists(#d) OR #d < :dlimit)',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-        ExpressionAttributeNames: { '#m': QUOTA_SENT_ATTRIBUTE, '#d': dayAttribute },
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':mlimit': monthShare,
-          ':dlimit': dayShare,
-        },
-      },
-    };
+        Key: keys.quota(clientId, claim.quota_month, claim.quota_shard),
+        UpdateExpression: 'ADD #m :minus, #d :minus',
+        ExpressionAttributeNames: { '#m': QUOTA_SENT_ATTRIBUTE, '#d': quotaDayAttribute(claim.quota_day) },
+        ExpressionAttributeValues: { ':minus': -1 },
+      }),
+    );
   }
 
   /** The contact's day counter: `ADD sent 1` below the limit, and this execution no longer waits for a slot. */
@@ -392,19 +418,10 @@ export class DynamoDeliveryStore implements DeliveryStore {
     };
   }
 
-  /** The counters a claim raised, lowered again (nothing was sent). */
+  /** The contact's day cap a claim raised, lowered again in the ending transaction (the quota: returnQuota, after it). */
   private giveBack(execution: ExecutionRecord, claim: ExecutionClaim, options: { waitAgain?: boolean } = {}) {
     const c = execution.client_id;
-    const quota = {
-      Update: {
-        TableName: this.tableName,
-        Key: keys.quota(c, claim.quota_month, claim.quota_shard),
-        UpdateExpression: 'ADD #m :minus, #d :minus',
-        ExpressionAttributeNames: { '#m': QUOTA_SENT_ATTRIBUTE, '#d': quotaDayAttribute(claim.quota_day) },
-        ExpressionAttributeValues: { ':minus': -1 },
-      },
-    };
-    const cap = claim.cap
+    return claim.cap
       ? [
           {
             Update: {
@@ -421,7 +438,6 @@ export class DynamoDeliveryStore implements DeliveryStore {
           },
         ]
       : [];
-    return [quota, ...cap];
   }
 
   /** Execution 2 → `status`, leaving the claim and the stuck-execution index; `seen`: also unchanged since read. */

@@ -67,11 +67,11 @@ export type SettleOutcome = 'done' | 'moved';
 export interface DeliveryStore {
   load(execution: ExecutionRecord): Promise<SendContext>;
   /**
-   * The exactly-once gate, one transaction before the provider call: the execution 1 → 2 (or 2 while
-   * `retry_pending`), unchanged since it was read, keeping what it reserved (`claim`, see claimOf); the client's quota
-   * counter and the contact's day counter raised below their limits; the sent-email record (id derived from the
-   * execution) with a queued log. Any condition failing cancels it all: `quota` and `contact_cap` leave the execution
-   * as it was.
+   * The exactly-once gate, before the provider call: the client's quota counter raised below its limits, then one
+   * transaction — the execution 1 → 2 (or 2 while `retry_pending`), unchanged since it was read, keeping what it
+   * reserved (`claim`, see claimOf); the contact's day counter raised below its limit; the sent-email record (id
+   * derived from the execution) with a queued log. Any condition failing leaves the execution as it was and the
+   * counters as they were (`quota_*`: nothing written; otherwise the quota is given back).
    */
   claim(reservation: Reservation): Promise<ClaimOutcome>;
   /**
