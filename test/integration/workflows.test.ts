@@ -129,7 +129,7 @@ describe('PATCH /client/workflows/{workflow_id}/customization', () => {
       preferred_send_hour: null,
       preferred_send_minute: null,
       send_time_mode: 0,
-      overrides: { template_id: clone.template_id, delay_minutes: 30, priority_score: 75, preferred_send_hour: null, preferred_send_minute: null },
+      overrides: { template_id: clone.template_id, delay_minutes: 30, priority_score: 75, preferred_send_hour: null, preferred_send_minute: null, send_time_mode: null },
       updated_at: expect.stringMatching(RFC3339_UTC),
     });
     const workflows = (await call('GET', '/client/workflows', { key: client.api_key })).body.data.workflows;

@@ -12,7 +12,7 @@ import {
   type SendContext,
   type SettleOutcome,
 } from '../../domain/executions/delivery-store.js';
-import { EXECUTION_STATUS, type ExecutionClaim, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import { EXECUTION_STATUS, messageZoneOf, type ExecutionClaim, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { SENT_STATUS } from '../../domain/sent-emails/sent-email-record.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
 import { isSystemTemplateId, type TemplateRecord } from '../../domain/templates/template-store.js';
@@ -167,7 +167,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: e.id, contact_id: r.execution.contact_id, created_at: at },
+              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: e.id, contact_id: r.execution.contact_id, created_at: at, ...messageZoneOf(r.execution) },
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.completed, at, { sent_email_id: e.id }),
@@ -198,7 +198,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: sentEmailId, contact_id: execution.contact_id, created_at: at },
+              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: sentEmailId, contact_id: execution.contact_id, created_at: at, ...messageZoneOf(execution) },
             },
           },
           this.endExecution(execution, EXECUTION_STATUS.completed, at, { sent_email_id: sentEmailId, reason }, execution.updated_at),

@@ -42,6 +42,7 @@ import { createHash } from 'node:crypto';
  * - quota counter         QUOTA#<client>#<yyyy-mm>[#<shard>] / QUOTA   `sent` (month) and `d<DD>` (day), UTC
  * - per-contact day cap   CAP#<client>#<contact>#<local yyyy-mm-dd> / CAP   TTL 3 days
  * - deliverability        DELIV#<client>#<yyyy-mm> / DELIV          `b<DD>` permanent bounces, `c<DD>` complaints (UTC days)
+ * - client open hours     OPENHOURS#<client> / OPENHOURS         `open_h00`…`open_h23`: human opens by local hour (issue 21 §3)
  * - request rate window   RATE#<client>#<policy> / <window start, epoch s>   `n` requests counted; TTL a minute on
  *                                                                    (per-client rate limits, issue 19 §1)
  */
@@ -189,6 +190,8 @@ export const keys = {
   }),
   /** A client's permanent bounces (`b<DD>`) and complaints (`c<DD>`) of one UTC month; its sends are the quota's `d<DD>`. */
   deliverability: (clientId: number, month: string): ItemKey => ({ pk: `DELIV#${clientId}#${month}`, sk: 'DELIV' }),
+  /** The client's aggregate open-hour histogram (send time mode 2's fallback): its own key, off the config partition. */
+  clientOpenHours: (clientId: number): ItemKey => ({ pk: `OPENHOURS#${clientId}`, sk: 'OPENHOURS' }),
   /**
    * One client's request count of one rate-limit window. Its own partition key, not `CLIENT#<id>`: a client's flood
    * writes here at its limit's pace and must not share the partition that holds its configuration.

@@ -12,6 +12,7 @@ import { keys, type ItemKey } from './keys.js';
 import { capPendingAttribute } from './quota-counter.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { sendTransaction } from './transactions.js';
+import { openHoursOf } from '../../domain/tracking/open-hours.js';
 
 const keyOf = (k: { pk: string; sk: string }) => `${k.pk}\u0000${k.sk}`;
 
@@ -38,10 +39,13 @@ export class DynamoProcessingStore implements ProcessingStore {
     const settingsKey = keys.settings(clientId);
     const profileKey = keys.clientProfile(clientId);
     const customizationKeys = workflowIds.map((id) => keys.customization(clientId, id));
+    // The aggregate open hours ride with the configuration: same request, and a copy up to the cache's TTL old is fine.
+    const openHoursKey = keys.clientOpenHours(clientId);
     const items = await batchGetWithConfig(this.db, this.tableName, this.configCache, contactKey ? [contactKey] : [], [
       settingsKey,
       profileKey,
       ...customizationKeys,
+      openHoursKey,
     ]);
     const byKey = new Map(items.map((item) => [keyOf(item as { pk: string; sk: string }), item]));
     const read = <T>(key: { pk: string; sk: string } | undefined) => {
@@ -56,6 +60,7 @@ export class DynamoProcessingStore implements ProcessingStore {
         const record = read<CustomizationRecord>(customizationKeys[i]);
         return record ? [{ ...record, workflow_id: workflowId }] : [];
       }),
+      ...(byKey.has(keyOf(openHoursKey)) ? { clientOpenHours: openHoursOf(byKey.get(keyOf(openHoursKey))) } : {}),
     };
   }
 

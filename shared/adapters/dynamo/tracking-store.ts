@@ -1,7 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { QUOTA_SHARD_COUNT } from '../../domain/executions/quota-shards.js';
 import { utcDaysBetween } from '../../domain/time/utc-days.js';
+import { openHourAttribute } from '../../domain/tracking/open-hours.js';
 import type { SentEmailLogRecord } from '../../domain/sent-emails/sent-email-record.js';
 import type {
   ContactTracking,
@@ -130,6 +131,19 @@ export class DynamoTrackingStore implements TrackingStore {
     throw new Error(`tracking write for ${message.sent_email_id} kept conflicting`);
   }
 
+  /** One UpdateItem `ADD open_hNN 1` on the client's `OPENHOURS#` item (created by the first). */
+  async addClientOpenHour(clientId: number, hour: number): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.clientOpenHours(clientId),
+        UpdateExpression: 'ADD #h :one',
+        ExpressionAttributeNames: { '#h': openHourAttribute(hour) },
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
+  }
+
   private markerPut(message: TrackedMessage, kind: 'open' | 'click', at: string): TransactItem {
     return {
       Put: {
@@ -187,7 +201,8 @@ function messageOf(item: Record<string, unknown>): TrackedMessage | undefined {
   const sentEmailId = item['sent_email_id'];
   const contactId = item['contact_id'];
   if (typeof clientId !== 'number' || typeof sentEmailId !== 'string' || typeof contactId !== 'number') return undefined;
-  return { client_id: clientId, sent_email_id: sentEmailId, contact_id: contactId };
+  const zone = item['send_zone'];
+  return { client_id: clientId, sent_email_id: sentEmailId, contact_id: contactId, ...(typeof zone === 'string' ? { send_zone: zone } : {}) };
 }
 
 /** The contact's side of one notification, conditioned on the contact existing (an Update would create a bare item). */
@@ -197,6 +212,8 @@ function contactUpdate(tableName: string, message: TrackedMessage, change: Conta
   const values: Record<string, unknown> = {};
   if (change.countOpen) add.push('total_emails_opened :one');
   if (change.countClick) add.push('total_emails_clicked :one');
+  // The open-hour histogram's bucket (issue 21 §3): an attribute per hour, so ADD works before the first open.
+  if (change.openHour !== undefined) add.push(`${openHourAttribute(change.openHour)} :one`);
   if (add.length > 0) values[':one'] = 1;
   if (change.lastOpenedAt) (set.push('last_email_opened_at = :opened'), (values[':opened'] = change.lastOpenedAt));
   if (change.lastActivityAt) (set.push('last_activity_at = :activity'), (values[':activity'] = change.lastActivityAt));

@@ -1,6 +1,7 @@
 import type { CommitOutcome, ProcessingCommit, ProcessingContext, ProcessingStore } from '../../domain/events/processing-store.js';
 import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import { clientKey, copy, MemoryEngineData, MemoryTransactionCancelled, stored, type MemoryAggregates } from './engine-data.js';
+import { openHoursOf } from '../../domain/tracking/open-hours.js';
 import { recordKey } from './workflow-data.js';
 
 /**
@@ -27,6 +28,7 @@ export class MemoryProcessingStore implements ProcessingStore {
     const contact = contactId === undefined ? undefined : this.aggregates.contacts.contacts.get(clientKey(clientId, contactId));
     const settings = this.aggregates.settings.settings.get(clientId);
     const client = this.aggregates.clients.clients.get(clientId);
+    const openHours = this.data.clientOpenHours.get(clientId);
     return {
       contact: contact && copy(contact),
       settings: settings && copy(settings),
@@ -35,6 +37,7 @@ export class MemoryProcessingStore implements ProcessingStore {
         const found = this.aggregates.workflowData.customizations.get(recordKey(clientId, workflowId));
         return found ? [{ ...copy(found), workflow_id: workflowId }] : [];
       }),
+      ...(openHours ? { clientOpenHours: openHoursOf(openHours) } : {}),
     };
   }
 

@@ -2,6 +2,7 @@ import { QUOTA_SHARD_COUNT } from '../../domain/executions/quota-shards.js';
 import type { SentEmailLogRecord } from '../../domain/sent-emails/sent-email-record.js';
 import type { DeliverabilityDay, TrackedMessage, TrackingStore, TrackingWrite } from '../../domain/tracking/tracking-store.js';
 import { utcDaysBetween } from '../../domain/time/utc-days.js';
+import { openHourAttribute } from '../../domain/tracking/open-hours.js';
 import { clientKey, copy, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
 
 /** TrackingStore in memory over the engine's shared data and the contacts, with DynamoDB's conditions (contract suite). */
@@ -13,7 +14,14 @@ export class MemoryTrackingStore implements TrackingStore {
 
   async findMessage(providerMessageId: string): Promise<TrackedMessage | undefined> {
     const found = this.data.providerMessages.get(providerMessageId);
-    return found && { client_id: found.client_id, sent_email_id: found.sent_email_id, contact_id: found.contact_id };
+    return (
+      found && {
+        client_id: found.client_id,
+        sent_email_id: found.sent_email_id,
+        contact_id: found.contact_id,
+        ...(found.send_zone !== undefined ? { send_zone: found.send_zone } : {}),
+      }
+    );
   }
 
   async findTaggedMessage(clientId: number, sentEmailId: string, providerMessageId: string): Promise<TrackedMessage | undefined> {
@@ -62,6 +70,7 @@ export class MemoryTrackingStore implements TrackingStore {
       };
       if (change.countOpen && counts('open')) contact['total_emails_opened'] = Number(contact['total_emails_opened'] ?? 0) + 1;
       if (change.countClick && counts('click')) contact['total_emails_clicked'] = Number(contact['total_emails_clicked'] ?? 0) + 1;
+      if (change.openHour !== undefined) bump(contact, openHourAttribute(change.openHour));
       if (change.lastOpenedAt) contact['last_email_opened_at'] = change.lastOpenedAt;
       if (change.lastActivityAt) contact['last_activity_at'] = change.lastActivityAt;
       if (change.suppress) {
@@ -82,6 +91,12 @@ export class MemoryTrackingStore implements TrackingStore {
     return 'recorded';
   }
 
+  async addClientOpenHour(clientId: number, hour: number): Promise<void> {
+    const histogram = this.data.clientOpenHours.get(clientId) ?? {};
+    bump(histogram, openHourAttribute(hour));
+    this.data.clientOpenHours.set(clientId, histogram);
+  }
+
   async deliverabilityDays(clientId: number, fromDay: string, toDay: string): Promise<DeliverabilityDay[]> {
     return utcDaysBetween(fromDay, toDay).map((day) => {
       const month = day.slice(0, 7);
@@ -92,4 +107,9 @@ export class MemoryTrackingStore implements TrackingStore {
       return { day, sends, bounces: counts[`b${dd}`] ?? 0, complaints: counts[`c${dd}`] ?? 0 };
     });
   }
+}
+
+/** DynamoDB's `ADD attribute 1`: an absent attribute counts from 0. */
+function bump(item: Record<string, unknown>, attribute: string): void {
+  item[attribute] = Number(item[attribute] ?? 0) + 1;
 }

@@ -88,7 +88,14 @@ function plannedExecutions(context: ProcessingContext, event: EventRecord, now: 
     .filter((workflow) => enabled.has(workflow.id))
     .map((workflow) => {
       const customization = context.customizations.find((c) => c.workflow_id === workflow.id);
-      const plan = planExecution({ workflow, customization, settings: context.settings, contact: context.contact!, eventTs: event.ts });
+      const plan = planExecution({
+        workflow,
+        customization,
+        settings: context.settings,
+        contact: context.contact!,
+        eventTs: event.ts,
+        clientOpenHours: context.clientOpenHours,
+      });
       return {
         id: timeOrderedId(now),
         client_id: event.client_id,
@@ -104,6 +111,7 @@ function plannedExecutions(context: ProcessingContext, event: EventRecord, now: 
         priority_score: plan.priorityScore,
         critical: workflow.critical,
         cap_day: plan.capDay,
+        send_zone: plan.zone,
         event: eventVarsOf(event),
         scheduled_for: plan.scheduledFor.toISOString(),
         created_at: now.toISOString(),

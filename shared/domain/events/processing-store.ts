@@ -2,6 +2,7 @@ import type { ClientRecord } from '../clients/client-store.js';
 import type { ContactRecord } from '../contacts/contact-store.js';
 import type { ExecutionRecord } from '../executions/execution-record.js';
 import type { SettingsRecord } from '../settings/settings-store.js';
+import type { OpenHours } from '../tracking/open-hours.js';
 import type { CustomizationRecord } from '../workflows/customization.js';
 import type { EventRecord } from './event-record.js';
 
@@ -11,6 +12,8 @@ export interface ProcessingContext {
   settings?: SettingsRecord;
   client?: ClientRecord;
   customizations: CustomizationRecord[];
+  /** The client's aggregate open-hour histogram (send time mode 2's fallback, issue 21 §3); absent before any open. */
+  clientOpenHours?: OpenHours;
 }
 
 /** The contact's figures an event moves (DESIGN.md §8, docs/decisions.md "events update contacts"). */

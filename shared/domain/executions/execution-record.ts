@@ -39,6 +39,11 @@ export interface ExecutionRecord {
   /** The contact's local day of `scheduled_for` (its daily cap counter), yyyy-mm-dd. */
   cap_day: string;
   scheduled_for: string;
+  /**
+   * The zone `scheduled_for` was planned in (contact → client → UTC). The send copies it onto the provider id's item,
+   * so a human open is counted at its local hour without reading the contact (issue 21 §3).
+   */
+  send_zone?: string;
   /** Set while an executing (2) execution waits to retry a send that failed transiently (nothing left). */
   retry_pending?: boolean;
   /**
@@ -57,6 +62,10 @@ export interface ExecutionRecord {
   created_at: string;
   updated_at: string;
 }
+
+/** The provider id item's `send_zone` field for this execution's e-mail (nothing for an execution planned without one). */
+export const messageZoneOf = (execution: Pick<ExecutionRecord, 'send_zone'>): { send_zone?: string } =>
+  execution.send_zone !== undefined ? { send_zone: execution.send_zone } : {};
 
 /** The counters and the queued log one claim wrote (delivery-store.ts `claim`). */
 export interface ExecutionClaim {

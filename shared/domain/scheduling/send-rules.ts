@@ -22,9 +22,15 @@ export const SEND_TIME_REASONS = {
   weekday: 'weekday',
   sendWindow: 'send_window',
   quietHours: 'quiet_hours',
+  /** Send time mode 2 (issue 21 §3): the contact's own open hours chose the time. */
+  contactOpenHours: 'contact_open_hours',
+  /** Mode 2: the contact had too few opens; the client's aggregate open hours chose the time. */
+  clientOpenHours: 'client_open_hours',
+  /** Mode 2 without any open history and without a preferred time: sent as soon as the rules allow. */
+  noOpenHistory: 'no_open_history',
 } as const;
 export type SendTimeReason = (typeof SEND_TIME_REASONS)[keyof typeof SEND_TIME_REASONS];
-export type RuleReason = Exclude<SendTimeReason, 'preferred_time'>;
+export type RuleReason = (typeof SEND_TIME_REASONS)['weekday' | 'sendWindow' | 'quietHours'];
 
 /** "1,2,3,4,5" → [1, 2, 3, 4, 5]; entries that are not ISO weekdays are dropped (the setting is validated on write). */
 export function parseAllowedDays(days: string): number[] {

@@ -1,10 +1,12 @@
 import { IANAZone } from 'luxon';
 import { firstAllowedInstant } from './allowed-instant.js';
+import { optimalSendTime, type OpenHoursBasis } from './optimal-time.js';
 import { assertPreferredTime, nextPreferredTime, preferredOnDay, type PreferredTime } from './preferred-time.js';
 import { assertSendRules, blockedBy, SEND_TIME_REASONS, type SendRules, type SendTimeReason } from './send-rules.js';
 import { sendZoneOf } from './send-zone.js';
 import { DAY_MS, readClock } from './wall-clock.js';
 
+export { chooseOpenHours, MIN_CLIENT_OPENS, MIN_CONTACT_OPENS, type OpenHoursBasis } from './optimal-time.js';
 export { resolvePreferredTime, type PreferredTime } from './preferred-time.js';
 export { SEND_TIME_REASONS, sendRulesOf, type SendRules, type SendTimeReason } from './send-rules.js';
 export { sendZoneOf } from './send-zone.js';
@@ -16,11 +18,16 @@ export interface SendTimeInput extends SendRules {
   zone?: string;
   /** Send time mode 1: the resolved preferred time of day (`resolvePreferredTime`); absent in mode 0. */
   preferred?: PreferredTime;
+  /** Send time mode 2: the open-hour histogram to follow (`chooseOpenHours`); never together with `preferred`. */
+  openHours?: OpenHoursBasis;
 }
 
 export interface SendTime {
   at: Date;
-  /** Set when `at` is later than `due`: which rule moved it (the first that forbade the first candidate). */
+  /**
+   * Set when `at` is later than `due`: which rule moved it (the first that forbade the first candidate); in mode 2
+   * whenever an open-hour histogram chose `at` (`contact_open_hours`, `client_open_hours`).
+   */
   reason?: SendTimeReason;
 }
 
@@ -43,10 +50,13 @@ const SEARCH_MS = 8 * DAY_MS;
  * 3. the first instant from there on an allowed weekday, inside the send window and outside quiet hours — these
  *    apply in every mode. When they push the send to a later local day in mode 1, it goes out at that day's
  *    preferred time if the rules allow it (Friday evening, weekdays only, 09:00 preferred → Monday 09:00, not 00:00).
+ * In mode 2 (`openHours` given), steps 1 and 3 give the earliest allowed instant; the e-mail then goes at the most
+ * likely open hour the rules allow within 24 h of it (`optimalSendTime`), or at that earliest instant when none does.
  * Spring-forward gaps move a wall time forward by the gap (02:30 → 03:30); fall-back keeps the earlier instant.
  * @throws NoSendTimeError when nothing is allowed within 8 days; RangeError on an invalid date, hour or weekday.
  */
 export function computeSendTime(input: SendTimeInput): SendTime {
+  if (input.openHours) return computeOptimalSendTime(input, input.openHours);
   const due = input.due.getTime();
   if (!Number.isFinite(due)) throw new RangeError('due must be a valid date');
   assertSendRules(input);
@@ -66,4 +76,15 @@ export function computeSendTime(input: SendTimeInput): SendTime {
     if (preferred !== undefined && !blockedBy(input, readClock(zone, preferred))) at = preferred;
   }
   return { at: new Date(at), reason: blocked };
+}
+
+/** Mode 2: the earliest allowed instant (modes 0's rule), then the most likely open hour from there. */
+function computeOptimalSendTime(input: SendTimeInput, basis: OpenHoursBasis): SendTime {
+  if (input.preferred) throw new RangeError('A send time follows a preferred time or open hours, not both');
+  const earliest = computeSendTime({ ...input, openHours: undefined });
+  const zone = IANAZone.create(sendZoneOf(input.zone));
+  const at = optimalSendTime(zone, input, earliest.at.getTime(), basis.hours);
+  if (at === undefined) return earliest;
+  const reason = basis.source === 'contact' ? SEND_TIME_REASONS.contactOpenHours : SEND_TIME_REASONS.clientOpenHours;
+  return { at: new Date(at), reason };
 }

@@ -3,6 +3,7 @@ import type { Clock, Queue } from '../../ports.js';
 import { SENT_STATUS, type SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 import { classifyEngagement } from './bot-detection.js';
 import { guardDeliverability } from './deliverability-guard.js';
+import { localOpenHour } from './open-hours.js';
 import { shouldSuppressAfterTransient, TRANSIENT_WINDOW_DAYS } from './deliverability.js';
 import { parseSesNotification, type SesStatusEvent } from './ses-notification.js';
 import type { ContactTracking, TrackedMessage, TrackingStore, TrackingWrite } from './tracking-store.js';
@@ -43,6 +44,8 @@ export async function trackNotification(deps: TrackingDeps, body: unknown): Prom
   const write = await assess(deps.tracking, message, event, now);
   if ((await deps.tracking.record(write)) === 'duplicate') return { kind: 'duplicate' };
   await wakeWaitingExecution(deps, message, event);
+  // The client's aggregate follows its contacts' histograms: a hot counter, so outside the transaction (decisions.md).
+  if (write.contact?.openHour !== undefined) await deps.tracking.addClientOpenHour(message.client_id, write.contact.openHour);
   const paused = write.deliverability ? await guardDeliverability(deps, message.client_id, now) : false;
   return {
     kind: 'recorded',
@@ -111,7 +114,7 @@ async function assess(tracking: TrackingStore, message: TrackedMessage, event: S
       is_bot: verdict.is_bot,
       ...(verdict.reason ? { bot_reason: verdict.reason } : {}),
     });
-    if (!verdict.is_bot) write.contact = humanEngagement(event, history);
+    if (!verdict.is_bot) write.contact = humanEngagement(event, history, message.send_zone);
     return write;
   }
 
@@ -145,12 +148,17 @@ async function assess(tracking: TrackingStore, message: TrackedMessage, event: S
  * its first human click `total_emails_clicked` — and a click on an e-mail whose open was never seen (images off)
  * counts as its open too. Every human open or click moves `last_activity_at` (opens: `last_email_opened_at`). The
  * store counts each e-mail once even when two of its notifications ask at the same instant (a marker per e-mail).
+ * Every human open (not only the first) also counts in the contact's open-hour histogram, at its local hour in the
+ * zone the e-mail was planned in (issue 21 §3); a message without a recorded zone counts in none.
  */
-function humanEngagement(event: SesStatusEvent, history: SentEmailLogRecord[]): ContactTracking {
+function humanEngagement(event: SesStatusEvent, history: SentEmailLogRecord[], zone: string | undefined): ContactTracking {
   const human = history.filter((l) => l.is_bot !== true);
   const opened = human.some((l) => l.status === SENT_STATUS.opened || l.status === SENT_STATUS.clicked);
   const clicked = human.some((l) => l.status === SENT_STATUS.clicked);
   const at = event.occurredAt;
-  if (event.kind === 'open') return { lastActivityAt: at, lastOpenedAt: at, countOpen: !opened };
+  if (event.kind === 'open') {
+    const openHour = zone ? localOpenHour(at, zone) : undefined;
+    return { lastActivityAt: at, lastOpenedAt: at, countOpen: !opened, ...(openHour !== undefined ? { openHour } : {}) };
+  }
   return { lastActivityAt: at, countClick: !clicked, ...(opened ? {} : { countOpen: true, lastOpenedAt: at }) };
 }

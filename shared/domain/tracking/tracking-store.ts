@@ -10,6 +10,11 @@ export interface TrackedMessage {
    * waiting for this very evidence (a worker lost after SES accepted, or an ambiguous send), issue 18.
    */
   unconfirmed?: boolean;
+  /**
+   * The zone the e-mail's send time was planned in (contact → client → UTC), recorded with the provider id: a human
+   * open's local hour is read in it (issue 21 §3). Absent on messages found through their tags.
+   */
+  send_zone?: string;
 }
 
 /** Why a status notification unsubscribed the contact (its `unsubscribe_reason`). */
@@ -25,6 +30,8 @@ export interface ContactTracking {
   countOpen?: boolean;
   /** The e-mail's first human click: `ADD total_emails_clicked 1`. */
   countClick?: boolean;
+  /** A human open: its local hour (0–23, in the message's `send_zone`), `ADD` 1 to that bucket of the contact's histogram. */
+  openHour?: number;
   /** Unsubscribes the contact (a hard bounce, a complaint, repeated transient bounces, SES's unsubscribe). */
   suppress?: { reason: SuppressionReason; at: string };
   /** The contact's transient bounce times within the window, this one included (kept to count them). */
@@ -65,6 +72,11 @@ export interface TrackingStore {
    * `duplicate` when the log was there already: nothing was changed.
    */
   record(write: TrackingWrite): Promise<'recorded' | 'duplicate'>;
+  /**
+   * Adds one human open at local hour `hour` to the client's aggregate open-hour histogram (one UpdateItem `ADD`, outside
+   * the notification's transaction: docs/decisions.md "Send-time optimisation").
+   */
+  addClientOpenHour(clientId: number, hour: number): Promise<void>;
   /** The client's deliverability days from `fromDay` to `toDay` inclusive (UTC yyyy-mm-dd), days without sends included as zeros. */
   deliverabilityDays(clientId: number, fromDay: string, toDay: string): Promise<DeliverabilityDay[]>;
 }

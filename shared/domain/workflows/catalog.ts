@@ -3,8 +3,12 @@
  * /client/workflows/{workflow_id}/…); a workflow's default template is the system template with the same id.
  */
 
-/** 0: send as soon as the delay has passed; 1: at a preferred time of day in the contact's time zone. */
-export const SEND_TIME_MODES = { immediate: 0, preferredTime: 1 } as const;
+/**
+ * 0: send as soon as the delay has passed; 1: at a preferred time of day in the contact's time zone; 2: at the
+ * contact's most likely open hour, learnt from its human opens (issue 21 §3; a customization only, no workflow
+ * defaults to it).
+ */
+export const SEND_TIME_MODES = { immediate: 0, preferredTime: 1, optimal: 2 } as const;
 export type SendTimeMode = (typeof SEND_TIME_MODES)[keyof typeof SEND_TIME_MODES];
 
 /** What starts a workflow: an event `type`, or (alternatively) an event whose field has the given value. */

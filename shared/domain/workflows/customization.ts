@@ -9,6 +9,7 @@ export const OVERRIDE_FIELDS = [
   'priority_score',
   'preferred_send_hour',
   'preferred_send_minute',
+  'send_time_mode',
 ] as const;
 export type OverrideField = (typeof OVERRIDE_FIELDS)[number];
 export type Overrides = Partial<Record<OverrideField, number>>;
@@ -41,9 +42,15 @@ export type OverrideSnapshot = Record<OverrideField, number | null> & { send_tim
 export const overridesOf = (record: CustomizationRecord | undefined): Overrides =>
   Object.fromEntries(OVERRIDE_FIELDS.filter((f) => record?.[f] !== undefined).map((f) => [f, record![f]])) as Overrides;
 
-/** 1 (preferred time of day) when a preferred hour is set; otherwise the workflow's default mode. */
-export const sendTimeModeOf = (overrides: Overrides, workflow: WorkflowDefinition): SendTimeMode =>
-  overrides.preferred_send_hour !== undefined ? SEND_TIME_MODES.preferredTime : workflow.default_send_time_mode;
+/**
+ * The mode the client chose (`send_time_mode`, issue 21 §3); without one, as before that field could be set: 1
+ * (preferred time of day) when a preferred hour is set, otherwise the workflow's default mode.
+ */
+export const sendTimeModeOf = (overrides: Overrides, workflow: WorkflowDefinition): SendTimeMode => {
+  const chosen = overrides.send_time_mode;
+  if (chosen === SEND_TIME_MODES.immediate || chosen === SEND_TIME_MODES.preferredTime || chosen === SEND_TIME_MODES.optimal) return chosen;
+  return overrides.preferred_send_hour !== undefined ? SEND_TIME_MODES.preferredTime : workflow.default_send_time_mode;
+};
 
 export function snapshotOf(overrides: Overrides, workflow: WorkflowDefinition): OverrideSnapshot {
   return {
@@ -52,16 +59,20 @@ export function snapshotOf(overrides: Overrides, workflow: WorkflowDefinition): 
     priority_score: overrides.priority_score ?? null,
     preferred_send_hour: overrides.preferred_send_hour ?? null,
     preferred_send_minute: overrides.preferred_send_minute ?? null,
+    // The mode in effect (the override itself is not kept apart: a snapshot shows what applied).
     send_time_mode: sendTimeModeOf(overrides, workflow),
   };
 }
 
 export const sameOverrides = (a: Overrides, b: Overrides): boolean => OVERRIDE_FIELDS.every((f) => a[f] === b[f]);
 
-/** A send time mode: 0 immediate, 1 preferred time of day in the contact's time zone. */
+/** A send time mode: 0 immediate, 1 preferred time of day in the contact's time zone, 2 optimal (learnt open hours). */
+export const SEND_TIME_MODE_DESCRIPTION =
+  "0 immediate, 1 at a preferred time of day in the contact's time zone, 2 optimal: at the contact's most likely open hour " +
+  "learnt from its human opens (then the client's, then the preferred time, then immediate)";
 export const SendTimeModeValue = z
-  .literal([SEND_TIME_MODES.immediate, SEND_TIME_MODES.preferredTime])
-  .check(z.meta({ description: "0 immediate, 1 at a preferred time of day in the contact's time zone" }));
+  .literal([SEND_TIME_MODES.immediate, SEND_TIME_MODES.preferredTime, SEND_TIME_MODES.optimal])
+  .check(z.meta({ description: SEND_TIME_MODE_DESCRIPTION }));
 
 const override = z.nullable(z.int());
 /** Each override as the client set it; null = the workflow's default applies. */
@@ -71,6 +82,7 @@ const Overrides = z.object({
   priority_score: override,
   preferred_send_hour: override,
   preferred_send_minute: override,
+  send_time_mode: override,
 } satisfies Record<OverrideField, z.ZodMiniType>);
 const OverridesView = Overrides.check(z.meta({ description: "What the client overrode (null: the workflow's default)" }));
 

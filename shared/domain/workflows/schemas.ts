@@ -1,5 +1,7 @@
 import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
+import { SEND_TIME_MODES } from './catalog.js';
+import { SEND_TIME_MODE_DESCRIPTION } from './customization.js';
 
 /** `{workflow_id}` of the workflow paths; anything that is not a plain id names no workflow (→ 404). */
 export const WorkflowIdParams = z.object({
@@ -33,6 +35,15 @@ export const CustomizationPatch = z
       }),
     ),
     preferred_send_minute: bounded(0, 59, ' (minute of the hour)'),
+    send_time_mode: z
+      .optional(
+        z.nullable(
+          z.literal([SEND_TIME_MODES.immediate, SEND_TIME_MODES.preferredTime, SEND_TIME_MODES.optimal], {
+            error: 'Must be 0 (immediate), 1 (preferred time) or 2 (optimal)',
+          }),
+        ),
+      )
+      .check(z.meta({ description: `${SEND_TIME_MODE_DESCRIPTION}. Absent or null: 1 when a preferred hour is set, else the workflow's default` })),
   })
   // A minute needs an hour (sent with it, or stored already): the document asks for both together.
   .check(z.meta({ dependentRequired: { preferred_send_minute: ['preferred_send_hour'] } }));

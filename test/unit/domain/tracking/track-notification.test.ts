@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EXECUTION_STATUS } from '../../../../shared/domain/executions/execution-record.js';
+import { EXECUTION_STATUS, type ExecutionRecord } from '../../../../shared/domain/executions/execution-record.js';
+import { openHoursOf } from '../../../../shared/domain/tracking/open-hours.js';
 import { SENT_STATUS } from '../../../../shared/domain/sent-emails/sent-email-record.js';
 import { effectiveStatus } from '../../../../shared/domain/sent-emails/sent-email-view.js';
 import { resumeSending } from '../../../../shared/domain/tracking/deliverability-guard.js';
@@ -10,9 +11,9 @@ const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KH
 const later = (minutes: number) => new Date(Date.parse(NOW) + minutes * 60_000).toISOString();
 
 /** One e-mail sent through the engine (provider id `ses-1`), and a builder of its SES notifications. */
-async function sentEmail(h: EngineHarness, email?: string) {
+async function sentEmail(h: EngineHarness, email?: string, fields: Partial<ExecutionRecord> = {}) {
   const contact = await h.contact(email ? { email } : {});
-  const execution = await h.queued(contact);
+  const execution = await h.queued(contact, fields);
   await h.execute(execution.id);
   const done = await h.execution(execution.id);
   const sentEmailId = done!.sent_email_id!;
@@ -271,6 +272,95 @@ describe('trackNotification: the contact', () => {
     // Assess
     expect(outcome.kind).toBe('recorded');
     expect((await mail.view()).status).toBe(SENT_STATUS.complained);
+  });
+});
+
+describe('trackNotification: the open-hour histogram (issue 21 §3)', () => {
+  /** The hours with opens, as `{hour: count}`. */
+  const nonZero = (hours: readonly number[]) => Object.fromEntries(hours.flatMap((n, hour) => (n > 0 ? [[hour, n]] : [])));
+  const clientHours = async (h: EngineHarness) => (await h.stores.processing.loadContext(CLIENT_ID, undefined, [])).clientOpenHours;
+
+  it("counts every human open at its local hour in the e-mail's zone, on the contact and the client's aggregate", async () => {
+    // Prepare: 10:05 and 10:40 UTC are 19:05 and 19:40 in Tokyo (UTC+9, no DST); 23:30 UTC is 08:30 the next day.
+    const h = await engineHarness();
+    const mail = await sentEmail(h, undefined, { send_zone: 'Asia/Tokyo' });
+    await mail.track(delivery());
+
+    // Act
+    await mail.track(open('2026-01-15T10:05:00.000Z'));
+    await mail.track(open('2026-01-15T10:40:00.000Z'));
+    await mail.track(open('2026-01-15T23:30:00.000Z'));
+
+    // Assess
+    const contact = await h.storedContact(mail.contact.id);
+    expect(nonZero(openHoursOf(contact))).toEqual({ 19: 2, 8: 1 });
+    expect(contact).toMatchObject({ total_emails_opened: 1 });
+    expect(nonZero((await clientHours(h))!)).toEqual({ 19: 2, 8: 1 });
+  });
+
+  it('reads the local hour with the offset of the open, not of the send (DST)', async () => {
+    // Prepare: New York is UTC-5 in January and UTC-4 from 2026-03-08.
+    const h = await engineHarness();
+    const mail = await sentEmail(h, undefined, { send_zone: 'America/New_York' });
+    await mail.track(delivery());
+
+    // Act: both opens are at 19:00 New York time.
+    await mail.track(open('2026-03-07T00:00:00.000Z'));
+    await mail.track(open('2026-03-09T23:00:00.000Z'));
+
+    // Assess
+    expect(nonZero(openHoursOf(await h.storedContact(mail.contact.id)))).toEqual({ 19: 2 });
+  });
+
+  it.each([
+    ['Apple Mail Privacy Protection', 'Mozilla/5.0'],
+    ['a security scanner', 'python-requests/2.31.0'],
+    ["Gmail's image proxy", 'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)'],
+  ])('never counts an open by %s', async (_, userAgent) => {
+    // Prepare
+    const h = await engineHarness();
+    const mail = await sentEmail(h, undefined, { send_zone: 'Asia/Tokyo' });
+    await mail.track(delivery());
+
+    // Act
+    const outcome = await mail.track(open('2026-01-15T18:00:00.000Z', userAgent));
+
+    // Assess
+    expect(outcome).toMatchObject({ kind: 'recorded', is_bot: true });
+    expect(nonZero(openHoursOf(await h.storedContact(mail.contact.id)))).toEqual({});
+    expect(await clientHours(h)).toBeUndefined();
+  });
+
+  it('counts an open once when the same notification arrives twice, and clicks not at all', async () => {
+    // Prepare
+    const h = await engineHarness();
+    const mail = await sentEmail(h, undefined, { send_zone: 'UTC' });
+    await mail.track(delivery());
+
+    // Act
+    await mail.track(open('2026-01-15T07:10:00.000Z'));
+    const again = await mail.track(open('2026-01-15T07:10:00.000Z'));
+    await mail.track(click('2026-01-15T07:12:00.000Z'));
+
+    // Assess
+    expect(again).toEqual({ kind: 'duplicate' });
+    expect(nonZero(openHoursOf(await h.storedContact(mail.contact.id)))).toEqual({ 7: 1 });
+    expect(nonZero((await clientHours(h))!)).toEqual({ 7: 1 });
+  });
+
+  it('counts nothing for an e-mail sent before its zone was recorded', async () => {
+    // Prepare
+    const h = await engineHarness();
+    const mail = await sentEmail(h);
+    await mail.track(delivery());
+
+    // Act
+    await mail.track(open(later(2)));
+
+    // Assess
+    const contact = await h.storedContact(mail.contact.id);
+    expect(contact).toMatchObject({ total_emails_opened: 1 });
+    expect(nonZero(openHoursOf(contact))).toEqual({});
   });
 });
 

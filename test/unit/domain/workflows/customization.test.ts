@@ -64,3 +64,34 @@ describe('customization overrides', () => {
     });
   });
 });
+
+describe('send_time_mode (issue 21 §3)', () => {
+  it.each([0, 1, 2, null])('accepts %s', (mode) => {
+    expect(CustomizationPatch.parse({ send_time_mode: mode })).toEqual({ send_time_mode: mode });
+  });
+
+  it.each([3, -1, 1.5, '2', true])('answers %j with one enum item on send_time_mode', (mode) => {
+    const result = CustomizationPatch.safeParse({ send_time_mode: mode }, { reportInput: true });
+    expect(result.success).toBe(false);
+    expect(issuesToItems(result.error!.issues).map((i) => [i.key, i.condition])).toEqual([['send_time_mode', 'enum']]);
+  });
+
+  it('shows the chosen mode in effect and as an override; without one it is still derived as before', () => {
+    const optimal = toCustomizationView(welcome, { workflow_id: 1, version: 1, send_time_mode: 2 });
+    const derived = toCustomizationView(welcome, { workflow_id: 1, version: 1, preferred_send_hour: 8 });
+    const explicitZero = toCustomizationView(welcome, { workflow_id: 1, version: 1, preferred_send_hour: 8, send_time_mode: 0 });
+    expect([optimal.send_time_mode, optimal.overrides.send_time_mode]).toEqual([2, 2]);
+    expect([derived.send_time_mode, derived.overrides.send_time_mode]).toEqual([1, null]);
+    expect([explicitZero.send_time_mode, explicitZero.preferred_send_hour]).toEqual([0, 8]);
+    expect(toCustomizationView(onboarding, undefined).send_time_mode).toBe(1);
+  });
+
+  it('is an override like the others: set by a value, removed by null, audited with the mode in effect', () => {
+    const set = applyCustomizationPatch({ delay_minutes: 5 }, { send_time_mode: 2 });
+    const removed = applyCustomizationPatch(set, { send_time_mode: null });
+    expect(set).toEqual({ delay_minutes: 5, send_time_mode: 2 });
+    expect(removed).toEqual({ delay_minutes: 5 });
+    expect(snapshotOf(set, onboarding)).toMatchObject({ send_time_mode: 2 });
+    expect(snapshotOf(removed, onboarding)).toMatchObject({ send_time_mode: 1 });
+  });
+});
