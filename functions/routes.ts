@@ -139,6 +139,9 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/dev/ses-events', handler: 'dev-ses-events', tableAccess: 'read', sendsTo: ['ses-status'], localOnly: true },
   // Local runtime only: moves the in-process queue's dead letters back (issue 19 §3; on AWS: `admin redrive --aws`).
   { method: 'POST', path: '/dev/queues/{queue}/redrive', handler: 'dev-queues-redrive', tableAccess: 'read', localOnly: true },
+  // Analytics (issue 21): day counters written with each fact, read in one Query per stats shard.
+  { method: 'GET', path: '/client/stats', handler: 'stats-get', tableAccess: 'read' },
+  { method: 'GET', path: '/client/workflows/{workflow_id}/stats', handler: 'workflows-stats', tableAccess: 'read' },
   {
     method: 'GET',
     path: '/client/workflows/{workflow_id}/customization/audit',

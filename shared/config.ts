@@ -49,6 +49,8 @@ const ConfigSchema = z.object({
   EXECUTION_LEASE_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(840)), 600),
   /** The outbox sweeper enqueues again an event still queued this long after it was written (issue 18). */
   OUTBOX_SWEEP_AFTER_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 120),
+  /** Days a day-counter row is kept (its TTL) after its day (issue 21); a stats read spans at most 400 days. */
+  STATS_RETENTION_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 400),
   /** HMAC secret of the public /u and /v links (≥ 32 characters), locally and in tests (`npm start` generates one). */
   LINK_SECRET: z.optional(z.string().check(z.minLength(32))),
   /** AWS: the stack's Secrets Manager secret holding LINK_SECRET, read on the first request that needs it. */

@@ -1,6 +1,7 @@
 import type { Authenticator } from '../domain/auth/authenticate.js';
 import type { RateLimiter } from '../domain/rate-limits/rate-limiter.js';
 import type { RateCounter } from '../domain/rate-limits/rate-counter.js';
+import type { StatsStore } from '../domain/stats/stats-store.js';
 import type { ApiKeyStore } from '../domain/api-keys/api-key-store.js';
 import type { ClientStore } from '../domain/clients/client-store.js';
 import type { ContactStore } from '../domain/contacts/contact-store.js';
@@ -42,6 +43,7 @@ export interface Ports {
   tracking: TrackingStore;
   unsubscribe: UnsubscribeStore;
   rateCounter: RateCounter;
+  stats: StatsStore;
   queue: Queue;
   deadLetters: DeadLetters;
   scheduler: Scheduler;

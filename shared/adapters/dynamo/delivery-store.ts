@@ -26,6 +26,9 @@ import { capPendingAttribute, dayCapOf, QUOTA_SENT_ATTRIBUTE, quotaDayAttribute 
 import { sendTransaction } from './transactions.js';
 import { contactFiguresUpdate } from './contact-figures.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
+import { StatsItems } from './stats-items.js';
+import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
+import { claimIncrement, deferIncrement, mergeIncrements, reasonCode } from '../../domain/stats/execution-increments.js';
 
 function quotaShardFor(r: Reservation) {
   return quotaShardOf(r.execution.id, r.quota);
@@ -42,6 +45,8 @@ export class DynamoDeliveryStore implements DeliveryStore {
     private readonly tableName: string,
     /** The container's copy of client configuration (settings, profile, customization, template); none: read every time. */
     private readonly configCache?: ConfigCache,
+    /** The day counters' update items (issue 21): sent with each claim, given back with it; failures and deferrals. */
+    private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
   async load(execution: ExecutionRecord): Promise<SendContext> {
@@ -120,6 +125,8 @@ export class DynamoDeliveryStore implements DeliveryStore {
         },
       },
       { Put: { TableName: this.tableName, Item: { ...keys.sentEmailLog(c, e.id, r.log.created_at, r.log.id), ...r.log } } },
+      // The day counter (issue 21): `sent` with the claim, given back with it when nothing is sent.
+      this.stats.workflowDay(claimIncrement(r.execution, r.quota.day, 1))!,
     );
     try {
       await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: actions }));
@@ -167,7 +174,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: e.id, contact_id: r.execution.contact_id, created_at: at, ...messageZoneOf(r.execution) },
+              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: e.id, contact_id: r.execution.contact_id, workflow_id: r.execution.workflow_id, created_at: at, ...messageZoneOf(r.execution) },
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.completed, at, { sent_email_id: e.id }),
@@ -198,7 +205,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: sentEmailId, contact_id: execution.contact_id, created_at: at, ...messageZoneOf(execution) },
+              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: sentEmailId, contact_id: execution.contact_id, workflow_id: execution.workflow_id, created_at: at, ...messageZoneOf(execution) },
             },
           },
           this.endExecution(execution, EXECUTION_STATUS.completed, at, { sent_email_id: sentEmailId, reason }, execution.updated_at),
@@ -284,6 +291,8 @@ export class DynamoDeliveryStore implements DeliveryStore {
           this.endExecution(r.execution, EXECUTION_STATUS.failed, at, { reason, sent_email_id: e.id }),
           ...this.giveBack(r.execution, claimOf(r)),
           contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1 }),
+          // Not sent after all, and failed: on the claim's day row.
+          this.stats.workflowDay({ ...claimIncrement(r.execution, r.quota.day, -1, { counts: { failed: 1 } }), failedReason: reasonCode(reason) })!,
         ],
       }),
     );
@@ -291,7 +300,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   async releaseClaim(execution: ExecutionRecord, reason: string, at: string): Promise<boolean> {
-    return this.endClaimWithoutSend(execution, {
+    return this.endClaimWithoutSend(execution, [], {
       UpdateExpression: 'SET retry_pending = :t, reason = :reason, updated_at = :at, gsi3sk = :g3sk ADD attempt :one REMOVE claim, outcome_unknown',
       ExpressionAttributeValues: { ':t': true, ':reason': reason, ':at': at, ':one': 1, ':g3sk': executing(execution, at).gsi3sk },
     });
@@ -300,7 +309,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
   async deferClaim(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
     // Queued again: the stuck index holds it by its new due time, as any queued execution (execution-item.ts).
     const entry = keys.executingEntry(execution.client_id, execution.id, scheduledFor);
-    return this.endClaimWithoutSend(execution, {
+    return this.endClaimWithoutSend(execution, [deferIncrement(execution, at)], {
       UpdateExpression:
         'SET #s = :queued, scheduled_for = :when, reason = :reason, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk ADD throttled :one REMOVE claim, outcome_unknown, retry_pending',
       ExpressionAttributeValues: {
@@ -322,10 +331,13 @@ export class DynamoDeliveryStore implements DeliveryStore {
    */
   private async endClaimWithoutSend(
     execution: ExecutionRecord,
+    counted: StatsIncrement[],
     update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
   ): Promise<boolean> {
     const c = execution.client_id;
     const claim = execution.claim;
+    // The claim's `sent` given back on its own day row (a claim from before the counters gives nothing back).
+    const increments = mergeIncrements([...(claim ? [claimIncrement(execution, claim.quota_day, -1)] : []), ...counted]);
     const outcome = await this.settle(
       0,
       new TransactWriteCommand({
@@ -346,6 +358,10 @@ export class DynamoDeliveryStore implements DeliveryStore {
                 ...this.giveBack(execution, claim, { waitAgain: true }),
               ]
             : []),
+          ...increments.flatMap((increment) => {
+            const item = this.stats.workflowDay(increment);
+            return item ? [item] : [];
+          }),
         ],
       }),
     );

@@ -43,6 +43,9 @@ import { createHash } from 'node:crypto';
  * - per-contact day cap   CAP#<client>#<contact>#<local yyyy-mm-dd> / CAP   TTL 3 days
  * - deliverability        DELIV#<client>#<yyyy-mm> / DELIV          `b<DD>` permanent bounces, `c<DD>` complaints (UTC days)
  * - client open hours     OPENHOURS#<client> / OPENHOURS         `open_h00`…`open_h23`: human opens by local hour (issue 21 §3)
+ * - day counters          STATS#<client>#<shard> / <yyyy-mm-dd>#W<wid> (one workflow's counters of a UTC day) and
+ *                                                                    <yyyy-mm-dd>#E#<event type> (events received);
+ *                                                                    16 shards, TTL 400 days (issue 21 §1)
  * - request rate window   RATE#<client>#<policy> / <window start, epoch s>   `n` requests counted; TTL a minute on
  *                                                                    (per-client rate limits, issue 19 §1)
  */
@@ -200,9 +203,25 @@ export const keys = {
     pk: `RATE#${clientId}#${policy}`,
     sk: String(windowStart),
   }),
+  /** One workflow's counters of one UTC day, in one of the client's stats shards (domain/stats/stats-counters.ts). */
+  statsWorkflowDay: (clientId: number, shard: number, day: string, workflowId: number): ItemKey => ({
+    pk: keys.statsPk(clientId, shard),
+    sk: `${day}#W${pad(workflowId, 4)}`,
+  }),
+  /** Events of one type received on one UTC day, in one of the client's stats shards. */
+  statsEventTypeDay: (clientId: number, shard: number, day: string, type: string): ItemKey => ({
+    pk: keys.statsPk(clientId, shard),
+    sk: `${day}#E#${type}`,
+  }),
+  statsPk: (clientId: number, shard: number): string => `STATS#${clientId}#${shard}`,
+  /** The sort key range of the days `fromDay`..`toDay`: every row of those days sorts between the two. */
+  statsDayRange: (fromDay: string, toDay: string): { from: string; to: string } => ({ from: `${fromDay}#`, to: `${toDay}#~` }),
   /** E-mails sent to one contact on one day of its own time zone. */
   contactDayCap: (clientId: number, contactId: number, localDay: string): ItemKey => ({
     pk: `CAP#${clientId}#${contactId}#${localDay}`,
     sk: 'CAP',
   }),
 } as const;
+
+/** A day-counter row's key (keys.statsWorkflowDay, keys.statsEventTypeDay). */
+export const isStatsKey = (key: { pk?: unknown } | undefined): boolean => typeof key?.pk === 'string' && key.pk.startsWith('STATS#');

@@ -13,6 +13,8 @@ import { capPendingAttribute } from './quota-counter.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { sendTransaction } from './transactions.js';
 import { openHoursOf } from '../../domain/tracking/open-hours.js';
+import { StatsItems } from './stats-items.js';
+import { utcDayOf } from '../../domain/time/utc-days.js';
 
 const keyOf = (k: { pk: string; sk: string }) => `${k.pk}\u0000${k.sk}`;
 
@@ -23,6 +25,8 @@ export class DynamoProcessingStore implements ProcessingStore {
     private readonly tableName: string,
     /** The container's copy of client configuration (settings, profile, customizations); none: read every time. */
     private readonly configCache?: ConfigCache,
+    /** The day counters' update items (issue 21): the event by type, and each execution created under its workflow. */
+    private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
   async findContactId(clientId: number, ref: { email: string } | { uid: string }): Promise<number | undefined> {
@@ -93,6 +97,7 @@ export class DynamoProcessingStore implements ProcessingStore {
             })),
             ...(contactUpdate ? [contactUpdate] : []),
             ...capRegistrations(this.tableName, executions),
+            ...this.counted(event, executions),
           ],
         }),
       );
@@ -104,6 +109,24 @@ export class DynamoProcessingStore implements ProcessingStore {
       if (reasons.slice(1, 1 + executions.length).some((r) => r.Code === 'ConditionalCheckFailed')) return 'id_taken';
       throw error;
     }
+  }
+
+  /**
+   * The counters this commit adds (issue 21 §1), in its own transaction: the event received, by type, on the UTC day it
+   * was received; each execution created, on its workflow's row. The commit runs once per event (it requires the
+   * event still queued), so each is counted once.
+   */
+  private counted(event: ProcessingCommit['event'], executions: ProcessingCommit['executions']) {
+    const day = utcDayOf(Date.parse(event.created_at));
+    const byWorkflow = new Map<number, number>();
+    for (const execution of executions) byWorkflow.set(execution.workflow_id, (byWorkflow.get(execution.workflow_id) ?? 0) + 1);
+    return [
+      this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id }),
+      ...[...byWorkflow].flatMap(([workflowId, count]) => {
+        const item = this.stats.workflowDay({ clientId: event.client_id, workflowId, day, counts: { executions: count }, spread: event.id });
+        return item ? [item] : [];
+      }),
+    ];
   }
 }
 

@@ -17,6 +17,8 @@ import { keys, type ItemKey } from './keys.js';
 import { queryAll } from './query-all.js';
 import { quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
+import { StatsItems } from './stats-items.js';
+import { statsOfWrite } from '../../domain/tracking/tracking-store.js';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -32,6 +34,8 @@ export class DynamoTrackingStore implements TrackingStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** The day counters' update items (issue 21), added to the notification's transaction. */
+    private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
   async findMessage(providerMessageId: string): Promise<TrackedMessage | undefined> {
@@ -46,7 +50,7 @@ export class DynamoTrackingStore implements TrackingStore {
       new GetCommand({
         TableName: this.tableName,
         Key: keys.sentEmail(clientId, sentEmailId),
-        ProjectionExpression: 'client_id, id, contact_id, provider_message_id, erased_at',
+        ProjectionExpression: 'client_id, id, contact_id, workflow_id, provider_message_id, erased_at',
         ConsistentRead: true,
       }),
     );
@@ -59,6 +63,7 @@ export class DynamoTrackingStore implements TrackingStore {
       client_id: clientId,
       sent_email_id: String(item['id']),
       contact_id: Number(item['contact_id']),
+      ...(typeof item['workflow_id'] === 'number' ? { workflow_id: item['workflow_id'] } : {}),
       ...(recorded === undefined ? { unconfirmed: true } : {}),
     };
   }
@@ -103,11 +108,13 @@ export class DynamoTrackingStore implements TrackingStore {
     for (let attempt = 0; attempt < 4; attempt += 1) {
       const markers = (['open', 'click'] as const).filter((kind) => (kind === 'open' ? change?.countOpen : change?.countClick));
       const contact = change && contactUpdate(this.tableName, message, change);
+      const stats = this.stats.workflowDay(statsOfWrite(write, markers));
       const items: TransactItem[] = [
         logPut,
         ...(contact ? [contact] : []),
         ...markers.map((kind) => this.markerPut(message, kind, log.created_at)),
         ...(counter ? [counter] : []),
+        ...(stats ? [stats] : []),
       ];
       try {
         await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: items }));
@@ -202,7 +209,14 @@ function messageOf(item: Record<string, unknown>): TrackedMessage | undefined {
   const contactId = item['contact_id'];
   if (typeof clientId !== 'number' || typeof sentEmailId !== 'string' || typeof contactId !== 'number') return undefined;
   const zone = item['send_zone'];
-  return { client_id: clientId, sent_email_id: sentEmailId, contact_id: contactId, ...(typeof zone === 'string' ? { send_zone: zone } : {}) };
+  const workflowId = item['workflow_id'];
+  return {
+    client_id: clientId,
+    sent_email_id: sentEmailId,
+    contact_id: contactId,
+    ...(typeof workflowId === 'number' ? { workflow_id: workflowId } : {}),
+    ...(typeof zone === 'string' ? { send_zone: zone } : {}),
+  };
 }
 
 /** The contact's side of one notification, conditioned on the contact existing (an Update would create a bare item). */

@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isStatsKey } from './keys.js';
 
 const MAX_TRANSACTION_ATTEMPTS = 6;
 
@@ -13,6 +14,27 @@ export interface TransactionAttempt {
 }
 
 const observers = new Set<(attempt: TransactionAttempt) => void>();
+
+let counterDropListener: ((dropped: number) => void) | undefined;
+/** Called with the number of counter updates dropped, each time (the composition logs it as a warning). */
+export function onCountersDropped(listener: ((dropped: number) => void) | undefined): void {
+  counterDropListener = listener;
+}
+
+/**
+ * The transaction without its day-counter updates (issue 21), when only those met the conflicts: a counter row is
+ * shared by every fact of its client's day and workflow shard, so at a burst it is the item transactions meet on.
+ * Undefined when another item conflicted too (the transaction is then failed as before).
+ */
+function withoutConflictedCounters(command: TransactWriteCommand, reasons: { Code?: string }[]) {
+  const items = command.input.TransactItems ?? [];
+  const isCounter = (i: number) => isStatsKey(items[i]?.Update?.Key as { pk?: unknown } | undefined);
+  const conflicted = reasons.flatMap((r, i) => (r.Code === 'TransactionConflict' ? [i] : []));
+  if (conflicted.length === 0 || !conflicted.every(isCounter)) return undefined;
+  const kept = items.filter((_, i) => !isCounter(i));
+  if (kept.length === 0) return undefined;
+  return { command: new TransactWriteCommand({ ...command.input, TransactItems: kept }), dropped: items.length - kept.length };
+}
 
 /**
  * Watches every transaction attempt of this process (the claim-conflict benchmark counts TransactionConflict
@@ -49,6 +71,14 @@ export async function sendTransaction(db: DynamoDBDocumentClient, command: Trans
         reasons.some((r) => r.Code === 'TransactionConflict') &&
         reasons.every((r) => r.Code === 'TransactionConflict' || r.Code === 'None');
       report(command, onlyConflicts ? 'conflict' : 'failed', reasons);
+      if (onlyConflicts && attempt >= MAX_TRANSACTION_ATTEMPTS) {
+        const withoutCounters = withoutConflictedCounters(command, reasons);
+        if (withoutCounters) {
+          // The fact matters more than its count: recorded without the day counters that kept conflicting.
+          counterDropListener?.(withoutCounters.dropped);
+          return sendTransaction(db, withoutCounters.command);
+        }
+      }
       if (!onlyConflicts || attempt >= MAX_TRANSACTION_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
     }

@@ -6,14 +6,17 @@ import type {
   SubscriptionState,
   UnsubscribeStore,
 } from '../../domain/links/unsubscribe-store.js';
+import { linkUnsubscribeIncrement } from '../../domain/links/unsubscribe-store.js';
+import { StatsItems } from './stats-items.js';
 import { keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
 
-/** A one-click unsubscribe is one TransactWriteItems: [contact Update, the e-mail's log Put]. */
+/** A one-click unsubscribe is one TransactWriteItems: [contact Update, the e-mail's log Put, its day counter]. */
 export class DynamoUnsubscribeStore implements UnsubscribeStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
   async unsubscribe(write: LinkUnsubscribe): Promise<LinkUnsubscribeOutcome> {
@@ -40,6 +43,8 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
             Item: { ...keys.sentEmailLog(clientId, sentEmailId, log.created_at, log.id), ...log },
           },
         },
+        // Counted only with the contact's change, whose condition makes it once per unsubscribe.
+        this.stats.workflowDay(linkUnsubscribeIncrement(write))!,
       ],
     });
     try {

@@ -14,6 +14,8 @@ import {
 } from './engine-data.js';
 import { recordKey } from './workflow-data.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
+import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
+import { claimIncrement, deferIncrement, reasonCode } from '../../domain/stats/execution-increments.js';
 
 const quotaShardFor = (r: Reservation) => quotaShardOf(r.execution.id, r.quota);
 const dayAttribute = (day: string): string => `d${day.slice(8, 10)}`;
@@ -87,6 +89,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     }
     this.data.sentEmails.set(sentEmailKey(c, r.sentEmail.id), stored(r.sentEmail));
     this.putLog(c, r.sentEmail.id, r.log);
+    this.data.stats.add(claimIncrement(r.execution, r.quota.day, 1));
     return 'claimed';
   }
 
@@ -147,23 +150,24 @@ export class MemoryDeliveryStore implements DeliveryStore {
     endClaim(execution);
     this.giveBack(r.execution, claimOf(r));
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
+    this.data.stats.add({ ...claimIncrement(r.execution, r.quota.day, -1, { counts: { failed: 1 } }), failedReason: reasonCode(reason) });
   }
 
   async releaseClaim(seen: ExecutionRecord, reason: string, at: string): Promise<boolean> {
-    return this.endClaimWithoutSend(seen, (execution) =>
+    return this.endClaimWithoutSend(seen, [], (execution) =>
       Object.assign(execution, { retry_pending: true, reason, updated_at: at, attempt: (execution.attempt ?? 0) + 1 }),
     );
   }
 
   async deferClaim(seen: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
-    return this.endClaimWithoutSend(seen, (execution) => {
+    return this.endClaimWithoutSend(seen, [deferIncrement(seen, at)], (execution) => {
       Object.assign(execution, { status: EXECUTION_STATUS.queued, scheduled_for: scheduledFor, reason, updated_at: at, throttled: (execution.throttled ?? 0) + 1 });
       delete execution.retry_pending;
     });
   }
 
   /** A claim ended with nothing sent (the port's releaseClaim, deferClaim): counters given back, its queued log removed. */
-  private endClaimWithoutSend(seen: ExecutionRecord, change: (execution: ExecutionRecord) => void): boolean {
+  private endClaimWithoutSend(seen: ExecutionRecord, counted: StatsIncrement[], change: (execution: ExecutionRecord) => void): boolean {
     const c = seen.client_id;
     const execution = this.data.executions.get(clientKey(c, seen.id));
     if (execution?.status !== EXECUTION_STATUS.executing || execution.updated_at !== seen.updated_at) return false;
@@ -176,6 +180,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
       // The next claim writes its own queued log: the history keeps one.
       this.data.sentEmailLogs.get(sentEmailKey(c, claimedEmailIdOf(seen)))?.delete(`${claim.log_at}#${claim.log_id}`);
     }
+    for (const increment of [...(claim ? [claimIncrement(seen, claim.quota_day, -1)] : []), ...counted]) this.data.stats.add(increment);
     return true;
   }
 

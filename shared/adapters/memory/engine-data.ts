@@ -4,6 +4,7 @@ import type { SentEmailLogRecord, SentEmailRecord } from '../../domain/sent-emai
 import type { MemoryClientStore } from './client-stores.js';
 import type { MemoryContactStore } from './contact-store.js';
 import type { MemorySettingsStore } from './settings-store.js';
+import { MemoryStatsStore } from './stats-store.js';
 import { recordKey, type MemoryWorkflowData } from './workflow-data.js';
 
 /** The idempotency lock an event insert claims (DynamoDB: `IDEM#<client>#<key hash>`). */
@@ -49,6 +50,8 @@ export class MemoryEngineData {
   readonly quota = new Map<string, MemoryQuotaCounter>();
   /** `<client>\0<contact>\0<local yyyy-mm-dd>` → counter. */
   readonly dayCaps = new Map<string, MemoryDayCap>();
+  /** The day counters (issue 21), added to where the DynamoDB stores add a counter update to their transaction. */
+  readonly stats = new MemoryStatsStore();
 
   dayCap(clientId: number, contactId: number, day: string): MemoryDayCap {
     const k = `${clientId}\u0000${contactId}\u0000${day}`;

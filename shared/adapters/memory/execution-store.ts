@@ -2,6 +2,7 @@ import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/
 import { TOTAL_LOOKAHEAD, type ExecutingPage, type ExecutionListFilter, type ExecutionStore, type Finish } from '../../domain/executions/execution-store.js';
 import { endClaim } from './delivery-store.js';
 import { clientKey, copy, MemoryEngineData, stored, type MemoryAggregates } from './engine-data.js';
+import { deferIncrement, finishIncrement } from '../../domain/stats/execution-increments.js';
 
 /** The DynamoDB listing spreads a client's executions over 8 index keys by id; each is read up to a bound. */
 const LISTING_SHARDS = 8;
@@ -30,6 +31,8 @@ export class MemoryExecutionStore implements ExecutionStore {
     Object.assign(current, { status: finish.status, updated_at: finish.at, processed_at: finish.at });
     if (finish.reason) current.reason = finish.reason;
     endClaim(current);
+    const increment = finishIncrement(execution, finish);
+    if (increment) this.data.stats.add(increment);
     // An erased contact has no figures left to lower: the execution ends alone (and stays on its day's counter).
     const contact = this.aggregates.contacts.contacts.get(clientKey(execution.client_id, execution.contact_id));
     if (contact) {
@@ -44,6 +47,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     const current = this.unchanged(execution);
     if (!current) return false;
     Object.assign(current, { scheduled_for: scheduledFor, reason, updated_at: at });
+    this.data.stats.add(deferIncrement(execution, at));
     return true;
   }
 

@@ -46,6 +46,7 @@ export function memoryStores() {
     tracking: new MemoryTrackingStore(aggregates, engineData),
     unsubscribe: new MemoryUnsubscribeStore(aggregates, engineData),
     contactActivity: new MemoryContactActivityStore(engineData),
+    stats: engineData.stats,
     storeProbe: { ping: async () => undefined },
   } satisfies Partial<Ports>;
 }

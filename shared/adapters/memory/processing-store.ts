@@ -1,4 +1,5 @@
 import type { CommitOutcome, ProcessingCommit, ProcessingContext, ProcessingStore } from '../../domain/events/processing-store.js';
+import { utcDayOf } from '../../domain/time/utc-days.js';
 import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import { clientKey, copy, MemoryEngineData, MemoryTransactionCancelled, stored, type MemoryAggregates } from './engine-data.js';
 import { openHoursOf } from '../../domain/tracking/open-hours.js';
@@ -64,6 +65,10 @@ export class MemoryProcessingStore implements ProcessingStore {
       if (e.status !== EXECUTION_STATUS.queued || e.critical) continue;
       this.data.dayCap(e.client_id, e.contact_id, e.cap_day).pending.set(e.id, e.priority_score);
     }
+    // The day counters, as the DynamoDB commit adds them: the event by type, each execution on its workflow's row.
+    const day = utcDayOf(Date.parse(event.created_at));
+    this.data.stats.addEvent({ clientId: event.client_id, day, type: event.type, spread: event.id });
+    for (const e of executions) this.data.stats.add({ clientId: e.client_id, workflowId: e.workflow_id, day, counts: { executions: 1 }, spread: event.id });
     return 'committed';
   }
 }

@@ -4,6 +4,7 @@ import type { DeliverabilityDay, TrackedMessage, TrackingStore, TrackingWrite } 
 import { utcDaysBetween } from '../../domain/time/utc-days.js';
 import { openHourAttribute } from '../../domain/tracking/open-hours.js';
 import { clientKey, copy, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
+import { statsOfWrite } from '../../domain/tracking/tracking-store.js';
 
 /** TrackingStore in memory over the engine's shared data and the contacts, with DynamoDB's conditions (contract suite). */
 export class MemoryTrackingStore implements TrackingStore {
@@ -60,12 +61,14 @@ export class MemoryTrackingStore implements TrackingStore {
       | Record<string, unknown>
       | undefined;
     const change = write.contact;
+    const marked: ('open' | 'click')[] = [];
     if (contact && change) {
       // Once per e-mail, as the DynamoDB adapter's marker items guarantee.
       const counts = (kind: 'open' | 'click') => {
         const marker = `${k}\u0000${kind}`;
         if (this.data.countedEngagement.has(marker)) return false;
         this.data.countedEngagement.add(marker);
+        marked.push(kind);
         return true;
       };
       if (change.countOpen && counts('open')) contact['total_emails_opened'] = Number(contact['total_emails_opened'] ?? 0) + 1;
@@ -79,6 +82,7 @@ export class MemoryTrackingStore implements TrackingStore {
       }
       if (change.transientBounces) contact['transient_bounces'] = [...change.transientBounces];
     }
+    this.data.stats.add(statsOfWrite(write, marked));
     const counter = write.deliverability;
     if (counter && (counter.bounce || counter.complaint)) {
       const mk = `${message.client_id}\u0000${counter.day.slice(0, 7)}`;

@@ -1,6 +1,7 @@
 import type { SentEmailLogRecord } from '../../domain/sent-emails/sent-email-record.js';
 import type { LinkUnsubscribe, LinkUnsubscribeOutcome, UnsubscribeStore } from '../../domain/links/unsubscribe-store.js';
 import { clientKey, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
+import { linkUnsubscribeIncrement } from '../../domain/links/unsubscribe-store.js';
 
 /**
  * UnsubscribeStore in memory over the contacts and the engine's sent-email logs, with the DynamoDB adapter's
@@ -29,6 +30,7 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
     const logs = this.data.sentEmailLogs.get(k) ?? new Map<string, SentEmailLogRecord>();
     logs.set(`${log.created_at}#${log.id}`, stored(log));
     this.data.sentEmailLogs.set(k, logs);
+    this.data.stats.add(linkUnsubscribeIncrement(write));
     return { status: 'unsubscribed' };
   }
 }

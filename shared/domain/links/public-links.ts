@@ -50,6 +50,7 @@ export async function unsubscribeByLink(
       clientId: email.client_id,
       contactId: email.contact_id,
       sentEmailId: email.id,
+      workflowId: email.workflow_id,
       reason: LINK_UNSUBSCRIBE_REASON,
       log: unsubscribedLog(at),
     });

@@ -1,3 +1,5 @@
+import type { StatsIncrement } from '../stats/stats-counters.js';
+import { utcDayOf } from '../time/utc-days.js';
 import type { ContactRecord } from '../contacts/contact-store.js';
 import type { SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 
@@ -9,6 +11,8 @@ export interface LinkUnsubscribe {
   clientId: number;
   contactId: number;
   sentEmailId: string;
+  /** The e-mail's workflow: the unsubscribe is counted on its day row (`unsubscribed_link`, issue 21). */
+  workflowId: number;
   /** The contact's `unsubscribe_reason`. */
   reason: string;
   /**
@@ -31,7 +35,16 @@ export type LinkUnsubscribeOutcome =
 export interface UnsubscribeStore {
   /**
    * One transaction: the contact, only if it exists and is still subscribed, becomes unsubscribed with `reason`,
-   * and the e-mail gets `log`. Both writes land or neither does.
+   * the e-mail gets `log`, and the workflow's day counter `unsubscribed_link` goes up by one. All land or none does.
    */
   unsubscribe(write: LinkUnsubscribe): Promise<LinkUnsubscribeOutcome>;
 }
+
+/** The day-counter increment of a one-click unsubscribe: on the day of its log, the e-mail's workflow's row. */
+export const linkUnsubscribeIncrement = (write: LinkUnsubscribe): StatsIncrement => ({
+  clientId: write.clientId,
+  workflowId: write.workflowId,
+  day: utcDayOf(Date.parse(write.log.created_at)),
+  counts: { unsubscribed_link: 1 },
+  spread: write.contactId,
+});

@@ -1,3 +1,5 @@
+import type { StatCounts, StatsIncrement } from '../stats/stats-counters.js';
+import { utcDayOf } from '../time/utc-days.js';
 import type { SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 
 /** The sent e-mail a provider message belongs to (the `MSG#<id>` item, or the e-mail its tags name). */
@@ -5,6 +7,8 @@ export interface TrackedMessage {
   client_id: number;
   sent_email_id: string;
   contact_id: number;
+  /** The workflow that sent it (its day counters' row); absent on messages recorded before workflows were. */
+  workflow_id?: number;
   /**
    * Set when the e-mail was found through its tags and has no provider id recorded yet: its execution may still be
    * waiting for this very evidence (a worker lost after SES accepted, or an ambiguous send), issue 18.
@@ -43,6 +47,11 @@ export interface TrackingWrite {
   /** Its id is the notification's dedupe key and `created_at` the event's own time: the same notification is one item. */
   log: SentEmailLogRecord;
   contact?: ContactTracking;
+  /**
+   * What the notification adds to its workflow's day counters (issue 21 §1). `opened` / `clicked` are counted only
+   * together with the e-mail's engagement marker, so an e-mail is counted once however its notifications race.
+   */
+  stats?: Partial<StatCounts>;
   /** The client's deliverability counters of this UTC day (yyyy-mm-dd). */
   deliverability?: { day: string; bounce?: boolean; complaint?: boolean };
 }
@@ -79,4 +88,22 @@ export interface TrackingStore {
   addClientOpenHour(clientId: number, hour: number): Promise<void>;
   /** The client's deliverability days from `fromDay` to `toDay` inclusive (UTC yyyy-mm-dd), days without sends included as zeros. */
   deliverabilityDays(clientId: number, fromDay: string, toDay: string): Promise<DeliverabilityDay[]>;
+}
+
+/**
+ * The day counters of a notification (issue 21 §1), on the day it happened: what the domain counted, except that a
+ * human open or click counts only with the marker this attempt writes (a notification that lost the marker to another
+ * of the same e-mail counts nothing there, so each e-mail is counted once).
+ */
+export function statsOfWrite(write: TrackingWrite, markers: readonly ('open' | 'click')[]): StatsIncrement {
+  const counts = { ...write.stats };
+  if (!markers.includes('open')) delete counts.opened;
+  if (!markers.includes('click')) delete counts.clicked;
+  return {
+    clientId: write.message.client_id,
+    workflowId: write.message.workflow_id ?? 0,
+    day: utcDayOf(Date.parse(write.log.created_at)),
+    counts,
+    spread: write.message.contact_id,
+  };
 }

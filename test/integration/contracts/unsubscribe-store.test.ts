@@ -128,6 +128,7 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
         clientId: mail.clientId,
         contactId: mail.contactId,
         sentEmailId: mail.email.id,
+        workflowId: mail.email.workflow_id,
         reason: 'unsubscribe_link',
         log: linkLog(AT),
       }),
@@ -152,6 +153,7 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
       clientId: mail.clientId,
       contactId: mail.contactId,
       sentEmailId: mail.email.id,
+      workflowId: mail.email.workflow_id,
       reason: 'unsubscribe_link',
       log: linkLog(LATER),
     });
@@ -172,6 +174,7 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
       clientId: mail.clientId,
       contactId: missingId,
       sentEmailId: mail.email.id,
+      workflowId: mail.email.workflow_id,
       reason: 'unsubscribe_link',
       log: linkLog(LATER),
     });

@@ -15,6 +15,7 @@ const write = {
   clientId: 7,
   contactId: 42,
   sentEmailId: EMAIL_ID,
+  workflowId: 3,
   reason: 'unsubscribe_link',
   log: { id: 'unsubscribe-link', created_at: AT, status: SENT_STATUS.unsubscribed },
 };
@@ -25,7 +26,7 @@ const cancelled = (reasons: { Code: string; Item?: Record<string, unknown> }[]) 
 beforeEach(() => dbMock.reset());
 
 describe('DynamoUnsubscribeStore.unsubscribe', () => {
-  it('sends the contact update and the log put as one TransactWriteItems', async () => {
+  it('sends the contact update, the log put and the day counter as one TransactWriteItems', async () => {
     // Prepare
     dbMock.on(TransactWriteCommand).resolves({});
     const store = new DynamoUnsubscribeStore(db, TABLE);
@@ -59,6 +60,16 @@ describe('DynamoUnsubscribeStore.unsubscribe', () => {
               created_at: AT,
               status: SENT_STATUS.unsubscribed,
             },
+          },
+        },
+        {
+          // The e-mail's workflow's day counter (issue 21), in the contact's stats shard (42 mod 4).
+          Update: {
+            TableName: TABLE,
+            Key: { pk: 'STATS#7#2', sk: '2026-01-15#W0003' },
+            UpdateExpression: 'ADD #a0 :a0 SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
+            ExpressionAttributeNames: { '#day': 'day', '#a0': 'unsubscribed_link' },
+            ExpressionAttributeValues: { ':workflow': 3, ':day': '2026-01-15', ':expires': 1_802_995_200, ':a0': 1 },
           },
         },
       ],

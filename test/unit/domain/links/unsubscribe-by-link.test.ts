@@ -104,6 +104,7 @@ describe('unsubscribeByLink', () => {
       clientId: CLIENT,
       contactId: CONTACT,
       sentEmailId: EMAIL_ID,
+      workflowId: email.workflow_id,
       reason: LINK_UNSUBSCRIBE_REASON,
       log: linkLog(NOW),
     });

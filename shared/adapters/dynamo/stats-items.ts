@@ -1,0 +1,80 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  STAT_COUNTERS,
+  statsShardOf,
+  type EventTypeIncrement,
+  type StatsIncrement,
+} from '../../domain/stats/stats-counters.js';
+import { keys } from './keys.js';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Attribute of a day row that counts a skip or a failure by reason: `skip:<reason>`, `fail:<reason>`. */
+export const SKIP_REASON_PREFIX = 'skip:';
+export const FAIL_REASON_PREFIX = 'fail:';
+/** Attribute of an event-type row that counts the events received. */
+export const RECEIVED = 'received';
+
+/** How long a day row is kept (its TTL), by default: a year and a month, so a year-on-year view has its days. */
+export const DEFAULT_STATS_RETENTION_DAYS = 400;
+
+/**
+ * The day-counter items a store adds to the transaction that records a fact (issue 21 §1): one `Update` with `ADD`s,
+ * never a request of its own. The row is created by its first `ADD`; `expires_at` is set once, `retentionDays` after
+ * its day.
+ */
+export class StatsItems {
+  constructor(
+    private readonly tableName: string,
+    private readonly retentionDays: number = DEFAULT_STATS_RETENTION_DAYS,
+  ) {}
+
+  /** The workflow day row's update for `increment`; undefined when it adds nothing. */
+  workflowDay(increment: StatsIncrement): TransactItem | undefined {
+    const adds: [string, number][] = STAT_COUNTERS.flatMap((name) => {
+      const value = increment.counts[name] ?? 0;
+      return value === 0 ? [] : [[name, value] as [string, number]];
+    });
+    if (increment.skippedReason && increment.counts.skipped) adds.push([`${SKIP_REASON_PREFIX}${increment.skippedReason}`, increment.counts.skipped]);
+    if (increment.failedReason && increment.counts.failed) adds.push([`${FAIL_REASON_PREFIX}${increment.failedReason}`, increment.counts.failed]);
+    if (adds.length === 0) return undefined;
+    const names: Record<string, string> = { '#day': 'day' };
+    const values: Record<string, unknown> = {
+      ':workflow': increment.workflowId,
+      ':day': increment.day,
+      ':expires': this.expiresAt(increment.day),
+    };
+    adds.forEach(([name, value], i) => {
+      names[`#a${i}`] = name;
+      values[`:a${i}`] = value;
+    });
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.statsWorkflowDay(increment.clientId, statsShardOf(increment.spread), increment.day, increment.workflowId),
+        UpdateExpression:
+          `ADD ${adds.map((_, i) => `#a${i} :a${i}`).join(', ')} ` +
+          'SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    };
+  }
+
+  /** The event-type day row's update: one more event of that type received. */
+  eventType(increment: EventTypeIncrement): TransactItem {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.statsEventTypeDay(increment.clientId, statsShardOf(increment.spread), increment.day, increment.type),
+        UpdateExpression: `ADD ${RECEIVED} :one SET event_type = :type, #day = :day, expires_at = if_not_exists(expires_at, :expires)`,
+        ExpressionAttributeNames: { '#day': 'day' },
+        ExpressionAttributeValues: { ':one': 1, ':type': increment.type, ':day': increment.day, ':expires': this.expiresAt(increment.day) },
+      },
+    };
+  }
+
+  private expiresAt(day: string): number {
+    return Math.floor(Date.parse(`${day}T00:00:00.000Z`) / 1000) + this.retentionDays * 86_400;
+  }
+}

@@ -1,0 +1,66 @@
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { onCountersDropped, sendTransaction } from '../../../../shared/adapters/dynamo/transactions.js';
+
+const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+const dbMock = mockClient(db);
+
+const fact = { Put: { TableName: 't', Item: { pk: 'EXEC#1#2', sk: 'EXEC' } } };
+const counter = { Update: { TableName: 't', Key: { pk: 'STATS#1#3', sk: '2026-11-26#W0001' }, UpdateExpression: 'ADD #a0 :a0' } };
+const conflictOn = (...codes: string[]) =>
+  new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
+
+beforeEach(() => {
+  dbMock.reset();
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  onCountersDropped(undefined);
+});
+
+describe('sendTransaction and the day counters (issue 21)', () => {
+  it('records the fact without its counter when only the counter kept conflicting, and says so', async () => {
+    // Prepare: six conflicts on the counter row, then the transaction without it goes through.
+    const dropped = vi.fn();
+    onCountersDropped(dropped);
+    dbMock.on(TransactWriteCommand).rejects(conflictOn('None', 'TransactionConflict'));
+    dbMock.on(TransactWriteCommand, { TransactItems: [fact] }).resolves({});
+
+    // Act
+    const sent = sendTransaction(db, new TransactWriteCommand({ TransactItems: [fact, counter] }));
+    await vi.runAllTimersAsync();
+    await sent;
+
+    // Assess
+    const calls = dbMock.commandCalls(TransactWriteCommand).map((c) => c.args[0].input.TransactItems);
+    expect(calls).toHaveLength(7);
+    expect(calls.at(-1)).toEqual([fact]);
+    expect(dropped).toHaveBeenCalledWith(1);
+  });
+
+  it('still fails a transaction whose own items conflicted, counters or not', async () => {
+    dbMock.on(TransactWriteCommand).rejects(conflictOn('TransactionConflict', 'TransactionConflict'));
+
+    const sent = sendTransaction(db, new TransactWriteCommand({ TransactItems: [fact, counter] })).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+
+    expect(await sent).toBeInstanceOf(TransactionCanceledException);
+    expect(dbMock.commandCalls(TransactWriteCommand)).toHaveLength(6);
+  });
+
+  it('keeps the counter when a retry gets through', async () => {
+    dbMock.on(TransactWriteCommand).rejectsOnce(conflictOn('None', 'TransactionConflict')).resolves({});
+
+    const sent = sendTransaction(db, new TransactWriteCommand({ TransactItems: [fact, counter] }));
+    await vi.runAllTimersAsync();
+    await sent;
+
+    expect(dbMock.commandCalls(TransactWriteCommand).map((c) => c.args[0].input.TransactItems)).toEqual([
+      [fact, counter],
+      [fact, counter],
+    ]);
+  });
+});
