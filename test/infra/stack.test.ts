@@ -10,6 +10,7 @@ import { scheduledFunctions } from '../../functions/scheduled.js';
 import { composeApp } from '../../infra/compose-app.js';
 import { routesOnAws } from '../../infra/route-function.js';
 import { TABLE_KEYS } from '../../shared/adapters/dynamo/table-definition.js';
+import { fallbackRoutes } from '../../shared/http/route-overlaps.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 type Statement = { Action: string | string[]; Resource: unknown };
@@ -142,7 +143,8 @@ describe('EmailLifecycle stack', () => {
 
   it('declares one Lambda per entry of the route table (its API route, and HEAD for a GET), per queue and scheduled function, and the $default one', () => {
     const getRoutes = awsRoutes.filter((route) => route.method === 'GET').length;
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', awsRoutes.length + getRoutes + 1);
+    // …plus the literal paths' missing methods, routed to the $default function (issue 20 §3).
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', awsRoutes.length + getRoutes + 1 + fallbackRoutes(awsRoutes).length);
     template.resourceCountIs('AWS::Lambda::Function', awsRoutes.length + queueFunctions.length + scheduledFunctions.length + 1);
   });
 

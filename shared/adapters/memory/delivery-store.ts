@@ -100,7 +100,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const email = this.emailOf(r);
     Object.assign(email, { provider_message_id: providerMessageId, status: SENT_STATUS.sent, status_updated_at: at });
     this.putLog(c, r.sentEmail.id, { id: logId, created_at: at, status: SENT_STATUS.sent, provider_message_id: providerMessageId });
-    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: r.sentEmail.id, contact_id: r.execution.contact_id, created_at: at, ...messageZoneOf(r.execution) });
+    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: r.sentEmail.id, contact_id: r.execution.contact_id, workflow_id: r.execution.workflow_id, created_at: at, ...messageZoneOf(r.execution) });
     Object.assign(execution, { status: EXECUTION_STATUS.completed, processed_at: at, updated_at: at, sent_email_id: r.sentEmail.id });
     endClaim(execution);
     contact.last_workflow_at = at;
@@ -119,7 +119,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     if (!email) throw new MemoryTransactionCancelled(`sent e-mail ${sentEmailId} does not exist`);
     if (!contact) throw new MemoryTransactionCancelled(`contact ${seen.contact_id} does not exist`);
     Object.assign(email, { provider_message_id: providerMessageId, status: SENT_STATUS.sent, status_updated_at: at });
-    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: sentEmailId, contact_id: seen.contact_id, created_at: at, ...messageZoneOf(seen) });
+    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: sentEmailId, contact_id: seen.contact_id, workflow_id: seen.workflow_id, created_at: at, ...messageZoneOf(seen) });
     Object.assign(execution, { status: EXECUTION_STATUS.completed, processed_at: at, updated_at: at, sent_email_id: sentEmailId, reason });
     endClaim(execution);
     contact.last_workflow_at = at;

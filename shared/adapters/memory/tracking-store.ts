@@ -20,6 +20,7 @@ export class MemoryTrackingStore implements TrackingStore {
         client_id: found.client_id,
         sent_email_id: found.sent_email_id,
         contact_id: found.contact_id,
+        ...(found.workflow_id !== undefined ? { workflow_id: found.workflow_id } : {}),
         ...(found.send_zone !== undefined ? { send_zone: found.send_zone } : {}),
       }
     );
@@ -32,6 +33,7 @@ export class MemoryTrackingStore implements TrackingStore {
       client_id: clientId,
       sent_email_id: sentEmailId,
       contact_id: email.contact_id,
+      workflow_id: email.workflow_id,
       ...(email.provider_message_id === undefined ? { unconfirmed: true } : {}),
     };
   }
