@@ -21,6 +21,7 @@ const RUNTIME_ENV_KEYS = [
   'JWT_HS256_SECRET',
   'JWT_ISSUER',
   'JWT_AUDIENCE',
+  'WEBHOOK_ALLOW_PRIVATE_URLS',
 ];
 const outerEnv = {
   OUTER_ENV_SNAPSHOT: JSON.stringify(Object.fromEntries(RUNTIME_ENV_KEYS.map((key) => [key, process.env[key] ?? null]))),

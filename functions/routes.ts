@@ -91,6 +91,14 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/client/email-templates/{id}', handler: 'email-templates-get', tableAccess: 'read' },
   { method: 'PATCH', path: '/client/email-templates/{id}', handler: 'email-templates-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/email-templates/{id}', handler: 'email-templates-delete', tableAccess: 'readWrite' },
+  // Issue 22 §1: outbound webhook endpoints (Standard Webhooks); /test posts to the client's URL (10 s, SSRF-checked).
+  { method: 'POST', path: '/client/webhooks', handler: 'webhooks-create', tableAccess: 'readWrite' },
+  { method: 'GET', path: '/client/webhooks', handler: 'webhooks-list', tableAccess: 'read' },
+  { method: 'GET', path: '/client/webhooks/{id}', handler: 'webhooks-get', tableAccess: 'read' },
+  { method: 'PATCH', path: '/client/webhooks/{id}', handler: 'webhooks-update', tableAccess: 'readWrite' },
+  { method: 'DELETE', path: '/client/webhooks/{id}', handler: 'webhooks-delete', tableAccess: 'readWrite' },
+  { method: 'POST', path: '/client/webhooks/{id}/rotate-secret', handler: 'webhooks-rotate-secret', tableAccess: 'readWrite' },
+  { method: 'POST', path: '/client/webhooks/{id}/test', handler: 'webhooks-test', tableAccess: 'read', timeoutSeconds: 15 },
   {
     method: 'POST',
     path: '/client/email-templates/{id}/render-preview',

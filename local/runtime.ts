@@ -137,6 +137,8 @@ export function pointEnvironmentAt(target: { dynamoEndpoint: string; sesUrl: str
   delete process.env['AWS_SESSION_TOKEN'];
   process.env['PUBLIC_BASE_URL'] ??= target.origin;
   process.env['EXECUTION_LEASE_SECONDS'] ??= String(LOCAL_EXECUTION_LEASE_SECONDS);
+  // Webhooks may reach a receiver on this machine (http, loopback); AWS leaves it unset: https and public addresses only.
+  process.env['WEBHOOK_ALLOW_PRIVATE_URLS'] ??= 'true';
 }
 
 /** Starts two services in parallel; when one fails, the other is stopped before the error is rethrown. */

@@ -55,6 +55,15 @@ const ConfigSchema = z.object({
   LINK_SECRET: z.optional(z.string().check(z.minLength(32))),
   /** AWS: the stack's Secrets Manager secret holding LINK_SECRET, read on the first request that needs it. */
   LINK_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+  /**
+   * Webhook endpoints may use http and reach loopback/private addresses (issue 22). Unset (false) on AWS, where
+   * URLs must be https and every resolved address public; the local runtime sets true so a developer can point an
+   * endpoint at a local receiver.
+   */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z._default(
+    z.pipe(z.enum(['true', 'false', '1', '0']), z.transform((v: 'true' | 'false' | '1' | '0') => v === 'true' || v === '1')),
+    false,
+  ),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -17,6 +17,8 @@ import type { ExecutionStore } from '../domain/executions/execution-store.js';
 import type { SentEmailStore } from '../domain/sent-emails/sent-email-store.js';
 import type { TrackingStore } from '../domain/tracking/tracking-store.js';
 import type { UnsubscribeStore } from '../domain/links/unsubscribe-store.js';
+import type { WebhookSender } from '../domain/webhooks/webhook-sender.js';
+import type { WebhookStore } from '../domain/webhooks/webhook-store.js';
 import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../ports.js';
 
 /**
@@ -44,6 +46,9 @@ export interface Ports {
   unsubscribe: UnsubscribeStore;
   rateCounter: RateCounter;
   stats: StatsStore;
+  webhooks: WebhookStore;
+  /** Posts signed deliveries, refusing private addresses unless WEBHOOK_ALLOW_PRIVATE_URLS (issue 22). */
+  webhookSender: WebhookSender;
   queue: Queue;
   deadLetters: DeadLetters;
   scheduler: Scheduler;

@@ -13,6 +13,9 @@ import { createHash } from 'node:crypto';
  * - customization         CLIENT#<id> / WORKFLOW#<wid>             overrides + clone marker (clone_template_id);
  *                                                                  audit: WORKFLOW#<wid>#AUDIT#<ts>#<n>
  * - all clients (admin)   gsi1: CLIENTS / CLIENT#<id>
+ * - webhook endpoint      CLIENT#<id> / WEBHOOK#<id>               url, event types, signing secrets (issue 22 §1)
+ * - webhook count         CLIENT#<id> / WEBHOOKS                   `n` endpoints; the create/delete transactions keep
+ *                                                                  it, so the per-client limit holds under concurrency
  *
  * Contacts and engine items get a partition key of their own (docs/capacity.md): at 200 events/s, 200 sends/s and a
  * 1 000-row import a second one client's `CLIENT#<id>` partition would take far more than DynamoDB's 1 000 WCU/s per
@@ -123,6 +126,10 @@ export const keys = {
     sk: `TEMPLATE#${pad(templateId)}`,
   }),
   templateSkPrefix: 'TEMPLATE#',
+
+  webhook: (clientId: number, webhookId: number): ItemKey => ({ pk: clientPk(clientId), sk: `WEBHOOK#${pad(webhookId)}` }),
+  webhookSkPrefix: 'WEBHOOK#',
+  webhookCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'WEBHOOKS' }),
 
   customization: (clientId: number, workflowId: number): ItemKey => ({
     pk: clientPk(clientId),

@@ -13,6 +13,7 @@ import { MemorySettingsStore } from './settings-store.js';
 import { MemoryTemplateStore } from './template-store.js';
 import { MemoryTrackingStore } from './tracking-store.js';
 import { MemoryUnsubscribeStore } from './unsubscribe-store.js';
+import { MemoryWebhookStore } from './webhook-store.js';
 import { MemoryWorkflowData } from './workflow-data.js';
 
 /**
@@ -47,6 +48,7 @@ export function memoryStores() {
     unsubscribe: new MemoryUnsubscribeStore(aggregates, engineData),
     contactActivity: new MemoryContactActivityStore(engineData),
     stats: engineData.stats,
+    webhooks: new MemoryWebhookStore(),
     storeProbe: { ping: async () => undefined },
   } satisfies Partial<Ports>;
 }

@@ -1,0 +1,28 @@
+import * as z from '../../validation/zod.js';
+
+/**
+ * The facts an endpoint may subscribe to (issue 22 §2). Only `webhook.test` is delivered today (by
+ * POST /client/webhooks/{id}/test); the others are produced once the outbox and delivery queue exist.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'email.sent',
+  'email.delivered',
+  'email.delivery_delayed',
+  'email.bounced',
+  'email.complained',
+  'email.opened',
+  'email.clicked',
+  'email.failed',
+  'contact.unsubscribed',
+  'contact.subscribed',
+  'execution.failed',
+  'execution.skipped',
+] as const;
+
+export const WebhookEventType = z
+  .enum(WEBHOOK_EVENT_TYPES, { error: `Must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })
+  .check(z.meta({ id: 'WebhookEventType', description: 'A fact a webhook endpoint may receive' }));
+export type WebhookEventType = z.output<typeof WebhookEventType>;
+
+/** The event the test call delivers, whatever the endpoint subscribed to. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
