@@ -3,6 +3,7 @@ import { ok } from '../../shared/http/envelope.js';
 import { rawBodyApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
+import { contactWrites } from '../../shared/composition/providers/contact-writes.js';
 import { ids } from '../../shared/composition/providers/ids.js';
 import { readMultipartForm } from '../../shared/http/multipart-form.js';
 import { BulkImportResult, CsvImportMeta, summaryMessage } from '../../shared/domain/contacts/bulk-result.js';
@@ -57,7 +58,7 @@ export const handler = rawBodyApi(
     form: CsvImportForm,
     responses: { 200: { data: BulkImportResult, meta: CsvImportMeta } },
   },
-  [contactStore, ids, clock],
+  [contactStore, contactWrites, ids, clock],
   async (_input, { deps, clientId, principal, event }) => {
     const form = await readMultipartForm(event, { fileField: 'file', maxFileBytes: MAX_FILE_BYTES });
     const options = parseCsvImportOptions(form.fields);

@@ -2,6 +2,7 @@ import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
+import { contactWrites } from '../../shared/composition/providers/contact-writes.js';
 import { ids } from '../../shared/composition/providers/ids.js';
 import { importContacts } from '../../shared/domain/contacts/bulk-import.js';
 import { BulkImportMeta, BulkImportResult, summaryMessage } from '../../shared/domain/contacts/bulk-result.js';
@@ -18,7 +19,7 @@ export const handler = jsonApi(
     body: BulkContactsBody,
     responses: { 200: { data: BulkImportResult, meta: BulkImportMeta } },
   },
-  [contactStore, ids, clock],
+  [contactStore, contactWrites, ids, clock],
   async ({ body }, { deps, clientId, principal }) => {
     const { result, usage } = await deps.requestCounter.measure(() =>
       importContacts(deps, clientId, body, { limit: deps.config.BULK_IMPORT_LIMIT, createdBy: principal.keyId ?? 0 }),

@@ -4,7 +4,7 @@ import type { RateCounter } from '../domain/rate-limits/rate-counter.js';
 import type { StatsStore } from '../domain/stats/stats-store.js';
 import type { ApiKeyStore } from '../domain/api-keys/api-key-store.js';
 import type { ClientStore } from '../domain/clients/client-store.js';
-import type { ContactStore } from '../domain/contacts/contact-store.js';
+import type { ContactStore, ContactWrites } from '../domain/contacts/contact-store.js';
 import type { ErasureStore } from '../domain/contacts/erase-contact.js';
 import type { ContactActivityStore } from '../domain/contacts/activity-store.js';
 import type { SettingsStore } from '../domain/settings/settings-store.js';
@@ -32,6 +32,7 @@ export interface Ports {
   clients: ClientStore;
   apiKeys: ApiKeyStore;
   contacts: ContactStore;
+  contactWrites: ContactWrites;
   erasure: ErasureStore;
   contactActivity: ContactActivityStore;
   settings: SettingsStore;

@@ -24,7 +24,6 @@ import {
 } from '../../domain/contacts/contact-store.js';
 import type { BackoffOptions } from './backoff.js';
 import { batchGetItems } from './batch-get.js';
-import { writeContacts } from './contact-bulk-write.js';
 import { DynamoIds } from './ids.js';
 import { sendTransaction } from './transactions.js';
 import { stripKeys } from './items.js';
@@ -220,10 +219,6 @@ export class DynamoContactStore implements ContactStore {
       found.set(contact.id, contact);
     }
     return found;
-  }
-
-  writeMany(writes: readonly ContactWrite[], options: ContactWriteOptions = {}): Promise<ContactWriteOutcome[]> {
-    return writeContacts(this.db, this.tableName, writes, { isolated: options.isolated, backoff: this.backoff });
   }
 
   /**

@@ -36,6 +36,7 @@ export function memoryStores() {
     clients,
     apiKeys,
     contacts,
+    contactWrites: contacts,
     settings,
     templates: new MemoryTemplateStore(workflowData),
     customizations: new MemoryWorkflowCustomizationStore(workflowData),

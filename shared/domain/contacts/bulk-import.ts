@@ -4,7 +4,7 @@ import type { BulkContactsBody } from './bulk-schemas.js';
 import { parseContactRow } from './bulk-row.js';
 import type { BulkImportResult } from './bulk-result.js';
 import { upsertContacts } from './bulk-upsert.js';
-import type { ContactStore } from './contact-store.js';
+import type { ContactStore, ContactWrites } from './contact-store.js';
 
 const SOURCE_API = 1;
 
@@ -12,6 +12,7 @@ interface Deps {
   clock: Clock;
   ids: Ids;
   contacts: ContactStore;
+  contactWrites: ContactWrites;
 }
 
 /**

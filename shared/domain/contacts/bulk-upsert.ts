@@ -10,7 +10,7 @@ import {
   type ContactGroup,
   type RowState,
 } from './bulk-result.js';
-import { SUPPRESSED, SUPPRESSED_ADDRESS_ERROR, type ContactRecord, type ContactStore, type ContactWrite } from './contact-store.js';
+import { SUPPRESSED, SUPPRESSED_ADDRESS_ERROR, type ContactRecord, type ContactStore, type ContactWrite, type ContactWrites } from './contact-store.js';
 
 /**
  * The engine behind POST /client/contacts/bulk and /bulk/csv: upserts up to BULK_IMPORT_LIMIT rows matched on the
@@ -37,6 +37,7 @@ interface Deps {
   clock: Clock;
   ids: Ids;
   contacts: ContactStore;
+  contactWrites: ContactWrites;
 }
 
 /** Passes over a row before it is given up as `conflict`: the batch pass and two one-by-one retries. */
@@ -208,7 +209,7 @@ class ImportRun {
   /** Writes what was decided; rows of cancelled transactions are sent again, conflicting ones decided again. */
   private async settle(decided: Decided[], attempt: number, resends: number): Promise<void> {
     if (decided.length === 0) return;
-    const outcomes = await this.deps.contacts.writeMany(
+    const outcomes = await this.deps.contactWrites.writeMany(
       decided.map((d) => d.write),
       { isolated: attempt > 1 },
     );

@@ -143,6 +143,13 @@ export interface ContactStore {
   findIdsByUid(clientId: number, uids: readonly string[]): Promise<Map<string, number>>;
   /** Bulk: the contacts with these ids (missing ones absent). */
   getMany(clientId: number, contactIds: readonly number[]): Promise<Map<number, ContactRecord>>;
+}
+
+/**
+ * The contact writes of imports and updates, apart from ContactStore so that a function that only creates or reads
+ * contacts (events with `auto_create_contact`) does not bundle the bulk writer (issue 11's budget).
+ */
+export interface ContactWrites {
   /** Bulk: applies the writes, each atomically with its locks, and reports each one's outcome in order. */
   writeMany(writes: readonly ContactWrite[], options?: ContactWriteOptions): Promise<ContactWriteOutcome[]>;
 }

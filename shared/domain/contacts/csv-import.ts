@@ -3,7 +3,7 @@ import type { Clock, Ids } from '../../ports.js';
 import { parseContactRow, type ParsedRow } from './bulk-row.js';
 import type { BulkImportResult, BulkRowInput } from './bulk-result.js';
 import { upsertContacts } from './bulk-upsert.js';
-import type { ContactStore } from './contact-store.js';
+import type { ContactStore, ContactWrites } from './contact-store.js';
 import { HEADERLESS_LAYOUT, layoutFromHeader, recordToRow, type CsvColumnMapping, type CsvLayout } from './csv-columns.js';
 import type { CsvImportOptions } from './csv-options.js';
 import { readCsvRecords, type CsvRecord } from './csv-records.js';
@@ -14,6 +14,7 @@ interface Deps {
   clock: Clock;
   ids: Ids;
   contacts: ContactStore;
+  contactWrites: ContactWrites;
 }
 
 export interface CsvImportResult extends BulkImportResult {

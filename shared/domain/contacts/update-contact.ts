@@ -5,7 +5,7 @@ import { applyContactPatch } from './bulk-merge.js';
 import { parseContactRow } from './bulk-row.js';
 import { ContactRowDocument } from './bulk-schemas.js';
 import { documentedAs } from '../../validation/documented-as.js';
-import { SUPPRESSED, SUPPRESSED_ADDRESS_ERROR, type ContactRecord, type ContactStore } from './contact-store.js';
+import { SUPPRESSED, SUPPRESSED_ADDRESS_ERROR, type ContactRecord, type ContactStore, type ContactWrites } from './contact-store.js';
 import { toContactView, type ContactView } from './contact-view.js';
 import { findContact, type ContactRefValue } from './get-contact.js';
 
@@ -23,7 +23,7 @@ const MAX_ATTEMPTS = 3;
  * is written when nothing changes.
  */
 export async function updateContact(
-  deps: { clock: Clock; contacts: ContactStore },
+  deps: { clock: Clock; contacts: ContactStore; contactWrites: ContactWrites },
   clientId: number,
   ref: ContactRefValue,
   body: Record<string, unknown>,
@@ -49,7 +49,7 @@ export async function updateContact(
     };
     if (after.email !== before.email) after.updated_at = now.toISOString();
     if (after.updated_at === before.updated_at) return { contact: toContactView(before, now), changed: false };
-    const [outcome] = await deps.contacts.writeMany([{ kind: 'update', before, after }], { isolated: true });
+    const [outcome] = await deps.contactWrites.writeMany([{ kind: 'update', before, after }], { isolated: true });
     if (outcome?.status === 'written') return { contact: toContactView(after, now), changed: true };
     // A write the store refused as given is the caller's to change (a 422), one that may land later a 500 to retry.
     if (outcome?.status === 'error' && !outcome.retryable) {

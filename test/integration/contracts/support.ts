@@ -5,6 +5,7 @@ import { createContainer, type Container } from '../../../shared/composition/con
 import { apiKeyStore } from '../../../shared/composition/providers/api-key-store.js';
 import { clientStore } from '../../../shared/composition/providers/client-store.js';
 import { contactStore } from '../../../shared/composition/providers/contact-store.js';
+import { contactWrites } from '../../../shared/composition/providers/contact-writes.js';
 import { customizationStore } from '../../../shared/composition/providers/customization-store.js';
 import { ids } from '../../../shared/composition/providers/ids.js';
 import { settingsStore } from '../../../shared/composition/providers/settings-store.js';
@@ -20,7 +21,7 @@ import { loadConfig } from '../../../shared/config.js';
  */
 export type StorePorts = Pick<
   Ports,
-  'clients' | 'apiKeys' | 'ids' | 'contacts' | 'settings' | 'templates' | 'customizations' | 'storeProbe'
+  'clients' | 'apiKeys' | 'ids' | 'contacts' | 'contactWrites' | 'settings' | 'templates' | 'customizations' | 'storeProbe'
 >;
 
 let dynamo: Container | undefined;
@@ -33,7 +34,7 @@ function dynamoStores(): StorePorts {
       AWS_REGION: process.env['AWS_REGION'] ?? 'us-east-1',
     }),
   });
-  return dynamo.resolve([clientStore, apiKeyStore, ids, contactStore, settingsStore, templateStore, customizationStore, storeProbe]);
+  return dynamo.resolve([clientStore, apiKeyStore, ids, contactStore, contactWrites, settingsStore, templateStore, customizationStore, storeProbe]);
 }
 
 /** `describe.each(STORE_ADAPTERS)('ContactStore contract (%s)', (_name, stores) => …)`: fresh memory stores per call. */

@@ -6,6 +6,7 @@ import { importContacts } from '../../../../shared/domain/contacts/bulk-import.j
 import type { ContactRecord } from '../../../../shared/domain/contacts/contact-store.js';
 import { contactRecord } from '../../support/contact-fixtures.js';
 import { FakeTable } from './bulk-fake-table.js';
+import { DynamoContactWrites } from '../../../../shared/adapters/dynamo/contact-writes.js';
 
 /** Shared fixtures of the bulk adapter tests: a fake table, the real Dynamo adapters over it, seeded contacts. */
 export const TABLE = 'test-table';
@@ -16,7 +17,7 @@ export const FAST_BACKOFF = { attempts: 8, baseMs: 1, maxMs: 5 };
 export function bulkHarness() {
   const table = new FakeTable();
   const contacts = new DynamoContactStore(table.db, TABLE, FAST_BACKOFF);
-  const deps = { clock: { now: () => NOW }, ids: new DynamoIds(table.db, TABLE), contacts };
+  const deps = { clock: { now: () => NOW }, ids: new DynamoIds(table.db, TABLE), contacts, contactWrites: new DynamoContactWrites(table.db, TABLE, FAST_BACKOFF) };
   const run = (rows: unknown[], overwrite = false) =>
     importContacts(deps, CLIENT, { contacts: rows, overwrite_blank_fields: overwrite }, { limit: 1000, createdBy: 1 });
   /** Forget the calls made while seeding. */

@@ -25,7 +25,7 @@ describe('StatsItems', () => {
     expect(item).toEqual({
       Update: {
         TableName: 'tbl',
-        Key: { pk: 'STATS#7#1', sk: '2026-01-15#W0003' },
+        Key: { pk: 'STATS#7#13', sk: '2026-01-15#W0003' },
         UpdateExpression: 'ADD #a0 :a0, #a1 :a1 SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
         ExpressionAttributeNames: { '#day': 'day', '#a0': 'skipped', '#a1': 'skip:contact_unsubscribed' },
         ExpressionAttributeValues: { ':workflow': 3, ':day': '2026-01-15', ':expires': 1_802_995_200, ':a0': 1, ':a1': 1 },
@@ -49,7 +49,7 @@ describe('StatsItems', () => {
 });
 
 describe('DynamoStatsStore.read', () => {
-  it('queries every shard once, in one wave, over the days’ sort key range, and reads rows and event types back', async () => {
+  it('queries each of the 16 shards once, in one wave, over the days’ sort key range, and reads rows and event types back', async () => {
     // Prepare
     dbMock.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Record<string, string> }) =>
       input.ExpressionAttributeValues[':pk'] === 'STATS#7#0'
@@ -67,7 +67,7 @@ describe('DynamoStatsStore.read', () => {
 
     // Assess
     expect(dbMock.commandCalls(QueryCommand).map((c) => c.args[0].input)).toEqual(
-      [0, 1, 2, 3].map((shard) => ({
+      Array.from({ length: 16 }, (_, shard) => ({
         TableName: 'tbl',
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': `STATS#7#${shard}`, ':from': '2026-01-01#', ':to': '2026-01-31#~' },

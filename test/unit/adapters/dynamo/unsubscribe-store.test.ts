@@ -63,10 +63,10 @@ describe('DynamoUnsubscribeStore.unsubscribe', () => {
           },
         },
         {
-          // The e-mail's workflow's day counter (issue 21), in the contact's stats shard (42 mod 4).
+          // The e-mail's workflow's day counter (issue 21), in the contact's stats shard (42 mod 16).
           Update: {
             TableName: TABLE,
-            Key: { pk: 'STATS#7#2', sk: '2026-01-15#W0003' },
+            Key: { pk: 'STATS#7#10', sk: '2026-01-15#W0003' },
             UpdateExpression: 'ADD #a0 :a0 SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
             ExpressionAttributeNames: { '#day': 'day', '#a0': 'unsubscribed_link' },
             ExpressionAttributeValues: { ':workflow': 3, ':day': '2026-01-15', ':expires': 1_802_995_200, ':a0': 1 },
