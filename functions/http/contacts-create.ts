@@ -5,7 +5,7 @@ import { contactStore } from '../../shared/composition/providers/contact-store.j
 import { ids } from '../../shared/composition/providers/ids.js';
 import { ContactView } from '../../shared/domain/contacts/contact-view.js';
 import { createContact } from '../../shared/domain/contacts/create-contact.js';
-import { ContactBody } from '../../shared/domain/contacts/schemas.js';
+import { ContactCreateBody } from '../../shared/domain/contacts/schemas.js';
 
 /** POST /client/contacts */
 export const handler = jsonApi(
@@ -14,7 +14,7 @@ export const handler = jsonApi(
     description:
       'Only `email` is required; it is trimmed, lower-cased and unique per client (409 `unique` when it exists, or ' +
       'when `client_contact_id` does). `source` is a name or 0–4 (default api); `custom_fields` is `{name: value}`.',
-    body: ContactBody,
+    body: ContactCreateBody,
     responses: { 201: ContactView },
     errors: [409],
   },

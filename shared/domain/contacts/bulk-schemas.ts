@@ -1,7 +1,7 @@
 import * as z from '../../validation/zod.js';
 import { documentedAs } from '../../validation/documented-as.js';
 import { BLANKABLE_FIELDS } from './bulk-row.js';
-import { ContactBody } from './schemas.js';
+import { ContactBody, UNSUBSCRIBED_AT_RULE } from './schemas.js';
 
 /**
  * One import row (and the PATCH of a contact) as the document shows it: the contact body, where each field an empty
@@ -30,7 +30,7 @@ export const BulkContactsBody = documentedAs(
     overwrite_blank_fields: z._default(z.boolean({ error: 'Must be a boolean' }), false),
   }),
   z.object({
-    contacts: z.array(ContactRowDocument).check(
+    contacts: z.array(ContactRowDocument.check(z.meta(UNSUBSCRIBED_AT_RULE))).check(
       z.minLength(1),
       z.meta({ description: 'At most BULK_IMPORT_LIMIT rows (default 1000; more is a 413); a bad row fails alone (its result says why)' }),
     ),

@@ -64,6 +64,11 @@ export const CustomFields = z
  * The contact body of POST /client/contacts (and each row of the bulk endpoints). Only `email` is required.
  * Optional strings are trimmed; an empty string means "no value".
  */
+/** JSON Schema of subscriptionOf's rule (build-contact.ts): unsubscribed_at never goes with is_subscribed true. */
+export const UNSUBSCRIBED_AT_RULE = {
+  not: { properties: { is_subscribed: { const: true }, unsubscribed_at: {} }, required: ['is_subscribed', 'unsubscribed_at'] },
+};
+
 export const ContactBody = z.object({
   email: Email,
   client_contact_id: z.optional(text(255)),
@@ -82,6 +87,9 @@ export const ContactBody = z.object({
   custom_fields: z.optional(CustomFields),
 });
 export type ContactBody = z.output<typeof ContactBody>;
+
+/** POST /client/contacts: the contact body with its cross-field rule stated for the document. */
+export const ContactCreateBody = ContactBody.check(z.meta(UNSUBSCRIBED_AT_RULE));
 
 /**
  * `{id}` of the contact paths: digits are an id, anything else an e-mail address (case-insensitive). A value no

@@ -4,13 +4,17 @@ import type { Clock } from '../../ports.js';
 import { applyContactPatch } from './bulk-merge.js';
 import { parseContactRow } from './bulk-row.js';
 import { ContactRowDocument } from './bulk-schemas.js';
+import { UNSUBSCRIBED_AT_RULE } from './schemas.js';
 import { documentedAs } from '../../validation/documented-as.js';
 import { SUPPRESSED, SUPPRESSED_ADDRESS_ERROR, type ContactRecord, type ContactStore, type ContactWrites } from './contact-store.js';
 import { toContactView, type ContactView } from './contact-view.js';
 import { findContact, type ContactRefValue } from './get-contact.js';
 
 /** The body of the PATCH: any subset of the contact body's fields, validated by the import row's rules. */
-export const ContactPatchBody = documentedAs(z.record(z.string(), z.unknown()), z.partial(ContactRowDocument));
+export const ContactPatchBody = documentedAs(
+  z.record(z.string(), z.unknown()),
+  z.partial(ContactRowDocument).check(z.meta(UNSUBSCRIBED_AT_RULE)),
+);
 
 /** Re-reads after losing to a concurrent write of the same contact, before answering 409 `state`. */
 const MAX_ATTEMPTS = 3;

@@ -60,7 +60,7 @@ export const ExecutionListQuery = z.pipe(
       ),
     ),
     created_from: z.optional(bound),
-    created_to: z.optional(bound),
+    created_to: z.optional(bound).check(z.meta({ description: 'Not before created_from (a 422 `min`); a bare date includes that whole day' })),
     page: z._default(z.optional(positiveInt(100_000, 'a page number from 1')), 1),
     per_page: z._default(z.optional(positiveInt(100, 'from 1 to 100')), 20),
   }),
