@@ -15,10 +15,17 @@ export interface TransactionAttempt {
 
 const observers = new Set<(attempt: TransactionAttempt) => void>();
 
-let counterDropListener: ((dropped: number) => void) | undefined;
-/** Called with the number of counter updates dropped, each time (the composition logs it as a warning). */
+/**
+ * A fact recorded without its day counters is a counted inexactness: a structured warning line (CloudWatch keeps it
+ * on AWS). Written directly, not through the Powertools logger: importing the logger here would fix its level before
+ * the local tools set theirs (local/log-level.ts).
+ */
+const warnCountersDropped = (dropped: number): void =>
+  console.warn(JSON.stringify({ level: 'WARN', message: 'day counters dropped after repeated transaction conflicts', dropped }));
+let counterDropListener: (dropped: number) => void = warnCountersDropped;
+/** Replaces what is told of dropped counters (tests); `undefined` restores the warning line. */
 export function onCountersDropped(listener: ((dropped: number) => void) | undefined): void {
-  counterDropListener = listener;
+  counterDropListener = listener ?? warnCountersDropped;
 }
 
 /**
@@ -75,7 +82,7 @@ export async function sendTransaction(db: DynamoDBDocumentClient, command: Trans
         const withoutCounters = withoutConflictedCounters(command, reasons);
         if (withoutCounters) {
           // The fact matters more than its count: recorded without the day counters that kept conflicting.
-          counterDropListener?.(withoutCounters.dropped);
+          counterDropListener(withoutCounters.dropped);
           return sendTransaction(db, withoutCounters.command);
         }
       }
