@@ -12,8 +12,13 @@ const day = (what: string) =>
 
 /** GET /client/stats and GET /client/workflows/{workflow_id}/stats. */
 export const StatsQuery = z.object({
-  from: z.optional(day(`First day; default ${DEFAULT_STATS_DAYS - 1} days before \`to\`. At most ${MAX_STATS_DAYS} days before \`to\``)),
-  to: z.optional(day('Last day; default today')),
+  from: z.optional(
+    day(
+      `First day; default ${DEFAULT_STATS_DAYS - 1} days before \`to\`. At most ${MAX_STATS_DAYS} days before \`to\` ` +
+        '(422 `max` on `from` beyond: a rule between two fields, which JSON Schema cannot state)',
+    ),
+  ),
+  to: z.optional(day('Last day; default today. Not before `from` (422 `min` on `to`: a rule between two fields)')),
   granularity: z._default(
     z.optional(
       z.enum(['day', 'week', 'month'], { error: 'Must be day, week or month' }).check(

@@ -30,8 +30,8 @@ const STATE_DEPENDENT: Record<string, { key: RegExp; condition: string }[]> = {
   'PATCH /api/v1/client/workflows/{workflow_id}/customization': [{ key: /^preferred_send_hour$/, condition: 'required' }],
   'GET /api/v1/client/contacts': [{ key: /^cursor$/, condition: 'format' }],
   'GET /api/v1/client/contacts/{id}/activity': [{ key: /^cursor$/, condition: 'format' }],
-  // Not yet in the document (issue 21's stats routes, added meanwhile): `to` before `from`, or a range of more than
-  // 400 days, is a 422 — rules between two fields their query schema does not state. Listed so they stay visible.
+  // Rules between two fields, which JSON Schema cannot state: `to` before `from`, or a range of more than 400 days,
+  // is a 422; the fields' descriptions say so (issue 21's stats routes).
   'GET /api/v1/client/stats': [
     { key: /^from$/, condition: 'max' },
     { key: /^to$/, condition: 'min' },
