@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { signedCursor } from '../pagination/signed-cursor.js';
 import { ACTIVITY_KINDS, type ActivityPosition } from './activity-position.js';
 
 /**
@@ -7,8 +7,7 @@ import { ACTIVITY_KINDS, type ActivityPosition } from './activity-position.js';
  * payload names the client and the contact, so a cursor is refused for any other timeline; it holds the position of
  * the last item shown — nothing the client could not see, but tamper-proof.
  */
-const LABEL = 'contact-activity-cursor:v1:';
-const CURSOR = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{43})$/;
+const cursors = signedCursor('contact-activity-cursor:v1:', 200);
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 interface CursorPayload {
@@ -22,30 +21,18 @@ interface CursorPayload {
   i: number | string;
 }
 
-const mac = (secret: string, payload: string) => createHmac('sha256', secret).update(LABEL + payload).digest();
-
 /** A cursor continuing this client's timeline of this contact below `position`. */
 export function signActivityCursor(secret: string, clientId: number, contactId: number, position: ActivityPosition): string {
   const body: CursorPayload = { c: clientId, n: contactId, k: ACTIVITY_KINDS.indexOf(position.kind), t: position.at, i: position.id };
-  const payload = Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
-  return `${payload}.${mac(secret, payload).toString('base64url')}`;
+  return cursors.sign(secret, body);
 }
 
 /** The position a cursor of this client's timeline of this contact holds; undefined for anything else. Never throws. */
 export function readActivityCursor(secret: string, cursor: string, clientId: number, contactId: number): ActivityPosition | undefined {
-  const match = CURSOR.exec(cursor);
-  if (!match) return undefined;
-  const [, payload, signature] = match as unknown as [string, string, string];
-  const given = Buffer.from(signature, 'base64url');
-  const expected = mac(secret, payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  try {
-    const p = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<CursorPayload>;
-    const kind = typeof p.k === 'number' ? ACTIVITY_KINDS[p.k] : undefined;
-    if (p.c !== clientId || p.n !== contactId || kind === undefined || typeof p.t !== 'string' || !ISO_UTC.test(p.t)) return undefined;
-    if (!(typeof p.i === 'string' || (typeof p.i === 'number' && Number.isSafeInteger(p.i)))) return undefined;
-    return { kind, at: p.t, id: p.i };
-  } catch {
-    return undefined;
-  }
+  const p = cursors.read(secret, cursor) as Partial<CursorPayload> | undefined;
+  if (!p) return undefined;
+  const kind = typeof p.k === 'number' ? ACTIVITY_KINDS[p.k] : undefined;
+  if (p.c !== clientId || p.n !== contactId || kind === undefined || typeof p.t !== 'string' || !ISO_UTC.test(p.t)) return undefined;
+  if (!(typeof p.i === 'string' || (typeof p.i === 'number' && Number.isSafeInteger(p.i)))) return undefined;
+  return { kind, at: p.t, id: p.i };
 }

@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { signedCursor } from '../pagination/signed-cursor.js';
 import type { ContactFilter } from './contact-store.js';
 
 /**
@@ -8,16 +9,13 @@ import type { ContactFilter } from './contact-store.js';
  * with other filters; it only carries a position (a contact id) — nothing a client could not see anyway, but
  * tamper-proof, so the position cannot be moved to probe ids.
  */
-const LABEL = 'contacts-list-cursor:v1:';
-const CURSOR = /^([A-Za-z0-9_-]{1,120})\.([A-Za-z0-9_-]{43})$/;
+const cursors = signedCursor('contacts-list-cursor:v1:', 120);
 
 interface CursorPayload {
   c: number;
   a: number;
   f: string;
 }
-
-const mac = (secret: string, payload: string) => createHmac('sha256', secret).update(LABEL + payload).digest();
 
 /** A short digest of the filters (key order fixed), so a cursor only continues the list it came from. */
 export function filterDigest(filter: ContactFilter): string {
@@ -26,23 +24,12 @@ export function filterDigest(filter: ContactFilter): string {
 }
 
 export function signCursor(secret: string, clientId: number, afterId: number, filter: ContactFilter): string {
-  const payload = Buffer.from(JSON.stringify({ c: clientId, a: afterId, f: filterDigest(filter) } satisfies CursorPayload), 'utf8').toString('base64url');
-  return `${payload}.${mac(secret, payload).toString('base64url')}`;
+  return cursors.sign(secret, { c: clientId, a: afterId, f: filterDigest(filter) } satisfies CursorPayload);
 }
 
 /** The position a cursor of this client and these filters holds; undefined for anything else. Never throws. */
 export function readCursor(secret: string, cursor: string, clientId: number, filter: ContactFilter): number | undefined {
-  const match = CURSOR.exec(cursor);
-  if (!match) return undefined;
-  const [, payload, signature] = match as unknown as [string, string, string];
-  const given = Buffer.from(signature, 'base64url');
-  const expected = mac(secret, payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  try {
-    const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<CursorPayload>;
-    if (parsed.c !== clientId || parsed.f !== filterDigest(filter)) return undefined;
-    return Number.isSafeInteger(parsed.a) && parsed.a! >= 0 ? parsed.a : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = cursors.read(secret, cursor) as Partial<CursorPayload> | undefined;
+  if (!parsed || parsed.c !== clientId || parsed.f !== filterDigest(filter)) return undefined;
+  return Number.isSafeInteger(parsed.a) && parsed.a! >= 0 ? parsed.a : undefined;
 }
