@@ -85,12 +85,12 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
 
     const send = async (base: string, i: number): Promise<Answer | undefined> => {
       try {
-        const response = await fetch(`${base}/client/events`, {
+        const response = await politeFetch(`${base}/client/events`, {
           method: 'POST',
           headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
           body: JSON.stringify(bodies[i]),
           // A request the runtime never answers must not stall the run: it is sent again like any unanswered one.
-          signal: AbortSignal.timeout(30_000),
+          timeoutMs: 30_000,
         });
         const body = (await response.json().catch(() => ({}))) as { data?: { id?: number }; errors?: unknown };
         if (response.status >= 300) lastFailure.set(i, `${response.status} ${JSON.stringify(body.errors ?? body).slice(0, 160)}`);
@@ -200,7 +200,7 @@ async function preCrashSettled(base: string, apiKey: string, killedAt: string): 
   for (let i = 0; i < 600; i += 1) {
     const open = await Promise.all(
       ['1', '2'].map(async (status) => {
-        const response = await fetch(`${base}/client/executions?per_page=1&status=${status}&created_to=${encodeURIComponent(killedAt)}`, {
+        const response = await politeFetch(`${base}/client/executions?per_page=1&status=${status}&created_to=${encodeURIComponent(killedAt)}`, {
           headers: { authorization: `Bearer ${apiKey}` },
         });
         return ((await response.json()) as { meta?: { total?: number } }).meta?.total ?? 0;
@@ -236,13 +236,13 @@ async function waitQuiet(
 }
 
 async function total(base: string, apiKey: string, query: string): Promise<number> {
-  const response = await fetch(`${base}/client/executions?per_page=1${query}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  const response = await politeFetch(`${base}/client/executions?per_page=1${query}`, { headers: { authorization: `Bearer ${apiKey}` } });
   return ((await response.json()) as { meta?: { total?: number } }).meta?.total ?? 0;
 }
 
 async function executionFigures(base: string, apiKey: string): Promise<CrashRunReport['executions']> {
   const total = async (query: string) => {
-    const response = await fetch(`${base}/client/executions?per_page=1${query}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const response = await politeFetch(`${base}/client/executions?per_page=1${query}`, { headers: { authorization: `Bearer ${apiKey}` } });
     const body = (await response.json()) as { meta?: { total?: number } };
     return body.meta?.total ?? 0;
   };
@@ -258,7 +258,7 @@ async function unprocessedEvents(base: string, apiKey: string, ids: number[]): P
   for (let i = 0; i < ids.length; i += 20) {
     const answers = await Promise.all(
       ids.slice(i, i + 20).map(async (id) => {
-        const response = await fetch(`${base}/client/events/${id}`, { headers: { authorization: `Bearer ${apiKey}` } });
+        const response = await politeFetch(`${base}/client/events/${id}`, { headers: { authorization: `Bearer ${apiKey}` } });
         return ((await response.json()) as { data?: Record<string, unknown> }).data ?? { id, status: response.status };
       }),
     );
@@ -276,4 +276,19 @@ function sendsPerRecipient(journal: SesJournal): Map<string, number> {
     for (const to of record.mail?.destination ?? []) counts.set(to, (counts.get(to) ?? 0) + 1);
   }
   return counts;
+}
+
+/**
+ * `fetch` as a well-behaved API client calls it: a 429 (the client's rate limit, issue 19 §1) is waited out for its
+ * Retry-After and sent again, at most 60 times; any other answer is returned. `timeoutMs` bounds each attempt.
+ */
+async function politeFetch(url: string, init: Omit<RequestInit, 'signal'> & { timeoutMs?: number } = {}): Promise<Response> {
+  const { timeoutMs, ...rest } = init;
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(url, { ...rest, ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}) });
+    if (response.status !== 429 || attempt >= 60) return response;
+    await response.arrayBuffer();
+    const seconds = Number(response.headers.get('retry-after') ?? '1');
+    await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000 + Math.random() * 200));
+  }
 }
