@@ -58,6 +58,8 @@ export const CONTEXT_ENVIRONMENT = {
 export const SENDER_CONTEXT_ENVIRONMENT = {
   defaultFromAddress: 'DEFAULT_FROM_ADDRESS',
   unsubscribeMailto: 'UNSUBSCRIBE_MAILTO',
+  /** The From of the service's own e-mails (sign-in links, invitations); `defaultFromAddress` when not given. */
+  systemFromEmail: 'SYSTEM_FROM_EMAIL',
 } as const;
 
 /**
@@ -77,6 +79,10 @@ export function readStackSettings(node: Node): StackSettings {
   for (const [key, envName] of Object.entries(SENDER_CONTEXT_ENVIRONMENT)) {
     const value = readEmail(node, key);
     if (value !== undefined) senderEnvironment[envName] = value;
+  }
+  // The service's own e-mails need a verified identity too: the clients' default one when no other is named.
+  if (!senderEnvironment['SYSTEM_FROM_EMAIL'] && senderEnvironment['DEFAULT_FROM_ADDRESS']) {
+    senderEnvironment['SYSTEM_FROM_EMAIL'] = senderEnvironment['DEFAULT_FROM_ADDRESS'];
   }
   return {
     deletionProtection: readBoolean(node, 'deletionProtection', true),

@@ -137,6 +137,8 @@ export function pointEnvironmentAt(target: { dynamoEndpoint: string; sesUrl: str
   delete process.env['AWS_SESSION_TOKEN'];
   process.env['PUBLIC_BASE_URL'] ??= target.origin;
   process.env['EXECUTION_LEASE_SECONDS'] ??= String(LOCAL_EXECUTION_LEASE_SECONDS);
+  // The From of the service's own e-mails (sign-in links, invitations) in the SES viewer.
+  process.env['SYSTEM_FROM_EMAIL'] ??= 'accounts@email-lifecycle.example';
   // Webhooks may reach a receiver on this machine (http, loopback); AWS leaves it unset: https and public addresses only.
   process.env['WEBHOOK_ALLOW_PRIVATE_URLS'] ??= 'true';
 }

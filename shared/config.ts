@@ -39,6 +39,11 @@ const ConfigSchema = z.object({
   /** SES configuration set that publishes delivery events; the From address when a client set none. */
   SES_CONFIGURATION_SET: z.optional(z.string().check(z.minLength(1))),
   DEFAULT_FROM_ADDRESS: z._default(z.email(), 'no-reply@example.com'),
+  /**
+   * The From address of the service's own e-mails (sign-in links, invitations; shared/domain/system-mail), a verified
+   * SES identity on AWS (context `systemFromEmail`, else `defaultFromAddress`). The local runtime sets one.
+   */
+  SYSTEM_FROM_EMAIL: z._default(z.email(), 'no-reply@example.com'),
   /** Optional mailbox offered as the List-Unsubscribe mailto alternative. */
   UNSUBSCRIBE_MAILTO: z.optional(z.email()),
   /**

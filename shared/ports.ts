@@ -129,8 +129,11 @@ export interface OutboundEmail {
   headers?: Record<string, string>;
   /** Provider message tags (SES EmailTags): client, execution and sent-email ids. */
   tags?: Record<string, string>;
-  /** SES configuration set that publishes the delivery events. */
-  configurationSet?: string;
+  /**
+   * SES configuration set that publishes the delivery events; absent: the mailer's default. `null`: none at all — the
+   * service's own e-mails (sign-in links, invitations: shared/domain/system-mail) are not tracked.
+   */
+  configurationSet?: string | null;
 }
 
 /**

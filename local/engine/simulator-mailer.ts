@@ -30,7 +30,8 @@ export class SimulatorMailer implements Mailer {
       return { kind: 'rejected', reason: 'MessageRejected: Email address is on the reject list (SES mailbox simulator)' };
     }
     const result = await this.inner.send(email);
-    if (result.kind === 'sent' && this.notify) await this.emit(email, address, result.providerMessageId);
+    // No configuration set (configurationSet null, the service's own mail): SES publishes no events for it.
+    if (result.kind === 'sent' && this.notify && email.configurationSet !== null) await this.emit(email, address, result.providerMessageId);
     return result;
   }
 

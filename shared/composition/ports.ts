@@ -19,6 +19,7 @@ import type { TrackingStore } from '../domain/tracking/tracking-store.js';
 import type { UnsubscribeStore } from '../domain/links/unsubscribe-store.js';
 import type { WebhookSender } from '../domain/webhooks/webhook-sender.js';
 import type { WebhookStore } from '../domain/webhooks/webhook-store.js';
+import type { SystemMail } from '../domain/system-mail/system-mail.js';
 import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../ports.js';
 
 /**
@@ -54,6 +55,8 @@ export interface Ports {
   deadLetters: DeadLetters;
   scheduler: Scheduler;
   mailer: Mailer;
+  /** The service's own e-mails (sign-in links, invitations) from SYSTEM_FROM_EMAIL, untracked. */
+  systemMail: SystemMail;
 }
 
 /** What a container can provide: the ports, and the per-container services built from them. */

@@ -338,6 +338,8 @@ describe('the engine on AWS (issue 8 §6)', () => {
           expect(env).toMatchObject({
             DEFAULT_FROM_ADDRESS: 'lifecycle@mail.example.org',
             UNSUBSCRIBE_MAILTO: 'unsubscribe@mail.example.org',
+            // The service's own e-mails fall back to the default From when no systemFromEmail is given.
+            SYSTEM_FROM_EMAIL: 'lifecycle@mail.example.org',
           });
         } else {
           expect(env).not.toHaveProperty('DEFAULT_FROM_ADDRESS');
@@ -345,7 +347,19 @@ describe('the engine on AWS (issue 8 §6)', () => {
       }
     });
 
-    it.each(['defaultFromAddress', 'unsubscribeMailto'])('refuses a %s that is not an e-mail address', (key) => {
+    it('gives the senders the systemFromEmail of CDK context as SYSTEM_FROM_EMAIL (the service\'s own e-mails)', () => {
+      const { resources: custom } = synthesize({ defaultFromAddress: 'lifecycle@mail.example.org', systemFromEmail: 'accounts@mail.example.org' });
+      const functions = Object.values(custom).filter((r) => r.Type === 'AWS::Lambda::Function');
+      const senders = ENTRIES.filter((entry) => entry.needs.sendsEmail);
+      expect(senders.length).toBeGreaterThan(0);
+      for (const entry of senders) {
+        const fn = functions.find((r) => r.Properties.Description === entry.description)!;
+        const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+        expect(env).toMatchObject({ DEFAULT_FROM_ADDRESS: 'lifecycle@mail.example.org', SYSTEM_FROM_EMAIL: 'accounts@mail.example.org' });
+      }
+    });
+
+    it.each(['defaultFromAddress', 'unsubscribeMailto', 'systemFromEmail'])('refuses a %s that is not an e-mail address', (key) => {
       expect(() => composeApp(appWith({ [key]: 'not-an-address' }))).toThrow(key);
     });
   });

@@ -104,6 +104,15 @@ describe('SesMailer', () => {
     expect(sentInputs()[0]).not.toHaveProperty('ConfigurationSetName');
   });
 
+  it('sends without the default configuration set when the e-mail says null (the service\'s own, untracked mail)', async () => {
+    // Prepare
+    sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-0005' });
+    // Act
+    await mailer.send({ ...minimal, configurationSet: null });
+    // Assess
+    expect(sentInputs()[0]).not.toHaveProperty('ConfigurationSetName');
+  });
+
   it('turns tag names and values into the characters SES accepts, at most 256, and drops empty ones', async () => {
     // Prepare
     sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-0004' });

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatorMailer } from '../../../local/engine/simulator-mailer.js';
+import type { MailSendResult, Mailer, OutboundEmail, SesStatusMessage } from '../../../shared/ports.js';
+
+const inner: Mailer = { send: async (): Promise<MailSendResult> => ({ kind: 'sent', providerMessageId: 'local-1' }) };
+const email: OutboundEmail = { from: 'a@service.example', to: 'ada@example.com', subject: 'S', html: '<p>H</p>', text: 'T' };
+
+describe('SimulatorMailer', () => {
+  it('publishes Send and Delivery for an e-mail sent with a configuration set (the default)', async () => {
+    const published: SesStatusMessage[] = [];
+    await new SimulatorMailer(inner, async (message) => void published.push(message)).send(email);
+    expect(published).toHaveLength(2);
+  });
+
+  it('publishes nothing for an e-mail with no configuration set (configurationSet null), as SES does', async () => {
+    const published: SesStatusMessage[] = [];
+    const result = await new SimulatorMailer(inner, async (message) => void published.push(message)).send({ ...email, configurationSet: null });
+    expect(result).toEqual({ kind: 'sent', providerMessageId: 'local-1' });
+    expect(published).toEqual([]);
+  });
+});
