@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createContainer, setContainer } from '../../shared/composition/container.js';
+import { createContainer, setContainer, type Container } from '../../shared/composition/container.js';
 import type { Ports } from '../../shared/composition/ports.js';
 import { loadConfig } from '../../shared/config.js';
 import { createDocumentClient } from '../../shared/adapters/dynamo/document-client.js';
@@ -11,7 +11,17 @@ import { RequestCounter } from '../../shared/adapters/dynamo/request-counter.js'
  * latency models that round trip; 0 leaves the requests as they are. `overrides` are the ports the runtime swapped
  * in (its in-process queue, scheduler and mailer), kept so the engine still runs locally.
  */
-export function installLatency(overrides: Partial<Ports>): { set(ms: number): void; counter: RequestCounter } {
+export function installLatency(overrides: Partial<Ports>): {
+  set(ms: number): void;
+  counter: RequestCounter;
+  /** The container's DynamoDB client (the counters' bench attaches its capacity meter to it). */
+  db: DynamoDBDocumentClient;
+  /**
+   * Puts a container on the same client, counter and engine ports in place, with `stores(container)` in place of the
+   * providers' (the counters' bench: stores that do not count); returns the function that puts the first one back.
+   */
+  withStores(stores: (container: Container) => Partial<Ports>): () => void;
+} {
   let latencyMs = 0;
   const config = loadConfig();
   const counter = new RequestCounter();
@@ -27,6 +37,19 @@ export function installLatency(overrides: Partial<Ports>): { set(ms: number): vo
     },
     { step: 'finalizeRequest', name: 'benchLatency', priority: 'low' },
   );
-  setContainer(createContainer({ config, db, requestCounter: counter, overrides }));
-  return { set: (ms) => (latencyMs = ms), counter };
+  const base = createContainer({ config, db, requestCounter: counter, overrides });
+  setContainer(base);
+  return {
+    set: (ms) => (latencyMs = ms),
+    counter,
+    db,
+    withStores: (stores) => {
+      const swapped: Partial<Ports> = { ...overrides };
+      const container = createContainer({ config, db, requestCounter: counter, overrides: swapped });
+      // The stores may need the container they serve (its configuration cache): built once it exists.
+      Object.assign(swapped, stores(container));
+      setContainer(container);
+      return () => setContainer(base);
+    },
+  };
 }

@@ -5,6 +5,8 @@ import { createQueueDispatcher, type LocalDelivery } from '../../local/queue-fun
 import type { RequestCounter, RequestUsage } from '../../shared/adapters/dynamo/request-counter.js';
 import type { Ports } from '../../shared/composition/ports.js';
 import { MAX_QUEUE_BATCH, type QueueName } from '../../shared/ports.js';
+import type { CapacityMeter } from './capacity-meter.js';
+import type { Capacity } from './stats-cost.js';
 
 /** Calls one message (or the HTTP side) made to the engine's other services; DynamoDB is counted apart. */
 export interface SideCalls {
@@ -22,6 +24,10 @@ export interface MeteredDelivery {
   failed: boolean;
   dynamo: RequestUsage;
   calls: SideCalls;
+  /** The status notification's SES `eventType` (or `notificationType`): `Send`, `Delivery`, `Open`… (ses-status only). */
+  kind?: string;
+  /** Capacity units consumed, when a CapacityMeter is attached (the counters' bench). */
+  capacity?: Capacity;
 }
 
 /** createLocalEngine's default visibility timeout (local/engine/local-engine.ts); the re-registered consumers keep it. */
@@ -42,6 +48,8 @@ export class EngineMeter {
   private readonly scopes = new AsyncLocalStorage<SideCalls>();
 
   private counter?: RequestCounter;
+  /** Set by the counters' bench (scripts/bench/stats.ts): each delivery's capacity units are measured too. */
+  capacity?: CapacityMeter;
 
   constructor(private readonly engine: LocalEngine) {}
 
@@ -93,8 +101,11 @@ export class EngineMeter {
     run: () => Promise<{ failed: string[] }>,
   ): Promise<{ failed: string[] }> {
     const calls = noCalls();
-    const { result, usage } = await this.scopes.run(calls, () => this.counter!.measure(run));
-    const body = JSON.parse(delivery.body) as { event_id?: number; execution_id?: number; MessageId?: string };
+    const measured = () => this.scopes.run(calls, () => this.counter!.measure(run));
+    const { result: { result, usage }, capacity } = this.capacity
+      ? await this.capacity.measure(measured)
+      : { result: await measured(), capacity: undefined };
+    const body = JSON.parse(delivery.body) as { event_id?: number; execution_id?: number; MessageId?: string; Message?: string };
     this.deliveries.push({
       queue,
       target: body.MessageId ?? Number(body.event_id ?? body.execution_id),
@@ -102,7 +113,19 @@ export class EngineMeter {
       failed: result.failed.length > 0,
       dynamo: usage,
       calls,
+      ...(queue === 'ses-status' ? { kind: kindOf(body) } : {}),
+      ...(capacity ? { capacity } : {}),
     });
     return result;
+  }
+}
+
+/** An SES notification's kind, from its SNS envelope (`Message`) or the raw event. */
+function kindOf(body: { Message?: string }): string | undefined {
+  try {
+    const event = (typeof body.Message === 'string' ? JSON.parse(body.Message) : body) as { eventType?: string; notificationType?: string };
+    return event.eventType ?? event.notificationType;
+  } catch {
+    return undefined;
   }
 }

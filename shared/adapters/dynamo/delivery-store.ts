@@ -26,7 +26,7 @@ import { capPendingAttribute, dayCapOf, QUOTA_SENT_ATTRIBUTE, quotaDayAttribute 
 import { sendTransaction } from './transactions.js';
 import { contactFiguresUpdate } from './contact-figures.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
-import { StatsItems } from './stats-items.js';
+import { optional, StatsItems } from './stats-items.js';
 import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
 import { claimIncrement, deferIncrement, mergeIncrements, reasonCode } from '../../domain/stats/execution-increments.js';
 
@@ -126,7 +126,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
       },
       { Put: { TableName: this.tableName, Item: { ...keys.sentEmailLog(c, e.id, r.log.created_at, r.log.id), ...r.log } } },
       // The day counter (issue 21): `sent` with the claim, given back with it when nothing is sent.
-      this.stats.workflowDay(claimIncrement(r.execution, r.quota.day, 1))!,
+      ...optional(this.stats.workflowDay(claimIncrement(r.execution, r.quota.day, 1))),
     );
     try {
       await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: actions }));
@@ -292,7 +292,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           ...this.giveBack(r.execution, claimOf(r)),
           contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1 }),
           // Not sent after all, and failed: on the claim's day row.
-          this.stats.workflowDay({ ...claimIncrement(r.execution, r.quota.day, -1, { counts: { failed: 1 } }), failedReason: reasonCode(reason) })!,
+          ...optional(this.stats.workflowDay({ ...claimIncrement(r.execution, r.quota.day, -1, { counts: { failed: 1 } }), failedReason: reasonCode(reason) })),
         ],
       }),
     );
@@ -358,10 +358,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
                 ...this.giveBack(execution, claim, { waitAgain: true }),
               ]
             : []),
-          ...increments.flatMap((increment) => {
-            const item = this.stats.workflowDay(increment);
-            return item ? [item] : [];
-          }),
+          ...increments.flatMap((increment) => optional(this.stats.workflowDay(increment))),
         ],
       }),
     );

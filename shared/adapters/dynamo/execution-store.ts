@@ -6,7 +6,7 @@ import { ENDED_CLAIM, executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
-import { StatsItems } from './stats-items.js';
+import { optional, StatsItems } from './stats-items.js';
 import { deferIncrement, finishIncrement } from '../../domain/stats/execution-increments.js';
 import { contactFiguresUpdate } from './contact-figures.js';
 import { capPendingAttribute } from './quota-counter.js';
@@ -57,7 +57,7 @@ export class DynamoExecutionStore implements ExecutionStore {
       ExpressionAttributeValues: values,
     };
     const increment = finishIncrement(execution, finish);
-    const counted = increment ? [this.stats.workflowDay(increment)!] : [];
+    const counted = increment ? optional(this.stats.workflowDay(increment)) : [];
     try {
       await sendTransaction(
         this.db,
@@ -132,7 +132,7 @@ export class DynamoExecutionStore implements ExecutionStore {
         ':g3sk': keys.executingEntry(execution.client_id, execution.id, pendingSince).gsi3sk,
       },
     };
-    return this.transactIfUnchanged([{ Update: own }, this.stats.workflowDay(deferIncrement(execution, at))!]);
+    return this.transactIfUnchanged([{ Update: own }, ...optional(this.stats.workflowDay(deferIncrement(execution, at)))]);
   }
 
   async listExecutingBefore(before: string, limit: number, cursor?: string): Promise<ExecutingPage> {

@@ -13,7 +13,7 @@ import { capPendingAttribute } from './quota-counter.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { sendTransaction } from './transactions.js';
 import { openHoursOf } from '../../domain/tracking/open-hours.js';
-import { StatsItems } from './stats-items.js';
+import { optional, StatsItems } from './stats-items.js';
 import { utcDayOf } from '../../domain/time/utc-days.js';
 
 const keyOf = (k: { pk: string; sk: string }) => `${k.pk}\u0000${k.sk}`;
@@ -121,11 +121,10 @@ export class DynamoProcessingStore implements ProcessingStore {
     const byWorkflow = new Map<number, number>();
     for (const execution of executions) byWorkflow.set(execution.workflow_id, (byWorkflow.get(execution.workflow_id) ?? 0) + 1);
     return [
-      this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id }),
-      ...[...byWorkflow].flatMap(([workflowId, count]) => {
-        const item = this.stats.workflowDay({ clientId: event.client_id, workflowId, day, counts: { executions: count }, spread: event.id });
-        return item ? [item] : [];
-      }),
+      ...optional(this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id })),
+      ...[...byWorkflow].flatMap(([workflowId, count]) =>
+        optional(this.stats.workflowDay({ clientId: event.client_id, workflowId, day, counts: { executions: count }, spread: event.id })),
+      ),
     ];
   }
 }

@@ -18,19 +18,35 @@ export const RECEIVED = 'received';
 /** How long a day row is kept (its TTL), by default: a year and a month, so a year-on-year view has its days. */
 export const DEFAULT_STATS_RETENTION_DAYS = 400;
 
+export interface StatsItemsOptions {
+  /**
+   * Measurement only, default true. False makes every builder return undefined, so the stores record their facts
+   * exactly as they would without day counters: `npm run bench` (scripts/bench/stats.ts) builds stores this way to
+   * price the counters (requests and write units with and without). No configuration sets it and the composition
+   * (shared/composition/providers/stats-items.ts) never passes it: the service always counts.
+   */
+  counting?: boolean;
+}
+
 /**
  * The day-counter items a store adds to the transaction that records a fact (issue 21 §1): one `Update` with `ADD`s,
  * never a request of its own. The row is created by its first `ADD`; `expires_at` is set once, `retentionDays` after
- * its day.
+ * its day. Every builder may answer undefined (nothing to add); the stores leave the item out then.
  */
 export class StatsItems {
+  private readonly counting: boolean;
+
   constructor(
     private readonly tableName: string,
     private readonly retentionDays: number = DEFAULT_STATS_RETENTION_DAYS,
-  ) {}
+    options: StatsItemsOptions = {},
+  ) {
+    this.counting = options.counting ?? true;
+  }
 
-  /** The workflow day row's update for `increment`; undefined when it adds nothing. */
+  /** The workflow day row's update for `increment`; undefined when it adds nothing (or counting is off). */
   workflowDay(increment: StatsIncrement): TransactItem | undefined {
+    if (!this.counting) return undefined;
     const adds: [string, number][] = STAT_COUNTERS.flatMap((name) => {
       const value = increment.counts[name] ?? 0;
       return value === 0 ? [] : [[name, value] as [string, number]];
@@ -61,8 +77,9 @@ export class StatsItems {
     };
   }
 
-  /** The event-type day row's update: one more event of that type received. */
-  eventType(increment: EventTypeIncrement): TransactItem {
+  /** The event-type day row's update: one more event of that type received (undefined only when counting is off). */
+  eventType(increment: EventTypeIncrement): TransactItem | undefined {
+    if (!this.counting) return undefined;
     return {
       Update: {
         TableName: this.tableName,
@@ -78,3 +95,6 @@ export class StatsItems {
     return Math.floor(Date.parse(`${day}T00:00:00.000Z`) / 1000) + this.retentionDays * 86_400;
   }
 }
+
+/** A builder's item as a list to spread into a transaction: none when it added nothing. */
+export const optional = (item: TransactItem | undefined): TransactItem[] => (item ? [item] : []);

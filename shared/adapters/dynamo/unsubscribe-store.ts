@@ -7,7 +7,7 @@ import type {
   UnsubscribeStore,
 } from '../../domain/links/unsubscribe-store.js';
 import { linkUnsubscribeIncrement } from '../../domain/links/unsubscribe-store.js';
-import { StatsItems } from './stats-items.js';
+import { optional, StatsItems } from './stats-items.js';
 import { keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
 
@@ -44,7 +44,7 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
           },
         },
         // Counted only with the contact's change, whose condition makes it once per unsubscribe.
-        this.stats.workflowDay(linkUnsubscribeIncrement(write))!,
+        ...optional(this.stats.workflowDay(linkUnsubscribeIncrement(write))),
       ],
     });
     try {

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { StatsItems } from '../../../../shared/adapters/dynamo/stats-items.js';
+import { optional, StatsItems } from '../../../../shared/adapters/dynamo/stats-items.js';
 import { DynamoStatsStore } from '../../../../shared/adapters/dynamo/stats-store.js';
 import { zeroCounts } from '../../../../shared/domain/stats/stats-counters.js';
 
@@ -45,6 +45,15 @@ describe('StatsItems', () => {
         ExpressionAttributeValues: { ':one': 1, ':type': 'signup', ':day': '2026-01-15', ':expires': 1_768_435_200 + 30 * 86_400 },
       },
     });
+  });
+
+  it('builds nothing with counting off (the counters bench), and optional() leaves an absent item out', () => {
+    const items = new StatsItems('tbl', 400, { counting: false });
+    expect(items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread: 1 })).toBeUndefined();
+    expect(items.eventType({ clientId: 7, day: '2026-01-15', type: 'signup', spread: 2 })).toBeUndefined();
+    expect(optional(undefined)).toEqual([]);
+    const counted = new StatsItems('tbl').workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread: 1 });
+    expect(optional(counted)).toEqual([counted]);
   });
 });
 
