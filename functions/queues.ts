@@ -38,6 +38,11 @@ export interface QueueFunctionDefinition {
   schedules?: boolean;
   /** Sends e-mail through SES (ses:SendEmail with the configuration set). */
   sendsEmail?: boolean;
+  /**
+   * Sends only the service's own e-mails (notices to clients, shared/domain/system-mail): ses:SendEmail, but it is no
+   * lifecycle sender, so its concurrency is its own `maxConcurrency`, not the SES send rate.
+   */
+  sendsSystemMail?: boolean;
   /** The queue receives the SES configuration set's status events (through its SNS topic). */
   sesEvents?: boolean;
   /** Records per invocation (default 10). */
@@ -109,6 +114,30 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
         description:
           'ses-status acknowledged 10 or more SES notifications in 5 minutes whose message id no sent e-mail has ' +
           '(logs: metric = ses_status_unknown_message); delivery tracking may be losing its e-mails',
+      },
+    ],
+  },
+  // Webhook deliveries (issue 22 §3): one signed POST a message, ≤ 10 s each, the records of a batch in parallel.
+  // Retries come back on this queue (SQS delay ≤ 15 min, Scheduler beyond); the system mail tells a client its
+  // endpoint was disabled. 20 × 10 in flight: a dead endpoint timing out holds at most what it is sent; other
+  // clients' deliveries go on beside it (docs/benchmarks.md "Webhooks").
+  {
+    handler: 'deliver-webhook',
+    queue: 'webhooks',
+    tableAccess: 'readWrite',
+    sendsTo: ['webhooks'],
+    schedules: true,
+    sendsSystemMail: true,
+    maxConcurrency: 20,
+    timeoutSeconds: 30,
+    logMetrics: [
+      {
+        metric: 'webhook_message_failed',
+        metricName: 'WebhookMessagesFailed',
+        alarmAt: 50,
+        description:
+          'deliver-webhook gave up on 50 or more webhook messages in 5 minutes after their 8th attempt (logs: metric = ' +
+          'webhook_message_failed): clients\' endpoints are down; they are kept for replay',
       },
     ],
   },

@@ -99,6 +99,14 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/client/webhooks/{id}', handler: 'webhooks-delete', tableAccess: 'readWrite' },
   { method: 'POST', path: '/client/webhooks/{id}/rotate-secret', handler: 'webhooks-rotate-secret', tableAccess: 'readWrite' },
   { method: 'POST', path: '/client/webhooks/{id}/test', handler: 'webhooks-test', tableAccess: 'read', timeoutSeconds: 15 },
+  { method: 'GET', path: '/client/webhooks/{id}/attempts', handler: 'webhooks-attempts-list', tableAccess: 'read' },
+  {
+    method: 'POST',
+    path: '/client/webhooks/{id}/attempts/{attempt_id}/replay',
+    handler: 'webhooks-attempts-replay',
+    tableAccess: 'read',
+    sendsTo: ['webhooks'],
+  },
   {
     method: 'POST',
     path: '/client/email-templates/{id}/render-preview',

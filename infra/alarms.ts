@@ -16,6 +16,7 @@ import type { CountedLogMetric } from './log-metrics.js';
 import { constructIdOf } from './node-function.js';
 import type { QueueFunction } from './queue-function.js';
 import type { ScheduledFunction } from './scheduled-function.js';
+import type { StreamFunction } from './stream-function.js';
 
 /** Every alarm but SES's reputation reads 5-minute periods and fires on the first breaching one. */
 const PERIOD = Duration.minutes(5);
@@ -38,6 +39,8 @@ export interface EngineAlarmsProps {
   consumers: readonly QueueFunction[];
   /** The functions of functions/scheduled.ts (the sweepers). */
   scheduled: readonly ScheduledFunction[];
+  /** The functions of functions/streams.ts (webhook facts). */
+  streams?: readonly StreamFunction[];
 }
 
 /**
@@ -59,6 +62,7 @@ export class EngineAlarms extends Construct {
     const background = [
       ...props.consumers.map((c) => ({ handler: c.definition.handler, fn: c.function, logMetrics: c.logMetrics })),
       ...props.scheduled.map((s) => ({ handler: s.definition.handler, fn: s.function, logMetrics: s.logMetrics })),
+      ...(props.streams ?? []).map((s) => ({ handler: s.definition.handler, fn: s.function, logMetrics: s.logMetrics })),
     ];
     for (const { handler, fn, logMetrics } of background) {
       this.functionErrors.set(handler, this.errorsOf(handler, fn));

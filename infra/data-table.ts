@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { TABLE_KEYS } from '../shared/adapters/dynamo/table-definition.js';
 
@@ -33,6 +33,8 @@ export function createDataTable(scope: Construct, options: DataTableOptions): Ta
       },
     ],
     timeToLiveAttribute: TABLE_KEYS.ttlAttribute,
+    // The change stream the stream functions read (functions/streams.ts: webhook facts).
+    dynamoStream: StreamViewType[TABLE_KEYS.streamViewType],
     billing: Billing.onDemand(),
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: options.deletionProtection,

@@ -19,6 +19,8 @@ export interface EngineNeeds {
   sendsTo?: readonly QueueName[];
   schedules?: boolean;
   sendsEmail?: boolean;
+  /** The service's own e-mails only (no links, no configuration set). */
+  sendsSystemMail?: boolean;
   usesLinkSecret?: boolean;
 }
 
@@ -30,7 +32,11 @@ export interface EngineProps {
   senderEnvironment: Record<string, string>;
 }
 
-/** Schedules deliver to this queue only (waits over 15 minutes are executions waiting to run). */
+/**
+ * Schedules deliver to these queues only: waits over 15 minutes are executions waiting to run, or webhook retries
+ * (30 min to 10 h apart, issue 22 §3). Both take waits up to SQS's 15 minutes as `DelaySeconds`.
+ */
+const SCHEDULE_TARGETS: readonly QueueName[] = ['workflow', 'webhooks'];
 const SCHEDULE_TARGET: QueueName = 'workflow';
 
 /**
@@ -67,9 +73,9 @@ export class Engine extends Construct {
     }
     this.queues = queues;
 
-    const scheduleTarget = queues.get(SCHEDULE_TARGET);
-    this.schedules = scheduleTarget
-      ? new ExecutionSchedules(this, 'Schedules', { target: scheduleTarget, removalPolicy })
+    const scheduleTargets = SCHEDULE_TARGETS.flatMap((name) => queues.get(name) ?? []);
+    this.schedules = queues.has(SCHEDULE_TARGET)
+      ? new ExecutionSchedules(this, 'Schedules', { targets: scheduleTargets, removalPolicy })
       : undefined;
     this.mail = new MailSending(this, 'Mail', { senderEnvironment: props.senderEnvironment });
     const statusQueues = props.queueFunctions.filter((entry) => entry.sesEvents);
@@ -83,11 +89,12 @@ export class Engine extends Construct {
   }
 
   /**
-   * The longest delivery delay a message of the queue may carry: the schedules' target (the workflow queue) takes
-   * waits up to SQS's 15 minutes as `DelaySeconds` (shared/domain/engine/dispatch.ts); the other queues none.
+   * The longest delivery delay a message of the queue may carry: the schedules' targets (the workflow and webhook
+   * queues) take waits up to SQS's 15 minutes as `DelaySeconds` (shared/domain/engine/dispatch.ts,
+   * shared/domain/webhooks/deliver-webhook.ts); the other queues none.
    */
   maxDelaySecondsOf(name: QueueName): number {
-    return name === SCHEDULE_TARGET ? MAX_QUEUE_DELAY_SECONDS : 0;
+    return SCHEDULE_TARGETS.includes(name) ? MAX_QUEUE_DELAY_SECONDS : 0;
   }
 
   /** The queue a function consumes (functions/queues.ts). */
@@ -113,7 +120,7 @@ export class Engine extends Construct {
       if (!this.schedules) throw new Error(`${who} schedules, but no queue function consumes the ${SCHEDULE_TARGET} queue`);
       this.schedules.grantCreate(fn);
     }
-    if (needs.sendsEmail) this.mail.grantSend(fn);
+    if (needs.sendsEmail || needs.sendsSystemMail) this.mail.grantSend(fn);
     if (needs.sendsEmail || needs.usesLinkSecret) this.linkSecret.grantTo(fn);
   }
 }

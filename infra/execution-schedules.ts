@@ -8,8 +8,8 @@ import { wildcardResourceFinding } from './nag.js';
 import { queueArnVariable, type WorkQueue } from './work-queue.js';
 
 export interface ExecutionSchedulesProps {
-  /** The queue every schedule sends its message to (the workflow queue). */
-  target: WorkQueue;
+  /** The queues schedules send their messages to (the workflow queue, the webhook delivery queue). */
+  targets: readonly WorkQueue[];
   removalPolicy: RemovalPolicy;
 }
 
@@ -22,15 +22,15 @@ export class ExecutionSchedules extends Construct {
   readonly group: ScheduleGroup;
   readonly role: Role;
   readonly deadLetters: DeadLetterQueue;
-  private readonly target: WorkQueue;
+  private readonly targets: readonly WorkQueue[];
 
   constructor(scope: Construct, id: string, props: ExecutionSchedulesProps) {
     super(scope, id);
-    this.target = props.target;
+    this.targets = props.targets;
     // Deleting a group deletes its schedules, i.e. executions still waiting: retained like the table.
     this.group = new ScheduleGroup(this, 'Group', { removalPolicy: props.removalPolicy });
     this.deadLetters = new DeadLetterQueue(this, 'DeadLetters', {
-      alarmDescription: 'EventBridge Scheduler could not deliver a scheduled execution to the workflow queue (DLQ)',
+      alarmDescription: 'EventBridge Scheduler could not deliver a scheduled message (an execution, a webhook retry) to its queue (DLQ)',
       removalPolicy: props.removalPolicy,
     });
     Validations.of(this.deadLetters.queue).acknowledge({
@@ -44,7 +44,7 @@ export class ExecutionSchedules extends Construct {
     // Only Scheduler, on behalf of this account's schedules in this group (confused-deputy protection). The
     // schedule-group ARN is what Scheduler documents as aws:SourceArn; the group's schedule ARNs are accepted too.
     this.role = new Role(this, 'Role', {
-      description: 'EventBridge Scheduler: deliver scheduled executions to the workflow queue',
+      description: 'EventBridge Scheduler: deliver scheduled executions and webhook retries to their queues',
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: {
           StringEquals: { 'aws:SourceAccount': stack.account },
@@ -55,7 +55,7 @@ export class ExecutionSchedules extends Construct {
     this.role.addToPolicy(
       new PolicyStatement({
         actions: ['sqs:SendMessage'],
-        resources: [props.target.queue.queueArn, this.deadLetters.queue.queueArn],
+        resources: [...props.targets.map((t) => t.queue.queueArn), this.deadLetters.queue.queueArn],
       }),
     );
   }
@@ -83,7 +83,7 @@ export class ExecutionSchedules extends Construct {
     fn.addEnvironment('SCHEDULER_GROUP_NAME', this.group.scheduleGroupName);
     fn.addEnvironment('SCHEDULER_ROLE_ARN', this.role.roleArn);
     fn.addEnvironment('SCHEDULER_DLQ_ARN', this.deadLetters.queue.queueArn);
-    fn.addEnvironment(queueArnVariable(this.target.name), this.target.queue.queueArn);
+    for (const target of this.targets) fn.addEnvironment(queueArnVariable(target.name), target.queue.queueArn);
   }
 
   /** `arn:…:scheduler:<region>:<account>:schedule/<group>/*`: every schedule of this group. */

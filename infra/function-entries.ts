@@ -1,6 +1,7 @@
 import { queueFunctions } from '../functions/queues.js';
 import { routes } from '../functions/routes.js';
 import { scheduledFunctions } from '../functions/scheduled.js';
+import { streamFunctions } from '../functions/streams.js';
 import { entryOf } from './node-function.js';
 import { routesOnAws } from './route-function.js';
 
@@ -12,8 +13,8 @@ export interface FunctionEntry {
 }
 
 /**
- * Every Lambda function the stack deploys, as the entry file it bundles: one per AWS route, queue function and
- * scheduled function, and the API's fallback. Read by the bundle-size test and `npm run bench:cold`.
+ * Every Lambda function the stack deploys, as the entry file it bundles: one per AWS route, queue, scheduled and
+ * stream function, and the API's fallback. Read by the bundle-size test and `npm run bench:cold`.
  */
 export function functionEntries(): FunctionEntry[] {
   const of = (kind: Parameters<typeof entryOf>[0], handler: string): FunctionEntry => ({ name: `${kind}/${handler}`, entry: entryOf(kind, handler) });
@@ -21,6 +22,7 @@ export function functionEntries(): FunctionEntry[] {
     ...routesOnAws(routes).map((route) => of('http', route.handler)),
     ...queueFunctions.map((definition) => of('queue', definition.handler)),
     ...scheduledFunctions.map((definition) => of('scheduled', definition.handler)),
+    ...streamFunctions.map((definition) => of('stream', definition.handler)),
     of('fallback', 'unmatched'),
   ];
 }

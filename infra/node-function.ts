@@ -5,7 +5,7 @@ import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { TableAccess } from '../functions/routes.js';
 import { STATIC_DIR, type StaticPackage } from '../shared/http/static-files.js';
@@ -15,7 +15,7 @@ import { tableIndexWildcardFinding } from './nag.js';
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** `functions/<kind>/<handler>.ts`: the entry esbuild bundles for one function of a table (or the API's fallback). */
-export const entryOf = (kind: 'http' | 'queue' | 'scheduled' | 'fallback', handler: string): string =>
+export const entryOf = (kind: 'http' | 'queue' | 'scheduled' | 'stream' | 'fallback', handler: string): string =>
   path.join(PROJECT_ROOT, 'functions', kind, `${handler}.ts`);
 
 export interface NodeFunctionProps {
@@ -27,6 +27,11 @@ export interface NodeFunctionProps {
   deletionProtection: boolean;
   /** Package files copied beside the bundle (`assets/`), read at run time instead of bundled. */
   staticFiles?: StaticPackage;
+  /**
+   * A log group shared with other functions (the HTTP routes'); absent: the function gets its own. The stack stays
+   * under CloudFormation's 500 resources this way (docs/decisions.md); lines name their function (`function_name`).
+   */
+  logGroup?: ILogGroup;
 }
 
 /**
@@ -35,11 +40,13 @@ export interface NodeFunctionProps {
  * granted more.
  */
 export function createNodeFunction(scope: Construct, props: NodeFunctionProps): NodejsFunction {
-  const logGroup = new LogGroup(scope, 'Logs', {
-    retention: RetentionDays.ONE_MONTH,
-    removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-  });
-  // Own role instead of AWSLambdaBasicExecutionRole: it may write to its own log group and nothing else.
+  const logGroup =
+    props.logGroup ??
+    new LogGroup(scope, 'Logs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+  // Own role instead of AWSLambdaBasicExecutionRole: it may write to its log group and nothing else.
   const role = new Role(scope, 'Role', {
     assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
     description: props.description,

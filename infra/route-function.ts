@@ -4,6 +4,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { authenticates, fullPath, type RouteDefinition } from '../functions/routes.js';
 import type { Engine } from './engine.js';
@@ -21,6 +22,8 @@ export interface RouteFunctionProps {
   engine: Engine;
   /** Environment shared by every HTTP function (TABLE_NAME, JWT settings, …). */
   environment: Record<string, string>;
+  /** The log group every HTTP route function writes to. */
+  logGroup: ILogGroup;
   /** The HS256 JWT key's secret (context `jwtHs256SecretArn`): read at run time by the routes that authenticate. */
   jwtSecret?: ISecret;
   deletionProtection: boolean;
@@ -45,12 +48,15 @@ export class RouteFunction extends Construct {
       environment: props.environment,
       deletionProtection: props.deletionProtection,
       staticFiles: route.staticFiles,
+      logGroup: props.logGroup,
     });
     grantTableAccess(this.function, props.table, route.tableAccess);
     props.engine.connect(this.function, route.handler, route);
     if (props.jwtSecret && authenticates(route)) grantSecretRead(this.function, props.jwtSecret, 'JWT_HS256_SECRET_ARN');
 
-    const integration = new HttpLambdaIntegration('Integration', this.function);
+    // One invoke permission per function for this API (not one per route: a GET route has a HEAD route beside it),
+    // which keeps the stack under CloudFormation's 500 resources; the function is integrated with its own routes only.
+    const integration = new HttpLambdaIntegration('Integration', this.function, { scopePermissionToRoute: false });
     // A GET route also takes HEAD (HTTP APIs do not map one to the other); the handler answers it without a body.
     const methods = route.method === 'GET' ? [ApiMethod.GET, ApiMethod.HEAD] : [ApiMethod[route.method]];
     for (const method of methods) {

@@ -1,4 +1,5 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { queueFunctions } from '../functions/queues.js';
@@ -16,6 +17,8 @@ import { sizeQueueFunctions } from './queue-concurrency.js';
 import { addQueueFunctions } from './queue-function.js';
 import { RouteFunction, routesOnAws } from './route-function.js';
 import { ScheduledFunction } from './scheduled-function.js';
+import { StreamFunction } from './stream-function.js';
+import { streamFunctions } from '../functions/streams.js';
 import type { StackSettings } from './stack-settings.js';
 
 export interface EmailLifecycleStackProps extends StackProps {
@@ -57,6 +60,12 @@ export class EmailLifecycleStack extends Stack {
     const jwtSecret = settings.jwtHs256SecretArn
       ? Secret.fromSecretCompleteArn(this, 'JwtHs256Secret', settings.jwtHs256SecretArn)
       : undefined;
+    // One log group for the HTTP route functions (their lines carry function_name); the queue, stream and scheduled
+    // functions keep their own (metric filters count their lines).
+    const routeLogs = new LogGroup(this, 'RouteLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: settings.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
     // Developer tools of the local runtime (localOnly) get no Lambda and no API route.
     for (const route of routesOnAws(routes)) {
       const routeFunction = new RouteFunction(this, constructIdOf(route.handler), {
@@ -66,6 +75,7 @@ export class EmailLifecycleStack extends Stack {
         engine,
         environment,
         jwtSecret,
+        logGroup: routeLogs,
         deletionProtection: settings.deletionProtection,
       });
       // The stage's RouteSettings name the ingest routes by key: CloudFormation must create those routes first.
@@ -94,10 +104,22 @@ export class EmailLifecycleStack extends Stack {
         }),
     );
 
+    // The table's change stream → webhook facts (issue 22 §3).
+    const streams = streamFunctions.map(
+      (definition) =>
+        new StreamFunction(this, constructIdOf(definition.handler), {
+        definition,
+        engine,
+        table,
+          environment,
+          deletionProtection: settings.deletionProtection,
+        }),
+    );
+
     // Operators hear about failures (issue 19 §3): the alarms beside the DLQs' own, the dashboard, and every alarm of
     // the stack sending to the on-call topic — wired last, so no alarm is left out.
     const background = { api, engine, consumers: [...consumers.values()], scheduled };
-    const alarms = new EngineAlarms(this, 'Alarms', background);
+    const alarms = new EngineAlarms(this, 'Alarms', { ...background, streams });
     new EngineDashboard(this, 'Dashboard', { ...background, alarms, allAlarms: alarmsIn(this) });
     const onCall = new OnCall(this, 'OnCall', { email: settings.onCallEmail });
     onCall.notifyOnAlarmsIn(this);

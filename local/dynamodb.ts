@@ -120,6 +120,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
             { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
           ],
           GlobalSecondaryIndexes: indexes.map(toGsi),
+          StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_KEYS.streamViewType },
         }),
       )
       .catch((error: Error) => {
@@ -127,7 +128,13 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         if (error.name !== 'ResourceInUseException') throw error;
       });
   } else {
-    // A table persisted with DATA_DIR by an older version may lack an index added since; one GSI per update.
+    // A table persisted with DATA_DIR by an older version may lack the stream or an index added since.
+    if (!existing.StreamSpecification?.StreamEnabled) {
+      await client.send(
+        new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_KEYS.streamViewType } }),
+      );
+    }
+    // One GSI per update.
     const present = new Set((existing.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
     for (const index of indexes.filter((i) => !present.has(i.name))) {
       await client.send(

@@ -5,7 +5,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'a
 /** The handler contract: `functions/http/<name>.ts` exports `handler(event, context)`. */
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 
-export type FunctionKind = 'http' | 'queue' | 'scheduled';
+export type FunctionKind = 'http' | 'queue' | 'scheduled' | 'stream';
 
 export class HandlerModuleNotFoundError extends Error {
   constructor(readonly file: string) {

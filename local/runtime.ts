@@ -11,6 +11,7 @@ import { startSesLocal, type SesLocalHandle } from './ses.js';
 import { createLocalEngine, ensureLinkSecret, type LocalEngine } from './engine/local-engine.js';
 import { recoverEngine } from './engine/recovery.js';
 import { startScheduledFunctions } from './engine/scheduled-functions.js';
+import { LocalStreamPoller } from './engine/stream-poller.js';
 
 /**
  * The whole local runtime in one process: DynamoDB Local (Java child), aws-ses-v2-local and the HTTP server,
@@ -55,6 +56,8 @@ export interface LocalRuntime {
   port: number;
   /** The in-process queues, scheduler and mailer (tests and benchmarks wait on `engine.queue.idle()`). */
   engine: LocalEngine;
+  /** The table's change stream read for the stream functions (webhooks); `streams.settled()` waits for it. */
+  streams: LocalStreamPoller;
   /** The active fault injection, set only when faults are on; `faults.counts()` = injected faults by target and kind. */
   faults?: FaultInjection;
   /** Stops the server, SES and the Java process; safe to call twice. */
@@ -92,6 +95,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const recovered = await recoverEngine(container, engine);
     if (Object.values(recovered).some((n) => n > 0)) console.log(`Recovered after restart: ${JSON.stringify(recovered)}`);
   }
+  // The table's change stream → functions/streams.ts, as Lambda's event source mapping reads DynamoDB Streams.
+  const streams = new LocalStreamPoller({ endpoint: dynamo.endpoint, region: process.env['AWS_REGION'] ?? 'us-east-1', tableName });
+  await streams.start();
   const scheduled = options.periodicSweeps === false ? { stop: () => {} } : startScheduledFunctions();
 
   const server = createLocalServer({ accessLog: options.accessLog, errorLog: options.errorLog, cors: options.cors });
@@ -99,6 +105,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await listen(server, port, host);
   } catch (error) {
     scheduled.stop();
+    await streams.stop();
     await engine.stop();
     await Promise.allSettled([dynamo.stop(), ses.stop()]);
     throw error;
@@ -113,11 +120,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     tableName,
     port,
     engine,
+    streams,
     ...(faults ? { faults } : {}),
     stop: () =>
       (stopping ??= (async () => {
         scheduled.stop();
         await closeServer(server);
+        await streams.stop();
         await engine.stop();
         await Promise.allSettled([ses.stop(), dynamo.stop()]);
         setContainer(undefined);

@@ -32,6 +32,9 @@ const ConfigSchema = z.object({
   EVENTS_QUEUE_URL: z.optional(z.url()),
   WORKFLOW_QUEUE_URL: z.optional(z.url()),
   WORKFLOW_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
+  /** The webhook delivery queue (issue 22 §3): URL for the functions that send to it, ARN for those that schedule to it. */
+  WEBHOOKS_QUEUE_URL: z.optional(z.url()),
+  WEBHOOKS_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
   /** EventBridge Scheduler: group of the one-time schedules and the role that lets them send to the queue. */
   SCHEDULER_GROUP_NAME: z.optional(z.string().check(z.minLength(1))),
   SCHEDULER_ROLE_ARN: z.optional(z.string().check(z.minLength(1))),
@@ -56,6 +59,16 @@ const ConfigSchema = z.object({
   OUTBOX_SWEEP_AFTER_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 120),
   /** Days a day-counter row is kept (its TTL) after its day (issue 21); a stats read spans at most 400 days. */
   STATS_RETENTION_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 400),
+  /**
+   * The waits between a webhook message's attempts, in seconds, comma-separated (issue 22 §3); default Svix's
+   * 5,300,1800,7200,18000,36000,36000. For demos and tests only (the integration run shortens it); 1–7 entries.
+   */
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^[0-9]{1,6}(,[0-9]{1,6}){0,6}$/, 'comma-separated whole seconds, 1 to 7 of them')),
+      z.transform((v: string) => v.split(',').map(Number)),
+    ),
+  ),
   /** HMAC secret of the public /u and /v links (≥ 32 characters), locally and in tests (`npm start` generates one). */
   LINK_SECRET: z.optional(z.string().check(z.minLength(32))),
   /** AWS: the stack's Secrets Manager secret holding LINK_SECRET, read on the first request that needs it. */

@@ -45,6 +45,18 @@ export interface ExecutionMessage {
 }
 
 /**
+ * One attempt of one webhook message to one endpoint (issue 22 §3): `attempt` 1 is the first, each retry the next.
+ * `replay` marks a delivery a client asked for again (POST …/attempts/{id}/replay): one chain of retries of its own.
+ */
+export interface WebhookDeliveryMessage {
+  client_id: number;
+  webhook_id: number;
+  message_id: string;
+  attempt: number;
+  replay?: boolean;
+}
+
+/**
  * An SES status notification as SQS carries it from the configuration set's SNS topic: the SNS envelope (or, sent
  * raw, the SES event itself). Not a pointer: the provider's own JSON, parsed by the consumer
  * (shared/domain/tracking/ses-notification.ts).
@@ -59,12 +71,14 @@ export interface QueueMessages {
   workflow: ExecutionMessage;
   /** SES status notifications → ses-status (on AWS only SNS sends here; locally the SES simulator and /dev/ses-events) */
   'ses-status': SesStatusMessage;
+  /** webhook deliveries → deliver-webhook (issue 22) */
+  webhooks: WebhookDeliveryMessage;
 }
 
 export type QueueName = keyof QueueMessages;
 
 /** Every queue's name, for inputs that name one (the admin CLI, the local redrive route); a Record keeps it complete. */
-const QUEUE_NAME_SET: Record<QueueName, true> = { events: true, workflow: true, 'ses-status': true };
+const QUEUE_NAME_SET: Record<QueueName, true> = { events: true, workflow: true, 'ses-status': true, webhooks: true };
 export const QUEUE_NAMES = Object.keys(QUEUE_NAME_SET) as [QueueName, ...QueueName[]];
 
 /** SQS's longest delivery delay: 15 minutes. Longer waits go through the Scheduler. */

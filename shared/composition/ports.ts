@@ -19,6 +19,8 @@ import type { TrackingStore } from '../domain/tracking/tracking-store.js';
 import type { UnsubscribeStore } from '../domain/links/unsubscribe-store.js';
 import type { WebhookSender } from '../domain/webhooks/webhook-sender.js';
 import type { WebhookStore } from '../domain/webhooks/webhook-store.js';
+import type { WebhookOutbox } from '../domain/webhooks/webhook-outbox.js';
+import type { ClientNotices } from '../domain/webhooks/deliver-webhook.js';
 import type { SystemMail } from '../domain/system-mail/system-mail.js';
 import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../ports.js';
 
@@ -51,6 +53,10 @@ export interface Ports {
   webhooks: WebhookStore;
   /** Posts signed deliveries, refusing private addresses unless WEBHOOK_ALLOW_PRIVATE_URLS (issue 22). */
   webhookSender: WebhookSender;
+  /** Webhook messages, attempts and endpoint health (issue 22 §3). */
+  webhookOutbox: WebhookOutbox;
+  /** Notices to a client by the service's own e-mail (an endpoint disabled). */
+  clientNotices: ClientNotices;
   queue: Queue;
   deadLetters: DeadLetters;
   scheduler: Scheduler;

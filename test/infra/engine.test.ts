@@ -187,7 +187,7 @@ describe('the engine on AWS (issue 8 §6)', () => {
       );
     });
 
-    it('lets the scheduler role send to the workflow queue and the schedules\' DLQ, and do nothing else', () => {
+    it('lets the scheduler role send to the workflow and webhook queues and the schedules\' DLQ, and do nothing else', () => {
       const roleId = schedulerRoleId();
       const role = resources[roleId]!;
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
@@ -197,7 +197,7 @@ describe('the engine on AWS (issue 8 §6)', () => {
       expect(statements[0]).toMatchObject({ Effect: 'Allow', Action: 'sqs:SendMessage' });
       const targets = asList(statements[0]!.Resource).map((r) => logicalIdOf(r));
       const scheduleDlqId = logicalIdOf(functionNamed('execute-workflow').env.SCHEDULER_DLQ_ARN);
-      expect(targets.sort()).toEqual([consumedQueue('workflow').queueId, scheduleDlqId].sort());
+      expect(targets.sort()).toEqual([consumedQueue('workflow').queueId, consumedQueue('webhooks').queueId, scheduleDlqId].sort());
     });
 
     it.each(ENTRIES.map((e) => [e.name, e] as const))(
@@ -249,7 +249,8 @@ describe('the engine on AWS (issue 8 §6)', () => {
     it.each(ENTRIES.map((e) => [e.name, e] as const))('lets %s send e-mail only if its entry says so', (_name, entry) => {
       const { statements, env } = functionOf(entry.description);
       const sends = allowing(statements, 'ses:SendEmail');
-      if (!entry.needs.sendsEmail) {
+      // A function sending only the service's own e-mails (sendsSystemMail) gets the same grant.
+      if (!entry.needs.sendsEmail && !(entry.needs as { sendsSystemMail?: boolean }).sendsSystemMail) {
         expect(sends).toEqual([]);
         expect(env).not.toHaveProperty('SES_CONFIGURATION_SET');
         return;
@@ -334,7 +335,7 @@ describe('the engine on AWS (issue 8 §6)', () => {
       for (const entry of ENTRIES) {
         const fn = functions.find((r) => r.Properties.Description === entry.description)!;
         const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-        if (entry.needs.sendsEmail) {
+        if (entry.needs.sendsEmail || (entry.needs as { sendsSystemMail?: boolean }).sendsSystemMail) {
           expect(env).toMatchObject({
             DEFAULT_FROM_ADDRESS: 'lifecycle@mail.example.org',
             UNSUBSCRIBE_MAILTO: 'unsubscribe@mail.example.org',

@@ -1,5 +1,6 @@
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
+import { streamFunctions } from '../../functions/streams.js';
 import { queueFunctions, type LogMetric } from '../../functions/queues.js';
 import { scheduledFunctions } from '../../functions/scheduled.js';
 import { API_5XX_MIN_ERRORS, API_5XX_PERCENT, SES_REPUTATION_THRESHOLDS } from '../../infra/alarms.js';
@@ -128,8 +129,9 @@ describe('operators hear about failures (issue 19 §3)', () => {
   describe('alarms', () => {
     it('sends every alarm of the stack, on ALARM and on OK, to the on-call topic', () => {
       const topic = { Ref: onCallTopicId() };
-      // 4 DLQs, 5 background functions, 3 queue ages, the API's 5xx rate, 2 SES rates, 2 log metrics.
-      expect(alarms()).toHaveLength(17);
+      // 6 DLQs (4 queues', the schedules', the webhook stream's on-failure queue), 7 background functions (4 queue,
+      // 2 scheduled, 1 stream), 4 queue ages, the API's 5xx rate, 2 SES rates, 3 log metrics.
+      expect(alarms()).toHaveLength(23);
       for (const alarm of alarms()) {
         expect(alarm.Properties.AlarmActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
         expect(alarm.Properties.OKActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
@@ -139,7 +141,7 @@ describe('operators hear about failures (issue 19 §3)', () => {
 
     it('keeps one alarm at one message on each DLQ: the three queues\' and the schedules\'', () => {
       const dlqAlarms = alarms().filter((a) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
-      expect(dlqAlarms).toHaveLength(queueFunctions.length + 1);
+      expect(dlqAlarms).toHaveLength(queueFunctions.length + 1 + streamFunctions.length);
       for (const alarm of dlqAlarms) expect(alarm.Properties).toMatchObject({ Threshold: 1, Namespace: 'AWS/SQS' });
     });
 
@@ -240,6 +242,7 @@ describe('operators hear about failures (issue 19 §3)', () => {
     it('declares the two log metrics operators must hear about', () => {
       expect(LOG_METRICS.map(([metric, b]) => `${b.handler}: ${metric}`)).toEqual([
         'ses-status: ses_status_unknown_message',
+        'deliver-webhook: webhook_message_failed',
         'sweep-executions: stuck_executions_swept',
       ]);
     });
@@ -320,7 +323,8 @@ describe('operators hear about failures (issue 19 §3)', () => {
 
 describe('bounded concurrency (issue 19 §2)', () => {
   it('bounds the mapping of every queue consumer: a maximum concurrency from 2 to 1000', () => {
-    const mappings = ofType('AWS::Lambda::EventSourceMapping');
+    // The stream mappings (functions/streams.ts) have no maximum concurrency: one batch per shard at a time.
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.StartingPosition === undefined);
     expect(mappings).toHaveLength(queueFunctions.length);
     for (const [, mapping] of mappings) {
       const maximum = (mapping.Properties.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency;

@@ -4,6 +4,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
+import { streamFunctions } from '../../functions/streams.js';
 import { queueFunctions, type QueueFunctionDefinition } from '../../functions/queues.js';
 import { composeApp } from '../../infra/compose-app.js';
 import { createDataTable } from '../../infra/data-table.js';
@@ -136,8 +137,8 @@ describe('queue functions (infra)', () => {
     );
   });
 
-  it('builds the real stack from functions/queues.ts (a queue and a DLQ per entry, and the schedules\' DLQ)', () => {
+  it('builds the real stack from functions/queues.ts (a queue and a DLQ per entry, the schedules\' DLQ, an on-failure queue per stream function)', () => {
     const stack = composeApp(appWith());
-    Template.fromStack(stack).resourceCountIs('AWS::SQS::Queue', queueFunctions.length * 2 + 1);
+    Template.fromStack(stack).resourceCountIs('AWS::SQS::Queue', queueFunctions.length * 2 + 1 + streamFunctions.length);
   });
 });

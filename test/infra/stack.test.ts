@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { queueFunctions } from '../../functions/queues.js';
 import { routeKey, routes, type RouteDefinition } from '../../functions/routes.js';
 import { scheduledFunctions } from '../../functions/scheduled.js';
+import { streamFunctions } from '../../functions/streams.js';
 import { composeApp } from '../../infra/compose-app.js';
 import { routesOnAws } from '../../infra/route-function.js';
 import { TABLE_KEYS } from '../../shared/adapters/dynamo/table-definition.js';
@@ -145,7 +146,7 @@ describe('EmailLifecycle stack', () => {
     const getRoutes = awsRoutes.filter((route) => route.method === 'GET').length;
     // …plus the literal paths' missing methods, routed to the $default function (issue 20 §3).
     template.resourceCountIs('AWS::ApiGatewayV2::Route', awsRoutes.length + getRoutes + 1 + fallbackRoutes(awsRoutes).length);
-    template.resourceCountIs('AWS::Lambda::Function', awsRoutes.length + queueFunctions.length + scheduledFunctions.length + 1);
+    template.resourceCountIs('AWS::Lambda::Function', awsRoutes.length + queueFunctions.length + scheduledFunctions.length + streamFunctions.length + 1);
   });
 
   it.each(awsRoutes.map((route) => [routeKey(route), route] as const))(
@@ -262,7 +263,7 @@ describe('EmailLifecycle stack', () => {
     const functions = (Object.values(custom.findResources('AWS::Lambda::Function')) as Resource[]).filter(
       (fn) => !String(fn.Properties.Description).startsWith('$default'),
     );
-    expect(functions).toHaveLength(awsRoutes.length + queueFunctions.length + scheduledFunctions.length);
+    expect(functions).toHaveLength(awsRoutes.length + queueFunctions.length + scheduledFunctions.length + streamFunctions.length);
     for (const fn of functions) {
       expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
         JWT_ISSUER: 'https://issuer.example.com/',

@@ -12,6 +12,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   process.env['JWT_HS256_SECRET'] = jwt.secret;
   process.env['JWT_ISSUER'] = jwt.issuer;
   process.env['JWT_AUDIENCE'] = jwt.audience;
+  // Webhook retries a second apart, so a receiver that fails twice gets its third attempt within the test.
+  process.env['WEBHOOK_RETRY_SCHEDULE_SECONDS'] = '1,1,1,1,1,1,1';
   const { startLocalRuntime } = await import('../../local/runtime.js');
   const runtime = await startLocalRuntime({
     port: 0,

@@ -14,6 +14,10 @@ import { createHash } from 'node:crypto';
  *                                                                  audit: WORKFLOW#<wid>#AUDIT#<ts>#<n>
  * - all clients (admin)   gsi1: CLIENTS / CLIENT#<id>
  * - webhook endpoint      CLIENT#<id> / WEBHOOK#<id>               url, event types, signing secrets (issue 22 §1)
+ * - webhook message       WHMSG#<client>#<message id> / WHMSG      one event's signed body (issue 22 §3); TTL 30 days
+ * - webhook attempt       WHATT#<client>#<webhook id> / <attempt id>   one delivery attempt; ids are time-ordered, so one
+ *                                                                    Query reads an endpoint's attempts newest first;
+ *                                                                    TTL 30 days
  * - webhook count         CLIENT#<id> / WEBHOOKS                   `n` endpoints; the create/delete transactions keep
  *                                                                  it, so the per-client limit holds under concurrency
  *
@@ -130,6 +134,29 @@ export const keys = {
   webhook: (clientId: number, webhookId: number): ItemKey => ({ pk: clientPk(clientId), sk: `WEBHOOK#${pad(webhookId)}` }),
   webhookSkPrefix: 'WEBHOOK#',
   webhookCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'WEBHOOKS' }),
+  /**
+   * What a changed item's key names, for the change stream's readers (webhooks, issue 22): a sent e-mail's status log,
+   * a contact, an execution; undefined for any other item.
+   */
+  changedItemOf: (
+    pk: string,
+    sk: string,
+  ):
+    | { kind: 'sentLog'; clientId: number; sentEmailId: string }
+    | { kind: 'contact'; clientId: number; contactId: number }
+    | { kind: 'execution'; clientId: number; executionId: number }
+    | undefined => {
+    const match = /^(SENT|CONTACT|EXEC)#(\d+)#([^#]+)$/.exec(pk);
+    if (!match) return undefined;
+    const [, kind, client, id] = match as unknown as [string, 'SENT' | 'CONTACT' | 'EXEC', string, string];
+    const clientId = Number(client);
+    if (kind === 'SENT') return sk.startsWith(keys.sentEmailLogPrefix) ? { kind: 'sentLog', clientId, sentEmailId: id } : undefined;
+    if (kind === 'CONTACT') return sk === 'CONTACT' ? { kind: 'contact', clientId, contactId: Number(id) } : undefined;
+    return sk === keys.executionSk ? { kind: 'execution', clientId, executionId: Number(id) } : undefined;
+  },
+  webhookMessage: (clientId: number, messageId: string): ItemKey => ({ pk: `WHMSG#${clientId}#${messageId}`, sk: 'WHMSG' }),
+  webhookAttempt: (clientId: number, webhookId: number, attemptId: string): ItemKey => ({ pk: keys.webhookAttemptsPk(clientId, webhookId), sk: attemptId }),
+  webhookAttemptsPk: (clientId: number, webhookId: number): string => `WHATT#${clientId}#${webhookId}`,
 
   customization: (clientId: number, workflowId: number): ItemKey => ({
     pk: clientPk(clientId),

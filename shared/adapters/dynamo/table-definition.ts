@@ -10,4 +10,6 @@ export const TABLE_KEYS = {
   gsi2: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'KEYS_ONLY' },
   /** Executions holding a claim (status 2), sparse, keys only: the stuck-execution sweep's view (keys.executingEntry). */
   gsi3: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'KEYS_ONLY' },
+  /** The change stream the stream functions read (functions/streams.ts): both images, to see what changed. */
+  streamViewType: 'NEW_AND_OLD_IMAGES',
 } as const;

@@ -81,7 +81,8 @@ export class DynamoWebhookStore implements WebhookStore {
       new UpdateCommand({
         TableName: this.tableName,
         Key: keys.webhook(clientId, webhookId),
-        UpdateExpression: `SET ${[...sets, 'updated_at = :at'].join(', ')}`,
+        // Enabling an endpoint (again) starts its health afresh: an auto-disabled one gets its 5 days back.
+        UpdateExpression: `SET ${[...sets, 'updated_at = :at'].join(', ')}${changes.enabled === true ? ' REMOVE failing_since, disabled_reason' : ''}`,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: entries.length > 0 ? names : undefined,
         ExpressionAttributeValues: values,

@@ -28,6 +28,11 @@ export class MemoryWebhookStore implements WebhookStore {
     const stored = this.webhooks.get(keyOf(clientId, webhookId));
     if (!stored) return undefined;
     for (const [field, value] of Object.entries(changes)) if (value !== undefined) Object.assign(stored, { [field]: copy(value) });
+    // Enabling an endpoint starts its health afresh (as the DynamoDB adapter's REMOVE does).
+    if (changes.enabled === true) {
+      delete stored.failing_since;
+      delete stored.disabled_reason;
+    }
     stored.updated_at = at;
     return copy(stored);
   }

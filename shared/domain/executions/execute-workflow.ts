@@ -259,6 +259,7 @@ function buildReservation(
     contact_id: contact.id,
     execution_id: execution.id,
     workflow_id: execution.workflow_id,
+    event_id: execution.event_id,
     email_template_id: template.id,
     email_template_name: template.name ?? findWorkflow(execution.workflow_id)?.name ?? '',
     from_email: fromName ? `${quoteName(fromName)} <${fromAddress}>` : fromAddress,

@@ -37,6 +37,8 @@ export interface SentEmailRecord {
   provider_message_id?: string;
   status: SentStatus;
   status_updated_at: string;
+  /** The event whose processing created the execution (null for a test send); absent on e-mails sent before it was kept. */
+  event_id?: number | null;
   created_at: string;
 }
 
@@ -51,5 +53,7 @@ export interface SentEmailLogRecord {
   is_bot?: boolean;
   /** Which signal made it a machine event (bot-detection.ts), for opens and clicks. */
   bot_reason?: string;
+  /** A bounce's kind: `hard` (permanent) or `soft` (transient or undetermined), for webhooks (issue 22 §2). */
+  bounce_type?: 'hard' | 'soft';
   detail?: string;
 }

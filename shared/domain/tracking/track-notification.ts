@@ -93,6 +93,7 @@ async function assess(tracking: TrackingStore, message: TrackedMessage, event: S
     status: event.status,
     provider_message_id: event.messageId,
     ...(event.statusText ? { detail: event.statusText } : {}),
+    ...(event.bounce ? { bounce_type: event.bounce.permanent ? ('hard' as const) : ('soft' as const) } : {}),
   };
   const write: TrackingWrite = { message, log };
 

@@ -26,6 +26,7 @@ export async function createWebhook(deps: Deps, clientId: number, body: WebhookB
     description: body.description,
     event_types: body.event_types && [...new Set(body.event_types)],
     enabled: body.enabled,
+    humans_only: body.humans_only,
     secret: generateSigningSecret(),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),

@@ -1,8 +1,8 @@
 import * as z from '../../validation/zod.js';
 
 /**
- * The facts an endpoint may subscribe to (issue 22 §2). Only `webhook.test` is delivered today (by
- * POST /client/webhooks/{id}/test); the others are produced once the outbox and delivery queue exist.
+ * The facts an endpoint may subscribe to (issue 22 §2), produced from the table's change stream
+ * (shared/adapters/dynamo/webhook-stream-facts.ts) and delivered by the webhooks queue.
  */
 export const WEBHOOK_EVENT_TYPES = [
   'email.sent',

@@ -43,12 +43,17 @@ const eventTypes = z
 
 const enabled = z.boolean({ error: 'Must be a boolean' });
 
+const humansOnly = z
+  .boolean({ error: 'Must be a boolean' })
+  .check(z.meta({ description: 'true: email.opened and email.clicked made by machines (scanners, Apple Mail Privacy Protection) are not sent here' }));
+
 /** POST /client/webhooks */
 export const WebhookBody = z.object({
   url: WebhookUrl,
   description: z._default(z.optional(description), ''),
   event_types: z._default(z.optional(eventTypes), null),
   enabled: z._default(z.optional(enabled), true),
+  humans_only: z._default(z.optional(humansOnly), false),
 });
 export type WebhookBody = z.output<typeof WebhookBody>;
 
@@ -58,5 +63,6 @@ export const WebhookPatch = z.object({
   description: z.optional(description),
   event_types: z.optional(eventTypes),
   enabled: z.optional(enabled),
+  humans_only: z.optional(humansOnly),
 });
 export type WebhookPatch = z.output<typeof WebhookPatch>;

@@ -12,6 +12,8 @@ export interface WebhookSettings {
   description: string;
   event_types: WebhookEventType[] | null;
   enabled: boolean;
+  /** Opens and clicks made by machines (bot detection) are not sent to this endpoint. */
+  humans_only: boolean;
 }
 
 /**
@@ -26,6 +28,10 @@ export interface WebhookRecord extends WebhookSettings {
   /** The secret rotated out, signing beside `secret` until `previous_secret_expires_at`. */
   previous_secret?: string;
   previous_secret_expires_at?: string;
+  /** Set by the first failed attempt after a success, cleared by the next success (issue 22 §3). */
+  failing_since?: string;
+  /** `failing`: disabled after failing every attempt for WEBHOOK_DISABLE_AFTER_MS; cleared when re-enabled. */
+  disabled_reason?: 'failing';
   created_at: string;
   updated_at: string;
 }

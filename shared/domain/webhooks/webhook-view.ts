@@ -10,6 +10,13 @@ const fields = {
   description: z.string(),
   event_types: z.nullable(z.array(WebhookEventType)).check(z.meta({ description: 'null: every event type' })),
   enabled: z.boolean(),
+  humans_only: z.boolean().check(z.meta({ description: 'Machine opens and clicks are not sent here' })),
+  failing_since: z
+    .nullable(UtcTimestamp)
+    .check(z.meta({ description: 'Since when every attempt failed (null while deliveries succeed); at 5 days the endpoint is disabled' })),
+  disabled_reason: z
+    .nullable(z.enum(['failing']))
+    .check(z.meta({ description: '`failing`: disabled by the service after failing every attempt for 5 days (the client was e-mailed); null otherwise' })),
   masked_secret: z.string().check(z.meta({ description: 'The signing secret, masked: `whsec_…` + its last 4 characters', examples: ['whsec_…k9Q='] })),
   previous_secret_expires_at: z
     .nullable(UtcTimestamp)
@@ -45,6 +52,9 @@ export function toWebhookView(w: WebhookRecord, now: Date): WebhookView {
     description: w.description,
     event_types: w.event_types,
     enabled: w.enabled,
+    humans_only: w.humans_only === true,
+    failing_since: w.failing_since ?? null,
+    disabled_reason: w.disabled_reason ?? null,
     masked_secret: maskSecret(w.secret),
     previous_secret_expires_at: overlap ? w.previous_secret_expires_at! : null,
     created_at: w.created_at,

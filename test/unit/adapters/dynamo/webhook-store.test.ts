@@ -17,6 +17,7 @@ const webhook: WebhookRecord = {
   description: 'CRM',
   event_types: ['email.sent'],
   enabled: true,
+  humans_only: false,
   secret: 'whsec_c2VjcmV0',
   created_at: AT,
   updated_at: AT,

@@ -1,0 +1,24 @@
+import { accepted } from '../../shared/http/envelope.js';
+import { jsonApi } from '../../shared/http/api.js';
+import { clock } from '../../shared/composition/providers/clock.js';
+import { queue } from '../../shared/composition/providers/queue.js';
+import { webhookOutbox } from '../../shared/composition/providers/webhook-outbox.js';
+import { webhookStore } from '../../shared/composition/providers/webhook-store.js';
+import { replayWebhookAttempt, WebhookAttemptParams, WebhookReplayResult } from '../../shared/domain/webhooks/attempts.js';
+
+/** POST /client/webhooks/{id}/attempts/{attempt_id}/replay — issue 22 §3: deliver that attempt's event again. */
+export const handler = jsonApi(
+  {
+    summary: "Replay a webhook attempt's event",
+    description:
+      'Queues the event of this attempt for delivery to the endpoint again, as attempt 1 of a chain with the full ' +
+      'retry schedule; its `webhook-id` is unchanged, so a receiver that already has it can de-duplicate. 202 once ' +
+      'queued; the new attempts show in GET …/attempts with `replay: true`. 404 when the attempt is not this ' +
+      "endpoint's or its event is older than 30 days; 409 `disabled` while the endpoint is disabled.",
+    params: WebhookAttemptParams,
+    responses: { 202: { data: WebhookReplayResult, description: 'Queued for delivery' } },
+    errors: [404, 409],
+  },
+  [webhookStore, webhookOutbox, queue, clock],
+  async ({ params }, { deps, clientId }) => accepted(await replayWebhookAttempt(deps, clientId, params.id, params.attempt_id), 'Replay queued'),
+);

@@ -1,0 +1,38 @@
+/**
+ * The stream-function table: functions fed by the table's change stream (DynamoDB Streams, NEW_AND_OLD_IMAGES),
+ * declared once and read by infra/ (the event source mapping, its filter, its on-failure queue) and local/ (a poller
+ * over DynamoDB Local's stream), as functions/routes.ts, queues.ts and scheduled.ts are.
+ */
+import type { QueueName } from '../shared/ports.js';
+import type { LogMetric } from './queues.js';
+import type { TableAccess } from './routes.js';
+
+export interface StreamFunctionDefinition {
+  /** Module under functions/stream/ (without extension) whose `handler` export takes a DynamoDBStreamEvent. */
+  handler: string;
+  /**
+   * The `pk` prefixes of the items whose changes the function needs: on AWS the event source mapping's filter lets
+   * only those through (filtered records cost no invocation); locally the poller applies the same filter.
+   */
+  pkPrefixes: readonly string[];
+  tableAccess: TableAccess;
+  /** Queues the function sends to (sqs:SendMessage on exactly those, URLs in `<NAME>_QUEUE_URL`). */
+  sendsTo?: readonly QueueName[];
+  /** Records per invocation (default 100). */
+  batchSize?: number;
+  /** Seconds to wait for a fuller batch (default 1). */
+  maxBatchingWindowSeconds?: number;
+  /** Maximum run time in seconds (default 60). */
+  timeoutSeconds?: number;
+  /** Log lines CloudWatch counts and alarms on. */
+  logMetrics?: readonly LogMetric[];
+}
+
+export const STREAM_FUNCTION_DEFAULTS = { batchSize: 100, maxBatchingWindowSeconds: 1, timeoutSeconds: 60 } as const;
+
+export const streamFunctions: readonly StreamFunctionDefinition[] = [
+  // Webhook facts (issue 22 §3): status logs of sent e-mails, contacts' subscription changes, executions ending
+  // failed or skipped become webhook messages and their deliveries. A failed batch is retried (bisected) until it
+  // succeeds or its records are a day old, then its position goes to the on-failure queue: never silently skipped.
+  { handler: 'webhook-facts', pkPrefixes: ['SENT#', 'CONTACT#', 'EXEC#'], tableAccess: 'readWrite', sendsTo: ['webhooks'] },
+];

@@ -1,0 +1,79 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Construct } from 'constructs';
+import { STREAM_FUNCTION_DEFAULTS, type StreamFunctionDefinition } from '../functions/streams.js';
+import { DeadLetterQueue } from './dead-letter-queue.js';
+import type { Engine } from './engine.js';
+import { countLogMetrics, type CountedLogMetric } from './log-metrics.js';
+import { createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
+
+export interface StreamFunctionProps {
+  definition: StreamFunctionDefinition;
+  engine: Engine;
+  table: TableV2;
+  environment: Record<string, string>;
+  deletionProtection: boolean;
+}
+
+/** The stream keeps a change 24 hours; a batch is retried until its records are that old. */
+const STREAM_RETENTION = Duration.hours(24);
+
+/**
+ * One entry of functions/streams.ts: its Lambda (stream read, table access and sends as the entry says) and the event
+ * source mapping on the table's stream — filtered to the entry's `pk` prefixes, so other changes cost no invocation;
+ * a failing batch is bisected and retried until its records are a day old, then its position (shard, sequence
+ * numbers) goes to the on-failure queue, whose alarm fires on the first message: nothing is skipped silently.
+ */
+export class StreamFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly definition: StreamFunctionDefinition;
+  readonly deadLetters: DeadLetterQueue;
+  readonly logMetrics: readonly CountedLogMetric[];
+
+  constructor(scope: Construct, id: string, props: StreamFunctionProps) {
+    super(scope, id);
+    const { definition, table } = props;
+    this.definition = definition;
+    if (!table.tableStreamArn) throw new Error(`${definition.handler} reads the table's stream, but the table has none`);
+    this.function = createNodeFunction(this, {
+      entry: entryOf('stream', definition.handler),
+      description: `table stream -> ${definition.handler}`,
+      timeoutSeconds: definition.timeoutSeconds ?? STREAM_FUNCTION_DEFAULTS.timeoutSeconds,
+      memoryMb: 512,
+      environment: props.environment,
+      deletionProtection: props.deletionProtection,
+    });
+    grantTableAccess(this.function, table, definition.tableAccess);
+    table.grantStreamRead(this.function);
+    props.engine.connect(this.function, definition.handler, definition);
+
+    this.deadLetters = new DeadLetterQueue(this, 'OnFailure', {
+      alarmDescription: `${definition.handler} gave up on a batch of table changes after a day of retries (its stream position is in this queue)`,
+      removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.deadLetters.queue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "This queue is itself a dead-letter queue: the stream mapping's on-failure destination puts the position of a " +
+        'batch it gave up on here; no redrive policy names it, so cdk-nag cannot tell.',
+    });
+    new EventSourceMapping(this, 'Source', {
+      target: this.function,
+      eventSourceArn: table.tableStreamArn,
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize: definition.batchSize ?? STREAM_FUNCTION_DEFAULTS.batchSize,
+      maxBatchingWindow: Duration.seconds(definition.maxBatchingWindowSeconds ?? STREAM_FUNCTION_DEFAULTS.maxBatchingWindowSeconds),
+      bisectBatchOnError: true,
+      retryAttempts: 10_000,
+      maxRecordAge: STREAM_RETENTION,
+      onFailure: new SqsDlq(this.deadLetters.queue),
+      // One filter per prefix: a record passes when any matches (Lambda ORs the filters of a mapping).
+      filters: definition.pkPrefixes.map((prefix) => FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(prefix) } } } })),
+    });
+    this.deadLetters.queue.grantSendMessages(this.function);
+    this.logMetrics = countLogMetrics(this, this.function.logGroup, definition.logMetrics);
+  }
+}

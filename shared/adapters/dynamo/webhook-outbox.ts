@@ -1,0 +1,165 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type {
+  ClientRef,
+  EndpointHealthChange,
+  EventFacts,
+  SentEmailFacts,
+  WebhookAttemptRecord,
+  WebhookMessageRecord,
+  WebhookOutbox,
+} from '../../domain/webhooks/webhook-outbox.js';
+import { WEBHOOK_RETENTION_DAYS } from '../../domain/webhooks/webhook-outbox.js';
+import type { WebhookRecord, WebhookStore } from '../../domain/webhooks/webhook-store.js';
+import { batchGetItems } from './batch-get.js';
+import { batchPutItems } from './batch-write.js';
+import type { ConfigCache } from './config-cache.js';
+import { stripKeys } from './items.js';
+import { clientPk, keys, type ItemKey } from './keys.js';
+
+const SENT_FACT_ATTRIBUTES = [
+  'id',
+  'client_id',
+  'contact_id',
+  'execution_id',
+  'workflow_id',
+  'email_template_id',
+  'from_email',
+  'to_email',
+  'subject',
+  'status',
+  'created_at',
+  'provider_message_id',
+  'event_id',
+] as const;
+const EVENT_FACT_ATTRIBUTES = ['id', 'client_id', 'type', 'idempotency_key', 'created_at'] as const;
+
+const expiresAt = (at: string): number => Math.floor(Date.parse(at) / 1000) + WEBHOOK_RETENTION_DAYS * 86_400;
+
+/** The cache entry holding a client's endpoint list (no such item exists: the cache keys it beside the client's). */
+const endpointListKey = (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: `${keys.webhookSkPrefix}*` });
+
+/**
+ * The webhook outbox in the table (issue 22 §3): messages under `WHMSG#<client>#<id>`, attempts under
+ * `WHATT#<client>#<webhook>` (time-ordered ids: one Query a page, newest first), both kept 30 days by TTL; endpoint
+ * health on the endpoint item. The endpoint list the stream producer reads is kept in the container's config cache
+ * (CONFIG_CACHE_TTL_SECONDS): the endpoint writers of the same container forget it at once.
+ */
+export class DynamoWebhookOutbox implements WebhookOutbox {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly webhooks: WebhookStore,
+    private readonly cache?: ConfigCache,
+  ) {}
+
+  async endpointsOf(clientId: number): Promise<WebhookRecord[]> {
+    const key = endpointListKey(clientId);
+    const split = this.cache && this.cache.ttlMs > 0 ? this.cache.take([key]) : undefined;
+    const held = split?.cached.get(`${key.pk}\u0000${key.sk}`);
+    if (held !== undefined) return (held?.['endpoints'] as WebhookRecord[] | undefined) ?? [];
+    const endpoints = await this.webhooks.list(clientId);
+    if (split) this.cache!.remember([key], [{ ...key, endpoints }], split.generation);
+    return endpoints;
+  }
+
+  async sentEmails(refs: readonly ClientRef<string>[]): Promise<SentEmailFacts[]> {
+    const items = await batchGetItems(this.db, this.tableName, refs.map((r) => keys.sentEmail(r.client_id, r.id)), {
+      consistentRead: false,
+      attributes: SENT_FACT_ATTRIBUTES,
+    });
+    return items.map((item) => stripKeys<SentEmailFacts>(item));
+  }
+
+  async events(refs: readonly ClientRef<number>[]): Promise<EventFacts[]> {
+    const items = await batchGetItems(this.db, this.tableName, refs.map((r) => keys.event(r.client_id, r.id)), {
+      consistentRead: false,
+      attributes: EVENT_FACT_ATTRIBUTES,
+    });
+    return items.map((item) => stripKeys<EventFacts>(item));
+  }
+
+  async putMessages(messages: readonly WebhookMessageRecord[]): Promise<void> {
+    await batchPutItems(
+      this.db,
+      this.tableName,
+      messages.map((m) => ({ ...keys.webhookMessage(m.client_id, m.id), ...m, expires_at: expiresAt(m.created_at) })),
+    );
+  }
+
+  async message(clientId: number, messageId: string): Promise<WebhookMessageRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.webhookMessage(clientId, messageId) }));
+    if (!out.Item) return undefined;
+    const { expires_at: _expires, ...rest } = stripKeys<WebhookMessageRecord & { expires_at?: number }>(out.Item);
+    return rest;
+  }
+
+  async recordAttempt(attempt: WebhookAttemptRecord, change: EndpointHealthChange): Promise<{ disabled: boolean }> {
+    const put = this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.webhookAttempt(attempt.client_id, attempt.webhook_id, attempt.id), ...attempt, expires_at: expiresAt(attempt.attempted_at) },
+      }),
+    );
+    const [, disabled] = await Promise.all([put, this.applyHealth(attempt, change)]);
+    if (change.kind !== 'none') this.cache?.forget(clientPk(attempt.client_id));
+    return { disabled };
+  }
+
+  /** One conditional UpdateItem on the endpoint when its health changes; none in the steady state. */
+  private async applyHealth(attempt: WebhookAttemptRecord, change: EndpointHealthChange): Promise<boolean> {
+    const Key = keys.webhook(attempt.client_id, attempt.webhook_id);
+    const base = { TableName: this.tableName, Key };
+    const command =
+      change.kind === 'failing'
+        ? new UpdateCommand({
+            ...base,
+            UpdateExpression: 'SET failing_since = :since',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(failing_since)',
+            ExpressionAttributeValues: { ':since': change.since },
+          })
+        : change.kind === 'recovered'
+          ? new UpdateCommand({ ...base, UpdateExpression: 'REMOVE failing_since', ConditionExpression: 'attribute_exists(pk)' })
+          : change.kind === 'disable'
+            ? new UpdateCommand({
+                ...base,
+                UpdateExpression: 'SET enabled = :false, disabled_reason = :reason, updated_at = :at',
+                ConditionExpression: 'enabled = :true AND failing_since = :since',
+                ExpressionAttributeValues: { ':false': false, ':true': true, ':reason': 'failing', ':at': change.at, ':since': change.since },
+              })
+            : undefined;
+    if (!command) return false;
+    try {
+      await this.db.send(command);
+      return change.kind === 'disable';
+    } catch (error) {
+      // Another attempt changed it first (or the endpoint is gone): its change stands.
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async attempts(clientId: number, webhookId: number, page: { limit: number; before?: string }) {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: page.before ? 'pk = :pk AND sk < :before' : 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.webhookAttemptsPk(clientId, webhookId), ...(page.before ? { ':before': page.before } : {}) },
+        ScanIndexForward: false,
+        Limit: page.limit + 1,
+      }),
+    );
+    const items = (out.Items ?? []).map((item) => attemptOf(item));
+    return { attempts: items.slice(0, page.limit), more: items.length > page.limit };
+  }
+
+  async attempt(clientId: number, webhookId: number, attemptId: string): Promise<WebhookAttemptRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.webhookAttempt(clientId, webhookId, attemptId) }));
+    return out.Item ? attemptOf(out.Item) : undefined;
+  }
+}
+
+function attemptOf(item: Record<string, unknown>): WebhookAttemptRecord {
+  const { expires_at: _expires, ...rest } = stripKeys<WebhookAttemptRecord & { expires_at?: number }>(item);
+  return rest;
+}

@@ -1,0 +1,118 @@
+import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
+import { SENT_STATUS, type SentEmailLogRecord, type SentStatus } from '../../domain/sent-emails/sent-email-record.js';
+import type { ContactFactFields, EmailFact, ExecutionFactFields, WebhookFact } from '../../domain/webhooks/facts.js';
+import { keys } from './keys.js';
+
+/** Which status log is which webhook event; queued (the claim's) and unsubscribed (the contact's own fact) are none. */
+const EMAIL_EVENT_OF: Partial<Record<SentStatus, EmailFact['type']>> = {
+  [SENT_STATUS.sent]: 'email.sent',
+  [SENT_STATUS.delivered]: 'email.delivered',
+  [SENT_STATUS.delivery_delayed]: 'email.delivery_delayed',
+  [SENT_STATUS.bounced]: 'email.bounced',
+  [SENT_STATUS.complained]: 'email.complained',
+  [SENT_STATUS.opened]: 'email.opened',
+  [SENT_STATUS.clicked]: 'email.clicked',
+  [SENT_STATUS.rejected]: 'email.failed',
+  [SENT_STATUS.failed]: 'email.failed',
+};
+
+type Image = Record<string, unknown>;
+
+const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Image | undefined =>
+  image ? unmarshall(image as Record<string, AttributeValue>) : undefined;
+
+/**
+ * The facts in a batch of the table's change stream (NEW_AND_OLD_IMAGES), in stream order:
+ * - a status log inserted on a sent e-mail (logs are written once per notification, so once per fact);
+ * - a contact whose `is_subscribed` turned false (unsubscribed) or true again (subscribed);
+ * - an execution that became failed (4) or skipped (6).
+ * Every other change is none. The infra's event source filter lets only these item kinds reach the function.
+ */
+export function factsOfStreamRecords(records: readonly DynamoDBRecord[]): WebhookFact[] {
+  const facts: WebhookFact[] = [];
+  for (const record of records) {
+    const fact = factOf(record);
+    if (fact) facts.push(fact);
+  }
+  return facts;
+}
+
+function factOf(record: DynamoDBRecord): WebhookFact | undefined {
+  if (record.eventName === 'REMOVE') return undefined;
+  const next = imageOf(record.dynamodb?.NewImage);
+  if (!next || typeof next['pk'] !== 'string' || typeof next['sk'] !== 'string') return undefined;
+  const item = keys.changedItemOf(next['pk'], next['sk']);
+  if (!item) return undefined;
+  const previous = imageOf(record.dynamodb?.OldImage);
+
+  switch (item.kind) {
+    case 'sentLog': {
+      if (record.eventName !== 'INSERT') return undefined;
+      const log = next as unknown as SentEmailLogRecord;
+      const type = EMAIL_EVENT_OF[log.status];
+      if (!type) return undefined;
+      // email.sent is the executor's record of SES accepting the message (no `detail`); SES's own Send notification
+      // of the same message, logged beside it with its status text, confirms it and is no second fact.
+      if (type === 'email.sent' && log.detail !== undefined) return undefined;
+      const { pk: _pk, sk: _sk, ...fields } = next;
+      return { kind: 'email', type, client_id: item.clientId, sent_email_id: item.sentEmailId, log: fields as unknown as SentEmailLogRecord };
+    }
+    case 'contact': {
+      if (record.eventName !== 'MODIFY' || !previous) return undefined;
+      const was = previous['is_subscribed'];
+      const now = next['is_subscribed'];
+      const type = was !== false && now === false ? 'contact.unsubscribed' : was === false && now === true ? 'contact.subscribed' : undefined;
+      if (!type) return undefined;
+      return { kind: 'contact', type, client_id: item.clientId, contact: contactFields(next, item.contactId) };
+    }
+    case 'execution': {
+      const status = next['status'];
+      if (status !== EXECUTION_STATUS.failed && status !== EXECUTION_STATUS.skipped) return undefined;
+      if (previous && previous['status'] === status) return undefined;
+      return {
+        kind: 'execution',
+        type: status === EXECUTION_STATUS.failed ? 'execution.failed' : 'execution.skipped',
+        client_id: item.clientId,
+        execution: executionFields(next, item.executionId),
+      };
+    }
+  }
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function contactFields(image: Image, id: number): ContactFactFields {
+  const optional = (name: keyof ContactFactFields) => {
+    const value = text(image[name]);
+    return value === undefined ? {} : { [name]: value };
+  };
+  return {
+    id,
+    email: text(image['email']) ?? '',
+    ...optional('client_contact_id'),
+    ...optional('first_name'),
+    ...optional('last_name'),
+    is_subscribed: image['is_subscribed'] === true,
+    ...optional('unsubscribed_at'),
+    ...optional('unsubscribe_reason'),
+    updated_at: text(image['updated_at']) ?? '',
+  };
+}
+
+function executionFields(image: Image, id: number): ExecutionFactFields {
+  return {
+    id,
+    workflow_id: Number(image['workflow_id']),
+    contact_id: Number(image['contact_id']),
+    event_id: typeof image['event_id'] === 'number' ? image['event_id'] : null,
+    status: Number(image['status']),
+    ...(text(image['reason']) !== undefined ? { reason: text(image['reason'])! } : {}),
+    is_test: image['is_test'] === true,
+    ...(text(image['sent_email_id']) !== undefined ? { sent_email_id: text(image['sent_email_id'])! } : {}),
+    created_at: text(image['created_at']) ?? '',
+    updated_at: text(image['updated_at']) ?? '',
+  };
+}

@@ -1,0 +1,83 @@
+import type {
+  ClientRef,
+  EndpointHealthChange,
+  EventFacts,
+  SentEmailFacts,
+  WebhookAttemptRecord,
+  WebhookMessageRecord,
+  WebhookOutbox,
+} from '../../domain/webhooks/webhook-outbox.js';
+import type { WebhookRecord } from '../../domain/webhooks/webhook-store.js';
+import type { MemoryWebhookStore } from './webhook-store.js';
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** WebhookOutbox in memory, over the memory endpoint store: the DynamoDB adapter's contract (tests, benchmarks). */
+export class MemoryWebhookOutbox implements WebhookOutbox {
+  readonly messages = new Map<string, WebhookMessageRecord>();
+  readonly attemptLog: WebhookAttemptRecord[] = [];
+  /** Context records the payloads may name, by `<client>:<id>`. */
+  readonly sentEmailFacts = new Map<string, SentEmailFacts>();
+  readonly eventFacts = new Map<string, EventFacts>();
+
+  constructor(private readonly webhooks: MemoryWebhookStore) {}
+
+  async endpointsOf(clientId: number): Promise<WebhookRecord[]> {
+    return this.webhooks.list(clientId);
+  }
+
+  async sentEmails(refs: readonly ClientRef<string>[]): Promise<SentEmailFacts[]> {
+    return refs.flatMap((r) => {
+      const found = this.sentEmailFacts.get(`${r.client_id}:${r.id}`);
+      return found ? [copy(found)] : [];
+    });
+  }
+
+  async events(refs: readonly ClientRef<number>[]): Promise<EventFacts[]> {
+    return refs.flatMap((r) => {
+      const found = this.eventFacts.get(`${r.client_id}:${r.id}`);
+      return found ? [copy(found)] : [];
+    });
+  }
+
+  async putMessages(messages: readonly WebhookMessageRecord[]): Promise<void> {
+    for (const m of messages) this.messages.set(`${m.client_id}:${m.id}`, copy(m));
+  }
+
+  async message(clientId: number, messageId: string): Promise<WebhookMessageRecord | undefined> {
+    const found = this.messages.get(`${clientId}:${messageId}`);
+    return found && copy(found);
+  }
+
+  async recordAttempt(attempt: WebhookAttemptRecord, change: EndpointHealthChange): Promise<{ disabled: boolean }> {
+    this.attemptLog.push(copy(attempt));
+    const endpoint = this.webhooks.webhooks.get(`${attempt.client_id}#${attempt.webhook_id}`);
+    if (!endpoint) return { disabled: false };
+    switch (change.kind) {
+      case 'failing':
+        endpoint.failing_since ??= change.since;
+        return { disabled: false };
+      case 'recovered':
+        delete endpoint.failing_since;
+        return { disabled: false };
+      case 'disable':
+        if (!endpoint.enabled || endpoint.failing_since !== change.since) return { disabled: false };
+        Object.assign(endpoint, { enabled: false, disabled_reason: 'failing', updated_at: change.at });
+        return { disabled: true };
+      default:
+        return { disabled: false };
+    }
+  }
+
+  async attempts(clientId: number, webhookId: number, page: { limit: number; before?: string }) {
+    const mine = this.attemptLog
+      .filter((a) => a.client_id === clientId && a.webhook_id === webhookId && (page.before === undefined || a.id < page.before))
+      .sort((a, b) => (a.id < b.id ? 1 : -1));
+    return { attempts: mine.slice(0, page.limit).map(copy), more: mine.length > page.limit };
+  }
+
+  async attempt(clientId: number, webhookId: number, attemptId: string): Promise<WebhookAttemptRecord | undefined> {
+    const found = this.attemptLog.find((a) => a.client_id === clientId && a.webhook_id === webhookId && a.id === attemptId);
+    return found && copy(found);
+  }
+}

@@ -1,0 +1,122 @@
+import { conflict, notFound } from '../../errors.js';
+import type { Clock, Queue } from '../../ports.js';
+import * as z from '../../validation/zod.js';
+import { UtcTimestamp } from '../time/utc-timestamp.js';
+import { plainIdParam } from '../../validation/plain-id.js';
+import { findWebhook } from './find-webhook.js';
+import type { WebhookAttemptRecord, WebhookOutbox } from './webhook-outbox.js';
+import type { WebhookStore } from './webhook-store.js';
+
+/** An attempt id as `newAttemptId` makes them. */
+const ATTEMPT_ID = /^att_[0-9a-z]{9}[0-9a-f]{8}$/;
+
+export const WebhookAttemptParams = z.object({
+  id: plainIdParam(15, 'The webhook endpoint id'),
+  attempt_id: z.string().check(z.meta({ description: 'An attempt id (`att_…`) from GET /client/webhooks/{id}/attempts' })),
+});
+
+/** GET /client/webhooks/{id}/attempts */
+export const WebhookAttemptsQuery = z.object({
+  limit: z._default(
+    z.coerce
+      .number()
+      .check(z.int('Must be an integer'), z.gte(1, 'Must be at least 1'), z.lte(100, 'Must be at most 100'), z.meta({ description: 'Attempts per page, 1–100 (default 20)' })),
+    20,
+  ),
+  starting_after: z.optional(
+    z.string().check(
+      z.regex(ATTEMPT_ID, 'Must be an attempt id (att_…) from the page before'),
+      z.meta({ description: "The last attempt id of the page before (its `next_starting_after`): the page of older attempts" }),
+    ),
+  ),
+});
+export type WebhookAttemptsQuery = z.output<typeof WebhookAttemptsQuery>;
+
+export const WebhookAttemptView = z
+  .object({
+    id: z.string(),
+    webhook_id: z.int(),
+    message_id: z.string().check(z.meta({ description: 'The `webhook-id` the delivery carried: the same for every attempt of one event' })),
+    event_type: z.string(),
+    attempt: z.int().check(z.gte(1), z.meta({ description: 'The attempt number in its chain (1 to 8)' })),
+    replay: z.boolean().check(z.meta({ description: 'Part of a replay the client asked for' })),
+    attempted_at: UtcTimestamp,
+    succeeded: z.boolean().check(z.meta({ description: 'The endpoint answered 2xx' })),
+    status_code: z.nullable(z.int()).check(z.meta({ description: "The endpoint's HTTP status; null when it did not answer" })),
+    duration_ms: z.int().check(z.gte(0)),
+    response_body: z.nullable(z.string()).check(z.meta({ description: 'The first 1 KB of what the endpoint answered' })),
+    error: z.nullable(z.string()).check(z.meta({ description: 'Why nothing was answered: address_refused, dns_failed, connection_failed, timeout, invalid_url (with a detail)' })),
+    next_attempt_at: z.nullable(UtcTimestamp).check(z.meta({ description: 'When the next attempt is due; null after a success or the last attempt' })),
+  })
+  .check(z.meta({ id: 'WebhookAttempt', description: 'One delivery attempt of one event to one endpoint.' }));
+export type WebhookAttemptView = z.output<typeof WebhookAttemptView>;
+
+export const WebhookAttemptList = z.object({
+  attempts: z.array(WebhookAttemptView),
+  has_more: z.boolean(),
+  next_starting_after: z.nullable(z.string()).check(z.meta({ description: 'Pass as `starting_after` for the next page; null on the last' })),
+});
+export type WebhookAttemptList = z.output<typeof WebhookAttemptList>;
+
+export const WebhookReplayResult = z
+  .object({
+    message_id: z.string(),
+    webhook_id: z.int(),
+    queued: z.literal(true),
+  })
+  .check(z.meta({ id: 'WebhookReplay', description: 'The event is queued for delivery again, with a retry schedule of its own.' }));
+export type WebhookReplayResult = z.output<typeof WebhookReplayResult>;
+
+export const toAttemptView = (a: WebhookAttemptRecord): WebhookAttemptView => ({
+  id: a.id,
+  webhook_id: a.webhook_id,
+  message_id: a.message_id,
+  event_type: a.event_type,
+  attempt: a.attempt,
+  replay: a.replay,
+  attempted_at: a.attempted_at,
+  succeeded: a.succeeded,
+  status_code: a.status_code,
+  duration_ms: a.duration_ms,
+  response_body: a.response_body,
+  error: a.error,
+  next_attempt_at: a.next_attempt_at,
+});
+
+/** GET /client/webhooks/{id}/attempts: newest first, one Query a page (after the endpoint's GetItem). */
+export async function listWebhookAttempts(
+  deps: { webhooks: WebhookStore; webhookOutbox: WebhookOutbox },
+  clientId: number,
+  webhookId: number,
+  query: WebhookAttemptsQuery,
+): Promise<WebhookAttemptList> {
+  await findWebhook(deps, clientId, webhookId);
+  const page = await deps.webhookOutbox.attempts(clientId, webhookId, {
+    limit: query.limit,
+    ...(query.starting_after ? { before: query.starting_after } : {}),
+  });
+  const last = page.attempts.at(-1);
+  return { attempts: page.attempts.map(toAttemptView), has_more: page.more, next_starting_after: page.more && last ? last.id : null };
+}
+
+/**
+ * POST /client/webhooks/{id}/attempts/{attempt_id}/replay: the attempt's event is delivered to the endpoint again,
+ * as attempt 1 of a new chain with the full retry schedule (one SQS message; the endpoint must be enabled). 404 when
+ * the attempt is not this endpoint's, or its event is past the 30 days messages are kept; 409 while the endpoint is
+ * disabled.
+ */
+export async function replayWebhookAttempt(
+  deps: { webhooks: WebhookStore; webhookOutbox: WebhookOutbox; queue: Queue; clock: Clock },
+  clientId: number,
+  webhookId: number,
+  attemptId: string,
+): Promise<WebhookReplayResult> {
+  const endpoint = await findWebhook(deps, clientId, webhookId);
+  const attempt = ATTEMPT_ID.test(attemptId) ? await deps.webhookOutbox.attempt(clientId, webhookId, attemptId) : undefined;
+  if (!attempt) throw notFound('attempt_id', 'Attempt not found');
+  const message = await deps.webhookOutbox.message(clientId, attempt.message_id);
+  if (!message) throw notFound('attempt_id', 'The event of this attempt is no longer kept (30 days)');
+  if (!endpoint.enabled) throw conflict('disabled', 'enabled', 'The endpoint is disabled; enable it (PATCH enabled: true) before replaying');
+  await deps.queue.send('webhooks', { client_id: clientId, webhook_id: webhookId, message_id: message.id, attempt: 1, replay: true });
+  return { message_id: message.id, webhook_id: webhookId, queued: true };
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import type { ClientStore } from '../clients/client-store.js';
+import { MAX_QUEUE_DELAY_SECONDS, type Clock, type Queue, type Scheduler, type WebhookDeliveryMessage } from '../../ports.js';
+import { retryDelayAfter, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_MAX_ATTEMPTS } from './retry-schedule.js';
+import { signDelivery } from './sign-delivery.js';
+import { signingSecrets } from './signing-secret.js';
+import type { EndpointHealthChange, WebhookAttemptRecord, WebhookOutbox } from './webhook-outbox.js';
+import type { WebhookSender } from './webhook-sender.js';
+import type { WebhookRecord, WebhookStore } from './webhook-store.js';
+
+/** The service's own e-mail to a client (the system mail path): here, that an endpoint was disabled. */
+export interface ClientNotices {
+  webhookDisabled(client: { id: number; email: string; name: string }, endpoint: Pick<WebhookRecord, 'id' | 'url'>, failingSince: string): Promise<void>;
+}
+
+export interface DeliverDeps {
+  clock: Clock;
+  webhooks: WebhookStore;
+  webhookOutbox: WebhookOutbox;
+  webhookSender: WebhookSender;
+  queue: Queue;
+  scheduler: Scheduler;
+  clients: ClientStore;
+  clientNotices: ClientNotices;
+  /** The waits between attempts (default: retry-schedule.ts). */
+  retrySchedule?: readonly number[];
+}
+
+export type DeliverOutcome =
+  | { kind: 'delivered'; attempt: WebhookAttemptRecord }
+  | { kind: 'retrying'; attempt: WebhookAttemptRecord }
+  | { kind: 'failed'; attempt: WebhookAttemptRecord; disabled: boolean }
+  | { kind: 'dropped'; reason: 'endpoint_missing' | 'endpoint_disabled' | 'message_missing' };
+
+/** A time-ordered attempt id: newest first is descending id order. */
+export const newAttemptId = (at: Date): string => `att_${at.getTime().toString(36).padStart(9, '0')}${randomBytes(4).toString('hex')}`;
+
+/**
+ * One attempt of one message to one endpoint (issue 22 §3): sign with every live secret, POST (10 s, no redirect,
+ * the resolved address checked), log the attempt, then
+ * - 2xx: done; a failing endpoint recovers;
+ * - otherwise, attempts left: the next is queued (SQS delay up to 15 min, EventBridge Scheduler beyond);
+ * - the last attempt failed: the message stays failed for this endpoint, kept for replay.
+ * An endpoint whose every attempt failed for WEBHOOK_DISABLE_AFTER_MS is disabled by the attempt that finds it so,
+ * and its client is told by e-mail once. A deleted or disabled endpoint, or an expired message, drops the delivery.
+ * A store or queue failure is thrown: SQS delivers the attempt again (the receiver may then see it twice; it
+ * de-duplicates by `webhook-id`).
+ */
+export async function deliverWebhook(deps: DeliverDeps, message: WebhookDeliveryMessage): Promise<DeliverOutcome> {
+  const [endpoint, stored] = await Promise.all([
+    deps.webhooks.get(message.client_id, message.webhook_id),
+    deps.webhookOutbox.message(message.client_id, message.message_id),
+  ]);
+  if (!endpoint) return { kind: 'dropped', reason: 'endpoint_missing' };
+  if (!endpoint.enabled) return { kind: 'dropped', reason: 'endpoint_disabled' };
+  if (!stored) return { kind: 'dropped', reason: 'message_missing' };
+
+  const now = deps.clock.now();
+  const headers = signDelivery(stored.id, now, stored.payload, signingSecrets(endpoint, now));
+  const outcome = await deps.webhookSender.send({ url: endpoint.url, headers, body: stored.payload });
+  const succeeded = outcome.status_code !== null && outcome.status_code >= 200 && outcome.status_code < 300;
+  const delay = succeeded ? undefined : retryDelayAfter(message.attempt, deps.retrySchedule);
+  const attemptedAt = now.toISOString();
+  const nextAt = delay === undefined ? null : new Date(now.getTime() + delay * 1000);
+  const attempt: WebhookAttemptRecord = {
+    id: newAttemptId(now),
+    client_id: message.client_id,
+    webhook_id: message.webhook_id,
+    message_id: stored.id,
+    event_type: stored.type,
+    attempt: message.attempt,
+    replay: message.replay === true,
+    attempted_at: attemptedAt,
+    succeeded,
+    ...outcome,
+    next_attempt_at: nextAt ? nextAt.toISOString() : null,
+  };
+  const change = healthChange(endpoint, succeeded, now);
+  const { disabled } = await deps.webhookOutbox.recordAttempt(attempt, change);
+
+  if (nextAt && delay !== undefined) {
+    const next: WebhookDeliveryMessage = { ...message, attempt: message.attempt + 1 };
+    if (delay <= MAX_QUEUE_DELAY_SECONDS) await deps.queue.send('webhooks', next, { delaySeconds: delay });
+    else await deps.scheduler.scheduleAt(nextAt, 'webhooks', next, `webhook-${next.client_id}-${next.webhook_id}-${next.message_id}-${attempt.id}`);
+  }
+  if (disabled && change.kind === 'disable') {
+    const client = await deps.clients.get(message.client_id);
+    if (client) await deps.clientNotices.webhookDisabled(client, endpoint, change.since);
+  }
+  if (succeeded) return { kind: 'delivered', attempt };
+  if (nextAt) return { kind: 'retrying', attempt };
+  return { kind: 'failed', attempt, disabled };
+}
+
+function healthChange(endpoint: WebhookRecord, succeeded: boolean, now: Date): EndpointHealthChange {
+  if (succeeded) return endpoint.failing_since ? { kind: 'recovered' } : { kind: 'none' };
+  if (!endpoint.failing_since) return { kind: 'failing', since: now.toISOString() };
+  if (now.getTime() - Date.parse(endpoint.failing_since) >= WEBHOOK_DISABLE_AFTER_MS) {
+    return { kind: 'disable', since: endpoint.failing_since, at: now.toISOString() };
+  }
+  return { kind: 'none' };
+}
+
+export { WEBHOOK_MAX_ATTEMPTS };

@@ -1,0 +1,105 @@
+import type { SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
+import type { WebhookEventType } from './event-types.js';
+
+/**
+ * A fact the table recorded that an endpoint may be told of (issue 22 §2), read from the table's change stream
+ * (shared/adapters/dynamo/webhook-stream-facts.ts decides which changes are facts). Each names the client and carries
+ * what its record held, so most payload fields need no read.
+ */
+export type WebhookFact = EmailFact | ContactFact | ExecutionFact;
+
+/** A status log written on a sent e-mail: sent, delivered, delayed, bounced, complained, opened, clicked, failed. */
+export interface EmailFact {
+  kind: 'email';
+  type: Extract<WebhookEventType, `email.${string}`>;
+  client_id: number;
+  sent_email_id: string;
+  log: SentEmailLogRecord;
+}
+
+/** A contact's subscription changed: unsubscribed (by a link, SES, the suppression rules or the API) or subscribed again. */
+export interface ContactFact {
+  kind: 'contact';
+  type: 'contact.unsubscribed' | 'contact.subscribed';
+  client_id: number;
+  contact: ContactFactFields;
+}
+
+export interface ContactFactFields {
+  id: number;
+  email: string;
+  client_contact_id?: string;
+  first_name?: string;
+  last_name?: string;
+  is_subscribed: boolean;
+  unsubscribed_at?: string;
+  unsubscribe_reason?: string;
+  updated_at: string;
+}
+
+/** An execution ended failed (4) or skipped (6). */
+export interface ExecutionFact {
+  kind: 'execution';
+  type: 'execution.failed' | 'execution.skipped';
+  client_id: number;
+  execution: ExecutionFactFields;
+}
+
+export interface ExecutionFactFields {
+  id: number;
+  workflow_id: number;
+  contact_id: number;
+  event_id: number | null;
+  status: number;
+  reason?: string;
+  is_test: boolean;
+  sent_email_id?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How a contact came to be unsubscribed, from the reason the service's own writers record. */
+export type UnsubscribeSource = 'link' | 'ses' | 'suppression' | 'api';
+
+const SOURCE_OF_REASON: Record<string, UnsubscribeSource> = {
+  unsubscribe_link: 'link',
+  ses_unsubscribe: 'ses',
+  hard_bounce: 'suppression',
+  complaint: 'suppression',
+  transient_bounces: 'suppression',
+};
+
+/**
+ * The service writes these reasons itself (one-click link, SES's list-unsubscribe, the suppression rules); any other
+ * reason, or none, came through the API (a PATCH, a subscription update, an import or an event).
+ */
+export const unsubscribeSourceOf = (reason: string | undefined): UnsubscribeSource => (reason && SOURCE_OF_REASON[reason]) || 'api';
+
+/** A stable identity per fact: the same change read twice (a stream batch retried) yields the same `webhook-id`. */
+export function factIdentity(fact: WebhookFact): string {
+  switch (fact.kind) {
+    case 'email':
+      return `${fact.client_id}:sent:${fact.sent_email_id}:log:${fact.log.id}`;
+    case 'contact':
+      return fact.type === 'contact.unsubscribed'
+        ? `${fact.client_id}:contact:${fact.contact.id}:unsubscribed:${fact.contact.unsubscribed_at ?? fact.contact.updated_at}`
+        : `${fact.client_id}:contact:${fact.contact.id}:subscribed:${fact.contact.updated_at}`;
+    case 'execution':
+      return `${fact.client_id}:execution:${fact.execution.id}:${fact.execution.status}`;
+  }
+}
+
+/** When the fact happened. */
+export function factTime(fact: WebhookFact): string {
+  switch (fact.kind) {
+    case 'email':
+      return fact.log.created_at;
+    case 'contact':
+      return fact.type === 'contact.unsubscribed' ? (fact.contact.unsubscribed_at ?? fact.contact.updated_at) : fact.contact.updated_at;
+    case 'execution':
+      return fact.execution.updated_at;
+  }
+}
+
+/** Opens and clicks a machine made (bot detection, issue 9); an endpoint may take humans only. */
+export const isBotFact = (fact: WebhookFact): boolean => fact.kind === 'email' && fact.log.is_bot === true;

@@ -1,0 +1,87 @@
+import type { EventRecord } from '../events/event-record.js';
+import type { SentEmailRecord } from '../sent-emails/sent-email-record.js';
+import type { WebhookEventType } from './event-types.js';
+import type { WebhookRecord } from './webhook-store.js';
+
+/** How long messages and attempts are kept (replay, the attempts log): 30 days. */
+export const WEBHOOK_RETENTION_DAYS = 30;
+
+/** One event as every endpoint receives it: the signed body is `payload`, its `webhook-id` is `id`. */
+export interface WebhookMessageRecord {
+  /** `msg_` + 32 hex characters, derived from the fact: the same fact always has the same id. */
+  id: string;
+  client_id: number;
+  type: WebhookEventType;
+  created_at: string;
+  /** The JSON body `{ type, id, created_at, data }`, exactly as signed. */
+  payload: string;
+}
+
+/** One POST of one message to one endpoint, and what came of it. */
+export interface WebhookAttemptRecord {
+  /** Time-ordered: `att_` + 9 base-36 digits of epoch ms + 8 random hex characters. */
+  id: string;
+  client_id: number;
+  webhook_id: number;
+  message_id: string;
+  event_type: string;
+  /** 1 for the first attempt of a chain, up to WEBHOOK_MAX_ATTEMPTS. */
+  attempt: number;
+  /** Part of a chain a client asked for (replay). */
+  replay: boolean;
+  attempted_at: string;
+  succeeded: boolean;
+  status_code: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  error: string | null;
+  /** When the next attempt is due; null after a success or the last attempt. */
+  next_attempt_at: string | null;
+}
+
+/** What an attempt changes on its endpoint's health. */
+export type EndpointHealthChange =
+  | { kind: 'none' }
+  /** The first failure since the last success: `failing_since`. */
+  | { kind: 'failing'; since: string }
+  /** A success after failures: `failing_since` cleared. */
+  | { kind: 'recovered' }
+  /** Failing for the whole window: disabled, once (only if still enabled and failing since `since`). */
+  | { kind: 'disable'; since: string; at: string };
+
+/** The sent e-mail fields a payload names (no bodies). */
+export type SentEmailFacts = Pick<
+  SentEmailRecord,
+  'id' | 'client_id' | 'contact_id' | 'execution_id' | 'workflow_id' | 'email_template_id' | 'from_email' | 'to_email' | 'subject' | 'status' | 'created_at' | 'provider_message_id'
+> & { event_id?: number | null };
+
+export type EventFacts = Pick<EventRecord, 'id' | 'client_id' | 'type' | 'idempotency_key' | 'created_at'>;
+
+export interface ClientRef<T> {
+  client_id: number;
+  id: T;
+}
+
+/**
+ * The webhook outbox (issue 22 §3): endpoints as deliveries see them, the facts' context, the messages, and the
+ * attempts log.
+ */
+export interface WebhookOutbox {
+  /** The client's endpoints, as the producer and deliveries read them (a per-container cache may serve it). */
+  endpointsOf(clientId: number): Promise<WebhookRecord[]>;
+  /** The sent e-mails named, in one wave (absent ones are left out). */
+  sentEmails(refs: readonly ClientRef<string>[]): Promise<SentEmailFacts[]>;
+  /** The events named, in one wave (absent ones are left out). */
+  events(refs: readonly ClientRef<number>[]): Promise<EventFacts[]>;
+  /** Stores messages (a message stored again is the same message). */
+  putMessages(messages: readonly WebhookMessageRecord[]): Promise<void>;
+  message(clientId: number, messageId: string): Promise<WebhookMessageRecord | undefined>;
+  /**
+   * Logs an attempt and applies its endpoint health change; `disabled` is true only for the one attempt whose
+   * change disabled the endpoint (so its client is told once).
+   */
+  recordAttempt(attempt: WebhookAttemptRecord, change: EndpointHealthChange): Promise<{ disabled: boolean }>;
+  /** An endpoint's attempts, newest first; `before` is the last attempt id of the page before. */
+  attempts(clientId: number, webhookId: number, page: { limit: number; before?: string }): Promise<{ attempts: WebhookAttemptRecord[]; more: boolean }>;
+  attempt(clientId: number, webhookId: number, attemptId: string): Promise<WebhookAttemptRecord | undefined>;
+}
