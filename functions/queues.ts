@@ -45,6 +45,11 @@ export interface QueueFunctionDefinition {
   sendsSystemMail?: boolean;
   /** The queue receives the SES configuration set's status events (through its SNS topic). */
   sesEvents?: boolean;
+  /**
+   * The longest a healthy run of one batch takes (deliver-webhook: an endpoint's 10 s timeout). The local queue's
+   * compressed visibility timeout is never shorter, so a slow run is not delivered a second time beside itself.
+   */
+  longestRunSeconds?: number;
   /** Records per invocation (default 10). */
   batchSize?: number;
   /** Seconds to wait for a fuller batch (default 0). */
@@ -118,18 +123,32 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
     ],
   },
   // Webhook deliveries (issue 22 §3): one signed POST a message, ≤ 10 s each, the records of a batch in parallel.
-  // Retries come back on this queue (SQS delay ≤ 15 min, Scheduler beyond); the system mail tells a client its
-  // endpoint was disabled. 20 × 10 in flight: a dead endpoint timing out holds at most what it is sent; other
-  // clients' deliveries go on beside it (docs/benchmarks.md "Webhooks").
+  // Two lanes: endpoints that answer are served here; a delivery to an endpoint that is failing (failing_since) is
+  // moved to the failing lane, whose own small concurrency is all a dead endpoint's 10 s timeouts can hold, so one
+  // client's dead endpoint never takes a healthy endpoint's turn (docs/benchmarks.md "Webhooks"). Retries come back
+  // on the failing lane (SQS delay ≤ 15 min, Scheduler beyond); the system mail tells a client its endpoint was
+  // disabled.
   {
     handler: 'deliver-webhook',
     queue: 'webhooks',
     tableAccess: 'readWrite',
-    sendsTo: ['webhooks'],
+    sendsTo: ['webhooks-failing'],
     schedules: true,
     sendsSystemMail: true,
     maxConcurrency: 20,
     timeoutSeconds: 30,
+    longestRunSeconds: 15,
+  },
+  {
+    handler: 'deliver-webhook-failing',
+    queue: 'webhooks-failing',
+    tableAccess: 'readWrite',
+    sendsTo: ['webhooks-failing'],
+    schedules: true,
+    sendsSystemMail: true,
+    maxConcurrency: 5,
+    timeoutSeconds: 30,
+    longestRunSeconds: 15,
     logMetrics: [
       {
         metric: 'webhook_message_failed',
@@ -137,7 +156,7 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
         alarmAt: 50,
         description:
           'deliver-webhook gave up on 50 or more webhook messages in 5 minutes after their 8th attempt (logs: metric = ' +
-          'webhook_message_failed): clients\' endpoints are down; they are kept for replay',
+          "webhook_message_failed): clients' endpoints are down; the messages are kept for replay",
       },
     ],
   },

@@ -2,6 +2,7 @@
  * The route table: the single place an HTTP endpoint is declared.
  * infra/ builds one API Gateway route + Lambda per entry; local/server.ts serves the same entries.
  */
+import { OPENAPI_DOCUMENT_FILE } from '../shared/http/openapi-file.js';
 import { API_REFERENCE_FILES } from '../shared/http/api-reference.js';
 import type { StaticPackage } from '../shared/http/static-files.js';
 import type { QueueName } from '../shared/ports.js';
@@ -51,8 +52,8 @@ export const API_BASE_PATH = '/api/v1';
 
 export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/health', handler: 'health', tableAccess: 'read' },
-  // The OpenAPI document (docs/openapi.json, bundled): no authentication, no table access used.
-  { method: 'GET', path: '/openapi.json', handler: 'openapi', tableAccess: 'read', bareJson: true },
+  // The OpenAPI document (docs/openapi.json, a file beside the bundle): no authentication, no table access used.
+  { method: 'GET', path: '/openapi.json', handler: 'openapi', tableAccess: 'read', bareJson: true, staticFiles: OPENAPI_DOCUMENT_FILE },
   // The rendered reference of that document (Swagger UI), and its files, served by the service itself.
   { method: 'GET', path: '/docs', handler: 'api-docs', tableAccess: 'read', html: true },
   { method: 'GET', path: '/docs/assets/{file}', handler: 'api-docs-assets', tableAccess: 'read', html: true, staticFiles: API_REFERENCE_FILES },

@@ -8,7 +8,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { TableAccess } from '../functions/routes.js';
-import { STATIC_DIR, type StaticPackage } from '../shared/http/static-files.js';
+import { sourcePathOf, STATIC_DIR, type StaticPackage } from '../shared/http/static-files.js';
 import { cdkBundling } from './bundling.js';
 import { tableIndexWildcardFinding } from './nag.js';
 
@@ -88,7 +88,7 @@ function copyStaticFiles(source: StaticPackage) {
     afterBundling: (inputDir: string, outputDir: string): string[] => [
       `mkdir -p "${outputDir}/${STATIC_DIR}"`,
       ...Object.keys(source.files).map(
-        (name) => `cp "${path.join(inputDir, 'node_modules', source.package, name)}" "${outputDir}/${STATIC_DIR}/${name}"`,
+        (name) => `cp "${path.join(inputDir, sourcePathOf(source, name))}" "${outputDir}/${STATIC_DIR}/${name}"`,
       ),
     ],
   };

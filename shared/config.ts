@@ -35,6 +35,9 @@ const ConfigSchema = z.object({
   /** The webhook delivery queue (issue 22 §3): URL for the functions that send to it, ARN for those that schedule to it. */
   WEBHOOKS_QUEUE_URL: z.optional(z.url()),
   WEBHOOKS_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
+  /** The failing endpoints' lane of webhook deliveries (its URL and ARN, as above). */
+  WEBHOOKS_FAILING_QUEUE_URL: z.optional(z.url()),
+  WEBHOOKS_FAILING_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
   /** EventBridge Scheduler: group of the one-time schedules and the role that lets them send to the queue. */
   SCHEDULER_GROUP_NAME: z.optional(z.string().check(z.minLength(1))),
   SCHEDULER_ROLE_ARN: z.optional(z.string().check(z.minLength(1))),

@@ -71,14 +71,16 @@ export interface QueueMessages {
   workflow: ExecutionMessage;
   /** SES status notifications → ses-status (on AWS only SNS sends here; locally the SES simulator and /dev/ses-events) */
   'ses-status': SesStatusMessage;
-  /** webhook deliveries → deliver-webhook (issue 22) */
+  /** webhook deliveries to healthy endpoints → deliver-webhook (issue 22) */
   webhooks: WebhookDeliveryMessage;
+  /** webhook deliveries to failing endpoints (their own lane, so they hold no healthy endpoint's turn) → deliver-webhook-failing */
+  'webhooks-failing': WebhookDeliveryMessage;
 }
 
 export type QueueName = keyof QueueMessages;
 
 /** Every queue's name, for inputs that name one (the admin CLI, the local redrive route); a Record keeps it complete. */
-const QUEUE_NAME_SET: Record<QueueName, true> = { events: true, workflow: true, 'ses-status': true, webhooks: true };
+const QUEUE_NAME_SET: Record<QueueName, true> = { events: true, workflow: true, 'ses-status': true, webhooks: true, 'webhooks-failing': true };
 export const QUEUE_NAMES = Object.keys(QUEUE_NAME_SET) as [QueueName, ...QueueName[]];
 
 /** SQS's longest delivery delay: 15 minutes. Longer waits go through the Scheduler. */

@@ -62,7 +62,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
     queue.consume(fn.queue, {
       batchSize: dispatcher.batchSizeOf(fn.queue),
       maxReceiveCount: fn.maxReceiveCount ?? QUEUE_FUNCTION_DEFAULTS.maxReceiveCount,
-      visibilityTimeoutMs: options.visibilityTimeoutMs ?? 5_000,
+      visibilityTimeoutMs: Math.max(options.visibilityTimeoutMs ?? 5_000, (fn.longestRunSeconds ?? 0) * 1000),
       deliver: (deliveries) => dispatcher.deliver(fn.queue, deliveries),
     });
   }

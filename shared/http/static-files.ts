@@ -9,11 +9,20 @@ import Negotiator from 'negotiator';
  * local runtime and the tests read them from node_modules. Read on first request, then kept (and gzipped once).
  */
 export interface StaticPackage {
-  /** The npm package the files come from, e.g. `swagger-ui-dist`. */
+  /** The npm package the files come from, e.g. `swagger-ui-dist`; or `.` for files of this project, under `dir`. */
   package: string;
+  /** With `package: '.'`: the project folder the files are in, e.g. `docs`. */
+  dir?: string;
   /** The files served: name → media type. */
   files: Readonly<Record<string, string>>;
 }
+
+/** Where a served file is in the source tree, relative to the project root (infra copies it from there). */
+export const sourcePathOf = (source: StaticPackage, name: string): string =>
+  source.package === '.' ? `${source.dir ?? '.'}/${name}` : `node_modules/${source.package}/${name}`;
+
+/** The project root, from this module (shared/http/). */
+const PROJECT_ROOT_URL = new URL('../../', import.meta.url);
 
 /** The folder beside the bundle that infra copies the files into. */
 export const STATIC_DIR = 'assets';
@@ -37,18 +46,28 @@ export class StaticFiles {
     return Object.hasOwn(this.source.files, name);
   }
 
+  /** The file's text, read once (undefined for a name that is not served). */
+  async text(name: string): Promise<string | undefined> {
+    if (!this.has(name)) return undefined;
+    return (await this.entry(name)).raw.toString('utf8');
+  }
+
   /** The file, gzipped when the client accepts it; undefined for a name that is not served. */
   async get(name: string, acceptsGzip: boolean): Promise<ServedFile | undefined> {
     if (!this.has(name)) return undefined;
+    const { raw, gzipped } = await this.entry(name);
+    const contentType = this.source.files[name]!;
+    return acceptsGzip ? { contentType, body: gzipped.toString('base64'), base64: true } : { contentType, body: raw.toString('utf8'), base64: false };
+  }
+
+  private entry(name: string): Promise<{ raw: Buffer; gzipped: Buffer }> {
     let entry = this.loaded.get(name);
     if (!entry) {
       entry = this.read(name).then((raw) => ({ raw, gzipped: gzipSync(raw, { level: 9 }) }));
       this.loaded.set(name, entry);
       entry.catch(() => this.loaded.delete(name));
     }
-    const { raw, gzipped } = await entry;
-    const contentType = this.source.files[name]!;
-    return acceptsGzip ? { contentType, body: gzipped.toString('base64'), base64: true } : { contentType, body: raw.toString('utf8'), base64: false };
+    return entry;
   }
 
   private async read(name: string): Promise<Buffer> {
@@ -56,7 +75,8 @@ export class StaticFiles {
       return await readFile(new URL(`${STATIC_DIR}/${name}`, this.moduleUrl));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      // Not beside a bundle: the local runtime and the tests, with node_modules at hand.
+      // Not beside a bundle: the local runtime and the tests, with the source tree and node_modules at hand.
+      if (this.source.package === '.') return readFile(new URL(sourcePathOf(this.source, name), PROJECT_ROOT_URL));
       return readFile(createRequire(this.moduleUrl).resolve(`${this.source.package}/${name}`));
     }
   }

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.js';
 import { createNodeFunction, entryOf } from '../../infra/node-function.js';
 import { API_REFERENCE_FILES } from '../../shared/http/api-reference.js';
+import { OPENAPI_DOCUMENT_FILE } from '../../shared/http/openapi-file.js';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The API reference's files ship beside the assets function's bundle, not inside it (issue 11 keeps bundles small):
@@ -48,5 +50,37 @@ describe('the API reference assets function', () => {
     const bundle = statSync(path.join(dir, 'index.mjs')).size;
     expect(bundle).toBeLessThan(250 * 1024);
     expect(readFileSync(path.join(dir, 'index.mjs'), 'utf8')).not.toContain('SwaggerUIBundle=');
+  });
+});
+
+/** docs/openapi.json ships beside the OpenAPI route's bundle, not inside it: one real bundling, as `cdk synth` does. */
+describe('the OpenAPI document function', () => {
+  const route = routes.find((r) => r.handler === 'openapi')!;
+
+  it('ships docs/openapi.json byte for byte in its asset folder, and a bundle without the document', { timeout: 120_000 }, () => {
+    // Prepare
+    const app = new App({ context: { '@aws-cdk/core:appMode': 'inmemory' } });
+    const stack = new Stack(app, 'OpenApiDocument');
+    createNodeFunction(stack, {
+      entry: entryOf('http', route.handler),
+      description: 'GET /api/v1/openapi.json',
+      timeoutSeconds: 10,
+      memoryMb: 512,
+      environment: {},
+      deletionProtection: false,
+      staticFiles: route.staticFiles,
+    });
+
+    // Act
+    const assembly = app.synth();
+
+    // Assess
+    expect(route.staticFiles).toEqual(OPENAPI_DOCUMENT_FILE);
+    const dirs = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));
+    const dir = path.join(assembly.directory, dirs[0]!);
+    const shipped = path.join(dir, 'assets', 'openapi.json');
+    const source = fileURLToPath(new URL('../../docs/openapi.json', import.meta.url));
+    expect(readFileSync(shipped).equals(readFileSync(source))).toBe(true);
+    expect(readFileSync(path.join(dir, 'index.mjs'), 'utf8')).not.toContain('"operationId"');
   });
 });

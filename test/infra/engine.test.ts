@@ -197,7 +197,9 @@ describe('the engine on AWS (issue 8 §6)', () => {
       expect(statements[0]).toMatchObject({ Effect: 'Allow', Action: 'sqs:SendMessage' });
       const targets = asList(statements[0]!.Resource).map((r) => logicalIdOf(r));
       const scheduleDlqId = logicalIdOf(functionNamed('execute-workflow').env.SCHEDULER_DLQ_ARN);
-      expect(targets.sort()).toEqual([consumedQueue('workflow').queueId, consumedQueue('webhooks').queueId, scheduleDlqId].sort());
+      expect(targets.sort()).toEqual(
+        [consumedQueue('workflow').queueId, consumedQueue('webhooks').queueId, consumedQueue('webhooks-failing').queueId, scheduleDlqId].sort(),
+      );
     });
 
     it.each(ENTRIES.map((e) => [e.name, e] as const))(

@@ -4,8 +4,8 @@ import { provide } from '../container.js';
 
 /** EventBridge Scheduler one-time schedules targeting the workflow queue and the webhook delivery queue. */
 export const scheduler = provide('scheduler', (c) => {
-  const { AWS_REGION, SCHEDULER_GROUP_NAME, SCHEDULER_ROLE_ARN, SCHEDULER_DLQ_ARN, WORKFLOW_QUEUE_ARN, WEBHOOKS_QUEUE_ARN } = c.config;
-  if (!SCHEDULER_GROUP_NAME || !SCHEDULER_ROLE_ARN || !(WORKFLOW_QUEUE_ARN || WEBHOOKS_QUEUE_ARN)) {
+  const { AWS_REGION, SCHEDULER_GROUP_NAME, SCHEDULER_ROLE_ARN, SCHEDULER_DLQ_ARN, WORKFLOW_QUEUE_ARN, WEBHOOKS_QUEUE_ARN, WEBHOOKS_FAILING_QUEUE_ARN } = c.config;
+  if (!SCHEDULER_GROUP_NAME || !SCHEDULER_ROLE_ARN || !(WORKFLOW_QUEUE_ARN || WEBHOOKS_QUEUE_ARN || WEBHOOKS_FAILING_QUEUE_ARN)) {
     throw new Error('SCHEDULER_GROUP_NAME, SCHEDULER_ROLE_ARN and a target queue ARN (WORKFLOW_QUEUE_ARN, WEBHOOKS_QUEUE_ARN) must be set to schedule');
   }
   return new EventBridgeScheduler(new SchedulerClient({ region: AWS_REGION }), {
@@ -14,6 +14,7 @@ export const scheduler = provide('scheduler', (c) => {
     queueArns: {
       ...(WORKFLOW_QUEUE_ARN ? { workflow: WORKFLOW_QUEUE_ARN } : {}),
       ...(WEBHOOKS_QUEUE_ARN ? { webhooks: WEBHOOKS_QUEUE_ARN } : {}),
+      ...(WEBHOOKS_FAILING_QUEUE_ARN ? { 'webhooks-failing': WEBHOOKS_FAILING_QUEUE_ARN } : {}),
     },
     ...(SCHEDULER_DLQ_ARN ? { deadLetterArn: SCHEDULER_DLQ_ARN } : {}),
   });

@@ -26,7 +26,17 @@ export interface DeliverDeps {
   retrySchedule?: readonly number[];
 }
 
+/**
+ * Which queue a delivery came from: `healthy` serves endpoints that answer; `failing` (its own small concurrency)
+ * serves endpoints that are failing, so their timeouts hold no healthy endpoint's turn.
+ */
+export type DeliveryLane = 'healthy' | 'failing';
+
+/** The queue of each lane. */
+export const LANE_QUEUE = { healthy: 'webhooks', failing: 'webhooks-failing' } as const;
+
 export type DeliverOutcome =
+  | { kind: 'moved_to_failing_lane' }
   | { kind: 'delivered'; attempt: WebhookAttemptRecord }
   | { kind: 'retrying'; attempt: WebhookAttemptRecord }
   | { kind: 'failed'; attempt: WebhookAttemptRecord; disabled: boolean }
@@ -36,7 +46,8 @@ export type DeliverOutcome =
 export const newAttemptId = (at: Date): string => `att_${at.getTime().toString(36).padStart(9, '0')}${randomBytes(4).toString('hex')}`;
 
 /**
- * One attempt of one message to one endpoint (issue 22 §3): sign with every live secret, POST (10 s, no redirect,
+ * One attempt of one message to one endpoint (issue 22 §3). A delivery to a failing endpoint that arrives on the healthy
+ * lane moves to the failing lane first. Then: sign with every live secret, POST (10 s, no redirect,
  * the resolved address checked), log the attempt, then
  * - 2xx: done; a failing endpoint recovers;
  * - otherwise, attempts left: the next is queued (SQS delay up to 15 min, EventBridge Scheduler beyond);
@@ -46,7 +57,7 @@ export const newAttemptId = (at: Date): string => `att_${at.getTime().toString(3
  * A store or queue failure is thrown: SQS delivers the attempt again (the receiver may then see it twice; it
  * de-duplicates by `webhook-id`).
  */
-export async function deliverWebhook(deps: DeliverDeps, message: WebhookDeliveryMessage): Promise<DeliverOutcome> {
+export async function deliverWebhook(deps: DeliverDeps, message: WebhookDeliveryMessage, lane: DeliveryLane = 'healthy'): Promise<DeliverOutcome> {
   const [endpoint, stored] = await Promise.all([
     deps.webhooks.get(message.client_id, message.webhook_id),
     deps.webhookOutbox.message(message.client_id, message.message_id),
@@ -54,6 +65,12 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookDelivery
   if (!endpoint) return { kind: 'dropped', reason: 'endpoint_missing' };
   if (!endpoint.enabled) return { kind: 'dropped', reason: 'endpoint_disabled' };
   if (!stored) return { kind: 'dropped', reason: 'message_missing' };
+  // A failing endpoint is served by its own lane (one SQS message, no POST here). Once a delivery there succeeds,
+  // failing_since is cleared and its next deliveries come back to this lane.
+  if (lane === 'healthy' && endpoint.failing_since) {
+    await deps.queue.send(LANE_QUEUE.failing, message);
+    return { kind: 'moved_to_failing_lane' };
+  }
 
   const now = deps.clock.now();
   const headers = signDelivery(stored.id, now, stored.payload, signingSecrets(endpoint, now));
@@ -79,9 +96,10 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookDelivery
   const { disabled } = await deps.webhookOutbox.recordAttempt(attempt, change);
 
   if (nextAt && delay !== undefined) {
+    // A retry follows a failure: the endpoint is failing, so the retry goes to the failing lane.
     const next: WebhookDeliveryMessage = { ...message, attempt: message.attempt + 1 };
-    if (delay <= MAX_QUEUE_DELAY_SECONDS) await deps.queue.send('webhooks', next, { delaySeconds: delay });
-    else await deps.scheduler.scheduleAt(nextAt, 'webhooks', next, `webhook-${next.client_id}-${next.webhook_id}-${next.message_id}-${attempt.id}`);
+    if (delay <= MAX_QUEUE_DELAY_SECONDS) await deps.queue.send(LANE_QUEUE.failing, next, { delaySeconds: delay });
+    else await deps.scheduler.scheduleAt(nextAt, LANE_QUEUE.failing, next, `webhook-${next.client_id}-${next.webhook_id}-${next.message_id}-${attempt.id}`);
   }
   if (disabled && change.kind === 'disable') {
     const client = await deps.clients.get(message.client_id);
