@@ -58,6 +58,15 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/docs', handler: 'api-docs', tableAccess: 'read', html: true },
   { method: 'GET', path: '/docs/assets/{file}', handler: 'api-docs-assets', tableAccess: 'read', html: true, staticFiles: API_REFERENCE_FILES },
   { method: 'POST', path: '/client/api-keys/rotate', handler: 'api-keys-rotate', tableAccess: 'readWrite' },
+  // Dashboard accounts (issue 23): passwordless sign-in by e-mail, sessions in cookies, users with roles.
+  { method: 'POST', path: '/auth/sign-in', handler: 'auth-sign-in', tableAccess: 'readWrite', sendsEmail: true },
+  { method: 'GET', path: '/auth/callback', handler: 'auth-callback', tableAccess: 'readWrite', html: true },
+  { method: 'POST', path: '/auth/sign-out', handler: 'auth-sign-out', tableAccess: 'readWrite' },
+  { method: 'GET', path: '/auth/me', handler: 'auth-me', tableAccess: 'read' },
+  { method: 'GET', path: '/client/users', handler: 'users-list', tableAccess: 'read' },
+  { method: 'POST', path: '/client/users', handler: 'users-invite', tableAccess: 'readWrite', sendsEmail: true },
+  { method: 'PATCH', path: '/client/users/{id}', handler: 'users-update', tableAccess: 'readWrite' },
+  { method: 'DELETE', path: '/client/users/{id}', handler: 'users-delete', tableAccess: 'readWrite' },
   { method: 'POST', path: '/client/contacts', handler: 'contacts-create', tableAccess: 'readWrite' },
   // Extra (issue 10): the client's contacts, filtered, cursor pages (the cursor is signed with the link secret).
   { method: 'GET', path: '/client/contacts', handler: 'contacts-list', tableAccess: 'read', usesLinkSecret: true },

@@ -4,8 +4,9 @@ import { createClient, listClients } from '../shared/domain/clients/create-clien
 export const DEMO_CLIENT = { email: 'demo@example.com', name: 'Demo Company', plan: 'growth' } as const;
 
 /**
- * On an empty store, creates the demo client and returns lines showing its API key — the only time the key can be
- * shown, since only its digest is stored. On a persisted store (DATA_DIR) it says which clients already exist.
+ * On an empty store, creates the demo client, with its owner (the dashboard user demo@example.com), and returns lines
+ * showing its API key — the only time the key can be shown, since only its digest is stored — and where to sign in.
+ * On a persisted store (DATA_DIR) it says which clients already exist.
  */
 export async function ensureDemoClient(baseUrl: string, deps: ClientAdminDeps = clientAdminDeps()): Promise<string[]> {
   const existing = await listClients(deps);
@@ -16,6 +17,7 @@ export async function ensureDemoClient(baseUrl: string, deps: ClientAdminDeps = 
       `  API key (shown only now): ${demo.api_key}`,
       `  try:  curl -s -X POST ${baseUrl}/client/contacts -H "Authorization: Bearer ${demo.api_key}" \\`,
       `         -H 'content-type: application/json' -d '{"email":"ada@example.com","first_name":"Ada"}'`,
+      dashboardLine(baseUrl),
     ];
   }
   const demo = existing.find((c) => c.email === DEMO_CLIENT.email);
@@ -25,7 +27,13 @@ export async function ensureDemoClient(baseUrl: string, deps: ClientAdminDeps = 
       `  Demo client exists: id ${demo.id}, ${demo.email}, key ${demo.masked_key}` +
         `${demo.api_key_enabled ? '' : ' (disabled)'} — its API key was printed when it was created.`,
       '  Lost it? Create another client: npm run admin -- create-client --email you@example.com --name You',
+      dashboardLine(baseUrl),
     );
   }
   return lines;
+}
+
+/** Where the dashboard will be, and who signs in there: the demo client's owner, by a link the SES viewer shows. */
+export function dashboardLine(baseUrl: string): string {
+  return `Dashboard: ${new URL(baseUrl).origin}/app — sign in as ${DEMO_CLIENT.email} (the link arrives in the SES viewer)`;
 }

@@ -130,7 +130,7 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
         // A body left unread (cut past the drain limit) would be parsed as the next request: close instead.
         send(res, req.complete ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } }, requestId);
         options.accessLog?.(
-          `${req.method} ${req.url} → ${reply.statusCode ?? 200} ${Date.now() - started} ms` +
+          `${req.method} ${redactQuerySecrets(req.url ?? '/')} → ${reply.statusCode ?? 200} ${Date.now() - started} ms` +
             (handler ? ` (${handler})` : ''),
         );
       })
@@ -252,4 +252,12 @@ async function drain(req: IncomingMessage, drainLimit: number): Promise<void> {
 function normalizeIp(address: string | undefined): string {
   if (!address) return '127.0.0.1';
   return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+/**
+ * The URL as the access log shows it: a sign-in link's `token` (a one-time credential, issue 23) never reaches a log.
+ * API Gateway's access log writes `$context.path`, which has no query at all.
+ */
+export function redactQuerySecrets(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
 }

@@ -34,8 +34,10 @@ const HELP = `Usage: npm run admin -- <command> [options]
 
 Commands
   create-client --email E --name N [--plan TIER]
-                 Creates a client and its first API key; prints {"id","client_id","api_key"}.
-                 The key is shown only here. TIER: ${PLAN_TIERS.join(', ')} (default free).
+                 Creates a client, its first API key and its owner: the dashboard user E (who signs
+                 in by e-mail link; E must not have an account yet). Prints
+                 {"id","client_id","api_key","owner_user_id"}. The key is shown only here.
+                 TIER: ${PLAN_TIERS.join(', ')} (default free).
   disable-key --client ID       Disables the client's current API key (ID: numeric id or client_id UUID).
   suspend-client --client ID    Suspends the client (its requests are refused).
   resume-sending --client ID    Resumes a client whose sending the deliverability guard paused (bounce or
@@ -223,7 +225,7 @@ async function run(argv: string[]): Promise<void> {
   switch (command) {
     case 'create-client': {
       const created = await createClient(deps, { email: values.email!, name: values.name!, plan });
-      print({ id: created.id, client_id: created.client_id, api_key: created.api_key });
+      print({ id: created.id, client_id: created.client_id, api_key: created.api_key, owner_user_id: created.owner_user_id });
       return;
     }
     case 'disable-key': {

@@ -3,6 +3,7 @@ import { jsonApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { settingsStore } from '../../shared/composition/providers/settings-store.js';
 import { trackingStore } from '../../shared/composition/providers/tracking-store.js';
+import { userStore } from '../../shared/composition/providers/user-store.js';
 import { getSettings } from '../../shared/domain/settings/get-settings.js';
 import { SettingsView } from '../../shared/domain/settings/settings-view.js';
 
@@ -14,6 +15,6 @@ export const handler = jsonApi(
     responses: { 200: SettingsView },
     errors: [404],
   },
-  [settingsStore, trackingStore, clock],
+  [settingsStore, trackingStore, userStore, clock],
   async (_input, { deps, clientId }) => ok(await getSettings(deps, clientId)),
 );

@@ -4,6 +4,7 @@ import { clock } from '../../shared/composition/providers/clock.js';
 import { ids } from '../../shared/composition/providers/ids.js';
 import { settingsStore } from '../../shared/composition/providers/settings-store.js';
 import { trackingStore } from '../../shared/composition/providers/tracking-store.js';
+import { userStore } from '../../shared/composition/providers/user-store.js';
 import { updateSettings } from '../../shared/domain/settings/update-settings.js';
 import { SettingsPatch } from '../../shared/domain/settings/schemas.js';
 import { SettingsView } from '../../shared/domain/settings/settings-view.js';
@@ -19,7 +20,7 @@ export const handler = jsonApi(
     responses: { 200: SettingsView },
     errors: [409],
   },
-  [settingsStore, ids, trackingStore, clock],
+  [settingsStore, ids, trackingStore, userStore, clock],
   async ({ body }, { deps, clientId }) => {
     const { settings, created } = await updateSettings(deps, clientId, body);
     return ok(settings, created ? 'Settings created' : 'Settings updated');

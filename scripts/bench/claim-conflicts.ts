@@ -31,6 +31,7 @@ import { ids } from '../../shared/composition/providers/ids.js';
 import { processingStore } from '../../shared/composition/providers/processing-store.js';
 import { settingsStore } from '../../shared/composition/providers/settings-store.js';
 import { trackingStore } from '../../shared/composition/providers/tracking-store.js';
+import { userStore } from '../../shared/composition/providers/user-store.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { loadConfig } from '../../shared/config.js';
 import { createClient } from '../../shared/domain/clients/create-client.js';
@@ -116,7 +117,7 @@ async function inWaves<T>(items: readonly T[], inFlight: number, fn: (item: T) =
 }
 
 function engineOf(container: Container) {
-  const deps = container.resolve([eventStore, processingStore, contactStore, ids, clock, executionStore, deliveryStore, settingsStore, trackingStore]);
+  const deps = container.resolve([eventStore, processingStore, contactStore, ids, clock, executionStore, deliveryStore, settingsStore, trackingStore, userStore]);
   const full = { ...deps, queue: noQueue, scheduler: noScheduler, mailer: instantMailer };
   const execute: ExecuteDeps = {
     ...full,

@@ -22,6 +22,9 @@ import type { WebhookStore } from '../domain/webhooks/webhook-store.js';
 import type { WebhookOutbox } from '../domain/webhooks/webhook-outbox.js';
 import type { ClientNotices } from '../domain/webhooks/deliver-webhook.js';
 import type { SystemMail } from '../domain/system-mail/system-mail.js';
+import type { UserStore } from '../domain/users/user-store.js';
+import type { SessionStore } from '../domain/auth/session-store.js';
+import type { AuthReads } from '../domain/auth/authenticate.js';
 import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../ports.js';
 
 /**
@@ -63,6 +66,12 @@ export interface Ports {
   mailer: Mailer;
   /** The service's own e-mails (sign-in links, invitations) from SYSTEM_FROM_EMAIL, untracked. */
   systemMail: SystemMail;
+  /** Dashboard users (issue 23 §1). */
+  users: UserStore;
+  /** Sign-in links, sessions, the sign-in throttle (issue 23 §2). */
+  sessions: SessionStore;
+  /** What the authenticator reads: API keys, client profiles, sessions. */
+  authReads: AuthReads;
 }
 
 /** What a container can provide: the ports, and the per-container services built from them. */

@@ -50,6 +50,8 @@ export interface ApiResult<T = unknown, S extends number = number> {
   file?: { contentType: string; body: string; base64: boolean };
   /** `data` is answered as the JSON body itself, without the envelope (the OpenAPI document). */
   bare?: true;
+  /** Set-Cookie values (a sign-in's session, a sign-out's expired cookies): payload 2.0's `cookies`. */
+  cookies?: string[];
 }
 
 export const ok = <T>(data: T, message = 'OK', meta?: Record<string, unknown>): ApiResult<T, 200> => ({
@@ -76,6 +78,11 @@ export const bareJson = <T>(data: T): ApiResult<T, 200> & { bare: true } => ({ s
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 export function successResponse(result: ApiResult, requestId: string): APIGatewayProxyStructuredResultV2 {
+  const response = answerOf(result, requestId);
+  return result.cookies?.length ? { ...response, cookies: result.cookies } : response;
+}
+
+function answerOf(result: ApiResult, requestId: string): APIGatewayProxyStructuredResultV2 {
   if (result.file !== undefined) {
     return {
       statusCode: result.status,

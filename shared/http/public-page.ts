@@ -7,8 +7,8 @@ import type { ApiResult } from './envelope.js';
  * contract's `contentTypes` (the reference page's assets); `headers` add to or replace the page defaults.
  */
 export type PageResult<S extends number = number> =
-  | { status: S; html: string; headers?: Record<string, string> }
-  | { status: S; file: NonNullable<ApiResult['file']>; headers?: Record<string, string> };
+  | { status: S; html: string; headers?: Record<string, string>; cookies?: string[] }
+  | { status: S; file: NonNullable<ApiResult['file']>; headers?: Record<string, string>; cookies?: string[] };
 
 /** Failures outside the page's own: a path the gateway cannot decode (400), a body too large (413), 500 — envelopes. */
 const PAGE_ERRORS: readonly ErrorStatus[] = [400, 413, 500];
@@ -25,7 +25,7 @@ export function publicPage<const C extends PageContract, const P extends RoutePo
   const handler = chain(contract, ports, { body: 'raw' }, async (input, ctx) => {
     const result = await fn(input as RouteInput<C>, ctx);
     const answer = 'html' in result ? { page: result.html } : { file: result.file };
-    return { status: result.status, data: {}, headers: result.headers, ...answer };
+    return { status: result.status, data: {}, headers: result.headers, ...(result.cookies ? { cookies: result.cookies } : {}), ...answer };
   });
   return describeHandler(handler, { kind: 'page', auth: 'none', impliedErrors: PAGE_ERRORS, route: contract });
 }

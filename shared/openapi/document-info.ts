@@ -12,7 +12,8 @@ Every JSON answer is the envelope \`{data, errors, message, meta, success}\`; \`
 A failure has \`data: {}\` and one \`ErrorItem\` per problem (\`condition\`, \`error\`, \`key\` = the dotted field path); \
 all field problems of a request are reported at once.
 
-Authenticate with \`Authorization: Bearer <API key>\` (\`els_…\`) or a JWT bearer token. Every operation under \
+Authenticate with \`Authorization: Bearer <API key>\` (\`els_…\`) or a JWT bearer token; the dashboard uses a session \
+cookie (\`els_session\`, after a sign-in by e-mail link) whose role decides what it may do. Every operation under \
 \`/api/v1/client\` acts only on the authenticated client's data; another client's record is answered like a missing one (404).
 
 Operations marked *Extra* go beyond SPEC.md; the README documents them.`;
@@ -38,7 +39,9 @@ export const TAGS: { slug: string; name: string; description: string }[] = [
   { slug: 'executions', name: 'Executions', description: 'Runs of a workflow for a contact' },
   { slug: 'sent-emails', name: 'Sent emails', description: 'E-mails sent, with their delivery and engagement history' },
   { slug: 'settings', name: 'Settings', description: 'Branding, sender identity, send windows and quotas' },
-  { slug: 'api-keys', name: 'API keys', description: 'The client’s API key' },
+  { slug: 'api-keys', name: 'API keys', description: 'The client’s API keys' },
+  { slug: 'users', name: 'Users', description: 'The dashboard’s users and their roles (sessions only)' },
+  { slug: 'auth', name: 'Sign-in', description: 'Passwordless sign-in to the dashboard by e-mail link, the session, sign-out' },
   { slug: 'public-links', name: 'Public links', description: 'The unsubscribe and view-in-browser links in e-mails: HTML pages, no authentication' },
   { slug: 'service', name: 'Service', description: 'Health, this document and its rendered reference; no authentication' },
 ];
@@ -58,6 +61,16 @@ export const SECURITY_SCHEMES = {
     scheme: 'bearer',
     bearerFormat: 'JWT',
     description: 'A JWT bearer token naming the client, from the identity provider the deployment is configured with.',
+  },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'els_session',
+    description:
+      'A dashboard session (issue 23): the cookie GET /api/v1/auth/callback sets after a sign-in by e-mail link. Used ' +
+      'only when no Authorization header is sent. Its role decides what it may do (each operation says which roles; ' +
+      'another role gets 403 `forbidden`, key `role`); a POST, PATCH or DELETE also needs the `X-CSRF-Token` header ' +
+      'equal to the `els_csrf` cookie (double submit; 403 `forbidden`, key `csrf`, otherwise).',
   },
 };
 

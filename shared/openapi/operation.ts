@@ -7,6 +7,8 @@ import { TAGS } from './document-info.js';
 import { errorResponseRef } from './error-responses.js';
 import { rateLimitHeaderRefs } from './rate-limit-headers.js';
 import type { JsonSchema, SchemaCatalog } from './json-schema.js';
+import { routeAccess } from '../domain/auth/route-access.js';
+import { rolesWith } from '../domain/users/roles.js';
 
 const SUCCESS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content' };
 
@@ -28,16 +30,30 @@ export function operationOf(route: DocumentedRoute, catalog: SchemaCatalog, erro
       ([a], [b]) => Number(a) - Number(b),
     ),
   );
+  const access = contract.auth === 'client' ? accessOf(route) : undefined;
+  const description = [declared.description, access?.text].filter(Boolean).join('\n\n');
   return {
     operationId: route.operationId,
     summary: declared.summary,
-    ...(declared.description ? { description: declared.description } : {}),
+    ...(description ? { description } : {}),
     tags: declared.tags ?? [tagOf(route)],
-    security: contract.auth === 'client' ? [{ apiKey: [] }, { jwt: [] }] : [],
+    security: access?.security ?? [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,
   };
+}
+
+/**
+ * Who may call an authenticated operation (shared/domain/auth/route-access.ts, issue 23): its security schemes and the
+ * sentence the description ends with — the roles a dashboard session needs, and session-only routes (a role short of
+ * it is 403 `forbidden`; the session scheme states the CSRF header once).
+ */
+function accessOf(route: DocumentedRoute): { security: Record<string, string[]>[]; text: string } {
+  const access = routeAccess(route.method, route.path.replace(/^\/api\/v1(?=\/)/, ''));
+  const roles = rolesWith(access.permission).join(', ');
+  if (access.sessionOnly) return { security: [{ session: [] }], text: `**Access:** a dashboard session only (an API key or JWT: 403); roles ${roles}.` };
+  return { security: [{ apiKey: [] }, { jwt: [] }, { session: [] }], text: `**Access:** API key, JWT, or a dashboard session with role ${roles}.` };
 }
 
 /** `/client/<resource>/…` → the resource's tag; a page → Public links; anything else → Service. */

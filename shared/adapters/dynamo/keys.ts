@@ -55,6 +55,18 @@ import { createHash } from 'node:crypto';
  *                                                                    16 shards, TTL 400 days (issue 21 §1)
  * - request rate window   RATE#<client>#<policy> / <window start, epoch s>   `n` requests counted; TTL a minute on
  *                                                                    (per-client rate limits, issue 19 §1)
+ *
+ * Dashboard accounts (issue 23): users are client configuration; what is looked up by a secret or an address has a
+ * key of its own, named by its SHA-256 (no address or token in a key).
+ * - user                  CLIENT#<id> / USER#<user id>               e-mail, name, role, `session_version`
+ * - user count and owner  CLIENT#<id> / USERS                        `n` users, `owner_id`: create/delete/transfer
+ *                                                                    move them in their transactions
+ * - user's session index  CLIENT#<id> / USERSESSION#<user id>#<sha256(session)>   one per session, TTL (removal and
+ *                                                                    role changes find the user's sessions, consistently)
+ * - user e-mail lock      USEREMAIL#<sha256(lower(email))> / USEREMAIL  → client id, user id (one account per address)
+ * - sign-in link          SIGNIN#<sha256(token)> / SIGNIN            user, client, expiry; TTL; deleted when used
+ * - session               SESSION#<sha256(session id)> / SESSION     user, client, role, csrf digest, idle/absolute expiry; TTL
+ * - sign-in throttle      SIGNINRATE#<addr|ip>#<sha256(value)> / <window start, epoch s>   `n` requests; TTL
  */
 export interface ItemKey {
   pk: string;
@@ -259,3 +271,30 @@ export const keys = {
 
 /** A day-counter row's key (keys.statsWorkflowDay, keys.statsEventTypeDay). */
 export const isStatsKey = (key: { pk?: unknown } | undefined): boolean => typeof key?.pk === 'string' && key.pk.startsWith('STATS#');
+
+/**
+ * The keys of dashboard accounts (issue 23; see the header): an object of their own, so the functions that only
+ * authenticate carry just `sessionKey`.
+ */
+export const accountKeys = {
+  user: (clientId: number, userId: number): ItemKey => ({ pk: clientPk(clientId), sk: `USER#${pad(userId)}` }),
+  userSkPrefix: 'USER#',
+  userCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'USERS' }),
+  userSession: (clientId: number, userId: number, sessionHash: string): ItemKey => ({
+    pk: clientPk(clientId),
+    sk: `${accountKeys.userSessionPrefix(userId)}${sessionHash}`,
+  }),
+  userSessionPrefix: (userId: number): string => `USERSESSION#${pad(userId)}#`,
+  userEmailLock: (email: string): ItemKey => ({
+    pk: `USEREMAIL#${createHash('sha256').update(email.toLowerCase()).digest('hex')}`,
+    sk: 'USEREMAIL',
+  }),
+  signInLink: (tokenHash: string): ItemKey => ({ pk: `SIGNIN#${tokenHash}`, sk: 'SIGNIN' }),
+  signInWindow: (kind: 'addr' | 'ip', valueHash: string, windowStart: number): ItemKey => ({
+    pk: `SIGNINRATE#${kind}#${valueHash}`,
+    sk: String(windowStart),
+  }),
+} as const;
+
+/** A session by the digest of its id: what every request made with a session reads. */
+export const sessionKey = (sessionHash: string): ItemKey => ({ pk: `SESSION#${sessionHash}`, sk: 'SESSION' });

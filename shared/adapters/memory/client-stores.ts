@@ -1,5 +1,6 @@
 import type { Clock, IdEntity, Ids } from '../../ports.js';
 import { MemoryRateCounter } from './rate-counter.js';
+import { MemoryAccounts, MemorySessionStore, MemoryUserStore } from './user-store.js';
 import type { RateLimitOverride } from '../../domain/rate-limits/rate-policy.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../domain/api-keys/api-key-store.js';
 import type { ClientRecord, ClientStatus, ClientStore, DeliverabilityBaseline } from '../../domain/clients/client-store.js';
@@ -111,5 +112,22 @@ export function memoryClientAdapters() {
   const apiKeys = new MemoryApiKeyStore();
   const clients = new MemoryClientStore(apiKeys);
   apiKeys.clients = clients;
-  return { apiKeys, clients, ids: new MemoryIds(), clock: new FixedClock(), rateCounter: new MemoryRateCounter() };
+  const accounts = new MemoryAccounts();
+  const sessions = new MemorySessionStore(accounts);
+  return {
+    apiKeys,
+    clients,
+    users: new MemoryUserStore(accounts),
+    sessions,
+    // The authenticator's reads, from the same stores (DynamoAuthReads on AWS).
+    authReads: {
+      get: (clientId: number) => clients.get(clientId),
+      getByHash: (keyHash: string) => apiKeys.getByHash(keyHash),
+      getSession: (hash: string) => sessions.getSession(hash),
+      touch: (...args: Parameters<MemorySessionStore['touch']>) => sessions.touch(...args),
+    },
+    ids: new MemoryIds(),
+    clock: new FixedClock(),
+    rateCounter: new MemoryRateCounter(),
+  };
 }

@@ -22,7 +22,7 @@ import { MemoryWorkflowData } from './workflow-data.js';
  * orchestration without AWS, in milliseconds.
  */
 export function memoryStores() {
-  const { clients, apiKeys, ids, clock, rateCounter } = memoryClientAdapters();
+  const { clients, apiKeys, users, sessions, authReads, ids, clock, rateCounter } = memoryClientAdapters();
   const workflowData = new MemoryWorkflowData();
   const contacts = new MemoryContactStore();
   const settings = new MemorySettingsStore(clients);
@@ -35,6 +35,9 @@ export function memoryStores() {
     rateCounter,
     clients,
     apiKeys,
+    users,
+    sessions,
+    authReads,
     contacts,
     contactWrites: contacts,
     settings,

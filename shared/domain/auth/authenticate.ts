@@ -6,12 +6,16 @@ import { forbidden, unauthorized } from '../../errors.js';
 import { digestsEqual, hashApiKey, looksLikeApiKey } from '../api-keys/api-key.js';
 import { rateLimitsOf, type ClientRateLimits } from '../rate-limits/rate-policy.js';
 import { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './jwt-lifetime.js';
+import type { SessionRecord, SessionStore } from './session-store.js';
+import { digestToken, looksLikeToken, SESSION_IDLE_MS, SESSION_TOUCH_MS } from './session-tokens.js';
 
 export interface Principal {
   clientId: number;
-  /** The API key's id; null when authenticated by JWT. */
+  /** The API key's id; null when authenticated by JWT or a session. */
   keyId: number | null;
-  method: 'api_key' | 'jwt';
+  method: 'api_key' | 'jwt' | 'session';
+  /** A dashboard session's record (user, role, CSRF digest); present only when `method` is `session`. */
+  session?: SessionRecord;
   /** The client's request rate limits (plan, or the operator's override), read with the client and cached with it. */
   rateLimits: ClientRateLimits;
 }
@@ -27,10 +31,21 @@ export interface JwtSettings {
   maxLifetimeSeconds?: number;
 }
 
+/** What the authenticator reads: a key by digest, a client profile, a session (and moves its idle expiry). */
+export type AuthReads = Pick<ApiKeyStore, 'getByHash'> & Pick<ClientStore, 'get'> & Pick<SessionStore, 'getSession' | 'touch'>;
+
 interface Deps {
   clock: Clock;
-  clients: ClientStore;
-  apiKeys: ApiKeyStore;
+  clients: Pick<ClientStore, 'get'>;
+  apiKeys: Pick<ApiKeyStore, 'getByHash'>;
+  /** Dashboard sessions (issue 23); without it a session cookie is never accepted. */
+  sessions?: Pick<SessionStore, 'getSession' | 'touch'>;
+}
+
+/** What a request presents: the Authorization header, and the dashboard's session cookie. */
+export interface Credentials {
+  authorization?: string;
+  sessionId?: string;
 }
 
 interface CacheEntry {
@@ -66,6 +81,16 @@ export class Authenticator {
     throw unauthorized('The API key or token is not valid');
   }
 
+  /**
+   * The Authorization header when there is one (API key or JWT, as `authenticate`), else the session cookie: one GetItem
+   * of the session — never cached, so a sign-out or a removed user ends it at once — and the client from this
+   * container's cache (issue 23 §2).
+   */
+  async authenticateRequest(credentials: Credentials): Promise<Principal> {
+    if (credentials.authorization !== undefined || credentials.sessionId === undefined) return this.authenticate(credentials.authorization);
+    return this.fromSession(credentials.sessionId);
+  }
+
   forget(keyHash: string): void {
     this.forgotten.add(`key:${keyHash}`);
     this.cache.delete(`key:${keyHash}`);
@@ -86,6 +111,33 @@ export class Authenticator {
     const principal: Principal = { clientId: client.id, keyId: record.key_id, method: 'api_key', rateLimits: rateLimitsOf(client) };
     this.remember(cacheKey, principal, client);
     return this.allowed(principal, client);
+  }
+
+  private async fromSession(sessionId: string): Promise<Principal> {
+    if (!this.deps.sessions || !looksLikeToken(sessionId)) throw unauthorized('The session is not valid; sign in again');
+    const session = await this.deps.sessions.getSession(digestToken(sessionId));
+    const now = this.deps.clock.now();
+    // The lookup is by digest, like an API key's. DynamoDB's TTL deletes late: the expiry is checked here.
+    if (!session || Date.parse(session.idle_expires_at) <= now.getTime() || Date.parse(session.absolute_expires_at) <= now.getTime()) {
+      throw unauthorized('The session has expired or ended; sign in again');
+    }
+    const client = await this.clientOf(session.client_id);
+    if (!client) throw unauthorized('The session has expired or ended; sign in again');
+    if (now.getTime() - Date.parse(session.last_seen_at) >= SESSION_TOUCH_MS) {
+      const idle = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, Date.parse(session.absolute_expires_at))).toISOString();
+      await this.deps.sessions.touch(session, now.toISOString(), idle);
+    }
+    return this.allowed({ clientId: client.id, keyId: null, method: 'session', session, rateLimits: rateLimitsOf(client) }, client);
+  }
+
+  /** A client's profile from this container's cache (sessions): kept as long as an API key's answer. */
+  private async clientOf(clientId: number): Promise<ClientRecord | undefined> {
+    const cacheKey = `client:${clientId}`;
+    const entry = this.cache.get(cacheKey);
+    if (entry && entry.expiresAt > this.deps.clock.now().getTime()) return entry.client;
+    const client = await this.deps.clients.get(clientId);
+    if (client) this.remember(cacheKey, { clientId, keyId: null, method: 'session', rateLimits: rateLimitsOf(client) }, client);
+    return client;
   }
 
   private async fromJwt(token: string): Promise<Principal> {

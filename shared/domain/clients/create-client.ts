@@ -5,6 +5,10 @@ import type { ApiKeyStore } from '../api-keys/api-key-store.js';
 import type { ClientRecord, ClientStore } from './client-store.js';
 import { generateApiKey, hashApiKey, maskApiKey } from '../api-keys/api-key.js';
 import { PLAN_TIERS } from '../plans/catalog.js';
+import type { UserStore } from '../users/user-store.js';
+import { addUser } from '../users/manage-users.js';
+import { ROLES } from '../users/roles.js';
+import { conflict } from '../../errors.js';
 
 export const CreateClientInput = z.object({
   email: z.email(),
@@ -17,6 +21,8 @@ export interface CreatedClient {
   id: number;
   client_id: string;
   api_key: string;
+  /** The client's owner: a dashboard user with the client's e-mail address (issue 23 §1). */
+  owner_user_id: number;
 }
 
 interface Deps {
@@ -25,9 +31,16 @@ interface Deps {
   clients: ClientStore;
 }
 
-/** Creates a client with its first enabled API key; the key is returned here once and never stored. */
-export async function createClient(deps: Deps, input: CreateClientInput): Promise<CreatedClient> {
+/**
+ * Creates a client with its first enabled API key and its owner, a dashboard user with the client's address (which
+ * must not have an account yet: one account per address); the key is returned here once and never stored.
+ */
+export async function createClient(deps: Deps & { users: UserStore }, input: CreateClientInput): Promise<CreatedClient> {
   const parsed = CreateClientInput.parse(input);
+  // Checked first so a taken address leaves no client behind; addUser's lock settles a race.
+  if (await deps.users.findByEmail(parsed.email)) {
+    throw conflict('unique', 'email', `${parsed.email.toLowerCase()} already has an account (an address belongs to one client)`);
+  }
   const now = deps.clock.now().toISOString();
   const [id, keyId] = await Promise.all([deps.ids.next('client'), deps.ids.next('api_key')]);
   const apiKey = generateApiKey();
@@ -54,7 +67,8 @@ export async function createClient(deps: Deps, input: CreateClientInput): Promis
     masked_key: client.api_key_masked,
     created_at: now,
   });
-  return { id, client_id: client.client_id, api_key: apiKey };
+  const owner = await addUser(deps, client, { email: client.email, name: parsed.name, role: ROLES.owner });
+  return { id, client_id: client.client_id, api_key: apiKey, owner_user_id: owner.id };
 }
 
 /** Admin actions on an existing client. */

@@ -5,10 +5,11 @@ import type { SettingsStore } from './settings-store.js';
 import { deliverabilityFigures } from '../tracking/deliverability-guard.js';
 import type { TrackingStore } from '../tracking/tracking-store.js';
 import { settingsViewOf, type SettingsView } from './settings-view.js';
+import type { UserStore } from '../users/user-store.js';
 
 /** GET /client/settings: the same view PATCH answers; 404 until the first PATCH created the row. */
 export async function getSettings(
-  deps: { clock: Clock; settings: SettingsStore; tracking: TrackingStore },
+  deps: { clock: Clock; settings: SettingsStore; tracking: TrackingStore; users: UserStore },
   clientId: number,
 ): Promise<SettingsView> {
   const now = deps.clock.now();
@@ -16,6 +17,7 @@ export async function getSettings(
   if (!bundle.client || !bundle.settings) {
     throw notFound('settings', 'No settings yet: PATCH /client/settings creates them');
   }
-  const deliverability = await deliverabilityFigures(deps.tracking, bundle.client, now);
-  return settingsViewOf({ ...bundle, settings: bundle.settings, client: bundle.client }, now, deliverability);
+  // One wave: the deliverability figures and the users (current_user_count, roles).
+  const [deliverability, users] = await Promise.all([deliverabilityFigures(deps.tracking, bundle.client, now), deps.users.list(clientId)]);
+  return settingsViewOf({ ...bundle, settings: bundle.settings, client: bundle.client }, now, deliverability, users);
 }

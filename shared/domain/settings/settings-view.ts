@@ -8,12 +8,11 @@ import { effectiveLimits, planOf } from './effective-settings.js';
 import { SETTINGS_FIELD_NAMES, type SettingsFieldName } from './schemas.js';
 import type { SettingsBundle, SettingsRecord } from './settings-store.js';
 import type { DeliverabilityFigures } from '../tracking/deliverability-guard.js';
+import type { UserRecord } from '../users/user-store.js';
 
 /** The plan catalog lives in code; this is when its current version was published. */
 export const PLAN_CATALOG_PUBLISHED_AT = '2026-01-01T00:00:00.000Z';
 
-/** Role values of the nested client's `roles`: the account owner is the only role this API knows. */
-export const CLIENT_ROLES = { owner: 1 } as const;
 
 const feature = z.boolean();
 const limit = z.int().check(z.gte(0));
@@ -72,6 +71,8 @@ export interface ClientViewInput {
   monthlyQuota: number;
   monthlyEmailsSent: number;
   now: Date;
+  /** The client's dashboard users (issue 23): `current_user_count` and `roles`. */
+  users: readonly UserRecord[];
 }
 
 const profile = z.nullable(z.string());
@@ -98,7 +99,7 @@ export const NestedClientView = z
     api_key_enabled: z.boolean(),
     is_email_verified: z.boolean(),
     email_verified_at: z.nullable(UtcTimestamp),
-    current_user_count: z.int().check(z.gte(0)),
+    current_user_count: z.int().check(z.gte(0), z.meta({ description: 'The dashboard users of the client (GET /client/users)' })),
     monthly_email_quota: limit.check(z.meta({ description: 'E-mails the client may send this month (plan or custom quota)' })),
     monthly_emails_sent: limit,
     quota_reset_at: UtcTimestamp.check(z.meta({ description: 'Start of the next UTC month' })),
@@ -115,7 +116,7 @@ export const NestedClientView = z
       z.object({
         id: z.int(),
         user_id: z.int(),
-        role: z.int().check(z.meta({ description: '1 owner' })),
+        role: z.int().check(z.gte(1), z.lte(4), z.meta({ description: '1 owner, 2 admin, 3 member, 4 viewer' })),
         created_at: UtcTimestamp,
         updated_at: UtcTimestamp,
         deleted_at: DeletedAt,
@@ -126,7 +127,7 @@ export const NestedClientView = z
   .check(z.meta({ id: 'SettingsClient', description: 'The client (account) the settings belong to.' }));
 
 /** SPEC.md's nested client object. The API key is shown masked; a full key is only ever returned by rotation. */
-export function toNestedClientView({ client, plan, monthlyQuota, monthlyEmailsSent, now }: ClientViewInput): z.output<typeof NestedClientView> {
+export function toNestedClientView({ client, plan, monthlyQuota, monthlyEmailsSent, now, users }: ClientViewInput): z.output<typeof NestedClientView> {
   return {
     id: client.id,
     client_id: client.client_id,
@@ -147,7 +148,7 @@ export function toNestedClientView({ client, plan, monthlyQuota, monthlyEmailsSe
     api_key_enabled: client.api_key_enabled,
     is_email_verified: client.email_verified_at !== undefined,
     email_verified_at: client.email_verified_at ?? null,
-    current_user_count: 1,
+    current_user_count: users.length,
     monthly_email_quota: monthlyQuota,
     monthly_emails_sent: monthlyEmailsSent,
     quota_reset_at: quotaResetAt(now),
@@ -160,16 +161,17 @@ export function toNestedClientView({ client, plan, monthlyQuota, monthlyEmailsSe
     created_at: client.created_at,
     updated_at: client.updated_at,
     deleted_at: deletedAtOf(undefined),
-    roles: [
-      {
-        id: client.id,
-        user_id: client.id,
-        role: CLIENT_ROLES.owner,
-        created_at: client.created_at,
-        updated_at: client.created_at,
+    // One role per user: the role entry's id is its user's.
+    roles: [...users]
+      .sort((a, b) => a.id - b.id)
+      .map((user) => ({
+        id: user.id,
+        user_id: user.id,
+        role: user.role,
+        created_at: user.created_at,
+        updated_at: user.updated_at,
         deleted_at: deletedAtOf(undefined),
-      },
-    ],
+      })),
     subscription_plan: toPlanView(plan),
   };
 }
@@ -270,6 +272,7 @@ export function settingsViewOf(
   bundle: SettingsBundle & { settings: SettingsRecord; client: NonNullable<SettingsBundle['client']> },
   now: Date,
   deliverability: DeliverabilityFigures,
+  users: readonly UserRecord[],
 ): SettingsView {
   const plan = planOf(bundle.client.plan);
   return toSettingsView(bundle.settings, {
@@ -278,5 +281,6 @@ export function settingsViewOf(
     monthlyQuota: effectiveLimits(bundle.settings, plan).emailsPerMonth,
     monthlyEmailsSent: bundle.monthlyEmailsSent,
     now,
+    users,
   }, deliverability);
 }

@@ -5,6 +5,7 @@ import { effectiveLimits, planOf } from './effective-settings.js';
 import { quotaMonthOf } from './quota-period.js';
 import { CLEARABLE_FIELDS, SETTINGS_FIELD_NAMES, type SettingsPatch } from './schemas.js';
 import type { SettingsFields, SettingsRecord, SettingsStore } from './settings-store.js';
+import type { UserStore } from '../users/user-store.js';
 import { settingsViewOf, type SettingsView } from './settings-view.js';
 import { deliverabilityFigures } from '../tracking/deliverability-guard.js';
 import type { TrackingStore } from '../tracking/tracking-store.js';
@@ -14,6 +15,7 @@ interface Deps {
   ids: Ids;
   settings: SettingsStore;
   tracking: TrackingStore;
+  users: UserStore;
 }
 
 /** Optimistic writes retried after losing to a concurrent write (re-read, re-validate, jittered pause). */
@@ -93,8 +95,8 @@ export async function updateSettings(
     const items = checkPlanLimits(next, patch, plan);
     if (items.length > 0) throw unprocessable(items);
     if (current && sameFields(fieldsOf(current), next)) {
-      const deliverability = await deliverabilityFigures(deps.tracking, bundle.client, now);
-      return { settings: settingsViewOf({ ...bundle, settings: current, client: bundle.client }, now, deliverability), created: false };
+      const [deliverability, users] = await Promise.all([deliverabilityFigures(deps.tracking, bundle.client, now), deps.users.list(clientId)]);
+      return { settings: settingsViewOf({ ...bundle, settings: current, client: bundle.client }, now, deliverability, users), created: false };
     }
     const at = now.toISOString();
     const record: SettingsRecord = {
@@ -107,8 +109,8 @@ export async function updateSettings(
       updated_at: at,
     };
     if (await deps.settings.save(record, current?.version)) {
-      const deliverability = await deliverabilityFigures(deps.tracking, bundle.client, now);
-      return { settings: settingsViewOf({ ...bundle, settings: record, client: bundle.client }, now, deliverability), created: !current };
+      const [deliverability, users] = await Promise.all([deliverabilityFigures(deps.tracking, bundle.client, now), deps.users.list(clientId)]);
+      return { settings: settingsViewOf({ ...bundle, settings: record, client: bundle.client }, now, deliverability, users), created: !current };
     }
   }
   throw conflict('state', 'settings', 'The settings were changed concurrently; retry the request');

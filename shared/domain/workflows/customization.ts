@@ -29,7 +29,9 @@ export interface CustomizationAuditRecord {
   id: string;
   workflow_id: number;
   key_id: number | null;
-  auth_method: 'api_key' | 'jwt';
+  auth_method: 'api_key' | 'jwt' | 'session';
+  /** The dashboard user, for a change made with a session (issue 23). */
+  user_id?: number;
   request_id: string | null;
   at: string;
   before: OverrideSnapshot;
@@ -110,8 +112,9 @@ export const CustomizationAuditView = z
   .object({
     id: z.string(),
     workflow_id: z.int().check(z.gte(1)),
-    key_id: z.nullable(z.int()).check(z.meta({ description: 'The API key that made the change; null for a JWT' })),
-    auth_method: z.enum(['api_key', 'jwt']),
+    key_id: z.nullable(z.int()).check(z.meta({ description: 'The API key that made the change; null for a JWT or a session' })),
+    auth_method: z.enum(['api_key', 'jwt', 'session']),
+    user_id: z.optional(z.int()).check(z.meta({ description: 'The dashboard user who made the change with a session' })),
     request_id: z.nullable(z.string()),
     at: UtcTimestamp,
     before: Snapshot,

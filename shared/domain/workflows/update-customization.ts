@@ -51,7 +51,7 @@ export function applyCustomizationPatch(current: Overrides, patch: Customization
  */
 export async function updateCustomization(
   deps: Deps,
-  ctx: { clientId: number; principal: Pick<Principal, 'keyId' | 'method'>; requestId?: string },
+  ctx: { clientId: number; principal: Pick<Principal, 'keyId' | 'method' | 'session'>; requestId?: string },
   workflowId: number,
   patch: CustomizationPatch,
 ): Promise<CustomizationView> {
@@ -86,6 +86,7 @@ export async function updateCustomization(
         workflow_id: workflowId,
         key_id: ctx.principal.keyId,
         auth_method: ctx.principal.method,
+        ...(ctx.principal.session ? { user_id: ctx.principal.session.user_id } : {}),
         request_id: ctx.requestId ?? null,
         at,
         before: snapshotOf(before, workflow),

@@ -60,7 +60,7 @@ export async function createTestClient(plan?: PlanTier, options: TestClientOptio
       event_requests_per_second: MAX_REQUESTS_PER_SECOND,
     });
   }
-  return { id: created.id, client_id: created.client_id, api_key: created.api_key };
+  return { id: created.id, client_id: created.client_id, api_key: created.api_key, owner_user_id: created.owner_user_id };
 }
 
 export async function suspendTestClient(id: number): Promise<void> {

@@ -18,6 +18,7 @@ import { sentEmailStore } from '../../../shared/composition/providers/sent-email
 import { settingsStore } from '../../../shared/composition/providers/settings-store.js';
 import { tableOf } from '../../../shared/composition/providers/table.js';
 import { trackingStore } from '../../../shared/composition/providers/tracking-store.js';
+import { userStore } from '../../../shared/composition/providers/user-store.js';
 import { senderSettingsOf } from '../../../shared/composition/sender-settings.js';
 import { loadConfig } from '../../../shared/config.js';
 import { ContactBody } from '../../../shared/domain/contacts/schemas.js';
@@ -127,7 +128,7 @@ export function engineContainer(overrides: Partial<Ports>): Container {
 
 export type EngineDeps = CreateEventDeps &
   ExecuteDeps &
-  Pick<Ports, 'sentEmails' | 'settings' | 'ids' | 'contacts' | 'tracking'> & { container: Container };
+  Pick<Ports, 'sentEmails' | 'settings' | 'ids' | 'contacts' | 'tracking' | 'users'> & { container: Container };
 
 /** Every port the processor and the executor use, as their functions list them. */
 export function engineDeps(container: Container): EngineDeps {
@@ -145,6 +146,7 @@ export function engineDeps(container: Container): EngineDeps {
     sentEmailStore,
     settingsStore,
     trackingStore,
+    userStore,
   ]);
   return { ...deps, sender: senderSettingsOf(deps.config, LINK_SECRET), container };
 }

@@ -96,15 +96,22 @@ describe('the OpenAPI document', () => {
     expect(JSON.stringify(document.paths)).not.toContain('/dev/');
   });
 
-  it('asks for the API key or a JWT exactly where the handler authenticates', () => {
-    const isPublic = (key: string) => /^GET \/api\/v1\/(health|openapi\.json|docs|docs\/assets\/\{file\})$/.test(key) || / \/(u|v)\/\{token\}$/.test(key);
+  it('asks for the API key, a JWT or a session exactly where the handler authenticates, and only a session where only a session may', () => {
+    const isPublic = (key: string) =>
+      /^GET \/api\/v1\/(health|openapi\.json|docs|docs\/assets\/\{file\}|auth\/callback)$/.test(key) ||
+      key === 'POST /api/v1/auth/sign-in' ||
+      / \/(u|v)\/\{token\}$/.test(key);
+    const sessionOnly = (key: string) => / \/api\/v1\/(auth\/(me|sign-out)|client\/users(\/\{id\})?)$/.test(key);
     for (const { key, operation } of operations()) {
-      expect(operation.security, key).toEqual(isPublic(key) ? [] : [{ apiKey: [] }, { jwt: [] }]);
+      const expected = isPublic(key) ? [] : sessionOnly(key) ? [{ session: [] }] : [{ apiKey: [] }, { jwt: [] }, { session: [] }];
+      expect(operation.security, key).toEqual(expected);
       if (!isPublic(key)) expect(Object.keys(operation.responses), key).toEqual(expect.arrayContaining(['401', '403']));
+      if (!isPublic(key)) expect(operation.description, key).toContain('**Access:**');
     }
     expect(document.components.securitySchemes).toMatchObject({
       apiKey: { type: 'http', scheme: 'bearer' },
       jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      session: { type: 'apiKey', in: 'cookie', name: 'els_session' },
     });
   });
 
@@ -116,7 +123,8 @@ describe('the OpenAPI document', () => {
       expect(document.tags.map((t) => t.name), key).toContain(operation.tags[0]);
       expect(ids.has(operation.operationId), key).toBe(false);
       ids.add(operation.operationId);
-      expect(Object.keys(operation.responses).some((s) => s.startsWith('2')), key).toBe(true);
+      // A success, or the sign-in link's redirect to the dashboard.
+      expect(Object.keys(operation.responses).some((s) => s.startsWith('2') || (key === 'GET /api/v1/auth/callback' && s === '302')), key).toBe(true);
       expect(operation.responses['500'], key).toEqual({ $ref: '#/components/responses/InternalServerError' });
       const templated = [...key.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
       const declared = (operation.parameters ?? []).filter((p) => p['in'] === 'path').map((p) => p['name']);

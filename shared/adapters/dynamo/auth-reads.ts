@@ -1,0 +1,24 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyRecord } from '../../domain/api-keys/api-key-store.js';
+import type { AuthReads } from '../../domain/auth/authenticate.js';
+import type { ClientRecord } from '../../domain/clients/client-store.js';
+import { stripKeys } from './items.js';
+import { keys } from './keys.js';
+import { DynamoSessionReads } from './session-reads.js';
+
+/**
+ * Everything the authenticator reads — an API key by digest, a client profile, a session — and nothing else: every
+ * authenticated function carries this instead of the client, key and session stores (issue 11's bundle budget).
+ */
+export class DynamoAuthReads extends DynamoSessionReads implements AuthReads {
+  async getByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.apiKey(keyHash) }));
+    return out.Item ? stripKeys<ApiKeyRecord>(out.Item) : undefined;
+  }
+
+  /** A client profile (`get`, as ClientStore names it). */
+  async get(clientId: number): Promise<ClientRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.clientProfile(clientId) }));
+    return out.Item ? stripKeys<ClientRecord>(out.Item) : undefined;
+  }
+}

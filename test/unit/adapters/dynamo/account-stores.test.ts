@@ -1,0 +1,176 @@
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DynamoSessionStore } from '../../../../shared/adapters/dynamo/session-store.js';
+import { DynamoUserStore } from '../../../../shared/adapters/dynamo/user-store.js';
+import type { SessionRecord, SignInLinkRecord } from '../../../../shared/domain/auth/session-store.js';
+import type { UserRecord } from '../../../../shared/domain/users/user-store.js';
+
+const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+const dbMock = mockClient(db);
+const TABLE = 'tbl';
+const AT = '2026-01-15T10:00:00.000Z';
+
+const user: UserRecord = { id: 5, client_id: 7, email: 'mia@acme.test', name: 'Mia', role: 3, created_at: AT, updated_at: AT, session_version: 2 };
+const USER_KEY = { pk: 'CLIENT#7', sk: 'USER#000000000005' };
+const COUNT_KEY = { pk: 'CLIENT#7', sk: 'USERS' };
+const cancelled = (codes: string[]) =>
+  new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
+const transactions = () => dbMock.commandCalls(TransactWriteCommand).map((c) => c.args[0].input.TransactItems);
+
+beforeEach(() => dbMock.reset());
+
+describe('DynamoUserStore', () => {
+  it('creates a user with its global e-mail lock and the count below max_users in one TransactWriteItems', async () => {
+    dbMock.on(TransactWriteCommand).resolves({});
+    expect(await new DynamoUserStore(db, TABLE).create(user, 10)).toBe('created');
+    const [items] = transactions();
+    expect(items).toEqual([
+      { Put: { TableName: TABLE, Item: { ...USER_KEY, ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: TABLE,
+          Item: { pk: expect.stringMatching(/^USEREMAIL#[0-9a-f]{64}$/), sk: 'USEREMAIL', client_id: 7, user_id: 5 },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: TABLE,
+          Key: COUNT_KEY,
+          UpdateExpression: 'ADD n :one',
+          ConditionExpression: 'attribute_not_exists(n) OR n < :max',
+          ExpressionAttributeValues: { ':one': 1, ':max': 10 },
+        },
+      },
+    ]);
+    // No address in any key.
+    expect(JSON.stringify(items![1])).not.toContain('mia@');
+  });
+
+  it('makes a role 1 user the owner only where the client has none', async () => {
+    dbMock.on(TransactWriteCommand).resolves({});
+    await new DynamoUserStore(db, TABLE).create({ ...user, role: 1 }, 10);
+    expect(transactions()[0]![2]).toEqual({
+      Update: {
+        TableName: TABLE,
+        Key: COUNT_KEY,
+        UpdateExpression: 'ADD n :one SET owner_id = :id',
+        ConditionExpression: '(attribute_not_exists(n) OR n < :max) AND attribute_not_exists(owner_id)',
+        ExpressionAttributeValues: { ':one': 1, ':max': 10, ':id': 5 },
+      },
+    });
+  });
+
+  it.each([
+    [['None', 'ConditionalCheckFailed', 'None'], 'email_taken'],
+    [['None', 'None', 'ConditionalCheckFailed'], 'limit'],
+  ])('answers a cancellation %j as %s', async (codes, outcome) => {
+    dbMock.on(TransactWriteCommand).rejects(cancelled(codes));
+    expect(await new DynamoUserStore(db, TABLE).create(user, 10)).toBe(outcome);
+  });
+
+  it('removes the user (not the owner, as read), its lock, one from the count and each session with its index item', async () => {
+    dbMock.on(QueryCommand).resolves({ Items: [{ pk: 'CLIENT#7', sk: 'USERSESSION#000000000005#aa', session_hash: 'aa' }] });
+    dbMock.on(TransactWriteCommand).resolves({});
+    expect(await new DynamoUserStore(db, TABLE).remove(user)).toBe('removed');
+    expect(dbMock.commandCalls(QueryCommand)[0]!.args[0].input).toEqual({
+      TableName: TABLE,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERSESSION#000000000005#' },
+      ProjectionExpression: 'pk, sk, session_hash',
+      ConsistentRead: true,
+    });
+    expect(transactions()[0]).toEqual([
+      {
+        Delete: {
+          TableName: TABLE,
+          Key: USER_KEY,
+          ConditionExpression: 'attribute_exists(pk) AND #role <> :owner AND session_version = :version',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':owner': 1, ':version': 2 },
+        },
+      },
+      { Delete: { TableName: TABLE, Key: { pk: expect.stringMatching(/^USEREMAIL#/), sk: 'USEREMAIL' } } },
+      { Update: { TableName: TABLE, Key: COUNT_KEY, UpdateExpression: 'ADD n :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+      { Delete: { TableName: TABLE, Key: { pk: 'CLIENT#7', sk: 'USERSESSION#000000000005#aa' } } },
+      { Delete: { TableName: TABLE, Key: { pk: 'SESSION#aa', sk: 'SESSION' } } },
+    ]);
+  });
+
+  it('answers stale when the user changed since it was read, missing when it is gone', async () => {
+    dbMock.on(QueryCommand).resolves({ Items: [] });
+    dbMock.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None']));
+    dbMock.on(GetCommand).resolvesOnce({ Item: { ...USER_KEY, ...user } }).resolves({});
+    const store = new DynamoUserStore(db, TABLE);
+    expect(await store.remove(user)).toBe('stale');
+    expect(await store.remove(user)).toBe('missing');
+  });
+});
+
+describe('DynamoSessionStore', () => {
+  const link: SignInLinkRecord = { token_hash: 'tt', client_id: 7, user_id: 5, purpose: 'sign_in', created_at: AT, valid_until: '2026-01-15T10:15:00.000Z' };
+  const session: SessionRecord = {
+    session_hash: 'ss',
+    client_id: 7,
+    user_id: 5,
+    email: 'mia@acme.test',
+    role: 3,
+    csrf_hash: 'cc',
+    created_at: AT,
+    last_seen_at: AT,
+    idle_expires_at: '2026-01-15T22:00:00.000Z',
+    absolute_expires_at: '2026-01-22T10:00:00.000Z',
+  };
+
+  it('starts a session in one transaction: the link deleted while it exists, session, index item, the user’s sign-in', async () => {
+    dbMock.on(TransactWriteCommand).resolves({});
+    expect(await new DynamoSessionStore(db, TABLE).startSession(link, user, session)).toBe('started');
+    expect(transactions()[0]).toEqual([
+      { Delete: { TableName: TABLE, Key: { pk: 'SIGNIN#tt', sk: 'SIGNIN' }, ConditionExpression: 'attribute_exists(pk)' } },
+      {
+        Put: {
+          TableName: TABLE,
+          Item: { pk: 'SESSION#ss', sk: 'SESSION', ...session, expires_at: Date.parse('2026-01-15T22:00:00.000Z') / 1000 },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: TABLE,
+          Item: { pk: 'CLIENT#7', sk: 'USERSESSION#000000000005#ss', session_hash: 'ss', created_at: AT, expires_at: Date.parse('2026-01-22T10:00:00.000Z') / 1000 },
+        },
+      },
+      {
+        Update: {
+          TableName: TABLE,
+          Key: USER_KEY,
+          UpdateExpression: 'SET last_sign_in_at = :at ADD session_version :one',
+          ConditionExpression: 'attribute_exists(pk) AND session_version = :version',
+          ExpressionAttributeValues: { ':at': AT, ':one': 1, ':version': 2 },
+        },
+      },
+    ]);
+  });
+
+  it.each([
+    [['ConditionalCheckFailed', 'None', 'None', 'None'], 'used'],
+    [['None', 'None', 'None', 'ConditionalCheckFailed'], 'stale'],
+  ])('answers a cancellation %j as %s', async (codes, outcome) => {
+    dbMock.on(TransactWriteCommand).rejects(cancelled(codes));
+    expect(await new DynamoSessionStore(db, TABLE).startSession(link, user, session)).toBe(outcome);
+  });
+
+  it('counts a sign-in request with one UpdateItem on its window, with a TTL', async () => {
+    dbMock.on(UpdateCommand).resolves({ Attributes: { n: 3 } });
+    expect(await new DynamoSessionStore(db, TABLE).countSignIn('ip', 'hh', 1_768_471_200, 1_768_473_000)).toBe(3);
+    expect(dbMock.commandCalls(UpdateCommand)[0]!.args[0].input).toEqual({
+      TableName: TABLE,
+      Key: { pk: 'SIGNINRATE#ip#hh', sk: '1768471200' },
+      UpdateExpression: 'ADD n :one SET expires_at = if_not_exists(expires_at, :ttl)',
+      ExpressionAttributeValues: { ':one': 1, ':ttl': 1_768_473_000 },
+      ReturnValues: 'UPDATED_NEW',
+    });
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { authenticates, routes } from '../../../../functions/routes.js';
+import type { Principal } from '../../../../shared/domain/auth/authenticate.js';
+import { authorize, routeAccess } from '../../../../shared/domain/auth/route-access.js';
+import { digestToken } from '../../../../shared/domain/auth/session-tokens.js';
+import type { SessionRecord } from '../../../../shared/domain/auth/session-store.js';
+import { ROLES, type Role } from '../../../../shared/domain/users/roles.js';
+import { AppError } from '../../../../shared/errors.js';
+
+const limits = { api: 10, events: 10 };
+const CSRF = 'c'.repeat(43);
+const sessionOf = (role: Role): Principal => ({
+  clientId: 1,
+  keyId: null,
+  method: 'session',
+  rateLimits: limits,
+  session: { role, csrf_hash: digestToken(CSRF) } as SessionRecord,
+});
+const apiKey: Principal = { clientId: 1, keyId: 1, method: 'api_key', rateLimits: limits };
+
+/** The routes the authenticating wrapper (jsonApi) serves: below /client, and the session's own under /auth. */
+const guarded = routes.filter((r) => authenticates(r) || r.path === '/auth/me' || r.path === '/auth/sign-out');
+
+const refusal = (principal: Principal, method: string, path: string): string | undefined => {
+  try {
+    authorize(principal, { method, path, csrfHeader: CSRF, csrfCookie: CSRF });
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(403);
+    return (error as AppError).items[0]!.key;
+  }
+};
+
+/** Every guarded route, who may call it: o owner, a admin, m member, v viewer, k API key / JWT. */
+const EXPECTED: Record<string, string> = {
+  'POST /client/api-keys/rotate': 'oak',
+  'POST /auth/sign-out': 'oamv',
+  'GET /auth/me': 'oamv',
+  'GET /client/users': 'oamv',
+  'POST /client/users': 'o',
+  'PATCH /client/users/{id}': 'o',
+  'DELETE /client/users/{id}': 'o',
+  'GET /client/settings': 'oamvk',
+  'PATCH /client/settings': 'oak',
+  'POST /client/email-templates/list': 'oamvk',
+  'POST /client/email-templates/{id}/render-preview': 'oamvk',
+};
+const expectedOf = (method: string, path: string): string => {
+  const listed = EXPECTED[`${method} ${path}`];
+  if (listed) return listed;
+  if (method === 'GET') return 'oamvk';
+  if (path.startsWith('/client/webhooks')) return 'oak';
+  return 'oamk';
+};
+
+describe('routeAccess / authorize (issue 23)', () => {
+  it('covers every authenticated route of the route table', () => {
+    expect(guarded.length).toBeGreaterThan(40);
+    for (const route of guarded) expect(() => routeAccess(route.method, route.path)).not.toThrow();
+  });
+
+  it.each(guarded.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: each role and an API key as the table says', (_name, route) => {
+    const who = { o: sessionOf(ROLES.owner), a: sessionOf(ROLES.admin), m: sessionOf(ROLES.member), v: sessionOf(ROLES.viewer), k: apiKey };
+    const allowed = Object.entries(who)
+      .filter(([, principal]) => refusal(principal, route.method, route.path) === undefined)
+      .map(([letter]) => letter)
+      .join('');
+    expect(allowed).toBe(expectedOf(route.method, route.path));
+  });
+
+  it('refuses a session-only route to an API key with key authorization, and a role with key role', () => {
+    expect(refusal(apiKey, 'GET', '/client/users')).toBe('authorization');
+    expect(refusal(sessionOf(ROLES.viewer), 'POST', '/client/contacts')).toBe('role');
+  });
+
+  it.each([
+    ['no header', undefined, CSRF],
+    ['no cookie', CSRF, undefined],
+    ['header and cookie differ', CSRF, 'd'.repeat(43)],
+    ['both equal but not the session’s token', 'd'.repeat(43), 'd'.repeat(43)],
+  ])('refuses a session change with %s (CSRF, key csrf)', (_name, header, cookie) => {
+    expect(() => authorize(sessionOf(ROLES.owner), { method: 'POST', path: '/client/contacts', csrfHeader: header, csrfCookie: cookie })).toThrow(
+      expect.objectContaining({ status: 403, items: [expect.objectContaining({ condition: 'forbidden', key: 'csrf' })] }),
+    );
+  });
+
+  it('asks no CSRF token of a read, nor of an API key', () => {
+    expect(() => authorize(sessionOf(ROLES.viewer), { method: 'GET', path: '/client/contacts', csrfHeader: undefined, csrfCookie: undefined })).not.toThrow();
+    expect(() => authorize(apiKey, { method: 'DELETE', path: '/client/contacts/{id}', csrfHeader: undefined, csrfCookie: undefined })).not.toThrow();
+  });
+});

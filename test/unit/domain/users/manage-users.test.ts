@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { memoryClientAdapters } from '../../../../shared/adapters/memory/client-stores.js';
+import { createClient } from '../../../../shared/domain/clients/create-client.js';
+import { addUser, changeUserRole, inviteUser, listUsers, removeUser } from '../../../../shared/domain/users/manage-users.js';
+import type { SystemMessage } from '../../../../shared/domain/system-mail/system-mail.js';
+import { AppError } from '../../../../shared/errors.js';
+
+async function setup(plan: 'free' | 'starter' | 'growth' = 'starter') {
+  const deps = memoryClientAdapters();
+  const mails: SystemMessage[] = [];
+  const all = { ...deps, systemMail: { send: async (m: SystemMessage) => (mails.push(m), { kind: 'sent' as const, providerMessageId: 'm' }) } };
+  const client = await createClient(all, { email: 'Owner@Acme.test', name: 'Acme', plan });
+  return { deps: all, client, mails };
+}
+
+const failure = async (promise: Promise<unknown>): Promise<AppError> => {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+};
+
+describe('users (issue 23 §1)', () => {
+  it('creates a client with its owner, the client address, counted in the roster', async () => {
+    const { deps, client } = await setup();
+    expect(await listUsers(deps, client.id)).toEqual([
+      expect.objectContaining({ id: client.owner_user_id, email: 'owner@acme.test', role: 1, role_name: 'owner', invited_by: null }),
+    ]);
+    expect(await deps.users.roster(client.id)).toEqual({ count: 1, owner_id: client.owner_user_id });
+  });
+
+  it('refuses a client whose address already has an account, leaving no client behind', async () => {
+    const { deps } = await setup();
+    const error = await failure(createClient(deps, { email: 'owner@acme.test', name: 'Again' }));
+    expect(error.status).toBe(409);
+    expect(await deps.clients.list()).toHaveLength(1);
+  });
+
+  it('invites within max_users (starter: 3) and mails the invitee a 72-hour link', async () => {
+    const { deps, client, mails } = await setup('starter');
+    const invited = await inviteUser(deps, client.id, client.owner_user_id, { email: 'mia@acme.test', name: 'Mia', role: 3 }, 'https://api.test/cb', () => undefined);
+    expect(invited).toMatchObject({ email: 'mia@acme.test', role: 3, invited_by: client.owner_user_id, invitation_sent: true });
+    expect(mails[0]).toMatchObject({ to: 'mia@acme.test', subject: 'You are invited to Acme on Email Lifecycle' });
+    expect(mails[0]!.text).toMatch(/https:\/\/api\.test\/cb\?token=[A-Za-z0-9_-]{43}/);
+    expect([...deps.sessions.data.links.values()][0]).toMatchObject({ purpose: 'invitation', valid_until: '2026-01-18T10:00:00.000Z' });
+    await addUser(deps, { id: client.id, plan: 'starter' }, { email: 'vic@acme.test', name: 'Vic', role: 4 });
+    const over = await failure(inviteUser(deps, client.id, client.owner_user_id, { email: 'x@acme.test', name: 'X', role: 4 }, 'https://x', () => undefined));
+    expect([over.status, over.items]).toEqual([409, [{ condition: 'max', key: 'users', error: 'The plan allows at most 3 users; remove one or upgrade the plan' }]]);
+    const taken = await failure(inviteUser(deps, client.id, client.owner_user_id, { email: 'mia@acme.test', name: 'M', role: 4 }, 'https://x', () => undefined));
+    expect(taken.items[0]).toMatchObject({ condition: 'unique', key: 'email' });
+  });
+
+  it('keeps the user when the invitation cannot be sent, and says so', async () => {
+    const { deps, client } = await setup();
+    const broken = { ...deps, systemMail: { send: async () => Promise.reject(new Error('down')) } };
+    const invited = await inviteUser(broken, client.id, client.owner_user_id, { email: 'mia@acme.test', name: 'Mia', role: 2 }, 'https://x', () => undefined);
+    expect(invited.invitation_sent).toBe(false);
+    expect((await listUsers(deps, client.id)).map((u) => u.email)).toEqual(['owner@acme.test', 'mia@acme.test']);
+  });
+
+  it('transfers ownership (the owner becomes admin), and never demotes or removes the owner directly', async () => {
+    const { deps, client } = await setup('growth');
+    const mia = await addUser(deps, { id: client.id, plan: 'growth' }, { email: 'mia@acme.test', name: 'Mia', role: 3 });
+    expect((await failure(changeUserRole(deps, client.id, client.owner_user_id, 2))).items[0]).toMatchObject({ condition: 'state', key: 'role' });
+    expect((await failure(removeUser(deps, client.id, client.owner_user_id))).items[0]).toMatchObject({ condition: 'state' });
+    expect(await changeUserRole(deps, client.id, mia.id, 1)).toMatchObject({ id: mia.id, role: 1 });
+    expect((await listUsers(deps, client.id)).map((u) => [u.email, u.role])).toEqual([
+      ['owner@acme.test', 2],
+      ['mia@acme.test', 1],
+    ]);
+    expect(await deps.users.roster(client.id)).toEqual({ count: 2, owner_id: mia.id });
+    // The former owner can now be removed; the count and the address follow.
+    await removeUser(deps, client.id, client.owner_user_id);
+    expect(await deps.users.roster(client.id)).toEqual({ count: 1, owner_id: mia.id });
+    expect(await deps.users.findByEmail('owner@acme.test')).toBeUndefined();
+  });
+
+  it('answers 404 for a user of another client', async () => {
+    const { deps, client } = await setup('growth');
+    const other = await createClient(deps, { email: 'b@other.test', name: 'B', plan: 'growth' });
+    for (const call of [changeUserRole(deps, client.id, other.owner_user_id, 2), removeUser(deps, client.id, other.owner_user_id)]) {
+      expect((await failure(call)).status).toBe(404);
+    }
+  });
+});
