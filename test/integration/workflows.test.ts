@@ -129,7 +129,18 @@ describe('PATCH /client/workflows/{workflow_id}/customization', () => {
       preferred_send_hour: null,
       preferred_send_minute: null,
       send_time_mode: 0,
-      overrides: { template_id: clone.template_id, delay_minutes: 30, priority_score: 75, preferred_send_hour: null, preferred_send_minute: null, send_time_mode: null },
+      exit_events: [],
+      conversion_window_days: 7,
+      overrides: {
+        template_id: clone.template_id,
+        delay_minutes: 30,
+        priority_score: 75,
+        preferred_send_hour: null,
+        preferred_send_minute: null,
+        send_time_mode: null,
+        conversion_window_days: null,
+        exit_events: null,
+      },
       updated_at: expect.stringMatching(RFC3339_UTC),
     });
     const workflows = (await call('GET', '/client/workflows', { key: client.api_key })).body.data.workflows;
@@ -206,7 +217,16 @@ describe('PATCH /client/workflows/{workflow_id}/customization', () => {
     const res = await call('GET', '/client/workflows/5/customization/audit', { key: client.api_key });
 
     expect(res.status).toBe(200);
-    const none = { template_id: null, delay_minutes: null, priority_score: null, preferred_send_hour: null, preferred_send_minute: null, send_time_mode: 0 };
+    const none = {
+      template_id: null,
+      delay_minutes: null,
+      priority_score: null,
+      preferred_send_hour: null,
+      preferred_send_minute: null,
+      send_time_mode: 0,
+      conversion_window_days: null,
+      exit_events: null,
+    };
     expect(res.body.data.entries).toEqual([
       {
         id: expect.any(String),

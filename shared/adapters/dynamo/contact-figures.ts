@@ -1,3 +1,4 @@
+import { openExecutionAttribute, openExecutionValue, type OpenExecution } from '../../domain/workflows/goals.js';
 import { keys } from './keys.js';
 
 export interface ContactFiguresChange {
@@ -7,6 +8,10 @@ export interface ContactFiguresChange {
   emailsSent?: number;
   /** A send: `last_workflow_at`. */
   lastWorkflowAt?: string;
+  /** An execution that leaves the queue (claimed and done, or ended): no longer listed for exit events (issue 24 §1). */
+  closedExecutionId?: number;
+  /** An execution queued (a retry): listed for exit events. */
+  opened?: OpenExecution;
 }
 
 /**
@@ -17,14 +22,26 @@ export function contactFiguresUpdate(tableName: string, clientId: number, contac
   const values: Record<string, unknown> = { ':active': change.activeWorkflows };
   const adds = ['active_workflow_count :active'];
   if (change.emailsSent) (adds.push('total_emails_sent :sent'), (values[':sent'] = change.emailsSent));
-  let expression = `ADD ${adds.join(', ')}`;
-  if (change.lastWorkflowAt) ((expression = `SET last_workflow_at = :at ${expression}`), (values[':at'] = change.lastWorkflowAt));
+  const sets: string[] = [];
+  const names: Record<string, string> = {};
+  if (change.lastWorkflowAt) (sets.push('last_workflow_at = :at'), (values[':at'] = change.lastWorkflowAt));
+  if (change.opened) {
+    names['#open'] = openExecutionAttribute(change.opened.execution_id);
+    values[':open'] = openExecutionValue(change.opened);
+    sets.push('#open = :open');
+  }
+  let expression = `${sets.length > 0 ? `SET ${sets.join(', ')} ` : ''}ADD ${adds.join(', ')}`;
+  if (change.closedExecutionId !== undefined) {
+    names['#closed'] = openExecutionAttribute(change.closedExecutionId);
+    expression += ' REMOVE #closed';
+  }
   return {
     Update: {
       TableName: tableName,
       Key: keys.contact(clientId, contactId),
       UpdateExpression: expression,
       ConditionExpression: 'attribute_exists(pk)',
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
     },
   };

@@ -25,6 +25,7 @@ import { keys, type ItemKey } from './keys.js';
 import { capPendingAttribute, dayCapOf, QUOTA_SENT_ATTRIBUTE, quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
 import { contactFiguresUpdate } from './contact-figures.js';
+import { goalMarkAttribute } from '../../domain/workflows/goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 import { optional, StatsItems } from './stats-items.js';
 import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
@@ -108,6 +109,18 @@ export class DynamoDeliveryStore implements DeliveryStore {
         },
       },
     ];
+    // The send-time goal check (issue 24 §1): no exit event of the workflow processed since the execution was created.
+    // The contact was read a moment ago; this holds it until the claim lands (the race left: docs/decisions.md).
+    slots.push('goal_reached');
+    actions.push({
+      ConditionCheck: {
+        TableName: this.tableName,
+        Key: keys.contact(c, r.execution.contact_id),
+        ConditionExpression: 'attribute_not_exists(#goal) OR #goal.#at <= :created',
+        ExpressionAttributeNames: { '#goal': goalMarkAttribute(r.execution.workflow_id), '#at': 'at' },
+        ExpressionAttributeValues: { ':created': r.execution.created_at },
+      },
+    });
     if (r.contactCap) {
       slots.push('contact_cap');
       const capKey = keys.contactDayCap(c, r.execution.contact_id, r.execution.cap_day);
@@ -178,7 +191,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.completed, at, { sent_email_id: e.id }),
-          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at }),
+          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at, closedExecutionId: r.execution.id }),
         ],
       }),
     );
@@ -209,7 +222,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
             },
           },
           this.endExecution(execution, EXECUTION_STATUS.completed, at, { sent_email_id: sentEmailId, reason }, execution.updated_at),
-          contactFiguresUpdate(this.tableName, c, execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at }),
+          contactFiguresUpdate(this.tableName, c, execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at, closedExecutionId: execution.id }),
         ],
       }),
     );
@@ -290,7 +303,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           },
           this.endExecution(r.execution, EXECUTION_STATUS.failed, at, { reason, sent_email_id: e.id }),
           ...this.giveBack(r.execution, claimOf(r)),
-          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1 }),
+          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1, closedExecutionId: r.execution.id }),
           // Not sent after all, and failed: on the claim's day row.
           ...optional(this.stats.workflowDay({ ...claimIncrement(r.execution, r.quota.day, -1, { counts: { failed: 1 } }), failedReason: reasonCode(reason) })),
         ],

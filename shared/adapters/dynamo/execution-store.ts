@@ -45,6 +45,7 @@ export class DynamoExecutionStore implements ExecutionStore {
     };
     let set = 'SET #s = :to, updated_at = :at, processed_at = :at';
     if (finish.reason) (set += ', reason = :reason', (values[':reason'] = finish.reason));
+    if (finish.goalEventId !== undefined) (set += ', goal_event_id = :goal', (values[':goal'] = finish.goalEventId));
     // An execution ended from 2 (a retry that was then skipped or cancelled) leaves its claim and the stuck index.
     set += ` ${ENDED_CLAIM}`;
     const own = {
@@ -64,7 +65,7 @@ export class DynamoExecutionStore implements ExecutionStore {
         new TransactWriteCommand({
           TransactItems: [
             { Update: own },
-            contactFiguresUpdate(this.tableName, execution.client_id, execution.contact_id, { activeWorkflows: -1 }),
+            contactFiguresUpdate(this.tableName, execution.client_id, execution.contact_id, { activeWorkflows: -1, closedExecutionId: execution.id }),
             {
               // No longer waiting for a slot of the contact's day.
               Update: {
@@ -241,7 +242,10 @@ export class DynamoExecutionStore implements ExecutionStore {
               },
             },
             { Put: { TableName: this.tableName, Item: executionItem(next), ConditionExpression: 'attribute_not_exists(pk)' } },
-            contactFiguresUpdate(this.tableName, next.client_id, next.contact_id, { activeWorkflows: 1 }),
+            contactFiguresUpdate(this.tableName, next.client_id, next.contact_id, {
+              activeWorkflows: 1,
+              opened: { execution_id: next.id, workflow_id: next.workflow_id, cap_day: next.cap_day, critical: next.critical },
+            }),
           ],
         }),
       );

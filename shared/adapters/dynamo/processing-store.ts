@@ -2,7 +2,10 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ClientRecord } from '../../domain/clients/client-store.js';
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
-import type { CommitOutcome, ProcessingCommit, ProcessingContext, ProcessingStore } from '../../domain/events/processing-store.js';
+import type { CommitOutcome, GoalCancellation, ProcessingCommit, ProcessingContext, ProcessingStore } from '../../domain/events/processing-store.js';
+import { GOAL_REACHED, goalMarkAttribute, openExecutionAttribute, openExecutionValue } from '../../domain/workflows/goals.js';
+import type { StatCounts } from '../../domain/stats/stats-counters.js';
+import { ENDED_CLAIM } from './execution-item.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
 import type { CustomizationRecord } from '../../domain/workflows/customization.js';
 import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
@@ -68,10 +71,11 @@ export class DynamoProcessingStore implements ProcessingStore {
     };
   }
 
-  async commit({ event, executions, contact }: ProcessingCommit): Promise<CommitOutcome> {
+  async commit({ event, executions, contact, cancellations = [] }: ProcessingCommit): Promise<CommitOutcome> {
     const eventKey = keys.event(event.client_id, event.id);
     const { contact: summary, ...rest } = event;
     const contactUpdate = contact && contactUpdateOf(this.tableName, event.client_id, contact);
+    const firstCancellation = 1 + executions.length + (contactUpdate ? 1 : 0);
     try {
       await sendTransaction(
         this.db,
@@ -96,8 +100,9 @@ export class DynamoProcessingStore implements ProcessingStore {
               Put: { TableName: this.tableName, Item: executionItem(execution), ConditionExpression: 'attribute_not_exists(pk)' },
             })),
             ...(contactUpdate ? [contactUpdate] : []),
-            ...capRegistrations(this.tableName, executions),
-            ...this.counted(event, executions),
+            ...cancellations.map((c) => goalCancellationOf(this.tableName, event.client_id, c)),
+            ...capChanges(this.tableName, executions, cancellations, event.client_id),
+            ...this.counted(event, executions, cancellations),
           ],
         }),
       );
@@ -107,6 +112,8 @@ export class DynamoProcessingStore implements ProcessingStore {
       const reasons = error.CancellationReasons ?? [];
       if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'already_processed';
       if (reasons.slice(1, 1 + executions.length).some((r) => r.Code === 'ConditionalCheckFailed')) return 'id_taken';
+      const moved = cancellations.filter((_, i) => reasons[firstCancellation + i]?.Code === 'ConditionalCheckFailed');
+      if (moved.length > 0) return { moved: moved.map((c) => c.execution.execution_id) };
       throw error;
     }
   }
@@ -116,14 +123,21 @@ export class DynamoProcessingStore implements ProcessingStore {
    * was received; each execution created, on its workflow's row. The commit runs once per event (it requires the
    * event still queued), so each is counted once.
    */
-  private counted(event: ProcessingCommit['event'], executions: ProcessingCommit['executions']) {
+  private counted(event: ProcessingCommit['event'], executions: ProcessingCommit['executions'], cancellations: readonly GoalCancellation[]) {
     const day = utcDayOf(Date.parse(event.created_at));
-    const byWorkflow = new Map<number, number>();
-    for (const execution of executions) byWorkflow.set(execution.workflow_id, (byWorkflow.get(execution.workflow_id) ?? 0) + 1);
+    const byWorkflow = new Map<number, Partial<StatCounts>>();
+    const add = (workflowId: number, name: 'executions' | 'exited') => {
+      const counts = byWorkflow.get(workflowId) ?? {};
+      counts[name] = (counts[name] ?? 0) + 1;
+      byWorkflow.set(workflowId, counts);
+    };
+    for (const execution of executions) add(execution.workflow_id, 'executions');
+    // Executions ended by the event's exits (issue 24 §1), on the event's row of their workflow (one item per row).
+    for (const cancellation of cancellations) add(cancellation.execution.workflow_id, 'exited');
     return [
       ...optional(this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id })),
-      ...[...byWorkflow].flatMap(([workflowId, count]) =>
-        optional(this.stats.workflowDay({ clientId: event.client_id, workflowId, day, counts: { executions: count }, spread: event.id })),
+      ...[...byWorkflow].flatMap(([workflowId, counts]) =>
+        optional(this.stats.workflowDay({ clientId: event.client_id, workflowId, day, counts, spread: event.id })),
       ),
     ];
   }
@@ -134,48 +148,106 @@ const CAP_TTL_SECONDS = 3 * 86_400;
 
 /**
  * Each queued, non-critical execution waits for a slot of its contact's day (`pending[id] = priority`), so the sender
- * can give the day's last slots to the higher priorities (critical ones bypass the cap or take slots first come).
+ * can give the day's last slots to the higher priorities (critical ones bypass the cap or take slots first come). An
+ * execution cancelled by a goal waits no more. One action per cap item: a transaction may not touch an item twice.
  */
-function capRegistrations(tableName: string, executions: readonly ExecutionRecord[]) {
-  const byKey = new Map<string, { key: ItemKey; entries: ExecutionRecord[] }>();
+function capChanges(tableName: string, executions: readonly ExecutionRecord[], cancellations: readonly GoalCancellation[], clientId: number) {
+  const byKey = new Map<string, { key: ItemKey; entries: ExecutionRecord[]; removed: number[] }>();
+  const groupOf = (key: ItemKey) => {
+    const group = byKey.get(key.pk) ?? { key, entries: [], removed: [] };
+    byKey.set(key.pk, group);
+    return group;
+  };
   for (const e of executions) {
     if (e.status !== EXECUTION_STATUS.queued || e.critical) continue;
-    const key = keys.contactDayCap(e.client_id, e.contact_id, e.cap_day);
-    const group = byKey.get(key.pk) ?? { key, entries: [] };
-    group.entries.push(e);
-    byKey.set(key.pk, group);
+    groupOf(keys.contactDayCap(e.client_id, e.contact_id, e.cap_day)).entries.push(e);
   }
-  return [...byKey.values()].map(({ key, entries }) => ({
+  for (const { execution } of cancellations) {
+    if (execution.critical) continue;
+    groupOf(keys.contactDayCap(clientId, contactOf(cancellations), execution.cap_day)).removed.push(execution.execution_id);
+  }
+  return [...byKey.values()].map(({ key, entries, removed }) => {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets: string[] = [];
+    entries.forEach((e, i) => {
+      names[`#e${i}`] = capPendingAttribute(e.id);
+      values[`:p${i}`] = e.priority_score;
+      sets.push(`#e${i} = :p${i}`);
+    });
+    if (entries.length > 0) (sets.unshift('expires_at = :exp'), (values[':exp'] = Math.floor(Date.parse(entries[0]!.scheduled_for) / 1000) + CAP_TTL_SECONDS));
+    removed.forEach((id, i) => (names[`#r${i}`] = capPendingAttribute(id)));
+    const expression = [
+      ...(sets.length > 0 ? [`SET ${sets.join(', ')}`] : []),
+      ...(removed.length > 0 ? [`REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}`] : []),
+    ].join(' ');
+    return {
+      Update: {
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: expression,
+        ExpressionAttributeNames: names,
+        ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+      },
+    };
+  });
+}
+
+/** The cancellations' contact: an event's exits only cancel executions its own contact item lists. */
+const contactOf = (cancellations: readonly GoalCancellation[]): number => cancellations[0]!.contactId;
+
+/** Execution 1 → 5 `goal_reached` naming the exit event, only while queued; it leaves the stuck-execution index. */
+function goalCancellationOf(tableName: string, clientId: number, c: GoalCancellation) {
+  return {
     Update: {
       TableName: tableName,
-      Key: key,
-      UpdateExpression: `SET expires_at = :exp, ${entries.map((_, i) => `#e${i} = :p${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map((e, i) => [`#e${i}`, capPendingAttribute(e.id)])),
+      Key: keys.execution(clientId, c.execution.execution_id),
+      UpdateExpression: `SET #s = :cancelled, reason = :reason, goal_event_id = :event, processed_at = :at, updated_at = :at ${ENDED_CLAIM}`,
+      ConditionExpression: '#s = :queued',
+      ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: {
-        ':exp': Math.floor(Date.parse(entries[0]!.scheduled_for) / 1000) + CAP_TTL_SECONDS,
-        ...Object.fromEntries(entries.map((e, i) => [`:p${i}`, e.priority_score])),
+        ':cancelled': EXECUTION_STATUS.cancelled,
+        ':queued': EXECUTION_STATUS.queued,
+        ':reason': GOAL_REACHED,
+        ':event': c.eventId,
+        ':at': c.at,
       },
     },
-  }));
+  };
 }
 
 function contactUpdateOf(tableName: string, clientId: number, change: NonNullable<ProcessingCommit['contact']>) {
   const sets = ['updated_at = :at'];
   const values: Record<string, unknown> = { ':at': change.at };
+  const names: Record<string, string> = {};
   if (change.tags) (sets.push('tags = :tags'), (values[':tags'] = change.tags));
   if (change.lastPurchaseAt) (sets.push('last_purchase_at = :purchase'), (values[':purchase'] = change.lastPurchaseAt));
   if (change.lastActivityAt) (sets.push('last_activity_at = :activity'), (values[':activity'] = change.lastActivityAt));
+  // Goals (issue 24 §1): the workflows this event exits remember it; queued executions are listed, ended ones unlisted.
+  if (change.goalMarks && change.goalMarks.workflowIds.length > 0) {
+    values[':goal'] = { at: change.at, event_id: change.goalMarks.eventId };
+    change.goalMarks.workflowIds.forEach((id, i) => ((names[`#g${i}`] = goalMarkAttribute(id)), sets.push(`#g${i} = :goal`)));
+  }
+  (change.opened ?? []).forEach((open, i) => {
+    names[`#o${i}`] = openExecutionAttribute(open.execution_id);
+    values[`:o${i}`] = openExecutionValue(open);
+    sets.push(`#o${i} = :o${i}`);
+  });
   let expression = `SET ${sets.join(', ')}`;
-  if (change.workflowsStarted > 0) {
+  if (change.workflowsStarted !== 0) {
     expression += ' ADD active_workflow_count :n';
     values[':n'] = change.workflowsStarted;
   }
+  const closed = change.closed ?? [];
+  closed.forEach((id, i) => (names[`#c${i}`] = openExecutionAttribute(id)));
+  if (closed.length > 0) expression += ` REMOVE ${closed.map((_, i) => `#c${i}`).join(', ')}`;
   return {
     Update: {
       TableName: tableName,
       Key: keys.contact(clientId, change.contactId),
       UpdateExpression: expression,
       ConditionExpression: 'attribute_exists(pk)',
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
     },
   };

@@ -13,6 +13,8 @@ import {
   type MemoryQuotaCounter,
 } from './engine-data.js';
 import { recordKey } from './workflow-data.js';
+import { goalReachedFor } from '../../domain/workflows/goals.js';
+import { unlistOpenExecution } from './contact-goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
 import { claimIncrement, deferIncrement, reasonCode } from '../../domain/stats/execution-increments.js';
@@ -73,6 +75,8 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const day = dayAttribute(r.quota.day);
     if (!below(counter['sent'], limits.month)) return 'quota_month';
     if (!below(counter[day], limits.day)) return 'quota_day';
+    // The send-time goal check's condition on the contact (issue 24 §1), in the transaction's order.
+    if (goalReachedFor(this.aggregates.contacts.contacts.get(clientKey(c, r.execution.contact_id)), r.execution)) return 'goal_reached';
     const cap = r.contactCap ? this.data.dayCap(c, r.execution.contact_id, r.execution.cap_day) : undefined;
     if (cap && !below(cap.sent, r.contactCap!.limit)) return 'contact_cap';
     const email = this.data.sentEmails.get(sentEmailKey(c, r.sentEmail.id));
@@ -106,6 +110,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     contact.last_workflow_at = at;
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
+    unlistOpenExecution(contact, execution.id);
     return 'done';
   }
 
@@ -125,6 +130,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     contact.last_workflow_at = at;
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
+    unlistOpenExecution(contact, execution.id);
     return 'done';
   }
 
@@ -150,6 +156,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     endClaim(execution);
     this.giveBack(r.execution, claimOf(r));
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
+    unlistOpenExecution(contact, execution.id);
     this.data.stats.add({ ...claimIncrement(r.execution, r.quota.day, -1, { counts: { failed: 1 } }), failedReason: reasonCode(reason) });
   }
 

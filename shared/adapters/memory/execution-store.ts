@@ -3,6 +3,7 @@ import { TOTAL_LOOKAHEAD, type ExecutingPage, type ExecutionListFilter, type Exe
 import { endClaim } from './delivery-store.js';
 import { clientKey, copy, MemoryEngineData, stored, type MemoryAggregates } from './engine-data.js';
 import { deferIncrement, finishIncrement } from '../../domain/stats/execution-increments.js';
+import { listOpenExecution, unlistOpenExecution } from './contact-goals.js';
 
 /** The DynamoDB listing spreads a client's executions over 8 index keys by id; each is read up to a bound. */
 const LISTING_SHARDS = 8;
@@ -30,6 +31,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     if (!current) return false;
     Object.assign(current, { status: finish.status, updated_at: finish.at, processed_at: finish.at });
     if (finish.reason) current.reason = finish.reason;
+    if (finish.goalEventId !== undefined) current.goal_event_id = finish.goalEventId;
     endClaim(current);
     const increment = finishIncrement(execution, finish);
     if (increment) this.data.stats.add(increment);
@@ -37,6 +39,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     const contact = this.aggregates.contacts.contacts.get(clientKey(execution.client_id, execution.contact_id));
     if (contact) {
       contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
+      unlistOpenExecution(contact, execution.id);
       // No longer waiting for a slot of the contact's day.
       this.data.peekDayCap(execution.client_id, execution.contact_id, execution.cap_day)?.pending.delete(execution.id);
     }
@@ -92,6 +95,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     Object.assign(current, { status: EXECUTION_STATUS.retried, updated_at: at });
     this.data.executions.set(clientKey(next.client_id, next.id), stored(next));
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) + 1;
+    listOpenExecution(contact, { execution_id: next.id, workflow_id: next.workflow_id, cap_day: next.cap_day, critical: next.critical });
     return true;
   }
 

@@ -4,6 +4,9 @@ import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import { clientKey, copy, MemoryEngineData, MemoryTransactionCancelled, stored, type MemoryAggregates } from './engine-data.js';
 import { openHoursOf } from '../../domain/tracking/open-hours.js';
 import { recordKey } from './workflow-data.js';
+import { GOAL_REACHED } from '../../domain/workflows/goals.js';
+import { endClaim } from './delivery-store.js';
+import { listOpenExecution, setGoalMark, unlistOpenExecution } from './contact-goals.js';
 
 /**
  * ProcessingStore in memory: reads the contacts, settings, profiles and customizations of the other memory stores
@@ -42,13 +45,18 @@ export class MemoryProcessingStore implements ProcessingStore {
     };
   }
 
-  async commit({ event, executions, contact }: ProcessingCommit): Promise<CommitOutcome> {
+  async commit({ event, executions, contact, cancellations = [] }: ProcessingCommit): Promise<CommitOutcome> {
     const eventKey = clientKey(event.client_id, event.id);
-    // The transaction's conditions, in its order: the event still queued, each execution id free, the contact there.
+    // The transaction's conditions, in its order: the event still queued, each execution id free, the contact there,
+    // each execution a goal cancels still queued.
     if (this.data.events.get(eventKey)?.queue_status !== 'queued') return 'already_processed';
     if (executions.some((e) => this.data.executions.has(clientKey(e.client_id, e.id)))) return 'id_taken';
     const storedContact = contact && this.aggregates.contacts.contacts.get(clientKey(event.client_id, contact.contactId));
     if (contact && !storedContact) throw new MemoryTransactionCancelled(`contact ${contact.contactId} does not exist`);
+    const moved = cancellations.filter(
+      (c) => this.data.executions.get(clientKey(event.client_id, c.execution.execution_id))?.status !== EXECUTION_STATUS.queued,
+    );
+    if (moved.length > 0) return { moved: moved.map((c) => c.execution.execution_id) };
 
     this.data.events.set(eventKey, stored(event));
     this.data.queuedIndex.delete(eventKey);
@@ -58,7 +66,16 @@ export class MemoryProcessingStore implements ProcessingStore {
       if (contact.tags) storedContact.tags = [...contact.tags];
       if (contact.lastPurchaseAt) storedContact.last_purchase_at = contact.lastPurchaseAt;
       if (contact.lastActivityAt) storedContact.last_activity_at = contact.lastActivityAt;
-      if (contact.workflowsStarted > 0) storedContact.active_workflow_count = (storedContact.active_workflow_count ?? 0) + contact.workflowsStarted;
+      if (contact.workflowsStarted !== 0) storedContact.active_workflow_count = (storedContact.active_workflow_count ?? 0) + contact.workflowsStarted;
+      for (const workflowId of contact.goalMarks?.workflowIds ?? []) setGoalMark(storedContact, workflowId, { at: contact.at, event_id: contact.goalMarks!.eventId });
+      for (const open of contact.opened ?? []) listOpenExecution(storedContact, open);
+      for (const id of contact.closed ?? []) unlistOpenExecution(storedContact, id);
+    }
+    for (const c of cancellations) {
+      const execution = this.data.executions.get(clientKey(event.client_id, c.execution.execution_id))!;
+      Object.assign(execution, { status: EXECUTION_STATUS.cancelled, reason: GOAL_REACHED, goal_event_id: c.eventId, processed_at: c.at, updated_at: c.at });
+      endClaim(execution);
+      this.data.peekDayCap(event.client_id, c.contactId, c.execution.cap_day)?.pending.delete(c.execution.execution_id);
     }
     // Each queued, non-critical execution waits for a slot of its contact's day (its priority decides).
     for (const e of executions) {
@@ -69,6 +86,7 @@ export class MemoryProcessingStore implements ProcessingStore {
     const day = utcDayOf(Date.parse(event.created_at));
     this.data.stats.addEvent({ clientId: event.client_id, day, type: event.type, spread: event.id });
     for (const e of executions) this.data.stats.add({ clientId: e.client_id, workflowId: e.workflow_id, day, counts: { executions: 1 }, spread: event.id });
+    for (const c of cancellations) this.data.stats.add({ clientId: event.client_id, workflowId: c.execution.workflow_id, day, counts: { exited: 1 }, spread: event.id });
     return 'committed';
   }
 }

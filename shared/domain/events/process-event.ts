@@ -1,6 +1,7 @@
 import type { Clock } from '../../ports.js';
 import { planOf, effectiveLimits } from '../settings/effective-settings.js';
-import { workflowsTriggeredBy } from '../workflows/catalog.js';
+import { findWorkflow, WORKFLOW_IDS, workflowsTriggeredBy } from '../workflows/catalog.js';
+import { exitEventsOf, exitsWorkflow, openExecutionsOf } from '../workflows/goals.js';
 import { dispatchExecution, type DispatchDeps } from '../engine/dispatch.js';
 import { EXECUTION_STATUS, type ExecutionEventVars, type ExecutionRecord } from '../executions/execution-record.js';
 import { planExecution } from '../executions/plan-execution.js';
@@ -8,7 +9,7 @@ import { timeOrderedId } from '../ids/time-ordered-id.js';
 import { contactChangesOf } from './contact-changes.js';
 import { PROCESS_ERRORS, type EventRecord } from './event-record.js';
 import type { EventStore } from './event-store.js';
-import type { ProcessingContext, ProcessingStore } from './processing-store.js';
+import type { GoalCancellation, ProcessingContext, ProcessingStore } from './processing-store.js';
 
 export interface ProcessDeps extends DispatchDeps {
   clock: Clock;
@@ -30,6 +31,9 @@ const queued = (executions: ExecutionRecord[]) => executions.filter((e) => e.sta
  * triggers, store the event as processed with them in one transaction, then dispatch each execution for its send
  * time. Safe to run twice for one event: a processed event only has its still-queued executions dispatched again.
  * Requests for an event that starts one workflow: event read, lock read, context read, commit (4 DynamoDB) + 1 SQS.
+ * An exit event (issue 24 §1) cancels the contact's queued executions of the workflows it exits in the same commit:
+ * the contact item lists them (`open_<id>`) and keeps each workflow's last exit (`goal_w<id>`), which the send-time
+ * check reads, so exits cost no request; a listed execution claimed meanwhile costs one more commit.
  */
 export async function processEvent(deps: ProcessDeps, clientId: number, eventId: number): Promise<EventRecord | undefined> {
   const event = await deps.events.get(clientId, eventId);
@@ -38,24 +42,27 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
     await redispatch(deps, event);
     return event;
   }
-  const triggered = workflowsTriggeredBy(event);
   let contactId = await deps.processing.findContactId(clientId, event.email ? { email: event.email } : { uid: event.uid! });
-  let context = await deps.processing.loadContext(clientId, contactId, triggered.map((w) => w.id));
+  // Every workflow's customization: any may list this event among its exit events (one request either way).
+  let context = await deps.processing.loadContext(clientId, contactId, WORKFLOW_IDS);
   if (!context.client) return fail(deps, event, PROCESS_ERRORS.clientNotFound);
   if (contactId === undefined || !context.contact) {
     // Creating needs an address; an unknown uid alone cannot become a contact.
     if (!event.auto_create_contact || !event.email) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
     contactId = await deps.createContactFor(clientId, event);
     if (contactId === undefined) return fail(deps, event, PROCESS_ERRORS.contactSuppressed);
-    context = await deps.processing.loadContext(clientId, contactId, triggered.map((w) => w.id));
+    context = await deps.processing.loadContext(clientId, contactId, WORKFLOW_IDS);
     if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
   }
 
+  // Listed executions found no longer queued by a cancellation's condition: not cancelled, only unlisted.
+  const movedOn = new Set<number>();
   for (let draw = 1; ; draw += 1) {
     const now = deps.clock.now();
     const executions = plannedExecutions(context, event, now);
     const contact = context.contact!;
     const changes = contactChangesOf(contact, event);
+    const goals = goalsOf(context, event, now.toISOString(), movedOn);
     const processed: EventRecord = {
       ...event,
       queue_status: 'processed',
@@ -67,8 +74,23 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
     const outcome = await deps.processing.commit({
       event: processed,
       executions,
-      contact: { contactId: contact.id, ...changes, workflowsStarted: queued(executions).length, at: now.toISOString() },
+      contact: {
+        contactId: contact.id,
+        ...changes,
+        workflowsStarted: queued(executions).length - goals.cancellations.length,
+        at: now.toISOString(),
+        ...(goals.exited.length > 0 ? { goalMarks: { workflowIds: goals.exited, eventId: event.id } } : {}),
+        opened: queued(executions).map((e) => ({ execution_id: e.id, workflow_id: e.workflow_id, cap_day: e.cap_day, critical: e.critical })),
+        closed: [...goals.cancellations.map((c) => c.execution.execution_id), ...movedOn],
+      },
+      cancellations: goals.cancellations,
     });
+    if (typeof outcome === 'object') {
+      // Claimed (or ended) since the contact was read: that execution is not this event's to cancel (issue 24 §1).
+      for (const id of outcome.moved) movedOn.add(id);
+      if (draw >= MAX_ID_DRAWS) throw new Error('could not commit the event: its executions kept moving');
+      continue;
+    }
     if (outcome === 'already_processed') return deps.events.get(clientId, eventId);
     if (outcome === 'committed') {
       await Promise.all(
@@ -78,6 +100,24 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
     }
     if (draw >= MAX_ID_DRAWS) throw new Error('could not draw free execution ids');
   }
+}
+
+/**
+ * The enabled workflows this event exits (their goal marks move to it) and the contact's listed executions of them to
+ * cancel. A listed execution may have moved on (claimed, sent, skipped): the cancellation is conditioned on it being
+ * queued, and one that moved is left to its worker — the send-time check stops what this misses (goalReachedFor).
+ */
+function goalsOf(context: ProcessingContext, event: EventRecord, at: string, movedOn: ReadonlySet<number>) {
+  const limits = effectiveLimits(context.settings, planOf(context.client!.plan));
+  const exited = limits.enabledWorkflows.filter((id) => {
+    const workflow = findWorkflow(id);
+    const customization = context.customizations.find((c) => c.workflow_id === id);
+    return workflow !== undefined && exitsWorkflow(workflow, exitEventsOf(workflow, customization), event);
+  });
+  const cancellations: GoalCancellation[] = openExecutionsOf(context.contact)
+    .filter((open) => exited.includes(open.workflow_id) && !movedOn.has(open.execution_id))
+    .map((execution) => ({ execution, contactId: context.contact!.id, eventId: event.id, at }));
+  return { exited, cancellations };
 }
 
 /** One queued execution per enabled workflow the event triggers, each planned for its send time. */

@@ -4,6 +4,7 @@ import type { ExecutionRecord } from '../executions/execution-record.js';
 import type { SettingsRecord } from '../settings/settings-store.js';
 import type { OpenHours } from '../tracking/open-hours.js';
 import type { CustomizationRecord } from '../workflows/customization.js';
+import type { OpenExecution } from '../workflows/goals.js';
 import type { EventRecord } from './event-record.js';
 
 /** What processing one event reads besides the event: fetched together in one request. */
@@ -25,20 +26,40 @@ export interface ContactEventUpdate {
   /** Executions started (ADD). */
   workflowsStarted: number;
   at: string;
+  /** The event exits these workflows (issue 24 §1): their goal marks are set to this event (`goal_w<id>`). */
+  goalMarks?: { workflowIds: number[]; eventId: number };
+  /** Queued executions created, listed on the contact (`open_<id>`) so an exit event finds them without a query. */
+  opened?: OpenExecution[];
+  /** Listed executions no longer queued (cancelled here, or found moved on): their entries go. */
+  closed?: number[];
+}
+
+/** A queued execution the exit event ends: 1 → 5 `goal_reached` with the event's id, only while still queued. */
+export interface GoalCancellation {
+  execution: OpenExecution;
+  contactId: number;
+  eventId: number;
+  at: string;
 }
 
 export interface ProcessingCommit {
   event: EventRecord;
   executions: ExecutionRecord[];
   contact?: ContactEventUpdate;
+  /** Executions the event's exits cancel (each conditioned on being queued still). */
+  cancellations?: GoalCancellation[];
 }
 
-export type CommitOutcome = 'committed' | 'already_processed' | 'id_taken';
+/** `moved`: these cancellations found their execution no longer queued (claimed, or ended): nothing was written. */
+export type CommitOutcome = 'committed' | 'already_processed' | 'id_taken' | { moved: number[] };
 
 export interface ProcessingStore {
   /** The contact holding this e-mail or client_contact_id (one read of its lock). */
   findContactId(clientId: number, ref: { email: string } | { uid: string }): Promise<number | undefined>;
-  /** The contact (when an id is given), settings, profile and these workflows' customizations: one request. */
+  /**
+   * The contact (when an id is given), settings, profile and these workflows' customizations: one request. Processing
+   * asks for every catalog workflow's customization, as any may name the event among its exit events.
+   */
   loadContext(clientId: number, contactId: number | undefined, workflowIds: readonly number[]): Promise<ProcessingContext>;
   /**
    * One transaction: the executions created, the event stored as processed (only while it is still queued) and

@@ -40,7 +40,8 @@ export interface Reservation {
 }
 
 /** `quota_month` when this month's quota is spent (whatever the day's), `quota_day` when only today's is. */
-export type ClaimOutcome = 'claimed' | 'quota_day' | 'quota_month' | 'contact_cap' | 'taken';
+/** `goal_reached`: an exit event of the workflow was processed for the contact after the load (issue 24 §1). */
+export type ClaimOutcome = 'claimed' | 'quota_day' | 'quota_month' | 'contact_cap' | 'goal_reached' | 'taken';
 
 /** What a claim for this reservation reserves, as the execution keeps it (its `claim`). */
 export function claimOf(r: Reservation): ExecutionClaim {

@@ -9,6 +9,7 @@ import { renderEmail } from '../templates/render-email.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
 import { isSystemTemplateId } from '../templates/template-store.js';
 import { findWorkflow } from '../workflows/catalog.js';
+import { GOAL_REACHED, goalReachedFor } from '../workflows/goals.js';
 import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
 import { claimedExecution, type DeliveryStore, type Reservation, type SendContext } from './delivery-store.js';
 import { isAmbiguousSendError, sendThrottleOf } from './send-failure.js';
@@ -114,6 +115,11 @@ export async function executeWorkflow(
 
   const claimed = await deps.delivery.claim(reservation);
   if (claimed === 'taken') return { kind: 'duplicate' };
+  if (claimed === 'goal_reached') {
+    // An exit event landed between the load and the claim: read the contact again for its id (a rare race).
+    const goal = goalReachedFor((await deps.delivery.load(execution)).contact, execution);
+    return finish(deps, execution, { status: EXECUTION_STATUS.cancelled, reason: GOAL_REACHED, ...(goal ? { goalEventId: goal.event_id } : {}), at });
+  }
   if (claimed === 'contact_cap') return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'frequency_cap', at });
   if (claimed === 'quota_day' || claimed === 'quota_month') {
     const { when, reason } = nextQuotaWindow(claimed, reservation.quota, now);
@@ -206,6 +212,9 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
   const { client, contact, settings } = context;
   if (!client || client.status === 'suspended') return { status: EXECUTION_STATUS.skipped, reason: 'client_suspended' };
   if (!contact) return { status: EXECUTION_STATUS.cancelled, reason: 'contact_erased' };
+  // An exit event processed after the execution was created ends it, even if its own cancel missed it (issue 24 §1).
+  const goal = goalReachedFor(contact, execution);
+  if (goal) return { status: EXECUTION_STATUS.cancelled, reason: GOAL_REACHED, goalEventId: goal.event_id };
   if (!contact.is_subscribed) {
     const suppressed = SUPPRESSION_REASONS.has(contact.unsubscribe_reason ?? '');
     return { status: EXECUTION_STATUS.skipped, reason: suppressed ? 'suppressed' : 'unsubscribed' };

@@ -29,6 +29,8 @@ export interface ExecutionRecord {
   event_id: number | null;
   status: ExecutionStatus;
   reason?: string;
+  /** Cancelled `goal_reached` (issue 24 §1): the exit event that ended it. */
+  goal_event_id?: number;
   is_test: boolean;
   attempt: number;
   retried_from?: number;

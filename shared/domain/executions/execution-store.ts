@@ -4,6 +4,8 @@ import type { ExecutionRecord, ExecutionStatus } from './execution-record.js';
 export interface Finish {
   status: Extract<ExecutionStatus, 3 | 4 | 5 | 6>;
   reason?: string;
+  /** Cancelled `goal_reached` (issue 24 §1): the exit event. */
+  goalEventId?: number;
   at: string;
 }
 

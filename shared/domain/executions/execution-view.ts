@@ -23,6 +23,9 @@ export const ExecutionView = z
     status: ExecutionStatusValue,
     status_text: statusText,
     reason: z.nullable(z.string()).check(z.meta({ description: 'Why it failed, was skipped or cancelled' })),
+    goal_event_id: z
+      .nullable(z.int())
+      .check(z.meta({ description: 'Cancelled `goal_reached`: the exit event that ended it (issue 24: goals); otherwise null' })),
     is_test: z.boolean(),
     attempt: z.int().check(z.gte(1)),
     retried_from: z.nullable(z.int()).check(z.meta({ description: 'The failed execution this one retries' })),
@@ -45,6 +48,7 @@ export function toExecutionView(e: ExecutionRecord): ExecutionView {
     status: e.status,
     status_text: STATUS_TEXT[e.status],
     reason: e.reason ?? null,
+    goal_event_id: e.goal_event_id ?? null,
     is_test: e.is_test,
     attempt: e.attempt,
     retried_from: e.retried_from ?? null,

@@ -9,11 +9,13 @@ import type { StatsIncrement } from './stats-counters.js';
  */
 export const reasonCode = (reason: string | undefined): string => (reason ?? 'unknown').split(':')[0]!.trim().slice(0, 64) || 'unknown';
 
-/** What ending an execution adds to its workflow's day row: a failure or a skip with its reason; nothing else. */
+/** What ending an execution adds to its workflow's day row: a failure or a skip with its reason, a goal's exit; nothing else. */
 export function finishIncrement(execution: ExecutionRecord, finish: Finish): StatsIncrement | undefined {
   const base = { clientId: execution.client_id, workflowId: execution.workflow_id, day: utcDayOf(Date.parse(finish.at)), spread: execution.id };
   if (finish.status === 4) return { ...base, counts: { failed: 1 }, failedReason: reasonCode(finish.reason) };
   if (finish.status === 6) return { ...base, counts: { skipped: 1 }, skippedReason: reasonCode(finish.reason) };
+  // Stopped at send time by an exit event the processing-time cancel missed (issue 24 §1).
+  if (finish.status === 5 && finish.reason === 'goal_reached') return { ...base, counts: { exited: 1 } };
   return undefined;
 }
 

@@ -62,6 +62,7 @@ const counterDescriptions: Record<StatCounter, string> = {
   failed: 'Executions that failed',
   skipped: 'Executions skipped',
   deferred: 'Sends put off (quota, cap, window, paused sending, SES throttling)',
+  exited: "Executions cancelled `goal_reached`: an exit event of the workflow came before they were claimed (on the exit's day)",
 };
 
 /** Every counter of a period. Counts can dip below 0 in a day whose claim was given back after its day ended. */

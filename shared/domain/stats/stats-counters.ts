@@ -32,6 +32,8 @@ export const STAT_COUNTERS = [
   'skipped',
   /** Times a send was put off (quota, contact cap, send window, paused sending, SES throttling). */
   'deferred',
+  /** Executions cancelled `goal_reached` by an exit event (issue 24 §1), at its processing or at send time. */
+  'exited',
 ] as const;
 
 export type StatCounter = (typeof STAT_COUNTERS)[number];

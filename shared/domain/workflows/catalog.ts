@@ -33,6 +33,12 @@ export interface WorkflowDefinition {
   /** Default priority (0–100) when several e-mails compete for a contact's daily cap. */
   default_priority_score: number;
   default_template_id: number;
+  /**
+   * Event types that mean the workflow's purpose is met or moot (issue 24 §1): the contact's unclaimed executions of it
+   * are cancelled `goal_reached`. `upgrade` also matches any event with `upgrade: true`; `*` matches any event. An
+   * event that starts the workflow never exits it.
+   */
+  default_exit_events: readonly string[];
 }
 
 const MINUTES_PER_DAY = 24 * 60;
@@ -50,6 +56,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 90,
     default_template_id: 1,
+    default_exit_events: [],
   },
   {
     id: 2,
@@ -63,6 +70,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 60,
     default_template_id: 2,
+    default_exit_events: ['subscription_cancelled'],
   },
   {
     id: 3,
@@ -76,6 +84,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 80,
     default_template_id: 3,
+    default_exit_events: ['upgrade'],
   },
   {
     id: 4,
@@ -89,6 +98,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 70,
     default_template_id: 4,
+    default_exit_events: [],
   },
   {
     id: 5,
@@ -102,6 +112,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: true,
     default_priority_score: 100,
     default_template_id: 5,
+    default_exit_events: ['payment_succeeded'],
   },
   {
     id: 6,
@@ -115,6 +126,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 50,
     default_template_id: 6,
+    default_exit_events: ['upgrade', 'subscription_reactivated'],
   },
   {
     id: 7,
@@ -128,6 +140,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 40,
     default_template_id: 7,
+    default_exit_events: [],
   },
   {
     id: 8,
@@ -141,6 +154,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 30,
     default_template_id: 8,
+    default_exit_events: ['*'],
   },
 ];
 

@@ -1,18 +1,23 @@
 import * as z from '../../validation/zod.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { SEND_TIME_MODES, type SendTimeMode, type WorkflowDefinition } from './catalog.js';
+import { conversionWindowDaysOf, exitEventsOf } from './goals.js';
 
 /** The per-client overrides of a workflow (SPEC.md Workflow customization); absent = the workflow's default. */
-export const OVERRIDE_FIELDS = [
+export const NUMERIC_OVERRIDE_FIELDS = [
   'template_id',
   'delay_minutes',
   'priority_score',
   'preferred_send_hour',
   'preferred_send_minute',
   'send_time_mode',
+  'conversion_window_days',
 ] as const;
+export type NumericOverrideField = (typeof NUMERIC_OVERRIDE_FIELDS)[number];
+/** Every override; `exit_events` (issue 24 §1) is a list of event types, the others numbers. */
+export const OVERRIDE_FIELDS = [...NUMERIC_OVERRIDE_FIELDS, 'exit_events'] as const;
 export type OverrideField = (typeof OVERRIDE_FIELDS)[number];
-export type Overrides = Partial<Record<OverrideField, number>>;
+export type Overrides = Partial<Record<NumericOverrideField, number>> & { exit_events?: string[] };
 
 /** The customization item of one workflow for one client. */
 export interface CustomizationRecord extends Overrides {
@@ -39,7 +44,12 @@ export interface CustomizationAuditRecord {
 }
 
 /** Every override (null = not overridden) plus the send_time_mode they imply. */
-export type OverrideSnapshot = Record<OverrideField, number | null> & { send_time_mode: SendTimeMode };
+export type OverrideSnapshot = Record<Exclude<NumericOverrideField, 'conversion_window_days'>, number | null> & {
+  send_time_mode: SendTimeMode;
+  /** Issue 24's overrides; absent from entries written before them (not overridden then). */
+  conversion_window_days?: number | null;
+  exit_events?: string[] | null;
+};
 
 export const overridesOf = (record: CustomizationRecord | undefined): Overrides =>
   Object.fromEntries(OVERRIDE_FIELDS.filter((f) => record?.[f] !== undefined).map((f) => [f, record![f]])) as Overrides;
@@ -63,10 +73,14 @@ export function snapshotOf(overrides: Overrides, workflow: WorkflowDefinition): 
     preferred_send_minute: overrides.preferred_send_minute ?? null,
     // The mode in effect (the override itself is not kept apart: a snapshot shows what applied).
     send_time_mode: sendTimeModeOf(overrides, workflow),
+    conversion_window_days: overrides.conversion_window_days ?? null,
+    exit_events: overrides.exit_events ? [...overrides.exit_events] : null,
   };
 }
 
-export const sameOverrides = (a: Overrides, b: Overrides): boolean => OVERRIDE_FIELDS.every((f) => a[f] === b[f]);
+/** Each override's value as a comparable string (a list compares by its items, in order). */
+const overrideKey = (value: number | string[] | undefined): string => (value === undefined ? '' : JSON.stringify(value));
+export const sameOverrides = (a: Overrides, b: Overrides): boolean => OVERRIDE_FIELDS.every((f) => overrideKey(a[f]) === overrideKey(b[f]));
 
 /** A send time mode: 0 immediate, 1 preferred time of day in the contact's time zone, 2 optimal (learnt open hours). */
 export const SEND_TIME_MODE_DESCRIPTION =
@@ -85,6 +99,8 @@ const Overrides = z.object({
   preferred_send_hour: override,
   preferred_send_minute: override,
   send_time_mode: override,
+  conversion_window_days: override,
+  exit_events: z.nullable(z.array(z.string())),
 } satisfies Record<OverrideField, z.ZodMiniType>);
 const OverridesView = Overrides.check(z.meta({ description: "What the client overrode (null: the workflow's default)" }));
 
@@ -98,6 +114,16 @@ export const CustomizationView = z
     preferred_send_hour: z.nullable(z.int().check(z.gte(0), z.lte(23))),
     preferred_send_minute: z.nullable(z.int().check(z.gte(0), z.lte(59))),
     send_time_mode: SendTimeModeValue,
+    exit_events: z.array(z.string()).check(
+      z.meta({
+        description:
+          "Event types that end the workflow for a contact (its goal is met or moot): the override, else the catalog's default. " +
+          '`upgrade` also matches any event with `upgrade: true`; `*` matches any event; an event that starts the workflow never exits it',
+      }),
+    ),
+    conversion_window_days: z
+      .int()
+      .check(z.gte(1), z.lte(90), z.meta({ description: 'An exit event this many days or fewer after an e-mail of the workflow was sent to the contact is a conversion' })),
     overrides: OverridesView,
     updated_at: z.nullable(UtcTimestamp).check(z.meta({ description: 'Last change of the overrides; null before the first' })),
   })
@@ -138,7 +164,12 @@ export function toCustomizationView(workflow: WorkflowDefinition, record: Custom
     preferred_send_hour: hour ?? null,
     preferred_send_minute: hour !== undefined ? (overrides.preferred_send_minute ?? 0) : null,
     send_time_mode: sendTimeModeOf(overrides, workflow),
-    overrides: Object.fromEntries(OVERRIDE_FIELDS.map((f) => [f, overrides[f] ?? null])) as Record<OverrideField, number | null>,
+    exit_events: [...exitEventsOf(workflow, overrides)],
+    conversion_window_days: conversionWindowDaysOf(overrides),
+    overrides: {
+      ...(Object.fromEntries(NUMERIC_OVERRIDE_FIELDS.map((f) => [f, overrides[f] ?? null])) as Record<NumericOverrideField, number | null>),
+      exit_events: overrides.exit_events ? [...overrides.exit_events] : null,
+    },
     updated_at: record?.updated_at ?? null,
   };
 }

@@ -19,7 +19,12 @@ export async function listCustomizationAudit(
   const all = await deps.customizations.listAudit(clientId, workflowId);
   const start = (query.page - 1) * query.per_page;
   return {
-    entries: all.slice(start, start + query.per_page),
+    // Entries written before issue 24 lack its overrides: not overridden then.
+    entries: all.slice(start, start + query.per_page).map((entry) => ({
+      ...entry,
+      before: { exit_events: null, conversion_window_days: null, ...entry.before },
+      after: { exit_events: null, conversion_window_days: null, ...entry.after },
+    })),
     meta: pageMetaOf(query.page, query.per_page, all.length),
   };
 }

@@ -8,6 +8,7 @@ import { isSystemTemplateId, type TemplateRecord, type TemplateStore } from '../
 import { WORKFLOW_IDS, WORKFLOWS } from './catalog.js';
 import { CustomizationView, SendTimeModeValue, toCustomizationView, type CustomizationRecord } from './customization.js';
 import type { WorkflowCustomizationStore } from './customization-store.js';
+import { DEFAULT_CONVERSION_WINDOW_DAYS } from './goals.js';
 
 /** An item of GET /client/workflows (OpenAPI `Workflow`): a catalog workflow with this client's configuration. */
 export const WorkflowView = z
@@ -32,6 +33,8 @@ export const WorkflowView = z
       priority_score: z.int().check(z.gte(0), z.lte(100)),
       send_time_mode: SendTimeModeValue,
       send_slot: z.nullable(z.enum(['morning', 'afternoon'])),
+      exit_events: z.array(z.string()).check(z.meta({ description: 'The catalog\'s exit event types (issue 24: goals); `*` is any event' })),
+      conversion_window_days: z.int().check(z.gte(1), z.lte(90)),
     }),
     customization: CustomizationView,
     template: z
@@ -96,6 +99,8 @@ export async function listWorkflows(
         priority_score: w.default_priority_score,
         send_time_mode: w.default_send_time_mode,
         send_slot: w.default_send_slot,
+        exit_events: [...w.default_exit_events],
+        conversion_window_days: DEFAULT_CONVERSION_WINDOW_DAYS,
       },
       customization,
       template: template ? { id: template.id, name: template.name, type: template.type } : null,

@@ -2,6 +2,15 @@ import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { SEND_TIME_MODES } from './catalog.js';
 import { SEND_TIME_MODE_DESCRIPTION } from './customization.js';
+import { ANY_EVENT, DEFAULT_CONVERSION_WINDOW_DAYS, MAX_CONVERSION_WINDOW_DAYS, MAX_EXIT_EVENTS } from './goals.js';
+
+/** An `exit_events` item: an event type slug (as POST /client/events takes it) or `*`, any event. */
+const ExitEventType = z
+  .string({ error: 'Must be an event type (string)' })
+  .check(
+    z.maxLength(100, 'Must be at most 100 characters'),
+    z.regex(/^(\*|[A-Za-z0-9][A-Za-z0-9_.:-]*)$/, `Must be an event type slug (letters, digits, _ . : -) or ${ANY_EVENT}`),
+  );
 
 /** `{workflow_id}` of the workflow paths; anything that is not a plain id names no workflow (→ 404). */
 export const WorkflowIdParams = z.object({
@@ -44,6 +53,32 @@ export const CustomizationPatch = z
         ),
       )
       .check(z.meta({ description: `${SEND_TIME_MODE_DESCRIPTION}. Absent or null: 1 when a preferred hour is set, else the workflow's default` })),
+    exit_events: z
+      .optional(
+        z.nullable(
+          z
+            .array(ExitEventType, { error: 'Must be an array of event types, or null' })
+            .check(
+              z.maxLength(MAX_EXIT_EVENTS, `Must list at most ${MAX_EXIT_EVENTS} event types`),
+              z.refine((types) => new Set(types).size === types.length, { message: 'Must not repeat an event type', params: { condition: 'format' } }),
+              z.meta({ uniqueItems: true }),
+            ),
+        ),
+      )
+      .check(
+        z.meta({
+          description:
+            `Event types that end the workflow for a contact: its executions not yet claimed for sending are cancelled (5) ` +
+            `with reason \`goal_reached\`. At most ${MAX_EXIT_EVENTS}, each an event type slug or \`*\` (any event), none repeated; \`upgrade\` also ` +
+            "matches any event with `upgrade: true`. Null: the catalog's default (GET /client/workflows `defaults.exit_events`). " +
+            "Depends on stored data: the workflow's own trigger event type is a 422 `format` (an event that starts a workflow never exits it)",
+        }),
+      ),
+    conversion_window_days: bounded(1, MAX_CONVERSION_WINDOW_DAYS, ' days').check(
+      z.meta({
+        description: `An exit event this many days or fewer after an e-mail of the workflow was sent to the contact counts as a conversion. Null: ${DEFAULT_CONVERSION_WINDOW_DAYS}`,
+      }),
+    ),
   })
   // A minute needs an hour (sent with it, or stored already): the document asks for both together.
   .check(z.meta({ dependentRequired: { preferred_send_minute: ['preferred_send_hour'] } }));

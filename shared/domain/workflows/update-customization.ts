@@ -39,9 +39,17 @@ export function applyCustomizationPatch(current: Overrides, patch: Customization
   for (const field of OVERRIDE_FIELDS) {
     const value = patch[field];
     if (value === null) delete next[field];
-    else if (value !== undefined) next[field] = value;
+    else if (value !== undefined) Object.assign(next, { [field]: Array.isArray(value) ? [...value] : value });
   }
   return next;
+}
+
+/** An event that starts a workflow never exits it (goals.ts), so naming the trigger's type as an exit is a mistake: 422. */
+function refuseTriggerAsExit(workflow: WorkflowDefinition, exitEvents: readonly string[] | null | undefined): void {
+  const index = exitEvents?.indexOf(workflow.trigger.event) ?? -1;
+  if (index >= 0) {
+    throw invalidField('format', `exit_events.${index}`, `${workflow.trigger.event} starts this workflow, so it cannot end it`);
+  }
 }
 
 /**
@@ -56,6 +64,7 @@ export async function updateCustomization(
   patch: CustomizationPatch,
 ): Promise<CustomizationView> {
   const workflow = requireWorkflow(workflowId);
+  refuseTriggerAsExit(workflow, patch.exit_events);
   const templateId = patch.template_id ?? undefined;
   const [, firstRead] = await Promise.all([
     templateId !== undefined ? findTemplate(deps, ctx.clientId, templateId, { key: 'template_id' }) : undefined,

@@ -35,6 +35,7 @@ describe('an e-mail SES refuses', () => {
       status: 4,
       status_text: 'failed',
       reason: expect.stringMatching(/^MessageRejected: /),
+      goal_event_id: null,
       is_test: false,
       attempt: 1,
       retried_from: null,

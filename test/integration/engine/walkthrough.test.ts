@@ -79,6 +79,7 @@ describe('the README walk-through', () => {
       status: 3,
       status_text: 'completed',
       reason: null,
+      goal_event_id: null,
       is_test: false,
       attempt: 1,
       retried_from: null,

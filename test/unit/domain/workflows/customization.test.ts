@@ -61,6 +61,63 @@ describe('customization overrides', () => {
       preferred_send_hour: null,
       preferred_send_minute: null,
       send_time_mode: 0,
+      conversion_window_days: null,
+      exit_events: null,
+    });
+  });
+});
+
+describe('exit_events and conversion_window_days (issue 24 §1)', () => {
+  const itemsOf = (input: unknown) => {
+    const result = CustomizationPatch.safeParse(input, { reportInput: true });
+    return result.success ? [] : issuesToItems(result.error.issues).map((i) => [i.key, i.condition]);
+  };
+
+  it('accepts up to 10 event types, * for any event, null for the default, and windows of 1 to 90 days', () => {
+    const ten = Array.from({ length: 10 }, (_, i) => `goal_${i}`);
+    expect(CustomizationPatch.parse({ exit_events: ten, conversion_window_days: 90 })).toEqual({ exit_events: ten, conversion_window_days: 90 });
+    expect(itemsOf({ exit_events: ['*', 'plan.upgraded', 'a:b-c'], conversion_window_days: 1 })).toEqual([]);
+    expect(CustomizationPatch.parse({ exit_events: null, conversion_window_days: null })).toEqual({ exit_events: null, conversion_window_days: null });
+  });
+
+  it.each([
+    [{ exit_events: Array.from({ length: 11 }, (_, i) => `e${i}`) }, [['exit_events', 'max']]],
+    [{ exit_events: 'upgrade' }, [['exit_events', 'type']]],
+    [{ exit_events: ['upgrade', 7] }, [['exit_events.1', 'type']]],
+    [{ exit_events: ['upgrade', 'has space'] }, [['exit_events.1', 'format']]],
+    [{ exit_events: ['upgrade', 'upgrade'] }, [['exit_events', 'format']]],
+    [{ conversion_window_days: 0 }, [['conversion_window_days', 'min']]],
+    [{ conversion_window_days: 91 }, [['conversion_window_days', 'max']]],
+    [{ conversion_window_days: 1.5 }, [['conversion_window_days', 'type']]],
+  ])('refuses %j with a precise item', (input, items) => {
+    expect(itemsOf(input)).toEqual(items);
+  });
+
+  it('shows the values in effect (override, else the catalog default and 7 days) and the overrides', () => {
+    const trial = findWorkflow(3)!;
+    expect(toCustomizationView(trial, undefined)).toMatchObject({
+      exit_events: ['upgrade'],
+      conversion_window_days: 7,
+      overrides: { exit_events: null, conversion_window_days: null },
+    });
+    expect(toCustomizationView(trial, { workflow_id: 3, exit_events: ['purchase'], conversion_window_days: 30 })).toMatchObject({
+      exit_events: ['purchase'],
+      conversion_window_days: 30,
+      overrides: { exit_events: ['purchase'], conversion_window_days: 30 },
+    });
+    expect(applyCustomizationPatch({ exit_events: ['a'] }, { exit_events: null, conversion_window_days: 3 })).toEqual({ conversion_window_days: 3 });
+  });
+
+  it('gives each catalog workflow its default exits (README workflow table)', () => {
+    expect(Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((id) => [findWorkflow(id)!.key, findWorkflow(id)!.default_exit_events]))).toEqual({
+      welcome: [],
+      onboarding_tips: ['subscription_cancelled'],
+      trial_ending: ['upgrade'],
+      upgrade_thanks: [],
+      payment_failed: ['payment_succeeded'],
+      cancellation_winback: ['upgrade', 'subscription_reactivated'],
+      feature_adoption: [],
+      re_engagement: ['*'],
     });
   });
 });

@@ -1,0 +1,26 @@
+import type { ContactRecord } from '../../domain/contacts/contact-store.js';
+import {
+  goalMarkAttribute,
+  openExecutionAttribute,
+  openExecutionValue,
+  type GoalMark,
+  type OpenExecution,
+} from '../../domain/workflows/goals.js';
+
+/**
+ * The goal attributes of a memory contact (issue 24 §1), under the names the DynamoDB item uses, so the domain reads
+ * both alike: `open_<execution>` lists a queued execution, `goal_w<workflow>` the workflow's last exit event.
+ */
+const attributes = (contact: ContactRecord) => contact as unknown as Record<string, unknown>;
+
+export function listOpenExecution(contact: ContactRecord, open: OpenExecution): void {
+  attributes(contact)[openExecutionAttribute(open.execution_id)] = openExecutionValue(open);
+}
+
+export function unlistOpenExecution(contact: ContactRecord, executionId: number): void {
+  delete attributes(contact)[openExecutionAttribute(executionId)];
+}
+
+export function setGoalMark(contact: ContactRecord, workflowId: number, mark: GoalMark): void {
+  attributes(contact)[goalMarkAttribute(workflowId)] = { ...mark };
+}

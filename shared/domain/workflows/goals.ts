@@ -1,0 +1,89 @@
+import { matchesTrigger, type TriggeringEvent, type WorkflowDefinition } from './catalog.js';
+import type { CustomizationRecord } from './customization.js';
+
+/**
+ * Goals and exit conditions (issue 24 §1). An exit event of a workflow means its purpose is met or moot: the contact's
+ * executions of it that are not claimed yet end cancelled (5) `goal_reached`, and one within the conversion window
+ * after an e-mail of the workflow was sent to the contact is a conversion of it.
+ */
+
+/** In `exit_events`: any event of the contact (re-engagement's default). */
+export const ANY_EVENT = '*';
+/** The exit type an event with `upgrade: true` also counts as, whatever its own type (as upgrade thanks' trigger reads it). */
+export const UPGRADE_EVENT = 'upgrade';
+export const MAX_EXIT_EVENTS = 10;
+export const DEFAULT_CONVERSION_WINDOW_DAYS = 7;
+export const MAX_CONVERSION_WINDOW_DAYS = 90;
+export const GOAL_REACHED = 'goal_reached';
+
+/** The exit event types in force: the client's `exit_events`, or the catalog's default. */
+export function exitEventsOf(workflow: WorkflowDefinition, customization: Pick<CustomizationRecord, 'exit_events'> | undefined): readonly string[] {
+  return customization?.exit_events ?? workflow.default_exit_events;
+}
+
+export function conversionWindowDaysOf(customization: Pick<CustomizationRecord, 'conversion_window_days'> | undefined): number {
+  return customization?.conversion_window_days ?? DEFAULT_CONVERSION_WINDOW_DAYS;
+}
+
+/** Whether `event` exits `workflow` under these exit types. An event that starts the workflow never exits it. */
+export function exitsWorkflow(workflow: WorkflowDefinition, exitEvents: readonly string[], event: TriggeringEvent): boolean {
+  if (matchesTrigger(workflow, event)) return false;
+  return exitEvents.includes(ANY_EVENT) || exitEvents.includes(event.type) || (event.upgrade === true && exitEvents.includes(UPGRADE_EVENT));
+}
+
+/**
+ * The last exit event of a workflow processed for a contact, kept on the contact item (`goal_w<workflow>`): the send-time
+ * check compares it with the execution's creation.
+ */
+export interface GoalMark {
+  at: string;
+  event_id: number;
+}
+
+/** A queued execution the contact item lists (`open_<execution>`), so an exit event finds it without a query. */
+export interface OpenExecution {
+  execution_id: number;
+  workflow_id: number;
+  cap_day: string;
+  critical: boolean;
+}
+
+/** The engine's attributes on a contact item (DynamoDB: top-level attributes; memory: the same keys). */
+export type ContactGoalAttributes = Record<string, unknown>;
+
+export const goalMarkAttribute = (workflowId: number): string => `goal_w${workflowId}`;
+export const openExecutionAttribute = (executionId: number): string => `open_${executionId}`;
+export const lastSentAttribute = (workflowId: number): string => `sent_w${workflowId}`;
+export const convertedAttribute = (workflowId: number): string => `conv_w${workflowId}`;
+
+const isGoalMark = (value: unknown): value is GoalMark =>
+  typeof value === 'object' && value !== null && typeof (value as GoalMark).at === 'string' && typeof (value as GoalMark).event_id === 'number';
+
+export function goalMarkOf(contact: object | undefined, workflowId: number): GoalMark | undefined {
+  const value = (contact as ContactGoalAttributes | undefined)?.[goalMarkAttribute(workflowId)];
+  return isGoalMark(value) ? value : undefined;
+}
+
+/**
+ * The exit event that stops an execution at send time: one processed after the execution was created (strictly later:
+ * an exit event processed before it does not stop a workflow started after it).
+ */
+export function goalReachedFor(contact: object | undefined, execution: { workflow_id: number; created_at: string }): GoalMark | undefined {
+  const mark = goalMarkOf(contact, execution.workflow_id);
+  return mark && mark.at > execution.created_at ? mark : undefined;
+}
+
+/** The contact's queued executions as its item lists them (some may have moved on since: the cancel's condition tells). */
+export function openExecutionsOf(contact: object | undefined): OpenExecution[] {
+  if (!contact) return [];
+  return Object.entries(contact as ContactGoalAttributes).flatMap(([name, value]) => {
+    const match = /^open_(\d+)$/.exec(name);
+    if (!match || typeof value !== 'object' || value === null) return [];
+    const { w, d, c } = value as { w?: unknown; d?: unknown; c?: unknown };
+    if (typeof w !== 'number' || typeof d !== 'string') return [];
+    return [{ execution_id: Number(match[1]), workflow_id: w, cap_day: d, critical: c === true }];
+  });
+}
+
+/** The stored form of an open execution (short names: it rides on every contact read). */
+export const openExecutionValue = (e: Pick<OpenExecution, 'workflow_id' | 'cap_day' | 'critical'>) => ({ w: e.workflow_id, d: e.cap_day, c: e.critical });
