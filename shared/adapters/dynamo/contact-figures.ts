@@ -1,4 +1,4 @@
-import { openExecutionAttribute, openExecutionValue, type OpenExecution } from '../../domain/workflows/goals.js';
+import { lastSentAttribute, openExecutionAttribute, openExecutionValue, type OpenExecution } from '../../domain/workflows/goals.js';
 import { keys } from './keys.js';
 
 export interface ContactFiguresChange {
@@ -12,6 +12,8 @@ export interface ContactFiguresChange {
   closedExecutionId?: number;
   /** An execution queued (a retry): listed for exit events. */
   opened?: OpenExecution;
+  /** A send of this workflow (`sent_w<id>` = `lastWorkflowAt`): the start of its conversion window (issue 24 §1). */
+  sentWorkflowId?: number;
 }
 
 /**
@@ -25,6 +27,10 @@ export function contactFiguresUpdate(tableName: string, clientId: number, contac
   const sets: string[] = [];
   const names: Record<string, string> = {};
   if (change.lastWorkflowAt) (sets.push('last_workflow_at = :at'), (values[':at'] = change.lastWorkflowAt));
+  if (change.lastWorkflowAt && change.sentWorkflowId !== undefined) {
+    names['#sent'] = lastSentAttribute(change.sentWorkflowId);
+    sets.push('#sent = :at');
+  }
   if (change.opened) {
     names['#open'] = openExecutionAttribute(change.opened.execution_id);
     values[':open'] = openExecutionValue(change.opened);

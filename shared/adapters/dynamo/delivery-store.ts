@@ -191,7 +191,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.completed, at, { sent_email_id: e.id }),
-          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at, closedExecutionId: r.execution.id }),
+          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at, closedExecutionId: r.execution.id, sentWorkflowId: r.execution.workflow_id }),
         ],
       }),
     );
@@ -222,7 +222,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
             },
           },
           this.endExecution(execution, EXECUTION_STATUS.completed, at, { sent_email_id: sentEmailId, reason }, execution.updated_at),
-          contactFiguresUpdate(this.tableName, c, execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at, closedExecutionId: execution.id }),
+          contactFiguresUpdate(this.tableName, c, execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at, closedExecutionId: execution.id, sentWorkflowId: execution.workflow_id }),
         ],
       }),
     );

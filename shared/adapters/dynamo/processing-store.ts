@@ -3,7 +3,7 @@ import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@
 import type { ClientRecord } from '../../domain/clients/client-store.js';
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import type { CommitOutcome, GoalCancellation, ProcessingCommit, ProcessingContext, ProcessingStore } from '../../domain/events/processing-store.js';
-import { GOAL_REACHED, goalMarkAttribute, openExecutionAttribute, openExecutionValue } from '../../domain/workflows/goals.js';
+import { convertedAttribute, GOAL_REACHED, goalMarkAttribute, openExecutionAttribute, openExecutionValue } from '../../domain/workflows/goals.js';
 import type { StatCounts } from '../../domain/stats/stats-counters.js';
 import { ENDED_CLAIM } from './execution-item.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
@@ -102,7 +102,7 @@ export class DynamoProcessingStore implements ProcessingStore {
             ...(contactUpdate ? [contactUpdate] : []),
             ...cancellations.map((c) => goalCancellationOf(this.tableName, event.client_id, c)),
             ...capChanges(this.tableName, executions, cancellations, event.client_id),
-            ...this.counted(event, executions, cancellations),
+            ...this.counted(event, executions, cancellations, contact?.conversions ?? []),
           ],
         }),
       );
@@ -114,6 +114,7 @@ export class DynamoProcessingStore implements ProcessingStore {
       if (reasons.slice(1, 1 + executions.length).some((r) => r.Code === 'ConditionalCheckFailed')) return 'id_taken';
       const moved = cancellations.filter((_, i) => reasons[firstCancellation + i]?.Code === 'ConditionalCheckFailed');
       if (moved.length > 0) return { moved: moved.map((c) => c.execution.execution_id) };
+      if (contactUpdate && reasons[firstCancellation - 1]?.Code === 'ConditionalCheckFailed') return 'contact_changed';
       throw error;
     }
   }
@@ -123,10 +124,15 @@ export class DynamoProcessingStore implements ProcessingStore {
    * was received; each execution created, on its workflow's row. The commit runs once per event (it requires the
    * event still queued), so each is counted once.
    */
-  private counted(event: ProcessingCommit['event'], executions: ProcessingCommit['executions'], cancellations: readonly GoalCancellation[]) {
+  private counted(
+    event: ProcessingCommit['event'],
+    executions: ProcessingCommit['executions'],
+    cancellations: readonly GoalCancellation[],
+    conversions: readonly { workflowId: number }[],
+  ) {
     const day = utcDayOf(Date.parse(event.created_at));
     const byWorkflow = new Map<number, Partial<StatCounts>>();
-    const add = (workflowId: number, name: 'executions' | 'exited') => {
+    const add = (workflowId: number, name: 'executions' | 'exited' | 'converted') => {
       const counts = byWorkflow.get(workflowId) ?? {};
       counts[name] = (counts[name] ?? 0) + 1;
       byWorkflow.set(workflowId, counts);
@@ -134,6 +140,7 @@ export class DynamoProcessingStore implements ProcessingStore {
     for (const execution of executions) add(execution.workflow_id, 'executions');
     // Executions ended by the event's exits (issue 24 §1), on the event's row of their workflow (one item per row).
     for (const cancellation of cancellations) add(cancellation.execution.workflow_id, 'exited');
+    for (const conversion of conversions) add(conversion.workflowId, 'converted');
     return [
       ...optional(this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id })),
       ...[...byWorkflow].flatMap(([workflowId, counts]) =>
@@ -228,6 +235,14 @@ function contactUpdateOf(tableName: string, clientId: number, change: NonNullabl
     values[':goal'] = { at: change.at, event_id: change.goalMarks.eventId };
     change.goalMarks.workflowIds.forEach((id, i) => ((names[`#g${i}`] = goalMarkAttribute(id)), sets.push(`#g${i} = :goal`)));
   }
+  // Conversions (issue 24 §1): once per e-mail — the condition below holds only while this send is not converted.
+  const conversionConditions: string[] = [];
+  (change.conversions ?? []).forEach((conversion, i) => {
+    names[`#cv${i}`] = convertedAttribute(conversion.workflowId);
+    values[`:cv${i}`] = conversion.sentAt;
+    sets.push(`#cv${i} = :cv${i}`);
+    conversionConditions.push(`(attribute_not_exists(#cv${i}) OR #cv${i} <> :cv${i})`);
+  });
   (change.opened ?? []).forEach((open, i) => {
     names[`#o${i}`] = openExecutionAttribute(open.execution_id);
     values[`:o${i}`] = openExecutionValue(open);
@@ -246,7 +261,7 @@ function contactUpdateOf(tableName: string, clientId: number, change: NonNullabl
       TableName: tableName,
       Key: keys.contact(clientId, change.contactId),
       UpdateExpression: expression,
-      ConditionExpression: 'attribute_exists(pk)',
+      ConditionExpression: ['attribute_exists(pk)', ...conversionConditions].join(' AND '),
       ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
     },

@@ -1,5 +1,7 @@
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import {
+  convertedAttribute,
+  lastSentAttribute,
   goalMarkAttribute,
   openExecutionAttribute,
   openExecutionValue,
@@ -20,6 +22,18 @@ export function listOpenExecution(contact: ContactRecord, open: OpenExecution): 
 export function unlistOpenExecution(contact: ContactRecord, executionId: number): void {
   delete attributes(contact)[openExecutionAttribute(executionId)];
 }
+
+/** A send of the workflow: its conversion window starts (`sent_w<workflow>`). */
+export function markSent(contact: ContactRecord, workflowId: number, at: string): void {
+  attributes(contact)[lastSentAttribute(workflowId)] = at;
+}
+
+/** The send converted (`conv_w<workflow>`): counted once. */
+export function markConverted(contact: ContactRecord, workflowId: number, sentAt: string): void {
+  attributes(contact)[convertedAttribute(workflowId)] = sentAt;
+}
+
+export const convertedSendOf = (contact: ContactRecord, workflowId: number): unknown => attributes(contact)[convertedAttribute(workflowId)];
 
 export function setGoalMark(contact: ContactRecord, workflowId: number, mark: GoalMark): void {
   attributes(contact)[goalMarkAttribute(workflowId)] = { ...mark };

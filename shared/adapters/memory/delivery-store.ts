@@ -14,7 +14,7 @@ import {
 } from './engine-data.js';
 import { recordKey } from './workflow-data.js';
 import { goalReachedFor } from '../../domain/workflows/goals.js';
-import { unlistOpenExecution } from './contact-goals.js';
+import { markSent, unlistOpenExecution } from './contact-goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
 import { claimIncrement, deferIncrement, reasonCode } from '../../domain/stats/execution-increments.js';
@@ -111,6 +111,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
     unlistOpenExecution(contact, execution.id);
+    markSent(contact, execution.workflow_id, at);
     return 'done';
   }
 
@@ -131,6 +132,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
     unlistOpenExecution(contact, execution.id);
+    markSent(contact, execution.workflow_id, at);
     return 'done';
   }
 

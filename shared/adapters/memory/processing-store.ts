@@ -6,7 +6,7 @@ import { openHoursOf } from '../../domain/tracking/open-hours.js';
 import { recordKey } from './workflow-data.js';
 import { GOAL_REACHED } from '../../domain/workflows/goals.js';
 import { endClaim } from './delivery-store.js';
-import { listOpenExecution, setGoalMark, unlistOpenExecution } from './contact-goals.js';
+import { convertedSendOf, listOpenExecution, markConverted, setGoalMark, unlistOpenExecution } from './contact-goals.js';
 
 /**
  * ProcessingStore in memory: reads the contacts, settings, profiles and customizations of the other memory stores
@@ -57,6 +57,8 @@ export class MemoryProcessingStore implements ProcessingStore {
       (c) => this.data.executions.get(clientKey(event.client_id, c.execution.execution_id))?.status !== EXECUTION_STATUS.queued,
     );
     if (moved.length > 0) return { moved: moved.map((c) => c.execution.execution_id) };
+    // Each conversion only while its send is not converted yet (the contact update's condition).
+    if (storedContact && (contact?.conversions ?? []).some((c) => convertedSendOf(storedContact, c.workflowId) === c.sentAt)) return 'contact_changed';
 
     this.data.events.set(eventKey, stored(event));
     this.data.queuedIndex.delete(eventKey);
@@ -70,6 +72,7 @@ export class MemoryProcessingStore implements ProcessingStore {
       for (const workflowId of contact.goalMarks?.workflowIds ?? []) setGoalMark(storedContact, workflowId, { at: contact.at, event_id: contact.goalMarks!.eventId });
       for (const open of contact.opened ?? []) listOpenExecution(storedContact, open);
       for (const id of contact.closed ?? []) unlistOpenExecution(storedContact, id);
+      for (const c of contact.conversions ?? []) markConverted(storedContact, c.workflowId, c.sentAt);
     }
     for (const c of cancellations) {
       const execution = this.data.executions.get(clientKey(event.client_id, c.execution.execution_id))!;
@@ -87,6 +90,7 @@ export class MemoryProcessingStore implements ProcessingStore {
     this.data.stats.addEvent({ clientId: event.client_id, day, type: event.type, spread: event.id });
     for (const e of executions) this.data.stats.add({ clientId: e.client_id, workflowId: e.workflow_id, day, counts: { executions: 1 }, spread: event.id });
     for (const c of cancellations) this.data.stats.add({ clientId: event.client_id, workflowId: c.execution.workflow_id, day, counts: { exited: 1 }, spread: event.id });
+    for (const c of contact?.conversions ?? []) this.data.stats.add({ clientId: event.client_id, workflowId: c.workflowId, day, counts: { converted: 1 }, spread: event.id });
     return 'committed';
   }
 }

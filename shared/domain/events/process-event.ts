@@ -1,7 +1,7 @@
 import type { Clock } from '../../ports.js';
 import { planOf, effectiveLimits } from '../settings/effective-settings.js';
 import { findWorkflow, WORKFLOW_IDS, workflowsTriggeredBy } from '../workflows/catalog.js';
-import { exitEventsOf, exitsWorkflow, openExecutionsOf } from '../workflows/goals.js';
+import { conversionOf, conversionWindowDaysOf, exitEventsOf, exitsWorkflow, openExecutionsOf } from '../workflows/goals.js';
 import { dispatchExecution, type DispatchDeps } from '../engine/dispatch.js';
 import { EXECUTION_STATUS, type ExecutionEventVars, type ExecutionRecord } from '../executions/execution-record.js';
 import { planExecution } from '../executions/plan-execution.js';
@@ -82,6 +82,7 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
         ...(goals.exited.length > 0 ? { goalMarks: { workflowIds: goals.exited, eventId: event.id } } : {}),
         opened: queued(executions).map((e) => ({ execution_id: e.id, workflow_id: e.workflow_id, cap_day: e.cap_day, critical: e.critical })),
         closed: [...goals.cancellations.map((c) => c.execution.execution_id), ...movedOn],
+        conversions: goals.conversions,
       },
       cancellations: goals.cancellations,
     });
@@ -89,6 +90,13 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
       // Claimed (or ended) since the contact was read: that execution is not this event's to cancel (issue 24 §1).
       for (const id of outcome.moved) movedOn.add(id);
       if (draw >= MAX_ID_DRAWS) throw new Error('could not commit the event: its executions kept moving');
+      continue;
+    }
+    if (outcome === 'contact_changed') {
+      // Another exit converted the same e-mail first, or the contact was erased: decide again on a fresh read.
+      context = await deps.processing.loadContext(clientId, contact.id, WORKFLOW_IDS);
+      if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
+      if (draw >= MAX_ID_DRAWS) throw new Error('could not commit the event: its contact kept changing');
       continue;
     }
     if (outcome === 'already_processed') return deps.events.get(clientId, eventId);
@@ -117,7 +125,12 @@ function goalsOf(context: ProcessingContext, event: EventRecord, at: string, mov
   const cancellations: GoalCancellation[] = openExecutionsOf(context.contact)
     .filter((open) => exited.includes(open.workflow_id) && !movedOn.has(open.execution_id))
     .map((execution) => ({ execution, contactId: context.contact!.id, eventId: event.id, at }));
-  return { exited, cancellations };
+  const conversions = exited.flatMap((workflowId) => {
+    const customization = context.customizations.find((c) => c.workflow_id === workflowId);
+    const sentAt = conversionOf(context.contact, workflowId, at, conversionWindowDaysOf(customization));
+    return sentAt ? [{ workflowId, sentAt }] : [];
+  });
+  return { exited, cancellations, conversions };
 }
 
 /** One queued execution per enabled workflow the event triggers, each planned for its send time. */

@@ -32,6 +32,11 @@ export interface ContactEventUpdate {
   opened?: OpenExecution[];
   /** Listed executions no longer queued (cancelled here, or found moved on): their entries go. */
   closed?: number[];
+  /**
+   * Conversions (issue 24 §1): the workflow's last e-mail to the contact, sent at `sentAt`, is converted by this exit —
+   * `conv_w<id>` set to it, on the condition that it was not converted already (once per e-mail).
+   */
+  conversions?: { workflowId: number; sentAt: string }[];
 }
 
 /** A queued execution the exit event ends: 1 → 5 `goal_reached` with the event's id, only while still queued. */
@@ -50,8 +55,11 @@ export interface ProcessingCommit {
   cancellations?: GoalCancellation[];
 }
 
-/** `moved`: these cancellations found their execution no longer queued (claimed, or ended): nothing was written. */
-export type CommitOutcome = 'committed' | 'already_processed' | 'id_taken' | { moved: number[] };
+/**
+ * `moved`: these cancellations found their execution no longer queued (claimed, or ended): nothing was written.
+ * `contact_changed`: a conversion was counted meanwhile (or the contact is gone): read the contact again.
+ */
+export type CommitOutcome = 'committed' | 'already_processed' | 'id_taken' | 'contact_changed' | { moved: number[] };
 
 export interface ProcessingStore {
   /** The contact holding this e-mail or client_contact_id (one read of its lock). */

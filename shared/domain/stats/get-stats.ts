@@ -115,5 +115,6 @@ export function ratesOf(t: StatCounts): StatsView['rates'] {
     complaint_rate: ratio(t.complained, t.delivered),
     unsubscribe_rate: ratio(t.unsubscribed_link + t.unsubscribed_ses + t.unsubscribed_suppression, t.delivered),
     bot_open_share: ratio(t.bot_opened, t.bot_opened + t.opened),
+    conversion_rate: ratio(t.converted, t.sent),
   };
 }

@@ -63,6 +63,7 @@ const counterDescriptions: Record<StatCounter, string> = {
   skipped: 'Executions skipped',
   deferred: 'Sends put off (quota, cap, window, paused sending, SES throttling)',
   exited: "Executions cancelled `goal_reached`: an exit event of the workflow came before they were claimed (on the exit's day)",
+  converted: "Exit events within the workflow's conversion_window_days after its last e-mail to the contact was sent, once per e-mail (on the exit's day)",
 };
 
 /** Every counter of a period. Counts can dip below 0 in a day whose claim was given back after its day ended. */
@@ -82,6 +83,7 @@ export const StatRatesView = z
     complaint_rate: rate.check(z.meta({ description: 'complained / delivered' })),
     unsubscribe_rate: rate.check(z.meta({ description: 'every unsubscribe / delivered' })),
     bot_open_share: rate.check(z.meta({ description: 'bot_opened / (bot_opened + opened): how much of the raw opens were machines' })),
+    conversion_rate: rate.check(z.meta({ description: 'converted / sent (issue 24: goals)' })),
   })
   .check(z.meta({ id: 'StatRates', description: 'Rates of a range, from its totals.' }));
 

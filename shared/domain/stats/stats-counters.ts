@@ -34,6 +34,8 @@ export const STAT_COUNTERS = [
   'deferred',
   /** Executions cancelled `goal_reached` by an exit event (issue 24 §1), at its processing or at send time. */
   'exited',
+  /** Exit events within the conversion window after an e-mail of the workflow was sent to the contact, once per e-mail. */
+  'converted',
 ] as const;
 
 export type StatCounter = (typeof STAT_COUNTERS)[number];

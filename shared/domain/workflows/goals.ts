@@ -85,5 +85,18 @@ export function openExecutionsOf(contact: object | undefined): OpenExecution[] {
   });
 }
 
+/**
+ * Whether an exit of `workflowId` processed at `at` converts the contact's last e-mail of it: sent at most
+ * `windowDays` before, and not converted yet (`conv_w<workflow>` holds the send time last converted: once per e-mail).
+ * Returns that send time, or undefined.
+ */
+export function conversionOf(contact: object | undefined, workflowId: number, at: string, windowDays: number): string | undefined {
+  const attributes = contact as ContactGoalAttributes | undefined;
+  const sentAt = attributes?.[lastSentAttribute(workflowId)];
+  if (typeof sentAt !== 'string' || attributes?.[convertedAttribute(workflowId)] === sentAt) return undefined;
+  const age = Date.parse(at) - Date.parse(sentAt);
+  return age >= 0 && age <= windowDays * 86_400_000 ? sentAt : undefined;
+}
+
 /** The stored form of an open execution (short names: it rides on every contact read). */
 export const openExecutionValue = (e: Pick<OpenExecution, 'workflow_id' | 'cap_day' | 'critical'>) => ({ w: e.workflow_id, d: e.cap_day, c: e.critical });

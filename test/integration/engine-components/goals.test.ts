@@ -112,6 +112,16 @@ describe('goals and exits on DynamoDB (issue 24 §1)', () => {
     expect(run.outcome).toEqual({ kind: 'finished', status: EXECUTION_STATUS.completed });
     expect(run.requests).toEqual({ GetItemCommand: 1, BatchGetItemCommand: 1, UpdateItemCommand: 1, TransactWriteItemsCommand: 2 });
     expect(openEntries(await t.contactItem())).toEqual([]);
+
+    // A conversion: the exit within the window after the send is counted in the exit's commit (still 4 requests), once.
+    t.advance(DAY);
+    const upgrade = await t.happen({ type: 'upgrade' });
+    const again = await t.happen({ type: 'upgrade' });
+    expect(upgrade.requests).toEqual({ GetItemCommand: 2, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    expect(again.total).toBe(4);
+    const contact = await t.contactItem();
+    expect(contact['conv_w3']).toBe(contact['sent_w3']);
+    expect(typeof contact['sent_w3']).toBe('string');
   });
 
   it('fault: the exit\'s cancel misses the execution (a contact read racing the trigger\'s commit) — the send-time check stops it', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
+import { eventually } from '../support/eventually.js';
 
 /** Issue 24 §1 over HTTP on the local runtime: exit_events and conversion_window_days, and an exit that stops a win-back. */
 describe('goals and exit conditions over HTTP', () => {
@@ -88,5 +89,25 @@ describe('goals and exit conditions over HTTP', () => {
     expect(stats.body.data.totals).toMatchObject({ executions: 1, exited: 1, sent: 0 });
     const contact = await call('GET', `/client/contacts/${encodeURIComponent(email)}`, { key: client.api_key });
     expect(contact.body.data.active_workflow_count).toBe(0);
+  });
+
+  it('counts a conversion: an upgrade after the trial-ending e-mail was sent shows in the workflow stats with its rate', async () => {
+    const client = await createTestClient();
+    await call('PATCH', '/client/settings', { key: client.api_key, body: { enabled_workflows: [1, 3] } });
+    const email = `convert-${randomUUID().slice(0, 8)}@example.com`;
+    await call('POST', '/client/contacts', { key: client.api_key, body: { email } });
+    const trial = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'trial_ending', email } });
+    const [reminderId] = trial.body.data.execution_ids;
+    await eventually('the reminder sent', async () => {
+      const res = await call('GET', '/client/executions?workflow_id=3', { key: client.api_key });
+      return res.body.data.executions.find((e: { id: number; status: number }) => e.id === reminderId && e.status === 3);
+    });
+
+    await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'upgrade', email } });
+    await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'upgrade', email } });
+
+    const stats = await call('GET', '/client/workflows/3/stats', { key: client.api_key });
+    expect(stats.body.data.totals).toMatchObject({ sent: 1, converted: 1, exited: 0 });
+    expect(stats.body.data.rates.conversion_rate).toBe(1);
   });
 });

@@ -14,8 +14,8 @@ const executionsOf = async (h: EngineHarness, workflowId: number): Promise<Execu
 /** One workflow's counters summed over the harness's days. */
 async function countersOf(h: EngineHarness, workflowId: number) {
   const { workflows } = await h.stores.stats.read(CLIENT_ID, '2026-01-01', '2026-02-28', workflowId);
-  const sum = (name: 'exited' | 'sent' | 'executions') => workflows.reduce((n, row) => n + row.counts[name], 0);
-  return { exited: sum('exited'), sent: sum('sent'), executions: sum('executions') };
+  const sum = (name: 'exited' | 'sent' | 'executions' | 'converted') => workflows.reduce((n, row) => n + row.counts[name], 0);
+  return { exited: sum('exited'), sent: sum('sent'), executions: sum('executions'), converted: sum('converted') };
 }
 
 /** An event ingested and processed for `email`, a minute after the clock's last step. */
@@ -204,5 +204,83 @@ describe('goals and exit conditions (issue 24 §1, memory ports)', () => {
     const purchase = await happen(h, { type: 'purchase', email: ann.email });
     expect((await executionsOf(h, 3))[0]).toMatchObject({ status: EXECUTION_STATUS.cancelled, goal_event_id: purchase.id });
     expect((await h.storedContact(ann.id))?.active_workflow_count).toBe(0);
+  });
+
+  it('counts a conversion: an exit event within the window after an e-mail of the workflow was sent, once per e-mail', async () => {
+    // Prepare: the trial-ending reminder is sent.
+    const h = await engineHarness({ enabled_workflows: [3] });
+    const ann = await h.contact();
+    await happen(h, { type: 'trial_ending', email: ann.email });
+    const [reminder] = await executionsOf(h, 3);
+    await h.execute(reminder!.id);
+
+    // Act: she upgrades 6 days later (within the default 7), then again.
+    h.clock.advance(6 * DAY);
+    await happen(h, { type: 'upgrade', email: ann.email });
+    await happen(h, { type: 'upgrade', email: ann.email });
+
+    // Assess
+    expect(await countersOf(h, 3)).toMatchObject({ sent: 1, converted: 1, exited: 0 });
+  });
+
+  it('does not count an exit after the window (conversion_window_days 1), nor one without a send of the workflow', async () => {
+    const h = await engineHarness({ enabled_workflows: [3, 6] });
+    await h.stores.customizations.save({
+      clientId: CLIENT_ID,
+      workflowId: 3,
+      overrides: { conversion_window_days: 1 },
+      expectedVersion: undefined,
+      at: NOW,
+      audit: {
+        id: 'a2',
+        workflow_id: 3,
+        key_id: 1,
+        auth_method: 'api_key',
+        request_id: null,
+        at: NOW,
+        before: { template_id: null, delay_minutes: null, priority_score: null, preferred_send_hour: null, preferred_send_minute: null, send_time_mode: 0 },
+        after: { template_id: null, delay_minutes: null, priority_score: null, preferred_send_hour: null, preferred_send_minute: null, send_time_mode: 0, conversion_window_days: 1 },
+      },
+    });
+    const ann = await h.contact();
+    await happen(h, { type: 'trial_ending', email: ann.email });
+    await h.execute((await executionsOf(h, 3))[0]!.id);
+
+    h.clock.advance(2 * DAY);
+    await happen(h, { type: 'upgrade', email: ann.email });
+
+    // Upgrade also exits the win-back, which never sent anything to her.
+    expect(await countersOf(h, 3)).toMatchObject({ sent: 1, converted: 0 });
+    expect(await countersOf(h, 6)).toMatchObject({ converted: 0 });
+  });
+
+  it('counts one conversion when two exit events race for the same e-mail: the second commit finds it converted and reads again', async () => {
+    const h = await engineHarness({ enabled_workflows: [3] });
+    const ann = await h.contact();
+    await happen(h, { type: 'trial_ending', email: ann.email });
+    await h.execute((await executionsOf(h, 3))[0]!.id);
+    // Both events read the contact before either commits.
+    h.clock.advance(MINUTE);
+    const first = await h.ingest({ type: 'upgrade', email: ann.email });
+    const second = await h.ingest({ type: 'purchase', upgrade: true, email: ann.email });
+    const processing = h.stores.processing as ProcessingStore;
+    const commit = processing.commit.bind(processing);
+    let held: (() => void) | undefined;
+    const gate = new Promise<void>((resolve) => (held = resolve));
+    let commits = 0;
+    processing.commit = async (c) => {
+      commits += 1;
+      if (commits === 1) await gate;
+      return commit(c);
+    };
+
+    const one = h.process(first.id);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await h.process(second.id);
+    held!();
+    await one;
+
+    expect(await countersOf(h, 3)).toMatchObject({ converted: 1 });
+    expect(commits).toBe(3);
   });
 });

@@ -49,6 +49,7 @@ describe('getStats', () => {
       complaint_rate: 0,
       unsubscribe_rate: 0.25,
       bot_open_share: 0.75,
+      conversion_rate: 0,
     });
   });
 
