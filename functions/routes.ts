@@ -58,6 +58,11 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/docs', handler: 'api-docs', tableAccess: 'read', html: true },
   { method: 'GET', path: '/docs/assets/{file}', handler: 'api-docs-assets', tableAccess: 'read', html: true, staticFiles: API_REFERENCE_FILES },
   { method: 'POST', path: '/client/api-keys/rotate', handler: 'api-keys-rotate', tableAccess: 'readWrite' },
+  // Issue 23 §3: the dashboard's API keys, with labels (owners and admins, sessions only).
+  { method: 'GET', path: '/client/api-keys', handler: 'api-keys-list', tableAccess: 'read' },
+  { method: 'POST', path: '/client/api-keys', handler: 'api-keys-create', tableAccess: 'readWrite' },
+  { method: 'PATCH', path: '/client/api-keys/{id}', handler: 'api-keys-update', tableAccess: 'readWrite' },
+  { method: 'DELETE', path: '/client/api-keys/{id}', handler: 'api-keys-delete', tableAccess: 'readWrite' },
   // Dashboard accounts (issue 23): passwordless sign-in by e-mail, sessions in cookies, users with roles.
   { method: 'POST', path: '/auth/sign-in', handler: 'auth-sign-in', tableAccess: 'readWrite', sendsEmail: true },
   { method: 'GET', path: '/auth/callback', handler: 'auth-callback', tableAccess: 'readWrite', html: true },

@@ -13,14 +13,16 @@ export const handler = jsonApi(
     summary: 'Rotate the API key',
     description:
       'Issues a new key and disables the previous one at once. The full key is in this answer only; store it now. ' +
-      'Of concurrent rotations with the same key exactly one wins; the others get 409.',
+      'With an API key, that key is rotated (it keeps its label); with a dashboard session, the signed-in user’s own ' +
+      'key, created on first use; with a JWT, the client’s current key. Of concurrent rotations of one key exactly one ' +
+      'wins; the others get 409.',
     responses: { 200: RotatedApiKey },
     errors: [409],
   },
   [clientStore, apiKeyStore, ids, clock, authenticator],
   async (_input, { deps, clientId, principal }) => {
-    const { previousHash, ...key } = await rotateApiKey(deps, clientId, principal.keyId);
-    deps.authenticator.forget(previousHash);
+    const { previousHash, ...key } = await rotateApiKey(deps, clientId, principal);
+    if (previousHash) deps.authenticator.forget(previousHash);
     return ok(key, 'API key rotated; store the new key now, it is not shown again');
   },
 );

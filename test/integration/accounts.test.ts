@@ -67,17 +67,19 @@ describe('passwordless sign-in (issue 23 §2)', () => {
       return { res, ms: performance.now() - started };
     };
     const runs: Awaited<ReturnType<typeof timed>>[] = [];
-    for (let i = 0; i < 3; i += 1) runs.push(await timed(client.email), await timed(nobody));
+    // Five of each (the most an address may ask in a window), alternated, so a load spike on the machine hits both.
+    for (let i = 0; i < 5; i += 1) runs.push(await timed(client.email), await timed(nobody));
     const known = runs.filter((_, i) => i % 2 === 0);
     const unknown = runs.filter((_, i) => i % 2 === 1);
     const strip = (r: (typeof runs)[number]) => ({ status: r.res.status, data: r.res.body.data, message: r.res.body.message, errors: r.res.body.errors });
     expect(new Set(runs.map((r) => JSON.stringify(strip(r)))).size).toBe(1);
     expect(strip(known[0]!)).toEqual({ status: 202, data: {}, message: expect.any(String), errors: [] });
     // Both wait for the answer floor (400 ms); the account's extra work fits inside it.
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1]!;
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[2]!;
     for (const r of runs) expect(r.ms).toBeGreaterThanOrEqual(395);
-    expect(Math.abs(median(known.map((r) => r.ms)) - median(unknown.map((r) => r.ms)))).toBeLessThan(150);
-    await signInLinkOf(client.email, 3);
+    // Without the floor the account's answer takes a PutItem and an SES send longer; with it, medians stay close.
+    expect(Math.abs(median(known.map((r) => r.ms)) - median(unknown.map((r) => r.ms)))).toBeLessThan(200);
+    await signInLinkOf(client.email, 5);
     expect(await sesMailsTo(nobody)).toEqual([]);
   });
 

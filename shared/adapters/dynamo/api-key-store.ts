@@ -1,7 +1,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { queryAll } from './query-all.js';
+import { TABLE_KEYS } from './table-definition.js';
 import { sendTransaction } from './transactions.js';
-import type { ApiKeyRecord, ApiKeyStore } from '../../domain/api-keys/api-key-store.js';
+import type { ApiKeyChanges, ApiKeyRecord, ApiKeyStore } from '../../domain/api-keys/api-key-store.js';
 import type { ClientRecord } from '../../domain/clients/client-store.js';
 import { keys } from './keys.js';
 import { stripKeys } from './items.js';
@@ -76,6 +79,124 @@ export class DynamoApiKeyStore implements ApiKeyStore {
         ],
       }),
     );
+  }
+
+  async list(clientId: number): Promise<ApiKeyRecord[]> {
+    const listing = keys.apiKeyListing(clientId, 0);
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: TABLE_KEYS.gsi1.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi1.partitionKey },
+      ExpressionAttributeValues: { ':pk': listing.gsi1pk },
+    });
+    return items.map((item) => stripKeys<ApiKeyRecord>(item)).sort((a, b) => a.key_id - b.key_id);
+  }
+
+  async create(key: ApiKeyRecord): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.apiKey(key.key_hash), ...keys.apiKeyListing(key.client_id, key.key_id), ...key },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'> {
+    if (client.api_key_hash === old.key_hash) return this.rotate(client, next, at);
+    const command = new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            ...this.disableKey(old.key_hash, at).Update,
+            ConditionExpression: 'enabled = :t',
+            ExpressionAttributeValues: { ':f': false, ':at': at, ':t': true },
+          },
+        },
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: { ...keys.apiKey(next.key_hash), ...keys.apiKeyListing(next.client_id, next.key_id), ...next },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
+    });
+    try {
+      await sendTransaction(this.db, command);
+      return 'rotated';
+    } catch (error) {
+      const guard = error instanceof TransactionCanceledException ? error.CancellationReasons?.[0]?.Code : undefined;
+      if (guard === 'ConditionalCheckFailed') return 'conflict';
+      throw error;
+    }
+  }
+
+  async update(client: ClientRecord, key: ApiKeyRecord, changes: ApiKeyChanges, at: string): Promise<boolean> {
+    const sets = ['updated_at = :at'];
+    const values: Record<string, unknown> = { ':at': at, ':c': key.client_id };
+    if (changes.label !== undefined) (sets.push('label = :label'), (values[':label'] = changes.label));
+    if (changes.enabled !== undefined) {
+      sets.push('enabled = :enabled');
+      values[':enabled'] = changes.enabled;
+      if (!changes.enabled) (sets.push('disabled_at = :at'));
+    }
+    const keyUpdate = {
+      TableName: this.tableName,
+      Key: keys.apiKey(key.key_hash),
+      UpdateExpression: `SET ${sets.join(', ')}${changes.enabled ? ' REMOVE disabled_at' : ''}`,
+      ConditionExpression: 'attribute_exists(pk) AND client_id = :c',
+      ExpressionAttributeValues: values,
+    };
+    const current = changes.enabled !== undefined && client.api_key_hash === key.key_hash;
+    try {
+      if (!current) await this.db.send(new UpdateCommand(keyUpdate));
+      else {
+        await sendTransaction(
+          this.db,
+          new TransactWriteCommand({ TransactItems: [{ Update: keyUpdate }, this.profileEnabled(client, changes.enabled!, at)] }),
+        );
+      }
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  }
+
+  async remove(client: ClientRecord, key: ApiKeyRecord, at: string): Promise<boolean> {
+    const deletion = {
+      TableName: this.tableName,
+      Key: keys.apiKey(key.key_hash),
+      ConditionExpression: 'attribute_exists(pk) AND client_id = :c',
+      ExpressionAttributeValues: { ':c': key.client_id },
+    };
+    try {
+      if (client.api_key_hash !== key.key_hash) await this.db.send(new DeleteCommand(deletion));
+      else {
+        await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: [{ Delete: deletion }, this.profileEnabled(client, false, at)] }));
+      }
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  }
+
+  /** The profile's `api_key_enabled`, only while the profile still points at the same key. */
+  private profileEnabled(client: ClientRecord, enabled: boolean, at: string) {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.clientProfile(client.id),
+        UpdateExpression: 'SET api_key_enabled = :e, updated_at = :at',
+        ConditionExpression: 'api_key_hash = :h',
+        ExpressionAttributeValues: { ':e': enabled, ':at': at, ':h': client.api_key_hash },
+      },
+    };
   }
 
   /** The transaction action that turns a key off (rotation and disabling both end the current key this way). */

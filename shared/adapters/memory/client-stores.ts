@@ -2,7 +2,7 @@ import type { Clock, IdEntity, Ids } from '../../ports.js';
 import { MemoryRateCounter } from './rate-counter.js';
 import { MemoryAccounts, MemorySessionStore, MemoryUserStore } from './user-store.js';
 import type { RateLimitOverride } from '../../domain/rate-limits/rate-policy.js';
-import type { ApiKeyRecord, ApiKeyStore } from '../../domain/api-keys/api-key-store.js';
+import type { ApiKeyChanges, ApiKeyRecord, ApiKeyStore } from '../../domain/api-keys/api-key-store.js';
 import type { ClientRecord, ClientStatus, ClientStore, DeliverabilityBaseline } from '../../domain/clients/client-store.js';
 
 /** In-memory adapters for unit tests: same contracts as the DynamoDB ones, no AWS. */
@@ -99,6 +99,46 @@ export class MemoryApiKeyStore implements ApiKeyStore {
     }
     return 'rotated';
   }
+  async list(clientId: number): Promise<ApiKeyRecord[]> {
+    return [...this.keys.values()].filter((k) => k.client_id === clientId).sort((a, b) => a.key_id - b.key_id).map((k) => structuredClone(k));
+  }
+  async create(key: ApiKeyRecord): Promise<void> {
+    if (this.keys.has(key.key_hash)) throw new Error('key exists');
+    this.keys.set(key.key_hash, structuredClone(key));
+  }
+  async replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'> {
+    if (client.api_key_hash === old.key_hash) return this.rotate(client, next, at);
+    const stored = this.keys.get(old.key_hash);
+    if (!stored?.enabled) return 'conflict';
+    Object.assign(stored, { enabled: false, disabled_at: at });
+    this.keys.set(next.key_hash, structuredClone(next));
+    return 'rotated';
+  }
+  async update(client: ClientRecord, key: ApiKeyRecord, changes: ApiKeyChanges, at: string): Promise<boolean> {
+    const stored = this.keys.get(key.key_hash);
+    if (!stored || stored.client_id !== key.client_id) return false;
+    if (changes.label !== undefined) stored.label = changes.label;
+    if (changes.enabled !== undefined) {
+      stored.enabled = changes.enabled;
+      if (changes.enabled) delete stored.disabled_at;
+      else stored.disabled_at = at;
+      const profile = this.clients?.clients.get(client.id);
+      if (profile && profile.api_key_hash === key.key_hash) Object.assign(profile, { api_key_enabled: changes.enabled, updated_at: at });
+    }
+    return true;
+  }
+  async remove(client: ClientRecord, key: ApiKeyRecord, at: string): Promise<boolean> {
+    const stored = this.keys.get(key.key_hash);
+    if (!stored || stored.client_id !== key.client_id) return false;
+    this.keys.delete(key.key_hash);
+    const profile = this.clients?.clients.get(client.id);
+    if (profile && profile.api_key_hash === key.key_hash) Object.assign(profile, { api_key_enabled: false, updated_at: at });
+    return true;
+  }
+  async markUsed(keyHash: string, at: string, staleBefore: string): Promise<void> {
+    const stored = this.keys.get(keyHash);
+    if (stored && (!stored.last_used_at || stored.last_used_at < staleBefore)) stored.last_used_at = at;
+  }
   async disableCurrent(client: ClientRecord, at: string): Promise<void> {
     const k = this.keys.get(client.api_key_hash);
     if (k) Object.assign(k, { enabled: false, disabled_at: at });
@@ -123,6 +163,7 @@ export function memoryClientAdapters() {
     authReads: {
       get: (clientId: number) => clients.get(clientId),
       getByHash: (keyHash: string) => apiKeys.getByHash(keyHash),
+      markUsed: (keyHash: string, at: string, staleBefore: string) => apiKeys.markUsed(keyHash, at, staleBefore),
       getSession: (hash: string) => sessions.getSession(hash),
       touch: (...args: Parameters<MemorySessionStore['touch']>) => sessions.touch(...args),
     },

@@ -9,6 +9,20 @@ export interface ApiKeyRecord {
   masked_key: string;
   created_at: string;
   disabled_at?: string;
+  /** The dashboard's name for the key (issue 23 §3); absent on keys made before labels. */
+  label?: string;
+  /** The user who created it (a session); absent for the admin CLI's and for an API key's rotation of an unlabeled key. */
+  created_by?: number;
+  /** The user whose own key this is: what POST /client/api-keys/rotate rotates for a session (created on first use). */
+  personal_for?: number;
+  /** Last request authenticated with it, written at most once an hour. */
+  last_used_at?: string;
+}
+
+/** What PATCH /client/api-keys/{id} changes. */
+export interface ApiKeyChanges {
+  label?: string;
+  enabled?: boolean;
 }
 
 export interface ApiKeyStore {
@@ -20,4 +34,18 @@ export interface ApiKeyStore {
   rotate(client: ClientRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'>;
   /** Disables the client's current key. */
   disableCurrent(client: ClientRecord, at: string): Promise<void>;
+  /** The client's keys (any state), by id. */
+  list(clientId: number): Promise<ApiKeyRecord[]>;
+  /** Stores a new key (never replaces one). */
+  create(key: ApiKeyRecord): Promise<void>;
+  /**
+   * Disables `old` (only while it is enabled: a key is rotated once) and stores `next`, in one transaction; when `old`
+   * is the profile's current key the profile follows it (guarded as in `rotate`). `conflict`: `old` was rotated or
+   * disabled meanwhile.
+   */
+  replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'>;
+  /** Changes a key's label or state (the profile's `api_key_enabled` with it when it is the current key); false when gone. */
+  update(client: ClientRecord, key: ApiKeyRecord, changes: ApiKeyChanges, at: string): Promise<boolean>;
+  /** Deletes a key (the profile's `api_key_enabled` goes false when it was the current key); false when gone. */
+  remove(client: ClientRecord, key: ApiKeyRecord, at: string): Promise<boolean>;
 }

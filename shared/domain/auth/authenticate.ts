@@ -13,6 +13,8 @@ export interface Principal {
   clientId: number;
   /** The API key's id; null when authenticated by JWT or a session. */
   keyId: number | null;
+  /** The API key's digest (rotation finds the key by it); absent for a JWT or a session. */
+  keyHash?: string;
   method: 'api_key' | 'jwt' | 'session';
   /** A dashboard session's record (user, role, CSRF digest); present only when `method` is `session`. */
   session?: SessionRecord;
@@ -32,12 +34,17 @@ export interface JwtSettings {
 }
 
 /** What the authenticator reads: a key by digest, a client profile, a session (and moves its idle expiry). */
-export type AuthReads = Pick<ApiKeyStore, 'getByHash'> & Pick<ClientStore, 'get'> & Pick<SessionStore, 'getSession' | 'touch'>;
+export type AuthReads = Pick<ApiKeyStore, 'getByHash'> & Pick<ClientStore, 'get'> & Pick<SessionStore, 'getSession' | 'touch'> & KeyUse;
+
+/** Records a key's use: sets `last_used_at` to `at` only where it is absent or before `staleBefore` (one write an hour). */
+export interface KeyUse {
+  markUsed(keyHash: string, at: string, staleBefore: string): Promise<void>;
+}
 
 interface Deps {
   clock: Clock;
   clients: Pick<ClientStore, 'get'>;
-  apiKeys: Pick<ApiKeyStore, 'getByHash'>;
+  apiKeys: Pick<ApiKeyStore, 'getByHash'> & Partial<KeyUse>;
   /** Dashboard sessions (issue 23); without it a session cookie is never accepted. */
   sessions?: Pick<SessionStore, 'getSession' | 'touch'>;
 }
@@ -108,7 +115,11 @@ export class Authenticator {
     }
     const client = await this.deps.clients.get(record.client_id);
     if (!client) throw unauthorized('The API key is unknown or disabled');
-    const principal: Principal = { clientId: client.id, keyId: record.key_id, method: 'api_key', rateLimits: rateLimitsOf(client) };
+    // last_used_at at most once an hour: only a cache miss reads the key, and only an hour-old stamp is rewritten.
+    const now = this.deps.clock.now();
+    const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
+    if (!record.last_used_at || record.last_used_at < hourAgo) await this.deps.apiKeys.markUsed?.(hash, now.toISOString(), hourAgo);
+    const principal: Principal = { clientId: client.id, keyId: record.key_id, keyHash: hash, method: 'api_key', rateLimits: rateLimitsOf(client) };
     this.remember(cacheKey, principal, client);
     return this.allowed(principal, client);
   }

@@ -30,6 +30,7 @@ describe('the route table', () => {
 
   it('overlaps only where a literal path sits beside a {param} path, each listed with the methods it lacks', () => {
     expect(routeOverlaps(routes)).toEqual([
+      { specific: '/client/api-keys/rotate', general: '/client/api-keys/{id}', gaps: ['PATCH', 'DELETE'], root: false },
       { specific: '/client/contacts/bulk', general: '/client/contacts/{id}', gaps: ['GET', 'HEAD', 'PATCH', 'DELETE'], root: false },
       { specific: '/client/email-templates/list', general: '/client/email-templates/{id}', gaps: ['GET', 'HEAD', 'PATCH', 'DELETE'], root: false },
     ]);

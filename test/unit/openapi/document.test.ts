@@ -101,7 +101,7 @@ describe('the OpenAPI document', () => {
       /^GET \/api\/v1\/(health|openapi\.json|docs|docs\/assets\/\{file\}|auth\/callback)$/.test(key) ||
       key === 'POST /api/v1/auth/sign-in' ||
       / \/(u|v)\/\{token\}$/.test(key);
-    const sessionOnly = (key: string) => / \/api\/v1\/(auth\/(me|sign-out)|client\/users(\/\{id\})?)$/.test(key);
+    const sessionOnly = (key: string) => / \/api\/v1\/(auth\/(me|sign-out)|client\/(users|api-keys)(\/\{id\})?)$/.test(key);
     for (const { key, operation } of operations()) {
       const expected = isPublic(key) ? [] : sessionOnly(key) ? [{ session: [] }] : [{ apiKey: [] }, { jwt: [] }, { session: [] }];
       expect(operation.security, key).toEqual(expected);

@@ -174,3 +174,48 @@ describe('DynamoSessionStore', () => {
     });
   });
 });
+
+describe('API keys with labels (issue 23 §3)', () => {
+  const client = { id: 7, api_key_hash: 'cur', api_key_id: 1 } as import('../../../../shared/domain/clients/client-store.js').ClientRecord;
+  const old = { key_hash: 'old', key_id: 4, client_id: 7, enabled: true, masked_key: 'els_…abcd', created_at: AT, label: 'CRM' };
+  const next = { ...old, key_hash: 'new', key_id: 5 };
+
+  it('rotates a key that is not the profile’s: disables it only while enabled and puts the next, in one transaction', async () => {
+    const { DynamoApiKeyStore } = await import('../../../../shared/adapters/dynamo/api-key-store.js');
+    dbMock.on(TransactWriteCommand).resolves({});
+    expect(await new DynamoApiKeyStore(db, TABLE).replace(client, old, next, AT)).toBe('rotated');
+    expect(transactions()[0]).toEqual([
+      {
+        Update: {
+          TableName: TABLE,
+          Key: { pk: 'APIKEY#old', sk: 'APIKEY' },
+          UpdateExpression: 'SET enabled = :f, disabled_at = :at',
+          ConditionExpression: 'enabled = :t',
+          ExpressionAttributeValues: { ':f': false, ':at': AT, ':t': true },
+        },
+      },
+      {
+        Put: {
+          TableName: TABLE,
+          Item: { pk: 'APIKEY#new', sk: 'APIKEY', gsi1pk: 'CLIENT#7#APIKEY', gsi1sk: '000000000005', ...next },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]);
+    dbMock.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None']));
+    expect(await new DynamoApiKeyStore(db, TABLE).replace(client, old, next, AT)).toBe('conflict');
+  });
+
+  it('stamps last_used_at with one conditional UpdateItem, only where absent or an hour old', async () => {
+    const { DynamoAuthReads } = await import('../../../../shared/adapters/dynamo/auth-reads.js');
+    dbMock.on(UpdateCommand).resolves({});
+    await new DynamoAuthReads(db, TABLE).markUsed('hh', AT, '2026-01-15T09:00:00.000Z');
+    expect(dbMock.commandCalls(UpdateCommand)[0]!.args[0].input).toEqual({
+      TableName: TABLE,
+      Key: { pk: 'APIKEY#hh', sk: 'APIKEY' },
+      UpdateExpression: 'SET last_used_at = :at',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at < :stale)',
+      ExpressionAttributeValues: { ':at': AT, ':stale': '2026-01-15T09:00:00.000Z' },
+    });
+  });
+});

@@ -57,7 +57,7 @@ describe('Authenticator with API keys', () => {
     const bearer = await auth.authenticate(`Bearer ${client.api_key}`);
     const raw = await auth.authenticate(client.api_key);
     // Assess
-    expect(bearer).toEqual({ clientId: client.id, keyId: expect.any(Number), method: 'api_key', rateLimits: expect.any(Object) });
+    expect(bearer).toEqual({ clientId: client.id, keyId: expect.any(Number), keyHash: hashApiKey(client.api_key), method: 'api_key', rateLimits: expect.any(Object) });
     expect(raw).toEqual(bearer);
   });
 
@@ -88,8 +88,8 @@ describe('Authenticator with API keys', () => {
     const { deps, client, auth } = await setup();
     await auth.authenticate(client.api_key);
     const principal = await auth.authenticate(client.api_key);
-    const rotated = await rotateApiKey(deps, client.id, principal.keyId);
-    auth.forget(rotated.previousHash);
+    const rotated = await rotateApiKey(deps, client.id, principal);
+    auth.forget(rotated.previousHash!);
     expect((await failure(auth.authenticate(client.api_key))).status).toBe(401);
     await expect(auth.authenticate(rotated.key)).resolves.toMatchObject({ clientId: client.id, keyId: rotated.id });
     expect(rotated.previousHash).toBe(hashApiKey(client.api_key));
@@ -113,8 +113,8 @@ describe('Authenticator with API keys', () => {
     deps.apiKeys.getByHash = getByHash;
 
     // Act
-    const rotated = await rotateApiKey(deps, client.id, principal.keyId);
-    auth.forget(rotated.previousHash);
+    const rotated = await rotateApiKey(deps, client.id, principal);
+    auth.forget(rotated.previousHash!);
     release();
     await inFlight;
 
@@ -125,8 +125,8 @@ describe('Authenticator with API keys', () => {
   it('refuses (409) a second rotation with a key that was already rotated away', async () => {
     const { deps, client, auth } = await setup();
     const principal = await auth.authenticate(client.api_key);
-    await rotateApiKey(deps, client.id, principal.keyId);
-    const error = await failure(rotateApiKey(deps, client.id, principal.keyId));
+    await rotateApiKey(deps, client.id, principal);
+    const error = await failure(rotateApiKey(deps, client.id, principal));
     expect(error.status).toBe(409);
     expect(error.items[0]).toMatchObject({ condition: 'conflict', key: 'api_key' });
   });

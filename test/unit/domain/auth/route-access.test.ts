@@ -35,6 +35,10 @@ const refusal = (principal: Principal, method: string, path: string): string | u
 /** Every guarded route, who may call it: o owner, a admin, m member, v viewer, k API key / JWT. */
 const EXPECTED: Record<string, string> = {
   'POST /client/api-keys/rotate': 'oak',
+  'GET /client/api-keys': 'oa',
+  'POST /client/api-keys': 'oa',
+  'PATCH /client/api-keys/{id}': 'oa',
+  'DELETE /client/api-keys/{id}': 'oa',
   'POST /auth/sign-out': 'oamv',
   'GET /auth/me': 'oamv',
   'GET /client/users': 'oamv',

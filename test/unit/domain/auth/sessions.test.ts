@@ -163,3 +163,21 @@ describe('Authenticator with sessions', () => {
     expect((await failure(auth.authenticateRequest({ sessionId: 'A'.repeat(43) }))).status).toBe(401);
   });
 });
+
+describe('API key last_used_at (issue 23 §3)', () => {
+  it('is written on a key’s first use and then at most once an hour (each lookup here misses the cache)', async () => {
+    const { deps, client } = await setup();
+    const uncached = new Authenticator(deps, { clientIdClaim: 'client_id' }, 0);
+    const writes = vi.spyOn(deps.apiKeys, 'markUsed');
+    const stamp = async () => (await deps.apiKeys.list(client.id))[0]!.last_used_at;
+    await uncached.authenticate(client.api_key);
+    expect(await stamp()).toBe('2026-01-15T10:00:00.000Z');
+    deps.clock.advance(59 * MINUTE);
+    await uncached.authenticate(client.api_key);
+    expect(writes).toHaveBeenCalledTimes(1);
+    deps.clock.advance(MINUTE + 1);
+    await uncached.authenticate(client.api_key);
+    expect(writes).toHaveBeenCalledTimes(2);
+    expect(await stamp()).toBe('2026-01-15T11:00:00.001Z');
+  });
+});
