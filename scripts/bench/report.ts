@@ -93,7 +93,7 @@ function suiteMarkdown(suite: Suite): string {
 
 export function markdown(
   suites: Suite[],
-  info: { repeat: number; date: string; dynamoLocal: string; floor: { items: number; ms: number }; engine?: string; stats?: string },
+  info: { repeat: number; date: string; dynamoLocal: string; floor: { items: number; ms: number }; engine?: string; stats?: string; webhooks?: string },
 ): string {
   const m = machine();
   const single = suites[0]?.results.find((r) => r.phase === 'create' && r.method === 'single');
@@ -156,5 +156,5 @@ One caveat for AWS: a client's contacts and their locks share the partition key 
 A partition takes about 1,000 write units a second and a transactional write costs 2 per item, so a 1000-contact
 import (about 6,000 units) relies on burst capacity and DynamoDB's split-for-heat; beyond that it is throttled, and the import's
 backoff retries keep every row landing exactly once, at the cost of wall time.
-${info.engine ? `\n${info.engine}` : ''}${info.stats ? `\n${info.stats}` : ''}`;
+${info.engine ? `\n${info.engine}` : ''}${info.stats ? `\n${info.stats}` : ''}${info.webhooks ? `\n${info.webhooks}` : ''}`;
 }

