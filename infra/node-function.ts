@@ -32,6 +32,11 @@ export interface NodeFunctionProps {
    * under CloudFormation's 500 resources this way (docs/decisions.md); lines name their function (`function_name`).
    */
   logGroup?: ILogGroup;
+  /**
+   * A role shared with functions whose entries grant exactly the same (the HTTP routes', grouped by their needs:
+   * infra/route-roles.ts); absent: the function gets its own.
+   */
+  role?: Role;
 }
 
 /**
@@ -47,10 +52,12 @@ export function createNodeFunction(scope: Construct, props: NodeFunctionProps): 
       removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
   // Own role instead of AWSLambdaBasicExecutionRole: it may write to its log group and nothing else.
-  const role = new Role(scope, 'Role', {
-    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-    description: props.description,
-  });
+  const role =
+    props.role ??
+    new Role(scope, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: props.description,
+    });
   logGroup.grantWrite(role);
 
   const fn = new NodejsFunction(scope, 'Function', {

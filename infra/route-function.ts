@@ -6,6 +6,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { RouteRoles } from './route-roles.js';
 import { authenticates, fullPath, type RouteDefinition } from '../functions/routes.js';
 import type { Engine } from './engine.js';
 import { createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
@@ -24,6 +25,8 @@ export interface RouteFunctionProps {
   environment: Record<string, string>;
   /** The log group every HTTP route function writes to. */
   logGroup: ILogGroup;
+  /** The roles shared by routes of the same needs. */
+  roles: RouteRoles;
   /** The HS256 JWT key's secret (context `jwtHs256SecretArn`): read at run time by the routes that authenticate. */
   jwtSecret?: ISecret;
   deletionProtection: boolean;
@@ -49,6 +52,7 @@ export class RouteFunction extends Construct {
       deletionProtection: props.deletionProtection,
       staticFiles: route.staticFiles,
       logGroup: props.logGroup,
+      role: props.roles.roleFor(route),
     });
     grantTableAccess(this.function, props.table, route.tableAccess);
     props.engine.connect(this.function, route.handler, route);

@@ -16,6 +16,7 @@ import { alarmsIn, OnCall } from './on-call.js';
 import { sizeQueueFunctions } from './queue-concurrency.js';
 import { addQueueFunctions } from './queue-function.js';
 import { RouteFunction, routesOnAws } from './route-function.js';
+import { RouteRoles } from './route-roles.js';
 import { ScheduledFunction } from './scheduled-function.js';
 import { StreamFunction } from './stream-function.js';
 import { streamFunctions } from '../functions/streams.js';
@@ -66,6 +67,7 @@ export class EmailLifecycleStack extends Stack {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: settings.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+    const routeRoles = new RouteRoles(this, 'RouteRoles', { jwtSecret: jwtSecret !== undefined });
     // Developer tools of the local runtime (localOnly) get no Lambda and no API route.
     for (const route of routesOnAws(routes)) {
       const routeFunction = new RouteFunction(this, constructIdOf(route.handler), {
@@ -76,6 +78,7 @@ export class EmailLifecycleStack extends Stack {
         environment,
         jwtSecret,
         logGroup: routeLogs,
+        roles: routeRoles,
         deletionProtection: settings.deletionProtection,
       });
       // The stage's RouteSettings name the ingest routes by key: CloudFormation must create those routes first.
