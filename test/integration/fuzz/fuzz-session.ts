@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { API_BASE_PATH } from '../../../functions/routes.js';
 import { checkContract } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
+import { cookieOf, createAccountClient, signIn, type Session } from '../support/sessions.js';
 import { clientSnapshot, type ClientSnapshot } from '../support/client-snapshot.js';
 import { answerProblems } from './envelope-check.js';
 import { sendRaw, type RawAnswer } from './raw-request.js';
@@ -10,7 +11,12 @@ import { sendRaw, type RawAnswer } from './raw-request.js';
 export type Credentials =
   | { kind: 'client-key'; spelled?: string; alsoSent?: string | string[] }
   | { kind: 'none' }
-  | { kind: 'raw'; authorization: string | string[] };
+  | { kind: 'raw'; authorization: string | string[] }
+  /**
+   * The signed-in owner's browser (issue 23; `openSignedIn`): its cookies, with `cookie` in place of the session id
+   * when given, and the CSRF header echoing the cookie (`echo`), left out (`none`) or as given.
+   */
+  | { kind: 'session'; csrf: 'echo' | 'none' | string | string[]; cookie?: string };
 
 export interface Probe {
   method: string;
@@ -43,6 +49,7 @@ export class FuzzSession {
     private readonly clientId: number,
     private key: string,
     private baseline: ClientSnapshot,
+    private readonly browser?: Session,
   ) {}
 
   static async open(): Promise<FuzzSession> {
@@ -50,10 +57,17 @@ export class FuzzSession {
     return new FuzzSession(client.id, client.api_key, await clientSnapshot(client.id));
   }
 
+  /** A client whose owner is signed in: probes may use its session (`{ kind: 'session' }`) as well as its key. */
+  static async openSignedIn(): Promise<FuzzSession> {
+    const client = await createAccountClient('growth');
+    const browser = await signIn(client.email);
+    return new FuzzSession(client.id, client.api_key, await clientSnapshot(client.id), browser);
+  }
+
   /** Sends the probe and throws a readable report (long values cut) when the answer breaks a rule. */
   async probe(probe: Probe): Promise<RawAnswer> {
     const authorization = this.authorization(probe.credentials);
-    const headers = { ...probe.headers, ...(authorization === undefined ? {} : { authorization }) };
+    const headers = { ...probe.headers, ...(authorization === undefined ? {} : { authorization }), ...this.browserHeaders(probe.credentials) };
     const answer = await sendRaw({ method: probe.method, path: probe.path, headers, body: probe.body, root: probe.root });
     this.sent += 1;
     const exempt = (probe.html && (isHtmlPage(answer) || isServedFile(answer))) || (probe.bareJson && answer.status >= 200 && answer.status < 300);
@@ -77,10 +91,21 @@ export class FuzzSession {
     return answer;
   }
 
+  /** The cookies (and CSRF header) of a session probe; nothing for the others. */
+  private browserHeaders(credentials: Credentials): Record<string, string | string[]> {
+    if (credentials.kind !== 'session') return {};
+    if (!this.browser) throw new Error('a session probe needs FuzzSession.openSignedIn()');
+    const sessionId = credentials.cookie ?? cookieOf(this.browser.setCookies, 'els_session')!;
+    const cookie = `els_session=${sessionId}; els_csrf=${this.browser.csrf}`;
+    if (credentials.csrf === 'none') return { cookie };
+    return { cookie, 'x-csrf-token': credentials.csrf === 'echo' ? this.browser.csrf : credentials.csrf };
+  }
+
   private authorization(credentials: Credentials): string | string[] | undefined {
     const withKey = (text: string) => text.replaceAll('{key}', this.key);
     switch (credentials.kind) {
       case 'none':
+      case 'session':
         return undefined;
       case 'raw':
         return credentials.authorization;
@@ -100,10 +125,15 @@ export class FuzzSession {
   }
 }
 
-/** `pk sk` of every item added, removed or changed between two snapshots. */
+/**
+ * `pk sk` of every item added, removed or changed between two snapshots. An API key's `last_used_at` is left out: the
+ * authenticator stamps a key's use (at most once an hour, issue 23 §3) whatever the request's outcome — a use of the
+ * credential, not a write of the request.
+ */
 function changedItems(before: ClientSnapshot, after: ClientSnapshot): string[] {
+  const withoutUse = ({ last_used_at: _used, ...item }: Record<string, unknown>) => item;
   const index = (snapshot: ClientSnapshot) =>
-    new Map([...snapshot.items, ...snapshot.apiKeys].map((item) => [`${String(item['pk'])} ${String(item['sk'])}`, item]));
+    new Map([...snapshot.items, ...snapshot.apiKeys.map(withoutUse)].map((item) => [`${String(item['pk'])} ${String(item['sk'])}`, item]));
   const [was, is] = [index(before), index(after)];
   return [...new Set([...was.keys(), ...is.keys()])].filter((id) => !isDeepStrictEqual(was.get(id), is.get(id)));
 }
