@@ -69,6 +69,16 @@ describe('sign-in secrets in logs (issue 23 §4)', () => {
     for (const secret of [token, sessionId!, csrf!]) expect(output).not.toContain(secret);
   });
 
+  it('sets Secure cookies when the request came over https (API Gateway’s X-Forwarded-Proto)', async () => {
+    await signIn(event('POST /api/v1/auth/sign-in', { body: JSON.stringify({ email: 'owner@acme.test' }) }), context);
+    const token = /token=([A-Za-z0-9_-]{43})/.exec(mails[0]!.text)![1]!;
+    const https = event('GET /api/v1/auth/callback', { queryStringParameters: { token }, headers: { 'x-forwarded-proto': 'https' } });
+    const opened = (await callback(https, context)) as APIGatewayProxyStructuredResultV2;
+    expect(opened.statusCode).toBe(302);
+    expect(opened.cookies).toHaveLength(2);
+    for (const cookie of opened.cookies!) expect(cookie).toContain('; Secure;');
+  });
+
   it('redacts a token in the local runtime’s access log line', () => {
     expect(redactQuerySecrets('/api/v1/auth/callback?token=abcDEF_-123&x=1')).toBe('/api/v1/auth/callback?token=[redacted]&x=1');
     expect(redactQuerySecrets('/api/v1/client/contacts?limit=5')).toBe('/api/v1/client/contacts?limit=5');
