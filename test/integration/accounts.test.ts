@@ -278,6 +278,14 @@ describe('users and roles (issue 23 §1)', () => {
     expect((await asSession(ownerB, 'GET', '/auth/me')).body.data.client.id).toBe(b.id);
   });
 
+  it('records the dashboard user in a workflow customization’s audit', async () => {
+    const client = await createAccountClient('growth');
+    const owner = await signIn(client.email);
+    expect((await asSession(owner, 'PATCH', '/client/workflows/1/customization', { body: { delay_minutes: 5 } })).status).toBe(200);
+    const audit = await asSession(owner, 'GET', '/client/workflows/1/customization/audit');
+    expect(audit.body.data.entries[0]).toMatchObject({ auth_method: 'session', user_id: client.owner_user_id, key_id: null });
+  });
+
   it('shows the real current_user_count and roles in the settings', async () => {
     const client = await createAccountClient('growth');
     await addTestUser(client, 3);
