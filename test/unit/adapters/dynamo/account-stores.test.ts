@@ -99,6 +99,21 @@ describe('DynamoUserStore', () => {
     ]);
   });
 
+  it('deletes the sessions beyond 45 first (BatchWriteItem), so the transaction stays within 100 items', async () => {
+    const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+    const sessions = Array.from({ length: 50 }, (_, i) => ({ pk: 'CLIENT#7', sk: `USERSESSION#000000000005#s${i}`, session_hash: `s${i}` }));
+    dbMock.on(QueryCommand).resolves({ Items: sessions });
+    dbMock.on(BatchWriteCommand).resolves({ UnprocessedItems: {} });
+    dbMock.on(TransactWriteCommand).resolves({});
+    expect(await new DynamoUserStore(db, TABLE).remove(user)).toBe('removed');
+    const batches = dbMock.commandCalls(BatchWriteCommand).map((c) => c.args[0].input.RequestItems![TABLE]!.map((r) => r.DeleteRequest!.Key));
+    // The 6 oldest index items and their sessions: 12 deletes, in one call of at most 25.
+    expect(batches).toEqual([sessions.slice(0, 6).flatMap((s) => [{ pk: s.pk, sk: s.sk }, { pk: `SESSION#${s.session_hash}`, sk: 'SESSION' }])]);
+    const items = transactions()[0]!;
+    expect(items).toHaveLength(3 + 44 * 2);
+    expect(items.at(-1)).toEqual({ Delete: { TableName: TABLE, Key: { pk: 'SESSION#s49', sk: 'SESSION' } } });
+  });
+
   it('answers stale when the user changed since it was read, missing when it is gone', async () => {
     dbMock.on(QueryCommand).resolves({ Items: [] });
     dbMock.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None']));
