@@ -16,6 +16,13 @@ import { synthesize } from './support/synthesized-stack.js';
  */
 const BUDGET_BYTES = 250 * 1024;
 
+/**
+ * Functions allowed more, each with its reason (docs/decisions.md "events-create's bundle budget"). events-create is
+ * the one function that processes an event in the request (`sync=true`): it carries the scheduler (luxon, 71 KB),
+ * the authenticator with sessions and JWT (jose, 19 KB) and the processing store with goals, 261 KB at this writing.
+ */
+const BUDGET_OVERRIDES: Readonly<Record<string, number>> = { 'http/events-create': 270 * 1024 };
+
 /** The bundle of `entry`, built as CDK builds it (minified, no source map), or without the SDK; and its inputs. */
 async function built(entry: string, scope: BundleScope = 'deployed'): Promise<{ code: string; inputs: string[] }> {
   const result = await build({ ...esbuildOptions(entry, path.join(tmpdir(), 'bundle-size', 'index.mjs'), scope), write: false, metafile: true });
@@ -40,9 +47,9 @@ describe('function bundles', () => {
     expect(entries).toHaveLength(deployed.length);
   });
 
-  it.each(entries.map((e) => [e.name, e.entry] as const))('%s: its own code is at most 250 KB minified, with zod/mini only', async (_name, entry) => {
+  it.each(entries.map((e) => [e.name, e.entry] as const))('%s: its own code is at most 250 KB minified (or its recorded allowance), with zod/mini only', async (name, entry) => {
     const { code, inputs } = await built(entry, 'own-code');
-    expect(Buffer.byteLength(code)).toBeLessThanOrEqual(BUDGET_BYTES);
+    expect(Buffer.byteLength(code)).toBeLessThanOrEqual(BUDGET_OVERRIDES[name] ?? BUDGET_BYTES);
     // Schemas import shared/validation/zod.ts (zod/mini); the classic API would add ≈ 60 KB to the function.
     expect(inputs.filter((input) => input.includes('node_modules/zod/v4/classic/'))).toEqual([]);
   });
