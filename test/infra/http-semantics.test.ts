@@ -40,6 +40,8 @@ describe('HTTP semantics on AWS', () => {
 
   it('gives every literal path beside a {param} path a route for each of the {param} path\'s methods', () => {
     expect(fallbackRoutes(routesOnAws(routes)).map((g) => `${g.method} ${g.path}`)).toEqual([
+      'PATCH /client/api-keys/rotate',
+      'DELETE /client/api-keys/rotate',
       'GET /client/contacts/bulk',
       'HEAD /client/contacts/bulk',
       'PATCH /client/contacts/bulk',
