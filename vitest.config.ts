@@ -29,7 +29,7 @@ const outerEnv = {
 const outerEnvSetup = 'test/integration/support/outer-env.ts';
 
 /**
- * Four projects: `vitest run --project unit|integration|chaos|infra`.
+ * Five projects: `vitest run --project unit|app|integration|chaos|infra`.
  * Sized for a 2-core machine: two forked workers (forks isolate native modules and CDK's memory better than
  * threads); the integration runtime (Java + server) lives in the main process.
  */
@@ -45,6 +45,14 @@ export default defineConfig({
           environment: 'node',
           env: outerEnv,
           setupFiles: [outerEnvSetup],
+        },
+      },
+      {
+        // Issue 25: the dashboard's components (app/src) in happy-dom; JSX as app/tsconfig.json says (Preact).
+        test: {
+          name: 'app',
+          include: ['app/test/**/*.test.tsx'],
+          environment: 'happy-dom',
         },
       },
       {

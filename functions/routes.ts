@@ -4,6 +4,7 @@
  */
 import { OPENAPI_DOCUMENT_FILE } from '../shared/http/openapi-file.js';
 import { API_REFERENCE_FILES } from '../shared/http/api-reference.js';
+import { DASHBOARD_FILES, DASHBOARD_PAGE_FILES } from '../shared/http/dashboard-app.js';
 import type { StaticPackage } from '../shared/http/static-files.js';
 import type { QueueName } from '../shared/ports.js';
 
@@ -57,6 +58,10 @@ export const routes: readonly RouteDefinition[] = [
   // The rendered reference of that document (Swagger UI), and its files, served by the service itself.
   { method: 'GET', path: '/docs', handler: 'api-docs', tableAccess: 'read', html: true },
   { method: 'GET', path: '/docs/assets/{file}', handler: 'api-docs-assets', tableAccess: 'read', html: true, staticFiles: API_REFERENCE_FILES },
+  // The dashboard (issue 25), at the API's root: its HTML, and its pages and content-hashed files (app/dist, built by
+  // scripts/dashboard/build.ts). Two routes for the whole app (the stack's resource budget).
+  { method: 'GET', path: '/app', handler: 'app-page', tableAccess: 'read', root: true, html: true, staticFiles: DASHBOARD_PAGE_FILES },
+  { method: 'GET', path: '/app/{name}', handler: 'app-files', tableAccess: 'read', root: true, html: true, staticFiles: DASHBOARD_FILES },
   { method: 'POST', path: '/client/api-keys/rotate', handler: 'api-keys-rotate', tableAccess: 'readWrite' },
   // Issue 23 §3: the dashboard's API keys, with labels (owners and admins, sessions only).
   { method: 'GET', path: '/client/api-keys', handler: 'api-keys-list', tableAccess: 'read' },

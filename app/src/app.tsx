@@ -1,0 +1,53 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Api } from './api/client.js';
+import { Layout } from './components/layout.js';
+import { OverviewPage } from './pages/overview.js';
+import { SignInPage } from './pages/sign-in.js';
+import { followHistory, navigate, pageOf, pathname } from './router.js';
+import { loadSession, session } from './session.js';
+
+/** The app: who is signed in decides between the sign-in page and the signed-in pages. */
+export function App({ api }: { api: Api }) {
+  const [failure, setFailure] = useState<string | undefined>();
+  useEffect(() => followHistory(), []);
+  useEffect(() => {
+    loadSession(api).catch((error: unknown) => setFailure(error instanceof Error ? error.message : String(error)));
+  }, [api]);
+
+  const page = pageOf(pathname.value);
+  const signedIn = session.value;
+
+  useEffect(() => {
+    if (signedIn === null && page !== 'sign-in') navigate('sign-in', { replace: true });
+    if (signedIn && page === 'sign-in') navigate('overview', { replace: true });
+  }, [signedIn, page]);
+
+  if (failure) {
+    return (
+      <main class="centered">
+        <h1>The dashboard cannot start</h1>
+        <p role="alert">{failure}</p>
+      </main>
+    );
+  }
+  if (signedIn === undefined) {
+    return (
+      <main class="centered" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
+  }
+  if (signedIn === null) return <SignInPage api={api} />;
+  return (
+    <Layout api={api} signedIn={signedIn}>
+      {page === 'unknown' ? (
+        <section>
+          <h1>Not found</h1>
+          <p>No such page of the dashboard.</p>
+        </section>
+      ) : (
+        <OverviewPage api={api} />
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,237 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { BOUNCE_RATE_LIMIT, COMPLAINT_RATE_LIMIT, MINIMUM_SAMPLE_SENDS, WARNING_SHARE } from '../../../shared/domain/tracking/deliverability.js';
+import type { Api } from '../api/client.js';
+import type { components } from '../api/openapi.js';
+import { type ChartSeries, StatsChart, StatsTable } from '../components/stats-chart.js';
+
+type Stats = components['schemas']['Stats'];
+type Deliverability = components['schemas']['Deliverability'];
+
+export const RANGES = [7, 30, 90] as const;
+export type RangeDays = (typeof RANGES)[number];
+
+interface Overview {
+  stats: Stats;
+  deliverability: Deliverability;
+  failedExecutions: number;
+}
+
+/** `from`..`to` of the last `days` UTC days, today included. */
+export function rangeOf(days: number, now: Date = new Date()): { from: string; to: string } {
+  const to = now.toISOString().slice(0, 10);
+  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+  return { from, to };
+}
+
+/** The chart's lines: what was sent and what became of it (humans only for opens and clicks). */
+export function chartSeriesOf(stats: Stats): ChartSeries[] {
+  const of = (pick: (counts: Stats['totals']) => number) => stats.series.map((point) => pick(point.counts));
+  return [
+    { label: 'Sent', stroke: '#1f5fbf', values: of((c) => c.sent) },
+    { label: 'Delivered', stroke: '#1b7f3b', values: of((c) => c.delivered) },
+    { label: 'Human opens', stroke: '#8a4baf', values: of((c) => c.opened) },
+    { label: 'Human clicks', stroke: '#b35900', values: of((c) => c.clicked) },
+    { label: 'Bounces', stroke: '#b3261e', values: of((c) => c.bounced_hard + c.bounced_soft) },
+    { label: 'Complaints', stroke: '#5c5c5c', values: of((c) => c.complained) },
+  ];
+}
+
+export const percent = (rate: number | null | undefined): string => (rate === null || rate === undefined ? '—' : `${(rate * 100).toFixed(1)} %`);
+
+/** Nothing happened in the range: no event received and nothing sent. */
+export const isEmpty = (stats: Stats): boolean => stats.totals.sent === 0 && Object.values(stats.events).every((count) => count === 0);
+
+async function loadOverview(api: Api, days: RangeDays): Promise<Overview> {
+  const [stats, settings, failed] = await Promise.all([
+    api.GET('/api/v1/client/stats', { params: { query: rangeOf(days) } }),
+    api.GET('/api/v1/client/settings'),
+    api.GET('/api/v1/client/executions', { params: { query: { status: '4', per_page: '1' } } }),
+  ]);
+  if (!stats.data) throw new Error(stats.error?.message ?? `Statistics could not be read (${stats.response.status})`);
+  if (!settings.data) throw new Error(settings.error?.message ?? `Settings could not be read (${settings.response.status})`);
+  if (!failed.data) throw new Error(failed.error?.message ?? `Executions could not be read (${failed.response.status})`);
+  return { stats: stats.data.data, deliverability: settings.data.data.deliverability, failedExecutions: failed.data.meta.total };
+}
+
+/** The overview (issue 25 §1): the range's chart, its rates with machines apart, deliverability and failures. */
+export function OverviewPage({ api }: { api: Api }) {
+  const [days, setDays] = useState<RangeDays>(30);
+  const [overview, setOverview] = useState<Overview | undefined>();
+  const [failure, setFailure] = useState<string | undefined>();
+  const [loads, setLoads] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    setFailure(undefined);
+    loadOverview(api, days).then(
+      (loaded) => current && setOverview(loaded),
+      (error: unknown) => current && setFailure(error instanceof Error ? error.message : String(error)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, days, loads]);
+
+  return (
+    <section aria-labelledby="overview-title">
+      <div class="page-head">
+        <h1 id="overview-title">Overview</h1>
+        <fieldset class="ranges">
+          <legend>Period</legend>
+          {RANGES.map((range) => (
+            <label key={range}>
+              <input type="radio" name="range" value={range} checked={days === range} onChange={() => setDays(range)} />
+              {range} days
+            </label>
+          ))}
+        </fieldset>
+        <button type="button" onClick={() => setLoads((n) => n + 1)}>
+          Refresh
+        </button>
+      </div>
+      {failure && (
+        <p role="alert" class="error">
+          {failure}
+        </p>
+      )}
+      {!overview && !failure && <p aria-busy="true">Loading…</p>}
+      {overview && <OverviewBody overview={overview} days={days} />}
+    </section>
+  );
+}
+
+function OverviewBody({ overview, days }: { overview: Overview; days: RangeDays }) {
+  const { stats, deliverability, failedExecutions } = overview;
+  const periods = useMemo(() => stats.series.map((point) => point.period), [stats]);
+  const series = useMemo(() => chartSeriesOf(stats), [stats]);
+  const { totals, rates } = stats;
+  return (
+    <>
+      {isEmpty(stats) ? (
+        <FirstEvent />
+      ) : (
+        <>
+          <StatsChart periods={periods} series={series} label={`E-mails per UTC day, last ${days} days`} />
+          <details>
+            <summary>The figures as a table</summary>
+            <StatsTable periods={periods} series={series} caption={`E-mails per UTC day, last ${days} days`} />
+          </details>
+        </>
+      )}
+      <div class="cards">
+        <section class="card" aria-labelledby="rates-title">
+          <h2 id="rates-title">Rates, last {days} days</h2>
+          <dl class="figures">
+            <dt>Sent</dt>
+            <dd>{totals.sent}</dd>
+            <dt>Delivered</dt>
+            <dd>
+              {totals.delivered} <small>({percent(rates.delivery_rate)})</small>
+            </dd>
+            <dt>Human opens</dt>
+            <dd>
+              {totals.opened} <small>({percent(rates.open_rate)})</small>
+            </dd>
+            <dt>Human clicks</dt>
+            <dd>
+              {totals.clicked} <small>({percent(rates.click_rate)}; {percent(rates.click_to_open_rate)} of opens)</small>
+            </dd>
+            <dt>Bounces</dt>
+            <dd>
+              {totals.bounced_hard + totals.bounced_soft} <small>({percent(rates.bounce_rate)})</small>
+            </dd>
+            <dt>Complaints</dt>
+            <dd>
+              {totals.complained} <small>({percent(rates.complaint_rate)})</small>
+            </dd>
+            <dt>Unsubscribes</dt>
+            <dd>{percent(rates.unsubscribe_rate)}</dd>
+          </dl>
+          <h3>Machines, counted apart</h3>
+          <p class="hint">Mail scanners and privacy proxies open and click on their own; they are not in the rates above.</p>
+          <dl class="figures">
+            <dt>Bot opens</dt>
+            <dd>
+              {totals.bot_opened} <small>({percent(rates.bot_open_share)} of all opens)</small>
+            </dd>
+            <dt>Bot clicks</dt>
+            <dd>{totals.bot_clicked}</dd>
+          </dl>
+        </section>
+        <DeliverabilityCard deliverability={deliverability} />
+        <section class="card" aria-labelledby="failed-title">
+          <h2 id="failed-title">Failed executions</h2>
+          <p class="big">{failedExecutions}</p>
+          <p class="hint">
+            {failedExecutions === 0
+              ? 'None: every workflow run so far completed, waits or was skipped for a reason.'
+              : 'Runs that could not send. Each one can be retried (POST /api/v1/client/executions/{id}/retry).'}
+          </p>
+        </section>
+      </div>
+    </>
+  );
+}
+
+const STATUS_TEXT: Record<Deliverability['status'], string> = {
+  healthy: 'Healthy',
+  warning: 'Warning: half-way to a limit',
+  paused: 'Sending paused',
+};
+
+function DeliverabilityCard({ deliverability: d }: { deliverability: Deliverability }) {
+  return (
+    <section class="card" aria-labelledby="deliverability-title">
+      <h2 id="deliverability-title">Deliverability, last {d.window_days} days</h2>
+      <p class={`status status-${d.status}`}>{STATUS_TEXT[d.status]}</p>
+      <dl class="figures">
+        <dt>Bounce rate</dt>
+        <dd>
+          {percent(d.bounce_rate)} <small>of {d.sends} sends; SES reviews accounts at {percent(BOUNCE_RATE_LIMIT)}</small>
+        </dd>
+        <dt>Complaint rate</dt>
+        <dd>
+          {percent(d.complaint_rate)} <small>SES reviews at {percent(COMPLAINT_RATE_LIMIT)}</small>
+        </dd>
+      </dl>
+      {d.status === 'paused' ? (
+        <div role="alert">
+          <p>
+            Sending has been paused since {d.paused_at ?? 'recently'}
+            {d.paused_reason ? `: ${d.paused_reason}` : ''}. Executions wait; nothing is lost.
+          </p>
+          <p>
+            What to do: find where the bounces or complaints come from (an imported list, a signup form without confirmation),
+            unsubscribe or remove those contacts, then ask the service's operator to resume sending.
+          </p>
+        </div>
+      ) : (
+        <p class="hint">
+          Sending pauses by itself at SES's limits ({percent(BOUNCE_RATE_LIMIT)} bounces, {percent(COMPLAINT_RATE_LIMIT)} complaints;
+          judged from {MINIMUM_SAMPLE_SENDS} sends on), and warns at {Math.round(WARNING_SHARE * 100)} % of them.
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** The empty state: how to report the first event, with this service's own base URL (no key is ever shown again). */
+export function FirstEvent() {
+  const base = `${window.location.origin}/api/v1`;
+  const curl = `curl -s -X POST "${base}/client/events?sync=true" \\
+  -H "Authorization: Bearer $KEY" -H 'content-type: application/json' \\
+  -d '{"type":"signup","email":"ada@example.com"}'`;
+  return (
+    <section class="card empty" aria-labelledby="first-event-title">
+      <h2 id="first-event-title">No e-mail yet: report your first event</h2>
+      <p>
+        Your product tells the service what its users do; the workflows send the right e-mail. Put your API key in <code>KEY</code>{' '}
+        (it was shown once, when it was created) and report a sign-up:
+      </p>
+      <pre tabIndex={0} aria-label="The first event, as a curl command">
+        <code>{curl}</code>
+      </pre>
+      <p class="hint">The welcome workflow sends at once; press Refresh to see it here.</p>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import * as z from '../../shared/validation/zod.js';
+import {
+  assetOf,
+  DASHBOARD_FILES,
+  DASHBOARD_PAGE_HEADERS,
+  dashboardHtml,
+  IMMUTABLE,
+  manifestReader,
+} from '../../shared/http/dashboard-app.js';
+import { DASHBOARD_PAGES, isDashboardPage } from '../../shared/http/dashboard-pages.js';
+import { publicPage } from '../../shared/http/public-page.js';
+import { acceptsGzip, StaticFiles } from '../../shared/http/static-files.js';
+
+const files = new StaticFiles(DASHBOARD_FILES, import.meta.url);
+const manifest = manifestReader(files);
+
+const NOT_FOUND = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
+<body><main><h1>Not found</h1><p>No such page of the dashboard. <a href="/app">Open the dashboard</a></p></main></body></html>
+`;
+
+/** GET /app/{name} — a page of the dashboard (its HTML), or one of its built files under its content-hashed name. */
+export const handler = publicPage(
+  {
+    summary: 'Get a page or a file of the dashboard',
+    description:
+      `Extra (issue 25): a page of the dashboard (${DASHBOARD_PAGES.map((page) => `\`${page}\``).join(', ')}) answers ` +
+      "the app's HTML, as `/app` does. A file of the app under its content-hashed name (`app.<hash>.js`, " +
+      '`app.<hash>.css`, as the HTML names them) answers the file, gzipped when the request accepts it and cached ' +
+      'for a year (a new build is a new name). Anything else is 404.',
+    tags: ['Dashboard'],
+    params: z.object({ name: z.string().check(z.meta({ description: 'A page of the app, or a file name the HTML names', examples: ['overview'] })) }),
+    pages: { 200: 'The page or the file', 404: 'No such page or file' },
+    contentTypes: ['text/javascript', 'text/css'],
+  },
+  [],
+  async ({ params }, { event }) => {
+    const built = await manifest();
+    if (isDashboardPage(params.name)) return { status: 200 as const, html: dashboardHtml(built), headers: DASHBOARD_PAGE_HEADERS };
+    const asset = assetOf(built, params.name);
+    const file = asset ? await files.get(asset, acceptsGzip(event.headers['accept-encoding'])) : undefined;
+    if (!file) return { status: 404 as const, html: NOT_FOUND, headers: { 'cache-control': 'no-store' } };
+    return {
+      status: 200 as const,
+      file,
+      headers: { 'cache-control': IMMUTABLE, vary: 'Accept-Encoding', 'x-content-type-options': 'nosniff', ...(file.base64 ? { 'content-encoding': 'gzip' } : {}) },
+    };
+  },
+);
