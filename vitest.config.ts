@@ -29,7 +29,7 @@ const outerEnv = {
 const outerEnvSetup = 'test/integration/support/outer-env.ts';
 
 /**
- * Five projects: `vitest run --project unit|app|integration|chaos|infra`.
+ * Six projects: `vitest run --project unit|app|integration|chaos|infra|browser`.
  * Sized for a 2-core machine: two forked workers (forks isolate native modules and CDK's memory better than
  * threads); the integration runtime (Java + server) lives in the main process.
  */
@@ -74,6 +74,17 @@ export default defineConfig({
           env: outerEnv,
           setupFiles: [outerEnvSetup],
           testTimeout: 600_000,
+        },
+      },
+      {
+        // Issue 25 §3: the dashboard in headless Chromium, on a runtime of its own (skipped without Chromium).
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          environment: 'node',
+          env: outerEnv,
+          setupFiles: [outerEnvSetup],
+          testTimeout: 180_000,
         },
       },
       {

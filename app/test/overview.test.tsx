@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from '../src/api/client.js';
 import { OverviewPage, rangeOf } from '../src/pages/overview.js';
-import { fakeApi, ok, type FakeCall } from './fake-api.js';
+import { failure, fakeApi, ok, type FakeCall } from './fake-api.js';
 
 /** uPlot draws on a canvas happy-dom does not have: the fake records what the chart is given. */
 const charts = vi.hoisted(() => [] as { options: { series: { label?: string }[] }; data: number[][] }[]);
@@ -111,6 +111,20 @@ describe('the overview', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Sending has been paused since 2026-11-26T08:00:00Z: bounce rate 12.0 %');
     expect(alert.textContent).toContain('What to do');
+  });
+
+  it('says why deliverability is not shown for a client whose settings were never saved (404), and shows the rest', async () => {
+    fakeApi({
+      ...answers(stats([{ period: '2026-11-26', counts: counts({ sent: 1 }) }], {}), {}),
+      'GET /api/v1/client/settings': failure(404, 'No settings yet: PATCH /client/settings creates them', [{ condition: 'not_found', error: 'No settings yet', key: 'settings' }]),
+    });
+
+    render(<OverviewPage api={createApi()} />);
+
+    const health = await screen.findByRole('region', { name: 'Deliverability' });
+    expect(health.textContent).toContain('Not shown yet');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('region', { name: 'Rates, last 30 days' }).textContent).toContain('Sent1');
   });
 
   it('teaches the first event with its own base URL, and no key, to a client with nothing yet', async () => {

@@ -39,7 +39,8 @@ export const DASHBOARD_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self'",
+  // data: for the empty icon (so the browser asks for no /favicon.ico); never another origin.
+  "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
   "base-uri 'none'",

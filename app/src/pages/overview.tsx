@@ -12,7 +12,8 @@ export type RangeDays = (typeof RANGES)[number];
 
 interface Overview {
   stats: Stats;
-  deliverability: Deliverability;
+  /** null: the client has no settings yet (GET /client/settings answers 404 until the first PATCH creates them). */
+  deliverability: Deliverability | null;
   failedExecutions: number;
 }
 
@@ -48,9 +49,11 @@ async function loadOverview(api: Api, days: RangeDays): Promise<Overview> {
     api.GET('/api/v1/client/executions', { params: { query: { status: '4', per_page: '1' } } }),
   ]);
   if (!stats.data) throw new Error(stats.error?.message ?? `Statistics could not be read (${stats.response.status})`);
-  if (!settings.data) throw new Error(settings.error?.message ?? `Settings could not be read (${settings.response.status})`);
+  if (!settings.data && settings.response.status !== 404) {
+    throw new Error(settings.error?.message ?? `Settings could not be read (${settings.response.status})`);
+  }
   if (!failed.data) throw new Error(failed.error?.message ?? `Executions could not be read (${failed.response.status})`);
-  return { stats: stats.data.data, deliverability: settings.data.data.deliverability, failedExecutions: failed.data.meta.total };
+  return { stats: stats.data.data, deliverability: settings.data?.data.deliverability ?? null, failedExecutions: failed.data.meta.total };
 }
 
 /** The overview (issue 25 §1): the range's chart, its rates with machines apart, deliverability and failures. */
@@ -85,7 +88,7 @@ export function OverviewPage({ api }: { api: Api }) {
             </label>
           ))}
         </fieldset>
-        <button type="button" onClick={() => setLoads((n) => n + 1)}>
+        <button type="button" class="refresh" onClick={() => setLoads((n) => n + 1)}>
           Refresh
         </button>
       </div>
@@ -179,7 +182,19 @@ const STATUS_TEXT: Record<Deliverability['status'], string> = {
   paused: 'Sending paused',
 };
 
-function DeliverabilityCard({ deliverability: d }: { deliverability: Deliverability }) {
+function DeliverabilityCard({ deliverability: d }: { deliverability: Deliverability | null }) {
+  if (!d) {
+    return (
+      <section class="card" aria-labelledby="deliverability-title">
+        <h2 id="deliverability-title">Deliverability</h2>
+        <p class="hint">
+          Not shown yet: the API gives the bounce and complaint rates with the client's settings, and this client has none
+          until they are first saved (PATCH /api/v1/client/settings). Sending still pauses by itself at SES's limits
+          ({percent(BOUNCE_RATE_LIMIT)} bounces, {percent(COMPLAINT_RATE_LIMIT)} complaints).
+        </p>
+      </section>
+    );
+  }
   return (
     <section class="card" aria-labelledby="deliverability-title">
       <h2 id="deliverability-title">Deliverability, last {d.window_days} days</h2>
