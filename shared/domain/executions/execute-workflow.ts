@@ -8,7 +8,7 @@ import { quotaDayOf, quotaMonthOf } from '../settings/quota-period.js';
 import { renderEmail } from '../templates/render-email.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
 import { isSystemTemplateId } from '../templates/template-store.js';
-import { findWorkflow } from '../workflows/catalog.js';
+import { categoryOf, findWorkflow } from '../workflows/catalog.js';
 import { GOAL_REACHED, goalReachedFor } from '../workflows/goals.js';
 import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
 import { claimedExecution, type DeliveryStore, type Reservation, type SendContext } from './delivery-store.js';
@@ -216,8 +216,9 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
   const goal = goalReachedFor(contact, execution);
   if (goal) return { status: EXECUTION_STATUS.cancelled, reason: GOAL_REACHED, goalEventId: goal.event_id };
   if (!contact.is_subscribed) {
-    const suppressed = SUPPRESSION_REASONS.has(contact.unsubscribe_reason ?? '');
-    return { status: EXECUTION_STATUS.skipped, reason: suppressed ? 'suppressed' : 'unsubscribed' };
+    // A dead or complaining address gets nothing; an unsubscribed one still gets transactional mail (issue 24 §2).
+    if (SUPPRESSION_REASONS.has(contact.unsubscribe_reason ?? '')) return { status: EXECUTION_STATUS.skipped, reason: 'suppressed' };
+    if (categoryOf(execution.workflow_id) !== 'transactional') return { status: EXECUTION_STATUS.skipped, reason: 'unsubscribed' };
   }
   const limits = effectiveLimits(settings, planOf(client.plan));
   if (!limits.enabledWorkflows.includes(execution.workflow_id)) return { status: EXECUTION_STATUS.skipped, reason: 'workflow_disabled' };
@@ -256,7 +257,7 @@ function buildReservation(
     branding: { settings, client, links: { publicBaseUrl: origin, unsubscribeUrl, browserUrl } },
     vars: execution.event ? { event: execution.event } : undefined,
   });
-  const body = withFooter(rendered, { companyAddress: settings?.company_address, unsubscribeUrl });
+  const body = withFooter(rendered, { companyAddress: settings?.company_address, unsubscribeUrl, category: categoryOf(execution.workflow_id) });
   const fromAddress = settings?.email_from_address ?? sender.defaultFromAddress;
   const fromName = settings?.email_from_name ?? settings?.brand_name ?? settings?.company_name ?? client.name;
   const at = now.toISOString();
@@ -311,7 +312,8 @@ function outboundOf(sender: SenderSettings, r: Reservation): OutboundEmail {
     subject: e.subject,
     html: e.html_body,
     text: e.text_body,
-    headers: unsubscribeHeaders(sender, r.unsubscribeUrl),
+    // Transactional mail has no one-click unsubscribe: its link (in the body) opens the preference page (issue 24 §2).
+    ...(categoryOf(r.execution.workflow_id) === 'marketing' ? { headers: unsubscribeHeaders(sender, r.unsubscribeUrl) } : {}),
     tags: { client_id: String(e.client_id), execution_id: String(e.execution_id), sent_email_id: e.id },
     ...(sender.configurationSet ? { configurationSet: sender.configurationSet } : {}),
   };

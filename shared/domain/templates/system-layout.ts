@@ -8,6 +8,7 @@
  * links.app_url, contact.first_name. render-preview (and the sender) fill them with fallbacks; the `??` defaults
  * below keep a template readable even when rendered without them.
  */
+import type { WorkflowCategory } from '../workflows/catalog.js';
 import { DEFAULT_PRIMARY_COLOR, DEFAULT_SECONDARY_COLOR, TRANSPARENT_PIXEL } from './template-vars.js';
 
 export const v = {
@@ -40,8 +41,19 @@ export const button = (label: string, href: string = v.appUrl): string =>
   `<a href="${href}" style="display:inline-block;padding:12px 24px;${FONT}font-size:16px;font-weight:bold;` +
   `color:#ffffff;text-decoration:none;border-radius:6px;">${label}</a></td></tr></table>`;
 
+/**
+ * The footer's link line: marketing mail offers to unsubscribe; transactional mail (issue 24 §2), which an unsubscribed
+ * contact still receives, links the same address as the preference page.
+ */
+const footerLine = (category: WorkflowCategory): string =>
+  category === 'transactional'
+    ? `This is a message about your account, sent whatever your email preferences.<br>
+<a href="${v.unsubscribeUrl}" style="color:#6B7280;text-decoration:underline;">Manage your email preferences</a>.`
+    : `You are receiving this email because you have an account with ${v.brand}.<br>
+<a href="${v.unsubscribeUrl}" style="color:#6B7280;text-decoration:underline;">Unsubscribe</a> from these emails.`;
+
 /** Wraps the content of one message in the branded HTML layout. */
-export function htmlLayout(parts: { subject: string; previewText: string; content: string }): string {
+export function htmlLayout(parts: { subject: string; previewText: string; content: string; category?: WorkflowCategory }): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -68,8 +80,7 @@ ${parts.content}
 </td></tr>
 <tr><td style="padding:24px 32px;text-align:center;${FONT}font-size:12px;line-height:1.5;color:#6B7280;">
 <p style="margin:0 0 8px;white-space:pre-line;">${v.company}<br>${v.address}</p>
-<p style="margin:0;">You are receiving this email because you have an account with ${v.brand}.<br>
-<a href="${v.unsubscribeUrl}" style="color:#6B7280;text-decoration:underline;">Unsubscribe</a> from these emails.</p>
+<p style="margin:0;">${footerLine(parts.category ?? 'marketing')}</p>
 </td></tr>
 </table>
 </td></tr>
@@ -80,7 +91,7 @@ ${parts.content}
 }
 
 /** Wraps the plain-text content of one message in the text layout (signature, address, links). */
-export function textLayout(content: string): string {
+export function textLayout(content: string, category: WorkflowCategory = 'marketing'): string {
   return `${content}
 
 ${v.signature}
@@ -90,6 +101,6 @@ ${v.company}
 ${v.address}
 
 View this email in your browser: ${v.browserUrl}
-Unsubscribe: ${v.unsubscribeUrl}
+${category === 'transactional' ? 'Email preferences' : 'Unsubscribe'}: ${v.unsubscribeUrl}
 `;
 }

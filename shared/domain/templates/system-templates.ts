@@ -242,8 +242,8 @@ function buildSystemTemplate(copy: Copy): TemplateRecord {
     name: workflow.name,
     subject: copy.subject,
     preview_text: copy.previewText,
-    html_body: htmlLayout({ subject: copy.subject, previewText: copy.previewText, content: copy.html }),
-    text_body: textLayout(copy.text),
+    html_body: htmlLayout({ subject: copy.subject, previewText: copy.previewText, content: copy.html, category: workflow.category }),
+    text_body: textLayout(copy.text, workflow.category),
     created_at: SYSTEM_TEMPLATES_REVISED_AT,
     updated_at: SYSTEM_TEMPLATES_REVISED_AT,
   };

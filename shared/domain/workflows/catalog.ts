@@ -11,6 +11,14 @@
 export const SEND_TIME_MODES = { immediate: 0, preferredTime: 1, optimal: 2 } as const;
 export type SendTimeMode = (typeof SEND_TIME_MODES)[keyof typeof SEND_TIME_MODES];
 
+/**
+ * What kind of mail a workflow sends (issue 24 §2), fixed by the catalog: `transactional` mail is about something the
+ * contact must know to keep using the product (a failed payment) and reaches an unsubscribed contact; `marketing`
+ * mail is everything else and stops when the contact unsubscribes. A suppressed address receives neither.
+ */
+export const WORKFLOW_CATEGORIES = ['transactional', 'marketing'] as const;
+export type WorkflowCategory = (typeof WORKFLOW_CATEGORIES)[number];
+
 /** What starts a workflow: an event `type`, or (alternatively) an event whose field has the given value. */
 export interface WorkflowTrigger {
   event: string;
@@ -39,6 +47,8 @@ export interface WorkflowDefinition {
    * event that starts the workflow never exits it.
    */
   default_exit_events: readonly string[];
+  /** Transactional or marketing (issue 24 §2); a client cannot change it (docs/decisions.md says why). */
+  category: WorkflowCategory;
 }
 
 const MINUTES_PER_DAY = 24 * 60;
@@ -56,6 +66,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 90,
     default_template_id: 1,
+    category: 'marketing',
     default_exit_events: [],
   },
   {
@@ -70,6 +81,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 60,
     default_template_id: 2,
+    category: 'marketing',
     default_exit_events: ['subscription_cancelled'],
   },
   {
@@ -84,6 +96,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 80,
     default_template_id: 3,
+    category: 'marketing',
     default_exit_events: ['upgrade'],
   },
   {
@@ -98,6 +111,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 70,
     default_template_id: 4,
+    category: 'marketing',
     default_exit_events: [],
   },
   {
@@ -112,6 +126,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: true,
     default_priority_score: 100,
     default_template_id: 5,
+    category: 'transactional',
     default_exit_events: ['payment_succeeded'],
   },
   {
@@ -126,6 +141,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 50,
     default_template_id: 6,
+    category: 'marketing',
     default_exit_events: ['upgrade', 'subscription_reactivated'],
   },
   {
@@ -140,6 +156,7 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 40,
     default_template_id: 7,
+    category: 'marketing',
     default_exit_events: [],
   },
   {
@@ -154,11 +171,15 @@ export const WORKFLOWS: readonly WorkflowDefinition[] = [
     critical: false,
     default_priority_score: 30,
     default_template_id: 8,
+    category: 'marketing',
     default_exit_events: ['*'],
   },
 ];
 
 export const WORKFLOW_IDS: readonly number[] = WORKFLOWS.map((w) => w.id);
+
+/** The workflow's category; an id outside the catalog is marketing (the stricter rule). */
+export const categoryOf = (workflowId: number): WorkflowCategory => findWorkflow(workflowId)?.category ?? 'marketing';
 
 export function findWorkflow(id: number): WorkflowDefinition | undefined {
   return WORKFLOWS.find((w) => w.id === id);

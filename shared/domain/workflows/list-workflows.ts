@@ -5,7 +5,7 @@ import { quotaMonthOf } from '../settings/quota-period.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
 import { isSystemTemplateId, type TemplateRecord, type TemplateStore } from '../templates/template-store.js';
-import { WORKFLOW_IDS, WORKFLOWS } from './catalog.js';
+import { WORKFLOW_CATEGORIES, WORKFLOW_IDS, WORKFLOWS } from './catalog.js';
 import { CustomizationView, SendTimeModeValue, toCustomizationView, type CustomizationRecord } from './customization.js';
 import type { WorkflowCustomizationStore } from './customization-store.js';
 import { DEFAULT_CONVERSION_WINDOW_DAYS } from './goals.js';
@@ -26,6 +26,15 @@ export const WorkflowView = z
       })
       .check(z.meta({ description: 'What starts the workflow' })),
     critical: z.boolean().check(z.meta({ description: "May bypass a contact's daily cap when the client enables the bypass" })),
+    category: z.enum(WORKFLOW_CATEGORIES).check(
+      z.meta({
+        description:
+          'Fixed by the catalog, not a customization. `transactional` (payment failed): also sent to an unsubscribed contact, ' +
+          'with a link to the preference page instead of the one-click List-Unsubscribe headers. `marketing`: skipped ' +
+          '`unsubscribed` once the contact unsubscribed, with RFC 8058 one-click unsubscribe. A suppressed address (hard ' +
+          'bounce, complaint, repeated transient bounces) receives neither: skipped `suppressed`',
+      }),
+    ),
     enabled: z.boolean(),
     defaults: z.object({
       template_id: z.int().check(z.gte(1)),
@@ -92,6 +101,7 @@ export async function listWorkflows(
       description: w.description,
       trigger: w.trigger,
       critical: w.critical,
+      category: w.category,
       enabled: limits.enabledWorkflows.includes(w.id),
       defaults: {
         template_id: w.default_template_id,

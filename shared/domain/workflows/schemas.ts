@@ -79,6 +79,21 @@ export const CustomizationPatch = z
         description: `An exit event this many days or fewer after an e-mail of the workflow was sent to the contact counts as a conversion. Null: ${DEFAULT_CONVERSION_WINDOW_DAYS}`,
       }),
     ),
+    category: z.optional(
+      z.unknown().check(
+        z.refine(() => false, {
+          message: "A workflow's category is fixed by the catalog (GET /client/workflows `category`) and cannot be changed",
+          params: { condition: 'read_only' },
+        }),
+        // `not: {}`: the document says no value is accepted, as the parse refuses every one.
+        z.meta({
+          not: {},
+          description:
+            "Not settable: a workflow's category is fixed by the catalog, so marketing mail can never be made transactional " +
+            '(422 `read_only` on `category` whatever the value)',
+        }),
+      ),
+    ),
   })
   // A minute needs an hour (sent with it, or stored already): the document asks for both together.
   .check(z.meta({ dependentRequired: { preferred_send_minute: ['preferred_send_hour'] } }));

@@ -101,7 +101,10 @@ describe('system templates', () => {
     expect(html).toContain('https://mail.example/preview/browser');
     expect(html).toContain('Ada');
     expect(html).not.toContain('<%');
-    expect(text).toContain('Unsubscribe: https://mail.example/preview/unsubscribe');
+    // Transactional mail (payment failed, issue 24 §2) links the same address as the preference page.
+    const transactional = WORKFLOWS.find((w) => w.default_template_id === t.id)?.category === 'transactional';
+    expect(text).toContain(`${transactional ? 'Email preferences' : 'Unsubscribe'}: https://mail.example/preview/unsubscribe`);
+    expect(html).toContain(transactional ? '>Manage your email preferences</a>' : '>Unsubscribe</a> from these emails');
     expect(text).toContain('The Acme team');
     expect(renderTemplate(t.subject, vars, 'text')).not.toContain('<%');
   });

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { call } from '../support/api.js';
+import { createTestClient } from '../support/clients.js';
+import { awaitExecutionStatus } from '../support/executions.js';
+import { eventually } from '../support/eventually.js';
+import { awaitSesMailsTo } from '../support/ses-mailbox.js';
+
+const address = (what: string) => `${what}-${randomUUID().slice(0, 8)}@example.com`;
+
+/** Issue 24 §2 over HTTP on the local runtime: transactional and marketing mail. */
+describe('transactional and marketing mail over HTTP', () => {
+  it('shows each workflow\'s category and refuses to change it: 422 read_only, nothing written', async () => {
+    const client = await createTestClient();
+
+    const listed = await call('GET', '/client/workflows', { key: client.api_key });
+    const refused = await call('PATCH', '/client/workflows/1/customization', {
+      key: client.api_key,
+      body: { priority_score: 10, category: 'transactional' },
+    });
+    const after = await call('GET', '/client/workflows', { key: client.api_key });
+    const audit = await call('GET', '/client/workflows/1/customization/audit', { key: client.api_key });
+
+    expect(listed.body.data.workflows.map((w: { key: string; category: string }) => [w.key, w.category])).toEqual([
+      ['welcome', 'marketing'],
+      ['onboarding_tips', 'marketing'],
+      ['trial_ending', 'marketing'],
+      ['upgrade_thanks', 'marketing'],
+      ['payment_failed', 'transactional'],
+      ['cancellation_winback', 'marketing'],
+      ['feature_adoption', 'marketing'],
+      ['re_engagement', 'marketing'],
+    ]);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      {
+        condition: 'read_only',
+        key: 'category',
+        error: "A workflow's category is fixed by the catalog (GET /client/workflows `category`) and cannot be changed",
+      },
+    ]);
+    expect(after.body.data.workflows[0].customization.priority_score).toBe(90);
+    expect(audit.body.data.entries).toEqual([]);
+  });
+
+  it('an unsubscribed contact still gets payment_failed, with a preference link and no one-click headers; its marketing mail is skipped', async () => {
+    // Prepare: Ada unsubscribes through the API
+    const client = await createTestClient();
+    await call('PATCH', '/client/settings', { key: client.api_key, body: { enabled_workflows: [1, 5] } });
+    const email = address('unsubscribed');
+    await call('POST', '/client/contacts', { key: client.api_key, body: { email } });
+    await call('PATCH', `/client/contacts/${encodeURIComponent(email)}/subscription`, {
+      key: client.api_key,
+      body: { is_subscribed: false, unsubscribe_reason: 'too many e-mails' },
+    });
+
+    // Act
+    const signup = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'signup', email } });
+    const failed = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'payment_failed', email } });
+
+    // Assess
+    const welcome = await awaitExecutionStatus(client.api_key, signup.body.data.execution_ids[0], 6);
+    const payment = await awaitExecutionStatus(client.api_key, failed.body.data.execution_ids[0], 3);
+    expect(welcome).toMatchObject({ workflow_id: 1, reason: 'unsubscribed' });
+    expect(payment).toMatchObject({ workflow_id: 5 });
+    const [mail] = await awaitSesMailsTo(email);
+    expect(mail!.subject).toMatch(/payment/i);
+    expect((mail!.headers ?? []).filter((h) => h.name.toLowerCase().startsWith('list-unsubscribe'))).toEqual([]);
+    const link = /<a href="(http:\/\/[^"]+\/u\/[^"]+)"[^>]*>Manage your email preferences<\/a>/.exec(mail!.body.html ?? '')?.[1];
+    expect(link).toBeDefined();
+    const page = await fetch(link!);
+    expect(page.status).toBe(200);
+  });
+
+  it('a bounced address gets nothing, transactional mail included: skipped suppressed', async () => {
+    // Prepare: the welcome e-mail hard-bounces (the SES mailbox simulator), which suppresses the address
+    const client = await createTestClient();
+    await call('PATCH', '/client/settings', { key: client.api_key, body: { enabled_workflows: [1, 5] } });
+    const email = 'bounce@simulator.amazonses.com';
+    await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'signup', email, auto_create_contact: true } });
+    await eventually('the hard bounce suppresses the contact', async () => {
+      const contact = await call('GET', `/client/contacts/${encodeURIComponent(email)}`, { key: client.api_key });
+      return contact.body.data.unsubscribe_reason === 'hard_bounce' ? contact : undefined;
+    });
+
+    // Act
+    const failed = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'payment_failed', email } });
+
+    // Assess
+    const payment = await awaitExecutionStatus(client.api_key, failed.body.data.execution_ids[0], 6);
+    expect(payment).toMatchObject({ workflow_id: 5, reason: 'suppressed', sent_email_id: null });
+  });
+});
