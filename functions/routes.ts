@@ -178,6 +178,12 @@ export const routes: readonly RouteDefinition[] = [
   // Analytics (issue 21): day counters written with each fact, read in one Query per stats shard.
   { method: 'GET', path: '/client/stats', handler: 'stats-get', tableAccess: 'read' },
   { method: 'GET', path: '/client/workflows/{workflow_id}/stats', handler: 'workflows-stats', tableAccess: 'read' },
+  // Topics of marketing mail (issue 24 §3): one item per client.
+  { method: 'GET', path: '/client/topics', handler: 'topics-list', tableAccess: 'read' },
+  { method: 'POST', path: '/client/topics', handler: 'topics-create', tableAccess: 'readWrite' },
+  { method: 'GET', path: '/client/topics/{id}', handler: 'topics-get', tableAccess: 'read' },
+  { method: 'PATCH', path: '/client/topics/{id}', handler: 'topics-update', tableAccess: 'readWrite' },
+  { method: 'DELETE', path: '/client/topics/{id}', handler: 'topics-delete', tableAccess: 'readWrite' },
   {
     method: 'GET',
     path: '/client/workflows/{workflow_id}/customization/audit',

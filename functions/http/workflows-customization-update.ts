@@ -3,6 +3,7 @@ import { jsonApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { customizationStore } from '../../shared/composition/providers/customization-store.js';
 import { templateStore } from '../../shared/composition/providers/template-store.js';
+import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { CustomizationView } from '../../shared/domain/workflows/customization.js';
 import { updateCustomization } from '../../shared/domain/workflows/update-customization.js';
 import { CustomizationPatch, WorkflowIdParams } from '../../shared/domain/workflows/schemas.js';
@@ -14,13 +15,14 @@ export const handler = jsonApi(
     description:
       "Sets the client's overrides of a workflow: absent keeps an override, null removes it, a value sets it. Bounds: " +
       'delay_minutes 0–525600, priority_score 0–100, preferred_send_hour 0–23 (sets send time mode 1), ' +
-      "preferred_send_minute 0–59; template_id a system template or one of the client's. Each change is audited.",
+      "preferred_send_minute 0–59; template_id a system template or one of the client's; topic_id one of the client's " +
+      'topics (a marketing workflow only). Each change is audited.',
     params: WorkflowIdParams,
     body: CustomizationPatch,
     responses: { 200: CustomizationView },
     errors: [404, 409],
   },
-  [templateStore, customizationStore, clock],
+  [templateStore, customizationStore, topicStore, clock],
   async ({ params, body }, { deps, clientId, principal, requestId }) => {
     const customization = await updateCustomization(deps, { clientId, principal, requestId }, params.workflow_id, body);
     return ok(customization, 'Customization saved');

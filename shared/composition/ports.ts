@@ -25,6 +25,7 @@ import type { SystemMail } from '../domain/system-mail/system-mail.js';
 import type { UserStore } from '../domain/users/user-store.js';
 import type { SessionStore } from '../domain/auth/session-store.js';
 import type { AuthReads } from '../domain/auth/authenticate.js';
+import type { TopicStore } from '../domain/topics/topic-store.js';
 import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../ports.js';
 
 /**
@@ -44,6 +45,8 @@ export interface Ports {
   settings: SettingsStore;
   templates: TemplateStore;
   customizations: WorkflowCustomizationStore;
+  /** A client's topics of marketing mail (issue 24 §3). */
+  topics: TopicStore;
   events: EventStore;
   processing: ProcessingStore;
   executions: ExecutionStore;

@@ -131,6 +131,7 @@ describe('PATCH /client/workflows/{workflow_id}/customization', () => {
       send_time_mode: 0,
       exit_events: [],
       conversion_window_days: 7,
+      topic_id: null,
       overrides: {
         template_id: clone.template_id,
         delay_minutes: 30,
@@ -140,6 +141,7 @@ describe('PATCH /client/workflows/{workflow_id}/customization', () => {
         send_time_mode: null,
         conversion_window_days: null,
         exit_events: null,
+        topic_id: null,
       },
       updated_at: expect.stringMatching(RFC3339_UTC),
     });
@@ -226,6 +228,7 @@ describe('PATCH /client/workflows/{workflow_id}/customization', () => {
       send_time_mode: 0,
       conversion_window_days: null,
       exit_events: null,
+      topic_id: null,
     };
     expect(res.body.data.entries).toEqual([
       {

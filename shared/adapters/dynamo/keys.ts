@@ -13,6 +13,8 @@ import { createHash } from 'node:crypto';
  * - customization         CLIENT#<id> / WORKFLOW#<wid>             overrides + clone marker (clone_template_id);
  *                                                                  audit: WORKFLOW#<wid>#AUDIT#<ts>#<n>
  * - all clients (admin)   gsi1: CLIENTS / CLIENT#<id>
+ * - topics                CLIENT#<id> / TOPICS                     every topic of the client in one item, `version`
+ *                                                                  and `next_id` (issue 24 §3; at most 20)
  * - webhook endpoint      CLIENT#<id> / WEBHOOK#<id>               url, event types, signing secrets (issue 22 §1)
  * - webhook message       WHMSG#<client>#<message id> / WHMSG      one event's signed body (issue 22 §3); TTL 30 days
  * - webhook attempt       WHATT#<client>#<webhook id> / <attempt id>   one delivery attempt; ids are time-ordered, so one
@@ -143,6 +145,7 @@ export const keys = {
   }),
   templateSkPrefix: 'TEMPLATE#',
 
+  topics: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'TOPICS' }),
   webhook: (clientId: number, webhookId: number): ItemKey => ({ pk: clientPk(clientId), sk: `WEBHOOK#${pad(webhookId)}` }),
   webhookSkPrefix: 'WEBHOOK#',
   webhookCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'WEBHOOKS' }),

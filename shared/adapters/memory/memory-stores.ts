@@ -12,6 +12,7 @@ import { MemorySentEmailStore } from './sent-email-store.js';
 import { MemorySettingsStore } from './settings-store.js';
 import { MemoryTemplateStore } from './template-store.js';
 import { MemoryTrackingStore } from './tracking-store.js';
+import { MemoryTopicStore } from './topic-store.js';
 import { MemoryUnsubscribeStore } from './unsubscribe-store.js';
 import { MemoryWebhookStore } from './webhook-store.js';
 import { MemoryWorkflowData } from './workflow-data.js';
@@ -43,6 +44,7 @@ export function memoryStores() {
     settings,
     templates: new MemoryTemplateStore(workflowData),
     customizations: new MemoryWorkflowCustomizationStore(workflowData),
+    topics: new MemoryTopicStore(),
     events: new MemoryEventStore(engineData),
     processing: new MemoryProcessingStore(aggregates, engineData),
     executions: new MemoryExecutionStore(aggregates, engineData),

@@ -12,6 +12,7 @@ export const NUMERIC_OVERRIDE_FIELDS = [
   'preferred_send_minute',
   'send_time_mode',
   'conversion_window_days',
+  'topic_id',
 ] as const;
 export type NumericOverrideField = (typeof NUMERIC_OVERRIDE_FIELDS)[number];
 /** Every override; `exit_events` (issue 24 §1) is a list of event types, the others numbers. */
@@ -44,11 +45,13 @@ export interface CustomizationAuditRecord {
 }
 
 /** Every override (null = not overridden) plus the send_time_mode they imply. */
-export type OverrideSnapshot = Record<Exclude<NumericOverrideField, 'conversion_window_days'>, number | null> & {
+export type OverrideSnapshot = Record<Exclude<NumericOverrideField, 'conversion_window_days' | 'topic_id'>, number | null> & {
   send_time_mode: SendTimeMode;
   /** Issue 24's overrides; absent from entries written before them (not overridden then). */
   conversion_window_days?: number | null;
   exit_events?: string[] | null;
+  /** Issue 24 §3's topic; absent from entries written before it. */
+  topic_id?: number | null;
 };
 
 export const overridesOf = (record: CustomizationRecord | undefined): Overrides =>
@@ -75,6 +78,7 @@ export function snapshotOf(overrides: Overrides, workflow: WorkflowDefinition): 
     send_time_mode: sendTimeModeOf(overrides, workflow),
     conversion_window_days: overrides.conversion_window_days ?? null,
     exit_events: overrides.exit_events ? [...overrides.exit_events] : null,
+    topic_id: overrides.topic_id ?? null,
   };
 }
 
@@ -100,6 +104,7 @@ const Overrides = z.object({
   preferred_send_minute: override,
   send_time_mode: override,
   conversion_window_days: override,
+  topic_id: override,
   exit_events: z.nullable(z.array(z.string())),
 } satisfies Record<OverrideField, z.ZodMiniType>);
 const OverridesView = Overrides.check(z.meta({ description: "What the client overrode (null: the workflow's default)" }));
@@ -124,6 +129,9 @@ export const CustomizationView = z
     conversion_window_days: z
       .int()
       .check(z.gte(1), z.lte(90), z.meta({ description: 'An exit event this many days or fewer after an e-mail of the workflow was sent to the contact is a conversion' })),
+    topic_id: z
+      .nullable(z.int())
+      .check(z.meta({ description: "The topic this marketing workflow's e-mails belong to (GET /client/topics); null: none" })),
     overrides: OverridesView,
     updated_at: z.nullable(UtcTimestamp).check(z.meta({ description: 'Last change of the overrides; null before the first' })),
   })
@@ -166,6 +174,7 @@ export function toCustomizationView(workflow: WorkflowDefinition, record: Custom
     send_time_mode: sendTimeModeOf(overrides, workflow),
     exit_events: [...exitEventsOf(workflow, overrides)],
     conversion_window_days: conversionWindowDaysOf(overrides),
+    topic_id: overrides.topic_id ?? null,
     overrides: {
       ...(Object.fromEntries(NUMERIC_OVERRIDE_FIELDS.map((f) => [f, overrides[f] ?? null])) as Record<NumericOverrideField, number | null>),
       exit_events: overrides.exit_events ? [...overrides.exit_events] : null,

@@ -22,8 +22,8 @@ export async function listCustomizationAudit(
     // Entries written before issue 24 lack its overrides: not overridden then.
     entries: all.slice(start, start + query.per_page).map((entry) => ({
       ...entry,
-      before: { exit_events: null, conversion_window_days: null, ...entry.before },
-      after: { exit_events: null, conversion_window_days: null, ...entry.after },
+      before: { exit_events: null, conversion_window_days: null, topic_id: null, ...entry.before },
+      after: { exit_events: null, conversion_window_days: null, topic_id: null, ...entry.after },
     })),
     meta: pageMetaOf(query.page, query.per_page, all.length),
   };

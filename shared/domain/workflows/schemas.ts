@@ -79,6 +79,16 @@ export const CustomizationPatch = z
         description: `An exit event this many days or fewer after an e-mail of the workflow was sent to the contact counts as a conversion. Null: ${DEFAULT_CONVERSION_WINDOW_DAYS}`,
       }),
     ),
+    topic_id: z
+      .optional(z.nullable(z.int({ error: 'Must be a topic id (integer), or null' }).check(z.gte(1, 'Must be a topic id'))))
+      .check(
+        z.meta({
+          description:
+            'The topic (GET /client/topics) the workflow\'s e-mails belong to: a contact that left it is skipped `topic_unsubscribed`; ' +
+            'null: none. Depends on stored data: a topic the client does not have is a 404 on `topic_id`; a transactional ' +
+            'workflow takes no topic (422 `read_only`, it reaches every contact that is not suppressed)',
+        }),
+      ),
     category: z.optional(
       z.unknown().check(
         z.refine(() => false, {

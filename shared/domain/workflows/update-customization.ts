@@ -16,11 +16,23 @@ import {
 } from './customization.js';
 import type { WorkflowCustomizationStore } from './customization-store.js';
 import type { CustomizationPatch } from './schemas.js';
+import type { TopicStore } from '../topics/topic-store.js';
 
 interface Deps {
   clock: Clock;
   templates: TemplateStore;
   customizations: WorkflowCustomizationStore;
+  topics: TopicStore;
+}
+
+/** A topic is for marketing mail: a transactional workflow reaches every contact not suppressed (issue 24 §3). */
+async function requireTopic(deps: Deps, clientId: number, workflow: WorkflowDefinition, topicId: number | null | undefined): Promise<void> {
+  if (topicId === undefined || topicId === null) return;
+  if (workflow.category === 'transactional') {
+    throw invalidField('read_only', 'topic_id', 'A transactional workflow belongs to no topic: it reaches every contact that is not suppressed');
+  }
+  const topics = (await deps.topics.load(clientId)).topics;
+  if (!topics.some((t) => t.id === topicId)) throw notFound('topic_id', 'Topic not found');
 }
 
 /** Optimistic writes retried after losing to a concurrent write (re-read, re-validate, jittered pause). */
@@ -66,8 +78,9 @@ export async function updateCustomization(
   const workflow = requireWorkflow(workflowId);
   refuseTriggerAsExit(workflow, patch.exit_events);
   const templateId = patch.template_id ?? undefined;
-  const [, firstRead] = await Promise.all([
+  const [, , firstRead] = await Promise.all([
     templateId !== undefined ? findTemplate(deps, ctx.clientId, templateId, { key: 'template_id' }) : undefined,
+    requireTopic(deps, ctx.clientId, workflow, patch.topic_id),
     deps.customizations.get(ctx.clientId, workflowId),
   ]);
   let current = firstRead;

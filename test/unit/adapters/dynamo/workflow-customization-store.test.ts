@@ -70,8 +70,8 @@ describe('DynamoWorkflowCustomizationStore.save', () => {
       ConditionExpression: '#v = :ev',
       ExpressionAttributeValues: { ':ev': 3, ':nv': 4, ':o0': 1001, ':o3': 8 },
     });
-    // The fields not set are removed: every other override field, exit_events and conversion_window_days included.
-    expect(items[0]!.Update!.UpdateExpression).toMatch(/^SET .* REMOVE #o1, #o2, #o4, #o5, #o6, #o7$/);
+    // The fields not set are removed: every other override field, exit_events, conversion_window_days and topic_id included.
+    expect(items[0]!.Update!.UpdateExpression).toMatch(/^SET .* REMOVE #o1, #o2, #o4, #o5, #o6, #o7, #o8$/);
     expect(items[1]!.Put).toMatchObject({
       Item: { pk: 'CLIENT#7', sk: 'WORKFLOW#0002#AUDIT#2026-01-15T10:00:00.000Z#a1', key_id: 9, before: audit.before, after: audit.after },
       ConditionExpression: 'attribute_not_exists(pk)',

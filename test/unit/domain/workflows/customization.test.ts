@@ -63,6 +63,7 @@ describe('customization overrides', () => {
       send_time_mode: 0,
       conversion_window_days: null,
       exit_events: null,
+      topic_id: null,
     });
   });
 });

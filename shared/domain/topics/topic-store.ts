@@ -1,0 +1,31 @@
+/** One topic of a client (issue 24 §3): a kind of marketing mail a contact can leave on its own. */
+export interface TopicRecord {
+  id: number;
+  name: string;
+  description: string;
+  /** Whether a contact that never chose is subscribed to it. */
+  default_subscribed: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * All topics of a client, kept together (one item: at most MAX_TOPICS): the limit and unique names hold under
+ * concurrency by one conditional write on `version`, and the send path and the preference page read them in one go.
+ */
+export interface TopicSet {
+  topics: TopicRecord[];
+  /** The next topic's id (ids are never reused, so a contact's old choice never applies to a new topic). */
+  next_id: number;
+  /** 0 before the first topic. */
+  version: number;
+}
+
+export const EMPTY_TOPIC_SET: TopicSet = { topics: [], next_id: 1, version: 0 };
+
+export interface TopicStore {
+  /** The client's topics (one consistent GetItem); EMPTY_TOPIC_SET before the first. */
+  load(clientId: number): Promise<TopicSet>;
+  /** Writes `next` if the stored set is still at `next.version - 1`; false when another write came first. */
+  save(clientId: number, next: TopicSet, at: string): Promise<boolean>;
+}
