@@ -2,6 +2,7 @@ import { created } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
+import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { ids } from '../../shared/composition/providers/ids.js';
 import { ContactView } from '../../shared/domain/contacts/contact-view.js';
 import { createContact } from '../../shared/domain/contacts/create-contact.js';
@@ -18,7 +19,7 @@ export const handler = jsonApi(
     responses: { 201: ContactView },
     errors: [409],
   },
-  [contactStore, ids, clock],
+  [contactStore, topicStore, ids, clock],
   async ({ body }, { deps, clientId, principal }) =>
     created(await createContact(deps, clientId, body, principal.keyId ?? 0), 'Contact created'),
 );

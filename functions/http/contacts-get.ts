@@ -2,6 +2,7 @@ import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
+import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { findContact } from '../../shared/domain/contacts/get-contact.js';
 import { ContactView, toContactView } from '../../shared/domain/contacts/contact-view.js';
 import { ContactRef } from '../../shared/domain/contacts/schemas.js';
@@ -15,6 +16,9 @@ export const handler = jsonApi(
     responses: { 200: ContactView },
     errors: [404],
   },
-  [contactStore, clock],
-  async ({ params }, { deps, clientId }) => ok(toContactView(await findContact(deps, clientId, params.id), deps.clock.now())),
+  [contactStore, topicStore, clock],
+  async ({ params }, { deps, clientId }) => {
+    const [contact, topics] = await Promise.all([findContact(deps, clientId, params.id), deps.topics.load(clientId)]);
+    return ok(toContactView(contact, deps.clock.now(), topics.topics));
+  },
 );

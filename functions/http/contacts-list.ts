@@ -1,5 +1,6 @@
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
+import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { linkSecret } from '../../shared/composition/providers/link-secret.js';
 import { ContactList, ContactListMeta, ContactListQuery, listContacts } from '../../shared/domain/contacts/list-contacts.js';
 import { jsonApi } from '../../shared/http/api.js';
@@ -16,7 +17,7 @@ export const handler = jsonApi(
     query: ContactListQuery,
     responses: { 200: { data: ContactList, meta: ContactListMeta } },
   },
-  [contactStore, clock, linkSecret],
+  [contactStore, topicStore, clock, linkSecret],
   async ({ query }, { deps, clientId }) => {
     const list = await listContacts({ ...deps, cursorSecret: await deps.linkSecret.value() }, clientId, query);
     return ok(list, 'OK', { limit: query.limit });

@@ -1,5 +1,6 @@
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
+import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { contactWrites } from '../../shared/composition/providers/contact-writes.js';
 import { ContactView } from '../../shared/domain/contacts/contact-view.js';
 import { ContactRef } from '../../shared/domain/contacts/schemas.js';
@@ -19,7 +20,7 @@ export const handler = jsonApi(
     responses: { 200: ContactView },
     errors: [404, 409],
   },
-  [contactStore, contactWrites, clock],
+  [contactStore, topicStore, contactWrites, clock],
   async ({ params, body }, { deps, clientId }) => {
     const { contact, changed } = await updateContact(deps, clientId, params.id, body);
     return ok(contact, changed ? 'Contact updated' : 'Contact unchanged');

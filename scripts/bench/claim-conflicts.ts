@@ -35,7 +35,7 @@ import { userStore } from '../../shared/composition/providers/user-store.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { loadConfig } from '../../shared/config.js';
 import { createClient } from '../../shared/domain/clients/create-client.js';
-import { createContact } from '../../shared/domain/contacts/create-contact.js';
+import { createContactRecord } from '../../shared/domain/contacts/create-contact.js';
 import { ContactBody } from '../../shared/domain/contacts/schemas.js';
 import { eventProcessingDeps } from '../../shared/domain/events/create-event.js';
 import { ingestEvent } from '../../shared/domain/events/ingest-event.js';
@@ -132,7 +132,7 @@ async function prepare(container: Container, quota: Record<string, number>): Pro
   const created = await createClient(clientAdminDeps(container), { email: `bench-${Date.now()}@example.com`, name: 'Claim bench', plan: 'scale' });
   await updateSettings(deps, created.id, SettingsPatch.parse(quota));
   const emails = Array.from({ length: CONTACTS }, (_, i) => `c${i}-${created.id}@example.com`);
-  await inWaves(emails, IN_FLIGHT_SETUP, (email) => createContact(deps, created.id, ContactBody.parse({ email }), 0));
+  await inWaves(emails, IN_FLIGHT_SETUP, (email) => createContactRecord(deps, created.id, ContactBody.parse({ email }), 0));
   const executionIds: number[] = [];
   await inWaves(
     Array.from({ length: SENDS }, (_, i) => emails[i % CONTACTS]!),

@@ -37,6 +37,7 @@ describe('POST /client/contacts', () => {
       phone: '+44 20 7946 0000',
       timezone: 'Europe/London',
       is_subscribed: true,
+      topic_subscriptions: [],
       unsubscribe_reason: null,
       unsubscribed_at: null,
       last_purchase_at: '2026-01-02T01:04:05.000Z',

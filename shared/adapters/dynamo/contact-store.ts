@@ -27,6 +27,7 @@ import { batchGetItems } from './batch-get.js';
 import { DynamoIds } from './ids.js';
 import { sendTransaction } from './transactions.js';
 import { stripKeys } from './items.js';
+import { topicChoiceAttribute } from '../../domain/topics/contact-topics.js';
 import { keys } from './keys.js';
 import { TABLE_KEYS } from './table-definition.js';
 
@@ -135,7 +136,12 @@ export class DynamoContactStore implements ContactStore {
   ): Promise<ContactRecord | undefined> {
     const values: Record<string, unknown> = { ':s': change.is_subscribed, ':at': change.at };
     let expression: string;
-    if (change.is_subscribed) {
+    const names: Record<string, string> = {};
+    if (change.topic_id !== undefined) {
+      // One topic's choice (issue 24 §3): the contact's is_subscribed and reason stay as they are.
+      expression = 'SET #topic = :s, updated_at = :at';
+      names['#topic'] = topicChoiceAttribute(change.topic_id);
+    } else if (change.is_subscribed) {
       expression = 'SET is_subscribed = :s, updated_at = :at REMOVE unsubscribed_at, unsubscribe_reason';
     } else {
       // The first unsubscription time is kept when an unsubscribed contact is unsubscribed again.
@@ -153,6 +159,7 @@ export class DynamoContactStore implements ContactStore {
           UpdateExpression: expression,
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: values,
+          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
           ReturnValues: 'ALL_NEW',
         }),
       );

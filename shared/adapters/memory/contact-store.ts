@@ -9,6 +9,7 @@ import type {
   SubscriptionChange,
 } from '../../domain/contacts/contact-store.js';
 import { UniqueViolation } from '../../domain/contacts/contact-store.js';
+import { topicChoiceAttribute } from '../../domain/topics/contact-topics.js';
 
 const key = (clientId: number, value: string | number): string => `${clientId}\u0000${value}`;
 const copy = <T>(value: T): T => structuredClone(value);
@@ -51,8 +52,12 @@ export class MemoryContactStore implements ContactStore {
   async updateSubscription(clientId: number, contactId: number, change: SubscriptionChange): Promise<ContactRecord | undefined> {
     const stored = this.contacts.get(key(clientId, contactId));
     if (!stored) return undefined;
-    stored.is_subscribed = change.is_subscribed;
     stored.updated_at = change.at;
+    if (change.topic_id !== undefined) {
+      (stored as unknown as Record<string, unknown>)[topicChoiceAttribute(change.topic_id)] = change.is_subscribed;
+      return copy(stored);
+    }
+    stored.is_subscribed = change.is_subscribed;
     if (change.is_subscribed) {
       delete stored.unsubscribed_at;
       delete stored.unsubscribe_reason;

@@ -67,6 +67,8 @@ export type EmailLockOwner = number | typeof SUPPRESSED;
 export interface SubscriptionChange {
   is_subscribed: boolean;
   unsubscribe_reason?: string;
+  /** Changes this topic's choice only (`topic_<id>`, issue 24 §3); `is_subscribed` and its reason stay. */
+  topic_id?: number;
   at: string;
 }
 

@@ -2,6 +2,8 @@ import * as z from '../../validation/zod.js';
 import { healthScore } from '../tracking/health-score.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import type { ContactRecord } from './contact-store.js';
+import { TopicSubscriptions, topicSubscriptionsOf } from '../topics/contact-topics.js';
+import type { TopicRecord } from '../topics/topic-store.js';
 import { CONTACT_SOURCES } from './schemas.js';
 
 const TRANSIENT_WINDOW_MS = 30 * 86_400_000;
@@ -40,6 +42,7 @@ export const ContactView = z
     phone: text,
     timezone: text.check(z.meta({ description: 'IANA time zone name', examples: ['Europe/Paris'] })),
     is_subscribed: z.boolean(),
+    topic_subscriptions: TopicSubscriptions,
     unsubscribe_reason: text,
     unsubscribed_at: z.nullable(UtcTimestamp),
     last_purchase_at: z.nullable(UtcTimestamp),
@@ -73,7 +76,7 @@ export const ContactView = z
 export type ContactView = z.output<typeof ContactView>;
 
 /** The SPEC.md Contact as the API shows it at `now`; unset values are null, timestamps RFC 3339 UTC. */
-export function toContactView(c: ContactRecord, now: Date): ContactView {
+export function toContactView(c: ContactRecord, now: Date, topics: readonly TopicRecord[]): ContactView {
   const fields = Object.entries(c.custom_fields ?? {});
   return {
     id: c.id,
@@ -87,6 +90,7 @@ export function toContactView(c: ContactRecord, now: Date): ContactView {
     phone: c.phone ?? null,
     timezone: c.timezone ?? null,
     is_subscribed: c.is_subscribed,
+    topic_subscriptions: topicSubscriptionsOf(c, topics),
     unsubscribe_reason: c.unsubscribe_reason ?? null,
     unsubscribed_at: c.unsubscribed_at ?? null,
     last_purchase_at: c.last_purchase_at ?? null,

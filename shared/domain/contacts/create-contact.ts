@@ -1,9 +1,10 @@
 import { conflict } from '../../errors.js';
 import type { Clock, Ids } from '../../ports.js';
 import { buildContact, subscriptionOf } from './build-contact.js';
-import { SUPPRESSED_ADDRESS_ERROR, SuppressedAddress, UniqueViolation, type ContactStore } from './contact-store.js';
+import { SUPPRESSED_ADDRESS_ERROR, SuppressedAddress, UniqueViolation, type ContactRecord, type ContactStore } from './contact-store.js';
 import { toContactView, type ContactView } from './contact-view.js';
 import type { ContactBody } from './schemas.js';
+import type { TopicStore } from '../topics/topic-store.js';
 
 interface Deps {
   clock: Clock;
@@ -11,16 +12,17 @@ interface Deps {
   contacts: ContactStore;
 }
 
+/** POST /client/contacts: createContactRecord, answered with the client's topics (issue 24 §3), read beside it. */
+export async function createContact(deps: Deps & { topics: TopicStore }, clientId: number, body: ContactBody, createdBy: number): Promise<ContactView> {
+  const [contact, topics] = await Promise.all([createContactRecord(deps, clientId, body, createdBy), deps.topics.load(clientId)]);
+  return toContactView(contact, new Date(contact.created_at), topics.topics);
+}
+
 /**
  * Creates one contact. The e-mail (and client_contact_id) uniqueness is enforced by the store's transaction,
  * so of two concurrent creates of one address exactly one succeeds and the other is a 409.
  */
-export async function createContact(
-  deps: Deps,
-  clientId: number,
-  body: ContactBody,
-  createdBy: number,
-): Promise<ContactView> {
+export async function createContactRecord(deps: Deps, clientId: number, body: ContactBody, createdBy: number): Promise<ContactRecord> {
   const now = deps.clock.now().toISOString();
   subscriptionOf(body, now); // contradictions are rejected before anything is written
   const names = Object.entries(body.custom_fields ?? {})
@@ -40,5 +42,5 @@ export async function createContact(
     }
     throw error;
   }
-  return toContactView(contact, new Date(now));
+  return contact;
 }

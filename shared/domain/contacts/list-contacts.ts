@@ -4,6 +4,7 @@ import { invalidField } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { ContactStore } from './contact-store.js';
 import { ContactView, toContactView } from './contact-view.js';
+import type { TopicStore } from '../topics/topic-store.js';
 import { readCursor, signCursor } from './list-cursor.js';
 import { CONTACT_SOURCES, Source, Timestamp } from './schemas.js';
 
@@ -69,7 +70,7 @@ export const ContactListMeta = z.object({ limit: z.int().check(z.gte(1), z.lte(C
  * page — even an empty one — with a `next_cursor`: follow it until it is null.
  */
 export async function listContacts(
-  deps: { contacts: ContactStore; clock: Clock; cursorSecret: string },
+  deps: { contacts: ContactStore; clock: Clock; cursorSecret: string; topics: TopicStore },
   clientId: number,
   query: ContactListQuery,
 ): Promise<ContactList> {
@@ -84,10 +85,10 @@ export async function listContacts(
     afterId = readCursor(deps.cursorSecret, query.cursor, clientId, filter);
     if (afterId === undefined) throw invalidField('format', 'cursor', 'Not a cursor of this list (it belongs to another list, its filters or its client, or was altered)');
   }
-  const page = await deps.contacts.list(clientId, { afterId, limit: query.limit, filter });
+  const [page, topics] = await Promise.all([deps.contacts.list(clientId, { afterId, limit: query.limit, filter }), deps.topics.load(clientId)]);
   const now = deps.clock.now();
   return {
-    contacts: page.contacts.map((c) => toContactView(c, now)),
+    contacts: page.contacts.map((c) => toContactView(c, now, topics.topics)),
     next_cursor: page.nextAfterId !== undefined ? signCursor(deps.cursorSecret, clientId, page.nextAfterId, filter) : null,
   };
 }

@@ -111,6 +111,15 @@ export const ContactRef = z.object({
 
 export const SubscriptionBody = z.object({
   is_subscribed: z.boolean({ error: (i) => (i.input === undefined ? 'is_subscribed is required' : 'Must be a boolean') }),
-  unsubscribe_reason: z.optional(text(500)),
+  unsubscribe_reason: z.optional(text(500)).check(z.meta({ description: 'Kept with an unsubscription of the whole contact; not used with topic_id' })),
+  topic_id: z
+    .optional(z.int({ error: 'Must be a topic id (integer)' }).check(z.gte(1, 'Must be a topic id')))
+    .check(
+      z.meta({
+        description:
+          "Changes this topic's choice only (GET /client/topics), leaving the contact's is_subscribed as it is. Depends on " +
+          'stored data: a topic the client does not have is a 404 on `topic_id`',
+      }),
+    ),
 });
 export type SubscriptionBody = z.output<typeof SubscriptionBody>;

@@ -8,6 +8,7 @@ import { UNSUBSCRIBED_AT_RULE } from './schemas.js';
 import { documentedAs } from '../../validation/documented-as.js';
 import { SUPPRESSED, SUPPRESSED_ADDRESS_ERROR, type ContactRecord, type ContactStore, type ContactWrites } from './contact-store.js';
 import { toContactView, type ContactView } from './contact-view.js';
+import type { TopicStore } from '../topics/topic-store.js';
 import { findContact, type ContactRefValue } from './get-contact.js';
 
 /** The body of the PATCH: any subset of the contact body's fields, validated by the import row's rules. */
@@ -27,11 +28,13 @@ const MAX_ATTEMPTS = 3;
  * is written when nothing changes.
  */
 export async function updateContact(
-  deps: { clock: Clock; contacts: ContactStore; contactWrites: ContactWrites },
+  deps: { clock: Clock; contacts: ContactStore; contactWrites: ContactWrites; topics: TopicStore },
   clientId: number,
   ref: ContactRefValue,
   body: Record<string, unknown>,
 ): Promise<{ contact: ContactView; changed: boolean }> {
+  // Read beside the contact: the answer shows the contact's topic choices (issue 24 §3).
+  const topicSet = deps.topics.load(clientId);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const before = await findContact(deps, clientId, ref);
     const parsed = parseContactRow({ ...body, email: body['email'] ?? before.email }, '');
@@ -52,9 +55,9 @@ export async function updateContact(
       email: parsed.patch.values.email,
     };
     if (after.email !== before.email) after.updated_at = now.toISOString();
-    if (after.updated_at === before.updated_at) return { contact: toContactView(before, now), changed: false };
+    if (after.updated_at === before.updated_at) return { contact: toContactView(before, now, (await topicSet).topics), changed: false };
     const [outcome] = await deps.contactWrites.writeMany([{ kind: 'update', before, after }], { isolated: true });
-    if (outcome?.status === 'written') return { contact: toContactView(after, now), changed: true };
+    if (outcome?.status === 'written') return { contact: toContactView(after, now, (await topicSet).topics), changed: true };
     // A write the store refused as given is the caller's to change (a 422), one that may land later a 500 to retry.
     if (outcome?.status === 'error' && !outcome.retryable) {
       throw invalidField('format', 'body', 'The store cannot hold this contact as given; nothing was changed');

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.js';
 import { UniqueViolation, type ContactStore } from '../contacts/contact-store.js';
-import { createContact } from '../contacts/create-contact.js';
+import { createContactRecord } from '../contacts/create-contact.js';
 import type { Ids } from '../../ports.js';
 import type { EventRecord } from './event-record.js';
 import { toEventQueueRecordView, toEventView, type EventQueueRecordView, type EventView } from './event-view.js';
@@ -54,7 +54,7 @@ export function eventProcessingDeps(deps: CreateEventDeps): ProcessDeps {
 
 async function createContactForEvent(deps: CreateEventDeps, clientId: number, event: EventRecord): Promise<number | undefined> {
   try {
-    const contact = await createContact(
+    const contact = await createContactRecord(
       deps,
       clientId,
       { email: event.email!, ...(event.uid ? { client_contact_id: event.uid } : {}), source: 1 },

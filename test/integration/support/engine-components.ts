@@ -22,7 +22,7 @@ import { userStore } from '../../../shared/composition/providers/user-store.js';
 import { senderSettingsOf } from '../../../shared/composition/sender-settings.js';
 import { loadConfig } from '../../../shared/config.js';
 import { ContactBody } from '../../../shared/domain/contacts/schemas.js';
-import { createContact } from '../../../shared/domain/contacts/create-contact.js';
+import { createContactRecord } from '../../../shared/domain/contacts/create-contact.js';
 import { eventProcessingDeps, type CreateEventDeps } from '../../../shared/domain/events/create-event.js';
 import type { EventRecord } from '../../../shared/domain/events/event-record.js';
 import { ingestEvent } from '../../../shared/domain/events/ingest-event.js';
@@ -157,7 +157,7 @@ export async function patchSettings(deps: EngineDeps, clientId: number, patch: R
 }
 
 export async function addContact(deps: EngineDeps, clientId: number, body: Record<string, unknown>): Promise<number> {
-  return (await createContact(deps, clientId, ContactBody.parse(body), 0)).id;
+  return (await createContactRecord(deps, clientId, ContactBody.parse(body), 0)).id;
 }
 
 /** POST /client/events without the HTTP layer: ingest (clock's now as ts), then processEvent — as the queue runs it. */

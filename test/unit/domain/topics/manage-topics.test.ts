@@ -42,6 +42,7 @@ describe('topics (memory ports)', () => {
       clientId: CLIENT,
       workflowId: 6,
       overrides: { topic_id: topic.id },
+      expectedVersion: undefined,
       at: topic.created_at,
       audit: {
         id: 'a1',
