@@ -21,6 +21,8 @@ import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
 import { queryAll } from './query-all.js';
 import { ENDED_CLAIM } from './execution-item.js';
 import { stripKeys } from './items.js';
+import { categoryOf } from '../../domain/workflows/catalog.js';
+import { topicSetOf } from './topic-store.js';
 import { keys, type ItemKey } from './keys.js';
 import { capPendingAttribute, dayCapOf, QUOTA_SENT_ATTRIBUTE, quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
@@ -56,6 +58,8 @@ export class DynamoDeliveryStore implements DeliveryStore {
       settings: keys.settings(c),
       client: keys.clientProfile(c),
       customization: keys.customization(c, execution.workflow_id),
+      // Marketing mail may belong to a topic the contact left (issue 24 §3): one more key of the same BatchGetItem.
+      ...(categoryOf(execution.workflow_id) === 'marketing' ? { topics: keys.topics(c) } : {}),
       ...(isSystemTemplateId(execution.template_id) ? {} : { template: keys.template(c, execution.template_id) }),
     };
     const wanted = { ...config, contact: keys.contact(c, execution.contact_id), cap: keys.contactDayCap(c, execution.contact_id, execution.cap_day) };
@@ -65,12 +69,14 @@ export class DynamoDeliveryStore implements DeliveryStore {
       const item = key && byKey.get(keyOf(key));
       return item ? stripKeys<T>(item) : undefined;
     };
+    const topicsItem = config.topics ? byKey.get(keyOf(config.topics)) : undefined;
     return {
       contact: read<ContactRecord>(wanted.contact),
       settings: read<SettingsRecord>(wanted.settings),
       client: read<ClientRecord>(wanted.client),
       customization: read<CustomizationRecord>(wanted.customization),
       template: read<TemplateRecord>(wanted.template),
+      ...(topicsItem ? { topics: topicSetOf(topicsItem) } : {}),
       cap: dayCapOf(byKey.get(keyOf(wanted.cap))),
     };
   }

@@ -13,6 +13,7 @@ import {
   type MemoryQuotaCounter,
 } from './engine-data.js';
 import { recordKey } from './workflow-data.js';
+import { categoryOf } from '../../domain/workflows/catalog.js';
 import { goalReachedFor } from '../../domain/workflows/goals.js';
 import { markSent, unlistOpenExecution } from './contact-goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
@@ -46,7 +47,9 @@ export class MemoryDeliveryStore implements DeliveryStore {
       ? undefined
       : this.aggregates.workflowData.templates.get(recordKey(c, execution.template_id));
     const cap = this.data.peekDayCap(c, execution.contact_id, execution.cap_day);
+    const topics = categoryOf(execution.workflow_id) === 'marketing' ? this.aggregates.topics?.peek(c) : undefined;
     return {
+      ...(topics ? { topics: copy(topics) } : {}),
       contact: contact && copy(contact),
       settings: settings && copy(settings),
       client: client && copy(client),

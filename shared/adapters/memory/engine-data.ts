@@ -1,3 +1,4 @@
+import type { MemoryTopicStore } from './topic-store.js';
 import type { EventRecord } from '../../domain/events/event-record.js';
 import type { ExecutionRecord } from '../../domain/executions/execution-record.js';
 import type { SentEmailLogRecord, SentEmailRecord } from '../../domain/sent-emails/sent-email-record.js';
@@ -71,6 +72,8 @@ export interface MemoryAggregates {
   clients: MemoryClientStore;
   settings: MemorySettingsStore;
   workflowData: MemoryWorkflowData;
+  /** The clients' topics (issue 24 §3); absent where a test builds the aggregates without them. */
+  topics?: MemoryTopicStore;
 }
 
 /** The key of a record under a client (the format MemoryContactStore and MemoryWorkflowData use too). */

@@ -28,7 +28,8 @@ export function memoryStores() {
   const contacts = new MemoryContactStore();
   const settings = new MemorySettingsStore(clients);
   // The engine's stores span aggregates: they see the contacts, settings, profiles and workflow data above.
-  const aggregates = { contacts, clients, settings, workflowData };
+  const topics = new MemoryTopicStore();
+  const aggregates = { contacts, clients, settings, workflowData, topics };
   const engineData = new MemoryEngineData();
   return {
     clock,
@@ -44,7 +45,7 @@ export function memoryStores() {
     settings,
     templates: new MemoryTemplateStore(workflowData),
     customizations: new MemoryWorkflowCustomizationStore(workflowData),
-    topics: new MemoryTopicStore(),
+    topics,
     events: new MemoryEventStore(engineData),
     processing: new MemoryProcessingStore(aggregates, engineData),
     executions: new MemoryExecutionStore(aggregates, engineData),

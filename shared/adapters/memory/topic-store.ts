@@ -8,6 +8,11 @@ export class MemoryTopicStore implements TopicStore {
     return structuredClone(this.sets.get(clientId) ?? EMPTY_TOPIC_SET);
   }
 
+  /** The stored set as it is (no copy), for the memory engine stores' reads. */
+  peek(clientId: number): TopicSet | undefined {
+    return this.sets.get(clientId);
+  }
+
   async save(clientId: number, next: TopicSet): Promise<boolean> {
     if ((this.sets.get(clientId)?.version ?? 0) !== next.version - 1) return false;
     this.sets.set(clientId, structuredClone(next));

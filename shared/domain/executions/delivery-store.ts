@@ -4,6 +4,7 @@ import type { SentEmailLogRecord, SentEmailRecord } from '../sent-emails/sent-em
 import type { SettingsRecord } from '../settings/settings-store.js';
 import type { TemplateRecord } from '../templates/template-store.js';
 import type { CustomizationRecord } from '../workflows/customization.js';
+import type { TopicSet } from '../topics/topic-store.js';
 import { quotaShardOf } from './quota-shards.js';
 import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
 import type { ExecutionClaim, ExecutionRecord } from './execution-record.js';
@@ -14,6 +15,8 @@ export interface SendContext {
   settings?: SettingsRecord;
   client?: ClientRecord;
   customization?: CustomizationRecord;
+  /** The client's topics, for a marketing workflow (issue 24 §3); absent when none were read or none exist. */
+  topics?: TopicSet;
   /** The execution's client template (absent for a system template or a deleted one). */
   template?: TemplateRecord;
   /** The contact's counter for the execution's local day: e-mails sent, and the executions waiting for a slot. */

@@ -9,6 +9,7 @@ import { renderEmail } from '../templates/render-email.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
 import { isSystemTemplateId } from '../templates/template-store.js';
 import { categoryOf, findWorkflow } from '../workflows/catalog.js';
+import { subscribedToTopic } from '../topics/contact-topics.js';
 import { GOAL_REACHED, goalReachedFor } from '../workflows/goals.js';
 import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
 import { claimedExecution, type DeliveryStore, type Reservation, type SendContext } from './delivery-store.js';
@@ -220,6 +221,7 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
     if (SUPPRESSION_REASONS.has(contact.unsubscribe_reason ?? '')) return { status: EXECUTION_STATUS.skipped, reason: 'suppressed' };
     if (categoryOf(execution.workflow_id) !== 'transactional') return { status: EXECUTION_STATUS.skipped, reason: 'unsubscribed' };
   }
+  if (leftTopic(execution, context)) return { status: EXECUTION_STATUS.skipped, reason: 'topic_unsubscribed' };
   const limits = effectiveLimits(settings, planOf(client.plan));
   if (!limits.enabledWorkflows.includes(execution.workflow_id)) return { status: EXECUTION_STATUS.skipped, reason: 'workflow_disabled' };
   const timeoutDays = settings?.queue_timeout_days ?? SETTINGS_DEFAULTS.queue_timeout_days;
@@ -227,6 +229,17 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
     return { status: EXECUTION_STATUS.cancelled, reason: 'queue_timeout' };
   }
   return undefined;
+}
+
+/**
+ * Marketing mail of a workflow whose customization names a topic the contact left (issue 24 §3): its own choice, else
+ * the topic's default. A topic id that names no topic any more (deleted meanwhile) is no topic.
+ */
+function leftTopic(execution: ExecutionRecord, context: SendContext): boolean {
+  const topicId = context.customization?.topic_id;
+  if (topicId === undefined || categoryOf(execution.workflow_id) !== 'marketing') return false;
+  const topic = context.topics?.topics.find((t) => t.id === topicId);
+  return topic !== undefined && !subscribedToTopic(context.contact!, topic);
 }
 
 /** The template chosen when the execution was created: a client template (live) or the system one. */

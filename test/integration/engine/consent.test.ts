@@ -90,4 +90,27 @@ describe('transactional and marketing mail over HTTP', () => {
     const payment = await awaitExecutionStatus(client.api_key, failed.body.data.execution_ids[0], 6);
     expect(payment).toMatchObject({ workflow_id: 5, reason: 'suppressed', sent_email_id: null });
   });
+
+  it('a marketing e-mail of a topic the contact left is skipped topic_unsubscribed; another contact gets it', async () => {
+    // Prepare: feature adoption (7) belongs to the topic; Ada leaves it, Bob does not
+    const client = await createTestClient();
+    const key = client.api_key;
+    await call('PATCH', '/client/settings', { key, body: { enabled_workflows: [7] } });
+    const topic = (await call('POST', '/client/topics', { key, body: { name: 'Feature tips' } })).body.data;
+    await call('PATCH', '/client/workflows/7/customization', { key, body: { topic_id: topic.id } });
+    const [ada, bob] = [address('ada'), address('bob')];
+    for (const email of [ada, bob]) await call('POST', '/client/contacts', { key, body: { email } });
+    await call('PATCH', `/client/contacts/${encodeURIComponent(ada)}/subscription`, { key, body: { is_subscribed: false, topic_id: topic.id } });
+
+    // Act
+    const [forAda, forBob] = [
+      await call('POST', '/client/events?sync=true', { key, body: { type: 'feature_used', email: ada } }),
+      await call('POST', '/client/events?sync=true', { key, body: { type: 'feature_used', email: bob } }),
+    ];
+
+    // Assess
+    expect(await awaitExecutionStatus(key, forAda.body.data.execution_ids[0], 6)).toMatchObject({ reason: 'topic_unsubscribed' });
+    await awaitExecutionStatus(key, forBob.body.data.execution_ids[0], 3);
+    expect(await awaitSesMailsTo(bob)).toHaveLength(1);
+  });
 });

@@ -4,7 +4,8 @@ import { withFooter } from '../../../../shared/domain/executions/compliance-foot
 import { EXECUTION_STATUS } from '../../../../shared/domain/executions/execution-record.js';
 import { CustomizationPatch } from '../../../../shared/domain/workflows/schemas.js';
 import { WORKFLOWS } from '../../../../shared/domain/workflows/catalog.js';
-import { engineHarness, NOW } from './engine-harness.js';
+import { createTopic } from '../../../../shared/domain/topics/manage-topics.js';
+import { CLIENT_ID, engineHarness, NOW } from './engine-harness.js';
 
 /** payment_failed as processing queues it: the transactional workflow of the catalog. */
 const PAYMENT_FAILED = { workflow_id: 5, template_id: 5, critical: true, priority_score: 100 } as const;
@@ -149,5 +150,76 @@ describe('withFooter', () => {
       html: `<p>Hi</p>\n<p style="font-size:12px;color:#6B7280;">1 Main St<br><a href="${url}">${label}</a></p>`,
       text: `Hi\n\n--\n1 Main St\n${label}: ${url}\n`,
     });
+  });
+});
+
+describe('topics at send time (issue 24 §3, memory ports)', () => {
+  /** A harness whose onboarding tips (2, marketing) belong to a topic, and payment_failed (5) is enabled too. */
+  async function withTopic(defaultSubscribed = true) {
+    const h = await engineHarness({ enabled_workflows: [1, 2, 5] });
+    const topic = await createTopic(h.stores, CLIENT_ID, { name: 'Tips', description: '', default_subscribed: defaultSubscribed });
+    await h.stores.customizations.save({
+      clientId: CLIENT_ID,
+      workflowId: 2,
+      overrides: { topic_id: topic.id },
+      expectedVersion: undefined,
+      at: NOW,
+      audit: { id: 'a1', workflow_id: 2, key_id: 1, auth_method: 'api_key', request_id: null, at: NOW, before: {} as never, after: {} as never },
+    });
+    return { h, topic };
+  }
+  const TIPS = { workflow_id: 2, template_id: 2, priority_score: 60 } as const;
+
+  it.each([
+    ['left the topic', true, { topic_1: false }, 'topic_unsubscribed'],
+    ['never chose an opt-in topic', false, {}, 'topic_unsubscribed'],
+    ['joined an opt-in topic', false, { topic_1: true }, undefined],
+    ['never chose a default topic', true, {}, undefined],
+  ] as const)('a contact that %s: the topic mail is %s', async (_what, defaultSubscribed, choice, reason) => {
+    // Prepare
+    const { h } = await withTopic(defaultSubscribed);
+    const ann = await h.contact(choice as never);
+    const tips = await h.queued(ann, TIPS);
+
+    // Act
+    const outcome = await h.execute(tips.id);
+
+    // Assess
+    expect(outcome).toEqual(
+      reason ? { kind: 'finished', status: EXECUTION_STATUS.skipped, reason } : { kind: 'finished', status: EXECUTION_STATUS.completed },
+    );
+    expect(h.mailer.emails).toHaveLength(reason ? 0 : 1);
+  });
+
+  it('leaves the rest of the marketing mail and the transactional mail of a contact that left one topic', async () => {
+    const { h } = await withTopic();
+    const ann = await h.contact({ topic_1: false } as never);
+    const ids = [(await h.queued(ann)).id, (await h.queued(ann, TIPS)).id, (await h.queued(ann, PAYMENT_FAILED)).id];
+
+    const outcomes = [];
+    for (const id of ids) outcomes.push(await h.execute(id));
+
+    expect(outcomes).toEqual([
+      { kind: 'finished', status: EXECUTION_STATUS.completed },
+      { kind: 'finished', status: EXECUTION_STATUS.skipped, reason: 'topic_unsubscribed' },
+      { kind: 'finished', status: EXECUTION_STATUS.completed },
+    ]);
+  });
+
+  it('a contact that left all marketing mail is skipped `unsubscribed` whatever its topic choices say', async () => {
+    const { h } = await withTopic();
+    const ann = await h.contact({ is_subscribed: false, unsubscribed_at: NOW, topic_1: true } as never);
+    const tips = await h.queued(ann, TIPS);
+
+    expect(await h.execute(tips.id)).toEqual({ kind: 'finished', status: EXECUTION_STATUS.skipped, reason: 'unsubscribed' });
+  });
+
+  it('a topic deleted while a customization still names it is no topic: the mail goes', async () => {
+    const { h, topic } = await withTopic();
+    await h.stores.topics.save(CLIENT_ID, { topics: [], next_id: topic.id + 1, version: 2 });
+    const ann = await h.contact({ topic_1: false } as never);
+    const tips = await h.queued(ann, TIPS);
+
+    expect(await h.execute(tips.id)).toEqual({ kind: 'finished', status: EXECUTION_STATUS.completed });
   });
 });
