@@ -18,7 +18,8 @@ export const handler = publicPage(
     summary: 'Unsubscribe (one-click)',
     description:
       "RFC 8058 one-click unsubscribe, sent by mail clients from the e-mail's `List-Unsubscribe` header, or the " +
-      "unsubscribe page's button. The contact is unsubscribed at once; no redirect, no cookie.",
+      "unsubscribe page's button. The contact is unsubscribed at once; no redirect, no cookie. The link of an e-mail " +
+      "sent under a topic (issue 24 §3) leaves that topic only: the contact's other mail goes on.",
     params: LinkTokenParams,
     form: z.object({ 'List-Unsubscribe': z.optional(z.literal('One-Click')) }),
     pages: { 200: 'The contact is unsubscribed', 404: 'The link is not valid' },

@@ -1,6 +1,9 @@
 import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { topicChoiceAttribute } from '../../domain/topics/contact-topics.js';
 import type {
+  TopicUnsubscribe,
+  TopicUnsubscribeOutcome,
   LinkUnsubscribe,
   LinkUnsubscribeOutcome,
   SubscriptionState,
@@ -18,6 +21,10 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
     private readonly tableName: string,
     private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
+
+  leaveTopic(write: TopicUnsubscribe): Promise<TopicUnsubscribeOutcome> {
+    return leaveTopicIn(this.db, this.tableName, this.stats, write);
+  }
 
   async unsubscribe(write: LinkUnsubscribe): Promise<LinkUnsubscribeOutcome> {
     const { clientId, contactId, sentEmailId, reason, log } = write;
@@ -55,6 +62,38 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
       if (contact?.Code !== 'ConditionalCheckFailed') throw error;
       return { status: 'not_subscribed', contact: subscriptionOf(contact.Item) };
     }
+  }
+}
+
+/** Leaving one topic: [contact Update of `topic_<id>`, the e-mail's log Put, its day counter], one transaction. */
+async function leaveTopicIn(db: DynamoDBDocumentClient, tableName: string, stats: StatsItems, write: TopicUnsubscribe): Promise<TopicUnsubscribeOutcome> {
+  const { clientId, contactId, sentEmailId, topicId, log } = write;
+  const command = new TransactWriteCommand({
+    TransactItems: [
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.contact(clientId, contactId),
+          UpdateExpression: 'SET #topic = :false, updated_at = :at',
+          // Only a contact that exists (an Update alone would create a bare item) and is still in the topic: a repeat
+          // POST writes nothing and counts nothing.
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#topic) OR #topic = :true)',
+          ExpressionAttributeNames: { '#topic': topicChoiceAttribute(topicId) },
+          ExpressionAttributeValues: { ':false': false, ':true': true, ':at': log.created_at },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      { Put: { TableName: tableName, Item: { ...keys.sentEmailLog(clientId, sentEmailId, log.created_at, log.id), ...log } } },
+      ...optional(stats.workflowDay(linkUnsubscribeIncrement(write))),
+    ],
+  });
+  try {
+    await sendTransaction(db, command);
+    return 'left';
+  } catch (error) {
+    const contact = error instanceof TransactionCanceledException ? error.CancellationReasons?.[0] : undefined;
+    if (contact?.Code !== 'ConditionalCheckFailed') throw error;
+    return contact.Item ? 'not_in_topic' : 'gone';
   }
 }
 

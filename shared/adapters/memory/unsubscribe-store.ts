@@ -1,5 +1,12 @@
 import type { SentEmailLogRecord } from '../../domain/sent-emails/sent-email-record.js';
-import type { LinkUnsubscribe, LinkUnsubscribeOutcome, UnsubscribeStore } from '../../domain/links/unsubscribe-store.js';
+import type {
+  LinkUnsubscribe,
+  LinkUnsubscribeOutcome,
+  TopicUnsubscribe,
+  TopicUnsubscribeOutcome,
+  UnsubscribeStore,
+} from '../../domain/links/unsubscribe-store.js';
+import { topicChoiceOf, topicChoiceAttribute } from '../../domain/topics/contact-topics.js';
 import { clientKey, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
 import { linkUnsubscribeIncrement } from '../../domain/links/unsubscribe-store.js';
 
@@ -12,6 +19,23 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
     private readonly aggregates: Pick<MemoryAggregates, 'contacts'>,
     private readonly data: MemoryEngineData,
   ) {}
+
+  async leaveTopic(write: TopicUnsubscribe): Promise<TopicUnsubscribeOutcome> {
+    const contact = this.aggregates.contacts.contacts.get(clientKey(write.clientId, write.contactId));
+    if (!contact) return 'gone';
+    if (topicChoiceOf(contact, write.topicId) === false) return 'not_in_topic';
+    Object.assign(contact, { [topicChoiceAttribute(write.topicId)]: false, updated_at: write.log.created_at });
+    this.addLog(write.clientId, write.sentEmailId, write.log);
+    this.data.stats.add(linkUnsubscribeIncrement(write));
+    return 'left';
+  }
+
+  private addLog(clientId: number, sentEmailId: string, log: SentEmailLogRecord): void {
+    const k = sentEmailKey(clientId, sentEmailId);
+    const logs = this.data.sentEmailLogs.get(k) ?? new Map<string, SentEmailLogRecord>();
+    logs.set(`${log.created_at}#${log.id}`, stored(log));
+    this.data.sentEmailLogs.set(k, logs);
+  }
 
   async unsubscribe(write: LinkUnsubscribe): Promise<LinkUnsubscribeOutcome> {
     const { clientId, contactId, sentEmailId, reason, log } = write;

@@ -236,10 +236,15 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
  * the topic's default. A topic id that names no topic any more (deleted meanwhile) is no topic.
  */
 function leftTopic(execution: ExecutionRecord, context: SendContext): boolean {
-  const topicId = context.customization?.topic_id;
-  if (topicId === undefined || categoryOf(execution.workflow_id) !== 'marketing') return false;
-  const topic = context.topics?.topics.find((t) => t.id === topicId);
+  const topic = topicOf(execution, context);
   return topic !== undefined && !subscribedToTopic(context.contact!, topic);
+}
+
+/** The topic a marketing e-mail of this execution goes under: its workflow's `topic_id`, if that topic exists. */
+function topicOf(execution: ExecutionRecord, context: SendContext) {
+  const topicId = context.customization?.topic_id;
+  if (topicId === undefined || categoryOf(execution.workflow_id) !== 'marketing') return undefined;
+  return context.topics?.topics.find((t) => t.id === topicId);
 }
 
 /** The template chosen when the execution was created: a client template (live) or the system one. */
@@ -292,6 +297,7 @@ function buildReservation(
     html_body: body.html,
     text_body: body.text,
     browser_url: browserUrl,
+    ...(topicOf(execution, context) ? { topic_id: topicOf(execution, context)!.id } : {}),
     status: SENT_STATUS.queued,
     status_updated_at: at,
     created_at: at,

@@ -44,6 +44,7 @@ export async function unsubscribeByLink(
   if (!found) return undefined;
   const { email, logs } = found;
   const at = deps.clock.now().toISOString();
+  if (email.topic_id !== undefined) return leaveTopicByLink(deps, email, logs, email.topic_id, at);
   let contact: SubscriptionState | undefined = await deps.contacts.get(email.client_id, email.contact_id);
   if (contact?.is_subscribed) {
     const outcome = await deps.unsubscribe.unsubscribe({
@@ -60,6 +61,27 @@ export async function unsubscribeByLink(
   }
   if (contact && !contact.is_subscribed && !logs.some((log) => log.status === SENT_STATUS.unsubscribed)) {
     await deps.sentEmails.addLog(email.client_id, email.id, unsubscribedLog(repairedLogTime(email, contact, at)));
+  }
+  return email;
+}
+
+/**
+ * The one-click link of a topic's e-mail (issue 24 §3) leaves that topic only: the contact's `topic_<id>` false and
+ * the e-mail's `unsubscribed` log in one transaction (no read of the contact: the write's condition decides). A contact
+ * that had left the topic already gets only a missing log (a repair, as above). Requests: the Query, then one
+ * transaction, one PutItem or nothing.
+ */
+async function leaveTopicByLink(
+  deps: { sentEmails: SentEmailStore; unsubscribe: UnsubscribeStore },
+  email: SentEmailRecord,
+  logs: readonly SentEmailLogRecord[],
+  topicId: number,
+  at: string,
+): Promise<SentEmailRecord> {
+  const write = { clientId: email.client_id, contactId: email.contact_id, sentEmailId: email.id, workflowId: email.workflow_id, topicId };
+  const outcome = await deps.unsubscribe.leaveTopic({ ...write, log: unsubscribedLog(at) });
+  if (outcome === 'not_in_topic' && !logs.some((log) => log.status === SENT_STATUS.unsubscribed)) {
+    await deps.sentEmails.addLog(email.client_id, email.id, unsubscribedLog(at));
   }
   return email;
 }

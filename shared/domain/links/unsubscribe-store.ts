@@ -23,6 +23,12 @@ export interface LinkUnsubscribe {
   log: SentEmailLogRecord;
 }
 
+/** What leaving one topic by a one-click link writes (issue 24 §3): the contact's choice and the e-mail's log. */
+export type TopicUnsubscribe = Omit<LinkUnsubscribe, 'reason'> & { topicId: number };
+
+/** `gone`: no contact any more; `not_in_topic`: it had left the topic already. Either way nothing was written. */
+export type TopicUnsubscribeOutcome = 'left' | 'not_in_topic' | 'gone';
+
 export type LinkUnsubscribeOutcome =
   | { status: 'unsubscribed' }
   /** The contact was not subscribed (or gone: undefined) when the write arrived, as it is now: nothing was written. */
@@ -38,10 +44,16 @@ export interface UnsubscribeStore {
    * the e-mail gets `log`, and the workflow's day counter `unsubscribed_link` goes up by one. All land or none does.
    */
   unsubscribe(write: LinkUnsubscribe): Promise<LinkUnsubscribeOutcome>;
+  /**
+   * One transaction: the contact, only if it exists and had not left the topic (`topic_<id>` absent or true), gets
+   * `topic_<id>` = false (its `is_subscribed` and reason stay), the e-mail gets `log`, and the workflow's day counter
+   * `unsubscribed_link` goes up by one. All land or none does.
+   */
+  leaveTopic(write: TopicUnsubscribe): Promise<TopicUnsubscribeOutcome>;
 }
 
 /** The day-counter increment of a one-click unsubscribe: on the day of its log, the e-mail's workflow's row. */
-export const linkUnsubscribeIncrement = (write: LinkUnsubscribe): StatsIncrement => ({
+export const linkUnsubscribeIncrement = (write: Omit<LinkUnsubscribe, 'reason'>): StatsIncrement => ({
   clientId: write.clientId,
   workflowId: write.workflowId,
   day: utcDayOf(Date.parse(write.log.created_at)),

@@ -39,6 +39,8 @@ export interface SentEmailRecord {
   status_updated_at: string;
   /** The event whose processing created the execution (null for a test send); absent on e-mails sent before it was kept. */
   event_id?: number | null;
+  /** The topic the e-mail was sent under (issue 24 §3): its one-click link leaves that topic only. */
+  topic_id?: number;
   created_at: string;
 }
 

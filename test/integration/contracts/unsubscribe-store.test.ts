@@ -223,4 +223,33 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
     expect(contact).toEqual(halfDone.contact);
     expect(logs).toEqual([mail.queued, linkLog(AT)]);
   });
+
+  it('leaves one topic in one write (issue 24 §3): topic_<id> false and the log, is_subscribed untouched; again: nothing', async () => {
+    // Prepare
+    const adapter = makeAdapter();
+    const mail = await mailedContact(adapter);
+    const write = { clientId: mail.clientId, contactId: mail.contactId, sentEmailId: mail.email.id, workflowId: 1, topicId: 4, log: linkLog(AT) };
+
+    // Act
+    const first = await adapter.measure(() => adapter.stores.unsubscribe.leaveTopic(write));
+    const again = await adapter.stores.unsubscribe.leaveTopic({ ...write, log: linkLog(LATER) });
+
+    // Assess
+    expect(first.result).toBe('left');
+    expect(first.usage).toEqual(usage({ TransactWriteItemsCommand: 1 }));
+    expect(again).toBe('not_in_topic');
+    const { contact, logs } = await mail.state();
+    expect(contact).toMatchObject({ is_subscribed: true, topic_4: false, updated_at: AT });
+    expect(logs.map((l) => l.created_at).sort()).toEqual([SENT_AT, AT]);
+  });
+
+  it('leaves no topic write for a contact that is gone, and creates no bare contact item', async () => {
+    const adapter = makeAdapter();
+    const mail = await mailedContact(adapter);
+    const write = { clientId: mail.clientId, contactId: mail.contactId + 10_000, sentEmailId: mail.email.id, workflowId: 1, topicId: 4, log: linkLog(AT) };
+
+    expect(await adapter.stores.unsubscribe.leaveTopic(write)).toBe('gone');
+    expect(await adapter.rawContact(mail.clientId, mail.contactId + 10_000)).toBeUndefined();
+    expect((await mail.state()).logs).toEqual([mail.queued]);
+  });
 });

@@ -113,4 +113,36 @@ describe('transactional and marketing mail over HTTP', () => {
     await awaitExecutionStatus(key, forBob.body.data.execution_ids[0], 3);
     expect(await awaitSesMailsTo(bob)).toHaveLength(1);
   });
+
+  it('the one-click link of a topic mail leaves that topic only, with its log; the rest of the marketing mail goes on', async () => {
+    // Prepare: feature adoption (7) belongs to the topic, welcome (1) to none; Ada gets a feature e-mail
+    const client = await createTestClient();
+    const key = client.api_key;
+    await call('PATCH', '/client/settings', { key, body: { enabled_workflows: [1, 7] } });
+    const topic = (await call('POST', '/client/topics', { key, body: { name: 'Feature tips' } })).body.data;
+    await call('PATCH', '/client/workflows/7/customization', { key, body: { topic_id: topic.id } });
+    const ada = address('ada');
+    await call('POST', '/client/contacts', { key, body: { email: ada } });
+    const used = await call('POST', '/client/events?sync=true', { key, body: { type: 'feature_used', email: ada } });
+    const sent = await awaitExecutionStatus(key, used.body.data.execution_ids[0], 3);
+    const [mail] = await awaitSesMailsTo(ada);
+    const link = mail!.headers!.find((h) => h.name === 'List-Unsubscribe')!.value.slice(1, -1);
+
+    // Act: RFC 8058 one-click, as a mail client sends it, twice
+    const posts = [];
+    for (let i = 0; i < 2; i += 1) {
+      posts.push(await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' }));
+    }
+    const contact = await call('GET', `/client/contacts/${encodeURIComponent(ada)}`, { key });
+    const email = await call('GET', `/client/sent-emails/${sent.sent_email_id}`, { key });
+    const again = await call('POST', '/client/events?sync=true', { key, body: { type: 'feature_used', email: ada } });
+    const signup = await call('POST', '/client/events?sync=true', { key, body: { type: 'signup', email: ada } });
+
+    // Assess
+    expect(posts.map((r) => r.status)).toEqual([200, 200]);
+    expect(contact.body.data).toMatchObject({ is_subscribed: true, topic_subscriptions: [{ topic_id: topic.id, is_subscribed: false }] });
+    expect(email.body.data.logs.filter((l: { status: number }) => l.status === 11)).toHaveLength(1);
+    expect(await awaitExecutionStatus(key, again.body.data.execution_ids[0], 6)).toMatchObject({ reason: 'topic_unsubscribed' });
+    await awaitExecutionStatus(key, signup.body.data.execution_ids[0], 3);
+  });
 });

@@ -83,6 +83,9 @@ function failingStore(stores: MemoryStores, when: 'instead' | 'after-contact' | 
       if (when === 'after-log') await stores.sentEmails.addLog(write.clientId, write.sentEmailId, write.log);
       throw new Error('store unavailable');
     },
+    async leaveTopic() {
+      throw new Error('store unavailable');
+    },
   };
 }
 
