@@ -1,21 +1,30 @@
 import { publicPage } from '../../shared/http/public-page.js';
+import { clock } from '../../shared/composition/providers/clock.js';
+import { contactStore } from '../../shared/composition/providers/contact-store.js';
 import { sentEmailStore } from '../../shared/composition/providers/sent-email-store.js';
+import { settingsStore } from '../../shared/composition/providers/settings-store.js';
+import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { linkSecret } from '../../shared/composition/providers/link-secret.js';
-import { openLink } from '../../shared/domain/links/public-links.js';
-import { linkNotFoundPage, unsubscribeQuestionPage } from '../../shared/domain/links/pages.js';
+import { linkNotFoundPage, PREFERENCE_PAGE_CSP, preferencePage } from '../../shared/domain/links/pages.js';
+import { loadPreferences } from '../../shared/domain/links/preferences.js';
 import { LinkTokenParams } from '../../shared/domain/links/schemas.js';
 
-/** GET /u/{token} — a page offering to unsubscribe; a GET never changes anything. */
+/** GET /u/{token} — the preference page (issue 24 §3); a GET never changes anything. */
 export const handler = publicPage(
   {
-    summary: 'Unsubscribe page',
-    description: 'The unsubscribe link of an e-mail: a page with a button that posts to the same URL. A GET changes nothing.',
+    summary: 'Preference page',
+    description:
+      "The unsubscribe link of an e-mail: the contact's preference page, in the client's brand — every topic with its " +
+      'state, the choice to leave all marketing mail, and a save button that posts the form to the same URL. Works ' +
+      'without JavaScript; loads nothing from another origin. A GET changes nothing.',
     params: LinkTokenParams,
-    pages: { 200: 'A page offering to unsubscribe', 404: 'The link is not valid' },
+    pages: { 200: 'The preference page', 404: 'The link is not valid (or its contact was erased)' },
   },
-  [sentEmailStore, linkSecret],
+  [sentEmailStore, contactStore, topicStore, settingsStore, clock, linkSecret],
   async ({ params }, { deps }) => {
-    const email = await openLink(deps, await deps.linkSecret.value(), params.token, 'u');
-    return email ? { status: 200 as const, html: unsubscribeQuestionPage(email.to_email) } : { status: 404 as const, html: linkNotFoundPage() };
+    const view = await loadPreferences(deps, await deps.linkSecret.value(), params.token);
+    if (!view) return { status: 404 as const, html: linkNotFoundPage() };
+    const page = preferencePage({ address: view.email.to_email, brand: view.brand, leftAll: view.leftAll, topics: view.topics });
+    return { status: 200 as const, html: page, headers: { 'content-security-policy': PREFERENCE_PAGE_CSP } };
   },
 );

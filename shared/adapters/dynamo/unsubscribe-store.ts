@@ -2,6 +2,7 @@ import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/clie
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { topicChoiceAttribute } from '../../domain/topics/contact-topics.js';
 import type {
+  PreferenceWrite,
   TopicUnsubscribe,
   TopicUnsubscribeOutcome,
   LinkUnsubscribe,
@@ -21,6 +22,46 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
     private readonly tableName: string,
     private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
+
+  async savePreferences(write: PreferenceWrite): Promise<boolean> {
+    const { clientId, contactId, sentEmailId, log, at } = write;
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':at': at };
+    const set = ['updated_at = :at'];
+    Object.entries(write.topics).forEach(([topicId, subscribed], i) => {
+      names[`#t${i}`] = topicChoiceAttribute(Number(topicId));
+      values[`:t${i}`] = subscribed;
+      set.push(`#t${i} = :t${i}`);
+    });
+    if (write.leaveAll) {
+      // A reason and time another path set (a bounce racing the save) are kept.
+      set.push('is_subscribed = :false', 'unsubscribed_at = if_not_exists(unsubscribed_at, :at)', 'unsubscribe_reason = if_not_exists(unsubscribe_reason, :r)');
+      Object.assign(values, { ':false': false, ':r': write.leaveAll.reason });
+    }
+    const command = new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: keys.contact(clientId, contactId),
+            UpdateExpression: `SET ${set.join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk)',
+            ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+            ExpressionAttributeValues: values,
+          },
+        },
+        ...(log ? [{ Put: { TableName: this.tableName, Item: { ...keys.sentEmailLog(clientId, sentEmailId, log.created_at, log.id), ...log } } }] : []),
+      ],
+    });
+    try {
+      await sendTransaction(this.db, command);
+      return true;
+    } catch (error) {
+      const contact = error instanceof TransactionCanceledException ? error.CancellationReasons?.[0] : undefined;
+      if (contact?.Code === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  }
 
   leaveTopic(write: TopicUnsubscribe): Promise<TopicUnsubscribeOutcome> {
     return leaveTopicIn(this.db, this.tableName, this.stats, write);

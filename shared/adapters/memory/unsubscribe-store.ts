@@ -1,5 +1,6 @@
 import type { SentEmailLogRecord } from '../../domain/sent-emails/sent-email-record.js';
 import type {
+  PreferenceWrite,
   LinkUnsubscribe,
   LinkUnsubscribeOutcome,
   TopicUnsubscribe,
@@ -28,6 +29,22 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
     this.addLog(write.clientId, write.sentEmailId, write.log);
     this.data.stats.add(linkUnsubscribeIncrement(write));
     return 'left';
+  }
+
+  async savePreferences(write: PreferenceWrite): Promise<boolean> {
+    const contact = this.aggregates.contacts.contacts.get(clientKey(write.clientId, write.contactId));
+    if (!contact) return false;
+    for (const [topicId, subscribed] of Object.entries(write.topics)) {
+      (contact as unknown as Record<string, unknown>)[topicChoiceAttribute(Number(topicId))] = subscribed;
+    }
+    contact.updated_at = write.at;
+    if (write.leaveAll) {
+      contact.is_subscribed = false;
+      contact.unsubscribed_at ??= write.at;
+      contact.unsubscribe_reason ??= write.leaveAll.reason;
+    }
+    if (write.log) this.addLog(write.clientId, write.sentEmailId, write.log);
+    return true;
   }
 
   private addLog(clientId: number, sentEmailId: string, log: SentEmailLogRecord): void {

@@ -29,6 +29,20 @@ export type TopicUnsubscribe = Omit<LinkUnsubscribe, 'reason'> & { topicId: numb
 /** `gone`: no contact any more; `not_in_topic`: it had left the topic already. Either way nothing was written. */
 export type TopicUnsubscribeOutcome = 'left' | 'not_in_topic' | 'gone';
 
+/** What the preference page's save writes (issue 24 §3). */
+export interface PreferenceWrite {
+  clientId: number;
+  contactId: number;
+  sentEmailId: string;
+  /** topic id → the contact's new choice (`topic_<id>`). */
+  topics: Record<number, boolean>;
+  /** Leave all marketing mail: is_subscribed false, the reason and time kept if the contact has them already. */
+  leaveAll?: { reason: string };
+  at: string;
+  /** The e-mail's `unsubscribed` log, when the save left a topic or all marketing mail. */
+  log?: SentEmailLogRecord;
+}
+
 export type LinkUnsubscribeOutcome =
   | { status: 'unsubscribed' }
   /** The contact was not subscribed (or gone: undefined) when the write arrived, as it is now: nothing was written. */
@@ -50,6 +64,8 @@ export interface UnsubscribeStore {
    * `unsubscribed_link` goes up by one. All land or none does.
    */
   leaveTopic(write: TopicUnsubscribe): Promise<TopicUnsubscribeOutcome>;
+  /** One transaction: the contact (only if it exists) and the log, if any. False when the contact is gone. */
+  savePreferences(write: PreferenceWrite): Promise<boolean>;
 }
 
 /** The day-counter increment of a one-click unsubscribe: on the day of its log, the e-mail's workflow's row. */

@@ -101,7 +101,8 @@ describe("the one-click link of a topic's e-mail (issue 24 §3)", () => {
   it('fault: the write dies — nothing is half-written, and the next POST does it all', async () => {
     // Prepare: the store fails before its transaction lands (DynamoDB: the transaction is all or nothing)
     const stores = await seeded();
-    const failing: UnsubscribeStore = { ...stores.unsubscribe, unsubscribe: stores.unsubscribe.unsubscribe.bind(stores.unsubscribe), leaveTopic: async () => {
+    const failing: UnsubscribeStore = { ...stores.unsubscribe, unsubscribe: stores.unsubscribe.unsubscribe.bind(stores.unsubscribe),
+      savePreferences: stores.unsubscribe.savePreferences.bind(stores.unsubscribe), leaveTopic: async () => {
       throw new Error('store unavailable');
     } };
 

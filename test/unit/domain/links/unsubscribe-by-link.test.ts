@@ -86,6 +86,9 @@ function failingStore(stores: MemoryStores, when: 'instead' | 'after-contact' | 
     async leaveTopic() {
       throw new Error('store unavailable');
     },
+    async savePreferences() {
+      throw new Error('store unavailable');
+    },
   };
 }
 
