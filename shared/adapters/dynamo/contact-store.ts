@@ -28,6 +28,7 @@ import { DynamoIds } from './ids.js';
 import { sendTransaction } from './transactions.js';
 import { stripKeys } from './items.js';
 import { topicChoiceAttribute } from '../../domain/topics/contact-topics.js';
+import { SUPPRESSION_REASONS } from '../../domain/contacts/suppression.js';
 import { keys } from './keys.js';
 import { TABLE_KEYS } from './table-definition.js';
 
@@ -135,6 +136,7 @@ export class DynamoContactStore implements ContactStore {
     change: SubscriptionChange,
   ): Promise<ContactRecord | undefined> {
     const values: Record<string, unknown> = { ':s': change.is_subscribed, ':at': change.at };
+    let condition = 'attribute_exists(pk)';
     let expression: string;
     const names: Record<string, string> = {};
     if (change.topic_id !== undefined) {
@@ -149,6 +151,11 @@ export class DynamoContactStore implements ContactStore {
       if (change.unsubscribe_reason !== undefined) {
         expression += ', unsubscribe_reason = :r';
         values[':r'] = change.unsubscribe_reason;
+        // A suppression reason (a bounce, a complaint) is never replaced: transactional mail must keep skipping it.
+        const reasons = SUPPRESSION_REASONS.map((_, i) => `:sup${i}`);
+        SUPPRESSION_REASONS.forEach((reason, i) => (values[`:sup${i}`] = reason));
+        values[':false'] = false;
+        condition += ` AND NOT (is_subscribed = :false AND unsubscribe_reason IN (${reasons.join(', ')}))`;
       }
     }
     try {
@@ -157,16 +164,19 @@ export class DynamoContactStore implements ContactStore {
           TableName: this.tableName,
           Key: keys.contact(clientId, contactId),
           UpdateExpression: expression,
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: condition,
           ExpressionAttributeValues: values,
           ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
           ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       return out.Attributes ? stripKeys<ContactRecord>(out.Attributes) : undefined;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
-      throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // The contact exists but is suppressed: unsubscribe it again keeping the suppression reason (one more write).
+      if (error.Item && change.unsubscribe_reason !== undefined) return this.updateSubscription(clientId, contactId, { ...change, unsubscribe_reason: undefined });
+      return undefined;
     }
   }
 

@@ -10,6 +10,7 @@ import type {
 } from '../../domain/contacts/contact-store.js';
 import { UniqueViolation } from '../../domain/contacts/contact-store.js';
 import { topicChoiceAttribute } from '../../domain/topics/contact-topics.js';
+import { isSuppressionReason } from '../../domain/contacts/suppression.js';
 
 const key = (clientId: number, value: string | number): string => `${clientId}\u0000${value}`;
 const copy = <T>(value: T): T => structuredClone(value);
@@ -52,6 +53,7 @@ export class MemoryContactStore implements ContactStore {
   async updateSubscription(clientId: number, contactId: number, change: SubscriptionChange): Promise<ContactRecord | undefined> {
     const stored = this.contacts.get(key(clientId, contactId));
     if (!stored) return undefined;
+    const wasSuppressed = stored.is_subscribed === false && isSuppressionReason(stored.unsubscribe_reason);
     stored.updated_at = change.at;
     if (change.topic_id !== undefined) {
       (stored as unknown as Record<string, unknown>)[topicChoiceAttribute(change.topic_id)] = change.is_subscribed;
@@ -64,7 +66,8 @@ export class MemoryContactStore implements ContactStore {
     } else {
       // The first unsubscription time is kept when an unsubscribed contact is unsubscribed again.
       stored.unsubscribed_at ??= change.at;
-      if (change.unsubscribe_reason !== undefined) stored.unsubscribe_reason = change.unsubscribe_reason;
+      // A suppression reason (a bounce, a complaint) is never replaced: transactional mail must keep skipping it.
+      if (change.unsubscribe_reason !== undefined && !wasSuppressed) stored.unsubscribe_reason = change.unsubscribe_reason;
     }
     return copy(stored);
   }

@@ -10,6 +10,7 @@ import { findSystemTemplate } from '../templates/system-templates.js';
 import { isSystemTemplateId } from '../templates/template-store.js';
 import { categoryOf, findWorkflow } from '../workflows/catalog.js';
 import { subscribedToTopic } from '../topics/contact-topics.js';
+import { isSuppressionReason } from '../contacts/suppression.js';
 import { GOAL_REACHED, goalReachedFor } from '../workflows/goals.js';
 import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
 import { claimedExecution, type DeliveryStore, type Reservation, type SendContext } from './delivery-store.js';
@@ -202,8 +203,6 @@ export function yieldsToHigherPriority(execution: ExecutionRecord, context: Send
   return outranking.length >= left;
 }
 
-/** Unsubscribe reasons that mean the address must not be mailed (issue 9): its executions are skipped `suppressed`. */
-const SUPPRESSION_REASONS = new Set(['hard_bounce', 'complaint', 'transient_bounces', 'suppressed']);
 
 /** A paused client's executions look again this often (status stays 1) until an admin resumes sending. */
 export const PAUSED_RECHECK_MS = 60 * 60 * 1000;
@@ -218,7 +217,7 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
   if (goal) return { status: EXECUTION_STATUS.cancelled, reason: GOAL_REACHED, goalEventId: goal.event_id };
   if (!contact.is_subscribed) {
     // A dead or complaining address gets nothing; an unsubscribed one still gets transactional mail (issue 24 §2).
-    if (SUPPRESSION_REASONS.has(contact.unsubscribe_reason ?? '')) return { status: EXECUTION_STATUS.skipped, reason: 'suppressed' };
+    if (isSuppressionReason(contact.unsubscribe_reason)) return { status: EXECUTION_STATUS.skipped, reason: 'suppressed' };
     if (categoryOf(execution.workflow_id) !== 'transactional') return { status: EXECUTION_STATUS.skipped, reason: 'unsubscribed' };
   }
   if (leftTopic(execution, context)) return { status: EXECUTION_STATUS.skipped, reason: 'topic_unsubscribed' };

@@ -91,6 +91,31 @@ describe('transactional and marketing mail over HTTP', () => {
     expect(payment).toMatchObject({ workflow_id: 5, reason: 'suppressed', sent_email_id: null });
   });
 
+  it("an API unsubscription of a suppressed address keeps the suppression reason, so transactional mail stays stopped", async () => {
+    // Prepare: the complaint simulator suppresses the address (delivery, then complaint)
+    const client = await createTestClient();
+    const key = client.api_key;
+    await call('PATCH', '/client/settings', { key, body: { enabled_workflows: [1, 5] } });
+    const email = 'complaint@simulator.amazonses.com';
+    await call('POST', '/client/events?sync=true', { key, body: { type: 'signup', email, auto_create_contact: true } });
+    await eventually('the complaint suppresses the contact', async () => {
+      const contact = await call('GET', `/client/contacts/${encodeURIComponent(email)}`, { key });
+      return contact.body.data.unsubscribe_reason === 'complaint' ? contact : undefined;
+    });
+
+    // Act
+    const patched = await call('PATCH', `/client/contacts/${encodeURIComponent(email)}/subscription`, {
+      key,
+      body: { is_subscribed: false, unsubscribe_reason: 'cleaning the list' },
+    });
+    const failed = await call('POST', '/client/events?sync=true', { key, body: { type: 'payment_failed', email } });
+
+    // Assess
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'complaint' });
+    expect(await awaitExecutionStatus(key, failed.body.data.execution_ids[0], 6)).toMatchObject({ reason: 'suppressed' });
+  });
+
   it('a marketing e-mail of a topic the contact left is skipped topic_unsubscribed; another contact gets it', async () => {
     // Prepare: feature adoption (7) belongs to the topic; Ada leaves it, Bob does not
     const client = await createTestClient();

@@ -123,6 +123,20 @@ describe('transactional and marketing mail (issue 24 §2, memory ports)', () => 
   });
 });
 
+describe('suppression survives an API unsubscription (memory port)', () => {
+  it.each([
+    ['hard_bounce', 'hard_bounce'],
+    ['unsubscribe_link', 'asked by phone'],
+  ])('a contact unsubscribed for %s, unsubscribed again with a reason, keeps %s', async (reason, kept) => {
+    const h = await engineHarness();
+    const ann = await h.contact({ is_subscribed: false, unsubscribed_at: NOW, unsubscribe_reason: reason });
+
+    const updated = await h.stores.contacts.updateSubscription(ann.client_id, ann.id, { is_subscribed: false, unsubscribe_reason: 'asked by phone', at: NOW });
+
+    expect(updated).toMatchObject({ is_subscribed: false, unsubscribe_reason: kept });
+  });
+});
+
 describe('the category is not a customization', () => {
   it.each([['transactional'], ['marketing'], [null]])('refuses category %j in the PATCH: 422 read_only on category', (value) => {
     const parsed = CustomizationPatch.safeParse({ priority_score: 10, category: value });
