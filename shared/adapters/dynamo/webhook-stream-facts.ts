@@ -27,7 +27,8 @@ const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Image
 /**
  * The facts in a batch of the table's change stream (NEW_AND_OLD_IMAGES), in stream order:
  * - a status log inserted on a sent e-mail (logs are written once per notification, so once per fact);
- * - a contact whose `is_subscribed` turned false (unsubscribed) or true again (subscribed);
+ * - a contact whose `is_subscribed` turned false (unsubscribed) or true again (subscribed); else whose topic choices
+ *   (`topic_<id>`, issue 24 §3) changed (topic_changed, listing the changed topics: one fact per write);
  * - an execution that became failed (4) or skipped (6).
  * Every other change is none. The infra's event source filter lets only these item kinds reach the function.
  */
@@ -65,8 +66,10 @@ function factOf(record: DynamoDBRecord): WebhookFact | undefined {
       const was = previous['is_subscribed'];
       const now = next['is_subscribed'];
       const type = was !== false && now === false ? 'contact.unsubscribed' : was === false && now === true ? 'contact.subscribed' : undefined;
-      if (!type) return undefined;
-      return { kind: 'contact', type, client_id: item.clientId, contact: contactFields(next, item.contactId) };
+      if (type) return { kind: 'contact', type, client_id: item.clientId, contact: contactFields(next, item.contactId) };
+      const topics = changedTopics(previous, next);
+      if (topics.length === 0) return undefined;
+      return { kind: 'contact', type: 'contact.topic_changed', client_id: item.clientId, contact: contactFields(next, item.contactId), topics };
     }
     case 'execution': {
       const status = next['status'];
@@ -80,6 +83,17 @@ function factOf(record: DynamoDBRecord): WebhookFact | undefined {
       };
     }
   }
+}
+
+/** The topic choices (`topic_<id>` booleans) a contact write changed, by topic id. */
+function changedTopics(previous: Image, next: Image): { topic_id: number; is_subscribed: boolean }[] {
+  return Object.keys(next)
+    .flatMap((name) => {
+      const id = /^topic_(\d+)$/.exec(name)?.[1];
+      const value = next[name];
+      return id !== undefined && typeof value === 'boolean' && previous[name] !== value ? [{ topic_id: Number(id), is_subscribed: value }] : [];
+    })
+    .sort((a, b) => a.topic_id - b.topic_id);
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

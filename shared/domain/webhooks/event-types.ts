@@ -15,6 +15,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'email.failed',
   'contact.unsubscribed',
   'contact.subscribed',
+  'contact.topic_changed',
   'execution.failed',
   'execution.skipped',
 ] as const;

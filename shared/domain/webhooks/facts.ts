@@ -17,12 +17,17 @@ export interface EmailFact {
   log: SentEmailLogRecord;
 }
 
-/** A contact's subscription changed: unsubscribed (by a link, SES, the suppression rules or the API) or subscribed again. */
+/**
+ * A contact's subscription changed: unsubscribed (by a link, SES, the suppression rules or the API) or subscribed
+ * again; or, with `is_subscribed` unchanged, its choice of one or more topics (issue 24 §3: the API, a topic's
+ * one-click link, the preference page) — `topics` lists those that changed.
+ */
 export interface ContactFact {
   kind: 'contact';
-  type: 'contact.unsubscribed' | 'contact.subscribed';
+  type: 'contact.unsubscribed' | 'contact.subscribed' | 'contact.topic_changed';
   client_id: number;
   contact: ContactFactFields;
+  topics?: { topic_id: number; is_subscribed: boolean }[];
 }
 
 export interface ContactFactFields {
@@ -81,6 +86,7 @@ export function factIdentity(fact: WebhookFact): string {
     case 'email':
       return `${fact.client_id}:sent:${fact.sent_email_id}:log:${fact.log.id}`;
     case 'contact':
+      if (fact.type === 'contact.topic_changed') return `${fact.client_id}:contact:${fact.contact.id}:topics:${fact.contact.updated_at}`;
       return fact.type === 'contact.unsubscribed'
         ? `${fact.client_id}:contact:${fact.contact.id}:unsubscribed:${fact.contact.unsubscribed_at ?? fact.contact.updated_at}`
         : `${fact.client_id}:contact:${fact.contact.id}:subscribed:${fact.contact.updated_at}`;

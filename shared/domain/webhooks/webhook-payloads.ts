@@ -73,6 +73,7 @@ function dataOf(fact: WebhookFact, context: FactContext): Record<string, unknown
         ...(fact.type === 'contact.unsubscribed'
           ? { reason: c.unsubscribe_reason ?? null, source: unsubscribeSourceOf(c.unsubscribe_reason) }
           : {}),
+        ...(fact.type === 'contact.topic_changed' ? { topics: fact.topics ?? [] } : {}),
       };
     }
     case 'execution': {
