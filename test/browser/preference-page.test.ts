@@ -63,7 +63,7 @@ describe('the preference page in a browser', () => {
     const reached: string[] = [];
     for (let i = 0; i < 4; i += 1) {
       await page.keyboard.press('Tab');
-      reached.push(await page.evaluate('document.activeElement.id || document.activeElement.textContent'));
+      reached.push(String(await page.evaluate('document.activeElement.id || document.activeElement.textContent')));
       if (i < 2) await page.keyboard.press('Space');
     }
     await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
