@@ -1,7 +1,6 @@
 import type { SystemMessage } from '../system-mail/system-mail.js';
+import { escapeHtml } from '../html/escape-html.js';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function message(to: string, subject: string, intro: string, link: string, validity: string): SystemMessage {
   const text = `${intro}\n\nSign in: ${link}\n\nThe link works once, for ${validity}. If you did not ask for it, ignore this e-mail.\n`;

@@ -1,4 +1,5 @@
 import type { WorkflowCategory } from '../workflows/catalog.js';
+import { escapeHtml } from '../html/escape-html.js';
 
 /**
  * Every lifecycle e-mail carries the sender's postal address and an unsubscribe link (CAN-SPAM, Gmail/Yahoo bulk
@@ -21,5 +22,3 @@ export function withFooter(
   return { html, text };
 }
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -2,8 +2,7 @@
  * The pages behind the links in e-mails. Plain, self-contained HTML (no scripts, no external assets): they open in
  * any browser and in mail scanners, and say only what the person needs.
  */
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml as escape } from '../html/escape-html.js';
 
 const layout = (title: string, body: string) => `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,8 +1,7 @@
 import type { SystemMail } from '../system-mail/system-mail.js';
 import type { ClientNotices } from './deliver-webhook.js';
+import { escapeHtml } from '../html/escape-html.js';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The notices of the webhook deliveries, as the service's own e-mails to the client's address. */
 export class SystemMailClientNotices implements ClientNotices {
