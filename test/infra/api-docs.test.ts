@@ -3,12 +3,31 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.js';
+import { routes, type RouteDefinition } from '../../functions/routes.js';
 import { createNodeFunction, entryOf } from '../../infra/node-function.js';
 import { API_REFERENCE_FILES } from '../../shared/http/api-reference.js';
 import { OPENAPI_DOCUMENT_FILE } from '../../shared/http/openapi-file.js';
 import { fileURLToPath } from 'node:url';
 
+
+/** The asset folder of one real bundling of a route's function with its static files, as `cdk synth` does it. */
+function bundled(route: RouteDefinition, stackName: string, description: string): string {
+  const app = new App({ context: { '@aws-cdk/core:appMode': 'inmemory' } });
+  const stack = new Stack(app, stackName);
+  createNodeFunction(stack, {
+    entry: entryOf('http', route.handler),
+    description,
+    timeoutSeconds: 10,
+    memoryMb: 512,
+    environment: {},
+    deletionProtection: false,
+    staticFiles: route.staticFiles,
+  });
+  const assembly = app.synth();
+  const dirs = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));
+  expect(dirs).toHaveLength(1);
+  return path.join(assembly.directory, dirs[0]!);
+}
 /**
  * The API reference's files ship beside the assets function's bundle, not inside it (issue 11 keeps bundles small):
  * one real bundling of that function, as `cdk synth` does it.
@@ -21,26 +40,10 @@ describe('the API reference assets function', () => {
   });
 
   it('has the files in its asset folder, byte for byte, and a small bundle', { timeout: 120_000 }, () => {
-    // Prepare
-    const app = new App({ context: { '@aws-cdk/core:appMode': 'inmemory' } });
-    const stack = new Stack(app, 'DocsAssets');
-    createNodeFunction(stack, {
-      entry: entryOf('http', route.handler),
-      description: 'GET /api/v1/docs/assets/{file}',
-      timeoutSeconds: 10,
-      memoryMb: 512,
-      environment: {},
-      deletionProtection: false,
-      staticFiles: route.staticFiles,
-    });
-
     // Act
-    const assembly = app.synth();
+    const dir = bundled(route, 'DocsAssets', 'GET /api/v1/docs/assets/{file}');
 
     // Assess
-    const dirs = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));
-    expect(dirs).toHaveLength(1);
-    const dir = path.join(assembly.directory, dirs[0]!);
     const resolve = createRequire(import.meta.url).resolve;
     for (const name of Object.keys(API_REFERENCE_FILES.files)) {
       const shipped = path.join(dir, 'assets', name);
@@ -58,26 +61,11 @@ describe('the OpenAPI document function', () => {
   const route = routes.find((r) => r.handler === 'openapi')!;
 
   it('ships docs/openapi.json byte for byte in its asset folder, and a bundle without the document', { timeout: 120_000 }, () => {
-    // Prepare
-    const app = new App({ context: { '@aws-cdk/core:appMode': 'inmemory' } });
-    const stack = new Stack(app, 'OpenApiDocument');
-    createNodeFunction(stack, {
-      entry: entryOf('http', route.handler),
-      description: 'GET /api/v1/openapi.json',
-      timeoutSeconds: 10,
-      memoryMb: 512,
-      environment: {},
-      deletionProtection: false,
-      staticFiles: route.staticFiles,
-    });
-
     // Act
-    const assembly = app.synth();
+    const dir = bundled(route, 'OpenApiDocument', 'GET /api/v1/openapi.json');
 
     // Assess
     expect(route.staticFiles).toEqual(OPENAPI_DOCUMENT_FILE);
-    const dirs = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));
-    const dir = path.join(assembly.directory, dirs[0]!);
     const shipped = path.join(dir, 'assets', 'openapi.json');
     const source = fileURLToPath(new URL('../../docs/openapi.json', import.meta.url));
     expect(readFileSync(shipped).equals(readFileSync(source))).toBe(true);
