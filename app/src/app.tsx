@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from './api/client.js';
 import { Layout } from './components/layout.js';
-import { OverviewPage } from './pages/overview.js';
+import { entryOf } from './pages/registry.js';
 import { SignInPage } from './pages/sign-in.js';
-import { followHistory, navigate, pageOf, pathname } from './router.js';
-import { loadSession, session } from './session.js';
+import { followHistory, navigate, route } from './router.js';
+import { can, loadSession, session } from './session.js';
 
 /** The app: who is signed in decides between the sign-in page and the signed-in pages. */
 export function App({ api }: { api: Api }) {
@@ -14,12 +14,12 @@ export function App({ api }: { api: Api }) {
     loadSession(api).catch((error: unknown) => setFailure(error instanceof Error ? error.message : String(error)));
   }, [api]);
 
-  const page = pageOf(pathname.value);
+  const { page, params } = route.value;
   const signedIn = session.value;
 
   useEffect(() => {
-    if (signedIn === null && page !== 'sign-in') navigate('sign-in', { replace: true });
-    if (signedIn && page === 'sign-in') navigate('overview', { replace: true });
+    if (signedIn === null && page !== 'sign-in') navigate('sign-in', {}, { replace: true });
+    if (signedIn && (page === 'sign-in' || page === 'home')) navigate('overview', {}, { replace: true });
   }, [signedIn, page]);
 
   if (failure) {
@@ -38,15 +38,17 @@ export function App({ api }: { api: Api }) {
     );
   }
   if (signedIn === null) return <SignInPage api={api} />;
+  const entry = page === 'home' || page === 'unknown' || page === 'sign-in' ? undefined : entryOf(page);
+  const Page = entry && can(signedIn, entry.permission ?? 'read') ? entry.component : undefined;
   return (
-    <Layout api={api} signedIn={signedIn}>
-      {page === 'unknown' ? (
+    <Layout api={api} signedIn={signedIn} page={entry?.page}>
+      {Page ? (
+        <Page api={api} params={params} signedIn={signedIn} />
+      ) : page === 'home' || page === 'sign-in' ? null : (
         <section>
           <h1>Not found</h1>
           <p>No such page of the dashboard.</p>
         </section>
-      ) : (
-        <OverviewPage api={api} />
       )}
     </Layout>
   );

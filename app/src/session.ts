@@ -1,4 +1,5 @@
 import { signal } from '@preact/signals';
+import { type Permission, type Role, roleGrants } from '../../shared/domain/users/roles.js';
 import type { Api } from './api/client.js';
 import type { paths } from './api/openapi.js';
 
@@ -23,3 +24,6 @@ export async function signOut(api: Api): Promise<void> {
   if (!response.ok && response.status !== 401) throw new Error(`Signing out failed (${response.status})`);
   session.value = null;
 }
+
+/** Whether the signed-in user's role holds `permission`: the app hides what the role cannot do; the API still refuses it. */
+export const can = (signedIn: SignedIn, permission: Permission): boolean => roleGrants(signedIn.user.role as Role, permission);

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from '../src/api/client.js';
 import { App } from '../src/app.js';
-import { pathname } from '../src/router.js';
+import { location } from '../src/router.js';
 import { session } from '../src/session.js';
 import { failure, fakeApi, ME, ok } from './fake-api.js';
 
@@ -18,7 +18,7 @@ const DELIVERABILITY = { window_days: 30, sends: 0, bounces: 0, complaints: 0, b
 beforeEach(() => {
   session.value = undefined;
   window.history.replaceState(null, '', '/app');
-  pathname.value = '/app';
+  location.value = { pathname: '/app', search: '' };
 });
 afterEach(() => {
   cleanup();

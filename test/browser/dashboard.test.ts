@@ -17,7 +17,7 @@ describe('the dashboard in a browser', () => {
 
     console.log(`dashboard: first page usable in ${result.firstPageMs} ms; controls reached with Tab: ${JSON.stringify(result.keyboard)}; screenshots: ${result.screenshots.join(', ')}`);
     expect(result.firstPageMs).toBeLessThanOrEqual(FIRST_PAGE_BUDGET_MS);
-    expect(result.screenshots).toHaveLength(3);
+    expect(result.screenshots.length).toBeGreaterThanOrEqual(3);
     // The keyboard walk saw the pages' controls (the e-mail field and its button; the overview's period, refresh, table…).
     expect(result.keyboard['sign-in']).toBeGreaterThanOrEqual(2);
     expect(result.keyboard['overview']).toBeGreaterThanOrEqual(8);

@@ -1,13 +1,21 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import type { DashboardPage } from '../../../shared/http/dashboard-pages.js';
 import type { Api } from '../api/client.js';
-import { navigate, pathOf } from '../router.js';
-import { type SignedIn, signOut } from '../session.js';
+import { entryOf, PAGES } from '../pages/registry.js';
+import { type SignedIn, can, signOut } from '../session.js';
+import { Link } from './link.js';
 
-/** The signed-in frame: the client, the user's name and role, sign out, and the navigation. */
-export function Layout({ api, signedIn, children }: { api: Api; signedIn: SignedIn; children: ComponentChildren }) {
+/** The signed-in frame: the client, the user's name and role, sign out, and the navigation (by role). */
+export function Layout(props: { api: Api; signedIn: SignedIn; page: DashboardPage | undefined; children: ComponentChildren }) {
+  const { api, signedIn, page, children } = props;
   const [failure, setFailure] = useState<string | undefined>();
   const { user, client } = signedIn;
+  const title = page ? entryOf(page)?.title : undefined;
+
+  useEffect(() => {
+    document.title = title ? `${title} · ${client.name}` : client.name;
+  }, [title, client.name]);
 
   async function onSignOut() {
     setFailure(undefined);
@@ -18,16 +26,22 @@ export function Layout({ api, signedIn, children }: { api: Api; signedIn: Signed
     }
   }
 
+  const links = PAGES.filter((entry) => entry.nav && can(signedIn, entry.permission ?? 'read'));
   return (
     <>
+      <a class="skip" href="#content">
+        Skip to content
+      </a>
       <header class="top">
-        <a class="brand" href={pathOf('overview')} onClick={(event) => (event.preventDefault(), navigate('overview'))}>
+        <Link class="brand" page="overview">
           {client.name}
-        </a>
+        </Link>
         <nav aria-label="Dashboard">
-          <a href={pathOf('overview')} aria-current="page" onClick={(event) => (event.preventDefault(), navigate('overview'))}>
-            Overview
-          </a>
+          {links.map((entry) => (
+            <Link key={entry.page} page={entry.page} current={entry.page === page}>
+              {entry.title}
+            </Link>
+          ))}
         </nav>
         <div class="account">
           <span>
@@ -43,7 +57,9 @@ export function Layout({ api, signedIn, children }: { api: Api; signedIn: Signed
           {failure}
         </p>
       )}
-      <main>{children}</main>
+      <main id="content" tabIndex={-1}>
+        {children}
+      </main>
     </>
   );
 }
