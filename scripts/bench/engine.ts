@@ -52,6 +52,11 @@ export interface EngineRun {
   ingestMs: number;
   endToEndMs: number;
   ingest: StepFigures;
+  /**
+   * The rate limit's window writes during the run (an `UpdateItem` each, inside `ingest`'s figures): every
+   * authenticated API request pays one (issue 19), the event's own writes are the rest.
+   */
+  rateLimitWrites: number;
   processing: StepFigures;
   execution: StepFigures;
   /** SES status notifications (issue 9): the local SES publishes a Send and a Delivery for every e-mail. */
@@ -68,6 +73,8 @@ export interface EngineBenchDeps {
   meter: EngineMeter;
   send: Send;
   newClient(plan: SubscriptionPlan['tier']): Promise<string>;
+  /** The rate limit's window writes so far (issue 19: one per authenticated API request); counted apart from the ingest's. */
+  rateCounts?: () => number;
 }
 
 export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptions): Promise<EngineRun> {
@@ -79,9 +86,11 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
   deps.meter.reset();
   deps.counter.reset();
   const sendsBefore = deps.runtime.engine.queue.sends;
+  const rateBefore = deps.rateCounts?.() ?? 0;
   const deadLettersBefore = deps.runtime.engine.queue.deadLetters.length;
   const timing = await runEvents(deps, client, options);
   const byCommand = deps.counter.snapshot();
+  const rateLimitWrites = (deps.rateCounts?.() ?? 0) - rateBefore;
   const queueSends = deps.runtime.engine.queue.sends - sendsBefore;
 
   const processing = stepOf(deps.meter.deliveries, 'events');
@@ -102,6 +111,7 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
       dynamo: minus(byCommand, processing.dynamo.byCommand, execution.dynamo.byCommand, notifications.dynamo.byCommand),
       calls: { ...deps.meter.unscoped },
     },
+    rateLimitWrites,
     processing,
     execution,
     notifications,

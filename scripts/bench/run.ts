@@ -7,7 +7,7 @@
  * - the day counters' cost of issue 21 §4 (scripts/bench/stats.ts): requests and write units of each counted fact's
  *   operation with and without its counters, and the 90-day stats read.
  * Prints the tables and writes docs/benchmarks.md; exits with 1 when an engine budget is exceeded.
- * `BENCH_ONLY=engine` or `BENCH_ONLY=import` runs one part and prints it without writing the document;
+ * `BENCH_ONLY=engine` runs the engine part and writes only its section; `BENCH_ONLY=import` prints its part only;
  * `BENCH_ONLY=stats` runs the counters' part and writes only its section (between its markers).
  * - the webhooks of issue 22 §3 (scripts/bench/webhooks.ts): requests per fact (recording, stream producer,
  *   deliverer) and the lanes' isolation under bounded concurrency; `BENCH_ONLY=webhooks` writes only its section.
@@ -31,6 +31,7 @@ const ONLY = process.env['BENCH_ONLY'];
 
 const { startLocalRuntime } = await import('../../local/runtime.js');
 const { getContainer } = await import('../../shared/composition/container.js');
+const { rateCounter } = await import('../../shared/composition/providers/rate-counter.js');
 const { clientAdminDeps } = await import('../../shared/composition/providers/client-admin.js');
 const { createClient } = await import('../../shared/domain/clients/create-client.js');
 const { MAX_REQUESTS_PER_SECOND, setClientRateLimits } = await import('../../shared/domain/rate-limits/set-rate-limits.js');
@@ -43,6 +44,18 @@ const { CapacityMeter } = await import('./capacity-meter.js');
 const { createDocumentClient } = await import('../../shared/adapters/dynamo/document-client.js');
 const { runStatsBench, printStats, statsMarkdown, STATS_START, STATS_END, STATS_TITLE } = await import('./stats.js');
 const { runWebhooksBench, printWebhooks, webhooksMarkdown, WEBHOOKS_START, WEBHOOKS_END, WEBHOOKS_TITLE } = await import('./webhooks.js');
+
+/**
+ * Counts the per-client rate limit's window writes (issue 19: one `UpdateItem` for every authenticated API request,
+ * whatever the route), so the engine's ingest budget of issue 8 is read on the event's own writes, that count apart.
+ */
+function countRateWindows(): () => number {
+  const counter = getContainer().use(rateCounter);
+  const add = counter.add.bind(counter);
+  let count = 0;
+  counter.add = (window) => ((count += 1), add(window));
+  return () => count;
+}
 
 async function main(): Promise<void> {
   console.log('Starting the local runtime (DynamoDB Local in memory)…');
@@ -147,11 +160,21 @@ async function main(): Promise<void> {
       latency.set(0);
       console.log(`\n== Engine: ${ENGINE_EVENTS} events through the local runtime ==`);
       engine = await runEngineBench(
-        { runtime, counter: latency.counter, meter, send, newClient: (plan) => newClient(plan) },
+        { runtime, counter: latency.counter, meter, send, newClient: (plan) => newClient(plan), rateCounts: countRateWindows() },
         { events: ENGINE_EVENTS, concurrency: ENGINE_CONCURRENCY, deadlineMs: ENGINE_DEADLINE_MS },
       );
       printEngine(engine);
       if (engineBudgets(engine).some((b) => !b.pass)) process.exitCode = 1;
+      if (ONLY === 'engine') {
+        // Its section only, in place (from its heading to the next one): the document's other parts stay as they are.
+        const file = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+        const doc = readFileSync(file, 'utf8');
+        const start = doc.indexOf('## Engine: ');
+        const end = start < 0 ? -1 : doc.indexOf('\n## ', start + 1);
+        const section = `${engineMarkdown(engine).trimEnd()}\n`;
+        writeFileSync(file, start < 0 ? `${doc.trimEnd()}\n\n${section}` : `${doc.slice(0, start)}${section}${end < 0 ? '' : doc.slice(end)}`);
+        console.log(`\nWrote its section of ${file}`);
+      }
     }
     const stats = ONLY ? undefined : await runStats();
     const webhooks = ONLY ? undefined : await runWebhooks();
