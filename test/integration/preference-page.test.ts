@@ -31,6 +31,7 @@ describe('the preference page', () => {
     const savedHtml = await saved.text();
     const contact = await call('GET', `/client/contacts/${encodeURIComponent(ada)}`, { key });
     const email = await call('GET', `/client/sent-emails/${sent.sent_email_id}`, { key });
+    const activity = await call('GET', `/client/contacts/${encodeURIComponent(ada)}/activity`, { key });
 
     // Assess
     expect(page.status).toBe(200);
@@ -50,6 +51,15 @@ describe('the preference page', () => {
       ],
     });
     expect(email.body.data.logs.filter((l: { status: number }) => l.status === 11)).toHaveLength(1);
+    // Each choice is on the contact's timeline (issue 24 §3): the topic left and the one joined, made on the page
+    const topics = activity.body.data.items.filter((i: { kind: string }) => i.kind === 'topic');
+    expect(topics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ topic_id: news.id, is_subscribed: false, via: 'preference_page' }),
+        expect.objectContaining({ topic_id: beta.id, is_subscribed: true, via: 'preference_page' }),
+      ]),
+    );
+    expect(topics).toHaveLength(2);
   });
 
   it('leaving all marketing mail on the page unsubscribes the contact; the page then says only the client can add it back', async () => {

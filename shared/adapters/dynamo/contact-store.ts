@@ -27,7 +27,12 @@ import { batchGetItems } from './batch-get.js';
 import { DynamoIds } from './ids.js';
 import { sendTransaction } from './transactions.js';
 import { stripKeys } from './items.js';
-import { topicChoiceAttribute } from '../../domain/topics/contact-topics.js';
+import {
+  topicChoiceAttribute,
+  topicChoiceSourceAttribute,
+  topicChoiceTimeAttribute,
+  type TopicChoiceSource,
+} from '../../domain/topics/contact-topics.js';
 import { SUPPRESSION_REASONS } from '../../domain/contacts/suppression.js';
 import { keys } from './keys.js';
 import { TABLE_KEYS } from './table-definition.js';
@@ -141,8 +146,11 @@ export class DynamoContactStore implements ContactStore {
     const names: Record<string, string> = {};
     if (change.topic_id !== undefined) {
       // One topic's choice (issue 24 §3): the contact's is_subscribed and reason stay as they are.
-      expression = 'SET #topic = :s, updated_at = :at';
+      expression = 'SET #topic = :s, #topicAt = :at, #topicBy = :by, updated_at = :at';
       names['#topic'] = topicChoiceAttribute(change.topic_id);
+      names['#topicAt'] = topicChoiceTimeAttribute(change.topic_id);
+      names['#topicBy'] = topicChoiceSourceAttribute(change.topic_id);
+      values[':by'] = 'api' satisfies TopicChoiceSource;
     } else if (change.is_subscribed) {
       expression = 'SET is_subscribed = :s, updated_at = :at REMOVE unsubscribed_at, unsubscribe_reason';
     } else {

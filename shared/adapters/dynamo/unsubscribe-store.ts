@@ -1,6 +1,12 @@
 import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { topicChoiceAttribute } from '../../domain/topics/contact-topics.js';
+import {
+  topicChoiceAttribute,
+  topicChoiceAttributes,
+  topicChoiceSourceAttribute,
+  topicChoiceTimeAttribute,
+  type TopicChoiceSource,
+} from '../../domain/topics/contact-topics.js';
 import type {
   PreferenceWrite,
   TopicUnsubscribe,
@@ -29,9 +35,11 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
     const values: Record<string, unknown> = { ':at': at };
     const set = ['updated_at = :at'];
     Object.entries(write.topics).forEach(([topicId, subscribed], i) => {
-      names[`#t${i}`] = topicChoiceAttribute(Number(topicId));
-      values[`:t${i}`] = subscribed;
-      set.push(`#t${i} = :t${i}`);
+      Object.entries(topicChoiceAttributes(Number(topicId), subscribed, at, 'preference_page')).forEach(([name, value], j) => {
+        names[`#t${i}_${j}`] = name;
+        values[`:t${i}_${j}`] = value;
+        set.push(`#t${i}_${j} = :t${i}_${j}`);
+      });
     });
     if (write.leaveAll) {
       // A reason and time another path set (a bounce racing the save) are kept.
@@ -115,12 +123,16 @@ async function leaveTopicIn(db: DynamoDBDocumentClient, tableName: string, stats
         Update: {
           TableName: tableName,
           Key: keys.contact(clientId, contactId),
-          UpdateExpression: 'SET #topic = :false, updated_at = :at',
+          UpdateExpression: 'SET #topic = :false, #topicAt = :at, #topicBy = :by, updated_at = :at',
           // Only a contact that exists (an Update alone would create a bare item) and is still in the topic: a repeat
           // POST writes nothing and counts nothing.
           ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#topic) OR #topic = :true)',
-          ExpressionAttributeNames: { '#topic': topicChoiceAttribute(topicId) },
-          ExpressionAttributeValues: { ':false': false, ':true': true, ':at': log.created_at },
+          ExpressionAttributeNames: {
+            '#topic': topicChoiceAttribute(topicId),
+            '#topicAt': topicChoiceTimeAttribute(topicId),
+            '#topicBy': topicChoiceSourceAttribute(topicId),
+          },
+          ExpressionAttributeValues: { ':false': false, ':true': true, ':at': log.created_at, ':by': 'one_click' satisfies TopicChoiceSource },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },

@@ -9,7 +9,7 @@ import type {
   SubscriptionChange,
 } from '../../domain/contacts/contact-store.js';
 import { UniqueViolation } from '../../domain/contacts/contact-store.js';
-import { topicChoiceAttribute } from '../../domain/topics/contact-topics.js';
+import { topicChoiceAttributes } from '../../domain/topics/contact-topics.js';
 import { isSuppressionReason } from '../../domain/contacts/suppression.js';
 
 const key = (clientId: number, value: string | number): string => `${clientId}\u0000${value}`;
@@ -56,7 +56,7 @@ export class MemoryContactStore implements ContactStore {
     const wasSuppressed = stored.is_subscribed === false && isSuppressionReason(stored.unsubscribe_reason);
     stored.updated_at = change.at;
     if (change.topic_id !== undefined) {
-      (stored as unknown as Record<string, unknown>)[topicChoiceAttribute(change.topic_id)] = change.is_subscribed;
+      Object.assign(stored, topicChoiceAttributes(change.topic_id, change.is_subscribed, change.at, 'api'));
       return copy(stored);
     }
     stored.is_subscribed = change.is_subscribed;

@@ -7,7 +7,7 @@ import type {
   TopicUnsubscribeOutcome,
   UnsubscribeStore,
 } from '../../domain/links/unsubscribe-store.js';
-import { topicChoiceOf, topicChoiceAttribute } from '../../domain/topics/contact-topics.js';
+import { topicChoiceAttributes, topicChoiceOf } from '../../domain/topics/contact-topics.js';
 import { clientKey, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
 import { linkUnsubscribeIncrement } from '../../domain/links/unsubscribe-store.js';
 
@@ -25,7 +25,7 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
     const contact = this.aggregates.contacts.contacts.get(clientKey(write.clientId, write.contactId));
     if (!contact) return 'gone';
     if (topicChoiceOf(contact, write.topicId) === false) return 'not_in_topic';
-    Object.assign(contact, { [topicChoiceAttribute(write.topicId)]: false, updated_at: write.log.created_at });
+    Object.assign(contact, { ...topicChoiceAttributes(write.topicId, false, write.log.created_at, 'one_click'), updated_at: write.log.created_at });
     this.addLog(write.clientId, write.sentEmailId, write.log);
     this.data.stats.add(linkUnsubscribeIncrement(write));
     return 'left';
@@ -35,7 +35,7 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
     const contact = this.aggregates.contacts.contacts.get(clientKey(write.clientId, write.contactId));
     if (!contact) return false;
     for (const [topicId, subscribed] of Object.entries(write.topics)) {
-      (contact as unknown as Record<string, unknown>)[topicChoiceAttribute(Number(topicId))] = subscribed;
+      Object.assign(contact, topicChoiceAttributes(Number(topicId), subscribed, write.at, 'preference_page'));
     }
     contact.updated_at = write.at;
     if (write.leaveAll) {

@@ -3,14 +3,14 @@
  * sent e-mail shows above its execution, an execution above its event), then by id. A strict total order, so a cursor
  * holding the last item shown continues the timeline with every item exactly once.
  */
-export const ACTIVITY_KINDS = ['event', 'execution', 'sent_email', 'subscription'] as const;
+export const ACTIVITY_KINDS = ['event', 'execution', 'sent_email', 'subscription', 'topic'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 export interface ActivityPosition {
   kind: ActivityKind;
   /** RFC 3339 UTC with milliseconds (`toISOString()`): fixed length, so the text order is the time order. */
   at: string;
-  /** Events and executions: their integer id; sent e-mails: their UUID; the subscription: the contact id. */
+  /** Events and executions: their integer id; sent e-mails: their UUID; the subscription: the contact id; a topic choice: the topic id. */
   id: number | string;
 }
 

@@ -8,8 +8,11 @@ import { findWorkflow } from '../workflows/catalog.js';
 import type { ActivityEvent, ActivityExecution, ActivitySentEmail } from './activity-store.js';
 import type { SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 import type { ContactRecord } from './contact-store.js';
+import { TOPIC_CHOICE_SOURCES, type TopicChoiceChange } from '../topics/contact-topics.js';
 
-const at = UtcTimestamp.check(z.meta({ description: 'When the service recorded it (`created_at`; for `subscription`: `unsubscribed_at`)' }));
+const at = UtcTimestamp.check(
+  z.meta({ description: 'When the service recorded it (`created_at`; for `subscription`: `unsubscribed_at`; for `topic`: when the choice was made)' }),
+);
 const label = z.nullable(z.string());
 const workflowName = z.nullable(z.string()).check(z.meta({ description: 'The catalog name of the workflow' }));
 
@@ -95,9 +98,33 @@ export const ActivitySubscriptionItem = z
     }),
   );
 
+/** The contact's last choice about one topic (OpenAPI `ActivityTopic`), at the time it was made (issue 24 §3). */
+export const ActivityTopicItem = z
+  .object({
+    kind: z.literal('topic'),
+    at,
+    topic_id: z.int().check(z.gte(1), z.meta({ description: 'The topic (GET /client/topics/{id})' })),
+    is_subscribed: z.boolean().check(z.meta({ description: 'false: the contact left the topic; true: it joined it (again)' })),
+    via: z.enum(TOPIC_CHOICE_SOURCES).check(
+      z.meta({
+        description:
+          'How: `api` (PATCH /client/contacts/{id}/subscription with topic_id), `one_click` (the one-click link of a ' +
+          "topic's e-mail, RFC 8058), `preference_page` (the hosted preference page's save)",
+      }),
+    ),
+  })
+  .check(
+    z.meta({
+      id: 'ActivityTopic',
+      description:
+        "The contact's choice about one topic in force, at the time it was made; an earlier choice about the same topic " +
+        "is replaced by the later one. A one-click or preference-page change also shows as that e-mail's `unsubscribed` log.",
+    }),
+  );
+
 /** One item of a contact's activity timeline, told apart by `kind`. */
 export const ActivityItem = z
-  .discriminatedUnion('kind', [ActivityEventItem, ActivityExecutionItem, ActivitySentEmailItem, ActivitySubscriptionItem])
+  .discriminatedUnion('kind', [ActivityEventItem, ActivityExecutionItem, ActivitySentEmailItem, ActivitySubscriptionItem, ActivityTopicItem])
   .check(z.meta({ id: 'ActivityItem' }));
 export type ActivityItem = z.output<typeof ActivityItem>;
 
@@ -173,3 +200,12 @@ export function subscriptionItem(contact: ContactRecord): z.output<typeof Activi
   if (contact.is_subscribed || Number.isNaN(since)) return undefined;
   return { kind: 'subscription', at: new Date(since).toISOString(), is_subscribed: false, reason: contact.unsubscribe_reason ?? null };
 }
+
+/** A topic choice with its time, as a timeline item. */
+export const topicItem = (change: TopicChoiceChange): z.output<typeof ActivityTopicItem> => ({
+  kind: 'topic',
+  at: change.at,
+  topic_id: change.topicId,
+  is_subscribed: change.subscribed,
+  via: change.by,
+});

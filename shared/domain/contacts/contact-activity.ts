@@ -3,7 +3,8 @@ import { invalidField } from '../../errors.js';
 import { readActivityCursor, signActivityCursor } from './activity-cursor.js';
 import { compareActivity, newestFirst, type ActivityPosition } from './activity-position.js';
 import type { ContactActivityStore, HistoryEntry } from './activity-store.js';
-import { ActivityItem, eventItem, executionItem, sentEmailItem, subscriptionItem } from './activity-view.js';
+import { ActivityItem, eventItem, executionItem, sentEmailItem, subscriptionItem, topicItem } from './activity-view.js';
+import { topicChoiceChangesOf } from '../topics/contact-topics.js';
 import type { ContactStore } from './contact-store.js';
 import { findContact, type ContactRefValue } from './get-contact.js';
 
@@ -51,7 +52,7 @@ export const ContactActivityMeta = z.object({
 
 /**
  * `GET /client/contacts/{id}/activity` (issue 21 §2): the contact's processed events, executions, sent e-mails (with
- * their logs) and its unsubscription in force, newest first, `limit` a page. Another client's contact, an erased one
+ * their logs), its unsubscription in force and its topic choices (issue 24 §3), newest first, `limit` a page. Another client's contact, an erased one
  * or a missing one is a 404; a cursor of another timeline (client, contact) or an altered one is a 422 on `cursor`.
  */
 export async function listContactActivity(
@@ -69,28 +70,35 @@ export async function listContactActivity(
     }
   }
   const history = await deps.contactActivity.entries(clientId, contact.id, { before, limit: query.limit });
-  // The unsubscription is the contact's state, not an entry of its history: it joins the page where its time falls.
+  // The unsubscription and the topic choices are the contact's state, not entries of its history: each joins the
+  // page where its time falls.
   const subscription = subscriptionItem(contact);
-  const unsubscribed = subscription && { kind: subscription.kind, at: subscription.at, id: contact.id };
+  const topics = new Map(topicChoiceChangesOf(contact).map((change) => [change.topicId, topicItem(change)]));
+  const states: ActivityPosition[] = [
+    ...(subscription ? [{ kind: subscription.kind, at: subscription.at, id: contact.id }] : []),
+    ...[...topics.values()].map((t) => ({ kind: t.kind, at: t.at, id: t.topic_id })),
+  ];
   const candidates: ActivityPosition[] = [...history.entries];
-  if (unsubscribed && (before === undefined || compareActivity(unsubscribed, before) < 0)) candidates.push(unsubscribed);
+  for (const state of states) if (before === undefined || compareActivity(state, before) < 0) candidates.push(state);
   const shown = candidates.sort(newestFirst).slice(0, query.limit);
   const more = history.more || candidates.length > query.limit;
 
   const records = await deps.contactActivity.records(
     clientId,
-    shown.filter((p): p is HistoryEntry => p.kind !== 'subscription'),
+    shown.filter((p): p is HistoryEntry => p.kind !== 'subscription' && p.kind !== 'topic'),
   );
   const items: ActivityItem[] = [];
   for (const position of shown) {
     const item =
       position.kind === 'subscription'
         ? subscription
-        : position.kind === 'event'
-          ? mapped(records.events.get(position.id as number), eventItem)
-          : position.kind === 'execution'
-            ? mapped(records.executions.get(position.id as number), executionItem)
-            : mapped(records.sentEmails.get(position.id as string), (s) => sentEmailItem(s.email, s.logs));
+        : position.kind === 'topic'
+          ? topics.get(position.id as number)
+          : position.kind === 'event'
+            ? mapped(records.events.get(position.id as number), eventItem)
+            : position.kind === 'execution'
+              ? mapped(records.executions.get(position.id as number), executionItem)
+              : mapped(records.sentEmails.get(position.id as string), (s) => sentEmailItem(s.email, s.logs));
     // An entry whose record is gone by now (never expected: an index entry lives with its item) is left out.
     if (item) items.push(item);
   }

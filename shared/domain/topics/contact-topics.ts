@@ -9,6 +9,46 @@ import type { TopicRecord } from './topic-store.js';
  */
 export const topicChoiceAttribute = (topicId: number): string => `topic_${topicId}`;
 
+/**
+ * How a contact's last choice about a topic was made, kept beside it with its time (`topic_at_<id>`, `topic_by_<id>`)
+ * in the same write, so the activity timeline shows each topic's choice where it happened (issue 24 §3).
+ */
+export const TOPIC_CHOICE_SOURCES = ['api', 'one_click', 'preference_page'] as const;
+export type TopicChoiceSource = (typeof TOPIC_CHOICE_SOURCES)[number];
+export const topicChoiceTimeAttribute = (topicId: number): string => `topic_at_${topicId}`;
+export const topicChoiceSourceAttribute = (topicId: number): string => `topic_by_${topicId}`;
+
+/** The attributes a topic choice writes: the choice, its time and how it was made. */
+export const topicChoiceAttributes = (topicId: number, subscribed: boolean, at: string, by: TopicChoiceSource): Record<string, unknown> => ({
+  [topicChoiceAttribute(topicId)]: subscribed,
+  [topicChoiceTimeAttribute(topicId)]: at,
+  [topicChoiceSourceAttribute(topicId)]: by,
+});
+
+/** A topic choice with its time, as the activity timeline shows it. */
+export interface TopicChoiceChange {
+  topicId: number;
+  subscribed: boolean;
+  at: string;
+  by: TopicChoiceSource;
+}
+
+/** The contact's last choice of each topic that has a recorded time (choices made before times were kept have none). */
+export function topicChoiceChangesOf(contact: ContactRecord): TopicChoiceChange[] {
+  const attributes = contact as unknown as Record<string, unknown>;
+  const changes: TopicChoiceChange[] = [];
+  for (const [name, value] of Object.entries(attributes)) {
+    const id = /^topic_(\d+)$/.exec(name)?.[1];
+    if (id === undefined || typeof value !== 'boolean') continue;
+    const at = attributes[topicChoiceTimeAttribute(Number(id))];
+    const by = attributes[topicChoiceSourceAttribute(Number(id))];
+    if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) continue;
+    const source = (TOPIC_CHOICE_SOURCES as readonly unknown[]).includes(by) ? (by as TopicChoiceSource) : 'api';
+    changes.push({ topicId: Number(id), subscribed: value, at: new Date(Date.parse(at)).toISOString(), by: source });
+  }
+  return changes;
+}
+
 export function topicChoiceOf(contact: ContactRecord, topicId: number): boolean | undefined {
   const value = (contact as unknown as Record<string, unknown>)[topicChoiceAttribute(topicId)];
   return typeof value === 'boolean' ? value : undefined;

@@ -160,6 +160,7 @@ describe('transactional and marketing mail over HTTP', () => {
     }
     const contact = await call('GET', `/client/contacts/${encodeURIComponent(ada)}`, { key });
     const email = await call('GET', `/client/sent-emails/${sent.sent_email_id}`, { key });
+    const activity = await call('GET', `/client/contacts/${encodeURIComponent(ada)}/activity`, { key });
     const again = await call('POST', '/client/events?sync=true', { key, body: { type: 'feature_used', email: ada } });
     const signup = await call('POST', '/client/events?sync=true', { key, body: { type: 'signup', email: ada } });
 
@@ -167,6 +168,11 @@ describe('transactional and marketing mail over HTTP', () => {
     expect(posts.map((r) => r.status)).toEqual([200, 200]);
     expect(contact.body.data).toMatchObject({ is_subscribed: true, topic_subscriptions: [{ topic_id: topic.id, is_subscribed: false }] });
     expect(email.body.data.logs.filter((l: { status: number }) => l.status === 11)).toHaveLength(1);
+    // On the contact's timeline: the topic left, by the one-click link, at the time of the e-mail's log
+    const log = email.body.data.logs.find((l: { status: number }) => l.status === 11);
+    expect(activity.body.data.items.filter((i: { kind: string }) => i.kind === 'topic')).toEqual([
+      { kind: 'topic', at: log.created_at, topic_id: topic.id, is_subscribed: false, via: 'one_click' },
+    ]);
     expect(await awaitExecutionStatus(key, again.body.data.execution_ids[0], 6)).toMatchObject({ reason: 'topic_unsubscribed' });
     await awaitExecutionStatus(key, signup.body.data.execution_ids[0], 3);
   });

@@ -156,11 +156,29 @@ describe('listContactActivity', () => {
     expect(page.items[3]).toEqual({ kind: 'subscription', at: '2026-01-15T10:00:00.500Z', is_subscribed: false, reason: 'moved away' });
   });
 
+  it("shows each topic's choice in force where its time falls, with how it was made; a later choice replaces the earlier", async () => {
+    // Prepare
+    const h = await engineHarness();
+    const { contact } = await signedUp(h);
+    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, { is_subscribed: false, topic_id: 1, at: '2026-01-15T10:00:00.500Z' });
+    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, { is_subscribed: false, topic_id: 2, at: '2026-01-15T10:00:01.500Z' });
+    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, { is_subscribed: true, topic_id: 2, at: '2026-01-15T10:00:05.000Z' });
+
+    // Act
+    const page = await list(h, { id: contact.id }, { limit: 20 });
+
+    // Assess
+    expect(page.items.map((i) => i.kind)).toEqual(['topic', 'sent_email', 'execution', 'execution', 'topic', 'event']);
+    expect(page.items[0]).toEqual({ kind: 'topic', at: '2026-01-15T10:00:05.000Z', topic_id: 2, is_subscribed: true, via: 'api' });
+    expect(page.items[4]).toEqual({ kind: 'topic', at: '2026-01-15T10:00:00.500Z', topic_id: 1, is_subscribed: false, via: 'api' });
+  });
+
   it.each([1, 2, 4])('walks every item exactly once, in order, %i a page, the last cursor null', async (limit) => {
     // Prepare
     const h = await engineHarness();
     const { contact } = await signedUp(h);
     await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, { is_subscribed: false, at: at(1) });
+    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, { is_subscribed: false, topic_id: 3, at: at(1.5) });
     const whole = await list(h, { id: contact.id }, { limit: 100 });
 
     // Act
@@ -173,7 +191,7 @@ describe('listContactActivity', () => {
     } while (cursor && pages.length < 20);
 
     // Assess
-    expect(whole.items).toHaveLength(5);
+    expect(whole.items).toHaveLength(6);
     expect(pages.flatMap((p) => p.items)).toEqual(whole.items);
     expect(pages.slice(0, -1).every((p) => p.items.length === limit)).toBe(true);
     expect(pages.at(-1)!.next_cursor).toBeNull();
