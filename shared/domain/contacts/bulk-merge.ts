@@ -1,3 +1,4 @@
+import { isSuppressionReason } from './suppression.js';
 import { buildContact, fieldId } from './build-contact.js';
 import { BLANKABLE_FIELDS, type BlankableField, type ContactPatch } from './bulk-row.js';
 import type { ContactRecord } from './contact-store.js';
@@ -64,7 +65,7 @@ export function applyContactPatch(base: ContactRecord | undefined, patch: Contac
  * Imports unsubscribe but never resubscribe: is_subscribed false (or unsubscribed_at alone) unsubscribes, stamping
  * unsubscribed_at unless the row gives it; is_subscribed true leaves an unsubscribed contact unsubscribed — a CRM
  * export saying "subscribed" must not undo an unsubscribe link (PATCH …/subscription resubscribes one contact on
- * purpose). A reason only applies to an unsubscribed contact.
+ * purpose). A reason only applies to an unsubscribed contact, and never replaces a suppression's.
  */
 function applySubscription(next: ContactRecord, patch: ContactPatch, ctx: MergeContext): void {
   const { is_subscribed, unsubscribed_at, unsubscribe_reason } = patch.values;
@@ -76,6 +77,9 @@ function applySubscription(next: ContactRecord, patch: ContactPatch, ctx: MergeC
     } else if (unsubscribed_at !== undefined) next.unsubscribed_at = unsubscribed_at;
   }
   if (next.is_subscribed) return;
+  // A suppression (a hard bounce, a complaint…) is never renamed by an import: the send path reads the reason to stop
+  // transactional mail too (issue 24 §2), as PATCH …/subscription's condition keeps it.
+  if (isSuppressionReason(next.unsubscribe_reason)) return;
   if (unsubscribe_reason) next.unsubscribe_reason = unsubscribe_reason;
   else if (ctx.overwriteBlankFields && patch.blanks.has('unsubscribe_reason')) delete next.unsubscribe_reason;
 }

@@ -63,6 +63,14 @@ describe('applyContactPatch on a stored contact', () => {
     expect(back).toMatchObject({ is_subscribed: false, unsubscribed_at: NOW, unsubscribe_reason: 'too many', first_name: 'Annie' });
   });
 
+  it("never renames a suppression: a row's reason (or a blank one) leaves hard_bounce as it is", () => {
+    const bounced = { ...stored, is_subscribed: false, unsubscribed_at: NOW, unsubscribe_reason: 'hard_bounce' };
+    const renamed = applyContactPatch(bounced, patch({ is_subscribed: false, unsubscribe_reason: 'crm export' }), 5, ctx());
+    const blanked = applyContactPatch(bounced, patch({ unsubscribe_reason: '' }), 5, ctx({ overwriteBlankFields: true }));
+    expect(renamed.unsubscribe_reason).toBe('hard_bounce');
+    expect(blanked.unsubscribe_reason).toBe('hard_bounce');
+  });
+
   it('fills default_timezone only where the contact would have no time zone', () => {
     expect(applyContactPatch(stored, patch({}), 5, ctx({ defaultTimezone: 'Asia/Tokyo' })).timezone).toBe('Europe/Paris');
     const { timezone: _tz, ...withoutZone } = stored;
