@@ -106,6 +106,23 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
     return { disabled };
   }
 
+  async disabledNoticeSent(clientId: number, webhookId: number): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.webhook(clientId, webhookId),
+          UpdateExpression: 'REMOVE disabled_notice_pending',
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      // Deleted meanwhile: nothing is owed any more.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+    this.cache?.forget(clientPk(clientId));
+  }
+
   /** One conditional UpdateItem on the endpoint when its health changes; none in the steady state. */
   private async applyHealth(attempt: WebhookAttemptRecord, change: EndpointHealthChange): Promise<boolean> {
     const Key = keys.webhook(attempt.client_id, attempt.webhook_id);
@@ -123,7 +140,8 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
           : change.kind === 'disable'
             ? new UpdateCommand({
                 ...base,
-                UpdateExpression: 'SET enabled = :false, disabled_reason = :reason, updated_at = :at',
+                // The client's e-mail is owed from now on (disabledNoticeSent clears it): a notice that fails is sent again.
+                UpdateExpression: 'SET enabled = :false, disabled_reason = :reason, disabled_notice_pending = :true, updated_at = :at',
                 ConditionExpression: 'enabled = :true AND failing_since = :since',
                 ExpressionAttributeValues: { ':false': false, ':true': true, ':reason': 'failing', ':at': change.at, ':since': change.since },
               })

@@ -82,7 +82,7 @@ export class DynamoWebhookStore implements WebhookStore {
         TableName: this.tableName,
         Key: keys.webhook(clientId, webhookId),
         // Enabling an endpoint (again) starts its health afresh: an auto-disabled one gets its 5 days back.
-        UpdateExpression: `SET ${[...sets, 'updated_at = :at'].join(', ')}${changes.enabled === true ? ' REMOVE failing_since, disabled_reason' : ''}`,
+        UpdateExpression: `SET ${[...sets, 'updated_at = :at'].join(', ')}${changes.enabled === true ? ' REMOVE failing_since, disabled_reason, disabled_notice_pending' : ''}`,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: entries.length > 0 ? names : undefined,
         ExpressionAttributeValues: values,

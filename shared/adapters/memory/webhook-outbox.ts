@@ -62,11 +62,16 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
         return { disabled: false };
       case 'disable':
         if (!endpoint.enabled || endpoint.failing_since !== change.since) return { disabled: false };
-        Object.assign(endpoint, { enabled: false, disabled_reason: 'failing', updated_at: change.at });
+        Object.assign(endpoint, { enabled: false, disabled_reason: 'failing', disabled_notice_pending: true, updated_at: change.at });
         return { disabled: true };
       default:
         return { disabled: false };
     }
+  }
+
+  async disabledNoticeSent(clientId: number, webhookId: number): Promise<void> {
+    const endpoint = this.webhooks.webhooks.get(`${clientId}#${webhookId}`);
+    if (endpoint) delete endpoint.disabled_notice_pending;
   }
 
   async attempts(clientId: number, webhookId: number, page: { limit: number; before?: string }) {

@@ -32,6 +32,7 @@ export class MemoryWebhookStore implements WebhookStore {
     if (changes.enabled === true) {
       delete stored.failing_since;
       delete stored.disabled_reason;
+      delete stored.disabled_notice_pending;
     }
     stored.updated_at = at;
     return copy(stored);

@@ -53,7 +53,8 @@ export const newAttemptId = (at: Date): string => `att_${at.getTime().toString(3
  * - otherwise, attempts left: the next is queued (SQS delay up to 15 min, EventBridge Scheduler beyond);
  * - the last attempt failed: the message stays failed for this endpoint, kept for replay.
  * An endpoint whose every attempt failed for WEBHOOK_DISABLE_AFTER_MS is disabled by the attempt that finds it so,
- * and its client is told by e-mail once. A deleted or disabled endpoint, or an expired message, drops the delivery.
+ * and its client is told by e-mail once (a notice that failed is sent by the next delivery of the endpoint: SQS's
+ * redelivery of this one). A deleted or disabled endpoint, or an expired message, drops the delivery.
  * A store or queue failure is thrown: SQS delivers the attempt again (the receiver may then see it twice; it
  * de-duplicates by `webhook-id`).
  */
@@ -63,7 +64,11 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookDelivery
     deps.webhookOutbox.message(message.client_id, message.message_id),
   ]);
   if (!endpoint) return { kind: 'dropped', reason: 'endpoint_missing' };
-  if (!endpoint.enabled) return { kind: 'dropped', reason: 'endpoint_disabled' };
+  if (!endpoint.enabled) {
+    // The disabling attempt's e-mail to the client failed (or its run died after the disable): send it now.
+    if (endpoint.disabled_notice_pending && endpoint.failing_since) await tellDisabled(deps, endpoint, endpoint.failing_since);
+    return { kind: 'dropped', reason: 'endpoint_disabled' };
+  }
   if (!stored) return { kind: 'dropped', reason: 'message_missing' };
   // A failing endpoint is served by its own lane (one SQS message, no POST here). Once a delivery there succeeds,
   // failing_since is cleared and its next deliveries come back to this lane.
@@ -101,13 +106,21 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookDelivery
     if (delay <= MAX_QUEUE_DELAY_SECONDS) await deps.queue.send(LANE_QUEUE.failing, next, { delaySeconds: delay });
     else await deps.scheduler.scheduleAt(nextAt, LANE_QUEUE.failing, next, `webhook-${next.client_id}-${next.webhook_id}-${next.message_id}-${attempt.id}`);
   }
-  if (disabled && change.kind === 'disable') {
-    const client = await deps.clients.get(message.client_id);
-    if (client) await deps.clientNotices.webhookDisabled(client, endpoint, change.since);
-  }
+  if (disabled && change.kind === 'disable') await tellDisabled(deps, endpoint, change.since);
   if (succeeded) return { kind: 'delivered', attempt };
   if (nextAt) return { kind: 'retrying', attempt };
   return { kind: 'failed', attempt, disabled };
+}
+
+/**
+ * E-mails the client that its endpoint was disabled, then clears the endpoint's `disabled_notice_pending`. If the mail
+ * throws, the flag stays and the delivery throws: SQS brings it back, it finds the endpoint disabled and owed a
+ * notice, and sends it then (at least once; twice only if the clearing write failed after the mail went out).
+ */
+async function tellDisabled(deps: DeliverDeps, endpoint: WebhookRecord, failingSince: string): Promise<void> {
+  const client = await deps.clients.get(endpoint.client_id);
+  if (client) await deps.clientNotices.webhookDisabled(client, endpoint, failingSince);
+  await deps.webhookOutbox.disabledNoticeSent(endpoint.client_id, endpoint.id);
 }
 
 function healthChange(endpoint: WebhookRecord, succeeded: boolean, now: Date): EndpointHealthChange {

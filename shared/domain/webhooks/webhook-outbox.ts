@@ -81,6 +81,8 @@ export interface WebhookOutbox {
    * change disabled the endpoint (so its client is told once).
    */
   recordAttempt(attempt: WebhookAttemptRecord, change: EndpointHealthChange): Promise<{ disabled: boolean }>;
+  /** The client was told the endpoint is disabled: `disabled_notice_pending` goes (one UpdateItem). */
+  disabledNoticeSent(clientId: number, webhookId: number): Promise<void>;
   /** An endpoint's attempts, newest first; `before` is the last attempt id of the page before. */
   attempts(clientId: number, webhookId: number, page: { limit: number; before?: string }): Promise<{ attempts: WebhookAttemptRecord[]; more: boolean }>;
   attempt(clientId: number, webhookId: number, attemptId: string): Promise<WebhookAttemptRecord | undefined>;

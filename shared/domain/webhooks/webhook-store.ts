@@ -32,6 +32,11 @@ export interface WebhookRecord extends WebhookSettings {
   failing_since?: string;
   /** `failing`: disabled after failing every attempt for WEBHOOK_DISABLE_AFTER_MS; cleared when re-enabled. */
   disabled_reason?: 'failing';
+  /**
+   * Set with the auto-disable, in the same write; removed once the client's e-mail about it went out (or the endpoint
+   * was enabled again). While set, any delivery of the endpoint sends the e-mail again: a notice that failed is never lost.
+   */
+  disabled_notice_pending?: boolean;
   created_at: string;
   updated_at: string;
 }

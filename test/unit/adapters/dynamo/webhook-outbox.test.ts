@@ -50,7 +50,7 @@ describe('DynamoWebhookOutbox', () => {
     });
   });
 
-  it('disables the endpoint only if it is still enabled and failing since the same instant', async () => {
+  it('disables the endpoint only if it is still enabled and failing since the same instant, owing its client the e-mail', async () => {
     dbMock.on(PutCommand).resolves({});
     dbMock.on(UpdateCommand).resolvesOnce({}).rejectsOnce(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }));
     const outbox = new DynamoWebhookOutbox(db, TABLE, webhooks);
@@ -63,9 +63,25 @@ describe('DynamoWebhookOutbox', () => {
     expect(dbMock.commandCalls(UpdateCommand)[0]!.args[0].input).toEqual({
       TableName: TABLE,
       Key: { pk: 'CLIENT#7', sk: 'WEBHOOK#000000000003' },
-      UpdateExpression: 'SET enabled = :false, disabled_reason = :reason, updated_at = :at',
+      UpdateExpression: 'SET enabled = :false, disabled_reason = :reason, disabled_notice_pending = :true, updated_at = :at',
       ConditionExpression: 'enabled = :true AND failing_since = :since',
       ExpressionAttributeValues: { ':false': false, ':true': true, ':reason': 'failing', ':at': AT, ':since': change.since },
+    });
+  });
+
+  it('clears the owed e-mail with one UpdateItem, and a deleted endpoint owes nothing', async () => {
+    dbMock.on(UpdateCommand).resolvesOnce({}).rejectsOnce(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }));
+    const outbox = new DynamoWebhookOutbox(db, TABLE, webhooks);
+
+    await outbox.disabledNoticeSent(7, 3);
+    await outbox.disabledNoticeSent(7, 3);
+
+    expect(dbMock.commandCalls(UpdateCommand)).toHaveLength(2);
+    expect(dbMock.commandCalls(UpdateCommand)[0]!.args[0].input).toEqual({
+      TableName: TABLE,
+      Key: { pk: 'CLIENT#7', sk: 'WEBHOOK#000000000003' },
+      UpdateExpression: 'REMOVE disabled_notice_pending',
+      ConditionExpression: 'attribute_exists(pk)',
     });
   });
 

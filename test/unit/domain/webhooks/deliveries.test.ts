@@ -257,6 +257,35 @@ describe('delivering a webhook message', () => {
     expect(afterwards).toEqual({ kind: 'dropped', reason: 'endpoint_disabled' });
     expect(await webhooks.get(CLIENT, 1)).toMatchObject({ enabled: false, disabled_reason: 'failing', failing_since: NOW });
     expect(notices.disabled).toEqual([{ client: CLIENT, endpoint: 1, since: NOW }]);
+    expect((await webhooks.get(CLIENT, 1))!.disabled_notice_pending).toBeUndefined();
+  });
+
+  it('sends the disable e-mail again when it failed: the redelivery finds the endpoint disabled and owed a notice, once', async () => {
+    const message = await produced();
+    const sender = new ScriptedSender([DOWN]);
+    await deliverWebhook(deps(sender), message); // failing from now
+    clock.advance(5 * 86_400_000);
+    const failingMail = notices.webhookDisabled.bind(notices);
+    notices.webhookDisabled = async () => {
+      throw new Error('SES is down');
+    };
+
+    const first = await deliverWebhook(deps(sender), { ...message, attempt: 2 }, 'failing').then(
+      () => 'returned',
+      (error: Error) => error.message,
+    );
+    const owed = await webhooks.get(CLIENT, 1);
+    notices.webhookDisabled = failingMail;
+    const redelivered = await deliverWebhook(deps(sender), { ...message, attempt: 2 }, 'failing');
+    const later = await deliverWebhook(deps(sender), { ...message, attempt: 3 }, 'failing');
+
+    expect(first).toBe('SES is down');
+    expect(owed).toMatchObject({ enabled: false, disabled_notice_pending: true });
+    expect(redelivered).toEqual({ kind: 'dropped', reason: 'endpoint_disabled' });
+    expect(later).toEqual({ kind: 'dropped', reason: 'endpoint_disabled' });
+    expect(notices.disabled).toEqual([{ client: CLIENT, endpoint: 1, since: NOW }]);
+    expect((await webhooks.get(CLIENT, 1))!.disabled_notice_pending).toBeUndefined();
+    expect(sender.requests).toHaveLength(2);
   });
 
   it('drops a delivery whose endpoint was deleted or whose message expired', async () => {
