@@ -65,7 +65,7 @@ describe('GET /app and /app/{name}', () => {
     expect(gunzipSync(gzipped.bytes).equals(built(name))).toBe(true);
   });
 
-  it.each(['app.js', 'manifest.json', 'app.000000000000.js', 'settings', '..%2Fpackage.json', 'toString'])(
+  it.each(['app.js', 'manifest.json', 'app.000000000000.js', 'billing', '..%2Fpackage.json', 'toString'])(
     'answers 404 for %s: neither a page of the app nor a file under its hashed name',
     async (name) => {
       const answer = await get(`/app/${name}`);

@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDocumentClient } from '../../shared/adapters/dynamo/document-client.js';
@@ -34,13 +34,30 @@ function startOfNextMonthUtc(now = new Date()): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
 }
 
+/** A client as those created before their settings row was written with them: no row until the first PATCH. */
+async function withoutSettingsRow(clientId: number): Promise<void> {
+  const db = createDocumentClient({ region: 'us-east-1', endpoint: inject('dynamoEndpoint') });
+  await db.send(new DeleteCommand({ TableName: inject('tableName'), Key: keys.settings(clientId) }));
+}
+
 describe('GET /client/settings', () => {
-  it('answers 404 until the first PATCH creates the row — never another client\'s settings', async () => {
+  it("answers a new client's settings from its creation, every field unset, with its deliverability — never another client's", async () => {
     const a = await createTestClient();
     const b = await createTestClient();
     await call('PATCH', '/client/settings', { key: a.api_key, body: { brand_name: 'Alpha' } });
 
     const res = await call('GET', '/client/settings', { key: b.api_key });
+
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ brand_name: null, morning_send_hour: null, enabled_workflows: null });
+    expect(res.body.data.deliverability).toMatchObject({ window_days: 30, sends: 0, status: 'healthy', paused_at: null });
+  });
+
+  it('answers 404 for a client created before settings rows came with clients, until its first PATCH', async () => {
+    const client = await createTestClient();
+    await withoutSettingsRow(client.id);
+
+    const res = await call('GET', '/client/settings', { key: client.api_key });
 
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ success: false, data: {}, errors: [{ condition: 'not_found', key: 'settings' }] });
@@ -48,8 +65,9 @@ describe('GET /client/settings', () => {
 });
 
 describe('PATCH /client/settings', () => {
-  it('creates the row on the first PATCH and shows every SPEC field (unset = null) with the nested client', async () => {
+  it('creates the row on the first PATCH (a client without one) and shows every SPEC field (unset = null) with the nested client', async () => {
     const client = await createTestClient('starter');
+    await withoutSettingsRow(client.id);
     const res = await call('PATCH', '/client/settings', {
       key: client.api_key,
       body: { brand_name: 'Acme', morning_send_hour: 9, enabled_workflows: [1, 5] },
@@ -204,6 +222,7 @@ describe('PATCH /client/settings', () => {
 
   it('refuses a field together with its clear flag (422) and writes nothing', async () => {
     const client = await createTestClient();
+    const before = await call('GET', '/client/settings', { key: client.api_key });
     const res = await call('PATCH', '/client/settings', {
       key: client.api_key,
       body: { quiet_hour_start: 22, clear_quiet_hour_start: true },
@@ -213,11 +232,12 @@ describe('PATCH /client/settings', () => {
     expect(res.body.errors).toEqual([
       { condition: 'format', key: 'quiet_hour_start', error: expect.stringContaining('clear_quiet_hour_start') },
     ]);
-    expect((await call('GET', '/client/settings', { key: client.api_key })).status).toBe(404);
+    expect((await call('GET', '/client/settings', { key: client.api_key })).body.data).toEqual(before.body.data);
   });
 
   it('reports every broken bound at once, one item per field', async () => {
     const client = await createTestClient();
+    const before = await call('GET', '/client/settings', { key: client.api_key });
     const res = await call('PATCH', '/client/settings', {
       key: client.api_key,
       body: {
@@ -261,7 +281,7 @@ describe('PATCH /client/settings', () => {
     expect(keys.length).toBe(new Set(keys).size);
     expect([...keys].sort()).toEqual([...WRITABLE_FIELDS, 'clear_morning_send_hour'].sort());
     for (const item of res.body.errors) expect(['min', 'max', 'format', 'type', 'enum']).toContain(item.condition);
-    expect((await call('GET', '/client/settings', { key: client.api_key })).status).toBe(404);
+    expect((await call('GET', '/client/settings', { key: client.api_key })).body.data).toEqual(before.body.data);
   });
 
   it('keeps enabled_workflows within custom_max_workflows or the plan, and custom limits within the plan', async () => {
@@ -295,6 +315,7 @@ describe('PATCH /client/settings', () => {
 
   it('loses no field when several PATCHes race (the first ones racing to create the row)', async () => {
     const client = await createTestClient();
+    await withoutSettingsRow(client.id);
     const patches = [
       { brand_name: 'Acme' },
       { company_name: 'Acme Ltd' },

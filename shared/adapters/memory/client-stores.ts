@@ -1,3 +1,4 @@
+import { MemorySettingsStore } from './settings-store.js';
 import type { Clock, IdEntity, Ids } from '../../ports.js';
 import { MemoryRateCounter } from './rate-counter.js';
 import { MemoryAccounts, MemorySessionStore, MemoryUserStore } from './user-store.js';
@@ -167,6 +168,7 @@ export function memoryClientAdapters() {
       getSession: (hash: string) => sessions.getSession(hash),
       touch: (...args: Parameters<MemorySessionStore['touch']>) => sessions.touch(...args),
     },
+    settings: new MemorySettingsStore(clients),
     ids: new MemoryIds(),
     clock: new FixedClock(),
     rateCounter: new MemoryRateCounter(),

@@ -9,6 +9,8 @@ import type { UserStore } from '../users/user-store.js';
 import { addUser } from '../users/manage-users.js';
 import { ROLES } from '../users/roles.js';
 import { conflict } from '../../errors.js';
+import type { SettingsStore } from '../settings/settings-store.js';
+import { initialSettings } from '../settings/update-settings.js';
 
 export const CreateClientInput = z.object({
   email: z.email(),
@@ -31,18 +33,24 @@ interface Deps {
   clients: ClientStore;
 }
 
+/** Creating a client also writes its settings row, every field unset (SPEC: one settings row per client). */
+interface CreateDeps extends Deps {
+  users: UserStore;
+  settings: SettingsStore;
+}
+
 /**
  * Creates a client with its first enabled API key and its owner, a dashboard user with the client's address (which
  * must not have an account yet: one account per address); the key is returned here once and never stored.
  */
-export async function createClient(deps: Deps & { users: UserStore }, input: CreateClientInput): Promise<CreatedClient> {
+export async function createClient(deps: CreateDeps, input: CreateClientInput): Promise<CreatedClient> {
   const parsed = CreateClientInput.parse(input);
   // Checked first so a taken address leaves no client behind; addUser's lock settles a race.
   if (await deps.users.findByEmail(parsed.email)) {
     throw conflict('unique', 'email', `${parsed.email.toLowerCase()} already has an account (an address belongs to one client)`);
   }
   const now = deps.clock.now().toISOString();
-  const [id, keyId] = await Promise.all([deps.ids.next('client'), deps.ids.next('api_key')]);
+  const [id, keyId, settingsId] = await Promise.all([deps.ids.next('client'), deps.ids.next('api_key'), deps.ids.next('settings')]);
   const apiKey = generateApiKey();
   const keyHash = hashApiKey(apiKey);
   const client: ClientRecord = {
@@ -67,7 +75,12 @@ export async function createClient(deps: Deps & { users: UserStore }, input: Cre
     masked_key: client.api_key_masked,
     created_at: now,
   });
-  const owner = await addUser(deps, client, { email: client.email, name: parsed.name, role: ROLES.owner });
+  // The settings row, every field unset (the defaults apply), so GET /client/settings — and the dashboard's
+  // deliverability — answer from the start. Written apart: should it fail, the first PATCH creates it as before.
+  const [owner] = await Promise.all([
+    addUser(deps, client, { email: client.email, name: parsed.name, role: ROLES.owner }),
+    deps.settings.save(initialSettings(id, settingsId, now), undefined),
+  ]);
   return { id, client_id: client.client_id, api_key: apiKey, owner_user_id: owner.id };
 }
 

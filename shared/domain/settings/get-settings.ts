@@ -7,7 +7,10 @@ import type { TrackingStore } from '../tracking/tracking-store.js';
 import { settingsViewOf, type SettingsView } from './settings-view.js';
 import type { UserStore } from '../users/user-store.js';
 
-/** GET /client/settings: the same view PATCH answers; 404 until the first PATCH created the row. */
+/**
+ * GET /client/settings: the same view PATCH answers. The row is written with the client (createClient); a client created
+ * before that has none: 404 until its first PATCH creates it.
+ */
 export async function getSettings(
   deps: { clock: Clock; settings: SettingsStore; tracking: TrackingStore; users: UserStore },
   clientId: number,

@@ -75,8 +75,18 @@ const fieldsOf = (record: SettingsRecord | undefined): SettingsFields => {
   return Object.fromEntries(SETTINGS_FIELD_NAMES.filter((n) => record[n] !== undefined).map((n) => [n, record[n]]));
 };
 
+/** A client's first settings row: every field unset (SETTINGS_DEFAULTS apply), version 1. */
+export const initialSettings = (clientId: number, id: number, at: string): SettingsRecord => ({
+  id,
+  client_id: clientId,
+  tone_of_voice: 0,
+  version: 1,
+  created_at: at,
+  updated_at: at,
+});
+
 /**
- * PATCH /client/settings: creates the row on first use (upsert), then merge-patches it. The write is conditioned
+ * PATCH /client/settings: creates the row on first use (upsert; clients created before their row was written with them), then merge-patches it. The write is conditioned
  * on the version read, so concurrent patches never lose each other's fields or slip past a limit check.
  */
 export async function updateSettings(
