@@ -109,6 +109,8 @@ export async function checkKeyboard(page: Page, label: string, problems: string[
 
 export async function screenshot(page: Page, name: string, shots: string[]): Promise<void> {
   const path = `${SCREENSHOTS}${name}`;
+  // The page as a person first sees it: no focus ring left behind by the keyboard walk.
+  await page.evaluate('document.activeElement && document.activeElement.blur()');
   await page.screenshot({ path, fullPage: true });
   shots.push(path);
 }
