@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { BOUNCE_RATE_LIMIT, COMPLAINT_RATE_LIMIT, MINIMUM_SAMPLE_SENDS, WARNING_SHARE } from '../../../shared/domain/tracking/deliverability.js';
 import type { Api } from '../api/client.js';
 import type { components } from '../api/openapi.js';
+import { Link } from '../components/link.js';
 import { type ChartSeries, StatsChart, StatsTable } from '../components/stats-chart.js';
 
 type Stats = components['schemas']['Stats'];
@@ -164,7 +165,11 @@ function OverviewBody({ overview, days }: { overview: Overview; days: RangeDays 
         <DeliverabilityCard deliverability={deliverability} />
         <section class="card" aria-labelledby="failed-title">
           <h2 id="failed-title">Failed executions</h2>
-          <p class="big">{failedExecutions}</p>
+          <p class="big">
+            <Link page="executions" params={{ status: '4' }}>
+              {failedExecutions}
+            </Link>
+          </p>
           <p class="hint">
             {failedExecutions === 0
               ? 'None: every workflow run so far completed, waits or was skipped for a reason.'

@@ -4,6 +4,7 @@ import type { Permission } from '../../../shared/domain/users/roles.js';
 import type { Api } from '../api/client.js';
 import type { PageParams } from '../router.js';
 import type { SignedIn } from '../session.js';
+import { CONTACT_PAGES } from './contacts/pages.js';
 import { OverviewPage } from './overview.js';
 
 /** What every page is drawn with: the API, its query (`id`, filters) and who is signed in (to hide what a role cannot do). */
@@ -29,6 +30,9 @@ export interface PageEntry {
  * Every signed-in page, in the navigation's order. A page group (workflows, contacts, …) exports its entries from its
  * own module and is spread in here: the one place a page is declared, as functions/routes.ts is for the API.
  */
-export const PAGES: readonly PageEntry[] = [{ page: 'overview', title: 'Overview', nav: true, component: OverviewPage }];
+export const PAGES: readonly PageEntry[] = [
+  { page: 'overview', title: 'Overview', nav: true, component: OverviewPage },
+  ...CONTACT_PAGES,
+];
 
 export const entryOf = (page: DashboardPage): PageEntry | undefined => PAGES.find((entry) => entry.page === page);

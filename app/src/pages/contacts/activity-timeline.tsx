@@ -1,0 +1,141 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Api } from '../../api/client.js';
+import type { components } from '../../api/openapi.js';
+import { Link } from '../../components/link.js';
+import { StatusLogs } from '../sent-email/status-logs.js';
+import { answerOf, type Failure, FailureAlert, failureOfError } from './api-answer.js';
+import { When } from './when.js';
+
+export type ActivityItem = components['schemas']['ActivityItem'];
+type Topic = components['schemas']['Topic'];
+
+/** Items per page of GET /client/contacts/{id}/activity. */
+export const ACTIVITY_PAGE = 20;
+
+/**
+ * The contact's activity (GET /client/contacts/{id}/activity), newest first: events, workflow runs with their status
+ * and reason, sent e-mails with their status logs, and subscription and topic choices. Older pages are added below.
+ * `reload` changes after the page changed the contact (a subscription), to read the timeline again from the top.
+ */
+export function ActivityTimeline({ api, contactId, topics, reload }: { api: Api; contactId: string; topics: Topic[]; reload: number }) {
+  const [items, setItems] = useState<ActivityItem[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [failure, setFailure] = useState<Failure | undefined>();
+  /** The latest read: an older answer arriving late is dropped. */
+  const latest = useRef(0);
+
+  async function read(cursor: string | null) {
+    const mine = ++latest.current;
+    setLoading(true);
+    setFailure(undefined);
+    try {
+      const query = cursor ? { limit: ACTIVITY_PAGE, cursor } : { limit: ACTIVITY_PAGE };
+      const answer = await answerOf(api.GET('/api/v1/client/contacts/{id}/activity', { params: { path: { id: contactId }, query } }), 'Reading the activity');
+      if (mine !== latest.current) return;
+      setItems((before) => (cursor ? [...before, ...answer.data.items] : answer.data.items));
+      setNext(answer.data.next_cursor);
+    } catch (error) {
+      if (mine === latest.current) setFailure(failureOfError(error));
+    } finally {
+      if (mine === latest.current) setLoading(false);
+    }
+  }
+
+  useEffect(() => {
+    void read(null);
+  }, [api, contactId, reload]);
+
+  const topicName = (id: number) => topics.find((topic) => topic.id === id)?.name ?? `Topic ${id}`;
+  return (
+    <section class="ct-activity" aria-labelledby="ct-activity-title" aria-busy={loading ? 'true' : undefined}>
+      <h2 id="ct-activity-title">Activity</h2>
+      {items.length === 0 && !loading && !failure && <p class="hint">Nothing yet: no event, workflow run or e-mail for this contact.</p>}
+      {items.length > 0 && (
+        <ol class="ct-timeline" aria-label="Activity, newest first">
+          {items.map((item) => (
+            <li key={keyOf(item)} class={`ct-item ct-item-${item.kind}`}>
+              <ActivityEntry item={item} topicName={topicName} />
+            </li>
+          ))}
+        </ol>
+      )}
+      <FailureAlert failure={failure} />
+      {loading && <p class="hint">Loading the activity…</p>}
+      {next && !loading && (
+        <button type="button" class="ct-more" onClick={() => void read(next)}>
+          Show older activity
+        </button>
+      )}
+    </section>
+  );
+}
+
+const keyOf = (item: ActivityItem): string => {
+  if (item.kind === 'subscription') return `subscription-${item.at}`;
+  if (item.kind === 'topic') return `topic-${item.topic_id}-${item.at}`;
+  return `${item.kind}-${item.id}`;
+};
+
+function ActivityEntry({ item, topicName }: { item: ActivityItem; topicName: (id: number) => string }) {
+  const at = <When at={item.at} />;
+  switch (item.kind) {
+    case 'event': {
+      const facts = [item.action, item.feature, item.plan, item.source, item.status, item.amount === null ? null : String(item.amount)].filter(Boolean);
+      return (
+        <>
+          {at} <strong>Event {item.type}</strong>
+          {facts.length > 0 && <> ({facts.join(', ')})</>}
+          {item.process_error ? <span class="error"> — not processed: {item.process_error}</span> : null}
+          {item.execution_ids.length > 0 && <> — started workflow run {item.execution_ids.map((id) => `#${id}`).join(', ')}</>}
+        </>
+      );
+    }
+    case 'execution':
+      return (
+        <>
+          {at} <strong>Workflow run #{item.id}</strong> of {item.workflow_name ?? `workflow ${item.workflow_id}`}:{' '}
+          <span class={`ct-status ct-status-${item.status_text}`}>{item.status_text}</span>
+          {item.reason && <> — {item.reason}</>}
+          {item.attempt > 1 && <> (attempt {item.attempt})</>}
+          {item.retried_from !== null && <> (retries #{item.retried_from})</>}
+          {item.is_test && <> (test)</>}
+          {item.status === 1 && (
+            <>
+              {' '}
+              — scheduled for <When at={item.scheduled_for} />
+            </>
+          )}
+        </>
+      );
+    case 'sent_email':
+      return (
+        <>
+          {at} <strong>E-mail</strong>{' '}
+          <Link page="sent-email" params={{ id: item.id }}>
+            {item.subject || '(subject erased)'}
+          </Link>{' '}
+          ({item.email_template_name}, {item.workflow_name ?? `workflow ${item.workflow_id}`}):{' '}
+          <span class={`ct-status ct-status-${item.status_text}`}>{item.status_text.replace('_', ' ')}</span>
+          <StatusLogs logs={item.logs} label={`Status of "${item.subject}"`} />
+        </>
+      );
+    case 'subscription':
+      return (
+        <>
+          {at} <strong>Unsubscribed from all marketing mail</strong>
+          {item.reason && <> ({item.reason})</>}
+        </>
+      );
+    case 'topic':
+      return (
+        <>
+          {at}{' '}
+          <strong>
+            {item.is_subscribed ? 'Joined' : 'Left'} the topic {topicName(item.topic_id)}
+          </strong>{' '}
+          ({item.via.replace('_', ' ')})
+        </>
+      );
+  }
+}

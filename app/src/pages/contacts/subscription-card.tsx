@@ -1,0 +1,132 @@
+import { useState } from 'preact/hooks';
+import type { Api } from '../../api/client.js';
+import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf } from './api-answer.js';
+import type { Contact, Topic } from './contact-page.js';
+import { When } from './when.js';
+
+interface Change {
+  is_subscribed: boolean;
+  topic_id?: number;
+  unsubscribe_reason?: string;
+}
+
+/**
+ * The contact's marketing mail: subscribed or not overall (with the reason and time of an unsubscription), and its
+ * choice per topic (`topic_subscriptions`). Members and up change them (PATCH …/subscription); viewers read.
+ */
+export function SubscriptionCard(props: { api: Api; contact: Contact; topics: Topic[]; mayChange: boolean; onChanged: (contact: Contact) => void }) {
+  const { api, contact, topics, mayChange, onChanged } = props;
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Failure & { topicId?: number | undefined }>();
+  const [done, setDone] = useState<string | undefined>();
+
+  async function change(body: Change, saying: string) {
+    setBusy(true);
+    setFailure(undefined);
+    setDone(undefined);
+    try {
+      const answer = await answerOf(
+        api.PATCH('/api/v1/client/contacts/{id}/subscription', { params: { path: { id: String(contact.id) } }, body }),
+        'Changing the subscription',
+      );
+      setReason('');
+      setDone(saying);
+      onChanged(answer.data);
+    } catch (error) {
+      setFailure({ ...failureOfError(error), topicId: body.topic_id });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const topicName = (id: number) => topics.find((topic) => topic.id === id)?.name ?? `Topic ${id}`;
+  const reasonError = fieldErrorOf(failure, 'unsubscribe_reason');
+  const topicError = fieldErrorOf(failure, 'topic_id');
+  return (
+    <section class="card" aria-labelledby="ct-subscription-title">
+      <h2 id="ct-subscription-title">Subscription</h2>
+      <p class={contact.is_subscribed ? 'status status-healthy' : 'status status-paused'}>
+        {contact.is_subscribed ? 'Subscribed to marketing mail' : 'Unsubscribed from all marketing mail'}
+      </p>
+      {!contact.is_subscribed && (
+        <p class="hint">
+          Since <When at={contact.unsubscribed_at} />
+          {contact.unsubscribe_reason ? `, reason: ${contact.unsubscribe_reason}` : ''}. Transactional mail still goes out unless
+          the address bounced or complained.
+        </p>
+      )}
+      {mayChange &&
+        (contact.is_subscribed ? (
+          <div class="ct-inline-form">
+            <label for="ct-unsubscribe-reason">Reason (optional)</label>
+            <input
+              id="ct-unsubscribe-reason"
+              type="text"
+              maxLength={500}
+              value={reason}
+              onInput={(event) => setReason(event.currentTarget.value)}
+              {...(reasonError ? { 'aria-invalid': true, 'aria-describedby': 'ct-unsubscribe-reason-error' } : {})}
+            />
+            <FieldError id="ct-unsubscribe-reason-error" message={reasonError} />
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() =>
+                void change({ is_subscribed: false, ...(reason.trim() ? { unsubscribe_reason: reason.trim() } : {}) }, 'Unsubscribed from all marketing mail.')
+              }
+            >
+              Unsubscribe from all marketing mail
+            </button>
+          </div>
+        ) : (
+          <button type="button" disabled={busy} onClick={() => void change({ is_subscribed: true }, 'Subscribed again.')}>
+            Subscribe again
+          </button>
+        ))}
+      <h3>Topics</h3>
+      {contact.topic_subscriptions.length === 0 ? (
+        <p class="hint">The client has no topics (Topics page): one choice covers all marketing mail.</p>
+      ) : (
+        <ul class="ct-topics" aria-label="Topics">
+          {contact.topic_subscriptions.map((choice) => {
+            const name = topicName(choice.topic_id);
+            const errorId = `ct-topic-${choice.topic_id}-error`;
+            const refused = failure?.topicId === choice.topic_id ? (topicError ?? failure.message) : undefined;
+            return (
+              <li key={choice.topic_id}>
+                <span>
+                  {name}: <strong>{choice.is_subscribed ? 'subscribed' : 'not subscribed'}</strong>
+                </span>
+                {mayChange && (
+                  <button
+                    type="button"
+                    class="ct-small"
+                    disabled={busy}
+                    aria-describedby={refused ? errorId : undefined}
+                    onClick={() =>
+                      void change(
+                        { is_subscribed: !choice.is_subscribed, topic_id: choice.topic_id },
+                        choice.is_subscribed ? `Unsubscribed from ${name}.` : `Subscribed to ${name}.`,
+                      )
+                    }
+                  >
+                    {choice.is_subscribed ? `Unsubscribe from ${name}` : `Subscribe to ${name}`}
+                  </button>
+                )}
+                <FieldError id={errorId} message={refused} />
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {!contact.is_subscribed && contact.topic_subscriptions.length > 0 && (
+        <p class="hint">Unsubscribed from all marketing mail, the contact gets none whatever its topics say.</p>
+      )}
+      <FailureAlert failure={failure} shownAt={failure?.topicId ? ['topic_id', 'unsubscribe_reason'] : ['unsubscribe_reason']} />
+      <p role="status" class="ct-done">
+        {done}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+import { type BrowserContext, type Journey, callApi, inspectPage, openFromNav, waitFor } from '../harness.js';
+
+/** The contact the overview's journey signed up (its welcome e-mail was sent). */
+const ADA = 'ada@example.com';
+
+/** Clicks the first element matching `selector` whose text is `text` (a link or a button), as a person would. */
+export async function clickText(ctx: BrowserContext, selector: string, text: string): Promise<void> {
+  const clicked = (await ctx.page.evaluate(
+    `(() => { const el = [...document.querySelectorAll(${JSON.stringify(selector)})].find((el) => el.textContent.trim() === ${JSON.stringify(text)}); if (el) el.click(); return Boolean(el); })()`,
+  )) as boolean;
+  if (!clicked) throw new Error(`no ${selector} reads "${text}"`);
+}
+
+const h1Is = (text: string) => `document.querySelector('h1')?.textContent === ${JSON.stringify(text)}`;
+
+/**
+ * Contacts (issue 25 §1): from the navigation, search Ada, open her page and its activity, leave and rejoin a topic,
+ * then open her welcome e-mail: the message in its sandboxed frame, styled, and its status history.
+ */
+export const contactsJourney: Journey = {
+  name: 'contacts',
+  async run(ctx: BrowserContext) {
+    const { page, problems } = ctx;
+    // Setup: a topic to leave and join again (the client's own systems would create it by API).
+    const listed = await callApi(ctx, 'GET', '/client/topics');
+    let topic = listed.json?.data?.topics?.[0] as { id: number; name: string } | undefined;
+    if (!topic) {
+      const made = await callApi(ctx, 'POST', '/client/topics', { name: 'Product news', description: 'What we ship, once a month' });
+      if (made.status !== 201) throw new Error(`POST /client/topics answered ${made.status}: ${JSON.stringify(made.json)}`);
+      topic = made.json.data as { id: number; name: string };
+    }
+
+    // The list, from the navigation; the search by e-mail prefix, kept in the address.
+    await openFromNav(ctx, 'Contacts', 'Contacts');
+    await page.waitForSelector('#ct-email-prefix', { visible: true });
+    await page.focus('#ct-email-prefix');
+    await page.keyboard.type(ADA);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      `location.search === '?email_prefix=ada%40example.com' && [...document.querySelectorAll('#ct-contacts-table a')].map((a) => a.textContent).join() === ${JSON.stringify(ADA)}`,
+      { timeout: 10_000 },
+    );
+    await inspectPage(ctx, 'contacts', '#ct-contacts-table');
+
+    // Her page: fields, health, activity with the welcome e-mail.
+    await clickText(ctx, '#ct-contacts-table a', ADA);
+    await page.waitForFunction(h1Is(ADA), { timeout: 10_000 });
+    await page.waitForSelector('.ct-timeline .ct-item-sent_email a', { visible: true, timeout: 10_000 });
+    const timeline = (await page.$eval('.ct-timeline', (el) => el.textContent ?? '')) as string;
+    for (const part of ['Event signup', 'Workflow run', 'E-mail']) if (!timeline.includes(part)) problems.push(`the contact's activity has no "${part}": ${timeline.slice(0, 300)}`);
+
+    // A topic: leave it, then join again; the API agrees each time.
+    const choiceOf = async () =>
+      ((await callApi(ctx, 'GET', `/client/contacts/${encodeURIComponent(ADA)}`)).json.data.topic_subscriptions as { topic_id: number; is_subscribed: boolean }[]).find(
+        (choice) => choice.topic_id === topic.id,
+      )?.is_subscribed;
+    const before = await choiceOf();
+    const first = before ? `Unsubscribe from ${topic.name}` : `Subscribe to ${topic.name}`;
+    const second = before ? `Subscribe to ${topic.name}` : `Unsubscribe from ${topic.name}`;
+    await clickText(ctx, '.ct-topics button', first);
+    await page.waitForFunction(`[...document.querySelectorAll('.ct-topics button')].some((b) => b.textContent === ${JSON.stringify(second)})`, { timeout: 10_000 });
+    if ((await choiceOf()) !== !before) problems.push(`after "${first}" the API still says is_subscribed ${String(before)} for topic ${topic.id}`);
+    await page.waitForSelector('.ct-timeline .ct-item-topic', { visible: true, timeout: 10_000 });
+    await clickText(ctx, '.ct-topics button', second);
+    await page.waitForFunction(`[...document.querySelectorAll('.ct-topics button')].some((b) => b.textContent === ${JSON.stringify(first)})`, { timeout: 10_000 });
+    if ((await choiceOf()) !== before) problems.push(`after "${second}" the API does not say is_subscribed ${String(before)} for topic ${topic.id}`);
+    await inspectPage(ctx, 'contact', '.ct-timeline .ct-item-sent_email a');
+
+    // Her welcome e-mail, from the activity: the message in a sandboxed frame, styled, and its status history.
+    await page.click('.ct-timeline .ct-item-sent_email a');
+    await page.waitForSelector('iframe.ct-email', { visible: true, timeout: 10_000 });
+    const sandbox = (await page.$eval('iframe.ct-email', (el) => el.getAttribute('sandbox'))) as string | null;
+    if (sandbox !== 'allow-same-origin') problems.push(`the e-mail's frame has sandbox="${String(sandbox)}"`);
+    const shown = await waitFor('the e-mail in its frame, styled', async () => {
+      const frame = page.frames().find((f) => f.url() === 'about:srcdoc');
+      if (!frame) return undefined;
+      const seen = (await frame.evaluate(`({ text: document.body ? document.body.innerText : '', styled: document.querySelectorAll('[style]').length })`)) as {
+        text: string;
+        styled: number;
+      };
+      return seen.text.trim() && seen.styled > 0 ? seen : undefined;
+    });
+    if (!/Ada|welcome/i.test(shown.text)) problems.push(`the e-mail's frame shows no welcome: ${shown.text.slice(0, 200)}`);
+    const history = (await page.$$eval('.ct-logs li', (els) => els.map((el) => el.textContent ?? ''))) as string[];
+    if (!history.some((line) => line.includes('queued'))) problems.push(`the sent e-mail's status history lacks "queued": ${history.join(' / ')}`);
+    await inspectPage(ctx, 'sent-email', 'iframe.ct-email');
+  },
+};
