@@ -75,7 +75,10 @@ describe('the contact page', () => {
       '2026-11-26 09:00:01 UTC opened by a machine: Apple Mail Privacy Protection preloads every image apple_mail_privacy',
       '2026-11-26 09:00:01 UTC opened by a person',
     ]);
-    expect(items[1]!.textContent).toBe('2026-11-26 09:00:00 UTC Workflow run #77 of Welcome: failed — MessageRejected: Email address is on the suppression list');
+    expect(items[1]!.textContent).toBe(
+      '2026-11-26 09:00:00 UTC Workflow run #77 of Welcome: failed — MessageRejected: Email address is on the suppression list (failed runs of this workflow)',
+    );
+    expect(within(items[1]!).getByRole('link').getAttribute('href')).toBe('/app/executions?status=4&workflow_id=1');
     expect(items[2]!.textContent).toBe('2026-11-26 09:00:00 UTC Event signup (pro) — started workflow run #77');
 
     // Act: the next page

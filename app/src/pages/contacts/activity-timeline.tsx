@@ -97,6 +97,16 @@ function ActivityEntry({ item, topicName }: { item: ActivityItem; topicName: (id
           {at} <strong>Workflow run #{item.id}</strong> of {item.workflow_name ?? `workflow ${item.workflow_id}`}:{' '}
           <span class={`ct-status ct-status-${item.status_text}`}>{item.status_text}</span>
           {item.reason && <> — {item.reason}</>}
+          {item.status === 4 && (
+            <>
+              {' '}
+              (
+              <Link page="executions" params={{ status: '4', workflow_id: String(item.workflow_id) }}>
+                failed runs of this workflow
+              </Link>
+              )
+            </>
+          )}
           {item.attempt > 1 && <> (attempt {item.attempt})</>}
           {item.retried_from !== null && <> (retries #{item.retried_from})</>}
           {item.is_test && <> (test)</>}

@@ -95,11 +95,11 @@ export function SentEmailPage({ api, params }: PageProps) {
           <p class="hint">Scanners and privacy proxies open and click on their own: they are marked in the history with the signal that gave them away.</p>
         </section>
       </div>
-      <section aria-labelledby="ct-sent-history-title">
+      <section class="ct-section" aria-labelledby="ct-sent-history-title">
         <h2 id="ct-sent-history-title">Status history</h2>
         <StatusLogs logs={email.logs} label="Status history, oldest first" />
       </section>
-      <section aria-labelledby="ct-sent-message-title">
+      <section class="ct-section" aria-labelledby="ct-sent-message-title">
         <h2 id="ct-sent-message-title">The message as sent</h2>
         <details>
           <summary>Text version</summary>
