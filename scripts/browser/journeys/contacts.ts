@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { type BrowserContext, type Journey, callApi, inspectPage, openFromNav, waitFor } from '../harness.js';
 
 /** The contact the overview's journey signed up (its welcome e-mail was sent). */
 const ADA = 'ada@example.com';
+/** Apple Mail Privacy Protection's proxy fetches the pixel with this bare user agent (shared/domain/tracking/bot-detection.ts). */
+const APPLE_MAIL_PROXY = 'Mozilla/5.0';
+const PERSON = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15';
 
 /** Clicks the first element matching `selector` whose text is `text` (a link or a button), as a person would. */
 export async function clickText(ctx: BrowserContext, selector: string, text: string): Promise<void> {
@@ -29,6 +33,32 @@ export const contactsJourney: Journey = {
       if (made.status !== 201) throw new Error(`POST /client/topics answered ${made.status}: ${JSON.stringify(made.json)}`);
       topic = made.json.data as { id: number; name: string };
     }
+
+    // Setup: her welcome e-mail opened twice, by Apple Mail Privacy Protection's proxy (a machine) and by her (a
+    // person), as SES would report it: through the local runtime's /dev/ses-events (test/integration/tracking does so).
+    const welcome = await waitFor("Ada's welcome e-mail, delivered", async () => {
+      const activity = await callApi(ctx, 'GET', `/client/contacts/${encodeURIComponent(ADA)}/activity`);
+      const item = (activity.json?.data?.items as { kind: string; id: string; status_text: string }[] | undefined)?.find((i) => i.kind === 'sent_email');
+      return item && item.status_text === 'delivered' ? item : undefined;
+    });
+    const email = (await callApi(ctx, 'GET', `/client/sent-emails/${welcome.id}`)).json.data;
+    const mail = {
+      messageId: email.provider_message_id,
+      timestamp: email.created_at,
+      source: email.from_email,
+      destination: [email.to_email],
+      tags: { 'ses:configuration-set': ['email-lifecycle'], client_id: [String(email.client_id)], execution_id: [String(email.execution_id)], sent_email_id: [email.id] },
+    };
+    for (const userAgent of [APPLE_MAIL_PROXY, PERSON]) {
+      const event = { eventType: 'Open', mail, open: { timestamp: new Date().toISOString(), userAgent, ipAddress: '203.0.113.7' } };
+      const envelope = { Type: 'Notification', MessageId: randomUUID(), TopicArn: 'arn:aws:sns:us-east-1:123456789012:email-lifecycle-ses-status', Message: JSON.stringify(event), Timestamp: new Date().toISOString() };
+      const injected = await fetch(`${ctx.baseUrl}/dev/ses-events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) });
+      if (injected.status !== 202) throw new Error(`POST /dev/ses-events answered ${injected.status}: ${await injected.text()}`);
+    }
+    await waitFor('the two opens in the e-mail\'s logs', async () => {
+      const logs = (await callApi(ctx, 'GET', `/client/sent-emails/${welcome.id}`)).json.data.logs as { status_text: string }[];
+      return logs.filter((log) => log.status_text === 'opened').length >= 2 ? logs : undefined;
+    });
 
     // The list, from the navigation; the search by e-mail prefix, kept in the address.
     await openFromNav(ctx, 'Contacts', 'Contacts');
@@ -83,6 +113,8 @@ export const contactsJourney: Journey = {
     if (!/Ada|welcome/i.test(shown.text)) problems.push(`the e-mail's frame shows no welcome: ${shown.text.slice(0, 200)}`);
     const history = (await page.$$eval('.ct-logs li', (els) => els.map((el) => el.textContent ?? ''))) as string[];
     if (!history.some((line) => line.includes('queued'))) problems.push(`the sent e-mail's status history lacks "queued": ${history.join(' / ')}`);
+    if (!history.some((line) => line.includes('opened by a machine: Apple Mail Privacy Protection'))) problems.push(`no bot mark with its reason in the history: ${history.join(' / ')}`);
+    if (!history.some((line) => line.includes('opened by a person'))) problems.push(`no open by a person in the history: ${history.join(' / ')}`);
     await inspectPage(ctx, 'sent-email', 'iframe.ct-email');
   },
 };
