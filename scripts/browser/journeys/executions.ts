@@ -7,7 +7,7 @@ const REJECT = 'reject@simulator.amazonses.com';
 /**
  * Executions (issue 25 §1): a welcome e-mail SES refuses makes a failed execution (4), as test/integration/engine/retry.test.ts
  * does; the overview's failed count links to the list filtered on it; Retry queues a new run and the failed one
- * becomes retried (7).
+ * becomes retried (7). Then that contact is erased from its page, behind its typed address.
  */
 export const executionsJourney: Journey = {
   name: 'executions',
@@ -39,5 +39,18 @@ export const executionsJourney: Journey = {
     // The list from the navigation, every status.
     await openFromNav(ctx, 'Executions', 'Executions');
     await page.waitForFunction(`location.search === '' && document.querySelector('#ct-executions-table') !== null`, { timeout: 10_000 });
+
+    // The refused address's contact, from that list: erased once its address is typed.
+    const contactId = sent.json.data.contact_id as number;
+    await page.click(`#ct-executions-table a[href="/app/contact?id=${contactId}"]`);
+    await page.waitForFunction(`document.querySelector('h1')?.textContent === ${JSON.stringify(REJECT)}`, { timeout: 10_000 });
+    await page.waitForSelector('#ct-erase-confirm', { visible: true });
+    if (!(await page.$eval('.ct-danger-button', (el) => (el as unknown as { disabled: boolean }).disabled))) problems.push('the erase button works before the address is typed');
+    await page.focus('#ct-erase-confirm');
+    await page.keyboard.type(REJECT);
+    await page.click('.ct-danger-button');
+    await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Contact #${contactId} erased'`, { timeout: 15_000 });
+    const gone = await callApi(ctx, 'GET', `/client/contacts/${contactId}`);
+    if (gone.status !== 404) problems.push(`the erased contact still answers ${gone.status}`);
   },
 };
