@@ -1,5 +1,4 @@
 import { type BrowserContext, type Journey, callApi, inspectPage, openFromNav, waitFor } from '../harness.js';
-import { clickText } from './contacts.js';
 
 /** The SES mailbox simulator address the local runtime refuses (MessageRejected): its welcome e-mail fails (README). */
 const REJECT = 'reject@simulator.amazonses.com';
@@ -31,7 +30,7 @@ export const executionsJourney: Journey = {
     await inspectPage(ctx, 'executions', '#ct-executions-table');
 
     // Retry: the answer is shown, the list read again, and the API says the failed one is retried (7).
-    await clickText(ctx, '#ct-executions-table button', `Retry #${failed.id}`);
+    await page.click(`#ct-executions-table button[aria-label="Retry #${failed.id}"]`);
     await page.waitForFunction(`document.querySelector('.ct-done')?.textContent.startsWith('Execution #${failed.id} is retried')`, { timeout: 10_000 });
     const retried = await callApi(ctx, 'GET', '/client/executions?status=7');
     if (!(retried.json?.data?.executions as { id: number }[]).some((e) => e.id === failed.id)) problems.push(`execution ${failed.id} is not retried (7) after Retry`);

@@ -193,13 +193,12 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
             <thead>
               <tr>
                 <th scope="col">Run</th>
+                <th scope="col">Status</th>
                 <th scope="col">Workflow</th>
                 <th scope="col">Contact</th>
-                <th scope="col">Status</th>
                 <th scope="col">Scheduled for</th>
                 <th scope="col">Processed</th>
                 <th scope="col">E-mail</th>
-                {mayRetry && <th scope="col">Action</th>}
               </tr>
             </thead>
             <tbody>
@@ -211,15 +210,26 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
                     {execution.retried_from !== null && <small> retries #{execution.retried_from}</small>}
                     {execution.is_test && <small> test</small>}
                   </th>
+                  <td class="ct-status-cell">
+                    <span class={`ct-status ct-status-${execution.status_text}`}>{execution.status_text}</span>
+                    {execution.reason && <span class="ct-reason"> — {execution.reason}</span>}
+                    {mayRetry && execution.status === 4 && (
+                      <button
+                        type="button"
+                        class="ct-small ct-retry"
+                        aria-label={`Retry #${execution.id}`}
+                        disabled={retry?.busy === true}
+                        onClick={() => void onRetry(execution)}
+                      >
+                        Retry
+                      </button>
+                    )}
+                  </td>
                   <td>{execution.workflow_name ?? `Workflow ${execution.workflow_id}`}</td>
                   <td>
                     <Link page="contact" params={{ id: String(execution.contact_id) }}>
                       Contact #{execution.contact_id}
                     </Link>
-                  </td>
-                  <td>
-                    <span class={`ct-status ct-status-${execution.status_text}`}>{execution.status_text}</span>
-                    {execution.reason && <span class="ct-reason"> — {execution.reason}</span>}
                   </td>
                   <td>
                     <When at={execution.scheduled_for} />
@@ -236,15 +246,6 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
                       '—'
                     )}
                   </td>
-                  {mayRetry && (
-                    <td>
-                      {execution.status === 4 && (
-                        <button type="button" class="ct-small" disabled={retry?.busy === true} onClick={() => void onRetry(execution)}>
-                          Retry #{execution.id}
-                        </button>
-                      )}
-                    </td>
-                  )}
                 </tr>
               ))}
             </tbody>
