@@ -6,6 +6,7 @@ import type { PageParams } from '../router.js';
 import type { SignedIn } from '../session.js';
 import { CONTACT_PAGES } from './contacts/pages.js';
 import { OverviewPage } from './overview.js';
+import { SETTINGS_PAGES } from './settings/pages.js';
 
 /** What every page is drawn with: the API, its query (`id`, filters) and who is signed in (to hide what a role cannot do). */
 export interface PageProps {
@@ -33,6 +34,7 @@ export interface PageEntry {
 export const PAGES: readonly PageEntry[] = [
   { page: 'overview', title: 'Overview', nav: true, component: OverviewPage },
   ...CONTACT_PAGES,
+  ...SETTINGS_PAGES,
 ];
 
 export const entryOf = (page: DashboardPage): PageEntry | undefined => PAGES.find((entry) => entry.page === page);

@@ -2,9 +2,14 @@ import type { Journey } from '../harness.js';
 import { contactsJourney } from './contacts.js';
 import { executionsJourney } from './executions.js';
 import { overviewJourney } from './overview.js';
+import { apiKeysJourney } from './api-keys.js';
+import { settingsJourney } from './settings.js';
+import { topicsJourney } from './topics.js';
+import { usersJourney } from './users.js';
+import { webhooksJourney } from './webhooks.js';
 
 /**
  * The dashboard's journeys, in the order a person meets them after signing in (scripts/browser/dashboard.ts runs
  * them on one browser and one runtime). A page group adds its journey here.
  */
-export const JOURNEYS: readonly Journey[] = [overviewJourney, contactsJourney, executionsJourney];
+export const JOURNEYS: readonly Journey[] = [overviewJourney, contactsJourney, executionsJourney, settingsJourney, apiKeysJourney, webhooksJourney, topicsJourney, usersJourney];

@@ -1,0 +1,84 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+/**
+ * A secret the API shows once (a new API key, a webhook's signing secret): the value, a copy button, and the warning
+ * that it is not shown again. The page drops it as soon as the person leaves (it lives in the page's state only).
+ */
+export function SecretOnce(props: { id: string; title: string; value: string; onDone: () => void }) {
+  const { id, title, value, onDone } = props;
+  const [copied, setCopied] = useState<string | undefined>();
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied('Copied.');
+    } catch {
+      // No clipboard (an insecure origin, a refused permission): select the text for the person to copy.
+      const field = document.getElementById(`${id}-value`) as HTMLInputElement | null;
+      field?.select();
+      setCopied('Copying is not allowed here: the value is selected, copy it with your keyboard.');
+    }
+  }
+
+  return (
+    <section class="card st-secret" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <p class="st-warning" id={`${id}-warning`}>
+        Store it now: it is shown this once and never again. Leaving this page forgets it.
+      </p>
+      <label for={`${id}-value`}>The value</label>
+      <div class="st-secret-row">
+        <input id={`${id}-value`} class="st-secret-value" type="text" readOnly value={value} aria-describedby={`${id}-warning`} spellcheck={false} />
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
+      </div>
+      <p role="status" class="st-done">
+        {copied ?? ''}
+      </p>
+      <button type="button" class="link" onClick={onDone}>
+        I stored it, hide it
+      </button>
+    </section>
+  );
+}
+
+/**
+ * A button for an action that cannot be undone: the first press asks, the second (or Cancel) decides. No dialog
+ * window: the question stays in the page, next to what it is about, and keyboard users stay where they were.
+ */
+export function ConfirmButton(props: { label: string; /** The button's accessible name when `label` alone is ambiguous (one per row). */ name?: string; confirm: string; onConfirm: () => void | Promise<void>; busy?: boolean; danger?: boolean }) {
+  const { label, name, confirm, onConfirm, busy, danger } = props;
+  const [asking, setAsking] = useState(false);
+  const yes = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) yes.current?.focus();
+  }, [asking]);
+  if (!asking) {
+    return (
+      <button type="button" class={`st-small${danger ? ' st-danger-button' : ''}`} onClick={() => setAsking(true)} disabled={busy} aria-label={name}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span class="st-confirm" role="group" aria-label={confirm}>
+      <span>{confirm}</span>
+      <button
+        type="button"
+        class={`st-small${danger ? ' st-danger-button' : ''}`}
+        disabled={busy}
+        ref={yes}
+        onClick={async () => {
+          await onConfirm();
+          setAsking(false);
+        }}
+      >
+        Yes, {label.toLowerCase()}
+      </button>
+      <button type="button" class="st-small st-secondary" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}

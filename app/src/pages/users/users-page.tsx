@@ -1,0 +1,225 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Api } from '../../api/client.js';
+import type { components } from '../../api/openapi.js';
+import { can } from '../../session.js';
+import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf } from '../contacts/api-answer.js';
+import { When } from '../contacts/when.js';
+import type { PageProps } from '../registry.js';
+import { ConfirmButton } from '../settings/st-parts.js';
+
+type User = components['schemas']['User'];
+
+/** The roles, as the API numbers them, and what each may do (shared/domain/users/roles.ts). */
+export const ROLE_CHOICES = [
+  { role: 2, name: 'admin', does: 'everything but users: settings, webhooks, API keys' },
+  { role: 3, name: 'member', does: 'reads everything; changes templates, workflows, contacts and topics' },
+  { role: 4, name: 'viewer', does: 'reads everything' },
+] as const;
+type InviteRole = (typeof ROLE_CHOICES)[number]['role'];
+
+const INVITE_FIELDS = ['email', 'name', 'role'] as const;
+
+/**
+ * Users (issue 25 §1; the accounts issue): the client's users and roles, for every role. The owner invites (an e-mail
+ * with a one-time sign-in link), changes a role (role owner transfers ownership) and removes; others only read.
+ */
+export function UsersPage({ api, signedIn }: PageProps) {
+  const [users, setUsers] = useState<User[] | undefined>();
+  const [failure, setFailure] = useState<Failure | undefined>();
+  const [done, setDone] = useState('');
+  const [loads, setLoads] = useState(0);
+  const owner = can(signedIn, 'users');
+
+  useEffect(() => {
+    let current = true;
+    answerOf(api.GET('/api/v1/client/users'), 'Reading the users').then(
+      (answer) => current && setUsers(answer.data.users),
+      (error: unknown) => current && setFailure(failureOfError(error)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, loads]);
+
+  const changed = (message: string) => {
+    setDone(message);
+    setLoads((n) => n + 1);
+  };
+
+  return (
+    <section aria-labelledby="st-users-title">
+      <div class="page-head">
+        <h1 id="st-users-title">Users</h1>
+      </div>
+      <p class="hint">
+        Who signs in to this dashboard, and what each role may do: the owner everything; an admin everything but users; a
+        member changes content (templates, workflows, contacts, topics); a viewer reads.
+      </p>
+      <FailureAlert failure={failure} />
+      <p role="status" class="st-done">
+        {done}
+      </p>
+      {!users && !failure && <p aria-busy="true">Loading…</p>}
+      {users && (
+        <ul class="st-list" id="st-users-list">
+          {users.map((user) => (
+            <UserItem key={user.id} api={api} user={user} self={user.id === signedIn.user.id} owner={owner} onChanged={changed} />
+          ))}
+        </ul>
+      )}
+      {users && users.length === 1 && owner && (
+        <p class="hint">Only you so far. Invite the people who work on your e-mail: each gets a sign-in link by e-mail.</p>
+      )}
+      {users && owner && <Invite api={api} onInvited={changed} />}
+      {users && !owner && <p class="hint">Only the owner invites, changes roles and removes users.</p>}
+    </section>
+  );
+}
+
+function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; onChanged: (message: string) => void }) {
+  const { api, user, self, owner, onChanged } = props;
+  const [role, setRole] = useState(String(user.role));
+  const [failure, setFailure] = useState<Failure | undefined>();
+  const [busy, setBusy] = useState(false);
+  const path = { params: { path: { id: String(user.id) } } };
+  const manageable = owner && user.role !== 1;
+
+  async function run(what: string, call: () => Promise<unknown>, message: string) {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      await answerOf(call() as Promise<{ data?: unknown; error?: unknown; response: Response }>, what);
+      onChanged(message);
+    } catch (error) {
+      setFailure(failureOfError(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const roleId = `st-role-${user.id}`;
+  const roleError = fieldErrorOf(failure, 'role');
+  const newRole = Number(role) as 1 | 2 | 3 | 4;
+  return (
+    <li class="card st-item">
+      <div class="st-item-head">
+        <h2 class="st-item-title">
+          {user.name}
+          {self && <span class="hint"> (you)</span>}
+        </h2>
+        <span class="role">{user.role_name}</span>
+      </div>
+      <p class="st-break">{user.email}</p>
+      <p class="hint">
+        Last signed in: <When at={user.last_sign_in_at} />. Added <When at={user.created_at} />.
+      </p>
+      {manageable && (
+        <div class="st-row-actions">
+          <label for={roleId}>Role of {user.name}</label>
+          <select id={roleId} value={role} onChange={(event) => setRole(event.currentTarget.value)} {...(roleError ? { 'aria-invalid': true as const, 'aria-describedby': `${roleId}-error` } : {})}>
+            {ROLE_CHOICES.map((choice) => (
+              <option key={choice.role} value={choice.role}>
+                {choice.name}
+              </option>
+            ))}
+            <option value="1">owner (you become an admin)</option>
+          </select>
+          {newRole === 1 ? (
+            <ConfirmButton
+              label="Transfer ownership"
+              confirm={`Make ${user.name} the owner? You become an admin at once.`}
+              busy={busy}
+              danger
+              onConfirm={() => run('Transferring ownership', () => api.PATCH('/api/v1/client/users/{id}', { ...path, body: { role: 1 } }), `${user.name} is the owner now; sign in again.`)}
+            />
+          ) : (
+            <button
+              type="button"
+              class="st-small"
+              disabled={busy || newRole === user.role}
+              onClick={() => run('Changing the role', () => api.PATCH('/api/v1/client/users/{id}', { ...path, body: { role: newRole } }), `${user.name}’s role changed; their sessions ended.`)}
+            >
+              Change role
+            </button>
+          )}
+          <ConfirmButton
+            label="Remove"
+            name={`Remove ${user.name}`}
+            confirm={`Remove ${user.name}? Their sessions end at once.`}
+            busy={busy}
+            danger
+            onConfirm={() => run('Removing the user', () => api.DELETE('/api/v1/client/users/{id}', path), `${user.name} removed.`)}
+          />
+          <FieldError id={`${roleId}-error`} message={roleError} />
+        </div>
+      )}
+      <FailureAlert failure={failure} shownAt={['role']} />
+    </li>
+  );
+}
+
+function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => void }) {
+  const empty = { email: '', name: '', role: 3 as InviteRole };
+  const [draft, setDraft] = useState(empty);
+  const [failure, setFailure] = useState<Failure | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  async function invite(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const answer = await answerOf(api.POST('/api/v1/client/users', { body: { ...draft, email: draft.email.trim(), name: draft.name.trim() } }), 'Inviting');
+      setDraft(empty);
+      onInvited(
+        answer.data.invitation_sent
+          ? `${answer.data.name} is invited as ${answer.data.role_name}: a sign-in link, valid 72 hours, is on its way to ${answer.data.email}.`
+          : `${answer.data.name} is added as ${answer.data.role_name}, but the e-mail could not be sent now: they can ask for a sign-in link on the sign-in page.`,
+      );
+    } catch (error) {
+      setFailure(failureOfError(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const field = (key: 'email' | 'name' | 'role') => {
+    const error = fieldErrorOf(failure, key);
+    return { error, attrs: error ? { 'aria-invalid': true as const, 'aria-describedby': `st-invite-${key}-error` } : {} };
+  };
+  const email = field('email');
+  const name = field('name');
+  const role = field('role');
+  return (
+    <section class="card st-section" aria-labelledby="st-invite-title">
+      <h2 id="st-invite-title">Invite a user</h2>
+      <form class="st-inline" noValidate onSubmit={invite}>
+        <div class="st-field">
+          <label for="st-invite-email">E-mail address</label>
+          <input id="st-invite-email" type="email" autocomplete="off" value={draft.email} {...email.attrs} onInput={(event) => setDraft({ ...draft, email: event.currentTarget.value })} />
+          <FieldError id="st-invite-email-error" message={email.error} />
+        </div>
+        <div class="st-field">
+          <label for="st-invite-name">Name</label>
+          <input id="st-invite-name" type="text" autocomplete="off" value={draft.name} maxLength={200} {...name.attrs} onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })} />
+          <FieldError id="st-invite-name-error" message={name.error} />
+        </div>
+        <div class="st-field">
+          <label for="st-invite-role">Role</label>
+          <select id="st-invite-role" value={draft.role} {...role.attrs} onChange={(event) => setDraft({ ...draft, role: Number(event.currentTarget.value) as InviteRole })}>
+            {ROLE_CHOICES.map((choice) => (
+              <option key={choice.role} value={choice.role}>
+                {choice.name}: {choice.does}
+              </option>
+            ))}
+          </select>
+          <FieldError id="st-invite-role-error" message={role.error} />
+        </div>
+        <FailureAlert failure={failure} shownAt={INVITE_FIELDS} />
+        <button type="submit" disabled={busy}>
+          Send invitation
+        </button>
+      </form>
+    </section>
+  );
+}
