@@ -13,11 +13,12 @@ export const handler = jsonApi(
       'Sent, delivered, opened and clicked (humans only; machine opens and clicks counted apart), bounces, complaints, ' +
       'unsubscribes, failures, skips and deferrals, per UTC day, ISO week or month, with totals and rates, over ' +
       '`from`..`to` (UTC days, at most 400; default the last 30 days). `workflow_id` narrows to one workflow; ' +
-      'without it the series also counts the events received by type. Reads one Query per stats shard.',
+      'without it the series also counts the events received by type. Reads one Query (one per stats shard, 16 in ' +
+      'parallel, for a client whose sending limits reach 10 000 a day or 300 000 a month).',
     query: ClientStatsQuery,
     responses: { 200: StatsView },
     errors: [404],
   },
   [statsStore, clock],
-  async ({ query }, { deps, clientId }) => ok(await getStats(deps, clientId, query)),
+  async ({ query }, { deps, principal }) => ok(await getStats(deps, principal, query)),
 );

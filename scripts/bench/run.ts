@@ -99,7 +99,7 @@ async function main(): Promise<void> {
         capacity,
         counter: latency.counter,
         send,
-        newClient: () => newBenchClient(ENGINE_PLAN),
+        newClient: (plan) => newBenchClient(plan ?? ENGINE_PLAN),
         withStores: latency.withStores,
       });
       printStats(run);

@@ -21,7 +21,8 @@ import { tableOf } from '../../shared/composition/providers/table.js';
 import { unsubscribeStore } from '../../shared/composition/providers/unsubscribe-store.js';
 import { unsubscribeByLink } from '../../shared/domain/links/public-links.js';
 import { getStats } from '../../shared/domain/stats/get-stats.js';
-import { STAT_COUNTERS, STATS_SHARD_COUNT, statsShardOf } from '../../shared/domain/stats/stats-counters.js';
+import { clientStatsShardsOf, STAT_COUNTERS, STATS_SHARD_COUNT, statsReadShardsOf, statsShardOf } from '../../shared/domain/stats/stats-counters.js';
+import type { SubscriptionPlan } from '../../shared/domain/plans/catalog.js';
 import { WORKFLOWS } from '../../shared/domain/workflows/catalog.js';
 import type { CapacityMeter } from './capacity-meter.js';
 import type { EngineMeter, MeteredDelivery } from './engine-meter.js';
@@ -47,6 +48,13 @@ import {
  */
 
 const EVENT_TYPE = 'trial_ending';
+/** The facts' client: the engine bench's plan (growth: 20 000 e-mails a day, so its counters are on 16 shards). */
+const FACTS_PLAN: SubscriptionPlan['tier'] = 'growth';
+/** The 90-day read: a client on the default plan (never sharded: one shard) and one on the largest (16 shards). */
+const READ_CLIENTS = [
+  { label: 'light', plan: 'free' },
+  { label: 'busy', plan: 'scale' },
+] as const satisfies readonly { label: string; plan: SubscriptionPlan['tier'] }[];
 const MINUTE_MS = 60_000;
 const HUMAN_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const HUMAN_IP = '203.0.113.7';
@@ -60,7 +68,8 @@ export interface StatsBenchDeps {
   capacity: CapacityMeter;
   counter: RequestCounter;
   send: Send;
-  newClient(): Promise<{ id: number; key: string }>;
+  /** A fresh client on `plan` (default: the engine bench's plan, growth). */
+  newClient(plan?: SubscriptionPlan['tier']): Promise<{ id: number; key: string }>;
   /** Puts a container with these stores in place of the providers' on the runtime; returns the undo. */
   withStores(stores: (container: Container) => Partial<Ports>): () => void;
 }
@@ -74,6 +83,9 @@ interface Samples {
 
 export interface StatsRead {
   label: string;
+  plan: string;
+  /** The shards its read covers (statsReadShardsOf the client). */
+  shards: number;
   rows: number;
   rowBytes: number;
   /** getStats (the domain call the route runs): its DynamoDB requests and read units. */
@@ -113,7 +125,8 @@ export async function runStatsBench(deps: StatsBenchDeps): Promise<StatsBenchRun
   const db = tableOf(getContainer()).db;
   const row = await readCounterRow(db, withCounters.claimRow);
   console.log('Counters: the stats read over 90 days…');
-  const reads = [await measureRead(deps, 'light', 1), await measureRead(deps, 'busy', STATS_SHARD_COUNT)];
+  const reads: StatsRead[] = [];
+  for (const { label, plan } of READ_CLIENTS) reads.push(await measureRead(deps, label, plan));
   return {
     facts,
     counterRow: { bytes: itemBytes(row), wcuInTransaction: writeUnits(itemBytes(row), true), wcuAlone: writeUnits(itemBytes(row), false) },
@@ -141,7 +154,7 @@ function uncountedStores(c: Container): Partial<Ports> {
  * contact A's e-mail is opened and clicked by a person, then one-click unsubscribed; contact B's hard-bounces.
  */
 async function recordFacts(deps: StatsBenchDeps, mode: string): Promise<{ samples: Samples[]; claimRow: ClaimRow }> {
-  const client = await deps.newClient();
+  const client = await deps.newClient(FACTS_PLAN);
   const tag = `stats-${mode}-${randomUUID().slice(0, 8)}`;
   const address = (name: string) => `${tag}-${name}@example.com`;
   for (const name of ['warm', 'a', 'b']) {
@@ -281,7 +294,7 @@ async function oneClickUnsubscribe(deps: StatsBenchDeps, email: SentEmail): Prom
   return { requests: result.usage.requests, capacity, byCommand: result.usage.by_command };
 }
 
-/** The day row a claim raised: its execution spreads it (claimIncrement), on the claim's UTC day. */
+/** The day row a claim raised: its execution spreads it over the client's shards (claimIncrement), on the claim's UTC day. */
 interface ClaimRow {
   clientId: number;
   day: string;
@@ -290,18 +303,20 @@ interface ClaimRow {
 
 async function readCounterRow(db: DynamoDBDocumentClient, row: ClaimRow): Promise<Record<string, unknown>> {
   const workflowId = WORKFLOWS.find((w) => w.trigger.event === EVENT_TYPE)!.id;
-  const key = keys.statsWorkflowDay(row.clientId, statsShardOf(row.executionId), row.day, workflowId);
+  const key = keys.statsWorkflowDay(row.clientId, statsShardOf(row.executionId, clientStatsShardsOf(undefined, { plan: FACTS_PLAN })), row.day, workflowId);
   const out = await db.send(new GetCommand({ TableName: tableOf(getContainer()).tableName, Key: key }));
   if (!out.Item) throw new Error(`no counter row at ${JSON.stringify(key)}`);
   return out.Item;
 }
 
 /**
- * The 90-day read on a client whose rows were written directly: every catalog workflow and event type on each of the
- * 90 days, on `shards` shards (1: a light client, one row each; 16: a busy one whose facts reached every shard).
+ * The 90-day read on a client of `plan` whose rows were written directly: every catalog workflow and event type on each
+ * of the 90 days, on every shard the client's counters have (statsReadShardsOf: 1 for a light client on the default
+ * plan, one row each; 16 for a busy one whose facts reached every shard every day).
  */
-async function measureRead(deps: StatsBenchDeps, label: string, shards: number): Promise<StatsRead> {
-  const client = await deps.newClient();
+async function measureRead(deps: StatsBenchDeps, label: string, plan: SubscriptionPlan['tier']): Promise<StatsRead> {
+  const client = await deps.newClient(plan);
+  const shards = statsReadShardsOf({ plan });
   const { db, tableName } = tableOf(getContainer());
   const to = new Date();
   const days = Array.from({ length: STATS_DAYS }, (_, i) => new Date(to.getTime() - i * 86_400_000).toISOString().slice(0, 10));
@@ -309,8 +324,8 @@ async function measureRead(deps: StatsBenchDeps, label: string, shards: number):
   const rows: Record<string, unknown>[] = [];
   for (const [d, day] of days.entries()) {
     for (let s = 0; s < shards; s += 1) {
-      for (const [w, workflow] of WORKFLOWS.entries()) {
-        const shard = shards === 1 ? (d + w) % STATS_SHARD_COUNT : s;
+      for (const workflow of WORKFLOWS) {
+        const shard = s;
         const counts = Object.fromEntries(STAT_COUNTERS.map((name, i) => [name, 10 + ((i * 7 + d) % 90)]));
         rows.push({
           ...keys.statsWorkflowDay(client.id, shard, day, workflow.id),
@@ -322,8 +337,8 @@ async function measureRead(deps: StatsBenchDeps, label: string, shards: number):
           expires_at: expires,
         });
       }
-      for (const [t, type] of EVENT_TYPES.entries()) {
-        const shard = shards === 1 ? (d + t) % STATS_SHARD_COUNT : s;
+      for (const type of EVENT_TYPES) {
+        const shard = s;
         rows.push({ ...keys.statsEventTypeDay(client.id, shard, day, type), received: 100 + d, event_type: type, day, expires_at: expires });
       }
     }
@@ -337,7 +352,7 @@ async function measureRead(deps: StatsBenchDeps, label: string, shards: number):
   const today = days[0]!;
   const statsDeps = getContainer().resolve([statsStore, clock]);
   const { result, capacity } = await deps.capacity.measure(() =>
-    deps.counter.measure(() => getStats(statsDeps, client.id, { from, to: today, granularity: 'day' })),
+    deps.counter.measure(() => getStats(statsDeps, { clientId: client.id, statsShards: shards }, { from, to: today, granularity: 'day' })),
   );
   const view = result.result;
   if (view.series.length !== STATS_DAYS) throw new Error(`the 90-day read answered ${view.series.length} days`);
@@ -356,6 +371,8 @@ async function measureRead(deps: StatsBenchDeps, label: string, shards: number):
   const route = { requests: deps.counter.total, byCommand: deps.counter.snapshot() };
   return {
     label,
+    plan,
+    shards,
     rows: rows.length,
     rowBytes: Math.round(rows.reduce((sum, r) => sum + itemBytes(r), 0) / rows.length),
     ...usageOf(result.usage),
@@ -405,7 +422,7 @@ const FACT_HEADER = [
   '0 extra requests',
   `≤ ${COUNTER_TARGETS.extraWcu} extra WCU`,
 ];
-const READ_HEADER = ['client', 'rows in 90 days', 'bytes a row', 'requests (getStats)', 'waves', 'by command', 'RCU reported', 'RCU by rule', 'route `GET /client/stats`', 'one request'];
+const READ_HEADER = ['client', 'plan (stats shards)', 'rows in 90 days', 'bytes a row', 'requests (getStats)', 'waves', 'by command', 'RCU reported', 'RCU by rule', 'route `GET /client/stats`', 'one request'];
 
 function readRows(run: StatsBenchRun): string[][] {
   const commands = (byCommand: Record<string, number>) =>
@@ -414,6 +431,7 @@ function readRows(run: StatsBenchRun): string[][] {
       .join(', ');
   return run.reads.map((r) => [
     r.label,
+    `${r.plan} (${r.shards})`,
     String(r.rows),
     String(r.rowBytes),
     String(r.requests),
@@ -432,7 +450,7 @@ export function printStats(run: StatsBenchRun): void {
   console.log(
     `counter row: ${run.counterRow.bytes} bytes → ${run.counterRow.wcuInTransaction} WCU inside a transaction (${run.counterRow.wcuAlone} as a lone UpdateItem), by DynamoDB's rules`,
   );
-  console.log('\nStats read, 90 days (getStats: one Query per shard, in parallel)');
+  console.log('\nStats read, 90 days (getStats: one Query per shard the client has, in parallel)');
   console.table(readRows(run).map((r) => Object.fromEntries(READ_HEADER.map((h, i) => [h, r[i]]))));
 }
 
@@ -450,6 +468,7 @@ export function statsMarkdown(run: StatsBenchRun): string {
   const wcuMet = verdicts.filter((v) => v.wcuMet).length;
   const extras = [...new Set(verdicts.map((v) => num(v.extraWcu)))].join(' or ');
   const busy = run.reads.find((r) => r.label === 'busy') ?? run.reads.at(-1)!;
+  const light = run.reads.find((r) => r.label === 'light') ?? run.reads[0]!;
   return `${STATS_START}
 Written by \`npm run bench\` (part \`BENCH_ONLY=stats\`, scripts/bench/stats.ts) on ${run.date}.
 
@@ -487,19 +506,23 @@ transaction, ${run.counterRow.wcuAlone} as a lone \`UpdateItem\`. The SES Send n
   but one more request and a count no longer atomic with its fact. Fewer shards do not change the per-fact cost
   (each fact writes one row either way); they change the read below.
 
-**Stats read, 90 days.** \`GET /client/stats\` runs \`getStats\`: one Query per stats shard (${STATS_SHARD_COUNT}), all in one wave. Rows
-written directly for a 90-day range: every catalog workflow (${WORKFLOWS.length}) and event type (${EVENT_TYPES.length}) each day, on one
-shard each ("light") or on all ${STATS_SHARD_COUNT} ("busy": a client whose facts reached every shard every day: the most rows the
-catalog's workflows and event types can leave in 90 days). Read units as DynamoDB Local reports them (eventually consistent Queries) and by the rule (each
-shard's returned rows summed, 0.5 RCU per started 4 KB).
+**Stats read, 90 days.** \`GET /client/stats\` runs \`getStats\`: one Query per stats shard the client's counters have,
+all in one wave — 1 for a client whose limits stay below 10 000 e-mails a day and 300 000 a month (the quota's
+sharding rule: free and starter plans), ${STATS_SHARD_COUNT} at or above them (growth and scale), or more if its limits were ever that
+high (\`stats_shards_max\` on the client item). The principal carries the count, from the client item authentication
+reads and caches: no request of its own. Rows written directly for a 90-day range: every catalog workflow
+(${WORKFLOWS.length}) and event type (${EVENT_TYPES.length}) each day, on each of the client's shards ("light": the default plan, one row each;
+"busy": the scale plan, a client whose facts reached all ${STATS_SHARD_COUNT} shards every day: the most rows the catalog's workflows and
+event types can leave in 90 days). Read units as DynamoDB Local reports them (eventually consistent Queries) and by
+the rule (each shard's returned rows summed, 0.5 RCU per started 4 KB).
 
 ${table(READ_HEADER, readRows(run))}
 
-- **One request: NOT met**: ${busy.requests} Queries (one per shard) in ${busy.waves} wave${busy.waves === 1 ? '' : 's'}, so the latency of one request at
-  the request count of ${STATS_SHARD_COUNT}; the route adds what every API request costs (the rate-limit count, issue 19). The
-  read units follow the rows, not the requests: ${num(busy.rcu)} RCU for the busy client's ${busy.rows} rows. One request would
-  need the range in one partition: one shard (then every counter write of a client's day lands on one row set, the
-  write limit docs/capacity.md shards against), or per-day rollup rows written by a Streams aggregator and read with
-  one Query of 90 small rows. Neither is built.
+- **One request: ${light.requests <= 1 ? 'met' : 'NOT met'} for a client never sharded**: ${light.requests} ${light.requests === 1 ? 'Query' : 'Queries'} for the light client's 90 days
+  (${light.rows} rows, ${num(light.rcu)} RCU); the route adds what every API request costs (the rate-limit count, issue 19).
+- **A sharded client: ${busy.requests} Queries in ${busy.waves} wave${busy.waves === 1 ? '' : 's'}**, the latency of one request at the request count of
+  ${STATS_SHARD_COUNT}: the price of spreading its writes below one key's 1 000 WCU/s (docs/capacity.md). The read units follow the
+  rows, not the requests: ${num(busy.rcu)} RCU for the busy client's ${busy.rows} rows. One request for it too would need per-day
+  rollup rows written by a Streams aggregator and read with one Query of 90 small rows; not built.
 ${STATS_END}`;
 }

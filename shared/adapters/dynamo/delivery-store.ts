@@ -12,7 +12,7 @@ import {
   type SendContext,
   type SettleOutcome,
 } from '../../domain/executions/delivery-store.js';
-import { EXECUTION_STATUS, messageZoneOf, type ExecutionClaim, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import { EXECUTION_STATUS, messageStatsShardsOf, messageZoneOf, type ExecutionClaim, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { SENT_STATUS } from '../../domain/sent-emails/sent-email-record.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
 import { isSystemTemplateId, type TemplateRecord } from '../../domain/templates/template-store.js';
@@ -31,7 +31,7 @@ import { goalMarkAttribute } from '../../domain/workflows/goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 import { optional, StatsItems } from './stats-items.js';
 import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
-import { claimIncrement, deferIncrement, mergeIncrements, reasonCode } from '../../domain/stats/execution-increments.js';
+import { claimIncrement, claimStatsShardsOf, deferIncrement, mergeIncrements, reasonCode } from '../../domain/stats/execution-increments.js';
 
 function quotaShardFor(r: Reservation) {
   return quotaShardOf(r.execution.id, r.quota);
@@ -145,7 +145,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
       },
       { Put: { TableName: this.tableName, Item: { ...keys.sentEmailLog(c, e.id, r.log.created_at, r.log.id), ...r.log } } },
       // The day counter (issue 21): `sent` with the claim, given back with it when nothing is sent.
-      ...optional(this.stats.workflowDay(claimIncrement(r.execution, r.quota.day, 1))),
+      ...optional(this.stats.workflowDay(claimIncrement(r.execution, r.quota.day, 1, claimStatsShardsOf(claimOf(r))))),
     );
     try {
       await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: actions }));
@@ -193,7 +193,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: e.id, contact_id: r.execution.contact_id, workflow_id: r.execution.workflow_id, created_at: at, ...messageZoneOf(r.execution) },
+              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: e.id, contact_id: r.execution.contact_id, workflow_id: r.execution.workflow_id, created_at: at, ...messageZoneOf(r.execution), stats_shards: claimStatsShardsOf(claimOf(r)) },
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.completed, at, { sent_email_id: e.id }),
@@ -224,7 +224,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: sentEmailId, contact_id: execution.contact_id, workflow_id: execution.workflow_id, created_at: at, ...messageZoneOf(execution) },
+              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: sentEmailId, contact_id: execution.contact_id, workflow_id: execution.workflow_id, created_at: at, ...messageZoneOf(execution), ...messageStatsShardsOf(execution.claim) },
             },
           },
           this.endExecution(execution, EXECUTION_STATUS.completed, at, { sent_email_id: sentEmailId, reason }, execution.updated_at),
@@ -311,7 +311,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           ...this.giveBack(r.execution, claimOf(r)),
           contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1, closedExecutionId: r.execution.id }),
           // Not sent after all, and failed: on the claim's day row.
-          ...optional(this.stats.workflowDay({ ...claimIncrement(r.execution, r.quota.day, -1, { counts: { failed: 1 } }), failedReason: reasonCode(reason) })),
+          ...optional(this.stats.workflowDay({ ...claimIncrement(r.execution, r.quota.day, -1, claimStatsShardsOf(claimOf(r)), { counts: { failed: 1 } }), failedReason: reasonCode(reason) })),
         ],
       }),
     );
@@ -328,7 +328,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
   async deferClaim(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
     // Queued again: the stuck index holds it by its new due time, as any queued execution (execution-item.ts).
     const entry = keys.executingEntry(execution.client_id, execution.id, scheduledFor);
-    return this.endClaimWithoutSend(execution, [deferIncrement(execution, at)], {
+    return this.endClaimWithoutSend(execution, [deferIncrement(execution, at, execution.claim?.stats_shards ?? 1)], {
       UpdateExpression:
         'SET #s = :queued, scheduled_for = :when, reason = :reason, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk ADD throttled :one REMOVE claim, outcome_unknown, retry_pending',
       ExpressionAttributeValues: {
@@ -356,7 +356,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const c = execution.client_id;
     const claim = execution.claim;
     // The claim's `sent` given back on its own day row (a claim from before the counters gives nothing back).
-    const increments = mergeIncrements([...(claim ? [claimIncrement(execution, claim.quota_day, -1)] : []), ...counted]);
+    const increments = mergeIncrements([...(claim ? [claimIncrement(execution, claim.quota_day, -1, claimStatsShardsOf(claim))] : []), ...counted]);
     const outcome = await this.settle(
       0,
       new TransactWriteCommand({

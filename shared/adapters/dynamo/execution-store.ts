@@ -113,7 +113,7 @@ export class DynamoExecutionStore implements ExecutionStore {
     }
   }
 
-  async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
+  async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string, statsShards = 1): Promise<boolean> {
     // The stuck-index entry moves with it: a queued execution by its new due time, a deferred retry (2) by `updated_at`.
     const pendingSince = execution.status === EXECUTION_STATUS.executing ? at : scheduledFor;
     // Counted with the deferral itself (one transaction, still one request): once per deferral that happened.
@@ -133,7 +133,7 @@ export class DynamoExecutionStore implements ExecutionStore {
         ':g3sk': keys.executingEntry(execution.client_id, execution.id, pendingSince).gsi3sk,
       },
     };
-    return this.transactIfUnchanged([{ Update: own }, ...optional(this.stats.workflowDay(deferIncrement(execution, at)))]);
+    return this.transactIfUnchanged([{ Update: own }, ...optional(this.stats.workflowDay(deferIncrement(execution, at, statsShards)))]);
   }
 
   async listExecutingBefore(before: string, limit: number, cursor?: string): Promise<ExecutingPage> {

@@ -71,7 +71,7 @@ export class DynamoProcessingStore implements ProcessingStore {
     };
   }
 
-  async commit({ event, executions, contact, cancellations = [] }: ProcessingCommit): Promise<CommitOutcome> {
+  async commit({ event, executions, contact, cancellations = [], statsShards = 1 }: ProcessingCommit): Promise<CommitOutcome> {
     const eventKey = keys.event(event.client_id, event.id);
     const { contact: summary, ...rest } = event;
     const contactUpdate = contact && contactUpdateOf(this.tableName, event.client_id, contact);
@@ -102,7 +102,7 @@ export class DynamoProcessingStore implements ProcessingStore {
             ...(contactUpdate ? [contactUpdate] : []),
             ...cancellations.map((c) => goalCancellationOf(this.tableName, event.client_id, c)),
             ...capChanges(this.tableName, executions, cancellations, event.client_id),
-            ...this.counted(event, executions, cancellations, contact?.conversions ?? []),
+            ...this.counted(event, executions, cancellations, contact?.conversions ?? [], statsShards),
           ],
         }),
       );
@@ -129,6 +129,7 @@ export class DynamoProcessingStore implements ProcessingStore {
     executions: ProcessingCommit['executions'],
     cancellations: readonly GoalCancellation[],
     conversions: readonly { workflowId: number }[],
+    shards: number,
   ) {
     const day = utcDayOf(Date.parse(event.created_at));
     const byWorkflow = new Map<number, Partial<StatCounts>>();
@@ -142,9 +143,9 @@ export class DynamoProcessingStore implements ProcessingStore {
     for (const cancellation of cancellations) add(cancellation.execution.workflow_id, 'exited');
     for (const conversion of conversions) add(conversion.workflowId, 'converted');
     return [
-      ...optional(this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id })),
+      ...optional(this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id, shards })),
       ...[...byWorkflow].flatMap(([workflowId, counts]) =>
-        optional(this.stats.workflowDay({ clientId: event.client_id, workflowId, day, counts, spread: event.id })),
+        optional(this.stats.workflowDay({ clientId: event.client_id, workflowId, day, counts, spread: event.id, shards })),
       ),
     ];
   }

@@ -67,7 +67,7 @@ export class StatsItems {
     return {
       Update: {
         TableName: this.tableName,
-        Key: keys.statsWorkflowDay(increment.clientId, statsShardOf(increment.spread), increment.day, increment.workflowId),
+        Key: keys.statsWorkflowDay(increment.clientId, statsShardOf(increment.spread, increment.shards), increment.day, increment.workflowId),
         UpdateExpression:
           `ADD ${adds.map((_, i) => `#a${i} :a${i}`).join(', ')} ` +
           'SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
@@ -83,7 +83,7 @@ export class StatsItems {
     return {
       Update: {
         TableName: this.tableName,
-        Key: keys.statsEventTypeDay(increment.clientId, statsShardOf(increment.spread), increment.day, increment.type),
+        Key: keys.statsEventTypeDay(increment.clientId, statsShardOf(increment.spread, increment.shards), increment.day, increment.type),
         UpdateExpression: `ADD ${RECEIVED} :one SET event_type = :type, #day = :day, expires_at = if_not_exists(expires_at, :expires)`,
         ExpressionAttributeNames: { '#day': 'day' },
         ExpressionAttributeValues: { ':one': 1, ':type': increment.type, ':day': increment.day, ':expires': this.expiresAt(increment.day) },

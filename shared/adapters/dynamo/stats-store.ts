@@ -1,7 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   STAT_COUNTERS,
-  STATS_SHARD_COUNT,
   zeroCounts,
   type EventTypeDayRow,
   type WorkflowDayRow,
@@ -12,9 +11,9 @@ import { queryAll } from './query-all.js';
 import { FAIL_REASON_PREFIX, RECEIVED, SKIP_REASON_PREFIX } from './stats-items.js';
 
 /**
- * Reads a client's day rows: one Query per stats shard, all at once (a wave of 4), each a range of sort keys over the
- * days asked. The rows are small (≈ 0.3 KB): 90 days of 8 workflows is ≈ 720 rows, ≈ 55 read units eventually
- * consistent, in one page per shard.
+ * Reads a client's day rows: one Query per stats shard the client's counters were written over (1, or 16 in one wave
+ * for a client whose limits shard them), each a range of sort keys over the days asked. The rows are small (≈ 0.2 KB):
+ * 90 days of 8 workflows and 7 event types is ≈ 1 350 rows, ≈ 40 read units eventually consistent, in one page.
  */
 export class DynamoStatsStore implements StatsStore {
   constructor(
@@ -22,10 +21,10 @@ export class DynamoStatsStore implements StatsStore {
     private readonly tableName: string,
   ) {}
 
-  async read(clientId: number, fromDay: string, toDay: string, workflowId?: number) {
+  async read(clientId: number, shards: number, fromDay: string, toDay: string, workflowId?: number) {
     const range = keys.statsDayRange(fromDay, toDay);
     const pages = await Promise.all(
-      Array.from({ length: STATS_SHARD_COUNT }, (_, shard) =>
+      Array.from({ length: Math.max(1, shards) }, (_, shard) =>
         queryAll(this.db, {
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',

@@ -50,7 +50,7 @@ export class DynamoTrackingStore implements TrackingStore {
       new GetCommand({
         TableName: this.tableName,
         Key: keys.sentEmail(clientId, sentEmailId),
-        ProjectionExpression: 'client_id, id, contact_id, workflow_id, provider_message_id, erased_at',
+        ProjectionExpression: 'client_id, id, contact_id, workflow_id, provider_message_id, erased_at, stats_shards',
         ConsistentRead: true,
       }),
     );
@@ -64,6 +64,7 @@ export class DynamoTrackingStore implements TrackingStore {
       sent_email_id: String(item['id']),
       contact_id: Number(item['contact_id']),
       ...(typeof item['workflow_id'] === 'number' ? { workflow_id: item['workflow_id'] } : {}),
+      ...(typeof item['stats_shards'] === 'number' ? { stats_shards: item['stats_shards'] } : {}),
       ...(recorded === undefined ? { unconfirmed: true } : {}),
     };
   }
@@ -210,11 +211,13 @@ function messageOf(item: Record<string, unknown>): TrackedMessage | undefined {
   if (typeof clientId !== 'number' || typeof sentEmailId !== 'string' || typeof contactId !== 'number') return undefined;
   const zone = item['send_zone'];
   const workflowId = item['workflow_id'];
+  const statsShards = item['stats_shards'];
   return {
     client_id: clientId,
     sent_email_id: sentEmailId,
     contact_id: contactId,
     ...(typeof workflowId === 'number' ? { workflow_id: workflowId } : {}),
+    ...(typeof statsShards === 'number' ? { stats_shards: statsShards } : {}),
     ...(typeof zone === 'string' ? { send_zone: zone } : {}),
   };
 }

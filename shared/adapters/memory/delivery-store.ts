@@ -1,5 +1,5 @@
 import { claimedEmailIdOf, claimOf, type ClaimOutcome, type DeliveryStore, type Reservation, type SendContext, type SettleOutcome } from '../../domain/executions/delivery-store.js';
-import { EXECUTION_STATUS, messageZoneOf, type ExecutionClaim, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import { EXECUTION_STATUS, messageStatsShardsOf, messageZoneOf, type ExecutionClaim, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { SENT_STATUS } from '../../domain/sent-emails/sent-email-record.js';
 import { isSystemTemplateId } from '../../domain/templates/template-store.js';
 import {
@@ -18,7 +18,7 @@ import { goalReachedFor } from '../../domain/workflows/goals.js';
 import { markSent, unlistOpenExecution } from './contact-goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
-import { claimIncrement, deferIncrement, reasonCode } from '../../domain/stats/execution-increments.js';
+import { claimIncrement, claimStatsShardsOf, deferIncrement, reasonCode } from '../../domain/stats/execution-increments.js';
 
 const quotaShardFor = (r: Reservation) => quotaShardOf(r.execution.id, r.quota);
 const dayAttribute = (day: string): string => `d${day.slice(8, 10)}`;
@@ -96,7 +96,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     }
     this.data.sentEmails.set(sentEmailKey(c, r.sentEmail.id), stored(r.sentEmail));
     this.putLog(c, r.sentEmail.id, r.log);
-    this.data.stats.add(claimIncrement(r.execution, r.quota.day, 1));
+    this.data.stats.add(claimIncrement(r.execution, r.quota.day, 1, claimStatsShardsOf(claimOf(r))));
     return 'claimed';
   }
 
@@ -107,7 +107,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const email = this.emailOf(r);
     Object.assign(email, { provider_message_id: providerMessageId, status: SENT_STATUS.sent, status_updated_at: at });
     this.putLog(c, r.sentEmail.id, { id: logId, created_at: at, status: SENT_STATUS.sent, provider_message_id: providerMessageId });
-    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: r.sentEmail.id, contact_id: r.execution.contact_id, workflow_id: r.execution.workflow_id, created_at: at, ...messageZoneOf(r.execution) });
+    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: r.sentEmail.id, contact_id: r.execution.contact_id, workflow_id: r.execution.workflow_id, created_at: at, ...messageZoneOf(r.execution), stats_shards: claimStatsShardsOf(claimOf(r)) });
     Object.assign(execution, { status: EXECUTION_STATUS.completed, processed_at: at, updated_at: at, sent_email_id: r.sentEmail.id });
     endClaim(execution);
     contact.last_workflow_at = at;
@@ -128,7 +128,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     if (!email) throw new MemoryTransactionCancelled(`sent e-mail ${sentEmailId} does not exist`);
     if (!contact) throw new MemoryTransactionCancelled(`contact ${seen.contact_id} does not exist`);
     Object.assign(email, { provider_message_id: providerMessageId, status: SENT_STATUS.sent, status_updated_at: at });
-    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: sentEmailId, contact_id: seen.contact_id, workflow_id: seen.workflow_id, created_at: at, ...messageZoneOf(seen) });
+    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: sentEmailId, contact_id: seen.contact_id, workflow_id: seen.workflow_id, created_at: at, ...messageZoneOf(seen), ...messageStatsShardsOf(seen.claim) });
     Object.assign(execution, { status: EXECUTION_STATUS.completed, processed_at: at, updated_at: at, sent_email_id: sentEmailId, reason });
     endClaim(execution);
     contact.last_workflow_at = at;
@@ -162,7 +162,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     this.giveBack(r.execution, claimOf(r));
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
     unlistOpenExecution(contact, execution.id);
-    this.data.stats.add({ ...claimIncrement(r.execution, r.quota.day, -1, { counts: { failed: 1 } }), failedReason: reasonCode(reason) });
+    this.data.stats.add({ ...claimIncrement(r.execution, r.quota.day, -1, claimStatsShardsOf(claimOf(r)), { counts: { failed: 1 } }), failedReason: reasonCode(reason) });
   }
 
   async releaseClaim(seen: ExecutionRecord, reason: string, at: string): Promise<boolean> {
@@ -172,7 +172,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
   }
 
   async deferClaim(seen: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
-    return this.endClaimWithoutSend(seen, [deferIncrement(seen, at)], (execution) => {
+    return this.endClaimWithoutSend(seen, [deferIncrement(seen, at, seen.claim?.stats_shards ?? 1)], (execution) => {
       Object.assign(execution, { status: EXECUTION_STATUS.queued, scheduled_for: scheduledFor, reason, updated_at: at, throttled: (execution.throttled ?? 0) + 1 });
       delete execution.retry_pending;
     });
@@ -192,7 +192,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
       // The next claim writes its own queued log: the history keeps one.
       this.data.sentEmailLogs.get(sentEmailKey(c, claimedEmailIdOf(seen)))?.delete(`${claim.log_at}#${claim.log_id}`);
     }
-    for (const increment of [...(claim ? [claimIncrement(seen, claim.quota_day, -1)] : []), ...counted]) this.data.stats.add(increment);
+    for (const increment of [...(claim ? [claimIncrement(seen, claim.quota_day, -1, claimStatsShardsOf(claim))] : []), ...counted]) this.data.stats.add(increment);
     return true;
   }
 

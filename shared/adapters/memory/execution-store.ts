@@ -46,11 +46,11 @@ export class MemoryExecutionStore implements ExecutionStore {
     return true;
   }
 
-  async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
+  async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string, statsShards = 1): Promise<boolean> {
     const current = this.unchanged(execution);
     if (!current) return false;
     Object.assign(current, { scheduled_for: scheduledFor, reason, updated_at: at });
-    this.data.stats.add(deferIncrement(execution, at));
+    this.data.stats.add(deferIncrement(execution, at, statsShards));
     return true;
   }
 

@@ -45,7 +45,7 @@ export class MemoryProcessingStore implements ProcessingStore {
     };
   }
 
-  async commit({ event, executions, contact, cancellations = [] }: ProcessingCommit): Promise<CommitOutcome> {
+  async commit({ event, executions, contact, cancellations = [], statsShards = 1 }: ProcessingCommit): Promise<CommitOutcome> {
     const eventKey = clientKey(event.client_id, event.id);
     // The transaction's conditions, in its order: the event still queued, each execution id free, the contact there,
     // each execution a goal cancels still queued.
@@ -87,10 +87,10 @@ export class MemoryProcessingStore implements ProcessingStore {
     }
     // The day counters, as the DynamoDB commit adds them: the event by type, each execution on its workflow's row.
     const day = utcDayOf(Date.parse(event.created_at));
-    this.data.stats.addEvent({ clientId: event.client_id, day, type: event.type, spread: event.id });
-    for (const e of executions) this.data.stats.add({ clientId: e.client_id, workflowId: e.workflow_id, day, counts: { executions: 1 }, spread: event.id });
-    for (const c of cancellations) this.data.stats.add({ clientId: event.client_id, workflowId: c.execution.workflow_id, day, counts: { exited: 1 }, spread: event.id });
-    for (const c of contact?.conversions ?? []) this.data.stats.add({ clientId: event.client_id, workflowId: c.workflowId, day, counts: { converted: 1 }, spread: event.id });
+    this.data.stats.addEvent({ clientId: event.client_id, day, type: event.type, spread: event.id, shards: statsShards });
+    for (const e of executions) this.data.stats.add({ clientId: e.client_id, workflowId: e.workflow_id, day, counts: { executions: 1 }, spread: event.id, shards: statsShards });
+    for (const c of cancellations) this.data.stats.add({ clientId: event.client_id, workflowId: c.execution.workflow_id, day, counts: { exited: 1 }, spread: event.id, shards: statsShards });
+    for (const c of contact?.conversions ?? []) this.data.stats.add({ clientId: event.client_id, workflowId: c.workflowId, day, counts: { converted: 1 }, spread: event.id, shards: statsShards });
     return 'committed';
   }
 }

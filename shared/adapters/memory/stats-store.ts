@@ -1,6 +1,7 @@
 import {
   addCounts,
   addReasons,
+  statsShardOf,
   zeroCounts,
   type EventTypeDayRow,
   type EventTypeIncrement,
@@ -11,19 +12,21 @@ import type { StatsStore } from '../../domain/stats/stats-store.js';
 
 /**
  * The day counters in memory: the memory stores add to it where their DynamoDB twins add a counter update to the
- * transaction that records the fact, and it answers reads as DynamoStatsStore does (shards summed, as a read sums them).
+ * transaction that records the fact, and it answers reads as DynamoStatsStore does — the same shards (`spread mod
+ * shards`), only shards 0..`shards` − 1 read, one row per shard returned (a read sums them).
  */
 export class MemoryStatsStore implements StatsStore {
-  /** `<client>#<day>#<workflow>` → row. */
-  readonly workflowRows = new Map<string, WorkflowDayRow & { clientId: number }>();
-  /** `<client>#<day>#<type>` → row. */
-  readonly eventRows = new Map<string, EventTypeDayRow & { clientId: number }>();
+  /** `<client>#<shard>#<day>#<workflow>` → row. */
+  readonly workflowRows = new Map<string, WorkflowDayRow & { clientId: number; shard: number }>();
+  /** `<client>#<shard>#<day>#<type>` → row. */
+  readonly eventRows = new Map<string, EventTypeDayRow & { clientId: number; shard: number }>();
 
   add(increment: StatsIncrement): void {
-    const key = `${increment.clientId}#${increment.day}#${increment.workflowId}`;
+    const shard = statsShardOf(increment.spread, increment.shards);
+    const key = `${increment.clientId}#${shard}#${increment.day}#${increment.workflowId}`;
     let row = this.workflowRows.get(key);
     if (!row) {
-      row = { clientId: increment.clientId, day: increment.day, workflowId: increment.workflowId, counts: zeroCounts(), skippedReasons: {}, failedReasons: {} };
+      row = { clientId: increment.clientId, shard, day: increment.day, workflowId: increment.workflowId, counts: zeroCounts(), skippedReasons: {}, failedReasons: {} };
       this.workflowRows.set(key, row);
     }
     addCounts(row.counts, increment.counts);
@@ -32,15 +35,21 @@ export class MemoryStatsStore implements StatsStore {
   }
 
   addEvent(increment: EventTypeIncrement): void {
-    const key = `${increment.clientId}#${increment.day}#${increment.type}`;
-    const row = this.eventRows.get(key) ?? { clientId: increment.clientId, day: increment.day, type: increment.type, received: 0 };
+    const shard = statsShardOf(increment.spread, increment.shards);
+    const key = `${increment.clientId}#${shard}#${increment.day}#${increment.type}`;
+    const row = this.eventRows.get(key) ?? { clientId: increment.clientId, shard, day: increment.day, type: increment.type, received: 0 };
     row.received += 1;
     this.eventRows.set(key, row);
   }
 
-  async read(clientId: number, fromDay: string, toDay: string, workflowId?: number) {
-    const inRange = (row: { clientId: number; day: string }) => row.clientId === clientId && row.day >= fromDay && row.day <= toDay;
-    const strip = <T extends { clientId: number }>({ clientId: _c, ...row }: T) => structuredClone(row);
+  /** Shards a read covered, in order (the Queries DynamoStatsStore would send), for tests. */
+  readonly reads: { clientId: number; shards: number }[] = [];
+
+  async read(clientId: number, shards: number, fromDay: string, toDay: string, workflowId?: number) {
+    this.reads.push({ clientId, shards: Math.max(1, shards) });
+    const inRange = (row: { clientId: number; shard: number; day: string }) =>
+      row.clientId === clientId && row.shard < Math.max(1, shards) && row.day >= fromDay && row.day <= toDay;
+    const strip = <T extends { clientId: number; shard: number }>({ clientId: _c, shard: _s, ...row }: T) => structuredClone(row);
     return {
       workflows: [...this.workflowRows.values()].filter((r) => inRange(r) && (workflowId === undefined || r.workflowId === workflowId)).map(strip),
       events: workflowId === undefined ? [...this.eventRows.values()].filter(inRange).map(strip) : [],

@@ -22,6 +22,7 @@ export class MemoryTrackingStore implements TrackingStore {
         contact_id: found.contact_id,
         ...(found.workflow_id !== undefined ? { workflow_id: found.workflow_id } : {}),
         ...(found.send_zone !== undefined ? { send_zone: found.send_zone } : {}),
+        ...(found.stats_shards !== undefined ? { stats_shards: found.stats_shards } : {}),
       }
     );
   }
@@ -34,6 +35,7 @@ export class MemoryTrackingStore implements TrackingStore {
       sent_email_id: sentEmailId,
       contact_id: email.contact_id,
       workflow_id: email.workflow_id,
+      ...(email.stats_shards !== undefined ? { stats_shards: email.stats_shards } : {}),
       ...(email.provider_message_id === undefined ? { unconfirmed: true } : {}),
     };
   }

@@ -5,6 +5,7 @@ import type { ClientRecord, ClientStore } from '../clients/client-store.js';
 import { forbidden, unauthorized } from '../../errors.js';
 import { digestsEqual, hashApiKey, looksLikeApiKey } from '../api-keys/api-key.js';
 import { rateLimitsOf, type ClientRateLimits } from '../rate-limits/rate-policy.js';
+import { statsReadShardsOf } from '../stats/stats-counters.js';
 import { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './jwt-lifetime.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import { digestToken, looksLikeToken, SESSION_IDLE_MS, SESSION_TOUCH_MS } from './session-tokens.js';
@@ -20,6 +21,11 @@ export interface Principal {
   session?: SessionRecord;
   /** The client's request rate limits (plan, or the operator's override), read with the client and cached with it. */
   rateLimits: ClientRateLimits;
+  /**
+   * How many stats shards a read of the client's day counters covers (stats-counters.ts `statsReadShardsOf`): from
+   * the client item, read and cached with it, so GET /client/stats costs no read of its own for it.
+   */
+  statsShards: number;
 }
 
 export interface JwtSettings {
@@ -119,7 +125,7 @@ export class Authenticator {
     const now = this.deps.clock.now();
     const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
     if (!record.last_used_at || record.last_used_at < hourAgo) await this.deps.apiKeys.markUsed?.(hash, now.toISOString(), hourAgo);
-    const principal: Principal = { clientId: client.id, keyId: record.key_id, keyHash: hash, method: 'api_key', rateLimits: rateLimitsOf(client) };
+    const principal: Principal = { clientId: client.id, keyId: record.key_id, keyHash: hash, method: 'api_key', rateLimits: rateLimitsOf(client), statsShards: statsReadShardsOf(client) };
     this.remember(cacheKey, principal, client);
     return this.allowed(principal, client);
   }
@@ -138,7 +144,7 @@ export class Authenticator {
       const idle = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, Date.parse(session.absolute_expires_at))).toISOString();
       await this.deps.sessions.touch(session, now.toISOString(), idle);
     }
-    return this.allowed({ clientId: client.id, keyId: null, method: 'session', session, rateLimits: rateLimitsOf(client) }, client);
+    return this.allowed({ clientId: client.id, keyId: null, method: 'session', session, rateLimits: rateLimitsOf(client), statsShards: statsReadShardsOf(client) }, client);
   }
 
   /** A client's profile from this container's cache (sessions): kept as long as an API key's answer. */
@@ -147,7 +153,7 @@ export class Authenticator {
     const entry = this.cache.get(cacheKey);
     if (entry && entry.expiresAt > this.deps.clock.now().getTime()) return entry.client;
     const client = await this.deps.clients.get(clientId);
-    if (client) this.remember(cacheKey, { clientId, keyId: null, method: 'session', rateLimits: rateLimitsOf(client) }, client);
+    if (client) this.remember(cacheKey, { clientId, keyId: null, method: 'session', rateLimits: rateLimitsOf(client), statsShards: statsReadShardsOf(client) }, client);
     return client;
   }
 
@@ -175,7 +181,7 @@ export class Authenticator {
     if (cached) return cached;
     const client = await this.deps.clients.get(clientId);
     if (!client) throw unauthorized('The token does not name a known client');
-    const principal: Principal = { clientId, keyId: null, method: 'jwt', rateLimits: rateLimitsOf(client) };
+    const principal: Principal = { clientId, keyId: null, method: 'jwt', rateLimits: rateLimitsOf(client), statsShards: statsReadShardsOf(client) };
     this.remember(cacheKey, principal, client);
     return this.allowed(principal, client);
   }

@@ -10,6 +10,7 @@ import { contactChangesOf } from './contact-changes.js';
 import { PROCESS_ERRORS, type EventRecord } from './event-record.js';
 import type { EventStore } from './event-store.js';
 import type { GoalCancellation, ProcessingContext, ProcessingStore } from './processing-store.js';
+import { clientStatsShardsOf } from '../stats/stats-counters.js';
 
 export interface ProcessDeps extends DispatchDeps {
   clock: Clock;
@@ -45,14 +46,14 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
   let contactId = await deps.processing.findContactId(clientId, event.email ? { email: event.email } : { uid: event.uid! });
   // Every workflow's customization: any may list this event among its exit events (one request either way).
   let context = await deps.processing.loadContext(clientId, contactId, WORKFLOW_IDS);
-  if (!context.client) return fail(deps, event, PROCESS_ERRORS.clientNotFound);
+  if (!context.client) return fail(deps, event, PROCESS_ERRORS.clientNotFound, 1);
   if (contactId === undefined || !context.contact) {
     // Creating needs an address; an unknown uid alone cannot become a contact.
-    if (!event.auto_create_contact || !event.email) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
+    if (!event.auto_create_contact || !event.email) return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
     contactId = await deps.createContactFor(clientId, event);
-    if (contactId === undefined) return fail(deps, event, PROCESS_ERRORS.contactSuppressed);
+    if (contactId === undefined) return fail(deps, event, PROCESS_ERRORS.contactSuppressed, clientStatsShardsOf(context.settings, context.client));
     context = await deps.processing.loadContext(clientId, contactId, WORKFLOW_IDS);
-    if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
+    if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
   }
 
   // Listed executions found no longer queued by a cancellation's condition: not cancelled, only unlisted.
@@ -85,6 +86,8 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
         conversions: goals.conversions,
       },
       cancellations: goals.cancellations,
+      // The day counters' shards, from the settings and profile just read (no request of their own).
+      statsShards: clientStatsShardsOf(context.settings, context.client),
     });
     if (typeof outcome === 'object') {
       // Claimed (or ended) since the contact was read: that execution is not this event's to cancel (issue 24 §1).
@@ -95,7 +98,7 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
     if (outcome === 'contact_changed') {
       // Another exit converted the same e-mail first, or the contact was erased: decide again on a fresh read.
       context = await deps.processing.loadContext(clientId, contact.id, WORKFLOW_IDS);
-      if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
+      if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
       if (draw >= MAX_ID_DRAWS) throw new Error('could not commit the event: its contact kept changing');
       continue;
     }
@@ -173,10 +176,11 @@ function plannedExecutions(context: ProcessingContext, event: EventRecord, now: 
     });
 }
 
-async function fail(deps: ProcessDeps, event: EventRecord, error: string): Promise<EventRecord> {
+/** The event failed: stored so, counted by its type (on `statsShards`, the client's, or 1 with no client). */
+async function fail(deps: ProcessDeps, event: EventRecord, error: string, statsShards: number): Promise<EventRecord> {
   const now = deps.clock.now().toISOString();
   const failed: EventRecord = { ...event, queue_status: 'failed', process_error: error, processed_at: now, execution_ids: [] };
-  const outcome = await deps.processing.commit({ event: failed, executions: [] });
+  const outcome = await deps.processing.commit({ event: failed, executions: [], statsShards });
   return outcome === 'already_processed' ? ((await deps.events.get(event.client_id, event.id)) ?? failed) : failed;
 }
 

@@ -69,6 +69,13 @@ export interface ExecutionRecord {
 export const messageZoneOf = (execution: Pick<ExecutionRecord, 'send_zone'>): { send_zone?: string } =>
   execution.send_zone !== undefined ? { send_zone: execution.send_zone } : {};
 
+/**
+ * The provider id item's `stats_shards` (issue 21): the claim's, so the e-mail's notifications count on the shards
+ * its send did; nothing for a claim made before it was kept (its notifications then count on shard 0).
+ */
+export const messageStatsShardsOf = (claim: Pick<ExecutionClaim, 'stats_shards'> | undefined): { stats_shards?: number } =>
+  claim?.stats_shards !== undefined ? { stats_shards: claim.stats_shards } : {};
+
 /** The counters and the queued log one claim wrote (delivery-store.ts `claim`). */
 export interface ExecutionClaim {
   /** The sent e-mail the claim created (sentEmailIdOf the execution). */
@@ -82,6 +89,11 @@ export interface ExecutionClaim {
   /** The attempt's queued log. */
   log_at: string;
   log_id: string;
+  /**
+   * The client's stats shard count at the claim (statsShardsOf its limits): the claim's `sent` went to that row, and
+   * ending the claim without a send gives it back there. Absent on claims made before it was kept: LEGACY_STATS_SHARDS.
+   */
+  stats_shards?: number;
 }
 
 /** `it.event.*` of the templates. */

@@ -7,6 +7,8 @@ export interface Finish {
   /** Cancelled `goal_reached` (issue 24 §1): the exit event. */
   goalEventId?: number;
   at: string;
+  /** The client's stats shard count (statsShardsOf its current limits): where the end is counted. Default 1. */
+  statsShards?: number;
 }
 
 export interface ExecutionListFilter {
@@ -29,8 +31,11 @@ export interface ExecutionStore {
    * false when another worker moved it meanwhile. Also lowers the contact's `active_workflow_count`.
    */
   finish(execution: ExecutionRecord, finish: Finish): Promise<boolean>;
-  /** A deferral: the status stays, `scheduled_for` and the reason move (conditioned as `finish`). */
-  defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean>;
+  /**
+   * A deferral: the status stays, `scheduled_for` and the reason move (conditioned as `finish`); counted `deferred`
+   * on the client's stats shard count `statsShards` (default 1).
+   */
+  defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string, statsShards?: number): Promise<boolean>;
   /**
    * The client's executions, newest first, filtered, one page. Reads are bounded: at most `page × per_page +
    * TOTAL_LOOKAHEAD` matches per listing shard; `total` is exact when every match was seen within that bound, and

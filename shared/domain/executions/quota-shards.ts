@@ -5,8 +5,16 @@
  * limit while some shard still has room, never above it.
  */
 export const QUOTA_SHARD_COUNT = 8;
-const SHARD_DAY_LIMIT = 10_000;
-const SHARD_MONTH_LIMIT = 300_000;
+/**
+ * A client whose limits reach either of these sends at a rate one item cannot take (docs/capacity.md): its quota and
+ * its day counters (stats-counters.ts `statsShardsOf`) are spread over shards; below both, each is one item.
+ */
+export const SHARDED_DAY_LIMIT = 10_000;
+export const SHARDED_MONTH_LIMIT = 300_000;
+
+/** Whether limits this high need their counters sharded (the one rule the quota and the day counters share). */
+export const needsShards = (limits: { dayLimit: number; monthLimit: number }): boolean =>
+  limits.dayLimit >= SHARDED_DAY_LIMIT || limits.monthLimit >= SHARDED_MONTH_LIMIT;
 
 export interface QuotaShard {
   shard: number;
@@ -20,7 +28,7 @@ export const shareOf = (limit: number, shard: number, shards: number): number =>
   Math.floor(limit / shards) + (shard < limit % shards ? 1 : 0);
 
 export function quotaShardOf(executionId: number, limits: { dayLimit: number; monthLimit: number }): QuotaShard {
-  const shards = limits.dayLimit >= SHARD_DAY_LIMIT || limits.monthLimit >= SHARD_MONTH_LIMIT ? QUOTA_SHARD_COUNT : 1;
+  const shards = needsShards(limits) ? QUOTA_SHARD_COUNT : 1;
   const shard = executionId % shards;
   return { shard, shards, dayShare: shareOf(limits.dayLimit, shard, shards), monthShare: shareOf(limits.monthLimit, shard, shards) };
 }

@@ -52,6 +52,7 @@ export async function unsubscribeByLink(
       contactId: email.contact_id,
       sentEmailId: email.id,
       workflowId: email.workflow_id,
+      statsShards: email.stats_shards ?? 1,
       reason: LINK_UNSUBSCRIBE_REASON,
       log: unsubscribedLog(at),
     });
@@ -78,7 +79,14 @@ async function leaveTopicByLink(
   topicId: number,
   at: string,
 ): Promise<SentEmailRecord> {
-  const write = { clientId: email.client_id, contactId: email.contact_id, sentEmailId: email.id, workflowId: email.workflow_id, topicId };
+  const write = {
+    clientId: email.client_id,
+    contactId: email.contact_id,
+    sentEmailId: email.id,
+    workflowId: email.workflow_id,
+    statsShards: email.stats_shards ?? 1,
+    topicId,
+  };
   const outcome = await deps.unsubscribe.leaveTopic({ ...write, log: unsubscribedLog(at) });
   if (outcome === 'not_in_topic' && !logs.some((log) => log.status === SENT_STATUS.unsubscribed)) {
     await deps.sentEmails.addLog(email.client_id, email.id, unsubscribedLog(at));

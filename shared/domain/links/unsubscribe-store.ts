@@ -13,6 +13,8 @@ export interface LinkUnsubscribe {
   sentEmailId: string;
   /** The e-mail's workflow: the unsubscribe is counted on its day row (`unsubscribed_link`, issue 21). */
   workflowId: number;
+  /** The e-mail's `stats_shards` (the client's shard count at its send; 1 when absent): the row's shard count. */
+  statsShards: number;
   /** The contact's `unsubscribe_reason`. */
   reason: string;
   /**
@@ -75,4 +77,5 @@ export const linkUnsubscribeIncrement = (write: Omit<LinkUnsubscribe, 'reason'>)
   day: utcDayOf(Date.parse(write.log.created_at)),
   counts: { unsubscribed_link: 1 },
   spread: write.contactId,
+  shards: write.statsShards,
 });

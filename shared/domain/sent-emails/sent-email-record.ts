@@ -41,6 +41,11 @@ export interface SentEmailRecord {
   event_id?: number | null;
   /** The topic the e-mail was sent under (issue 24 §3): its one-click link leaves that topic only. */
   topic_id?: number;
+  /**
+   * The client's stats shard count when the e-mail was claimed (statsShardsOf its limits, issue 21): its notifications
+   * and its one-click unsubscribe are counted on that many shards. Absent on e-mails sent before it was kept: 1.
+   */
+  stats_shards?: number;
   created_at: string;
 }
 

@@ -15,20 +15,30 @@ export interface StatsDeps {
 type Granularity = StatsView['granularity'];
 
 /**
- * A client's figures over a range of UTC days (GET /client/stats): one Query per stats shard (4, in parallel),
- * summed by period; the rates come from the range's totals. `workflow_id` keeps one workflow's rows.
+ * Whose figures: the client, and how many stats shards its counters were ever written over (statsReadShardsOf its
+ * client item — the authenticated principal carries it, read with the client and cached with it: no request).
  */
-export async function getStats(deps: StatsDeps, clientId: number, query: ClientStatsQuery): Promise<StatsView> {
+export interface StatsReader {
+  clientId: number;
+  statsShards: number;
+}
+
+/**
+ * A client's figures over a range of UTC days (GET /client/stats): one Query per stats shard it has (one for a client
+ * whose limits never sharded its counters; 16 in parallel otherwise), summed by period; the rates come from the
+ * range's totals. `workflow_id` keeps one workflow's rows.
+ */
+export async function getStats(deps: StatsDeps, reader: StatsReader, query: ClientStatsQuery): Promise<StatsView> {
   if (query.workflow_id !== undefined && !findWorkflow(query.workflow_id)) throw notFound('workflow_id', 'Workflow not found');
   const { from, to } = rangeOf(query, deps.clock.now());
-  const rows = await deps.stats.read(clientId, from, to, query.workflow_id);
+  const rows = await deps.stats.read(reader.clientId, reader.statsShards, from, to, query.workflow_id);
   return summarise(rows.workflows, query.workflow_id === undefined ? rows.events : [], from, to, query.granularity, query.workflow_id ?? null);
 }
 
 /** One workflow's figures (GET /client/workflows/{workflow_id}/stats), with its funnel. Unknown workflow: 404. */
-export async function getWorkflowStats(deps: StatsDeps, clientId: number, workflowId: number, query: Omit<ClientStatsQuery, 'workflow_id'>): Promise<WorkflowStatsView> {
+export async function getWorkflowStats(deps: StatsDeps, reader: StatsReader, workflowId: number, query: Omit<ClientStatsQuery, 'workflow_id'>): Promise<WorkflowStatsView> {
   if (!findWorkflow(workflowId)) throw notFound('workflow_id', 'Workflow not found');
-  const stats = await getStats(deps, clientId, { ...query, workflow_id: workflowId });
+  const stats = await getStats(deps, reader, { ...query, workflow_id: workflowId });
   const t = stats.totals;
   return {
     ...stats,

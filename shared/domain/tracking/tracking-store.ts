@@ -19,6 +19,11 @@ export interface TrackedMessage {
    * open's local hour is read in it (issue 21 §3). Absent on messages found through their tags.
    */
   send_zone?: string;
+  /**
+   * The client's stats shard count when the e-mail was claimed (issue 21), recorded on the `MSG#` item and the e-mail:
+   * its notifications count on that many shards. Absent on messages recorded before: 1 (shard 0, which every read covers).
+   */
+  stats_shards?: number;
 }
 
 /** Why a status notification unsubscribed the contact (its `unsubscribe_reason`). */
@@ -105,5 +110,6 @@ export function statsOfWrite(write: TrackingWrite, markers: readonly ('open' | '
     day: utcDayOf(Date.parse(write.log.created_at)),
     counts,
     spread: write.message.contact_id,
+    shards: write.message.stats_shards ?? 1,
   };
 }

@@ -404,7 +404,7 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
       monthSent: 1,
       cap: { sent: 1, pending: {} },
     });
-    expect(await stores.tracking.findMessage('ses-late-1')).toEqual({ client_id: clientId, sent_email_id: r.sentEmail.id, contact_id: contact.id, workflow_id: r.execution.workflow_id });
+    expect(await stores.tracking.findMessage('ses-late-1')).toEqual({ client_id: clientId, sent_email_id: r.sentEmail.id, contact_id: contact.id, workflow_id: r.execution.workflow_id, stats_shards: 1 });
     expect(await stores.contacts.get(clientId, contact.id)).toMatchObject({ total_emails_sent: 1, active_workflow_count: 0 });
     // The worker's own late answer finds the execution ended: nothing written twice.
     expect(await stores.delivery.recordSent(r, 'ses-late-1', LATEST, 'log-late')).toBe('moved');

@@ -2,6 +2,7 @@ import { contactRecord } from '../../unit/support/contact-fixtures.js';
 import { randomUUID } from 'node:crypto';
 import { inject, it } from 'vitest';
 import { memoryStores } from '../../../shared/adapters/memory/memory-stores.js';
+import { statsShardsOf } from '../../../shared/domain/stats/stats-counters.js';
 import { createContainer, type Container } from '../../../shared/composition/container.js';
 import type { Ports } from '../../../shared/composition/ports.js';
 import { apiKeyStore } from '../../../shared/composition/providers/api-key-store.js';
@@ -160,6 +161,8 @@ export function reservation(
 ): Reservation {
   const at = fields.at ?? AT;
   const id = `00000000-0000-8000-8000-${execution.id.toString(16).padStart(12, '0')}`;
+  const dayLimit = fields.dayLimit ?? 100;
+  const monthLimit = fields.monthLimit ?? 1000;
   return {
     execution,
     sentEmail: {
@@ -178,11 +181,13 @@ export function reservation(
       browser_url: `https://els.test/v/${id}`,
       status: SENT_STATUS.queued,
       status_updated_at: at,
+      // As the sender stamps it (execute-workflow.ts): the day counters' shards of the reservation's limits.
+      stats_shards: statsShardsOf({ dayLimit, monthLimit }),
       created_at: at,
     },
     log: { id: `log-${execution.id}`, created_at: at, status: SENT_STATUS.queued },
     unsubscribeUrl: 'https://els.test/u/token',
-    quota: { day: at.slice(0, 10), dayLimit: fields.dayLimit ?? 100, month: at.slice(0, 7), monthLimit: fields.monthLimit ?? 1000 },
+    quota: { day: at.slice(0, 10), dayLimit, month: at.slice(0, 7), monthLimit },
     at,
     ...(fields.capLimit === null ? {} : { contactCap: { limit: fields.capLimit ?? 3 } }),
   };

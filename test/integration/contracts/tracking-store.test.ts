@@ -20,7 +20,7 @@ async function claimed(stores: EnginePorts) {
     contact,
     sentEmailId: r.sentEmail.id,
     messageId,
-    message: { client_id: clientId, sent_email_id: r.sentEmail.id, contact_id: contact.id, workflow_id: r.execution.workflow_id },
+    message: { client_id: clientId, sent_email_id: r.sentEmail.id, contact_id: contact.id, workflow_id: r.execution.workflow_id, stats_shards: 1 },
     send: () => stores.delivery.recordSent(r, messageId, LATER, 'log-sent'),
   };
 }

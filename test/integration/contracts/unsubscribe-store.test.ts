@@ -129,6 +129,7 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
         contactId: mail.contactId,
         sentEmailId: mail.email.id,
         workflowId: mail.email.workflow_id,
+        statsShards: 1,
         reason: 'unsubscribe_link',
         log: linkLog(AT),
       }),
@@ -154,6 +155,7 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
       contactId: mail.contactId,
       sentEmailId: mail.email.id,
       workflowId: mail.email.workflow_id,
+        statsShards: 1,
       reason: 'unsubscribe_link',
       log: linkLog(LATER),
     });
@@ -175,6 +177,7 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
       contactId: missingId,
       sentEmailId: mail.email.id,
       workflowId: mail.email.workflow_id,
+        statsShards: 1,
       reason: 'unsubscribe_link',
       log: linkLog(LATER),
     });
@@ -228,7 +231,7 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
     // Prepare
     const adapter = makeAdapter();
     const mail = await mailedContact(adapter);
-    const write = { clientId: mail.clientId, contactId: mail.contactId, sentEmailId: mail.email.id, workflowId: 1, topicId: 4, log: linkLog(AT) };
+    const write = { clientId: mail.clientId, contactId: mail.contactId, sentEmailId: mail.email.id, workflowId: 1, statsShards: 1, topicId: 4, log: linkLog(AT) };
 
     // Act
     const first = await adapter.measure(() => adapter.stores.unsubscribe.leaveTopic(write));
@@ -246,7 +249,7 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
   it('leaves no topic write for a contact that is gone, and creates no bare contact item', async () => {
     const adapter = makeAdapter();
     const mail = await mailedContact(adapter);
-    const write = { clientId: mail.clientId, contactId: mail.contactId + 10_000, sentEmailId: mail.email.id, workflowId: 1, topicId: 4, log: linkLog(AT) };
+    const write = { clientId: mail.clientId, contactId: mail.contactId + 10_000, sentEmailId: mail.email.id, workflowId: 1, statsShards: 1, topicId: 4, log: linkLog(AT) };
 
     expect(await adapter.stores.unsubscribe.leaveTopic(write)).toBe('gone');
     expect(await adapter.rawContact(mail.clientId, mail.contactId + 10_000)).toBeUndefined();

@@ -12,14 +12,15 @@ const dbMock = mockClient(db);
 beforeEach(() => dbMock.reset());
 
 describe('StatsItems', () => {
-  it('adds a fact’s counters and its reason to the workflow’s day row in the shard its spread names, TTL 400 days on', () => {
+  it('adds a fact’s counters and its reason to the workflow’s day row in the shard its spread names (mod 16 for a sharded client), TTL 400 days on', () => {
     const item = new StatsItems('tbl').workflowDay({
       clientId: 7,
       workflowId: 3,
       day: '2026-01-15',
       counts: { skipped: 1, sent: 0 },
       skippedReason: 'contact_unsubscribed',
-      spread: 13,
+      spread: 29,
+      shards: 16,
     });
 
     expect(item).toEqual({
@@ -33,10 +34,24 @@ describe('StatsItems', () => {
     });
   });
 
+  it('puts every fact of a client never sharded on its shard 0, whatever its spread', () => {
+    const items = new StatsItems('tbl');
+    for (const spread of [1, 13, 29, 1_000_003]) {
+      expect(items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread, shards: 1 })!.Update!.Key).toEqual({
+        pk: 'STATS#7#0',
+        sk: '2026-01-15#W0003',
+      });
+      expect(items.eventType({ clientId: 7, day: '2026-01-15', type: 'signup', spread, shards: 1 })!.Update!.Key).toEqual({
+        pk: 'STATS#7#0',
+        sk: '2026-01-15#E#signup',
+      });
+    }
+  });
+
   it('adds nothing for a fact that counts nothing, and keeps the retention it is given', () => {
     const items = new StatsItems('tbl', 30);
-    expect(items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 0 }, spread: 1 })).toBeUndefined();
-    expect(items.eventType({ clientId: 7, day: '2026-01-15', type: 'signup', spread: 2 })).toEqual({
+    expect(items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 0 }, spread: 1, shards: 16 })).toBeUndefined();
+    expect(items.eventType({ clientId: 7, day: '2026-01-15', type: 'signup', spread: 18, shards: 16 })).toEqual({
       Update: {
         TableName: 'tbl',
         Key: { pk: 'STATS#7#2', sk: '2026-01-15#E#signup' },
@@ -49,16 +64,39 @@ describe('StatsItems', () => {
 
   it('builds nothing with counting off (the counters bench), and optional() leaves an absent item out', () => {
     const items = new StatsItems('tbl', 400, { counting: false });
-    expect(items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread: 1 })).toBeUndefined();
-    expect(items.eventType({ clientId: 7, day: '2026-01-15', type: 'signup', spread: 2 })).toBeUndefined();
+    expect(items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread: 1, shards: 1 })).toBeUndefined();
+    expect(items.eventType({ clientId: 7, day: '2026-01-15', type: 'signup', spread: 2, shards: 1 })).toBeUndefined();
     expect(optional(undefined)).toEqual([]);
-    const counted = new StatsItems('tbl').workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread: 1 });
+    const counted = new StatsItems('tbl').workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread: 1, shards: 1 });
     expect(optional(counted)).toEqual([counted]);
   });
 });
 
 describe('DynamoStatsStore.read', () => {
-  it('queries each of the 16 shards once, in one wave, over the days’ sort key range, and reads rows and event types back', async () => {
+  it('reads a client never sharded with one Query of its shard 0, and reads rows and event types back', async () => {
+    // Prepare
+    dbMock.on(QueryCommand).resolves({
+      Items: [
+        { pk: 'STATS#7#0', sk: '2026-01-15#E#signup', day: '2026-01-15', event_type: 'signup', received: 2 },
+        { pk: 'STATS#7#0', sk: '2026-01-15#W0001', day: '2026-01-15', workflow_id: 1, sent: 3 },
+      ],
+    });
+
+    // Act
+    const rows = await new DynamoStatsStore(db, 'tbl').read(7, 1, '2026-01-01', '2026-03-31');
+
+    // Assess: the 90 days in one request.
+    expect(dbMock.calls()).toHaveLength(1);
+    expect(dbMock.commandCalls(QueryCommand)[0]!.args[0].input).toEqual({
+      TableName: 'tbl',
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': 'STATS#7#0', ':from': '2026-01-01#', ':to': '2026-03-31#~' },
+    });
+    expect(rows.workflows.map((r) => r.counts.sent)).toEqual([3]);
+    expect(rows.events).toEqual([{ day: '2026-01-15', type: 'signup', received: 2 }]);
+  });
+
+  it('queries each of a sharded client’s 16 shards once, in one wave, over the days’ sort key range, and reads rows and event types back', async () => {
     // Prepare
     dbMock.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Record<string, string> }) =>
       input.ExpressionAttributeValues[':pk'] === 'STATS#7#0'
@@ -72,7 +110,7 @@ describe('DynamoStatsStore.read', () => {
     );
 
     // Act
-    const rows = await new DynamoStatsStore(db, 'tbl').read(7, '2026-01-01', '2026-01-31');
+    const rows = await new DynamoStatsStore(db, 'tbl').read(7, 16, '2026-01-01', '2026-01-31');
 
     // Assess
     expect(dbMock.commandCalls(QueryCommand).map((c) => c.args[0].input)).toEqual(
@@ -90,7 +128,7 @@ describe('DynamoStatsStore.read', () => {
 
   it('keeps one workflow’s rows with a filter on the same queries', async () => {
     dbMock.on(QueryCommand).resolves({ Items: [] });
-    await new DynamoStatsStore(db, 'tbl').read(7, '2026-01-01', '2026-01-31', 4);
+    await new DynamoStatsStore(db, 'tbl').read(7, 16, '2026-01-01', '2026-01-31', 4);
     expect(dbMock.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({
       FilterExpression: 'workflow_id = :workflow',
       ExpressionAttributeValues: { ':workflow': 4 },

@@ -16,6 +16,8 @@ const write = {
   contactId: 42,
   sentEmailId: EMAIL_ID,
   workflowId: 3,
+  // An e-mail of a client whose limits shard its counters (issue 21): 16 shards.
+  statsShards: 16,
   reason: 'unsubscribe_link',
   log: { id: 'unsubscribe-link', created_at: AT, status: SENT_STATUS.unsubscribed },
 };
@@ -74,6 +76,13 @@ describe('DynamoUnsubscribeStore.unsubscribe', () => {
         },
       ],
     });
+  });
+
+  it('counts an e-mail of a client never sharded on its shard 0', async () => {
+    dbMock.on(TransactWriteCommand).resolves({});
+    await new DynamoUnsubscribeStore(db, TABLE).unsubscribe({ ...write, statsShards: 1 });
+    const items = dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+    expect(items.at(-1)!.Update!.Key).toEqual({ pk: 'STATS#7#0', sk: '2026-01-15#W0003' });
   });
 
   it.each([

@@ -57,7 +57,7 @@ describe('Authenticator with API keys', () => {
     const bearer = await auth.authenticate(`Bearer ${client.api_key}`);
     const raw = await auth.authenticate(client.api_key);
     // Assess
-    expect(bearer).toEqual({ clientId: client.id, keyId: expect.any(Number), keyHash: hashApiKey(client.api_key), method: 'api_key', rateLimits: expect.any(Object) });
+    expect(bearer).toEqual({ clientId: client.id, keyId: expect.any(Number), keyHash: hashApiKey(client.api_key), method: 'api_key', rateLimits: expect.any(Object), statsShards: 1 });
     expect(raw).toEqual(bearer);
   });
 
@@ -163,7 +163,7 @@ describe('Authenticator with JWTs', () => {
   it('accepts a valid HS256 token naming the client in the configured claim', async () => {
     const { client, auth } = await setup(jwt);
     const token = await sign({ client_id: client.id });
-    await expect(auth.authenticate(`Bearer ${token}`)).resolves.toEqual({ clientId: client.id, keyId: null, method: 'jwt', rateLimits: expect.any(Object) });
+    await expect(auth.authenticate(`Bearer ${token}`)).resolves.toEqual({ clientId: client.id, keyId: null, method: 'jwt', rateLimits: expect.any(Object), statsShards: 1 });
   });
 
   it('verifies with the secret its source holds now, so a rotated secret is taken up without a new container', async () => {

@@ -111,6 +111,8 @@ describe('unsubscribeByLink', () => {
       contactId: CONTACT,
       sentEmailId: EMAIL_ID,
       workflowId: email.workflow_id,
+      // An e-mail recorded without `stats_shards` (before issue 21's rule) counts on shard 0.
+      statsShards: 1,
       reason: LINK_UNSUBSCRIBE_REASON,
       log: linkLog(NOW),
     });
@@ -119,6 +121,17 @@ describe('unsubscribeByLink', () => {
     const { contact, logs } = await stateOf(stores);
     expect(contact).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'unsubscribe_link', unsubscribed_at: NOW, updated_at: NOW });
     expect(logs).toEqual([queuedLog, linkLog(NOW)]);
+  });
+
+  it('counts the unsubscribe on the shards the e-mail recorded at its send (no read of the client)', async () => {
+    const stores = await seeded();
+    stores.sentEmails.data.sentEmails.get(sentEmailKey(CLIENT, EMAIL_ID))!.stats_shards = 16;
+    const writes = spyWrites(stores);
+
+    await unsubscribeByLink(depsOf(stores), SECRET, TOKEN);
+
+    expect(writes.transactions).toHaveBeenCalledWith(expect.objectContaining({ statsShards: 16 }));
+    expect([...stores.stats.workflowRows.values()].map((r) => [r.shard, r.counts.unsubscribed_link])).toEqual([[CONTACT % 16, 1]]);
   });
 
   it('writes nothing when the same POST comes again', async () => {

@@ -2,16 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { FixedClock } from '../../../../shared/adapters/memory/client-stores.js';
 import { MemoryStatsStore } from '../../../../shared/adapters/memory/stats-store.js';
 import { getStats, getWorkflowStats, periodOf, ratesOf } from '../../../../shared/domain/stats/get-stats.js';
-import { zeroCounts } from '../../../../shared/domain/stats/stats-counters.js';
+import { statsReadShardsOf, zeroCounts } from '../../../../shared/domain/stats/stats-counters.js';
 import { AppError } from '../../../../shared/errors.js';
 
 const CLIENT = 7;
+/** A client never sharded (its counters on one shard): what GET /client/stats passes for a default client. */
+const READER = { clientId: CLIENT, statsShards: 1 };
 
 function setup() {
   const stats = new MemoryStatsStore();
   const clock = new FixedClock(new Date('2026-11-26T12:00:00.000Z'));
   const add = (day: string, workflowId: number, counts: Parameters<MemoryStatsStore['add']>[0]['counts'], extra = {}) =>
-    stats.add({ clientId: CLIENT, workflowId, day, counts, spread: 1, ...extra });
+    stats.add({ clientId: CLIENT, workflowId, day, counts, spread: 1, shards: 1, ...extra });
   return { deps: { stats, clock }, stats, add };
 }
 
@@ -23,11 +25,11 @@ describe('getStats', () => {
     add('2026-11-26', 2, { sent: 1, delivered: 0, bounced_hard: 1, unsubscribed_suppression: 1 });
     add('2026-11-20', 1, { skipped: 2 }, { skippedReason: 'contact_unsubscribed' });
     add('2026-10-27', 1, { sent: 100 }); // the day before the default range
-    stats.add({ clientId: 8, workflowId: 1, day: '2026-11-26', counts: { sent: 50 }, spread: 1 }); // another client
-    stats.addEvent({ clientId: CLIENT, day: '2026-11-26', type: 'signup', spread: 1 });
+    stats.add({ clientId: 8, workflowId: 1, day: '2026-11-26', counts: { sent: 50 }, spread: 1, shards: 1 }); // another client
+    stats.addEvent({ clientId: CLIENT, day: '2026-11-26', type: 'signup', spread: 1, shards: 1 });
 
     // Act
-    const view = await getStats(deps, CLIENT, { granularity: 'day' });
+    const view = await getStats(deps, READER, { granularity: 'day' });
 
     // Assess
     expect(view).toMatchObject({ from: '2026-10-28', to: '2026-11-26', granularity: 'day', workflow_id: null, time_zone: 'UTC' });
@@ -58,8 +60,8 @@ describe('getStats', () => {
     add('2026-11-01', 1, { sent: 1 }); // a Sunday: week of Monday 2026-10-26
     add('2026-11-02', 1, { sent: 2 });
 
-    const weeks = await getStats(deps, CLIENT, { from: '2026-10-26', to: '2026-11-15', granularity: 'week' });
-    const months = await getStats(deps, CLIENT, { from: '2026-10-26', to: '2026-11-15', granularity: 'month' });
+    const weeks = await getStats(deps, READER, { from: '2026-10-26', to: '2026-11-15', granularity: 'week' });
+    const months = await getStats(deps, READER, { from: '2026-10-26', to: '2026-11-15', granularity: 'month' });
 
     expect(weeks.series.map((p) => [p.period, p.counts.sent])).toEqual([
       ['2026-10-26', 1],
@@ -76,9 +78,9 @@ describe('getStats', () => {
     const { deps, add, stats } = setup();
     add('2026-11-26', 1, { sent: 4 });
     add('2026-11-26', 2, { sent: 1 });
-    stats.addEvent({ clientId: CLIENT, day: '2026-11-26', type: 'signup', spread: 1 });
+    stats.addEvent({ clientId: CLIENT, day: '2026-11-26', type: 'signup', spread: 1, shards: 1 });
 
-    const view = await getStats(deps, CLIENT, { granularity: 'day', workflow_id: 2, from: '2026-11-26' });
+    const view = await getStats(deps, READER, { granularity: 'day', workflow_id: 2, from: '2026-11-26' });
 
     expect(view.totals.sent).toBe(1);
     expect(view.events).toEqual({});
@@ -90,7 +92,7 @@ describe('getStats', () => {
     [{ from: '2025-10-21', to: '2026-11-26' }, 'from', 'max'],
   ])('refuses the range %o with 422 on %s', async (range, key, condition) => {
     const { deps } = setup();
-    const error = await getStats(deps, CLIENT, { granularity: 'day', ...range }).catch((e: unknown) => e);
+    const error = await getStats(deps, READER, { granularity: 'day', ...range }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(422);
     expect((error as AppError).items).toEqual([{ condition, key, error: expect.any(String) }]);
@@ -98,14 +100,14 @@ describe('getStats', () => {
 
   it('takes exactly 400 days', async () => {
     const { deps } = setup();
-    const view = await getStats(deps, CLIENT, { from: '2025-10-23', to: '2026-11-26', granularity: 'month' });
+    const view = await getStats(deps, READER, { from: '2025-10-23', to: '2026-11-26', granularity: 'month' });
     expect(view.from).toBe('2025-10-23');
   });
 
   it('answers 404 for a workflow the catalog does not have', async () => {
     const { deps } = setup();
-    await expect(getStats(deps, CLIENT, { granularity: 'day', workflow_id: 999 })).rejects.toMatchObject({ status: 404 });
-    await expect(getWorkflowStats(deps, CLIENT, 999, { granularity: 'day' })).rejects.toMatchObject({ status: 404 });
+    await expect(getStats(deps, READER, { granularity: 'day', workflow_id: 999 })).rejects.toMatchObject({ status: 404 });
+    await expect(getWorkflowStats(deps, READER, 999, { granularity: 'day' })).rejects.toMatchObject({ status: 404 });
   });
 });
 
@@ -115,7 +117,7 @@ describe('getWorkflowStats', () => {
     add('2026-11-25', 1, { executions: 10, sent: 8, delivered: 7, opened: 3, clicked: 1, bot_opened: 9 });
     add('2026-11-25', 1, { failed: 1 }, { failedReason: 'send_rejected' });
 
-    const view = await getWorkflowStats(deps, CLIENT, 1, { granularity: 'day', from: '2026-11-20' });
+    const view = await getWorkflowStats(deps, READER, 1, { granularity: 'day', from: '2026-11-20' });
 
     expect(view.funnel).toEqual([
       { step: 'triggered', count: 10 },
@@ -125,6 +127,46 @@ describe('getWorkflowStats', () => {
       { step: 'clicked', count: 1 },
     ]);
     expect(view.failed_reasons).toEqual({ send_rejected: 1 });
+  });
+});
+
+describe('the shards a read covers', () => {
+  it('reads one shard for a client never sharded: one read, shard 0', async () => {
+    const { deps, stats } = setup();
+    stats.add({ clientId: CLIENT, workflowId: 1, day: '2026-11-26', counts: { sent: 3 }, spread: 21, shards: 1 });
+
+    const view = await getStats(deps, READER, { granularity: 'day', from: '2026-11-26' });
+
+    expect(view.totals.sent).toBe(3);
+    expect(stats.reads).toEqual([{ clientId: CLIENT, shards: 1 }]);
+    expect([...stats.workflowRows.values()].map((r) => r.shard)).toEqual([0]);
+  });
+
+  it('reads every shard of a sharded client, where its facts landed (spread mod 16)', async () => {
+    const { deps, stats } = setup();
+    for (const spread of [1, 2, 17, 35]) stats.add({ clientId: CLIENT, workflowId: 1, day: '2026-11-26', counts: { sent: 1 }, spread, shards: 16 });
+
+    const view = await getStats(deps, { clientId: CLIENT, statsShards: 16 }, { granularity: 'day', from: '2026-11-26' });
+
+    expect(view.totals.sent).toBe(4);
+    expect(stats.reads).toEqual([{ clientId: CLIENT, shards: 16 }]);
+    expect(new Set([...stats.workflowRows.values()].map((r) => r.shard))).toEqual(new Set([1, 2, 3]));
+  });
+
+  it('keeps the rows of a client that was sharded and no longer is: its recorded maximum is read', async () => {
+    // Prepare: facts counted over 16 shards while its limits were high, then on shard 0 only.
+    const { deps, stats } = setup();
+    stats.add({ clientId: CLIENT, workflowId: 1, day: '2026-11-25', counts: { sent: 1 }, spread: 5, shards: 16 });
+    stats.add({ clientId: CLIENT, workflowId: 1, day: '2026-11-26', counts: { sent: 1 }, spread: 5, shards: 1 });
+    const reader = { clientId: CLIENT, statsShards: statsReadShardsOf({ plan: 'free', stats_shards_max: 16 }) };
+
+    // Act
+    const view = await getStats(deps, reader, { granularity: 'day', from: '2026-11-25' });
+
+    // Assess: both days, the old row on shard 5 included; a read by the small limits alone would miss it.
+    expect(reader.statsShards).toBe(16);
+    expect(view.totals.sent).toBe(2);
+    expect((await getStats(deps, READER, { granularity: 'day', from: '2026-11-25' })).totals.sent).toBe(1);
   });
 });
 
