@@ -76,6 +76,23 @@ describe('the users page', () => {
     ]);
   });
 
+  it('transfers ownership only after asking, then asks who is signed in again', async () => {
+    const calls = fakeApi({
+      'GET /api/v1/client/users': ok({ users: [OWNER, BOB] }),
+      'PATCH /api/v1/client/users/2': ok({ ...BOB, role: 1, role_name: 'owner' }),
+      'GET /api/v1/auth/me': ok({ ...ME, user: { ...ME.user, role: 2, role_name: 'admin' } }),
+    });
+    render(<UsersPage api={createApi()} params={{}} signedIn={as('owner')} />);
+    fireEvent.change(await screen.findByLabelText('Role of Bob'), { target: { value: '1' } });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Transfer ownership' }));
+    expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, transfer ownership' }));
+
+    await waitFor(() => expect(calls.some((call) => call.path === '/api/v1/auth/me')).toBe(true));
+    expect(calls.find((call) => call.method === 'PATCH')!.body).toEqual({ role: 1 });
+  });
+
   it('shows a non-owner the users without invite, role or remove controls', async () => {
     fakeApi({ 'GET /api/v1/client/users': ok({ users: [OWNER, BOB] }) });
 

@@ -151,6 +151,39 @@ describe('the webhook page', () => {
     expect(changes(calls)).toEqual([['POST', '/api/v1/client/webhooks/5/attempts/a1/replay', undefined]]);
   });
 
+  it('edits the endpoint: every type becomes a chosen list, the description changes, and the answer is shown', async () => {
+    const calls = fakeApi({
+      'GET /api/v1/client/webhooks/5': ok(webhookOf()),
+      'GET /api/v1/client/webhooks/5/attempts': ok({ attempts: [], has_more: false, next_starting_after: null }),
+      'PATCH /api/v1/client/webhooks/5': (call) =>
+        (call.body as { url: string }).url.startsWith('ftp:')
+          ? failure(422, 'Validation failed', [{ condition: 'format', error: 'Must be an http(s) URL', key: 'url' }])
+          : ok(webhookOf({ description: 'CRM sync', event_types: ['contact.unsubscribed'] })),
+    });
+    render(<Routed api={createApi()} signedIn={as('owner')} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit the endpoint' }));
+    const url = screen.getByLabelText('Endpoint URL') as HTMLInputElement;
+    expect(url.value).toBe('https://hooks.example.com/lifecycle');
+
+    fireEvent.input(url, { target: { value: 'ftp://hooks.example.com/' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save endpoint' }));
+    await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(url.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent).toBe('Must be an http(s) URL');
+
+    fireEvent.input(url, { target: { value: 'https://hooks.example.com/lifecycle' } });
+    fireEvent.input(screen.getByLabelText('Description'), { target: { value: 'CRM sync' } });
+    fireEvent.click(screen.getByLabelText('Only these:'));
+    fireEvent.click(screen.getByLabelText(/contact\.unsubscribed/));
+    fireEvent.click(screen.getByRole('button', { name: 'Save endpoint' }));
+
+    await waitFor(() => expect(screen.getByText('Endpoint saved.')).toBeTruthy());
+    expect(screen.getByText('contact.unsubscribed')).toBeTruthy();
+    expect(screen.queryByLabelText('Endpoint URL')).toBeNull();
+    expect(changes(calls).at(-1)).toEqual([
+      'PATCH', '/api/v1/client/webhooks/5', { url: 'https://hooks.example.com/lifecycle', description: 'CRM sync', event_types: ['contact.unsubscribed'], humans_only: false },
+    ]);
+  });
+
   it('shows a viewer the endpoint and its attempts without test, replay, rotate, edit or delete', async () => {
     fakeApi({
       'GET /api/v1/client/webhooks/5': ok(webhookOf()),

@@ -111,7 +111,7 @@ export function ApiKeysPage({ api }: PageProps) {
         <p class="hint">No key yet. Create one above, store it in your backend’s secrets, then report your first event with it.</p>
       )}
       {keys && keys.length > 0 && (
-        <div class="st-scroll">
+        <div class="st-scroll" tabIndex={0} role="region" aria-label="API keys table">
           <table id="st-keys-table" class="st-table">
             <caption>Your API keys</caption>
             <thead>

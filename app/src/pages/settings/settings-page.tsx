@@ -152,7 +152,19 @@ export function SettingsPage({ api, signedIn }: PageProps) {
   const [failure, setFailure] = useState<Failure | undefined>();
   const [saving, setSaving] = useState(false);
   const [done, setDone] = useState('');
+  const [workflows, setWorkflows] = useState<string | undefined>();
   const editable = can(signedIn, 'manage');
+
+  useEffect(() => {
+    let current = true;
+    // The ids of enabled_workflows, named (a hint only: the field works without it).
+    api.GET('/api/v1/client/workflows').then(({ data }) => {
+      if (current && data) setWorkflows(data.data.workflows.map((workflow) => `${workflow.id} ${workflow.name}`).join(', '));
+    }, () => undefined);
+    return () => {
+      current = false;
+    };
+  }, [api]);
 
   useEffect(() => {
     let current = true;
@@ -223,7 +235,7 @@ export function SettingsPage({ api, signedIn }: PageProps) {
               <legend>{group.title}</legend>
               <p class="hint">{group.about}</p>
               {group.fields.map((field) => (
-                <SettingInput key={field.key} field={field} value={draft[field.key] ?? ''} error={fieldErrorOf(failure, field.key)} onInput={(value) => setDraft({ ...draft, [field.key]: value })} />
+                <SettingInput key={field.key} field={field} extraHint={field.key === 'enabled_workflows' && workflows ? `Yours: ${workflows}.` : undefined} value={draft[field.key] ?? ''} error={fieldErrorOf(failure, field.key)} onInput={(value) => setDraft({ ...draft, [field.key]: value })} />
               ))}
             </fieldset>
           ))}
@@ -275,8 +287,8 @@ function PlanLine({ settings }: { settings: Settings }) {
   );
 }
 
-function SettingInput(props: { field: FieldSpec; value: string; error: string | undefined; onInput: (value: string) => void }) {
-  const { field, value, error, onInput } = props;
+function SettingInput(props: { field: FieldSpec; extraHint?: string | undefined; value: string; error: string | undefined; onInput: (value: string) => void }) {
+  const { field, extraHint, value, error, onInput } = props;
   const id = `st-${field.key}`;
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -321,6 +333,7 @@ function SettingInput(props: { field: FieldSpec; value: string; error: string | 
       <FieldError id={errorId} message={error} />
       <p id={hintId} class="hint">
         {field.hint ? `${field.hint} ` : ''}
+        {extraHint ? `${extraHint} ` : ''}
         {range ? `${range.trim()} ` : ''}Empty: {field.unset}.
       </p>
     </div>

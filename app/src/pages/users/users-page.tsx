@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
-import { can } from '../../session.js';
+import { can, loadSession } from '../../session.js';
 import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf } from '../contacts/api-answer.js';
 import { When } from '../contacts/when.js';
 import type { PageProps } from '../registry.js';
@@ -130,7 +130,11 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
               confirm={`Make ${user.name} the owner? You become an admin at once.`}
               busy={busy}
               danger
-              onConfirm={() => run('Transferring ownership', () => api.PATCH('/api/v1/client/users/{id}', { ...path, body: { role: 1 } }), `${user.name} is the owner now; sign in again.`)}
+              onConfirm={async () => {
+                await run('Transferring ownership', () => api.PATCH('/api/v1/client/users/{id}', { ...path, body: { role: 1 } }), `${user.name} is the owner now.`);
+                // Your own role changed (owner to admin): ask who is signed in again (a session the change ended signs out).
+                await loadSession(api).catch(() => undefined);
+              }}
             />
           ) : (
             <button

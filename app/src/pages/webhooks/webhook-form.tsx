@@ -62,8 +62,9 @@ export function WebhookForm(props: {
   submit: string;
   onChange: (draft: WebhookDraft) => void;
   onSubmit: () => void;
+  onCancel?: () => void;
 }) {
-  const { idPrefix: p, draft, failure, busy, submit, onChange, onSubmit } = props;
+  const { idPrefix: p, draft, failure, busy, submit, onChange, onSubmit, onCancel } = props;
   const urlError = fieldErrorOf(failure, 'url');
   const descriptionError = fieldErrorOf(failure, 'description');
   const typesError = fieldErrorOf(failure, 'event_types');
@@ -144,9 +145,16 @@ export function WebhookForm(props: {
         </p>
       </div>
       <FailureAlert failure={failure} shownAt={WEBHOOK_FIELDS} />
-      <button type="submit" disabled={busy}>
-        {submit}
-      </button>
+      <div class="st-actions">
+        <button type="submit" disabled={busy}>
+          {submit}
+        </button>
+        {onCancel && (
+          <button type="button" class="st-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
     </form>
   );
 }

@@ -224,7 +224,15 @@ export function WebhookPage({ api, params, signedIn }: PageProps) {
             <section class="card st-section" aria-labelledby="st-edit-webhook-title">
               <h2 id="st-edit-webhook-title">Settings of the endpoint</h2>
               {editing ? (
-                <WebhookForm idPrefix="st-edit-webhook" draft={draft} failure={editFailure} busy={busy} submit="Save endpoint" onChange={setDraft} onSubmit={save} />
+                <WebhookForm idPrefix="st-edit-webhook" draft={draft} failure={editFailure} busy={busy} submit="Save endpoint"
+                  onChange={setDraft}
+                  onSubmit={save}
+                  onCancel={() => {
+                    setEditing(false);
+                    setEditFailure(undefined);
+                    setDraft(draftOfWebhook(webhook));
+                  }}
+                />
               ) : (
                 <button type="button" class="st-small" onClick={() => setEditing(true)}>
                   Edit the endpoint
@@ -310,7 +318,7 @@ function Attempts(props: { api: Api; id: string; after: string; editable: boolea
       {!page && !failure && <p aria-busy="true">Loading…</p>}
       {page && page.attempts.length === 0 && <p class="hint">{after ? 'No older attempt.' : 'No attempt yet: deliveries show here as your e-mail goes out.'}</p>}
       {page && page.attempts.length > 0 && (
-        <div class="st-scroll">
+        <div class="st-scroll" tabIndex={0} role="region" aria-label="Attempts table">
           <table id="st-attempts-table" class="st-table">
             <caption>Attempts, newest first</caption>
             <thead>

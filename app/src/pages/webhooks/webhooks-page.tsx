@@ -86,7 +86,7 @@ export function WebhooksPage({ api, signedIn }: PageProps) {
         </div>
       )}
       {webhooks && webhooks.length > 0 && (
-        <div class="st-scroll">
+        <div class="st-scroll" tabIndex={0} role="region" aria-label="Endpoints table">
           <table id="st-webhooks-table" class="st-table">
             <caption>Your endpoints</caption>
             <thead>
