@@ -184,6 +184,22 @@ describe('the webhook page', () => {
     ]);
   });
 
+  it('deletes the endpoint after asking, and goes back to the list', async () => {
+    const calls = fakeApi({
+      'GET /api/v1/client/webhooks/5': ok(webhookOf()),
+      'GET /api/v1/client/webhooks/5/attempts': ok({ attempts: [], has_more: false, next_starting_after: null }),
+      'DELETE /api/v1/client/webhooks/5': ok(webhookOf()),
+    });
+    render(<Routed api={createApi()} signedIn={as('owner')} />);
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete this endpoint' }));
+    expect(changes(calls)).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, delete' }));
+
+    await waitFor(() => expect(window.location.pathname).toBe('/app/webhooks'));
+    expect(changes(calls)).toEqual([['DELETE', '/api/v1/client/webhooks/5', undefined]]);
+  });
+
   it('shows a viewer the endpoint and its attempts without test, replay, rotate, edit or delete', async () => {
     fakeApi({
       'GET /api/v1/client/webhooks/5': ok(webhookOf()),
