@@ -13,7 +13,9 @@ export const handler = jsonApi(
     summary: 'Render a template preview',
     description:
       "Renders a saved template as the sender would: with the contact's variables (`contact_id`), the client's " +
-      'branding (`include_default_vars`, default true) and explicit `vars` on top. Nothing is sent.',
+      'branding (`include_default_vars`, default true) and explicit `vars` on top. Extra to SPEC.md: `draft` renders ' +
+      "unsaved parts in place of the stored ones (an editor's live preview), checked as PATCH checks them. Nothing is " +
+      'sent or stored.',
     params: TemplateIdParams,
     body: RenderPreviewBody,
     responses: { 200: RenderedPreview },

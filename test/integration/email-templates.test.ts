@@ -273,6 +273,50 @@ describe('POST /client/email-templates/{id}/render-preview', () => {
     expect(d.text_body).toContain('Unsubscribe: ');
   });
 
+  it('renders a draft in place of the stored parts (an editor\'s live preview) and stores nothing', async () => {
+    const client = await createTestClient();
+    const contact = await createContact(client.api_key, { email: 'ada@example.com', first_name: 'Ada' });
+    const template = await createTemplate(client.api_key);
+    const path = `/client/email-templates/${template.id}/render-preview`;
+
+    const res = await call('POST', path, {
+      key: client.api_key,
+      body: { contact_id: contact.id, include_default_vars: false, draft: { subject: 'Welcome aboard, <%= it.contact.first_name %>', html_body: '<h1>Hi <%= it.contact.first_name %></h1>' } },
+    });
+
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      template_id: template.id,
+      subject: 'Welcome aboard, Ada',
+      html_body: '<h1>Hi Ada</h1>',
+      // Parts the draft leaves out are the stored ones.
+      preview_text: 'Fresh ideas for your team',
+      text_body: 'Hello Ada',
+    });
+    expect((await call('GET', `/client/email-templates/${template.id}`, { key: client.api_key })).body.data).toMatchObject({ subject: sample.subject, html_body: sample.html_body });
+    // A system template (read-only) previews a draft too: nothing is written.
+    const system = await call('POST', '/client/email-templates/1/render-preview', { key: client.api_key, body: { draft: { subject: 'Draft' } } });
+    expect(system.status).toBe(200);
+    expect(system.body.data.subject).toBe('Draft');
+  });
+
+  it('refuses a draft the save would refuse, keyed at draft.<part>', async () => {
+    const client = await createTestClient();
+    const template = await createTemplate(client.api_key);
+    const path = `/client/email-templates/${template.id}/render-preview`;
+
+    const unsafe = await call('POST', path, { key: client.api_key, body: { draft: { html_body: '<p><% process.exit() %></p>' } } });
+    expect(unsafe.status).toBe(422);
+    expect(unsafe.body.errors).toEqual([{ condition: 'unsafe', key: 'draft.html_body', error: expect.stringContaining('<% process.exit() %>') }]);
+
+    const empty = await call('POST', path, { key: client.api_key, body: { draft: { subject: ' ', text_body: 7 } } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors.map((e: { key: string; condition: string }) => [e.key, e.condition])).toEqual([
+      ['draft.subject', 'required'],
+      ['draft.text_body', 'type'],
+    ]);
+  });
+
   it('answers 404 for an unknown contact and for another client\'s contact', async () => {
     const client = await createTestClient();
     const other = await createTestClient();

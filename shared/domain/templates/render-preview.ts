@@ -6,7 +6,8 @@ import { quotaMonthOf } from '../settings/quota-period.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { findTemplate } from './get-template.js';
 import { renderEmail } from './render-email.js';
-import type { RenderPreviewBody } from './schemas.js';
+import type { RenderPreviewBody, TemplateDraft } from './schemas.js';
+import { assertSafeTemplates } from './template-safety.js';
 import { TEMPLATE_TYPES } from './template-store.js';
 
 /** SPEC.md's Rendered template preview (OpenAPI `RenderedPreview`). */
@@ -35,7 +36,8 @@ interface Deps {
 
 /**
  * POST /client/email-templates/{id}/render-preview. Template, contact and (with default vars) settings are read in
- * one parallel wave, then rendered by `renderEmail`, the sender's own path.
+ * one parallel wave, then rendered by `renderEmail`, the sender's own path — with the `draft`'s parts, when given, in
+ * place of the stored ones (the template must still exist and be the client's: a draft previews an edit of it).
  */
 export async function renderPreview(deps: Deps, clientId: number, templateId: number, body: RenderPreviewBody): Promise<RenderedPreview> {
   const [template, contact, bundle] = await Promise.all([
@@ -44,8 +46,10 @@ export async function renderPreview(deps: Deps, clientId: number, templateId: nu
     body.include_default_vars ? deps.settings.load(clientId, quotaMonthOf(deps.clock.now())) : Promise.resolve(undefined),
   ]);
   if (body.contact_id !== undefined && !contact) throw notFound('contact_id', 'Contact not found');
+  // A draft's unsafe part is refused at its own key (`draft.html_body`), before anything is rendered.
+  if (body.draft) assertSafeTemplates(body.draft, 'draft.');
   const rendered = renderEmail({
-    template,
+    template: { ...template, ...definedParts(body.draft) },
     contact,
     branding: bundle && {
       settings: bundle.settings,
@@ -66,3 +70,7 @@ export async function renderPreview(deps: Deps, clientId: number, templateId: nu
     text_body: rendered.text,
   };
 }
+
+/** The parts a draft gives (an absent part keeps the stored one). */
+const definedParts = (draft: TemplateDraft | undefined): Partial<TemplateDraft> =>
+  Object.fromEntries(Object.entries(draft ?? {}).filter(([, value]) => value !== undefined));

@@ -83,10 +83,31 @@ export const TemplateGetQuery = z.object({
   ),
 });
 
+/**
+ * Unsaved content to render in place of the stored parts (an editor's live preview): the same limits as PATCH, so a
+ * draft the preview accepts is one the save accepts. Nothing is stored.
+ */
+export const TemplateDraft = z
+  .object({
+    subject: z.optional(required(998, 'subject')),
+    preview_text: z.optional(text(500, 'preview_text')),
+    html_body: z.optional(required(MAX_HTML_BODY_BYTES, 'html_body', MAX_HTML_BODY_BYTES)),
+    text_body: z.optional(text(MAX_TEXT_BODY_BYTES, 'text_body', MAX_TEXT_BODY_BYTES)),
+  })
+  .check(
+    z.meta({
+      description:
+        'Unsaved parts rendered instead of the stored ones (an editor\'s live preview); absent parts are the stored ones. ' +
+        `Validated as PATCH validates them (errors keyed \`draft.<part>\`). ${TEMPLATE_RULE}`,
+    }),
+  );
+export type TemplateDraft = z.output<typeof TemplateDraft>;
+
 /** POST /client/email-templates/{id}/render-preview */
 export const RenderPreviewBody = z.object({
   contact_id: z.optional(z.int({ error: 'Must be a contact id (integer)' }).check(z.gte(1, 'Must be a contact id'))),
   include_default_vars: z._default(z.optional(z.boolean({ error: 'Must be a boolean' })), true),
   vars: z._default(z.optional(boundedObject()), {}),
+  draft: z.optional(TemplateDraft),
 });
 export type RenderPreviewBody = z.output<typeof RenderPreviewBody>;
