@@ -120,9 +120,10 @@ export class DynamoProcessingStore implements ProcessingStore {
   }
 
   /**
-   * The counters this commit adds (issue 21 §1), in its own transaction: the event received, by type, on the UTC day it
-   * was received; each execution created, on its workflow's row. The commit runs once per event (it requires the
-   * event still queued), so each is counted once.
+   * The counters this commit adds (issue 21 §1), in its own transaction: each execution created (ended by a goal,
+   * converted) on its workflow's row, and the event received, by type, on the UTC day it was received — as `event:<type>`
+   * on the first of those rows, or on its own event-type row when there is none. The commit runs once per event (it
+   * requires the event still queued), so each is counted once.
    */
   private counted(
     event: ProcessingCommit['event'],
@@ -142,10 +143,15 @@ export class DynamoProcessingStore implements ProcessingStore {
     // Executions ended by the event's exits (issue 24 §1), on the event's row of their workflow (one item per row).
     for (const cancellation of cancellations) add(cancellation.execution.workflow_id, 'exited');
     for (const conversion of conversions) add(conversion.workflowId, 'converted');
+    // The event itself rides on the first workflow row the commit writes anyway (one row fewer: 2 WCU a commit);
+    // an event that starts, ends and converts nothing gets its event-type row.
+    const rows = [...byWorkflow].sort(([a], [b]) => a - b);
     return [
-      ...optional(this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id, shards })),
-      ...[...byWorkflow].flatMap(([workflowId, counts]) =>
-        optional(this.stats.workflowDay({ clientId: event.client_id, workflowId, day, counts, spread: event.id, shards })),
+      ...(rows.length === 0 ? optional(this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id, shards })) : []),
+      ...rows.flatMap(([workflowId, counts], i) =>
+        optional(
+          this.stats.workflowDay({ clientId: event.client_id, workflowId, day, counts, spread: event.id, shards, ...(i === 0 ? { eventType: event.type } : {}) }),
+        ),
       ),
     ];
   }

@@ -14,6 +14,8 @@ export const SKIP_REASON_PREFIX = 'skip:';
 export const FAIL_REASON_PREFIX = 'fail:';
 /** Attribute of an event-type row that counts the events received. */
 export const RECEIVED = 'received';
+/** Attribute of a workflow day row that counts events of a type received (processing's commit, `eventType`): `event:<type>`. */
+export const EVENT_PREFIX = 'event:';
 
 /** How long a day row is kept (its TTL), by default: a year and a month, so a year-on-year view has its days. */
 export const DEFAULT_STATS_RETENTION_DAYS = 400;
@@ -53,6 +55,7 @@ export class StatsItems {
     });
     if (increment.skippedReason && increment.counts.skipped) adds.push([`${SKIP_REASON_PREFIX}${increment.skippedReason}`, increment.counts.skipped]);
     if (increment.failedReason && increment.counts.failed) adds.push([`${FAIL_REASON_PREFIX}${increment.failedReason}`, increment.counts.failed]);
+    if (increment.eventType !== undefined) adds.push([`${EVENT_PREFIX}${increment.eventType}`, 1]);
     if (adds.length === 0) return undefined;
     const names: Record<string, string> = { '#day': 'day' };
     const values: Record<string, unknown> = {

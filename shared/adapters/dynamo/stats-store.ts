@@ -8,7 +8,7 @@ import {
 import type { StatsStore } from '../../domain/stats/stats-store.js';
 import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
-import { FAIL_REASON_PREFIX, RECEIVED, SKIP_REASON_PREFIX } from './stats-items.js';
+import { EVENT_PREFIX, FAIL_REASON_PREFIX, RECEIVED, SKIP_REASON_PREFIX } from './stats-items.js';
 
 /**
  * Reads a client's day rows: one Query per stats shard the client's counters were written over (1, or 16 in one wave
@@ -55,6 +55,8 @@ export class DynamoStatsStore implements StatsStore {
         skippedReasons: reasonsOf(item, SKIP_REASON_PREFIX),
         failedReasons: reasonsOf(item, FAIL_REASON_PREFIX),
       });
+      // Events counted on the workflow's row by processing's commit (stats-items.ts EVENT_PREFIX): events received.
+      if (workflowId === undefined) for (const [type, received] of Object.entries(reasonsOf(item, EVENT_PREFIX))) events.push({ day, type, received });
     }
     return { workflows, events };
   }

@@ -32,6 +32,8 @@ export class MemoryStatsStore implements StatsStore {
     addCounts(row.counts, increment.counts);
     if (increment.skippedReason && increment.counts.skipped) addReasons(row.skippedReasons, { [increment.skippedReason]: increment.counts.skipped });
     if (increment.failedReason && increment.counts.failed) addReasons(row.failedReasons, { [increment.failedReason]: increment.counts.failed });
+    // An event counted on the workflow's row (processing's commit): read back as the events received by type.
+    if (increment.eventType !== undefined) this.addEvent({ clientId: increment.clientId, day: increment.day, type: increment.eventType, spread: increment.spread, shards: increment.shards });
   }
 
   addEvent(increment: EventTypeIncrement): void {

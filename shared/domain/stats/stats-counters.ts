@@ -59,6 +59,12 @@ export interface StatsIncrement {
   spread: number;
   /** The client's shard count when the fact happened (statsShardsOf its limits): the row is shard `spread mod shards`. */
   shards: number;
+  /**
+   * One event of this type received, counted on this row instead of an event-type row (processing's commit writes a
+   * workflow row anyway when the event started, ended or converted something: one row fewer, 2 WCU less). A read
+   * adds it to the events received by type, as an event-type row's count.
+   */
+  eventType?: string;
 }
 
 /** One event received, counted by its type on its UTC day. */

@@ -48,6 +48,16 @@ describe('StatsItems', () => {
     }
   });
 
+  it('counts an event received on the workflow row processing writes anyway, as event:<type>', () => {
+    const item = new StatsItems('tbl').workflowDay({ clientId: 7, workflowId: 1, day: '2026-01-15', counts: { executions: 1 }, spread: 5, shards: 1, eventType: 'signup' });
+    expect(item!.Update).toMatchObject({
+      Key: { pk: 'STATS#7#0', sk: '2026-01-15#W0001' },
+      UpdateExpression: 'ADD #a0 :a0, #a1 :a1 SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
+      ExpressionAttributeNames: { '#day': 'day', '#a0': 'executions', '#a1': 'event:signup' },
+      ExpressionAttributeValues: { ':a0': 1, ':a1': 1 },
+    });
+  });
+
   it('adds nothing for a fact that counts nothing, and keeps the retention it is given', () => {
     const items = new StatsItems('tbl', 30);
     expect(items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 0 }, spread: 1, shards: 16 })).toBeUndefined();
@@ -94,6 +104,26 @@ describe('DynamoStatsStore.read', () => {
     });
     expect(rows.workflows.map((r) => r.counts.sent)).toEqual([3]);
     expect(rows.events).toEqual([{ day: '2026-01-15', type: 'signup', received: 2 }]);
+  });
+
+  it('reads the events a workflow row counts (event:<type>) with the event-type rows’, and leaves them out of a workflow’s read', async () => {
+    dbMock.on(QueryCommand).resolves({
+      Items: [
+        { pk: 'STATS#7#0', sk: '2026-01-15#E#signup', day: '2026-01-15', event_type: 'signup', received: 2 },
+        { pk: 'STATS#7#0', sk: '2026-01-15#W0001', day: '2026-01-15', workflow_id: 1, executions: 3, 'event:signup': 3 },
+      ],
+    });
+    const store = new DynamoStatsStore(db, 'tbl');
+
+    const all = await store.read(7, 1, '2026-01-01', '2026-03-31');
+    const one = await store.read(7, 1, '2026-01-01', '2026-03-31', 1);
+
+    expect(all.events).toEqual([
+      { day: '2026-01-15', type: 'signup', received: 2 },
+      { day: '2026-01-15', type: 'signup', received: 3 },
+    ]);
+    expect(all.workflows[0]!.counts.executions).toBe(3);
+    expect(one.events.filter((e) => e.received === 3)).toEqual([]);
   });
 
   it('queries each of a sharded client’s 16 shards once, in one wave, over the days’ sort key range, and reads rows and event types back', async () => {
