@@ -198,7 +198,7 @@ async function recordFacts(deps: StatsBenchDeps, mode: string): Promise<{ sample
   if (bad.length > 0) console.warn(`  ${bad.length} failed or repeated deliveries left out: ${JSON.stringify(bad.map((d) => [d.queue, d.kind]))}`);
   const runs = (pick: (d: MeteredDelivery) => boolean) => deliveries.filter((d) => pick(d) && !d.failed && d.receiveCount === 1).map(runOf);
   const samples: Samples[] = [
-    { fact: 'event processed', where: 'processing commit (events by type, executions created)', runs: runs((d) => d.queue === 'events') },
+    { fact: 'event processed', where: 'processing commit (executions created, and the event by type on the same row)', runs: runs((d) => d.queue === 'events') },
     { fact: 'send (claim)', where: 'claim transaction (sent)', runs: runs((d) => d.queue === 'workflow') },
     { fact: 'SES Send notification', where: 'none: not a counted fact (control)', runs: runs((d) => d.kind === 'Send') },
     { fact: 'delivery notification', where: 'notification transaction (delivered)', runs: runs((d) => d.kind === 'Delivery') },
@@ -496,7 +496,8 @@ transaction, ${run.counterRow.wcuAlone} as a lone \`UpdateItem\`. The SES Send n
 - **0 extra requests: ${requestsMet ? 'met' : 'NOT met'}** for every counted fact: each counter is one more item in the transaction that
   already records the fact.
 - **≤ 1 extra WCU per fact: ${wcuMet === verdicts.length ? 'met' : 'NOT met'}** (${wcuMet} of ${verdicts.length} counted facts): counting adds ${extras} WCU a fact
-  (2 per counter row; the processing commit writes two rows, the event's type and the workflow's executions). A
+  (2 per counter row, one row a fact: the processing commit counts the event received on the workflow row it writes
+  for the execution, \`event:<type>\`, and writes an event-type row only for an event that starts nothing). A
   counter \`ADD\` inside \`TransactWriteItems\` is billed as a transactional write, 2 WCU per KB, so a fact's counter
   cannot cost less than 2 while it rides in the fact's transaction. What would meet it, not built: count outside the
   transaction — a DynamoDB Streams aggregator that reads the facts' items from the stream and adds them up per row
