@@ -43,7 +43,7 @@ describe('the workflows list', () => {
     expect([...payment.children].map((cell) => cell.textContent).slice(1)).toEqual(['Disabled', 'payment_failed', '1 h', 'Immediately', 'Transactional', 'None (transactional)']);
     expect(screen.getByRole('link', { name: 'Welcome' }).getAttribute('href')).toBe('/app/workflow?id=1');
     expect(screen.getByText(/3/, { selector: 'strong' }).parentElement!.textContent).toContain('3 of 4 workflows enabled; your plan runs at most 5.');
-    expect(screen.getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe('/app/settings');
+    expect(screen.getByRole('link', { name: 'enabled workflows' }).getAttribute('href')).toBe('/app/settings');
     // The table scrolls inside a focusable region on a phone.
     expect(screen.getByRole('region', { name: 'Workflows table' }).getAttribute('tabindex')).toBe('0');
   });
@@ -57,7 +57,7 @@ describe('the workflows list', () => {
     render(<WorkflowsPage api={createApi()} params={{}} signedIn={as('viewer')} />);
 
     await screen.findByRole('table');
-    expect(screen.queryByRole('link', { name: 'Settings' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'enabled workflows' })).toBeNull();
     expect(screen.getByText(/An owner or an admin chooses which run/)).toBeTruthy();
   });
 

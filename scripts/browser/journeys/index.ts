@@ -7,9 +7,10 @@ import { settingsJourney } from './settings.js';
 import { topicsJourney } from './topics.js';
 import { usersJourney } from './users.js';
 import { webhooksJourney } from './webhooks.js';
+import { workflowsJourney } from './workflows.js';
 
 /**
  * The dashboard's journeys, in the order a person meets them after signing in (scripts/browser/dashboard.ts runs
  * them on one browser and one runtime). A page group adds its journey here.
  */
-export const JOURNEYS: readonly Journey[] = [overviewJourney, contactsJourney, executionsJourney, settingsJourney, apiKeysJourney, webhooksJourney, topicsJourney, usersJourney];
+export const JOURNEYS: readonly Journey[] = [overviewJourney, workflowsJourney, contactsJourney, executionsJourney, settingsJourney, apiKeysJourney, webhooksJourney, topicsJourney, usersJourney];

@@ -51,7 +51,7 @@ export function WorkflowsPage({ api, signedIn }: PageProps) {
             <strong>{listed.enabled}</strong> of {listed.workflows.length} workflows enabled; your plan runs at most {listed.max}.{' '}
             {can(signedIn, 'manage') ? (
               <>
-                Choose which run in <Link page="settings">Settings</Link> (enabled workflows).
+                Choose which run in the settings’ <Link page="settings">enabled workflows</Link>.
               </>
             ) : (
               'An owner or an admin chooses which run, in Settings.'

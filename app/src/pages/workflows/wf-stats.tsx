@@ -1,0 +1,192 @@
+import { Fragment } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { Api } from '../../api/client.js';
+import { type ChartSeries, StatsChart, StatsTable } from '../../components/stats-chart.js';
+import { answerOf, type Failure, FailureAlert, failureOfError } from '../contacts/api-answer.js';
+import { percent, RANGES, type RangeDays, rangeOf } from '../overview.js';
+import type { WorkflowStats } from './wf-text.js';
+
+const STEP_NAMES: Record<WorkflowStats['funnel'][number]['step'], string> = {
+  triggered: 'Triggered',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  opened: 'Opened (humans)',
+  clicked: 'Clicked (humans)',
+};
+
+/** The workflow's chart: what it started, sent and what became of it (humans only), and its conversions. */
+export function workflowSeriesOf(stats: WorkflowStats): ChartSeries[] {
+  const of = (pick: (counts: WorkflowStats['totals']) => number) => stats.series.map((point) => pick(point.counts));
+  return [
+    { label: 'Triggered', stroke: '#5c5c5c', values: of((c) => c.executions) },
+    { label: 'Sent', stroke: '#1f5fbf', values: of((c) => c.sent) },
+    { label: 'Delivered', stroke: '#1b7f3b', values: of((c) => c.delivered) },
+    { label: 'Human opens', stroke: '#8a4baf', values: of((c) => c.opened) },
+    { label: 'Human clicks', stroke: '#b35900', values: of((c) => c.clicked) },
+    { label: 'Conversions', stroke: '#b3261e', values: of((c) => c.converted) },
+  ];
+}
+
+/** A count by reason, biggest first, as a table (nothing when there is none). */
+function Reasons({ id, title, reasons, none }: { id: string; title: string; reasons: Record<string, number>; none: string }) {
+  const rows = Object.entries(reasons)
+    .filter(([, count]) => count > 0)
+    .sort((a, b) => b[1] - a[1]);
+  return (
+    <section class="card" aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      {rows.length === 0 ? (
+        <p class="hint">{none}</p>
+      ) : (
+        <dl class="figures">
+          {rows.map(([reason, count]) => (
+            <Fragment key={reason}>
+              <dt>
+                <code>{reason}</code>
+              </dt>
+              <dd>{count}</dd>
+            </Fragment>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** GET /client/workflows/{id}/stats over the last 7, 30 or 90 days: the funnel, the figures, the chart, skip and fail reasons. */
+export function WorkflowStatsSection({ api, workflowId }: { api: Api; workflowId: number }) {
+  const [days, setDays] = useState<RangeDays>(30);
+  const [stats, setStats] = useState<WorkflowStats | undefined>();
+  const [failure, setFailure] = useState<Failure | undefined>();
+
+  useEffect(() => {
+    let current = true;
+    setFailure(undefined);
+    answerOf(
+      api.GET('/api/v1/client/workflows/{workflow_id}/stats', { params: { path: { workflow_id: String(workflowId) }, query: rangeOf(days) } }),
+      'Reading the statistics',
+    ).then(
+      (answer) => current && setStats(answer.data),
+      (error: unknown) => current && setFailure(failureOfError(error)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, workflowId, days]);
+
+  const periods = useMemo(() => stats?.series.map((point) => point.period) ?? [], [stats]);
+  const series = useMemo(() => (stats ? workflowSeriesOf(stats) : []), [stats]);
+
+  return (
+    <section class="wf-section" aria-labelledby="wf-stats-title">
+      <div class="page-head">
+        <h2 id="wf-stats-title">Funnel and conversions</h2>
+        <fieldset class="ranges">
+          <legend>Period</legend>
+          {RANGES.map((range) => (
+            <label key={range}>
+              <input type="radio" name="wf-range" value={range} checked={days === range} onChange={() => setDays(range)} />
+              {range} days
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      <FailureAlert failure={failure} />
+      {!stats && !failure && <p aria-busy="true">Loading…</p>}
+      {stats && <StatsBody stats={stats} periods={periods} series={series} days={days} />}
+    </section>
+  );
+}
+
+function StatsBody({ stats, periods, series, days }: { stats: WorkflowStats; periods: string[]; series: ChartSeries[]; days: RangeDays }) {
+  const { totals, rates, funnel } = stats;
+  const top = Math.max(1, ...funnel.map((step) => step.count));
+  const caption = `This workflow per UTC day, last ${days} days`;
+  return (
+    <>
+      <ol class="wf-funnel" id="wf-funnel" aria-label={`Funnel, last ${days} days`}>
+        {funnel.map((step, index) => {
+          const before = index > 0 ? funnel[index - 1]!.count : undefined;
+          return (
+            <li key={step.step} class="wf-step">
+              <span class="wf-step-name">{STEP_NAMES[step.step]}</span>
+              <span class="wf-step-count">{step.count}</span>
+              <span class="wf-bar" aria-hidden="true">
+                <span style={{ width: `${(step.count / top) * 100}%` }} />
+              </span>
+              <small class="wf-step-share">{before === undefined ? '' : `${percent(before === 0 ? null : step.count / before)} of the step before`}</small>
+            </li>
+          );
+        })}
+      </ol>
+      <div class="cards">
+        <section class="card" aria-labelledby="wf-goals-title">
+          <h3 id="wf-goals-title">Goals</h3>
+          <dl class="figures">
+            <dt>Converted</dt>
+            <dd>
+              {totals.converted} <small>({percent(rates.conversion_rate)} of sent)</small>
+            </dd>
+            <dt>Exited before sending</dt>
+            <dd>{totals.exited}</dd>
+          </dl>
+          <p class="hint">
+            A conversion is an exit event within the conversion window after this workflow’s e-mail; an exit before the e-mail
+            went out cancels it.
+          </p>
+        </section>
+        <section class="card" aria-labelledby="wf-rates-title">
+          <h3 id="wf-rates-title">Rates</h3>
+          <dl class="figures">
+            <dt>Delivered</dt>
+            <dd>{percent(rates.delivery_rate)}</dd>
+            <dt>Human opens</dt>
+            <dd>{percent(rates.open_rate)}</dd>
+            <dt>Human clicks</dt>
+            <dd>
+              {percent(rates.click_rate)} <small>({percent(rates.click_to_open_rate)} of opens)</small>
+            </dd>
+            <dt>Bounces</dt>
+            <dd>
+              {totals.bounced_hard + totals.bounced_soft} <small>({percent(rates.bounce_rate)})</small>
+            </dd>
+            <dt>Complaints</dt>
+            <dd>
+              {totals.complained} <small>({percent(rates.complaint_rate)})</small>
+            </dd>
+            <dt>Unsubscribes</dt>
+            <dd>{percent(rates.unsubscribe_rate)}</dd>
+            <dt>Bot opens, apart</dt>
+            <dd>
+              {totals.bot_opened} <small>({percent(rates.bot_open_share)} of all opens)</small>
+            </dd>
+            <dt>Bot clicks, apart</dt>
+            <dd>{totals.bot_clicked}</dd>
+          </dl>
+        </section>
+        <section class="card" aria-labelledby="wf-runs-title">
+          <h3 id="wf-runs-title">Runs</h3>
+          <dl class="figures">
+            <dt>Triggered</dt>
+            <dd>{totals.executions}</dd>
+            <dt>Skipped</dt>
+            <dd>{totals.skipped}</dd>
+            <dt>Failed</dt>
+            <dd>{totals.failed}</dd>
+            <dt>Put off</dt>
+            <dd>{totals.deferred}</dd>
+          </dl>
+        </section>
+      </div>
+      <div class="cards wf-reasons">
+        <Reasons id="wf-skipped-title" title="Why runs were skipped" reasons={stats.skipped_reasons} none="No run was skipped." />
+        <Reasons id="wf-failed-title" title="Why runs failed" reasons={stats.failed_reasons} none="No run failed." />
+      </div>
+      <StatsChart periods={periods} series={series} label={caption} />
+      <details id="wf-stats-table">
+        <summary>The figures as a table</summary>
+        <StatsTable periods={periods} series={series} caption={caption} />
+      </details>
+    </>
+  );
+}

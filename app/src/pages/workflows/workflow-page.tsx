@@ -1,0 +1,225 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Api } from '../../api/client.js';
+import type { components } from '../../api/openapi.js';
+import { Link } from '../../components/link.js';
+import { navigate } from '../../router.js';
+import { can } from '../../session.js';
+import { answerOf, type Failure, FailureAlert, failureOfError } from '../contacts/api-answer.js';
+import { When } from '../contacts/when.js';
+import type { PageProps } from '../registry.js';
+import { AuditLog } from './wf-audit.js';
+import { CustomizationForm } from './wf-form.js';
+import { WorkflowStatsSection } from './wf-stats.js';
+import { delayText, eventsText, SEND_TIME_MODES, sendTimeText, type Topic, topicText, triggerText, type Workflow } from './wf-text.js';
+
+type Template = components['schemas']['EmailTemplate'];
+
+/** The most pages of templates read for the template choice (100 a page). */
+const TEMPLATE_PAGES = 10;
+
+/** Every template the client may choose (the system ones and its own), through POST /client/email-templates/list. */
+async function loadTemplates(api: Api): Promise<Template[]> {
+  const all: Template[] = [];
+  for (let page = 1; page <= TEMPLATE_PAGES; page += 1) {
+    const answer = await answerOf(api.POST('/api/v1/client/email-templates/list', { body: { page, per_page: 100 } }), 'Reading the templates');
+    all.push(...answer.data.templates);
+    if (page >= answer.meta.total_pages) break;
+  }
+  return all;
+}
+
+/**
+ * One workflow (issue 25 §1): its funnel, conversions and chart; its customization form (roles with `content`) or
+ * its settings in effect (the others); a copy of its system template to edit; the history of its customization.
+ */
+export function WorkflowPage({ api, params, signedIn }: PageProps) {
+  const id = Number(params['id']);
+  const valid = Number.isInteger(id) && id > 0;
+  const [workflow, setWorkflow] = useState<Workflow | null | undefined>();
+  const [topics, setTopics] = useState<Topic[] | undefined>();
+  const [templates, setTemplates] = useState<Template[] | undefined>();
+  const [failure, setFailure] = useState<Failure | undefined>();
+  const [loads, setLoads] = useState(0);
+  const editable = can(signedIn, 'content');
+
+  useEffect(() => {
+    let current = true;
+    if (!valid) return undefined;
+    answerOf(api.GET('/api/v1/client/workflows'), 'Reading the workflow').then(
+      (answer) => current && setWorkflow(answer.data.workflows.find((one) => one.id === id) ?? null),
+      (error: unknown) => current && setFailure(failureOfError(error)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, id, loads]);
+
+  useEffect(() => {
+    let current = true;
+    api.GET('/api/v1/client/topics').then(({ data }) => current && data && setTopics(data.data.topics), () => undefined);
+    if (editable) {
+      loadTemplates(api).then(
+        (all) => current && setTemplates(all),
+        (error: unknown) => current && setFailure(failureOfError(error)),
+      );
+    }
+    return () => {
+      current = false;
+    };
+  }, [api, editable]);
+
+  if (!valid || workflow === null) {
+    return (
+      <section aria-labelledby="wf-missing-title">
+        <h1 id="wf-missing-title">No such workflow</h1>
+        <p>
+          {valid ? `There is no workflow #${id}.` : 'The address names no workflow.'} See <Link page="workflows">every workflow</Link>.
+        </p>
+      </section>
+    );
+  }
+
+  return (
+    <section aria-labelledby="wf-workflow-title">
+      <p class="wf-back">
+        <Link page="workflows">← Workflows</Link>
+      </p>
+      <div class="page-head">
+        <h1 id="wf-workflow-title">{workflow ? workflow.name : `Workflow #${id}`}</h1>
+        {workflow && <span class={`wf-state ${workflow.enabled ? 'wf-on' : 'wf-off'}`}>{workflow.enabled ? 'Enabled' : 'Disabled'}</span>}
+      </div>
+      <FailureAlert failure={failure} />
+      {!workflow && !failure && <p aria-busy="true">Loading…</p>}
+      {workflow && (
+        <>
+          <Summary workflow={workflow} topics={topics} manages={can(signedIn, 'manage')} />
+          <WorkflowStatsSection api={api} workflowId={workflow.id} />
+          {editable ? (
+            <>
+              <CustomizationForm api={api} workflow={workflow} templates={templates} topics={topics} onSaved={() => setLoads((n) => n + 1)} />
+              <CloneTemplate api={api} workflow={workflow} />
+            </>
+          ) : (
+            <InEffect workflow={workflow} topics={topics} />
+          )}
+          <AuditLog api={api} workflowId={workflow.id} topics={topics} loads={loads} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function Summary({ workflow, topics, manages }: { workflow: Workflow; topics: Topic[] | undefined; manages: boolean }) {
+  return (
+    <section class="card wf-summary" aria-label="About this workflow">
+      <p>{workflow.description}</p>
+      <dl class="figures">
+        <dt>Starts on</dt>
+        <dd>
+          <code>{triggerText(workflow)}</code>
+        </dd>
+        <dt>Delay</dt>
+        <dd>{delayText(workflow.customization.delay_minutes)}</dd>
+        <dt>Send time</dt>
+        <dd>{sendTimeText(workflow)}</dd>
+        <dt>Category</dt>
+        <dd>{workflow.category === 'transactional' ? 'Transactional: also reaches unsubscribed contacts' : 'Marketing'}</dd>
+        <dt>Topic</dt>
+        <dd>{topicText(workflow, topics)}</dd>
+        <dt>Template</dt>
+        <dd>{workflow.template ? `${workflow.template.name} (#${workflow.template.id}${workflow.template.type === 2 ? ', yours' : ', system'})` : `#${workflow.customization.template_id}`}</dd>
+      </dl>
+      {!workflow.enabled && (
+        <p class="hint">
+          Disabled: its events start nothing.{' '}
+          {manages ? (
+            <>
+              Enable it in the settings’ <Link page="settings">enabled workflows</Link>.
+            </>
+          ) : (
+            'An owner or an admin enables it in Settings.'
+          )}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** What a role without `content` sees instead of the form: the settings in effect. */
+function InEffect({ workflow, topics }: { workflow: Workflow; topics: Topic[] | undefined }) {
+  const c = workflow.customization;
+  const mode = SEND_TIME_MODES.find((one) => one.mode === c.send_time_mode);
+  return (
+    <section class="card wf-section" aria-labelledby="wf-effect-title">
+      <h2 id="wf-effect-title">Customization</h2>
+      <dl class="figures">
+        <dt>Template</dt>
+        <dd>#{c.template_id}</dd>
+        <dt>Delay</dt>
+        <dd>
+          {c.delay_minutes} min ({delayText(c.delay_minutes)})
+        </dd>
+        <dt>Priority</dt>
+        <dd>{c.priority_score}</dd>
+        <dt>Send time</dt>
+        <dd>
+          {c.send_time_mode} · {mode?.name}
+          {c.preferred_send_hour !== null ? ` (${String(c.preferred_send_hour).padStart(2, '0')}:${String(c.preferred_send_minute ?? 0).padStart(2, '0')})` : ''}
+        </dd>
+        <dt>Exit events</dt>
+        <dd>
+          {eventsText(c.exit_events)}
+          {c.overrides.exit_events === null ? ' (default)' : ''}
+        </dd>
+        <dt>Conversion window</dt>
+        <dd>{c.conversion_window_days} days</dd>
+        <dt>Topic</dt>
+        <dd>{topicText(workflow, topics)}</dd>
+        <dt>Last changed</dt>
+        <dd>
+          <When at={c.updated_at} />
+        </dd>
+      </dl>
+      <p class="hint">Your role reads the customization; a member, an admin or the owner changes it.</p>
+    </section>
+  );
+}
+
+/** POST /client/workflows/{id}/clone-template, then the copy's page to edit it (the copy is used once chosen above). */
+function CloneTemplate({ api, workflow }: { api: Api; workflow: Workflow }) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Failure | undefined>();
+  const copy = workflow.clone_template_id;
+
+  async function onClone() {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const answer = await answerOf(api.POST('/api/v1/client/workflows/{workflow_id}/clone-template', { params: { path: { workflow_id: String(workflow.id) } } }), 'Copying the template');
+      navigate('template', { id: String(answer.data.template_id) });
+    } catch (error) {
+      setFailure(failureOfError(error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section class="card wf-section" aria-labelledby="wf-clone-title">
+      <h2 id="wf-clone-title">Your own copy of the template</h2>
+      {copy ? (
+        <p>
+          You have a copy of this workflow’s system template: <Link page="template" params={{ id: String(copy) }}>edit your copy (#{copy})</Link>.{' '}
+          {workflow.customization.template_id === copy ? 'This workflow sends it.' : 'Choose it as the template above for this workflow to send it.'}
+        </p>
+      ) : (
+        <>
+          <p>Copy the system template into your templates and edit it. The workflow keeps sending the system one until you choose the copy as its template above.</p>
+          <button type="button" onClick={onClone} disabled={busy}>
+            {busy ? 'Copying…' : 'Copy the system template and edit it'}
+          </button>
+        </>
+      )}
+      <FailureAlert failure={failure} />
+    </section>
+  );
+}
