@@ -1,7 +1,7 @@
 import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { topicStore } from '../../shared/composition/providers/topic-store.js';
-import { findTopic, toTopicView } from '../../shared/domain/topics/manage-topics.js';
+import { getTopic } from '../../shared/domain/topics/manage-topics.js';
 import { TopicIdParams, TopicView } from '../../shared/domain/topics/schemas.js';
 
 /** GET /client/topics/{id} — one topic. */
@@ -14,5 +14,5 @@ export const handler = jsonApi(
     errors: [404],
   },
   [topicStore],
-  async ({ params }, { deps, clientId }) => ok(toTopicView(await findTopic(deps, clientId, params.id))),
+  async ({ params }, { deps, clientId }) => ok(await getTopic(deps, clientId, params.id)),
 );

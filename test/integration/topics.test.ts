@@ -24,6 +24,7 @@ describe('topics', () => {
       name: 'Product news',
       description: 'What we ship',
       default_subscribed: true,
+      contacts_left: 0,
       created_at: expect.stringMatching(RFC3339),
       updated_at: expect.stringMatching(RFC3339),
     });

@@ -34,8 +34,14 @@ import {
   type TopicChoiceSource,
 } from '../../domain/topics/contact-topics.js';
 import { SUPPRESSION_REASONS } from '../../domain/contacts/suppression.js';
+import { contactsLeftDelta } from '../../domain/topics/contact-topics.js';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { contactsLeftUpdate } from './topic-counts.js';
 import { keys } from './keys.js';
 import { TABLE_KEYS } from './table-definition.js';
+
+/** Rounds of a topic choice whose transaction lost to a concurrent change of the same choice. */
+const MAX_CHOICE_ATTEMPTS = 4;
 
 export class DynamoContactStore implements ContactStore {
   private readonly ids: DynamoIds;
@@ -140,18 +146,11 @@ export class DynamoContactStore implements ContactStore {
     contactId: number,
     change: SubscriptionChange,
   ): Promise<ContactRecord | undefined> {
+    if (change.topic_id !== undefined) return this.updateTopicChoice(clientId, contactId, change.topic_id, change.is_subscribed, change.at);
     const values: Record<string, unknown> = { ':s': change.is_subscribed, ':at': change.at };
     let condition = 'attribute_exists(pk)';
     let expression: string;
-    const names: Record<string, string> = {};
-    if (change.topic_id !== undefined) {
-      // One topic's choice (issue 24 §3): the contact's is_subscribed and reason stay as they are.
-      expression = 'SET #topic = :s, #topicAt = :at, #topicBy = :by, updated_at = :at';
-      names['#topic'] = topicChoiceAttribute(change.topic_id);
-      names['#topicAt'] = topicChoiceTimeAttribute(change.topic_id);
-      names['#topicBy'] = topicChoiceSourceAttribute(change.topic_id);
-      values[':by'] = 'api' satisfies TopicChoiceSource;
-    } else if (change.is_subscribed) {
+    if (change.is_subscribed) {
       expression = 'SET is_subscribed = :s, updated_at = :at REMOVE unsubscribed_at, unsubscribe_reason';
     } else {
       // The first unsubscription time is kept when an unsubscribed contact is unsubscribed again.
@@ -174,7 +173,6 @@ export class DynamoContactStore implements ContactStore {
           UpdateExpression: expression,
           ConditionExpression: condition,
           ExpressionAttributeValues: values,
-          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -185,6 +183,74 @@ export class DynamoContactStore implements ContactStore {
       // The contact exists but is suppressed: unsubscribe it again keeping the suppression reason (one more write).
       if (error.Item && change.unsubscribe_reason !== undefined) return this.updateSubscription(clientId, contactId, { ...change, unsubscribe_reason: undefined });
       return undefined;
+    }
+  }
+
+  /**
+   * One topic's choice (issue 24 §3; the contact's is_subscribed and reason stay as they are), with the topic's
+   * `contacts_left` (issue 25 §1). First one UpdateItem conditioned on the count not moving (the choice stays on its
+   * side of false): it answers the new contact (ALL_NEW), or, when the count must move, the old one (ALL_OLD on the
+   * failed condition, no read units). Then one transaction: the contact, conditioned on the choice that came back,
+   * and the topics item's ADD. Requests: 1 when the count does not move, 2 when it does; a change racing in between
+   * fails the transaction's condition and is decided again.
+   */
+  private async updateTopicChoice(clientId: number, contactId: number, topicId: number, subscribed: boolean, at: string): Promise<ContactRecord | undefined> {
+    const names = {
+      '#topic': topicChoiceAttribute(topicId),
+      '#topicAt': topicChoiceTimeAttribute(topicId),
+      '#topicBy': topicChoiceSourceAttribute(topicId),
+    };
+    const expression = 'SET #topic = :s, #topicAt = :at, #topicBy = :by, updated_at = :at';
+    const values = { ':s': subscribed, ':at': at, ':by': 'api' satisfies TopicChoiceSource };
+    for (let attempt = 1; ; attempt += 1) {
+      let old: Record<string, unknown>;
+      try {
+        const out = await this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: keys.contact(clientId, contactId),
+            UpdateExpression: expression,
+            // The count moves only across false: false stays false, anything else stays anything else.
+            ConditionExpression: subscribed ? 'attribute_exists(pk) AND (attribute_not_exists(#topic) OR #topic = :true)' : '#topic = :false',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: { ...values, ...(subscribed ? { ':true': true } : { ':false': false }) },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return out.Attributes ? stripKeys<ContactRecord>(out.Attributes) : undefined;
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        if (!error.Item) return undefined;
+        old = unmarshall(error.Item);
+      }
+      const previous = typeof old[names['#topic']] === 'boolean' ? (old[names['#topic']] as boolean) : undefined;
+      try {
+        await sendTransaction(
+          this.db,
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: keys.contact(clientId, contactId),
+                  UpdateExpression: expression,
+                  ConditionExpression: previous === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#topic)' : '#topic = :previous',
+                  ExpressionAttributeNames: names,
+                  ExpressionAttributeValues: { ...values, ...(previous === undefined ? {} : { ':previous': previous }) },
+                },
+              },
+              contactsLeftUpdate(this.tableName, clientId, { [topicId]: contactsLeftDelta(previous, subscribed) })!,
+            ],
+          }),
+        );
+        // The contact as the failed condition returned it, with what the transaction set.
+        return stripKeys<ContactRecord>({ ...old, [names['#topic']]: subscribed, [names['#topicAt']]: at, [names['#topicBy']]: values[':by'], updated_at: at });
+      } catch (error) {
+        const reason = error instanceof TransactionCanceledException ? error.CancellationReasons?.[0] : undefined;
+        if (reason?.Code !== 'ConditionalCheckFailed' || attempt >= MAX_CHOICE_ATTEMPTS) throw error;
+        // The choice changed (or the contact went) since the failed condition: decide again.
+      }
     }
   }
 

@@ -8,6 +8,10 @@ import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
 import { TABLE_KEYS } from './table-definition.js';
 import { sendTransaction } from './transactions.js';
+import { contactsLeftUpdate } from './topic-counts.js';
+import { leftTopicsOf } from '../../domain/topics/contact-topics.js';
+
+const optionalItem = <T>(item: T | undefined): T[] => (item ? [item] : []);
 
 /** Updates in flight at once while scrubbing a history: well under a partition's limits, bounded Lambda sockets. */
 const PARALLEL_WRITES = 25;
@@ -20,7 +24,7 @@ const BLANK = '';
  * (gsi2, keys only); executions: 1 BatchGet per 100 and 1 UpdateItem each; events and sent e-mails: 1 UpdateItem each;
  * 1 DeleteItem per sent e-mail's provider message id; logs: 1 Query per sent e-mail and 1 UpdateItem per log that
  * holds an ip, user agent, url or the address; then 1
- * transaction for the contact, its locks and its tombstone.
+ * transaction for the contact, its locks, its tombstone and (when it had left topics) the topics' counts.
  */
 export class DynamoErasureStore implements ErasureStore {
   constructor(
@@ -106,6 +110,8 @@ export class DynamoErasureStore implements ErasureStore {
                 Item: { ...keys.erasedContact(c, contact.id), client_id: c, contact_id: contact.id, erased_at: at },
               },
             },
+            // The topics it had left count it no more (issue 25 §1): exact, as the contact is deleted only as read.
+            ...optionalItem(contactsLeftUpdate(this.tableName, c, Object.fromEntries(leftTopicsOf(contact).map((id) => [id, -1])))),
           ],
         }),
       );

@@ -8,6 +8,7 @@ import {
   type TopicChoiceSource,
 } from '../../domain/topics/contact-topics.js';
 import type {
+  PreferenceSaveOutcome,
   PreferenceWrite,
   TopicUnsubscribe,
   TopicUnsubscribeOutcome,
@@ -16,10 +17,11 @@ import type {
   SubscriptionState,
   UnsubscribeStore,
 } from '../../domain/links/unsubscribe-store.js';
-import { linkUnsubscribeIncrement } from '../../domain/links/unsubscribe-store.js';
+import { linkUnsubscribeIncrement, preferenceLeftDeltas } from '../../domain/links/unsubscribe-store.js';
 import { optional, StatsItems } from './stats-items.js';
 import { keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
+import { contactsLeftUpdate } from './topic-counts.js';
 
 /** A one-click unsubscribe is one TransactWriteItems: [contact Update, the e-mail's log Put, its day counter]. */
 export class DynamoUnsubscribeStore implements UnsubscribeStore {
@@ -29,23 +31,32 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
     private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
-  async savePreferences(write: PreferenceWrite): Promise<boolean> {
+  async savePreferences(write: PreferenceWrite): Promise<PreferenceSaveOutcome> {
     const { clientId, contactId, sentEmailId, log, at } = write;
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ':at': at };
     const set = ['updated_at = :at'];
+    const conditions = ['attribute_exists(pk)'];
     Object.entries(write.topics).forEach(([topicId, subscribed], i) => {
       Object.entries(topicChoiceAttributes(Number(topicId), subscribed, at, 'preference_page')).forEach(([name, value], j) => {
         names[`#t${i}_${j}`] = name;
         values[`:t${i}_${j}`] = value;
         set.push(`#t${i}_${j} = :t${i}_${j}`);
       });
+      // The choice as the page read it: the counts below move by exactly this change.
+      const previous = write.previous[Number(topicId)];
+      if (previous === undefined) conditions.push(`attribute_not_exists(#t${i}_0)`);
+      else {
+        values[`:p${i}`] = previous;
+        conditions.push(`#t${i}_0 = :p${i}`);
+      }
     });
     if (write.leaveAll) {
       // A reason and time another path set (a bounce racing the save) are kept.
       set.push('is_subscribed = :false', 'unsubscribed_at = if_not_exists(unsubscribed_at, :at)', 'unsubscribe_reason = if_not_exists(unsubscribe_reason, :r)');
       Object.assign(values, { ':false': false, ':r': write.leaveAll.reason });
     }
+    const counts = contactsLeftUpdate(this.tableName, clientId, preferenceLeftDeltas(write));
     const command = new TransactWriteCommand({
       TransactItems: [
         {
@@ -53,20 +64,23 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
             TableName: this.tableName,
             Key: keys.contact(clientId, contactId),
             UpdateExpression: `SET ${set.join(', ')}`,
-            ConditionExpression: 'attribute_exists(pk)',
+            ConditionExpression: conditions.join(' AND '),
             ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
             ExpressionAttributeValues: values,
+            // A failed condition tells a contact gone from one whose choices changed, with no read.
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
+        ...(counts ? [counts] : []),
         ...(log ? [{ Put: { TableName: this.tableName, Item: { ...keys.sentEmailLog(clientId, sentEmailId, log.created_at, log.id), ...log } } }] : []),
       ],
     });
     try {
       await sendTransaction(this.db, command);
-      return true;
+      return 'saved';
     } catch (error) {
       const contact = error instanceof TransactionCanceledException ? error.CancellationReasons?.[0] : undefined;
-      if (contact?.Code === 'ConditionalCheckFailed') return false;
+      if (contact?.Code === 'ConditionalCheckFailed') return contact.Item ? 'changed' : 'gone';
       throw error;
     }
   }
@@ -114,7 +128,10 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
   }
 }
 
-/** Leaving one topic: [contact Update of `topic_<id>`, the e-mail's log Put, its day counter], one transaction. */
+/**
+ * Leaving one topic: [contact Update of `topic_<id>`, the topic's `contacts_left` ADD, the e-mail's log Put, its day
+ * counter], one transaction.
+ */
 async function leaveTopicIn(db: DynamoDBDocumentClient, tableName: string, stats: StatsItems, write: TopicUnsubscribe): Promise<TopicUnsubscribeOutcome> {
   const { clientId, contactId, sentEmailId, topicId, log } = write;
   const command = new TransactWriteCommand({
@@ -136,6 +153,8 @@ async function leaveTopicIn(db: DynamoDBDocumentClient, tableName: string, stats
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
+      // The topic's count, moved only with the contact's change (whose condition makes it once per contact).
+      contactsLeftUpdate(tableName, clientId, { [topicId]: 1 })!,
       { Put: { TableName: tableName, Item: { ...keys.sentEmailLog(clientId, sentEmailId, log.created_at, log.id), ...log } } },
       ...optional(stats.workflowDay(linkUnsubscribeIncrement(write))),
     ],

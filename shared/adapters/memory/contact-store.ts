@@ -9,7 +9,8 @@ import type {
   SubscriptionChange,
 } from '../../domain/contacts/contact-store.js';
 import { UniqueViolation } from '../../domain/contacts/contact-store.js';
-import { topicChoiceAttributes } from '../../domain/topics/contact-topics.js';
+import { contactsLeftDelta, topicChoiceAttributes, topicChoiceOf } from '../../domain/topics/contact-topics.js';
+import type { MemoryTopicStore } from './topic-store.js';
 import { isSuppressionReason } from '../../domain/contacts/suppression.js';
 
 const key = (clientId: number, value: string | number): string => `${clientId}\u0000${value}`;
@@ -26,6 +27,9 @@ export class MemoryContactStore implements ContactStore {
   private readonly uidLocks = new Map<string, number>();
   private readonly customFields = new Map<string, number>();
   private nextFieldId = 1;
+
+  /** `topics`: where a topic choice moves its topic's `contacts_left` (issue 25 §1); absent, no counts are kept. */
+  constructor(private readonly topics?: MemoryTopicStore) {}
 
   async create(contact: ContactRecord): Promise<void> {
     this.assertCreatable(contact);
@@ -56,6 +60,8 @@ export class MemoryContactStore implements ContactStore {
     const wasSuppressed = stored.is_subscribed === false && isSuppressionReason(stored.unsubscribe_reason);
     stored.updated_at = change.at;
     if (change.topic_id !== undefined) {
+      // The topic's count moves with the choice, in the same step (the Dynamo adapter's transaction).
+      this.topics?.addContactsLeft(clientId, { [change.topic_id]: contactsLeftDelta(topicChoiceOf(stored, change.topic_id), change.is_subscribed) });
       Object.assign(stored, topicChoiceAttributes(change.topic_id, change.is_subscribed, change.at, 'api'));
       return copy(stored);
     }

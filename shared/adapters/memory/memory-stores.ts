@@ -25,10 +25,10 @@ import { MemoryWorkflowData } from './workflow-data.js';
 export function memoryStores() {
   const { clients, apiKeys, users, sessions, authReads, ids, clock, rateCounter } = memoryClientAdapters();
   const workflowData = new MemoryWorkflowData();
-  const contacts = new MemoryContactStore();
+  const topics = new MemoryTopicStore();
+  const contacts = new MemoryContactStore(topics);
   const settings = new MemorySettingsStore(clients);
   // The engine's stores span aggregates: they see the contacts, settings, profiles and workflow data above.
-  const topics = new MemoryTopicStore();
   const aggregates = { contacts, clients, settings, workflowData, topics };
   const engineData = new MemoryEngineData();
   return {

@@ -1,5 +1,6 @@
 import type { SentEmailLogRecord } from '../../domain/sent-emails/sent-email-record.js';
 import type {
+  PreferenceSaveOutcome,
   PreferenceWrite,
   LinkUnsubscribe,
   LinkUnsubscribeOutcome,
@@ -9,7 +10,7 @@ import type {
 } from '../../domain/links/unsubscribe-store.js';
 import { topicChoiceAttributes, topicChoiceOf } from '../../domain/topics/contact-topics.js';
 import { clientKey, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
-import { linkUnsubscribeIncrement } from '../../domain/links/unsubscribe-store.js';
+import { linkUnsubscribeIncrement, preferenceLeftDeltas } from '../../domain/links/unsubscribe-store.js';
 
 /**
  * UnsubscribeStore in memory over the contacts and the engine's sent-email logs, with the DynamoDB adapter's
@@ -17,7 +18,7 @@ import { linkUnsubscribeIncrement } from '../../domain/links/unsubscribe-store.j
  */
 export class MemoryUnsubscribeStore implements UnsubscribeStore {
   constructor(
-    private readonly aggregates: Pick<MemoryAggregates, 'contacts'>,
+    private readonly aggregates: Pick<MemoryAggregates, 'contacts' | 'topics'>,
     private readonly data: MemoryEngineData,
   ) {}
 
@@ -26,14 +27,17 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
     if (!contact) return 'gone';
     if (topicChoiceOf(contact, write.topicId) === false) return 'not_in_topic';
     Object.assign(contact, { ...topicChoiceAttributes(write.topicId, false, write.log.created_at, 'one_click'), updated_at: write.log.created_at });
+    this.aggregates.topics?.addContactsLeft(write.clientId, { [write.topicId]: 1 });
     this.addLog(write.clientId, write.sentEmailId, write.log);
     this.data.stats.add(linkUnsubscribeIncrement(write));
     return 'left';
   }
 
-  async savePreferences(write: PreferenceWrite): Promise<boolean> {
+  async savePreferences(write: PreferenceWrite): Promise<PreferenceSaveOutcome> {
     const contact = this.aggregates.contacts.contacts.get(clientKey(write.clientId, write.contactId));
-    if (!contact) return false;
+    if (!contact) return 'gone';
+    if (Object.keys(write.topics).some((id) => topicChoiceOf(contact, Number(id)) !== write.previous[Number(id)])) return 'changed';
+    this.aggregates.topics?.addContactsLeft(write.clientId, preferenceLeftDeltas(write));
     for (const [topicId, subscribed] of Object.entries(write.topics)) {
       Object.assign(contact, topicChoiceAttributes(Number(topicId), subscribed, write.at, 'preference_page'));
     }
@@ -44,7 +48,7 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
       contact.unsubscribe_reason ??= write.leaveAll.reason;
     }
     if (write.log) this.addLog(write.clientId, write.sentEmailId, write.log);
-    return true;
+    return 'saved';
   }
 
   private addLog(clientId: number, sentEmailId: string, log: SentEmailLogRecord): void {

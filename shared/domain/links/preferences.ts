@@ -4,7 +4,7 @@ import { SENT_STATUS, type SentEmailRecord } from '../sent-emails/sent-email-rec
 import type { SentEmailStore } from '../sent-emails/sent-email-store.js';
 import { quotaMonthOf } from '../settings/quota-period.js';
 import type { SettingsStore } from '../settings/settings-store.js';
-import { subscribedToTopic } from '../topics/contact-topics.js';
+import { subscribedToTopic, topicChoiceOf } from '../topics/contact-topics.js';
 import type { TopicRecord, TopicStore } from '../topics/topic-store.js';
 import { verifyLinkToken } from './link-token.js';
 import type { UnsubscribeStore } from './unsubscribe-store.js';
@@ -19,7 +19,8 @@ export interface PreferenceView {
   brand: { name: string; color?: string };
   /** The contact left all marketing mail (`is_subscribed` false); only the client's API can bring it back. */
   leftAll: boolean;
-  topics: { topic: TopicRecord; subscribed: boolean }[];
+  /** Each topic, whether the contact gets it, and the contact's own choice (undefined: never chose: the default). */
+  topics: { topic: TopicRecord; subscribed: boolean; choice?: boolean }[];
 }
 
 interface ReadDeps {
@@ -50,7 +51,10 @@ export async function loadPreferences(deps: ReadDeps, secret: string, token: str
       ...(s?.brand_primary_color ? { color: s.brand_primary_color } : {}),
     },
     leftAll: !contact.is_subscribed,
-    topics: topics.topics.map((topic) => ({ topic, subscribed: subscribedToTopic(contact, topic) })),
+    topics: topics.topics.map((topic) => {
+      const choice = topicChoiceOf(contact, topic.id);
+      return { topic, subscribed: subscribedToTopic(contact, topic), ...(choice !== undefined ? { choice } : {}) };
+    }),
   };
 }
 
@@ -61,12 +65,17 @@ export interface PreferenceChoice {
   leaveAll: boolean;
 }
 
+/** Saves that found the contact's choices changed since their read, before giving up (a 500: only a storm of saves). */
+const MAX_SAVE_ATTEMPTS = 5;
+
 /**
  * The page's save (a form POST): each topic the form showed becomes the contact's explicit choice, and "leave all"
  * unsubscribes the contact from all marketing mail (never the other way: resubscribing stays the client's API
- * decision). One write: the contact and, when it left anything, the e-mail's `unsubscribed` log, so the change is on
- * the contact's activity timeline. Topics the form did not show (created after the page was rendered, or another
- * client's ids) are left alone. Undefined for a bad token or a contact that is gone.
+ * decision). One write: the contact, each changed topic's `contacts_left` and, when it left anything, the e-mail's
+ * `unsubscribed` log, so the change is on the contact's activity timeline. The write holds only while the contact's
+ * choices are those read (a one-click or an API change in between: read again and decide again), so the counts move
+ * exactly once per change. Topics the form did not show (created after the page was rendered, or another client's
+ * ids) are left alone. Undefined for a bad token or a contact that is gone.
  */
 export async function savePreferences(
   deps: ReadDeps & { unsubscribe: UnsubscribeStore },
@@ -74,33 +83,42 @@ export async function savePreferences(
   token: string,
   choice: PreferenceChoice,
 ): Promise<PreferenceView | undefined> {
-  const view = await loadPreferences(deps, secret, token);
-  if (!view) return undefined;
-  const at = deps.clock.now().toISOString();
-  const topics: Record<number, boolean> = {};
-  for (const { topic, subscribed } of view.topics) {
-    if (!choice.shown.includes(topic.id)) continue;
-    const wanted = choice.subscribed.includes(topic.id);
-    if (wanted !== subscribed) topics[topic.id] = wanted;
+  for (let attempt = 1; ; attempt += 1) {
+    const view = await loadPreferences(deps, secret, token);
+    if (!view) return undefined;
+    const at = deps.clock.now().toISOString();
+    const topics: Record<number, boolean> = {};
+    const previous: Record<number, boolean | undefined> = {};
+    for (const { topic, subscribed, choice: own } of view.topics) {
+      if (!choice.shown.includes(topic.id)) continue;
+      const wanted = choice.subscribed.includes(topic.id);
+      if (wanted === subscribed) continue;
+      topics[topic.id] = wanted;
+      previous[topic.id] = own;
+    }
+    const leaveAll = choice.leaveAll && !view.leftAll;
+    if (Object.keys(topics).length === 0 && !leaveAll) return view;
+    const left = leaveAll || Object.values(topics).includes(false);
+    const outcome = await deps.unsubscribe.savePreferences({
+      clientId: view.email.client_id,
+      contactId: view.email.contact_id,
+      sentEmailId: view.email.id,
+      topics,
+      previous,
+      ...(leaveAll ? { leaveAll: { reason: PREFERENCE_PAGE_REASON } } : {}),
+      at,
+      ...(left ? { log: { id: `preferences-${at}`, created_at: at, status: SENT_STATUS.unsubscribed } } : {}),
+    });
+    if (outcome === 'gone') return undefined;
+    if (outcome === 'saved') {
+      return {
+        ...view,
+        leftAll: view.leftAll || leaveAll,
+        topics: view.topics.map((t) => (t.topic.id in topics ? { ...t, subscribed: topics[t.topic.id]!, choice: topics[t.topic.id]! } : t)),
+      };
+    }
+    if (attempt >= MAX_SAVE_ATTEMPTS) throw new Error('The contact\'s topic choices kept changing during the preference save');
   }
-  const leaveAll = choice.leaveAll && !view.leftAll;
-  if (Object.keys(topics).length === 0 && !leaveAll) return view;
-  const left = leaveAll || Object.values(topics).includes(false);
-  const saved = await deps.unsubscribe.savePreferences({
-    clientId: view.email.client_id,
-    contactId: view.email.contact_id,
-    sentEmailId: view.email.id,
-    topics,
-    ...(leaveAll ? { leaveAll: { reason: PREFERENCE_PAGE_REASON } } : {}),
-    at,
-    ...(left ? { log: { id: `preferences-${at}`, created_at: at, status: SENT_STATUS.unsubscribed } } : {}),
-  });
-  if (!saved) return undefined;
-  return {
-    ...view,
-    leftAll: view.leftAll || leaveAll,
-    topics: view.topics.map((t) => ({ ...t, subscribed: topics[t.topic.id] ?? t.subscribed })),
-  };
 }
 
 /** The form's fields (application/x-www-form-urlencoded) as a PreferenceChoice; undefined when it is not the page's form. */

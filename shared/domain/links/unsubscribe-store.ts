@@ -2,6 +2,7 @@ import type { StatsIncrement } from '../stats/stats-counters.js';
 import { utcDayOf } from '../time/utc-days.js';
 import type { ContactRecord } from '../contacts/contact-store.js';
 import type { SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
+import { contactsLeftDelta } from '../topics/contact-topics.js';
 
 /** A contact's subscription as a write found it. */
 export type SubscriptionState = Pick<ContactRecord, 'is_subscribed' | 'unsubscribe_reason' | 'unsubscribed_at'>;
@@ -38,11 +39,28 @@ export interface PreferenceWrite {
   sentEmailId: string;
   /** topic id → the contact's new choice (`topic_<id>`). */
   topics: Record<number, boolean>;
+  /**
+   * topic id → the contact's own choice as the page read it (undefined: never chose), for each topic of `topics`.
+   * The write lands only if the contact still has these, so each topic's `contacts_left` moves by exactly the change.
+   */
+  previous: Record<number, boolean | undefined>;
   /** Leave all marketing mail: is_subscribed false, the reason and time kept if the contact has them already. */
   leaveAll?: { reason: string };
   at: string;
   /** The e-mail's `unsubscribed` log, when the save left a topic or all marketing mail. */
   log?: SentEmailLogRecord;
+}
+
+export type PreferenceSaveOutcome = 'saved' | 'gone' | 'changed';
+
+/** Each topic's `contacts_left` change of a preference save (topics whose count does not move are absent). */
+export function preferenceLeftDeltas(write: Pick<PreferenceWrite, 'topics' | 'previous'>): Record<number, number> {
+  const deltas: Record<number, number> = {};
+  for (const [id, next] of Object.entries(write.topics)) {
+    const delta = contactsLeftDelta(write.previous[Number(id)], next);
+    if (delta !== 0) deltas[Number(id)] = delta;
+  }
+  return deltas;
 }
 
 export type LinkUnsubscribeOutcome =
@@ -62,12 +80,16 @@ export interface UnsubscribeStore {
   unsubscribe(write: LinkUnsubscribe): Promise<LinkUnsubscribeOutcome>;
   /**
    * One transaction: the contact, only if it exists and had not left the topic (`topic_<id>` absent or true), gets
-   * `topic_<id>` = false (its `is_subscribed` and reason stay), the e-mail gets `log`, and the workflow's day counter
-   * `unsubscribed_link` goes up by one. All land or none does.
+   * `topic_<id>` = false (its `is_subscribed` and reason stay), the topic's `contacts_left` goes up by one, the e-mail
+   * gets `log`, and the workflow's day counter `unsubscribed_link` goes up by one. All land or none does.
    */
   leaveTopic(write: TopicUnsubscribe): Promise<TopicUnsubscribeOutcome>;
-  /** One transaction: the contact (only if it exists) and the log, if any. False when the contact is gone. */
-  savePreferences(write: PreferenceWrite): Promise<boolean>;
+  /**
+   * One transaction: the contact (only if it exists and its choices of `topics` are still `previous`), each changed
+   * topic's `contacts_left`, and the log, if any. `gone`: no contact; `changed`: its choices moved since they were
+   * read (nothing written: read again and decide again).
+   */
+  savePreferences(write: PreferenceWrite): Promise<PreferenceSaveOutcome>;
 }
 
 /** The day-counter increment of a one-click unsubscribe: on the day of its log, the e-mail's workflow's row. */

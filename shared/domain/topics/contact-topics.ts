@@ -49,6 +49,22 @@ export function topicChoiceChangesOf(contact: ContactRecord): TopicChoiceChange[
   return changes;
 }
 
+/**
+ * How a topic's `contacts_left` moves when a contact's own choice goes from `previous` to `next` (issue 25 §1): it
+ * counts the contacts whose choice is false, so only a change to or from false moves it (a contact that never chose
+ * is not counted).
+ */
+export const contactsLeftDelta = (previous: boolean | undefined, next: boolean | undefined): -1 | 0 | 1 =>
+  ((next === false ? 1 : 0) - (previous === false ? 1 : 0)) as -1 | 0 | 1;
+
+/** The topics whose choice is false on the contact (those its erasure takes off the counts). */
+export function leftTopicsOf(contact: ContactRecord): number[] {
+  return Object.entries(contact as unknown as Record<string, unknown>).flatMap(([name, value]) => {
+    const id = /^topic_(\d+)$/.exec(name)?.[1];
+    return id !== undefined && value === false ? [Number(id)] : [];
+  });
+}
+
 export function topicChoiceOf(contact: ContactRecord, topicId: number): boolean | undefined {
   const value = (contact as unknown as Record<string, unknown>)[topicChoiceAttribute(topicId)];
   return typeof value === 'boolean' ? value : undefined;

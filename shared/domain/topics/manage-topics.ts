@@ -3,7 +3,7 @@ import type { Clock } from '../../ports.js';
 import { WORKFLOW_IDS, findWorkflow } from '../workflows/catalog.js';
 import type { WorkflowCustomizationStore } from '../workflows/customization-store.js';
 import { MAX_TOPICS, type TopicBody, type TopicPatch, type TopicView } from './schemas.js';
-import type { TopicRecord, TopicSet, TopicStore } from './topic-store.js';
+import { contactsLeftOf, type TopicRecord, type TopicSet, type TopicStore } from './topic-store.js';
 
 interface Deps {
   clock: Clock;
@@ -14,18 +14,40 @@ interface Deps {
 const MAX_ATTEMPTS = 6;
 const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
 
-export const toTopicView = (t: TopicRecord): TopicView => ({ ...t });
+/** The topic as the API shows it, with its `contacts_left` from the set it was read in. */
+export const toTopicView = (t: TopicRecord, set: TopicSet): TopicView => ({
+  id: t.id,
+  name: t.name,
+  description: t.description,
+  default_subscribed: t.default_subscribed,
+  contacts_left: contactsLeftOf(set, t.id),
+  created_at: t.created_at,
+  updated_at: t.updated_at,
+});
 
 /** GET /client/topics: the client's topics by id. */
 export async function listTopics(deps: Pick<Deps, 'topics'>, clientId: number): Promise<TopicView[]> {
-  return (await deps.topics.load(clientId)).topics.map(toTopicView);
+  const set = await deps.topics.load(clientId);
+  return set.topics.map((t) => toTopicView(t, set));
 }
 
 /** One topic of the client, or 404 on `id` (another client's topic is missing here). */
 export async function findTopic(deps: Pick<Deps, 'topics'>, clientId: number, topicId: number): Promise<TopicRecord> {
-  const topic = (await deps.topics.load(clientId)).topics.find((t) => t.id === topicId);
+  return (await findTopicIn(deps, clientId, topicId)).topic;
+}
+
+/** One topic of the client with the set it was read in, or 404 on `id`. */
+async function findTopicIn(deps: Pick<Deps, 'topics'>, clientId: number, topicId: number): Promise<{ topic: TopicRecord; set: TopicSet }> {
+  const set = await deps.topics.load(clientId);
+  const topic = set.topics.find((t) => t.id === topicId);
   if (!topic) throw notFound('id', 'Topic not found');
-  return topic;
+  return { topic, set };
+}
+
+/** GET /client/topics/{id}. */
+export async function getTopic(deps: Pick<Deps, 'topics'>, clientId: number, topicId: number): Promise<TopicView> {
+  const { topic, set } = await findTopicIn(deps, clientId, topicId);
+  return toTopicView(topic, set);
 }
 
 const sameName = (a: string, b: string) => a.toLocaleLowerCase('en') === b.toLocaleLowerCase('en');
@@ -54,21 +76,21 @@ export function createTopic(deps: Deps, clientId: number, body: TopicBody): Prom
     if (set.topics.length >= MAX_TOPICS) throw conflict('max', 'id', `A client has at most ${MAX_TOPICS} topics`);
     refuseTakenName(set, body.name);
     const topic: TopicRecord = { id: set.next_id, ...body, created_at: at, updated_at: at };
-    return { next: { ...set, topics: [...set.topics, topic], next_id: set.next_id + 1 }, result: toTopicView(topic) };
+    return { next: { ...set, topics: [...set.topics, topic], next_id: set.next_id + 1 }, result: toTopicView(topic, set) };
   });
 }
 
 /** PATCH /client/topics/{id}. Nothing changed: nothing written. */
 export async function updateTopic(deps: Deps, clientId: number, topicId: number, patch: TopicPatch): Promise<TopicView> {
-  const current = await findTopic(deps, clientId, topicId);
+  const { topic: current, set: read } = await findTopicIn(deps, clientId, topicId);
   const changes = Object.entries(patch).filter(([k, v]) => v !== undefined && current[k as keyof TopicPatch] !== v);
-  if (changes.length === 0) return toTopicView(current);
+  if (changes.length === 0) return toTopicView(current, read);
   return changeTopics(deps, clientId, (set, at) => {
     const topic = set.topics.find((t) => t.id === topicId);
     if (!topic) throw notFound('id', 'Topic not found');
     if (patch.name !== undefined) refuseTakenName(set, patch.name, topicId);
     const updated: TopicRecord = { ...topic, ...Object.fromEntries(changes), updated_at: at };
-    return { next: { ...set, topics: set.topics.map((t) => (t.id === topicId ? updated : t)) }, result: toTopicView(updated) };
+    return { next: { ...set, topics: set.topics.map((t) => (t.id === topicId ? updated : t)) }, result: toTopicView(updated, set) };
   });
 }
 
@@ -88,6 +110,6 @@ export async function deleteTopic(deps: Deps & { customizations: WorkflowCustomi
   return changeTopics(deps, clientId, (set) => {
     const topic = set.topics.find((t) => t.id === topicId);
     if (!topic) throw notFound('id', 'Topic not found');
-    return { next: { ...set, topics: set.topics.filter((t) => t.id !== topicId) }, result: toTopicView(topic) };
+    return { next: { ...set, topics: set.topics.filter((t) => t.id !== topicId) }, result: toTopicView(topic, set) };
   });
 }

@@ -46,6 +46,13 @@ export const TopicView = z
     name: z.string(),
     description: z.string(),
     default_subscribed: z.boolean(),
+    contacts_left: z.int().check(
+      z.gte(0),
+      z.meta({
+        description:
+          "How many contacts left the topic: those whose own choice for it is false (a one-click link, the preference page, or PATCH /client/contacts/{id}/subscription with topic_id). A contact that never chose is not counted; one that left all marketing mail is counted only if it left this topic too. Kept exact with each change, in the change's own transaction",
+      }),
+    ),
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
   })
