@@ -7,6 +7,7 @@ import type { SignedIn } from '../session.js';
 import { CONTACT_PAGES } from './contacts/pages.js';
 import { OverviewPage } from './overview.js';
 import { SETTINGS_PAGES } from './settings/pages.js';
+import { TEMPLATE_PAGES } from './templates/pages.js';
 import { WORKFLOW_PAGES } from './workflows/pages.js';
 
 /** What every page is drawn with: the API, its query (`id`, filters) and who is signed in (to hide what a role cannot do). */
@@ -35,6 +36,7 @@ export interface PageEntry {
 export const PAGES: readonly PageEntry[] = [
   { page: 'overview', title: 'Overview', nav: true, component: OverviewPage },
   ...WORKFLOW_PAGES,
+  ...TEMPLATE_PAGES,
   ...CONTACT_PAGES,
   ...SETTINGS_PAGES,
 ];

@@ -4,6 +4,7 @@ import { executionsJourney } from './executions.js';
 import { overviewJourney } from './overview.js';
 import { apiKeysJourney } from './api-keys.js';
 import { settingsJourney } from './settings.js';
+import { templatesJourney } from './templates.js';
 import { topicsJourney } from './topics.js';
 import { usersJourney } from './users.js';
 import { webhooksJourney } from './webhooks.js';
@@ -13,4 +14,4 @@ import { workflowsJourney } from './workflows.js';
  * The dashboard's journeys, in the order a person meets them after signing in (scripts/browser/dashboard.ts runs
  * them on one browser and one runtime). A page group adds its journey here.
  */
-export const JOURNEYS: readonly Journey[] = [overviewJourney, workflowsJourney, contactsJourney, executionsJourney, settingsJourney, apiKeysJourney, webhooksJourney, topicsJourney, usersJourney];
+export const JOURNEYS: readonly Journey[] = [overviewJourney, workflowsJourney, templatesJourney, contactsJourney, executionsJourney, settingsJourney, apiKeysJourney, webhooksJourney, topicsJourney, usersJourney];
