@@ -1,5 +1,5 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { onCountersDropped, sendTransaction } from '../../../../shared/adapters/dynamo/transactions.js';
@@ -22,12 +22,15 @@ afterEach(() => {
 });
 
 describe('sendTransaction and the day counters (issue 21)', () => {
-  it('records the fact without its counter when only the counter kept conflicting, and says so', async () => {
-    // Prepare: six conflicts on the counter row, then the transaction without it goes through.
+  it('records the fact without its counter when only the counter kept conflicting, then adds the counter on its own', async () => {
+    // Prepare: six conflicts on the counter row, then the transaction without it goes through; the counter's own
+    // UpdateItem meets one more conflict, then lands.
     const dropped = vi.fn();
     onCountersDropped(dropped);
     dbMock.on(TransactWriteCommand).rejects(conflictOn('None', 'TransactionConflict'));
     dbMock.on(TransactWriteCommand, { TransactItems: [fact] }).resolves({});
+    const busy = Object.assign(new Error('busy'), { name: 'TransactionConflictException' });
+    dbMock.on(UpdateCommand).rejectsOnce(busy).resolves({});
 
     // Act
     const sent = sendTransaction(db, new TransactWriteCommand({ TransactItems: [fact, counter] }));
@@ -38,7 +41,34 @@ describe('sendTransaction and the day counters (issue 21)', () => {
     const calls = dbMock.commandCalls(TransactWriteCommand).map((c) => c.args[0].input.TransactItems);
     expect(calls).toHaveLength(7);
     expect(calls.at(-1)).toEqual([fact]);
+    expect(dbMock.commandCalls(UpdateCommand).map((c) => c.args[0].input)).toEqual([counter.Update, counter.Update]);
+    expect(dropped).not.toHaveBeenCalled();
+  });
+
+  it('says so when the counter cannot be added even on its own', async () => {
+    const dropped = vi.fn();
+    onCountersDropped(dropped);
+    dbMock.on(TransactWriteCommand).rejects(conflictOn('None', 'TransactionConflict'));
+    dbMock.on(TransactWriteCommand, { TransactItems: [fact] }).resolves({});
+    dbMock.on(UpdateCommand).rejects(Object.assign(new Error('busy'), { name: 'TransactionConflictException' }));
+
+    const sent = sendTransaction(db, new TransactWriteCommand({ TransactItems: [fact, counter] }));
+    await vi.runAllTimersAsync();
+    await sent;
+
+    expect(dbMock.commandCalls(UpdateCommand)).toHaveLength(8);
     expect(dropped).toHaveBeenCalledWith(1);
+  });
+
+  it('adds no counter apart when the fact itself was refused (a duplicate counted it already)', async () => {
+    dbMock.on(TransactWriteCommand).rejects(conflictOn('None', 'TransactionConflict'));
+    dbMock.on(TransactWriteCommand, { TransactItems: [fact] }).rejects(conflictOn('ConditionalCheckFailed'));
+
+    const sent = sendTransaction(db, new TransactWriteCommand({ TransactItems: [fact, counter] })).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+
+    expect(await sent).toBeInstanceOf(TransactionCanceledException);
+    expect(dbMock.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
   it('still fails a transaction whose own items conflicted, counters or not', async () => {
