@@ -128,6 +128,29 @@ describe('a workflow’s page', () => {
     expect(delay.getAttribute('aria-invalid')).toBeNull();
   });
 
+  it('shows an exit event the API refuses at its row, and caps the list at 10', async () => {
+    fakeApi(
+      answers({
+        'PATCH /api/v1/client/workflows/1/customization': failure(422, 'Validation failed', [{ condition: 'format', error: 'signup starts this workflow, so it cannot end it', key: 'exit_events.1' }]),
+      }),
+    );
+    render(<WorkflowPage api={createApi()} params={{ id: '1' }} signedIn={as('owner')} />);
+    fireEvent.click(await screen.findByLabelText('Use the default (none)'));
+    for (let n = 0; n < 2; n += 1) fireEvent.click(screen.getByRole('button', { name: 'Add an exit event' }));
+    fireEvent.input(screen.getByLabelText('Exit event 1'), { target: { value: 'upgrade' } });
+    fireEvent.input(screen.getByLabelText('Exit event 2'), { target: { value: 'signup' } });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save customization' }));
+
+    const second = screen.getByLabelText('Exit event 2');
+    await waitFor(() => expect(second.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(second.getAttribute('aria-describedby')!)!.textContent).toBe('signup starts this workflow, so it cannot end it');
+    expect(screen.getByLabelText('Exit event 1').getAttribute('aria-invalid')).toBeNull();
+    for (let n = 0; n < 8; n += 1) fireEvent.click(screen.getByRole('button', { name: 'Add an exit event' }));
+    expect((screen.getByRole('button', { name: 'Add an exit event' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('At most 10.')).toBeTruthy();
+  });
+
   it('offers the system template and the client’s own, and sends the choice', async () => {
     const calls = fakeApi(answers({ 'PATCH /api/v1/client/workflows/1/customization': ok(workflowOf().customization) }));
     render(<WorkflowPage api={createApi()} params={{ id: '1' }} signedIn={as('owner')} />);

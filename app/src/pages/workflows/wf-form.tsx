@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
@@ -89,8 +89,14 @@ export function CustomizationForm(props: { api: Api; workflow: Workflow; templat
   const [done, setDone] = useState('');
   const { defaults, customization } = workflow;
   const marketing = workflow.category === 'marketing';
-  // The workflow read again after a save: the form starts from what the API now has.
-  useEffect(() => setDraft(draftOf(workflow)), [workflow]);
+  // The workflow read again after a save: the form starts from what the API now has (not at mount: the
+  // effect runs after the first paint, and would drop what was typed meanwhile).
+  const shown = useRef(workflow);
+  useEffect(() => {
+    if (shown.current === workflow) return;
+    shown.current = workflow;
+    setDraft(draftOf(workflow));
+  }, [workflow]);
 
   const set = (key: Scalar, value: string) => setDraft({ ...draft, fields: { ...draft.fields, [key]: value } });
   const error = (key: string) => fieldErrorOf(failure, key);

@@ -154,7 +154,7 @@ function InEffect({ workflow, topics }: { workflow: Workflow; topics: Topic[] | 
       <h2 id="wf-effect-title">Customization</h2>
       <dl class="figures">
         <dt>Template</dt>
-        <dd>#{c.template_id}</dd>
+        <dd>{workflow.template ? `${workflow.template.name} (#${workflow.template.id})` : `#${c.template_id}`}</dd>
         <dt>Delay</dt>
         <dd>
           {c.delay_minutes} min ({delayText(c.delay_minutes)})
