@@ -184,6 +184,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/client/topics/{id}', handler: 'topics-get', tableAccess: 'read' },
   { method: 'PATCH', path: '/client/topics/{id}', handler: 'topics-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/topics/{id}', handler: 'topics-delete', tableAccess: 'readWrite' },
+  // Issue 25 §1: the preference page as a contact sees it (same renderer and CSP), read-only, for the dashboard's Topics page.
+  { method: 'GET', path: '/client/topics/preference-page-preview', handler: 'topics-preference-preview', tableAccess: 'read', html: true },
   {
     method: 'GET',
     path: '/client/workflows/{workflow_id}/customization/audit',

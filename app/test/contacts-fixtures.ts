@@ -12,7 +12,7 @@ export const contactOf = (overrides: Record<string, unknown> = {}) => ({
   created_at: '2026-11-20T09:00:00.000Z', updated_at: '2026-11-26T09:00:00.000Z', ...overrides,
 });
 
-export const TOPIC = { id: 3, name: 'Product news', description: '', default_subscribed: true, created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-01T00:00:00.000Z' };
+export const TOPIC = { id: 3, name: 'Product news', description: '', default_subscribed: true, contacts_left: 0, created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-01T00:00:00.000Z' };
 
 export const logOf = (status: number, status_text: string, overrides: Record<string, unknown> = {}) => ({
   id: `log-${status}-${String(overrides['is_bot'] ?? false)}`, created_at: '2026-11-26T09:00:01.000Z', status, status_text, provider_message_id: null,

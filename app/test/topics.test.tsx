@@ -75,14 +75,29 @@ describe('the topics page', () => {
     expect(calls.filter((call) => call.method === 'PATCH').at(-1)!.body).toEqual({ name: 'News', description: '', default_subscribed: true });
   });
 
-  it('shows a viewer the topics without a control to change them, and says what the API does not count', async () => {
-    fakeApi({ 'GET /api/v1/client/topics': ok({ topics: [TOPIC] }, { total: 1, max_topics: 20 }) });
+  it('shows a viewer the topics with how many contacts left each, no control to change them, and the preview link', async () => {
+    fakeApi({
+      'GET /api/v1/client/topics': ok(
+        { topics: [{ ...TOPIC, contacts_left: 1 }, { ...TOPIC, id: 4, name: 'Tips', contacts_left: 12 }, { ...TOPIC, id: 5, name: 'Beta', contacts_left: 0 }] },
+        { total: 3, max_topics: 20 },
+      ),
+    });
 
     render(<TopicsPage api={createApi()} params={{}} signedIn={as('viewer')} />);
 
+    const left = (name: string) => screen.getByRole('heading', { name }).closest('li')!.querySelector('.st-left')!.textContent;
     await screen.findByRole('heading', { name: 'Product news' });
+    expect([left('Product news'), left('Tips'), left('Beta')]).toEqual([
+      '1 contact left this topic.',
+      '12 contacts left this topic.',
+      '0 contacts left this topic.',
+    ]);
     expect(screen.queryByRole('button')).toBeNull();
-    expect(screen.getByRole('heading', { name: 'Who left each topic' }).parentElement!.textContent).toContain('does not count');
-    expect(screen.getByRole('heading', { name: 'The preference page' }).parentElement!.textContent).toContain('no preview address');
+    // The preview opens in a new tab; the session cookie authenticates the GET
+    const preview = screen.getByRole('link', { name: 'Preview the preference page' });
+    expect(preview.getAttribute('href')).toBe('/api/v1/client/topics/preference-page-preview');
+    expect(preview.getAttribute('target')).toBe('_blank');
+    expect(preview.getAttribute('rel')).toBe('noopener');
+    expect(screen.queryByRole('heading', { name: 'Who left each topic' })).toBeNull();
   });
 });

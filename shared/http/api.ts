@@ -2,7 +2,8 @@ import { getContainer } from '../composition/container.js';
 import { authenticator } from '../composition/providers/authenticator.js';
 import type { Principal } from '../domain/auth/authenticate.js';
 import { chain, type RouteContext, type RouteInput, type RoutePorts } from './chain.js';
-import { describeHandler, validationErrors, type DescribedHandler, type ErrorStatus, type ResultOf, type RouteContract } from './contract.js';
+import { describeHandler, validationErrors, type DescribedHandler, type ErrorStatus, type PageContract, type ResultOf, type RouteContract } from './contract.js';
+import type { PageResult } from './public-page.js';
 import { rateLimiter } from '../composition/providers/rate-limiter.js';
 import { authenticate } from './middleware/authenticate.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -52,4 +53,23 @@ export function rawBodyApi<const C extends RouteContract, const P extends RouteP
     fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId }),
   );
   return describeHandler(handler, { kind: 'json', auth: 'client', impliedErrors: clientRouteErrors(contract), route: contract });
+}
+
+/**
+ * An HTML page behind authentication (the dashboard's preview of the preference page, issue 25 §1): the same chain
+ * as a JSON route — the credential or the session cookie, the role (a GET needs `read`), the client's rate limit —
+ * and an HTML answer on success. A refusal (401, 403, 429) is the JSON envelope, as on every authenticated route.
+ */
+export function clientPage<const C extends PageContract, const P extends RoutePorts>(
+  contract: C,
+  ports: P,
+  fn: (input: RouteInput<C>, ctx: AuthedRouteContext<P>) => Promise<PageResult<keyof C['pages'] & number>>,
+): DescribedHandler {
+  const handler = chain(contract, ports, { guard, limit: rateLimit(() => getContainer().use(rateLimiter), 'api'), body: 'raw' }, async (input, ctx) => {
+    const result = await fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId });
+    const answer = 'html' in result ? { page: result.html } : { file: result.file };
+    return { status: result.status, data: {}, headers: result.headers, ...answer };
+  });
+  const errors: ErrorStatus[] = [400, 401, 403, ...validationErrors(contract), 429, 500];
+  return describeHandler(handler, { kind: 'page', auth: 'client', impliedErrors: errors, route: contract });
 }

@@ -57,7 +57,7 @@ export interface PageContract extends Pick<InputSchemas, 'params' | 'query'>, Ro
 /** What a wrapped handler carries for the document: its contract and what its wrapper adds. */
 export type HandlerContract =
   | { kind: 'json'; auth: 'client' | 'none'; impliedErrors: readonly ErrorStatus[]; route: RouteContract }
-  | { kind: 'page'; auth: 'none'; impliedErrors: readonly ErrorStatus[]; route: PageContract };
+  | { kind: 'page'; auth: 'client' | 'none'; impliedErrors: readonly ErrorStatus[]; route: PageContract };
 
 export type DescribedHandler = LambdaHandler & { readonly contract: HandlerContract };
 

@@ -56,9 +56,9 @@ function accessOf(route: DocumentedRoute): { security: Record<string, string[]>[
   return { security: [{ apiKey: [] }, { jwt: [] }, { session: [] }], text: `**Access:** API key, JWT, or a dashboard session with role ${roles}.` };
 }
 
-/** `/client/<resource>/…` → the resource's tag; a page → Public links; anything else → Service. */
+/** `/client/<resource>/…` → the resource's tag (a client page too); a public page → Public links; anything else → Service. */
 function tagOf(route: DocumentedRoute): string {
-  if (route.contract.kind === 'page') return 'Public links';
+  if (route.contract.kind === 'page' && route.contract.auth === 'none') return 'Public links';
   const segments = route.path.split('/').filter(Boolean);
   const resource = segments[segments.indexOf('client') + 1];
   if (!segments.includes('client') || !resource) return 'Service';

@@ -50,6 +50,8 @@ describe('HTTP semantics on AWS', () => {
       'HEAD /client/email-templates/list',
       'PATCH /client/email-templates/list',
       'DELETE /client/email-templates/list',
+      'PATCH /client/topics/preference-page-preview',
+      'DELETE /client/topics/preference-page-preview',
     ]);
   });
 

@@ -7,6 +7,7 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import { subscribedToTopic, topicChoiceOf } from '../topics/contact-topics.js';
 import type { TopicRecord, TopicStore } from '../topics/topic-store.js';
 import { verifyLinkToken } from './link-token.js';
+import type { PreferencePageView } from './pages.js';
 import type { UnsubscribeStore } from './unsubscribe-store.js';
 
 /** Why the preference page left the contact unsubscribed from all marketing mail (its `unsubscribe_reason`). */
@@ -43,18 +44,43 @@ export async function loadPreferences(deps: ReadDeps, secret: string, token: str
     deps.settings.load(email.client_id, quotaMonthOf(deps.clock.now())),
   ]);
   if (!contact) return undefined;
-  const s = bundle.settings;
   return {
     email,
-    brand: {
-      name: s?.brand_name ?? s?.company_name ?? bundle.client?.name ?? 'the sender',
-      ...(s?.brand_primary_color ? { color: s.brand_primary_color } : {}),
-    },
+    brand: brandOf(bundle),
     leftAll: !contact.is_subscribed,
     topics: topics.topics.map((topic) => {
       const choice = topicChoiceOf(contact, topic.id);
       return { topic, subscribed: subscribedToTopic(contact, topic), ...(choice !== undefined ? { choice } : {}) };
     }),
+  };
+}
+
+/** The client's brand as the page shows it: its brand name, else company name, else account name; its colour. */
+function brandOf(bundle: Awaited<ReturnType<SettingsStore['load']>>): PreferenceView['brand'] {
+  const s = bundle.settings;
+  return {
+    name: s?.brand_name ?? s?.company_name ?? bundle.client?.name ?? 'the sender',
+    ...(s?.brand_primary_color ? { color: s.brand_primary_color } : {}),
+  };
+}
+
+/** Who the dashboard's preview of the page is for (issue 25 §1). */
+export const SAMPLE_CONTACT = 'Sample contact';
+
+/**
+ * The preference page as a contact who never chose sees it (issue 25 §1: the dashboard's preview): the client's brand,
+ * every topic at its default, still subscribed to marketing mail. Two reads (the topics item, the settings).
+ */
+export async function previewPreferences(
+  deps: Pick<ReadDeps, 'clock' | 'topics' | 'settings'>,
+  clientId: number,
+): Promise<PreferencePageView> {
+  const [topics, bundle] = await Promise.all([deps.topics.load(clientId), deps.settings.load(clientId, quotaMonthOf(deps.clock.now()))]);
+  return {
+    address: SAMPLE_CONTACT,
+    brand: brandOf(bundle),
+    leftAll: false,
+    topics: topics.topics.map((topic) => ({ topic, subscribed: topic.default_subscribed })),
   };
 }
 

@@ -9,6 +9,11 @@ import { ConfirmButton } from '../settings/st-parts.js';
 
 type Topic = components['schemas']['Topic'];
 
+/** GET /client/topics/preference-page-preview: an HTML page, opened in a new tab (the session cookie authenticates it). */
+export const PREFERENCE_PAGE_PREVIEW = '/api/v1/client/topics/preference-page-preview';
+
+const contactsLeftText = (n: number) => (n === 1 ? '1 contact left this topic.' : `${n} contacts left this topic.`);
+
 interface TopicDraft {
   name: string;
   description: string;
@@ -57,7 +62,9 @@ export function TopicsPage({ api, signedIn }: PageProps) {
       </div>
       <p class="hint">
         A topic is a kind of marketing e-mail (product news, tips, offers) that a contact can leave without leaving the rest. A
-        marketing workflow belongs to a topic through its customization’s topic; transactional mail never does.
+        marketing workflow belongs to a topic through its customization’s topic; transactional mail never does. Each topic
+        counts the contacts who left it (by its link, on the preference page or through the API); a contact who never chose
+        is not counted. Each contact’s own page shows its choice per topic: find it in <Link page="contacts">the contact list</Link>.
       </p>
       <FailureAlert failure={failure} />
       <p role="status" class="st-done">
@@ -88,21 +95,18 @@ export function TopicsPage({ api, signedIn }: PageProps) {
       )}
       {topics && editable && (max === undefined || topics.length < max) && <CreateTopic api={api} onCreated={(topic) => changed(`Topic “${topic.name}” created.`)} />}
       {topics && !editable && <p class="hint">Your role reads the topics; a member, an admin or the owner changes them.</p>}
-      <section class="card st-section" aria-labelledby="st-topics-left-title">
-        <h2 id="st-topics-left-title">Who left each topic</h2>
-        <p>
-          The API does not count the contacts who left a topic: neither the topic, nor the statistics, nor the contact list
-          (it has no topic filter) give that figure, so it is not shown here. Each contact’s own page shows its choice per topic
-          and when it changed: find the contact in <Link page="contacts">the contact list</Link>.
-        </p>
-      </section>
       <section class="card st-section" aria-labelledby="st-topics-preview-title">
         <h2 id="st-topics-preview-title">The preference page</h2>
         <p>
           Contacts choose their topics on a preference page in your brand, opened from the unsubscribe link at the foot of each
-          marketing e-mail. That link is signed for one e-mail and its contact; there is no preview address for you. To see the
-          page as a contact does, open one of your sent e-mails (a contact’s activity, then the e-mail) and follow its
-          unsubscribe link: opening it changes nothing, only its Save button does.
+          marketing e-mail. The preview shows it as a contact who never chose sees it (every topic at its default); nothing
+          in it is saved.
+        </p>
+        <p>
+          <a href={PREFERENCE_PAGE_PREVIEW} target="_blank" rel="noopener">
+            Preview the preference page
+          </a>{' '}
+          <span class="hint">(opens in a new tab)</span>
         </p>
       </section>
     </section>
@@ -239,6 +243,7 @@ function TopicItem(props: { api: Api; topic: Topic; editable: boolean; onChanged
         <>
           <p>{topic.description || <span class="hint">No description.</span>}</p>
           <p class="hint">{topic.default_subscribed ? 'Contacts who never chose get it.' : 'Only contacts who chose it get it.'}</p>
+          <p class="st-left">{contactsLeftText(topic.contacts_left)}</p>
           {!editing && <FailureAlert failure={failure} />}
           {editable && (
             <div class="st-row-actions">
