@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateOpenApiDocument } from '../../../functions/openapi-document.js';
 import type { OpenApiDocument, OperationObject } from '../../../shared/openapi/build-document.js';
 import type { JsonSchema } from '../../../shared/openapi/json-schema.js';
@@ -154,9 +154,20 @@ function describedRulesHold(r: Generated): boolean {
   return !(from && to && Date.parse(from) > Date.parse(to));
 }
 
-async function send(method: string, generated: Generated, key: string): Promise<ApiResponse> {
+/** An operation whose success the document states as an HTML page (the preference page's preview), not the envelope. */
+const answersHtml = (operation: OperationObject): boolean =>
+  Object.keys((operation.responses['200'] as { content?: Record<string, unknown> } | undefined)?.content ?? {}).includes('text/html');
+
+async function send(method: string, generated: Generated, key: string, html = false): Promise<ApiResponse> {
   const query = new URLSearchParams(generated.query).toString();
   const path = `${generated.path.replace('/api/v1', '')}${query ? `?${query}` : ''}`;
+  if (html) {
+    // Its page on success; a refusal is the envelope like any route's.
+    const response = await fetch(`${inject('baseUrl')}${path}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${key}` } });
+    const text = await response.text();
+    const json = (response.headers.get('content-type') ?? '').includes('application/json');
+    return { status: response.status, body: json ? JSON.parse(text) : undefined, headers: Object.fromEntries(response.headers), text } as ApiResponse;
+  }
   if (generated.form) {
     const form = new FormData();
     for (const [name, value] of Object.entries(generated.form)) {
@@ -177,9 +188,15 @@ describe('inputs valid by the document', () => {
     let { key, ids } = await prepare();
     await assertProperty(
       fc.asyncProperty(requestArbitrary(operation, path, ids), async (generated) => {
-        const res = await send(method, generated, key);
+        const html = answersHtml(operation);
+        const res = await send(method, generated, key, html);
         const what = describeRequest(method, generated, res);
         expect(res.status, what).toBeLessThan(500);
+        if (res.status < 300 && html) {
+          expect(res.headers['content-type'], what).toMatch(/^text\/html/);
+          expect(res.text.trimStart().startsWith('<!DOCTYPE html>'), what).toBe(true);
+          return;
+        }
         if (res.status < 300) {
           // A rotation disables the key it was called with: go on with the new one.
           if (name === 'POST /api/v1/client/api-keys/rotate') key = res.body.data.key;

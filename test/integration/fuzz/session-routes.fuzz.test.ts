@@ -58,6 +58,8 @@ describe('session credentials', () => {
           await session.probe({
             method: route.method,
             path,
+            // A route that answers a page (html) may answer it with a session too; its refusals are still the envelope.
+            html: route.html,
             credentials,
             headers: { ...headers, ...(body?.contentType === undefined ? {} : { 'content-type': body.contentType }) },
             body: body?.payload,
