@@ -61,12 +61,14 @@ export class ExecutionSchedules extends Construct {
   }
 
   /**
-   * Lets a function create schedules in this group (scheduler:CreateSchedule only: they delete themselves after
-   * running, and a name conflict is the adapter's idempotency) and pass the role to Scheduler and nothing else,
-   * and gives it the names the scheduler provider reads.
+   * Lets a function create schedules in this group (they delete themselves after running, and a name conflict is
+   * the adapter's idempotency) and delete one before it runs (a goal cancelled its execution, issue 24 §1), pass the
+   * role to Scheduler and nothing else, and gives it the names the scheduler provider reads.
    */
   grantCreate(fn: LambdaFunction): void {
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['scheduler:CreateSchedule'], resources: [this.scheduleArns()] }));
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'], resources: [this.scheduleArns()] }),
+    );
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['iam:PassRole'],

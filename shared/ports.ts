@@ -130,6 +130,8 @@ export interface Scheduler {
    * scheduling the same name again does not deliver twice.
    */
   scheduleAt<Q extends QueueName>(instant: Date, queue: Q, message: QueueMessages[Q], name: string): Promise<void>;
+  /** Deletes the schedule `name` before it runs; one that ran already or never existed is no error. */
+  cancel(name: string): Promise<void>;
 }
 
 /** One e-mail as the provider sends it (SES v2 Simple content). */

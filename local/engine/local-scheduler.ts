@@ -22,6 +22,13 @@ export class LocalScheduler implements Scheduler {
     this.arm(name, instant.getTime(), () => this.queue.send(queue, message));
   }
 
+  async cancel(name: string): Promise<void> {
+    const timer = this.timers.get(name);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.timers.delete(name);
+  }
+
   get pending(): number {
     return this.timers.size;
   }

@@ -63,7 +63,7 @@ const QUOTAS = {
 } as const;
 
 const noQueue: Queue = { send: async () => undefined, sendBatch: async () => undefined };
-const noScheduler: Scheduler = { scheduleAt: async () => undefined };
+const noScheduler: Scheduler = { scheduleAt: async () => undefined, cancel: async () => undefined };
 let messageIds = 0;
 const instantMailer: Mailer = {
   send: async () => {

@@ -70,6 +70,7 @@ export class EngineMeter {
       },
       scheduler: {
         scheduleAt: (instant, name, message, scheduleName) => ((calls().schedules += 1), scheduler.scheduleAt(instant, name, message, scheduleName)),
+        cancel: (scheduleName) => ((calls().schedules += 1), scheduler.cancel(scheduleName)),
       },
       mailer: { send: (email) => ((calls().ses += 1), mailer.send(email)) },
     };

@@ -168,7 +168,7 @@ export async function runIsolation(scenario: IsolationScenario, options: Isolati
         for (const m of messages) laneOf(queue).push(m.message as WebhookDeliveryMessage, (m.options?.delaySeconds ?? 0) * 1000 * options.timeScale);
       },
     },
-    scheduler: { scheduleAt: async () => undefined },
+    scheduler: { scheduleAt: async () => undefined, cancel: async () => undefined },
     clients: { get: async () => undefined } as unknown as DeliverDeps['clients'],
     clientNotices: { webhookDisabled: async () => undefined },
   };

@@ -213,9 +213,9 @@ describe('the engine on AWS (issue 8 §6)', () => {
           expect(env).not.toHaveProperty('SCHEDULER_ROLE_ARN');
           return;
         }
-        // Only CreateSchedule (schedules delete themselves), only on the group's schedules.
+        // Create, and Delete for a schedule whose execution a goal cancelled; only on the group's schedules.
         expect(creates).toHaveLength(1);
-        expect(asList(creates[0]!.Action)).toEqual(['scheduler:CreateSchedule']);
+        expect(asList(creates[0]!.Action)).toEqual(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule']);
         expect(asList(creates[0]!.Resource).map(arnText)).toEqual([
           `arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${scheduleGroupName()}/*`,
         ]);

@@ -190,7 +190,7 @@ describe('EmailLifecycle stack', () => {
       // checks their resources): no wildcard action, no `*` resource.
       const engineActions = [
         ...(route.sendsTo?.length ? ['sqs:SendMessage'] : []),
-        ...(route.schedules ? ['scheduler:CreateSchedule', 'iam:PassRole'] : []),
+        ...(route.schedules ? ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole'] : []),
         ...(route.sendsEmail ? ['ses:SendEmail'] : []),
         // A read of the link secret (test/infra/secrets.test.ts checks it names that secret alone).
         ...(route.usesLinkSecret || route.sendsEmail ? ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'] : []),

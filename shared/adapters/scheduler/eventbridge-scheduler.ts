@@ -1,4 +1,4 @@
-import { CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import { CreateScheduleCommand, DeleteScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Clock, QueueMessages, QueueName, Scheduler } from '../../ports.js';
 import { scheduleName } from './schedule-name.js';
 
@@ -49,6 +49,16 @@ export class EventBridgeScheduler implements Scheduler {
     } catch (error) {
       // The name is the idempotency key: the schedule already exists, so the message will be delivered once.
       if ((error as Error).name === 'ConflictException') return;
+      throw error;
+    }
+  }
+
+  async cancel(name: string): Promise<void> {
+    try {
+      await this.client.send(new DeleteScheduleCommand({ Name: scheduleName(name), GroupName: this.config.groupName }));
+    } catch (error) {
+      // Ran already (it deleted itself) or never made: nothing is left to release.
+      if ((error as Error).name === 'ResourceNotFoundException') return;
       throw error;
     }
   }

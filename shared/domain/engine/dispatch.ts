@@ -16,5 +16,37 @@ export async function dispatchExecution(deps: DispatchDeps, message: ExecutionMe
     await deps.queue.send('workflow', message, { delaySeconds });
     return;
   }
-  await deps.scheduler.scheduleAt(at, 'workflow', message, `exec-${message.client_id}-${message.execution_id}-${at.getTime()}`);
+  await deps.scheduler.scheduleAt(at, 'workflow', message, executionScheduleName(message, at));
 }
+
+/** An execution's schedule for `at`: its name is the idempotency key of that dispatch. */
+export const executionScheduleName = (message: ExecutionMessage, at: Date): string => `exec-${message.client_id}-${message.execution_id}-${at.getTime()}`;
+
+/**
+ * Releases the schedule of an execution that will not run (cancelled by a goal, issue 24 §1): the one its dispatch
+ * for `scheduledFor` created. Only when that time is more than 15 minutes away: a dispatch for it went to the
+ * scheduler for sure (SQS takes up to 15 minutes); a nearer one may be an SQS delay, and fires soon to find the
+ * execution cancelled. A schedule a later dispatch made (a deferral) is named after its own time and is not found
+ * here: it fires once and the executor drops the cancelled execution. Never fails the caller: a schedule left
+ * behind costs one delivery and one read.
+ */
+export async function releaseExecutionSchedule(
+  deps: { scheduler: Scheduler; onReleaseError?: (error: unknown) => void },
+  message: ExecutionMessage,
+  scheduledFor: string | undefined,
+  now: Date,
+): Promise<boolean> {
+  const at = scheduledFor === undefined ? Number.NaN : Date.parse(scheduledFor);
+  if (Number.isNaN(at) || at - now.getTime() <= MAX_QUEUE_DELAY_SECONDS * 1000) return false;
+  try {
+    await deps.scheduler.cancel(executionScheduleName(message, new Date(at)));
+    return true;
+  } catch (error) {
+    (deps.onReleaseError ?? warnReleaseFailed)(error);
+    return false;
+  }
+}
+
+/** A structured warning line (CloudWatch keeps it on AWS), as the day counters' (adapters/dynamo/transactions.ts). */
+const warnReleaseFailed = (error: unknown): void =>
+  console.warn(JSON.stringify({ level: 'WARN', message: 'execution schedule not released; it will fire and find the execution cancelled', error: String(error) }));

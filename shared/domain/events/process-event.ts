@@ -2,7 +2,7 @@ import type { Clock } from '../../ports.js';
 import { planOf, effectiveLimits } from '../settings/effective-settings.js';
 import { findWorkflow, WORKFLOW_IDS, workflowsTriggeredBy } from '../workflows/catalog.js';
 import { conversionOf, conversionWindowDaysOf, exitEventsOf, exitsWorkflow, openExecutionsOf } from '../workflows/goals.js';
-import { dispatchExecution, type DispatchDeps } from '../engine/dispatch.js';
+import { dispatchExecution, releaseExecutionSchedule, type DispatchDeps } from '../engine/dispatch.js';
 import { EXECUTION_STATUS, type ExecutionEventVars, type ExecutionRecord } from '../executions/execution-record.js';
 import { planExecution } from '../executions/plan-execution.js';
 import { timeOrderedId } from '../ids/time-ordered-id.js';
@@ -81,7 +81,13 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
         workflowsStarted: queued(executions).length - goals.cancellations.length,
         at: now.toISOString(),
         ...(goals.exited.length > 0 ? { goalMarks: { workflowIds: goals.exited, eventId: event.id } } : {}),
-        opened: queued(executions).map((e) => ({ execution_id: e.id, workflow_id: e.workflow_id, cap_day: e.cap_day, critical: e.critical })),
+        opened: queued(executions).map((e) => ({
+          execution_id: e.id,
+          workflow_id: e.workflow_id,
+          cap_day: e.cap_day,
+          critical: e.critical,
+          scheduled_for: e.scheduled_for,
+        })),
         closed: [...goals.cancellations.map((c) => c.execution.execution_id), ...movedOn],
         conversions: goals.conversions,
       },
@@ -104,9 +110,13 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
     }
     if (outcome === 'already_processed') return deps.events.get(clientId, eventId);
     if (outcome === 'committed') {
-      await Promise.all(
-        queued(executions).map((e) => dispatchExecution(deps, { client_id: clientId, execution_id: e.id }, new Date(e.scheduled_for), now)),
-      );
+      await Promise.all([
+        ...queued(executions).map((e) => dispatchExecution(deps, { client_id: clientId, execution_id: e.id }, new Date(e.scheduled_for), now)),
+        // The cancelled executions' schedules are released (issue 24 §1): their time will not come.
+        ...goals.cancellations.map((c) =>
+          releaseExecutionSchedule(deps, { client_id: clientId, execution_id: c.execution.execution_id }, c.execution.scheduled_for, now),
+        ),
+      ]);
       return processed;
     }
     if (draw >= MAX_ID_DRAWS) throw new Error('could not draw free execution ids');

@@ -46,6 +46,8 @@ export interface OpenExecution {
   workflow_id: number;
   cap_day: string;
   critical: boolean;
+  /** When it was dispatched for (its first `scheduled_for`): names its schedule, so a cancel can release it. */
+  scheduled_for?: string;
 }
 
 /** The engine's attributes on a contact item (DynamoDB: top-level attributes; memory: the same keys). */
@@ -79,9 +81,9 @@ export function openExecutionsOf(contact: object | undefined): OpenExecution[] {
   return Object.entries(contact as ContactGoalAttributes).flatMap(([name, value]) => {
     const match = /^open_(\d+)$/.exec(name);
     if (!match || typeof value !== 'object' || value === null) return [];
-    const { w, d, c } = value as { w?: unknown; d?: unknown; c?: unknown };
+    const { w, d, c, s } = value as { w?: unknown; d?: unknown; c?: unknown; s?: unknown };
     if (typeof w !== 'number' || typeof d !== 'string') return [];
-    return [{ execution_id: Number(match[1]), workflow_id: w, cap_day: d, critical: c === true }];
+    return [{ execution_id: Number(match[1]), workflow_id: w, cap_day: d, critical: c === true, ...(typeof s === 'string' ? { scheduled_for: s } : {}) }];
   });
 }
 
@@ -99,4 +101,9 @@ export function conversionOf(contact: object | undefined, workflowId: number, at
 }
 
 /** The stored form of an open execution (short names: it rides on every contact read). */
-export const openExecutionValue = (e: Pick<OpenExecution, 'workflow_id' | 'cap_day' | 'critical'>) => ({ w: e.workflow_id, d: e.cap_day, c: e.critical });
+export const openExecutionValue = (e: Pick<OpenExecution, 'workflow_id' | 'cap_day' | 'critical' | 'scheduled_for'>) => ({
+  w: e.workflow_id,
+  d: e.cap_day,
+  c: e.critical,
+  ...(e.scheduled_for === undefined ? {} : { s: e.scheduled_for }),
+});

@@ -77,6 +77,10 @@ export class RecordingScheduler implements Scheduler {
   async scheduleAt<Q extends QueueName>(instant: Date, queue: Q, message: QueueMessages[Q], name: string): Promise<void> {
     this.scheduled.push({ at: instant.toISOString(), queue, message, name });
   }
+  readonly cancelled: string[] = [];
+  async cancel(name: string): Promise<void> {
+    this.cancelled.push(name);
+  }
 }
 
 /**

@@ -1,4 +1,12 @@
-import { ConflictException, CreateScheduleCommand, SchedulerClient, ThrottlingException, ValidationException } from '@aws-sdk/client-scheduler';
+import {
+  ConflictException,
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException,
+  SchedulerClient,
+  ThrottlingException,
+  ValidationException,
+} from '@aws-sdk/client-scheduler';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { atExpression, EventBridgeScheduler } from '../../../../shared/adapters/scheduler/eventbridge-scheduler.js';
@@ -73,6 +81,25 @@ describe('EventBridgeScheduler', () => {
     const scheduling = scheduler.scheduleAt(new Date('2025-04-01T00:00:00Z'), 'workflow', message, 'exec-1');
     // Assess
     await expect(scheduling).rejects.toMatchObject({ name: error.name });
+  });
+
+  it('cancels a schedule by deleting it in its group; one that ran already or never was is no error, a throttle is', async () => {
+    schedulerMock
+      .on(DeleteScheduleCommand)
+      .resolvesOnce({})
+      .rejectsOnce(new ResourceNotFoundException({ message: 'gone', Message: 'gone', $metadata: {} }))
+      .rejectsOnce(new ThrottlingException({ message: 'slow down', Message: 'slow down', $metadata: {} }));
+
+    await scheduler.cancel('exec-7-42-1');
+    await scheduler.cancel('exec-7-42-1');
+    const throttled = await scheduler.cancel('exec-7-42-1').then(() => 'resolved', (e: Error) => e.name);
+
+    expect(schedulerMock.commandCalls(DeleteScheduleCommand).map((c) => c.args[0].input)).toEqual([
+      { Name: 'exec-7-42-1', GroupName: 'email-lifecycle' },
+      { Name: 'exec-7-42-1', GroupName: 'email-lifecycle' },
+      { Name: 'exec-7-42-1', GroupName: 'email-lifecycle' },
+    ]);
+    expect(throttled).toBe('ThrottlingException');
   });
 
   it('refuses a queue it has no ARN for and creates nothing', async () => {

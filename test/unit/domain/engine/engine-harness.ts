@@ -45,6 +45,10 @@ export class RecordingScheduler implements Scheduler {
   async scheduleAt<Q extends QueueName>(instant: Date, queue: Q, message: QueueMessages[Q], name: string): Promise<void> {
     this.scheduled.push({ instant: instant.toISOString(), queue, message, name });
   }
+  readonly cancelled: string[] = [];
+  async cancel(name: string): Promise<void> {
+    this.cancelled.push(name);
+  }
 }
 
 /** Sends every e-mail (`ses-1`, `ses-2`, …) unless told otherwise for the next calls. */

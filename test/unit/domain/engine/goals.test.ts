@@ -34,11 +34,13 @@ describe('goals and exit conditions (issue 24 §1, memory ports)', () => {
     const [winback] = await executionsOf(h, 6);
     expect(winback).toMatchObject({ status: EXECUTION_STATUS.queued });
     expect(openExecutionsOf(await h.storedContact(ann.id))).toEqual([
-      { execution_id: winback!.id, workflow_id: 6, cap_day: winback!.cap_day, critical: false },
+      { execution_id: winback!.id, workflow_id: 6, cap_day: winback!.cap_day, critical: false, scheduled_for: winback!.scheduled_for },
     ]);
+    const schedule = h.scheduler.scheduled.find((s) => (s.message as { execution_id: number }).execution_id === winback!.id)!;
 
     // Act
     const reactivated = await happen(h, { type: 'subscription_reactivated', email: ann.email });
+    const released = [...h.scheduler.cancelled];
     h.clock.advance(3 * DAY);
     const late = await h.execute(winback!.id);
 
@@ -51,6 +53,9 @@ describe('goals and exit conditions (issue 24 §1, memory ports)', () => {
     });
     expect(late).toEqual({ kind: 'duplicate' });
     expect(h.mailer.emails).toEqual([]);
+    // Its schedule is released: the one its dispatch made, named after its execution and time.
+    expect(schedule.name).toBe(`exec-${CLIENT_ID}-${winback!.id}-${Date.parse(winback!.scheduled_for)}`);
+    expect(released).toEqual([schedule.name]);
     const contact = await h.storedContact(ann.id);
     expect(contact?.active_workflow_count).toBe(0);
     expect(openExecutionsOf(contact)).toEqual([]);
