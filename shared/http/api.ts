@@ -3,7 +3,7 @@ import { authenticator } from '../composition/providers/authenticator.js';
 import type { Principal } from '../domain/auth/authenticate.js';
 import { chain, type RouteContext, type RouteInput, type RoutePorts } from './chain.js';
 import { describeHandler, validationErrors, type DescribedHandler, type ErrorStatus, type PageContract, type ResultOf, type RouteContract } from './contract.js';
-import type { PageResult } from './public-page.js';
+import { pageAnswer, type PageResult } from './public-page.js';
 import { rateLimiter } from '../composition/providers/rate-limiter.js';
 import { authenticate } from './middleware/authenticate.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -16,7 +16,7 @@ export interface AuthedRouteContext<P extends RoutePorts = RoutePorts> extends R
 }
 
 const guard = authenticate(() => getContainer().use(authenticator));
-const limitOf = (contract: RouteContract) => rateLimit(() => getContainer().use(rateLimiter), contract.rateLimit ?? 'api');
+const limitOf = (contract: Pick<RouteContract, 'rateLimit'>) => rateLimit(() => getContainer().use(rateLimiter), contract.rateLimit ?? 'api');
 
 /**
  * What any authenticated route can answer, whatever it does: a body that does not parse (400), no or a bad
@@ -65,11 +65,9 @@ export function clientPage<const C extends PageContract, const P extends RoutePo
   ports: P,
   fn: (input: RouteInput<C>, ctx: AuthedRouteContext<P>) => Promise<PageResult<keyof C['pages'] & number>>,
 ): DescribedHandler {
-  const handler = chain(contract, ports, { guard, limit: rateLimit(() => getContainer().use(rateLimiter), 'api'), body: 'raw' }, async (input, ctx) => {
-    const result = await fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId });
-    const answer = 'html' in result ? { page: result.html } : { file: result.file };
-    return { status: result.status, data: {}, headers: result.headers, ...answer };
-  });
+  const handler = chain(contract, ports, { guard, limit: limitOf({}), body: 'raw' }, async (input, ctx) =>
+    pageAnswer(await fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId })),
+  );
   const errors: ErrorStatus[] = [400, 401, 403, ...validationErrors(contract), 429, 500];
   return describeHandler(handler, { kind: 'page', auth: 'client', impliedErrors: errors, route: contract });
 }

@@ -10,6 +10,15 @@ export type PageResult<S extends number = number> =
   | { status: S; html: string; headers?: Record<string, string>; cookies?: string[] }
   | { status: S; file: NonNullable<ApiResult['file']>; headers?: Record<string, string>; cookies?: string[] };
 
+/** A page's result as the chain answers it: the HTML (or the file), its status, headers and cookies. */
+export const pageAnswer = (result: PageResult) => ({
+  status: result.status,
+  data: {},
+  headers: result.headers,
+  ...(result.cookies ? { cookies: result.cookies } : {}),
+  ...('html' in result ? { page: result.html } : { file: result.file }),
+});
+
 /** Failures outside the page's own: a path the gateway cannot decode (400), a body too large (413), 500 — envelopes. */
 const PAGE_ERRORS: readonly ErrorStatus[] = [400, 413, 500];
 
@@ -22,10 +31,6 @@ export function publicPage<const C extends PageContract, const P extends RoutePo
   ports: P,
   fn: (input: RouteInput<C>, ctx: RouteContext<P>) => Promise<PageResult<keyof C['pages'] & number>>,
 ): DescribedHandler {
-  const handler = chain(contract, ports, { body: 'raw' }, async (input, ctx) => {
-    const result = await fn(input as RouteInput<C>, ctx);
-    const answer = 'html' in result ? { page: result.html } : { file: result.file };
-    return { status: result.status, data: {}, headers: result.headers, ...(result.cookies ? { cookies: result.cookies } : {}), ...answer };
-  });
+  const handler = chain(contract, ports, { body: 'raw' }, async (input, ctx) => pageAnswer(await fn(input as RouteInput<C>, ctx)));
   return describeHandler(handler, { kind: 'page', auth: 'none', impliedErrors: PAGE_ERRORS, route: contract });
 }

@@ -28,13 +28,13 @@ import { DynamoIds } from './ids.js';
 import { sendTransaction } from './transactions.js';
 import { stripKeys } from './items.js';
 import {
+  contactsLeftDelta,
   topicChoiceAttribute,
   topicChoiceSourceAttribute,
   topicChoiceTimeAttribute,
   type TopicChoiceSource,
 } from '../../domain/topics/contact-topics.js';
 import { SUPPRESSION_REASONS } from '../../domain/contacts/suppression.js';
-import { contactsLeftDelta } from '../../domain/topics/contact-topics.js';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { contactsLeftUpdate } from './topic-counts.js';
 import { keys } from './keys.js';
