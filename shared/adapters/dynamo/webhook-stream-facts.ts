@@ -1,3 +1,4 @@
+import { topicIdOfAttribute } from '../../domain/topics/contact-topics.js';
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -89,9 +90,9 @@ function factOf(record: DynamoDBRecord): WebhookFact | undefined {
 function changedTopics(previous: Image, next: Image): { topic_id: number; is_subscribed: boolean }[] {
   return Object.keys(next)
     .flatMap((name) => {
-      const id = /^topic_(\d+)$/.exec(name)?.[1];
+      const id = topicIdOfAttribute(name);
       const value = next[name];
-      return id !== undefined && typeof value === 'boolean' && previous[name] !== value ? [{ topic_id: Number(id), is_subscribed: value }] : [];
+      return id !== undefined && typeof value === 'boolean' && previous[name] !== value ? [{ topic_id: id, is_subscribed: value }] : [];
     })
     .sort((a, b) => a.topic_id - b.topic_id);
 }

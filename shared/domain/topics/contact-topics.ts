@@ -9,6 +9,12 @@ import type { TopicRecord } from './topic-store.js';
  */
 export const topicChoiceAttribute = (topicId: number): string => `topic_${topicId}`;
 
+/** The topic id an attribute name is the choice of (`topic_12` → 12); undefined for any other attribute. */
+export function topicIdOfAttribute(name: string): number | undefined {
+  const id = /^topic_(\d+)$/.exec(name)?.[1];
+  return id === undefined ? undefined : Number(id);
+}
+
 /**
  * How a contact's last choice about a topic was made, kept beside it with its time (`topic_at_<id>`, `topic_by_<id>`)
  * in the same write, so the activity timeline shows each topic's choice where it happened (issue 24 §3).
@@ -38,13 +44,13 @@ export function topicChoiceChangesOf(contact: ContactRecord): TopicChoiceChange[
   const attributes = contact as unknown as Record<string, unknown>;
   const changes: TopicChoiceChange[] = [];
   for (const [name, value] of Object.entries(attributes)) {
-    const id = /^topic_(\d+)$/.exec(name)?.[1];
+    const id = topicIdOfAttribute(name);
     if (id === undefined || typeof value !== 'boolean') continue;
-    const at = attributes[topicChoiceTimeAttribute(Number(id))];
-    const by = attributes[topicChoiceSourceAttribute(Number(id))];
+    const at = attributes[topicChoiceTimeAttribute(id)];
+    const by = attributes[topicChoiceSourceAttribute(id)];
     if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) continue;
     const source = (TOPIC_CHOICE_SOURCES as readonly unknown[]).includes(by) ? (by as TopicChoiceSource) : 'api';
-    changes.push({ topicId: Number(id), subscribed: value, at: new Date(Date.parse(at)).toISOString(), by: source });
+    changes.push({ topicId: id, subscribed: value, at: new Date(Date.parse(at)).toISOString(), by: source });
   }
   return changes;
 }
@@ -60,8 +66,8 @@ export const contactsLeftDelta = (previous: boolean | undefined, next: boolean |
 /** The topics whose choice is false on the contact (those its erasure takes off the counts). */
 export function leftTopicsOf(contact: ContactRecord): number[] {
   return Object.entries(contact as unknown as Record<string, unknown>).flatMap(([name, value]) => {
-    const id = /^topic_(\d+)$/.exec(name)?.[1];
-    return id !== undefined && value === false ? [Number(id)] : [];
+    const id = topicIdOfAttribute(name);
+    return id !== undefined && value === false ? [id] : [];
   });
 }
 
