@@ -7,7 +7,7 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import { findTemplate } from './get-template.js';
 import { renderEmail } from './render-email.js';
 import type { RenderPreviewBody, TemplateDraft } from './schemas.js';
-import { assertSafeTemplates } from './template-safety.js';
+import { assertSavableTemplate } from './template-safety.js';
 import { TEMPLATE_TYPES } from './template-store.js';
 
 /** SPEC.md's Rendered template preview (OpenAPI `RenderedPreview`). */
@@ -47,7 +47,7 @@ export async function renderPreview(deps: Deps, clientId: number, templateId: nu
   ]);
   if (body.contact_id !== undefined && !contact) throw notFound('contact_id', 'Contact not found');
   // A draft's unsafe part is refused at its own key (`draft.html_body`), before anything is rendered.
-  if (body.draft) assertSafeTemplates(body.draft, 'draft.');
+  if (body.draft) assertSavableTemplate(body.draft, 'draft.');
   const rendered = renderEmail({
     template: { ...template, ...definedParts(body.draft) },
     contact,

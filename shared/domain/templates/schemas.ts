@@ -37,7 +37,11 @@ const required = (max: number, label: string, maxBytes?: number) =>
 /** The template rule (DESIGN.md §6) for the document: content JSON Schema cannot check. */
 const TEMPLATE_RULE =
   'subject, preview_text, html_body and text_body may contain only interpolations such as `<%= it.contact.first_name %>` ' +
-  '(optionally `?? "default"`); any other `<% %>` tag is a 422 `unsafe`.';
+  '(optionally `?? "default"`); any other `<% %>` tag is a 422 `unsafe`. html_body is also read as HTML (a real parser, ' +
+  'entities decoded): a `<script>`, `<iframe>`, `<frame>`, `<object>`, `<embed>`, `<applet>` or `<base>` element, an ' +
+  '`on…` event-handler attribute, `srcdoc`, a refresh `<meta>`, a `javascript:`/`vbscript:` URL in any URL attribute ' +
+  '(href, src, action, formaction, xlink:href, srcset, …), a `data:` URL other than an image\'s, or an interpolation in a ' +
+  'tag or attribute name is a 422 `unsafe` at `html_body` naming the line.';
 
 /** Content of a client template. name, subject and html_body are required; the other parts default to "". */
 export const TemplateBody = z.object({

@@ -3,7 +3,7 @@ import type { Clock } from '../../ports.js';
 import { findTemplate } from './get-template.js';
 import { refuseSystemTemplate } from './refuse-system-template.js';
 import type { TemplatePatch } from './schemas.js';
-import { assertSafeTemplates } from './template-safety.js';
+import { assertSavableTemplate } from './template-safety.js';
 import { isSystemTemplateId, type TemplateStore } from './template-store.js';
 import { toTemplateView, type TemplateView } from './template-view.js';
 
@@ -18,7 +18,7 @@ export async function updateTemplate(
   patch: TemplatePatch,
 ): Promise<TemplateView> {
   if (isSystemTemplateId(templateId)) refuseSystemTemplate(await findTemplate(deps, clientId, templateId));
-  assertSafeTemplates({ subject: patch.subject, preview_text: patch.preview_text, html_body: patch.html_body, text_body: patch.text_body });
+  assertSavableTemplate({ subject: patch.subject, preview_text: patch.preview_text, html_body: patch.html_body, text_body: patch.text_body });
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as TemplatePatch;
   if (Object.keys(changes).length === 0) return toTemplateView(await findTemplate(deps, clientId, templateId));
   const updated = templateId > 0 ? await deps.templates.update(clientId, templateId, changes, deps.clock.now().toISOString()) : undefined;

@@ -2,6 +2,7 @@ import * as z from '../../validation/zod.js';
 import type { Clock, Ids } from '../../ports.js';
 import { nextClientTemplateId } from '../templates/create-template.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
+import { assertSavableTemplate } from '../templates/template-safety.js';
 import { TEMPLATE_TYPES, type TemplateRecord, type TemplateStore } from '../templates/template-store.js';
 import { TemplateView, toTemplateView } from '../templates/template-view.js';
 import type { WorkflowCustomizationStore } from './customization-store.js';
@@ -50,6 +51,8 @@ export async function cloneWorkflowTemplate(
 
   const source = findSystemTemplate(workflow.default_template_id);
   if (!source) throw new Error(`workflow ${workflowId} has no system template ${workflow.default_template_id}`);
+  // Stored content passes the save check whatever its source (system templates pass it: their test says so).
+  assertSavableTemplate({ subject: source.subject, preview_text: source.preview_text, html_body: source.html_body, text_body: source.text_body });
   const now = deps.clock.now().toISOString();
   const copy: TemplateRecord = {
     id: await nextClientTemplateId(deps.ids),

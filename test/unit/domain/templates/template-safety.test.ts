@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assertSafeTemplates, inspectTemplate } from '../../../../shared/domain/templates/template-safety.js';
+import { SYSTEM_TEMPLATES } from '../../../../shared/domain/templates/system-templates.js';
+import { assertSafeTemplates, assertSavableTemplate, inspectTemplate } from '../../../../shared/domain/templates/template-safety.js';
 import { AppError } from '../../../../shared/errors.js';
 
 describe('inspectTemplate (DESIGN.md §6)', () => {
@@ -90,5 +91,61 @@ describe('assertSafeTemplates', () => {
 
   it('passes safe parts', () => {
     expect(() => assertSafeTemplates({ subject: 'Hello <%= it.contact.first_name ?? "you" %>' })).not.toThrow();
+  });
+});
+
+describe('assertSavableTemplate', () => {
+  const refusal = (parts: Record<string, string | undefined>, prefix?: string): AppError | undefined => {
+    try {
+      assertSavableTemplate(parts, prefix);
+    } catch (error) {
+      return error as AppError;
+    }
+    return undefined;
+  };
+
+  it('refuses a script in html_body at its field, with the line and what it is', () => {
+    // Act
+    const error = refusal({ subject: 'Hi', html_body: '<p>Hi <%= it.contact.first_name %></p>\n<script>alert(1)</script>', text_body: '<script> is fine in text' });
+    // Assess
+    expect(error?.status).toBe(422);
+    expect(error?.items).toEqual([
+      { condition: 'unsafe', key: 'html_body', error: expect.stringContaining('HTML at line 2 is refused: a <script> element') },
+    ]);
+  });
+
+  it('keys a draft part under its prefix and reports tag and HTML problems at once', () => {
+    const error = refusal({ subject: '<% x %>', html_body: '<a href="javascript:alert(1)">x</a>' }, 'draft.');
+    expect(error?.items.map((item) => item.key)).toEqual(['draft.subject', 'draft.html_body']);
+    expect(error?.items[1]?.error).toContain('a javascript: URL in <a href>');
+  });
+
+  it.each([
+    ['an interpolation as a tag name', '<<%= it.event.tag %>>alert(1)</<%= it.event.tag %>>', 'an interpolation in a tag name'],
+    ['an interpolation as an attribute name', '<img src="x" <%= it.event.attr %>="alert(1)">', 'an interpolation in an attribute name of <img>'],
+    ['an interpolation that splits javascript:', '<a href="java<%= it.event.x %>script:alert(1)">x</a>', 'a javascript: URL in <a href>'],
+  ])('refuses %s: what the value renders to cannot be checked at save', (_label, html, what) => {
+    expect(refusal({ html_body: html })?.items[0]?.error).toContain(what);
+  });
+
+  it('accepts interpolations in text and attribute values, links among them', () => {
+    expect(refusal({ html_body: '<a href="<%= it.links.unsubscribe_url %>" title="<%= it.client.brand_name %>">Bye <%= it.contact.first_name ?? "you" %></a>' })).toBeUndefined();
+  });
+
+  it.each(SYSTEM_TEMPLATES.map((t) => [t.id, t] as const))('passes system template %i', (_id, t) => {
+    expect(refusal({ subject: t.subject, preview_text: t.preview_text, html_body: t.html_body, text_body: t.text_body })).toBeUndefined();
+  });
+});
+
+describe('assertSavableTemplate reads the HTML as written', () => {
+  it('keeps quotes, backslashes and line breaks of the text around interpolations', () => {
+    const error = (() => {
+      try {
+        assertSavableTemplate({ html_body: "<p title='a\\\\b'>Hi <%= it.contact.first_name %></p>\r\n\n<a href='javascript:x'>x</a>" });
+      } catch (e) {
+        return e as AppError;
+      }
+    })();
+    expect(error?.items[0]?.error).toContain("HTML at line 3 is refused: a javascript: URL in <a href>");
   });
 });
