@@ -133,6 +133,8 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'email-templates-render-preview',
     tableAccess: 'read',
   },
+  // The same render as a sandboxed document (shared/http/email-document.ts): the editor's preview frame posts its form here.
+  { method: 'POST', path: '/client/email-templates/{id}/html', handler: 'email-templates-html', tableAccess: 'read', html: true },
   { method: 'GET', path: '/client/workflows', handler: 'workflows-list', tableAccess: 'read' },
   {
     method: 'POST',
@@ -167,6 +169,8 @@ export const routes: readonly RouteDefinition[] = [
     schedules: true,
   },
   { method: 'GET', path: '/client/sent-emails/{id}', handler: 'sent-emails-get', tableAccess: 'read' },
+  // Its HTML as a sandboxed document of its own, for the dashboard's frame (never run on the dashboard's origin).
+  { method: 'GET', path: '/client/sent-emails/{id}/html', handler: 'sent-emails-html', tableAccess: 'read', html: true },
   // Public links in e-mails (no auth; signed tokens): GET never changes anything, POST is RFC 8058 one-click.
   { method: 'GET', path: '/u/{token}', handler: 'unsubscribe-page', tableAccess: 'read', root: true, html: true, usesLinkSecret: true },
   { method: 'POST', path: '/u/{token}', handler: 'unsubscribe-confirm', tableAccess: 'readWrite', root: true, html: true, usesLinkSecret: true },

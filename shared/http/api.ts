@@ -4,6 +4,7 @@ import type { Principal } from '../domain/auth/authenticate.js';
 import { chain, type RouteContext, type RouteInput, type RoutePorts } from './chain.js';
 import { describeHandler, validationErrors, type DescribedHandler, type ErrorStatus, type PageContract, type ResultOf, type RouteContract } from './contract.js';
 import { pageAnswer, type PageResult } from './public-page.js';
+import { CSRF_FORM_FIELD } from './form-fields.js';
 import { rateLimiter } from '../composition/providers/rate-limiter.js';
 import { authenticate } from './middleware/authenticate.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -16,6 +17,8 @@ export interface AuthedRouteContext<P extends RoutePorts = RoutePorts> extends R
 }
 
 const guard = authenticate(() => getContainer().use(authenticator));
+/** The guard of a page that takes a form: the session's CSRF token may come as the form's field. */
+const formGuard = authenticate(() => getContainer().use(authenticator), { csrfFormField: CSRF_FORM_FIELD });
 const limitOf = (contract: Pick<RouteContract, 'rateLimit'>) => rateLimit(() => getContainer().use(rateLimiter), contract.rateLimit ?? 'api');
 
 /**
@@ -56,18 +59,21 @@ export function rawBodyApi<const C extends RouteContract, const P extends RouteP
 }
 
 /**
- * An HTML page behind authentication (the dashboard's preview of the preference page, issue 25 §1): the same chain
- * as a JSON route — the credential or the session cookie, the role (a GET needs `read`), the client's rate limit —
- * and an HTML answer on success. A refusal (401, 403, 429) is the JSON envelope, as on every authenticated route.
+ * An HTML page behind authentication (the dashboard's preview of the preference page, issue 25 §1; the e-mail
+ * documents it frames): the same chain as a JSON route — the credential or the session cookie, the role (a GET needs
+ * `read`), the CSRF token of a session's POST, the client's rate limit — and an HTML answer on success. A refusal
+ * (401, 403, 404, 422, 429) is the JSON envelope, as on every authenticated route. A page with a `form` is posted by
+ * a browser's form (the route reads it with `parseForm`): its CSRF token may be the form's `csrf_token` field.
  */
 export function clientPage<const C extends PageContract, const P extends RoutePorts>(
   contract: C,
   ports: P,
   fn: (input: RouteInput<C>, ctx: AuthedRouteContext<P>) => Promise<PageResult<keyof C['pages'] & number>>,
 ): DescribedHandler {
-  const handler = chain(contract, ports, { guard, limit: limitOf({}), body: 'raw' }, async (input, ctx) =>
+  const handler = chain(contract, ports, { guard: contract.form ? formGuard : guard, limit: limitOf({}), body: 'raw' }, async (input, ctx) =>
     pageAnswer(await fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId })),
   );
-  const errors: ErrorStatus[] = [400, 401, 403, ...validationErrors(contract), 429, 500];
+  const formErrors: ErrorStatus[] = contract.form ? [413, 415] : [];
+  const errors: ErrorStatus[] = [400, 401, 403, ...(contract.errors ?? []), ...formErrors, ...validationErrors(contract), 429, 500];
   return describeHandler(handler, { kind: 'page', auth: 'client', impliedErrors: errors, route: contract });
 }

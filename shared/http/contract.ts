@@ -50,8 +50,13 @@ export interface PageContract extends Pick<InputSchemas, 'params' | 'query'>, Ro
   pages: { readonly [status: number]: string };
   /** The media types it answers (default `text/html`): a route serving files lists theirs. */
   contentTypes?: readonly string[];
-  /** A form-encoded body the page accepts (RFC 8058 one-click), for the document only. */
+  /**
+   * A form-encoded body the page accepts: RFC 8058 one-click (read by the route, for the document only), or an
+   * authenticated page's form (`clientPage`: validated with this schema, its CSRF token a field of the form).
+   */
   form?: z.ZodMiniObject;
+  /** Error statuses an authenticated page gives beyond those its wrapper implies (typically 404). */
+  errors?: readonly ErrorStatus[];
 }
 
 /** What a wrapped handler carries for the document: its contract and what its wrapper adds. */

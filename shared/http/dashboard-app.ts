@@ -43,6 +43,8 @@ export const DASHBOARD_CSP = [
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
+  // The e-mail documents it frames (sandboxed, each with a CSP of its own: shared/http/email-document.ts).
+  "frame-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",

@@ -11,7 +11,7 @@ export interface RouteAccess {
 }
 
 /** Routes that read with a POST (a search body, a preview): a viewer may call them. */
-const POST_READS = new Set(['/client/email-templates/list', '/client/email-templates/{id}/render-preview']);
+const POST_READS = new Set(['/client/email-templates/list', '/client/email-templates/{id}/render-preview', '/client/email-templates/{id}/html']);
 
 /**
  * The one table of who may call what, by method and path below the API base (functions/routes.ts' `path`); every

@@ -6,7 +6,7 @@ import { quotaMonthOf } from '../settings/quota-period.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { findTemplate } from './get-template.js';
 import { renderEmail } from './render-email.js';
-import type { RenderPreviewBody, TemplateDraft } from './schemas.js';
+import { TemplateDraft, type RenderPreviewBody } from './schemas.js';
 import { assertSavableTemplate } from './template-safety.js';
 import { TEMPLATE_TYPES } from './template-store.js';
 
@@ -39,15 +39,21 @@ interface Deps {
  * one parallel wave, then rendered by `renderEmail`, the sender's own path — with the `draft`'s parts, when given, in
  * place of the stored ones (the template must still exist and be the client's: a draft previews an edit of it).
  */
-export async function renderPreview(deps: Deps, clientId: number, templateId: number, body: RenderPreviewBody): Promise<RenderedPreview> {
+export async function renderPreview(
+  deps: Deps,
+  clientId: number,
+  templateId: number,
+  body: RenderPreviewBody,
+  draftKeyPrefix = 'draft.',
+): Promise<RenderedPreview> {
   const [template, contact, bundle] = await Promise.all([
     findTemplate(deps, clientId, templateId),
     body.contact_id !== undefined ? deps.contacts.get(clientId, body.contact_id) : Promise.resolve(undefined),
     body.include_default_vars ? deps.settings.load(clientId, quotaMonthOf(deps.clock.now())) : Promise.resolve(undefined),
   ]);
   if (body.contact_id !== undefined && !contact) throw notFound('contact_id', 'Contact not found');
-  // A draft's unsafe part is refused at its own key (`draft.html_body`), before anything is rendered.
-  if (body.draft) assertSavableTemplate(body.draft, 'draft.');
+  // A draft's unsafe part is refused at its own key (`draft.html_body`, or the form's `html_body`), before anything is rendered.
+  if (body.draft) assertSavableTemplate(body.draft, draftKeyPrefix);
   const rendered = renderEmail({
     template: { ...template, ...definedParts(body.draft) },
     contact,
@@ -74,3 +80,33 @@ export async function renderPreview(deps: Deps, clientId: number, templateId: nu
 /** The parts a draft gives (an absent part keeps the stored one). */
 const definedParts = (draft: TemplateDraft | undefined): Partial<TemplateDraft> =>
   Object.fromEntries(Object.entries(draft ?? {}).filter(([, value]) => value !== undefined));
+
+/**
+ * The form of POST /client/email-templates/{id}/html (the editor's frame): the draft's HTML, and the contact to render
+ * with. A form's fields are strings: the contact id is digits.
+ */
+export const TemplateHtmlForm = z.object({
+  html_body: TemplateDraft.shape.html_body,
+  contact_id: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,15}$/, 'Must be a contact id (digits)'), z.meta({ description: 'The contact whose variables are used' })),
+      z.transform((v: string) => Number(v)),
+    ),
+  ),
+});
+export type TemplateHtmlForm = z.output<typeof TemplateHtmlForm>;
+
+/**
+ * POST /client/email-templates/{id}/html: the HTML render-preview gives, as the document the dashboard frames (the
+ * stored template, or the form's `html_body` in its place; the client's branding, the contact's variables). The same
+ * reads (one parallel wave) and the same checks: an unsafe draft is 422 at `html_body`.
+ */
+export async function renderPreviewHtml(deps: Deps, clientId: number, templateId: number, form: TemplateHtmlForm): Promise<string> {
+  const body: RenderPreviewBody = {
+    include_default_vars: true,
+    vars: {},
+    ...(form.contact_id === undefined ? {} : { contact_id: form.contact_id }),
+    ...(form.html_body === undefined ? {} : { draft: { html_body: form.html_body } }),
+  };
+  return (await renderPreview(deps, clientId, templateId, body, '')).html_body;
+}

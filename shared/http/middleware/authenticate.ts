@@ -3,14 +3,16 @@ import type { Authenticator } from '../../domain/auth/authenticate.js';
 import { authorize } from '../../domain/auth/route-access.js';
 import { cookieValue, CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../domain/auth/session-tokens.js';
 import { logger } from '../../logger.js';
+import { formBodyOf } from '../form-fields.js';
 import type { ApiMiddleware } from './types.js';
 
 /**
  * Resolves `Authorization` (or, without it, the dashboard's session cookie) to the calling client, then refuses what
- * that caller may not do on this route (roles, session-only routes, CSRF: shared/domain/auth/route-access.ts);
+ * that caller may not do on this route (roles, session-only routes, CSRF: shared/domain/auth/route-access.ts; with
+ * `csrfFormField`, an authenticated page's form may carry the CSRF token as that field);
  * 401/403 errors flow to the error handler.
  */
-export function authenticate(getAuthenticator: () => Authenticator): ApiMiddleware {
+export function authenticate(getAuthenticator: () => Authenticator, options: { csrfFormField?: string } = {}): ApiMiddleware {
   return {
     before: async (request) => {
       const { event } = request;
@@ -23,7 +25,8 @@ export function authenticate(getAuthenticator: () => Authenticator): ApiMiddlewa
       logger.appendKeys({ client_id: principal.clientId });
       authorize(principal, {
         ...routeOf(event),
-        csrfHeader: headers[CSRF_HEADER],
+        // A page's form (`csrfFormField`) carries the token as a field; the header, when sent, is what counts.
+        csrfHeader: headers[CSRF_HEADER] ?? (options.csrfFormField ? (formBodyOf(event)?.get(options.csrfFormField) ?? undefined) : undefined),
         csrfCookie: cookieValue(event.cookies, headers['cookie'], CSRF_COOKIE),
       });
     },

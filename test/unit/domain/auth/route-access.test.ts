@@ -50,6 +50,7 @@ const EXPECTED: Record<string, string> = {
   'PATCH /client/settings': 'oak',
   'POST /client/email-templates/list': 'oamvk',
   'POST /client/email-templates/{id}/render-preview': 'oamvk',
+  'POST /client/email-templates/{id}/html': 'oamvk',
 };
 const expectedOf = (method: string, path: string): string => {
   const listed = EXPECTED[`${method} ${path}`];
