@@ -8,6 +8,12 @@ import type { ApiKeyChanges, ApiKeyRecord, ApiKeyStore } from '../../domain/api-
 import type { ClientRecord } from '../../domain/clients/client-store.js';
 import { keys } from './keys.js';
 import { stripKeys } from './items.js';
+import { holderLinks, holderRaisePositions, holderUnlinks } from './api-key-holders.js';
+import { holdersOf } from '../../domain/api-keys/key-holders.js';
+
+/** Whether a cancelled transaction failed on one of `positions`. */
+const failedAt = (error: unknown, positions: number[]): boolean =>
+  error instanceof TransactionCanceledException && positions.some((i) => error.CancellationReasons?.[i]?.Code === 'ConditionalCheckFailed');
 
 export class DynamoApiKeyStore implements ApiKeyStore {
   constructor(
@@ -20,7 +26,7 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     return out.Item ? stripKeys<ApiKeyRecord>(out.Item) : undefined;
   }
 
-  async rotate(client: ClientRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'> {
+  async rotate(client: ClientRecord, next: ApiKeyRecord, at: string, old?: ApiKeyRecord): Promise<'rotated' | 'conflict' | 'holder_gone'> {
     // Old key disabled, new key stored and the profile repointed in one transaction; the profile's current
     // key hash is the guard against two rotations racing each other. A transaction that only collided with
     // another in flight is retried (sendTransaction); once the other has committed, the guard fails: conflict.
@@ -51,6 +57,8 @@ export class DynamoApiKeyStore implements ApiKeyStore {
               },
             },
           },
+          ...holderLinks(this.tableName, next),
+          ...(old ? holderUnlinks(this.tableName, old) : []),
         ],
       });
     try {
@@ -59,6 +67,7 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     } catch (error) {
       const profileGuard = error instanceof TransactionCanceledException ? error.CancellationReasons?.[2]?.Code : undefined;
       if (profileGuard === 'ConditionalCheckFailed') return 'conflict';
+      if (failedAt(error, holderRaisePositions(next, 3))) return 'holder_gone';
       throw error;
     }
   }
@@ -93,18 +102,28 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     return items.map((item) => stripKeys<ApiKeyRecord>(item)).sort((a, b) => a.key_id - b.key_id);
   }
 
-  async create(key: ApiKeyRecord): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...keys.apiKey(key.key_hash), ...keys.apiKeyListing(key.client_id, key.key_id), ...key },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+  async create(key: ApiKeyRecord): Promise<'created' | 'holder_gone'> {
+    const put = {
+      TableName: this.tableName,
+      Item: { ...keys.apiKey(key.key_hash), ...keys.apiKeyListing(key.client_id, key.key_id), ...key },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    };
+    // A key nobody holds (the admin CLI's) is one PutItem; a user's key is written with its index item and the user's raise.
+    if (holdersOf(key).length === 0) {
+      await this.db.send(new PutCommand(put));
+      return 'created';
+    }
+    try {
+      await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: [{ Put: put }, ...holderLinks(this.tableName, key)] }));
+      return 'created';
+    } catch (error) {
+      if (failedAt(error, holderRaisePositions(key, 1))) return 'holder_gone';
+      throw error;
+    }
   }
 
-  async replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'> {
-    if (client.api_key_hash === old.key_hash) return this.rotate(client, next, at);
+  async replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict' | 'holder_gone'> {
+    if (client.api_key_hash === old.key_hash) return this.rotate(client, next, at, old);
     const command = new TransactWriteCommand({
       TransactItems: [
         {
@@ -121,6 +140,8 @@ export class DynamoApiKeyStore implements ApiKeyStore {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
+        ...holderLinks(this.tableName, next),
+        ...holderUnlinks(this.tableName, old),
       ],
     });
     try {
@@ -129,6 +150,7 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     } catch (error) {
       const guard = error instanceof TransactionCanceledException ? error.CancellationReasons?.[0]?.Code : undefined;
       if (guard === 'ConditionalCheckFailed') return 'conflict';
+      if (failedAt(error, holderRaisePositions(next, 2))) return 'holder_gone';
       throw error;
     }
   }
@@ -173,10 +195,13 @@ export class DynamoApiKeyStore implements ApiKeyStore {
       ConditionExpression: 'attribute_exists(pk) AND client_id = :c',
       ExpressionAttributeValues: { ':c': key.client_id },
     };
+    const current = client.api_key_hash === key.key_hash;
+    const unlinks = holderUnlinks(this.tableName, key);
     try {
-      if (client.api_key_hash !== key.key_hash) await this.db.send(new DeleteCommand(deletion));
+      if (!current && unlinks.length === 0) await this.db.send(new DeleteCommand(deletion));
       else {
-        await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: [{ Delete: deletion }, this.profileEnabled(client, false, at)] }));
+        const profile = current ? [this.profileEnabled(client, false, at)] : [];
+        await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: [{ Delete: deletion }, ...profile, ...unlinks] }));
       }
       return true;
     } catch (error) {

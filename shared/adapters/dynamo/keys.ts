@@ -69,6 +69,10 @@ import { createHash } from 'node:crypto';
  * - sign-in link          SIGNIN#<sha256(token)> / SIGNIN            user, client, expiry; TTL; deleted when used
  * - session               SESSION#<sha256(session id)> / SESSION     user, client, role, csrf digest, idle/absolute expiry; TTL
  * - sign-in throttle      SIGNINRATE#<addr|ip>#<sha256(value)> / <window start, epoch s>   `n` requests; TTL
+ * - user's API key index  CLIENT#<id> / USERAPIKEY#<user id>#<sha256(key)>   one per key the user created or holds,
+ *                                                                    written with the key; removal and demotion read
+ *                                                                    them consistently to disable the keys in their
+ *                                                                    own transaction
  */
 export interface ItemKey {
   pk: string;
@@ -288,6 +292,12 @@ export const accountKeys = {
     sk: `${accountKeys.userSessionPrefix(userId)}${sessionHash}`,
   }),
   userSessionPrefix: (userId: number): string => `USERSESSION#${pad(userId)}#`,
+  /** A key `userId` created or holds (personal), by the key's digest: what ends with the user (removal, demotion). */
+  userApiKey: (clientId: number, userId: number, keyHash: string): ItemKey => ({
+    pk: clientPk(clientId),
+    sk: `${accountKeys.userApiKeyPrefix(userId)}${keyHash}`,
+  }),
+  userApiKeyPrefix: (userId: number): string => `USERAPIKEY#${pad(userId)}#`,
   userEmailLock: (email: string): ItemKey => ({
     pk: `USEREMAIL#${createHash('sha256').update(email.toLowerCase()).digest('hex')}`,
     sk: 'USEREMAIL',

@@ -1,9 +1,13 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, type BatchWriteCommandInput, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CreateUserOutcome, UserRecord, UserRoster, UserStore } from '../../domain/users/user-store.js';
-import { ROLES, type Role } from '../../domain/users/roles.js';
+import type { CreateUserOutcome, UserChange, UserRecord, UserRoster, UserStore } from '../../domain/users/user-store.js';
+import type { KeyDisabledReason } from '../../domain/api-keys/api-key-store.js';
+import { isHeldBy } from '../../domain/api-keys/key-holders.js';
+import { ROLES, roleGrants, type Role } from '../../domain/users/roles.js';
+import { holderDisable } from './api-key-holders.js';
 import { stripKeys } from './items.js';
-import { accountKeys, clientPk, sessionKey, type ItemKey } from './keys.js';
+import { accountKeys, clientPk, keys, sessionKey, type ItemKey } from './keys.js';
+import { TABLE_KEYS } from './table-definition.js';
 import { queryAll } from './query-all.js';
 import { sendTransaction } from './transactions.js';
 
@@ -15,6 +19,11 @@ const failedConditions = (error: unknown): number[] =>
 
 /** Sessions a user transaction deletes itself; any beyond are deleted just before it (BatchWriteItem, 25 a call). */
 const SESSIONS_IN_TRANSACTION = 45;
+
+/** DynamoDB's limit of actions in one TransactWriteItems. */
+const TRANSACTION_ITEMS = 100;
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /**
  * Users under `CLIENT#<id>` / `USER#<id>`, their count and owner in `USERS`, their address in a global `USEREMAIL#`
@@ -96,15 +105,15 @@ export class DynamoUserStore implements UserStore {
     }
   }
 
-  async setRole(user: UserRecord, role: Role, at: string): Promise<'updated' | 'stale' | 'missing'> {
-    const ends = await this.sessionDeletes(user);
-    const command = new TransactWriteCommand({ TransactItems: [this.roleUpdate(user, role, at), ...ends] });
+  async setRole(user: UserRecord, role: Role, at: string): Promise<UserChange<'updated'>> {
+    const ends = await this.grantEnds(user, 1, roleGrants(role, 'keys') ? undefined : 'holder_demoted', at);
+    const command = new TransactWriteCommand({ TransactItems: [this.roleUpdate(user, role, at), ...ends.items] });
     try {
       await sendTransaction(this.db, command);
-      return 'updated';
+      return { outcome: 'updated', disabledKeys: ends.disabledKeys };
     } catch (error) {
       if (!failedConditions(error).includes(0)) throw error;
-      return (await this.get(user.client_id, user.id)) ? 'stale' : 'missing';
+      return { outcome: (await this.get(user.client_id, user.id)) ? 'stale' : 'missing', disabledKeys: ends.disabledBefore };
     }
   }
 
@@ -136,8 +145,8 @@ export class DynamoUserStore implements UserStore {
     }
   }
 
-  async remove(user: UserRecord): Promise<'removed' | 'stale' | 'missing'> {
-    const ends = await this.sessionDeletes(user, SESSIONS_IN_TRANSACTION - 1);
+  async remove(user: UserRecord, at: string): Promise<UserChange<'removed'>> {
+    const ends = await this.grantEnds(user, 3, 'holder_removed', at);
     const version = versionCondition(user);
     const command = new TransactWriteCommand({
       TransactItems: [
@@ -159,16 +168,93 @@ export class DynamoUserStore implements UserStore {
             ExpressionAttributeValues: { ':minus': -1 },
           },
         },
-        ...ends,
+        ...ends.items,
       ],
     });
     try {
       await sendTransaction(this.db, command);
-      return 'removed';
+      return { outcome: 'removed', disabledKeys: ends.disabledKeys };
     } catch (error) {
       if (!failedConditions(error).includes(0)) throw error;
-      return (await this.get(user.client_id, user.id)) ? 'stale' : 'missing';
+      return { outcome: (await this.get(user.client_id, user.id)) ? 'stale' : 'missing', disabledKeys: ends.disabledBefore };
     }
+  }
+
+  /**
+   * What ends with a user, as transaction items after `fixed` items of the caller's: with `keysEnd`, the API keys it
+   * created or holds are disabled (and their index items deleted), then its sessions are deleted with their index
+   * items, as many as the 100 actions allow. The rest is done just before the transaction: the sessions beyond, and —
+   * only for a user holding more than about 48 keys — the oldest keys beyond (disabled in transactions of their own; if
+   * the user's transaction then fails they stay disabled: `disabledBefore`). Reads, in one wave: the session index, the
+   * key index (consistent) and the client's key listing (gsi1), which finds keys made before the key index existed.
+   */
+  private async grantEnds(
+    user: UserRecord,
+    fixed: number,
+    keysEnd: KeyDisabledReason | undefined,
+    at: string,
+  ): Promise<{ items: TransactItem[]; disabledKeys: string[]; disabledBefore: string[] }> {
+    const [sessions, linked, listed] = await Promise.all([
+      this.indexOf(user, accountKeys.userSessionPrefix(user.id), 'pk, sk, session_hash'),
+      keysEnd ? this.indexOf(user, accountKeys.userApiKeyPrefix(user.id), 'pk, sk, key_hash') : [],
+      keysEnd ? this.listedKeysOf(user) : [],
+    ]);
+    const linkedHashes = new Set(linked.map((item) => item['key_hash'] as string));
+    const keyActions: { hash: string; items: TransactItem[] }[] = keysEnd
+      ? [
+          ...linked.map((item) => ({
+            hash: item['key_hash'] as string,
+            items: [
+              holderDisable(this.tableName, item['key_hash'] as string, keysEnd, at),
+              { Delete: { TableName: this.tableName, Key: { pk: item['pk'] as string, sk: item['sk'] as string } } },
+            ],
+          })),
+          ...listed.filter((hash) => !linkedHashes.has(hash)).map((hash) => ({ hash, items: [holderDisable(this.tableName, hash, keysEnd, at)] })),
+        ]
+      : [];
+    const room = TRANSACTION_ITEMS - fixed;
+    // Keys first: the newest stay in the caller's transaction; only a user with very many keys has some disabled before.
+    let split = 0;
+    for (let n = keyActions.reduce((sum, a) => sum + a.items.length, 0); n > room; split += 1) n -= keyActions[split]!.items.length;
+    const before = keyActions.slice(0, split);
+    for (let i = 0; i < before.length; i += TRANSACTION_ITEMS / 2) {
+      const chunk = before.slice(i, i + TRANSACTION_ITEMS / 2).flatMap((a) => a.items);
+      await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: chunk }));
+    }
+    const keyItems = keyActions.slice(split).flatMap((a) => a.items);
+    const sessionRoom = Math.min(SESSIONS_IN_TRANSACTION, Math.floor((room - keyItems.length) / 2));
+    const sessionItems = await this.endSessions(sessions, sessionRoom);
+    return {
+      items: [...keyItems, ...sessionItems],
+      disabledKeys: keyActions.map((a) => a.hash),
+      disabledBefore: before.map((a) => a.hash),
+    };
+  }
+
+  /** Index items of the user under the client's partition (sessions or keys), read consistently. */
+  private indexOf(user: UserRecord, prefix: string, projection: string): Promise<Record<string, unknown>[]> {
+    return queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': clientPk(user.client_id), ':prefix': prefix },
+      ProjectionExpression: projection,
+      ConsistentRead: true,
+    });
+  }
+
+  /** Digests of the client's enabled keys the user created or holds, from the key listing (gsi1). */
+  private async listedKeysOf(user: UserRecord): Promise<string[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: TABLE_KEYS.gsi1.name,
+      KeyConditionExpression: '#pk = :pk',
+      ProjectionExpression: 'key_hash, enabled, created_by, personal_for',
+      ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi1.partitionKey },
+      ExpressionAttributeValues: { ':pk': keys.apiKeyListing(user.client_id, 0).gsi1pk },
+    });
+    return items
+      .filter((item) => item['enabled'] === true && isHeldBy(item as { created_by?: number; personal_for?: number }, user.id))
+      .map((item) => item['key_hash'] as string);
   }
 
   /** The role change of a user as read: any change or sign-in since (its `session_version`) makes it fail. */
@@ -191,13 +277,11 @@ export class DynamoUserStore implements UserStore {
    * deleted now (a user signed in on very many browsers), the rest returned for the caller's transaction.
    */
   private async sessionDeletes(user: UserRecord, inTransaction = SESSIONS_IN_TRANSACTION) {
-    const index = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': clientPk(user.client_id), ':prefix': accountKeys.userSessionPrefix(user.id) },
-      ProjectionExpression: 'pk, sk, session_hash',
-      ConsistentRead: true,
-    });
+    return this.endSessions(await this.indexOf(user, accountKeys.userSessionPrefix(user.id), 'pk, sk, session_hash'), inTransaction);
+  }
+
+  /** Deletes all but the newest `inTransaction` of these sessions now; the deletes of the rest, for a transaction. */
+  private async endSessions(index: Record<string, unknown>[], inTransaction: number): Promise<TransactItem[]> {
     const keysOf = (item: Record<string, unknown>): ItemKey[] => [
       { pk: item['pk'] as string, sk: item['sk'] as string },
       sessionKey(item['session_hash'] as string),
@@ -214,9 +298,15 @@ export class DynamoUserStore implements UserStore {
   }
 }
 
-/** `session_version` as read: equal, or still absent. */
+/**
+ * `session_version` and `api_key_version` as read: equal, or still absent. A sign-in raises the first, a key made for the
+ * user the second: a change decided on an older read of the user fails instead of missing that session or key.
+ */
 function versionCondition(user: UserRecord): { expression: string; values: Record<string, number> } {
-  return user.session_version === undefined
-    ? { expression: 'attribute_not_exists(session_version)', values: {} }
-    : { expression: 'session_version = :version', values: { ':version': user.session_version } };
+  const session: { expression: string; values: Record<string, number> } =
+    user.session_version === undefined
+      ? { expression: 'attribute_not_exists(session_version)', values: {} }
+      : { expression: 'session_version = :version', values: { ':version': user.session_version } };
+  if (user.api_key_version === undefined) return { expression: `${session.expression} AND attribute_not_exists(api_key_version)`, values: session.values };
+  return { expression: `${session.expression} AND api_key_version = :keyVersion`, values: { ...session.values, ':keyVersion': user.api_key_version } };
 }

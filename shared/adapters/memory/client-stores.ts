@@ -1,6 +1,8 @@
 import { MemorySettingsStore } from './settings-store.js';
 import type { Clock, IdEntity, Ids } from '../../ports.js';
 import { MemoryRateCounter } from './rate-counter.js';
+import { holdersOf } from '../../domain/api-keys/key-holders.js';
+import { roleGrants } from '../../domain/users/roles.js';
 import { MemoryAccounts, MemorySessionStore, MemoryUserStore } from './user-store.js';
 import type { RateLimitOverride } from '../../domain/rate-limits/rate-policy.js';
 import type { ApiKeyChanges, ApiKeyRecord, ApiKeyStore } from '../../domain/api-keys/api-key-store.js';
@@ -77,6 +79,8 @@ export class MemoryClientStore implements ClientStore {
 export class MemoryApiKeyStore implements ApiKeyStore {
   readonly keys = new Map<string, ApiKeyRecord>();
   clients?: MemoryClientStore;
+  /** The users (when wired): a key is made only for a user that may hold keys. */
+  accounts?: MemoryAccounts;
 
   async getByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     const k = this.keys.get(keyHash);
@@ -103,14 +107,27 @@ export class MemoryApiKeyStore implements ApiKeyStore {
   async list(clientId: number): Promise<ApiKeyRecord[]> {
     return [...this.keys.values()].filter((k) => k.client_id === clientId).sort((a, b) => a.key_id - b.key_id).map((k) => structuredClone(k));
   }
-  async create(key: ApiKeyRecord): Promise<void> {
+  async create(key: ApiKeyRecord): Promise<'created' | 'holder_gone'> {
     if (this.keys.has(key.key_hash)) throw new Error('key exists');
+    if (!this.holdersMayHold(key)) return 'holder_gone';
     this.keys.set(key.key_hash, structuredClone(key));
+    return 'created';
   }
-  async replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'> {
+  /** Each user the key belongs to still exists with a role that may hold keys (when users are wired). */
+  private holdersMayHold(key: ApiKeyRecord): boolean {
+    if (!this.accounts) return true;
+    return holdersOf(key).every((id) => {
+      const user = this.accounts!.users.get(`${key.client_id}/${id}`);
+      if (!user || !roleGrants(user.role, 'keys')) return false;
+      user.api_key_version = (user.api_key_version ?? 0) + 1;
+      return true;
+    });
+  }
+  async replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict' | 'holder_gone'> {
     if (client.api_key_hash === old.key_hash) return this.rotate(client, next, at);
     const stored = this.keys.get(old.key_hash);
     if (!stored?.enabled) return 'conflict';
+    if (!this.holdersMayHold(next)) return 'holder_gone';
     Object.assign(stored, { enabled: false, disabled_at: at });
     this.keys.set(next.key_hash, structuredClone(next));
     return 'rotated';
@@ -154,6 +171,8 @@ export function memoryClientAdapters() {
   const clients = new MemoryClientStore(apiKeys);
   apiKeys.clients = clients;
   const accounts = new MemoryAccounts();
+  accounts.apiKeys = apiKeys.keys;
+  apiKeys.accounts = accounts;
   const sessions = new MemorySessionStore(accounts);
   return {
     apiKeys,

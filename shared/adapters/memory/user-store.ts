@@ -1,5 +1,7 @@
-import type { CreateUserOutcome, UserRecord, UserRoster, UserStore } from '../../domain/users/user-store.js';
-import { ROLES, type Role } from '../../domain/users/roles.js';
+import type { CreateUserOutcome, UserChange, UserRecord, UserRoster, UserStore } from '../../domain/users/user-store.js';
+import type { ApiKeyRecord, KeyDisabledReason } from '../../domain/api-keys/api-key-store.js';
+import { isHeldBy } from '../../domain/api-keys/key-holders.js';
+import { ROLES, roleGrants, type Role } from '../../domain/users/roles.js';
 import type { SessionRecord, SessionStore, SignInLinkRecord, StartSessionOutcome } from '../../domain/auth/session-store.js';
 
 /** Users, sessions and links of the memory adapters (unit tests): one shared state, like the table's items. */
@@ -10,6 +12,19 @@ export class MemoryAccounts {
   readonly links = new Map<string, SignInLinkRecord>();
   readonly sessions = new Map<string, SessionRecord>();
   readonly signInCounts = new Map<string, number>();
+  /** The API keys by digest (the memory key store's map, when wired): what ends with a removed or demoted user. */
+  apiKeys?: Map<string, ApiKeyRecord>;
+
+  /** Disables the enabled keys the user created or holds; their digests. */
+  disableKeysOf(clientId: number, userId: number, reason: KeyDisabledReason, at: string): string[] {
+    const ended: string[] = [];
+    for (const key of this.apiKeys?.values() ?? []) {
+      if (key.client_id !== clientId || !isHeldBy(key, userId)) continue;
+      if (key.enabled) ended.push(key.key_hash);
+      Object.assign(key, { enabled: false, disabled_reason: reason, disabled_at: key.disabled_at ?? at });
+    }
+    return ended;
+  }
 
   endSessionsOf(clientId: number, userId: number): void {
     for (const [hash, s] of this.sessions) if (s.client_id === clientId && s.user_id === userId) this.sessions.delete(hash);
@@ -17,7 +32,8 @@ export class MemoryAccounts {
 }
 
 const userKey = (clientId: number, userId: number) => `${clientId}/${userId}`;
-const sameVersion = (stored: UserRecord | undefined, read: UserRecord) => stored !== undefined && stored.session_version === read.session_version;
+const sameVersion = (stored: UserRecord | undefined, read: UserRecord) =>
+  stored !== undefined && stored.session_version === read.session_version && stored.api_key_version === read.api_key_version;
 
 export class MemoryUserStore implements UserStore {
   constructor(readonly data: MemoryAccounts = new MemoryAccounts()) {}
@@ -47,13 +63,14 @@ export class MemoryUserStore implements UserStore {
     this.data.rosters.set(user.client_id, { count: roster.count + 1, owner_id: user.role === ROLES.owner ? user.id : roster.owner_id });
     return 'created';
   }
-  async setRole(user: UserRecord, role: Role, at: string): Promise<'updated' | 'stale' | 'missing'> {
+  async setRole(user: UserRecord, role: Role, at: string): Promise<UserChange<'updated'>> {
     const stored = this.data.users.get(userKey(user.client_id, user.id));
-    if (!stored) return 'missing';
-    if (!sameVersion(stored, user) || stored.role !== user.role) return 'stale';
+    if (!stored) return { outcome: 'missing', disabledKeys: [] };
+    if (!sameVersion(stored, user) || stored.role !== user.role) return { outcome: 'stale', disabledKeys: [] };
     Object.assign(stored, { role, updated_at: at, session_version: (stored.session_version ?? 0) + 1 });
     this.data.endSessionsOf(user.client_id, user.id);
-    return 'updated';
+    const disabledKeys = roleGrants(role, 'keys') ? [] : this.data.disableKeysOf(user.client_id, user.id, 'holder_demoted', at);
+    return { outcome: 'updated', disabledKeys };
   }
   async transferOwnership(current: UserRecord, next: UserRecord, at: string): Promise<'transferred' | 'stale'> {
     const a = this.data.users.get(userKey(current.client_id, current.id));
@@ -69,16 +86,16 @@ export class MemoryUserStore implements UserStore {
     this.data.endSessionsOf(b.client_id, b.id);
     return 'transferred';
   }
-  async remove(user: UserRecord): Promise<'removed' | 'stale' | 'missing'> {
+  async remove(user: UserRecord, at: string): Promise<UserChange<'removed'>> {
     const stored = this.data.users.get(userKey(user.client_id, user.id));
-    if (!stored) return 'missing';
-    if (!sameVersion(stored, user) || stored.role === ROLES.owner) return 'stale';
+    if (!stored) return { outcome: 'missing', disabledKeys: [] };
+    if (!sameVersion(stored, user) || stored.role === ROLES.owner) return { outcome: 'stale', disabledKeys: [] };
     this.data.users.delete(userKey(user.client_id, user.id));
     this.data.emails.delete(stored.email);
     const roster = this.data.rosters.get(user.client_id)!;
     roster.count -= 1;
     this.data.endSessionsOf(user.client_id, user.id);
-    return 'removed';
+    return { outcome: 'removed', disabledKeys: this.data.disableKeysOf(user.client_id, user.id, 'holder_removed', at) };
   }
 }
 

@@ -1,5 +1,8 @@
 import type { ClientRecord } from '../clients/client-store.js';
 
+/** Why a key was turned off by something other than its own PATCH: its holder (creator or owner) left or was demoted. */
+export type KeyDisabledReason = 'holder_removed' | 'holder_demoted';
+
 /** An API key as stored: only its SHA-256 digest, never the key. */
 export interface ApiKeyRecord {
   key_hash: string;
@@ -9,6 +12,8 @@ export interface ApiKeyRecord {
   masked_key: string;
   created_at: string;
   disabled_at?: string;
+  /** Set when the key was disabled because its holder was removed or demoted: it cannot be enabled again. */
+  disabled_reason?: KeyDisabledReason;
   /** The dashboard's name for the key (issue 23 §3); absent on keys made before labels. */
   label?: string;
   /** The user who created it (a session); absent for the admin CLI's and for an API key's rotation of an unlabeled key. */
@@ -31,19 +36,22 @@ export interface ApiKeyStore {
    * Disables the client's current key and stores `next` in one transaction, pointing the client at the new key —
    * only while the profile still points at `client.api_key_hash`; `conflict` when another rotation got there first.
    */
-  rotate(client: ClientRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'>;
+  rotate(client: ClientRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict' | 'holder_gone'>;
   /** Disables the client's current key. */
   disableCurrent(client: ClientRecord, at: string): Promise<void>;
   /** The client's keys (any state), by id. */
   list(clientId: number): Promise<ApiKeyRecord[]>;
-  /** Stores a new key (never replaces one). */
-  create(key: ApiKeyRecord): Promise<void>;
+  /**
+   * Stores a new key (never replaces one), with its holders' index items (key-holders.ts): `holder_gone` when its
+   * creator or personal holder no longer exists with a role that may hold keys (nothing written).
+   */
+  create(key: ApiKeyRecord): Promise<'created' | 'holder_gone'>;
   /**
    * Disables `old` (only while it is enabled: a key is rotated once) and stores `next`, in one transaction; when `old`
    * is the profile's current key the profile follows it (guarded as in `rotate`). `conflict`: `old` was rotated or
-   * disabled meanwhile.
+   * disabled meanwhile; `holder_gone` as in `create` (the new key keeps the old one's holders).
    */
-  replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict'>;
+  replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict' | 'holder_gone'>;
   /** Changes a key's label or state (the profile's `api_key_enabled` with it when it is the current key); false when gone. */
   update(client: ClientRecord, key: ApiKeyRecord, changes: ApiKeyChanges, at: string): Promise<boolean>;
   /** Deletes a key (the profile's `api_key_enabled` goes false when it was the current key); false when gone. */

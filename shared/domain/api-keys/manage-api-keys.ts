@@ -1,7 +1,8 @@
 import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import type { Clock, Ids } from '../../ports.js';
-import { notFound } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
+import type { UserStore } from '../users/user-store.js';
 import type { ClientRecord, ClientStore } from '../clients/client-store.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.js';
@@ -37,8 +38,31 @@ const ApiKeyFields = z.object({
   masked_key: z.string().check(z.meta({ examples: ['els_…x9Qz'] })),
   created_at: UtcTimestamp,
   created_by: z.nullable(z.int()).check(z.meta({ description: 'The dashboard user who created it; null for the admin CLI or an API key' })),
+  creator: z
+    .nullable(
+      z.object({
+        id: z.int().check(z.gte(1)),
+        email: z.string(),
+        name: z.string(),
+      }),
+    )
+    .check(
+      z.meta({
+        description:
+          'The user who created it (`created_by`), as the dashboard names it; null when no user created it or that user was removed (the key is then disabled, `disabled_reason` `holder_removed`)',
+      }),
+    ),
+  personal_for: z
+    .nullable(z.int())
+    .check(z.meta({ description: 'The user whose personal key this is (POST /client/api-keys/rotate with a session); null for a shared key' })),
   last_used_at: z.nullable(UtcTimestamp).check(z.meta({ description: 'The last request made with it, to the hour (written at most once an hour)' })),
   disabled_at: z.nullable(UtcTimestamp),
+  disabled_reason: z.nullable(z.enum(['holder_removed', 'holder_demoted'])).check(
+    z.meta({
+      description:
+        'Set when the key was disabled because the user who created or holds it was removed, or given a role that may not hold keys: such a key cannot be enabled again (409 `state`); null otherwise',
+    }),
+  ),
 });
 
 /** An API key as the dashboard lists it (OpenAPI `ApiKeyListed`): never the key itself. */
@@ -52,16 +76,26 @@ export const CreatedApiKeyView = z
   })
   .check(z.meta({ id: 'ApiKeyCreated', description: 'The new API key, in full this once.' }));
 
-export const toApiKeyView = (key: ApiKeyRecord): ApiKeyView => ({
-  id: key.key_id,
-  label: key.label ?? null,
-  enabled: key.enabled,
-  masked_key: key.masked_key,
-  created_at: key.created_at,
-  created_by: key.created_by ?? null,
-  last_used_at: key.last_used_at ?? null,
-  disabled_at: key.disabled_at ?? null,
-});
+/** The dashboard's name of a user: its id, e-mail and name. */
+export type KeyCreator = { id: number; email: string; name: string };
+
+/** A key as listed; `creators` are the client's users by id (the creator is named when it is still a user). */
+export const toApiKeyView = (key: ApiKeyRecord, creators: ReadonlyMap<number, KeyCreator> = new Map()): ApiKeyView => {
+  const creator = key.created_by === undefined ? undefined : creators.get(key.created_by);
+  return {
+    id: key.key_id,
+    label: key.label ?? null,
+    enabled: key.enabled,
+    masked_key: key.masked_key,
+    created_at: key.created_at,
+    created_by: key.created_by ?? null,
+    creator: creator ? { id: creator.id, email: creator.email, name: creator.name } : null,
+    personal_for: key.personal_for ?? null,
+    last_used_at: key.last_used_at ?? null,
+    disabled_at: key.disabled_at ?? null,
+    disabled_reason: key.disabled_reason ?? null,
+  };
+};
 
 interface Deps {
   clock: Clock;
@@ -70,10 +104,19 @@ interface Deps {
   apiKeys: ApiKeyStore;
 }
 
-/** GET /client/api-keys: every key of the client, enabled or not, by id. One Query. */
-export async function listApiKeys(deps: Pick<Deps, 'apiKeys'>, clientId: number): Promise<ApiKeyView[]> {
-  return (await deps.apiKeys.list(clientId)).map(toApiKeyView);
+/**
+ * GET /client/api-keys: every key of the client, enabled or not, by id, each with its creator named. Two Queries in one
+ * wave: the keys, and the client's users.
+ */
+export async function listApiKeys(deps: Pick<Deps, 'apiKeys'> & { users: Pick<UserStore, 'list'> }, clientId: number): Promise<ApiKeyView[]> {
+  const [keys, users] = await Promise.all([deps.apiKeys.list(clientId), deps.users.list(clientId)]);
+  const creators = new Map(users.map((u) => [u.id, u]));
+  return keys.map((key) => toApiKeyView(key, creators));
 }
+
+/** 409 `state`: the user a key would belong to was removed or demoted meanwhile. */
+export const holderGone = () =>
+  conflict('state', 'user', 'Your account was removed or may no longer hold API keys; nothing was created');
 
 /** A new enabled key record for `clientId` and the key itself. */
 export async function newKey(deps: Pick<Deps, 'clock' | 'ids'>, clientId: number, fields: Pick<ApiKeyRecord, 'label' | 'created_by' | 'personal_for'>) {
@@ -93,7 +136,7 @@ export async function newKey(deps: Pick<Deps, 'clock' | 'ids'>, clientId: number
 /** POST /client/api-keys: a new enabled key with its label, created by the signed-in user; the key is answered once. */
 export async function createApiKey(deps: Deps, clientId: number, userId: number, label: string) {
   const { key, record } = await newKey(deps, clientId, { label, created_by: userId });
-  await deps.apiKeys.create(record);
+  if ((await deps.apiKeys.create(record)) === 'holder_gone') throw holderGone();
   return { ...toApiKeyView(record), key };
 }
 
@@ -116,6 +159,10 @@ export async function updateApiKey(
   changes: { label?: string; enabled?: boolean },
 ): Promise<{ view: ApiKeyView; keyHash: string }> {
   const { client, key } = await keyOf(deps, clientId, keyId);
+  if (changes.enabled === true && key.disabled_reason !== undefined) {
+    // Its holder still has the key's value: enabling it would give back the access the removal or demotion ended.
+    throw conflict('state', 'enabled', 'This key was disabled because its user was removed or demoted; create a new key instead');
+  }
   const at = deps.clock.now().toISOString();
   if (!(await deps.apiKeys.update(client, key, changes, at))) throw notFound('id', 'No such API key');
   const enabled = changes.enabled ?? key.enabled;

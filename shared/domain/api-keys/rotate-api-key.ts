@@ -3,7 +3,7 @@ import type { Clock, Ids } from '../../ports.js';
 import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { SessionRecord } from '../auth/session-store.js';
-import { newKey } from './manage-api-keys.js';
+import { holderGone, newKey } from './manage-api-keys.js';
 import type { ClientStore } from '../clients/client-store.js';
 import { conflict, notFound } from '../../errors.js';
 
@@ -64,7 +64,7 @@ export async function rotateApiKey(
         created_by: caller.session.user_id,
         personal_for: caller.session.user_id,
       });
-      await deps.apiKeys.create(first.record);
+      if ((await deps.apiKeys.create(first.record)) === 'holder_gone') throw holderGone();
       return { id: first.record.key_id, key: first.key, masked_key: first.record.masked_key, enabled: true };
     }
   } else if (caller.keyHash) {
@@ -76,6 +76,8 @@ export async function rotateApiKey(
     old = { key_hash: client.api_key_hash, key_id: client.api_key_id, client_id: clientId, enabled: client.api_key_enabled, masked_key: client.api_key_masked, created_at: client.created_at };
   }
   const next = await newKey(deps, clientId, { label: old.label, created_by: old.created_by, personal_for: old.personal_for });
-  if ((await deps.apiKeys.replace(client, old, next.record, now)) === 'conflict') throw lostRace();
+  const outcome = await deps.apiKeys.replace(client, old, next.record, now);
+  if (outcome === 'conflict') throw lostRace();
+  if (outcome === 'holder_gone') throw holderGone();
   return { id: next.record.key_id, key: next.key, masked_key: next.record.masked_key, enabled: true, previousHash: old.key_hash };
 }

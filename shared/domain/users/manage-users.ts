@@ -93,33 +93,43 @@ export async function changeUserRole(
   clientId: number,
   userId: number,
   role: Role,
-): Promise<UserView> {
+): Promise<{ view: UserView; disabledKeys: string[] }> {
   const [user, roster] = await Promise.all([deps.users.get(clientId, userId), deps.users.roster(clientId)]);
   if (!user) throw notFound('id', 'No such user');
-  if (user.role === role) return toUserView(user);
+  if (user.role === role) return { view: toUserView(user), disabledKeys: [] };
   const at = deps.clock.now().toISOString();
   if (user.role === ROLES.owner) {
     throw conflict('state', 'role', "The owner's role changes only by transferring ownership: give another user role 1");
   }
+  let disabledKeys: string[] = [];
   if (role === ROLES.owner) {
+    // The owner becomes an admin, who may still hold keys: no key ends with a transfer.
     const owner = roster.owner_id === undefined ? undefined : await deps.users.get(clientId, roster.owner_id);
     if (!owner) throw conflict('state', 'role', 'The client has no owner to transfer from');
     if ((await deps.users.transferOwnership(owner, user, at)) === 'stale') throw changedMeanwhile();
   } else {
-    const outcome = await deps.users.setRole(user, role, at);
-    if (outcome === 'missing') throw notFound('id', 'No such user');
-    if (outcome === 'stale') throw changedMeanwhile();
+    const change = await deps.users.setRole(user, role, at);
+    disabledKeys = change.disabledKeys;
+    if (change.outcome === 'missing') throw notFound('id', 'No such user');
+    if (change.outcome === 'stale') throw changedMeanwhile();
   }
-  return toUserView({ ...user, role, updated_at: at });
+  return { view: toUserView({ ...user, role, updated_at: at }), disabledKeys };
 }
 
-/** DELETE /client/users/{id}: the user, its e-mail lock and its sessions, at once; never the owner (409 `state`). */
-export async function removeUser(deps: { users: UserStore }, clientId: number, userId: number): Promise<UserView> {
+/**
+ * DELETE /client/users/{id}: the user, its e-mail lock and its sessions, and the API keys it created or holds disabled,
+ * at once; never the owner (409 `state`). The caller forgets `disabledKeys` in its authentication cache.
+ */
+export async function removeUser(
+  deps: { clock: Clock; users: UserStore },
+  clientId: number,
+  userId: number,
+): Promise<{ view: UserView; disabledKeys: string[] }> {
   const user = await deps.users.get(clientId, userId);
   if (!user) throw notFound('id', 'No such user');
   if (user.role === ROLES.owner) throw conflict('state', 'id', 'The owner cannot be removed; transfer ownership first');
-  const outcome = await deps.users.remove(user);
-  if (outcome === 'missing') throw notFound('id', 'No such user');
-  if (outcome === 'stale') throw changedMeanwhile();
-  return toUserView(user);
+  const change = await deps.users.remove(user, deps.clock.now().toISOString());
+  if (change.outcome === 'missing') throw notFound('id', 'No such user');
+  if (change.outcome === 'stale') throw changedMeanwhile();
+  return { view: toUserView(user), disabledKeys: change.disabledKeys };
 }

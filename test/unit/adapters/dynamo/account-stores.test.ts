@@ -72,9 +72,12 @@ describe('DynamoUserStore', () => {
   });
 
   it('removes the user (not the owner, as read), its lock, one from the count and each session with its index item', async () => {
-    dbMock.on(QueryCommand).resolves({ Items: [{ pk: 'CLIENT#7', sk: 'USERSESSION#000000000005#aa', session_hash: 'aa' }] });
+    dbMock.on(QueryCommand).resolves({ Items: [] });
+    dbMock.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERSESSION#000000000005#' } }).resolves({
+      Items: [{ pk: 'CLIENT#7', sk: 'USERSESSION#000000000005#aa', session_hash: 'aa' }],
+    });
     dbMock.on(TransactWriteCommand).resolves({});
-    expect(await new DynamoUserStore(db, TABLE).remove(user)).toBe('removed');
+    expect(await new DynamoUserStore(db, TABLE).remove(user, AT)).toEqual({ outcome: 'removed', disabledKeys: [] });
     expect(dbMock.commandCalls(QueryCommand)[0]!.args[0].input).toEqual({
       TableName: TABLE,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
@@ -87,7 +90,7 @@ describe('DynamoUserStore', () => {
         Delete: {
           TableName: TABLE,
           Key: USER_KEY,
-          ConditionExpression: 'attribute_exists(pk) AND #role <> :owner AND session_version = :version',
+          ConditionExpression: 'attribute_exists(pk) AND #role <> :owner AND session_version = :version AND attribute_not_exists(api_key_version)',
           ExpressionAttributeNames: { '#role': 'role' },
           ExpressionAttributeValues: { ':owner': 1, ':version': 2 },
         },
@@ -102,16 +105,67 @@ describe('DynamoUserStore', () => {
   it('deletes the sessions beyond 45 first (BatchWriteItem), so the transaction stays within 100 items', async () => {
     const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
     const sessions = Array.from({ length: 50 }, (_, i) => ({ pk: 'CLIENT#7', sk: `USERSESSION#000000000005#s${i}`, session_hash: `s${i}` }));
-    dbMock.on(QueryCommand).resolves({ Items: sessions });
+    dbMock.on(QueryCommand).resolves({ Items: [] });
+    dbMock.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERSESSION#000000000005#' } }).resolves({ Items: sessions });
     dbMock.on(BatchWriteCommand).resolves({ UnprocessedItems: {} });
     dbMock.on(TransactWriteCommand).resolves({});
-    expect(await new DynamoUserStore(db, TABLE).remove(user)).toBe('removed');
+    expect((await new DynamoUserStore(db, TABLE).remove(user, AT)).outcome).toBe('removed');
     const batches = dbMock.commandCalls(BatchWriteCommand).map((c) => c.args[0].input.RequestItems![TABLE]!.map((r) => r.DeleteRequest!.Key));
-    // The 6 oldest index items and their sessions: 12 deletes, in one call of at most 25.
-    expect(batches).toEqual([sessions.slice(0, 6).flatMap((s) => [{ pk: s.pk, sk: s.sk }, { pk: `SESSION#${s.session_hash}`, sk: 'SESSION' }])]);
+    // The 5 oldest index items and their sessions: 10 deletes, in one call of at most 25.
+    expect(batches).toEqual([sessions.slice(0, 5).flatMap((s) => [{ pk: s.pk, sk: s.sk }, { pk: `SESSION#${s.session_hash}`, sk: 'SESSION' }])]);
     const items = transactions()[0]!;
-    expect(items).toHaveLength(3 + 44 * 2);
+    expect(items).toHaveLength(3 + 45 * 2);
     expect(items.at(-1)).toEqual({ Delete: { TableName: TABLE, Key: { pk: 'SESSION#s49', sk: 'SESSION' } } });
+  });
+
+  it('disables the keys the user created or holds in the removal transaction: indexed ones with their index item, older ones from the listing', async () => {
+    dbMock.on(QueryCommand).resolves({ Items: [] });
+    dbMock.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERAPIKEY#000000000005#' } }).resolves({
+      Items: [{ pk: 'CLIENT#7', sk: 'USERAPIKEY#000000000005#k1', key_hash: 'k1' }],
+    });
+    dbMock.on(QueryCommand, { IndexName: 'gsi1' }).resolves({
+      Items: [
+        { key_hash: 'k1', enabled: true, created_by: 5 },
+        { key_hash: 'old', enabled: true, personal_for: 5 },
+        { key_hash: 'off', enabled: false, created_by: 5 },
+        { key_hash: 'other', enabled: true, created_by: 6 },
+      ],
+    });
+    dbMock.on(TransactWriteCommand).resolves({});
+    const done = await new DynamoUserStore(db, TABLE).remove({ ...user, role: 2, api_key_version: 3 }, AT);
+    expect(done).toEqual({ outcome: 'removed', disabledKeys: ['k1', 'old'] });
+    const items = transactions()[0]!;
+    expect(items[0]!.Delete!.ConditionExpression).toBe(
+      'attribute_exists(pk) AND #role <> :owner AND session_version = :version AND api_key_version = :keyVersion',
+    );
+    const disable = (hash: string) => ({
+      Update: {
+        TableName: TABLE,
+        Key: { pk: `APIKEY#${hash}`, sk: 'APIKEY' },
+        UpdateExpression: 'SET enabled = :f, disabled_reason = :reason, disabled_at = if_not_exists(disabled_at, :at)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':f': false, ':reason': 'holder_removed', ':at': AT },
+      },
+    });
+    expect(items.slice(3)).toEqual([
+      disable('k1'),
+      { Delete: { TableName: TABLE, Key: { pk: 'CLIENT#7', sk: 'USERAPIKEY#000000000005#k1' } } },
+      disable('old'),
+    ]);
+  });
+
+  it('keeps a user with very many keys within 100 items: the oldest keys are disabled first, in transactions of their own', async () => {
+    const linked = Array.from({ length: 60 }, (_, i) => ({ pk: 'CLIENT#7', sk: `USERAPIKEY#000000000005#k${i}`, key_hash: `k${i}` }));
+    dbMock.on(QueryCommand).resolves({ Items: [] });
+    dbMock.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERAPIKEY#000000000005#' } }).resolves({ Items: linked });
+    dbMock.on(TransactWriteCommand).resolves({});
+    const done = await new DynamoUserStore(db, TABLE).remove(user, AT);
+    expect(done.disabledKeys).toHaveLength(60);
+    const [before, removal] = transactions();
+    // 3 + 2 × 48 = 99 in the removal; the 12 oldest keys (24 items) just before it.
+    expect(before).toHaveLength(24);
+    expect(removal).toHaveLength(99);
+    expect(removal![3]!.Update!.Key).toEqual({ pk: 'APIKEY#k12', sk: 'APIKEY' });
   });
 
   it('answers stale when the user changed since it was read, missing when it is gone', async () => {
@@ -119,8 +173,8 @@ describe('DynamoUserStore', () => {
     dbMock.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None']));
     dbMock.on(GetCommand).resolvesOnce({ Item: { ...USER_KEY, ...user } }).resolves({});
     const store = new DynamoUserStore(db, TABLE);
-    expect(await store.remove(user)).toBe('stale');
-    expect(await store.remove(user)).toBe('missing');
+    expect((await store.remove(user, AT)).outcome).toBe('stale');
+    expect((await store.remove(user, AT)).outcome).toBe('missing');
   });
 });
 
