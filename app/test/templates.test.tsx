@@ -48,12 +48,30 @@ function Routed({ api, signedIn }: { api: Api; signedIn: SignedIn }) {
 }
 
 const previews = (calls: FakeCall[]) => calls.filter((call) => call.path.endsWith('/render-preview'));
-const frameHtml = () => (document.querySelector('iframe') as HTMLIFrameElement | null)?.getAttribute('srcdoc') ?? '';
+/** What the preview's form posted to its frame, each time (jsdom loads no frame: the submission is recorded). */
+interface FramePost {
+  action: string;
+  method: string;
+  target: string;
+  fields: Record<string, string>;
+}
+let framePosts: FramePost[] = [];
+/** The HTML the frame was last asked to render (the draft's source; the server renders it). */
+const frameHtml = () => framePosts.at(-1)?.fields['html_body'];
 
-beforeEach(() => at('templates', ''));
+beforeEach(() => {
+  at('templates', '');
+  framePosts = [];
+  document.cookie = 'els_csrf=csrf-token-of-the-session';
+  vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(function (this: HTMLFormElement) {
+    const fields = Object.fromEntries([...new FormData(this).entries()].map(([name, value]) => [name, String(value)]));
+    framePosts.push({ action: this.getAttribute('action') ?? '', method: this.method, target: this.target, fields });
+  });
+});
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('the templates list', () => {
@@ -108,10 +126,18 @@ describe('the template editor', () => {
     });
     at('template', '?id=1001');
     render(<Routed api={createApi()} signedIn={as('member')} />);
-    await waitFor(() => expect(frameHtml()).toBe('<h1>Hello there</h1>'));
+    await waitFor(() => expect(frameHtml()).toBe(COPY.html_body));
     expect(previews(calls)).toHaveLength(1);
+    // The frame is the server's document: the draft posted to the render route by a form targeting the frame, with
+    // the session's CSRF token as a field; the frame has no sandbox token and no srcdoc
+    expect(framePosts).toEqual([
+      { action: '/api/v1/client/email-templates/1001/html', method: 'post', target: 'tp-preview-frame', fields: { csrf_token: 'csrf-token-of-the-session', html_body: COPY.html_body } },
+    ]);
     const frame = document.querySelector('iframe')!;
-    expect(frame.getAttribute('sandbox')).toBe('allow-same-origin');
+    expect(frame.getAttribute('name')).toBe('tp-preview-frame');
+    expect(frame.getAttribute('sandbox')).toBe('');
+    expect(frame.hasAttribute('srcdoc')).toBe(false);
+    expect(frame.hasAttribute('src')).toBe(false);
     const variables = screen.getByRole('table', { name: 'Variables and their values in this preview' });
     expect(within(variables).getAllByRole('row').slice(1).map((row) => row.textContent)).toEqual(['it.contact.first_name(empty)', 'it.contact.email(empty)', 'it.client.brand_nameDemo Co']);
 
@@ -121,9 +147,10 @@ describe('the template editor', () => {
 
     // Assess: nothing asked while typing; one question with the last draft once it paused
     expect(previews(calls)).toHaveLength(1);
-    await waitFor(() => expect(frameHtml()).toBe('<h1>Bye there</h1>'));
+    await waitFor(() => expect(frameHtml()).toBe('<h1>Bye <%= it.contact.first_name %></h1>'));
     await new Promise((resolve) => setTimeout(resolve, PREVIEW_DELAY_MS + 100));
     expect(previews(calls)).toHaveLength(2);
+    expect(framePosts).toHaveLength(2);
     expect(previews(calls)[1]!.body).toEqual({
       draft: { subject: COPY.subject, preview_text: COPY.preview_text, html_body: '<h1>Bye <%= it.contact.first_name %></h1>', text_body: COPY.text_body },
     });
@@ -142,7 +169,7 @@ describe('the template editor', () => {
     });
     at('template', '?id=1001');
     render(<Routed api={createApi()} signedIn={as('owner')} />);
-    await waitFor(() => expect(frameHtml()).toBe('<h1>Hello there</h1>'));
+    await waitFor(() => expect(frameHtml()).toBe(COPY.html_body));
 
     // Act: an unsafe tag in the HTML
     const html = screen.getByLabelText('HTML');
@@ -152,11 +179,13 @@ describe('the template editor', () => {
     await waitFor(() => expect(html.getAttribute('aria-invalid')).toBe('true'));
     expect(document.getElementById('tp-html_body-error')!.textContent).toBe(unsafe);
     expect(html.getAttribute('aria-describedby')).toBe('tp-html_body-error tp-html_body-hint');
-    expect(frameHtml()).toBe('<h1>Hello there</h1>');
+    // A refused draft is never posted to the frame: it keeps the last good preview
+    expect(framePosts.map((post) => post.fields['html_body'])).toEqual([COPY.html_body]);
 
     // Act: fixed, then the subject emptied and saved
     fireEvent.input(html, { target: { value: '<p>Fine</p>' } });
     await waitFor(() => expect(html.getAttribute('aria-invalid')).toBeNull());
+    await waitFor(() => expect(frameHtml()).toBe('<p>Fine</p>'));
     const subject = screen.getByLabelText('Subject');
     fireEvent.input(subject, { target: { value: ' ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save template' }));
@@ -198,7 +227,9 @@ describe('the template editor', () => {
     });
     at('template', '?id=1001');
     render(<Routed api={createApi()} signedIn={as('viewer')} />);
-    await waitFor(() => expect(frameHtml()).toBe('<h1>Hello there</h1>'));
+    // The stored template: no draft field in the frame's form
+    await waitFor(() => expect(framePosts).toHaveLength(1));
+    expect(framePosts[0]!.fields).toEqual({ csrf_token: 'csrf-token-of-the-session' });
 
     // Assess
     expect(screen.queryByRole('button', { name: 'Save template' })).toBeNull();

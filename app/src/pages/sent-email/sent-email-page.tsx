@@ -112,7 +112,7 @@ export function SentEmailPage({ api, params }: PageProps) {
             Open the browser version in a new tab
           </a>
         </p>
-        {email.html_body ? <EmailFrame html={email.html_body} title={`The e-mail "${email.subject}" as sent`} /> : <p class="hint">No HTML body (erased).</p>}
+        {email.html_body ? <EmailFrame sentEmailId={email.id} title={`The e-mail "${email.subject}" as sent`} /> : <p class="hint">No HTML body (erased).</p>}
       </section>
     </section>
   );

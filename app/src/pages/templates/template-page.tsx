@@ -190,7 +190,7 @@ function Editor(props: { api: Api; template: Template; workflows: Workflow[]; ed
             <PreviewContact value={contactId} error={fieldErrorOf(preview.failure, 'contact_id')} onInput={setContactId} />
           </div>
         )}
-        <PreviewPanel rendered={preview.rendered} failure={preview.failure} pending={preview.pending} name={draft.name} />
+        <PreviewPanel rendered={preview.rendered} failure={preview.failure} pending={preview.pending} framed={preview.framed} name={draft.name} />
       </div>
     </section>
   );

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components, operations } from '../../api/openapi.js';
 import { answerOf, type Failure, FailureAlert, failureOfError } from '../contacts/api-answer.js';
-import { EmailFrame } from '../sent-email/email-frame.js';
+import { DraftFrame, type FramedDraft } from '../sent-email/email-frame.js';
 
 type Rendered = components['schemas']['RenderedPreview'];
 type PreviewBody = NonNullable<operations['emailTemplatesRenderPreview']['requestBody']>['content']['application/json'];
@@ -26,12 +26,14 @@ export function previewBodyOf(draft: TemplateParts | undefined, contactId: strin
 /**
  * The preview's state: POST …/render-preview once typing has paused for PREVIEW_DELAY_MS, the draft rendered by the
  * sender's own code (docs/decisions.md, "render-preview takes a draft"). An answer that arrives after a newer question
- * is dropped; a refused draft keeps the last good preview beside the error at its field.
+ * is dropped; a refused draft keeps the last good preview beside the error at its field. An accepted draft is what the
+ * frame then shows (`framed`): the server renders it again as a sandboxed document (POST …/html).
  */
 export function usePreview(api: Api, templateId: number, draft: TemplateParts | undefined, contactId: string) {
   const [rendered, setRendered] = useState<Rendered | undefined>();
   const [failure, setFailure] = useState<Failure | undefined>();
   const [pending, setPending] = useState(true);
+  const [framed, setFramed] = useState<FramedDraft | undefined>();
   const asked = useRef(0);
   const question = JSON.stringify([templateId, draft ?? null, contactId]);
 
@@ -46,6 +48,7 @@ export function usePreview(api: Api, templateId: number, draft: TemplateParts | 
         (answer) => {
           if (number !== asked.current) return;
           setRendered(answer.data);
+          setFramed({ templateId, htmlBody: draft?.html_body, contactId: contactId.trim() || undefined, version: number });
           setFailure(undefined);
           setPending(false);
         },
@@ -60,7 +63,7 @@ export function usePreview(api: Api, templateId: number, draft: TemplateParts | 
     // `question` stands for the template, the draft and the contact.
   }, [api, question]);
 
-  return { rendered, failure, pending };
+  return { rendered, failure, pending, framed };
 }
 
 /** The variables a preview was rendered with, as the paths a template writes (`contact.first_name`) and their values. */
@@ -74,9 +77,9 @@ export function variablesOf(vars: Record<string, unknown>, prefix = ''): { path:
   return rows;
 }
 
-/** The rendered e-mail beside the editor: subject, preview text, the HTML in a sandboxed frame, the text version. */
-export function PreviewPanel(props: { rendered: Rendered | undefined; failure: Failure | undefined; pending: boolean; name: string }) {
-  const { rendered, failure, pending, name } = props;
+/** The rendered e-mail beside the editor: subject, preview text, the HTML as the server's sandboxed document, the text version. */
+export function PreviewPanel(props: { rendered: Rendered | undefined; failure: Failure | undefined; pending: boolean; framed: FramedDraft | undefined; name: string }) {
+  const { rendered, failure, pending, framed, name } = props;
   return (
     <section class="card tp-preview" aria-labelledby="tp-preview-title" aria-busy={pending}>
       <h2 id="tp-preview-title">Preview</h2>
@@ -92,7 +95,7 @@ export function PreviewPanel(props: { rendered: Rendered | undefined; failure: F
             <dt>Preview text</dt>
             <dd>{rendered.preview_text || '—'}</dd>
           </dl>
-          <EmailFrame html={rendered.html_body} title={`Preview of "${name}"`} />
+          <DraftFrame draft={framed} name="tp-preview-frame" title={`Preview of "${name}"`} />
           <details>
             <summary>Text version</summary>
             <pre class="ct-text-body">{rendered.text_body || '(empty)'}</pre>
