@@ -14,14 +14,16 @@ export interface HttpApiWithStage {
   stage: HttpStage;
 }
 
-/** HTTP API $context variables written as one JSON line per request. */
+/**
+ * HTTP API $context variables written as one JSON line per request. The route key (`GET /u/{token}`), never the
+ * path: the public links' paths carry their tokens, which do not expire and must not sit in the logs.
+ */
 const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
   requestTime: '$context.requestTime',
   ip: '$context.identity.sourceIp',
   userAgent: '$context.identity.userAgent',
   httpMethod: '$context.httpMethod',
-  path: '$context.path',
   routeKey: '$context.routeKey',
   protocol: '$context.protocol',
   status: '$context.status',

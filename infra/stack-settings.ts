@@ -8,11 +8,14 @@ import { maxConcurrencyContextKey, SES_DEFAULT_MAX_SEND_RATE, type QueueConcurre
 export interface StackSettings {
   /** Table deletion protection + RETAIN of stateful resources (context `deletionProtection`, default true). */
   deletionProtection: boolean;
-  /** Default-stage throttling (context `throttleRateLimit` req/s, default 50; `throttleBurstLimit`, default 100). */
+  /**
+   * Default-stage throttling (context `throttleRateLimit` req/s, default 2 000; `throttleBurstLimit`, default 4 000):
+   * a ceiling for the whole API, never the first limit a client meets (see STAGE_THROTTLE_DEFAULTS).
+   */
   throttle: { rateLimit: number; burstLimit: number };
   /**
    * The throttle of each ingest route (functions/routes.ts `ingest`: events, bulk imports), its own instead of the
-   * stage's (context `ingestThrottleRateLimit` req/s, default 100; `ingestThrottleBurstLimit`, default 200).
+   * stage's (context `ingestThrottleRateLimit` req/s, default 2 000; `ingestThrottleBurstLimit`, default 4 000).
    */
   ingestThrottle: { rateLimit: number; burstLimit: number };
   /** Extra Lambda environment: only the variables whose context key was given. */
@@ -38,6 +41,18 @@ export interface StackSettings {
    */
   queueConcurrency: QueueConcurrencySettings;
 }
+
+/**
+ * The gateway's own limits are shared by every client and by anonymous traffic, so they sit far above what the
+ * per-client limits admit (shared/domain/plans/catalog.ts: the four plans' API limits add up to 185 a second, their
+ * ingest limits to 425; an operator's override goes up to 1 000) and anonymous traffic is held per IP in the
+ * functions first (shared/domain/rate-limits/ip-limit.ts). 2 000 a second is over 10× the plans' API sum and twice
+ * the highest override; the stage and the three ingest routes together (8 000 a second) stay under API Gateway's
+ * account quota of 10 000 a second per Region, and each burst under its 5 000 (docs/decisions.md, "The gateway's
+ * limits sit above every client's").
+ */
+export const STAGE_THROTTLE_DEFAULTS = { rateLimit: 2000, burstLimit: 4000 } as const;
+export const INGEST_THROTTLE_DEFAULTS = { rateLimit: 2000, burstLimit: 4000 } as const;
 
 /** Context key → environment variable of shared/config.ts that every HTTP function receives when the key is set. */
 export const CONTEXT_ENVIRONMENT = {
@@ -87,12 +102,12 @@ export function readStackSettings(node: Node): StackSettings {
   return {
     deletionProtection: readBoolean(node, 'deletionProtection', true),
     throttle: {
-      rateLimit: readPositiveInteger(node, 'throttleRateLimit', 50),
-      burstLimit: readPositiveInteger(node, 'throttleBurstLimit', 100),
+      rateLimit: readPositiveInteger(node, 'throttleRateLimit', STAGE_THROTTLE_DEFAULTS.rateLimit),
+      burstLimit: readPositiveInteger(node, 'throttleBurstLimit', STAGE_THROTTLE_DEFAULTS.burstLimit),
     },
     ingestThrottle: {
-      rateLimit: readPositiveInteger(node, 'ingestThrottleRateLimit', 100),
-      burstLimit: readPositiveInteger(node, 'ingestThrottleBurstLimit', 200),
+      rateLimit: readPositiveInteger(node, 'ingestThrottleRateLimit', INGEST_THROTTLE_DEFAULTS.rateLimit),
+      burstLimit: readPositiveInteger(node, 'ingestThrottleBurstLimit', INGEST_THROTTLE_DEFAULTS.burstLimit),
     },
     functionEnvironment,
     jwtHs256SecretArn: readJwtHs256SecretArn(node),

@@ -6,17 +6,17 @@ const stageOf = (resources: Record<string, Resource>): Resource =>
   Object.values(resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Stage')!;
 
 describe('API Gateway throttles of the ingest routes (issue 19 §1)', () => {
-  it('gives each ingest route of the route table its own throttle (100/s, burst 200), the stage keeping its default', () => {
+  it('gives each ingest route of the route table its own throttle (2 000/s, burst 4 000), the stage keeping its default', () => {
     // Act
     const { resources } = synthesize();
 
     // Assess
     const stage = stageOf(resources).Properties;
-    expect(stage['DefaultRouteSettings']).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+    expect(stage['DefaultRouteSettings']).toEqual({ ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 });
     expect(stage['RouteSettings']).toEqual({
-      'POST /api/v1/client/events': { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
-      'POST /api/v1/client/contacts/bulk': { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
-      'POST /api/v1/client/contacts/bulk/csv': { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+      'POST /api/v1/client/events': { ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 },
+      'POST /api/v1/client/contacts/bulk': { ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 },
+      'POST /api/v1/client/contacts/bulk/csv': { ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 },
     });
     // Every key names a route the stack builds, so API Gateway applies it (an unknown route key fails the deploy).
     const built = Object.values(resources)
