@@ -5,8 +5,19 @@ const FRAME = 'iframe.ct-email';
 const SUBJECT = 'Welcome aboard, <%= it.contact.first_name ?? "friend" %>';
 const HTML = '<h1>Hello <%= it.contact.first_name ?? "friend" %>, welcome aboard</h1><p>Edited in the dashboard.</p>';
 
-/** The preview frame's document as given (`srcdoc`) and as the frame shows it (its text). */
-const frameState = `(() => { const f = document.querySelector(${JSON.stringify(FRAME)}); return f ? { srcdoc: f.getAttribute('srcdoc') || '', text: f.contentDocument?.body?.textContent || '' } : null; })()`;
+/**
+ * The text the preview frame shows: the server's document (POST …/email-templates/{id}/html), read through the
+ * devtools protocol (the page itself cannot: the frame's origin is opaque). Empty until the frame has rendered.
+ */
+async function previewText(ctx: BrowserContext): Promise<string> {
+  const frame = ctx.page.frames().find((f) => f.name() === 'tp-preview-frame' && /\/email-templates\/\d+\/html$/.test(f.url()));
+  if (!frame) return '';
+  try {
+    return String(await frame.evaluate('document.body ? document.body.textContent : ""'));
+  } catch {
+    return '';
+  }
+}
 
 /** Replaces a field's whole text at once, as a paste does (one input event; a textarea's triple click selects one line). */
 async function pasteOver(ctx: BrowserContext, selector: string, text: string): Promise<void> {
@@ -40,7 +51,7 @@ export const templatesJourney: Journey = {
     // The system template: read-only, previewed.
     await page.click('#tp-templates-table a[href="/app/template?id=1"]');
     await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Welcome'`, { timeout: 10_000 });
-    await page.waitForFunction(`(${frameState})?.srcdoc.length > 0`, { timeout: 10_000 });
+    await waitFor('the system template in the preview frame', async () => (await previewText(ctx)) || undefined);
     if (await page.$('#tp-html_body')) problems.push('a system template shows an editable HTML field');
     await inspectPage(ctx, 'template-system', FRAME);
 
@@ -50,8 +61,7 @@ export const templatesJourney: Journey = {
     else await page.click('.tp-system a[href^="/app/template?id="]');
     await page.waitForFunction(`location.search !== '?id=1' && document.querySelector('#tp-html_body') !== null`, { timeout: 10_000 });
     const id = new URL(page.url()).searchParams.get('id');
-    await page.waitForFunction(`(${frameState})?.srcdoc.length > 0`, { timeout: 10_000 });
-    const before = (await page.evaluate(frameState)) as { srcdoc: string; text: string };
+    const before = await waitFor('the copy in the preview frame', async () => (await previewText(ctx)) || undefined);
 
     // Edit the subject and the HTML: the preview follows, rendered by the API, without a render per keystroke.
     let renders = 0;
@@ -61,13 +71,13 @@ export const templatesJourney: Journey = {
     page.on('request', onRequest);
     await retype(ctx, '#tp-subject', SUBJECT);
     await pasteOver(ctx, '#tp-html_body', HTML);
-    await page.waitForFunction(
-      `(() => { const s = ${frameState}; return s && s.srcdoc.includes('Edited in the dashboard.') && s.text.includes('Hello friend, welcome aboard') && document.querySelector('#tp-preview-subject')?.textContent === 'Welcome aboard, friend'; })()`,
-      { timeout: 10_000 },
-    );
+    await page.waitForFunction(`document.querySelector('#tp-preview-subject')?.textContent === 'Welcome aboard, friend'`, { timeout: 10_000 });
+    const after = await waitFor('the edit in the preview frame', async () => {
+      const text = await previewText(ctx);
+      return text.includes('Edited in the dashboard.') && text.includes('Hello friend, welcome aboard') ? text : undefined;
+    });
     page.off('request', onRequest);
-    const after = (await page.evaluate(frameState)) as { srcdoc: string; text: string };
-    if (after.srcdoc === before.srcdoc) problems.push('the preview frame did not change after the edit');
+    if (after === before) problems.push('the preview frame did not change after the edit');
     if (renders > 4) problems.push(`${renders} renders for ${SUBJECT.length} keystrokes and a paste: the preview is not debounced`);
 
     // An unsafe tag: render-preview refuses the draft (422) and the editor says so at the HTML field.
