@@ -63,6 +63,8 @@ export const CONTEXT_ENVIRONMENT = {
   jwtMaxLifetimeSeconds: 'JWT_MAX_LIFETIME_SECONDS',
   bulkImportLimit: 'BULK_IMPORT_LIMIT',
   publicBaseUrl: 'PUBLIC_BASE_URL',
+  /** The links in e-mails on a host of their own (a second custom domain mapped to the API): README "Links in e-mails". */
+  linksBaseUrl: 'LINKS_BASE_URL',
 } as const;
 
 /**
@@ -90,6 +92,7 @@ export function readStackSettings(node: Node): StackSettings {
     const value: unknown = node.tryGetContext(key);
     if (value !== undefined && value !== null && value !== '') functionEnvironment[envName] = String(value);
   }
+  checkLinksBaseUrl(functionEnvironment['LINKS_BASE_URL'], functionEnvironment['PUBLIC_BASE_URL']);
   const senderEnvironment: Record<string, string> = {};
   for (const [key, envName] of Object.entries(SENDER_CONTEXT_ENVIRONMENT)) {
     const value = readEmail(node, key);
@@ -125,6 +128,24 @@ export function readStackSettings(node: Node): StackSettings {
       ),
     },
   };
+}
+
+/**
+ * The links' own host: an https origin, and not the dashboard's (`publicBaseUrl`), or it separates nothing. A page
+ * opened from a link then never shares the dashboard's cookies or origin (README "Links in e-mails").
+ */
+function checkLinksBaseUrl(links: string | undefined, publicBaseUrl: string | undefined): void {
+  if (links === undefined) return;
+  let url: URL;
+  try {
+    url = new URL(links);
+  } catch {
+    throw new Error(`Context "linksBaseUrl" must be an https:// URL (e.g. https://links.example.com), not "${links}"`);
+  }
+  if (url.protocol !== 'https:') throw new Error(`Context "linksBaseUrl" must be an https:// URL, not "${links}"`);
+  if (publicBaseUrl !== undefined && URL.canParse(publicBaseUrl) && new URL(publicBaseUrl).host === url.host) {
+    throw new Error(`Context "linksBaseUrl" must be a host other than publicBaseUrl's (${url.host}): the links' own host keeps them apart from the dashboard`);
+  }
 }
 
 function readJwtHs256SecretArn(node: Node): string | undefined {

@@ -26,8 +26,14 @@ const ConfigSchema = z.object({
   JWT_CLIENT_ID_CLAIM: z._default(z.string().check(z.minLength(1)), 'client_id'),
   /** Longest accepted JWT lifetime (exp − iat, or exp − now without iat); a token without exp is refused. */
   JWT_MAX_LIFETIME_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), DEFAULT_JWT_MAX_LIFETIME_SECONDS),
-  /** Public origin used in links (unsubscribe, view in browser). */
+  /** Public origin of the service: the dashboard, the API, sign-in links; and the links in e-mails unless LINKS_BASE_URL. */
   PUBLIC_BASE_URL: z._default(z.url(), 'http://127.0.0.1:3000'),
+  /**
+   * Origin of the links in e-mails (`/u/…` unsubscribe, `/v/…` view in browser): a host of their own, apart from the
+   * dashboard's, where the deployment has one (AWS: context `linksBaseUrl`, a second custom domain of the same API).
+   * Unset: PUBLIC_BASE_URL, the dashboard's origin (the local default; the e-mail's sandbox CSP still holds).
+   */
+  LINKS_BASE_URL: z.optional(z.url()),
   /** The engine's queues (AWS: set by the stack for the functions that send to them). */
   EVENTS_QUEUE_URL: z.optional(z.url()),
   WORKFLOW_QUEUE_URL: z.optional(z.url()),
@@ -97,3 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return parsed.data;
 }
+
+/** Where the links in e-mails point: their own host when the deployment gives one, else the service's origin. */
+export const linksBaseUrlOf = (config: { PUBLIC_BASE_URL: string; LINKS_BASE_URL?: string | undefined }): string =>
+  config.LINKS_BASE_URL ?? config.PUBLIC_BASE_URL;

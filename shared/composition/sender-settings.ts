@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import { linksBaseUrlOf, type Config } from '../config.js';
 import type { SenderSettings } from '../domain/executions/execute-workflow.js';
 
 /**
@@ -8,7 +8,8 @@ import type { SenderSettings } from '../domain/executions/execute-workflow.js';
 export function senderSettingsOf(config: Config, linkSecret: string): SenderSettings {
   return {
     linkSecret,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
+    // The links in e-mails (/u/, /v/) live on their own host where the deployment gives one.
+    publicBaseUrl: linksBaseUrlOf(config),
     defaultFromAddress: config.DEFAULT_FROM_ADDRESS,
     ...(config.SES_CONFIGURATION_SET ? { configurationSet: config.SES_CONFIGURATION_SET } : {}),
     ...(config.UNSUBSCRIBE_MAILTO ? { unsubscribeMailto: config.UNSUBSCRIBE_MAILTO } : {}),

@@ -251,6 +251,7 @@ describe('EmailLifecycle stack', () => {
       jwtMaxLifetimeSeconds: 3600,
       bulkImportLimit: 500,
       publicBaseUrl: 'https://mail.example.com',
+      linksBaseUrl: 'https://links.example.com',
     });
     custom.hasResource('AWS::DynamoDB::GlobalTable', {
       DeletionPolicy: 'Delete',
@@ -271,11 +272,14 @@ describe('EmailLifecycle stack', () => {
         JWT_MAX_LIFETIME_SECONDS: '3600',
         BULK_IMPORT_LIMIT: '500',
         PUBLIC_BASE_URL: 'https://mail.example.com',
+        LINKS_BASE_URL: 'https://links.example.com',
       });
     }
     const [defaultFn] = Object.values(template.findResources('AWS::Lambda::Function')) as Resource[];
     const defaultVariables = (defaultFn!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(defaultVariables).not.toHaveProperty('JWT_ISSUER');
+    // Without a host of their own, the links in e-mails are on the service's origin (PUBLIC_BASE_URL).
+    expect(defaultVariables).not.toHaveProperty('LINKS_BASE_URL');
     // Without a public origin, links point at the API itself.
     expect(defaultVariables.PUBLIC_BASE_URL).toEqual({ 'Fn::GetAtt': [expect.any(String), 'ApiEndpoint'] });
   });
@@ -283,7 +287,15 @@ describe('EmailLifecycle stack', () => {
   it.each([
     ['deletionProtection', 'maybe'],
     ['throttleRateLimit', '-5'],
+    ['linksBaseUrl', 'links.example.com'],
+    ['linksBaseUrl', 'http://links.example.com'],
   ])('refuses a malformed %s context value', (key, value) => {
     expect(() => composeApp(appWith({ [key]: value }))).toThrow(key);
+  });
+
+  it("refuses links on the dashboard's own host: they would separate nothing", () => {
+    expect(() => composeApp(appWith({ publicBaseUrl: 'https://mail.example.com', linksBaseUrl: 'https://mail.example.com/links' }))).toThrow(
+      /linksBaseUrl" must be a host other than publicBaseUrl's/,
+    );
   });
 });

@@ -16,10 +16,14 @@ import { createHash } from 'node:crypto';
  * - topics                CLIENT#<id> / TOPICS                     every topic of the client in one item, `version`
  *                                                                  and `next_id` (issue 24 §3; at most 20)
  * - webhook endpoint      CLIENT#<id> / WEBHOOK#<id>               url, event types, signing secrets (issue 22 §1)
- * - webhook message       WHMSG#<client>#<message id> / WHMSG      one event's signed body (issue 22 §3); TTL 30 days
+ * - webhook message       WHMSG#<client>#<message id> / WHMSG      one event's signed body (issue 22 §3); TTL 30 days;
+ *                                                                    gsi2 (contact history): CONTACT#<client>#<contact> /
+ *                                                                    WHMSG#<created_at>#<message id> (the erasure's)
  * - webhook attempt       WHATT#<client>#<webhook id> / <attempt id>   one delivery attempt; ids are time-ordered, so one
  *                                                                    Query reads an endpoint's attempts newest first;
- *                                                                    TTL 30 days
+ *                                                                    TTL 30 days; gsi2: WHMSG#<client>#<message id> /
+ *                                                                    WHATT#<webhook id>#<attempt id> (a message's
+ *                                                                    attempts, for the erasure)
  * - webhook count         CLIENT#<id> / WEBHOOKS                   `n` endpoints; the create/delete transactions keep
  *                                                                  it, so the per-client limit holds under concurrency
  *
@@ -176,6 +180,16 @@ export const keys = {
   webhookMessage: (clientId: number, messageId: string): ItemKey => ({ pk: `WHMSG#${clientId}#${messageId}`, sk: 'WHMSG' }),
   webhookAttempt: (clientId: number, webhookId: number, attemptId: string): ItemKey => ({ pk: keys.webhookAttemptsPk(clientId, webhookId), sk: attemptId }),
   webhookAttemptsPk: (clientId: number, webhookId: number): string => `WHATT#${clientId}#${webhookId}`,
+  /** gsi2 entry of a webhook message in its contact's history (the erasure redacts it; the timeline reads no WHMSG range). */
+  contactWebhookMessage: (clientId: number, contactId: number, createdAt: string, messageId: string) => ({
+    gsi2pk: keys.contactHistoryPk(clientId, contactId),
+    gsi2sk: `WHMSG#${createdAt}#${messageId}`,
+  }),
+  /** gsi2 entry of an attempt under its message (the erasure finds a message's attempts by it, one Query). */
+  webhookAttemptOfMessage: (clientId: number, messageId: string, webhookId: number, attemptId: string) => ({
+    gsi2pk: keys.webhookMessage(clientId, messageId).pk,
+    gsi2sk: `WHATT#${pad(webhookId)}#${attemptId}`,
+  }),
 
   customization: (clientId: number, workflowId: number): ItemKey => ({
     pk: clientPk(clientId),

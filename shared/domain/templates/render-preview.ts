@@ -1,4 +1,5 @@
 import * as z from '../../validation/zod.js';
+import { linksBaseUrlOf } from '../../config.js';
 import { notFound } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { ContactStore } from '../contacts/contact-store.js';
@@ -31,7 +32,7 @@ interface Deps {
   templates: Parameters<typeof findTemplate>[0]['templates'];
   contacts: ContactStore;
   settings: SettingsStore;
-  config: { PUBLIC_BASE_URL: string };
+  config: { PUBLIC_BASE_URL: string; LINKS_BASE_URL?: string | undefined };
 }
 
 /**
@@ -60,7 +61,7 @@ export async function renderPreview(
     branding: bundle && {
       settings: bundle.settings,
       client: bundle.client,
-      links: { publicBaseUrl: deps.config.PUBLIC_BASE_URL },
+      links: { publicBaseUrl: linksBaseUrlOf(deps.config) },
     },
     vars: body.vars,
   });

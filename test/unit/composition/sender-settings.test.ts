@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { senderSettingsOf } from '../../../shared/composition/sender-settings.js';
+import { linksBaseUrlOf, loadConfig } from '../../../shared/config.js';
+
+describe('the origin of the links in e-mails', () => {
+  it('is LINKS_BASE_URL where the deployment gives the links a host of their own', () => {
+    const config = loadConfig({ PUBLIC_BASE_URL: 'https://app.example.com', LINKS_BASE_URL: 'https://links.example.com' });
+    expect(linksBaseUrlOf(config)).toBe('https://links.example.com');
+    expect(senderSettingsOf(config, 'x'.repeat(32)).publicBaseUrl).toBe('https://links.example.com');
+  });
+
+  it("is the service's own origin (PUBLIC_BASE_URL) without one", () => {
+    const config = loadConfig({ PUBLIC_BASE_URL: 'https://app.example.com' });
+    expect(senderSettingsOf(config, 'x'.repeat(32)).publicBaseUrl).toBe('https://app.example.com');
+  });
+
+  it('refuses a LINKS_BASE_URL that is not a URL', () => {
+    expect(() => loadConfig({ LINKS_BASE_URL: 'links.example.com' })).toThrow();
+  });
+});
