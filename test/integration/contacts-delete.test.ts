@@ -61,6 +61,8 @@ describe('DELETE /client/contacts/{id}', () => {
       executions_cancelled: 1,
       sent_emails: 1,
       logs: 1,
+      webhook_messages: 0,
+      webhook_attempts: 0,
       erased_at: expect.stringMatching(RFC3339_UTC),
     });
     expect(res.body.meta.dynamodb.requests).toBeGreaterThan(0);
@@ -128,6 +130,8 @@ describe('DELETE /client/contacts/{id}', () => {
       executions_cancelled: 0,
       sent_emails: 0,
       logs: 0,
+      webhook_messages: 0,
+      webhook_attempts: 0,
       erased_at: null,
     });
     expect(byEmail.status).toBe(404);

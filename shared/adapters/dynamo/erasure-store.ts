@@ -10,6 +10,7 @@ import { TABLE_KEYS } from './table-definition.js';
 import { sendTransaction } from './transactions.js';
 import { contactsLeftUpdate } from './topic-counts.js';
 import { leftTopicsOf } from '../../domain/topics/contact-topics.js';
+import { erasedWebhookPayload } from '../../domain/webhooks/erased-payload.js';
 
 const optionalItem = <T>(item: T | undefined): T[] => (item ? [item] : []);
 
@@ -23,7 +24,8 @@ const BLANK = '';
  * The erasure's reads and writes (docs/decisions.md "Contact erasure"). Requests: 1 Query per MB of history keys
  * (gsi2, keys only); executions: 1 BatchGet per 100 and 1 UpdateItem each; events and sent e-mails: 1 UpdateItem each;
  * 1 DeleteItem per sent e-mail's provider message id; logs: 1 Query per sent e-mail and 1 UpdateItem per log that
- * holds an ip, user agent, url or the address; then 1
+ * holds an ip, user agent, url or the address; webhook messages: 1 BatchGet per 100, 1 UpdateItem each not yet erased
+ * and 1 Query each (gsi2) for its attempts, 1 UpdateItem per attempt; then 1
  * transaction for the contact, its locks, its tombstone and (when it had left topics) the topics' counts.
  */
 export class DynamoErasureStore implements ErasureStore {
@@ -47,7 +49,7 @@ export class DynamoErasureStore implements ErasureStore {
       ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi2.partitionKey },
       ExpressionAttributeValues: { ':pk': keys.contactHistoryPk(clientId, contactId) },
     });
-    const history: ContactHistory = { events: [], executions: [], sentEmails: [] };
+    const history: ContactHistory = { events: [], executions: [], sentEmails: [], webhookMessages: [] };
     for (const item of items) {
       // The table key names the record: EVENT#<client>#<id>, EXEC#<client>#<id>, SENT#<client>#<uuid>.
       const [kind, owner, id] = String(item['pk']).split('#');
@@ -55,15 +57,17 @@ export class DynamoErasureStore implements ErasureStore {
       if (kind === 'EVENT') history.events.push(Number(id));
       else if (kind === 'EXEC') history.executions.push(Number(id));
       else if (kind === 'SENT') history.sentEmails.push(id);
+      else if (kind === 'WHMSG') history.webhookMessages.push(id);
     }
     return history;
   }
 
   async scrubHistory(clientId: number, email: string, history: ContactHistory, at: string): Promise<HistoryScrub> {
-    const [executions, events, sent] = await Promise.all([
+    const [executions, events, sent, webhooks] = await Promise.all([
       this.scrubExecutions(clientId, history.executions, at),
       inWaves(history.events, (id) => this.scrubEvent(clientId, id, at)),
       inWaves(history.sentEmails, (id) => this.scrubSentEmail(clientId, id, email, at)),
+      this.scrubWebhookMessages(clientId, history.webhookMessages, at),
     ]);
     return {
       events: events.filter(Boolean).length,
@@ -71,7 +75,45 @@ export class DynamoErasureStore implements ErasureStore {
       executionsCancelled: executions.cancelled,
       sentEmails: sent.filter((s) => s.found).length,
       logs: sent.reduce((sum, s) => sum + s.logs, 0),
+      webhookMessages: webhooks.messages,
+      webhookAttempts: webhooks.attempts,
     };
+  }
+
+  /**
+   * Each stored webhook message about the contact keeps only ids, type, status and times (erased-payload.ts), so a
+   * replay sends nothing personal; each of its attempts (found under the message in gsi2) loses the receiver's answer,
+   * which may echo the body. Messages redacted by an earlier, interrupted erasure are not written again.
+   */
+  private async scrubWebhookMessages(clientId: number, ids: string[], at: string): Promise<{ messages: number; attempts: number }> {
+    const items = await batchGetItems(this.db, this.tableName, ids.map((id) => keys.webhookMessage(clientId, id)), {
+      attributes: ['id', 'payload', 'erased_at'],
+    });
+    const outcomes = await inWaves(items, async (item) => {
+      const id = String(item['id']);
+      const redacted =
+        item['erased_at'] === undefined && typeof item['payload'] === 'string'
+          ? await this.isUpdated(keys.webhookMessage(clientId, id), {
+              UpdateExpression: 'SET payload = :payload, erased_at = :at',
+              ExpressionAttributeValues: { ':payload': erasedWebhookPayload(item['payload']), ':at': at },
+            })
+          : false;
+      const attempts = await queryAll(this.db, {
+        TableName: this.tableName,
+        IndexName: TABLE_KEYS.gsi2.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi2.partitionKey },
+        ExpressionAttributeValues: { ':pk': keys.webhookMessage(clientId, id).pk },
+      });
+      const cleared = await inWaves(attempts, (attempt) =>
+        this.isUpdated(
+          { pk: String(attempt['pk']), sk: String(attempt['sk']) },
+          { UpdateExpression: 'SET response_body = :none, erased_at = :at', ExpressionAttributeValues: { ':none': null, ':at': at } },
+        ),
+      );
+      return { redacted, attempts: cleared.filter(Boolean).length };
+    });
+    return { messages: outcomes.filter((o) => o.redacted).length, attempts: outcomes.reduce((sum, o) => sum + o.attempts, 0) };
   }
 
   async replaceByTombstone(contact: ContactRecord, markerReason: string | undefined, at: string): Promise<'erased' | 'changed'> {

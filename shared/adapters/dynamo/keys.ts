@@ -72,7 +72,7 @@ import { createHash } from 'node:crypto';
  * - user e-mail lock      USEREMAIL#<sha256(lower(email))> / USEREMAIL  → client id, user id (one account per address)
  * - sign-in link          SIGNIN#<sha256(token)> / SIGNIN            user, client, expiry; TTL; deleted when used
  * - session               SESSION#<sha256(session id)> / SESSION     user, client, role, csrf digest, idle/absolute expiry; TTL
- * - sign-in throttle      SIGNINRATE#<addr|ip>#<sha256(value)> / <window start, epoch s>   `n` requests; TTL
+ * - account throttles    SIGNINRATE#<addr_ip|ip|invite_client|invite_to>#<sha256(value)> / <window start, epoch s>   `n`; TTL
  * - user's API key index  CLIENT#<id> / USERAPIKEY#<user id>#<sha256(key)>   one per key the user created or holds,
  *                                                                    written with the key; removal and demotion read
  *                                                                    them consistently to disable the keys in their
@@ -317,7 +317,7 @@ export const accountKeys = {
     sk: 'USEREMAIL',
   }),
   signInLink: (tokenHash: string): ItemKey => ({ pk: `SIGNIN#${tokenHash}`, sk: 'SIGNIN' }),
-  signInWindow: (kind: 'addr' | 'ip', valueHash: string, windowStart: number): ItemKey => ({
+  signInWindow: (kind: 'addr_ip' | 'ip' | 'invite_client' | 'invite_to', valueHash: string, windowStart: number): ItemKey => ({
     pk: `SIGNINRATE#${kind}#${valueHash}`,
     sk: String(windowStart),
   }),

@@ -83,7 +83,13 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
     await batchPutItems(
       this.db,
       this.tableName,
-      messages.map((m) => ({ ...keys.webhookMessage(m.client_id, m.id), ...m, expires_at: expiresAt(m.created_at) })),
+      messages.map((m) => ({
+        ...keys.webhookMessage(m.client_id, m.id),
+        // Its contact's history entry: an erasure finds it with the contact's other records (no extra request here).
+        ...(m.contact_id !== undefined ? keys.contactWebhookMessage(m.client_id, m.contact_id, m.created_at, m.id) : {}),
+        ...m,
+        expires_at: expiresAt(m.created_at),
+      })),
     );
   }
 
@@ -98,7 +104,12 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
     const put = this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...keys.webhookAttempt(attempt.client_id, attempt.webhook_id, attempt.id), ...attempt, expires_at: expiresAt(attempt.attempted_at) },
+        Item: {
+          ...keys.webhookAttempt(attempt.client_id, attempt.webhook_id, attempt.id),
+          ...keys.webhookAttemptOfMessage(attempt.client_id, attempt.message_id, attempt.webhook_id, attempt.id),
+          ...attempt,
+          expires_at: expiresAt(attempt.attempted_at),
+        },
       }),
     );
     const [, disabled] = await Promise.all([put, this.applyHealth(attempt, change)]);

@@ -15,6 +15,8 @@ export interface ContactHistory {
   events: number[];
   executions: number[];
   sentEmails: string[];
+  /** Stored webhook messages about the contact (their ids), kept 30 days for replay. */
+  webhookMessages: string[];
 }
 
 /** What the scrubbing of a contact's history changed. */
@@ -24,6 +26,8 @@ export interface HistoryScrub {
   executionsCancelled: number;
   sentEmails: number;
   logs: number;
+  webhookMessages: number;
+  webhookAttempts: number;
 }
 
 /**
@@ -68,6 +72,14 @@ export const ContactErasure = z
     executions_cancelled: z.int().check(z.gte(0), z.meta({ description: 'Queued executions cancelled (reason `contact_erased`)' })),
     sent_emails: z.int().check(z.gte(0), z.meta({ description: 'Sent e-mails whose address, subject and bodies were removed' })),
     logs: z.int().check(z.gte(0), z.meta({ description: 'Sent-email logs whose ip, user agent, url or address were removed' })),
+    webhook_messages: z.int().check(
+      z.gte(0),
+      z.meta({
+        description:
+          'Stored webhook messages about the contact reduced to ids, type, status and times (`data.erased: true`): a replay sends only that',
+      }),
+    ),
+    webhook_attempts: z.int().check(z.gte(0), z.meta({ description: 'Delivery attempts of those messages whose stored response body was removed' })),
     erased_at: z.nullable(z.string()).check(z.meta({ description: 'When it was erased (null on a repeat)' })),
   })
   .check(z.meta({ id: 'ContactErasure', description: 'What an erasure removed. Ids and statuses of the history stay.' }));
@@ -80,12 +92,13 @@ export const ContactErasureMeta = z.object({
     .check(z.meta({ description: 'DynamoDB requests the erasure made, in how many sequential waves' })),
 });
 
-const NOTHING = { events: 0, executions: 0, executionsCancelled: 0, sentEmails: 0, logs: 0 } satisfies HistoryScrub;
+const NOTHING = { events: 0, executions: 0, executionsCancelled: 0, sentEmails: 0, logs: 0, webhookMessages: 0, webhookAttempts: 0 } satisfies HistoryScrub;
 
 /**
  * `DELETE /client/contacts/{id}` (extra to SPEC.md, GDPR Art. 17): the contact, its locks and custom field values go;
  * its queued executions are cancelled; its events and sent e-mails keep ids and statuses but lose every personal
- * datum; a bounced or complained address stays as a hashed suppression marker. Repeatable: by id, an erased contact
+ * datum; its stored webhook messages keep only ids, type, status and times, and their attempts lose the receiver's
+ * answer (docs/privacy.md lists every copy); a bounced or complained address stays as a hashed suppression marker. Repeatable: by id, an erased contact
  * answers 200 with zero counts (by e-mail it is 404: the address is no longer known).
  */
 export async function eraseContact(
@@ -115,6 +128,8 @@ export async function eraseContact(
       executions_cancelled: scrub.executionsCancelled,
       sent_emails: scrub.sentEmails,
       logs: scrub.logs,
+      webhook_messages: scrub.webhookMessages,
+      webhook_attempts: scrub.webhookAttempts,
       erased_at: at,
     };
   }
@@ -149,5 +164,7 @@ const repeat = (id: number): ContactErasure => ({
   executions_cancelled: NOTHING.executionsCancelled,
   sent_emails: NOTHING.sentEmails,
   logs: NOTHING.logs,
+  webhook_messages: NOTHING.webhookMessages,
+  webhook_attempts: NOTHING.webhookAttempts,
   erased_at: null,
 });

@@ -15,6 +15,10 @@ export interface WebhookMessageRecord {
   created_at: string;
   /** The JSON body `{ type, id, created_at, data }`, exactly as signed. */
   payload: string;
+  /** The contact the fact is about: the erasure finds the message by it (gsi2) and keeps only ids in `payload`. */
+  contact_id?: number;
+  /** When its contact's erasure redacted `payload` (erased-payload.ts). */
+  erased_at?: string;
 }
 
 /** One POST of one message to one endpoint, and what came of it. */

@@ -26,7 +26,27 @@ export function buildWebhookMessage(fact: WebhookFact, context: FactContext): We
   const id = webhookMessageIdOf(fact);
   const createdAt = factTime(fact);
   const body = { type: fact.type, id, created_at: createdAt, data: dataOf(fact, context) };
-  return { id, client_id: fact.client_id, type: fact.type, created_at: createdAt, payload: JSON.stringify(body) };
+  const contactId = contactOf(fact, context);
+  return {
+    id,
+    client_id: fact.client_id,
+    type: fact.type,
+    created_at: createdAt,
+    payload: JSON.stringify(body),
+    ...(contactId != null ? { contact_id: contactId } : {}),
+  };
+}
+
+/** The contact a fact is about (what its erasure must reach). */
+function contactOf(fact: WebhookFact, context: FactContext): number | null | undefined {
+  switch (fact.kind) {
+    case 'email':
+      return context.sentEmail?.contact_id;
+    case 'contact':
+      return fact.contact.id;
+    case 'execution':
+      return fact.execution.contact_id;
+  }
 }
 
 function dataOf(fact: WebhookFact, context: FactContext): Record<string, unknown> {

@@ -69,8 +69,8 @@ describe('ErasureStore (dynamodb)', () => {
     expect(history.events).toEqual([t.event.id]);
     expect(history.executions.sort((a, b) => a - b)).toEqual([t.queued.id, t.sending.id].sort((a, b) => a - b));
     expect(history.sentEmails).toEqual([t.sentEmailId]);
-    expect(await t.erasure.history(t.clientId, other.id)).toEqual({ events: [], executions: [], sentEmails: [] });
-    expect(await t.erasure.history(freshClientId(), t.contact.id)).toEqual({ events: [], executions: [], sentEmails: [] });
+    expect(await t.erasure.history(t.clientId, other.id)).toEqual({ events: [], executions: [], sentEmails: [], webhookMessages: [] });
+    expect(await t.erasure.history(freshClientId(), t.contact.id)).toEqual({ events: [], executions: [], sentEmails: [], webhookMessages: [] });
   });
 
   it('strips every personal datum, cancels the queued execution, keeps ids and statuses; a second pass changes nothing more', async () => {
@@ -83,7 +83,7 @@ describe('ErasureStore (dynamodb)', () => {
     const again = await t.erasure.scrubHistory(t.clientId, t.contact.email, history, LATER);
 
     // Assess
-    expect(scrub).toEqual({ events: 1, executions: 1, executionsCancelled: 1, sentEmails: 1, logs: 2 });
+    expect(scrub).toEqual({ events: 1, executions: 1, executionsCancelled: 1, sentEmails: 1, logs: 2, webhookMessages: 0, webhookAttempts: 0 });
     expect(again).toMatchObject({ executionsCancelled: 0, logs: 0 });
     const event = await t.item(keys.event(t.clientId, t.event.id));
     expect(event).toMatchObject({ id: t.event.id, type: 'signup', queue_status: 'processed', contact_id: t.contact.id, payload: {}, erased_at: LATER });

@@ -46,7 +46,8 @@ describe('DynamoWebhookOutbox', () => {
     expect(dbMock.calls()).toHaveLength(1);
     expect(dbMock.commandCalls(PutCommand)[0]!.args[0].input).toEqual({
       TableName: TABLE,
-      Item: { pk: 'WHATT#7#3', sk: attempt.id, ...attempt, expires_at: EXPIRES },
+      // Its message's gsi2 entry: a contact's erasure finds the attempts of its messages by it.
+      Item: { pk: 'WHATT#7#3', sk: attempt.id, gsi2pk: `WHMSG#7#${attempt.message_id}`, gsi2sk: `WHATT#000000000003#${attempt.id}`, ...attempt, expires_at: EXPIRES },
     });
   });
 
@@ -117,6 +118,18 @@ describe('DynamoWebhookOutbox', () => {
     const calls = dbMock.commandCalls(BatchWriteCommand).map((c) => c.args[0].input.RequestItems![TABLE]!);
     expect(calls.map((c) => c.length)).toEqual([25, 1]);
     expect(calls[1]![0]).toEqual({ PutRequest: { Item: { pk: `WHMSG#7#${messages[25]!.id}`, sk: 'WHMSG', ...messages[25], expires_at: EXPIRES } } });
+  });
+
+  it("puts a message about a contact in the contact's history (gsi2), where its erasure finds it: no request added", async () => {
+    dbMock.on(BatchWriteCommand).resolves({});
+    const outbox = new DynamoWebhookOutbox(db, TABLE, webhooks);
+    const message = { id: `msg_${'1'.repeat(32)}`, client_id: 7, type: 'contact.unsubscribed' as const, created_at: AT, payload: '{}', contact_id: 42 };
+
+    await outbox.putMessages([message]);
+
+    expect(dbMock.commandCalls(BatchWriteCommand).map((c) => c.args[0].input.RequestItems![TABLE]!)).toEqual([
+      [{ PutRequest: { Item: { pk: `WHMSG#7#${message.id}`, sk: 'WHMSG', gsi2pk: 'CONTACT#7#42', gsi2sk: `WHMSG#${AT}#${message.id}`, ...message, expires_at: EXPIRES } } }],
+    ]);
   });
 
   it("keeps a client's endpoint list in the config cache until a write of the client forgets it", async () => {

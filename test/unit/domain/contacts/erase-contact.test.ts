@@ -5,8 +5,8 @@ import { AppError } from '../../../../shared/errors.js';
 import { contactRecord } from '../../support/contact-fixtures.js';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
-const HISTORY: ContactHistory = { events: [1, 2], executions: [10, 11], sentEmails: ['e-1'] };
-const SCRUB: HistoryScrub = { events: 2, executions: 2, executionsCancelled: 1, sentEmails: 1, logs: 3 };
+const HISTORY: ContactHistory = { events: [1, 2], executions: [10, 11], sentEmails: ['e-1'], webhookMessages: ['msg_1'] };
+const SCRUB: HistoryScrub = { events: 2, executions: 2, executionsCancelled: 1, sentEmails: 1, logs: 3, webhookMessages: 1, webhookAttempts: 2 };
 
 /** A fake erasure store that records its calls; `changedTimes` tombstone attempts answer `changed` first. */
 function fakes(contact: ContactRecord | undefined, options: { erased?: boolean; changedTimes?: number } = {}) {
@@ -66,6 +66,8 @@ describe('eraseContact', () => {
       executions_cancelled: 1,
       sent_emails: 1,
       logs: 3,
+      webhook_messages: 1,
+      webhook_attempts: 2,
       erased_at: NOW.toISOString(),
     });
   });
