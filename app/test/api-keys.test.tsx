@@ -12,7 +12,8 @@ import { failure, fakeApi, ok } from './fake-api.js';
 const AT = '2026-11-26T09:00:00.000Z';
 const FULL = `els_${'A1b2C3d4E5'.repeat(4)}`;
 const keyOf = (id: number, label: string | null, overrides: Record<string, unknown> = {}) => ({
-  id, label, enabled: true, masked_key: `els_…${String(id).padStart(4, 'x')}`, created_at: AT, created_by: 1, last_used_at: null, disabled_at: null, ...overrides,
+  id, label, enabled: true, masked_key: `els_…${String(id).padStart(4, 'x')}`, created_at: AT, created_by: 1,
+  creator: { id: 1, email: 'owner@example.com', name: 'Olga' }, personal_for: null, last_used_at: null, disabled_at: null, disabled_reason: null, ...overrides,
 });
 
 afterEach(() => {
@@ -76,6 +77,32 @@ describe('the API keys page', () => {
       ['PATCH', '/api/v1/client/api-keys/1', { enabled: false }],
       ['DELETE', '/api/v1/client/api-keys/2', undefined],
     ]);
+  });
+
+  it('names the user who created each key, and a key that ended with its user says why and offers no Enable', async () => {
+    fakeApi({
+      'GET /api/v1/client/api-keys': ok({
+        api_keys: [
+          keyOf(1, null, { created_by: null, creator: null }),
+          keyOf(2, 'CRM sync', { created_by: 5, creator: { id: 5, email: 'ada@example.com', name: 'Ada' } }),
+          keyOf(3, 'Personal key of bo@example.com', { created_by: 6, creator: null, personal_for: 6, enabled: false, disabled_at: AT, disabled_reason: 'holder_removed' }),
+          keyOf(4, 'Old', { created_by: 7, creator: { id: 7, email: 'cy@example.com', name: 'Cy' }, enabled: false, disabled_at: AT, disabled_reason: 'holder_demoted' }),
+        ],
+      }),
+    });
+
+    render(<ApiKeysPage api={createApi()} params={{}} signedIn={as('owner')} />);
+
+    const table = await screen.findByRole('table');
+    const row = (name: string) => within(table).getByRole('rowheader', { name }).closest('tr')!;
+    expect(within(table).getByRole('columnheader', { name: 'Created by' })).toBeTruthy();
+    expect(row('(no label)').textContent).toContain('Set up with the account');
+    expect(row('CRM sync').textContent).toContain('Ada (ada@example.com)');
+    expect(row('Personal key of bo@example.com').textContent).toContain('A removed user (personal key)');
+    expect(row('Personal key of bo@example.com').textContent).toContain('its user was removed');
+    expect(row('Old').textContent).toContain('its user may no longer hold keys');
+    expect(within(row('Old')).queryByRole('button', { name: 'Enable Old' })).toBeNull();
+    expect(within(row('CRM sync')).getByRole('button', { name: 'Disable CRM sync' })).toBeTruthy();
   });
 
   it("shows the label's error item at its field", async () => {

@@ -76,6 +76,44 @@ describe('the users page', () => {
     ]);
   });
 
+  it('tells the owner, before removing or demoting a user, how many API keys that disables', async () => {
+    const ADA = { ...BOB, id: 5, name: 'Ada', email: 'ada@example.com', role: 2, role_name: 'admin' };
+    const key = (id: number, overrides: Record<string, unknown>) => ({
+      id, label: `k${id}`, enabled: true, masked_key: 'els_…xxxx', created_at: AT, created_by: 1, creator: null, personal_for: null, last_used_at: null, disabled_at: null, disabled_reason: null, ...overrides,
+    });
+    const calls = fakeApi({
+      'GET /api/v1/client/users': ok({ users: [OWNER, ADA, BOB] }),
+      'GET /api/v1/client/api-keys': ok({
+        api_keys: [
+          key(1, { created_by: 5 }),
+          key(2, { created_by: 5, personal_for: 5 }),
+          key(3, { created_by: 5, enabled: false }),
+          key(4, { created_by: 1 }),
+        ],
+      }),
+      'PATCH /api/v1/client/users/5': ok({ ...ADA, role: 3, role_name: 'member' }),
+      'DELETE /api/v1/client/users/5': ok(ADA),
+    });
+    render(<UsersPage api={createApi()} params={{}} signedIn={as('owner')} />);
+    const ada = (await screen.findByRole('heading', { name: 'Ada' })).closest('li')!;
+
+    // Assess: the count is shown beside Ada, not beside Bob (who holds none)
+    await waitFor(() => expect(ada.textContent).toContain('2 API keys created or held by Ada: removing them, or making them a member or viewer, disables them for good.'));
+    expect(screen.getByRole('heading', { name: 'Bob' }).closest('li')!.textContent).not.toContain('API key');
+
+    // Act: a change to member asks first, naming the count
+    fireEvent.change(within(ada).getByLabelText('Role of Ada'), { target: { value: '3' } });
+    fireEvent.click(within(ada).getByRole('button', { name: 'Change role' }));
+    expect(within(ada).getByRole('group', { name: 'Make Ada a member? 2 API keys will be disabled, and their sessions end.' })).toBeTruthy();
+    expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
+    fireEvent.click(within(ada).getByRole('button', { name: 'Yes, change role' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Ada’s role changed; their sessions ended and 2 API keys disabled.'));
+
+    // Act: removal says it too
+    fireEvent.click(within(ada).getByRole('button', { name: 'Remove Ada' }));
+    expect(within(ada).getByRole('group', { name: 'Remove Ada? Their sessions end at once, and 2 API keys will be disabled.' })).toBeTruthy();
+  });
+
   it('transfers ownership only after asking, then asks who is signed in again', async () => {
     const calls = fakeApi({
       'GET /api/v1/client/users': ok({ users: [OWNER, BOB] }),

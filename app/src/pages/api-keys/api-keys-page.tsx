@@ -7,9 +7,22 @@ import { ConfirmButton, SecretOnce } from '../settings/st-parts.js';
 
 type ApiKey = components['schemas']['ApiKeyListed'];
 
+/** Who made the key, as the list names it: its creator, or the admin CLI's / an API key's rotation when no user did. */
+export function creatorOf(key: ApiKey): string {
+  if (key.creator) return `${key.creator.name} (${key.creator.email})`;
+  return key.created_by === null ? 'Set up with the account' : 'A removed user';
+}
+
+/** Why a disabled key is off when it was not its own switch: it ended with its user. */
+const HOLDER_REASON = {
+  holder_removed: 'its user was removed',
+  holder_demoted: 'its user may no longer hold keys',
+} as const;
+
 /**
  * API keys (issue 25 §1; the accounts issue's session-only routes, roles with `keys`): every key with its label,
- * masked; a new key shown in full once, with a copy button; disable, enable, delete.
+ * masked, and who created it; a new key shown in full once, with a copy button; disable, enable, delete. A key that
+ * ended with its user (removed, or given a role without keys) says so and cannot be enabled again.
  */
 export function ApiKeysPage({ api }: PageProps) {
   const [keys, setKeys] = useState<ApiKey[] | undefined>();
@@ -75,7 +88,8 @@ export function ApiKeysPage({ api }: PageProps) {
       </div>
       <p class="hint">
         Your systems send events and read data with a key: <code>Authorization: Bearer &lt;key&gt;</code>. A key is shown in full
-        once, when it is created; here it is masked.
+        once, when it is created; here it is masked. A key belongs to the user who created it: removing that user, or making
+        them a member or viewer, disables it.
       </p>
       {created && <SecretOnce id="st-new-key" title={`New key “${created.label}”`} value={created.key} onDone={() => setCreated(undefined)} />}
       <form class="card st-inline" onSubmit={onCreate} aria-labelledby="st-create-key-title">
@@ -119,6 +133,7 @@ export function ApiKeysPage({ api }: PageProps) {
                 <th scope="col">Label</th>
                 <th scope="col">Key</th>
                 <th scope="col">State</th>
+                <th scope="col">Created by</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Actions</th>
@@ -137,8 +152,13 @@ export function ApiKeysPage({ api }: PageProps) {
                     ) : (
                       <>
                         Disabled <When at={key.disabled_at} />
+                        {key.disabled_reason && <span class="hint">: {HOLDER_REASON[key.disabled_reason]}</span>}
                       </>
                     )}
+                  </td>
+                  <td class="st-break">
+                    {creatorOf(key)}
+                    {key.personal_for !== null && <span class="hint"> (personal key)</span>}
                   </td>
                   <td>
                     <When at={key.created_at} />
@@ -147,9 +167,11 @@ export function ApiKeysPage({ api }: PageProps) {
                     <When at={key.last_used_at} />
                   </td>
                   <td class="st-row-actions">
-                    <button type="button" class="st-small" disabled={busy} onClick={() => act(key, key.enabled ? 'disable' : 'enable')} aria-label={`${key.enabled ? 'Disable' : 'Enable'} ${key.label ?? key.masked_key}`}>
-                      {key.enabled ? 'Disable' : 'Enable'}
-                    </button>
+                    {!key.disabled_reason && (
+                      <button type="button" class="st-small" disabled={busy} onClick={() => act(key, key.enabled ? 'disable' : 'enable')} aria-label={`${key.enabled ? 'Disable' : 'Enable'} ${key.label ?? key.masked_key}`}>
+                        {key.enabled ? 'Disable' : 'Enable'}
+                      </button>
+                    )}
                     <ConfirmButton label="Delete" name={`Delete ${key.label ?? key.masked_key}`} confirm={`Delete ${key.label ?? key.masked_key} for good?`} busy={busy} danger onConfirm={() => act(key, 'delete')} />
                   </td>
                 </tr>

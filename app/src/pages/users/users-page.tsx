@@ -8,6 +8,13 @@ import type { PageProps } from '../registry.js';
 import { ConfirmButton } from '../settings/st-parts.js';
 
 type User = components['schemas']['User'];
+type ApiKey = components['schemas']['ApiKeyListed'];
+
+/** The enabled API keys a user created or holds: what removing it, or a role without keys, disables. */
+export const keysEndingWith = (keys: readonly ApiKey[], userId: number): number =>
+  keys.filter((key) => key.enabled && (key.created_by === userId || key.personal_for === userId)).length;
+
+const keyCount = (n: number): string => `${n} API key${n === 1 ? '' : 's'}`;
 
 /** The roles, as the API numbers them, and what each may do (shared/domain/users/roles.ts). */
 export const ROLE_CHOICES = [
@@ -21,13 +28,16 @@ const INVITE_FIELDS = ['email', 'name', 'role'] as const;
 
 /**
  * Users (issue 25 §1; the accounts issue): the client's users and roles, for every role. The owner invites (an e-mail
- * with a one-time sign-in link), changes a role (role owner transfers ownership) and removes; others only read.
+ * with a one-time sign-in link), changes a role (role owner transfers ownership) and removes; others only read. Before
+ * a removal or a change to member or viewer, the owner sees how many API keys of that user it will disable (the keys
+ * list names each key's creator and personal holder).
  */
 export function UsersPage({ api, signedIn }: PageProps) {
   const [users, setUsers] = useState<User[] | undefined>();
   const [failure, setFailure] = useState<Failure | undefined>();
   const [done, setDone] = useState('');
   const [loads, setLoads] = useState(0);
+  const [keys, setKeys] = useState<ApiKey[] | undefined>();
   const owner = can(signedIn, 'users');
 
   useEffect(() => {
@@ -36,10 +46,17 @@ export function UsersPage({ api, signedIn }: PageProps) {
       (answer) => current && setUsers(answer.data.users),
       (error: unknown) => current && setFailure(failureOfError(error)),
     );
+    // Only the owner removes or changes roles, and may read the keys; without them the counts are not shown.
+    if (owner && can(signedIn, 'keys')) {
+      answerOf(api.GET('/api/v1/client/api-keys'), 'Reading the API keys').then(
+        (answer) => current && setKeys(answer.data.api_keys),
+        () => current && setKeys(undefined),
+      );
+    }
     return () => {
       current = false;
     };
-  }, [api, loads]);
+  }, [api, loads, owner]);
 
   const changed = (message: string) => {
     setDone(message);
@@ -63,7 +80,15 @@ export function UsersPage({ api, signedIn }: PageProps) {
       {users && (
         <ul class="st-list" id="st-users-list">
           {users.map((user) => (
-            <UserItem key={user.id} api={api} user={user} self={user.id === signedIn.user.id} owner={owner} onChanged={changed} />
+            <UserItem
+              key={user.id}
+              api={api}
+              user={user}
+              self={user.id === signedIn.user.id}
+              owner={owner}
+              keys={keys && keysEndingWith(keys, user.id)}
+              onChanged={changed}
+            />
           ))}
         </ul>
       )}
@@ -76,8 +101,8 @@ export function UsersPage({ api, signedIn }: PageProps) {
   );
 }
 
-function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; onChanged: (message: string) => void }) {
-  const { api, user, self, owner, onChanged } = props;
+function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; keys: number | undefined; onChanged: (message: string) => void }) {
+  const { api, user, self, owner, keys, onChanged } = props;
   const [role, setRole] = useState(String(user.role));
   const [failure, setFailure] = useState<Failure | undefined>();
   const [busy, setBusy] = useState(false);
@@ -100,6 +125,15 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
   const roleId = `st-role-${user.id}`;
   const roleError = fieldErrorOf(failure, 'role');
   const newRole = Number(role) as 1 | 2 | 3 | 4;
+  const ending = keys ?? 0;
+  const endsKeys = ending > 0 && newRole > 2;
+  const changeRole = () =>
+    run(
+      'Changing the role',
+      () => api.PATCH('/api/v1/client/users/{id}', { ...path, body: { role: newRole } }),
+      `${user.name}’s role changed; their sessions ended${endsKeys ? ` and ${keyCount(ending)} disabled` : ''}.`,
+    );
+  const newRoleName = ROLE_CHOICES.find((choice) => choice.role === newRole)?.name ?? 'member';
   return (
     <li class="card st-item">
       <div class="st-item-head">
@@ -113,6 +147,12 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
       <p class="hint">
         Last signed in: <When at={user.last_sign_in_at} />. Added <When at={user.created_at} />.
       </p>
+      {manageable && ending > 0 && (
+        <p class="hint" id={`st-user-keys-${user.id}`}>
+          {keyCount(ending)} created or held by {user.name}: removing them, or making them a member or viewer, disables{' '}
+          {ending === 1 ? 'it' : 'them'} for good.
+        </p>
+      )}
       {manageable && (
         <div class="st-row-actions">
           <label for={roleId}>Role of {user.name}</label>
@@ -136,23 +176,28 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
                 await loadSession(api).catch(() => undefined);
               }}
             />
+          ) : endsKeys && newRole !== user.role ? (
+            <ConfirmButton
+              label="Change role"
+              confirm={`Make ${user.name} a ${newRoleName}? ${keyCount(ending)} will be disabled, and their sessions end.`}
+              busy={busy}
+              danger
+              onConfirm={changeRole}
+            />
           ) : (
-            <button
-              type="button"
-              class="st-small"
-              disabled={busy || newRole === user.role}
-              onClick={() => run('Changing the role', () => api.PATCH('/api/v1/client/users/{id}', { ...path, body: { role: newRole } }), `${user.name}’s role changed; their sessions ended.`)}
-            >
+            <button type="button" class="st-small" disabled={busy || newRole === user.role} onClick={changeRole}>
               Change role
             </button>
           )}
           <ConfirmButton
             label="Remove"
             name={`Remove ${user.name}`}
-            confirm={`Remove ${user.name}? Their sessions end at once.`}
+            confirm={`Remove ${user.name}? Their sessions end at once${ending > 0 ? `, and ${keyCount(ending)} will be disabled` : ''}.`}
             busy={busy}
             danger
-            onConfirm={() => run('Removing the user', () => api.DELETE('/api/v1/client/users/{id}', path), `${user.name} removed.`)}
+            onConfirm={() =>
+              run('Removing the user', () => api.DELETE('/api/v1/client/users/{id}', path), `${user.name} removed${ending > 0 ? `; ${keyCount(ending)} disabled` : ''}.`)
+            }
           />
           <FieldError id={`${roleId}-error`} message={roleError} />
         </div>
