@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as z from '../../validation/zod.js';
+import { emailFormat } from '../../validation/email-address.js';
 import type { Clock, Ids } from '../../ports.js';
 import type { ApiKeyStore } from '../api-keys/api-key-store.js';
 import type { ClientRecord, ClientStore } from './client-store.js';
@@ -14,7 +15,7 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import { initialSettings } from '../settings/update-settings.js';
 
 export const CreateClientInput = z.object({
-  email: z.email(),
+  email: emailFormat(),
   name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
   plan: z._default(z.enum(PLAN_TIERS), 'free'),
 });

@@ -1,4 +1,5 @@
 import * as z from '../../validation/zod.js';
+import { emailFormat } from '../../validation/email-address.js';
 import { healthScore } from '../tracking/health-score.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import type { ContactRecord } from './contact-store.js';
@@ -35,7 +36,7 @@ export const ContactView = z
     client_id: z.int().check(z.gte(1)),
     client_contact_id: text.check(z.meta({ description: "The caller's own identifier (events name the contact by it as `uid`)" })),
     external_id: text,
-    email: z.email().check(z.meta({ description: 'Unique per client, lower-cased', examples: ['ada@example.com'] })),
+    email: emailFormat().check(z.meta({ description: 'Unique per client, lower-cased', examples: ['ada@example.com'] })),
     first_name: text,
     last_name: text,
     company: text,

@@ -1,5 +1,6 @@
 import * as z from '../../validation/zod.js';
 import { storableNumber } from '../../validation/storable-value.js';
+import { emailFormat, MAX_EMAIL_LENGTH } from '../../validation/email-address.js';
 import { zoneName } from '../time/zone-name.js';
 
 /** Contact `source` values of SPEC.md; input accepts the name or the integer. */
@@ -14,11 +15,10 @@ export const Timestamp = z.pipe(
   z.transform((v: string) => new Date(v).toISOString()),
 );
 
-/** RFC 5321's limit on a forward path; it also keeps every key built from an address far below 1 024 bytes. */
-export const MAX_EMAIL_LENGTH = 254;
+export { MAX_EMAIL_LENGTH } from '../../validation/email-address.js';
 
 /**
- * Trimmed, lower-cased, at most 254 characters, and zod's e-mail rule — one string schema with checks (not a pipe),
+ * Trimmed, lower-cased, at most 254 characters, and the service's e-mail rule (shared/validation/email-address.ts) — one string schema with checks (not a pipe),
  * so the document shows `format: email` and the rule's own `pattern`: stricter than `format: email` alone (no quoted
  * local parts, no IP literals, a dotted domain), it is what the service accepts (issue 20 §2).
  */
@@ -28,7 +28,7 @@ export const Email = z
     z.trim(),
     z.toLowerCase(),
     z.maxLength(MAX_EMAIL_LENGTH, { message: `Must be at most ${MAX_EMAIL_LENGTH} characters`, abort: true }),
-    z.email({ message: 'Must be a valid e-mail address' }),
+    emailFormat(),
   );
 
 export const Timezone = zoneName(undefined).check(

@@ -1,5 +1,6 @@
 import * as z from '../../validation/zod.js';
 import { rejectInTransform } from '../../validation/transform-issue.js';
+import { EMAIL_PATTERN, emailFormat, MAX_EMAIL_LENGTH } from '../../validation/email-address.js';
 import { zoneName } from '../time/zone-name.js';
 import { WORKFLOW_IDS } from '../workflows/catalog.js';
 
@@ -48,20 +49,20 @@ const text = (max: number, singleLine = false) =>
       }),
     );
 
-const EMAIL = z.email();
+const EMAIL = emailFormat();
 const email = z.pipe(
   z.string(),
   z.transform((raw: string, ctx) => {
     const v = raw.trim().toLowerCase();
     if (v === '') return null;
-    if (v.length > 254 || !EMAIL.safeParse(v).success) return rejectInTransform(ctx, 'format', 'Must be a valid e-mail address');
+    if (v.length > MAX_EMAIL_LENGTH || !EMAIL.safeParse(v).success) return rejectInTransform(ctx, 'format', 'Must be a valid e-mail address');
     return v;
   }),
 ).check(
   z.meta({
     format: 'email',
-    maxLength: 254,
-    pattern: z.regexes.email.source,
+    maxLength: MAX_EMAIL_LENGTH,
+    pattern: EMAIL_PATTERN.source,
     description: 'An e-mail address (trimmed, lower-cased); "" or null unsets it',
   }),
 );
