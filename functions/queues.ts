@@ -122,6 +122,17 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
       },
     ],
   },
+  // The service's own e-mails a request asked for (sign-in links, invitations), sent after its answer so the answer's
+  // time says nothing about the address. One SES call and ≤ 4 DynamoDB requests a message; a person waits for it,
+  // so no batching window. Its concurrency is its own (system mail is no lifecycle sender).
+  {
+    handler: 'send-system-mail',
+    queue: 'system-mail',
+    tableAccess: 'readWrite',
+    sendsSystemMail: true,
+    maxConcurrency: 2,
+    timeoutSeconds: 20,
+  },
   // Webhook deliveries (issue 22 §3): one signed POST a message, ≤ 10 s each, the records of a batch in parallel.
   // Two lanes: endpoints that answer are served here; a delivery to an endpoint that is failing (failing_since) is
   // moved to the failing lane, whose own small concurrency is all a dead endpoint's 10 s timeouts can hold, so one

@@ -69,12 +69,15 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'PATCH', path: '/client/api-keys/{id}', handler: 'api-keys-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/api-keys/{id}', handler: 'api-keys-delete', tableAccess: 'readWrite' },
   // Dashboard accounts (issue 23): passwordless sign-in by e-mail, sessions in cookies, users with roles.
-  { method: 'POST', path: '/auth/sign-in', handler: 'auth-sign-in', tableAccess: 'readWrite', sendsEmail: true },
-  { method: 'GET', path: '/auth/callback', handler: 'auth-callback', tableAccess: 'readWrite', html: true },
+  // The e-mail goes out after the answer (send-system-mail), so the answer's time says nothing about the address.
+  { method: 'POST', path: '/auth/sign-in', handler: 'auth-sign-in', tableAccess: 'readWrite', sendsTo: ['system-mail'] },
+  // The link's page (GET, HEAD: read only, so mail scanners burn nothing) and its button (POST: signs in).
+  { method: 'GET', path: '/auth/callback', handler: 'auth-callback', tableAccess: 'read', html: true },
+  { method: 'POST', path: '/auth/callback', handler: 'auth-callback-confirm', tableAccess: 'readWrite', html: true },
   { method: 'POST', path: '/auth/sign-out', handler: 'auth-sign-out', tableAccess: 'readWrite' },
   { method: 'GET', path: '/auth/me', handler: 'auth-me', tableAccess: 'read' },
   { method: 'GET', path: '/client/users', handler: 'users-list', tableAccess: 'read' },
-  { method: 'POST', path: '/client/users', handler: 'users-invite', tableAccess: 'readWrite', sendsEmail: true },
+  { method: 'POST', path: '/client/users', handler: 'users-invite', tableAccess: 'readWrite', sendsTo: ['system-mail'] },
   { method: 'PATCH', path: '/client/users/{id}', handler: 'users-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/users/{id}', handler: 'users-delete', tableAccess: 'readWrite' },
   { method: 'POST', path: '/client/contacts', handler: 'contacts-create', tableAccess: 'readWrite' },

@@ -43,6 +43,8 @@ const ConfigSchema = z.object({
   WEBHOOKS_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
   /** The failing endpoints' lane of webhook deliveries (its URL and ARN, as above). */
   WEBHOOKS_FAILING_QUEUE_URL: z.optional(z.url()),
+  /** The service's own e-mails (sign-in links, invitations), sent after the request that asked for them. */
+  SYSTEM_MAIL_QUEUE_URL: z.optional(z.url()),
   WEBHOOKS_FAILING_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
   /** EventBridge Scheduler: group of the one-time schedules and the role that lets them send to the queue. */
   SCHEDULER_GROUP_NAME: z.optional(z.string().check(z.minLength(1))),

@@ -63,6 +63,16 @@ export interface WebhookDeliveryMessage {
  */
 export type SesStatusMessage = Record<string, unknown>;
 
+/**
+ * One of the service's own e-mails to send after the request that asked for it has been answered (so the answer's
+ * time tells nothing about the address). Not quite a pointer: a sign-in request names an address, which may have no
+ * account (the consumer looks it up); `binding_hash` is the digest of the asking browser's sign-in cookie, never the
+ * cookie itself. An invitation points at the client and the inviter, and names the invitee as the inviter typed it.
+ */
+export type SystemMailMessage =
+  | { kind: 'sign_in'; email: string; binding_hash: string }
+  | { kind: 'invitation'; client_id: number; inviter_id: number; email: string; name: string; role: number };
+
 /** Each queue the engine sends to, with the one message shape it carries. */
 export interface QueueMessages {
   /** events queue → process-events */
@@ -75,12 +85,14 @@ export interface QueueMessages {
   webhooks: WebhookDeliveryMessage;
   /** webhook deliveries to failing endpoints (their own lane, so they hold no healthy endpoint's turn) → deliver-webhook-failing */
   'webhooks-failing': WebhookDeliveryMessage;
+  /** sign-in links and invitations → send-system-mail */
+  'system-mail': SystemMailMessage;
 }
 
 export type QueueName = keyof QueueMessages;
 
 /** Every queue's name, for inputs that name one (the admin CLI, the local redrive route); a Record keeps it complete. */
-const QUEUE_NAME_SET: Record<QueueName, true> = { events: true, workflow: true, 'ses-status': true, webhooks: true, 'webhooks-failing': true };
+const QUEUE_NAME_SET: Record<QueueName, true> = { events: true, workflow: true, 'ses-status': true, webhooks: true, 'webhooks-failing': true, 'system-mail': true };
 export const QUEUE_NAMES = Object.keys(QUEUE_NAME_SET) as [QueueName, ...QueueName[]];
 
 /** SQS's longest delivery delay: 15 minutes. Longer waits go through the Scheduler. */

@@ -1,39 +1,44 @@
 import { publicPage } from '../../shared/http/public-page.js';
 import * as z from '../../shared/validation/zod.js';
 import { API_BASE_PATH } from '../routes.js';
+import { clientStore } from '../../shared/composition/providers/client-store.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { sessionStore } from '../../shared/composition/providers/session-store.js';
 import { userStore } from '../../shared/composition/providers/user-store.js';
-import { completeSignIn } from '../../shared/domain/auth/sign-in.js';
-import { signInLinkInvalidPage } from '../../shared/domain/auth/sign-in-pages.js';
-import { sessionCookies } from '../../shared/domain/auth/session-tokens.js';
+import { readSignInLink } from '../../shared/domain/auth/sign-in.js';
+import { SIGN_IN_BINDING_COOKIE } from '../../shared/domain/auth/sign-in-binding.js';
+import { SIGN_IN_PAGE_CSP, signInConfirmPage, signInLinkInvalidPage } from '../../shared/domain/auth/sign-in-pages.js';
+import { cookieValue } from '../../shared/domain/auth/session-tokens.js';
 
-/** Where the dashboard lives (its own issue): the callback sends the signed-in browser there. */
-const DASHBOARD_PATH = '/app';
+/** Where the dashboard's sign-in page lives: the invalid-link page points there. */
+export const DASHBOARD_PATH = '/app';
 
-/** GET /auth/callback?token= — consumes the one-time link, starts a session (cookies) and redirects to the dashboard. */
+/** GET /auth/callback?token= — the link of the sign-in e-mail: a page with a "Sign in" button; it consumes nothing. */
 export const handler = publicPage(
   {
-    summary: 'Sign in with a link',
+    summary: 'Open a sign-in link',
     description:
-      'Extra (issue 23): the link of the sign-in e-mail. Consumes it (once) and starts a session: `els_session` ' +
-      '(HttpOnly, SameSite=Lax, Secure over https, Path=/api/v1; ends after 12 h idle or 7 days) and `els_csrf` (readable, ' +
-      'Path=/: echo it in `X-CSRF-Token` on every POST, PATCH or DELETE made with the session), then redirects to /app. ' +
-      'A used, expired, unknown or malformed link answers one page, 400.',
+      'Extra (issue 23): the link of the sign-in and invitation e-mails. Answers an HTML page (no script) with a ' +
+      '"Sign in" button whose form posts the token to POST /api/v1/auth/callback; opening the link (GET or HEAD, as ' +
+      'mail scanners do) consumes nothing and starts no session. In the browser that asked for the link (its ' +
+      '`els_signin` cookie) the page just offers the button; elsewhere (another device, an invitation, a link someone ' +
+      'else made the browser open) it names the account — address and client — and asks to confirm. A used, ' +
+      'expired, unknown or malformed link answers one page, 400.',
     tags: ['Sign-in'],
-    query: z.object({ token: z.optional(z.string().check(z.meta({ description: 'The one-time token of the link' }))) }),
-    pages: { 302: 'Signed in: a redirect to /app with the session cookies', 400: 'The link cannot be used (used, expired or not valid)' },
+    query: z.object({
+      token: z.optional(z.string().check(z.meta({ description: 'The one-time token of the link (43 characters)' }))),
+    }),
+    pages: {
+      200: 'The sign-in page: the account, and a button that posts the token (nothing is consumed yet)',
+      400: 'The link cannot be used (used, expired or not valid)',
+    },
   },
-  [userStore, sessionStore, clock],
+  [sessionStore, userStore, clientStore, clock],
   async ({ query }, { deps, event }) => {
-    const started = await completeSignIn(deps, query.token);
-    if (!started) return { status: 400 as const, html: signInLinkInvalidPage(`${deps.config.PUBLIC_BASE_URL}${DASHBOARD_PATH}`) };
-    const secure = event.headers?.['x-forwarded-proto'] === 'https';
-    return {
-      status: 302 as const,
-      html: '<!DOCTYPE html><title>Signed in</title><a href="/app">Continue</a>',
-      headers: { location: DASHBOARD_PATH },
-      cookies: sessionCookies(started.sessionId, started.csrfToken, { secure, apiPath: API_BASE_PATH }),
-    };
+    const nonce = cookieValue(event.cookies, event.headers?.['cookie'], SIGN_IN_BINDING_COOKIE);
+    const view = await readSignInLink(deps, query.token, nonce);
+    if (!view || !query.token) return { status: 400 as const, html: signInLinkInvalidPage(`${deps.config.PUBLIC_BASE_URL}${DASHBOARD_PATH}`) };
+    const html = signInConfirmPage({ ...view, action: `${API_BASE_PATH}/auth/callback`, token: query.token });
+    return { status: 200 as const, html, headers: { 'content-security-policy': SIGN_IN_PAGE_CSP } };
   },
 );

@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoSessionReads, epochSeconds, sessionTtl } from './session-reads.js';
-import type { SessionRecord, SessionStore, SignInLinkRecord, StartSessionOutcome } from '../../domain/auth/session-store.js';
+import type { SessionRecord, SessionStore, SignInLinkRecord, StartSessionOutcome, ThrottleKind } from '../../domain/auth/session-store.js';
 import type { UserRecord } from '../../domain/users/user-store.js';
 import { stripKeys } from './items.js';
 import { accountKeys, sessionKey } from './keys.js';
@@ -90,7 +90,7 @@ export class DynamoSessionStore extends DynamoSessionReads implements SessionSto
     );
   }
 
-  async countSignIn(kind: 'addr' | 'ip', valueHash: string, windowStart: number, expiresAt: number): Promise<number> {
+  async countSignIn(kind: ThrottleKind, valueHash: string, windowStart: number, expiresAt: number): Promise<number> {
     const out = await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,

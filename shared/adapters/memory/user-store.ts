@@ -2,7 +2,7 @@ import type { CreateUserOutcome, UserChange, UserRecord, UserRoster, UserStore }
 import type { ApiKeyRecord, KeyDisabledReason } from '../../domain/api-keys/api-key-store.js';
 import { isHeldBy } from '../../domain/api-keys/key-holders.js';
 import { ROLES, roleGrants, type Role } from '../../domain/users/roles.js';
-import type { SessionRecord, SessionStore, SignInLinkRecord, StartSessionOutcome } from '../../domain/auth/session-store.js';
+import type { SessionRecord, SessionStore, SignInLinkRecord, StartSessionOutcome, ThrottleKind } from '../../domain/auth/session-store.js';
 
 /** Users, sessions and links of the memory adapters (unit tests): one shared state, like the table's items. */
 export class MemoryAccounts {
@@ -129,7 +129,7 @@ export class MemorySessionStore implements SessionStore {
   async end(session: SessionRecord): Promise<void> {
     this.data.sessions.delete(session.session_hash);
   }
-  async countSignIn(kind: 'addr' | 'ip', valueHash: string, windowStart: number): Promise<number> {
+  async countSignIn(kind: ThrottleKind, valueHash: string, windowStart: number): Promise<number> {
     const key = `${kind}/${valueHash}/${windowStart}`;
     const n = (this.data.signInCounts.get(key) ?? 0) + 1;
     this.data.signInCounts.set(key, n);

@@ -24,10 +24,20 @@ export interface SignInLinkRecord {
   client_id: number;
   user_id: number;
   purpose: 'sign_in' | 'invitation';
+  /** The address it was mailed to: the page a browser that did not ask for it shows before signing in. */
+  email?: string;
+  /** Digest of the sign-in cookie of the browser that asked for it (sign-in links only). */
+  binding_hash?: string;
   created_at: string;
   /** The link works until then (the item's TTL follows, later). */
   valid_until: string;
 }
+
+/**
+ * What the account throttles count, each under the digest of its value: sign-in requests per (address, IP) and per IP
+ * (15 minutes); invitations per client and per recipient (a day).
+ */
+export type ThrottleKind = 'addr_ip' | 'ip' | 'invite_client' | 'invite_to';
 
 export type StartSessionOutcome = 'started' | 'used' | 'stale';
 
@@ -44,6 +54,6 @@ export interface SessionStore {
   touch(session: SessionRecord, lastSeenAt: string, idleExpiresAt: string): Promise<void>;
   /** Deletes the session and its index item. */
   end(session: SessionRecord): Promise<void>;
-  /** Adds one sign-in request to a throttle window and answers its count including it. */
-  countSignIn(kind: 'addr' | 'ip', valueHash: string, windowStart: number, expiresAt: number): Promise<number>;
+  /** Adds one request to a throttle window and answers its count including it (one write, nothing read first). */
+  countSignIn(kind: ThrottleKind, valueHash: string, windowStart: number, expiresAt: number): Promise<number>;
 }

@@ -26,3 +26,20 @@ export const invitationMessage = (to: string, link: string, clientName: string, 
     link,
     '72 hours (later, ask for a new link on the sign-in page)',
   );
+
+/**
+ * An invitation to an address that already has an account with another client: it says who invited it, and nothing
+ * else (no link: an address belongs to one account, and nothing here tells the inviter).
+ */
+export function invitationToAccountHolderMessage(to: string, clientName: string, inviterName: string): SystemMessage {
+  const intro = `${inviterName} invited you to the Email Lifecycle dashboard of ${clientName}.`;
+  const rest =
+    'Your address already has an account of the dashboard, and an address belongs to one account: to join, ask them ' +
+    'to invite another address of yours. If you do not know them, ignore this e-mail.';
+  return {
+    to,
+    subject: `You are invited to ${clientName} on Email Lifecycle`,
+    text: `${intro}\n\n${rest}\n`,
+    html: `<!doctype html><html><body style="font-family:sans-serif"><p>${escapeHtml(intro)}</p><p>${escapeHtml(rest)}</p></body></html>`,
+  };
+}

@@ -1,12 +1,6 @@
 import type { Clock, Ids } from '../../ports.js';
 import { conflict, notFound } from '../../errors.js';
-import { issueLink } from '../auth/sign-in.js';
-import { invitationMessage } from '../auth/sign-in-mail.js';
-import type { SessionStore } from '../auth/session-store.js';
-import { INVITATION_LINK_MS } from '../auth/session-tokens.js';
-import type { ClientStore } from '../clients/client-store.js';
 import { planOf } from '../settings/effective-settings.js';
-import type { SystemMail } from '../system-mail/system-mail.js';
 import { ROLES, type Role } from './roles.js';
 import { toUserView, type UserView } from './schemas.js';
 import type { UserRecord, UserStore } from './user-store.js';
@@ -45,41 +39,6 @@ export async function addUser(
   if (outcome === 'limit') throw maxUsersReached(max);
   if (outcome === 'email_taken') throw emailTaken();
   return user;
-}
-
-export interface InviteDeps {
-  clock: Clock;
-  ids: Ids;
-  users: UserStore;
-  clients: ClientStore;
-  sessions: SessionStore;
-  systemMail: SystemMail;
-}
-
-/**
- * POST /client/users: the user, then an invitation with a one-time sign-in link (72 h) through the service's own mail.
- * The user exists whether or not the e-mail went out (`invitation_sent`); the invitee can always ask for a sign-in link.
- */
-export async function inviteUser(
-  deps: InviteDeps,
-  clientId: number,
-  inviterId: number,
-  input: { email: string; name: string; role: Role },
-  callbackUrl: string,
-  onSendError: (error: unknown) => void,
-): Promise<UserView & { invitation_sent: boolean }> {
-  const [client, inviter] = await Promise.all([deps.clients.get(clientId), deps.users.get(clientId, inviterId)]);
-  if (!client) throw notFound('client');
-  const user = await addUser(deps, client, { ...input, invited_by: inviterId });
-  let sent = false;
-  try {
-    const token = await issueLink(deps, user, 'invitation', INVITATION_LINK_MS);
-    const result = await deps.systemMail.send(invitationMessage(user.email, `${callbackUrl}?token=${token}`, client.name, inviter?.name ?? 'A colleague'));
-    sent = result.kind === 'sent';
-  } catch (error) {
-    onSendError(error);
-  }
-  return { ...toUserView(user), invitation_sent: sent };
 }
 
 const changedMeanwhile = () => conflict('state', 'user', 'The user changed meanwhile (another change or a sign-in); read it and try again');

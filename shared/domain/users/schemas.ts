@@ -21,7 +21,9 @@ const Name = z
 
 /** POST /client/users: an invitation. Ownership is never given here: PATCH another user's role to 1 transfers it. */
 export const InviteUserBody = z.object({
-  email: Email.check(z.meta({ description: 'Unique across every client: one account per address (409 `unique` otherwise)' })),
+  email: Email.check(
+    z.meta({ description: 'An address of this client’s users answers 409 `unique`; any other address, with an account elsewhere or none, the same 202' }),
+  ),
   name: Name,
   role: RoleValue([2, 3, 4], '2 admin, 3 member, 4 viewer (1 owner only by transfer: PATCH /client/users/{id})'),
 });
@@ -47,12 +49,21 @@ const UserFields = z.object({
 export const UserView = UserFields.check(z.meta({ id: 'User', description: 'A user of the dashboard, with its role in the client.' }));
 export type UserView = z.output<typeof UserView>;
 
-/** What an invitation answers: the user, and whether the e-mail went out (OpenAPI `InvitedUser`). */
-export const InvitedUserView = z
-  .extend(UserFields, {
-    invitation_sent: z.boolean().check(z.meta({ description: 'false: the e-mail could not be sent now; the user can ask for a sign-in link' })),
+/**
+ * What an invitation answers (OpenAPI `Invitation`): the same for every address, whether or not it has an account
+ * with another client, so the answer tells nothing about other clients' users.
+ */
+export const InvitationView = z
+  .object({
+    email: z.string(),
+    name: z.string(),
+    role: UserFields.shape.role,
+    role_name: UserFields.shape.role_name,
+    invited_by: z.int(),
+    valid_until: UtcTimestamp.check(z.meta({ description: 'The invitation link works until then (72 hours)' })),
   })
-  .check(z.meta({ id: 'InvitedUser', description: 'The invited user, and whether the invitation e-mail was sent.' }));
+  .check(z.meta({ id: 'Invitation', description: 'An invitation on its way: the e-mail is sent after the answer.' }));
+export type InvitationView = z.output<typeof InvitationView>;
 
 export const toUserView = (user: UserRecord): UserView => ({
   id: user.id,

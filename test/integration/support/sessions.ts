@@ -25,6 +25,8 @@ export interface RawResponse {
 export interface RawOptions {
   headers?: Record<string, string>;
   body?: unknown;
+  /** A form-encoded body instead (a page's form post). */
+  form?: Record<string, string>;
   /**
    * The client's address: every test signs in from loopback addresses of its own (127.x.y.z), so the sign-in limit per
    * IP (30 in 15 minutes) is one test's, not the whole run's.
@@ -41,8 +43,9 @@ export const ownLoopbackAddress = (): string => `127.${randomInt(1, 255)}.${rand
  */
 export function raw(method: string, path: string, options: RawOptions = {}): Promise<RawResponse> {
   const url = new URL(path.startsWith('!') ? path.slice(1) : `${API_BASE_PATH}${path}`, inject('baseUrl'));
-  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-  const headers: Record<string, string> = { ...(payload ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  const payload = options.form ? new URLSearchParams(options.form).toString() : options.body === undefined ? undefined : JSON.stringify(options.body);
+  const type = options.form ? 'application/x-www-form-urlencoded' : 'application/json';
+  const headers: Record<string, string> = { ...(payload ? { 'content-type': type } : {}), ...options.headers };
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers, localAddress: options.from ?? '127.0.0.1' }, (res) => {
       const chunks: Buffer[] = [];
@@ -86,24 +89,57 @@ export async function signInLinkOf(email: string, count = 1): Promise<string> {
   return link;
 }
 
-/** Follows a link of a mail (the callback) without following its redirect. */
-export const openLink = (link: string, from?: string): Promise<RawResponse> => {
+/** Opens a link of a mail (the callback's page, GET) as a browser holding `cookie` would; nothing is consumed. */
+export const openLink = (link: string, from?: string, cookie?: string): Promise<RawResponse> => {
   const url = new URL(link);
-  return raw('GET', `!${url.pathname}${url.search}`, { from });
+  return raw('GET', `!${url.pathname}${url.search}`, { from, ...(cookie ? { headers: { cookie } } : {}) });
 };
 
-/** Signs `email` in as a browser would: asks for a link, opens the link from the SES mailbox, keeps the cookies. */
+/** The token of a sign-in link. */
+export const tokenOf = (link: string): string => new URL(link).searchParams.get('token') ?? '';
+
+/**
+ * Presses the "Sign in" button of the callback page: POST /auth/callback with the token (and `confirm=yes` when the
+ * page asked), from this origin, with the browser's cookies; redirects not followed.
+ */
+export function pressSignIn(
+  link: string,
+  options: { cookie?: string; confirm?: boolean; from?: string; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
+  const form: Record<string, string> = { token: tokenOf(link), ...(options.confirm ? { confirm: 'yes' } : {}) };
+  return raw('POST', '/auth/callback', {
+    form,
+    from: options.from,
+    headers: { 'sec-fetch-site': 'same-origin', ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
+  });
+}
+
+/** The sign-in binding cookie a POST /auth/sign-in answer set, as a Cookie header (`els_signin=…`). */
+export const bindingCookieOf = (setCookies: readonly string[]): string => `els_signin=${cookieOf(setCookies, 'els_signin') ?? ''}`;
+
+/** The session a callback answer started. */
+export function sessionOf(answer: RawResponse): Session {
+  const session = cookieOf(answer.setCookies, 'els_session');
+  const csrf = cookieOf(answer.setCookies, 'els_csrf');
+  if (!session || !csrf) throw new Error(`the callback set no session (${answer.status}): ${answer.setCookies.join(' | ')}`);
+  return { cookie: `els_session=${session}; els_csrf=${csrf}`, csrf, setCookies: answer.setCookies };
+}
+
+/**
+ * Signs `email` in as a browser would: asks for a link (keeping the binding cookie), opens the link from the SES
+ * mailbox (the page) and presses its button.
+ */
 export async function signIn(email: string): Promise<Session> {
   const before = (await sesMailsTo(email)).length;
   const from = ownLoopbackAddress();
   const asked = await raw('POST', '/auth/sign-in', { body: { email }, from });
   expect(asked.status).toBe(202);
-  const answer = await openLink(await signInLinkOf(email, before + 1), from);
-  expect(answer.status).toBe(302);
-  const session = cookieOf(answer.setCookies, 'els_session');
-  const csrf = cookieOf(answer.setCookies, 'els_csrf');
-  if (!session || !csrf) throw new Error(`the callback set no session: ${answer.setCookies.join(' | ')}`);
-  return { cookie: `els_session=${session}; els_csrf=${csrf}`, csrf, setCookies: answer.setCookies };
+  const cookie = bindingCookieOf(asked.setCookies);
+  const link = await signInLinkOf(email, before + 1);
+  expect((await openLink(link, from, cookie)).status).toBe(200);
+  const answer = await pressSignIn(link, { cookie, from });
+  expect(answer.status).toBe(303);
+  return sessionOf(answer);
 }
 
 /** A request made with a session: the cookies, and on a change the CSRF header (unless `csrf: false`). */

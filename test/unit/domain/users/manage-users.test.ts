@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryClientAdapters } from '../../../../shared/adapters/memory/client-stores.js';
 import { createClient } from '../../../../shared/domain/clients/create-client.js';
-import { addUser, changeUserRole, inviteUser, listUsers, removeUser } from '../../../../shared/domain/users/manage-users.js';
+import { addUser, changeUserRole, listUsers, removeUser } from '../../../../shared/domain/users/manage-users.js';
 import type { SystemMessage } from '../../../../shared/domain/system-mail/system-mail.js';
 import { AppError } from '../../../../shared/errors.js';
 import { hashApiKey } from '../../../../shared/domain/api-keys/api-key.js';
@@ -36,28 +36,6 @@ describe('users (issue 23 §1)', () => {
     const error = await failure(createClient(deps, { email: 'owner@acme.test', name: 'Again' }));
     expect(error.status).toBe(409);
     expect(await deps.clients.list()).toHaveLength(1);
-  });
-
-  it('invites within max_users (starter: 3) and mails the invitee a 72-hour link', async () => {
-    const { deps, client, mails } = await setup('starter');
-    const invited = await inviteUser(deps, client.id, client.owner_user_id, { email: 'mia@acme.test', name: 'Mia', role: 3 }, 'https://api.test/cb', () => undefined);
-    expect(invited).toMatchObject({ email: 'mia@acme.test', role: 3, invited_by: client.owner_user_id, invitation_sent: true });
-    expect(mails[0]).toMatchObject({ to: 'mia@acme.test', subject: 'You are invited to Acme on Email Lifecycle' });
-    expect(mails[0]!.text).toMatch(/https:\/\/api\.test\/cb\?token=[A-Za-z0-9_-]{43}/);
-    expect([...deps.sessions.data.links.values()][0]).toMatchObject({ purpose: 'invitation', valid_until: '2026-01-18T10:00:00.000Z' });
-    await addUser(deps, { id: client.id, plan: 'starter' }, { email: 'vic@acme.test', name: 'Vic', role: 4 });
-    const over = await failure(inviteUser(deps, client.id, client.owner_user_id, { email: 'x@acme.test', name: 'X', role: 4 }, 'https://x', () => undefined));
-    expect([over.status, over.items]).toEqual([409, [{ condition: 'max', key: 'users', error: 'The plan allows at most 3 users; remove one or upgrade the plan' }]]);
-    const taken = await failure(inviteUser(deps, client.id, client.owner_user_id, { email: 'mia@acme.test', name: 'M', role: 4 }, 'https://x', () => undefined));
-    expect(taken.items[0]).toMatchObject({ condition: 'unique', key: 'email' });
-  });
-
-  it('keeps the user when the invitation cannot be sent, and says so', async () => {
-    const { deps, client } = await setup();
-    const broken = { ...deps, systemMail: { send: async () => Promise.reject(new Error('down')) } };
-    const invited = await inviteUser(broken, client.id, client.owner_user_id, { email: 'mia@acme.test', name: 'Mia', role: 2 }, 'https://x', () => undefined);
-    expect(invited.invitation_sent).toBe(false);
-    expect((await listUsers(deps, client.id)).map((u) => u.email)).toEqual(['owner@acme.test', 'mia@acme.test']);
   });
 
   it('transfers ownership (the owner becomes admin), and never demotes or removes the owner directly', async () => {

@@ -1,6 +1,10 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as callback } from '../../../../functions/http/auth-callback.js';
+import { handler as press } from '../../../../functions/http/auth-callback-confirm.js';
+import { handler as sendSystemMail } from '../../../../functions/queue/send-system-mail.js';
+import { toSqsEvent } from '../../../../local/queue-functions.js';
+import type { Queue, QueueMessages, QueueName } from '../../../../shared/ports.js';
 import { handler as me } from '../../../../functions/http/auth-me.js';
 import { handler as signIn } from '../../../../functions/http/auth-sign-in.js';
 import { handler as signOut } from '../../../../functions/http/auth-sign-out.js';
@@ -28,14 +32,38 @@ const event = (routeKey: string, parts: Partial<APIGatewayProxyEventV2> = {}): A
 
 let output = '';
 const mails: SystemMessage[] = [];
+const queued: string[] = [];
+
+/** The Queue port, keeping each message's body; `deliver` hands them to the real queue function. */
+const queue: Queue = {
+  async send<Q extends QueueName>(_queue: Q, message: QueueMessages[Q]) {
+    queued.push(JSON.stringify(message));
+  },
+  async sendBatch() {
+    throw new Error('not used');
+  },
+};
+const deliver = async () => {
+  const deliveries = queued.splice(0).map((body, i) => ({ messageId: `m-${i}`, body, receiveCount: 1, sentAt: Date.now() }));
+  expect(await sendSystemMail(toSqsEvent('system-mail', deliveries), context)).toEqual({ batchItemFailures: [] });
+};
+
+/** The sign-in page's button, pressed in the browser that asked (`binding`: its els_signin cookie). */
+const pressEvent = (token: string, binding: string, headers: Record<string, string> = {}) =>
+  event('POST /api/v1/auth/callback', {
+    body: `token=${token}`,
+    cookies: [binding],
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-proto': 'http', 'sec-fetch-site': 'same-origin', ...headers },
+  });
 
 beforeEach(async () => {
   output = '';
   mails.length = 0;
+  queued.length = 0;
   const stores = memoryStores();
   await createClient(stores, { email: 'owner@acme.test', name: 'Acme' });
   const systemMail = { send: async (m: SystemMessage) => (mails.push(m), { kind: 'sent' as const, providerMessageId: 'm-1' }) };
-  setContainer(createContainer({ config: loadConfig({ AUTH_CACHE_TTL_SECONDS: '0' }), overrides: { ...stores, systemMail } }));
+  setContainer(createContainer({ config: loadConfig({ AUTH_CACHE_TTL_SECONDS: '0' }), overrides: { ...stores, systemMail, queue } }));
   logger.setLogLevel('DEBUG');
   const capture = (chunk: unknown) => ((output += String(chunk)), true);
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
@@ -52,13 +80,18 @@ describe('sign-in secrets in logs (issue 23 §4)', () => {
   it('never logs a link token, a session id or a CSRF token, at DEBUG, through sign-in, callback, use, reuse and sign-out', async () => {
     const asked = (await signIn(event('POST /api/v1/auth/sign-in', { body: JSON.stringify({ email: 'owner@acme.test' }) }), context)) as APIGatewayProxyStructuredResultV2;
     expect(asked.statusCode).toBe(202);
+    expect(mails).toEqual([]);
+    await deliver();
+    const binding = asked.cookies![0]!.split(';')[0]!;
     const token = /token=([A-Za-z0-9_-]{43})/.exec(mails[0]!.text)![1]!;
-    const linkEvent = event('GET /api/v1/auth/callback', { rawQueryString: `token=${token}`, queryStringParameters: { token } });
-    const opened = (await callback(linkEvent, context)) as APIGatewayProxyStructuredResultV2;
-    expect(opened.statusCode).toBe(302);
-    const cookies = opened.cookies!.map((c) => c.split(';')[0]!);
+    const linkEvent = event('GET /api/v1/auth/callback', { rawQueryString: `token=${token}`, queryStringParameters: { token }, cookies: [binding] });
+    expect(((await callback(linkEvent, context)) as APIGatewayProxyStructuredResultV2).statusCode).toBe(200);
+    const opened = (await press(pressEvent(token, binding), context)) as APIGatewayProxyStructuredResultV2;
+    expect(opened.statusCode).toBe(303);
+    const cookies = opened.cookies!.slice(0, 2).map((c) => c.split(';')[0]!);
     const [sessionId, csrf] = cookies.map((c) => c.split('=')[1]!);
     expect((await me(event('GET /api/v1/auth/me', { cookies }), context)) as APIGatewayProxyStructuredResultV2).toMatchObject({ statusCode: 200 });
+    expect(((await press(pressEvent(token, binding), context)) as APIGatewayProxyStructuredResultV2).statusCode).toBe(400);
     expect(((await callback(linkEvent, context)) as APIGatewayProxyStructuredResultV2).statusCode).toBe(400);
     const out = (await signOut(event('POST /api/v1/auth/sign-out', { cookies, headers: { 'x-csrf-token': csrf! } }), context)) as APIGatewayProxyStructuredResultV2;
     expect(out.statusCode).toBe(200);
@@ -66,17 +99,20 @@ describe('sign-in secrets in logs (issue 23 §4)', () => {
 
     // The handlers did log (one access line per request at least) — and none of the secrets.
     expect(output).toContain('request completed');
-    for (const secret of [token, sessionId!, csrf!]) expect(output).not.toContain(secret);
+    for (const secret of [token, sessionId!, csrf!, binding.split('=')[1]!]) expect(output).not.toContain(secret);
   });
 
   it('sets Secure cookies when the request came over https (API Gateway’s X-Forwarded-Proto)', async () => {
-    await signIn(event('POST /api/v1/auth/sign-in', { body: JSON.stringify({ email: 'owner@acme.test' }) }), context);
+    const https = { 'content-type': 'application/json', 'x-forwarded-proto': 'https' };
+    const asked = (await signIn(event('POST /api/v1/auth/sign-in', { body: JSON.stringify({ email: 'owner@acme.test' }), headers: https }), context)) as APIGatewayProxyStructuredResultV2;
+    expect(asked.cookies).toEqual([expect.stringMatching(/^els_signin=[A-Za-z0-9_-]{43}; Path=\/api\/v1\/auth\/callback; Max-Age=900; HttpOnly; Secure; SameSite=Strict$/)]);
+    await deliver();
     const token = /token=([A-Za-z0-9_-]{43})/.exec(mails[0]!.text)![1]!;
-    const https = event('GET /api/v1/auth/callback', { queryStringParameters: { token }, headers: { 'x-forwarded-proto': 'https' } });
-    const opened = (await callback(https, context)) as APIGatewayProxyStructuredResultV2;
-    expect(opened.statusCode).toBe(302);
-    expect(opened.cookies).toHaveLength(2);
-    for (const cookie of opened.cookies!) expect(cookie).toContain('; Secure;');
+    const opened = (await press(pressEvent(token, asked.cookies![0]!.split(';')[0]!, { 'x-forwarded-proto': 'https' }), context)) as APIGatewayProxyStructuredResultV2;
+    expect(opened.statusCode).toBe(303);
+    expect(opened.cookies).toHaveLength(3);
+    for (const cookie of opened.cookies!) expect(cookie).toContain('; Secure');
+    expect(opened.cookies![2]).toMatch(/^els_signin=; Path=\/api\/v1\/auth\/callback; Max-Age=0; HttpOnly; Secure; SameSite=Strict$/);
   });
 
   it('redacts a token in the local runtime’s access log line', () => {
