@@ -10,7 +10,7 @@ import ipaddr from 'ipaddr.js';
  * Two IPv6 forms are read here: IPv4-mapped addresses (::ffff:0:0/96) are connected to as the IPv4 address inside,
  * so that address is judged; IPv4-compatible ones (::/96, deprecated by RFC 4291) are refused whatever they hold.
  */
-const IPV4_COMPATIBLE = { ipv4Compatible: [ipaddr.parseCIDR('::/96')] } as const;
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 
 /** The range ipaddr.js (or the IPv4-compatible rule) gives an address: `unicast` for an ordinary public one. */
 function rangeOf(address: ipaddr.IPv4 | ipaddr.IPv6): string {
@@ -19,7 +19,7 @@ function rangeOf(address: ipaddr.IPv4 | ipaddr.IPv6): string {
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range();
   const range = v6.range();
   // `::` and `::1` keep their own names; the rest of ::/96 is ipaddr.js's `unicast`, which it is not.
-  return range === 'unicast' ? ipaddr.subnetMatch(v6, IPV4_COMPATIBLE, 'unicast') : range;
+  return range === 'unicast' && v6.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : range;
 }
 
 /** True when `address` (a literal IPv4 or IPv6 address) lies in a range a webhook may not reach; false for a name. */
