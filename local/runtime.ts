@@ -6,6 +6,7 @@ import { createFaultInjection, faultSettingsFromEnv, type FaultInjection, type F
 import { startDynamoLocal, type DynamoLocalHandle } from './dynamodb.js';
 import { LOCAL_EXECUTION_LEASE_SECONDS } from './execution-lease.js';
 import { reservePort, urlHost } from './ports.js';
+import { allowedHosts } from './host-check.js';
 import { createLocalServer, type LocalServerOptions } from './server.js';
 import { startSesLocal, type SesLocalHandle } from './ses.js';
 import { createLocalEngine, ensureLinkSecret, type LocalEngine } from './engine/local-engine.js';
@@ -42,6 +43,11 @@ export interface LocalRuntimeOptions {
   periodicSweeps?: boolean;
   /** Fault injection (issue 18, README "Fault injection"); absent: env FAULTS / FAULTS_SEED; false: none. */
   faults?: FaultSettings | false;
+  /**
+   * The client's IP from the last X-Forwarded-For entry (a proxy of your own in front); default: env
+   * TRUST_X_FORWARDED_FOR=true, else the socket's address, whatever the request says.
+   */
+  trustForwardedFor?: boolean;
 }
 
 export interface LocalRuntime {
@@ -100,7 +106,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   await streams.start();
   const scheduled = options.periodicSweeps === false ? { stop: () => {} } : startScheduledFunctions();
 
-  const server = createLocalServer({ accessLog: options.accessLog, errorLog: options.errorLog, cors: options.cors });
+  const server = createLocalServer({
+    accessLog: options.accessLog,
+    errorLog: options.errorLog,
+    cors: options.cors,
+    // Its own names, and those of the origins its links and pages are served under (set above or by the caller).
+    allowedHosts: allowedHosts({ port, bindHost: host, origins: [process.env['PUBLIC_BASE_URL'], process.env['LINKS_BASE_URL']] }),
+    trustForwardedFor: options.trustForwardedFor ?? process.env['TRUST_X_FORWARDED_FOR'] === 'true',
+  });
   try {
     await listen(server, port, host);
   } catch (error) {

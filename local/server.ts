@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_BASE_PATH, fullPath, routeKey, routes as allRoutes, type RouteDefinition } from '../functions/routes.js';
 import { allowedOrigin, type CorsPolicy } from '../shared/http/cors.js';
@@ -8,6 +9,7 @@ import { Router, unmatchedResponse } from '../shared/http/route-matcher.js';
 import { toApiGatewayEvent } from './api-gateway-event.js';
 import { writeClientError } from './client-errors.js';
 import { createHandlerLoader, HandlerModuleNotFoundError, type HttpHandler } from './handler-loader.js';
+import { isOwnHost } from './host-check.js';
 import { createLambdaContext } from './lambda-context.js';
 
 /**
@@ -30,6 +32,16 @@ export interface LocalServerOptions {
   errorLog?: (message: string, error: unknown) => void;
   /** CORS as API Gateway's `corsPreflight` does it (shared/http/cors.ts); off when absent. */
   cors?: CorsPolicy;
+  /**
+   * The `Host` values this server answers (local/host-check.ts, against DNS rebinding); any other is 421 before
+   * routing. The runtime always sets it; absent, every host is answered (unit tests of the routing).
+   */
+  allowedHosts?: ReadonlySet<string>;
+  /**
+   * Read the client's address from the last `X-Forwarded-For` entry (a proxy of the developer's own in front); by
+   * default the socket's address is the client's, whatever the request says.
+   */
+  trustForwardedFor?: boolean;
 }
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -53,6 +65,11 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
     const path = url.split('?')[0] ?? '/';
+    if (options.allowedHosts && !isOwnHost(req.headers.host, options.allowedHosts)) {
+      await drain(req, maxDrainBytes);
+      const item = { condition: 'malformed', key: 'host', error: 'This local server answers only its own host names (127.0.0.1, localhost, [::1] and the configured base URLs)' };
+      return { reply: errorResponse(421, [item], 'Misdirected Request', requestId) };
+    }
     if (cors && method === 'OPTIONS') {
       await drain(req, maxDrainBytes);
       return { reply: preflight(cors, router.match('OPTIONS', path), singleHeader(req.headers.origin)) };
@@ -82,7 +99,7 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
         url,
         headers: req.headersDistinct,
         body,
-        sourceIp: normalizeIp(req.socket.remoteAddress),
+        sourceIp: clientIp(req, options.trustForwardedFor === true),
         port: req.socket.localPort,
         httpVersion: req.httpVersion,
       },
@@ -246,6 +263,20 @@ function readBody(req: IncomingMessage, limit: number, drainLimit: number): Prom
 
 async function drain(req: IncomingMessage, drainLimit: number): Promise<void> {
   await readBody(req, 0, drainLimit).catch(() => undefined);
+}
+
+/**
+ * The client's address as API Gateway's `sourceIp` gives it: the socket's peer. Only with `trustForwardedFor` (a
+ * proxy of the developer's own in front) the last `X-Forwarded-For` entry, the one that proxy added, when it is an
+ * address.
+ */
+function clientIp(req: IncomingMessage, trustForwardedFor: boolean): string {
+  if (trustForwardedFor) {
+    const header = req.headersDistinct['x-forwarded-for']?.join(',') ?? '';
+    const last = header.split(',').map((part) => part.trim()).filter(Boolean).at(-1);
+    if (last && isIP(last) !== 0) return normalizeIp(last);
+  }
+  return normalizeIp(req.socket.remoteAddress);
 }
 
 /** `::ffff:127.0.0.1` → `127.0.0.1`, as API Gateway reports IPv4 clients. */

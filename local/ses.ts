@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as sesModule from 'aws-ses-v2-local';
+import { allowedHosts, guardServerHosts } from './host-check.js';
 import { reservePort, urlHost } from './ports.js';
 
 /**
@@ -37,6 +38,8 @@ export async function startSesLocal(options: SesLocalOptions): Promise<SesLocalH
   // Express 5 reports a listen error through the callback and the package resolves anyway.
   if (!server.listening) throw new Error(`aws-ses-v2-local could not listen on ${options.host}:${wanted}`);
   const { port } = server.address() as AddressInfo;
+  // The viewer shows every mail sent, live sign-in links among them: only its own host names reach it (DNS rebinding).
+  guardServerHosts(server, allowedHosts({ port, bindHost: options.host }));
   return {
     url: `http://${urlHost(options.host)}:${port}`,
     port,
