@@ -1,6 +1,6 @@
 import type { Clock, Ids } from '../../ports.js';
 import type { TemplateBody } from './schemas.js';
-import { assertSavableTemplate } from './template-safety.js';
+import { assertSavableTemplate } from './template-save-check.js';
 import { CLIENT_TEMPLATE_ID_OFFSET, TEMPLATE_TYPES, type TemplateRecord, type TemplateStore } from './template-store.js';
 import { toTemplateView, type TemplateView } from './template-view.js';
 

@@ -8,7 +8,7 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import { findTemplate } from './get-template.js';
 import { renderEmail } from './render-email.js';
 import { TemplateDraft, type RenderPreviewBody } from './schemas.js';
-import { assertSavableTemplate } from './template-safety.js';
+import { assertSavableTemplate } from './template-save-check.js';
 import { TEMPLATE_TYPES } from './template-store.js';
 
 /** SPEC.md's Rendered template preview (OpenAPI `RenderedPreview`). */

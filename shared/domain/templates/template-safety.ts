@@ -1,6 +1,5 @@
 import { Eta } from 'eta';
 import { unprocessable, type ErrorItem } from '../../errors.js';
-import { findUnsafeHtml } from '../html/html-safety.js';
 
 /**
  * DESIGN.md §6: a template is data. The only tag allowed is an interpolation of a dotted variable path,
@@ -100,48 +99,12 @@ export function assertSafeTemplates(parts: Record<string, string | undefined>, k
   if (items.length > 0) throw unprocessable(items);
 }
 
-/** What an interpolation stands as while the HTML around it is checked: letters, so a name holding one is seen. */
-const INTERPOLATION_PLACEHOLDER = 'elsinterpolation';
-
-/** The HTML parts of a template: checked as HTML (scripts, handlers, script URLs) besides their tags. */
-const HTML_PARTS = new Set(['html_body']);
-
 /** eta's parse keeps text escaped for the code it generates (`\\`, `\'`, line breaks as `\n`): the text as written. */
 const unescapeEtaText = (text: string): string => text.replace(/\\([\\'n])/g, (_all, c: string) => (c === 'n' ? '\n' : c));
 
-/** The part's HTML with each interpolation as the placeholder (the source passed `inspectTemplate`). */
-const htmlSkeleton = (source: string): string =>
+/** A template source (one that passed `inspectTemplate`) with each tag replaced by `placeholder`: the text around them as written. */
+export const templateSkeleton = (source: string, placeholder: string): string =>
   parser
     .parse(source)
-    .map((node) => (typeof node === 'string' ? unescapeEtaText(node) : INTERPOLATION_PLACEHOLDER))
+    .map((node) => (typeof node === 'string' ? unescapeEtaText(node) : placeholder))
     .join('');
-
-/**
- * The check of content about to be stored or previewed (create, update, clone, a preview's draft): every part's tags
- * (DESIGN.md §6), and the HTML parts as HTML (shared/domain/html/html-safety.ts). Throws 422 `unsafe` with one
- * item per offending part, all at once. Sending does not run the HTML check: what was stored before it still sends,
- * and is shown only as a sandboxed document (docs/decisions.md).
- */
-export function assertSavableTemplate(parts: Record<string, string | undefined>, keyPrefix = ''): void {
-  const items: ErrorItem[] = [];
-  for (const [key, source] of Object.entries(parts)) {
-    if (source === undefined) continue;
-    const inspection = inspectTemplate(source);
-    if (!inspection.safe) {
-      items.push(unsafeItem(`${keyPrefix}${key}`, inspection));
-      continue;
-    }
-    if (!HTML_PARTS.has(key)) continue;
-    const finding = findUnsafeHtml(htmlSkeleton(source), { placeholder: INTERPOLATION_PLACEHOLDER });
-    if (finding) {
-      items.push({
-        condition: 'unsafe',
-        key: `${keyPrefix}${key}`,
-        error:
-          `HTML at line ${finding.line} is refused: ${finding.what}. An e-mail may not hold scripts, event-handler ` +
-          'attributes (on…), frames or javascript:/vbscript: URLs (mail clients drop them; data: URLs only for images)',
-      });
-    }
-  }
-  if (items.length > 0) throw unprocessable(items);
-}

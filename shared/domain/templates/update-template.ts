@@ -3,7 +3,7 @@ import type { Clock } from '../../ports.js';
 import { findTemplate } from './get-template.js';
 import { refuseSystemTemplate } from './refuse-system-template.js';
 import type { TemplatePatch } from './schemas.js';
-import { assertSavableTemplate } from './template-safety.js';
+import { assertSavableTemplate } from './template-save-check.js';
 import { isSystemTemplateId, type TemplateStore } from './template-store.js';
 import { toTemplateView, type TemplateView } from './template-view.js';
 

@@ -2,7 +2,7 @@ import * as z from '../../validation/zod.js';
 import type { Clock, Ids } from '../../ports.js';
 import { nextClientTemplateId } from '../templates/create-template.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
-import { assertSavableTemplate } from '../templates/template-safety.js';
+import { assertSavableTemplate } from '../templates/template-save-check.js';
 import { TEMPLATE_TYPES, type TemplateRecord, type TemplateStore } from '../templates/template-store.js';
 import { TemplateView, toTemplateView } from '../templates/template-view.js';
 import type { WorkflowCustomizationStore } from './customization-store.js';

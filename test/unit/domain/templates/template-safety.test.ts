@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_TEMPLATES } from '../../../../shared/domain/templates/system-templates.js';
-import { assertSafeTemplates, assertSavableTemplate, inspectTemplate } from '../../../../shared/domain/templates/template-safety.js';
+import { assertSafeTemplates, inspectTemplate } from '../../../../shared/domain/templates/template-safety.js';
+import { assertSavableTemplate } from '../../../../shared/domain/templates/template-save-check.js';
 import { AppError } from '../../../../shared/errors.js';
 
 describe('inspectTemplate (DESIGN.md §6)', () => {
