@@ -184,7 +184,7 @@ export class DynamoUserStore implements UserStore {
    * What ends with a user, as transaction items after `fixed` items of the caller's: with `keysEnd`, the API keys it
    * created or holds are disabled (and their index items deleted), then its sessions are deleted with their index
    * items, as many as the 100 actions allow. The rest is done just before the transaction: the sessions beyond, and —
-   * only for a user holding more than about 48 keys — the oldest keys beyond (disabled in transactions of their own; if
+   * only for a user holding more than about 48 keys — the keys beyond (disabled in transactions of their own; if
    * the user's transaction then fails they stay disabled: `disabledBefore`). Reads, in one wave: the session index, the
    * key index (consistent) and the client's key listing (gsi1), which finds keys made before the key index existed.
    */
@@ -213,7 +213,7 @@ export class DynamoUserStore implements UserStore {
         ]
       : [];
     const room = TRANSACTION_ITEMS - fixed;
-    // Keys first: the newest stay in the caller's transaction; only a user with very many keys has some disabled before.
+    // Keys first: they stay in the caller's transaction; only a user with very many keys has some disabled before.
     let split = 0;
     for (let n = keyActions.reduce((sum, a) => sum + a.items.length, 0); n > room; split += 1) n -= keyActions[split]!.items.length;
     const before = keyActions.slice(0, split);

@@ -154,7 +154,7 @@ describe('DynamoUserStore', () => {
     ]);
   });
 
-  it('keeps a user with very many keys within 100 items: the oldest keys are disabled first, in transactions of their own', async () => {
+  it('keeps a user with very many keys within 100 items: the keys beyond 48 are disabled first, in transactions of their own', async () => {
     const linked = Array.from({ length: 60 }, (_, i) => ({ pk: 'CLIENT#7', sk: `USERAPIKEY#000000000005#k${i}`, key_hash: `k${i}` }));
     dbMock.on(QueryCommand).resolves({ Items: [] });
     dbMock.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERAPIKEY#000000000005#' } }).resolves({ Items: linked });
@@ -162,7 +162,7 @@ describe('DynamoUserStore', () => {
     const done = await new DynamoUserStore(db, TABLE).remove(user, AT);
     expect(done.disabledKeys).toHaveLength(60);
     const [before, removal] = transactions();
-    // 3 + 2 × 48 = 99 in the removal; the 12 oldest keys (24 items) just before it.
+    // 3 + 2 × 48 = 99 in the removal; the first 12 keys (24 items) just before it.
     expect(before).toHaveLength(24);
     expect(removal).toHaveLength(99);
     expect(removal![3]!.Update!.Key).toEqual({ pk: 'APIKEY#k12', sk: 'APIKEY' });
