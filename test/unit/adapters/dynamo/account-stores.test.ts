@@ -275,6 +275,35 @@ describe('API keys with labels (issue 23 §3)', () => {
     expect(await new DynamoApiKeyStore(db, TABLE).replace(client, old, next, AT)).toBe('conflict');
   });
 
+  it('creates a user’s key with its index item and a raise of the user’s api_key_version, only while the user may hold keys', async () => {
+    const { DynamoApiKeyStore } = await import('../../../../shared/adapters/dynamo/api-key-store.js');
+    const made = { ...next, label: 'CRM', created_by: 5 };
+    dbMock.on(TransactWriteCommand).resolves({});
+    expect(await new DynamoApiKeyStore(db, TABLE).create(made)).toBe('created');
+    expect(transactions()[0]).toEqual([
+      {
+        Put: {
+          TableName: TABLE,
+          Item: { pk: 'APIKEY#new', sk: 'APIKEY', gsi1pk: 'CLIENT#7#APIKEY', gsi1sk: '000000000005', ...made },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      { Put: { TableName: TABLE, Item: { pk: 'CLIENT#7', sk: 'USERAPIKEY#000000000005#new', key_hash: 'new', key_id: 5 } } },
+      {
+        Update: {
+          TableName: TABLE,
+          Key: USER_KEY,
+          UpdateExpression: 'ADD api_key_version :one',
+          ConditionExpression: 'attribute_exists(pk) AND #role IN (:owner, :admin)',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':one': 1, ':owner': 1, ':admin': 2 },
+        },
+      },
+    ]);
+    dbMock.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
+    expect(await new DynamoApiKeyStore(db, TABLE).create(made)).toBe('holder_gone');
+  });
+
   it('stamps last_used_at with one conditional UpdateItem, only where absent or an hour old', async () => {
     const { DynamoAuthReads } = await import('../../../../shared/adapters/dynamo/auth-reads.js');
     dbMock.on(UpdateCommand).resolves({});
