@@ -3,19 +3,15 @@ import { plainIdParam } from '../../validation/plain-id.js';
 import type { EventMessage as EventMessageShape } from '../../ports.js';
 import { Email, Timestamp } from '../contacts/schemas.js';
 import { storableNumber } from '../../validation/storable-value.js';
-import { boundedObject } from '../free-form/bounded-object.js';
+import { boundedObject, FREE_FORM_BOUNDS, FREE_FORM_VALUE_REF, freeFormRule } from '../free-form/bounded-object.js';
+import { freeFormProblems } from '../../validation/storable-value.js';
 
 const label = (max: number) => z.string({ error: 'Must be a string' }).check(z.trim(), z.maxLength(max, `Must be at most ${max} characters`));
 
 /** An idempotency key is hashed into the lock's key, so only its length needs a bound (Stripe allows 255). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/**
- * POST /client/events. `type` is required (a slug such as `signup`); the contact is named by `email` or `uid` (its
- * `client_contact_id`). `ts` defaults to the time of the request.
- */
-export const EventBody = z
-  .object({
+const EventFields = z.object({
     type: z
       .string({ error: (i) => (i.input === undefined ? 'type is required' : 'type must be a string') })
       .check(
@@ -47,8 +43,34 @@ export const EventBody = z
     ts: z
       .optional(Timestamp)
       .check(z.meta({ description: "When it happened (default: now). Depends on the server's clock: more than 5 minutes ahead is a 422 `max`" })),
-  })
+});
+
+const KNOWN_FIELDS = new Set(Object.keys(EventFields.shape));
+
+/** The members of a body that are none of the event's fields. */
+const unknownMembers = (body: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(body).filter(([key]) => !KNOWN_FIELDS.has(key)));
+
+/**
+ * POST /client/events. `type` is required (a slug such as `signup`); the contact is named by `email` or `uid` (its
+ * `client_contact_id`). `ts` defaults to the time of the request.
+ *
+ * Members the event does not know are kept in the stored `payload` (the body as it was sent), so they are held to
+ * the free-form rule of `metadata` (storable numbers, bounded keys, depth and size, taken together): a value the store
+ * cannot hold is a 422 at its key, never a 500 from the write. The parsed body carries only the known fields.
+ */
+export const EventBody = z
+  .catchall(EventFields, z.unknown())
   .check(
+    z.superRefine((body, ctx) => {
+      for (const problem of freeFormProblems(unknownMembers(body), FREE_FORM_BOUNDS)) {
+        ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, params: { condition: problem.condition } });
+      }
+    }),
+    z.overwrite((body) => {
+      for (const key of Object.keys(body)) if (!KNOWN_FIELDS.has(key)) delete body[key];
+      return body;
+    }),
     z.superRefine((body, ctx) => {
       if (body.email === undefined && body.uid === undefined) {
         ctx.addIssue({ code: 'custom', path: ['email'], message: 'email or uid is required', params: { condition: 'required' } });
@@ -56,13 +78,15 @@ export const EventBody = z
     }),
     // The refinement above, as the document says it (each branch names its property, as strict JSON Schema asks).
     z.meta({
+      additionalProperties: { $ref: FREE_FORM_VALUE_REF },
+      description: `Other members are kept in the event's \`payload\`; taken together they follow the rule of \`metadata\`: ${freeFormRule(FREE_FORM_BOUNDS)}`,
       anyOf: [
         { properties: { email: {} }, required: ['email'] },
         { properties: { uid: {} }, required: ['uid'] },
       ],
     }),
   );
-export type EventBody = z.output<typeof EventBody>;
+export type EventBody = z.output<typeof EventFields>;
 
 /** `sync=true` or `mode=sync` processes the event in the request (DESIGN.md §5). */
 export const EventQuery = z.object({

@@ -38,6 +38,40 @@ describe('input the store cannot hold', () => {
     expect(fresh.status).toBe(202);
   });
 
+  // Members the event does not name are kept in its payload: the same rule holds them (an outside fuzzer's 500).
+  it.each([
+    ['a number beyond 2^53 − 1', '"x": 3.01256131608584e+16', { condition: 'max', key: 'x', error: `${MAX} in magnitude` }],
+    ['a number below 1e-130, nested', '"x": {"y": [1e-200]}', { condition: 'min', key: 'x.y.0', error: TINY }],
+    ['an empty key inside it', '"x": {"": true}', { condition: 'min', key: 'x', error: 'Must not have an empty key' }],
+    ['a 129-character name', `"${'k'.repeat(129)}": 1`, { condition: 'max', key: 'k'.repeat(40), error: 'Keys must be at most 128 characters' }],
+    ['33 000 characters', `"x": "${'x'.repeat(33_000)}"`, { condition: 'max', key: '', error: 'Must be at most 32768 bytes as JSON' }],
+  ])('POST /client/events with an unknown member holding %s answers 422 at its key, and stores no event', async (_what, member, item) => {
+    const { api_key: key } = await createTestClient();
+
+    const res = await raw(key, 'POST', '/client/events', `{"type": "signup", "email": "a@example.com", "idempotency_key": "u1", ${member}}`);
+
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, data: {}, errors: [item] });
+    const fresh = await request('POST', '/client/events', { key, body: { type: 'signup', email: 'a@example.com', idempotency_key: 'u1' } });
+    expect(fresh.status).toBe(202);
+  });
+
+  it('POST /client/events keeps a storable unknown member in the payload, exactly as sent', async () => {
+    const { api_key: key } = await createTestClient();
+
+    const body = '{"type": "signup", "email": "a@example.com", "idempotency_key": "k1", "x": 9007199254740991, "y": {"z": [1.5, "s"]}}';
+
+    const res = await raw(key, 'POST', '/client/events', body);
+
+    expect(res.status).toBe(202);
+    const payload = { type: 'signup', email: 'a@example.com', idempotency_key: 'k1', x: 9007199254740991, y: { z: [1.5, 's'] } };
+    expect(res.body.data.payload).toEqual(payload);
+    // Read back from the store: the replay answers the stored queue record.
+    const replay = await raw(key, 'POST', '/client/events', body);
+    expect(replay.status).toBe(200);
+    expect(replay.body.data).toMatchObject({ id: res.body.data.id, payload });
+  });
+
   it('POST /client/contacts with an unstorable custom field answers 422 and creates nothing', async () => {
     const { api_key: key } = await createTestClient();
 
