@@ -20,6 +20,7 @@ const EXPECTED: Record<string, string> = {
   'PATCH /client/settings': 'oak',
   'POST /client/email-templates/list': 'oamvk',
   'POST /client/email-templates/{id}/render-preview': 'oamvk',
+  'POST /client/email-templates/{id}/html': 'oamvk',
 };
 const expectedOf = (method: string, path: string): string =>
   EXPECTED[`${method} ${path}`] ?? (method === 'GET' ? 'oamvk' : path.startsWith('/client/webhooks') ? 'oak' : 'oamk');
