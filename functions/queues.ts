@@ -120,6 +120,23 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
           'ses-status acknowledged 10 or more SES notifications in 5 minutes whose message id no sent e-mail has ' +
           '(logs: metric = ses_status_unknown_message); delivery tracking may be losing its e-mails',
       },
+      {
+        // The service's own mail (its configuration set): sign-in links and invitations to addresses that bounce.
+        metric: 'system_mail_bounce',
+        metricName: 'SystemMailBounces',
+        alarmAt: 10,
+        description:
+          "10 or more of the service's own e-mails (sign-in links, invitations, notices) bounced in 5 minutes (logs: " +
+          'metric = system_mail_bounce): someone may be using sign-in or invitations to mail made-up addresses',
+      },
+      {
+        metric: 'system_mail_complaint',
+        metricName: 'SystemMailComplaints',
+        alarmAt: 1,
+        description:
+          "A recipient marked one of the service's own e-mails (sign-in links, invitations) as spam (logs: metric = " +
+          'system_mail_complaint): someone may be using sign-in or invitations to mail people who did not ask',
+      },
     ],
   },
   // The service's own e-mails a request asked for (sign-in links, invitations), sent after its answer so the answer's

@@ -28,12 +28,14 @@ export class MailEvents extends Construct {
   readonly key: Key;
   readonly topic: Topic;
   readonly destination: ConfigurationSetEventDestination;
+  /** The service's own mail's set publishes to the same topic: one status pipeline, which counts it apart. */
+  readonly systemDestination: ConfigurationSetEventDestination;
 
   constructor(scope: Construct, id: string, props: MailEventsProps) {
     super(scope, id);
     const sesOnBehalfOfThisSet = {
       StringEquals: { 'aws:SourceAccount': Stack.of(this).account },
-      ArnLike: { 'aws:SourceArn': props.mail.configurationSetArn },
+      ArnLike: { 'aws:SourceArn': props.mail.configurationSetArns },
     };
 
     this.key = new Key(this, 'Key', {
@@ -74,6 +76,11 @@ export class MailEvents extends Construct {
     // Adds the topic policy's Allow: sns:Publish by ses.amazonaws.com with aws:SourceAccount and aws:SourceArn.
     this.destination = new ConfigurationSetEventDestination(this, 'Destination', {
       configurationSet: props.mail.configurationSet,
+      destination: EventDestination.snsTopic(this.topic),
+      events: [...SES_EVENT_TYPES],
+    });
+    this.systemDestination = new ConfigurationSetEventDestination(this, 'SystemDestination', {
+      configurationSet: props.mail.systemConfigurationSet,
       destination: EventDestination.snsTopic(this.topic),
       events: [...SES_EVENT_TYPES],
     });

@@ -35,5 +35,5 @@ export async function ensureDemoClient(baseUrl: string, deps: ClientAdminDeps = 
 
 /** Where the dashboard will be, and who signs in there: the demo client's owner, by a link the SES viewer shows. */
 export function dashboardLine(baseUrl: string): string {
-  return `Dashboard: ${new URL(baseUrl).origin}/app — sign in as ${DEMO_CLIENT.email} (the link arrives in the SES viewer)`;
+  return `Dashboard: ${new URL(baseUrl).origin}/app — sign in as ${DEMO_CLIENT.email} (the link arrives in the SES viewer; open it here and press Sign in)`;
 }

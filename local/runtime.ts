@@ -161,6 +161,8 @@ export function pointEnvironmentAt(target: { dynamoEndpoint: string; sesUrl: str
   process.env['EXECUTION_LEASE_SECONDS'] ??= String(LOCAL_EXECUTION_LEASE_SECONDS);
   // The From of the service's own e-mails (sign-in links, invitations) in the SES viewer.
   process.env['SYSTEM_FROM_EMAIL'] ??= 'accounts@email-lifecycle.example';
+  // The local SES publishes status events for mail sent with a configuration set: the system mail's, like AWS's.
+  process.env['SES_SYSTEM_CONFIGURATION_SET'] ??= 'email-lifecycle-system';
   // Webhooks may reach a receiver on this machine (http, loopback); AWS leaves it unset: https and public addresses only.
   process.env['WEBHOOK_ALLOW_PRIVATE_URLS'] ??= 'true';
 }

@@ -22,9 +22,12 @@ describe('the users page', () => {
     const calls = fakeApi({
       'GET /api/v1/client/users': () => ok({ users: invited ? [OWNER, BOB, { ...BOB, id: 3, name: 'Cy', email: 'cy@example.com', role: 4, role_name: 'viewer' }] : [OWNER, BOB] }),
       'POST /api/v1/client/users': (call) => {
-        if ((call.body as { email: string }).email === 'bob@example.com') return failure(409, 'Conflict', [{ condition: 'unique', error: 'This address already has an account', key: 'email' }]);
+        if ((call.body as { email: string }).email === 'bob@example.com') return failure(409, 'Conflict', [{ condition: 'unique', error: 'This address already has an account in this client', key: 'email' }]);
         invited = true;
-        return { status: 201, body: { data: { ...BOB, id: 3, name: 'Cy', email: 'cy@example.com', role: 4, role_name: 'viewer', invitation_sent: true }, errors: [], message: 'Invited', meta: { request_id: 'r' }, success: true } };
+        return {
+          status: 202,
+          body: { data: { email: 'cy@example.com', name: 'Cy', role: 4, role_name: 'viewer', invited_by: 1, valid_until: AT }, errors: [], message: 'Invitation on its way', meta: { request_id: 'r' }, success: true },
+        };
       },
     });
     render(<UsersPage api={createApi()} params={{}} signedIn={as('owner')} />);
@@ -38,7 +41,7 @@ describe('the users page', () => {
     // Assess
     const email = screen.getByLabelText('E-mail address');
     await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(email.getAttribute('aria-describedby')!)!.textContent).toBe('This address already has an account');
+    expect(document.getElementById(email.getAttribute('aria-describedby')!)!.textContent).toBe('This address already has an account in this client');
 
     // Act: another, as a viewer
     fireEvent.input(email, { target: { value: 'cy@example.com' } });
@@ -47,7 +50,7 @@ describe('the users page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send invitation' }));
 
     // Assess
-    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Cy is invited as viewer'));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('The invitation to cy@example.com as viewer is on its way'));
     expect(calls.filter((call) => call.method === 'POST').at(-1)!.body).toEqual({ email: 'cy@example.com', name: 'Cy', role: 4 });
     expect(await screen.findByRole('heading', { name: 'Cy' })).toBeTruthy();
   });

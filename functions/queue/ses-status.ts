@@ -18,7 +18,12 @@ const SesStatusBody = z.record(z.string(), z.unknown());
  */
 export const handler = sqsBatch(SesStatusBody, [trackingStore, clientStore, clock, queue], async (body, { deps, messageId }) => {
   const outcome = await trackNotification(deps, body);
-  if (outcome.kind === 'ignored') logger.warn('not an SES status notification; acknowledged', { message_id: messageId, reason: outcome.reason });
+  if (outcome.kind === 'system_mail') {
+    // Counted apart from clients' mail (a metric filter per kind on AWS); SES's suppression list stops further sends.
+    if (outcome.event === 'bounce' || outcome.event === 'complaint') {
+      logger.warn('system e-mail ' + outcome.event, { message_id: messageId, metric: `system_mail_${outcome.event}` });
+    }
+  } else if (outcome.kind === 'ignored') logger.warn('not an SES status notification; acknowledged', { message_id: messageId, reason: outcome.reason });
   else if (outcome.kind === 'unknown_message') {
     logger.info('unknown SES message id; acknowledged', { message_id: messageId, provider_message_id: outcome.provider_message_id, metric: 'ses_status_unknown_message' });
   } else if (outcome.kind === 'recorded' && outcome.paused) {

@@ -106,6 +106,13 @@ const arnText = (value: unknown): string => {
 
 const QUEUE_NAMES = [...new Set(queueFunctions.map((q) => q.queue))];
 
+/** The clients' configuration set's id, then the service's own mail's. */
+function configurationSetIds(): [string, string] {
+  const ids = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SES::ConfigurationSet').map(([id]) => id);
+  const system = ids.find((id) => /SystemConfigurationSet/.test(id))!;
+  return [ids.find((id) => id !== system)!, system];
+}
+
 describe('the engine on AWS (issue 8 §6)', () => {
   describe('queues', () => {
     it.each(QUEUE_NAMES)('gives the %s queue a DLQ after 5 receives, kept 14 days, both encrypted and TLS only', (name) => {
@@ -257,16 +264,19 @@ describe('the engine on AWS (issue 8 §6)', () => {
         expect(env).not.toHaveProperty('SES_CONFIGURATION_SET');
         return;
       }
-      const configurationSetId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SES::ConfigurationSet')![0];
+      // Clients' mail's set, and the service's own mail's (sign-in links, invitations, notices).
+      const [configurationSetId, systemSetId] = configurationSetIds();
       expect(sends).toHaveLength(1);
       expect(asList(sends[0]!.Action)).toEqual(['ses:SendEmail']);
       expect(asList(sends[0]!.Resource).map(arnText).sort()).toEqual(
         [
           `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${configurationSetId}>`,
+          `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${systemSetId}>`,
           'arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*',
         ].sort(),
       );
       expect(env.SES_CONFIGURATION_SET).toEqual({ Ref: configurationSetId });
+      expect(env.SES_SYSTEM_CONFIGURATION_SET).toEqual({ Ref: systemSetId });
     });
 
     it.each(ENTRIES.map((e) => [e.name, e] as const))('grants %s no wildcard action, no `*` resource, no managed policy', (_name, entry) => {
@@ -291,14 +301,15 @@ describe('the engine on AWS (issue 8 §6)', () => {
   });
 
   describe('SES and the link secret', () => {
-    it('has one SES configuration set, suppressing bounces and complaints, named in the stack outputs', () => {
-      template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
-      template.hasResourceProperties('AWS::SES::ConfigurationSet', {
-        SendingOptions: { SendingEnabled: true },
-        SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
-      });
-      const configurationSetId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SES::ConfigurationSet')![0];
-      template.hasOutput('SesConfigurationSet', { Value: { Ref: configurationSetId } });
+    it('has two SES configuration sets (clients’ mail, the service’s own), both suppressing bounces and complaints', () => {
+      template.resourceCountIs('AWS::SES::ConfigurationSet', 2);
+      for (const id of configurationSetIds()) {
+        expect(resources[id]!.Properties).toMatchObject({
+          SendingOptions: { SendingEnabled: true },
+          SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+        });
+      }
+      template.hasOutput('SesConfigurationSet', { Value: { Ref: configurationSetIds()[0] } });
     });
 
     it('generates the link secret: 64 letters and digits', () => {

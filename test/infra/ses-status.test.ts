@@ -33,9 +33,27 @@ function only(type: string): { id: string; resource: Resource } {
 
 const statementsOf = (document: unknown): PolicyStatementJson[] => (document as { Statement: PolicyStatementJson[] }).Statement;
 
-/** The topic SES publishes to: the one the configuration set's event destination names (the stack has others). */
+/** The configuration sets: clients' mail, and the service's own (sign-in links, invitations, notices). */
+function configurationSets(): { clients: string; system: string } {
+  const ids = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SES::ConfigurationSet').map(([id]) => id);
+  expect(ids).toHaveLength(2);
+  const system = ids.filter((id) => /SystemConfigurationSet/.test(id));
+  expect(system).toHaveLength(1);
+  return { clients: ids.find((id) => id !== system[0])!, system: system[0]! };
+}
+
+/** The event destination of a configuration set (one each). */
+function destinationOf(setId: string): Resource {
+  const found = Object.values(resources).filter(
+    (r) => r.Type === 'AWS::SES::ConfigurationSetEventDestination' && logicalIdOf(r.Properties.ConfigurationSetName) === setId,
+  );
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+/** The topic SES publishes to: the one the clients' configuration set's event destination names (the stack has others). */
 function statusTopic(): { id: string; resource: Resource } {
-  const destination = only('AWS::SES::ConfigurationSetEventDestination').resource.Properties.EventDestination as {
+  const destination = destinationOf(configurationSets().clients).Properties.EventDestination as {
     SnsDestination: { TopicARN: unknown };
   };
   const id = logicalIdOf(destination.SnsDestination.TopicARN);
@@ -84,8 +102,8 @@ const arnText = (value: unknown): string => {
   return join[1].map((part) => (typeof part === 'string' ? part : `<${logicalIdOf(part)}>`)).join(join[0]);
 };
 
-const configurationSetArn = (): string =>
-  `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${only('AWS::SES::ConfigurationSet').id}>`;
+const configurationSetArn = (id = configurationSets().clients): string =>
+  `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${id}>`;
 
 const ALL_SES_EVENT_TYPES = [
   'bounce',
@@ -111,20 +129,43 @@ describe('SES status events on AWS (issue 9 §1)', () => {
         sesEvents: true,
         sendsTo: ['workflow'],
         maxConcurrency: 6,
-        logMetrics: [expect.objectContaining({ metric: 'ses_status_unknown_message', metricName: 'SesStatusUnknownMessages' })],
+        logMetrics: [
+          expect.objectContaining({ metric: 'ses_status_unknown_message', metricName: 'SesStatusUnknownMessages' }),
+          expect.objectContaining({ metric: 'system_mail_bounce', metricName: 'SystemMailBounces' }),
+          expect.objectContaining({ metric: 'system_mail_complaint', metricName: 'SystemMailComplaints', alarmAt: 1 }),
+        ],
       },
     ]);
   });
 
-  it('publishes all 10 SES event types of the configuration set to one SNS topic, and nowhere else', () => {
-    const { resource } = only('AWS::SES::ConfigurationSetEventDestination');
+  it.each(['clients', 'system'] as const)('publishes all 10 SES event types of the %s configuration set to the one SNS topic, and nowhere else', (set) => {
     const topicId = statusTopic().id;
-    expect(resource.Properties.ConfigurationSetName).toEqual({ Ref: only('AWS::SES::ConfigurationSet').id });
+    const resource = destinationOf(configurationSets()[set]);
     const destination = resource.Properties.EventDestination as Record<string, unknown> & { MatchingEventTypes: string[] };
     expect(Object.keys(destination).sort()).toEqual(['Enabled', 'MatchingEventTypes', 'SnsDestination']);
     expect(destination.Enabled).toBe(true);
     expect([...destination.MatchingEventTypes].sort()).toEqual(ALL_SES_EVENT_TYPES);
     expect(destination.SnsDestination).toEqual({ TopicARN: { Ref: topicId } });
+    expect(Object.values(resources).filter((r) => r.Type === 'AWS::SES::ConfigurationSetEventDestination')).toHaveLength(2);
+  });
+
+  it('gives the service’s own mail a configuration set of its own, suppressing bounces and complaints, named to every sender', () => {
+    const { clients, system } = configurationSets();
+    expect(resources[system]!.Properties).toMatchObject({
+      SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+      ReputationOptions: { ReputationMetricsEnabled: true },
+    });
+    const senders = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::Lambda::Function' && 'SES_SYSTEM_CONFIGURATION_SET' in ((r.Properties.Environment as { Variables?: Record<string, unknown> }).Variables ?? {}),
+    );
+    expect(senders.map((r) => r.Properties.Description).sort()).toEqual(
+      expect.arrayContaining(['system-mail queue -> send-system-mail', 'workflow queue -> execute-workflow']),
+    );
+    for (const sender of senders) {
+      const env = (sender.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(env['SES_SYSTEM_CONFIGURATION_SET']).toEqual({ Ref: system });
+      expect(env['SES_CONFIGURATION_SET']).toEqual({ Ref: clients });
+    }
   });
 
   it('encrypts the topic with its own rotating key, which SES may use only for this account and configuration set', () => {
@@ -143,7 +184,8 @@ describe('SES status events on AWS (issue 9 §1)', () => {
     expect(asList(ses.Action).sort()).toEqual(['kms:Decrypt', 'kms:GenerateDataKey*']);
     expect(ses.Condition!['StringEquals']).toEqual({ 'aws:SourceAccount': { Ref: 'AWS::AccountId' } });
     expect(Object.keys(ses.Condition!['ArnLike']!)).toEqual(['aws:SourceArn']);
-    expect(arnText(ses.Condition!['ArnLike']!['aws:SourceArn'])).toBe(configurationSetArn());
+    const { clients, system } = configurationSets();
+    expect((ses.Condition!['ArnLike']!['aws:SourceArn'] as unknown[]).map(arnText)).toEqual([configurationSetArn(clients), configurationSetArn(system)]);
   });
 
   it('lets only SES publish to the topic, for this account and configuration set, and only over TLS', () => {
@@ -160,13 +202,19 @@ describe('SES status events on AWS (issue 9 §1)', () => {
     ]);
     for (const deny of denies) expect(deny.Action).toBe('sns:Publish');
 
+    // One Allow per configuration set: SES, for this account and that set.
     const allows = statements.filter((s) => s.Effect === 'Allow');
-    expect(allows).toHaveLength(1);
-    expect(allows[0]).toMatchObject({ Action: 'sns:Publish', Principal: { Service: 'ses.amazonaws.com' } });
-    const conditions = allows[0]!.Condition!['StringEquals']!;
-    expect(Object.keys(conditions).sort()).toEqual(['AWS:SourceAccount', 'AWS:SourceArn']);
-    expect(conditions['AWS:SourceAccount']).toEqual({ Ref: 'AWS::AccountId' });
-    expect(arnText(conditions['AWS:SourceArn'])).toBe(configurationSetArn());
+    expect(allows).toHaveLength(2);
+    const { clients, system } = configurationSets();
+    expect(
+      allows.map((allow) => {
+        expect(allow).toMatchObject({ Action: 'sns:Publish', Principal: { Service: 'ses.amazonaws.com' } });
+        const conditions = allow.Condition!['StringEquals']!;
+        expect(Object.keys(conditions).sort()).toEqual(['AWS:SourceAccount', 'AWS:SourceArn']);
+        expect(conditions['AWS:SourceAccount']).toEqual({ Ref: 'AWS::AccountId' });
+        return arnText(conditions['AWS:SourceArn']);
+      }),
+    ).toEqual([configurationSetArn(clients), configurationSetArn(system)]);
   });
 
   it('subscribes the ses-status queue to the topic without raw delivery (the SNS envelope carries the MessageId)', () => {
@@ -222,17 +270,16 @@ describe('SES status events on AWS (issue 9 §1)', () => {
     expect(mapping.Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 10 });
   });
 
-  it('counts acknowledged notifications for unknown message ids with a metric filter on the ses-status logs', () => {
+  it('counts unknown message ids, and the service’s own mail’s bounces and complaints, with metric filters on the ses-status logs', () => {
     const { fn } = statusPath();
     const logGroupId = logicalIdOf((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup);
     const filters = Object.values(resources).filter(
       (r) => r.Type === 'AWS::Logs::MetricFilter' && logicalIdOf(r.Properties.LogGroupName) === logGroupId,
     );
-    expect(filters).toHaveLength(1);
-    const resource = filters[0]!;
-    expect(resource.Properties['FilterPattern']).toBe('{ $.metric = "ses_status_unknown_message" }');
-    expect(resource.Properties['MetricTransformations']).toEqual([
-      { MetricNamespace: 'EmailLifecycle', MetricName: 'SesStatusUnknownMessages', MetricValue: '1' },
+    expect(filters.map((f) => [f.Properties['FilterPattern'], f.Properties['MetricTransformations']])).toEqual([
+      ['{ $.metric = "ses_status_unknown_message" }', [{ MetricNamespace: 'EmailLifecycle', MetricName: 'SesStatusUnknownMessages', MetricValue: '1' }]],
+      ['{ $.metric = "system_mail_bounce" }', [{ MetricNamespace: 'EmailLifecycle', MetricName: 'SystemMailBounces', MetricValue: '1' }]],
+      ['{ $.metric = "system_mail_complaint" }', [{ MetricNamespace: 'EmailLifecycle', MetricName: 'SystemMailComplaints', MetricValue: '1' }]],
     ]);
   });
 

@@ -29,6 +29,10 @@ export function SignInPage({ api }: { api: Api }) {
         <p role="status">
           If <strong>{state.email}</strong> has a dashboard account, a sign-in link is on its way. It works once, for 15 minutes.
         </p>
+        <p>
+          Open it in this browser and press <strong>Sign in</strong> on its page. Opened on another device, the page names the
+          account and asks you to confirm first.
+        </p>
         <button type="button" class="link" onClick={() => setState({ step: 'form', sending: false })}>
           Use another address
         </button>

@@ -8,12 +8,16 @@ export interface SystemMessage {
   html: string;
 }
 
+/** The `kind` tag every system e-mail carries: the status pipeline tells its notifications apart by it. */
+export const SYSTEM_MAIL_TAG = 'system';
+
 /**
  * The service's own transactional e-mails (sign-in links, invitations, notices to a client's users), as opposed to
- * the lifecycle e-mails a client sends its contacts: from the service's address (SYSTEM_FROM_EMAIL), with no
- * configuration set (SES publishes no status events for them, so they never reach the tracking pipeline) and no
- * List-Unsubscribe (they are not marketing; RFC 8058 does not apply). `sent` or a permanent `rejected` is answered;
- * a transient failure (throttling, network) is thrown.
+ * the lifecycle e-mails a client sends its contacts: from the service's address (SYSTEM_FROM_EMAIL), through a
+ * configuration set of their own (SES_SYSTEM_CONFIGURATION_SET: its events reach the same status pipeline, which
+ * counts their bounces and complaints apart from any client's; SES suppresses addresses that bounced or complained),
+ * and no List-Unsubscribe (they are not marketing; RFC 8058 does not apply). `sent` or a permanent `rejected` is
+ * answered; a transient failure (throttling, network) is thrown.
  */
 export interface SystemMail {
   send(message: SystemMessage): Promise<MailSendResult>;
@@ -24,6 +28,8 @@ export class MailerSystemMail implements SystemMail {
   constructor(
     private readonly mailer: Mailer,
     private readonly from: string,
+    /** Its own configuration set; null where none is configured (SES then publishes no events for it). */
+    private readonly configurationSet: string | null,
   ) {}
 
   send(message: SystemMessage): Promise<MailSendResult> {
@@ -34,8 +40,8 @@ export class MailerSystemMail implements SystemMail {
       text: message.text,
       html: message.html,
       // Tagged so an operator can tell them apart in SES's sending statistics; no client, execution or e-mail ids.
-      tags: { kind: 'system' },
-      configurationSet: null,
+      tags: { kind: SYSTEM_MAIL_TAG },
+      configurationSet: this.configurationSet,
     });
   }
 }

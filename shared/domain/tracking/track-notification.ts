@@ -8,6 +8,7 @@ import { shouldSuppressAfterTransient, TRANSIENT_WINDOW_DAYS } from './deliverab
 import { parseSesNotification, type SesStatusEvent } from './ses-notification.js';
 import type { ContactTracking, TrackedMessage, TrackingStore, TrackingWrite } from './tracking-store.js';
 import type { StatCounts } from '../stats/stats-counters.js';
+import { SYSTEM_MAIL_TAG } from '../system-mail/system-mail.js';
 
 export interface TrackingDeps {
   tracking: TrackingStore;
@@ -22,6 +23,11 @@ export type TrackOutcome =
   | { kind: 'ignored'; reason: string }
   /** A message this service did not send (or no longer knows): acknowledged and counted, never retried. */
   | { kind: 'unknown_message'; provider_message_id: string }
+  /**
+   * A notification of the service's own mail (sign-in links, invitations, notices: its own configuration set, tagged
+   * `kind: system`): no sent e-mail of a client; the caller counts its bounces and complaints.
+   */
+  | { kind: 'system_mail'; event: SesStatusEvent['kind'] }
   /** The same notification again (SNS and SQS deliver at least once): nothing changed. */
   | { kind: 'duplicate' }
   | { kind: 'recorded'; client_id: number; sent_email_id: string; status: number; is_bot: boolean; paused: boolean };
@@ -38,6 +44,7 @@ export async function trackNotification(deps: TrackingDeps, body: unknown): Prom
   const parsed = parseSesNotification(body);
   if (!parsed.ok) return { kind: 'ignored', reason: parsed.reason };
   const event = parsed.event;
+  if (event.tags['kind'] === SYSTEM_MAIL_TAG) return { kind: 'system_mail', event: event.kind };
   const message = await locate(deps.tracking, event);
   if (!message) return { kind: 'unknown_message', provider_message_id: event.messageId };
 

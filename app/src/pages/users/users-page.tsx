@@ -220,11 +220,8 @@ function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => 
     try {
       const answer = await answerOf(api.POST('/api/v1/client/users', { body: { ...draft, email: draft.email.trim(), name: draft.name.trim() } }), 'Inviting');
       setDraft(empty);
-      onInvited(
-        answer.data.invitation_sent
-          ? `${answer.data.name} is invited as ${answer.data.role_name}: a sign-in link, valid 72 hours, is on its way to ${answer.data.email}.`
-          : `${answer.data.name} is added as ${answer.data.role_name}, but the e-mail could not be sent now: they can ask for a sign-in link on the sign-in page.`,
-      );
+      // The same answer whether or not the address has an account with another client (then it joins no list).
+      onInvited(`The invitation to ${answer.data.email} as ${answer.data.role_name} is on its way; its link works for 72 hours.`);
     } catch (error) {
       setFailure(failureOfError(error));
     } finally {

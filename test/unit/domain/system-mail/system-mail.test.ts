@@ -19,11 +19,11 @@ class RecordingMailer implements Mailer {
 const message = { to: 'ada@example.com', subject: 'Sign in', text: 'Open https://x/cb', html: '<p><a href="https://x/cb">Sign in</a></p>' };
 
 describe('MailerSystemMail', () => {
-  it('sends from the service address with no configuration set, no headers (no List-Unsubscribe) and a system tag', async () => {
+  it('sends from the service address through its own configuration set, no headers (no List-Unsubscribe) and a system tag', async () => {
     // Prepare
     const mailer = new RecordingMailer();
     // Act
-    const result = await new MailerSystemMail(mailer, 'accounts@service.example').send(message);
+    const result = await new MailerSystemMail(mailer, 'accounts@service.example', 'system-set').send(message);
     // Assess
     expect(result).toEqual({ kind: 'sent', providerMessageId: 'm-1' });
     expect(mailer.sent).toEqual([
@@ -34,7 +34,7 @@ describe('MailerSystemMail', () => {
         text: 'Open https://x/cb',
         html: '<p><a href="https://x/cb">Sign in</a></p>',
         tags: { kind: 'system' },
-        configurationSet: null,
+        configurationSet: 'system-set',
       },
     ]);
     expect(mailer.sent[0]).not.toHaveProperty('headers');
@@ -43,22 +43,23 @@ describe('MailerSystemMail', () => {
 
   it('answers a permanent refusal as the mailer does', async () => {
     const mailer = new RecordingMailer({ kind: 'rejected', reason: 'MessageRejected' });
-    await expect(new MailerSystemMail(mailer, 'a@service.example').send(message)).resolves.toEqual({ kind: 'rejected', reason: 'MessageRejected' });
+    await expect(new MailerSystemMail(mailer, 'a@service.example', null).send(message)).resolves.toEqual({ kind: 'rejected', reason: 'MessageRejected' });
   });
 
   it('throws a transient failure, so the caller decides', async () => {
     const mailer = new RecordingMailer(new Error('Throttling'));
-    await expect(new MailerSystemMail(mailer, 'a@service.example').send(message)).rejects.toThrow('Throttling');
+    await expect(new MailerSystemMail(mailer, 'a@service.example', null).send(message)).rejects.toThrow('Throttling');
   });
 
-  it('is provided over the container mailer with SYSTEM_FROM_EMAIL', async () => {
+  it('is provided over the container mailer with SYSTEM_FROM_EMAIL and SES_SYSTEM_CONFIGURATION_SET', async () => {
     // Prepare
     const mailer = new RecordingMailer();
-    const container = createContainer({ config: loadConfig({ SYSTEM_FROM_EMAIL: 'accounts@service.example' }), overrides: { mailer } });
+    const config = loadConfig({ SYSTEM_FROM_EMAIL: 'accounts@service.example', SES_SYSTEM_CONFIGURATION_SET: 'els-system', SES_CONFIGURATION_SET: 'els-clients' });
+    const container = createContainer({ config, overrides: { mailer } });
     // Act
     await container.use(systemMail).send(message);
     // Assess
-    expect(mailer.sent.map((e) => e.from)).toEqual(['accounts@service.example']);
+    expect(mailer.sent.map((e) => [e.from, e.configurationSet])).toEqual([['accounts@service.example', 'els-system']]);
   });
 
   it('defaults SYSTEM_FROM_EMAIL and refuses one that is not an address', () => {

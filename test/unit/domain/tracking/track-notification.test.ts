@@ -122,6 +122,27 @@ describe('trackNotification: logs and the e-mail status', () => {
     expect(garbage.kind).toBe('ignored');
   });
 
+  it('tells the service’s own mail apart by its system tag, reading and writing nothing, so its bounces and complaints are counted apart', async () => {
+    // Prepare
+    const h = await engineHarness();
+    const deps = { ...h.stores };
+    const mail = { messageId: 'sys-1', timestamp: NOW, tags: { kind: ['system'], 'ses:configuration-set': ['els-system'] } };
+
+    // Act
+    const outcomes = [
+      await trackNotification(deps, { mail, ...bounce('Permanent') }),
+      await trackNotification(deps, { mail, ...complaint() }),
+      await trackNotification(deps, { mail, ...delivery() }),
+    ];
+
+    // Assess
+    expect(outcomes).toEqual([
+      { kind: 'system_mail', event: 'bounce' },
+      { kind: 'system_mail', event: 'complaint' },
+      { kind: 'system_mail', event: 'delivery' },
+    ]);
+  });
+
   it("does not follow tags that name another client's e-mail", async () => {
     // Prepare
     const h = await engineHarness();
