@@ -31,6 +31,7 @@ const SENT_FACT_ATTRIBUTES = [
   'created_at',
   'provider_message_id',
   'event_id',
+  'erased_at',
 ] as const;
 const EVENT_FACT_ATTRIBUTES = ['id', 'client_id', 'type', 'idempotency_key', 'created_at'] as const;
 
@@ -77,6 +78,14 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
       attributes: EVENT_FACT_ATTRIBUTES,
     });
     return items.map((item) => stripKeys<EventFacts>(item));
+  }
+
+  async erasedContacts(refs: readonly ClientRef<number>[]): Promise<Map<string, string>> {
+    const items = await batchGetItems(this.db, this.tableName, refs.map((r) => keys.erasedContact(r.client_id, r.id)), {
+      consistentRead: false,
+      attributes: ['client_id', 'contact_id', 'erased_at'],
+    });
+    return new Map(items.map((item) => [`${String(item['client_id'])}:${String(item['contact_id'])}`, String(item['erased_at'])]));
   }
 
   async putMessages(messages: readonly WebhookMessageRecord[]): Promise<void> {

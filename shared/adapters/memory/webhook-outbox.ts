@@ -40,6 +40,16 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
     });
   }
 
+  /** Tombstones of erased contacts, by `<client>:<contact>` → when. */
+  readonly erased = new Map<string, string>();
+
+  async erasedContacts(refs: readonly ClientRef<number>[]): Promise<Map<string, string>> {
+    return new Map(refs.flatMap((r) => {
+      const at = this.erased.get(`${r.client_id}:${r.id}`);
+      return at ? [[`${r.client_id}:${r.id}`, at] as const] : [];
+    }));
+  }
+
   async putMessages(messages: readonly WebhookMessageRecord[]): Promise<void> {
     for (const m of messages) this.messages.set(`${m.client_id}:${m.id}`, copy(m));
   }

@@ -19,7 +19,7 @@ export interface ProduceOutcome {
 /**
  * The facts of one stream batch → webhook messages and their first deliveries (issue 22 §3). A client without an
  * endpoint that takes a fact costs nothing beyond the (cached) endpoint read. Otherwise, per batch: one wave reading
- * the sent e-mails named, one reading the triggering events, one BatchWriteItem wave storing the messages, then one
+ * the sent e-mails named (and, for contact facts, their erasure tombstones), one reading the triggering events, one BatchWriteItem wave storing the messages, then one
  * SendMessageBatch wave with a delivery per (message, endpoint). Throws when any of it fails, so the stream hands the
  * batch over again: messages keep their ids, so a retried batch stores the same messages and a receiver can
  * de-duplicate a repeated delivery by its `webhook-id`.
@@ -39,7 +39,15 @@ export async function produceWebhooks(deps: { webhookOutbox: WebhookOutbox; queu
     wanted.flatMap(({ fact }) => (fact.kind === 'email' ? [{ client_id: fact.client_id, id: fact.sent_email_id }] : [])),
     (r) => `${r.client_id}:${r.id}`,
   );
-  const sentEmails = sentRefs.length > 0 ? await outbox.sentEmails(sentRefs) : [];
+  // A contact fact's values come from the stream's image: one read in the same wave tells whether it was erased since.
+  const contactRefs = unique(
+    wanted.flatMap(({ fact }) => (fact.kind === 'contact' ? [{ client_id: fact.client_id, id: fact.contact.id }] : [])),
+    (r) => `${r.client_id}:${r.id}`,
+  );
+  const [sentEmails, erasedContacts] = await Promise.all([
+    sentRefs.length > 0 ? outbox.sentEmails(sentRefs) : [],
+    contactRefs.length > 0 ? outbox.erasedContacts(contactRefs) : new Map<string, string>(),
+  ]);
   const sentById = new Map(sentEmails.map((s) => [`${s.client_id}:${s.id}`, s]));
 
   const eventIdOf = (fact: WebhookFact): number | null | undefined =>
@@ -58,8 +66,10 @@ export async function produceWebhooks(deps: { webhookOutbox: WebhookOutbox; queu
   const deliveries: BatchMessage<'webhooks'>[] = [];
   for (const { fact, endpoints } of wanted) {
     const eventId = eventIdOf(fact);
+    const erasedAt = fact.kind === 'contact' ? erasedContacts.get(`${fact.client_id}:${fact.contact.id}`) : undefined;
     const message = buildWebhookMessage(fact, {
       ...(fact.kind === 'email' ? { sentEmail: sentById.get(`${fact.client_id}:${fact.sent_email_id}`) } : {}),
+      ...(erasedAt ? { contactErasedAt: erasedAt } : {}),
       ...(typeof eventId === 'number' ? { event: eventById.get(`${fact.client_id}:${eventId}`) } : {}),
     });
     messages.push(message);

@@ -57,7 +57,7 @@ export type EndpointHealthChange =
 export type SentEmailFacts = Pick<
   SentEmailRecord,
   'id' | 'client_id' | 'contact_id' | 'execution_id' | 'workflow_id' | 'email_template_id' | 'from_email' | 'to_email' | 'subject' | 'status' | 'created_at' | 'provider_message_id'
-> & { event_id?: number | null };
+> & { event_id?: number | null; /** Set when its contact was erased. */ erased_at?: string };
 
 export type EventFacts = Pick<EventRecord, 'id' | 'client_id' | 'type' | 'idempotency_key' | 'created_at'>;
 
@@ -77,6 +77,8 @@ export interface WebhookOutbox {
   sentEmails(refs: readonly ClientRef<string>[]): Promise<SentEmailFacts[]>;
   /** The events named, in one wave (absent ones are left out). */
   events(refs: readonly ClientRef<number>[]): Promise<EventFacts[]>;
+  /** Of the contacts named, those an erasure replaced by its tombstone: `<client>:<contact>` → when, in one wave. */
+  erasedContacts(refs: readonly ClientRef<number>[]): Promise<Map<string, string>>;
   /** Stores messages (a message stored again is the same message). */
   putMessages(messages: readonly WebhookMessageRecord[]): Promise<void>;
   message(clientId: number, messageId: string): Promise<WebhookMessageRecord | undefined>;

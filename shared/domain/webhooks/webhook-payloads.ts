@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { SENT_STATUS_TEXT } from '../sent-emails/sent-email-record.js';
 import { STATUS_TEXT, type ExecutionStatus } from '../executions/execution-record.js';
 import { factIdentity, factTime, unsubscribeSourceOf, type WebhookFact } from './facts.js';
+import { erasedWebhookPayload } from './erased-payload.js';
 import type { EventFacts, SentEmailFacts, WebhookMessageRecord } from './webhook-outbox.js';
 
 /** `webhook-id` of a fact: `msg_` + 32 hex characters of a hash of its identity, so a re-read fact keeps its id. */
@@ -12,6 +13,8 @@ export const webhookMessageIdOf = (fact: WebhookFact): string =>
 export interface FactContext {
   sentEmail?: SentEmailFacts;
   event?: EventFacts;
+  /** When the fact's contact was erased (a contact fact read from the stream after its erasure). */
+  contactErasedAt?: string;
 }
 
 const eventRef = (event: EventFacts | undefined, id: number | null | undefined) =>
@@ -27,13 +30,18 @@ export function buildWebhookMessage(fact: WebhookFact, context: FactContext): We
   const createdAt = factTime(fact);
   const body = { type: fact.type, id, created_at: createdAt, data: dataOf(fact, context) };
   const contactId = contactOf(fact, context);
+  // A fact the stream hands over after its contact's erasure (a backlog, a retried batch) carries the old values in its
+  // image: it is stored and sent as an erased message would be (ids only), never with them.
+  const erasedAt = context.contactErasedAt ?? context.sentEmail?.erased_at;
+  const payload = JSON.stringify(body);
   return {
     id,
     client_id: fact.client_id,
     type: fact.type,
     created_at: createdAt,
-    payload: JSON.stringify(body),
+    payload: erasedAt ? erasedWebhookPayload(payload) : payload,
     ...(contactId != null ? { contact_id: contactId } : {}),
+    ...(erasedAt ? { erased_at: erasedAt } : {}),
   };
 }
 
