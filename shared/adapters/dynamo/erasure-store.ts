@@ -108,7 +108,12 @@ export class DynamoErasureStore implements ErasureStore {
       const cleared = await inWaves(attempts, (attempt) =>
         this.isUpdated(
           { pk: String(attempt['pk']), sk: String(attempt['sk']) },
-          { UpdateExpression: 'SET response_body = :none, erased_at = :at', ExpressionAttributeValues: { ':none': null, ':at': at } },
+          {
+            UpdateExpression: 'SET response_body = :none, erased_at = :at',
+            ExpressionAttributeValues: { ':none': null, ':at': at },
+            // An attempt cleared by the first pass is not written again by the second.
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(erased_at)',
+          },
         ),
       );
       return { redacted, attempts: cleared.filter(Boolean).length };
@@ -267,6 +272,7 @@ export class DynamoErasureStore implements ErasureStore {
       ExpressionAttributeNames?: Record<string, string>;
       ExpressionAttributeValues?: Record<string, unknown>;
       ReturnValues?: 'ALL_OLD';
+      ConditionExpression?: string;
     },
   ): Promise<Record<string, unknown> | undefined> {
     try {

@@ -92,6 +92,8 @@ export const ContactErasureMeta = z.object({
     .check(z.meta({ description: 'DynamoDB requests the erasure made, in how many sequential waves' })),
 });
 
+const NO_HISTORY: ContactHistory = { events: [], executions: [], sentEmails: [], webhookMessages: [] };
+
 const NOTHING = { events: 0, executions: 0, executionsCancelled: 0, sentEmails: 0, logs: 0, webhookMessages: 0, webhookAttempts: 0 } satisfies HistoryScrub;
 
 /**
@@ -116,6 +118,10 @@ export async function eraseContact(
     const markerReason = contact.unsubscribe_reason && MARKER_REASONS.has(contact.unsubscribe_reason) ? contact.unsubscribe_reason : undefined;
     const outcome = await deps.erasure.replaceByTombstone(contact, markerReason, at);
     if (outcome === 'changed') continue;
+    // A webhook fact or delivery in flight while the history was scrubbed may have stored a message or an attempt
+    // since; with the tombstone written, the producer stores no more of them whole: one more pass over the outbox.
+    const late = await deps.erasure.history(clientId, contact.id);
+    const outbox = await deps.erasure.scrubHistory(clientId, contact.email, { ...NO_HISTORY, webhookMessages: late.webhookMessages }, at);
     return {
       id: contact.id,
       erased: true,
@@ -128,8 +134,8 @@ export async function eraseContact(
       executions_cancelled: scrub.executionsCancelled,
       sent_emails: scrub.sentEmails,
       logs: scrub.logs,
-      webhook_messages: scrub.webhookMessages,
-      webhook_attempts: scrub.webhookAttempts,
+      webhook_messages: scrub.webhookMessages + outbox.webhookMessages,
+      webhook_attempts: scrub.webhookAttempts + outbox.webhookAttempts,
       erased_at: at,
     };
   }

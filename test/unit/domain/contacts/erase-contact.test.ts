@@ -6,6 +6,7 @@ import { contactRecord } from '../../support/contact-fixtures.js';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const HISTORY: ContactHistory = { events: [1, 2], executions: [10, 11], sentEmails: ['e-1'], webhookMessages: ['msg_1'] };
+const NO_SCRUB: HistoryScrub = { events: 0, executions: 0, executionsCancelled: 0, sentEmails: 0, logs: 0, webhookMessages: 0, webhookAttempts: 0 };
 const SCRUB: HistoryScrub = { events: 2, executions: 2, executionsCancelled: 1, sentEmails: 1, logs: 3, webhookMessages: 1, webhookAttempts: 2 };
 
 /** A fake erasure store that records its calls; `changedTimes` tombstone attempts answer `changed` first. */
@@ -27,8 +28,9 @@ function fakes(contact: ContactRecord | undefined, options: { erased?: boolean; 
       return HISTORY;
     },
     scrubHistory: async (_c, email, history) => {
-      calls.push(`scrub:${email}:${history.events.length}`);
-      return SCRUB;
+      calls.push(`scrub:${email}:${history.events.length}:${history.webhookMessages.length}`);
+      // The pass over the outbox after the tombstone finds one attempt a delivery in flight recorded meanwhile.
+      return history.events.length > 0 ? SCRUB : { ...NO_SCRUB, webhookAttempts: 1 };
     },
     replaceByTombstone: async (record, markerReason) => {
       calls.push('tombstone');
@@ -52,7 +54,8 @@ describe('eraseContact', () => {
     const result = await eraseContact(deps, 7, { id: 42 });
 
     // Assess
-    expect(calls).toEqual(['history', 'scrub:ann@example.com:2', 'tombstone']);
+    // The outbox is passed over once more after the tombstone: what a fact or delivery in flight stored meanwhile.
+    expect(calls).toEqual(['history', 'scrub:ann@example.com:2:1', 'tombstone', 'history', 'scrub:ann@example.com:0:1']);
     expect(tombstones).toEqual([{ contact: contactRecord(), markerReason: undefined }]);
     expect(result).toEqual({
       id: 42,
@@ -67,7 +70,7 @@ describe('eraseContact', () => {
       sent_emails: 1,
       logs: 3,
       webhook_messages: 1,
-      webhook_attempts: 2,
+      webhook_attempts: 3,
       erased_at: NOW.toISOString(),
     });
   });
