@@ -52,6 +52,8 @@ const ConfigSchema = z.object({
   SCHEDULER_DLQ_ARN: z.optional(z.string().check(z.minLength(1))),
   /** SES configuration set that publishes delivery events; the From address when a client set none. */
   SES_CONFIGURATION_SET: z.optional(z.string().check(z.minLength(1))),
+  /** The service's own e-mails' configuration set (sign-in links, invitations, notices): their events counted apart. */
+  SES_SYSTEM_CONFIGURATION_SET: z.optional(z.string().check(z.minLength(1))),
   DEFAULT_FROM_ADDRESS: z._default(z.email(), 'no-reply@example.com'),
   /**
    * The From address of the service's own e-mails (sign-in links, invitations; shared/domain/system-mail), a verified
@@ -73,8 +75,6 @@ const ConfigSchema = z.object({
   /**
    * The waits between a webhook message's attempts, in seconds, comma-separated (issue 22 §3); default Svix's
    * 5,300,1800,7200,18000,36000,36000. For demos and tests only (the integration run shortens it); 1–7 entries.
-  /** The service's own e-mails' configuration set (sign-in links, invitations, notices): their events counted apart. */
-  SES_SYSTEM_CONFIGURATION_SET: z.optional(z.string().check(z.minLength(1))),
    */
   WEBHOOK_RETRY_SCHEDULE_SECONDS: z.optional(
     z.pipe(
