@@ -2,6 +2,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { DynamoErasureStore } from '../../../shared/adapters/dynamo/erasure-store.js';
+import { DynamoWebhookOutbox } from '../../../shared/adapters/dynamo/webhook-outbox.js';
+import { MemoryWebhookStore } from '../../../shared/adapters/memory/webhook-store.js';
 import { keys } from '../../../shared/adapters/dynamo/keys.js';
 import { createContainer } from '../../../shared/composition/container.js';
 import { tableOf } from '../../../shared/composition/providers/table.js';
@@ -100,6 +102,46 @@ describe('ErasureStore (dynamodb)', () => {
     // A late open or click finds no message: neither by its provider id nor by its tags.
     expect(await t.stores.tracking.findMessage(t.messageId)).toBeUndefined();
     expect(await t.stores.tracking.findTaggedMessage(t.clientId, t.sentEmailId, t.messageId)).toBeUndefined();
+  });
+
+  it("finds the contact's webhook messages (gsi2) and their attempts, keeps ids only in them and clears the attempts' answers, once", async () => {
+    // Prepare: a message about the contact and one about another, each with an attempt whose receiver echoed it
+    const t = await mailedContact();
+    const other = await createContact(t.stores, t.clientId);
+    const { db, tableName } = tableOf(container());
+    const outbox = new DynamoWebhookOutbox(db, tableName, new MemoryWebhookStore());
+    const body = (contactId: number, email: string) =>
+      JSON.stringify({ type: 'contact.unsubscribed', id: `msg_${contactId}`, created_at: LATER, data: { contact: { id: contactId, email, first_name: 'Ann' }, reason: 'api' } });
+    const message = (contactId: number, email: string) => ({
+      id: `msg_${String(contactId).padStart(32, '0')}`, client_id: t.clientId, type: 'contact.unsubscribed' as const, created_at: LATER, payload: body(contactId, email), contact_id: contactId,
+    });
+    const ours = message(t.contact.id, t.contact.email);
+    const theirs = message(other.id, other.email);
+    await outbox.putMessages([ours, theirs]);
+    const attempt = (m: typeof ours, id: string) => ({
+      id, client_id: t.clientId, webhook_id: 1, message_id: m.id, event_type: m.type, attempt: 1, replay: false, attempted_at: LATER,
+      succeeded: true, status_code: 200, duration_ms: 3, response_body: `{"echo":${m.payload}}`, error: null, next_attempt_at: null,
+    });
+    await outbox.recordAttempt(attempt(ours, `att_${nextRecordId()}a`), { kind: 'none' });
+    await outbox.recordAttempt(attempt(theirs, `att_${nextRecordId()}b`), { kind: 'none' });
+
+    // Act
+    const history = await t.erasure.history(t.clientId, t.contact.id);
+    const scrub = await t.erasure.scrubHistory(t.clientId, t.contact.email, history, LATER);
+    const again = await t.erasure.scrubHistory(t.clientId, t.contact.email, { events: [], executions: [], sentEmails: [], webhookMessages: history.webhookMessages }, LATER);
+
+    // Assess
+    expect(history.webhookMessages).toEqual([ours.id]);
+    expect(scrub).toMatchObject({ webhookMessages: 1, webhookAttempts: 1 });
+    expect(again).toMatchObject({ webhookMessages: 0, webhookAttempts: 0 });
+    const stored = await outbox.message(t.clientId, ours.id);
+    expect(JSON.parse(stored!.payload)).toEqual({ type: 'contact.unsubscribed', id: `msg_${t.contact.id}`, created_at: LATER, data: { contact: { id: t.contact.id }, erased: true } });
+    expect(stored!.erased_at).toBe(LATER);
+    const page = await outbox.attempts(t.clientId, 1, { limit: 10 });
+    expect(page.attempts.find((a) => a.message_id === ours.id)!.response_body).toBeNull();
+    // The other contact's message and attempt are whole.
+    expect((await outbox.message(t.clientId, theirs.id))!.payload).toBe(theirs.payload);
+    expect(page.attempts.find((a) => a.message_id === theirs.id)!.response_body).toContain(other.email);
   });
 
   it('replaces the contact by its tombstone and frees its locks; a bounced address stays as a marker', async () => {
