@@ -13,7 +13,8 @@ export const handler = jsonApi(
     description:
       'Queues the event of this attempt for delivery to the endpoint again, as attempt 1 of a chain with the full ' +
       'retry schedule; its `webhook-id` is unchanged, so a receiver that already has it can de-duplicate. 202 once ' +
-      'queued; the new attempts show in GET …/attempts with `replay: true`. 404 when the attempt is not this ' +
+      'queued; the new attempts show in GET …/attempts with `replay: true`. An event about an erased contact is sent as ' +
+      'the erasure left it: ids, type, status and times, `data.erased: true`, nothing personal. 404 when the attempt is not this ' +
       "endpoint's or its event is older than 30 days; 409 `disabled` while the endpoint is disabled.",
     params: WebhookAttemptParams,
     responses: { 202: { data: WebhookReplayResult, description: 'Queued for delivery' } },

@@ -44,7 +44,9 @@ export const WebhookAttemptView = z
     succeeded: z.boolean().check(z.meta({ description: 'The endpoint answered 2xx' })),
     status_code: z.nullable(z.int()).check(z.meta({ description: "The endpoint's HTTP status; null when it did not answer" })),
     duration_ms: z.int().check(z.gte(0)),
-    response_body: z.nullable(z.string()).check(z.meta({ description: 'The first 1 KB of what the endpoint answered' })),
+    response_body: z
+      .nullable(z.string())
+      .check(z.meta({ description: 'The first 1 KB of what the endpoint answered; null once the contact the event was about is erased' })),
     error: z.nullable(z.string()).check(z.meta({ description: 'Why nothing was answered: address_refused, dns_failed, connection_failed, timeout, invalid_url (with a detail)' })),
     next_attempt_at: z.nullable(UtcTimestamp).check(z.meta({ description: 'When the next attempt is due; null after a success or the last attempt' })),
   })
