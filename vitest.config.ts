@@ -22,6 +22,7 @@ const RUNTIME_ENV_KEYS = [
   'JWT_ISSUER',
   'JWT_AUDIENCE',
   'WEBHOOK_ALLOW_PRIVATE_URLS',
+  'IP_RATE_LIMIT_EXEMPT',
 ];
 const outerEnv = {
   OUTER_ENV_SNAPSHOT: JSON.stringify(Object.fromEntries(RUNTIME_ENV_KEYS.map((key) => [key, process.env[key] ?? null]))),

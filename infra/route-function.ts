@@ -2,6 +2,7 @@ import { Validations } from 'aws-cdk-lib';
 import { HttpMethod as ApiMethod, HttpRoute, HttpRouteKey, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
@@ -11,6 +12,7 @@ import { authenticates, fullPath, type RouteDefinition } from '../functions/rout
 import type { Engine } from './engine.js';
 import { createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
 import { grantSecretRead } from './secret-read.js';
+import { RATE_COUNTER_KEY_PATTERNS } from '../shared/adapters/dynamo/keys.js';
 
 /** The routes built on AWS: every entry of the route table but those the local runtime alone serves (`localOnly`). */
 export const routesOnAws = (table: readonly RouteDefinition[]): RouteDefinition[] => table.filter((route) => !route.localOnly);
@@ -55,6 +57,18 @@ export class RouteFunction extends Construct {
       role: props.roles.roleFor(route),
     });
     grantTableAccess(this.function, props.table, route.tableAccess);
+    // Every route counts requests (the client's limit, or the caller's IP where no client answers): a read-only route
+    // may update the counter items and nothing else. Without it the counters' writes were refused on AWS and the
+    // limits failed open on every read route.
+    if (route.tableAccess === 'read') {
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:UpdateItem'],
+          resources: [props.table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...RATE_COUNTER_KEY_PATTERNS] } },
+        }),
+      );
+    }
     props.engine.connect(this.function, route.handler, route);
     if (props.jwtSecret && authenticates(route)) grantSecretRead(this.function, props.jwtSecret, 'JWT_HS256_SECRET_ARN');
 

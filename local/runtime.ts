@@ -165,6 +165,9 @@ export function pointEnvironmentAt(target: { dynamoEndpoint: string; sesUrl: str
   process.env['SES_SYSTEM_CONFIGURATION_SET'] ??= 'email-lifecycle-system';
   // Webhooks may reach a receiver on this machine (http, loopback); AWS leaves it unset: https and public addresses only.
   process.env['WEBHOOK_ALLOW_PRIVATE_URLS'] ??= 'true';
+  // The developer's own browser, scripts and benchmarks are not limited per IP; another machine's requests (HOST
+  // 0.0.0.0) and other loopback addresses (127.0.0.2, the integration test's) are.
+  process.env['IP_RATE_LIMIT_EXEMPT'] ??= '127.0.0.1/32,::1/128';
 }
 
 /** Starts two services in parallel; when one fails, the other is stopped before the error is rethrown. */

@@ -1,5 +1,6 @@
 import * as z from './validation/zod.js';
 import { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './domain/auth/jwt-lifetime.js';
+import { DEFAULT_ANONYMOUS_REQUESTS_PER_MINUTE, networkList } from './domain/rate-limits/ip-limit.js';
 
 /** Environment → typed configuration, validated once at cold start. */
 const ConfigSchema = z.object({
@@ -26,6 +27,27 @@ const ConfigSchema = z.object({
   JWT_CLIENT_ID_CLAIM: z._default(z.string().check(z.minLength(1)), 'client_id'),
   /** Longest accepted JWT lifetime (exp − iat, or exp − now without iat); a token without exp is refused. */
   JWT_MAX_LIFETIME_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), DEFAULT_JWT_MAX_LIFETIME_SECONDS),
+  /**
+   * Requests one IP may make per minute where no client answers for them (public pages and links, sign-in, docs, the
+   * dashboard's files, failed credentials; shared/domain/rate-limits/ip-limit.ts).
+   */
+  ANONYMOUS_REQUESTS_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100_000)), DEFAULT_ANONYMOUS_REQUESTS_PER_MINUTE),
+  /** Networks (CIDR, comma-separated) the per-IP limit never counts: an operator's monitors; locally the loopback. */
+  IP_RATE_LIMIT_EXEMPT: z._default(
+    z.pipe(
+      z.string(),
+      z.transform((value, ctx) => {
+        const cidrs = value.split(',').map((part) => part.trim()).filter(Boolean);
+        try {
+          networkList(cidrs);
+        } catch (error) {
+          ctx.issues.push({ code: 'custom', message: (error as Error).message, input: value });
+        }
+        return cidrs;
+      }),
+    ),
+    [],
+  ),
   /** Public origin of the service: the dashboard, the API, sign-in links; and the links in e-mails unless LINKS_BASE_URL. */
   PUBLIC_BASE_URL: z._default(z.url(), 'http://127.0.0.1:3000'),
   /**

@@ -1,6 +1,7 @@
 import type { Authenticator } from '../domain/auth/authenticate.js';
 import type { RateLimiter } from '../domain/rate-limits/rate-limiter.js';
 import type { RateCounter } from '../domain/rate-limits/rate-counter.js';
+import type { IpRateCounter, IpRateLimiter } from '../domain/rate-limits/ip-limit.js';
 import type { StatsStore } from '../domain/stats/stats-store.js';
 import type { ApiKeyStore } from '../domain/api-keys/api-key-store.js';
 import type { ClientStore } from '../domain/clients/client-store.js';
@@ -55,6 +56,8 @@ export interface Ports {
   tracking: TrackingStore;
   unsubscribe: UnsubscribeStore;
   rateCounter: RateCounter;
+  /** The per-IP count of anonymous and failed-credential requests (shared/domain/rate-limits/ip-limit.ts). */
+  ipRateCounter: IpRateCounter;
   stats: StatsStore;
   webhooks: WebhookStore;
   /** Posts signed deliveries, refusing private addresses unless WEBHOOK_ALLOW_PRIVATE_URLS (issue 22). */
@@ -85,4 +88,5 @@ export interface Components extends Ports {
   linkSecret: Secret;
   /** Counts each authenticated request against its client's rate limit; remembers windows it saw full. */
   rateLimiter: RateLimiter;
+  ipRateLimiter: IpRateLimiter;
 }

@@ -7,7 +7,9 @@ import { getContainer, type DepsOf, type Provider } from '../composition/contain
 import type { Principal } from '../domain/auth/authenticate.js';
 import { logger } from '../logger.js';
 import { successResponse, type ApiResult } from './envelope.js';
+import { ipRateLimiter } from '../composition/providers/ip-rate-limiter.js';
 import { errorHandler } from './middleware/error-handler.js';
+import { anonymousIpLimit, failedCredentialIpLimit } from './middleware/ip-limit.js';
 import { jsonBody } from './middleware/json-body.js';
 import { parseInput, type InputSchemas } from './middleware/parse-input.js';
 import { requestContext } from './middleware/request-context.js';
@@ -56,7 +58,11 @@ export function chain<P extends RoutePorts>(
     errorHandler(),
     httpHeaderNormalizer() as unknown as ApiMiddleware,
   ];
-  if (options.guard) middlewares.push(options.guard);
+  // Requests no client answers for are limited per IP (ip-limit.ts): every one on a route without a guard, only
+  // those whose credential fails on a route with one, so a client's own requests never pay for it.
+  const ipLimiter = () => getContainer().use(ipRateLimiter);
+  if (options.guard) middlewares.push(failedCredentialIpLimit(ipLimiter), options.guard);
+  else middlewares.push(anonymousIpLimit(ipLimiter));
   if (options.limit) middlewares.push(options.limit);
   // Every JSON route parses a body it is sent, even one it ignores: a body that is not a JSON object is a 400 there too.
   if (options.body === 'json') middlewares.push(jsonBody());

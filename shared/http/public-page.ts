@@ -19,8 +19,11 @@ export const pageAnswer = (result: PageResult) => ({
   ...('html' in result ? { page: result.html } : { file: result.file }),
 });
 
-/** Failures outside the page's own: a path the gateway cannot decode (400), a body too large (413), 500 — envelopes. */
-const PAGE_ERRORS: readonly ErrorStatus[] = [400, 413, 500];
+/**
+ * Failures outside the page's own: a path the gateway cannot decode (400), a body too large (413), the caller's IP
+ * over its per-minute limit (429), 500 — envelopes.
+ */
+const PAGE_ERRORS: readonly ErrorStatus[] = [400, 413, 429, 500];
 
 /**
  * A public page (the links in e-mails): no authentication, the body left raw (RFC 8058 one-click posts are

@@ -67,7 +67,9 @@ const ERRORS: Record<ErrorStatus, { name: string; description: string; condition
   429: {
     name: 'TooManyRequests',
     description:
-      'The client is over its request rate limit (RateLimit-Policy names it); retry after the Retry-After seconds',
+      'The client is over its request rate limit, or — where no valid credential was given (public pages, sign-in, ' +
+      'a failed API key or session) — the caller\'s IP is over its per-minute limit (RateLimit-Policy names which); ' +
+      'retry after the Retry-After seconds',
     condition: 'rate_limited',
     key: 'request',
     error: 'Over the limit of 50 requests a second for this client; retry after 1 s',

@@ -14,7 +14,9 @@ export const RATE_LIMIT_HEADER_COMPONENTS: Record<string, JsonSchema> = {
     description:
       'The client\'s rate limit policy that counted the request: `"api"` (every authenticated route but POST ' +
       '/client/events) or `"events"` (POST /client/events); `q` requests per `w` seconds, from the plan ' +
-      '(SubscriptionPlan `api_requests_per_second`, `event_requests_per_second`) or an override for the client.',
+      '(SubscriptionPlan `api_requests_per_second`, `event_requests_per_second`) or an override for the client. On a ' +
+      '429 of a request no client answers for (a public route, or a credential that failed): `"ip"`, the caller\'s ' +
+      'IP (an IPv6 address by its /64), `q` requests per `w=60` seconds.',
     schema: { type: 'string', examples: ['"api";q=50;w=1'] },
   },
   'Retry-After': {

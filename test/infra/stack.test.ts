@@ -14,7 +14,7 @@ import { TABLE_KEYS } from '../../shared/adapters/dynamo/table-definition.js';
 import { fallbackRoutes } from '../../shared/http/route-overlaps.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
-type Statement = { Action: string | string[]; Resource: unknown };
+type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
 
 // The same feature flags and defaults as `cdk synth`; bundling skipped so no esbuild run is needed.
 const CDK_JSON_CONTEXT = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
@@ -184,7 +184,16 @@ describe('EmailLifecycle stack', () => {
       const { fn } = functionOf(route);
       const actions = actionsOf(fn);
       expect(actions).toEqual(expect.arrayContaining(READ_ACTIONS));
-      if (route.tableAccess === 'read') expect(actions.filter((a) => WRITE_ACTIONS.includes(a))).toEqual([]);
+      if (route.tableAccess === 'read') {
+        // A read route writes only its request counters: UpdateItem in one statement held to their partition keys.
+        const writes = statementsOf(fn).filter((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]).some((a) => WRITE_ACTIONS.includes(a)));
+        expect(writes).toEqual([
+          expect.objectContaining({
+            Action: 'dynamodb:UpdateItem',
+            Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*', 'IPRATE#*'] } },
+          }),
+        ]);
+      }
       else expect(actions).toEqual(expect.arrayContaining(WRITE_ACTIONS));
       // Its own log group and the table, plus the engine actions its entry names (test/infra/engine.test.ts
       // checks their resources): no wildcard action, no `*` resource.

@@ -61,6 +61,8 @@ import { createHash } from 'node:crypto';
  *                                                                    16 shards, TTL 400 days (issue 21 §1)
  * - request rate window   RATE#<client>#<policy> / <window start, epoch s>   `n` requests counted; TTL a minute on
  *                                                                    (per-client rate limits, issue 19 §1)
+ * - per-IP rate window    IPRATE#<sha256(ip, IPv6 by /64)> / <window start, epoch s>   `n` anonymous or failed-
+ *                                                                    credential requests; TTL a minute on
  *
  * Dashboard accounts (issue 23): users are client configuration; what is looked up by a secret or an address has a
  * key of its own, named by its SHA-256 (no address or token in a key).
@@ -270,6 +272,8 @@ export const keys = {
     pk: `RATE#${clientId}#${policy}`,
     sk: String(windowStart),
   }),
+  /** One address's count of anonymous requests in one window, by the address's digest (no address in a key). */
+  ipRateWindow: (ipHash: string, windowStart: number): ItemKey => ({ pk: `IPRATE#${ipHash}`, sk: String(windowStart) }),
   /** One workflow's counters of one UTC day, in one of the client's stats shards (domain/stats/stats-counters.ts). */
   statsWorkflowDay: (clientId: number, shard: number, day: string, workflowId: number): ItemKey => ({
     pk: keys.statsPk(clientId, shard),
@@ -289,6 +293,12 @@ export const keys = {
     sk: 'CAP',
   }),
 } as const;
+
+/**
+ * The partition keys of the request counters (keys.rateWindow, keys.ipRateWindow) as IAM `dynamodb:LeadingKeys`
+ * patterns: a route that only reads the table may still count its requests there, and write nothing else.
+ */
+export const RATE_COUNTER_KEY_PATTERNS = ['RATE#*', 'IPRATE#*'] as const;
 
 /** A day-counter row's key (keys.statsWorkflowDay, keys.statsEventTypeDay). */
 export const isStatsKey = (key: { pk?: unknown } | undefined): boolean => typeof key?.pk === 'string' && key.pk.startsWith('STATS#');

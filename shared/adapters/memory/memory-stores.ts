@@ -6,6 +6,7 @@ import { MemoryWorkflowCustomizationStore } from './customization-store.js';
 import { MemoryDeliveryStore } from './delivery-store.js';
 import { MemoryEngineData } from './engine-data.js';
 import { MemoryEventStore } from './event-store.js';
+import { MemoryIpRateCounter } from './ip-rate-counter.js';
 import { MemoryExecutionStore } from './execution-store.js';
 import { MemoryProcessingStore } from './processing-store.js';
 import { MemorySentEmailStore } from './sent-email-store.js';
@@ -35,6 +36,7 @@ export function memoryStores() {
     clock,
     ids,
     rateCounter,
+    ipRateCounter: new MemoryIpRateCounter(),
     clients,
     apiKeys,
     users,
