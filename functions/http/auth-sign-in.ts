@@ -7,8 +7,8 @@ import { queue } from '../../shared/composition/providers/queue.js';
 import { sessionStore } from '../../shared/composition/providers/session-store.js';
 import { Email } from '../../shared/domain/contacts/schemas.js';
 import { requestSignIn, SIGN_IN_LIMITS, SIGN_IN_WINDOW_SECONDS } from '../../shared/domain/auth/sign-in.js';
-import { bindingNonceOf, SIGN_IN_BINDING_COOKIE, signInBindingCookie } from '../../shared/domain/auth/sign-in-binding.js';
-import { cookieValue } from '../../shared/domain/auth/session-tokens.js';
+import { signInBindingCookie } from '../../shared/domain/auth/sign-in-binding.js';
+import { newToken } from '../../shared/domain/auth/session-tokens.js';
 import { logger } from '../../shared/logger.js';
 
 const SignInBody = z.object({ email: Email.check(z.meta({ description: 'The address of the dashboard account' })) });
@@ -33,7 +33,8 @@ export const handler = publicApi(
   },
   [sessionStore, queue, clock],
   async ({ body }, { deps, event }) => {
-    const nonce = bindingNonceOf(cookieValue(event.cookies, event.headers?.['cookie'], SIGN_IN_BINDING_COOKIE));
+    // Always a new nonce, never one the browser brings: a value planted in a victim's browser must bind nothing.
+    const nonce = newToken();
     const outcome = await requestSignIn(deps, { email: body.email, ip: event.requestContext?.http?.sourceIp ?? 'unknown', bindingNonce: nonce });
     if (outcome === 'address_limit') logger.info('sign-in request over the per-address limit; no e-mail', { metric: 'sign_in_address_limit' });
     const secure = event.headers?.['x-forwarded-proto'] === 'https';

@@ -5,6 +5,7 @@ import { successEnvelope } from '../http/envelope.js';
 import type { DocumentedRoute, OperationObject } from './build-document.js';
 import { TAGS } from './document-info.js';
 import { errorResponseRef } from './error-responses.js';
+import { ErrorEnvelope } from '../http/envelope.js';
 import { rateLimitHeaderRefs } from './rate-limit-headers.js';
 import type { JsonSchema, SchemaCatalog } from './json-schema.js';
 import { routeAccess } from '../domain/auth/route-access.js';
@@ -25,8 +26,17 @@ export function operationOf(route: DocumentedRoute, catalog: SchemaCatalog, erro
   const errors = [...new Set([...contract.impliedErrors, ...declaredErrors, ...SERVER_ERRORS])];
   for (const status of errors) errorStatuses.add(status);
   const success = contract.kind === 'json' ? jsonResponses(contract.route, catalog, contract.auth === 'client') : pageResponses(contract.route);
+  // A status that is both a page of the route and one of its implied errors (the callback's 400: a link that cannot be
+  // used, or a query the gateway cannot decode) answers either: both bodies are stated.
+  const errorEntry = (status: ErrorStatus) => {
+    const page = success[String(status)] as { description: string; content: Record<string, unknown> } | undefined;
+    if (contract.kind !== 'page' || !page) return [String(status), errorResponseRef(status)] as const;
+    const envelope = { schema: catalog.convert(ErrorEnvelope, 'output') };
+    const description = `${page.description}: an HTML page; a request that cannot be read at all (bad percent-encoding) answers the error envelope`;
+    return [String(status), { description, content: { ...page.content, 'application/json': envelope } }] as const;
+  };
   const responses = Object.fromEntries(
-    [...Object.entries(success), ...errors.map((status) => [String(status), errorResponseRef(status)] as const)].sort(
+    [...Object.entries(success), ...errors.map(errorEntry)].sort(
       ([a], [b]) => Number(a) - Number(b),
     ),
   );

@@ -30,6 +30,9 @@ vi.hoisted(() => {
   process.env['POWERTOOLS_LOG_LEVEL'] = process.env['INTEGRATION_LOG_LEVEL'] ?? 'SILENT';
 });
 
+// Each test waits for mails that the queue sends after the answers; on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 90_000 });
+
 afterEach(() => setContainer(undefined));
 
 /** Asks for a link for `email` as a browser at `from` would; the link of the mail and the browser's binding cookie. */

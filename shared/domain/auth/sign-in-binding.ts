@@ -1,4 +1,4 @@
-import { looksLikeToken, newToken, SIGN_IN_LINK_MS, type CookieScope } from './session-tokens.js';
+import { SIGN_IN_LINK_MS, type CookieScope } from './session-tokens.js';
 
 /**
  * The cookie that binds a sign-in link to the browser that asked for it (login CSRF): POST /auth/sign-in sets a
@@ -7,9 +7,6 @@ import { looksLikeToken, newToken, SIGN_IN_LINK_MS, type CookieScope } from './s
  * it; the callback page's own form POST is same-site), on the callback's path only, and no longer than a link lives.
  */
 export const SIGN_IN_BINDING_COOKIE = 'els_signin';
-
-/** The browser's nonce: the one it already holds (so every link it asks for in the window stays bound), else a new one. */
-export const bindingNonceOf = (current: string | undefined): string => (looksLikeToken(current) ? current : newToken());
 
 export function signInBindingCookie(nonce: string, scope: CookieScope): string {
   const secure = scope.secure ? '; Secure' : '';

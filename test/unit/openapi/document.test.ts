@@ -118,6 +118,16 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  it('states what the sign-in link answers: GET a page (200) or, for a bad link, an HTML page (400); POST 303, 200, 400, 403 pages', () => {
+    const callback = (document.paths['/api/v1/auth/callback'] ?? {}) as Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>;
+    for (const method of ['get', 'post']) {
+      const bad = callback[method]!.responses['400']!;
+      expect(Object.keys(bad.content ?? {}).sort(), method).toEqual(['application/json', 'text/html']);
+    }
+    expect(Object.keys(callback['get']!.responses['200']!.content ?? {})).toEqual(['text/html']);
+    for (const status of ['200', '303', '403']) expect(Object.keys(callback['post']!.responses[status]!.content ?? {}), status).toEqual(['text/html']);
+  });
+
   it('describes every operation: summary, tag, operationId, a success, a 500, and each path parameter', () => {
     const ids = new Set<string>();
     for (const { key, operation } of operations()) {
