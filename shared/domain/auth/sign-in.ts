@@ -1,5 +1,6 @@
 import type { Clock, Queue } from '../../ports.js';
 import { rateLimited } from '../../errors.js';
+import { ipLimitKey } from '../rate-limits/ip-limit.js';
 import type { ClientStore } from '../clients/client-store.js';
 import type { SystemMail } from '../system-mail/system-mail.js';
 import type { UserStore } from '../users/user-store.js';
@@ -30,9 +31,11 @@ export async function requestSignIn(
   const now = deps.clock.now();
   const windowStart = Math.floor(now.getTime() / 1000 / SIGN_IN_WINDOW_SECONDS) * SIGN_IN_WINDOW_SECONDS;
   const expiresAt = windowStart + 2 * SIGN_IN_WINDOW_SECONDS;
+  // An IPv6 address counts by its /64 (one subscriber's network), as the per-IP limit of anonymous traffic does.
+  const ip = ipLimitKey(input.ip) ?? digestToken(input.ip);
   const [byAddressFromIp, byIp] = await Promise.all([
-    deps.sessions.countSignIn('addr_ip', digestToken(`${input.email}\n${input.ip}`), windowStart, expiresAt),
-    deps.sessions.countSignIn('ip', digestToken(input.ip), windowStart, expiresAt),
+    deps.sessions.countSignIn('addr_ip', digestToken(`${input.email}\n${ip}`), windowStart, expiresAt),
+    deps.sessions.countSignIn('ip', ip, windowStart, expiresAt),
   ]);
   if (byIp > SIGN_IN_LIMITS.ip) {
     const retryAfter = windowStart + SIGN_IN_WINDOW_SECONDS - Math.floor(now.getTime() / 1000);

@@ -147,6 +147,14 @@ describe('sign-in links (issue 23 §2)', () => {
     await expect(requestSignIn(deps, { email: 'x@acme.test', ip: '198.51.100.9', bindingNonce: NONCE })).resolves.toBe('queued');
   });
 
+  it('counts an IPv6 client by its /64: another address of the same network shares its limits', async () => {
+    const { deps, queue } = await setup();
+    for (let i = 0; i < 5; i += 1) await requestSignIn(deps, { email: 'owner@acme.test', ip: `2001:db8:1:2::${i + 1}`, bindingNonce: NONCE });
+    expect(await requestSignIn(deps, { email: 'owner@acme.test', ip: '2001:db8:1:2:ffff::9', bindingNonce: NONCE })).toBe('address_limit');
+    expect(await requestSignIn(deps, { email: 'owner@acme.test', ip: '2001:db8:1:3::1', bindingNonce: NONCE })).toBe('queued');
+    expect(queue.held).toHaveLength(6);
+  });
+
   it('throws a transient send failure so the queue delivers the message again', async () => {
     const { deps, queue } = await setup();
     const broken = { ...deps, systemMail: { send: async () => Promise.reject(new Error('Throttling')) } };
