@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
-import { TOTAL_LOOKAHEAD, type ExecutionListFilter, type ExecutionStore, type Finish } from '../../domain/executions/execution-store.js';
+import { TOTAL_LOOKAHEAD, type ExecutionListFilter, type ExecutionListPage, type ExecutionStore, type Finish } from '../../domain/executions/execution-store.js';
 import { ENDED_CLAIM, executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
@@ -165,11 +165,81 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   /**
-   * Newest first across the shards: each shard is read newest first only until it holds `page × per_page +
-   * TOTAL_LOOKAHEAD` matches (or runs out), then the shards are merged. Page 1 reads at most
-   * (per_page + 1 000) × 8 matching items whatever the history; page k, (k × per_page + 1 000) × 8.
+   * Newest first across the shards. A numbered page: each shard is read newest first only until it holds `page ×
+   * per_page + TOTAL_LOOKAHEAD` matches (or runs out), then the shards are merged; page k reads at most (k × per_page +
+   * 100) × 8 items, and k × per_page ≤ 1 000. A page after a cursor position: one Query of per_page + 2 items per
+   * shard (8 in parallel), whatever the history (listPageAfter).
    */
-  async list(clientId: number, filter: ExecutionListFilter): Promise<{ executions: ExecutionRecord[]; total: number; totalExact: boolean }> {
+  async list(clientId: number, filter: ExecutionListFilter): Promise<ExecutionListPage> {
+    if (filter.after !== undefined) return this.listPageAfter(clientId, filter, filter.after);
+    const { range, query } = this.listingQuery(clientId, filter);
+    const wanted = filter.page * filter.perPage + TOTAL_LOOKAHEAD;
+    const shards = await Promise.all(
+      Array.from({ length: keys.executionShards }, async (_, shard) => {
+        const items: Record<string, unknown>[] = [];
+        let start: Record<string, unknown> | undefined;
+        do {
+          const page = await this.db.send(
+            new QueryCommand({
+              ...query(shard, range),
+              // Limit bounds the items evaluated per call; a filter may need a few calls to gather `wanted`.
+              Limit: wanted - items.length,
+              ExclusiveStartKey: start,
+            }),
+          );
+          items.push(...(page.Items ?? []));
+          start = page.LastEvaluatedKey;
+        } while (start && items.length < wanted);
+        return { items, exhausted: start === undefined };
+      }),
+    );
+    const all = shards.flatMap((s) => s.items).sort((a, b) => String(b['gsi1sk']).localeCompare(String(a['gsi1sk'])));
+    const offset = (filter.page - 1) * filter.perPage;
+    const shown = all.slice(offset, offset + filter.perPage);
+    const exhausted = shards.every((s) => s.exhausted);
+    const followed = all.length > offset + filter.perPage || (!exhausted && shown.length > 0);
+    return {
+      executions: shown.map((item) => stripKeys<ExecutionRecord>(item)),
+      total: all.length,
+      totalExact: exhausted,
+      ...(followed ? { next: String(shown.at(-1)!['gsi1sk']) } : {}),
+    };
+  }
+
+  /**
+   * The executions older than `after`: one Query per shard of per_page + 2 items (the one at `after` itself may come
+   * back when a lower bound makes the condition a BETWEEN). Each unfinished shard has been read down to its last
+   * evaluated key; only what is at or above the highest of those is known to be complete across the shards, so the
+   * page is cut there (a selective filter may give a short page, with `next` at that frontier).
+   */
+  private async listPageAfter(clientId: number, filter: ExecutionListFilter, after: string): Promise<ExecutionListPage> {
+    const before = filter.createdBefore !== undefined && filter.createdBefore < after ? filter.createdBefore : after;
+    const { range, query } = this.listingQuery(clientId, { ...filter, createdBefore: before });
+    const shards = await Promise.all(
+      Array.from({ length: keys.executionShards }, async (_, shard) => {
+        const page = await this.db.send(new QueryCommand({ ...query(shard, range), Limit: filter.perPage + 2 }));
+        const items = (page.Items ?? []).filter((item) => String(item['gsi1sk']) < after);
+        return { items, stoppedAt: page.LastEvaluatedKey ? String(page.LastEvaluatedKey['gsi1sk']) : undefined };
+      }),
+    );
+    const stops = shards.flatMap((s) => (s.stoppedAt === undefined ? [] : [s.stoppedAt]));
+    const frontier = stops.length > 0 ? stops.reduce((a, b) => (a > b ? a : b)) : undefined;
+    const complete = shards
+      .flatMap((s) => s.items)
+      .filter((item) => frontier === undefined || String(item['gsi1sk']) >= frontier)
+      .sort((a, b) => String(b['gsi1sk']).localeCompare(String(a['gsi1sk'])));
+    const shown = complete.slice(0, filter.perPage);
+    const next = complete.length > filter.perPage ? String(shown.at(-1)!['gsi1sk']) : frontier;
+    return {
+      executions: shown.map((item) => stripKeys<ExecutionRecord>(item)),
+      total: (filter.page - 1) * filter.perPage + complete.length,
+      totalExact: frontier === undefined,
+      ...(next !== undefined ? { next } : {}),
+    };
+  }
+
+  /** The listing Query of one shard: the created_* bounds as the key condition, workflow and status as a filter. */
+  private listingQuery(clientId: number, filter: ExecutionListFilter) {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
     const conditions: string[] = [];
@@ -187,42 +257,16 @@ export class DynamoExecutionStore implements ExecutionStore {
       range = ' AND gsi1sk < :to';
       values[':to'] = filter.createdBefore;
     }
-    const wanted = filter.page * filter.perPage + TOTAL_LOOKAHEAD;
-    const shards = await Promise.all(
-      Array.from({ length: keys.executionShards }, async (_, shard) => {
-        const items: Record<string, unknown>[] = [];
-        let start: Record<string, unknown> | undefined;
-        do {
-          const page = await this.db.send(
-            new QueryCommand({
-              TableName: this.tableName,
-              IndexName: 'gsi1',
-              KeyConditionExpression: `gsi1pk = :pk${range}`,
-              ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
-              ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-              ExpressionAttributeValues: { ...values, ':pk': keys.executionListingPk(clientId, shard) },
-              ScanIndexForward: false,
-              // Limit bounds the items evaluated per call; a filter may need a few calls to gather `wanted`.
-              Limit: wanted - items.length,
-              ExclusiveStartKey: start,
-            }),
-          );
-          items.push(...(page.Items ?? []));
-          start = page.LastEvaluatedKey;
-        } while (start && items.length < wanted);
-        return { items, exhausted: start === undefined };
-      }),
-    );
-    const all = shards
-      .flatMap((s) => s.items)
-      .sort((a, b) => String(b['gsi1sk']).localeCompare(String(a['gsi1sk'])))
-      .map((item) => stripKeys<ExecutionRecord>(item));
-    const offset = (filter.page - 1) * filter.perPage;
-    return {
-      executions: all.slice(offset, offset + filter.perPage),
-      total: all.length,
-      totalExact: shards.every((s) => s.exhausted),
-    };
+    const query = (shard: number, keyRange: string) => ({
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: `gsi1pk = :pk${keyRange}`,
+      ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: { ...values, ':pk': keys.executionListingPk(clientId, shard) },
+      ScanIndexForward: false,
+    });
+    return { range, query };
   }
 
   async retry(original: ExecutionRecord, next: ExecutionRecord, at: string): Promise<boolean> {

@@ -6,16 +6,18 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import type {
-  SoftDeleteOutcome,
-  TemplateChanges,
-  TemplateRecord,
-  TemplateStore,
+import {
+  TEMPLATE_SUMMARY_FIELDS,
+  type SoftDeleteOutcome,
+  type TemplateChanges,
+  type TemplateRecord,
+  type TemplateStore,
+  type TemplateSummary,
 } from '../../domain/templates/template-store.js';
 import { batchGetItems } from './batch-get.js';
 import { stripKeys } from './items.js';
 import { clientPk, keys } from './keys.js';
-import { queryAll } from './query-all.js';
+import { queryLimited } from './query-limited.js';
 import { sendTransaction } from './transactions.js';
 
 /** Client templates under `CLIENT#<id>` / `TEMPLATE#<id>` (system templates are served from code). */
@@ -41,13 +43,25 @@ export class DynamoTemplateStore implements TemplateStore {
     return items.map((item) => stripKeys<TemplateRecord>(item));
   }
 
-  async list(clientId: number): Promise<TemplateRecord[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': clientPk(clientId), ':prefix': keys.templateSkPrefix },
-    });
-    return items.map((item) => stripKeys<TemplateRecord>(item));
+  async listSummaries(clientId: number, page: { limit: number; afterId: number }): Promise<{ templates: TemplateSummary[]; more: boolean }> {
+    // The bodies (up to 512 KB each) stay in the table: only the list's attributes travel.
+    const names = Object.fromEntries(TEMPLATE_SUMMARY_FIELDS.map((field, i) => [`#a${i}`, field]));
+    const { items, more } = await queryLimited(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': clientPk(clientId),
+          ':from': keys.template(clientId, page.afterId + 1).sk,
+          ':to': `${keys.templateSkPrefix}\uffff`,
+        },
+        ProjectionExpression: Object.keys(names).join(', '),
+        ExpressionAttributeNames: names,
+      },
+      page.limit,
+    );
+    return { templates: items.map((item) => stripKeys<TemplateSummary>(item)), more };
   }
 
   async create(template: TemplateRecord): Promise<void> {

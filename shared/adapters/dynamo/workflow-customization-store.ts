@@ -7,6 +7,7 @@ import {
   type CustomizationRecord,
 } from '../../domain/workflows/customization.js';
 import type {
+  AuditPage,
   CloneOutcome,
   CustomizationChange,
   SaveOutcome,
@@ -15,7 +16,7 @@ import type {
 import { batchGetItems } from './batch-get.js';
 import { stripKeys } from './items.js';
 import { clientPk, keys } from './keys.js';
-import { queryAll } from './query-all.js';
+import { queryLimited } from './query-limited.js';
 import { sendTransaction } from './transactions.js';
 
 const conditionFailedAt = (error: unknown, index: number): boolean =>
@@ -147,13 +148,18 @@ export class DynamoWorkflowCustomizationStore implements WorkflowCustomizationSt
     }
   }
 
-  async listAudit(clientId: number, workflowId: number): Promise<CustomizationAuditRecord[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': clientPk(clientId), ':prefix': keys.customizationAuditPrefix(workflowId) },
-      ScanIndexForward: false,
-    });
-    return items.map((item) => stripKeys<CustomizationAuditRecord>(item));
+  async listAudit(clientId: number, workflowId: number, page: AuditPage): Promise<{ entries: CustomizationAuditRecord[]; more: boolean }> {
+    const { items, more } = await queryLimited(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': clientPk(clientId), ':prefix': keys.customizationAuditPrefix(workflowId) },
+        ScanIndexForward: false,
+        ...(page.after ? { ExclusiveStartKey: keys.customizationAudit(clientId, workflowId, page.after.at, page.after.id) } : {}),
+      },
+      page.limit,
+    );
+    return { entries: items.map((item) => stripKeys<CustomizationAuditRecord>(item)), more };
   }
 }

@@ -1,6 +1,7 @@
 import type { TemplateRecord } from '../../domain/templates/template-store.js';
 import { OVERRIDE_FIELDS, type CustomizationAuditRecord, type CustomizationRecord } from '../../domain/workflows/customization.js';
 import type {
+  AuditPage,
   CloneOutcome,
   CustomizationChange,
   SaveOutcome,
@@ -59,9 +60,12 @@ export class MemoryWorkflowCustomizationStore implements WorkflowCustomizationSt
     return { created: true };
   }
 
-  async listAudit(clientId: number, workflowId: number): Promise<CustomizationAuditRecord[]> {
+  async listAudit(clientId: number, workflowId: number, page: AuditPage): Promise<{ entries: CustomizationAuditRecord[]; more: boolean }> {
     const entries = this.data.audits.get(recordKey(clientId, workflowId)) ?? [];
     // Newest first, as the DynamoDB sort key `<at>#<id>` orders them.
-    return [...entries].sort((a, b) => (`${b.at}#${b.id}` < `${a.at}#${a.id}` ? -1 : 1)).map(copy);
+    const sortKey = (a: { at: string; id: string }) => `${a.at}#${a.id}`;
+    const after = page.after ? sortKey(page.after) : undefined;
+    const older = [...entries].sort((a, b) => (sortKey(b) < sortKey(a) ? -1 : 1)).filter((a) => after === undefined || sortKey(a) < after);
+    return { entries: older.slice(0, page.limit).map(copy), more: older.length > page.limit };
   }
 }

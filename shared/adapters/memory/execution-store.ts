@@ -1,5 +1,5 @@
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
-import { TOTAL_LOOKAHEAD, type ExecutingPage, type ExecutionListFilter, type ExecutionStore, type Finish } from '../../domain/executions/execution-store.js';
+import { TOTAL_LOOKAHEAD, type ExecutingPage, type ExecutionListFilter, type ExecutionListPage, type ExecutionStore, type Finish } from '../../domain/executions/execution-store.js';
 import { endClaim } from './delivery-store.js';
 import { clientKey, copy, MemoryEngineData, stored, type MemoryAggregates } from './engine-data.js';
 import { deferIncrement, finishIncrement } from '../../domain/stats/execution-increments.js';
@@ -66,7 +66,7 @@ export class MemoryExecutionStore implements ExecutionStore {
   }
 
   /** Newest first; as the DynamoDB listing, each shard counts at most `page × per_page + TOTAL_LOOKAHEAD` matches. */
-  async list(clientId: number, filter: ExecutionListFilter): Promise<{ executions: ExecutionRecord[]; total: number; totalExact: boolean }> {
+  async list(clientId: number, filter: ExecutionListFilter): Promise<ExecutionListPage> {
     const wanted = filter.page * filter.perPage + TOTAL_LOOKAHEAD;
     const matches = [...this.data.executions.values()]
       .filter((e) => e.client_id === clientId)
@@ -75,12 +75,25 @@ export class MemoryExecutionStore implements ExecutionStore {
       .filter((e) => filter.createdFrom === undefined || listingKey(e) >= filter.createdFrom)
       .filter((e) => filter.createdBefore === undefined || listingKey(e) < filter.createdBefore)
       .sort((a, b) => (listingKey(a) < listingKey(b) ? 1 : -1));
+    if (filter.after !== undefined) {
+      const after = filter.after;
+      const older = matches.filter((e) => listingKey(e) < after);
+      const shown = older.slice(0, filter.perPage);
+      return {
+        executions: shown.map(copy),
+        total: (filter.page - 1) * filter.perPage + older.length,
+        totalExact: true,
+        ...(older.length > filter.perPage ? { next: listingKey(shown.at(-1)!) } : {}),
+      };
+    }
     const shards = Array.from({ length: LISTING_SHARDS }, (_, shard) => matches.filter((e) => e.id % LISTING_SHARDS === shard));
     const seen = new Set(shards.flatMap((shard) => shard.slice(0, wanted)));
     const all = matches.filter((e) => seen.has(e));
     const offset = (filter.page - 1) * filter.perPage;
+    const shown = all.slice(offset, offset + filter.perPage);
     return {
-      executions: all.slice(offset, offset + filter.perPage).map(copy),
+      ...(all.length > offset + filter.perPage ? { next: listingKey(shown.at(-1)!) } : {}),
+      executions: shown.map(copy),
       total: all.length,
       // A shard holding `wanted` matches or more may hold more than were counted.
       totalExact: shards.every((shard) => shard.length < wanted),

@@ -3,6 +3,7 @@ import type {
   TemplateChanges,
   TemplateRecord,
   TemplateStore,
+  TemplateSummary,
 } from '../../domain/templates/template-store.js';
 import { MemoryWorkflowData, recordKey } from './workflow-data.js';
 
@@ -24,8 +25,10 @@ export class MemoryTemplateStore implements TemplateStore {
     });
   }
 
-  async list(clientId: number): Promise<TemplateRecord[]> {
-    return [...this.data.templates.values()].filter((t) => t.client_id === clientId).sort((a, b) => a.id - b.id).map(copy);
+  async listSummaries(clientId: number, page: { limit: number; afterId: number }): Promise<{ templates: TemplateSummary[]; more: boolean }> {
+    const after = [...this.data.templates.values()].filter((t) => t.client_id === clientId && t.id > page.afterId).sort((a, b) => a.id - b.id);
+    const templates = after.slice(0, page.limit).map(({ html_body: _html, text_body: _text, ...summary }) => copy(summary));
+    return { templates, more: after.length > page.limit };
   }
 
   async create(template: TemplateRecord): Promise<void> {

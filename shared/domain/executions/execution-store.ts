@@ -19,10 +19,22 @@ export interface ExecutionListFilter {
   createdBefore?: string;
   page: number;
   perPage: number;
+  /**
+   * A cursor's position (the listing key `<created_at>#<id>` of the last execution passed): the page is the next
+   * executions older than it, `page` only numbers it.
+   */
+  after?: string;
 }
 
-/** How far past the requested page a listing counts, so `total` is exact for all but very long histories. */
-export const TOTAL_LOOKAHEAD = 1_000;
+export { TOTAL_LOOKAHEAD } from '../pagination/bounded-page.js';
+
+/** A page of executions: `total` counts the matches seen; `next` is the position after this page, absent at the end. */
+export interface ExecutionListPage {
+  executions: ExecutionRecord[];
+  total: number;
+  totalExact: boolean;
+  next?: string;
+}
 
 export interface ExecutionStore {
   get(clientId: number, executionId: number): Promise<ExecutionRecord | undefined>;
@@ -37,11 +49,12 @@ export interface ExecutionStore {
    */
   defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string, statsShards?: number): Promise<boolean>;
   /**
-   * The client's executions, newest first, filtered, one page. Reads are bounded: at most `page × per_page +
-   * TOTAL_LOOKAHEAD` matches per listing shard; `total` is exact when every match was seen within that bound, and
+   * The client's executions, newest first, filtered, one page. Reads are bounded: a numbered page at most `page ×
+   * per_page + TOTAL_LOOKAHEAD` matches per listing shard; a page `after` a position one Query of per_page + 2 items
+   * per shard (a selective filter may give a short page, with `next`). `total` is exact when every match was seen,
    * otherwise the number seen (a lower bound, `totalExact` false).
    */
-  list(clientId: number, filter: ExecutionListFilter): Promise<{ executions: ExecutionRecord[]; total: number; totalExact: boolean }>;
+  list(clientId: number, filter: ExecutionListFilter): Promise<ExecutionListPage>;
   /**
    * Pending work older than `before`, across clients: executions at 2 (a claim, or a retry waiting) unchanged since
    * before it, and executions at 1 due before it. The stuck-execution sweep's read (an operator's, never a client's).

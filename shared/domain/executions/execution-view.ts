@@ -1,5 +1,5 @@
 import * as z from '../../validation/zod.js';
-import { PageMeta } from '../pagination/page-meta.js';
+import { BoundedPageMeta, NextCursor } from '../pagination/bounded-page.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { findWorkflow } from '../workflows/catalog.js';
 import { EXECUTION_STATUS, STATUS_TEXT, type ExecutionRecord } from './execution-record.js';
@@ -61,13 +61,11 @@ export function toExecutionView(e: ExecutionRecord): ExecutionView {
 }
 
 /** `data` of GET /client/executions. */
-export const ExecutionList = z.object({ executions: z.array(ExecutionView) });
+export const ExecutionList = z.object({ executions: z.array(ExecutionView), next_cursor: NextCursor });
 
-/** Its `meta`: the page, and whether `total` is exact (the count stops past the page + 1 000). */
-export const ExecutionListMeta = z.extend(PageMeta, {
-  total_is_exact: z.boolean().check(z.meta({ description: 'false: at least `total` executions match' })),
-});
-export type ExecutionListMeta = z.output<typeof ExecutionListMeta>;
+/** Its `meta`: the page, and whether `total` is exact (the count stops 100 past the page). */
+export const ExecutionListMeta = BoundedPageMeta;
+export type ExecutionListMeta = BoundedPageMeta;
 
 /** SPEC.md's Execution retry acknowledgement (OpenAPI `ExecutionRetry`): the new, queued execution. */
 export const ExecutionRetryView = z

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { rejectInTransform } from '../../validation/transform-issue.js';
+import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pageWindowProblem } from '../pagination/bounded-page.js';
 import type { ExecutionMessage as ExecutionMessageShape } from '../../ports.js';
 import type { ExecutionStatus } from './execution-record.js';
 
@@ -61,10 +62,13 @@ export const ExecutionListQuery = z.pipe(
     ),
     created_from: z.optional(bound),
     created_to: z.optional(bound).check(z.meta({ description: 'Not before created_from (a 422 `min`); a bare date includes that whole day' })),
-    page: z._default(z.optional(positiveInt(100_000, 'a page number from 1')), 1),
+    page: z._default(z.optional(positiveInt(MAX_PAGED_ITEMS, 'a page number from 1').check(z.meta({ description: PAGE_WINDOW_RULE }))), 1),
     per_page: z._default(z.optional(positiveInt(100, 'from 1 to 100')), 20),
+    cursor: cursorField(),
   }),
   z.transform((q, ctx) => {
+    const pageProblem = q.cursor === undefined ? pageWindowProblem(q.page, q.per_page) : q.page > 1 ? 'Must not be given with cursor' : undefined;
+    if (pageProblem) return rejectInTransform(ctx, q.cursor === undefined ? 'max' : 'format', pageProblem, ['page']);
     const createdFrom = q.created_from?.iso;
     const to = q.created_to;
     // Exclusive upper bound: the end of a bare date's day, or just after an instant.
@@ -76,7 +80,7 @@ export const ExecutionListQuery = z.pipe(
     if (createdFrom && createdBefore && createdFrom >= createdBefore) {
       return rejectInTransform(ctx, 'min', 'Must not be before created_from', ['created_to']);
     }
-    return { workflowId: q.workflow_id, status: q.status, createdFrom, createdBefore, page: q.page, perPage: q.per_page };
+    return { workflowId: q.workflow_id, status: q.status, createdFrom, createdBefore, page: q.page, perPage: q.per_page, cursor: q.cursor };
   }),
 );
 export type ExecutionListQuery = z.output<typeof ExecutionListQuery>;

@@ -1,4 +1,5 @@
 import * as z from '../../validation/zod.js';
+import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pageWindowProblem } from '../pagination/bounded-page.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { boundedObject } from '../free-form/bounded-object.js';
 import { TEMPLATE_TYPES } from './template-store.js';
@@ -74,9 +75,18 @@ export const TemplateListBody = z.object({
     }),
   ),
   include_deleted: z._default(z.optional(z.boolean({ error: 'Must be a boolean' })), false),
-  page: z._default(z.optional(page), 1),
+  page: z._default(
+    z.optional(page.check(z.lte(MAX_PAGED_ITEMS, `Must be at most ${MAX_PAGED_ITEMS}`), z.meta({ description: PAGE_WINDOW_RULE }))),
+    1,
+  ),
   per_page: z._default(z.optional(page.check(z.lte(100, 'Must be at most 100'))), 20),
-});
+  cursor: cursorField(),
+}).check(
+  z.superRefine((q, ctx) => {
+    const problem = q.cursor === undefined ? (q.page <= MAX_PAGED_ITEMS ? pageWindowProblem(q.page, q.per_page) : undefined) : q.page > 1 ? 'Must not be given with cursor' : undefined;
+    if (problem) ctx.addIssue({ code: 'custom', path: ['page'], message: problem, params: { condition: q.cursor === undefined ? 'max' : 'format' } });
+  }),
+);
 export type TemplateListBody = z.output<typeof TemplateListBody>;
 
 /** GET /client/email-templates/{id}?include_deleted=true — a soft-deleted template is a 404 without the flag. */

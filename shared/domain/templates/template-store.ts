@@ -44,6 +44,25 @@ export interface TemplateRecord extends TemplateContent {
 
 export type TemplateChanges = Partial<TemplateContent>;
 
+/** What a list shows of a template: everything but its bodies. */
+export type TemplateSummary = Omit<TemplateRecord, 'html_body' | 'text_body'>;
+
+/** The attributes of a TemplateSummary, for a store's projection. */
+export const TEMPLATE_SUMMARY_FIELDS = [
+  'id',
+  'client_id',
+  'type',
+  'name',
+  'subject',
+  'preview_text',
+  'source_template_id',
+  'source_template',
+  'source_workflow_id',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const satisfies readonly (keyof TemplateSummary)[];
+
 export type SoftDeleteOutcome =
   | { kind: 'deleted'; template: TemplateRecord }
   | { kind: 'missing' }
@@ -55,8 +74,11 @@ export interface TemplateStore {
   get(clientId: number, templateId: number): Promise<TemplateRecord | undefined>;
   /** Several client templates in one read; missing ids are left out. */
   getMany(clientId: number, templateIds: number[]): Promise<TemplateRecord[]>;
-  /** Every template of the client, soft-deleted ones included. */
-  list(clientId: number): Promise<TemplateRecord[]>;
+  /**
+   * Up to `limit` of the client's templates by ascending id after `afterId` (soft-deleted ones included), without
+   * their bodies; `more` when others follow. Reads at most `limit` + 1 templates.
+   */
+  listSummaries(clientId: number, page: { limit: number; afterId: number }): Promise<{ templates: TemplateSummary[]; more: boolean }>;
   create(template: TemplateRecord): Promise<void>;
   /** Applies the changes to a live template; undefined when it is missing or deleted. */
   update(clientId: number, templateId: number, changes: TemplateChanges, at: string): Promise<TemplateRecord | undefined>;

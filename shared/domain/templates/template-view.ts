@@ -1,7 +1,7 @@
 import * as z from '../../validation/zod.js';
-import { PageMeta } from '../pagination/page-meta.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
-import { TEMPLATE_TYPES, type TemplateRecord } from './template-store.js';
+import { TEMPLATE_TYPES, type TemplateRecord, type TemplateSummary } from './template-store.js';
+import { NextCursor } from '../pagination/bounded-page.js';
 
 /** The zero time Go-style nullable timestamps use for "not set". */
 export const ZERO_TIME = '0001-01-01T00:00:00Z';
@@ -18,9 +18,7 @@ export type DeletedAt = z.output<typeof DeletedAt>;
 export const deletedAtOf = (deletedAt: string | undefined | null): DeletedAt =>
   deletedAt ? { time: deletedAt, valid: true } : { time: ZERO_TIME, valid: false };
 
-/** SPEC.md's Email template (OpenAPI `EmailTemplate`). */
-export const TemplateView = z
-  .object({
+const TemplateFields = z.object({
     id: z.int().check(z.gte(1), z.meta({ description: 'System templates have ids below 1000' })),
     user_id: z.int().check(z.gte(0), z.meta({ description: 'The owning client; 0 for system templates' })),
     name: z.string(),
@@ -38,8 +36,10 @@ export const TemplateView = z
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
     deleted_at: DeletedAt,
-  })
-  .check(z.meta({ id: 'EmailTemplate', description: 'Message content: every part is a template of `<%= it.path %>` interpolations.' }));
+});
+
+/** SPEC.md's Email template (OpenAPI `EmailTemplate`). */
+export const TemplateView = TemplateFields.check(z.meta({ id: 'EmailTemplate', description: 'Message content: every part is a template of `<%= it.path %>` interpolations.' }));
 export type TemplateView = z.output<typeof TemplateView>;
 
 /** The SPEC.md Email template; `user_id` is the owning client (0 for system templates). */
@@ -61,5 +61,16 @@ export function toTemplateView(t: TemplateRecord): TemplateView {
   };
 }
 
-/** `data` of POST /client/email-templates/list (its `meta` is a PageMeta). */
-export const TemplateList = z.object({ templates: z.array(TemplateView) });
+/** A template as the list shows it: every field of EmailTemplate but the bodies (GET /client/email-templates/{id} has them). */
+export const TemplateSummaryView = z
+  .omit(TemplateFields, { html_body: true, text_body: true })
+  .check(z.meta({ id: 'EmailTemplateSummary', description: 'An e-mail template without its bodies (`html_body`, `text_body`): read one template for them.' }));
+export type TemplateSummaryView = z.output<typeof TemplateSummaryView>;
+
+export function toTemplateSummaryView(t: TemplateSummary): TemplateSummaryView {
+  const { html_body: _html, text_body: _text, ...view } = toTemplateView({ ...t, html_body: '', text_body: '' });
+  return view;
+}
+
+/** `data` of POST /client/email-templates/list (its `meta` is a BoundedPageMeta). */
+export const TemplateList = z.object({ templates: z.array(TemplateSummaryView), next_cursor: NextCursor });

@@ -30,6 +30,20 @@ export interface WorkflowCustomizationStore {
    * existing copy's id is returned and nothing is written.
    */
   createClone(clientId: number, workflowId: number, copy: TemplateRecord): Promise<CloneOutcome>;
-  /** The workflow's audit trail, newest first. */
-  listAudit(clientId: number, workflowId: number): Promise<CustomizationAuditRecord[]>;
+  /**
+   * Up to `limit` records of the workflow's audit trail, newest first, after the record at `after` when given; `more`
+   * when older records follow. Reads at most `limit` + 1 records.
+   */
+  listAudit(clientId: number, workflowId: number, page: AuditPage): Promise<{ entries: CustomizationAuditRecord[]; more: boolean }>;
+}
+
+/** Where an audit page starts: a record's time and id (its sort key). */
+export interface AuditPosition {
+  at: string;
+  id: string;
+}
+
+export interface AuditPage {
+  limit: number;
+  after?: AuditPosition;
 }

@@ -1,4 +1,5 @@
 import * as z from '../../validation/zod.js';
+import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pageWindowProblem } from '../pagination/bounded-page.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { SEND_TIME_MODES } from './catalog.js';
 import { SEND_TIME_MODE_DESCRIPTION } from './customization.js';
@@ -112,7 +113,16 @@ export type CustomizationPatch = z.output<typeof CustomizationPatch>;
 export const AuditQuery = z.object({
   // Classic's `.int(message)` on a number is the `z.int(message)` format used as a check (mini's coerce has no int).
   page: z._default(
-    z.optional(z.coerce.number({ error: 'Must be an integer' }).check(z.int('Must be an integer'), z.gte(1, 'Must be at least 1'))),
+    z.optional(
+      z.coerce
+        .number({ error: 'Must be an integer' })
+        .check(
+          z.int('Must be an integer'),
+          z.gte(1, 'Must be at least 1'),
+          z.lte(MAX_PAGED_ITEMS, `Must be at most ${MAX_PAGED_ITEMS}`),
+          z.meta({ description: PAGE_WINDOW_RULE }),
+        ),
+    ),
     1,
   ),
   per_page: z._default(
@@ -123,5 +133,11 @@ export const AuditQuery = z.object({
     ),
     20,
   ),
-});
+  cursor: cursorField(),
+}).check(
+  z.superRefine((q, ctx) => {
+    const problem = q.cursor === undefined ? (q.page <= MAX_PAGED_ITEMS ? pageWindowProblem(q.page, q.per_page) : undefined) : q.page > 1 ? 'Must not be given with cursor' : undefined;
+    if (problem) ctx.addIssue({ code: 'custom', path: ['page'], message: problem, params: { condition: q.cursor === undefined ? 'max' : 'format' } });
+  }),
+);
 export type AuditQuery = z.output<typeof AuditQuery>;

@@ -21,7 +21,7 @@ describe.each(STORE_ADAPTERS)('WorkflowCustomizationStore contract (%s)', (_name
     // Assess
     expect(outcome).toBe('saved');
     expect(await customizations.get(clientId, 4)).toEqual({ workflow_id: 4, delay_minutes: 30, priority_score: 80, version: 1, updated_at: AT });
-    expect(await customizations.listAudit(clientId, 4)).toEqual([audit(4, AT, 'a1')]);
+    expect(await customizations.listAudit(clientId, 4, { limit: 10 })).toEqual({ entries: [audit(4, AT, 'a1')], more: false });
     expect(await customizations.get(freshClientId(), 4)).toBeUndefined();
   });
 
@@ -40,7 +40,29 @@ describe.each(STORE_ADAPTERS)('WorkflowCustomizationStore contract (%s)', (_name
     // Assess
     expect([saved, stale, again]).toEqual(['saved', 'version_conflict', 'version_conflict']);
     expect(await customizations.get(clientId, 4)).toEqual({ workflow_id: 4, priority_score: 10, version: 2, updated_at: LATER });
-    expect((await customizations.listAudit(clientId, 4)).map((a) => a.id)).toEqual(['a2', 'a1']);
+    expect((await customizations.listAudit(clientId, 4, { limit: 10 })).entries.map((a) => a.id)).toEqual(['a2', 'a1']);
+  });
+
+  it('reads the audit trail a page at a time: at most `limit` records, newest first, from a position', async () => {
+    // Prepare
+    const { customizations } = makeStores();
+    const clientId = freshClientId();
+    const change = { clientId, workflowId: 4, at: AT };
+    const times = ['2026-01-01T00:00:01.000Z', '2026-01-01T00:00:02.000Z', '2026-01-01T00:00:03.000Z'];
+    for (const [i, at] of times.entries()) {
+      await customizations.save({ ...change, expectedVersion: i === 0 ? undefined : i, overrides: { delay_minutes: i }, audit: audit(4, at, `a${i}`), at });
+    }
+
+    // Act
+    const first = await customizations.listAudit(clientId, 4, { limit: 2 });
+    const rest = await customizations.listAudit(clientId, 4, { limit: 2, after: first.entries[1]! });
+    const whole = await customizations.listAudit(clientId, 4, { limit: 3 });
+
+    // Assess
+    expect(first.entries.map((a) => a.id)).toEqual(['a2', 'a1']);
+    expect(first.more).toBe(true);
+    expect(rest).toEqual({ entries: [audit(4, times[0]!, 'a0')], more: false });
+    expect(whole.more).toBe(false);
   });
 
   it('refuses overrides pointing at a missing or deleted client template, writing nothing', async () => {
@@ -56,7 +78,7 @@ describe.each(STORE_ADAPTERS)('WorkflowCustomizationStore contract (%s)', (_name
     expect(await customizations.save({ ...change, overrides: { template_id: 999_999 }, requireTemplateId: 999_999 })).toBe('template_missing');
     expect(await customizations.save({ ...change, overrides: { template_id: deleted.id }, requireTemplateId: deleted.id })).toBe('template_missing');
     expect(await customizations.get(clientId, 5)).toBeUndefined();
-    expect(await customizations.listAudit(clientId, 5)).toEqual([]);
+    expect(await customizations.listAudit(clientId, 5, { limit: 10 })).toEqual({ entries: [], more: false });
   });
 
   it('creates one clone per workflow: the second asks get the first copy', async () => {

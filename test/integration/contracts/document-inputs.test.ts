@@ -30,6 +30,22 @@ const STATE_DEPENDENT: Record<string, { key: RegExp; condition: string }[]> = {
   'PATCH /api/v1/client/workflows/{workflow_id}/customization': [{ key: /^preferred_send_hour$/, condition: 'required' }],
   'GET /api/v1/client/contacts': [{ key: /^cursor$/, condition: 'format' }],
   'GET /api/v1/client/contacts/{id}/activity': [{ key: /^cursor$/, condition: 'format' }],
+  // A cursor is the previous page's, and a numbered page stops at page × per_page ≤ 1 000 (both in the descriptions).
+  'GET /api/v1/client/executions': [
+    { key: /^cursor$/, condition: 'format' },
+    { key: /^page$/, condition: 'max' },
+    { key: /^page$/, condition: 'format' },
+  ],
+  'POST /api/v1/client/email-templates/list': [
+    { key: /^cursor$/, condition: 'format' },
+    { key: /^page$/, condition: 'max' },
+    { key: /^page$/, condition: 'format' },
+  ],
+  'GET /api/v1/client/workflows/{workflow_id}/customization/audit': [
+    { key: /^cursor$/, condition: 'format' },
+    { key: /^page$/, condition: 'max' },
+    { key: /^page$/, condition: 'format' },
+  ],
   // Rules between two fields, which JSON Schema cannot state: `to` before `from`, or a range of more than 400 days,
   // is a 422; the fields' descriptions say so (issue 21's stats routes).
   'GET /api/v1/client/stats': [

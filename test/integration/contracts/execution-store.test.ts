@@ -118,23 +118,29 @@ describe.each(ENGINE_ADAPTERS)('ExecutionStore contract (%s)', (_name, makeStore
     expect(ids(all)).toEqual([e4, e3, e2, e1, e0]);
     expect(all.total).toBe(5);
     expect(all.executions[0]).toEqual(made[4]);
-    expect(await stores.executions.list(clientId, page({ page: 2, perPage: 2 }))).toEqual({ executions: [made[2], made[1]], total: 5, totalExact: true });
+    const second = await stores.executions.list(clientId, page({ page: 2, perPage: 2 }));
+    expect(second).toEqual({ executions: [made[2], made[1]], total: 5, totalExact: true, next: expect.any(String) });
+    // From a position (a cursor): the executions older than it, the same page as by number.
+    const first = await stores.executions.list(clientId, page({ perPage: 2 }));
+    expect(await stores.executions.list(clientId, { ...page({ page: 2, perPage: 2 }), after: first.next! })).toEqual(second);
+    const last = await stores.executions.list(clientId, { ...page({ page: 3, perPage: 2 }), after: second.next! });
+    expect(last).toEqual({ executions: [made[0]], total: 5, totalExact: true });
     expect(await stores.executions.list(clientId, page({ page: 4, perPage: 2 }))).toEqual({ executions: [], total: 5, totalExact: true });
     expect(ids(await stores.executions.list(clientId, { ...page(), workflowId: 1 }))).toEqual([e4, e2, e0]);
     expect(ids(await stores.executions.list(clientId, { ...page(), status: EXECUTION_STATUS.failed }))).toEqual([e4]);
     expect(ids(await stores.executions.list(clientId, { ...page(), createdFrom: minute(1) }))).toEqual([e4, e3, e2, e1]);
     expect(ids(await stores.executions.list(clientId, { ...page(), createdBefore: minute(3) }))).toEqual([e2, e1, e0]);
     const window = await stores.executions.list(clientId, { ...page({ perPage: 1 }), workflowId: 2, createdFrom: minute(1), createdBefore: minute(4) });
-    expect(window).toEqual({ executions: [made[3]], total: 2, totalExact: true });
+    expect(window).toEqual({ executions: [made[3]], total: 2, totalExact: true, next: expect.any(String) });
     expect(await stores.executions.list(freshClientId(), page())).toEqual({ executions: [], total: 0, totalExact: true });
   });
 
-  it('counts at most page × per_page + 1 000 matches per listing shard: past that, total is a lower bound', async () => {
-    // Prepare: 1 002 executions in one listing shard (ids ≡ 0 mod 8), skipped so they wait on no day counter.
+  it('counts at most page × per_page + 100 matches per listing shard: past that, total is a lower bound', async () => {
+    // Prepare: 102 executions in one listing shard (ids ≡ 0 mod 8), skipped so they wait on no day counter.
     const stores = makeStores();
     const clientId = freshClientId();
     const base = 8 * nextRecordId() * 10_000;
-    const made = Array.from({ length: 1_002 }, (_, n) =>
+    const made = Array.from({ length: 102 }, (_, n) =>
       executionRecord(clientId, 1, { id: base + 8 * n, status: EXECUTION_STATUS.skipped, created_at: minute(n) }),
     );
     for (let i = 0; i < made.length; i += 90) await seedExecutions(stores, clientId, made.slice(i, i + 90));
@@ -144,8 +150,8 @@ describe.each(ENGINE_ADAPTERS)('ExecutionStore contract (%s)', (_name, makeStore
     const wider = await stores.executions.list(clientId, page({ perPage: 3 }));
 
     // Assess
-    expect(first).toEqual({ executions: [made[1_001]], total: 1_001, totalExact: false });
-    expect(wider).toEqual({ executions: [made[1_001], made[1_000], made[999]], total: 1_002, totalExact: true });
+    expect(first).toEqual({ executions: [made[101]], total: 101, totalExact: false, next: expect.any(String) });
+    expect(wider).toEqual({ executions: [made[101], made[100], made[99]], total: 102, totalExact: true, next: expect.any(String) });
   });
 
   it('retries a failed execution: the original retried (7), the new one stored, the contact active count raised', async () => {

@@ -17,7 +17,12 @@ describe.each(STORE_ADAPTERS)('TemplateStore contract (%s)', (_name, makeStores)
     expect(await templates.get(clientId, a.id)).toEqual(a);
     expect(await templates.get(clientId, foreign.id)).toBeUndefined();
     expect((await templates.getMany(clientId, [b.id, a.id, foreign.id, 1])).sort((x, y) => x.id - y.id)).toEqual([a, b]);
-    expect((await templates.list(clientId)).sort((x, y) => x.id - y.id)).toEqual([a, b]);
+    const summary = ({ html_body: _h, text_body: _t, ...rest }: typeof a) => rest;
+    const [low, high] = [a, b].sort((x, y) => x.id - y.id) as [typeof a, typeof a];
+    expect(await templates.listSummaries(clientId, { limit: 10, afterId: 0 })).toEqual({ templates: [summary(low), summary(high)], more: false });
+    // A page at a time, without the bodies: at most `limit`, from after a position.
+    expect(await templates.listSummaries(clientId, { limit: 1, afterId: 0 })).toEqual({ templates: [summary(low)], more: true });
+    expect(await templates.listSummaries(clientId, { limit: 1, afterId: low.id })).toEqual({ templates: [summary(high)], more: false });
   });
 
   it('refuses a second template with the same id', async () => {
@@ -54,7 +59,7 @@ describe.each(STORE_ADAPTERS)('TemplateStore contract (%s)', (_name, makeStores)
 
     expect(outcome).toEqual({ kind: 'deleted', template: { ...t, deleted_at: LATER, updated_at: LATER } });
     expect(await templates.get(t.client_id, t.id)).toEqual({ ...t, deleted_at: LATER, updated_at: LATER });
-    expect(await templates.list(t.client_id)).toHaveLength(1);
+    expect((await templates.listSummaries(t.client_id, { limit: 10, afterId: 0 })).templates).toHaveLength(1);
     expect(await templates.softDelete(t, [], LATER)).toEqual({ kind: 'missing' });
   });
 
