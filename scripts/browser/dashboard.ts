@@ -124,6 +124,9 @@ export async function checkDashboard(): Promise<DashboardCheck> {
     const callbackPage = (await page.$eval('main', (el) => el.textContent ?? '')) as string;
     if (/Sign in as /.test(callbackPage)) problems.push('the callback page asked to confirm the account in the browser that asked for the link');
     if (!page.url().includes('/api/v1/auth/callback?token=')) problems.push(`the link opened ${page.url()}, not the callback page`);
+    axe['sign-in-link'] = await runAxe(page, 'sign-in-link', problems);
+    keyboard['sign-in-link'] = await checkKeyboard(page, 'sign-in-link', problems);
+    await screenshot(page, 'dashboard-sign-in-link.png', shots);
     await page.focus('form[method="post"] button[type="submit"]');
     signedIn = true;
     await Promise.all([page.waitForNavigation({ timeout: 10_000 }), page.keyboard.press('Enter')]);

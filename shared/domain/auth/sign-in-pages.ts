@@ -51,7 +51,7 @@ export function signInConfirmPage(view: SignInPageView): string {
   if (view.bound) {
     return page(
       'Sign in',
-      `<h1>Sign in to the Email Lifecycle dashboard</h1><p class="account" aria-label="Account">${escapeHtml(account)}</p>${form('Sign in')}` +
+      `<h1>Sign in to the Email Lifecycle dashboard</h1><p class="account">Account: <strong>${escapeHtml(account)}</strong></p>${form('Sign in')}` +
         '<p>The link works once, for 15 minutes.</p>',
     );
   }
@@ -61,7 +61,7 @@ export function signInConfirmPage(view: SignInPageView): string {
       : '<p class="warn">This link was not asked for in this browser. Sign in only if you asked for it yourself, for example on another device: a link someone else sent you would sign you in to <strong>their</strong> account.</p><p>The link signs in to:</p>';
   return page(
     'Confirm sign-in',
-    `<h1>Sign in as ${escapeHtml(view.email)}?</h1>${why}<p class="account" aria-label="Account">${escapeHtml(account)}</p>` +
+    `<h1>Sign in as ${escapeHtml(view.email)}?</h1>${why}<p class="account">Account: <strong>${escapeHtml(account)}</strong></p>` +
       form(`Sign in as ${view.email}`) +
       '<p>If you did not ask for it, close this page: nothing happens.</p>',
   );
