@@ -70,6 +70,7 @@ describe('webhook endpoints over HTTP', () => {
       enabled: true,
       humans_only: false,
       failing_since: null,
+      slow_since: null,
       disabled_reason: null,
       masked_secret: `whsec_…${secret.slice(-4)}`,
       previous_secret_expires_at: null,

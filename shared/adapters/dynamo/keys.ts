@@ -24,6 +24,9 @@ import { createHash } from 'node:crypto';
  *                                                                    TTL 30 days; gsi2: WHMSG#<client>#<message id> /
  *                                                                    WHATT#<webhook id>#<attempt id> (a message's
  *                                                                    attempts, for the erasure)
+ * - webhook replay window WHREPLAY#<client>#<webhook id> / <hour start, epoch s>   `n` replays of the endpoint in
+ *                                                                    that hour (the cap); TTL an hour on; the attempt
+ *                                                                    item counts its own replays (`replays`)
  * - webhook count         CLIENT#<id> / WEBHOOKS                   `n` endpoints; the create/delete transactions keep
  *                                                                  it, so the per-client limit holds under concurrency
  *
@@ -182,6 +185,11 @@ export const keys = {
   webhookMessage: (clientId: number, messageId: string): ItemKey => ({ pk: `WHMSG#${clientId}#${messageId}`, sk: 'WHMSG' }),
   webhookAttempt: (clientId: number, webhookId: number, attemptId: string): ItemKey => ({ pk: keys.webhookAttemptsPk(clientId, webhookId), sk: attemptId }),
   webhookAttemptsPk: (clientId: number, webhookId: number): string => `WHATT#${clientId}#${webhookId}`,
+  /** An endpoint's replays in one hour: the per-endpoint cap's counter. */
+  webhookReplayWindow: (clientId: number, webhookId: number, hourStart: number): ItemKey => ({
+    pk: `WHREPLAY#${clientId}#${webhookId}`,
+    sk: String(hourStart),
+  }),
   /** gsi2 entry of a webhook message in its contact's history (the erasure redacts it; the timeline reads no WHMSG range). */
   contactWebhookMessage: (clientId: number, contactId: number, createdAt: string, messageId: string) => ({
     gsi2pk: keys.contactHistoryPk(clientId, contactId),

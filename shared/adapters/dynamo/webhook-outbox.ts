@@ -1,5 +1,5 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type {
   ClientRef,
   EndpointHealthChange,
@@ -155,8 +155,8 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(failing_since)',
             ExpressionAttributeValues: { ':since': change.since },
           })
-        : change.kind === 'recovered'
-          ? new UpdateCommand({ ...base, UpdateExpression: 'REMOVE failing_since', ConditionExpression: 'attribute_exists(pk)' })
+        : change.kind === 'recovered' || change.kind === 'pace'
+          ? new UpdateCommand({ ...base, ...healthUpdate(change.kind === 'recovered', change.slowSince), ConditionExpression: 'attribute_exists(pk)' })
           : change.kind === 'disable'
             ? new UpdateCommand({
                 ...base,
@@ -191,6 +191,52 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
     return { attempts: items.slice(0, page.limit), more: items.length > page.limit };
   }
 
+  /**
+   * Both replay caps in one TransactWriteItems (2 items, no read first): `ADD replays` on the attempt item while below
+   * the per-attempt cap, and `ADD n` on the endpoint's window item while below the per-window cap (created at 1, TTL
+   * an hour on). A cancelled transaction's reasons say which condition failed.
+   */
+  async claimReplay(
+    clientId: number,
+    webhookId: number,
+    attemptId: string,
+    caps: { perAttempt: number; perWindow: number; window: { startsAt: number; expiresAt: number } },
+  ): Promise<'claimed' | 'attempt_cap' | 'endpoint_cap'> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.webhookAttempt(clientId, webhookId, attemptId),
+                UpdateExpression: 'ADD replays :one',
+                ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(replays) OR replays < :cap)',
+                ExpressionAttributeValues: { ':one': 1, ':cap': caps.perAttempt },
+              },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.webhookReplayWindow(clientId, webhookId, caps.window.startsAt),
+                UpdateExpression: 'ADD n :one SET expires_at = if_not_exists(expires_at, :expires)',
+                ConditionExpression: 'attribute_not_exists(n) OR n < :cap',
+                ExpressionAttributeValues: { ':one': 1, ':cap': caps.perWindow, ':expires': caps.window.expiresAt },
+              },
+            },
+          ],
+        }),
+      );
+      return 'claimed';
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const [ofAttempt, ofWindow] = error.CancellationReasons ?? [];
+      if (ofAttempt?.Code === 'ConditionalCheckFailed') return 'attempt_cap';
+      if (ofWindow?.Code === 'ConditionalCheckFailed') return 'endpoint_cap';
+      throw error;
+    }
+  }
+
   async attempt(clientId: number, webhookId: number, attemptId: string): Promise<WebhookAttemptRecord | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.webhookAttempt(clientId, webhookId, attemptId) }));
     return out.Item ? attemptOf(out.Item) : undefined;
@@ -198,6 +244,19 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
 }
 
 function attemptOf(item: Record<string, unknown>): WebhookAttemptRecord {
-  const { expires_at: _expires, ...rest } = stripKeys<WebhookAttemptRecord & { expires_at?: number }>(item);
+  const { expires_at: _expires, replays: _replays, ...rest } = stripKeys<WebhookAttemptRecord & { expires_at?: number; replays?: number }>(item);
   return rest;
+}
+
+/**
+ * A success's write to its endpoint, one UpdateItem: `failing_since` removed after failures, and `slow_since` set or
+ * removed when the success's pace changed (SLOW_SUCCESS_MS).
+ */
+function healthUpdate(recovered: boolean, slowSince: string | null | undefined) {
+  const removes = [...(recovered ? ['failing_since'] : []), ...(slowSince === null ? ['slow_since'] : [])];
+  const set = typeof slowSince === 'string' ? 'SET slow_since = if_not_exists(slow_since, :slow)' : '';
+  return {
+    UpdateExpression: [set, removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' '),
+    ...(typeof slowSince === 'string' ? { ExpressionAttributeValues: { ':slow': slowSince } } : {}),
+  };
 }

@@ -69,6 +69,10 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
         return { disabled: false };
       case 'recovered':
         delete endpoint.failing_since;
+        applyPace(endpoint, change.slowSince);
+        return { disabled: false };
+      case 'pace':
+        applyPace(endpoint, change.slowSince);
         return { disabled: false };
       case 'disable':
         if (!endpoint.enabled || endpoint.failing_since !== change.since) return { disabled: false };
@@ -95,4 +99,30 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
     const found = this.attemptLog.find((a) => a.client_id === clientId && a.webhook_id === webhookId && a.id === attemptId);
     return found && copy(found);
   }
+
+  /** Replays counted per attempt (`client:webhook:attempt`) and per endpoint window (`client:webhook:start`). */
+  readonly replayCounts = new Map<string, number>();
+
+  async claimReplay(
+    clientId: number,
+    webhookId: number,
+    attemptId: string,
+    caps: { perAttempt: number; perWindow: number; window: { startsAt: number } },
+  ): Promise<'claimed' | 'attempt_cap' | 'endpoint_cap'> {
+    const attemptKey = `${clientId}:${webhookId}:${attemptId}`;
+    const windowKey = `${clientId}:${webhookId}:@${caps.window.startsAt}`;
+    const ofAttempt = this.replayCounts.get(attemptKey) ?? 0;
+    const ofWindow = this.replayCounts.get(windowKey) ?? 0;
+    if (ofAttempt >= caps.perAttempt) return 'attempt_cap';
+    if (ofWindow >= caps.perWindow) return 'endpoint_cap';
+    this.replayCounts.set(attemptKey, ofAttempt + 1);
+    this.replayCounts.set(windowKey, ofWindow + 1);
+    return 'claimed';
+  }
+}
+
+/** `slow_since` set (a string), removed (null) or left (undefined). */
+function applyPace(endpoint: { slow_since?: string }, slowSince: string | null | undefined): void {
+  if (slowSince === null) delete endpoint.slow_since;
+  else if (slowSince !== undefined) endpoint.slow_since ??= slowSince;
 }

@@ -7,6 +7,14 @@ import { findWebhook } from './find-webhook.js';
 import type { WebhookAttemptRecord, WebhookOutbox } from './webhook-outbox.js';
 import type { WebhookStore } from './webhook-store.js';
 
+/**
+ * Replays are capped (each is a new chain of up to 8 deliveries through the shared lane): an attempt may be replayed
+ * this many times, and an endpoint this many times an hour (fixed UTC hours). Past either, 409 `max`.
+ */
+export const WEBHOOK_REPLAYS_PER_ATTEMPT = 3;
+export const WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR = 100;
+const REPLAY_WINDOW_SECONDS = 3600;
+
 /** An attempt id as `newAttemptId` makes them. */
 const ATTEMPT_ID = /^att_[0-9a-z]{9}[0-9a-f]{8}$/;
 
@@ -105,7 +113,8 @@ export async function listWebhookAttempts(
  * POST /client/webhooks/{id}/attempts/{attempt_id}/replay: the attempt's event is delivered to the endpoint again,
  * as attempt 1 of a new chain with the full retry schedule (one SQS message; the endpoint must be enabled). 404 when
  * the attempt is not this endpoint's, or its event is past the 30 days messages are kept; 409 while the endpoint is
- * disabled.
+ * disabled; 409 `max` past WEBHOOK_REPLAYS_PER_ATTEMPT replays of the attempt or WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR
+ * of the endpoint this hour (one TransactWriteItems counts both before the message is queued).
  */
 export async function replayWebhookAttempt(
   deps: { webhooks: WebhookStore; webhookOutbox: WebhookOutbox; queue: Queue; clock: Clock },
@@ -119,6 +128,20 @@ export async function replayWebhookAttempt(
   const message = await deps.webhookOutbox.message(clientId, attempt.message_id);
   if (!message) throw notFound('attempt_id', 'The event of this attempt is no longer kept (30 days)');
   if (!endpoint.enabled) throw conflict('disabled', 'enabled', 'The endpoint is disabled; enable it (PATCH enabled: true) before replaying');
+  const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+  const startsAt = nowSeconds - (nowSeconds % REPLAY_WINDOW_SECONDS);
+  const claim = await deps.webhookOutbox.claimReplay(clientId, webhookId, attempt.id, {
+    perAttempt: WEBHOOK_REPLAYS_PER_ATTEMPT,
+    perWindow: WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR,
+    window: { startsAt, expiresAt: startsAt + 2 * REPLAY_WINDOW_SECONDS },
+  });
+  if (claim === 'attempt_cap') {
+    throw conflict('max', 'attempt_id', `This attempt was replayed ${WEBHOOK_REPLAYS_PER_ATTEMPT} times already, the most it may be`);
+  }
+  if (claim === 'endpoint_cap') {
+    const next = new Date((startsAt + REPLAY_WINDOW_SECONDS) * 1000).toISOString();
+    throw conflict('max', 'id', `The endpoint was replayed ${WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR} times this hour, the most it may be; replay again from ${next}`);
+  }
   await deps.queue.send('webhooks', { client_id: clientId, webhook_id: webhookId, message_id: message.id, attempt: 1, replay: true });
   return { message_id: message.id, webhook_id: webhookId, queued: true };
 }

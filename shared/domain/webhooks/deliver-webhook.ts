@@ -27,10 +27,22 @@ export interface DeliverDeps {
 }
 
 /**
- * Which queue a delivery came from: `healthy` serves endpoints that answer; `failing` (its own small concurrency)
- * serves endpoints that are failing, so their timeouts hold no healthy endpoint's turn.
+ * Which queue a delivery came from: `healthy` serves endpoints that answer promptly; `failing` — the degraded lane,
+ * its own small concurrency — serves endpoints that are failing or slow, so their timeouts and long answers hold no
+ * other endpoint's turn.
  */
 export type DeliveryLane = 'healthy' | 'failing';
+
+/**
+ * A success that took longer than this counts against its endpoint: it held a worker of the shared lane that long
+ * (a 2xx after 9.9 s holds one for 9.9 s), so the endpoint's next deliveries go to the degraded lane until one of
+ * them is fast again.
+ */
+export const SLOW_SUCCESS_MS = 2_500;
+
+/** The lane an endpoint's deliveries belong to: the degraded one while it is failing or slow. */
+export const laneOf = (endpoint: Pick<WebhookRecord, 'failing_since' | 'slow_since'>): DeliveryLane =>
+  endpoint.failing_since || endpoint.slow_since ? 'failing' : 'healthy';
 
 /** The queue of each lane. */
 export const LANE_QUEUE = { healthy: 'webhooks', failing: 'webhooks-failing' } as const;
@@ -70,9 +82,9 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookDelivery
     return { kind: 'dropped', reason: 'endpoint_disabled' };
   }
   if (!stored) return { kind: 'dropped', reason: 'message_missing' };
-  // A failing endpoint is served by its own lane (one SQS message, no POST here). Once a delivery there succeeds,
-  // failing_since is cleared and its next deliveries come back to this lane.
-  if (lane === 'healthy' && endpoint.failing_since) {
+  // A failing or slow endpoint is served by the degraded lane (one SQS message, no POST here). Once a delivery there
+  // succeeds promptly, failing_since and slow_since are cleared and its next deliveries come back to this lane.
+  if (lane === 'healthy' && laneOf(endpoint) === 'failing') {
     await deps.queue.send(LANE_QUEUE.failing, message);
     return { kind: 'moved_to_failing_lane' };
   }
@@ -97,7 +109,7 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookDelivery
     ...outcome,
     next_attempt_at: nextAt ? nextAt.toISOString() : null,
   };
-  const change = healthChange(endpoint, succeeded, now);
+  const change = healthChange(endpoint, succeeded, outcome.duration_ms, now);
   const { disabled } = await deps.webhookOutbox.recordAttempt(attempt, change);
 
   if (nextAt && delay !== undefined) {
@@ -123,8 +135,14 @@ async function tellDisabled(deps: DeliverDeps, endpoint: WebhookRecord, failingS
   await deps.webhookOutbox.disabledNoticeSent(endpoint.client_id, endpoint.id);
 }
 
-function healthChange(endpoint: WebhookRecord, succeeded: boolean, now: Date): EndpointHealthChange {
-  if (succeeded) return endpoint.failing_since ? { kind: 'recovered' } : { kind: 'none' };
+function healthChange(endpoint: WebhookRecord, succeeded: boolean, durationMs: number, now: Date): EndpointHealthChange {
+  if (succeeded) {
+    const slow = durationMs > SLOW_SUCCESS_MS;
+    // Only a change of pace is written: the first slow success, the first fast one after slow ones.
+    const slowSince = slow && !endpoint.slow_since ? now.toISOString() : !slow && endpoint.slow_since ? null : undefined;
+    if (endpoint.failing_since) return slowSince === undefined ? { kind: 'recovered' } : { kind: 'recovered', slowSince };
+    return slowSince === undefined ? { kind: 'none' } : { kind: 'pace', slowSince };
+  }
   if (!endpoint.failing_since) return { kind: 'failing', since: now.toISOString() };
   if (now.getTime() - Date.parse(endpoint.failing_since) >= WEBHOOK_DISABLE_AFTER_MS) {
     return { kind: 'disable', since: endpoint.failing_since, at: now.toISOString() };

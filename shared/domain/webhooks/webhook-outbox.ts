@@ -48,8 +48,13 @@ export type EndpointHealthChange =
   | { kind: 'none' }
   /** The first failure since the last success: `failing_since`. */
   | { kind: 'failing'; since: string }
-  /** A success after failures: `failing_since` cleared. */
-  | { kind: 'recovered' }
+  /**
+   * A success after failures: `failing_since` cleared; with `slowSince`, the success's pace changed too (a string
+   * sets `slow_since`, null removes it).
+   */
+  | { kind: 'recovered'; slowSince?: string | null }
+  /** A success of an endpoint that was not failing, whose pace changed: `slow_since` set (a string) or removed (null). */
+  | { kind: 'pace'; slowSince: string | null }
   /** Failing for the whole window: disabled, once (only if still enabled and failing since `since`). */
   | { kind: 'disable'; since: string; at: string };
 
@@ -92,4 +97,15 @@ export interface WebhookOutbox {
   /** An endpoint's attempts, newest first; `before` is the last attempt id of the page before. */
   attempts(clientId: number, webhookId: number, page: { limit: number; before?: string }): Promise<{ attempts: WebhookAttemptRecord[]; more: boolean }>;
   attempt(clientId: number, webhookId: number, attemptId: string): Promise<WebhookAttemptRecord | undefined>;
+  /**
+   * Counts one replay of the attempt against both caps, atomically: the attempt's own count below `perAttempt`, and
+   * the endpoint's count of the window starting at `window.startsAt` below `perWindow`. Nothing is counted when either
+   * is reached; the answer says which.
+   */
+  claimReplay(
+    clientId: number,
+    webhookId: number,
+    attemptId: string,
+    caps: { perAttempt: number; perWindow: number; window: { startsAt: number; expiresAt: number } },
+  ): Promise<'claimed' | 'attempt_cap' | 'endpoint_cap'>;
 }

@@ -30,6 +30,11 @@ export interface WebhookRecord extends WebhookSettings {
   previous_secret_expires_at?: string;
   /** Set by the first failed attempt after a success, cleared by the next success (issue 22 §3). */
   failing_since?: string;
+  /**
+   * Set by a success slower than SLOW_SUCCESS_MS, cleared by the next fast one: a slow endpoint holds a worker per
+   * delivery, so its deliveries go to the degraded lane beside the failing ones.
+   */
+  slow_since?: string;
   /** `failing`: disabled after failing every attempt for WEBHOOK_DISABLE_AFTER_MS; cleared when re-enabled. */
   disabled_reason?: 'failing';
   /**

@@ -14,6 +14,14 @@ const fields = {
   failing_since: z
     .nullable(UtcTimestamp)
     .check(z.meta({ description: 'Since when every attempt failed (null while deliveries succeed); at 5 days the endpoint is disabled' })),
+  slow_since: z
+    .nullable(UtcTimestamp)
+    .check(
+      z.meta({
+        description:
+          'Since when successful deliveries took over 2.5 s (null while they are prompt): meanwhile the endpoint is served by the slower lane of failing and slow endpoints, until an answer is prompt again',
+      }),
+    ),
   disabled_reason: z
     .nullable(z.enum(['failing']))
     .check(z.meta({ description: '`failing`: disabled by the service after failing every attempt for 5 days (the client was e-mailed); null otherwise' })),
@@ -54,6 +62,7 @@ export function toWebhookView(w: WebhookRecord, now: Date): WebhookView {
     enabled: w.enabled,
     humans_only: w.humans_only === true,
     failing_since: w.failing_since ?? null,
+    slow_since: w.slow_since ?? null,
     disabled_reason: w.disabled_reason ?? null,
     masked_secret: maskSecret(w.secret),
     previous_secret_expires_at: overlap ? w.previous_secret_expires_at! : null,

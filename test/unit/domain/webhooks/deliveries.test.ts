@@ -3,8 +3,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { FixedClock } from '../../../../shared/adapters/memory/client-stores.js';
 import { MemoryWebhookOutbox } from '../../../../shared/adapters/memory/webhook-outbox.js';
 import { MemoryWebhookStore } from '../../../../shared/adapters/memory/webhook-store.js';
-import { replayWebhookAttempt, listWebhookAttempts } from '../../../../shared/domain/webhooks/attempts.js';
-import { deliverWebhook, type ClientNotices, type DeliverDeps } from '../../../../shared/domain/webhooks/deliver-webhook.js';
+import { replayWebhookAttempt, listWebhookAttempts, WEBHOOK_REPLAYS_PER_ATTEMPT, WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR } from '../../../../shared/domain/webhooks/attempts.js';
+import { deliverWebhook, laneOf, SLOW_SUCCESS_MS, type ClientNotices, type DeliverDeps } from '../../../../shared/domain/webhooks/deliver-webhook.js';
 import type { WebhookFact } from '../../../../shared/domain/webhooks/facts.js';
 import { produceWebhooks } from '../../../../shared/domain/webhooks/produce-webhooks.js';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../../../../shared/domain/webhooks/retry-schedule.js';
@@ -319,5 +319,108 @@ describe('the attempts log and replay', () => {
     const foreign = await replayWebhookAttempt({ webhooks, webhookOutbox: outbox, queue, clock }, 8, 1, page2.attempts[0]!.id).catch((e: AppError) => e);
     expect(foreign).toBeInstanceOf(AppError);
     expect((foreign as AppError).status).toBe(404);
+  });
+});
+
+describe('the lane of a slow endpoint', () => {
+  const SLOW: WebhookAttemptOutcome = { status_code: 200, duration_ms: 9_900, response_body: '', error: null };
+
+  async function producedFor(hook: Partial<WebhookRecord> = {}) {
+    await webhooks.create(endpoint(1, hook), 10);
+    await produceWebhooks({ webhookOutbox: outbox, queue }, [sentFact()]);
+    return queue.sent.pop()!.message as { client_id: number; webhook_id: number; message_id: string; attempt: number };
+  }
+
+  it.each([
+    [{}, 'healthy'],
+    [{ failing_since: NOW }, 'failing'],
+    [{ slow_since: NOW }, 'failing'],
+    [{ failing_since: NOW, slow_since: NOW }, 'failing'],
+  ] as const)('serves an endpoint %j on the %s lane', (state, lane) => {
+    expect(laneOf(state)).toBe(lane);
+  });
+
+  it('counts a success slower than SLOW_SUCCESS_MS against its endpoint: its next delivery moves to the degraded lane', async () => {
+    // Prepare
+    const message = await producedFor();
+    const sender = new ScriptedSender([SLOW]);
+
+    // Act
+    const slow = await deliverWebhook(deps(sender), message, 'healthy');
+    const next = await deliverWebhook(deps(sender), { ...message }, 'healthy');
+
+    // Assess
+    expect(slow.kind).toBe('delivered');
+    expect((await webhooks.get(CLIENT, 1))!.slow_since).toBe(NOW);
+    expect(next).toEqual({ kind: 'moved_to_failing_lane' });
+    expect(queue.sent).toEqual([{ queue: 'webhooks-failing', message }]);
+    expect(sender.requests).toHaveLength(1);
+  });
+
+  it('takes a success at the threshold as prompt', async () => {
+    const message = await producedFor();
+    await deliverWebhook(deps(new ScriptedSender([{ ...OK, duration_ms: SLOW_SUCCESS_MS }])), message, 'healthy');
+    expect((await webhooks.get(CLIENT, 1))!.slow_since).toBeUndefined();
+  });
+
+  it('brings a slow endpoint back to the shared lane after a prompt success, and keeps the first slow time while slow', async () => {
+    const message = await producedFor({ slow_since: '2026-01-15T09:00:00.000Z' });
+
+    await deliverWebhook(deps(new ScriptedSender([SLOW])), message, 'failing');
+    expect((await webhooks.get(CLIENT, 1))!.slow_since).toBe('2026-01-15T09:00:00.000Z');
+    await deliverWebhook(deps(new ScriptedSender([OK])), message, 'failing');
+
+    expect((await webhooks.get(CLIENT, 1))!.slow_since).toBeUndefined();
+    expect(await deliverWebhook(deps(new ScriptedSender([OK])), message, 'healthy')).toMatchObject({ kind: 'delivered' });
+  });
+
+  it('records a failing endpoint that recovers slowly as slow: it stays on the degraded lane', async () => {
+    const message = await producedFor({ failing_since: '2026-01-15T09:00:00.000Z' });
+
+    await deliverWebhook(deps(new ScriptedSender([SLOW])), message, 'failing');
+
+    const stored = (await webhooks.get(CLIENT, 1))!;
+    expect(stored.failing_since).toBeUndefined();
+    expect(stored.slow_since).toBe(NOW);
+    expect(laneOf(stored)).toBe('failing');
+  });
+});
+
+describe('replay caps', () => {
+  async function oneAttempt() {
+    await webhooks.create(endpoint(1), 10);
+    await produceWebhooks({ webhookOutbox: outbox, queue }, [sentFact()]);
+    const message = queue.sent.pop()!.message as { client_id: number; webhook_id: number; message_id: string; attempt: number };
+    await deliverWebhook(deps(new ScriptedSender([OK])), message);
+    return outbox.attemptLog[0]!.id;
+  }
+  const replay = (attemptId: string) => replayWebhookAttempt({ webhooks, webhookOutbox: outbox, queue, clock }, CLIENT, 1, attemptId).catch((e: AppError) => e);
+
+  it(`queues ${WEBHOOK_REPLAYS_PER_ATTEMPT} replays of an attempt, then answers 409 max at attempt_id and queues nothing`, async () => {
+    const attemptId = await oneAttempt();
+    queue.sent.length = 0;
+
+    const answers = [];
+    for (let i = 0; i <= WEBHOOK_REPLAYS_PER_ATTEMPT; i++) answers.push(await replay(attemptId));
+
+    expect(answers.slice(0, -1)).toEqual(Array(WEBHOOK_REPLAYS_PER_ATTEMPT).fill(expect.objectContaining({ queued: true })));
+    const refused = answers.at(-1) as AppError;
+    expect(refused).toBeInstanceOf(AppError);
+    expect({ status: refused.status, items: refused.items }).toMatchObject({ status: 409, items: [{ condition: 'max', key: 'attempt_id' }] });
+    expect(queue.sent).toHaveLength(WEBHOOK_REPLAYS_PER_ATTEMPT);
+  });
+
+  it(`answers 409 max at id past ${WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR} replays of the endpoint in one UTC hour, and counts afresh the next hour`, async () => {
+    const attemptId = await oneAttempt();
+    const hour = Math.floor(clock.now().getTime() / 3_600_000) * 3600;
+    outbox.replayCounts.set(`${CLIENT}:1:@${hour}`, WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR);
+
+    const refused = (await replay(attemptId)) as AppError;
+    clock.advance(3_600_000);
+    const nextHour = await replay(attemptId);
+
+    expect({ status: refused.status, items: refused.items }).toMatchObject({ status: 409, items: [{ condition: 'max', key: 'id' }] });
+    expect(refused.items[0]!.error).toContain('2026-01-15T11:00:00.000Z');
+    expect(nextHour).toMatchObject({ queued: true });
   });
 });

@@ -62,6 +62,7 @@ describe('createWebhook', () => {
       enabled: true,
       humans_only: false,
       failing_since: null,
+      slow_since: null,
       disabled_reason: null,
       masked_secret: `whsec_…${created.secret.slice(-4)}`,
       previous_secret_expires_at: null,
