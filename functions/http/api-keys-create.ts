@@ -1,6 +1,7 @@
 import { created } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { apiKeyStore } from '../../shared/composition/providers/api-key-store.js';
+import { userStore } from '../../shared/composition/providers/user-store.js';
 import { clientStore } from '../../shared/composition/providers/client-store.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { ids } from '../../shared/composition/providers/ids.js';
@@ -19,7 +20,7 @@ export const handler = jsonApi(
     responses: { 201: CreatedApiKeyView },
     errors: [409],
   },
-  [apiKeyStore, clientStore, ids, clock],
+  [apiKeyStore, clientStore, userStore, ids, clock],
   async ({ body }, { deps, clientId, principal }) =>
     created(await createApiKey(deps, clientId, sessionOf(principal).user_id, body.label), 'API key created; store it now, it is not shown again'),
 );

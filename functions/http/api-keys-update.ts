@@ -1,6 +1,7 @@
 import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { apiKeyStore } from '../../shared/composition/providers/api-key-store.js';
+import { userStore } from '../../shared/composition/providers/user-store.js';
 import { authenticator } from '../../shared/composition/providers/authenticator.js';
 import { clientStore } from '../../shared/composition/providers/client-store.js';
 import { clock } from '../../shared/composition/providers/clock.js';
@@ -20,7 +21,7 @@ export const handler = jsonApi(
     responses: { 200: ApiKeyView },
     errors: [404, 409],
   },
-  [apiKeyStore, clientStore, ids, clock, authenticator],
+  [apiKeyStore, clientStore, userStore, ids, clock, authenticator],
   async ({ params, body }, { deps, clientId }) => {
     const { view, keyHash } = await updateApiKey(deps, clientId, params.id, body);
     if (!view.enabled) deps.authenticator.forget(keyHash);

@@ -15,6 +15,7 @@ async function adminKeys(client: Parameters<typeof addTestUser>[0]) {
   const labelled = await asSession(admin, 'POST', '/client/api-keys', { body: { label: 'CRM sync' } });
   const personal = await asSession(admin, 'POST', '/client/api-keys/rotate');
   expect([labelled.status, personal.status]).toEqual([201, 200]);
+  expect(labelled.body.data.creator).toMatchObject({ email, name: 'User 2' });
   const keys = [labelled.body.data.key as string, personal.body.data.key as string];
   for (const key of keys) {
     // What such a key reaches: settings, webhooks, contacts and their erasure.

@@ -102,15 +102,20 @@ interface Deps {
   ids: Ids;
   clients: ClientStore;
   apiKeys: ApiKeyStore;
+  /** The client's users: each answer names a key's creator. */
+  users: Pick<UserStore, 'get' | 'list'>;
 }
+
+/** The client's users by id (a key's `creator`). */
+const creatorsOf = async (deps: Pick<Deps, 'users'>, clientId: number): Promise<Map<number, KeyCreator>> =>
+  new Map((await deps.users.list(clientId)).map((u) => [u.id, u]));
 
 /**
  * GET /client/api-keys: every key of the client, enabled or not, by id, each with its creator named. Two Queries in one
  * wave: the keys, and the client's users.
  */
-export async function listApiKeys(deps: Pick<Deps, 'apiKeys'> & { users: Pick<UserStore, 'list'> }, clientId: number): Promise<ApiKeyView[]> {
-  const [keys, users] = await Promise.all([deps.apiKeys.list(clientId), deps.users.list(clientId)]);
-  const creators = new Map(users.map((u) => [u.id, u]));
+export async function listApiKeys(deps: Pick<Deps, 'apiKeys' | 'users'>, clientId: number): Promise<ApiKeyView[]> {
+  const [keys, creators] = await Promise.all([deps.apiKeys.list(clientId), creatorsOf(deps, clientId)]);
   return keys.map((key) => toApiKeyView(key, creators));
 }
 
@@ -133,19 +138,26 @@ export async function newKey(deps: Pick<Deps, 'clock' | 'ids'>, clientId: number
   return { key, record };
 }
 
-/** POST /client/api-keys: a new enabled key with its label, created by the signed-in user; the key is answered once. */
+/**
+ * POST /client/api-keys: a new enabled key with its label, created by the signed-in user; the key is answered once.
+ * The user is read beside the id reservation (one wave) to name it as the creator.
+ */
 export async function createApiKey(deps: Deps, clientId: number, userId: number, label: string) {
-  const { key, record } = await newKey(deps, clientId, { label, created_by: userId });
-  if ((await deps.apiKeys.create(record)) === 'holder_gone') throw holderGone();
-  return { ...toApiKeyView(record), key };
+  const [{ key, record }, user] = await Promise.all([newKey(deps, clientId, { label, created_by: userId }), deps.users.get(clientId, userId)]);
+  if (!user || (await deps.apiKeys.create(record)) === 'holder_gone') throw holderGone();
+  return { ...toApiKeyView(record, new Map([[user.id, user]])), key };
 }
 
 /** The client and one of its keys (404 for a key of another client: the listing is the client's own). */
-async function keyOf(deps: Pick<Deps, 'clients' | 'apiKeys'>, clientId: number, keyId: number): Promise<{ client: ClientRecord; key: ApiKeyRecord }> {
-  const [client, keys] = await Promise.all([deps.clients.get(clientId), deps.apiKeys.list(clientId)]);
+async function keyOf(
+  deps: Pick<Deps, 'clients' | 'apiKeys' | 'users'>,
+  clientId: number,
+  keyId: number,
+): Promise<{ client: ClientRecord; key: ApiKeyRecord; creators: Map<number, KeyCreator> }> {
+  const [client, keys, creators] = await Promise.all([deps.clients.get(clientId), deps.apiKeys.list(clientId), creatorsOf(deps, clientId)]);
   const key = keys.find((k) => k.key_id === keyId);
   if (!client || !key) throw notFound('id', 'No such API key');
-  return { client, key };
+  return { client, key, creators };
 }
 
 /**
@@ -158,7 +170,7 @@ export async function updateApiKey(
   keyId: number,
   changes: { label?: string; enabled?: boolean },
 ): Promise<{ view: ApiKeyView; keyHash: string }> {
-  const { client, key } = await keyOf(deps, clientId, keyId);
+  const { client, key, creators } = await keyOf(deps, clientId, keyId);
   if (changes.enabled === true && key.disabled_reason !== undefined) {
     // Its holder still has the key's value: enabling it would give back the access the removal or demotion ended.
     throw conflict('state', 'enabled', 'This key was disabled because its user was removed or demoted; create a new key instead');
@@ -169,12 +181,12 @@ export async function updateApiKey(
   const updated: ApiKeyRecord = { ...key, ...(changes.label !== undefined ? { label: changes.label } : {}), enabled };
   if (changes.enabled === false) updated.disabled_at = at;
   if (changes.enabled === true) delete updated.disabled_at;
-  return { view: toApiKeyView(updated), keyHash: key.key_hash };
+  return { view: toApiKeyView(updated, creators), keyHash: key.key_hash };
 }
 
 /** DELETE /client/api-keys/{id}: the key is gone (refused within the auth cache's TTL); the answer shows what it was. */
 export async function deleteApiKey(deps: Deps, clientId: number, keyId: number): Promise<{ view: ApiKeyView; keyHash: string }> {
-  const { client, key } = await keyOf(deps, clientId, keyId);
+  const { client, key, creators } = await keyOf(deps, clientId, keyId);
   if (!(await deps.apiKeys.remove(client, key, deps.clock.now().toISOString()))) throw notFound('id', 'No such API key');
-  return { view: toApiKeyView(key), keyHash: key.key_hash };
+  return { view: toApiKeyView(key, creators), keyHash: key.key_hash };
 }
