@@ -93,10 +93,12 @@ export async function checkKeyboard(page: Page, label: string, problems: string[
   })()`)) as { key: string; name: string }[];
   await page.evaluate('document.activeElement && document.activeElement.blur()');
   const reached = new Set<string>();
-  for (let i = 0; i < 60; i += 1) {
+  for (let i = 0; i < 200; i += 1) {
     await page.keyboard.press('Tab');
     const focused = (await page.evaluate(describe)) as string | null;
     if (focused === null) continue;
+    // An e-mail's frame is one stop for the page, however many links inside it Tab walks through.
+    if (focused.includes('|IFRAME|')) continue;
     if (reached.has(focused) && !focused.startsWith('radio:')) break;
     reached.add(focused);
   }
