@@ -286,9 +286,9 @@ function normalizeIp(address: string | undefined): string {
 }
 
 /**
- * The URL as the access log shows it: a sign-in link's `token` (a one-time credential, issue 23) never reaches a log.
- * API Gateway's access log writes `$context.path`, which has no query at all.
+ * The URL as the access log shows it: a sign-in link's `token` (a one-time credential, issue 23) and the token of a
+ * public link (`/u/…`, `/v/…`, which never expire) never reach a log. API Gateway's access log writes the route key.
  */
 export function redactQuerySecrets(url: string): string {
-  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]').replace(/^\/(u|v)\/[^/?#]+/, '/$1/[redacted]');
 }
