@@ -1,6 +1,7 @@
 import * as z from '../../validation/zod.js';
 import { storableNumber } from '../../validation/storable-value.js';
 import { emailFormat, MAX_EMAIL_LENGTH } from '../../validation/email-address.js';
+import { MAX_PATH_ID_LENGTH, MAX_TIMESTAMP_LENGTH } from '../../validation/string-bounds.js';
 import { zoneName } from '../time/zone-name.js';
 
 /** Contact `source` values of SPEC.md; input accepts the name or the integer. */
@@ -11,7 +12,9 @@ const text = (max: number) => z.string().check(z.trim(), z.maxLength(max, `Must 
 
 /** RFC 3339 timestamp with offset, normalised to UTC. */
 export const Timestamp = z.pipe(
-  z.iso.datetime({ offset: true, message: 'Must be an RFC 3339 timestamp, e.g. 2026-01-31T09:00:00Z' }),
+  z.iso
+    .datetime({ offset: true, message: 'Must be an RFC 3339 timestamp, e.g. 2026-01-31T09:00:00Z' })
+    .check(z.maxLength(MAX_TIMESTAMP_LENGTH, `Must be at most ${MAX_TIMESTAMP_LENGTH} characters`)),
   z.transform((v: string) => new Date(v).toISOString()),
 );
 
@@ -52,7 +55,10 @@ export const CustomFieldValue = z.union([z.string().check(z.maxLength(1000)), st
 });
 export const CustomFields = z
   .record(
-    z.string().check(z.regex(CUSTOM_FIELD_NAME, 'Custom field names start with a letter: letters, digits, _ (max 64)')),
+    z.string().check(
+      z.maxLength(64, 'Custom field names start with a letter: letters, digits, _ (max 64)'),
+      z.regex(CUSTOM_FIELD_NAME, 'Custom field names start with a letter: letters, digits, _ (max 64)'),
+    ),
     CustomFieldValue,
   )
   .check(
@@ -99,7 +105,7 @@ export const ContactCreateBody = ContactBody.check(z.meta(UNSUBSCRIBED_AT_RULE))
 export const ContactRef = z.object({
   id: z
     .pipe(
-      z.string().check(z.trim()),
+      z.string().check(z.maxLength(MAX_PATH_ID_LENGTH, `Must be at most ${MAX_PATH_ID_LENGTH} characters`), z.trim()),
       z.transform((v: string): { id: number } | { email: string } | { none: true } => {
         if (v === '') return { none: true };
         if (/^\d+$/.test(v)) return v.length <= 15 ? { id: Number(v) } : { none: true };

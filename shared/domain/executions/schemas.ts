@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { rejectInTransform } from '../../validation/transform-issue.js';
+import { boundedString, MAX_TIMESTAMP_LENGTH } from '../../validation/string-bounds.js';
 import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pageWindowProblem } from '../pagination/bounded-page.js';
 import type { ExecutionMessage as ExecutionMessageShape } from '../../ports.js';
 import type { ExecutionStatus } from './execution-record.js';
@@ -9,7 +10,7 @@ import type { ExecutionStatus } from './execution-record.js';
 const positiveInt = (max: number, what: string) =>
   z
     .pipe(
-      z.pipe(z.string().check(z.regex(/^\d{1,9}$/, `Must be ${what}`)), z.transform(Number)),
+      z.pipe(z.string().check(z.maxLength(9, `Must be ${what}`), z.regex(/^\d{1,9}$/, `Must be ${what}`)), z.transform(Number)),
       z.int().check(z.gte(1, `Must be ${what}`), z.lte(max, `Must be at most ${max}`)),
     )
     .check(z.meta({ pattern: positiveIntPattern(max), description: `An integer from 1 to ${max}, in decimal` }));
@@ -30,7 +31,7 @@ type Bound = { iso: string; dateOnly: boolean };
 /** RFC 3339 (with offset) or YYYY-MM-DD (UTC day). */
 const bound = z
   .pipe(
-    z.string(),
+    boundedString(MAX_TIMESTAMP_LENGTH),
     z.transform((raw: string, ctx): Bound => {
       const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(raw);
       const parsed = dateOnly ? DateTime.fromISO(raw, { zone: 'utc' }) : DateTime.fromISO(raw, { setZone: true });

@@ -36,7 +36,8 @@ const keySchema = (bounds: ObjectBounds) => ({ minLength: 1, maxLength: bounds.m
 export const FREE_FORM_VALUE_SCHEMA = {
   description: 'A member of a free-form object: any JSON value, its keys and numbers within the bounds at every level.',
   anyOf: [
-    { type: 'string' },
+    // No string can be longer than the whole object may be.
+    { type: 'string', maxLength: FREE_FORM_BOUNDS.maxBytes },
     { type: 'number', minimum: -MAX_STORABLE_MAGNITUDE, maximum: MAX_STORABLE_MAGNITUDE, not: TOO_SMALL_MAGNITUDE },
     { type: 'boolean' },
     { type: 'null' },

@@ -8,7 +8,7 @@ export const MAX_STATS_DAYS = 400;
 export const DEFAULT_STATS_DAYS = 30;
 
 const day = (what: string) =>
-  z.iso.date({ error: `Must be a date YYYY-MM-DD` }).check(z.meta({ description: `${what} (a UTC day, YYYY-MM-DD), included` }));
+  z.iso.date({ error: `Must be a date YYYY-MM-DD` }).check(z.maxLength(10, 'Must be a date YYYY-MM-DD'), z.meta({ description: `${what} (a UTC day, YYYY-MM-DD), included` }));
 
 /** GET /client/stats and GET /client/workflows/{workflow_id}/stats. */
 export const StatsQuery = z.object({
@@ -34,7 +34,7 @@ export type StatsQuery = z.output<typeof StatsQuery>;
 export const ClientStatsQuery = z.extend(StatsQuery, {
   workflow_id: z.optional(
     z
-      .pipe(z.string().check(z.regex(/^[1-9]\d{0,8}$/, 'Must be a workflow id')), z.transform(Number))
+      .pipe(z.string().check(z.maxLength(9, 'Must be a workflow id'), z.regex(/^[1-9]\d{0,8}$/, 'Must be a workflow id')), z.transform(Number))
       .check(z.meta({ pattern: '^[1-9]\\d{0,8}$', description: "Only this workflow's counters" })),
   ),
 });

@@ -1,5 +1,6 @@
 import { rejectInTransform } from '../../validation/transform-issue.js';
 import * as z from '../../validation/zod.js';
+import { boundedString, MAX_ZONE_NAME_LENGTH } from '../../validation/string-bounds.js';
 import { resolveTimezone } from './timezones.js';
 
 /**
@@ -8,7 +9,7 @@ import { resolveTimezone } from './timezones.js';
  */
 export const zoneName = <B extends undefined | null>(blank: B) =>
   z.pipe(
-    z.string(),
+    boundedString(MAX_ZONE_NAME_LENGTH),
     z.transform((value: string, ctx) => {
       if (value.trim() === '') return blank;
       return resolveTimezone(value) ?? rejectInTransform(ctx, 'format', 'Must be an IANA time zone name such as Europe/Paris');
