@@ -21,7 +21,6 @@ import { issuesToItems } from '../../../shared/validation/issue-items.js';
  */
 const NOT_YET_BOUNDED = new Set([
   'GET /api/v1/docs/assets/{file} path file',
-  'GET /app/{name} path name',
   'GET /api/v1/auth/callback query token',
   'POST /api/v1/client/contacts/bulk/csv body file',
   'POST /api/v1/client/contacts/bulk/csv body delimiter',
