@@ -28,7 +28,7 @@ describe('allowedHosts / isOwnHost', () => {
     ['dash.example.org', 'a configured name on another port'],
     ['', 'empty'],
     [undefined, 'absent'],
-  ])('refuses Host %s (%s)', (host) => {
+  ] as [string | undefined, string][])('refuses Host %s (%s)', (host) => {
     expect(isOwnHost(host, allowed)).toBe(false);
   });
 
