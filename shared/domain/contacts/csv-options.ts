@@ -3,6 +3,7 @@ import { rejectInTransform } from '../../validation/transform-issue.js';
 import { unprocessable } from '../../errors.js';
 import { issuesToItems } from '../../validation/issue-items.js';
 import { resolveTimezone } from '../time/timezones.js';
+import { boundedString, MAX_ZONE_NAME_LENGTH } from '../../validation/string-bounds.js';
 
 const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
@@ -24,9 +25,12 @@ const FormBoolean = z.pipe(
 /** Delimiters a form can name (any case), beside one character. */
 export const NAMED_DELIMITERS = new Map([['\\t', '\t'], ['tab', '\t'], ['comma', ','], ['semicolon', ';'], ['pipe', '|']]);
 
+/** The longest way to name a delimiter (`semicolon`). */
+export const MAX_DELIMITER_LENGTH = 9;
+
 /** One character; `\t` / `tab` (and comma, semicolon, pipe) by name, as a tab is awkward to type in a form. */
 const Delimiter = z.pipe(
-  z.string(),
+  boundedString(MAX_DELIMITER_LENGTH),
   z.transform((value: string, ctx) => {
     const delimiter = NAMED_DELIMITERS.get(value.toLowerCase()) ?? value;
     if ([...delimiter].length !== 1 || delimiter === '"' || delimiter === '\r' || delimiter === '\n') {
@@ -37,7 +41,7 @@ const Delimiter = z.pipe(
 );
 
 const DefaultTimezone = z.pipe(
-  z.string(),
+  boundedString(MAX_ZONE_NAME_LENGTH),
   z.transform((value: string, ctx) => {
     const zone = resolveTimezone(value);
     if (!zone) {

@@ -1,5 +1,6 @@
 import * as z from '../../validation/zod.js';
 import { rejectInTransform } from '../../validation/transform-issue.js';
+import { boundedString } from '../../validation/string-bounds.js';
 import { EMAIL_PATTERN, emailFormat, MAX_EMAIL_LENGTH } from '../../validation/email-address.js';
 import { zoneName } from '../time/zone-name.js';
 import { WORKFLOW_IDS } from '../workflows/catalog.js';
@@ -87,8 +88,9 @@ const httpsUrl = z.pipe(
   z.meta({ format: 'uri', maxLength: 2048, pattern: '^https://[^\\s/?#]+', description: 'An https:// URL; "" or null unsets it' }),
 );
 
+// Bounds above the rule's own length: surrounding blanks are trimmed before the rule reads the value.
 const color = z.pipe(
-  z.string(),
+  boundedString(32),
   z.transform((raw: string, ctx) => {
     const v = raw.trim();
     if (!/^#[0-9A-Fa-f]{6}$/.test(v)) return rejectInTransform(ctx, 'format', 'Must be a colour in the form #RRGGBB');
@@ -101,7 +103,7 @@ const timezone = zoneName(null).check(
 );
 
 const allowedDays = z.pipe(
-  z.string(),
+  boundedString(64),
   z.transform((raw: string, ctx) => {
     const parts = raw.split(',').map((d) => d.trim());
     const valid = parts.every((d) => /^[1-7]$/.test(d)) && new Set(parts).size === parts.length;

@@ -90,7 +90,7 @@ export const TemplateHtmlForm = z.object({
   html_body: TemplateDraft.shape.html_body,
   contact_id: z.optional(
     z.pipe(
-      z.string().check(z.regex(/^\d{1,15}$/, 'Must be a contact id (digits)'), z.meta({ description: 'The contact whose variables are used' })),
+      z.string().check(z.maxLength(15, 'Must be a contact id (digits)'), z.regex(/^\d{1,15}$/, 'Must be a contact id (digits)'), z.meta({ description: 'The contact whose variables are used' })),
       z.transform((v: string) => Number(v)),
     ),
   ),

@@ -20,7 +20,7 @@ const ATTEMPT_ID = /^att_[0-9a-z]{9}[0-9a-f]{8}$/;
 
 export const WebhookAttemptParams = z.object({
   id: plainIdParam(15, 'The webhook endpoint id'),
-  attempt_id: z.string().check(z.meta({ description: 'An attempt id (`att_…`) from GET /client/webhooks/{id}/attempts' })),
+  attempt_id: z.string().check(z.maxLength(64, 'Must be at most 64 characters'), z.meta({ description: 'An attempt id (`att_…`) from GET /client/webhooks/{id}/attempts' })),
 });
 
 /** GET /client/webhooks/{id}/attempts */
@@ -33,6 +33,7 @@ export const WebhookAttemptsQuery = z.object({
   ),
   starting_after: z.optional(
     z.string().check(
+      z.maxLength(64, 'Must be an attempt id (att_…) from the page before'),
       z.regex(ATTEMPT_ID, 'Must be an attempt id (att_…) from the page before'),
       z.meta({ description: "The last attempt id of the page before (its `next_starting_after`): the page of older attempts" }),
     ),
