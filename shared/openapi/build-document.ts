@@ -24,7 +24,12 @@ export interface DocumentedRoute {
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description: string };
-  servers: { url: string; description: string; variables?: Record<string, { default: string; description: string }> }[];
+  servers: {
+    url: string;
+    description: string;
+    variables?: Record<string, { default: string; description: string }>;
+    'x-internal'?: boolean;
+  }[];
   tags: { name: string; description?: string }[];
   paths: Record<string, Record<string, OperationObject>>;
   components: {

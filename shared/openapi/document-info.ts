@@ -19,10 +19,12 @@ cookie (\`els_session\`, after a sign-in by e-mail link) whose role decides what
 Operations marked *Extra* go beyond SPEC.md; the README documents them.`;
 
 export const SERVERS: OpenApiDocument['servers'] = [
-  { url: 'http://127.0.0.1:3000', description: 'The local runtime (`npm start`; PORT defaults to 3000)' },
+  // The audience (x-internal) and environment of each server, as API inventories read them (OWASP API9).
+  { url: 'http://127.0.0.1:3000', description: 'The local runtime for development (`npm start`; PORT defaults to 3000)', 'x-internal': true },
   {
     url: 'https://{api_id}.execute-api.{region}.amazonaws.com',
-    description: 'AWS: the HTTP API `npx cdk deploy` creates (the stack output ApiUrl, without /api/v1)',
+    description: 'AWS, staging or production: the HTTP API `npx cdk deploy` creates (the stack output ApiUrl, without /api/v1)',
+    'x-internal': false,
     variables: {
       api_id: { default: 'api-id', description: 'The HTTP API id' },
       region: { default: 'eu-west-1', description: 'The AWS region of the stack' },
