@@ -16,7 +16,8 @@ export const handler = publicPage(
       'The scripts and styles `/api/v1/docs` loads: `swagger-ui-bundle.js`, `swagger-ui.css` and `init.js`. Gzipped when ' +
       'the request accepts it; cached for a year (the URLs carry the renderer version). Any other name is 404.',
     tags: ['Service'],
-    params: z.object({ file: z.string().check(z.meta({ description: 'The file name', examples: ['swagger-ui.css'] })) }),
+    // No file is named with more than 100 characters: a longer name is the 404 like any unknown one (a page declares no 422).
+    params: z.object({ file: z.string().check(z.meta({ maxLength: 100, description: 'The file name (longer than 100 characters: 404)', examples: ['swagger-ui.css'] })) }),
     pages: { 200: 'The file', 404: 'No such file' },
     contentTypes: ['text/javascript', 'text/css', 'text/plain'],
   },

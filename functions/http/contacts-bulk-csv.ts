@@ -21,7 +21,8 @@ const FORM_BOOLEAN = ['', ...BOOLEAN_WORDS];
 const CsvImportForm = z.object({
   file: z.string().check(
     z.meta({
-      description: `The CSV, UTF-8 (with or without BOM), at most ${MAX_FILE_BYTES} bytes`,
+      description: `The CSV, UTF-8 (with or without BOM), at most ${MAX_FILE_BYTES} bytes (a larger file: 413)`,
+      maxLength: MAX_FILE_BYTES,
       contentMediaType: 'text/csv',
     }),
   ),
