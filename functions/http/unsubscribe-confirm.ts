@@ -35,8 +35,9 @@ export const handler = publicPage(
     form: z.object({
       'List-Unsubscribe': z.optional(z.literal('One-Click')),
       form: z.optional(z.literal('preferences')),
-      shown: z.optional(z.array(z.string())),
-      topic: z.optional(z.array(z.string())),
+      // A topic id has at most 9 digits; the form's reader ignores any other value (preferenceChoiceOf).
+      shown: z.optional(z.array(z.string().check(z.meta({ maxLength: 9, pattern: '^\\d{1,9}$', description: 'A topic id (anything else is ignored)' })))),
+      topic: z.optional(z.array(z.string().check(z.meta({ maxLength: 9, pattern: '^\\d{1,9}$', description: 'A topic id (anything else is ignored)' })))),
       leave_all: z.optional(z.literal('on')),
     }),
     pages: {
