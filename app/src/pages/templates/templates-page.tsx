@@ -6,7 +6,7 @@ import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, field
 import { When } from '../contacts/when.js';
 import type { PageProps } from '../registry.js';
 
-type Template = components['schemas']['EmailTemplate'];
+type Template = components['schemas']['EmailTemplateSummary'];
 type ListBody = NonNullable<operations['emailTemplatesList']['requestBody']>['content']['application/json'];
 type ListMeta = operations['emailTemplatesList']['responses'][200]['content']['application/json']['meta'];
 

@@ -6,7 +6,7 @@ import { Link } from '../../components/link.js';
 import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf } from '../contacts/api-answer.js';
 import { delayText, eventsText, SEND_TIME_MODES, type Topic, type Workflow } from './wf-text.js';
 
-type Template = components['schemas']['EmailTemplate'];
+type Template = components['schemas']['EmailTemplateSummary'];
 type Patch = NonNullable<operations['workflowsCustomizationUpdate']['requestBody']>['content']['application/json'];
 
 /** The API's most exit events per workflow. */

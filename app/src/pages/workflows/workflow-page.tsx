@@ -12,7 +12,7 @@ import { CustomizationForm } from './wf-form.js';
 import { WorkflowStatsSection } from './wf-stats.js';
 import { delayText, eventsText, SEND_TIME_MODES, sendTimeText, type Topic, topicText, triggerText, type Workflow } from './wf-text.js';
 
-type Template = components['schemas']['EmailTemplate'];
+type Template = components['schemas']['EmailTemplateSummary'];
 
 /** The most pages of templates read for the template choice (100 a page). */
 const TEMPLATE_PAGES = 10;
