@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { conflict, invalidField } from '../../errors.js';
+import { conflict, invalidField, unprocessable } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import { timeOrderedId } from '../ids/time-ordered-id.js';
 import type { EventRecord } from './event-record.js';
 import type { EventStore } from './event-store.js';
-import type { EventBody } from './schemas.js';
+import { unknownMemberProblems, type EventBody } from './schemas.js';
 
 const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
 const IDEMPOTENCY_TTL_SECONDS = 30 * 24 * 3600;
@@ -47,6 +47,10 @@ export async function ingestEvent(
   const ts = body.ts ?? now.toISOString();
   if (Date.parse(ts) > now.getTime() + FUTURE_TOLERANCE_MS) {
     throw invalidField('max', 'ts', 'Must not be more than 5 minutes in the future');
+  }
+  const unknown = unknownMemberProblems(raw);
+  if (unknown.length > 0) {
+    throw unprocessable(unknown.map((p) => ({ condition: p.condition, key: p.path.join('.'), error: p.message })));
   }
   const requestHash = requestDigest(raw);
   const claim = body.idempotency_key

@@ -4,7 +4,7 @@ import type { EventMessage as EventMessageShape } from '../../ports.js';
 import { Email, Timestamp } from '../contacts/schemas.js';
 import { storableNumber } from '../../validation/storable-value.js';
 import { boundedObject, FREE_FORM_BOUNDS, FREE_FORM_VALUE_REF, freeFormRule } from '../free-form/bounded-object.js';
-import { freeFormProblems } from '../../validation/storable-value.js';
+import { freeFormProblems, type ValueProblem } from '../../validation/storable-value.js';
 
 const label = (max: number) => z.string({ error: 'Must be a string' }).check(z.trim(), z.maxLength(max, `Must be at most ${max} characters`));
 
@@ -50,6 +50,19 @@ const KNOWN_FIELDS = new Set(Object.keys(EventFields.shape));
 /** The members of a body that are none of the event's fields. */
 const unknownMembers = (body: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(body).filter(([key]) => !KNOWN_FIELDS.has(key)));
+
+/**
+ * The free-form problems of the unknown members of a body as it was parsed from JSON. The schema checks them too, but
+ * its output has already lost an own `__proto__` member (assigning it to a new object sets a prototype), which the
+ * stored payload would keep: this reads the raw body, before it is stored.
+ */
+export function unknownMemberProblems(raw: Record<string, unknown>): ValueProblem[] {
+  const extras: Record<string, unknown> = {};
+  for (const key of Object.keys(raw)) {
+    if (!KNOWN_FIELDS.has(key)) Object.defineProperty(extras, key, { value: raw[key], enumerable: true, configurable: true, writable: true });
+  }
+  return freeFormProblems(extras, FREE_FORM_BOUNDS);
+}
 
 /**
  * POST /client/events. `type` is required (a slug such as `signup`); the contact is named by `email` or `uid` (its

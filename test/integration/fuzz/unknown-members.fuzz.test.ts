@@ -39,7 +39,7 @@ const hostileValue: fc.Arbitrary<string> = fc.oneof(
 
 /** Names no schema holds (and a few that objects find on their prototype). */
 const unknownName = fc.oneof(
-  fc.constantFrom('x', 'extra', 'constructor', 'toString', 'hasOwnProperty', 'payload', 'id', 'client_id', '0'),
+  fc.constantFrom('x', 'extra', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'payload', 'id', 'client_id', '0'),
   fc.stringMatching(/^zz_[a-z0-9_]{1,20}$/),
 );
 

@@ -45,6 +45,8 @@ describe('input the store cannot hold', () => {
     ['an empty key inside it', '"x": {"": true}', { condition: 'min', key: 'x', error: 'Must not have an empty key' }],
     ['a 129-character name', `"${'k'.repeat(129)}": 1`, { condition: 'max', key: 'k'.repeat(40), error: 'Keys must be at most 128 characters' }],
     ['33 000 characters', `"x": "${'x'.repeat(33_000)}"`, { condition: 'max', key: '', error: 'Must be at most 32768 bytes as JSON' }],
+    // JSON.parse makes `__proto__` an own member, which a parsed object would turn into a prototype and lose.
+    ['a __proto__ name', '"__proto__": {"a": 1e300}', { condition: 'format', key: '__proto__', error: 'The key __proto__ is not allowed' }],
   ])('POST /client/events with an unknown member holding %s answers 422 at its key, and stores no event', async (_what, member, item) => {
     const { api_key: key } = await createTestClient();
 
