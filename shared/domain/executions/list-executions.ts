@@ -12,7 +12,7 @@ const cursors = positionCursor<string>('executions-list-cursor:v1:', (v): v is s
 /** The filters a cursor belongs to. */
 const scopeOf = (q: ExecutionListQuery): string =>
   createHash('sha256')
-    .update(JSON.stringify([q.workflowId ?? null, q.status ?? null, q.createdFrom ?? null, q.createdBefore ?? null, q.perPage]))
+    .update(JSON.stringify([q.workflowId ?? null, q.status ?? null, q.createdFrom ?? null, q.createdBefore ?? null]))
     .digest('base64url')
     .slice(0, 16);
 
