@@ -26,7 +26,12 @@ export const handler = publicPage(
       'expired, unknown or malformed link answers one page, 400.',
     tags: ['Sign-in'],
     query: z.object({
-      token: z.optional(z.string().check(z.meta({ description: 'The one-time token of the link (43 characters)' }))),
+      token: z.optional(
+        z.string().check(
+          // A page declares no 422: any token that is not 43 base64url characters is the bad-link page, as the text says.
+          z.meta({ maxLength: 43, description: 'The one-time token of the link (43 characters; any other: the 400 page)' }),
+        ),
+      ),
     }),
     pages: {
       200: 'The sign-in page: the account, and a button that posts the token (nothing is consumed yet)',
