@@ -51,7 +51,8 @@ describe('the API reference assets function', () => {
       expect(readFileSync(shipped).equals(readFileSync(resolve(`${API_REFERENCE_FILES.package}/${name}`))), name).toBe(true);
     }
     const bundle = statSync(path.join(dir, 'index.mjs')).size;
-    expect(bundle).toBeLessThan(250 * 1024);
+    // Anonymous files are counted per IP (shared/domain/rate-limits/ip-limit.ts): the DynamoDB client rides along.
+    expect(bundle).toBeLessThan(300 * 1024);
     expect(readFileSync(path.join(dir, 'index.mjs'), 'utf8')).not.toContain('SwaggerUIBundle=');
   });
 });

@@ -129,9 +129,9 @@ describe('operators hear about failures (issue 19 §3)', () => {
   describe('alarms', () => {
     it('sends every alarm of the stack, on ALARM and on OK, to the on-call topic', () => {
       const topic = { Ref: onCallTopicId() };
-      // 7 DLQs (5 queues', the schedules', the webhook stream's on-failure queue), 8 background functions (5 queue,
-      // 2 scheduled, 1 stream), 5 queue ages, the API's 5xx rate, 2 SES rates, 3 log metrics.
-      expect(alarms()).toHaveLength(26);
+      // 8 DLQs (6 queues', the schedules', the webhook stream's on-failure queue), 9 background functions (6 queue,
+      // 2 scheduled, 1 stream), 6 queue ages, the API's 5xx rate, 2 SES rates, 5 log metrics.
+      expect(alarms()).toHaveLength(31);
       for (const alarm of alarms()) {
         expect(alarm.Properties.AlarmActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
         expect(alarm.Properties.OKActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
@@ -242,6 +242,8 @@ describe('operators hear about failures (issue 19 §3)', () => {
     it('declares the log metrics operators must hear about', () => {
       expect(LOG_METRICS.map(([metric, b]) => `${b.handler}: ${metric}`)).toEqual([
         'ses-status: ses_status_unknown_message',
+        'ses-status: system_mail_bounce',
+        'ses-status: system_mail_complaint',
         'deliver-webhook-failing: webhook_message_failed',
         'sweep-executions: stuck_executions_swept',
       ]);

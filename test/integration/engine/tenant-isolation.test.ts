@@ -90,7 +90,7 @@ describe('tenant isolation of the engine routes', () => {
 
       // Assess
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ executions: [] });
+      expect(res.body.data).toEqual({ executions: [], next_cursor: null });
       expect(res.body.meta).toMatchObject({ total: 0, total_pages: 0 });
     },
   );
