@@ -91,7 +91,10 @@ export async function checkKeyboard(page: Page, label: string, problems: string[
       .filter(visible)
       .map((el) => ({ key: el.type === 'radio' ? 'radio:' + el.name : (el.id || '') + '|' + el.tagName + '|' + (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40), name: name(el) }));
   })()`)) as { key: string; name: string }[];
-  await page.evaluate('document.activeElement && document.activeElement.blur()');
+  // The walk starts from the top of this page's document: the window may have lost focus to the browser itself (a
+  // click whose target went away with a re-render), and then Tab moves nothing in the page at all.
+  await page.bringToFront();
+  await page.evaluate('window.focus(); document.activeElement && document.activeElement.blur()');
   const reached = new Set<string>();
   for (let i = 0; i < 200; i += 1) {
     await page.keyboard.press('Tab');
