@@ -286,7 +286,7 @@ function normalizeIp(address: string | undefined): string {
 }
 
 /**
- * The URL as the access log shows it: a sign-in link's `token` (a one-time credential, issue 23) and the token of a
+ * The URL as the access log shows it: a sign-in link's `token` (a one-time credential) and the token of a
  * public link (`/u/…`, `/v/…`, which never expire) never reach a log. API Gateway's access log writes the route key.
  */
 export function redactQuerySecrets(url: string): string {

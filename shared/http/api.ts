@@ -59,7 +59,7 @@ export function rawBodyApi<const C extends RouteContract, const P extends RouteP
 }
 
 /**
- * An HTML page behind authentication (the dashboard's preview of the preference page, issue 25 §1; the e-mail
+ * An HTML page behind authentication (the dashboard's preview of the preference page; the e-mail
  * documents it frames): the same chain as a JSON route — the credential or the session cookie, the role (a GET needs
  * `read`), the CSRF token of a session's POST, the client's rate limit — and an HTML answer on success. A refusal
  * (401, 403, 404, 422, 429) is the JSON envelope, as on every authenticated route. A page with a `form` is posted by

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
  * - topics                CLIENT#<id> / TOPICS                     every topic of the client in one item, `version`
  *                                                                  and `next_id` (issue 24 §3; at most 20)
  * - webhook endpoint      CLIENT#<id> / WEBHOOK#<id>               url, event types, signing secrets (issue 22 §1)
- * - webhook message       WHMSG#<client>#<message id> / WHMSG      one event's signed body (issue 22 §3); TTL 30 days;
+ * - webhook message       WHMSG#<client>#<message id> / WHMSG      one event's signed body, kept for replays; TTL 30 days;
  *                                                                    gsi2 (contact history): CONTACT#<client>#<contact> /
  *                                                                    WHMSG#<created_at>#<message id> (the erasure's)
  * - webhook attempt       WHATT#<client>#<webhook id> / <attempt id>   one delivery attempt; ids are time-ordered, so one

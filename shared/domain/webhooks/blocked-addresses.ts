@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Addresses a webhook may never reach (SSRF, issue 22 §1): anything IANA's special-purpose registries set apart —
+ * Addresses a webhook may never reach (a client's URL must not make us call our own network): anything IANA's special-purpose registries set apart —
  * loopback, private, link-local (the 169.254.169.254 and fd00:ec2::254 metadata services among them), unique-local,
  * CGNAT, multicast, reserved, documentation and benchmarking ranges, and the IPv6 forms that carry an IPv4 address to
  * another network (NAT64 64:ff9b::/96 and 64:ff9b:1::/48, SIIT ::ffff:0:0:0/96, 6to4, Teredo). ipaddr.js names
