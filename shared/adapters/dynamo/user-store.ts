@@ -217,10 +217,10 @@ export class DynamoUserStore implements UserStore {
     let split = 0;
     for (let n = keyActions.reduce((sum, a) => sum + a.items.length, 0); n > room; split += 1) n -= keyActions[split]!.items.length;
     const before = keyActions.slice(0, split);
-    for (let i = 0; i < before.length; i += TRANSACTION_ITEMS / 2) {
-      const chunk = before.slice(i, i + TRANSACTION_ITEMS / 2).flatMap((a) => a.items);
-      await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: chunk }));
-    }
+    // Independent of each other: one parallel wave.
+    const chunks: (typeof before)[] = [];
+    for (let i = 0; i < before.length; i += TRANSACTION_ITEMS / 2) chunks.push(before.slice(i, i + TRANSACTION_ITEMS / 2));
+    await Promise.all(chunks.map((chunk) => sendTransaction(this.db, new TransactWriteCommand({ TransactItems: chunk.flatMap((a) => a.items) }))));
     const keyItems = keyActions.slice(split).flatMap((a) => a.items);
     const sessionRoom = Math.min(SESSIONS_IN_TRANSACTION, Math.floor((room - keyItems.length) / 2));
     const sessionItems = await this.endSessions(sessions, sessionRoom);
