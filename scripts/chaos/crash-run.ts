@@ -16,7 +16,7 @@ export interface CrashRunOptions {
   killAfter?: number;
   /** Requests in flight at once. */
   concurrency?: number;
-  /** FAULTS for both starts (README "Fault injection"). */
+  /** FAULTS for both starts (docs/development.md "Fault injection"). */
   faults?: string;
   faultsSeed?: number;
   /** Extra environment of the runtime. */

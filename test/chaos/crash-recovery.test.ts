@@ -17,7 +17,7 @@ describe('nothing stranded (issue 18)', () => {
   });
 
   it('under injected faults (SES resets after accepting and 5xx before, DynamoDB throttling, SQS send failures): the same', async () => {
-    // Act: timings compressed as the local queue compresses SQS's (README "Fault injection")
+    // Act: timings compressed as the local queue compresses SQS's (docs/development.md "Fault injection")
     const report = await crashRun({
       events: 150,
       faults: 'ses:reset-after-send:0.05,ses:error-5xx-before-send:0.05,dynamo:throttle:0.05,sqs:send-fail:0.02',

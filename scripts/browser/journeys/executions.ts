@@ -1,6 +1,9 @@
 import { type BrowserContext, type Journey, callApi, inspectPage, openFromNav, waitFor } from '../harness.js';
 
-/** The SES mailbox simulator address the local runtime refuses (MessageRejected): its welcome e-mail fails (README). */
+/**
+ * The SES mailbox simulator address the local runtime refuses (MessageRejected): its welcome e-mail fails
+ * (docs/api-guide.md, "Events, executions and sent e-mails").
+ */
 const REJECT = 'reject@simulator.amazonses.com';
 
 /**

@@ -4,7 +4,10 @@ import { call, RFC3339_UTC } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 import { awaitExecutionStatus, listExecutions } from '../support/executions.js';
 
-/** The SES mailbox simulator address the local runtime refuses with MessageRejected (README). */
+/**
+ * The SES mailbox simulator address the local runtime refuses with MessageRejected (docs/api-guide.md, "Events,
+ * executions and sent e-mails").
+ */
 const REJECT = 'reject@simulator.amazonses.com';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

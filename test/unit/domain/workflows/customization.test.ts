@@ -109,7 +109,7 @@ describe('exit_events and conversion_window_days (issue 24 §1)', () => {
     expect(applyCustomizationPatch({ exit_events: ['a'] }, { exit_events: null, conversion_window_days: 3 })).toEqual({ conversion_window_days: 3 });
   });
 
-  it('gives each catalog workflow its default exits (README workflow table)', () => {
+  it('gives each catalog workflow its default exits (docs/api-guide.md workflow table)', () => {
     expect(Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((id) => [findWorkflow(id)!.key, findWorkflow(id)!.default_exit_events]))).toEqual({
       welcome: [],
       onboarding_tips: ['subscription_cancelled'],
