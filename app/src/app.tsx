@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from './api/client.js';
 import { Layout } from './components/layout.js';
-import { entryOf } from './pages/registry.js';
+import { entryOf, type SignedInPage } from './page.js';
+import { PAGE_COMPONENTS } from './pages/registry.js';
 import { SignInPage } from './pages/sign-in.js';
 import { followHistory, navigate, route } from './router.js';
 import { can, loadSession, session } from './session.js';
@@ -38,10 +39,10 @@ export function App({ api }: { api: Api }) {
     );
   }
   if (signedIn === null) return <SignInPage api={api} />;
-  const entry = page === 'home' || page === 'unknown' || page === 'sign-in' ? undefined : entryOf(page);
-  const Page = entry && can(signedIn, entry.permission ?? 'read') ? entry.component : undefined;
+  const shown: SignedInPage | undefined = page === 'home' || page === 'unknown' || page === 'sign-in' ? undefined : page;
+  const Page = shown && can(signedIn, entryOf(shown).permission ?? 'read') ? PAGE_COMPONENTS[shown] : undefined;
   return (
-    <Layout api={api} signedIn={signedIn} page={entry?.page}>
+    <Layout api={api} signedIn={signedIn} page={shown}>
       {Page ? (
         <Page api={api} params={params} signedIn={signedIn} />
       ) : page === 'home' || page === 'sign-in' ? null : (

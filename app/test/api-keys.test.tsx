@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from '../src/api/client.js';
 import { Layout } from '../src/components/layout.js';
 import { ApiKeysPage } from '../src/pages/api-keys/api-keys-page.js';
-import { entryOf } from '../src/pages/registry.js';
+import { entryOf } from '../src/page.js';
 import { can } from '../src/session.js';
 import { as } from './contacts-fixtures.js';
 import { failure, fakeApi, ok } from './fake-api.js';

@@ -7,24 +7,37 @@
  */
 export const DASHBOARD_PATH = '/app';
 
-export const DASHBOARD_PAGES = [
-  'sign-in',
-  'overview',
-  'workflows',
-  'workflow',
-  'templates',
-  'template',
-  'contacts',
-  'contact',
-  'sent-email',
-  'executions',
-  'topics',
-  'webhooks',
-  'webhook',
-  'settings',
-  'api-keys',
-  'users',
-] as const;
-export type DashboardPage = (typeof DASHBOARD_PAGES)[number];
+/** What the navigation shows of a page: its title, whether it is listed, and the permission it needs (`read` when absent). */
+export interface DashboardPageInfo {
+  /** The document title's first part, and the navigation's label when `nav` is set. */
+  readonly title: string;
+  /** Listed in the navigation (a record's page, `contact`, is reached from its list instead). */
+  readonly nav: boolean;
+  /** Shown only to roles with this permission (the API refuses the rest anyway). */
+  readonly permission?: 'keys';
+}
 
-export const isDashboardPage = (name: string): name is DashboardPage => (DASHBOARD_PAGES as readonly string[]).includes(name);
+/** Every page, in the navigation's order: the one place a page is declared (the app adds its component, by this key). */
+export const DASHBOARD_PAGE_INFO = {
+  'sign-in': { title: 'Sign in', nav: false },
+  overview: { title: 'Overview', nav: true },
+  workflows: { title: 'Workflows', nav: true },
+  workflow: { title: 'Workflow', nav: false },
+  templates: { title: 'Templates', nav: true },
+  template: { title: 'Template', nav: false },
+  contacts: { title: 'Contacts', nav: true },
+  contact: { title: 'Contact', nav: false },
+  'sent-email': { title: 'Sent e-mail', nav: false },
+  executions: { title: 'Executions', nav: true },
+  topics: { title: 'Topics', nav: true },
+  webhooks: { title: 'Webhooks', nav: true },
+  webhook: { title: 'Webhook', nav: false },
+  settings: { title: 'Settings', nav: true },
+  'api-keys': { title: 'API keys', nav: true, permission: 'keys' },
+  users: { title: 'Users', nav: true },
+} as const satisfies Record<string, DashboardPageInfo>;
+export type DashboardPage = keyof typeof DASHBOARD_PAGE_INFO;
+
+export const DASHBOARD_PAGES = Object.keys(DASHBOARD_PAGE_INFO) as readonly DashboardPage[];
+
+export const isDashboardPage = (name: string): name is DashboardPage => Object.hasOwn(DASHBOARD_PAGE_INFO, name);

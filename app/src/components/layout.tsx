@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { DashboardPage } from '../../../shared/http/dashboard-pages.js';
 import type { Api } from '../api/client.js';
-import { entryOf, PAGES } from '../pages/registry.js';
+import { entryOf, SIGNED_IN_PAGES } from '../page.js';
 import { type SignedIn, can, signOut } from '../session.js';
 import { Link } from './link.js';
 
@@ -11,7 +11,7 @@ export function Layout(props: { api: Api; signedIn: SignedIn; page: DashboardPag
   const { api, signedIn, page, children } = props;
   const [failure, setFailure] = useState<string | undefined>();
   const { user, client } = signedIn;
-  const title = page ? entryOf(page)?.title : undefined;
+  const title = page ? entryOf(page).title : undefined;
 
   useEffect(() => {
     document.title = title ? `${title} · ${client.name}` : client.name;
@@ -26,7 +26,7 @@ export function Layout(props: { api: Api; signedIn: SignedIn; page: DashboardPag
     }
   }
 
-  const links = PAGES.filter((entry) => entry.nav && can(signedIn, entry.permission ?? 'read'));
+  const links = SIGNED_IN_PAGES.filter((entry) => entry.nav && can(signedIn, entry.permission ?? 'read'));
   return (
     <>
       <a class="skip" href="#content">

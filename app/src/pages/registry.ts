@@ -1,44 +1,39 @@
 import type { FunctionComponent } from 'preact';
-import type { DashboardPage } from '../../../shared/http/dashboard-pages.js';
-import type { Permission } from '../../../shared/domain/users/roles.js';
-import type { Api } from '../api/client.js';
-import type { PageParams } from '../router.js';
-import type { SignedIn } from '../session.js';
-import { CONTACT_PAGES } from './contacts/pages.js';
+import type { PageProps, SignedInPage } from '../page.js';
+import { ApiKeysPage } from './api-keys/api-keys-page.js';
+import { ContactPage } from './contacts/contact-page.js';
+import { ContactsPage } from './contacts/contacts-page.js';
+import { ExecutionsPage } from './executions/executions-page.js';
 import { OverviewPage } from './overview.js';
-import { SETTINGS_PAGES } from './settings/pages.js';
-import { TEMPLATE_PAGES } from './templates/pages.js';
-import { WORKFLOW_PAGES } from './workflows/pages.js';
-
-/** What every page is drawn with: the API, its query (`id`, filters) and who is signed in (to hide what a role cannot do). */
-export interface PageProps {
-  api: Api;
-  params: PageParams;
-  signedIn: SignedIn;
-}
-
-/** A page of the signed-in app. */
-export interface PageEntry {
-  page: DashboardPage;
-  /** The document title's first part, and the navigation's label when `nav` is set. */
-  title: string;
-  /** Listed in the navigation (a record's page, `contact`, is reached from its list instead). */
-  nav: boolean;
-  /** Shown only to roles with this permission (the API refuses the rest anyway); `read` when absent. */
-  permission?: Permission;
-  component: FunctionComponent<PageProps>;
-}
+import { SentEmailPage } from './sent-email/sent-email-page.js';
+import { SettingsPage } from './settings/settings-page.js';
+import { TemplatePage } from './templates/template-page.js';
+import { TemplatesPage } from './templates/templates-page.js';
+import { TopicsPage } from './topics/topics-page.js';
+import { UsersPage } from './users/users-page.js';
+import { WebhookPage } from './webhooks/webhook-page.js';
+import { WebhooksPage } from './webhooks/webhooks-page.js';
+import { WorkflowPage } from './workflows/workflow-page.js';
+import { WorkflowsPage } from './workflows/workflows-page.js';
 
 /**
- * Every signed-in page, in the navigation's order. A page group (workflows, contacts, …) exports its entries from its
- * own module and is spread in here: the one place a page is declared, as functions/routes.ts is for the API.
+ * What each signed-in page draws. Its title, place in the navigation and permission are declared once, with its name,
+ * in shared/http/dashboard-pages.ts; a page missing here or unknown there is a compile error.
  */
-export const PAGES: readonly PageEntry[] = [
-  { page: 'overview', title: 'Overview', nav: true, component: OverviewPage },
-  ...WORKFLOW_PAGES,
-  ...TEMPLATE_PAGES,
-  ...CONTACT_PAGES,
-  ...SETTINGS_PAGES,
-];
-
-export const entryOf = (page: DashboardPage): PageEntry | undefined => PAGES.find((entry) => entry.page === page);
+export const PAGE_COMPONENTS: { readonly [page in SignedInPage]: FunctionComponent<PageProps> } = {
+  overview: OverviewPage,
+  workflows: WorkflowsPage,
+  workflow: WorkflowPage,
+  templates: TemplatesPage,
+  template: TemplatePage,
+  contacts: ContactsPage,
+  contact: ContactPage,
+  'sent-email': SentEmailPage,
+  executions: ExecutionsPage,
+  topics: TopicsPage,
+  webhooks: WebhooksPage,
+  webhook: WebhookPage,
+  settings: SettingsPage,
+  'api-keys': ApiKeysPage,
+  users: UsersPage,
+};

@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../api/openapi.js';
-import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf } from '../contacts/api-answer.js';
-import { When } from '../contacts/when.js';
-import type { PageProps } from '../registry.js';
-import { ConfirmButton, SecretOnce } from '../settings/st-parts.js';
+import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { FieldError } from '../../ui/field-error.js';
+import { When } from '../../ui/when.js';
+import type { PageProps } from '../../page.js';
+import { ConfirmButton } from '../../ui/confirm-button.js';
+import { SecretOnce } from '../../ui/secret-once.js';
 
 type ApiKey = components['schemas']['ApiKeyListed'];
 

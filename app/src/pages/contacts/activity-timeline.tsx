@@ -3,8 +3,9 @@ import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { StatusLogs } from '../sent-email/status-logs.js';
-import { answerOf, type Failure, FailureAlert, failureOfError } from './api-answer.js';
-import { When } from './when.js';
+import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { When } from '../../ui/when.js';
 
 export type ActivityItem = components['schemas']['ActivityItem'];
 type Topic = components['schemas']['Topic'];

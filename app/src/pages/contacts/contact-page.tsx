@@ -2,13 +2,14 @@ import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { can } from '../../session.js';
-import type { PageProps } from '../registry.js';
+import type { PageProps } from '../../page.js';
 import { ActivityTimeline } from './activity-timeline.js';
-import { answerOf, type Failure, FailureAlert, failureOfError } from './api-answer.js';
+import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
 import { SOURCES } from './contacts-page.js';
 import { EraseCard, type Erasure, ErasureReport } from './erase-card.js';
 import { SubscriptionCard } from './subscription-card.js';
-import { When } from './when.js';
+import { When } from '../../ui/when.js';
 
 export type Contact = components['schemas']['Contact'];
 export type Topic = components['schemas']['Topic'];

@@ -2,9 +2,11 @@ import { useEffect, useState } from 'preact/hooks';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { navigate, type PageParams } from '../../router.js';
-import type { PageProps } from '../registry.js';
-import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf, invalidProps } from './api-answer.js';
-import { When } from './when.js';
+import type { PageProps } from '../../page.js';
+import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { FieldError, invalidProps } from '../../ui/field-error.js';
+import { When } from '../../ui/when.js';
 
 type Contact = components['schemas']['Contact'];
 type ListQuery = NonNullable<operations['contactsList']['parameters']['query']>;

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
-import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf } from './api-answer.js';
+import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { FieldError } from '../../ui/field-error.js';
 import type { Contact } from './contact-page.js';
 
 export type Erasure = components['schemas']['ContactErasure'];

@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
-import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf } from './api-answer.js';
+import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { FieldError } from '../../ui/field-error.js';
 import type { Contact, Topic } from './contact-page.js';
-import { When } from './when.js';
+import { When } from '../../ui/when.js';
 
 interface Change {
   is_subscribed: boolean;

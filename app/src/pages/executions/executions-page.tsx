@@ -3,9 +3,11 @@ import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { navigate, type PageParams } from '../../router.js';
 import { can } from '../../session.js';
-import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf, invalidProps } from '../contacts/api-answer.js';
-import { When } from '../contacts/when.js';
-import type { PageProps } from '../registry.js';
+import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { FieldError, invalidProps } from '../../ui/field-error.js';
+import { When } from '../../ui/when.js';
+import type { PageProps } from '../../page.js';
 
 type Execution = components['schemas']['Execution'];
 type ListQuery = NonNullable<operations['executionsList']['parameters']['query']>;

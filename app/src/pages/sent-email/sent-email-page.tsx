@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
-import { answerOf, type Failure, FailureAlert, failureOfError } from '../contacts/api-answer.js';
-import { When } from '../contacts/when.js';
-import type { PageProps } from '../registry.js';
+import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { When } from '../../ui/when.js';
+import type { PageProps } from '../../page.js';
 import { EmailFrame } from './email-frame.js';
 import { StatusLogs } from './status-logs.js';
 

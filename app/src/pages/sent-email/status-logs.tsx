@@ -1,5 +1,5 @@
 import type { components } from '../../api/openapi.js';
-import { When } from '../contacts/when.js';
+import { When } from '../../ui/when.js';
 
 export type SentEmailLog = components['schemas']['SentEmailLog'];
 

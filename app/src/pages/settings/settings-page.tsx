@@ -3,9 +3,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { type Api, failureOf } from '../../api/client.js';
 import type { operations } from '../../api/openapi.js';
 import { can } from '../../session.js';
-import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf } from '../contacts/api-answer.js';
-import { When } from '../contacts/when.js';
-import type { PageProps } from '../registry.js';
+import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { FieldError } from '../../ui/field-error.js';
+import { When } from '../../ui/when.js';
+import type { PageProps } from '../../page.js';
 
 const readSettings = (api: Api) => api.GET('/api/v1/client/settings');
 /** GET /client/settings's `data`, as openapi-fetch gives it (the same view PATCH answers). */

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components, operations } from '../../api/openapi.js';
-import { answerOf, type Failure, FailureAlert, failureOfError } from '../contacts/api-answer.js';
+import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
 import { DraftFrame, type FramedDraft } from '../sent-email/email-frame.js';
 
 type Rendered = components['schemas']['RenderedPreview'];

@@ -3,9 +3,11 @@ import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { can } from '../../session.js';
-import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf } from '../contacts/api-answer.js';
-import type { PageProps } from '../registry.js';
-import { ConfirmButton } from '../settings/st-parts.js';
+import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { FieldError } from '../../ui/field-error.js';
+import type { PageProps } from '../../page.js';
+import { ConfirmButton } from '../../ui/confirm-button.js';
 
 type Topic = components['schemas']['Topic'];
 

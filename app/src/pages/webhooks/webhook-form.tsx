@@ -1,5 +1,7 @@
 import type { components } from '../../api/openapi.js';
-import { type Failure, FailureAlert, FieldError, fieldErrorOf } from '../contacts/api-answer.js';
+import { type Failure, fieldErrorOf } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { FieldError } from '../../ui/field-error.js';
 
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookEventType = components['schemas']['WebhookEventType'];

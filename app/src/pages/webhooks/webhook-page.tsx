@@ -4,10 +4,12 @@ import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { navigate } from '../../router.js';
 import { can } from '../../session.js';
-import { answerOf, type Failure, FailureAlert, failureOfError } from '../contacts/api-answer.js';
-import { When } from '../contacts/when.js';
-import type { PageProps } from '../registry.js';
-import { ConfirmButton, SecretOnce } from '../settings/st-parts.js';
+import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { When } from '../../ui/when.js';
+import type { PageProps } from '../../page.js';
+import { ConfirmButton } from '../../ui/confirm-button.js';
+import { SecretOnce } from '../../ui/secret-once.js';
 import { bodyOfWebhook, draftOfWebhook, type Webhook, WebhookForm } from './webhook-form.js';
 import { stateOf } from './webhooks-page.js';
 

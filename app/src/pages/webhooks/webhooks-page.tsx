@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Link } from '../../components/link.js';
 import { can } from '../../session.js';
-import { answerOf, type Failure, FailureAlert, failureOfError } from '../contacts/api-answer.js';
-import { When } from '../contacts/when.js';
-import type { PageProps } from '../registry.js';
-import { SecretOnce } from '../settings/st-parts.js';
+import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { When } from '../../ui/when.js';
+import type { PageProps } from '../../page.js';
+import { SecretOnce } from '../../ui/secret-once.js';
 import { bodyOfWebhook, draftOfWebhook, type Webhook, WebhookForm } from './webhook-form.js';
 
 /** An endpoint's state in words: enabled, disabled (by the service after 5 failing days, or by hand), failing. */

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
-import { answerOf, type Failure, FailureAlert, failureOfError } from '../contacts/api-answer.js';
-import { When } from '../contacts/when.js';
+import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { When } from '../../ui/when.js';
 import { type AuditEntry, eventsText, SEND_TIME_MODES, type Topic } from './wf-text.js';
 
 type Overrides = AuditEntry['before'];

@@ -3,7 +3,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
-import { answerOf, type Failure, FailureAlert, FieldError, failureOfError, fieldErrorOf } from '../contacts/api-answer.js';
+import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { FieldError } from '../../ui/field-error.js';
 import { delayText, eventsText, SEND_TIME_MODES, type Topic, type Workflow } from './wf-text.js';
 
 type Template = components['schemas']['EmailTemplateSummary'];

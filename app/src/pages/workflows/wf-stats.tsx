@@ -2,7 +2,8 @@ import { Fragment } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import { type ChartSeries, StatsChart, StatsTable } from '../../components/stats-chart.js';
-import { answerOf, type Failure, FailureAlert, failureOfError } from '../contacts/api-answer.js';
+import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
 import { percent, RANGES, type RangeDays, rangeOf } from '../overview.js';
 import type { WorkflowStats } from './wf-text.js';
 

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Link } from '../../components/link.js';
 import { can } from '../../session.js';
-import { answerOf, type Failure, FailureAlert, failureOfError } from '../contacts/api-answer.js';
-import type { PageProps } from '../registry.js';
+import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import type { PageProps } from '../../page.js';
 import { delayText, sendTimeText, type Topic, topicText, triggerText, type Workflow } from './wf-text.js';
 
 interface Listed {

@@ -1,4 +1,4 @@
-import { type ErrorItem, failureOf } from '../../api/client.js';
+import { type ErrorItem, failureOf } from '../api/client.js';
 
 /** What a page shows of a refused or failed call: the envelope's message and its error items (`key` names the field). */
 export interface Failure {
@@ -38,36 +38,3 @@ export const fieldErrorOf = (failure: Failure | undefined, key: string): string 
     .filter((item) => item.key === key)
     .map((item) => item.error)
     .join(' ') || undefined;
-
-/** A failure's message and every error item no field of the page shows (`shownAt`: the keys the fields show). */
-export function FailureAlert({ failure, shownAt = [] }: { failure: Failure | undefined; shownAt?: readonly string[] }) {
-  if (!failure) return null;
-  const rest = failure.errors.filter((item) => !item.key || !shownAt.includes(item.key));
-  return (
-    <div role="alert" class="error ct-alert">
-      <p>{failure.message}</p>
-      {rest.length > 0 && (
-        <ul>
-          {rest.map((item, at) => (
-            <li key={at}>
-              {item.key ? <code>{item.key}</code> : null} {item.error}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
-/** The error of one field, under it; the field points at it with aria-describedby and sets aria-invalid. */
-export function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} class="field-error ct-field-error">
-      {message}
-    </p>
-  ) : null;
-}
-
-/** The attributes of a field the API may refuse: invalid and described by its error while it has one. */
-export const invalidProps = (id: string, message: string | undefined) =>
-  message ? { 'aria-invalid': true as const, 'aria-describedby': id } : {};

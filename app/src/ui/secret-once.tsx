@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 
 /**
  * A secret the API shows once (a new API key, a webhook's signing secret): the value, a copy button, and the warning
@@ -40,45 +40,5 @@ export function SecretOnce(props: { id: string; title: string; value: string; on
         I stored it, hide it
       </button>
     </section>
-  );
-}
-
-/**
- * A button for an action that cannot be undone: the first press asks, the second (or Cancel) decides. No dialog
- * window: the question stays in the page, next to what it is about, and keyboard users stay where they were.
- */
-export function ConfirmButton(props: { label: string; /** The button's accessible name when `label` alone is ambiguous (one per row). */ name?: string; confirm: string; onConfirm: () => void | Promise<void>; busy?: boolean; danger?: boolean }) {
-  const { label, name, confirm, onConfirm, busy, danger } = props;
-  const [asking, setAsking] = useState(false);
-  const yes = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (asking) yes.current?.focus();
-  }, [asking]);
-  if (!asking) {
-    return (
-      <button type="button" class={`st-small${danger ? ' st-danger-button' : ''}`} onClick={() => setAsking(true)} disabled={busy} aria-label={name}>
-        {label}
-      </button>
-    );
-  }
-  return (
-    <span class="st-confirm" role="group" aria-label={confirm}>
-      <span>{confirm}</span>
-      <button
-        type="button"
-        class={`st-small${danger ? ' st-danger-button' : ''}`}
-        disabled={busy}
-        ref={yes}
-        onClick={async () => {
-          await onConfirm();
-          setAsking(false);
-        }}
-      >
-        Yes, {label.toLowerCase()}
-      </button>
-      <button type="button" class="st-small st-secondary" onClick={() => setAsking(false)}>
-        Cancel
-      </button>
-    </span>
   );
 }
