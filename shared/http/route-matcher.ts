@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { RouteDefinition } from '../../functions/routes.js';
+import type { RouteDefinition } from './route-definition.js';
 import { errorResponse } from './envelope.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../../functions/routes.js';
+import type { RouteDefinition } from './route-definition.js';
 
 /**
  * Route paths that overlap: one request path matches both, e.g. `/client/contacts/bulk` and `/client/contacts/{id}`.
