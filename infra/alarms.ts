@@ -11,7 +11,7 @@ import {
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import type { QueueName } from '../shared/ports.js';
-import type { Engine } from './engine.js';
+import type { SharedResources } from './shared-resources.js';
 import type { CountedLogMetric } from './log-metrics.js';
 import { constructIdOf } from './node-function.js';
 import type { QueueFunction } from './queue-function.js';
@@ -32,9 +32,9 @@ export const API_5XX_PERCENT = 1;
 /** …and at least this many did, so one failed request in a quiet period does not page. */
 export const API_5XX_MIN_ERRORS = 3;
 
-export interface EngineAlarmsProps {
+export interface ServiceAlarmsProps {
   api: HttpApi;
-  engine: Engine;
+  shared: SharedResources;
   /** The consumer of each queue of functions/queues.ts. */
   consumers: readonly QueueFunction[];
   /** The functions of functions/scheduled.ts (the sweepers). */
@@ -44,12 +44,12 @@ export interface EngineAlarmsProps {
 }
 
 /**
- * The alarms of issue 19 §3 besides each DLQ's own (infra/dead-letter-queue.ts): `Errors` of every background
+ * The service's alarms besides each DLQ's own (infra/dead-letter-queue.ts): `Errors` of every background
  * function, the HTTP API's 5xx rate, the age of each consumed queue's oldest message, SES's bounce and complaint
  * rates, and each log metric of the function tables. Their actions are the on-call topic's (infra/on-call.ts);
  * docs/decisions.md "Operators hear about failures" says why each threshold.
  */
-export class EngineAlarms extends Construct {
+export class ServiceAlarms extends Construct {
   readonly functionErrors = new Map<string, Alarm>();
   readonly queueAge = new Map<QueueName, Alarm>();
   readonly logMetrics = new Map<string, Alarm>();
@@ -57,7 +57,7 @@ export class EngineAlarms extends Construct {
   readonly bounceRate: Alarm;
   readonly complaintRate: Alarm;
 
-  constructor(scope: Construct, id: string, props: EngineAlarmsProps) {
+  constructor(scope: Construct, id: string, props: ServiceAlarmsProps) {
     super(scope, id);
     const background = [
       ...props.consumers.map((c) => ({ handler: c.definition.handler, fn: c.function, logMetrics: c.logMetrics })),
@@ -70,7 +70,7 @@ export class EngineAlarms extends Construct {
     }
     for (const consumer of props.consumers) {
       const queue = consumer.source;
-      this.queueAge.set(queue.name, this.queueAgeOf(queue.name, props.engine));
+      this.queueAge.set(queue.name, this.queueAgeOf(queue.name, props.shared));
     }
     this.api5xxRate = this.api5xxRateOf(props.api);
     this.bounceRate = this.reputationAlarm(
@@ -91,8 +91,8 @@ export class EngineAlarms extends Construct {
    * A queue's oldest message is older than the longest it can wait when all is well: its longest delivery delay plus
    * the retry window to the DLQ (WorkQueue.retryWindowSeconds). Older means it waits behind a backlog, not a retry.
    */
-  static queueAgeThresholdSeconds(engine: Engine, name: QueueName): number {
-    return engine.maxDelaySecondsOf(name) + engine.queueOf(name).retryWindowSeconds;
+  static queueAgeThresholdSeconds(shared: SharedResources, name: QueueName): number {
+    return shared.maxDelaySecondsOf(name) + shared.queueOf(name).retryWindowSeconds;
   }
 
   /** Any invocation error (a crash, a timeout, an init failure): message failures are partial batch responses. */
@@ -116,9 +116,9 @@ export class EngineAlarms extends Construct {
     });
   }
 
-  private queueAgeOf(name: QueueName, engine: Engine): Alarm {
-    const threshold = EngineAlarms.queueAgeThresholdSeconds(engine, name);
-    return engine
+  private queueAgeOf(name: QueueName, shared: SharedResources): Alarm {
+    const threshold = ServiceAlarms.queueAgeThresholdSeconds(shared, name);
+    return shared
       .queueOf(name)
       .queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: Stats.MAXIMUM })
       .createAlarm(this, `${constructIdOf(name)}QueueAge`, {

@@ -106,7 +106,7 @@ export function grantTableAccess(fn: NodejsFunction, table: TableV2, access: Tab
   if (access === 'read') table.grantReadData(fn);
   else table.grantReadWriteData(fn);
   Validations.of(fn.role!).acknowledge({
-    id: `AwsSolutions-IAM5[${tableIndexWildcardFinding(table)}]`,
+    id: `AwsSolutions-IAM5[${tableIndexWildcardFinding(table, fn)}]`,
     reason:
       'grantReadData/grantReadWriteData add `<table arn>/index/*` so the function can Query gsi1 (and ' +
       'indexes added later); the wildcard only spans the indexes of this one table.',

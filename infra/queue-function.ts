@@ -5,7 +5,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { QUEUE_FUNCTION_DEFAULTS, type QueueFunctionDefinition } from '../functions/queues.js';
 import type { QueueName } from '../shared/ports.js';
-import type { Engine } from './engine.js';
+import type { SharedResources } from './shared-resources.js';
 import { countLogMetrics, type CountedLogMetric } from './log-metrics.js';
 import { constructIdOf, createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
 import type { WorkQueue } from './work-queue.js';
@@ -15,9 +15,9 @@ export const resolveQueueFunction = (definition: QueueFunctionDefinition) => ({ 
 
 export interface QueueFunctionProps {
   definition: QueueFunctionDefinition;
-  /** The queue it consumes (built by the Engine, sized after this function's timeout). */
+  /** The queue it consumes (built by SharedResources, sized after this function's timeout). */
   source: WorkQueue;
-  engine: Engine;
+  shared: SharedResources;
   table: TableV2;
   /** Environment shared by every function (TABLE_NAME, …). */
   environment: Record<string, string>;
@@ -28,8 +28,8 @@ export interface QueueFunctionProps {
 
 /**
  * One entry of functions/queues.ts: the consuming Lambda, with an event source mapping on its queue that reports
- * partial batch failures, the table access its entry names, what it does with the engine (sends, schedules,
- * e-mail) granted by the Engine, and a metric filter per log metric of its entry.
+ * partial batch failures, the table access its entry names, what it does with the shared resources (sends,
+ * schedules, e-mail) granted by SharedResources, and a metric filter per log metric of its entry.
  */
 export class QueueFunction extends Construct {
   readonly function: NodejsFunction;
@@ -53,7 +53,7 @@ export class QueueFunction extends Construct {
       deletionProtection: props.deletionProtection,
     });
     grantTableAccess(this.function, props.table, definition.tableAccess);
-    props.engine.connect(this.function, definition.handler, definition);
+    props.shared.connect(this.function, definition.handler, definition);
     // Grants receive/delete on this queue only.
     this.function.addEventSource(
       new SqsEventSource(props.source.queue, {
@@ -72,7 +72,7 @@ export class QueueFunction extends Construct {
 export interface QueueFunctionsProps {
   queueFunctions: readonly QueueFunctionDefinition[];
   /** Holds the queue of every entry (built from the same table) and grants the sends between them. */
-  engine: Engine;
+  shared: SharedResources;
   table: TableV2;
   environment: Record<string, string>;
   deletionProtection: boolean;
@@ -81,7 +81,7 @@ export interface QueueFunctionsProps {
 }
 
 /**
- * Every entry of the queue-function table, each consuming its queue of the engine: a function that `sendsTo` a
+ * Every entry of the queue-function table, each consuming its queue of the shared resources: a function that `sendsTo` a
  * queue gets sqs:SendMessage on exactly that queue and its URL in `<NAME>_QUEUE_URL`.
  */
 export function addQueueFunctions(scope: Construct, props: QueueFunctionsProps): Map<QueueName, QueueFunction> {
@@ -91,8 +91,8 @@ export function addQueueFunctions(scope: Construct, props: QueueFunctionsProps):
       definition.queue,
       new QueueFunction(scope, constructIdOf(definition.handler), {
         definition,
-        source: props.engine.queueOf(definition.queue),
-        engine: props.engine,
+        source: props.shared.queueOf(definition.queue),
+        shared: props.shared,
         table: props.table,
         environment: props.environment,
         deletionProtection: props.deletionProtection,

@@ -9,7 +9,7 @@ import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteRoles } from './route-roles.js';
 import { authenticates, fullPath, type RouteDefinition } from '../functions/routes.js';
-import type { Engine } from './engine.js';
+import type { SharedResources } from './shared-resources.js';
 import { createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
 import { grantSecretRead } from './secret-read.js';
 import { RATE_COUNTER_KEY_PATTERNS } from '../shared/adapters/dynamo/keys.js';
@@ -22,7 +22,7 @@ export interface RouteFunctionProps {
   api: HttpApi;
   table: TableV2;
   /** Grants the sends, schedules and link secret the route's entry names. */
-  engine: Engine;
+  shared: SharedResources;
   /** Environment shared by every HTTP function (TABLE_NAME, JWT settings, …). */
   environment: Record<string, string>;
   /** The log group every HTTP route function writes to. */
@@ -69,7 +69,7 @@ export class RouteFunction extends Construct {
         }),
       );
     }
-    props.engine.connect(this.function, route.handler, route);
+    props.shared.connect(this.function, route.handler, route);
     if (props.jwtSecret && authenticates(route)) grantSecretRead(this.function, props.jwtSecret, 'JWT_HS256_SECRET_ARN');
 
     // One invoke permission per function for this API (not one per route: a GET route has a HEAD route beside it),

@@ -5,13 +5,13 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import type { ScheduledFunctionDefinition } from '../functions/scheduled.js';
-import type { Engine } from './engine.js';
+import type { SharedResources } from './shared-resources.js';
 import { countLogMetrics, type CountedLogMetric } from './log-metrics.js';
 import { createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
 
 export interface ScheduledFunctionProps {
   definition: ScheduledFunctionDefinition;
-  engine: Engine;
+  shared: SharedResources;
   table: TableV2;
   /** Environment shared by every function (TABLE_NAME, …). */
   environment: Record<string, string>;
@@ -41,7 +41,7 @@ export class ScheduledFunction extends Construct {
       deletionProtection: props.deletionProtection,
     });
     grantTableAccess(this.function, props.table, definition.tableAccess);
-    props.engine.connect(this.function, definition.handler, definition);
+    props.shared.connect(this.function, definition.handler, definition);
 
     new Rule(this, 'Schedule', {
       description: `Runs ${definition.handler} every ${definition.everyMinutes} minutes`,

@@ -1,25 +1,18 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { queueFunctions } from '../functions/queues.js';
 import { API_BASE_PATH, routes } from '../functions/routes.js';
-import { scheduledFunctions } from '../functions/scheduled.js';
-import { EngineAlarms } from './alarms.js';
 import { createDataTable } from './data-table.js';
-import { Engine } from './engine.js';
-import { EngineDashboard } from './engine-dashboard.js';
+import { EngineStack } from './engine-stack.js';
 import { FallbackFunction } from './fallback-function.js';
 import { createHttpApi } from './http-api.js';
-import { constructIdOf } from './node-function.js';
-import { alarmsIn, OnCall } from './on-call.js';
+import { OnCall } from './on-call.js';
+import { OperationsStack } from './operations-stack.js';
 import { sizeQueueFunctions } from './queue-concurrency.js';
-import { addQueueFunctions } from './queue-function.js';
-import { RouteFunction, routesOnAws } from './route-function.js';
-import { RouteRoles } from './route-roles.js';
-import { ScheduledFunction } from './scheduled-function.js';
-import { StreamFunction } from './stream-function.js';
-import { streamFunctions } from '../functions/streams.js';
+import { routesOnAws } from './route-function.js';
+import { RouteGroupStack } from './route-group-stack.js';
+import { groupRoutes } from './route-groups.js';
+import { SharedResources } from './shared-resources.js';
 import type { StackSettings } from './stack-settings.js';
 
 export interface EmailLifecycleStackProps extends StackProps {
@@ -27,13 +20,17 @@ export interface EmailLifecycleStackProps extends StackProps {
 }
 
 /**
- * The whole service in one stack: the table, the HTTP API, the engine (a queue + DLQ per entry of
- * functions/queues.ts, the Scheduler group and role, the SES configuration set and its status events, the link
- * secret), and one Lambda per entry of functions/routes.ts (but the local-only ones), functions/queues.ts (each
- * mapping bounded: infra/queue-concurrency.ts) and functions/scheduled.ts, each granted what its entry names and
- * nothing more; then the operators' side: the alarms, the engine's dashboard and the on-call topic every alarm sends to.
+ * The root stack: what is shared or holds data — the table, the HTTP API with its stage and its `$default` fallback,
+ * the shared resources (the queues of functions/queues.ts with their DLQs, the Scheduler group, SES's configuration
+ * sets and status events, the link secret) and the on-call topic — and the nested stacks that hold the functions:
+ * one per area of the API (infra/route-groups.ts), the engine (queue, scheduled and stream functions) and operations
+ * (alarms, the operations dashboard). `cdk deploy` of this stack deploys them all (docs/stacks.md).
  */
 export class EmailLifecycleStack extends Stack {
+  readonly routeGroups: readonly RouteGroupStack[];
+  readonly engine: EngineStack;
+  readonly operations: OperationsStack;
+
   constructor(scope: Construct, id: string, props: EmailLifecycleStackProps) {
     super(scope, id, props);
     const { settings } = props;
@@ -42,7 +39,9 @@ export class EmailLifecycleStack extends Stack {
     const { api, stage } = createHttpApi(this, settings);
     // The queue table as built on AWS: every mapping with a maximum concurrency, the senders sized to SES's rate.
     const queueTable = sizeQueueFunctions(queueFunctions, settings.queueConcurrency);
-    const engine = new Engine(this, 'Engine', {
+    // The construct id the queues, the link secret and the schedule group were first deployed under: their logical ids
+    // derive from it, and a new one would replace them (messages, schedules and the key with them).
+    const shared = new SharedResources(this, 'Engine', {
       queueFunctions: queueTable,
       deletionProtection: settings.deletionProtection,
       senderEnvironment: settings.senderEnvironment,
@@ -56,74 +55,38 @@ export class EmailLifecycleStack extends Stack {
       PUBLIC_BASE_URL: api.apiEndpoint,
       ...settings.functionEnvironment,
     };
-    // The operator's HS256 JWT key, if any (JWKS is the recommended way): imported by its complete ARN, so each policy
-    // names exactly that secret; the routes that authenticate read it at run time.
-    const jwtSecret = settings.jwtHs256SecretArn
-      ? Secret.fromSecretCompleteArn(this, 'JwtHs256Secret', settings.jwtHs256SecretArn)
-      : undefined;
-    // One log group for the HTTP route functions (their lines carry function_name); the queue, stream and scheduled
-    // functions keep their own (metric filters count their lines).
-    const routeLogs = new LogGroup(this, 'RouteLogs', {
-      retention: RetentionDays.ONE_MONTH,
-      removalPolicy: settings.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    });
-    const routeRoles = new RouteRoles(this, 'RouteRoles', { jwtSecret: jwtSecret !== undefined });
+
     // Developer tools of the local runtime (localOnly) get no Lambda and no API route.
-    for (const route of routesOnAws(routes)) {
-      const routeFunction = new RouteFunction(this, constructIdOf(route.handler), {
-        route,
+    this.routeGroups = [...groupRoutes(routesOnAws(routes))].map(([group, groupRoutes]) => {
+      const stack = new RouteGroupStack(this, group, {
+        routes: groupRoutes,
         api,
         table,
-        engine,
+        shared,
         environment,
-        jwtSecret,
-        logGroup: routeLogs,
-        roles: routeRoles,
+        jwtHs256SecretArn: settings.jwtHs256SecretArn,
         deletionProtection: settings.deletionProtection,
       });
       // The stage's RouteSettings name the ingest routes by key: CloudFormation must create those routes first.
-      if (route.ingest) stage.node.addDependency(routeFunction);
-    }
+      if (groupRoutes.some((route) => route.ingest)) stage.node.addDependency(stack);
+      return stack;
+    });
 
     // Requests no route takes: 405 + Allow for a known path, the 404 envelope otherwise.
     new FallbackFunction(this, 'Unmatched', { api, deletionProtection: settings.deletionProtection });
 
-    const consumers = addQueueFunctions(this, {
+    this.engine = new EngineStack(this, 'EngineFunctions', {
       queueFunctions: queueTable,
-      engine,
       table,
+      shared,
       environment,
       deletionProtection: settings.deletionProtection,
     });
 
-    const scheduled = scheduledFunctions.map(
-      (definition) =>
-        new ScheduledFunction(this, constructIdOf(definition.handler), {
-          definition,
-          engine,
-          table,
-          environment,
-          deletionProtection: settings.deletionProtection,
-        }),
-    );
-
-    // The table's change stream → webhook facts (issue 22 §3).
-    const streams = streamFunctions.map(
-      (definition) =>
-        new StreamFunction(this, constructIdOf(definition.handler), {
-        definition,
-        engine,
-        table,
-          environment,
-          deletionProtection: settings.deletionProtection,
-        }),
-    );
-
-    // Operators hear about failures (issue 19 §3): the alarms beside the DLQs' own, the dashboard, and every alarm of
-    // the stack sending to the on-call topic — wired last, so no alarm is left out.
-    const background = { api, engine, consumers: [...consumers.values()], scheduled };
-    const alarms = new EngineAlarms(this, 'Alarms', { ...background, streams });
-    new EngineDashboard(this, 'Dashboard', { ...background, alarms, allAlarms: alarmsIn(this) });
+    // Operators hear about failures: the alarms beside the DLQs' own, the dashboard, and every alarm of every stack
+    // sending to the on-call topic — wired last, so no alarm is left out. The topic stays in the root: its
+    // subscriptions (confirmed by their owners) survive any change to the nested stacks.
+    this.operations = new OperationsStack(this, 'Operations', { api, shared, engine: this.engine, app: this });
     const onCall = new OnCall(this, 'OnCall', { email: settings.onCallEmail });
     onCall.notifyOnAlarmsIn(this);
 
@@ -138,7 +101,7 @@ export class EmailLifecycleStack extends Stack {
     });
     new CfnOutput(this, 'SesConfigurationSet', {
       description: 'SES configuration set every e-mail is sent with (SES_CONFIGURATION_SET)',
-      value: engine.mail.configurationSet.configurationSetName,
+      value: shared.mail.configurationSet.configurationSetName,
     });
     new CfnOutput(this, 'OnCallTopic', {
       description: 'SNS topic every alarm sends to: subscribe a pager, chat or more addresses',

@@ -6,13 +6,13 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { STREAM_FUNCTION_DEFAULTS, type StreamFunctionDefinition } from '../functions/streams.js';
 import { DeadLetterQueue } from './dead-letter-queue.js';
-import type { Engine } from './engine.js';
+import type { SharedResources } from './shared-resources.js';
 import { countLogMetrics, type CountedLogMetric } from './log-metrics.js';
 import { createNodeFunction, entryOf, grantTableAccess } from './node-function.js';
 
 export interface StreamFunctionProps {
   definition: StreamFunctionDefinition;
-  engine: Engine;
+  shared: SharedResources;
   table: TableV2;
   environment: Record<string, string>;
   deletionProtection: boolean;
@@ -48,7 +48,7 @@ export class StreamFunction extends Construct {
     });
     grantTableAccess(this.function, table, definition.tableAccess);
     table.grantStreamRead(this.function);
-    props.engine.connect(this.function, definition.handler, definition);
+    props.shared.connect(this.function, definition.handler, definition);
 
     this.deadLetters = new DeadLetterQueue(this, 'OnFailure', {
       alarmDescription: `${definition.handler} gave up on a batch of table changes after a day of retries (its stream position is in this queue)`,

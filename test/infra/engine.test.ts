@@ -5,7 +5,7 @@ import { QUEUE_FUNCTION_DEFAULTS, VISIBILITY_TIMEOUT_FACTOR, queueFunctions } fr
 import { routeKey, routes } from '../../functions/routes.js';
 import { scheduledFunctions } from '../../functions/scheduled.js';
 import { composeApp } from '../../infra/compose-app.js';
-import type { EngineNeeds } from '../../infra/engine.js';
+import type { ResourceNeeds } from '../../infra/shared-resources.js';
 import { SES_DEFAULT_MAX_SEND_RATE, sizeQueueFunctions } from '../../infra/queue-concurrency.js';
 import { routesOnAws } from '../../infra/route-function.js';
 import { queueUrlVariable } from '../../infra/work-queue.js';
@@ -24,7 +24,7 @@ import {
 const { app, template, resources } = synthesize();
 
 /** Every function of the three tables built on AWS, found in the template by the description infra gives it. */
-const ENTRIES: { name: string; description: string; needs: EngineNeeds }[] = [
+const ENTRIES: { name: string; description: string; needs: ResourceNeeds }[] = [
   ...routesOnAws(routes).map((route) => ({ name: routeKey(route), description: routeKey(route), needs: route })),
   ...queueFunctions.map((q) => ({ name: q.handler, description: `${q.queue} queue -> ${q.handler}`, needs: q })),
   ...scheduledFunctions.map((s) => ({

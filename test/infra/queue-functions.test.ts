@@ -6,11 +6,11 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { streamFunctions } from '../../functions/streams.js';
 import { queueFunctions, type QueueFunctionDefinition } from '../../functions/queues.js';
-import { composeApp } from '../../infra/compose-app.js';
 import { createDataTable } from '../../infra/data-table.js';
-import { Engine } from '../../infra/engine.js';
+import { SharedResources } from '../../infra/shared-resources.js';
 import { addNagChecks } from '../../infra/nag.js';
 import { addQueueFunctions } from '../../infra/queue-function.js';
+import { synthesize as synthesizeApp } from './support/synthesized-stack.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
@@ -27,10 +27,10 @@ function synthesize(table: readonly QueueFunctionDefinition[]) {
   const app = appWith();
   const stack = new Stack(app, 'QueueFunctions');
   const dataTable = createDataTable(stack, { deletionProtection: false });
-  const engine = new Engine(stack, 'Engine', { queueFunctions: table, deletionProtection: false, senderEnvironment: {} });
+  const shared = new SharedResources(stack, 'Engine', { queueFunctions: table, deletionProtection: false, senderEnvironment: {} });
   addQueueFunctions(stack, {
     queueFunctions: table,
-    engine,
+    shared,
     table: dataTable,
     environment: { TABLE_NAME: dataTable.tableName },
     deletionProtection: false,
@@ -45,6 +45,9 @@ const ENGINE_LIKE: QueueFunctionDefinition[] = [
   { handler: 'process-events', queue: 'events', tableAccess: 'readWrite', sendsTo: ['workflow'], timeoutSeconds: 20 },
   { handler: 'execute-workflow', queue: 'workflow', tableAccess: 'readWrite', batchSize: 5, maxConcurrency: 50 },
 ];
+
+/** The real app's stacks as one template. */
+const appTemplate = () => synthesizeApp().template;
 
 const logicalIdOf = (reference: unknown): string => {
   const ref = reference as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
@@ -138,7 +141,7 @@ describe('queue functions (infra)', () => {
   });
 
   it('builds the real stack from functions/queues.ts (a queue and a DLQ per entry, the schedules\' DLQ, an on-failure queue per stream function)', () => {
-    const stack = composeApp(appWith());
-    Template.fromStack(stack).resourceCountIs('AWS::SQS::Queue', queueFunctions.length * 2 + 1 + streamFunctions.length);
+    // Every stack of the app: the queues are the root's, the on-failure queues the engine's.
+    appTemplate().resourceCountIs('AWS::SQS::Queue', queueFunctions.length * 2 + 1 + streamFunctions.length);
   });
 });

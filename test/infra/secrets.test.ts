@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { queueFunctions } from '../../functions/queues.js';
 import { authenticates, routeKey, routes, type RouteDefinition } from '../../functions/routes.js';
 import { scheduledFunctions } from '../../functions/scheduled.js';
-import type { EngineNeeds } from '../../infra/engine.js';
+import type { ResourceNeeds } from '../../infra/shared-resources.js';
 import { routesOnAws } from '../../infra/route-function.js';
 import { asList, logicalIdOf, statementsOfRole, synthesize, type Resource, type Statement } from './support/synthesized-stack.js';
 
@@ -18,7 +18,7 @@ const { app, template, resources } = synthesize({ jwtHs256SecretArn: JWT_SECRET_
 
 interface Entry {
   description: string;
-  needs: EngineNeeds;
+  needs: ResourceNeeds;
   route?: RouteDefinition;
 }
 

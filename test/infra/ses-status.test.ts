@@ -4,7 +4,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { VISIBILITY_TIMEOUT_FACTOR, queueFunctions, type QueueFunctionDefinition } from '../../functions/queues.js';
 import { routeKey, routes } from '../../functions/routes.js';
-import { Engine } from '../../infra/engine.js';
+import { SharedResources } from '../../infra/shared-resources.js';
 import { queueUrlVariable } from '../../infra/work-queue.js';
 import {
   allowing,
@@ -333,7 +333,7 @@ describe('SES status events on AWS (issue 9 §1)', () => {
   describe('the engine alone', () => {
     const engineWith = (table: QueueFunctionDefinition[]) => {
       const stack = new Stack(appWith(), 'EngineOnly');
-      new Engine(stack, 'Engine', { queueFunctions: table, deletionProtection: false, senderEnvironment: {} });
+      new SharedResources(stack, 'Engine', { queueFunctions: table, deletionProtection: false, senderEnvironment: {} });
       return Template.fromStack(stack);
     };
 

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -12,43 +10,19 @@ import { composeApp } from '../../infra/compose-app.js';
 import { routesOnAws } from '../../infra/route-function.js';
 import { TABLE_KEYS } from '../../shared/adapters/dynamo/table-definition.js';
 import { fallbackRoutes } from '../../shared/http/route-overlaps.js';
+import { appWith, logicalIdOf, synthesize, type Resource as AppResource } from './support/synthesized-stack.js';
 
-type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
+type Resource = AppResource & { DeletionPolicy?: string };
 type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
 
-// The same feature flags and defaults as `cdk synth`; bundling skipped so no esbuild run is needed.
-const CDK_JSON_CONTEXT = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
-  context: Record<string, unknown>;
-}).context;
-
-/** An app as `cdk synth` builds it (cdk.json context), with bundling skipped and validation errors thrown. */
-function appWith(context: Record<string, unknown> = {}): App {
-  return new App({
-    context: { ...CDK_JSON_CONTEXT, ...context, 'aws:cdk:bundling-stacks': [], '@aws-cdk/core:appMode': 'inmemory' },
-  });
-}
-
-function synthesize(context: Record<string, unknown> = {}): { app: App; template: Template } {
-  const app = appWith(context);
-  const stack = composeApp(app);
-  // Synthesis runs the cdk-nag plugin, which throws when a finding is not acknowledged.
-  return { app, template: Template.fromStack(stack) };
-}
-
-const { app, template } = synthesize();
+// The app's stacks as one template (test/infra/support); synthesis runs the cdk-nag plugin, which throws on a finding.
+const { app, template, stacks } = synthesize();
 /** The route table as AWS serves it: the local runtime's own routes (localOnly) are not built. */
 const awsRoutes = routesOnAws(routes);
 const resources = template.toJSON().Resources as Record<string, Resource>;
 
 const WRITE_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
-
-function logicalIdOf(reference: unknown): string {
-  const ref = reference as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
-  const id = ref.Ref ?? ref['Fn::GetAtt']?.[0];
-  if (!id) throw new Error(`not a reference: ${JSON.stringify(reference)}`);
-  return id;
-}
 
 /** Route → integration → function, following the references in the template as API Gateway does. */
 function functionOf(route: RouteDefinition): { functionId: string; fn: Resource } {
@@ -78,10 +52,17 @@ function actionsOf(fn: Resource): string[] {
   return statementsOf(fn).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 }
 
+/** Resources one stack may hold here; CloudFormation refuses 501 (docs/stacks.md). */
+const STACK_BUDGET = 470;
+
 describe('EmailLifecycle stack', () => {
-  // CloudFormation refuses a stack of more than 500 resources at deploy time; here it fails before anyone deploys.
-  it('stays within the 500 resources CloudFormation allows one stack', () => {
-    expect(Object.keys(resources).length).toBeLessThanOrEqual(500);
+  // CloudFormation refuses a stack of more than 500 resources at deploy time. Each stack keeps 30 of them spare, so
+  // this fails while a change still fits: move routes to another area (infra/route-groups.ts) before it does.
+  it(`keeps every stack at most ${STACK_BUDGET} resources (CloudFormation allows 500)`, () => {
+    const counts = stacks.map(({ path, template: own }) => ({ path, resources: Object.keys(own.toJSON().Resources as object).length }));
+    console.log(counts.map(({ path, resources: count }) => `${String(count).padStart(4)}  ${path}`).join('\n'));
+    expect(counts.length).toBeGreaterThan(1);
+    expect(counts.filter(({ resources: count }) => count > STACK_BUDGET)).toEqual([]);
   });
 
   it('has the single table of TABLE_KEYS: on demand, PITR, TTL, deletion protection, retained', () => {
@@ -289,7 +270,10 @@ describe('EmailLifecycle stack', () => {
         LINKS_BASE_URL: 'https://links.example.com',
       });
     }
-    const [defaultFn] = Object.values(template.findResources('AWS::Lambda::Function')) as Resource[];
+    // A function of the tables built without those settings (the $default one takes none at all).
+    const [defaultFn] = (Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]).filter(
+      (fn) => !String(fn.Properties.Description).startsWith('$default'),
+    );
     const defaultVariables = (defaultFn!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(defaultVariables).not.toHaveProperty('JWT_ISSUER');
     // Without a host of their own, the links in e-mails are on the service's origin (PUBLIC_BASE_URL).

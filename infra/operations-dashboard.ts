@@ -11,18 +11,18 @@ import {
   type IWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import { reputationMetric, type EngineAlarms } from './alarms.js';
-import type { Engine } from './engine.js';
+import { reputationMetric, type ServiceAlarms } from './alarms.js';
+import type { SharedResources } from './shared-resources.js';
 import type { QueueFunction } from './queue-function.js';
 import type { ScheduledFunction } from './scheduled-function.js';
 
-export interface EngineDashboardProps {
+export interface OperationsDashboardProps {
   api: HttpApi;
-  engine: Engine;
+  shared: SharedResources;
   consumers: readonly QueueFunction[];
   scheduled: readonly ScheduledFunction[];
-  alarms: EngineAlarms;
-  /** Every alarm of the stack, for the status row. */
+  alarms: ServiceAlarms;
+  /** Every alarm of the app (every stack), for the status row. */
   allAlarms: readonly Alarm[];
 }
 
@@ -38,23 +38,23 @@ const graph = (title: string, left: IMetric[], more: Partial<ConstructorParamete
   new GraphWidget({ title, left, width: WIDTH, height: HEIGHT, period: PERIOD, ...more });
 
 /**
- * The engine on one CloudWatch dashboard (issue 19 §3): events in, e-mails sent, deferred, bounced, complained, queue
+ * The operators' CloudWatch dashboard: events in, e-mails sent, deferred, bounced, complained, queue
  * ages, errors. Only metrics that exist: SQS, Lambda, API Gateway and SES's own, and the log metrics of the function
  * tables. Each widget says below what it shows and what it does not.
  */
-export class EngineDashboard extends Construct {
+export class OperationsDashboard extends Construct {
   readonly dashboard: Dashboard;
 
-  constructor(scope: Construct, id: string, props: EngineDashboardProps) {
+  constructor(scope: Construct, id: string, props: OperationsDashboardProps) {
     super(scope, id);
-    const { engine, alarms } = props;
-    const queues = [...engine.queues.values()];
-    const events = engine.queueOf('events').queue;
-    const workflow = engine.queueOf('workflow').queue;
+    const { shared, alarms } = props;
+    const queues = [...shared.queues.values()];
+    const events = shared.queueOf('events').queue;
+    const workflow = shared.queueOf('workflow').queue;
     const functions = [...props.consumers, ...props.scheduled].map((f) => ({ name: f.definition.handler, fn: f.function }));
     const deadLetters = [
       ...queues.map((q) => ({ name: q.name, queue: q.deadLetters.queue })),
-      ...(engine.schedules ? [{ name: 'schedules', queue: engine.schedules.deadLetters.queue }] : []),
+      ...(shared.schedules ? [{ name: 'schedules', queue: shared.schedules.deadLetters.queue }] : []),
     ];
 
     const widgets: IWidget[][] = [

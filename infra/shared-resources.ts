@@ -12,10 +12,10 @@ import { resolveQueueFunction } from './queue-function.js';
 import { queueUrlVariable, WorkQueue } from './work-queue.js';
 
 /**
- * What an entry of a function table (routes, queue functions, scheduled functions) says it does with the engine;
- * `connect` grants exactly that.
+ * What an entry of a function table (routes, queue, scheduled and stream functions) says it does with the shared
+ * resources; `connect` grants exactly that.
  */
-export interface EngineNeeds {
+export interface ResourceNeeds {
   sendsTo?: readonly QueueName[];
   schedules?: boolean;
   sendsEmail?: boolean;
@@ -24,7 +24,7 @@ export interface EngineNeeds {
   usesLinkSecret?: boolean;
 }
 
-export interface EngineProps {
+export interface SharedResourcesProps {
   /** functions/queues.ts: one queue per entry, sized after its consumer. */
   queueFunctions: readonly QueueFunctionDefinition[];
   deletionProtection: boolean;
@@ -40,11 +40,12 @@ const SCHEDULE_TARGETS: readonly QueueName[] = ['workflow', 'webhooks', 'webhook
 const SCHEDULE_TARGET: QueueName = 'workflow';
 
 /**
- * The AWS side of DESIGN.md §8 that functions share: the queues of functions/queues.ts (each with its DLQ), the
- * Scheduler group and role, the SES configuration set with its status events (SNS → the `sesEvents` entry's queue)
- * and the link secret.
+ * What the functions of every stack share and what holds data or secrets, so it lives in the root stack: the queues of
+ * functions/queues.ts (each with its DLQ), the Scheduler group and role, the SES configuration sets with their status
+ * events (SNS → the `sesEvents` entry's queue) and the link secret. The functions that use them, in the nested
+ * stacks, get them through `connect`.
  */
-export class Engine extends Construct {
+export class SharedResources extends Construct {
   readonly queues: ReadonlyMap<QueueName, WorkQueue>;
   readonly schedules: ExecutionSchedules | undefined;
   readonly mail: MailSending;
@@ -52,7 +53,7 @@ export class Engine extends Construct {
   readonly mailEvents: MailEvents | undefined;
   readonly linkSecret: LinkSecret;
 
-  constructor(scope: Construct, id: string, props: EngineProps) {
+  constructor(scope: Construct, id: string, props: SharedResourcesProps) {
     super(scope, id);
     const removalPolicy = props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
@@ -109,7 +110,7 @@ export class Engine extends Construct {
    * queue of `sendsTo` (`<NAME>_QUEUE_URL`), create schedules, send e-mail, sign or verify links (read the link
    * secret: LINK_SECRET_ARN; the senders build links too). `who` names the entry in errors.
    */
-  connect(fn: LambdaFunction, who: string, needs: EngineNeeds): void {
+  connect(fn: LambdaFunction, who: string, needs: ResourceNeeds): void {
     for (const name of needs.sendsTo ?? []) {
       const target = this.queues.get(name);
       if (!target) throw new Error(`${who} sends to "${name}", which no queue function consumes`);
