@@ -1,4 +1,5 @@
-import { linksBaseUrlOf, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { linksBaseUrlOf } from '../domain/links/links-base-url.js';
 import type { SenderSettings } from '../domain/executions/execute-workflow.js';
 
 /**

@@ -1,4 +1,3 @@
-import type { Ports } from '../../composition/ports.js';
 import { memoryClientAdapters } from './client-stores.js';
 import { MemoryContactActivityStore } from './contact-activity-store.js';
 import { MemoryContactStore } from './contact-store.js';
@@ -21,7 +20,8 @@ import { MemoryWorkflowData } from './workflow-data.js';
 /**
  * Every store port in memory, wired like one table (settings read the client profile, templates and
  * customizations share their data): `createContainer({ overrides: memoryStores() })` runs any function or domain
- * orchestration without AWS, in milliseconds.
+ * orchestration without AWS, in milliseconds. Each store is named by the port it stands in for; composition checks
+ * that against its port list (test/unit/composition/memory-stores.test.ts), so this adapter knows nothing of the wiring.
  */
 export function memoryStores() {
   const { clients, apiKeys, users, sessions, authReads, ids, clock, rateCounter } = memoryClientAdapters();
@@ -59,7 +59,7 @@ export function memoryStores() {
     stats: engineData.stats,
     webhooks: new MemoryWebhookStore(),
     storeProbe: { ping: async () => undefined },
-  } satisfies Partial<Ports>;
+  };
 }
 
 export type MemoryStores = ReturnType<typeof memoryStores>;

@@ -1,5 +1,5 @@
 import * as z from '../../validation/zod.js';
-import { linksBaseUrlOf } from '../../config.js';
+import { linksBaseUrlOf } from '../links/links-base-url.js';
 import { notFound } from '../../errors.js';
 import type { Clock } from '../../ports.js';
 import type { ContactStore } from '../contacts/contact-store.js';

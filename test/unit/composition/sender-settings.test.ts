@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { senderSettingsOf } from '../../../shared/composition/sender-settings.js';
-import { linksBaseUrlOf, loadConfig } from '../../../shared/config.js';
+import { loadConfig } from '../../../shared/config.js';
+import { linksBaseUrlOf } from '../../../shared/domain/links/links-base-url.js';
 
 describe('the origin of the links in e-mails', () => {
   it('is LINKS_BASE_URL where the deployment gives the links a host of their own', () => {
