@@ -41,7 +41,7 @@ const ACCESS_LOG_FIELDS = {
  */
 export function createHttpApi(
   scope: Construct,
-  settings: Pick<StackSettings, 'deletionProtection' | 'throttle' | 'ingestThrottle' | 'cors'>,
+  settings: Pick<StackSettings, 'deletionProtection' | 'throttle' | 'ingestThrottle' | 'cors' | 'detachRoutes'>,
 ): HttpApiWithStage {
   const api = new HttpApi(scope, 'HttpApi', {
     description: 'Email lifecycle API (routes from functions/routes.ts)',
@@ -63,7 +63,8 @@ export function createHttpApi(
     },
   });
   // Route-level settings are a property of the stage the L2 construct does not expose (CfnStage RouteSettings).
-  (stage.node.defaultChild as CfnStage).routeSettings = ingestRouteSettings(settings.ingestThrottle);
+  // Without its routes (detachRoutes), a stage naming them would be refused.
+  (stage.node.defaultChild as CfnStage).routeSettings = settings.detachRoutes ? {} : ingestRouteSettings(settings.ingestThrottle);
   return { api, stage };
 }
 

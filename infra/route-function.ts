@@ -32,6 +32,8 @@ export interface RouteFunctionProps {
   /** The HS256 JWT key's secret (context `jwtHs256SecretArn`): read at run time by the routes that authenticate. */
   jwtSecret?: ISecret;
   deletionProtection: boolean;
+  /** Build the function without its API Gateway routes (context `detachRoutes`, docs/stacks.md). */
+  detached?: boolean;
 }
 
 /**
@@ -71,6 +73,7 @@ export class RouteFunction extends Construct {
     }
     props.shared.connect(this.function, route.handler, route);
     if (props.jwtSecret && authenticates(route)) grantSecretRead(this.function, props.jwtSecret, 'JWT_HS256_SECRET_ARN');
+    if (props.detached) return;
 
     // One invoke permission per function for this API (not one per route: a GET route has a HEAD route beside it),
     // which keeps the stack under CloudFormation's 500 resources; the function is integrated with its own routes only.

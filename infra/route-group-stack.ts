@@ -21,6 +21,8 @@ export interface RouteGroupStackProps {
   /** The operator's HS256 JWT key's complete ARN (context `jwtHs256SecretArn`), if any. */
   jwtHs256SecretArn?: string;
   deletionProtection: boolean;
+  /** The functions without their API Gateway routes (context `detachRoutes`, docs/stacks.md). */
+  detachRoutes: boolean;
 }
 
 /**
@@ -55,6 +57,7 @@ export class RouteGroupStack extends NestedStack {
           logGroup,
           roles,
           deletionProtection: props.deletionProtection,
+          detached: props.detachRoutes,
         }),
     );
   }

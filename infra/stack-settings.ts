@@ -9,6 +9,13 @@ export interface StackSettings {
   /** Table deletion protection + RETAIN of stateful resources (context `deletionProtection`, default true). */
   deletionProtection: boolean;
   /**
+   * Context `detachRoutes` (default false): the route functions are built without their API Gateway routes. Only for
+   * the first of the two deploys that move a deployment of the one-stack layout onto the nested stacks (a route key
+   * can exist once per API, and CloudFormation creates the nested stacks' routes before it deletes the root's):
+   * docs/stacks.md "Moving a deployment".
+   */
+  detachRoutes: boolean;
+  /**
    * Default-stage throttling (context `throttleRateLimit` req/s, default 2 000; `throttleBurstLimit`, default 4 000):
    * a ceiling for the whole API, never the first limit a client meets (see STAGE_THROTTLE_DEFAULTS).
    */
@@ -104,6 +111,7 @@ export function readStackSettings(node: Node): StackSettings {
   }
   return {
     deletionProtection: readBoolean(node, 'deletionProtection', true),
+    detachRoutes: readBoolean(node, 'detachRoutes', false),
     throttle: {
       rateLimit: readPositiveInteger(node, 'throttleRateLimit', STAGE_THROTTLE_DEFAULTS.rateLimit),
       burstLimit: readPositiveInteger(node, 'throttleBurstLimit', STAGE_THROTTLE_DEFAULTS.burstLimit),

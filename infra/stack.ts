@@ -66,6 +66,7 @@ export class EmailLifecycleStack extends Stack {
         environment,
         jwtHs256SecretArn: settings.jwtHs256SecretArn,
         deletionProtection: settings.deletionProtection,
+        detachRoutes: settings.detachRoutes,
       });
       // The stage's RouteSettings name the ingest routes by key: CloudFormation must create those routes first.
       if (groupRoutes.some((route) => route.ingest)) stage.node.addDependency(stack);

@@ -5,6 +5,7 @@ import { routeKey, routes, type RouteDefinition } from '../../functions/routes.j
 import { routesOnAws } from '../../infra/route-function.js';
 import { pathFamilyOf, ROUTE_AREAS, routeGroupOf } from '../../infra/route-groups.js';
 import { roleIdOf, routeNeedsOf, RouteRoles } from '../../infra/route-roles.js';
+import { fallbackRoutes } from '../../shared/http/route-overlaps.js';
 import { synthesize } from './support/synthesized-stack.js';
 
 const { stacks } = synthesize();
@@ -77,6 +78,20 @@ describe('the stacks', () => {
     // No family in two areas: a route's stack is never ambiguous.
     const families = Object.values(ROUTE_AREAS).flat();
     expect(new Set(families).size).toBe(families.length);
+  });
+});
+
+describe('moving a one-stack deployment (context detachRoutes)', () => {
+  it('builds every function but no route of the route table, and a stage that names none', () => {
+    const { template, resources } = synthesize({ detachRoutes: 'true' });
+    const awsRoutes = routesOnAws(routes);
+    // The $default route and the literal paths' missing methods: the root's, under the ids they always had.
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', 1 + fallbackRoutes(awsRoutes).length);
+    const functions = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function');
+    const full = Object.values(synthesize().resources).filter((r) => r.Type === 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(full.length);
+    const [stage] = Object.values(template.findResources('AWS::ApiGatewayV2::Stage')) as { Properties: Record<string, unknown> }[];
+    expect(stage!.Properties.RouteSettings ?? {}).toEqual({});
   });
 });
 
