@@ -1,5 +1,6 @@
 import { clientAdminDeps, type ClientAdminDeps } from '../shared/composition/providers/client-admin.js';
-import { createClient, listClients } from '../shared/domain/clients/create-client.js';
+import { createClient } from '../shared/domain/clients/create-client.js';
+import { listClients } from '../shared/domain/clients/list-clients.js';
 
 export const DEMO_CLIENT = { email: 'demo@example.com', name: 'Demo Company', plan: 'growth' } as const;
 

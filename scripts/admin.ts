@@ -8,13 +8,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createContainer } from '../shared/composition/container.js';
 import { clientAdminDeps, type ClientAdminDeps as Deps } from '../shared/composition/providers/client-admin.js';
 import { loadConfig } from '../shared/config.js';
-import {
-  createClient,
-  CreateClientInput,
-  disableClientKey,
-  listClients,
-  suspendClient,
-} from '../shared/domain/clients/create-client.js';
+import { createClient, CreateClientInput } from '../shared/domain/clients/create-client.js';
+import { disableClientKey } from '../shared/domain/clients/disable-client-key.js';
+import { listClients } from '../shared/domain/clients/list-clients.js';
+import { suspendClient } from '../shared/domain/clients/suspend-client.js';
 import { PLAN_TIERS } from '../shared/domain/plans/catalog.js';
 import { rateLimitsOf } from '../shared/domain/rate-limits/rate-policy.js';
 import { MAX_REQUESTS_PER_SECOND, setClientRateLimits } from '../shared/domain/rate-limits/set-rate-limits.js';

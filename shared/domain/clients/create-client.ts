@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import * as z from '../../validation/zod.js';
 import { emailFormat } from '../../validation/email-address.js';
 import type { Clock, Ids } from '../../ports.js';
-import type { ApiKeyStore } from '../api-keys/api-key-store.js';
 import type { ClientRecord, ClientStore } from './client-store.js';
 import { generateApiKey, hashApiKey, maskApiKey } from '../api-keys/api-key.js';
 import { PLAN_TIERS } from '../plans/catalog.js';
@@ -29,14 +28,11 @@ export interface CreatedClient {
   owner_user_id: number;
 }
 
-interface Deps {
+/** Creating a client also writes its settings row, every field unset (SPEC: one settings row per client). */
+interface CreateDeps {
   clock: Clock;
   ids: Ids;
   clients: ClientStore;
-}
-
-/** Creating a client also writes its settings row, every field unset (SPEC: one settings row per client). */
-interface CreateDeps extends Deps {
   users: UserStore;
   settings: SettingsStore;
 }
@@ -87,33 +83,4 @@ export async function createClient(deps: CreateDeps, input: CreateClientInput): 
     deps.settings.save(initialSettings(id, settingsId, now), undefined),
   ]);
   return { id, client_id: client.client_id, api_key: apiKey, owner_user_id: owner.id };
-}
-
-/** Admin actions on an existing client. */
-export async function suspendClient(deps: Deps, clientId: number): Promise<void> {
-  await deps.clients.setStatus(clientId, 'suspended', deps.clock.now().toISOString());
-}
-
-export async function disableClientKey(deps: Deps & { apiKeys: ApiKeyStore }, clientId: number): Promise<void> {
-  const client = await deps.clients.get(clientId);
-  if (!client) throw new Error(`client ${clientId} not found`);
-  await deps.apiKeys.disableCurrent(client, deps.clock.now().toISOString());
-}
-
-/** Admin listing: never includes a key or its digest. */
-export async function listClients(deps: Deps) {
-  const clients = await deps.clients.list();
-  return clients.map((c) => ({
-    id: c.id,
-    client_id: c.client_id,
-    name: c.name,
-    email: c.email,
-    plan: c.plan,
-    status: c.status,
-    api_key_id: c.api_key_id,
-    masked_key: c.api_key_masked,
-    api_key_enabled: c.api_key_enabled,
-    sending_paused_at: c.sending_paused_at ?? null,
-    created_at: c.created_at,
-  }));
 }

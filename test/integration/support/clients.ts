@@ -3,12 +3,9 @@ import { inject } from 'vitest';
 import { createContainer } from '../../../shared/composition/container.js';
 import { clientAdminDeps, type ClientAdminDeps } from '../../../shared/composition/providers/client-admin.js';
 import { loadConfig } from '../../../shared/config.js';
-import {
-  createClient,
-  disableClientKey,
-  suspendClient,
-  type CreatedClient,
-} from '../../../shared/domain/clients/create-client.js';
+import { createClient, type CreatedClient } from '../../../shared/domain/clients/create-client.js';
+import { disableClientKey } from '../../../shared/domain/clients/disable-client-key.js';
+import { suspendClient } from '../../../shared/domain/clients/suspend-client.js';
 import type { PLAN_TIERS } from '../../../shared/domain/plans/catalog.js';
 import { MAX_REQUESTS_PER_SECOND, setClientRateLimits } from '../../../shared/domain/rate-limits/set-rate-limits.js';
 

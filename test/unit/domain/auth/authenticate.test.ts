@@ -5,7 +5,9 @@ import { fixedSecret } from '../../../../shared/adapters/memory/fixed-secret.js'
 import { hashApiKey } from '../../../../shared/domain/api-keys/api-key.js';
 import { rotateApiKey } from '../../../../shared/domain/api-keys/rotate-api-key.js';
 import { Authenticator, parseAuthorization } from '../../../../shared/domain/auth/authenticate.js';
-import { createClient, disableClientKey, suspendClient } from '../../../../shared/domain/clients/create-client.js';
+import { createClient } from '../../../../shared/domain/clients/create-client.js';
+import { disableClientKey } from '../../../../shared/domain/clients/disable-client-key.js';
+import { suspendClient } from '../../../../shared/domain/clients/suspend-client.js';
 import { createContainer } from '../../../../shared/composition/container.js';
 import { authenticator } from '../../../../shared/composition/providers/authenticator.js';
 import { loadConfig } from '../../../../shared/config.js';
