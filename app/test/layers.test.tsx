@@ -47,3 +47,32 @@ describe('the layers of the app', () => {
     expect(pageImportsOf({ '../src/app.tsx': SOURCES['../src/app.tsx'] ?? '' })).toContain('app → pages/registry');
   });
 });
+
+/** The browser-safe rules the server decides and the app shows (shared/public/), as text by path. */
+const PUBLIC_RULES: Record<string, string> = import.meta.glob('../../shared/public/**/*.ts', { query: '?raw', import: 'default', eager: true });
+
+/** Every import of a module in shared/public/ that leaves the folder (a package, or a path outside it). */
+const importsLeavingPublic = (sources: Record<string, string>) =>
+  Object.entries(sources).flatMap(([path, text]) => {
+    const from = new URL(path.replace(/^\.\.\/\.\.\//, '/'), 'file://');
+    return ts
+      .preProcessFile(text, true, true)
+      .importedFiles.map((imported) => imported.fileName)
+      .filter((specifier) => !specifier.startsWith('.') || !new URL(specifier, from).pathname.startsWith('/shared/public/'))
+      .map((specifier) => `${path} → ${specifier}`);
+  });
+
+describe('the shared rules the dashboard shows', () => {
+  it('reads the modules it guards', () => {
+    expect(Object.keys(PUBLIC_RULES)).toEqual(expect.arrayContaining(['../../shared/public/session-rules.ts', '../../shared/public/webhook-rules.ts']));
+  });
+
+  it('imports nothing outside shared/public/ (the browser bundle takes them whole)', () => {
+    expect(importsLeavingPublic(PUBLIC_RULES)).toEqual([]);
+  });
+
+  it('sees an import that leaves the folder (the guard can fail)', () => {
+    const leaving = { '../../shared/public/x.ts': "import { z } from 'zod';\nimport { a } from '../domain/a.js';\nimport { b } from './b.js';" };
+    expect(importsLeavingPublic(leaving)).toEqual(['../../shared/public/x.ts → zod', '../../shared/public/x.ts → ../domain/a.js']);
+  });
+});

@@ -1,9 +1,7 @@
 import { parse as parseCookies } from 'cookie';
 import createClient, { type Middleware } from 'openapi-fetch';
+import { CSRF_COOKIE, CSRF_HEADER } from '../../../shared/public/session-rules.js';
 import type { paths } from './openapi.js';
-
-/** The cookie the sign-in callback sets for script to read; echoed in X-CSRF-Token on every change (docs/decisions.md). */
-export const CSRF_COOKIE = 'els_csrf';
 
 /** The form field a page's form carries the same token in (a form cannot send a header; shared/http/form-fields.ts). */
 export const CSRF_FORM_FIELD = 'csrf_token';
@@ -13,12 +11,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The session's CSRF token, from its cookie (undefined signed out). */
 export const csrfToken = (): string | undefined => parseCookies(document.cookie)[CSRF_COOKIE];
 
-/** Adds the session's CSRF token to every request that changes something. */
+/** Adds the session's CSRF token (the cookie the sign-in callback sets for script to read) to every request that changes something. */
 const csrf: Middleware = {
   onRequest({ request }) {
     if (SAFE_METHODS.has(request.method)) return undefined;
     const token = csrfToken();
-    if (token) request.headers.set('X-CSRF-Token', token);
+    if (token) request.headers.set(CSRF_HEADER, token);
     return request;
   },
 };

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
  * A button for an action that cannot be undone: the first press asks, the second (or Cancel) decides. No dialog
  * window: the question stays in the page, next to what it is about, and keyboard users stay where they were.
  */
-export function ConfirmButton(props: { label: string; /** The button's accessible name when `label` alone is ambiguous (one per row). */ name?: string; confirm: string; onConfirm: () => void | Promise<void>; busy?: boolean; danger?: boolean }) {
+export function ConfirmButton(props: { label: string; /** The button's accessible name when `label` alone is ambiguous (one per row). */ name?: string; confirm: string; onConfirm: () => unknown; busy?: boolean; danger?: boolean }) {
   const { label, name, confirm, onConfirm, busy, danger } = props;
   const [asking, setAsking] = useState(false);
   const yes = useRef<HTMLButtonElement>(null);
@@ -13,17 +13,17 @@ export function ConfirmButton(props: { label: string; /** The button's accessibl
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" class={`st-small${danger ? ' st-danger-button' : ''}`} onClick={() => setAsking(true)} disabled={busy} aria-label={name}>
+      <button type="button" class={`small${danger ? ' danger' : ''}`} onClick={() => setAsking(true)} disabled={busy} aria-label={name}>
         {label}
       </button>
     );
   }
   return (
-    <span class="st-confirm" role="group" aria-label={confirm}>
+    <span class="confirm" role="group" aria-label={confirm}>
       <span>{confirm}</span>
       <button
         type="button"
-        class={`st-small${danger ? ' st-danger-button' : ''}`}
+        class={`small${danger ? ' danger' : ''}`}
         disabled={busy}
         ref={yes}
         onClick={async () => {
@@ -33,7 +33,7 @@ export function ConfirmButton(props: { label: string; /** The button's accessibl
       >
         Yes, {label.toLowerCase()}
       </button>
-      <button type="button" class="st-small st-secondary" onClick={() => setAsking(false)}>
+      <button type="button" class="small secondary" onClick={() => setAsking(false)}>
         Cancel
       </button>
     </span>

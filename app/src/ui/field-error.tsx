@@ -1,3 +1,4 @@
+/** Transitional: the pages not yet on Field use these; Field (ui/field.tsx) is the one place controls get their error. */
 /** The error of one field, under it; the field points at it with aria-describedby and sets aria-invalid. */
 export function FieldError({ id, message }: { id: string; message: string | undefined }) {
   return message ? (

@@ -21,19 +21,19 @@ export function SecretOnce(props: { id: string; title: string; value: string; on
   }
 
   return (
-    <section class="card st-secret" aria-labelledby={`${id}-title`}>
+    <section class="card secret" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{title}</h2>
-      <p class="st-warning" id={`${id}-warning`}>
+      <p class="secret-warning" id={`${id}-warning`}>
         Store it now: it is shown this once and never again. Leaving this page forgets it.
       </p>
       <label for={`${id}-value`}>The value</label>
-      <div class="st-secret-row">
-        <input id={`${id}-value`} class="st-secret-value" type="text" readOnly value={value} aria-describedby={`${id}-warning`} spellcheck={false} />
+      <div class="secret-row">
+        <input id={`${id}-value`} class="secret-value" type="text" readOnly value={value} aria-describedby={`${id}-warning`} spellcheck={false} />
         <button type="button" onClick={copy}>
           Copy
         </button>
       </div>
-      <p role="status" class="st-done">
+      <p role="status" class="success">
         {copied ?? ''}
       </p>
       <button type="button" class="link" onClick={onDone}>

@@ -1,15 +1,15 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CSRF_COOKIE } from '../../public/session-rules.js';
 
 /** Cookie names (issue 23 §2): the HttpOnly session, and the CSRF token the dashboard's script reads and echoes. */
 export const SESSION_COOKIE = 'els_session';
-export const CSRF_COOKIE = 'els_csrf';
-export const CSRF_HEADER = 'x-csrf-token';
+export { CSRF_COOKIE, CSRF_HEADER } from '../../public/session-rules.js';
 
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
 /** The idle expiry is moved forward at most this often: one write per session per quarter hour, not per request. */
 export const SESSION_TOUCH_MS = 15 * 60 * 1000;
-export const SIGN_IN_LINK_MS = 15 * 60 * 1000;
+export { SIGN_IN_LINK_MS } from '../../public/session-rules.js';
 /** An invitation's link: the invitee may not read it within a quarter hour. */
 export const INVITATION_LINK_MS = 72 * 60 * 60 * 1000;
 

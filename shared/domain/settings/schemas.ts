@@ -4,6 +4,7 @@ import { boundedString } from '../../validation/string-bounds.js';
 import { EMAIL_PATTERN, emailFormat, MAX_EMAIL_LENGTH } from '../../validation/email-address.js';
 import { zoneName } from '../time/zone-name.js';
 import { WORKFLOW_IDS } from '../workflows/catalog.js';
+import { MAX_PREFERENCES, SETTINGS_INT_RANGE, SETTINGS_TEXT_MAX } from '../../public/settings-rules.js';
 
 /**
  * PATCH /client/settings. Merge-patch semantics: an absent field is left as it is, `null` unsets it (as does its
@@ -156,13 +157,13 @@ const preferences = z
   .pipe(
     intArray('integers'),
     z.transform((values: number[], ctx) => {
-      if (values.length > 50) return rejectInTransform(ctx, 'max', 'At most 50 preferences');
+      if (values.length > MAX_PREFERENCES) return rejectInTransform(ctx, 'max', `At most ${MAX_PREFERENCES} preferences`);
       if (values.some((v) => v < 0 || v > MAX_QUOTA)) return rejectInTransform(ctx, 'min', 'Preferences are non-negative integers');
       if (new Set(values).size !== values.length) return rejectInTransform(ctx, 'format', 'Must not repeat a value');
       return values;
     }),
   )
-  .check(z.meta({ items: { type: 'integer', minimum: 0, maximum: MAX_QUOTA }, maxItems: 50, uniqueItems: true }));
+  .check(z.meta({ items: { type: 'integer', minimum: 0, maximum: MAX_QUOTA }, maxItems: MAX_PREFERENCES, uniqueItems: true }));
 
 const bool = z.boolean({ error: 'Must be a boolean' });
 
@@ -182,26 +183,26 @@ export const SETTINGS_FIELD_SCHEMAS = {
   send_window_end_hour: hour,
   send_window_allowed_days: allowedDays,
   timezone,
-  max_emails_per_day: int(0, 1000, ' (e-mails per contact per day)'),
-  queue_timeout_days: int(1, 365, ' (days)'),
+  max_emails_per_day: int(SETTINGS_INT_RANGE.max_emails_per_day.min, SETTINGS_INT_RANGE.max_emails_per_day.max, ' (e-mails per contact per day)'),
+  queue_timeout_days: int(SETTINGS_INT_RANGE.queue_timeout_days.min, SETTINGS_INT_RANGE.queue_timeout_days.max, ' (days)'),
   custom_email_quota_per_day: int(0, MAX_QUOTA, '').check(z.meta({ description: PLAN_BOUND })),
   custom_email_quota_per_month: int(0, MAX_QUOTA, '').check(z.meta({ description: PLAN_BOUND })),
-  custom_max_workflows: int(0, 1000, '').check(z.meta({ description: PLAN_BOUND })),
+  custom_max_workflows: int(SETTINGS_INT_RANGE.custom_max_workflows.min, SETTINGS_INT_RANGE.custom_max_workflows.max, '').check(z.meta({ description: PLAN_BOUND })),
   enable_critical_bypass: bool,
   ai_advisor_enabled: bool,
   auto_approve_enabled: bool,
   enabled_workflows: enabledWorkflows,
   preferences,
-  brand_name: text(100, true),
+  brand_name: text(SETTINGS_TEXT_MAX.brand_name, true),
   brand_logo_url: httpsUrl,
   brand_primary_color: color,
   brand_secondary_color: color,
-  company_name: text(200, true),
-  company_address: text(500),
-  email_from_name: text(100, true),
+  company_name: text(SETTINGS_TEXT_MAX.company_name, true),
+  company_address: text(SETTINGS_TEXT_MAX.company_address),
+  email_from_name: text(SETTINGS_TEXT_MAX.email_from_name, true),
   email_from_address: email,
   email_reply_to: email,
-  email_signature: text(2000),
+  email_signature: text(SETTINGS_TEXT_MAX.email_signature),
 } as const;
 
 export type SettingsFieldName = keyof typeof SETTINGS_FIELD_SCHEMAS;

@@ -4,7 +4,7 @@ import type { WebhookEventType } from './event-types.js';
 export const MAX_WEBHOOKS_PER_CLIENT = 10;
 
 /** How long a rotated-out secret keeps signing beside the new one. */
-export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+export { WEBHOOK_SECRET_OVERLAP_MS as SECRET_OVERLAP_MS } from '../../public/webhook-rules.js';
 
 /** The editable settings of an endpoint. `event_types` null: every event type. */
 export interface WebhookSettings {

@@ -11,7 +11,7 @@ import type { CustomizationRecord } from './customization.js';
 export const ANY_EVENT = '*';
 /** The exit type an event with `upgrade: true` also counts as, whatever its own type (as upgrade thanks' trigger reads it). */
 export const UPGRADE_EVENT = 'upgrade';
-export const MAX_EXIT_EVENTS = 10;
+export { MAX_EXIT_EVENTS } from '../../public/workflow-rules.js';
 export const DEFAULT_CONVERSION_WINDOW_DAYS = 7;
 export const MAX_CONVERSION_WINDOW_DAYS = 90;
 export const GOAL_REACHED = 'goal_reached';

@@ -1,12 +1,18 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { components } from '../../api/openapi.js';
-import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
-import { FailureAlert } from '../../ui/failure-alert.js';
-import { FieldError } from '../../ui/field-error.js';
-import { When } from '../../ui/when.js';
+import { answerOf } from '../../data/answer.js';
+import { useAction } from '../../data/use-action.js';
+import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
+import { DataTable } from '../../ui/data-table.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { Field } from '../../ui/field.js';
+import { Form } from '../../ui/form.js';
+import { PageHead } from '../../ui/page-head.js';
 import { SecretOnce } from '../../ui/secret-once.js';
+import { Done, LoadStatus } from '../../ui/status.js';
+import { When } from '../../ui/when.js';
 
 type ApiKey = components['schemas']['ApiKeyListed'];
 
@@ -28,160 +34,106 @@ const HOLDER_REASON = {
  * ended with its user (removed, or given a role without keys) says so and cannot be enabled again.
  */
 export function ApiKeysPage({ api }: PageProps) {
-  const [keys, setKeys] = useState<ApiKey[] | undefined>();
-  const [failure, setFailure] = useState<Failure | undefined>();
+  const keys = useLoad(async (signal) => (await answerOf(api.GET('/api/v1/client/api-keys', { signal }), 'Reading the API keys')).data.api_keys, [api]);
   const [label, setLabel] = useState('');
-  const [createFailure, setCreateFailure] = useState<Failure | undefined>();
   const [created, setCreated] = useState<{ label: string; key: string } | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState('');
-  const [loads, setLoads] = useState(0);
 
-  useEffect(() => {
-    let current = true;
-    answerOf(api.GET('/api/v1/client/api-keys'), 'Reading the API keys').then(
-      (answer) => current && setKeys(answer.data.api_keys),
-      (error: unknown) => current && setFailure(failureOfError(error)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, loads]);
-
-  async function onCreate(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setCreateFailure(undefined);
-    setDone('');
-    try {
-      const answer = await answerOf(api.POST('/api/v1/client/api-keys', { body: { label: label.trim() } }), 'Creating the key');
-      setCreated({ label: answer.data.label ?? '', key: answer.data.key });
-      setLabel('');
-      setLoads((n) => n + 1);
-    } catch (error) {
-      setCreateFailure(failureOfError(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function act(key: ApiKey, what: 'enable' | 'disable' | 'delete') {
-    setBusy(true);
-    setFailure(undefined);
-    setDone('');
+  const change = useAction(async (key: ApiKey, what: 'enable' | 'disable' | 'delete') => {
     const path = { params: { path: { id: String(key.id) } } };
-    try {
-      if (what === 'delete') await answerOf(api.DELETE('/api/v1/client/api-keys/{id}', path), 'Deleting the key');
-      else await answerOf(api.PATCH('/api/v1/client/api-keys/{id}', { ...path, body: { enabled: what === 'enable' } }), 'Changing the key');
-      const name = key.label ?? key.masked_key;
-      setDone(what === 'delete' ? `Key “${name}” deleted.` : what === 'disable' ? `Key “${name}” disabled: requests with it are refused.` : `Key “${name}” enabled.`);
-      setLoads((n) => n + 1);
-    } catch (error) {
-      setFailure(failureOfError(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+    if (what === 'delete') await answerOf(api.DELETE('/api/v1/client/api-keys/{id}', path), 'Deleting the key');
+    else await answerOf(api.PATCH('/api/v1/client/api-keys/{id}', { ...path, body: { enabled: what === 'enable' } }), 'Changing the key');
+    keys.reload();
+    const name = key.label ?? key.masked_key;
+    if (what === 'delete') return `Key “${name}” deleted.`;
+    return what === 'disable' ? `Key “${name}” disabled: requests with it are refused.` : `Key “${name}” enabled.`;
+  });
 
-  const labelError = fieldErrorOf(createFailure, 'label');
+  const create = useAction(async () => {
+    change.reset();
+    const answer = await answerOf(api.POST('/api/v1/client/api-keys', { body: { label: label.trim() } }), 'Creating the key');
+    setCreated({ label: answer.data.label ?? '', key: answer.data.key });
+    setLabel('');
+    keys.reload();
+  });
+
+  const busy = create.busy || change.busy;
   return (
     <section aria-labelledby="st-keys-title">
-      <div class="page-head">
-        <h1 id="st-keys-title">API keys</h1>
-      </div>
+      <PageHead id="st-keys-title" title="API keys" />
       <p class="hint">
         Your systems send events and read data with a key: <code>Authorization: Bearer &lt;key&gt;</code>. A key is shown in full
         once, when it is created; here it is masked. A key belongs to the user who created it: removing that user, or making
         them a member or viewer, disables it.
       </p>
       {created && <SecretOnce id="st-new-key" title={`New key “${created.label}”`} value={created.key} onDone={() => setCreated(undefined)} />}
-      <form class="card st-inline" onSubmit={onCreate} aria-labelledby="st-create-key-title">
+      <Form class="card narrow-form" onSubmit={create.run} failure={create.failure} aria-labelledby="st-create-key-title">
         <h2 id="st-create-key-title">Create a key</h2>
-        <div class="st-field">
-          <label for="st-key-label">Label</label>
-          <input
-            id="st-key-label"
-            type="text"
-            value={label}
-            maxLength={100}
-            autocomplete="off"
-            aria-describedby={labelError ? 'st-key-label-error st-key-label-hint' : 'st-key-label-hint'}
-            {...(labelError ? { 'aria-invalid': true as const } : {})}
-            onInput={(event) => setLabel(event.currentTarget.value)}
-          />
-          <FieldError id="st-key-label-error" message={labelError} />
-          <p id="st-key-label-hint" class="hint">
-            What the key is for, e.g. “Production backend”.
-          </p>
-        </div>
-        <FailureAlert failure={createFailure} shownAt={['label']} />
+        <Field id="st-key-label" label="Label" name="label" hint="What the key is for, e.g. “Production backend”.">
+          {(control) => (
+            <input {...control} type="text" value={label} maxLength={100} autocomplete="off" onInput={(event) => setLabel(event.currentTarget.value)} />
+          )}
+        </Field>
+        <FailureAlert />
         <button type="submit" disabled={busy}>
           Create key
         </button>
-      </form>
-      <FailureAlert failure={failure} />
-      <p role="status" class="st-done">
-        {done}
-      </p>
-      {!keys && !failure && <p aria-busy="true">Loading…</p>}
-      {keys && keys.length === 0 && (
+      </Form>
+      <FailureAlert failure={change.failure} />
+      <Done text={change.done} />
+      <LoadStatus loaded={keys} />
+      {keys.data && keys.data.length === 0 && (
         <p class="hint">No key yet. Create one above, store it in your backend’s secrets, then report your first event with it.</p>
       )}
-      {keys && keys.length > 0 && (
-        <div class="st-scroll" tabIndex={0} role="region" aria-label="API keys table">
-          <table id="st-keys-table" class="st-table">
-            <caption>Your API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Key</th>
-                <th scope="col">State</th>
-                <th scope="col">Created by</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key.id}>
-                  <th scope="row">{key.label ?? <span class="hint">(no label)</span>}</th>
-                  <td>
-                    <code>{key.masked_key}</code>
-                  </td>
-                  <td>
-                    {key.enabled ? (
-                      'Enabled'
-                    ) : (
-                      <>
-                        Disabled <When at={key.disabled_at} />
-                        {key.disabled_reason && <span class="hint">: {HOLDER_REASON[key.disabled_reason]}</span>}
-                      </>
-                    )}
-                  </td>
-                  <td class="st-break">
-                    {creatorOf(key)}
-                    {key.personal_for !== null && <span class="hint"> (personal key)</span>}
-                  </td>
-                  <td>
-                    <When at={key.created_at} />
-                  </td>
-                  <td>
-                    <When at={key.last_used_at} />
-                  </td>
-                  <td class="st-row-actions">
-                    {!key.disabled_reason && (
-                      <button type="button" class="st-small" disabled={busy} onClick={() => act(key, key.enabled ? 'disable' : 'enable')} aria-label={`${key.enabled ? 'Disable' : 'Enable'} ${key.label ?? key.masked_key}`}>
-                        {key.enabled ? 'Disable' : 'Enable'}
-                      </button>
-                    )}
-                    <ConfirmButton label="Delete" name={`Delete ${key.label ?? key.masked_key}`} confirm={`Delete ${key.label ?? key.masked_key} for good?`} busy={busy} danger onConfirm={() => act(key, 'delete')} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {keys.data && keys.data.length > 0 && (
+        <DataTable
+          id="st-keys-table"
+          label="API keys table"
+          caption="Your API keys"
+          rows={keys.data}
+          rowKey={(key) => key.id}
+          columns={[
+            { head: 'Label', rowHeader: true, cell: (key) => key.label ?? <span class="hint">(no label)</span> },
+            { head: 'Key', cell: (key) => <code>{key.masked_key}</code> },
+            {
+              head: 'State',
+              cell: (key) =>
+                key.enabled ? (
+                  'Enabled'
+                ) : (
+                  <>
+                    Disabled <When at={key.disabled_at} />
+                    {key.disabled_reason && <span class="hint">: {HOLDER_REASON[key.disabled_reason]}</span>}
+                  </>
+                ),
+            },
+            {
+              head: 'Created by',
+              class: 'wrap-anywhere',
+              cell: (key) => (
+                <>
+                  {creatorOf(key)}
+                  {key.personal_for !== null && <span class="hint"> (personal key)</span>}
+                </>
+              ),
+            },
+            { head: 'Created', cell: (key) => <When at={key.created_at} /> },
+            { head: 'Last used', cell: (key) => <When at={key.last_used_at} /> },
+            {
+              head: 'Actions',
+              class: 'row-actions',
+              cell: (key) => (
+                <>
+                  {!key.disabled_reason && (
+                    <button type="button" class="small" disabled={busy} onClick={() => change.run(key, key.enabled ? 'disable' : 'enable')} aria-label={`${key.enabled ? 'Disable' : 'Enable'} ${key.label ?? key.masked_key}`}>
+                      {key.enabled ? 'Disable' : 'Enable'}
+                    </button>
+                  )}
+                  <ConfirmButton label="Delete" name={`Delete ${key.label ?? key.masked_key}`} confirm={`Delete ${key.label ?? key.masked_key} for good?`} busy={busy} danger onConfirm={() => change.run(key, 'delete')} />
+                </>
+              ),
+            },
+          ]}
+        />
       )}
     </section>
   );

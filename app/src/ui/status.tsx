@@ -1,0 +1,18 @@
+import type { Loaded } from '../data/use-load.js';
+import { FailureAlert } from './failure-alert.js';
+
+/** What an action said when it succeeded, announced politely (empty: nothing shown). */
+export function Done({ text }: { text: string }) {
+  return (
+    <p role="status" class="success">
+      {text}
+    </p>
+  );
+}
+
+/** A load's state while it has no data: "Loading…", or why it failed. With data it shows its failure only (a reload's). */
+export function LoadStatus({ loaded }: { loaded: Pick<Loaded<unknown>, 'data' | 'failure' | 'loading'> }) {
+  if (loaded.failure) return <FailureAlert failure={loaded.failure} />;
+  if (loaded.data === undefined) return <p aria-busy="true">Loading…</p>;
+  return null;
+}

@@ -1,0 +1,257 @@
+import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/preact';
+import { useState } from 'preact/hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiFailure } from '../src/data/answer.js';
+import { useAction } from '../src/data/use-action.js';
+import { useLoad } from '../src/data/use-load.js';
+import { NOTHING_CHANGED, patchOf, usePatch } from '../src/data/use-patch.js';
+import { ConfirmButton } from '../src/ui/confirm-button.js';
+import { DataTable } from '../src/ui/data-table.js';
+import { FailureAlert } from '../src/ui/failure-alert.js';
+import { Field } from '../src/ui/field.js';
+import { Form } from '../src/ui/form.js';
+import { PageHead } from '../src/ui/page-head.js';
+import { SecretOnce } from '../src/ui/secret-once.js';
+import { When } from '../src/ui/when.js';
+
+afterEach(() => cleanup());
+
+/** A promise the test settles when it wants. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
+}
+
+const REFUSED = new ApiFailure('The request has invalid fields', [
+  { condition: 'format', error: 'must be at most 100 characters', key: 'label' },
+  { condition: 'missing', error: 'is required', key: 'owner' },
+  { condition: 'conflict', error: 'already exists' },
+], 422);
+
+describe('useLoad', () => {
+  it('reads, gives each read a signal, and aborts the older read when the inputs change: a late answer is dropped', async () => {
+    const reads: { id: number; signal: AbortSignal; answer: ReturnType<typeof deferred<string>> }[] = [];
+    const { result, rerender } = renderHook(({ id }: { id: number }) =>
+      useLoad((signal) => {
+        const answer = deferred<string>();
+        reads.push({ id, signal, answer });
+        return answer.promise;
+      }, [id]),
+      { initialProps: { id: 1 } },
+    );
+    expect(result.current.loading).toBe(true);
+    rerender({ id: 2 });
+    expect(reads.map((read) => [read.id, read.signal.aborted])).toEqual([[1, true], [2, false]]);
+    await act(async () => reads[1]?.answer.resolve('two'));
+    await act(async () => reads[0]?.answer.resolve('one'));
+    expect(result.current).toMatchObject({ data: 'two', loading: false, failure: undefined });
+  });
+
+  it('reload keeps the data while it reads again; a failure is the page\'s Failure; leaving aborts', async () => {
+    let answer: Promise<string> = Promise.resolve('first');
+    const signals: AbortSignal[] = [];
+    const { result, unmount } = renderHook(() =>
+      useLoad((signal) => {
+        signals.push(signal);
+        return answer;
+      }, []),
+    );
+    await waitFor(() => expect(result.current.data).toBe('first'));
+    const late = deferred<string>();
+    answer = late.promise;
+    act(() => result.current.reload());
+    expect(result.current).toMatchObject({ data: 'first', loading: true });
+    await act(async () => late.reject(REFUSED));
+    expect(result.current.failure).toEqual({ message: 'The request has invalid fields', errors: REFUSED.errors, status: 422 });
+    expect(result.current.data).toBe('first');
+    act(() => result.current.update((data) => `${data}!`));
+    expect(result.current.data).toBe('first!');
+    act(() => unmount());
+    expect(signals.at(-1)?.aborted).toBe(true);
+  });
+});
+
+describe('useAction', () => {
+  it('is busy while it runs, says its words when it succeeds and holds the failure when it does not', async () => {
+    const step = deferred<void>();
+    let fail = false;
+    const { result } = renderHook(() =>
+      useAction(async (name: string) => {
+        await step.promise;
+        if (fail) throw REFUSED;
+        return `Saved ${name}.`;
+      }),
+    );
+    let ran: Promise<boolean> | undefined;
+    act(() => {
+      ran = result.current.run('x');
+    });
+    expect(result.current.busy).toBe(true);
+    await act(async () => {
+      step.resolve();
+      expect(await ran).toBe(true);
+    });
+    expect(result.current).toMatchObject({ busy: false, done: 'Saved x.', failure: undefined });
+    fail = true;
+    let second = false;
+    await act(async () => {
+      second = await result.current.run('y');
+    });
+    expect(second).toBe(false);
+    expect(result.current).toMatchObject({ busy: false, done: '', failure: { message: 'The request has invalid fields' } });
+    act(() => result.current.reset());
+    expect(result.current.failure).toBeUndefined();
+  });
+});
+
+describe('patchOf and usePatch', () => {
+  const encoders = { limit: (raw: string) => (raw.trim() === '' ? null : Number(raw.trim())) };
+
+  it('sends only the fields whose encoded value changed', () => {
+    expect(patchOf({ name: 'a', limit: ' 5 ', tags: ['x'] }, { name: 'a', limit: '5', tags: ['x'] }, encoders)).toEqual({});
+    expect(patchOf({ name: 'b', limit: '', tags: ['x', 'y'] }, { name: 'a', limit: '5', tags: ['x'] }, encoders)).toEqual({ name: 'b', limit: null, tags: ['x', 'y'] });
+    const withHour = (body: Record<string, unknown>, draft: { hour: string; minute: string }) => ('minute' in body ? { hour: draft.hour, ...body } : body);
+    expect(patchOf({ hour: '9', minute: '15' }, { hour: '9', minute: '0' }, {}, withHour)).toEqual({ hour: '9', minute: '15' });
+  });
+
+  it('says "Nothing changed." and sends nothing when the draft is what is saved; sends the difference otherwise', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const saved = { name: 'a', limit: '5' };
+    const { result } = renderHook(() =>
+      usePatch({
+        saved,
+        encoders,
+        send: async (body) => {
+          sent.push(body);
+          return 'Saved.';
+        },
+      }),
+    );
+    await act(async () => {
+      await result.current.run();
+    });
+    expect(result.current.done).toBe(NOTHING_CHANGED);
+    expect(sent).toEqual([]);
+    act(() => result.current.set('limit', '7'));
+    expect(result.current.changed).toBe(true);
+    await act(async () => {
+      await result.current.run();
+    });
+    expect(sent).toEqual([{ limit: 7 }]);
+    expect(result.current.done).toBe('Saved.');
+  });
+});
+
+describe('Form, Field and FailureAlert', () => {
+  function Probe({ failure }: { failure: ApiFailure | undefined }) {
+    const [submitted, setSubmitted] = useState(0);
+    const shown = failure && { message: failure.message, errors: failure.errors };
+    return (
+      <Form onSubmit={() => setSubmitted((n) => n + 1)} failure={shown} aria-label="Probe">
+        <Field id="label" label="Label" name="label" hint="What it is for.">
+          {(control) => <input {...control} type="text" />}
+        </Field>
+        <Field id="agree" label="Agree" check>
+          {(control) => <input {...control} type="checkbox" />}
+        </Field>
+        <FailureAlert />
+        <p>submitted {submitted}</p>
+        <button type="submit">Go</button>
+      </Form>
+    );
+  }
+
+  it('labels the control, describes it by its hint, and by its error first (aria-invalid) once the API names it', () => {
+    const { rerender } = render(<Probe failure={undefined} />);
+    const input = screen.getByLabelText('Label');
+    expect(input.getAttribute('aria-describedby')).toBe('label-hint');
+    expect(input.hasAttribute('aria-invalid')).toBe(false);
+    expect(screen.getByLabelText('Agree').getAttribute('aria-describedby')).toBeNull();
+    rerender(<Probe failure={REFUSED} />);
+    expect(input.getAttribute('aria-describedby')).toBe('label-error label-hint');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById('label-error')?.textContent).toBe('must be at most 100 characters');
+  });
+
+  it('the alert shows the message and only the items no field showed', () => {
+    render(<Probe failure={REFUSED} />);
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('The request has invalid fields');
+    expect(alert.textContent).toContain('owner is required');
+    expect(alert.textContent).toContain('already exists');
+    expect(alert.textContent).not.toContain('at most 100');
+  });
+
+  it('submits without a page reload', () => {
+    render(<Probe failure={undefined} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Go' }));
+    expect(screen.getByText('submitted 1')).toBeTruthy();
+  });
+
+  it('outside a form the alert shows every item but those in shownAt', () => {
+    render(<FailureAlert failure={{ message: 'No', errors: REFUSED.errors }} shownAt={['owner']} />);
+    const text = screen.getByRole('alert').textContent ?? '';
+    expect(text).toContain('at most 100');
+    expect(text).not.toContain('is required');
+  });
+});
+
+describe('DataTable, PageHead, When', () => {
+  it('draws a named, focusable region with a captioned table, column heads and row headers', () => {
+    render(
+      <>
+        <PageHead id="things-title" title="Things">
+          <button type="button">New</button>
+        </PageHead>
+        <DataTable
+          id="things"
+          label="Things table"
+          caption="Every thing"
+          rows={[{ id: 1, name: 'One', at: '2026-11-26T09:30:05.123Z' }]}
+          rowKey={(row) => row.id}
+          columns={[
+            { head: 'Name', rowHeader: true, cell: (row) => row.name },
+            { head: 'At', cell: (row) => <When at={row.at} /> },
+          ]}
+        />
+      </>,
+    );
+    expect(screen.getByRole('heading', { level: 1, name: 'Things' }).id).toBe('things-title');
+    const region = screen.getByRole('region', { name: 'Things table' });
+    expect(region.tabIndex).toBe(0);
+    expect(screen.getByRole('table', { name: 'Every thing' }).id).toBe('things');
+    expect(screen.getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'At']);
+    expect(screen.getByRole('rowheader').textContent).toBe('One');
+    expect(screen.getByText('2026-11-26 09:30:05 UTC').getAttribute('datetime')).toBe('2026-11-26T09:30:05.123Z');
+  });
+});
+
+describe('ConfirmButton and SecretOnce', () => {
+  it('asks before it acts, and Cancel does nothing', async () => {
+    let done = 0;
+    render(<ConfirmButton label="Delete" name="Delete key A" confirm="Delete key A for good?" danger onConfirm={() => done++} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete key A' }));
+    expect(screen.getByRole('group', { name: 'Delete key A for good?' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(done).toBe(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete key A' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, delete' }));
+    await waitFor(() => expect(done).toBe(1));
+  });
+
+  it('shows the secret once with its warning, and hides it when told', () => {
+    let hidden = false;
+    render(<SecretOnce id="new-key" title="New key" value="els_secret" onDone={() => (hidden = true)} />);
+    const value = screen.getByLabelText('The value') as HTMLInputElement;
+    expect(value.value).toBe('els_secret');
+    expect(value.readOnly).toBe(true);
+    expect(document.querySelector('#new-key-title + .secret-warning')?.id).toBe(value.getAttribute('aria-describedby'));
+    fireEvent.click(screen.getByRole('button', { name: 'I stored it, hide it' }));
+    expect(hidden).toBe(true);
+  });
+});

@@ -1,0 +1,6 @@
+/** The cookie the dashboard's script reads and echoes in CSRF_HEADER on every change (double submit). */
+export const CSRF_COOKIE = 'els_csrf';
+/** The header a session's POST, PATCH or DELETE echoes the CSRF cookie in (header names are case-insensitive). */
+export const CSRF_HEADER = 'x-csrf-token';
+/** How long a sign-in link works. */
+export const SIGN_IN_LINK_MS = 15 * 60 * 1000;
