@@ -286,7 +286,7 @@ describe('operators hear about failures (issue 19 §3)', () => {
     });
   });
 
-  describe('the engine dashboard', () => {
+  describe('the operations dashboard', () => {
     const dashboards = ofType('AWS::CloudWatch::Dashboard');
     const body = JSON.stringify(dashboards[0]?.[1].Properties.DashboardBody);
 
