@@ -1,13 +1,18 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
-import { can, loadSession } from '../../session.js';
-import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
-import { FailureAlert } from '../../ui/failure-alert.js';
-import { FieldError } from '../../ui/field-error.js';
-import { When } from '../../ui/when.js';
+import { answerOf, fieldErrorOf } from '../../data/answer.js';
+import { useAction } from '../../data/use-action.js';
+import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
+import { can, loadSession } from '../../session.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { Field, FieldError, controlPropsOf } from '../../ui/field.js';
+import { Form } from '../../ui/form.js';
+import { PageHead } from '../../ui/page-head.js';
+import { Done, LoadStatus } from '../../ui/status.js';
+import { When } from '../../ui/when.js';
 
 type User = components['schemas']['User'];
 type ApiKey = components['schemas']['ApiKeyListed'];
@@ -26,8 +31,6 @@ export const ROLE_CHOICES = [
 ] as const;
 type InviteRole = (typeof ROLE_CHOICES)[number]['role'];
 
-const INVITE_FIELDS = ['email', 'name', 'role'] as const;
-
 /**
  * Users (issue 25 §1; the accounts issue): the client's users and roles, for every role. The owner invites (an e-mail
  * with a one-time sign-in link), changes a role (role owner transfers ownership) and removes; others only read. Before
@@ -35,70 +38,52 @@ const INVITE_FIELDS = ['email', 'name', 'role'] as const;
  * list names each key's creator and personal holder).
  */
 export function UsersPage({ api, signedIn }: PageProps) {
-  const [users, setUsers] = useState<User[] | undefined>();
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const [done, setDone] = useState('');
-  const [loads, setLoads] = useState(0);
-  const [keys, setKeys] = useState<ApiKey[] | undefined>();
   const owner = can(signedIn, 'users');
-
-  useEffect(() => {
-    let current = true;
-    answerOf(api.GET('/api/v1/client/users'), 'Reading the users').then(
-      (answer) => current && setUsers(answer.data.users),
-      (error: unknown) => current && setFailure(failureOfError(error)),
-    );
-    // Only the owner removes or changes roles, and may read the keys; without them the counts are not shown.
-    if (owner && can(signedIn, 'keys')) {
-      answerOf(api.GET('/api/v1/client/api-keys'), 'Reading the API keys').then(
-        (answer) => current && setKeys(answer.data.api_keys),
-        () => current && setKeys(undefined),
-      );
-    }
-    return () => {
-      current = false;
-    };
-  }, [api, loads, owner]);
+  const readsKeys = owner && can(signedIn, 'keys');
+  const users = useLoad(async (signal) => (await answerOf(api.GET('/api/v1/client/users', { signal }), 'Reading the users')).data.users, [api]);
+  // Only the owner removes or changes roles, and may read the keys; without them the counts are not shown.
+  const keys = useLoad(
+    async (signal) => (readsKeys ? (await answerOf(api.GET('/api/v1/client/api-keys', { signal }), 'Reading the API keys')).data.api_keys : null),
+    [api, readsKeys],
+  );
+  const [done, setDone] = useState('');
+  const shownKeys = keys.failure ? undefined : (keys.data ?? undefined);
 
   const changed = (message: string) => {
     setDone(message);
-    setLoads((n) => n + 1);
+    users.reload();
+    keys.reload();
   };
 
   return (
     <section aria-labelledby="st-users-title">
-      <div class="page-head">
-        <h1 id="st-users-title">Users</h1>
-      </div>
+      <PageHead id="st-users-title" title="Users" />
       <p class="hint">
         Who signs in to this dashboard, and what each role may do: the owner everything; an admin everything but users; a
         member changes content (templates, workflows, contacts, topics); a viewer reads.
       </p>
-      <FailureAlert failure={failure} />
-      <p role="status" class="st-done">
-        {done}
-      </p>
-      {!users && !failure && <p aria-busy="true">Loading…</p>}
-      {users && (
+      <LoadStatus loaded={users} />
+      <Done text={done} />
+      {users.data && (
         <ul class="st-list" id="st-users-list">
-          {users.map((user) => (
+          {users.data.map((user) => (
             <UserItem
               key={user.id}
               api={api}
               user={user}
               self={user.id === signedIn.user.id}
               owner={owner}
-              keys={keys && keysEndingWith(keys, user.id)}
+              keys={shownKeys && keysEndingWith(shownKeys, user.id)}
               onChanged={changed}
             />
           ))}
         </ul>
       )}
-      {users && users.length === 1 && owner && (
+      {users.data && users.data.length === 1 && owner && (
         <p class="hint">Only you so far. Invite the people who work on your e-mail: each gets a sign-in link by e-mail.</p>
       )}
-      {users && owner && <Invite api={api} onInvited={changed} />}
-      {users && !owner && <p class="hint">Only the owner invites, changes roles and removes users.</p>}
+      {users.data && owner && <Invite api={api} onInvited={changed} />}
+      {users.data && !owner && <p class="hint">Only the owner invites, changes roles and removes users.</p>}
     </section>
   );
 }
@@ -106,31 +91,20 @@ export function UsersPage({ api, signedIn }: PageProps) {
 function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; keys: number | undefined; onChanged: (message: string) => void }) {
   const { api, user, self, owner, keys, onChanged } = props;
   const [role, setRole] = useState(String(user.role));
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const [busy, setBusy] = useState(false);
   const path = { params: { path: { id: String(user.id) } } };
   const manageable = owner && user.role !== 1;
-
-  async function run(what: string, call: () => Promise<unknown>, message: string) {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      await answerOf(call() as Promise<{ data?: unknown; error?: unknown; response: Response }>, what);
-      onChanged(message);
-    } catch (error) {
-      setFailure(failureOfError(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const change = useAction(async (what: string, call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>, message: string) => {
+    await answerOf(call(), what);
+    onChanged(message);
+  });
 
   const roleId = `st-role-${user.id}`;
-  const roleError = fieldErrorOf(failure, 'role');
+  const roleError = fieldErrorOf(change.failure, 'role');
   const newRole = Number(role) as 1 | 2 | 3 | 4;
   const ending = keys ?? 0;
   const endsKeys = ending > 0 && newRole > 2;
   const changeRole = () =>
-    run(
+    change.run(
       'Changing the role',
       () => api.PATCH('/api/v1/client/users/{id}', { ...path, body: { role: newRole } }),
       `${user.name}’s role changed; their sessions ended${endsKeys ? ` and ${keyCount(ending)} disabled` : ''}.`,
@@ -145,7 +119,7 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
         </h2>
         <span class="role">{user.role_name}</span>
       </div>
-      <p class="st-break">{user.email}</p>
+      <p class="wrap-anywhere">{user.email}</p>
       <p class="hint">
         Last signed in: <When at={user.last_sign_in_at} />. Added <When at={user.created_at} />.
       </p>
@@ -156,9 +130,9 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
         </p>
       )}
       {manageable && (
-        <div class="st-row-actions">
+        <div class="row-actions">
           <label for={roleId}>Role of {user.name}</label>
-          <select id={roleId} value={role} onChange={(event) => setRole(event.currentTarget.value)} {...(roleError ? { 'aria-invalid': true as const, 'aria-describedby': `${roleId}-error` } : {})}>
+          <select {...controlPropsOf(roleId, roleError, false)} value={role} onChange={(event) => setRole(event.currentTarget.value)}>
             {ROLE_CHOICES.map((choice) => (
               <option key={choice.role} value={choice.role}>
                 {choice.name}
@@ -170,10 +144,10 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
             <ConfirmButton
               label="Transfer ownership"
               confirm={`Make ${user.name} the owner? You become an admin at once.`}
-              busy={busy}
+              busy={change.busy}
               danger
               onConfirm={async () => {
-                await run('Transferring ownership', () => api.PATCH('/api/v1/client/users/{id}', { ...path, body: { role: 1 } }), `${user.name} is the owner now.`);
+                await change.run('Transferring ownership', () => api.PATCH('/api/v1/client/users/{id}', { ...path, body: { role: 1 } }), `${user.name} is the owner now.`);
                 // Your own role changed (owner to admin): ask who is signed in again (a session the change ended signs out).
                 await loadSession(api).catch(() => undefined);
               }}
@@ -182,12 +156,12 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
             <ConfirmButton
               label="Change role"
               confirm={`Make ${user.name} a ${newRoleName}? ${keyCount(ending)} will be disabled, and their sessions end.`}
-              busy={busy}
+              busy={change.busy}
               danger
               onConfirm={changeRole}
             />
           ) : (
-            <button type="button" class="st-small" disabled={busy || newRole === user.role} onClick={changeRole}>
+            <button type="button" class="small" disabled={change.busy || newRole === user.role} onClick={changeRole}>
               Change role
             </button>
           )}
@@ -195,16 +169,16 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
             label="Remove"
             name={`Remove ${user.name}`}
             confirm={`Remove ${user.name}? Their sessions end at once${ending > 0 ? `, and ${keyCount(ending)} will be disabled` : ''}.`}
-            busy={busy}
+            busy={change.busy}
             danger
             onConfirm={() =>
-              run('Removing the user', () => api.DELETE('/api/v1/client/users/{id}', path), `${user.name} removed${ending > 0 ? `; ${keyCount(ending)} disabled` : ''}.`)
+              change.run('Removing the user', () => api.DELETE('/api/v1/client/users/{id}', path), `${user.name} removed${ending > 0 ? `; ${keyCount(ending)} disabled` : ''}.`)
             }
           />
-          <FieldError id={`${roleId}-error`} message={roleError} />
+          <FieldError id={roleId} message={roleError} />
         </div>
       )}
-      <FailureAlert failure={failure} shownAt={['role']} />
+      <FailureAlert failure={change.failure} shownAt={['role']} />
     </li>
   );
 }
@@ -212,62 +186,39 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
 function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => void }) {
   const empty = { email: '', name: '', role: 3 as InviteRole };
   const [draft, setDraft] = useState(empty);
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const [busy, setBusy] = useState(false);
+  const invite = useAction(async () => {
+    const answer = await answerOf(api.POST('/api/v1/client/users', { body: { ...draft, email: draft.email.trim(), name: draft.name.trim() } }), 'Inviting');
+    setDraft(empty);
+    // The same answer whether or not the address has an account with another client (then it joins no list).
+    onInvited(`The invitation to ${answer.data.email} as ${answer.data.role_name} is on its way; its link works for 72 hours.`);
+  });
 
-  async function invite(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const answer = await answerOf(api.POST('/api/v1/client/users', { body: { ...draft, email: draft.email.trim(), name: draft.name.trim() } }), 'Inviting');
-      setDraft(empty);
-      // The same answer whether or not the address has an account with another client (then it joins no list).
-      onInvited(`The invitation to ${answer.data.email} as ${answer.data.role_name} is on its way; its link works for 72 hours.`);
-    } catch (error) {
-      setFailure(failureOfError(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const field = (key: 'email' | 'name' | 'role') => {
-    const error = fieldErrorOf(failure, key);
-    return { error, attrs: error ? { 'aria-invalid': true as const, 'aria-describedby': `st-invite-${key}-error` } : {} };
-  };
-  const email = field('email');
-  const name = field('name');
-  const role = field('role');
   return (
     <section class="card st-section" aria-labelledby="st-invite-title">
       <h2 id="st-invite-title">Invite a user</h2>
-      <form class="st-inline" noValidate onSubmit={invite}>
-        <div class="st-field">
-          <label for="st-invite-email">E-mail address</label>
-          <input id="st-invite-email" type="email" autocomplete="off" value={draft.email} {...email.attrs} onInput={(event) => setDraft({ ...draft, email: event.currentTarget.value })} />
-          <FieldError id="st-invite-email-error" message={email.error} />
-        </div>
-        <div class="st-field">
-          <label for="st-invite-name">Name</label>
-          <input id="st-invite-name" type="text" autocomplete="off" value={draft.name} maxLength={200} {...name.attrs} onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })} />
-          <FieldError id="st-invite-name-error" message={name.error} />
-        </div>
-        <div class="st-field">
-          <label for="st-invite-role">Role</label>
-          <select id="st-invite-role" value={draft.role} {...role.attrs} onChange={(event) => setDraft({ ...draft, role: Number(event.currentTarget.value) as InviteRole })}>
-            {ROLE_CHOICES.map((choice) => (
-              <option key={choice.role} value={choice.role}>
-                {choice.name}: {choice.does}
-              </option>
-            ))}
-          </select>
-          <FieldError id="st-invite-role-error" message={role.error} />
-        </div>
-        <FailureAlert failure={failure} shownAt={INVITE_FIELDS} />
-        <button type="submit" disabled={busy}>
+      <Form class="narrow-form" noValidate onSubmit={invite.run} failure={invite.failure}>
+        <Field id="st-invite-email" label="E-mail address" name="email">
+          {(control) => <input {...control} type="email" autocomplete="off" value={draft.email} onInput={(event) => setDraft({ ...draft, email: event.currentTarget.value })} />}
+        </Field>
+        <Field id="st-invite-name" label="Name" name="name">
+          {(control) => <input {...control} type="text" autocomplete="off" value={draft.name} maxLength={200} onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })} />}
+        </Field>
+        <Field id="st-invite-role" label="Role" name="role">
+          {(control) => (
+            <select {...control} value={draft.role} onChange={(event) => setDraft({ ...draft, role: Number(event.currentTarget.value) as InviteRole })}>
+              {ROLE_CHOICES.map((choice) => (
+                <option key={choice.role} value={choice.role}>
+                  {choice.name}: {choice.does}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <FailureAlert />
+        <button type="submit" disabled={invite.busy}>
           Send invitation
         </button>
-      </form>
+      </Form>
     </section>
   );
 }
