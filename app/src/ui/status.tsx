@@ -11,8 +11,13 @@ export function Done({ text }: { text: string }) {
 }
 
 /** A load's state while it has no data: "Loading…", or why it failed. With data it shows its failure only (a reload's). */
-export function LoadStatus({ loaded }: { loaded: Pick<Loaded<unknown>, 'data' | 'failure' | 'loading'> }) {
-  if (loaded.failure) return <FailureAlert failure={loaded.failure} />;
+export function LoadStatus(props: {
+  loaded: Pick<Loaded<unknown>, 'data' | 'failure' | 'loading'>;
+  /** The error keys a form of the page shows at its fields (a list's filters). */
+  shownAt?: readonly string[];
+}) {
+  const { loaded, shownAt } = props;
+  if (loaded.failure) return <FailureAlert failure={loaded.failure} shownAt={shownAt} />;
   if (loaded.data === undefined) return <p aria-busy="true">Loading…</p>;
   return null;
 }

@@ -34,7 +34,7 @@ export const executionsJourney: Journey = {
 
     // Retry: the answer is shown, the list read again, and the API says the failed one is retried (7).
     await page.click(`#ct-executions-table button[aria-label="Retry #${failed.id}"]`);
-    await page.waitForFunction(`document.querySelector('.ct-done')?.textContent.startsWith('Execution #${failed.id} is retried')`, { timeout: 10_000 });
+    await page.waitForFunction(`document.querySelector('.success')?.textContent.startsWith('Execution #${failed.id} is retried')`, { timeout: 10_000 });
     const retried = await callApi(ctx, 'GET', '/client/executions?status=7');
     if (!(retried.json?.data?.executions as { id: number }[]).some((e) => e.id === failed.id)) problems.push(`execution ${failed.id} is not retried (7) after Retry`);
 
