@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
-import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
-import { FailureAlert } from '../../ui/failure-alert.js';
-import { When } from '../../ui/when.js';
+import { answerOf } from '../../data/answer.js';
+import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
+import { PageHead } from '../../ui/page-head.js';
+import { LoadStatus } from '../../ui/status.js';
+import { When } from '../../ui/when.js';
 import { EmailFrame } from './email-frame.js';
 import { StatusLogs } from './status-logs.js';
 
@@ -19,43 +20,28 @@ export function engagementOf(email: SentEmail) {
 /** A sent e-mail (`/app/sent-email?id=<uuid>`): the message as sent, its status history, and which opens and clicks were machines'. */
 export function SentEmailPage({ api, params }: PageProps) {
   const id = params['id'] ?? '';
-  const [email, setEmail] = useState<SentEmail | undefined>();
-  const [failure, setFailure] = useState<Failure | undefined>();
-
-  useEffect(() => {
-    let current = true;
-    setEmail(undefined);
-    setFailure(id ? undefined : { message: 'No e-mail named: open one from a contact’s activity.', errors: [] });
-    if (!id) return;
-    answerOf(api.GET('/api/v1/client/sent-emails/{id}', { params: { path: { id } } }), 'Reading the e-mail').then(
-      (answer) => current && setEmail(answer.data),
-      (error: unknown) => current && setFailure(failureOfError(error)),
-    );
-    return () => {
-      current = false;
-    };
+  const loaded = useLoad(async (signal) => {
+    if (!id) throw new Error('No e-mail named: open one from a contact’s activity.');
+    return (await answerOf(api.GET('/api/v1/client/sent-emails/{id}', { params: { path: { id } }, signal }), 'Reading the e-mail')).data;
   }, [api, id]);
+  const email = loaded.data;
 
   if (!email) {
     return (
       <section aria-labelledby="ct-sent-title">
-        <h1 id="ct-sent-title">Sent e-mail</h1>
-        <FailureAlert failure={failure} />
-        {!failure && <p aria-busy="true">Loading…</p>}
+        <PageHead id="ct-sent-title" title="Sent e-mail" />
+        <LoadStatus loaded={loaded} />
       </section>
     );
   }
   const engagement = engagementOf(email);
   return (
     <section aria-labelledby="ct-sent-title">
-      <div class="page-head">
-        <h1 id="ct-sent-title" class="ct-break">
-          {email.subject || 'Sent e-mail (erased)'}
-        </h1>
+      <PageHead id="ct-sent-title" title={<span class="wrap-anywhere">{email.subject || 'Sent e-mail (erased)'}</span>}>
         <Link page="contact" params={{ id: String(email.contact_id) }}>
           The contact
         </Link>
-      </div>
+      </PageHead>
       <div class="cards">
         <section class="card" aria-labelledby="ct-sent-facts-title">
           <h2 id="ct-sent-facts-title">The e-mail</h2>
@@ -66,9 +52,9 @@ export function SentEmailPage({ api, params }: PageProps) {
               <When at={email.status_updated_at} />
             </dd>
             <dt>From</dt>
-            <dd class="ct-break">{email.from_email}</dd>
+            <dd class="wrap-anywhere">{email.from_email}</dd>
             <dt>To</dt>
-            <dd class="ct-break">{email.to_email || '(erased)'}</dd>
+            <dd class="wrap-anywhere">{email.to_email || '(erased)'}</dd>
             <dt>Template</dt>
             <dd>{email.email_template_name}</dd>
             <dt>Queued</dt>
@@ -78,7 +64,7 @@ export function SentEmailPage({ api, params }: PageProps) {
             <dt>Workflow run</dt>
             <dd>#{email.execution_id}</dd>
             <dt>SES message id</dt>
-            <dd class="ct-break">{email.provider_message_id ?? '—'}</dd>
+            <dd class="wrap-anywhere">{email.provider_message_id ?? '—'}</dd>
           </dl>
         </section>
         <section class="card" aria-labelledby="ct-sent-engagement-title">
