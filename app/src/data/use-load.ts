@@ -18,7 +18,14 @@ export interface Loaded<T> {
  * `api.GET(path, { signal })`); a newer read, a reload or leaving the page aborts the older one, so an answer that
  * arrives late never overwrites a newer one. `load` may throw a Failure-like error (answerOf's ApiFailure).
  */
-export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, inputs: readonly unknown[]): Loaded<T> {
+export function useLoad<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  inputs: readonly unknown[],
+  options: {
+    /** Keep the data on screen while other inputs are read (a period switch), instead of "Loading…" in its place. */
+    keep?: boolean;
+  } = {},
+): Loaded<T> {
   const [state, setState] = useState<{ data: T | undefined; failure: Failure | undefined; loading: boolean }>({
     data: undefined,
     failure: undefined,
@@ -45,7 +52,7 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, inputs: re
   }, []);
 
   useEffect(() => {
-    read(true);
+    read(!options.keep);
     return () => running.current?.abort();
     // The caller names what the read depends on, as with useEffect.
   }, inputs);

@@ -1,9 +1,12 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { BOUNCE_RATE_LIMIT, COMPLAINT_RATE_LIMIT, MINIMUM_SAMPLE_SENDS, WARNING_SHARE } from '../../../shared/domain/tracking/deliverability.js';
 import type { Api } from '../api/client.js';
 import type { components } from '../api/openapi.js';
 import { Link } from '../components/link.js';
 import { type ChartSeries, StatsChart, StatsTable } from '../components/stats-chart.js';
+import { useLoad } from '../data/use-load.js';
+import { PageHead } from '../ui/page-head.js';
+import { LoadStatus } from '../ui/status.js';
 
 type Stats = components['schemas']['Stats'];
 type Deliverability = components['schemas']['Deliverability'];
@@ -43,11 +46,11 @@ export const percent = (rate: number | null | undefined): string => (rate === nu
 /** Nothing happened in the range: no event received and nothing sent. */
 export const isEmpty = (stats: Stats): boolean => stats.totals.sent === 0 && Object.values(stats.events).every((count) => count === 0);
 
-async function loadOverview(api: Api, days: RangeDays): Promise<Overview> {
+async function loadOverview(api: Api, days: RangeDays, signal: AbortSignal): Promise<Overview> {
   const [stats, settings, failed] = await Promise.all([
-    api.GET('/api/v1/client/stats', { params: { query: rangeOf(days) } }),
-    api.GET('/api/v1/client/settings'),
-    api.GET('/api/v1/client/executions', { params: { query: { status: '4', per_page: '1' } } }),
+    api.GET('/api/v1/client/stats', { params: { query: rangeOf(days) }, signal }),
+    api.GET('/api/v1/client/settings', { signal }),
+    api.GET('/api/v1/client/executions', { params: { query: { status: '4', per_page: '1' } }, signal }),
   ]);
   if (!stats.data) throw new Error(stats.error?.message ?? `Statistics could not be read (${stats.response.status})`);
   if (!settings.data && settings.response.status !== 404) {
@@ -60,26 +63,12 @@ async function loadOverview(api: Api, days: RangeDays): Promise<Overview> {
 /** The overview (issue 25 §1): the range's chart, its rates with machines apart, deliverability and failures. */
 export function OverviewPage({ api }: { api: Api }) {
   const [days, setDays] = useState<RangeDays>(30);
-  const [overview, setOverview] = useState<Overview | undefined>();
-  const [failure, setFailure] = useState<string | undefined>();
-  const [loads, setLoads] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    setFailure(undefined);
-    loadOverview(api, days).then(
-      (loaded) => current && setOverview(loaded),
-      (error: unknown) => current && setFailure(error instanceof Error ? error.message : String(error)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, days, loads]);
+  // The figures of the period before stay while another period is read.
+  const overview = useLoad((signal) => loadOverview(api, days, signal), [api, days], { keep: true });
 
   return (
     <section aria-labelledby="overview-title">
-      <div class="page-head">
-        <h1 id="overview-title">Overview</h1>
+      <PageHead id="overview-title" title="Overview">
         <fieldset class="ranges">
           <legend>Period</legend>
           {RANGES.map((range) => (
@@ -89,17 +78,12 @@ export function OverviewPage({ api }: { api: Api }) {
             </label>
           ))}
         </fieldset>
-        <button type="button" class="refresh" onClick={() => setLoads((n) => n + 1)}>
+        <button type="button" class="refresh" onClick={overview.reload}>
           Refresh
         </button>
-      </div>
-      {failure && (
-        <p role="alert" class="error">
-          {failure}
-        </p>
-      )}
-      {!overview && !failure && <p aria-busy="true">Loading…</p>}
-      {overview && <OverviewBody overview={overview} days={days} />}
+      </PageHead>
+      <LoadStatus loaded={overview} />
+      {overview.data && <OverviewBody overview={overview.data} days={days} />}
     </section>
   );
 }
