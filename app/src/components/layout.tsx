@@ -1,30 +1,23 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import type { DashboardPage } from '../../../shared/http/dashboard-pages.js';
 import type { Api } from '../api/client.js';
 import { entryOf, SIGNED_IN_PAGES } from '../page.js';
+import { useAction } from '../data/use-action.js';
 import { type SignedIn, can, signOut } from '../session.js';
+import { FailureAlert } from '../ui/failure-alert.js';
 import { Link } from './link.js';
 
 /** The signed-in frame: the client, the user's name and role, sign out, and the navigation (by role). */
 export function Layout(props: { api: Api; signedIn: SignedIn; page: DashboardPage | undefined; children: ComponentChildren }) {
   const { api, signedIn, page, children } = props;
-  const [failure, setFailure] = useState<string | undefined>();
+  const signingOut = useAction(() => signOut(api));
   const { user, client } = signedIn;
   const title = page ? entryOf(page).title : undefined;
 
   useEffect(() => {
     document.title = title ? `${title} · ${client.name}` : client.name;
   }, [title, client.name]);
-
-  async function onSignOut() {
-    setFailure(undefined);
-    try {
-      await signOut(api);
-    } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
-    }
-  }
 
   const links = SIGNED_IN_PAGES.filter((entry) => entry.nav && can(signedIn, entry.permission ?? 'read'));
   return (
@@ -47,15 +40,15 @@ export function Layout(props: { api: Api; signedIn: SignedIn; page: DashboardPag
           <span>
             {user.name} <span class="role">{user.role_name}</span>
           </span>
-          <button type="button" onClick={onSignOut}>
+          <button type="button" onClick={signingOut.run}>
             Sign out
           </button>
         </div>
       </header>
-      {failure && (
-        <p role="alert" class="error banner">
-          {failure}
-        </p>
+      {signingOut.failure && (
+        <div class="banner">
+          <FailureAlert failure={signingOut.failure} />
+        </div>
       )}
       <main id="content" tabIndex={-1}>
         {children}
