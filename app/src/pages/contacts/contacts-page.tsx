@@ -1,11 +1,15 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
-import { navigate, type PageParams } from '../../router.js';
+import { answerOf, type Failure } from '../../data/answer.js';
+import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
-import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
-import { FailureAlert } from '../../ui/failure-alert.js';
-import { FieldError, invalidProps } from '../../ui/field-error.js';
+import { navigate, type PageParams } from '../../router.js';
+import { DataTable } from '../../ui/data-table.js';
+import { Field } from '../../ui/field.js';
+import { Form } from '../../ui/form.js';
+import { PageHead } from '../../ui/page-head.js';
+import { LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
 
 type Contact = components['schemas']['Contact'];
@@ -34,92 +38,22 @@ export function listQueryOf(filters: Filters, cursor: string): ListQuery {
   return query;
 }
 
-/** Contacts (issue 25 §1): search by e-mail prefix, subscription and source; cursor pages; each row opens the contact. */
+/** Contacts: search by e-mail prefix, subscription and source; cursor pages; each row opens the contact. */
 export function ContactsPage({ api, params }: PageProps) {
   const filters = filtersOf(params);
   const cursor = params['cursor'] ?? '';
-  const [draft, setDraft] = useState<Filters>(filters);
-  const [page, setPage] = useState<{ contacts: Contact[]; next: string | null } | undefined>();
-  const [failure, setFailure] = useState<Failure | undefined>();
   const asked = JSON.stringify([filters, cursor]);
-
-  useEffect(() => {
-    let current = true;
-    setDraft(filters);
-    setPage(undefined);
-    setFailure(undefined);
-    answerOf(api.GET('/api/v1/client/contacts', { params: { query: listQueryOf(filters, cursor) } }), 'Reading the contacts').then(
-      (answer) => current && setPage({ contacts: answer.data.contacts, next: answer.data.next_cursor }),
-      (error: unknown) => current && setFailure(failureOfError(error)),
-    );
-    return () => {
-      current = false;
-    };
-    // `asked` stands for the filters and the cursor.
+  const loaded = useLoad(async (signal) => {
+    const answer = await answerOf(api.GET('/api/v1/client/contacts', { params: { query: listQueryOf(filters, cursor) }, signal }), 'Reading the contacts');
+    return { contacts: answer.data.contacts, next: answer.data.next_cursor };
   }, [api, asked]);
+  const page = loaded.data;
 
-  function onSearch(event: Event) {
-    event.preventDefault();
-    navigate('contacts', { ...draft, email_prefix: draft.email_prefix.trim() });
-  }
-
-  const prefixError = fieldErrorOf(failure, 'email_prefix');
-  const subscribedError = fieldErrorOf(failure, 'is_subscribed');
-  const sourceError = fieldErrorOf(failure, 'source');
   return (
     <section aria-labelledby="ct-contacts-title">
-      <div class="page-head">
-        <h1 id="ct-contacts-title">Contacts</h1>
-      </div>
-      <form class="ct-filters" role="search" aria-label="Search contacts" onSubmit={onSearch}>
-        <div class="ct-field">
-          <label for="ct-email-prefix">E-mail starts with</label>
-          <input
-            id="ct-email-prefix"
-            type="search"
-            value={draft.email_prefix}
-            autocomplete="off"
-            spellcheck={false}
-            onInput={(event) => setDraft({ ...draft, email_prefix: event.currentTarget.value })}
-            {...invalidProps('ct-email-prefix-error', prefixError)}
-          />
-          <FieldError id="ct-email-prefix-error" message={prefixError} />
-        </div>
-        <div class="ct-field">
-          <label for="ct-subscribed">Subscription</label>
-          <select
-            id="ct-subscribed"
-            value={draft.is_subscribed}
-            onChange={(event) => setDraft({ ...draft, is_subscribed: event.currentTarget.value })}
-            {...invalidProps('ct-subscribed-error', subscribedError)}
-          >
-            <option value="">Any</option>
-            <option value="true">Subscribed</option>
-            <option value="false">Unsubscribed</option>
-          </select>
-          <FieldError id="ct-subscribed-error" message={subscribedError} />
-        </div>
-        <div class="ct-field">
-          <label for="ct-source">Source</label>
-          <select
-            id="ct-source"
-            value={draft.source}
-            onChange={(event) => setDraft({ ...draft, source: event.currentTarget.value })}
-            {...invalidProps('ct-source-error', sourceError)}
-          >
-            <option value="">Any</option>
-            {SOURCES.map((source) => (
-              <option key={source} value={source}>
-                {source}
-              </option>
-            ))}
-          </select>
-          <FieldError id="ct-source-error" message={sourceError} />
-        </div>
-        <button type="submit">Search</button>
-      </form>
-      <FailureAlert failure={failure} shownAt={FILTERS} />
-      {!page && !failure && <p aria-busy="true">Loading…</p>}
+      <PageHead id="ct-contacts-title" title="Contacts" />
+      <SearchForm key={asked} filters={filters} failure={loaded.failure} />
+      <LoadStatus loaded={loaded} shownAt={FILTERS} />
       {page && <ContactsTable contacts={page.contacts} searched={Object.values(filters).some(Boolean)} />}
       {page && (page.next || cursor) && (
         <nav class="ct-pages" aria-label="Pages of contacts">
@@ -142,6 +76,42 @@ export function ContactsPage({ api, params }: PageProps) {
   );
 }
 
+/** The search, as a draft until Search puts it in the address (drawn again, from the address, when it changes). */
+function SearchForm(props: { filters: Filters; failure: Failure | undefined }) {
+  const [draft, setDraft] = useState<Filters>(props.filters);
+  return (
+    <Form class="filters" role="search" aria-label="Search contacts" failure={props.failure} onSubmit={() => navigate('contacts', { ...draft, email_prefix: draft.email_prefix.trim() })}>
+      <Field id="ct-email-prefix" label="E-mail starts with" name="email_prefix">
+        {(control) => (
+          <input {...control} type="search" value={draft.email_prefix} autocomplete="off" spellcheck={false} onInput={(event) => setDraft({ ...draft, email_prefix: event.currentTarget.value })} />
+        )}
+      </Field>
+      <Field id="ct-subscribed" label="Subscription" name="is_subscribed">
+        {(control) => (
+          <select {...control} value={draft.is_subscribed} onChange={(event) => setDraft({ ...draft, is_subscribed: event.currentTarget.value })}>
+            <option value="">Any</option>
+            <option value="true">Subscribed</option>
+            <option value="false">Unsubscribed</option>
+          </select>
+        )}
+      </Field>
+      <Field id="ct-source" label="Source" name="source">
+        {(control) => (
+          <select {...control} value={draft.source} onChange={(event) => setDraft({ ...draft, source: event.currentTarget.value })}>
+            <option value="">Any</option>
+            {SOURCES.map((source) => (
+              <option key={source} value={source}>
+                {source}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <button type="submit">Search</button>
+    </Form>
+  );
+}
+
 function ContactsTable({ contacts, searched }: { contacts: Contact[]; searched: boolean }) {
   if (contacts.length === 0) {
     return (
@@ -153,40 +123,29 @@ function ContactsTable({ contacts, searched }: { contacts: Contact[]; searched: 
     );
   }
   return (
-    <div class="ct-scroll">
-      <table id="ct-contacts-table" class="ct-table">
-        <caption>Contacts, by id</caption>
-        <thead>
-          <tr>
-            <th scope="col">E-mail</th>
-            <th scope="col">Name</th>
-            <th scope="col">Subscription</th>
-            <th scope="col">Source</th>
-            <th scope="col">Health</th>
-            <th scope="col">Tags</th>
-            <th scope="col">Last activity</th>
-          </tr>
-        </thead>
-        <tbody>
-          {contacts.map((contact) => (
-            <tr key={contact.id}>
-              <th scope="row">
-                <Link page="contact" params={{ id: String(contact.id) }}>
-                  {contact.email}
-                </Link>
-              </th>
-              <td>{[contact.first_name, contact.last_name].filter(Boolean).join(' ') || '—'}</td>
-              <td>{contact.is_subscribed ? 'Subscribed' : 'Unsubscribed'}</td>
-              <td>{SOURCES[contact.source] ?? contact.source}</td>
-              <td>{contact.health_score}</td>
-              <td>{contact.tags.join(', ') || '—'}</td>
-              <td>
-                <When at={contact.last_activity_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      id="ct-contacts-table"
+      label="Contacts table"
+      caption="Contacts, by id"
+      rows={contacts}
+      rowKey={(contact) => contact.id}
+      columns={[
+        {
+          head: 'E-mail',
+          rowHeader: true,
+          cell: (contact) => (
+            <Link page="contact" params={{ id: String(contact.id) }}>
+              {contact.email}
+            </Link>
+          ),
+        },
+        { head: 'Name', cell: (contact) => [contact.first_name, contact.last_name].filter(Boolean).join(' ') || '—' },
+        { head: 'Subscription', cell: (contact) => (contact.is_subscribed ? 'Subscribed' : 'Unsubscribed') },
+        { head: 'Source', cell: (contact) => SOURCES[contact.source] ?? contact.source },
+        { head: 'Health', cell: (contact) => contact.health_score },
+        { head: 'Tags', cell: (contact) => contact.tags.join(', ') || '—' },
+        { head: 'Last activity', cell: (contact) => <When at={contact.last_activity_at} /> },
+      ]}
+    />
   );
 }
