@@ -104,7 +104,12 @@ function tally(): { stop: () => Tally } {
       }
     }
   });
-  return { stop: () => (stop(), t) };
+  return {
+    stop: () => {
+      stop();
+      return t;
+    },
+  };
 }
 
 async function inWaves<T>(items: readonly T[], inFlight: number, fn: (item: T) => Promise<unknown>): Promise<void> {

@@ -65,14 +65,31 @@ export class EngineMeter {
     const calls = () => this.scopes.getStore() ?? this.unscoped;
     return {
       queue: {
-        send: (name, message, options) => ((calls().sqs += 1), queue.send(name, message, options)),
-        sendBatch: (name, messages) => ((calls().sqs += Math.ceil(messages.length / MAX_QUEUE_BATCH)), queue.sendBatch(name, messages)),
+        send: (name, message, options) => {
+          calls().sqs += 1;
+          return queue.send(name, message, options);
+        },
+        sendBatch: (name, messages) => {
+          calls().sqs += Math.ceil(messages.length / MAX_QUEUE_BATCH);
+          return queue.sendBatch(name, messages);
+        },
       },
       scheduler: {
-        scheduleAt: (instant, name, message, scheduleName) => ((calls().schedules += 1), scheduler.scheduleAt(instant, name, message, scheduleName)),
-        cancel: (scheduleName) => ((calls().schedules += 1), scheduler.cancel(scheduleName)),
+        scheduleAt: (instant, name, message, scheduleName) => {
+          calls().schedules += 1;
+          return scheduler.scheduleAt(instant, name, message, scheduleName);
+        },
+        cancel: (scheduleName) => {
+          calls().schedules += 1;
+          return scheduler.cancel(scheduleName);
+        },
       },
-      mailer: { send: (email) => ((calls().ses += 1), mailer.send(email)) },
+      mailer: {
+        send: (email) => {
+          calls().ses += 1;
+          return mailer.send(email);
+        },
+      },
     };
   }
 

@@ -53,7 +53,10 @@ function countRateWindows(): () => number {
   const counter = getContainer().use(rateCounter);
   const add = counter.add.bind(counter);
   let count = 0;
-  counter.add = (window) => ((count += 1), add(window));
+  counter.add = (window) => {
+    count += 1;
+    return add(window);
+  };
   return () => count;
 }
 
@@ -76,7 +79,8 @@ async function main(): Promise<void> {
     // bench:rate-limit): each bench client gets the operator's highest override, so a burst is never answered 429.
     // The limit's one counter write per request still runs and is counted.
     const newBenchClient = async (plan?: SubscriptionPlan['tier']) => {
-      const created = await createClient(clientAdminDeps(), { email: `bench-${(clients += 1)}@example.com`, name: 'Bench', ...(plan ? { plan } : {}) });
+      clients += 1;
+      const created = await createClient(clientAdminDeps(), { email: `bench-${clients}@example.com`, name: 'Bench', ...(plan ? { plan } : {}) });
       await setClientRateLimits(clientAdminDeps(), created.id, {
         api_requests_per_second: MAX_REQUESTS_PER_SECOND,
         event_requests_per_second: MAX_REQUESTS_PER_SECOND,
@@ -155,7 +159,7 @@ async function main(): Promise<void> {
 
     const imported = ONLY === 'engine' ? undefined : await runImport(send, newClient, runtime, latency);
 
-    let engine;
+    let engine: Awaited<ReturnType<typeof runEngineBench>> | undefined;
     if (ONLY !== 'import') {
       latency.set(0);
       console.log(`\n== Engine: ${ENGINE_EVENTS} events through the local runtime ==`);
@@ -282,7 +286,7 @@ async function runMethod(send: Send, key: string, method: Method, phase: Phase, 
     }
     return;
   }
-  let res;
+  let res: Awaited<ReturnType<typeof send>>;
   if (method === 'bulk') res = await send('POST', '/client/contacts/bulk', key, { json: { contacts } });
   else {
     const form = new FormData();

@@ -42,7 +42,10 @@ export function ruleCapacity(writes: readonly ItemWrite[]): Pick<Capacity, 'rule
     const bytes = Math.max(w.before ? itemBytes(w.before) : 0, w.after ? itemBytes(w.after) : 0);
     const units = writeUnits(bytes, w.transactional);
     ruleWrite += units;
-    if (w.counter) (counterItems += 1), (counterWrite += units);
+    if (w.counter) {
+      counterItems += 1;
+      counterWrite += units;
+    }
   }
   return { ruleWrite, counterItems, counterWrite };
 }

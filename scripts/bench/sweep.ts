@@ -67,7 +67,9 @@ async function seed(db: DynamoDBDocumentClient, count: number): Promise<void> {
   let next = 0;
   const writer = async () => {
     while (next < items.length) {
-      let puts = items.slice(next, (next += 25)).map((Item) => ({ PutRequest: { Item } }));
+      const start = next;
+      next += 25;
+      let puts = items.slice(start, next).map((Item) => ({ PutRequest: { Item } }));
       while (puts.length > 0) {
         const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: puts } }));
         puts = (out.UnprocessedItems?.[TABLE] ?? []) as typeof puts;
@@ -229,7 +231,10 @@ async function main(): Promise<void> {
     const counter = new RequestCounter();
     const db = createDocumentClient({ region: REGION, endpoint: dynamo.endpoint, counter });
     if (DYNAMO_LATENCY_MS > 0) {
-      db.middlewareStack.add((next) => async (args) => (await sleep(DYNAMO_LATENCY_MS), next(args)), {
+      db.middlewareStack.add((next) => async (args) => {
+        await sleep(DYNAMO_LATENCY_MS);
+        return next(args);
+      }, {
         step: 'finalizeRequest',
         name: 'benchLatency',
         priority: 'low',

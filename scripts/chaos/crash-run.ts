@@ -226,7 +226,10 @@ async function waitQuiet(
   // Listing executions reads up to 1 000 index entries a shard: poll lightly, or the poll slows the engine it measures.
   for (;;) {
     const [all, queued, executing] = await Promise.all([total(base, apiKey, ''), total(base, apiKey, '&status=1'), total(base, apiKey, '&status=2')]);
-    if (Date.now() - lastLog > 10_000) (log(`executions ${JSON.stringify({ all, queued, executing })}`), (lastLog = Date.now()));
+    if (Date.now() - lastLog > 10_000) {
+      log(`executions ${JSON.stringify({ all, queued, executing })}`);
+      lastLog = Date.now();
+    }
     if ((all >= expected && queued + executing === 0) || Date.now() > until) {
       last = await executionFigures(base, apiKey);
       return last;
