@@ -11,11 +11,12 @@ export interface ControlProps {
 
 /**
  * The one place a control is tied to its error and hint: `aria-describedby` names the error first (`<id>-error`),
- * then the hint (`<id>-hint`); `aria-invalid` while the API refuses it. Also for a group (a fieldset of radios).
+ * then the hint (`<id>-hint`), then any other description; `aria-invalid` while the API refuses it. Also for a group
+ * (a fieldset of radios).
  */
-export function controlPropsOf(id: string, error: string | undefined, hasHint: boolean): ControlProps {
-  const describedBy = [error ? `${id}-error` : '', hasHint ? `${id}-hint` : ''].filter(Boolean).join(' ');
-  return { id, ...(describedBy ? { 'aria-describedby': describedBy } : {}), ...(error ? { 'aria-invalid': true as const } : {}) };
+export function controlPropsOf(id: string, error: string | undefined, hasHint: boolean, describedBy: readonly string[] = []): ControlProps {
+  const described = [error ? `${id}-error` : '', hasHint ? `${id}-hint` : '', ...describedBy].filter(Boolean).join(' ');
+  return { id, ...(described ? { 'aria-describedby': described } : {}), ...(error ? { 'aria-invalid': true as const } : {}) };
 }
 
 /** The error of a control or group, under it, where controlPropsOf points (`<id>-error`). */
@@ -40,6 +41,8 @@ export function Field(props: {
   hint?: ComponentChildren;
   failure?: Failure | undefined;
   check?: boolean;
+  /** Ids of other elements that describe the control (a paragraph above the form), after its error and hint. */
+  describedBy?: readonly string[];
   class?: string;
   children: (control: ControlProps) => ComponentChildren;
 }) {
@@ -47,7 +50,7 @@ export function Field(props: {
   const form = useFormState();
   if (name && form) form.shown.add(name);
   const error = name ? fieldErrorOf(props.failure ?? form?.failure, name) : undefined;
-  const control = children(controlPropsOf(id, error, hint !== undefined));
+  const control = children(controlPropsOf(id, error, hint !== undefined, props.describedBy));
   const labelled = <label for={id}>{label}</label>;
   return (
     <div class={[check ? 'field check' : 'field', props.class].filter(Boolean).join(' ')}>

@@ -1,11 +1,12 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
-import { StatusLogs } from '../sent-email/status-logs.js';
-import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
+import { answerOf } from '../../data/answer.js';
+import { useAction } from '../../data/use-action.js';
+import { useLoad } from '../../data/use-load.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { When } from '../../ui/when.js';
+import { StatusLogs } from '../sent-email/status-logs.js';
 
 export type ActivityItem = components['schemas']['ActivityItem'];
 type Topic = components['schemas']['Topic'];
@@ -16,36 +17,27 @@ export const ACTIVITY_PAGE = 20;
 /**
  * The contact's activity (GET /client/contacts/{id}/activity), newest first: events, workflow runs with their status
  * and reason, sent e-mails with their status logs, and subscription and topic choices. Older pages are added below.
- * `reload` changes after the page changed the contact (a subscription), to read the timeline again from the top.
+ * `changes` counts the page's changes to the contact (a subscription): each reads the timeline again from the top.
  */
-export function ActivityTimeline({ api, contactId, topics, reload }: { api: Api; contactId: string; topics: Topic[]; reload: number }) {
-  const [items, setItems] = useState<ActivityItem[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [failure, setFailure] = useState<Failure | undefined>();
-  /** The latest read: an older answer arriving late is dropped. */
-  const latest = useRef(0);
-
-  async function read(cursor: string | null) {
-    const mine = ++latest.current;
-    setLoading(true);
-    setFailure(undefined);
-    try {
-      const query = cursor ? { limit: ACTIVITY_PAGE, cursor } : { limit: ACTIVITY_PAGE };
-      const answer = await answerOf(api.GET('/api/v1/client/contacts/{id}/activity', { params: { path: { id: contactId }, query } }), 'Reading the activity');
-      if (mine !== latest.current) return;
-      setItems((before) => (cursor ? [...before, ...answer.data.items] : answer.data.items));
-      setNext(answer.data.next_cursor);
-    } catch (error) {
-      if (mine === latest.current) setFailure(failureOfError(error));
-    } finally {
-      if (mine === latest.current) setLoading(false);
-    }
-  }
-
-  useEffect(() => {
-    void read(null);
-  }, [api, contactId, reload]);
+export function ActivityTimeline({ api, contactId, topics, changes }: { api: Api; contactId: string; topics: Topic[]; changes: number }) {
+  const read = async (cursor: string | null, signal?: AbortSignal) => {
+    const query = cursor ? { limit: ACTIVITY_PAGE, cursor } : { limit: ACTIVITY_PAGE };
+    const answer = await answerOf(api.GET('/api/v1/client/contacts/{id}/activity', { params: { path: { id: contactId }, query }, signal }), 'Reading the activity');
+    return { items: answer.data.items, next: answer.data.next_cursor };
+  };
+  // The items shown stay while the timeline is read again after a change.
+  const timeline = useLoad((signal) => read(null, signal), [api, contactId, changes], { keep: true });
+  const older = useAction(async () => {
+    const next = timeline.data?.next;
+    if (!next) return;
+    const page = await read(next);
+    // Added only to the list it continues (a reread from the top since then has its own cursor).
+    timeline.update((was) => (was.next === next ? { items: [...was.items, ...page.items], next: page.next } : was));
+  });
+  const items = timeline.data?.items ?? [];
+  const next = timeline.data?.next ?? null;
+  const loading = timeline.loading || older.busy;
+  const failure = timeline.failure ?? older.failure;
 
   const topicName = (id: number) => topics.find((topic) => topic.id === id)?.name ?? `Topic ${id}`;
   return (
@@ -64,7 +56,7 @@ export function ActivityTimeline({ api, contactId, topics, reload }: { api: Api;
       <FailureAlert failure={failure} />
       {loading && <p class="hint">Loading the activity…</p>}
       {next && !loading && (
-        <button type="button" class="ct-more" onClick={() => void read(next)}>
+        <button type="button" class="ct-more" onClick={() => void older.run()}>
           Show older activity
         </button>
       )}

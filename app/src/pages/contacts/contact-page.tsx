@@ -1,15 +1,17 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
-import { can } from '../../session.js';
+import { answerOf } from '../../data/answer.js';
+import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
+import { can } from '../../session.js';
+import { PageHead } from '../../ui/page-head.js';
+import { LoadStatus } from '../../ui/status.js';
+import { When } from '../../ui/when.js';
 import { ActivityTimeline } from './activity-timeline.js';
-import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
-import { FailureAlert } from '../../ui/failure-alert.js';
 import { SOURCES } from './contacts-page.js';
 import { EraseCard, type Erasure, ErasureReport } from './erase-card.js';
 import { SubscriptionCard } from './subscription-card.js';
-import { When } from '../../ui/when.js';
 
 export type Contact = components['schemas']['Contact'];
 export type Topic = components['schemas']['Topic'];
@@ -20,34 +22,20 @@ export type Topic = components['schemas']['Topic'];
  */
 export function ContactPage({ api, params, signedIn }: PageProps) {
   const id = params['id'] ?? '';
-  const [contact, setContact] = useState<Contact | undefined>();
-  const [topics, setTopics] = useState<Topic[]>([]);
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const [erasure, setErasure] = useState<Erasure | undefined>();
-  const [reload, setReload] = useState(0);
-  const mayChange = can(signedIn, 'content');
-
-  useEffect(() => {
-    let current = true;
-    setContact(undefined);
-    setErasure(undefined);
-    setFailure(id ? undefined : { message: 'No contact named: open one from the contacts list.', errors: [] });
-    if (!id) return;
-    Promise.all([
-      answerOf(api.GET('/api/v1/client/contacts/{id}', { params: { path: { id } } }), 'Reading the contact'),
-      answerOf(api.GET('/api/v1/client/topics'), 'Reading the topics'),
-    ]).then(
-      ([read, topicList]) => {
-        if (!current) return;
-        setContact(read.data);
-        setTopics(topicList.data.topics);
-      },
-      (error: unknown) => current && setFailure(failureOfError(error)),
-    );
-    return () => {
-      current = false;
-    };
+  const loaded = useLoad(async (signal) => {
+    if (!id) throw new Error('No contact named: open one from the contacts list.');
+    const [read, topicList] = await Promise.all([
+      answerOf(api.GET('/api/v1/client/contacts/{id}', { params: { path: { id } }, signal }), 'Reading the contact'),
+      answerOf(api.GET('/api/v1/client/topics', { signal }), 'Reading the topics'),
+    ]);
+    return { contact: read.data, topics: topicList.data.topics };
   }, [api, id]);
+  // What the page erased, by the id it erased (another contact's page shows that contact).
+  const [erased, setErased] = useState<{ id: string; erasure: Erasure } | undefined>();
+  const erasure = erased?.id === id ? erased.erasure : undefined;
+  // The activity is read again after a change of the subscription (it lists that change).
+  const [changes, setChanges] = useState(0);
+  const mayChange = can(signedIn, 'content');
 
   const back = (
     <p>
@@ -63,25 +51,22 @@ export function ContactPage({ api, params, signedIn }: PageProps) {
       </section>
     );
   }
-  if (!contact) {
+  if (!loaded.data) {
     return (
       <section aria-labelledby="ct-contact-title">
-        <h1 id="ct-contact-title">Contact</h1>
-        <FailureAlert failure={failure} />
-        {!failure && <p aria-busy="true">Loading…</p>}
+        <PageHead id="ct-contact-title" title="Contact" />
+        <LoadStatus loaded={loaded} />
         {back}
       </section>
     );
   }
+  const { contact, topics } = loaded.data;
   const name = [contact.first_name, contact.last_name].filter(Boolean).join(' ');
   return (
     <section aria-labelledby="ct-contact-title">
-      <div class="page-head">
-        <h1 id="ct-contact-title" class="ct-break">
-          {contact.email}
-        </h1>
+      <PageHead id="ct-contact-title" title={<span class="wrap-anywhere">{contact.email}</span>}>
         <Link page="contacts">All contacts</Link>
-      </div>
+      </PageHead>
       <div class="cards">
         <section class="card" aria-labelledby="ct-fields-title">
           <h2 id="ct-fields-title">Fields</h2>
@@ -164,13 +149,13 @@ export function ContactPage({ api, params, signedIn }: PageProps) {
           topics={topics}
           mayChange={mayChange}
           onChanged={(changed) => {
-            setContact(changed);
-            setReload((n) => n + 1);
+            loaded.update((was) => ({ ...was, contact: changed }));
+            setChanges((n) => n + 1);
           }}
         />
       </div>
-      <ActivityTimeline api={api} contactId={String(contact.id)} topics={topics} reload={reload} />
-      {mayChange && <EraseCard api={api} contact={contact} onErased={setErasure} />}
+      <ActivityTimeline api={api} contactId={String(contact.id)} topics={topics} changes={changes} />
+      {mayChange && <EraseCard api={api} contact={contact} onErased={(done) => setErased({ id, erasure: done })} />}
     </section>
   );
 }

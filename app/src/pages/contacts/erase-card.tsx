@@ -1,9 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
-import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
+import { answerOf } from '../../data/answer.js';
+import { useAction } from '../../data/use-action.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { FieldError } from '../../ui/field-error.js';
+import { Field } from '../../ui/field.js';
+import { Form } from '../../ui/form.js';
 import type { Contact } from './contact-page.js';
 
 export type Erasure = components['schemas']['ContactErasure'];
@@ -17,23 +19,12 @@ export const confirms = (typed: string, email: string): boolean => typed.trim().
  */
 export function EraseCard({ api, contact, onErased }: { api: Api; contact: Contact; onErased: (erasure: Erasure) => void }) {
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure | undefined>();
   const ready = confirms(typed, contact.email);
+  const erase = useAction(async () => {
+    const answer = await answerOf(api.DELETE('/api/v1/client/contacts/{id}', { params: { path: { id: String(contact.id) } } }), 'Erasing the contact');
+    onErased(answer.data);
+  });
 
-  async function erase() {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const answer = await answerOf(api.DELETE('/api/v1/client/contacts/{id}', { params: { path: { id: String(contact.id) } } }), 'Erasing the contact');
-      onErased(answer.data);
-    } catch (error) {
-      setFailure(failureOfError(error));
-      setBusy(false);
-    }
-  }
-
-  const idError = fieldErrorOf(failure, 'id');
   return (
     <section class="card ct-danger" aria-labelledby="ct-erase-title">
       <h2 id="ct-erase-title">Erase this contact</h2>
@@ -42,31 +33,24 @@ export function EraseCard({ api, contact, onErased }: { api: Api; contact: Conta
         events and sent e-mails (their ids and statuses stay, for your figures). An address that bounced or complained is kept
         as a hash so it cannot be added again. This cannot be undone.
       </p>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (ready && !busy) void erase();
-        }}
-      >
-        <label for="ct-erase-confirm">
-          Type <strong class="ct-break">{contact.email}</strong> to confirm
-        </label>
-        <input
+      <Form onSubmit={() => ready && !erase.busy && erase.run()} failure={erase.failure}>
+        <Field
           id="ct-erase-confirm"
-          type="text"
-          autocomplete="off"
-          spellcheck={false}
-          value={typed}
-          onInput={(event) => setTyped(event.currentTarget.value)}
-          aria-describedby={idError ? 'ct-erase-what ct-erase-error' : 'ct-erase-what'}
-          aria-invalid={idError ? true : undefined}
-        />
-        <FieldError id="ct-erase-error" message={idError} />
-        <button type="submit" class="ct-danger-button" disabled={!ready || busy}>
+          name="id"
+          describedBy={['ct-erase-what']}
+          label={
+            <>
+              Type <strong class="wrap-anywhere">{contact.email}</strong> to confirm
+            </>
+          }
+        >
+          {(control) => <input {...control} type="text" autocomplete="off" spellcheck={false} value={typed} onInput={(event) => setTyped(event.currentTarget.value)} />}
+        </Field>
+        <button type="submit" class="ct-danger-button" disabled={!ready || erase.busy}>
           Erase this contact
         </button>
-      </form>
-      <FailureAlert failure={failure} shownAt={['id']} />
+        <FailureAlert />
+      </Form>
     </section>
   );
 }

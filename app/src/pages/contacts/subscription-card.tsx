@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
-import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
+import { answerOf, fieldErrorOf } from '../../data/answer.js';
+import { useAction } from '../../data/use-action.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { FieldError } from '../../ui/field-error.js';
-import type { Contact, Topic } from './contact-page.js';
+import { Field, FieldError } from '../../ui/field.js';
+import { Done } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
+import type { Contact, Topic } from './contact-page.js';
 
 interface Change {
   is_subscribed: boolean;
@@ -19,31 +21,21 @@ interface Change {
 export function SubscriptionCard(props: { api: Api; contact: Contact; topics: Topic[]; mayChange: boolean; onChanged: (contact: Contact) => void }) {
   const { api, contact, topics, mayChange, onChanged } = props;
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure & { topicId?: number | undefined }>();
-  const [done, setDone] = useState<string | undefined>();
-
-  async function change(body: Change, saying: string) {
-    setBusy(true);
-    setFailure(undefined);
-    setDone(undefined);
-    try {
-      const answer = await answerOf(
-        api.PATCH('/api/v1/client/contacts/{id}/subscription', { params: { path: { id: String(contact.id) } }, body }),
-        'Changing the subscription',
-      );
-      setReason('');
-      setDone(saying);
-      onChanged(answer.data);
-    } catch (error) {
-      setFailure({ ...failureOfError(error), topicId: body.topic_id });
-    } finally {
-      setBusy(false);
-    }
-  }
+  // The topic of the last change, to show its refusal next to that topic's button.
+  const [topicId, setTopicId] = useState<number | undefined>();
+  const change = useAction(async (body: Change, saying: string) => {
+    setTopicId(body.topic_id);
+    const answer = await answerOf(
+      api.PATCH('/api/v1/client/contacts/{id}/subscription', { params: { path: { id: String(contact.id) } }, body }),
+      'Changing the subscription',
+    );
+    setReason('');
+    onChanged(answer.data);
+    return saying;
+  });
+  const { busy, failure } = change;
 
   const topicName = (id: number) => topics.find((topic) => topic.id === id)?.name ?? `Topic ${id}`;
-  const reasonError = fieldErrorOf(failure, 'unsubscribe_reason');
   const topicError = fieldErrorOf(failure, 'topic_id');
   return (
     <section class="card" aria-labelledby="ct-subscription-title">
@@ -61,28 +53,21 @@ export function SubscriptionCard(props: { api: Api; contact: Contact; topics: To
       {mayChange &&
         (contact.is_subscribed ? (
           <div class="ct-inline-form">
-            <label for="ct-unsubscribe-reason">Reason (optional)</label>
-            <input
-              id="ct-unsubscribe-reason"
-              type="text"
-              maxLength={500}
-              value={reason}
-              onInput={(event) => setReason(event.currentTarget.value)}
-              {...(reasonError ? { 'aria-invalid': true, 'aria-describedby': 'ct-unsubscribe-reason-error' } : {})}
-            />
-            <FieldError id="ct-unsubscribe-reason-error" message={reasonError} />
+            <Field id="ct-unsubscribe-reason" label="Reason (optional)" name="unsubscribe_reason" failure={failure}>
+              {(control) => <input {...control} type="text" maxLength={500} value={reason} onInput={(event) => setReason(event.currentTarget.value)} />}
+            </Field>
             <button
               type="button"
               disabled={busy}
               onClick={() =>
-                void change({ is_subscribed: false, ...(reason.trim() ? { unsubscribe_reason: reason.trim() } : {}) }, 'Unsubscribed from all marketing mail.')
+                void change.run({ is_subscribed: false, ...(reason.trim() ? { unsubscribe_reason: reason.trim() } : {}) }, 'Unsubscribed from all marketing mail.')
               }
             >
               Unsubscribe from all marketing mail
             </button>
           </div>
         ) : (
-          <button type="button" disabled={busy} onClick={() => void change({ is_subscribed: true }, 'Subscribed again.')}>
+          <button type="button" disabled={busy} onClick={() => void change.run({ is_subscribed: true }, 'Subscribed again.')}>
             Subscribe again
           </button>
         ))}
@@ -93,8 +78,8 @@ export function SubscriptionCard(props: { api: Api; contact: Contact; topics: To
         <ul class="ct-topics" aria-label="Topics">
           {contact.topic_subscriptions.map((choice) => {
             const name = topicName(choice.topic_id);
-            const errorId = `ct-topic-${choice.topic_id}-error`;
-            const refused = failure?.topicId === choice.topic_id ? (topicError ?? failure.message) : undefined;
+            const refusalId = `ct-topic-${choice.topic_id}`;
+            const refused = failure && topicId === choice.topic_id ? (topicError ?? failure.message) : undefined;
             return (
               <li key={choice.topic_id}>
                 <span>
@@ -103,11 +88,11 @@ export function SubscriptionCard(props: { api: Api; contact: Contact; topics: To
                 {mayChange && (
                   <button
                     type="button"
-                    class="ct-small"
+                    class="small"
                     disabled={busy}
-                    aria-describedby={refused ? errorId : undefined}
+                    aria-describedby={refused ? `${refusalId}-error` : undefined}
                     onClick={() =>
-                      void change(
+                      void change.run(
                         { is_subscribed: !choice.is_subscribed, topic_id: choice.topic_id },
                         choice.is_subscribed ? `Unsubscribed from ${name}.` : `Subscribed to ${name}.`,
                       )
@@ -116,7 +101,7 @@ export function SubscriptionCard(props: { api: Api; contact: Contact; topics: To
                     {choice.is_subscribed ? `Unsubscribe from ${name}` : `Subscribe to ${name}`}
                   </button>
                 )}
-                <FieldError id={errorId} message={refused} />
+                <FieldError id={refusalId} message={refused} />
               </li>
             );
           })}
@@ -125,10 +110,8 @@ export function SubscriptionCard(props: { api: Api; contact: Contact; topics: To
       {!contact.is_subscribed && contact.topic_subscriptions.length > 0 && (
         <p class="hint">Unsubscribed from all marketing mail, the contact gets none whatever its topics say.</p>
       )}
-      <FailureAlert failure={failure} shownAt={failure?.topicId ? ['topic_id', 'unsubscribe_reason'] : ['unsubscribe_reason']} />
-      <p role="status" class="ct-done">
-        {done}
-      </p>
+      <FailureAlert failure={failure} shownAt={topicId ? ['topic_id', 'unsubscribe_reason'] : ['unsubscribe_reason']} />
+      <Done text={change.done} />
     </section>
   );
 }
