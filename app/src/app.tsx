@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import type { Api } from './api/client.js';
 import { Layout } from './components/layout.js';
+import { useLoad } from './data/use-load.js';
 import { entryOf, type SignedInPage } from './page.js';
 import { PAGE_COMPONENTS } from './pages/registry.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -9,11 +10,10 @@ import { can, loadSession, session } from './session.js';
 
 /** The app: who is signed in decides between the sign-in page and the signed-in pages. */
 export function App({ api }: { api: Api }) {
-  const [failure, setFailure] = useState<string | undefined>();
   useEffect(() => followHistory(), []);
-  useEffect(() => {
-    loadSession(api).catch((error: unknown) => setFailure(error instanceof Error ? error.message : String(error)));
-  }, [api]);
+  // Who is signed in lands in the `session` signal; the load itself only says whether it failed.
+  const start = useLoad(() => loadSession(api), [api]);
+  const failure = start.failure?.message;
 
   const { page, params } = route.value;
   const signedIn = session.value;
