@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import { isIP } from 'node:net';
 import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_BASE_PATH, fullPath, routeKey, routes as allRoutes, type RouteDefinition } from '../functions/routes.js';
+import type { ErrorItem } from '../shared/errors.js';
 import { allowedOrigin, type CorsPolicy } from '../shared/http/cors.js';
 import { errorResponse } from '../shared/http/envelope.js';
 import { Router, unmatchedResponse } from '../shared/http/route-matcher.js';
@@ -67,7 +68,7 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
     const path = url.split('?')[0] ?? '/';
     if (options.allowedHosts && !isOwnHost(req.headers.host, options.allowedHosts)) {
       await drain(req, maxDrainBytes);
-      const item = { condition: 'malformed', key: 'host', error: 'This local server answers only its own host names (127.0.0.1, localhost, [::1] and the configured base URLs)' };
+      const item: ErrorItem = { condition: 'malformed', key: 'host', error: 'This local server answers only its own host names (127.0.0.1, localhost, [::1] and the configured base URLs)' };
       return { reply: errorResponse(421, [item], 'Misdirected Request', requestId) };
     }
     if (cors && method === 'OPTIONS') {
@@ -82,13 +83,13 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
     }
     if (match.kind === 'malformed') {
       await drain(req, maxDrainBytes);
-      const item = { condition: 'malformed', key: match.parameter, error: 'Path parameter is not valid percent-encoding' };
+      const item: ErrorItem = { condition: 'malformed', key: match.parameter, error: 'Path parameter is not valid percent-encoding' };
       return { reply: errorResponse(400, [item], 'Bad Request', requestId) };
     }
 
     const body = await readBody(req, maxBodyBytes, maxDrainBytes);
     if (body === 'too_large') {
-      const item = { condition: 'max', key: 'body', error: `Request body exceeds ${maxBodyBytes} bytes` };
+      const item: ErrorItem = { condition: 'max', key: 'body', error: `Request body exceeds ${maxBodyBytes} bytes` };
       return { reply: errorResponse(413, [item], 'Payload Too Large', requestId) };
     }
 
@@ -205,7 +206,7 @@ const singleHeader = (value: string | string[] | undefined): string | undefined 
 
 /** Same body as the handlers' error middleware gives for an unexpected error: the request id, no internals. */
 function internalError(requestId: string): Reply {
-  const item = {
+  const item: ErrorItem = {
     condition: 'internal',
     key: 'request',
     error: 'An internal error occurred; quote the request id to support',

@@ -11,7 +11,7 @@ export const handler = jsonApi(
   {
     summary: 'Delete a topic',
     description:
-      "Removes the topic; the answer shows what it was. A topic a workflow's customization names is 409 `in_use`, " +
+      "Removes the topic; the answer shows what it was. A topic a workflow's customization names is 409 `state`, " +
       'the error naming those workflows (set their `topic_id` to null or another topic first). Its id is never reused.',
     params: TopicIdParams,
     responses: { 200: TopicView },

@@ -21,7 +21,7 @@ export const handler = jsonApi(
       'retry schedule; its `webhook-id` is unchanged, so a receiver that already has it can de-duplicate. 202 once ' +
       'queued; the new attempts show in GET …/attempts with `replay: true`. An event about an erased contact is sent as ' +
       'the erasure left it: ids, type, status and times, `data.erased: true`, nothing personal. 404 when the attempt is not this ' +
-      "endpoint's or its event is older than 30 days; 409 `disabled` while the endpoint is disabled. Replays are capped: " +
+      "endpoint's or its event is older than 30 days; 409 `state` while the endpoint is disabled. Replays are capped: " +
       `an attempt may be replayed ${WEBHOOK_REPLAYS_PER_ATTEMPT} times (then 409 \`max\` at \`attempt_id\`), an endpoint ` +
       `${WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR} times an hour, in fixed UTC hours (then 409 \`max\` at \`id\`, the message saying ` +
       'when the next hour starts).',

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { ErrorItem } from '../errors.js';
 import type { RouteDefinition } from './route-definition.js';
 import { errorResponse } from './envelope.js';
 
@@ -141,11 +142,11 @@ export function unmatchedResponse(
   requestId: string,
 ): APIGatewayProxyStructuredResultV2 {
   if (match.kind === 'not_found') {
-    const item = { condition: 'not_found', key: 'route', error: `No route for ${method} ${path}` };
+    const item: ErrorItem = { condition: 'not_found', key: 'route', error: `No route for ${method} ${path}` };
     return errorResponse(404, [item], 'Not Found', requestId);
   }
   const allow = match.allow.join(', ');
-  const item = { condition: 'method_not_allowed', key: 'method', error: `${method} is not allowed on ${path}; allowed: ${allow}` };
+  const item: ErrorItem = { condition: 'method_not_allowed', key: 'method', error: `${method} is not allowed on ${path}; allowed: ${allow}` };
   const reply = errorResponse(405, [item], 'Method Not Allowed', requestId);
   return { ...reply, headers: { ...reply.headers, allow } };
 }

@@ -1,10 +1,11 @@
+import type { ErrorCondition } from '../errors.js';
 import type { ErrorStatus } from '../http/contract.js';
 import { ErrorEnvelope } from '../http/envelope.js';
 import type { JsonSchema, SchemaCatalog } from './json-schema.js';
 import { errorHeaderRefs } from './rate-limit-headers.js';
 
 /** What each error status means for a caller, and a body it may get (DESIGN.md §5). */
-const ERRORS: Record<ErrorStatus, { name: string; description: string; condition: string; key: string; error: string; message?: string }> = {
+const ERRORS: Record<ErrorStatus, { name: string; description: string; condition: ErrorCondition; key: string; error: string; message?: string }> = {
   400: {
     name: 'BadRequest',
     description: 'The body or query could not be read (not JSON, not an object, bad percent-encoding)',

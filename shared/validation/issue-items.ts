@@ -1,5 +1,5 @@
 import type * as z from './zod.js';
-import type { ErrorItem } from '../errors.js';
+import { isErrorCondition, type ErrorCondition, type ErrorItem } from '../errors.js';
 
 /**
  * zod issues → the envelope's error items, in one place. It sits below every entry point (HTTP routes, SQS batch
@@ -13,11 +13,17 @@ export function issueToItem(issue: Issue, keyPrefix: string[] = []): ErrorItem {
   return { condition: conditionOf(issue), error: issue.message, key };
 }
 
+/**
+ * The `params` of a custom zod issue (`z.refine`, `ctx.addIssue`) that names its envelope condition: zod types params as
+ * any record, so this is what holds those conditions to the closed list.
+ */
+export const issueCondition = (condition: ErrorCondition): { condition: ErrorCondition } => ({ condition });
+
 export function issuesToItems(issues: readonly Issue[], keyPrefix: string[] = []): ErrorItem[] {
   return issues.map((i) => issueToItem(i, keyPrefix));
 }
 
-function conditionOf(issue: Issue): string {
+function conditionOf(issue: Issue): ErrorCondition {
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined ? 'required' : 'type';
@@ -32,7 +38,7 @@ function conditionOf(issue: Issue): string {
       return 'enum';
     case 'custom': {
       const condition = (issue.params as { condition?: unknown } | undefined)?.condition;
-      return typeof condition === 'string' ? condition : 'format';
+      return isErrorCondition(condition) ? condition : 'format';
     }
     default:
       return 'format';

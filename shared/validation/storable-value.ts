@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { issueCondition } from './issue-items.js';
 
 /**
  * What the store can hold of a caller's JSON: the one rule for every number and every free-form object of every
@@ -43,7 +44,7 @@ export function storableNumber(typeError = 'Must be a number') {
     z.lte(MAX_STORABLE_MAGNITUDE, `Must be at most ${MAX_STORABLE_MAGNITUDE} (2^53 − 1)`),
     z.refine((v: number) => v === 0 || Math.abs(v) >= MIN_STORABLE_MAGNITUDE || Math.abs(v) > MAX_STORABLE_MAGNITUDE, {
       message: `Must be 0 or at least ${MIN_STORABLE_MAGNITUDE} in magnitude`,
-      params: { condition: 'min' },
+      params: issueCondition('min'),
     }),
     z.meta({ description: `A number ${STORABLE_NUMBER_RULE}`, not: TOO_SMALL_MAGNITUDE }),
   );

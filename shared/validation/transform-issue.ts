@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import type { ErrorCondition } from '../errors.js';
 
 /**
  * Fails a `z.transform` with one issue and returns what the transform must return then (`z.NEVER`). zod/mini's
@@ -7,7 +8,7 @@ import * as z from './zod.js';
  */
 export function rejectInTransform(
   ctx: z.core.ParsePayload,
-  condition: string,
+  condition: ErrorCondition,
   message: string,
   path?: readonly PropertyKey[],
 ): typeof z.NEVER {

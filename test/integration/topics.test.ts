@@ -117,7 +117,7 @@ describe('topics', () => {
     expect(inUse.status).toBe(409);
     expect(inUse.body.errors).toEqual([
       {
-        condition: 'in_use',
+        condition: 'state',
         key: 'id',
         error: 'The topic is in use by workflow 2 (onboarding_tips), 7 (feature_adoption): set their topic_id to null or another topic first',
       },

@@ -201,6 +201,7 @@ describe('webhook deliveries of recorded facts', () => {
     const attempts = await call('GET', `/client/webhooks/${hook.id}/attempts`, { key: client.api_key });
     const replay = await call('POST', `/client/webhooks/${hook.id}/attempts/${attempts.body.data.attempts[0].id}/replay`, { key: client.api_key });
     expect(replay.status).toBe(409);
+    expect(replay.body.errors).toMatchObject([{ condition: 'state', key: 'enabled' }]);
     const enabled = await call('PATCH', `/client/webhooks/${hook.id}`, { key: client.api_key, body: { enabled: true } });
     expect(enabled.body.data).toMatchObject({ enabled: true, failing_since: null, disabled_reason: null });
   });

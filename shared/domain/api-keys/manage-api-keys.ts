@@ -7,6 +7,7 @@ import type { ClientRecord, ClientStore } from '../clients/client-store.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.js';
 import { generateApiKey, hashApiKey, maskApiKey } from './api-key.js';
+import { issueCondition } from '../../validation/issue-items.js';
 
 export const ApiKeyIdParams = z.object({ id: plainIdParam(15, 'The API key id') });
 
@@ -25,7 +26,7 @@ export const UpdateApiKeyBody = z
   .check(
     z.refine((b: { label?: string; enabled?: boolean }) => b.label !== undefined || b.enabled !== undefined, {
       message: 'Give label and/or enabled',
-      params: { condition: 'required' },
+      params: issueCondition('required'),
       path: ['label'],
     }),
     z.meta({ minProperties: 1 }),

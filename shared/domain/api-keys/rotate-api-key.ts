@@ -31,7 +31,7 @@ interface Deps {
 }
 
 const lostRace = () =>
-  conflict('conflict', 'api_key', 'The API key was rotated by a concurrent request; use the key that request returned');
+  conflict('state', 'api_key', 'The API key was rotated by a concurrent request; use the key that request returned');
 
 /** Who asks for a rotation: an API key (its id and digest), a dashboard session (its user), or a JWT (neither). */
 export type RotationCaller = Pick<Principal, 'keyId' | 'keyHash'> & { session?: Pick<SessionRecord, 'user_id' | 'email'> };

@@ -1,5 +1,5 @@
 import * as z from '../../validation/zod.js';
-import { ErrorItem } from '../../errors.js';
+import { ErrorItem, type ErrorCondition } from '../../errors.js';
 import type { ContactPatch, ParsedRow } from './bulk-row.js';
 import { CsvColumnMapping } from './csv-columns.js';
 
@@ -79,13 +79,13 @@ export interface ContactGroup {
   contactId?: number;
 }
 
-export function failRow(row: RowState, condition: string, key: string, error: string): void {
+export function failRow(row: RowState, condition: ErrorCondition, key: string, error: string): void {
   row.status = 'failed';
   row.pending = undefined;
   row.errors = [{ condition, key, error }];
 }
 
-export function failRows(rows: RowState[], condition: string, field: string, error: string): void {
+export function failRows(rows: RowState[], condition: ErrorCondition, field: string, error: string): void {
   for (const row of rows) failRow(row, condition, `${row.input.keyPrefix}.${field}`, error);
 }
 
@@ -99,7 +99,7 @@ export function summarizeRows(rows: readonly BulkRowInput[], groups: Iterable<Co
     }
     const { state, group } = states.get(input)!;
     const status = state.status ?? 'failed';
-    const errors =
+    const errors: ErrorItem[] =
       status === 'failed' && state.errors.length === 0
         ? [{ condition: 'internal', key: `${input.keyPrefix}.email`, error: 'The row was not completed; send it again' }]
         : state.errors;

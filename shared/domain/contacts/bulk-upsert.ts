@@ -40,7 +40,7 @@ interface Deps {
   contactWrites: ContactWrites;
 }
 
-/** Passes over a row before it is given up as `conflict`: the batch pass and two one-by-one retries. */
+/** Passes over a row before it is given up as changed meanwhile (`state`): the batch pass and two one-by-one retries. */
 const MAX_PASSES = 3;
 /** Times a write cancelled only by its transaction's other rows is sent again. */
 const MAX_RESENDS = 4;
@@ -114,7 +114,7 @@ class ImportRun {
    */
   async pass(groups: ContactGroup[], attempt: number): Promise<void> {
     if (attempt > MAX_PASSES) {
-      for (const group of groups) failRows(group.rows, 'conflict', 'email', CHANGED_MEANWHILE);
+      for (const group of groups) failRows(group.rows, 'state', 'email', CHANGED_MEANWHILE);
       return;
     }
     const isolated = attempt > 1;

@@ -3,6 +3,7 @@ import { storableNumber } from '../../validation/storable-value.js';
 import { emailFormat, MAX_EMAIL_LENGTH } from '../../validation/email-address.js';
 import { MAX_PATH_ID_LENGTH, MAX_TIMESTAMP_LENGTH } from '../../validation/string-bounds.js';
 import { zoneName } from '../time/zone-name.js';
+import { issueCondition } from '../../validation/issue-items.js';
 
 /** Contact `source` values of SPEC.md; input accepts the name or the integer. */
 export const CONTACT_SOURCES = ['unknown', 'api', 'import', 'form', 'app'] as const;
@@ -62,7 +63,7 @@ export const CustomFields = z
     CustomFieldValue,
   )
   .check(
-    z.refine((o) => Object.keys(o).length <= 50, { message: 'At most 50 custom fields', params: { condition: 'max' } }),
+    z.refine((o) => Object.keys(o).length <= 50, { message: 'At most 50 custom fields', params: issueCondition('max') }),
     z.meta({ maxProperties: 50 }),
   );
 

@@ -5,6 +5,7 @@ import { Email, Timestamp } from '../contacts/schemas.js';
 import { storableNumber } from '../../validation/storable-value.js';
 import { boundedObject, FREE_FORM_BOUNDS, FREE_FORM_VALUE_REF, freeFormRule } from '../free-form/bounded-object.js';
 import { freeFormProblems, type ValueProblem } from '../../validation/storable-value.js';
+import { issueCondition } from '../../validation/issue-items.js';
 
 const label = (max: number) => z.string({ error: 'Must be a string' }).check(z.trim(), z.maxLength(max, `Must be at most ${max} characters`));
 
@@ -77,7 +78,7 @@ export const EventBody = z
   .check(
     z.superRefine((body, ctx) => {
       for (const problem of freeFormProblems(unknownMembers(body), FREE_FORM_BOUNDS)) {
-        ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, params: { condition: problem.condition } });
+        ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, params: issueCondition(problem.condition) });
       }
     }),
     z.overwrite((body) => {
@@ -86,7 +87,7 @@ export const EventBody = z
     }),
     z.superRefine((body, ctx) => {
       if (body.email === undefined && body.uid === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['email'], message: 'email or uid is required', params: { condition: 'required' } });
+        ctx.addIssue({ code: 'custom', path: ['email'], message: 'email or uid is required', params: issueCondition('required') });
       }
     }),
     // The refinement above, as the document says it (each branch names its property, as strict JSON Schema asks).

@@ -6,6 +6,7 @@ import {
   TOO_SMALL_MAGNITUDE,
   type ObjectBounds,
 } from '../../validation/storable-value.js';
+import { issueCondition } from '../../validation/issue-items.js';
 
 /**
  * A free-form JSON object a caller may send (template `vars`, event `metadata`): bounded in depth, key length and
@@ -53,7 +54,7 @@ export function boundedObject(bounds: ObjectBounds = FREE_FORM_BOUNDS) {
     .check(
       z.superRefine((value, ctx) => {
         for (const problem of freeFormProblems(value, bounds)) {
-          ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, params: { condition: problem.condition } });
+          ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, params: issueCondition(problem.condition) });
         }
       }),
       // Checked by the walk (one item per problem, at any level); the document states what JSON Schema can.

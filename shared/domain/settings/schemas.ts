@@ -5,6 +5,7 @@ import { EMAIL_PATTERN, emailFormat, MAX_EMAIL_LENGTH } from '../../validation/e
 import { zoneName } from '../time/zone-name.js';
 import { WORKFLOW_IDS } from '../workflows/catalog.js';
 import { MAX_PREFERENCES, SETTINGS_INT_RANGE, SETTINGS_TEXT_MAX } from '../../public/settings-rules.js';
+import { issueCondition } from '../../validation/issue-items.js';
 
 /**
  * PATCH /client/settings. Merge-patch semantics: an absent field is left as it is, `null` unsets it (as does its
@@ -248,7 +249,7 @@ export const SettingsPatch = z.object({ ...fieldShape, ...clearShape }).check(
             code: 'custom',
             path: [name],
             message: `Send either ${name} or ${flag}: true, not both`,
-            params: { condition: 'format' },
+            params: issueCondition('format'),
           });
         }
       }

@@ -3,6 +3,7 @@ import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pageWindowProblem } fro
 import { plainIdParam } from '../../validation/plain-id.js';
 import { boundedObject } from '../free-form/bounded-object.js';
 import { TEMPLATE_TYPES } from './template-store.js';
+import { issueCondition } from '../../validation/issue-items.js';
 
 /** `{id}` of the template paths; anything that is not a plain id cannot name a template (→ 404, id 0). */
 export const TemplateIdParams = z.object({
@@ -24,14 +25,14 @@ const text = (max: number, label: string, maxBytes?: number) =>
       z.maxLength(max, { message: `Must be at most ${max} characters`, abort: true }),
       z.refine((v: string) => maxBytes === undefined || Buffer.byteLength(v, 'utf8') <= maxBytes, {
         message: `Must be at most ${maxBytes} bytes (UTF-8)`,
-        params: { condition: 'max' },
+        params: issueCondition('max'),
         abort: true,
       }),
     );
 /** Non-empty after trim; the document says so with `minLength` and a pattern that needs one non-space character. */
 const required = (max: number, label: string, maxBytes?: number) =>
   text(max, label, maxBytes).check(
-    z.refine((v: string) => v.trim() !== '', { message: `${label} must not be empty`, params: { condition: 'required' } }),
+    z.refine((v: string) => v.trim() !== '', { message: `${label} must not be empty`, params: issueCondition('required') }),
     z.meta({ minLength: 1, pattern: '\\S' }),
   );
 
@@ -84,7 +85,7 @@ export const TemplateListBody = z.object({
 }).check(
   z.superRefine((q, ctx) => {
     const problem = q.cursor === undefined ? (q.page <= MAX_PAGED_ITEMS ? pageWindowProblem(q.page, q.per_page) : undefined) : q.page > 1 ? 'Must not be given with cursor' : undefined;
-    if (problem) ctx.addIssue({ code: 'custom', path: ['page'], message: problem, params: { condition: q.cursor === undefined ? 'max' : 'format' } });
+    if (problem) ctx.addIssue({ code: 'custom', path: ['page'], message: problem, params: issueCondition(q.cursor === undefined ? 'max' : 'format') });
   }),
 );
 export type TemplateListBody = z.output<typeof TemplateListBody>;

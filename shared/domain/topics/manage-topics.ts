@@ -65,7 +65,7 @@ async function changeTopics<T>(deps: Deps, clientId: number, change: (set: Topic
     const at = deps.clock.now().toISOString();
     const { next, result } = change(set, at);
     if (await deps.topics.save(clientId, { ...next, version: set.version + 1 }, at)) return result;
-    if (attempt >= MAX_ATTEMPTS) throw conflict('conflict', 'id', 'The topics changed concurrently; try again');
+    if (attempt >= MAX_ATTEMPTS) throw conflict('state', 'id', 'The topics changed concurrently; try again');
     await pause(attempt);
   }
 }
@@ -95,7 +95,7 @@ export async function updateTopic(deps: Deps, clientId: number, topicId: number,
 }
 
 /**
- * DELETE /client/topics/{id}: 409 `in_use` naming the workflows whose customization points at it. A customization
+ * DELETE /client/topics/{id}: 409 `state` naming the workflows whose customization points at it. A customization
  * saved with this topic while the delete runs can still name it afterwards; the send path then treats it as no topic
  * (docs/decisions.md).
  */
@@ -105,7 +105,7 @@ export async function deleteTopic(deps: Deps & { customizations: WorkflowCustomi
     .sort((a, b) => a.workflow_id - b.workflow_id);
   if (users.length > 0) {
     const names = users.map((c) => `${c.workflow_id} (${findWorkflow(c.workflow_id)?.key ?? 'unknown'})`).join(', ');
-    throw conflict('in_use', 'id', `The topic is in use by workflow ${names}: set their topic_id to null or another topic first`);
+    throw conflict('state', 'id', `The topic is in use by workflow ${names}: set their topic_id to null or another topic first`);
   }
   return changeTopics(deps, clientId, (set) => {
     const topic = set.topics.find((t) => t.id === topicId);

@@ -128,7 +128,7 @@ export async function replayWebhookAttempt(
   if (!attempt) throw notFound('attempt_id', 'Attempt not found');
   const message = await deps.webhookOutbox.message(clientId, attempt.message_id);
   if (!message) throw notFound('attempt_id', 'The event of this attempt is no longer kept (30 days)');
-  if (!endpoint.enabled) throw conflict('disabled', 'enabled', 'The endpoint is disabled; enable it (PATCH enabled: true) before replaying');
+  if (!endpoint.enabled) throw conflict('state', 'enabled', 'The endpoint is disabled; enable it (PATCH enabled: true) before replaying');
   const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
   const startsAt = nowSeconds - (nowSeconds % REPLAY_WINDOW_SECONDS);
   const claim = await deps.webhookOutbox.claimReplay(clientId, webhookId, attempt.id, {

@@ -1,6 +1,7 @@
 import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { WebhookEventType } from './event-types.js';
+import { issueCondition } from '../../validation/issue-items.js';
 
 /** `{id}` of the webhook paths; anything that is not a plain id names no endpoint (→ 404). */
 export const WebhookIdParams = z.object({
@@ -17,7 +18,7 @@ const WebhookUrl = z
     z.maxLength(MAX_URL_LENGTH, { message: `Must be at most ${MAX_URL_LENGTH} characters`, abort: true }),
     z.refine((v: string) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), {
       message: 'Must be an absolute http or https URL',
-      params: { condition: 'format' },
+      params: issueCondition('format'),
     }),
     z.meta({
       format: 'uri',

@@ -4,6 +4,7 @@ import { plainIdParam } from '../../validation/plain-id.js';
 import { SEND_TIME_MODES } from './catalog.js';
 import { SEND_TIME_MODE_DESCRIPTION } from './customization.js';
 import { ANY_EVENT, DEFAULT_CONVERSION_WINDOW_DAYS, MAX_CONVERSION_WINDOW_DAYS, MAX_EXIT_EVENTS } from './goals.js';
+import { issueCondition } from '../../validation/issue-items.js';
 
 /** An `exit_events` item: an event type slug (as POST /client/events takes it) or `*`, any event. */
 const ExitEventType = z
@@ -61,7 +62,7 @@ export const CustomizationPatch = z
             .array(ExitEventType, { error: 'Must be an array of event types, or null' })
             .check(
               z.maxLength(MAX_EXIT_EVENTS, `Must list at most ${MAX_EXIT_EVENTS} event types`),
-              z.refine((types) => new Set(types).size === types.length, { message: 'Must not repeat an event type', params: { condition: 'format' } }),
+              z.refine((types) => new Set(types).size === types.length, { message: 'Must not repeat an event type', params: issueCondition('format') }),
               z.meta({ uniqueItems: true }),
             ),
         ),
@@ -94,7 +95,7 @@ export const CustomizationPatch = z
       z.unknown().check(
         z.refine(() => false, {
           message: "A workflow's category is fixed by the catalog (GET /client/workflows `category`) and cannot be changed",
-          params: { condition: 'read_only' },
+          params: issueCondition('read_only'),
         }),
         // `not: {}`: the document says no value is accepted, as the parse refuses every one.
         z.meta({
@@ -137,7 +138,7 @@ export const AuditQuery = z.object({
 }).check(
   z.superRefine((q, ctx) => {
     const problem = q.cursor === undefined ? (q.page <= MAX_PAGED_ITEMS ? pageWindowProblem(q.page, q.per_page) : undefined) : q.page > 1 ? 'Must not be given with cursor' : undefined;
-    if (problem) ctx.addIssue({ code: 'custom', path: ['page'], message: problem, params: { condition: q.cursor === undefined ? 'max' : 'format' } });
+    if (problem) ctx.addIssue({ code: 'custom', path: ['page'], message: problem, params: issueCondition(q.cursor === undefined ? 'max' : 'format') });
   }),
 );
 export type AuditQuery = z.output<typeof AuditQuery>;

@@ -130,7 +130,7 @@ describe('Authenticator with API keys', () => {
     await rotateApiKey(deps, client.id, principal);
     const error = await failure(rotateApiKey(deps, client.id, principal));
     expect(error.status).toBe(409);
-    expect(error.items[0]).toMatchObject({ condition: 'conflict', key: 'api_key' });
+    expect(error.items[0]).toMatchObject({ condition: 'state', key: 'api_key' });
   });
 
   it('re-reads a cached key once the cache entry expires', async () => {

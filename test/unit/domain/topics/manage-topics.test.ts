@@ -64,7 +64,7 @@ describe('topics (memory ports)', () => {
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).status).toBe(409);
     expect((refused as AppError).items).toEqual([
-      { condition: 'in_use', key: 'id', error: 'The topic is in use by workflow 6 (cancellation_winback): set their topic_id to null or another topic first' },
+      { condition: 'state', key: 'id', error: 'The topic is in use by workflow 6 (cancellation_winback): set their topic_id to null or another topic first' },
     ]);
     expect(await listTopics(stores, CLIENT)).toEqual([topic]);
   });
