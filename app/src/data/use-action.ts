@@ -20,6 +20,7 @@ export interface Action<A extends unknown[]> {
  * try/catch/finally. `act` returns what to say when it succeeded (or nothing) and throws when it did not (answerOf
  * throws the API's refusal).
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: an action that has nothing to say is an async function without a return (Promise<void>).
 export function useAction<A extends unknown[]>(act: (...args: A) => Promise<string | void>): Action<A> {
   const [state, setState] = useState<{ busy: boolean; failure: Failure | undefined; done: string }>({ busy: false, failure: undefined, done: '' });
   const latest = useRef(act);

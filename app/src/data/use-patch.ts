@@ -49,6 +49,7 @@ export interface Patch<D> extends Action<[]> {
  */
 export function usePatch<D extends object>(options: {
   saved: D;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a save that has nothing to say is an async function without a return.
   send: (body: Record<string, unknown>) => Promise<string | void>;
   encoders?: Encoders<D>;
   complete?: (body: Record<string, unknown>, draft: D) => Record<string, unknown>;

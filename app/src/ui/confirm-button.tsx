@@ -19,6 +19,7 @@ export function ConfirmButton(props: { label: string; /** The button's accessibl
     );
   }
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a <fieldset> inside a table cell or a row of buttons breaks their layout; the group names the question.
     <span class="confirm" role="group" aria-label={confirm}>
       <span>{confirm}</span>
       <button

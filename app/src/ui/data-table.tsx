@@ -22,6 +22,7 @@ export function DataTable<R>(props: {
 }) {
   const { id, label, caption, columns, rows, rowKey } = props;
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a region that scrolls must take focus for a keyboard to scroll it (axe scrollable-region-focusable); a <section> would add a landmark heading level.
     <div class="table-region" tabIndex={0} role="region" aria-label={label}>
       <table id={id} class="data-table">
         {caption !== undefined && <caption>{caption}</caption>}
