@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type * as z from '../validation/zod.js';
 import { unprocessable, unsupportedMediaType } from '../errors.js';
 import { issuesToItems } from '../validation/issue-items.js';
+import { CSRF_FORM_FIELD } from '../public/session-rules.js';
 
 /** An application/x-www-form-urlencoded body (a public page's form POST) as its fields; base64 when API Gateway says so. */
 export function formFieldsOf(event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase64Encoded'>): URLSearchParams {
@@ -9,11 +10,7 @@ export function formFieldsOf(event: Pick<APIGatewayProxyEventV2, 'body' | 'isBas
   return new URLSearchParams(event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw);
 }
 
-/**
- * The field an authenticated page's form carries the session's CSRF token in (a form cannot send the X-CSRF-Token
- * header): the same double-submitted token, checked the same way (shared/domain/auth/route-access.ts).
- */
-export const CSRF_FORM_FIELD = 'csrf_token';
+export { CSRF_FORM_FIELD };
 
 const FORM_TYPE = /^application\/x-www-form-urlencoded(\s*;.*)?$/i;
 

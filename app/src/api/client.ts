@@ -3,9 +3,6 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../../shared/public/session-rules.js';
 import type { paths } from './openapi.js';
 
-/** The form field a page's form carries the same token in (a form cannot send a header; shared/http/form-fields.ts). */
-export const CSRF_FORM_FIELD = 'csrf_token';
-
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The session's CSRF token, from its cookie (undefined signed out). */

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { csrfToken, CSRF_FORM_FIELD } from '../../api/client.js';
+import { CSRF_FORM_FIELD } from '../../../../shared/public/session-rules.js';
+import { csrfToken } from '../../api/client.js';
 
 /** The API's root as the dashboard's documents address it (same origin). */
 const API = '/api/v1';
