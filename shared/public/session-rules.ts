@@ -7,5 +7,7 @@ export const CSRF_HEADER = 'x-csrf-token';
  * same double-submitted token, checked the same way.
  */
 export const CSRF_FORM_FIELD = 'csrf_token';
+/** How long an invitation's link works: the invitee may not read it within a quarter hour. */
+export const INVITATION_LINK_MS = 72 * 60 * 60 * 1000;
 /** How long a sign-in link works. */
 export const SIGN_IN_LINK_MS = 15 * 60 * 1000;

@@ -10,8 +10,7 @@ export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
 /** The idle expiry is moved forward at most this often: one write per session per quarter hour, not per request. */
 export const SESSION_TOUCH_MS = 15 * 60 * 1000;
 export { SIGN_IN_LINK_MS } from '../../public/session-rules.js';
-/** An invitation's link: the invitee may not read it within a quarter hour. */
-export const INVITATION_LINK_MS = 72 * 60 * 60 * 1000;
+export { INVITATION_LINK_MS } from '../../public/session-rules.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 

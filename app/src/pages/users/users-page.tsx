@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { INVITATION_LINK_MS } from '../../../../shared/public/session-rules.js';
 import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
 import { answerOf, fieldErrorOf } from '../../data/answer.js';
@@ -190,7 +191,7 @@ function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => 
     const answer = await answerOf(api.POST('/api/v1/client/users', { body: { ...draft, email: draft.email.trim(), name: draft.name.trim() } }), 'Inviting');
     setDraft(empty);
     // The same answer whether or not the address has an account with another client (then it joins no list).
-    onInvited(`The invitation to ${answer.data.email} as ${answer.data.role_name} is on its way; its link works for 72 hours.`);
+    onInvited(`The invitation to ${answer.data.email} as ${answer.data.role_name} is on its way; its link works for ${INVITATION_LINK_MS / 3_600_000} hours.`);
   });
 
   return (
