@@ -68,7 +68,7 @@ describe('the contact page', () => {
     // Assess: the first page
     const items = within(timeline).getAllByRole('listitem').filter((li) => li.parentElement === timeline);
     expect(items).toHaveLength(3);
-    expect(within(items[0]!).getByRole('link', { name: 'Welcome aboard' }).getAttribute('href')).toBe(`/app/sent-email?id=${SENT_ID}`);
+    expect(within(items[0]!).getByRole('link', { name: 'Welcome aboard' }).getAttribute('href')).toBe(`/app/sent-email/${SENT_ID}`);
     const logs = within(items[0]!).getByRole('list', { name: 'Status of "Welcome aboard"' });
     expect(within(logs).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
       '2026-11-26 09:00:01 UTC queued',

@@ -49,7 +49,7 @@ describe('the contacts page', () => {
     expect(Object.fromEntries(calls.at(-1)!.query)).toEqual({ limit: '25', email_prefix: 'ada', is_subscribed: 'true', source: 'api' });
     const row = link.closest('tr')!;
     expect(row.textContent).toBe('ada@example.comAda LovelaceSubscribedapi72beta, vip2026-11-26 09:00:00 UTC');
-    expect(link.getAttribute('href')).toBe('/app/contact?id=42');
+    expect(link.getAttribute('href')).toBe('/app/contact/42');
   });
 
   it('follows next_cursor page by page, the search kept, and goes back to the first page', async () => {

@@ -46,8 +46,8 @@ describe('the executions page', () => {
     // Assess: the row, the contact and the e-mail linked
     expect(row.textContent).toContain('Welcome');
     expect(row.textContent).toContain('failed — MessageRejected: Email address is on the suppression list');
-    expect(within(row).getByRole('link', { name: 'Contact #42' }).getAttribute('href')).toBe('/app/contact?id=42');
-    expect(within(row).getByRole('link', { name: 'E-mail of #77' }).getAttribute('href')).toBe(`/app/sent-email?id=${SENT_ID}`);
+    expect(within(row).getByRole('link', { name: 'Contact #42' }).getAttribute('href')).toBe('/app/contact/42');
+    expect(within(row).getByRole('link', { name: 'E-mail of #77' }).getAttribute('href')).toBe(`/app/sent-email/${SENT_ID}`);
     expect((screen.getByLabelText('Status') as HTMLSelectElement).value).toBe('4');
 
     // Act

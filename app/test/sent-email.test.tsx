@@ -45,7 +45,7 @@ describe('the sent e-mail page', () => {
     expect(document.body.innerHTML).not.toMatch(/cdn\.example\.net|<script/);
     expect(screen.getByText(/Images from other sites are not loaded here/)).toBeTruthy();
     expect(calls.map((call) => call.path)).toEqual([`/api/v1/client/sent-emails/${SENT_ID}`]);
-    expect(screen.getByRole('link', { name: 'The contact' }).getAttribute('href')).toBe('/app/contact?id=42');
+    expect(screen.getByRole('link', { name: 'The contact' }).getAttribute('href')).toBe('/app/contact/42');
   });
 
   it('shows no frame for an erased e-mail', async () => {

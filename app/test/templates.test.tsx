@@ -88,7 +88,7 @@ describe('the templates list', () => {
       expect.stringContaining('WelcomeWelcome, <%= it.contact.first_name ?? "there" %>System'),
       expect.stringContaining('Welcome (copy)copy of Welcome'),
     ]);
-    expect(within(rows[1]!).getByRole('link', { name: 'Welcome (copy)' }).getAttribute('href')).toBe('/app/template?id=1001');
+    expect(within(rows[1]!).getByRole('link', { name: 'Welcome (copy)' }).getAttribute('href')).toBe('/app/template/1001');
     expect((screen.getByLabelText('Kind') as HTMLSelectElement).value).toBe('2');
 
     // Act
@@ -262,7 +262,7 @@ describe('the template editor', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Copy to edit' }));
 
     // Assess
-    await waitFor(() => expect(window.location.search).toBe('?id=1001'));
+    await waitFor(() => expect(`${window.location.pathname}${window.location.search}`).toBe('/app/template/1001'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome (copy)' })).toBeDefined();
     expect(screen.getByLabelText('Subject')).toBeDefined();
     expect(calls.filter((call) => call.method === 'POST' && call.path.endsWith('/clone-template'))).toHaveLength(1);

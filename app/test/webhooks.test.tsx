@@ -65,7 +65,7 @@ describe('the webhooks page', () => {
       ['POST', '/api/v1/client/webhooks', { url: 'https://hooks.example.com/lifecycle', description: '', event_types: ['email.bounced'], humans_only: true }],
     ]);
     const link = await screen.findByRole('link', { name: 'https://hooks.example.com/lifecycle' });
-    expect(link.getAttribute('href')).toBe('/app/webhook?id=5');
+    expect(link.getAttribute('href')).toBe('/app/webhook/5');
     fireEvent.click(screen.getByRole('button', { name: 'I stored it, hide it' }));
     expect(document.body.innerHTML).not.toContain(SECRET);
   });
@@ -146,7 +146,7 @@ describe('the webhook page', () => {
 
     fireEvent.click(screen.getByRole('link', { name: 'Older attempts' }));
     expect(await screen.findByText(/Delivered \(200\)/)).toBeTruthy();
-    expect(window.location.search).toBe('?id=5&after=a1');
+    expect(`${window.location.pathname}${window.location.search}`).toBe('/app/webhook/5?after=a1');
     expect(calls.filter((call) => call.path.endsWith('/attempts')).map((call) => Object.fromEntries(call.query)).at(-1)).toEqual({ limit: '20', starting_after: 'a1' });
     expect(changes(calls)).toEqual([['POST', '/api/v1/client/webhooks/5/attempts/a1/replay', undefined]]);
   });

@@ -231,15 +231,15 @@ describe('a workflow’s page', () => {
 
     fireEvent.click(await screen.findByRole('button', { name: 'Copy the system template and edit it' }));
 
-    await waitFor(() => expect(location.value.pathname).toBe('/app/template'));
-    expect(location.value.search).toBe('?id=1003');
+    await waitFor(() => expect(location.value.pathname).toBe('/app/template/1003'));
+    expect(location.value.search).toBe('');
     expect(calls.some((call) => call.method === 'POST' && call.path === '/api/v1/client/workflows/1/clone-template')).toBe(true);
   });
 
   it('links to the copy when there is one, and says when there is no such workflow', async () => {
     fakeApi(answers({}, [workflowOf({ clone_template_id: 1002 })]));
     render(<WorkflowPage api={createApi()} params={{ id: '1' }} signedIn={as('owner')} />);
-    expect((await screen.findByRole('link', { name: 'edit your copy (#1002)' })).getAttribute('href')).toBe('/app/template?id=1002');
+    expect((await screen.findByRole('link', { name: 'edit your copy (#1002)' })).getAttribute('href')).toBe('/app/template/1002');
     cleanup();
 
     render(<WorkflowPage api={createApi()} params={{ id: '42' }} signedIn={as('owner')} />);

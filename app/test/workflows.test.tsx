@@ -41,7 +41,7 @@ describe('the workflows list', () => {
     expect(within(within(table).getAllByRole('row')[3]!).getByText('1 h 30 min')).toBeTruthy();
     const payment = within(table).getAllByRole('row')[4]!;
     expect([...payment.children].map((cell) => cell.textContent).slice(1)).toEqual(['Disabled', 'payment_failed', '1 h', 'Immediately', 'Transactional', 'None (transactional)']);
-    expect(screen.getByRole('link', { name: 'Welcome' }).getAttribute('href')).toBe('/app/workflow?id=1');
+    expect(screen.getByRole('link', { name: 'Welcome' }).getAttribute('href')).toBe('/app/workflow/1');
     expect(screen.getByText(/3/, { selector: 'strong' }).parentElement!.textContent).toContain('3 of 4 workflows enabled; your plan runs at most 5.');
     expect(screen.getByRole('link', { name: 'enabled workflows' }).getAttribute('href')).toBe('/app/settings');
     // The table scrolls inside a focusable region on a phone.

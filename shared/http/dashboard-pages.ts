@@ -2,8 +2,9 @@
  * The dashboard's pages below /app (issue 25), read by the server (which answers their URLs with the app's HTML and
  * anything else 404) and by the app (which draws them): no import, so the browser bundle can take it.
  *
- * A page is one path segment; a record's page names the record in the query (`/app/contact?id=42`), so the server's
- * two routes answer every deep link (docs/decisions.md, "Dashboard deep links").
+ * A page is one path segment (`/app/contacts`); a record's page adds the record's id, percent-encoded, as a second
+ * one (`/app/contact/42`, `/app/contact/ann%40example.com`). The page's filters ride in the query. The older form with
+ * the record in the query (`/app/contact?id=42`) still opens the record: links to it were shared and bookmarked.
  */
 export const DASHBOARD_PATH = '/app';
 
@@ -41,3 +42,10 @@ export type DashboardPage = keyof typeof DASHBOARD_PAGE_INFO;
 export const DASHBOARD_PAGES = Object.keys(DASHBOARD_PAGE_INFO) as readonly DashboardPage[];
 
 export const isDashboardPage = (name: string): name is DashboardPage => Object.hasOwn(DASHBOARD_PAGE_INFO, name);
+
+/** The pages that show one record, named by the path segment after the page's (`/app/<page>/<id>`). */
+export const DASHBOARD_RECORD_PAGES = ['workflow', 'template', 'contact', 'sent-email', 'webhook'] as const satisfies readonly DashboardPage[];
+export type DashboardRecordPage = (typeof DASHBOARD_RECORD_PAGES)[number];
+
+export const isDashboardRecordPage = (name: string): name is DashboardRecordPage =>
+  (DASHBOARD_RECORD_PAGES as readonly string[]).includes(name);
