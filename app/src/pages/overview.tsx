@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { BOUNCE_RATE_LIMIT, COMPLAINT_RATE_LIMIT, MINIMUM_SAMPLE_SENDS, WARNING_SHARE } from '../../../shared/domain/tracking/deliverability.js';
+import { EXECUTION_STATUS } from '../../../shared/public/execution-rules.js';
 import type { Api } from '../api/client.js';
 import type { components } from '../api/openapi.js';
 import { Link } from '../components/link.js';
@@ -10,6 +11,9 @@ import { LoadStatus } from '../ui/status.js';
 
 type Stats = components['schemas']['Stats'];
 type Deliverability = components['schemas']['Deliverability'];
+
+/** The failed executions, as the executions list filters them. */
+const FAILED = `${EXECUTION_STATUS.failed}` as const;
 
 export const RANGES = [7, 30, 90] as const;
 export type RangeDays = (typeof RANGES)[number];
@@ -50,7 +54,7 @@ async function loadOverview(api: Api, days: RangeDays, signal: AbortSignal): Pro
   const [stats, settings, failed] = await Promise.all([
     api.GET('/api/v1/client/stats', { params: { query: rangeOf(days) }, signal }),
     api.GET('/api/v1/client/settings', { signal }),
-    api.GET('/api/v1/client/executions', { params: { query: { status: '4', per_page: '1' } }, signal }),
+    api.GET('/api/v1/client/executions', { params: { query: { status: FAILED, per_page: '1' } }, signal }),
   ]);
   if (!stats.data) throw new Error(stats.error?.message ?? `Statistics could not be read (${stats.response.status})`);
   if (!settings.data && settings.response.status !== 404) {
@@ -150,7 +154,7 @@ function OverviewBody({ overview, days }: { overview: Overview; days: RangeDays 
         <section class="card" aria-labelledby="failed-title">
           <h2 id="failed-title">Failed executions</h2>
           <p class="big">
-            <Link page="executions" params={{ status: '4' }}>
+            <Link page="executions" params={{ status: FAILED }}>
               {failedExecutions}
             </Link>
           </p>

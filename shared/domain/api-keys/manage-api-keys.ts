@@ -8,6 +8,7 @@ import { UtcTimestamp } from '../time/utc-timestamp.js';
 import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.js';
 import { generateApiKey, hashApiKey, maskApiKey } from './api-key.js';
 import { issueCondition } from '../../validation/issue-items.js';
+import { API_KEY_LABEL_MAX } from '../../public/account-rules.js';
 
 export const ApiKeyIdParams = z.object({ id: plainIdParam(15, 'The API key id') });
 
@@ -16,8 +17,8 @@ const Label = z
   .check(
     z.trim(),
     z.minLength(1, 'Must not be blank'),
-    z.maxLength(100, 'Must be at most 100 characters'),
-    z.meta({ pattern: '\\S', description: 'What the key is for, as the dashboard lists it (1–100 characters, not blank)' }),
+    z.maxLength(API_KEY_LABEL_MAX, `Must be at most ${API_KEY_LABEL_MAX} characters`),
+    z.meta({ pattern: '\\S', description: `What the key is for, as the dashboard lists it (1–${API_KEY_LABEL_MAX} characters, not blank)` }),
   );
 
 export const CreateApiKeyBody = z.object({ label: Label });

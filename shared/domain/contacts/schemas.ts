@@ -4,9 +4,9 @@ import { emailFormat, MAX_EMAIL_LENGTH } from '../../validation/email-address.js
 import { MAX_PATH_ID_LENGTH, MAX_TIMESTAMP_LENGTH } from '../../validation/string-bounds.js';
 import { zoneName } from '../time/zone-name.js';
 import { issueCondition } from '../../validation/issue-items.js';
+import { CONTACT_SOURCES, UNSUBSCRIBE_REASON_MAX } from '../../public/contact-rules.js';
 
-/** Contact `source` values of SPEC.md; input accepts the name or the integer. */
-export const CONTACT_SOURCES = ['unknown', 'api', 'import', 'form', 'app'] as const;
+export { CONTACT_SOURCES };
 export type ContactSourceName = (typeof CONTACT_SOURCES)[number];
 
 const text = (max: number) => z.string().check(z.trim(), z.maxLength(max, `Must be at most ${max} characters`));
@@ -86,7 +86,7 @@ export const ContactBody = z.object({
   phone: z.optional(text(50)),
   timezone: z.optional(Timezone),
   is_subscribed: z.optional(z.boolean()),
-  unsubscribe_reason: z.optional(text(500)),
+  unsubscribe_reason: z.optional(text(UNSUBSCRIBE_REASON_MAX)),
   unsubscribed_at: z.optional(Timestamp),
   last_purchase_at: z.optional(Timestamp),
   signup_source: z.optional(text(100)),
@@ -118,7 +118,7 @@ export const ContactRef = z.object({
 
 export const SubscriptionBody = z.object({
   is_subscribed: z.boolean({ error: (i) => (i.input === undefined ? 'is_subscribed is required' : 'Must be a boolean') }),
-  unsubscribe_reason: z.optional(text(500)).check(z.meta({ description: 'Kept with an unsubscription of the whole contact; not used with topic_id' })),
+  unsubscribe_reason: z.optional(text(UNSUBSCRIBE_REASON_MAX)).check(z.meta({ description: 'Kept with an unsubscription of the whole contact; not used with topic_id' })),
   topic_id: z
     .optional(z.int({ error: 'Must be a topic id (integer)' }).check(z.gte(1, 'Must be a topic id')))
     .check(

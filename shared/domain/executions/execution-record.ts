@@ -1,24 +1,6 @@
-/** SPEC.md's execution status values (DESIGN.md §8 transitions). */
-export const EXECUTION_STATUS = {
-  queued: 1,
-  executing: 2,
-  completed: 3,
-  failed: 4,
-  cancelled: 5,
-  skipped: 6,
-  retried: 7,
-} as const;
-export type ExecutionStatus = (typeof EXECUTION_STATUS)[keyof typeof EXECUTION_STATUS];
+import type { ExecutionStatus } from '../../public/execution-rules.js';
 
-export const STATUS_TEXT: Record<ExecutionStatus, string> = {
-  1: 'queued',
-  2: 'executing',
-  3: 'completed',
-  4: 'failed',
-  5: 'cancelled',
-  6: 'skipped',
-  7: 'retried',
-};
+export { EXECUTION_STATUS, EXECUTION_STATUS_TEXT as STATUS_TEXT, type ExecutionStatus } from '../../public/execution-rules.js';
 
 /** One run of a workflow for a contact, as stored. */
 export interface ExecutionRecord {

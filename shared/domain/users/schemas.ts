@@ -4,6 +4,7 @@ import { Email } from '../contacts/schemas.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { ROLE_NAMES, type Role } from './roles.js';
 import type { UserRecord } from './user-store.js';
+import { USER_NAME_MAX } from '../../public/account-rules.js';
 
 export const UserIdParams = z.object({ id: plainIdParam(15, 'The user id') });
 
@@ -15,8 +16,8 @@ const Name = z
   .check(
     z.trim(),
     z.minLength(1, 'Must not be blank'),
-    z.maxLength(200, 'Must be at most 200 characters'),
-    z.meta({ pattern: '\\S', description: 'The user’s name, as the dashboard shows it (1–200 characters, not blank)' }),
+    z.maxLength(USER_NAME_MAX, `Must be at most ${USER_NAME_MAX} characters`),
+    z.meta({ pattern: '\\S', description: `The user’s name, as the dashboard shows it (1–${USER_NAME_MAX} characters, not blank)` }),
   );
 
 /** POST /client/users: an invitation. Ownership is never given here: PATCH another user's role to 1 transfers it. */

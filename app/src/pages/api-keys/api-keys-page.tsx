@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { API_KEY_LABEL_MAX } from '../../../../shared/public/account-rules.js';
 import type { components } from '../../api/openapi.js';
 import { answerOf } from '../../data/answer.js';
 import { useAction } from '../../data/use-action.js';
@@ -70,7 +71,7 @@ export function ApiKeysPage({ api }: PageProps) {
         <h2 id="st-create-key-title">Create a key</h2>
         <Field id="st-key-label" label="Label" name="label" hint="What the key is for, e.g. “Production backend”.">
           {(control) => (
-            <input {...control} type="text" value={label} maxLength={100} autocomplete="off" onInput={(event) => setLabel(event.currentTarget.value)} />
+            <input {...control} type="text" value={label} maxLength={API_KEY_LABEL_MAX} autocomplete="off" onInput={(event) => setLabel(event.currentTarget.value)} />
           )}
         </Field>
         <FailureAlert />

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { CONTACT_SOURCES } from '../../../../shared/public/contact-rules.js';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { answerOf, type Failure } from '../../data/answer.js';
@@ -16,7 +17,7 @@ type Contact = components['schemas']['Contact'];
 type ListQuery = NonNullable<operations['contactsList']['parameters']['query']>;
 
 /** The contact's `source` number by name, as GET /client/contacts takes it. */
-export const SOURCES = ['unknown', 'api', 'import', 'form', 'app'] as const;
+export const SOURCES = CONTACT_SOURCES;
 
 /** The filters of GET /client/contacts this page offers, kept in the page's query (bookmarkable). */
 const FILTERS = ['email_prefix', 'is_subscribed', 'source'] as const;

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { UNSUBSCRIBE_REASON_MAX } from '../../../../shared/public/contact-rules.js';
 import type { Api } from '../../api/client.js';
 import { answerOf, fieldErrorOf } from '../../data/answer.js';
 import { useAction } from '../../data/use-action.js';
@@ -54,7 +55,7 @@ export function SubscriptionCard(props: { api: Api; contact: Contact; topics: To
         (contact.is_subscribed ? (
           <div class="ct-inline-form">
             <Field id="ct-unsubscribe-reason" label="Reason (optional)" name="unsubscribe_reason" failure={failure}>
-              {(control) => <input {...control} type="text" maxLength={500} value={reason} onInput={(event) => setReason(event.currentTarget.value)} />}
+              {(control) => <input {...control} type="text" maxLength={UNSUBSCRIBE_REASON_MAX} value={reason} onInput={(event) => setReason(event.currentTarget.value)} />}
             </Field>
             <button
               type="button"

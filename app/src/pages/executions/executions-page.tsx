@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { EXECUTION_STATUS, EXECUTION_STATUS_TEXT } from '../../../../shared/public/execution-rules.js';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { answerOf, type Failure } from '../../data/answer.js';
@@ -19,7 +20,7 @@ type Execution = components['schemas']['Execution'];
 type ListQuery = NonNullable<operations['executionsList']['parameters']['query']>;
 
 /** Execution statuses by number, as GET /client/executions filters them. */
-export const EXECUTION_STATUSES = { 1: 'queued', 2: 'executing', 3: 'completed', 4: 'failed', 5: 'cancelled', 6: 'skipped', 7: 'retried' } as const;
+export const EXECUTION_STATUSES = EXECUTION_STATUS_TEXT;
 
 export const PER_PAGE = 25;
 
@@ -118,7 +119,7 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
                 <>
                   <span class={`ct-status ct-status-${execution.status_text}`}>{execution.status_text}</span>
                   {execution.reason && <span class="ct-reason"> — {execution.reason}</span>}
-                  {mayRetry && execution.status === 4 && (
+                  {mayRetry && execution.status === EXECUTION_STATUS.failed && (
                     <button type="button" class="small ct-retry" aria-label={`Retry #${execution.id}`} disabled={retry.busy} onClick={() => void retry.run(execution)}>
                       Retry
                     </button>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { USER_NAME_MAX } from '../../../../shared/public/account-rules.js';
 import { INVITATION_LINK_MS } from '../../../../shared/public/session-rules.js';
 import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
@@ -202,7 +203,7 @@ function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => 
           {(control) => <input {...control} type="email" autocomplete="off" value={draft.email} onInput={(event) => setDraft({ ...draft, email: event.currentTarget.value })} />}
         </Field>
         <Field id="st-invite-name" label="Name" name="name">
-          {(control) => <input {...control} type="text" autocomplete="off" value={draft.name} maxLength={200} onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })} />}
+          {(control) => <input {...control} type="text" autocomplete="off" value={draft.name} maxLength={USER_NAME_MAX} onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })} />}
         </Field>
         <Field id="st-invite-role" label="Role" name="role">
           {(control) => (
