@@ -1,7 +1,8 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from '../src/api/client.js';
-import { OverviewPage, rangeOf } from '../src/pages/overview.js';
+import { rangeOf } from '../src/components/stats-figures.js';
+import { OverviewPage } from '../src/pages/overview.js';
 import { failure, fakeApi, ok, type FakeCall } from './fake-api.js';
 
 /** uPlot draws on a canvas happy-dom does not have: the fake records what the chart is given. */

@@ -5,6 +5,7 @@ import type { Api } from '../api/client.js';
 import type { components } from '../api/openapi.js';
 import { Link } from '../components/link.js';
 import { type ChartSeries, StatsChart, StatsTable } from '../components/stats-chart.js';
+import { percent, RANGES, type RangeDays, ReputationFigures, rangeOf } from '../components/stats-figures.js';
 import { useLoad } from '../data/use-load.js';
 import { PageHead } from '../ui/page-head.js';
 import { LoadStatus } from '../ui/status.js';
@@ -15,21 +16,14 @@ type Deliverability = components['schemas']['Deliverability'];
 /** The failed executions, as the executions list filters them. */
 const FAILED = `${EXECUTION_STATUS.failed}` as const;
 
-export const RANGES = [7, 30, 90] as const;
-export type RangeDays = (typeof RANGES)[number];
+// Kept where the workflows' statistics import them from until they import the component module.
+export { percent, RANGES, type RangeDays, rangeOf };
 
 interface Overview {
   stats: Stats;
   /** null: the client has no settings yet (GET /client/settings answers 404 until the first PATCH creates them). */
   deliverability: Deliverability | null;
   failedExecutions: number;
-}
-
-/** `from`..`to` of the last `days` UTC days, today included. */
-export function rangeOf(days: number, now: Date = new Date()): { from: string; to: string } {
-  const to = now.toISOString().slice(0, 10);
-  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-  return { from, to };
 }
 
 /** The chart's lines: what was sent and what became of it (humans only for opens and clicks). */
@@ -44,8 +38,6 @@ export function chartSeriesOf(stats: Stats): ChartSeries[] {
     { label: 'Complaints', stroke: '#5c5c5c', values: of((c) => c.complained) },
   ];
 }
-
-export const percent = (rate: number | null | undefined): string => (rate === null || rate === undefined ? '—' : `${(rate * 100).toFixed(1)} %`);
 
 /** Nothing happened in the range: no event received and nothing sent. */
 export const isEmpty = (stats: Stats): boolean => stats.totals.sent === 0 && Object.values(stats.events).every((count) => count === 0);
@@ -128,16 +120,7 @@ function OverviewBody({ overview, days }: { overview: Overview; days: RangeDays 
             <dd>
               {totals.clicked} <small>({percent(rates.click_rate)}; {percent(rates.click_to_open_rate)} of opens)</small>
             </dd>
-            <dt>Bounces</dt>
-            <dd>
-              {totals.bounced_hard + totals.bounced_soft} <small>({percent(rates.bounce_rate)})</small>
-            </dd>
-            <dt>Complaints</dt>
-            <dd>
-              {totals.complained} <small>({percent(rates.complaint_rate)})</small>
-            </dd>
-            <dt>Unsubscribes</dt>
-            <dd>{percent(rates.unsubscribe_rate)}</dd>
+            <ReputationFigures stats={stats} />
           </dl>
           <h3>Machines, counted apart</h3>
           <p class="hint">Mail scanners and privacy proxies open and click on their own; they are not in the rates above.</p>
