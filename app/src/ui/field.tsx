@@ -9,20 +9,23 @@ export interface ControlProps {
   'aria-invalid'?: true;
 }
 
+/** The id of a control's (or group's, or button's) error element. */
+export const errorIdOf = (id: string): string => `${id}-error`;
+
 /**
  * The one place a control is tied to its error and hint: `aria-describedby` names the error first (`<id>-error`),
  * then the hint (`<id>-hint`), then any other description; `aria-invalid` while the API refuses it. Also for a group
  * (a fieldset of radios).
  */
 export function controlPropsOf(id: string, error: string | undefined, hasHint: boolean, describedBy: readonly string[] = []): ControlProps {
-  const described = [error ? `${id}-error` : '', hasHint ? `${id}-hint` : '', ...describedBy].filter(Boolean).join(' ');
+  const described = [error ? errorIdOf(id) : '', hasHint ? `${id}-hint` : '', ...describedBy].filter(Boolean).join(' ');
   return { id, ...(described ? { 'aria-describedby': described } : {}), ...(error ? { 'aria-invalid': true as const } : {}) };
 }
 
 /** The error of a control or group, under it, where controlPropsOf points (`<id>-error`). */
 export function FieldError({ id, message }: { id: string; message: string | undefined }) {
   return message ? (
-    <p id={`${id}-error`} class="field-error">
+    <p id={errorIdOf(id)} class="field-error">
       {message}
     </p>
   ) : null;

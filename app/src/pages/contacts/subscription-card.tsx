@@ -4,7 +4,7 @@ import type { Api } from '../../api/client.js';
 import { answerOf, fieldErrorOf } from '../../data/answer.js';
 import { useAction } from '../../data/use-action.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { Field, FieldError } from '../../ui/field.js';
+import { Field, FieldError, errorIdOf } from '../../ui/field.js';
 import { Done } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
 import type { Contact, Topic } from './contact-page.js';
@@ -91,7 +91,7 @@ export function SubscriptionCard(props: { api: Api; contact: Contact; topics: To
                     type="button"
                     class="small"
                     disabled={busy}
-                    aria-describedby={refused ? `${refusalId}-error` : undefined}
+                    aria-describedby={refused ? errorIdOf(refusalId) : undefined}
                     onClick={() =>
                       void change.run(
                         { is_subscribed: !choice.is_subscribed, topic_id: choice.topic_id },
