@@ -12,6 +12,7 @@ import { Field } from '../src/ui/field.js';
 import { Form } from '../src/ui/form.js';
 import { PageHead } from '../src/ui/page-head.js';
 import { SecretOnce } from '../src/ui/secret-once.js';
+import { Done, LoadStatus } from '../src/ui/status.js';
 import { When } from '../src/ui/when.js';
 
 afterEach(() => cleanup());
@@ -253,5 +254,24 @@ describe('ConfirmButton and SecretOnce', () => {
     expect(document.querySelector('#new-key-title + .secret-warning')?.id).toBe(value.getAttribute('aria-describedby'));
     fireEvent.click(screen.getByRole('button', { name: 'I stored it, hide it' }));
     expect(hidden).toBe(true);
+  });
+});
+
+describe('Done and LoadStatus', () => {
+  it('says "Loading…" until the data comes, the failure when the load fails, nothing once loaded', () => {
+    const { rerender } = render(<LoadStatus loaded={{ data: undefined, failure: undefined, loading: true }} />);
+    expect(screen.getByText('Loading…').getAttribute('aria-busy')).toBe('true');
+    rerender(<LoadStatus loaded={{ data: undefined, failure: { message: 'No', errors: REFUSED.errors }, loading: false }} shownAt={['label']} />);
+    const alert = screen.getByRole('alert').textContent ?? '';
+    expect(alert).toContain('is required');
+    expect(alert).not.toContain('at most 100');
+    rerender(<LoadStatus loaded={{ data: [], failure: undefined, loading: false }} />);
+    expect(screen.queryByText('Loading…')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('announces the words of success politely', () => {
+    render(<Done text="Saved." />);
+    expect(screen.getByRole('status').textContent).toBe('Saved.');
   });
 });
