@@ -67,7 +67,7 @@ export function UsersPage({ api, signedIn }: PageProps) {
       <LoadStatus loaded={users} />
       <Done text={done} />
       {users.data && (
-        <ul class="st-list" id="st-users-list">
+        <ul class="record-list" id="st-users-list">
           {users.data.map((user) => (
             <UserItem
               key={user.id}
@@ -113,9 +113,9 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
     );
   const newRoleName = ROLE_CHOICES.find((choice) => choice.role === newRole)?.name ?? 'member';
   return (
-    <li class="card st-item">
-      <div class="st-item-head">
-        <h2 class="st-item-title">
+    <li class="card record">
+      <div class="record-head">
+        <h2 class="record-title">
           {user.name}
           {self && <span class="hint"> (you)</span>}
         </h2>
@@ -196,7 +196,7 @@ function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => 
   });
 
   return (
-    <section class="card st-section" aria-labelledby="st-invite-title">
+    <section class="card page-section" aria-labelledby="st-invite-title">
       <h2 id="st-invite-title">Invite a user</h2>
       <Form class="narrow-form" noValidate onSubmit={invite.run} failure={invite.failure}>
         <Field id="st-invite-email" label="E-mail address" name="email">
