@@ -3,6 +3,7 @@
  * declared once and read by infra/ (the event source mapping, its filter, its on-failure queue) and local/ (a poller
  * over DynamoDB Local's stream), as functions/routes.ts, queues.ts and scheduled.ts are.
  */
+import { ENTITY, type Entity } from '../shared/adapters/dynamo/keys.js';
 import type { QueueName } from '../shared/ports.js';
 import type { LogMetric } from './queues.js';
 import type { TableAccess } from './routes.js';
@@ -11,10 +12,12 @@ export interface StreamFunctionDefinition {
   /** Module under functions/stream/ (without extension) whose `handler` export takes a DynamoDBStreamEvent. */
   handler: string;
   /**
-   * The `pk` prefixes of the items whose changes the function needs: on AWS the event source mapping's filter lets
-   * only those through (filtered records cost no invocation); locally the poller applies the same filter.
+   * The item kinds (their `entity` attribute) whose changes the function needs: on AWS the event source mapping's
+   * filter lets only those through (filtered records cost no invocation); locally the poller applies the same filter.
+   * Items written before the attribute existed pass on their key prefix (ENTITY_PK_PREFIX), a coarser match the
+   * function tells apart itself.
    */
-  pkPrefixes: readonly string[];
+  entities: readonly Entity[];
   tableAccess: TableAccess;
   /** Queues the function sends to (sqs:SendMessage on exactly those, URLs in `<NAME>_QUEUE_URL`). */
   sendsTo?: readonly QueueName[];
@@ -34,5 +37,9 @@ export const streamFunctions: readonly StreamFunctionDefinition[] = [
   // Webhook facts (issue 22 §3): status logs of sent e-mails, contacts' subscription changes, executions ending
   // failed or skipped become webhook messages and their deliveries. A failed batch is retried (bisected) until it
   // succeeds or its records are a day old, then its position goes to the on-failure queue: never silently skipped.
-  { handler: 'webhook-facts', pkPrefixes: ['SENT#', 'CONTACT#', 'EXEC#'], tableAccess: 'readWrite', sendsTo: ['webhooks'] },
+  {
+    handler: 'webhook-facts',
+    entities: [ENTITY.sentEmailLog, ENTITY.contact, ENTITY.execution],
+    tableAccess: 'readWrite', sendsTo: ['webhooks'],
+  },
 ];

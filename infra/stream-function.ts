@@ -4,6 +4,7 @@ import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition } from
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
+import { ENTITY_PK_PREFIX } from '../shared/adapters/dynamo/keys.js';
 import { STREAM_FUNCTION_DEFAULTS, type StreamFunctionDefinition } from '../functions/streams.js';
 import { DeadLetterQueue } from './dead-letter-queue.js';
 import type { SharedResources } from './shared-resources.js';
@@ -23,7 +24,7 @@ const STREAM_RETENTION = Duration.hours(24);
 
 /**
  * One entry of functions/streams.ts: its Lambda (stream read, table access and sends as the entry says) and the event
- * source mapping on the table's stream — filtered to the entry's `pk` prefixes, so other changes cost no invocation;
+ * source mapping on the table's stream — filtered to the entry's entities, so other changes cost no invocation;
  * a failing batch is bisected and retried until its records are a day old, then its position (shard, sequence
  * numbers) goes to the on-failure queue, whose alarm fires on the first message: nothing is skipped silently.
  */
@@ -70,8 +71,18 @@ export class StreamFunction extends Construct {
       retryAttempts: 10_000,
       maxRecordAge: STREAM_RETENTION,
       onFailure: new SqsDlq(this.deadLetters.queue),
-      // One filter per prefix: a record passes when any matches (Lambda ORs the filters of a mapping).
-      filters: definition.pkPrefixes.map((prefix) => FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(prefix) } } } })),
+      // Lambda ORs a mapping's filters: an item naming one of the wanted entities, or one written before items named
+      // their entity (no `entity` attribute) whose key has a wanted entity's prefix. local/engine/stream-poller.ts
+      // applies the same rule.
+      filters: [
+        FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: [...definition.entities] } } } }),
+        FilterCriteria.filter({
+          dynamodb: {
+            Keys: { pk: { S: definition.entities.flatMap((entity) => FilterRule.beginsWith(ENTITY_PK_PREFIX[entity])) } },
+            NewImage: { entity: { S: FilterRule.notExists() } },
+          },
+        }),
+      ],
     });
     this.deadLetters.queue.grantSendMessages(this.function);
     this.logMetrics = countLogMetrics(this, this.function.logGroup, definition.logMetrics);

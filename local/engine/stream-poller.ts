@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { ENTITY_PK_PREFIX } from '../../shared/adapters/dynamo/keys.js';
 import { STREAM_FUNCTION_DEFAULTS, streamFunctions as allStreamFunctions, type StreamFunctionDefinition } from '../../functions/streams.js';
 import { createHandlerLoader } from '../handler-loader.js';
 import { createLambdaContext } from '../lambda-context.js';
@@ -29,7 +30,7 @@ const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /**
  * The local side of functions/streams.ts: reads DynamoDB Local's stream of the table, as Lambda's event source
- * mapping reads DynamoDB Streams, and hands each function the records its `pkPrefixes` filter lets through, in
+ * mapping reads DynamoDB Streams, and hands each function the records its `entities` filter lets through, in
  * stream order, `batchSize` at a time. A batch the function throws on is handed over again (AWS: until the records
  * are a day old, then the on-failure queue; here `maxAttempts`, then an error line). Shards open at start are read
  * from their latest record (a restart does not replay old changes); shards that open later from their first.
@@ -174,9 +175,15 @@ export class LocalStreamPoller {
   }
 }
 
-const matches = (fn: StreamFunctionDefinition, record: DynamoDBRecord): boolean => {
+/**
+ * The event source mapping's filter (infra/stream-function.ts), applied here: an item that names its `entity` passes
+ * when the function wants that entity; one written before the attribute existed passes on its key prefix.
+ */
+export const matches = (fn: StreamFunctionDefinition, record: DynamoDBRecord): boolean => {
+  const entity = record.dynamodb?.NewImage?.['entity']?.S;
+  if (entity !== undefined) return (fn.entities as readonly string[]).includes(entity);
   const pk = record.dynamodb?.Keys?.['pk']?.S;
-  return pk !== undefined && fn.pkPrefixes.some((prefix) => pk.startsWith(prefix));
+  return pk !== undefined && fn.entities.some((e) => pk.startsWith(ENTITY_PK_PREFIX[e]));
 };
 
 type WireValue = NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']>[string];

@@ -143,7 +143,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           ExpressionAttributeValues: { ':queued': SENT_STATUS.queued },
         },
       },
-      { Put: { TableName: this.tableName, Item: { ...keys.sentEmailLog(c, e.id, r.log.created_at, r.log.id), ...r.log } } },
+      { Put: { TableName: this.tableName, Item: { ...keys.sentEmailLogItem(c, e.id, r.log.created_at, r.log.id), ...r.log } } },
       // The day counter (issue 21): `sent` with the claim, given back with it when nothing is sent.
       ...optional(this.stats.workflowDay(claimIncrement(r.execution, r.quota.day, 1, claimStatsShardsOf(claimOf(r))))),
     );
@@ -182,7 +182,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
             Put: {
               TableName: this.tableName,
               Item: {
-                ...keys.sentEmailLog(c, e.id, at, logId),
+                ...keys.sentEmailLogItem(c, e.id, at, logId),
                 id: logId,
                 created_at: at,
                 status: SENT_STATUS.sent,
@@ -304,7 +304,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...keys.sentEmailLog(c, e.id, at, logId), id: logId, created_at: at, status: SENT_STATUS.failed, detail: reason },
+              Item: { ...keys.sentEmailLogItem(c, e.id, at, logId), id: logId, created_at: at, status: SENT_STATUS.failed, detail: reason },
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.failed, at, { reason, sent_email_id: e.id }),

@@ -1,5 +1,5 @@
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
-import { keys } from './keys.js';
+import { ENTITY, keys } from './keys.js';
 
 /** An execution as a table item: its own key, its per-client listing entry in gsi1, its contact's history in gsi2. */
 export const executionItem = (execution: ExecutionRecord) => ({
@@ -9,6 +9,7 @@ export const executionItem = (execution: ExecutionRecord) => ({
   // A queued execution is pending work until it ends: in the stuck index by its due time (issue 18).
   ...(execution.status === EXECUTION_STATUS.queued ? keys.executingEntry(execution.client_id, execution.id, execution.scheduled_for) : {}),
   ...execution,
+  entity: ENTITY.execution,
 });
 
 /** What ends with a claim (status 2 → any other): its record, its flags and its stuck-execution index entry (gsi3). */

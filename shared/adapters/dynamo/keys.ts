@@ -90,6 +90,24 @@ export interface ItemKey {
 
 const pad = (n: number, width = 12): string => n.toString().padStart(width, '0');
 
+/**
+ * The item kinds a change-stream reader picks out, named by the `entity` attribute the stores write on the item itself,
+ * so a stream filter (the AWS event source mapping's, the local poller's) matches one attribute instead of parsing
+ * keys. Updates keep it: a change's new image is the whole item.
+ */
+export const ENTITY = { contact: 'contact', execution: 'execution', sentEmailLog: 'sent_email_log' } as const;
+export type Entity = (typeof ENTITY)[keyof typeof ENTITY];
+
+/**
+ * The `pk` prefix of each entity's items. Items written before the `entity` attribute existed carry only their keys,
+ * so a stream filter lets a change through on either (docs/decisions: the entity attribute).
+ */
+export const ENTITY_PK_PREFIX: Readonly<Record<Entity, string>> = {
+  [ENTITY.contact]: 'CONTACT#',
+  [ENTITY.execution]: 'EXEC#',
+  [ENTITY.sentEmailLog]: 'SENT#',
+};
+
 export const clientPk = (clientId: number): string => `CLIENT#${clientId}`;
 
 export const keys = {
@@ -108,7 +126,7 @@ export const keys = {
     gsi1sk: pad(keyId),
   }),
 
-  contact: (clientId: number, contactId: number): ItemKey => ({ pk: `CONTACT#${clientId}#${contactId}`, sk: 'CONTACT' }),
+  contact: (clientId: number, contactId: number): ItemKey => ({ pk: `${ENTITY_PK_PREFIX.contact}${clientId}#${contactId}`, sk: 'CONTACT' }),
   contactShards: 8,
   /** gsi1 entry listing a client's contacts by id, spread over `contactShards` key values (written with the contact). */
   contactListing: (clientId: number, contactId: number) => ({
@@ -120,6 +138,7 @@ export const keys = {
   contactItem: (clientId: number, contactId: number) => ({
     ...keys.contact(clientId, contactId),
     ...keys.contactListing(clientId, contactId),
+    entity: ENTITY.contact,
   }),
   /** Keyed by a hash so that a suppression marker left by an erasure keeps no address (docs/decisions.md, erasure). */
   emailLock: (clientId: number, email: string): ItemKey => ({
@@ -222,7 +241,7 @@ export const keys = {
   /** `keyHash` is the SHA-256 of the caller's idempotency key: any key length fits the 1 024-byte key limit. */
   idempotency: (clientId: number, keyHash: string): ItemKey => ({ pk: `IDEM#${clientId}#${keyHash}`, sk: 'IDEM' }),
 
-  execution: (clientId: number, executionId: number): ItemKey => ({ pk: `EXEC#${clientId}#${executionId}`, sk: keys.executionSk }),
+  execution: (clientId: number, executionId: number): ItemKey => ({ pk: `${ENTITY_PK_PREFIX.execution}${clientId}#${executionId}`, sk: keys.executionSk }),
   executionSk: 'EXEC',
   executionShards: 8,
   /** gsi1 entry listing a client's executions newest first, spread over `executionShards` key values. */
@@ -253,6 +272,11 @@ export const keys = {
     sk: `LOG#${at}#${logId}`,
   }),
   sentEmailLogPrefix: 'LOG#',
+  /** A status log as written: its keys and its `entity`, which the change-stream readers filter on. */
+  sentEmailLogItem: (clientId: number, sentEmailId: string, at: string, logId: string) => ({
+    ...keys.sentEmailLog(clientId, sentEmailId, at, logId),
+    entity: ENTITY.sentEmailLog,
+  }),
   /** Marks that the e-mail's first human open / click was counted on the contact (written once, in that transaction). */
   engagementMarker: (clientId: number, sentEmailId: string, kind: 'open' | 'click'): ItemKey => ({
     pk: `SENT#${clientId}#${sentEmailId}`,

@@ -19,7 +19,7 @@ export class DynamoSentEmailStore implements SentEmailStore {
 
   async addLog(clientId: number, sentEmailId: string, log: SentEmailLogRecord): Promise<void> {
     await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: { ...keys.sentEmailLog(clientId, sentEmailId, log.created_at, log.id), ...log } }),
+      new PutCommand({ TableName: this.tableName, Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log } }),
     );
   }
 

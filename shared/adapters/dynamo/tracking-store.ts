@@ -98,7 +98,7 @@ export class DynamoTrackingStore implements TrackingStore {
     const logPut: TransactItem = {
       Put: {
         TableName: this.tableName,
-        Item: { ...keys.sentEmailLog(message.client_id, message.sent_email_id, log.created_at, log.id), ...withoutUndefined(log) },
+        Item: { ...keys.sentEmailLogItem(message.client_id, message.sent_email_id, log.created_at, log.id), ...withoutUndefined(log) },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };

@@ -72,7 +72,7 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
           },
         },
         ...(counts ? [counts] : []),
-        ...(log ? [{ Put: { TableName: this.tableName, Item: { ...keys.sentEmailLog(clientId, sentEmailId, log.created_at, log.id), ...log } } }] : []),
+        ...(log ? [{ Put: { TableName: this.tableName, Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log } } }] : []),
       ],
     });
     try {
@@ -110,7 +110,7 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
         {
           Put: {
             TableName: this.tableName,
-            Item: { ...keys.sentEmailLog(clientId, sentEmailId, log.created_at, log.id), ...log },
+            Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log },
           },
         },
         // Counted only with the contact's change, whose condition makes it once per unsubscribe.
@@ -155,7 +155,7 @@ async function leaveTopicIn(db: DynamoDBDocumentClient, tableName: string, stats
       },
       // The topic's count, moved only with the contact's change (whose condition makes it once per contact).
       contactsLeftUpdate(tableName, clientId, { [topicId]: 1 })!,
-      { Put: { TableName: tableName, Item: { ...keys.sentEmailLog(clientId, sentEmailId, log.created_at, log.id), ...log } } },
+      { Put: { TableName: tableName, Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log } } },
       ...optional(stats.workflowDay(linkUnsubscribeIncrement(write))),
     ],
   });

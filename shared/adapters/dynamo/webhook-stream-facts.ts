@@ -5,6 +5,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import { SENT_STATUS, type SentEmailLogRecord, type SentStatus } from '../../domain/sent-emails/sent-email-record.js';
 import type { ContactFactFields, EmailFact, ExecutionFactFields, WebhookFact } from '../../domain/webhooks/facts.js';
+import { stripKeys } from './items.js';
 import { keys } from './keys.js';
 
 /** Which status log is which webhook event; queued (the claim's) and unsubscribed (the contact's own fact) are none. */
@@ -59,7 +60,7 @@ function factOf(record: DynamoDBRecord): WebhookFact | undefined {
       // email.sent is the executor's record of SES accepting the message (no `detail`); SES's own Send notification
       // of the same message, logged beside it with its status text, confirms it and is no second fact.
       if (type === 'email.sent' && log.detail !== undefined) return undefined;
-      const { pk: _pk, sk: _sk, ...fields } = next;
+      const fields = stripKeys<Record<string, unknown>>(next);
       return { kind: 'email', type, client_id: item.clientId, sent_email_id: item.sentEmailId, log: fields as unknown as SentEmailLogRecord };
     }
     case 'contact': {

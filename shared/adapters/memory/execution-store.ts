@@ -4,9 +4,10 @@ import { endClaim } from './delivery-store.js';
 import { clientKey, copy, MemoryEngineData, stored, type MemoryAggregates } from './engine-data.js';
 import { deferIncrement, finishIncrement } from '../../domain/stats/execution-increments.js';
 import { listOpenExecution, unlistOpenExecution } from './contact-goals.js';
+import { keys } from '../dynamo/keys.js';
 
-/** The DynamoDB listing spreads a client's executions over 8 index keys by id; each is read up to a bound. */
-const LISTING_SHARDS = 8;
+/** The DynamoDB listing spreads a client's executions over this many index keys by id; each is read up to a bound. */
+const LISTING_SHARDS = keys.executionShards;
 /** The DynamoDB listing sort key (`<created_at>#<id, 16 digits>`): the order and the created_* bounds compare on it. */
 const listingKey = (e: ExecutionRecord): string => `${e.created_at}#${e.id.toString().padStart(16, '0')}`;
 

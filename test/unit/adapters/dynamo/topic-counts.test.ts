@@ -114,7 +114,7 @@ describe('the preference page save', () => {
             ExpressionAttributeValues: { ':left0': 1, ':left1': -1 },
           },
         },
-        { Put: { TableName: TABLE, Item: { pk: `SENT#7#${EMAIL_ID}`, sk: `LOG#${AT}#preferences-${AT}`, ...save.log } } },
+        { Put: { TableName: TABLE, Item: { pk: `SENT#7#${EMAIL_ID}`, sk: `LOG#${AT}#preferences-${AT}`, entity: 'sent_email_log', ...save.log } } },
       ],
     });
   });

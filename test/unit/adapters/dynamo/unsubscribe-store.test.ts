@@ -58,6 +58,7 @@ describe('DynamoUnsubscribeStore.unsubscribe', () => {
             Item: {
               pk: `SENT#7#${EMAIL_ID}`,
               sk: `LOG#${AT}#unsubscribe-link`,
+              entity: 'sent_email_log',
               id: 'unsubscribe-link',
               created_at: AT,
               status: SENT_STATUS.unsubscribed,
