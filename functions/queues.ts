@@ -3,13 +3,13 @@
  * infra/ builds, per entry, the queue, its DLQ, the Lambda and the event source mapping (partial batch responses);
  * the local runtime delivers SQS-shaped batches of the same queue to the same handler.
  *
- * The engine (issue 8) adds process-events (events queue) and execute-workflow (workflow queue).
+ * The engine adds process-events (events queue) and execute-workflow (workflow queue).
  */
 import type { QueueName } from '../shared/ports.js';
 import type { TableAccess } from './routes.js';
 
 /**
- * A structured log line a function writes with `metric: <metric>` that operators must hear about (issue 19 §3): on
+ * A structured log line a function writes with `metric: <metric>` that operators must hear about: on
  * AWS a metric filter on the function's logs counts it as `EmailLifecycle/<metricName>`, and an alarm on the on-call
  * topic fires when a 5-minute sum reaches `alarmAt`. Declared in the function's table entry (queues or scheduled).
  */
@@ -97,9 +97,9 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
   // One SES call a message; a send that fails transiently comes back after the visibility timeout. Its batch size
   // and concurrency on AWS follow the SES account's send rate (context `sesMaxSendRate`), not this entry.
   { handler: 'execute-workflow', queue: 'workflow', tableAccess: 'readWrite', sendsTo: ['workflow'], schedules: true, sendsEmail: true },
-  // SES status notifications (issue 9): SES configuration set → SNS topic → this queue. Filled by SES, not by a
+  // SES status notifications: SES configuration set → SNS topic → this queue. Filled by SES, not by a
   // function; each message costs ≤ 3 DynamoDB requests for a known message id.
-  // A notification that is the evidence a stranded execution waits for wakes it on the workflow queue (issue 18).
+  // A notification that is the evidence a stranded execution waits for wakes it on the workflow queue.
   // 6 × 10 notifications in flight at ≥ 30 ms each: ≤ 2 000/s, twice the target's 1 000/s, so a backlog drains
   // (notifications follow the sends, ≈ 5 an e-mail, so the sender's ceiling bounds their steady rate).
   {
@@ -150,7 +150,7 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
     maxConcurrency: 2,
     timeoutSeconds: 20,
   },
-  // Webhook deliveries (issue 22 §3): one signed POST a message, ≤ 10 s each, the records of a batch in parallel.
+  // Webhook deliveries: one signed POST a message, ≤ 10 s each, the records of a batch in parallel.
   // Two lanes: endpoints that answer are served here; a delivery to an endpoint that is failing (failing_since) is
   // moved to the failing lane, whose own small concurrency is all a dead endpoint's 10 s timeouts can hold, so one
   // client's dead endpoint never takes a healthy endpoint's turn (docs/benchmarks.md "Webhooks"). Retries come back

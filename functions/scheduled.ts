@@ -23,7 +23,7 @@ export const scheduledFunctions: readonly ScheduledFunctionDefinition[] = [
   // The outbox sweeper: events written but never enqueued are enqueued (an accepted event is never lost). It pages
   // for up to SWEEP_BUDGET_MS (90 s, shared/domain/events/sweep-events.ts); 120 s leave room for the last page.
   { handler: 'sweep-events', everyMinutes: 5, tableAccess: 'read', sendsTo: ['events'], timeoutSeconds: 120 },
-  // Beside it, the stuck-execution sweep (issue 18 §1): claims past their lease go back to the executor.
+  // Beside it, the stuck-execution sweep: claims past their lease go back to the executor.
   {
     handler: 'sweep-executions',
     everyMinutes: 5,

@@ -34,7 +34,7 @@ export interface StreamFunctionDefinition {
 export const STREAM_FUNCTION_DEFAULTS = { batchSize: 100, maxBatchingWindowSeconds: 1, timeoutSeconds: 60 } as const;
 
 export const streamFunctions: readonly StreamFunctionDefinition[] = [
-  // Webhook facts (issue 22 §3): status logs of sent e-mails, contacts' subscription changes, executions ending
+  // Webhook facts: status logs of sent e-mails, contacts' subscription changes, executions ending
   // failed or skipped become webhook messages and their deliveries. A failed batch is retried (bisected) until it
   // succeeds or its records are a day old, then its position goes to the on-failure queue: never silently skipped.
   {

@@ -12,7 +12,7 @@ export interface OnCallProps {
 }
 
 /**
- * The stack's one on-call topic (issue 19 §3): every CloudWatch alarm of the stack sends its ALARM and OK transitions
+ * The stack's one on-call topic: every CloudWatch alarm of the stack sends its ALARM and OK transitions
  * here. TLS only; no SSE — alarm messages carry alarm names, metrics and thresholds, no customer data, and an
  * encrypted topic would need a customer-managed key that admits CloudWatch (docs/decisions.md "Operators hear about
  * failures"). Only CloudWatch alarms of this account publish; chat, pager or more addresses subscribe to it.

@@ -41,7 +41,7 @@ export interface LocalRuntimeOptions {
    * shared table, which a sweep would act on mid-test; the sweeps are tested in runtimes of their own.
    */
   periodicSweeps?: boolean;
-  /** Fault injection (issue 18, README "Fault injection"); absent: env FAULTS / FAULTS_SEED; false: none. */
+  /** Fault injection (README "Fault injection"); absent: env FAULTS / FAULTS_SEED; false: none. */
   faults?: FaultSettings | false;
   /**
    * The client's IP from the last X-Forwarded-For entry (a proxy of your own in front); default: env
@@ -73,7 +73,7 @@ export interface LocalRuntime {
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const host = options.host ?? '127.0.0.1';
   const tableName = options.tableName ?? process.env['TABLE_NAME'] ?? 'email-lifecycle';
-  // Fault injection (issue 18): parsed before anything starts, so a bad FAULTS fails at once.
+  // Fault injection: parsed before anything starts, so a bad FAULTS fails at once.
   const faultSettings = options.faults === false ? undefined : (options.faults ?? faultSettingsFromEnv(process.env));
   const faults = faultSettings ? createFaultInjection(faultSettings) : undefined;
   // Fail on a busy API port before Java is spawned; port 0 becomes a concrete port here.

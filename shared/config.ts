@@ -60,7 +60,7 @@ const ConfigSchema = z.object({
   EVENTS_QUEUE_URL: z.optional(z.url()),
   WORKFLOW_QUEUE_URL: z.optional(z.url()),
   WORKFLOW_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
-  /** The webhook delivery queue (issue 22 §3): URL for the functions that send to it, ARN for those that schedule to it. */
+  /** The webhook delivery queue: URL for the functions that send to it, ARN for those that schedule to it. */
   WEBHOOKS_QUEUE_URL: z.optional(z.url()),
   WEBHOOKS_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
   /** The failing endpoints' lane of webhook deliveries (its URL and ARN, as above). */
@@ -86,16 +86,16 @@ const ConfigSchema = z.object({
   UNSUBSCRIBE_MAILTO: z.optional(z.email()),
   /**
    * How long an execution's claim is left to its worker and to SES's status notifications before its outcome is
-   * decided without them (issue 18; docs/decisions.md). AWS: 600. The local runtime sets 60 (its SES publishes at once).
+   * decided without them (docs/decisions.md). AWS: 600. The local runtime sets 60 (its SES publishes at once).
    * At most 840, so the wait fits one SQS delay (900 s) with margin.
    */
   EXECUTION_LEASE_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(840)), 600),
-  /** The outbox sweeper enqueues again an event still queued this long after it was written (issue 18). */
+  /** The outbox sweeper enqueues again an event still queued this long after it was written. */
   OUTBOX_SWEEP_AFTER_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 120),
-  /** Days a day-counter row is kept (its TTL) after its day (issue 21); a stats read spans at most 400 days. */
+  /** Days a day-counter row is kept (its TTL) after its day; a stats read spans at most 400 days. */
   STATS_RETENTION_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 400),
   /**
-   * The waits between a webhook message's attempts, in seconds, comma-separated (issue 22 §3); default Svix's
+   * The waits between a webhook message's attempts, in seconds, comma-separated; default Svix's
    * 5,300,1800,7200,18000,36000,36000. For demos and tests only (the integration run shortens it); 1–7 entries.
    */
   WEBHOOK_RETRY_SCHEDULE_SECONDS: z.optional(
@@ -109,7 +109,7 @@ const ConfigSchema = z.object({
   /** AWS: the stack's Secrets Manager secret holding LINK_SECRET, read on the first request that needs it. */
   LINK_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
   /**
-   * Webhook endpoints may use http and reach loopback/private addresses (issue 22). Unset (false) on AWS, where
+   * Webhook endpoints may use http and reach loopback/private addresses. Unset (false) on AWS, where
    * URLs must be https and every resolved address public; the local runtime sets true so a developer can point an
    * endpoint at a local receiver.
    */

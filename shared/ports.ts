@@ -45,7 +45,7 @@ export interface ExecutionMessage {
 }
 
 /**
- * One attempt of one webhook message to one endpoint (issue 22 §3): `attempt` 1 is the first, each retry the next.
+ * One attempt of one webhook message to one endpoint: `attempt` 1 is the first, each retry the next.
  * `replay` marks a delivery a client asked for again (POST …/attempts/{id}/replay): one chain of retries of its own.
  */
 export interface WebhookDeliveryMessage {
@@ -81,7 +81,7 @@ export interface QueueMessages {
   workflow: ExecutionMessage;
   /** SES status notifications → ses-status (on AWS only SNS sends here; locally the SES simulator and /dev/ses-events) */
   'ses-status': SesStatusMessage;
-  /** webhook deliveries to healthy endpoints → deliver-webhook (issue 22) */
+  /** webhook deliveries to healthy endpoints → deliver-webhook */
   webhooks: WebhookDeliveryMessage;
   /** webhook deliveries to failing endpoints (their own lane, so they hold no healthy endpoint's turn) → deliver-webhook-failing */
   'webhooks-failing': WebhookDeliveryMessage;

@@ -13,7 +13,7 @@ export const handler = jsonApi(
   {
     summary: 'Create an API key',
     description:
-      'Extra (issue 23): a new enabled key with its label, created by the signed-in user. The full key is in this answer only. ' +
+      'Extra: a new enabled key with its label, created by the signed-in user. The full key is in this answer only. ' +
       'The key ends with its creator: removing that user, or giving it a role that may not hold keys, disables it. ' +
       '409 `state` when the user was removed or demoted meanwhile.',
     body: CreateApiKeyBody,

@@ -13,7 +13,7 @@ export const handler = jsonApi(
   {
     summary: 'Delete an API key',
     description:
-      'Extra (issue 23): the key is deleted and refused (401) at once by the server that deleted it and by every other ' +
+      'Extra: the key is deleted and refused (401) at once by the server that deleted it and by every other ' +
       'within the authentication cache’s 60 s; the answer shows what it was.',
     params: ApiKeyIdParams,
     responses: { 200: ApiKeyView },

@@ -10,7 +10,7 @@ export const handler = jsonApi(
   {
     summary: 'List the API keys',
     description:
-      'Extra (issue 23): every key of the client, enabled or not, masked, by id; `last_used_at` to the hour. `creator` names ' +
+      'Extra: every key of the client, enabled or not, masked, by id; `last_used_at` to the hour. `creator` names ' +
       'the user who created it (id, e-mail, name) and `personal_for` the user whose own key it is: removing either, or ' +
       'giving either a role that may not hold keys, disables the key (`disabled_reason`).',
     responses: { 200: z.object({ api_keys: z.array(ApiKeyView) }) },

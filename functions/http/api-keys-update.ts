@@ -13,7 +13,7 @@ export const handler = jsonApi(
   {
     summary: 'Update an API key',
     description:
-      'Extra (issue 23): `label` and/or `enabled`. A disabled key is refused (401) at once by the server that disabled ' +
+      'Extra: `label` and/or `enabled`. A disabled key is refused (401) at once by the server that disabled ' +
       'it and by every other within the authentication cache’s 60 s. A key disabled because its user was removed or ' +
       'demoted (`disabled_reason`) cannot be enabled again: 409 `state`.',
     params: ApiKeyIdParams,

@@ -25,7 +25,7 @@ export const handler = publicPage(
   {
     summary: 'Sign in with a link',
     description:
-      'Extra (issue 23): the form of the sign-in page (GET /api/v1/auth/callback), `application/x-www-form-urlencoded`. ' +
+      'Extra: the form of the sign-in page (GET /api/v1/auth/callback), `application/x-www-form-urlencoded`. ' +
       'Consumes the link (once) and starts a session: `els_session` (HttpOnly, SameSite=Lax, Secure over https, ' +
       'Path=/api/v1; ends after 12 h idle or 7 days) and `els_csrf` (readable, Path=/: echo it in `X-CSRF-Token` on ' +
       'every POST, PATCH or DELETE made with the session), then redirects (303) to /app. It signs in at once only in ' +

@@ -18,7 +18,7 @@ export const handler = publicPage(
   {
     summary: 'Open a sign-in link',
     description:
-      'Extra (issue 23): the link of the sign-in and invitation e-mails. Answers an HTML page (no script) with a ' +
+      'Extra: the link of the sign-in and invitation e-mails. Answers an HTML page (no script) with a ' +
       '"Sign in" button whose form posts the token to POST /api/v1/auth/callback; opening the link (GET or HEAD, as ' +
       'mail scanners do) consumes nothing and starts no session. In the browser that asked for the link (its ' +
       '`els_signin` cookie) the page just offers the button; elsewhere (another device, an invitation, a link someone ' +

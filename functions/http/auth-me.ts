@@ -16,7 +16,7 @@ const Me = z.object({
 export const handler = jsonApi(
   {
     summary: 'The signed-in user',
-    description: 'Extra (issue 23): the dashboard user of the session, with its role, and its client. Sessions only.',
+    description: 'Extra: the dashboard user of the session, with its role, and its client. Sessions only.',
     tags: ['Sign-in'],
     responses: { 200: Me },
   },

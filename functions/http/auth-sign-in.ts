@@ -18,7 +18,7 @@ export const handler = publicApi(
   {
     summary: 'Ask for a sign-in link',
     description:
-      'Extra (issue 23): passwordless sign-in to the dashboard. Always the same 202, whether or not the address has ' +
+      'Extra: passwordless sign-in to the dashboard. Always the same 202, whether or not the address has ' +
       'an account, and in the same time: the e-mail is sent after the answer. An account gets an e-mail with a ' +
       'one-time link (GET /api/v1/auth/callback), valid 15 minutes. The answer sets `els_signin` (HttpOnly, ' +
       'SameSite=Strict, Path=/api/v1/auth/callback, 15 minutes): the link signs in without a question only in the ' +

@@ -10,7 +10,7 @@ import { clearedSessionCookies } from '../../shared/domain/auth/session-tokens.j
 export const handler = jsonApi(
   {
     summary: 'Sign out',
-    description: 'Extra (issue 23): ends the session now and expires its cookies. A session request: it needs `X-CSRF-Token`.',
+    description: 'Extra: ends the session now and expires its cookies. A session request: it needs `X-CSRF-Token`.',
     tags: ['Sign-in'],
     responses: { 200: z.object({}) },
   },

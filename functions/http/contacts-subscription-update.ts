@@ -13,7 +13,7 @@ export const handler = jsonApi(
     summary: "Change a contact's subscription",
     description:
       '`is_subscribed` false unsubscribes (with an optional `unsubscribe_reason`) from all marketing mail, true subscribes ' +
-      "again. With `topic_id` only that topic's choice changes (issue 24 §3); a contact unsubscribed from all marketing " +
+      "again. With `topic_id` only that topic's choice changes; a contact unsubscribed from all marketing " +
       'mail stays so whatever its topic choices say.',
     params: ContactRef,
     body: SubscriptionBody,

@@ -9,7 +9,7 @@ export const handler = jsonApi(
   {
     summary: 'List topics',
     description:
-      'The kinds of marketing mail a contact can leave one by one (issue 24 §3), by id. A marketing workflow belongs ' +
+      'The kinds of marketing mail a contact can leave one by one, by id. A marketing workflow belongs ' +
       'to a topic through its customization `topic_id`; the preference page shows every topic.',
     responses: { 200: { data: TopicList, meta: TopicListMeta } },
   },

@@ -5,7 +5,7 @@ import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { PREFERENCE_PAGE_CSP, preferencePage } from '../../shared/domain/links/pages.js';
 import { previewPreferences } from '../../shared/domain/links/preferences.js';
 
-/** GET /client/topics/preference-page-preview — the preference page as a contact sees it, saving nothing (issue 25 §1). */
+/** GET /client/topics/preference-page-preview — the preference page as a contact sees it, saving nothing. */
 export const handler = clientPage(
   {
     summary: 'Preview the preference page',

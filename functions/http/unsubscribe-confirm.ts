@@ -26,7 +26,7 @@ export const handler = publicPage(
     description:
       "RFC 8058 one-click unsubscribe, sent by mail clients from the e-mail's `List-Unsubscribe` header: only a body " +
       'holding `List-Unsubscribe=One-Click` (form-encoded, or as a multipart/form-data field) unsubscribes. The contact is ' +
-      'unsubscribed at once; no redirect, no cookie. The link of an e-mail sent under a topic (issue 24 §3) leaves that ' +
+      'unsubscribed at once; no redirect, no cookie. The link of an e-mail sent under a topic leaves that ' +
       "topic only: the contact's other mail goes on. With `form=preferences` (the preference page's form) the body is " +
       'the page\'s choices instead: `shown` (each topic id the page showed), `topic` (each topic id ticked) and ' +
       '`leave_all=on`; the answer is the page with the choices saved. Any other POST (no body, another body) changes ' +

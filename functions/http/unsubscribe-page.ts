@@ -9,7 +9,7 @@ import { linkNotFoundPage, PREFERENCE_PAGE_CSP, preferencePage } from '../../sha
 import { loadPreferences } from '../../shared/domain/links/preferences.js';
 import { LinkTokenParams } from '../../shared/domain/links/schemas.js';
 
-/** GET /u/{token} — the preference page (issue 24 §3); a GET never changes anything. */
+/** GET /u/{token} — the preference page; a GET never changes anything. */
 export const handler = publicPage(
   {
     summary: 'Preference page',

@@ -11,7 +11,7 @@ export const handler = jsonApi(
   {
     summary: 'Remove a dashboard user',
     description:
-      'Extra (issue 23): the user, its address (free for another account) and its sessions, at once; the answer shows ' +
+      'Extra: the user, its address (free for another account) and its sessions, at once; the answer shows ' +
       'what it was. The API keys it created or holds (`creator`, `personal_for` in GET /client/api-keys) are disabled in ' +
       'the same transaction (`disabled_reason` `holder_removed`; they cannot be enabled again): refused at once by this ' +
       'server and by every other within the authentication cache’s 60 s. The owner cannot be removed (409 `state`): ' +

@@ -15,7 +15,7 @@ export const handler = jsonApi(
   {
     summary: 'Invite a dashboard user',
     description:
-      'Extra (issue 23): invites a user to the dashboard; the e-mail, from the service’s own address, is sent after ' +
+      'Extra: invites a user to the dashboard; the e-mail, from the service’s own address, is sent after ' +
       'the answer. The same 202 for every address that is not already a user of this client: a new address becomes a ' +
       'user now (listed, counted in `max_users`) and gets a one-time sign-in link, valid 72 hours; an address that has ' +
       'an account with another client (an address belongs to one account) becomes no user here and gets an e-mail ' +

@@ -9,7 +9,7 @@ import { UserView } from '../../shared/domain/users/schemas.js';
 export const handler = jsonApi(
   {
     summary: 'List the dashboard users',
-    description: 'Extra (issue 23): the client’s users with their roles, oldest first.',
+    description: 'Extra: the client’s users with their roles, oldest first.',
     responses: { 200: z.object({ users: z.array(UserView) }) },
   },
   [userStore],

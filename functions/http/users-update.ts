@@ -11,7 +11,7 @@ export const handler = jsonApi(
   {
     summary: 'Change a user’s role',
     description:
-      'Extra (issue 23). Role 1 transfers ownership: that user becomes the owner and the current owner an admin (2), ' +
+      'Extra. Role 1 transfers ownership: that user becomes the owner and the current owner an admin (2), ' +
       'at once. The owner’s own role changes only that way (409 `state`). The changed users’ sessions end: they sign ' +
       'in again with their new role. A role that may not hold API keys (3 member, 4 viewer) disables, in the same ' +
       'transaction, the keys the user created or holds (`disabled_reason` `holder_demoted`; they cannot be enabled ' +

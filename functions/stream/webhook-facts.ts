@@ -9,7 +9,7 @@ import { logger } from '../../shared/logger.js';
 const PORTS = [webhookOutbox, queue] as const;
 
 /**
- * The table's change stream → webhook messages and first deliveries (issue 22 §3). The whole batch succeeds or is
+ * The table's change stream → webhook messages and first deliveries. The whole batch succeeds or is
  * thrown: Lambda hands it over again (bisected on AWS), and the messages' ids are derived from the facts, so a
  * second pass stores the same messages; a receiver de-duplicates a repeated delivery by its `webhook-id`.
  */

@@ -22,7 +22,7 @@ export interface LocalEngineOptions {
   region: string;
   /** Local redelivery delay of a failed message (AWS: 6 × the function timeout). */
   visibilityTimeoutMs?: number;
-  /** FAULTS (issue 18): wraps the queue and mailer ports the container sees, not the engine's own use of the queue. */
+  /** FAULTS: wraps the queue and mailer ports the container sees, not the engine's own use of the queue. */
   faults?: FaultInjection;
   /** With DATA_DIR, the local SES journals every notification it publishes (ses-journal.ts), replayed at start. */
   dataDir?: string;
@@ -51,7 +51,7 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   const mailer = new SimulatorMailer(
     new SesMailer(ses),
     (message, delaySeconds) => {
-      // Durable before the send returns, as SES → SNS → SQS is on AWS (issue 18).
+      // Durable before the send returns, as SES → SNS → SQS is on AWS.
       journal?.append(message, delaySeconds);
       return queue.send('ses-status', message, { delaySeconds });
     },

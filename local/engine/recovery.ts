@@ -32,7 +32,7 @@ export interface RecoveryResult {
 const SETTLE_WAVE = 10;
 
 /**
- * The local runtime's start after a stop or a crash with DATA_DIR (issue 18 §2). The in-memory queues and schedules are
+ * The local runtime's start after a stop or a crash with DATA_DIR. The in-memory queues and schedules are
  * gone by definition; the table and the SES journal are not. In order:
  * 1. every SES notification of the journal's window goes back to the status queue, and is processed before anything is
  *    decided — an e-mail the emulator accepted just before the kill is known from here on (ses-journal.ts);

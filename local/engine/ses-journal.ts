@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { SesStatusMessage } from '../../shared/ports.js';
 
 /**
- * The local SES's durable side (issue 18). On AWS, once SES accepted an e-mail its status notifications are certain to
+ * The local SES's durable side. On AWS, once SES accepted an e-mail its status notifications are certain to
  * reach the status queue (SES → SNS → SQS, all durable). Locally the SES emulator and the queues live in this process,
  * so a kill right after the emulator accepted a mail would lose every trace of it — and the executor, finding the claim
  * with no evidence, would send it again. Each notification the local SES publishes is therefore appended to

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/bench/claim-conflicts.ts` — the hot items of one client's sends (issue 19 §2): many executors
+ * `npx tsx scripts/bench/claim-conflicts.ts` — the hot items of one client's sends: many executors
  * claiming sends of ONE client at once, on DynamoDB Local in memory (free port), through the real adapters and the
  * real executor (executeWorkflow; an instant mailer, queue and scheduler that go nowhere). Counts every claim
  * transaction attempt and each TransactionConflict cancellation by the item that conflicted (observeTransactions),

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cold` (issue 11): synthesises the stack (cdk synth bundles every function as on AWS), then for every
+ * `npm run bench:cold`: synthesises the stack (cdk synth bundles every function as on AWS), then for every
  * Lambda function prints its bundle size and its cold-process ratio against a hello-world handler, and writes the
  * table into docs/benchmarks.md between its cold-start markers.
  *
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
   const section = `${START}\n${summary}\n\n${table}\n\nMeasured by \`npm run bench:cold\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}).\n${END}`;
   const next = doc.includes(START)
     ? doc.slice(0, doc.indexOf(START)) + section + doc.slice(doc.indexOf(END) + END.length)
-    : `${doc.trimEnd()}\n\n## Cold starts (issue 11)\n\n${section}\n`;
+    : `${doc.trimEnd()}\n\n## Cold starts\n\n${section}\n`;
   writeFileSync(docPath, next);
   console.log(`\n${summary}`);
   const over = rows.filter((r) => r.ownBytes > BUDGET_BYTES || r.ratio > BUDGET_RATIO).length;

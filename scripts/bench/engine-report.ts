@@ -23,7 +23,7 @@ const commandsPer = (step: StepFigures, units = step.units) =>
 export function engineBudgets(run: EngineRun): Budget[] {
   const { ingest, processing, execution } = run;
   const writes = Object.entries(ingest.dynamo.byCommand).reduce((s, [c, n]) => s + (WRITE_COMMANDS.has(c) ? n : 0), 0);
-  // Issue 8's budget is the event's own writes; the rate limit's window count (issue 19) rides on every API request.
+  // Issue 8's budget is the event's own writes; the rate limit's window count rides on every API request.
   const ingestWrites = per(writes - run.rateLimitWrites, run.events);
   const rateWrites = per(run.rateLimitWrites, run.events);
   const ingestSqs = per(ingest.calls.sqs, run.events);
@@ -32,11 +32,11 @@ export function engineBudgets(run: EngineRun): Budget[] {
   const n = run.notifications.queue!;
   return [
     {
-      name: "ingest an async event (issue 8 §1): the event's DynamoDB writes + SQS sends, per event",
+      name: "ingest an async event: the event's DynamoDB writes + SQS sends, per event",
       measured: `${fmt(ingestWrites, 2)} + ${fmt(ingestSqs, 2)}`,
       limit: '≤ 1 + 1',
       pass: ingestWrites <= 1 && ingestSqs <= 1,
-      detail: `${commandsPer(ingest, run.events)}; of which the rate limit's window count (issue 19, every API request, apart from the budget): UpdateItem ${fmt(rateWrites, 2)}`,
+      detail: `${commandsPer(ingest, run.events)}; of which the rate limit's window count (every API request, apart from the budget): UpdateItem ${fmt(rateWrites, 2)}`,
     },
     {
       name: 'process an event that starts one workflow: DynamoDB requests, most in one run of process-events',
@@ -56,7 +56,7 @@ export function engineBudgets(run: EngineRun): Budget[] {
       detail: `costliest run: ${commandsText(x.maxPerDelivery.worst)}`,
     },
     {
-      name: 'record one SES status notification of a known message (issue 9): DynamoDB requests, most in one run of ses-status',
+      name: 'record one SES status notification of a known message: DynamoDB requests, most in one run of ses-status',
       measured: `${n.maxPerDelivery.dynamo} (per notification, all runs: mean ${fmt(per(run.notifications.dynamo.total, run.notifications.units), 2)}, max ${maxOf(n.histogram)})`,
       limit: '≤ 3',
       // Every e-mail yields a Send and a Delivery notification.

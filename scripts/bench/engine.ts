@@ -5,7 +5,7 @@ import type { EngineMeter, MeteredDelivery, SideCalls } from './engine-meter.js'
 import { benchContacts, type Send } from './scenarios.js';
 
 /**
- * The engine phase of `npm run bench` (issue 8 §7): a client on the growth plan with 1 000 contacts (one bulk
+ * The engine phase of `npm run bench`: a client on the growth plan with 1 000 contacts (one bulk
  * request) receives 1 000 async `trial_ending` events over HTTP, each starting exactly one immediate workflow for an
  * existing contact, until 1 000 mails are in the SES emulator and the queues are idle. A smaller run of the same
  * kind warms Node and the JVM first.
@@ -54,12 +54,12 @@ export interface EngineRun {
   ingest: StepFigures;
   /**
    * The rate limit's window writes during the run (an `UpdateItem` each, inside `ingest`'s figures): every
-   * authenticated API request pays one (issue 19), the event's own writes are the rest.
+   * authenticated API request pays one, the event's own writes are the rest.
    */
   rateLimitWrites: number;
   processing: StepFigures;
   execution: StepFigures;
-  /** SES status notifications (issue 9): the local SES publishes a Send and a Delivery for every e-mail. */
+  /** SES status notifications: the local SES publishes a Send and a Delivery for every e-mail. */
   notifications: StepFigures;
   /** Every message sent to the local queues meanwhile (`engine.queue.sends`), scheduler deliveries included. */
   queueSends: number;
@@ -73,7 +73,7 @@ export interface EngineBenchDeps {
   meter: EngineMeter;
   send: Send;
   newClient(plan: SubscriptionPlan['tier']): Promise<string>;
-  /** The rate limit's window writes so far (issue 19: one per authenticated API request); counted apart from the ingest's. */
+  /** The rate limit's window writes so far (one per authenticated API request); counted apart from the ingest's. */
   rateCounts?: () => number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * npm run bench:rate-limit — what a per-client rate limit costs and how well it holds (issue 19 §1), on DynamoDB
+ * npm run bench:rate-limit — what a per-client rate limit costs and how well it holds, on DynamoDB
  * Local in memory (free port). Two ways to count, both through the real RateLimiter:
  * - shared: one DynamoDB counter item per client and window (DynamoRateCounter), one UpdateItem per admitted request,
  *   none for a request refused by a container that already saw the window full — what the service runs;
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
       docPath,
       doc.includes(START)
         ? doc.slice(0, doc.indexOf(START)) + section + doc.slice(doc.indexOf(END) + END.length)
-        : `${doc.trimEnd()}\n\n## Per-client rate limits (issue 19 §1)\n\n${section}\n`,
+        : `${doc.trimEnd()}\n\n## Per-client rate limits\n\n${section}\n`,
     );
     console.log(table);
   } finally {

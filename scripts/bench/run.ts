@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     /** The counters' part: its capacity meter on the bench's DynamoDB client, then the facts with and without counters. */
     const runStats = async () => {
       latency.set(0);
-      console.log('\n== Day counters: requests and write units with and without them (issue 21 §4) ==');
+      console.log('\n== Day counters: requests and write units with and without them ==');
       // Item images for the write-unit rule are read on a client of their own: neither counted nor metered.
       const capacity = new CapacityMeter(createDocumentClient({ region: process.env['AWS_REGION'] ?? 'us-east-1', endpoint: runtime.dynamoEndpoint }));
       capacity.install(latency.db);
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     /** The webhooks' part: cost per fact on this runtime, then the lanes' isolation with bounded concurrency. */
     const runWebhooks = async () => {
       latency.set(0);
-      console.log('\n== Webhooks: cost per fact and isolation (issue 22 §3) ==');
+      console.log('\n== Webhooks: cost per fact and isolation ==');
       const run = await runWebhooksBench({
         runtime,
         meter,

@@ -39,7 +39,7 @@ import {
 } from './stats-cost.js';
 
 /**
- * The counters' bench (issue 21 §4, `BENCH_ONLY=stats`): what the day counters cost. The same facts are recorded
+ * The counters' bench (`BENCH_ONLY=stats`): what the day counters cost. The same facts are recorded
  * twice on the local runtime — once as the service runs, once with stores built by `StatsItems` with counting off (the
  * stores then send exactly what they would without counters) — and each fact's operation is measured the same way:
  * the queue function's run that handles it (process-events, execute-workflow, ses-status) or the domain call (the
@@ -458,7 +458,7 @@ const table = (header: string[], rows: string[][]) => [header, header.map(() => 
 
 export const STATS_START = '<!-- counters:begin -->';
 export const STATS_END = '<!-- counters:end -->';
-export const STATS_TITLE = '## Day counters: what counting costs (issue 21 §4)';
+export const STATS_TITLE = '## Day counters: what counting costs';
 
 /** The counters' section of docs/benchmarks.md, between its markers. */
 export function statsMarkdown(run: StatsBenchRun): string {

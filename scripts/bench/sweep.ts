@@ -1,5 +1,5 @@
 /**
- * npm run bench:sweep — the outbox sweeper's recovery rate (issue 18 §2), on DynamoDB Local in memory (free port):
+ * npm run bench:sweep — the outbox sweeper's recovery rate, on DynamoDB Local in memory (free port):
  * seeds a backlog of queued events as the ingest writes them (DynamoEventStore's item: record + queued gsi1 entry,
  * ≈ 2 KB each, by BatchWriteItem), then runs the real sweeper over the real DynamoDB adapter and the real SqsQueue
  * and SQSClient, sending to a local stand-in of SQS's JSON protocol that counts SendMessageBatch calls and their

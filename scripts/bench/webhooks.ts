@@ -20,7 +20,7 @@ import { attemptCase, commandsDelta, commandsText, meanCommands } from './webhoo
 import { runIsolationBench, type IsolationRun } from './webhook-isolation.js';
 
 /**
- * The webhooks' bench (issue 22 §3, `BENCH_ONLY=webhooks`):
+ * The webhooks' bench (`BENCH_ONLY=webhooks`):
  * 1. cost per fact, on the local runtime: the operations that record the facts of a sync signup and an API
  *    unsubscribe, for a client without an endpoint and one with an endpoint (a node:http receiver on 127.0.0.1),
  *    their DynamoDB requests compared (the stream is the outbox: the fact's transaction is unchanged); the stream
@@ -379,7 +379,7 @@ export function printWebhooks(run: WebhookBenchRun): void {
 
 export const WEBHOOKS_START = '<!-- webhooks:begin -->';
 export const WEBHOOKS_END = '<!-- webhooks:end -->';
-export const WEBHOOKS_TITLE = '## Webhooks: cost per fact and isolation (issue 22 §3)';
+export const WEBHOOKS_TITLE = '## Webhooks: cost per fact and isolation';
 
 export function webhooksMarkdown(run: WebhookBenchRun): string {
   const o = run.isolation.options;

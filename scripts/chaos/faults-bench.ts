@@ -1,7 +1,7 @@
 /**
  * `npm run bench:faults -- [events]` (default 300): the engine end to end — async `trial_ending` events over HTTP
  * against `npm start` (DATA_DIR, its own process) until every execution is finished — once with no fault and once
- * under FAULTS (issue 18 §4), and writes both into docs/benchmarks.md between its faults markers. The sweeps and the
+ * under FAULTS, and writes both into docs/benchmarks.md between its faults markers. The sweeps and the
  * lease are compressed in both runs alike, as the local queue compresses SQS's timings.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -39,7 +39,7 @@ writeFileSync(
   docPath,
   doc.includes(START)
     ? doc.slice(0, doc.indexOf(START)) + section + doc.slice(doc.indexOf(END) + END.length)
-    : `${doc.trimEnd()}\n\n## Engine under faults (issue 18 §4)\n\n${section}\n`,
+    : `${doc.trimEnd()}\n\n## Engine under faults\n\n${section}\n`,
 );
 console.log(table);
 process.exit(off.clean && on.clean ? 0 : 1);

@@ -1,5 +1,5 @@
 /**
- * Builds the dashboard (issue 25, served at /app) into app/dist: the API's types from docs/openapi.json
+ * Builds the dashboard (served at /app) into app/dist: the API's types from docs/openapi.json
  * (openapi-typescript → app/src/api/openapi.d.ts, gitignored: the committed document is the source), then one
  * esbuild bundle of app/src/main.tsx (app.js, and app.css from the styles it imports) and manifest.json, which names
  * each file's content-hashed URL (`app.<hash>.js`). The served files keep their plain names on disk so the route

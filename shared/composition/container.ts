@@ -63,7 +63,7 @@ export class Container {
   /**
    * The DynamoDB document client (counted by `requestCounter`) and table every store adapter shares. The store
    * providers pass the factory (shared/composition/providers/table.ts), so a function that lists no store never
-   * bundles the DynamoDB client (issue 11).
+   * bundles the DynamoDB client.
    */
   dynamo(createClient: (options: DocumentClientOptions) => DynamoDBDocumentClient): TableAccess {
     this.table ??= {

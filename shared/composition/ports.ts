@@ -46,7 +46,7 @@ export interface Ports {
   settings: SettingsStore;
   templates: TemplateStore;
   customizations: WorkflowCustomizationStore;
-  /** A client's topics of marketing mail (issue 24 §3). */
+  /** A client's topics of marketing mail. */
   topics: TopicStore;
   events: EventStore;
   processing: ProcessingStore;
@@ -60,9 +60,9 @@ export interface Ports {
   ipRateCounter: IpRateCounter;
   stats: StatsStore;
   webhooks: WebhookStore;
-  /** Posts signed deliveries, refusing private addresses unless WEBHOOK_ALLOW_PRIVATE_URLS (issue 22). */
+  /** Posts signed deliveries, refusing private addresses unless WEBHOOK_ALLOW_PRIVATE_URLS. */
   webhookSender: WebhookSender;
-  /** Webhook messages, attempts and endpoint health (issue 22 §3). */
+  /** Webhook messages, attempts and endpoint health. */
   webhookOutbox: WebhookOutbox;
   /** Notices to a client by the service's own e-mail (an endpoint disabled). */
   clientNotices: ClientNotices;
@@ -72,9 +72,9 @@ export interface Ports {
   mailer: Mailer;
   /** The service's own e-mails (sign-in links, invitations) from SYSTEM_FROM_EMAIL, untracked. */
   systemMail: SystemMail;
-  /** Dashboard users (issue 23 §1). */
+  /** Dashboard users. */
   users: UserStore;
-  /** Sign-in links, sessions, the sign-in throttle (issue 23 §2). */
+  /** Sign-in links, sessions, the sign-in throttle. */
   sessions: SessionStore;
   /** What the authenticator reads: API keys, client profiles, sessions. */
   authReads: AuthReads;

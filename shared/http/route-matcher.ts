@@ -7,7 +7,7 @@ import { errorResponse } from './envelope.js';
  * API Gateway HTTP API route selection, shared by the local server and the AWS fallback function (`$default` route):
  * `{name}` matches one path segment, `{name+}` the rest of the path. Of the route paths that match a request's path,
  * the most specific one decides (segment by segment from the left, a literal beats `{name}`, which beats `{name+}`):
- * a literal path such as `/client/contacts/bulk` never falls through to `/client/contacts/{id}` (issue 20 §3). If that
+ * a literal path such as `/client/contacts/bulk` never falls through to `/client/contacts/{id}`. If that
  * path has no route of the method, the answer is `method_not_allowed` with the methods of that path alone (`Allow`).
  * HEAD is served by a path's GET route (infra adds a HEAD route for each). On AWS, API Gateway would send a method the
  * literal path lacks to the `{id}` route; infra routes those methods to the fallback (route-overlaps.ts).

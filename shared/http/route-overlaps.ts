@@ -5,7 +5,7 @@ import type { RouteDefinition } from './route-definition.js';
  * The shared router lets the more specific path decide (route-matcher.ts), but API Gateway picks a route per method:
  * `GET /client/contacts/bulk` reaches `GET /client/contacts/{id}` when the literal path has no GET route. So each
  * method the general path takes and the specific one lacks is a gap, which infra routes to the fallback function
- * (a 405 with the specific path's `Allow`), on AWS as locally (issue 20 §3).
+ * (a 405 with the specific path's `Allow`), on AWS as locally.
  */
 export interface RouteOverlap {
   /** The more specific path (a literal segment where the other has a parameter), API Gateway syntax. */

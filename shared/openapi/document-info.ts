@@ -69,7 +69,7 @@ export const SECURITY_SCHEMES = {
     in: 'cookie',
     name: 'els_session',
     description:
-      'A dashboard session (issue 23): the cookie GET /api/v1/auth/callback sets after a sign-in by e-mail link. Used ' +
+      'A dashboard session: the cookie GET /api/v1/auth/callback sets after a sign-in by e-mail link. Used ' +
       'only when no Authorization header is sent. Its role decides what it may do (each operation says which roles; ' +
       'another role gets 403 `forbidden`, key `role`); a POST, PATCH or DELETE also needs the `X-CSRF-Token` header ' +
       'equal to the `els_csrf` cookie (double submit; 403 `forbidden`, key `csrf`, otherwise).',

@@ -15,7 +15,7 @@ const WRITTEN_COMPONENTS: Record<string, JsonSchema> = { FreeFormValue: FREE_FOR
 /**
  * Formats whose validation says all there is to say: zod's long regex for them is left out of the document. Not
  * `email` nor `date-time`/`date`: the format admits values the service refuses (quoted local parts; a lower-case
- * `t`, a leap second), so zod's `pattern` is the real rule (issue 20 §2); not `uri`, whose pattern is ours.
+ * `t`, a leap second), so zod's `pattern` is the real rule; not `uri`, whose pattern is ours.
  */
 const SELF_DESCRIBING_FORMATS = new Set(['uuid']);
 
@@ -71,7 +71,7 @@ function tidy({ jsonSchema }: { jsonSchema: JsonSchema }): void {
 
 /**
  * For requests the safe-integer bounds stay: the validator refuses an integer beyond them (a 422), so the document
- * says so (issue 20 §2: a document-valid input is never refused for its form).
+ * says so (a document-valid input is never refused for its form).
  */
 function tidyInput({ jsonSchema }: { jsonSchema: JsonSchema }): void {
   if (typeof jsonSchema['format'] === 'string' && SELF_DESCRIBING_FORMATS.has(jsonSchema['format'])) delete jsonSchema['pattern'];

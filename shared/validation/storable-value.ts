@@ -3,7 +3,7 @@ import { issueCondition } from './issue-items.js';
 
 /**
  * What the store can hold of a caller's JSON: the one rule for every number and every free-form object of every
- * input (issue 20). DynamoDB keeps numbers of up to 38 significant digits with a magnitude from 1e-130 to 1e126,
+ * input. DynamoDB keeps numbers of up to 38 significant digits with a magnitude from 1e-130 to 1e126,
  * and no empty key in a map; the SDK's document client refuses, before sending, any number beyond
  * ±Number.MAX_SAFE_INTEGER (beyond it a JSON number has already lost digits in JSON.parse). A JavaScript number
  * never has more than 17 significant digits, so the rule is: finite, at most 2^53 − 1 in magnitude, and 0 or at

@@ -6,7 +6,7 @@ import { crashRun } from '../../scripts/chaos/crash-run.js';
  * and SES emulator): what must hold whatever dies when — no accepted event lost, no e-mail sent twice, no execution
  * left unfinished. Sized for this suite; `npm run bench:crash` runs the 1,000-event version and reports its timing.
  */
-describe('nothing stranded (issue 18)', () => {
+describe('nothing stranded', () => {
   it('after a SIGKILL of the whole runtime mid-burst and a restart on the same data: every event processed once, every execution finished, one e-mail each', async () => {
     // Act
     const report = await crashRun({ events: 300, killAfter: 100, log: (line) => console.log(`[crash] ${line}`) });

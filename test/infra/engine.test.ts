@@ -113,7 +113,7 @@ function configurationSetIds(): [string, string] {
   return [ids.find((id) => id !== system)!, system];
 }
 
-describe('the engine on AWS (issue 8 §6)', () => {
+describe('the engine on AWS', () => {
   describe('queues', () => {
     it.each(QUEUE_NAMES)('gives the %s queue a DLQ after 5 receives, kept 14 days, both encrypted and TLS only', (name) => {
       const { queue, queueId, definition } = consumedQueue(name);

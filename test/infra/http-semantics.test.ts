@@ -5,7 +5,7 @@ import { routesOnAws } from '../../infra/route-function.js';
 import { fallbackRoutes } from '../../shared/http/route-overlaps.js';
 import { logicalIdOf, statementsOfRole, synthesize, type Resource } from './support/synthesized-stack.js';
 
-/** 405 + Allow through the `$default` route, a HEAD route per GET route, CORS from one setting (issue 10 §3). */
+/** 405 + Allow through the `$default` route, a HEAD route per GET route, CORS from one setting. */
 const { template, resources } = synthesize();
 const apiRoutes = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route');
 const routeKeys = apiRoutes.map((r) => r.Properties['RouteKey']);

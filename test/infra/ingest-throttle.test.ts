@@ -5,7 +5,7 @@ import { synthesize, type Resource } from './support/synthesized-stack.js';
 const stageOf = (resources: Record<string, Resource>): Resource =>
   Object.values(resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Stage')!;
 
-describe('API Gateway throttles of the ingest routes (issue 19 §1)', () => {
+describe('API Gateway throttles of the ingest routes', () => {
   it('gives each ingest route of the route table its own throttle (2 000/s, burst 4 000), the stage keeping its default', () => {
     // Act
     const { resources } = synthesize();

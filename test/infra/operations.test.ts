@@ -78,7 +78,7 @@ const mappingOf = (handler: string, from: Record<string, Resource>): Resource =>
   return ofType('AWS::Lambda::EventSourceMapping', from).find(([, r]) => logicalIdOf(r.Properties.FunctionName) === fnId)![1];
 };
 
-describe('operators hear about failures (issue 19 §3)', () => {
+describe('operators hear about failures', () => {
   describe('the on-call topic', () => {
     it('takes publishes over TLS only, and only from CloudWatch alarms of this account and region', () => {
       // Prepare
@@ -323,7 +323,7 @@ describe('operators hear about failures (issue 19 §3)', () => {
   });
 });
 
-describe('bounded concurrency (issue 19 §2)', () => {
+describe('bounded concurrency', () => {
   it('bounds the mapping of every queue consumer: a maximum concurrency from 2 to 1000', () => {
     // The stream mappings (functions/streams.ts) have no maximum concurrency: one batch per shard at a time.
     const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.StartingPosition === undefined);

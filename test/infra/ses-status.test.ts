@@ -118,10 +118,10 @@ const ALL_SES_EVENT_TYPES = [
   'subscription',
 ];
 
-describe('SES status events on AWS (issue 9 §1)', () => {
+describe('SES status events on AWS', () => {
   it('has one queue entry that receives SES events: ses-status, reading and writing the table, sending only to the workflow queue', () => {
     expect(queueFunctions.filter((q) => q.sesEvents)).toEqual([
-      // The workflow queue: a notification that is a stranded execution's evidence wakes it (issue 18).
+      // The workflow queue: a notification that is a stranded execution's evidence wakes it.
       {
         handler: 'ses-status',
         queue: 'ses-status',

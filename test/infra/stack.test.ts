@@ -107,7 +107,7 @@ describe('EmailLifecycle stack', () => {
             Projection: { ProjectionType: 'KEYS_ONLY' },
           },
           {
-            // Claims in flight (issue 18): the stuck-execution sweep's sparse view.
+            // Claims in flight: the stuck-execution sweep's sparse view.
             IndexName: TABLE_KEYS.gsi3.name,
             KeySchema: [
               { AttributeName: TABLE_KEYS.gsi3.partitionKey, KeyType: 'HASH' },
@@ -130,7 +130,7 @@ describe('EmailLifecycle stack', () => {
 
   it('declares one Lambda per entry of the route table (its API route, and HEAD for a GET), per queue and scheduled function, and the $default one', () => {
     const getRoutes = awsRoutes.filter((route) => route.method === 'GET').length;
-    // …plus the literal paths' missing methods, routed to the $default function (issue 20 §3).
+    // …plus the literal paths' missing methods, routed to the $default function.
     template.resourceCountIs('AWS::ApiGatewayV2::Route', awsRoutes.length + getRoutes + 1 + fallbackRoutes(awsRoutes).length);
     template.resourceCountIs('AWS::Lambda::Function', awsRoutes.length + queueFunctions.length + scheduledFunctions.length + streamFunctions.length + 1);
   });

@@ -17,7 +17,7 @@ import {
   signInLinkOf,
 } from './support/sessions.js';
 
-describe('passwordless sign-in (issue 23 §2)', () => {
+describe('passwordless sign-in', () => {
   it('e-mails a one-time link that starts a session in cookies, and the session is the user of /auth/me', async () => {
     const client = await createAccountClient('growth');
     const from = ownLoopbackAddress();
@@ -174,7 +174,7 @@ describe('passwordless sign-in (issue 23 §2)', () => {
   });
 });
 
-describe('users and roles (issue 23 §1)', () => {
+describe('users and roles', () => {
   it('has the client owner from creation; the owner invites a member who signs in with the invitation link', async () => {
     const client = await createAccountClient('starter');
     const owner = await signIn(client.email);

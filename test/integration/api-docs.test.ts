@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, inject, it } from 'vitest';
 import { checkContract } from './support/api.js';
 
-/** The API reference page and its files over HTTP (issue 10 §2); the browser check is `npm run test:browser`. */
+/** The API reference page and its files over HTTP; the browser check is `npm run test:browser`. */
 async function get(path: string, headers: Record<string, string> = {}) {
   // node:http, not fetch: fetch would undo the gzip the test wants to see.
   const { status, headers: received, bytes } = await new Promise<{ status: number; headers: Headers; bytes: Buffer }>((resolve, reject) => {

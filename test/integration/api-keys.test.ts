@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { request } from './support/api.js';
 import { addTestUser, asSession, createAccountClient, signIn } from './support/sessions.js';
 
-describe('API keys with labels (issue 23 §3)', () => {
+describe('API keys with labels', () => {
   it('lists, creates, relabels, disables and deletes keys; a disabled or deleted key is refused at once here', async () => {
     const client = await createAccountClient('growth');
     const owner = await signIn(client.email);

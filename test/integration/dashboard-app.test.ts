@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
 import { checkContract } from './support/api.js';
 
-/** The dashboard's HTML and files over HTTP (issue 25 §2); the browser check is scripts/browser/dashboard.ts. */
+/** The dashboard's HTML and files over HTTP; the browser check is scripts/browser/dashboard.ts. */
 async function get(path: string, headers: Record<string, string> = {}) {
   // node:http, not fetch: fetch would undo the gzip the test wants to see.
   const origin = new URL(inject('baseUrl')).origin;

@@ -10,7 +10,7 @@ async function send(method: string, path: string, headers: Record<string, string
   return { status: response.status, headers: response.headers, text };
 }
 
-describe('HTTP semantics of the API (issue 10 §3)', () => {
+describe('HTTP semantics of the API', () => {
   it.each([
     ['PUT', '/client/contacts', 'GET, HEAD, POST'],
     ['DELETE', '/health', 'GET, HEAD'],

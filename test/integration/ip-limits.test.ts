@@ -33,7 +33,7 @@ const LIMIT = DEFAULT_ANONYMOUS_REQUESTS_PER_MINUTE;
 /** A distinct loopback address per test run, so a rerun within the minute does not meet its own window. */
 const address = (n: number) => `127.${Math.floor(Math.random() * 200) + 20}.${Math.floor(Math.random() * 250) + 1}.${n}`;
 
-describe('per-IP limit of anonymous requests, over HTTP (issue 31 §4)', { timeout: 120_000 }, () => {
+describe('per-IP limit of anonymous requests, over HTTP', { timeout: 120_000 }, () => {
   it('answers one IP’s anonymous request past the limit 429 with Retry-After, while another IP and an authenticated tenant on the same IP are served', async () => {
     // Prepare
     const flooder = address(1);

@@ -51,7 +51,7 @@ describe('the preference page', () => {
       ],
     });
     expect(email.body.data.logs.filter((l: { status: number }) => l.status === 11)).toHaveLength(1);
-    // Each choice is on the contact's timeline (issue 24 §3): the topic left and the one joined, made on the page
+    // Each choice is on the contact's timeline: the topic left and the one joined, made on the page
     const topics = activity.body.data.items.filter((i: { kind: string }) => i.kind === 'topic');
     expect(topics).toEqual(
       expect.arrayContaining([

@@ -8,7 +8,7 @@ const store = () => ({ AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'), TABL
 /** Whole seconds (windows) an interval touches: a flood straddling a boundary may be admitted once per window. */
 const windowsSpanned = (startMs: number, endMs: number) => Math.floor(endMs / 1000) - Math.floor(startMs / 1000) + 1;
 
-describe('per-client rate limits (issue 19 §1), over HTTP against DynamoDB Local', { timeout: 60_000 }, () => {
+describe('per-client rate limits, over HTTP against DynamoDB Local', { timeout: 60_000 }, () => {
   it('answers client A’s flood past its limit with 429s and their headers, while client B’s requests of the same seconds all succeed', async () => {
     // Prepare: A's limit lowered by the operator (before its key's first request: the auth cache holds the client 60 s).
     const a = await createTestClient('growth', { planRateLimits: true });

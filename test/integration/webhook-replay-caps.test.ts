@@ -61,7 +61,7 @@ async function awayFromTheHoursEnd(): Promise<void> {
   if (left < 15) await new Promise((resolve) => setTimeout(resolve, (left + 1) * 1000));
 }
 
-describe('replay caps (issue 31 §4), over HTTP', { timeout: 90_000 }, () => {
+describe('replay caps, over HTTP', { timeout: 90_000 }, () => {
   it(`replays an attempt ${WEBHOOK_REPLAYS_PER_ATTEMPT} times, then answers 409 max at attempt_id and queues nothing`, async () => {
     // Prepare
     const { client, hookId, path, attemptIds } = await endpointWithAttempts(1);

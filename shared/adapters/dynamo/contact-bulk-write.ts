@@ -173,7 +173,7 @@ export function packTransactions(tableName: string, writes: readonly ContactWrit
  * cancelled only by throttling or by another in-flight transaction are sent again with backoff (a fresh request
  * token, as the cancelled attempt is final); thrown throttling errors are retried with the same token, so a
  * call that did land is not applied twice. A transaction refused for good (a value the store cannot hold) is
- * sent again one write per transaction, so only the write at fault fails, never its neighbours (issue 20).
+ * sent again one write per transaction, so only the write at fault fails, never its neighbours.
  */
 export async function writeContacts(
   db: DynamoDBDocumentClient,

@@ -8,11 +8,11 @@ export interface ContactFiguresChange {
   emailsSent?: number;
   /** A send: `last_workflow_at`. */
   lastWorkflowAt?: string;
-  /** An execution that leaves the queue (claimed and done, or ended): no longer listed for exit events (issue 24 §1). */
+  /** An execution that leaves the queue (claimed and done, or ended): no longer listed for exit events. */
   closedExecutionId?: number;
   /** An execution queued (a retry): listed for exit events. */
   opened?: OpenExecution;
-  /** A send of this workflow (`sent_w<id>` = `lastWorkflowAt`): the start of its conversion window (issue 24 §1). */
+  /** A send of this workflow (`sent_w<id>` = `lastWorkflowAt`): the start of its conversion window. */
   sentWorkflowId?: number;
 }
 

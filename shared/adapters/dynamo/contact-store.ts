@@ -187,8 +187,8 @@ export class DynamoContactStore implements ContactStore {
   }
 
   /**
-   * One topic's choice (issue 24 §3; the contact's is_subscribed and reason stay as they are), with the topic's
-   * `contacts_left` (issue 25 §1). First one UpdateItem conditioned on the count not moving (the choice stays on its
+   * One topic's choice (the contact's is_subscribed and reason stay as they are), with the topic's
+   * `contacts_left`. First one UpdateItem conditioned on the count not moving (the choice stays on its
    * side of false): it answers the new contact (ALL_NEW), or, when the count must move, the old one (ALL_OLD on the
    * failed condition, no read units). Then one transaction: the contact, conditioned on the choice that came back,
    * and the topics item's ADD. Requests: 1 when the count does not move, 2 when it does; a change racing in between

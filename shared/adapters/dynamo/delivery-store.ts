@@ -48,7 +48,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     private readonly tableName: string,
     /** The container's copy of client configuration (settings, profile, customization, template); none: read every time. */
     private readonly configCache?: ConfigCache,
-    /** The day counters' update items (issue 21): sent with each claim, given back with it; failures and deferrals. */
+    /** The day counters' update items: sent with each claim, given back with it; failures and deferrals. */
     private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
@@ -58,7 +58,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
       settings: keys.settings(c),
       client: keys.clientProfile(c),
       customization: keys.customization(c, execution.workflow_id),
-      // Marketing mail may belong to a topic the contact left (issue 24 §3): one more key of the same BatchGetItem.
+      // Marketing mail may belong to a topic the contact left: one more key of the same BatchGetItem.
       ...(categoryOf(execution.workflow_id) === 'marketing' ? { topics: keys.topics(c) } : {}),
       ...(isSystemTemplateId(execution.template_id) ? {} : { template: keys.template(c, execution.template_id) }),
     };
@@ -86,7 +86,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const e = r.sentEmail;
     // The quota counter is the client's hottest item: raised first by its own conditional write, which DynamoDB
     // serializes and never cancels for a conflict, where inside the transaction concurrent claims conflicted on it
-    // (issue 19: 130 % retries per claim at 32 executors on 8 shards, docs/capacity.md §6).
+    // (130 % retries per claim at 32 executors on 8 shards, docs/capacity.md §6).
     const quota = await this.takeQuota(r);
     if (quota !== 'taken') return quota;
     const slots: ClaimOutcome[] = ['taken'];
@@ -115,7 +115,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
         },
       },
     ];
-    // The send-time goal check (issue 24 §1): no exit event of the workflow processed since the execution was created.
+    // The send-time goal check: no exit event of the workflow processed since the execution was created.
     // The contact was read a moment ago; this holds it until the claim lands (the race left: docs/decisions.md).
     slots.push('goal_reached');
     actions.push({
@@ -144,7 +144,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
         },
       },
       { Put: { TableName: this.tableName, Item: { ...keys.sentEmailLogItem(c, e.id, r.log.created_at, r.log.id), ...r.log } } },
-      // The day counter (issue 21): `sent` with the claim, given back with it when nothing is sent.
+      // The day counter: `sent` with the claim, given back with it when nothing is sent.
       ...optional(this.stats.workflowDay(claimIncrement(r.execution, r.quota.day, 1, claimStatsShardsOf(claimOf(r))))),
     );
     try {
@@ -171,7 +171,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
             Update: {
               TableName: this.tableName,
               Key: keys.sentEmail(c, e.id),
-              // Status notifications (issue 9) need the provider id, which exists only from here on: nothing
+              // Status notifications need the provider id, which exists only from here on: nothing
               // can have moved the status past `queued` yet.
               UpdateExpression: 'SET provider_message_id = :id, #s = :sent, status_updated_at = :at',
               ExpressionAttributeNames: { '#s': 'status' },

@@ -157,7 +157,7 @@ export class DynamoErasureStore implements ErasureStore {
                 Item: { ...keys.erasedContact(c, contact.id), client_id: c, contact_id: contact.id, erased_at: at },
               },
             },
-            // The topics it had left count it no more (issue 25 §1): exact, as the contact is deleted only as read.
+            // The topics it had left count it no more: exact, as the contact is deleted only as read.
             ...optionalItem(contactsLeftUpdate(this.tableName, c, Object.fromEntries(leftTopicsOf(contact).map((id) => [id, -1])))),
           ],
         }),

@@ -25,7 +25,7 @@ export class DynamoExecutionStore implements ExecutionStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    /** The day counters' update items (issue 21): failures and skips by reason, deferrals. */
+    /** The day counters' update items: failures and skips by reason, deferrals. */
     private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 

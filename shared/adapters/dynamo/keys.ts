@@ -14,8 +14,8 @@ import { createHash } from 'node:crypto';
  *                                                                  audit: WORKFLOW#<wid>#AUDIT#<ts>#<n>
  * - all clients (admin)   gsi1: CLIENTS / CLIENT#<id>
  * - topics                CLIENT#<id> / TOPICS                     every topic of the client in one item, `version`
- *                                                                  and `next_id` (issue 24 §3; at most 20)
- * - webhook endpoint      CLIENT#<id> / WEBHOOK#<id>               url, event types, signing secrets (issue 22 §1)
+ *                                                                  and `next_id` (at most 20)
+ * - webhook endpoint      CLIENT#<id> / WEBHOOK#<id>               url, event types, signing secrets
  * - webhook message       WHMSG#<client>#<message id> / WHMSG      one event's signed body, kept for replays; TTL 30 days;
  *                                                                    gsi2 (contact history): CONTACT#<client>#<contact> /
  *                                                                    WHMSG#<created_at>#<message id> (the erasure's)
@@ -58,16 +58,16 @@ import { createHash } from 'node:crypto';
  * - quota counter         QUOTA#<client>#<yyyy-mm>[#<shard>] / QUOTA   `sent` (month) and `d<DD>` (day), UTC
  * - per-contact day cap   CAP#<client>#<contact>#<local yyyy-mm-dd> / CAP   TTL 3 days
  * - deliverability        DELIV#<client>#<yyyy-mm> / DELIV          `b<DD>` permanent bounces, `c<DD>` complaints (UTC days)
- * - client open hours     OPENHOURS#<client> / OPENHOURS         `open_h00`…`open_h23`: human opens by local hour (issue 21 §3)
+ * - client open hours     OPENHOURS#<client> / OPENHOURS         `open_h00`…`open_h23`: human opens by local hour
  * - day counters          STATS#<client>#<shard> / <yyyy-mm-dd>#W<wid> (one workflow's counters of a UTC day) and
  *                                                                    <yyyy-mm-dd>#E#<event type> (events received);
- *                                                                    16 shards, TTL 400 days (issue 21 §1)
+ *                                                                    16 shards, TTL 400 days
  * - request rate window   RATE#<client>#<policy> / <window start, epoch s>   `n` requests counted; TTL a minute on
  *                                                                    (per-client rate limits, issue 19 §1)
  * - per-IP rate window    IPRATE#<sha256(ip, IPv6 by /64)> / <window start, epoch s>   `n` anonymous or failed-
  *                                                                    credential requests; TTL a minute on
  *
- * Dashboard accounts (issue 23): users are client configuration; what is looked up by a secret or an address has a
+ * Dashboard accounts: users are client configuration; what is looked up by a secret or an address has a
  * key of its own, named by its SHA-256 (no address or token in a key).
  * - user                  CLIENT#<id> / USER#<user id>               e-mail, name, role, `session_version`
  * - user count and owner  CLIENT#<id> / USERS                        `n` users, `owner_id`: create/delete/transfer
@@ -336,7 +336,7 @@ export const RATE_COUNTER_KEY_PATTERNS = ['RATE#*', 'IPRATE#*'] as const;
 export const isStatsKey = (key: { pk?: unknown } | undefined): boolean => typeof key?.pk === 'string' && key.pk.startsWith('STATS#');
 
 /**
- * The keys of dashboard accounts (issue 23; see the header): an object of their own, so the functions that only
+ * The keys of dashboard accounts (see the header): an object of their own, so the functions that only
  * authenticate carry just `sessionKey`.
  */
 export const accountKeys = {

@@ -28,7 +28,7 @@ export class DynamoProcessingStore implements ProcessingStore {
     private readonly tableName: string,
     /** The container's copy of client configuration (settings, profile, customizations); none: read every time. */
     private readonly configCache?: ConfigCache,
-    /** The day counters' update items (issue 21): the event by type, and each execution created under its workflow. */
+    /** The day counters' update items: the event by type, and each execution created under its workflow. */
     private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
@@ -120,7 +120,7 @@ export class DynamoProcessingStore implements ProcessingStore {
   }
 
   /**
-   * The counters this commit adds (issue 21 §1), in its own transaction: each execution created (ended by a goal,
+   * The counters this commit adds, in its own transaction: each execution created (ended by a goal,
    * converted) on its workflow's row, and the event received, by type, on the UTC day it was received — as `event:<type>`
    * on the first of those rows, or on its own event-type row when there is none. The commit runs once per event (it
    * requires the event still queued), so each is counted once.
@@ -140,7 +140,7 @@ export class DynamoProcessingStore implements ProcessingStore {
       byWorkflow.set(workflowId, counts);
     };
     for (const execution of executions) add(execution.workflow_id, 'executions');
-    // Executions ended by the event's exits (issue 24 §1), on the event's row of their workflow (one item per row).
+    // Executions ended by the event's exits, on the event's row of their workflow (one item per row).
     for (const cancellation of cancellations) add(cancellation.execution.workflow_id, 'exited');
     for (const conversion of conversions) add(conversion.workflowId, 'converted');
     // The event itself rides on the first workflow row the commit writes anyway (one row fewer: 2 WCU a commit);
@@ -237,12 +237,12 @@ function contactUpdateOf(tableName: string, clientId: number, change: NonNullabl
   if (change.tags) (sets.push('tags = :tags'), (values[':tags'] = change.tags));
   if (change.lastPurchaseAt) (sets.push('last_purchase_at = :purchase'), (values[':purchase'] = change.lastPurchaseAt));
   if (change.lastActivityAt) (sets.push('last_activity_at = :activity'), (values[':activity'] = change.lastActivityAt));
-  // Goals (issue 24 §1): the workflows this event exits remember it; queued executions are listed, ended ones unlisted.
+  // Goals: the workflows this event exits remember it; queued executions are listed, ended ones unlisted.
   if (change.goalMarks && change.goalMarks.workflowIds.length > 0) {
     values[':goal'] = { at: change.at, event_id: change.goalMarks.eventId };
     change.goalMarks.workflowIds.forEach((id, i) => ((names[`#g${i}`] = goalMarkAttribute(id)), sets.push(`#g${i} = :goal`)));
   }
-  // Conversions (issue 24 §1): once per e-mail — the condition below holds only while this send is not converted.
+  // Conversions: once per e-mail — the condition below holds only while this send is not converted.
   const conversionConditions: string[] = [];
   (change.conversions ?? []).forEach((conversion, i) => {
     names[`#cv${i}`] = convertedAttribute(conversion.workflowId);

@@ -7,7 +7,7 @@ import { stripKeys } from './items.js';
 import { accountKeys, sessionKey } from './keys.js';
 import { sendTransaction } from './transactions.js';
 
-/** Sign-in links, sessions and the sign-in throttle (issue 23 §2), each under the digest of its secret or address. */
+/** Sign-in links, sessions and the sign-in throttle, each under the digest of its secret or address. */
 export class DynamoSessionStore extends DynamoSessionReads implements SessionStore {
   constructor(db: DynamoDBDocumentClient, tableName: string) {
     super(db, tableName);

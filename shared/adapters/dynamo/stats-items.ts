@@ -31,7 +31,7 @@ export interface StatsItemsOptions {
 }
 
 /**
- * The day-counter items a store adds to the transaction that records a fact (issue 21 §1): one `Update` with `ADD`s,
+ * The day-counter items a store adds to the transaction that records a fact: one `Update` with `ADD`s,
  * never a request of its own. The row is created by its first `ADD`; `expires_at` is set once, `retentionDays` after
  * its day. Every builder may answer undefined (nothing to add); the stores leave the item out then.
  */

@@ -2,7 +2,7 @@ import { contactsLeftAttribute } from '../../domain/topics/topic-store.js';
 import { keys } from './keys.js';
 
 /**
- * The topics item's Update that moves `contacts_left_<id>` of each topic by its delta (issue 25 §1), for a transaction
+ * The topics item's Update that moves `contacts_left_<id>` of each topic by its delta, for a transaction
  * whose contact write is conditioned on the choices it changes; undefined when no count moves. No condition of its
  * own: the contact's decides (a contact with a choice has a topics item; a bare one left by a late ADD holds no
  * version, which the first save accepts).

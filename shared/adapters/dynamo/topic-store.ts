@@ -7,7 +7,7 @@ import { keys } from './keys.js';
  * A client's topics in one item, `CLIENT#<id>` / `TOPICS` (client configuration, written rarely, at most 20 small
  * entries): every change is one UpdateItem conditioned on the version read, so the limit and unique names hold under
  * concurrency, and one GetItem (or one key of the send path's BatchGetItem) reads them all. The same item keeps each
- * topic's `contacts_left_<id>` (issue 25 §1), moved by ADD in the transactions that change a contact's choice: a
+ * topic's `contacts_left_<id>`, moved by ADD in the transactions that change a contact's choice: a
  * save SETs the topics, never the whole item, so it cannot undo a count, and a count never moves the version.
  */
 export class DynamoTopicStore implements TopicStore {

@@ -34,7 +34,7 @@ export class DynamoTrackingStore implements TrackingStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    /** The day counters' update items (issue 21), added to the notification's transaction. */
+    /** The day counters' update items, added to the notification's transaction. */
     private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
@@ -229,7 +229,7 @@ function contactUpdate(tableName: string, message: TrackedMessage, change: Conta
   const values: Record<string, unknown> = {};
   if (change.countOpen) add.push('total_emails_opened :one');
   if (change.countClick) add.push('total_emails_clicked :one');
-  // The open-hour histogram's bucket (issue 21 §3): an attribute per hour, so ADD works before the first open.
+  // The open-hour histogram's bucket: an attribute per hour, so ADD works before the first open.
   if (change.openHour !== undefined) add.push(`${openHourAttribute(change.openHour)} :one`);
   if (add.length > 0) values[':one'] = 1;
   if (change.lastOpenedAt) (set.push('last_email_opened_at = :opened'), (values[':opened'] = change.lastOpenedAt));

@@ -31,7 +31,7 @@ export function onCountersDropped(listener: ((dropped: number) => void) | undefi
 }
 
 /**
- * The transaction without its day-counter updates (issue 21), when only those met the conflicts: a counter row is
+ * The transaction without its day-counter updates, when only those met the conflicts: a counter row is
  * shared by every fact of its client's day and workflow shard, so at a burst it is the item transactions meet on.
  * Undefined when another item conflicted too (the transaction is then failed as before).
  */

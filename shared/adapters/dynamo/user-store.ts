@@ -28,7 +28,7 @@ type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteComman
 /**
  * Users under `CLIENT#<id>` / `USER#<id>`, their count and owner in `USERS`, their address in a global `USEREMAIL#`
  * lock, and an index item per session (`USERSESSION#<user>#<session digest>`) that removal and role changes read
- * consistently to end the user's sessions in their own transaction (issue 23 §1).
+ * consistently to end the user's sessions in their own transaction.
  */
 export class DynamoUserStore implements UserStore {
   constructor(

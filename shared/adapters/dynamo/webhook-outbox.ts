@@ -41,7 +41,7 @@ const expiresAt = (at: string): number => Math.floor(Date.parse(at) / 1000) + WE
 const endpointListKey = (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: `${keys.webhookSkPrefix}*` });
 
 /**
- * The webhook outbox in the table (issue 22 §3): messages under `WHMSG#<client>#<id>`, attempts under
+ * The webhook outbox in the table: messages under `WHMSG#<client>#<id>`, attempts under
  * `WHATT#<client>#<webhook>` (time-ordered ids: one Query a page, newest first), both kept 30 days by TTL; endpoint
  * health on the endpoint item. The endpoint list the stream producer reads is kept in the container's config cache
  * (CONFIG_CACHE_TTL_SECONDS): the endpoint writers of the same container forget it at once.

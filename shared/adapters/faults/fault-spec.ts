@@ -1,7 +1,7 @@
 import * as z from '../../validation/zod.js';
 
 /**
- * The FAULTS setting (issue 18): comma-separated `target:kind:rate` entries, e.g.
+ * The FAULTS setting: comma-separated `target:kind:rate` entries, e.g.
  * `ses:reset-after-send:0.05,dynamo:throttle:0.05,sqs:send-fail:0.02`. A rate is the probability, 0–1, that one call
  * (SES send, queue send or sendBatch, DynamoDB HTTP attempt) gets that fault. One draw per call picks at most one
  * fault of its target, so the rates of one target add up to at most 1.

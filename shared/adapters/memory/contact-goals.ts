@@ -10,7 +10,7 @@ import {
 } from '../../domain/workflows/goals.js';
 
 /**
- * The goal attributes of a memory contact (issue 24 §1), under the names the DynamoDB item uses, so the domain reads
+ * The goal attributes of a memory contact, under the names the DynamoDB item uses, so the domain reads
  * both alike: `open_<execution>` lists a queued execution, `goal_w<workflow>` the workflow's last exit event.
  */
 const attributes = (contact: ContactRecord) => contact as unknown as Record<string, unknown>;

@@ -28,7 +28,7 @@ export class MemoryContactStore implements ContactStore {
   private readonly customFields = new Map<string, number>();
   private nextFieldId = 1;
 
-  /** `topics`: where a topic choice moves its topic's `contacts_left` (issue 25 §1); absent, no counts are kept. */
+  /** `topics`: where a topic choice moves its topic's `contacts_left`; absent, no counts are kept. */
   constructor(private readonly topics?: MemoryTopicStore) {}
 
   async create(contact: ContactRecord): Promise<void> {

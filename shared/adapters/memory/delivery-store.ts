@@ -78,7 +78,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const day = dayAttribute(r.quota.day);
     if (!below(counter['sent'], limits.month)) return 'quota_month';
     if (!below(counter[day], limits.day)) return 'quota_day';
-    // The send-time goal check's condition on the contact (issue 24 §1), in the transaction's order.
+    // The send-time goal check's condition on the contact, in the transaction's order.
     if (goalReachedFor(this.aggregates.contacts.contacts.get(clientKey(c, r.execution.contact_id)), r.execution)) return 'goal_reached';
     const cap = r.contactCap ? this.data.dayCap(c, r.execution.contact_id, r.execution.cap_day) : undefined;
     if (cap && !below(cap.sent, r.contactCap!.limit)) return 'contact_cap';

@@ -51,7 +51,7 @@ export class MemoryEngineData {
   readonly quota = new Map<string, MemoryQuotaCounter>();
   /** `<client>\0<contact>\0<local yyyy-mm-dd>` → counter. */
   readonly dayCaps = new Map<string, MemoryDayCap>();
-  /** The day counters (issue 21), added to where the DynamoDB stores add a counter update to their transaction. */
+  /** The day counters, added to where the DynamoDB stores add a counter update to their transaction. */
   readonly stats = new MemoryStatsStore();
 
   dayCap(clientId: number, contactId: number, day: string): MemoryDayCap {
@@ -72,7 +72,7 @@ export interface MemoryAggregates {
   clients: MemoryClientStore;
   settings: MemorySettingsStore;
   workflowData: MemoryWorkflowData;
-  /** The clients' topics (issue 24 §3); absent where a test builds the aggregates without them. */
+  /** The clients' topics; absent where a test builds the aggregates without them. */
   topics?: MemoryTopicStore;
 }
 

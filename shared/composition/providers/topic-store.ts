@@ -4,7 +4,7 @@ import { configCacheOf, forgetsConfigAfter } from './config-cache.js';
 import { tableOf } from './table.js';
 
 /**
- * A client's topics (issue 24 §3): one item, read consistently. The send path reads it as client configuration (the
+ * A client's topics: one item, read consistently. The send path reads it as client configuration (the
  * container's cache); a write here forgets the client's cached configuration in this container (config-cache.ts).
  */
 export const topicStore = provide('topics', (c) =>

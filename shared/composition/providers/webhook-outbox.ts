@@ -4,7 +4,7 @@ import { configCacheOf } from './config-cache.js';
 import { tableOf } from './table.js';
 import { webhookStore } from './webhook-store.js';
 
-/** Webhook messages and attempts in the table; endpoint lists through the container's config cache (issue 22 §3). */
+/** Webhook messages and attempts in the table; endpoint lists through the container's config cache. */
 export const webhookOutbox = provide(
   'webhookOutbox',
   (c) => new DynamoWebhookOutbox(tableOf(c).db, tableOf(c).tableName, c.use(webhookStore), configCacheOf(c)),

@@ -4,7 +4,7 @@ import { configCacheOf, forgetsConfigAfter } from './config-cache.js';
 import { tableOf } from './table.js';
 
 /**
- * Webhook endpoints in the table (issue 22). Its writes forget the client's cached configuration in this container,
+ * Webhook endpoints in the table. Its writes forget the client's cached configuration in this container,
  * so the stream producer of the same container sees a new, changed or removed endpoint at once (config-cache.ts).
  */
 export const webhookStore = provide('webhooks', (c) =>

@@ -14,7 +14,7 @@ export interface ApiKeyRecord {
   disabled_at?: string;
   /** Set when the key was disabled because its holder was removed or demoted: it cannot be enabled again. */
   disabled_reason?: KeyDisabledReason;
-  /** The dashboard's name for the key (issue 23 §3); absent on keys made before labels. */
+  /** The dashboard's name for the key; absent on keys made before labels. */
   label?: string;
   /** The user who created it (a session); absent for the admin CLI's and for an API key's rotation of an unlabeled key. */
   created_by?: number;

@@ -51,7 +51,7 @@ interface Deps {
   clock: Clock;
   clients: Pick<ClientStore, 'get'>;
   apiKeys: Pick<ApiKeyStore, 'getByHash'> & Partial<KeyUse>;
-  /** Dashboard sessions (issue 23); without it a session cookie is never accepted. */
+  /** Dashboard sessions; without it a session cookie is never accepted. */
   sessions?: Pick<SessionStore, 'getSession' | 'touch'>;
 }
 
@@ -97,7 +97,7 @@ export class Authenticator {
   /**
    * The Authorization header when there is one (API key or JWT, as `authenticate`), else the session cookie: one GetItem
    * of the session — never cached, so a sign-out or a removed user ends it at once — and the client from this
-   * container's cache (issue 23 §2).
+   * container's cache.
    */
   async authenticateRequest(credentials: Credentials): Promise<Principal> {
     if (credentials.authorization !== undefined || credentials.sessionId === undefined) return this.authenticate(credentials.authorization);
@@ -159,7 +159,7 @@ export class Authenticator {
 
   private async fromJwt(token: string): Promise<Principal> {
     if (!this.jwt.hs256Secret && !this.jwt.jwksUrl) throw unauthorized('JWT authentication is not configured');
-    // jose loads with the first JWT a container sees: API-key traffic never pays for it (issue 11).
+    // jose loads with the first JWT a container sees: API-key traffic never pays for it.
     const { hs256Key, jwksKey, verifyJwt } = await import('./verify-jwt.js');
     const key = this.jwt.hs256Secret ? hs256Key(await this.jwt.hs256Secret.value()) : (this.jwksKey ??= jwksKey(this.jwt.jwksUrl!));
     const payload = await verifyJwt(

@@ -3,7 +3,7 @@ import type { Principal } from './authenticate.js';
 import { tokenMatches } from './session-tokens.js';
 import { ROLE_NAMES, roleGrants, type Permission } from '../users/roles.js';
 
-/** Who may call a route (issue 23): what it does as the roles see it, and whether only a dashboard session may. */
+/** Who may call a route: what it does as the roles see it, and whether only a dashboard session may. */
 export interface RouteAccess {
   permission: Permission;
   /** An API key or JWT is refused (403): the route is about the dashboard's users, or mints credentials. */

@@ -1,7 +1,7 @@
 import type { Role } from '../users/roles.js';
 import type { UserRecord } from '../users/user-store.js';
 
-/** A dashboard session as stored: only digests of its id and of its CSRF token, never the values (issue 23 §2). */
+/** A dashboard session as stored: only digests of its id and of its CSRF token, never the values. */
 export interface SessionRecord {
   session_hash: string;
   client_id: number;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CSRF_COOKIE } from '../../public/session-rules.js';
 
-/** Cookie names (issue 23 §2): the HttpOnly session, and the CSRF token the dashboard's script reads and echoes. */
+/** Cookie names: the HttpOnly session, and the CSRF token the dashboard's script reads and echoes. */
 export const SESSION_COOKIE = 'els_session';
 export { CSRF_COOKIE, CSRF_HEADER } from '../../public/session-rules.js';
 

@@ -36,13 +36,13 @@ export interface ClientRecord {
   subscription_ends_at?: string;
   /** The operator's override of the plan's request rate limits (admin CLI `set-rate-limit`); absent: the plan's. */
   rate_limits?: RateLimitOverride;
-  /** Sending paused by the deliverability guard (issue 9): executions wait until an admin resumes it. */
+  /** Sending paused by the deliverability guard: executions wait until an admin resumes it. */
   sending_paused_at?: string;
   sending_paused_reason?: string;
   /** The last resume: the deliverability window restarts there (days before it and the counts of its day at that moment are left out). */
   sending_resumed?: DeliverabilityBaseline;
   /**
-   * The most shards its day counters were ever written over (issue 21; stats-counters.ts `statsReadShardsOf`): set
+   * The most shards its day counters were ever written over (stats-counters.ts `statsReadShardsOf`): set
    * with the limits that shard them, never lowered; absent: never sharded.
    */
   stats_shards_max?: number;

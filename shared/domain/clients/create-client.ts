@@ -24,7 +24,7 @@ export interface CreatedClient {
   id: number;
   client_id: string;
   api_key: string;
-  /** The client's owner: a dashboard user with the client's e-mail address (issue 23 §1). */
+  /** The client's owner: a dashboard user with the client's e-mail address. */
   owner_user_id: number;
 }
 

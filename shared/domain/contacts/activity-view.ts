@@ -98,7 +98,7 @@ export const ActivitySubscriptionItem = z
     }),
   );
 
-/** The contact's last choice about one topic (OpenAPI `ActivityTopic`), at the time it was made (issue 24 §3). */
+/** The contact's last choice about one topic (OpenAPI `ActivityTopic`), at the time it was made. */
 export const ActivityTopicItem = z
   .object({
     kind: z.literal('topic'),

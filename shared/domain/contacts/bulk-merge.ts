@@ -78,7 +78,7 @@ function applySubscription(next: ContactRecord, patch: ContactPatch, ctx: MergeC
   }
   if (next.is_subscribed) return;
   // A suppression (a hard bounce, a complaint…) is never renamed by an import: the send path reads the reason to stop
-  // transactional mail too (issue 24 §2), as PATCH …/subscription's condition keeps it.
+  // transactional mail too, as PATCH …/subscription's condition keeps it.
   if (isSuppressionReason(next.unsubscribe_reason)) return;
   if (unsubscribe_reason) next.unsubscribe_reason = unsubscribe_reason;
   else if (ctx.overwriteBlankFields && patch.blanks.has('unsubscribe_reason')) delete next.unsubscribe_reason;

@@ -51,8 +51,8 @@ export const ContactActivityMeta = z.object({
 });
 
 /**
- * `GET /client/contacts/{id}/activity` (issue 21 §2): the contact's processed events, executions, sent e-mails (with
- * their logs), its unsubscription in force and its topic choices (issue 24 §3), newest first, `limit` a page. Another client's contact, an erased one
+ * `GET /client/contacts/{id}/activity`: the contact's processed events, executions, sent e-mails (with
+ * their logs), its unsubscription in force and its topic choices, newest first, `limit` a page. Another client's contact, an erased one
  * or a missing one is a 404; a cursor of another timeline (client, contact) or an altered one is a 422 on `cursor`.
  */
 export async function listContactActivity(

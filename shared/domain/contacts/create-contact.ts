@@ -12,7 +12,7 @@ interface Deps {
   contacts: ContactStore;
 }
 
-/** POST /client/contacts: createContactRecord, answered with the client's topics (issue 24 §3), read beside it. */
+/** POST /client/contacts: createContactRecord, answered with the client's topics, read beside it. */
 export async function createContact(deps: Deps & { topics: TopicStore }, clientId: number, body: ContactBody, createdBy: number): Promise<ContactView> {
   const [contact, topics] = await Promise.all([createContactRecord(deps, clientId, body, createdBy), deps.topics.load(clientId)]);
   return toContactView(contact, new Date(contact.created_at), topics.topics);

@@ -24,7 +24,7 @@ export { MAX_EMAIL_LENGTH } from '../../validation/email-address.js';
 /**
  * Trimmed, lower-cased, at most 254 characters, and the service's e-mail rule (shared/validation/email-address.ts) — one string schema with checks (not a pipe),
  * so the document shows `format: email` and the rule's own `pattern`: stricter than `format: email` alone (no quoted
- * local parts, no IP literals, a dotted domain), it is what the service accepts (issue 20 §2).
+ * local parts, no IP literals, a dotted domain), it is what the service accepts.
  */
 export const Email = z
   .string({ error: (i) => (i.input === undefined ? 'email is required' : 'email must be a string') })

@@ -33,7 +33,7 @@ export async function updateContact(
   ref: ContactRefValue,
   body: Record<string, unknown>,
 ): Promise<{ contact: ContactView; changed: boolean }> {
-  // Read beside the contact: the answer shows the contact's topic choices (issue 24 §3).
+  // Read beside the contact: the answer shows the contact's topic choices.
   const topicSet = deps.topics.load(clientId);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const before = await findContact(deps, clientId, ref);

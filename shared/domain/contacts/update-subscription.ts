@@ -8,7 +8,7 @@ import type { SubscriptionBody } from './schemas.js';
 
 /**
  * Unsubscribing stamps `unsubscribed_at` (kept from the first unsubscription) and the reason; resubscribing clears
- * both. With `topic_id` (issue 24 §3) only that topic's choice changes: `is_subscribed` of the contact, its reason and
+ * both. With `topic_id` only that topic's choice changes: `is_subscribed` of the contact, its reason and
  * time stay (a contact that left all marketing mail stays so whatever its topic choices say). A topic the client
  * does not have is a 404 on `topic_id`, checked before anything is written.
  */

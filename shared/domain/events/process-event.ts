@@ -32,7 +32,7 @@ const queued = (executions: ExecutionRecord[]) => executions.filter((e) => e.sta
  * triggers, store the event as processed with them in one transaction, then dispatch each execution for its send
  * time. Safe to run twice for one event: a processed event only has its still-queued executions dispatched again.
  * Requests for an event that starts one workflow: event read, lock read, context read, commit (4 DynamoDB) + 1 SQS.
- * An exit event (issue 24 §1) cancels the contact's queued executions of the workflows it exits in the same commit:
+ * An exit event cancels the contact's queued executions of the workflows it exits in the same commit:
  * the contact item lists them (`open_<id>`) and keeps each workflow's last exit (`goal_w<id>`), which the send-time
  * check reads, so exits cost no request; a listed execution claimed meanwhile costs one more commit.
  */
@@ -96,7 +96,7 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
       statsShards: clientStatsShardsOf(context.settings, context.client),
     });
     if (typeof outcome === 'object') {
-      // Claimed (or ended) since the contact was read: that execution is not this event's to cancel (issue 24 §1).
+      // Claimed (or ended) since the contact was read: that execution is not this event's to cancel.
       for (const id of outcome.moved) movedOn.add(id);
       if (draw >= MAX_ID_DRAWS) throw new Error('could not commit the event: its executions kept moving');
       continue;
@@ -112,7 +112,7 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
     if (outcome === 'committed') {
       await Promise.all([
         ...queued(executions).map((e) => dispatchExecution(deps, { client_id: clientId, execution_id: e.id }, new Date(e.scheduled_for), now)),
-        // The cancelled executions' schedules are released (issue 24 §1): their time will not come.
+        // The cancelled executions' schedules are released: their time will not come.
         ...goals.cancellations.map((c) =>
           releaseExecutionSchedule(deps, { client_id: clientId, execution_id: c.execution.execution_id }, c.execution.scheduled_for, now),
         ),

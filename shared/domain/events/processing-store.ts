@@ -26,14 +26,14 @@ export interface ContactEventUpdate {
   /** Executions started (ADD). */
   workflowsStarted: number;
   at: string;
-  /** The event exits these workflows (issue 24 §1): their goal marks are set to this event (`goal_w<id>`). */
+  /** The event exits these workflows: their goal marks are set to this event (`goal_w<id>`). */
   goalMarks?: { workflowIds: number[]; eventId: number };
   /** Queued executions created, listed on the contact (`open_<id>`) so an exit event finds them without a query. */
   opened?: OpenExecution[];
   /** Listed executions no longer queued (cancelled here, or found moved on): their entries go. */
   closed?: number[];
   /**
-   * Conversions (issue 24 §1): the workflow's last e-mail to the contact, sent at `sentAt`, is converted by this exit —
+   * Conversions: the workflow's last e-mail to the contact, sent at `sentAt`, is converted by this exit —
    * `conv_w<id>` set to it, on the condition that it was not converted already (once per e-mail).
    */
   conversions?: { workflowId: number; sentAt: string }[];

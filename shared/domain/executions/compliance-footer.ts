@@ -4,7 +4,7 @@ import { escapeHtml } from '../html/escape-html.js';
 /**
  * Every lifecycle e-mail carries the sender's postal address and an unsubscribe link (CAN-SPAM, Gmail/Yahoo bulk
  * sender rules). System templates have both in their layout; a client template that does not show its
- * unsubscribe link gets this footer appended, so no template can send without one. Transactional mail (issue 24 §2)
+ * unsubscribe link gets this footer appended, so no template can send without one. Transactional mail
  * names the same link for what it opens there: the preference page, not an unsubscription.
  */
 export function withFooter(

@@ -16,7 +16,7 @@ export interface SendContext {
   settings?: SettingsRecord;
   client?: ClientRecord;
   customization?: CustomizationRecord;
-  /** The client's topics, for a marketing workflow (issue 24 §3); absent when none were read or none exist. */
+  /** The client's topics, for a marketing workflow; absent when none were read or none exist. */
   topics?: TopicSet;
   /** The execution's client template (absent for a system template or a deleted one). */
   template?: TemplateRecord;
@@ -44,7 +44,7 @@ export interface Reservation {
 }
 
 /** `quota_month` when this month's quota is spent (whatever the day's), `quota_day` when only today's is. */
-/** `goal_reached`: an exit event of the workflow was processed for the contact after the load (issue 24 §1). */
+/** `goal_reached`: an exit event of the workflow was processed for the contact after the load. */
 export type ClaimOutcome = 'claimed' | 'quota_day' | 'quota_month' | 'contact_cap' | 'goal_reached' | 'taken';
 
 /** What a claim for this reservation reserves, as the execution keeps it (its `claim`). */

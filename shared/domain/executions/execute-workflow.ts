@@ -97,7 +97,7 @@ export async function executeWorkflow(
 
   const at = now.toISOString();
   const context = await deps.delivery.load(execution);
-  // The day counters' shards of what ends or defers it here, from the settings and profile just loaded (issue 21).
+  // The day counters' shards of what ends or defers it here, from the settings and profile just loaded.
   const statsShards = clientStatsShardsOf(context.settings, context.client);
   const verdict = checkSendable(execution, context, now);
   if (verdict) return finish(deps, execution, { ...verdict, at, statsShards });
@@ -215,11 +215,11 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
   const { client, contact, settings } = context;
   if (!client || client.status === 'suspended') return { status: EXECUTION_STATUS.skipped, reason: 'client_suspended' };
   if (!contact) return { status: EXECUTION_STATUS.cancelled, reason: 'contact_erased' };
-  // An exit event processed after the execution was created ends it, even if its own cancel missed it (issue 24 §1).
+  // An exit event processed after the execution was created ends it, even if its own cancel missed it.
   const goal = goalReachedFor(contact, execution);
   if (goal) return { status: EXECUTION_STATUS.cancelled, reason: GOAL_REACHED, goalEventId: goal.event_id };
   if (!contact.is_subscribed) {
-    // A dead or complaining address gets nothing; an unsubscribed one still gets transactional mail (issue 24 §2).
+    // A dead or complaining address gets nothing; an unsubscribed one still gets transactional mail.
     if (isSuppressionReason(contact.unsubscribe_reason)) return { status: EXECUTION_STATUS.skipped, reason: 'suppressed' };
     if (categoryOf(execution.workflow_id) !== 'transactional') return { status: EXECUTION_STATUS.skipped, reason: 'unsubscribed' };
   }
@@ -234,7 +234,7 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
 }
 
 /**
- * Marketing mail of a workflow whose customization names a topic the contact left (issue 24 §3): its own choice, else
+ * Marketing mail of a workflow whose customization names a topic the contact left: its own choice, else
  * the topic's default. A topic id that names no topic any more (deleted meanwhile) is no topic.
  */
 function leftTopic(execution: ExecutionRecord, context: SendContext): boolean {
@@ -302,7 +302,7 @@ function buildReservation(
     ...(topicOf(execution, context) ? { topic_id: topicOf(execution, context)!.id } : {}),
     status: SENT_STATUS.queued,
     status_updated_at: at,
-    // Its notifications and unsubscribe count on the shards the client's limits give now (issue 21): they read it here.
+    // Its notifications and unsubscribe count on the shards the client's limits give now: they read it here.
     stats_shards: statsShardsOf({ dayLimit: limits.emailsPerDay, monthLimit: limits.emailsPerMonth }),
     created_at: at,
   };
@@ -335,7 +335,7 @@ function outboundOf(sender: SenderSettings, r: Reservation): OutboundEmail {
     subject: e.subject,
     html: e.html_body,
     text: e.text_body,
-    // Transactional mail has no one-click unsubscribe: its link (in the body) opens the preference page (issue 24 §2).
+    // Transactional mail has no one-click unsubscribe: its link (in the body) opens the preference page.
     ...(categoryOf(r.execution.workflow_id) === 'marketing' ? { headers: unsubscribeHeaders(sender, r.unsubscribeUrl) } : {}),
     tags: { client_id: String(e.client_id), execution_id: String(e.execution_id), sent_email_id: e.id },
     ...(sender.configurationSet ? { configurationSet: sender.configurationSet } : {}),

@@ -11,7 +11,7 @@ export interface ExecutionRecord {
   event_id: number | null;
   status: ExecutionStatus;
   reason?: string;
-  /** Cancelled `goal_reached` (issue 24 §1): the exit event that ended it. */
+  /** Cancelled `goal_reached`: the exit event that ended it. */
   goal_event_id?: number;
   is_test: boolean;
   attempt: number;
@@ -25,7 +25,7 @@ export interface ExecutionRecord {
   scheduled_for: string;
   /**
    * The zone `scheduled_for` was planned in (contact → client → UTC). The send copies it onto the provider id's item,
-   * so a human open is counted at its local hour without reading the contact (issue 21 §3).
+   * so a human open is counted at its local hour without reading the contact.
    */
   send_zone?: string;
   /** Set while an executing (2) execution waits to retry a send that failed transiently (nothing left). */
@@ -52,7 +52,7 @@ export const messageZoneOf = (execution: Pick<ExecutionRecord, 'send_zone'>): { 
   execution.send_zone !== undefined ? { send_zone: execution.send_zone } : {};
 
 /**
- * The provider id item's `stats_shards` (issue 21): the claim's, so the e-mail's notifications count on the shards
+ * The provider id item's `stats_shards`: the claim's, so the e-mail's notifications count on the shards
  * its send did; nothing for a claim made before it was kept (its notifications then count on shard 0).
  */
 export const messageStatsShardsOf = (claim: Pick<ExecutionClaim, 'stats_shards'> | undefined): { stats_shards?: number } =>

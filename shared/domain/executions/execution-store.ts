@@ -4,7 +4,7 @@ import type { ExecutionRecord, ExecutionStatus } from './execution-record.js';
 export interface Finish {
   status: Extract<ExecutionStatus, 3 | 4 | 5 | 6>;
   reason?: string;
-  /** Cancelled `goal_reached` (issue 24 §1): the exit event. */
+  /** Cancelled `goal_reached`: the exit event. */
   goalEventId?: number;
   at: string;
   /** The client's stats shard count (statsShardsOf its current limits): where the end is counted. Default 1. */

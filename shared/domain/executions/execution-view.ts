@@ -25,7 +25,7 @@ export const ExecutionView = z
     reason: z.nullable(z.string()).check(z.meta({ description: 'Why it failed, was skipped or cancelled' })),
     goal_event_id: z
       .nullable(z.int())
-      .check(z.meta({ description: 'Cancelled `goal_reached`: the exit event that ended it (issue 24: goals); otherwise null' })),
+      .check(z.meta({ description: 'Cancelled `goal_reached`: the exit event that ended it (goals); otherwise null' })),
     is_test: z.boolean(),
     attempt: z.int().check(z.gte(1)),
     retried_from: z.nullable(z.int()).check(z.meta({ description: 'The failed execution this one retries' })),

@@ -32,7 +32,7 @@ export interface ExecutionPlan {
 /**
  * When and with what an execution sends (DESIGN.md §8 "Send time"): due = event ts + effective delay
  * (customization → catalog); in mode 1 the preferred time of day; then the send window, allowed weekdays and quiet
- * hours, all in the contact's time zone (→ the client's → UTC). Mode 2 (issue 21 §3) sends at the most likely open
+ * hours, all in the contact's time zone (→ the client's → UTC). Mode 2 sends at the most likely open
  * hour of the contact's histogram (≥ 3 human opens), else of the client's aggregate, else at the preferred time when
  * one applies, else as soon as the rules allow; `reason` names the rule that chose.
  */

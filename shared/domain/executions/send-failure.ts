@@ -1,5 +1,5 @@
 /**
- * How the executor reads a failed provider call (issue 18). The Mailer port's contract: a refusal of this message is
+ * How the executor reads a failed provider call. The Mailer port's contract: a refusal of this message is
  * answered as `rejected`; anything else is thrown, and the thrown error says whether the provider may have accepted
  * the e-mail. Judged from the error's shape (an HTTP status, a socket code), not its class, so an SDK's, an
  * emulator's or a fault injector's errors read the same.
@@ -32,7 +32,7 @@ export function sendThrottleOf(error: unknown): 'rate' | 'daily_quota' | undefin
 }
 
 /**
- * Whether a SendEmail failure leaves the outcome unknown (issue 18): SES may have accepted the e-mail — a connection
+ * Whether a SendEmail failure leaves the outcome unknown: SES may have accepted the e-mail — a connection
  * reset or a timeout after the request left, or a 5xx (the service failed somewhere after receiving it). Such a send
  * is decided from evidence (SES's status notifications) before any re-send. A 4xx answer (throttling, a quota, a paused
  * account) is SES saying no: nothing was sent and the queue may retry at once.

@@ -29,7 +29,7 @@ export type SettleResult = ExecuteOutcome | { kind: 'released'; execution: Execu
 
 /**
  * An execution found at 2 (executing) without `retry_pending`: a worker claimed it and then either is still sending,
- * died (timeout, crash, OOM) or got an ambiguous answer from SES. Never dropped, never sent blindly (issue 18):
+ * died (timeout, crash, OOM) or got an ambiguous answer from SES. Never dropped, never sent blindly:
  * 1. evidence first: a status notification of its e-mail (SES accepted it) completes it at once with that message id;
  * 2. within the lease, it comes back when the lease ends (a delayed message — SQS would otherwise drop this delivery);
  * 3. past the lease with no evidence, the claim is released (counters given back, `retry_pending`) and the caller

@@ -24,7 +24,7 @@ export interface SweepExecutionsResult {
 }
 
 /**
- * The stuck-execution sweep (issue 18 §1), beside the outbox sweeper: every execution still at 2 (a claim, or a
+ * The stuck-execution sweep, beside the outbox sweeper: every execution still at 2 (a claim, or a
  * retry waiting for its message) whose lease ended, and every queued one due for longer than the lease, is sent to the
  * workflow queue again; the executor sends it, or decides a claim from evidence (settle-claim.ts). Messages normally
  * bring them back; this catches the rest — a message that reached the DLQ (an event processed at its last receive

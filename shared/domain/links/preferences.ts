@@ -13,7 +13,7 @@ import type { UnsubscribeStore } from './unsubscribe-store.js';
 /** Why the preference page left the contact unsubscribed from all marketing mail (its `unsubscribe_reason`). */
 export const PREFERENCE_PAGE_REASON = 'preference_page';
 
-/** What the preference page shows (issue 24 §3). */
+/** What the preference page shows. */
 export interface PreferenceView {
   email: SentEmailRecord;
   /** The client's brand: name and primary colour (no logo: the page loads nothing from another origin). */
@@ -64,11 +64,11 @@ function brandOf(bundle: Awaited<ReturnType<SettingsStore['load']>>): Preference
   };
 }
 
-/** Who the dashboard's preview of the page is for (issue 25 §1). */
+/** Who the dashboard's preview of the page is for. */
 export const SAMPLE_CONTACT = 'Sample contact';
 
 /**
- * The preference page as a contact who never chose sees it (issue 25 §1: the dashboard's preview): the client's brand,
+ * The preference page as a contact who never chose sees it (the dashboard's preview): the client's brand,
  * every topic at its default, still subscribed to marketing mail. Two reads (the topics item, the settings).
  */
 export async function previewPreferences(

@@ -67,7 +67,7 @@ export async function unsubscribeByLink(
 }
 
 /**
- * The one-click link of a topic's e-mail (issue 24 §3) leaves that topic only: the contact's `topic_<id>` false and
+ * The one-click link of a topic's e-mail leaves that topic only: the contact's `topic_<id>` false and
  * the e-mail's `unsubscribed` log in one transaction (no read of the contact: the write's condition decides). A contact
  * that had left the topic already gets only a missing log (a repair, as above). Requests: the Query, then one
  * transaction, one PutItem or nothing.

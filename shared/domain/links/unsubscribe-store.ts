@@ -26,13 +26,13 @@ export interface LinkUnsubscribe {
   log: SentEmailLogRecord;
 }
 
-/** What leaving one topic by a one-click link writes (issue 24 §3): the contact's choice and the e-mail's log. */
+/** What leaving one topic by a one-click link writes: the contact's choice and the e-mail's log. */
 export type TopicUnsubscribe = Omit<LinkUnsubscribe, 'reason'> & { topicId: number };
 
 /** `gone`: no contact any more; `not_in_topic`: it had left the topic already. Either way nothing was written. */
 export type TopicUnsubscribeOutcome = 'left' | 'not_in_topic' | 'gone';
 
-/** What the preference page's save writes (issue 24 §3). */
+/** What the preference page's save writes. */
 export interface PreferenceWrite {
   clientId: number;
   contactId: number;

@@ -58,7 +58,7 @@ const DEFAULT_LIMIT = 1_000;
 const DEFAULT_READ_WAVE = 25;
 
 /**
- * What the crash recovery has not (yet) recovered, for an operator (issue 19 §3): executions at 2 whose lease ended —
+ * What the crash recovery has not (yet) recovered, for an operator: executions at 2 whose lease ended —
  * what the stuck-execution sweep sends back to the executor — and events still queued after the outbox sweeper's
  * threshold. Both indexes are read as the sweeps read them; each execution is then read itself (in parallel waves)
  * for why it waits, and one that moved meanwhile is left out. Oldest first. Requests: the index pages (one Query per

@@ -2,7 +2,7 @@ import type { ClientRecord } from '../clients/client-store.js';
 import { findPlan, PLANS, type SubscriptionPlan } from '../plans/catalog.js';
 
 /**
- * The two request budgets a client has (issue 19 §1): `events` for the ingest route (POST /client/events), which a
+ * The two request budgets a client has: `events` for the ingest route (POST /client/events), which a
  * product calls for every user action and so gets the higher limit; `api` for every other authenticated route.
  */
 export type RatePolicyName = 'api' | 'events';

@@ -4,7 +4,7 @@ import { nextPreferredTime } from './preferred-time.js';
 import { blockedBy, type SendRules } from './send-rules.js';
 import { DAY_MS, readClock } from './wall-clock.js';
 
-/** Human opens a contact needs before its own histogram decides (issue 21 §3: fewer is "too little history"). */
+/** Human opens a contact needs before its own histogram decides (fewer is "too little history"). */
 export const MIN_CONTACT_OPENS = 3;
 /** Human opens the client's aggregate needs before it stands in for a contact's (docs/decisions.md). */
 export const MIN_CLIENT_OPENS = 10;

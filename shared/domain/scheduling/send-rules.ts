@@ -22,7 +22,7 @@ export const SEND_TIME_REASONS = {
   weekday: 'weekday',
   sendWindow: 'send_window',
   quietHours: 'quiet_hours',
-  /** Send time mode 2 (issue 21 §3): the contact's own open hours chose the time. */
+  /** Send time mode 2: the contact's own open hours chose the time. */
   contactOpenHours: 'contact_open_hours',
   /** Mode 2: the contact had too few opens; the client's aggregate open hours chose the time. */
   clientOpenHours: 'client_open_hours',

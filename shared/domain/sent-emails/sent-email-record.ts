@@ -39,7 +39,7 @@ export interface SentEmailRecord {
   status_updated_at: string;
   /** The event whose processing created the execution (null for a test send); absent on e-mails sent before it was kept. */
   event_id?: number | null;
-  /** The topic the e-mail was sent under (issue 24 §3): its one-click link leaves that topic only. */
+  /** The topic the e-mail was sent under: its one-click link leaves that topic only. */
   topic_id?: number;
   /**
    * The client's stats shard count when the e-mail was claimed (statsShardsOf its limits, issue 21): its notifications
@@ -60,7 +60,7 @@ export interface SentEmailLogRecord {
   is_bot?: boolean;
   /** Which signal made it a machine event (bot-detection.ts), for opens and clicks. */
   bot_reason?: string;
-  /** A bounce's kind: `hard` (permanent) or `soft` (transient or undetermined), for webhooks (issue 22 §2). */
+  /** A bounce's kind: `hard` (permanent) or `soft` (transient or undetermined), for webhooks. */
   bounce_type?: 'hard' | 'soft';
   detail?: string;
 }

@@ -1,7 +1,7 @@
 /*
  * Quota periods are UTC calendar months and days (the counters' keys use these labels). UTC labels need no time zone
  * database, so they are read from the ISO form of the instant rather than through luxon: the settings, contact,
- * workflow and template functions that only label a period stay free of it (issue 11).
+ * workflow and template functions that only label a period stay free of it.
  */
 
 /** `yyyy-MM` of the UTC month. */

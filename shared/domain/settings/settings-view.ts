@@ -71,7 +71,7 @@ export interface ClientViewInput {
   monthlyQuota: number;
   monthlyEmailsSent: number;
   now: Date;
-  /** The client's dashboard users (issue 23): `current_user_count` and `roles`. */
+  /** The client's dashboard users: `current_user_count` and `roles`. */
   users: readonly UserRecord[];
 }
 
@@ -217,7 +217,7 @@ const SettingsFieldsView = {
   email_signature: text,
 } satisfies { [K in SettingsFieldName]: z.ZodMiniType };
 
-/** The `deliverability` extra (issue 9, documented): bounce and complaint rates, and whether sending is paused. */
+/** The `deliverability` extra (documented): bounce and complaint rates, and whether sending is paused. */
 export const DeliverabilityView = z
   .object({
     window_days: z.int().check(z.gte(1)),
@@ -262,7 +262,7 @@ export function toSettingsView(settings: SettingsRecord, nested: ClientViewInput
     updated_at: settings.updated_at,
     deleted_at: deletedAtOf(undefined),
     client: toNestedClientView(nested),
-    // Extra (issue 9, documented): bounce and complaint rates over the window, and whether sending is paused.
+    // Extra (documented): bounce and complaint rates over the window, and whether sending is paused.
     deliverability,
   };
 }

@@ -20,7 +20,7 @@ export function finishIncrement(execution: ExecutionRecord, finish: Finish): Sta
   };
   if (finish.status === 4) return { ...base, counts: { failed: 1 }, failedReason: reasonCode(finish.reason) };
   if (finish.status === 6) return { ...base, counts: { skipped: 1 }, skippedReason: reasonCode(finish.reason) };
-  // Stopped at send time by an exit event the processing-time cancel missed (issue 24 §1).
+  // Stopped at send time by an exit event the processing-time cancel missed.
   if (finish.status === 5 && finish.reason === 'goal_reached') return { ...base, counts: { exited: 1 } };
   return undefined;
 }

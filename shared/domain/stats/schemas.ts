@@ -69,7 +69,7 @@ const counterDescriptions: Record<StatCounter, string> = {
 /** Every counter of a period. Counts can dip below 0 in a day whose claim was given back after its day ended. */
 export const StatCountsView = z
   .object(Object.fromEntries(STAT_COUNTERS.map((name) => [name, signedCount.check(z.meta({ description: counterDescriptions[name] }))])) as Record<StatCounter, typeof signedCount>)
-  .check(z.meta({ id: 'StatCounts', description: 'The counters of a period (issue 21).' }));
+  .check(z.meta({ id: 'StatCounts', description: 'The counters of a period.' }));
 
 const rate = z.nullable(z.number().check(z.gte(0))).check(z.meta({ description: 'A fraction (0.25 = 25 %); null without a denominator' }));
 
@@ -83,7 +83,7 @@ export const StatRatesView = z
     complaint_rate: rate.check(z.meta({ description: 'complained / delivered' })),
     unsubscribe_rate: rate.check(z.meta({ description: 'every unsubscribe / delivered' })),
     bot_open_share: rate.check(z.meta({ description: 'bot_opened / (bot_opened + opened): how much of the raw opens were machines' })),
-    conversion_rate: rate.check(z.meta({ description: 'converted / sent (issue 24: goals)' })),
+    conversion_rate: rate.check(z.meta({ description: 'converted / sent (goals)' })),
   })
   .check(z.meta({ id: 'StatRates', description: 'Rates of a range, from its totals.' }));
 

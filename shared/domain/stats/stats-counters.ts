@@ -3,7 +3,7 @@ import { effectiveLimits, planOf } from '../settings/effective-settings.js';
 import type { SettingsFields } from '../settings/settings-store.js';
 
 /**
- * The day counters of a client's sending (issue 21 §1), one row per UTC day and workflow. Each is raised in the
+ * The day counters of a client's sending, one row per UTC day and workflow. Each is raised in the
  * transaction that records its fact, so a count is exactly as exact as the fact: a notification deduplicated by its
  * log item is counted once, a claim given back takes its `sent` back.
  */
@@ -36,7 +36,7 @@ export const STAT_COUNTERS = [
   'skipped',
   /** Times a send was put off (quota, contact cap, send window, paused sending, SES throttling). */
   'deferred',
-  /** Executions cancelled `goal_reached` by an exit event (issue 24 §1), at its processing or at send time. */
+  /** Executions cancelled `goal_reached` by an exit event, at its processing or at send time. */
   'exited',
   /** Exit events within the conversion window after an e-mail of the workflow was sent to the contact, once per e-mail. */
   'converted',

@@ -42,7 +42,7 @@ export const button = (label: string, href: string = v.appUrl): string =>
   `color:#ffffff;text-decoration:none;border-radius:6px;">${label}</a></td></tr></table>`;
 
 /**
- * The footer's link line: marketing mail offers to unsubscribe; transactional mail (issue 24 §2), which an unsubscribed
+ * The footer's link line: marketing mail offers to unsubscribe; transactional mail, which an unsubscribed
  * contact still receives, links the same address as the preference page.
  */
 const footerLine = (category: WorkflowCategory): string =>

@@ -57,7 +57,7 @@ export function resolveTimezone(value: string): string | undefined {
   const cached = resolvedZones.get(trimmed.toLowerCase());
   if (cached) return cached;
   // The platform's Intl holds the zone database: an unknown name is a RangeError (luxon's IANAZone.isValidZone asks
-  // Intl the same way). No tz math happens here, so luxon stays out of the bundles that only validate names (issue 11).
+  // Intl the same way). No tz math happens here, so luxon stays out of the bundles that only validate names.
   // Intl returns the zone's canonical spelling ("america/new_york" → "America/New_York").
   let zone: string;
   try {

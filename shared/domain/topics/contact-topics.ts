@@ -3,7 +3,7 @@ import type { ContactRecord } from '../contacts/contact-store.js';
 import type { TopicRecord } from './topic-store.js';
 
 /**
- * A contact's own choice about one topic, on the contact item (issue 24 §3): `topic_<id>` = true | false. Absent: the
+ * A contact's own choice about one topic, on the contact item: `topic_<id>` = true | false. Absent: the
  * contact never chose, and the topic's `default_subscribed` applies. The send path reads it from the contact it
  * already reads; `is_subscribed` false (left all marketing mail) wins over every topic choice.
  */
@@ -17,7 +17,7 @@ export function topicIdOfAttribute(name: string): number | undefined {
 
 /**
  * How a contact's last choice about a topic was made, kept beside it with its time (`topic_at_<id>`, `topic_by_<id>`)
- * in the same write, so the activity timeline shows each topic's choice where it happened (issue 24 §3).
+ * in the same write, so the activity timeline shows each topic's choice where it happened.
  */
 export const TOPIC_CHOICE_SOURCES = ['api', 'one_click', 'preference_page'] as const;
 export type TopicChoiceSource = (typeof TOPIC_CHOICE_SOURCES)[number];
@@ -56,7 +56,7 @@ export function topicChoiceChangesOf(contact: ContactRecord): TopicChoiceChange[
 }
 
 /**
- * How a topic's `contacts_left` moves when a contact's own choice goes from `previous` to `next` (issue 25 §1): it
+ * How a topic's `contacts_left` moves when a contact's own choice goes from `previous` to `next`: it
  * counts the contacts whose choice is false, so only a change to or from false moves it (a contact that never chose
  * is not counted).
  */

@@ -2,7 +2,7 @@ import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 
-/** At most this many topics per client (issue 24 §3). */
+/** At most this many topics per client. */
 export const MAX_TOPICS = 20;
 
 /** `{id}` of the topic paths; anything that is not a plain id names no topic (→ 404). */
@@ -56,7 +56,7 @@ export const TopicView = z
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
   })
-  .check(z.meta({ id: 'Topic', description: 'A kind of marketing mail a contact can leave without leaving the rest (issue 24 §3).' }));
+  .check(z.meta({ id: 'Topic', description: 'A kind of marketing mail a contact can leave without leaving the rest.' }));
 export type TopicView = z.output<typeof TopicView>;
 
 export const TopicList = z.object({ topics: z.array(TopicView) });

@@ -1,4 +1,4 @@
-/** One topic of a client (issue 24 §3): a kind of marketing mail a contact can leave on its own. */
+/** One topic of a client: a kind of marketing mail a contact can leave on its own. */
 export interface TopicRecord {
   id: number;
   name: string;
@@ -20,7 +20,7 @@ export interface TopicSet {
   /** 0 before the first topic. */
   version: number;
   /**
-   * Topic id → how many contacts' own choice for it is false (issue 25 §1), kept on the same item but apart from the
+   * Topic id → how many contacts' own choice for it is false, kept on the same item but apart from the
    * version: the writes that change a contact's choice move it in their own transaction (ADD), and `save` leaves it
    * as it is. Absent: 0.
    */

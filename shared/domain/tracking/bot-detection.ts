@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import { isbot } from 'isbot';
 
 /**
- * Tells machine opens and clicks from people's (issue 9 §3). Pure: the caller passes the event and what it knows of
+ * Tells machine opens and clicks from people's. Pure: the caller passes the event and what it knows of
  * the e-mail. Every event is logged with `is_bot` and, for a machine, the signal that decided it (`bot_reason`); a
  * machine event never counts in the contact's figures and never unsubscribes, but it is never hidden either.
  *

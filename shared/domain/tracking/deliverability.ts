@@ -1,5 +1,5 @@
 /**
- * A client's deliverability: its bounce and complaint rates and when its sending pauses (issue 9 §4).
+ * A client's deliverability: its bounce and complaint rates and when its sending pauses.
  *
  * SES places an account under review at a bounce rate of 5 % or a complaint rate of 0.1 %, and may pause its sending
  * at 10 % / 0.5 % (Amazon SES Developer Guide, "Reputation metrics messages",

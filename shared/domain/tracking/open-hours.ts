@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 
 /**
- * The open-hour histogram (issue 21 §3): how many human opens fell in each hour 0–23 of the reader's local day. A
+ * The open-hour histogram: how many human opens fell in each hour 0–23 of the reader's local day. A
  * contact keeps its own (bumped by every human open, in the tracking transaction); a client keeps the sum over its
  * contacts (the fallback of send time mode 2, docs/decisions.md "Send-time optimisation").
  *

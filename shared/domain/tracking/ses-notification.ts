@@ -3,7 +3,7 @@ import * as z from '../../validation/zod.js';
 import { SENT_STATUS, type SentStatus } from '../sent-emails/sent-email-record.js';
 
 /**
- * SES status notifications, as the status queue receives them (issue 9 §1), read into one normalised event. Accepted:
+ * SES status notifications, as the status queue receives them, read into one normalised event. Accepted:
  * - the SNS envelope (`Type: "Notification"`, `MessageId`, `Message` = the SES JSON as a string), unwrapped;
  * - a configuration-set event ("event publishing", `eventType`: Send, Delivery, Bounce, Complaint, Reject, Open,
  *   Click, DeliveryDelay, `Rendering Failure` — with the space, body key `failure` — and Subscription;

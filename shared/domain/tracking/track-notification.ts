@@ -154,7 +154,7 @@ async function assess(tracking: TrackingStore, message: TrackedMessage, event: S
 }
 
 /**
- * What a notification adds to the day counters (issue 21 §1): a delivery, a bounce by kind, a complaint; a human open
+ * What a notification adds to the day counters: a delivery, a bounce by kind, a complaint; a human open
  * or click once per e-mail (with the contact's count), a machine's every time, apart; an unsubscribe by its source.
  */
 export function countsOf(event: SesStatusEvent, write: TrackingWrite): Partial<StatCounts> {
@@ -181,7 +181,7 @@ export function countsOf(event: SesStatusEvent, write: TrackingWrite): Partial<S
  * counts as its open too. Every human open or click moves `last_activity_at` (opens: `last_email_opened_at`). The
  * store counts each e-mail once even when two of its notifications ask at the same instant (a marker per e-mail).
  * Every human open (not only the first) also counts in the contact's open-hour histogram, at its local hour in the
- * zone the e-mail was planned in (issue 21 §3); a message without a recorded zone counts in none.
+ * zone the e-mail was planned in; a message without a recorded zone counts in none.
  */
 function humanEngagement(event: SesStatusEvent, history: SentEmailLogRecord[], zone: string | undefined): ContactTracking {
   const human = history.filter((l) => l.is_bot !== true);

@@ -16,11 +16,11 @@ export interface TrackedMessage {
   unconfirmed?: boolean;
   /**
    * The zone the e-mail's send time was planned in (contact → client → UTC), recorded with the provider id: a human
-   * open's local hour is read in it (issue 21 §3). Absent on messages found through their tags.
+   * open's local hour is read in it. Absent on messages found through their tags.
    */
   send_zone?: string;
   /**
-   * The client's stats shard count when the e-mail was claimed (issue 21), recorded on the `MSG#` item and the e-mail:
+   * The client's stats shard count when the e-mail was claimed, recorded on the `MSG#` item and the e-mail:
    * its notifications count on that many shards. Absent on messages recorded before: 1 (shard 0, which every read covers).
    */
   stats_shards?: number;
@@ -53,7 +53,7 @@ export interface TrackingWrite {
   log: SentEmailLogRecord;
   contact?: ContactTracking;
   /**
-   * What the notification adds to its workflow's day counters (issue 21 §1). `opened` / `clicked` are counted only
+   * What the notification adds to its workflow's day counters. `opened` / `clicked` are counted only
    * together with the e-mail's engagement marker, so an e-mail is counted once however its notifications race.
    */
   stats?: Partial<StatCounts>;
@@ -96,7 +96,7 @@ export interface TrackingStore {
 }
 
 /**
- * The day counters of a notification (issue 21 §1), on the day it happened: what the domain counted, except that a
+ * The day counters of a notification, on the day it happened: what the domain counted, except that a
  * human open or click counts only with the marker this attempt writes (a notification that lost the marker to another
  * of the same e-mail counts nothing there, so each e-mail is counted once).
  */

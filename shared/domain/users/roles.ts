@@ -1,5 +1,5 @@
 /**
- * A user's role in its client, as SPEC's role int (issue 23 §1):
+ * A user's role in its client, as SPEC's role int:
  * 1 owner — everything, users included; 2 admin — everything but users; 3 member — reads everything, changes
  * templates, workflows, contacts (and reports events, retries executions), no keys, settings or webhooks; 4 viewer — reads.
  */

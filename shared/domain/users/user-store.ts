@@ -1,6 +1,6 @@
 import type { Role } from './roles.js';
 
-/** A dashboard user of one client, as stored (issue 23 §1). */
+/** A dashboard user of one client, as stored. */
 export interface UserRecord {
   id: number;
   client_id: number;

@@ -58,7 +58,7 @@ export type DeliverOutcome =
 export const newAttemptId = (at: Date): string => `att_${at.getTime().toString(36).padStart(9, '0')}${randomBytes(4).toString('hex')}`;
 
 /**
- * One attempt of one message to one endpoint (issue 22 §3). A delivery to a failing endpoint that arrives on the healthy
+ * One attempt of one message to one endpoint. A delivery to a failing endpoint that arrives on the healthy
  * lane moves to the failing lane first. Then: sign with every live secret, POST (10 s, no redirect,
  * the resolved address checked), log the attempt, then
  * - 2xx: done; a failing endpoint recovers;

@@ -1,7 +1,7 @@
 import * as z from '../../validation/zod.js';
 
 /**
- * The facts an endpoint may subscribe to (issue 22 §2), produced from the table's change stream
+ * The facts an endpoint may subscribe to, produced from the table's change stream
  * (shared/adapters/dynamo/webhook-stream-facts.ts) and delivered by the webhooks queue.
  */
 export const WEBHOOK_EVENT_TYPES = [

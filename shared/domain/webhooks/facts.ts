@@ -2,7 +2,7 @@ import type { SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 import type { WebhookEventType } from './event-types.js';
 
 /**
- * A fact the table recorded that an endpoint may be told of (issue 22 §2), read from the table's change stream
+ * A fact the table recorded that an endpoint may be told of, read from the table's change stream
  * (shared/adapters/dynamo/webhook-stream-facts.ts decides which changes are facts). Each names the client and carries
  * what its record held, so most payload fields need no read.
  */

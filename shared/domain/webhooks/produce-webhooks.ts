@@ -17,7 +17,7 @@ export interface ProduceOutcome {
 }
 
 /**
- * The facts of one stream batch → webhook messages and their first deliveries (issue 22 §3). A client without an
+ * The facts of one stream batch → webhook messages and their first deliveries. A client without an
  * endpoint that takes a fact costs nothing beyond the (cached) endpoint read. Otherwise, per batch: one wave reading
  * the sent e-mails named (and, for contact facts, their erasure tombstones), one reading the triggering events, one BatchWriteItem wave storing the messages, then one
  * SendMessageBatch wave with a delivery per (message, endpoint). Throws when any of it fails, so the stream hands the

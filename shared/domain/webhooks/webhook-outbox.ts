@@ -72,7 +72,7 @@ export interface ClientRef<T> {
 }
 
 /**
- * The webhook outbox (issue 22 §3): endpoints as deliveries see them, the facts' context, the messages, and the
+ * The webhook outbox: endpoints as deliveries see them, the facts' context, the messages, and the
  * attempts log.
  */
 export interface WebhookOutbox {

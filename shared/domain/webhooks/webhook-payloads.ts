@@ -21,7 +21,7 @@ const eventRef = (event: EventFacts | undefined, id: number | null | undefined) 
   id == null ? null : { id, idempotency_key: event?.idempotency_key ?? null, type: event?.type ?? null };
 
 /**
- * The message of a fact: `{ type, id, created_at, data }` (issue 22 §2). `data` names this service's ids — sent
+ * The message of a fact: `{ type, id, created_at, data }`. `data` names this service's ids — sent
  * e-mail, execution, workflow, contact, and the triggering event with its idempotency key — and carries the resource's
  * `status` and times, so a receiver can tie each fact to what it reported and order facts itself. No bodies.
  */

@@ -1,6 +1,6 @@
 import type { WebhookEventType } from './event-types.js';
 
-/** At most this many endpoints per client (issue 22 §1); the store enforces it with the create. */
+/** At most this many endpoints per client; the store enforces it with the create. */
 export const MAX_WEBHOOKS_PER_CLIENT = 10;
 
 /** How long a rotated-out secret keeps signing beside the new one. */
@@ -28,7 +28,7 @@ export interface WebhookRecord extends WebhookSettings {
   /** The secret rotated out, signing beside `secret` until `previous_secret_expires_at`. */
   previous_secret?: string;
   previous_secret_expires_at?: string;
-  /** Set by the first failed attempt after a success, cleared by the next success (issue 22 §3). */
+  /** Set by the first failed attempt after a success, cleared by the next success. */
   failing_since?: string;
   /**
    * Set by a success slower than SLOW_SUCCESS_MS, cleared by the next fast one: a slow endpoint holds a worker per

@@ -12,7 +12,7 @@ export const SEND_TIME_MODES = { immediate: 0, preferredTime: 1, optimal: 2 } as
 export type SendTimeMode = (typeof SEND_TIME_MODES)[keyof typeof SEND_TIME_MODES];
 
 /**
- * What kind of mail a workflow sends (issue 24 §2), fixed by the catalog: `transactional` mail is about something the
+ * What kind of mail a workflow sends, fixed by the catalog: `transactional` mail is about something the
  * contact must know to keep using the product (a failed payment) and reaches an unsubscribed contact; `marketing`
  * mail is everything else and stops when the contact unsubscribes. A suppressed address receives neither.
  */
@@ -42,12 +42,12 @@ export interface WorkflowDefinition {
   default_priority_score: number;
   default_template_id: number;
   /**
-   * Event types that mean the workflow's purpose is met or moot (issue 24 §1): the contact's unclaimed executions of it
+   * Event types that mean the workflow's purpose is met or moot: the contact's unclaimed executions of it
    * are cancelled `goal_reached`. `upgrade` also matches any event with `upgrade: true`; `*` matches any event. An
    * event that starts the workflow never exits it.
    */
   default_exit_events: readonly string[];
-  /** Transactional or marketing (issue 24 §2); a client cannot change it (docs/decisions.md says why). */
+  /** Transactional or marketing; a client cannot change it (docs/decisions.md says why). */
   category: WorkflowCategory;
 }
 

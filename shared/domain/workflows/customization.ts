@@ -15,7 +15,7 @@ export const NUMERIC_OVERRIDE_FIELDS = [
   'topic_id',
 ] as const;
 export type NumericOverrideField = (typeof NUMERIC_OVERRIDE_FIELDS)[number];
-/** Every override; `exit_events` (issue 24 §1) is a list of event types, the others numbers. */
+/** Every override; `exit_events` is a list of event types, the others numbers. */
 export const OVERRIDE_FIELDS = [...NUMERIC_OVERRIDE_FIELDS, 'exit_events'] as const;
 export type OverrideField = (typeof OVERRIDE_FIELDS)[number];
 export type Overrides = Partial<Record<NumericOverrideField, number>> & { exit_events?: string[] };
@@ -36,7 +36,7 @@ export interface CustomizationAuditRecord {
   workflow_id: number;
   key_id: number | null;
   auth_method: 'api_key' | 'jwt' | 'session';
-  /** The dashboard user, for a change made with a session (issue 23). */
+  /** The dashboard user, for a change made with a session. */
   user_id?: number;
   request_id: string | null;
   at: string;

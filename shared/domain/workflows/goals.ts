@@ -2,7 +2,7 @@ import { matchesTrigger, type TriggeringEvent, type WorkflowDefinition } from '.
 import type { CustomizationRecord } from './customization.js';
 
 /**
- * Goals and exit conditions (issue 24 §1). An exit event of a workflow means its purpose is met or moot: the contact's
+ * Goals and exit conditions. An exit event of a workflow means its purpose is met or moot: the contact's
  * executions of it that are not claimed yet end cancelled (5) `goal_reached`, and one within the conversion window
  * after an e-mail of the workflow was sent to the contact is a conversion of it.
  */

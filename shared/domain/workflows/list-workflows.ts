@@ -42,7 +42,7 @@ export const WorkflowView = z
       priority_score: z.int().check(z.gte(0), z.lte(100)),
       send_time_mode: SendTimeModeValue,
       send_slot: z.nullable(z.enum(['morning', 'afternoon'])),
-      exit_events: z.array(z.string()).check(z.meta({ description: 'The catalog\'s exit event types (issue 24: goals); `*` is any event' })),
+      exit_events: z.array(z.string()).check(z.meta({ description: 'The catalog\'s exit event types (goals); `*` is any event' })),
       conversion_window_days: z.int().check(z.gte(1), z.lte(90)),
     }),
     customization: CustomizationView,

@@ -25,7 +25,7 @@ interface Deps {
   topics: TopicStore;
 }
 
-/** A topic is for marketing mail: a transactional workflow reaches every contact not suppressed (issue 24 §3). */
+/** A topic is for marketing mail: a transactional workflow reaches every contact not suppressed. */
 async function requireTopic(deps: Deps, clientId: number, workflow: WorkflowDefinition, topicId: number | null | undefined): Promise<void> {
   if (topicId === undefined || topicId === null) return;
   if (workflow.category === 'transactional') {

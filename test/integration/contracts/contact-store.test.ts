@@ -200,7 +200,7 @@ describe.each(STORE_ADAPTERS)('ContactStore contract (%s)', (_name, makeStores) 
   });
 });
 
-describe('ContactStore on DynamoDB Local: a write the store refuses (issue 20)', () => {
+describe('ContactStore on DynamoDB Local: a write the store refuses', () => {
   it('fails only that write, as not retryable, and writes the rest of its transaction', async () => {
     // Prepare: values the schemas refuse (they stop them at the request), handed to the store directly.
     const { contacts, contactWrites } = STORE_ADAPTERS.find(([name]) => name === 'dynamodb')![1]();

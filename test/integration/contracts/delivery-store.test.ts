@@ -211,7 +211,7 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
       total_emails_sent: 1,
       active_workflow_count: 0,
       last_workflow_at: LATER,
-      // The workflow's last send, for conversions (issue 24 §1).
+      // The workflow's last send, for conversions.
       [`sent_w${executions[0]!.workflow_id}`]: LATER,
     });
   });

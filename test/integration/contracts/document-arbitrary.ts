@@ -3,7 +3,7 @@ import type { OpenApiDocument } from '../../../shared/openapi/build-document.js'
 import type { JsonSchema } from '../../../shared/openapi/json-schema.js';
 
 /**
- * fast-check arbitraries built from the OpenAPI document's JSON Schemas (issue 20 §2): values valid by the document,
+ * fast-check arbitraries built from the OpenAPI document's JSON Schemas: values valid by the document,
  * generated from the keywords that shape them (type, enum, const, bounds, lengths, pattern, format, items, properties,
  * required, propertyNames, anyOf, $ref). Keywords that only constrain (not, allOf, dependentRequired, uniqueness
  * across branches) are left to the caller's filter: it keeps only what ajv validates against the whole schema.

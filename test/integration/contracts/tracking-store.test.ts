@@ -61,7 +61,7 @@ describe.each(ENGINE_ADAPTERS)('TrackingStore contract (%s)', (_name, makeStores
     const otherClient = await stores.tracking.findTaggedMessage(freshClientId(), mail.sentEmailId, mail.messageId);
 
     // Assess
-    // In flight, the execution may still wait for this evidence (issue 18): the answer says so.
+    // In flight, the execution may still wait for this evidence: the answer says so.
     expect(inFlight).toEqual({ ...mail.message, unconfirmed: true });
     expect(recorded).toEqual(mail.message);
     expect(otherId).toBeUndefined();

@@ -227,7 +227,7 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
     expect(logs).toEqual([mail.queued, linkLog(AT)]);
   });
 
-  it('leaves one topic in one write (issue 24 §3): topic_<id> false and the log, is_subscribed untouched; again: nothing', async () => {
+  it('leaves one topic in one write: topic_<id> false and the log, is_subscribed untouched; again: nothing', async () => {
     // Prepare
     const adapter = makeAdapter();
     const mail = await mailedContact(adapter);

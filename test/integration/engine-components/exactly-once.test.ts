@@ -143,7 +143,7 @@ describe('the executor, exactly once (real DynamoDB adapters)', () => {
 
     // Assess
     expect(outcomes.filter((o) => o.kind === 'finished')).toEqual([{ kind: 'finished', status: 3 }]);
-    // One that read the execution already claimed waits for the claim's lease (issue 18) instead of dropping it.
+    // One that read the execution already claimed waits for the claim's lease instead of dropping it.
     expect(outcomes.filter((o) => o.kind === 'duplicate' || o.kind === 'waiting')).toHaveLength(4);
     await expectSentOnce(setup);
   });

@@ -29,7 +29,7 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 /**
- * Goals on DynamoDB Local (issue 24 §1): the exit's cancellation inside the processing transaction, the send-time check
+ * Goals on DynamoDB Local: the exit's cancellation inside the processing transaction, the send-time check
  * and the claim's condition on the contact, and what each costs in DynamoDB requests (processing budget ≤ 5 an event,
  * a send 5 + 1).
  */
@@ -73,7 +73,7 @@ async function setup(enabled: number[]) {
 
 const openEntries = (item: Record<string, unknown>) => Object.keys(item).filter((name) => name.startsWith('open_'));
 
-describe('goals and exits on DynamoDB (issue 24 §1)', () => {
+describe('goals and exits on DynamoDB', () => {
   it('cancels the queued win-back inside the exit event\'s processing transaction: 4 requests, no more than any event', async () => {
     // Prepare
     const t = await setup([6]);

@@ -7,7 +7,7 @@ import { createTestClient } from '../support/clients.js';
 import { engineContainer } from '../support/engine-components.js';
 
 /**
- * What GET /client/stats costs in DynamoDB requests (issue 21 §4: "the stats read for 90 days: one request"): the real
+ * What GET /client/stats costs in DynamoDB requests ("the stats read for 90 days: one request"): the real
  * route handler on the real DynamoDB adapters (DynamoDB Local), counted by the container's RequestCounter. Its
  * authentication is cached by a first call, as on a warm container; what is left is the rate-limit count every API
  * request makes and the stats read: one Query for a client on the default plan, one per shard (16) for a client
@@ -51,7 +51,7 @@ async function measuredRead(plan: 'free' | 'scale', route: 'stats' | 'workflow')
   return usage;
 }
 
-describe('GET /client/stats: DynamoDB requests of a 90-day read (issue 21 §4)', () => {
+describe('GET /client/stats: DynamoDB requests of a 90-day read', () => {
   it('reads a default (free plan) client’s 90 days with one Query', async () => {
     const usage = await measuredRead('free', 'stats');
     expect(usage.by_command).toEqual({ UpdateItemCommand: 1, QueryCommand: 1 });

@@ -94,7 +94,7 @@ async function notifySend({ deps, ses, clock, queue }: Setup, index = 0) {
 /** Until SES has accepted the lost worker's e-mail (the worker then hangs for good). */
 const accepted = (ses: TroubledSes) => eventually('SES to accept the e-mail', async () => (ses.accepted.length > 0 ? true : undefined));
 
-describe('stranded claims on the real DynamoDB adapters (issue 18)', () => {
+describe('stranded claims on the real DynamoDB adapters', () => {
   it('completes from the Send notification when the worker died after SES accepted: woken at once, no second e-mail', async () => {
     // Prepare
     const setup = await queuedWelcome();

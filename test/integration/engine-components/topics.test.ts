@@ -28,7 +28,7 @@ import {
 } from '../support/engine-components.js';
 
 /**
- * Topics at send time on DynamoDB Local (issue 24 §3): the topics item rides in the send's BatchGetItem, so a send is
+ * Topics at send time on DynamoDB Local: the topics item rides in the send's BatchGetItem, so a send is
  * still 5 requests + 1 SES, and a skip for a topic the contact left is read, load and the skip's write.
  */
 async function setup() {
@@ -65,7 +65,7 @@ async function setup() {
   };
 }
 
-describe('topics at send time on DynamoDB (issue 24 §3)', () => {
+describe('topics at send time on DynamoDB', () => {
   it('sends the topic mail to a contact in the topic at 5 requests + 1 SES, with one-click headers', async () => {
     const t = await setup();
     const execution = await t.featureUsed(await t.contact(false));

@@ -13,7 +13,7 @@ export type Credentials =
   | { kind: 'none' }
   | { kind: 'raw'; authorization: string | string[] }
   /**
-   * The signed-in owner's browser (issue 23; `openSignedIn`): its cookies, with `cookie` in place of the session id
+   * The signed-in owner's browser (`openSignedIn`): its cookies, with `cookie` in place of the session id
    * when given, and the CSRF header echoing the cookie (`echo`), left out (`none`) or as given.
    */
   | { kind: 'session'; csrf: 'echo' | 'none' | string | string[]; cookie?: string };

@@ -13,7 +13,7 @@ const APPLE_MPP_UA = 'Mozilla/5.0';
 const tokyoAt = (after: string, days: number, hour: number, minute: number) =>
   DateTime.fromISO(after).setZone(TOKYO).plus({ days }).set({ hour, minute, second: 0, millisecond: 0 }).toUTC().toISO()!;
 
-describe('send time mode 2 (issue 21 §3): the next e-mail goes at the hour the contact opens mail', () => {
+describe('send time mode 2: the next e-mail goes at the hour the contact opens mail', () => {
   it('schedules at 19:00 Tokyo time after human opens at 19:00 Tokyo time; Apple MPP opens at 03:00 do not move it', async () => {
     // Prepare: a contact in Tokyo gets the welcome e-mail.
     const created = await createTestClient();

@@ -9,7 +9,7 @@ const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toI
 /** Yesterday to tomorrow (UTC): the facts of the test land on today, whatever the clock does around midnight. */
 const RANGE = () => `from=${dayOffset(-1)}&to=${dayOffset(1)}`;
 
-describe('GET /client/stats and /client/workflows/{id}/stats (issue 21)', () => {
+describe('GET /client/stats and /client/workflows/{id}/stats', () => {
   it('counts the welcome e-mail sent and delivered, its human open and click once, and machine opens apart', async () => {
     // Prepare: signup → welcome sent and delivered; a person opens twice and clicks; a scanner and Apple's proxy open.
     const t = await deliveredWelcome();

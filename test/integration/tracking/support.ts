@@ -6,7 +6,7 @@ import { eventually } from '../support/eventually.js';
 import { listExecutions, type ExecutionItem } from '../support/executions.js';
 
 /**
- * Delivery tracking (issue 9) over HTTP: e-mails sent by the local runtime, SES notifications built in the documented
+ * Delivery tracking over HTTP: e-mails sent by the local runtime, SES notifications built in the documented
  * AWS shapes and injected through `POST /dev/ses-events` (local only, no auth), and waits on what they change.
  * docs.aws.amazon.com/ses/latest/dg/event-publishing-retrieving-sns-contents.html (event publishing, `eventType`)
  * and …/notification-contents.html (identity notifications, `notificationType`).

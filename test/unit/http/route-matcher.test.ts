@@ -45,7 +45,7 @@ describe('RouteMatcher', () => {
     ['PUT', '/client/contacts', ['GET', 'HEAD', 'POST']],
     ['DELETE', '/health', ['GET', 'HEAD']],
     ['PUT', '/client/contacts/7', ['GET', 'HEAD', 'PATCH', 'DELETE']],
-    // A literal path never falls through to {id} (issue 20 §3): only its own methods, whatever the method asked.
+    // A literal path never falls through to {id}: only its own methods, whatever the method asked.
     ['PUT', '/client/contacts/bulk', ['POST']],
     ['GET', '/client/contacts/bulk', ['POST']],
     ['HEAD', '/client/contacts/bulk', ['POST']],

@@ -316,7 +316,7 @@ describe('local server: CORS (on when origins are configured)', () => {
     const ok = await fetch(`${corsBase}/api/v1/health`, { headers: { origin: ORIGIN } });
     const wrong = await fetch(`${corsBase}/api/v1/health`, { method: 'DELETE', headers: { origin: ORIGIN } });
     expect(ok.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    // A page's script may read the rate limit fields and the request id (issue 19 §1), as API Gateway exposes them.
+    // A page's script may read the rate limit fields and the request id, as API Gateway exposes them.
     expect(ok.headers.get('access-control-expose-headers')).toBe('ratelimit, ratelimit-policy, retry-after, x-request-id');
     expect(ok.headers.get('x-handler')).toBe('health');
     expect(wrong.status).toBe(405);

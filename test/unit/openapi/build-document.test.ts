@@ -58,7 +58,7 @@ describe('buildDocument', () => {
     expect(Object.keys(operation.responses)).toEqual(['200', '401', '404', '409', '431', '500']);
     expect(operation.responses['409']).toEqual({ $ref: '#/components/responses/Conflict' });
     expect(operation.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
-    // A dashboard session may call it too (issue 23), with the roles the access sentence names.
+    // A dashboard session may call it too, with the roles the access sentence names.
     expect(operation.security).toEqual([{ apiKey: [] }, { jwt: [] }, { session: [] }]);
     expect(operation.description).toBe('**Access:** API key, JWT, or a dashboard session with role owner, admin, member.');
     expect(Object.keys(document.components.responses)).toEqual([

@@ -244,7 +244,7 @@ describe('DynamoSessionStore', () => {
   });
 });
 
-describe('API keys with labels (issue 23 §3)', () => {
+describe('API keys with labels', () => {
   const client = { id: 7, api_key_hash: 'cur', api_key_id: 1 } as import('../../../../shared/domain/clients/client-store.js').ClientRecord;
   const old = { key_hash: 'old', key_id: 4, client_id: 7, enabled: true, masked_key: 'els_…abcd', created_at: AT, label: 'CRM' };
   const next = { ...old, key_hash: 'new', key_id: 5 };

@@ -52,7 +52,7 @@ async function counterItems(commit: Parameters<DynamoProcessingStore['commit']>[
   return items.filter((i) => i.Update?.Key?.['pk']?.toString().startsWith('STATS#')).map((i) => i.Update!);
 }
 
-describe('DynamoProcessingStore.commit: the day counters (issue 21)', () => {
+describe('DynamoProcessingStore.commit: the day counters', () => {
   it('counts the event on the first workflow row it writes anyway: one counter row for one execution, on shard 0 of a small client', async () => {
     const rows = await counterItems({ event, executions: [execution(100, 1)], statsShards: 1 });
 

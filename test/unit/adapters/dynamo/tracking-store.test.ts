@@ -20,7 +20,7 @@ function contactUpdateSent() {
   return items.find((item) => item.Update?.Key?.['pk'] === 'CONTACT#7#42')?.Update;
 }
 
-describe('DynamoTrackingStore: the open-hour histogram (issue 21 §3)', () => {
+describe('DynamoTrackingStore: the open-hour histogram', () => {
   it("adds a human open's local hour to the contact in the Update the transaction already sends", async () => {
     // Prepare
     dbMock.on(TransactWriteCommand).resolves({});

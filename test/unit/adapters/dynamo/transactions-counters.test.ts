@@ -21,7 +21,7 @@ afterEach(() => {
   onCountersDropped(undefined);
 });
 
-describe('sendTransaction and the day counters (issue 21)', () => {
+describe('sendTransaction and the day counters', () => {
   it('records the fact without its counter when only the counter kept conflicting, then adds the counter on its own', async () => {
     // Prepare: six conflicts on the counter row, then the transaction without it goes through; the counter's own
     // UpdateItem meets one more conflict, then lands.

@@ -16,7 +16,7 @@ const write = {
   contactId: 42,
   sentEmailId: EMAIL_ID,
   workflowId: 3,
-  // An e-mail of a client whose limits shard its counters (issue 21): 16 shards.
+  // An e-mail of a client whose limits shard its counters: 16 shards.
   statsShards: 16,
   reason: 'unsubscribe_link',
   log: { id: 'unsubscribe-link', created_at: AT, status: SENT_STATUS.unsubscribed },
@@ -66,7 +66,7 @@ describe('DynamoUnsubscribeStore.unsubscribe', () => {
           },
         },
         {
-          // The e-mail's workflow's day counter (issue 21), in the contact's stats shard (42 mod 16).
+          // The e-mail's workflow's day counter, in the contact's stats shard (42 mod 16).
           Update: {
             TableName: TABLE,
             Key: { pk: 'STATS#7#10', sk: '2026-01-15#W0003' },

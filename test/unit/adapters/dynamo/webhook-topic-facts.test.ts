@@ -23,7 +23,7 @@ const contact = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('contact.topic_changed in the change stream (issue 24 §3)', () => {
+describe('contact.topic_changed in the change stream', () => {
   it('reads a write that changed topic choices as one fact listing the changed topics', () => {
     const facts = factsOfStreamRecords([
       modify(contact({ topic_2: false, topic_1: true, topic_5: true, updated_at: LATER }), contact({ topic_5: true })),

@@ -60,7 +60,7 @@ const expectedOf = (method: string, path: string): string => {
   return 'oamk';
 };
 
-describe('routeAccess / authorize (issue 23)', () => {
+describe('routeAccess / authorize', () => {
   it('covers every authenticated route of the route table', () => {
     expect(guarded.length).toBeGreaterThan(40);
     for (const route of guarded) expect(() => routeAccess(route.method, route.path)).not.toThrow();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clearedSessionCookies, cookieValue, digestToken, looksLikeToken, newToken, sessionCookies, tokenMatches } from '../../../../shared/domain/auth/session-tokens.js';
 
-describe('session cookies (issue 23 §2)', () => {
+describe('session cookies', () => {
   it('marks both cookies Secure over https, the session HttpOnly on the API path, the CSRF token readable on /', () => {
     expect(sessionCookies('S'.repeat(43), 'C'.repeat(43), { secure: true, apiPath: '/api/v1' })).toEqual([
       `els_session=${'S'.repeat(43)}; Path=/api/v1; Max-Age=604800; HttpOnly; Secure; SameSite=Lax`,

@@ -64,7 +64,7 @@ const failure = async (promise: Promise<unknown>): Promise<AppError> => {
   return error as AppError;
 };
 
-describe('sign-in links (issue 23 §2)', () => {
+describe('sign-in links', () => {
   it('answers the request before any e-mail: it queues the address and the digest of the browser nonce only', async () => {
     const { deps, mails, queue } = await setup();
     expect(await requestSignIn(deps, { email: 'owner@acme.test', ip: '203.0.113.9', bindingNonce: NONCE })).toBe('queued');
@@ -236,7 +236,7 @@ describe('Authenticator with sessions', () => {
   });
 });
 
-describe('API key last_used_at (issue 23 §3)', () => {
+describe('API key last_used_at', () => {
   it('is written on a key’s first use and then at most once an hour (each lookup here misses the cache)', async () => {
     const { deps, client } = await setup();
     const uncached = new Authenticator(deps, { clientIdClaim: 'client_id' }, 0);

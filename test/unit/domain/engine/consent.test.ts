@@ -10,7 +10,7 @@ import { CLIENT_ID, engineHarness, NOW } from './engine-harness.js';
 /** payment_failed as processing queues it: the transactional workflow of the catalog. */
 const PAYMENT_FAILED = { workflow_id: 5, template_id: 5, critical: true, priority_score: 100 } as const;
 
-describe('transactional and marketing mail (issue 24 §2, memory ports)', () => {
+describe('transactional and marketing mail (memory ports)', () => {
   it('fixes each workflow\'s category in the catalog: payment_failed is transactional, the rest marketing', () => {
     expect(Object.fromEntries(WORKFLOWS.map((w) => [w.key, w.category]))).toEqual({
       welcome: 'marketing',
@@ -167,7 +167,7 @@ describe('withFooter', () => {
   });
 });
 
-describe('topics at send time (issue 24 §3, memory ports)', () => {
+describe('topics at send time (memory ports)', () => {
   /** A harness whose onboarding tips (2, marketing) belong to a topic, and payment_failed (5) is enabled too. */
   async function withTopic(defaultSubscribed = true) {
     const h = await engineHarness({ enabled_workflows: [1, 2, 5] });

@@ -25,7 +25,7 @@ async function happen(h: EngineHarness, raw: Record<string, unknown>) {
   return (await h.process(event.id))!;
 }
 
-describe('goals and exit conditions (issue 24 §1, memory ports)', () => {
+describe('goals and exit conditions (memory ports)', () => {
   it('cancels the queued win-back when subscription_reactivated is processed before its first attempt, and the late message sends nothing', async () => {
     // Prepare: a cancellation starts the win-back (3 days later, on a schedule).
     const h = await engineHarness({ enabled_workflows: [6] });

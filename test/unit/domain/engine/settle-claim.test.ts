@@ -17,7 +17,7 @@ function sendNotification(h: EngineHarness, index: number) {
 
 const workflowMessages = (h: EngineHarness) => h.queue.sent.filter((m) => m.queue === 'workflow');
 
-describe('a claim that lost its worker or its answer (issue 18)', () => {
+describe('a claim that lost its worker or its answer', () => {
   it('brings a redelivery inside the lease back at the lease end instead of dropping it, sending nothing', async () => {
     // Prepare: the worker dies after its claim, before SES is called.
     const h = await engineHarness();

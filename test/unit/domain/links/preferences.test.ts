@@ -53,7 +53,7 @@ async function stateOf(stores: MemoryStores) {
   return { is_subscribed: c['is_subscribed'], reason: c['unsubscribe_reason'] ?? null, topic_1: c['topic_1'], topic_2: c['topic_2'], logs: logs.length };
 }
 
-describe('the preference page (issue 24 §3, memory ports)', () => {
+describe('the preference page (memory ports)', () => {
   it('shows every topic with its state, and saves the ticked ones as the contact\'s choices with a log of what it left', async () => {
     // Prepare
     const stores = await seeded();

@@ -59,7 +59,7 @@ async function stateOf(stores: MemoryStores) {
 
 const linkUnsubscribes = (stores: MemoryStores) => [...stores.stats.workflowRows.values()].reduce((n, r) => n + (r.counts.unsubscribed_link ?? 0), 0);
 
-describe("the one-click link of a topic's e-mail (issue 24 §3)", () => {
+describe("the one-click link of a topic's e-mail", () => {
   it('leaves that topic only: topic_<id> false and the unsubscribed log in one write, is_subscribed untouched', async () => {
     // Prepare
     const stores = await seeded();

@@ -85,7 +85,7 @@ describe('listStuck', () => {
           past_lease_seconds: 3_000,
         },
         {
-          // Queued, due an hour ago: its message was lost (issue 18), the sweep sends it.
+          // Queued, due an hour ago: its message was lost, the sweep sends it.
           client_id: 7,
           execution_id: 5,
           status: 1,

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { quotaDayOf, quotaMonthOf, quotaResetAt } from '../../../../shared/domain/settings/quota-period.js';
 
-/** The UTC labels without luxon (issue 11) give luxon's strings for every instant. */
+/** The UTC labels without luxon give luxon's strings for every instant. */
 describe('quota periods', () => {
   const instants = fc.date({ min: new Date('1970-01-01T00:00:00.000Z'), max: new Date('2999-12-31T23:59:59.999Z'), noInvalidDate: true });
 

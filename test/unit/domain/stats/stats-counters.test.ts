@@ -9,7 +9,7 @@ import {
   statsShardsOf,
 } from '../../../../shared/domain/stats/stats-counters.js';
 
-describe('statsShardsOf (issue 21 §1: sharded only where one client’s day could pass one key’s write limit)', () => {
+describe('statsShardsOf (sharded only where one client’s day could pass one key’s write limit)', () => {
   it('is 1 below the limits that shard the quota and 16 at or above either', () => {
     expect(statsShardsOf({ dayLimit: SHARDED_DAY_LIMIT - 1, monthLimit: SHARDED_MONTH_LIMIT - 1 })).toBe(1);
     expect(statsShardsOf({ dayLimit: SHARDED_DAY_LIMIT, monthLimit: 1_000 })).toBe(STATS_SHARD_COUNT);

@@ -7,7 +7,7 @@ import type { SettingsFields } from '../../../../shared/domain/settings/settings
 import { CLIENT_ID, engineHarness, NOW } from '../engine/engine-harness.js';
 
 /**
- * Every writer of the day counters puts a client's facts on the shards its limits give (issue 21 §1), from what the
+ * Every writer of the day counters puts a client's facts on the shards its limits give, from what the
  * writer read anyway: processing (settings and profile), the send (its reservation's quota limits, stamped on the
  * claim, the e-mail and its provider-id item), the notifications (the provider-id item's stamp). Memory ports, which
  * key rows as DynamoDB does.

@@ -2,7 +2,7 @@ import { IANAZone } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { resolveTimezone } from '../../../../shared/domain/time/timezones.js';
 
-/** Zone names are checked by the platform's Intl, without luxon (issue 11): the same verdicts as luxon's. */
+/** Zone names are checked by the platform's Intl, without luxon: the same verdicts as luxon's. */
 describe('resolveTimezone', () => {
   it.each([
     ['Europe/Paris', 'Europe/Paris'],

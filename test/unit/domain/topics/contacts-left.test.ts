@@ -60,7 +60,7 @@ const api = (stores: MemoryStores, contactId: number, topicId: number, subscribe
 const save = (stores: MemoryStores, fields: string, unsubscribe: UnsubscribeStore = stores.unsubscribe, emailId = ANN_EMAIL) =>
   savePreferences({ ...stores, unsubscribe }, SECRET, tokenOf(emailId), preferenceChoiceOf(new URLSearchParams(`form=preferences&${fields}`))!);
 
-describe("a topic's contacts_left (issue 25 §1, memory ports)", () => {
+describe("a topic's contacts_left (memory ports)", () => {
   it('starts at 0 and counts no contact that never chose', async () => {
     const stores = await seeded();
 

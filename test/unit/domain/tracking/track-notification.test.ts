@@ -296,7 +296,7 @@ describe('trackNotification: the contact', () => {
   });
 });
 
-describe('trackNotification: the open-hour histogram (issue 21 §3)', () => {
+describe('trackNotification: the open-hour histogram', () => {
   /** The hours with opens, as `{hour: count}`. */
   const nonZero = (hours: readonly number[]) => Object.fromEntries(hours.flatMap((n, hour) => (n > 0 ? [[hour, n]] : [])));
   const clientHours = async (h: EngineHarness) => (await h.stores.processing.loadContext(CLIENT_ID, undefined, [])).clientOpenHours;

@@ -22,7 +22,7 @@ const failure = async (promise: Promise<unknown>): Promise<AppError> => {
   return error as AppError;
 };
 
-describe('users (issue 23 §1)', () => {
+describe('users', () => {
   it('creates a client with its owner, the client address, counted in the roster', async () => {
     const { deps, client } = await setup();
     expect(await listUsers(deps, client.id)).toEqual([

@@ -68,7 +68,7 @@ describe('customization overrides', () => {
   });
 });
 
-describe('exit_events and conversion_window_days (issue 24 §1)', () => {
+describe('exit_events and conversion_window_days', () => {
   const itemsOf = (input: unknown) => {
     const result = CustomizationPatch.safeParse(input, { reportInput: true });
     return result.success ? [] : issuesToItems(result.error.issues).map((i) => [i.key, i.condition]);
@@ -123,7 +123,7 @@ describe('exit_events and conversion_window_days (issue 24 §1)', () => {
   });
 });
 
-describe('send_time_mode (issue 21 §3)', () => {
+describe('send_time_mode', () => {
   it.each([0, 1, 2, null])('accepts %s', (mode) => {
     expect(CustomizationPatch.parse({ send_time_mode: mode })).toEqual({ send_time_mode: mode });
   });

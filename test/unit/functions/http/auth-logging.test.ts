@@ -76,7 +76,7 @@ afterEach(() => {
   setContainer(undefined);
 });
 
-describe('sign-in secrets in logs (issue 23 §4)', () => {
+describe('sign-in secrets in logs', () => {
   it('never logs a link token, a session id or a CSRF token, at DEBUG, through sign-in, callback, use, reuse and sign-out', async () => {
     const asked = (await signIn(event('POST /api/v1/auth/sign-in', { body: JSON.stringify({ email: 'owner@acme.test' }) }), context)) as APIGatewayProxyStructuredResultV2;
     expect(asked.statusCode).toBe(202);
