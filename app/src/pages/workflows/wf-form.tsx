@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { MAX_EXIT_EVENTS } from '../../../../shared/public/workflow-rules.js';
 import type { Api } from '../../api/client.js';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
@@ -11,8 +12,6 @@ import { delayText, eventsText, SEND_TIME_MODES, type Topic, type Workflow } fro
 type Template = components['schemas']['EmailTemplateSummary'];
 type Patch = NonNullable<operations['workflowsCustomizationUpdate']['requestBody']>['content']['application/json'];
 
-/** The API's most exit events per workflow. */
-export const MAX_EXIT_EVENTS = 10;
 
 const NUMBER_FIELDS = ['delay_minutes', 'priority_score', 'preferred_send_hour', 'preferred_send_minute', 'conversion_window_days'] as const;
 const CHOICE_FIELDS = ['template_id', 'send_time_mode', 'topic_id'] as const;

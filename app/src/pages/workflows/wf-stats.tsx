@@ -4,7 +4,7 @@ import type { Api } from '../../api/client.js';
 import { type ChartSeries, StatsChart, StatsTable } from '../../components/stats-chart.js';
 import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { percent, RANGES, type RangeDays, rangeOf } from '../overview.js';
+import { percent, RANGES, type RangeDays, rangeOf } from '../../components/stats-figures.js';
 import type { WorkflowStats } from './wf-text.js';
 
 const STEP_NAMES: Record<WorkflowStats['funnel'][number]['step'], string> = {
