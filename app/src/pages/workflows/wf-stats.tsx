@@ -2,9 +2,9 @@ import { Fragment } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import { type ChartSeries, StatsChart, StatsTable } from '../../components/stats-chart.js';
+import { percent, RANGES, type RangeDays, ReputationFigures, rangeOf } from '../../components/stats-figures.js';
 import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { percent, RANGES, type RangeDays, rangeOf } from '../../components/stats-figures.js';
 import type { WorkflowStats } from './wf-text.js';
 
 const STEP_NAMES: Record<WorkflowStats['funnel'][number]['step'], string> = {
@@ -147,16 +147,7 @@ function StatsBody({ stats, periods, series, days }: { stats: WorkflowStats; per
             <dd>
               {percent(rates.click_rate)} <small>({percent(rates.click_to_open_rate)} of opens)</small>
             </dd>
-            <dt>Bounces</dt>
-            <dd>
-              {totals.bounced_hard + totals.bounced_soft} <small>({percent(rates.bounce_rate)})</small>
-            </dd>
-            <dt>Complaints</dt>
-            <dd>
-              {totals.complained} <small>({percent(rates.complaint_rate)})</small>
-            </dd>
-            <dt>Unsubscribes</dt>
-            <dd>{percent(rates.unsubscribe_rate)}</dd>
+            <ReputationFigures stats={stats} />
             <dt>Bot opens, apart</dt>
             <dd>
               {totals.bot_opened} <small>({percent(rates.bot_open_share)} of all opens)</small>
