@@ -1,4 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
+import {
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RETRY_DELAYS_SECONDS,
+  WEBHOOK_SECRET_OVERLAP_MS,
+  waitText,
+} from '../../../../shared/public/webhook-rules.js';
 import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
@@ -10,6 +16,12 @@ import { When } from '../../ui/when.js';
 import type { PageProps } from '../../page.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { SecretOnce } from '../../ui/secret-once.js';
+
+/** The server's retry waits as a sentence: "5 s, 5 min, … and 10 h". */
+const RETRY_WAITS = (() => {
+  const waits = WEBHOOK_RETRY_DELAYS_SECONDS.map(waitText);
+  return `${waits.slice(0, -1).join(', ')} and ${waits[waits.length - 1]}`;
+})();
 import { bodyOfWebhook, draftOfWebhook, type Webhook, WebhookForm } from './webhook-form.js';
 import { stateOf } from './webhooks-page.js';
 
@@ -185,7 +197,7 @@ export function WebhookPage({ api, params, signedIn }: PageProps) {
                 </button>
                 <ConfirmButton
                   label="Rotate secret"
-                  confirm="Make a new signing secret? The current one keeps signing for 24 hours beside it."
+                  confirm={`Make a new signing secret? The current one keeps signing for ${WEBHOOK_SECRET_OVERLAP_MS / 3_600_000} hours beside it.`}
                   busy={busy}
                   onConfirm={() =>
                     change(
@@ -311,7 +323,7 @@ function Attempts(props: { api: Api; id: string; after: string; editable: boolea
   return (
     <section class="st-section" aria-labelledby="st-attempts-title">
       <h2 id="st-attempts-title">Delivery attempts, last 30 days</h2>
-      <p class="hint">A failed delivery is tried again up to 8 times: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.</p>
+      <p class="hint">A failed delivery is tried again up to {WEBHOOK_MAX_ATTEMPTS} times: after {RETRY_WAITS}.</p>
       <FailureAlert failure={failure} />
       <FailureAlert failure={replayFailure} />
       <p role="status" class="st-done">

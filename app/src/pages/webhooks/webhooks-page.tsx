@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { WEBHOOK_DISABLE_AFTER_MS, waitText } from '../../../../shared/public/webhook-rules.js';
 import { Link } from '../../components/link.js';
 import { can } from '../../session.js';
 import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
@@ -10,7 +11,7 @@ import { bodyOfWebhook, draftOfWebhook, type Webhook, WebhookForm } from './webh
 
 /** An endpoint's state in words: enabled, disabled (by the service after 5 failing days, or by hand), failing. */
 export function stateOf(webhook: Webhook): string {
-  if (!webhook.enabled) return webhook.disabled_reason === 'failing' ? 'Disabled by the service: every delivery failed for 5 days' : 'Disabled';
+  if (!webhook.enabled) return webhook.disabled_reason === 'failing' ? `Disabled by the service: every delivery failed for ${waitText(WEBHOOK_DISABLE_AFTER_MS / 1000)}` : 'Disabled';
   return webhook.failing_since ? 'Enabled, failing' : 'Enabled';
 }
 
