@@ -62,7 +62,7 @@ export class ExecutionSchedules extends Construct {
 
   /**
    * Lets a function create schedules in this group (they delete themselves after running, and a name conflict is
-   * the adapter's idempotency) and delete one before it runs (a goal cancelled its execution, issue 24 §1), pass the
+   * the adapter's idempotency) and delete one before it runs (a goal cancelled its execution), pass the
    * role to Scheduler and nothing else, and gives it the names the scheduler provider reads.
    */
   grantCreate(fn: LambdaFunction): void {

@@ -77,7 +77,7 @@ interface RouteSettingsJson {
 /**
  * Each ingest route of functions/routes.ts gets its own throttle: a client's burst of events or imports is held at
  * the gateway by that route's limit, and leaves the stage's budget to the rest of the API (per-client limits inside
- * the functions, issue 19 §1, keep one client from taking a whole route's share).
+ * the functions keep one client from taking a whole route's share).
  */
 export function ingestRouteSettings(throttle: StackSettings['ingestThrottle']): Record<string, RouteSettingsJson> {
   return Object.fromEntries(

@@ -34,7 +34,7 @@ export interface SharedResourcesProps {
 
 /**
  * Schedules deliver to these queues only: waits over 15 minutes are executions waiting to run, or webhook retries
- * (30 min to 10 h apart, issue 22 §3). Both take waits up to SQS's 15 minutes as `DelaySeconds`.
+ * (30 min to 10 h apart). Both take waits up to SQS's 15 minutes as `DelaySeconds`.
  */
 const SCHEDULE_TARGETS: readonly QueueName[] = ['workflow', 'webhooks', 'webhooks-failing'];
 const SCHEDULE_TARGET: QueueName = 'workflow';

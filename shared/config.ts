@@ -14,7 +14,7 @@ const ConfigSchema = z.object({
   AUTH_CACHE_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(60)), 60),
   /**
    * Per-container cache of a client's configuration items as the engine reads them (settings, profile, workflow
-   * customizations, client templates; issue 19); 0 disables it. A write through the same container forgets them.
+   * customizations, client templates); 0 disables it. A write through the same container forgets them.
    */
   CONFIG_CACHE_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(300)), 30),
   /** Locally and in tests; on AWS the stack gives JWT_HS256_SECRET_ARN instead (shared/composition/configured-secret.ts). */

@@ -124,7 +124,7 @@ export interface Queue {
 }
 
 /**
- * A redrive (operations, issue 19): the in-process queue moves its dead letters back at once and counts them; SQS starts
+ * A redrive (operations): the in-process queue moves its dead letters back at once and counts them; SQS starts
  * a message move task from the queue's DLQ to the queue, which runs on in the background.
  */
 export type RedriveOutcome =

@@ -11,7 +11,7 @@ import { ContactRef } from '../../shared/domain/contacts/schemas.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { ok } from '../../shared/http/envelope.js';
 
-/** GET /client/contacts/{id}/activity — issue 21 §2: the contact's timeline, newest first, limit + cursor. */
+/** GET /client/contacts/{id}/activity — the contact's timeline, newest first, limit + cursor. */
 export const handler = jsonApi(
   {
     summary: "List a contact's activity",

@@ -5,7 +5,7 @@ import { webhookStore } from '../../shared/composition/providers/webhook-store.j
 import { listWebhookAttempts, WebhookAttemptList, WebhookAttemptsQuery } from '../../shared/domain/webhooks/attempts.js';
 import { WebhookIdParams } from '../../shared/domain/webhooks/schemas.js';
 
-/** GET /client/webhooks/{id}/attempts — issue 22 §3: every delivery attempt to the endpoint, newest first. */
+/** GET /client/webhooks/{id}/attempts — every delivery attempt to the endpoint, newest first. */
 export const handler = jsonApi(
   {
     summary: "List a webhook endpoint's delivery attempts",

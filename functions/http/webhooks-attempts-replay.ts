@@ -12,7 +12,7 @@ import {
   WebhookReplayResult,
 } from '../../shared/domain/webhooks/attempts.js';
 
-/** POST /client/webhooks/{id}/attempts/{attempt_id}/replay — issue 22 §3: deliver that attempt's event again. */
+/** POST /client/webhooks/{id}/attempts/{attempt_id}/replay — deliver that attempt's event again. */
 export const handler = jsonApi(
   {
     summary: "Replay a webhook attempt's event",

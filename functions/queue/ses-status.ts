@@ -14,7 +14,7 @@ const SesStatusBody = z.record(z.string(), z.unknown());
  * ses-status queue (SES configuration set → SNS → SQS) → one log per notification on its sent e-mail. A message id
  * this service does not know, or a body that is no SES notification, is acknowledged and counted in the logs (never
  * retried); a store failure is thrown, so SQS delivers the notification again. A notification of an e-mail whose send
- * was never recorded wakes its waiting execution (workflow queue, issue 18).
+ * was never recorded wakes its waiting execution (workflow queue, crash recovery).
  */
 export const handler = sqsBatch(SesStatusBody, [trackingStore, clientStore, clock, queue], async (body, { deps, messageId }) => {
   const outcome = await trackNotification(deps, body);

@@ -32,7 +32,7 @@ const HEALTH = 'http/health';
 
 /**
  * No service setting at all: a function parses its configuration and builds its clients on the first request, so
- * importing it must succeed without TABLE_NAME, queue URLs or secrets (issue 11: nothing at module scope that can
+ * importing it must succeed without TABLE_NAME, queue URLs or secrets (cold start: nothing at module scope that can
  * wait). Only PATH and the SDK's Node-version notice are passed on.
  */
 const ENV = { PATH: process.env['PATH'] ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };

@@ -1,6 +1,6 @@
 import type { EngineRun, StepFigures } from './engine.js';
 
-/** The request budgets of issue 8 against a measured engine run; each names what it counted. */
+/** The engine's request budgets against a measured engine run; each names what it counted. */
 export interface Budget {
   name: string;
   measured: string;
@@ -23,7 +23,7 @@ const commandsPer = (step: StepFigures, units = step.units) =>
 export function engineBudgets(run: EngineRun): Budget[] {
   const { ingest, processing, execution } = run;
   const writes = Object.entries(ingest.dynamo.byCommand).reduce((s, [c, n]) => s + (WRITE_COMMANDS.has(c) ? n : 0), 0);
-  // Issue 8's budget is the event's own writes; the rate limit's window count rides on every API request.
+  // The engine's ingest budget is the event's own writes; the rate limit's window count rides on every API request.
   const ingestWrites = per(writes - run.rateLimitWrites, run.events);
   const rateWrites = per(run.rateLimitWrites, run.events);
   const ingestSqs = per(ingest.calls.sqs, run.events);
@@ -50,7 +50,7 @@ export function engineBudgets(run: EngineRun): Budget[] {
       measured:
         `${x.maxPerDelivery.dynamo} + ${x.maxPerDelivery.ses} (per e-mail, all runs: mean ${fmt(per(execution.dynamo.total, execution.units), 2)}` +
         ` + ${fmt(per(execution.calls.ses, run.mails), 2)}, max ${maxOf(x.histogram)})`,
-      // 5 since issue 19: the quota counter is raised by its own UpdateItem, outside the claim's transaction.
+      // 5 since quotas: the quota counter is raised by its own UpdateItem, outside the claim's transaction.
       limit: '≤ 5 + 1',
       pass: execution.units === run.mails && x.maxPerDelivery.dynamo <= 5 && x.maxPerDelivery.ses <= 1,
       detail: `costliest run: ${commandsText(x.maxPerDelivery.worst)}`,

@@ -1,15 +1,15 @@
 /**
  * npm run bench — against its own local runtime (free ports, DynamoDB Local in memory):
- * - the bulk import benchmark of issue 3, as is, then again with a modelled DynamoDB round trip (`BENCH_LATENCY_MS`,
+ * - the bulk import benchmark, as is, then again with a modelled DynamoDB round trip (`BENCH_LATENCY_MS`,
  *   default 4; 0 skips it); `BENCH_REPEAT` (default 3) sets the bulk/CSV runs;
- * - the engine phase of issue 8 §7 (scripts/bench/engine.ts): 1 000 async events until 1 000 mails are in the SES
+ * - the engine phase (scripts/bench/engine.ts): 1 000 async events until 1 000 mails are in the SES
  *   emulator, with the request budgets checked (`BENCH_ENGINE_CONCURRENCY`, default 16 requests in flight).
- * - the day counters' cost of issue 21 §4 (scripts/bench/stats.ts): requests and write units of each counted fact's
+ * - the day counters' cost (scripts/bench/stats.ts): requests and write units of each counted fact's
  *   operation with and without its counters, and the 90-day stats read.
  * Prints the tables and writes docs/benchmarks.md; exits with 1 when an engine budget is exceeded.
  * `BENCH_ONLY=engine` runs the engine part and writes only its section; `BENCH_ONLY=import` prints its part only;
  * `BENCH_ONLY=stats` runs the counters' part and writes only its section (between its markers).
- * - the webhooks of issue 22 §3 (scripts/bench/webhooks.ts): requests per fact (recording, stream producer,
+ * - the webhooks (scripts/bench/webhooks.ts): requests per fact (recording, stream producer,
  *   deliverer) and the lanes' isolation under bounded concurrency; `BENCH_ONLY=webhooks` writes only its section.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -46,8 +46,8 @@ const { runStatsBench, printStats, statsMarkdown, STATS_START, STATS_END, STATS_
 const { runWebhooksBench, printWebhooks, webhooksMarkdown, WEBHOOKS_START, WEBHOOKS_END, WEBHOOKS_TITLE } = await import('./webhooks.js');
 
 /**
- * Counts the per-client rate limit's window writes (issue 19: one `UpdateItem` for every authenticated API request,
- * whatever the route), so the engine's ingest budget of issue 8 is read on the event's own writes, that count apart.
+ * Counts the per-client rate limit's window writes (one `UpdateItem` for every authenticated API request,
+ * whatever the route), so the engine's ingest budget is read on the event's own writes, that count apart.
  */
 function countRateWindows(): () => number {
   const counter = getContainer().use(rateCounter);
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
       return { status: res.status, body: await res.json() };
     };
     let clients = 0;
-    // The benches measure the import and the engine, not the per-client rate limit (issue 19 §1; its own bench is
+    // The benches measure the import and the engine, not the per-client rate limit (its own bench is
     // bench:rate-limit): each bench client gets the operator's highest override, so a burst is never answered 429.
     // The limit's one counter write per request still runs and is counted.
     const newBenchClient = async (plan?: SubscriptionPlan['tier']) => {

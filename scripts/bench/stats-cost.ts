@@ -1,5 +1,5 @@
 /**
- * The arithmetic of the counters' bench (scripts/bench/stats.ts, issue 21 §4): capacity units as DynamoDB reports
+ * The arithmetic of the counters' bench (scripts/bench/stats.ts): capacity units as DynamoDB reports
  * them, an item's size and write units by DynamoDB's documented rules (the cross-check of what DynamoDB Local
  * reports), and what counting adds to a fact against its targets. Pure: unit-tested in test/unit/scripts/bench.
  */
@@ -128,7 +128,7 @@ export function meanCost(samples: { requests: number; capacity: Capacity }[]): O
   };
 }
 
-/** Issue 21 §4: counting adds no request, and at most 1 WCU, per counted fact. */
+/** The counters' budget: counting adds no request, and at most 1 WCU, per counted fact. */
 export const COUNTER_TARGETS = { extraRequests: 0, extraWcu: 1 } as const;
 
 export interface FactCost {

@@ -520,7 +520,7 @@ the rule (each shard's returned rows summed, 0.5 RCU per started 4 KB).
 ${table(READ_HEADER, readRows(run))}
 
 - **One request: ${light.requests <= 1 ? 'met' : 'NOT met'} for a client never sharded**: ${light.requests} ${light.requests === 1 ? 'Query' : 'Queries'} for the light client's 90 days
-  (${light.rows} rows, ${num(light.rcu)} RCU); the route adds what every API request costs (the rate-limit count, issue 19).
+  (${light.rows} rows, ${num(light.rcu)} RCU); the route adds what every API request costs (the rate-limit count).
 - **A sharded client: ${busy.requests} Queries in ${busy.waves} wave${busy.waves === 1 ? '' : 's'}**, the latency of one request at the request count of
   ${STATS_SHARD_COUNT}: the price of spreading its writes below one key's 1 000 WCU/s (docs/capacity.md). The read units follow the
   rows, not the requests: ${num(busy.rcu)} RCU for the busy client's ${busy.rows} rows. One request for it too would need per-day

@@ -9,7 +9,7 @@ import type { QueueName, WebhookDeliveryMessage } from '../../shared/ports.js';
 import { latencySummary, type LatencySummary } from './percentiles.js';
 
 /**
- * Isolation of webhook deliveries (issue 22 §3: "one client's dead endpoint must not slow another client's
+ * Isolation of webhook deliveries (the webhooks' rule: "one client's dead endpoint must not slow another client's
  * deliveries"), measured with AWS's bounded concurrency emulated: the local queue runs batches with unbounded
  * concurrency, so it cannot show the effect. Two pools of workers, one per lane, each worker a Lambda instance of the
  * lane's function (functions/queues.ts: maxConcurrency workers taking batchSize records, the records of a batch in

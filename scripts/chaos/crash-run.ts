@@ -5,7 +5,7 @@ import { SesJournal } from '../../local/engine/ses-journal.js';
 import { startLocalProcess, type LocalProcess } from './local-process.js';
 
 /**
- * The operator's crash run of issue 18, as a program: N async `trial_ending` events over HTTP against `npm start` with
+ * The operator's crash-recovery run, as a program: N async `trial_ending` events over HTTP against `npm start` with
  * DATA_DIR (each with an idempotency key and a new address, so each starts one execution), the whole runtime killed
  * with SIGKILL once `killAfter` were accepted, started again at once on the same data, every unanswered request sent
  * again with its key, then waited on until the engine is quiet. What it reports is what the issue asks of the run.
@@ -282,7 +282,7 @@ function sendsPerRecipient(journal: SesJournal): Map<string, number> {
 }
 
 /**
- * `fetch` as a well-behaved API client calls it: a 429 (the client's rate limit, issue 19 §1) is waited out for its
+ * `fetch` as a well-behaved API client calls it: a 429 (the client's rate limit) is waited out for its
  * Retry-After and sent again, at most 60 times; any other answer is returned. `timeoutMs` bounds each attempt.
  */
 async function politeFetch(url: string, init: Omit<RequestInit, 'signal'> & { timeoutMs?: number } = {}): Promise<Response> {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:crash -- [events] [killAfter]` (default 1000 334): the operator's crash run of issue 18 against
+ * `npm run bench:crash -- [events] [killAfter]` (default 1000 334): the operator's crash-recovery run against
  * `npm start` with DATA_DIR, printed as JSON — recovery time from the restart to a quiet engine included. FAULTS and
  * FAULTS_SEED in the environment apply to both starts.
  */

@@ -55,7 +55,7 @@ export function operationOf(route: DocumentedRoute, catalog: SchemaCatalog, erro
 }
 
 /**
- * Who may call an authenticated operation (shared/domain/auth/route-access.ts, issue 23): its security schemes and the
+ * Who may call an authenticated operation (shared/domain/auth/route-access.ts): its security schemes and the
  * sentence the description ends with — the roles a dashboard session needs, and session-only routes (a role short of
  * it is 403 `forbidden`; the session scheme states the CSRF header once).
  */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CHROMIUM, checkDashboard, FIRST_PAGE_BUDGET_MS } from '../../scripts/browser/dashboard.js';
 
 /**
- * Issue 25 §3: the dashboard in headless Chromium (scripts/browser/dashboard.ts says what it checks). Part of `npm test`
+ * The dashboard in headless Chromium (scripts/browser/dashboard.ts says what it checks). Part of `npm test`
  * where Debian's Chromium is installed; skipped, with a line saying why, where it is not.
  */
 const chromium = existsSync(CHROMIUM);

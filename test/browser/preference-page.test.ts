@@ -8,7 +8,7 @@ import { CHROMIUM } from '../../scripts/browser/dashboard.js';
 import { PREFERENCE_PAGE_CSP, preferencePage, type PreferencePageView } from '../../shared/domain/links/pages.js';
 
 /**
- * Issue 24 §3: the preference page in headless Chromium, served with its own headers by a small server that records
+ * The topics' preference page in headless Chromium, served with its own headers by a small server that records
  * what the form posts. JavaScript off: the form works by itself. Keyboard only: every control reached with Tab, ticked
  * with Space, saved with Enter. axe-core (from node_modules) finds nothing serious; a phone's width needs no sideways
  * scrolling; nothing is requested from another origin. Skipped, with a line, where Chromium is absent.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { crashRun } from '../../scripts/chaos/crash-run.js';
 
 /**
- * Issue 18's operator runs against `npm start` as a user runs it (its own process group, DATA_DIR, real DynamoDB Local
+ * The operator's crash runs against `npm start` as a user runs it (its own process group, DATA_DIR, real DynamoDB Local
  * and SES emulator): what must hold whatever dies when — no accepted event lost, no e-mail sent twice, no execution
  * left unfinished. Sized for this suite; `npm run bench:crash` runs the 1,000-event version and reports its timing.
  */

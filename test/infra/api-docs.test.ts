@@ -29,7 +29,7 @@ function bundled(route: RouteDefinition, stackName: string, description: string)
   return path.join(assembly.directory, dirs[0]!);
 }
 /**
- * The API reference's files ship beside the assets function's bundle, not inside it (issue 11 keeps bundles small):
+ * The API reference's files ship beside the assets function's bundle, not inside it (bundles stay small):
  * one real bundling of that function, as `cdk synth` does it.
  */
 describe('the API reference assets function', () => {

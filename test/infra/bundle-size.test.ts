@@ -10,7 +10,7 @@ import { createNodeFunction, entryOf } from '../../infra/node-function.js';
 import { synthesize } from './support/synthesized-stack.js';
 
 /**
- * Issue 11: every function's own code stays small — its bundle without the AWS SDK, as the issue measured it; the
+ * Bundle budget: every function's own code stays small — its bundle without the AWS SDK, as measured; the
  * SDK clients it uses are bundled beside that code (infra/bundling.ts) and `npm run bench:cold` reports both sizes.
  * Sizes are deterministic; the times are the bench's.
  */

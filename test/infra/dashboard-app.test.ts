@@ -8,7 +8,7 @@ import { createNodeFunction, entryOf } from '../../infra/node-function.js';
 import { buildDashboard, type DashboardBuild } from '../../scripts/dashboard/build.js';
 import { DASHBOARD_FILES, DASHBOARD_PAGE_FILES } from '../../shared/http/dashboard-app.js';
 
-/** Issue 25 §2: the whole app's JavaScript, gzipped, at most this (the Lambda bundles have theirs: bundle-size.test.ts). */
+/** Dashboard budget: the whole app's JavaScript, gzipped, at most this (the Lambda bundles have theirs: bundle-size.test.ts). */
 const APP_BUDGET_GZIPPED_BYTES = 150 * 1024;
 
 let build: DashboardBuild;

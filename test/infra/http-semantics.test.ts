@@ -29,7 +29,7 @@ describe('HTTP semantics on AWS', () => {
     expect(Object.keys((fn.Properties['Environment'] as { Variables: object }).Variables)).not.toContain('TABLE_NAME');
   });
 
-  // Issue 20 §3: API Gateway would send GET /client/contacts/bulk to GET /client/contacts/{id}.
+  // Literal paths first: API Gateway would send GET /client/contacts/bulk to GET /client/contacts/{id}.
   it.each(fallbackRoutes(routesOnAws(routes)).map((g) => [`${g.method} /api/v1${g.path}`] as const))(
     'routes %s, a method the literal path lacks, to the fallback (405), not to the {param} route',
     (key) => {

@@ -12,7 +12,7 @@ import { esbuildOptions } from '../../infra/bundling.js';
 import { entryOf } from '../../infra/node-function.js';
 
 /**
- * Issue 19 §4, end to end in a bundle as CDK deploys it: a function given only LINK_SECRET_ARN reads the secret from
+ * Secret reads, end to end in a bundle as CDK deploys it: a function given only LINK_SECRET_ARN reads the secret from
  * Secrets Manager (here a stand-in speaking its JSON protocol) on its first request, through the bundled Powertools
  * and SDK client, and not before.
  */

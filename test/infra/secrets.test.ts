@@ -8,7 +8,7 @@ import { routesOnAws } from '../../infra/route-function.js';
 import { asList, logicalIdOf, statementsOfRole, synthesize, type Resource, type Statement } from './support/synthesized-stack.js';
 
 /**
- * Issue 19 §4: secrets are read at run time from Secrets Manager. Over the whole template: no secret value and no
+ * Secrets are read at run time from Secrets Manager. Over the whole template: no secret value and no
  * deploy-time `{{resolve:secretsmanager…}}` reference anywhere, no secret-valued variable in any function, and each
  * secret's ARN and read permission in exactly the functions that need it.
  */

@@ -3,7 +3,7 @@ import { authenticates, routes } from '../../functions/routes.js';
 import { addTestUser, asSession, createAccountClient, raw, signIn, type Session } from './support/sessions.js';
 
 /**
- * Issue 23 §4: every authenticated route, called over HTTP by each role's session and by an API key. Who may call what
+ * Roles: every authenticated route, called over HTTP by each role's session and by an API key. Who may call what
  * is written out here, apart from the code's table: o owner, a admin, m member, v viewer, k API key.
  */
 const EXPECTED: Record<string, string> = {

@@ -5,7 +5,7 @@ import { createTestClient } from './support/clients.js';
 
 const address = () => `topics-${randomUUID().slice(0, 8)}@example.com`;
 
-/** Issue 24 §3 over HTTP: a contact's topic_subscriptions and PATCH …/subscription with topic_id. */
+/** Topics over HTTP: a contact's topic_subscriptions and PATCH …/subscription with topic_id. */
 describe("a contact's topic subscriptions", () => {
   it('shows one entry per topic (the default until the contact chooses) and changes one topic only with topic_id', async () => {
     // Prepare: two topics, one opt-in

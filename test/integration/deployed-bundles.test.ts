@@ -11,7 +11,7 @@ import { request } from './support/api.js';
 import { createTestClient } from './support/clients.js';
 
 /**
- * The bundles CDK deploys carry the AWS SDK clients they use (infra/bundling.ts, issue 11). These tests build a
+ * The bundles CDK deploys carry the AWS SDK clients they use (infra/bundling.ts). These tests build a
  * function exactly so, load it in a Node process of its own, as Lambda does, with only the settings a deployed
  * function gets, and invoke its handler against the suite's DynamoDB Local: the bundled SDK signs, sends and parses.
  */

@@ -3,7 +3,7 @@ import { request, type ApiResponse } from './support/api.js';
 import { createTestClient } from './support/clients.js';
 import { clientItems } from './support/partition.js';
 
-/** Issue 7: inputs that used to reach a 500 or a silent wrong result. Each test failed before its fix. */
+/** Hardening: inputs that used to reach a 500 or a silent wrong result. Each test failed before its fix. */
 
 const expectEnvelopeError = (res: ApiResponse, status: number, item: Record<string, unknown>) => {
   expect(res.status).toBe(status);

@@ -6,7 +6,7 @@ import { addTestUser, asSession, createAccountClient, raw, signIn } from './supp
 const PREVIEW = '/client/topics/preference-page-preview';
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-/** Issue 25 §1 over HTTP: the dashboard's preview of the preference page, the same page read-only, for the client's own topics. */
+/** Over HTTP: the dashboard's preview of the preference page, the same page read-only, for the client's own topics. */
 describe('the preference page preview', () => {
   it("renders the client's brand and topics at their defaults, with the page's CSP, saving nothing; another client's topics are absent", async () => {
     // Prepare: a client with a brand and two topics; another client with a topic of its own

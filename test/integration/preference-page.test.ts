@@ -5,7 +5,7 @@ import { createTestClient } from './support/clients.js';
 import { awaitExecutionStatus } from './support/executions.js';
 import { awaitSesMailsTo } from './support/ses-mailbox.js';
 
-/** Issue 24 §3 over HTTP: the hosted preference page behind an e-mail's /u/{token} link saves a choice. */
+/** Topics over HTTP: the hosted preference page behind an e-mail's /u/{token} link saves a choice. */
 describe('the preference page', () => {
   it('shows the brand and every topic, and a form POST (no script) saves the choices', async () => {
     // Prepare: a client with a brand and two topics; Ada gets a welcome e-mail

@@ -8,7 +8,7 @@ import { awaitSesMailsTo } from './support/ses-mailbox.js';
 const address = (what: string) => `${what}-${randomUUID().slice(0, 8)}@example.com`;
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
-/** Issue 25 §1 over HTTP (DynamoDB Local): each topic's `contacts_left`, after one-click, preference page and API changes. */
+/** Over HTTP (DynamoDB Local): each topic's `contacts_left`, after one-click, preference page and API changes. */
 describe("a topic's contacts_left", () => {
   it('counts each contact whose own choice is false, once, whatever path changed it, and forgets an erased one', async () => {
     // Prepare: feature adoption (7) belongs to Feature tips; Beta is opt-in. Ada gets a feature e-mail.

@@ -4,7 +4,7 @@ import { createTestClient } from './support/clients.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** Issue 24 §3 over HTTP: topics CRUD, their limits, isolation, and a workflow's topic_id. */
+/** Over HTTP: topics CRUD, their limits, isolation, and a workflow's topic_id. */
 describe('topics', () => {
   it('creates, lists, reads, updates and deletes a topic', async () => {
     const { api_key: key } = await createTestClient();

@@ -12,7 +12,7 @@ import { inject } from 'vitest';
 import { awaitSesMailsTo, sesMails } from './support/ses-mailbox.js';
 
 /**
- * Issue 22 §2–§4 over HTTP against the local runtime: facts recorded by the engine reach a receiver on a free port
+ * Webhook deliveries over HTTP against the local runtime: facts recorded by the engine reach a receiver on a free port
  * through the table's change stream and the webhooks queue, signed as Standard Webhooks; retries (the integration
  * run waits 1 s between attempts, WEBHOOK_RETRY_SCHEDULE_SECONDS), the attempts log, replay, auto-disable.
  */

@@ -6,7 +6,7 @@ import { call } from './support/api.js';
 import { createTestClient } from './support/clients.js';
 import { eventually } from './support/eventually.js';
 
-/** Issue 24 §3 over HTTP: a contact's topic choice reaches a webhook receiver as contact.topic_changed. */
+/** Topics over HTTP: a contact's topic choice reaches a webhook receiver as contact.topic_changed. */
 let server: Server;
 let base: string;
 const received: { path: string; payload: { type: string; data: Record<string, any> } }[] = [];

@@ -10,7 +10,7 @@ import { DynamoSessionReads } from './session-reads.js';
 /**
  * Everything the authenticator reads — an API key by digest (and its hourly `last_used_at`), a client profile, a
  * session — and nothing else: every
- * authenticated function carries this instead of the client, key and session stores (issue 11's bundle budget).
+ * authenticated function carries this instead of the client, key and session stores (the functions' bundle budget).
  */
 export class DynamoAuthReads extends DynamoSessionReads implements AuthReads {
   async getByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {

@@ -14,7 +14,7 @@ export interface CacheSplit {
 
 /**
  * A container's copy of client configuration items — settings, profile, customizations, client templates, all under
- * `CLIENT#<id>` — as the engine's reads fetched them (issue 19: without it every event and every send reads them
+ * `CLIENT#<id>` — as the engine's reads fetched them (without it every event and every send reads them
  * again, 3–8 RCU on the client's one key). Absent items are remembered too: most clients customize few workflows.
  * An entry lives `ttlMs`; a write through the same container forgets the client's entries at once (forgetClient),
  * so only another container's write can be missed, for at most `ttlMs`. `ttlMs` 0 keeps nothing.

@@ -63,7 +63,7 @@ import { createHash } from 'node:crypto';
  *                                                                    <yyyy-mm-dd>#E#<event type> (events received);
  *                                                                    16 shards, TTL 400 days
  * - request rate window   RATE#<client>#<policy> / <window start, epoch s>   `n` requests counted; TTL a minute on
- *                                                                    (per-client rate limits, issue 19 §1)
+ *                                                                    (per-client rate limits)
  * - per-IP rate window    IPRATE#<sha256(ip, IPv6 by /64)> / <window start, epoch s>   `n` anonymous or failed-
  *                                                                    credential requests; TTL a minute on
  *
@@ -182,7 +182,7 @@ export const keys = {
   webhookSkPrefix: 'WEBHOOK#',
   webhookCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'WEBHOOKS' }),
   /**
-   * What a changed item's key names, for the change stream's readers (webhooks, issue 22): a sent e-mail's status log,
+   * What a changed item's key names, for the change stream's readers (webhooks): a sent e-mail's status log,
    * a contact, an execution; undefined for any other item.
    */
   changedItemOf: (

@@ -11,7 +11,7 @@ export const sessionTtl = (idle: string, absolute: string): number => Math.min(e
 
 /**
  * What a request made with a session does to it: one GetItem, and now and then an UpdateItem of its idle expiry. Its
- * own class, so that the functions that only authenticate carry nothing of sign-in (issue 11's bundle budget).
+ * own class, so that the functions that only authenticate carry nothing of sign-in (the functions' bundle budget).
  */
 export class DynamoSessionReads implements Pick<SessionStore, 'getSession' | 'touch'> {
   constructor(

@@ -30,7 +30,7 @@ const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Image
  * The facts in a batch of the table's change stream (NEW_AND_OLD_IMAGES), in stream order:
  * - a status log inserted on a sent e-mail (logs are written once per notification, so once per fact);
  * - a contact whose `is_subscribed` turned false (unsubscribed) or true again (subscribed); else whose topic choices
- *   (`topic_<id>`, issue 24 §3) changed (topic_changed, listing the changed topics: one fact per write);
+ *   (`topic_<id>`) changed (topic_changed, listing the changed topics: one fact per write);
  * - an execution that became failed (4) or skipped (6).
  * Every other change is none. The infra's event source filter lets only these item kinds reach the function.
  */

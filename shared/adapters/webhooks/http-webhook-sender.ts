@@ -5,7 +5,7 @@ import { hostOf } from '../../domain/webhooks/blocked-addresses.js';
 import type { WebhookAttemptOutcome, WebhookRequest, WebhookSender } from '../../domain/webhooks/webhook-sender.js';
 import { resolveDeliveryAddress, type HostLookup } from './delivery-address.js';
 
-/** Issue 22: 10 s per attempt, the first 1 KB of the answer kept. */
+/** Webhook delivery limits: 10 s per attempt, the first 1 KB of the answer kept. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const RESPONSE_BODY_LIMIT = 1024;
 

@@ -39,7 +39,7 @@ export type RotationCaller = Pick<Principal, 'keyId' | 'keyHash'> & { session?: 
 /**
  * POST /client/api-keys/rotate (SPEC): issues a new key and disables the previous one at once; the full key is returned
  * only here. With an API key, that key is rotated; with a dashboard session, the user's own key (created on first use,
- * labelled after the user; issue 23 §3); with a JWT, the client's current key. A key can be rotated once, so of
+ * labelled after the user); with a JWT, the client's current key. A key can be rotated once, so of
  * concurrent rotations of one key exactly one wins and the others get 409 — nobody is handed a key that is already dead.
  */
 export async function rotateApiKey(

@@ -67,7 +67,7 @@ export type EmailLockOwner = number | typeof SUPPRESSED;
 export interface SubscriptionChange {
   is_subscribed: boolean;
   unsubscribe_reason?: string;
-  /** Changes this topic's choice only (`topic_<id>`, issue 24 §3); `is_subscribed` and its reason stay. */
+  /** Changes this topic's choice only (`topic_<id>`); `is_subscribed` and its reason stay. */
   topic_id?: number;
   at: string;
 }
@@ -149,7 +149,7 @@ export interface ContactStore {
 
 /**
  * The contact writes of imports and updates, apart from ContactStore so that a function that only creates or reads
- * contacts (events with `auto_create_contact`) does not bundle the bulk writer (issue 11's budget).
+ * contacts (events with `auto_create_contact`) does not bundle the bulk writer (the functions' bundle budget).
  */
 export interface ContactWrites {
   /** Bulk: applies the writes, each atomically with its locks, and reports each one's outcome in order. */

@@ -1,5 +1,5 @@
 /**
- * Unsubscribe reasons that mean the address must not be mailed at all (issue 24 §2): a hard bounce, a
+ * Unsubscribe reasons that mean the address must not be mailed at all, not even transactional mail: a hard bounce, a
  * complaint, repeated transient bounces, or an import's `suppressed`. Transactional mail is skipped for these too, so
  * an unsubscription through the API never replaces them with a reason of its own.
  */

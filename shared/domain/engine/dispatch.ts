@@ -23,7 +23,7 @@ export async function dispatchExecution(deps: DispatchDeps, message: ExecutionMe
 export const executionScheduleName = (message: ExecutionMessage, at: Date): string => `exec-${message.client_id}-${message.execution_id}-${at.getTime()}`;
 
 /**
- * Releases the schedule of an execution that will not run (cancelled by a goal, issue 24 §1): the one its dispatch
+ * Releases the schedule of an execution that will not run (cancelled by a goal's exit event): the one its dispatch
  * for `scheduledFor` created. Only when that time is more than 15 minutes away: a dispatch for it went to the
  * scheduler for sure (SQS takes up to 15 minutes); a nearer one may be an SQS delay, and fires soon to find the
  * execution cancelled. A schedule a later dispatch made (a deferral) is named after its own time and is not found

@@ -13,7 +13,7 @@ export interface ProcessingContext {
   settings?: SettingsRecord;
   client?: ClientRecord;
   customizations: CustomizationRecord[];
-  /** The client's aggregate open-hour histogram (send time mode 2's fallback, issue 21 §3); absent before any open. */
+  /** The client's aggregate open-hour histogram (send time mode 2's fallback); absent before any open. */
   clientOpenHours?: OpenHours;
 }
 

@@ -35,7 +35,7 @@ export interface ExecutionRecord {
    * have reached the provider): it waits for evidence — a status notification — before anything is sent again.
    */
   outcome_unknown?: boolean;
-  /** How many times SES throttled this execution's send (each deferred it, issue 19): the next backoff grows with it. */
+  /** How many times SES throttled this execution's send (each deferred it): the next backoff grows with it. */
   throttled?: number;
   /** What the claim holding this execution at 2 reserved, so whoever ends or releases the claim gives back exactly that. */
   claim?: ExecutionClaim;

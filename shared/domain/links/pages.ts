@@ -32,7 +32,7 @@ const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 
 /**
  * GET /u/{token} and the answer to its save, and the dashboard's preview of it (`preview`: a banner
- * "Preview: nothing is saved", every control disabled, the form posting nowhere; issue 25 §1): the client's brand, every topic with its state as a
+ * "Preview: nothing is saved", every control disabled, the form posting nowhere): the client's brand, every topic with its state as a
  * checkbox, the choice to leave all marketing mail, one save button. A plain form POST to the same address (no
  * script), labels on every control (keyboard and screen readers), one column that fits a phone, nothing loaded from
  * another origin (the brand is its name and colour; a logo would be another origin's image).

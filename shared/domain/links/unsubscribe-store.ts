@@ -12,7 +12,7 @@ export interface LinkUnsubscribe {
   clientId: number;
   contactId: number;
   sentEmailId: string;
-  /** The e-mail's workflow: the unsubscribe is counted on its day row (`unsubscribed_link`, issue 21). */
+  /** The e-mail's workflow: the unsubscribe is counted on its day row (`unsubscribed_link` day counter). */
   workflowId: number;
   /** The e-mail's `stats_shards` (the client's shard count at its send; 1 when absent): the row's shard count. */
   statsShards: number;
@@ -69,7 +69,7 @@ export type LinkUnsubscribeOutcome =
   | { status: 'not_subscribed'; contact: SubscriptionState | undefined };
 
 /**
- * The one write of a one-click unsubscribe (docs/decisions.md, issue 18 §3). Its reads are the sent e-mail's
+ * The one write of a one-click unsubscribe (docs/decisions.md). Its reads are the sent e-mail's
  * (SentEmailStore.getWithLogs) and the contact's (ContactStore.get).
  */
 export interface UnsubscribeStore {

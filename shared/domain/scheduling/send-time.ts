@@ -44,7 +44,7 @@ export class NoSendTimeError extends Error {
 const SEARCH_MS = 8 * DAY_MS;
 
 /**
- * When an execution sends (DESIGN.md §8 "Send time", issue 8 §2), in the contact's zone:
+ * When an execution sends (DESIGN.md §8 "Send time"), in the contact's zone:
  * 1. `due`;
  * 2. in mode 1 (`preferred` given), the first preferred hour:minute at or after it;
  * 3. the first instant from there on an allowed weekday, inside the send window and outside quiet hours — these

@@ -42,7 +42,7 @@ export interface SentEmailRecord {
   /** The topic the e-mail was sent under: its one-click link leaves that topic only. */
   topic_id?: number;
   /**
-   * The client's stats shard count when the e-mail was claimed (statsShardsOf its limits, issue 21): its notifications
+   * The client's stats shard count when the e-mail was claimed (statsShardsOf its limits): its notifications
    * and its one-click unsubscribe are counted on that many shards. Absent on e-mails sent before it was kept: 1.
    */
   stats_shards?: number;

@@ -115,7 +115,7 @@ export function addReasons(into: Record<string, number>, from: Record<string, nu
 export const STATS_SHARD_COUNT = 16;
 
 /**
- * The shards a client's counters are written over, by its current sending limits (issue 21 §1: "sharded where one
+ * The shards a client's counters are written over, by its current sending limits (the sharding rule: "sharded where one
  * client's day could pass 1 000 WCU/s"): 1 below the limits that shard the quota (quota-shards.ts `needsShards`:
  * 10 000 a day or 300 000 a month — a free, starter or growth plan), STATS_SHARD_COUNT at or above them. One shard
  * keeps a client's 90-day read to one Query; a client allowed 10 000 sends a day writes ≈ 0.7 facts a second on
@@ -137,7 +137,7 @@ export const clientStatsShardsOf = (settings: SettingsFields | undefined, client
 export const statsShardOf = (spread: number, shards: number): number => Math.abs(Math.trunc(spread)) % Math.max(1, Math.trunc(shards));
 
 /**
- * A fact whose record predates the shard count (a message or claim recorded before issue 21's sharding rule): the
+ * A fact whose record predates the shard count (a message or claim recorded before the sharding rule): the
  * counters were then spread over STATS_SHARD_COUNT for every client. A give-back pairs with its claim's row, so it uses
  * this; a new fact of such a message uses 1 (shard 0, which every read includes).
  */

@@ -34,7 +34,7 @@ export type TrackOutcome =
 
 /**
  * One SES status notification → one log item on its sent e-mail, and what it means for the contact (DESIGN.md §5,
- * issue 9): human opens and clicks raise the figures, a permanent bounce, a complaint, repeated transient bounces or
+ * with bot detection): human opens and clicks raise the figures, a permanent bounce, a complaint, repeated transient bounces or
  * an SES-managed unsubscribe unsubscribe it, and a permanent bounce or complaint feeds the client's deliverability
  * guard. The e-mail's status is not written here: it is the highest-ranked status of its logs (status-rank.ts), so
  * notifications may arrive in any order. Requests for a known message: GetItem `MSG#`, (opens, clicks: a Query of

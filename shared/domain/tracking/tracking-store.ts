@@ -11,7 +11,7 @@ export interface TrackedMessage {
   workflow_id?: number;
   /**
    * Set when the e-mail was found through its tags and has no provider id recorded yet: its execution may still be
-   * waiting for this very evidence (a worker lost after SES accepted, or an ambiguous send), issue 18.
+   * waiting for this very evidence (a worker lost after SES accepted, or an ambiguous send).
    */
   unconfirmed?: boolean;
   /**

@@ -19,7 +19,7 @@ export interface EmailFact {
 
 /**
  * A contact's subscription changed: unsubscribed (by a link, SES, the suppression rules or the API) or subscribed
- * again; or, with `is_subscribed` unchanged, its choice of one or more topics (issue 24 §3: the API, a topic's
+ * again; or, with `is_subscribed` unchanged, its choice of one or more topics (through the API, a topic's
  * one-click link, the preference page) — `topics` lists those that changed.
  */
 export interface ContactFact {
@@ -107,5 +107,5 @@ export function factTime(fact: WebhookFact): string {
   }
 }
 
-/** Opens and clicks a machine made (bot detection, issue 9); an endpoint may take humans only. */
+/** Opens and clicks a machine made (bot detection); an endpoint may take humans only. */
 export const isBotFact = (fact: WebhookFact): boolean => fact.kind === 'email' && fact.log.is_bot === true;

@@ -5,7 +5,7 @@
 
 /**
  * 0: send as soon as the delay has passed; 1: at a preferred time of day in the contact's time zone; 2: at the
- * contact's most likely open hour, learnt from its human opens (issue 21 §3; a customization only, no workflow
+ * contact's most likely open hour, learnt from its human opens (optimal send time; a customization only, no workflow
  * defaults to it).
  */
 export const SEND_TIME_MODES = { immediate: 0, preferredTime: 1, optimal: 2 } as const;

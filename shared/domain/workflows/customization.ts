@@ -47,10 +47,10 @@ export interface CustomizationAuditRecord {
 /** Every override (null = not overridden) plus the send_time_mode they imply. */
 export type OverrideSnapshot = Record<Exclude<NumericOverrideField, 'conversion_window_days' | 'topic_id'>, number | null> & {
   send_time_mode: SendTimeMode;
-  /** Issue 24's overrides; absent from entries written before them (not overridden then). */
+  /** The goal overrides; absent from entries written before goals existed (not overridden then). */
   conversion_window_days?: number | null;
   exit_events?: string[] | null;
-  /** Issue 24 §3's topic; absent from entries written before it. */
+  /** The workflow's topic; absent from entries written before topics existed. */
   topic_id?: number | null;
 };
 
@@ -58,7 +58,7 @@ export const overridesOf = (record: CustomizationRecord | undefined): Overrides 
   Object.fromEntries(OVERRIDE_FIELDS.filter((f) => record?.[f] !== undefined).map((f) => [f, record![f]])) as Overrides;
 
 /**
- * The mode the client chose (`send_time_mode`, issue 21 §3); without one, as before that field could be set: 1
+ * The mode the client chose (`send_time_mode`); without one, as before that field could be set: 1
  * (preferred time of day) when a preferred hour is set, otherwise the workflow's default mode.
  */
 export const sendTimeModeOf = (overrides: Overrides, workflow: WorkflowDefinition): SendTimeMode => {

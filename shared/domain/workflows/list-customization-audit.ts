@@ -41,7 +41,7 @@ export async function listCustomizationAudit(
   const last = shown.at(-1);
   const followed = read.length > skip + query.per_page || more;
   return {
-    // Entries written before issue 24 lack its overrides: not overridden then.
+    // Entries written before the exit-event and topic overrides existed lack them: not overridden then.
     entries: shown.map((entry) => ({
       ...entry,
       before: { exit_events: null, conversion_window_days: null, topic_id: null, ...entry.before },

@@ -11,7 +11,7 @@ import { assertProperty } from '../fuzz/fixed-seed.js';
 import { DocumentArbitraries } from './document-arbitrary.js';
 
 /**
- * Issue 20 §2: the document tells the whole truth about inputs. For every operation under /client, seeded and bounded:
+ * The OpenAPI document tells the whole truth about inputs. For every operation under /client, seeded and bounded:
  * - requests valid by the document (generated from its JSON Schemas, kept only if ajv validates them) succeed or fail
  *   for the state of the data — a documented 403 (a system template), 404 or 409, or a 422 the field's description
  *   marks "Depends on stored data" — never another 422 and never a 5xx;
@@ -47,7 +47,7 @@ const STATE_DEPENDENT: Record<string, { key: RegExp; condition: string }[]> = {
     { key: /^page$/, condition: 'format' },
   ],
   // Rules between two fields, which JSON Schema cannot state: `to` before `from`, or a range of more than 400 days,
-  // is a 422; the fields' descriptions say so (issue 21's stats routes).
+  // is a 422; the fields' descriptions say so (the stats routes).
   'GET /api/v1/client/stats': [
     { key: /^from$/, condition: 'max' },
     { key: /^to$/, condition: 'min' },

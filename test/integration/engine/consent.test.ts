@@ -8,7 +8,7 @@ import { awaitSesMailsTo } from '../support/ses-mailbox.js';
 
 const address = (what: string) => `${what}-${randomUUID().slice(0, 8)}@example.com`;
 
-/** Issue 24 §2 over HTTP on the local runtime: transactional and marketing mail. */
+/** Consent categories over HTTP on the local runtime: transactional and marketing mail. */
 describe('transactional and marketing mail over HTTP', () => {
   it('shows each workflow\'s category and refuses to change it: 422 read_only, nothing written', async () => {
     const client = await createTestClient();

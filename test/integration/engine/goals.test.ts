@@ -4,7 +4,7 @@ import { call } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 
-/** Issue 24 §1 over HTTP on the local runtime: exit_events and conversion_window_days, and an exit that stops a win-back. */
+/** Goals over HTTP on the local runtime: exit_events and conversion_window_days, and an exit that stops a win-back. */
 describe('goals and exit conditions over HTTP', () => {
   it('shows the catalog defaults, accepts exit_events and conversion_window_days, audits them, and null goes back to the default', async () => {
     // Prepare

@@ -127,7 +127,7 @@ export class FuzzSession {
 
 /**
  * `pk sk` of every item added, removed or changed between two snapshots. An API key's `last_used_at` is left out: the
- * authenticator stamps a key's use (at most once an hour, issue 23 §3) whatever the request's outcome — a use of the
+ * authenticator stamps a key's use (at most once an hour) whatever the request's outcome — a use of the
  * credential, not a write of the request.
  */
 function changedItems(before: ClientSnapshot, after: ClientSnapshot): string[] {

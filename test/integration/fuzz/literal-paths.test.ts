@@ -3,7 +3,7 @@ import { request } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 
 /**
- * Issue 20 §3 and §4 over HTTP: a literal path never reaches the `{id}` handler beside it, and a blank contact id is
+ * Routing over HTTP: a literal path never reaches the `{id}` handler beside it, and a blank contact id is
  * a 404 like any id that names nothing.
  */
 describe('literal paths beside {id} paths', () => {

@@ -5,7 +5,7 @@ import { assertProperty } from './fixed-seed.js';
 import { FuzzSession } from './fuzz-session.js';
 import { malformedBody, pathWith } from './malformed-input.js';
 
-/** Issue 7: malformed bodies on every route answer below 500, with the envelope, and a refusal writes nothing. */
+/** Malformed bodies on every route answer below 500, with the envelope, and a refusal writes nothing. */
 
 const RUNS_PER_ROUTE = 10;
 

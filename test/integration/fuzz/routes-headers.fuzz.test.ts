@@ -6,7 +6,7 @@ import { FuzzSession, type Credentials } from './fuzz-session.js';
 import { malformedAuthorization, malformedQuery, oddHeaders, pathWith } from './malformed-input.js';
 
 /**
- * Issue 7: odd headers and query strings on every route, with and without a valid key, answer below 500, with the
+ * Odd headers and query strings on every route, with and without a valid key, answer below 500, with the
  * envelope, and a refusal writes nothing.
  */
 

@@ -5,7 +5,7 @@ import { assertProperty } from './fixed-seed.js';
 import { FuzzSession } from './fuzz-session.js';
 import { malformedPathValue, mangledPath, pathWith } from './malformed-input.js';
 
-/** Issue 7: malformed paths on every route answer below 500, with the envelope, and a refusal writes nothing. */
+/** Malformed paths on every route answer below 500, with the envelope, and a refusal writes nothing. */
 
 const RUNS_PER_ROUTE = 7;
 

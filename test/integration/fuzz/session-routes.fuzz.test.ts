@@ -6,7 +6,7 @@ import { FuzzSession, type Credentials } from './fuzz-session.js';
 import { malformedBody, malformedQuery, oddHeaders, pathWith } from './malformed-input.js';
 
 /**
- * Issue 23 §4: the dashboard's session on every authenticated route — its own cookies with the CSRF header echoed, left
+ * The dashboard's session on every authenticated route — its own cookies with the CSRF header echoed, left
  * out or wrong, and malformed or repeated session cookies — with malformed bodies and odd headers: answered below 500,
  * with the envelope, writing nothing when refused. Sign-in and the link's callback with odd addresses and tokens too.
  */

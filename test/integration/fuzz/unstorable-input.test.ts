@@ -3,7 +3,7 @@ import { request } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 
 /**
- * Issue 20 §1: numbers and keys DynamoDB cannot store are a 422 naming the field, never a 500; a bulk row with one
+ * Storable values: numbers and keys DynamoDB cannot store are a 422 naming the field, never a 500; a bulk row with one
  * is invalid (never "send this row again") and its valid neighbours are written.
  */
 const MAX = 'Must be at most 9007199254740991 (2^53 − 1)';

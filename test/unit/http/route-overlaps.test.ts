@@ -3,7 +3,7 @@ import { routes, type RouteDefinition } from '../../../functions/routes.js';
 import { Router } from '../../../shared/http/route-matcher.js';
 import { fallbackRoutes, routeOverlaps, shadows } from '../../../shared/http/route-overlaps.js';
 
-/** Issue 20 §3: a literal segment never falls through to a `{param}` route, locally or on AWS. */
+/** A literal segment never falls through to a `{param}` route, locally or on AWS. */
 
 /** A request path for a route path: each `{param}` filled with a value no literal segment of the table has. */
 const concrete = (path: string) => path.replace(/\{\w+\+?\}/g, '7');

@@ -7,7 +7,7 @@ import { ContactBody } from '../../../shared/domain/contacts/schemas.js';
 import { EventBody } from '../../../shared/domain/events/schemas.js';
 import { RenderPreviewBody } from '../../../shared/domain/templates/schemas.js';
 
-/** Issue 20: one rule for every number and free-form object the store must hold. */
+/** One rule for every number and free-form object the store must hold. */
 const itemsOf = (schema: z.ZodMiniType, value: unknown) => {
   const result = schema.safeParse(value, { reportInput: true });
   return result.success ? [] : issuesToItems(result.error.issues);
@@ -87,7 +87,7 @@ describe('freeFormProblems', () => {
   });
 });
 
-describe('the inputs of issue 20 answer precise items', () => {
+describe('unstorable inputs answer precise items', () => {
   it.each([
     [EventBody, { type: 'signup', email: 'a@example.com', amount: 58706923201866990 }, [{ condition: 'max', key: 'amount', error: 'Must be at most 9007199254740991 (2^53 − 1)' }]],
     [EventBody, { type: 'signup', email: 'a@example.com', amount: 1e300 }, [{ condition: 'max', key: 'amount', error: 'Must be at most 9007199254740991 (2^53 − 1)' }]],

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bulkHarness, expectLocksConsistent, row, seedContact, seedCounter } from './bulk-support.js';
 
 /**
- * The request budget of issue 3: 1000 rows, any mix of new and existing, in at most 60 DynamoDB requests and
+ * The bulk import's request budget: 1000 rows, any mix of new and existing, in at most 60 DynamoDB requests and
  * 6 sequential waves — checked against the real adapters (DynamoContactStore, DynamoIds) over a mocked client.
  */
 const BUDGET = { requests: 60, waves: 6 };

@@ -3,7 +3,7 @@ import { isRetryable } from '../../../../shared/adapters/dynamo/backoff.js';
 import { bulkHarness, expectLocksConsistent, row } from './bulk-support.js';
 
 /**
- * Issue 20: a row the store refuses (or the schema refuses first) is invalid, never "send this row again", and its
+ * A row the store refuses (or the schema refuses first) is invalid, never "send this row again", and its
  * neighbours in the same transaction are written.
  */
 const validationException = () =>

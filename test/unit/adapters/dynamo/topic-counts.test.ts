@@ -11,7 +11,7 @@ import type { ContactRecord } from '../../../../shared/domain/contacts/contact-s
 import { SENT_STATUS } from '../../../../shared/domain/sent-emails/sent-email-record.js';
 import { contactRecord } from '../../support/contact-fixtures.js';
 
-/** Issue 25 §1: each topic's `contacts_left`, moved in the transaction that changes a contact's choice. */
+/** Each topic's `contacts_left`, moved in the transaction that changes a contact's choice. */
 const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const dbMock = mockClient(db);
 const TABLE = 'tbl';

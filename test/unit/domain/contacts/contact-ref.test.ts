@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContactRef } from '../../../../shared/domain/contacts/schemas.js';
 
-/** `{id}` of the contact paths (after the router decoded it): an id, an e-mail, or nothing (→ 404, issue 20 §4). */
+/** `{id}` of the contact paths (after the router decoded it): an id, an e-mail, or nothing (→ 404). */
 describe('ContactRef', () => {
   it.each([
     ['42', { id: 42 }],

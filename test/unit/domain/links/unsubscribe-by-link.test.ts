@@ -111,7 +111,7 @@ describe('unsubscribeByLink', () => {
       contactId: CONTACT,
       sentEmailId: EMAIL_ID,
       workflowId: email.workflow_id,
-      // An e-mail recorded without `stats_shards` (before issue 21's rule) counts on shard 0.
+      // An e-mail recorded without `stats_shards` (before the sharding rule) counts on shard 0.
       statsShards: 1,
       reason: LINK_UNSUBSCRIBE_REASON,
       log: linkLog(NOW),

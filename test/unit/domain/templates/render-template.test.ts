@@ -101,7 +101,7 @@ describe('system templates', () => {
     expect(html).toContain('https://mail.example/preview/browser');
     expect(html).toContain('Ada');
     expect(html).not.toContain('<%');
-    // Transactional mail (payment failed, issue 24 §2) links the same address as the preference page.
+    // Transactional mail (payment failed) links the same address as the preference page.
     const transactional = WORKFLOWS.find((w) => w.default_template_id === t.id)?.category === 'transactional';
     expect(text).toContain(`${transactional ? 'Email preferences' : 'Unsubscribe'}: https://mail.example/preview/unsubscribe`);
     expect(html).toContain(transactional ? '>Manage your email preferences</a>' : '>Unsubscribe</a> from these emails');

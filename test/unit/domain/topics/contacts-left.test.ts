@@ -10,7 +10,7 @@ import { SENT_STATUS, type SentEmailRecord } from '../../../../shared/domain/sen
 import { createTopic, getTopic, listTopics } from '../../../../shared/domain/topics/manage-topics.js';
 import { contactRecord } from '../../support/contact-fixtures.js';
 
-/** Issue 25 §1: a topic's `contacts_left` on the memory ports, every path that changes a contact's choice. */
+/** A topic's `contacts_left` on the memory ports, every path that changes a contact's choice. */
 const SECRET = 'a-local-link-secret-of-at-least-32-bytes';
 const CLIENT = 7;
 const ANN = 42;
