@@ -47,7 +47,7 @@ export interface ServiceAlarmsProps {
  * The service's alarms besides each DLQ's own (infra/dead-letter-queue.ts): `Errors` of every background
  * function, the HTTP API's 5xx rate, the age of each consumed queue's oldest message, SES's bounce and complaint
  * rates, and each log metric of the function tables. Their actions are the on-call topic's (infra/on-call.ts);
- * docs/decisions.md "Operators hear about failures" says why each threshold.
+ * docs/decisions/0071-operators-hear-about-failures.md "Operators hear about failures" says why each threshold.
  */
 export class ServiceAlarms extends Construct {
   readonly functionErrors = new Map<string, Alarm>();

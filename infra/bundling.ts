@@ -20,7 +20,7 @@ const ESM_REQUIRE_BANNER =
 /**
  * The AWS SDK is bundled (tree-shaken, minified) rather than loaded from the Lambda runtime's copy: measured side by
  * side, a new process loads a function with its bundled DynamoDB client in about half the time it takes to load the
- * same function and the runtime's node_modules copy (docs/decisions.md "Lean cold starts: the AWS SDK").
+ * same function and the runtime's node_modules copy (docs/decisions/0065-bundle-the-aws-sdk.md "Lean cold starts: the AWS SDK").
  * Left to the runtime's copy, because the SDK reaches them only through a dynamic import() on a path our functions
  * never take, so they cost no bytes and no load:
  * - the credential chain's fallbacks, imported only when the environment holds no credentials (never on Lambda, where

@@ -27,13 +27,13 @@ export class LinkSecret extends Construct {
       reason:
         'Rotating this key would invalidate every unsubscribe and view link in e-mails already sent (one-click ' +
         'unsubscribe must keep working); rotation needs key ids in the tokens and verification against the ' +
-        'previous key first (docs/decisions.md, "The engine on AWS").',
+        'previous key first (docs/decisions/0046-engine-on-aws.md, "The engine on AWS").',
     });
   }
 
   /**
    * Lets `fn` read the secret at run time (LINK_SECRET_ARN, GetSecretValue on this secret alone): the function reads
-   * it on the first request that needs it and caches it (docs/decisions.md, "Secrets at run time").
+   * it on the first request that needs it and caches it (docs/decisions/0077-secrets-at-run-time.md, "Secrets at run time").
    */
   grantTo(fn: LambdaFunction): void {
     grantSecretRead(fn, this.secret, 'LINK_SECRET_ARN');

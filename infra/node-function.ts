@@ -29,7 +29,7 @@ export interface NodeFunctionProps {
   staticFiles?: StaticPackage;
   /**
    * A log group shared with other functions (the HTTP routes'); absent: the function gets its own. The stack stays
-   * under CloudFormation's 500 resources this way (docs/decisions.md); lines name their function (`function_name`).
+   * under CloudFormation's 500 resources this way (docs/decisions/0087-stack-resource-budget.md); lines name their function (`function_name`).
    */
   logGroup?: ILogGroup;
   /**

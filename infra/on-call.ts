@@ -14,7 +14,7 @@ export interface OnCallProps {
 /**
  * The stack's one on-call topic: every CloudWatch alarm of the stack sends its ALARM and OK transitions
  * here. TLS only; no SSE — alarm messages carry alarm names, metrics and thresholds, no customer data, and an
- * encrypted topic would need a customer-managed key that admits CloudWatch (docs/decisions.md "Operators hear about
+ * encrypted topic would need a customer-managed key that admits CloudWatch (docs/decisions/0071-operators-hear-about-failures.md "Operators hear about
  * failures"). Only CloudWatch alarms of this account publish; chat, pager or more addresses subscribe to it.
  */
 export class OnCall extends Construct {

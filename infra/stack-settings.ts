@@ -55,7 +55,7 @@ export interface StackSettings {
  * ingest limits to 425; an operator's override goes up to 1 000) and anonymous traffic is held per IP in the
  * functions first (shared/domain/rate-limits/ip-limit.ts). 2 000 a second is over 10× the plans' API sum and twice
  * the highest override; the stage and the three ingest routes together (8 000 a second) stay under API Gateway's
- * account quota of 10 000 a second per Region, and each burst under its 5 000 (docs/decisions.md, "The gateway's
+ * account quota of 10 000 a second per Region, and each burst under its 5 000 (docs/decisions/0129-gateway-limits-and-anonymous-ip-limit.md, "The gateway's
  * limits sit above every client's").
  */
 export const STAGE_THROTTLE_DEFAULTS = { rateLimit: 2000, burstLimit: 4000 } as const;
@@ -70,7 +70,7 @@ export const CONTEXT_ENVIRONMENT = {
   jwtMaxLifetimeSeconds: 'JWT_MAX_LIFETIME_SECONDS',
   bulkImportLimit: 'BULK_IMPORT_LIMIT',
   publicBaseUrl: 'PUBLIC_BASE_URL',
-  /** The links in e-mails on a host of their own (a second custom domain mapped to the API): README "Links in e-mails". */
+  /** The links in e-mails on a host of their own (a second custom domain mapped to the API): docs/deploy.md "Links in e-mails on a host of their own". */
   linksBaseUrl: 'LINKS_BASE_URL',
 } as const;
 
@@ -140,7 +140,7 @@ export function readStackSettings(node: Node): StackSettings {
 
 /**
  * The links' own host: an https origin, and not the dashboard's (`publicBaseUrl`), or it separates nothing. A page
- * opened from a link then never shares the dashboard's cookies or origin (README "Links in e-mails").
+ * opened from a link then never shares the dashboard's cookies or origin (docs/deploy.md "Links in e-mails on a host of their own").
  */
 function checkLinksBaseUrl(links: string | undefined, publicBaseUrl: string | undefined): void {
   if (links === undefined) return;

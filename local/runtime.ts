@@ -41,7 +41,7 @@ export interface LocalRuntimeOptions {
    * shared table, which a sweep would act on mid-test; the sweeps are tested in runtimes of their own.
    */
   periodicSweeps?: boolean;
-  /** Fault injection (README "Fault injection"); absent: env FAULTS / FAULTS_SEED; false: none. */
+  /** Fault injection (docs/development.md "Fault injection"); absent: env FAULTS / FAULTS_SEED; false: none. */
   faults?: FaultSettings | false;
   /**
    * The client's IP from the last X-Forwarded-For entry (a proxy of your own in front); default: env

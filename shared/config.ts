@@ -86,7 +86,7 @@ const ConfigSchema = z.object({
   UNSUBSCRIBE_MAILTO: z.optional(z.email()),
   /**
    * How long an execution's claim is left to its worker and to SES's status notifications before its outcome is
-   * decided without them (docs/decisions.md). AWS: 600. The local runtime sets 60 (its SES publishes at once).
+   * decided without them (docs/decisions/0069-nothing-stranded-claims-decided-from-evidence.md). AWS: 600. The local runtime sets 60 (its SES publishes at once).
    * At most 840, so the wait fits one SQS delay (900 s) with margin.
    */
   EXECUTION_LEASE_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(840)), 600),

@@ -19,7 +19,7 @@ export interface Ids {
 
 /**
  * A secret of the deployment (the public links' HMAC key, the HS256 JWT key), read when first needed and cached by its
- * source: on AWS a Secrets Manager secret whose cache expires, so a rotated value is taken up (docs/decisions.md).
+ * source: on AWS a Secrets Manager secret whose cache expires, so a rotated value is taken up (docs/decisions/0077-secrets-at-run-time.md).
  */
 export interface Secret {
   value(): Promise<string>;

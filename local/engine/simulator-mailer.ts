@@ -2,7 +2,7 @@ import type { Mailer, MailSendResult, OutboundEmail, SesStatusMessage } from '..
 import { sesNotification, type LocalSesEvent } from './ses-notifications.js';
 
 /**
- * The SES mailbox simulator on the local runtime (local only, documented in the README), and SES's status events:
+ * The SES mailbox simulator on the local runtime (local only, documented in docs/api-guide.md), and SES's status events:
  * after every accepted e-mail a Send notification, then what SES would report for the address —
  * - success@… and every ordinary address: Delivery;
  * - bounce@simulator.amazonses.com: a permanent bounce (General);

@@ -15,7 +15,7 @@ export interface LocalProcess {
    * SIGKILL to Node (the API and every worker die mid-request, no shutdown hook runs), then, `storeGraceMs` later, to
    * the whole group (DynamoDB Local's JVM). DynamoDB on AWS never loses an acknowledged write; DynamoDB Local answers a
    * write before it reaches its file (measured: killed right after its last answer it lost that transaction in 7 of
-   * 8 rounds, 200 ms later in 0 of 6 — docs/decisions.md). The grace keeps the store as durable as the one it stands
+   * 8 rounds, 200 ms later in 0 of 6 — docs/decisions/0069-nothing-stranded-claims-decided-from-evidence.md). The grace keeps the store as durable as the one it stands
    * for, so the run tests the runtime's recovery, not the emulator's.
    */
   kill(storeGraceMs?: number): Promise<void>;

@@ -5,7 +5,7 @@
  * in it: whatever it holds, it never runs with this service's origin. The CSP's `sandbox` gives the document an
  * opaque origin (no cookie, no storage, no script, no form, no pop-up, no top navigation), `default-src 'none'`
  * loads nothing but what is listed, and `frame-ancestors` says who may frame it: nobody for the public link, the
- * dashboard (same origin) for the authenticated ones (docs/decisions.md, "E-mail HTML is a document of its own").
+ * dashboard (same origin) for the authenticated ones (docs/decisions/0121-email-html-is-a-document-of-its-own.md, "E-mail HTML is a document of its own").
  */
 
 /** Who opens the document: anyone with the link, or the signed-in dashboard (which frames it). */

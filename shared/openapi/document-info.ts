@@ -16,7 +16,7 @@ Authenticate with \`Authorization: Bearer <API key>\` (\`els_…\`) or a JWT bea
 cookie (\`els_session\`, after a sign-in by e-mail link) whose role decides what it may do. Every operation under \
 \`/api/v1/client\` acts only on the authenticated client's data; another client's record is answered like a missing one (404).
 
-Operations marked *Extra* go beyond SPEC.md; the README documents them.`;
+Operations marked *Extra* go beyond the original contract; docs/api-guide.md in the repository documents them.`;
 
 export const SERVERS: OpenApiDocument['servers'] = [
   // The audience (x-internal) and environment of each server, as API inventories read them (OWASP API9).

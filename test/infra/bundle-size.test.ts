@@ -17,12 +17,12 @@ import { synthesize } from './support/synthesized-stack.js';
 const BUDGET_BYTES = 250 * 1024;
 
 /**
- * Functions allowed more, each with its reason (docs/decisions.md "events-create's bundle budget"). events-create is
+ * Functions allowed more, each with its reason (docs/decisions/0099-events-create-bundle-budget.md "events-create's bundle budget"). events-create is
  * the one function that processes an event in the request (`sync=true`): it carries the scheduler (luxon, 71 KB),
  * the authenticator with sessions and JWT (jose, 19 KB) and the processing store with goals, 261 KB at this writing.
  */
 /**
- * The functions that save or preview templates read their HTML with htmlparser2 (docs/decisions.md "Templates are
+ * The functions that save or preview templates read their HTML with htmlparser2 (docs/decisions/0122-templates-checked-as-html-at-save.md "Templates are
  * checked as HTML at save"): ≈ 135 KB with its entity tables and the DOM helpers its index re-exports, which esbuild
  * keeps; 316 KB at most at this writing. The sender does not check HTML and stays within the budget.
  */

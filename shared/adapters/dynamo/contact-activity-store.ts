@@ -27,7 +27,7 @@ const LOG_FIELDS = ['id', 'created_at', 'status', 'provider_message_id', 'url', 
 const SENT_PARTITION_FIELDS = [...new Set(['pk', 'sk', ...ACTIVITY_SENT_EMAIL_FIELDS, ...LOG_FIELDS])];
 
 /**
- * The contact activity timeline's reads (docs/decisions.md "Contact activity timeline"). gsi2's sort key starts with
+ * The contact activity timeline's reads (docs/decisions/0080-contact-activity-timeline.md "Contact activity timeline"). gsi2's sort key starts with
  * the kind, so a page is 3 Queries in parallel — one range per kind, newest first, each `limit + 1` keys below the
  * cursor — merged; then 1 BatchGetItem for the events and executions (≤ 100 keys: one call) in parallel with 1 Query
  * per sent e-mail (the e-mail and its logs share a partition). All reads eventually consistent, as gsi2 is.

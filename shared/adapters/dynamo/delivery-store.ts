@@ -116,7 +116,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
       },
     ];
     // The send-time goal check: no exit event of the workflow processed since the execution was created.
-    // The contact was read a moment ago; this holds it until the claim lands (the race left: docs/decisions.md).
+    // The contact was read a moment ago; this holds it until the claim lands (the race left: docs/decisions/0095-goals-and-exit-events.md).
     slots.push('goal_reached');
     actions.push({
       ConditionCheck: {

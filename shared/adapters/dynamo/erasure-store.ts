@@ -21,7 +21,7 @@ const PARALLEL_WRITES = 25;
 const BLANK = '';
 
 /**
- * The erasure's reads and writes (docs/decisions.md "Contact erasure"). Requests: 1 Query per MB of history keys
+ * The erasure's reads and writes (docs/decisions/0058-contact-erasure.md "Contact erasure"). Requests: 1 Query per MB of history keys
  * (gsi2, keys only); executions: 1 BatchGet per 100 and 1 UpdateItem each; events and sent e-mails: 1 UpdateItem each;
  * 1 DeleteItem per sent e-mail's provider message id; logs: 1 Query per sent e-mail and 1 UpdateItem per log that
  * holds an ip, user agent, url or the address; webhook messages: 1 BatchGet per 100, 1 UpdateItem each not yet erased

@@ -140,7 +140,7 @@ export const keys = {
     ...keys.contactListing(clientId, contactId),
     entity: ENTITY.contact,
   }),
-  /** Keyed by a hash so that a suppression marker left by an erasure keeps no address (docs/decisions.md, erasure). */
+  /** Keyed by a hash so that a suppression marker left by an erasure keeps no address (docs/decisions/0058-contact-erasure.md, erasure). */
   emailLock: (clientId: number, email: string): ItemKey => ({
     pk: `EMAIL#${clientId}#${createHash('sha256').update(email.toLowerCase()).digest('hex')}`,
     sk: 'EMAIL',

@@ -55,7 +55,7 @@ export class DynamoTrackingStore implements TrackingStore {
       }),
     );
     const item = out.Item;
-    // An erased contact's e-mail records nothing more (no ip or user agent of a late open): docs/decisions.md.
+    // An erased contact's e-mail records nothing more (no ip or user agent of a late open): docs/decisions/0058-contact-erasure.md.
     if (!item || item['client_id'] !== clientId || item['erased_at'] !== undefined) return undefined;
     const recorded = item['provider_message_id'];
     if (recorded !== undefined && recorded !== providerMessageId) return undefined;

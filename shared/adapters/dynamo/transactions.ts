@@ -50,7 +50,7 @@ function withoutConflictedCounters(command: TransactWriteCommand, reasons: { Cod
  * Adds counters on their own, after their fact was recorded without them: each its own `UpdateItem` (an `ADD`, no
  * condition), retried while it meets another transaction on the row. Not atomic with the fact any more: a process
  * that dies between the two loses these counts, and a retried request whose first attempt had landed (a timeout)
- * adds twice — both rare, where dropping them lost every count of a burst's conflicts (docs/decisions.md).
+ * adds twice — both rare, where dropping them lost every count of a burst's conflicts (docs/decisions/0118-counters-added-apart.md).
  */
 async function addApart(db: DynamoDBDocumentClient, counters: readonly UpdateCommandInput[]): Promise<void> {
   const failed = await Promise.all(

@@ -3,7 +3,7 @@ import type { Secret } from '../../ports.js';
 
 /**
  * How long a container keeps a secret's value before it reads it again. Rotation needs at most this long to reach
- * every warm container; each container reads a secret at most 12 times an hour (docs/decisions.md, "Secrets at run
+ * every warm container; each container reads a secret at most 12 times an hour (docs/decisions/0077-secrets-at-run-time.md, "Secrets at run
  * time").
  */
 export const SECRET_CACHE_SECONDS = 300;
@@ -22,7 +22,7 @@ export interface SecretsManagerSecretOptions {
  *
  * The import is static on purpose: a dynamic `import()` made esbuild wrap every SDK module the bundle shares with
  * this client in a lazy initialiser, which measured larger (+20 KB) and slower to load than evaluating the client's
- * module with the rest (docs/decisions.md, "Secrets at run time").
+ * module with the rest (docs/decisions/0077-secrets-at-run-time.md, "Secrets at run time").
  */
 export class SecretsManagerSecret implements Secret {
   private pending?: Promise<string>;

@@ -4,7 +4,7 @@ import { provide } from '../container.js';
 
 /**
  * SES v2. `maxAttempts: 1`: SendEmail has no idempotency token, so an SDK retry after SES accepted a mail could
- * send it twice; the queue retries instead, after the executor has recorded the failure (docs/decisions.md).
+ * send it twice; the queue retries instead, after the executor has recorded the failure (docs/decisions/0069-nothing-stranded-claims-decided-from-evidence.md).
  */
 export const mailer = provide('mailer', (c) => {
   const { AWS_REGION, AWS_ENDPOINT_URL_SESV2, SES_CONFIGURATION_SET } = c.config;

@@ -68,7 +68,7 @@ export interface ActivityRecords {
   sentEmails: Map<string, { email: ActivitySentEmail; logs: SentEmailLogRecord[] }>;
 }
 
-/** The reads of `GET /client/contacts/{id}/activity` (docs/decisions.md "Contact activity timeline"). */
+/** The reads of `GET /client/contacts/{id}/activity` (docs/decisions/0080-contact-activity-timeline.md "Contact activity timeline"). */
 export interface ContactActivityStore {
   /**
    * The contact's history entries (processed events, executions, sent e-mails) strictly older than `before`, newest

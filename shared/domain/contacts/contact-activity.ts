@@ -42,7 +42,7 @@ export const ContactActivityPage = z.object({
 });
 export type ContactActivityPage = z.output<typeof ContactActivityPage>;
 
-/** `meta` of a page: the `limit` applied and the DynamoDB requests the page took (docs/decisions.md). */
+/** `meta` of a page: the `limit` applied and the DynamoDB requests the page took (docs/decisions/0080-contact-activity-timeline.md). */
 export const ContactActivityMeta = z.object({
   limit: z.int().check(z.gte(1), z.lte(ACTIVITY_MAX_LIMIT)),
   dynamodb: z

@@ -47,7 +47,7 @@ export class UniqueViolation extends Error {
 
 /**
  * Raised by a store when a contact would take an e-mail whose lock is a suppression marker: the address of an erased
- * contact that had hard-bounced or complained (docs/decisions.md "Contact erasure"). It cannot be added again.
+ * contact that had hard-bounced or complained (docs/decisions/0058-contact-erasure.md "Contact erasure"). It cannot be added again.
  */
 export class SuppressedAddress extends Error {
   constructor(readonly reason: string) {

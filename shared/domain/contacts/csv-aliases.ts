@@ -1,8 +1,8 @@
 import type { CsvField } from './csv-columns.js';
 
 /**
- * The header names of the contact exports people bring from other tools, and what each means here (README "Bulk
- * import", docs/decisions.md "CSV exports of other tools"). A header matches after `headerKey`: case, spaces and
+ * The header names of the contact exports people bring from other tools, and what each means here (docs/api-guide.md "Bulk
+ * import", docs/decisions/0057-csv-exports-of-other-tools.md "CSV exports of other tools"). A header matches after `headerKey`: case, spaces and
  * punctuation do not count, so `First Name`, `first_name`, `FIRSTNAME` and `first-name` are one key.
  *
  * Headers that already read as a contact field once normalised (`First Name`, `EMAIL`, `TIMEZONE`, `Time Zone`,

@@ -48,7 +48,7 @@ export const CsvColumnMapping = z
       z.meta({
         description:
           'Why: `field` (a contact field name, ignoring case and punctuation), `custom` (a `custom.<name>` column), ' +
-          '`alias:<tool>` (a header of that tool\'s export, README "Bulk import"), `unknown` (not imported)',
+          '`alias:<tool>` (a header of that tool\'s export, docs/api-guide.md "Bulk import"), `unknown` (not imported)',
       }),
     ),
   })
@@ -171,7 +171,7 @@ function cellValue(field: CsvField, value: string): unknown {
 
 /**
  * A full name (Stripe's `Name`) split at the first space: "Ada King Lovelace" → Ada / King Lovelace. Nothing is
- * lost (the two parts read back as the name); a family-name-first order comes out swapped (README "Bulk import").
+ * lost (the two parts read back as the name); a family-name-first order comes out swapped (docs/api-guide.md "Bulk import").
  */
 function splitFullName(value: string): { first_name: string; last_name: string } {
   const name = value.trim();

@@ -31,7 +31,7 @@ export interface HistoryScrub {
 }
 
 /**
- * The writes of an erasure (docs/decisions.md "Contact erasure"). Every step is idempotent: an erasure that stops
+ * The writes of an erasure (docs/decisions/0058-contact-erasure.md "Contact erasure"). Every step is idempotent: an erasure that stops
  * half-way is finished by sending the request again, as the contact itself is replaced last.
  */
 export interface ErasureStore {

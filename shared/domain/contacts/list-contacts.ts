@@ -11,7 +11,7 @@ import { CONTACT_SOURCES, Source, Timestamp } from './schemas.js';
 export const CONTACT_LIST_MAX_LIMIT = 100;
 export const CONTACT_LIST_DEFAULT_LIMIT = 25;
 
-/** Query of `GET /client/contacts` (an extra to SPEC.md, documented in the README). */
+/** Query of `GET /client/contacts` (an extra to SPEC.md, documented in docs/api-guide.md). */
 export const ContactListQuery = z.object({
   limit: z._default(
     z.coerce

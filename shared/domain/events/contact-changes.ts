@@ -2,7 +2,7 @@ import type { ContactRecord } from '../contacts/contact-store.js';
 import type { EventRecord } from './event-record.js';
 
 /**
- * How an event moves its contact (documented in docs/decisions.md):
+ * How an event moves its contact (documented in docs/decisions/0041-event-effects-on-contacts.md):
  * - `last_activity_at` ← the event's `ts`, when later than the stored one;
  * - a purchase (`purchase`, `order_completed`, `payment_succeeded`) with an `amount` sets `last_purchase_at`;
  * - `plan` sets the tag `plan:<plan>` (replacing any other `plan:` tag);

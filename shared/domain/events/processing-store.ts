@@ -17,7 +17,7 @@ export interface ProcessingContext {
   clientOpenHours?: OpenHours;
 }
 
-/** The contact's figures an event moves (DESIGN.md §8, docs/decisions.md "events update contacts"). */
+/** The contact's figures an event moves (DESIGN.md §8, docs/decisions/0041-event-effects-on-contacts.md "events update contacts"). */
 export interface ContactEventUpdate {
   contactId: number;
   tags?: string[];

@@ -4,7 +4,7 @@ import { Parser } from 'htmlparser2';
  * What a template's HTML may not hold, found with a real HTML parser (htmlparser2, entities decoded as a browser
  * decodes them): script, event-handler attributes, script URLs. Mail clients drop all of these, so no legitimate
  * e-mail loses anything; the sandbox CSP the service answers e-mails with (shared/http/email-document.ts) is what
- * keeps a script from running, this check is the second wall (docs/decisions.md, "E-mail HTML is a document").
+ * keeps a script from running, this check is the second wall (docs/decisions/0122-templates-checked-as-html-at-save.md, "E-mail HTML is a document").
  */
 
 /** Where and what: the first construct refused, and its 1-based line in the checked HTML. */

@@ -69,7 +69,7 @@ export type LinkUnsubscribeOutcome =
   | { status: 'not_subscribed'; contact: SubscriptionState | undefined };
 
 /**
- * The one write of a one-click unsubscribe (docs/decisions.md). Its reads are the sent e-mail's
+ * The one write of a one-click unsubscribe (docs/decisions/0067-one-click-unsubscribe.md). Its reads are the sent e-mail's
  * (SentEmailStore.getWithLogs) and the contact's (ContactStore.get).
  */
 export interface UnsubscribeStore {

@@ -4,7 +4,7 @@ import type { Clock } from '../../ports.js';
 import type { RateDecision } from './rate-limiter.js';
 
 /**
- * The per-IP limit of requests no client answers for (docs/decisions.md, "Anonymous traffic is limited per IP"):
+ * The per-IP limit of requests no client answers for (docs/decisions/0129-gateway-limits-and-anonymous-ip-limit.md, "Anonymous traffic is limited per IP"):
  * the public pages and links (/u, /v), sign-in, the docs and the dashboard's files, and any request whose credential
  * fails. It keeps one address from taking the gateway's shared budget or the table's capacity; a client's own
  * requests are never counted here (their limit is the client's, rate-limiter.ts).

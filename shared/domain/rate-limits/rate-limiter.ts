@@ -28,7 +28,7 @@ const MAX_REMEMBERED = 10_000;
 const COUNTER_TTL_SECONDS = 60;
 
 /**
- * A fixed-window limit per client and policy over one shared counter (docs/decisions.md, "Per-client rate limits").
+ * A fixed-window limit per client and policy over one shared counter (docs/decisions/0078-per-client-rate-limits.md, "Per-client rate limits").
  * Each admitted request costs one counter write. Once this container has seen a window full, it refuses that client's
  * further requests of the window itself, without writing: a flood costs the store about `limit` writes a window per
  * client, plus one per container that joins the flood, however many requests it sends.

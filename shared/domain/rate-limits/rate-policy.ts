@@ -13,7 +13,7 @@ export const RATE_POLICY_NAMES: readonly RatePolicyName[] = ['api', 'events'];
 export type ClientRateLimits = Record<RatePolicyName, number>;
 
 /**
- * Every policy counts in fixed windows of one second (docs/decisions.md, "Per-client rate limits"): a window is one
+ * Every policy counts in fixed windows of one second (docs/decisions/0078-per-client-rate-limits.md, "Per-client rate limits"): a window is one
  * counter item, and the limit reads as "N requests a second", as Stripe's and SES's own do.
  */
 export const RATE_WINDOW_SECONDS = 1;

@@ -6,7 +6,7 @@ import { DAY_MS, readClock } from './wall-clock.js';
 
 /** Human opens a contact needs before its own histogram decides (fewer is "too little history"). */
 export const MIN_CONTACT_OPENS = 3;
-/** Human opens the client's aggregate needs before it stands in for a contact's (docs/decisions.md). */
+/** Human opens the client's aggregate needs before it stands in for a contact's (docs/decisions/0081-send-time-optimisation.md). */
 export const MIN_CLIENT_OPENS = 10;
 
 /** The histogram send time mode 2 follows, and whose it is (the execution's `reason` names it). */

@@ -168,7 +168,7 @@ const preferences = z
 
 const bool = z.boolean({ error: 'Must be a boolean' });
 
-/** The document's mark of a rule that depends on stored data (docs/decisions.md). */
+/** The document's mark of a rule that depends on stored data (docs/decisions/0079-the-document-states-the-rules.md). */
 const PLAN_BOUND = "Depends on stored data: above the client's plan limit (SubscriptionPlan) it is a 422 `max`";
 
 /** Each writable field with its schema (null = unset, handled by `nullable`). */

@@ -94,7 +94,7 @@ const StatsFields = z.object({
     to: z.iso.date(),
     granularity: z.enum(['day', 'week', 'month']),
     workflow_id: z.nullable(z.int()),
-    time_zone: z.literal('UTC').check(z.meta({ description: 'Days are UTC days (docs/decisions.md: why, and how far a local day differs)' })),
+    time_zone: z.literal('UTC').check(z.meta({ description: 'Days are UTC days (docs/decisions/0082-analytics-day-counters.md: why, and how far a local day differs)' })),
     series: z.array(
       z.object({
         period: z.string().check(z.meta({ description: 'The UTC day, the Monday of the ISO week, or YYYY-MM', examples: ['2026-11-23', '2026-11'] })),

@@ -17,7 +17,7 @@ const HTML_PARTS = new Set(['html_body']);
  * The check of content about to be stored or previewed (create, update, clone, a preview's draft): every part's tags
  * (DESIGN.md §6), and the HTML parts as HTML (shared/domain/html/html-safety.ts). Throws 422 `unsafe` with one
  * item per offending part, all at once. Sending does not run the HTML check: what was stored before it still sends,
- * and is shown only as a sandboxed document (docs/decisions.md).
+ * and is shown only as a sandboxed document (docs/decisions/0122-templates-checked-as-html-at-save.md).
  */
 export function assertSavableTemplate(parts: Record<string, string | undefined>, keyPrefix = ''): void {
   const items: ErrorItem[] = [];

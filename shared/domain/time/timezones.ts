@@ -1,6 +1,6 @@
 /**
  * Common abbreviations clients put in CRM exports, mapped to the IANA zone they almost always mean.
- * Abbreviations are ambiguous (IST, CST); the choice for each is recorded in docs/decisions.md.
+ * Abbreviations are ambiguous (IST, CST); the choice for each is recorded in docs/decisions/0003-contacts-identity-and-fields.md.
  */
 export const TIMEZONE_ALIASES: Readonly<Record<string, string>> = {
   UTC: 'UTC',

@@ -97,7 +97,7 @@ export async function updateTopic(deps: Deps, clientId: number, topicId: number,
 /**
  * DELETE /client/topics/{id}: 409 `state` naming the workflows whose customization points at it. A customization
  * saved with this topic while the delete runs can still name it afterwards; the send path then treats it as no topic
- * (docs/decisions.md).
+ * (docs/decisions/0107-topics-and-contact-choices.md).
  */
 export async function deleteTopic(deps: Deps & { customizations: WorkflowCustomizationStore }, clientId: number, topicId: number): Promise<TopicView> {
   await findTopic(deps, clientId, topicId);

@@ -5,7 +5,7 @@ import { utcDayOf } from '../time/utc-days.js';
 
 const DAY_MS = 86_400_000;
 
-/** The `deliverability` extra of the client settings output (documented in the README). */
+/** The `deliverability` extra of the client settings output (documented in docs/api-guide.md). */
 export interface DeliverabilityFigures {
   window_days: number;
   sends: number;

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 /**
  * The open-hour histogram: how many human opens fell in each hour 0–23 of the reader's local day. A
  * contact keeps its own (bumped by every human open, in the tracking transaction); a client keeps the sum over its
- * contacts (the fallback of send time mode 2, docs/decisions.md "Send-time optimisation").
+ * contacts (the fallback of send time mode 2, docs/decisions/0081-send-time-optimisation.md "Send-time optimisation").
  *
  * Stored as sparse number attributes `open_h00` … `open_h23` on the item, each raised with `ADD open_hNN 1`: DynamoDB
  * cannot ADD inside a map that does not exist yet, and plain attributes need no "create the map first" write. An hour

@@ -53,7 +53,7 @@ export async function trackNotification(deps: TrackingDeps, body: unknown): Prom
   write.stats = countsOf(event, write);
   if ((await deps.tracking.record(write)) === 'duplicate') return { kind: 'duplicate' };
   await wakeWaitingExecution(deps, message, event);
-  // The client's aggregate follows its contacts' histograms: a hot counter, so outside the transaction (decisions.md).
+  // The client's aggregate follows its contacts' histograms: a hot counter, so outside the transaction (docs/decisions/0081-send-time-optimisation.md).
   if (write.contact?.openHour !== undefined) await deps.tracking.addClientOpenHour(message.client_id, write.contact.openHour);
   const paused = write.deliverability ? await guardDeliverability(deps, message.client_id, now) : false;
   return {

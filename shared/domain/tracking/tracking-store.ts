@@ -88,7 +88,7 @@ export interface TrackingStore {
   record(write: TrackingWrite): Promise<'recorded' | 'duplicate'>;
   /**
    * Adds one human open at local hour `hour` to the client's aggregate open-hour histogram (one UpdateItem `ADD`, outside
-   * the notification's transaction: docs/decisions.md "Send-time optimisation").
+   * the notification's transaction: docs/decisions/0081-send-time-optimisation.md "Send-time optimisation").
    */
   addClientOpenHour(clientId: number, hour: number): Promise<void>;
   /** The client's deliverability days from `fromDay` to `toDay` inclusive (UTC yyyy-mm-dd), days without sends included as zeros. */

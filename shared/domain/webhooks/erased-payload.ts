@@ -1,5 +1,5 @@
 /**
- * What a stored webhook message keeps once its contact is erased (docs/decisions.md "Erasure reaches webhook
+ * What a stored webhook message keeps once its contact is erased (docs/decisions/0127-erasure-reaches-webhook-messages.md "Erasure reaches webhook
  * messages"): this service's ids, the fact's type, status and times; every other field goes (address, names, subject,
  * client_contact_id, the event's idempotency key, ip, user agent, url, diagnostics, topics), at any depth. The body
  * gets `data.erased: true`, so a replay of it tells the receiver why the rest is missing.

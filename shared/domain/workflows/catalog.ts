@@ -47,7 +47,7 @@ export interface WorkflowDefinition {
    * event that starts the workflow never exits it.
    */
   default_exit_events: readonly string[];
-  /** Transactional or marketing; a client cannot change it (docs/decisions.md says why). */
+  /** Transactional or marketing; a client cannot change it (docs/decisions/0106-transactional-and-marketing-mail.md says why). */
   category: WorkflowCategory;
 }
 

@@ -16,7 +16,7 @@ import { createContact, ENGINE_ADAPTERS, eventRecord, executionRecord, nextRecor
 import { freshClientId, LATER } from './support.js';
 
 /**
- * The erasure store on DynamoDB Local (it has no memory adapter: docs/decisions.md "Contact erasure"). A contact with
+ * The erasure store on DynamoDB Local (it has no memory adapter: docs/decisions/0058-contact-erasure.md "Contact erasure"). A contact with
  * an event, two executions (one queued) and a sent e-mail with traced logs is found through gsi2, scrubbed and
  * replaced by its tombstone.
  */

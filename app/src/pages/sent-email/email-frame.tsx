@@ -14,7 +14,7 @@ export const templateHtmlUrl = (templateId: number): string => `${API}/client/em
 /**
  * The frame's sandbox: no token at all (no script, no same origin, no form, no pop-up, no top navigation). The
  * document the server answers carries the same sandbox in its CSP (shared/http/email-document.ts), so the e-mail
- * runs nothing with the dashboard's origin whichever of the two a browser honours (docs/decisions.md).
+ * runs nothing with the dashboard's origin whichever of the two a browser honours (docs/decisions/0121-email-html-is-a-document-of-its-own.md).
  */
 export const EMAIL_SANDBOX = '';
 

@@ -26,7 +26,7 @@ export function previewBodyOf(draft: TemplateParts | undefined, contactId: strin
 
 /**
  * The preview's state: POST …/render-preview once typing has paused for PREVIEW_DELAY_MS, the draft rendered by the
- * sender's own code (docs/decisions.md, "render-preview takes a draft"). An answer that arrives after a newer question
+ * sender's own code (docs/decisions/0112-render-preview-takes-a-draft.md, "render-preview takes a draft"). An answer that arrives after a newer question
  * is dropped; a refused draft keeps the last good preview beside the error at its field. An accepted draft is what the
  * frame then shows (`framed`): the server renders it again as a sandboxed document (POST …/html).
  */
