@@ -5,7 +5,7 @@
  *
  * The engine adds process-events (events queue) and execute-workflow (workflow queue).
  */
-import type { QueueName } from '../shared/ports.js';
+import type { QueueName } from '../shared/platform.js';
 import type { TableAccess } from './routes.js';
 
 /**

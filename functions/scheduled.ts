@@ -2,7 +2,7 @@
  * The scheduled-function table: functions that run on a timer (an EventBridge rule on AWS, an interval on the local
  * runtime), declared once and read by infra/ and local/ alike, as functions/routes.ts and functions/queues.ts are.
  */
-import type { QueueName } from '../shared/ports.js';
+import type { QueueName } from '../shared/platform.js';
 import type { LogMetric } from './queues.js';
 import type { TableAccess } from './routes.js';
 

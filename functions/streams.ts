@@ -4,7 +4,7 @@
  * over DynamoDB Local's stream), as functions/routes.ts, queues.ts and scheduled.ts are.
  */
 import { ENTITY, type Entity } from '../shared/adapters/dynamo/keys.js';
-import type { QueueName } from '../shared/ports.js';
+import type { QueueName } from '../shared/platform.js';
 import type { LogMetric } from './queues.js';
 import type { TableAccess } from './routes.js';
 

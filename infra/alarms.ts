@@ -10,7 +10,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import type { QueueName } from '../shared/ports.js';
+import type { QueueName } from '../shared/platform.js';
 import type { SharedResources } from './shared-resources.js';
 import type { CountedLogMetric } from './log-metrics.js';
 import { constructIdOf } from './node-function.js';

@@ -4,7 +4,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { QUEUE_FUNCTION_DEFAULTS, type QueueFunctionDefinition } from '../functions/queues.js';
-import type { QueueName } from '../shared/ports.js';
+import type { QueueName } from '../shared/platform.js';
 import type { SharedResources } from './shared-resources.js';
 import { countLogMetrics, type CountedLogMetric } from './log-metrics.js';
 import { constructIdOf, createNodeFunction, entryOf, grantTableAccess } from './node-function.js';

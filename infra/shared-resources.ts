@@ -2,7 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { VISIBILITY_TIMEOUT_FACTOR, type QueueFunctionDefinition } from '../functions/queues.js';
-import { MAX_QUEUE_DELAY_SECONDS, type QueueName } from '../shared/ports.js';
+import { MAX_QUEUE_DELAY_SECONDS, type QueueName } from '../shared/platform.js';
 import { ExecutionSchedules } from './execution-schedules.js';
 import { LinkSecret } from './link-secret.js';
 import { MailEvents } from './mail-events.js';

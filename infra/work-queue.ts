@@ -2,7 +2,7 @@ import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueName } from '../shared/ports.js';
+import type { QueueName } from '../shared/platform.js';
 import { DeadLetterQueue } from './dead-letter-queue.js';
 
 export interface WorkQueueProps {

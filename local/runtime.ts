@@ -5,7 +5,7 @@ import { tableOf } from '../shared/composition/providers/table.js';
 import { createFaultInjection, faultSettingsFromEnv, type FaultInjection, type FaultSettings } from '../shared/adapters/faults/fault-injection.js';
 import { startDynamoLocal, type DynamoLocalHandle } from './dynamodb.js';
 import { LOCAL_EXECUTION_LEASE_SECONDS } from './execution-lease.js';
-import { reservePort, urlHost } from './ports.js';
+import { reservePort, urlHost } from './tcp-ports.js';
 import { allowedHosts } from './host-check.js';
 import { createLocalServer, type LocalServerOptions } from './server.js';
 import { startSesLocal, type SesLocalHandle } from './ses.js';

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as sesModule from 'aws-ses-v2-local';
 import { allowedHosts, guardServerHosts } from './host-check.js';
-import { reservePort, urlHost } from './ports.js';
+import { reservePort, urlHost } from './tcp-ports.js';
 
 /**
  * aws-ses-v2-local: an SES v1/v2 HTTP endpoint whose web page (`/`) shows every mail sent, `/store` as JSON.

@@ -6,7 +6,7 @@
  * Ctrl-C / SIGTERM stops DynamoDB Local (Java), SES and the server, then exits 0.
  */
 import { quietHandlerLogsByDefault } from './log-level.js';
-import { portFromEnv } from './ports.js';
+import { portFromEnv } from './tcp-ports.js';
 import type { LocalRuntime } from './runtime.js';
 import { writeRuntimeDescriptor } from './runtime-descriptor.js';
 

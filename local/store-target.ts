@@ -1,4 +1,4 @@
-import { portFromEnv } from './ports.js';
+import { portFromEnv } from './tcp-ports.js';
 import { defaultDescriptorDir, findRuntime, type RuntimeDescriptor } from './runtime-descriptor.js';
 
 /**

@@ -21,7 +21,7 @@ import { clock } from '../shared/composition/providers/clock.js';
 import { eventStore } from '../shared/composition/providers/event-store.js';
 import { executionStore } from '../shared/composition/providers/execution-store.js';
 import { listStuck } from '../shared/domain/operations/list-stuck.js';
-import { QUEUE_NAMES, type QueueName, type RedriveOutcome } from '../shared/ports.js';
+import { QUEUE_NAMES, type QueueName, type RedriveOutcome } from '../shared/platform.js';
 import { ensureTable } from '../local/dynamodb.js';
 import { LOCAL_EXECUTION_LEASE_SECONDS } from '../local/execution-lease.js';
 import { localRuntime, localStoreTarget, NoRuntimeOnPortError } from '../local/store-target.js';

@@ -2,7 +2,7 @@ import * as z from '../../shared/validation/zod.js';
 import { deadLetters } from '../../shared/composition/providers/dead-letters.js';
 import { ok } from '../../shared/http/envelope.js';
 import { publicApi } from '../../shared/http/public-api.js';
-import { QUEUE_NAMES } from '../../shared/ports.js';
+import { QUEUE_NAMES } from '../../shared/platform.js';
 
 const QueueParams = z.object({ queue: z.enum(QUEUE_NAMES) });
 

@@ -7,7 +7,7 @@ import { systemMail } from '../../shared/composition/providers/system-mail.js';
 import { userStore } from '../../shared/composition/providers/user-store.js';
 import { sendSignInLink } from '../../shared/domain/auth/sign-in.js';
 import { sendInvitation } from '../../shared/domain/users/invite-user.js';
-import type { SystemMailMessage } from '../../shared/ports.js';
+import type { SystemMailMessage } from '../../shared/platform.js';
 import { logger } from '../../shared/logger.js';
 import { sqsBatch } from '../../shared/queue/sqs-batch.js';
 

@@ -6,7 +6,7 @@ import { queueFunctions, QUEUE_FUNCTION_DEFAULTS } from '../../functions/queues.
 import { createQueueDispatcher } from '../queue-functions.js';
 import type { FaultInjection } from '../../shared/adapters/faults/fault-injection.js';
 import { SesMailer } from '../../shared/adapters/ses/ses-mailer.js';
-import type { Ports } from '../../shared/composition/ports.js';
+import type { Ports } from '../../shared/composition/port-registry.js';
 import { LocalQueue } from './local-queue.js';
 import { LocalScheduler } from './local-scheduler.js';
 import { SesJournal } from './ses-journal.js';

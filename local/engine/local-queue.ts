@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { BatchMessage, Queue, QueueMessages, QueueName, SendOptions } from '../../shared/ports.js';
-import { MAX_QUEUE_BATCH, MAX_QUEUE_DELAY_SECONDS } from '../../shared/ports.js';
+import type { BatchMessage, Queue, QueueMessages, QueueName, SendOptions } from '../../shared/platform.js';
+import { MAX_QUEUE_BATCH, MAX_QUEUE_DELAY_SECONDS } from '../../shared/platform.js';
 import type { LocalDelivery } from '../queue-functions.js';
 
 /**

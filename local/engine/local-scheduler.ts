@@ -1,4 +1,4 @@
-import type { Queue, QueueMessages, QueueName, Scheduler } from '../../shared/ports.js';
+import type { Queue, QueueMessages, QueueName, Scheduler } from '../../shared/platform.js';
 
 /** setTimeout's longest wait (2^31 − 1 ms ≈ 24.8 days); longer waits are chained. */
 const MAX_TIMER_MS = 2_147_483_647;

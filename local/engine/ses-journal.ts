@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SesStatusMessage } from '../../shared/ports.js';
+import type { SesStatusMessage } from '../../shared/platform.js';
 
 /**
  * The local SES's durable side. On AWS, once SES accepted an e-mail its status notifications are certain to

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OutboundEmail, SesStatusMessage } from '../../shared/ports.js';
+import type { OutboundEmail, SesStatusMessage } from '../../shared/platform.js';
 
 /**
  * SES status notifications as the local runtime emits them: SES event-publishing records (`eventType`, the shape a

@@ -1,4 +1,4 @@
-import type { Mailer, MailSendResult, OutboundEmail, SesStatusMessage } from '../../shared/ports.js';
+import type { Mailer, MailSendResult, OutboundEmail, SesStatusMessage } from '../../shared/platform.js';
 import { sesNotification, type LocalSesEvent } from './ses-notifications.js';
 
 /**

@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SqsDeadLetters } from '../../shared/adapters/sqs/sqs-dead-letters.js';
-import type { QueueName, RedriveOutcome } from '../../shared/ports.js';
+import type { QueueName, RedriveOutcome } from '../../shared/platform.js';
 
 /**
  * `admin redrive`: a queue's dead letters back to the queue. AWS: SqsDeadLetters (the DLQ read from the queue's

@@ -44,7 +44,7 @@ import { EventBody } from '../../shared/domain/events/schemas.js';
 import { executeWorkflow, type ExecuteDeps } from '../../shared/domain/executions/execute-workflow.js';
 import { SettingsPatch } from '../../shared/domain/settings/schemas.js';
 import { updateSettings } from '../../shared/domain/settings/update-settings.js';
-import type { Mailer, Queue, Scheduler } from '../../shared/ports.js';
+import type { Mailer, Queue, Scheduler } from '../../shared/platform.js';
 
 process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
 process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';

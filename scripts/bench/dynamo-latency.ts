@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createContainer, setContainer, type Container } from '../../shared/composition/container.js';
-import type { Ports } from '../../shared/composition/ports.js';
+import type { Ports } from '../../shared/composition/port-registry.js';
 import { loadConfig } from '../../shared/config.js';
 import { createDocumentClient } from '../../shared/adapters/dynamo/document-client.js';
 import { RequestCounter } from '../../shared/adapters/dynamo/request-counter.js';

@@ -3,8 +3,8 @@ import { QUEUE_FUNCTION_DEFAULTS, queueFunctions } from '../../functions/queues.
 import type { LocalEngine } from '../../local/engine/local-engine.js';
 import { createQueueDispatcher, type LocalDelivery } from '../../local/queue-functions.js';
 import type { RequestCounter, RequestUsage } from '../../shared/adapters/dynamo/request-counter.js';
-import type { Ports } from '../../shared/composition/ports.js';
-import { MAX_QUEUE_BATCH, type QueueName } from '../../shared/ports.js';
+import type { Ports } from '../../shared/composition/port-registry.js';
+import { MAX_QUEUE_BATCH, type QueueName } from '../../shared/platform.js';
 import type { CapacityMeter } from './capacity-meter.js';
 import type { Capacity } from './stats-cost.js';
 

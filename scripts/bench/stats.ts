@@ -10,7 +10,7 @@ import { StatsItems } from '../../shared/adapters/dynamo/stats-items.js';
 import { DynamoTrackingStore } from '../../shared/adapters/dynamo/tracking-store.js';
 import { DynamoUnsubscribeStore } from '../../shared/adapters/dynamo/unsubscribe-store.js';
 import { getContainer, type Container } from '../../shared/composition/container.js';
-import type { Ports } from '../../shared/composition/ports.js';
+import type { Ports } from '../../shared/composition/port-registry.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { configCacheOf } from '../../shared/composition/providers/config-cache.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';

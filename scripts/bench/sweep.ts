@@ -21,7 +21,7 @@ import { RequestCounter } from '../../shared/adapters/dynamo/request-counter.js'
 import { DEFAULT_SQS_BATCH, SqsQueue } from '../../shared/adapters/sqs/sqs-queue.js';
 import type { EventRecord } from '../../shared/domain/events/event-record.js';
 import type { EventStore } from '../../shared/domain/events/event-store.js';
-import type { Queue } from '../../shared/ports.js';
+import type { Queue } from '../../shared/platform.js';
 import { SWEEP_BUDGET_MS, SWEEP_PAGE_SIZE, sweepQueuedEvents } from '../../shared/domain/events/sweep-events.js';
 
 // The SDK warns that its 2027 releases need Node 22 (as vitest.config.ts silences it).

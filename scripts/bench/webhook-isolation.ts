@@ -5,7 +5,7 @@ import { deliverWebhook, LANE_QUEUE, type DeliverDeps, type DeliveryLane } from 
 import { generateSigningSecret } from '../../shared/domain/webhooks/signing-secret.js';
 import type { WebhookAttemptOutcome, WebhookRequest, WebhookSender } from '../../shared/domain/webhooks/webhook-sender.js';
 import type { WebhookRecord } from '../../shared/domain/webhooks/webhook-store.js';
-import type { QueueName, WebhookDeliveryMessage } from '../../shared/ports.js';
+import type { QueueName, WebhookDeliveryMessage } from '../../shared/platform.js';
 import { latencySummary, type LatencySummary } from './percentiles.js';
 
 /**

@@ -1,7 +1,7 @@
 import { fixedSecret } from '../adapters/memory/fixed-secret.js';
 import { SecretsManagerSecret } from '../adapters/secrets-manager/secrets-manager-secret.js';
 import type { Config } from '../config.js';
-import type { Secret } from '../ports.js';
+import type { Secret } from '../platform.js';
 
 /** The secrets configuration names: each is its value (`NAME`) or a Secrets Manager secret's ARN (`NAME_ARN`). */
 export type SecretName = 'LINK_SECRET' | 'JWT_HS256_SECRET';

@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DocumentClientOptions } from '../adapters/dynamo/document-client.js';
 import { RequestCounter } from '../adapters/dynamo/request-counter.js';
 import { loadConfig, type Config } from '../config.js';
-import type { Components, Ports } from './ports.js';
+import type { Components, Ports } from './port-registry.js';
 
 /**
  * One function's dependencies, built lazily: a component is built the first time a function asks for it and then

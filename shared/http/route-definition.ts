@@ -5,7 +5,7 @@
  * from the layers above it.
  */
 import type { StaticPackage } from './static-files.js';
-import type { QueueName } from '../ports.js';
+import type { QueueName } from '../platform.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

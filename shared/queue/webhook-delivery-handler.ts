@@ -8,7 +8,7 @@ import { webhookOutbox } from '../composition/providers/webhook-outbox.js';
 import { webhookSender } from '../composition/providers/webhook-sender.js';
 import { webhookStore } from '../composition/providers/webhook-store.js';
 import { deliverWebhook, type DeliveryLane } from '../domain/webhooks/deliver-webhook.js';
-import type { WebhookDeliveryMessage } from '../ports.js';
+import type { WebhookDeliveryMessage } from '../platform.js';
 import { logger } from '../logger.js';
 import { sqsBatch } from './sqs-batch.js';
 

@@ -9,7 +9,7 @@ import type { ResourceNeeds } from '../../infra/shared-resources.js';
 import { SES_DEFAULT_MAX_SEND_RATE, sizeQueueFunctions } from '../../infra/queue-concurrency.js';
 import { routesOnAws } from '../../infra/route-function.js';
 import { queueUrlVariable } from '../../infra/work-queue.js';
-import type { QueueName } from '../../shared/ports.js';
+import type { QueueName } from '../../shared/platform.js';
 import {
   allowing,
   appWith,

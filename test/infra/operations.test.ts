@@ -12,7 +12,7 @@ import {
   senderSizing,
   sizeQueueFunctions,
 } from '../../infra/queue-concurrency.js';
-import { MAX_QUEUE_DELAY_SECONDS } from '../../shared/ports.js';
+import { MAX_QUEUE_DELAY_SECONDS } from '../../shared/platform.js';
 import { appWith, logicalIdOf, synthesize, type Resource, type Statement } from './support/synthesized-stack.js';
 
 const { app, template, resources } = synthesize();

@@ -1,5 +1,5 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { IdEntity, Ids } from '../../ports.js';
+import type { IdEntity, Ids } from '../../platform.js';
 import { keys } from './keys.js';
 
 /** Integer ids from the counter item: one `ADD n` reserves a block of n ids in one write. */

@@ -1,4 +1,4 @@
-import type { Mailer, Queue } from '../../ports.js';
+import type { Mailer, Queue } from '../../platform.js';
 import { installDynamoFaults, type DynamoClientLike, type DynamoFaultKind } from './dynamo-faults.js';
 import { FaultDice, type FaultCounts } from './fault-dice.js';
 import { formatFaultSpec, parseFaultSpec, type FaultKind, type FaultRule, type FaultTarget } from './fault-spec.js';

@@ -1,4 +1,4 @@
-import type { Mailer, MailSendResult, OutboundEmail } from '../../ports.js';
+import type { Mailer, MailSendResult, OutboundEmail } from '../../platform.js';
 import type { FaultCounts, FaultDice } from './fault-dice.js';
 import { connectionReset, requestTimeout, sesInternalError, sesThrottled } from './fault-errors.js';
 import type { FaultKind } from './fault-spec.js';

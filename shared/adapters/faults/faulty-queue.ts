@@ -1,4 +1,4 @@
-import type { BatchMessage, Queue, QueueMessages, QueueName, SendOptions } from '../../ports.js';
+import type { BatchMessage, Queue, QueueMessages, QueueName, SendOptions } from '../../platform.js';
 import type { FaultCounts, FaultDice } from './fault-dice.js';
 import { sqsInternalError, sqsThrottled } from './fault-errors.js';
 import type { FaultKind } from './fault-spec.js';

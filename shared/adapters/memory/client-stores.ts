@@ -1,5 +1,5 @@
 import { MemorySettingsStore } from './settings-store.js';
-import type { Clock, IdEntity, Ids } from '../../ports.js';
+import type { Clock, IdEntity, Ids } from '../../platform.js';
 import { MemoryRateCounter } from './rate-counter.js';
 import { holdersOf } from '../../domain/api-keys/key-holders.js';
 import { roleGrants } from '../../domain/users/roles.js';

@@ -1,5 +1,5 @@
 import { CreateScheduleCommand, DeleteScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
-import type { Clock, QueueMessages, QueueName, Scheduler } from '../../ports.js';
+import type { Clock, QueueMessages, QueueName, Scheduler } from '../../platform.js';
 import { scheduleName } from './schedule-name.js';
 
 export interface EventBridgeSchedulerConfig {

@@ -1,5 +1,5 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import type { Secret } from '../../ports.js';
+import type { Secret } from '../../platform.js';
 
 /**
  * How long a container keeps a secret's value before it reads it again. Rotation needs at most this long to reach

@@ -1,5 +1,5 @@
 import { SendEmailCommand, type MessageTag, type SendEmailCommandInput, type SESv2Client } from '@aws-sdk/client-sesv2';
-import type { MailSendResult, Mailer, OutboundEmail } from '../../ports.js';
+import type { MailSendResult, Mailer, OutboundEmail } from '../../platform.js';
 import { mimeAddress } from './mime-address.js';
 import { permanentRejection } from './ses-errors.js';
 

@@ -1,5 +1,5 @@
 import { GetQueueAttributesCommand, StartMessageMoveTaskCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { DeadLetters, QueueName, RedriveOutcome } from '../../ports.js';
+import type { DeadLetters, QueueName, RedriveOutcome } from '../../platform.js';
 import type { QueueUrls } from './sqs-queue.js';
 
 /**

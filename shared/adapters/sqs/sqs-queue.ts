@@ -14,7 +14,7 @@ import {
   type QueueMessages,
   type QueueName,
   type SendOptions,
-} from '../../ports.js';
+} from '../../platform.js';
 
 /** Queue name → SQS queue URL. Partial: a function is wired only with the queues it sends to. */
 export type QueueUrls = Partial<Record<QueueName, string>>;

@@ -1,6 +1,6 @@
 import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import { conflict, notFound } from '../../errors.js';
 import type { UserStore } from '../users/user-store.js';
 import type { ClientRecord, ClientStore } from '../clients/client-store.js';

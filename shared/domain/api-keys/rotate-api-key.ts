@@ -1,5 +1,5 @@
 import * as z from '../../validation/zod.js';
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { SessionRecord } from '../auth/session-store.js';

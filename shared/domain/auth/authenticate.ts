@@ -1,5 +1,5 @@
 import type { JWTVerifyGetKey } from 'jose';
-import type { Clock, Secret } from '../../ports.js';
+import type { Clock, Secret } from '../../platform.js';
 import type { ApiKeyStore } from '../api-keys/api-key-store.js';
 import type { ClientRecord, ClientStore } from '../clients/client-store.js';
 import { forbidden, unauthorized } from '../../errors.js';

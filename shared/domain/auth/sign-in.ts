@@ -1,4 +1,4 @@
-import type { Clock, Queue } from '../../ports.js';
+import type { Clock, Queue } from '../../platform.js';
 import { rateLimited } from '../../errors.js';
 import { ipLimitKey } from '../rate-limits/ip-limit.js';
 import type { ClientStore } from '../clients/client-store.js';

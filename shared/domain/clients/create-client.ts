@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from '../../validation/zod.js';
 import { emailFormat } from '../../validation/email-address.js';
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import type { ClientRecord, ClientStore } from './client-store.js';
 import { generateApiKey, hashApiKey, maskApiKey } from '../api-keys/api-key.js';
 import { PLAN_TIERS } from '../plans/catalog.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { ApiKeyStore } from '../api-keys/api-key-store.js';
 import type { ClientStore } from './client-store.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { ClientStore } from './client-store.js';
 
 /** An operator suspends a client (admin CLI): authentication refuses it from then on (shared/domain/auth/authenticate.ts). */

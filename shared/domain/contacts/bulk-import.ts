@@ -1,5 +1,5 @@
 import { tooLarge } from '../../errors.js';
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import type { BulkContactsBody } from './bulk-schemas.js';
 import { parseContactRow } from './bulk-row.js';
 import type { BulkImportResult } from './bulk-result.js';

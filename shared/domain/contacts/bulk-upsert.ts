@@ -1,4 +1,4 @@
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import { foldGroup } from './bulk-fold.js';
 import type { MergeContext } from './bulk-merge.js';
 import {

@@ -1,5 +1,5 @@
 import { conflict } from '../../errors.js';
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import { buildContact, subscriptionOf } from './build-contact.js';
 import { SUPPRESSED_ADDRESS_ERROR, SuppressedAddress, UniqueViolation, type ContactRecord, type ContactStore } from './contact-store.js';
 import { toContactView, type ContactView } from './contact-view.js';

@@ -1,5 +1,5 @@
 import { invalidField } from '../../errors.js';
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import { parseContactRow, type ParsedRow } from './bulk-row.js';
 import type { BulkImportResult, BulkRowInput } from './bulk-result.js';
 import { upsertContacts } from './bulk-upsert.js';

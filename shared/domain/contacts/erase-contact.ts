@@ -1,6 +1,6 @@
 import * as z from '../../validation/zod.js';
 import { conflict, notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { ContactRecord, ContactStore } from './contact-store.js';
 import type { ContactRefValue } from './get-contact.js';
 

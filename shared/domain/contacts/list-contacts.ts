@@ -1,7 +1,7 @@
 import * as z from '../../validation/zod.js';
 import { rejectInTransform } from '../../validation/transform-issue.js';
 import { invalidField } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { ContactStore } from './contact-store.js';
 import { ContactView, toContactView } from './contact-view.js';
 import type { TopicStore } from '../topics/topic-store.js';

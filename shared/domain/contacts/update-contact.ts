@@ -1,6 +1,6 @@
 import * as z from '../../validation/zod.js';
 import { AppError, conflict, invalidField, malformed } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { applyContactPatch } from './bulk-merge.js';
 import { parseContactRow } from './bulk-row.js';
 import { ContactRowDocument } from './bulk-schemas.js';

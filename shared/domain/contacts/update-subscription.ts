@@ -1,5 +1,5 @@
 import { notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { TopicStore } from '../topics/topic-store.js';
 import type { ContactStore } from './contact-store.js';
 import { toContactView, type ContactView } from './contact-view.js';

@@ -1,4 +1,4 @@
-import { MAX_QUEUE_DELAY_SECONDS, type ExecutionMessage, type Queue, type Scheduler } from '../../ports.js';
+import { MAX_QUEUE_DELAY_SECONDS, type ExecutionMessage, type Queue, type Scheduler } from '../../platform.js';
 
 export interface DispatchDeps {
   queue: Queue;

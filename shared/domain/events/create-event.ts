@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.js';
 import { UniqueViolation, type ContactStore } from '../contacts/contact-store.js';
 import { createContactRecord } from '../contacts/create-contact.js';
-import type { Ids } from '../../ports.js';
+import type { Ids } from '../../platform.js';
 import type { EventRecord } from './event-record.js';
 import { toEventQueueRecordView, toEventView, type EventQueueRecordView, type EventView } from './event-view.js';
 import { ingestEvent } from './ingest-event.js';

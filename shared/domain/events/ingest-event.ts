@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { conflict, invalidField, unprocessable } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { timeOrderedId } from '../ids/time-ordered-id.js';
 import type { EventRecord } from './event-record.js';
 import type { EventStore } from './event-store.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { planOf, effectiveLimits } from '../settings/effective-settings.js';
 import { findWorkflow, WORKFLOW_IDS, workflowsTriggeredBy } from '../workflows/catalog.js';
 import { conversionOf, conversionWindowDaysOf, exitEventsOf, exitsWorkflow, openExecutionsOf } from '../workflows/goals.js';

@@ -1,6 +1,6 @@
 import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
-import type { EventMessage as EventMessageShape } from '../../ports.js';
+import type { EventMessage as EventMessageShape } from '../../platform.js';
 import { Email, Timestamp } from '../contacts/schemas.js';
 import { storableNumber } from '../../validation/storable-value.js';
 import { boundedObject, FREE_FORM_BOUNDS, FREE_FORM_VALUE_REF, freeFormRule } from '../free-form/bounded-object.js';

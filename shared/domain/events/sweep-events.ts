@@ -1,4 +1,4 @@
-import type { BatchMessage, Clock, Queue } from '../../ports.js';
+import type { BatchMessage, Clock, Queue } from '../../platform.js';
 import type { EventStore, QueuedEventPage } from './event-store.js';
 
 /** An event still queued after this long lost its enqueue (the write landed, the SQS send did not). */

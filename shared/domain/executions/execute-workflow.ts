@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock, Mailer, OutboundEmail } from '../../ports.js';
+import type { Clock, Mailer, OutboundEmail } from '../../platform.js';
 import { dispatchExecution, type DispatchDeps } from '../engine/dispatch.js';
 import { signLinkToken } from '../links/link-token.js';
 import { SENT_STATUS, type SentEmailRecord } from '../sent-emails/sent-email-record.js';

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { conflict, notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { dispatchExecution, type DispatchDeps } from '../engine/dispatch.js';
 import { timeOrderedId } from '../ids/time-ordered-id.js';
 import { EXECUTION_STATUS, STATUS_TEXT, type ExecutionRecord } from './execution-record.js';

@@ -4,7 +4,7 @@ import { plainIdParam } from '../../validation/plain-id.js';
 import { rejectInTransform } from '../../validation/transform-issue.js';
 import { boundedString, MAX_TIMESTAMP_LENGTH } from '../../validation/string-bounds.js';
 import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pageWindowProblem } from '../pagination/bounded-page.js';
-import type { ExecutionMessage as ExecutionMessageShape } from '../../ports.js';
+import type { ExecutionMessage as ExecutionMessageShape } from '../../platform.js';
 import type { ExecutionStatus } from './execution-record.js';
 
 const positiveInt = (max: number, what: string) =>

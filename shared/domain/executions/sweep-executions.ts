@@ -1,4 +1,4 @@
-import type { Clock, Queue } from '../../ports.js';
+import type { Clock, Queue } from '../../platform.js';
 import type { ExecutionStore } from './execution-store.js';
 
 export interface SweepExecutionsDeps {

@@ -1,4 +1,4 @@
-import { MAX_QUEUE_DELAY_SECONDS } from '../../ports.js';
+import { MAX_QUEUE_DELAY_SECONDS } from '../../platform.js';
 
 /** The first wait after SES's rate throttle; each further throttle of the same execution doubles it. */
 export const THROTTLE_BASE_MS = 2_000;

@@ -1,4 +1,4 @@
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { ContactStore } from '../contacts/contact-store.js';
 import { SENT_STATUS, type SentEmailLogRecord, type SentEmailRecord } from '../sent-emails/sent-email-record.js';
 import type { SentEmailStore } from '../sent-emails/sent-email-store.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { EventStore } from '../events/event-store.js';
 import { EXECUTION_STATUS, type ExecutionStatus } from '../executions/execution-record.js';
 import type { ExecutionStore } from '../executions/execution-store.js';

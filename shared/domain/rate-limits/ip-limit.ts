@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { RateDecision } from './rate-limiter.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { RateCounter } from './rate-counter.js';
 import { RATE_WINDOW_SECONDS, type ClientRateLimits, type RatePolicyName } from './rate-policy.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { ClientStore } from '../clients/client-store.js';
 import type { RateLimitOverride } from './rate-policy.js';
 

@@ -1,5 +1,5 @@
 import { notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { quotaMonthOf } from './quota-period.js';
 import type { SettingsStore } from './settings-store.js';
 import { deliverabilityFigures } from '../tracking/deliverability-guard.js';

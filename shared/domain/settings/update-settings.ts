@@ -1,5 +1,5 @@
 import { conflict, notFound, unprocessable, type ErrorItem } from '../../errors.js';
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import type { SubscriptionPlan } from '../plans/catalog.js';
 import { effectiveLimits, planOf } from './effective-settings.js';
 import { quotaMonthOf } from './quota-period.js';

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { invalidField, notFound } from '../../errors.js';
 import { utcDayOf } from '../time/utc-days.js';
 import { findWorkflow } from '../workflows/catalog.js';

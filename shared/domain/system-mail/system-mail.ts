@@ -1,4 +1,4 @@
-import type { MailSendResult, Mailer } from '../../ports.js';
+import type { MailSendResult, Mailer } from '../../platform.js';
 
 /** One e-mail of the service's own: to one address, with both an HTML and a text body. */
 export interface SystemMessage {

@@ -1,4 +1,4 @@
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import type { TemplateBody } from './schemas.js';
 import { assertSavableTemplate } from './template-save-check.js';
 import { CLIENT_TEMPLATE_ID_OFFSET, TEMPLATE_TYPES, type TemplateRecord, type TemplateStore } from './template-store.js';

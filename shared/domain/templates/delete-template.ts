@@ -1,5 +1,5 @@
 import { conflict, notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { WORKFLOW_IDS } from '../workflows/catalog.js';
 import { findTemplate } from './get-template.js';
 import type { TemplateStore } from './template-store.js';

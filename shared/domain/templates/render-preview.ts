@@ -1,7 +1,7 @@
 import * as z from '../../validation/zod.js';
 import { linksBaseUrlOf } from '../links/links-base-url.js';
 import { notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { ContactStore } from '../contacts/contact-store.js';
 import { quotaMonthOf } from '../settings/quota-period.js';
 import type { SettingsStore } from '../settings/settings-store.js';

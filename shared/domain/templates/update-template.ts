@@ -1,5 +1,5 @@
 import { notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { findTemplate } from './get-template.js';
 import { refuseSystemTemplate } from './refuse-system-template.js';
 import type { TemplatePatch } from './schemas.js';

@@ -1,5 +1,5 @@
 import { conflict, notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { WORKFLOW_IDS, findWorkflow } from '../workflows/catalog.js';
 import type { WorkflowCustomizationStore } from '../workflows/customization-store.js';
 import { MAX_TOPICS, type TopicBody, type TopicPatch, type TopicView } from './schemas.js';

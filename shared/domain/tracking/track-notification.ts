@@ -1,5 +1,5 @@
 import type { ClientStore } from '../clients/client-store.js';
-import type { Clock, Queue } from '../../ports.js';
+import type { Clock, Queue } from '../../platform.js';
 import { SENT_STATUS, type SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 import { classifyEngagement } from './bot-detection.js';
 import { guardDeliverability } from './deliverability-guard.js';

@@ -1,4 +1,4 @@
-import type { Clock, Ids, Queue } from '../../ports.js';
+import type { Clock, Ids, Queue } from '../../platform.js';
 import { AppError, conflict, notFound, rateLimited } from '../../errors.js';
 import { digestToken, INVITATION_LINK_MS } from '../auth/session-tokens.js';
 import type { SessionStore } from '../auth/session-store.js';

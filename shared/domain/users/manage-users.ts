@@ -1,4 +1,4 @@
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import { conflict, notFound } from '../../errors.js';
 import { planOf } from '../settings/effective-settings.js';
 import { ROLES, type Role } from './roles.js';

@@ -1,5 +1,5 @@
 import { conflict, notFound } from '../../errors.js';
-import type { Clock, Queue } from '../../ports.js';
+import type { Clock, Queue } from '../../platform.js';
 import * as z from '../../validation/zod.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { plainIdParam } from '../../validation/plain-id.js';

@@ -1,5 +1,5 @@
 import { conflict } from '../../errors.js';
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import type { WebhookBody } from './schemas.js';
 import { generateSigningSecret } from './signing-secret.js';
 import { assertWebhookUrlAllowed } from './webhook-url-policy.js';

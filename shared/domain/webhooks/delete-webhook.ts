@@ -1,5 +1,5 @@
 import { notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { findWebhook } from './find-webhook.js';
 import type { WebhookStore } from './webhook-store.js';
 import { toWebhookView, type WebhookView } from './webhook-view.js';

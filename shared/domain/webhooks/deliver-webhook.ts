@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientStore } from '../clients/client-store.js';
-import { MAX_QUEUE_DELAY_SECONDS, type Clock, type Queue, type Scheduler, type WebhookDeliveryMessage } from '../../ports.js';
+import { MAX_QUEUE_DELAY_SECONDS, type Clock, type Queue, type Scheduler, type WebhookDeliveryMessage } from '../../platform.js';
 import { retryDelayAfter, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_MAX_ATTEMPTS } from './retry-schedule.js';
 import { signDelivery } from './sign-delivery.js';
 import { signingSecrets } from './signing-secret.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { WebhookStore } from './webhook-store.js';
 import { toWebhookView, type WebhookView } from './webhook-view.js';
 

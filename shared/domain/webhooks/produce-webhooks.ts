@@ -1,4 +1,4 @@
-import type { BatchMessage, Queue } from '../../ports.js';
+import type { BatchMessage, Queue } from '../../platform.js';
 import { isBotFact, type WebhookFact } from './facts.js';
 import type { ClientRef, WebhookMessageRecord, WebhookOutbox } from './webhook-outbox.js';
 import { buildWebhookMessage } from './webhook-payloads.js';

@@ -1,5 +1,5 @@
 import { notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { generateSigningSecret } from './signing-secret.js';
 import { SECRET_OVERLAP_MS, type WebhookStore } from './webhook-store.js';
 import { toWebhookWithSecret, type WebhookWithSecret } from './webhook-view.js';

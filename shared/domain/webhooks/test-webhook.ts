@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { WEBHOOK_TEST_EVENT } from './event-types.js';
 import { findWebhook } from './find-webhook.js';
 import { signDelivery } from './sign-delivery.js';

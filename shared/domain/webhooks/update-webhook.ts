@@ -1,5 +1,5 @@
 import { notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { findWebhook } from './find-webhook.js';
 import type { WebhookPatch } from './schemas.js';
 import { assertWebhookUrlAllowed } from './webhook-url-policy.js';

@@ -1,5 +1,5 @@
 import * as z from '../../validation/zod.js';
-import type { Clock, Ids } from '../../ports.js';
+import type { Clock, Ids } from '../../platform.js';
 import { nextClientTemplateId } from '../templates/create-template.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
 import { assertSavableTemplate } from '../templates/template-save-check.js';

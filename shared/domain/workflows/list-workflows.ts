@@ -1,5 +1,5 @@
 import * as z from '../../validation/zod.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import { effectiveLimits, planOf } from '../settings/effective-settings.js';
 import { quotaMonthOf } from '../settings/quota-period.js';
 import type { SettingsStore } from '../settings/settings-store.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, invalidField, notFound } from '../../errors.js';
-import type { Clock } from '../../ports.js';
+import type { Clock } from '../../platform.js';
 import type { Principal } from '../auth/authenticate.js';
 import { findTemplate } from '../templates/get-template.js';
 import { isSystemTemplateId, type TemplateStore } from '../templates/template-store.js';

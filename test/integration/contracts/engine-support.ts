@@ -4,7 +4,7 @@ import { inject, it } from 'vitest';
 import { memoryStores } from '../../../shared/adapters/memory/memory-stores.js';
 import { statsShardsOf } from '../../../shared/domain/stats/stats-counters.js';
 import { createContainer, type Container } from '../../../shared/composition/container.js';
-import type { Ports } from '../../../shared/composition/ports.js';
+import type { Ports } from '../../../shared/composition/port-registry.js';
 import { apiKeyStore } from '../../../shared/composition/providers/api-key-store.js';
 import { clientStore } from '../../../shared/composition/providers/client-store.js';
 import { contactStore } from '../../../shared/composition/providers/contact-store.js';

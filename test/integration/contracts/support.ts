@@ -11,7 +11,7 @@ import { ids } from '../../../shared/composition/providers/ids.js';
 import { settingsStore } from '../../../shared/composition/providers/settings-store.js';
 import { storeProbe } from '../../../shared/composition/providers/store-probe.js';
 import { templateStore } from '../../../shared/composition/providers/template-store.js';
-import type { Ports } from '../../../shared/composition/ports.js';
+import type { Ports } from '../../../shared/composition/port-registry.js';
 import { loadConfig } from '../../../shared/config.js';
 
 /**

@@ -6,7 +6,7 @@ import { FixedClock } from '../../../shared/adapters/memory/client-stores.js';
 import { sentEmailKey } from '../../../shared/adapters/memory/engine-data.js';
 import { memoryStores } from '../../../shared/adapters/memory/memory-stores.js';
 import { createContainer, type Container } from '../../../shared/composition/container.js';
-import type { Ports } from '../../../shared/composition/ports.js';
+import type { Ports } from '../../../shared/composition/port-registry.js';
 import { contactStore } from '../../../shared/composition/providers/contact-store.js';
 import { sentEmailStore } from '../../../shared/composition/providers/sent-email-store.js';
 import { tableOf } from '../../../shared/composition/providers/table.js';

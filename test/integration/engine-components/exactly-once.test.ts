@@ -9,7 +9,7 @@ import { LocalQueue } from '../../../local/engine/local-queue.js';
 import { createQueueDispatcher } from '../../../local/queue-functions.js';
 import { FaultDice } from '../../../shared/adapters/faults/fault-dice.js';
 import { FaultyMailer } from '../../../shared/adapters/faults/faulty-mailer.js';
-import type { Clock } from '../../../shared/ports.js';
+import type { Clock } from '../../../shared/platform.js';
 import { createTestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import {

@@ -9,7 +9,7 @@ import { processEvent } from '../../../shared/domain/events/process-event.js';
 import { EventBody } from '../../../shared/domain/events/schemas.js';
 import { executeWorkflow } from '../../../shared/domain/executions/execute-workflow.js';
 import { EXECUTION_STATUS } from '../../../shared/domain/executions/execution-record.js';
-import type { MailSendResult, OutboundEmail } from '../../../shared/ports.js';
+import type { MailSendResult, OutboundEmail } from '../../../shared/platform.js';
 import { createTestClient } from '../support/clients.js';
 import {
   addContact,

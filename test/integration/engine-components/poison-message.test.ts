@@ -6,7 +6,7 @@ import { createQueueDispatcher, toSqsEvent } from '../../../local/queue-function
 import { setContainer } from '../../../shared/composition/container.js';
 import { ingestEvent } from '../../../shared/domain/events/ingest-event.js';
 import { EventBody } from '../../../shared/domain/events/schemas.js';
-import type { EventMessage } from '../../../shared/ports.js';
+import type { EventMessage } from '../../../shared/platform.js';
 import { createTestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import {

@@ -6,7 +6,7 @@ import type { ExecutionRecord } from '../../../shared/domain/executions/executio
 import { CONFIRMED_BY_NOTIFICATION, RESENT_WITHOUT_EVIDENCE } from '../../../shared/domain/executions/settle-claim.js';
 import { sweepStuckExecutions } from '../../../shared/domain/executions/sweep-executions.js';
 import { trackNotification } from '../../../shared/domain/tracking/track-notification.js';
-import type { Clock, MailSendResult, Mailer, OutboundEmail } from '../../../shared/ports.js';
+import type { Clock, MailSendResult, Mailer, OutboundEmail } from '../../../shared/platform.js';
 import { clientStore } from '../../../shared/composition/providers/client-store.js';
 import { createTestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';

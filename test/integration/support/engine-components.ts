@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keys } from '../../../shared/adapters/dynamo/keys.js';
 import { createContainer, type Container } from '../../../shared/composition/container.js';
-import type { Ports } from '../../../shared/composition/ports.js';
+import type { Ports } from '../../../shared/composition/port-registry.js';
 import { clock } from '../../../shared/composition/providers/clock.js';
 import { contactStore } from '../../../shared/composition/providers/contact-store.js';
 import { deliveryStore } from '../../../shared/composition/providers/delivery-store.js';
@@ -45,7 +45,7 @@ import type {
   QueueName,
   Scheduler,
   SendOptions,
-} from '../../../shared/ports.js';
+} from '../../../shared/platform.js';
 
 /**
  * The engine's components with the REAL DynamoDB adapters on the integration run's DynamoDB Local, and fakes for

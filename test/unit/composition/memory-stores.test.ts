@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryStores, type MemoryStores } from '../../../shared/adapters/memory/memory-stores.js';
 import { createContainer, type Provider } from '../../../shared/composition/container.js';
-import type { Ports } from '../../../shared/composition/ports.js';
+import type { Ports } from '../../../shared/composition/port-registry.js';
 import { loadConfig } from '../../../shared/config.js';
 
 /**

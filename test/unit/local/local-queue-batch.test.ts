@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalQueue } from '../../../local/engine/local-queue.js';
 import type { LocalDelivery } from '../../../local/queue-functions.js';
-import type { BatchMessage } from '../../../shared/ports.js';
+import type { BatchMessage } from '../../../shared/platform.js';
 
 const events = (count: number): BatchMessage<'events'>[] =>
   Array.from({ length: count }, (_, i) => ({ message: { client_id: 7, event_id: i + 1 } }));

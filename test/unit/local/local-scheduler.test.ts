@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalScheduler } from '../../../local/engine/local-scheduler.js';
-import type { Queue } from '../../../shared/ports.js';
+import type { Queue } from '../../../shared/platform.js';
 
 const sent: { queue: string; message: unknown }[] = [];
 const queue = { send: async (name: string, message: unknown) => void sent.push({ queue: name, message }) } as unknown as Queue;

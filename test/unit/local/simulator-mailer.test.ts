@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatorMailer } from '../../../local/engine/simulator-mailer.js';
-import type { MailSendResult, Mailer, OutboundEmail, SesStatusMessage } from '../../../shared/ports.js';
+import type { MailSendResult, Mailer, OutboundEmail, SesStatusMessage } from '../../../shared/platform.js';
 
 const inner: Mailer = { send: async (): Promise<MailSendResult> => ({ kind: 'sent', providerMessageId: 'local-1' }) };
 const email: OutboundEmail = { from: 'a@service.example', to: 'ada@example.com', subject: 'S', html: '<p>H</p>', text: 'T' };

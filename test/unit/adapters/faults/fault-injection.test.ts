@@ -5,7 +5,7 @@ import { createFaultInjection, faultSettingsFromEnv } from '../../../../shared/a
 import { FaultSpecError } from '../../../../shared/adapters/faults/fault-spec.js';
 import { FaultyMailer } from '../../../../shared/adapters/faults/faulty-mailer.js';
 import { FaultyQueue } from '../../../../shared/adapters/faults/faulty-queue.js';
-import type { Mailer, Queue } from '../../../../shared/ports.js';
+import type { Mailer, Queue } from '../../../../shared/platform.js';
 
 const mailer: Mailer = { send: async () => ({ kind: 'sent', providerMessageId: 'ses-1' }) };
 const queue: Queue = { send: async () => {}, sendBatch: async () => {} };

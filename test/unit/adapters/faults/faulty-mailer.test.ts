@@ -3,7 +3,7 @@ import { FaultDice } from '../../../../shared/adapters/faults/fault-dice.js';
 import { FaultyMailer, type SesFaultKind } from '../../../../shared/adapters/faults/faulty-mailer.js';
 import { seededRandom } from '../../../../shared/adapters/faults/seeded-random.js';
 import { permanentRejection } from '../../../../shared/adapters/ses/ses-errors.js';
-import type { Mailer, MailSendResult, OutboundEmail } from '../../../../shared/ports.js';
+import type { Mailer, MailSendResult, OutboundEmail } from '../../../../shared/platform.js';
 
 const email: OutboundEmail = { from: 'hello@acme.example', to: 'ada@example.com', subject: 'S', html: '<p>H</p>', text: 'T' };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FaultDice } from '../../../../shared/adapters/faults/fault-dice.js';
 import { FaultyQueue, type SqsFaultKind } from '../../../../shared/adapters/faults/faulty-queue.js';
 import { seededRandom } from '../../../../shared/adapters/faults/seeded-random.js';
-import type { BatchMessage, Queue, QueueName, SendOptions } from '../../../../shared/ports.js';
+import type { BatchMessage, Queue, QueueName, SendOptions } from '../../../../shared/platform.js';
 
 /** A queue that records every call it accepted. */
 class RecordingQueue implements Queue {

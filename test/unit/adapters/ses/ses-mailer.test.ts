@@ -15,7 +15,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SesMailer } from '../../../../shared/adapters/ses/ses-mailer.js';
-import type { OutboundEmail } from '../../../../shared/ports.js';
+import type { OutboundEmail } from '../../../../shared/platform.js';
 
 const client = new SESv2Client({ region: 'us-east-1' });
 const sesMock = mockClient(client);

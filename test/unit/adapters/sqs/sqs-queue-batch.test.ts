@@ -2,7 +2,7 @@ import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QueueBatchError, SqsQueue } from '../../../../shared/adapters/sqs/sqs-queue.js';
-import type { BatchMessage } from '../../../../shared/ports.js';
+import type { BatchMessage } from '../../../../shared/platform.js';
 
 const client = new SQSClient({ region: 'us-east-1' });
 const sqsMock = mockClient(client);

@@ -3,7 +3,7 @@ import { memoryClientAdapters } from '../../../../shared/adapters/memory/client-
 import { Authenticator } from '../../../../shared/domain/auth/authenticate.js';
 import { digestToken, SESSION_TOUCH_MS } from '../../../../shared/domain/auth/session-tokens.js';
 import { completeSignIn, readSignInLink, requestSignIn, sendSignInLink } from '../../../../shared/domain/auth/sign-in.js';
-import type { Queue, QueueMessages, QueueName, SystemMailMessage } from '../../../../shared/ports.js';
+import type { Queue, QueueMessages, QueueName, SystemMailMessage } from '../../../../shared/platform.js';
 import { createClient } from '../../../../shared/domain/clients/create-client.js';
 import { suspendClient } from '../../../../shared/domain/clients/suspend-client.js';
 import { addUser, changeUserRole, removeUser } from '../../../../shared/domain/users/manage-users.js';

@@ -21,7 +21,7 @@ import type {
   QueueName,
   Scheduler,
   SendOptions,
-} from '../../../../shared/ports.js';
+} from '../../../../shared/platform.js';
 
 /** The fixed clock's instant (memoryStores' FixedClock): a Thursday, 10:00 UTC. */
 export const NOW = '2026-01-15T10:00:00.000Z';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../../../shared/domain/executions/execution-record.js';
 import type { ProcessingStore } from '../../../../shared/domain/events/processing-store.js';
 import { goalMarkOf, openExecutionsOf } from '../../../../shared/domain/workflows/goals.js';
-import type { MailSendResult, OutboundEmail } from '../../../../shared/ports.js';
+import type { MailSendResult, OutboundEmail } from '../../../../shared/platform.js';
 import { CLIENT_ID, engineHarness, NOW, type EngineHarness } from './engine-harness.js';
 
 const MINUTE = 60_000;

@@ -9,7 +9,7 @@ import {
   sweepAllQueuedEvents,
   sweepQueuedEvents,
 } from '../../../../shared/domain/events/sweep-events.js';
-import type { BatchMessage, EventMessage, Queue, QueueName } from '../../../../shared/ports.js';
+import type { BatchMessage, EventMessage, Queue, QueueName } from '../../../../shared/platform.js';
 
 const NOW = '2026-01-15T10:00:00.000Z';
 const ago = (ms: number) => new Date(Date.parse(NOW) - ms).toISOString();

@@ -3,7 +3,7 @@ import { createContainer } from '../../../../shared/composition/container.js';
 import { systemMail } from '../../../../shared/composition/providers/system-mail.js';
 import { loadConfig } from '../../../../shared/config.js';
 import { MailerSystemMail } from '../../../../shared/domain/system-mail/system-mail.js';
-import type { MailSendResult, Mailer, OutboundEmail } from '../../../../shared/ports.js';
+import type { MailSendResult, Mailer, OutboundEmail } from '../../../../shared/platform.js';
 
 /** A mailer that records what it is given and answers `result`. */
 class RecordingMailer implements Mailer {

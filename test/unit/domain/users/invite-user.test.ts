@@ -4,7 +4,7 @@ import { createClient } from '../../../../shared/domain/clients/create-client.js
 import { INVITATION_LIMITS, inviteUser, sendInvitation } from '../../../../shared/domain/users/invite-user.js';
 import { addUser, listUsers, removeUser } from '../../../../shared/domain/users/manage-users.js';
 import type { SystemMessage } from '../../../../shared/domain/system-mail/system-mail.js';
-import type { Queue, QueueMessages, QueueName, SystemMailMessage } from '../../../../shared/ports.js';
+import type { Queue, QueueMessages, QueueName, SystemMailMessage } from '../../../../shared/platform.js';
 import { AppError } from '../../../../shared/errors.js';
 
 class HeldQueue implements Queue {

@@ -4,7 +4,7 @@ import { handler as callback } from '../../../../functions/http/auth-callback.js
 import { handler as press } from '../../../../functions/http/auth-callback-confirm.js';
 import { handler as sendSystemMail } from '../../../../functions/queue/send-system-mail.js';
 import { toSqsEvent } from '../../../../local/queue-functions.js';
-import type { Queue, QueueMessages, QueueName } from '../../../../shared/ports.js';
+import type { Queue, QueueMessages, QueueName } from '../../../../shared/platform.js';
 import { handler as me } from '../../../../functions/http/auth-me.js';
 import { handler as signIn } from '../../../../functions/http/auth-sign-in.js';
 import { handler as signOut } from '../../../../functions/http/auth-sign-out.js';

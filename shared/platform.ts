@@ -3,7 +3,7 @@
  *
  * Where ports live (one rule): a store port — the interface and the records it stores — lives beside its aggregate
  * in `shared/domain/<area>/<aggregate>-store.ts` (ContactStore, ClientStore, ApiKeyStore, TemplateStore, …);
- * everything that is not one aggregate's storage lives here. `shared/composition/ports.ts` maps every port to its
+ * everything that is not one aggregate's storage lives here. `shared/composition/port-registry.ts` maps every port to its
  * name; adapters in `shared/adapters/<tech>/` implement them, `shared/adapters/memory/` for tests.
  */
 export interface Clock {

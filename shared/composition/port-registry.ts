@@ -27,7 +27,7 @@ import type { UserStore } from '../domain/users/user-store.js';
 import type { SessionStore } from '../domain/auth/session-store.js';
 import type { AuthReads } from '../domain/auth/authenticate.js';
 import type { TopicStore } from '../domain/topics/topic-store.js';
-import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../ports.js';
+import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../platform.js';
 
 /**
  * Every port by the name a function's `deps` shows it under. Type-only imports: naming a port here puts none of
