@@ -25,7 +25,9 @@ const RUNTIME_ENV_KEYS = [
   'IP_RATE_LIMIT_EXEMPT',
 ];
 const outerEnv = {
-  OUTER_ENV_SNAPSHOT: JSON.stringify(Object.fromEntries(RUNTIME_ENV_KEYS.map((key) => [key, process.env[key] ?? null]))),
+  OUTER_ENV_SNAPSHOT: JSON.stringify(
+    Object.fromEntries(RUNTIME_ENV_KEYS.map((key) => [key, process.env[key] ?? null])),
+  ),
 };
 const outerEnvSetup = 'test/integration/support/outer-env.ts';
 

@@ -8,7 +8,9 @@ import type { HandlerContract } from '../shared/http/contract.js';
 import { fullPath, routes as routeTable, type RouteDefinition } from './routes.js';
 
 /** Builds the document from the route table and the handler modules under functions/http/. */
-export async function generateOpenApiDocument(routes: readonly RouteDefinition[] = routeTable): Promise<OpenApiDocument> {
+export async function generateOpenApiDocument(
+  routes: readonly RouteDefinition[] = routeTable,
+): Promise<OpenApiDocument> {
   const documented = await Promise.all(
     routes
       .filter((route) => !route.localOnly)
@@ -23,7 +25,8 @@ export async function generateOpenApiDocument(routes: readonly RouteDefinition[]
 }
 
 /** `contacts-create` → `contactsCreate`: the handler's name, as client generators name methods. */
-export const operationIdOf = (handler: string): string => handler.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+export const operationIdOf = (handler: string): string =>
+  handler.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 async function contractOf(route: RouteDefinition): Promise<HandlerContract> {
   const module = (await import(new URL(`./http/${route.handler}.ts`, import.meta.url).href)) as {
@@ -31,7 +34,9 @@ async function contractOf(route: RouteDefinition): Promise<HandlerContract> {
   };
   const contract = module.handler?.contract;
   if (!contract) {
-    throw new Error(`functions/http/${route.handler}.ts has no contract: wrap its handler with jsonApi, publicApi or publicPage`);
+    throw new Error(
+      `functions/http/${route.handler}.ts has no contract: wrap its handler with jsonApi, publicApi or publicPage`,
+    );
   }
   return contract;
 }

@@ -96,7 +96,14 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
   },
   // One SES call a message; a send that fails transiently comes back after the visibility timeout. Its batch size
   // and concurrency on AWS follow the SES account's send rate (context `sesMaxSendRate`), not this entry.
-  { handler: 'execute-workflow', queue: 'workflow', tableAccess: 'readWrite', sendsTo: ['workflow'], schedules: true, sendsEmail: true },
+  {
+    handler: 'execute-workflow',
+    queue: 'workflow',
+    tableAccess: 'readWrite',
+    sendsTo: ['workflow'],
+    schedules: true,
+    sendsEmail: true,
+  },
   // SES status notifications: SES configuration set → SNS topic → this queue. Filled by SES, not by a
   // function; each message costs ≤ 3 DynamoDB requests for a known message id.
   // A notification that is the evidence a stranded execution waits for wakes it on the workflow queue.

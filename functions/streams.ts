@@ -40,6 +40,7 @@ export const streamFunctions: readonly StreamFunctionDefinition[] = [
   {
     handler: 'webhook-facts',
     entities: [ENTITY.sentEmailLog, ENTITY.contact, ENTITY.execution],
-    tableAccess: 'readWrite', sendsTo: ['webhooks'],
+    tableAccess: 'readWrite',
+    sendsTo: ['webhooks'],
   },
 ];

@@ -62,11 +62,16 @@ export class ServiceAlarms extends Construct {
     const background = [
       ...props.consumers.map((c) => ({ handler: c.definition.handler, fn: c.function, logMetrics: c.logMetrics })),
       ...props.scheduled.map((s) => ({ handler: s.definition.handler, fn: s.function, logMetrics: s.logMetrics })),
-      ...(props.streams ?? []).map((s) => ({ handler: s.definition.handler, fn: s.function, logMetrics: s.logMetrics })),
+      ...(props.streams ?? []).map((s) => ({
+        handler: s.definition.handler,
+        fn: s.function,
+        logMetrics: s.logMetrics,
+      })),
     ];
     for (const { handler, fn, logMetrics } of background) {
       this.functionErrors.set(handler, this.errorsOf(handler, fn));
-      for (const counted of logMetrics) this.logMetrics.set(counted.definition.metricName, this.logMetricAlarm(counted));
+      for (const counted of logMetrics)
+        this.logMetrics.set(counted.definition.metricName, this.logMetricAlarm(counted));
     }
     for (const consumer of props.consumers) {
       const queue = consumer.source;
@@ -97,13 +102,15 @@ export class ServiceAlarms extends Construct {
 
   /** Any invocation error (a crash, a timeout, an init failure): message failures are partial batch responses. */
   private errorsOf(handler: string, fn: NodejsFunction): Alarm {
-    return fn.metricErrors({ period: PERIOD, statistic: Stats.SUM }).createAlarm(this, `${constructIdOf(handler)}Errors`, {
-      alarmDescription: `${handler} failed an invocation (Lambda Errors ≥ 1 in 5 minutes: crash, timeout or init error)`,
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+    return fn
+      .metricErrors({ period: PERIOD, statistic: Stats.SUM })
+      .createAlarm(this, `${constructIdOf(handler)}Errors`, {
+        alarmDescription: `${handler} failed an invocation (Lambda Errors ≥ 1 in 5 minutes: crash, timeout or init error)`,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
   }
 
   private logMetricAlarm({ definition, metric }: CountedLogMetric): Alarm {

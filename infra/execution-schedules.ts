@@ -30,7 +30,8 @@ export class ExecutionSchedules extends Construct {
     // Deleting a group deletes its schedules, i.e. executions still waiting: retained like the table.
     this.group = new ScheduleGroup(this, 'Group', { removalPolicy: props.removalPolicy });
     this.deadLetters = new DeadLetterQueue(this, 'DeadLetters', {
-      alarmDescription: 'EventBridge Scheduler could not deliver a scheduled message (an execution, a webhook retry) to its queue (DLQ)',
+      alarmDescription:
+        'EventBridge Scheduler could not deliver a scheduled message (an execution, a webhook retry) to its queue (DLQ)',
       removalPolicy: props.removalPolicy,
     });
     Validations.of(this.deadLetters.queue).acknowledge({
@@ -67,7 +68,10 @@ export class ExecutionSchedules extends Construct {
    */
   grantCreate(fn: LambdaFunction): void {
     fn.addToRolePolicy(
-      new PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'], resources: [this.scheduleArns()] }),
+      new PolicyStatement({
+        actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+        resources: [this.scheduleArns()],
+      }),
     );
     fn.addToRolePolicy(
       new PolicyStatement({

@@ -34,7 +34,8 @@ export class FallbackFunction extends Construct {
     });
     const integration = new HttpLambdaIntegration('Integration', this.function);
     const route = new HttpRoute(this, 'Route', { httpApi: props.api, routeKey: HttpRouteKey.DEFAULT, integration });
-    const reason = 'The fallback only answers 404/405 error envelopes for requests no route takes; it reads and changes nothing.';
+    const reason =
+      'The fallback only answers 404/405 error envelopes for requests no route takes; it reads and changes nothing.';
     Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason });
     for (const gap of fallbackRoutes(routesOnAws(routes))) {
       const path = gap.root ? gap.path : `${API_BASE_PATH}${gap.path}`;

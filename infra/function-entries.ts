@@ -17,7 +17,10 @@ export interface FunctionEntry {
  * stream function, and the API's fallback. Read by the bundle-size test and `npm run bench:cold`.
  */
 export function functionEntries(): FunctionEntry[] {
-  const of = (kind: Parameters<typeof entryOf>[0], handler: string): FunctionEntry => ({ name: `${kind}/${handler}`, entry: entryOf(kind, handler) });
+  const of = (kind: Parameters<typeof entryOf>[0], handler: string): FunctionEntry => ({
+    name: `${kind}/${handler}`,
+    entry: entryOf(kind, handler),
+  });
   return [
     ...routesOnAws(routes).map((route) => of('http', route.handler)),
     ...queueFunctions.map((definition) => of('queue', definition.handler)),

@@ -1,6 +1,13 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { CfnStage, CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination, type CorsPreflightOptions } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  CfnStage,
+  CorsHttpMethod,
+  HttpApi,
+  HttpStage,
+  LogGroupLogDestination,
+  type CorsPreflightOptions,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { routeKey, routes } from '../functions/routes.js';
@@ -64,7 +71,9 @@ export function createHttpApi(
   });
   // Route-level settings are a property of the stage the L2 construct does not expose (CfnStage RouteSettings).
   // Without its routes (detachRoutes), a stage naming them would be refused.
-  (stage.node.defaultChild as CfnStage).routeSettings = settings.detachRoutes ? {} : ingestRouteSettings(settings.ingestThrottle);
+  (stage.node.defaultChild as CfnStage).routeSettings = settings.detachRoutes
+    ? {}
+    : ingestRouteSettings(settings.ingestThrottle);
   return { api, stage };
 }
 
@@ -83,7 +92,10 @@ export function ingestRouteSettings(throttle: StackSettings['ingestThrottle']): 
   return Object.fromEntries(
     routesOnAws(routes)
       .filter((route) => route.ingest)
-      .map((route) => [routeKey(route), { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit }]),
+      .map((route) => [
+        routeKey(route),
+        { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit },
+      ]),
   );
 }
 

@@ -19,7 +19,11 @@ export interface CountedLogMetric {
  * line whose `metric` field names it adds 1, or the value of its `valueField`. Nothing is published while no such line
  * is written, so a quiet metric has no data (its alarm treats that as OK).
  */
-export function countLogMetrics(scope: Construct, logGroup: ILogGroup, metrics: readonly LogMetric[] = []): CountedLogMetric[] {
+export function countLogMetrics(
+  scope: Construct,
+  logGroup: ILogGroup,
+  metrics: readonly LogMetric[] = [],
+): CountedLogMetric[] {
   return metrics.map((definition) => {
     const filter = new MetricFilter(scope, constructIdOf(definition.metricName), {
       logGroup,

@@ -71,7 +71,10 @@ export class MailSending extends Construct {
 
   /** Both sets' ARNs: clients' mail, and the service's own. */
   get configurationSetArns(): string[] {
-    return [this.configurationSetArn, this.arnOf('configuration-set', this.systemConfigurationSet.configurationSetName)];
+    return [
+      this.configurationSetArn,
+      this.arnOf('configuration-set', this.systemConfigurationSet.configurationSetName),
+    ];
   }
 
   private arnOf(resource: string, resourceName: string): string {

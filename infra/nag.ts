@@ -30,7 +30,6 @@ export function wildcardResourceFinding(scope: IConstruct, resource: string): st
   return `AwsSolutions-IAM5[Resource::${flattenCfnReference(resolveIn(scope, resource))}]`;
 }
 
-
 /**
  * `value` as the template of `scope`'s stack will hold it, which cdk-nag reads: a reference to a resource of a parent
  * stack becomes the nested stack's parameter CDK adds for it (`referenceto<unique id of the resource><attribute>`).
@@ -45,7 +44,8 @@ function resolveIn(scope: IConstruct, value: string): unknown {
     const reference = node as { Ref?: unknown; 'Fn::GetAtt'?: [unknown, unknown] };
     const [id, attribute] = reference.Ref !== undefined ? [reference.Ref, 'Ref'] : (reference['Fn::GetAtt'] ?? []);
     const target = typeof id === 'string' && typeof attribute === 'string' ? elementIn(parents, id) : undefined;
-    if (target) return { Ref: `referenceto${Names.nodeUniqueId(target.node)}${String(attribute)}`.replace(/[^A-Za-z0-9]/g, '') };
+    if (target)
+      return { Ref: `referenceto${Names.nodeUniqueId(target.node)}${String(attribute)}`.replace(/[^A-Za-z0-9]/g, '') };
     return Object.fromEntries(Object.entries(node).map(([key, inner]) => [key, rewrite(inner)]));
   };
   return rewrite(stack.resolve(value));
@@ -56,7 +56,10 @@ function elementIn(stacks: readonly Stack[], logicalId: string): CfnElement | un
   for (const stack of stacks) {
     const found = stack.node
       .findAll()
-      .find((node): node is CfnElement => CfnElement.isCfnElement(node) && Stack.of(node) === stack && stack.resolve(node.logicalId) === logicalId);
+      .find(
+        (node): node is CfnElement =>
+          CfnElement.isCfnElement(node) && Stack.of(node) === stack && stack.resolve(node.logicalId) === logicalId,
+      );
     if (found) return found;
   }
   return undefined;

@@ -62,4 +62,5 @@ export class OnCall extends Construct {
 }
 
 /** Every CloudWatch alarm under `scope`. */
-export const alarmsIn = (scope: IConstruct): Alarm[] => scope.node.findAll().filter((node): node is Alarm => node instanceof Alarm);
+export const alarmsIn = (scope: IConstruct): Alarm[] =>
+  scope.node.findAll().filter((node): node is Alarm => node instanceof Alarm);

@@ -34,8 +34,11 @@ const HEIGHT = 6;
 const sesCount = (metricName: string, label: string): IMetric =>
   new Metric({ namespace: 'AWS/SES', metricName, statistic: Stats.SUM, period: PERIOD, label });
 
-const graph = (title: string, left: IMetric[], more: Partial<ConstructorParameters<typeof GraphWidget>[0]> = {}): GraphWidget =>
-  new GraphWidget({ title, left, width: WIDTH, height: HEIGHT, period: PERIOD, ...more });
+const graph = (
+  title: string,
+  left: IMetric[],
+  more: Partial<ConstructorParameters<typeof GraphWidget>[0]> = {},
+): GraphWidget => new GraphWidget({ title, left, width: WIDTH, height: HEIGHT, period: PERIOD, ...more });
 
 /**
  * The operators' CloudWatch dashboard: events in, e-mails sent, deferred, bounced, complained, queue
@@ -51,7 +54,10 @@ export class OperationsDashboard extends Construct {
     const queues = [...shared.queues.values()];
     const events = shared.queueOf('events').queue;
     const workflow = shared.queueOf('workflow').queue;
-    const functions = [...props.consumers, ...props.scheduled].map((f) => ({ name: f.definition.handler, fn: f.function }));
+    const functions = [...props.consumers, ...props.scheduled].map((f) => ({
+      name: f.definition.handler,
+      fn: f.function,
+    }));
     const deadLetters = [
       ...queues.map((q) => ({ name: q.name, queue: q.deadLetters.queue })),
       ...(shared.schedules ? [{ name: 'schedules', queue: shared.schedules.deadLetters.queue }] : []),
@@ -72,7 +78,10 @@ export class OperationsDashboard extends Construct {
         graph('E-mails sent (SES account)', [
           sesCount('Send', 'sent (SES accepted)'),
           sesCount('Delivery', 'delivered'),
-          workflow.metricNumberOfMessagesDeleted({ label: 'executions run (workflow queue, deleted)', statistic: Stats.SUM }),
+          workflow.metricNumberOfMessagesDeleted({
+            label: 'executions run (workflow queue, deleted)',
+            statistic: Stats.SUM,
+          }),
         ]),
         // Deferred: workflow messages waiting out a delivery delay — executions deferred by a quota or a send
         // window, and waits of at most 15 minutes. Longer waits sit in EventBridge Scheduler and are not counted;
@@ -83,7 +92,10 @@ export class OperationsDashboard extends Construct {
       ],
       [
         // Bounced and complained: SES's account counts per period (hard and soft bounces alike).
-        graph('Bounced and complained (SES account)', [sesCount('Bounce', 'bounces'), sesCount('Complaint', 'complaints')]),
+        graph('Bounced and complained (SES account)', [
+          sesCount('Bounce', 'bounces'),
+          sesCount('Complaint', 'complaints'),
+        ]),
         // SES's reputation rates with this stack's alarm lines (half SES's review thresholds): left bounces, right
         // complaints, both fractions (0.025 = 2.5 %).
         graph('SES reputation (alarm at half SES review)', [reputationMetric('Reputation.BounceRate')], {
@@ -111,12 +123,16 @@ export class OperationsDashboard extends Construct {
         // Backlog: messages ready to be received per queue (a capped consumer shows here first).
         graph(
           'Queue backlog (visible messages)',
-          queues.map((q) => q.queue.metricApproximateNumberOfMessagesVisible({ label: q.name, statistic: Stats.MAXIMUM })),
+          queues.map((q) =>
+            q.queue.metricApproximateNumberOfMessagesVisible({ label: q.name, statistic: Stats.MAXIMUM }),
+          ),
         ),
         // Dead letters: each DLQ's messages (every one alarms); work that did not happen until redriven.
         graph(
           'Dead letters',
-          deadLetters.map((d) => d.queue.metricApproximateNumberOfMessagesVisible({ label: d.name, statistic: Stats.MAXIMUM })),
+          deadLetters.map((d) =>
+            d.queue.metricApproximateNumberOfMessagesVisible({ label: d.name, statistic: Stats.MAXIMUM }),
+          ),
         ),
       ],
       [
@@ -131,7 +147,11 @@ export class OperationsDashboard extends Construct {
         graph(
           'Invocations',
           functions.map(({ name, fn }) => fn.metricInvocations({ label: name, statistic: Stats.SUM })),
-          { right: functions.map(({ name, fn }) => fn.metricThrottles({ label: `${name} throttles`, statistic: Stats.SUM })) },
+          {
+            right: functions.map(({ name, fn }) =>
+              fn.metricThrottles({ label: `${name} throttles`, statistic: Stats.SUM }),
+            ),
+          },
         ),
         // Duration of the queue consumers, p10 and p90: the p10 of execute-workflow is what the sender's sizing
         // assumes a send takes at the fastest (infra/queue-concurrency.ts, FASTEST_SEND_SECONDS).

@@ -33,6 +33,10 @@ export class OperationsStack extends NestedStack {
       scheduled: props.engine.scheduled,
     };
     this.alarms = new ServiceAlarms(this, 'Alarms', { ...background, streams: props.engine.streams });
-    this.dashboard = new OperationsDashboard(this, 'Dashboard', { ...background, alarms: this.alarms, allAlarms: alarmsIn(props.app) });
+    this.dashboard = new OperationsDashboard(this, 'Dashboard', {
+      ...background,
+      alarms: this.alarms,
+      allAlarms: alarmsIn(props.app),
+    });
   }
 }

@@ -55,13 +55,20 @@ export function sizeQueueFunctions(
             `not "${contextKey}" or maxConcurrency`,
         );
       }
-      return { ...definition, ...senderSizing(settings.sesMaxSendRate, definition.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize) };
+      return {
+        ...definition,
+        ...senderSizing(settings.sesMaxSendRate, definition.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize),
+      };
     }
     const maxConcurrency = fromContext ?? definition.maxConcurrency;
     if (maxConcurrency === undefined) {
       throw new Error(`${definition.handler} has no maxConcurrency (functions/queues.ts or context "${contextKey}")`);
     }
-    if (!Number.isInteger(maxConcurrency) || maxConcurrency < MAPPING_CONCURRENCY.min || maxConcurrency > MAPPING_CONCURRENCY.max) {
+    if (
+      !Number.isInteger(maxConcurrency) ||
+      maxConcurrency < MAPPING_CONCURRENCY.min ||
+      maxConcurrency > MAPPING_CONCURRENCY.max
+    ) {
       throw new Error(
         `${definition.handler}'s maxConcurrency (functions/queues.ts or context "${contextKey}") must be an integer ` +
           `from 2 to 1000, got ${maxConcurrency}`,
@@ -95,4 +102,5 @@ export function senderSizing(sendRate: number, maxBatchSize: number): MappingSiz
 }
 
 /** E-mails per second the sender's mapping can start at most: batch × concurrency / FASTEST_SEND_SECONDS. */
-export const senderCeiling = (sizing: MappingSizing): number => (sizing.batchSize * sizing.maxConcurrency) / FASTEST_SEND_SECONDS;
+export const senderCeiling = (sizing: MappingSizing): number =>
+  (sizing.batchSize * sizing.maxConcurrency) / FASTEST_SEND_SECONDS;

@@ -11,7 +11,10 @@ import { constructIdOf, createNodeFunction, entryOf, grantTableAccess } from './
 import type { WorkQueue } from './work-queue.js';
 
 /** An entry of functions/queues.ts with its defaults filled in: the queue and its consumer read the same numbers. */
-export const resolveQueueFunction = (definition: QueueFunctionDefinition) => ({ ...QUEUE_FUNCTION_DEFAULTS, ...definition });
+export const resolveQueueFunction = (definition: QueueFunctionDefinition) => ({
+  ...QUEUE_FUNCTION_DEFAULTS,
+  ...definition,
+});
 
 export interface QueueFunctionProps {
   definition: QueueFunctionDefinition;

@@ -15,7 +15,8 @@ import { grantSecretRead } from './secret-read.js';
 import { RATE_COUNTER_KEY_PATTERNS } from '../shared/adapters/dynamo/keys.js';
 
 /** The routes built on AWS: every entry of the route table but those the local runtime alone serves (`localOnly`). */
-export const routesOnAws = (table: readonly RouteDefinition[]): RouteDefinition[] => table.filter((route) => !route.localOnly);
+export const routesOnAws = (table: readonly RouteDefinition[]): RouteDefinition[] =>
+  table.filter((route) => !route.localOnly);
 
 export interface RouteFunctionProps {
   route: RouteDefinition;
@@ -72,7 +73,8 @@ export class RouteFunction extends Construct {
       );
     }
     props.shared.connect(this.function, route.handler, route);
-    if (props.jwtSecret && authenticates(route)) grantSecretRead(this.function, props.jwtSecret, 'JWT_HS256_SECRET_ARN');
+    if (props.jwtSecret && authenticates(route))
+      grantSecretRead(this.function, props.jwtSecret, 'JWT_HS256_SECRET_ARN');
     if (props.detached) return;
 
     // One invoke permission per function for this API (not one per route: a GET route has a HEAD route beside it),

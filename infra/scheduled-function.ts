@@ -47,7 +47,9 @@ export class ScheduledFunction extends Construct {
       description: `Runs ${definition.handler} every ${definition.everyMinutes} minutes`,
       schedule: Schedule.rate(Duration.minutes(definition.everyMinutes)),
       // A run missed for longer than one period is worth nothing: the next one does the same work.
-      targets: [new LambdaFunction(this.function, { maxEventAge: Duration.minutes(definition.everyMinutes), retryAttempts: 2 })],
+      targets: [
+        new LambdaFunction(this.function, { maxEventAge: Duration.minutes(definition.everyMinutes), retryAttempts: 2 }),
+      ],
     });
     // e.g. sweep-executions's stuck claims: each one a worker that died with its re-dispatch lost.
     this.logMetrics = countLogMetrics(this, this.function.logGroup, definition.logMetrics);

@@ -81,10 +81,16 @@ export class SharedResources extends Construct {
     this.mail = new MailSending(this, 'Mail', { senderEnvironment: props.senderEnvironment });
     const statusQueues = props.queueFunctions.filter((entry) => entry.sesEvents);
     if (statusQueues.length > 1) {
-      throw new Error(`SES status events go to one queue; functions/queues.ts marks ${statusQueues.length} with sesEvents`);
+      throw new Error(
+        `SES status events go to one queue; functions/queues.ts marks ${statusQueues.length} with sesEvents`,
+      );
     }
     this.mailEvents = statusQueues[0]
-      ? new MailEvents(this, 'MailEvents', { mail: this.mail, target: this.queueOf(statusQueues[0].queue), removalPolicy })
+      ? new MailEvents(this, 'MailEvents', {
+          mail: this.mail,
+          target: this.queueOf(statusQueues[0].queue),
+          removalPolicy,
+        })
       : undefined;
     this.linkSecret = new LinkSecret(this, 'LinkSecret', { removalPolicy });
   }
@@ -118,7 +124,8 @@ export class SharedResources extends Construct {
       fn.addEnvironment(queueUrlVariable(name), target.queue.queueUrl);
     }
     if (needs.schedules) {
-      if (!this.schedules) throw new Error(`${who} schedules, but no queue function consumes the ${SCHEDULE_TARGET} queue`);
+      if (!this.schedules)
+        throw new Error(`${who} schedules, but no queue function consumes the ${SCHEDULE_TARGET} queue`);
       this.schedules.grantCreate(fn);
     }
     if (needs.sendsEmail || needs.sendsSystemMail) this.mail.grantSend(fn);

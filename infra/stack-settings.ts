@@ -2,7 +2,11 @@ import type { Node } from 'constructs';
 import * as z from 'zod';
 import { queueFunctions } from '../functions/queues.js';
 import { corsPolicy, parseCorsOrigins, type CorsPolicy } from '../shared/http/cors.js';
-import { maxConcurrencyContextKey, SES_DEFAULT_MAX_SEND_RATE, type QueueConcurrencySettings } from './queue-concurrency.js';
+import {
+  maxConcurrencyContextKey,
+  SES_DEFAULT_MAX_SEND_RATE,
+  type QueueConcurrencySettings,
+} from './queue-concurrency.js';
 
 /** Deploy-time choices, read from CDK context (`cdk deploy -c key=value` or cdk.json). */
 export interface StackSettings {
@@ -152,7 +156,9 @@ function checkLinksBaseUrl(links: string | undefined, publicBaseUrl: string | un
   }
   if (url.protocol !== 'https:') throw new Error(`Context "linksBaseUrl" must be an https:// URL, not "${links}"`);
   if (publicBaseUrl !== undefined && URL.canParse(publicBaseUrl) && new URL(publicBaseUrl).host === url.host) {
-    throw new Error(`Context "linksBaseUrl" must be a host other than publicBaseUrl's (${url.host}): the links' own host keeps them apart from the dashboard`);
+    throw new Error(
+      `Context "linksBaseUrl" must be a host other than publicBaseUrl's (${url.host}): the links' own host keeps them apart from the dashboard`,
+    );
   }
 }
 
@@ -188,7 +194,8 @@ function readEmail(node: Node, key: string): string | undefined {
 
 function readCors(node: Node): CorsPolicy | undefined {
   const context: unknown = node.tryGetContext('corsOrigins');
-  if (context !== undefined && context !== null) return corsPolicy(parseCorsOrigins(String(context), 'Context "corsOrigins"'));
+  if (context !== undefined && context !== null)
+    return corsPolicy(parseCorsOrigins(String(context), 'Context "corsOrigins"'));
   return corsPolicy(parseCorsOrigins(process.env['CORS_ORIGINS']));
 }
 

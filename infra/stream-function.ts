@@ -38,7 +38,8 @@ export class StreamFunction extends Construct {
     super(scope, id);
     const { definition, table } = props;
     this.definition = definition;
-    if (!table.tableStreamArn) throw new Error(`${definition.handler} reads the table's stream, but the table has none`);
+    if (!table.tableStreamArn)
+      throw new Error(`${definition.handler} reads the table's stream, but the table has none`);
     this.function = createNodeFunction(this, {
       entry: entryOf('stream', definition.handler),
       description: `table stream -> ${definition.handler}`,
@@ -66,7 +67,9 @@ export class StreamFunction extends Construct {
       eventSourceArn: table.tableStreamArn,
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: definition.batchSize ?? STREAM_FUNCTION_DEFAULTS.batchSize,
-      maxBatchingWindow: Duration.seconds(definition.maxBatchingWindowSeconds ?? STREAM_FUNCTION_DEFAULTS.maxBatchingWindowSeconds),
+      maxBatchingWindow: Duration.seconds(
+        definition.maxBatchingWindowSeconds ?? STREAM_FUNCTION_DEFAULTS.maxBatchingWindowSeconds,
+      ),
       bisectBatchOnError: true,
       retryAttempts: 10_000,
       maxRecordAge: STREAM_RETENTION,
@@ -78,7 +81,9 @@ export class StreamFunction extends Construct {
         FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: [...definition.entities] } } } }),
         FilterCriteria.filter({
           dynamodb: {
-            Keys: { pk: { S: definition.entities.flatMap((entity) => FilterRule.beginsWith(ENTITY_PK_PREFIX[entity])) } },
+            Keys: {
+              pk: { S: definition.entities.flatMap((entity) => FilterRule.beginsWith(ENTITY_PK_PREFIX[entity])) },
+            },
             NewImage: { entity: { S: FilterRule.notExists() } },
           },
         }),

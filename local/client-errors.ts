@@ -9,17 +9,40 @@ import { errorResponse } from '../shared/http/envelope.js';
  * Answers for requests Node's HTTP parser refuses before any route sees them (the server's `clientError` event):
  * Node's own answers have an empty body, the API's are always the envelope.
  */
-export function describeClientError(error: NodeJS.ErrnoException, requestId: string): APIGatewayProxyStructuredResultV2 {
+export function describeClientError(
+  error: NodeJS.ErrnoException,
+  requestId: string,
+): APIGatewayProxyStructuredResultV2 {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return answer(431, { condition: 'max', key: 'headers', error: `The request line and headers exceed ${maxHeaderSize} bytes` }, requestId);
+      return answer(
+        431,
+        { condition: 'max', key: 'headers', error: `The request line and headers exceed ${maxHeaderSize} bytes` },
+        requestId,
+      );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return answer(413, { condition: 'max', key: 'body', error: 'The chunk extensions of the body are too large' }, requestId);
+      return answer(
+        413,
+        { condition: 'max', key: 'body', error: 'The chunk extensions of the body are too large' },
+        requestId,
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return answer(408, { condition: 'timeout', key: 'request', error: 'The request was not received in time' }, requestId);
+      return answer(
+        408,
+        { condition: 'timeout', key: 'request', error: 'The request was not received in time' },
+        requestId,
+      );
     default:
       // The parser's code (e.g. HPE_INVALID_METHOD) tells a developer what was wrong; it reveals nothing internal.
-      return answer(400, { condition: 'malformed', key: 'request', error: `The request is not valid HTTP/1.1 (${error.code ?? 'unknown'})` }, requestId);
+      return answer(
+        400,
+        {
+          condition: 'malformed',
+          key: 'request',
+          error: `The request is not valid HTTP/1.1 (${error.code ?? 'unknown'})`,
+        },
+        requestId,
+      );
   }
 }
 

@@ -88,9 +88,13 @@ async function compiledLauncher(jarDir: string): Promise<string> {
   mkdirSync(cacheRoot, { recursive: true });
   const building = mkdtempSync(join(cacheRoot, `${key}-building-`));
   try {
-    await promisify(execFile)('javac', ['-nowarn', '-cp', join(jarDir, 'DynamoDBLocal.jar'), '-d', building, LAUNCHER_SOURCE], {
-      timeout: 120_000,
-    });
+    await promisify(execFile)(
+      'javac',
+      ['-nowarn', '-cp', join(jarDir, 'DynamoDBLocal.jar'), '-d', building, LAUNCHER_SOURCE],
+      {
+        timeout: 120_000,
+      },
+    );
     try {
       renameSync(building, classDir);
     } catch (error) {

@@ -131,7 +131,10 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     // A table persisted with DATA_DIR by an older version may lack the stream or an index added since.
     if (!existing.StreamSpecification?.StreamEnabled) {
       await client.send(
-        new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_KEYS.streamViewType } }),
+        new UpdateTableCommand({
+          TableName: tableName,
+          StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_KEYS.streamViewType },
+        }),
       );
     }
     // One GSI per update.

@@ -53,8 +53,13 @@ export function isOwnHost(header: string | string[] | undefined, allowed: Readon
 
 /** The 421 a request for another host gets: plain text, nothing of the server's. */
 export function refuseMisdirected(res: ServerResponse): void {
-  const body = 'Misdirected Request: this local server answers only its own host names (127.0.0.1, localhost, [::1]).\n';
-  res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  const body =
+    'Misdirected Request: this local server answers only its own host names (127.0.0.1, localhost, [::1]).\n';
+  res.writeHead(421, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   res.end(body);
 }
 

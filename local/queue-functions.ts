@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { QUEUE_FUNCTION_DEFAULTS, queueFunctions as allQueueFunctions, type QueueFunctionDefinition } from '../functions/queues.js';
+import {
+  QUEUE_FUNCTION_DEFAULTS,
+  queueFunctions as allQueueFunctions,
+  type QueueFunctionDefinition,
+} from '../functions/queues.js';
 import { createHandlerLoader } from './handler-loader.js';
 import { createLambdaContext } from './lambda-context.js';
 
@@ -34,7 +38,8 @@ export function createQueueDispatcher(options: QueueDispatcherOptions = {}) {
   const table = options.queueFunctions ?? allQueueFunctions;
   const region = options.region ?? process.env['AWS_REGION'] ?? 'us-east-1';
   const defaultLoader = createHandlerLoader<QueueHandler>('queue');
-  const loadHandler = options.loadHandler ?? ((definition: QueueFunctionDefinition) => defaultLoader(definition.handler));
+  const loadHandler =
+    options.loadHandler ?? ((definition: QueueFunctionDefinition) => defaultLoader(definition.handler));
 
   const consumerOf = (queue: string): QueueFunctionDefinition | undefined => table.find((d) => d.queue === queue);
 
@@ -60,7 +65,9 @@ export function createQueueDispatcher(options: QueueDispatcherOptions = {}) {
       try {
         const response = await handler(toSqsEvent(queue, deliveries, region), context);
         const known = new Set(deliveries.map((d) => d.messageId));
-        return { failed: (response?.batchItemFailures ?? []).map((f) => f.itemIdentifier).filter((id) => known.has(id)) };
+        return {
+          failed: (response?.batchItemFailures ?? []).map((f) => f.itemIdentifier).filter((id) => known.has(id)),
+        };
       } catch {
         return { failed: deliveries.map((d) => d.messageId) };
       }

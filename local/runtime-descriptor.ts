@@ -33,7 +33,10 @@ export function descriptorPath(apiPort: number, dir = defaultDescriptorDir()): s
  * Writes this process's descriptor (renamed into place, so a reader never sees half a file) and returns the
  * function that removes it again — only if it is still this process's: a later runtime may have taken the port.
  */
-export function writeRuntimeDescriptor(runtime: Omit<RuntimeDescriptor, 'pid'>, dir = defaultDescriptorDir()): () => void {
+export function writeRuntimeDescriptor(
+  runtime: Omit<RuntimeDescriptor, 'pid'>,
+  dir = defaultDescriptorDir(),
+): () => void {
   const descriptor: RuntimeDescriptor = { pid: process.pid, ...runtime };
   const file = descriptorPath(descriptor.port, dir);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });

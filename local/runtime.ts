@@ -2,7 +2,12 @@ import type { Server } from 'node:http';
 import { API_BASE_PATH } from '../functions/routes.js';
 import { createContainer, setContainer } from '../shared/composition/container.js';
 import { tableOf } from '../shared/composition/providers/table.js';
-import { createFaultInjection, faultSettingsFromEnv, type FaultInjection, type FaultSettings } from '../shared/adapters/faults/fault-injection.js';
+import {
+  createFaultInjection,
+  faultSettingsFromEnv,
+  type FaultInjection,
+  type FaultSettings,
+} from '../shared/adapters/faults/fault-injection.js';
 import { startDynamoLocal, type DynamoLocalHandle } from './dynamodb.js';
 import { LOCAL_EXECUTION_LEASE_SECONDS } from './execution-lease.js';
 import { reservePort, urlHost } from './tcp-ports.js';
@@ -89,7 +94,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   ensureLinkSecret(options.dataDir);
   // The queue, scheduler and mailer ports are the local engine's; everything else is the AWS code against the
   // local endpoints. One container behind every route and queue function, like one warm Lambda container.
-  const engine = createLocalEngine({ sesUrl: ses.url, region: process.env['AWS_REGION'] ?? 'us-east-1', faults, dataDir: options.dataDir });
+  const engine = createLocalEngine({
+    sesUrl: ses.url,
+    region: process.env['AWS_REGION'] ?? 'us-east-1',
+    faults,
+    dataDir: options.dataDir,
+  });
   const container = createContainer({ overrides: engine.overrides });
   if (faults) {
     // The container's one DynamoDB client (its request counter still counts every attempt), before its first request.
@@ -99,10 +109,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   setContainer(container);
   if (options.dataDir) {
     const recovered = await recoverEngine(container, engine);
-    if (Object.values(recovered).some((n) => n > 0)) console.log(`Recovered after restart: ${JSON.stringify(recovered)}`);
+    if (Object.values(recovered).some((n) => n > 0))
+      console.log(`Recovered after restart: ${JSON.stringify(recovered)}`);
   }
   // The table's change stream → functions/streams.ts, as Lambda's event source mapping reads DynamoDB Streams.
-  const streams = new LocalStreamPoller({ endpoint: dynamo.endpoint, region: process.env['AWS_REGION'] ?? 'us-east-1', tableName });
+  const streams = new LocalStreamPoller({
+    endpoint: dynamo.endpoint,
+    region: process.env['AWS_REGION'] ?? 'us-east-1',
+    tableName,
+  });
   await streams.start();
   const scheduled = options.periodicSweeps === false ? { stop: () => {} } : startScheduledFunctions();
 
@@ -111,7 +126,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     errorLog: options.errorLog,
     cors: options.cors,
     // Its own names, and those of the origins its links and pages are served under (set above or by the caller).
-    allowedHosts: allowedHosts({ port, bindHost: host, origins: [process.env['PUBLIC_BASE_URL'], process.env['LINKS_BASE_URL']] }),
+    allowedHosts: allowedHosts({
+      port,
+      bindHost: host,
+      origins: [process.env['PUBLIC_BASE_URL'], process.env['LINKS_BASE_URL']],
+    }),
     trustForwardedFor: options.trustForwardedFor ?? process.env['TRUST_X_FORWARDED_FOR'] === 'true',
   });
   try {
@@ -148,7 +167,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 }
 
 /** Environment the SDK clients and config read; set before the container is built so every handler talks to the local stores. */
-export function pointEnvironmentAt(target: { dynamoEndpoint: string; sesUrl: string; tableName: string; origin: string }): void {
+export function pointEnvironmentAt(target: {
+  dynamoEndpoint: string;
+  sesUrl: string;
+  tableName: string;
+  origin: string;
+}): void {
   process.env['AWS_ENDPOINT_URL_DYNAMODB'] = target.dynamoEndpoint;
   process.env['AWS_ENDPOINT_URL_SESV2'] = target.sesUrl;
   process.env['TABLE_NAME'] = target.tableName;

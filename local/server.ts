@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { isIP } from 'node:net';
 import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_BASE_PATH, fullPath, routeKey, routes as allRoutes, type RouteDefinition } from '../functions/routes.js';
@@ -55,7 +61,10 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
   const cors = options.cors;
   // Public links (`/u/…`, `/v/…`) are served at the root, as API Gateway serves them; with CORS on, every known path
   // also takes OPTIONS (the preflight API Gateway answers itself).
-  const router = new Router(tableOfRoutes, { basePath: options.basePath ?? API_BASE_PATH, extraMethods: cors ? ['OPTIONS'] : [] });
+  const router = new Router(tableOfRoutes, {
+    basePath: options.basePath ?? API_BASE_PATH,
+    extraMethods: cors ? ['OPTIONS'] : [],
+  });
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const maxDrainBytes = options.maxDrainBytes ?? MAX_DRAIN_BYTES;
   const defaultLoader = createHandlerLoader('http');
@@ -68,7 +77,12 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
     const path = url.split('?')[0] ?? '/';
     if (options.allowedHosts && !isOwnHost(req.headers.host, options.allowedHosts)) {
       await drain(req, maxDrainBytes);
-      const item: ErrorItem = { condition: 'malformed', key: 'host', error: 'This local server answers only its own host names (127.0.0.1, localhost, [::1] and the configured base URLs)' };
+      const item: ErrorItem = {
+        condition: 'malformed',
+        key: 'host',
+        error:
+          'This local server answers only its own host names (127.0.0.1, localhost, [::1] and the configured base URLs)',
+      };
       return { reply: errorResponse(421, [item], 'Misdirected Request', requestId) };
     }
     if (cors && method === 'OPTIONS') {
@@ -83,7 +97,11 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
     }
     if (match.kind === 'malformed') {
       await drain(req, maxDrainBytes);
-      const item: ErrorItem = { condition: 'malformed', key: match.parameter, error: 'Path parameter is not valid percent-encoding' };
+      const item: ErrorItem = {
+        condition: 'malformed',
+        key: match.parameter,
+        error: 'Path parameter is not valid percent-encoding',
+      };
       return { reply: errorResponse(400, [item], 'Bad Request', requestId) };
     }
 
@@ -119,7 +137,10 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
       const result = await handler(event, context);
       const limitMs = (route.timeoutSeconds ?? 10) * 1000;
       if (Date.now() - started > limitMs) {
-        errorLog(`[${route.handler}] ran longer than its ${limitMs / 1000} s timeout; Lambda would have stopped it`, undefined);
+        errorLog(
+          `[${route.handler}] ran longer than its ${limitMs / 1000} s timeout; Lambda would have stopped it`,
+          undefined,
+        );
       }
       return { reply: toStructured(result), handler: route.handler };
     } catch (error) {
@@ -144,7 +165,8 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
     serve(req, requestId)
       .then(({ reply: answer, handler }) => {
         if (answeredByParser.has(socket)) return;
-        const reply = cors && req.method !== 'OPTIONS' ? withCorsOrigin(cors, answer, singleHeader(req.headers.origin)) : answer;
+        const reply =
+          cors && req.method !== 'OPTIONS' ? withCorsOrigin(cors, answer, singleHeader(req.headers.origin)) : answer;
         // A body left unread (cut past the drain limit) would be parsed as the next request: close instead.
         send(res, req.complete ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } }, requestId);
         options.accessLog?.(
@@ -197,12 +219,15 @@ function withCorsOrigin(cors: CorsPolicy, reply: Reply, origin: string | undefin
   const headers = {
     ...reply.headers,
     vary: 'Origin',
-    ...(allowed ? { 'access-control-allow-origin': allowed, 'access-control-expose-headers': cors.exposeHeaders.join(', ') } : {}),
+    ...(allowed
+      ? { 'access-control-allow-origin': allowed, 'access-control-expose-headers': cors.exposeHeaders.join(', ') }
+      : {}),
   };
   return { ...reply, headers };
 }
 
-const singleHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+const singleHeader = (value: string | string[] | undefined): string | undefined =>
+  Array.isArray(value) ? value[0] : value;
 
 /** Same body as the handlers' error middleware gives for an unexpected error: the request id, no internals. */
 function internalError(requestId: string): Reply {
@@ -274,7 +299,11 @@ async function drain(req: IncomingMessage, drainLimit: number): Promise<void> {
 function clientIp(req: IncomingMessage, trustForwardedFor: boolean): string {
   if (trustForwardedFor) {
     const header = req.headersDistinct['x-forwarded-for']?.join(',') ?? '';
-    const last = header.split(',').map((part) => part.trim()).filter(Boolean).at(-1);
+    const last = header
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .at(-1);
     if (last && isIP(last) !== 0) return normalizeIp(last);
   }
   return normalizeIp(req.socket.remoteAddress);

@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   stopOnSignals(runtime);
 
   console.log('Email Lifecycle Service — local runtime');
-  console.log(`  DynamoDB Local   ${runtime.dynamoEndpoint} (table ${runtime.tableName}, ${dataDir ? `data in ${dataDir}` : 'in memory'})`);
+  console.log(
+    `  DynamoDB Local   ${runtime.dynamoEndpoint} (table ${runtime.tableName}, ${dataDir ? `data in ${dataDir}` : 'in memory'})`,
+  );
   if (runtime.dynamoWarning) console.warn(`  Warning: ${runtime.dynamoWarning}`);
   console.log(`  SES mail viewer  ${runtime.sesUrl}/`);
   if (cors) console.log(`  CORS origins     ${cors.allowOrigins.join(', ')}`);

@@ -47,17 +47,35 @@ export function localRuntime(env: NodeJS.ProcessEnv, apiPortFlag?: number, descr
   return runtime;
 }
 
-export function localStoreTarget(env: NodeJS.ProcessEnv, apiPortFlag?: number, descriptorDir?: string): LocalStoreTarget {
+export function localStoreTarget(
+  env: NodeJS.ProcessEnv,
+  apiPortFlag?: number,
+  descriptorDir?: string,
+): LocalStoreTarget {
   const tableName = env['TABLE_NAME'] ?? 'email-lifecycle';
   const sesUrl = env['AWS_ENDPOINT_URL_SESV2'] ?? `http://127.0.0.1:${portFromEnv(env, 'SES_PORT', 8005)}`;
   const origin = `http://127.0.0.1:${DEFAULT_API_PORT}`;
   const endpoint = env['AWS_ENDPOINT_URL_DYNAMODB'];
   if (endpoint !== undefined) {
-    return { dynamoEndpoint: endpoint, sesUrl, tableName, origin, description: `DynamoDB at ${endpoint} (AWS_ENDPOINT_URL_DYNAMODB)`, explicit: true };
+    return {
+      dynamoEndpoint: endpoint,
+      sesUrl,
+      tableName,
+      origin,
+      description: `DynamoDB at ${endpoint} (AWS_ENDPOINT_URL_DYNAMODB)`,
+      explicit: true,
+    };
   }
   if (env['DYNAMODB_PORT'] !== undefined && env['DYNAMODB_PORT'].trim() !== '') {
     const dynamoEndpoint = `http://127.0.0.1:${portFromEnv(env, 'DYNAMODB_PORT', 8000)}`;
-    return { dynamoEndpoint, sesUrl, tableName, origin, description: `DynamoDB Local at ${dynamoEndpoint} (DYNAMODB_PORT)`, explicit: true };
+    return {
+      dynamoEndpoint,
+      sesUrl,
+      tableName,
+      origin,
+      description: `DynamoDB Local at ${dynamoEndpoint} (DYNAMODB_PORT)`,
+      explicit: true,
+    };
   }
 
   const named = apiPortFlag ?? (env['PORT']?.trim() ? portFromEnv(env, 'PORT', DEFAULT_API_PORT) : undefined);
@@ -75,5 +93,12 @@ export function localStoreTarget(env: NodeJS.ProcessEnv, apiPortFlag?: number, d
   }
   if (named !== undefined) throw new NoRuntimeOnPortError(named);
   const dynamoEndpoint = 'http://127.0.0.1:8000';
-  return { dynamoEndpoint, sesUrl, tableName, origin, description: `DynamoDB Local at ${dynamoEndpoint} (the default port)`, explicit: false };
+  return {
+    dynamoEndpoint,
+    sesUrl,
+    tableName,
+    origin,
+    description: `DynamoDB Local at ${dynamoEndpoint} (the default port)`,
+    explicit: false,
+  };
 }

@@ -26,7 +26,9 @@ export async function reservePort(port: number, host: string, envName: string): 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      throw new Error(`Port ${port} (${envName}) is already in use on ${host}; choose another one or 0 for a free port`);
+      throw new Error(
+        `Port ${port} (${envName}) is already in use on ${host}; choose another one or 0 for a free port`,
+      );
     }
     throw error;
   }

@@ -113,7 +113,8 @@ const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}
 
 function parsePort(raw: string): number {
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be an integer 1–65535, got "${raw}"`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new UsageError(`--port must be an integer 1–65535, got "${raw}"`);
   return port;
 }
 
@@ -121,14 +122,16 @@ function parsePort(raw: string): number {
 function integerOption(raw: string | undefined, flag: string, min: number): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(value) || value < min) throw new UsageError(`${flag} must be an integer ≥ ${min}, got "${raw}"`);
+  if (raw.trim() === '' || !Number.isInteger(value) || value < min)
+    throw new UsageError(`${flag} must be an integer ≥ ${min}, got "${raw}"`);
   return value;
 }
 
 /** A requests-a-second option of set-rate-limit: 1–MAX_REQUESTS_PER_SECOND; undefined when not given. */
 function rateOption(raw: string | undefined, flag: string): number | undefined {
   const value = integerOption(raw, flag, 1);
-  if (value !== undefined && value > MAX_REQUESTS_PER_SECOND) throw new UsageError(`${flag} must be at most ${MAX_REQUESTS_PER_SECOND}, got ${value}`);
+  if (value !== undefined && value > MAX_REQUESTS_PER_SECOND)
+    throw new UsageError(`${flag} must be at most ${MAX_REQUESTS_PER_SECOND}, got ${value}`);
   return value;
 }
 
@@ -183,7 +186,16 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
-  const known = ['create-client', 'disable-key', 'suspend-client', 'resume-sending', 'list-clients', 'set-rate-limit', 'stuck', 'redrive'];
+  const known = [
+    'create-client',
+    'disable-key',
+    'suspend-client',
+    'resume-sending',
+    'list-clients',
+    'set-rate-limit',
+    'stuck',
+    'redrive',
+  ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   const apiPort = values.port === undefined ? undefined : parsePort(values.port);
   if (command === 'redrive') return redrive(values, apiPort);
@@ -203,7 +215,8 @@ async function run(argv: string[]): Promise<void> {
       throw new UsageError(`invalid input: ${detail}`);
     }
   }
-  if (['disable-key', 'suspend-client', 'resume-sending', 'set-rate-limit'].includes(command)) required(values.client, '--client');
+  if (['disable-key', 'suspend-client', 'resume-sending', 'set-rate-limit'].includes(command))
+    required(values.client, '--client');
   const apiRate = rateOption(values.api, '--api');
   const eventsRate = rateOption(values.events, '--events');
   if (command === 'set-rate-limit' && values.reset === (apiRate !== undefined || eventsRate !== undefined)) {
@@ -217,12 +230,18 @@ async function run(argv: string[]): Promise<void> {
   const config = loadConfig(target.env);
   const container = createContainer({ config });
   const deps = clientAdminDeps(container);
-  if (target.kind === 'local') await prepareLocalTable(config.AWS_ENDPOINT_URL_DYNAMODB!, config.TABLE_NAME, config.AWS_REGION);
+  if (target.kind === 'local')
+    await prepareLocalTable(config.AWS_ENDPOINT_URL_DYNAMODB!, config.TABLE_NAME, config.AWS_REGION);
 
   switch (command) {
     case 'create-client': {
       const created = await createClient(deps, { email: values.email!, name: values.name!, plan });
-      print({ id: created.id, client_id: created.client_id, api_key: created.api_key, owner_user_id: created.owner_user_id });
+      print({
+        id: created.id,
+        client_id: created.client_id,
+        api_key: created.api_key,
+        owner_user_id: created.owner_user_id,
+      });
       return;
     }
     case 'disable-key': {
@@ -239,7 +258,11 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'resume-sending': {
       const id = await resolveClientId(deps, values.client!);
-      const resumed = await resumeSending({ ...deps, tracking: container.resolve([trackingStore]).tracking }, id, deps.clock.now());
+      const resumed = await resumeSending(
+        { ...deps, tracking: container.resolve([trackingStore]).tracking },
+        id,
+        deps.clock.now(),
+      );
       if (!resumed) process.stderr.write(`client ${id}: sending was not paused; nothing changed\n`);
       print({ ...(await summary(deps, id)), sending_resumed: resumed });
       return;
@@ -260,19 +283,27 @@ async function run(argv: string[]): Promise<void> {
           };
       await setClientRateLimits(deps, id, override);
       const client = await deps.clients.get(id);
-      print({ ...(await summary(deps, id)), rate_limits: rateLimitsOf(client!), rate_limit_override: client?.rate_limits ?? null });
+      print({
+        ...(await summary(deps, id)),
+        rate_limits: rateLimitsOf(client!),
+        rate_limit_override: client?.rate_limits ?? null,
+      });
       return;
     }
     case 'stuck': {
       // A local runtime judges its claims by its own lease (60 s unless EXECUTION_LEASE_SECONDS was set for it).
-      const defaultLease = target.kind === 'local' && !target.env['EXECUTION_LEASE_SECONDS'] ? LOCAL_EXECUTION_LEASE_SECONDS : config.EXECUTION_LEASE_SECONDS;
+      const defaultLease =
+        target.kind === 'local' && !target.env['EXECUTION_LEASE_SECONDS']
+          ? LOCAL_EXECUTION_LEASE_SECONDS
+          : config.EXECUTION_LEASE_SECONDS;
       const lease = leaseSeconds ?? defaultLease;
       const queued = queuedSeconds ?? config.OUTBOX_SWEEP_AFTER_SECONDS;
       const stores = container.resolve([executionStore, eventStore, clock]);
       const listing = await listStuck(stores, { leaseMs: lease * 1000, queuedMs: queued * 1000, limit });
       for (const execution of listing.executions) print({ kind: 'execution', ...execution });
       for (const event of listing.events) print({ kind: 'event', ...event });
-      const more = (kind: keyof typeof listing.more) => (listing.more[kind] ? ' (the first ones; there may be more: --limit)' : '');
+      const more = (kind: keyof typeof listing.more) =>
+        listing.more[kind] ? ' (the first ones; there may be more: --limit)' : '';
       process.stderr.write(
         `${listing.executions.length} executions at 2 past their ${lease} s lease${more('executions')}, ` +
           `${listing.events.length} events queued over ${queued} s${more('events')} (${target.description})\n`,
@@ -283,7 +314,10 @@ async function run(argv: string[]): Promise<void> {
 }
 
 /** `redrive`: AWS only with --aws (the queue named by its URL); otherwise the running npm start's in-process queue. */
-async function redrive(values: { queue?: string; 'queue-url'?: string; aws: boolean }, apiPort: number | undefined): Promise<void> {
+async function redrive(
+  values: { queue?: string; 'queue-url'?: string; aws: boolean },
+  apiPort: number | undefined,
+): Promise<void> {
   const queue = QUEUE_NAMES.find((name) => name === required(values.queue, '--queue'));
   if (!queue) throw new UsageError(`--queue must be one of ${QUEUE_NAMES.join(', ')}`);
   const env = process.env;
@@ -294,7 +328,10 @@ async function redrive(values: { queue?: string; 'queue-url'?: string; aws: bool
   let outcome: RedriveOutcome;
   if (wantsAws) {
     const queueUrl = values['queue-url'] ?? env[queueUrlVariable(queue)];
-    if (!queueUrl) throw new UsageError(`--aws redrive needs the ${queue} queue's URL: --queue-url URL or ${queueUrlVariable(queue)}`);
+    if (!queueUrl)
+      throw new UsageError(
+        `--aws redrive needs the ${queue} queue's URL: --queue-url URL or ${queueUrlVariable(queue)}`,
+      );
     outcome = await redriveOnAws({ queue, queueUrl, region: env['AWS_REGION'] || undefined });
   } else {
     if (values['queue-url'] !== undefined) throw new UsageError('--queue-url names an SQS queue: use it with --aws');
@@ -310,8 +347,15 @@ function printRedrive(queue: QueueName, outcome: RedriveOutcome): void {
     print({ queue, moved: outcome.moved });
     return;
   }
-  print({ queue, task_handle: outcome.taskHandle, source_arn: outcome.sourceArn, destination_arn: outcome.destinationArn });
-  process.stderr.write(`the move goes on in the background: aws sqs list-message-move-tasks --source-arn ${outcome.sourceArn}\n`);
+  print({
+    queue,
+    task_handle: outcome.taskHandle,
+    source_arn: outcome.sourceArn,
+    destination_arn: outcome.destinationArn,
+  });
+  process.stderr.write(
+    `the move goes on in the background: aws sqs list-message-move-tasks --source-arn ${outcome.sourceArn}\n`,
+  );
 }
 
 /** Explains an unreachable DynamoDB Local and creates the table when a bare DynamoDB Local lacks it. */
@@ -325,7 +369,9 @@ async function prepareLocalTable(endpoint: string, tableName: string, region: st
   try {
     await ensureTable(client, tableName);
   } catch (error) {
-    const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+    const code =
+      (error as { code?: string; cause?: { code?: string } }).code ??
+      (error as { cause?: { code?: string } }).cause?.code;
     if (code === 'ECONNREFUSED' || (error as Error).name === 'TimeoutError') {
       throw new Error(
         `No DynamoDB Local answers at ${endpoint}. Start the runtime (npm start) or set DYNAMODB_PORT / ` +

@@ -117,7 +117,8 @@ async function openStores(fresh: boolean, apiPort: number | undefined): Promise<
 function kindOf(name: string, requested: string | undefined): FunctionKind {
   if (requested !== undefined) {
     if (requested !== 'http' && requested !== 'queue') throw new UsageError('--kind must be http or queue');
-    if (!existsSync(handlerModulePath(requested, name))) throw new UsageError(`functions/${requested}/${name}.ts does not exist`);
+    if (!existsSync(handlerModulePath(requested, name)))
+      throw new UsageError(`functions/${requested}/${name}.ts does not exist`);
     return requested;
   }
   for (const kind of ['http', 'queue'] as const) if (existsSync(handlerModulePath(kind, name))) return kind;
@@ -126,7 +127,8 @@ function kindOf(name: string, requested: string | undefined): FunctionKind {
 
 function parsePort(raw: string): number {
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be an integer 1–65535, got "${raw}"`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new UsageError(`--port must be an integer 1–65535, got "${raw}"`);
   return port;
 }
 
@@ -135,7 +137,9 @@ async function fillPlaceholders(text: string, mode: Stores['mode']): Promise<str
   let key = process.env['API_KEY'];
   if (!key) {
     if (mode === 'running') {
-      throw new UsageError('the event needs ${API_KEY}: set API_KEY to a key of the running store (npm start prints one)');
+      throw new UsageError(
+        'the event needs ${API_KEY}: set API_KEY to a key of the running store (npm start prints one)',
+      );
     }
     key = (await createClient(clientAdminDeps(), { email: 'invoke@example.com', name: 'Invoke script' })).api_key;
     process.stderr.write('invoke: created a throwaway client for ${API_KEY}\n');

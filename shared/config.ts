@@ -26,18 +26,27 @@ const ConfigSchema = z.object({
   JWT_AUDIENCE: z.optional(z.string().check(z.minLength(1))),
   JWT_CLIENT_ID_CLAIM: z._default(z.string().check(z.minLength(1)), 'client_id'),
   /** Longest accepted JWT lifetime (exp − iat, or exp − now without iat); a token without exp is refused. */
-  JWT_MAX_LIFETIME_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), DEFAULT_JWT_MAX_LIFETIME_SECONDS),
+  JWT_MAX_LIFETIME_SECONDS: z._default(
+    z.coerce.number().check(z.int(), z.positive()),
+    DEFAULT_JWT_MAX_LIFETIME_SECONDS,
+  ),
   /**
    * Requests one IP may make per minute where no client answers for them (public pages and links, sign-in, docs, the
    * dashboard's files, failed credentials; shared/domain/rate-limits/ip-limit.ts).
    */
-  ANONYMOUS_REQUESTS_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100_000)), DEFAULT_ANONYMOUS_REQUESTS_PER_MINUTE),
+  ANONYMOUS_REQUESTS_PER_MINUTE: z._default(
+    z.coerce.number().check(z.int(), z.gte(1), z.lte(100_000)),
+    DEFAULT_ANONYMOUS_REQUESTS_PER_MINUTE,
+  ),
   /** Networks (CIDR, comma-separated) the per-IP limit never counts: an operator's monitors; locally the loopback. */
   IP_RATE_LIMIT_EXEMPT: z._default(
     z.pipe(
       z.string(),
       z.transform((value, ctx) => {
-        const cidrs = value.split(',').map((part) => part.trim()).filter(Boolean);
+        const cidrs = value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean);
         try {
           networkList(cidrs);
         } catch (error) {
@@ -114,7 +123,10 @@ const ConfigSchema = z.object({
    * endpoint at a local receiver.
    */
   WEBHOOK_ALLOW_PRIVATE_URLS: z._default(
-    z.pipe(z.enum(['true', 'false', '1', '0']), z.transform((v: 'true' | 'false' | '1' | '0') => v === 'true' || v === '1')),
+    z.pipe(
+      z.enum(['true', 'false', '1', '0']),
+      z.transform((v: 'true' | 'false' | '1' | '0') => v === 'true' || v === '1'),
+    ),
     false,
   ),
 });

@@ -92,7 +92,14 @@ export interface QueueMessages {
 export type QueueName = keyof QueueMessages;
 
 /** Every queue's name, for inputs that name one (the admin CLI, the local redrive route); a Record keeps it complete. */
-const QUEUE_NAME_SET: Record<QueueName, true> = { events: true, workflow: true, 'ses-status': true, webhooks: true, 'webhooks-failing': true, 'system-mail': true };
+const QUEUE_NAME_SET: Record<QueueName, true> = {
+  events: true,
+  workflow: true,
+  'ses-status': true,
+  webhooks: true,
+  'webhooks-failing': true,
+  'system-mail': true,
+};
 export const QUEUE_NAMES = Object.keys(QUEUE_NAME_SET) as [QueueName, ...QueueName[]];
 
 /** SQS's longest delivery delay: 15 minutes. Longer waits go through the Scheduler. */

@@ -39,7 +39,8 @@ export function App({ api }: { api: Api }) {
     );
   }
   if (signedIn === null) return <SignInPage api={api} />;
-  const shown: SignedInPage | undefined = page === 'home' || page === 'unknown' || page === 'sign-in' ? undefined : page;
+  const shown: SignedInPage | undefined =
+    page === 'home' || page === 'unknown' || page === 'sign-in' ? undefined : page;
   const Page = shown && can(signedIn, entryOf(shown).permission ?? 'read') ? PAGE_COMPONENTS[shown] : undefined;
   return (
     <Layout api={api} signedIn={signedIn} page={shown}>

@@ -26,4 +26,5 @@ export async function signOut(api: Api): Promise<void> {
 }
 
 /** Whether the signed-in user's role holds `permission`: the app hides what the role cannot do; the API still refuses it. */
-export const can = (signedIn: SignedIn, permission: Permission): boolean => roleGrants(signedIn.user.role as Role, permission);
+export const can = (signedIn: SignedIn, permission: Permission): boolean =>
+  roleGrants(signedIn.user.role as Role, permission);

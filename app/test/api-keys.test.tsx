@@ -12,8 +12,18 @@ import { failure, fakeApi, ok } from './fake-api.js';
 const AT = '2026-11-26T09:00:00.000Z';
 const FULL = `els_${'A1b2C3d4E5'.repeat(4)}`;
 const keyOf = (id: number, label: string | null, overrides: Record<string, unknown> = {}) => ({
-  id, label, enabled: true, masked_key: `els_…${String(id).padStart(4, 'x')}`, created_at: AT, created_by: 1,
-  creator: { id: 1, email: 'owner@example.com', name: 'Olga' }, personal_for: null, last_used_at: null, disabled_at: null, disabled_reason: null, ...overrides,
+  id,
+  label,
+  enabled: true,
+  masked_key: `els_…${String(id).padStart(4, 'x')}`,
+  created_at: AT,
+  created_by: 1,
+  creator: { id: 1, email: 'owner@example.com', name: 'Olga' },
+  personal_for: null,
+  last_used_at: null,
+  disabled_at: null,
+  disabled_reason: null,
+  ...overrides,
 });
 
 afterEach(() => {
@@ -25,13 +35,26 @@ describe('the API keys page', () => {
   it('shows a new key in full once, with a copy button and the warning, and never again once hidden', async () => {
     // Prepare
     const writes: string[] = [];
-    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (text: string) => void writes.push(text) } });
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      clipboard: { writeText: async (text: string) => void writes.push(text) },
+    });
     let created = false;
     const calls = fakeApi({
-      'GET /api/v1/client/api-keys': () => ok({ api_keys: created ? [keyOf(1, 'CLI'), keyOf(2, 'Backend')] : [keyOf(1, 'CLI')] }),
+      'GET /api/v1/client/api-keys': () =>
+        ok({ api_keys: created ? [keyOf(1, 'CLI'), keyOf(2, 'Backend')] : [keyOf(1, 'CLI')] }),
       'POST /api/v1/client/api-keys': () => {
         created = true;
-        return { status: 201, body: { data: { ...keyOf(2, 'Backend'), key: FULL }, errors: [], message: 'Created', meta: { request_id: 'r' }, success: true } };
+        return {
+          status: 201,
+          body: {
+            data: { ...keyOf(2, 'Backend'), key: FULL },
+            errors: [],
+            message: 'Created',
+            meta: { request_id: 'r' },
+            success: true,
+          },
+        };
       },
     });
     render(<ApiKeysPage api={createApi()} params={{}} signedIn={as('owner')} />);
@@ -44,7 +67,9 @@ describe('the API keys page', () => {
     // Assess: the key in full, its warning, copied on request
     const shown = (await screen.findByLabelText('The value')) as HTMLInputElement;
     expect(shown.value).toBe(FULL);
-    expect(document.getElementById(shown.getAttribute('aria-describedby')!)!.textContent).toContain('shown this once and never again');
+    expect(document.getElementById(shown.getAttribute('aria-describedby')!)!.textContent).toContain(
+      'shown this once and never again',
+    );
     expect(calls.find((call) => call.method === 'POST')!.body).toEqual({ label: 'Backend' });
     fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
     await waitFor(() => expect(writes).toEqual([FULL]));
@@ -60,14 +85,18 @@ describe('the API keys page', () => {
 
   it('disables a key, and deletes one after asking', async () => {
     const calls = fakeApi({
-      'GET /api/v1/client/api-keys': ok({ api_keys: [keyOf(1, 'CLI'), keyOf(2, 'Old', { enabled: false, disabled_at: AT })] }),
+      'GET /api/v1/client/api-keys': ok({
+        api_keys: [keyOf(1, 'CLI'), keyOf(2, 'Old', { enabled: false, disabled_at: AT })],
+      }),
       'PATCH /api/v1/client/api-keys/1': ok(keyOf(1, 'CLI', { enabled: false })),
       'DELETE /api/v1/client/api-keys/2': ok(keyOf(2, 'Old')),
     });
     render(<ApiKeysPage api={createApi()} params={{}} signedIn={as('owner')} />);
 
     fireEvent.click(await screen.findByRole('button', { name: 'Disable CLI' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Key “CLI” disabled: requests with it are refused.'));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe('Key “CLI” disabled: requests with it are refused.'),
+    );
     expect(screen.getByRole('button', { name: 'Enable Old' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Delete Old' }));
     fireEvent.click(screen.getByRole('button', { name: 'Yes, delete' }));
@@ -85,8 +114,21 @@ describe('the API keys page', () => {
         api_keys: [
           keyOf(1, null, { created_by: null, creator: null }),
           keyOf(2, 'CRM sync', { created_by: 5, creator: { id: 5, email: 'ada@example.com', name: 'Ada' } }),
-          keyOf(3, 'Personal key of bo@example.com', { created_by: 6, creator: null, personal_for: 6, enabled: false, disabled_at: AT, disabled_reason: 'holder_removed' }),
-          keyOf(4, 'Old', { created_by: 7, creator: { id: 7, email: 'cy@example.com', name: 'Cy' }, enabled: false, disabled_at: AT, disabled_reason: 'holder_demoted' }),
+          keyOf(3, 'Personal key of bo@example.com', {
+            created_by: 6,
+            creator: null,
+            personal_for: 6,
+            enabled: false,
+            disabled_at: AT,
+            disabled_reason: 'holder_removed',
+          }),
+          keyOf(4, 'Old', {
+            created_by: 7,
+            creator: { id: 7, email: 'cy@example.com', name: 'Cy' },
+            enabled: false,
+            disabled_at: AT,
+            disabled_reason: 'holder_demoted',
+          }),
         ],
       }),
     });
@@ -108,7 +150,9 @@ describe('the API keys page', () => {
   it("shows the label's error item at its field", async () => {
     fakeApi({
       'GET /api/v1/client/api-keys': ok({ api_keys: [] }),
-      'POST /api/v1/client/api-keys': failure(422, 'Validation failed', [{ condition: 'required', error: 'Must not be blank', key: 'label' }]),
+      'POST /api/v1/client/api-keys': failure(422, 'Validation failed', [
+        { condition: 'required', error: 'Must not be blank', key: 'label' },
+      ]),
     });
     render(<ApiKeysPage api={createApi()} params={{}} signedIn={as('owner')} />);
     await screen.findByText(/No key yet/);
@@ -117,7 +161,9 @@ describe('the API keys page', () => {
 
     const field = screen.getByLabelText('Label');
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(field.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent).toBe('Must not be blank');
+    expect(document.getElementById(field.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent).toBe(
+      'Must not be blank',
+    );
   });
 
   it('is a page only for the roles that hold keys (owner, admin): a member or a viewer has none in the navigation', () => {
@@ -126,12 +172,22 @@ describe('the API keys page', () => {
     expect(can(as('member'), 'keys')).toBe(false);
     expect(can(as('viewer'), 'keys')).toBe(false);
     const api = createApi();
-    const { unmount } = render(<Layout api={api} signedIn={as('member')} page="overview"><p>x</p></Layout>);
+    const { unmount } = render(
+      <Layout api={api} signedIn={as('member')} page="overview">
+        <p>x</p>
+      </Layout>,
+    );
     const nav = screen.getByRole('navigation', { name: 'Dashboard' });
     expect(within(nav).queryByRole('link', { name: 'API keys' })).toBeNull();
     expect(within(nav).getByRole('link', { name: 'Settings' })).toBeTruthy();
     unmount();
-    render(<Layout api={api} signedIn={as('owner')} page="overview"><p>x</p></Layout>);
-    expect(within(screen.getByRole('navigation', { name: 'Dashboard' })).getByRole('link', { name: 'API keys' })).toBeTruthy();
+    render(
+      <Layout api={api} signedIn={as('owner')} page="overview">
+        <p>x</p>
+      </Layout>,
+    );
+    expect(
+      within(screen.getByRole('navigation', { name: 'Dashboard' })).getByRole('link', { name: 'API keys' }),
+    ).toBeTruthy();
   });
 });

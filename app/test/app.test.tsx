@@ -6,14 +6,48 @@ import { location } from '../src/router.js';
 import { session } from '../src/session.js';
 import { failure, fakeApi, ME, ok } from './fake-api.js';
 
-vi.mock('uplot', () => ({ default: class { static tzDate = (d: Date) => d; setSize() {} destroy() {} } }));
+vi.mock('uplot', () => ({
+  default: class {
+    static tzDate = (d: Date) => d;
+    setSize() {}
+    destroy() {}
+  },
+}));
 
 const EMPTY_STATS = {
-  from: '2026-10-28', to: '2026-11-26', granularity: 'day', workflow_id: null, time_zone: 'UTC', series: [],
-  totals: { sent: 0, delivered: 0, opened: 0, clicked: 0, bot_opened: 0, bot_clicked: 0, bounced_hard: 0, bounced_soft: 0, complained: 0 },
-  rates: {}, skipped_reasons: {}, failed_reasons: {}, events: {},
+  from: '2026-10-28',
+  to: '2026-11-26',
+  granularity: 'day',
+  workflow_id: null,
+  time_zone: 'UTC',
+  series: [],
+  totals: {
+    sent: 0,
+    delivered: 0,
+    opened: 0,
+    clicked: 0,
+    bot_opened: 0,
+    bot_clicked: 0,
+    bounced_hard: 0,
+    bounced_soft: 0,
+    complained: 0,
+  },
+  rates: {},
+  skipped_reasons: {},
+  failed_reasons: {},
+  events: {},
 };
-const DELIVERABILITY = { window_days: 30, sends: 0, bounces: 0, complaints: 0, bounce_rate: 0, complaint_rate: 0, status: 'healthy', paused_at: null, paused_reason: null };
+const DELIVERABILITY = {
+  window_days: 30,
+  sends: 0,
+  bounces: 0,
+  complaints: 0,
+  bounce_rate: 0,
+  complaint_rate: 0,
+  status: 'healthy',
+  paused_at: null,
+  paused_reason: null,
+};
 
 beforeEach(() => {
   session.value = undefined;

@@ -7,7 +7,13 @@ import { session } from '../src/session.js';
 import { as, contactOf, TOPIC } from './contacts-fixtures.js';
 import { fakeApi, ok } from './fake-api.js';
 
-vi.mock('uplot', () => ({ default: class { static tzDate = (d: Date) => d; setSize() {} destroy() {} } }));
+vi.mock('uplot', () => ({
+  default: class {
+    static tzDate = (d: Date) => d;
+    setSize() {}
+    destroy() {}
+  },
+}));
 
 function at(path: string) {
   const url = new URL(path, window.location.origin);
@@ -33,7 +39,9 @@ describe('the contacts group in the app', () => {
       'GET /api/v1/client/contacts/42': ok(contactOf()),
       'GET /api/v1/client/topics': ok({ topics: [TOPIC] }),
       'GET /api/v1/client/contacts/42/activity': ok({ contact_id: 42, items: [], next_cursor: null }),
-      'PATCH /api/v1/client/contacts/42/subscription': ok(contactOf({ topic_subscriptions: [{ topic_id: 3, is_subscribed: false }] })),
+      'PATCH /api/v1/client/contacts/42/subscription': ok(
+        contactOf({ topic_subscriptions: [{ topic_id: 3, is_subscribed: false }] }),
+      ),
     });
     at('/app/contact?id=42');
 
@@ -44,7 +52,11 @@ describe('the contacts group in the app', () => {
     // Assess
     expect(await screen.findByRole('button', { name: 'Subscribe to Product news' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Dashboard' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(expect.arrayContaining(['Contacts', 'Executions']));
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(expect.arrayContaining(['Contacts', 'Executions']));
     expect(document.title).toBe('Contact · Demo Co');
     expect(calls.find((call) => call.method === 'PATCH')!.headers.get('x-csrf-token')).toBe('token-9');
   });
@@ -53,7 +65,10 @@ describe('the contacts group in the app', () => {
     fakeApi({
       'GET /api/v1/auth/me': ok(as('viewer')),
       'GET /api/v1/client/workflows': ok({ workflows: [] }, { total: 0, enabled: 0, max_workflows: 10 }),
-      'GET /api/v1/client/executions': ok({ executions: [] }, { page: 1, per_page: 25, total: 0, total_pages: 0, total_is_exact: true }),
+      'GET /api/v1/client/executions': ok(
+        { executions: [] },
+        { page: 1, per_page: 25, total: 0, total_pages: 0, total_is_exact: true },
+      ),
     });
     at('/app/executions?status=4');
 

@@ -8,21 +8,69 @@ import { failure, fakeApi, type FakeAnswer, type FakeCall, ok } from './fake-api
 
 const AT = '2026-11-26T09:00:00.000Z';
 const EVENT = {
-  kind: 'event', at: AT, id: 900, type: 'signup', action: null, feature: null, plan: 'pro', source: null, status: null, amount: null, upgrade: null,
-  external_id: null, ts: AT, processed_at: AT, process_error: null, execution_ids: [77],
+  kind: 'event',
+  at: AT,
+  id: 900,
+  type: 'signup',
+  action: null,
+  feature: null,
+  plan: 'pro',
+  source: null,
+  status: null,
+  amount: null,
+  upgrade: null,
+  external_id: null,
+  ts: AT,
+  processed_at: AT,
+  process_error: null,
+  execution_ids: [77],
 };
 const EXECUTION = {
-  kind: 'execution', at: AT, id: 77, workflow_id: 1, workflow_name: 'Welcome', event_id: 900, status: 4, status_text: 'failed',
-  reason: 'MessageRejected: Email address is on the suppression list', is_test: false, attempt: 1, retried_from: null, scheduled_for: AT,
-  processed_at: AT, sent_email_id: SENT_ID, updated_at: AT,
+  kind: 'execution',
+  at: AT,
+  id: 77,
+  workflow_id: 1,
+  workflow_name: 'Welcome',
+  event_id: 900,
+  status: 4,
+  status_text: 'failed',
+  reason: 'MessageRejected: Email address is on the suppression list',
+  is_test: false,
+  attempt: 1,
+  retried_from: null,
+  scheduled_for: AT,
+  processed_at: AT,
+  sent_email_id: SENT_ID,
+  updated_at: AT,
 };
 const SENT = {
-  kind: 'sent_email', at: AT, id: SENT_ID, execution_id: 77, workflow_id: 1, workflow_name: 'Welcome', email_template_id: 5,
-  email_template_name: 'Welcome', to_email: 'ada@example.com', subject: 'Welcome aboard', provider_message_id: 'ses-1', status: 4,
-  status_text: 'opened', status_updated_at: AT,
-  logs: [logOf(1, 'queued'), logOf(4, 'opened', { is_bot: true, bot_reason: 'apple_mail_privacy' }), logOf(4, 'opened')],
+  kind: 'sent_email',
+  at: AT,
+  id: SENT_ID,
+  execution_id: 77,
+  workflow_id: 1,
+  workflow_name: 'Welcome',
+  email_template_id: 5,
+  email_template_name: 'Welcome',
+  to_email: 'ada@example.com',
+  subject: 'Welcome aboard',
+  provider_message_id: 'ses-1',
+  status: 4,
+  status_text: 'opened',
+  status_updated_at: AT,
+  logs: [
+    logOf(1, 'queued'),
+    logOf(4, 'opened', { is_bot: true, bot_reason: 'apple_mail_privacy' }),
+    logOf(4, 'opened'),
+  ],
 };
-const TOPIC_CHOICE = { kind: 'topic', at: '2026-11-25T09:00:00.000Z', topic_id: 3, is_subscribed: false, via: 'preference_page' };
+const TOPIC_CHOICE = {
+  kind: 'topic',
+  at: '2026-11-25T09:00:00.000Z',
+  topic_id: 3,
+  is_subscribed: false,
+  via: 'preference_page',
+};
 
 function answers(extra: Record<string, FakeAnswer | ((call: FakeCall) => FakeAnswer)> = {}) {
   return {
@@ -52,11 +100,17 @@ describe('the contact page', () => {
     expect(fields.textContent).toContain('NameAda Lovelace');
     expect(fields.textContent).toContain('Sourceapi (landing)');
     expect(fields.textContent).toContain('plan_tierpro');
-    expect(within(fields).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['beta', 'vip']);
+    expect(
+      within(fields)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['beta', 'vip']);
     expect(screen.getByRole('region', { name: 'Health and engagement' }).textContent).toContain('72 / 100');
     const subscription = screen.getByRole('region', { name: 'Subscription' });
     expect(subscription.textContent).toContain('Subscribed to marketing mail');
-    expect(within(subscription).getByRole('list', { name: 'Topics' }).textContent).toContain('Product news: subscribed');
+    expect(within(subscription).getByRole('list', { name: 'Topics' }).textContent).toContain(
+      'Product news: subscribed',
+    );
   });
 
   it('shows the activity newest first, the e-mail linked with its status logs and bot marks, and pages to older activity', async () => {
@@ -66,11 +120,19 @@ describe('the contact page', () => {
     const timeline = await screen.findByRole('list', { name: 'Activity, newest first' });
 
     // Assess: the first page
-    const items = within(timeline).getAllByRole('listitem').filter((li) => li.parentElement === timeline);
+    const items = within(timeline)
+      .getAllByRole('listitem')
+      .filter((li) => li.parentElement === timeline);
     expect(items).toHaveLength(3);
-    expect(within(items[0]!).getByRole('link', { name: 'Welcome aboard' }).getAttribute('href')).toBe(`/app/sent-email/${SENT_ID}`);
+    expect(within(items[0]!).getByRole('link', { name: 'Welcome aboard' }).getAttribute('href')).toBe(
+      `/app/sent-email/${SENT_ID}`,
+    );
     const logs = within(items[0]!).getByRole('list', { name: 'Status of "Welcome aboard"' });
-    expect(within(logs).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+    expect(
+      within(logs)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
       '2026-11-26 09:00:01 UTC queued',
       '2026-11-26 09:00:01 UTC opened by a machine: Apple Mail Privacy Protection preloads every image apple_mail_privacy',
       '2026-11-26 09:00:01 UTC opened by a person',
@@ -85,8 +147,16 @@ describe('the contact page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show older activity' }));
 
     // Assess: added below, and no more pages
-    await waitFor(() => expect(within(timeline).getAllByRole('listitem').filter((li) => li.parentElement === timeline)).toHaveLength(4));
-    expect(timeline.lastElementChild!.textContent).toBe('2026-11-25 09:00:00 UTC Left the topic Product news (preference page)');
+    await waitFor(() =>
+      expect(
+        within(timeline)
+          .getAllByRole('listitem')
+          .filter((li) => li.parentElement === timeline),
+      ).toHaveLength(4),
+    );
+    expect(timeline.lastElementChild!.textContent).toBe(
+      '2026-11-25 09:00:00 UTC Left the topic Product news (preference page)',
+    );
     const asked = calls.filter((call) => call.path.endsWith('/activity')).map((call) => Object.fromEntries(call.query));
     expect(asked).toEqual([{ limit: '20' }, { limit: '20', cursor: 'older' }]);
     expect(screen.queryByRole('button', { name: 'Show older activity' })).toBeNull();
@@ -124,11 +194,19 @@ describe('the contact page', () => {
     // Assess
     expect(await screen.findByRole('button', { name: 'Subscribe again' })).toBeTruthy();
     expect(patches()[1]!.body).toEqual({ is_subscribed: false, unsubscribe_reason: 'asked by phone' });
-    expect(screen.getByRole('region', { name: 'Subscription' }).textContent).toContain('Since 2026-11-26 09:00:00 UTC, reason: asked by phone');
+    expect(screen.getByRole('region', { name: 'Subscription' }).textContent).toContain(
+      'Since 2026-11-26 09:00:00 UTC, reason: asked by phone',
+    );
   });
 
   it("shows a refused topic change at the topic (the API's error item), the rest in the alert", async () => {
-    fakeApi(answers({ 'PATCH /api/v1/client/contacts/42/subscription': failure(404, 'Not found', [{ condition: 'not_found', error: 'No such topic', key: 'topic_id' }]) }));
+    fakeApi(
+      answers({
+        'PATCH /api/v1/client/contacts/42/subscription': failure(404, 'Not found', [
+          { condition: 'not_found', error: 'No such topic', key: 'topic_id' },
+        ]),
+      }),
+    );
     render(<ContactPage api={createApi()} params={{ id: '42' }} signedIn={as('owner')} />);
 
     const button = await screen.findByRole('button', { name: 'Unsubscribe from Product news' });
@@ -143,8 +221,18 @@ describe('the contact page', () => {
   it('erases only once the e-mail address is typed, then says what was removed', async () => {
     // Prepare
     const erasure = {
-      id: 42, erased: true, already_erased: false, contact: 1, locks: 2, suppression_marker: false, events: 3, executions: 1, executions_cancelled: 1,
-      sent_emails: 1, logs: 3, erased_at: AT,
+      id: 42,
+      erased: true,
+      already_erased: false,
+      contact: 1,
+      locks: 2,
+      suppression_marker: false,
+      events: 3,
+      executions: 1,
+      executions_cancelled: 1,
+      sent_emails: 1,
+      logs: 3,
+      erased_at: AT,
     };
     const calls = fakeApi(answers({ 'DELETE /api/v1/client/contacts/42': ok(erasure) }));
     render(<ContactPage api={createApi()} params={{ id: '42' }} signedIn={as('member')} />);
@@ -165,7 +253,9 @@ describe('the contact page', () => {
 
     // Assess
     expect(await screen.findByRole('heading', { level: 1, name: 'Contact #42 erased' })).toBeTruthy();
-    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual(['/api/v1/client/contacts/42']);
+    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([
+      '/api/v1/client/contacts/42',
+    ]);
     expect(screen.getByRole('status').textContent).toContain('Queued runs cancelled1');
   });
 
@@ -182,7 +272,13 @@ describe('the contact page', () => {
   });
 
   it("shows the API's refusal of a contact that does not exist", async () => {
-    fakeApi(answers({ 'GET /api/v1/client/contacts/42': failure(404, 'Contact not found', [{ condition: 'not_found', error: 'No contact 42', key: 'id' }]) }));
+    fakeApi(
+      answers({
+        'GET /api/v1/client/contacts/42': failure(404, 'Contact not found', [
+          { condition: 'not_found', error: 'No contact 42', key: 'id' },
+        ]),
+      }),
+    );
 
     render(<ContactPage api={createApi()} params={{ id: '42' }} signedIn={as('owner')} />);
 

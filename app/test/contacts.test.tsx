@@ -30,7 +30,13 @@ describe('the contacts page', () => {
       'GET /api/v1/client/contacts': (call) =>
         call.query.get('email_prefix') === 'ada'
           ? ok({ contacts: [contactOf()], next_cursor: null })
-          : ok({ contacts: [contactOf(), contactOf({ id: 43, email: 'bob@example.com', first_name: null, last_name: null, tags: [] })], next_cursor: null }),
+          : ok({
+              contacts: [
+                contactOf(),
+                contactOf({ id: 43, email: 'bob@example.com', first_name: null, last_name: null, tags: [] }),
+              ],
+              next_cursor: null,
+            }),
     });
     render(<Routed api={createApi()} />);
     await screen.findByRole('link', { name: 'bob@example.com' });
@@ -46,7 +52,12 @@ describe('the contacts page', () => {
     const link = await screen.findByRole('link', { name: 'ada@example.com' });
     expect(screen.queryByRole('link', { name: 'bob@example.com' })).toBeNull();
     expect(window.location.search).toBe('?email_prefix=ada&is_subscribed=true&source=api');
-    expect(Object.fromEntries(calls.at(-1)!.query)).toEqual({ limit: '25', email_prefix: 'ada', is_subscribed: 'true', source: 'api' });
+    expect(Object.fromEntries(calls.at(-1)!.query)).toEqual({
+      limit: '25',
+      email_prefix: 'ada',
+      is_subscribed: 'true',
+      source: 'api',
+    });
     const row = link.closest('tr')!;
     expect(row.textContent).toBe('ada@example.comAda LovelaceSubscribedapi72beta, vip2026-11-26 09:00:00 UTC');
     expect(link.getAttribute('href')).toBe('/app/contact/42');
@@ -68,7 +79,9 @@ describe('the contacts page', () => {
     expect(Object.fromEntries(calls.at(-1)!.query)).toEqual({ limit: '25', is_subscribed: 'false', cursor: 'c2' });
     const pages = screen.getByRole('navigation', { name: 'Pages of contacts' });
     expect(within(pages).queryByRole('link', { name: 'Next page' })).toBeNull();
-    expect(within(pages).getByRole('link', { name: 'First page' }).getAttribute('href')).toBe('/app/contacts?is_subscribed=false');
+    expect(within(pages).getByRole('link', { name: 'First page' }).getAttribute('href')).toBe(
+      '/app/contacts?is_subscribed=false',
+    );
   });
 
   it("shows the API's error items at their field (aria-invalid, aria-describedby), the others in the alert", async () => {
@@ -86,7 +99,9 @@ describe('the contacts page', () => {
     expect(alert.textContent).toBe('Validation failedcursor Not a cursor of this search');
     const field = screen.getByLabelText('E-mail starts with');
     expect(field.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(field.getAttribute('aria-describedby')!)!.textContent).toBe('Must be at most 254 characters');
+    expect(document.getElementById(field.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'Must be at most 254 characters',
+    );
   });
 
   it('teaches where contacts come from when there is none, and says so when a search finds none', async () => {

@@ -28,32 +28,43 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-const REFUSED = new ApiFailure('The request has invalid fields', [
-  { condition: 'format', error: 'must be at most 100 characters', key: 'label' },
-  { condition: 'missing', error: 'is required', key: 'owner' },
-  { condition: 'conflict', error: 'already exists' },
-], 422);
+const REFUSED = new ApiFailure(
+  'The request has invalid fields',
+  [
+    { condition: 'format', error: 'must be at most 100 characters', key: 'label' },
+    { condition: 'missing', error: 'is required', key: 'owner' },
+    { condition: 'conflict', error: 'already exists' },
+  ],
+  422,
+);
 
 describe('useLoad', () => {
   it('reads, gives each read a signal, and aborts the older read when the inputs change: a late answer is dropped', async () => {
     const reads: { id: number; signal: AbortSignal; answer: ReturnType<typeof deferred<string>> }[] = [];
-    const { result, rerender } = renderHook(({ id }: { id: number }) =>
-      useLoad((signal) => {
-        const answer = deferred<string>();
-        reads.push({ id, signal, answer });
-        return answer.promise;
-      }, [id]),
+    const { result, rerender } = renderHook(
+      ({ id }: { id: number }) =>
+        useLoad(
+          (signal) => {
+            const answer = deferred<string>();
+            reads.push({ id, signal, answer });
+            return answer.promise;
+          },
+          [id],
+        ),
       { initialProps: { id: 1 } },
     );
     expect(result.current.loading).toBe(true);
     rerender({ id: 2 });
-    expect(reads.map((read) => [read.id, read.signal.aborted])).toEqual([[1, true], [2, false]]);
+    expect(reads.map((read) => [read.id, read.signal.aborted])).toEqual([
+      [1, true],
+      [2, false],
+    ]);
     await act(async () => reads[1]?.answer.resolve('two'));
     await act(async () => reads[0]?.answer.resolve('one'));
     expect(result.current).toMatchObject({ data: 'two', loading: false, failure: undefined });
   });
 
-  it('reload keeps the data while it reads again; a failure is the page\'s Failure; leaving aborts', async () => {
+  it("reload keeps the data while it reads again; a failure is the page's Failure; leaving aborts", async () => {
     let answer: Promise<string> = Promise.resolve('first');
     const signals: AbortSignal[] = [];
     const { result, unmount } = renderHook(() =>
@@ -68,7 +79,11 @@ describe('useLoad', () => {
     act(() => result.current.reload());
     expect(result.current).toMatchObject({ data: 'first', loading: true });
     await act(async () => late.reject(REFUSED));
-    expect(result.current.failure).toEqual({ message: 'The request has invalid fields', errors: REFUSED.errors, status: 422 });
+    expect(result.current.failure).toEqual({
+      message: 'The request has invalid fields',
+      errors: REFUSED.errors,
+      status: 422,
+    });
     expect(result.current.data).toBe('first');
     act(() => result.current.update((data) => `${data}!`));
     expect(result.current.data).toBe('first!');
@@ -104,7 +119,11 @@ describe('useAction', () => {
       second = await result.current.run('y');
     });
     expect(second).toBe(false);
-    expect(result.current).toMatchObject({ busy: false, done: '', failure: { message: 'The request has invalid fields' } });
+    expect(result.current).toMatchObject({
+      busy: false,
+      done: '',
+      failure: { message: 'The request has invalid fields' },
+    });
     act(() => result.current.reset());
     expect(result.current.failure).toBeUndefined();
   });
@@ -114,10 +133,18 @@ describe('patchOf and usePatch', () => {
   const encoders = { limit: (raw: string) => (raw.trim() === '' ? null : Number(raw.trim())) };
 
   it('sends only the fields whose encoded value changed', () => {
-    expect(patchOf({ name: 'a', limit: ' 5 ', tags: ['x'] }, { name: 'a', limit: '5', tags: ['x'] }, encoders)).toEqual({});
-    expect(patchOf({ name: 'b', limit: '', tags: ['x', 'y'] }, { name: 'a', limit: '5', tags: ['x'] }, encoders)).toEqual({ name: 'b', limit: null, tags: ['x', 'y'] });
-    const withHour = (body: Record<string, unknown>, draft: { hour: string; minute: string }) => ('minute' in body ? { hour: draft.hour, ...body } : body);
-    expect(patchOf({ hour: '9', minute: '15' }, { hour: '9', minute: '0' }, {}, withHour)).toEqual({ hour: '9', minute: '15' });
+    expect(patchOf({ name: 'a', limit: ' 5 ', tags: ['x'] }, { name: 'a', limit: '5', tags: ['x'] }, encoders)).toEqual(
+      {},
+    );
+    expect(
+      patchOf({ name: 'b', limit: '', tags: ['x', 'y'] }, { name: 'a', limit: '5', tags: ['x'] }, encoders),
+    ).toEqual({ name: 'b', limit: null, tags: ['x', 'y'] });
+    const withHour = (body: Record<string, unknown>, draft: { hour: string; minute: string }) =>
+      'minute' in body ? { hour: draft.hour, ...body } : body;
+    expect(patchOf({ hour: '9', minute: '15' }, { hour: '9', minute: '0' }, {}, withHour)).toEqual({
+      hour: '9',
+      minute: '15',
+    });
   });
 
   it('says "Nothing changed." and sends nothing when the draft is what is saved; sends the difference otherwise', async () => {
@@ -235,7 +262,15 @@ describe('DataTable, PageHead, When', () => {
 describe('ConfirmButton and SecretOnce', () => {
   it('asks before it acts, and Cancel does nothing', async () => {
     let done = 0;
-    render(<ConfirmButton label="Delete" name="Delete key A" confirm="Delete key A for good?" danger onConfirm={() => done++} />);
+    render(
+      <ConfirmButton
+        label="Delete"
+        name="Delete key A"
+        confirm="Delete key A for good?"
+        danger
+        onConfirm={() => done++}
+      />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Delete key A' }));
     expect(screen.getByRole('group', { name: 'Delete key A for good?' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -261,7 +296,12 @@ describe('Done and LoadStatus', () => {
   it('says "Loading…" until the data comes, the failure when the load fails, nothing once loaded', () => {
     const { rerender } = render(<LoadStatus loaded={{ data: undefined, failure: undefined, loading: true }} />);
     expect(screen.getByText('Loading…').getAttribute('aria-busy')).toBe('true');
-    rerender(<LoadStatus loaded={{ data: undefined, failure: { message: 'No', errors: REFUSED.errors }, loading: false }} shownAt={['label']} />);
+    rerender(
+      <LoadStatus
+        loaded={{ data: undefined, failure: { message: 'No', errors: REFUSED.errors }, loading: false }}
+        shownAt={['label']}
+      />,
+    );
     const alert = screen.getByRole('alert').textContent ?? '';
     expect(alert).toContain('is required');
     expect(alert).not.toContain('at most 100');

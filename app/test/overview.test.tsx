@@ -19,34 +19,79 @@ vi.mock('uplot', () => ({
 }));
 
 const counts = (values: Partial<Record<string, number>> = {}) => ({
-  executions: 0, sent: 0, delivered: 0, opened: 0, clicked: 0, bot_opened: 0, bot_clicked: 0, bounced_hard: 0, bounced_soft: 0,
-  complained: 0, unsubscribed_link: 0, unsubscribed_ses: 0, unsubscribed_suppression: 0, failed: 0, skipped: 0, deferred: 0,
-  exited: 0, converted: 0, ...values,
+  executions: 0,
+  sent: 0,
+  delivered: 0,
+  opened: 0,
+  clicked: 0,
+  bot_opened: 0,
+  bot_clicked: 0,
+  bounced_hard: 0,
+  bounced_soft: 0,
+  complained: 0,
+  unsubscribed_link: 0,
+  unsubscribed_ses: 0,
+  unsubscribed_suppression: 0,
+  failed: 0,
+  skipped: 0,
+  deferred: 0,
+  exited: 0,
+  converted: 0,
+  ...values,
 });
 
 function stats(days: { period: string; counts: ReturnType<typeof counts> }[], events: Record<string, number>) {
   const totals = counts();
-  for (const day of days) for (const [name, value] of Object.entries(day.counts)) totals[name as keyof typeof totals] += value;
+  for (const day of days)
+    for (const [name, value] of Object.entries(day.counts)) totals[name as keyof typeof totals] += value;
   return {
-    from: days[0]?.period ?? '2026-11-20', to: days.at(-1)?.period ?? '2026-11-26', granularity: 'day', workflow_id: null, time_zone: 'UTC',
-    series: days.map((day) => ({ ...day, events: {} })), totals,
+    from: days[0]?.period ?? '2026-11-20',
+    to: days.at(-1)?.period ?? '2026-11-26',
+    granularity: 'day',
+    workflow_id: null,
+    time_zone: 'UTC',
+    series: days.map((day) => ({ ...day, events: {} })),
+    totals,
     rates: {
-      delivery_rate: 0.75, open_rate: 0.5, click_rate: 0.25, click_to_open_rate: 0.5, bounce_rate: 0.25, complaint_rate: 0,
-      unsubscribe_rate: 0, bot_open_share: 0.4, conversion_rate: null,
+      delivery_rate: 0.75,
+      open_rate: 0.5,
+      click_rate: 0.25,
+      click_to_open_rate: 0.5,
+      bounce_rate: 0.25,
+      complaint_rate: 0,
+      unsubscribe_rate: 0,
+      bot_open_share: 0.4,
+      conversion_rate: null,
     },
-    skipped_reasons: {}, failed_reasons: {}, events,
+    skipped_reasons: {},
+    failed_reasons: {},
+    events,
   };
 }
 
 const deliverability = (status: string, extra: Record<string, unknown> = {}) => ({
-  deliverability: { window_days: 30, sends: 4, bounces: 1, complaints: 0, bounce_rate: 0.25, complaint_rate: 0, status, paused_at: null, paused_reason: null, ...extra },
+  deliverability: {
+    window_days: 30,
+    sends: 4,
+    bounces: 1,
+    complaints: 0,
+    bounce_rate: 0.25,
+    complaint_rate: 0,
+    status,
+    paused_at: null,
+    paused_reason: null,
+    ...extra,
+  },
 });
 
 function answers(statsBody: unknown, settingsBody: unknown, failed = 0) {
   return {
     'GET /api/v1/client/stats': ok(statsBody),
     'GET /api/v1/client/settings': ok(settingsBody),
-    'GET /api/v1/client/executions': ok({ executions: [] }, { page: 1, per_page: 1, total: failed, total_pages: failed }),
+    'GET /api/v1/client/executions': ok(
+      { executions: [] },
+      { page: 1, per_page: 1, total: failed, total_pages: failed },
+    ),
   };
 }
 
@@ -64,7 +109,10 @@ describe('the overview', () => {
     const body = stats(
       [
         { period: '2026-11-25', counts: counts({ sent: 3, delivered: 2, opened: 1, bot_opened: 2, bounced_hard: 1 }) },
-        { period: '2026-11-26', counts: counts({ sent: 1, delivered: 1, clicked: 1, bot_clicked: 5, bounced_soft: 1, complained: 1 }) },
+        {
+          period: '2026-11-26',
+          counts: counts({ sent: 1, delivered: 1, clicked: 1, bot_clicked: 5, bounced_soft: 1, complained: 1 }),
+        },
       ],
       { signup: 4 },
     );
@@ -76,8 +124,24 @@ describe('the overview', () => {
     // Assess
     await screen.findByRole('heading', { name: 'Rates, last 30 days' });
     await waitFor(() => expect(charts).toHaveLength(1));
-    expect(charts[0]!.options.series.map((s) => s.label)).toEqual(['Day', 'Sent', 'Delivered', 'Human opens', 'Human clicks', 'Bounces', 'Complaints']);
-    expect(charts[0]!.data).toEqual([[Date.parse('2026-11-25T00:00:00Z') / 1000, Date.parse('2026-11-26T00:00:00Z') / 1000], [3, 1], [2, 1], [1, 0], [0, 1], [1, 1], [0, 1]]);
+    expect(charts[0]!.options.series.map((s) => s.label)).toEqual([
+      'Day',
+      'Sent',
+      'Delivered',
+      'Human opens',
+      'Human clicks',
+      'Bounces',
+      'Complaints',
+    ]);
+    expect(charts[0]!.data).toEqual([
+      [Date.parse('2026-11-25T00:00:00Z') / 1000, Date.parse('2026-11-26T00:00:00Z') / 1000],
+      [3, 1],
+      [2, 1],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+      [0, 1],
+    ]);
     // The same figures as a table, newest day first.
     const table = screen.getByRole('table', { name: 'E-mails per UTC day, last 30 days' });
     expect(within(table).getAllByRole('row')[1]!.textContent).toBe('2026-11-26110111');
@@ -88,7 +152,10 @@ describe('the overview', () => {
   });
 
   it('shows the rates with machine opens and clicks apart, deliverability and the failed executions', async () => {
-    const body = stats([{ period: '2026-11-26', counts: counts({ sent: 4, delivered: 3, opened: 2, bot_opened: 3, bot_clicked: 7 }) }], {});
+    const body = stats(
+      [{ period: '2026-11-26', counts: counts({ sent: 4, delivered: 3, opened: 2, bot_opened: 3, bot_clicked: 7 }) }],
+      {},
+    );
     fakeApi(answers(body, deliverability('warning'), 2));
 
     render(<OverviewPage api={createApi()} />);
@@ -117,7 +184,9 @@ describe('the overview', () => {
   it('says why deliverability is not shown for a client whose settings were never saved (404), and shows the rest', async () => {
     fakeApi({
       ...answers(stats([{ period: '2026-11-26', counts: counts({ sent: 1 }) }], {}), {}),
-      'GET /api/v1/client/settings': failure(404, 'No settings yet: PATCH /client/settings creates them', [{ condition: 'not_found', error: 'No settings yet', key: 'settings' }]),
+      'GET /api/v1/client/settings': failure(404, 'No settings yet: PATCH /client/settings creates them', [
+        { condition: 'not_found', error: 'No settings yet', key: 'settings' },
+      ]),
     });
 
     render(<OverviewPage api={createApi()} />);
@@ -142,14 +211,18 @@ describe('the overview', () => {
   });
 
   it('asks for the chosen period (7 days) and draws it', async () => {
-    const calls: FakeCall[] = fakeApi(answers(stats([{ period: '2026-11-26', counts: counts({ sent: 1 }) }], {}), deliverability('healthy')));
+    const calls: FakeCall[] = fakeApi(
+      answers(stats([{ period: '2026-11-26', counts: counts({ sent: 1 }) }], {}), deliverability('healthy')),
+    );
     render(<OverviewPage api={createApi()} />);
     await screen.findByRole('heading', { name: 'Rates, last 30 days' });
 
     fireEvent.click(screen.getByLabelText('7 days'));
 
     await screen.findByRole('heading', { name: 'Rates, last 7 days' });
-    const asked = calls.filter((call) => call.path === '/api/v1/client/stats').map((call) => Object.fromEntries(call.query));
+    const asked = calls
+      .filter((call) => call.path === '/api/v1/client/stats')
+      .map((call) => Object.fromEntries(call.query));
     expect(asked).toEqual([rangeOf(30), rangeOf(7)]);
     await waitFor(() => expect(charts).toHaveLength(2));
   });

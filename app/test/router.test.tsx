@@ -15,7 +15,8 @@ async function loadAt(path: string) {
   return import('../src/router.js');
 }
 
-const popped = () => new Promise<void>((resolve) => window.addEventListener('popstate', () => resolve(), { once: true }));
+const popped = () =>
+  new Promise<void>((resolve) => window.addEventListener('popstate', () => resolve(), { once: true }));
 
 beforeEach(() => at('/app'));
 
@@ -25,13 +26,21 @@ describe('hrefOf', () => {
     ['template', { id: '1001' }, '/app/template/1001'],
     ['workflow', { id: '1' }, '/app/workflow/1'],
     ['webhook', { id: '5', after: 'a1' }, '/app/webhook/5?after=a1'],
-    ['sent-email', { id: '0b9f5a3e-6c1d-4f7e-9a51-2d3c4b5a6978' }, '/app/sent-email/0b9f5a3e-6c1d-4f7e-9a51-2d3c4b5a6978'],
+    [
+      'sent-email',
+      { id: '0b9f5a3e-6c1d-4f7e-9a51-2d3c4b5a6978' },
+      '/app/sent-email/0b9f5a3e-6c1d-4f7e-9a51-2d3c4b5a6978',
+    ],
     // An e-mail address is a contact's id too: percent-encoded, so the path stays one segment whatever it holds.
     ['contact', { id: 'ann+news@example.com' }, '/app/contact/ann%2Bnews%40example.com'],
     ['contact', { id: 'a/b?c#d e' }, '/app/contact/a%2Fb%3Fc%23d%20e'],
     // No record named: the page alone, as before.
     ['contact', { id: '' }, '/app/contact'],
-    ['contacts', { email_prefix: 'ada', is_subscribed: '', source: 'api' }, '/app/contacts?email_prefix=ada&source=api'],
+    [
+      'contacts',
+      { email_prefix: 'ada', is_subscribed: '', source: 'api' },
+      '/app/contacts?email_prefix=ada&source=api',
+    ],
     ['executions', { status: '4' }, '/app/executions?status=4'],
     ['overview', {}, '/app/overview'],
   ] as const)('%s with %j is %s: a record in the path, the filters in the query', (page, params, href) => {
@@ -48,7 +57,11 @@ describe('route', () => {
     ['/app/template/7?id=8', 'template', { id: '7' }],
     // The older form: the record in the query.
     ['/app/contact?id=42', 'contact', { id: '42' }],
-    ['/app/sent-email?id=0b9f5a3e-6c1d-4f7e-9a51-2d3c4b5a6978', 'sent-email', { id: '0b9f5a3e-6c1d-4f7e-9a51-2d3c4b5a6978' }],
+    [
+      '/app/sent-email?id=0b9f5a3e-6c1d-4f7e-9a51-2d3c4b5a6978',
+      'sent-email',
+      { id: '0b9f5a3e-6c1d-4f7e-9a51-2d3c4b5a6978' },
+    ],
     ['/app/webhook?id=5&after=a1', 'webhook', { id: '5', after: 'a1' }],
     ['/app/contacts?email_prefix=ada', 'contacts', { email_prefix: 'ada' }],
     ['/app', 'home', {}],
@@ -59,12 +72,18 @@ describe('route', () => {
     expect(route.value).toEqual({ page, params });
   });
 
-  it.each(['/app/billing', '/app/billing/3', '/app/overview/3', '/app/contacts/42', '/app/contact/', '/app/contact/42/activity', '/app/contact/%E0%A4%A', '/elsewhere'])(
-    'reads %s as an unknown page',
-    (path) => {
-      expect(pageOf(path)).toBe('unknown');
-    },
-  );
+  it.each([
+    '/app/billing',
+    '/app/billing/3',
+    '/app/overview/3',
+    '/app/contacts/42',
+    '/app/contact/',
+    '/app/contact/42/activity',
+    '/app/contact/%E0%A4%A',
+    '/elsewhere',
+  ])('reads %s as an unknown page', (path) => {
+    expect(pageOf(path)).toBe('unknown');
+  });
 
   it.each([
     ['contact', { id: 'ann+news@example.com' }],
@@ -95,15 +114,20 @@ describe('an address in the older form', () => {
     expect(window.history.length).toBe(before);
     const url = new URL(rewritten, window.location.origin);
     expect(router.location.value).toEqual({ pathname: url.pathname, search: url.search });
-    expect(router.route.value.params['id']).toBe(new URL(old, window.location.origin).searchParams.get('id') ?? 'ann@example.com');
+    expect(router.route.value.params['id']).toBe(
+      new URL(old, window.location.origin).searchParams.get('id') ?? 'ann@example.com',
+    );
   });
 
-  it.each(['/app/contacts?email_prefix=ada', '/app/contact/42?after=a1', '/app/executions?status=4', '/app/contact'])('%s is left as it is', async (path) => {
-    const router = await loadAt(path);
+  it.each(['/app/contacts?email_prefix=ada', '/app/contact/42?after=a1', '/app/executions?status=4', '/app/contact'])(
+    '%s is left as it is',
+    async (path) => {
+      const router = await loadAt(path);
 
-    expect(`${window.location.pathname}${window.location.search}`).toBe(path);
-    expect(router.location.value.pathname).toBe(new URL(path, window.location.origin).pathname);
-  });
+      expect(`${window.location.pathname}${window.location.search}`).toBe(path);
+      expect(router.location.value.pathname).toBe(new URL(path, window.location.origin).pathname);
+    },
+  );
 });
 
 describe('navigate and the back and forward buttons', () => {

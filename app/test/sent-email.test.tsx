@@ -10,9 +10,22 @@ const HTML = `<html><head><style>p { color: #333; background: url(https://cdn.ex
 <p style="margin:0 0 16px;">Welcome, Ada</p><a href="https://acme.example/start">Start</a></body></html>`;
 
 const email = (overrides: Record<string, unknown> = {}) => ({
-  id: SENT_ID, client_id: 1, contact_id: 42, email_template_id: 5, email_template_name: 'Welcome', from_email: 'Acme <hello@acme.example>',
-  to_email: 'ada@example.com', subject: 'Welcome aboard', html_body: HTML, text_body: 'Welcome, Ada', browser_url: 'http://localhost:3000/v/tok',
-  provider_message_id: 'ses-1', status: 5, status_text: 'clicked', status_updated_at: '2026-11-26T09:05:00.000Z', created_at: '2026-11-26T09:00:00.000Z',
+  id: SENT_ID,
+  client_id: 1,
+  contact_id: 42,
+  email_template_id: 5,
+  email_template_name: 'Welcome',
+  from_email: 'Acme <hello@acme.example>',
+  to_email: 'ada@example.com',
+  subject: 'Welcome aboard',
+  html_body: HTML,
+  text_body: 'Welcome, Ada',
+  browser_url: 'http://localhost:3000/v/tok',
+  provider_message_id: 'ses-1',
+  status: 5,
+  status_text: 'clicked',
+  status_updated_at: '2026-11-26T09:05:00.000Z',
+  created_at: '2026-11-26T09:00:00.000Z',
   execution_id: 77,
   logs: [
     logOf(1, 'queued'),
@@ -63,7 +76,11 @@ describe('the sent e-mail page', () => {
     render(<SentEmailPage api={createApi()} params={{ id: SENT_ID }} signedIn={as('viewer')} />);
 
     const history = await screen.findByRole('list', { name: 'Status history, oldest first' });
-    expect(within(history).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+    expect(
+      within(history)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
       '2026-11-26 09:00:01 UTC queued',
       '2026-11-26 09:00:01 UTC delivered',
       '2026-11-26 09:00:01 UTC opened by a machine: a mail security scanner (its user agent or network) security_scanner',
@@ -73,11 +90,17 @@ describe('the sent e-mail page', () => {
     ]);
     const counts = screen.getByRole('region', { name: 'Opens and clicks' }).textContent!;
     expect(counts).toContain('Opens by a person1Clicks by a person1Opens by machines1Clicks by machines1');
-    expect(screen.getByRole('region', { name: 'The e-mail' }).textContent).toContain('Statusclicked since 2026-11-26 09:05:00 UTC');
+    expect(screen.getByRole('region', { name: 'The e-mail' }).textContent).toContain(
+      'Statusclicked since 2026-11-26 09:05:00 UTC',
+    );
   });
 
   it("shows the API's refusal (an unknown id)", async () => {
-    fakeApi({ [`GET /api/v1/client/sent-emails/${SENT_ID}`]: failure(404, 'Sent e-mail not found', [{ condition: 'not_found', error: 'No such e-mail', key: 'id' }]) });
+    fakeApi({
+      [`GET /api/v1/client/sent-emails/${SENT_ID}`]: failure(404, 'Sent e-mail not found', [
+        { condition: 'not_found', error: 'No such e-mail', key: 'id' },
+      ]),
+    });
 
     render(<SentEmailPage api={createApi()} params={{ id: SENT_ID }} signedIn={as('viewer')} />);
 

@@ -9,19 +9,65 @@ import { failure, fakeApi, ok } from './fake-api.js';
 const AT = '2026-11-26T09:00:00.000Z';
 /** GET /client/settings's data, as the API answers it (fields unset but the brand name and quiet hours). */
 export const settingsOf = (overrides: Record<string, unknown> = {}) => ({
-  id: 1, client_id: 1, morning_send_hour: null, morning_send_minute: null, afternoon_send_hour: null, afternoon_send_minute: null,
-  quiet_hour_start: 22, quiet_hour_end: 7, send_window_enabled: null, send_window_start_hour: null, send_window_end_hour: null,
-  send_window_allowed_days: null, timezone: 'Europe/Paris', max_emails_per_day: null, queue_timeout_days: null, custom_email_quota_per_day: null,
-  custom_email_quota_per_month: null, custom_max_workflows: null, enable_critical_bypass: null, ai_advisor_enabled: null, auto_approve_enabled: null,
-  enabled_workflows: [1, 2], preferences: null, brand_name: 'Demo', brand_logo_url: null, brand_primary_color: null, brand_secondary_color: null,
-  company_name: null, company_address: null, email_from_name: null, email_from_address: null, email_reply_to: null, email_signature: null,
-  tone_of_voice: 0, created_at: AT, updated_at: AT, deleted_at: null,
-  client: { subscription_tier: 'growth', monthly_emails_sent: 12, monthly_email_quota: 50000, quota_reset_at: '2026-12-01T00:00:00.000Z' },
-  deliverability: { window_days: 30, sends: 0, bounces: 0, complaints: 0, bounce_rate: 0, complaint_rate: 0, status: 'healthy', paused_at: null, paused_reason: null },
+  id: 1,
+  client_id: 1,
+  morning_send_hour: null,
+  morning_send_minute: null,
+  afternoon_send_hour: null,
+  afternoon_send_minute: null,
+  quiet_hour_start: 22,
+  quiet_hour_end: 7,
+  send_window_enabled: null,
+  send_window_start_hour: null,
+  send_window_end_hour: null,
+  send_window_allowed_days: null,
+  timezone: 'Europe/Paris',
+  max_emails_per_day: null,
+  queue_timeout_days: null,
+  custom_email_quota_per_day: null,
+  custom_email_quota_per_month: null,
+  custom_max_workflows: null,
+  enable_critical_bypass: null,
+  ai_advisor_enabled: null,
+  auto_approve_enabled: null,
+  enabled_workflows: [1, 2],
+  preferences: null,
+  brand_name: 'Demo',
+  brand_logo_url: null,
+  brand_primary_color: null,
+  brand_secondary_color: null,
+  company_name: null,
+  company_address: null,
+  email_from_name: null,
+  email_from_address: null,
+  email_reply_to: null,
+  email_signature: null,
+  tone_of_voice: 0,
+  created_at: AT,
+  updated_at: AT,
+  deleted_at: null,
+  client: {
+    subscription_tier: 'growth',
+    monthly_emails_sent: 12,
+    monthly_email_quota: 50000,
+    quota_reset_at: '2026-12-01T00:00:00.000Z',
+  },
+  deliverability: {
+    window_days: 30,
+    sends: 0,
+    bounces: 0,
+    complaints: 0,
+    bounce_rate: 0,
+    complaint_rate: 0,
+    status: 'healthy',
+    paused_at: null,
+    paused_reason: null,
+  },
   ...overrides,
 });
 
-const patches = (calls: { method: string; body: unknown }[]) => calls.filter((call) => call.method === 'PATCH').map((call) => call.body);
+const patches = (calls: { method: string; body: unknown }[]) =>
+  calls.filter((call) => call.method === 'PATCH').map((call) => call.body);
 
 afterEach(() => {
   cleanup();
@@ -29,13 +75,15 @@ afterEach(() => {
 });
 
 describe('the settings page', () => {
-  it("sends only what changed, shows a 422 error item at its field (aria-invalid, aria-describedby), then saves a valid value", async () => {
+  it('sends only what changed, shows a 422 error item at its field (aria-invalid, aria-describedby), then saves a valid value', async () => {
     // Prepare
     const calls = fakeApi({
       'GET /api/v1/client/settings': ok(settingsOf()),
       'PATCH /api/v1/client/settings': (call) =>
         (call.body as { quiet_hour_start?: number }).quiet_hour_start === 25
-          ? failure(422, 'Validation failed', [{ condition: 'max', error: 'Must be at most 23 (hour of the day)', key: 'quiet_hour_start' }])
+          ? failure(422, 'Validation failed', [
+              { condition: 'max', error: 'Must be at most 23 (hour of the day)', key: 'quiet_hour_start' },
+            ])
           : ok(settingsOf({ quiet_hour_start: 23, brand_primary_color: '#1A73E8' })),
     });
     render(<SettingsPage api={createApi()} params={{}} signedIn={as('owner')} />);
@@ -67,7 +115,9 @@ describe('the settings page', () => {
 
   it('starts from the defaults when the settings were never saved (404), and the first save creates them', async () => {
     const calls = fakeApi({
-      'GET /api/v1/client/settings': failure(404, 'Settings not found', [{ condition: 'not_found', error: 'No settings yet', key: 'settings' }]),
+      'GET /api/v1/client/settings': failure(404, 'Settings not found', [
+        { condition: 'not_found', error: 'No settings yet', key: 'settings' },
+      ]),
       'PATCH /api/v1/client/settings': ok(settingsOf({ brand_name: 'Acme' })),
     });
     render(<SettingsPage api={createApi()} params={{}} signedIn={as('owner')} />);
@@ -100,8 +150,21 @@ describe('the settings page', () => {
 
   it('turns the form into a PATCH body: unset as null, numbers, booleans and lists as the API takes them', () => {
     const saved = draftOf(settingsOf() as never);
-    const draft = { ...saved, timezone: '', max_emails_per_day: '5', send_window_enabled: 'true', enabled_workflows: '1, 3', morning_send_hour: 'nine' };
+    const draft = {
+      ...saved,
+      timezone: '',
+      max_emails_per_day: '5',
+      send_window_enabled: 'true',
+      enabled_workflows: '1, 3',
+      morning_send_hour: 'nine',
+    };
 
-    expect(patchOf(draft, saved)).toEqual({ timezone: null, max_emails_per_day: 5, send_window_enabled: true, enabled_workflows: [1, 3], morning_send_hour: 'nine' });
+    expect(patchOf(draft, saved)).toEqual({
+      timezone: null,
+      max_emails_per_day: 5,
+      send_window_enabled: true,
+      enabled_workflows: [1, 3],
+      morning_send_hour: 'nine',
+    });
   });
 });

@@ -12,7 +12,12 @@ afterEach(() => {
 describe('the sign-in page', () => {
   it('posts the address to /api/v1/auth/sign-in and then says to check the e-mail', async () => {
     // Prepare
-    const calls = fakeApi({ 'POST /api/v1/auth/sign-in': { status: 202, body: { data: {}, errors: [], message: 'Accepted', meta: { request_id: 'r' }, success: true } } });
+    const calls = fakeApi({
+      'POST /api/v1/auth/sign-in': {
+        status: 202,
+        body: { data: {}, errors: [], message: 'Accepted', meta: { request_id: 'r' }, success: true },
+      },
+    });
     render(<SignInPage api={createApi()} />);
 
     // Act
@@ -22,11 +27,17 @@ describe('the sign-in page', () => {
     // Assess
     expect(await screen.findByRole('heading', { name: 'Check your e-mail' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toContain('demo@example.com');
-    expect(calls.map((call) => [call.method, call.path, call.body])).toEqual([['POST', '/api/v1/auth/sign-in', { email: 'demo@example.com' }]]);
+    expect(calls.map((call) => [call.method, call.path, call.body])).toEqual([
+      ['POST', '/api/v1/auth/sign-in', { email: 'demo@example.com' }],
+    ]);
   });
 
   it("shows the API's error item at the field it names", async () => {
-    fakeApi({ 'POST /api/v1/auth/sign-in': failure(422, 'Validation failed', [{ condition: 'format', error: 'Must be a valid e-mail address', key: 'email' }]) });
+    fakeApi({
+      'POST /api/v1/auth/sign-in': failure(422, 'Validation failed', [
+        { condition: 'format', error: 'Must be a valid e-mail address', key: 'email' },
+      ]),
+    });
     render(<SignInPage api={createApi()} />);
 
     const input = screen.getByLabelText('E-mail address');
@@ -35,12 +46,18 @@ describe('the sign-in page', () => {
 
     expect(await screen.findByText('Must be a valid e-mail address')).toBeTruthy();
     expect(input.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(input.getAttribute('aria-describedby')!)?.textContent).toBe('Must be a valid e-mail address');
+    expect(document.getElementById(input.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Must be a valid e-mail address',
+    );
     expect(screen.queryByRole('heading', { name: 'Check your e-mail' })).toBeNull();
   });
 
   it('shows a refusal without a field (too many requests) as an alert, and keeps the form', async () => {
-    fakeApi({ 'POST /api/v1/auth/sign-in': failure(429, 'Too many sign-in requests; try again later', [{ condition: 'rate_limited', error: 'Too many' }]) });
+    fakeApi({
+      'POST /api/v1/auth/sign-in': failure(429, 'Too many sign-in requests; try again later', [
+        { condition: 'rate_limited', error: 'Too many' },
+      ]),
+    });
     render(<SignInPage api={createApi()} />);
 
     fireEvent.input(screen.getByLabelText('E-mail address'), { target: { value: 'demo@example.com' } });

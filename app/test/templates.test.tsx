@@ -11,29 +11,66 @@ import { failure, fakeApi, type FakeCall, ok } from './fake-api.js';
 
 const AT = '2026-11-26T09:00:00.000Z';
 const templateOf = (id: number, overrides: Record<string, unknown> = {}) => ({
-  id, user_id: id < 1000 ? 0 : 1, name: id < 1000 ? 'Welcome' : 'Welcome (copy)', subject: 'Welcome, <%= it.contact.first_name ?? "there" %>',
-  preview_text: 'Start here', html_body: '<h1>Hello <%= it.contact.first_name ?? "there" %></h1>', text_body: 'Hello', type: id < 1000 ? 1 : 2,
-  source_template: id < 1000 ? null : { id: 1, name: 'Welcome', subject: 'Welcome', updated_at: AT }, source_template_id: id < 1000 ? null : 1,
-  created_at: AT, updated_at: AT, deleted_at: { time: null, valid: false }, ...overrides,
+  id,
+  user_id: id < 1000 ? 0 : 1,
+  name: id < 1000 ? 'Welcome' : 'Welcome (copy)',
+  subject: 'Welcome, <%= it.contact.first_name ?? "there" %>',
+  preview_text: 'Start here',
+  html_body: '<h1>Hello <%= it.contact.first_name ?? "there" %></h1>',
+  text_body: 'Hello',
+  type: id < 1000 ? 1 : 2,
+  source_template: id < 1000 ? null : { id: 1, name: 'Welcome', subject: 'Welcome', updated_at: AT },
+  source_template_id: id < 1000 ? null : 1,
+  created_at: AT,
+  updated_at: AT,
+  deleted_at: { time: null, valid: false },
+  ...overrides,
 });
 const SYSTEM = templateOf(1);
 const COPY = templateOf(1001);
 const WORKFLOW = {
-  id: 1, key: 'welcome', name: 'Welcome', description: '', trigger: { event: 'signup' }, critical: false, category: 'marketing', enabled: true,
-  defaults: { template_id: 1, delay_minutes: 0, priority_score: 90, send_time_mode: 0, send_slot: null, exit_events: [], conversion_window_days: 7 },
-  customization: {}, template: { id: 1, name: 'Welcome', type: 1 }, clone_template_id: null,
+  id: 1,
+  key: 'welcome',
+  name: 'Welcome',
+  description: '',
+  trigger: { event: 'signup' },
+  critical: false,
+  category: 'marketing',
+  enabled: true,
+  defaults: {
+    template_id: 1,
+    delay_minutes: 0,
+    priority_score: 90,
+    send_time_mode: 0,
+    send_slot: null,
+    exit_events: [],
+    conversion_window_days: 7,
+  },
+  customization: {},
+  template: { id: 1, name: 'Welcome', type: 1 },
+  clone_template_id: null,
 };
-const meta = (total: number, page = 1) => ({ page, per_page: 25, total, total_pages: Math.max(1, Math.ceil(total / 25)) });
+const meta = (total: number, page = 1) => ({
+  page,
+  per_page: 25,
+  total,
+  total_pages: Math.max(1, Math.ceil(total / 25)),
+});
 
 /** render-preview as the API answers: the draft's subject and HTML (else the stored ones), `it.contact.first_name` as "there". */
 const rendered = (call: FakeCall, stored = COPY) => {
   const draft = ((call.body as { draft?: Record<string, string> } | undefined)?.draft ?? {}) as Record<string, string>;
   const fill = (source: string) => source.replace(/<%=[^%]*%>/g, 'there');
   return ok({
-    template_id: stored.id, template_type: stored.type, contact_id: null, include_default_vars: true,
+    template_id: stored.id,
+    template_type: stored.type,
+    contact_id: null,
+    include_default_vars: true,
     resolved_vars: { contact: { first_name: null, email: '' }, client: { brand_name: 'Demo Co' } },
-    subject: fill(draft['subject'] ?? stored.subject), preview_text: fill(draft['preview_text'] ?? stored.preview_text),
-    html_body: fill(draft['html_body'] ?? stored.html_body), text_body: fill(draft['text_body'] ?? stored.text_body),
+    subject: fill(draft['subject'] ?? stored.subject),
+    preview_text: fill(draft['preview_text'] ?? stored.preview_text),
+    html_body: fill(draft['html_body'] ?? stored.html_body),
+    text_body: fill(draft['text_body'] ?? stored.text_body),
   });
 };
 
@@ -44,7 +81,11 @@ function at(page: string, search: string) {
 
 function Routed({ api, signedIn }: { api: Api; signedIn: SignedIn }) {
   const { page, params } = route.value;
-  return page === 'templates' ? <TemplatesPage api={api} params={params} signedIn={signedIn} /> : <TemplatePage api={api} params={params} signedIn={signedIn} />;
+  return page === 'templates' ? (
+    <TemplatesPage api={api} params={params} signedIn={signedIn} />
+  ) : (
+    <TemplatePage api={api} params={params} signedIn={signedIn} />
+  );
 }
 
 const previews = (calls: FakeCall[]) => calls.filter((call) => call.path.endsWith('/render-preview'));
@@ -88,7 +129,9 @@ describe('the templates list', () => {
       expect.stringContaining('WelcomeWelcome, <%= it.contact.first_name ?? "there" %>System'),
       expect.stringContaining('Welcome (copy)copy of Welcome'),
     ]);
-    expect(within(rows[1]!).getByRole('link', { name: 'Welcome (copy)' }).getAttribute('href')).toBe('/app/template/1001');
+    expect(within(rows[1]!).getByRole('link', { name: 'Welcome (copy)' }).getAttribute('href')).toBe(
+      '/app/template/1001',
+    );
     expect((screen.getByLabelText('Kind') as HTMLSelectElement).value).toBe('2');
 
     // Act
@@ -99,19 +142,28 @@ describe('the templates list', () => {
     // Assess
     await waitFor(() => expect(calls).toHaveLength(2));
     expect(window.location.search).toBe('?q=+welcome+');
-    expect(calls.map((call) => call.body)).toEqual([{ per_page: 25, type: 2 }, { per_page: 25, q: 'welcome' }]);
+    expect(calls.map((call) => call.body)).toEqual([
+      { per_page: 25, type: 2 },
+      { per_page: 25, q: 'welcome' },
+    ]);
   });
 
   it("shows the API's error about the search at its field", async () => {
     // Prepare
-    fakeApi({ 'POST /api/v1/client/email-templates/list': failure(422, 'Invalid request', [{ condition: 'max', error: 'Must be at most 200 characters', key: 'q' }]) });
+    fakeApi({
+      'POST /api/v1/client/email-templates/list': failure(422, 'Invalid request', [
+        { condition: 'max', error: 'Must be at most 200 characters', key: 'q' },
+      ]),
+    });
     at('templates', `?q=${'x'.repeat(201)}`);
     render(<Routed api={createApi()} signedIn={as('owner')} />);
 
     // Assess
     const field = screen.getByLabelText('Name or subject contains');
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(field.getAttribute('aria-describedby')!)!.textContent).toBe('Must be at most 200 characters');
+    expect(document.getElementById(field.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'Must be at most 200 characters',
+    );
     expect(screen.getByRole('alert').textContent).toBe('Invalid request');
   });
 });
@@ -131,7 +183,12 @@ describe('the template editor', () => {
     // The frame is the server's document: the draft posted to the render route by a form targeting the frame, with
     // the session's CSRF token as a field; the frame has no sandbox token and no srcdoc
     expect(framePosts).toEqual([
-      { action: '/api/v1/client/email-templates/1001/html', method: 'post', target: 'tp-preview-frame', fields: { csrf_token: 'csrf-token-of-the-session', html_body: COPY.html_body } },
+      {
+        action: '/api/v1/client/email-templates/1001/html',
+        method: 'post',
+        target: 'tp-preview-frame',
+        fields: { csrf_token: 'csrf-token-of-the-session', html_body: COPY.html_body },
+      },
     ]);
     const frame = document.querySelector('iframe')!;
     expect(frame.getAttribute('name')).toBe('tp-preview-frame');
@@ -139,11 +196,17 @@ describe('the template editor', () => {
     expect(frame.hasAttribute('srcdoc')).toBe(false);
     expect(frame.hasAttribute('src')).toBe(false);
     const variables = screen.getByRole('table', { name: 'Variables and their values in this preview' });
-    expect(within(variables).getAllByRole('row').slice(1).map((row) => row.textContent)).toEqual(['it.contact.first_name(empty)', 'it.contact.email(empty)', 'it.client.brand_nameDemo Co']);
+    expect(
+      within(variables)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.textContent),
+    ).toEqual(['it.contact.first_name(empty)', 'it.contact.email(empty)', 'it.client.brand_nameDemo Co']);
 
     // Act: three keystrokes in quick succession
     const html = screen.getByLabelText('HTML');
-    for (const value of ['<h1>B', '<h1>By', '<h1>Bye <%= it.contact.first_name %></h1>']) fireEvent.input(html, { target: { value } });
+    for (const value of ['<h1>B', '<h1>By', '<h1>Bye <%= it.contact.first_name %></h1>'])
+      fireEvent.input(html, { target: { value } });
 
     // Assess: nothing asked while typing; one question with the last draft once it paused
     expect(previews(calls)).toHaveLength(1);
@@ -152,7 +215,12 @@ describe('the template editor', () => {
     expect(previews(calls)).toHaveLength(2);
     expect(framePosts).toHaveLength(2);
     expect(previews(calls)[1]!.body).toEqual({
-      draft: { subject: COPY.subject, preview_text: COPY.preview_text, html_body: '<h1>Bye <%= it.contact.first_name %></h1>', text_body: COPY.text_body },
+      draft: {
+        subject: COPY.subject,
+        preview_text: COPY.preview_text,
+        html_body: '<h1>Bye <%= it.contact.first_name %></h1>',
+        text_body: COPY.text_body,
+      },
     });
     expect(screen.getByText('Unsaved changes: the preview shows them, contacts do not get them yet.')).toBeDefined();
   });
@@ -164,8 +232,12 @@ describe('the template editor', () => {
       'GET /api/v1/client/email-templates/1001': ok(COPY),
       'GET /api/v1/client/workflows': ok({ workflows: [] }, { total: 0, enabled: 0, max_workflows: 8 }),
       'POST /api/v1/client/email-templates/1001/render-preview': (call) =>
-        (call.body as { draft: { html_body: string } }).draft.html_body.includes('<% ') ? failure(422, 'Invalid request', [{ condition: 'unsafe', error: unsafe, key: 'draft.html_body' }]) : rendered(call),
-      'PATCH /api/v1/client/email-templates/1001': failure(422, 'Invalid request', [{ condition: 'required', error: 'subject must not be empty', key: 'subject' }]),
+        (call.body as { draft: { html_body: string } }).draft.html_body.includes('<% ')
+          ? failure(422, 'Invalid request', [{ condition: 'unsafe', error: unsafe, key: 'draft.html_body' }])
+          : rendered(call),
+      'PATCH /api/v1/client/email-templates/1001': failure(422, 'Invalid request', [
+        { condition: 'required', error: 'subject must not be empty', key: 'subject' },
+      ]),
     });
     at('template', '?id=1001');
     render(<Routed api={createApi()} signedIn={as('owner')} />);
@@ -200,7 +272,10 @@ describe('the template editor', () => {
     // Prepare
     const calls = fakeApi({
       'GET /api/v1/client/email-templates/1001': ok(COPY),
-      'GET /api/v1/client/workflows': ok({ workflows: [{ ...WORKFLOW, clone_template_id: 1001 }] }, { total: 1, enabled: 1, max_workflows: 8 }),
+      'GET /api/v1/client/workflows': ok(
+        { workflows: [{ ...WORKFLOW, clone_template_id: 1001 }] },
+        { total: 1, enabled: 1, max_workflows: 8 },
+      ),
       'POST /api/v1/client/email-templates/1001/render-preview': (call) => rendered(call),
       'PATCH /api/v1/client/email-templates/1001': (call) => ok({ ...COPY, ...(call.body as object) }),
     });
@@ -247,12 +322,24 @@ describe('the template editor', () => {
       'GET /api/v1/client/email-templates/1': ok(SYSTEM),
       'GET /api/v1/client/email-templates/1001': ok(COPY),
       'GET /api/v1/client/workflows': () =>
-        ok({ workflows: [{ ...WORKFLOW, clone_template_id: copied ? 1001 : null }] }, { total: 1, enabled: 1, max_workflows: 8 }),
+        ok(
+          { workflows: [{ ...WORKFLOW, clone_template_id: copied ? 1001 : null }] },
+          { total: 1, enabled: 1, max_workflows: 8 },
+        ),
       'POST /api/v1/client/email-templates/1/render-preview': (call) => rendered(call, SYSTEM),
       'POST /api/v1/client/email-templates/1001/render-preview': (call) => rendered(call),
       'POST /api/v1/client/workflows/1/clone-template': () => {
         copied = true;
-        return { status: 201, body: { data: { ...COPY, template_id: 1001, workflow_id: 1 }, errors: [], message: 'Template cloned', meta: { request_id: 'r' }, success: true } };
+        return {
+          status: 201,
+          body: {
+            data: { ...COPY, template_id: 1001, workflow_id: 1 },
+            errors: [],
+            message: 'Template cloned',
+            meta: { request_id: 'r' },
+            success: true,
+          },
+        };
       },
     });
     at('template', '?id=1');
@@ -271,7 +358,9 @@ describe('the template editor', () => {
 
 describe('variablesOf', () => {
   it('lists nested variables by their dotted path', () => {
-    expect(variablesOf({ contact: { first_name: 'Ada', tags: ['a'] }, links: { unsubscribe_url: 'https://x/u' }, n: 3 })).toEqual([
+    expect(
+      variablesOf({ contact: { first_name: 'Ada', tags: ['a'] }, links: { unsubscribe_url: 'https://x/u' }, n: 3 }),
+    ).toEqual([
       { path: 'contact.first_name', value: 'Ada' },
       { path: 'contact.tags', value: '["a"]' },
       { path: 'links.unsubscribe_url', value: 'https://x/u' },

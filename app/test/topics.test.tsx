@@ -21,11 +21,16 @@ describe('the topics page', () => {
       'GET /api/v1/client/topics': () => ok({ topics }, { total: topics.length, max_topics: 20 }),
       'POST /api/v1/client/topics': () => {
         topics = [TOPIC];
-        return { status: 201, body: { data: TOPIC, errors: [], message: 'Created', meta: { request_id: 'r' }, success: true } };
+        return {
+          status: 201,
+          body: { data: TOPIC, errors: [], message: 'Created', meta: { request_id: 'r' }, success: true },
+        };
       },
     });
     render(<TopicsPage api={createApi()} params={{}} signedIn={as('member')} />);
-    expect((await screen.findByRole('heading', { name: 'No topic yet' })).parentElement!.textContent).toContain('customization');
+    expect((await screen.findByRole('heading', { name: 'No topic yet' })).parentElement!.textContent).toContain(
+      'customization',
+    );
 
     // Act
     fireEvent.input(screen.getByLabelText('Name'), { target: { value: ' Product news ' } });
@@ -35,7 +40,11 @@ describe('the topics page', () => {
     // Assess
     expect(await screen.findByRole('heading', { name: 'Product news' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('Topic “Product news” created.');
-    expect(calls.find((call) => call.method === 'POST')!.body).toEqual({ name: 'Product news', description: '', default_subscribed: false });
+    expect(calls.find((call) => call.method === 'POST')!.body).toEqual({
+      name: 'Product news',
+      description: '',
+      default_subscribed: false,
+    });
     expect(screen.getByText('1 of at most 20 topics.')).toBeTruthy();
   });
 
@@ -52,7 +61,7 @@ describe('the topics page', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(`Conflictid ${IN_USE}`);
   });
 
-  it("edits a topic and shows a 409 name clash at the name field", async () => {
+  it('edits a topic and shows a 409 name clash at the name field', async () => {
     const calls = fakeApi({
       'GET /api/v1/client/topics': ok({ topics: [TOPIC] }, { total: 1, max_topics: 20 }),
       'PATCH /api/v1/client/topics/3': (call) =>
@@ -68,24 +77,37 @@ describe('the topics page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save topic' }));
 
     await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(name.getAttribute('aria-describedby')!)!.textContent).toBe('Another topic has this name');
+    expect(document.getElementById(name.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'Another topic has this name',
+    );
     fireEvent.input(name, { target: { value: 'News' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save topic' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Topic “News” saved.'));
-    expect(calls.filter((call) => call.method === 'PATCH').at(-1)!.body).toEqual({ name: 'News', description: '', default_subscribed: true });
+    expect(calls.filter((call) => call.method === 'PATCH').at(-1)!.body).toEqual({
+      name: 'News',
+      description: '',
+      default_subscribed: true,
+    });
   });
 
   it('shows a viewer the topics with how many contacts left each, no control to change them, and the preview link', async () => {
     fakeApi({
       'GET /api/v1/client/topics': ok(
-        { topics: [{ ...TOPIC, contacts_left: 1 }, { ...TOPIC, id: 4, name: 'Tips', contacts_left: 12 }, { ...TOPIC, id: 5, name: 'Beta', contacts_left: 0 }] },
+        {
+          topics: [
+            { ...TOPIC, contacts_left: 1 },
+            { ...TOPIC, id: 4, name: 'Tips', contacts_left: 12 },
+            { ...TOPIC, id: 5, name: 'Beta', contacts_left: 0 },
+          ],
+        },
         { total: 3, max_topics: 20 },
       ),
     });
 
     render(<TopicsPage api={createApi()} params={{}} signedIn={as('viewer')} />);
 
-    const left = (name: string) => screen.getByRole('heading', { name }).closest('li')!.querySelector('.st-left')!.textContent;
+    const left = (name: string) =>
+      screen.getByRole('heading', { name }).closest('li')!.querySelector('.st-left')!.textContent;
     await screen.findByRole('heading', { name: 'Product news' });
     expect([left('Product news'), left('Tips'), left('Beta')]).toEqual([
       '1 contact left this topic.',

@@ -7,7 +7,17 @@ import { as } from './contacts-fixtures.js';
 import { failure, fakeApi, ME, ok } from './fake-api.js';
 
 const AT = '2026-11-26T09:00:00.000Z';
-const BOB = { id: 2, email: 'bob@example.com', name: 'Bob', role: 3, role_name: 'member', invited_by: 1, last_sign_in_at: null, created_at: AT, updated_at: AT };
+const BOB = {
+  id: 2,
+  email: 'bob@example.com',
+  name: 'Bob',
+  role: 3,
+  role_name: 'member',
+  invited_by: 1,
+  last_sign_in_at: null,
+  created_at: AT,
+  updated_at: AT,
+};
 const OWNER = { ...ME.user, updated_at: AT };
 
 afterEach(() => {
@@ -20,13 +30,27 @@ describe('the users page', () => {
     // Prepare
     let invited = false;
     const calls = fakeApi({
-      'GET /api/v1/client/users': () => ok({ users: invited ? [OWNER, BOB, { ...BOB, id: 3, name: 'Cy', email: 'cy@example.com', role: 4, role_name: 'viewer' }] : [OWNER, BOB] }),
+      'GET /api/v1/client/users': () =>
+        ok({
+          users: invited
+            ? [OWNER, BOB, { ...BOB, id: 3, name: 'Cy', email: 'cy@example.com', role: 4, role_name: 'viewer' }]
+            : [OWNER, BOB],
+        }),
       'POST /api/v1/client/users': (call) => {
-        if ((call.body as { email: string }).email === 'bob@example.com') return failure(409, 'Conflict', [{ condition: 'unique', error: 'This address already has an account in this client', key: 'email' }]);
+        if ((call.body as { email: string }).email === 'bob@example.com')
+          return failure(409, 'Conflict', [
+            { condition: 'unique', error: 'This address already has an account in this client', key: 'email' },
+          ]);
         invited = true;
         return {
           status: 202,
-          body: { data: { email: 'cy@example.com', name: 'Cy', role: 4, role_name: 'viewer', invited_by: 1, valid_until: AT }, errors: [], message: 'Invitation on its way', meta: { request_id: 'r' }, success: true },
+          body: {
+            data: { email: 'cy@example.com', name: 'Cy', role: 4, role_name: 'viewer', invited_by: 1, valid_until: AT },
+            errors: [],
+            message: 'Invitation on its way',
+            meta: { request_id: 'r' },
+            success: true,
+          },
         };
       },
     });
@@ -41,7 +65,9 @@ describe('the users page', () => {
     // Assess
     const email = screen.getByLabelText('E-mail address');
     await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(email.getAttribute('aria-describedby')!)!.textContent).toBe('This address already has an account in this client');
+    expect(document.getElementById(email.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'This address already has an account in this client',
+    );
 
     // Act: another, as a viewer
     fireEvent.input(email, { target: { value: 'cy@example.com' } });
@@ -50,8 +76,16 @@ describe('the users page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send invitation' }));
 
     // Assess
-    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('The invitation to cy@example.com as viewer is on its way'));
-    expect(calls.filter((call) => call.method === 'POST').at(-1)!.body).toEqual({ email: 'cy@example.com', name: 'Cy', role: 4 });
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toContain(
+        'The invitation to cy@example.com as viewer is on its way',
+      ),
+    );
+    expect(calls.filter((call) => call.method === 'POST').at(-1)!.body).toEqual({
+      email: 'cy@example.com',
+      name: 'Cy',
+      role: 4,
+    });
     expect(await screen.findByRole('heading', { name: 'Cy' })).toBeTruthy();
   });
 
@@ -68,7 +102,9 @@ describe('the users page', () => {
 
     fireEvent.change(screen.getByLabelText('Role of Bob'), { target: { value: '2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Change role' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Bob’s role changed; their sessions ended.'));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe('Bob’s role changed; their sessions ended.'),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Remove Bob' }));
     fireEvent.click(screen.getByRole('button', { name: 'Yes, remove' }));
 
@@ -82,7 +118,18 @@ describe('the users page', () => {
   it('tells the owner, before removing or demoting a user, how many API keys that disables', async () => {
     const ADA = { ...BOB, id: 5, name: 'Ada', email: 'ada@example.com', role: 2, role_name: 'admin' };
     const key = (id: number, overrides: Record<string, unknown>) => ({
-      id, label: `k${id}`, enabled: true, masked_key: 'els_…xxxx', created_at: AT, created_by: 1, creator: null, personal_for: null, last_used_at: null, disabled_at: null, disabled_reason: null, ...overrides,
+      id,
+      label: `k${id}`,
+      enabled: true,
+      masked_key: 'els_…xxxx',
+      created_at: AT,
+      created_by: 1,
+      creator: null,
+      personal_for: null,
+      last_used_at: null,
+      disabled_at: null,
+      disabled_reason: null,
+      ...overrides,
     });
     const calls = fakeApi({
       'GET /api/v1/client/users': ok({ users: [OWNER, ADA, BOB] }),
@@ -101,20 +148,36 @@ describe('the users page', () => {
     const ada = (await screen.findByRole('heading', { name: 'Ada' })).closest('li')!;
 
     // Assess: the count is shown beside Ada, not beside Bob (who holds none)
-    await waitFor(() => expect(ada.textContent).toContain('2 API keys created or held by Ada: removing them, or making them a member or viewer, disables them for good.'));
+    await waitFor(() =>
+      expect(ada.textContent).toContain(
+        '2 API keys created or held by Ada: removing them, or making them a member or viewer, disables them for good.',
+      ),
+    );
     expect(screen.getByRole('heading', { name: 'Bob' }).closest('li')!.textContent).not.toContain('API key');
 
     // Act: a change to member asks first, naming the count
     fireEvent.change(within(ada).getByLabelText('Role of Ada'), { target: { value: '3' } });
     fireEvent.click(within(ada).getByRole('button', { name: 'Change role' }));
-    expect(within(ada).getByRole('group', { name: 'Make Ada a member? 2 API keys will be disabled, and their sessions end.' })).toBeTruthy();
+    expect(
+      within(ada).getByRole('group', {
+        name: 'Make Ada a member? 2 API keys will be disabled, and their sessions end.',
+      }),
+    ).toBeTruthy();
     expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
     fireEvent.click(within(ada).getByRole('button', { name: 'Yes, change role' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Ada’s role changed; their sessions ended and 2 API keys disabled.'));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe(
+        'Ada’s role changed; their sessions ended and 2 API keys disabled.',
+      ),
+    );
 
     // Act: removal says it too
     fireEvent.click(within(ada).getByRole('button', { name: 'Remove Ada' }));
-    expect(within(ada).getByRole('group', { name: 'Remove Ada? Their sessions end at once, and 2 API keys will be disabled.' })).toBeTruthy();
+    expect(
+      within(ada).getByRole('group', {
+        name: 'Remove Ada? Their sessions end at once, and 2 API keys will be disabled.',
+      }),
+    ).toBeTruthy();
   });
 
   it('transfers ownership only after asking, then asks who is signed in again', async () => {

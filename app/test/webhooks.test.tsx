@@ -12,15 +12,42 @@ import { failure, fakeApi, type FakeCall, ok } from './fake-api.js';
 const AT = '2026-11-26T09:00:00.000Z';
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const webhookOf = (overrides: Record<string, unknown> = {}) => ({
-  id: 5, url: 'https://hooks.example.com/lifecycle', description: 'CRM', event_types: null, enabled: true, humans_only: false, failing_since: null,
-  disabled_reason: null, masked_secret: 'whsec_…aSw', previous_secret_expires_at: null, created_at: AT, updated_at: AT, ...overrides,
+  id: 5,
+  url: 'https://hooks.example.com/lifecycle',
+  description: 'CRM',
+  event_types: null,
+  enabled: true,
+  humans_only: false,
+  failing_since: null,
+  disabled_reason: null,
+  masked_secret: 'whsec_…aSw',
+  previous_secret_expires_at: null,
+  created_at: AT,
+  updated_at: AT,
+  ...overrides,
 });
 const attemptOf = (id: string, overrides: Record<string, unknown> = {}) => ({
-  id, webhook_id: 5, message_id: `msg_${id}`, event_type: 'email.delivered', attempt: 1, replay: false, attempted_at: AT, succeeded: false,
-  status_code: 500, duration_ms: 12, response_body: 'oops', error: null, next_attempt_at: '2026-11-26T09:00:05.000Z', ...overrides,
+  id,
+  webhook_id: 5,
+  message_id: `msg_${id}`,
+  event_type: 'email.delivered',
+  attempt: 1,
+  replay: false,
+  attempted_at: AT,
+  succeeded: false,
+  status_code: 500,
+  duration_ms: 12,
+  response_body: 'oops',
+  error: null,
+  next_attempt_at: '2026-11-26T09:00:05.000Z',
+  ...overrides,
 });
-const created = (data: unknown) => ({ status: 201, body: { data, errors: [], message: 'Created', meta: { request_id: 'r' }, success: true } });
-const changes = (calls: FakeCall[]) => calls.filter((call) => call.method !== 'GET').map((call) => [call.method, call.path, call.body]);
+const created = (data: unknown) => ({
+  status: 201,
+  body: { data, errors: [], message: 'Created', meta: { request_id: 'r' }, success: true },
+});
+const changes = (calls: FakeCall[]) =>
+  calls.filter((call) => call.method !== 'GET').map((call) => [call.method, call.path, call.body]);
 
 function Routed({ api, signedIn }: { api: Api; signedIn: SignedIn }) {
   return <WebhookPage api={api} params={route.value.params} signedIn={signedIn} />;
@@ -48,10 +75,14 @@ describe('the webhooks page', () => {
       },
     });
     render(<WebhooksPage api={createApi()} params={{}} signedIn={as('owner')} />);
-    expect((await screen.findByRole('heading', { name: 'No webhook yet' })).parentElement!.textContent).toContain('First step');
+    expect((await screen.findByRole('heading', { name: 'No webhook yet' })).parentElement!.textContent).toContain(
+      'First step',
+    );
 
     // Act
-    fireEvent.input(screen.getByLabelText('Endpoint URL'), { target: { value: ' https://hooks.example.com/lifecycle ' } });
+    fireEvent.input(screen.getByLabelText('Endpoint URL'), {
+      target: { value: ' https://hooks.example.com/lifecycle ' },
+    });
     fireEvent.click(screen.getByLabelText('Only these:'));
     fireEvent.click(screen.getByLabelText(/email\.bounced/));
     fireEvent.click(screen.getByLabelText('Humans only'));
@@ -62,7 +93,16 @@ describe('the webhooks page', () => {
     expect(screen.getByText(/shown this once and never again/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
     expect(changes(calls)).toEqual([
-      ['POST', '/api/v1/client/webhooks', { url: 'https://hooks.example.com/lifecycle', description: '', event_types: ['email.bounced'], humans_only: true }],
+      [
+        'POST',
+        '/api/v1/client/webhooks',
+        {
+          url: 'https://hooks.example.com/lifecycle',
+          description: '',
+          event_types: ['email.bounced'],
+          humans_only: true,
+        },
+      ],
     ]);
     const link = await screen.findByRole('link', { name: 'https://hooks.example.com/lifecycle' });
     expect(link.getAttribute('href')).toBe('/app/webhook/5');
@@ -73,7 +113,9 @@ describe('the webhooks page', () => {
   it("shows the URL's 422 at its field", async () => {
     fakeApi({
       'GET /api/v1/client/webhooks': ok({ webhooks: [] }),
-      'POST /api/v1/client/webhooks': failure(422, 'Validation failed', [{ condition: 'unsafe', error: 'Must not name a private address', key: 'url' }]),
+      'POST /api/v1/client/webhooks': failure(422, 'Validation failed', [
+        { condition: 'unsafe', error: 'Must not name a private address', key: 'url' },
+      ]),
     });
     render(<WebhooksPage api={createApi()} params={{}} signedIn={as('owner')} />);
     fireEvent.input(await screen.findByLabelText('Endpoint URL'), { target: { value: 'https://10.0.0.1/' } });
@@ -82,7 +124,9 @@ describe('the webhooks page', () => {
 
     const url = screen.getByLabelText('Endpoint URL');
     await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(url.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent).toBe('Must not name a private address');
+    expect(document.getElementById(url.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent).toBe(
+      'Must not name a private address',
+    );
   });
 
   it('shows a member the endpoints without a form to add one', async () => {
@@ -102,15 +146,27 @@ describe('the webhook page', () => {
     const calls = fakeApi({
       'GET /api/v1/client/webhooks/5': ok(webhookOf()),
       'GET /api/v1/client/webhooks/5/attempts': ok({ attempts: [], has_more: false, next_starting_after: null }),
-      'POST /api/v1/client/webhooks/5/test': ok({ delivered: true, status_code: 204, duration_ms: 31, response_body: null, error: null, message_id: 'msg_test' }),
+      'POST /api/v1/client/webhooks/5/test': ok({
+        delivered: true,
+        status_code: 204,
+        duration_ms: 31,
+        response_body: null,
+        error: null,
+        message_id: 'msg_test',
+      }),
       'PATCH /api/v1/client/webhooks/5': ok(webhookOf({ enabled: false })),
-      'POST /api/v1/client/webhooks/5/rotate-secret': ok({ ...webhookOf({ enabled: false, previous_secret_expires_at: '2026-11-27T09:00:00.000Z' }), secret: SECRET }),
+      'POST /api/v1/client/webhooks/5/rotate-secret': ok({
+        ...webhookOf({ enabled: false, previous_secret_expires_at: '2026-11-27T09:00:00.000Z' }),
+        secret: SECRET,
+      }),
     });
     render(<Routed api={createApi()} signedIn={as('owner')} />);
 
     // Act + Assess: the test
     fireEvent.click(await screen.findByRole('button', { name: 'Send a test event' }));
-    expect((await screen.findByText('Test delivered')).parentElement!.textContent).toBe('Test delivered: the endpoint answered 204 in 31 ms.');
+    expect((await screen.findByText('Test delivered')).parentElement!.textContent).toBe(
+      'Test delivered: the endpoint answered 204 in 31 ms.',
+    );
 
     // Disable
     fireEvent.click(screen.getByRole('button', { name: 'Disable' }));
@@ -133,21 +189,47 @@ describe('the webhook page', () => {
       'GET /api/v1/client/webhooks/5': ok(webhookOf()),
       'GET /api/v1/client/webhooks/5/attempts': (call) =>
         call.query.get('starting_after') === 'a1'
-          ? ok({ attempts: [attemptOf('a0', { succeeded: true, status_code: 200, response_body: null, next_attempt_at: null })], has_more: false, next_starting_after: null })
+          ? ok({
+              attempts: [
+                attemptOf('a0', { succeeded: true, status_code: 200, response_body: null, next_attempt_at: null }),
+              ],
+              has_more: false,
+              next_starting_after: null,
+            })
           : ok({ attempts: [attemptOf('a1')], has_more: true, next_starting_after: 'a1' }),
-      'POST /api/v1/client/webhooks/5/attempts/a1/replay': { status: 202, body: { data: { message_id: 'msg_a1', webhook_id: 5, queued: true }, errors: [], message: 'Queued', meta: { request_id: 'r' }, success: true } },
+      'POST /api/v1/client/webhooks/5/attempts/a1/replay': {
+        status: 202,
+        body: {
+          data: { message_id: 'msg_a1', webhook_id: 5, queued: true },
+          errors: [],
+          message: 'Queued',
+          meta: { request_id: 'r' },
+          success: true,
+        },
+      },
     });
     render(<Routed api={createApi()} signedIn={as('owner')} />);
     const table = await screen.findByRole('table');
     expect(within(table).getByText(/Failed \(500\)/)).toBeTruthy();
 
     fireEvent.click(within(table).getByRole('button', { name: `Replay email.delivered of ${AT}` }));
-    await waitFor(() => expect(screen.getAllByRole('status').some((s) => s.textContent === 'Event msg_a1 (email.delivered) is queued again; its attempts show here.')).toBe(true));
+    await waitFor(() =>
+      expect(
+        screen
+          .getAllByRole('status')
+          .some((s) => s.textContent === 'Event msg_a1 (email.delivered) is queued again; its attempts show here.'),
+      ).toBe(true),
+    );
 
     fireEvent.click(screen.getByRole('link', { name: 'Older attempts' }));
     expect(await screen.findByText(/Delivered \(200\)/)).toBeTruthy();
     expect(`${window.location.pathname}${window.location.search}`).toBe('/app/webhook/5?after=a1');
-    expect(calls.filter((call) => call.path.endsWith('/attempts')).map((call) => Object.fromEntries(call.query)).at(-1)).toEqual({ limit: '20', starting_after: 'a1' });
+    expect(
+      calls
+        .filter((call) => call.path.endsWith('/attempts'))
+        .map((call) => Object.fromEntries(call.query))
+        .at(-1),
+    ).toEqual({ limit: '20', starting_after: 'a1' });
     expect(changes(calls)).toEqual([['POST', '/api/v1/client/webhooks/5/attempts/a1/replay', undefined]]);
   });
 
@@ -168,7 +250,9 @@ describe('the webhook page', () => {
     fireEvent.input(url, { target: { value: 'ftp://hooks.example.com/' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save endpoint' }));
     await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(url.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent).toBe('Must be an http(s) URL');
+    expect(document.getElementById(url.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent).toBe(
+      'Must be an http(s) URL',
+    );
 
     fireEvent.input(url, { target: { value: 'https://hooks.example.com/lifecycle' } });
     fireEvent.input(screen.getByLabelText('Description'), { target: { value: 'CRM sync' } });
@@ -180,7 +264,14 @@ describe('the webhook page', () => {
     expect(screen.getByText('contact.unsubscribed')).toBeTruthy();
     expect(screen.queryByLabelText('Endpoint URL')).toBeNull();
     expect(changes(calls).at(-1)).toEqual([
-      'PATCH', '/api/v1/client/webhooks/5', { url: 'https://hooks.example.com/lifecycle', description: 'CRM sync', event_types: ['contact.unsubscribed'], humans_only: false },
+      'PATCH',
+      '/api/v1/client/webhooks/5',
+      {
+        url: 'https://hooks.example.com/lifecycle',
+        description: 'CRM sync',
+        event_types: ['contact.unsubscribed'],
+        humans_only: false,
+      },
     ]);
   });
 
@@ -203,7 +294,11 @@ describe('the webhook page', () => {
   it('shows a viewer the endpoint and its attempts without test, replay, rotate, edit or delete', async () => {
     fakeApi({
       'GET /api/v1/client/webhooks/5': ok(webhookOf()),
-      'GET /api/v1/client/webhooks/5/attempts': ok({ attempts: [attemptOf('a1')], has_more: false, next_starting_after: null }),
+      'GET /api/v1/client/webhooks/5/attempts': ok({
+        attempts: [attemptOf('a1')],
+        has_more: false,
+        next_starting_after: null,
+      }),
     });
 
     render(<Routed api={createApi()} signedIn={as('viewer')} />);

@@ -24,14 +24,20 @@ vi.mock('uplot', () => ({
 
 const page = (meta: Record<string, number>) => ({ page: 1, per_page: 10, total: 0, total_pages: 0, ...meta });
 
-function answers(extra: Record<string, FakeAnswer | ((call: FakeCall) => FakeAnswer)> = {}, workflows: unknown[] = [workflowOf(), PAYMENT_FAILED]) {
+function answers(
+  extra: Record<string, FakeAnswer | ((call: FakeCall) => FakeAnswer)> = {},
+  workflows: unknown[] = [workflowOf(), PAYMENT_FAILED],
+) {
   return {
     'GET /api/v1/client/workflows': ok({ workflows }, { total: workflows.length, enabled: 1, max_workflows: 5 }),
     'GET /api/v1/client/workflows/1/stats': ok(STATS),
     'GET /api/v1/client/workflows/1/customization/audit': ok({ entries: [] }, page({})),
     'GET /api/v1/client/topics': ok({ topics: [TOPIC] }, { total: 1, max_topics: 20 }),
     'GET /api/v1/client/users': ok({ users: [{ ...ME.user, updated_at: ME.user.created_at }] }),
-    'POST /api/v1/client/email-templates/list': ok({ templates: TEMPLATES }, page({ total: 2, total_pages: 1, per_page: 100 })),
+    'POST /api/v1/client/email-templates/list': ok(
+      { templates: TEMPLATES },
+      page({ total: 2, total_pages: 1, per_page: 100 }),
+    ),
     ...extra,
   };
 }
@@ -55,7 +61,11 @@ describe('a workflow’s page', () => {
     // Assess
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome' })).toBeTruthy();
     const funnel = await screen.findByRole('list', { name: 'Funnel, last 30 days' });
-    expect(within(funnel).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+    expect(
+      within(funnel)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
       'Triggered4',
       'Sent375.0 % of the step before',
       'Delivered3100.0 % of the step before',
@@ -65,11 +75,30 @@ describe('a workflow’s page', () => {
     const goals = screen.getByRole('heading', { name: 'Goals' }).parentElement!;
     expect(goals.textContent).toContain('Converted1 (33.3 % of sent)');
     expect(goals.textContent).toContain('Exited before sending1');
-    expect(screen.getByRole('heading', { name: 'Why runs were skipped' }).parentElement!.textContent).toContain('unsubscribed1');
-    expect(screen.getByRole('heading', { name: 'Why runs failed' }).parentElement!.textContent).toContain('No run failed.');
+    expect(screen.getByRole('heading', { name: 'Why runs were skipped' }).parentElement!.textContent).toContain(
+      'unsubscribed1',
+    );
+    expect(screen.getByRole('heading', { name: 'Why runs failed' }).parentElement!.textContent).toContain(
+      'No run failed.',
+    );
     await waitFor(() => expect(charts).toHaveLength(1));
-    expect(charts[0]!.options.series.map((s) => s.label)).toEqual(['Day', 'Triggered', 'Sent', 'Delivered', 'Human opens', 'Human clicks', 'Conversions']);
-    expect(charts[0]!.data.slice(1)).toEqual([[3, 1], [2, 1], [2, 1], [1, 0], [0, 1], [0, 1]]);
+    expect(charts[0]!.options.series.map((s) => s.label)).toEqual([
+      'Day',
+      'Triggered',
+      'Sent',
+      'Delivered',
+      'Human opens',
+      'Human clicks',
+      'Conversions',
+    ]);
+    expect(charts[0]!.data.slice(1)).toEqual([
+      [3, 1],
+      [2, 1],
+      [2, 1],
+      [1, 0],
+      [0, 1],
+      [0, 1],
+    ]);
     const stats = calls.filter((call) => call.path === '/api/v1/client/workflows/1/stats');
     expect(stats).toHaveLength(1);
 
@@ -86,11 +115,23 @@ describe('a workflow’s page', () => {
     const calls = fakeApi(
       answers({
         'GET /api/v1/client/workflows': () => ok({ workflows: [saved] }, { total: 1, enabled: 1, max_workflows: 5 }),
-        'GET /api/v1/client/workflows/1/customization/audit': () => ok({ entries }, page({ total: entries.length, total_pages: entries.length ? 1 : 0 })),
+        'GET /api/v1/client/workflows/1/customization/audit': () =>
+          ok({ entries }, page({ total: entries.length, total_pages: entries.length ? 1 : 0 })),
         'PATCH /api/v1/client/workflows/1/customization': (call) => {
           const body = call.body as { delay_minutes: number };
-          if (body.delay_minutes > 525_600) return failure(422, 'Validation failed', [{ condition: 'max', error: 'Must be at most 525600', key: 'delay_minutes' }]);
-          saved = workflowOf({}, { delay_minutes: 30, exit_events: ['upgrade'], overrides: { ...workflowOf().customization.overrides, delay_minutes: 30, exit_events: ['upgrade'] }, updated_at: '2026-11-26T09:30:00.000Z' });
+          if (body.delay_minutes > 525_600)
+            return failure(422, 'Validation failed', [
+              { condition: 'max', error: 'Must be at most 525600', key: 'delay_minutes' },
+            ]);
+          saved = workflowOf(
+            {},
+            {
+              delay_minutes: 30,
+              exit_events: ['upgrade'],
+              overrides: { ...workflowOf().customization.overrides, delay_minutes: 30, exit_events: ['upgrade'] },
+              updated_at: '2026-11-26T09:30:00.000Z',
+            },
+          );
           entries = [AUDIT_ENTRY];
           return ok(saved.customization);
         },
@@ -106,7 +147,9 @@ describe('a workflow’s page', () => {
 
     // Assess: the API's error at the field
     await waitFor(() => expect(delay.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(delay.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent).toBe('Must be at most 525600');
+    expect(document.getElementById(delay.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent).toBe(
+      'Must be at most 525600',
+    );
     expect(screen.getByRole('alert').textContent).toBe('Validation failed');
 
     // Act: a valid delay and an exit event
@@ -118,7 +161,10 @@ describe('a workflow’s page', () => {
 
     // Assess
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Customization saved.'));
-    expect(calls.filter((call) => call.method === 'PATCH').at(-1)!.body).toEqual({ delay_minutes: 30, exit_events: ['upgrade'] });
+    expect(calls.filter((call) => call.method === 'PATCH').at(-1)!.body).toEqual({
+      delay_minutes: 30,
+      exit_events: ['upgrade'],
+    });
     await waitFor(() => expect(document.getElementById('wf-audit')).not.toBeNull());
     const entry = document.getElementById('wf-audit')!.textContent!;
     expect(entry).toContain('2026-11-26 09:30:00 UTC · Demo Owner (demo@example.com)');
@@ -131,7 +177,9 @@ describe('a workflow’s page', () => {
   it('shows an exit event the API refuses at its row, and caps the list at 10', async () => {
     fakeApi(
       answers({
-        'PATCH /api/v1/client/workflows/1/customization': failure(422, 'Validation failed', [{ condition: 'format', error: 'signup starts this workflow, so it cannot end it', key: 'exit_events.1' }]),
+        'PATCH /api/v1/client/workflows/1/customization': failure(422, 'Validation failed', [
+          { condition: 'format', error: 'signup starts this workflow, so it cannot end it', key: 'exit_events.1' },
+        ]),
       }),
     );
     render(<WorkflowPage api={createApi()} params={{ id: '1' }} signedIn={as('owner')} />);
@@ -144,7 +192,9 @@ describe('a workflow’s page', () => {
 
     const second = screen.getByLabelText('Exit event 2');
     await waitFor(() => expect(second.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(second.getAttribute('aria-describedby')!)!.textContent).toBe('signup starts this workflow, so it cannot end it');
+    expect(document.getElementById(second.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'signup starts this workflow, so it cannot end it',
+    );
     expect(screen.getByLabelText('Exit event 1').getAttribute('aria-invalid')).toBeNull();
     for (let n = 0; n < 8; n += 1) fireEvent.click(screen.getByRole('button', { name: 'Add an exit event' }));
     expect((screen.getByRole('button', { name: 'Add an exit event' }) as HTMLButtonElement).disabled).toBe(true);
@@ -152,21 +202,36 @@ describe('a workflow’s page', () => {
   });
 
   it('offers the system template and the client’s own, and sends the choice', async () => {
-    const calls = fakeApi(answers({ 'PATCH /api/v1/client/workflows/1/customization': ok(workflowOf().customization) }));
+    const calls = fakeApi(
+      answers({ 'PATCH /api/v1/client/workflows/1/customization': ok(workflowOf().customization) }),
+    );
     render(<WorkflowPage api={createApi()} params={{ id: '1' }} signedIn={as('owner')} />);
     const template = (await screen.findByLabelText('Template')) as HTMLSelectElement;
-    await waitFor(() => expect([...template.options].map((option) => option.textContent)).toEqual(['System template: Welcome (system) (#1, default)', 'My welcome (#1002, yours)']));
+    await waitFor(() =>
+      expect([...template.options].map((option) => option.textContent)).toEqual([
+        'System template: Welcome (system) (#1, default)',
+        'My welcome (#1002, yours)',
+      ]),
+    );
 
     fireEvent.change(template, { target: { value: '1002' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save customization' }));
 
     await waitFor(() => expect(calls.some((call) => call.method === 'PATCH')).toBe(true));
     expect(calls.find((call) => call.method === 'PATCH')!.body).toEqual({ template_id: 1002 });
-    expect(calls.find((call) => call.method === 'POST' && call.path.endsWith('/list'))!.body).toEqual({ page: 1, per_page: 100 });
+    expect(calls.find((call) => call.method === 'POST' && call.path.endsWith('/list'))!.body).toEqual({
+      page: 1,
+      per_page: 100,
+    });
   });
 
   it('explains each send time mode and offers a topic only to a marketing workflow', async () => {
-    fakeApi(answers({ 'GET /api/v1/client/workflows/5/stats': ok({ ...STATS, workflow_id: 5 }), 'GET /api/v1/client/workflows/5/customization/audit': ok({ entries: [] }, page({})) }));
+    fakeApi(
+      answers({
+        'GET /api/v1/client/workflows/5/stats': ok({ ...STATS, workflow_id: 5 }),
+        'GET /api/v1/client/workflows/5/customization/audit': ok({ entries: [] }, page({})),
+      }),
+    );
     render(<WorkflowPage api={createApi()} params={{ id: '1' }} signedIn={as('owner')} />);
     await screen.findByLabelText('Delay (minutes)');
     for (const name of ['Default', '0 · Immediately', '1 · At a preferred time', '2 · Optimal']) {
@@ -183,11 +248,21 @@ describe('a workflow’s page', () => {
   });
 
   it('shows the history paged, who changed what, before → after', async () => {
-    const byKey = { ...AUDIT_ENTRY, id: 'a2', auth_method: 'api_key', key_id: 7, user_id: undefined, before: { ...AUDIT_ENTRY.after }, after: { ...AUDIT_ENTRY.after, topic_id: 3, send_time_mode: 2 } };
+    const byKey = {
+      ...AUDIT_ENTRY,
+      id: 'a2',
+      auth_method: 'api_key',
+      key_id: 7,
+      user_id: undefined,
+      before: { ...AUDIT_ENTRY.after },
+      after: { ...AUDIT_ENTRY.after, topic_id: 3, send_time_mode: 2 },
+    };
     const calls = fakeApi(
       answers({
         'GET /api/v1/client/workflows/1/customization/audit': (call) =>
-          call.query.get('page') === '2' ? ok({ entries: [AUDIT_ENTRY] }, page({ page: 2, total: 11, total_pages: 2 })) : ok({ entries: [byKey] }, page({ total: 11, total_pages: 2 })),
+          call.query.get('page') === '2'
+            ? ok({ entries: [AUDIT_ENTRY] }, page({ page: 2, total: 11, total_pages: 2 }))
+            : ok({ entries: [byKey] }, page({ total: 11, total_pages: 2 })),
       }),
     );
     render(<WorkflowPage api={createApi()} params={{ id: '1' }} signedIn={as('viewer')} />);
@@ -202,8 +277,13 @@ describe('a workflow’s page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Older' }));
 
     await screen.findByText('Page 2 of 2');
-    await waitFor(() => expect(document.getElementById('wf-audit')!.textContent).toContain('Delay (minutes): default → 30'));
-    expect(calls.filter((call) => call.path.endsWith('/audit')).map((call) => call.query.get('page'))).toEqual(['1', '2']);
+    await waitFor(() =>
+      expect(document.getElementById('wf-audit')!.textContent).toContain('Delay (minutes): default → 30'),
+    );
+    expect(calls.filter((call) => call.path.endsWith('/audit')).map((call) => call.query.get('page'))).toEqual([
+      '1',
+      '2',
+    ]);
   });
 
   it('shows a viewer the customization in effect with no control to change it or copy the template', async () => {
@@ -224,7 +304,16 @@ describe('a workflow’s page', () => {
   it('copies the system template and opens the copy’s page', async () => {
     const calls = fakeApi(
       answers({
-        'POST /api/v1/client/workflows/1/clone-template': { status: 201, body: { data: { id: 1003, template_id: 1003, workflow_id: 1 }, errors: [], message: 'Created', meta: { request_id: 'r' }, success: true } },
+        'POST /api/v1/client/workflows/1/clone-template': {
+          status: 201,
+          body: {
+            data: { id: 1003, template_id: 1003, workflow_id: 1 },
+            errors: [],
+            message: 'Created',
+            meta: { request_id: 'r' },
+            success: true,
+          },
+        },
       }),
     );
     render(<WorkflowPage api={createApi()} params={{ id: '1' }} signedIn={as('member')} />);
@@ -233,13 +322,17 @@ describe('a workflow’s page', () => {
 
     await waitFor(() => expect(location.value.pathname).toBe('/app/template/1003'));
     expect(location.value.search).toBe('');
-    expect(calls.some((call) => call.method === 'POST' && call.path === '/api/v1/client/workflows/1/clone-template')).toBe(true);
+    expect(
+      calls.some((call) => call.method === 'POST' && call.path === '/api/v1/client/workflows/1/clone-template'),
+    ).toBe(true);
   });
 
   it('links to the copy when there is one, and says when there is no such workflow', async () => {
     fakeApi(answers({}, [workflowOf({ clone_template_id: 1002 })]));
     render(<WorkflowPage api={createApi()} params={{ id: '1' }} signedIn={as('owner')} />);
-    expect((await screen.findByRole('link', { name: 'edit your copy (#1002)' })).getAttribute('href')).toBe('/app/template/1002');
+    expect((await screen.findByRole('link', { name: 'edit your copy (#1002)' })).getAttribute('href')).toBe(
+      '/app/template/1002',
+    );
     cleanup();
 
     render(<WorkflowPage api={createApi()} params={{ id: '42' }} signedIn={as('owner')} />);
@@ -249,11 +342,22 @@ describe('a workflow’s page', () => {
 
 describe('the customization form’s request', () => {
   it('sends only what changed, null for an emptied field, and the hour with a minute', () => {
-    const workflow = workflowOf({}, { overrides: { ...workflowOf().customization.overrides, preferred_send_hour: 9, delay_minutes: 30 } });
+    const workflow = workflowOf(
+      {},
+      { overrides: { ...workflowOf().customization.overrides, preferred_send_hour: 9, delay_minutes: 30 } },
+    );
     const saved = draftOf(workflow as never);
-    const draft = { ...saved, fields: { ...saved.fields, delay_minutes: '', preferred_send_minute: '15', priority_score: 'x' } };
+    const draft = {
+      ...saved,
+      fields: { ...saved.fields, delay_minutes: '', preferred_send_minute: '15', priority_score: 'x' },
+    };
 
-    expect(patchOf(draft, saved)).toEqual({ delay_minutes: null, preferred_send_minute: 15, preferred_send_hour: 9, priority_score: 'x' });
+    expect(patchOf(draft, saved)).toEqual({
+      delay_minutes: null,
+      preferred_send_minute: 15,
+      preferred_send_hour: 9,
+      priority_score: 'x',
+    });
     expect(patchOf({ ...saved, exitEvents: [] }, saved)).toEqual({ exit_events: [] });
   });
 });

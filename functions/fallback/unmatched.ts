@@ -22,6 +22,8 @@ export async function handler(event: APIGatewayProxyEventV2): Promise<APIGateway
   // API Gateway sends here only what no route took; should the table's matcher still find a route (a path API Gateway
   // reads differently), it is not run outside its own function and role: the path is answered as unknown.
   const reply =
-    match.kind === 'method_not_allowed' ? unmatchedResponse(match, method, path, requestId) : unmatchedResponse({ kind: 'not_found' }, method, path, requestId);
+    match.kind === 'method_not_allowed'
+      ? unmatchedResponse(match, method, path, requestId)
+      : unmatchedResponse({ kind: 'not_found' }, method, path, requestId);
   return method === 'HEAD' ? { statusCode: reply.statusCode, headers: reply.headers } : reply;
 }

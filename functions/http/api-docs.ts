@@ -34,6 +34,10 @@ export const handler = publicPage(
     status: 200 as const,
     html: PAGE,
     // The page is the same for everyone and changes only with a deployment.
-    headers: { 'content-security-policy': API_REFERENCE_CSP, 'cache-control': 'no-cache', 'referrer-policy': 'same-origin' },
+    headers: {
+      'content-security-policy': API_REFERENCE_CSP,
+      'cache-control': 'no-cache',
+      'referrer-policy': 'same-origin',
+    },
   }),
 );

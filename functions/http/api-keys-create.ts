@@ -22,5 +22,8 @@ export const handler = jsonApi(
   },
   [apiKeyStore, clientStore, userStore, ids, clock],
   async ({ body }, { deps, clientId, principal }) =>
-    created(await createApiKey(deps, clientId, sessionOf(principal).user_id, body.label), 'API key created; store it now, it is not shown again'),
+    created(
+      await createApiKey(deps, clientId, sessionOf(principal).user_id, body.label),
+      'API key created; store it now, it is not shown again',
+    ),
 );

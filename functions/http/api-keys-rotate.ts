@@ -15,7 +15,7 @@ export const handler = jsonApi(
       'Issues a new key and disables the previous one at once. The full key is in this answer only; store it now. ' +
       'With an API key, that key is rotated (it keeps its label); with a dashboard session, the signed-in user’s own ' +
       'key, created on first use; with a JWT, the client’s current key. Of concurrent rotations of one key exactly one ' +
-      'wins; the others get 409. The new key keeps the previous one\'s creator and holder (it is disabled when they are ' +
+      "wins; the others get 409. The new key keeps the previous one's creator and holder (it is disabled when they are " +
       'removed or demoted); 409 `state` when that user is gone or may no longer hold keys.',
     responses: { 200: RotatedApiKey },
     errors: [409],

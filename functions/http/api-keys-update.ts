@@ -6,7 +6,12 @@ import { authenticator } from '../../shared/composition/providers/authenticator.
 import { clientStore } from '../../shared/composition/providers/client-store.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { ids } from '../../shared/composition/providers/ids.js';
-import { ApiKeyIdParams, ApiKeyView, updateApiKey, UpdateApiKeyBody } from '../../shared/domain/api-keys/manage-api-keys.js';
+import {
+  ApiKeyIdParams,
+  ApiKeyView,
+  updateApiKey,
+  UpdateApiKeyBody,
+} from '../../shared/domain/api-keys/manage-api-keys.js';
 
 /** PATCH /client/api-keys/{id} — label and/or enabled. */
 export const handler = jsonApi(

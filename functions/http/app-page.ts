@@ -1,4 +1,9 @@
-import { DASHBOARD_PAGE_FILES, DASHBOARD_PAGE_HEADERS, dashboardHtml, manifestReader } from '../../shared/http/dashboard-app.js';
+import {
+  DASHBOARD_PAGE_FILES,
+  DASHBOARD_PAGE_HEADERS,
+  dashboardHtml,
+  manifestReader,
+} from '../../shared/http/dashboard-app.js';
 import { publicPage } from '../../shared/http/public-page.js';
 import { StaticFiles } from '../../shared/http/static-files.js';
 

@@ -36,7 +36,9 @@ export const handler = publicPage(
     tags: ['Sign-in'],
     form: z.object({
       token: z.string().check(z.maxLength(100), z.meta({ description: 'The one-time token of the link' })),
-      [CONFIRM_FIELD]: z.optional(z.literal(CONFIRM_VALUE).check(z.meta({ description: 'The person confirmed the account the page named' }))),
+      [CONFIRM_FIELD]: z.optional(
+        z.literal(CONFIRM_VALUE).check(z.meta({ description: 'The person confirmed the account the page named' })),
+      ),
     }),
     pages: {
       303: 'Signed in: a redirect to /app with the session cookies',
@@ -52,7 +54,10 @@ export const handler = publicPage(
     const fields = formFieldsOf(event);
     const token = fields.get('token') ?? undefined;
     const nonce = cookieValue(event.cookies, event.headers?.['cookie'], SIGN_IN_BINDING_COOKIE);
-    const started = await completeSignIn(deps, token, { bindingNonce: nonce, confirmed: fields.get(CONFIRM_FIELD) === CONFIRM_VALUE });
+    const started = await completeSignIn(deps, token, {
+      bindingNonce: nonce,
+      confirmed: fields.get(CONFIRM_FIELD) === CONFIRM_VALUE,
+    });
     if (started === 'unconfirmed') {
       const view = await readSignInLink(deps, token, nonce);
       if (view && token) {

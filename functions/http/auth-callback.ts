@@ -29,7 +29,10 @@ export const handler = publicPage(
       token: z.optional(
         z.string().check(
           // A page declares no 422: any token that is not 43 base64url characters is the bad-link page, as the text says.
-          z.meta({ maxLength: 43, description: 'The one-time token of the link (43 characters; any other: the 400 page)' }),
+          z.meta({
+            maxLength: 43,
+            description: 'The one-time token of the link (43 characters; any other: the 400 page)',
+          }),
         ),
       ),
     }),
@@ -42,7 +45,8 @@ export const handler = publicPage(
   async ({ query }, { deps, event }) => {
     const nonce = cookieValue(event.cookies, event.headers?.['cookie'], SIGN_IN_BINDING_COOKIE);
     const view = await readSignInLink(deps, query.token, nonce);
-    if (!view || !query.token) return { status: 400 as const, html: signInLinkInvalidPage(`${deps.config.PUBLIC_BASE_URL}${DASHBOARD_PATH}`) };
+    if (!view || !query.token)
+      return { status: 400 as const, html: signInLinkInvalidPage(`${deps.config.PUBLIC_BASE_URL}${DASHBOARD_PATH}`) };
     const html = signInConfirmPage({ ...view, action: `${API_BASE_PATH}/auth/callback`, token: query.token });
     return { status: 200 as const, html, headers: { 'content-security-policy': SIGN_IN_PAGE_CSP } };
   },

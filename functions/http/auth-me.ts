@@ -9,7 +9,13 @@ import { toUserView, UserView } from '../../shared/domain/users/schemas.js';
 
 const Me = z.object({
   user: UserView,
-  client: z.object({ id: z.int(), client_id: z.string(), name: z.string(), plan: z.string(), status: z.enum(['active', 'suspended']) }),
+  client: z.object({
+    id: z.int(),
+    client_id: z.string(),
+    name: z.string(),
+    plan: z.string(),
+    status: z.enum(['active', 'suspended']),
+  }),
 });
 
 /** GET /auth/me — the signed-in user, its role and its client. */
@@ -23,9 +29,21 @@ export const handler = jsonApi(
   [userStore, clientStore],
   async (_input, { deps, principal }) => {
     const session = sessionOf(principal);
-    const [user, client] = await Promise.all([deps.users.get(session.client_id, session.user_id), deps.clients.get(session.client_id)]);
+    const [user, client] = await Promise.all([
+      deps.users.get(session.client_id, session.user_id),
+      deps.clients.get(session.client_id),
+    ]);
     if (!user) throw unauthorized('The session has ended; sign in again');
     if (!client) throw unauthorized('The session has ended; sign in again');
-    return ok({ user: toUserView(user), client: { id: client.id, client_id: client.client_id, name: client.name, plan: client.plan, status: client.status } });
+    return ok({
+      user: toUserView(user),
+      client: {
+        id: client.id,
+        client_id: client.client_id,
+        name: client.name,
+        plan: client.plan,
+        status: client.status,
+      },
+    });
   },
 );

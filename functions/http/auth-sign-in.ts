@@ -35,8 +35,13 @@ export const handler = publicApi(
   async ({ body }, { deps, event }) => {
     // Always a new nonce, never one the browser brings: a value planted in a victim's browser must bind nothing.
     const nonce = newToken();
-    const outcome = await requestSignIn(deps, { email: body.email, ip: event.requestContext?.http?.sourceIp ?? 'unknown', bindingNonce: nonce });
-    if (outcome === 'address_limit') logger.info('sign-in request over the per-address limit; no e-mail', { metric: 'sign_in_address_limit' });
+    const outcome = await requestSignIn(deps, {
+      email: body.email,
+      ip: event.requestContext?.http?.sourceIp ?? 'unknown',
+      bindingNonce: nonce,
+    });
+    if (outcome === 'address_limit')
+      logger.info('sign-in request over the per-address limit; no e-mail', { metric: 'sign_in_address_limit' });
     const secure = event.headers?.['x-forwarded-proto'] === 'https';
     return {
       ...accepted({}, 'If the address has an account, a sign-in link is on its way; it works once, for 15 minutes'),

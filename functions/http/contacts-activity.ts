@@ -28,7 +28,9 @@ export const handler = jsonApi(
   [contactStore, contactActivityStore, linkSecret],
   async ({ params, query }, { deps, clientId }) => {
     const cursorSecret = await deps.linkSecret.value();
-    const { result, usage } = await deps.requestCounter.measure(() => listContactActivity({ ...deps, cursorSecret }, clientId, params.id, query));
+    const { result, usage } = await deps.requestCounter.measure(() =>
+      listContactActivity({ ...deps, cursorSecret }, clientId, params.id, query),
+    );
     return ok(result, 'OK', { limit: query.limit, dynamodb: { requests: usage.requests, waves: usage.waves } });
   },
 );

@@ -8,7 +8,13 @@ import { ids } from '../../shared/composition/providers/ids.js';
 import { readMultipartForm } from '../../shared/http/multipart-form.js';
 import { BulkImportResult, CsvImportMeta, summaryMessage } from '../../shared/domain/contacts/bulk-result.js';
 import { importContactsCsv } from '../../shared/domain/contacts/csv-import.js';
-import { BOOLEAN_WORDS, CsvImportOptions, MAX_DELIMITER_LENGTH, NAMED_DELIMITERS, parseCsvImportOptions } from '../../shared/domain/contacts/csv-options.js';
+import {
+  BOOLEAN_WORDS,
+  CsvImportOptions,
+  MAX_DELIMITER_LENGTH,
+  NAMED_DELIMITERS,
+  parseCsvImportOptions,
+} from '../../shared/domain/contacts/csv-options.js';
 import { MAX_ZONE_NAME_LENGTH } from '../../shared/validation/string-bounds.js';
 
 /** Below Lambda's 6 MB request payload once base64-encoded. */
@@ -27,9 +33,13 @@ const CsvImportForm = z.object({
     }),
   ),
   ...({
-    has_header: z
-      .optional(z.string())
-      .check(z.meta({ description: 'Whether the first row names the columns (default true; any case)', examples: ['true'], enum: FORM_BOOLEAN })),
+    has_header: z.optional(z.string()).check(
+      z.meta({
+        description: 'Whether the first row names the columns (default true; any case)',
+        examples: ['true'],
+        enum: FORM_BOOLEAN,
+      }),
+    ),
     delimiter: z.optional(z.string().check(z.maxLength(MAX_DELIMITER_LENGTH))).check(
       z.meta({
         description: 'One character (not a quote or line break), or \\t, tab, comma, semicolon, pipe (default ",")',
@@ -37,12 +47,18 @@ const CsvImportForm = z.object({
         pattern: `^(?:[^"\\r\\n]|${[...NAMED_DELIMITERS.keys()].map((name) => name.replace('\\', '\\\\')).join('|')})?$`,
       }),
     ),
-    overwrite_blank_fields: z
-      .optional(z.string())
-      .check(z.meta({ description: 'Whether empty cells clear stored values (default false; any case)', examples: ['false'], enum: FORM_BOOLEAN })),
+    overwrite_blank_fields: z.optional(z.string()).check(
+      z.meta({
+        description: 'Whether empty cells clear stored values (default false; any case)',
+        examples: ['false'],
+        enum: FORM_BOOLEAN,
+      }),
+    ),
     default_timezone: z
       .optional(z.string().check(z.maxLength(MAX_ZONE_NAME_LENGTH)))
-      .check(z.meta({ description: 'IANA name or alias (EST, PST, SGT…) for rows without one', examples: ['Europe/Paris'] })),
+      .check(
+        z.meta({ description: 'IANA name or alias (EST, PST, SGT…) for rows without one', examples: ['Europe/Paris'] }),
+      ),
   } satisfies Record<keyof typeof CsvImportOptions.shape, z.ZodMiniType>),
 });
 

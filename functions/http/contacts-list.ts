@@ -2,7 +2,12 @@ import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
 import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { linkSecret } from '../../shared/composition/providers/link-secret.js';
-import { ContactList, ContactListMeta, ContactListQuery, listContacts } from '../../shared/domain/contacts/list-contacts.js';
+import {
+  ContactList,
+  ContactListMeta,
+  ContactListQuery,
+  listContacts,
+} from '../../shared/domain/contacts/list-contacts.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { ok } from '../../shared/http/envelope.js';
 

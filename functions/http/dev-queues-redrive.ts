@@ -13,7 +13,7 @@ const QueueParams = z.object({ queue: z.enum(QUEUE_NAMES) });
  */
 export const handler = publicApi(
   {
-    summary: 'Move a queue\'s dead letters back (local runtime only)',
+    summary: "Move a queue's dead letters back (local runtime only)",
     params: QueueParams,
     responses: { 200: z.object({ queue: z.enum(QUEUE_NAMES), moved: z.int() }) },
   },
@@ -21,7 +21,11 @@ export const handler = publicApi(
   async ({ params }, { deps }) => {
     const outcome = await deps.deadLetters.redrive(params.queue);
     // The local runtime puts its in-process queue behind this port; anything else is a wiring mistake.
-    if (outcome.kind !== 'moved') throw new Error(`dev-queues-redrive reached a queue that cannot count its moves (${outcome.kind})`);
-    return ok({ queue: params.queue, moved: outcome.moved }, outcome.moved === 0 ? 'No dead letters' : 'Dead letters moved back');
+    if (outcome.kind !== 'moved')
+      throw new Error(`dev-queues-redrive reached a queue that cannot count its moves (${outcome.kind})`);
+    return ok(
+      { queue: params.queue, moved: outcome.moved },
+      outcome.moved === 0 ? 'No dead letters' : 'Dead letters moved back',
+    );
   },
 );

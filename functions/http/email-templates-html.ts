@@ -15,7 +15,7 @@ export const handler = clientPage(
     description:
       "The HTML render-preview gives (the client's branding, the contact's variables with `contact_id`), answered as a " +
       `document of its own: \`Content-Security-Policy: ${EMAIL_DOCUMENT_CSP.dashboard}\`, never cached. The dashboard's ` +
-      "template editor posts its form here, targeting its preview frame: `html_body` renders an unsaved draft in place " +
+      'template editor posts its form here, targeting its preview frame: `html_body` renders an unsaved draft in place ' +
       'of the stored HTML, checked as PATCH checks it (422 `unsafe` at `html_body`). A session sends its CSRF token as ' +
       'the form field `csrf_token` (or the X-CSRF-Token header). Nothing is sent or stored.',
     params: TemplateIdParams,
@@ -25,5 +25,9 @@ export const handler = clientPage(
   },
   [templateStore, contactStore, settingsStore, clock],
   async ({ params }, { deps, clientId, event }) =>
-    emailDocument(200 as const, await renderPreviewHtml(deps, clientId, params.id, parseForm(TemplateHtmlForm, event)), 'dashboard'),
+    emailDocument(
+      200 as const,
+      await renderPreviewHtml(deps, clientId, params.id, parseForm(TemplateHtmlForm, event)),
+      'dashboard',
+    ),
 );

@@ -21,7 +21,11 @@ export const handler = jsonApi(
   },
   [templateStore, linkSecret],
   async ({ body }, { deps, clientId }) => {
-    const { meta, ...list } = await listTemplates({ ...deps, cursorSecret: await deps.linkSecret.value() }, clientId, body);
+    const { meta, ...list } = await listTemplates(
+      { ...deps, cursorSecret: await deps.linkSecret.value() },
+      clientId,
+      body,
+    );
     return ok(list, 'OK', meta);
   },
 );

@@ -22,5 +22,6 @@ export const handler = jsonApi(
     errors: [404],
   },
   [templateStore, contactStore, settingsStore, clock],
-  async ({ params, body }, { deps, clientId }) => ok(await renderPreview(deps, clientId, params.id, body), 'Template rendered'),
+  async ({ params, body }, { deps, clientId }) =>
+    ok(await renderPreview(deps, clientId, params.id, body), 'Template rendered'),
 );

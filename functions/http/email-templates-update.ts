@@ -17,5 +17,6 @@ export const handler = jsonApi(
     errors: [404],
   },
   [templateStore, clock],
-  async ({ params, body }, { deps, clientId }) => ok(await updateTemplate(deps, clientId, params.id, body), 'Template updated'),
+  async ({ params, body }, { deps, clientId }) =>
+    ok(await updateTemplate(deps, clientId, params.id, body), 'Template updated'),
 );

@@ -27,7 +27,8 @@ export const handler = jsonApi(
     responses: {
       200: {
         data: z.union([EventView, EventQueueRecordView]),
-        description: 'A repeated `idempotency_key` with the same body: the original Event (sync) or queue record (async)',
+        description:
+          'A repeated `idempotency_key` with the same body: the original Event (sync) or queue record (async)',
       },
       201: { data: EventView, description: 'Processed in the request (`sync=true` or `mode=sync`)' },
       202: { data: EventQueueRecordView, description: 'Queued for processing' },
@@ -41,7 +42,8 @@ export const handler = jsonApi(
     const result = await createEvent(deps, clientId, body, raw, isSyncRequest(query), (message, error) =>
       logger.error(message, { error: error as Error }),
     );
-    if (result.kind === 'queued') return result.replay ? ok(result.record, 'Event already accepted') : accepted(result.record, 'Event queued');
+    if (result.kind === 'queued')
+      return result.replay ? ok(result.record, 'Event already accepted') : accepted(result.record, 'Event queued');
     return result.replay ? ok(result.event, 'Event already processed') : created(result.event, 'Event processed');
   },
 );

@@ -9,7 +9,8 @@ import { EventIdParams } from '../../shared/domain/events/schemas.js';
 export const handler = jsonApi(
   {
     summary: 'Get an event',
-    description: 'Extra to SPEC.md: the Event with its processing result, so a caller of the asynchronous mode can look.',
+    description:
+      'Extra to SPEC.md: the Event with its processing result, so a caller of the asynchronous mode can look.',
     params: EventIdParams,
     responses: { 200: EventView },
     errors: [404],

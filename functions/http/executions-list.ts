@@ -21,7 +21,11 @@ export const handler = jsonApi(
   },
   [executionStore, linkSecret],
   async ({ query }, { deps, clientId }) => {
-    const { meta, ...list } = await listExecutions({ ...deps, cursorSecret: await deps.linkSecret.value() }, clientId, query);
+    const { meta, ...list } = await listExecutions(
+      { ...deps, cursorSecret: await deps.linkSecret.value() },
+      clientId,
+      query,
+    );
     return ok(list, 'OK', meta);
   },
 );

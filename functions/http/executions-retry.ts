@@ -20,5 +20,6 @@ export const handler = jsonApi(
     errors: [404, 409],
   },
   [executionStore, clock, queue, scheduler],
-  async ({ params }, { deps, clientId }) => accepted(await retryExecution(deps, clientId, params.execution_id), 'Retry queued'),
+  async ({ params }, { deps, clientId }) =>
+    accepted(await retryExecution(deps, clientId, params.execution_id), 'Retry queued'),
 );

@@ -17,11 +17,15 @@ let document: Promise<Document> | undefined;
 export const handler = publicApi(
   {
     summary: 'Get this OpenAPI document',
-    description: 'The OpenAPI 3.1 document of this API, as a bare JSON document (not in the envelope). No authentication.',
+    description:
+      'The OpenAPI 3.1 document of this API, as a bare JSON document (not in the envelope). No authentication.',
     responses: {
       200: {
         document: z
-          .looseObject({ openapi: z.string().check(z.meta({ examples: ['3.1.0'] })), info: z.looseObject({ version: z.string() }) })
+          .looseObject({
+            openapi: z.string().check(z.meta({ examples: ['3.1.0'] })),
+            info: z.looseObject({ version: z.string() }),
+          })
           .check(z.meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' })),
         description: 'The document',
       },

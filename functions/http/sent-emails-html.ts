@@ -17,5 +17,6 @@ export const handler = clientPage(
     errors: [404],
   },
   [sentEmailStore],
-  async ({ params }, { deps, clientId }) => emailDocument(200 as const, await getSentEmailHtml(deps, clientId, params.id), 'dashboard'),
+  async ({ params }, { deps, clientId }) =>
+    emailDocument(200 as const, await getSentEmailHtml(deps, clientId, params.id), 'dashboard'),
 );

@@ -11,7 +11,8 @@ import { SettingsView } from '../../shared/domain/settings/settings-view.js';
 export const handler = jsonApi(
   {
     summary: 'Get the client settings',
-    description: "The same view PATCH answers. A client's settings row is written with the client (every field unset); a client created before that answers 404 until its first PATCH.",
+    description:
+      "The same view PATCH answers. A client's settings row is written with the client (every field unset); a client created before that answers 404 until its first PATCH.",
     responses: { 200: SettingsView },
     errors: [404],
   },

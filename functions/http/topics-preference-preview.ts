@@ -20,6 +20,10 @@ export const handler = clientPage(
   [topicStore, settingsStore, clock],
   async (_input, { deps, clientId }) => {
     const view = await previewPreferences(deps, clientId);
-    return { status: 200 as const, html: preferencePage(view, false, true), headers: { 'content-security-policy': PREFERENCE_PAGE_CSP } };
+    return {
+      status: 200 as const,
+      html: preferencePage(view, false, true),
+      headers: { 'content-security-policy': PREFERENCE_PAGE_CSP },
+    };
   },
 );

@@ -19,5 +19,6 @@ export const handler = jsonApi(
     errors: [404, 409],
   },
   [topicStore, clock],
-  async ({ params, body }, { deps, clientId }) => ok(await updateTopic(deps, clientId, params.id, body), 'Topic updated'),
+  async ({ params, body }, { deps, clientId }) =>
+    ok(await updateTopic(deps, clientId, params.id, body), 'Topic updated'),
 );

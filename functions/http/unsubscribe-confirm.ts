@@ -10,7 +10,12 @@ import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { unsubscribeStore } from '../../shared/composition/providers/unsubscribe-store.js';
 import { linkSecret } from '../../shared/composition/providers/link-secret.js';
 import { unsubscribeByLink } from '../../shared/domain/links/public-links.js';
-import { linkNotFoundPage, PREFERENCE_PAGE_CSP, preferencePage, unsubscribedPage } from '../../shared/domain/links/pages.js';
+import {
+  linkNotFoundPage,
+  PREFERENCE_PAGE_CSP,
+  preferencePage,
+  unsubscribedPage,
+} from '../../shared/domain/links/pages.js';
 import { loadPreferences, preferenceChoiceOf, savePreferences } from '../../shared/domain/links/preferences.js';
 import { LinkTokenParams } from '../../shared/domain/links/schemas.js';
 
@@ -28,7 +33,7 @@ export const handler = publicPage(
       'holding `List-Unsubscribe=One-Click` (form-encoded, or as a multipart/form-data field) unsubscribes. The contact is ' +
       'unsubscribed at once; no redirect, no cookie. The link of an e-mail sent under a topic leaves that ' +
       "topic only: the contact's other mail goes on. With `form=preferences` (the preference page's form) the body is " +
-      'the page\'s choices instead: `shown` (each topic id the page showed), `topic` (each topic id ticked) and ' +
+      "the page's choices instead: `shown` (each topic id the page showed), `topic` (each topic id ticked) and " +
       '`leave_all=on`; the answer is the page with the choices saved. Any other POST (no body, another body) changes ' +
       'nothing and is answered with the preference page, 200, as GET /u/{token}.',
     params: LinkTokenParams,
@@ -36,8 +41,24 @@ export const handler = publicPage(
       'List-Unsubscribe': z.optional(z.literal('One-Click')),
       form: z.optional(z.literal('preferences')),
       // A topic id has at most 9 digits; the form's reader ignores any other value (preferenceChoiceOf).
-      shown: z.optional(z.array(z.string().check(z.meta({ maxLength: 9, pattern: '^\\d{1,9}$', description: 'A topic id (anything else is ignored)' })))),
-      topic: z.optional(z.array(z.string().check(z.meta({ maxLength: 9, pattern: '^\\d{1,9}$', description: 'A topic id (anything else is ignored)' })))),
+      shown: z.optional(
+        z.array(
+          z
+            .string()
+            .check(
+              z.meta({ maxLength: 9, pattern: '^\\d{1,9}$', description: 'A topic id (anything else is ignored)' }),
+            ),
+        ),
+      ),
+      topic: z.optional(
+        z.array(
+          z
+            .string()
+            .check(
+              z.meta({ maxLength: 9, pattern: '^\\d{1,9}$', description: 'A topic id (anything else is ignored)' }),
+            ),
+        ),
+      ),
       leave_all: z.optional(z.literal('on')),
     }),
     pages: {
@@ -52,17 +73,27 @@ export const handler = publicPage(
     if (choice) {
       const view = await savePreferences(deps, secret, params.token, choice);
       if (!view) return { status: 404 as const, html: linkNotFoundPage() };
-      const page = preferencePage({ address: view.email.to_email, brand: view.brand, leftAll: view.leftAll, topics: view.topics }, true);
+      const page = preferencePage(
+        { address: view.email.to_email, brand: view.brand, leftAll: view.leftAll, topics: view.topics },
+        true,
+      );
       return { status: 200 as const, html: page, headers: { 'content-security-policy': PREFERENCE_PAGE_CSP } };
     }
     if (!(await isOneClickRequest(event))) {
       // Not the RFC 8058 body: a scanner or a stray POST must not unsubscribe anyone. The page, as the GET answers it.
       const view = await loadPreferences(deps, secret, params.token);
       if (!view) return { status: 404 as const, html: linkNotFoundPage() };
-      const page = preferencePage({ address: view.email.to_email, brand: view.brand, leftAll: view.leftAll, topics: view.topics });
+      const page = preferencePage({
+        address: view.email.to_email,
+        brand: view.brand,
+        leftAll: view.leftAll,
+        topics: view.topics,
+      });
       return { status: 200 as const, html: page, headers: { 'content-security-policy': PREFERENCE_PAGE_CSP } };
     }
     const email = await unsubscribeByLink(deps, secret, params.token);
-    return email ? { status: 200 as const, html: unsubscribedPage(email.to_email) } : { status: 404 as const, html: linkNotFoundPage() };
+    return email
+      ? { status: 200 as const, html: unsubscribedPage(email.to_email) }
+      : { status: 404 as const, html: linkNotFoundPage() };
   },
 );

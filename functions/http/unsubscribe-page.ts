@@ -24,7 +24,12 @@ export const handler = publicPage(
   async ({ params }, { deps }) => {
     const view = await loadPreferences(deps, await deps.linkSecret.value(), params.token);
     if (!view) return { status: 404 as const, html: linkNotFoundPage() };
-    const page = preferencePage({ address: view.email.to_email, brand: view.brand, leftAll: view.leftAll, topics: view.topics });
+    const page = preferencePage({
+      address: view.email.to_email,
+      brand: view.brand,
+      leftAll: view.leftAll,
+      topics: view.topics,
+    });
     return { status: 200 as const, html: page, headers: { 'content-security-policy': PREFERENCE_PAGE_CSP } };
   },
 );

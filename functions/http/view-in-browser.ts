@@ -22,6 +22,8 @@ export const handler = publicPage(
   [sentEmailStore, linkSecret],
   async ({ params }, { deps }) => {
     const email = await openLink(deps, await deps.linkSecret.value(), params.token, 'v');
-    return email ? emailDocument(200 as const, email.html_body, 'public') : { status: 404 as const, html: linkNotFoundPage() };
+    return email
+      ? emailDocument(200 as const, email.html_body, 'public')
+      : { status: 404 as const, html: linkNotFoundPage() };
   },
 );

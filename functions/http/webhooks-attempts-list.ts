@@ -2,7 +2,11 @@ import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { webhookOutbox } from '../../shared/composition/providers/webhook-outbox.js';
 import { webhookStore } from '../../shared/composition/providers/webhook-store.js';
-import { listWebhookAttempts, WebhookAttemptList, WebhookAttemptsQuery } from '../../shared/domain/webhooks/attempts.js';
+import {
+  listWebhookAttempts,
+  WebhookAttemptList,
+  WebhookAttemptsQuery,
+} from '../../shared/domain/webhooks/attempts.js';
 import { WebhookIdParams } from '../../shared/domain/webhooks/schemas.js';
 
 /** GET /client/webhooks/{id}/attempts — every delivery attempt to the endpoint, newest first. */

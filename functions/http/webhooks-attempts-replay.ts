@@ -30,5 +30,6 @@ export const handler = jsonApi(
     errors: [404, 409],
   },
   [webhookStore, webhookOutbox, queue, clock],
-  async ({ params }, { deps, clientId }) => accepted(await replayWebhookAttempt(deps, clientId, params.id, params.attempt_id), 'Replay queued'),
+  async ({ params }, { deps, clientId }) =>
+    accepted(await replayWebhookAttempt(deps, clientId, params.id, params.attempt_id), 'Replay queued'),
 );

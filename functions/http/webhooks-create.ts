@@ -23,5 +23,8 @@ export const handler = jsonApi(
   },
   [webhookStore, ids, clock],
   async ({ body }, { deps, clientId }) =>
-    created(await createWebhook(deps, clientId, body, deps.config.WEBHOOK_ALLOW_PRIVATE_URLS), 'Webhook created; store the secret now, it is not shown again'),
+    created(
+      await createWebhook(deps, clientId, body, deps.config.WEBHOOK_ALLOW_PRIVATE_URLS),
+      'Webhook created; store the secret now, it is not shown again',
+    ),
 );

@@ -16,5 +16,6 @@ export const handler = jsonApi(
     errors: [404],
   },
   [webhookStore, clock],
-  async ({ params }, { deps, clientId }) => ok(toWebhookView(await findWebhook(deps, clientId, params.id), deps.clock.now())),
+  async ({ params }, { deps, clientId }) =>
+    ok(toWebhookView(await findWebhook(deps, clientId, params.id), deps.clock.now())),
 );

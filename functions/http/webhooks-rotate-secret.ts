@@ -20,5 +20,8 @@ export const handler = jsonApi(
   },
   [webhookStore, clock],
   async ({ params }, { deps, clientId }) =>
-    ok(await rotateWebhookSecret(deps, clientId, params.id), 'Secret rotated; store the new secret now, it is not shown again'),
+    ok(
+      await rotateWebhookSecret(deps, clientId, params.id),
+      'Secret rotated; store the new secret now, it is not shown again',
+    ),
 );

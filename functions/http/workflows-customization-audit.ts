@@ -3,7 +3,10 @@ import { jsonApi } from '../../shared/http/api.js';
 import { customizationStore } from '../../shared/composition/providers/customization-store.js';
 import { linkSecret } from '../../shared/composition/providers/link-secret.js';
 import { BoundedPageMeta, PAGE_WINDOW_RULE } from '../../shared/domain/pagination/bounded-page.js';
-import { CustomizationAuditList, listCustomizationAudit } from '../../shared/domain/workflows/list-customization-audit.js';
+import {
+  CustomizationAuditList,
+  listCustomizationAudit,
+} from '../../shared/domain/workflows/list-customization-audit.js';
 import { AuditQuery, WorkflowIdParams } from '../../shared/domain/workflows/schemas.js';
 
 /** GET /client/workflows/{workflow_id}/customization/audit — who changed what, newest first. */
@@ -20,7 +23,12 @@ export const handler = jsonApi(
   },
   [customizationStore, linkSecret],
   async ({ params, query }, { deps, clientId }) => {
-    const { meta, ...list } = await listCustomizationAudit({ ...deps, cursorSecret: await deps.linkSecret.value() }, clientId, params.workflow_id, query);
+    const { meta, ...list } = await listCustomizationAudit(
+      { ...deps, cursorSecret: await deps.linkSecret.value() },
+      clientId,
+      params.workflow_id,
+      query,
+    );
     return ok(list, 'OK', meta);
   },
 );

@@ -11,7 +11,7 @@ import { CustomizationPatch, WorkflowIdParams } from '../../shared/domain/workfl
 /** PATCH /client/workflows/{workflow_id}/customization — overrides + audit record in one transaction. */
 export const handler = jsonApi(
   {
-    summary: "Customize a workflow",
+    summary: 'Customize a workflow',
     description:
       "Sets the client's overrides of a workflow: absent keeps an override, null removes it, a value sets it. Bounds: " +
       'delay_minutes 0–525600, priority_score 0–100, preferred_send_hour 0–23 (sets send time mode 1), ' +

@@ -19,5 +19,6 @@ export const handler = jsonApi(
     errors: [404],
   },
   [statsStore, clock],
-  async ({ params, query }, { deps, principal }) => ok(await getWorkflowStats(deps, principal, params.workflow_id, query)),
+  async ({ params, query }, { deps, principal }) =>
+    ok(await getWorkflowStats(deps, principal, params.workflow_id, query)),
 );

@@ -22,6 +22,10 @@ export const handler = sqsBatch(
   async (message, { deps }) => {
     // Cached by the secret's source; read per message so a rotated value is taken up by a warm container.
     const sender = senderSettingsOf(deps.config, await deps.linkSecret.value());
-    await executeWorkflow({ ...deps, sender, leaseMs: deps.config.EXECUTION_LEASE_SECONDS * 1000 }, message.client_id, message.execution_id);
+    await executeWorkflow(
+      { ...deps, sender, leaseMs: deps.config.EXECUTION_LEASE_SECONDS * 1000 },
+      message.client_id,
+      message.execution_id,
+    );
   },
 );

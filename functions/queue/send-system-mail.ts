@@ -13,7 +13,14 @@ import { sqsBatch } from '../../shared/queue/sqs-batch.js';
 
 const SystemMailBody = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sign_in'), email: z.string(), binding_hash: z.string() }),
-  z.object({ kind: z.literal('invitation'), client_id: z.int(), inviter_id: z.int(), email: z.string(), name: z.string(), role: z.int() }),
+  z.object({
+    kind: z.literal('invitation'),
+    client_id: z.int(),
+    inviter_id: z.int(),
+    email: z.string(),
+    name: z.string(),
+    role: z.int(),
+  }),
 ]) satisfies z.ZodMiniType<SystemMailMessage>;
 
 /**
@@ -22,9 +29,17 @@ const SystemMailBody = z.discriminatedUnion('kind', [
  * again (a Lambda that dies mid-way is the same: the message comes back after the visibility timeout); a permanent
  * refusal is logged and acknowledged. A second delivery may send a second link: both work, each once.
  */
-export const handler = sqsBatch(SystemMailBody, [userStore, sessionStore, clientStore, systemMail, clock], async (message, { deps }) => {
-  const callbackUrl = `${deps.config.PUBLIC_BASE_URL}${API_BASE_PATH}/auth/callback`;
-  const outcome = message.kind === 'sign_in' ? await sendSignInLink(deps, message, callbackUrl) : await sendInvitation(deps, message, callbackUrl);
-  if (outcome === 'rejected') logger.warn('system e-mail refused by the provider', { kind: message.kind, metric: 'system_mail_rejected' });
-  else logger.info('system e-mail', { kind: message.kind, outcome });
-});
+export const handler = sqsBatch(
+  SystemMailBody,
+  [userStore, sessionStore, clientStore, systemMail, clock],
+  async (message, { deps }) => {
+    const callbackUrl = `${deps.config.PUBLIC_BASE_URL}${API_BASE_PATH}/auth/callback`;
+    const outcome =
+      message.kind === 'sign_in'
+        ? await sendSignInLink(deps, message, callbackUrl)
+        : await sendInvitation(deps, message, callbackUrl);
+    if (outcome === 'rejected')
+      logger.warn('system e-mail refused by the provider', { kind: message.kind, metric: 'system_mail_rejected' });
+    else logger.info('system e-mail', { kind: message.kind, outcome });
+  },
+);

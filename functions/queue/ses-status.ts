@@ -16,17 +16,29 @@ const SesStatusBody = z.record(z.string(), z.unknown());
  * retried); a store failure is thrown, so SQS delivers the notification again. A notification of an e-mail whose send
  * was never recorded wakes its waiting execution (workflow queue, crash recovery).
  */
-export const handler = sqsBatch(SesStatusBody, [trackingStore, clientStore, clock, queue], async (body, { deps, messageId }) => {
-  const outcome = await trackNotification(deps, body);
-  if (outcome.kind === 'system_mail') {
-    // Counted apart from clients' mail (a metric filter per kind on AWS); SES's suppression list stops further sends.
-    if (outcome.event === 'bounce' || outcome.event === 'complaint') {
-      logger.warn('system e-mail ' + outcome.event, { message_id: messageId, metric: `system_mail_${outcome.event}` });
+export const handler = sqsBatch(
+  SesStatusBody,
+  [trackingStore, clientStore, clock, queue],
+  async (body, { deps, messageId }) => {
+    const outcome = await trackNotification(deps, body);
+    if (outcome.kind === 'system_mail') {
+      // Counted apart from clients' mail (a metric filter per kind on AWS); SES's suppression list stops further sends.
+      if (outcome.event === 'bounce' || outcome.event === 'complaint') {
+        logger.warn('system e-mail ' + outcome.event, {
+          message_id: messageId,
+          metric: `system_mail_${outcome.event}`,
+        });
+      }
+    } else if (outcome.kind === 'ignored')
+      logger.warn('not an SES status notification; acknowledged', { message_id: messageId, reason: outcome.reason });
+    else if (outcome.kind === 'unknown_message') {
+      logger.info('unknown SES message id; acknowledged', {
+        message_id: messageId,
+        provider_message_id: outcome.provider_message_id,
+        metric: 'ses_status_unknown_message',
+      });
+    } else if (outcome.kind === 'recorded' && outcome.paused) {
+      logger.warn('client sending paused by the deliverability guard', { client_id: outcome.client_id });
     }
-  } else if (outcome.kind === 'ignored') logger.warn('not an SES status notification; acknowledged', { message_id: messageId, reason: outcome.reason });
-  else if (outcome.kind === 'unknown_message') {
-    logger.info('unknown SES message id; acknowledged', { message_id: messageId, provider_message_id: outcome.provider_message_id, metric: 'ses_status_unknown_message' });
-  } else if (outcome.kind === 'recorded' && outcome.paused) {
-    logger.warn('client sending paused by the deliverability guard', { client_id: outcome.client_id });
-  }
-});
+  },
+);

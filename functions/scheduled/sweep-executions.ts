@@ -10,6 +10,7 @@ export const handler = async (): Promise<{ enqueued: number; pages: number; stop
   const deps = getContainer().resolve([executionStore, queue, clock]);
   const result = await sweepStuckExecutions({ ...deps, leaseMs: deps.config.EXECUTION_LEASE_SECONDS * 1000 });
   // A metric line the operations issue alarms on: a stuck claim is found by the sweep, not by its own re-dispatch.
-  if (result.enqueued > 0) logger.warn('stuck executions sent back to the executor', { ...result, metric: 'stuck_executions_swept' });
+  if (result.enqueued > 0)
+    logger.warn('stuck executions sent back to the executor', { ...result, metric: 'stuck_executions_swept' });
   return result;
 };

@@ -74,7 +74,13 @@ export class LocalQueue implements Queue {
     const now = this.now();
     messages.forEach(({ message }, i) => {
       const delayMs = Math.ceil(delays[i]!) * 1000;
-      list.push({ id: randomUUID(), body: JSON.stringify(message), visibleAt: now + delayMs, receiveCount: 0, sentAt: now });
+      list.push({
+        id: randomUUID(),
+        body: JSON.stringify(message),
+        visibleAt: now + delayMs,
+        receiveCount: 0,
+        sentAt: now,
+      });
     });
     this.messages.set(queue, list);
     this.schedulePoll(Math.ceil(delays.reduce((low, delay) => Math.min(low, delay))) * 1000);
@@ -93,7 +99,8 @@ export class LocalQueue implements Queue {
     this.deadLetters.splice(0, this.deadLetters.length, ...staying);
     const now = this.now();
     const list = this.messages.get(queue) ?? [];
-    for (const letter of moving) list.push({ id: randomUUID(), body: letter.body, visibleAt: now, receiveCount: 0, sentAt: now });
+    for (const letter of moving)
+      list.push({ id: randomUUID(), body: letter.body, visibleAt: now, receiveCount: 0, sentAt: now });
     this.messages.set(queue, list);
     this.schedulePoll(0);
     return moving.length;
@@ -121,7 +128,9 @@ export class LocalQueue implements Queue {
 
   private hasVisible(): boolean {
     const now = this.now();
-    return [...this.messages.entries()].some(([queue, list]) => this.consumers.has(queue) && list.some((m) => m.visibleAt <= now));
+    return [...this.messages.entries()].some(
+      ([queue, list]) => this.consumers.has(queue) && list.some((m) => m.visibleAt <= now),
+    );
   }
 
   private schedulePoll(inMs: number): void {
@@ -143,12 +152,14 @@ export class LocalQueue implements Queue {
       // run still holding it does not change that).
       const exhausted = list.filter((m) => m.visibleAt <= now && m.receiveCount >= consumer.maxReceiveCount);
       if (exhausted.length > 0) {
-        for (const m of exhausted) this.deadLetters.push({ queue, messageId: m.id, body: m.body, receiveCount: m.receiveCount });
+        for (const m of exhausted)
+          this.deadLetters.push({ queue, messageId: m.id, body: m.body, receiveCount: m.receiveCount });
         list = list.filter((m) => !exhausted.includes(m));
         this.messages.set(queue, list);
       }
       const visible = list.filter((m) => m.visibleAt <= now);
-      for (let i = 0; i < visible.length; i += consumer.batchSize) this.deliver(queue, consumer, visible.slice(i, i + consumer.batchSize), now);
+      for (let i = 0; i < visible.length; i += consumer.batchSize)
+        this.deliver(queue, consumer, visible.slice(i, i + consumer.batchSize), now);
       for (const m of list) if (m.visibleAt > now) next = Math.min(next, m.visibleAt - now);
     }
     this.schedulePoll(next === Infinity ? 60_000 : next);
@@ -159,7 +170,12 @@ export class LocalQueue implements Queue {
       m.receiveCount += 1;
       m.visibleAt = now + consumer.visibilityTimeoutMs;
     }
-    const deliveries = batch.map((m) => ({ messageId: m.id, body: m.body, receiveCount: m.receiveCount, sentAt: m.sentAt }));
+    const deliveries = batch.map((m) => ({
+      messageId: m.id,
+      body: m.body,
+      receiveCount: m.receiveCount,
+      sentAt: m.sentAt,
+    }));
     const run = (async () => {
       let failed: Set<string>;
       try {

@@ -17,7 +17,12 @@ export class LocalScheduler implements Scheduler {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async scheduleAt<Q extends QueueName>(instant: Date, queue: Q, message: QueueMessages[Q], name: string): Promise<void> {
+  async scheduleAt<Q extends QueueName>(
+    instant: Date,
+    queue: Q,
+    message: QueueMessages[Q],
+    name: string,
+  ): Promise<void> {
     if (this.timers.has(name)) return;
     this.arm(name, instant.getTime(), () => this.queue.send(queue, message));
   }
@@ -40,11 +45,14 @@ export class LocalScheduler implements Scheduler {
 
   private arm(name: string, at: number, fire: () => Promise<void>): void {
     const wait = Math.max(0, at - this.now());
-    const timer = setTimeout(() => {
-      if (wait > MAX_TIMER_MS) return this.arm(name, at, fire);
-      this.timers.delete(name);
-      fire().catch((error: unknown) => console.error(`[scheduler] ${name} could not be delivered`, error));
-    }, Math.min(wait, MAX_TIMER_MS));
+    const timer = setTimeout(
+      () => {
+        if (wait > MAX_TIMER_MS) return this.arm(name, at, fire);
+        this.timers.delete(name);
+        fire().catch((error: unknown) => console.error(`[scheduler] ${name} could not be delivered`, error));
+      },
+      Math.min(wait, MAX_TIMER_MS),
+    );
     timer.unref();
     this.timers.set(name, timer);
   }

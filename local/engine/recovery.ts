@@ -48,8 +48,20 @@ export async function recoverEngine(
   now: () => Date = () => new Date(),
 ): Promise<RecoveryResult> {
   const { db, tableName } = tableOf(container);
-  const deps = container.resolve([executionStore, deliveryStore, mailer, clock, queueProvider, schedulerProvider, linkSecret]);
-  const executeDeps = { ...deps, sender: senderSettingsOf(deps.config, await deps.linkSecret.value()), leaseMs: deps.config.EXECUTION_LEASE_SECONDS * 1000 };
+  const deps = container.resolve([
+    executionStore,
+    deliveryStore,
+    mailer,
+    clock,
+    queueProvider,
+    schedulerProvider,
+    linkSecret,
+  ]);
+  const executeDeps = {
+    ...deps,
+    sender: senderSettingsOf(deps.config, await deps.linkSecret.value()),
+    leaseMs: deps.config.EXECUTION_LEASE_SECONDS * 1000,
+  };
 
   let notifications = 0;
   if (engine.journal) {
@@ -64,26 +76,40 @@ export async function recoverEngine(
   const waiting = pending.filter((e) => !stranded.includes(e));
   for (let i = 0; i < stranded.length; i += SETTLE_WAVE) {
     await Promise.all(
-      stranded.slice(i, i + SETTLE_WAVE).map((e) => executeWorkflow(executeDeps, e.client_id, e.id, { leaseVoid: true }).catch(logFailure(e))),
+      stranded
+        .slice(i, i + SETTLE_WAVE)
+        .map((e) => executeWorkflow(executeDeps, e.client_id, e.id, { leaseVoid: true }).catch(logFailure(e))),
     );
   }
   const at = now();
   await Promise.all(
     waiting.map((e) =>
-      dispatchExecution(deps, { client_id: e.client_id, execution_id: e.id }, new Date(Math.max(Date.parse(e.scheduled_for), at.getTime())), at).catch(
-        logFailure(e),
-      ),
+      dispatchExecution(
+        deps,
+        { client_id: e.client_id, execution_id: e.id },
+        new Date(Math.max(Date.parse(e.scheduled_for), at.getTime())),
+        at,
+      ).catch(logFailure(e)),
     ),
   );
 
   // A failed send here (an injected SQS fault) leaves the events queued: the periodic sweep enqueues them.
-  const events = await sweepAllQueuedEvents({ events: new DynamoEventStore(db, tableName), queue: deps.queue, clock: { now } }).catch(
-    (error: unknown) => (console.error('[recovery] queued events not all enqueued at start; the outbox sweep will', error), { enqueued: 0 }),
+  const events = await sweepAllQueuedEvents({
+    events: new DynamoEventStore(db, tableName),
+    queue: deps.queue,
+    clock: { now },
+  }).catch(
+    (error: unknown) => (
+      console.error('[recovery] queued events not all enqueued at start; the outbox sweep will', error), { enqueued: 0 }
+    ),
   );
   return { notifications, dispatched: waiting.length, settled: stranded.length, events: events.enqueued };
 }
 
 /** An execution not settled or dispatched now (an injected fault) stays as it is: its lease ends and a sweep brings it back. */
 const logFailure = (e: ExecutionRecord) => (error: unknown) => {
-  console.error(`[recovery] execution ${e.client_id}/${e.id} not settled at start; the stuck-execution sweep will`, error);
+  console.error(
+    `[recovery] execution ${e.client_id}/${e.id} not settled at start; the stuck-execution sweep will`,
+    error,
+  );
 };

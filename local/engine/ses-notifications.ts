@@ -9,7 +9,13 @@ import type { OutboundEmail, SesStatusMessage } from '../../shared/platform.js';
 export type LocalSesEvent =
   | { type: 'Send' }
   | { type: 'Delivery' }
-  | { type: 'Bounce'; bounceType: 'Permanent' | 'Transient'; bounceSubType: string; diagnosticCode: string; status: string }
+  | {
+      type: 'Bounce';
+      bounceType: 'Permanent' | 'Transient';
+      bounceSubType: string;
+      diagnosticCode: string;
+      status: string;
+    }
   | { type: 'Complaint' };
 
 const LOCAL_ACCOUNT = '000000000000';
@@ -64,7 +70,9 @@ export function sesNotification(
         bounce: {
           bounceType: event.bounceType,
           bounceSubType: event.bounceSubType,
-          bouncedRecipients: [{ emailAddress: recipient, action: 'failed', status: event.status, diagnosticCode: event.diagnosticCode }],
+          bouncedRecipients: [
+            { emailAddress: recipient, action: 'failed', status: event.status, diagnosticCode: event.diagnosticCode },
+          ],
           timestamp,
           feedbackId: `${randomUUID()}-000000`,
           reportingMTA: 'dns; local.amazonses.com',

@@ -27,11 +27,15 @@ export class SimulatorMailer implements Mailer {
   async send(email: OutboundEmail): Promise<MailSendResult> {
     const address = email.to.trim().toLowerCase();
     if (address === REJECT_ADDRESS) {
-      return { kind: 'rejected', reason: 'MessageRejected: Email address is on the reject list (SES mailbox simulator)' };
+      return {
+        kind: 'rejected',
+        reason: 'MessageRejected: Email address is on the reject list (SES mailbox simulator)',
+      };
     }
     const result = await this.inner.send(email);
     // No configuration set (configurationSet null, the service's own mail): SES publishes no events for it.
-    if (result.kind === 'sent' && this.notify && email.configurationSet !== null) await this.emit(email, address, result.providerMessageId);
+    if (result.kind === 'sent' && this.notify && email.configurationSet !== null)
+      await this.emit(email, address, result.providerMessageId);
     return result;
   }
 
@@ -41,7 +45,10 @@ export class SimulatorMailer implements Mailer {
     const events: LocalSesEvent[] = [{ type: 'Send' }, ...outcome];
     await Promise.all(
       events.map((event, i) =>
-        this.notify!(sesNotification(event, email, messageId, sentAt, new Date(sentAt.getTime() + i * 1000), this.region), i),
+        this.notify!(
+          sesNotification(event, email, messageId, sentAt, new Date(sentAt.getTime() + i * 1000), this.region),
+          i,
+        ),
       ),
     );
   }
@@ -51,7 +58,15 @@ function outcomesOf(address: string): LocalSesEvent[] {
   if (!address.endsWith(SIMULATOR_DOMAIN)) return [{ type: 'Delivery' }];
   switch (address.slice(0, -SIMULATOR_DOMAIN.length)) {
     case 'bounce':
-      return [{ type: 'Bounce', bounceType: 'Permanent', bounceSubType: 'General', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }];
+      return [
+        {
+          type: 'Bounce',
+          bounceType: 'Permanent',
+          bounceSubType: 'General',
+          status: '5.1.1',
+          diagnosticCode: 'smtp; 550 5.1.1 user unknown',
+        },
+      ];
     case 'suppressionlist':
       return [
         {
@@ -59,7 +74,8 @@ function outcomesOf(address: string): LocalSesEvent[] {
           bounceType: 'Permanent',
           bounceSubType: 'OnAccountSuppressionList',
           status: '5.1.1',
-          diagnosticCode: 'Amazon SES did not send the message to this address because it is on the suppression list for your account.',
+          diagnosticCode:
+            'Amazon SES did not send the message to this address because it is on the suppression list for your account.',
         },
       ];
     case 'complaint':

@@ -9,7 +9,11 @@ import {
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { ENTITY_PK_PREFIX } from '../../shared/adapters/dynamo/keys.js';
-import { STREAM_FUNCTION_DEFAULTS, streamFunctions as allStreamFunctions, type StreamFunctionDefinition } from '../../functions/streams.js';
+import {
+  STREAM_FUNCTION_DEFAULTS,
+  streamFunctions as allStreamFunctions,
+  type StreamFunctionDefinition,
+} from '../../functions/streams.js';
 import { createHandlerLoader } from '../handler-loader.js';
 import { createLambdaContext } from '../lambda-context.js';
 
@@ -50,7 +54,12 @@ export class LocalStreamPoller {
   private waiters: (() => void)[] = [];
 
   constructor(private readonly options: StreamPollerOptions) {
-    const client = { endpoint: options.endpoint, region: options.region, credentials: LOCAL_CREDENTIALS, maxAttempts: 3 };
+    const client = {
+      endpoint: options.endpoint,
+      region: options.region,
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 3,
+    };
     this.streams = new DynamoDBStreamsClient(client);
     this.table = new DynamoDBClient(client);
     this.functions = options.streamFunctions ?? allStreamFunctions;
@@ -61,7 +70,8 @@ export class LocalStreamPoller {
     if (this.functions.length === 0) return;
     const table = await this.table.send(new DescribeTableCommand({ TableName: this.options.tableName }));
     this.streamArn = table.Table?.LatestStreamArn;
-    if (!this.streamArn) throw new Error(`table ${this.options.tableName} has no stream (local/dynamodb.ts enables one)`);
+    if (!this.streamArn)
+      throw new Error(`table ${this.options.tableName} has no stream (local/dynamodb.ts enables one)`);
     await this.discoverShards('LATEST');
     this.loop = this.run();
   }
@@ -107,7 +117,9 @@ export class LocalStreamPoller {
   private async discoverShards(position: 'LATEST' | 'TRIM_HORIZON'): Promise<void> {
     let exclusiveStartShardId: string | undefined;
     do {
-      const out = await this.streams.send(new DescribeStreamCommand({ StreamArn: this.streamArn, ExclusiveStartShardId: exclusiveStartShardId }));
+      const out = await this.streams.send(
+        new DescribeStreamCommand({ StreamArn: this.streamArn, ExclusiveStartShardId: exclusiveStartShardId }),
+      );
       for (const shard of out.StreamDescription?.Shards ?? []) {
         const id = shard.ShardId!;
         if (this.iterators.has(id) || this.closed.has(id)) continue;
@@ -116,7 +128,9 @@ export class LocalStreamPoller {
           this.closed.add(id);
           continue;
         }
-        const it = await this.streams.send(new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId: id, ShardIteratorType: position }));
+        const it = await this.streams.send(
+          new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId: id, ShardIteratorType: position }),
+        );
         if (it.ShardIterator) this.iterators.set(id, it.ShardIterator);
       }
       exclusiveStartShardId = out.StreamDescription?.LastEvaluatedShardId;
@@ -130,7 +144,11 @@ export class LocalStreamPoller {
     if (records.length > 0) {
       this.busy = true;
       try {
-        for (const fn of this.functions) await this.deliver(fn, records.filter((r) => matches(fn, r)));
+        for (const fn of this.functions)
+          await this.deliver(
+            fn,
+            records.filter((r) => matches(fn, r)),
+          );
       } finally {
         this.busy = false;
       }
@@ -161,7 +179,10 @@ export class LocalStreamPoller {
           break;
         } catch (error) {
           if (attempt >= maxAttempts || this.stopped) {
-            console.error(`[${fn.handler}] a stream batch of ${batch.length} records failed ${attempt} times; skipped`, error);
+            console.error(
+              `[${fn.handler}] a stream batch of ${batch.length} records failed ${attempt} times; skipped`,
+              error,
+            );
             break;
           }
           await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 50 * 2 ** attempt)));
@@ -213,7 +234,9 @@ function toLambdaRecord(record: StreamRecord): DynamoDBRecord {
     eventSource: 'aws:dynamodb',
     awsRegion: record.awsRegion,
     dynamodb: {
-      ...(d?.ApproximateCreationDateTime ? { ApproximateCreationDateTime: d.ApproximateCreationDateTime.getTime() / 1000 } : {}),
+      ...(d?.ApproximateCreationDateTime
+        ? { ApproximateCreationDateTime: d.ApproximateCreationDateTime.getTime() / 1000 }
+        : {}),
       Keys: d?.Keys as never,
       ...(d?.NewImage ? { NewImage: asWireImage(d.NewImage) } : {}),
       ...(d?.OldImage ? { OldImage: asWireImage(d.OldImage) } : {}),

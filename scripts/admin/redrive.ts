@@ -9,7 +9,8 @@ import type { QueueName, RedriveOutcome } from '../../shared/platform.js';
  */
 
 /** `<NAME>_QUEUE_URL`, the variable the stack gives the functions that send to the queue: `SES_STATUS_QUEUE_URL`. */
-export const queueUrlVariable = (queue: QueueName): string => `${queue.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_QUEUE_URL`;
+export const queueUrlVariable = (queue: QueueName): string =>
+  `${queue.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_QUEUE_URL`;
 
 /** The region in `https://sqs.<region>.amazonaws.com/<account>/<name>`; undefined for other hosts. */
 export function regionOfQueueUrl(url: string): string | undefined {
@@ -43,9 +44,13 @@ export async function redriveLocally(baseUrl: string, queue: QueueName): Promise
   try {
     response = await fetch(url, { method: 'POST' });
   } catch (error) {
-    throw new Error(`the npm start at ${baseUrl} did not answer (${error instanceof Error ? error.message : String(error)})`);
+    throw new Error(
+      `the npm start at ${baseUrl} did not answer (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
-  const body = (await response.json().catch(() => undefined)) as { data?: { moved?: unknown }; message?: string } | undefined;
+  const body = (await response.json().catch(() => undefined)) as
+    | { data?: { moved?: unknown }; message?: string }
+    | undefined;
   const moved = body?.data?.moved;
   if (!response.ok || typeof moved !== 'number') {
     throw new Error(`POST ${url} answered ${response.status}${body?.message ? ` (${body.message})` : ''}`);

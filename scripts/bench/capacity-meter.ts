@@ -1,7 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isStatsKey } from '../../shared/adapters/dynamo/keys.js';
-import { addCapacity, capacityOf, noCapacity, ruleCapacity, type Capacity, type ConsumedCapacityLike, type ItemWrite } from './stats-cost.js';
+import {
+  addCapacity,
+  capacityOf,
+  noCapacity,
+  ruleCapacity,
+  type Capacity,
+  type ConsumedCapacityLike,
+  type ItemWrite,
+} from './stats-cost.js';
 
 /** The commands that take `ReturnConsumedCapacity` (the ones this service sends). */
 const CAPACITY_COMMANDS = new Set([
@@ -52,7 +60,8 @@ export class CapacityMeter {
         const before = await Promise.all(written.map((w) => this.image(w)));
         const out = await next(args);
         const after = await Promise.all(written.map((w) => this.image(w)));
-        const consumed = (out.output as { ConsumedCapacity?: ConsumedCapacityLike | ConsumedCapacityLike[] }).ConsumedCapacity;
+        const consumed = (out.output as { ConsumedCapacity?: ConsumedCapacityLike | ConsumedCapacityLike[] })
+          .ConsumedCapacity;
         const writes: ItemWrite[] = written.map((w, i) => ({
           before: before[i],
           after: after[i],
@@ -90,7 +99,11 @@ function writtenItems(command: string, input: Record<string, any>): Written[] {
       return [{ table: input['TableName'], key: input['Key'], transactional: false }];
     case 'BatchWriteItemCommand':
       return Object.entries(input['RequestItems'] as Record<string, any[]>).flatMap(([table, requests]) =>
-        requests.map((r) => ({ table, key: r.PutRequest ? keyOf(r.PutRequest.Item) : r.DeleteRequest.Key, transactional: false })),
+        requests.map((r) => ({
+          table,
+          key: r.PutRequest ? keyOf(r.PutRequest.Item) : r.DeleteRequest.Key,
+          transactional: false,
+        })),
       );
     case 'TransactWriteItemsCommand':
       // ConditionCheck items write nothing (none in the measured paths).

@@ -85,7 +85,14 @@ interface Tally {
 }
 
 function tally(): { stop: () => Tally } {
-  const t: Tally = { claims: 0, claimAttempts: 0, conflictedAttempts: 0, conflictsByItem: {}, otherTransactions: 0, otherConflicts: 0 };
+  const t: Tally = {
+    claims: 0,
+    claimAttempts: 0,
+    conflictedAttempts: 0,
+    conflictsByItem: {},
+    otherTransactions: 0,
+    otherConflicts: 0,
+  };
   const stop = observeTransactions((attempt: TransactionAttempt) => {
     // The claim is the transaction that moves the execution (its 1st item) and puts the sent-email record (delivery-store.ts).
     const isClaim = attempt.keys[0]?.pk.startsWith('EXEC#') === true && attempt.keys.some((k) => k.sk === 'SENT');
@@ -122,22 +129,46 @@ async function inWaves<T>(items: readonly T[], inFlight: number, fn: (item: T) =
 }
 
 function engineOf(container: Container) {
-  const deps = container.resolve([eventStore, processingStore, contactStore, ids, clock, executionStore, deliveryStore, settingsStore, trackingStore, userStore]);
+  const deps = container.resolve([
+    eventStore,
+    processingStore,
+    contactStore,
+    ids,
+    clock,
+    executionStore,
+    deliveryStore,
+    settingsStore,
+    trackingStore,
+    userStore,
+  ]);
   const full = { ...deps, queue: noQueue, scheduler: noScheduler, mailer: instantMailer };
   const execute: ExecuteDeps = {
     ...full,
-    sender: { linkSecret: 'x'.repeat(32), publicBaseUrl: 'https://bench.test', defaultFromAddress: 'bench@example.com' },
+    sender: {
+      linkSecret: 'x'.repeat(32),
+      publicBaseUrl: 'https://bench.test',
+      defaultFromAddress: 'bench@example.com',
+    },
   };
   return { deps: full, execute };
 }
 
 /** A client with `quota`, CONTACTS contacts, and SENDS queued executions (one `trial_ending` event each). */
-async function prepare(container: Container, quota: Record<string, number>): Promise<{ clientId: number; executionIds: number[] }> {
+async function prepare(
+  container: Container,
+  quota: Record<string, number>,
+): Promise<{ clientId: number; executionIds: number[] }> {
   const { deps } = engineOf(container);
-  const created = await createClient(clientAdminDeps(container), { email: `bench-${Date.now()}@example.com`, name: 'Claim bench', plan: 'scale' });
+  const created = await createClient(clientAdminDeps(container), {
+    email: `bench-${Date.now()}@example.com`,
+    name: 'Claim bench',
+    plan: 'scale',
+  });
   await updateSettings(deps, created.id, SettingsPatch.parse(quota));
   const emails = Array.from({ length: CONTACTS }, (_, i) => `c${i}-${created.id}@example.com`);
-  await inWaves(emails, IN_FLIGHT_SETUP, (email) => createContactRecord(deps, created.id, ContactBody.parse({ email }), 0));
+  await inWaves(emails, IN_FLIGHT_SETUP, (email) =>
+    createContactRecord(deps, created.id, ContactBody.parse({ email }), 0),
+  );
   const executionIds: number[] = [];
   await inWaves(
     Array.from({ length: SENDS }, (_, i) => emails[i % CONTACTS]!),
@@ -172,15 +203,21 @@ async function main(): Promise<void> {
     });
     return Object.assign(container, { conflicts });
   };
-  console.log(`Claim conflicts: ${SENDS} sends of one client to ${CONTACTS} contacts, executors in flight ${CONCURRENCY.join(', ')}`);
-  console.log(`Machine: ${cpus()[0]?.model ?? 'cpu'} × ${availableParallelism()}, Node ${process.version}, DynamoDB Local in memory\n`);
+  console.log(
+    `Claim conflicts: ${SENDS} sends of one client to ${CONTACTS} contacts, executors in flight ${CONCURRENCY.join(', ')}`,
+  );
+  console.log(
+    `Machine: ${cpus()[0]?.model ?? 'cpu'} × ${availableParallelism()}, Node ${process.version}, DynamoDB Local in memory\n`,
+  );
   try {
     const rows: string[] = [];
     // Warm-up (JVM, Node): not reported.
     {
       const container = containerWith(30);
       const { clientId, executionIds } = await prepare(container, QUOTAS['quota on 8 shards']);
-      await inWaves(executionIds, 16, (id) => executeWorkflow(engineOf(container).execute, clientId, id).catch(() => undefined));
+      await inWaves(executionIds, 16, (id) =>
+        executeWorkflow(engineOf(container).execute, clientId, id).catch(() => undefined),
+      );
     }
     for (const [label, quota] of Object.entries(QUOTAS)) {
       for (const inFlight of CONCURRENCY) {
@@ -202,7 +239,9 @@ async function main(): Promise<void> {
           await inWaves(executionIds, inFlight, async (id) => {
             const t0 = performance.now();
             // A claim still in conflict after sendTransaction's 6 attempts is thrown: SQS would deliver it again.
-            const outcome = await executeWorkflow(execute, clientId, id).catch((error: unknown) => ({ kind: `thrown ${(error as Error).name}` }));
+            const outcome = await executeWorkflow(execute, clientId, id).catch((error: unknown) => ({
+              kind: `thrown ${(error as Error).name}`,
+            }));
             sendMs += performance.now() - t0;
             const k = 'status' in outcome ? `finished ${outcome.status}` : outcome.kind;
             outcomes[k] = (outcomes[k] ?? 0) + 1;
@@ -211,8 +250,13 @@ async function main(): Promise<void> {
           const t = watch.stop();
           const requests = container.requestCounter.snapshot();
           const retryPct = t.claims ? (100 * t.conflictedAttempts) / t.claims : 0;
-          const byItem = Object.entries(t.conflictsByItem).map(([k, n]) => `${k} ${n}`).join(', ') || '—';
-          const transactionMs = (container.conflicts.heldMs() - heldBefore) / Math.max(1, container.conflicts.transactions() - transactionsBefore);
+          const byItem =
+            Object.entries(t.conflictsByItem)
+              .map(([k, n]) => `${k} ${n}`)
+              .join(', ') || '—';
+          const transactionMs =
+            (container.conflicts.heldMs() - heldBefore) /
+            Math.max(1, container.conflicts.transactions() - transactionsBefore);
           rows.push(
             `| ${label} | ${inFlight} | ${ttl ? `${ttl} s` : 'off'} | ${t.claims} | ${t.conflictedAttempts} | **${retryPct.toFixed(2)} %** | ${byItem} | ` +
               `${((SENDS / ms) * 1000).toFixed(0)} | ${transactionMs.toFixed(0)} / ${(sendMs / SENDS).toFixed(0)} | ` +
@@ -223,7 +267,9 @@ async function main(): Promise<void> {
         }
       }
     }
-    console.log('\n| quota | executors in flight | config cache | claims | conflicted claim attempts (retried) | retries per claim | conflicts by item | sends/s | ms a transaction / a send | DynamoDB requests per send (sent) | by command | config keys from the cache | outcomes |');
+    console.log(
+      '\n| quota | executors in flight | config cache | claims | conflicted claim attempts (retried) | retries per claim | conflicts by item | sends/s | ms a transaction / a send | DynamoDB requests per send (sent) | by command | config keys from the cache | outcomes |',
+    );
     console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const row of rows) console.log(row);
   } finally {

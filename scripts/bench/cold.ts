@@ -71,17 +71,24 @@ function synthesisedBundles(): Map<string, string> {
 const withoutSourceMapLink = (code: string) => code.replace(/\/\/# sourceMappingURL=index\.mjs\.map\n?$/, '');
 
 async function bundleText(entry: string, scope: BundleScope): Promise<string> {
-  const result = await build({ ...esbuildOptions(entry, join(tmpdir(), 'bench-cold', 'index.mjs'), scope), write: false });
+  const result = await build({
+    ...esbuildOptions(entry, join(tmpdir(), 'bench-cold', 'index.mjs'), scope),
+    write: false,
+  });
   return result.outputFiles![0]!.text;
 }
 
 /** Milliseconds for a new Node process to import `file` and exit. */
 function coldImport(file: string): number {
   const started = performance.now();
-  const out = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(file).href)});`], {
-    env: ENV,
-    encoding: 'utf8',
-  });
+  const out = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(file).href)});`],
+    {
+      env: ENV,
+      encoding: 'utf8',
+    },
+  );
   const elapsed = performance.now() - started;
   if (out.status !== 0) throw new Error(`importing ${file} failed: ${out.stderr.slice(0, 500)}`);
   return elapsed;
@@ -106,7 +113,10 @@ async function main(): Promise<void> {
   for (const { name, entry } of functionEntries()) {
     const deployed = await bundleText(entry, 'deployed');
     const file = synthesised.get(deployed);
-    if (!file) throw new Error(`${name}: no bundle in cdk.out equals infra/bundling.ts's build of ${entry} (run without COLD_SKIP_SYNTH)`);
+    if (!file)
+      throw new Error(
+        `${name}: no bundle in cdk.out equals infra/bundling.ts's build of ${entry} (run without COLD_SKIP_SYNTH)`,
+      );
     const ownBytes = Buffer.byteLength(await bundleText(entry, 'own-code'));
     coldImport(file);
     const ratios: number[] = [];
@@ -119,8 +129,18 @@ async function main(): Promise<void> {
       functions.push(time);
       ratios.push(time / base);
     }
-    const row = { name, file, deployedBytes: Buffer.byteLength(deployed), ownBytes, helloMs: median(hellos), functionMs: median(functions), ratio: median(ratios) };
-    console.log(`${kb(row.deployedBytes).padStart(5)} KB  own ${kb(row.ownBytes).padStart(4)} KB  ×${row.ratio.toFixed(2)}  ${name}`);
+    const row = {
+      name,
+      file,
+      deployedBytes: Buffer.byteLength(deployed),
+      ownBytes,
+      helloMs: median(hellos),
+      functionMs: median(functions),
+      ratio: median(ratios),
+    };
+    console.log(
+      `${kb(row.deployedBytes).padStart(5)} KB  own ${kb(row.ownBytes).padStart(4)} KB  ×${row.ratio.toFixed(2)}  ${name}`,
+    );
     rows.push(row);
   }
   rows.sort((a, b) => b.deployedBytes - a.deployedBytes);
@@ -147,7 +167,9 @@ async function main(): Promise<void> {
   writeFileSync(docPath, next);
   console.log(`\n${summary}`);
   const over = rows.filter((r) => r.ownBytes > BUDGET_BYTES || r.ratio > BUDGET_RATIO).length;
-  console.log(`\n${rows.length} functions; ${over} over a budget (own code 250 KB, ${BUDGET_RATIO}×). Table written to docs/benchmarks.md.`);
+  console.log(
+    `\n${rows.length} functions; ${over} over a budget (own code 250 KB, ${BUDGET_RATIO}×). Table written to docs/benchmarks.md.`,
+  );
 }
 
 await main();

@@ -106,7 +106,9 @@ export class EngineMeter {
         maxReceiveCount: fn.maxReceiveCount ?? QUEUE_FUNCTION_DEFAULTS.maxReceiveCount,
         visibilityTimeoutMs: LOCAL_VISIBILITY_TIMEOUT_MS,
         deliver: async (deliveries) => {
-          const outcomes = await Promise.all(deliveries.map((d) => this.deliverOne(fn.queue, d, () => dispatcher.deliver(fn.queue, [d]))));
+          const outcomes = await Promise.all(
+            deliveries.map((d) => this.deliverOne(fn.queue, d, () => dispatcher.deliver(fn.queue, [d]))),
+          );
           return { failed: outcomes.flatMap((o) => o.failed) };
         },
       });
@@ -120,10 +122,16 @@ export class EngineMeter {
   ): Promise<{ failed: string[] }> {
     const calls = noCalls();
     const measured = () => this.scopes.run(calls, () => this.counter!.measure(run));
-    const { result: { result, usage }, capacity } = this.capacity
-      ? await this.capacity.measure(measured)
-      : { result: await measured(), capacity: undefined };
-    const body = JSON.parse(delivery.body) as { event_id?: number; execution_id?: number; MessageId?: string; Message?: string };
+    const {
+      result: { result, usage },
+      capacity,
+    } = this.capacity ? await this.capacity.measure(measured) : { result: await measured(), capacity: undefined };
+    const body = JSON.parse(delivery.body) as {
+      event_id?: number;
+      execution_id?: number;
+      MessageId?: string;
+      Message?: string;
+    };
     this.deliveries.push({
       queue,
       target: body.MessageId ?? Number(body.event_id ?? body.execution_id),
@@ -141,7 +149,10 @@ export class EngineMeter {
 /** An SES notification's kind, from its SNS envelope (`Message`) or the raw event. */
 function kindOf(body: { Message?: string }): string | undefined {
   try {
-    const event = (typeof body.Message === 'string' ? JSON.parse(body.Message) : body) as { eventType?: string; notificationType?: string };
+    const event = (typeof body.Message === 'string' ? JSON.parse(body.Message) : body) as {
+      eventType?: string;
+      notificationType?: string;
+    };
     return event.eventType ?? event.notificationType;
   } catch {
     return undefined;

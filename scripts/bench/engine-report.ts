@@ -10,9 +10,16 @@ export interface Budget {
   detail?: string;
 }
 
-const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+const WRITE_COMMANDS = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'TransactWriteItemsCommand',
+  'BatchWriteItemCommand',
+]);
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const per = (n: number, units: number) => (units > 0 ? n / units : NaN);
 const commandsPer = (step: StepFigures, units = step.units) =>
   Object.entries(step.dynamo.byCommand)
@@ -87,7 +94,10 @@ export function engineRows(run: EngineRun): string[][] {
   ];
   const whole: StepFigures = {
     units: run.mails,
-    dynamo: { total: ingest.dynamo.total + processing.dynamo.total + execution.dynamo.total, byCommand: addCounts(ingest, processing, execution) },
+    dynamo: {
+      total: ingest.dynamo.total + processing.dynamo.total + execution.dynamo.total,
+      byCommand: addCounts(ingest, processing, execution),
+    },
     calls: {
       sqs: ingest.calls.sqs + processing.calls.sqs + execution.calls.sqs,
       schedules: ingest.calls.schedules + processing.calls.schedules + execution.calls.schedules,
@@ -99,11 +109,24 @@ export function engineRows(run: EngineRun): string[][] {
     row('processing: functions/queue/process-events', 'event', processing, processing.units),
     row('execution: functions/queue/execute-workflow', 'e-mail', execution, execution.units),
     row('whole path', 'e-mail', whole, run.mails, false),
-    row('status: functions/queue/ses-status (Send, Delivery)', 'notification', run.notifications, run.notifications.units),
+    row(
+      'status: functions/queue/ses-status (Send, Delivery)',
+      'notification',
+      run.notifications,
+      run.notifications.units,
+    ),
   ];
 }
 
-export const ENGINE_HEADER = ['step', 'per', 'DynamoDB requests (events/e-mails with n requests)', 'DynamoDB by command', 'SQS', 'Scheduler', 'SES'];
+export const ENGINE_HEADER = [
+  'step',
+  'per',
+  'DynamoDB requests (events/e-mails with n requests)',
+  'DynamoDB by command',
+  'SQS',
+  'Scheduler',
+  'SES',
+];
 
 function histogramText(histogram: Record<string, number>): string {
   return Object.entries(histogram)
@@ -144,14 +167,18 @@ export function printEngine(run: EngineRun): void {
       `queue messages ${fmt(run.queueSends)}, dead letters ${fmt(run.deadLetters)}, executions completed ${fmt(run.completedExecutions)}`,
   );
   for (const b of engineBudgets(run)) {
-    console.log(`${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (budget ${b.limit})${b.pass ? '' : ` — ${b.detail}`}`);
+    console.log(
+      `${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (budget ${b.limit})${b.pass ? '' : ` — ${b.detail}`}`,
+    );
   }
 }
 
 /** The engine section of docs/benchmarks.md. */
 export function engineMarkdown(run: EngineRun): string {
   const { eventsPerSecond, mailsPerSecond } = engineRates(run);
-  const table = [ENGINE_HEADER, ENGINE_HEADER.map(() => '---'), ...engineRows(run)].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  const table = [ENGINE_HEADER, ENGINE_HEADER.map(() => '---'), ...engineRows(run)]
+    .map((r) => `| ${r.join(' | ')} |`)
+    .join('\n');
   const budgets = engineBudgets(run)
     .map((b) => `| ${b.name} | ${b.measured} | ${b.limit} | ${b.pass ? 'PASS' : `FAIL (${b.detail})`} |`)
     .join('\n');

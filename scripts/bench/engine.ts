@@ -82,7 +82,9 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
   await runEvents(deps, await prepareClient(deps, 'warm', WARM_UP_EVENTS), { ...options, events: WARM_UP_EVENTS });
 
   const client = await prepareClient(deps, 'run', options.events);
-  console.log(`Engine: ${options.events} async ${ENGINE_EVENT_TYPE} events, ${options.concurrency} requests in flight…`);
+  console.log(
+    `Engine: ${options.events} async ${ENGINE_EVENT_TYPE} events, ${options.concurrency} requests in flight…`,
+  );
   deps.meter.reset();
   deps.counter.reset();
   const sendsBefore = deps.runtime.engine.queue.sends;
@@ -147,14 +149,16 @@ async function runEvents(deps: EngineBenchDeps, client: PreparedClient, options:
     for (let i = next++; i < options.events; i = next++) {
       const body = { type: ENGINE_EVENT_TYPE, email: client.emails[i], idempotency_key: `${client.tag}${i}` };
       const res = await deps.send('POST', '/client/events', client.key, { json: body });
-      if (res.status !== 202) throw new Error(`POST /client/events answered ${res.status}: ${JSON.stringify(res.body)}`);
+      if (res.status !== 202)
+        throw new Error(`POST /client/events answered ${res.status}: ${JSON.stringify(res.body)}`);
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const ingestMs = performance.now() - started;
   const mails = new MailWatch(deps.runtime.sesUrl, client.tag, Date.now() - ingestMs - 1000);
   while ((await mails.count()) < options.events) {
-    if (performance.now() > deadline) throw new Error(`only ${await mails.count()} of ${options.events} mails reached the SES emulator in time`);
+    if (performance.now() > deadline)
+      throw new Error(`only ${await mails.count()} of ${options.events} mails reached the SES emulator in time`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   const endToEndMs = performance.now() - started;
@@ -184,7 +188,9 @@ class MailWatch {
   async count(): Promise<number> {
     const res = await fetch(`${this.sesUrl}/store?since=${this.since}`);
     if (!res.ok) throw new Error(`SES store answered ${res.status}`);
-    const { emails } = (await res.json()) as { emails: { messageId: string; at: number; destination: { to: string[] } }[] };
+    const { emails } = (await res.json()) as {
+      emails: { messageId: string; at: number; destination: { to: string[] } }[];
+    };
     for (const mail of emails) {
       if (mail.destination.to.some((to) => to.includes(this.recipientTag))) this.seen.add(mail.messageId);
       // Mails of the newest second come again next time; the set counts each once.
@@ -211,7 +217,8 @@ function stepOf(deliveries: readonly MeteredDelivery[], queue: MeteredDelivery['
     calls.sqs += d.calls.sqs;
     calls.schedules += d.calls.schedules;
     calls.ses += d.calls.ses;
-    if (d.dynamo.requests > maxPerDelivery.dynamo) Object.assign(maxPerDelivery, { dynamo: d.dynamo.requests, worst: d.dynamo.by_command });
+    if (d.dynamo.requests > maxPerDelivery.dynamo)
+      Object.assign(maxPerDelivery, { dynamo: d.dynamo.requests, worst: d.dynamo.by_command });
     maxPerDelivery.ses = Math.max(maxPerDelivery.ses, d.calls.ses);
   }
   const histogram: Record<string, number> = {};
@@ -227,7 +234,10 @@ function stepOf(deliveries: readonly MeteredDelivery[], queue: MeteredDelivery['
       failedDeliveries: mine.filter((d) => d.failed).length,
       maxPerDelivery,
       histogram,
-      extra: { units: targets.filter((t) => t.deliveries > 1).length, sesRetries: targets.filter((t) => t.ses > 1).length },
+      extra: {
+        units: targets.filter((t) => t.deliveries > 1).length,
+        sesRetries: targets.filter((t) => t.ses > 1).length,
+      },
     },
   };
 }

@@ -41,8 +41,16 @@ interface FloodResult {
 }
 
 /** `containers` limiters flood client `clientId` for SECONDS whole windows; admitted requests counted per window. */
-async function flood(clientId: number, containers: number, counterOf: (i: number) => RateCounter, writes: () => number): Promise<Omit<FloodResult, 'mode'>> {
-  const limiters = Array.from({ length: containers }, (_, i) => new RateLimiter({ counter: counterOf(i), clock, onCounterError: () => undefined }));
+async function flood(
+  clientId: number,
+  containers: number,
+  counterOf: (i: number) => RateCounter,
+  writes: () => number,
+): Promise<Omit<FloodResult, 'mode'>> {
+  const limiters = Array.from(
+    { length: containers },
+    (_, i) => new RateLimiter({ counter: counterOf(i), clock, onCounterError: () => undefined }),
+  );
   const admitted = new Map<number, number>();
   let requests = 0;
   // Start on a window boundary, so every window measured is whole.
@@ -71,7 +79,8 @@ async function flood(clientId: number, containers: number, counterOf: (i: number
   };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 
 async function main(): Promise<void> {
   const dynamo = await startDynamoLocal({ port: 0, tableName: TABLE });
@@ -82,7 +91,8 @@ async function main(): Promise<void> {
     const writes = () => requestCounter.total;
 
     // Warm the JVM and the connection pool.
-    for (let i = 0; i < 200; i++) await shared.add({ clientId: 999_999, policy: 'api', startsAt: i, expiresAt: i + 61 });
+    for (let i = 0; i < 200; i++)
+      await shared.add({ clientId: 999_999, policy: 'api', startsAt: i, expiresAt: i + 61 });
 
     const results: FloodResult[] = [];
     let clientId = 1;
@@ -92,7 +102,12 @@ async function main(): Promise<void> {
       results.push({
         mode: 'per container',
         // In memory: no DynamoDB request at all.
-        ...(await flood(clientId++, containers, (i) => own[i]!, () => 0)),
+        ...(await flood(
+          clientId++,
+          containers,
+          (i) => own[i]!,
+          () => 0,
+        )),
       });
     }
 

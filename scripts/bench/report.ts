@@ -12,7 +12,8 @@ export interface Measurement {
   byCommand: Record<string, number>;
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export function tableRows(results: Measurement[]): string[][] {
   return results.map((r) => [
@@ -53,12 +54,22 @@ export function goals(results: Measurement[]): Goal[] {
   for (const phase of ['create', 'update'] as const) {
     const speedup = get(phase, 'single').ms / get(phase, 'bulk').ms;
     const csvRatio = get(phase, 'csv').ms / get(phase, 'bulk').ms;
-    out.push({ name: `${phase}: bulk JSON speed-up over the one-by-one loop`, value: speedup, target: '≥ 20×', met: speedup >= 20 });
+    out.push({
+      name: `${phase}: bulk JSON speed-up over the one-by-one loop`,
+      value: speedup,
+      target: '≥ 20×',
+      met: speedup >= 20,
+    });
     out.push({ name: `${phase}: CSV time / bulk JSON time`, value: csvRatio, target: '≤ 1.2', met: csvRatio <= 1.2 });
   }
   for (const r of results.filter((m) => m.method !== 'single')) {
     const met = r.requests <= 60 && r.waves <= 6;
-    out.push({ name: `${r.phase} ${r.method}: DynamoDB requests / waves`, value: r.requests, target: '≤ 60 / ≤ 6', met });
+    out.push({
+      name: `${r.phase} ${r.method}: DynamoDB requests / waves`,
+      value: r.requests,
+      target: '≤ 60 / ≤ 6',
+      met,
+    });
   }
   return out;
 }
@@ -80,9 +91,14 @@ export interface Suite {
 }
 
 function suiteMarkdown(suite: Suite): string {
-  const table = [HEADER, HEADER.map(() => '---'), ...tableRows(suite.results)].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  const table = [HEADER, HEADER.map(() => '---'), ...tableRows(suite.results)]
+    .map((r) => `| ${r.join(' | ')} |`)
+    .join('\n');
   const goalLines = goals(suite.results)
-    .map((g) => `| ${g.name} | ${g.name.includes('requests') ? g.value : fmt(g.value, 2)} | ${g.target} | ${g.met ? 'met' : 'NOT met'} |`)
+    .map(
+      (g) =>
+        `| ${g.name} | ${g.name.includes('requests') ? g.value : fmt(g.value, 2)} | ${g.target} | ${g.met ? 'met' : 'NOT met'} |`,
+    )
     .join('\n');
   const title =
     suite.latencyMs === 0
@@ -93,7 +109,15 @@ function suiteMarkdown(suite: Suite): string {
 
 export function markdown(
   suites: Suite[],
-  info: { repeat: number; date: string; dynamoLocal: string; floor: { items: number; ms: number }; engine?: string; stats?: string; webhooks?: string },
+  info: {
+    repeat: number;
+    date: string;
+    dynamoLocal: string;
+    floor: { items: number; ms: number };
+    engine?: string;
+    stats?: string;
+    webhooks?: string;
+  },
 ): string {
   const m = machine();
   const single = suites[0]?.results.find((r) => r.phase === 'create' && r.method === 'single');

@@ -17,7 +17,15 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { goals, markdown, printTable, type Measurement, type Suite } from './report.js';
 import type { SubscriptionPlan } from '../../shared/domain/plans/catalog.js';
-import { benchContacts, describeMethod, toCsv, type BenchContact, type Method, type Phase, type Send } from './scenarios.js';
+import {
+  benchContacts,
+  describeMethod,
+  toCsv,
+  type BenchContact,
+  type Method,
+  type Phase,
+  type Send,
+} from './scenarios.js';
 
 // Before the handlers' logger exists: one info line per request would drown the table.
 process.env['POWERTOOLS_LOG_LEVEL'] ??= 'WARN';
@@ -34,7 +42,9 @@ const { getContainer } = await import('../../shared/composition/container.js');
 const { rateCounter } = await import('../../shared/composition/providers/rate-counter.js');
 const { clientAdminDeps } = await import('../../shared/composition/providers/client-admin.js');
 const { createClient } = await import('../../shared/domain/clients/create-client.js');
-const { MAX_REQUESTS_PER_SECOND, setClientRateLimits } = await import('../../shared/domain/rate-limits/set-rate-limits.js');
+const { MAX_REQUESTS_PER_SECOND, setClientRateLimits } = await import(
+  '../../shared/domain/rate-limits/set-rate-limits.js'
+);
 const { installLatency } = await import('./dynamo-latency.js');
 const { measureWriteFloor } = await import('./write-floor.js');
 const { EngineMeter } = await import('./engine-meter.js');
@@ -43,7 +53,8 @@ const { engineBudgets, engineMarkdown, printEngine } = await import('./engine-re
 const { CapacityMeter } = await import('./capacity-meter.js');
 const { createDocumentClient } = await import('../../shared/adapters/dynamo/document-client.js');
 const { runStatsBench, printStats, statsMarkdown, STATS_START, STATS_END, STATS_TITLE } = await import('./stats.js');
-const { runWebhooksBench, printWebhooks, webhooksMarkdown, WEBHOOKS_START, WEBHOOKS_END, WEBHOOKS_TITLE } = await import('./webhooks.js');
+const { runWebhooksBench, printWebhooks, webhooksMarkdown, WEBHOOKS_START, WEBHOOKS_END, WEBHOOKS_TITLE } =
+  await import('./webhooks.js');
 
 /**
  * Counts the per-client rate limit's window writes (one `UpdateItem` for every authenticated API request,
@@ -71,7 +82,11 @@ async function main(): Promise<void> {
     const send: Send = async (method, path, key, body) => {
       const headers: Record<string, string> = { authorization: `Bearer ${key}` };
       if (body.json !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${runtime.baseUrl}${path}`, { method, headers, body: body.form ?? JSON.stringify(body.json) });
+      const res = await fetch(`${runtime.baseUrl}${path}`, {
+        method,
+        headers,
+        body: body.form ?? JSON.stringify(body.json),
+      });
       return { status: res.status, body: await res.json() };
     };
     let clients = 0;
@@ -80,7 +95,11 @@ async function main(): Promise<void> {
     // The limit's one counter write per request still runs and is counted.
     const newBenchClient = async (plan?: SubscriptionPlan['tier']) => {
       clients += 1;
-      const created = await createClient(clientAdminDeps(), { email: `bench-${clients}@example.com`, name: 'Bench', ...(plan ? { plan } : {}) });
+      const created = await createClient(clientAdminDeps(), {
+        email: `bench-${clients}@example.com`,
+        name: 'Bench',
+        ...(plan ? { plan } : {}),
+      });
       await setClientRateLimits(clientAdminDeps(), created.id, {
         api_requests_per_second: MAX_REQUESTS_PER_SECOND,
         event_requests_per_second: MAX_REQUESTS_PER_SECOND,
@@ -94,7 +113,9 @@ async function main(): Promise<void> {
       latency.set(0);
       console.log('\n== Day counters: requests and write units with and without them ==');
       // Item images for the write-unit rule are read on a client of their own: neither counted nor metered.
-      const capacity = new CapacityMeter(createDocumentClient({ region: process.env['AWS_REGION'] ?? 'us-east-1', endpoint: runtime.dynamoEndpoint }));
+      const capacity = new CapacityMeter(
+        createDocumentClient({ region: process.env['AWS_REGION'] ?? 'us-east-1', endpoint: runtime.dynamoEndpoint }),
+      );
       capacity.install(latency.db);
       meter.capacity = capacity;
       const run = await runStatsBench({
@@ -135,7 +156,9 @@ async function main(): Promise<void> {
       writeFileSync(
         file,
         doc.includes(WEBHOOKS_START)
-          ? doc.slice(0, doc.indexOf(WEBHOOKS_START)) + section + doc.slice(doc.indexOf(WEBHOOKS_END) + WEBHOOKS_END.length)
+          ? doc.slice(0, doc.indexOf(WEBHOOKS_START)) +
+              section +
+              doc.slice(doc.indexOf(WEBHOOKS_END) + WEBHOOKS_END.length)
           : `${doc.trimEnd()}\n\n${WEBHOOKS_TITLE}\n\n${section}\n`,
       );
       console.log(`\nWrote its section of ${file}`);
@@ -164,7 +187,14 @@ async function main(): Promise<void> {
       latency.set(0);
       console.log(`\n== Engine: ${ENGINE_EVENTS} events through the local runtime ==`);
       engine = await runEngineBench(
-        { runtime, counter: latency.counter, meter, send, newClient: (plan) => newClient(plan), rateCounts: countRateWindows() },
+        {
+          runtime,
+          counter: latency.counter,
+          meter,
+          send,
+          newClient: (plan) => newClient(plan),
+          rateCounts: countRateWindows(),
+        },
         { events: ENGINE_EVENTS, concurrency: ENGINE_CONCURRENCY, deadlineMs: ENGINE_DEADLINE_MS },
       );
       printEngine(engine);
@@ -176,7 +206,12 @@ async function main(): Promise<void> {
         const start = doc.indexOf('## Engine: ');
         const end = start < 0 ? -1 : doc.indexOf('\n## ', start + 1);
         const section = `${engineMarkdown(engine).trimEnd()}\n`;
-        writeFileSync(file, start < 0 ? `${doc.trimEnd()}\n\n${section}` : `${doc.slice(0, start)}${section}${end < 0 ? '' : doc.slice(end)}`);
+        writeFileSync(
+          file,
+          start < 0
+            ? `${doc.trimEnd()}\n\n${section}`
+            : `${doc.slice(0, start)}${section}${end < 0 ? '' : doc.slice(end)}`,
+        );
         console.log(`\nWrote its section of ${file}`);
       }
     }
@@ -231,7 +266,9 @@ async function runImport(
   const suites: Suite[] = [];
   for (const latencyMs of MODEL_LATENCY_MS > 0 ? [0, MODEL_LATENCY_MS] : [0]) {
     latency.set(latencyMs);
-    console.log(`\n== DynamoDB round trip: ${latencyMs === 0 ? 'as DynamoDB Local answers' : `+${latencyMs} ms a request`} ==`);
+    console.log(
+      `\n== DynamoDB round trip: ${latencyMs === 0 ? 'as DynamoDB Local answers' : `+${latencyMs} ms a request`} ==`,
+    );
     suites.push({ latencyMs, results: await runSuite(send, newClient) });
     printTable(suites.at(-1)!.results);
     console.log('');
@@ -271,7 +308,13 @@ async function runSuite(send: Send, newClient: () => Promise<string>): Promise<M
 }
 
 /** Sends the contacts the way `method` does and checks every row landed as expected. */
-async function runMethod(send: Send, key: string, method: Method, phase: Phase, contacts: BenchContact[]): Promise<void> {
+async function runMethod(
+  send: Send,
+  key: string,
+  method: Method,
+  phase: Phase,
+  contacts: BenchContact[],
+): Promise<void> {
   const expected = phase === 'create' ? 'created' : 'updated';
   if (method === 'single') {
     for (const contact of contacts) {
@@ -281,7 +324,9 @@ async function runMethod(send: Send, key: string, method: Method, phase: Phase, 
           : await send('POST', '/client/contacts/bulk', key, { json: { contacts: [contact] } });
       const ok = phase === 'create' ? res.status === 201 : res.body.data?.updated === 1;
       if (!ok) {
-        throw new Error(`${method} ${phase} of ${contact.email} answered ${res.status}: ${JSON.stringify(res.body.errors ?? res.body)}`);
+        throw new Error(
+          `${method} ${phase} of ${contact.email} answered ${res.status}: ${JSON.stringify(res.body.errors ?? res.body)}`,
+        );
       }
     }
     return;

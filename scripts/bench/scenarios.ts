@@ -22,12 +22,21 @@ export function benchContacts(count: number, firstNameSuffix = ''): BenchContact
   }));
 }
 
-const CSV_COLUMNS: (keyof BenchContact)[] = ['email', 'first_name', 'last_name', 'company', 'timezone', 'client_contact_id'];
+const CSV_COLUMNS: (keyof BenchContact)[] = [
+  'email',
+  'first_name',
+  'last_name',
+  'company',
+  'timezone',
+  'client_contact_id',
+];
 
 /** The same contacts as a CSV file (header row, quoted where needed, CRLF like a spreadsheet export). */
 export function toCsv(contacts: BenchContact[]): string {
   const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  return [CSV_COLUMNS.join(','), ...contacts.map((c) => CSV_COLUMNS.map((k) => quote(c[k])).join(','))].join('\r\n') + '\r\n';
+  return (
+    [CSV_COLUMNS.join(','), ...contacts.map((c) => CSV_COLUMNS.map((k) => quote(c[k])).join(','))].join('\r\n') + '\r\n'
+  );
 }
 
 export type Method = 'single' | 'bulk' | 'csv';
@@ -48,5 +57,7 @@ export function describeMethod(method: Method, phase: Phase, rows: number): stri
       ? `${rows} × POST /client/contacts, in sequence`
       : `${rows} × POST /client/contacts/bulk with 1 row, in sequence`;
   }
-  return method === 'bulk' ? `1 × POST /client/contacts/bulk (${rows} rows)` : `1 × POST /client/contacts/bulk/csv (${rows} rows)`;
+  return method === 'bulk'
+    ? `1 × POST /client/contacts/bulk (${rows} rows)`
+    : `1 × POST /client/contacts/bulk/csv (${rows} rows)`;
 }

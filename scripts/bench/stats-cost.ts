@@ -34,7 +34,9 @@ export interface ItemWrite {
 }
 
 /** The rule's write units of a request's items, and the counter rows' share. */
-export function ruleCapacity(writes: readonly ItemWrite[]): Pick<Capacity, 'ruleWrite' | 'counterItems' | 'counterWrite'> {
+export function ruleCapacity(
+  writes: readonly ItemWrite[],
+): Pick<Capacity, 'ruleWrite' | 'counterItems' | 'counterWrite'> {
   let ruleWrite = 0;
   let counterItems = 0;
   let counterWrite = 0;
@@ -57,11 +59,23 @@ export interface ConsumedCapacityLike {
   WriteCapacityUnits?: number;
 }
 
-const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
+const READ_COMMANDS = new Set([
+  'GetItemCommand',
+  'QueryCommand',
+  'ScanCommand',
+  'BatchGetItemCommand',
+  'TransactGetItemsCommand',
+]);
 
 /** The units one response reports, as reads or writes by its command (`CapacityUnits` is the total, indexes included). */
-export function capacityOf(command: string, consumed: ConsumedCapacityLike | ConsumedCapacityLike[] | undefined): Pick<Capacity, 'read' | 'write'> {
-  const units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+export function capacityOf(
+  command: string,
+  consumed: ConsumedCapacityLike | ConsumedCapacityLike[] | undefined,
+): Pick<Capacity, 'read' | 'write'> {
+  const units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce(
+    (sum, c) => sum + (c.CapacityUnits ?? 0),
+    0,
+  );
   return READ_COMMANDS.has(command) ? { read: units, write: 0 } : { read: 0, write: units };
 }
 
@@ -72,7 +86,10 @@ export function capacityOf(command: string, consumed: ConsumedCapacityLike | Con
  * set its elements.
  */
 export function itemBytes(item: Record<string, unknown>): number {
-  return Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name, 'utf8') + valueBytes(value), 0);
+  return Object.entries(item).reduce(
+    (sum, [name, value]) => sum + Buffer.byteLength(name, 'utf8') + valueBytes(value),
+    0,
+  );
 }
 
 function valueBytes(value: unknown): number {
@@ -83,7 +100,13 @@ function valueBytes(value: unknown): number {
   if (value instanceof Set) return [...value].reduce<number>((sum, v) => sum + valueBytes(v), 0);
   if (Array.isArray(value)) return 3 + value.reduce<number>((sum, v) => sum + 1 + valueBytes(v), 0);
   if (typeof value === 'object') {
-    return 3 + Object.entries(value as Record<string, unknown>).reduce((sum, [k, v]) => sum + 1 + Buffer.byteLength(k, 'utf8') + valueBytes(v), 0);
+    return (
+      3 +
+      Object.entries(value as Record<string, unknown>).reduce(
+        (sum, [k, v]) => sum + 1 + Buffer.byteLength(k, 'utf8') + valueBytes(v),
+        0,
+      )
+    );
   }
   throw new TypeError(`No DynamoDB size for a ${typeof value}`);
 }
@@ -116,7 +139,8 @@ export interface OperationCost {
 /** The mean of the samples' figures (each sample one delivery or call). */
 export function meanCost(samples: { requests: number; capacity: Capacity }[]): OperationCost {
   const n = samples.length;
-  const mean = (pick: (s: (typeof samples)[number]) => number) => (n === 0 ? NaN : samples.reduce((sum, s) => sum + pick(s), 0) / n);
+  const mean = (pick: (s: (typeof samples)[number]) => number) =>
+    n === 0 ? NaN : samples.reduce((sum, s) => sum + pick(s), 0) / n;
   return {
     requests: mean((s) => s.requests),
     wcu: mean((s) => s.capacity.ruleWrite),

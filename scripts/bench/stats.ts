@@ -21,7 +21,13 @@ import { tableOf } from '../../shared/composition/providers/table.js';
 import { unsubscribeStore } from '../../shared/composition/providers/unsubscribe-store.js';
 import { unsubscribeByLink } from '../../shared/domain/links/public-links.js';
 import { getStats } from '../../shared/domain/stats/get-stats.js';
-import { clientStatsShardsOf, STAT_COUNTERS, STATS_SHARD_COUNT, statsReadShardsOf, statsShardOf } from '../../shared/domain/stats/stats-counters.js';
+import {
+  clientStatsShardsOf,
+  STAT_COUNTERS,
+  STATS_SHARD_COUNT,
+  statsReadShardsOf,
+  statsShardOf,
+} from '../../shared/domain/stats/stats-counters.js';
 import type { SubscriptionPlan } from '../../shared/domain/plans/catalog.js';
 import { WORKFLOWS } from '../../shared/domain/workflows/catalog.js';
 import type { CapacityMeter } from './capacity-meter.js';
@@ -56,7 +62,8 @@ const READ_CLIENTS = [
   { label: 'busy', plan: 'scale' },
 ] as const satisfies readonly { label: string; plan: SubscriptionPlan['tier'] }[];
 const MINUTE_MS = 60_000;
-const HUMAN_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const HUMAN_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const HUMAN_IP = '203.0.113.7';
 const STATS_DAYS = 90;
 /** Event types of the catalog's triggers (the events rows a busy client has each day). */
@@ -129,7 +136,11 @@ export async function runStatsBench(deps: StatsBenchDeps): Promise<StatsBenchRun
   for (const { label, plan } of READ_CLIENTS) reads.push(await measureRead(deps, label, plan));
   return {
     facts,
-    counterRow: { bytes: itemBytes(row), wcuInTransaction: writeUnits(itemBytes(row), true), wcuAlone: writeUnits(itemBytes(row), false) },
+    counterRow: {
+      bytes: itemBytes(row),
+      wcuInTransaction: writeUnits(itemBytes(row), true),
+      wcuAlone: writeUnits(itemBytes(row), false),
+    },
     reads,
     date: new Date().toISOString().slice(0, 10),
   };
@@ -158,8 +169,11 @@ async function recordFacts(deps: StatsBenchDeps, mode: string): Promise<{ sample
   const tag = `stats-${mode}-${randomUUID().slice(0, 8)}`;
   const address = (name: string) => `${tag}-${name}@example.com`;
   for (const name of ['warm', 'a', 'b']) {
-    const res = await deps.send('POST', '/client/contacts', client.key, { json: { email: address(name), first_name: name } });
-    if (res.status !== 201) throw new Error(`POST /client/contacts answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const res = await deps.send('POST', '/client/contacts', client.key, {
+      json: { email: address(name), first_name: name },
+    });
+    if (res.status !== 201)
+      throw new Error(`POST /client/contacts answered ${res.status}: ${JSON.stringify(res.body)}`);
   }
   await sendEvent(deps, client.key, address('warm'));
   await settle(deps);
@@ -171,7 +185,10 @@ async function recordFacts(deps: StatsBenchDeps, mode: string): Promise<{ sample
   }
   const [a, b] = await sentEmails(deps, client.key, [address('a'), address('b')]);
   const delivered = (e: SentEmail) => e.logs.find((l) => l.status === 3)?.created_at ?? new Date().toISOString();
-  await inject(deps, sesEvent('Open', a!, later(delivered(a!), 30 * MINUTE_MS), { open: { userAgent: HUMAN_UA, ipAddress: HUMAN_IP } }));
+  await inject(
+    deps,
+    sesEvent('Open', a!, later(delivered(a!), 30 * MINUTE_MS), { open: { userAgent: HUMAN_UA, ipAddress: HUMAN_IP } }),
+  );
   await inject(
     deps,
     sesEvent('Click', a!, later(delivered(a!), 32 * MINUTE_MS), {
@@ -185,7 +202,14 @@ async function recordFacts(deps: StatsBenchDeps, mode: string): Promise<{ sample
       bounce: {
         bounceType: 'Permanent',
         bounceSubType: 'General',
-        bouncedRecipients: [{ emailAddress: b!.to_email, action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+        bouncedRecipients: [
+          {
+            emailAddress: b!.to_email,
+            action: 'failed',
+            status: '5.1.1',
+            diagnosticCode: 'smtp; 550 5.1.1 user unknown',
+          },
+        ],
         feedbackId: `${randomUUID()}-000000`,
         reportingMTA: 'dns; a8-70.smtp-out.amazonses.com',
       },
@@ -195,23 +219,56 @@ async function recordFacts(deps: StatsBenchDeps, mode: string): Promise<{ sample
 
   const deliveries = deps.meter.deliveries;
   const bad = deliveries.filter((d) => d.failed || d.receiveCount > 1);
-  if (bad.length > 0) console.warn(`  ${bad.length} failed or repeated deliveries left out: ${JSON.stringify(bad.map((d) => [d.queue, d.kind]))}`);
-  const runs = (pick: (d: MeteredDelivery) => boolean) => deliveries.filter((d) => pick(d) && !d.failed && d.receiveCount === 1).map(runOf);
+  if (bad.length > 0)
+    console.warn(
+      `  ${bad.length} failed or repeated deliveries left out: ${JSON.stringify(bad.map((d) => [d.queue, d.kind]))}`,
+    );
+  const runs = (pick: (d: MeteredDelivery) => boolean) =>
+    deliveries.filter((d) => pick(d) && !d.failed && d.receiveCount === 1).map(runOf);
   const samples: Samples[] = [
-    { fact: 'event processed', where: 'processing commit (executions created, and the event by type on the same row)', runs: runs((d) => d.queue === 'events') },
+    {
+      fact: 'event processed',
+      where: 'processing commit (executions created, and the event by type on the same row)',
+      runs: runs((d) => d.queue === 'events'),
+    },
     { fact: 'send (claim)', where: 'claim transaction (sent)', runs: runs((d) => d.queue === 'workflow') },
-    { fact: 'SES Send notification', where: 'none: not a counted fact (control)', runs: runs((d) => d.kind === 'Send') },
-    { fact: 'delivery notification', where: 'notification transaction (delivered)', runs: runs((d) => d.kind === 'Delivery') },
-    { fact: 'human open', where: 'notification transaction (opened, once per e-mail)', runs: runs((d) => d.kind === 'Open') },
-    { fact: 'human click', where: 'notification transaction (clicked, once per e-mail)', runs: runs((d) => d.kind === 'Click') },
-    { fact: 'hard bounce', where: 'notification transaction (bounced_hard, unsubscribed_suppression)', runs: runs((d) => d.kind === 'Bounce') },
+    {
+      fact: 'SES Send notification',
+      where: 'none: not a counted fact (control)',
+      runs: runs((d) => d.kind === 'Send'),
+    },
+    {
+      fact: 'delivery notification',
+      where: 'notification transaction (delivered)',
+      runs: runs((d) => d.kind === 'Delivery'),
+    },
+    {
+      fact: 'human open',
+      where: 'notification transaction (opened, once per e-mail)',
+      runs: runs((d) => d.kind === 'Open'),
+    },
+    {
+      fact: 'human click',
+      where: 'notification transaction (clicked, once per e-mail)',
+      runs: runs((d) => d.kind === 'Click'),
+    },
+    {
+      fact: 'hard bounce',
+      where: 'notification transaction (bounced_hard, unsubscribed_suppression)',
+      runs: runs((d) => d.kind === 'Bounce'),
+    },
     { fact: 'one-click unsubscribe', where: 'unsubscribe transaction (unsubscribed_link)', runs: [unsubscribe] },
   ];
-  for (const s of samples) if (s.runs.length === 0) throw new Error(`no measured run of "${s.fact}" (${mode} counters)`);
+  for (const s of samples)
+    if (s.runs.length === 0) throw new Error(`no measured run of "${s.fact}" (${mode} counters)`);
   return { samples, claimRow: { clientId: client.id, day: a!.created_at.slice(0, 10), executionId: a!.execution_id } };
 }
 
-const runOf = (d: MeteredDelivery) => ({ requests: d.dynamo.requests, capacity: d.capacity ?? noCapacity(), byCommand: d.dynamo.by_command });
+const runOf = (d: MeteredDelivery) => ({
+  requests: d.dynamo.requests,
+  capacity: d.capacity ?? noCapacity(),
+  byCommand: d.dynamo.by_command,
+});
 
 async function sendEvent(deps: StatsBenchDeps, key: string, email: string): Promise<void> {
   const res = await deps.send('POST', '/client/events', key, { json: { type: EVENT_TYPE, email } });
@@ -260,7 +317,12 @@ async function sentEmails(deps: StatsBenchDeps, key: string, addresses: string[]
 const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 /** An SES event-publishing record of `email` (docs.aws.amazon.com/ses/latest/dg/event-publishing-retrieving-sns-contents.html). */
-function sesEvent(eventType: string, email: SentEmail, timestamp: string, detail: Record<string, Record<string, unknown>>) {
+function sesEvent(
+  eventType: string,
+  email: SentEmail,
+  timestamp: string,
+  detail: Record<string, Record<string, unknown>>,
+) {
   const [field, body] = Object.entries(detail)[0]!;
   return {
     eventType,
@@ -269,7 +331,11 @@ function sesEvent(eventType: string, email: SentEmail, timestamp: string, detail
       timestamp: email.created_at,
       source: email.from_email,
       destination: [email.to_email],
-      tags: { client_id: [String(email.client_id)], execution_id: [String(email.execution_id)], sent_email_id: [email.id] },
+      tags: {
+        client_id: [String(email.client_id)],
+        execution_id: [String(email.execution_id)],
+        sent_email_id: [email.id],
+      },
     },
     [field]: { ...body, timestamp },
   };
@@ -277,7 +343,12 @@ function sesEvent(eventType: string, email: SentEmail, timestamp: string, detail
 
 /** Through `POST /dev/ses-events` (an SNS envelope), as SES's notifications arrive; waits until it was handled. */
 async function inject(deps: StatsBenchDeps, event: object): Promise<void> {
-  const envelope = { Type: 'Notification', MessageId: randomUUID(), Message: JSON.stringify(event), Timestamp: new Date().toISOString() };
+  const envelope = {
+    Type: 'Notification',
+    MessageId: randomUUID(),
+    Message: JSON.stringify(event),
+    Timestamp: new Date().toISOString(),
+  };
   const res = await deps.send('POST', '/dev/ses-events', '', { json: envelope });
   if (res.status !== 202) throw new Error(`POST /dev/ses-events answered ${res.status}: ${JSON.stringify(res.body)}`);
   await settle(deps);
@@ -289,7 +360,9 @@ async function oneClickUnsubscribe(deps: StatsBenchDeps, email: SentEmail): Prom
   if (!token) throw new Error(`no unsubscribe link in e-mail ${email.id}`);
   const routeDeps = getContainer().resolve([sentEmailStore, contactStore, unsubscribeStore, clock, linkSecret]);
   const secret = await routeDeps.linkSecret.value();
-  const { result, capacity } = await deps.capacity.measure(() => deps.counter.measure(() => unsubscribeByLink(routeDeps, secret, token)));
+  const { result, capacity } = await deps.capacity.measure(() =>
+    deps.counter.measure(() => unsubscribeByLink(routeDeps, secret, token)),
+  );
   if (!result.result) throw new Error(`the unsubscribe link of e-mail ${email.id} was refused`);
   return { requests: result.usage.requests, capacity, byCommand: result.usage.by_command };
 }
@@ -303,7 +376,12 @@ interface ClaimRow {
 
 async function readCounterRow(db: DynamoDBDocumentClient, row: ClaimRow): Promise<Record<string, unknown>> {
   const workflowId = WORKFLOWS.find((w) => w.trigger.event === EVENT_TYPE)!.id;
-  const key = keys.statsWorkflowDay(row.clientId, statsShardOf(row.executionId, clientStatsShardsOf(undefined, { plan: FACTS_PLAN })), row.day, workflowId);
+  const key = keys.statsWorkflowDay(
+    row.clientId,
+    statsShardOf(row.executionId, clientStatsShardsOf(undefined, { plan: FACTS_PLAN })),
+    row.day,
+    workflowId,
+  );
   const out = await db.send(new GetCommand({ TableName: tableOf(getContainer()).tableName, Key: key }));
   if (!out.Item) throw new Error(`no counter row at ${JSON.stringify(key)}`);
   return out.Item;
@@ -319,7 +397,9 @@ async function measureRead(deps: StatsBenchDeps, label: string, plan: Subscripti
   const shards = statsReadShardsOf({ plan });
   const { db, tableName } = tableOf(getContainer());
   const to = new Date();
-  const days = Array.from({ length: STATS_DAYS }, (_, i) => new Date(to.getTime() - i * 86_400_000).toISOString().slice(0, 10));
+  const days = Array.from({ length: STATS_DAYS }, (_, i) =>
+    new Date(to.getTime() - i * 86_400_000).toISOString().slice(0, 10),
+  );
   const expires = Math.floor(to.getTime() / 1000) + 400 * 86_400;
   const rows: Record<string, unknown>[] = [];
   for (const [d, day] of days.entries()) {
@@ -339,20 +419,29 @@ async function measureRead(deps: StatsBenchDeps, label: string, plan: Subscripti
       }
       for (const type of EVENT_TYPES) {
         const shard = s;
-        rows.push({ ...keys.statsEventTypeDay(client.id, shard, day, type), received: 100 + d, event_type: type, day, expires_at: expires });
+        rows.push({
+          ...keys.statsEventTypeDay(client.id, shard, day, type),
+          received: 100 + d,
+          event_type: type,
+          day,
+          expires_at: expires,
+        });
       }
     }
   }
   for (let i = 0; i < rows.length; i += 25) {
     const puts = rows.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: puts } }));
-    if (Object.keys(out.UnprocessedItems ?? {}).length > 0) throw new Error('seeding the stats rows left unprocessed items');
+    if (Object.keys(out.UnprocessedItems ?? {}).length > 0)
+      throw new Error('seeding the stats rows left unprocessed items');
   }
   const from = days.at(-1)!;
   const today = days[0]!;
   const statsDeps = getContainer().resolve([statsStore, clock]);
   const { result, capacity } = await deps.capacity.measure(() =>
-    deps.counter.measure(() => getStats(statsDeps, { clientId: client.id, statsShards: shards }, { from, to: today, granularity: 'day' })),
+    deps.counter.measure(() =>
+      getStats(statsDeps, { clientId: client.id, statsShards: shards }, { from, to: today, granularity: 'day' }),
+    ),
   );
   const view = result.result;
   if (view.series.length !== STATS_DAYS) throw new Error(`the 90-day read answered ${view.series.length} days`);
@@ -382,7 +471,11 @@ async function measureRead(deps: StatsBenchDeps, label: string, plan: Subscripti
   };
 }
 
-const usageOf = (usage: RequestUsage) => ({ requests: usage.requests, waves: usage.waves, byCommand: usage.by_command });
+const usageOf = (usage: RequestUsage) => ({
+  requests: usage.requests,
+  waves: usage.waves,
+  byCommand: usage.by_command,
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // Report
@@ -422,7 +515,19 @@ const FACT_HEADER = [
   '0 extra requests',
   `≤ ${COUNTER_TARGETS.extraWcu} extra WCU`,
 ];
-const READ_HEADER = ['client', 'plan (stats shards)', 'rows in 90 days', 'bytes a row', 'requests (getStats)', 'waves', 'by command', 'RCU reported', 'RCU by rule', 'route `GET /client/stats`', 'one request'];
+const READ_HEADER = [
+  'client',
+  'plan (stats shards)',
+  'rows in 90 days',
+  'bytes a row',
+  'requests (getStats)',
+  'waves',
+  'by command',
+  'RCU reported',
+  'RCU by rule',
+  'route `GET /client/stats`',
+  'one request',
+];
 
 function readRows(run: StatsBenchRun): string[][] {
   const commands = (byCommand: Record<string, number>) =>
@@ -445,7 +550,9 @@ function readRows(run: StatsBenchRun): string[][] {
 }
 
 export function printStats(run: StatsBenchRun): void {
-  console.log('\nDay counters: the operation that records each fact, without and with its counters (DynamoDB Local, ReturnConsumedCapacity)');
+  console.log(
+    '\nDay counters: the operation that records each fact, without and with its counters (DynamoDB Local, ReturnConsumedCapacity)',
+  );
   console.table(factRows(run).map((r) => Object.fromEntries(FACT_HEADER.map((h, i) => [h, r[i]]))));
   console.log(
     `counter row: ${run.counterRow.bytes} bytes → ${run.counterRow.wcuInTransaction} WCU inside a transaction (${run.counterRow.wcuAlone} as a lone UpdateItem), by DynamoDB's rules`,
@@ -454,7 +561,8 @@ export function printStats(run: StatsBenchRun): void {
   console.table(readRows(run).map((r) => Object.fromEntries(READ_HEADER.map((h, i) => [h, r[i]]))));
 }
 
-const table = (header: string[], rows: string[][]) => [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+const table = (header: string[], rows: string[][]) =>
+  [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
 
 export const STATS_START = '<!-- counters:begin -->';
 export const STATS_END = '<!-- counters:end -->';

@@ -62,7 +62,9 @@ function backlogEvent(id: number, createdAt: string): EventRecord {
 async function seed(db: DynamoDBDocumentClient, count: number): Promise<void> {
   const end = Date.now() - 3 * 60_000;
   const items = Array.from({ length: count }, (_, i) =>
-    eventItem(backlogEvent(1_000_000 + i, new Date(end - OUTAGE_MS + Math.floor((i * OUTAGE_MS) / count)).toISOString())),
+    eventItem(
+      backlogEvent(1_000_000 + i, new Date(end - OUTAGE_MS + Math.floor((i * OUTAGE_MS) / count)).toISOString()),
+    ),
   );
   let next = 0;
   const writer = async () => {
@@ -124,7 +126,9 @@ class FakeSqs {
   async start(): Promise<string> {
     const child = spawn(process.execPath, ['-e', FAKE_SQS], { stdio: ['ignore', 'pipe', 'inherit'] });
     this.child = child;
-    const port = await new Promise<string>((resolve) => child.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim())));
+    const port = await new Promise<string>((resolve) =>
+      child.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim())),
+    );
     this.endpoint = `http://127.0.0.1:${port}`;
     return this.endpoint;
   }
@@ -156,7 +160,13 @@ interface RunFigures {
   cpuMs: number;
 }
 
-async function sweepOnce(store: EventStore, counter: RequestCounter, sqs: FakeSqs, queue: SqsQueue, sqsLatencyMs: number): Promise<RunFigures> {
+async function sweepOnce(
+  store: EventStore,
+  counter: RequestCounter,
+  sqs: FakeSqs,
+  queue: SqsQueue,
+  sqsLatencyMs: number,
+): Promise<RunFigures> {
   await sqs.reset(sqsLatencyMs);
   let readMs = 0;
   const timed: EventStore = {
@@ -186,7 +196,10 @@ async function sweepOnce(store: EventStore, counter: RequestCounter, sqs: FakeSq
   counter.reset();
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const summary = await sweepQueuedEvents({ events: timed, queue: timedQueue, clock: { now: () => new Date() } }, { budgetMs: Number.POSITIVE_INFINITY });
+  const summary = await sweepQueuedEvents(
+    { events: timed, queue: timedQueue, clock: { now: () => new Date() } },
+    { budgetMs: Number.POSITIVE_INFINITY },
+  );
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const sent = await sqs.stats();
@@ -204,7 +217,8 @@ async function sweepOnce(store: EventStore, counter: RequestCounter, sqs: FakeSq
   };
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function report(run: RunFigures): string {
   const rate = (run.enqueued / run.ms) * 1000;
@@ -225,20 +239,25 @@ function report(run: RunFigures): string {
 }
 
 async function main(): Promise<void> {
-  console.log(`Sweeper bench: ${fmt(EVENTS)} queued events, page ${SWEEP_PAGE_SIZE}, ${SQS_CONCURRENCY} SendMessageBatch in flight, SQS latency ${SQS_LATENCIES.join(' / ')} ms, DynamoDB latency +${DYNAMO_LATENCY_MS} ms`);
+  console.log(
+    `Sweeper bench: ${fmt(EVENTS)} queued events, page ${SWEEP_PAGE_SIZE}, ${SQS_CONCURRENCY} SendMessageBatch in flight, SQS latency ${SQS_LATENCIES.join(' / ')} ms, DynamoDB latency +${DYNAMO_LATENCY_MS} ms`,
+  );
   const dynamo = await startDynamoLocal({ port: 0, tableName: TABLE });
   try {
     const counter = new RequestCounter();
     const db = createDocumentClient({ region: REGION, endpoint: dynamo.endpoint, counter });
     if (DYNAMO_LATENCY_MS > 0) {
-      db.middlewareStack.add((next) => async (args) => {
-        await sleep(DYNAMO_LATENCY_MS);
-        return next(args);
-      }, {
-        step: 'finalizeRequest',
-        name: 'benchLatency',
-        priority: 'low',
-      });
+      db.middlewareStack.add(
+        (next) => async (args) => {
+          await sleep(DYNAMO_LATENCY_MS);
+          return next(args);
+        },
+        {
+          step: 'finalizeRequest',
+          name: 'benchLatency',
+          priority: 'low',
+        },
+      );
     }
     const seedStarted = performance.now();
     await seed(createDocumentClient({ region: REGION, endpoint: dynamo.endpoint }), EVENTS);
@@ -247,8 +266,16 @@ async function main(): Promise<void> {
     const store = new DynamoEventStore(db, TABLE);
     const sqs = new FakeSqs();
     const sqsEndpoint = await sqs.start();
-    const sqsClient = new SQSClient({ region: REGION, endpoint: sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    const queue = new SqsQueue(sqsClient, { events: `${sqsEndpoint}/000000000000/events` }, { concurrency: SQS_CONCURRENCY });
+    const sqsClient = new SQSClient({
+      region: REGION,
+      endpoint: sqsEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const queue = new SqsQueue(
+      sqsClient,
+      { events: `${sqsEndpoint}/000000000000/events` },
+      { concurrency: SQS_CONCURRENCY },
+    );
     const rows: string[] = [];
     for (const latency of SQS_LATENCIES) {
       const warm = await sweepOnce(store, counter, sqs, queue, latency);

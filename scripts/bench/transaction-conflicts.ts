@@ -10,7 +10,11 @@ import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-
  * the others), without reaching DynamoDB Local. Plain writes are not checked: the claim's hot items (the quota
  * counter, a contact's day cap) are only written in transactions. Counts what it cancelled.
  */
-export function emulateTransactionConflicts(db: DynamoDBDocumentClient): { cancelled: () => number; heldMs: () => number; transactions: () => number } {
+export function emulateTransactionConflicts(db: DynamoDBDocumentClient): {
+  cancelled: () => number;
+  heldMs: () => number;
+  transactions: () => number;
+} {
   const held = new Map<string, number>();
   const send = db.send.bind(db) as (command: unknown, ...rest: unknown[]) => Promise<unknown>;
   let cancelled = 0;
@@ -19,7 +23,10 @@ export function emulateTransactionConflicts(db: DynamoDBDocumentClient): { cance
   (db as { send: unknown }).send = async (command: unknown, ...rest: unknown[]) => {
     if (!(command instanceof TransactWriteCommand)) return send(command, ...rest);
     const keys = (command.input.TransactItems ?? []).map((item) => {
-      const key = (item.Update?.Key ?? item.Put?.Item ?? item.Delete?.Key ?? item.ConditionCheck?.Key ?? {}) as { pk?: string; sk?: string };
+      const key = (item.Update?.Key ?? item.Put?.Item ?? item.Delete?.Key ?? item.ConditionCheck?.Key ?? {}) as {
+        pk?: string;
+        sk?: string;
+      };
       return `${key.pk}\u0000${key.sk}`;
     });
     const busy = keys.map((k) => (held.get(k) ?? 0) > 0);

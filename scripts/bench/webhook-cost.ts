@@ -21,10 +21,16 @@ const is2xx = (status: number | null) => status !== null && status >= 200 && sta
 export function attemptCase(a: AttemptCount): string {
   const lane = a.queue === 'webhooks' ? 'healthy lane' : 'failing lane';
   const updates = a.byCommand['UpdateItemCommand'] ?? 0;
-  if (a.posts.length === 0) return a.toFailingLane === 1 ? `${lane}: endpoint failing → moved to the failing lane, no POST` : `${lane}: no POST`;
+  if (a.posts.length === 0)
+    return a.toFailingLane === 1
+      ? `${lane}: endpoint failing → moved to the failing lane, no POST`
+      : `${lane}: no POST`;
   if (a.posts.length !== 1) return `${lane}: ${a.posts.length} POSTs`;
   const status = a.posts[0]!;
-  if (is2xx(status)) return updates === 0 ? `${lane}: ${status}, no health change` : `${lane}: ${status}, endpoint recovered (failing_since cleared)`;
+  if (is2xx(status))
+    return updates === 0
+      ? `${lane}: ${status}, no health change`
+      : `${lane}: ${status}, endpoint recovered (failing_since cleared)`;
   const answer = status === null ? 'no answer' : String(status);
   return updates === 0
     ? `${lane}: ${answer}, endpoint already failing, retry queued`
@@ -36,7 +42,9 @@ export function commandsText(byCommand: Readonly<Record<string, number>>): strin
   const entries = Object.entries(byCommand)
     .filter(([, n]) => n !== 0)
     .sort(([a], [b]) => a.localeCompare(b));
-  return entries.length === 0 ? '—' : entries.map(([c, n]) => `${c.replace(/Command$/, '')} ${Number.isInteger(n) ? n : n.toFixed(2)}`).join(', ');
+  return entries.length === 0
+    ? '—'
+    : entries.map(([c, n]) => `${c.replace(/Command$/, '')} ${Number.isInteger(n) ? n : n.toFixed(2)}`).join(', ');
 }
 
 /** The mean of each command's count over runs (a command absent from a run counts 0 there). */
@@ -47,7 +55,10 @@ export function meanCommands(runs: readonly Readonly<Record<string, number>>[]):
 }
 
 /** The commands `b` sent beyond `a` (negative: fewer); zeros left out. */
-export function commandsDelta(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): Record<string, number> {
+export function commandsDelta(
+  a: Readonly<Record<string, number>>,
+  b: Readonly<Record<string, number>>,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const c of new Set([...Object.keys(a), ...Object.keys(b)])) {
     const d = (b[c] ?? 0) - (a[c] ?? 0);

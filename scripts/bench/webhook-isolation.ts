@@ -1,9 +1,18 @@
 import { QUEUE_FUNCTION_DEFAULTS, queueFunctions } from '../../functions/queues.js';
 import { MemoryWebhookOutbox } from '../../shared/adapters/memory/webhook-outbox.js';
 import { MemoryWebhookStore } from '../../shared/adapters/memory/webhook-store.js';
-import { deliverWebhook, LANE_QUEUE, type DeliverDeps, type DeliveryLane } from '../../shared/domain/webhooks/deliver-webhook.js';
+import {
+  deliverWebhook,
+  LANE_QUEUE,
+  type DeliverDeps,
+  type DeliveryLane,
+} from '../../shared/domain/webhooks/deliver-webhook.js';
 import { generateSigningSecret } from '../../shared/domain/webhooks/signing-secret.js';
-import type { WebhookAttemptOutcome, WebhookRequest, WebhookSender } from '../../shared/domain/webhooks/webhook-sender.js';
+import type {
+  WebhookAttemptOutcome,
+  WebhookRequest,
+  WebhookSender,
+} from '../../shared/domain/webhooks/webhook-sender.js';
 import type { WebhookRecord } from '../../shared/domain/webhooks/webhook-store.js';
 import type { QueueName, WebhookDeliveryMessage } from '../../shared/platform.js';
 import { latencySummary, type LatencySummary } from './percentiles.js';
@@ -113,7 +122,11 @@ class Lane {
   }
 }
 
-export async function runIsolation(scenario: IsolationScenario, options: IsolationOptions, pools: Record<DeliveryLane, PoolSize>): Promise<IsolationResult> {
+export async function runIsolation(
+  scenario: IsolationScenario,
+  options: IsolationOptions,
+  pools: Record<DeliveryLane, PoolSize>,
+): Promise<IsolationResult> {
   const store = new MemoryWebhookStore();
   const outbox = new MemoryWebhookOutbox(store);
   const at = new Date().toISOString();
@@ -148,11 +161,21 @@ export async function runIsolation(scenario: IsolationScenario, options: Isolati
         const id = request.headers['webhook-id']!;
         if (!postedAt.has(id)) postedAt.set(id, started);
         await sleep(options.healthyMs);
-        return { status_code: 204, duration_ms: Math.round(performance.now() - started), response_body: '', error: null };
+        return {
+          status_code: 204,
+          duration_ms: Math.round(performance.now() - started),
+          response_body: '',
+          error: null,
+        };
       }
       flood.posted += 1;
       await sleep(options.deadTimeoutMs);
-      return { status_code: null, duration_ms: Math.round(performance.now() - started), response_body: null, error: 'timeout: no answer (bench: scaled down)' };
+      return {
+        status_code: null,
+        duration_ms: Math.round(performance.now() - started),
+        response_body: null,
+        error: 'timeout: no answer (bench: scaled down)',
+      };
     },
   };
   const deps: DeliverDeps = {
@@ -162,10 +185,17 @@ export async function runIsolation(scenario: IsolationScenario, options: Isolati
     webhookSender: sender,
     queue: {
       async send(queue, message, sendOptions) {
-        laneOf(queue).push(message as WebhookDeliveryMessage, (sendOptions?.delaySeconds ?? 0) * 1000 * options.timeScale);
+        laneOf(queue).push(
+          message as WebhookDeliveryMessage,
+          (sendOptions?.delaySeconds ?? 0) * 1000 * options.timeScale,
+        );
       },
       async sendBatch(queue, messages) {
-        for (const m of messages) laneOf(queue).push(m.message as WebhookDeliveryMessage, (m.options?.delaySeconds ?? 0) * 1000 * options.timeScale);
+        for (const m of messages)
+          laneOf(queue).push(
+            m.message as WebhookDeliveryMessage,
+            (m.options?.delaySeconds ?? 0) * 1000 * options.timeScale,
+          );
       },
     },
     scheduler: { scheduleAt: async () => undefined, cancel: async () => undefined },
@@ -179,10 +209,17 @@ export async function runIsolation(scenario: IsolationScenario, options: Isolati
   const arrivals: WebhookDeliveryMessage[] = [];
   for (let i = 0; i < total; i += 1) {
     // B's deliveries spread evenly among A's.
-    const isB = floodCount === 0 || Math.floor(((i + 1) * options.deliveries) / total) > Math.floor((i * options.deliveries) / total);
+    const isB =
+      floodCount === 0 ||
+      Math.floor(((i + 1) * options.deliveries) / total) > Math.floor((i * options.deliveries) / total);
     const client = isB ? CLIENT_B : CLIENT_A;
     const id = `msg_${String(i).padStart(32, '0')}`;
-    const payload = JSON.stringify({ type: 'email.delivered', id, created_at: at, data: { sent_email_id: `se_${i}`, status: 'delivered' } });
+    const payload = JSON.stringify({
+      type: 'email.delivered',
+      id,
+      created_at: at,
+      data: { sent_email_id: `se_${i}`, status: 'delivered' },
+    });
     await outbox.putMessages([{ id, client_id: client, type: 'email.delivered', created_at: at, payload }]);
     arrivals.push({ client_id: client, webhook_id: isB ? 2 : 1, message_id: id, attempt: 1 });
   }
@@ -229,7 +266,8 @@ export async function runIsolation(scenario: IsolationScenario, options: Isolati
   const snapshot = { ...flood };
   stopped = true;
   await Promise.all([producer, ...workers]);
-  if (postedAt.size < bCount) throw new Error(`isolation ${scenario}: ${bCount - postedAt.size} of B's deliveries not sent in 300 s`);
+  if (postedAt.size < bCount)
+    throw new Error(`isolation ${scenario}: ${bCount - postedAt.size} of B's deliveries not sent in 300 s`);
   const latencies = [...enqueuedAt].map(([id, t]) => postedAt.get(id)! - t);
   return { scenario, latency: latencySummary(latencies), flood: snapshot, wallMs };
 }

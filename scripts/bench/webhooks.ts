@@ -194,7 +194,9 @@ async function measureCost(deps: WebhookBenchDeps): Promise<Omit<WebhookBenchRun
         const outcomes = await Promise.all(
           deliveries.map(async (d) => {
             const tally = newTally();
-            const { result, usage } = await counter.measure(() => tallies.run(tally, () => dispatcher.deliver(lane, [d])));
+            const { result, usage } = await counter.measure(() =>
+              tallies.run(tally, () => dispatcher.deliver(lane, [d])),
+            );
             measured.push({ queue: lane, message: JSON.parse(d.body) as WebhookDeliveryMessage, usage, tally });
             return result;
           }),
@@ -210,7 +212,10 @@ async function measureCost(deps: WebhookBenchDeps): Promise<Omit<WebhookBenchRun
     for (;;) {
       await runtime.streams.settled();
       await q.idle(60_000);
-      const pending = (['ses-status', 'webhooks', 'webhooks-failing'] as QueueName[]).reduce((n, name) => n + q.depth(name), 0);
+      const pending = (['ses-status', 'webhooks', 'webhooks-failing'] as QueueName[]).reduce(
+        (n, name) => n + q.depth(name),
+        0,
+      );
       if (pending === 0 && !runtime.streams.running) return;
       if (performance.now() > deadline) throw new Error('webhooks bench: the queues did not settle in 60 s');
       await sleep(100);
@@ -237,13 +242,21 @@ async function measureCost(deps: WebhookBenchDeps): Promise<Omit<WebhookBenchRun
       open();
     }
     const delta = commandsDelta(before, counter.snapshot());
-    for (const run of [...deps.meter.deliveries.slice(meterBefore).map((d) => d.dynamo), ...measured.slice(mineBefore).map((m) => m.usage)]) {
+    for (const run of [
+      ...deps.meter.deliveries.slice(meterBefore).map((d) => d.dynamo),
+      ...measured.slice(mineBefore).map((m) => m.usage),
+    ]) {
       for (const [c, n] of Object.entries(run.by_command)) delta[c] = (delta[c] ?? 0) - n;
     }
     return Object.fromEntries(Object.entries(delta).filter(([, n]) => n !== 0));
   };
 
-  const recordings: Partial<Record<ClientKind, { signup: Record<string, number>; delivery: Record<string, number>; unsubscribe: Record<string, number> }>> = {};
+  const recordings: Partial<
+    Record<
+      ClientKind,
+      { signup: Record<string, number>; delivery: Record<string, number>; unsubscribe: Record<string, number> }
+    >
+  > = {};
   try {
     await settle();
     // A warm-up client first (the container's own caches, not the clients', filled before anything is compared).
@@ -252,8 +265,11 @@ async function measureCost(deps: WebhookBenchDeps): Promise<Omit<WebhookBenchRun
       const client = await deps.newClient();
       clientKinds.set(client.id, kind);
       if (kind === 'ok' || kind === 'flaky') {
-        const res = await deps.send('POST', '/client/webhooks', client.key, { json: { url: `${base}/${kind}-${client.id}` } });
-        if (res.status !== 201) throw new Error(`POST /client/webhooks answered ${res.status}: ${JSON.stringify(res.body)}`);
+        const res = await deps.send('POST', '/client/webhooks', client.key, {
+          json: { url: `${base}/${kind}-${client.id}` },
+        });
+        if (res.status !== 201)
+          throw new Error(`POST /client/webhooks answered ${res.status}: ${JSON.stringify(res.body)}`);
       }
       // The same authenticated request for every client before the measured ones (the per-client caches alike).
       const list = await deps.send('GET', '/client/webhooks', client.key, {});
@@ -266,7 +282,8 @@ async function measureCost(deps: WebhookBenchDeps): Promise<Omit<WebhookBenchRun
         const res = await deps.send('POST', '/client/events?sync=true', client.key, {
           json: { type: 'signup', email, auto_create_contact: true, idempotency_key: `bench-${randomUUID()}` },
         });
-        if (res.status !== 201) throw new Error(`POST /client/events?sync=true answered ${res.status}: ${JSON.stringify(res.body)}`);
+        if (res.status !== 201)
+          throw new Error(`POST /client/events?sync=true answered ${res.status}: ${JSON.stringify(res.body)}`);
         contactId = res.body.data.contact_id as number;
       });
       await until('email.delivered fact', () => factsSeen(client.id).includes('email.delivered'));
@@ -274,8 +291,13 @@ async function measureCost(deps: WebhookBenchDeps): Promise<Omit<WebhookBenchRun
       const delivery = deps.meter.deliveries.slice(meterBefore).find((d) => d.kind === 'Delivery');
       if (!delivery) throw new Error('webhooks bench: no metered SES Delivery notification run');
       const unsubscribe = await recordingOp(async () => {
-        const res = await deps.send('PATCH', `/client/contacts/${contactId}/subscription`, client.key, { json: { is_subscribed: false } });
-        if (res.status !== 200) throw new Error(`PATCH /client/contacts/${contactId}/subscription answered ${res.status}: ${JSON.stringify(res.body)}`);
+        const res = await deps.send('PATCH', `/client/contacts/${contactId}/subscription`, client.key, {
+          json: { is_subscribed: false },
+        });
+        if (res.status !== 200)
+          throw new Error(
+            `PATCH /client/contacts/${contactId}/subscription answered ${res.status}: ${JSON.stringify(res.body)}`,
+          );
       });
       await until('contact.unsubscribed fact', () => factsSeen(client.id).includes('contact.unsubscribed'));
       await settle();
@@ -292,15 +314,35 @@ async function measureCost(deps: WebhookBenchDeps): Promise<Omit<WebhookBenchRun
   const none = recordings.none!;
   const ok = recordings.ok!;
   const recording: RecordingOp[] = [
-    { op: '`POST /client/events?sync=true` (signup: contact, event, execution, claim, send)', fact: 'email.sent', without: none.signup, with: ok.signup },
-    { op: 'ses-status run of the SES Delivery notification', fact: 'email.delivered', without: none.delivery, with: ok.delivery },
-    { op: '`PATCH /client/contacts/{id}/subscription` (is_subscribed false)', fact: 'contact.unsubscribed', without: none.unsubscribe, with: ok.unsubscribe },
+    {
+      op: '`POST /client/events?sync=true` (signup: contact, event, execution, claim, send)',
+      fact: 'email.sent',
+      without: none.signup,
+      with: ok.signup,
+    },
+    {
+      op: 'ses-status run of the SES Delivery notification',
+      fact: 'email.delivered',
+      without: none.delivery,
+      with: ok.delivery,
+    },
+    {
+      op: '`PATCH /client/contacts/{id}/subscription` (is_subscribed false)',
+      fact: 'contact.unsubscribed',
+      without: none.unsubscribe,
+      with: ok.unsubscribe,
+    },
   ];
 
   const groups = new Map<string, Measured[]>();
   const reported = new Set([...clientKinds].filter(([, kind]) => kind !== 'warm-up').map(([id]) => id));
   for (const m of measured.filter((x) => reported.has(x.message.client_id))) {
-    const name = attemptCase({ queue: m.queue, posts: m.tally.posts, byCommand: m.usage.by_command, toFailingLane: m.tally.toFailingLane });
+    const name = attemptCase({
+      queue: m.queue,
+      posts: m.tally.posts,
+      byCommand: m.usage.by_command,
+      toFailingLane: m.tally.toFailingLane,
+    });
     groups.set(name, [...(groups.get(name) ?? []), m]);
   }
   const attempts: AttemptRow[] = [...groups].map(([name, runs]) => ({
@@ -321,15 +363,37 @@ async function measureCost(deps: WebhookBenchDeps): Promise<Omit<WebhookBenchRun
 
 const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(0)} ms`);
-const table = (header: string[], rows: string[][]) => [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+const table = (header: string[], rows: string[][]) =>
+  [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
 const total = (byCommand: Record<string, number>) => Object.values(byCommand).reduce((s, n) => s + n, 0);
 
-const RECORDING_HEADER = ['operation that records the fact', 'fact', 'DynamoDB requests, client without endpoint', 'with an endpoint', 'extra'];
+const RECORDING_HEADER = [
+  'operation that records the fact',
+  'fact',
+  'DynamoDB requests, client without endpoint',
+  'with an endpoint',
+  'extra',
+];
 const recordingRows = (run: WebhookBenchRun) =>
-  run.recording.map((r) => [r.op, r.fact, `${num(total(r.without))}: ${commandsText(r.without)}`, `${num(total(r.with))}: ${commandsText(r.with)}`, extraText(commandsDelta(r.without, r.with))]);
-const extraText = (delta: Record<string, number>) => (Object.keys(delta).length === 0 ? '0' : `${num(total(delta))}: ${commandsText(delta)}`);
+  run.recording.map((r) => [
+    r.op,
+    r.fact,
+    `${num(total(r.without))}: ${commandsText(r.without)}`,
+    `${num(total(r.with))}: ${commandsText(r.with)}`,
+    extraText(commandsDelta(r.without, r.with)),
+  ]);
+const extraText = (delta: Record<string, number>) =>
+  Object.keys(delta).length === 0 ? '0' : `${num(total(delta))}: ${commandsText(delta)}`;
 
-const PRODUCER_HEADER = ['client', 'facts in the batch', 'DynamoDB requests', 'by command', 'waves', 'SQS requests', 'SQS messages'];
+const PRODUCER_HEADER = [
+  'client',
+  'facts in the batch',
+  'DynamoDB requests',
+  'by command',
+  'waves',
+  'SQS requests',
+  'SQS messages',
+];
 const producerRows = (run: WebhookBenchRun) =>
   run.producer.map((b) => [
     KIND_LABEL[b.client as ClientKind],
@@ -342,7 +406,15 @@ const producerRows = (run: WebhookBenchRun) =>
   ]);
 
 const ATTEMPT_HEADER = ['delivery attempt', 'runs', 'DynamoDB requests', 'by command', 'SQS requests', 'POSTs'];
-const attemptRows = (run: WebhookBenchRun) => run.attempts.map((a) => [a.case, String(a.runs), num(a.requests), commandsText(a.byCommand), num(a.sqsRequests), num(a.posts)]);
+const attemptRows = (run: WebhookBenchRun) =>
+  run.attempts.map((a) => [
+    a.case,
+    String(a.runs),
+    num(a.requests),
+    commandsText(a.byCommand),
+    num(a.sqsRequests),
+    num(a.posts),
+  ]);
 
 const ISOLATION_LABEL: Record<string, string> = {
   alone: '(i) B alone',
@@ -350,7 +422,17 @@ const ISOLATION_LABEL: Record<string, string> = {
   'lanes-cold': "(ii') + A's flood, two lanes (A dies as the flood starts)",
   'one-lane': "(iii) + A's flood, one lane (no move)",
 };
-const ISOLATION_HEADER = ["scenario", "B's deliveries", 'B p50', 'B p95', 'B max', "A's deliveries enqueued", "A's POSTs (timeouts) meanwhile", 'A moved to the failing lane', 'wall'];
+const ISOLATION_HEADER = [
+  'scenario',
+  "B's deliveries",
+  'B p50',
+  'B p95',
+  'B max',
+  "A's deliveries enqueued",
+  "A's POSTs (timeouts) meanwhile",
+  'A moved to the failing lane',
+  'wall',
+];
 const isolationRows = (run: WebhookBenchRun) =>
   run.isolation.results.map((r) => [
     ISOLATION_LABEL[r.scenario]!,
@@ -365,7 +447,8 @@ const isolationRows = (run: WebhookBenchRun) =>
   ]);
 
 export function printWebhooks(run: WebhookBenchRun): void {
-  const show = (header: string[], rows: string[][]) => console.table(rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]]))));
+  const show = (header: string[], rows: string[][]) =>
+    console.table(rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]]))));
   console.log('\nWebhooks: the operations that record the facts, without and with an endpoint');
   show(RECORDING_HEADER, recordingRows(run));
   console.log('Webhooks: the stream producer, per batch of facts');

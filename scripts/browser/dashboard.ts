@@ -33,15 +33,27 @@ export interface DashboardCheck {
 export async function checkDashboard(): Promise<DashboardCheck> {
   process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}. Install Debian's package: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`);
+    throw new Error(
+      `No Chromium at ${CHROMIUM}. Install Debian's package: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`,
+    );
   }
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'WARN';
   const { buildDashboard } = await import('../dashboard/build.js');
   await buildDashboard();
   const { startLocalRuntime } = await import('../../local/runtime.js');
   const { ensureDemoClient, DEMO_CLIENT } = await import('../../local/demo-client.js');
-  const runtime = await startLocalRuntime({ port: 0, dynamoPort: 0, sesPort: 0, host: '127.0.0.1', periodicSweeps: false });
-  const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    dynamoPort: 0,
+    sesPort: 0,
+    host: '127.0.0.1',
+    periodicSweeps: false,
+  });
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
   const problems: string[] = [];
   const shots: string[] = [];
   const axe: Record<string, number> = {};
@@ -71,7 +83,9 @@ export async function checkDashboard(): Promise<DashboardCheck> {
     /** A refusal a journey declared: taken once by its answer; its console line (same status and URL) then passes. */
     const declared: { status: number; url: string }[] = [];
     const expected = (status: number, url: string) =>
-      (status === 401 && url === meUrl && !signedIn) || (status === 404 && url === settingsUrl) || declared.some((d) => d.status === status && d.url === url);
+      (status === 401 && url === meUrl && !signedIn) ||
+      (status === 404 && url === settingsUrl) ||
+      declared.some((d) => d.status === status && d.url === url);
     page.on('response', (answer) => {
       const at = refusals.findIndex((r) => r.status === answer.status() && answer.url().includes(r.urlPart));
       if (at >= 0) {
@@ -79,7 +93,8 @@ export async function checkDashboard(): Promise<DashboardCheck> {
         declared.push({ status: answer.status(), url: answer.url() });
         return;
       }
-      if (answer.status() >= 400 && !expected(answer.status(), answer.url())) problems.push(`${answer.status()} for ${answer.request().method()} ${answer.url()}`);
+      if (answer.status() >= 400 && !expected(answer.status(), answer.url()))
+        problems.push(`${answer.status()} for ${answer.request().method()} ${answer.url()}`);
     });
     page.on('console', (message) => {
       if (message.type() !== 'error') return;
@@ -89,7 +104,9 @@ export async function checkDashboard(): Promise<DashboardCheck> {
       problems.push(`console: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
-    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+    page.on('requestfailed', (request) =>
+      problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`),
+    );
 
     step = 'the first page';
     // 1. The first page, signed out: the sign-in form, usable within the budget.
@@ -98,7 +115,8 @@ export async function checkDashboard(): Promise<DashboardCheck> {
     if (response?.status() !== 200) throw new Error(`GET /app answered ${response?.status()}`);
     await page.waitForSelector('#sign-in-email', { visible: true, timeout: 10_000 });
     const firstPageMs = Date.now() - started;
-    if (page.url() !== `${origin}/app/sign-in`) problems.push(`signed out, the app is at ${page.url()}, not /app/sign-in`);
+    if (page.url() !== `${origin}/app/sign-in`)
+      problems.push(`signed out, the app is at ${page.url()}, not /app/sign-in`);
     axe['sign-in'] = await runAxe(page, 'sign-in', problems);
     keyboard['sign-in'] = await checkKeyboard(page, 'sign-in', problems);
     await screenshot(page, 'dashboard-sign-in.png', shots);
@@ -108,22 +126,30 @@ export async function checkDashboard(): Promise<DashboardCheck> {
     await page.focus('#sign-in-email');
     await page.keyboard.type(DEMO_CLIENT.email);
     await page.keyboard.press('Enter');
-    await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Check your e-mail'`, { timeout: 10_000 });
+    await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Check your e-mail'`, {
+      timeout: 10_000,
+    });
 
     step = 'the sign-in link';
     // 3. The link, from the local SES store.
     const link = await waitFor('the sign-in e-mail in the SES store', async () => {
-      const store = (await (await fetch(`${runtime.sesUrl}/store`)).json()) as { emails: { destination: { to: string[] }; body: { html?: string; text?: string } }[] };
+      const store = (await (await fetch(`${runtime.sesUrl}/store`)).json()) as {
+        emails: { destination: { to: string[] }; body: { html?: string; text?: string } }[];
+      };
       const mail = store.emails.filter((m) => m.destination.to.some((to) => to.includes(DEMO_CLIENT.email))).at(-1);
-      return `${mail?.body.text ?? ''} ${mail?.body.html ?? ''}`.match(/https?:\/\/[^\s"<>]+\/api\/v1\/auth\/callback\?token=[A-Za-z0-9_.~-]+/)?.[0];
+      return `${mail?.body.text ?? ''} ${mail?.body.html ?? ''}`.match(
+        /https?:\/\/[^\s"<>]+\/api\/v1\/auth\/callback\?token=[A-Za-z0-9_.~-]+/,
+      )?.[0];
     });
     // 4. The link's page (it signs nobody in by itself, so a mail scanner's GET burns nothing): this browser asked
     // for the link, so one "Sign in" button, pressed with the keyboard.
     await page.goto(link);
     await page.waitForSelector('form[method="post"] button[type="submit"]', { visible: true, timeout: 10_000 });
     const callbackPage = (await page.$eval('main', (el) => el.textContent ?? '')) as string;
-    if (/Sign in as /.test(callbackPage)) problems.push('the callback page asked to confirm the account in the browser that asked for the link');
-    if (!page.url().includes('/api/v1/auth/callback?token=')) problems.push(`the link opened ${page.url()}, not the callback page`);
+    if (/Sign in as /.test(callbackPage))
+      problems.push('the callback page asked to confirm the account in the browser that asked for the link');
+    if (!page.url().includes('/api/v1/auth/callback?token='))
+      problems.push(`the link opened ${page.url()}, not the callback page`);
     axe['sign-in-link'] = await runAxe(page, 'sign-in-link', problems);
     keyboard['sign-in-link'] = await checkKeyboard(page, 'sign-in-link', problems);
     await screenshot(page, 'dashboard-sign-in-link.png', shots);
@@ -134,7 +160,18 @@ export async function checkDashboard(): Promise<DashboardCheck> {
     const account = (await page.$eval('.account', (el) => el.textContent ?? '')) as string;
     if (!account.includes('owner')) problems.push(`the header does not show the user's role: "${account}"`);
 
-    const ctx: BrowserContext = { page, origin, baseUrl: runtime.baseUrl, sesUrl: runtime.sesUrl, apiKey, problems, shots, axe, keyboard, expectRefusal };
+    const ctx: BrowserContext = {
+      page,
+      origin,
+      baseUrl: runtime.baseUrl,
+      sesUrl: runtime.sesUrl,
+      apiKey,
+      problems,
+      shots,
+      axe,
+      keyboard,
+      expectRefusal,
+    };
     for (const journey of JOURNEYS) {
       step = journey.name;
       await journey.run(ctx);
@@ -148,12 +185,15 @@ export async function checkDashboard(): Promise<DashboardCheck> {
     await page.waitForSelector('#sign-in-email', { visible: true, timeout: 10_000 });
     signedIn = false;
 
-    if (firstPageMs > FIRST_PAGE_BUDGET_MS) problems.push(`the first page took ${firstPageMs} ms to be usable (budget ${FIRST_PAGE_BUDGET_MS} ms)`);
+    if (firstPageMs > FIRST_PAGE_BUDGET_MS)
+      problems.push(`the first page took ${firstPageMs} ms to be usable (budget ${FIRST_PAGE_BUDGET_MS} ms)`);
     if (problems.length > 0) throw new Error(problems.join('\n'));
     return { firstPageMs, screenshots: shots, axe, keyboard };
   } catch (error) {
     if (problems.length > 0 && error instanceof Error && error.message === problems.join('\n')) throw error;
-    throw new Error(`${step}: ${error instanceof Error ? error.message : String(error)}${problems.length ? `\n${problems.join('\n')}` : ''}`);
+    throw new Error(
+      `${step}: ${error instanceof Error ? error.message : String(error)}${problems.length ? `\n${problems.join('\n')}` : ''}`,
+    );
   } finally {
     await browser.close();
     await runtime.stop();
@@ -163,9 +203,13 @@ export async function checkDashboard(): Promise<DashboardCheck> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   checkDashboard().then(
     (result) => {
-      console.log(`Dashboard: first page usable in ${result.firstPageMs} ms; axe findings (none serious or critical): ${JSON.stringify(result.axe)}; controls reached with Tab, all named: ${JSON.stringify(result.keyboard)}`);
+      console.log(
+        `Dashboard: first page usable in ${result.firstPageMs} ms; axe findings (none serious or critical): ${JSON.stringify(result.axe)}; controls reached with Tab, all named: ${JSON.stringify(result.keyboard)}`,
+      );
       for (const shot of result.screenshots) console.log(`screenshot: ${shot}`);
-      console.log('PASS: signed in by the e-mail link, the event on the overview chart, signed out; no console error, no failed request, nothing from another origin');
+      console.log(
+        'PASS: signed in by the e-mail link, the event on the overview chart, signed out; no console error, no failed request, nothing from another origin',
+      );
       process.exit(0);
     },
     (error: unknown) => {

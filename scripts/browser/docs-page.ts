@@ -16,15 +16,23 @@ const RENDER_TIMEOUT_MS = 60_000;
 
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}. Install Debian's package: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`);
+    throw new Error(
+      `No Chromium at ${CHROMIUM}. Install Debian's package: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)`,
+    );
   }
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'WARN';
   const { startLocalRuntime } = await import('../../local/runtime.js');
   const runtime = await startLocalRuntime({ port: 0, dynamoPort: 0, sesPort: 0, host: '127.0.0.1' });
-  const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
   try {
     const origin = new URL(runtime.baseUrl).origin;
-    const openapi = (await (await fetch(`${runtime.baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const openapi = (await (await fetch(`${runtime.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const operations = Object.values(openapi.paths).reduce((n, item) => n + Object.keys(item).length, 0);
 
     const page = await browser.newPage();
@@ -42,12 +50,16 @@ async function main(): Promise<void> {
       if (answer.status() >= 400) problems.push(`${answer.status()} for ${answer.url()}`);
     });
     page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
-    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+    page.on('requestfailed', (request) =>
+      problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`),
+    );
 
     const response = await page.goto(`${runtime.baseUrl}/docs`, { waitUntil: 'networkidle0' });
     if (response?.status() !== 200) throw new Error(`GET /api/v1/docs answered ${response?.status()}`);
     // Evaluated in the page (a string: this project compiles without the DOM library).
-    await page.waitForFunction(`document.querySelectorAll('.opblock').length >= ${operations}`, { timeout: RENDER_TIMEOUT_MS });
+    await page.waitForFunction(`document.querySelectorAll('.opblock').length >= ${operations}`, {
+      timeout: RENDER_TIMEOUT_MS,
+    });
     const rendered = await page.$$eval('.opblock', (blocks) => blocks.length);
     const title = await page.$eval('.info .title', (el) => el.textContent?.trim() ?? '');
     await page.screenshot({ path: SCREENSHOT, fullPage: true });

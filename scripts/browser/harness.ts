@@ -41,10 +41,18 @@ export interface Journey {
 }
 
 /** Calls the API as the client's own systems do (with its key), for a journey's setup. */
-export async function callApi(ctx: BrowserContext, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+export async function callApi(
+  ctx: BrowserContext,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const answer = await fetch(`${ctx.baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${ctx.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${ctx.apiKey}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await answer.text();
@@ -63,7 +71,9 @@ export async function runAxe(page: Page, label: string, problems: string[]): Pro
   const result = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as AxeResult;
   for (const violation of result.violations) {
     if (violation.impact === 'serious' || violation.impact === 'critical') {
-      problems.push(`axe (${label}): ${violation.impact} ${violation.id}: ${violation.help} at ${JSON.stringify(violation.nodes.map((n) => n.target))}`);
+      problems.push(
+        `axe (${label}): ${violation.impact} ${violation.id}: ${violation.help} at ${JSON.stringify(violation.nodes.map((n) => n.target))}`,
+      );
     }
   }
   return result.violations.length;
@@ -149,7 +159,9 @@ export async function openFromNav(ctx: BrowserContext, label: string, heading: s
     `(() => { const a = [...document.querySelectorAll('nav[aria-label="Dashboard"] a')].find((a) => a.textContent.trim() === ${JSON.stringify(label)}); if (a) a.click(); return Boolean(a); })()`,
   )) as boolean;
   if (!clicked) throw new Error(`the navigation has no "${label}" link`);
-  await ctx.page.waitForFunction(`document.querySelector('h1')?.textContent === ${JSON.stringify(heading)}`, { timeout: 10_000 });
+  await ctx.page.waitForFunction(`document.querySelector('h1')?.textContent === ${JSON.stringify(heading)}`, {
+    timeout: 10_000,
+  });
 }
 
 /** Polls `probe` every 250 ms until it gives a value (≤ 20 s). */
@@ -162,4 +174,3 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
-

@@ -93,7 +93,8 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
           timeoutMs: 30_000,
         });
         const body = (await response.json().catch(() => ({}))) as { data?: { id?: number }; errors?: unknown };
-        if (response.status >= 300) lastFailure.set(i, `${response.status} ${JSON.stringify(body.errors ?? body).slice(0, 160)}`);
+        if (response.status >= 300)
+          lastFailure.set(i, `${response.status} ${JSON.stringify(body.errors ?? body).slice(0, 160)}`);
         return { status: response.status, ...(body.data?.id !== undefined ? { eventId: body.data.id } : {}) };
       } catch (error) {
         lastFailure.set(i, `no answer: ${(error as Error).name}`);
@@ -141,7 +142,9 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
       if (missing.length === 0) break;
       const why = new Map<string, number>();
       for (const i of missing) why.set(lastFailure.get(i) ?? 'none', (why.get(lastFailure.get(i) ?? 'none') ?? 0) + 1);
-      log(`re-sending ${missing.length} unanswered requests (round ${round + 1}): ${JSON.stringify(Object.fromEntries(why))}`);
+      log(
+        `re-sending ${missing.length} unanswered requests (round ${round + 1}): ${JSON.stringify(Object.fromEntries(why))}`,
+      );
       let cursor = 0;
       await Promise.all(
         Array.from({ length: options.concurrency ?? 16 }, async () => {
@@ -161,10 +164,16 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
     const distinctEvents = new Set([...answers.values()].map((a) => a.eventId)).size;
     const duplicateEmails = [...emails.values()].filter((n) => n > 1).length;
     const recoveredLine = /Recovered after restart: .*/.exec(runtime.output())?.[0];
-    const unprocessed = await unprocessedEvents(base, apiKey, [...answers.values()].map((a) => a.eventId).filter((id): id is number => id !== undefined));
+    const unprocessed = await unprocessedEvents(
+      base,
+      apiKey,
+      [...answers.values()].map((a) => a.eventId).filter((id): id is number => id !== undefined),
+    );
     if (unprocessed.length > 0) {
       const byId = new Map([...answers].map(([i, a]) => [a.eventId, { index: i, ...a }]));
-      log(`unprocessed events: ${JSON.stringify(unprocessed.slice(0, 5).map((e) => ({ e, answer: byId.get((e as { id?: number }).id) })))}`);
+      log(
+        `unprocessed events: ${JSON.stringify(unprocessed.slice(0, 5).map((e) => ({ e, answer: byId.get((e as { id?: number }).id) })))}`,
+      );
     }
     const report: CrashRunReport = {
       events: options.events,
@@ -200,9 +209,12 @@ async function preCrashSettled(base: string, apiKey: string, killedAt: string): 
   for (let i = 0; i < 600; i += 1) {
     const open = await Promise.all(
       ['1', '2'].map(async (status) => {
-        const response = await politeFetch(`${base}/client/executions?per_page=1&status=${status}&created_to=${encodeURIComponent(killedAt)}`, {
-          headers: { authorization: `Bearer ${apiKey}` },
-        });
+        const response = await politeFetch(
+          `${base}/client/executions?per_page=1&status=${status}&created_to=${encodeURIComponent(killedAt)}`,
+          {
+            headers: { authorization: `Bearer ${apiKey}` },
+          },
+        );
         return ((await response.json()) as { meta?: { total?: number } }).meta?.total ?? 0;
       }),
     );
@@ -225,7 +237,11 @@ async function waitQuiet(
   let lastLog = 0;
   // Listing executions reads up to 1 000 index entries a shard: poll lightly, or the poll slows the engine it measures.
   for (;;) {
-    const [all, queued, executing] = await Promise.all([total(base, apiKey, ''), total(base, apiKey, '&status=1'), total(base, apiKey, '&status=2')]);
+    const [all, queued, executing] = await Promise.all([
+      total(base, apiKey, ''),
+      total(base, apiKey, '&status=1'),
+      total(base, apiKey, '&status=2'),
+    ]);
     if (Date.now() - lastLog > 10_000) {
       log(`executions ${JSON.stringify({ all, queued, executing })}`);
       lastLog = Date.now();
@@ -239,13 +255,17 @@ async function waitQuiet(
 }
 
 async function total(base: string, apiKey: string, query: string): Promise<number> {
-  const response = await politeFetch(`${base}/client/executions?per_page=1${query}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  const response = await politeFetch(`${base}/client/executions?per_page=1${query}`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
   return ((await response.json()) as { meta?: { total?: number } }).meta?.total ?? 0;
 }
 
 async function executionFigures(base: string, apiKey: string): Promise<CrashRunReport['executions']> {
   const total = async (query: string) => {
-    const response = await politeFetch(`${base}/client/executions?per_page=1${query}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const response = await politeFetch(`${base}/client/executions?per_page=1${query}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     const body = (await response.json()) as { meta?: { total?: number } };
     return body.meta?.total ?? 0;
   };
@@ -261,7 +281,9 @@ async function unprocessedEvents(base: string, apiKey: string, ids: number[]): P
   for (let i = 0; i < ids.length; i += 20) {
     const answers = await Promise.all(
       ids.slice(i, i + 20).map(async (id) => {
-        const response = await politeFetch(`${base}/client/events/${id}`, { headers: { authorization: `Bearer ${apiKey}` } });
+        const response = await politeFetch(`${base}/client/events/${id}`, {
+          headers: { authorization: `Bearer ${apiKey}` },
+        });
         return ((await response.json()) as { data?: Record<string, unknown> }).data ?? { id, status: response.status };
       }),
     );
@@ -274,7 +296,10 @@ async function unprocessedEvents(base: string, apiKey: string, ids: number[]): P
 function sendsPerRecipient(journal: SesJournal): Map<string, number> {
   const counts = new Map<string, number>();
   for (const entry of journal.entries()) {
-    const record = JSON.parse(String(entry.message['Message'])) as { eventType?: string; mail?: { destination?: string[] } };
+    const record = JSON.parse(String(entry.message['Message'])) as {
+      eventType?: string;
+      mail?: { destination?: string[] };
+    };
     if (record.eventType !== 'Send') continue;
     for (const to of record.mail?.destination ?? []) counts.set(to, (counts.get(to) ?? 0) + 1);
   }
@@ -285,13 +310,18 @@ function sendsPerRecipient(journal: SesJournal): Map<string, number> {
  * `fetch` as a well-behaved API client calls it: a 429 (the client's rate limit) is waited out for its
  * Retry-After and sent again, at most 60 times; any other answer is returned. `timeoutMs` bounds each attempt.
  */
-async function politeFetch(url: string, init: Omit<RequestInit, 'signal'> & { timeoutMs?: number } = {}): Promise<Response> {
+async function politeFetch(
+  url: string,
+  init: Omit<RequestInit, 'signal'> & { timeoutMs?: number } = {},
+): Promise<Response> {
   const { timeoutMs, ...rest } = init;
   for (let attempt = 1; ; attempt += 1) {
     const response = await fetch(url, { ...rest, ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}) });
     if (response.status !== 429 || attempt >= 60) return response;
     await response.arrayBuffer();
     const seconds = Number(response.headers.get('retry-after') ?? '1');
-    await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000 + Math.random() * 200));
+    await new Promise((resolve) =>
+      setTimeout(resolve, (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000 + Math.random() * 200),
+    );
   }
 }

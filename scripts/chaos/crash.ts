@@ -9,7 +9,9 @@ const [events = '1000', killAfter = '334'] = process.argv.slice(2);
 const report = await crashRun({
   events: Number(events),
   ...(killAfter === 'none' ? {} : { killAfter: Number(killAfter) }),
-  ...(process.env['FAULTS'] ? { faults: process.env['FAULTS'], faultsSeed: Number(process.env['FAULTS_SEED'] ?? 1) } : {}),
+  ...(process.env['FAULTS']
+    ? { faults: process.env['FAULTS'], faultsSeed: Number(process.env['FAULTS_SEED'] ?? 1) }
+    : {}),
   log: (line) => console.error(line),
   keepData: process.env['CRASH_KEEP_DATA'] === '1',
 });

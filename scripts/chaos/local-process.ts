@@ -53,7 +53,10 @@ export async function startLocalProcess(options: StartOptions): Promise<LocalPro
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the local runtime did not start within ${options.timeoutMs ?? 120_000} ms:\n${text}`)), options.timeoutMs ?? 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the local runtime did not start within ${options.timeoutMs ?? 120_000} ms:\n${text}`)),
+      options.timeoutMs ?? 120_000,
+    );
     const look = () => {
       const ready = /API ready at (\S+)/.exec(text);
       if (ready) {

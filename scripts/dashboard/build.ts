@@ -73,7 +73,8 @@ export async function buildDashboard(outDir: string = DEFAULT_OUT_DIR): Promise<
   const sizes: Record<string, number> = {};
   for (const file of result.outputFiles) {
     const name = file.path.slice(file.path.lastIndexOf('/') + 1);
-    if (!Object.hasOwn(DASHBOARD_ASSETS, name)) throw new Error(`The dashboard build wrote ${name}, which is not served (shared/http/dashboard-app.ts)`);
+    if (!Object.hasOwn(DASHBOARD_ASSETS, name))
+      throw new Error(`The dashboard build wrote ${name}, which is not served (shared/http/dashboard-app.ts)`);
     const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 12);
     manifest[name] = name.replace(/\.(\w+)$/, `.${hash}.$1`);
     sizes[name] = file.contents.byteLength;
@@ -82,7 +83,10 @@ export async function buildDashboard(outDir: string = DEFAULT_OUT_DIR): Promise<
   for (const name of Object.keys(DASHBOARD_ASSETS)) {
     if (!manifest[name]) throw new Error(`The dashboard build did not write ${name}`);
   }
-  await writeIfChanged(fileURLToPath(new URL('manifest.json', pathToFileURL(outDir.replace(/\/?$/, '/')))), Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+  await writeIfChanged(
+    fileURLToPath(new URL('manifest.json', pathToFileURL(outDir.replace(/\/?$/, '/')))),
+    Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
+  );
   return { outDir, manifest: manifest as DashboardManifest, sizes };
 }
 
@@ -90,7 +94,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const started = Date.now();
   buildDashboard().then(
     ({ manifest, sizes }) => {
-      const files = Object.entries(manifest).map(([name, hashed]) => `${hashed} (${(sizes[name]! / 1024).toFixed(1)} KB)`);
+      const files = Object.entries(manifest).map(
+        ([name, hashed]) => `${hashed} (${(sizes[name]! / 1024).toFixed(1)} KB)`,
+      );
       console.log(`Dashboard built in ${Date.now() - started} ms: ${files.join(', ')}`);
     },
     (error: unknown) => {

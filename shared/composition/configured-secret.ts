@@ -25,7 +25,9 @@ export function configuredSecret(config: Config, name: SecretName): Secret | und
 export function requiredSecret(config: Config, name: SecretName, purpose: string): Secret {
   const secret = configuredSecret(config, name);
   if (!secret) {
-    throw new Error(`${name} (≥ ${MIN_SECRET_LENGTH} characters) or ${name}_ARN (a Secrets Manager secret) must be set to ${purpose}`);
+    throw new Error(
+      `${name} (≥ ${MIN_SECRET_LENGTH} characters) or ${name}_ARN (a Secrets Manager secret) must be set to ${purpose}`,
+    );
   }
   return secret;
 }

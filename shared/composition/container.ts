@@ -15,7 +15,10 @@ export interface Provider<K extends keyof Components = keyof Components> {
 }
 
 /** Declares how a component is built; one provider per module, so a bundle holds only the providers it imports. */
-export const provide = <K extends keyof Components>(port: K, build: (container: Container) => Components[K]): Provider<K> => ({
+export const provide = <K extends keyof Components>(
+  port: K,
+  build: (container: Container) => Components[K],
+): Provider<K> => ({
   port,
   build,
 });
@@ -28,7 +31,9 @@ export interface BaseDeps {
 }
 
 /** The `deps` of a function that listed `P`: exactly those components, by port name, plus the base. */
-export type DepsOf<P extends readonly Provider<any>[]> = BaseDeps & { [E in P[number] as E['port']]: Components[E['port']] };
+export type DepsOf<P extends readonly Provider<any>[]> = BaseDeps & {
+  [E in P[number] as E['port']]: Components[E['port']];
+};
 
 export interface ContainerOptions {
   /** Default: `loadConfig()` on first use. */

@@ -2,7 +2,15 @@ import { getContainer } from '../composition/container.js';
 import { authenticator } from '../composition/providers/authenticator.js';
 import type { Principal } from '../domain/auth/authenticate.js';
 import { chain, type RouteContext, type RouteInput, type RoutePorts } from './chain.js';
-import { describeHandler, validationErrors, type DescribedHandler, type ErrorStatus, type PageContract, type ResultOf, type RouteContract } from './contract.js';
+import {
+  describeHandler,
+  validationErrors,
+  type DescribedHandler,
+  type ErrorStatus,
+  type PageContract,
+  type ResultOf,
+  type RouteContract,
+} from './contract.js';
 import { pageAnswer, type PageResult } from './public-page.js';
 import { CSRF_FORM_FIELD } from './form-fields.js';
 import { rateLimiter } from '../composition/providers/rate-limiter.js';
@@ -19,14 +27,24 @@ export interface AuthedRouteContext<P extends RoutePorts = RoutePorts> extends R
 const guard = authenticate(() => getContainer().use(authenticator));
 /** The guard of a page that takes a form: the session's CSRF token may come as the form's field. */
 const formGuard = authenticate(() => getContainer().use(authenticator), { csrfFormField: CSRF_FORM_FIELD });
-const limitOf = (contract: Pick<RouteContract, 'rateLimit'>) => rateLimit(() => getContainer().use(rateLimiter), contract.rateLimit ?? 'api');
+const limitOf = (contract: Pick<RouteContract, 'rateLimit'>) =>
+  rateLimit(() => getContainer().use(rateLimiter), contract.rateLimit ?? 'api');
 
 /**
  * What any authenticated route can answer, whatever it does: a body that does not parse (400), no or a bad
  * credential (401), a suspended client (403), a body over the gateway's limit (413), a wrong content type (415),
  * the client over its rate limit (429), an internal error (500); and input that fails its schema (422) when it has input.
  */
-const clientRouteErrors = (contract: RouteContract): ErrorStatus[] => [400, 401, 403, 413, 415, ...validationErrors(contract), 429, 500];
+const clientRouteErrors = (contract: RouteContract): ErrorStatus[] => [
+  400,
+  401,
+  403,
+  413,
+  415,
+  ...validationErrors(contract),
+  429,
+  500,
+];
 
 /**
  * A JSON route behind authentication (API key or JWT bearer):
@@ -43,7 +61,12 @@ export function jsonApi<const C extends RouteContract, const P extends RoutePort
   const handler = chain(contract, ports, { guard, limit: limitOf(contract), body: 'json' }, (input, ctx) =>
     fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId }),
   );
-  return describeHandler(handler, { kind: 'json', auth: 'client', impliedErrors: clientRouteErrors(contract), route: contract });
+  return describeHandler(handler, {
+    kind: 'json',
+    auth: 'client',
+    impliedErrors: clientRouteErrors(contract),
+    route: contract,
+  });
 }
 
 /** An authenticated route whose body the route reads itself (multipart uploads: the contract's `form`). */
@@ -55,7 +78,12 @@ export function rawBodyApi<const C extends RouteContract, const P extends RouteP
   const handler = chain(contract, ports, { guard, limit: limitOf(contract), body: 'raw' }, (input, ctx) =>
     fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId }),
   );
-  return describeHandler(handler, { kind: 'json', auth: 'client', impliedErrors: clientRouteErrors(contract), route: contract });
+  return describeHandler(handler, {
+    kind: 'json',
+    auth: 'client',
+    impliedErrors: clientRouteErrors(contract),
+    route: contract,
+  });
 }
 
 /**
@@ -70,10 +98,25 @@ export function clientPage<const C extends PageContract, const P extends RoutePo
   ports: P,
   fn: (input: RouteInput<C>, ctx: AuthedRouteContext<P>) => Promise<PageResult<keyof C['pages'] & number>>,
 ): DescribedHandler {
-  const handler = chain(contract, ports, { guard: contract.form ? formGuard : guard, limit: limitOf({}), body: 'raw' }, async (input, ctx) =>
-    pageAnswer(await fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId })),
+  const handler = chain(
+    contract,
+    ports,
+    { guard: contract.form ? formGuard : guard, limit: limitOf({}), body: 'raw' },
+    async (input, ctx) =>
+      pageAnswer(
+        await fn(input as RouteInput<C>, { ...ctx, principal: ctx.principal!, clientId: ctx.principal!.clientId }),
+      ),
   );
   const formErrors: ErrorStatus[] = contract.form ? [413, 415] : [];
-  const errors: ErrorStatus[] = [400, 401, 403, ...(contract.errors ?? []), ...formErrors, ...validationErrors(contract), 429, 500];
+  const errors: ErrorStatus[] = [
+    400,
+    401,
+    403,
+    ...(contract.errors ?? []),
+    ...formErrors,
+    ...validationErrors(contract),
+    429,
+    500,
+  ];
   return describeHandler(handler, { kind: 'page', auth: 'client', impliedErrors: errors, route: contract });
 }

@@ -32,7 +32,10 @@ export interface RouteContext<P extends RoutePorts = RoutePorts> {
   event: APIGatewayProxyEventV2;
 }
 
-export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+export type LambdaHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
 
 export interface ChainOptions {
   /** Runs after the request context and error handler, before the body is read (authentication). */
@@ -80,7 +83,10 @@ export function chain<P extends RoutePorts>(
         event,
         principal: state.principal,
       });
-      return successResponse(state.headers ? { ...result, headers: { ...state.headers, ...result.headers } } : result, state.requestId);
+      return successResponse(
+        state.headers ? { ...result, headers: { ...state.headers, ...result.headers } } : result,
+        state.requestId,
+      );
     });
   return withoutBodyForHead(handler as unknown as LambdaHandler);
 }

@@ -56,7 +56,8 @@ export function parseCorsOrigins(value: string | undefined, setting = 'CORS_ORIG
     } catch {
       throw new Error(`${setting}: "${entry}" is not an origin such as https://app.example.com`);
     }
-    if (origin !== entry) throw new Error(`${setting}: "${entry}" must be written as the origin "${origin}" (no path, no trailing slash)`);
+    if (origin !== entry)
+      throw new Error(`${setting}: "${entry}" must be written as the origin "${origin}" (no path, no trailing slash)`);
   }
   return [...new Set(entries)];
 }

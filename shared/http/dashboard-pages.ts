@@ -44,7 +44,13 @@ export const DASHBOARD_PAGES = Object.keys(DASHBOARD_PAGE_INFO) as readonly Dash
 export const isDashboardPage = (name: string): name is DashboardPage => Object.hasOwn(DASHBOARD_PAGE_INFO, name);
 
 /** The pages that show one record, named by the path segment after the page's (`/app/<page>/<id>`). */
-export const DASHBOARD_RECORD_PAGES = ['workflow', 'template', 'contact', 'sent-email', 'webhook'] as const satisfies readonly DashboardPage[];
+export const DASHBOARD_RECORD_PAGES = [
+  'workflow',
+  'template',
+  'contact',
+  'sent-email',
+  'webhook',
+] as const satisfies readonly DashboardPage[];
 export type DashboardRecordPage = (typeof DASHBOARD_RECORD_PAGES)[number];
 
 export const isDashboardRecordPage = (name: string): name is DashboardRecordPage =>

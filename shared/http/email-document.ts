@@ -11,7 +11,7 @@
 /** Who opens the document: anyone with the link, or the signed-in dashboard (which frames it). */
 export type EmailDocumentAudience = 'public' | 'dashboard';
 
-const SANDBOX = ["sandbox", "default-src 'none'", "style-src 'unsafe-inline'", "base-uri 'none'", "form-action 'none'"];
+const SANDBOX = ['sandbox', "default-src 'none'", "style-src 'unsafe-inline'", "base-uri 'none'", "form-action 'none'"];
 
 /**
  * The CSP of each audience. The public page shows the e-mail's images as a mail client does (https and data:); the

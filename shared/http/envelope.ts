@@ -13,7 +13,10 @@ export const RequestMeta = z.object({
 });
 
 /** The envelope of a success: `data` as the route declares it, `meta` with the route's own fields if any. */
-export function successEnvelope<D extends z.ZodMiniType, M extends z.ZodMiniObject = z.ZodMiniObject<{}>>(data: D, meta?: M) {
+export function successEnvelope<D extends z.ZodMiniType, M extends z.ZodMiniObject = z.ZodMiniObject<{}>>(
+  data: D,
+  meta?: M,
+) {
   return z.object({
     data,
     errors: z.array(ErrorItem).check(z.maxLength(0), z.meta({ description: 'Always empty on success' })),

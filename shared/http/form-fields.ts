@@ -15,7 +15,9 @@ export { CSRF_FORM_FIELD };
 const FORM_TYPE = /^application\/x-www-form-urlencoded(\s*;.*)?$/i;
 
 /** The form fields of a request that sent a form-encoded body; undefined for any other (or no) body. */
-export function formBodyOf(event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase64Encoded' | 'headers'>): URLSearchParams | undefined {
+export function formBodyOf(
+  event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase64Encoded' | 'headers'>,
+): URLSearchParams | undefined {
   if (!event.body || !FORM_TYPE.test(event.headers?.['content-type'] ?? '')) return undefined;
   return formFieldsOf(event);
 }
@@ -24,10 +26,15 @@ export function formBodyOf(event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase6
  * An authenticated page's form, validated by `schema` (each field once, as a string; the CSRF field is the guard's):
  * no body is `{}`, a body of another type is 415, a field the schema refuses is 422 at its name.
  */
-export function parseForm<S extends z.ZodMiniType>(schema: S, event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase64Encoded' | 'headers'>): z.output<S> {
+export function parseForm<S extends z.ZodMiniType>(
+  schema: S,
+  event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase64Encoded' | 'headers'>,
+): z.output<S> {
   const fields = formBodyOf(event);
   if (event.body && !fields) throw unsupportedMediaType('The request body must be application/x-www-form-urlencoded');
-  const values = Object.fromEntries([...(fields ?? new URLSearchParams()).entries()].filter(([name]) => name !== CSRF_FORM_FIELD));
+  const values = Object.fromEntries(
+    [...(fields ?? new URLSearchParams()).entries()].filter(([name]) => name !== CSRF_FORM_FIELD),
+  );
   const result = schema.safeParse(values, { reportInput: true });
   if (!result.success) throw unprocessable(issuesToItems(result.error.issues));
   return result.data;

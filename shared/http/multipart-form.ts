@@ -116,7 +116,10 @@ export function readMultipartForm(event: APIGatewayProxyEventV2, options: Multip
       if (settled) return;
       settled = true;
       if (failure) reject(failure);
-      else if (!file) reject(invalidField('required', options.fileField, `A "${options.fileField}" field with the CSV file is required`));
+      else if (!file)
+        reject(
+          invalidField('required', options.fileField, `A "${options.fileField}" field with the CSV file is required`),
+        );
       else resolve({ fields, file });
     };
     parser.on('error', () => {

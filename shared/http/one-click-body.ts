@@ -13,7 +13,9 @@ const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
  * mail clients send; a body without a content type is read so too) or as multipart/form-data (which the RFC prefers).
  * Anything else — an empty body, a link scanner's POST, another form — is not a request to unsubscribe.
  */
-export async function isOneClickRequest(event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase64Encoded' | 'headers'>): Promise<boolean> {
+export async function isOneClickRequest(
+  event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase64Encoded' | 'headers'>,
+): Promise<boolean> {
   if (!event.body) return false;
   const contentType = event.headers?.['content-type'] ?? '';
   if (!MULTIPART.test(contentType)) return formFieldsOf(event).getAll(ONE_CLICK_FIELD).includes(ONE_CLICK_VALUE);
@@ -21,12 +23,18 @@ export async function isOneClickRequest(event: Pick<APIGatewayProxyEventV2, 'bod
 }
 
 /** The values of the one-click field in a multipart body (busboy); a broken body has none. */
-function multipartFields(event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase64Encoded'>, contentType: string): Promise<string[]> {
+function multipartFields(
+  event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase64Encoded'>,
+  contentType: string,
+): Promise<string[]> {
   return new Promise((resolve) => {
     const values: string[] = [];
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { files: 0, fields: 20, fieldSize: 1024, parts: 20 } });
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { files: 0, fields: 20, fieldSize: 1024, parts: 20 },
+      });
     } catch {
       resolve([]);
       return;

@@ -5,4 +5,8 @@ import type { StaticPackage } from './static-files.js';
  * into the JavaScript — the document grows with every route and is data, not code (the functions' bundle budget).
  * A unit test keeps the file equal to what the code generates.
  */
-export const OPENAPI_DOCUMENT_FILE: StaticPackage = { package: '.', dir: 'docs', files: { 'openapi.json': 'application/json' } };
+export const OPENAPI_DOCUMENT_FILE: StaticPackage = {
+  package: '.',
+  dir: 'docs',
+  files: { 'openapi.json': 'application/json' },
+};

@@ -34,6 +34,8 @@ export function publicPage<const C extends PageContract, const P extends RoutePo
   ports: P,
   fn: (input: RouteInput<C>, ctx: RouteContext<P>) => Promise<PageResult<keyof C['pages'] & number>>,
 ): DescribedHandler {
-  const handler = chain(contract, ports, { body: 'raw' }, async (input, ctx) => pageAnswer(await fn(input as RouteInput<C>, ctx)));
+  const handler = chain(contract, ports, { body: 'raw' }, async (input, ctx) =>
+    pageAnswer(await fn(input as RouteInput<C>, ctx)),
+  );
   return describeHandler(handler, { kind: 'page', auth: 'none', impliedErrors: PAGE_ERRORS, route: contract });
 }

@@ -12,8 +12,11 @@ export const RATE_LIMIT_HEADER_NAMES = ['ratelimit-policy', 'ratelimit', 'retry-
  */
 export function rateLimitHeaders(decision: Omit<RateDecision, 'policy'> & { policy: string }): Record<string, string> {
   const name = `"${decision.policy}"`;
-  const headers: Record<string, string> = { 'ratelimit-policy': `${name};q=${decision.limit};w=${decision.windowSeconds}` };
-  if (decision.remaining !== undefined) headers['ratelimit'] = `${name};r=${decision.remaining};t=${decision.resetSeconds}`;
+  const headers: Record<string, string> = {
+    'ratelimit-policy': `${name};q=${decision.limit};w=${decision.windowSeconds}`,
+  };
+  if (decision.remaining !== undefined)
+    headers['ratelimit'] = `${name};r=${decision.remaining};t=${decision.resetSeconds}`;
   if (!decision.allowed) headers['retry-after'] = String(decision.resetSeconds);
   return headers;
 }

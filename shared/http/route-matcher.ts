@@ -65,7 +65,10 @@ export class RouteMatcher {
     const allowed = new Set(samePath.map((c) => c.route.method as string));
     if (allowed.has('GET')) allowed.add('HEAD');
     for (const extra of this.extraMethods) allowed.add(extra);
-    return { kind: 'method_not_allowed', allow: [...allowed].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b)) };
+    return {
+      kind: 'method_not_allowed',
+      allow: [...allowed].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b)),
+    };
   }
 }
 
@@ -122,8 +125,14 @@ export class Router {
     routes: readonly RouteDefinition[],
     private readonly options: { basePath: string; extraMethods?: readonly string[] },
   ) {
-    this.api = new RouteMatcher(routes.filter((r) => !r.root), options.extraMethods);
-    this.root = new RouteMatcher(routes.filter((r) => r.root), options.extraMethods);
+    this.api = new RouteMatcher(
+      routes.filter((r) => !r.root),
+      options.extraMethods,
+    );
+    this.root = new RouteMatcher(
+      routes.filter((r) => r.root),
+      options.extraMethods,
+    );
   }
 
   /** `path` is the URL's path (no query), still percent-encoded. */
@@ -146,7 +155,11 @@ export function unmatchedResponse(
     return errorResponse(404, [item], 'Not Found', requestId);
   }
   const allow = match.allow.join(', ');
-  const item: ErrorItem = { condition: 'method_not_allowed', key: 'method', error: `${method} is not allowed on ${path}; allowed: ${allow}` };
+  const item: ErrorItem = {
+    condition: 'method_not_allowed',
+    key: 'method',
+    error: `${method} is not allowed on ${path}; allowed: ${allow}`,
+  };
   const reply = errorResponse(405, [item], 'Method Not Allowed', requestId);
   return { ...reply, headers: { ...reply.headers, allow } };
 }

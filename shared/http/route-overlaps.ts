@@ -24,7 +24,13 @@ const segmentsOf = (path: string): Segment[] =>
   path
     .split('/')
     .filter(Boolean)
-    .map((s) => (/^\{\w+\+\}$/.test(s) ? { kind: 'greedy' } : /^\{\w+\}$/.test(s) ? { kind: 'param' } : { kind: 'literal', text: s }));
+    .map((s) =>
+      /^\{\w+\+\}$/.test(s)
+        ? { kind: 'greedy' }
+        : /^\{\w+\}$/.test(s)
+          ? { kind: 'param' }
+          : { kind: 'literal', text: s },
+    );
 
 /**
  * Whether `specific` is strictly more specific than `general` and some request path matches both: segment by

@@ -57,7 +57,9 @@ export class StaticFiles {
     if (!this.has(name)) return undefined;
     const { raw, gzipped } = await this.entry(name);
     const contentType = this.source.files[name]!;
-    return acceptsGzip ? { contentType, body: gzipped.toString('base64'), base64: true } : { contentType, body: raw.toString('utf8'), base64: false };
+    return acceptsGzip
+      ? { contentType, body: gzipped.toString('base64'), base64: true }
+      : { contentType, body: raw.toString('utf8'), base64: false };
   }
 
   private entry(name: string): Promise<{ raw: Buffer; gzipped: Buffer }> {

@@ -71,13 +71,20 @@ export function buildDocument(routes: readonly DocumentedRoute[]): OpenApiDocume
     servers: SERVERS,
     tags: [
       ...TAGS.filter((t) => used.has(t.name)).map(({ name, description }) => ({ name, description })),
-      ...[...used].filter((name) => !TAGS.some((t) => t.name === name)).sort().map((name) => ({ name })),
+      ...[...used]
+        .filter((name) => !TAGS.some((t) => t.name === name))
+        .sort()
+        .map((name) => ({ name })),
     ],
     paths,
-    components: { schemas: catalog.schemas(), responses, headers: RATE_LIMIT_HEADER_COMPONENTS, securitySchemes: SECURITY_SCHEMES },
+    components: {
+      schemas: catalog.schemas(),
+      responses,
+      headers: RATE_LIMIT_HEADER_COMPONENTS,
+      securitySchemes: SECURITY_SCHEMES,
+    },
   };
 }
 
 /** The document as `docs/openapi.json` holds it: pretty-printed, one trailing newline. */
 export const documentText = (document: OpenApiDocument): string => `${JSON.stringify(document, null, 2)}\n`;
-

@@ -20,10 +20,15 @@ Operations marked *Extra* go beyond the original contract; docs/api-guide.md in 
 
 export const SERVERS: OpenApiDocument['servers'] = [
   // The audience (x-internal) and environment of each server, as API inventories read them (OWASP API9).
-  { url: 'http://127.0.0.1:3000', description: 'The local runtime for development (`npm start`; PORT defaults to 3000)', 'x-internal': true },
+  {
+    url: 'http://127.0.0.1:3000',
+    description: 'The local runtime for development (`npm start`; PORT defaults to 3000)',
+    'x-internal': true,
+  },
   {
     url: 'https://{api_id}.execute-api.{region}.amazonaws.com',
-    description: 'AWS, staging or production: the HTTP API `npx cdk deploy` creates (the stack output ApiUrl, without /api/v1)',
+    description:
+      'AWS, staging or production: the HTTP API `npx cdk deploy` creates (the stack output ApiUrl, without /api/v1)',
     'x-internal': false,
     variables: {
       api_id: { default: 'api-id', description: 'The HTTP API id' },
@@ -35,7 +40,11 @@ export const SERVERS: OpenApiDocument['servers'] = [
 /** The tags, by the path segment after `/client` they stand for; in the order a reader meets the resources. */
 export const TAGS: { slug: string; name: string; description: string }[] = [
   { slug: 'contacts', name: 'Contacts', description: 'Recipients owned by the client' },
-  { slug: 'email-templates', name: 'Email templates', description: 'Message content: system templates and the client’s own' },
+  {
+    slug: 'email-templates',
+    name: 'Email templates',
+    description: 'Message content: system templates and the client’s own',
+  },
   { slug: 'workflows', name: 'Workflows', description: 'Lifecycle workflows and the client’s overrides of them' },
   { slug: 'events', name: 'Events', description: 'Business occurrences that drive workflows' },
   { slug: 'executions', name: 'Executions', description: 'Runs of a workflow for a contact' },
@@ -43,9 +52,21 @@ export const TAGS: { slug: string; name: string; description: string }[] = [
   { slug: 'settings', name: 'Settings', description: 'Branding, sender identity, send windows and quotas' },
   { slug: 'api-keys', name: 'API keys', description: 'The client’s API keys' },
   { slug: 'users', name: 'Users', description: 'The dashboard’s users and their roles (sessions only)' },
-  { slug: 'auth', name: 'Sign-in', description: 'Passwordless sign-in to the dashboard by e-mail link, the session, sign-out' },
-  { slug: 'public-links', name: 'Public links', description: 'The unsubscribe and view-in-browser links in e-mails: HTML pages, no authentication' },
-  { slug: 'service', name: 'Service', description: 'Health, this document and its rendered reference; no authentication' },
+  {
+    slug: 'auth',
+    name: 'Sign-in',
+    description: 'Passwordless sign-in to the dashboard by e-mail link, the session, sign-out',
+  },
+  {
+    slug: 'public-links',
+    name: 'Public links',
+    description: 'The unsubscribe and view-in-browser links in e-mails: HTML pages, no authentication',
+  },
+  {
+    slug: 'service',
+    name: 'Service',
+    description: 'Health, this document and its rendered reference; no authentication',
+  },
 ];
 
 /** API key or JWT, both bearer tokens in `Authorization`: what `jsonApi` accepts. */
@@ -75,4 +96,3 @@ export const SECURITY_SCHEMES = {
       'equal to the `els_csrf` cookie (double submit; 403 `forbidden`, key `csrf`, otherwise).',
   },
 };
-

@@ -5,7 +5,10 @@ import type { JsonSchema, SchemaCatalog } from './json-schema.js';
 import { errorHeaderRefs } from './rate-limit-headers.js';
 
 /** What each error status means for a caller, and a body it may get (DESIGN.md §5). */
-const ERRORS: Record<ErrorStatus, { name: string; description: string; condition: ErrorCondition; key: string; error: string; message?: string }> = {
+const ERRORS: Record<
+  ErrorStatus,
+  { name: string; description: string; condition: ErrorCondition; key: string; error: string; message?: string }
+> = {
   400: {
     name: 'BadRequest',
     description: 'The body or query could not be read (not JSON, not an object, bad percent-encoding)',
@@ -23,7 +26,8 @@ const ERRORS: Record<ErrorStatus, { name: string; description: string; condition
   },
   403: {
     name: 'Forbidden',
-    description: 'The credential is valid but the request is not allowed (a suspended client, a read-only system template)',
+    description:
+      'The credential is valid but the request is not allowed (a suspended client, a read-only system template)',
     condition: 'forbidden',
     key: 'client',
     error: 'The client account is suspended',
@@ -69,7 +73,7 @@ const ERRORS: Record<ErrorStatus, { name: string; description: string; condition
     name: 'TooManyRequests',
     description:
       'The client is over its request rate limit, or — where no valid credential was given (public pages, sign-in, ' +
-      'a failed API key or session) — the caller\'s IP is over its per-minute limit (RateLimit-Policy names which); ' +
+      "a failed API key or session) — the caller's IP is over its per-minute limit (RateLimit-Policy names which); " +
       'retry after the Retry-After seconds',
     condition: 'rate_limited',
     key: 'request',
@@ -112,7 +116,10 @@ export function errorResponses(statuses: Iterable<ErrorStatus>, catalog: SchemaC
         success: false,
       };
       const headers = errorHeaderRefs(status);
-      return [name, { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema, example } } }] as const;
+      return [
+        name,
+        { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema, example } } },
+      ] as const;
     });
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -33,9 +33,15 @@ export class SchemaCatalog {
     const documentation = documentationOf(schema);
     if (documentation) return this.convert(documentation, io);
     const override = io === 'input' ? tidyInput : tidy;
-    const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', override }) as JsonSchema;
+    const json = z.toJSONSchema(schema, {
+      io,
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+      override,
+    }) as JsonSchema;
     const { $schema: _dialect, $defs, ...rest } = json;
-    for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.add(id, pointRefs(def) as JsonSchema);
+    for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>))
+      this.add(id, pointRefs(def) as JsonSchema);
     const converted = pointRefs(rest) as JsonSchema;
     const text = JSON.stringify(converted);
     for (const [id, written] of Object.entries(WRITTEN_COMPONENTS)) {
@@ -64,8 +70,10 @@ export class SchemaCatalog {
  * regexes of formats). A `number`'s safe bounds stay: they are the storable-number rule (storable-value.ts).
  */
 function tidy({ jsonSchema }: { jsonSchema: JsonSchema }): void {
-  if (jsonSchema['type'] === 'integer' && jsonSchema['minimum'] === Number.MIN_SAFE_INTEGER) delete jsonSchema['minimum'];
-  if (jsonSchema['type'] === 'integer' && jsonSchema['maximum'] === Number.MAX_SAFE_INTEGER) delete jsonSchema['maximum'];
+  if (jsonSchema['type'] === 'integer' && jsonSchema['minimum'] === Number.MIN_SAFE_INTEGER)
+    delete jsonSchema['minimum'];
+  if (jsonSchema['type'] === 'integer' && jsonSchema['maximum'] === Number.MAX_SAFE_INTEGER)
+    delete jsonSchema['maximum'];
   tidyInput({ jsonSchema });
 }
 
@@ -74,7 +82,8 @@ function tidy({ jsonSchema }: { jsonSchema: JsonSchema }): void {
  * says so (a document-valid input is never refused for its form).
  */
 function tidyInput({ jsonSchema }: { jsonSchema: JsonSchema }): void {
-  if (typeof jsonSchema['format'] === 'string' && SELF_DESCRIBING_FORMATS.has(jsonSchema['format'])) delete jsonSchema['pattern'];
+  if (typeof jsonSchema['format'] === 'string' && SELF_DESCRIBING_FORMATS.has(jsonSchema['format']))
+    delete jsonSchema['pattern'];
 }
 
 /** Rewrites zod's `#/$defs/<id>` references to the document's components. */
@@ -84,7 +93,9 @@ function pointRefs(value: unknown): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, child]) => [
       key,
-      key === '$ref' && typeof child === 'string' && child.startsWith('#/$defs/') ? COMPONENT_REF + child.slice('#/$defs/'.length) : pointRefs(child),
+      key === '$ref' && typeof child === 'string' && child.startsWith('#/$defs/')
+        ? COMPONENT_REF + child.slice('#/$defs/'.length)
+        : pointRefs(child),
     ]),
   );
 }

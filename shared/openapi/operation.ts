@@ -17,15 +17,25 @@ const SUCCESS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: '
 const SERVER_ERRORS: readonly ErrorStatus[] = [431];
 
 /** The operation of `route`; the error statuses it answers are added to `errorStatuses`. */
-export function operationOf(route: DocumentedRoute, catalog: SchemaCatalog, errorStatuses: Set<ErrorStatus>): OperationObject {
+export function operationOf(
+  route: DocumentedRoute,
+  catalog: SchemaCatalog,
+  errorStatuses: Set<ErrorStatus>,
+): OperationObject {
   const { contract } = route;
   const declared = contract.route;
-  const parameters = [...pathParameters(route.path, declared.params, catalog), ...queryParameters(declared.query, catalog)];
+  const parameters = [
+    ...pathParameters(route.path, declared.params, catalog),
+    ...queryParameters(declared.query, catalog),
+  ];
   const requestBody = requestBodyOf(contract, catalog);
   const declaredErrors = contract.kind === 'json' ? (contract.route.errors ?? []) : [];
   const errors = [...new Set([...contract.impliedErrors, ...declaredErrors, ...SERVER_ERRORS])];
   for (const status of errors) errorStatuses.add(status);
-  const success = contract.kind === 'json' ? jsonResponses(contract.route, catalog, contract.auth === 'client') : pageResponses(contract.route);
+  const success =
+    contract.kind === 'json'
+      ? jsonResponses(contract.route, catalog, contract.auth === 'client')
+      : pageResponses(contract.route);
   // A status that is both a page of the route and one of its implied errors (the callback's 400: a link that cannot be
   // used, or a query the gateway cannot decode) answers either: both bodies are stated.
   const errorEntry = (status: ErrorStatus) => {
@@ -36,9 +46,7 @@ export function operationOf(route: DocumentedRoute, catalog: SchemaCatalog, erro
     return [String(status), { description, content: { ...page.content, 'application/json': envelope } }] as const;
   };
   const responses = Object.fromEntries(
-    [...Object.entries(success), ...errors.map(errorEntry)].sort(
-      ([a], [b]) => Number(a) - Number(b),
-    ),
+    [...Object.entries(success), ...errors.map(errorEntry)].sort(([a], [b]) => Number(a) - Number(b)),
   );
   const access = contract.auth === 'client' ? accessOf(route) : undefined;
   const description = [declared.description, access?.text].filter(Boolean).join('\n\n');
@@ -62,8 +70,15 @@ export function operationOf(route: DocumentedRoute, catalog: SchemaCatalog, erro
 function accessOf(route: DocumentedRoute): { security: Record<string, string[]>[]; text: string } {
   const access = routeAccess(route.method, route.path.replace(/^\/api\/v1(?=\/)/, ''));
   const roles = rolesWith(access.permission).join(', ');
-  if (access.sessionOnly) return { security: [{ session: [] }], text: `**Access:** a dashboard session only (an API key or JWT: 403); roles ${roles}.` };
-  return { security: [{ apiKey: [] }, { jwt: [] }, { session: [] }], text: `**Access:** API key, JWT, or a dashboard session with role ${roles}.` };
+  if (access.sessionOnly)
+    return {
+      security: [{ session: [] }],
+      text: `**Access:** a dashboard session only (an API key or JWT: 403); roles ${roles}.`,
+    };
+  return {
+    security: [{ apiKey: [] }, { jwt: [] }, { session: [] }],
+    text: `**Access:** API key, JWT, or a dashboard session with role ${roles}.`,
+  };
 }
 
 /** `/client/<resource>/…` → the resource's tag (a client page too); a public page → Public links; anything else → Service. */
@@ -72,7 +87,9 @@ function tagOf(route: DocumentedRoute): string {
   const segments = route.path.split('/').filter(Boolean);
   const resource = segments[segments.indexOf('client') + 1];
   if (!segments.includes('client') || !resource) return 'Service';
-  return TAGS.find((t) => t.slug === resource)?.name ?? resource.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  return (
+    TAGS.find((t) => t.slug === resource)?.name ?? resource.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase())
+  );
 }
 
 interface ObjectSchema {
@@ -84,13 +101,18 @@ interface ObjectSchema {
 function objectOf(schema: z.ZodMiniType | undefined, catalog: SchemaCatalog): ObjectSchema {
   if (!schema) return { properties: {}, required: [] };
   const json = catalog.convert(schema, 'input');
-  return { properties: (json['properties'] ?? {}) as Record<string, JsonSchema>, required: (json['required'] ?? []) as string[] };
+  return {
+    properties: (json['properties'] ?? {}) as Record<string, JsonSchema>,
+    required: (json['required'] ?? []) as string[],
+  };
 }
 
 /** Each `{name}` of the path, described by the contract's `params` schema where it has one. */
 function pathParameters(path: string, params: z.ZodMiniType | undefined, catalog: SchemaCatalog): JsonSchema[] {
   const { properties } = objectOf(params, catalog);
-  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => parameter(name!, 'path', true, properties[name!] ?? { type: 'string' }));
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) =>
+    parameter(name!, 'path', true, properties[name!] ?? { type: 'string' }),
+  );
 }
 
 function queryParameters(query: z.ZodMiniType | undefined, catalog: SchemaCatalog): JsonSchema[] {
@@ -113,7 +135,8 @@ function requestBodyOf(contract: HandlerContract, catalog: SchemaCatalog): JsonS
   }
   if (!form) return undefined;
   const schema = catalog.convert(form, 'input');
-  if (contract.kind === 'page') return { required: false, content: { 'application/x-www-form-urlencoded': { schema } } };
+  if (contract.kind === 'page')
+    return { required: false, content: { 'application/x-www-form-urlencoded': { schema } } };
   return { required: true, content: { 'multipart/form-data': { schema } } };
 }
 
@@ -124,7 +147,14 @@ function jsonResponses(route: RouteContract, catalog: SchemaCatalog, rateLimited
       const { schema, description } = successSchema(spec as SuccessSpec);
       const text = description ?? SUCCESS_TEXT[Number(status)] ?? 'Success';
       const headers = rateLimited ? { headers: rateLimitHeaderRefs() } : {};
-      return [status, { description: text, ...headers, content: { 'application/json': { schema: catalog.convert(schema, 'output') } } }];
+      return [
+        status,
+        {
+          description: text,
+          ...headers,
+          content: { 'application/json': { schema: catalog.convert(schema, 'output') } },
+        },
+      ];
     }),
   );
 }
@@ -132,7 +162,8 @@ function jsonResponses(route: RouteContract, catalog: SchemaCatalog, rateLimited
 /** The body schema of a success: the envelope around `data`, or a bare document. */
 function successSchema(spec: SuccessSpec): { schema: z.ZodMiniType; description?: string } {
   if ('document' in spec) return { schema: spec.document, description: spec.description };
-  if ('data' in spec && !('_zod' in spec)) return { schema: successEnvelope(spec.data, spec.meta), description: spec.description };
+  if ('data' in spec && !('_zod' in spec))
+    return { schema: successEnvelope(spec.data, spec.meta), description: spec.description };
   return { schema: successEnvelope(spec as z.ZodMiniType) };
 }
 
@@ -142,7 +173,9 @@ function pageResponses(route: PageContract): Record<string, JsonSchema> {
       status,
       {
         description,
-        content: Object.fromEntries((route.contentTypes ?? ['text/html']).map((type) => [type, { schema: { type: 'string' } }])),
+        content: Object.fromEntries(
+          (route.contentTypes ?? ['text/html']).map((type) => [type, { schema: { type: 'string' } }]),
+        ),
       },
     ]),
   );

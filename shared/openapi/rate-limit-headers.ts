@@ -6,7 +6,7 @@ import type { JsonSchema } from './json-schema.js';
 export const RATE_LIMIT_HEADER_COMPONENTS: Record<string, JsonSchema> = {
   RateLimit: {
     description:
-      'The client\'s standing in its current window (IETF RateLimit fields, draft-ietf-httpapi-ratelimit-headers): ' +
+      "The client's standing in its current window (IETF RateLimit fields, draft-ietf-httpapi-ratelimit-headers): " +
       '`r` requests left, `t` seconds until the window resets. Left out when the count could not be read.',
     schema: { type: 'string', examples: ['"api";r=49;t=1'] },
   },
@@ -28,7 +28,10 @@ export const RATE_LIMIT_HEADER_COMPONENTS: Record<string, JsonSchema> = {
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` });
 
 /** What an authenticated route answers with, whatever its status: the policy and the client's standing. */
-export const rateLimitHeaderRefs = (): Record<string, JsonSchema> => ({ 'RateLimit-Policy': ref('RateLimit-Policy'), RateLimit: ref('RateLimit') });
+export const rateLimitHeaderRefs = (): Record<string, JsonSchema> => ({
+  'RateLimit-Policy': ref('RateLimit-Policy'),
+  RateLimit: ref('RateLimit'),
+});
 
 /**
  * The headers an error status's shared response documents: 429 always carries all three; the other statuses an

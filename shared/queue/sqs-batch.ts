@@ -100,7 +100,10 @@ function parseBody<S extends z.ZodMiniType>(record: SQSRecord, schema: S, log: R
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     // Field paths and conditions only: never the body's values.
-    logger.error('message body does not match its schema; it goes to the DLQ', { ...log, errors: issuesToItems(parsed.error.issues) });
+    logger.error('message body does not match its schema; it goes to the DLQ', {
+      ...log,
+      errors: issuesToItems(parsed.error.issues),
+    });
     throw new MalformedMessage('body does not match the schema');
   }
   return parsed.data;

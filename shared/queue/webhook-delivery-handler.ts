@@ -34,7 +34,11 @@ export function deliveryHandler(lane: DeliveryLane) {
       const retrySchedule = deps.config.WEBHOOK_RETRY_SCHEDULE_SECONDS;
       const outcome = await deliverWebhook({ ...deps, ...(retrySchedule ? { retrySchedule } : {}) }, message, lane);
       if (outcome.kind === 'dropped') {
-        logger.info('webhook delivery dropped', { client_id: message.client_id, webhook_id: message.webhook_id, reason: outcome.reason });
+        logger.info('webhook delivery dropped', {
+          client_id: message.client_id,
+          webhook_id: message.webhook_id,
+          reason: outcome.reason,
+        });
       } else if (outcome.kind === 'failed') {
         logger.warn('webhook message failed every attempt', {
           client_id: message.client_id,

@@ -12,7 +12,9 @@ const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
  * in `-` (`x@a0-.example.com`), which `format: email` (and DNS) refuse: an address the service stored would then fail
  * the document's own response schema. Every request and response schema of an address uses this pattern.
  */
-export const EMAIL_PATTERN = new RegExp(`^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:${LABEL}\\.)+[A-Za-z]{2,63}$`);
+export const EMAIL_PATTERN = new RegExp(
+  `^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:${LABEL}\\.)+[A-Za-z]{2,63}$`,
+);
 
 /** The rule as a zod check/schema: `format: email` and the pattern in the document. */
 export const emailFormat = (message = 'Must be a valid e-mail address') => z.email({ message, pattern: EMAIL_PATTERN });

@@ -14,8 +14,7 @@ export const MAX_STORABLE_MAGNITUDE = Number.MAX_SAFE_INTEGER;
 export const MIN_STORABLE_MAGNITUDE = 1e-130;
 
 /** The rule in words, for the document's descriptions. */
-export const STORABLE_NUMBER_RULE =
-  `at most ${MAX_STORABLE_MAGNITUDE} (2^53 − 1) in magnitude, and 0 or at least ${MIN_STORABLE_MAGNITUDE} in magnitude (what the store keeps exactly)`;
+export const STORABLE_NUMBER_RULE = `at most ${MAX_STORABLE_MAGNITUDE} (2^53 − 1) in magnitude, and 0 or at least ${MIN_STORABLE_MAGNITUDE} in magnitude (what the store keeps exactly)`;
 
 export interface ValueProblem {
   path: (string | number)[];
@@ -87,10 +86,16 @@ export function freeFormProblems(value: unknown, bounds: ObjectBounds): ValuePro
     }
     if (node === null || typeof node !== 'object') continue;
     if (depth > bounds.maxDepth) {
-      problems.push({ path, condition: 'max', message: `Must not nest objects or arrays more than ${bounds.maxDepth} levels deep` });
+      problems.push({
+        path,
+        condition: 'max',
+        message: `Must not nest objects or arrays more than ${bounds.maxDepth} levels deep`,
+      });
       continue;
     }
-    const entries: [string | number, unknown][] = Array.isArray(node) ? node.map((v, i) => [i, v]) : Object.entries(node);
+    const entries: [string | number, unknown][] = Array.isArray(node)
+      ? node.map((v, i) => [i, v])
+      : Object.entries(node);
     // Reversed onto the stack, so members are visited (and problems reported) in document order.
     for (const [key, child] of entries.reverse()) {
       if (typeof key === 'string') {
@@ -107,14 +112,16 @@ export function freeFormProblems(value: unknown, bounds: ObjectBounds): ValuePro
   if (problems.length > 0) return problems;
   // Depth is bounded by now, so stringifying cannot overflow the stack.
   const bytes = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
-  if (bytes > bounds.maxBytes) return [{ path: [], condition: 'max', message: `Must be at most ${bounds.maxBytes} bytes as JSON` }];
+  if (bytes > bounds.maxBytes)
+    return [{ path: [], condition: 'max', message: `Must be at most ${bounds.maxBytes} bytes as JSON` }];
   return [];
 }
 
 function keyProblemOf(key: string, bounds: ObjectBounds): Omit<ValueProblem, 'path'> | undefined {
   // DynamoDB refuses an empty key in a map.
   if (key === '') return { condition: 'min', message: 'Must not have an empty key' };
-  if (key.length > bounds.maxKeyLength) return { condition: 'max', message: `Keys must be at most ${bounds.maxKeyLength} characters` };
+  if (key.length > bounds.maxKeyLength)
+    return { condition: 'max', message: `Keys must be at most ${bounds.maxKeyLength} characters` };
   // JSON.parse makes `__proto__` an own key; merged into a plain object it would replace the prototype.
   if (key === '__proto__') return { condition: 'format', message: 'The key __proto__ is not allowed' };
   return undefined;

@@ -12,6 +12,12 @@ export function rejectInTransform(
   message: string,
   path?: readonly PropertyKey[],
 ): typeof z.NEVER {
-  ctx.issues.push({ code: 'custom', message, params: { condition }, input: ctx.value, ...(path ? { path: [...path] } : {}) });
+  ctx.issues.push({
+    code: 'custom',
+    message,
+    params: { condition },
+    input: ctx.value,
+    ...(path ? { path: [...path] } : {}),
+  });
   return z.NEVER;
 }

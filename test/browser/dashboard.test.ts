@@ -8,18 +8,25 @@ import { CHROMIUM, checkDashboard, FIRST_PAGE_BUDGET_MS } from '../../scripts/br
  */
 const chromium = existsSync(CHROMIUM);
 if (!chromium) {
-  console.log(`SKIPPED the dashboard browser check: no Chromium at ${CHROMIUM} (apt-get update && apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  console.log(
+    `SKIPPED the dashboard browser check: no Chromium at ${CHROMIUM} (apt-get update && apt-get install -y chromium, or set CHROMIUM_PATH)`,
+  );
 }
 
 describe('the dashboard in a browser', () => {
-  it.skipIf(!chromium)('signs in by the e-mail link, shows the event on the overview chart, signs out: accessible, same-origin, no error', async () => {
-    const result = await checkDashboard();
+  it.skipIf(!chromium)(
+    'signs in by the e-mail link, shows the event on the overview chart, signs out: accessible, same-origin, no error',
+    async () => {
+      const result = await checkDashboard();
 
-    console.log(`dashboard: first page usable in ${result.firstPageMs} ms; controls reached with Tab: ${JSON.stringify(result.keyboard)}; screenshots: ${result.screenshots.join(', ')}`);
-    expect(result.firstPageMs).toBeLessThanOrEqual(FIRST_PAGE_BUDGET_MS);
-    expect(result.screenshots.length).toBeGreaterThanOrEqual(3);
-    // The keyboard walk saw the pages' controls (the e-mail field and its button; the overview's period, refresh, table…).
-    expect(result.keyboard['sign-in']).toBeGreaterThanOrEqual(2);
-    expect(result.keyboard['overview']).toBeGreaterThanOrEqual(8);
-  });
+      console.log(
+        `dashboard: first page usable in ${result.firstPageMs} ms; controls reached with Tab: ${JSON.stringify(result.keyboard)}; screenshots: ${result.screenshots.join(', ')}`,
+      );
+      expect(result.firstPageMs).toBeLessThanOrEqual(FIRST_PAGE_BUDGET_MS);
+      expect(result.screenshots.length).toBeGreaterThanOrEqual(3);
+      // The keyboard walk saw the pages' controls (the e-mail field and its button; the overview's period, refresh, table…).
+      expect(result.keyboard['sign-in']).toBeGreaterThanOrEqual(2);
+      expect(result.keyboard['overview']).toBeGreaterThanOrEqual(8);
+    },
+  );
 });

@@ -42,7 +42,11 @@ beforeAll(async () => {
   await buildDashboard();
   const { startLocalRuntime } = await import('../../local/runtime.js');
   runtime = await startLocalRuntime({ port: 0, dynamoPort: 0, sesPort: 0, host: '127.0.0.1', periodicSweeps: false });
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -76,15 +80,36 @@ async function clientWithAttackMail(label: string) {
   const at = new Date().toISOString();
   // Stored as content saved before the check existed would be: the API refuses it now (422 unsafe).
   await getContainer().use(templateStore).create({
-    id: templateId, client_id: client.id, type: 2, name: 'Invoice', subject: 'Your invoice', preview_text: '', html_body: ATTACK_HTML, text_body: 'Your invoice', created_at: at, updated_at: at,
+    id: templateId,
+    client_id: client.id,
+    type: 2,
+    name: 'Invoice',
+    subject: 'Your invoice',
+    preview_text: '',
+    html_body: ATTACK_HTML,
+    text_body: 'Your invoice',
+    created_at: at,
+    updated_at: at,
   });
   await api(client.api_key, 'PATCH', '/client/workflows/1/customization', { template_id: templateId });
-  const event = (await api(client.api_key, 'POST', '/client/events?sync=true', { type: 'signup', email: `contact-${randomInt(1e9)}@example.com`, auto_create_contact: true })).data;
+  const event = (
+    await api(client.api_key, 'POST', '/client/events?sync=true', {
+      type: 'signup',
+      email: `contact-${randomInt(1e9)}@example.com`,
+      auto_create_contact: true,
+    })
+  ).data;
   const sentEmailId = await waitFor('the welcome e-mail sent', async () => {
-    const executions = (await api(client.api_key, 'GET', '/client/executions?workflow_id=1')).data.executions as { contact_id: number; sent_email_id: string | null }[];
+    const executions = (await api(client.api_key, 'GET', '/client/executions?workflow_id=1')).data.executions as {
+      contact_id: number;
+      sent_email_id: string | null;
+    }[];
     return executions.find((e) => e.contact_id === event.contact_id)?.sent_email_id ?? undefined;
   });
-  const sent = (await api(client.api_key, 'GET', `/client/sent-emails/${sentEmailId}`)).data as { browser_url: string; html_body: string };
+  const sent = (await api(client.api_key, 'GET', `/client/sent-emails/${sentEmailId}`)).data as {
+    browser_url: string;
+    html_body: string;
+  };
   if (!sent.html_body.includes(MARKER)) throw new Error('the sent e-mail does not hold the script');
   return { client, email, templateId, sentEmailId, browserUrl: sent.browser_url };
 }
@@ -100,22 +125,30 @@ async function signedIn(email: string): Promise<{ context: BrowserContext; page:
   await page.type('#sign-in-email', email);
   await page.keyboard.press('Enter');
   const link = await waitFor('the sign-in e-mail', async () => {
-    const store = (await (await fetch(`${runtime.sesUrl}/store`)).json()) as { emails: { destination: { to: string[] }; body: { html?: string; text?: string } }[] };
+    const store = (await (await fetch(`${runtime.sesUrl}/store`)).json()) as {
+      emails: { destination: { to: string[] }; body: { html?: string; text?: string } }[];
+    };
     const mail = store.emails.filter((m) => m.destination.to.some((to) => to.includes(email))).at(-1);
-    return `${mail?.body.text ?? ''}`.match(/https?:\/\/[^\s"<>]+\/api\/v1\/auth\/callback\?token=[A-Za-z0-9_.~-]+/)?.[0];
+    return `${mail?.body.text ?? ''}`.match(
+      /https?:\/\/[^\s"<>]+\/api\/v1\/auth\/callback\?token=[A-Za-z0-9_.~-]+/,
+    )?.[0];
   });
   await page.goto(link);
   // The link may open a page that asks to confirm with a button: press it.
   const button = await page.$('form button, form input[type="submit"]');
-  if (button && !(await page.$('nav[aria-label="Dashboard"]'))) await Promise.all([page.waitForNavigation(), button.click()]);
+  if (button && !(await page.$('nav[aria-label="Dashboard"]')))
+    await Promise.all([page.waitForNavigation(), button.click()]);
   await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Overview'`, { timeout: 10_000 });
   return { context, page };
 }
 
 /** The dashboard's API keys, read with the page's own session. */
 const keysOf = (page: Page): Promise<number> =>
-  page.evaluate(`fetch('/api/v1/client/api-keys').then((r) => r.json()).then((b) => b.data.api_keys.length)`) as Promise<number>;
-const markerOf = (page: Page): Promise<string | null> => page.evaluate(`localStorage.getItem(${JSON.stringify(MARKER)})`) as Promise<string | null>;
+  page.evaluate(
+    `fetch('/api/v1/client/api-keys').then((r) => r.json()).then((b) => b.data.api_keys.length)`,
+  ) as Promise<number>;
+const markerOf = (page: Page): Promise<string | null> =>
+  page.evaluate(`localStorage.getItem(${JSON.stringify(MARKER)})`) as Promise<string | null>;
 const mintRequests = () => requests.filter((r) => r.startsWith('POST ') && r.endsWith('/api/v1/client/api-keys'));
 
 /** The frame's document, read through the devtools protocol (the page cannot: the frame's origin is opaque). */
@@ -124,60 +157,76 @@ async function frameHtml(frame: Frame): Promise<string> {
 }
 
 describe('an e-mail script never runs with the dashboard origin', () => {
-  it.skipIf(!chromium)("B's owner opens A's view-in-browser link and B's own e-mail and preview: no key minted, no marker, no request", async () => {
-    // Prepare: client A (the attacker) and client B (the victim), each with an e-mail holding the script
-    const [attacker, victim] = await Promise.all([clientWithAttackMail('attacker'), clientWithAttackMail('victim')]);
-    const { addUser } = await import('../../shared/domain/users/manage-users.js');
-    const { clientAdminDeps } = await import('../../shared/composition/providers/client-admin.js');
-    const viewerEmail = `viewer-${randomInt(1e9)}@example.com`;
-    await addUser(clientAdminDeps(), { id: victim.client.id, plan: 'growth' }, { email: viewerEmail, name: 'Viewer', role: 4 });
-    const owner = await signedIn(victim.email);
-    const origin = new URL(runtime.baseUrl).origin;
+  it.skipIf(!chromium)(
+    "B's owner opens A's view-in-browser link and B's own e-mail and preview: no key minted, no marker, no request",
+    async () => {
+      // Prepare: client A (the attacker) and client B (the victim), each with an e-mail holding the script
+      const [attacker, victim] = await Promise.all([clientWithAttackMail('attacker'), clientWithAttackMail('victim')]);
+      const { addUser } = await import('../../shared/domain/users/manage-users.js');
+      const { clientAdminDeps } = await import('../../shared/composition/providers/client-admin.js');
+      const viewerEmail = `viewer-${randomInt(1e9)}@example.com`;
+      await addUser(
+        clientAdminDeps(),
+        { id: victim.client.id, plan: 'growth' },
+        { email: viewerEmail, name: 'Viewer', role: 4 },
+      );
+      const owner = await signedIn(victim.email);
+      const origin = new URL(runtime.baseUrl).origin;
 
-    // The checks see the script when it does run with the dashboard's origin: a key and the marker
-    const keysBefore = await keysOf(owner.page);
-    await owner.page.evaluate(PAYLOAD);
-    await waitFor('the control key', async () => ((await keysOf(owner.page)) === keysBefore + 1 ? true : undefined));
-    expect(await markerOf(owner.page)).toBe(origin);
-    expect(mintRequests()).toHaveLength(1);
-    await owner.page.evaluate(`localStorage.removeItem(${JSON.stringify(MARKER)})`);
-    const keys = keysBefore + 1;
+      // The checks see the script when it does run with the dashboard's origin: a key and the marker
+      const keysBefore = await keysOf(owner.page);
+      await owner.page.evaluate(PAYLOAD);
+      await waitFor('the control key', async () => ((await keysOf(owner.page)) === keysBefore + 1 ? true : undefined));
+      expect(await markerOf(owner.page)).toBe(origin);
+      expect(mintRequests()).toHaveLength(1);
+      await owner.page.evaluate(`localStorage.removeItem(${JSON.stringify(MARKER)})`);
+      const keys = keysBefore + 1;
 
-    // Act 1: A's link, opened by B's signed-in owner (same origin as the dashboard here)
-    const link = await owner.context.newPage();
-    link.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
-    const answer = await link.goto(attacker.browserUrl);
-    expect(answer?.status()).toBe(200);
-    expect(answer?.headers()['content-security-policy']).toMatch(/^sandbox;/);
-    expect(await link.content()).toContain('Your invoice is ready.');
-    expect(await link.title()).toBe('Hello');
+      // Act 1: A's link, opened by B's signed-in owner (same origin as the dashboard here)
+      const link = await owner.context.newPage();
+      link.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
+      const answer = await link.goto(attacker.browserUrl);
+      expect(answer?.status()).toBe(200);
+      expect(answer?.headers()['content-security-policy']).toMatch(/^sandbox;/);
+      expect(await link.content()).toContain('Your invoice is ready.');
+      expect(await link.title()).toBe('Hello');
 
-    // Act 2: B's own e-mail on the dashboard's sent-email page: the server's document in its frame
-    await owner.page.goto(`${origin}/app/sent-email?id=${victim.sentEmailId}`);
-    const sentFrame = await waitFor('the sent e-mail in its frame', async () =>
-      owner.page.frames().find((f) => f.url().endsWith(`/client/sent-emails/${victim.sentEmailId}/html`)),
-    );
-    await waitFor('the frame loaded', async () => ((await frameHtml(sentFrame)).includes('Your invoice is ready.') ? true : undefined));
-    expect(await owner.page.$eval('iframe.ct-email', (f) => f.getAttribute('sandbox'))).toBe('');
+      // Act 2: B's own e-mail on the dashboard's sent-email page: the server's document in its frame
+      await owner.page.goto(`${origin}/app/sent-email?id=${victim.sentEmailId}`);
+      const sentFrame = await waitFor('the sent e-mail in its frame', async () =>
+        owner.page.frames().find((f) => f.url().endsWith(`/client/sent-emails/${victim.sentEmailId}/html`)),
+      );
+      await waitFor('the frame loaded', async () =>
+        (await frameHtml(sentFrame)).includes('Your invoice is ready.') ? true : undefined,
+      );
+      expect(await owner.page.$eval('iframe.ct-email', (f) => f.getAttribute('sandbox'))).toBe('');
 
-    // Act 3: the template's preview, as B's viewer sees it (the stored HTML, rendered by the server into the frame)
-    const viewer = await signedIn(viewerEmail);
-    await viewer.page.goto(`${origin}/app/template?id=${victim.templateId}`);
-    const previewFrame = await waitFor('the preview in its frame', async () =>
-      viewer.page.frames().find((f) => f.name() === 'tp-preview-frame' && f.url().endsWith(`/email-templates/${victim.templateId}/html`)),
-    );
-    await waitFor('the preview loaded', async () => ((await frameHtml(previewFrame)).includes('Your invoice is ready.') ? true : undefined));
-    // An owner's editor posts the stored HTML as a draft: the draft check refuses it at the field, nothing is framed
-    await owner.page.goto(`${origin}/app/template?id=${victim.templateId}`);
-    await owner.page.waitForSelector('#tp-html_body[aria-invalid="true"]', { timeout: 10_000 });
-    // Time for any script to have run and its request to have gone
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Act 3: the template's preview, as B's viewer sees it (the stored HTML, rendered by the server into the frame)
+      const viewer = await signedIn(viewerEmail);
+      await viewer.page.goto(`${origin}/app/template?id=${victim.templateId}`);
+      const previewFrame = await waitFor('the preview in its frame', async () =>
+        viewer.page
+          .frames()
+          .find(
+            (f) => f.name() === 'tp-preview-frame' && f.url().endsWith(`/email-templates/${victim.templateId}/html`),
+          ),
+      );
+      await waitFor('the preview loaded', async () =>
+        (await frameHtml(previewFrame)).includes('Your invoice is ready.') ? true : undefined,
+      );
+      // An owner's editor posts the stored HTML as a draft: the draft check refuses it at the field, nothing is framed
+      await owner.page.goto(`${origin}/app/template?id=${victim.templateId}`);
+      await owner.page.waitForSelector('#tp-html_body[aria-invalid="true"]', { timeout: 10_000 });
+      // Time for any script to have run and its request to have gone
+      await new Promise((resolve) => setTimeout(resolve, 1000));
 
-    // Assess: the script ran nowhere with the dashboard's origin
-    expect(await keysOf(owner.page)).toBe(keys);
-    expect(await markerOf(owner.page)).toBeNull();
-    expect(await markerOf(viewer.page)).toBeNull();
-    expect(mintRequests()).toHaveLength(1);
-    await Promise.all([owner.context.close(), viewer.context.close()]);
-  }, 120_000);
+      // Assess: the script ran nowhere with the dashboard's origin
+      expect(await keysOf(owner.page)).toBe(keys);
+      expect(await markerOf(owner.page)).toBeNull();
+      expect(await markerOf(viewer.page)).toBeNull();
+      expect(mintRequests()).toHaveLength(1);
+      await Promise.all([owner.context.close(), viewer.context.close()]);
+    },
+    120_000,
+  );
 });

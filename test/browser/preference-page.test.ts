@@ -37,13 +37,17 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.method === 'POST') posted.push(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PREFERENCE_PAGE_CSP });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': PREFERENCE_PAGE_CSP,
+      });
       res.end(preferencePage(VIEW, req.method === 'POST'));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  if (chromium) browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless=new'] });
+  if (chromium)
+    browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless=new'] });
 });
 afterAll(async () => {
   await browser?.close();
@@ -75,19 +79,24 @@ describe('the preference page in a browser', () => {
     await page.close();
   });
 
-  it.skipIf(!chromium)('has no serious accessibility violation and fits a phone without sideways scrolling', async () => {
-    const page = await browser!.newPage();
-    await page.setViewport({ width: 375, height: 812, isMobile: true, hasTouch: true });
-    await page.goto(`${origin}/u/token`);
-    // axe-core as a script of the test's own (the page's CSP forbids scripts, so it is added through the devtools protocol).
-    await page.setBypassCSP(true);
-    await page.goto(`${origin}/u/token`);
-    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-    const result = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as { violations: { id: string; impact: string | null }[] };
-    const widths = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as number[];
+  it.skipIf(!chromium)(
+    'has no serious accessibility violation and fits a phone without sideways scrolling',
+    async () => {
+      const page = await browser!.newPage();
+      await page.setViewport({ width: 375, height: 812, isMobile: true, hasTouch: true });
+      await page.goto(`${origin}/u/token`);
+      // axe-core as a script of the test's own (the page's CSP forbids scripts, so it is added through the devtools protocol).
+      await page.setBypassCSP(true);
+      await page.goto(`${origin}/u/token`);
+      await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+      const result = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as {
+        violations: { id: string; impact: string | null }[];
+      };
+      const widths = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as number[];
 
-    expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
-    expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
-    await page.close();
-  });
+      expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+      expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+      await page.close();
+    },
+  );
 });

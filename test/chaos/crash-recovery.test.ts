@@ -12,7 +12,13 @@ describe('nothing stranded', () => {
     const report = await crashRun({ events: 300, killAfter: 100, log: (line) => console.log(`[crash] ${line}`) });
 
     // Assess
-    expect(report).toMatchObject({ accepted: 300, distinctEvents: 300, unprocessed: 0, duplicateEmails: 0, emails: 300 });
+    expect(report).toMatchObject({
+      accepted: 300,
+      distinctEvents: 300,
+      unprocessed: 0,
+      duplicateEmails: 0,
+      emails: 300,
+    });
     expect(report.executions).toEqual({ total: 300, byStatus: { '3': 300 } });
   });
 
@@ -27,7 +33,13 @@ describe('nothing stranded', () => {
     });
 
     // Assess
-    expect(report).toMatchObject({ accepted: 150, distinctEvents: 150, unprocessed: 0, duplicateEmails: 0, emails: 150 });
+    expect(report).toMatchObject({
+      accepted: 150,
+      distinctEvents: 150,
+      unprocessed: 0,
+      duplicateEmails: 0,
+      emails: 150,
+    });
     expect(report.executions).toEqual({ total: 150, byStatus: { '3': 150 } });
   });
 });

@@ -9,7 +9,6 @@ import { API_REFERENCE_FILES } from '../../shared/http/api-reference.js';
 import { OPENAPI_DOCUMENT_FILE } from '../../shared/http/openapi-file.js';
 import { fileURLToPath } from 'node:url';
 
-
 /** The asset folder of one real bundling of a route's function with its static files, as `cdk synth` does it. */
 function bundled(route: RouteDefinition, stackName: string, description: string): string {
   const app = new App({ context: { '@aws-cdk/core:appMode': 'inmemory' } });
@@ -48,7 +47,9 @@ describe('the API reference assets function', () => {
     for (const name of Object.keys(API_REFERENCE_FILES.files)) {
       const shipped = path.join(dir, 'assets', name);
       expect(existsSync(shipped), name).toBe(true);
-      expect(readFileSync(shipped).equals(readFileSync(resolve(`${API_REFERENCE_FILES.package}/${name}`))), name).toBe(true);
+      expect(readFileSync(shipped).equals(readFileSync(resolve(`${API_REFERENCE_FILES.package}/${name}`))), name).toBe(
+        true,
+      );
     }
     const bundle = statSync(path.join(dir, 'index.mjs')).size;
     // Anonymous files are counted per IP (shared/domain/rate-limits/ip-limit.ts): the DynamoDB client rides along.
@@ -61,7 +62,9 @@ describe('the API reference assets function', () => {
 describe('the OpenAPI document function', () => {
   const route = routes.find((r) => r.handler === 'openapi')!;
 
-  it('ships docs/openapi.json byte for byte in its asset folder, and a bundle without the document', { timeout: 120_000 }, () => {
+  it('ships docs/openapi.json byte for byte in its asset folder, and a bundle without the document', {
+    timeout: 120_000,
+  }, () => {
     // Act
     const dir = bundled(route, 'OpenApiDocument', 'GET /api/v1/openapi.json');
 

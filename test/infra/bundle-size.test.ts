@@ -38,7 +38,11 @@ const BUDGET_OVERRIDES: Readonly<Record<string, number>> = {
 
 /** The bundle of `entry`, built as CDK builds it (minified, no source map), or without the SDK; and its inputs. */
 async function built(entry: string, scope: BundleScope = 'deployed'): Promise<{ code: string; inputs: string[] }> {
-  const result = await build({ ...esbuildOptions(entry, path.join(tmpdir(), 'bundle-size', 'index.mjs'), scope), write: false, metafile: true });
+  const result = await build({
+    ...esbuildOptions(entry, path.join(tmpdir(), 'bundle-size', 'index.mjs'), scope),
+    write: false,
+    metafile: true,
+  });
   return { code: result.outputFiles![0]!.text, inputs: Object.keys(result.metafile!.inputs) };
 }
 
@@ -60,26 +64,33 @@ describe('function bundles', () => {
     expect(entries).toHaveLength(deployed.length);
   });
 
-  it.each(entries.map((e) => [e.name, e.entry] as const))('%s: its own code is at most 250 KB minified (or its recorded allowance), with zod/mini only', async (name, entry) => {
-    const { code, inputs } = await built(entry, 'own-code');
-    expect(Buffer.byteLength(code)).toBeLessThanOrEqual(BUDGET_OVERRIDES[name] ?? BUDGET_BYTES);
-    // Schemas import shared/validation/zod.ts (zod/mini); the classic API would add ≈ 60 KB to the function.
-    expect(inputs.filter((input) => input.includes('node_modules/zod/v4/classic/'))).toEqual([]);
-  });
+  it.each(entries.map((e) => [e.name, e.entry] as const))(
+    '%s: its own code is at most 250 KB minified (or its recorded allowance), with zod/mini only',
+    async (name, entry) => {
+      const { code, inputs } = await built(entry, 'own-code');
+      expect(Buffer.byteLength(code)).toBeLessThanOrEqual(BUDGET_OVERRIDES[name] ?? BUDGET_BYTES);
+      // Schemas import shared/validation/zod.ts (zod/mini); the classic API would add ≈ 60 KB to the function.
+      expect(inputs.filter((input) => input.includes('node_modules/zod/v4/classic/'))).toEqual([]);
+    },
+  );
 
   it('bundle the SDK clients they use and leave to the runtime only the modules on paths they never take', async () => {
     // Act
     const deployed = await bundleOf(entryOf('queue', 'execute-workflow'));
 
     // Assess: every module the bundle leaves to the runtime is one of the pinned ones (credential fallbacks, event-stream codec)
-    const imported = [...deployed.matchAll(/(?:from|import\()\s*"(@aws-sdk\/[^"]+|@smithy\/[^"]+)"/g)].map((m) => m[1]!);
+    const imported = [...deployed.matchAll(/(?:from|import\()\s*"(@aws-sdk\/[^"]+|@smithy\/[^"]+)"/g)].map(
+      (m) => m[1]!,
+    );
     expect(imported.length).toBeGreaterThan(0);
     expect(imported.filter((name) => !AWS_SDK_RUNTIME_MODULES.includes(name))).toEqual([]);
     expect(deployed).toContain('SendEmail');
     expect(deployed).toContain('TransactWriteItems');
   });
 
-  it('are measured as CDK builds them: the same bytes as a real NodejsFunction bundling', { timeout: 120_000 }, async () => {
+  it('are measured as CDK builds them: the same bytes as a real NodejsFunction bundling', {
+    timeout: 120_000,
+  }, async () => {
     // Prepare
     const app = new App({ context: { '@aws-cdk/core:appMode': 'inmemory' } });
     createNodeFunction(new Stack(app, 'BundleSize'), {
@@ -97,6 +108,8 @@ describe('function bundles', () => {
     const byCdk = readFileSync(path.join(assembly.directory, dir, 'index.mjs'), 'utf8');
 
     // Assess: CDK's copy only adds the source map's link
-    expect(byCdk.replace(/\/\/# sourceMappingURL=index\.mjs\.map\n?$/, '')).toBe(await bundleOf(entryOf('http', 'health')));
+    expect(byCdk.replace(/\/\/# sourceMappingURL=index\.mjs\.map\n?$/, '')).toBe(
+      await bundleOf(entryOf('http', 'health')),
+    );
   });
 });

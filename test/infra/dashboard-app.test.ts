@@ -19,7 +19,10 @@ beforeAll(async () => {
 describe('the dashboard build', () => {
   it('is at most 150 KB of gzipped JavaScript, the whole app', () => {
     const js = Object.keys(build.manifest).filter((name) => name.endsWith('.js'));
-    const gzipped = js.reduce((sum, name) => sum + gzipSync(readFileSync(path.join(build.outDir, name)), { level: 9 }).byteLength, 0);
+    const gzipped = js.reduce(
+      (sum, name) => sum + gzipSync(readFileSync(path.join(build.outDir, name)), { level: 9 }).byteLength,
+      0,
+    );
 
     console.log(`dashboard JavaScript: ${js.join(', ')}, ${(gzipped / 1024).toFixed(1)} KB gzipped`);
     expect(js).toEqual(['app.js']);
@@ -49,7 +52,9 @@ describe.each([
 ] as const)('the %s function', (handler, files) => {
   const route = routes.find((r) => r.handler === handler)!;
 
-  it('is a root route shipping the built files byte for byte, with a small bundle without the app', { timeout: 120_000 }, () => {
+  it('is a root route shipping the built files byte for byte, with a small bundle without the app', {
+    timeout: 120_000,
+  }, () => {
     // Prepare
     expect(route).toMatchObject({ method: 'GET', root: true, html: true, staticFiles: files });
     const app = new App({ context: { '@aws-cdk/core:appMode': 'inmemory' } });

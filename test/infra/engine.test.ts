@@ -49,7 +49,8 @@ function functionOf(description: string) {
     env: (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables,
   };
 }
-const functionNamed = (name: string) => functionOf(ENTRIES.find((e) => e.name === name || e.description === name)!.description);
+const functionNamed = (name: string) =>
+  functionOf(ENTRIES.find((e) => e.name === name || e.description === name)!.description);
 
 /** The queue a queue function consumes, followed through its event source mapping. */
 function consumedQueue(queue: QueueName) {
@@ -108,26 +109,34 @@ const QUEUE_NAMES = [...new Set(queueFunctions.map((q) => q.queue))];
 
 /** The clients' configuration set's id, then the service's own mail's. */
 function configurationSetIds(): [string, string] {
-  const ids = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SES::ConfigurationSet').map(([id]) => id);
+  const ids = Object.entries(resources)
+    .filter(([, r]) => r.Type === 'AWS::SES::ConfigurationSet')
+    .map(([id]) => id);
   const system = ids.find((id) => /SystemConfigurationSet/.test(id))!;
   return [ids.find((id) => id !== system)!, system];
 }
 
 describe('the engine on AWS', () => {
   describe('queues', () => {
-    it.each(QUEUE_NAMES)('gives the %s queue a DLQ after 5 receives, kept 14 days, both encrypted and TLS only', (name) => {
-      const { queue, queueId, definition } = consumedQueue(name);
-      const redrive = queue.Properties.RedrivePolicy as { maxReceiveCount: number; deadLetterTargetArn: unknown };
-      expect(redrive.maxReceiveCount).toBe(definition.maxReceiveCount ?? QUEUE_FUNCTION_DEFAULTS.maxReceiveCount);
-      expect(redrive.maxReceiveCount).toBe(5);
-      const dlqId = logicalIdOf(redrive.deadLetterTargetArn);
-      expect(resources[dlqId]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
-      expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true });
-      expect(isTlsOnly(queueId)).toBe(true);
-      expect(isTlsOnly(dlqId)).toBe(true);
-    });
+    it.each(QUEUE_NAMES)(
+      'gives the %s queue a DLQ after 5 receives, kept 14 days, both encrypted and TLS only',
+      (name) => {
+        const { queue, queueId, definition } = consumedQueue(name);
+        const redrive = queue.Properties.RedrivePolicy as { maxReceiveCount: number; deadLetterTargetArn: unknown };
+        expect(redrive.maxReceiveCount).toBe(definition.maxReceiveCount ?? QUEUE_FUNCTION_DEFAULTS.maxReceiveCount);
+        expect(redrive.maxReceiveCount).toBe(5);
+        const dlqId = logicalIdOf(redrive.deadLetterTargetArn);
+        expect(resources[dlqId]!.Properties).toMatchObject({
+          SqsManagedSseEnabled: true,
+          MessageRetentionPeriod: 14 * 24 * 3600,
+        });
+        expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true });
+        expect(isTlsOnly(queueId)).toBe(true);
+        expect(isTlsOnly(dlqId)).toBe(true);
+      },
+    );
 
-    it.each(QUEUE_NAMES)('hides a received %s message for at least 6× its consumer\'s timeout', (name) => {
+    it.each(QUEUE_NAMES)("hides a received %s message for at least 6× its consumer's timeout", (name) => {
       const { queue, consumer } = consumedQueue(name);
       const timeout = consumer.fn.Properties.Timeout as number;
       expect(VISIBILITY_TIMEOUT_FACTOR).toBeGreaterThanOrEqual(6);
@@ -135,24 +144,31 @@ describe('the engine on AWS', () => {
       expect(queue.Properties.VisibilityTimeout as number).toBeGreaterThanOrEqual(6 * timeout);
     });
 
-    it.each(QUEUE_NAMES)('maps the %s queue to its function with ReportBatchItemFailures, its batch size and maximum concurrency', (name) => {
-      const { mapping } = consumedQueue(name);
-      // As built on AWS: the table's entry, a sender sized to the default SES rate (test/infra/operations.test.ts).
-      const sized = sizeQueueFunctions(queueFunctions, { sesMaxSendRate: SES_DEFAULT_MAX_SEND_RATE, maxConcurrency: {} }).find(
-        (q) => q.queue === name,
-      )!;
-      expect(mapping.Properties).toMatchObject({
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-        BatchSize: sized.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize,
-        ScalingConfig: { MaximumConcurrency: sized.maxConcurrency },
-      });
-    });
+    it.each(QUEUE_NAMES)(
+      'maps the %s queue to its function with ReportBatchItemFailures, its batch size and maximum concurrency',
+      (name) => {
+        const { mapping } = consumedQueue(name);
+        // As built on AWS: the table's entry, a sender sized to the default SES rate (test/infra/operations.test.ts).
+        const sized = sizeQueueFunctions(queueFunctions, {
+          sesMaxSendRate: SES_DEFAULT_MAX_SEND_RATE,
+          maxConcurrency: {},
+        }).find((q) => q.queue === name)!;
+        expect(mapping.Properties).toMatchObject({
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          BatchSize: sized.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize,
+          ScalingConfig: { MaximumConcurrency: sized.maxConcurrency },
+        });
+      },
+    );
 
-    it('alarms as soon as one message sits in any DLQ: each queue\'s and the schedules\'', () => {
+    it("alarms as soon as one message sits in any DLQ: each queue's and the schedules'", () => {
       const scheduleDlqId = logicalIdOf(functionNamed('execute-workflow').env.SCHEDULER_DLQ_ARN);
       const dlqIds = [
         ...QUEUE_NAMES.map((name) =>
-          logicalIdOf((consumedQueue(name).queue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn),
+          logicalIdOf(
+            (consumedQueue(name).queue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown })
+              .deadLetterTargetArn,
+          ),
         ),
         scheduleDlqId,
       ];
@@ -167,7 +183,10 @@ describe('the engine on AWS', () => {
           TreatMissingData: 'notBreaching',
         });
       }
-      expect(resources[scheduleDlqId]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+      expect(resources[scheduleDlqId]!.Properties).toMatchObject({
+        SqsManagedSseEnabled: true,
+        MessageRetentionPeriod: 14 * 24 * 3600,
+      });
       expect(isTlsOnly(scheduleDlqId)).toBe(true);
     });
   });
@@ -175,7 +194,8 @@ describe('the engine on AWS', () => {
   describe('scheduler', () => {
     it('has one schedule group and a role only EventBridge Scheduler may assume, for this account and group', () => {
       const role = resources[schedulerRoleId()]!;
-      const trust = (role.Properties.AssumeRolePolicyDocument as { Statement: (Statement & { Principal: unknown })[] }).Statement;
+      const trust = (role.Properties.AssumeRolePolicyDocument as { Statement: (Statement & { Principal: unknown })[] })
+        .Statement;
       expect(trust).toHaveLength(1);
       expect(trust[0]).toMatchObject({
         Effect: 'Allow',
@@ -194,7 +214,7 @@ describe('the engine on AWS', () => {
       );
     });
 
-    it('lets the scheduler role send to the workflow and webhook queues and the schedules\' DLQ, and do nothing else', () => {
+    it("lets the scheduler role send to the workflow and webhook queues and the schedules' DLQ, and do nothing else", () => {
       const roleId = schedulerRoleId();
       const role = resources[roleId]!;
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
@@ -205,7 +225,12 @@ describe('the engine on AWS', () => {
       const targets = asList(statements[0]!.Resource).map((r) => logicalIdOf(r));
       const scheduleDlqId = logicalIdOf(functionNamed('execute-workflow').env.SCHEDULER_DLQ_ARN);
       expect(targets.sort()).toEqual(
-        [consumedQueue('workflow').queueId, consumedQueue('webhooks').queueId, consumedQueue('webhooks-failing').queueId, scheduleDlqId].sort(),
+        [
+          consumedQueue('workflow').queueId,
+          consumedQueue('webhooks').queueId,
+          consumedQueue('webhooks-failing').queueId,
+          scheduleDlqId,
+        ].sort(),
       );
     });
 
@@ -243,50 +268,61 @@ describe('the engine on AWS', () => {
   });
 
   describe('least privilege', () => {
-    it.each(ENTRIES.map((e) => [e.name, e] as const))('lets %s send to exactly the queues its entry names', (_name, entry) => {
-      const { statements, env } = functionOf(entry.description);
-      const sendTargets = allowing(statements, 'sqs:SendMessage').flatMap((s) => asList(s.Resource).map((r) => logicalIdOf(r)));
-      const expected = (entry.needs.sendsTo ?? []).map((name) => consumedQueue(name).queueId);
-      expect(sendTargets.sort()).toEqual([...expected].sort());
-      for (const name of QUEUE_NAMES) {
-        const variable = queueUrlVariable(name);
-        if (entry.needs.sendsTo?.includes(name)) expect(env[variable]).toEqual({ Ref: consumedQueue(name).queueId });
-        else expect(env).not.toHaveProperty(variable);
-      }
-    });
+    it.each(ENTRIES.map((e) => [e.name, e] as const))(
+      'lets %s send to exactly the queues its entry names',
+      (_name, entry) => {
+        const { statements, env } = functionOf(entry.description);
+        const sendTargets = allowing(statements, 'sqs:SendMessage').flatMap((s) =>
+          asList(s.Resource).map((r) => logicalIdOf(r)),
+        );
+        const expected = (entry.needs.sendsTo ?? []).map((name) => consumedQueue(name).queueId);
+        expect(sendTargets.sort()).toEqual([...expected].sort());
+        for (const name of QUEUE_NAMES) {
+          const variable = queueUrlVariable(name);
+          if (entry.needs.sendsTo?.includes(name)) expect(env[variable]).toEqual({ Ref: consumedQueue(name).queueId });
+          else expect(env).not.toHaveProperty(variable);
+        }
+      },
+    );
 
-    it.each(ENTRIES.map((e) => [e.name, e] as const))('lets %s send e-mail only if its entry says so', (_name, entry) => {
-      const { statements, env } = functionOf(entry.description);
-      const sends = allowing(statements, 'ses:SendEmail');
-      // A function sending only the service's own e-mails (sendsSystemMail) gets the same grant.
-      if (!entry.needs.sendsEmail && !(entry.needs as { sendsSystemMail?: boolean }).sendsSystemMail) {
-        expect(sends).toEqual([]);
-        expect(env).not.toHaveProperty('SES_CONFIGURATION_SET');
-        return;
-      }
-      // Clients' mail's set, and the service's own mail's (sign-in links, invitations, notices).
-      const [configurationSetId, systemSetId] = configurationSetIds();
-      expect(sends).toHaveLength(1);
-      expect(asList(sends[0]!.Action)).toEqual(['ses:SendEmail']);
-      expect(asList(sends[0]!.Resource).map(arnText).sort()).toEqual(
-        [
-          `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${configurationSetId}>`,
-          `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${systemSetId}>`,
-          'arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*',
-        ].sort(),
-      );
-      expect(env.SES_CONFIGURATION_SET).toEqual({ Ref: configurationSetId });
-      expect(env.SES_SYSTEM_CONFIGURATION_SET).toEqual({ Ref: systemSetId });
-    });
+    it.each(ENTRIES.map((e) => [e.name, e] as const))(
+      'lets %s send e-mail only if its entry says so',
+      (_name, entry) => {
+        const { statements, env } = functionOf(entry.description);
+        const sends = allowing(statements, 'ses:SendEmail');
+        // A function sending only the service's own e-mails (sendsSystemMail) gets the same grant.
+        if (!entry.needs.sendsEmail && !(entry.needs as { sendsSystemMail?: boolean }).sendsSystemMail) {
+          expect(sends).toEqual([]);
+          expect(env).not.toHaveProperty('SES_CONFIGURATION_SET');
+          return;
+        }
+        // Clients' mail's set, and the service's own mail's (sign-in links, invitations, notices).
+        const [configurationSetId, systemSetId] = configurationSetIds();
+        expect(sends).toHaveLength(1);
+        expect(asList(sends[0]!.Action)).toEqual(['ses:SendEmail']);
+        expect(asList(sends[0]!.Resource).map(arnText).sort()).toEqual(
+          [
+            `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${configurationSetId}>`,
+            `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${systemSetId}>`,
+            'arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*',
+          ].sort(),
+        );
+        expect(env.SES_CONFIGURATION_SET).toEqual({ Ref: configurationSetId });
+        expect(env.SES_SYSTEM_CONFIGURATION_SET).toEqual({ Ref: systemSetId });
+      },
+    );
 
-    it.each(ENTRIES.map((e) => [e.name, e] as const))('grants %s no wildcard action, no `*` resource, no managed policy', (_name, entry) => {
-      const { statements, role } = functionOf(entry.description);
-      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
-      for (const statement of statements) {
-        for (const action of asList(statement.Action)) expect(action).not.toContain('*');
-        expect(asList(statement.Resource)).not.toContain('*');
-      }
-    });
+    it.each(ENTRIES.map((e) => [e.name, e] as const))(
+      'grants %s no wildcard action, no `*` resource, no managed policy',
+      (_name, entry) => {
+        const { statements, role } = functionOf(entry.description);
+        expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+        for (const statement of statements) {
+          for (const action of asList(statement.Action)) expect(action).not.toContain('*');
+          expect(asList(statement.Resource)).not.toContain('*');
+        }
+      },
+    );
 
     it('does not let process-events send e-mail, nor health touch a queue, a schedule or the link secret', () => {
       const processEvents = functionNamed('process-events');
@@ -334,7 +370,11 @@ describe('the engine on AWS', () => {
         const secretId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SecretsManager::Secret')![0];
         expect(env.LINK_SECRET_ARN).toEqual({ Ref: secretId });
         expect(secretActions).toEqual([
-          { Effect: 'Allow', Action: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], Resource: { Ref: secretId } },
+          {
+            Effect: 'Allow',
+            Action: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
+            Resource: { Ref: secretId },
+          },
         ]);
       },
     );
@@ -361,21 +401,30 @@ describe('the engine on AWS', () => {
       }
     });
 
-    it('gives the senders the systemFromEmail of CDK context as SYSTEM_FROM_EMAIL (the service\'s own e-mails)', () => {
-      const { resources: custom } = synthesize({ defaultFromAddress: 'lifecycle@mail.example.org', systemFromEmail: 'accounts@mail.example.org' });
+    it("gives the senders the systemFromEmail of CDK context as SYSTEM_FROM_EMAIL (the service's own e-mails)", () => {
+      const { resources: custom } = synthesize({
+        defaultFromAddress: 'lifecycle@mail.example.org',
+        systemFromEmail: 'accounts@mail.example.org',
+      });
       const functions = Object.values(custom).filter((r) => r.Type === 'AWS::Lambda::Function');
       const senders = ENTRIES.filter((entry) => entry.needs.sendsEmail);
       expect(senders.length).toBeGreaterThan(0);
       for (const entry of senders) {
         const fn = functions.find((r) => r.Properties.Description === entry.description)!;
         const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-        expect(env).toMatchObject({ DEFAULT_FROM_ADDRESS: 'lifecycle@mail.example.org', SYSTEM_FROM_EMAIL: 'accounts@mail.example.org' });
+        expect(env).toMatchObject({
+          DEFAULT_FROM_ADDRESS: 'lifecycle@mail.example.org',
+          SYSTEM_FROM_EMAIL: 'accounts@mail.example.org',
+        });
       }
     });
 
-    it.each(['defaultFromAddress', 'unsubscribeMailto', 'systemFromEmail'])('refuses a %s that is not an e-mail address', (key) => {
-      expect(() => composeApp(appWith({ [key]: 'not-an-address' }))).toThrow(key);
-    });
+    it.each(['defaultFromAddress', 'unsubscribeMailto', 'systemFromEmail'])(
+      'refuses a %s that is not an e-mail address',
+      (key) => {
+        expect(() => composeApp(appWith({ [key]: 'not-an-address' }))).toThrow(key);
+      },
+    );
   });
 
   it.each(scheduledFunctions.map((s) => [s.handler, s] as const))(

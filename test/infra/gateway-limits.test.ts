@@ -68,7 +68,8 @@ describe('the Lambda logs', () => {
     const functions = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function');
     expect(functions.length).toBeGreaterThan(0);
     for (const fn of functions) {
-      const variables = ((fn.Properties['Environment'] as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {});
+      const variables =
+        (fn.Properties['Environment'] as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
       expect(variables['POWERTOOLS_LOGGER_LOG_EVENT']).toBeUndefined();
     }
   });

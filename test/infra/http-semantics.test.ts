@@ -24,7 +24,9 @@ describe('HTTP semantics on AWS', () => {
     expect(routeKeys).toContain('$default');
     const { fn } = functionOfRouteKey('$default');
     expect(fn.Properties['Description']).toMatch(/^\$default: 405/);
-    const actions = statementsOfRole(resources, logicalIdOf(fn.Properties['Role'])).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+    const actions = statementsOfRole(resources, logicalIdOf(fn.Properties['Role'])).flatMap((s) =>
+      Array.isArray(s.Action) ? s.Action : [s.Action],
+    );
     expect(actions.every((action) => action.startsWith('logs:'))).toBe(true);
     expect(Object.keys((fn.Properties['Environment'] as { Variables: object }).Variables)).not.toContain('TABLE_NAME');
   });
@@ -38,7 +40,7 @@ describe('HTTP semantics on AWS', () => {
     },
   );
 
-  it('gives every literal path beside a {param} path a route for each of the {param} path\'s methods', () => {
+  it("gives every literal path beside a {param} path a route for each of the {param} path's methods", () => {
     expect(fallbackRoutes(routesOnAws(routes)).map((g) => `${g.method} ${g.path}`)).toEqual([
       'PATCH /client/api-keys/rotate',
       'DELETE /client/api-keys/rotate',
@@ -55,13 +57,14 @@ describe('HTTP semantics on AWS', () => {
     ]);
   });
 
-  it.each(routesOnAws(routes).filter((r) => r.method === 'GET').map((r) => [fullPath(r)] as const))(
-    'has a HEAD route beside GET %s, served by the same function',
-    (path) => {
-      expect(routeKeys).toContain(`HEAD ${path}`);
-      expect(functionOfRouteKey(`HEAD ${path}`).id).toBe(functionOfRouteKey(`GET ${path}`).id);
-    },
-  );
+  it.each(
+    routesOnAws(routes)
+      .filter((r) => r.method === 'GET')
+      .map((r) => [fullPath(r)] as const),
+  )('has a HEAD route beside GET %s, served by the same function', (path) => {
+    expect(routeKeys).toContain(`HEAD ${path}`);
+    expect(functionOfRouteKey(`HEAD ${path}`).id).toBe(functionOfRouteKey(`GET ${path}`).id);
+  });
 
   it('adds no HEAD route to other methods and no CORS by default', () => {
     const heads = routeKeys.filter((k) => String(k).startsWith('HEAD '));

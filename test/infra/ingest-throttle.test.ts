@@ -26,11 +26,20 @@ describe('API Gateway throttles of the ingest routes', () => {
     // …and CloudFormation creates those routes before the stage that names them.
     const dependsOn = (stageOf(resources) as Resource & { DependsOn?: string[] }).DependsOn ?? [];
     const ingestRouteIds = Object.entries(resources)
-      .filter(([, r]) => r.Type === 'AWS::ApiGatewayV2::Route' && Object.keys(stage['RouteSettings'] as object).includes(r.Properties['RouteKey'] as string))
+      .filter(
+        ([, r]) =>
+          r.Type === 'AWS::ApiGatewayV2::Route' &&
+          Object.keys(stage['RouteSettings'] as object).includes(r.Properties['RouteKey'] as string),
+      )
       .map(([id]) => id);
     expect(ingestRouteIds).toHaveLength(3);
     expect(dependsOn).toEqual(expect.arrayContaining(ingestRouteIds));
-    expect(Object.keys(stage['RouteSettings'] as object).sort()).toEqual(routes.filter((r) => r.ingest).map(routeKey).sort());
+    expect(Object.keys(stage['RouteSettings'] as object).sort()).toEqual(
+      routes
+        .filter((r) => r.ingest)
+        .map(routeKey)
+        .sort(),
+    );
   });
 
   it('takes the ingest throttle from context', () => {

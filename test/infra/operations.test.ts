@@ -24,7 +24,8 @@ const synthesizeWithAddress = () => (withAddress ??= synthesize({ onCallEmail: '
 type PolicyStatementJson = Statement & { Principal: unknown; Sid?: string };
 type Dimension = { Name: string; Value: unknown };
 
-const ofType = (type: string, from = resources): [string, Resource][] => Object.entries(from).filter(([, r]) => r.Type === type);
+const ofType = (type: string, from = resources): [string, Resource][] =>
+  Object.entries(from).filter(([, r]) => r.Type === type);
 const alarms = (): Resource[] => ofType('AWS::CloudWatch::Alarm').map(([, r]) => r);
 const dimensionsOf = (alarm: Resource): Dimension[] => (alarm.Properties.Dimensions ?? []) as Dimension[];
 
@@ -66,7 +67,9 @@ const BACKGROUND: { handler: string; description: string; logMetrics: readonly L
 function consumedQueueId(queue: string): string {
   const definition = queueFunctions.find((q) => q.queue === queue)!;
   const fnId = functionId(`${queue} queue -> ${definition.handler}`);
-  const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, r]) => logicalIdOf(r.Properties.FunctionName) === fnId)!;
+  const mapping = ofType('AWS::Lambda::EventSourceMapping').find(
+    ([, r]) => logicalIdOf(r.Properties.FunctionName) === fnId,
+  )!;
   return logicalIdOf(mapping[1].Properties.EventSourceArn);
 }
 
@@ -75,7 +78,9 @@ const mappingOf = (handler: string, from: Record<string, Resource>): Resource =>
   const fnId = ofType('AWS::Lambda::Function', from).find(
     ([, r]) => r.Properties.Description === `${definition.queue} queue -> ${handler}`,
   )![0];
-  return ofType('AWS::Lambda::EventSourceMapping', from).find(([, r]) => logicalIdOf(r.Properties.FunctionName) === fnId)![1];
+  return ofType('AWS::Lambda::EventSourceMapping', from).find(
+    ([, r]) => logicalIdOf(r.Properties.FunctionName) === fnId,
+  )![1];
 };
 
 describe('operators hear about failures', () => {
@@ -105,7 +110,9 @@ describe('operators hear about failures', () => {
     });
 
     it('has no subscriber unless context onCallEmail names one', () => {
-      const toTopic = ofType('AWS::SNS::Subscription').filter(([, r]) => logicalIdOf(r.Properties.TopicArn) === onCallTopicId());
+      const toTopic = ofType('AWS::SNS::Subscription').filter(
+        ([, r]) => logicalIdOf(r.Properties.TopicArn) === onCallTopicId(),
+      );
       expect(toTopic).toEqual([]);
     });
 
@@ -114,8 +121,12 @@ describe('operators hear about failures', () => {
       const { template: custom, resources: customResources } = synthesizeWithAddress();
 
       // Assess
-      const topicId = logicalIdOf((custom.toJSON().Outputs as Record<string, { Value: unknown }>)['OnCallTopic']!.Value);
-      const subscriptions = ofType('AWS::SNS::Subscription', customResources).filter(([, r]) => r.Properties.Protocol === 'email');
+      const topicId = logicalIdOf(
+        (custom.toJSON().Outputs as Record<string, { Value: unknown }>)['OnCallTopic']!.Value,
+      );
+      const subscriptions = ofType('AWS::SNS::Subscription', customResources).filter(
+        ([, r]) => r.Properties.Protocol === 'email',
+      );
       expect(subscriptions.map(([, r]) => r.Properties)).toEqual([
         { Protocol: 'email', Endpoint: 'oncall@example.org', TopicArn: { Ref: topicId } },
       ]);
@@ -139,60 +150,66 @@ describe('operators hear about failures', () => {
       }
     });
 
-    it('keeps one alarm at one message on each DLQ: the three queues\' and the schedules\'', () => {
+    it("keeps one alarm at one message on each DLQ: the three queues' and the schedules'", () => {
       const dlqAlarms = alarms().filter((a) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
       expect(dlqAlarms).toHaveLength(queueFunctions.length + 1 + streamFunctions.length);
       for (const alarm of dlqAlarms) expect(alarm.Properties).toMatchObject({ Threshold: 1, Namespace: 'AWS/SQS' });
     });
 
-    it.each(BACKGROUND.map((b) => [b.handler, b] as const))('alarms on any invocation error of %s', (_handler, background) => {
-      const fnId = functionId(background.description);
-      const errors = alarms().filter(
-        (a) =>
-          a.Properties.MetricName === 'Errors' &&
-          dimensionsOf(a).some((d) => d.Name === 'FunctionName' && logicalIdOf(d.Value) === fnId),
-      );
-      expect(errors).toHaveLength(1);
-      expect(errors[0]!.Properties).toMatchObject({
-        Namespace: 'AWS/Lambda',
-        Statistic: 'Sum',
-        Period: 300,
-        Threshold: 1,
-        EvaluationPeriods: 1,
-        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-        TreatMissingData: 'notBreaching',
-      });
-    });
+    it.each(BACKGROUND.map((b) => [b.handler, b] as const))(
+      'alarms on any invocation error of %s',
+      (_handler, background) => {
+        const fnId = functionId(background.description);
+        const errors = alarms().filter(
+          (a) =>
+            a.Properties.MetricName === 'Errors' &&
+            dimensionsOf(a).some((d) => d.Name === 'FunctionName' && logicalIdOf(d.Value) === fnId),
+        );
+        expect(errors).toHaveLength(1);
+        expect(errors[0]!.Properties).toMatchObject({
+          Namespace: 'AWS/Lambda',
+          Statistic: 'Sum',
+          Period: 300,
+          Threshold: 1,
+          EvaluationPeriods: 1,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          TreatMissingData: 'notBreaching',
+        });
+      },
+    );
 
     it.each([
       // 5 receives × 180 s (6 × the 30 s timeout); the workflow queue also carries delays of up to 15 minutes.
       ['events', 0, 900],
       ['workflow', MAX_QUEUE_DELAY_SECONDS, 1800],
       ['ses-status', 0, 900],
-    ] as const)('alarms when the %s queue\'s oldest message outlives its delays (%i s) and retries: %i s', (queue, delay, threshold) => {
-      // Prepare: the queue's own timing, from the template
-      const queueId = consumedQueueId(queue);
-      const properties = resources[queueId]!.Properties;
-      const receives = (properties.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount;
-      const retries = receives * (properties.VisibilityTimeout as number);
+    ] as const)(
+      "alarms when the %s queue's oldest message outlives its delays (%i s) and retries: %i s",
+      (queue, delay, threshold) => {
+        // Prepare: the queue's own timing, from the template
+        const queueId = consumedQueueId(queue);
+        const properties = resources[queueId]!.Properties;
+        const receives = (properties.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount;
+        const retries = receives * (properties.VisibilityTimeout as number);
 
-      // Assess
-      const ages = alarms().filter(
-        (a) =>
-          a.Properties.MetricName === 'ApproximateAgeOfOldestMessage' &&
-          dimensionsOf(a).some((d) => d.Name === 'QueueName' && logicalIdOf(d.Value) === queueId),
-      );
-      expect(ages).toHaveLength(1);
-      expect(delay + retries).toBe(threshold);
-      expect(ages[0]!.Properties).toMatchObject({
-        Namespace: 'AWS/SQS',
-        Statistic: 'Maximum',
-        Period: 300,
-        Threshold: threshold,
-        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-        TreatMissingData: 'notBreaching',
-      });
-    });
+        // Assess
+        const ages = alarms().filter(
+          (a) =>
+            a.Properties.MetricName === 'ApproximateAgeOfOldestMessage' &&
+            dimensionsOf(a).some((d) => d.Name === 'QueueName' && logicalIdOf(d.Value) === queueId),
+        );
+        expect(ages).toHaveLength(1);
+        expect(delay + retries).toBe(threshold);
+        expect(ages[0]!.Properties).toMatchObject({
+          Namespace: 'AWS/SQS',
+          Statistic: 'Maximum',
+          Period: 300,
+          Threshold: threshold,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          TreatMissingData: 'notBreaching',
+        });
+      },
+    );
 
     it(`alarms when ${API_5XX_PERCENT} % of the HTTP API's requests in 5 minutes answer 5xx, at least ${API_5XX_MIN_ERRORS} of them`, () => {
       const apiId = ofType('AWS::ApiGatewayV2::Api')[0]![0];
@@ -207,7 +224,11 @@ describe('operators hear about failures', () => {
       type Query = {
         Id: string;
         Expression?: string;
-        MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: Dimension[] }; Stat: string; Period: number };
+        MetricStat?: {
+          Metric: { MetricName: string; Namespace: string; Dimensions: Dimension[] };
+          Stat: string;
+          Period: number;
+        };
       };
       const queries = rates[0]!.Properties.Metrics as Query[];
       expect(queries.find((q) => q.Expression)?.Expression).toBe('IF(errors >= 3, 100 * errors / requests, 0)');
@@ -224,18 +245,21 @@ describe('operators hear about failures', () => {
     it.each([
       ['Reputation.BounceRate', SES_REPUTATION_THRESHOLDS.bounceRate, 0.05],
       ['Reputation.ComplaintRate', SES_REPUTATION_THRESHOLDS.complaintRate, 0.001],
-    ] as const)('alarms when SES\'s account-wide %s reaches %s, half of SES\'s review threshold', (metricName, threshold, review) => {
-      expect(threshold).toBe(review / 2);
-      const found = alarms().filter((a) => a.Properties.MetricName === metricName);
-      expect(found).toHaveLength(1);
-      expect(found[0]!.Properties).toMatchObject({
-        Namespace: 'AWS/SES',
-        Statistic: 'Maximum',
-        Threshold: threshold,
-        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      });
-      expect(dimensionsOf(found[0]!)).toEqual([]);
-    });
+    ] as const)(
+      "alarms when SES's account-wide %s reaches %s, half of SES's review threshold",
+      (metricName, threshold, review) => {
+        expect(threshold).toBe(review / 2);
+        const found = alarms().filter((a) => a.Properties.MetricName === metricName);
+        expect(found).toHaveLength(1);
+        expect(found[0]!.Properties).toMatchObject({
+          Namespace: 'AWS/SES',
+          Statistic: 'Maximum',
+          Threshold: threshold,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        });
+        expect(dimensionsOf(found[0]!)).toEqual([]);
+      },
+    );
 
     const LOG_METRICS = BACKGROUND.flatMap((b) => b.logMetrics.map((m) => [m.metric, b, m] as const));
 
@@ -249,34 +273,39 @@ describe('operators hear about failures', () => {
       ]);
     });
 
-    it.each(LOG_METRICS)('counts %s on the logs of its function and alarms at its threshold', (metric, background, definition) => {
-      // Prepare: the function's own log group
-      const fn = resources[functionId(background.description)]!;
-      const logGroupId = logicalIdOf((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup);
+    it.each(LOG_METRICS)(
+      'counts %s on the logs of its function and alarms at its threshold',
+      (metric, background, definition) => {
+        // Prepare: the function's own log group
+        const fn = resources[functionId(background.description)]!;
+        const logGroupId = logicalIdOf((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup);
 
-      // Assess
-      const filters = ofType('AWS::Logs::MetricFilter').filter(([, r]) => r.Properties.FilterPattern === `{ $.metric = "${metric}" }`);
-      expect(filters).toHaveLength(1);
-      expect(logicalIdOf(filters[0]![1].Properties.LogGroupName)).toBe(logGroupId);
-      expect(filters[0]![1].Properties.MetricTransformations).toEqual([
-        {
-          MetricNamespace: 'EmailLifecycle',
-          MetricName: definition.metricName,
-          MetricValue: definition.valueField ? `$.${definition.valueField}` : '1',
-        },
-      ]);
-      const found = alarms().filter((a) => a.Properties.MetricName === definition.metricName);
-      expect(found).toHaveLength(1);
-      expect(found[0]!.Properties).toMatchObject({
-        Namespace: 'EmailLifecycle',
-        Statistic: 'Sum',
-        Period: 300,
-        Threshold: definition.alarmAt,
-        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-        TreatMissingData: 'notBreaching',
-        AlarmDescription: definition.description,
-      });
-    });
+        // Assess
+        const filters = ofType('AWS::Logs::MetricFilter').filter(
+          ([, r]) => r.Properties.FilterPattern === `{ $.metric = "${metric}" }`,
+        );
+        expect(filters).toHaveLength(1);
+        expect(logicalIdOf(filters[0]![1].Properties.LogGroupName)).toBe(logGroupId);
+        expect(filters[0]![1].Properties.MetricTransformations).toEqual([
+          {
+            MetricNamespace: 'EmailLifecycle',
+            MetricName: definition.metricName,
+            MetricValue: definition.valueField ? `$.${definition.valueField}` : '1',
+          },
+        ]);
+        const found = alarms().filter((a) => a.Properties.MetricName === definition.metricName);
+        expect(found).toHaveLength(1);
+        expect(found[0]!.Properties).toMatchObject({
+          Namespace: 'EmailLifecycle',
+          Statistic: 'Sum',
+          Period: 300,
+          Threshold: definition.alarmAt,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          TreatMissingData: 'notBreaching',
+          AlarmDescription: definition.description,
+        });
+      },
+    );
 
     it('alarms at the first stuck execution (the sum of `enqueued`), and at 10 unknown SES messages in 5 minutes', () => {
       const byMetric = Object.fromEntries(LOG_METRICS.map(([metric, , definition]) => [metric, definition]));
@@ -309,7 +338,7 @@ describe('operators hear about failures', () => {
       ['invocations', '\\"Invocations\\"'],
       ['stuck executions', 'StuckExecutionsSwept'],
       ['unknown SES messages', 'SesStatusUnknownMessages'],
-      ['every alarm\'s state', '\\"alarms\\"'],
+      ["every alarm's state", '\\"alarms\\"'],
     ])('shows %s (%s)', (_what, needle) => {
       expect(body).toContain(needle);
     });
@@ -326,10 +355,13 @@ describe('operators hear about failures', () => {
 describe('bounded concurrency', () => {
   it('bounds the mapping of every queue consumer: a maximum concurrency from 2 to 1000', () => {
     // The stream mappings (functions/streams.ts) have no maximum concurrency: one batch per shard at a time.
-    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.StartingPosition === undefined);
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(
+      ([, m]) => m.Properties.StartingPosition === undefined,
+    );
     expect(mappings).toHaveLength(queueFunctions.length);
     for (const [, mapping] of mappings) {
-      const maximum = (mapping.Properties.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency;
+      const maximum = (mapping.Properties.ScalingConfig as { MaximumConcurrency?: number } | undefined)
+        ?.MaximumConcurrency;
       expect(maximum).toBeGreaterThanOrEqual(2);
       expect(maximum).toBeLessThanOrEqual(1000);
     }
@@ -340,14 +372,17 @@ describe('bounded concurrency', () => {
     ['ses-status', 10, 6],
     // SES's default 14 e-mails/s: 2 sends in flight, one a batch, ≤ 13.3 e-mails/s at 0.15 s a send.
     ['execute-workflow', 1, 2],
-  ] as const)('maps %s in batches of %i, at most %i invocations at once by default', (handler, batchSize, maxConcurrency) => {
-    expect(mappingOf(handler, resources).Properties).toMatchObject({
-      BatchSize: batchSize,
-      ScalingConfig: { MaximumConcurrency: maxConcurrency },
-    });
-  });
+  ] as const)(
+    'maps %s in batches of %i, at most %i invocations at once by default',
+    (handler, batchSize, maxConcurrency) => {
+      expect(mappingOf(handler, resources).Properties).toMatchObject({
+        BatchSize: batchSize,
+        ScalingConfig: { MaximumConcurrency: maxConcurrency },
+      });
+    },
+  );
 
-  it('keeps the sender under SES\'s default rate', () => {
+  it("keeps the sender under SES's default rate", () => {
     expect(SES_DEFAULT_MAX_SEND_RATE).toBe(14);
     const sizing = senderSizing(SES_DEFAULT_MAX_SEND_RATE, 10);
     expect(senderCeiling(sizing)).toBeCloseTo(13.33, 2);
@@ -368,7 +403,8 @@ describe('bounded concurrency', () => {
     const sizing = senderSizing(rate, 10);
     expect(sizing).toEqual({ batchSize, maxConcurrency });
     // Within the rate whenever two invocations of one message fit in it (13.3/s); below, SES's throttling paces the rest.
-    if (rate >= 2 / FASTEST_SEND_SECONDS && maxConcurrency < 1000) expect(senderCeiling(sizing)).toBeLessThanOrEqual(rate);
+    if (rate >= 2 / FASTEST_SEND_SECONDS && maxConcurrency < 1000)
+      expect(senderCeiling(sizing)).toBeLessThanOrEqual(rate);
   });
 
   it('takes sesMaxSendRate and <handler>MaxConcurrency from CDK context', () => {
@@ -381,7 +417,10 @@ describe('bounded concurrency', () => {
 
     // Assess
     // 200 e-mails/s × 0.15 s = 30 sends in flight: 10 × 3.
-    expect(mappingOf('execute-workflow', custom).Properties).toMatchObject({ BatchSize: 10, ScalingConfig: { MaximumConcurrency: 3 } });
+    expect(mappingOf('execute-workflow', custom).Properties).toMatchObject({
+      BatchSize: 10,
+      ScalingConfig: { MaximumConcurrency: 3 },
+    });
     expect(mappingOf('process-events', custom).Properties).toMatchObject({ ScalingConfig: { MaximumConcurrency: 8 } });
     expect(mappingOf('ses-status', custom).Properties).toMatchObject({ ScalingConfig: { MaximumConcurrency: 20 } });
   });
@@ -400,12 +439,20 @@ describe('bounded concurrency', () => {
 
   it('refuses a queue entry left unbounded, and a sender given a concurrency of its own', () => {
     const settings = { sesMaxSendRate: SES_DEFAULT_MAX_SEND_RATE, maxConcurrency: {} };
-    expect(() => sizeQueueFunctions([{ handler: 'process-events', queue: 'events', tableAccess: 'read' }], settings)).toThrow(
-      /process-events has no maxConcurrency/,
-    );
+    expect(() =>
+      sizeQueueFunctions([{ handler: 'process-events', queue: 'events', tableAccess: 'read' }], settings),
+    ).toThrow(/process-events has no maxConcurrency/);
     expect(() =>
       sizeQueueFunctions(
-        [{ handler: 'execute-workflow', queue: 'workflow', tableAccess: 'readWrite', sendsEmail: true, maxConcurrency: 5 }],
+        [
+          {
+            handler: 'execute-workflow',
+            queue: 'workflow',
+            tableAccess: 'readWrite',
+            sendsEmail: true,
+            maxConcurrency: 5,
+          },
+        ],
         settings,
       ),
     ).toThrow(/sesMaxSendRate/);

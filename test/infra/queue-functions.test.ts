@@ -14,9 +14,11 @@ import { synthesize as synthesizeApp } from './support/synthesized-stack.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
-const CDK_JSON_CONTEXT = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
-  context: Record<string, unknown>;
-}).context;
+const CDK_JSON_CONTEXT = (
+  JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+    context: Record<string, unknown>;
+  }
+).context;
 const FIXTURE_ENTRY = fileURLToPath(new URL('./fixtures/queue-handler.ts', import.meta.url));
 
 const appWith = () =>
@@ -27,7 +29,11 @@ function synthesize(table: readonly QueueFunctionDefinition[]) {
   const app = appWith();
   const stack = new Stack(app, 'QueueFunctions');
   const dataTable = createDataTable(stack, { deletionProtection: false });
-  const shared = new SharedResources(stack, 'Engine', { queueFunctions: table, deletionProtection: false, senderEnvironment: {} });
+  const shared = new SharedResources(stack, 'Engine', {
+    queueFunctions: table,
+    deletionProtection: false,
+    senderEnvironment: {},
+  });
   addQueueFunctions(stack, {
     queueFunctions: table,
     shared,
@@ -57,39 +63,58 @@ const logicalIdOf = (reference: unknown): string => {
 describe('queue functions (infra)', () => {
   const { app, template, resources } = synthesize(ENGINE_LIKE);
   const byDescription = (description: string) =>
-    Object.entries(resources).find(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description === description)!;
+    Object.entries(resources).find(
+      ([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description === description,
+    )!;
 
   it('builds one queue, one DLQ and one nodejs22.x arm64 function per table entry', () => {
     // + the DLQ of the schedules, which deliver to the workflow queue
     template.resourceCountIs('AWS::SQS::Queue', 2 * 2 + 1);
     template.resourceCountIs('AWS::Lambda::Function', 2);
     const [, fn] = byDescription('events queue -> process-events');
-    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 20, MemorySize: 512 });
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Timeout: 20,
+      MemorySize: 512,
+    });
   });
 
   it.each([
     ['events', 20, 10],
     ['workflow', 30, 5],
-  ] as const)('gives the %s queue a visibility of 6× its function timeout, a DLQ after 5 deliveries and SSE', (queue, timeout, batchSize) => {
-    // Assess: the queue the mapping reads from
-    const handler = ENGINE_LIKE.find((d) => d.queue === queue)!.handler;
-    const [functionId] = byDescription(`${queue} queue -> ${handler}`);
-    const mapping = Object.values(resources).find(
-      (r) => r.Type === 'AWS::Lambda::EventSourceMapping' && logicalIdOf(r.Properties.FunctionName) === functionId,
-    )!;
-    expect(mapping.Properties).toMatchObject({ BatchSize: batchSize, FunctionResponseTypes: ['ReportBatchItemFailures'] });
-    const sourceQueue = resources[logicalIdOf(mapping.Properties.EventSourceArn)]!;
-    expect(sourceQueue.Properties).toMatchObject({
-      VisibilityTimeout: timeout * 6,
-      SqsManagedSseEnabled: true,
-      RedrivePolicy: { maxReceiveCount: 5 },
-    });
-    const dlq = resources[logicalIdOf((sourceQueue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn)]!;
-    expect(dlq.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
-  });
+  ] as const)(
+    'gives the %s queue a visibility of 6× its function timeout, a DLQ after 5 deliveries and SSE',
+    (queue, timeout, batchSize) => {
+      // Assess: the queue the mapping reads from
+      const handler = ENGINE_LIKE.find((d) => d.queue === queue)!.handler;
+      const [functionId] = byDescription(`${queue} queue -> ${handler}`);
+      const mapping = Object.values(resources).find(
+        (r) => r.Type === 'AWS::Lambda::EventSourceMapping' && logicalIdOf(r.Properties.FunctionName) === functionId,
+      )!;
+      expect(mapping.Properties).toMatchObject({
+        BatchSize: batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const sourceQueue = resources[logicalIdOf(mapping.Properties.EventSourceArn)]!;
+      expect(sourceQueue.Properties).toMatchObject({
+        VisibilityTimeout: timeout * 6,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: { maxReceiveCount: 5 },
+      });
+      const dlq =
+        resources[
+          logicalIdOf((sourceQueue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn)
+        ]!;
+      expect(dlq.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    },
+  );
 
   it('caps the concurrency of a mapping when the entry asks', () => {
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { BatchSize: 5, ScalingConfig: { MaximumConcurrency: 50 } });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: 5,
+      ScalingConfig: { MaximumConcurrency: 50 },
+    });
   });
 
   it('alarms as soon as one message sits in a DLQ', () => {
@@ -108,8 +133,16 @@ describe('queue functions (infra)', () => {
     const sendActions = (functionId: string) =>
       Object.values(resources)
         .filter((r) => r.Type === 'AWS::IAM::Policy')
-        .filter((r) => (r.Properties.Roles as unknown[]).some((role) => logicalIdOf(role) === logicalIdOf(resources[functionId]!.Properties.Role)))
-        .flatMap((r) => (r.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement)
+        .filter((r) =>
+          (r.Properties.Roles as unknown[]).some(
+            (role) => logicalIdOf(role) === logicalIdOf(resources[functionId]!.Properties.Role),
+          ),
+        )
+        .flatMap(
+          (r) =>
+            (r.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] })
+              .Statement,
+        )
         .filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
     const [eventsFn, events] = byDescription('events queue -> process-events');
     const [workflowFn] = byDescription('workflow queue -> execute-workflow');
@@ -135,12 +168,12 @@ describe('queue functions (infra)', () => {
   });
 
   it('refuses a send to a queue no function consumes', () => {
-    expect(() => synthesize([{ handler: 'process-events', queue: 'events', tableAccess: 'read', sendsTo: ['workflow'] }])).toThrow(
-      /sends to "workflow", which no queue function consumes/,
-    );
+    expect(() =>
+      synthesize([{ handler: 'process-events', queue: 'events', tableAccess: 'read', sendsTo: ['workflow'] }]),
+    ).toThrow(/sends to "workflow", which no queue function consumes/);
   });
 
-  it('builds the real stack from functions/queues.ts (a queue and a DLQ per entry, the schedules\' DLQ, an on-failure queue per stream function)', () => {
+  it("builds the real stack from functions/queues.ts (a queue and a DLQ per entry, the schedules' DLQ, an on-failure queue per stream function)", () => {
     // Every stack of the app: the queues are the root's, the on-failure queues the engine's.
     appTemplate().resourceCountIs('AWS::SQS::Queue', queueFunctions.length * 2 + 1 + streamFunctions.length);
   });

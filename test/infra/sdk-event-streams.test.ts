@@ -16,10 +16,14 @@ const isOperation = (name: string, value: unknown): value is OperationSchema =>
 /** The names of `operations` whose input or output has an event-stream member. */
 const withEventStreams = (operations: [string, OperationSchema][]) =>
   operations
-    .filter(([, [, , , , input, output]]) => [input, output].some((schema) => NormalizedSchema.of(schema as never).getEventStreamMember() !== ''))
+    .filter(([, [, , , , input, output]]) =>
+      [input, output].some((schema) => NormalizedSchema.of(schema as never).getEventStreamMember() !== ''),
+    )
     .map(([name]) => name);
 
-const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
+const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
 const clients = Object.keys(packageJson.dependencies).filter((name) => name.startsWith('@aws-sdk/client-'));
 
 describe('AWS SDK clients the project uses', () => {
@@ -43,7 +47,14 @@ describe('AWS SDK clients the project uses', () => {
   it('the check finds an event-stream member when an operation has one', () => {
     // Prepare: an operation whose input carries a streaming union, as the SDK's schemas declare one
     const events = () => [4, 'example', 'Events', 0, ['Message'], [0]];
-    const subscribe: OperationSchema = [9, 'example', 'Subscribe', 0, () => [3, 'example', 'SubscribeInput', 0, ['Stream'], [[events, { streaming: 1 }]]], () => [3, 'example', 'SubscribeOutput', 0, [], []]];
+    const subscribe: OperationSchema = [
+      9,
+      'example',
+      'Subscribe',
+      0,
+      () => [3, 'example', 'SubscribeInput', 0, ['Stream'], [[events, { streaming: 1 }]]],
+      () => [3, 'example', 'SubscribeOutput', 0, [], []],
+    ];
 
     // Act / Assess
     expect(withEventStreams([['Subscribe$', subscribe]])).toEqual(['Subscribe$']);

@@ -25,7 +25,15 @@ const server = createServer(async (req: IncomingMessage, res) => {
   for await (const chunk of req) body += String(chunk);
   requests.push({ target: req.headers['x-amz-target'] as string | undefined, body: JSON.parse(body) as unknown });
   res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-  res.end(JSON.stringify({ ARN, Name: 'els/link', VersionId: 'v1', SecretString: 's'.repeat(64), VersionStages: ['AWSCURRENT'] }));
+  res.end(
+    JSON.stringify({
+      ARN,
+      Name: 'els/link',
+      VersionId: 'v1',
+      SecretString: 's'.repeat(64),
+      VersionStages: ['AWSCURRENT'],
+    }),
+  );
 });
 
 beforeAll(async () => {

@@ -5,7 +5,14 @@ import { authenticates, routeKey, routes, type RouteDefinition } from '../../fun
 import { scheduledFunctions } from '../../functions/scheduled.js';
 import type { ResourceNeeds } from '../../infra/shared-resources.js';
 import { routesOnAws } from '../../infra/route-function.js';
-import { asList, logicalIdOf, statementsOfRole, synthesize, type Resource, type Statement } from './support/synthesized-stack.js';
+import {
+  asList,
+  logicalIdOf,
+  statementsOfRole,
+  synthesize,
+  type Resource,
+  type Statement,
+} from './support/synthesized-stack.js';
 
 /**
  * Secrets are read at run time from Secrets Manager. Over the whole template: no secret value and no
@@ -29,7 +36,8 @@ const ENTRIES: Entry[] = [
   ...scheduledFunctions.map((s) => ({ description: `every ${s.everyMinutes} min -> ${s.handler}`, needs: s })),
 ];
 
-const functions = (all: Record<string, Resource>) => Object.values(all).filter((r) => r.Type === 'AWS::Lambda::Function');
+const functions = (all: Record<string, Resource>) =>
+  Object.values(all).filter((r) => r.Type === 'AWS::Lambda::Function');
 const environmentOf = (fn: Resource): Record<string, unknown> =>
   (fn.Properties['Environment'] as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
 
@@ -44,7 +52,11 @@ const readsASecret = (s: Statement): boolean => asList(s.Action).some((a) => a.s
 
 /** `Allow <action> <resource>` for each pair a statement allows, sorted: CDK may merge or order statements its own way. */
 const grantsOf = (statements: Statement[]): string[] =>
-  statements.flatMap((s) => asList(s.Action).flatMap((a) => asList(s.Resource).map((r) => `${s.Effect} ${a} ${JSON.stringify(r)}`))).sort();
+  statements
+    .flatMap((s) =>
+      asList(s.Action).flatMap((a) => asList(s.Resource).map((r) => `${s.Effect} ${a} ${JSON.stringify(r)}`)),
+    )
+    .sort();
 const linkSecretId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SecretsManager::Secret')![0];
 const READ = ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'];
 
@@ -60,27 +72,31 @@ describe('secrets in the synthesised template', () => {
       expect(env).not.toHaveProperty('JWT_HS256_SECRET');
       // A variable that names the link secret holds its ARN (a Ref), never its value (an Fn::Join around it).
       for (const [name, value] of Object.entries(env)) {
-        if (JSON.stringify(value).includes(linkSecretId)) expect([name, value]).toEqual(['LINK_SECRET_ARN', { Ref: linkSecretId }]);
+        if (JSON.stringify(value).includes(linkSecretId))
+          expect([name, value]).toEqual(['LINK_SECRET_ARN', { Ref: linkSecretId }]);
       }
     }
   });
 
-  it.each(ENTRIES.map((e) => [e.description, e] as const))('%s: reads exactly the secrets it needs, each alone', (_name, entry) => {
-    // Prepare
-    const { env, secretGrants } = functionOf(entry.description);
-    const needsLink = Boolean(entry.needs.sendsEmail || entry.needs.usesLinkSecret);
-    const needsJwt = entry.route !== undefined && authenticates(entry.route);
+  it.each(ENTRIES.map((e) => [e.description, e] as const))(
+    '%s: reads exactly the secrets it needs, each alone',
+    (_name, entry) => {
+      // Prepare
+      const { env, secretGrants } = functionOf(entry.description);
+      const needsLink = Boolean(entry.needs.sendsEmail || entry.needs.usesLinkSecret);
+      const needsJwt = entry.route !== undefined && authenticates(entry.route);
 
-    // Assess: the ARN variable and a read of that secret alone, per secret it needs
-    expect(env['LINK_SECRET_ARN']).toEqual(needsLink ? { Ref: linkSecretId } : undefined);
-    expect(env['JWT_HS256_SECRET_ARN']).toEqual(needsJwt ? JWT_SECRET_ARN : undefined);
-    expect(secretGrants).toEqual(
-      grantsOf([
-        ...(needsLink ? [{ Effect: 'Allow', Action: READ, Resource: { Ref: linkSecretId } }] : []),
-        ...(needsJwt ? [{ Effect: 'Allow', Action: READ, Resource: JWT_SECRET_ARN }] : []),
-      ]),
-    );
-  });
+      // Assess: the ARN variable and a read of that secret alone, per secret it needs
+      expect(env['LINK_SECRET_ARN']).toEqual(needsLink ? { Ref: linkSecretId } : undefined);
+      expect(env['JWT_HS256_SECRET_ARN']).toEqual(needsJwt ? JWT_SECRET_ARN : undefined);
+      expect(secretGrants).toEqual(
+        grantsOf([
+          ...(needsLink ? [{ Effect: 'Allow', Action: READ, Resource: { Ref: linkSecretId } }] : []),
+          ...(needsJwt ? [{ Effect: 'Allow', Action: READ, Resource: JWT_SECRET_ARN }] : []),
+        ]),
+      );
+    },
+  );
 
   it('gives the JWT secret to every route that authenticates and to nothing else', () => {
     const holders = functions(resources).filter((fn) => environmentOf(fn)['JWT_HS256_SECRET_ARN'] !== undefined);
@@ -110,9 +126,14 @@ describe('the JWT secret context', () => {
 
   it.each([
     ['a secret name', 'els/jwt-hs256'],
-    ['a partial ARN (no 6-character suffix: a policy would need a wildcard)', 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:els/jwt-hs256'],
+    [
+      'a partial ARN (no 6-character suffix: a policy would need a wildcard)',
+      'arn:aws:secretsmanager:eu-west-1:123456789012:secret:els/jwt-hs256',
+    ],
     ['another service', 'arn:aws:ssm:eu-west-1:123456789012:parameter/els-jwt-AbC123'],
   ])('refuses %s as jwtHs256SecretArn', (_name, value) => {
-    expect(() => synthesize({ jwtHs256SecretArn: value })).toThrow(/"jwtHs256SecretArn" must be a Secrets Manager secret's complete ARN/);
+    expect(() => synthesize({ jwtHs256SecretArn: value })).toThrow(
+      /"jwtHs256SecretArn" must be a Secrets Manager secret's complete ARN/,
+    );
   });
 });

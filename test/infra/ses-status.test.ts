@@ -31,11 +31,14 @@ function only(type: string): { id: string; resource: Resource } {
   return { id, resource };
 }
 
-const statementsOf = (document: unknown): PolicyStatementJson[] => (document as { Statement: PolicyStatementJson[] }).Statement;
+const statementsOf = (document: unknown): PolicyStatementJson[] =>
+  (document as { Statement: PolicyStatementJson[] }).Statement;
 
 /** The configuration sets: clients' mail, and the service's own (sign-in links, invitations, notices). */
 function configurationSets(): { clients: string; system: string } {
-  const ids = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SES::ConfigurationSet').map(([id]) => id);
+  const ids = Object.entries(resources)
+    .filter(([, r]) => r.Type === 'AWS::SES::ConfigurationSet')
+    .map(([id]) => id);
   expect(ids).toHaveLength(2);
   const system = ids.filter((id) => /SystemConfigurationSet/.test(id));
   expect(system).toHaveLength(1);
@@ -45,7 +48,9 @@ function configurationSets(): { clients: string; system: string } {
 /** The event destination of a configuration set (one each). */
 function destinationOf(setId: string): Resource {
   const found = Object.values(resources).filter(
-    (r) => r.Type === 'AWS::SES::ConfigurationSetEventDestination' && logicalIdOf(r.Properties.ConfigurationSetName) === setId,
+    (r) =>
+      r.Type === 'AWS::SES::ConfigurationSetEventDestination' &&
+      logicalIdOf(r.Properties.ConfigurationSetName) === setId,
   );
   expect(found).toHaveLength(1);
   return found[0]!;
@@ -64,7 +69,8 @@ function statusTopic(): { id: string; resource: Resource } {
 /** The one topic policy attached to a topic. */
 function topicPolicyOf(topicId: string): Resource {
   const policies = Object.values(resources).filter(
-    (r) => r.Type === 'AWS::SNS::TopicPolicy' && (r.Properties.Topics as unknown[]).some((t) => logicalIdOf(t) === topicId),
+    (r) =>
+      r.Type === 'AWS::SNS::TopicPolicy' && (r.Properties.Topics as unknown[]).some((t) => logicalIdOf(t) === topicId),
   );
   expect(policies).toHaveLength(1);
   return policies[0]!;
@@ -73,7 +79,8 @@ function topicPolicyOf(topicId: string): Resource {
 /** The statements of the SQS queue policy attached to a queue. */
 function queuePolicyOf(queueId: string): PolicyStatementJson[] {
   const policies = Object.values(resources).filter(
-    (r) => r.Type === 'AWS::SQS::QueuePolicy' && (r.Properties.Queues as unknown[]).some((q) => logicalIdOf(q) === queueId),
+    (r) =>
+      r.Type === 'AWS::SQS::QueuePolicy' && (r.Properties.Queues as unknown[]).some((q) => logicalIdOf(q) === queueId),
   );
   expect(policies).toHaveLength(1);
   return statementsOf(policies[0]!.Properties.PolicyDocument);
@@ -82,7 +89,9 @@ function queuePolicyOf(queueId: string): PolicyStatementJson[] {
 /** The status queue, its consumer and its DLQ, followed from the consumer's event source mapping. */
 function statusPath() {
   const fnEntry = Object.entries(resources).find(
-    ([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description === `${STATUS_ENTRY.queue} queue -> ${STATUS_ENTRY.handler}`,
+    ([, r]) =>
+      r.Type === 'AWS::Lambda::Function' &&
+      r.Properties.Description === `${STATUS_ENTRY.queue} queue -> ${STATUS_ENTRY.handler}`,
   )!;
   const [functionId, fn] = fnEntry;
   const mappings = Object.values(resources).filter(
@@ -138,16 +147,23 @@ describe('SES status events on AWS', () => {
     ]);
   });
 
-  it.each(['clients', 'system'] as const)('publishes all 10 SES event types of the %s configuration set to the one SNS topic, and nowhere else', (set) => {
-    const topicId = statusTopic().id;
-    const resource = destinationOf(configurationSets()[set]);
-    const destination = resource.Properties.EventDestination as Record<string, unknown> & { MatchingEventTypes: string[] };
-    expect(Object.keys(destination).sort()).toEqual(['Enabled', 'MatchingEventTypes', 'SnsDestination']);
-    expect(destination.Enabled).toBe(true);
-    expect([...destination.MatchingEventTypes].sort()).toEqual(ALL_SES_EVENT_TYPES);
-    expect(destination.SnsDestination).toEqual({ TopicARN: { Ref: topicId } });
-    expect(Object.values(resources).filter((r) => r.Type === 'AWS::SES::ConfigurationSetEventDestination')).toHaveLength(2);
-  });
+  it.each(['clients', 'system'] as const)(
+    'publishes all 10 SES event types of the %s configuration set to the one SNS topic, and nowhere else',
+    (set) => {
+      const topicId = statusTopic().id;
+      const resource = destinationOf(configurationSets()[set]);
+      const destination = resource.Properties.EventDestination as Record<string, unknown> & {
+        MatchingEventTypes: string[];
+      };
+      expect(Object.keys(destination).sort()).toEqual(['Enabled', 'MatchingEventTypes', 'SnsDestination']);
+      expect(destination.Enabled).toBe(true);
+      expect([...destination.MatchingEventTypes].sort()).toEqual(ALL_SES_EVENT_TYPES);
+      expect(destination.SnsDestination).toEqual({ TopicARN: { Ref: topicId } });
+      expect(
+        Object.values(resources).filter((r) => r.Type === 'AWS::SES::ConfigurationSetEventDestination'),
+      ).toHaveLength(2);
+    },
+  );
 
   it('gives the service’s own mail a configuration set of its own, suppressing bounces and complaints, named to every sender', () => {
     const { clients, system } = configurationSets();
@@ -156,7 +172,10 @@ describe('SES status events on AWS', () => {
       ReputationOptions: { ReputationMetricsEnabled: true },
     });
     const senders = Object.values(resources).filter(
-      (r) => r.Type === 'AWS::Lambda::Function' && 'SES_SYSTEM_CONFIGURATION_SET' in ((r.Properties.Environment as { Variables?: Record<string, unknown> }).Variables ?? {}),
+      (r) =>
+        r.Type === 'AWS::Lambda::Function' &&
+        'SES_SYSTEM_CONFIGURATION_SET' in
+          ((r.Properties.Environment as { Variables?: Record<string, unknown> }).Variables ?? {}),
     );
     expect(senders.map((r) => r.Properties.Description).sort()).toEqual(
       expect.arrayContaining(['system-mail queue -> send-system-mail', 'workflow queue -> execute-workflow']),
@@ -177,15 +196,24 @@ describe('SES status events on AWS', () => {
     const statements = statementsOf(key.Properties.KeyPolicy);
     // CDK's default: the account administers the key through IAM; the other is SES's.
     expect(statements).toHaveLength(2);
-    expect(statements[0]).toMatchObject({ Effect: 'Allow', Action: 'kms:*', Principal: { AWS: expect.anything() as unknown } });
-    expect(arnText((statements[0]!.Principal as { AWS: unknown }).AWS)).toBe('arn:<AWS::Partition>:iam::<AWS::AccountId>:root');
+    expect(statements[0]).toMatchObject({
+      Effect: 'Allow',
+      Action: 'kms:*',
+      Principal: { AWS: expect.anything() as unknown },
+    });
+    expect(arnText((statements[0]!.Principal as { AWS: unknown }).AWS)).toBe(
+      'arn:<AWS::Partition>:iam::<AWS::AccountId>:root',
+    );
     const ses = statements[1]!;
     expect(ses).toMatchObject({ Effect: 'Allow', Principal: { Service: 'ses.amazonaws.com' }, Resource: '*' });
     expect(asList(ses.Action).sort()).toEqual(['kms:Decrypt', 'kms:GenerateDataKey*']);
     expect(ses.Condition!['StringEquals']).toEqual({ 'aws:SourceAccount': { Ref: 'AWS::AccountId' } });
     expect(Object.keys(ses.Condition!['ArnLike']!)).toEqual(['aws:SourceArn']);
     const { clients, system } = configurationSets();
-    expect((ses.Condition!['ArnLike']!['aws:SourceArn'] as unknown[]).map(arnText)).toEqual([configurationSetArn(clients), configurationSetArn(system)]);
+    expect((ses.Condition!['ArnLike']!['aws:SourceArn'] as unknown[]).map(arnText)).toEqual([
+      configurationSetArn(clients),
+      configurationSetArn(system),
+    ]);
   });
 
   it('lets only SES publish to the topic, for this account and configuration set, and only over TLS', () => {
@@ -277,9 +305,18 @@ describe('SES status events on AWS', () => {
       (r) => r.Type === 'AWS::Logs::MetricFilter' && logicalIdOf(r.Properties.LogGroupName) === logGroupId,
     );
     expect(filters.map((f) => [f.Properties['FilterPattern'], f.Properties['MetricTransformations']])).toEqual([
-      ['{ $.metric = "ses_status_unknown_message" }', [{ MetricNamespace: 'EmailLifecycle', MetricName: 'SesStatusUnknownMessages', MetricValue: '1' }]],
-      ['{ $.metric = "system_mail_bounce" }', [{ MetricNamespace: 'EmailLifecycle', MetricName: 'SystemMailBounces', MetricValue: '1' }]],
-      ['{ $.metric = "system_mail_complaint" }', [{ MetricNamespace: 'EmailLifecycle', MetricName: 'SystemMailComplaints', MetricValue: '1' }]],
+      [
+        '{ $.metric = "ses_status_unknown_message" }',
+        [{ MetricNamespace: 'EmailLifecycle', MetricName: 'SesStatusUnknownMessages', MetricValue: '1' }],
+      ],
+      [
+        '{ $.metric = "system_mail_bounce" }',
+        [{ MetricNamespace: 'EmailLifecycle', MetricName: 'SystemMailBounces', MetricValue: '1' }],
+      ],
+      [
+        '{ $.metric = "system_mail_complaint" }',
+        [{ MetricNamespace: 'EmailLifecycle', MetricName: 'SystemMailComplaints', MetricValue: '1' }],
+      ],
     ]);
   });
 
@@ -287,13 +324,17 @@ describe('SES status events on AWS', () => {
     const { fn } = statusPath();
     const statements = statementsOfRole(resources, logicalIdOf(fn.Properties.Role));
     const actions = statements.flatMap((s) => asList(s.Action));
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
+    );
     const sends = allowing(statements, 'sqs:SendMessage');
     expect(sends).toHaveLength(1);
     expect(JSON.stringify(sends[0]!.Resource)).toMatch(/Workflow/i);
     expect(actions.filter((a) => /^(ses|sns|kms|scheduler|iam):/.test(a))).toEqual([]);
     const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(Object.keys(env).filter((name) => /_QUEUE_(URL|ARN)$|^SES_|^LINK_SECRET(_ARN)?$/.test(name))).toEqual(['WORKFLOW_QUEUE_URL']);
+    expect(Object.keys(env).filter((name) => /_QUEUE_(URL|ARN)$|^SES_|^LINK_SECRET(_ARN)?$/.test(name))).toEqual([
+      'WORKFLOW_QUEUE_URL',
+    ]);
   });
 
   describe('local-only routes', () => {
@@ -324,7 +365,8 @@ describe('SES status events on AWS', () => {
       const withUrl = Object.values(resources).filter(
         (r) =>
           r.Type === 'AWS::Lambda::Function' &&
-          queueUrlVariable('ses-status') in ((r.Properties.Environment as { Variables: Record<string, unknown> }).Variables ?? {}),
+          queueUrlVariable('ses-status') in
+            ((r.Properties.Environment as { Variables: Record<string, unknown> }).Variables ?? {}),
       );
       expect(withUrl).toEqual([]);
     });

@@ -9,7 +9,9 @@ import { fallbackRoutes } from '../../shared/http/route-overlaps.js';
 import { synthesize } from './support/synthesized-stack.js';
 
 const { stacks } = synthesize();
-const rootTemplate = stacks[0]!.template.toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
+const rootTemplate = stacks[0]!.template.toJSON() as {
+  Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+};
 const byPath = new Map(stacks.map(({ path, template }) => [path, template.toJSON() as typeof rootTemplate]));
 
 /**
@@ -44,21 +46,30 @@ const STATEFUL_IN_ROOT: Record<string, string> = {
 /** The nested stack holding a route's function, found by the function's description (its route key). */
 function stackHoldingRoute(route: RouteDefinition): string[] {
   const description = routeKey(route);
-  return [...byPath].filter(([, template]) =>
-    Object.values(template.Resources).some((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description === description),
-  ).map(([path]) => path);
+  return [...byPath]
+    .filter(([, template]) =>
+      Object.values(template.Resources).some(
+        (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description === description,
+      ),
+    )
+    .map(([path]) => path);
 }
 
 describe('the stacks', () => {
   it('keeps the table, the queues, the schedules, the link secret, mail and the on-call topic in the root under their first logical ids', () => {
-    for (const [id, type] of Object.entries(STATEFUL_IN_ROOT)) expect([id, rootTemplate.Resources[id]?.Type]).toEqual([id, type]);
+    for (const [id, type] of Object.entries(STATEFUL_IN_ROOT))
+      expect([id, rootTemplate.Resources[id]?.Type]).toEqual([id, type]);
   });
 
   it('keeps every function out of the root but the $default one: routes, engine and operations are nested stacks', () => {
     const rootFunctions = Object.values(rootTemplate.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');
     expect(rootFunctions.map((r) => r.Properties.Description)).toEqual([expect.stringMatching(/^\$default/)]);
-    expect(stacks.map(({ path }) => path)).toEqual(expect.arrayContaining(['EmailLifecycle/EngineFunctions', 'EmailLifecycle/Operations']));
-    expect(Object.values(byPath.get('EmailLifecycle/Operations')!.Resources).map((r) => r.Type)).toContain('AWS::CloudWatch::Dashboard');
+    expect(stacks.map(({ path }) => path)).toEqual(
+      expect.arrayContaining(['EmailLifecycle/EngineFunctions', 'EmailLifecycle/Operations']),
+    );
+    expect(Object.values(byPath.get('EmailLifecycle/Operations')!.Resources).map((r) => r.Type)).toContain(
+      'AWS::CloudWatch::Dashboard',
+    );
   });
 
   it.each(routesOnAws(routes).map((route) => [`${route.method} ${route.path}`, route] as const))(
@@ -90,7 +101,9 @@ describe('moving a one-stack deployment (context detachRoutes)', () => {
     const functions = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function');
     const full = Object.values(synthesize().resources).filter((r) => r.Type === 'AWS::Lambda::Function');
     expect(functions).toHaveLength(full.length);
-    const [stage] = Object.values(template.findResources('AWS::ApiGatewayV2::Stage')) as { Properties: Record<string, unknown> }[];
+    const [stage] = Object.values(template.findResources('AWS::ApiGatewayV2::Stage')) as {
+      Properties: Record<string, unknown>;
+    }[];
     expect(stage!.Properties.RouteSettings ?? {}).toEqual({});
   });
 });
@@ -105,10 +118,19 @@ describe('route roles', () => {
   });
 
   it('are named by their needs', () => {
-    expect(roleIdOf(routeNeedsOf(route('a', { tableAccess: 'read', sendsTo: ['webhooks'] }), false))).toBe('RoleTableReadQueueWebhooks');
+    expect(roleIdOf(routeNeedsOf(route('a', { tableAccess: 'read', sendsTo: ['webhooks'] }), false))).toBe(
+      'RoleTableReadQueueWebhooks',
+    );
     expect(roleIdOf(routeNeedsOf(route('a', { sendsEmail: true }), true))).toBe('RoleTableReadWriteEmailJwtSecret');
     // Too long to read: the table access and a hash of the needs, the same on every synth.
-    const many = routeNeedsOf(route('a', { sendsTo: ['events', 'workflow', 'webhooks', 'webhooks-failing'], schedules: true, usesLinkSecret: true }), true);
+    const many = routeNeedsOf(
+      route('a', {
+        sendsTo: ['events', 'workflow', 'webhooks', 'webhooks-failing'],
+        schedules: true,
+        usesLinkSecret: true,
+      }),
+      true,
+    );
     expect(roleIdOf(many)).toMatch(/^RoleTableReadWriteNeeds[0-9a-f]{10}$/);
     expect(roleIdOf(many)).toBe(roleIdOf({ ...many }));
   });
@@ -117,14 +139,25 @@ describe('route roles', () => {
     const logicalIds = (table: RouteDefinition[]) => {
       const stack = new Stack(new App(), 'Roles');
       const roles = new RouteRoles(stack, 'RouteRoles', { jwtSecret: false });
-      const ids = table.map((entry) => stack.resolve((roles.roleFor(entry).node.defaultChild as CfnElement).logicalId) as string);
+      const ids = table.map(
+        (entry) => stack.resolve((roles.roleFor(entry).node.defaultChild as CfnElement).logicalId) as string,
+      );
       // The ids the template holds, not only the ones the constructs would get.
       const inTemplate = Object.keys(Template.fromStack(stack).findResources('AWS::IAM::Role'));
       expect(inTemplate.sort()).toEqual([...new Set(ids)].sort());
       return Object.fromEntries(table.map((entry, i) => [entry.handler, ids[i]]));
     };
-    const before = logicalIds([route('plain'), route('reader', { tableAccess: 'read' }), route('mailer', { sendsEmail: true })]);
-    const after = logicalIds([route('scheduler', { schedules: true }), route('plain'), route('reader', { tableAccess: 'read' }), route('mailer', { sendsEmail: true })]);
+    const before = logicalIds([
+      route('plain'),
+      route('reader', { tableAccess: 'read' }),
+      route('mailer', { sendsEmail: true }),
+    ]);
+    const after = logicalIds([
+      route('scheduler', { schedules: true }),
+      route('plain'),
+      route('reader', { tableAccess: 'read' }),
+      route('mailer', { sendsEmail: true }),
+    ]);
     expect(after).toMatchObject(before);
     expect(new Set(Object.values(after)).size).toBe(4);
   });

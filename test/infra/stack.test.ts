@@ -59,7 +59,10 @@ describe('EmailLifecycle stack', () => {
   // CloudFormation refuses a stack of more than 500 resources at deploy time. Each stack keeps 30 of them spare, so
   // this fails while a change still fits: move routes to another area (infra/route-groups.ts) before it does.
   it(`keeps every stack at most ${STACK_BUDGET} resources (CloudFormation allows 500)`, () => {
-    const counts = stacks.map(({ path, template: own }) => ({ path, resources: Object.keys(own.toJSON().Resources as object).length }));
+    const counts = stacks.map(({ path, template: own }) => ({
+      path,
+      resources: Object.keys(own.toJSON().Resources as object).length,
+    }));
     console.log(counts.map(({ path, resources: count }) => `${String(count).padStart(4)}  ${path}`).join('\n'));
     expect(counts.length).toBeGreaterThan(1);
     expect(counts.filter(({ resources: count }) => count > STACK_BUDGET)).toEqual([]);
@@ -85,9 +88,7 @@ describe('EmailLifecycle stack', () => {
             TABLE_KEYS.gsi2.sortKey,
             TABLE_KEYS.gsi3.partitionKey,
             TABLE_KEYS.gsi3.sortKey,
-          ].map(
-            (name) => ({ AttributeName: name, AttributeType: 'S' }),
-          ),
+          ].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
         ),
         GlobalSecondaryIndexes: [
           {
@@ -131,8 +132,14 @@ describe('EmailLifecycle stack', () => {
   it('declares one Lambda per entry of the route table (its API route, and HEAD for a GET), per queue and scheduled function, and the $default one', () => {
     const getRoutes = awsRoutes.filter((route) => route.method === 'GET').length;
     // …plus the literal paths' missing methods, routed to the $default function.
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', awsRoutes.length + getRoutes + 1 + fallbackRoutes(awsRoutes).length);
-    template.resourceCountIs('AWS::Lambda::Function', awsRoutes.length + queueFunctions.length + scheduledFunctions.length + streamFunctions.length + 1);
+    template.resourceCountIs(
+      'AWS::ApiGatewayV2::Route',
+      awsRoutes.length + getRoutes + 1 + fallbackRoutes(awsRoutes).length,
+    );
+    template.resourceCountIs(
+      'AWS::Lambda::Function',
+      awsRoutes.length + queueFunctions.length + scheduledFunctions.length + streamFunctions.length + 1,
+    );
   });
 
   it.each(awsRoutes.map((route) => [routeKey(route), route] as const))(
@@ -172,15 +179,16 @@ describe('EmailLifecycle stack', () => {
       expect(actions).toEqual(expect.arrayContaining(READ_ACTIONS));
       if (route.tableAccess === 'read') {
         // A read route writes only its request counters: UpdateItem in one statement held to their partition keys.
-        const writes = statementsOf(fn).filter((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]).some((a) => WRITE_ACTIONS.includes(a)));
+        const writes = statementsOf(fn).filter((s) =>
+          (Array.isArray(s.Action) ? s.Action : [s.Action]).some((a) => WRITE_ACTIONS.includes(a)),
+        );
         expect(writes).toEqual([
           expect.objectContaining({
             Action: 'dynamodb:UpdateItem',
             Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*', 'IPRATE#*'] } },
           }),
         ]);
-      }
-      else expect(actions).toEqual(expect.arrayContaining(WRITE_ACTIONS));
+      } else expect(actions).toEqual(expect.arrayContaining(WRITE_ACTIONS));
       // Its own log group and the table, plus the engine actions its entry names (test/infra/engine.test.ts
       // checks their resources): no wildcard action, no `*` resource.
       const engineActions = [
@@ -188,7 +196,9 @@ describe('EmailLifecycle stack', () => {
         ...(route.schedules ? ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole'] : []),
         ...(route.sendsEmail ? ['ses:SendEmail'] : []),
         // A read of the link secret (test/infra/secrets.test.ts checks it names that secret alone).
-        ...(route.usesLinkSecret || route.sendsEmail ? ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'] : []),
+        ...(route.usesLinkSecret || route.sendsEmail
+          ? ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret']
+          : []),
       ];
       for (const action of actions) {
         if (engineActions.includes(action)) continue;
@@ -259,7 +269,9 @@ describe('EmailLifecycle stack', () => {
     const functions = (Object.values(custom.findResources('AWS::Lambda::Function')) as Resource[]).filter(
       (fn) => !String(fn.Properties.Description).startsWith('$default'),
     );
-    expect(functions).toHaveLength(awsRoutes.length + queueFunctions.length + scheduledFunctions.length + streamFunctions.length);
+    expect(functions).toHaveLength(
+      awsRoutes.length + queueFunctions.length + scheduledFunctions.length + streamFunctions.length,
+    );
     for (const fn of functions) {
       expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
         JWT_ISSUER: 'https://issuer.example.com/',
@@ -292,8 +304,10 @@ describe('EmailLifecycle stack', () => {
   });
 
   it("refuses links on the dashboard's own host: they would separate nothing", () => {
-    expect(() => composeApp(appWith({ publicBaseUrl: 'https://mail.example.com', linksBaseUrl: 'https://mail.example.com/links' }))).toThrow(
-      /linksBaseUrl" must be a host other than publicBaseUrl's/,
-    );
+    expect(() =>
+      composeApp(
+        appWith({ publicBaseUrl: 'https://mail.example.com', linksBaseUrl: 'https://mail.example.com/links' }),
+      ),
+    ).toThrow(/linksBaseUrl" must be a host other than publicBaseUrl's/);
   });
 });

@@ -28,13 +28,25 @@ describe('access ends with its holder (API keys of a removed or demoted user)', 
   it('a removed admin’s labelled and personal keys answer 401 at once, are listed disabled, and cannot be enabled again', async () => {
     const client = await createAccountClient('growth');
     const owner = await signIn(client.email);
-    const ownersKey = (await asSession(owner, 'POST', '/client/api-keys', { body: { label: 'Owner’s' } })).body.data.key as string;
+    const ownersKey = (await asSession(owner, 'POST', '/client/api-keys', { body: { label: 'Owner’s' } })).body.data
+      .key as string;
     const { email, keys, ids } = await adminKeys(client);
     const adminId = await userIdOf(owner, email);
 
-    const listedBefore = (await asSession(owner, 'GET', '/client/api-keys')).body.data.api_keys as Record<string, unknown>[];
-    expect(listedBefore.find((k) => k['id'] === ids[0])).toMatchObject({ created_by: adminId, creator: { id: adminId, email }, personal_for: null });
-    expect(listedBefore.find((k) => k['id'] === ids[1])).toMatchObject({ created_by: adminId, personal_for: adminId, enabled: true });
+    const listedBefore = (await asSession(owner, 'GET', '/client/api-keys')).body.data.api_keys as Record<
+      string,
+      unknown
+    >[];
+    expect(listedBefore.find((k) => k['id'] === ids[0])).toMatchObject({
+      created_by: adminId,
+      creator: { id: adminId, email },
+      personal_for: null,
+    });
+    expect(listedBefore.find((k) => k['id'] === ids[1])).toMatchObject({
+      created_by: adminId,
+      personal_for: adminId,
+      enabled: true,
+    });
 
     expect((await asSession(owner, 'DELETE', `/client/users/${adminId}`)).status).toBe(200);
 
@@ -47,10 +59,19 @@ describe('access ends with its holder (API keys of a removed or demoted user)', 
     expect((await request('GET', '/client/settings', { key: ownersKey })).status).toBe(200);
     const listed = (await asSession(owner, 'GET', '/client/api-keys')).body.data.api_keys as Record<string, unknown>[];
     for (const id of ids) {
-      expect(listed.find((k) => k['id'] === id)).toMatchObject({ enabled: false, disabled_reason: 'holder_removed', creator: null, disabled_at: expect.any(String) });
+      expect(listed.find((k) => k['id'] === id)).toMatchObject({
+        enabled: false,
+        disabled_reason: 'holder_removed',
+        creator: null,
+        disabled_at: expect.any(String),
+      });
     }
     const again = await asSession(owner, 'PATCH', `/client/api-keys/${ids[0]}`, { body: { enabled: true } });
-    expect([again.status, again.body.errors?.[0]?.condition, again.body.errors?.[0]?.key]).toEqual([409, 'state', 'enabled']);
+    expect([again.status, again.body.errors?.[0]?.condition, again.body.errors?.[0]?.key]).toEqual([
+      409,
+      'state',
+      'enabled',
+    ]);
     expect((await request('GET', '/client/settings', { key: keys[0]! })).status).toBe(401);
   });
 
@@ -66,7 +87,11 @@ describe('access ends with its holder (API keys of a removed or demoted user)', 
     for (const key of keys) expect((await request('GET', '/client/settings', { key })).status).toBe(401);
     const listed = (await asSession(owner, 'GET', '/client/api-keys')).body.data.api_keys as Record<string, unknown>[];
     for (const id of ids) {
-      expect(listed.find((k) => k['id'] === id)).toMatchObject({ enabled: false, disabled_reason: 'holder_demoted', creator: { id: adminId } });
+      expect(listed.find((k) => k['id'] === id)).toMatchObject({
+        enabled: false,
+        disabled_reason: 'holder_demoted',
+        creator: { id: adminId },
+      });
     }
     // Promoted back, the old keys stay off: the user makes new ones.
     expect((await asSession(owner, 'PATCH', `/client/users/${adminId}`, { body: { role: 2 } })).status).toBe(200);

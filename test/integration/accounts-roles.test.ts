@@ -34,7 +34,11 @@ const sessions: Record<'o' | 'a' | 'm' | 'v', Session> = {} as never;
 beforeAll(async () => {
   const client = await createAccountClient('growth');
   key = client.api_key;
-  const [admin, member, viewer] = await Promise.all([addTestUser(client, 2), addTestUser(client, 3), addTestUser(client, 4)]);
+  const [admin, member, viewer] = await Promise.all([
+    addTestUser(client, 2),
+    addTestUser(client, 3),
+    addTestUser(client, 4),
+  ]);
   sessions.o = await signIn(client.email);
   sessions.a = await signIn(admin);
   sessions.m = await signIn(member);
@@ -53,7 +57,13 @@ describe('each role against each route (over HTTP)', () => {
         expect(res.status, who).toBeLessThan(500);
       } else {
         expect(res.status, who).toBe(403);
-        expect(res.body.errors, who).toEqual([{ condition: 'forbidden', key: 'role', error: expect.stringMatching(/^The (owner|admin|member|viewer) role may not do this$/) }]);
+        expect(res.body.errors, who).toEqual([
+          {
+            condition: 'forbidden',
+            key: 'role',
+            error: expect.stringMatching(/^The (owner|admin|member|viewer) role may not do this$/),
+          },
+        ]);
       }
     }
     const byKey = await raw(route.method, path, { body, headers: { authorization: `Bearer ${key}` } });

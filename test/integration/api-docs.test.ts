@@ -8,7 +8,11 @@ import { checkContract } from './support/api.js';
 /** The API reference page and its files over HTTP; the browser check is `npm run test:browser`. */
 async function get(path: string, headers: Record<string, string> = {}) {
   // node:http, not fetch: fetch would undo the gzip the test wants to see.
-  const { status, headers: received, bytes } = await new Promise<{ status: number; headers: Headers; bytes: Buffer }>((resolve, reject) => {
+  const {
+    status,
+    headers: received,
+    bytes,
+  } = await new Promise<{ status: number; headers: Headers; bytes: Buffer }>((resolve, reject) => {
     httpGet(`${inject('baseUrl')}${path}`, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -20,7 +24,13 @@ async function get(path: string, headers: Record<string, string> = {}) {
       res.on('error', reject);
     }).on('error', reject);
   });
-  await checkContract({ method: 'GET', path: `/api/v1${path}`, status, contentType: received.get('content-type') ?? '', text: bytes.toString('utf8') });
+  await checkContract({
+    method: 'GET',
+    path: `/api/v1${path}`,
+    status,
+    contentType: received.get('content-type') ?? '',
+    text: bytes.toString('utf8'),
+  });
   return { status, headers: received, bytes, text: bytes.toString('utf8') };
 }
 
@@ -72,10 +82,13 @@ describe('GET /api/v1/docs', () => {
     expect(init.text).toContain('validatorUrl: null');
   });
 
-  it.each(['index.html', '..%2Fpackage.json', 'swagger-ui-bundle.js.map', 'constructor'])('answers 404 for %s', async (name) => {
-    const res = await get(`/docs/assets/${name}`);
+  it.each(['index.html', '..%2Fpackage.json', 'swagger-ui-bundle.js.map', 'constructor'])(
+    'answers 404 for %s',
+    async (name) => {
+      const res = await get(`/docs/assets/${name}`);
 
-    expect(res.status).toBe(404);
-    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-  });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    },
+  );
 });

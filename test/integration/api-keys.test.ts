@@ -9,16 +9,32 @@ describe('API keys with labels', () => {
     const first = await asSession(owner, 'GET', '/client/api-keys');
     expect(first.status).toBe(200);
     expect(first.body.data.api_keys).toEqual([
-      expect.objectContaining({ label: null, enabled: true, created_by: null, masked_key: `els_…${client.api_key.slice(-4)}`, last_used_at: null }),
+      expect.objectContaining({
+        label: null,
+        enabled: true,
+        created_by: null,
+        masked_key: `els_…${client.api_key.slice(-4)}`,
+        last_used_at: null,
+      }),
     ]);
 
     const made = await asSession(owner, 'POST', '/client/api-keys', { body: { label: '  CRM sync ' } });
     expect(made.status).toBe(201);
-    expect(made.body.data).toMatchObject({ label: 'CRM sync', enabled: true, created_by: client.owner_user_id, last_used_at: null, disabled_at: null });
+    expect(made.body.data).toMatchObject({
+      label: 'CRM sync',
+      enabled: true,
+      created_by: client.owner_user_id,
+      last_used_at: null,
+      disabled_at: null,
+    });
     const key = made.body.data.key as string;
     expect(made.body.data.masked_key).toBe(`els_…${key.slice(-4)}`);
     expect((await request('GET', '/client/contacts?limit=1', { key })).status).toBe(200);
-    const listed = (await asSession(owner, 'GET', '/client/api-keys')).body.data.api_keys as { id: number; last_used_at: string | null; label: string }[];
+    const listed = (await asSession(owner, 'GET', '/client/api-keys')).body.data.api_keys as {
+      id: number;
+      last_used_at: string | null;
+      label: string;
+    }[];
     expect(listed).toHaveLength(2);
     expect(JSON.stringify(listed)).not.toContain(key);
     const mine = listed.find((k) => k.id === made.body.data.id)!;
@@ -29,7 +45,9 @@ describe('API keys with labels', () => {
     const disabled = await asSession(owner, 'PATCH', `/client/api-keys/${mine.id}`, { body: { enabled: false } });
     expect(disabled.body.data).toMatchObject({ enabled: false, disabled_at: expect.any(String) });
     expect((await request('GET', '/client/contacts?limit=1', { key })).status).toBe(401);
-    expect((await asSession(owner, 'PATCH', `/client/api-keys/${mine.id}`, { body: { enabled: true } })).body.data.enabled).toBe(true);
+    expect(
+      (await asSession(owner, 'PATCH', `/client/api-keys/${mine.id}`, { body: { enabled: true } })).body.data.enabled,
+    ).toBe(true);
     expect((await request('GET', '/client/contacts?limit=1', { key })).status).toBe(200);
 
     const deleted = await asSession(owner, 'DELETE', `/client/api-keys/${mine.id}`);
@@ -48,7 +66,10 @@ describe('API keys with labels', () => {
     const viewer = await signIn(await addTestUser(client, 4));
     expect((await asSession(admin, 'POST', '/client/api-keys', { body: { label: 'Admin made' } })).status).toBe(201);
     for (const session of [member, viewer]) {
-      for (const [method, path] of [['GET', '/client/api-keys'], ['POST', '/client/api-keys']] as const) {
+      for (const [method, path] of [
+        ['GET', '/client/api-keys'],
+        ['POST', '/client/api-keys'],
+      ] as const) {
         const res = await asSession(session, method, path, { body: method === 'POST' ? { label: 'x' } : undefined });
         expect(res.status).toBe(403);
         expect(res.body.errors[0]).toMatchObject({ condition: 'forbidden', key: 'role' });
@@ -56,8 +77,12 @@ describe('API keys with labels', () => {
     }
     const byKey = await request('GET', '/client/api-keys', { key: client.api_key });
     expect([byKey.status, byKey.body.errors[0].key]).toEqual([403, 'authorization']);
-    expect((await asSession(admin, 'POST', '/client/api-keys', { body: { label: 'x' }, csrf: false })).status).toBe(403);
-    const otherKeyId = ((await asSession(await signIn(other.email), 'GET', '/client/api-keys')).body.data.api_keys as { id: number }[])[0]!.id;
+    expect((await asSession(admin, 'POST', '/client/api-keys', { body: { label: 'x' }, csrf: false })).status).toBe(
+      403,
+    );
+    const otherKeyId = (
+      (await asSession(await signIn(other.email), 'GET', '/client/api-keys')).body.data.api_keys as { id: number }[]
+    )[0]!.id;
     expect((await asSession(admin, 'DELETE', `/client/api-keys/${otherKeyId}`)).status).toBe(404);
     expect((await request('GET', '/client/contacts?limit=1', { key: other.api_key })).status).toBe(200);
   });
@@ -73,7 +98,11 @@ describe('API keys with labels', () => {
     expect(rotated.body.data.id).not.toBe(created.body.data.id);
     expect((await request('GET', '/client/contacts?limit=1', { key: personal })).status).toBe(401);
     expect((await request('GET', '/client/contacts?limit=1', { key: rotated.body.data.key })).status).toBe(200);
-    const keys = (await asSession(owner, 'GET', '/client/api-keys')).body.data.api_keys as { id: number; label: string | null; enabled: boolean }[];
+    const keys = (await asSession(owner, 'GET', '/client/api-keys')).body.data.api_keys as {
+      id: number;
+      label: string | null;
+      enabled: boolean;
+    }[];
     expect(keys.map((k) => [k.label, k.enabled])).toEqual([
       [null, true],
       [`Personal key of ${client.email}`, false],
@@ -81,13 +110,17 @@ describe('API keys with labels', () => {
     ]);
 
     // An API key rotates itself, keeping its label; the client's first key and the others are untouched.
-    const labelled = (await asSession(owner, 'POST', '/client/api-keys', { body: { label: 'Billing' } })).body.data.key as string;
+    const labelled = (await asSession(owner, 'POST', '/client/api-keys', { body: { label: 'Billing' } })).body.data
+      .key as string;
     const byKey = await request('POST', '/client/api-keys/rotate', { key: labelled });
     expect(byKey.status).toBe(200);
     expect((await request('GET', '/client/contacts?limit=1', { key: labelled })).status).toBe(401);
     expect((await request('POST', '/client/api-keys/rotate', { key: labelled })).status).toBe(401);
     expect((await request('GET', '/client/contacts?limit=1', { key: client.api_key })).status).toBe(200);
-    const after = (await asSession(owner, 'GET', '/client/api-keys')).body.data.api_keys as { id: number; label: string | null }[];
+    const after = (await asSession(owner, 'GET', '/client/api-keys')).body.data.api_keys as {
+      id: number;
+      label: string | null;
+    }[];
     expect(after.find((k) => k.id === byKey.body.data.id)?.label).toBe('Billing');
   });
 });

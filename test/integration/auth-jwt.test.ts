@@ -13,7 +13,10 @@ function token(
 ) {
   const jwt = inject('jwt');
   const now = Math.floor(Date.now() / 1000);
-  const signer = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer(jwt.issuer).setAudience(opts.aud ?? jwt.audience);
+  const signer = new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(jwt.issuer)
+    .setAudience(opts.aud ?? jwt.audience);
   if (opts.iat !== null) signer.setIssuedAt(now + (opts.iat ?? 0));
   const exp = opts.exp === undefined ? '5m' : opts.exp;
   if (exp !== null) signer.setExpirationTime(typeof exp === 'number' ? now + exp : exp);
@@ -26,7 +29,10 @@ describe('JWT bearer tokens over HTTP', () => {
   it('authenticates the client named by the client_id claim and scopes data to it', async () => {
     const a = await createTestClient();
     const b = await createTestClient();
-    const created = await request('POST', '/client/contacts', { key: await token({ client_id: a.id }), body: { email: 'jwt@x.test' } });
+    const created = await request('POST', '/client/contacts', {
+      key: await token({ client_id: a.id }),
+      body: { email: 'jwt@x.test' },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ client_id: a.id, created_by: 0 });
     const other = await request('GET', '/client/contacts/jwt@x.test', { key: await token({ client_id: b.id }) });
@@ -48,9 +54,21 @@ describe('JWT bearer tokens over HTTP', () => {
     ['has no exp claim', { exp: null }, 'The token has no exp claim'],
     ['has no exp claim nor iat', { exp: null, iat: null }, 'The token has no exp claim'],
     ['lives longer than 24 h from its iat', { exp: 24 * HOUR + 60 }, 'The token lifetime exceeds 24 h'],
-    ['was issued long ago and expires in a year', { iat: -HOUR, exp: 365 * 24 * HOUR }, 'The token lifetime exceeds 24 h'],
-    ['has no iat and expires more than 24 h from now', { iat: null, exp: 25 * HOUR }, 'The token lifetime exceeds 24 h'],
-    ['claims to be issued in the future to stretch its lifetime', { iat: 30 * HOUR, exp: 31 * HOUR }, 'The token lifetime exceeds 24 h'],
+    [
+      'was issued long ago and expires in a year',
+      { iat: -HOUR, exp: 365 * 24 * HOUR },
+      'The token lifetime exceeds 24 h',
+    ],
+    [
+      'has no iat and expires more than 24 h from now',
+      { iat: null, exp: 25 * HOUR },
+      'The token lifetime exceeds 24 h',
+    ],
+    [
+      'claims to be issued in the future to stretch its lifetime',
+      { iat: 30 * HOUR, exp: 31 * HOUR },
+      'The token lifetime exceeds 24 h',
+    ],
   ])('answers 401 saying why for a token that %s', async (_name, opts, error) => {
     // Prepare
     const client = await createTestClient();

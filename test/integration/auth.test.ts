@@ -21,7 +21,9 @@ describe('authentication over HTTP', () => {
   );
 
   it('answers a 100 KB Authorization header with a 431 envelope, not an empty body', async () => {
-    const res = await request('GET', '/client/contacts/1', { headers: { authorization: `Bearer ${'a'.repeat(100_000)}` } });
+    const res = await request('GET', '/client/contacts/1', {
+      headers: { authorization: `Bearer ${'a'.repeat(100_000)}` },
+    });
     expect(res.status).toBe(431);
     expect(res.body).toEqual({
       data: {},
@@ -34,7 +36,10 @@ describe('authentication over HTTP', () => {
 
   it('accepts the raw key as well as the Bearer form', async () => {
     const client = await createTestClient();
-    const created = await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'raw@acme.test' } });
+    const created = await request('POST', '/client/contacts', {
+      key: client.api_key,
+      body: { email: 'raw@acme.test' },
+    });
     expect(created.status).toBe(201);
     const raw = await request('GET', '/client/contacts/raw@acme.test', { headers: { authorization: client.api_key } });
     expect(raw.status).toBe(200);
@@ -63,7 +68,12 @@ describe('authentication over HTTP', () => {
     // Assess
     expect(rotated.status).toBe(200);
     const key = rotated.body.data as { id: number; key: string; masked_key: string; enabled: boolean };
-    expect(key).toEqual({ id: expect.any(Number), key: expect.stringMatching(/^els_[0-9A-Za-z]{40}$/), masked_key: `els_…${key.key.slice(-4)}`, enabled: true });
+    expect(key).toEqual({
+      id: expect.any(Number),
+      key: expect.stringMatching(/^els_[0-9A-Za-z]{40}$/),
+      masked_key: `els_…${key.key.slice(-4)}`,
+      enabled: true,
+    });
     expect(key.key).not.toBe(client.api_key);
     expect401(await request('GET', '/client/contacts/1', { key: client.api_key }));
     expect((await request('GET', '/client/contacts/1', { key: key.key })).status).toBe(404);

@@ -9,7 +9,11 @@ import { createTestClient } from './support/clients.js';
 type Answer = Awaited<ReturnType<typeof call>>;
 
 /** Follows `next_cursor` from the first page, collecting what `itemsOf` names on each page. */
-async function walk(first: Answer, next: (cursor: string) => Promise<Answer>, itemsOf: (a: Answer) => unknown[]): Promise<{ items: unknown[]; pages: number[] }> {
+async function walk(
+  first: Answer,
+  next: (cursor: string) => Promise<Answer>,
+  itemsOf: (a: Answer) => unknown[],
+): Promise<{ items: unknown[]; pages: number[] }> {
   const items: unknown[] = [];
   const pages: number[] = [];
   let answer = first;
@@ -30,12 +34,21 @@ describe('bounded lists', () => {
     const { api_key: key } = await createTestClient();
     const big = `<p>${'x'.repeat(200_000)}</p>`;
     const made = [];
-    for (const name of ['T1', 'T2', 'T3']) made.push((await call('POST', '/client/email-templates', { key, body: { name, subject: 'Hi', html_body: big } })).body.data.id);
+    for (const name of ['T1', 'T2', 'T3'])
+      made.push(
+        (await call('POST', '/client/email-templates', { key, body: { name, subject: 'Hi', html_body: big } })).body
+          .data.id,
+      );
 
     // Act
-    const list = (body: object) => call('POST', '/client/email-templates/list', { key, body: { type: 2, per_page: 1, ...body } });
+    const list = (body: object) =>
+      call('POST', '/client/email-templates/list', { key, body: { type: 2, per_page: 1, ...body } });
     const first = await list({});
-    const walked = await walk(first, (cursor) => list({ cursor }), (a) => a.body.data.templates.map((t: { id: number }) => t.id));
+    const walked = await walk(
+      first,
+      (cursor) => list({ cursor }),
+      (a) => a.body.data.templates.map((t: { id: number }) => t.id),
+    );
 
     // Assess
     expect(first.body.data.templates[0]).not.toHaveProperty('html_body');
@@ -56,10 +69,18 @@ describe('bounded lists', () => {
 
     expect(page11.status).toBe(422);
     expect(page11.body.errors).toEqual([
-      { condition: 'max', key: 'page', error: 'Must be at most 10 with per_page 100 (page × per_page ≤ 1000); follow next_cursor beyond' },
+      {
+        condition: 'max',
+        key: 'page',
+        error: 'Must be at most 10 with per_page 100 (page × per_page ≤ 1000); follow next_cursor beyond',
+      },
     ]);
     expect(executions.body.errors).toEqual([
-      { condition: 'max', key: 'page', error: 'Must be at most 50 with per_page 20 (page × per_page ≤ 1000); follow next_cursor beyond' },
+      {
+        condition: 'max',
+        key: 'page',
+        error: 'Must be at most 50 with per_page 20 (page × per_page ≤ 1000); follow next_cursor beyond',
+      },
     ]);
     expect(audit.body.errors).toEqual([{ condition: 'max', key: 'page', error: 'Must be at most 1000' }]);
     expect(oldMax.body.errors).toEqual([{ condition: 'max', key: 'page', error: 'Must be at most 1000' }]);
@@ -68,7 +89,8 @@ describe('bounded lists', () => {
     // A cursor only continues its own list, for its own client and filters.
     await call('PATCH', '/client/workflows/1/customization', { key, body: { delay_minutes: 1 } });
     await call('PATCH', '/client/workflows/1/customization', { key, body: { delay_minutes: 2 } });
-    const auditCursor = (await call('GET', '/client/workflows/1/customization/audit?per_page=1', { key })).body.data.next_cursor as string;
+    const auditCursor = (await call('GET', '/client/workflows/1/customization/audit?per_page=1', { key })).body.data
+      .next_cursor as string;
     const other = await createTestClient();
     for (const res of [
       await call('GET', `/client/workflows/2/customization/audit?cursor=${auditCursor}`, { key }),
@@ -79,13 +101,16 @@ describe('bounded lists', () => {
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual([{ condition: 'format', key: 'cursor', error: 'Not a cursor of this list' }]);
     }
-    const both = await call('GET', `/client/workflows/1/customization/audit?per_page=1&page=2&cursor=${auditCursor}`, { key });
+    const both = await call('GET', `/client/workflows/1/customization/audit?per_page=1&page=2&cursor=${auditCursor}`, {
+      key,
+    });
     expect(both.body.errors).toEqual([{ condition: 'format', key: 'page', error: 'Must not be given with cursor' }]);
   });
 
-  it("GET /client/workflows/{id}/customization/audit walks the trail newest first by cursor, each change once", async () => {
+  it('GET /client/workflows/{id}/customization/audit walks the trail newest first by cursor, each change once', async () => {
     const { api_key: key } = await createTestClient();
-    for (const delay of [1, 2, 3]) await call('PATCH', '/client/workflows/1/customization', { key, body: { delay_minutes: delay } });
+    for (const delay of [1, 2, 3])
+      await call('PATCH', '/client/workflows/1/customization', { key, body: { delay_minutes: delay } });
 
     const first = await call('GET', '/client/workflows/1/customization/audit?per_page=2', { key });
     const walked = await walk(
@@ -101,9 +126,14 @@ describe('bounded lists', () => {
   it('GET /client/executions walks the executions newest first by cursor, each once, and the numbered pages agree', async () => {
     const { api_key: key } = await createTestClient();
     for (const n of [1, 2, 3, 4, 5]) {
-      await call('POST', '/client/events?sync=true', { key, body: { type: 'signup', email: `c${n}@example.com`, auto_create_contact: true } });
+      await call('POST', '/client/events?sync=true', {
+        key,
+        body: { type: 'signup', email: `c${n}@example.com`, auto_create_contact: true },
+      });
     }
-    const numbered = (await call('GET', '/client/executions?per_page=100', { key })).body.data.executions.map((e: { id: number }) => e.id);
+    const numbered = (await call('GET', '/client/executions?per_page=100', { key })).body.data.executions.map(
+      (e: { id: number }) => e.id,
+    );
 
     const first = await call('GET', '/client/executions?per_page=2', { key });
     const walked = await walk(

@@ -11,16 +11,26 @@ describe("a contact's topic subscriptions", () => {
     // Prepare: two topics, one opt-in
     const { api_key: key } = await createTestClient();
     const news = (await call('POST', '/client/topics', { key, body: { name: 'News' } })).body.data;
-    const beta = (await call('POST', '/client/topics', { key, body: { name: 'Beta', default_subscribed: false } })).body.data;
+    const beta = (await call('POST', '/client/topics', { key, body: { name: 'Beta', default_subscribed: false } })).body
+      .data;
     const email = address();
     const created = await call('POST', '/client/contacts', { key, body: { email } });
     const id = created.body.data.id;
 
     // Act
-    const left = await call('PATCH', `/client/contacts/${id}/subscription`, { key, body: { is_subscribed: false, topic_id: news.id } });
-    const joined = await call('PATCH', `/client/contacts/${encodeURIComponent(email)}/subscription`, { key, body: { is_subscribed: true, topic_id: beta.id } });
+    const left = await call('PATCH', `/client/contacts/${id}/subscription`, {
+      key,
+      body: { is_subscribed: false, topic_id: news.id },
+    });
+    const joined = await call('PATCH', `/client/contacts/${encodeURIComponent(email)}/subscription`, {
+      key,
+      body: { is_subscribed: true, topic_id: beta.id },
+    });
     const listed = await call('GET', `/client/contacts?email_prefix=${encodeURIComponent(email)}`, { key });
-    const leftAll = await call('PATCH', `/client/contacts/${id}/subscription`, { key, body: { is_subscribed: false, unsubscribe_reason: 'asked' } });
+    const leftAll = await call('PATCH', `/client/contacts/${id}/subscription`, {
+      key,
+      body: { is_subscribed: false, unsubscribe_reason: 'asked' },
+    });
 
     // Assess
     expect(created.body.data.topic_subscriptions).toEqual([
@@ -43,7 +53,11 @@ describe("a contact's topic subscriptions", () => {
     ]);
     expect(listed.body.data.contacts[0].topic_subscriptions).toEqual(joined.body.data.topic_subscriptions);
     // Leaving all marketing mail keeps the topic choices; the contact gets no marketing mail whatever they say.
-    expect(leftAll.body.data).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'asked', topic_subscriptions: joined.body.data.topic_subscriptions });
+    expect(leftAll.body.data).toMatchObject({
+      is_subscribed: false,
+      unsubscribe_reason: 'asked',
+      topic_subscriptions: joined.body.data.topic_subscriptions,
+    });
   });
 
   it("refuses another client's topic or a missing one with a 404 on topic_id, changing nothing", async () => {
@@ -58,7 +72,10 @@ describe("a contact's topic subscriptions", () => {
       key: a.api_key,
       body: { is_subscribed: false, topic_id: foreign.id },
     });
-    const bad = await call('PATCH', `/client/contacts/${encodeURIComponent(email)}/subscription`, { key: a.api_key, body: { is_subscribed: false, topic_id: 'x' } });
+    const bad = await call('PATCH', `/client/contacts/${encodeURIComponent(email)}/subscription`, {
+      key: a.api_key,
+      body: { is_subscribed: false, topic_id: 'x' },
+    });
     const after = await call('GET', `/client/contacts/${encodeURIComponent(email)}`, { key: a.api_key });
 
     expect(refused.status).toBe(404);
@@ -73,15 +90,25 @@ describe("a contact's topic subscriptions", () => {
     const news = (await call('POST', '/client/topics', { key, body: { name: 'News' } })).body.data;
     const email = address();
     await call('POST', '/client/contacts', { key, body: { email } });
-    await call('PATCH', `/client/contacts/${encodeURIComponent(email)}/subscription`, { key, body: { is_subscribed: false, topic_id: news.id } });
+    await call('PATCH', `/client/contacts/${encodeURIComponent(email)}/subscription`, {
+      key,
+      body: { is_subscribed: false, topic_id: news.id },
+    });
 
-    const bulk = await request('POST', '/client/contacts/bulk', { key, body: { contacts: [{ email, first_name: 'Ada', is_subscribed: true }] } });
+    const bulk = await request('POST', '/client/contacts/bulk', {
+      key,
+      body: { contacts: [{ email, first_name: 'Ada', is_subscribed: true }] },
+    });
     const form = new FormData();
     form.append('file', new Blob([`email,last_name\n${email},Lovelace\n`], { type: 'text/csv' }), 'contacts.csv');
     const csv = await request('POST', '/client/contacts/bulk/csv', { key, rawBody: form });
     const after = await call('GET', `/client/contacts/${encodeURIComponent(email)}`, { key });
 
     expect([bulk.status, csv.status]).toEqual([200, 200]);
-    expect(after.body.data).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', topic_subscriptions: [{ topic_id: news.id, is_subscribed: false }] });
+    expect(after.body.data).toMatchObject({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      topic_subscriptions: [{ topic_id: news.id, is_subscribed: false }],
+    });
   });
 });

@@ -10,20 +10,27 @@ import { awaitSesMailsTo } from './support/ses-mailbox.js';
 async function deliveredSignup() {
   const client = await createTestClient();
   const email = `tl-${randomUUID().slice(0, 8)}@example.com`;
-  const event = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'signup', email, auto_create_contact: true } });
+  const event = await call('POST', '/client/events?sync=true', {
+    key: client.api_key,
+    body: { type: 'signup', email, auto_create_contact: true },
+  });
   expect(event.status).toBe(201);
   const [queued] = await listExecutions(client.api_key, 'workflow_id=1');
   const welcome = await awaitExecutionStatus(client.api_key, queued!.id, 3);
   const sent = await eventually('the welcome e-mail delivered, with its SES logs', async () => {
     const res = await call('GET', `/client/sent-emails/${welcome.sent_email_id}`, { key: client.api_key });
-    return res.status === 200 && res.body.data.status === 3 && res.body.data.logs.length >= 4 ? res.body.data : undefined;
+    return res.status === 200 && res.body.data.status === 3 && res.body.data.logs.length >= 4
+      ? res.body.data
+      : undefined;
   });
   const [tips] = await listExecutions(client.api_key, 'workflow_id=2');
   return { client, email, event: event.body.data, welcome, tips: tips!, sent };
 }
 
 async function activity(key: string, ref: string | number, query = '') {
-  return call('GET', `/client/contacts/${encodeURIComponent(String(ref))}/activity${query ? `?${query}` : ''}`, { key });
+  return call('GET', `/client/contacts/${encodeURIComponent(String(ref))}/activity${query ? `?${query}` : ''}`, {
+    key,
+  });
 }
 
 describe('GET /client/contacts/{id}/activity', () => {
@@ -55,7 +62,9 @@ describe('GET /client/contacts/{id}/activity', () => {
       updated_at: e.updated_at,
     });
     // Both executions come from one transaction; at one instant the higher id shows first.
-    const executions = [welcome, tips].sort((a, b) => (a.created_at === b.created_at ? b.id - a.id : a.created_at < b.created_at ? 1 : -1));
+    const executions = [welcome, tips].sort((a, b) =>
+      a.created_at === b.created_at ? b.id - a.id : a.created_at < b.created_at ? 1 : -1,
+    );
     expect(res.body).toEqual({
       success: true,
       message: 'OK',
@@ -105,7 +114,9 @@ describe('GET /client/contacts/{id}/activity', () => {
       // Contact GetItem · 3 gsi2 Queries · 1 BatchGetItem (event, executions) + 1 Query (the e-mail and its logs).
       meta: { request_id: expect.any(String), limit: 20, dynamodb: { requests: 6, waves: 3 } },
     });
-    expect(sent.logs.map((l: { status_text: string }) => l.status_text)).toEqual(expect.arrayContaining(['queued', 'sent', 'delivered']));
+    expect(sent.logs.map((l: { status_text: string }) => l.status_text)).toEqual(
+      expect.arrayContaining(['queued', 'sent', 'delivered']),
+    );
     expect(res.body.data.items[0].at).toMatch(RFC3339_UTC);
   });
 
@@ -127,7 +138,11 @@ describe('GET /client/contacts/{id}/activity', () => {
       requests.push(page.body.meta.dynamodb.requests);
       cursor = page.body.data.next_cursor;
     } while (cursor && seen.length < 20);
-    await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     const after = await activity(client.api_key, event.contact_id, 'limit=2');
 
     // Assess
@@ -137,7 +152,12 @@ describe('GET /client/contacts/{id}/activity', () => {
     // Each page: contact · 3 gsi2 Queries · its one record (a sent e-mail's Query, or the BatchGetItem).
     expect(requests).toEqual([5, 5, 5, 5]);
     expect(after.body.data.items).toEqual([
-      { kind: 'subscription', at: expect.stringMatching(RFC3339_UTC), is_subscribed: false, reason: 'unsubscribe_link' },
+      {
+        kind: 'subscription',
+        at: expect.stringMatching(RFC3339_UTC),
+        is_subscribed: false,
+        reason: 'unsubscribe_link',
+      },
       expect.objectContaining({ kind: 'sent_email', id: sent.id, status: 11, status_text: 'unsubscribed' }),
     ]);
     expect(after.body.data.items[1].logs.at(-1)).toMatchObject({ status: 11, status_text: 'unsubscribed' });
@@ -148,7 +168,10 @@ describe('GET /client/contacts/{id}/activity', () => {
     // Prepare
     const { client, email, event } = await deliveredSignup();
     const other = await createTestClient();
-    const gone = await call('POST', '/client/contacts', { key: client.api_key, body: { email: `gone-${randomUUID().slice(0, 8)}@example.com` } });
+    const gone = await call('POST', '/client/contacts', {
+      key: client.api_key,
+      body: { email: `gone-${randomUUID().slice(0, 8)}@example.com` },
+    });
     await call('DELETE', `/client/contacts/${gone.body.data.id}`, { key: client.api_key });
 
     // Act
@@ -175,11 +198,16 @@ describe('GET /client/contacts/{id}/activity', () => {
   it("refuses an altered cursor, another contact's and another client's (422 on cursor), and a bad limit", async () => {
     // Prepare
     const ann = await deliveredSignup();
-    const bob = await call('POST', '/client/contacts', { key: ann.client.api_key, body: { email: `bob-${randomUUID().slice(0, 8)}@example.com` } });
+    const bob = await call('POST', '/client/contacts', {
+      key: ann.client.api_key,
+      body: { email: `bob-${randomUUID().slice(0, 8)}@example.com` },
+    });
     const first = await activity(ann.client.api_key, ann.event.contact_id, 'limit=1');
     const cursor: string = first.body.data.next_cursor;
     const [payload, mac] = cursor.split('.') as [string, string];
-    const moved = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), i: 1 })).toString('base64url');
+    const moved = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), i: 1 }),
+    ).toString('base64url');
 
     // Act
     const answers = await Promise.all([
@@ -187,13 +215,19 @@ describe('GET /client/contacts/{id}/activity', () => {
       activity(ann.client.api_key, bob.body.data.id, `limit=1&cursor=${cursor}`),
       activity(ann.client.api_key, ann.event.contact_id, 'cursor=nonsense'),
     ]);
-    const limits = await Promise.all(['limit=0', 'limit=101', 'limit=abc'].map((q) => activity(ann.client.api_key, ann.event.contact_id, q)));
+    const limits = await Promise.all(
+      ['limit=0', 'limit=101', 'limit=abc'].map((q) => activity(ann.client.api_key, ann.event.contact_id, q)),
+    );
 
     // Assess
     for (const res of answers) {
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual([
-        { condition: 'format', key: 'cursor', error: 'Not a cursor of this timeline (it belongs to another contact or client, or was altered)' },
+        {
+          condition: 'format',
+          key: 'cursor',
+          error: 'Not a cursor of this timeline (it belongs to another contact or client, or was altered)',
+        },
       ]);
     }
     for (const res of limits) {

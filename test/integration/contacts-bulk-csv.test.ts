@@ -9,8 +9,10 @@ function upload(key: string, file: string | Uint8Array | null, fields: Record<st
   if (file !== null) form.append('file', new Blob([file], { type: 'text/csv' }), 'contacts.csv');
   return request('POST', '/client/contacts/bulk/csv', { key, rawBody: form });
 }
-const getContact = (key: string, email: string) => request('GET', `/client/contacts/${encodeURIComponent(email)}`, { key });
-const statuses = (res: { body: { data: { results: { status: string }[] } } }) => res.body.data.results.map((r) => r.status);
+const getContact = (key: string, email: string) =>
+  request('GET', `/client/contacts/${encodeURIComponent(email)}`, { key });
+const statuses = (res: { body: { data: { results: { status: string }[] } } }) =>
+  res.body.data.results.map((r) => r.status);
 
 describe('POST /client/contacts/bulk/csv', () => {
   it('imports a file with a header: BOM, CRLF, quoted commas and line breaks, alias time zones, an unknown column', async () => {
@@ -31,7 +33,11 @@ describe('POST /client/contacts/bulk/csv', () => {
       { index: 1, email: 'ann@example.com', status: 'created', contact_id: expect.any(Number), errors: [] },
       { index: 2, email: 'bob@example.com', status: 'created', contact_id: expect.any(Number), errors: [] },
     ]);
-    expect(res.body.meta).toMatchObject({ ignored_columns: ['Favourite colour'], empty_rows: 0, dynamodb: { requests: expect.any(Number) } });
+    expect(res.body.meta).toMatchObject({
+      ignored_columns: ['Favourite colour'],
+      empty_rows: 0,
+      dynamodb: { requests: expect.any(Number) },
+    });
     expect((await getContact(key, 'ann@example.com')).body.data).toMatchObject({
       first_name: 'Ann',
       last_name: 'Lee, Jr.',
@@ -40,13 +46,26 @@ describe('POST /client/contacts/bulk/csv', () => {
       source: 2,
       custom_field_values: { plan: 'pro' },
     });
-    expect((await getContact(key, 'bob@example.com')).body.data).toMatchObject({ first_name: 'Bob "Bobby"', timezone: 'Asia/Singapore', source: 2 });
+    expect((await getContact(key, 'bob@example.com')).body.data).toMatchObject({
+      first_name: 'Bob "Bobby"',
+      timezone: 'Asia/Singapore',
+      source: 2,
+    });
   });
 
   it.each([
-    ['CRLF on the header, LF after', 'email,first_name\r\nmix1@example.com,One\nmix2@example.com,Two\r\nmix3@example.com,"Three\nLines"\n'],
-    ['LF on the header, CRLF after', 'email,first_name\nmix1@example.com,One\r\nmix2@example.com,Two\nmix3@example.com,"Three\nLines"\r\n'],
-    ['a lone CR among them', 'email,first_name\rmix1@example.com,One\r\nmix2@example.com,Two\nmix3@example.com,"Three\nLines"'],
+    [
+      'CRLF on the header, LF after',
+      'email,first_name\r\nmix1@example.com,One\nmix2@example.com,Two\r\nmix3@example.com,"Three\nLines"\n',
+    ],
+    [
+      'LF on the header, CRLF after',
+      'email,first_name\nmix1@example.com,One\r\nmix2@example.com,Two\nmix3@example.com,"Three\nLines"\r\n',
+    ],
+    [
+      'a lone CR among them',
+      'email,first_name\rmix1@example.com,One\r\nmix2@example.com,Two\nmix3@example.com,"Three\nLines"',
+    ],
   ])('accounts for every line of a file with mixed line endings (%s)', async (_what, csv) => {
     // Prepare
     const { api_key: key } = await createTestClient();
@@ -76,7 +95,9 @@ describe('POST /client/contacts/bulk/csv', () => {
 
   it('reads a file without a header in the documented column order', async () => {
     const { api_key: key } = await createTestClient();
-    const res = await upload(key, 'cy@example.com,Cy,Young,Initech,555-0100,JST,crm-1,ext-1,webinar\n', { has_header: 'false' });
+    const res = await upload(key, 'cy@example.com,Cy,Young,Initech,555-0100,JST,crm-1,ext-1,webinar\n', {
+      has_header: 'false',
+    });
     expect(statuses(res)).toEqual(['created']);
     expect((await getContact(key, 'cy@example.com')).body.data).toMatchObject({
       first_name: 'Cy',
@@ -124,7 +145,9 @@ describe('POST /client/contacts/bulk/csv', () => {
       [5, 'failed'],
       [6, 'created'],
     ]);
-    expect(res.body.data.results[1].errors).toEqual([{ condition: 'format', key: 'rows.2.email', error: 'Must be a valid e-mail address' }]);
+    expect(res.body.data.results[1].errors).toEqual([
+      { condition: 'format', key: 'rows.2.email', error: 'Must be a valid e-mail address' },
+    ]);
     expect(res.body.data.results[2].errors).toEqual([
       { condition: 'format', key: 'rows.4.timezone', error: 'Must be an IANA time zone name such as Europe/Paris' },
     ]);
@@ -134,24 +157,40 @@ describe('POST /client/contacts/bulk/csv', () => {
 
   it('updates existing contacts, keeping or clearing values as overwrite_blank_fields says', async () => {
     const { api_key: key } = await createTestClient();
-    await request('POST', '/client/contacts', { key, body: { email: 'dee@example.com', first_name: 'Dee', company: 'Old Co', phone: '1' } });
+    await request('POST', '/client/contacts', {
+      key,
+      body: { email: 'dee@example.com', first_name: 'Dee', company: 'Old Co', phone: '1' },
+    });
 
     const keep = await upload(key, 'email,company,phone\ndee@example.com,New Co,\n');
     expect(statuses(keep)).toEqual(['updated']);
-    expect((await getContact(key, 'dee@example.com')).body.data).toMatchObject({ company: 'New Co', phone: '1', source: 1 });
+    expect((await getContact(key, 'dee@example.com')).body.data).toMatchObject({
+      company: 'New Co',
+      phone: '1',
+      source: 1,
+    });
 
-    const clear = await upload(key, 'email,company,phone\ndee@example.com,New Co,\n', { overwrite_blank_fields: 'true' });
+    const clear = await upload(key, 'email,company,phone\ndee@example.com,New Co,\n', {
+      overwrite_blank_fields: 'true',
+    });
     expect(statuses(clear)).toEqual(['updated']);
-    expect((await getContact(key, 'dee@example.com')).body.data).toMatchObject({ first_name: 'Dee', company: 'New Co', phone: null });
+    expect((await getContact(key, 'dee@example.com')).body.data).toMatchObject({
+      first_name: 'Dee',
+      company: 'New Co',
+      phone: null,
+    });
   });
 
   it('accepts 1000 rows and refuses 1001 with 413, writing nothing', async () => {
     const { api_key: key } = await createTestClient();
-    const file = (n: number, tag: string) => `email,first_name\n${Array.from({ length: n }, (_, i) => `${tag}${i}@example.com,N${i}`).join('\n')}\n`;
+    const file = (n: number, tag: string) =>
+      `email,first_name\n${Array.from({ length: n }, (_, i) => `${tag}${i}@example.com,N${i}`).join('\n')}\n`;
 
     const refused = await upload(key, file(1001, 'over'));
     expect(refused.status).toBe(413);
-    expect(refused.body.errors).toEqual([{ condition: 'max', key: 'file', error: 'At most 1000 rows per file; split the file' }]);
+    expect(refused.body.errors).toEqual([
+      { condition: 'max', key: 'file', error: 'At most 1000 rows per file; split the file' },
+    ]);
     expect((await getContact(key, 'over0@example.com')).status).toBe(404);
 
     const accepted = await upload(key, file(1000, 'ok'));
@@ -160,10 +199,13 @@ describe('POST /client/contacts/bulk/csv', () => {
     expect(accepted.body.meta.dynamodb.waves).toBeLessThanOrEqual(6);
   });
 
-  it('never touches another client\'s contacts', async () => {
+  it("never touches another client's contacts", async () => {
     const a = await createTestClient();
     const b = await createTestClient();
-    const mine = await request('POST', '/client/contacts', { key: a.api_key, body: { email: 'both@example.com', first_name: 'A' } });
+    const mine = await request('POST', '/client/contacts', {
+      key: a.api_key,
+      body: { email: 'both@example.com', first_name: 'A' },
+    });
     const res = await upload(b.api_key, 'email,first_name\nboth@example.com,B\n');
     expect(res.body.data.results[0]).toMatchObject({ status: 'created' });
     expect(res.body.data.results[0].contact_id).not.toBe(mine.body.data.id);
@@ -171,12 +213,36 @@ describe('POST /client/contacts/bulk/csv', () => {
   });
 
   it.each([
-    ['a file that is not UTF-8', Buffer.from('email\ncaf\xe9@example.com\n', 'latin1'), {}, 422, { condition: 'format', key: 'file' }],
-    ['a binary file', Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08]), {}, 422, { condition: 'format', key: 'file' }],
+    [
+      'a file that is not UTF-8',
+      Buffer.from('email\ncaf\xe9@example.com\n', 'latin1'),
+      {},
+      422,
+      { condition: 'format', key: 'file' },
+    ],
+    [
+      'a binary file',
+      Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08]),
+      {},
+      422,
+      { condition: 'format', key: 'file' },
+    ],
     ['no file field', null, { delimiter: ',' }, 422, { condition: 'required', key: 'file' }],
     ['a header without email', 'name\nx\n', {}, 422, { condition: 'required', key: 'file' }],
-    ['an unknown default_timezone', 'email\na@b.co\n', { default_timezone: 'Atlantis/Capital' }, 422, { condition: 'format', key: 'default_timezone' }],
-    ['a two-character delimiter', 'email\na@b.co\n', { delimiter: ';;' }, 422, { condition: 'format', key: 'delimiter' }],
+    [
+      'an unknown default_timezone',
+      'email\na@b.co\n',
+      { default_timezone: 'Atlantis/Capital' },
+      422,
+      { condition: 'format', key: 'default_timezone' },
+    ],
+    [
+      'a two-character delimiter',
+      'email\na@b.co\n',
+      { delimiter: ';;' },
+      422,
+      { condition: 'format', key: 'delimiter' },
+    ],
   ])('refuses %s', async (_what, file, fields, status, item) => {
     const { api_key: key } = await createTestClient();
     const res = await upload(key, file as string | Uint8Array | null, fields as Record<string, string>);
@@ -187,8 +253,18 @@ describe('POST /client/contacts/bulk/csv', () => {
 
   it('answers 415 when the body is not multipart/form-data', async () => {
     const { api_key: key } = await createTestClient();
-    const res = await request('POST', '/client/contacts/bulk/csv', { key, rawBody: 'email\na@b.co\n', headers: { 'content-type': 'text/csv' } });
+    const res = await request('POST', '/client/contacts/bulk/csv', {
+      key,
+      rawBody: 'email\na@b.co\n',
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(res.status).toBe(415);
-    expect(res.body.errors).toEqual([{ condition: 'unsupported_media_type', key: 'content-type', error: 'Send the CSV as multipart/form-data with the file in a "file" field' }]);
+    expect(res.body.errors).toEqual([
+      {
+        condition: 'unsupported_media_type',
+        key: 'content-type',
+        error: 'Send the CSV as multipart/form-data with the file in a "file" field',
+      },
+    ]);
   });
 });

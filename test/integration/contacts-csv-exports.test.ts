@@ -14,10 +14,11 @@ function upload(key: string, file: string | Uint8Array, fields: Record<string, s
   return request('POST', '/client/contacts/bulk/csv', { key, rawBody: form });
 }
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/csv/${name}`, import.meta.url));
-const getContact = async (key: string, email: string) => (await request('GET', `/client/contacts/${encodeURIComponent(email)}`, { key })).body.data;
+const getContact = async (key: string, email: string) =>
+  (await request('GET', `/client/contacts/${encodeURIComponent(email)}`, { key })).body.data;
 const column = (header: string, field: string | null, source: string) => ({ header, field, source });
 
-describe('POST /client/contacts/bulk/csv with other tools\' exports', () => {
+describe("POST /client/contacts/bulk/csv with other tools' exports", () => {
   it('imports a Mailchimp audience export as it comes, field by field, and says how it read each column', async () => {
     // Prepare
     const { api_key: key } = await createTestClient();
@@ -56,7 +57,17 @@ describe('POST /client/contacts/bulk/csv with other tools\' exports', () => {
       column('TAGS', 'custom_fields.tags', mc),
     ]);
     expect(res.body.meta.ignored_columns).toEqual([
-      'OPTIN_TIME', 'OPTIN_IP', 'CONFIRM_TIME', 'CONFIRM_IP', 'LATITUDE', 'LONGITUDE', 'GMTOFF', 'DSTOFF', 'LAST_CHANGED', 'LEID', 'NOTES',
+      'OPTIN_TIME',
+      'OPTIN_IP',
+      'CONFIRM_TIME',
+      'CONFIRM_IP',
+      'LATITUDE',
+      'LONGITUDE',
+      'GMTOFF',
+      'DSTOFF',
+      'LAST_CHANGED',
+      'LEID',
+      'NOTES',
     ]);
     expect(await getContact(key, 'ada.lovelace@example.com')).toMatchObject({
       first_name: 'Ada',
@@ -75,7 +86,12 @@ describe('POST /client/contacts/bulk/csv with other tools\' exports', () => {
         tags: '"VIP","Newsletter"',
       },
     });
-    expect(await getContact(key, 'grace.hopper@example.org')).toMatchObject({ phone: null, company: null, timezone: 'America/New_York', external_id: '8c01d4e6a9' });
+    expect(await getContact(key, 'grace.hopper@example.org')).toMatchObject({
+      phone: null,
+      company: null,
+      timezone: 'America/New_York',
+      external_id: '8c01d4e6a9',
+    });
     const katherine = await getContact(key, 'katherine.johnson@example.net');
     expect(katherine).toMatchObject({ first_name: 'Katherine', timezone: null, external_id: 'b72e95f310' });
     expect(katherine.custom_field_values).toEqual({ birthday: '08/26', member_rating: '2' });
@@ -126,8 +142,16 @@ describe('POST /client/contacts/bulk/csv with other tools\' exports', () => {
         country: 'United States',
       },
     });
-    expect(await getContact(key, 'sofia.rossi@example.it')).toMatchObject({ timezone: 'Europe/Rome', company: 'Rossi Design Srl', external_id: '53' });
-    expect(await getContact(key, 'tia.nguyen@example.com')).toMatchObject({ timezone: null, phone: null, signup_source: 'Direct Traffic' });
+    expect(await getContact(key, 'sofia.rossi@example.it')).toMatchObject({
+      timezone: 'Europe/Rome',
+      company: 'Rossi Design Srl',
+      external_id: '53',
+    });
+    expect(await getContact(key, 'tia.nguyen@example.com')).toMatchObject({
+      timezone: null,
+      phone: null,
+      signup_source: 'Direct Traffic',
+    });
   });
 
   it('imports a Brevo contacts export (semicolons), its EXT_ID as client_contact_id', async () => {
@@ -169,7 +193,12 @@ describe('POST /client/contacts/bulk/csv with other tools\' exports', () => {
       client_contact_id: 'crm-1043',
       custom_field_values: { whatsapp: '+4915123456789', landline_number: '+49 30 1234567' },
     });
-    expect(await getContact(key, 'ana.garcia@example.es')).toMatchObject({ first_name: 'Ana', last_name: 'García', client_contact_id: null, external_id: '14' });
+    expect(await getContact(key, 'ana.garcia@example.es')).toMatchObject({
+      first_name: 'Ana',
+      last_name: 'García',
+      client_contact_id: null,
+      external_id: '14',
+    });
   });
 
   it('imports a Klaviyo profiles export', async () => {
@@ -219,7 +248,11 @@ describe('POST /client/contacts/bulk/csv with other tools\' exports', () => {
         postal_code: '94105',
       },
     });
-    expect(await getContact(key, 'lea.martin@example.fr')).toMatchObject({ first_name: 'Léa', timezone: null, external_id: '01HS0A1B2C3D4E5F6G7H8J9K0M' });
+    expect(await getContact(key, 'lea.martin@example.fr')).toMatchObject({
+      first_name: 'Léa',
+      timezone: null,
+      external_id: '01HS0A1B2C3D4E5F6G7H8J9K0M',
+    });
   });
 
   it('imports a Stripe customers export, splitting Name at the first space', async () => {
@@ -251,8 +284,16 @@ describe('POST /client/contacts/bulk/csv with other tools\' exports', () => {
       external_id: 'cus_PQx7aB2cD3eF4g',
       custom_field_values: { description: 'Annual plan since launch' },
     });
-    expect(await getContact(key, 'alan.turing@example.co.uk')).toMatchObject({ first_name: 'Alan', last_name: 'Mathison Turing', phone: null });
-    expect(await getContact(key, 'billing@example.org')).toMatchObject({ first_name: null, last_name: null, external_id: 'cus_PSz9cD4eF5gH6i' });
+    expect(await getContact(key, 'alan.turing@example.co.uk')).toMatchObject({
+      first_name: 'Alan',
+      last_name: 'Mathison Turing',
+      phone: null,
+    });
+    expect(await getContact(key, 'billing@example.org')).toMatchObject({
+      first_name: null,
+      last_name: null,
+      external_id: 'cus_PSz9cD4eF5gH6i',
+    });
   });
 
   it('refuses an export with two columns for one field with 422 naming both, and writes nothing', async () => {
@@ -264,7 +305,11 @@ describe('POST /client/contacts/bulk/csv with other tools\' exports', () => {
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ success: false, data: {} });
     expect(res.body.errors).toEqual([
-      { condition: 'format', key: 'file', error: 'Columns "Email Address" and "Email" both map to email; remove or rename one of them' },
+      {
+        condition: 'format',
+        key: 'file',
+        error: 'Columns "Email Address" and "Email" both map to email; remove or rename one of them',
+      },
     ]);
     expect((await request('GET', '/client/contacts/both%40example.com', { key })).status).toBe(404);
   });

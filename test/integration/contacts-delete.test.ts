@@ -24,10 +24,11 @@ import {
  * cancelled, its events and sent e-mails keep ids and statuses without a personal datum, and an address that bounced
  * or complained stays as a hashed suppression marker.
  */
-const erase = (key: string, ref: string | number) => call('DELETE', `/client/contacts/${encodeURIComponent(String(ref))}`, { key });
+const erase = (key: string, ref: string | number) =>
+  call('DELETE', `/client/contacts/${encodeURIComponent(String(ref))}`, { key });
 
 describe('DELETE /client/contacts/{id}', () => {
-  it('erases a contact who was mailed: the contact, its locks, its history\'s personal data; queued executions cancelled', async () => {
+  it("erases a contact who was mailed: the contact, its locks, its history's personal data; queued executions cancelled", async () => {
     // Prepare: a signup sends the welcome (delivered, then opened by a person) and queues the tips e-mail for tomorrow.
     const t = await deliveredWelcome(uniqueAddress('erase'));
     const key = t.client.api_key;
@@ -72,17 +73,36 @@ describe('DELETE /client/contacts/{id}', () => {
     expect(listed.body.data.contacts.map((c: { id: number }) => c.id)).not.toContain(t.contactId);
 
     const event = (await call('GET', `/client/events/${eventId}`, { key })).body.data;
-    expect(event).toMatchObject({ id: eventId, type: 'signup', contact_id: t.contactId, contact: null, metadata: {}, processed: true });
+    expect(event).toMatchObject({
+      id: eventId,
+      type: 'signup',
+      contact_id: t.contactId,
+      contact: null,
+      metadata: {},
+      processed: true,
+    });
     expect(JSON.stringify(event)).not.toContain(t.address);
 
     const email = await getSentEmail(key, t.email.id);
-    expect(email).toMatchObject({ id: t.email.id, to_email: '', subject: '', html_body: '', status: SENT_STATUS.opened });
+    expect(email).toMatchObject({
+      id: t.email.id,
+      to_email: '',
+      subject: '',
+      html_body: '',
+      status: SENT_STATUS.opened,
+    });
     const text = JSON.stringify(email);
     for (const trace of [t.address, HUMAN_IP, HUMAN_UA, 'Ann']) expect(text).not.toContain(trace);
-    expect(email.logs.map((l) => l.status)).toEqual(expect.arrayContaining([SENT_STATUS.sent, SENT_STATUS.delivered, SENT_STATUS.opened]));
+    expect(email.logs.map((l) => l.status)).toEqual(
+      expect.arrayContaining([SENT_STATUS.sent, SENT_STATUS.delivered, SENT_STATUS.opened]),
+    );
 
     const after = await listExecutions(key);
-    expect(after.find((e) => e.id === tips.id)).toMatchObject({ status: 5, status_text: 'cancelled', reason: 'contact_erased' });
+    expect(after.find((e) => e.id === tips.id)).toMatchObject({
+      status: 5,
+      status_text: 'cancelled',
+      reason: 'contact_erased',
+    });
     expect(after.find((e) => e.workflow_id === 1)).toMatchObject({ status: 3, sent_email_id: t.email.id });
   });
 
@@ -90,12 +110,18 @@ describe('DELETE /client/contacts/{id}', () => {
     // Prepare
     const { api_key: key } = await createTestClient();
     const address = uniqueAddress('again');
-    const first = await call('POST', '/client/contacts', { key, body: { email: address, client_contact_id: 'crm-again' } });
+    const first = await call('POST', '/client/contacts', {
+      key,
+      body: { email: address, client_contact_id: 'crm-again' },
+    });
     expect(first.status, first.text).toBe(201);
     expect((await erase(key, first.body.data.id)).status).toBe(200);
 
     // Act
-    const second = await call('POST', '/client/contacts', { key, body: { email: address, client_contact_id: 'crm-again' } });
+    const second = await call('POST', '/client/contacts', {
+      key,
+      body: { email: address, client_contact_id: 'crm-again' },
+    });
 
     // Assess
     expect(second.status, second.text).toBe(201);
@@ -143,7 +169,10 @@ describe('DELETE /client/contacts/{id}', () => {
     const owner = await createTestClient();
     const other = await createTestClient();
     const address = uniqueAddress('owned');
-    const created = await call('POST', '/client/contacts', { key: owner.api_key, body: { email: address, first_name: 'Owned' } });
+    const created = await call('POST', '/client/contacts', {
+      key: owner.api_key,
+      body: { email: address, first_name: 'Owned' },
+    });
     const id = created.body.data.id as number;
 
     // Act
@@ -195,17 +224,26 @@ describe('an erased address that hard-bounced', () => {
     expect(created.status, created.text).toBe(409);
     expect(created.body.errors).toEqual([suppressed]);
 
-    const imported = await call('POST', '/client/contacts/bulk', { key, body: { contacts: [{ email: t.address }, { email: uniqueAddress('fine') }] } });
+    const imported = await call('POST', '/client/contacts/bulk', {
+      key,
+      body: { contacts: [{ email: t.address }, { email: uniqueAddress('fine') }] },
+    });
     expect(imported.status, imported.text).toBe(200);
     expect(imported.body.data).toMatchObject({ created: 1, failed: 1 });
-    expect(imported.body.data.results[0]).toMatchObject({ status: 'failed', errors: [{ ...suppressed, key: 'contacts.0.email' }] });
+    expect(imported.body.data.results[0]).toMatchObject({
+      status: 'failed',
+      errors: [{ ...suppressed, key: 'contacts.0.email' }],
+    });
 
     const other = await call('POST', '/client/contacts', { key, body: { email: uniqueAddress('mover') } });
     const moved = await call('PATCH', `/client/contacts/${other.body.data.id}`, { key, body: { email: t.address } });
     expect(moved.status, moved.text).toBe(409);
     expect(moved.body.errors).toEqual([suppressed]);
 
-    const event = await call('POST', '/client/events?sync=true', { key, body: { type: 'signup', email: t.address, auto_create_contact: true } });
+    const event = await call('POST', '/client/events?sync=true', {
+      key,
+      body: { type: 'signup', email: t.address, auto_create_contact: true },
+    });
     expect(event.status, event.text).toBe(201);
     expect(event.body.data).toMatchObject({ contact_id: null, process_error: 'contact_suppressed', execution_ids: [] });
   });

@@ -77,7 +77,10 @@ describe('GET /client/contacts (extra)', () => {
     // Prepare
     const { client, emails } = await clientWithContacts('upd', 4);
     const since = new Date().toISOString();
-    await call('PATCH', `/client/contacts/${encodeURIComponent(emails[2]!)}/subscription`, { key: client.api_key, body: { is_subscribed: false } });
+    await call('PATCH', `/client/contacts/${encodeURIComponent(emails[2]!)}/subscription`, {
+      key: client.api_key,
+      body: { is_subscribed: false },
+    });
 
     // Act
     const pages = await allPages(client.api_key, { updated_since: since });
@@ -93,7 +96,9 @@ describe('GET /client/contacts (extra)', () => {
     const first = await call('GET', '/client/contacts?limit=2', { key: client.api_key });
     const cursor: string = first.body.data.next_cursor;
     const [payload, mac] = cursor.split('.') as [string, string];
-    const moved = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), a: 0 })).toString('base64url');
+    const moved = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), a: 0 }),
+    ).toString('base64url');
 
     // Act
     const answers = await Promise.all([

@@ -8,7 +8,14 @@ async function withContact(body: Record<string, unknown> = {}) {
   const client = await createTestClient();
   const created = await call('POST', '/client/contacts', {
     key: client.api_key,
-    body: { email: 'ann@example.com', first_name: 'Ann', company: 'Acme', client_contact_id: 'crm-1', custom_fields: { plan: 'pro' }, ...body },
+    body: {
+      email: 'ann@example.com',
+      first_name: 'Ann',
+      company: 'Acme',
+      client_contact_id: 'crm-1',
+      custom_fields: { plan: 'pro' },
+      ...body,
+    },
   });
   expect(created.status).toBe(201);
   return { client, contact: created.body.data };
@@ -28,9 +35,16 @@ describe('PATCH /client/contacts/{id} (extra)', () => {
     // Assess
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Contact updated');
-    expect(res.body.data).toMatchObject({ first_name: 'Ann', last_name: 'Lee', company: null, custom_field_values: { plan: 'pro', seats: 5 } });
+    expect(res.body.data).toMatchObject({
+      first_name: 'Ann',
+      last_name: 'Lee',
+      company: null,
+      custom_field_values: { plan: 'pro', seats: 5 },
+    });
     expect(res.body.data.updated_at > contact.updated_at).toBe(true);
-    expect((await call('GET', `/client/contacts/${contact.id}`, { key: client.api_key })).body.data).toEqual(res.body.data);
+    expect((await call('GET', `/client/contacts/${contact.id}`, { key: client.api_key })).body.data).toEqual(
+      res.body.data,
+    );
   });
 
   it('moves the e-mail and uid locks with a new e-mail and client_contact_id (the contact is found by its new values only)', async () => {
@@ -46,15 +60,21 @@ describe('PATCH /client/contacts/{id} (extra)', () => {
     // Assess
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: contact.id, email: 'ann.lee@example.com', client_contact_id: 'crm-2' });
-    expect((await call('GET', '/client/contacts/ann.lee@example.com', { key: client.api_key })).body.data.id).toBe(contact.id);
+    expect((await call('GET', '/client/contacts/ann.lee@example.com', { key: client.api_key })).body.data.id).toBe(
+      contact.id,
+    );
     expect((await call('GET', '/client/contacts/ann@example.com', { key: client.api_key })).status).toBe(404);
-    const locks = (await clientItems(client.id, { emails: ['ann@example.com'], uids: ['crm-1'] })).filter((i) => i['sk'] === 'EMAIL' || i['sk'] === 'UID');
+    const locks = (await clientItems(client.id, { emails: ['ann@example.com'], uids: ['crm-1'] })).filter(
+      (i) => i['sk'] === 'EMAIL' || i['sk'] === 'UID',
+    );
     expect(locks.map((l) => [l['pk'], l['contact_id']]).sort()).toEqual([
       [keys.emailLock(client.id, 'ann.lee@example.com').pk, contact.id],
       [`UID#${client.id}#crm-2`, contact.id],
     ]);
     // The old e-mail is free again.
-    expect((await call('POST', '/client/contacts', { key: client.api_key, body: { email: 'ann@example.com' } })).status).toBe(201);
+    expect(
+      (await call('POST', '/client/contacts', { key: client.api_key, body: { email: 'ann@example.com' } })).status,
+    ).toBe(201);
   });
 
   it.each([
@@ -63,11 +83,17 @@ describe('PATCH /client/contacts/{id} (extra)', () => {
   ])('answers 409 unique on %s held by another contact and changes nothing', async (key, body) => {
     // Prepare
     const { client, contact } = await withContact();
-    await call('POST', '/client/contacts', { key: client.api_key, body: { email: 'bob@example.com', client_contact_id: 'crm-bob' } });
+    await call('POST', '/client/contacts', {
+      key: client.api_key,
+      body: { email: 'bob@example.com', client_contact_id: 'crm-bob' },
+    });
     const before = await clientItems(client.id);
 
     // Act
-    const res = await call('PATCH', `/client/contacts/${contact.id}`, { key: client.api_key, body: { ...body, first_name: 'Changed' } });
+    const res = await call('PATCH', `/client/contacts/${contact.id}`, {
+      key: client.api_key,
+      body: { ...body, first_name: 'Changed' },
+    });
 
     // Assess
     expect(res.status).toBe(409);
@@ -98,7 +124,10 @@ describe('PATCH /client/contacts/{id} (extra)', () => {
     const before = await clientItems(client.id);
 
     // Act
-    const res = await call('PATCH', `/client/contacts/${contact.id}`, { key: client.api_key, body: { first_name: 'Ann' } });
+    const res = await call('PATCH', `/client/contacts/${contact.id}`, {
+      key: client.api_key,
+      body: { first_name: 'Ann' },
+    });
 
     // Assess
     expect(res.status).toBe(200);
@@ -112,11 +141,19 @@ describe('PATCH /client/contacts/{id} (extra)', () => {
     const other = await createTestClient();
 
     // Act
-    const byId = await call('PATCH', `/client/contacts/${contact.id}`, { key: other.api_key, body: { first_name: 'Mallory' } });
-    const byEmail = await call('PATCH', '/client/contacts/ann@example.com', { key: other.api_key, body: { first_name: 'Mallory' } });
+    const byId = await call('PATCH', `/client/contacts/${contact.id}`, {
+      key: other.api_key,
+      body: { first_name: 'Mallory' },
+    });
+    const byEmail = await call('PATCH', '/client/contacts/ann@example.com', {
+      key: other.api_key,
+      body: { first_name: 'Mallory' },
+    });
 
     // Assess
     expect([byId.status, byEmail.status]).toEqual([404, 404]);
-    expect((await call('GET', `/client/contacts/${contact.id}`, { key: client.api_key })).body.data.first_name).toBe('Ann');
+    expect((await call('GET', `/client/contacts/${contact.id}`, { key: client.api_key })).body.data.first_name).toBe(
+      'Ann',
+    );
   });
 });

@@ -76,8 +76,14 @@ describe('POST /client/contacts', () => {
 
   it('defaults source to api (1) and reuses custom field ids across contacts', async () => {
     const client = await createTestClient();
-    const a = await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'a@x.test', custom_fields: { plan: 'a' } } });
-    const b = await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'b@x.test', custom_fields: { plan: 'b' } } });
+    const a = await request('POST', '/client/contacts', {
+      key: client.api_key,
+      body: { email: 'a@x.test', custom_fields: { plan: 'a' } },
+    });
+    const b = await request('POST', '/client/contacts', {
+      key: client.api_key,
+      body: { email: 'b@x.test', custom_fields: { plan: 'b' } },
+    });
     expect(a.body.data.source).toBe(1);
     expect(b.body.data.custom_fields).toEqual(a.body.data.custom_fields);
   });
@@ -99,8 +105,17 @@ describe('POST /client/contacts', () => {
     expect(res.status).toBe(422);
     expect(res.body.data).toEqual({});
     const keys = res.body.errors.map((e: { key: string }) => e.key).sort();
-    expect(keys).toEqual(['custom_fields.1bad', 'email', 'first_name', 'is_subscribed', 'last_purchase_at', 'source', 'timezone']);
-    for (const item of res.body.errors) expect(item).toEqual({ condition: expect.any(String), error: expect.any(String), key: expect.any(String) });
+    expect(keys).toEqual([
+      'custom_fields.1bad',
+      'email',
+      'first_name',
+      'is_subscribed',
+      'last_purchase_at',
+      'source',
+      'timezone',
+    ]);
+    for (const item of res.body.errors)
+      expect(item).toEqual({ condition: expect.any(String), error: expect.any(String), key: expect.any(String) });
     expect(res.body.errors.find((e: { key: string }) => e.key === 'email').condition).toBe('format');
     expect((await request('GET', '/client/contacts/not-an-email', { key: client.api_key })).status).toBe(404);
   });
@@ -114,17 +129,27 @@ describe('POST /client/contacts', () => {
 
   it('answers 400 malformed for invalid JSON and 415 for another content type', async () => {
     const client = await createTestClient();
-    const bad = await request('POST', '/client/contacts', { key: client.api_key, rawBody: '{"email":', headers: { 'content-type': 'application/json' } });
+    const bad = await request('POST', '/client/contacts', {
+      key: client.api_key,
+      rawBody: '{"email":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0]).toMatchObject({ condition: 'malformed', key: 'body' });
-    const text = await request('POST', '/client/contacts', { key: client.api_key, rawBody: 'email=a@b.c', headers: { 'content-type': 'text/plain' } });
+    const text = await request('POST', '/client/contacts', {
+      key: client.api_key,
+      rawBody: 'email=a@b.c',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     expect(text.body.success).toBe(false);
   });
 
   it('answers 409 unique on a duplicate e-mail, case-insensitively', async () => {
     const client = await createTestClient();
-    expect((await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'dup@x.test' } })).status).toBe(201);
+    expect(
+      (await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'dup@x.test' } })).status,
+    ).toBe(201);
     const res = await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'DUP@X.test' } });
     expect(res.status).toBe(409);
     expect(res.body.errors).toEqual([{ condition: 'unique', error: expect.any(String), key: 'email' }]);
@@ -132,19 +157,30 @@ describe('POST /client/contacts', () => {
 
   it('answers 409 on a client_contact_id another contact holds, leaving no e-mail lock behind', async () => {
     const client = await createTestClient();
-    await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'one@x.test', client_contact_id: 'u-9' } });
-    const res = await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'two@x.test', client_contact_id: 'u-9' } });
+    await request('POST', '/client/contacts', {
+      key: client.api_key,
+      body: { email: 'one@x.test', client_contact_id: 'u-9' },
+    });
+    const res = await request('POST', '/client/contacts', {
+      key: client.api_key,
+      body: { email: 'two@x.test', client_contact_id: 'u-9' },
+    });
     expect(res.status).toBe(409);
     expect(res.body.errors[0]).toMatchObject({ condition: 'unique', key: 'client_contact_id' });
     // The failed transaction wrote nothing: the e-mail is still free.
-    expect((await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'two@x.test' } })).status).toBe(201);
+    expect(
+      (await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'two@x.test' } })).status,
+    ).toBe(201);
   });
 
   it('creates exactly one contact under 20 concurrent creates of one e-mail', async () => {
     const client = await createTestClient();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        request('POST', '/client/contacts', { key: client.api_key, body: { email: 'race@x.test', first_name: `n${i}` } }),
+        request('POST', '/client/contacts', {
+          key: client.api_key,
+          body: { email: 'race@x.test', first_name: `n${i}` },
+        }),
       ),
     );
     const statuses = results.map((r) => r.status).sort();
@@ -158,17 +194,26 @@ describe('POST /client/contacts', () => {
   it('lets two clients hold the same e-mail independently', async () => {
     const a = await createTestClient();
     const b = await createTestClient();
-    expect((await request('POST', '/client/contacts', { key: a.api_key, body: { email: 'shared@x.test' } })).status).toBe(201);
-    expect((await request('POST', '/client/contacts', { key: b.api_key, body: { email: 'shared@x.test' } })).status).toBe(201);
+    expect(
+      (await request('POST', '/client/contacts', { key: a.api_key, body: { email: 'shared@x.test' } })).status,
+    ).toBe(201);
+    expect(
+      (await request('POST', '/client/contacts', { key: b.api_key, body: { email: 'shared@x.test' } })).status,
+    ).toBe(201);
   });
 });
 
 describe('GET /client/contacts/{id}', () => {
   it('finds a contact by id and by e-mail (URL-encoded, any case)', async () => {
     const client = await createTestClient();
-    const created = await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'find.me+tag@x.test' } });
+    const created = await request('POST', '/client/contacts', {
+      key: client.api_key,
+      body: { email: 'find.me+tag@x.test' },
+    });
     const byId = await request('GET', `/client/contacts/${created.body.data.id}`, { key: client.api_key });
-    const byEmail = await request('GET', `/client/contacts/${encodeURIComponent('FIND.me+tag@X.test')}`, { key: client.api_key });
+    const byEmail = await request('GET', `/client/contacts/${encodeURIComponent('FIND.me+tag@X.test')}`, {
+      key: client.api_key,
+    });
     expect(byId.status).toBe(200);
     expect(byEmail.status).toBe(200);
     expect(byEmail.body.data).toEqual(byId.body.data);
@@ -184,7 +229,10 @@ describe('GET /client/contacts/{id}', () => {
       expect(res.body).toMatchObject({ success: false, data: {} });
       expect(res.body.errors).toEqual([{ condition: 'not_found', error: expect.any(String), key: 'id' }]);
     }
-    const patch = await request('PATCH', `/client/contacts/${created.body.data.id}/subscription`, { key: b.api_key, body: { is_subscribed: false } });
+    const patch = await request('PATCH', `/client/contacts/${created.body.data.id}/subscription`, {
+      key: b.api_key,
+      body: { is_subscribed: false },
+    });
     expect(patch.status).toBe(404);
     const still = await request('GET', `/client/contacts/${created.body.data.id}`, { key: a.api_key });
     expect(still.body.data.is_subscribed).toBe(true);
@@ -202,9 +250,17 @@ describe('PATCH /client/contacts/{id}/subscription', () => {
       body: { is_subscribed: false, unsubscribe_reason: 'Too many e-mails' },
     });
     expect(off.status).toBe(200);
-    expect(off.body.data).toMatchObject({ id, is_subscribed: false, unsubscribe_reason: 'Too many e-mails', unsubscribed_at: expect.stringMatching(RFC3339_UTC) });
+    expect(off.body.data).toMatchObject({
+      id,
+      is_subscribed: false,
+      unsubscribe_reason: 'Too many e-mails',
+      unsubscribed_at: expect.stringMatching(RFC3339_UTC),
+    });
 
-    const on = await request('PATCH', '/client/contacts/SUB@x.test/subscription', { key: client.api_key, body: { is_subscribed: true } });
+    const on = await request('PATCH', '/client/contacts/SUB@x.test/subscription', {
+      key: client.api_key,
+      body: { is_subscribed: true },
+    });
     expect(on.status).toBe(200);
     expect(on.body.data).toMatchObject({ id, is_subscribed: true, unsubscribe_reason: null, unsubscribed_at: null });
 
@@ -215,16 +271,25 @@ describe('PATCH /client/contacts/{id}/subscription', () => {
   it('answers 422 when is_subscribed is missing or not a boolean', async () => {
     const client = await createTestClient();
     const created = await request('POST', '/client/contacts', { key: client.api_key, body: { email: 'v@x.test' } });
-    const missing = await request('PATCH', `/client/contacts/${created.body.data.id}/subscription`, { key: client.api_key, body: {} });
+    const missing = await request('PATCH', `/client/contacts/${created.body.data.id}/subscription`, {
+      key: client.api_key,
+      body: {},
+    });
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toEqual([{ condition: 'required', error: expect.any(String), key: 'is_subscribed' }]);
-    const wrong = await request('PATCH', `/client/contacts/${created.body.data.id}/subscription`, { key: client.api_key, body: { is_subscribed: 'no' } });
+    const wrong = await request('PATCH', `/client/contacts/${created.body.data.id}/subscription`, {
+      key: client.api_key,
+      body: { is_subscribed: 'no' },
+    });
     expect(wrong.body.errors[0]).toMatchObject({ condition: 'type', key: 'is_subscribed' });
   });
 
   it('answers 404 for an unknown contact', async () => {
     const client = await createTestClient();
-    const res = await request('PATCH', '/client/contacts/999999/subscription', { key: client.api_key, body: { is_subscribed: false } });
+    const res = await request('PATCH', '/client/contacts/999999/subscription', {
+      key: client.api_key,
+      body: { is_subscribed: false },
+    });
     expect(res.status).toBe(404);
   });
 
@@ -234,7 +299,11 @@ describe('PATCH /client/contacts/{id}/subscription', () => {
       key: client.api_key,
       body: { email: 'gone@x.test', unsubscribed_at: '2025-05-01T00:00:00Z', unsubscribe_reason: 'imported' },
     });
-    expect(res.body.data).toMatchObject({ is_subscribed: false, unsubscribed_at: '2025-05-01T00:00:00.000Z', unsubscribe_reason: 'imported' });
+    expect(res.body.data).toMatchObject({
+      is_subscribed: false,
+      unsubscribed_at: '2025-05-01T00:00:00.000Z',
+      unsubscribe_reason: 'imported',
+    });
     const contradiction = await request('POST', '/client/contacts', {
       key: client.api_key,
       body: { email: 'odd@x.test', is_subscribed: true, unsubscribed_at: '2025-05-01T00:00:00Z' },

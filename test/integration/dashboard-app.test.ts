@@ -8,7 +8,11 @@ import { checkContract } from './support/api.js';
 async function get(path: string, headers: Record<string, string> = {}) {
   // node:http, not fetch: fetch would undo the gzip the test wants to see.
   const origin = new URL(inject('baseUrl')).origin;
-  const { status, headers: received, bytes } = await new Promise<{ status: number; headers: Headers; bytes: Buffer }>((resolve, reject) => {
+  const {
+    status,
+    headers: received,
+    bytes,
+  } = await new Promise<{ status: number; headers: Headers; bytes: Buffer }>((resolve, reject) => {
     httpGet(`${origin}${path}`, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -20,7 +24,13 @@ async function get(path: string, headers: Record<string, string> = {}) {
       res.on('error', reject);
     }).on('error', reject);
   });
-  await checkContract({ method: 'GET', path, status, contentType: received.get('content-type') ?? '', text: bytes.toString('utf8') });
+  await checkContract({
+    method: 'GET',
+    path,
+    status,
+    contentType: received.get('content-type') ?? '',
+    text: bytes.toString('utf8'),
+  });
   return { status, headers: received, bytes, text: bytes.toString('utf8') };
 }
 
@@ -28,42 +38,58 @@ const built = (name: string) => readFileSync(new URL(`../../app/dist/${name}`, i
 const manifest = JSON.parse(built('manifest.json').toString('utf8')) as Record<'app.js' | 'app.css', string>;
 
 describe('GET /app and /app/{name}', () => {
-  it.each(['/app', '/app/sign-in', '/app/overview'])('%s is the app: its HTML, a strict CSP, only its own content-hashed files', async (path) => {
-    const page = await get(path);
+  it.each(['/app', '/app/sign-in', '/app/overview'])(
+    '%s is the app: its HTML, a strict CSP, only its own content-hashed files',
+    async (path) => {
+      const page = await get(path);
 
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(page.headers.get('cache-control')).toBe('no-cache');
-    const csp = page.headers.get('content-security-policy') ?? '';
-    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]) {
-      expect(csp).toContain(directive);
-    }
-    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
-    expect(page.text).not.toMatch(/https?:\/\//);
-    // No inline script: every <script> names its file.
-    expect(page.text.match(/<script[^>]*>/g)).toEqual([`<script type="module" src="/app/${manifest['app.js']}">`]);
-    expect([...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])).toEqual(['data:,', `/app/${manifest['app.css']}`, `/app/${manifest['app.js']}`]);
-  });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page.headers.get('cache-control')).toBe('no-cache');
+      const csp = page.headers.get('content-security-policy') ?? '';
+      for (const directive of [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "connect-src 'self'",
+        "frame-ancestors 'none'",
+      ]) {
+        expect(csp).toContain(directive);
+      }
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
+      expect(page.text).not.toMatch(/https?:\/\//);
+      // No inline script: every <script> names its file.
+      expect(page.text.match(/<script[^>]*>/g)).toEqual([`<script type="module" src="/app/${manifest['app.js']}">`]);
+      expect([...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])).toEqual([
+        'data:,',
+        `/app/${manifest['app.css']}`,
+        `/app/${manifest['app.js']}`,
+      ]);
+    },
+  );
 
   it.each([
     ['app.js', 'text/javascript; charset=utf-8'],
     ['app.css', 'text/css; charset=utf-8'],
-  ] as const)('serves the built %s under its content-hashed name, gzipped when asked, cached for good', async (name, type) => {
-    const url = `/app/${manifest[name]}`;
-    expect(manifest[name]).toMatch(/^app\.[0-9a-f]{12}\.(js|css)$/);
+  ] as const)(
+    'serves the built %s under its content-hashed name, gzipped when asked, cached for good',
+    async (name, type) => {
+      const url = `/app/${manifest[name]}`;
+      expect(manifest[name]).toMatch(/^app\.[0-9a-f]{12}\.(js|css)$/);
 
-    const plain = await get(url, { 'accept-encoding': 'identity' });
-    const gzipped = await get(url, { 'accept-encoding': 'gzip, br' });
+      const plain = await get(url, { 'accept-encoding': 'identity' });
+      const gzipped = await get(url, { 'accept-encoding': 'gzip, br' });
 
-    expect(plain.status).toBe(200);
-    expect(plain.headers.get('content-type')).toBe(type);
-    expect(plain.headers.get('content-encoding')).toBeNull();
-    expect(plain.bytes.equals(built(name))).toBe(true);
-    expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
-    expect(gzipped.headers.get('vary')).toBe('Accept-Encoding');
-    expect(gunzipSync(gzipped.bytes).equals(built(name))).toBe(true);
-  });
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get('content-type')).toBe(type);
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(plain.bytes.equals(built(name))).toBe(true);
+      expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+      expect(gzipped.headers.get('vary')).toBe('Accept-Encoding');
+      expect(gunzipSync(gzipped.bytes).equals(built(name))).toBe(true);
+    },
+  );
 
   it.each(['app.js', 'manifest.json', 'app.000000000000.js', 'billing', '..%2Fpackage.json', 'toString'])(
     'answers 404 for %s: neither a page of the app nor a file under its hashed name',

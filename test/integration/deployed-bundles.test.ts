@@ -78,14 +78,19 @@ describe('a deployed bundle, its AWS SDK bundled in', () => {
     expect(answer).toMatchObject({ statusCode: 200, body: { success: true, data: { status: 'ok' } } });
   });
 
-  it('contacts-create authenticates with an API key and writes a contact in one transaction', { timeout: 60_000 }, async () => {
+  it('contacts-create authenticates with an API key and writes a contact in one transaction', {
+    timeout: 60_000,
+  }, async () => {
     // Prepare
     const client = await createTestClient();
     const bundle = await deployedBundle('http', 'contacts-create');
     const email = `bundle-${Date.now()}@example.com`;
 
     // Act
-    const answer = invoke(bundle, apiEvent('POST', '/api/v1/client/contacts', '/api/v1/client/contacts', { key: client.api_key, body: { email } }));
+    const answer = invoke(
+      bundle,
+      apiEvent('POST', '/api/v1/client/contacts', '/api/v1/client/contacts', { key: client.api_key, body: { email } }),
+    );
 
     // Assess: created by the bundle, read back through the running service
     expect(answer).toMatchObject({ statusCode: 201, body: { success: true, data: { email } } });
@@ -99,7 +104,14 @@ describe('a deployed bundle, its AWS SDK bundled in', () => {
     const client = await createTestClient();
     const bundle = await deployedBundle('http', 'contacts-create');
     const email = `bundle-twice-${Date.now()}@example.com`;
-    const create = () => invoke(bundle, apiEvent('POST', '/api/v1/client/contacts', '/api/v1/client/contacts', { key: client.api_key, body: { email } }));
+    const create = () =>
+      invoke(
+        bundle,
+        apiEvent('POST', '/api/v1/client/contacts', '/api/v1/client/contacts', {
+          key: client.api_key,
+          body: { email },
+        }),
+      );
     expect(create().statusCode).toBe(201);
 
     // Act

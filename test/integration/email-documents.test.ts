@@ -12,16 +12,30 @@ const DASHBOARD_CSP = `${SANDBOX}; img-src data:; frame-ancestors 'self'`;
 const SCRIPT = '<script>fetch("/api/v1/client/api-keys", { method: "POST" })</script>';
 
 /** A form POST below /api/v1 (as the dashboard's preview frame sends it): the session's cookies, no CSRF header. */
-async function postForm(session: { cookie: string } | undefined, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+async function postForm(
+  session: { cookie: string } | undefined,
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${inject('baseUrl')}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(session ? { cookie: session.cookie } : {}), ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(session ? { cookie: session.cookie } : {}),
+      ...headers,
+    },
     body: new URLSearchParams(fields).toString(),
   });
   const text = await response.text();
   const contentType = response.headers.get('content-type') ?? '';
   await checkContract({ method: 'POST', path: `/api/v1${path}`, status: response.status, contentType, text });
-  return { status: response.status, headers: Object.fromEntries(response.headers), text, body: contentType.includes('json') ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    text,
+    body: contentType.includes('json') ? JSON.parse(text) : undefined,
+  };
 }
 
 describe('an e-mail is a document of its own', () => {
@@ -94,7 +108,12 @@ describe('an e-mail is a document of its own', () => {
   it('POST /client/email-templates/{id}/html renders a draft posted by a form with the CSRF token as a field', async () => {
     // Prepare
     const client = await createAccountClient('growth');
-    const template = (await call('POST', '/client/email-templates', { key: client.api_key, body: { name: 'Doc', subject: 'Hi', html_body: '<p>Stored</p>' } })).body.data;
+    const template = (
+      await call('POST', '/client/email-templates', {
+        key: client.api_key,
+        body: { name: 'Doc', subject: 'Hi', html_body: '<p>Stored</p>' },
+      })
+    ).body.data;
     const other = await createAccountClient('growth');
     const [owner, stranger] = await Promise.all([signIn(client.email), signIn(other.email)]);
     const path = `/client/email-templates/${template.id}/html`;
@@ -115,7 +134,11 @@ describe('an e-mail is a document of its own', () => {
     // Assess: the draft rendered by the sender's code, in the dashboard's sandbox
     expect(withToken.status).toBe(200);
     expect(withToken.text).toBe('<p>Draft for you</p>');
-    expect(withToken.headers).toMatchObject({ 'content-security-policy': DASHBOARD_CSP, 'cache-control': 'private, no-store', 'x-frame-options': 'SAMEORIGIN' });
+    expect(withToken.headers).toMatchObject({
+      'content-security-policy': DASHBOARD_CSP,
+      'cache-control': 'private, no-store',
+      'x-frame-options': 'SAMEORIGIN',
+    });
     expect(stored.text).toBe('<p>Stored</p>');
     expect(byKey.status).toBe(200);
     // The session's rules: a form without the token (or with another) changes nothing and is refused
@@ -124,7 +147,13 @@ describe('an e-mail is a document of its own', () => {
       expect(refused.body.errors[0]).toMatchObject({ condition: 'forbidden', key: 'csrf' });
     }
     expect(unsafe.status).toBe(422);
-    expect(unsafe.body.errors).toEqual([{ condition: 'unsafe', key: 'html_body', error: expect.stringContaining('an event-handler attribute onerror on <img>') }]);
+    expect(unsafe.body.errors).toEqual([
+      {
+        condition: 'unsafe',
+        key: 'html_body',
+        error: expect.stringContaining('an event-handler attribute onerror on <img>'),
+      },
+    ]);
     expect(foreign.status).toBe(404);
     expect(asJson.status).toBe(415);
   });
@@ -133,22 +162,44 @@ describe('an e-mail is a document of its own', () => {
     ['a script', '<p>Hi</p><script>alert(1)</script>', 'a <script> element'],
     ['an svg onload', '<svg/onload=alert(1)>', 'an event-handler attribute onload on <svg>'],
     ['an entity-encoded javascript: link', '<a href="javascript&#58;alert(1)">x</a>', 'a javascript: URL in <a href>'],
-  ])('a template with %s is 422 unsafe at html_body on create, update and a preview draft', async (_label, html, what) => {
-    // Prepare
-    const client = await createTestClient();
-    const key = client.api_key;
-    const template = (await call('POST', '/client/email-templates', { key, body: { name: 'Safe', subject: 'Hi', html_body: '<p>Safe</p>' } })).body.data;
+  ])(
+    'a template with %s is 422 unsafe at html_body on create, update and a preview draft',
+    async (_label, html, what) => {
+      // Prepare
+      const client = await createTestClient();
+      const key = client.api_key;
+      const template = (
+        await call('POST', '/client/email-templates', {
+          key,
+          body: { name: 'Safe', subject: 'Hi', html_body: '<p>Safe</p>' },
+        })
+      ).body.data;
 
-    // Act
-    const created = await call('POST', '/client/email-templates', { key, body: { name: 'Unsafe', subject: 'Hi', html_body: html } });
-    const updated = await call('PATCH', `/client/email-templates/${template.id}`, { key, body: { html_body: html } });
-    const previewed = await call('POST', `/client/email-templates/${template.id}/render-preview`, { key, body: { draft: { html_body: html } } });
+      // Act
+      const created = await call('POST', '/client/email-templates', {
+        key,
+        body: { name: 'Unsafe', subject: 'Hi', html_body: html },
+      });
+      const updated = await call('PATCH', `/client/email-templates/${template.id}`, { key, body: { html_body: html } });
+      const previewed = await call('POST', `/client/email-templates/${template.id}/render-preview`, {
+        key,
+        body: { draft: { html_body: html } },
+      });
 
-    // Assess: refused at its field with what and where; nothing stored
-    for (const [res, field] of [[created, 'html_body'], [updated, 'html_body'], [previewed, 'draft.html_body']] as const) {
-      expect(res.status).toBe(422);
-      expect(res.body.errors).toEqual([{ condition: 'unsafe', key: field, error: expect.stringContaining(`HTML at line 1 is refused: ${what}`) }]);
-    }
-    expect((await call('GET', `/client/email-templates/${template.id}`, { key })).body.data.html_body).toBe('<p>Safe</p>');
-  });
+      // Assess: refused at its field with what and where; nothing stored
+      for (const [res, field] of [
+        [created, 'html_body'],
+        [updated, 'html_body'],
+        [previewed, 'draft.html_body'],
+      ] as const) {
+        expect(res.status).toBe(422);
+        expect(res.body.errors).toEqual([
+          { condition: 'unsafe', key: field, error: expect.stringContaining(`HTML at line 1 is refused: ${what}`) },
+        ]);
+      }
+      expect((await call('GET', `/client/email-templates/${template.id}`, { key })).body.data.html_body).toBe(
+        '<p>Safe</p>',
+      );
+    },
+  );
 });

@@ -49,18 +49,26 @@ describe('POST /client/email-templates and GET /client/email-templates/{id}', ()
     const res = await call('GET', '/client/email-templates/5', { key: client.api_key });
 
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: 5, user_id: 0, type: 1, name: 'Payment failed', deleted_at: NOT_DELETED });
+    expect(res.body.data).toMatchObject({
+      id: 5,
+      user_id: 0,
+      type: 1,
+      name: 'Payment failed',
+      deleted_at: NOT_DELETED,
+    });
     expect(res.body.data.html_body).toContain('<%= it.links.unsubscribe_url');
 
     const patch = await call('PATCH', '/client/email-templates/5', { key: client.api_key, body: { name: 'Mine now' } });
     expect(patch.status).toBe(403);
-    expect(patch.body.errors).toEqual([{ condition: 'forbidden', key: 'id', error: expect.stringContaining('read-only') }]);
+    expect(patch.body.errors).toEqual([
+      { condition: 'forbidden', key: 'id', error: expect.stringContaining('read-only') },
+    ]);
     const del = await call('DELETE', '/client/email-templates/5', { key: client.api_key });
     expect(del.status).toBe(403);
     expect(del.body.errors[0]).toMatchObject({ condition: 'forbidden', key: 'id' });
   });
 
-  it('answers 404 for another client\'s template, for every verb', async () => {
+  it("answers 404 for another client's template, for every verb", async () => {
     const owner = await createTestClient();
     const other = await createTestClient();
     const template = await createTemplate(owner.api_key);
@@ -121,7 +129,11 @@ describe('PATCH /client/email-templates/{id}', () => {
     });
     expect(unsafe.status).toBe(422);
     expect(unsafe.body.errors).toEqual([
-      { condition: 'unsafe', key: 'text_body', error: expect.stringContaining('<%= it.contact.email.toUpperCase() %>') },
+      {
+        condition: 'unsafe',
+        key: 'text_body',
+        error: expect.stringContaining('<%= it.contact.email.toUpperCase() %>'),
+      },
     ]);
 
     const res = await call('PATCH', `/client/email-templates/${template.id}`, {
@@ -161,7 +173,7 @@ describe('DELETE /client/email-templates/{id}', () => {
 });
 
 describe('POST /client/email-templates/list', () => {
-  it('lists the system templates and the client\'s own — never another client\'s — with filters and pages', async () => {
+  it("lists the system templates and the client's own — never another client's — with filters and pages", async () => {
     const client = await createTestClient();
     const other = await createTestClient();
     const mine = await createTemplate(client.api_key, { ...sample, name: 'Quarterly digest' });
@@ -172,17 +184,29 @@ describe('POST /client/email-templates/list', () => {
     expect(all.body.data.templates.map((t: { id: number }) => t.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, mine.id]);
     expect(all.body.meta).toMatchObject({ page: 1, per_page: 20, total: 9, total_pages: 1 });
 
-    const byQuery = await call('POST', '/client/email-templates/list', { key: client.api_key, body: { q: 'QUARTERLY' } });
+    const byQuery = await call('POST', '/client/email-templates/list', {
+      key: client.api_key,
+      body: { q: 'QUARTERLY' },
+    });
     expect(byQuery.body.data.templates.map((t: { id: number }) => t.id)).toEqual([mine.id]);
 
-    const system = await call('POST', '/client/email-templates/list', { key: client.api_key, body: { type: 1, q: 'payment' } });
+    const system = await call('POST', '/client/email-templates/list', {
+      key: client.api_key,
+      body: { type: 1, q: 'payment' },
+    });
     expect(system.body.data.templates.map((t: { name: string }) => t.name)).toEqual(['Payment failed']);
 
-    const paged = await call('POST', '/client/email-templates/list', { key: client.api_key, body: { page: 2, per_page: 4 } });
+    const paged = await call('POST', '/client/email-templates/list', {
+      key: client.api_key,
+      body: { page: 2, per_page: 4 },
+    });
     expect(paged.body.data.templates.map((t: { id: number }) => t.id)).toEqual([5, 6, 7, 8]);
     expect(paged.body.meta).toMatchObject({ page: 2, per_page: 4, total: 9, total_pages: 3 });
 
-    const bad = await call('POST', '/client/email-templates/list', { key: client.api_key, body: { type: 3, per_page: 500 } });
+    const bad = await call('POST', '/client/email-templates/list', {
+      key: client.api_key,
+      body: { type: 3, per_page: 500 },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { key: string; condition: string }) => [e.key, e.condition])).toEqual([
       ['type', 'enum'],
@@ -192,7 +216,7 @@ describe('POST /client/email-templates/list', () => {
 });
 
 describe('POST /client/email-templates/{id}/render-preview', () => {
-  it('renders with the contact, the client\'s branding and links, escaping values in HTML only', async () => {
+  it("renders with the contact, the client's branding and links, escaping values in HTML only", async () => {
     const client = await createTestClient();
     await call('PATCH', '/client/settings', {
       key: client.api_key,
@@ -206,7 +230,8 @@ describe('POST /client/email-templates/{id}/render-preview', () => {
     });
     const template = await createTemplate(client.api_key, {
       ...sample,
-      html_body: '<p><%= it.contact.first_name %> / <%= it.contact.plan %> / <%= it.client.brand_name %> / <%= it.links.unsubscribe_url %></p>',
+      html_body:
+        '<p><%= it.contact.first_name %> / <%= it.contact.plan %> / <%= it.client.brand_name %> / <%= it.links.unsubscribe_url %></p>',
     });
 
     const res = await call('POST', `/client/email-templates/${template.id}/render-preview`, {
@@ -225,10 +250,23 @@ describe('POST /client/email-templates/{id}/render-preview', () => {
       preview_text: 'Fresh ideas for Evil & Co',
       text_body: 'Hello <script>alert(1)</script>',
     });
-    expect(d.html_body).toMatch(/^<p>&lt;script&gt;alert\(1\)&lt;\/script&gt; \/ pro \/ Acme \/ http.+\/preview\/unsubscribe<\/p>$/);
+    expect(d.html_body).toMatch(
+      /^<p>&lt;script&gt;alert\(1\)&lt;\/script&gt; \/ pro \/ Acme \/ http.+\/preview\/unsubscribe<\/p>$/,
+    );
     expect(d.html_body).not.toContain('<script>');
-    expect(d.resolved_vars.contact).toMatchObject({ id: contact.id, email: 'mallory@example.com', first_name: '<script>alert(1)</script>', plan: 'pro', last_name: null });
-    expect(d.resolved_vars.client).toMatchObject({ brand_name: 'Acme', brand_primary_color: '#FF5500', company_address: '1 Main St, Springfield', email_signature: 'The Acme team' });
+    expect(d.resolved_vars.contact).toMatchObject({
+      id: contact.id,
+      email: 'mallory@example.com',
+      first_name: '<script>alert(1)</script>',
+      plan: 'pro',
+      last_name: null,
+    });
+    expect(d.resolved_vars.client).toMatchObject({
+      brand_name: 'Acme',
+      brand_primary_color: '#FF5500',
+      company_address: '1 Main St, Springfield',
+      email_signature: 'The Acme team',
+    });
     expect(Object.keys(d.resolved_vars.links).sort()).toEqual(['app_url', 'browser_url', 'unsubscribe_url']);
   });
 
@@ -250,8 +288,15 @@ describe('POST /client/email-templates/{id}/render-preview', () => {
 
   it('deep-merges explicit vars on top, and resolved_vars is exactly the map used', async () => {
     const client = await createTestClient();
-    await call('PATCH', '/client/settings', { key: client.api_key, body: { brand_name: 'Acme', company_name: 'Acme Ltd' } });
-    const contact = await createContact(client.api_key, { email: 'grace@example.com', first_name: 'Grace', last_name: 'Hopper' });
+    await call('PATCH', '/client/settings', {
+      key: client.api_key,
+      body: { brand_name: 'Acme', company_name: 'Acme Ltd' },
+    });
+    const contact = await createContact(client.api_key, {
+      email: 'grace@example.com',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+    });
 
     const res = await call('POST', '/client/email-templates/4/render-preview', {
       key: client.api_key,
@@ -265,7 +310,11 @@ describe('POST /client/email-templates/{id}/render-preview', () => {
     expect(res.status).toBe(200);
     const d = res.body.data;
     expect(d).toMatchObject({ template_id: 4, template_type: 1, subject: 'Thank you for upgrading, Admiral' });
-    expect(d.resolved_vars.contact).toMatchObject({ first_name: 'Admiral', last_name: 'Hopper', email: 'grace@example.com' });
+    expect(d.resolved_vars.contact).toMatchObject({
+      first_name: 'Admiral',
+      last_name: 'Hopper',
+      email: 'grace@example.com',
+    });
     expect(d.resolved_vars.client).toMatchObject({ brand_name: 'Navy', company_name: 'Acme Ltd' });
     expect(d.resolved_vars.event).toEqual({ plan: 'Scale' });
     expect(d.html_body).toContain('Thank you for upgrading to <strong>Scale</strong>!');
@@ -273,7 +322,7 @@ describe('POST /client/email-templates/{id}/render-preview', () => {
     expect(d.text_body).toContain('Unsubscribe: ');
   });
 
-  it('renders a draft in place of the stored parts (an editor\'s live preview) and stores nothing', async () => {
+  it("renders a draft in place of the stored parts (an editor's live preview) and stores nothing", async () => {
     const client = await createTestClient();
     const contact = await createContact(client.api_key, { email: 'ada@example.com', first_name: 'Ada' });
     const template = await createTemplate(client.api_key);
@@ -281,7 +330,14 @@ describe('POST /client/email-templates/{id}/render-preview', () => {
 
     const res = await call('POST', path, {
       key: client.api_key,
-      body: { contact_id: contact.id, include_default_vars: false, draft: { subject: 'Welcome aboard, <%= it.contact.first_name %>', html_body: '<h1>Hi <%= it.contact.first_name %></h1>' } },
+      body: {
+        contact_id: contact.id,
+        include_default_vars: false,
+        draft: {
+          subject: 'Welcome aboard, <%= it.contact.first_name %>',
+          html_body: '<h1>Hi <%= it.contact.first_name %></h1>',
+        },
+      },
     });
 
     expect(res.status).toBe(200);
@@ -293,9 +349,14 @@ describe('POST /client/email-templates/{id}/render-preview', () => {
       preview_text: 'Fresh ideas for your team',
       text_body: 'Hello Ada',
     });
-    expect((await call('GET', `/client/email-templates/${template.id}`, { key: client.api_key })).body.data).toMatchObject({ subject: sample.subject, html_body: sample.html_body });
+    expect(
+      (await call('GET', `/client/email-templates/${template.id}`, { key: client.api_key })).body.data,
+    ).toMatchObject({ subject: sample.subject, html_body: sample.html_body });
     // A system template (read-only) previews a draft too: nothing is written.
-    const system = await call('POST', '/client/email-templates/1/render-preview', { key: client.api_key, body: { draft: { subject: 'Draft' } } });
+    const system = await call('POST', '/client/email-templates/1/render-preview', {
+      key: client.api_key,
+      body: { draft: { subject: 'Draft' } },
+    });
     expect(system.status).toBe(200);
     expect(system.body.data.subject).toBe('Draft');
   });
@@ -305,9 +366,14 @@ describe('POST /client/email-templates/{id}/render-preview', () => {
     const template = await createTemplate(client.api_key);
     const path = `/client/email-templates/${template.id}/render-preview`;
 
-    const unsafe = await call('POST', path, { key: client.api_key, body: { draft: { html_body: '<p><% process.exit() %></p>' } } });
+    const unsafe = await call('POST', path, {
+      key: client.api_key,
+      body: { draft: { html_body: '<p><% process.exit() %></p>' } },
+    });
     expect(unsafe.status).toBe(422);
-    expect(unsafe.body.errors).toEqual([{ condition: 'unsafe', key: 'draft.html_body', error: expect.stringContaining('<% process.exit() %>') }]);
+    expect(unsafe.body.errors).toEqual([
+      { condition: 'unsafe', key: 'draft.html_body', error: expect.stringContaining('<% process.exit() %>') },
+    ]);
 
     const empty = await call('POST', path, { key: client.api_key, body: { draft: { subject: ' ', text_body: 7 } } });
     expect(empty.status).toBe(422);
@@ -317,13 +383,16 @@ describe('POST /client/email-templates/{id}/render-preview', () => {
     ]);
   });
 
-  it('answers 404 for an unknown contact and for another client\'s contact', async () => {
+  it("answers 404 for an unknown contact and for another client's contact", async () => {
     const client = await createTestClient();
     const other = await createTestClient();
     const theirs = await createContact(other.api_key, { email: 'theirs@example.com' });
 
     for (const contactId of [theirs.id, 987654321]) {
-      const res = await call('POST', '/client/email-templates/1/render-preview', { key: client.api_key, body: { contact_id: contactId } });
+      const res = await call('POST', '/client/email-templates/1/render-preview', {
+        key: client.api_key,
+        body: { contact_id: contactId },
+      });
       expect(res.status).toBe(404);
       expect(res.body.errors).toEqual([{ condition: 'not_found', key: 'contact_id', error: 'Contact not found' }]);
     }

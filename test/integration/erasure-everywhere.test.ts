@@ -7,7 +7,19 @@ import { call } from './support/api.js';
 import { createTestClient } from './support/clients.js';
 import { eventually } from './support/eventually.js';
 import { documentClient } from './support/partition.js';
-import { awaitStatus, deliveredAt, HUMAN_IP, HUMAN_UA, injectAndAwait, later, MINUTE_MS, SENT_STATUS, sesEvent, sesMailOf, signUp } from './tracking/support.js';
+import {
+  awaitStatus,
+  deliveredAt,
+  HUMAN_IP,
+  HUMAN_UA,
+  injectAndAwait,
+  later,
+  MINUTE_MS,
+  SENT_STATUS,
+  sesEvent,
+  sesMailOf,
+  signUp,
+} from './tracking/support.js';
 
 /**
  * docs/privacy.md, tested: a contact whose data is in every place the service keeps a contact's data — the contact
@@ -45,7 +57,9 @@ async function everyItem(): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(new ScanCommand({ TableName: inject('tableName'), ExclusiveStartKey: start }));
+    const page = await documentClient().send(
+      new ScanCommand({ TableName: inject('tableName'), ExclusiveStartKey: start }),
+    );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
@@ -55,7 +69,9 @@ async function everyItem(): Promise<Record<string, unknown>[]> {
 /** Whether an item belongs to the client: its keys name it, or it says so (`client_id`). */
 const ofClient = (item: Record<string, unknown>, clientId: number): boolean =>
   item['client_id'] === clientId ||
-  ['pk', 'gsi1pk', 'gsi2pk'].some((k) => typeof item[k] === 'string' && (item[k] as string).split('#').includes(String(clientId)));
+  ['pk', 'gsi1pk', 'gsi2pk'].some(
+    (k) => typeof item[k] === 'string' && (item[k] as string).split('#').includes(String(clientId)),
+  );
 
 describe('erasure reaches every copy privacy.md lists', () => {
   it('leaves no trace of the contact in the table', async () => {
@@ -74,7 +90,15 @@ describe('erasure reaches every copy privacy.md lists', () => {
     expect((await call('POST', '/client/webhooks', { key, body: { url: `${base}/everything` } })).status).toBe(201);
     const contact = await call('POST', '/client/contacts', {
       key,
-      body: { email: address, first_name: first, last_name: last, phone, company: `Co ${tag}`, client_contact_id: uid, custom_fields: { note: custom } },
+      body: {
+        email: address,
+        first_name: first,
+        last_name: last,
+        phone,
+        company: `Co ${tag}`,
+        client_contact_id: uid,
+        custom_fields: { note: custom },
+      },
     });
     expect(contact.status, contact.text).toBe(201);
     const tracked = await signUp(client, address);
@@ -86,27 +110,56 @@ describe('erasure reaches every copy privacy.md lists', () => {
     await injectAndAwait(t, sesEvent.click(sesMailOf(t), clickedAt, link), clickedAt);
     const event = await call('POST', '/client/events?sync=true', {
       key,
-      body: { type: 'feature_used', email: address, feature: 'reports', metadata: { asked_by: first }, idempotency_key: `used-${address}` },
+      body: {
+        type: 'feature_used',
+        email: address,
+        feature: 'reports',
+        metadata: { asked_by: first },
+        idempotency_key: `used-${address}`,
+      },
     });
     expect(event.status, event.text).toBe(201);
-    expect((await call('PATCH', `/client/contacts/${t.contactId}/subscription`, { key, body: { is_subscribed: false } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/client/contacts/${t.contactId}/subscription`, { key, body: { is_subscribed: false } }))
+        .status,
+    ).toBe(200);
     // The webhook receiver got the address, the names, the ip and the url, and echoed them into the attempts log.
-    await eventually('the deliveries about the contact', async () => {
-      const all = received.join('\n');
-      return all.includes(address) && all.includes(last) && all.includes(HUMAN_IP) && all.includes(tag) ? true : undefined;
-    }, { timeoutMs: 20_000 });
+    await eventually(
+      'the deliveries about the contact',
+      async () => {
+        const all = received.join('\n');
+        return all.includes(address) && all.includes(last) && all.includes(HUMAN_IP) && all.includes(tag)
+          ? true
+          : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
     const personal = [address, first, last, phone, uid, custom, `Co ${tag}`, link];
     const traces = (items: Record<string, unknown>[]) =>
       items.flatMap((item) => {
         const text = JSON.stringify(item);
-        const found = [...personal.filter((p) => text.includes(p)), ...(ofClient(item, client.id) ? [HUMAN_IP, HUMAN_UA].filter((p) => text.includes(p)) : [])];
+        const found = [
+          ...personal.filter((p) => text.includes(p)),
+          ...(ofClient(item, client.id) ? [HUMAN_IP, HUMAN_UA].filter((p) => text.includes(p)) : []),
+        ];
         return found.length > 0 ? [`${String(item['pk'])} / ${String(item['sk'])}: ${found.join(', ')}`] : [];
       });
     // The test sees them before: each kind of item that holds them is found.
-    const before = traces(await eventually('the attempts logged', async () => {
-      const items = await everyItem();
-      return items.some((i) => String(i['pk']).startsWith('WHATT#') && ofClient(i, client.id) && JSON.stringify(i).includes(address)) ? items : undefined;
-    }, { timeoutMs: 20_000 }));
+    const before = traces(
+      await eventually(
+        'the attempts logged',
+        async () => {
+          const items = await everyItem();
+          return items.some(
+            (i) =>
+              String(i['pk']).startsWith('WHATT#') && ofClient(i, client.id) && JSON.stringify(i).includes(address),
+          )
+            ? items
+            : undefined;
+        },
+        { timeoutMs: 20_000 },
+      ),
+    );
     const kinds = new Set(before.map((line) => line.split('#')[0]));
     expect([...kinds].sort()).toEqual(expect.arrayContaining(['CONTACT', 'EVENT', 'SENT', 'UID', 'WHATT', 'WHMSG']));
 

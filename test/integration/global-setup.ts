@@ -8,7 +8,11 @@ import type { TestProject } from 'vitest/node';
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await quietHandlerLogs(process.env['INTEGRATION_LOG_LEVEL'] ?? 'WARN');
   // JWT bearer tokens are accepted when a verification key is configured; the tests sign with this secret.
-  const jwt = { secret: randomBytes(32).toString('hex'), issuer: 'https://issuer.integration.test', audience: 'els-integration' };
+  const jwt = {
+    secret: randomBytes(32).toString('hex'),
+    issuer: 'https://issuer.integration.test',
+    audience: 'els-integration',
+  };
   process.env['JWT_HS256_SECRET'] = jwt.secret;
   process.env['JWT_ISSUER'] = jwt.issuer;
   process.env['JWT_AUDIENCE'] = jwt.audience;

@@ -87,7 +87,11 @@ describe('a JSON body that is not an object', () => {
     ['POST', '/client/api-keys/rotate'],
   ])('answers 400 malformed for null on %s %s', async (method, path) => {
     const client = await createTestClient();
-    const res = await request(method, path, { key: client.api_key, rawBody: 'null', headers: { 'content-type': 'application/json' } });
+    const res = await request(method, path, {
+      key: client.api_key,
+      rawBody: 'null',
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelopeError(res, 400, { condition: 'malformed', key: 'body' });
   });
 });
@@ -177,14 +181,20 @@ describe('template content the store cannot hold', () => {
   it('answers 422 max on html_body for 450 000 characters and writes nothing', async () => {
     const client = await createTestClient();
     const before = await clientItems(client.id);
-    const res = await request('POST', '/client/email-templates', { key: client.api_key, body: template('x'.repeat(450_000)) });
+    const res = await request('POST', '/client/email-templates', {
+      key: client.api_key,
+      body: template('x'.repeat(450_000)),
+    });
     expectEnvelopeError(res, 422, { condition: 'max', key: 'html_body' });
     expect(await clientItems(client.id)).toEqual(before);
   });
 
   it('counts UTF-8 bytes, not characters (100 000 × "€" is 300 000 bytes)', async () => {
     const client = await createTestClient();
-    const res = await request('POST', '/client/email-templates', { key: client.api_key, body: template('€'.repeat(100_000)) });
+    const res = await request('POST', '/client/email-templates', {
+      key: client.api_key,
+      body: template('€'.repeat(100_000)),
+    });
     expectEnvelopeError(res, 422, { condition: 'max', key: 'html_body' });
   });
 
@@ -204,7 +214,7 @@ describe('template content the store cannot hold', () => {
 });
 
 describe('concurrent key rotation', () => {
-  it("lets exactly one of 10 simultaneous rotations win; the others get 409 and the winning key works", async () => {
+  it('lets exactly one of 10 simultaneous rotations win; the others get 409 and the winning key works', async () => {
     const client = await createTestClient();
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => request('POST', '/client/api-keys/rotate', { key: client.api_key })),
@@ -235,7 +245,9 @@ describe('soft-deleted templates', () => {
     const id = made.body.data.id as number;
     expect((await request('DELETE', `/client/email-templates/${id}`, { key: client.api_key })).status).toBe(200);
 
-    expectEnvelopeError(await request('GET', `/client/email-templates/${id}`, { key: client.api_key }), 404, { condition: 'not_found' });
+    expectEnvelopeError(await request('GET', `/client/email-templates/${id}`, { key: client.api_key }), 404, {
+      condition: 'not_found',
+    });
     expectEnvelopeError(
       await request('PATCH', `/client/email-templates/${id}`, { key: client.api_key, body: { name: 'Back' } }),
       404,
@@ -247,7 +259,10 @@ describe('soft-deleted templates', () => {
     const shown = await request('GET', `/client/email-templates/${id}?include_deleted=true`, { key: client.api_key });
     expect(shown.status).toBe(200);
     expect(shown.body.data.deleted_at.valid).toBe(true);
-    const listed = await request('POST', '/client/email-templates/list', { key: client.api_key, body: { type: 2, include_deleted: true } });
+    const listed = await request('POST', '/client/email-templates/list', {
+      key: client.api_key,
+      body: { type: 2, include_deleted: true },
+    });
     expect(listed.body.data.templates.map((t: { id: number }) => t.id)).toEqual([id]);
   });
 });

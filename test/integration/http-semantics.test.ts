@@ -6,7 +6,13 @@ import { createTestClient } from './support/clients.js';
 async function send(method: string, path: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${inject('baseUrl')}${path}`, { method, headers });
   const text = await response.text();
-  await checkContract({ method, path: `/api/v1${path}`, status: response.status, contentType: response.headers.get('content-type') ?? '', text });
+  await checkContract({
+    method,
+    path: `/api/v1${path}`,
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    text,
+  });
   return { status: response.status, headers: response.headers, text };
 }
 
@@ -25,7 +31,13 @@ describe('HTTP semantics of the API', () => {
     expect(JSON.parse(res.text)).toMatchObject({
       success: false,
       data: {},
-      errors: [{ condition: 'method_not_allowed', key: 'method', error: `${method} is not allowed on /api/v1${path}; allowed: ${allow}` }],
+      errors: [
+        {
+          condition: 'method_not_allowed',
+          key: 'method',
+          error: `${method} is not allowed on /api/v1${path}; allowed: ${allow}`,
+        },
+      ],
     });
   });
 
@@ -56,10 +68,15 @@ describe('HTTP semantics of the API', () => {
 
   it('keeps 404 for a path no route has; CORS is off by default, so OPTIONS is a wrong method', async () => {
     const unknown = await send('GET', '/no/such/route');
-    const options = await send('OPTIONS', '/health', { origin: 'https://app.example.com', 'access-control-request-method': 'GET' });
+    const options = await send('OPTIONS', '/health', {
+      origin: 'https://app.example.com',
+      'access-control-request-method': 'GET',
+    });
 
     expect(unknown.status).toBe(404);
-    expect(JSON.parse(unknown.text).errors).toEqual([{ condition: 'not_found', key: 'route', error: 'No route for GET /api/v1/no/such/route' }]);
+    expect(JSON.parse(unknown.text).errors).toEqual([
+      { condition: 'not_found', key: 'route', error: 'No route for GET /api/v1/no/such/route' },
+    ]);
     expect(options.status).toBe(405);
     expect(options.headers.get('access-control-allow-origin')).toBeNull();
   });

@@ -9,18 +9,27 @@ import { createTestClient } from './support/clients.js';
  */
 function from(localAddress: string, path: string, headers: Record<string, string> = {}) {
   const base = new URL(inject('baseUrl'));
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }>((resolve, reject) => {
-    const req = httpRequest({ hostname: base.hostname, port: base.port, path: `${base.pathname}${path}`, localAddress, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text.startsWith('{') ? JSON.parse(text) : text });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }>(
+    (resolve, reject) => {
+      const req = httpRequest(
+        { hostname: base.hostname, port: base.port, path: `${base.pathname}${path}`, localAddress, headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: text.startsWith('{') ? JSON.parse(text) : text,
+            });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    },
+  );
 }
 
 /** The test needs one fixed window: start it early in a minute, so its requests all fall in the same one. */
@@ -31,7 +40,8 @@ async function atStartOfAMinute(): Promise<void> {
 
 const LIMIT = DEFAULT_ANONYMOUS_REQUESTS_PER_MINUTE;
 /** A distinct loopback address per test run, so a rerun within the minute does not meet its own window. */
-const address = (n: number) => `127.${Math.floor(Math.random() * 200) + 20}.${Math.floor(Math.random() * 250) + 1}.${n}`;
+const address = (n: number) =>
+  `127.${Math.floor(Math.random() * 200) + 20}.${Math.floor(Math.random() * 250) + 1}.${n}`;
 
 describe('per-IP limit of anonymous requests, over HTTP', { timeout: 120_000 }, () => {
   it('answers one IP’s anonymous request past the limit 429 with Retry-After, while another IP and an authenticated tenant on the same IP are served', async () => {
@@ -51,7 +61,12 @@ describe('per-IP limit of anonymous requests, over HTTP', { timeout: 120_000 }, 
     // Assess
     expect(admitted.map((r) => r.status)).toEqual(Array(LIMIT).fill(200));
     expect(over.status).toBe(429);
-    expect(over.body).toMatchObject({ success: false, data: {}, errors: [{ condition: 'rate_limited', key: 'request' }], message: 'Too many requests' });
+    expect(over.body).toMatchObject({
+      success: false,
+      data: {},
+      errors: [{ condition: 'rate_limited', key: 'request' }],
+      message: 'Too many requests',
+    });
     expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(over.headers['ratelimit-policy']).toBe(`"ip";q=${LIMIT};w=60`);

@@ -2,11 +2,21 @@ import { request as httpRequest } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
 
 /** One request with a `Host` header of our choosing (fetch does not let a caller set it). */
-function requestWithHost(url: string, host: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
+function requestWithHost(
+  url: string,
+  host: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+) {
   const target = new URL(url);
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = httpRequest(
-      { hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: init.method ?? 'GET', headers: { ...init.headers, host } },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: init.method ?? 'GET',
+        headers: { ...init.headers, host },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -36,7 +46,10 @@ describe('the local servers answer only their own host names (DNS rebinding)', (
     });
 
     expect(health.status).toBe(421);
-    expect(JSON.parse(health.body)).toMatchObject({ success: false, errors: [{ condition: 'malformed', key: 'host' }] });
+    expect(JSON.parse(health.body)).toMatchObject({
+      success: false,
+      errors: [{ condition: 'malformed', key: 'host' }],
+    });
     expect(dev.status).toBe(421);
   });
 

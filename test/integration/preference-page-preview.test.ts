@@ -4,7 +4,8 @@ import { createTestClient } from './support/clients.js';
 import { addTestUser, asSession, createAccountClient, raw, signIn } from './support/sessions.js';
 
 const PREVIEW = '/client/topics/preference-page-preview';
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** Over HTTP: the dashboard's preview of the preference page, the same page read-only, for the client's own topics. */
 describe('the preference page preview', () => {
@@ -12,9 +13,16 @@ describe('the preference page preview', () => {
     // Prepare: a client with a brand and two topics; another client with a topic of its own
     const client = await createAccountClient('growth');
     const key = client.api_key;
-    await call('PATCH', '/client/settings', { key, body: { brand_name: 'Acme Preview', brand_primary_color: '#FF5500' } });
-    const news = (await call('POST', '/client/topics', { key, body: { name: 'Product news', description: 'What we ship' } })).body.data;
-    const beta = (await call('POST', '/client/topics', { key, body: { name: 'Beta <invites>', default_subscribed: false } })).body.data;
+    await call('PATCH', '/client/settings', {
+      key,
+      body: { brand_name: 'Acme Preview', brand_primary_color: '#FF5500' },
+    });
+    const news = (
+      await call('POST', '/client/topics', { key, body: { name: 'Product news', description: 'What we ship' } })
+    ).body.data;
+    const beta = (
+      await call('POST', '/client/topics', { key, body: { name: 'Beta <invites>', default_subscribed: false } })
+    ).body.data;
     const other = await createTestClient();
     await call('POST', '/client/topics', { key: other.api_key, body: { name: 'Someone else’s topic' } });
     const viewer = await signIn(await addTestUser(client, 4));
@@ -52,7 +60,7 @@ describe('the preference page preview', () => {
     expect(head.text).toBe('');
   });
 
-  it("a client without topics gets the page with the leave-all choice only", async () => {
+  it('a client without topics gets the page with the leave-all choice only', async () => {
     const client = await createTestClient();
 
     const page = await raw('GET', PREVIEW, { headers: { authorization: `Bearer ${client.api_key}` } });

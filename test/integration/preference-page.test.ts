@@ -10,9 +10,16 @@ describe('the preference page', () => {
   it('shows the brand and every topic, and a form POST (no script) saves the choices', async () => {
     // Prepare: a client with a brand and two topics; Ada gets a welcome e-mail
     const { api_key: key } = await createTestClient();
-    await call('PATCH', '/client/settings', { key, body: { enabled_workflows: [1], brand_name: 'Acme Prefs', brand_primary_color: '#FF5500' } });
-    const news = (await call('POST', '/client/topics', { key, body: { name: 'Product news', description: 'What we ship' } })).body.data;
-    const beta = (await call('POST', '/client/topics', { key, body: { name: 'Beta invites', default_subscribed: false } })).body.data;
+    await call('PATCH', '/client/settings', {
+      key,
+      body: { enabled_workflows: [1], brand_name: 'Acme Prefs', brand_primary_color: '#FF5500' },
+    });
+    const news = (
+      await call('POST', '/client/topics', { key, body: { name: 'Product news', description: 'What we ship' } })
+    ).body.data;
+    const beta = (
+      await call('POST', '/client/topics', { key, body: { name: 'Beta invites', default_subscribed: false } })
+    ).body.data;
     const ada = `prefs-${randomUUID().slice(0, 8)}@example.com`;
     await call('POST', '/client/contacts', { key, body: { email: ada } });
     const signup = await call('POST', '/client/events?sync=true', { key, body: { type: 'signup', email: ada } });
@@ -35,7 +42,9 @@ describe('the preference page', () => {
 
     // Assess
     expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    );
     expect(html).toContain('Acme Prefs');
     expect(html).toContain('border-top:6px solid #FF5500');
     expect(html).toContain(`id="topic-${news.id}" name="topic" value="${news.id}" checked>`);
@@ -72,7 +81,11 @@ describe('the preference page', () => {
     const [mail] = await awaitSesMailsTo(ada);
     const link = mail!.headers!.find((h) => h.name === 'List-Unsubscribe')!.value.slice(1, -1);
 
-    const saved = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'form=preferences&leave_all=on' });
+    const saved = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'form=preferences&leave_all=on',
+    });
     const page = await (await fetch(link)).text();
     const contact = await call('GET', `/client/contacts/${encodeURIComponent(ada)}`, { key });
 
@@ -86,7 +99,11 @@ describe('the preference page', () => {
     const origin = new URL(inject('baseUrl')).origin;
 
     const get = await fetch(`${origin}/u/abc.def`);
-    const post = await fetch(`${origin}/u/abc.def`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'form=preferences&leave_all=on' });
+    const post = await fetch(`${origin}/u/abc.def`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'form=preferences&leave_all=on',
+    });
 
     expect([get.status, post.status]).toEqual([404, 404]);
     expect(await post.text()).toContain('This link is not valid');

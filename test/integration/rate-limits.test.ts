@@ -15,7 +15,11 @@ describe('per-client rate limits, over HTTP against DynamoDB Local', { timeout: 
     const b = await createTestClient('growth', { planRateLimits: true });
     const set = await runAdmin(['set-rate-limit', '--client', String(a.id), '--api', '5'], store());
     expect(set.code).toBe(0);
-    expect(set.lines[0]).toMatchObject({ id: a.id, rate_limits: { api: 5, events: 100 }, rate_limit_override: { api_requests_per_second: 5 } });
+    expect(set.lines[0]).toMatchObject({
+      id: a.id,
+      rate_limits: { api: 5, events: 100 },
+      rate_limit_override: { api_requests_per_second: 5 },
+    });
 
     // Act: 40 requests of A at once, and B's 10 requests in the same seconds.
     const startedAt = Date.now();
@@ -36,8 +40,16 @@ describe('per-client rate limits, over HTTP against DynamoDB Local', { timeout: 
     expect(admitted.length).toBeLessThanOrEqual(5 * windowsSpanned(startedAt, endedAt));
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) {
-      expect(r.body).toMatchObject({ success: false, data: {}, errors: [{ condition: 'rate_limited', key: 'request' }] });
-      expect(r.headers).toMatchObject({ 'ratelimit-policy': '"api";q=5;w=1', ratelimit: '"api";r=0;t=1', 'retry-after': '1' });
+      expect(r.body).toMatchObject({
+        success: false,
+        data: {},
+        errors: [{ condition: 'rate_limited', key: 'request' }],
+      });
+      expect(r.headers).toMatchObject({
+        'ratelimit-policy': '"api";q=5;w=1',
+        ratelimit: '"api";r=0;t=1',
+        'retry-after': '1',
+      });
     }
     for (const r of admitted) expect(r.headers['ratelimit']).toMatch(/^"api";r=[0-4];t=1$/);
   });
@@ -45,15 +57,24 @@ describe('per-client rate limits, over HTTP against DynamoDB Local', { timeout: 
   it('counts POST /client/events under the events policy, apart from the rest of the API', async () => {
     const client = await createTestClient('starter', { planRateLimits: true });
 
-    const event = await request('POST', '/client/events', { key: client.api_key, body: { type: 'signup', email: 'rate@example.com' } });
-    const read = await request('PATCH', '/client/settings', { key: client.api_key, body: { timezone: 'Europe/Paris' } });
+    const event = await request('POST', '/client/events', {
+      key: client.api_key,
+      body: { type: 'signup', email: 'rate@example.com' },
+    });
+    const read = await request('PATCH', '/client/settings', {
+      key: client.api_key,
+      body: { timezone: 'Europe/Paris' },
+    });
 
     expect(event.status).toBe(202);
     expect(event.headers['ratelimit-policy']).toBe('"events";q=50;w=1');
     expect(event.headers['ratelimit']).toBe('"events";r=49;t=1');
     expect(read.headers['ratelimit-policy']).toBe('"api";q=25;w=1');
     expect(read.headers['ratelimit']).toMatch(/^"api";r=24;t=1$/);
-    expect(read.body.data.client.subscription_plan).toMatchObject({ api_requests_per_second: 25, event_requests_per_second: 50 });
+    expect(read.body.data.client.subscription_plan).toMatchObject({
+      api_requests_per_second: 25,
+      event_requests_per_second: 50,
+    });
   });
 
   it('refuses a malformed override without touching the client', async () => {

@@ -7,12 +7,37 @@ import { call, NOT_DELETED, RFC3339_UTC, request } from './support/api.js';
 import { createTestClient } from './support/clients.js';
 
 const WRITABLE_FIELDS = [
-  'morning_send_hour', 'morning_send_minute', 'afternoon_send_hour', 'afternoon_send_minute', 'quiet_hour_start',
-  'quiet_hour_end', 'send_window_enabled', 'send_window_start_hour', 'send_window_end_hour', 'send_window_allowed_days',
-  'timezone', 'max_emails_per_day', 'queue_timeout_days', 'custom_email_quota_per_day', 'custom_email_quota_per_month',
-  'custom_max_workflows', 'enable_critical_bypass', 'ai_advisor_enabled', 'auto_approve_enabled', 'enabled_workflows',
-  'preferences', 'brand_name', 'brand_logo_url', 'brand_primary_color', 'brand_secondary_color', 'company_name',
-  'company_address', 'email_from_name', 'email_from_address', 'email_reply_to', 'email_signature',
+  'morning_send_hour',
+  'morning_send_minute',
+  'afternoon_send_hour',
+  'afternoon_send_minute',
+  'quiet_hour_start',
+  'quiet_hour_end',
+  'send_window_enabled',
+  'send_window_start_hour',
+  'send_window_end_hour',
+  'send_window_allowed_days',
+  'timezone',
+  'max_emails_per_day',
+  'queue_timeout_days',
+  'custom_email_quota_per_day',
+  'custom_email_quota_per_month',
+  'custom_max_workflows',
+  'enable_critical_bypass',
+  'ai_advisor_enabled',
+  'auto_approve_enabled',
+  'enabled_workflows',
+  'preferences',
+  'brand_name',
+  'brand_logo_url',
+  'brand_primary_color',
+  'brand_secondary_color',
+  'company_name',
+  'company_address',
+  'email_from_name',
+  'email_from_address',
+  'email_reply_to',
+  'email_signature',
 ] as const;
 
 const CLEARABLE = {
@@ -50,7 +75,12 @@ describe('GET /client/settings', () => {
 
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ brand_name: null, morning_send_hour: null, enabled_workflows: null });
-    expect(res.body.data.deliverability).toMatchObject({ window_days: 30, sends: 0, status: 'healthy', paused_at: null });
+    expect(res.body.data.deliverability).toMatchObject({
+      window_days: 30,
+      sends: 0,
+      status: 'healthy',
+      paused_at: null,
+    });
   });
 
   it('answers 404 for a client created before settings rows came with clients, until its first PATCH', async () => {
@@ -206,7 +236,10 @@ describe('PATCH /client/settings', () => {
 
   it('unsets each field with its clear flag, leaving the others', async () => {
     const client = await createTestClient('growth');
-    const set = await call('PATCH', '/client/settings', { key: client.api_key, body: { ...CLEARABLE, brand_name: 'Keep' } });
+    const set = await call('PATCH', '/client/settings', {
+      key: client.api_key,
+      body: { ...CLEARABLE, brand_name: 'Keep' },
+    });
     expect(set.status).toBe(200);
     expect(set.body.data).toMatchObject(CLEARABLE);
 
@@ -286,7 +319,10 @@ describe('PATCH /client/settings', () => {
 
   it('keeps enabled_workflows within custom_max_workflows or the plan, and custom limits within the plan', async () => {
     const client = await createTestClient(); // free: 3 workflows, 100/day, 1000/month
-    const tooMany = await call('PATCH', '/client/settings', { key: client.api_key, body: { enabled_workflows: [1, 2, 3, 4] } });
+    const tooMany = await call('PATCH', '/client/settings', {
+      key: client.api_key,
+      body: { enabled_workflows: [1, 2, 3, 4] },
+    });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.errors).toEqual([{ condition: 'max', key: 'enabled_workflows', error: expect.any(String) }]);
 
@@ -295,7 +331,10 @@ describe('PATCH /client/settings', () => {
       body: { custom_max_workflows: 4, custom_email_quota_per_month: 5000 },
     });
     expect(raise.status).toBe(422);
-    expect(raise.body.errors.map((e: { key: string }) => e.key)).toEqual(['custom_max_workflows', 'custom_email_quota_per_month']);
+    expect(raise.body.errors.map((e: { key: string }) => e.key)).toEqual([
+      'custom_max_workflows',
+      'custom_email_quota_per_month',
+    ]);
 
     const tighter = await call('PATCH', '/client/settings', {
       key: client.api_key,
@@ -323,7 +362,9 @@ describe('PATCH /client/settings', () => {
       { timezone: 'Asia/Tokyo' },
       { email_signature: 'Cheers' },
     ];
-    const responses = await Promise.all(patches.map((body) => call('PATCH', '/client/settings', { key: client.api_key, body })));
+    const responses = await Promise.all(
+      patches.map((body) => call('PATCH', '/client/settings', { key: client.api_key, body })),
+    );
 
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(responses.filter((r) => r.body.message === 'Settings created')).toHaveLength(1);
@@ -332,11 +373,13 @@ describe('PATCH /client/settings', () => {
     expect(final.body.data).toMatchObject(Object.assign({}, ...patches));
   });
 
-  it('reads monthly_emails_sent from this month\'s quota counter', async () => {
+  it("reads monthly_emails_sent from this month's quota counter", async () => {
     const client = await createTestClient();
     const db = createDocumentClient({ region: 'us-east-1', endpoint: inject('dynamoEndpoint') });
     const month = new Date().toISOString().slice(0, 7);
-    await db.send(new PutCommand({ TableName: inject('tableName'), Item: { ...keys.quota(client.id, month), sent: 17 } }));
+    await db.send(
+      new PutCommand({ TableName: inject('tableName'), Item: { ...keys.quota(client.id, month), sent: 17 } }),
+    );
 
     const res = await call('PATCH', '/client/settings', { key: client.api_key, body: {} });
 

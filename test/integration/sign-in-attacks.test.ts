@@ -36,7 +36,10 @@ vi.setConfig({ testTimeout: 90_000 });
 afterEach(() => setContainer(undefined));
 
 /** Asks for a link for `email` as a browser at `from` would; the link of the mail and the browser's binding cookie. */
-async function askForLink(email: string, from = ownLoopbackAddress()): Promise<{ link: string; cookie: string; from: string }> {
+async function askForLink(
+  email: string,
+  from = ownLoopbackAddress(),
+): Promise<{ link: string; cookie: string; from: string }> {
   const before = (await sesMailsTo(email)).length;
   const asked = await raw('POST', '/auth/sign-in', { body: { email }, from });
   expect(asked.status).toBe(202);
@@ -58,15 +61,21 @@ describe('sign-in links that mail scanners cannot burn', () => {
     // The person: the page (no script, strict CSP, a labelled button that posts the token), then the button.
     const page = await openLink(link, from, cookie);
     expect(page.status).toBe(200);
-    expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+    expect(page.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    );
     expect(page.text).not.toMatch(/<script/i);
-    expect(page.text).toMatch(/<form method="post" action="\/api\/v1\/auth\/callback"><input type="hidden" name="token" value="[A-Za-z0-9_-]{43}"><button type="submit">Sign in<\/button><\/form>/);
+    expect(page.text).toMatch(
+      /<form method="post" action="\/api\/v1\/auth\/callback"><input type="hidden" name="token" value="[A-Za-z0-9_-]{43}"><button type="submit">Sign in<\/button><\/form>/,
+    );
     expect(page.text).toContain('name="viewport"');
     const signedIn = await pressSignIn(link, { cookie, from });
     expect(signedIn.status).toBe(303);
     expect((await asSession(sessionOf(signedIn), 'GET', '/auth/me')).body.data.user.email).toBe(client.email);
     // The binding cookie ends with the sign-in.
-    expect(signedIn.setCookies).toContain('els_signin=; Path=/api/v1/auth/callback; Max-Age=0; HttpOnly; SameSite=Strict');
+    expect(signedIn.setCookies).toContain(
+      'els_signin=; Path=/api/v1/auth/callback; Max-Age=0; HttpOnly; SameSite=Strict',
+    );
   });
 });
 
@@ -81,13 +90,24 @@ describe('login CSRF: a link works silently only in the browser that asked for i
 
     // Act: a cross-site page navigates the victim's browser to the link, then posts its form, in every way it can.
     const opened = await openLink(link, undefined, victimCookie);
-    const crossSite = await pressSignIn(link, { cookie: victimCookie, confirm: true, headers: { 'sec-fetch-site': 'cross-site' } });
-    const sameSite = await pressSignIn(link, { cookie: victimCookie, confirm: true, headers: { 'sec-fetch-site': 'same-site' } });
+    const crossSite = await pressSignIn(link, {
+      cookie: victimCookie,
+      confirm: true,
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    const sameSite = await pressSignIn(link, {
+      cookie: victimCookie,
+      confirm: true,
+      headers: { 'sec-fetch-site': 'same-site' },
+    });
     const otherOrigin = await raw('POST', '/auth/callback', {
       form: { token: new URL(link).searchParams.get('token')!, confirm: 'yes' },
       headers: { cookie: victimCookie, origin: 'https://evil.example' },
     });
-    const nullOrigin = await raw('POST', '/auth/callback', { form: { token: new URL(link).searchParams.get('token')! }, headers: { cookie: victimCookie, origin: 'null' } });
+    const nullOrigin = await raw('POST', '/auth/callback', {
+      form: { token: new URL(link).searchParams.get('token')! },
+      headers: { cookie: victimCookie, origin: 'null' },
+    });
     const unconfirmed = await pressSignIn(link, { cookie: victimCookie });
 
     // Assess: the page names the attacker's account and asks; nothing signs in; the victim's session is untouched.
@@ -126,7 +146,8 @@ describe('a stranger cannot lock a user out of sign-in', () => {
     const client = await createAccountClient('free');
     const ipA = ownLoopbackAddress();
     const strangers = [];
-    for (let i = 0; i < 6; i += 1) strangers.push((await raw('POST', '/auth/sign-in', { body: { email: client.email }, from: ipA })).status);
+    for (let i = 0; i < 6; i += 1)
+      strangers.push((await raw('POST', '/auth/sign-in', { body: { email: client.email }, from: ipA })).status);
     expect(strangers).toEqual([202, 202, 202, 202, 202, 202]);
     await signInLinkOf(client.email, 5);
 
@@ -144,16 +165,26 @@ describe('invitations: no mail cannon, no cross-tenant oracle', () => {
     const target = `loop-${randomUUID().slice(0, 8)}@test.example`;
     const statuses = [];
     for (let i = 0; i < 4; i += 1) {
-      const invited = await asSession(owner, 'POST', '/client/users', { body: { email: target, name: 'Loop', role: 4 } });
+      const invited = await asSession(owner, 'POST', '/client/users', {
+        body: { email: target, name: 'Loop', role: 4 },
+      });
       statuses.push(invited.status);
       if (invited.status !== 202) {
-        expect(invited.body.errors).toEqual([{ condition: 'rate_limited', key: 'request', error: 'At most 3 invitations a day to one address; try again tomorrow (UTC)' }]);
+        expect(invited.body.errors).toEqual([
+          {
+            condition: 'rate_limited',
+            key: 'request',
+            error: 'At most 3 invitations a day to one address; try again tomorrow (UTC)',
+          },
+        ]);
         continue;
       }
       // Each mail arrives (the loop is a mail cannon only if it does), then the user goes.
       await signInLinkOf(target, i + 1);
       const users = (await asSession(owner, 'GET', '/client/users')).body.data.users as { id: number; email: string }[];
-      expect((await asSession(owner, 'DELETE', `/client/users/${users.find((u) => u.email === target)!.id}`)).status).toBe(200);
+      expect(
+        (await asSession(owner, 'DELETE', `/client/users/${users.find((u) => u.email === target)!.id}`)).status,
+      ).toBe(200);
     }
     expect(statuses).toEqual([202, 202, 202, 429]);
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -167,9 +198,16 @@ describe('invitations: no mail cannon, no cross-tenant oracle', () => {
     const fresh = `fresh-${randomUUID().slice(0, 8)}@test.example`;
 
     const toNew = await asSession(owner, 'POST', '/client/users', { body: { email: fresh, name: 'Same', role: 3 } });
-    const toHolder = await asSession(owner, 'POST', '/client/users', { body: { email: holder.email, name: 'Same', role: 3 } });
+    const toHolder = await asSession(owner, 'POST', '/client/users', {
+      body: { email: holder.email, name: 'Same', role: 3 },
+    });
 
-    const shape = (r: typeof toNew) => ({ status: r.status, message: r.body.message, errors: r.body.errors, data: { ...r.body.data, email: '-', valid_until: '-' } });
+    const shape = (r: typeof toNew) => ({
+      status: r.status,
+      message: r.body.message,
+      errors: r.body.errors,
+      data: { ...r.body.data, email: '-', valid_until: '-' },
+    });
     expect(shape(toHolder)).toEqual(shape(toNew));
     expect(toHolder.status).toBe(202);
     const [mail] = await (async () => {
@@ -198,8 +236,14 @@ describe('the queued sign-in mail survives a failing send', () => {
     const context = createLambdaContext({ functionName: 'send-system-mail', awsRequestId: randomUUID() });
 
     // Act
-    const first = await handler(toSqsEvent('system-mail', [{ messageId: 'm-1', body, receiveCount: 1, sentAt: Date.now() }]), context);
-    const second = await handler(toSqsEvent('system-mail', [{ messageId: 'm-1', body, receiveCount: 2, sentAt: Date.now() }]), context);
+    const first = await handler(
+      toSqsEvent('system-mail', [{ messageId: 'm-1', body, receiveCount: 1, sentAt: Date.now() }]),
+      context,
+    );
+    const second = await handler(
+      toSqsEvent('system-mail', [{ messageId: 'm-1', body, receiveCount: 2, sentAt: Date.now() }]),
+      context,
+    );
 
     // Assess
     expect(first).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
@@ -218,7 +262,11 @@ describe('the queued sign-in mail survives a failing send', () => {
     const container = engineContainer({ mailer, queue: recorded });
     const deps = container.resolve([userStore, clientStore, sessionStore, queueProvider, ids, clock]);
     const client = await createAccountClient('growth');
-    await inviteUser(deps, client.id, client.owner_user_id, { email: `q-${randomUUID().slice(0, 8)}@test.example`, name: 'Q', role: 4 });
+    await inviteUser(deps, client.id, client.owner_user_id, {
+      email: `q-${randomUUID().slice(0, 8)}@test.example`,
+      name: 'Q',
+      role: 4,
+    });
     expect(recorded.sent.map((s) => s.queue)).toEqual(['system-mail']);
     expect(mailer.calls).toBe(0);
   });

@@ -15,7 +15,8 @@ describe("a topic's contacts_left", () => {
     const { api_key: key } = await createTestClient();
     await call('PATCH', '/client/settings', { key, body: { enabled_workflows: [7] } });
     const tips = (await call('POST', '/client/topics', { key, body: { name: 'Feature tips' } })).body.data;
-    const beta = (await call('POST', '/client/topics', { key, body: { name: 'Beta', default_subscribed: false } })).body.data;
+    const beta = (await call('POST', '/client/topics', { key, body: { name: 'Beta', default_subscribed: false } })).body
+      .data;
     await call('PATCH', '/client/workflows/7/customization', { key, body: { topic_id: tips.id } });
     const [ada, bob] = [address('ada'), address('bob')];
     for (const email of [ada, bob]) await call('POST', '/client/contacts', { key, body: { email } });
@@ -25,22 +26,32 @@ describe("a topic's contacts_left", () => {
     const link = mail!.headers!.find((h) => h.name === 'List-Unsubscribe')!.value.slice(1, -1);
     const counts = async () =>
       Object.fromEntries(
-        ((await call('GET', '/client/topics', { key })).body.data.topics as { name: string; contacts_left: number }[]).map((t) => [t.name, t.contacts_left]),
+        (
+          (await call('GET', '/client/topics', { key })).body.data.topics as { name: string; contacts_left: number }[]
+        ).map((t) => [t.name, t.contacts_left]),
       );
     const seen: Record<string, unknown>[] = [await counts()];
 
     // Act and assess, step by step
     // RFC 8058 one-click, twice (a mail client retrying): counted once
-    for (let i = 0; i < 2; i += 1) await fetch(link, { method: 'POST', headers: form, body: 'List-Unsubscribe=One-Click' });
+    for (let i = 0; i < 2; i += 1)
+      await fetch(link, { method: 'POST', headers: form, body: 'List-Unsubscribe=One-Click' });
     seen.push(await counts());
     // The preference page: Ada rejoins Feature tips, then leaves it again; Beta stays unticked (never chosen: not counted)
-    await fetch(link, { method: 'POST', headers: form, body: `form=preferences&shown=${tips.id}&shown=${beta.id}&topic=${tips.id}` });
+    await fetch(link, {
+      method: 'POST',
+      headers: form,
+      body: `form=preferences&shown=${tips.id}&shown=${beta.id}&topic=${tips.id}`,
+    });
     seen.push(await counts());
     await fetch(link, { method: 'POST', headers: form, body: `form=preferences&shown=${tips.id}&shown=${beta.id}` });
     seen.push(await counts());
     // The API: Bob leaves (twice: counted once), joins Beta (a choice of true: not counted), rejoins, leaves
     const subscription = (email: string, topicId: number, subscribed: boolean) =>
-      call('PATCH', `/client/contacts/${encodeURIComponent(email)}/subscription`, { key, body: { is_subscribed: subscribed, topic_id: topicId } });
+      call('PATCH', `/client/contacts/${encodeURIComponent(email)}/subscription`, {
+        key,
+        body: { is_subscribed: subscribed, topic_id: topicId },
+      });
     const left = await subscription(bob, tips.id, false);
     await subscription(bob, tips.id, false);
     await subscription(bob, beta.id, true);

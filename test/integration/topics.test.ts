@@ -9,11 +9,17 @@ describe('topics', () => {
   it('creates, lists, reads, updates and deletes a topic', async () => {
     const { api_key: key } = await createTestClient();
 
-    const created = await call('POST', '/client/topics', { key, body: { name: '  Product news ', description: 'What we ship' } });
+    const created = await call('POST', '/client/topics', {
+      key,
+      body: { name: '  Product news ', description: 'What we ship' },
+    });
     const second = await call('POST', '/client/topics', { key, body: { name: 'Tips', default_subscribed: false } });
     const listed = await call('GET', '/client/topics', { key });
     const got = await call('GET', `/client/topics/${created.body.data.id}`, { key });
-    const patched = await call('PATCH', `/client/topics/${created.body.data.id}`, { key, body: { default_subscribed: false, description: '' } });
+    const patched = await call('PATCH', `/client/topics/${created.body.data.id}`, {
+      key,
+      body: { default_subscribed: false, description: '' },
+    });
     const deleted = await call('DELETE', `/client/topics/${second.body.data.id}`, { key });
     const after = await call('GET', '/client/topics', { key });
     const third = await call('POST', '/client/topics', { key, body: { name: 'Tips' } });
@@ -32,7 +38,12 @@ describe('topics', () => {
     expect(listed.body.data.topics.map((t: { id: number }) => t.id)).toEqual([1, 2]);
     expect(listed.body.meta).toMatchObject({ total: 2, max_topics: 20 });
     expect(got.body.data).toEqual(created.body.data);
-    expect(patched.body.data).toMatchObject({ id: 1, name: 'Product news', description: '', default_subscribed: false });
+    expect(patched.body.data).toMatchObject({
+      id: 1,
+      name: 'Product news',
+      description: '',
+      default_subscribed: false,
+    });
     expect(deleted.body.data).toEqual(second.body.data);
     expect(after.body.data.topics).toEqual([patched.body.data]);
     // An id is never reused: a contact's choice about topic 2 never applies to a new topic.
@@ -44,7 +55,10 @@ describe('topics', () => {
     await call('POST', '/client/topics', { key, body: { name: 'News' } });
 
     const taken = await call('POST', '/client/topics', { key, body: { name: 'NEWS' } });
-    const bad = await call('POST', '/client/topics', { key, body: { name: ' ', description: 'x'.repeat(501), default_subscribed: 'yes' } });
+    const bad = await call('POST', '/client/topics', {
+      key,
+      body: { name: ' ', description: 'x'.repeat(501), default_subscribed: 'yes' },
+    });
     const missing = await call('POST', '/client/topics', { key, body: {} });
     await call('POST', '/client/topics', { key, body: { name: 'Other' } });
     const renamed = await call('PATCH', '/client/topics/2', { key, body: { name: 'news' } });
@@ -53,7 +67,9 @@ describe('topics', () => {
     const listed = await call('GET', '/client/topics', { key });
 
     expect(taken.status).toBe(409);
-    expect(taken.body.errors).toEqual([{ condition: 'unique', key: 'name', error: 'Another topic of the client has this name' }]);
+    expect(taken.body.errors).toEqual([
+      { condition: 'unique', key: 'name', error: 'Another topic of the client has this name' },
+    ]);
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { key: string; condition: string }) => [e.key, e.condition])).toEqual([
       ['name', 'min'],
@@ -64,7 +80,11 @@ describe('topics', () => {
     expect(renamed.status).toBe(409);
     expect(tooMany.status).toBe(409);
     expect(tooMany.body.errors).toEqual([{ condition: 'max', key: 'id', error: 'A client has at most 20 topics' }]);
-    expect(listed.body.data.topics.map((t: { name: string }) => t.name)).toEqual(['News', 'Other', ...Array.from({ length: 18 }, (_, i) => `Topic ${i + 3}`)]);
+    expect(listed.body.data.topics.map((t: { name: string }) => t.name)).toEqual([
+      'News',
+      'Other',
+      ...Array.from({ length: 18 }, (_, i) => `Topic ${i + 3}`),
+    ]);
   });
 
   it("keeps topics apart: another client's topic is a 404 to read, change, delete or name in a customization", async () => {
@@ -79,7 +99,10 @@ describe('topics', () => {
       await call('DELETE', `/client/topics/${id}`, { key: b.api_key }),
       await call('GET', '/client/topics/abc', { key: a.api_key }),
     ];
-    const customization = await call('PATCH', '/client/workflows/2/customization', { key: b.api_key, body: { topic_id: id } });
+    const customization = await call('PATCH', '/client/workflows/2/customization', {
+      key: b.api_key,
+      body: { topic_id: id },
+    });
     const listedB = await call('GET', '/client/topics', { key: b.api_key });
     const stillA = await call('GET', `/client/topics/${id}`, { key: a.api_key });
 
@@ -101,7 +124,10 @@ describe('topics', () => {
 
     const set = await call('PATCH', '/client/workflows/2/customization', { key, body: { topic_id: topic.id } });
     await call('PATCH', '/client/workflows/7/customization', { key, body: { topic_id: topic.id } });
-    const transactional = await call('PATCH', '/client/workflows/5/customization', { key, body: { topic_id: topic.id } });
+    const transactional = await call('PATCH', '/client/workflows/5/customization', {
+      key,
+      body: { topic_id: topic.id },
+    });
     const inUse = await call('DELETE', `/client/topics/${topic.id}`, { key });
     const audit = await call('GET', '/client/workflows/2/customization/audit', { key });
     await call('PATCH', '/client/workflows/2/customization', { key, body: { topic_id: null } });
@@ -112,14 +138,19 @@ describe('topics', () => {
     expect(set.body.data).toMatchObject({ topic_id: topic.id, overrides: { topic_id: topic.id } });
     expect(transactional.status).toBe(422);
     expect(transactional.body.errors).toEqual([
-      { condition: 'read_only', key: 'topic_id', error: 'A transactional workflow belongs to no topic: it reaches every contact that is not suppressed' },
+      {
+        condition: 'read_only',
+        key: 'topic_id',
+        error: 'A transactional workflow belongs to no topic: it reaches every contact that is not suppressed',
+      },
     ]);
     expect(inUse.status).toBe(409);
     expect(inUse.body.errors).toEqual([
       {
         condition: 'state',
         key: 'id',
-        error: 'The topic is in use by workflow 2 (onboarding_tips), 7 (feature_adoption): set their topic_id to null or another topic first',
+        error:
+          'The topic is in use by workflow 2 (onboarding_tips), 7 (feature_adoption): set their topic_id to null or another topic first',
       },
     ]);
     expect(audit.body.data.entries[0]).toMatchObject({ before: { topic_id: null }, after: { topic_id: topic.id } });

@@ -17,7 +17,10 @@ describe('POST /u/{token} (one-click unsubscribe)', () => {
     // Prepare: a welcome e-mail and its List-Unsubscribe link (the token's payload names the sent e-mail)
     const client = await createTestClient();
     const email = `ada-${randomUUID().slice(0, 8)}@example.com`;
-    const res = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'signup', email, auto_create_contact: true } });
+    const res = await call('POST', '/client/events?sync=true', {
+      key: client.api_key,
+      body: { type: 'signup', email, auto_create_contact: true },
+    });
     const [mail] = await awaitSesMailsTo(email);
     const link = (mail!.headers ?? []).find((h) => h.name === 'List-Unsubscribe')!.value.slice(1, -1);
     const payload = Buffer.from(new URL(link).pathname.split('/').at(-1)!.split('.')[0]!, 'base64url').toString();
@@ -30,11 +33,19 @@ describe('POST /u/{token} (one-click unsubscribe)', () => {
     // Assess
     expect([first.status, second.status]).toEqual([200, 200]);
     const contact = await call('GET', `/client/contacts/${res.body.data.contact_id}`, { key: client.api_key });
-    expect(contact.body.data).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'unsubscribe_link', unsubscribed_at: expect.stringMatching(RFC3339_UTC) });
+    expect(contact.body.data).toMatchObject({
+      is_subscribed: false,
+      unsubscribe_reason: 'unsubscribe_link',
+      unsubscribed_at: expect.stringMatching(RFC3339_UTC),
+    });
     const sent = await call('GET', `/client/sent-emails/${sentEmailId}`, { key: client.api_key });
     const unsubscribed = sent.body.data.logs.filter((log: { status: number }) => log.status === 11);
     expect(unsubscribed).toEqual([
-      expect.objectContaining({ id: 'unsubscribe-link', status_text: 'unsubscribed', created_at: contact.body.data.unsubscribed_at }),
+      expect.objectContaining({
+        id: 'unsubscribe-link',
+        status_text: 'unsubscribed',
+        created_at: contact.body.data.unsubscribed_at,
+      }),
     ]);
   });
 
@@ -50,7 +61,12 @@ describe('POST /u/{token} (one-click unsubscribe)', () => {
     const { contactId, link, key } = await signupWithLink();
 
     // Act
-    const res = await fetch(link, { method: 'POST', ...(contentType ? { headers: { 'content-type': contentType } } : {}), ...(body !== undefined ? { body } : {}), redirect: 'manual' });
+    const res = await fetch(link, {
+      method: 'POST',
+      ...(contentType ? { headers: { 'content-type': contentType } } : {}),
+      ...(body !== undefined ? { body } : {}),
+      redirect: 'manual',
+    });
 
     // Assess: the GET's page, 200, and the contact still subscribed.
     expect(res.status).toBe(200);
@@ -79,7 +95,10 @@ describe('POST /u/{token} (one-click unsubscribe)', () => {
 async function signupWithLink(): Promise<{ contactId: number; link: string; key: string }> {
   const client = await createTestClient();
   const email = `ada-${randomUUID().slice(0, 8)}@example.com`;
-  const res = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'signup', email, auto_create_contact: true } });
+  const res = await call('POST', '/client/events?sync=true', {
+    key: client.api_key,
+    body: { type: 'signup', email, auto_create_contact: true },
+  });
   const [mail] = await awaitSesMailsTo(email);
   const link = (mail!.headers ?? []).find((h) => h.name === 'List-Unsubscribe')!.value.slice(1, -1);
   return { contactId: res.body.data.contact_id, link, key: client.api_key };

@@ -63,7 +63,11 @@ const verify = (secret: string, d: Delivery) =>
   });
 
 const receivedAt = (path: string, type: string, match: (d: Delivery) => boolean = () => true) =>
-  eventually(`a ${type} delivery at ${path}`, async () => deliveries.find((d) => d.path === path && d.payload.type === type && match(d)), { timeoutMs: 20_000 });
+  eventually(
+    `a ${type} delivery at ${path}`,
+    async () => deliveries.find((d) => d.path === path && d.payload.type === type && match(d)),
+    { timeoutMs: 20_000 },
+  );
 
 async function endpoint(key: string, path: string, body: Record<string, unknown> = {}) {
   const res = await call('POST', '/client/webhooks', { key, body: { url: `${base}${path}`, ...body } });
@@ -92,11 +96,23 @@ describe('webhook deliveries of recorded facts', () => {
     // Act
     const event = await signup(client.api_key, email, idem);
     const sent = await receivedAt(path, 'email.sent');
-    const delivered = await receivedAt(path, 'email.delivered', (d) => d.payload.data['sent_email_id'] === sent.payload.data['sent_email_id']);
+    const delivered = await receivedAt(
+      path,
+      'email.delivered',
+      (d) => d.payload.data['sent_email_id'] === sent.payload.data['sent_email_id'],
+    );
     const mail = (await awaitSesMailsTo(email))[0]!;
     const link = mail.headers!.find((h) => h.name === 'List-Unsubscribe')!.value.slice(1, -1);
-    await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
-    const unsubscribed = await receivedAt(path, 'contact.unsubscribed', (d) => d.payload.data['contact']?.id === event.contact_id);
+    await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    const unsubscribed = await receivedAt(
+      path,
+      'contact.unsubscribed',
+      (d) => d.payload.data['contact']?.id === event.contact_id,
+    );
 
     // Assess: signed as Standard Webhooks receivers check, with this service's ids and the event's idempotency key
     for (const d of [sent, delivered, unsubscribed]) {
@@ -114,7 +130,10 @@ describe('webhook deliveries of recorded facts', () => {
     });
     expect(event.execution_ids).toContain(sent.payload.data['execution_id']);
     expect(sent.payload.data).not.toHaveProperty('html_body');
-    expect(delivered.payload.data).toMatchObject({ status: 'delivered', sent_email_id: sent.payload.data['sent_email_id'] });
+    expect(delivered.payload.data).toMatchObject({
+      status: 'delivered',
+      sent_email_id: sent.payload.data['sent_email_id'],
+    });
     expect(unsubscribed.payload.data).toMatchObject({
       contact: { id: event.contact_id, email, is_subscribed: false },
       reason: 'unsubscribe_link',
@@ -123,9 +142,16 @@ describe('webhook deliveries of recorded facts', () => {
     // Every delivery's attempt reads back, newest first, succeeded at the first attempt.
     const attempts = await call('GET', `/client/webhooks/${hook.id}/attempts?limit=100`, { key: client.api_key });
     expect(attempts.status).toBe(200);
-    const mine = attempts.body.data.attempts as { message_id: string; succeeded: boolean; attempt: number; status_code: number }[];
+    const mine = attempts.body.data.attempts as {
+      message_id: string;
+      succeeded: boolean;
+      attempt: number;
+      status_code: number;
+    }[];
     for (const d of [sent, delivered, unsubscribed]) {
-      expect(mine).toContainEqual(expect.objectContaining({ message_id: d.payload.id, succeeded: true, attempt: 1, status_code: 204 }));
+      expect(mine).toContainEqual(
+        expect.objectContaining({ message_id: d.payload.id, succeeded: true, attempt: 1, status_code: 204 }),
+      );
     }
   });
 
@@ -151,21 +177,38 @@ describe('webhook deliveries of recorded facts', () => {
       [2, false, 503],
       [1, false, 503],
     ]);
-    expect(page.body.data.attempts[1]).toMatchObject({ response_body: 'try again (2)', next_attempt_at: expect.any(String), message_id: first.payload.id });
+    expect(page.body.data.attempts[1]).toMatchObject({
+      response_body: 'try again (2)',
+      next_attempt_at: expect.any(String),
+      message_id: first.payload.id,
+    });
     expect(page.body.data.attempts[0].next_attempt_at).toBeNull();
     // Paged one at a time, newest first, the same three.
     const one = await call('GET', `/client/webhooks/${hook.id}/attempts?limit=1`, { key: client.api_key });
     expect(one.body.data).toMatchObject({ has_more: true, next_starting_after: page.body.data.attempts[0].id });
-    const two = await call('GET', `/client/webhooks/${hook.id}/attempts?limit=1&starting_after=${one.body.data.next_starting_after}`, { key: client.api_key });
+    const two = await call(
+      'GET',
+      `/client/webhooks/${hook.id}/attempts?limit=1&starting_after=${one.body.data.next_starting_after}`,
+      { key: client.api_key },
+    );
     expect(two.body.data.attempts[0].id).toBe(page.body.data.attempts[1].id);
 
     // Replay the first (failed) attempt: the same webhook-id arrives again, as a replay chain.
-    const replay = await call('POST', `/client/webhooks/${hook.id}/attempts/${page.body.data.attempts[2].id}/replay`, { key: client.api_key });
+    const replay = await call('POST', `/client/webhooks/${hook.id}/attempts/${page.body.data.attempts[2].id}/replay`, {
+      key: client.api_key,
+    });
     expect(replay.status).toBe(202);
     expect(replay.body.data).toEqual({ message_id: first.payload.id, webhook_id: hook.id, queued: true });
-    await eventually('the replayed delivery', async () => (deliveries.filter((d) => d.path === path && d.payload.id === first.payload.id).length >= 2 ? true : undefined));
+    await eventually('the replayed delivery', async () =>
+      deliveries.filter((d) => d.path === path && d.payload.id === first.payload.id).length >= 2 ? true : undefined,
+    );
     const after = await call('GET', `/client/webhooks/${hook.id}/attempts?limit=1`, { key: client.api_key });
-    expect(after.body.data.attempts[0]).toMatchObject({ replay: true, attempt: 1, succeeded: true, message_id: first.payload.id });
+    expect(after.body.data.attempts[0]).toMatchObject({
+      replay: true,
+      attempt: 1,
+      succeeded: true,
+      message_id: first.payload.id,
+    });
   });
 
   it('disables an endpoint whose every attempt failed for 5 days and e-mails its client (failing_since moved back: a fake clock)', async () => {
@@ -189,7 +232,9 @@ describe('webhook deliveries of recorded facts', () => {
       return res.body.data.enabled === false ? res.body.data : undefined;
     });
     const notice = await eventually('the disabled notice', async () => {
-      const found = (await sesMails()).find((m) => m.subject === `Webhook endpoint ${hook.id} disabled after 5 days of failures`);
+      const found = (await sesMails()).find(
+        (m) => m.subject === `Webhook endpoint ${hook.id} disabled after 5 days of failures`,
+      );
       return found;
     });
 
@@ -199,10 +244,17 @@ describe('webhook deliveries of recorded facts', () => {
     expect(notice.body.text).toContain(`${base}/down-`);
     // Replaying while disabled is refused; enabling clears the failure state.
     const attempts = await call('GET', `/client/webhooks/${hook.id}/attempts`, { key: client.api_key });
-    const replay = await call('POST', `/client/webhooks/${hook.id}/attempts/${attempts.body.data.attempts[0].id}/replay`, { key: client.api_key });
+    const replay = await call(
+      'POST',
+      `/client/webhooks/${hook.id}/attempts/${attempts.body.data.attempts[0].id}/replay`,
+      { key: client.api_key },
+    );
     expect(replay.status).toBe(409);
     expect(replay.body.errors).toMatchObject([{ condition: 'state', key: 'enabled' }]);
-    const enabled = await call('PATCH', `/client/webhooks/${hook.id}`, { key: client.api_key, body: { enabled: true } });
+    const enabled = await call('PATCH', `/client/webhooks/${hook.id}`, {
+      key: client.api_key,
+      body: { enabled: true },
+    });
     expect(enabled.body.data).toMatchObject({ enabled: true, failing_since: null, disabled_reason: null });
   });
 
@@ -218,7 +270,9 @@ describe('webhook deliveries of recorded facts', () => {
     const attemptId = attempts.body.data.attempts[0].id;
 
     expect((await call('GET', `/client/webhooks/${hookA.id}/attempts`, { key: b.api_key })).status).toBe(404);
-    expect((await call('POST', `/client/webhooks/${hookA.id}/attempts/${attemptId}/replay`, { key: b.api_key })).status).toBe(404);
+    expect(
+      (await call('POST', `/client/webhooks/${hookA.id}/attempts/${attemptId}/replay`, { key: b.api_key })).status,
+    ).toBe(404);
     expect(deliveries.filter((d) => d.path.startsWith('/iso-b-'))).toEqual([]);
   });
 });

@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keys } from '../../shared/adapters/dynamo/keys.js';
-import { WEBHOOK_REPLAYS_PER_ATTEMPT, WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR } from '../../shared/domain/webhooks/attempts.js';
+import {
+  WEBHOOK_REPLAYS_PER_ATTEMPT,
+  WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR,
+} from '../../shared/domain/webhooks/attempts.js';
 import { call } from './support/api.js';
 import { createTestClient } from './support/clients.js';
 import { eventually } from './support/eventually.js';
@@ -35,7 +38,10 @@ afterAll(async () => {
 async function endpointWithAttempts(signups: number) {
   const client = await createTestClient();
   const path = `/caps-${randomUUID().slice(0, 8)}`;
-  const hook = await call('POST', '/client/webhooks', { key: client.api_key, body: { url: `${base}${path}`, event_types: ['email.sent'] } });
+  const hook = await call('POST', '/client/webhooks', {
+    key: client.api_key,
+    body: { url: `${base}${path}`, event_types: ['email.sent'] },
+  });
   expect(hook.status).toBe(201);
   for (let i = 0; i < signups; i++) {
     const res = await call('POST', '/client/events?sync=true', {
@@ -65,7 +71,8 @@ describe('replay caps, over HTTP', { timeout: 90_000 }, () => {
   it(`replays an attempt ${WEBHOOK_REPLAYS_PER_ATTEMPT} times, then answers 409 max at attempt_id and queues nothing`, async () => {
     // Prepare
     const { client, hookId, path, attemptIds } = await endpointWithAttempts(1);
-    const replay = () => call('POST', `/client/webhooks/${hookId}/attempts/${attemptIds[0]}/replay`, { key: client.api_key });
+    const replay = () =>
+      call('POST', `/client/webhooks/${hookId}/attempts/${attemptIds[0]}/replay`, { key: client.api_key });
 
     // Act
     const allowed = [];
@@ -77,7 +84,11 @@ describe('replay caps, over HTTP', { timeout: 90_000 }, () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ success: false, data: {}, errors: [{ condition: 'max', key: 'attempt_id' }] });
     // The original delivery and the allowed replays arrive; the refused one never does.
-    await eventually('the replays', async () => ((received.get(path) ?? 0) >= 1 + WEBHOOK_REPLAYS_PER_ATTEMPT ? true : undefined), { timeoutMs: 20_000 });
+    await eventually(
+      'the replays',
+      async () => ((received.get(path) ?? 0) >= 1 + WEBHOOK_REPLAYS_PER_ATTEMPT ? true : undefined),
+      { timeoutMs: 20_000 },
+    );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(received.get(path)).toBe(1 + WEBHOOK_REPLAYS_PER_ATTEMPT);
   });
@@ -97,7 +108,9 @@ describe('replay caps, over HTTP', { timeout: 90_000 }, () => {
     );
 
     // Act
-    const refused = await call('POST', `/client/webhooks/${hookId}/attempts/${attemptIds[0]}/replay`, { key: client.api_key });
+    const refused = await call('POST', `/client/webhooks/${hookId}/attempts/${attemptIds[0]}/replay`, {
+      key: client.api_key,
+    });
 
     // Assess: refused, and the attempt's own count untouched (the transaction wrote neither).
     expect(refused.status).toBe(409);

@@ -33,14 +33,20 @@ describe('contact.topic_changed webhooks', () => {
     // Prepare
     const { api_key: key } = await createTestClient();
     const path = `/topics-${randomUUID().slice(0, 8)}`;
-    const hook = await call('POST', '/client/webhooks', { key, body: { url: `${base}${path}`, event_types: ['contact.topic_changed'] } });
+    const hook = await call('POST', '/client/webhooks', {
+      key,
+      body: { url: `${base}${path}`, event_types: ['contact.topic_changed'] },
+    });
     expect(hook.status).toBe(201);
     const topic = (await call('POST', '/client/topics', { key, body: { name: 'News' } })).body.data;
     const email = `hook-${randomUUID().slice(0, 8)}@example.com`;
     const contact = (await call('POST', '/client/contacts', { key, body: { email } })).body.data;
 
     // Act
-    await call('PATCH', `/client/contacts/${contact.id}/subscription`, { key, body: { is_subscribed: false, topic_id: topic.id } });
+    await call('PATCH', `/client/contacts/${contact.id}/subscription`, {
+      key,
+      body: { is_subscribed: false, topic_id: topic.id },
+    });
     const delivery = await eventually(
       'a contact.topic_changed delivery',
       async () => received.find((d) => d.path === path && d.payload.type === 'contact.topic_changed'),

@@ -123,8 +123,13 @@ describe('webhook endpoints over HTTP', () => {
     const fresh = rotated.body.data.secret as string;
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(created.secret);
-    expect(rotated.body.data).toMatchObject({ id: created.id, masked_secret: `whsec_…${fresh.slice(-4)}`, previous_secret_expires_at: expect.stringMatching(RFC3339_UTC) });
-    const overlapMs = Date.parse(rotated.body.data.previous_secret_expires_at) - Date.parse(rotated.body.data.updated_at);
+    expect(rotated.body.data).toMatchObject({
+      id: created.id,
+      masked_secret: `whsec_…${fresh.slice(-4)}`,
+      previous_secret_expires_at: expect.stringMatching(RFC3339_UTC),
+    });
+    const overlapMs =
+      Date.parse(rotated.body.data.previous_secret_expires_at) - Date.parse(rotated.body.data.updated_at);
     expect(overlapMs).toBe(24 * 60 * 60 * 1000);
 
     const test = await call('POST', `/client/webhooks/${created.id}/test`, { key: client.api_key });
@@ -133,7 +138,9 @@ describe('webhook endpoints over HTTP', () => {
     const delivery = lastDeliveryOf(test.body.data.message_id);
     expect(String(delivery.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(new Webhook(fresh).verify(delivery.body, headersOf(delivery))).toMatchObject({ type: 'webhook.test' });
-    expect(new Webhook(created.secret).verify(delivery.body, headersOf(delivery))).toMatchObject({ type: 'webhook.test' });
+    expect(new Webhook(created.secret).verify(delivery.body, headersOf(delivery))).toMatchObject({
+      type: 'webhook.test',
+    });
     const read = await call('GET', `/client/webhooks/${created.id}`, { key: client.api_key });
     expect(read.text).not.toContain(fresh);
     expect(read.text).not.toContain(created.secret);
@@ -162,21 +169,38 @@ describe('webhook endpoints over HTTP', () => {
 
     const test = await call('POST', `/client/webhooks/${created.id}/test`, { key: client.api_key });
 
-    expect(test.body.data).toMatchObject({ delivered: false, status_code: null, response_body: null, error: expect.stringMatching(/^connection_failed: /) });
+    expect(test.body.data).toMatchObject({
+      delivered: false,
+      status_code: null,
+      response_body: null,
+      error: expect.stringMatching(/^connection_failed: /),
+    });
   });
 
   it('updates and deletes; the secret survives a PATCH', async () => {
     const client = await createTestClient();
     const created = await createWebhook(client.api_key, { event_types: ['email.sent'] });
 
-    const patched = await call('PATCH', `/client/webhooks/${created.id}`, { key: client.api_key, body: { event_types: null, enabled: false, description: 'paused' } });
+    const patched = await call('PATCH', `/client/webhooks/${created.id}`, {
+      key: client.api_key,
+      body: { event_types: null, enabled: false, description: 'paused' },
+    });
 
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ id: created.id, url: created.url, event_types: null, enabled: false, description: 'paused', masked_secret: created.masked_secret });
+    expect(patched.body.data).toMatchObject({
+      id: created.id,
+      url: created.url,
+      event_types: null,
+      enabled: false,
+      description: 'paused',
+      masked_secret: created.masked_secret,
+    });
     // A disabled endpoint still takes a test delivery, signed with the unchanged secret.
     const test = await call('POST', `/client/webhooks/${created.id}/test`, { key: client.api_key });
     const delivery = lastDeliveryOf(test.body.data.message_id);
-    expect(new Webhook(created.secret).verify(delivery.body, headersOf(delivery))).toMatchObject({ type: 'webhook.test' });
+    expect(new Webhook(created.secret).verify(delivery.body, headersOf(delivery))).toMatchObject({
+      type: 'webhook.test',
+    });
 
     const deleted = await call('DELETE', `/client/webhooks/${created.id}`, { key: client.api_key });
     expect(deleted.status).toBe(200);
@@ -218,10 +242,18 @@ describe('webhook endpoints over HTTP', () => {
     const eleventh = await call('POST', '/client/webhooks', { key: client.api_key, body: { url: `${base}/ok` } });
 
     expect(eleventh.status).toBe(409);
-    expect(eleventh.body.errors).toEqual([{ condition: 'max', key: 'webhooks', error: 'A client may have at most 10 webhook endpoints; delete one first' }]);
-    expect((await call('GET', '/client/webhooks', { key: client.api_key })).body.data.webhooks.map((w: { id: number }) => w.id)).toEqual(ids);
+    expect(eleventh.body.errors).toEqual([
+      { condition: 'max', key: 'webhooks', error: 'A client may have at most 10 webhook endpoints; delete one first' },
+    ]);
+    expect(
+      (await call('GET', '/client/webhooks', { key: client.api_key })).body.data.webhooks.map(
+        (w: { id: number }) => w.id,
+      ),
+    ).toEqual(ids);
     expect((await call('DELETE', `/client/webhooks/${ids[0]}`, { key: client.api_key })).status).toBe(200);
-    expect((await call('POST', '/client/webhooks', { key: client.api_key, body: { url: `${base}/ok` } })).status).toBe(201);
+    expect((await call('POST', '/client/webhooks', { key: client.api_key, body: { url: `${base}/ok` } })).status).toBe(
+      201,
+    );
   });
 
   it('answers 422 with every field problem at once and stores nothing', async () => {
@@ -229,7 +261,12 @@ describe('webhook endpoints over HTTP', () => {
 
     const res = await call('POST', '/client/webhooks', {
       key: client.api_key,
-      body: { url: 'ftp://example.com/x', description: 5, event_types: ['email.sent', 'email.teleported'], enabled: 'yes' },
+      body: {
+        url: 'ftp://example.com/x',
+        description: 5,
+        event_types: ['email.sent', 'email.teleported'],
+        enabled: 'yes',
+      },
     });
 
     expect(res.status).toBe(422);
@@ -248,9 +285,16 @@ describe('webhook endpoints over HTTP', () => {
     expect((await call('GET', '/client/webhooks', { key: client.api_key })).body.data).toEqual({ webhooks: [] });
 
     const created = await createWebhook(client.api_key);
-    const patch = await call('PATCH', `/client/webhooks/${created.id}`, { key: client.api_key, body: { url: 'not a url' } });
+    const patch = await call('PATCH', `/client/webhooks/${created.id}`, {
+      key: client.api_key,
+      body: { url: 'not a url' },
+    });
     expect(patch.status).toBe(422);
-    expect(patch.body.errors).toEqual([{ condition: 'format', key: 'url', error: 'Must be an absolute http or https URL' }]);
-    expect((await call('GET', `/client/webhooks/${created.id}`, { key: client.api_key })).body.data.url).toBe(created.url);
+    expect(patch.body.errors).toEqual([
+      { condition: 'format', key: 'url', error: 'Must be an absolute http or https URL' },
+    ]);
+    expect((await call('GET', `/client/webhooks/${created.id}`, { key: client.api_key })).body.data.url).toBe(
+      created.url,
+    );
   });
 });

@@ -6,7 +6,10 @@ import { clientPk, keys } from '../../shared/adapters/dynamo/keys.js';
 import { call, RFC3339_UTC } from './support/api.js';
 import { createTestClient } from './support/clients.js';
 
-const table = () => ({ db: createDocumentClient({ region: 'us-east-1', endpoint: inject('dynamoEndpoint') }), name: inject('tableName') });
+const table = () => ({
+  db: createDocumentClient({ region: 'us-east-1', endpoint: inject('dynamoEndpoint') }),
+  name: inject('tableName'),
+});
 
 async function apiKeyIdOf(clientId: number): Promise<number> {
   const { db, name } = table();
@@ -20,7 +23,7 @@ async function clientTemplates(key: string) {
 }
 
 describe('GET /client/workflows', () => {
-  it('shows the catalog with the client\'s effective configuration', async () => {
+  it("shows the catalog with the client's effective configuration", async () => {
     const client = await createTestClient(); // free plan: 3 workflows
     const res = await call('GET', '/client/workflows', { key: client.api_key });
 
@@ -36,13 +39,28 @@ describe('GET /client/workflows', () => {
       [7, 'feature_adoption'],
       [8, 're_engagement'],
     ]);
-    expect(workflows.map((w: { enabled: boolean }) => w.enabled)).toEqual([true, true, true, false, false, false, false, false]);
+    expect(workflows.map((w: { enabled: boolean }) => w.enabled)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(workflows[1]).toMatchObject({
       name: 'Onboarding tips',
       trigger: { event: 'signup' },
       critical: false,
       defaults: { template_id: 2, delay_minutes: 1440, send_time_mode: 1, send_slot: 'morning' },
-      customization: { workflow_id: 2, template_id: 2, delay_minutes: 1440, send_time_mode: 1, preferred_send_hour: null },
+      customization: {
+        workflow_id: 2,
+        template_id: 2,
+        delay_minutes: 1440,
+        send_time_mode: 1,
+        preferred_send_hour: null,
+      },
       template: { id: 2, name: 'Onboarding tips', type: 1 },
       clone_template_id: null,
     });
@@ -52,7 +70,9 @@ describe('GET /client/workflows', () => {
 
     await call('PATCH', '/client/settings', { key: client.api_key, body: { enabled_workflows: [5, 8] } });
     const after = await call('GET', '/client/workflows', { key: client.api_key });
-    expect(after.body.data.workflows.filter((w: { enabled: boolean }) => w.enabled).map((w: { id: number }) => w.id)).toEqual([5, 8]);
+    expect(
+      after.body.data.workflows.filter((w: { enabled: boolean }) => w.enabled).map((w: { id: number }) => w.id),
+    ).toEqual([5, 8]);
   });
 });
 
@@ -105,13 +125,15 @@ describe('POST /client/workflows/{workflow_id}/clone-template', () => {
     for (const id of ['99', '0', 'welcome']) {
       const res = await call('POST', `/client/workflows/${id}/clone-template`, { key: client.api_key });
       expect(res.status, id).toBe(404);
-      expect(res.body.errors, id).toEqual([{ condition: 'not_found', key: 'workflow_id', error: 'Workflow not found' }]);
+      expect(res.body.errors, id).toEqual([
+        { condition: 'not_found', key: 'workflow_id', error: 'Workflow not found' },
+      ]);
     }
   });
 });
 
 describe('PATCH /client/workflows/{workflow_id}/customization', () => {
-  it('activates a clone: the workflow then uses the client\'s copy', async () => {
+  it("activates a clone: the workflow then uses the client's copy", async () => {
     const client = await createTestClient();
     const clone = (await call('POST', '/client/workflows/1/clone-template', { key: client.api_key })).body.data;
 
@@ -167,7 +189,10 @@ describe('PATCH /client/workflows/{workflow_id}/customization', () => {
     });
     expect(back.body.data).toMatchObject({ preferred_send_hour: null, preferred_send_minute: null, send_time_mode: 0 });
 
-    const minuteAlone = await call('PATCH', '/client/workflows/8/customization', { key: client.api_key, body: { preferred_send_minute: 5 } });
+    const minuteAlone = await call('PATCH', '/client/workflows/8/customization', {
+      key: client.api_key,
+      body: { preferred_send_minute: 5 },
+    });
     expect(minuteAlone.status).toBe(422);
     expect(minuteAlone.body.errors[0]).toMatchObject({ key: 'preferred_send_hour', condition: 'required' });
   });
@@ -176,7 +201,13 @@ describe('PATCH /client/workflows/{workflow_id}/customization', () => {
     const client = await createTestClient();
     const res = await call('PATCH', '/client/workflows/2/customization', {
       key: client.api_key,
-      body: { delay_minutes: 525_601, priority_score: 101, preferred_send_hour: 24, preferred_send_minute: -1, template_id: 'x' },
+      body: {
+        delay_minutes: 525_601,
+        priority_score: 101,
+        preferred_send_hour: 24,
+        preferred_send_minute: -1,
+        template_id: 'x',
+      },
     });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { key: string; condition: string }) => [e.key, e.condition])).toEqual([
@@ -188,21 +219,32 @@ describe('PATCH /client/workflows/{workflow_id}/customization', () => {
     ]);
   });
 
-  it('accepts a system template, refuses another client\'s or an unknown template (404 on template_id)', async () => {
+  it("accepts a system template, refuses another client's or an unknown template (404 on template_id)", async () => {
     const client = await createTestClient();
     const other = await createTestClient();
     const theirs = (await call('POST', '/client/workflows/1/clone-template', { key: other.api_key })).body.data;
 
-    const system = await call('PATCH', '/client/workflows/6/customization', { key: client.api_key, body: { template_id: 8 } });
+    const system = await call('PATCH', '/client/workflows/6/customization', {
+      key: client.api_key,
+      body: { template_id: 8 },
+    });
     expect(system.status).toBe(200);
     expect(system.body.data.template_id).toBe(8);
 
     for (const templateId of [theirs.template_id, 99, 500_000]) {
-      const res = await call('PATCH', '/client/workflows/6/customization', { key: client.api_key, body: { template_id: templateId } });
+      const res = await call('PATCH', '/client/workflows/6/customization', {
+        key: client.api_key,
+        body: { template_id: templateId },
+      });
       expect(res.status, String(templateId)).toBe(404);
-      expect(res.body.errors, String(templateId)).toEqual([{ condition: 'not_found', key: 'template_id', error: 'Template not found' }]);
+      expect(res.body.errors, String(templateId)).toEqual([
+        { condition: 'not_found', key: 'template_id', error: 'Template not found' },
+      ]);
     }
-    const unknownWorkflow = await call('PATCH', '/client/workflows/42/customization', { key: client.api_key, body: { delay_minutes: 1 } });
+    const unknownWorkflow = await call('PATCH', '/client/workflows/42/customization', {
+      key: client.api_key,
+      body: { delay_minutes: 1 },
+    });
     expect(unknownWorkflow.status).toBe(404);
   });
 
@@ -210,10 +252,19 @@ describe('PATCH /client/workflows/{workflow_id}/customization', () => {
     const client = await createTestClient();
     const keyId = await apiKeyIdOf(client.id);
     await call('PATCH', '/client/workflows/5/customization', { key: client.api_key, body: { delay_minutes: 10 } });
-    await call('PATCH', '/client/workflows/5/customization', { key: client.api_key, body: { priority_score: 99, preferred_send_hour: 9 } });
-    const noop = await call('PATCH', '/client/workflows/5/customization', { key: client.api_key, body: { delay_minutes: 10 } });
+    await call('PATCH', '/client/workflows/5/customization', {
+      key: client.api_key,
+      body: { priority_score: 99, preferred_send_hour: 9 },
+    });
+    const noop = await call('PATCH', '/client/workflows/5/customization', {
+      key: client.api_key,
+      body: { delay_minutes: 10 },
+    });
     expect(noop.status).toBe(200);
-    const refused = await call('PATCH', '/client/workflows/5/customization', { key: client.api_key, body: { template_id: 777_777 } });
+    const refused = await call('PATCH', '/client/workflows/5/customization', {
+      key: client.api_key,
+      body: { template_id: 777_777 },
+    });
     expect(refused.status).toBe(404);
 
     const res = await call('GET', '/client/workflows/5/customization/audit', { key: client.api_key });
@@ -275,11 +326,16 @@ describe('deleting a template a workflow uses', () => {
   it('is refused (409) until another template is active; then clone-template makes a fresh copy', async () => {
     const client = await createTestClient();
     const clone = (await call('POST', '/client/workflows/7/clone-template', { key: client.api_key })).body.data;
-    await call('PATCH', '/client/workflows/7/customization', { key: client.api_key, body: { template_id: clone.template_id } });
+    await call('PATCH', '/client/workflows/7/customization', {
+      key: client.api_key,
+      body: { template_id: clone.template_id },
+    });
 
     const refused = await call('DELETE', `/client/email-templates/${clone.template_id}`, { key: client.api_key });
     expect(refused.status).toBe(409);
-    expect(refused.body.errors).toEqual([{ condition: 'state', key: 'id', error: expect.stringContaining('Workflow 7') }]);
+    expect(refused.body.errors).toEqual([
+      { condition: 'state', key: 'id', error: expect.stringContaining('Workflow 7') },
+    ]);
 
     await call('PATCH', '/client/workflows/7/customization', { key: client.api_key, body: { template_id: null } });
     const deleted = await call('DELETE', `/client/email-templates/${clone.template_id}`, { key: client.api_key });

@@ -9,7 +9,12 @@ import { FailureAlert } from '../ui/failure-alert.js';
 import { Link } from './link.js';
 
 /** The signed-in frame: the client, the user's name and role, sign out, and the navigation (by role). */
-export function Layout(props: { api: Api; signedIn: SignedIn; page: DashboardPage | undefined; children: ComponentChildren }) {
+export function Layout(props: {
+  api: Api;
+  signedIn: SignedIn;
+  page: DashboardPage | undefined;
+  children: ComponentChildren;
+}) {
   const { api, signedIn, page, children } = props;
   const signingOut = useAction(() => signOut(api));
   const { user, client } = signedIn;

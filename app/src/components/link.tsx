@@ -6,7 +6,13 @@ import { hrefOf, navigate, type PageParams } from '../router.js';
  * A link to a page of the app: a real `href` (open in a new tab, copy, keyboard), and a plain click moves without a
  * reload. A click with a modifier key, or any but the main button, is left to the browser.
  */
-export function Link(props: { page: DashboardPage; params?: PageParams; children: ComponentChildren; class?: string; current?: boolean }) {
+export function Link(props: {
+  page: DashboardPage;
+  params?: PageParams;
+  children: ComponentChildren;
+  class?: string;
+  current?: boolean;
+}) {
   const { page, params, children, current } = props;
   return (
     <a

@@ -34,12 +34,22 @@ export function StatsChart({ periods, series, label }: { periods: string[]; seri
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
         axes: [{}, { values: (_u, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? String(tick) : '')) }],
-        series: [{ label: 'Day' }, ...series.map((line) => ({ label: line.label, stroke: line.stroke, width: 2, points: { show: periods.length <= 31 } }))],
+        series: [
+          { label: 'Day' },
+          ...series.map((line) => ({
+            label: line.label,
+            stroke: line.stroke,
+            width: 2,
+            points: { show: periods.length <= 31 },
+          })),
+        ],
       },
       data,
       element,
     );
-    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(280, element.clientWidth), height: HEIGHT }));
+    const resize = new ResizeObserver(() =>
+      chart.setSize({ width: Math.max(280, element.clientWidth), height: HEIGHT }),
+    );
     resize.observe(element);
     return () => {
       resize.disconnect();
@@ -56,8 +66,18 @@ export function StatsChart({ periods, series, label }: { periods: string[]; seri
 }
 
 /** The chart's figures as a table, newest period first. */
-export function StatsTable({ periods, series, caption }: { periods: string[]; series: ChartSeries[]; caption: string }) {
-  const rows = periods.map((period, index) => ({ period, values: series.map((line) => line.values[index] ?? 0) })).reverse();
+export function StatsTable({
+  periods,
+  series,
+  caption,
+}: {
+  periods: string[];
+  series: ChartSeries[];
+  caption: string;
+}) {
+  const rows = periods
+    .map((period, index) => ({ period, values: series.map((line) => line.values[index] ?? 0) }))
+    .reverse();
   return (
     <div class="table-scroll" tabIndex={0} role="region" aria-label={caption}>
       <table>

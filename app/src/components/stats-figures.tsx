@@ -10,7 +10,8 @@ export function rangeOf(days: number, now: Date = new Date()): { from: string; t
 }
 
 /** A rate of the API (0..1) as people read it; `—` when there is none (nothing to divide by). */
-export const percent = (rate: number | null | undefined): string => (rate === null || rate === undefined ? '—' : `${(rate * 100).toFixed(1)} %`);
+export const percent = (rate: number | null | undefined): string =>
+  rate === null || rate === undefined ? '—' : `${(rate * 100).toFixed(1)} %`;
 
 /** The counts and rates both the account's and a workflow's statistics carry. */
 interface ReputationCounts {

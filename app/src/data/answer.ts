@@ -19,7 +19,10 @@ export class ApiFailure extends Error {
 }
 
 /** The answer's body, or an ApiFailure with the envelope's message and items (`what` names the call when it has none). */
-export async function answerOf<D>(request: Promise<{ data?: D; error?: unknown; response: Response }>, what: string): Promise<D> {
+export async function answerOf<D>(
+  request: Promise<{ data?: D; error?: unknown; response: Response }>,
+  what: string,
+): Promise<D> {
   const { data, error, response } = await request;
   if (response.ok && data !== undefined) return data;
   const { message, errors } = failureOf(error, `${what} failed (${response.status})`);

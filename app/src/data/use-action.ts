@@ -22,7 +22,11 @@ export interface Action<A extends unknown[]> {
  */
 // biome-ignore lint/suspicious/noConfusingVoidType: an action that has nothing to say is an async function without a return (Promise<void>).
 export function useAction<A extends unknown[]>(act: (...args: A) => Promise<string | void>): Action<A> {
-  const [state, setState] = useState<{ busy: boolean; failure: Failure | undefined; done: string }>({ busy: false, failure: undefined, done: '' });
+  const [state, setState] = useState<{ busy: boolean; failure: Failure | undefined; done: string }>({
+    busy: false,
+    failure: undefined,
+    done: '',
+  });
   const latest = useRef(act);
   latest.current = act;
   // An answer that arrives after the page is gone changes nothing.

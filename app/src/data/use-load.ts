@@ -46,7 +46,8 @@ export function useLoad<T>(
         if (!controller.signal.aborted) setState({ data, failure: undefined, loading: false });
       },
       (error: unknown) => {
-        if (!controller.signal.aborted) setState((was) => ({ data: was.data, failure: failureOfError(error), loading: false }));
+        if (!controller.signal.aborted)
+          setState((was) => ({ data: was.data, failure: failureOfError(error), loading: false }));
       },
     );
   }, []);

@@ -62,7 +62,10 @@ export function usePatch<D extends object>(options: {
     if (Object.keys(body).length === 0) return NOTHING_CHANGED;
     return send(body);
   });
-  const set = useCallback(<K extends keyof D>(key: K, value: D[K]) => setDraft((was) => ({ ...was, [key]: value })), []);
+  const set = useCallback(
+    <K extends keyof D>(key: K, value: D[K]) => setDraft((was) => ({ ...was, [key]: value })),
+    [],
+  );
   return {
     ...save,
     draft,

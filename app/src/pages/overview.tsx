@@ -1,5 +1,10 @@
 import { useMemo, useState } from 'preact/hooks';
-import { BOUNCE_RATE_LIMIT, COMPLAINT_RATE_LIMIT, MINIMUM_SAMPLE_SENDS, WARNING_SHARE } from '../../../shared/domain/tracking/deliverability.js';
+import {
+  BOUNCE_RATE_LIMIT,
+  COMPLAINT_RATE_LIMIT,
+  MINIMUM_SAMPLE_SENDS,
+  WARNING_SHARE,
+} from '../../../shared/domain/tracking/deliverability.js';
 import { EXECUTION_STATUS } from '../../../shared/public/execution-rules.js';
 import type { Api } from '../api/client.js';
 import type { components } from '../api/openapi.js';
@@ -40,7 +45,8 @@ export function chartSeriesOf(stats: Stats): ChartSeries[] {
 }
 
 /** Nothing happened in the range: no event received and nothing sent. */
-export const isEmpty = (stats: Stats): boolean => stats.totals.sent === 0 && Object.values(stats.events).every((count) => count === 0);
+export const isEmpty = (stats: Stats): boolean =>
+  stats.totals.sent === 0 && Object.values(stats.events).every((count) => count === 0);
 
 async function loadOverview(api: Api, days: RangeDays, signal: AbortSignal): Promise<Overview> {
   const [stats, settings, failed] = await Promise.all([
@@ -52,8 +58,13 @@ async function loadOverview(api: Api, days: RangeDays, signal: AbortSignal): Pro
   if (!settings.data && settings.response.status !== 404) {
     throw new Error(settings.error?.message ?? `Settings could not be read (${settings.response.status})`);
   }
-  if (!failed.data) throw new Error(failed.error?.message ?? `Executions could not be read (${failed.response.status})`);
-  return { stats: stats.data.data, deliverability: settings.data?.data.deliverability ?? null, failedExecutions: failed.data.meta.total };
+  if (!failed.data)
+    throw new Error(failed.error?.message ?? `Executions could not be read (${failed.response.status})`);
+  return {
+    stats: stats.data.data,
+    deliverability: settings.data?.data.deliverability ?? null,
+    failedExecutions: failed.data.meta.total,
+  };
 }
 
 /** The overview (issue 25 §1): the range's chart, its rates with machines apart, deliverability and failures. */
@@ -118,12 +129,17 @@ function OverviewBody({ overview, days }: { overview: Overview; days: RangeDays 
             </dd>
             <dt>Human clicks</dt>
             <dd>
-              {totals.clicked} <small>({percent(rates.click_rate)}; {percent(rates.click_to_open_rate)} of opens)</small>
+              {totals.clicked}{' '}
+              <small>
+                ({percent(rates.click_rate)}; {percent(rates.click_to_open_rate)} of opens)
+              </small>
             </dd>
             <ReputationFigures stats={stats} />
           </dl>
           <h3>Machines, counted apart</h3>
-          <p class="hint">Mail scanners and privacy proxies open and click on their own; they are not in the rates above.</p>
+          <p class="hint">
+            Mail scanners and privacy proxies open and click on their own; they are not in the rates above.
+          </p>
           <dl class="figures">
             <dt>Bot opens</dt>
             <dd>
@@ -164,9 +180,9 @@ function DeliverabilityCard({ deliverability: d }: { deliverability: Deliverabil
       <section class="card" aria-labelledby="deliverability-title">
         <h2 id="deliverability-title">Deliverability</h2>
         <p class="hint">
-          Not shown yet: the API gives the bounce and complaint rates with the client's settings, and this client has none
-          until they are first saved (PATCH /api/v1/client/settings). Sending still pauses by itself at SES's limits
-          ({percent(BOUNCE_RATE_LIMIT)} bounces, {percent(COMPLAINT_RATE_LIMIT)} complaints).
+          Not shown yet: the API gives the bounce and complaint rates with the client's settings, and this client has
+          none until they are first saved (PATCH /api/v1/client/settings). Sending still pauses by itself at SES's
+          limits ({percent(BOUNCE_RATE_LIMIT)} bounces, {percent(COMPLAINT_RATE_LIMIT)} complaints).
         </p>
       </section>
     );
@@ -178,7 +194,10 @@ function DeliverabilityCard({ deliverability: d }: { deliverability: Deliverabil
       <dl class="figures">
         <dt>Bounce rate</dt>
         <dd>
-          {percent(d.bounce_rate)} <small>of {d.sends} sends; SES reviews accounts at {percent(BOUNCE_RATE_LIMIT)}</small>
+          {percent(d.bounce_rate)}{' '}
+          <small>
+            of {d.sends} sends; SES reviews accounts at {percent(BOUNCE_RATE_LIMIT)}
+          </small>
         </dd>
         <dt>Complaint rate</dt>
         <dd>
@@ -192,14 +211,15 @@ function DeliverabilityCard({ deliverability: d }: { deliverability: Deliverabil
             {d.paused_reason ? `: ${d.paused_reason}` : ''}. Executions wait; nothing is lost.
           </p>
           <p>
-            What to do: find where the bounces or complaints come from (an imported list, a signup form without confirmation),
-            unsubscribe or remove those contacts, then ask the service's operator to resume sending.
+            What to do: find where the bounces or complaints come from (an imported list, a signup form without
+            confirmation), unsubscribe or remove those contacts, then ask the service's operator to resume sending.
           </p>
         </div>
       ) : (
         <p class="hint">
-          Sending pauses by itself at SES's limits ({percent(BOUNCE_RATE_LIMIT)} bounces, {percent(COMPLAINT_RATE_LIMIT)} complaints;
-          judged from {MINIMUM_SAMPLE_SENDS} sends on), and warns at {Math.round(WARNING_SHARE * 100)} % of them.
+          Sending pauses by itself at SES's limits ({percent(BOUNCE_RATE_LIMIT)} bounces,{' '}
+          {percent(COMPLAINT_RATE_LIMIT)} complaints; judged from {MINIMUM_SAMPLE_SENDS} sends on), and warns at{' '}
+          {Math.round(WARNING_SHARE * 100)} % of them.
         </p>
       )}
     </section>
@@ -216,8 +236,8 @@ export function FirstEvent() {
     <section class="card empty" aria-labelledby="first-event-title">
       <h2 id="first-event-title">No e-mail yet: report your first event</h2>
       <p>
-        Your product tells the service what its users do; the workflows send the right e-mail. Put your API key in <code>KEY</code>{' '}
-        (it was shown once, when it was created) and report a sign-up:
+        Your product tells the service what its users do; the workflows send the right e-mail. Put your API key in{' '}
+        <code>KEY</code> (it was shown once, when it was created) and report a sign-up:
       </p>
       <pre tabIndex={0} aria-label="The first event, as a curl command">
         <code>{curl}</code>

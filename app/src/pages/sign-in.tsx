@@ -21,12 +21,12 @@ export function SignInPage({ api }: { api: Api }) {
       <main class="centered">
         <h1>Check your e-mail</h1>
         <p role="status">
-          If <strong>{sent}</strong> has a dashboard account, a sign-in link is on its way. It works once, for {SIGN_IN_LINK_MS / 60_000}{' '}
-          minutes.
+          If <strong>{sent}</strong> has a dashboard account, a sign-in link is on its way. It works once, for{' '}
+          {SIGN_IN_LINK_MS / 60_000} minutes.
         </p>
         <p>
-          Open it in this browser and press <strong>Sign in</strong> on its page. Opened on another device, the page names the
-          account and asks you to confirm first.
+          Open it in this browser and press <strong>Sign in</strong> on its page. Opened on another device, the page
+          names the account and asks you to confirm first.
         </p>
         <button
           type="button"
@@ -48,14 +48,24 @@ export function SignInPage({ api }: { api: Api }) {
       <Form onSubmit={send.run} failure={send.failure}>
         <Field id="sign-in-email" label="E-mail address" name="email">
           {(control) => (
-            <input {...control} name="email" type="email" autocomplete="email" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
+            <input
+              {...control}
+              name="email"
+              type="email"
+              autocomplete="email"
+              required
+              value={email}
+              onInput={(event) => setEmail(event.currentTarget.value)}
+            />
           )}
         </Field>
         <button type="submit" disabled={send.busy}>
           {send.busy ? 'Sending…' : 'E-mail me a sign-in link'}
         </button>
         {/* A refusal without a field (too many requests) is its message alone: its items only restate it. */}
-        {send.failure && !fieldErrorOf(send.failure, 'email') && <FailureAlert failure={{ message: send.failure.message, errors: [] }} />}
+        {send.failure && !fieldErrorOf(send.failure, 'email') && (
+          <FailureAlert failure={{ message: send.failure.message, errors: [] }} />
+        )}
       </Form>
     </main>
   );

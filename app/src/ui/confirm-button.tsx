@@ -4,7 +4,14 @@ import { useEffect, useRef, useState } from 'preact/hooks';
  * A button for an action that cannot be undone: the first press asks, the second (or Cancel) decides. No dialog
  * window: the question stays in the page, next to what it is about, and keyboard users stay where they were.
  */
-export function ConfirmButton(props: { label: string; /** The button's accessible name when `label` alone is ambiguous (one per row). */ name?: string; confirm: string; onConfirm: () => unknown; busy?: boolean; danger?: boolean }) {
+export function ConfirmButton(props: {
+  label: string /** The button's accessible name when `label` alone is ambiguous (one per row). */;
+  name?: string;
+  confirm: string;
+  onConfirm: () => unknown;
+  busy?: boolean;
+  danger?: boolean;
+}) {
   const { label, name, confirm, onConfirm, busy, danger } = props;
   const [asking, setAsking] = useState(false);
   const yes = useRef<HTMLButtonElement>(null);
@@ -13,7 +20,13 @@ export function ConfirmButton(props: { label: string; /** The button's accessibl
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" class={`small${danger ? ' danger' : ''}`} onClick={() => setAsking(true)} disabled={busy} aria-label={name}>
+      <button
+        type="button"
+        class={`small${danger ? ' danger' : ''}`}
+        onClick={() => setAsking(true)}
+        disabled={busy}
+        aria-label={name}
+      >
         {label}
       </button>
     );

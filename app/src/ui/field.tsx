@@ -17,9 +17,18 @@ export const errorIdOf = (id: string): string => `${id}-error`;
  * then the hint (`<id>-hint`), then any other description; `aria-invalid` while the API refuses it. Also for a group
  * (a fieldset of radios).
  */
-export function controlPropsOf(id: string, error: string | undefined, hasHint: boolean, describedBy: readonly string[] = []): ControlProps {
+export function controlPropsOf(
+  id: string,
+  error: string | undefined,
+  hasHint: boolean,
+  describedBy: readonly string[] = [],
+): ControlProps {
   const described = [error ? errorIdOf(id) : '', hasHint ? `${id}-hint` : '', ...describedBy].filter(Boolean).join(' ');
-  return { id, ...(described ? { 'aria-describedby': described } : {}), ...(error ? { 'aria-invalid': true as const } : {}) };
+  return {
+    id,
+    ...(described ? { 'aria-describedby': described } : {}),
+    ...(error ? { 'aria-invalid': true as const } : {}),
+  };
 }
 
 /** The error of a control or group, under it, where controlPropsOf points (`<id>-error`). */

@@ -28,7 +28,15 @@ export function SecretOnce(props: { id: string; title: string; value: string; on
       </p>
       <label for={`${id}-value`}>The value</label>
       <div class="secret-row">
-        <input id={`${id}-value`} class="secret-value" type="text" readOnly value={value} aria-describedby={`${id}-warning`} spellcheck={false} />
+        <input
+          id={`${id}-value`}
+          class="secret-value"
+          type="text"
+          readOnly
+          value={value}
+          aria-describedby={`${id}-warning`}
+          spellcheck={false}
+        />
         <button type="button" onClick={copy}>
           Copy
         </button>

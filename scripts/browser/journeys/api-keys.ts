@@ -22,12 +22,19 @@ export const apiKeysJourney: Journey = {
     await page.waitForSelector('#st-new-key-value', { visible: true, timeout: 10_000 });
     const key = (await page.$eval('#st-new-key-value', (el) => (el as unknown as { value: string }).value)) as string;
     if (!/^els_[A-Za-z0-9]{40}$/.test(key)) problems.push(`the new key reads "${key}"`);
-    if (!(await page.$('#st-new-key-title + .secret-warning'))) problems.push('the new key has no "not shown again" warning');
+    if (!(await page.$('#st-new-key-title + .secret-warning')))
+      problems.push('the new key has no "not shown again" warning');
     if ((await statusWith(ctx, key)) !== 200) problems.push('the new key is refused by the API');
-    await page.waitForFunction(`[...document.querySelectorAll('#st-keys-table th')].some((th) => th.textContent === ${JSON.stringify(LABEL)})`, { timeout: 10_000 });
+    await page.waitForFunction(
+      `[...document.querySelectorAll('#st-keys-table th')].some((th) => th.textContent === ${JSON.stringify(LABEL)})`,
+      { timeout: 10_000 },
+    );
 
     await clickButton(ctx, `Disable ${LABEL}`);
-    await page.waitForFunction(`[...document.querySelectorAll('.success')].some((p) => p.textContent.startsWith('Key “${LABEL}” disabled'))`, { timeout: 10_000 });
+    await page.waitForFunction(
+      `[...document.querySelectorAll('.success')].some((p) => p.textContent.startsWith('Key “${LABEL}” disabled'))`,
+      { timeout: 10_000 },
+    );
     const refused = await statusWith(ctx, key);
     if (refused !== 401) problems.push(`the disabled key gets ${refused} from the API, not 401`);
 

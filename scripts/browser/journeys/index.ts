@@ -14,4 +14,15 @@ import { workflowsJourney } from './workflows.js';
  * The dashboard's journeys, in the order a person meets them after signing in (scripts/browser/dashboard.ts runs
  * them on one browser and one runtime). A page group adds its journey here.
  */
-export const JOURNEYS: readonly Journey[] = [overviewJourney, workflowsJourney, templatesJourney, contactsJourney, executionsJourney, settingsJourney, apiKeysJourney, webhooksJourney, topicsJourney, usersJourney];
+export const JOURNEYS: readonly Journey[] = [
+  overviewJourney,
+  workflowsJourney,
+  templatesJourney,
+  contactsJourney,
+  executionsJourney,
+  settingsJourney,
+  apiKeysJourney,
+  webhooksJourney,
+  topicsJourney,
+  usersJourney,
+];

@@ -10,11 +10,17 @@ export const overviewJourney: Journey = {
     const { page, origin, problems } = ctx;
     await page.waitForFunction(`document.querySelector('#first-event-title') !== null`, { timeout: 10_000 });
     const curl = (await page.$eval('pre', (el) => el.textContent ?? '')) as string;
-    if (!curl.includes(`${origin}/api/v1/client/events`)) problems.push(`the first curl does not name ${origin}/api/v1: ${curl}`);
+    if (!curl.includes(`${origin}/api/v1/client/events`))
+      problems.push(`the first curl does not name ${origin}/api/v1: ${curl}`);
     if (curl.includes(ctx.apiKey)) problems.push('the empty state shows the API key');
 
-    const sent = await callApi(ctx, 'POST', '/client/events?sync=true', { type: 'signup', email: 'ada@example.com', auto_create_contact: true });
-    if (sent.status !== 201) throw new Error(`POST /client/events answered ${sent.status}: ${JSON.stringify(sent.json)}`);
+    const sent = await callApi(ctx, 'POST', '/client/events?sync=true', {
+      type: 'signup',
+      email: 'ada@example.com',
+      auto_create_contact: true,
+    });
+    if (sent.status !== 201)
+      throw new Error(`POST /client/events answered ${sent.status}: ${JSON.stringify(sent.json)}`);
     const today = new Date().toISOString().slice(0, 10);
     await waitFor('the welcome e-mail on the overview chart', async () => {
       await page.click('button.refresh');
@@ -26,7 +32,9 @@ export const overviewJourney: Journey = {
     });
     const canvas = await page.$('[data-testid="stats-chart"] canvas');
     if (!canvas) problems.push('the overview has no chart canvas');
-    const legend = (await page.$$eval('.u-legend .u-label', (els) => els.map((el) => el.textContent ?? ''))) as string[];
+    const legend = (await page.$$eval('.u-legend .u-label', (els) =>
+      els.map((el) => el.textContent ?? ''),
+    )) as string[];
     for (const series of ['Sent', 'Delivered', 'Human opens', 'Human clicks', 'Bounces', 'Complaints']) {
       if (!legend.includes(series)) problems.push(`the chart has no "${series}" series (legend: ${legend.join(', ')})`);
     }

@@ -1,4 +1,12 @@
-import { type BrowserContext, type Journey, callApi, inspectPage, openFromNav, runAxe, screenshot } from '../harness.js';
+import {
+  type BrowserContext,
+  type Journey,
+  callApi,
+  inspectPage,
+  openFromNav,
+  runAxe,
+  screenshot,
+} from '../harness.js';
 
 /** Clears a text field and types into it, as a person does with the keyboard. */
 export async function retype(ctx: BrowserContext, selector: string, text: string): Promise<void> {
@@ -44,9 +52,12 @@ export const settingsJourney: Journey = {
 
     await retype(ctx, field, '22');
     await clickButton(ctx, 'Save settings');
-    await page.waitForFunction(`document.querySelector('.st-actions .st-done')?.textContent === 'Settings saved.'`, { timeout: 10_000 });
+    await page.waitForFunction(`document.querySelector('.st-actions .st-done')?.textContent === 'Settings saved.'`, {
+      timeout: 10_000,
+    });
     const saved = await callApi(ctx, 'GET', '/client/settings');
-    if (saved.json?.data?.quiet_hour_start !== 22) problems.push(`after the save the API has quiet_hour_start ${String(saved.json?.data?.quiet_hour_start)}`);
+    if (saved.json?.data?.quiet_hour_start !== 22)
+      problems.push(`after the save the API has quiet_hour_start ${String(saved.json?.data?.quiet_hour_start)}`);
     await inspectPage(ctx, 'settings', field);
   },
 };

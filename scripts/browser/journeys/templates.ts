@@ -1,4 +1,13 @@
-import { type BrowserContext, type Journey, callApi, inspectPage, openFromNav, runAxe, screenshot, waitFor } from '../harness.js';
+import {
+  type BrowserContext,
+  type Journey,
+  callApi,
+  inspectPage,
+  openFromNav,
+  runAxe,
+  screenshot,
+  waitFor,
+} from '../harness.js';
 import { clickButton, retype } from './settings.js';
 
 const FRAME = 'iframe.ct-email';
@@ -10,7 +19,9 @@ const HTML = '<h1>Hello <%= it.contact.first_name ?? "friend" %>, welcome aboard
  * devtools protocol (the page itself cannot: the frame's origin is opaque). Empty until the frame has rendered.
  */
 async function previewText(ctx: BrowserContext): Promise<string> {
-  const frame = ctx.page.frames().find((f) => f.name() === 'tp-preview-frame' && /\/email-templates\/\d+\/html$/.test(f.url()));
+  const frame = ctx.page
+    .frames()
+    .find((f) => f.name() === 'tp-preview-frame' && /\/email-templates\/\d+\/html$/.test(f.url()));
   if (!frame) return '';
   try {
     return String(await frame.evaluate('document.body ? document.body.textContent : ""'));
@@ -43,9 +54,15 @@ export const templatesJourney: Journey = {
     // Search: the address keeps it, and every row matches.
     await retype(ctx, '#tp-q', 'welcome');
     await clickButton(ctx, 'Search');
-    await page.waitForFunction(`location.search === '?q=welcome' && document.querySelector('#tp-templates-table caption')?.textContent.includes('matching')`, { timeout: 10_000 });
-    const rows = (await page.$$eval('#tp-templates-table tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''))) as string[];
-    if (rows.length === 0 || rows.some((row) => !/welcome/i.test(row))) problems.push(`the search for "welcome" lists ${JSON.stringify(rows)}`);
+    await page.waitForFunction(
+      `location.search === '?q=welcome' && document.querySelector('#tp-templates-table caption')?.textContent.includes('matching')`,
+      { timeout: 10_000 },
+    );
+    const rows = (await page.$$eval('#tp-templates-table tbody tr', (trs) =>
+      trs.map((tr) => tr.textContent ?? ''),
+    )) as string[];
+    if (rows.length === 0 || rows.some((row) => !/welcome/i.test(row)))
+      problems.push(`the search for "welcome" lists ${JSON.stringify(rows)}`);
     await inspectPage(ctx, 'templates', '#tp-templates-table');
 
     // The system template: read-only, previewed.
@@ -56,10 +73,14 @@ export const templatesJourney: Journey = {
     await inspectPage(ctx, 'template-system', FRAME);
 
     // Copied (or the copy a previous step made), and the copy opened in the editor.
-    const copyButton = (await page.evaluate(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Copy to edit')`)) as boolean;
+    const copyButton = (await page.evaluate(
+      `[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Copy to edit')`,
+    )) as boolean;
     if (copyButton) await clickButton(ctx, 'Copy to edit');
     else await page.click('.tp-system a[href^="/app/template?id="]');
-    await page.waitForFunction(`location.search !== '?id=1' && document.querySelector('#tp-html_body') !== null`, { timeout: 10_000 });
+    await page.waitForFunction(`location.search !== '?id=1' && document.querySelector('#tp-html_body') !== null`, {
+      timeout: 10_000,
+    });
     const id = new URL(page.url()).searchParams.get('id');
     const before = await waitFor('the copy in the preview frame', async () => (await previewText(ctx)) || undefined);
 
@@ -71,14 +92,20 @@ export const templatesJourney: Journey = {
     page.on('request', onRequest);
     await retype(ctx, '#tp-subject', SUBJECT);
     await pasteOver(ctx, '#tp-html_body', HTML);
-    await page.waitForFunction(`document.querySelector('#tp-preview-subject')?.textContent === 'Welcome aboard, friend'`, { timeout: 10_000 });
+    await page.waitForFunction(
+      `document.querySelector('#tp-preview-subject')?.textContent === 'Welcome aboard, friend'`,
+      { timeout: 10_000 },
+    );
     const after = await waitFor('the edit in the preview frame', async () => {
       const text = await previewText(ctx);
-      return text.includes('Edited in the dashboard.') && text.includes('Hello friend, welcome aboard') ? text : undefined;
+      return text.includes('Edited in the dashboard.') && text.includes('Hello friend, welcome aboard')
+        ? text
+        : undefined;
     });
     page.off('request', onRequest);
     if (after === before) problems.push('the preview frame did not change after the edit');
-    if (renders > 4) problems.push(`${renders} renders for ${SUBJECT.length} keystrokes and a paste: the preview is not debounced`);
+    if (renders > 4)
+      problems.push(`${renders} renders for ${SUBJECT.length} keystrokes and a paste: the preview is not debounced`);
 
     // An unsafe tag: render-preview refuses the draft (422) and the editor says so at the HTML field.
     ctx.expectRefusal(422, '/render-preview');
@@ -90,16 +117,21 @@ export const templatesJourney: Journey = {
     await page.evaluate(`document.querySelector('#tp-html_body').scrollIntoView({ block: 'center' })`);
     await screenshot(page, 'dashboard-template-error.png', ctx.shots);
     await pasteOver(ctx, '#tp-html_body', HTML);
-    await page.waitForFunction(`document.querySelector('#tp-html_body').getAttribute('aria-invalid') === null`, { timeout: 10_000 });
+    await page.waitForFunction(`document.querySelector('#tp-html_body').getAttribute('aria-invalid') === null`, {
+      timeout: 10_000,
+    });
 
     // Saved: the API has the edit.
     await clickButton(ctx, 'Save template');
-    await page.waitForFunction(`document.querySelector('.tp-editor .st-done')?.textContent === 'Template saved.'`, { timeout: 10_000 });
+    await page.waitForFunction(`document.querySelector('.tp-editor .st-done')?.textContent === 'Template saved.'`, {
+      timeout: 10_000,
+    });
     const stored = await waitFor('the saved template', async () => {
       const answer = await callApi(ctx, 'GET', `/client/email-templates/${id}`);
       return answer.status === 200 ? (answer.json.data as { subject: string; html_body: string }) : undefined;
     });
-    if (stored.subject !== SUBJECT || stored.html_body !== HTML) problems.push(`the API has the copy as ${JSON.stringify(stored)}`);
+    if (stored.subject !== SUBJECT || stored.html_body !== HTML)
+      problems.push(`the API has the copy as ${JSON.stringify(stored)}`);
     await inspectPage(ctx, 'template', FRAME);
   },
 };

@@ -13,9 +13,13 @@ export const topicsJourney: Journey = {
     await retype(ctx, '#st-new-topic-name', NAME);
     await retype(ctx, '#st-new-topic-description', 'How to get more out of the product');
     await clickButton(ctx, 'Create topic');
-    await page.waitForFunction(`[...document.querySelectorAll('#st-topics-list h2')].some((h) => h.textContent === ${JSON.stringify(NAME)})`, { timeout: 10_000 });
+    await page.waitForFunction(
+      `[...document.querySelectorAll('#st-topics-list h2')].some((h) => h.textContent === ${JSON.stringify(NAME)})`,
+      { timeout: 10_000 },
+    );
     const listed = await callApi(ctx, 'GET', '/client/topics');
-    if (!(listed.json?.data?.topics as { name: string }[] | undefined)?.some((topic) => topic.name === NAME)) problems.push(`the API does not list the topic "${NAME}"`);
+    if (!(listed.json?.data?.topics as { name: string }[] | undefined)?.some((topic) => topic.name === NAME))
+      problems.push(`the API does not list the topic "${NAME}"`);
     await inspectPage(ctx, 'topics', '#st-topics-list');
   },
 };

@@ -12,7 +12,10 @@ export const usersJourney: Journey = {
     await retype(ctx, '#st-invite-name', 'Grace Hopper');
     await page.select('#st-invite-role', '4');
     await clickButton(ctx, 'Send invitation');
-    await page.waitForFunction(`[...document.querySelectorAll('#st-users-list h2')].some((h) => h.textContent.startsWith('Grace Hopper'))`, { timeout: 10_000 });
+    await page.waitForFunction(
+      `[...document.querySelectorAll('#st-users-list h2')].some((h) => h.textContent.startsWith('Grace Hopper'))`,
+      { timeout: 10_000 },
+    );
     await inspectPage(ctx, 'users', '#st-users-list');
   },
 };

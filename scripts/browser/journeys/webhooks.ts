@@ -41,7 +41,8 @@ export const webhooksJourney: Journey = {
       await page.waitForSelector('#st-new-webhook-url', { visible: true, timeout: 10_000 });
       const before = await callApi(ctx, 'GET', '/client/webhooks');
       if ((before.json?.data?.webhooks as unknown[] | undefined)?.length === 0) {
-        if (!(await page.$('.card.empty'))) problems.push('the webhooks page has no empty state for a client without endpoints');
+        if (!(await page.$('.card.empty')))
+          problems.push('the webhooks page has no empty state for a client without endpoints');
         await inspectPage(ctx, 'webhooks-empty', '.card.empty');
       }
 
@@ -50,39 +51,58 @@ export const webhooksJourney: Journey = {
       await retype(ctx, '#st-new-webhook-description', 'Browser check receiver');
       await clickButton(ctx, 'Add endpoint');
       await page.waitForSelector('#st-new-secret-value', { visible: true, timeout: 10_000 });
-      const secret = (await page.$eval('#st-new-secret-value', (el) => (el as unknown as { value: string }).value)) as string;
+      const secret = (await page.$eval(
+        '#st-new-secret-value',
+        (el) => (el as unknown as { value: string }).value,
+      )) as string;
       if (!secret.startsWith('whsec_')) problems.push(`the new endpoint's secret reads "${secret}"`);
       const listed = await callApi(ctx, 'GET', '/client/webhooks');
       const hook = (listed.json?.data?.webhooks as { id: number; url: string }[]).find((w) => w.url === url);
       if (!hook) throw new Error(`the API does not list the endpoint ${url}`);
       await page.waitForSelector(`a[href="/app/webhook?id=${hook.id}"]`, { visible: true, timeout: 10_000 });
       await page.click(`a[href="/app/webhook?id=${hook.id}"]`);
-      await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Webhook #${hook.id}'`, { timeout: 10_000 });
+      await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Webhook #${hook.id}'`, {
+        timeout: 10_000,
+      });
 
       // A test delivery, signed, reaches the receiver; the page says what the receiver answered.
       await clickButton(ctx, 'Send a test event');
       await page.waitForSelector('.st-test', { visible: true, timeout: 15_000 });
       const outcome = (await page.$eval('.st-test', (el) => el.textContent ?? '')) as string;
-      if (!outcome.startsWith('Test delivered: the endpoint answered 204')) problems.push(`the test's outcome reads "${outcome}"`);
+      if (!outcome.startsWith('Test delivered: the endpoint answered 204'))
+        problems.push(`the test's outcome reads "${outcome}"`);
       const test = received.find((r) => r.type === 'webhook.test');
       if (!test?.headers['webhook-signature']) problems.push('the receiver got no signed webhook.test delivery');
 
       // A real event's deliveries are listed as attempts; one is replayed and arrives again.
-      const sent = await callApi(ctx, 'POST', '/client/events?sync=true', { type: 'signup', email: 'hooked@example.com', auto_create_contact: true });
-      if (sent.status !== 201) throw new Error(`POST /client/events answered ${sent.status}: ${JSON.stringify(sent.json)}`);
+      const sent = await callApi(ctx, 'POST', '/client/events?sync=true', {
+        type: 'signup',
+        email: 'hooked@example.com',
+        auto_create_contact: true,
+      });
+      if (sent.status !== 201)
+        throw new Error(`POST /client/events answered ${sent.status}: ${JSON.stringify(sent.json)}`);
       const first = await waitFor('an attempt of the endpoint', async () => {
         const attempts = await callApi(ctx, 'GET', `/client/webhooks/${hook.id}/attempts`);
         return (attempts.json?.data?.attempts as { message_id: string; event_type: string }[] | undefined)?.at(-1);
       });
       await page.reload();
       await page.waitForSelector('#st-attempts-table button', { visible: true, timeout: 10_000 });
-      const replayed = (await page.$$eval('#st-attempts-table tbody tr', (rows) => rows.map((row) => row.querySelector('small')?.textContent ?? ''))) as string[];
+      const replayed = (await page.$$eval('#st-attempts-table tbody tr', (rows) =>
+        rows.map((row) => row.querySelector('small')?.textContent ?? ''),
+      )) as string[];
       const target = replayed.at(-1)!;
       const buttons = await page.$$('#st-attempts-table button');
       await buttons.at(-1)!.click();
-      await page.waitForFunction(`[...document.querySelectorAll('.st-done')].some((p) => p.textContent.includes('is queued again'))`, { timeout: 10_000 });
-      await waitFor(`the replay of ${target}`, async () => (received.filter((r) => r.headers['webhook-id'] === target).length >= 2 ? true : undefined));
-      if (target !== first.message_id && !replayed.includes(first.message_id)) problems.push(`the attempts table does not show ${first.message_id}`);
+      await page.waitForFunction(
+        `[...document.querySelectorAll('.st-done')].some((p) => p.textContent.includes('is queued again'))`,
+        { timeout: 10_000 },
+      );
+      await waitFor(`the replay of ${target}`, async () =>
+        received.filter((r) => r.headers['webhook-id'] === target).length >= 2 ? true : undefined,
+      );
+      if (target !== first.message_id && !replayed.includes(first.message_id))
+        problems.push(`the attempts table does not show ${first.message_id}`);
       await inspectPage(ctx, 'webhook', '#st-attempts-table');
 
       await openFromNav(ctx, 'Webhooks', 'Webhooks');
@@ -91,10 +111,14 @@ export const webhooksJourney: Journey = {
 
       // Disable it from its page: the API agrees.
       await page.click(`a[href="/app/webhook?id=${hook.id}"]`);
-      await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Webhook #${hook.id}'`, { timeout: 10_000 });
+      await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Webhook #${hook.id}'`, {
+        timeout: 10_000,
+      });
       await page.waitForSelector('.st-row-actions button', { visible: true, timeout: 10_000 });
       await clickButton(ctx, 'Disable');
-      await page.waitForFunction(`[...document.querySelectorAll('button')].some((b) => b.textContent === 'Enable')`, { timeout: 10_000 });
+      await page.waitForFunction(`[...document.querySelectorAll('button')].some((b) => b.textContent === 'Enable')`, {
+        timeout: 10_000,
+      });
       const after = await callApi(ctx, 'GET', `/client/webhooks/${hook.id}`);
       if (after.json?.data?.enabled !== false) problems.push('after Disable the API still has the endpoint enabled');
     } finally {

@@ -1,4 +1,13 @@
-import { type BrowserContext, type Journey, callApi, inspectPage, openFromNav, runAxe, screenshot, waitFor } from '../harness.js';
+import {
+  type BrowserContext,
+  type Journey,
+  callApi,
+  inspectPage,
+  openFromNav,
+  runAxe,
+  screenshot,
+  waitFor,
+} from '../harness.js';
 import { clickButton, retype } from './settings.js';
 
 const DELAY = '#wf-delay_minutes';
@@ -30,7 +39,12 @@ export const workflowsJourney: Journey = {
     await page.click('#wf-workflows-table a[href="/app/workflow?id=1"]');
     await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Welcome'`, { timeout: 10_000 });
     await page.waitForSelector('#wf-funnel', { visible: true, timeout: 10_000 });
-    const funnel = (await page.$$eval('#wf-funnel li', (items) => items.map((item) => [item.querySelector('.wf-step-name')?.textContent ?? '', Number(item.querySelector('.wf-step-count')?.textContent)]))) as [string, number][];
+    const funnel = (await page.$$eval('#wf-funnel li', (items) =>
+      items.map((item) => [
+        item.querySelector('.wf-step-name')?.textContent ?? '',
+        Number(item.querySelector('.wf-step-count')?.textContent),
+      ]),
+    )) as [string, number][];
     const sent = funnel.find(([name]) => name === 'Sent')?.[1] ?? 0;
     if (sent < 1) problems.push(`the welcome workflow's funnel shows ${sent} sent (${JSON.stringify(funnel)})`);
     if (!(await page.$('[data-testid="stats-chart"] canvas'))) problems.push('the workflow page has no chart canvas');
@@ -50,24 +64,45 @@ export const workflowsJourney: Journey = {
     // A valid delay: saved, in the API, and first in the history.
     await retype(ctx, DELAY, '30');
     await clickButton(ctx, 'Save customization');
-    await page.waitForFunction(`document.querySelector('.wf-done')?.textContent === 'Customization saved.'`, { timeout: 10_000 });
-    await page.waitForFunction(`document.querySelector('#wf-audit > li')?.textContent.includes('Delay (minutes): default → 30')`, { timeout: 10_000 });
-    if ((await page.$(`${DELAY}[aria-invalid="true"]`)) !== null) problems.push('the delay field is still marked invalid after a save');
+    await page.waitForFunction(`document.querySelector('.wf-done')?.textContent === 'Customization saved.'`, {
+      timeout: 10_000,
+    });
+    await page.waitForFunction(
+      `document.querySelector('#wf-audit > li')?.textContent.includes('Delay (minutes): default → 30')`,
+      { timeout: 10_000 },
+    );
+    if ((await page.$(`${DELAY}[aria-invalid="true"]`)) !== null)
+      problems.push('the delay field is still marked invalid after a save');
     const saved = await callApi(ctx, 'GET', '/client/workflows');
-    const welcome = (saved.json?.data?.workflows as { id: number; customization: { delay_minutes: number } }[] | undefined)?.find((w) => w.id === 1);
-    if (welcome?.customization.delay_minutes !== 30) problems.push(`after the save the API has the welcome delay ${String(welcome?.customization.delay_minutes)}`);
+    const welcome = (
+      saved.json?.data?.workflows as { id: number; customization: { delay_minutes: number } }[] | undefined
+    )?.find((w) => w.id === 1);
+    if (welcome?.customization.delay_minutes !== 30)
+      problems.push(`after the save the API has the welcome delay ${String(welcome?.customization.delay_minutes)}`);
     // The table behind the chart is in a <details>: open, so axe and the keyboard walk see it.
     await page.click('#wf-stats-table summary');
     await inspectPage(ctx, 'workflow', '#wf-audit');
 
     // Back to the default (an emptied field is null): the next journeys' welcome e-mails go at once again.
     await page.waitForSelector(DELAY, { visible: true, timeout: 10_000 });
-    await waitFor('the saved delay in the form', async () => ((await page.$eval(DELAY, (el) => (el as unknown as { value: string }).value)) === '30' ? true : undefined));
+    await waitFor('the saved delay in the form', async () =>
+      (await page.$eval(DELAY, (el) => (el as unknown as { value: string }).value)) === '30' ? true : undefined,
+    );
     await retype(ctx, DELAY, '');
     await clickButton(ctx, 'Save customization');
-    await page.waitForFunction(`document.querySelector('#wf-audit > li')?.textContent.includes('Delay (minutes): 30 → default')`, { timeout: 10_000 });
+    await page.waitForFunction(
+      `document.querySelector('#wf-audit > li')?.textContent.includes('Delay (minutes): 30 → default')`,
+      { timeout: 10_000 },
+    );
     const reset = await callApi(ctx, 'GET', '/client/workflows');
-    const back = (reset.json?.data?.workflows as { id: number; customization: { overrides: { delay_minutes: number | null } } }[] | undefined)?.find((w) => w.id === 1);
-    if (back?.customization.overrides.delay_minutes !== null) problems.push(`the welcome delay override is ${String(back?.customization.overrides.delay_minutes)} after emptying it`);
+    const back = (
+      reset.json?.data?.workflows as
+        | { id: number; customization: { overrides: { delay_minutes: number | null } } }[]
+        | undefined
+    )?.find((w) => w.id === 1);
+    if (back?.customization.overrides.delay_minutes !== null)
+      problems.push(
+        `the welcome delay override is ${String(back?.customization.overrides.delay_minutes)} after emptying it`,
+      );
   },
 };

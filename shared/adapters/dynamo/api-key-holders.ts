@@ -15,7 +15,11 @@ export function holderLinks(tableName: string, key: ApiKeyRecord) {
     {
       Put: {
         TableName: tableName,
-        Item: { ...accountKeys.userApiKey(key.client_id, userId, key.key_hash), key_hash: key.key_hash, key_id: key.key_id },
+        Item: {
+          ...accountKeys.userApiKey(key.client_id, userId, key.key_hash),
+          key_hash: key.key_hash,
+          key_id: key.key_id,
+        },
       },
     },
     {
@@ -32,11 +36,14 @@ export function holderLinks(tableName: string, key: ApiKeyRecord) {
 }
 
 /** Positions (in `holderLinks`' items, from `offset`) of the user raises: a failed one means the holder is gone. */
-export const holderRaisePositions = (key: ApiKeyRecord, offset: number): number[] => holdersOf(key).map((_, i) => offset + i * 2 + 1);
+export const holderRaisePositions = (key: ApiKeyRecord, offset: number): number[] =>
+  holdersOf(key).map((_, i) => offset + i * 2 + 1);
 
 /** Deletes of a key's index items (the key is deleted or replaced by its rotation). */
 export const holderUnlinks = (tableName: string, key: ApiKeyRecord) =>
-  holdersOf(key).map((userId) => ({ Delete: { TableName: tableName, Key: accountKeys.userApiKey(key.client_id, userId, key.key_hash) } }));
+  holdersOf(key).map((userId) => ({
+    Delete: { TableName: tableName, Key: accountKeys.userApiKey(key.client_id, userId, key.key_hash) },
+  }));
 
 /**
  * Turns a key off because its holder was removed or demoted. `disabled_at` keeps an earlier disabling's time; the

@@ -1,5 +1,12 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { queryAll } from './query-all.js';
 import { TABLE_KEYS } from './table-definition.js';
@@ -13,7 +20,8 @@ import { holdersOf } from '../../domain/api-keys/key-holders.js';
 
 /** Whether a cancelled transaction failed on one of `positions`. */
 const failedAt = (error: unknown, positions: number[]): boolean =>
-  error instanceof TransactionCanceledException && positions.some((i) => error.CancellationReasons?.[i]?.Code === 'ConditionalCheckFailed');
+  error instanceof TransactionCanceledException &&
+  positions.some((i) => error.CancellationReasons?.[i]?.Code === 'ConditionalCheckFailed');
 
 export class DynamoApiKeyStore implements ApiKeyStore {
   constructor(
@@ -26,46 +34,52 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     return out.Item ? stripKeys<ApiKeyRecord>(out.Item) : undefined;
   }
 
-  async rotate(client: ClientRecord, next: ApiKeyRecord, at: string, old?: ApiKeyRecord): Promise<'rotated' | 'conflict' | 'holder_gone'> {
+  async rotate(
+    client: ClientRecord,
+    next: ApiKeyRecord,
+    at: string,
+    old?: ApiKeyRecord,
+  ): Promise<'rotated' | 'conflict' | 'holder_gone'> {
     // Old key disabled, new key stored and the profile repointed in one transaction; the profile's current
     // key hash is the guard against two rotations racing each other. A transaction that only collided with
     // another in flight is retried (sendTransaction); once the other has committed, the guard fails: conflict.
     const command = new TransactWriteCommand({
-        TransactItems: [
-          this.disableKey(client.api_key_hash, at),
-          {
-            Put: {
-              TableName: this.tableName,
-              Item: { ...keys.apiKey(next.key_hash), ...keys.apiKeyListing(next.client_id, next.key_id), ...next },
-              ConditionExpression: 'attribute_not_exists(pk)',
+      TransactItems: [
+        this.disableKey(client.api_key_hash, at),
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: { ...keys.apiKey(next.key_hash), ...keys.apiKeyListing(next.client_id, next.key_id), ...next },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: keys.clientProfile(client.id),
+            UpdateExpression:
+              'SET api_key_id = :id, api_key_hash = :h, api_key_masked = :m, api_key_enabled = :t, updated_at = :at',
+            ConditionExpression: 'api_key_hash = :old',
+            ExpressionAttributeValues: {
+              ':id': next.key_id,
+              ':h': next.key_hash,
+              ':m': next.masked_key,
+              ':t': true,
+              ':at': at,
+              ':old': client.api_key_hash,
             },
           },
-          {
-            Update: {
-              TableName: this.tableName,
-              Key: keys.clientProfile(client.id),
-              UpdateExpression:
-                'SET api_key_id = :id, api_key_hash = :h, api_key_masked = :m, api_key_enabled = :t, updated_at = :at',
-              ConditionExpression: 'api_key_hash = :old',
-              ExpressionAttributeValues: {
-                ':id': next.key_id,
-                ':h': next.key_hash,
-                ':m': next.masked_key,
-                ':t': true,
-                ':at': at,
-                ':old': client.api_key_hash,
-              },
-            },
-          },
-          ...holderLinks(this.tableName, next),
-          ...(old ? holderUnlinks(this.tableName, old) : []),
-        ],
-      });
+        },
+        ...holderLinks(this.tableName, next),
+        ...(old ? holderUnlinks(this.tableName, old) : []),
+      ],
+    });
     try {
       await sendTransaction(this.db, command);
       return 'rotated';
     } catch (error) {
-      const profileGuard = error instanceof TransactionCanceledException ? error.CancellationReasons?.[2]?.Code : undefined;
+      const profileGuard =
+        error instanceof TransactionCanceledException ? error.CancellationReasons?.[2]?.Code : undefined;
       if (profileGuard === 'ConditionalCheckFailed') return 'conflict';
       if (failedAt(error, holderRaisePositions(next, 3))) return 'holder_gone';
       throw error;
@@ -114,7 +128,10 @@ export class DynamoApiKeyStore implements ApiKeyStore {
       return 'created';
     }
     try {
-      await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: [{ Put: put }, ...holderLinks(this.tableName, key)] }));
+      await sendTransaction(
+        this.db,
+        new TransactWriteCommand({ TransactItems: [{ Put: put }, ...holderLinks(this.tableName, key)] }),
+      );
       return 'created';
     } catch (error) {
       if (failedAt(error, holderRaisePositions(key, 1))) return 'holder_gone';
@@ -122,7 +139,12 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     }
   }
 
-  async replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict' | 'holder_gone'> {
+  async replace(
+    client: ClientRecord,
+    old: ApiKeyRecord,
+    next: ApiKeyRecord,
+    at: string,
+  ): Promise<'rotated' | 'conflict' | 'holder_gone'> {
     if (client.api_key_hash === old.key_hash) return this.rotate(client, next, at, old);
     const command = new TransactWriteCommand({
       TransactItems: [
@@ -158,11 +180,11 @@ export class DynamoApiKeyStore implements ApiKeyStore {
   async update(client: ClientRecord, key: ApiKeyRecord, changes: ApiKeyChanges, at: string): Promise<boolean> {
     const sets = ['updated_at = :at'];
     const values: Record<string, unknown> = { ':at': at, ':c': key.client_id };
-    if (changes.label !== undefined) (sets.push('label = :label'), (values[':label'] = changes.label));
+    if (changes.label !== undefined) sets.push('label = :label'), (values[':label'] = changes.label);
     if (changes.enabled !== undefined) {
       sets.push('enabled = :enabled');
       values[':enabled'] = changes.enabled;
-      if (!changes.enabled) (sets.push('disabled_at = :at'));
+      if (!changes.enabled) sets.push('disabled_at = :at');
     }
     const keyUpdate = {
       TableName: this.tableName,
@@ -177,13 +199,19 @@ export class DynamoApiKeyStore implements ApiKeyStore {
       else {
         await sendTransaction(
           this.db,
-          new TransactWriteCommand({ TransactItems: [{ Update: keyUpdate }, this.profileEnabled(client, changes.enabled!, at)] }),
+          new TransactWriteCommand({
+            TransactItems: [{ Update: keyUpdate }, this.profileEnabled(client, changes.enabled!, at)],
+          }),
         );
       }
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      if (
+        error instanceof TransactionCanceledException &&
+        error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
+      )
+        return false;
       throw error;
     }
   }
@@ -201,12 +229,19 @@ export class DynamoApiKeyStore implements ApiKeyStore {
       if (!current && unlinks.length === 0) await this.db.send(new DeleteCommand(deletion));
       else {
         const profile = current ? [this.profileEnabled(client, false, at)] : [];
-        await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: [{ Delete: deletion }, ...profile, ...unlinks] }));
+        await sendTransaction(
+          this.db,
+          new TransactWriteCommand({ TransactItems: [{ Delete: deletion }, ...profile, ...unlinks] }),
+        );
       }
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      if (
+        error instanceof TransactionCanceledException &&
+        error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
+      )
+        return false;
       throw error;
     }
   }

@@ -38,7 +38,10 @@ const TRANSIENT_CANCELLATIONS = new Set(['ThrottlingError', 'TransactionConflict
 export function isTransient(error: unknown): boolean {
   if (error instanceof TransactionCanceledException) {
     const codes = (error.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
-    return codes.some((c) => TRANSIENT_CANCELLATIONS.has(c)) && codes.every((c) => c === 'None' || TRANSIENT_CANCELLATIONS.has(c));
+    return (
+      codes.some((c) => TRANSIENT_CANCELLATIONS.has(c)) &&
+      codes.every((c) => c === 'None' || TRANSIENT_CANCELLATIONS.has(c))
+    );
   }
   return error instanceof Error && THROTTLING_ERRORS.has(error.name);
 }
@@ -57,7 +60,8 @@ export function isRetryable(error: unknown): boolean {
   if (isTransient(error)) return true;
   if (!(error instanceof Error)) return false;
   const details = error as Error & { code?: unknown; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
-  if (TIMEOUT_ERRORS.has(error.name) || (typeof details.code === 'string' && TIMEOUT_CODES.has(details.code))) return true;
+  if (TIMEOUT_ERRORS.has(error.name) || (typeof details.code === 'string' && TIMEOUT_CODES.has(details.code)))
+    return true;
   if (details.$retryable) return true;
   const status = details.$metadata?.httpStatusCode;
   return typeof status === 'number' && status >= 500;

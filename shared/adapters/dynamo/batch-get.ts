@@ -58,7 +58,10 @@ async function readChunk(
           }
         : {}),
     };
-    const out = await retryTransient(() => db.send(new BatchGetCommand({ RequestItems: { [tableName]: request } })), backoff);
+    const out = await retryTransient(
+      () => db.send(new BatchGetCommand({ RequestItems: { [tableName]: request } })),
+      backoff,
+    );
     items.push(...(out.Responses?.[tableName] ?? []));
     pending = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
   }

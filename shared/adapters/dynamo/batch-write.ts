@@ -21,12 +21,21 @@ export async function batchPutItems(
   await Promise.all(chunks.map((chunk) => writeChunk(db, tableName, chunk, backoff)));
 }
 
-async function writeChunk(db: DynamoDBDocumentClient, tableName: string, items: Record<string, unknown>[], backoff: BackoffOptions): Promise<void> {
+async function writeChunk(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  items: Record<string, unknown>[],
+  backoff: BackoffOptions,
+): Promise<void> {
   let pending = items.map((Item) => ({ PutRequest: { Item } }));
   for (let attempt = 1; pending.length > 0; attempt += 1) {
-    if (attempt > backoff.attempts) throw new Error(`BatchWriteItem left ${pending.length} items unprocessed after ${backoff.attempts} attempts`);
+    if (attempt > backoff.attempts)
+      throw new Error(`BatchWriteItem left ${pending.length} items unprocessed after ${backoff.attempts} attempts`);
     if (attempt > 1) await sleep(backoffDelay(attempt - 1, backoff));
-    const out = await retryTransient(() => db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } })), backoff);
+    const out = await retryTransient(
+      () => db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } })),
+      backoff,
+    );
     pending = (out.UnprocessedItems?.[tableName] ?? []) as typeof pending;
   }
 }

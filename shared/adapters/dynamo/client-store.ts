@@ -1,12 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../../domain/api-keys/api-key-store.js';
-import type { ClientRecord, ClientStatus, ClientStore, DeliverabilityBaseline } from '../../domain/clients/client-store.js';
+import type {
+  ClientRecord,
+  ClientStatus,
+  ClientStore,
+  DeliverabilityBaseline,
+} from '../../domain/clients/client-store.js';
 import type { RateLimitOverride } from '../../domain/rate-limits/rate-policy.js';
 import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
@@ -82,7 +82,8 @@ export class DynamoClientStore implements ClientStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.clientProfile(clientId),
-          UpdateExpression: 'SET sending_resumed = :baseline, updated_at = :at REMOVE sending_paused_at, sending_paused_reason',
+          UpdateExpression:
+            'SET sending_resumed = :baseline, updated_at = :at REMOVE sending_paused_at, sending_paused_reason',
           ConditionExpression: 'attribute_exists(sending_paused_at)',
           ExpressionAttributeValues: { ':baseline': baseline, ':at': baseline.at },
         }),

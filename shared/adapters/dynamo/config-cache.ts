@@ -81,6 +81,10 @@ export async function batchGetWithConfig(
   const { cached, missing, generation } = cache.take(config);
   const items = await batchGetItems(db, tableName, [...other, ...missing]);
   const read = new Set(missing.map(cacheKeyOf));
-  cache.remember(missing, items.filter((item) => read.has(cacheKeyOf(item as unknown as ItemKey))), generation);
+  cache.remember(
+    missing,
+    items.filter((item) => read.has(cacheKeyOf(item as unknown as ItemKey))),
+    generation,
+  );
   return [...items, ...[...cached.values()].filter((item): item is Item => item !== null)];
 }

@@ -1,5 +1,10 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { compareActivity, kindBelow, newestFirst, type ActivityPosition } from '../../domain/contacts/activity-position.js';
+import {
+  compareActivity,
+  kindBelow,
+  newestFirst,
+  type ActivityPosition,
+} from '../../domain/contacts/activity-position.js';
 import {
   ACTIVITY_EVENT_FIELDS,
   ACTIVITY_EXECUTION_FIELDS,
@@ -23,7 +28,18 @@ const KIND_OF: Record<HistoryKind, HistoryEntry['kind']> = { EVENT: 'event', EXE
 const HISTORY_KINDS = Object.keys(KIND_OF) as HistoryKind[];
 
 /** The log fields the timeline shows (the same as GET /client/sent-emails/{id}). */
-const LOG_FIELDS = ['id', 'created_at', 'status', 'provider_message_id', 'url', 'ip_address', 'user_agent', 'is_bot', 'bot_reason', 'detail'] as const;
+const LOG_FIELDS = [
+  'id',
+  'created_at',
+  'status',
+  'provider_message_id',
+  'url',
+  'ip_address',
+  'user_agent',
+  'is_bot',
+  'bot_reason',
+  'detail',
+] as const;
 const SENT_PARTITION_FIELDS = [...new Set(['pk', 'sk', ...ACTIVITY_SENT_EMAIL_FIELDS, ...LOG_FIELDS])];
 
 /**
@@ -53,15 +69,21 @@ export class DynamoContactActivityStore implements ContactActivityStore {
     const [items, sent] = await Promise.all([
       events.length + executions.length === 0
         ? []
-        : batchGetItems(this.db, this.tableName, [...events.map((id) => keys.event(clientId, id)), ...executions.map((id) => keys.execution(clientId, id))], {
-            consistentRead: false,
-            attributes: [...new Set([...ACTIVITY_EVENT_FIELDS, ...ACTIVITY_EXECUTION_FIELDS])],
-          }),
+        : batchGetItems(
+            this.db,
+            this.tableName,
+            [...events.map((id) => keys.event(clientId, id)), ...executions.map((id) => keys.execution(clientId, id))],
+            {
+              consistentRead: false,
+              attributes: [...new Set([...ACTIVITY_EVENT_FIELDS, ...ACTIVITY_EXECUTION_FIELDS])],
+            },
+          ),
       Promise.all((ids('sent_email') as string[]).map((id) => this.sentEmail(clientId, id))),
     ]);
     const records: ActivityRecords = { events: new Map(), executions: new Map(), sentEmails: new Map() };
     for (const item of items) {
-      if (item['sk'] === keys.executionSk) records.executions.set(Number(item['id']), stripKeys<ActivityExecution>(item));
+      if (item['sk'] === keys.executionSk)
+        records.executions.set(Number(item['id']), stripKeys<ActivityExecution>(item));
       else records.events.set(Number(item['id']), stripKeys<ActivityEvent>(item));
     }
     for (const found of sent) if (found) records.sentEmails.set(found.email.id, found);
@@ -69,7 +91,12 @@ export class DynamoContactActivityStore implements ContactActivityStore {
   }
 
   /** One kind's newest `limit + 1` entries strictly below `before` (one Query, keys only). */
-  private async kindEntries(clientId: number, contactId: number, kind: HistoryKind, page: { before?: ActivityPosition; limit: number }) {
+  private async kindEntries(
+    clientId: number,
+    contactId: number,
+    kind: HistoryKind,
+    page: { before?: ActivityPosition; limit: number },
+  ) {
     const { before } = page;
     const mine = KIND_OF[kind];
     // The upper bound is inclusive (BETWEEN): at the cursor's own kind it is the cursor's entry, read once more and dropped.
@@ -83,7 +110,8 @@ export class DynamoContactActivityStore implements ContactActivityStore {
       new QueryCommand({
         TableName: this.tableName,
         IndexName: TABLE_KEYS.gsi2.name,
-        KeyConditionExpression: upper === undefined ? '#pk = :pk AND begins_with(#sk, :from)' : '#pk = :pk AND #sk BETWEEN :from AND :to',
+        KeyConditionExpression:
+          upper === undefined ? '#pk = :pk AND begins_with(#sk, :from)' : '#pk = :pk AND #sk BETWEEN :from AND :to',
         ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi2.partitionKey, '#sk': TABLE_KEYS.gsi2.sortKey },
         ExpressionAttributeValues: {
           ':pk': keys.contactHistoryPk(clientId, contactId),
@@ -106,7 +134,10 @@ export class DynamoContactActivityStore implements ContactActivityStore {
   }
 
   /** The e-mail and its logs, bodies left out (one Query: they share a partition). */
-  private async sentEmail(clientId: number, sentEmailId: string): Promise<{ email: ActivitySentEmail; logs: SentEmailLogRecord[] } | undefined> {
+  private async sentEmail(
+    clientId: number,
+    sentEmailId: string,
+  ): Promise<{ email: ActivitySentEmail; logs: SentEmailLogRecord[] } | undefined> {
     const key = keys.sentEmail(clientId, sentEmailId);
     const items = await queryAll(this.db, {
       TableName: this.tableName,
@@ -117,7 +148,9 @@ export class DynamoContactActivityStore implements ContactActivityStore {
     });
     const email = items.find((item) => item['sk'] === key.sk);
     if (!email) return undefined;
-    const logs = items.filter((item) => String(item['sk']).startsWith(keys.sentEmailLogPrefix)).map((item) => stripKeys<SentEmailLogRecord>(item));
+    const logs = items
+      .filter((item) => String(item['sk']).startsWith(keys.sentEmailLogPrefix))
+      .map((item) => stripKeys<SentEmailLogRecord>(item));
     return { email: stripKeys<ActivitySentEmail>(email), logs };
   }
 }

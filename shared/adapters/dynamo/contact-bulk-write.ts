@@ -12,7 +12,17 @@ const TRANSACTION_MAX_BYTES = 3_500_000;
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** Attributes a bulk update never touches: identity, e-mail (the match key) and creation stamps. */
-const FIXED_ATTRIBUTES = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'id', 'client_id', 'email', 'created_at', 'created_by']);
+const FIXED_ATTRIBUTES = new Set([
+  'pk',
+  'sk',
+  'gsi1pk',
+  'gsi1sk',
+  'id',
+  'client_id',
+  'email',
+  'created_at',
+  'created_by',
+]);
 
 /**
  * The transaction actions of one contact write. Create: the contact, its e-mail lock and uid lock, each
@@ -21,27 +31,39 @@ const FIXED_ATTRIBUTES = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'id', 'client_
  * and the new one created `attribute_not_exists` — so a uid held by another contact cancels, never steals.
  */
 export function contactWriteActions(tableName: string, write: ContactWrite): TransactItem[] {
-  return write.kind === 'create' ? createActions(tableName, write.contact) : updateActions(tableName, write.before, write.after);
+  return write.kind === 'create'
+    ? createActions(tableName, write.contact)
+    : updateActions(tableName, write.before, write.after);
 }
 
 function createActions(tableName: string, contact: ContactRecord): TransactItem[] {
   const notExists = { TableName: tableName, ConditionExpression: 'attribute_not_exists(pk)' };
   const actions: TransactItem[] = [
-    { Put: { ...notExists, Item: { ...keys.contactItem(contact.client_id, contact.id), ...withoutUndefined(contact) } } },
-    { Put: { ...notExists, Item: { ...keys.emailLock(contact.client_id, contact.email), contact_id: contact.id, kind: 'email' } } },
+    {
+      Put: { ...notExists, Item: { ...keys.contactItem(contact.client_id, contact.id), ...withoutUndefined(contact) } },
+    },
+    {
+      Put: {
+        ...notExists,
+        Item: { ...keys.emailLock(contact.client_id, contact.email), contact_id: contact.id, kind: 'email' },
+      },
+    },
   ];
   if (contact.client_contact_id) actions.push(uidLockPut(tableName, contact));
   return actions;
 }
 
 function updateActions(tableName: string, before: ContactRecord, after: ContactRecord): TransactItem[] {
-  if (before.id !== after.id || before.client_id !== after.client_id) throw new Error('An update keeps the contact id and client');
+  if (before.id !== after.id || before.client_id !== after.client_id)
+    throw new Error('An update keeps the contact id and client');
   const emailChanges = before.email !== after.email;
   const names: Record<string, string> = { '#email': 'email' };
   const values: Record<string, unknown> = { ':email': before.email };
   const set: string[] = [];
   const remove: string[] = [];
-  const attributes = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((a) => !FIXED_ATTRIBUTES.has(a)).sort();
+  const attributes = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((a) => !FIXED_ATTRIBUTES.has(a))
+    .sort();
   let n = 0;
   for (const attribute of attributes) {
     const was = (before as unknown as Record<string, unknown>)[attribute];
@@ -152,7 +174,9 @@ export function packTransactions(tableName: string, writes: readonly ContactWrit
   writes.forEach((write, index) => {
     const actions = contactWriteActions(tableName, write);
     const size = JSON.stringify(actions).length;
-    const full = current && (current.actions.length + actions.length > TRANSACTION_MAX_ACTIONS || bytes + size > TRANSACTION_MAX_BYTES);
+    const full =
+      current &&
+      (current.actions.length + actions.length > TRANSACTION_MAX_ACTIONS || bytes + size > TRANSACTION_MAX_BYTES);
     if (!current || isolated || full) {
       current = { writes: [], actions: [], owner: [] };
       batches.push(current);
@@ -188,7 +212,12 @@ export async function writeContacts(
     batches.map(async (batch) => {
       const result = await sendBatch(db, batch.actions, backoff);
       if (!result.ok && 'error' in result && !result.retryable && batch.writes.length > 1) {
-        const alone = await writeContacts(db, tableName, batch.writes.map((i) => writes[i]!), { isolated: true, backoff });
+        const alone = await writeContacts(
+          db,
+          tableName,
+          batch.writes.map((i) => writes[i]!),
+          { isolated: true, backoff },
+        );
         batch.writes.forEach((writeIndex, local) => (outcomes[writeIndex] = alone[local]!));
         return;
       }
@@ -200,16 +229,24 @@ export async function writeContacts(
   return outcomes;
 }
 
-type BatchResult = { ok: true } | { ok: false; reasons: CancellationReason[] } | { ok: false; error: string; retryable: boolean };
+type BatchResult =
+  | { ok: true }
+  | { ok: false; reasons: CancellationReason[] }
+  | { ok: false; error: string; retryable: boolean };
 
-async function sendBatch(db: DynamoDBDocumentClient, actions: TransactItem[], backoff: BackoffOptions): Promise<BatchResult> {
+async function sendBatch(
+  db: DynamoDBDocumentClient,
+  actions: TransactItem[],
+  backoff: BackoffOptions,
+): Promise<BatchResult> {
   let token = randomUUID();
   for (let attempt = 1; ; attempt += 1) {
     try {
       await db.send(new TransactWriteCommand({ TransactItems: actions, ClientRequestToken: token }));
       return { ok: true };
     } catch (error) {
-      const cancelled = error instanceof TransactionCanceledException || (error as Error)?.name === 'TransactionCanceledException';
+      const cancelled =
+        error instanceof TransactionCanceledException || (error as Error)?.name === 'TransactionCanceledException';
       if (isTransient(error) && attempt < backoff.attempts) {
         if (cancelled) token = randomUUID();
         await sleep(backoffDelay(attempt, backoff));
@@ -232,6 +269,7 @@ function outcomeOf(result: BatchResult, batch: Batch, local: number): ContactWri
   if (codes.includes('ConditionalCheckFailed')) return { status: 'conflict' };
   const own = codes.find((c) => c !== 'None');
   // ValidationError (an item too large, a number out of range): this write is refused as it is.
-  if (own && !RETRYABLE_CANCELLATIONS.includes(own)) return { status: 'error', message: `transaction cancelled: ${own}`, retryable: false };
+  if (own && !RETRYABLE_CANCELLATIONS.includes(own))
+    return { status: 'error', message: `transaction cancelled: ${own}`, retryable: false };
   return { status: 'cancelled' };
 }

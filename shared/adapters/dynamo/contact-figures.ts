@@ -1,4 +1,9 @@
-import { lastSentAttribute, openExecutionAttribute, openExecutionValue, type OpenExecution } from '../../domain/workflows/goals.js';
+import {
+  lastSentAttribute,
+  openExecutionAttribute,
+  openExecutionValue,
+  type OpenExecution,
+} from '../../domain/workflows/goals.js';
 import { keys } from './keys.js';
 
 export interface ContactFiguresChange {
@@ -20,13 +25,18 @@ export interface ContactFiguresChange {
  * The transaction action that moves a contact's engine figures. Conditioned on the contact existing: an Update on
  * a missing key would create a bare item, so an erased contact cancels the transaction instead.
  */
-export function contactFiguresUpdate(tableName: string, clientId: number, contactId: number, change: ContactFiguresChange) {
+export function contactFiguresUpdate(
+  tableName: string,
+  clientId: number,
+  contactId: number,
+  change: ContactFiguresChange,
+) {
   const values: Record<string, unknown> = { ':active': change.activeWorkflows };
   const adds = ['active_workflow_count :active'];
-  if (change.emailsSent) (adds.push('total_emails_sent :sent'), (values[':sent'] = change.emailsSent));
+  if (change.emailsSent) adds.push('total_emails_sent :sent'), (values[':sent'] = change.emailsSent);
   const sets: string[] = [];
   const names: Record<string, string> = {};
-  if (change.lastWorkflowAt) (sets.push('last_workflow_at = :at'), (values[':at'] = change.lastWorkflowAt));
+  if (change.lastWorkflowAt) sets.push('last_workflow_at = :at'), (values[':at'] = change.lastWorkflowAt);
   if (change.lastWorkflowAt && change.sentWorkflowId !== undefined) {
     names['#sent'] = lastSentAttribute(change.sentWorkflowId);
     sets.push('#sent = :at');

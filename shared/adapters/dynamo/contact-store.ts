@@ -106,8 +106,16 @@ export class DynamoContactStore implements ContactStore {
             IndexName: TABLE_KEYS.gsi1.name,
             KeyConditionExpression: after ? '#gpk = :pk AND #gsk > :after' : '#gpk = :pk',
             ...(expression ? { FilterExpression: expression } : {}),
-            ExpressionAttributeNames: { '#gpk': TABLE_KEYS.gsi1.partitionKey, ...(after ? { '#gsk': TABLE_KEYS.gsi1.sortKey } : {}), ...names },
-            ExpressionAttributeValues: { ':pk': keys.contactListingPk(clientId, shard), ...(after ? { ':after': after } : {}), ...values },
+            ExpressionAttributeNames: {
+              '#gpk': TABLE_KEYS.gsi1.partitionKey,
+              ...(after ? { '#gsk': TABLE_KEYS.gsi1.sortKey } : {}),
+              ...names,
+            },
+            ExpressionAttributeValues: {
+              ':pk': keys.contactListingPk(clientId, shard),
+              ...(after ? { ':after': after } : {}),
+              ...values,
+            },
             Limit: query.limit,
           }),
         );
@@ -146,7 +154,8 @@ export class DynamoContactStore implements ContactStore {
     contactId: number,
     change: SubscriptionChange,
   ): Promise<ContactRecord | undefined> {
-    if (change.topic_id !== undefined) return this.updateTopicChoice(clientId, contactId, change.topic_id, change.is_subscribed, change.at);
+    if (change.topic_id !== undefined)
+      return this.updateTopicChoice(clientId, contactId, change.topic_id, change.is_subscribed, change.at);
     const values: Record<string, unknown> = { ':s': change.is_subscribed, ':at': change.at };
     let condition = 'attribute_exists(pk)';
     let expression: string;
@@ -181,7 +190,8 @@ export class DynamoContactStore implements ContactStore {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // The contact exists but is suppressed: unsubscribe it again keeping the suppression reason (one more write).
-      if (error.Item && change.unsubscribe_reason !== undefined) return this.updateSubscription(clientId, contactId, { ...change, unsubscribe_reason: undefined });
+      if (error.Item && change.unsubscribe_reason !== undefined)
+        return this.updateSubscription(clientId, contactId, { ...change, unsubscribe_reason: undefined });
       return undefined;
     }
   }
@@ -194,7 +204,13 @@ export class DynamoContactStore implements ContactStore {
    * and the topics item's ADD. Requests: 1 when the count does not move, 2 when it does; a change racing in between
    * fails the transaction's condition and is decided again.
    */
-  private async updateTopicChoice(clientId: number, contactId: number, topicId: number, subscribed: boolean, at: string): Promise<ContactRecord | undefined> {
+  private async updateTopicChoice(
+    clientId: number,
+    contactId: number,
+    topicId: number,
+    subscribed: boolean,
+    at: string,
+  ): Promise<ContactRecord | undefined> {
     const names = {
       '#topic': topicChoiceAttribute(topicId),
       '#topicAt': topicChoiceTimeAttribute(topicId),
@@ -211,7 +227,9 @@ export class DynamoContactStore implements ContactStore {
             Key: keys.contact(clientId, contactId),
             UpdateExpression: expression,
             // The count moves only across false: false stays false, anything else stays anything else.
-            ConditionExpression: subscribed ? 'attribute_exists(pk) AND (attribute_not_exists(#topic) OR #topic = :true)' : '#topic = :false',
+            ConditionExpression: subscribed
+              ? 'attribute_exists(pk) AND (attribute_not_exists(#topic) OR #topic = :true)'
+              : '#topic = :false',
             ExpressionAttributeNames: names,
             ExpressionAttributeValues: { ...values, ...(subscribed ? { ':true': true } : { ':false': false }) },
             ReturnValues: 'ALL_NEW',
@@ -235,9 +253,15 @@ export class DynamoContactStore implements ContactStore {
                   TableName: this.tableName,
                   Key: keys.contact(clientId, contactId),
                   UpdateExpression: expression,
-                  ConditionExpression: previous === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#topic)' : '#topic = :previous',
+                  ConditionExpression:
+                    previous === undefined
+                      ? 'attribute_exists(pk) AND attribute_not_exists(#topic)'
+                      : '#topic = :previous',
                   ExpressionAttributeNames: names,
-                  ExpressionAttributeValues: { ...values, ...(previous === undefined ? {} : { ':previous': previous }) },
+                  ExpressionAttributeValues: {
+                    ...values,
+                    ...(previous === undefined ? {} : { ':previous': previous }),
+                  },
                 },
               },
               contactsLeftUpdate(this.tableName, clientId, { [topicId]: contactsLeftDelta(previous, subscribed) })!,
@@ -245,7 +269,13 @@ export class DynamoContactStore implements ContactStore {
           }),
         );
         // The contact as the failed condition returned it, with what the transaction set.
-        return stripKeys<ContactRecord>({ ...old, [names['#topic']]: subscribed, [names['#topicAt']]: at, [names['#topicBy']]: values[':by'], updated_at: at });
+        return stripKeys<ContactRecord>({
+          ...old,
+          [names['#topic']]: subscribed,
+          [names['#topicAt']]: at,
+          [names['#topicBy']]: values[':by'],
+          updated_at: at,
+        });
       } catch (error) {
         const reason = error instanceof TransactionCanceledException ? error.CancellationReasons?.[0] : undefined;
         if (reason?.Code !== 'ConditionalCheckFailed' || attempt >= MAX_CHOICE_ATTEMPTS) throw error;
@@ -259,10 +289,15 @@ export class DynamoContactStore implements ContactStore {
     // A Map, not an object: names such as `constructor` or `toString` must not hit Object.prototype.
     const found = new Map<string, number>();
     if (unique.length === 0) return found;
-    const items = await batchGetItems(this.db, this.tableName, unique.map((n) => keys.customField(clientId, n)), {
-      attributes: ['name', 'field_id'],
-      backoff: this.backoff,
-    });
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      unique.map((n) => keys.customField(clientId, n)),
+      {
+        attributes: ['name', 'field_id'],
+        backoff: this.backoff,
+      },
+    );
     for (const item of items) found.set(String(item['name']), Number(item['field_id']));
     // Every key was answered (unprocessed ones are asked again), so ids are reserved only for names not yet defined.
     const missing = unique.filter((n) => !found.has(n));
@@ -298,11 +333,18 @@ export class DynamoContactStore implements ContactStore {
 
   async findIdsByUid(clientId: number, uids: readonly string[]): Promise<Map<string, number>> {
     // uid locks are never markers: only numbers come back.
-    return this.findLockOwners(uids.map((uid) => [uid, keys.uidLock(clientId, uid)] as const)) as Promise<Map<string, number>>;
+    return this.findLockOwners(uids.map((uid) => [uid, keys.uidLock(clientId, uid)] as const)) as Promise<
+      Map<string, number>
+    >;
   }
 
   async getMany(clientId: number, contactIds: readonly number[]): Promise<Map<number, ContactRecord>> {
-    const items = await batchGetItems(this.db, this.tableName, contactIds.map((id) => keys.contact(clientId, id)), { backoff: this.backoff });
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      contactIds.map((id) => keys.contact(clientId, id)),
+      { backoff: this.backoff },
+    );
     const found = new Map<number, ContactRecord>();
     for (const item of items) {
       const contact = stripKeys<ContactRecord>(item);
@@ -316,13 +358,20 @@ export class DynamoContactStore implements ContactStore {
    * Reads lock items (e-mail or uid) in bulk: lookup value → the contact id the lock points to, or SUPPRESSED for an
    * e-mail lock an erasure left as a suppression marker.
    */
-  private async findLockOwners(entries: ReadonlyArray<readonly [string, { pk: string; sk: string }]>): Promise<Map<string, EmailLockOwner>> {
+  private async findLockOwners(
+    entries: ReadonlyArray<readonly [string, { pk: string; sk: string }]>,
+  ): Promise<Map<string, EmailLockOwner>> {
     // Each lock has a partition key of its own (the sort key is the same for every e-mail lock).
     const byPk = new Map(entries.map(([value, key]) => [key.pk, value]));
-    const items = await batchGetItems(this.db, this.tableName, entries.map(([, key]) => key), {
-      attributes: ['contact_id', 'suppressed'],
-      backoff: this.backoff,
-    });
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      entries.map(([, key]) => key),
+      {
+        attributes: ['contact_id', 'suppressed'],
+        backoff: this.backoff,
+      },
+    );
     const owners = new Map<string, EmailLockOwner>();
     for (const item of items) {
       const value = byPk.get(String(item['pk']));

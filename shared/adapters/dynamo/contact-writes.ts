@@ -1,5 +1,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ContactWrite, ContactWriteOptions, ContactWriteOutcome, ContactWrites } from '../../domain/contacts/contact-store.js';
+import type {
+  ContactWrite,
+  ContactWriteOptions,
+  ContactWriteOutcome,
+  ContactWrites,
+} from '../../domain/contacts/contact-store.js';
 import type { BackoffOptions } from './backoff.js';
 import { writeContacts } from './contact-bulk-write.js';
 

@@ -12,7 +12,13 @@ import {
   type SendContext,
   type SettleOutcome,
 } from '../../domain/executions/delivery-store.js';
-import { EXECUTION_STATUS, messageStatsShardsOf, messageZoneOf, type ExecutionClaim, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import {
+  EXECUTION_STATUS,
+  messageStatsShardsOf,
+  messageZoneOf,
+  type ExecutionClaim,
+  type ExecutionRecord,
+} from '../../domain/executions/execution-record.js';
 import { SENT_STATUS } from '../../domain/sent-emails/sent-email-record.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
 import { isSystemTemplateId, type TemplateRecord } from '../../domain/templates/template-store.js';
@@ -31,7 +37,13 @@ import { goalMarkAttribute } from '../../domain/workflows/goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 import { optional, StatsItems } from './stats-items.js';
 import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
-import { claimIncrement, claimStatsShardsOf, deferIncrement, mergeIncrements, reasonCode } from '../../domain/stats/execution-increments.js';
+import {
+  claimIncrement,
+  claimStatsShardsOf,
+  deferIncrement,
+  mergeIncrements,
+  reasonCode,
+} from '../../domain/stats/execution-increments.js';
 
 function quotaShardFor(r: Reservation) {
   return quotaShardOf(r.execution.id, r.quota);
@@ -62,8 +74,18 @@ export class DynamoDeliveryStore implements DeliveryStore {
       ...(categoryOf(execution.workflow_id) === 'marketing' ? { topics: keys.topics(c) } : {}),
       ...(isSystemTemplateId(execution.template_id) ? {} : { template: keys.template(c, execution.template_id) }),
     };
-    const wanted = { ...config, contact: keys.contact(c, execution.contact_id), cap: keys.contactDayCap(c, execution.contact_id, execution.cap_day) };
-    const items = await batchGetWithConfig(this.db, this.tableName, this.configCache, [wanted.contact, wanted.cap], Object.values(config));
+    const wanted = {
+      ...config,
+      contact: keys.contact(c, execution.contact_id),
+      cap: keys.contactDayCap(c, execution.contact_id, execution.cap_day),
+    };
+    const items = await batchGetWithConfig(
+      this.db,
+      this.tableName,
+      this.configCache,
+      [wanted.contact, wanted.cap],
+      Object.values(config),
+    );
     const byKey = new Map(items.map((item) => [keyOf(item as unknown as ItemKey), item]));
     const read = <T>(key: ItemKey | undefined): T | undefined => {
       const item = key && byKey.get(keyOf(key));
@@ -96,7 +118,8 @@ export class DynamoDeliveryStore implements DeliveryStore {
           TableName: this.tableName,
           Key: keys.execution(c, r.execution.id),
           // The claim keeps what it reserves, and enters the stuck-execution index (gsi3) for as long as it holds.
-          UpdateExpression: 'SET #s = :executing, updated_at = :at, claim = :claim, gsi3pk = :g3pk, gsi3sk = :g3sk REMOVE retry_pending, outcome_unknown',
+          UpdateExpression:
+            'SET #s = :executing, updated_at = :at, claim = :claim, gsi3pk = :g3pk, gsi3sk = :g3sk REMOVE retry_pending, outcome_unknown',
           // Unchanged since it was read: a second worker or delivery cancels here, before anything is sent.
           ConditionExpression:
             '(#s = :queued OR (#s = :executing AND retry_pending = :true)) AND #s = :seenStatus AND updated_at = :seen AND scheduled_for <= :at',
@@ -137,13 +160,22 @@ export class DynamoDeliveryStore implements DeliveryStore {
       {
         Put: {
           TableName: this.tableName,
-          Item: { ...keys.sentEmail(c, e.id), ...keys.contactHistory(c, e.contact_id, 'SENT', e.created_at, e.id), ...e },
+          Item: {
+            ...keys.sentEmail(c, e.id),
+            ...keys.contactHistory(c, e.contact_id, 'SENT', e.created_at, e.id),
+            ...e,
+          },
           ConditionExpression: 'attribute_not_exists(pk) OR #s = :queued',
           ExpressionAttributeNames: { '#s': 'status' },
           ExpressionAttributeValues: { ':queued': SENT_STATUS.queued },
         },
       },
-      { Put: { TableName: this.tableName, Item: { ...keys.sentEmailLogItem(c, e.id, r.log.created_at, r.log.id), ...r.log } } },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...keys.sentEmailLogItem(c, e.id, r.log.created_at, r.log.id), ...r.log },
+        },
+      },
       // The day counter: `sent` with the claim, given back with it when nothing is sent.
       ...optional(this.stats.workflowDay(claimIncrement(r.execution, r.quota.day, 1, claimStatsShardsOf(claimOf(r))))),
     );
@@ -193,17 +225,37 @@ export class DynamoDeliveryStore implements DeliveryStore {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: e.id, contact_id: r.execution.contact_id, workflow_id: r.execution.workflow_id, created_at: at, ...messageZoneOf(r.execution), stats_shards: claimStatsShardsOf(claimOf(r)) },
+              Item: {
+                ...keys.providerMessage(providerMessageId),
+                client_id: c,
+                sent_email_id: e.id,
+                contact_id: r.execution.contact_id,
+                workflow_id: r.execution.workflow_id,
+                created_at: at,
+                ...messageZoneOf(r.execution),
+                stats_shards: claimStatsShardsOf(claimOf(r)),
+              },
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.completed, at, { sent_email_id: e.id }),
-          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at, closedExecutionId: r.execution.id, sentWorkflowId: r.execution.workflow_id }),
+          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, {
+            activeWorkflows: -1,
+            emailsSent: 1,
+            lastWorkflowAt: at,
+            closedExecutionId: r.execution.id,
+            sentWorkflowId: r.execution.workflow_id,
+          }),
         ],
       }),
     );
   }
 
-  async confirmSent(execution: ExecutionRecord, providerMessageId: string, reason: string, at: string): Promise<SettleOutcome> {
+  async confirmSent(
+    execution: ExecutionRecord,
+    providerMessageId: string,
+    reason: string,
+    at: string,
+  ): Promise<SettleOutcome> {
     const c = execution.client_id;
     const sentEmailId = claimedEmailIdOf(execution);
     return this.settle(
@@ -224,11 +276,32 @@ export class DynamoDeliveryStore implements DeliveryStore {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...keys.providerMessage(providerMessageId), client_id: c, sent_email_id: sentEmailId, contact_id: execution.contact_id, workflow_id: execution.workflow_id, created_at: at, ...messageZoneOf(execution), ...messageStatsShardsOf(execution.claim) },
+              Item: {
+                ...keys.providerMessage(providerMessageId),
+                client_id: c,
+                sent_email_id: sentEmailId,
+                contact_id: execution.contact_id,
+                workflow_id: execution.workflow_id,
+                created_at: at,
+                ...messageZoneOf(execution),
+                ...messageStatsShardsOf(execution.claim),
+              },
             },
           },
-          this.endExecution(execution, EXECUTION_STATUS.completed, at, { sent_email_id: sentEmailId, reason }, execution.updated_at),
-          contactFiguresUpdate(this.tableName, c, execution.contact_id, { activeWorkflows: -1, emailsSent: 1, lastWorkflowAt: at, closedExecutionId: execution.id, sentWorkflowId: execution.workflow_id }),
+          this.endExecution(
+            execution,
+            EXECUTION_STATUS.completed,
+            at,
+            { sent_email_id: sentEmailId, reason },
+            execution.updated_at,
+          ),
+          contactFiguresUpdate(this.tableName, c, execution.contact_id, {
+            activeWorkflows: -1,
+            emailsSent: 1,
+            lastWorkflowAt: at,
+            closedExecutionId: execution.id,
+            sentWorkflowId: execution.workflow_id,
+          }),
         ],
       }),
     );
@@ -238,7 +311,10 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const items = await queryAll(this.db, {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
-      ExpressionAttributeValues: { ':pk': keys.sentEmail(execution.client_id, claimedEmailIdOf(execution)).pk, ':log': keys.sentEmailLogPrefix },
+      ExpressionAttributeValues: {
+        ':pk': keys.sentEmail(execution.client_id, claimedEmailIdOf(execution)).pk,
+        ':log': keys.sentEmailLogPrefix,
+      },
       ProjectionExpression: 'provider_message_id',
       ConsistentRead: true,
     });
@@ -278,7 +354,10 @@ export class DynamoDeliveryStore implements DeliveryStore {
       await sendTransaction(this.db, command);
       return 'done';
     } catch (error) {
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[executionAt]?.Code === 'ConditionalCheckFailed') {
+      if (
+        error instanceof TransactionCanceledException &&
+        error.CancellationReasons?.[executionAt]?.Code === 'ConditionalCheckFailed'
+      ) {
         return 'moved';
       }
       throw error;
@@ -304,14 +383,30 @@ export class DynamoDeliveryStore implements DeliveryStore {
           {
             Put: {
               TableName: this.tableName,
-              Item: { ...keys.sentEmailLogItem(c, e.id, at, logId), id: logId, created_at: at, status: SENT_STATUS.failed, detail: reason },
+              Item: {
+                ...keys.sentEmailLogItem(c, e.id, at, logId),
+                id: logId,
+                created_at: at,
+                status: SENT_STATUS.failed,
+                detail: reason,
+              },
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.failed, at, { reason, sent_email_id: e.id }),
           ...this.giveBack(r.execution, claimOf(r)),
-          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, { activeWorkflows: -1, closedExecutionId: r.execution.id }),
+          contactFiguresUpdate(this.tableName, c, r.execution.contact_id, {
+            activeWorkflows: -1,
+            closedExecutionId: r.execution.id,
+          }),
           // Not sent after all, and failed: on the claim's day row.
-          ...optional(this.stats.workflowDay({ ...claimIncrement(r.execution, r.quota.day, -1, claimStatsShardsOf(claimOf(r)), { counts: { failed: 1 } }), failedReason: reasonCode(reason) })),
+          ...optional(
+            this.stats.workflowDay({
+              ...claimIncrement(r.execution, r.quota.day, -1, claimStatsShardsOf(claimOf(r)), {
+                counts: { failed: 1 },
+              }),
+              failedReason: reasonCode(reason),
+            }),
+          ),
         ],
       }),
     );
@@ -320,8 +415,15 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   async releaseClaim(execution: ExecutionRecord, reason: string, at: string): Promise<boolean> {
     return this.endClaimWithoutSend(execution, [], {
-      UpdateExpression: 'SET retry_pending = :t, reason = :reason, updated_at = :at, gsi3sk = :g3sk ADD attempt :one REMOVE claim, outcome_unknown',
-      ExpressionAttributeValues: { ':t': true, ':reason': reason, ':at': at, ':one': 1, ':g3sk': executing(execution, at).gsi3sk },
+      UpdateExpression:
+        'SET retry_pending = :t, reason = :reason, updated_at = :at, gsi3sk = :g3sk ADD attempt :one REMOVE claim, outcome_unknown',
+      ExpressionAttributeValues: {
+        ':t': true,
+        ':reason': reason,
+        ':at': at,
+        ':one': 1,
+        ':g3sk': executing(execution, at).gsi3sk,
+      },
     });
   }
 
@@ -356,7 +458,10 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const c = execution.client_id;
     const claim = execution.claim;
     // The claim's `sent` given back on its own day row (a claim from before the counters gives nothing back).
-    const increments = mergeIncrements([...(claim ? [claimIncrement(execution, claim.quota_day, -1, claimStatsShardsOf(claim))] : []), ...counted]);
+    const increments = mergeIncrements([
+      ...(claim ? [claimIncrement(execution, claim.quota_day, -1, claimStatsShardsOf(claim))] : []),
+      ...counted,
+    ]);
     const outcome = await this.settle(
       0,
       new TransactWriteCommand({
@@ -368,12 +473,21 @@ export class DynamoDeliveryStore implements DeliveryStore {
               UpdateExpression: update.UpdateExpression,
               ConditionExpression: '#s = :executing AND updated_at = :seen',
               ExpressionAttributeNames: { '#s': 'status' },
-              ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':executing': EXECUTION_STATUS.executing, ':seen': execution.updated_at },
+              ExpressionAttributeValues: {
+                ...update.ExpressionAttributeValues,
+                ':executing': EXECUTION_STATUS.executing,
+                ':seen': execution.updated_at,
+              },
             },
           },
           ...(claim
             ? [
-                { Delete: { TableName: this.tableName, Key: keys.sentEmailLog(c, claimedEmailIdOf(execution), claim.log_at, claim.log_id) } },
+                {
+                  Delete: {
+                    TableName: this.tableName,
+                    Key: keys.sentEmailLog(c, claimedEmailIdOf(execution), claim.log_at, claim.log_id),
+                  },
+                },
                 ...this.giveBack(execution, claim, { waitAgain: true }),
               ]
             : []),
@@ -406,7 +520,8 @@ export class DynamoDeliveryStore implements DeliveryStore {
           TableName: this.tableName,
           Key: keys.quota(r.execution.client_id, r.quota.month, shard),
           UpdateExpression: 'ADD #m :one, #d :one',
-          ConditionExpression: '(attribute_not_exists(#m) OR #m < :mlimit) AND (attribute_not_exists(#d) OR #d < :dlimit)',
+          ConditionExpression:
+            '(attribute_not_exists(#m) OR #m < :mlimit) AND (attribute_not_exists(#d) OR #d < :dlimit)',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           ExpressionAttributeNames: { '#m': QUOTA_SENT_ATTRIBUTE, '#d': quotaDayAttribute(r.quota.day) },
           ExpressionAttributeValues: { ':one': 1, ':mlimit': monthShare, ':dlimit': dayShare },
@@ -414,13 +529,17 @@ export class DynamoDeliveryStore implements DeliveryStore {
       );
       return 'taken';
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return this.quotaSpent(r, error.Item as Record<string, { N?: string }> | undefined);
+      if (error instanceof ConditionalCheckFailedException)
+        return this.quotaSpent(r, error.Item as Record<string, { N?: string }> | undefined);
       throw error;
     }
   }
 
   /** The quota a claim took, given back (nothing was sent): one UpdateItem, outside any transaction like the take. */
-  private async returnQuota(clientId: number, claim: Pick<ExecutionClaim, 'quota_month' | 'quota_day' | 'quota_shard'>): Promise<void> {
+  private async returnQuota(
+    clientId: number,
+    claim: Pick<ExecutionClaim, 'quota_month' | 'quota_day' | 'quota_shard'>,
+  ): Promise<void> {
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
@@ -465,7 +584,10 @@ export class DynamoDeliveryStore implements DeliveryStore {
                 '#n': QUOTA_SENT_ATTRIBUTE,
                 ...(options.waitAgain ? { '#me': capPendingAttribute(execution.id) } : {}),
               },
-              ExpressionAttributeValues: { ':minus': -1, ...(options.waitAgain ? { ':priority': execution.priority_score } : {}) },
+              ExpressionAttributeValues: {
+                ':minus': -1,
+                ...(options.waitAgain ? { ':priority': execution.priority_score } : {}),
+              },
             },
           },
         ]
@@ -473,7 +595,13 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   /** Execution 2 → `status`, leaving the claim and the stuck-execution index; `seen`: also unchanged since read. */
-  private endExecution(execution: ExecutionRecord, status: number, at: string, extra: Record<string, string>, seen?: string) {
+  private endExecution(
+    execution: ExecutionRecord,
+    status: number,
+    at: string,
+    extra: Record<string, string>,
+    seen?: string,
+  ) {
     const names = Object.keys(extra);
     return {
       Update: {
@@ -495,4 +623,5 @@ export class DynamoDeliveryStore implements DeliveryStore {
 }
 
 /** The stuck-execution index entry (gsi3) of an execution at 2 since `at`. */
-const executing = (execution: Pick<ExecutionRecord, 'client_id' | 'id'>, at: string) => keys.executingEntry(execution.client_id, execution.id, at);
+const executing = (execution: Pick<ExecutionRecord, 'client_id' | 'id'>, at: string) =>
+  keys.executingEntry(execution.client_id, execution.id, at);

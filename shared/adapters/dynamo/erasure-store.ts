@@ -1,5 +1,11 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import type { ContactHistory, ErasureStore, HistoryScrub } from '../../domain/contacts/erase-contact.js';
 import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
@@ -36,7 +42,11 @@ export class DynamoErasureStore implements ErasureStore {
 
   async wasErased(clientId: number, contactId: number): Promise<boolean> {
     const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.erasedContact(clientId, contactId), ProjectionExpression: 'pk' }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.erasedContact(clientId, contactId),
+        ProjectionExpression: 'pk',
+      }),
     );
     return out.Item !== undefined;
   }
@@ -85,10 +95,19 @@ export class DynamoErasureStore implements ErasureStore {
    * replay sends nothing personal; each of its attempts (found under the message in gsi2) loses the receiver's answer,
    * which may echo the body. Messages redacted by an earlier, interrupted erasure are not written again.
    */
-  private async scrubWebhookMessages(clientId: number, ids: string[], at: string): Promise<{ messages: number; attempts: number }> {
-    const items = await batchGetItems(this.db, this.tableName, ids.map((id) => keys.webhookMessage(clientId, id)), {
-      attributes: ['id', 'payload', 'erased_at'],
-    });
+  private async scrubWebhookMessages(
+    clientId: number,
+    ids: string[],
+    at: string,
+  ): Promise<{ messages: number; attempts: number }> {
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      ids.map((id) => keys.webhookMessage(clientId, id)),
+      {
+        attributes: ['id', 'payload', 'erased_at'],
+      },
+    );
     const outcomes = await inWaves(items, async (item) => {
       const id = String(item['id']);
       const redacted =
@@ -118,10 +137,17 @@ export class DynamoErasureStore implements ErasureStore {
       );
       return { redacted, attempts: cleared.filter(Boolean).length };
     });
-    return { messages: outcomes.filter((o) => o.redacted).length, attempts: outcomes.reduce((sum, o) => sum + o.attempts, 0) };
+    return {
+      messages: outcomes.filter((o) => o.redacted).length,
+      attempts: outcomes.reduce((sum, o) => sum + o.attempts, 0),
+    };
   }
 
-  async replaceByTombstone(contact: ContactRecord, markerReason: string | undefined, at: string): Promise<'erased' | 'changed'> {
+  async replaceByTombstone(
+    contact: ContactRecord,
+    markerReason: string | undefined,
+    at: string,
+  ): Promise<'erased' | 'changed'> {
     const c = contact.client_id;
     const ownedBy = { ConditionExpression: 'contact_id = :id', ExpressionAttributeValues: { ':id': contact.id } };
     const emailLock = keys.emailLock(c, contact.email);
@@ -158,13 +184,18 @@ export class DynamoErasureStore implements ErasureStore {
               },
             },
             // The topics it had left count it no more: exact, as the contact is deleted only as read.
-            ...optionalItem(contactsLeftUpdate(this.tableName, c, Object.fromEntries(leftTopicsOf(contact).map((id) => [id, -1])))),
+            ...optionalItem(
+              contactsLeftUpdate(this.tableName, c, Object.fromEntries(leftTopicsOf(contact).map((id) => [id, -1]))),
+            ),
           ],
         }),
       );
       return 'erased';
     } catch (error) {
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) {
+      if (
+        error instanceof TransactionCanceledException &&
+        error.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')
+      ) {
         return 'changed';
       }
       throw error;
@@ -172,10 +203,19 @@ export class DynamoErasureStore implements ErasureStore {
   }
 
   /** Queued executions are cancelled; every execution loses the event data it copied for its template. */
-  private async scrubExecutions(clientId: number, ids: number[], at: string): Promise<{ scrubbed: number; cancelled: number }> {
-    const items = await batchGetItems(this.db, this.tableName, ids.map((id) => keys.execution(clientId, id)), {
-      attributes: ['id', 'status', 'event'],
-    });
+  private async scrubExecutions(
+    clientId: number,
+    ids: number[],
+    at: string,
+  ): Promise<{ scrubbed: number; cancelled: number }> {
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      ids.map((id) => keys.execution(clientId, id)),
+      {
+        attributes: ['id', 'status', 'event'],
+      },
+    );
     const outcomes = await inWaves(items, async (item) => {
       const key = keys.execution(clientId, Number(item['id']));
       if (item['status'] === EXECUTION_STATUS.queued) {
@@ -220,15 +260,22 @@ export class DynamoErasureStore implements ErasureStore {
   /** The event keeps its id, type, times and statuses; the address, uid, payload, metadata and names go. */
   private async scrubEvent(clientId: number, eventId: number, at: string): Promise<boolean> {
     return this.isUpdated(keys.event(clientId, eventId), {
-      UpdateExpression: 'SET payload = :empty, erased_at = :at REMOVE email, uid, metadata, contact, external_id, idempotency_key',
+      UpdateExpression:
+        'SET payload = :empty, erased_at = :at REMOVE email, uid, metadata, contact, external_id, idempotency_key',
       ExpressionAttributeValues: { ':empty': {}, ':at': at },
     });
   }
 
   /** The e-mail keeps its ids, template, status and times; the address, subject and bodies go, and its logs' traces. */
-  private async scrubSentEmail(clientId: number, sentEmailId: string, email: string, at: string): Promise<{ found: boolean; logs: number }> {
+  private async scrubSentEmail(
+    clientId: number,
+    sentEmailId: string,
+    email: string,
+    at: string,
+  ): Promise<{ found: boolean; logs: number }> {
     const before = await this.updateIfExists(keys.sentEmail(clientId, sentEmailId), {
-      UpdateExpression: 'SET to_email = :blank, subject = :blank, html_body = :blank, text_body = :blank, erased_at = :at REMOVE reply_to',
+      UpdateExpression:
+        'SET to_email = :blank, subject = :blank, html_body = :blank, text_body = :blank, erased_at = :at REMOVE reply_to',
       ExpressionAttributeValues: { ':blank': BLANK, ':at': at },
       // The old item comes back with the write (no read units): its provider message id, to forget below.
       ReturnValues: 'ALL_OLD',
@@ -237,7 +284,8 @@ export class DynamoErasureStore implements ErasureStore {
     const messageId = before?.['provider_message_id'];
     // Later SES notifications of this e-mail (an open, a click) then find no message and record no ip or user agent;
     // the tags fallback refuses an erased e-mail too (tracking-store.ts).
-    if (typeof messageId === 'string') await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.providerMessage(messageId) }));
+    if (typeof messageId === 'string')
+      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.providerMessage(messageId) }));
     const logs = await queryAll(this.db, {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
@@ -245,7 +293,13 @@ export class DynamoErasureStore implements ErasureStore {
       ExpressionAttributeNames: { '#url': 'url' },
       ExpressionAttributeValues: { ':pk': keys.sentEmail(clientId, sentEmailId).pk, ':log': keys.sentEmailLogPrefix },
     });
-    const traced = logs.filter((log) => log['ip_address'] !== undefined || log['user_agent'] !== undefined || log['url'] !== undefined || mentions(log['detail'], email));
+    const traced = logs.filter(
+      (log) =>
+        log['ip_address'] !== undefined ||
+        log['user_agent'] !== undefined ||
+        log['url'] !== undefined ||
+        mentions(log['detail'], email),
+    );
     await inWaves(traced, (log) => {
       const detail = typeof log['detail'] === 'string' ? withoutAddress(log['detail'], email) : undefined;
       return this.isUpdated(
@@ -260,7 +314,10 @@ export class DynamoErasureStore implements ErasureStore {
     return { found, logs: traced.length };
   }
 
-  private async isUpdated(key: { pk: string; sk: string }, update: Parameters<DynamoErasureStore['updateIfExists']>[1]): Promise<boolean> {
+  private async isUpdated(
+    key: { pk: string; sk: string },
+    update: Parameters<DynamoErasureStore['updateIfExists']>[1],
+  ): Promise<boolean> {
     return (await this.updateIfExists(key, update)) !== undefined;
   }
 
@@ -277,7 +334,12 @@ export class DynamoErasureStore implements ErasureStore {
   ): Promise<Record<string, unknown> | undefined> {
     try {
       const out = await this.db.send(
-        new UpdateCommand({ TableName: this.tableName, Key: key, ConditionExpression: 'attribute_exists(pk)', ...update }),
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          ConditionExpression: 'attribute_exists(pk)',
+          ...update,
+        }),
       );
       return out.Attributes ?? {};
     } catch (error) {
@@ -288,7 +350,8 @@ export class DynamoErasureStore implements ErasureStore {
 }
 
 /** A bounce's diagnostic may quote the address (`550 5.1.1 <ann@example.com>: user unknown`). */
-const mentions = (text: unknown, email: string): boolean => typeof text === 'string' && text.toLowerCase().includes(email.toLowerCase());
+const mentions = (text: unknown, email: string): boolean =>
+  typeof text === 'string' && text.toLowerCase().includes(email.toLowerCase());
 
 function withoutAddress(text: string, email: string): string {
   const lower = text.toLowerCase();

@@ -1,7 +1,18 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { EventRecord } from '../../domain/events/event-record.js';
-import type { EventInsertOutcome, EventStore, IdempotencyClaim, QueuedEventPage } from '../../domain/events/event-store.js';
+import type {
+  EventInsertOutcome,
+  EventStore,
+  IdempotencyClaim,
+  QueuedEventPage,
+} from '../../domain/events/event-store.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
@@ -20,7 +31,9 @@ export class DynamoEventStore implements EventStore {
     const item = eventItem(event);
     if (!idempotency) {
       try {
-        await this.db.send(new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+        await this.db.send(
+          new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+        );
         return { kind: 'inserted' };
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) return { kind: 'id_taken' };
@@ -62,9 +75,17 @@ export class DynamoEventStore implements EventStore {
           return { kind: 'duplicate', eventId: Number(old['event_id'].N), requestHash: old['request_hash'].S };
         }
         const stored = await this.db.send(
-          new GetCommand({ TableName: this.tableName, Key: keys.idempotency(event.client_id, idempotency.keyHash), ConsistentRead: true }),
+          new GetCommand({
+            TableName: this.tableName,
+            Key: keys.idempotency(event.client_id, idempotency.keyHash),
+            ConsistentRead: true,
+          }),
         );
-        return { kind: 'duplicate', eventId: Number(stored.Item?.['event_id']), requestHash: String(stored.Item?.['request_hash']) };
+        return {
+          kind: 'duplicate',
+          eventId: Number(stored.Item?.['event_id']),
+          requestHash: String(stored.Item?.['request_hash']),
+        };
       }
       if (eventReason?.Code === 'ConditionalCheckFailed') return { kind: 'id_taken' };
       throw error;
@@ -72,7 +93,9 @@ export class DynamoEventStore implements EventStore {
   }
 
   async get(clientId: number, eventId: number): Promise<EventRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.event(clientId, eventId), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.event(clientId, eventId), ConsistentRead: true }),
+    );
     return out.Item ? stripKeys<EventRecord>(out.Item) : undefined;
   }
 
@@ -84,7 +107,9 @@ export class DynamoEventStore implements EventStore {
    * ≈ 500 KB, under Query's 1 MB page.
    */
   async listQueuedBefore(before: string, limit: number, cursor?: string): Promise<QueuedEventPage> {
-    const positions = cursor ? decodeQueuedCursor(cursor) : Array.from({ length: keys.queuedEventShards }, (): ShardPosition => ({}));
+    const positions = cursor
+      ? decodeQueuedCursor(cursor)
+      : Array.from({ length: keys.queuedEventShards }, (): ShardPosition => ({}));
     const open = positions.filter((p) => p !== 'done').length;
     if (open === 0) return { events: [] };
     const perShard = Math.ceil(limit / open);
@@ -121,9 +146,15 @@ export class DynamoEventStore implements EventStore {
       const count = taken.filter((t) => t.shard === shard).length;
       if (count === read.items.length && !read.more) return 'done';
       const last = read.items[count - 1];
-      return last ? { after: { pk: last.pk, sk: last.sk, gsi1pk: keys.queuedEventPk(shard), gsi1sk: last.gsi1sk } } : position;
+      return last
+        ? { after: { pk: last.pk, sk: last.sk, gsi1pk: keys.queuedEventPk(shard), gsi1sk: last.gsi1sk } }
+        : position;
     });
-    const events = taken.map(({ item }) => ({ id: Number(item.id), client_id: Number(item.client_id), created_at: item.gsi1sk }));
+    const events = taken.map(({ item }) => ({
+      id: Number(item.id),
+      client_id: Number(item.client_id),
+      created_at: item.gsi1sk,
+    }));
     return next.every((p) => p === 'done') ? { events } : { events, cursor: encodeQueuedCursor(next) };
   }
 }
@@ -144,7 +175,8 @@ interface QueuedIndexEntry {
 /** Where a page left one index shard: after this entry's key (absent: from the start), or nothing more there. */
 type ShardPosition = { after?: Record<string, string> } | 'done';
 
-const encodeQueuedCursor = (positions: ShardPosition[]): string => Buffer.from(JSON.stringify(positions)).toString('base64url');
+const encodeQueuedCursor = (positions: ShardPosition[]): string =>
+  Buffer.from(JSON.stringify(positions)).toString('base64url');
 
 function decodeQueuedCursor(cursor: string): ShardPosition[] {
   const positions: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

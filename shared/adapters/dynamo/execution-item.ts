@@ -7,7 +7,9 @@ export const executionItem = (execution: ExecutionRecord) => ({
   ...keys.executionListing(execution.client_id, execution.id, execution.created_at),
   ...keys.contactHistory(execution.client_id, execution.contact_id, 'EXEC', execution.created_at, execution.id),
   // A queued execution is pending work until it ends: in the stuck index by its due time.
-  ...(execution.status === EXECUTION_STATUS.queued ? keys.executingEntry(execution.client_id, execution.id, execution.scheduled_for) : {}),
+  ...(execution.status === EXECUTION_STATUS.queued
+    ? keys.executingEntry(execution.client_id, execution.id, execution.scheduled_for)
+    : {}),
   ...execution,
   entity: ENTITY.execution,
 });

@@ -1,7 +1,20 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
-import { TOTAL_LOOKAHEAD, type ExecutionListFilter, type ExecutionListPage, type ExecutionStore, type Finish } from '../../domain/executions/execution-store.js';
+import {
+  TOTAL_LOOKAHEAD,
+  type ExecutionListFilter,
+  type ExecutionListPage,
+  type ExecutionStore,
+  type Finish,
+} from '../../domain/executions/execution-store.js';
 import { ENDED_CLAIM, executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
@@ -18,7 +31,8 @@ interface ExecutingCursor {
   key?: Record<string, unknown>;
 }
 const encodeCursor = (cursor: ExecutingCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
-const decodeCursor = (text: string): ExecutingCursor => JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as ExecutingCursor;
+const decodeCursor = (text: string): ExecutingCursor =>
+  JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as ExecutingCursor;
 
 /** Executions under their own keys, listed per client through gsi1 over `keys.executionShards` key values. */
 export class DynamoExecutionStore implements ExecutionStore {
@@ -44,8 +58,8 @@ export class DynamoExecutionStore implements ExecutionStore {
       ':seen': execution.updated_at,
     };
     let set = 'SET #s = :to, updated_at = :at, processed_at = :at';
-    if (finish.reason) (set += ', reason = :reason', (values[':reason'] = finish.reason));
-    if (finish.goalEventId !== undefined) (set += ', goal_event_id = :goal', (values[':goal'] = finish.goalEventId));
+    if (finish.reason) (set += ', reason = :reason'), (values[':reason'] = finish.reason);
+    if (finish.goalEventId !== undefined) (set += ', goal_event_id = :goal'), (values[':goal'] = finish.goalEventId);
     // An execution ended from 2 (a retry that was then skipped or cancelled) leaves its claim and the stuck index.
     set += ` ${ENDED_CLAIM}`;
     const own = {
@@ -65,7 +79,10 @@ export class DynamoExecutionStore implements ExecutionStore {
         new TransactWriteCommand({
           TransactItems: [
             { Update: own },
-            contactFiguresUpdate(this.tableName, execution.client_id, execution.contact_id, { activeWorkflows: -1, closedExecutionId: execution.id }),
+            contactFiguresUpdate(this.tableName, execution.client_id, execution.contact_id, {
+              activeWorkflows: -1,
+              closedExecutionId: execution.id,
+            }),
             {
               // No longer waiting for a slot of the contact's day.
               Update: {
@@ -91,13 +108,19 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   /** One transaction whose first item is the execution's conditional update; false when that condition failed. */
-  private async transactIfUnchanged(items: NonNullable<TransactWriteCommand['input']['TransactItems']>): Promise<boolean> {
+  private async transactIfUnchanged(
+    items: NonNullable<TransactWriteCommand['input']['TransactItems']>,
+  ): Promise<boolean> {
     if (items.length === 1) return this.updateIfUnchanged(items[0]!.Update!);
     try {
       await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: items }));
       return true;
     } catch (error) {
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      if (
+        error instanceof TransactionCanceledException &&
+        error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
+      )
+        return false;
       throw error;
     }
   }
@@ -113,7 +136,13 @@ export class DynamoExecutionStore implements ExecutionStore {
     }
   }
 
-  async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string, statsShards = 1): Promise<boolean> {
+  async defer(
+    execution: ExecutionRecord,
+    scheduledFor: string,
+    reason: string,
+    at: string,
+    statsShards = 1,
+  ): Promise<boolean> {
     // The stuck-index entry moves with it: a queued execution by its new due time, a deferred retry (2) by `updated_at`.
     const pendingSince = execution.status === EXECUTION_STATUS.executing ? at : scheduledFor;
     // Counted with the deferral itself (one transaction, still one request): once per deferral that happened.
@@ -133,7 +162,10 @@ export class DynamoExecutionStore implements ExecutionStore {
         ':g3sk': keys.executingEntry(execution.client_id, execution.id, pendingSince).gsi3sk,
       },
     };
-    return this.transactIfUnchanged([{ Update: own }, ...optional(this.stats.workflowDay(deferIncrement(execution, at, statsShards)))]);
+    return this.transactIfUnchanged([
+      { Update: own },
+      ...optional(this.stats.workflowDay(deferIncrement(execution, at, statsShards))),
+    ]);
   }
 
   async listExecutingBefore(before: string, limit: number, cursor?: string): Promise<ExecutingPage> {
@@ -212,7 +244,11 @@ export class DynamoExecutionStore implements ExecutionStore {
    * evaluated key; only what is at or above the highest of those is known to be complete across the shards, so the
    * page is cut there (a selective filter may give a short page, with `next` at that frontier).
    */
-  private async listPageAfter(clientId: number, filter: ExecutionListFilter, after: string): Promise<ExecutionListPage> {
+  private async listPageAfter(
+    clientId: number,
+    filter: ExecutionListFilter,
+    after: string,
+  ): Promise<ExecutionListPage> {
     const before = filter.createdBefore !== undefined && filter.createdBefore < after ? filter.createdBefore : after;
     const { range, query } = this.listingQuery(clientId, { ...filter, createdBefore: before });
     const shards = await Promise.all(
@@ -243,8 +279,9 @@ export class DynamoExecutionStore implements ExecutionStore {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
     const conditions: string[] = [];
-    if (filter.workflowId !== undefined) (conditions.push('workflow_id = :wf'), (values[':wf'] = filter.workflowId));
-    if (filter.status !== undefined) ((names['#s'] = 'status'), conditions.push('#s = :st'), (values[':st'] = filter.status));
+    if (filter.workflowId !== undefined) conditions.push('workflow_id = :wf'), (values[':wf'] = filter.workflowId);
+    if (filter.status !== undefined)
+      (names['#s'] = 'status'), conditions.push('#s = :st'), (values[':st'] = filter.status);
     let range = '';
     if (filter.createdFrom && filter.createdBefore) {
       range = ' AND gsi1sk BETWEEN :from AND :to';
@@ -282,20 +319,38 @@ export class DynamoExecutionStore implements ExecutionStore {
                 UpdateExpression: 'SET #s = :retried, updated_at = :at',
                 ConditionExpression: '#s = :failed',
                 ExpressionAttributeNames: { '#s': 'status' },
-                ExpressionAttributeValues: { ':retried': EXECUTION_STATUS.retried, ':failed': EXECUTION_STATUS.failed, ':at': at },
+                ExpressionAttributeValues: {
+                  ':retried': EXECUTION_STATUS.retried,
+                  ':failed': EXECUTION_STATUS.failed,
+                  ':at': at,
+                },
               },
             },
-            { Put: { TableName: this.tableName, Item: executionItem(next), ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: executionItem(next),
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
             contactFiguresUpdate(this.tableName, next.client_id, next.contact_id, {
               activeWorkflows: 1,
-              opened: { execution_id: next.id, workflow_id: next.workflow_id, cap_day: next.cap_day, critical: next.critical },
+              opened: {
+                execution_id: next.id,
+                workflow_id: next.workflow_id,
+                cap_day: next.cap_day,
+                critical: next.critical,
+              },
             }),
           ],
         }),
       );
       return true;
     } catch (error) {
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) {
+      if (
+        error instanceof TransactionCanceledException &&
+        error.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')
+      ) {
         return false;
       }
       throw error;
@@ -315,7 +370,11 @@ export class DynamoExecutionStore implements ExecutionStore {
           TableName: this.tableName,
           FilterExpression: 'sk = :sk AND #s IN (:queued, :executing)',
           ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: { ':sk': keys.executionSk, ':queued': EXECUTION_STATUS.queued, ':executing': EXECUTION_STATUS.executing },
+          ExpressionAttributeValues: {
+            ':sk': keys.executionSk,
+            ':queued': EXECUTION_STATUS.queued,
+            ':executing': EXECUTION_STATUS.executing,
+          },
           ExclusiveStartKey: start,
         }),
       );

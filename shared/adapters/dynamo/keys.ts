@@ -126,7 +126,10 @@ export const keys = {
     gsi1sk: pad(keyId),
   }),
 
-  contact: (clientId: number, contactId: number): ItemKey => ({ pk: `${ENTITY_PK_PREFIX.contact}${clientId}#${contactId}`, sk: 'CONTACT' }),
+  contact: (clientId: number, contactId: number): ItemKey => ({
+    pk: `${ENTITY_PK_PREFIX.contact}${clientId}#${contactId}`,
+    sk: 'CONTACT',
+  }),
   contactShards: 8,
   /** gsi1 entry listing a client's contacts by id, spread over `contactShards` key values (written with the contact). */
   contactListing: (clientId: number, contactId: number) => ({
@@ -146,9 +149,18 @@ export const keys = {
     sk: 'EMAIL',
   }),
   /** What an erasure leaves in place of the contact: its id, when, nothing personal. */
-  erasedContact: (clientId: number, contactId: number): ItemKey => ({ pk: `CONTACT#${clientId}#${contactId}`, sk: 'ERASED' }),
+  erasedContact: (clientId: number, contactId: number): ItemKey => ({
+    pk: `CONTACT#${clientId}#${contactId}`,
+    sk: 'ERASED',
+  }),
   /** gsi2 entry (KEYS_ONLY) that finds a contact's events, executions and sent e-mails when it is erased. */
-  contactHistory: (clientId: number, contactId: number, kind: 'EVENT' | 'EXEC' | 'SENT', createdAt: string, id: number | string) => ({
+  contactHistory: (
+    clientId: number,
+    contactId: number,
+    kind: 'EVENT' | 'EXEC' | 'SENT',
+    createdAt: string,
+    id: number | string,
+  ) => ({
     gsi2pk: keys.contactHistoryPk(clientId, contactId),
     gsi2sk: `${kind}#${createdAt}#${typeof id === 'number' ? pad(id, 16) : id}`,
   }),
@@ -162,13 +174,18 @@ export const keys = {
   contactHistoryAtBound: (kind: 'EVENT' | 'EXEC' | 'SENT', createdAt: string, bound: 'through' | 'until'): string =>
     bound === 'through' ? `${kind}#${createdAt}$` : `${kind}#${createdAt}`,
   /** What a gsi2 sort key names: its kind, creation time and id (a number for events and executions); undefined otherwise. */
-  contactHistoryOf: (gsi2sk: string): { kind: 'EVENT' | 'EXEC' | 'SENT'; createdAt: string; id: number | string } | undefined => {
+  contactHistoryOf: (
+    gsi2sk: string,
+  ): { kind: 'EVENT' | 'EXEC' | 'SENT'; createdAt: string; id: number | string } | undefined => {
     const match = /^(EVENT|EXEC|SENT)#([^#]+)#([^#]+)$/.exec(gsi2sk);
     if (!match) return undefined;
     const [, kind, createdAt, id] = match as unknown as [string, 'EVENT' | 'EXEC' | 'SENT', string, string];
     return { kind, createdAt, id: kind === 'SENT' ? id : Number(id) };
   },
-  uidLock: (clientId: number, clientContactId: string): ItemKey => ({ pk: `UID#${clientId}#${clientContactId}`, sk: 'UID' }),
+  uidLock: (clientId: number, clientContactId: string): ItemKey => ({
+    pk: `UID#${clientId}#${clientContactId}`,
+    sk: 'UID',
+  }),
   customField: (clientId: number, name: string): ItemKey => ({ pk: clientPk(clientId), sk: `CFIELD#${name}` }),
 
   template: (owner: number | 'SYSTEM', templateId: number): ItemKey => ({
@@ -178,7 +195,10 @@ export const keys = {
   templateSkPrefix: 'TEMPLATE#',
 
   topics: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'TOPICS' }),
-  webhook: (clientId: number, webhookId: number): ItemKey => ({ pk: clientPk(clientId), sk: `WEBHOOK#${pad(webhookId)}` }),
+  webhook: (clientId: number, webhookId: number): ItemKey => ({
+    pk: clientPk(clientId),
+    sk: `WEBHOOK#${pad(webhookId)}`,
+  }),
   webhookSkPrefix: 'WEBHOOK#',
   webhookCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'WEBHOOKS' }),
   /**
@@ -197,12 +217,19 @@ export const keys = {
     if (!match) return undefined;
     const [, kind, client, id] = match as unknown as [string, 'SENT' | 'CONTACT' | 'EXEC', string, string];
     const clientId = Number(client);
-    if (kind === 'SENT') return sk.startsWith(keys.sentEmailLogPrefix) ? { kind: 'sentLog', clientId, sentEmailId: id } : undefined;
+    if (kind === 'SENT')
+      return sk.startsWith(keys.sentEmailLogPrefix) ? { kind: 'sentLog', clientId, sentEmailId: id } : undefined;
     if (kind === 'CONTACT') return sk === 'CONTACT' ? { kind: 'contact', clientId, contactId: Number(id) } : undefined;
     return sk === keys.executionSk ? { kind: 'execution', clientId, executionId: Number(id) } : undefined;
   },
-  webhookMessage: (clientId: number, messageId: string): ItemKey => ({ pk: `WHMSG#${clientId}#${messageId}`, sk: 'WHMSG' }),
-  webhookAttempt: (clientId: number, webhookId: number, attemptId: string): ItemKey => ({ pk: keys.webhookAttemptsPk(clientId, webhookId), sk: attemptId }),
+  webhookMessage: (clientId: number, messageId: string): ItemKey => ({
+    pk: `WHMSG#${clientId}#${messageId}`,
+    sk: 'WHMSG',
+  }),
+  webhookAttempt: (clientId: number, webhookId: number, attemptId: string): ItemKey => ({
+    pk: keys.webhookAttemptsPk(clientId, webhookId),
+    sk: attemptId,
+  }),
   webhookAttemptsPk: (clientId: number, webhookId: number): string => `WHATT#${clientId}#${webhookId}`,
   /** An endpoint's replays in one hour: the per-endpoint cap's counter. */
   webhookReplayWindow: (clientId: number, webhookId: number, hourStart: number): ItemKey => ({
@@ -241,7 +268,10 @@ export const keys = {
   /** `keyHash` is the SHA-256 of the caller's idempotency key: any key length fits the 1 024-byte key limit. */
   idempotency: (clientId: number, keyHash: string): ItemKey => ({ pk: `IDEM#${clientId}#${keyHash}`, sk: 'IDEM' }),
 
-  execution: (clientId: number, executionId: number): ItemKey => ({ pk: `${ENTITY_PK_PREFIX.execution}${clientId}#${executionId}`, sk: keys.executionSk }),
+  execution: (clientId: number, executionId: number): ItemKey => ({
+    pk: `${ENTITY_PK_PREFIX.execution}${clientId}#${executionId}`,
+    sk: keys.executionSk,
+  }),
   executionSk: 'EXEC',
   executionShards: 8,
   /** gsi1 entry listing a client's executions newest first, spread over `executionShards` key values. */
@@ -266,7 +296,10 @@ export const keys = {
     return match ? { client_id: Number(match[1]), execution_id: Number(match[2]) } : undefined;
   },
 
-  sentEmail: (clientId: number, sentEmailId: string): ItemKey => ({ pk: `SENT#${clientId}#${sentEmailId}`, sk: 'SENT' }),
+  sentEmail: (clientId: number, sentEmailId: string): ItemKey => ({
+    pk: `SENT#${clientId}#${sentEmailId}`,
+    sk: 'SENT',
+  }),
   sentEmailLog: (clientId: number, sentEmailId: string, at: string, logId: string): ItemKey => ({
     pk: `SENT#${clientId}#${sentEmailId}`,
     sk: `LOG#${at}#${logId}`,
@@ -318,7 +351,10 @@ export const keys = {
   }),
   statsPk: (clientId: number, shard: number): string => `STATS#${clientId}#${shard}`,
   /** The sort key range of the days `fromDay`..`toDay`: every row of those days sorts between the two. */
-  statsDayRange: (fromDay: string, toDay: string): { from: string; to: string } => ({ from: `${fromDay}#`, to: `${toDay}#~` }),
+  statsDayRange: (fromDay: string, toDay: string): { from: string; to: string } => ({
+    from: `${fromDay}#`,
+    to: `${toDay}#~`,
+  }),
   /** E-mails sent to one contact on one day of its own time zone. */
   contactDayCap: (clientId: number, contactId: number, localDay: string): ItemKey => ({
     pk: `CAP#${clientId}#${contactId}#${localDay}`,
@@ -333,7 +369,8 @@ export const keys = {
 export const RATE_COUNTER_KEY_PATTERNS = ['RATE#*', 'IPRATE#*'] as const;
 
 /** A day-counter row's key (keys.statsWorkflowDay, keys.statsEventTypeDay). */
-export const isStatsKey = (key: { pk?: unknown } | undefined): boolean => typeof key?.pk === 'string' && key.pk.startsWith('STATS#');
+export const isStatsKey = (key: { pk?: unknown } | undefined): boolean =>
+  typeof key?.pk === 'string' && key.pk.startsWith('STATS#');
 
 /**
  * The keys of dashboard accounts (see the header): an object of their own, so the functions that only
@@ -359,7 +396,11 @@ export const accountKeys = {
     sk: 'USEREMAIL',
   }),
   signInLink: (tokenHash: string): ItemKey => ({ pk: `SIGNIN#${tokenHash}`, sk: 'SIGNIN' }),
-  signInWindow: (kind: 'addr_ip' | 'ip' | 'invite_client' | 'invite_to', valueHash: string, windowStart: number): ItemKey => ({
+  signInWindow: (
+    kind: 'addr_ip' | 'ip' | 'invite_client' | 'invite_to',
+    valueHash: string,
+    windowStart: number,
+  ): ItemKey => ({
     pk: `SIGNINRATE#${kind}#${valueHash}`,
     sk: String(windowStart),
   }),

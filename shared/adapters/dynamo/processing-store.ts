@@ -2,8 +2,20 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ClientRecord } from '../../domain/clients/client-store.js';
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
-import type { CommitOutcome, GoalCancellation, ProcessingCommit, ProcessingContext, ProcessingStore } from '../../domain/events/processing-store.js';
-import { convertedAttribute, GOAL_REACHED, goalMarkAttribute, openExecutionAttribute, openExecutionValue } from '../../domain/workflows/goals.js';
+import type {
+  CommitOutcome,
+  GoalCancellation,
+  ProcessingCommit,
+  ProcessingContext,
+  ProcessingStore,
+} from '../../domain/events/processing-store.js';
+import {
+  convertedAttribute,
+  GOAL_REACHED,
+  goalMarkAttribute,
+  openExecutionAttribute,
+  openExecutionValue,
+} from '../../domain/workflows/goals.js';
 import type { StatCounts } from '../../domain/stats/stats-counters.js';
 import { ENDED_CLAIM } from './execution-item.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
@@ -41,7 +53,11 @@ export class DynamoProcessingStore implements ProcessingStore {
     return typeof id === 'number' ? id : undefined;
   }
 
-  async loadContext(clientId: number, contactId: number | undefined, workflowIds: readonly number[]): Promise<ProcessingContext> {
+  async loadContext(
+    clientId: number,
+    contactId: number | undefined,
+    workflowIds: readonly number[],
+  ): Promise<ProcessingContext> {
     const contactKey = contactId !== undefined ? keys.contact(clientId, contactId) : undefined;
     const settingsKey = keys.settings(clientId);
     const profileKey = keys.clientProfile(clientId);
@@ -71,7 +87,13 @@ export class DynamoProcessingStore implements ProcessingStore {
     };
   }
 
-  async commit({ event, executions, contact, cancellations = [], statsShards = 1 }: ProcessingCommit): Promise<CommitOutcome> {
+  async commit({
+    event,
+    executions,
+    contact,
+    cancellations = [],
+    statsShards = 1,
+  }: ProcessingCommit): Promise<CommitOutcome> {
     const eventKey = keys.event(event.client_id, event.id);
     const { contact: summary, ...rest } = event;
     const contactUpdate = contact && contactUpdateOf(this.tableName, event.client_id, contact);
@@ -88,7 +110,9 @@ export class DynamoProcessingStore implements ProcessingStore {
                 Item: {
                   ...eventKey,
                   // Found by the contact's erasure once it names a contact.
-                  ...(event.contact_id !== undefined ? keys.contactHistory(event.client_id, event.contact_id, 'EVENT', event.created_at, event.id) : {}),
+                  ...(event.contact_id !== undefined
+                    ? keys.contactHistory(event.client_id, event.contact_id, 'EVENT', event.created_at, event.id)
+                    : {}),
                   ...rest,
                   ...(summary ? { contact: summary } : {}),
                 },
@@ -97,7 +121,11 @@ export class DynamoProcessingStore implements ProcessingStore {
               },
             },
             ...executions.map((execution) => ({
-              Put: { TableName: this.tableName, Item: executionItem(execution), ConditionExpression: 'attribute_not_exists(pk)' },
+              Put: {
+                TableName: this.tableName,
+                Item: executionItem(execution),
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
             })),
             ...(contactUpdate ? [contactUpdate] : []),
             ...cancellations.map((c) => goalCancellationOf(this.tableName, event.client_id, c)),
@@ -147,10 +175,20 @@ export class DynamoProcessingStore implements ProcessingStore {
     // an event that starts, ends and converts nothing gets its event-type row.
     const rows = [...byWorkflow].sort(([a], [b]) => a - b);
     return [
-      ...(rows.length === 0 ? optional(this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id, shards })) : []),
+      ...(rows.length === 0
+        ? optional(this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id, shards }))
+        : []),
       ...rows.flatMap(([workflowId, counts], i) =>
         optional(
-          this.stats.workflowDay({ clientId: event.client_id, workflowId, day, counts, spread: event.id, shards, ...(i === 0 ? { eventType: event.type } : {}) }),
+          this.stats.workflowDay({
+            clientId: event.client_id,
+            workflowId,
+            day,
+            counts,
+            spread: event.id,
+            shards,
+            ...(i === 0 ? { eventType: event.type } : {}),
+          }),
         ),
       ),
     ];
@@ -165,7 +203,12 @@ const CAP_TTL_SECONDS = 3 * 86_400;
  * can give the day's last slots to the higher priorities (critical ones bypass the cap or take slots first come). An
  * execution cancelled by a goal waits no more. One action per cap item: a transaction may not touch an item twice.
  */
-function capChanges(tableName: string, executions: readonly ExecutionRecord[], cancellations: readonly GoalCancellation[], clientId: number) {
+function capChanges(
+  tableName: string,
+  executions: readonly ExecutionRecord[],
+  cancellations: readonly GoalCancellation[],
+  clientId: number,
+) {
   const byKey = new Map<string, { key: ItemKey; entries: ExecutionRecord[]; removed: number[] }>();
   const groupOf = (key: ItemKey) => {
     const group = byKey.get(key.pk) ?? { key, entries: [], removed: [] };
@@ -178,7 +221,9 @@ function capChanges(tableName: string, executions: readonly ExecutionRecord[], c
   }
   for (const { execution } of cancellations) {
     if (execution.critical) continue;
-    groupOf(keys.contactDayCap(clientId, contactOf(cancellations), execution.cap_day)).removed.push(execution.execution_id);
+    groupOf(keys.contactDayCap(clientId, contactOf(cancellations), execution.cap_day)).removed.push(
+      execution.execution_id,
+    );
   }
   return [...byKey.values()].map(({ key, entries, removed }) => {
     const names: Record<string, string> = {};
@@ -189,7 +234,9 @@ function capChanges(tableName: string, executions: readonly ExecutionRecord[], c
       values[`:p${i}`] = e.priority_score;
       sets.push(`#e${i} = :p${i}`);
     });
-    if (entries.length > 0) (sets.unshift('expires_at = :exp'), (values[':exp'] = Math.floor(Date.parse(entries[0]!.scheduled_for) / 1000) + CAP_TTL_SECONDS));
+    if (entries.length > 0)
+      sets.unshift('expires_at = :exp'),
+        (values[':exp'] = Math.floor(Date.parse(entries[0]!.scheduled_for) / 1000) + CAP_TTL_SECONDS);
     removed.forEach((id, i) => (names[`#r${i}`] = capPendingAttribute(id)));
     const expression = [
       ...(sets.length > 0 ? [`SET ${sets.join(', ')}`] : []),
@@ -234,13 +281,15 @@ function contactUpdateOf(tableName: string, clientId: number, change: NonNullabl
   const sets = ['updated_at = :at'];
   const values: Record<string, unknown> = { ':at': change.at };
   const names: Record<string, string> = {};
-  if (change.tags) (sets.push('tags = :tags'), (values[':tags'] = change.tags));
-  if (change.lastPurchaseAt) (sets.push('last_purchase_at = :purchase'), (values[':purchase'] = change.lastPurchaseAt));
-  if (change.lastActivityAt) (sets.push('last_activity_at = :activity'), (values[':activity'] = change.lastActivityAt));
+  if (change.tags) sets.push('tags = :tags'), (values[':tags'] = change.tags);
+  if (change.lastPurchaseAt) sets.push('last_purchase_at = :purchase'), (values[':purchase'] = change.lastPurchaseAt);
+  if (change.lastActivityAt) sets.push('last_activity_at = :activity'), (values[':activity'] = change.lastActivityAt);
   // Goals: the workflows this event exits remember it; queued executions are listed, ended ones unlisted.
   if (change.goalMarks && change.goalMarks.workflowIds.length > 0) {
     values[':goal'] = { at: change.at, event_id: change.goalMarks.eventId };
-    change.goalMarks.workflowIds.forEach((id, i) => ((names[`#g${i}`] = goalMarkAttribute(id)), sets.push(`#g${i} = :goal`)));
+    change.goalMarks.workflowIds.forEach(
+      (id, i) => ((names[`#g${i}`] = goalMarkAttribute(id)), sets.push(`#g${i} = :goal`)),
+    );
   }
   // Conversions: once per e-mail — the condition below holds only while this send is not converted.
   const conversionConditions: string[] = [];

@@ -13,7 +13,9 @@ export async function queryLimited(
   const items: Record<string, unknown>[] = [];
   let start = input.ExclusiveStartKey;
   do {
-    const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start, Limit: limit + 1 - items.length }));
+    const out = await db.send(
+      new QueryCommand({ ...input, ExclusiveStartKey: start, Limit: limit + 1 - items.length }),
+    );
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
   } while (start && items.length <= limit);

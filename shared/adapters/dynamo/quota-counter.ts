@@ -23,7 +23,8 @@ const PENDING_PREFIX = 'pending_';
 export function dayCapOf(item: Record<string, unknown> | undefined): { sent: number; pending: Record<string, number> } {
   const pending: Record<string, number> = {};
   for (const [name, value] of Object.entries(item ?? {})) {
-    if (name.startsWith(PENDING_PREFIX) && typeof value === 'number') pending[name.slice(PENDING_PREFIX.length)] = value;
+    if (name.startsWith(PENDING_PREFIX) && typeof value === 'number')
+      pending[name.slice(PENDING_PREFIX.length)] = value;
   }
   return { sent: sentCountOf(item), pending };
 }

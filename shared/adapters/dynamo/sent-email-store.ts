@@ -13,13 +13,18 @@ export class DynamoSentEmailStore implements SentEmailStore {
   ) {}
 
   async get(clientId: number, sentEmailId: string): Promise<SentEmailRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.sentEmail(clientId, sentEmailId) }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.sentEmail(clientId, sentEmailId) }),
+    );
     return out.Item ? stripKeys<SentEmailRecord>(out.Item) : undefined;
   }
 
   async addLog(clientId: number, sentEmailId: string, log: SentEmailLogRecord): Promise<void> {
     await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log } }),
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log },
+      }),
     );
   }
 

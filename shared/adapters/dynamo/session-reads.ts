@@ -7,7 +7,8 @@ import { sessionKey } from './keys.js';
 export const epochSeconds = (iso: string): number => Math.ceil(Date.parse(iso) / 1000);
 
 /** The TTL (`expires_at`, epoch seconds) of a session: its earlier expiry; the code checks both anyway. */
-export const sessionTtl = (idle: string, absolute: string): number => Math.min(epochSeconds(idle), epochSeconds(absolute));
+export const sessionTtl = (idle: string, absolute: string): number =>
+  Math.min(epochSeconds(idle), epochSeconds(absolute));
 
 /**
  * What a request made with a session does to it: one GetItem, and now and then an UpdateItem of its idle expiry. Its
@@ -34,7 +35,11 @@ export class DynamoSessionReads implements Pick<SessionStore, 'getSession' | 'to
           Key: sessionKey(session.session_hash),
           UpdateExpression: 'SET last_seen_at = :seen, idle_expires_at = :idle, expires_at = :ttl',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':seen': lastSeenAt, ':idle': idleExpiresAt, ':ttl': sessionTtl(idleExpiresAt, session.absolute_expires_at) },
+          ExpressionAttributeValues: {
+            ':seen': lastSeenAt,
+            ':idle': idleExpiresAt,
+            ':ttl': sessionTtl(idleExpiresAt, session.absolute_expires_at),
+          },
         }),
       );
     } catch (error) {

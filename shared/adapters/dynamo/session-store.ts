@@ -1,7 +1,19 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { DynamoSessionReads, epochSeconds, sessionTtl } from './session-reads.js';
-import type { SessionRecord, SessionStore, SignInLinkRecord, StartSessionOutcome, ThrottleKind } from '../../domain/auth/session-store.js';
+import type {
+  SessionRecord,
+  SessionStore,
+  SignInLinkRecord,
+  StartSessionOutcome,
+  ThrottleKind,
+} from '../../domain/auth/session-store.js';
 import type { UserRecord } from '../../domain/users/user-store.js';
 import { stripKeys } from './items.js';
 import { accountKeys, sessionKey } from './keys.js';
@@ -24,7 +36,9 @@ export class DynamoSessionStore extends DynamoSessionReads implements SessionSto
   }
 
   async getLink(tokenHash: string): Promise<SignInLinkRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: accountKeys.signInLink(tokenHash), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: accountKeys.signInLink(tokenHash), ConsistentRead: true }),
+    );
     if (!out.Item) return undefined;
     const { expires_at: _ttl, ...link } = stripKeys<SignInLinkRecord & { expires_at: number }>(out.Item);
     return link;
@@ -37,11 +51,21 @@ export class DynamoSessionStore extends DynamoSessionReads implements SessionSto
         : { expression: 'session_version = :version', values: { ':version': user.session_version } };
     const command = new TransactWriteCommand({
       TransactItems: [
-        { Delete: { TableName: this.tableName, Key: accountKeys.signInLink(link.token_hash), ConditionExpression: 'attribute_exists(pk)' } },
+        {
+          Delete: {
+            TableName: this.tableName,
+            Key: accountKeys.signInLink(link.token_hash),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
         {
           Put: {
             TableName: this.tableName,
-            Item: { ...sessionKey(session.session_hash), ...session, expires_at: sessionTtl(session.idle_expires_at, session.absolute_expires_at) },
+            Item: {
+              ...sessionKey(session.session_hash),
+              ...session,
+              expires_at: sessionTtl(session.idle_expires_at, session.absolute_expires_at),
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -84,7 +108,12 @@ export class DynamoSessionStore extends DynamoSessionReads implements SessionSto
       new TransactWriteCommand({
         TransactItems: [
           { Delete: { TableName: this.tableName, Key: sessionKey(session.session_hash) } },
-          { Delete: { TableName: this.tableName, Key: accountKeys.userSession(session.client_id, session.user_id, session.session_hash) } },
+          {
+            Delete: {
+              TableName: this.tableName,
+              Key: accountKeys.userSession(session.client_id, session.user_id, session.session_hash),
+            },
+          },
         ],
       }),
     );

@@ -19,7 +19,9 @@ export class DynamoSettingsStore implements SettingsStore {
     const settingsKey = keys.settings(clientId);
     const profileKey = keys.clientProfile(clientId);
     const quotaKeys = Array.from({ length: QUOTA_SHARD_COUNT }, (_, shard) => keys.quota(clientId, month, shard));
-    const items = await batchGetItems(this.db, this.tableName, [settingsKey, profileKey, ...quotaKeys], { consistentRead: true });
+    const items = await batchGetItems(this.db, this.tableName, [settingsKey, profileKey, ...quotaKeys], {
+      consistentRead: true,
+    });
     const byKey = new Map(items.map((item) => [`${String(item['pk'])}\u0000${String(item['sk'])}`, item]));
     const read = (key: { pk: string; sk: string }) => byKey.get(`${key.pk}\u0000${key.sk}`);
     const settings = read(settingsKey);
@@ -39,7 +41,11 @@ export class DynamoSettingsStore implements SettingsStore {
           Item: { ...keys.settings(record.client_id), ...record },
           ...(expectedVersion === undefined
             ? { ConditionExpression: 'attribute_not_exists(pk)' }
-            : { ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':v': expectedVersion } }),
+            : {
+                ConditionExpression: '#v = :v',
+                ExpressionAttributeNames: { '#v': 'version' },
+                ExpressionAttributeValues: { ':v': expectedVersion },
+              }),
         }),
       );
       return true;

@@ -53,8 +53,10 @@ export class StatsItems {
       const value = increment.counts[name] ?? 0;
       return value === 0 ? [] : [[name, value] as [string, number]];
     });
-    if (increment.skippedReason && increment.counts.skipped) adds.push([`${SKIP_REASON_PREFIX}${increment.skippedReason}`, increment.counts.skipped]);
-    if (increment.failedReason && increment.counts.failed) adds.push([`${FAIL_REASON_PREFIX}${increment.failedReason}`, increment.counts.failed]);
+    if (increment.skippedReason && increment.counts.skipped)
+      adds.push([`${SKIP_REASON_PREFIX}${increment.skippedReason}`, increment.counts.skipped]);
+    if (increment.failedReason && increment.counts.failed)
+      adds.push([`${FAIL_REASON_PREFIX}${increment.failedReason}`, increment.counts.failed]);
     if (increment.eventType !== undefined) adds.push([`${EVENT_PREFIX}${increment.eventType}`, 1]);
     if (adds.length === 0) return undefined;
     const names: Record<string, string> = { '#day': 'day' };
@@ -70,7 +72,12 @@ export class StatsItems {
     return {
       Update: {
         TableName: this.tableName,
-        Key: keys.statsWorkflowDay(increment.clientId, statsShardOf(increment.spread, increment.shards), increment.day, increment.workflowId),
+        Key: keys.statsWorkflowDay(
+          increment.clientId,
+          statsShardOf(increment.spread, increment.shards),
+          increment.day,
+          increment.workflowId,
+        ),
         UpdateExpression:
           `ADD ${adds.map((_, i) => `#a${i} :a${i}`).join(', ')} ` +
           'SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
@@ -86,10 +93,20 @@ export class StatsItems {
     return {
       Update: {
         TableName: this.tableName,
-        Key: keys.statsEventTypeDay(increment.clientId, statsShardOf(increment.spread, increment.shards), increment.day, increment.type),
+        Key: keys.statsEventTypeDay(
+          increment.clientId,
+          statsShardOf(increment.spread, increment.shards),
+          increment.day,
+          increment.type,
+        ),
         UpdateExpression: `ADD ${RECEIVED} :one SET event_type = :type, #day = :day, expires_at = if_not_exists(expires_at, :expires)`,
         ExpressionAttributeNames: { '#day': 'day' },
-        ExpressionAttributeValues: { ':one': 1, ':type': increment.type, ':day': increment.day, ':expires': this.expiresAt(increment.day) },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':type': increment.type,
+          ':day': increment.day,
+          ':expires': this.expiresAt(increment.day),
+        },
       },
     };
   }

@@ -56,7 +56,9 @@ export class DynamoStatsStore implements StatsStore {
         failedReasons: reasonsOf(item, FAIL_REASON_PREFIX),
       });
       // Events counted on the workflow's row by processing's commit (stats-items.ts EVENT_PREFIX): events received.
-      if (workflowId === undefined) for (const [type, received] of Object.entries(reasonsOf(item, EVENT_PREFIX))) events.push({ day, type, received });
+      if (workflowId === undefined)
+        for (const [type, received] of Object.entries(reasonsOf(item, EVENT_PREFIX)))
+          events.push({ day, type, received });
     }
     return { workflows, events };
   }
@@ -66,6 +68,7 @@ const numberOf = (value: unknown): number => (typeof value === 'number' ? value 
 
 function reasonsOf(item: Record<string, unknown>, prefix: string): Record<string, number> {
   const reasons: Record<string, number> = {};
-  for (const [name, value] of Object.entries(item)) if (name.startsWith(prefix) && typeof value === 'number' && value !== 0) reasons[name.slice(prefix.length)] = value;
+  for (const [name, value] of Object.entries(item))
+    if (name.startsWith(prefix) && typeof value === 'number' && value !== 0) reasons[name.slice(prefix.length)] = value;
   return reasons;
 }

@@ -37,13 +37,21 @@ export class DynamoTemplateStore implements TemplateStore {
 
   async getMany(clientId: number, templateIds: number[]): Promise<TemplateRecord[]> {
     // Eventually consistent: only templates named by a saved customization are asked for, and its save checked them live.
-    const items = await batchGetItems(this.db, this.tableName, templateIds.map((id) => keys.template(clientId, id)), {
-      consistentRead: false,
-    });
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      templateIds.map((id) => keys.template(clientId, id)),
+      {
+        consistentRead: false,
+      },
+    );
     return items.map((item) => stripKeys<TemplateRecord>(item));
   }
 
-  async listSummaries(clientId: number, page: { limit: number; afterId: number }): Promise<{ templates: TemplateSummary[]; more: boolean }> {
+  async listSummaries(
+    clientId: number,
+    page: { limit: number; afterId: number },
+  ): Promise<{ templates: TemplateSummary[]; more: boolean }> {
     // The bodies (up to 512 KB each) stay in the table: only the list's attributes travel.
     const names = Object.fromEntries(TEMPLATE_SUMMARY_FIELDS.map((field, i) => [`#a${i}`, field]));
     const { items, more } = await queryLimited(
@@ -74,7 +82,12 @@ export class DynamoTemplateStore implements TemplateStore {
     );
   }
 
-  async update(clientId: number, templateId: number, changes: TemplateChanges, at: string): Promise<TemplateRecord | undefined> {
+  async update(
+    clientId: number,
+    templateId: number,
+    changes: TemplateChanges,
+    at: string,
+  ): Promise<TemplateRecord | undefined> {
     const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ':at': at };

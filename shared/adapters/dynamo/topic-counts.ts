@@ -15,7 +15,9 @@ export function contactsLeftUpdate(tableName: string, clientId: number, deltas: 
       TableName: tableName,
       Key: keys.topics(clientId),
       UpdateExpression: `ADD ${entries.map((_, i) => `#left${i} :left${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([id], i) => [`#left${i}`, contactsLeftAttribute(Number(id))])),
+      ExpressionAttributeNames: Object.fromEntries(
+        entries.map(([id], i) => [`#left${i}`, contactsLeftAttribute(Number(id))]),
+      ),
       ExpressionAttributeValues: Object.fromEntries(entries.map(([, delta], i) => [`:left${i}`, delta])),
     },
   };

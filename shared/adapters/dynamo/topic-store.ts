@@ -17,7 +17,9 @@ export class DynamoTopicStore implements TopicStore {
   ) {}
 
   async load(clientId: number): Promise<TopicSet> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.topics(clientId), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.topics(clientId), ConsistentRead: true }),
+    );
     return topicSetOf(out.Item);
   }
 

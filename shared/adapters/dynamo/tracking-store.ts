@@ -45,7 +45,11 @@ export class DynamoTrackingStore implements TrackingStore {
     return out.Item ? messageOf(out.Item) : undefined;
   }
 
-  async findTaggedMessage(clientId: number, sentEmailId: string, providerMessageId: string): Promise<TrackedMessage | undefined> {
+  async findTaggedMessage(
+    clientId: number,
+    sentEmailId: string,
+    providerMessageId: string,
+  ): Promise<TrackedMessage | undefined> {
     const out = await this.db.send(
       new GetCommand({
         TableName: this.tableName,
@@ -98,7 +102,10 @@ export class DynamoTrackingStore implements TrackingStore {
     const logPut: TransactItem = {
       Put: {
         TableName: this.tableName,
-        Item: { ...keys.sentEmailLogItem(message.client_id, message.sent_email_id, log.created_at, log.id), ...withoutUndefined(log) },
+        Item: {
+          ...keys.sentEmailLogItem(message.client_id, message.sent_email_id, log.created_at, log.id),
+          ...withoutUndefined(log),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
@@ -107,7 +114,9 @@ export class DynamoTrackingStore implements TrackingStore {
     // if absent, guards it against two notifications of one e-mail handled at the same instant.
     let change = write.contact;
     for (let attempt = 0; attempt < 4; attempt += 1) {
-      const markers = (['open', 'click'] as const).filter((kind) => (kind === 'open' ? change?.countOpen : change?.countClick));
+      const markers = (['open', 'click'] as const).filter((kind) =>
+        kind === 'open' ? change?.countOpen : change?.countClick,
+      );
       const contact = change && contactUpdate(this.tableName, message, change);
       const stats = this.stats.workflowDay(statsOfWrite(write, markers));
       const items: TransactItem[] = [
@@ -133,7 +142,11 @@ export class DynamoTrackingStore implements TrackingStore {
         const taken = markers.filter((_, i) => failed(markerAt + i));
         if (taken.length === 0 || !change) throw error;
         // Another notification of this e-mail counted it first: keep the activity times, not the count.
-        change = { ...change, ...(taken.includes('open') ? { countOpen: false } : {}), ...(taken.includes('click') ? { countClick: false } : {}) };
+        change = {
+          ...change,
+          ...(taken.includes('open') ? { countOpen: false } : {}),
+          ...(taken.includes('click') ? { countClick: false } : {}),
+        };
       }
     }
     throw new Error(`tracking write for ${message.sent_email_id} kept conflicting`);
@@ -182,15 +195,23 @@ export class DynamoTrackingStore implements TrackingStore {
       for (let shard = 0; shard < QUOTA_SHARD_COUNT; shard += 1) {
         sends += number(byPk.get(keys.quota(clientId, month, shard).pk), quotaDayAttribute(day));
       }
-      return { day, sends, bounces: number(counts, bounceAttribute(day)), complaints: number(counts, complaintAttribute(day)) };
+      return {
+        day,
+        sends,
+        bounces: number(counts, bounceAttribute(day)),
+        complaints: number(counts, complaintAttribute(day)),
+      };
     });
   }
 
-  private deliverabilityUpdate(clientId: number, change: NonNullable<TrackingWrite['deliverability']>): TransactItem | undefined {
+  private deliverabilityUpdate(
+    clientId: number,
+    change: NonNullable<TrackingWrite['deliverability']>,
+  ): TransactItem | undefined {
     const adds: string[] = [];
     const names: Record<string, string> = {};
-    if (change.bounce) ((names['#b'] = bounceAttribute(change.day)), adds.push('#b :one'));
-    if (change.complaint) ((names['#c'] = complaintAttribute(change.day)), adds.push('#c :one'));
+    if (change.bounce) (names['#b'] = bounceAttribute(change.day)), adds.push('#b :one');
+    if (change.complaint) (names['#c'] = complaintAttribute(change.day)), adds.push('#c :one');
     if (adds.length === 0) return undefined;
     return {
       Update: {
@@ -208,7 +229,8 @@ function messageOf(item: Record<string, unknown>): TrackedMessage | undefined {
   const clientId = item['client_id'];
   const sentEmailId = item['sent_email_id'];
   const contactId = item['contact_id'];
-  if (typeof clientId !== 'number' || typeof sentEmailId !== 'string' || typeof contactId !== 'number') return undefined;
+  if (typeof clientId !== 'number' || typeof sentEmailId !== 'string' || typeof contactId !== 'number')
+    return undefined;
   const zone = item['send_zone'];
   const workflowId = item['workflow_id'];
   const statsShards = item['stats_shards'];
@@ -232,23 +254,31 @@ function contactUpdate(tableName: string, message: TrackedMessage, change: Conta
   // The open-hour histogram's bucket: an attribute per hour, so ADD works before the first open.
   if (change.openHour !== undefined) add.push(`${openHourAttribute(change.openHour)} :one`);
   if (add.length > 0) values[':one'] = 1;
-  if (change.lastOpenedAt) (set.push('last_email_opened_at = :opened'), (values[':opened'] = change.lastOpenedAt));
-  if (change.lastActivityAt) (set.push('last_activity_at = :activity'), (values[':activity'] = change.lastActivityAt));
+  if (change.lastOpenedAt) set.push('last_email_opened_at = :opened'), (values[':opened'] = change.lastOpenedAt);
+  if (change.lastActivityAt) set.push('last_activity_at = :activity'), (values[':activity'] = change.lastActivityAt);
   if (change.suppress) {
-    set.push('is_subscribed = :false', 'unsubscribe_reason = :reason', 'unsubscribed_at = if_not_exists(unsubscribed_at, :at)', 'updated_at = :at');
+    set.push(
+      'is_subscribed = :false',
+      'unsubscribe_reason = :reason',
+      'unsubscribed_at = if_not_exists(unsubscribed_at, :at)',
+      'updated_at = :at',
+    );
     Object.assign(values, { ':false': false, ':reason': change.suppress.reason, ':at': change.suppress.at });
   }
-  if (change.transientBounces) (set.push('transient_bounces = :tb'), (values[':tb'] = change.transientBounces));
+  if (change.transientBounces) set.push('transient_bounces = :tb'), (values[':tb'] = change.transientBounces);
   if (set.length === 0 && add.length === 0) return undefined;
   return {
     Update: {
       TableName: tableName,
       Key: keys.contact(message.client_id, message.contact_id),
-      UpdateExpression: [set.length ? `SET ${set.join(', ')}` : '', add.length ? `ADD ${add.join(', ')}` : ''].filter(Boolean).join(' '),
+      UpdateExpression: [set.length ? `SET ${set.join(', ')}` : '', add.length ? `ADD ${add.join(', ')}` : '']
+        .filter(Boolean)
+        .join(' '),
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: values,
     },
   };
 }
 
-const withoutUndefined = (record: object) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
+const withoutUndefined = (record: object) =>
+  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));

@@ -1,5 +1,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { isStatsKey } from './keys.js';
 
 const MAX_TRANSACTION_ATTEMPTS = 6;
@@ -80,10 +85,17 @@ export function observeTransactions(observer: (attempt: TransactionAttempt) => v
   return () => observers.delete(observer);
 }
 
-function report(command: TransactWriteCommand, outcome: TransactionAttempt['outcome'], reasons: { Code?: string }[]): void {
+function report(
+  command: TransactWriteCommand,
+  outcome: TransactionAttempt['outcome'],
+  reasons: { Code?: string }[],
+): void {
   if (observers.size === 0) return;
   const keys = (command.input.TransactItems ?? []).map((item) => {
-    const key = (item.Update?.Key ?? item.Put?.Item ?? item.Delete?.Key ?? item.ConditionCheck?.Key ?? {}) as { pk?: string; sk?: string };
+    const key = (item.Update?.Key ?? item.Put?.Item ?? item.Delete?.Key ?? item.ConditionCheck?.Key ?? {}) as {
+      pk?: string;
+      sk?: string;
+    };
     return { pk: String(key.pk), sk: String(key.sk) };
   });
   const conflicted = reasons.flatMap((r, i) => (r.Code === 'TransactionConflict' ? [i] : []));
@@ -121,4 +133,3 @@ export async function sendTransaction(db: DynamoDBDocumentClient, command: Trans
     }
   }
 }
-

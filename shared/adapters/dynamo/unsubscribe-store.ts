@@ -38,11 +38,13 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
     const set = ['updated_at = :at'];
     const conditions = ['attribute_exists(pk)'];
     Object.entries(write.topics).forEach(([topicId, subscribed], i) => {
-      Object.entries(topicChoiceAttributes(Number(topicId), subscribed, at, 'preference_page')).forEach(([name, value], j) => {
-        names[`#t${i}_${j}`] = name;
-        values[`:t${i}_${j}`] = value;
-        set.push(`#t${i}_${j} = :t${i}_${j}`);
-      });
+      Object.entries(topicChoiceAttributes(Number(topicId), subscribed, at, 'preference_page')).forEach(
+        ([name, value], j) => {
+          names[`#t${i}_${j}`] = name;
+          values[`:t${i}_${j}`] = value;
+          set.push(`#t${i}_${j} = :t${i}_${j}`);
+        },
+      );
       // The choice as the page read it: the counts below move by exactly this change.
       const previous = write.previous[Number(topicId)];
       if (previous === undefined) conditions.push(`attribute_not_exists(#t${i}_0)`);
@@ -53,7 +55,11 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
     });
     if (write.leaveAll) {
       // A reason and time another path set (a bounce racing the save) are kept.
-      set.push('is_subscribed = :false', 'unsubscribed_at = if_not_exists(unsubscribed_at, :at)', 'unsubscribe_reason = if_not_exists(unsubscribe_reason, :r)');
+      set.push(
+        'is_subscribed = :false',
+        'unsubscribed_at = if_not_exists(unsubscribed_at, :at)',
+        'unsubscribe_reason = if_not_exists(unsubscribe_reason, :r)',
+      );
       Object.assign(values, { ':false': false, ':r': write.leaveAll.reason });
     }
     const counts = contactsLeftUpdate(this.tableName, clientId, preferenceLeftDeltas(write));
@@ -72,7 +78,16 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
           },
         },
         ...(counts ? [counts] : []),
-        ...(log ? [{ Put: { TableName: this.tableName, Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log } } }] : []),
+        ...(log
+          ? [
+              {
+                Put: {
+                  TableName: this.tableName,
+                  Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log },
+                },
+              },
+            ]
+          : []),
       ],
     });
     try {
@@ -98,7 +113,8 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
             TableName: this.tableName,
             Key: keys.contact(clientId, contactId),
             // The attributes ContactStore.updateSubscription writes; the first unsubscription time is kept.
-            UpdateExpression: 'SET is_subscribed = :s, updated_at = :at, unsubscribed_at = if_not_exists(unsubscribed_at, :at), unsubscribe_reason = :r',
+            UpdateExpression:
+              'SET is_subscribed = :s, updated_at = :at, unsubscribed_at = if_not_exists(unsubscribed_at, :at), unsubscribe_reason = :r',
             // Only a contact that exists and is still subscribed: an Update alone would create a bare item, and a
             // reason another path set (a hard bounce) is never overwritten.
             ConditionExpression: 'attribute_exists(pk) AND is_subscribed = :subscribed',
@@ -132,7 +148,12 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
  * Leaving one topic: [contact Update of `topic_<id>`, the topic's `contacts_left` ADD, the e-mail's log Put, its day
  * counter], one transaction.
  */
-async function leaveTopicIn(db: DynamoDBDocumentClient, tableName: string, stats: StatsItems, write: TopicUnsubscribe): Promise<TopicUnsubscribeOutcome> {
+async function leaveTopicIn(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  stats: StatsItems,
+  write: TopicUnsubscribe,
+): Promise<TopicUnsubscribeOutcome> {
   const { clientId, contactId, sentEmailId, topicId, log } = write;
   const command = new TransactWriteCommand({
     TransactItems: [
@@ -149,13 +170,23 @@ async function leaveTopicIn(db: DynamoDBDocumentClient, tableName: string, stats
             '#topicAt': topicChoiceTimeAttribute(topicId),
             '#topicBy': topicChoiceSourceAttribute(topicId),
           },
-          ExpressionAttributeValues: { ':false': false, ':true': true, ':at': log.created_at, ':by': 'one_click' satisfies TopicChoiceSource },
+          ExpressionAttributeValues: {
+            ':false': false,
+            ':true': true,
+            ':at': log.created_at,
+            ':by': 'one_click' satisfies TopicChoiceSource,
+          },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
       // The topic's count, moved only with the contact's change (whose condition makes it once per contact).
       contactsLeftUpdate(tableName, clientId, { [topicId]: 1 })!,
-      { Put: { TableName: tableName, Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log } } },
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log },
+        },
+      },
       ...optional(stats.workflowDay(linkUnsubscribeIncrement(write))),
     ],
   });

@@ -1,6 +1,18 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, type BatchWriteCommandInput, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CreateUserOutcome, UserChange, UserRecord, UserRoster, UserStore } from '../../domain/users/user-store.js';
+import {
+  BatchWriteCommand,
+  GetCommand,
+  type BatchWriteCommandInput,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type {
+  CreateUserOutcome,
+  UserChange,
+  UserRecord,
+  UserRoster,
+  UserStore,
+} from '../../domain/users/user-store.js';
 import type { KeyDisabledReason } from '../../domain/api-keys/api-key-store.js';
 import { isHeldBy } from '../../domain/api-keys/key-holders.js';
 import { ROLES, roleGrants, type Role } from '../../domain/users/roles.js';
@@ -37,7 +49,9 @@ export class DynamoUserStore implements UserStore {
   ) {}
 
   async get(clientId: number, userId: number): Promise<UserRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: accountKeys.user(clientId, userId), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: accountKeys.user(clientId, userId), ConsistentRead: true }),
+    );
     return out.Item ? stripKeys<UserRecord>(out.Item) : undefined;
   }
 
@@ -52,14 +66,18 @@ export class DynamoUserStore implements UserStore {
   }
 
   async findByEmail(email: string): Promise<UserRecord | undefined> {
-    const lock = await this.db.send(new GetCommand({ TableName: this.tableName, Key: accountKeys.userEmailLock(email) }));
+    const lock = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: accountKeys.userEmailLock(email) }),
+    );
     const owner = lock.Item as { client_id?: number; user_id?: number } | undefined;
     if (!owner?.client_id || !owner.user_id) return undefined;
     return this.get(owner.client_id, owner.user_id);
   }
 
   async roster(clientId: number): Promise<UserRoster> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: accountKeys.userCount(clientId), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: accountKeys.userCount(clientId), ConsistentRead: true }),
+    );
     return { count: Number(out.Item?.['n'] ?? 0), owner_id: out.Item?.['owner_id'] as number | undefined };
   }
 
@@ -113,12 +131,18 @@ export class DynamoUserStore implements UserStore {
       return { outcome: 'updated', disabledKeys: ends.disabledKeys };
     } catch (error) {
       if (!failedConditions(error).includes(0)) throw error;
-      return { outcome: (await this.get(user.client_id, user.id)) ? 'stale' : 'missing', disabledKeys: ends.disabledBefore };
+      return {
+        outcome: (await this.get(user.client_id, user.id)) ? 'stale' : 'missing',
+        disabledKeys: ends.disabledBefore,
+      };
     }
   }
 
   async transferOwnership(current: UserRecord, next: UserRecord, at: string): Promise<'transferred' | 'stale'> {
-    const [endsCurrent, endsNext] = await Promise.all([this.sessionDeletes(current, 20), this.sessionDeletes(next, 20)]);
+    const [endsCurrent, endsNext] = await Promise.all([
+      this.sessionDeletes(current, 20),
+      this.sessionDeletes(next, 20),
+    ]);
     const command = new TransactWriteCommand({
       TransactItems: [
         this.roleUpdate(next, ROLES.owner, at),
@@ -176,7 +200,10 @@ export class DynamoUserStore implements UserStore {
       return { outcome: 'removed', disabledKeys: ends.disabledKeys };
     } catch (error) {
       if (!failedConditions(error).includes(0)) throw error;
-      return { outcome: (await this.get(user.client_id, user.id)) ? 'stale' : 'missing', disabledKeys: ends.disabledBefore };
+      return {
+        outcome: (await this.get(user.client_id, user.id)) ? 'stale' : 'missing',
+        disabledKeys: ends.disabledBefore,
+      };
     }
   }
 
@@ -209,18 +236,26 @@ export class DynamoUserStore implements UserStore {
               { Delete: { TableName: this.tableName, Key: { pk: item['pk'] as string, sk: item['sk'] as string } } },
             ],
           })),
-          ...listed.filter((hash) => !linkedHashes.has(hash)).map((hash) => ({ hash, items: [holderDisable(this.tableName, hash, keysEnd, at)] })),
+          ...listed
+            .filter((hash) => !linkedHashes.has(hash))
+            .map((hash) => ({ hash, items: [holderDisable(this.tableName, hash, keysEnd, at)] })),
         ]
       : [];
     const room = TRANSACTION_ITEMS - fixed;
     // Keys first: they stay in the caller's transaction; only a user with very many keys has some disabled before.
     let split = 0;
-    for (let n = keyActions.reduce((sum, a) => sum + a.items.length, 0); n > room; split += 1) n -= keyActions[split]!.items.length;
+    for (let n = keyActions.reduce((sum, a) => sum + a.items.length, 0); n > room; split += 1)
+      n -= keyActions[split]!.items.length;
     const before = keyActions.slice(0, split);
     // Independent of each other: one parallel wave.
     const chunks: (typeof before)[] = [];
-    for (let i = 0; i < before.length; i += TRANSACTION_ITEMS / 2) chunks.push(before.slice(i, i + TRANSACTION_ITEMS / 2));
-    await Promise.all(chunks.map((chunk) => sendTransaction(this.db, new TransactWriteCommand({ TransactItems: chunk.flatMap((a) => a.items) }))));
+    for (let i = 0; i < before.length; i += TRANSACTION_ITEMS / 2)
+      chunks.push(before.slice(i, i + TRANSACTION_ITEMS / 2));
+    await Promise.all(
+      chunks.map((chunk) =>
+        sendTransaction(this.db, new TransactWriteCommand({ TransactItems: chunk.flatMap((a) => a.items) })),
+      ),
+    );
     const keyItems = keyActions.slice(split).flatMap((a) => a.items);
     const sessionRoom = Math.min(SESSIONS_IN_TRANSACTION, Math.floor((room - keyItems.length) / 2));
     const sessionItems = await this.endSessions(sessions, sessionRoom);
@@ -253,7 +288,9 @@ export class DynamoUserStore implements UserStore {
       ExpressionAttributeValues: { ':pk': keys.apiKeyListing(user.client_id, 0).gsi1pk },
     });
     return items
-      .filter((item) => item['enabled'] === true && isHeldBy(item as { created_by?: number; personal_for?: number }, user.id))
+      .filter(
+        (item) => item['enabled'] === true && isHeldBy(item as { created_by?: number; personal_for?: number }, user.id),
+      )
       .map((item) => item['key_hash'] as string);
   }
 
@@ -277,7 +314,10 @@ export class DynamoUserStore implements UserStore {
    * deleted now (a user signed in on very many browsers), the rest returned for the caller's transaction.
    */
   private async sessionDeletes(user: UserRecord, inTransaction = SESSIONS_IN_TRANSACTION) {
-    return this.endSessions(await this.indexOf(user, accountKeys.userSessionPrefix(user.id), 'pk, sk, session_hash'), inTransaction);
+    return this.endSessions(
+      await this.indexOf(user, accountKeys.userSessionPrefix(user.id), 'pk, sk, session_hash'),
+      inTransaction,
+    );
   }
 
   /** Deletes all but the newest `inTransaction` of these sessions now; the deletes of the rest, for a transaction. */
@@ -288,13 +328,19 @@ export class DynamoUserStore implements UserStore {
     ];
     const extra = index.slice(0, Math.max(0, index.length - inTransaction)).flatMap(keysOf);
     for (let i = 0; i < extra.length; i += 25) {
-      let request: BatchWriteCommandInput['RequestItems'] = { [this.tableName]: extra.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) };
+      let request: BatchWriteCommandInput['RequestItems'] = {
+        [this.tableName]: extra.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })),
+      };
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt += 1) {
-        if (attempt === 5) throw new Error('could not delete the user\'s sessions: BatchWriteItem kept items unprocessed');
+        if (attempt === 5)
+          throw new Error("could not delete the user's sessions: BatchWriteItem kept items unprocessed");
         ({ UnprocessedItems: request } = await this.db.send(new BatchWriteCommand({ RequestItems: request })));
       }
     }
-    return index.slice(extra.length / 2).flatMap(keysOf).map((Key) => ({ Delete: { TableName: this.tableName, Key } }));
+    return index
+      .slice(extra.length / 2)
+      .flatMap(keysOf)
+      .map((Key) => ({ Delete: { TableName: this.tableName, Key } }));
   }
 }
 
@@ -307,6 +353,10 @@ function versionCondition(user: UserRecord): { expression: string; values: Recor
     user.session_version === undefined
       ? { expression: 'attribute_not_exists(session_version)', values: {} }
       : { expression: 'session_version = :version', values: { ':version': user.session_version } };
-  if (user.api_key_version === undefined) return { expression: `${session.expression} AND attribute_not_exists(api_key_version)`, values: session.values };
-  return { expression: `${session.expression} AND api_key_version = :keyVersion`, values: { ...session.values, ':keyVersion': user.api_key_version } };
+  if (user.api_key_version === undefined)
+    return { expression: `${session.expression} AND attribute_not_exists(api_key_version)`, values: session.values };
+  return {
+    expression: `${session.expression} AND api_key_version = :keyVersion`,
+    values: { ...session.values, ':keyVersion': user.api_key_version },
+  };
 }

@@ -1,5 +1,12 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type {
   ClientRef,
   EndpointHealthChange,
@@ -65,27 +72,44 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
   }
 
   async sentEmails(refs: readonly ClientRef<string>[]): Promise<SentEmailFacts[]> {
-    const items = await batchGetItems(this.db, this.tableName, refs.map((r) => keys.sentEmail(r.client_id, r.id)), {
-      consistentRead: false,
-      attributes: SENT_FACT_ATTRIBUTES,
-    });
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      refs.map((r) => keys.sentEmail(r.client_id, r.id)),
+      {
+        consistentRead: false,
+        attributes: SENT_FACT_ATTRIBUTES,
+      },
+    );
     return items.map((item) => stripKeys<SentEmailFacts>(item));
   }
 
   async events(refs: readonly ClientRef<number>[]): Promise<EventFacts[]> {
-    const items = await batchGetItems(this.db, this.tableName, refs.map((r) => keys.event(r.client_id, r.id)), {
-      consistentRead: false,
-      attributes: EVENT_FACT_ATTRIBUTES,
-    });
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      refs.map((r) => keys.event(r.client_id, r.id)),
+      {
+        consistentRead: false,
+        attributes: EVENT_FACT_ATTRIBUTES,
+      },
+    );
     return items.map((item) => stripKeys<EventFacts>(item));
   }
 
   async erasedContacts(refs: readonly ClientRef<number>[]): Promise<Map<string, string>> {
-    const items = await batchGetItems(this.db, this.tableName, refs.map((r) => keys.erasedContact(r.client_id, r.id)), {
-      consistentRead: false,
-      attributes: ['client_id', 'contact_id', 'erased_at'],
-    });
-    return new Map(items.map((item) => [`${String(item['client_id'])}:${String(item['contact_id'])}`, String(item['erased_at'])]));
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      refs.map((r) => keys.erasedContact(r.client_id, r.id)),
+      {
+        consistentRead: false,
+        attributes: ['client_id', 'contact_id', 'erased_at'],
+      },
+    );
+    return new Map(
+      items.map((item) => [`${String(item['client_id'])}:${String(item['contact_id'])}`, String(item['erased_at'])]),
+    );
   }
 
   async putMessages(messages: readonly WebhookMessageRecord[]): Promise<void> {
@@ -95,7 +119,9 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
       messages.map((m) => ({
         ...keys.webhookMessage(m.client_id, m.id),
         // Its contact's history entry: an erasure finds it with the contact's other records (no extra request here).
-        ...(m.contact_id !== undefined ? keys.contactWebhookMessage(m.client_id, m.contact_id, m.created_at, m.id) : {}),
+        ...(m.contact_id !== undefined
+          ? keys.contactWebhookMessage(m.client_id, m.contact_id, m.created_at, m.id)
+          : {}),
         ...m,
         expires_at: expiresAt(m.created_at),
       })),
@@ -103,7 +129,9 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
   }
 
   async message(clientId: number, messageId: string): Promise<WebhookMessageRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.webhookMessage(clientId, messageId) }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.webhookMessage(clientId, messageId) }),
+    );
     if (!out.Item) return undefined;
     const { expires_at: _expires, ...rest } = stripKeys<WebhookMessageRecord & { expires_at?: number }>(out.Item);
     return rest;
@@ -156,14 +184,25 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
             ExpressionAttributeValues: { ':since': change.since },
           })
         : change.kind === 'recovered' || change.kind === 'pace'
-          ? new UpdateCommand({ ...base, ...healthUpdate(change.kind === 'recovered', change.slowSince), ConditionExpression: 'attribute_exists(pk)' })
+          ? new UpdateCommand({
+              ...base,
+              ...healthUpdate(change.kind === 'recovered', change.slowSince),
+              ConditionExpression: 'attribute_exists(pk)',
+            })
           : change.kind === 'disable'
             ? new UpdateCommand({
                 ...base,
                 // The client's e-mail is owed from now on (disabledNoticeSent clears it): a notice that fails is sent again.
-                UpdateExpression: 'SET enabled = :false, disabled_reason = :reason, disabled_notice_pending = :true, updated_at = :at',
+                UpdateExpression:
+                  'SET enabled = :false, disabled_reason = :reason, disabled_notice_pending = :true, updated_at = :at',
                 ConditionExpression: 'enabled = :true AND failing_since = :since',
-                ExpressionAttributeValues: { ':false': false, ':true': true, ':reason': 'failing', ':at': change.at, ':since': change.since },
+                ExpressionAttributeValues: {
+                  ':false': false,
+                  ':true': true,
+                  ':reason': 'failing',
+                  ':at': change.at,
+                  ':since': change.since,
+                },
               })
             : undefined;
     if (!command) return false;
@@ -182,7 +221,10 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
       new QueryCommand({
         TableName: this.tableName,
         KeyConditionExpression: page.before ? 'pk = :pk AND sk < :before' : 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.webhookAttemptsPk(clientId, webhookId), ...(page.before ? { ':before': page.before } : {}) },
+        ExpressionAttributeValues: {
+          ':pk': keys.webhookAttemptsPk(clientId, webhookId),
+          ...(page.before ? { ':before': page.before } : {}),
+        },
         ScanIndexForward: false,
         Limit: page.limit + 1,
       }),
@@ -238,13 +280,19 @@ export class DynamoWebhookOutbox implements WebhookOutbox {
   }
 
   async attempt(clientId: number, webhookId: number, attemptId: string): Promise<WebhookAttemptRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.webhookAttempt(clientId, webhookId, attemptId) }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.webhookAttempt(clientId, webhookId, attemptId) }),
+    );
     return out.Item ? attemptOf(out.Item) : undefined;
   }
 }
 
 function attemptOf(item: Record<string, unknown>): WebhookAttemptRecord {
-  const { expires_at: _expires, replays: _replays, ...rest } = stripKeys<WebhookAttemptRecord & { expires_at?: number; replays?: number }>(item);
+  const {
+    expires_at: _expires,
+    replays: _replays,
+    ...rest
+  } = stripKeys<WebhookAttemptRecord & { expires_at?: number; replays?: number }>(item);
   return rest;
 }
 

@@ -24,7 +24,9 @@ export class DynamoWebhookStore implements WebhookStore {
   ) {}
 
   async get(clientId: number, webhookId: number): Promise<WebhookRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.webhook(clientId, webhookId), ConsistentRead: true }));
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.webhook(clientId, webhookId), ConsistentRead: true }),
+    );
     return out.Item ? stripKeys<WebhookRecord>(out.Item) : undefined;
   }
 
@@ -68,7 +70,12 @@ export class DynamoWebhookStore implements WebhookStore {
     }
   }
 
-  async update(clientId: number, webhookId: number, changes: WebhookChanges, at: string): Promise<WebhookRecord | undefined> {
+  async update(
+    clientId: number,
+    webhookId: number,
+    changes: WebhookChanges,
+    at: string,
+  ): Promise<WebhookRecord | undefined> {
     const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ':at': at };
@@ -91,13 +98,20 @@ export class DynamoWebhookStore implements WebhookStore {
     );
   }
 
-  async rotateSecret(clientId: number, webhookId: number, secret: string, previousExpiresAt: string, at: string): Promise<WebhookRecord | undefined> {
+  async rotateSecret(
+    clientId: number,
+    webhookId: number,
+    secret: string,
+    previousExpiresAt: string,
+    at: string,
+  ): Promise<WebhookRecord | undefined> {
     // The right-hand `secret` is the value before this update: the current secret becomes the previous one atomically.
     return this.conditionalUpdate(
       new UpdateCommand({
         TableName: this.tableName,
         Key: keys.webhook(clientId, webhookId),
-        UpdateExpression: 'SET previous_secret = secret, secret = :secret, previous_secret_expires_at = :expires, updated_at = :at',
+        UpdateExpression:
+          'SET previous_secret = secret, secret = :secret, previous_secret_expires_at = :expires, updated_at = :at',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':secret': secret, ':expires': previousExpiresAt, ':at': at },
         ReturnValues: 'ALL_NEW',

@@ -61,17 +61,35 @@ function factOf(record: DynamoDBRecord): WebhookFact | undefined {
       // of the same message, logged beside it with its status text, confirms it and is no second fact.
       if (type === 'email.sent' && log.detail !== undefined) return undefined;
       const fields = stripKeys<Record<string, unknown>>(next);
-      return { kind: 'email', type, client_id: item.clientId, sent_email_id: item.sentEmailId, log: fields as unknown as SentEmailLogRecord };
+      return {
+        kind: 'email',
+        type,
+        client_id: item.clientId,
+        sent_email_id: item.sentEmailId,
+        log: fields as unknown as SentEmailLogRecord,
+      };
     }
     case 'contact': {
       if (record.eventName !== 'MODIFY' || !previous) return undefined;
       const was = previous['is_subscribed'];
       const now = next['is_subscribed'];
-      const type = was !== false && now === false ? 'contact.unsubscribed' : was === false && now === true ? 'contact.subscribed' : undefined;
-      if (type) return { kind: 'contact', type, client_id: item.clientId, contact: contactFields(next, item.contactId) };
+      const type =
+        was !== false && now === false
+          ? 'contact.unsubscribed'
+          : was === false && now === true
+            ? 'contact.subscribed'
+            : undefined;
+      if (type)
+        return { kind: 'contact', type, client_id: item.clientId, contact: contactFields(next, item.contactId) };
       const topics = changedTopics(previous, next);
       if (topics.length === 0) return undefined;
-      return { kind: 'contact', type: 'contact.topic_changed', client_id: item.clientId, contact: contactFields(next, item.contactId), topics };
+      return {
+        kind: 'contact',
+        type: 'contact.topic_changed',
+        client_id: item.clientId,
+        contact: contactFields(next, item.contactId),
+        topics,
+      };
     }
     case 'execution': {
       const status = next['status'];
@@ -93,7 +111,9 @@ function changedTopics(previous: Image, next: Image): { topic_id: number; is_sub
     .flatMap((name) => {
       const id = topicIdOfAttribute(name);
       const value = next[name];
-      return id !== undefined && typeof value === 'boolean' && previous[name] !== value ? [{ topic_id: id, is_subscribed: value }] : [];
+      return id !== undefined && typeof value === 'boolean' && previous[name] !== value
+        ? [{ topic_id: id, is_subscribed: value }]
+        : [];
     })
     .sort((a, b) => a.topic_id - b.topic_id);
 }

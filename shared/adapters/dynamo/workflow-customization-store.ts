@@ -20,7 +20,8 @@ import { queryLimited } from './query-limited.js';
 import { sendTransaction } from './transactions.js';
 
 const conditionFailedAt = (error: unknown, index: number): boolean =>
-  error instanceof TransactionCanceledException && error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
+  error instanceof TransactionCanceledException &&
+  error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
 
 /**
  * Per-client workflow customizations: one item per workflow (`WORKFLOW#<wid>`) holding the overrides, their version
@@ -34,7 +35,11 @@ export class DynamoWorkflowCustomizationStore implements WorkflowCustomizationSt
 
   async get(clientId: number, workflowId: number): Promise<CustomizationRecord | undefined> {
     const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.customization(clientId, workflowId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.customization(clientId, workflowId),
+        ConsistentRead: true,
+      }),
     );
     return out.Item ? { ...stripKeys<CustomizationRecord>(out.Item), workflow_id: workflowId } : undefined;
   }
@@ -148,7 +153,11 @@ export class DynamoWorkflowCustomizationStore implements WorkflowCustomizationSt
     }
   }
 
-  async listAudit(clientId: number, workflowId: number, page: AuditPage): Promise<{ entries: CustomizationAuditRecord[]; more: boolean }> {
+  async listAudit(
+    clientId: number,
+    workflowId: number,
+    page: AuditPage,
+  ): Promise<{ entries: CustomizationAuditRecord[]; more: boolean }> {
     const { items, more } = await queryLimited(
       this.db,
       {
@@ -156,7 +165,9 @@ export class DynamoWorkflowCustomizationStore implements WorkflowCustomizationSt
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         ExpressionAttributeValues: { ':pk': clientPk(clientId), ':prefix': keys.customizationAuditPrefix(workflowId) },
         ScanIndexForward: false,
-        ...(page.after ? { ExclusiveStartKey: keys.customizationAudit(clientId, workflowId, page.after.at, page.after.id) } : {}),
+        ...(page.after
+          ? { ExclusiveStartKey: keys.customizationAudit(clientId, workflowId, page.after.at, page.after.id) }
+          : {}),
       },
       page.limit,
     );

@@ -22,11 +22,17 @@ const metadata = (httpStatusCode: number) => ({ httpStatusCode, attempts: 1, tot
 
 /** SES SendEmail over the account's sending rate: 429, a client fault the SDK classifies as throttling. */
 export function sesThrottled(): Error {
-  return new TooManyRequestsException({ message: 'Maximum sending rate exceeded (injected fault).', $metadata: metadata(429) });
+  return new TooManyRequestsException({
+    message: 'Maximum sending rate exceeded (injected fault).',
+    $metadata: metadata(429),
+  });
 }
 
 export function sesInternalError(): Error {
-  return new InternalServiceErrorException({ message: 'Internal service error (injected fault).', $metadata: metadata(500) });
+  return new InternalServiceErrorException({
+    message: 'Internal service error (injected fault).',
+    $metadata: metadata(500),
+  });
 }
 
 /** SQS throttling (JSON protocol): 400 RequestThrottled. */

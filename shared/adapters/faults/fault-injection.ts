@@ -76,7 +76,9 @@ export class FaultInjection {
   }
 
   private rulesOf<T extends FaultTarget>(target: T): { kind: FaultKind<T>; rate: number }[] {
-    return this.rules.filter((r) => r.target === target).map(({ kind, rate }) => ({ kind: kind as FaultKind<T>, rate }));
+    return this.rules
+      .filter((r) => r.target === target)
+      .map(({ kind, rate }) => ({ kind: kind as FaultKind<T>, rate }));
   }
 }
 

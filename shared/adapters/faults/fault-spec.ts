@@ -14,7 +14,9 @@ export const FAULT_KINDS = {
 
 export type FaultTarget = keyof typeof FAULT_KINDS;
 export type FaultKind<T extends FaultTarget = FaultTarget> = (typeof FAULT_KINDS)[T][number];
-export type FaultRule<T extends FaultTarget = FaultTarget> = { [K in T]: { target: K; kind: FaultKind<K>; rate: number } }[T];
+export type FaultRule<T extends FaultTarget = FaultTarget> = {
+  [K in T]: { target: K; kind: FaultKind<K>; rate: number };
+}[T];
 
 const TARGETS = Object.keys(FAULT_KINDS) as FaultTarget[];
 const Target = z.enum(TARGETS, { error: () => `unknown target (one of ${TARGETS.join(', ')})` });
@@ -22,7 +24,10 @@ const kindOf = (target: FaultTarget) =>
   z.enum(FAULT_KINDS[target], { error: () => `unknown ${target} kind (one of ${FAULT_KINDS[target].join(', ')})` });
 const Rate = z.pipe(
   z.string().check(z.regex(/^(?:\d+(?:\.\d*)?|\.\d+)$/, 'rate must be a decimal number')),
-  z.pipe(z.transform(Number), z.number().check(z.gte(0, 'rate must be at least 0'), z.lte(1, 'rate must be at most 1'))),
+  z.pipe(
+    z.transform(Number),
+    z.number().check(z.gte(0, 'rate must be at least 0'), z.lte(1, 'rate must be at most 1')),
+  ),
 );
 
 /** A FAULTS value that cannot be used; `problems` names every bad entry, all at once. */
@@ -37,10 +42,14 @@ export class FaultSpecError extends Error {
 export function parseFaultSpec(spec: string): FaultRule[] {
   const rules: FaultRule[] = [];
   const problems: string[] = [];
-  for (const entry of spec.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of spec
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const parsed = parseEntry(entry);
     if (typeof parsed === 'string') problems.push(`"${entry}": ${parsed}`);
-    else if (rules.some((r) => r.target === parsed.target && r.kind === parsed.kind)) problems.push(`"${entry}": listed twice`);
+    else if (rules.some((r) => r.target === parsed.target && r.kind === parsed.kind))
+      problems.push(`"${entry}": listed twice`);
     else rules.push(parsed);
   }
   for (const target of TARGETS) {

@@ -6,7 +6,12 @@ import { roleGrants } from '../../domain/users/roles.js';
 import { MemoryAccounts, MemorySessionStore, MemoryUserStore } from './user-store.js';
 import type { RateLimitOverride } from '../../domain/rate-limits/rate-policy.js';
 import type { ApiKeyChanges, ApiKeyRecord, ApiKeyStore } from '../../domain/api-keys/api-key-store.js';
-import type { ClientRecord, ClientStatus, ClientStore, DeliverabilityBaseline } from '../../domain/clients/client-store.js';
+import type {
+  ClientRecord,
+  ClientStatus,
+  ClientStore,
+  DeliverabilityBaseline,
+} from '../../domain/clients/client-store.js';
 
 /** In-memory adapters for unit tests: same contracts as the DynamoDB ones, no AWS. */
 export class MemoryIds implements Ids {
@@ -105,7 +110,10 @@ export class MemoryApiKeyStore implements ApiKeyStore {
     return 'rotated';
   }
   async list(clientId: number): Promise<ApiKeyRecord[]> {
-    return [...this.keys.values()].filter((k) => k.client_id === clientId).sort((a, b) => a.key_id - b.key_id).map((k) => structuredClone(k));
+    return [...this.keys.values()]
+      .filter((k) => k.client_id === clientId)
+      .sort((a, b) => a.key_id - b.key_id)
+      .map((k) => structuredClone(k));
   }
   async create(key: ApiKeyRecord): Promise<'created' | 'holder_gone'> {
     if (this.keys.has(key.key_hash)) throw new Error('key exists');
@@ -123,7 +131,12 @@ export class MemoryApiKeyStore implements ApiKeyStore {
       return true;
     });
   }
-  async replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict' | 'holder_gone'> {
+  async replace(
+    client: ClientRecord,
+    old: ApiKeyRecord,
+    next: ApiKeyRecord,
+    at: string,
+  ): Promise<'rotated' | 'conflict' | 'holder_gone'> {
     if (client.api_key_hash === old.key_hash) return this.rotate(client, next, at);
     const stored = this.keys.get(old.key_hash);
     if (!stored?.enabled) return 'conflict';
@@ -141,7 +154,8 @@ export class MemoryApiKeyStore implements ApiKeyStore {
       if (changes.enabled) delete stored.disabled_at;
       else stored.disabled_at = at;
       const profile = this.clients?.clients.get(client.id);
-      if (profile && profile.api_key_hash === key.key_hash) Object.assign(profile, { api_key_enabled: changes.enabled, updated_at: at });
+      if (profile && profile.api_key_hash === key.key_hash)
+        Object.assign(profile, { api_key_enabled: changes.enabled, updated_at: at });
     }
     return true;
   }
@@ -150,7 +164,8 @@ export class MemoryApiKeyStore implements ApiKeyStore {
     if (!stored || stored.client_id !== key.client_id) return false;
     this.keys.delete(key.key_hash);
     const profile = this.clients?.clients.get(client.id);
-    if (profile && profile.api_key_hash === key.key_hash) Object.assign(profile, { api_key_enabled: false, updated_at: at });
+    if (profile && profile.api_key_hash === key.key_hash)
+      Object.assign(profile, { api_key_enabled: false, updated_at: at });
     return true;
   }
   async markUsed(keyHash: string, at: string, staleBefore: string): Promise<void> {

@@ -11,13 +11,18 @@ export class MemoryContactActivityStore implements ContactActivityStore {
   constructor(readonly data: MemoryEngineData = new MemoryEngineData()) {}
 
   async entries(clientId: number, contactId: number, page: { before?: ActivityPosition; limit: number }) {
-    const mine = (r: { client_id: number; contact_id?: number }) => r.client_id === clientId && r.contact_id === contactId;
+    const mine = (r: { client_id: number; contact_id?: number }) =>
+      r.client_id === clientId && r.contact_id === contactId;
     const all: HistoryEntry[] = [
       ...[...this.data.events.values()]
         .filter((e) => mine(e) && e.queue_status !== 'queued')
         .map((e): HistoryEntry => ({ kind: 'event', at: e.created_at, id: e.id })),
-      ...[...this.data.executions.values()].filter(mine).map((e): HistoryEntry => ({ kind: 'execution', at: e.created_at, id: e.id })),
-      ...[...this.data.sentEmails.values()].filter(mine).map((e): HistoryEntry => ({ kind: 'sent_email', at: e.created_at, id: e.id })),
+      ...[...this.data.executions.values()]
+        .filter(mine)
+        .map((e): HistoryEntry => ({ kind: 'execution', at: e.created_at, id: e.id })),
+      ...[...this.data.sentEmails.values()]
+        .filter(mine)
+        .map((e): HistoryEntry => ({ kind: 'sent_email', at: e.created_at, id: e.id })),
     ];
     const older = all.filter((e) => page.before === undefined || compareActivity(e, page.before) < 0).sort(newestFirst);
     return { entries: older.slice(0, page.limit), more: older.length > page.limit };

@@ -33,7 +33,8 @@ export function markConverted(contact: ContactRecord, workflowId: number, sentAt
   attributes(contact)[convertedAttribute(workflowId)] = sentAt;
 }
 
-export const convertedSendOf = (contact: ContactRecord, workflowId: number): unknown => attributes(contact)[convertedAttribute(workflowId)];
+export const convertedSendOf = (contact: ContactRecord, workflowId: number): unknown =>
+  attributes(contact)[convertedAttribute(workflowId)];
 
 export function setGoalMark(contact: ContactRecord, workflowId: number, mark: GoalMark): void {
   attributes(contact)[goalMarkAttribute(workflowId)] = { ...mark };

@@ -54,14 +54,20 @@ export class MemoryContactStore implements ContactStore {
     return id === undefined ? undefined : this.get(clientId, id);
   }
 
-  async updateSubscription(clientId: number, contactId: number, change: SubscriptionChange): Promise<ContactRecord | undefined> {
+  async updateSubscription(
+    clientId: number,
+    contactId: number,
+    change: SubscriptionChange,
+  ): Promise<ContactRecord | undefined> {
     const stored = this.contacts.get(key(clientId, contactId));
     if (!stored) return undefined;
     const wasSuppressed = stored.is_subscribed === false && isSuppressionReason(stored.unsubscribe_reason);
     stored.updated_at = change.at;
     if (change.topic_id !== undefined) {
       // The topic's count moves with the choice, in the same step (the Dynamo adapter's transaction).
-      this.topics?.addContactsLeft(clientId, { [change.topic_id]: contactsLeftDelta(topicChoiceOf(stored, change.topic_id), change.is_subscribed) });
+      this.topics?.addContactsLeft(clientId, {
+        [change.topic_id]: contactsLeftDelta(topicChoiceOf(stored, change.topic_id), change.is_subscribed),
+      });
       Object.assign(stored, topicChoiceAttributes(change.topic_id, change.is_subscribed, change.at, 'api'));
       return copy(stored);
     }
@@ -73,7 +79,8 @@ export class MemoryContactStore implements ContactStore {
       // The first unsubscription time is kept when an unsubscribed contact is unsubscribed again.
       stored.unsubscribed_at ??= change.at;
       // A suppression reason (a bounce, a complaint) is never replaced: transactional mail must keep skipping it.
-      if (change.unsubscribe_reason !== undefined && !wasSuppressed) stored.unsubscribe_reason = change.unsubscribe_reason;
+      if (change.unsubscribe_reason !== undefined && !wasSuppressed)
+        stored.unsubscribe_reason = change.unsubscribe_reason;
     }
     return copy(stored);
   }
@@ -117,7 +124,8 @@ export class MemoryContactStore implements ContactStore {
         return { status: 'written' };
       }
       const { before, after } = write;
-      if (before.id !== after.id || before.client_id !== after.client_id) throw new Error('An update keeps the contact id and client');
+      if (before.id !== after.id || before.client_id !== after.client_id)
+        throw new Error('An update keeps the contact id and client');
       const stored = this.contacts.get(key(before.client_id, before.id));
       // The same guards as the DynamoDB transaction: the contact still has its e-mail and the uid read, the new
       // e-mail and uid are free.
@@ -126,7 +134,8 @@ export class MemoryContactStore implements ContactStore {
       const emailChanges = before.email !== after.email;
       if (uidChanges) {
         if ((stored.client_contact_id ?? '') !== (before.client_contact_id ?? '')) return { status: 'conflict' };
-        if (after.client_contact_id && this.uidLocks.has(key(after.client_id, after.client_contact_id))) return { status: 'conflict' };
+        if (after.client_contact_id && this.uidLocks.has(key(after.client_id, after.client_contact_id)))
+          return { status: 'conflict' };
       }
       if (emailChanges && this.emailLocks.has(key(after.client_id, after.email))) return { status: 'conflict' };
       if (uidChanges) {
@@ -160,7 +169,9 @@ export class MemoryContactStore implements ContactStore {
   }
 
   private put(contact: ContactRecord): void {
-    const stored = Object.fromEntries(Object.entries(copy(contact)).filter(([, v]) => v !== undefined)) as unknown as ContactRecord;
+    const stored = Object.fromEntries(
+      Object.entries(copy(contact)).filter(([, v]) => v !== undefined),
+    ) as unknown as ContactRecord;
     this.contacts.set(key(contact.client_id, contact.id), stored);
     this.emailLocks.set(key(contact.client_id, contact.email), contact.id);
     if (contact.client_contact_id) this.uidLocks.set(key(contact.client_id, contact.client_contact_id), contact.id);

@@ -1,5 +1,9 @@
 import type { TemplateRecord } from '../../domain/templates/template-store.js';
-import { OVERRIDE_FIELDS, type CustomizationAuditRecord, type CustomizationRecord } from '../../domain/workflows/customization.js';
+import {
+  OVERRIDE_FIELDS,
+  type CustomizationAuditRecord,
+  type CustomizationRecord,
+} from '../../domain/workflows/customization.js';
 import type {
   AuditPage,
   CloneOutcome,
@@ -56,16 +60,26 @@ export class MemoryWorkflowCustomizationStore implements WorkflowCustomizationSt
     const templateKey = recordKey(clientId, clone.id);
     if (this.data.templates.has(templateKey)) throw new Error(`template ${clone.id} exists`);
     this.data.templates.set(templateKey, copy(clone));
-    this.data.customizations.set(k, { ...(this.data.customizations.get(k) ?? {}), workflow_id: workflowId, clone_template_id: clone.id });
+    this.data.customizations.set(k, {
+      ...(this.data.customizations.get(k) ?? {}),
+      workflow_id: workflowId,
+      clone_template_id: clone.id,
+    });
     return { created: true };
   }
 
-  async listAudit(clientId: number, workflowId: number, page: AuditPage): Promise<{ entries: CustomizationAuditRecord[]; more: boolean }> {
+  async listAudit(
+    clientId: number,
+    workflowId: number,
+    page: AuditPage,
+  ): Promise<{ entries: CustomizationAuditRecord[]; more: boolean }> {
     const entries = this.data.audits.get(recordKey(clientId, workflowId)) ?? [];
     // Newest first, as the DynamoDB sort key `<at>#<id>` orders them.
     const sortKey = (a: { at: string; id: string }) => `${a.at}#${a.id}`;
     const after = page.after ? sortKey(page.after) : undefined;
-    const older = [...entries].sort((a, b) => (sortKey(b) < sortKey(a) ? -1 : 1)).filter((a) => after === undefined || sortKey(a) < after);
+    const older = [...entries]
+      .sort((a, b) => (sortKey(b) < sortKey(a) ? -1 : 1))
+      .filter((a) => after === undefined || sortKey(a) < after);
     return { entries: older.slice(0, page.limit).map(copy), more: older.length > page.limit };
   }
 }

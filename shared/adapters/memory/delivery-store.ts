@@ -1,5 +1,19 @@
-import { claimedEmailIdOf, claimOf, type ClaimOutcome, type DeliveryStore, type Reservation, type SendContext, type SettleOutcome } from '../../domain/executions/delivery-store.js';
-import { EXECUTION_STATUS, messageStatsShardsOf, messageZoneOf, type ExecutionClaim, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import {
+  claimedEmailIdOf,
+  claimOf,
+  type ClaimOutcome,
+  type DeliveryStore,
+  type Reservation,
+  type SendContext,
+  type SettleOutcome,
+} from '../../domain/executions/delivery-store.js';
+import {
+  EXECUTION_STATUS,
+  messageStatsShardsOf,
+  messageZoneOf,
+  type ExecutionClaim,
+  type ExecutionRecord,
+} from '../../domain/executions/execution-record.js';
 import { SENT_STATUS } from '../../domain/sent-emails/sent-email-record.js';
 import { isSystemTemplateId } from '../../domain/templates/template-store.js';
 import {
@@ -18,7 +32,12 @@ import { goalReachedFor } from '../../domain/workflows/goals.js';
 import { markSent, unlistOpenExecution } from './contact-goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
-import { claimIncrement, claimStatsShardsOf, deferIncrement, reasonCode } from '../../domain/stats/execution-increments.js';
+import {
+  claimIncrement,
+  claimStatsShardsOf,
+  deferIncrement,
+  reasonCode,
+} from '../../domain/stats/execution-increments.js';
 
 const quotaShardFor = (r: Reservation) => quotaShardOf(r.execution.id, r.quota);
 const dayAttribute = (day: string): string => `d${day.slice(8, 10)}`;
@@ -55,7 +74,10 @@ export class MemoryDeliveryStore implements DeliveryStore {
       client: client && copy(client),
       customization: customization && copy(customization),
       template: template && copy(template),
-      cap: { sent: cap?.sent ?? 0, pending: Object.fromEntries([...(cap?.pending ?? [])].map(([id, p]) => [String(id), p])) },
+      cap: {
+        sent: cap?.sent ?? 0,
+        pending: Object.fromEntries([...(cap?.pending ?? [])].map(([id, p]) => [String(id), p])),
+      },
     };
   }
 
@@ -64,7 +86,8 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const execution = this.data.executions.get(clientKey(c, r.execution.id));
     // The port's gate: 1 → 2, or 2 only while retry_pending (a duplicate run of a retry must not claim it again).
     const claimable =
-      execution?.status === EXECUTION_STATUS.queued || (execution?.status === EXECUTION_STATUS.executing && execution.retry_pending === true);
+      execution?.status === EXECUTION_STATUS.queued ||
+      (execution?.status === EXECUTION_STATUS.executing && execution.retry_pending === true);
     if (
       !execution ||
       !claimable ||
@@ -79,7 +102,8 @@ export class MemoryDeliveryStore implements DeliveryStore {
     if (!below(counter['sent'], limits.month)) return 'quota_month';
     if (!below(counter[day], limits.day)) return 'quota_day';
     // The send-time goal check's condition on the contact, in the transaction's order.
-    if (goalReachedFor(this.aggregates.contacts.contacts.get(clientKey(c, r.execution.contact_id)), r.execution)) return 'goal_reached';
+    if (goalReachedFor(this.aggregates.contacts.contacts.get(clientKey(c, r.execution.contact_id)), r.execution))
+      return 'goal_reached';
     const cap = r.contactCap ? this.data.dayCap(c, r.execution.contact_id, r.execution.cap_day) : undefined;
     if (cap && !below(cap.sent, r.contactCap!.limit)) return 'contact_cap';
     const email = this.data.sentEmails.get(sentEmailKey(c, r.sentEmail.id));
@@ -106,9 +130,27 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const { execution, contact } = this.executingWithContact(r);
     const email = this.emailOf(r);
     Object.assign(email, { provider_message_id: providerMessageId, status: SENT_STATUS.sent, status_updated_at: at });
-    this.putLog(c, r.sentEmail.id, { id: logId, created_at: at, status: SENT_STATUS.sent, provider_message_id: providerMessageId });
-    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: r.sentEmail.id, contact_id: r.execution.contact_id, workflow_id: r.execution.workflow_id, created_at: at, ...messageZoneOf(r.execution), stats_shards: claimStatsShardsOf(claimOf(r)) });
-    Object.assign(execution, { status: EXECUTION_STATUS.completed, processed_at: at, updated_at: at, sent_email_id: r.sentEmail.id });
+    this.putLog(c, r.sentEmail.id, {
+      id: logId,
+      created_at: at,
+      status: SENT_STATUS.sent,
+      provider_message_id: providerMessageId,
+    });
+    this.data.providerMessages.set(providerMessageId, {
+      client_id: c,
+      sent_email_id: r.sentEmail.id,
+      contact_id: r.execution.contact_id,
+      workflow_id: r.execution.workflow_id,
+      created_at: at,
+      ...messageZoneOf(r.execution),
+      stats_shards: claimStatsShardsOf(claimOf(r)),
+    });
+    Object.assign(execution, {
+      status: EXECUTION_STATUS.completed,
+      processed_at: at,
+      updated_at: at,
+      sent_email_id: r.sentEmail.id,
+    });
     endClaim(execution);
     contact.last_workflow_at = at;
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
@@ -118,7 +160,12 @@ export class MemoryDeliveryStore implements DeliveryStore {
     return 'done';
   }
 
-  async confirmSent(seen: ExecutionRecord, providerMessageId: string, reason: string, at: string): Promise<SettleOutcome> {
+  async confirmSent(
+    seen: ExecutionRecord,
+    providerMessageId: string,
+    reason: string,
+    at: string,
+  ): Promise<SettleOutcome> {
     const c = seen.client_id;
     const execution = this.data.executions.get(clientKey(c, seen.id));
     if (execution?.status !== EXECUTION_STATUS.executing || execution.updated_at !== seen.updated_at) return 'moved';
@@ -128,8 +175,22 @@ export class MemoryDeliveryStore implements DeliveryStore {
     if (!email) throw new MemoryTransactionCancelled(`sent e-mail ${sentEmailId} does not exist`);
     if (!contact) throw new MemoryTransactionCancelled(`contact ${seen.contact_id} does not exist`);
     Object.assign(email, { provider_message_id: providerMessageId, status: SENT_STATUS.sent, status_updated_at: at });
-    this.data.providerMessages.set(providerMessageId, { client_id: c, sent_email_id: sentEmailId, contact_id: seen.contact_id, workflow_id: seen.workflow_id, created_at: at, ...messageZoneOf(seen), ...messageStatsShardsOf(seen.claim) });
-    Object.assign(execution, { status: EXECUTION_STATUS.completed, processed_at: at, updated_at: at, sent_email_id: sentEmailId, reason });
+    this.data.providerMessages.set(providerMessageId, {
+      client_id: c,
+      sent_email_id: sentEmailId,
+      contact_id: seen.contact_id,
+      workflow_id: seen.workflow_id,
+      created_at: at,
+      ...messageZoneOf(seen),
+      ...messageStatsShardsOf(seen.claim),
+    });
+    Object.assign(execution, {
+      status: EXECUTION_STATUS.completed,
+      processed_at: at,
+      updated_at: at,
+      sent_email_id: sentEmailId,
+      reason,
+    });
     endClaim(execution);
     contact.last_workflow_at = at;
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
@@ -157,12 +218,21 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const email = this.emailOf(r);
     Object.assign(email, { status: SENT_STATUS.failed, status_updated_at: at });
     this.putLog(c, r.sentEmail.id, { id: logId, created_at: at, status: SENT_STATUS.failed, detail: reason });
-    Object.assign(execution, { status: EXECUTION_STATUS.failed, processed_at: at, updated_at: at, reason, sent_email_id: r.sentEmail.id });
+    Object.assign(execution, {
+      status: EXECUTION_STATUS.failed,
+      processed_at: at,
+      updated_at: at,
+      reason,
+      sent_email_id: r.sentEmail.id,
+    });
     endClaim(execution);
     this.giveBack(r.execution, claimOf(r));
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
     unlistOpenExecution(contact, execution.id);
-    this.data.stats.add({ ...claimIncrement(r.execution, r.quota.day, -1, claimStatsShardsOf(claimOf(r)), { counts: { failed: 1 } }), failedReason: reasonCode(reason) });
+    this.data.stats.add({
+      ...claimIncrement(r.execution, r.quota.day, -1, claimStatsShardsOf(claimOf(r)), { counts: { failed: 1 } }),
+      failedReason: reasonCode(reason),
+    });
   }
 
   async releaseClaim(seen: ExecutionRecord, reason: string, at: string): Promise<boolean> {
@@ -173,13 +243,23 @@ export class MemoryDeliveryStore implements DeliveryStore {
 
   async deferClaim(seen: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
     return this.endClaimWithoutSend(seen, [deferIncrement(seen, at, seen.claim?.stats_shards ?? 1)], (execution) => {
-      Object.assign(execution, { status: EXECUTION_STATUS.queued, scheduled_for: scheduledFor, reason, updated_at: at, throttled: (execution.throttled ?? 0) + 1 });
+      Object.assign(execution, {
+        status: EXECUTION_STATUS.queued,
+        scheduled_for: scheduledFor,
+        reason,
+        updated_at: at,
+        throttled: (execution.throttled ?? 0) + 1,
+      });
       delete execution.retry_pending;
     });
   }
 
   /** A claim ended with nothing sent (the port's releaseClaim, deferClaim): counters given back, its queued log removed. */
-  private endClaimWithoutSend(seen: ExecutionRecord, counted: StatsIncrement[], change: (execution: ExecutionRecord) => void): boolean {
+  private endClaimWithoutSend(
+    seen: ExecutionRecord,
+    counted: StatsIncrement[],
+    change: (execution: ExecutionRecord) => void,
+  ): boolean {
     const c = seen.client_id;
     const execution = this.data.executions.get(clientKey(c, seen.id));
     if (execution?.status !== EXECUTION_STATUS.executing || execution.updated_at !== seen.updated_at) return false;
@@ -192,7 +272,11 @@ export class MemoryDeliveryStore implements DeliveryStore {
       // The next claim writes its own queued log: the history keeps one.
       this.data.sentEmailLogs.get(sentEmailKey(c, claimedEmailIdOf(seen)))?.delete(`${claim.log_at}#${claim.log_id}`);
     }
-    for (const increment of [...(claim ? [claimIncrement(seen, claim.quota_day, -1, claimStatsShardsOf(claim))] : []), ...counted]) this.data.stats.add(increment);
+    for (const increment of [
+      ...(claim ? [claimIncrement(seen, claim.quota_day, -1, claimStatsShardsOf(claim))] : []),
+      ...counted,
+    ])
+      this.data.stats.add(increment);
     return true;
   }
 
@@ -201,7 +285,8 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const c = r.execution.client_id;
     const execution = this.data.executions.get(clientKey(c, r.execution.id));
     const contact = this.aggregates.contacts.contacts.get(clientKey(c, r.execution.contact_id));
-    if (execution?.status !== EXECUTION_STATUS.executing) throw new MemoryTransactionCancelled(`execution ${r.execution.id} is not executing`);
+    if (execution?.status !== EXECUTION_STATUS.executing)
+      throw new MemoryTransactionCancelled(`execution ${r.execution.id} is not executing`);
     if (!contact) throw new MemoryTransactionCancelled(`contact ${r.execution.contact_id} does not exist`);
     return { execution, contact };
   }
@@ -223,7 +308,10 @@ export class MemoryDeliveryStore implements DeliveryStore {
 
   private quotaOf(r: Reservation): { counter: MemoryQuotaCounter; limits: { day: number; month: number } } {
     const { shard, dayShare, monthShare } = quotaShardFor(r);
-    return { counter: this.counter(r.execution.client_id, r.quota.month, shard), limits: { day: dayShare, month: monthShare } };
+    return {
+      counter: this.counter(r.execution.client_id, r.quota.month, shard),
+      limits: { day: dayShare, month: monthShare },
+    };
   }
 
   private counter(clientId: number, month: string, shard: number): MemoryQuotaCounter {
@@ -234,13 +322,19 @@ export class MemoryDeliveryStore implements DeliveryStore {
   }
 
   /** `ADD sent n, dNN n` on a quota counter, the month's total mirrored for MemorySettingsStore. */
-  private raise(clientId: number, claim: Pick<ExecutionClaim, 'quota_month' | 'quota_day' | 'quota_shard'>, n: number): void {
+  private raise(
+    clientId: number,
+    claim: Pick<ExecutionClaim, 'quota_month' | 'quota_day' | 'quota_shard'>,
+    n: number,
+  ): void {
     const counter = this.counter(clientId, claim.quota_month, claim.quota_shard);
     const day = dayAttribute(claim.quota_day);
     counter['sent'] = (counter['sent'] ?? 0) + n;
     counter[day] = (counter[day] ?? 0) + n;
     const prefix = `${clientId}\u0000${claim.quota_month}\u0000`;
-    const month = [...this.data.quota].filter(([k]) => k.startsWith(prefix)).reduce((sum, [, v]) => sum + (v['sent'] ?? 0), 0);
+    const month = [...this.data.quota]
+      .filter(([k]) => k.startsWith(prefix))
+      .reduce((sum, [, v]) => sum + (v['sent'] ?? 0), 0);
     this.aggregates.settings.monthlySent.set(`${clientId}:${claim.quota_month}`, month);
   }
 

@@ -40,7 +40,18 @@ export class MemoryEngineData {
   /** Sent e-mail key → log sort key (`<created_at>#<log id>`) → log. */
   readonly sentEmailLogs = new Map<string, Map<string, SentEmailLogRecord>>();
   /** Provider message id → the e-mail it belongs to (status notifications find it). */
-  readonly providerMessages = new Map<string, { client_id: number; sent_email_id: string; contact_id: number; workflow_id?: number; created_at: string; send_zone?: string; stats_shards?: number }>();
+  readonly providerMessages = new Map<
+    string,
+    {
+      client_id: number;
+      sent_email_id: string;
+      contact_id: number;
+      workflow_id?: number;
+      created_at: string;
+      send_zone?: string;
+      stats_shards?: number;
+    }
+  >();
   /** `<client>\0<yyyy-mm>` → `b<DD>` permanent bounces and `c<DD>` complaints of each UTC day. */
   readonly deliverability = new Map<string, Record<string, number>>();
   /** `<sent e-mail key>\0open|click`: the e-mail's first human open / click was counted on its contact. */

@@ -1,5 +1,10 @@
 import type { EventRecord } from '../../domain/events/event-record.js';
-import type { EventInsertOutcome, EventStore, IdempotencyClaim, QueuedEventPage } from '../../domain/events/event-store.js';
+import type {
+  EventInsertOutcome,
+  EventStore,
+  IdempotencyClaim,
+  QueuedEventPage,
+} from '../../domain/events/event-store.js';
 import { clientKey, copy, MemoryEngineData, stored } from './engine-data.js';
 
 const lockKey = (clientId: number, keyHash: string): string => `${clientId}\u0000${keyHash}`;

@@ -1,5 +1,12 @@
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
-import { TOTAL_LOOKAHEAD, type ExecutingPage, type ExecutionListFilter, type ExecutionListPage, type ExecutionStore, type Finish } from '../../domain/executions/execution-store.js';
+import {
+  TOTAL_LOOKAHEAD,
+  type ExecutingPage,
+  type ExecutionListFilter,
+  type ExecutionListPage,
+  type ExecutionStore,
+  type Finish,
+} from '../../domain/executions/execution-store.js';
 import { endClaim } from './delivery-store.js';
 import { clientKey, copy, MemoryEngineData, stored, type MemoryAggregates } from './engine-data.js';
 import { deferIncrement, finishIncrement } from '../../domain/stats/execution-increments.js';
@@ -47,7 +54,13 @@ export class MemoryExecutionStore implements ExecutionStore {
     return true;
   }
 
-  async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string, statsShards = 1): Promise<boolean> {
+  async defer(
+    execution: ExecutionRecord,
+    scheduledFor: string,
+    reason: string,
+    at: string,
+    statsShards = 1,
+  ): Promise<boolean> {
     const current = this.unchanged(execution);
     if (!current) return false;
     Object.assign(current, { scheduled_for: scheduledFor, reason, updated_at: at });
@@ -59,7 +72,9 @@ export class MemoryExecutionStore implements ExecutionStore {
     // As the DynamoDB index: queued executions by their due time, executing ones since their last change.
     const since = (e: ExecutionRecord) => (e.status === EXECUTION_STATUS.executing ? e.updated_at : e.scheduled_for);
     const all = [...this.data.executions.values()]
-      .filter((e) => (e.status === EXECUTION_STATUS.executing || e.status === EXECUTION_STATUS.queued) && since(e) < before)
+      .filter(
+        (e) => (e.status === EXECUTION_STATUS.executing || e.status === EXECUTION_STATUS.queued) && since(e) < before,
+      )
       .sort((a, b) => (since(a) < since(b) ? -1 : since(a) > since(b) ? 1 : a.id - b.id));
     const offset = cursor ? Number(cursor) : 0;
     const page = all.slice(offset, offset + limit).map((e) => ({ client_id: e.client_id, execution_id: e.id }));
@@ -87,7 +102,9 @@ export class MemoryExecutionStore implements ExecutionStore {
         ...(older.length > filter.perPage ? { next: listingKey(shown.at(-1)!) } : {}),
       };
     }
-    const shards = Array.from({ length: LISTING_SHARDS }, (_, shard) => matches.filter((e) => e.id % LISTING_SHARDS === shard));
+    const shards = Array.from({ length: LISTING_SHARDS }, (_, shard) =>
+      matches.filter((e) => e.id % LISTING_SHARDS === shard),
+    );
     const seen = new Set(shards.flatMap((shard) => shard.slice(0, wanted)));
     const all = matches.filter((e) => seen.has(e));
     const offset = (filter.page - 1) * filter.perPage;
@@ -109,13 +126,20 @@ export class MemoryExecutionStore implements ExecutionStore {
     Object.assign(current, { status: EXECUTION_STATUS.retried, updated_at: at });
     this.data.executions.set(clientKey(next.client_id, next.id), stored(next));
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) + 1;
-    listOpenExecution(contact, { execution_id: next.id, workflow_id: next.workflow_id, cap_day: next.cap_day, critical: next.critical });
+    listOpenExecution(contact, {
+      execution_id: next.id,
+      workflow_id: next.workflow_id,
+      cap_day: next.cap_day,
+      critical: next.critical,
+    });
     return true;
   }
 
   /** The stored execution when its status and `updated_at` are still those read. */
   private unchanged(execution: ExecutionRecord): ExecutionRecord | undefined {
     const current = this.data.executions.get(clientKey(execution.client_id, execution.id));
-    return current && current.status === execution.status && current.updated_at === execution.updated_at ? current : undefined;
+    return current && current.status === execution.status && current.updated_at === execution.updated_at
+      ? current
+      : undefined;
   }
 }

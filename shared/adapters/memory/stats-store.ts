@@ -26,20 +26,43 @@ export class MemoryStatsStore implements StatsStore {
     const key = `${increment.clientId}#${shard}#${increment.day}#${increment.workflowId}`;
     let row = this.workflowRows.get(key);
     if (!row) {
-      row = { clientId: increment.clientId, shard, day: increment.day, workflowId: increment.workflowId, counts: zeroCounts(), skippedReasons: {}, failedReasons: {} };
+      row = {
+        clientId: increment.clientId,
+        shard,
+        day: increment.day,
+        workflowId: increment.workflowId,
+        counts: zeroCounts(),
+        skippedReasons: {},
+        failedReasons: {},
+      };
       this.workflowRows.set(key, row);
     }
     addCounts(row.counts, increment.counts);
-    if (increment.skippedReason && increment.counts.skipped) addReasons(row.skippedReasons, { [increment.skippedReason]: increment.counts.skipped });
-    if (increment.failedReason && increment.counts.failed) addReasons(row.failedReasons, { [increment.failedReason]: increment.counts.failed });
+    if (increment.skippedReason && increment.counts.skipped)
+      addReasons(row.skippedReasons, { [increment.skippedReason]: increment.counts.skipped });
+    if (increment.failedReason && increment.counts.failed)
+      addReasons(row.failedReasons, { [increment.failedReason]: increment.counts.failed });
     // An event counted on the workflow's row (processing's commit): read back as the events received by type.
-    if (increment.eventType !== undefined) this.addEvent({ clientId: increment.clientId, day: increment.day, type: increment.eventType, spread: increment.spread, shards: increment.shards });
+    if (increment.eventType !== undefined)
+      this.addEvent({
+        clientId: increment.clientId,
+        day: increment.day,
+        type: increment.eventType,
+        spread: increment.spread,
+        shards: increment.shards,
+      });
   }
 
   addEvent(increment: EventTypeIncrement): void {
     const shard = statsShardOf(increment.spread, increment.shards);
     const key = `${increment.clientId}#${shard}#${increment.day}#${increment.type}`;
-    const row = this.eventRows.get(key) ?? { clientId: increment.clientId, shard, day: increment.day, type: increment.type, received: 0 };
+    const row = this.eventRows.get(key) ?? {
+      clientId: increment.clientId,
+      shard,
+      day: increment.day,
+      type: increment.type,
+      received: 0,
+    };
     row.received += 1;
     this.eventRows.set(key, row);
   }
@@ -51,9 +74,12 @@ export class MemoryStatsStore implements StatsStore {
     this.reads.push({ clientId, shards: Math.max(1, shards) });
     const inRange = (row: { clientId: number; shard: number; day: string }) =>
       row.clientId === clientId && row.shard < Math.max(1, shards) && row.day >= fromDay && row.day <= toDay;
-    const strip = <T extends { clientId: number; shard: number }>({ clientId: _c, shard: _s, ...row }: T) => structuredClone(row);
+    const strip = <T extends { clientId: number; shard: number }>({ clientId: _c, shard: _s, ...row }: T) =>
+      structuredClone(row);
     return {
-      workflows: [...this.workflowRows.values()].filter((r) => inRange(r) && (workflowId === undefined || r.workflowId === workflowId)).map(strip),
+      workflows: [...this.workflowRows.values()]
+        .filter((r) => inRange(r) && (workflowId === undefined || r.workflowId === workflowId))
+        .map(strip),
       events: workflowId === undefined ? [...this.eventRows.values()].filter(inRange).map(strip) : [],
     };
   }

@@ -25,9 +25,16 @@ export class MemoryTemplateStore implements TemplateStore {
     });
   }
 
-  async listSummaries(clientId: number, page: { limit: number; afterId: number }): Promise<{ templates: TemplateSummary[]; more: boolean }> {
-    const after = [...this.data.templates.values()].filter((t) => t.client_id === clientId && t.id > page.afterId).sort((a, b) => a.id - b.id);
-    const templates = after.slice(0, page.limit).map(({ html_body: _html, text_body: _text, ...summary }) => copy(summary));
+  async listSummaries(
+    clientId: number,
+    page: { limit: number; afterId: number },
+  ): Promise<{ templates: TemplateSummary[]; more: boolean }> {
+    const after = [...this.data.templates.values()]
+      .filter((t) => t.client_id === clientId && t.id > page.afterId)
+      .sort((a, b) => a.id - b.id);
+    const templates = after
+      .slice(0, page.limit)
+      .map(({ html_body: _html, text_body: _text, ...summary }) => copy(summary));
     return { templates, more: after.length > page.limit };
   }
 
@@ -37,10 +44,16 @@ export class MemoryTemplateStore implements TemplateStore {
     this.data.templates.set(k, copy(template));
   }
 
-  async update(clientId: number, templateId: number, changes: TemplateChanges, at: string): Promise<TemplateRecord | undefined> {
+  async update(
+    clientId: number,
+    templateId: number,
+    changes: TemplateChanges,
+    at: string,
+  ): Promise<TemplateRecord | undefined> {
     const stored = this.data.templates.get(recordKey(clientId, templateId));
     if (!stored || stored.deleted_at) return undefined;
-    for (const [field, value] of Object.entries(changes)) if (value !== undefined) Object.assign(stored, { [field]: value });
+    for (const [field, value] of Object.entries(changes))
+      if (value !== undefined) Object.assign(stored, { [field]: value });
     stored.updated_at = at;
     return copy(stored);
   }

@@ -1,6 +1,11 @@
 import { QUOTA_SHARD_COUNT } from '../../domain/executions/quota-shards.js';
 import type { SentEmailLogRecord } from '../../domain/sent-emails/sent-email-record.js';
-import type { DeliverabilityDay, TrackedMessage, TrackingStore, TrackingWrite } from '../../domain/tracking/tracking-store.js';
+import type {
+  DeliverabilityDay,
+  TrackedMessage,
+  TrackingStore,
+  TrackingWrite,
+} from '../../domain/tracking/tracking-store.js';
 import { utcDaysBetween } from '../../domain/time/utc-days.js';
 import { openHourAttribute } from '../../domain/tracking/open-hours.js';
 import { clientKey, copy, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
@@ -27,9 +32,14 @@ export class MemoryTrackingStore implements TrackingStore {
     );
   }
 
-  async findTaggedMessage(clientId: number, sentEmailId: string, providerMessageId: string): Promise<TrackedMessage | undefined> {
+  async findTaggedMessage(
+    clientId: number,
+    sentEmailId: string,
+    providerMessageId: string,
+  ): Promise<TrackedMessage | undefined> {
     const email = this.data.sentEmails.get(sentEmailKey(clientId, sentEmailId));
-    if (!email || (email.provider_message_id !== undefined && email.provider_message_id !== providerMessageId)) return undefined;
+    if (!email || (email.provider_message_id !== undefined && email.provider_message_id !== providerMessageId))
+      return undefined;
     return {
       client_id: clientId,
       sent_email_id: sentEmailId,
@@ -41,13 +51,17 @@ export class MemoryTrackingStore implements TrackingStore {
   }
 
   async logs(clientId: number, sentEmailId: string): Promise<SentEmailLogRecord[]> {
-    return [...(this.data.sentEmailLogs.get(sentEmailKey(clientId, sentEmailId)) ?? new Map<string, SentEmailLogRecord>())]
+    return [
+      ...(this.data.sentEmailLogs.get(sentEmailKey(clientId, sentEmailId)) ?? new Map<string, SentEmailLogRecord>()),
+    ]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, log]) => copy(log));
   }
 
   async transientBounces(clientId: number, contactId: number): Promise<string[] | undefined> {
-    const contact = this.aggregates.contacts.contacts.get(clientKey(clientId, contactId)) as (Record<string, unknown> | undefined);
+    const contact = this.aggregates.contacts.contacts.get(clientKey(clientId, contactId)) as
+      | Record<string, unknown>
+      | undefined;
     if (!contact) return undefined;
     const times = contact['transient_bounces'];
     return Array.isArray(times) ? times.map(String) : [];
@@ -75,13 +89,19 @@ export class MemoryTrackingStore implements TrackingStore {
         marked.push(kind);
         return true;
       };
-      if (change.countOpen && counts('open')) contact['total_emails_opened'] = Number(contact['total_emails_opened'] ?? 0) + 1;
-      if (change.countClick && counts('click')) contact['total_emails_clicked'] = Number(contact['total_emails_clicked'] ?? 0) + 1;
+      if (change.countOpen && counts('open'))
+        contact['total_emails_opened'] = Number(contact['total_emails_opened'] ?? 0) + 1;
+      if (change.countClick && counts('click'))
+        contact['total_emails_clicked'] = Number(contact['total_emails_clicked'] ?? 0) + 1;
       if (change.openHour !== undefined) bump(contact, openHourAttribute(change.openHour));
       if (change.lastOpenedAt) contact['last_email_opened_at'] = change.lastOpenedAt;
       if (change.lastActivityAt) contact['last_activity_at'] = change.lastActivityAt;
       if (change.suppress) {
-        Object.assign(contact, { is_subscribed: false, unsubscribe_reason: change.suppress.reason, updated_at: change.suppress.at });
+        Object.assign(contact, {
+          is_subscribed: false,
+          unsubscribe_reason: change.suppress.reason,
+          updated_at: change.suppress.at,
+        });
         contact['unsubscribed_at'] ??= change.suppress.at;
       }
       if (change.transientBounces) contact['transient_bounces'] = [...change.transientBounces];
@@ -111,7 +131,8 @@ export class MemoryTrackingStore implements TrackingStore {
       const dd = day.slice(8, 10);
       const counts = this.data.deliverability.get(`${clientId}\u0000${month}`) ?? {};
       let sends = 0;
-      for (let shard = 0; shard < QUOTA_SHARD_COUNT; shard += 1) sends += this.data.quota.get(`${clientId}\u0000${month}\u0000${shard}`)?.[`d${dd}`] ?? 0;
+      for (let shard = 0; shard < QUOTA_SHARD_COUNT; shard += 1)
+        sends += this.data.quota.get(`${clientId}\u0000${month}\u0000${shard}`)?.[`d${dd}`] ?? 0;
       return { day, sends, bounces: counts[`b${dd}`] ?? 0, complaints: counts[`c${dd}`] ?? 0 };
     });
   }

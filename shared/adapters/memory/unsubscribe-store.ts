@@ -26,7 +26,10 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
     const contact = this.aggregates.contacts.contacts.get(clientKey(write.clientId, write.contactId));
     if (!contact) return 'gone';
     if (topicChoiceOf(contact, write.topicId) === false) return 'not_in_topic';
-    Object.assign(contact, { ...topicChoiceAttributes(write.topicId, false, write.log.created_at, 'one_click'), updated_at: write.log.created_at });
+    Object.assign(contact, {
+      ...topicChoiceAttributes(write.topicId, false, write.log.created_at, 'one_click'),
+      updated_at: write.log.created_at,
+    });
     this.aggregates.topics?.addContactsLeft(write.clientId, { [write.topicId]: 1 });
     this.addLog(write.clientId, write.sentEmailId, write.log);
     this.data.stats.add(linkUnsubscribeIncrement(write));
@@ -36,7 +39,8 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
   async savePreferences(write: PreferenceWrite): Promise<PreferenceSaveOutcome> {
     const contact = this.aggregates.contacts.contacts.get(clientKey(write.clientId, write.contactId));
     if (!contact) return 'gone';
-    if (Object.keys(write.topics).some((id) => topicChoiceOf(contact, Number(id)) !== write.previous[Number(id)])) return 'changed';
+    if (Object.keys(write.topics).some((id) => topicChoiceOf(contact, Number(id)) !== write.previous[Number(id)]))
+      return 'changed';
     this.aggregates.topics?.addContactsLeft(write.clientId, preferenceLeftDeltas(write));
     for (const [topicId, subscribed] of Object.entries(write.topics)) {
       Object.assign(contact, topicChoiceAttributes(Number(topicId), subscribed, write.at, 'preference_page'));

@@ -1,8 +1,20 @@
-import type { CreateUserOutcome, UserChange, UserRecord, UserRoster, UserStore } from '../../domain/users/user-store.js';
+import type {
+  CreateUserOutcome,
+  UserChange,
+  UserRecord,
+  UserRoster,
+  UserStore,
+} from '../../domain/users/user-store.js';
 import type { ApiKeyRecord, KeyDisabledReason } from '../../domain/api-keys/api-key-store.js';
 import { isHeldBy } from '../../domain/api-keys/key-holders.js';
 import { ROLES, roleGrants, type Role } from '../../domain/users/roles.js';
-import type { SessionRecord, SessionStore, SignInLinkRecord, StartSessionOutcome, ThrottleKind } from '../../domain/auth/session-store.js';
+import type {
+  SessionRecord,
+  SessionStore,
+  SignInLinkRecord,
+  StartSessionOutcome,
+  ThrottleKind,
+} from '../../domain/auth/session-store.js';
 
 /** Users, sessions and links of the memory adapters (unit tests): one shared state, like the table's items. */
 export class MemoryAccounts {
@@ -27,13 +39,16 @@ export class MemoryAccounts {
   }
 
   endSessionsOf(clientId: number, userId: number): void {
-    for (const [hash, s] of this.sessions) if (s.client_id === clientId && s.user_id === userId) this.sessions.delete(hash);
+    for (const [hash, s] of this.sessions)
+      if (s.client_id === clientId && s.user_id === userId) this.sessions.delete(hash);
   }
 }
 
 const userKey = (clientId: number, userId: number) => `${clientId}/${userId}`;
 const sameVersion = (stored: UserRecord | undefined, read: UserRecord) =>
-  stored !== undefined && stored.session_version === read.session_version && stored.api_key_version === read.api_key_version;
+  stored !== undefined &&
+  stored.session_version === read.session_version &&
+  stored.api_key_version === read.api_key_version;
 
 export class MemoryUserStore implements UserStore {
   constructor(readonly data: MemoryAccounts = new MemoryAccounts()) {}
@@ -60,7 +75,10 @@ export class MemoryUserStore implements UserStore {
     if (user.role === ROLES.owner && roster.owner_id !== undefined) throw new Error('the client has an owner');
     this.data.users.set(userKey(user.client_id, user.id), structuredClone(user));
     this.data.emails.set(user.email, { client_id: user.client_id, user_id: user.id });
-    this.data.rosters.set(user.client_id, { count: roster.count + 1, owner_id: user.role === ROLES.owner ? user.id : roster.owner_id });
+    this.data.rosters.set(user.client_id, {
+      count: roster.count + 1,
+      owner_id: user.role === ROLES.owner ? user.id : roster.owner_id,
+    });
     return 'created';
   }
   async setRole(user: UserRecord, role: Role, at: string): Promise<UserChange<'updated'>> {
@@ -69,14 +87,24 @@ export class MemoryUserStore implements UserStore {
     if (!sameVersion(stored, user) || stored.role !== user.role) return { outcome: 'stale', disabledKeys: [] };
     Object.assign(stored, { role, updated_at: at, session_version: (stored.session_version ?? 0) + 1 });
     this.data.endSessionsOf(user.client_id, user.id);
-    const disabledKeys = roleGrants(role, 'keys') ? [] : this.data.disableKeysOf(user.client_id, user.id, 'holder_demoted', at);
+    const disabledKeys = roleGrants(role, 'keys')
+      ? []
+      : this.data.disableKeysOf(user.client_id, user.id, 'holder_demoted', at);
     return { outcome: 'updated', disabledKeys };
   }
   async transferOwnership(current: UserRecord, next: UserRecord, at: string): Promise<'transferred' | 'stale'> {
     const a = this.data.users.get(userKey(current.client_id, current.id));
     const b = this.data.users.get(userKey(next.client_id, next.id));
     const roster = this.data.rosters.get(current.client_id);
-    if (!a || !b || !sameVersion(a, current) || !sameVersion(b, next) || a.role !== ROLES.owner || b.role !== next.role || roster?.owner_id !== a.id) {
+    if (
+      !a ||
+      !b ||
+      !sameVersion(a, current) ||
+      !sameVersion(b, next) ||
+      a.role !== ROLES.owner ||
+      b.role !== next.role ||
+      roster?.owner_id !== a.id
+    ) {
       return 'stale';
     }
     Object.assign(a, { role: ROLES.admin, updated_at: at, session_version: (a.session_version ?? 0) + 1 });
@@ -115,7 +143,10 @@ export class MemorySessionStore implements SessionStore {
     if (!sameVersion(stored, user)) return 'stale';
     this.data.links.delete(link.token_hash);
     this.data.sessions.set(session.session_hash, structuredClone(session));
-    Object.assign(stored!, { last_sign_in_at: session.created_at, session_version: (stored!.session_version ?? 0) + 1 });
+    Object.assign(stored!, {
+      last_sign_in_at: session.created_at,
+      session_version: (stored!.session_version ?? 0) + 1,
+    });
     return 'started';
   }
   async getSession(sessionHash: string): Promise<SessionRecord | undefined> {

@@ -44,10 +44,12 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
   readonly erased = new Map<string, string>();
 
   async erasedContacts(refs: readonly ClientRef<number>[]): Promise<Map<string, string>> {
-    return new Map(refs.flatMap((r) => {
-      const at = this.erased.get(`${r.client_id}:${r.id}`);
-      return at ? [[`${r.client_id}:${r.id}`, at] as const] : [];
-    }));
+    return new Map(
+      refs.flatMap((r) => {
+        const at = this.erased.get(`${r.client_id}:${r.id}`);
+        return at ? [[`${r.client_id}:${r.id}`, at] as const] : [];
+      }),
+    );
   }
 
   async putMessages(messages: readonly WebhookMessageRecord[]): Promise<void> {
@@ -76,7 +78,12 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
         return { disabled: false };
       case 'disable':
         if (!endpoint.enabled || endpoint.failing_since !== change.since) return { disabled: false };
-        Object.assign(endpoint, { enabled: false, disabled_reason: 'failing', disabled_notice_pending: true, updated_at: change.at });
+        Object.assign(endpoint, {
+          enabled: false,
+          disabled_reason: 'failing',
+          disabled_notice_pending: true,
+          updated_at: change.at,
+        });
         return { disabled: true };
       default:
         return { disabled: false };
@@ -90,13 +97,18 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
 
   async attempts(clientId: number, webhookId: number, page: { limit: number; before?: string }) {
     const mine = this.attemptLog
-      .filter((a) => a.client_id === clientId && a.webhook_id === webhookId && (page.before === undefined || a.id < page.before))
+      .filter(
+        (a) =>
+          a.client_id === clientId && a.webhook_id === webhookId && (page.before === undefined || a.id < page.before),
+      )
       .sort((a, b) => (a.id < b.id ? 1 : -1));
     return { attempts: mine.slice(0, page.limit).map(copy), more: mine.length > page.limit };
   }
 
   async attempt(clientId: number, webhookId: number, attemptId: string): Promise<WebhookAttemptRecord | undefined> {
-    const found = this.attemptLog.find((a) => a.client_id === clientId && a.webhook_id === webhookId && a.id === attemptId);
+    const found = this.attemptLog.find(
+      (a) => a.client_id === clientId && a.webhook_id === webhookId && a.id === attemptId,
+    );
     return found && copy(found);
   }
 

@@ -13,7 +13,10 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   async list(clientId: number): Promise<WebhookRecord[]> {
-    return [...this.webhooks.values()].filter((w) => w.client_id === clientId).sort((a, b) => a.id - b.id).map(copy);
+    return [...this.webhooks.values()]
+      .filter((w) => w.client_id === clientId)
+      .sort((a, b) => a.id - b.id)
+      .map(copy);
   }
 
   async create(webhook: WebhookRecord, max: number): Promise<'created' | 'limit'> {
@@ -24,10 +27,16 @@ export class MemoryWebhookStore implements WebhookStore {
     return 'created';
   }
 
-  async update(clientId: number, webhookId: number, changes: WebhookChanges, at: string): Promise<WebhookRecord | undefined> {
+  async update(
+    clientId: number,
+    webhookId: number,
+    changes: WebhookChanges,
+    at: string,
+  ): Promise<WebhookRecord | undefined> {
     const stored = this.webhooks.get(keyOf(clientId, webhookId));
     if (!stored) return undefined;
-    for (const [field, value] of Object.entries(changes)) if (value !== undefined) Object.assign(stored, { [field]: copy(value) });
+    for (const [field, value] of Object.entries(changes))
+      if (value !== undefined) Object.assign(stored, { [field]: copy(value) });
     // Enabling an endpoint starts its health afresh (as the DynamoDB adapter's REMOVE does).
     if (changes.enabled === true) {
       delete stored.failing_since;
@@ -38,10 +47,21 @@ export class MemoryWebhookStore implements WebhookStore {
     return copy(stored);
   }
 
-  async rotateSecret(clientId: number, webhookId: number, secret: string, previousExpiresAt: string, at: string): Promise<WebhookRecord | undefined> {
+  async rotateSecret(
+    clientId: number,
+    webhookId: number,
+    secret: string,
+    previousExpiresAt: string,
+    at: string,
+  ): Promise<WebhookRecord | undefined> {
     const stored = this.webhooks.get(keyOf(clientId, webhookId));
     if (!stored) return undefined;
-    Object.assign(stored, { previous_secret: stored.secret, secret, previous_secret_expires_at: previousExpiresAt, updated_at: at });
+    Object.assign(stored, {
+      previous_secret: stored.secret,
+      secret,
+      previous_secret_expires_at: previousExpiresAt,
+      updated_at: at,
+    });
     return copy(stored);
   }
 

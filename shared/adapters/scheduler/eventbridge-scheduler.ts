@@ -27,7 +27,12 @@ export class EventBridgeScheduler implements Scheduler {
     private readonly clock: Clock = { now: () => new Date() },
   ) {}
 
-  async scheduleAt<Q extends QueueName>(instant: Date, queue: Q, message: QueueMessages[Q], name: string): Promise<void> {
+  async scheduleAt<Q extends QueueName>(
+    instant: Date,
+    queue: Q,
+    message: QueueMessages[Q],
+    name: string,
+  ): Promise<void> {
     const queueArn = this.config.queueArns[queue];
     if (!queueArn) throw new Error(`EventBridgeScheduler: no ARN configured for the ${queue} queue`);
     const command = new CreateScheduleCommand({

@@ -44,7 +44,9 @@ export class SecretsManagerSecret implements Secret {
     const value = await getSecret(this.secretId, { maxAge: this.options.maxAgeSeconds ?? SECRET_CACHE_SECONDS });
     // Never the value in the message: it ends in logs.
     if (typeof value !== 'string' || value.length < this.options.minLength) {
-      throw new Error(`Secret ${this.secretId} must hold a text value of at least ${this.options.minLength} characters`);
+      throw new Error(
+        `Secret ${this.secretId} must hold a text value of at least ${this.options.minLength} characters`,
+      );
     }
     return value;
   }

@@ -35,4 +35,3 @@ export function permanentRejection(error: unknown): string | undefined {
   if (!(error instanceof Error) || !PERMANENT_SEND_ERRORS.has(error.name)) return undefined;
   return error.message ? `${error.name}: ${error.message}` : error.name;
 }
-

@@ -36,7 +36,8 @@ export class SesMailer implements Mailer {
     const headers = Object.entries(email.headers ?? {}).map(([Name, Value]) => ({ Name, Value }));
     const tags = emailTags(email.tags ?? {});
     // null: sent with no configuration set, so SES publishes no status events for it (the service's own mail).
-    const configurationSet = email.configurationSet === null ? undefined : (email.configurationSet ?? this.options.configurationSet);
+    const configurationSet =
+      email.configurationSet === null ? undefined : (email.configurationSet ?? this.options.configurationSet);
     return {
       FromEmailAddress: mimeAddress(email.from),
       Destination: { ToAddresses: [mimeAddress(email.to)] },

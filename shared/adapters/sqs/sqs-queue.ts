@@ -26,7 +26,10 @@ export interface SqsBatchOptions {
   backoff: BackoffOptions;
 }
 
-export const DEFAULT_SQS_BATCH: SqsBatchOptions = { concurrency: 10, backoff: { attempts: 4, baseMs: 50, maxMs: 1_000 } };
+export const DEFAULT_SQS_BATCH: SqsBatchOptions = {
+  concurrency: 10,
+  backoff: { attempts: 4, baseMs: 50, maxMs: 1_000 },
+};
 
 /** A sendBatch that left messages unsent: how many of how many, and the first reason SQS gave. */
 export class QueueBatchError extends Error {
@@ -87,7 +90,8 @@ export class SqsQueue implements Queue {
       DelaySeconds: sqsDelaySeconds(options.delaySeconds),
     }));
     const calls: (typeof entries)[] = [];
-    for (let first = 0; first < entries.length; first += MAX_QUEUE_BATCH) calls.push(entries.slice(first, first + MAX_QUEUE_BATCH));
+    for (let first = 0; first < entries.length; first += MAX_QUEUE_BATCH)
+      calls.push(entries.slice(first, first + MAX_QUEUE_BATCH));
 
     let nextCall = 0;
     let unsent = 0;
@@ -104,7 +108,13 @@ export class SqsQueue implements Queue {
     await Promise.all(Array.from({ length: Math.min(this.batch.concurrency, calls.length) }, worker));
     unsent += calls.slice(nextCall).reduce((sum, call) => sum + call.length, 0);
     if (unsent > 0) {
-      throw new QueueBatchError(queue, unsent, messages.length, reason ?? 'not sent', thrown ? { cause: thrown.error } : undefined);
+      throw new QueueBatchError(
+        queue,
+        unsent,
+        messages.length,
+        reason ?? 'not sent',
+        thrown ? { cause: thrown.error } : undefined,
+      );
     }
   }
 
@@ -115,7 +125,8 @@ export class SqsQueue implements Queue {
     for (let attempt = 1; ; attempt += 1) {
       let failures: BatchResultErrorEntry[];
       try {
-        failures = (await this.client.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: pending }))).Failed ?? [];
+        failures =
+          (await this.client.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: pending }))).Failed ?? [];
       } catch (error) {
         const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         return { unsent: refused.length + pending.length, reason: refused[0] ?? reason, thrown: { error } };
@@ -149,7 +160,8 @@ interface CallOutcome {
   thrown?: { error: unknown };
 }
 
-const describeFailure = (f: BatchResultErrorEntry): string => `${f.Code ?? 'unknown'}${f.Message ? `: ${f.Message}` : ''}`;
+const describeFailure = (f: BatchResultErrorEntry): string =>
+  `${f.Code ?? 'unknown'}${f.Message ? `: ${f.Message}` : ''}`;
 
 /**
  * The port's delay as SQS takes it: whole seconds in 0–900. A negative delay (due time already past, or a late
@@ -157,10 +169,13 @@ const describeFailure = (f: BatchResultErrorEntry): string => `${f.Code ?? 'unkn
  * caller's bug — clamping would deliver early without a trace; such waits belong to the Scheduler.
  */
 export function sqsDelaySeconds(delaySeconds = 0): number {
-  if (!Number.isFinite(delaySeconds)) throw new RangeError(`SqsQueue: delaySeconds must be a number, got ${delaySeconds}`);
+  if (!Number.isFinite(delaySeconds))
+    throw new RangeError(`SqsQueue: delaySeconds must be a number, got ${delaySeconds}`);
   const whole = Math.max(0, Math.ceil(delaySeconds));
   if (whole > MAX_QUEUE_DELAY_SECONDS) {
-    throw new RangeError(`SqsQueue: delaySeconds ${delaySeconds} exceeds SQS's ${MAX_QUEUE_DELAY_SECONDS}; use the Scheduler`);
+    throw new RangeError(
+      `SqsQueue: delaySeconds ${delaySeconds} exceeds SQS's ${MAX_QUEUE_DELAY_SECONDS}; use the Scheduler`,
+    );
   }
   return whole;
 }

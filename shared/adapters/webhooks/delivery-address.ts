@@ -31,7 +31,10 @@ export async function resolveDeliveryAddress(
     try {
       addresses = await (options.lookup ?? systemLookup)(host);
     } catch (error) {
-      return { ok: false, error: `dns_failed: ${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+      return {
+        ok: false,
+        error: `dns_failed: ${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      };
     }
     if (addresses.length === 0) return { ok: false, error: `dns_failed: ${host} has no address` };
   }

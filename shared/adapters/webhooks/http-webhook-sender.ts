@@ -41,13 +41,20 @@ export class HttpWebhookSender implements WebhookSender {
     if (!this.options.allowPrivateUrls && url.protocol !== 'https:') return failed('invalid_url: https is required');
 
     const deadline = AbortSignal.timeout(timeoutMs);
-    const decision = await resolveDeliveryAddress(hostOf(url), { allowPrivateUrls: this.options.allowPrivateUrls, lookup: this.options.lookup });
+    const decision = await resolveDeliveryAddress(hostOf(url), {
+      allowPrivateUrls: this.options.allowPrivateUrls,
+      lookup: this.options.lookup,
+    });
     if (!decision.ok) return failed(decision.error);
     if (deadline.aborted) return failed(`timeout: no answer within ${timeoutMs} ms`);
 
     const options: RequestOptions = {
       method: 'POST',
-      headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body), 'user-agent': 'email-lifecycle-webhooks/1' },
+      headers: {
+        ...request.headers,
+        'content-length': Buffer.byteLength(request.body),
+        'user-agent': 'email-lifecycle-webhooks/1',
+      },
       lookup: pinnedLookup(decision.address, decision.family),
       signal: deadline,
       agent: false,
@@ -71,10 +78,16 @@ export class HttpWebhookSender implements WebhookSender {
           if (size >= RESPONSE_BODY_LIMIT) finish(null);
         });
         res.on('end', () => finish(null));
-        res.on('error', () => finish(deadline.aborted ? `timeout: the answer's body did not end within ${timeoutMs} ms` : null));
+        res.on('error', () =>
+          finish(deadline.aborted ? `timeout: the answer's body did not end within ${timeoutMs} ms` : null),
+        );
       });
       req.on('error', (error) =>
-        resolve(failed(deadline.aborted ? `timeout: no answer within ${timeoutMs} ms` : `connection_failed: ${error.message}`)),
+        resolve(
+          failed(
+            deadline.aborted ? `timeout: no answer within ${timeoutMs} ms` : `connection_failed: ${error.message}`,
+          ),
+        ),
       );
       req.end(request.body);
     });

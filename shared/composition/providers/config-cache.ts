@@ -15,7 +15,9 @@ export function configCacheOf(c: Container): ConfigCache {
   return cache;
 }
 
-type ClientOf<T> = { [K in keyof T]?: T[K] extends (...args: infer A) => Promise<unknown> ? (...args: A) => number : never };
+type ClientOf<T> = {
+  [K in keyof T]?: T[K] extends (...args: infer A) => Promise<unknown> ? (...args: A) => number : never;
+};
 
 /**
  * A store whose listed writes forget the written client's cached configuration once they end (succeeded or not: a

@@ -3,4 +3,7 @@ import { provide } from '../container.js';
 import { tableOf } from './table.js';
 
 /** Imports and updates only: the bulk writer stays out of the bundles that merely create or read contacts. */
-export const contactWrites = provide('contactWrites', (c) => new DynamoContactWrites(tableOf(c).db, tableOf(c).tableName));
+export const contactWrites = provide(
+  'contactWrites',
+  (c) => new DynamoContactWrites(tableOf(c).db, tableOf(c).tableName),
+);

@@ -5,4 +5,7 @@ import { statsItemsOf } from './stats-items.js';
 import { tableOf } from './table.js';
 
 /** The send's reads and transactions. */
-export const deliveryStore = provide('delivery', (c) => new DynamoDeliveryStore(tableOf(c).db, tableOf(c).tableName, configCacheOf(c), statsItemsOf(c)));
+export const deliveryStore = provide(
+  'delivery',
+  (c) => new DynamoDeliveryStore(tableOf(c).db, tableOf(c).tableName, configCacheOf(c), statsItemsOf(c)),
+);

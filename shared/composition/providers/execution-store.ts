@@ -4,4 +4,7 @@ import { statsItemsOf } from './stats-items.js';
 import { tableOf } from './table.js';
 
 /** Executions and their per-client listing. */
-export const executionStore = provide('executions', (c) => new DynamoExecutionStore(tableOf(c).db, tableOf(c).tableName, statsItemsOf(c)));
+export const executionStore = provide(
+  'executions',
+  (c) => new DynamoExecutionStore(tableOf(c).db, tableOf(c).tableName, statsItemsOf(c)),
+);

@@ -13,6 +13,7 @@ export const ipRateLimiter = provide(
       clock: c.use(clock),
       limit: c.config.ANONYMOUS_REQUESTS_PER_MINUTE,
       exempt: c.config.IP_RATE_LIMIT_EXEMPT,
-      onCounterError: (error) => logger.warn('per-IP rate limit counter unavailable; request let through', { error: error as Error }),
+      onCounterError: (error) =>
+        logger.warn('per-IP rate limit counter unavailable; request let through', { error: error as Error }),
     }),
 );

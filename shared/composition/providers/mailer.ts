@@ -8,6 +8,10 @@ import { provide } from '../container.js';
  */
 export const mailer = provide('mailer', (c) => {
   const { AWS_REGION, AWS_ENDPOINT_URL_SESV2, SES_CONFIGURATION_SET } = c.config;
-  const client = new SESv2Client({ region: AWS_REGION, maxAttempts: 1, ...(AWS_ENDPOINT_URL_SESV2 ? { endpoint: AWS_ENDPOINT_URL_SESV2 } : {}) });
+  const client = new SESv2Client({
+    region: AWS_REGION,
+    maxAttempts: 1,
+    ...(AWS_ENDPOINT_URL_SESV2 ? { endpoint: AWS_ENDPOINT_URL_SESV2 } : {}),
+  });
   return new SesMailer(client, SES_CONFIGURATION_SET ? { configurationSet: SES_CONFIGURATION_SET } : {});
 });

@@ -5,4 +5,7 @@ import { statsItemsOf } from './stats-items.js';
 import { tableOf } from './table.js';
 
 /** The reads and the one transaction of event processing. */
-export const processingStore = provide('processing', (c) => new DynamoProcessingStore(tableOf(c).db, tableOf(c).tableName, configCacheOf(c), statsItemsOf(c)));
+export const processingStore = provide(
+  'processing',
+  (c) => new DynamoProcessingStore(tableOf(c).db, tableOf(c).tableName, configCacheOf(c), statsItemsOf(c)),
+);

@@ -4,7 +4,14 @@ import { provide } from '../container.js';
 
 /** SQS, with the queue URLs this function was given (the stack sets only the queues a function sends to). */
 export const queue = provide('queue', (c) => {
-  const { AWS_REGION, EVENTS_QUEUE_URL, WORKFLOW_QUEUE_URL, WEBHOOKS_QUEUE_URL, WEBHOOKS_FAILING_QUEUE_URL, SYSTEM_MAIL_QUEUE_URL } = c.config;
+  const {
+    AWS_REGION,
+    EVENTS_QUEUE_URL,
+    WORKFLOW_QUEUE_URL,
+    WEBHOOKS_QUEUE_URL,
+    WEBHOOKS_FAILING_QUEUE_URL,
+    SYSTEM_MAIL_QUEUE_URL,
+  } = c.config;
   return new SqsQueue(new SQSClient({ region: AWS_REGION }), {
     ...(EVENTS_QUEUE_URL ? { events: EVENTS_QUEUE_URL } : {}),
     ...(WORKFLOW_QUEUE_URL ? { workflow: WORKFLOW_QUEUE_URL } : {}),

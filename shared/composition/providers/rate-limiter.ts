@@ -11,6 +11,7 @@ export const rateLimiter = provide(
     new RateLimiter({
       counter: c.use(rateCounter),
       clock: c.use(clock),
-      onCounterError: (error) => logger.warn('rate limit counter unavailable; request let through', { error: error as Error }),
+      onCounterError: (error) =>
+        logger.warn('rate limit counter unavailable; request let through', { error: error as Error }),
     }),
 );

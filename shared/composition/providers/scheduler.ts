@@ -4,9 +4,23 @@ import { provide } from '../container.js';
 
 /** EventBridge Scheduler one-time schedules targeting the workflow queue and the webhook delivery queue. */
 export const scheduler = provide('scheduler', (c) => {
-  const { AWS_REGION, SCHEDULER_GROUP_NAME, SCHEDULER_ROLE_ARN, SCHEDULER_DLQ_ARN, WORKFLOW_QUEUE_ARN, WEBHOOKS_QUEUE_ARN, WEBHOOKS_FAILING_QUEUE_ARN } = c.config;
-  if (!SCHEDULER_GROUP_NAME || !SCHEDULER_ROLE_ARN || !(WORKFLOW_QUEUE_ARN || WEBHOOKS_QUEUE_ARN || WEBHOOKS_FAILING_QUEUE_ARN)) {
-    throw new Error('SCHEDULER_GROUP_NAME, SCHEDULER_ROLE_ARN and a target queue ARN (WORKFLOW_QUEUE_ARN, WEBHOOKS_QUEUE_ARN) must be set to schedule');
+  const {
+    AWS_REGION,
+    SCHEDULER_GROUP_NAME,
+    SCHEDULER_ROLE_ARN,
+    SCHEDULER_DLQ_ARN,
+    WORKFLOW_QUEUE_ARN,
+    WEBHOOKS_QUEUE_ARN,
+    WEBHOOKS_FAILING_QUEUE_ARN,
+  } = c.config;
+  if (
+    !SCHEDULER_GROUP_NAME ||
+    !SCHEDULER_ROLE_ARN ||
+    !(WORKFLOW_QUEUE_ARN || WEBHOOKS_QUEUE_ARN || WEBHOOKS_FAILING_QUEUE_ARN)
+  ) {
+    throw new Error(
+      'SCHEDULER_GROUP_NAME, SCHEDULER_ROLE_ARN and a target queue ARN (WORKFLOW_QUEUE_ARN, WEBHOOKS_QUEUE_ARN) must be set to schedule',
+    );
   }
   return new EventBridgeScheduler(new SchedulerClient({ region: AWS_REGION }), {
     groupName: SCHEDULER_GROUP_NAME,

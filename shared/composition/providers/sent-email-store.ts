@@ -3,4 +3,7 @@ import { provide } from '../container.js';
 import { tableOf } from './table.js';
 
 /** Sent e-mails with their log history. */
-export const sentEmailStore = provide('sentEmails', (c) => new DynamoSentEmailStore(tableOf(c).db, tableOf(c).tableName));
+export const sentEmailStore = provide(
+  'sentEmails',
+  (c) => new DynamoSentEmailStore(tableOf(c).db, tableOf(c).tableName),
+);

@@ -8,5 +8,7 @@ import { tableOf } from './table.js';
  * container's cache); a write here forgets the client's cached configuration in this container (config-cache.ts).
  */
 export const topicStore = provide('topics', (c) =>
-  forgetsConfigAfter(new DynamoTopicStore(tableOf(c).db, tableOf(c).tableName), configCacheOf(c), { save: (clientId) => clientId }),
+  forgetsConfigAfter(new DynamoTopicStore(tableOf(c).db, tableOf(c).tableName), configCacheOf(c), {
+    save: (clientId) => clientId,
+  }),
 );

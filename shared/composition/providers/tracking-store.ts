@@ -4,4 +4,7 @@ import { statsItemsOf } from './stats-items.js';
 import { tableOf } from './table.js';
 
 /** The SES status pipeline's reads and writes (message lookup, logs, contact, deliverability counters). */
-export const trackingStore = provide('tracking', (c) => new DynamoTrackingStore(tableOf(c).db, tableOf(c).tableName, statsItemsOf(c)));
+export const trackingStore = provide(
+  'tracking',
+  (c) => new DynamoTrackingStore(tableOf(c).db, tableOf(c).tableName, statsItemsOf(c)),
+);

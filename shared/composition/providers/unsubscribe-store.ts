@@ -4,4 +4,7 @@ import { statsItemsOf } from './stats-items.js';
 import { tableOf } from './table.js';
 
 /** The one-click unsubscribe's one transaction: the contact and the e-mail's `unsubscribed` log. */
-export const unsubscribeStore = provide('unsubscribe', (c) => new DynamoUnsubscribeStore(tableOf(c).db, tableOf(c).tableName, statsItemsOf(c)));
+export const unsubscribeStore = provide(
+  'unsubscribe',
+  (c) => new DynamoUnsubscribeStore(tableOf(c).db, tableOf(c).tableName, statsItemsOf(c)),
+);

@@ -51,7 +51,12 @@ export interface ApiKeyStore {
    * is the profile's current key the profile follows it (guarded as in `rotate`). `conflict`: `old` was rotated or
    * disabled meanwhile; `holder_gone` as in `create` (the new key keeps the old one's holders).
    */
-  replace(client: ClientRecord, old: ApiKeyRecord, next: ApiKeyRecord, at: string): Promise<'rotated' | 'conflict' | 'holder_gone'>;
+  replace(
+    client: ClientRecord,
+    old: ApiKeyRecord,
+    next: ApiKeyRecord,
+    at: string,
+  ): Promise<'rotated' | 'conflict' | 'holder_gone'>;
   /** Changes a key's label or state (the profile's `api_key_enabled` with it when it is the current key); false when gone. */
   update(client: ClientRecord, key: ApiKeyRecord, changes: ApiKeyChanges, at: string): Promise<boolean>;
   /** Deletes a key (the profile's `api_key_enabled` goes false when it was the current key); false when gone. */

@@ -22,7 +22,11 @@ export function maskApiKey(key: string): string {
 
 /** True when the string has the shape of one of our keys (cheap pre-check before any lookup). */
 export function looksLikeApiKey(value: string): boolean {
-  return value.startsWith(PREFIX) && value.length === PREFIX.length + RANDOM_LENGTH && /^[0-9A-Za-z]+$/.test(value.slice(PREFIX.length));
+  return (
+    value.startsWith(PREFIX) &&
+    value.length === PREFIX.length + RANDOM_LENGTH &&
+    /^[0-9A-Za-z]+$/.test(value.slice(PREFIX.length))
+  );
 }
 
 /** Constant-time comparison of two hex digests. */

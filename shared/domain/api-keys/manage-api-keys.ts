@@ -18,7 +18,10 @@ const Label = z
     z.trim(),
     z.minLength(1, 'Must not be blank'),
     z.maxLength(API_KEY_LABEL_MAX, `Must be at most ${API_KEY_LABEL_MAX} characters`),
-    z.meta({ pattern: '\\S', description: `What the key is for, as the dashboard lists it (1–${API_KEY_LABEL_MAX} characters, not blank)` }),
+    z.meta({
+      pattern: '\\S',
+      description: `What the key is for, as the dashboard lists it (1–${API_KEY_LABEL_MAX} characters, not blank)`,
+    }),
   );
 
 export const CreateApiKeyBody = z.object({ label: Label });
@@ -35,11 +38,15 @@ export const UpdateApiKeyBody = z
 
 const ApiKeyFields = z.object({
   id: z.int().check(z.gte(1)),
-  label: z.nullable(z.string()).check(z.meta({ description: 'null for a key made before labels (the admin CLI’s first key)' })),
+  label: z
+    .nullable(z.string())
+    .check(z.meta({ description: 'null for a key made before labels (the admin CLI’s first key)' })),
   enabled: z.boolean(),
   masked_key: z.string().check(z.meta({ examples: ['els_…x9Qz'] })),
   created_at: UtcTimestamp,
-  created_by: z.nullable(z.int()).check(z.meta({ description: 'The dashboard user who created it; null for the admin CLI or an API key' })),
+  created_by: z
+    .nullable(z.int())
+    .check(z.meta({ description: 'The dashboard user who created it; null for the admin CLI or an API key' })),
   creator: z
     .nullable(
       z.object({
@@ -54,10 +61,15 @@ const ApiKeyFields = z.object({
           'The user who created it (`created_by`), as the dashboard names it; null when no user created it or that user was removed (the key is then disabled, `disabled_reason` `holder_removed`)',
       }),
     ),
-  personal_for: z
-    .nullable(z.int())
-    .check(z.meta({ description: 'The user whose personal key this is (POST /client/api-keys/rotate with a session); null for a shared key' })),
-  last_used_at: z.nullable(UtcTimestamp).check(z.meta({ description: 'The last request made with it, to the hour (written at most once an hour)' })),
+  personal_for: z.nullable(z.int()).check(
+    z.meta({
+      description:
+        'The user whose personal key this is (POST /client/api-keys/rotate with a session); null for a shared key',
+    }),
+  ),
+  last_used_at: z
+    .nullable(UtcTimestamp)
+    .check(z.meta({ description: 'The last request made with it, to the hour (written at most once an hour)' })),
   disabled_at: z.nullable(UtcTimestamp),
   disabled_reason: z.nullable(z.enum(['holder_removed', 'holder_demoted'])).check(
     z.meta({
@@ -68,13 +80,20 @@ const ApiKeyFields = z.object({
 });
 
 /** An API key as the dashboard lists it (OpenAPI `ApiKeyListed`): never the key itself. */
-export const ApiKeyView = ApiKeyFields.check(z.meta({ id: 'ApiKeyListed', description: 'An API key of the client, masked.' }));
+export const ApiKeyView = ApiKeyFields.check(
+  z.meta({ id: 'ApiKeyListed', description: 'An API key of the client, masked.' }),
+);
 export type ApiKeyView = z.output<typeof ApiKeyView>;
 
 /** A new key with its full value (OpenAPI `ApiKeyCreated`): the only time it is shown. */
 export const CreatedApiKeyView = z
   .extend(ApiKeyFields, {
-    key: z.string().check(z.regex(/^els_[0-9A-Za-z]{40}$/), z.meta({ description: 'The full key; store it now, it is not shown again' })),
+    key: z
+      .string()
+      .check(
+        z.regex(/^els_[0-9A-Za-z]{40}$/),
+        z.meta({ description: 'The full key; store it now, it is not shown again' }),
+      ),
   })
   .check(z.meta({ id: 'ApiKeyCreated', description: 'The new API key, in full this once.' }));
 
@@ -126,7 +145,11 @@ export const holderGone = () =>
   conflict('state', 'user', 'Your account was removed or may no longer hold API keys; nothing was created');
 
 /** A new enabled key record for `clientId` and the key itself. */
-export async function newKey(deps: Pick<Deps, 'clock' | 'ids'>, clientId: number, fields: Pick<ApiKeyRecord, 'label' | 'created_by' | 'personal_for'>) {
+export async function newKey(
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  clientId: number,
+  fields: Pick<ApiKeyRecord, 'label' | 'created_by' | 'personal_for'>,
+) {
   const key = generateApiKey();
   const record: ApiKeyRecord = {
     key_hash: hashApiKey(key),
@@ -145,7 +168,10 @@ export async function newKey(deps: Pick<Deps, 'clock' | 'ids'>, clientId: number
  * The user is read beside the id reservation (one wave) to name it as the creator.
  */
 export async function createApiKey(deps: Deps, clientId: number, userId: number, label: string) {
-  const [{ key, record }, user] = await Promise.all([newKey(deps, clientId, { label, created_by: userId }), deps.users.get(clientId, userId)]);
+  const [{ key, record }, user] = await Promise.all([
+    newKey(deps, clientId, { label, created_by: userId }),
+    deps.users.get(clientId, userId),
+  ]);
   if (!user || (await deps.apiKeys.create(record)) === 'holder_gone') throw holderGone();
   return { ...toApiKeyView(record, new Map([[user.id, user]])), key };
 }
@@ -156,7 +182,11 @@ async function keyOf(
   clientId: number,
   keyId: number,
 ): Promise<{ client: ClientRecord; key: ApiKeyRecord; creators: Map<number, KeyCreator> }> {
-  const [client, keys, creators] = await Promise.all([deps.clients.get(clientId), deps.apiKeys.list(clientId), creatorsOf(deps, clientId)]);
+  const [client, keys, creators] = await Promise.all([
+    deps.clients.get(clientId),
+    deps.apiKeys.list(clientId),
+    creatorsOf(deps, clientId),
+  ]);
   const key = keys.find((k) => k.key_id === keyId);
   if (!client || !key) throw notFound('id', 'No such API key');
   return { client, key, creators };
@@ -175,7 +205,11 @@ export async function updateApiKey(
   const { client, key, creators } = await keyOf(deps, clientId, keyId);
   if (changes.enabled === true && key.disabled_reason !== undefined) {
     // Its holder still has the key's value: enabling it would give back the access the removal or demotion ended.
-    throw conflict('state', 'enabled', 'This key was disabled because its user was removed or demoted; create a new key instead');
+    throw conflict(
+      'state',
+      'enabled',
+      'This key was disabled because its user was removed or demoted; create a new key instead',
+    );
   }
   const at = deps.clock.now().toISOString();
   if (!(await deps.apiKeys.update(client, key, changes, at))) throw notFound('id', 'No such API key');
@@ -187,8 +221,13 @@ export async function updateApiKey(
 }
 
 /** DELETE /client/api-keys/{id}: the key is gone (refused within the auth cache's TTL); the answer shows what it was. */
-export async function deleteApiKey(deps: Deps, clientId: number, keyId: number): Promise<{ view: ApiKeyView; keyHash: string }> {
+export async function deleteApiKey(
+  deps: Deps,
+  clientId: number,
+  keyId: number,
+): Promise<{ view: ApiKeyView; keyHash: string }> {
   const { client, key, creators } = await keyOf(deps, clientId, keyId);
-  if (!(await deps.apiKeys.remove(client, key, deps.clock.now().toISOString()))) throw notFound('id', 'No such API key');
+  if (!(await deps.apiKeys.remove(client, key, deps.clock.now().toISOString())))
+    throw notFound('id', 'No such API key');
   return { view: toApiKeyView(key, creators), keyHash: key.key_hash };
 }

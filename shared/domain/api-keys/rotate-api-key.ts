@@ -34,7 +34,9 @@ const lostRace = () =>
   conflict('state', 'api_key', 'The API key was rotated by a concurrent request; use the key that request returned');
 
 /** Who asks for a rotation: an API key (its id and digest), a dashboard session (its user), or a JWT (neither). */
-export type RotationCaller = Pick<Principal, 'keyId' | 'keyHash'> & { session?: Pick<SessionRecord, 'user_id' | 'email'> };
+export type RotationCaller = Pick<Principal, 'keyId' | 'keyHash'> & {
+  session?: Pick<SessionRecord, 'user_id' | 'email'>;
+};
 
 /**
  * POST /client/api-keys/rotate (SPEC): issues a new key and disables the previous one at once; the full key is returned
@@ -73,11 +75,28 @@ export async function rotateApiKey(
     old = callerKey;
   } else {
     if (caller.keyId !== null && client.api_key_id !== caller.keyId) throw lostRace();
-    old = { key_hash: client.api_key_hash, key_id: client.api_key_id, client_id: clientId, enabled: client.api_key_enabled, masked_key: client.api_key_masked, created_at: client.created_at };
+    old = {
+      key_hash: client.api_key_hash,
+      key_id: client.api_key_id,
+      client_id: clientId,
+      enabled: client.api_key_enabled,
+      masked_key: client.api_key_masked,
+      created_at: client.created_at,
+    };
   }
-  const next = await newKey(deps, clientId, { label: old.label, created_by: old.created_by, personal_for: old.personal_for });
+  const next = await newKey(deps, clientId, {
+    label: old.label,
+    created_by: old.created_by,
+    personal_for: old.personal_for,
+  });
   const outcome = await deps.apiKeys.replace(client, old, next.record, now);
   if (outcome === 'conflict') throw lostRace();
   if (outcome === 'holder_gone') throw holderGone();
-  return { id: next.record.key_id, key: next.key, masked_key: next.record.masked_key, enabled: true, previousHash: old.key_hash };
+  return {
+    id: next.record.key_id,
+    key: next.key,
+    masked_key: next.record.masked_key,
+    enabled: true,
+    previousHash: old.key_hash,
+  };
 }

@@ -40,7 +40,10 @@ export interface JwtSettings {
 }
 
 /** What the authenticator reads: a key by digest, a client profile, a session (and moves its idle expiry). */
-export type AuthReads = Pick<ApiKeyStore, 'getByHash'> & Pick<ClientStore, 'get'> & Pick<SessionStore, 'getSession' | 'touch'> & KeyUse;
+export type AuthReads = Pick<ApiKeyStore, 'getByHash'> &
+  Pick<ClientStore, 'get'> &
+  Pick<SessionStore, 'getSession' | 'touch'> &
+  KeyUse;
 
 /** Records a key's use: sets `last_used_at` to `at` only where it is absent or before `staleBefore` (one write an hour). */
 export interface KeyUse {
@@ -100,7 +103,8 @@ export class Authenticator {
    * container's cache.
    */
   async authenticateRequest(credentials: Credentials): Promise<Principal> {
-    if (credentials.authorization !== undefined || credentials.sessionId === undefined) return this.authenticate(credentials.authorization);
+    if (credentials.authorization !== undefined || credentials.sessionId === undefined)
+      return this.authenticate(credentials.authorization);
     return this.fromSession(credentials.sessionId);
   }
 
@@ -124,27 +128,52 @@ export class Authenticator {
     // last_used_at at most once an hour: only a cache miss reads the key, and only an hour-old stamp is rewritten.
     const now = this.deps.clock.now();
     const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
-    if (!record.last_used_at || record.last_used_at < hourAgo) await this.deps.apiKeys.markUsed?.(hash, now.toISOString(), hourAgo);
-    const principal: Principal = { clientId: client.id, keyId: record.key_id, keyHash: hash, method: 'api_key', rateLimits: rateLimitsOf(client), statsShards: statsReadShardsOf(client) };
+    if (!record.last_used_at || record.last_used_at < hourAgo)
+      await this.deps.apiKeys.markUsed?.(hash, now.toISOString(), hourAgo);
+    const principal: Principal = {
+      clientId: client.id,
+      keyId: record.key_id,
+      keyHash: hash,
+      method: 'api_key',
+      rateLimits: rateLimitsOf(client),
+      statsShards: statsReadShardsOf(client),
+    };
     this.remember(cacheKey, principal, client);
     return this.allowed(principal, client);
   }
 
   private async fromSession(sessionId: string): Promise<Principal> {
-    if (!this.deps.sessions || !looksLikeToken(sessionId)) throw unauthorized('The session is not valid; sign in again');
+    if (!this.deps.sessions || !looksLikeToken(sessionId))
+      throw unauthorized('The session is not valid; sign in again');
     const session = await this.deps.sessions.getSession(digestToken(sessionId));
     const now = this.deps.clock.now();
     // The lookup is by digest, like an API key's. DynamoDB's TTL deletes late: the expiry is checked here.
-    if (!session || Date.parse(session.idle_expires_at) <= now.getTime() || Date.parse(session.absolute_expires_at) <= now.getTime()) {
+    if (
+      !session ||
+      Date.parse(session.idle_expires_at) <= now.getTime() ||
+      Date.parse(session.absolute_expires_at) <= now.getTime()
+    ) {
       throw unauthorized('The session has expired or ended; sign in again');
     }
     const client = await this.clientOf(session.client_id);
     if (!client) throw unauthorized('The session has expired or ended; sign in again');
     if (now.getTime() - Date.parse(session.last_seen_at) >= SESSION_TOUCH_MS) {
-      const idle = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, Date.parse(session.absolute_expires_at))).toISOString();
+      const idle = new Date(
+        Math.min(now.getTime() + SESSION_IDLE_MS, Date.parse(session.absolute_expires_at)),
+      ).toISOString();
       await this.deps.sessions.touch(session, now.toISOString(), idle);
     }
-    return this.allowed({ clientId: client.id, keyId: null, method: 'session', session, rateLimits: rateLimitsOf(client), statsShards: statsReadShardsOf(client) }, client);
+    return this.allowed(
+      {
+        clientId: client.id,
+        keyId: null,
+        method: 'session',
+        session,
+        rateLimits: rateLimitsOf(client),
+        statsShards: statsReadShardsOf(client),
+      },
+      client,
+    );
   }
 
   /** A client's profile from this container's cache (sessions): kept as long as an API key's answer. */
@@ -153,7 +182,18 @@ export class Authenticator {
     const entry = this.cache.get(cacheKey);
     if (entry && entry.expiresAt > this.deps.clock.now().getTime()) return entry.client;
     const client = await this.deps.clients.get(clientId);
-    if (client) this.remember(cacheKey, { clientId, keyId: null, method: 'session', rateLimits: rateLimitsOf(client), statsShards: statsReadShardsOf(client) }, client);
+    if (client)
+      this.remember(
+        cacheKey,
+        {
+          clientId,
+          keyId: null,
+          method: 'session',
+          rateLimits: rateLimitsOf(client),
+          statsShards: statsReadShardsOf(client),
+        },
+        client,
+      );
     return client;
   }
 
@@ -161,7 +201,9 @@ export class Authenticator {
     if (!this.jwt.hs256Secret && !this.jwt.jwksUrl) throw unauthorized('JWT authentication is not configured');
     // jose loads with the first JWT a container sees: API-key traffic never pays for it.
     const { hs256Key, jwksKey, verifyJwt } = await import('./verify-jwt.js');
-    const key = this.jwt.hs256Secret ? hs256Key(await this.jwt.hs256Secret.value()) : (this.jwksKey ??= jwksKey(this.jwt.jwksUrl!));
+    const key = this.jwt.hs256Secret
+      ? hs256Key(await this.jwt.hs256Secret.value())
+      : (this.jwksKey ??= jwksKey(this.jwt.jwksUrl!));
     const payload = await verifyJwt(
       token,
       key,
@@ -181,7 +223,13 @@ export class Authenticator {
     if (cached) return cached;
     const client = await this.deps.clients.get(clientId);
     if (!client) throw unauthorized('The token does not name a known client');
-    const principal: Principal = { clientId, keyId: null, method: 'jwt', rateLimits: rateLimitsOf(client), statsShards: statsReadShardsOf(client) };
+    const principal: Principal = {
+      clientId,
+      keyId: null,
+      method: 'jwt',
+      rateLimits: rateLimitsOf(client),
+      statsShards: statsReadShardsOf(client),
+    };
     this.remember(cacheKey, principal, client);
     return this.allowed(principal, client);
   }

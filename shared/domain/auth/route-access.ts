@@ -11,7 +11,11 @@ export interface RouteAccess {
 }
 
 /** Routes that read with a POST (a search body, a preview): a viewer may call them. */
-const POST_READS = new Set(['/client/email-templates/list', '/client/email-templates/{id}/render-preview', '/client/email-templates/{id}/html']);
+const POST_READS = new Set([
+  '/client/email-templates/list',
+  '/client/email-templates/{id}/render-preview',
+  '/client/email-templates/{id}/html',
+]);
 
 /**
  * The one table of who may call what, by method and path below the API base (functions/routes.ts' `path`); every
@@ -22,10 +26,12 @@ export function routeAccess(method: string, path: string): RouteAccess {
   if (path === '/auth/me') return { permission: 'read', sessionOnly: true };
   // Ending one's own session is open to every role.
   if (path === '/auth/sign-out') return { permission: 'read', sessionOnly: true };
-  if (path === '/client/users' || path.startsWith('/client/users/')) return { permission: reads ? 'read' : 'users', sessionOnly: true };
+  if (path === '/client/users' || path.startsWith('/client/users/'))
+    return { permission: reads ? 'read' : 'users', sessionOnly: true };
   // Rotation keeps SPEC's contract for API keys and JWTs; the key list and its changes are the dashboard's.
   if (path === '/client/api-keys/rotate') return { permission: 'keys', sessionOnly: false };
-  if (path === '/client/api-keys' || path.startsWith('/client/api-keys/')) return { permission: 'keys', sessionOnly: true };
+  if (path === '/client/api-keys' || path.startsWith('/client/api-keys/'))
+    return { permission: 'keys', sessionOnly: true };
   if (reads) return { permission: 'read', sessionOnly: false };
   if (path === '/client/settings' || path === '/client/webhooks' || path.startsWith('/client/webhooks/')) {
     return { permission: 'manage', sessionOnly: false };
@@ -53,7 +59,11 @@ export function authorize(principal: Principal, request: RequestFacts): void {
   const access = routeAccess(request.method, request.path);
   const session = principal.session;
   if (!session) {
-    if (access.sessionOnly) throw forbidden('authorization', 'Only a signed-in dashboard user may call this route; an API key or token may not');
+    if (access.sessionOnly)
+      throw forbidden(
+        'authorization',
+        'Only a signed-in dashboard user may call this route; an API key or token may not',
+      );
     return;
   }
   if (!SAFE_METHODS.has(request.method)) {

@@ -31,7 +31,11 @@ export function tokenMatches(token: string, digest: string): boolean {
 }
 
 /** The value of cookie `name` in API Gateway's `cookies` (payload 2.0) or a raw Cookie header; the first one wins. */
-export function cookieValue(cookies: readonly string[] | undefined, header: string | undefined, name: string): string | undefined {
+export function cookieValue(
+  cookies: readonly string[] | undefined,
+  header: string | undefined,
+  name: string,
+): string | undefined {
   const pairs = [...(cookies ?? []), ...(header ? header.split(';') : [])];
   for (const pair of pairs) {
     const at = pair.indexOf('=');

@@ -1,7 +1,6 @@
 import type { SystemMessage } from '../system-mail/system-mail.js';
 import { escapeHtml } from '../html/escape-html.js';
 
-
 function message(to: string, subject: string, intro: string, link: string, validity: string): SystemMessage {
   const text = `${intro}\n\nSign in: ${link}\n\nThe link works once, for ${validity}. If you did not ask for it, ignore this e-mail.\n`;
   const html =
@@ -15,7 +14,13 @@ function message(to: string, subject: string, intro: string, link: string, valid
 
 /** The e-mail with a one-time sign-in link (15 minutes). */
 export const signInMessage = (to: string, link: string): SystemMessage =>
-  message(to, 'Your sign-in link', 'Here is the link you asked for to sign in to the Email Lifecycle dashboard.', link, '15 minutes');
+  message(
+    to,
+    'Your sign-in link',
+    'Here is the link you asked for to sign in to the Email Lifecycle dashboard.',
+    link,
+    '15 minutes',
+  );
 
 /** The invitation: who invited whom to which client, with a one-time sign-in link (72 hours). */
 export const invitationMessage = (to: string, link: string, clientName: string, inviterName: string): SystemMessage =>

@@ -4,7 +4,8 @@ import { escapeHtml } from '../html/escape-html.js';
  * The sign-in pages: no script, nothing from another origin, a form that may post only to this origin, never framed
  * (so no page of another site can overlay the button and have it clicked).
  */
-export const SIGN_IN_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+export const SIGN_IN_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** The form field that says the person read which account the link signs in to and wants it anyway. */
 export const CONFIRM_FIELD = 'confirm';

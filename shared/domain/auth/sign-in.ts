@@ -5,7 +5,15 @@ import type { ClientStore } from '../clients/client-store.js';
 import type { SystemMail } from '../system-mail/system-mail.js';
 import type { UserStore } from '../users/user-store.js';
 import type { SessionRecord, SessionStore, SignInLinkRecord } from './session-store.js';
-import { digestToken, looksLikeToken, newToken, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SIGN_IN_LINK_MS, tokenMatches } from './session-tokens.js';
+import {
+  digestToken,
+  looksLikeToken,
+  newToken,
+  SESSION_ABSOLUTE_MS,
+  SESSION_IDLE_MS,
+  SIGN_IN_LINK_MS,
+  tokenMatches,
+} from './session-tokens.js';
 import { signInMessage } from './sign-in-mail.js';
 
 /**
@@ -42,7 +50,11 @@ export async function requestSignIn(
     throw rateLimited(`Too many sign-in requests; try again in ${retryAfter} s`);
   }
   if (byAddressFromIp > SIGN_IN_LIMITS.addressFromIp) return 'address_limit';
-  await deps.queue.send('system-mail', { kind: 'sign_in', email: input.email, binding_hash: digestToken(input.bindingNonce) });
+  await deps.queue.send('system-mail', {
+    kind: 'sign_in',
+    email: input.email,
+    binding_hash: digestToken(input.bindingNonce),
+  });
   return 'queued';
 }
 
@@ -93,7 +105,10 @@ export async function issueLink(
 const boundTo = (link: SignInLinkRecord, bindingNonce: string | undefined): boolean =>
   link.binding_hash !== undefined && looksLikeToken(bindingNonce) && tokenMatches(bindingNonce, link.binding_hash);
 
-async function usableLink(deps: { clock: Clock; sessions: SessionStore }, token: string | undefined): Promise<SignInLinkRecord | undefined> {
+async function usableLink(
+  deps: { clock: Clock; sessions: SessionStore },
+  token: string | undefined,
+): Promise<SignInLinkRecord | undefined> {
   if (!looksLikeToken(token)) return undefined;
   const link = await deps.sessions.getLink(digestToken(token));
   return link && Date.parse(link.valid_until) > deps.clock.now().getTime() ? link : undefined;

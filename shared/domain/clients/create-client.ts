@@ -45,10 +45,18 @@ export async function createClient(deps: CreateDeps, input: CreateClientInput): 
   const parsed = CreateClientInput.parse(input);
   // Checked first so a taken address leaves no client behind; addUser's lock settles a race.
   if (await deps.users.findByEmail(parsed.email)) {
-    throw conflict('unique', 'email', `${parsed.email.toLowerCase()} already has an account (an address belongs to one client)`);
+    throw conflict(
+      'unique',
+      'email',
+      `${parsed.email.toLowerCase()} already has an account (an address belongs to one client)`,
+    );
   }
   const now = deps.clock.now().toISOString();
-  const [id, keyId, settingsId] = await Promise.all([deps.ids.next('client'), deps.ids.next('api_key'), deps.ids.next('settings')]);
+  const [id, keyId, settingsId] = await Promise.all([
+    deps.ids.next('client'),
+    deps.ids.next('api_key'),
+    deps.ids.next('settings'),
+  ]);
   const apiKey = generateApiKey();
   const keyHash = hashApiKey(apiKey);
   const client: ClientRecord = {

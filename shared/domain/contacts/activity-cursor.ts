@@ -22,17 +22,34 @@ interface CursorPayload {
 }
 
 /** A cursor continuing this client's timeline of this contact below `position`. */
-export function signActivityCursor(secret: string, clientId: number, contactId: number, position: ActivityPosition): string {
-  const body: CursorPayload = { c: clientId, n: contactId, k: ACTIVITY_KINDS.indexOf(position.kind), t: position.at, i: position.id };
+export function signActivityCursor(
+  secret: string,
+  clientId: number,
+  contactId: number,
+  position: ActivityPosition,
+): string {
+  const body: CursorPayload = {
+    c: clientId,
+    n: contactId,
+    k: ACTIVITY_KINDS.indexOf(position.kind),
+    t: position.at,
+    i: position.id,
+  };
   return cursors.sign(secret, body);
 }
 
 /** The position a cursor of this client's timeline of this contact holds; undefined for anything else. Never throws. */
-export function readActivityCursor(secret: string, cursor: string, clientId: number, contactId: number): ActivityPosition | undefined {
+export function readActivityCursor(
+  secret: string,
+  cursor: string,
+  clientId: number,
+  contactId: number,
+): ActivityPosition | undefined {
   const p = cursors.read(secret, cursor) as Partial<CursorPayload> | undefined;
   if (!p) return undefined;
   const kind = typeof p.k === 'number' ? ACTIVITY_KINDS[p.k] : undefined;
-  if (p.c !== clientId || p.n !== contactId || kind === undefined || typeof p.t !== 'string' || !ISO_UTC.test(p.t)) return undefined;
+  if (p.c !== clientId || p.n !== contactId || kind === undefined || typeof p.t !== 'string' || !ISO_UTC.test(p.t))
+    return undefined;
   if (!(typeof p.i === 'string' || (typeof p.i === 'number' && Number.isSafeInteger(p.i)))) return undefined;
   return { kind, at: p.t, id: p.i };
 }

@@ -2,7 +2,13 @@ import * as z from '../../validation/zod.js';
 import { STATUS_TEXT } from '../executions/execution-record.js';
 import { ExecutionStatusValue } from '../executions/execution-view.js';
 import { SENT_STATUS_TEXT } from '../sent-emails/sent-email-record.js';
-import { effectiveStatus, SentEmailLogView, sentStatus, sentStatusText, toSentEmailLogView } from '../sent-emails/sent-email-view.js';
+import {
+  effectiveStatus,
+  SentEmailLogView,
+  sentStatus,
+  sentStatusText,
+  toSentEmailLogView,
+} from '../sent-emails/sent-email-view.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { findWorkflow } from '../workflows/catalog.js';
 import type { ActivityEvent, ActivityExecution, ActivitySentEmail } from './activity-store.js';
@@ -11,7 +17,10 @@ import type { ContactRecord } from './contact-store.js';
 import { TOPIC_CHOICE_SOURCES, type TopicChoiceChange } from '../topics/contact-topics.js';
 
 const at = UtcTimestamp.check(
-  z.meta({ description: 'When the service recorded it (`created_at`; for `subscription`: `unsubscribed_at`; for `topic`: when the choice was made)' }),
+  z.meta({
+    description:
+      'When the service recorded it (`created_at`; for `subscription`: `unsubscribed_at`; for `topic`: when the choice was made)',
+  }),
 );
 const label = z.nullable(z.string());
 const workflowName = z.nullable(z.string()).check(z.meta({ description: 'The catalog name of the workflow' }));
@@ -49,7 +58,9 @@ export const ActivityExecutionItem = z
     event_id: z.nullable(z.int()),
     status: ExecutionStatusValue,
     status_text: z.enum(Object.values(STATUS_TEXT) as [string, ...string[]]),
-    reason: label.check(z.meta({ description: 'Why it failed, was skipped, cancelled or deferred (or which rule chose its time)' })),
+    reason: label.check(
+      z.meta({ description: 'Why it failed, was skipped, cancelled or deferred (or which rule chose its time)' }),
+    ),
     is_test: z.boolean(),
     attempt: z.int().check(z.gte(1)),
     retried_from: z.nullable(z.int()),
@@ -77,9 +88,16 @@ export const ActivitySentEmailItem = z
     status: sentStatus.check(z.meta({ description: 'The highest-ranked status reached; it never moves backwards' })),
     status_text: sentStatusText,
     status_updated_at: UtcTimestamp,
-    logs: z.array(SentEmailLogView).check(z.meta({ description: 'Oldest first, as GET /client/sent-emails/{id} shows them' })),
+    logs: z
+      .array(SentEmailLogView)
+      .check(z.meta({ description: 'Oldest first, as GET /client/sent-emails/{id} shows them' })),
   })
-  .check(z.meta({ id: 'ActivitySentEmail', description: 'An e-mail sent to the contact; its bodies are GET /client/sent-emails/{id}.' }));
+  .check(
+    z.meta({
+      id: 'ActivitySentEmail',
+      description: 'An e-mail sent to the contact; its bodies are GET /client/sent-emails/{id}.',
+    }),
+  );
 
 /** The contact's unsubscription in force (OpenAPI `ActivitySubscription`): the only subscription change on record. */
 export const ActivitySubscriptionItem = z
@@ -87,14 +105,18 @@ export const ActivitySubscriptionItem = z
     kind: z.literal('subscription'),
     at,
     is_subscribed: z.literal(false),
-    reason: label.check(z.meta({ description: 'The contact\'s `unsubscribe_reason`, e.g. `unsubscribe_link`, `hard_bounce`, `complaint`' })),
+    reason: label.check(
+      z.meta({
+        description: "The contact's `unsubscribe_reason`, e.g. `unsubscribe_link`, `hard_bounce`, `complaint`",
+      }),
+    ),
   })
   .check(
     z.meta({
       id: 'ActivitySubscription',
       description:
         'The contact is unsubscribed since `at` (the first unsubscription still in force). Earlier changes and ' +
-        'resubscriptions are not recorded; an unsubscribe through an e-mail also shows as that e-mail\'s `unsubscribed` log.',
+        "resubscriptions are not recorded; an unsubscribe through an e-mail also shows as that e-mail's `unsubscribed` log.",
     }),
   );
 
@@ -104,7 +126,9 @@ export const ActivityTopicItem = z
     kind: z.literal('topic'),
     at,
     topic_id: z.int().check(z.gte(1), z.meta({ description: 'The topic (GET /client/topics/{id})' })),
-    is_subscribed: z.boolean().check(z.meta({ description: 'false: the contact left the topic; true: it joined it (again)' })),
+    is_subscribed: z
+      .boolean()
+      .check(z.meta({ description: 'false: the contact left the topic; true: it joined it (again)' })),
     via: z.enum(TOPIC_CHOICE_SOURCES).check(
       z.meta({
         description:
@@ -124,7 +148,13 @@ export const ActivityTopicItem = z
 
 /** One item of a contact's activity timeline, told apart by `kind`. */
 export const ActivityItem = z
-  .discriminatedUnion('kind', [ActivityEventItem, ActivityExecutionItem, ActivitySentEmailItem, ActivitySubscriptionItem, ActivityTopicItem])
+  .discriminatedUnion('kind', [
+    ActivityEventItem,
+    ActivityExecutionItem,
+    ActivitySentEmailItem,
+    ActivitySubscriptionItem,
+    ActivityTopicItem,
+  ])
   .check(z.meta({ id: 'ActivityItem' }));
 export type ActivityItem = z.output<typeof ActivityItem>;
 
@@ -173,7 +203,10 @@ export function executionItem(e: ActivityExecution): z.output<typeof ActivityExe
 }
 
 /** A sent e-mail and its logs (oldest first) as a timeline item; its status is the effective one. */
-export function sentEmailItem(e: ActivitySentEmail, logs: readonly SentEmailLogRecord[]): z.output<typeof ActivitySentEmailItem> {
+export function sentEmailItem(
+  e: ActivitySentEmail,
+  logs: readonly SentEmailLogRecord[],
+): z.output<typeof ActivitySentEmailItem> {
   const current = effectiveStatus(e, logs);
   return {
     kind: 'sent_email',
@@ -198,7 +231,12 @@ export function sentEmailItem(e: ActivitySentEmail, logs: readonly SentEmailLogR
 export function subscriptionItem(contact: ContactRecord): z.output<typeof ActivitySubscriptionItem> | undefined {
   const since = contact.unsubscribed_at !== undefined ? Date.parse(contact.unsubscribed_at) : Number.NaN;
   if (contact.is_subscribed || Number.isNaN(since)) return undefined;
-  return { kind: 'subscription', at: new Date(since).toISOString(), is_subscribed: false, reason: contact.unsubscribe_reason ?? null };
+  return {
+    kind: 'subscription',
+    at: new Date(since).toISOString(),
+    is_subscribed: false,
+    reason: contact.unsubscribe_reason ?? null,
+  };
 }
 
 /** A topic choice with its time, as a timeline item. */

@@ -30,4 +30,3 @@ export function foldGroup(
   }
   return { kind: 'update', before: stored, after: state };
 }
-

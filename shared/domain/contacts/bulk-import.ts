@@ -26,7 +26,10 @@ export async function importContacts(
   options: { limit: number; createdBy: number },
 ): Promise<BulkImportResult> {
   if (body.contacts.length > options.limit) {
-    throw tooLarge('contacts', `At most ${options.limit} contacts per request (got ${body.contacts.length}); split the import`);
+    throw tooLarge(
+      'contacts',
+      `At most ${options.limit} contacts per request (got ${body.contacts.length}); split the import`,
+    );
   }
   const rows = body.contacts.map((raw, index) => ({
     index,

@@ -27,7 +27,12 @@ const PLAIN_FIELDS = BLANKABLE_FIELDS.filter(
  * The contact after applying one row: a new contact when `base` is undefined, else the stored one with the row's
  * values merged in. `updated_at` moves only when something else changed.
  */
-export function applyContactPatch(base: ContactRecord | undefined, patch: ContactPatch, id: number, ctx: MergeContext): ContactRecord {
+export function applyContactPatch(
+  base: ContactRecord | undefined,
+  patch: ContactPatch,
+  id: number,
+  ctx: MergeContext,
+): ContactRecord {
   if (!base) {
     const created = buildContact({
       body: patch.values,

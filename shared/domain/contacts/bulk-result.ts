@@ -20,16 +20,24 @@ const count = z.int().check(z.gte(0));
 /** The answer of one row (OpenAPI `BulkRowResult`). */
 export const BulkRowResult = z
   .object({
-    index: z.int().check(z.gte(0), z.meta({ description: 'The array index (JSON) or the 1-based data row number (CSV)' })),
-    email: z.nullable(z.string()).check(z.meta({ description: "The row's e-mail, lower-cased; null when it has none" })),
+    index: z
+      .int()
+      .check(z.gte(0), z.meta({ description: 'The array index (JSON) or the 1-based data row number (CSV)' })),
+    email: z
+      .nullable(z.string())
+      .check(z.meta({ description: "The row's e-mail, lower-cased; null when it has none" })),
     status: z.enum(BULK_ROW_STATUSES),
     contact_id: z.nullable(z.int()).check(z.meta({ description: 'null when the row failed' })),
     errors: z
       .array(ErrorItem)
-      .check(z.meta({ description: 'Why the row failed; keys are `contacts.<index>.<field>` (CSV: `rows.<n>.<field>`)' })),
-    duplicates: z
-      .optional(z.array(z.int()))
-      .check(z.meta({ description: 'Present when other rows of the request have the same e-mail: their indexes (rows apply in order)' })),
+      .check(
+        z.meta({ description: 'Why the row failed; keys are `contacts.<index>.<field>` (CSV: `rows.<n>.<field>`)' }),
+      ),
+    duplicates: z.optional(z.array(z.int())).check(
+      z.meta({
+        description: 'Present when other rows of the request have the same e-mail: their indexes (rows apply in order)',
+      }),
+    ),
   })
   .check(z.meta({ id: 'BulkRowResult' }));
 export type BulkRowResult = z.output<typeof BulkRowResult>;
@@ -58,7 +66,9 @@ export const CsvImportMeta = z.extend(BulkImportMeta, {
   column_mapping: z
     .array(CsvColumnMapping)
     .check(z.meta({ description: 'Each header in file order, as understood; empty without a header row' })),
-  ignored_columns: z.array(z.string()).check(z.meta({ description: 'Header columns whose values are not imported (each once)' })),
+  ignored_columns: z
+    .array(z.string())
+    .check(z.meta({ description: 'Header columns whose values are not imported (each once)' })),
   empty_rows: count.check(z.meta({ description: 'Rows with nothing in them, skipped' })),
 });
 
@@ -95,13 +105,25 @@ export function summarizeRows(rows: readonly BulkRowInput[], groups: Iterable<Co
   for (const group of groups) for (const state of group.rows) states.set(state.input, { state, group });
   const results: BulkRowResult[] = rows.map((input) => {
     if (!input.parsed.ok) {
-      return { index: input.index, email: input.parsed.email, status: 'failed', contact_id: null, errors: input.parsed.errors };
+      return {
+        index: input.index,
+        email: input.parsed.email,
+        status: 'failed',
+        contact_id: null,
+        errors: input.parsed.errors,
+      };
     }
     const { state, group } = states.get(input)!;
     const status = state.status ?? 'failed';
     const errors: ErrorItem[] =
       status === 'failed' && state.errors.length === 0
-        ? [{ condition: 'internal', key: `${input.keyPrefix}.email`, error: 'The row was not completed; send it again' }]
+        ? [
+            {
+              condition: 'internal',
+              key: `${input.keyPrefix}.email`,
+              error: 'The row was not completed; send it again',
+            },
+          ]
         : state.errors;
     const result: BulkRowResult = {
       index: input.index,
@@ -114,7 +136,13 @@ export function summarizeRows(rows: readonly BulkRowInput[], groups: Iterable<Co
     return result;
   });
   const count = (status: BulkRowStatus) => results.filter((r) => r.status === status).length;
-  return { created: count('created'), updated: count('updated'), unchanged: count('unchanged'), failed: count('failed'), results };
+  return {
+    created: count('created'),
+    updated: count('updated'),
+    unchanged: count('unchanged'),
+    failed: count('failed'),
+    results,
+  };
 }
 
 /** The envelope message of a bulk answer: the counts in words. */

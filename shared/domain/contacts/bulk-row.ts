@@ -42,7 +42,11 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export function parseContactRow(raw: unknown, keyPrefix: string): ParsedRow {
   const prefix = keyPrefix ? keyPrefix.split('.') : [];
   if (!isPlainObject(raw)) {
-    return { ok: false, email: null, errors: [{ condition: 'type', key: keyPrefix, error: 'Each contact must be an object' }] };
+    return {
+      ok: false,
+      email: null,
+      errors: [{ condition: 'type', key: keyPrefix, error: 'Each contact must be an object' }],
+    };
   }
   const present: Record<string, unknown> = {};
   const blanks = new Set<BlankableField>();
@@ -59,7 +63,8 @@ export function parseContactRow(raw: unknown, keyPrefix: string): ParsedRow {
       if ((BLANKABLE_FIELDS as readonly string[]).includes(field)) blanks.add(field as BlankableField);
     } else present[field] = value;
   }
-  const email = typeof raw['email'] === 'string' && raw['email'].trim() !== '' ? raw['email'].trim().toLowerCase() : null;
+  const email =
+    typeof raw['email'] === 'string' && raw['email'].trim() !== '' ? raw['email'].trim().toLowerCase() : null;
   const parsed = ContactBody.safeParse(present, { reportInput: true });
   if (!parsed.success) return { ok: false, email, errors: issuesToItems(parsed.error.issues, prefix) };
   try {

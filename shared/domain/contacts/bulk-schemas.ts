@@ -25,14 +25,19 @@ export const ContactRowDocument = z.object(
 export const BulkContactsBody = documentedAs(
   z.object({
     contacts: z
-      .array(z.unknown(), { error: (i) => (i.input === undefined ? 'contacts is required' : 'contacts must be an array') })
+      .array(z.unknown(), {
+        error: (i) => (i.input === undefined ? 'contacts is required' : 'contacts must be an array'),
+      })
       .check(z.minLength(1, 'At least one contact is required')),
     overwrite_blank_fields: z._default(z.boolean({ error: 'Must be a boolean' }), false),
   }),
   z.object({
     contacts: z.array(ContactRowDocument.check(z.meta(UNSUBSCRIBED_AT_RULE))).check(
       z.minLength(1),
-      z.meta({ description: 'At most BULK_IMPORT_LIMIT rows (default 1000; more is a 413); a bad row fails alone (its result says why)' }),
+      z.meta({
+        description:
+          'At most BULK_IMPORT_LIMIT rows (default 1000; more is a 413); a bad row fails alone (its result says why)',
+      }),
     ),
     overwrite_blank_fields: z._default(z.boolean(), false),
   }),

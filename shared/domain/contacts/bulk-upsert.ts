@@ -10,7 +10,14 @@ import {
   type ContactGroup,
   type RowState,
 } from './bulk-result.js';
-import { SUPPRESSED, SUPPRESSED_ADDRESS_ERROR, type ContactRecord, type ContactStore, type ContactWrite, type ContactWrites } from './contact-store.js';
+import {
+  SUPPRESSED,
+  SUPPRESSED_ADDRESS_ERROR,
+  type ContactRecord,
+  type ContactStore,
+  type ContactWrite,
+  type ContactWrites,
+} from './contact-store.js';
 
 /**
  * The engine behind POST /client/contacts/bulk and /bulk/csv: upserts up to BULK_IMPORT_LIMIT rows matched on the
@@ -47,7 +54,8 @@ const MAX_RESENDS = 4;
 const CUSTOM_FIELD_CHUNK = 100;
 const NOT_WRITTEN = 'The contact could not be written; send this row again';
 /** The store refused the write as it is: sending the row again unchanged would fail again. */
-const REFUSED = 'The store cannot hold this contact as given; it was not written (sending it unchanged will fail again)';
+const REFUSED =
+  'The store cannot hold this contact as given; it was not written (sending it unchanged will fail again)';
 const CHANGED_MEANWHILE = 'The contact changed while it was imported; send this row again';
 
 interface Decided {
@@ -125,7 +133,13 @@ class ImportRun {
       // The first pass has written nothing yet: let the request fail as a whole. Later passes run after other
       // rows were written, so only their own rows are reported failed.
       if (!isolated) throw error;
-      for (const group of groups) failRows(group.rows.filter((r) => !r.status), 'internal', 'email', NOT_WRITTEN);
+      for (const group of groups)
+        failRows(
+          group.rows.filter((r) => !r.status),
+          'internal',
+          'email',
+          NOT_WRITTEN,
+        );
     }
   }
 
@@ -139,7 +153,10 @@ class ImportRun {
         row.errors = [];
       }
     }
-    const emailLocks = await contacts.findIdsByEmail(this.clientId, groups.map((g) => g.email));
+    const emailLocks = await contacts.findIdsByEmail(
+      this.clientId,
+      groups.map((g) => g.email),
+    );
     // An erased address left as a suppression marker is never imported again (its rows fail below).
     const emailOwners = new Map([...emailLocks].filter((entry): entry is [string, number] => entry[1] !== SUPPRESSED));
     const newGroups = groups.filter((g) => !emailLocks.has(g.email));
@@ -147,7 +164,9 @@ class ImportRun {
     // transaction (attribute_not_exists), and a clash sends the row to the one-by-one pass, which reads them all.
     const uidsToCheck = uidsOf(isolated ? groups : newGroups);
     const [stored, uidOwners, firstId, customFieldIds] = await Promise.all([
-      emailOwners.size > 0 ? contacts.getMany(this.clientId, [...new Set(emailOwners.values())]) : new Map<number, ContactRecord>(),
+      emailOwners.size > 0
+        ? contacts.getMany(this.clientId, [...new Set(emailOwners.values())])
+        : new Map<number, ContactRecord>(),
       uidsToCheck.length > 0 ? contacts.findIdsByUid(this.clientId, uidsToCheck) : new Map<string, number>(),
       newGroups.length > 0 ? ids.next('contact', newGroups.length) : Promise.resolve(0),
       this.customFieldIds,
@@ -155,13 +174,22 @@ class ImportRun {
 
     newGroups.forEach((group, i) => (group.contactId = firstId + i));
     for (const group of groups) {
-      if (emailLocks.get(group.email) === SUPPRESSED) failRows(group.rows, 'suppressed', 'email', SUPPRESSED_ADDRESS_ERROR);
+      if (emailLocks.get(group.email) === SUPPRESSED)
+        failRows(group.rows, 'suppressed', 'email', SUPPRESSED_ADDRESS_ERROR);
       const owner = emailOwners.get(group.email);
       if (owner === undefined) continue;
       if (stored.has(owner)) group.contactId = owner;
-      else failRows(group.rows, 'internal', 'email', 'The stored contact for this e-mail could not be read; send the row again');
+      else
+        failRows(
+          group.rows,
+          'internal',
+          'email',
+          'The stored contact for this e-mail could not be read; send the row again',
+        );
     }
-    const storedUids = new Map([...stored.values()].flatMap((c) => (c.client_contact_id ? [[c.client_contact_id, c.id] as const] : [])));
+    const storedUids = new Map(
+      [...stored.values()].flatMap((c) => (c.client_contact_id ? [[c.client_contact_id, c.id] as const] : [])),
+    );
     this.checkUids(groups, (uid) => uidOwners.get(uid) ?? storedUids.get(uid));
 
     const ctx: MergeContext = {
@@ -201,7 +229,12 @@ class ImportRun {
         failRow(row, 'unique', key, 'This client_contact_id belongs to another contact');
       } else if (claim && claim.email !== group.email) {
         const other = claim.row.input.keyPrefix;
-        failRow(row, 'unique', key, `This client_contact_id is already set by ${other} (another e-mail) in this request`);
+        failRow(
+          row,
+          'unique',
+          key,
+          `This client_contact_id is already set by ${other} (another e-mail) in this request`,
+        );
       } else this.uidClaims.set(uid, { email: group.email, row });
     }
   }
@@ -229,13 +262,28 @@ class ImportRun {
           break;
         case 'error':
           // Only a write that may land later is "send again"; one the store refused is an invalid row.
-          if (outcome.retryable) failRows(item.group.rows.filter((r) => r.pending), 'internal', 'email', NOT_WRITTEN);
-          else for (const row of item.group.rows.filter((r) => r.pending)) failRow(row, 'format', row.input.keyPrefix, REFUSED);
+          if (outcome.retryable)
+            failRows(
+              item.group.rows.filter((r) => r.pending),
+              'internal',
+              'email',
+              NOT_WRITTEN,
+            );
+          else
+            for (const row of item.group.rows.filter((r) => r.pending))
+              failRow(row, 'format', row.input.keyPrefix, REFUSED);
           break;
       }
     });
     const tooOften = resends >= MAX_RESENDS;
-    if (tooOften) for (const item of resend) failRows(item.group.rows.filter((r) => r.pending), 'internal', 'email', NOT_WRITTEN);
+    if (tooOften)
+      for (const item of resend)
+        failRows(
+          item.group.rows.filter((r) => r.pending),
+          'internal',
+          'email',
+          NOT_WRITTEN,
+        );
     await Promise.all([
       resend.length > 0 && !tooOften ? this.settle(resend, attempt, resends + 1) : undefined,
       conflicts.length > 0 ? this.pass(conflicts, attempt + 1) : undefined,

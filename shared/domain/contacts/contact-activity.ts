@@ -24,12 +24,13 @@ export const ContactActivityQuery = z.object({
     ACTIVITY_DEFAULT_LIMIT,
   ),
   cursor: z.optional(
-    z
-      .string()
-      .check(
-        z.maxLength(300, 'Not a cursor of this timeline'),
-        z.meta({ description: "`next_cursor` of the previous page, unchanged; depends on stored data: any other value is a 422 `format`" }),
-      ),
+    z.string().check(
+      z.maxLength(300, 'Not a cursor of this timeline'),
+      z.meta({
+        description:
+          '`next_cursor` of the previous page, unchanged; depends on stored data: any other value is a 422 `format`',
+      }),
+    ),
   ),
 });
 export type ContactActivityQuery = z.output<typeof ContactActivityQuery>;
@@ -38,7 +39,9 @@ export type ContactActivityQuery = z.output<typeof ContactActivityQuery>;
 export const ContactActivityPage = z.object({
   contact_id: z.int().check(z.gte(1)),
   items: z.array(ActivityItem).check(z.meta({ description: 'Newest first' })),
-  next_cursor: z.nullable(z.string()).check(z.meta({ description: 'Pass as `cursor` for the next page; null on the last page' })),
+  next_cursor: z
+    .nullable(z.string())
+    .check(z.meta({ description: 'Pass as `cursor` for the next page; null on the last page' })),
 });
 export type ContactActivityPage = z.output<typeof ContactActivityPage>;
 
@@ -66,7 +69,11 @@ export async function listContactActivity(
   if (query.cursor !== undefined) {
     before = readActivityCursor(deps.cursorSecret, query.cursor, clientId, contact.id);
     if (before === undefined) {
-      throw invalidField('format', 'cursor', 'Not a cursor of this timeline (it belongs to another contact or client, or was altered)');
+      throw invalidField(
+        'format',
+        'cursor',
+        'Not a cursor of this timeline (it belongs to another contact or client, or was altered)',
+      );
     }
   }
   const history = await deps.contactActivity.entries(clientId, contact.id, { before, limit: query.limit });
@@ -110,4 +117,5 @@ export async function listContactActivity(
   };
 }
 
-const mapped = <R, T>(record: R | undefined, map: (r: R) => T): T | undefined => (record === undefined ? undefined : map(record));
+const mapped = <R, T>(record: R | undefined, map: (r: R) => T): T | undefined =>
+  record === undefined ? undefined : map(record);

@@ -136,7 +136,11 @@ export interface ContactStore {
   get(clientId: number, contactId: number): Promise<ContactRecord | undefined>;
   getByEmail(clientId: number, email: string): Promise<ContactRecord | undefined>;
   /** Applies the change when the contact exists; undefined when it does not. */
-  updateSubscription(clientId: number, contactId: number, change: SubscriptionChange): Promise<ContactRecord | undefined>;
+  updateSubscription(
+    clientId: number,
+    contactId: number,
+    change: SubscriptionChange,
+  ): Promise<ContactRecord | undefined>;
   /** The per-client ids of these custom field names, defining the missing ones. */
   customFieldIds(clientId: number, names: string[]): Promise<Map<string, number>>;
   /** Bulk: the contact id holding each of these (lower-case) e-mails, or SUPPRESSED for a marker; absent when free. */

@@ -18,7 +18,9 @@ export function healthOf(c: ContactRecord, now: Date): number {
       total_emails_clicked: c.total_emails_clicked ?? 0,
       hard_bounced: c.unsubscribe_reason === 'hard_bounce' || c.unsubscribe_reason === 'transient_bounces',
       complained: c.unsubscribe_reason === 'complaint',
-      transient_bounces_30d: (c.transient_bounces ?? []).filter((t) => now.getTime() - Date.parse(t) <= TRANSIENT_WINDOW_MS).length,
+      transient_bounces_30d: (c.transient_bounces ?? []).filter(
+        (t) => now.getTime() - Date.parse(t) <= TRANSIENT_WINDOW_MS,
+      ).length,
       last_email_opened_at: c.last_email_opened_at ?? null,
       last_activity_at: c.last_activity_at ?? null,
     },
@@ -34,9 +36,13 @@ export const ContactView = z
   .object({
     id: z.int().check(z.gte(1)),
     client_id: z.int().check(z.gte(1)),
-    client_contact_id: text.check(z.meta({ description: "The caller's own identifier (events name the contact by it as `uid`)" })),
+    client_contact_id: text.check(
+      z.meta({ description: "The caller's own identifier (events name the contact by it as `uid`)" }),
+    ),
     external_id: text,
-    email: emailFormat().check(z.meta({ description: 'Unique per client, lower-cased', examples: ['ada@example.com'] })),
+    email: emailFormat().check(
+      z.meta({ description: 'Unique per client, lower-cased', examples: ['ada@example.com'] }),
+    ),
     first_name: text,
     last_name: text,
     company: text,
@@ -55,7 +61,9 @@ export const ContactView = z
         z.lte(CONTACT_SOURCES.length - 1),
         z.meta({ description: CONTACT_SOURCES.map((name, i) => `${i} ${name}`).join(', ') }),
       ),
-    custom_fields: z.array(z.int()).check(z.meta({ description: 'Ids of the custom fields the contact has, ascending' })),
+    custom_fields: z
+      .array(z.int())
+      .check(z.meta({ description: 'Ids of the custom fields the contact has, ascending' })),
     custom_field_values: z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
       .check(z.meta({ description: 'Extra: the custom field values by name' })),
@@ -69,7 +77,9 @@ export const ContactView = z
     last_activity_at: z.nullable(UtcTimestamp),
     last_email_opened_at: z.nullable(UtcTimestamp),
     last_workflow_at: z.nullable(UtcTimestamp),
-    created_by: z.int().check(z.gte(0), z.meta({ description: 'Id of the API key that created the contact (0: none)' })),
+    created_by: z
+      .int()
+      .check(z.gte(0), z.meta({ description: 'Id of the API key that created the contact (0: none)' })),
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
   })
@@ -98,7 +108,9 @@ export function toContactView(c: ContactRecord, now: Date, topics: readonly Topi
     signup_source: c.signup_source ?? null,
     source: c.source,
     custom_fields: fields.map(([, f]) => f.id).sort((a, b) => a - b),
-    custom_field_values: Object.fromEntries(fields.sort(([a], [b]) => a.localeCompare(b)).map(([name, f]) => [name, f.value])),
+    custom_field_values: Object.fromEntries(
+      fields.sort(([a], [b]) => a.localeCompare(b)).map(([name, f]) => [name, f.value]),
+    ),
     tags: c.tags ?? [],
     active_states: c.active_states ?? 0,
     active_workflow_count: c.active_workflow_count ?? 0,

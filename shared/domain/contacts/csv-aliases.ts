@@ -108,7 +108,10 @@ const SIGNATURES: Readonly<Record<CsvExporter, readonly string[]>> = {
 
 /** The matching key of a header: lower case, letters and digits only. */
 export function headerKey(header: string): string {
-  return header.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return header
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 interface KnownAlias {
@@ -142,7 +145,10 @@ export function detectExporter(header: readonly string[]): CsvExporter | undefin
  * What a header means as an alias, and whose table it came from: the file's exporter when its table has the header
  * (`Phone Number` in a HubSpot file is HubSpot's), else the first tool that exports it.
  */
-export function aliasFor(key: string, exporter: CsvExporter | undefined): { target: AliasTarget; tool: CsvExporter } | undefined {
+export function aliasFor(
+  key: string,
+  exporter: CsvExporter | undefined,
+): { target: AliasTarget; tool: CsvExporter } | undefined {
   const known = BY_KEY.get(key);
   if (!known) return undefined;
   const tool = exporter !== undefined && known.tools.includes(exporter) ? exporter : known.tools[0]!;

@@ -30,7 +30,12 @@ export type CsvField = (typeof CSV_FIELDS)[number];
 /** A column: a contact field, a custom field, the full name (split into first and last name), or not imported. */
 export type CsvColumn = { field: CsvField } | { custom: string } | { fullName: true } | { ignored: string };
 
-const MAPPING_SOURCES = ['field', 'custom', 'unknown', ...CSV_EXPORTERS.map((tool) => `alias:${tool}` as const)] as const;
+const MAPPING_SOURCES = [
+  'field',
+  'custom',
+  'unknown',
+  ...CSV_EXPORTERS.map((tool) => `alias:${tool}` as const),
+] as const;
 
 /** How one header was understood (`meta.column_mapping` of the CSV import, in file order). */
 export const CsvColumnMapping = z
@@ -67,7 +72,10 @@ const CUSTOM_PREFIX = 'custom.';
 const FIELD_BY_KEY = new Map<string, CsvField>(CSV_FIELDS.map((field) => [headerKey(field), field]));
 
 /** One header as a column, the fields it fills (custom ones as `custom_fields.<name>`) and its mapping source. */
-function readHeader(name: string, exporter: CsvExporter | undefined): { column: CsvColumn; fills: string[]; source: CsvColumnMapping['source'] } {
+function readHeader(
+  name: string,
+  exporter: CsvExporter | undefined,
+): { column: CsvColumn; fills: string[]; source: CsvColumnMapping['source'] } {
   if (name.toLowerCase().startsWith(CUSTOM_PREFIX)) {
     const custom = name.slice(CUSTOM_PREFIX.length).trim();
     return { column: { custom }, fills: [`custom_fields.${custom}`], source: 'custom' };
@@ -80,7 +88,8 @@ function readHeader(name: string, exporter: CsvExporter | undefined): { column: 
   const source = `alias:${alias.tool}` as const;
   const { target } = alias;
   if ('field' in target) return { column: { field: target.field }, fills: [target.field], source };
-  if ('custom' in target) return { column: { custom: target.custom }, fills: [`custom_fields.${target.custom}`], source };
+  if ('custom' in target)
+    return { column: { custom: target.custom }, fills: [`custom_fields.${target.custom}`], source };
   if ('fullName' in target) return { column: { fullName: true }, fills: ['first_name', 'last_name'], source };
   return { column: { ignored: name }, fills: [], source };
 }
@@ -113,8 +122,10 @@ export function layoutFromHeader(header: readonly string[]): CsvLayout {
     mapping.push({ header: name, field: fills.length > 0 ? fills.join('+') : null, source });
     return column;
   });
-  if (!filledBy.has('email')) errors.push({ condition: 'required', key: 'file', error: 'The header row has no "email" column' });
-  if (errors.length > 0) throw unprocessable(errors.filter((e, i) => errors.findIndex((o) => o.error === e.error) === i));
+  if (!filledBy.has('email'))
+    errors.push({ condition: 'required', key: 'file', error: 'The header row has no "email" column' });
+  if (errors.length > 0)
+    throw unprocessable(errors.filter((e, i) => errors.findIndex((o) => o.error === e.error) === i));
   return { columns, ignored, mapping };
 }
 
@@ -124,7 +135,11 @@ function clash(earlier: string, later: string, field: string): string {
   return `Columns "${earlier}" and "${later}" both map to ${field}; remove or rename one of them`;
 }
 
-export const HEADERLESS_LAYOUT: CsvLayout = { columns: HEADERLESS_COLUMNS.map((field) => ({ field })), ignored: [], mapping: [] };
+export const HEADERLESS_LAYOUT: CsvLayout = {
+  columns: HEADERLESS_COLUMNS.map((field) => ({ field })),
+  ignored: [],
+  mapping: [],
+};
 
 // A Map: cell values are the lookup keys, and a cell reading `constructor` must not find Object.prototype's.
 const BOOLEAN_WORDS = new Map<string, boolean>([
@@ -143,11 +158,16 @@ const BOOLEAN_WORDS = new Map<string, boolean>([
  * read from true/false, 1/0, yes/no, a full name split in two. Fields beyond the columns are an error when they hold anything — usually an
  * unquoted delimiter that shifted the row — but trailing empty fields (a spreadsheet's extra commas) are fine.
  */
-export function recordToRow(fields: readonly string[], layout: CsvLayout): { row: Record<string, unknown> } | { error: string } {
+export function recordToRow(
+  fields: readonly string[],
+  layout: CsvLayout,
+): { row: Record<string, unknown> } | { error: string } {
   const extra = fields.slice(layout.columns.length);
   if (extra.some((f) => f.trim() !== '')) {
     const expected = `${layout === HEADERLESS_LAYOUT ? 'column order has' : 'header has'} ${layout.columns.length}`;
-    return { error: `The row has ${fields.length} fields but the ${expected}; quote values that contain the delimiter` };
+    return {
+      error: `The row has ${fields.length} fields but the ${expected}; quote values that contain the delimiter`,
+    };
   }
   const row: Record<string, unknown> = {};
   const custom: Record<string, string> = {};
@@ -176,5 +196,7 @@ function cellValue(field: CsvField, value: string): unknown {
 function splitFullName(value: string): { first_name: string; last_name: string } {
   const name = value.trim();
   const space = name.search(/\s/);
-  return space < 0 ? { first_name: name, last_name: '' } : { first_name: name.slice(0, space), last_name: name.slice(space).trim() };
+  return space < 0
+    ? { first_name: name, last_name: '' }
+    : { first_name: name.slice(0, space), last_name: name.slice(space).trim() };
 }

@@ -4,7 +4,13 @@ import { parseContactRow, type ParsedRow } from './bulk-row.js';
 import type { BulkImportResult, BulkRowInput } from './bulk-result.js';
 import { upsertContacts } from './bulk-upsert.js';
 import type { ContactStore, ContactWrites } from './contact-store.js';
-import { HEADERLESS_LAYOUT, layoutFromHeader, recordToRow, type CsvColumnMapping, type CsvLayout } from './csv-columns.js';
+import {
+  HEADERLESS_LAYOUT,
+  layoutFromHeader,
+  recordToRow,
+  type CsvColumnMapping,
+  type CsvLayout,
+} from './csv-columns.js';
 import type { CsvImportOptions } from './csv-options.js';
 import { readCsvRecords, type CsvRecord } from './csv-records.js';
 
@@ -38,7 +44,11 @@ export async function importContactsCsv(
   settings: { limit: number; createdBy: number },
 ): Promise<CsvImportResult> {
   const { options } = csv;
-  const parsed = readCsvRecords(csv.text, { delimiter: options.delimiter, hasHeader: options.has_header, maxRows: settings.limit });
+  const parsed = readCsvRecords(csv.text, {
+    delimiter: options.delimiter,
+    hasHeader: options.has_header,
+    maxRows: settings.limit,
+  });
   if (options.has_header && !parsed.header) {
     throw invalidField('required', 'file', 'The file is empty: expected a header row and data rows');
   }

@@ -23,7 +23,13 @@ const FormBoolean = z.pipe(
 
 // A Map: the caller's value is the lookup key, and `constructor` must not find Object.prototype's.
 /** Delimiters a form can name (any case), beside one character. */
-export const NAMED_DELIMITERS = new Map([['\\t', '\t'], ['tab', '\t'], ['comma', ','], ['semicolon', ';'], ['pipe', '|']]);
+export const NAMED_DELIMITERS = new Map([
+  ['\\t', '\t'],
+  ['tab', '\t'],
+  ['comma', ','],
+  ['semicolon', ';'],
+  ['pipe', '|'],
+]);
 
 /** The longest way to name a delimiter (`semicolon`). */
 export const MAX_DELIMITER_LENGTH = 9;
@@ -34,7 +40,11 @@ const Delimiter = z.pipe(
   z.transform((value: string, ctx) => {
     const delimiter = NAMED_DELIMITERS.get(value.toLowerCase()) ?? value;
     if ([...delimiter].length !== 1 || delimiter === '"' || delimiter === '\r' || delimiter === '\n') {
-      return rejectInTransform(ctx, 'format', 'Must be one character (not a quote or line break), e.g. "," ";" or "\\t"');
+      return rejectInTransform(
+        ctx,
+        'format',
+        'Must be one character (not a quote or line break), e.g. "," ";" or "\\t"',
+      );
     }
     return delimiter;
   }),
@@ -45,7 +55,11 @@ const DefaultTimezone = z.pipe(
   z.transform((value: string, ctx) => {
     const zone = resolveTimezone(value);
     if (!zone) {
-      return rejectInTransform(ctx, 'format', 'Unknown time zone: use an IANA name such as America/New_York or an alias such as EST, PST, SGT');
+      return rejectInTransform(
+        ctx,
+        'format',
+        'Unknown time zone: use an IANA name such as America/New_York or an alias such as EST, PST, SGT',
+      );
     }
     return zone;
   }),

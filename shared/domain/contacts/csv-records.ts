@@ -27,7 +27,10 @@ const LINE_ENDINGS = ['\r\n', '\n', '\r'];
  * cannot read becomes a row with an `error` and the rows around it still count. More than `maxRows` non-empty
  * data rows stops parsing at once with a 413.
  */
-export function readCsvRecords(text: string, options: { delimiter: string; hasHeader: boolean; maxRows: number }): CsvRecords {
+export function readCsvRecords(
+  text: string,
+  options: { delimiter: string; hasHeader: boolean; maxRows: number },
+): CsvRecords {
   const out: CsvRecords = { records: [], emptyRows: 0 };
   let row = 0;
   let dataRows = 0;

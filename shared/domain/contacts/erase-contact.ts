@@ -49,7 +49,11 @@ export interface ErasureStore {
    * suppression marker (its reason, no address) when `markerReason` is given. `changed` when the contact or its
    * locks changed since `contact` was read (nothing written).
    */
-  replaceByTombstone(contact: ContactRecord, markerReason: string | undefined, at: string): Promise<'erased' | 'changed'>;
+  replaceByTombstone(
+    contact: ContactRecord,
+    markerReason: string | undefined,
+    at: string,
+  ): Promise<'erased' | 'changed'>;
 }
 
 /** `data` of `DELETE /client/contacts/{id}`: what was erased. */
@@ -57,21 +61,39 @@ export const ContactErasure = z
   .object({
     id: z.int().check(z.meta({ description: 'The erased contact' })),
     erased: z.literal(true),
-    already_erased: z.boolean().check(z.meta({ description: 'An earlier request erased it; nothing was left to erase (all counts 0)' })),
+    already_erased: z
+      .boolean()
+      .check(z.meta({ description: 'An earlier request erased it; nothing was left to erase (all counts 0)' })),
     contact: z
       .int()
-      .check(z.gte(0), z.lte(1), z.meta({ description: 'Contact records removed, custom field values included (1, or 0 on a repeat)' })),
+      .check(
+        z.gte(0),
+        z.lte(1),
+        z.meta({ description: 'Contact records removed, custom field values included (1, or 0 on a repeat)' }),
+      ),
     locks: z.int().check(z.gte(0), z.meta({ description: 'E-mail and client_contact_id locks released' })),
     suppression_marker: z.boolean().check(
       z.meta({
-        description: 'This request left a hash of the address because it hard-bounced or complained: it cannot be added again (false on a repeat)',
+        description:
+          'This request left a hash of the address because it hard-bounced or complained: it cannot be added again (false on a repeat)',
       }),
     ),
-    events: z.int().check(z.gte(0), z.meta({ description: 'Events whose personal data (address, uid, payload, metadata) was removed' })),
+    events: z
+      .int()
+      .check(
+        z.gte(0),
+        z.meta({ description: 'Events whose personal data (address, uid, payload, metadata) was removed' }),
+      ),
     executions: z.int().check(z.gte(0), z.meta({ description: 'Executions whose event data was removed' })),
-    executions_cancelled: z.int().check(z.gte(0), z.meta({ description: 'Queued executions cancelled (reason `contact_erased`)' })),
-    sent_emails: z.int().check(z.gte(0), z.meta({ description: 'Sent e-mails whose address, subject and bodies were removed' })),
-    logs: z.int().check(z.gte(0), z.meta({ description: 'Sent-email logs whose ip, user agent, url or address were removed' })),
+    executions_cancelled: z
+      .int()
+      .check(z.gte(0), z.meta({ description: 'Queued executions cancelled (reason `contact_erased`)' })),
+    sent_emails: z
+      .int()
+      .check(z.gte(0), z.meta({ description: 'Sent e-mails whose address, subject and bodies were removed' })),
+    logs: z
+      .int()
+      .check(z.gte(0), z.meta({ description: 'Sent-email logs whose ip, user agent, url or address were removed' })),
     webhook_messages: z.int().check(
       z.gte(0),
       z.meta({
@@ -79,10 +101,17 @@ export const ContactErasure = z
           'Stored webhook messages about the contact reduced to ids, type, status and times (`data.erased: true`): a replay sends only that',
       }),
     ),
-    webhook_attempts: z.int().check(z.gte(0), z.meta({ description: 'Delivery attempts of those messages whose stored response body was removed' })),
+    webhook_attempts: z
+      .int()
+      .check(
+        z.gte(0),
+        z.meta({ description: 'Delivery attempts of those messages whose stored response body was removed' }),
+      ),
     erased_at: z.nullable(z.string()).check(z.meta({ description: 'When it was erased (null on a repeat)' })),
   })
-  .check(z.meta({ id: 'ContactErasure', description: 'What an erasure removed. Ids and statuses of the history stay.' }));
+  .check(
+    z.meta({ id: 'ContactErasure', description: 'What an erasure removed. Ids and statuses of the history stay.' }),
+  );
 export type ContactErasure = z.output<typeof ContactErasure>;
 
 /** `meta` of the erasure: the DynamoDB requests it made (they grow with the contact's history). */
@@ -94,7 +123,15 @@ export const ContactErasureMeta = z.object({
 
 const NO_HISTORY: ContactHistory = { events: [], executions: [], sentEmails: [], webhookMessages: [] };
 
-const NOTHING = { events: 0, executions: 0, executionsCancelled: 0, sentEmails: 0, logs: 0, webhookMessages: 0, webhookAttempts: 0 } satisfies HistoryScrub;
+const NOTHING = {
+  events: 0,
+  executions: 0,
+  executionsCancelled: 0,
+  sentEmails: 0,
+  logs: 0,
+  webhookMessages: 0,
+  webhookAttempts: 0,
+} satisfies HistoryScrub;
 
 /**
  * `DELETE /client/contacts/{id}` (extra to SPEC.md, GDPR Art. 17): the contact, its locks and custom field values go;
@@ -115,13 +152,21 @@ export async function eraseContact(
     // History first, the contact last: a failure half-way leaves the contact in place and the request repeatable.
     const history = await deps.erasure.history(clientId, contact.id);
     const scrub = await deps.erasure.scrubHistory(clientId, contact.email, history, at);
-    const markerReason = contact.unsubscribe_reason && MARKER_REASONS.has(contact.unsubscribe_reason) ? contact.unsubscribe_reason : undefined;
+    const markerReason =
+      contact.unsubscribe_reason && MARKER_REASONS.has(contact.unsubscribe_reason)
+        ? contact.unsubscribe_reason
+        : undefined;
     const outcome = await deps.erasure.replaceByTombstone(contact, markerReason, at);
     if (outcome === 'changed') continue;
     // A webhook fact or delivery in flight while the history was scrubbed may have stored a message or an attempt
     // since; with the tombstone written, the producer stores no more of them whole: one more pass over the outbox.
     const late = await deps.erasure.history(clientId, contact.id);
-    const outbox = await deps.erasure.scrubHistory(clientId, contact.email, { ...NO_HISTORY, webhookMessages: late.webhookMessages }, at);
+    const outbox = await deps.erasure.scrubHistory(
+      clientId,
+      contact.email,
+      { ...NO_HISTORY, webhookMessages: late.webhookMessages },
+      at,
+    );
     return {
       id: contact.id,
       erased: true,

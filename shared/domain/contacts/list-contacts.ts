@@ -24,12 +24,13 @@ export const ContactListQuery = z.object({
     CONTACT_LIST_DEFAULT_LIMIT,
   ),
   cursor: z.optional(
-    z
-      .string()
-      .check(
-        z.maxLength(200, 'Not a cursor of this list'),
-        z.meta({ description: "`next_cursor` of the previous page, unchanged; depends on stored data: any other value is a 422 `format`" }),
-      ),
+    z.string().check(
+      z.maxLength(200, 'Not a cursor of this list'),
+      z.meta({
+        description:
+          '`next_cursor` of the previous page, unchanged; depends on stored data: any other value is a 422 `format`',
+      }),
+    ),
   ),
   email_prefix: z.optional(
     z.string().check(z.trim(), z.toLowerCase(), z.minLength(1), z.maxLength(254, 'Must be at most 254 characters')),
@@ -40,16 +41,20 @@ export const ContactListQuery = z.object({
       z.transform((v: 'true' | 'false') => v === 'true'),
     ),
   ),
-  source: z.optional(
-    z.pipe(
-      z.string(),
-      z.transform((v: string, ctx) => {
-        const parsed = Source.safeParse(/^\d+$/.test(v) ? Number(v) : v);
-        if (parsed.success) return parsed.data;
-        return rejectInTransform(ctx, 'enum', 'Must be one of unknown, api, import, form, app or an integer 0 to 4');
-      }),
+  source: z
+    .optional(
+      z.pipe(
+        z.string(),
+        z.transform((v: string, ctx) => {
+          const parsed = Source.safeParse(/^\d+$/.test(v) ? Number(v) : v);
+          if (parsed.success) return parsed.data;
+          return rejectInTransform(ctx, 'enum', 'Must be one of unknown, api, import, form, app or an integer 0 to 4');
+        }),
+      ),
+    )
+    .check(
+      z.meta({ enum: [...CONTACT_SOURCES, '0', '1', '2', '3', '4'], description: 'The source by name or number' }),
     ),
-  ).check(z.meta({ enum: [...CONTACT_SOURCES, '0', '1', '2', '3', '4'], description: 'The source by name or number' })),
   updated_since: z.optional(Timestamp),
 });
 export type ContactListQuery = z.output<typeof ContactListQuery>;
@@ -57,7 +62,9 @@ export type ContactListQuery = z.output<typeof ContactListQuery>;
 /** A page of `GET /client/contacts` (OpenAPI: the route's `data`). */
 export const ContactList = z.object({
   contacts: z.array(ContactView),
-  next_cursor: z.nullable(z.string()).check(z.meta({ description: 'Pass as `cursor` for the next page; null on the last page' })),
+  next_cursor: z
+    .nullable(z.string())
+    .check(z.meta({ description: 'Pass as `cursor` for the next page; null on the last page' })),
 });
 export type ContactList = z.output<typeof ContactList>;
 
@@ -83,12 +90,21 @@ export async function listContacts(
   let afterId: number | undefined;
   if (query.cursor !== undefined) {
     afterId = readCursor(deps.cursorSecret, query.cursor, clientId, filter);
-    if (afterId === undefined) throw invalidField('format', 'cursor', 'Not a cursor of this list (it belongs to another list, its filters or its client, or was altered)');
+    if (afterId === undefined)
+      throw invalidField(
+        'format',
+        'cursor',
+        'Not a cursor of this list (it belongs to another list, its filters or its client, or was altered)',
+      );
   }
-  const [page, topics] = await Promise.all([deps.contacts.list(clientId, { afterId, limit: query.limit, filter }), deps.topics.load(clientId)]);
+  const [page, topics] = await Promise.all([
+    deps.contacts.list(clientId, { afterId, limit: query.limit, filter }),
+    deps.topics.load(clientId),
+  ]);
   const now = deps.clock.now();
   return {
     contacts: page.contacts.map((c) => toContactView(c, now, topics.topics)),
-    next_cursor: page.nextAfterId !== undefined ? signCursor(deps.cursorSecret, clientId, page.nextAfterId, filter) : null,
+    next_cursor:
+      page.nextAfterId !== undefined ? signCursor(deps.cursorSecret, clientId, page.nextAfterId, filter) : null,
   };
 }

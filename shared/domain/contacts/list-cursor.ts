@@ -19,7 +19,12 @@ interface CursorPayload {
 
 /** A short digest of the filters (key order fixed), so a cursor only continues the list it came from. */
 export function filterDigest(filter: ContactFilter): string {
-  const canonical = JSON.stringify([filter.email_prefix ?? null, filter.is_subscribed ?? null, filter.source ?? null, filter.updated_since ?? null]);
+  const canonical = JSON.stringify([
+    filter.email_prefix ?? null,
+    filter.is_subscribed ?? null,
+    filter.source ?? null,
+    filter.updated_since ?? null,
+  ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 
@@ -28,7 +33,12 @@ export function signCursor(secret: string, clientId: number, afterId: number, fi
 }
 
 /** The position a cursor of this client and these filters holds; undefined for anything else. Never throws. */
-export function readCursor(secret: string, cursor: string, clientId: number, filter: ContactFilter): number | undefined {
+export function readCursor(
+  secret: string,
+  cursor: string,
+  clientId: number,
+  filter: ContactFilter,
+): number | undefined {
   const parsed = cursors.read(secret, cursor) as Partial<CursorPayload> | undefined;
   if (!parsed || parsed.c !== clientId || parsed.f !== filterDigest(filter)) return undefined;
   return Number.isSafeInteger(parsed.a) && parsed.a! >= 0 ? parsed.a : undefined;

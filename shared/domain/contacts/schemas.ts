@@ -36,7 +36,9 @@ export const Email = z
   );
 
 export const Timezone = zoneName(undefined).check(
-  z.meta({ description: 'An IANA time zone name such as Europe/Paris, or an alias (EST, PST, SGT…); answered as the IANA name' }),
+  z.meta({
+    description: 'An IANA time zone name such as Europe/Paris, or an alias (EST, PST, SGT…); answered as the IANA name',
+  }),
 );
 
 export const Source = z.union(
@@ -51,19 +53,27 @@ export const Source = z.union(
 );
 
 export const CUSTOM_FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-export const CustomFieldValue = z.union([z.string().check(z.maxLength(1000)), storableNumber(), z.boolean(), z.null()], {
-  error: 'Must be a string (at most 1000 characters), a number, a boolean or null',
-});
+export const CustomFieldValue = z.union(
+  [z.string().check(z.maxLength(1000)), storableNumber(), z.boolean(), z.null()],
+  {
+    error: 'Must be a string (at most 1000 characters), a number, a boolean or null',
+  },
+);
 export const CustomFields = z
   .record(
-    z.string().check(
-      z.maxLength(64, 'Custom field names start with a letter: letters, digits, _ (max 64)'),
-      z.regex(CUSTOM_FIELD_NAME, 'Custom field names start with a letter: letters, digits, _ (max 64)'),
-    ),
+    z
+      .string()
+      .check(
+        z.maxLength(64, 'Custom field names start with a letter: letters, digits, _ (max 64)'),
+        z.regex(CUSTOM_FIELD_NAME, 'Custom field names start with a letter: letters, digits, _ (max 64)'),
+      ),
     CustomFieldValue,
   )
   .check(
-    z.refine((o) => Object.keys(o).length <= 50, { message: 'At most 50 custom fields', params: issueCondition('max') }),
+    z.refine((o) => Object.keys(o).length <= 50, {
+      message: 'At most 50 custom fields',
+      params: issueCondition('max'),
+    }),
     z.meta({ maxProperties: 50 }),
   );
 
@@ -73,7 +83,10 @@ export const CustomFields = z
  */
 /** JSON Schema of subscriptionOf's rule (build-contact.ts): unsubscribed_at never goes with is_subscribed true. */
 export const UNSUBSCRIBED_AT_RULE = {
-  not: { properties: { is_subscribed: { const: true }, unsubscribed_at: {} }, required: ['is_subscribed', 'unsubscribed_at'] },
+  not: {
+    properties: { is_subscribed: { const: true }, unsubscribed_at: {} },
+    required: ['is_subscribed', 'unsubscribed_at'],
+  },
 };
 
 export const ContactBody = z.object({
@@ -117,16 +130,18 @@ export const ContactRef = z.object({
 });
 
 export const SubscriptionBody = z.object({
-  is_subscribed: z.boolean({ error: (i) => (i.input === undefined ? 'is_subscribed is required' : 'Must be a boolean') }),
-  unsubscribe_reason: z.optional(text(UNSUBSCRIBE_REASON_MAX)).check(z.meta({ description: 'Kept with an unsubscription of the whole contact; not used with topic_id' })),
-  topic_id: z
-    .optional(z.int({ error: 'Must be a topic id (integer)' }).check(z.gte(1, 'Must be a topic id')))
-    .check(
-      z.meta({
-        description:
-          "Changes this topic's choice only (GET /client/topics), leaving the contact's is_subscribed as it is. Depends on " +
-          'stored data: a topic the client does not have is a 404 on `topic_id`',
-      }),
-    ),
+  is_subscribed: z.boolean({
+    error: (i) => (i.input === undefined ? 'is_subscribed is required' : 'Must be a boolean'),
+  }),
+  unsubscribe_reason: z
+    .optional(text(UNSUBSCRIBE_REASON_MAX))
+    .check(z.meta({ description: 'Kept with an unsubscription of the whole contact; not used with topic_id' })),
+  topic_id: z.optional(z.int({ error: 'Must be a topic id (integer)' }).check(z.gte(1, 'Must be a topic id'))).check(
+    z.meta({
+      description:
+        "Changes this topic's choice only (GET /client/topics), leaving the contact's is_subscribed as it is. Depends on " +
+        'stored data: a topic the client does not have is a 404 on `topic_id`',
+    }),
+  ),
 });
 export type SubscriptionBody = z.output<typeof SubscriptionBody>;

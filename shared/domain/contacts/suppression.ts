@@ -5,4 +5,5 @@
  */
 export const SUPPRESSION_REASONS: readonly string[] = ['hard_bounce', 'complaint', 'transient_bounces', 'suppressed'];
 
-export const isSuppressionReason = (reason: string | undefined): boolean => reason !== undefined && SUPPRESSION_REASONS.includes(reason);
+export const isSuppressionReason = (reason: string | undefined): boolean =>
+  reason !== undefined && SUPPRESSION_REASONS.includes(reason);

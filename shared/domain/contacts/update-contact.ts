@@ -6,7 +6,13 @@ import { parseContactRow } from './bulk-row.js';
 import { ContactRowDocument } from './bulk-schemas.js';
 import { UNSUBSCRIBED_AT_RULE } from './schemas.js';
 import { documentedAs } from '../../validation/documented-as.js';
-import { SUPPRESSED, SUPPRESSED_ADDRESS_ERROR, type ContactRecord, type ContactStore, type ContactWrites } from './contact-store.js';
+import {
+  SUPPRESSED,
+  SUPPRESSED_ADDRESS_ERROR,
+  type ContactRecord,
+  type ContactStore,
+  type ContactWrites,
+} from './contact-store.js';
 import { toContactView, type ContactView } from './contact-view.js';
 import type { TopicStore } from '../topics/topic-store.js';
 import { findContact, type ContactRefValue } from './get-contact.js';
@@ -39,10 +45,12 @@ export async function updateContact(
     const before = await findContact(deps, clientId, ref);
     const parsed = parseContactRow({ ...body, email: body['email'] ?? before.email }, '');
     if (!parsed.ok) throw new AppError(422, parsed.errors, 'Validation failed');
-    if (body['email'] === null || body['email'] === '') throw malformed('email', 'A contact always has an e-mail: give a new one or leave it out');
+    if (body['email'] === null || body['email'] === '')
+      throw malformed('email', 'A contact always has an e-mail: give a new one or leave it out');
     const now = deps.clock.now();
     const names = Object.keys(parsed.patch.values.custom_fields ?? {});
-    const customFieldIds = names.length > 0 ? await deps.contacts.customFieldIds(clientId, names) : new Map<string, number>();
+    const customFieldIds =
+      names.length > 0 ? await deps.contacts.customFieldIds(clientId, names) : new Map<string, number>();
     const after: ContactRecord = {
       ...applyContactPatch(before, parsed.patch, before.id, {
         overwriteBlankFields: true,
@@ -55,9 +63,11 @@ export async function updateContact(
       email: parsed.patch.values.email,
     };
     if (after.email !== before.email) after.updated_at = now.toISOString();
-    if (after.updated_at === before.updated_at) return { contact: toContactView(before, now, (await topicSet).topics), changed: false };
+    if (after.updated_at === before.updated_at)
+      return { contact: toContactView(before, now, (await topicSet).topics), changed: false };
     const [outcome] = await deps.contactWrites.writeMany([{ kind: 'update', before, after }], { isolated: true });
-    if (outcome?.status === 'written') return { contact: toContactView(after, now, (await topicSet).topics), changed: true };
+    if (outcome?.status === 'written')
+      return { contact: toContactView(after, now, (await topicSet).topics), changed: true };
     // A write the store refused as given is the caller's to change (a 422), one that may land later a 500 to retry.
     if (outcome?.status === 'error' && !outcome.retryable) {
       throw invalidField('format', 'body', 'The store cannot hold this contact as given; nothing was changed');
@@ -69,15 +79,22 @@ export async function updateContact(
   throw conflict('state', 'id', 'The contact was changed concurrently; retry the request');
 }
 
-async function assertFree(deps: { contacts: ContactStore }, clientId: number, before: ContactRecord, after: ContactRecord) {
+async function assertFree(
+  deps: { contacts: ContactStore },
+  clientId: number,
+  before: ContactRecord,
+  after: ContactRecord,
+) {
   if (after.email !== before.email) {
     const owner = (await deps.contacts.findIdsByEmail(clientId, [after.email])).get(after.email);
     if (owner === SUPPRESSED) throw conflict('suppressed', 'email', SUPPRESSED_ADDRESS_ERROR);
-    if (owner !== undefined && owner !== before.id) throw conflict('unique', 'email', 'A contact with this e-mail already exists');
+    if (owner !== undefined && owner !== before.id)
+      throw conflict('unique', 'email', 'A contact with this e-mail already exists');
   }
   const uid = after.client_contact_id;
   if (uid && uid !== before.client_contact_id) {
     const owner = (await deps.contacts.findIdsByUid(clientId, [uid])).get(uid);
-    if (owner !== undefined && owner !== before.id) throw conflict('unique', 'client_contact_id', 'A contact with this client_contact_id already exists');
+    if (owner !== undefined && owner !== before.id)
+      throw conflict('unique', 'client_contact_id', 'A contact with this client_contact_id already exists');
   }
 }

@@ -22,10 +22,13 @@ export async function updateSubscription(
     'id' in ref ? ref.id : findContact(deps, clientId, ref).then((c) => c.id),
     deps.topics.load(clientId),
   ]);
-  if (body.topic_id !== undefined && !topics.topics.some((t) => t.id === body.topic_id)) throw notFound('topic_id', 'Topic not found');
+  if (body.topic_id !== undefined && !topics.topics.some((t) => t.id === body.topic_id))
+    throw notFound('topic_id', 'Topic not found');
   const updated = await deps.contacts.updateSubscription(clientId, contactId, {
     is_subscribed: body.is_subscribed,
-    ...(body.topic_id !== undefined ? { topic_id: body.topic_id } : { unsubscribe_reason: body.unsubscribe_reason || undefined }),
+    ...(body.topic_id !== undefined
+      ? { topic_id: body.topic_id }
+      : { unsubscribe_reason: body.unsubscribe_reason || undefined }),
     at: deps.clock.now().toISOString(),
   });
   if (!updated) throw notFound('id', 'Contact not found');

@@ -10,7 +10,12 @@ export interface DispatchDeps {
  * schedule named after the execution (scheduling it twice is harmless: the executor is idempotent on the id, and
  * an early arrival is sent back for its time).
  */
-export async function dispatchExecution(deps: DispatchDeps, message: ExecutionMessage, at: Date, now: Date): Promise<void> {
+export async function dispatchExecution(
+  deps: DispatchDeps,
+  message: ExecutionMessage,
+  at: Date,
+  now: Date,
+): Promise<void> {
   const delaySeconds = Math.max(0, Math.ceil((at.getTime() - now.getTime()) / 1000));
   if (delaySeconds <= MAX_QUEUE_DELAY_SECONDS) {
     await deps.queue.send('workflow', message, { delaySeconds });
@@ -20,7 +25,8 @@ export async function dispatchExecution(deps: DispatchDeps, message: ExecutionMe
 }
 
 /** An execution's schedule for `at`: its name is the idempotency key of that dispatch. */
-export const executionScheduleName = (message: ExecutionMessage, at: Date): string => `exec-${message.client_id}-${message.execution_id}-${at.getTime()}`;
+export const executionScheduleName = (message: ExecutionMessage, at: Date): string =>
+  `exec-${message.client_id}-${message.execution_id}-${at.getTime()}`;
 
 /**
  * Releases the schedule of an execution that will not run (cancelled by a goal's exit event): the one its dispatch
@@ -49,4 +55,10 @@ export async function releaseExecutionSchedule(
 
 /** A structured warning line (CloudWatch keeps it on AWS), as the day counters' (adapters/dynamo/transactions.ts). */
 const warnReleaseFailed = (error: unknown): void =>
-  console.warn(JSON.stringify({ level: 'WARN', message: 'execution schedule not released; it will fire and find the execution cancelled', error: String(error) }));
+  console.warn(
+    JSON.stringify({
+      level: 'WARN',
+      message: 'execution schedule not released; it will fire and find the execution cancelled',
+      error: String(error),
+    }),
+  );

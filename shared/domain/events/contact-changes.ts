@@ -36,7 +36,10 @@ export function contactChangesOf(contact: ContactRecord, event: EventRecord) {
   const later = (stored: string | undefined) => !stored || Date.parse(event.ts) > Date.parse(stored);
   return {
     tags: sameTags ? undefined : tags,
-    lastPurchaseAt: PURCHASE_TYPES.has(event.type) && event.amount !== undefined && later(contact.last_purchase_at) ? event.ts : undefined,
+    lastPurchaseAt:
+      PURCHASE_TYPES.has(event.type) && event.amount !== undefined && later(contact.last_purchase_at)
+        ? event.ts
+        : undefined,
     lastActivityAt: later(contact.last_activity_at) ? event.ts : undefined,
   };
 }

@@ -52,7 +52,11 @@ export function eventProcessingDeps(deps: CreateEventDeps): ProcessDeps {
   return { ...deps, createContactFor: (clientId, event) => createContactForEvent(deps, clientId, event) };
 }
 
-async function createContactForEvent(deps: CreateEventDeps, clientId: number, event: EventRecord): Promise<number | undefined> {
+async function createContactForEvent(
+  deps: CreateEventDeps,
+  clientId: number,
+  event: EventRecord,
+): Promise<number | undefined> {
   try {
     const contact = await createContactRecord(
       deps,

@@ -10,7 +10,9 @@ export const EventView = z
   .object({
     id: z.int().check(z.gte(1)),
     client_id: z.int().check(z.gte(1)),
-    contact_id: z.nullable(z.int()).check(z.meta({ description: 'The contact the event was matched to (null until processed, or not found)' })),
+    contact_id: z
+      .nullable(z.int())
+      .check(z.meta({ description: 'The contact the event was matched to (null until processed, or not found)' })),
     contact: z
       .nullable(z.object({ email: z.string(), first_name: z.nullable(z.string()), last_name: z.nullable(z.string()) }))
       .check(z.meta({ description: 'Summary of the contact when the event was processed' })),
@@ -28,9 +30,12 @@ export const EventView = z
     ts: UtcTimestamp.check(z.meta({ description: 'When the event happened (the time of the request when not given)' })),
     processed: z.boolean(),
     processed_at: z.nullable(UtcTimestamp),
-    process_error: z
-      .nullable(z.string())
-      .check(z.meta({ description: 'Why processing could not use the event, e.g. `contact_not_found`', examples: ['contact_not_found'] })),
+    process_error: z.nullable(z.string()).check(
+      z.meta({
+        description: 'Why processing could not use the event, e.g. `contact_not_found`',
+        examples: ['contact_not_found'],
+      }),
+    ),
     execution_ids: z.array(z.int()).check(z.meta({ description: 'Extra: the executions the event started' })),
     created_at: UtcTimestamp,
   })

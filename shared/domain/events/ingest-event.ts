@@ -22,11 +22,17 @@ export function requestDigest(value: unknown): string {
   const canonical = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(canonical);
     if (v !== null && typeof v === 'object') {
-      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+      );
     }
     return v;
   };
-  return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(value)))
+    .digest('hex');
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -78,11 +84,16 @@ export async function ingestEvent(
     if (outcome.kind === 'inserted') return { kind: 'created', event };
     if (outcome.kind === 'duplicate') {
       if (outcome.requestHash !== requestHash) {
-        throw conflict('idempotency_conflict', 'idempotency_key', 'This idempotency_key was used with a different request body');
+        throw conflict(
+          'idempotency_conflict',
+          'idempotency_key',
+          'This idempotency_key was used with a different request body',
+        );
       }
       const original = await deps.events.get(clientId, outcome.eventId);
       // The lock and the event are written together, so the event exists unless it was erased meanwhile.
-      if (!original) throw conflict('idempotency_conflict', 'idempotency_key', 'The event of this idempotency_key no longer exists');
+      if (!original)
+        throw conflict('idempotency_conflict', 'idempotency_key', 'The event of this idempotency_key no longer exists');
       return { kind: 'replayed', event: original };
     }
     if (draw >= MAX_ID_DRAWS) throw new Error('could not draw a free event id');

@@ -1,7 +1,13 @@
 import type { Clock } from '../../platform.js';
 import { planOf, effectiveLimits } from '../settings/effective-settings.js';
 import { findWorkflow, WORKFLOW_IDS, workflowsTriggeredBy } from '../workflows/catalog.js';
-import { conversionOf, conversionWindowDaysOf, exitEventsOf, exitsWorkflow, openExecutionsOf } from '../workflows/goals.js';
+import {
+  conversionOf,
+  conversionWindowDaysOf,
+  exitEventsOf,
+  exitsWorkflow,
+  openExecutionsOf,
+} from '../workflows/goals.js';
 import { dispatchExecution, releaseExecutionSchedule, type DispatchDeps } from '../engine/dispatch.js';
 import { EXECUTION_STATUS, type ExecutionEventVars, type ExecutionRecord } from '../executions/execution-record.js';
 import { planExecution } from '../executions/plan-execution.js';
@@ -36,24 +42,34 @@ const queued = (executions: ExecutionRecord[]) => executions.filter((e) => e.sta
  * the contact item lists them (`open_<id>`) and keeps each workflow's last exit (`goal_w<id>`), which the send-time
  * check reads, so exits cost no request; a listed execution claimed meanwhile costs one more commit.
  */
-export async function processEvent(deps: ProcessDeps, clientId: number, eventId: number): Promise<EventRecord | undefined> {
+export async function processEvent(
+  deps: ProcessDeps,
+  clientId: number,
+  eventId: number,
+): Promise<EventRecord | undefined> {
   const event = await deps.events.get(clientId, eventId);
   if (!event) return undefined;
   if (event.queue_status !== 'queued') {
     await redispatch(deps, event);
     return event;
   }
-  let contactId = await deps.processing.findContactId(clientId, event.email ? { email: event.email } : { uid: event.uid! });
+  let contactId = await deps.processing.findContactId(
+    clientId,
+    event.email ? { email: event.email } : { uid: event.uid! },
+  );
   // Every workflow's customization: any may list this event among its exit events (one request either way).
   let context = await deps.processing.loadContext(clientId, contactId, WORKFLOW_IDS);
   if (!context.client) return fail(deps, event, PROCESS_ERRORS.clientNotFound, 1);
   if (contactId === undefined || !context.contact) {
     // Creating needs an address; an unknown uid alone cannot become a contact.
-    if (!event.auto_create_contact || !event.email) return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
+    if (!event.auto_create_contact || !event.email)
+      return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
     contactId = await deps.createContactFor(clientId, event);
-    if (contactId === undefined) return fail(deps, event, PROCESS_ERRORS.contactSuppressed, clientStatsShardsOf(context.settings, context.client));
+    if (contactId === undefined)
+      return fail(deps, event, PROCESS_ERRORS.contactSuppressed, clientStatsShardsOf(context.settings, context.client));
     context = await deps.processing.loadContext(clientId, contactId, WORKFLOW_IDS);
-    if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
+    if (!context.contact)
+      return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
   }
 
   // Listed executions found no longer queued by a cancellation's condition: not cancelled, only unlisted.
@@ -104,17 +120,25 @@ export async function processEvent(deps: ProcessDeps, clientId: number, eventId:
     if (outcome === 'contact_changed') {
       // Another exit converted the same e-mail first, or the contact was erased: decide again on a fresh read.
       context = await deps.processing.loadContext(clientId, contact.id, WORKFLOW_IDS);
-      if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
+      if (!context.contact)
+        return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
       if (draw >= MAX_ID_DRAWS) throw new Error('could not commit the event: its contact kept changing');
       continue;
     }
     if (outcome === 'already_processed') return deps.events.get(clientId, eventId);
     if (outcome === 'committed') {
       await Promise.all([
-        ...queued(executions).map((e) => dispatchExecution(deps, { client_id: clientId, execution_id: e.id }, new Date(e.scheduled_for), now)),
+        ...queued(executions).map((e) =>
+          dispatchExecution(deps, { client_id: clientId, execution_id: e.id }, new Date(e.scheduled_for), now),
+        ),
         // The cancelled executions' schedules are released: their time will not come.
         ...goals.cancellations.map((c) =>
-          releaseExecutionSchedule(deps, { client_id: clientId, execution_id: c.execution.execution_id }, c.execution.scheduled_for, now),
+          releaseExecutionSchedule(
+            deps,
+            { client_id: clientId, execution_id: c.execution.execution_id },
+            c.execution.scheduled_for,
+            now,
+          ),
         ),
       ]);
       return processed;
@@ -189,7 +213,13 @@ function plannedExecutions(context: ProcessingContext, event: EventRecord, now: 
 /** The event failed: stored so, counted by its type (on `statsShards`, the client's, or 1 with no client). */
 async function fail(deps: ProcessDeps, event: EventRecord, error: string, statsShards: number): Promise<EventRecord> {
   const now = deps.clock.now().toISOString();
-  const failed: EventRecord = { ...event, queue_status: 'failed', process_error: error, processed_at: now, execution_ids: [] };
+  const failed: EventRecord = {
+    ...event,
+    queue_status: 'failed',
+    process_error: error,
+    processed_at: now,
+    execution_ids: [],
+  };
   const outcome = await deps.processing.commit({ event: failed, executions: [], statsShards });
   return outcome === 'already_processed' ? ((await deps.events.get(event.client_id, event.id)) ?? failed) : failed;
 }
@@ -211,7 +241,9 @@ const MAX_COPIED_METADATA_BYTES = 4096;
 function eventVarsOf(event: EventRecord): ExecutionEventVars {
   const { type, ts, action, feature, plan, amount, upgrade } = event;
   const metadata =
-    event.metadata && Buffer.byteLength(JSON.stringify(event.metadata)) <= MAX_COPIED_METADATA_BYTES ? event.metadata : undefined;
+    event.metadata && Buffer.byteLength(JSON.stringify(event.metadata)) <= MAX_COPIED_METADATA_BYTES
+      ? event.metadata
+      : undefined;
   return Object.fromEntries(
     Object.entries({ type, ts, action, feature, plan, amount, upgrade, metadata }).filter(([, v]) => v !== undefined),
   ) as unknown as ExecutionEventVars;

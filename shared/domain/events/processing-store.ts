@@ -73,7 +73,11 @@ export interface ProcessingStore {
    * The contact (when an id is given), settings, profile and these workflows' customizations: one request. Processing
    * asks for every catalog workflow's customization, as any may name the event among its exit events.
    */
-  loadContext(clientId: number, contactId: number | undefined, workflowIds: readonly number[]): Promise<ProcessingContext>;
+  loadContext(
+    clientId: number,
+    contactId: number | undefined,
+    workflowIds: readonly number[],
+  ): Promise<ProcessingContext>;
   /**
    * One transaction: the executions created, the event stored as processed (only while it is still queued) and
    * the contact's figures. `id_taken`: a drawn execution id exists already; draw again.

@@ -56,7 +56,9 @@ export async function sweepQueuedEvents(deps: SweepDeps, options: SweepOptions =
     const withinBudget = deps.clock.now().getTime() - started < budgetMs;
     next = page.cursor !== undefined && withinBudget ? read(page.cursor) : undefined;
     if (page.events.length > 0) {
-      const messages = page.events.map((e): BatchMessage<'events'> => ({ message: { client_id: e.client_id, event_id: e.id } }));
+      const messages = page.events.map(
+        (e): BatchMessage<'events'> => ({ message: { client_id: e.client_id, event_id: e.id } }),
+      );
       try {
         await deps.queue.sendBatch('events', messages);
       } catch (error) {

@@ -21,4 +21,3 @@ export function withFooter(
   const text = `${rendered.text}\n\n--\n${address ? `${address}\n` : ''}${label}: ${footer.unsubscribeUrl}\n`;
   return { html, text };
 }
-

@@ -114,8 +114,14 @@ export interface DeliveryStore {
    * Completes a claimed execution from evidence, as recordSent would after the provider's answer: provider id on the
    * e-mail, provider-id item, execution 2 → 3 with the reason (conditioned on `updated_at` as read), contact figures.
    */
-  confirmSent(execution: ExecutionRecord, providerMessageId: string, reason: string, at: string): Promise<SettleOutcome>;
+  confirmSent(
+    execution: ExecutionRecord,
+    providerMessageId: string,
+    reason: string,
+    at: string,
+  ): Promise<SettleOutcome>;
 }
 
 /** The sent e-mail of a claimed execution: the one its claim created. */
-export const claimedEmailIdOf = (execution: ExecutionRecord): string => execution.claim?.sent_email_id ?? sentEmailIdOf(execution);
+export const claimedEmailIdOf = (execution: ExecutionRecord): string =>
+  execution.claim?.sent_email_id ?? sentEmailIdOf(execution);

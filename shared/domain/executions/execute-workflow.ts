@@ -91,7 +91,12 @@ export async function executeWorkflow(
   const retrying = execution.status === EXECUTION_STATUS.executing && execution.retry_pending === true;
   if (execution.status !== EXECUTION_STATUS.queued && !retrying) return { kind: 'duplicate' };
   if (Date.parse(execution.scheduled_for) > now.getTime()) {
-    await dispatchExecution(deps, { client_id: clientId, execution_id: execution.id }, new Date(execution.scheduled_for), now);
+    await dispatchExecution(
+      deps,
+      { client_id: clientId, execution_id: execution.id },
+      new Date(execution.scheduled_for),
+      now,
+    );
     return { kind: 'not_due' };
   }
 
@@ -115,7 +120,8 @@ export async function executeWorkflow(
   }
 
   const template = templateOf(execution, context);
-  if (!template) return finish(deps, execution, { status: EXECUTION_STATUS.failed, reason: 'template_not_found', at, statsShards });
+  if (!template)
+    return finish(deps, execution, { status: EXECUTION_STATUS.failed, reason: 'template_not_found', at, statsShards });
   const reservation = buildReservation(deps.sender, execution, context, template, now);
 
   const claimed = await deps.delivery.claim(reservation);
@@ -123,9 +129,16 @@ export async function executeWorkflow(
   if (claimed === 'goal_reached') {
     // An exit event landed between the load and the claim: read the contact again for its id (a rare race).
     const goal = goalReachedFor((await deps.delivery.load(execution)).contact, execution);
-    return finish(deps, execution, { status: EXECUTION_STATUS.cancelled, reason: GOAL_REACHED, ...(goal ? { goalEventId: goal.event_id } : {}), at, statsShards });
+    return finish(deps, execution, {
+      status: EXECUTION_STATUS.cancelled,
+      reason: GOAL_REACHED,
+      ...(goal ? { goalEventId: goal.event_id } : {}),
+      at,
+      statsShards,
+    });
   }
-  if (claimed === 'contact_cap') return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'frequency_cap', at, statsShards });
+  if (claimed === 'contact_cap')
+    return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'frequency_cap', at, statsShards });
   if (claimed === 'quota_day' || claimed === 'quota_month') {
     const { when, reason } = nextQuotaWindow(claimed, reservation.quota, now);
     await deps.executions.defer(execution, when.toISOString(), reason, at, statsShards);
@@ -163,7 +176,9 @@ async function sendFailed(deps: ExecuteDeps, r: Reservation, error: unknown): Pr
   const claimed = claimedExecution(r);
   const throttle = sendThrottleOf(error);
   if (throttle) {
-    const when = new Date(now.getTime() + throttleBackoffMs(throttle, r.execution.throttled ?? 0, deps.random ?? Math.random));
+    const when = new Date(
+      now.getTime() + throttleBackoffMs(throttle, r.execution.throttled ?? 0, deps.random ?? Math.random),
+    );
     const reason = `${throttle === 'rate' ? 'send_throttled' : 'send_daily_quota'}: ${name}`;
     if (!(await deps.delivery.deferClaim(claimed, when.toISOString(), reason, at))) return { kind: 'duplicate' };
     await dispatchExecution(deps, { client_id: r.execution.client_id, execution_id: r.execution.id }, when, now);
@@ -173,14 +188,17 @@ async function sendFailed(deps: ExecuteDeps, r: Reservation, error: unknown): Pr
     await deps.delivery.releaseClaim(claimed, `send_retry: ${name}`, at);
     throw error;
   }
-  if (!(await deps.delivery.markOutcomeUnknown(claimed, `send_outcome_unknown: ${name}`, at))) return { kind: 'duplicate' };
+  if (!(await deps.delivery.markOutcomeUnknown(claimed, `send_outcome_unknown: ${name}`, at)))
+    return { kind: 'duplicate' };
   // The mark restarted the lease at `at`.
   return waitForLeaseEnd(deps, { ...claimed, updated_at: at }, new Date(at));
 }
 
 async function finish(deps: ExecuteDeps, execution: ExecutionRecord, outcome: Finish): Promise<ExecuteOutcome> {
   const done = await deps.executions.finish(execution, outcome);
-  return done ? { kind: 'finished', status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) } : { kind: 'duplicate' };
+  return done
+    ? { kind: 'finished', status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) }
+    : { kind: 'duplicate' };
 }
 
 /** The contact's daily cap that applies to this execution; undefined when a critical workflow bypasses it. */
@@ -195,7 +213,11 @@ function dailyCapOf(execution: ExecutionRecord, context: SendContext): number | 
  * higher priority_score (ties: the earlier id). This one yields when those outrank it and already fill every slot
  * left; it is then skipped with `frequency_cap`, and the cap counter's condition in the claim stays the final guard.
  */
-export function yieldsToHigherPriority(execution: ExecutionRecord, context: SendContext, limit: number | undefined): boolean {
+export function yieldsToHigherPriority(
+  execution: ExecutionRecord,
+  context: SendContext,
+  limit: number | undefined,
+): boolean {
   if (limit === undefined) return false;
   const left = limit - context.cap.sent;
   if (left <= 0) return true;
@@ -205,7 +227,6 @@ export function yieldsToHigherPriority(execution: ExecutionRecord, context: Send
   });
   return outranking.length >= left;
 }
-
 
 /** A paused client's executions look again this often (status stays 1) until an admin resumes sending. */
 export const PAUSED_RECHECK_MS = 60 * 60 * 1000;
@@ -220,12 +241,15 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
   if (goal) return { status: EXECUTION_STATUS.cancelled, reason: GOAL_REACHED, goalEventId: goal.event_id };
   if (!contact.is_subscribed) {
     // A dead or complaining address gets nothing; an unsubscribed one still gets transactional mail.
-    if (isSuppressionReason(contact.unsubscribe_reason)) return { status: EXECUTION_STATUS.skipped, reason: 'suppressed' };
-    if (categoryOf(execution.workflow_id) !== 'transactional') return { status: EXECUTION_STATUS.skipped, reason: 'unsubscribed' };
+    if (isSuppressionReason(contact.unsubscribe_reason))
+      return { status: EXECUTION_STATUS.skipped, reason: 'suppressed' };
+    if (categoryOf(execution.workflow_id) !== 'transactional')
+      return { status: EXECUTION_STATUS.skipped, reason: 'unsubscribed' };
   }
   if (leftTopic(execution, context)) return { status: EXECUTION_STATUS.skipped, reason: 'topic_unsubscribed' };
   const limits = effectiveLimits(settings, planOf(client.plan));
-  if (!limits.enabledWorkflows.includes(execution.workflow_id)) return { status: EXECUTION_STATUS.skipped, reason: 'workflow_disabled' };
+  if (!limits.enabledWorkflows.includes(execution.workflow_id))
+    return { status: EXECUTION_STATUS.skipped, reason: 'workflow_disabled' };
   const timeoutDays = settings?.queue_timeout_days ?? SETTINGS_DEFAULTS.queue_timeout_days;
   if (now.getTime() - Date.parse(execution.scheduled_for) > timeoutDays * 86_400_000) {
     return { status: EXECUTION_STATUS.cancelled, reason: 'queue_timeout' };
@@ -268,7 +292,8 @@ function buildReservation(
   const settings = context.settings;
   const sentEmailId = sentEmailIdOf(execution);
   const origin = sender.publicBaseUrl.replace(/\/+$/, '');
-  const token = (purpose: 'u' | 'v') => signLinkToken(sender.linkSecret, { purpose, clientId: execution.client_id, sentEmailId });
+  const token = (purpose: 'u' | 'v') =>
+    signLinkToken(sender.linkSecret, { purpose, clientId: execution.client_id, sentEmailId });
   const unsubscribeUrl = `${origin}/u/${token('u')}`;
   const browserUrl = `${origin}/v/${token('v')}`;
   const rendered = renderEmail({
@@ -277,7 +302,11 @@ function buildReservation(
     branding: { settings, client, links: { publicBaseUrl: origin, unsubscribeUrl, browserUrl } },
     vars: execution.event ? { event: execution.event } : undefined,
   });
-  const body = withFooter(rendered, { companyAddress: settings?.company_address, unsubscribeUrl, category: categoryOf(execution.workflow_id) });
+  const body = withFooter(rendered, {
+    companyAddress: settings?.company_address,
+    unsubscribeUrl,
+    category: categoryOf(execution.workflow_id),
+  });
   const fromAddress = settings?.email_from_address ?? sender.defaultFromAddress;
   const fromName = settings?.email_from_name ?? settings?.brand_name ?? settings?.company_name ?? client.name;
   const at = now.toISOString();
@@ -311,7 +340,12 @@ function buildReservation(
     sentEmail,
     unsubscribeUrl,
     log: { id: randomUUID(), created_at: at, status: SENT_STATUS.queued },
-    quota: { day: quotaDayOf(now), dayLimit: limits.emailsPerDay, month: quotaMonthOf(now), monthLimit: limits.emailsPerMonth },
+    quota: {
+      day: quotaDayOf(now),
+      dayLimit: limits.emailsPerDay,
+      month: quotaMonthOf(now),
+      monthLimit: limits.emailsPerMonth,
+    },
     at,
     ...(capLimit === undefined ? {} : { contactCap: { limit: capLimit } }),
   };
@@ -336,7 +370,9 @@ function outboundOf(sender: SenderSettings, r: Reservation): OutboundEmail {
     html: e.html_body,
     text: e.text_body,
     // Transactional mail has no one-click unsubscribe: its link (in the body) opens the preference page.
-    ...(categoryOf(r.execution.workflow_id) === 'marketing' ? { headers: unsubscribeHeaders(sender, r.unsubscribeUrl) } : {}),
+    ...(categoryOf(r.execution.workflow_id) === 'marketing'
+      ? { headers: unsubscribeHeaders(sender, r.unsubscribeUrl) }
+      : {}),
     tags: { client_id: String(e.client_id), execution_id: String(e.execution_id), sent_email_id: e.id },
     ...(sender.configurationSet ? { configurationSet: sender.configurationSet } : {}),
   };

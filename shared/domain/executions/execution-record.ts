@@ -1,6 +1,10 @@
 import type { ExecutionStatus } from '../../public/execution-rules.js';
 
-export { EXECUTION_STATUS, EXECUTION_STATUS_TEXT as STATUS_TEXT, type ExecutionStatus } from '../../public/execution-rules.js';
+export {
+  EXECUTION_STATUS,
+  EXECUTION_STATUS_TEXT as STATUS_TEXT,
+  type ExecutionStatus,
+} from '../../public/execution-rules.js';
 
 /** One run of a workflow for a contact, as stored. */
 export interface ExecutionRecord {
@@ -55,8 +59,9 @@ export const messageZoneOf = (execution: Pick<ExecutionRecord, 'send_zone'>): { 
  * The provider id item's `stats_shards`: the claim's, so the e-mail's notifications count on the shards
  * its send did; nothing for a claim made before it was kept (its notifications then count on shard 0).
  */
-export const messageStatsShardsOf = (claim: Pick<ExecutionClaim, 'stats_shards'> | undefined): { stats_shards?: number } =>
-  claim?.stats_shards !== undefined ? { stats_shards: claim.stats_shards } : {};
+export const messageStatsShardsOf = (
+  claim: Pick<ExecutionClaim, 'stats_shards'> | undefined,
+): { stats_shards?: number } => (claim?.stats_shards !== undefined ? { stats_shards: claim.stats_shards } : {});
 
 /** The counters and the queued log one claim wrote (delivery-store.ts `claim`). */
 export interface ExecutionClaim {

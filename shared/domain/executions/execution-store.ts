@@ -47,7 +47,13 @@ export interface ExecutionStore {
    * A deferral: the status stays, `scheduled_for` and the reason move (conditioned as `finish`); counted `deferred`
    * on the client's stats shard count `statsShards` (default 1).
    */
-  defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string, statsShards?: number): Promise<boolean>;
+  defer(
+    execution: ExecutionRecord,
+    scheduledFor: string,
+    reason: string,
+    at: string,
+    statsShards?: number,
+  ): Promise<boolean>;
   /**
    * The client's executions, newest first, filtered, one page. Reads are bounded: a numbered page at most `page ×
    * per_page + TOTAL_LOOKAHEAD` matches per listing shard; a page `after` a position one Query of per_page + 2 items

@@ -81,5 +81,7 @@ export const ExecutionRetryView = z
     processed_at: z.nullable(UtcTimestamp),
     retried_from: z.int().check(z.gte(1), z.meta({ description: 'The failed execution, now retried (7)' })),
   })
-  .check(z.meta({ id: 'ExecutionRetry', description: 'The retry is queued; read the outcome from the execution list.' }));
+  .check(
+    z.meta({ id: 'ExecutionRetry', description: 'The retry is queued; read the outcome from the execution list.' }),
+  );
 export type ExecutionRetryView = z.output<typeof ExecutionRetryView>;

@@ -7,7 +7,10 @@ import { toExecutionView, type ExecutionListMeta, type ExecutionView } from './e
 import type { ExecutionListQuery } from './schemas.js';
 
 /** A cursor's position: the listing key (`<created_at>#<id>`) of the last execution passed. */
-const cursors = positionCursor<string>('executions-list-cursor:v1:', (v): v is string => typeof v === 'string' && v.length <= 64);
+const cursors = positionCursor<string>(
+  'executions-list-cursor:v1:',
+  (v): v is string => typeof v === 'string' && v.length <= 64,
+);
 
 /** The filters a cursor belongs to. */
 const scopeOf = (q: ExecutionListQuery): string =>
@@ -37,7 +40,8 @@ export async function listExecutions(
   });
   return {
     executions: executions.map(toExecutionView),
-    next_cursor: next === undefined ? null : cursors.sign(deps.cursorSecret, clientId, scope, { page: page + 1, position: next }),
+    next_cursor:
+      next === undefined ? null : cursors.sign(deps.cursorSecret, clientId, scope, { page: page + 1, position: next }),
     // `total_is_exact` false: at least `total` match (the listing stops counting 100 past the page).
     meta: boundedPageMetaOf(page, query.perPage, total, totalExact),
   };

@@ -84,12 +84,16 @@ function sendTimingOf(
 ): { input: Pick<SendTimeInput, 'preferred' | 'openHours'>; reason?: string } {
   const { workflow, settings } = input;
   const mode = sendTimeModeOf(overrides, workflow);
-  if (mode === SEND_TIME_MODES.preferredTime) return { input: { preferred: resolvePreferredTime(overrides, workflow, settings) } };
+  if (mode === SEND_TIME_MODES.preferredTime)
+    return { input: { preferred: resolvePreferredTime(overrides, workflow, settings) } };
   if (mode !== SEND_TIME_MODES.optimal) return { input: {} };
   const openHours = chooseOpenHours(openHoursOf(input.contact), input.clientOpenHours);
   if (openHours) return { input: { openHours } };
   if (overrides.preferred_send_hour !== undefined || workflow.default_send_slot !== null) {
-    return { input: { preferred: resolvePreferredTime(overrides, workflow, settings) }, reason: SEND_TIME_REASONS.preferredTime };
+    return {
+      input: { preferred: resolvePreferredTime(overrides, workflow, settings) },
+      reason: SEND_TIME_REASONS.preferredTime,
+    };
   }
   return { input: {}, reason: SEND_TIME_REASONS.noOpenHistory };
 }

@@ -30,5 +30,10 @@ export const shareOf = (limit: number, shard: number, shards: number): number =>
 export function quotaShardOf(executionId: number, limits: { dayLimit: number; monthLimit: number }): QuotaShard {
   const shards = needsShards(limits) ? QUOTA_SHARD_COUNT : 1;
   const shard = executionId % shards;
-  return { shard, shards, dayShare: shareOf(limits.dayLimit, shard, shards), monthShare: shareOf(limits.monthLimit, shard, shards) };
+  return {
+    shard,
+    shards,
+    dayShare: shareOf(limits.dayLimit, shard, shards),
+    monthShare: shareOf(limits.monthLimit, shard, shards),
+  };
 }

@@ -11,7 +11,13 @@ export function nextQuotaWindow(
 ): { when: Date; reason: string } {
   const utc = DateTime.fromJSDate(now, { zone: 'utc' });
   if (exceeded === 'quota_month') {
-    return { when: utc.startOf('month').plus({ months: 1 }).toJSDate(), reason: `deferred: monthly e-mail quota reached (${quota.month})` };
+    return {
+      when: utc.startOf('month').plus({ months: 1 }).toJSDate(),
+      reason: `deferred: monthly e-mail quota reached (${quota.month})`,
+    };
   }
-  return { when: utc.startOf('day').plus({ days: 1 }).toJSDate(), reason: `deferred: daily e-mail quota reached (${quota.day})` };
+  return {
+    when: utc.startOf('day').plus({ days: 1 }).toJSDate(),
+    reason: `deferred: daily e-mail quota reached (${quota.day})`,
+  };
 }

@@ -16,11 +16,19 @@ export interface RetryDeps extends DispatchDeps {
  * POST /client/executions/{id}/retry: only a failed (4) execution; it becomes retried (7) and a new execution with
  * `retried_from` is queued now, in one transaction, then dispatched. Anything else is 409 `state`.
  */
-export async function retryExecution(deps: RetryDeps, clientId: number, executionId: number): Promise<ExecutionRetryView> {
+export async function retryExecution(
+  deps: RetryDeps,
+  clientId: number,
+  executionId: number,
+): Promise<ExecutionRetryView> {
   const original = executionId > 0 ? await deps.executions.get(clientId, executionId) : undefined;
   if (!original) throw notFound('execution_id', 'Execution not found');
   const refuse = () =>
-    conflict('state', 'execution_id', `Only a failed execution can be retried; this one is ${STATUS_TEXT[original.status]}`);
+    conflict(
+      'state',
+      'execution_id',
+      `Only a failed execution can be retried; this one is ${STATUS_TEXT[original.status]}`,
+    );
   if (original.status !== EXECUTION_STATUS.failed) throw refuse();
   const now = deps.clock.now();
   const at = now.toISOString();

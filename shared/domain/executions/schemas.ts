@@ -10,7 +10,10 @@ import type { ExecutionStatus } from './execution-record.js';
 const positiveInt = (max: number, what: string) =>
   z
     .pipe(
-      z.pipe(z.string().check(z.maxLength(9, `Must be ${what}`), z.regex(/^\d{1,9}$/, `Must be ${what}`)), z.transform(Number)),
+      z.pipe(
+        z.string().check(z.maxLength(9, `Must be ${what}`), z.regex(/^\d{1,9}$/, `Must be ${what}`)),
+        z.transform(Number),
+      ),
       z.int().check(z.gte(1, `Must be ${what}`), z.lte(max, `Must be at most ${max}`)),
     )
     .check(z.meta({ pattern: positiveIntPattern(max), description: `An integer from 1 to ${max}, in decimal` }));
@@ -62,13 +65,23 @@ export const ExecutionListQuery = z.pipe(
       ),
     ),
     created_from: z.optional(bound),
-    created_to: z.optional(bound).check(z.meta({ description: 'Not before created_from (a 422 `min`); a bare date includes that whole day' })),
-    page: z._default(z.optional(positiveInt(MAX_PAGED_ITEMS, 'a page number from 1').check(z.meta({ description: PAGE_WINDOW_RULE }))), 1),
+    created_to: z
+      .optional(bound)
+      .check(z.meta({ description: 'Not before created_from (a 422 `min`); a bare date includes that whole day' })),
+    page: z._default(
+      z.optional(positiveInt(MAX_PAGED_ITEMS, 'a page number from 1').check(z.meta({ description: PAGE_WINDOW_RULE }))),
+      1,
+    ),
     per_page: z._default(z.optional(positiveInt(100, 'from 1 to 100')), 20),
     cursor: cursorField(),
   }),
   z.transform((q, ctx) => {
-    const pageProblem = q.cursor === undefined ? pageWindowProblem(q.page, q.per_page) : q.page > 1 ? 'Must not be given with cursor' : undefined;
+    const pageProblem =
+      q.cursor === undefined
+        ? pageWindowProblem(q.page, q.per_page)
+        : q.page > 1
+          ? 'Must not be given with cursor'
+          : undefined;
     if (pageProblem) return rejectInTransform(ctx, q.cursor === undefined ? 'max' : 'format', pageProblem, ['page']);
     const createdFrom = q.created_from?.iso;
     const to = q.created_to;
@@ -81,7 +94,15 @@ export const ExecutionListQuery = z.pipe(
     if (createdFrom && createdBefore && createdFrom >= createdBefore) {
       return rejectInTransform(ctx, 'min', 'Must not be before created_from', ['created_to']);
     }
-    return { workflowId: q.workflow_id, status: q.status, createdFrom, createdBefore, page: q.page, perPage: q.per_page, cursor: q.cursor };
+    return {
+      workflowId: q.workflow_id,
+      status: q.status,
+      createdFrom,
+      createdBefore,
+      page: q.page,
+      perPage: q.per_page,
+      cursor: q.cursor,
+    };
   }),
 );
 export type ExecutionListQuery = z.output<typeof ExecutionListQuery>;

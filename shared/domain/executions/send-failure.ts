@@ -9,7 +9,13 @@
  * Failures that happen before a request can have reached SES: nothing was sent, so sending again is safe. Node's
  * socket errors for a connection that never opened, and the SDK's own errors raised before any byte left.
  */
-const NEVER_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NEVER_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 const NEVER_SENT_NAMES: ReadonlySet<string> = new Set(['CredentialsProviderError', 'TokenProviderError']);
 
 /** SES's own words for the account's rolling 24-hour quota (its API answers it as a throttle, AWS documents). */
@@ -25,7 +31,10 @@ const THROTTLE_NAMES: ReadonlySet<string> = new Set(['TooManyRequestsException',
 export function sendThrottleOf(error: unknown): 'rate' | 'daily_quota' | undefined {
   if (!(error instanceof Error)) return undefined;
   const status = (error as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
-  if (error.name === 'LimitExceededException' || ((THROTTLE_NAMES.has(error.name) || status === 429) && DAILY_QUOTA_TEXT.test(error.message))) {
+  if (
+    error.name === 'LimitExceededException' ||
+    ((THROTTLE_NAMES.has(error.name) || status === 429) && DAILY_QUOTA_TEXT.test(error.message))
+  ) {
     return 'daily_quota';
   }
   return THROTTLE_NAMES.has(error.name) || status === 429 ? 'rate' : undefined;

@@ -52,12 +52,19 @@ export async function settleClaim(
       ? { kind: 'finished', status: EXECUTION_STATUS.completed, reason: CONFIRMED_BY_NOTIFICATION }
       : { kind: 'duplicate' };
   }
-  if (!options.leaseVoid && now.getTime() < leaseEndOf(execution, leaseMsOf(deps))) return waitForLeaseEnd(deps, execution, now);
+  if (!options.leaseVoid && now.getTime() < leaseEndOf(execution, leaseMsOf(deps)))
+    return waitForLeaseEnd(deps, execution, now);
   if (!(await deps.delivery.releaseClaim(execution, RESENT_WITHOUT_EVIDENCE, at))) return { kind: 'duplicate' };
   const { claim: _claim, outcome_unknown: _unknown, ...rest } = execution;
   return {
     kind: 'released',
-    execution: { ...rest, retry_pending: true, reason: RESENT_WITHOUT_EVIDENCE, attempt: execution.attempt + 1, updated_at: at },
+    execution: {
+      ...rest,
+      retry_pending: true,
+      reason: RESENT_WITHOUT_EVIDENCE,
+      attempt: execution.attempt + 1,
+      updated_at: at,
+    },
   };
 }
 

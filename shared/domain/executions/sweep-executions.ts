@@ -32,7 +32,10 @@ export interface SweepExecutionsResult {
  * Idempotent: the executor ignores an execution that has moved meanwhile. Requests: one Query per index shard page +
  * one SendMessageBatch per 10.
  */
-export async function sweepStuckExecutions(deps: SweepExecutionsDeps, options: SweepExecutionsOptions = {}): Promise<SweepExecutionsResult> {
+export async function sweepStuckExecutions(
+  deps: SweepExecutionsDeps,
+  options: SweepExecutionsOptions = {},
+): Promise<SweepExecutionsResult> {
   const started = deps.clock.now().getTime();
   const budgetMs = options.budgetMs ?? 40_000;
   const pageSize = options.pageSize ?? 500;

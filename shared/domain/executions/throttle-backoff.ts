@@ -17,7 +17,8 @@ export const DAILY_QUOTA_WAIT_MS = { min: 600_000, max: MAX_QUEUE_DELAY_SECONDS 
  * instant between 10 and 15 minutes. `random` in [0, 1).
  */
 export function throttleBackoffMs(kind: 'rate' | 'daily_quota', throttles: number, random: () => number): number {
-  if (kind === 'daily_quota') return Math.round(DAILY_QUOTA_WAIT_MS.min + (DAILY_QUOTA_WAIT_MS.max - DAILY_QUOTA_WAIT_MS.min) * random());
+  if (kind === 'daily_quota')
+    return Math.round(DAILY_QUOTA_WAIT_MS.min + (DAILY_QUOTA_WAIT_MS.max - DAILY_QUOTA_WAIT_MS.min) * random());
   const ceiling = Math.min(THROTTLE_CAP_MS, THROTTLE_BASE_MS * 2 ** Math.min(throttles, 20));
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }

@@ -27,7 +27,11 @@ export const freeFormRule = (bounds: ObjectBounds): string =>
 export const FREE_FORM_VALUE_REF = '#/components/schemas/FreeFormValue';
 
 /** The keys of a free-form object, as JSON Schema says them. */
-const keySchema = (bounds: ObjectBounds) => ({ minLength: 1, maxLength: bounds.maxKeyLength, not: { const: '__proto__' } });
+const keySchema = (bounds: ObjectBounds) => ({
+  minLength: 1,
+  maxLength: bounds.maxKeyLength,
+  not: { const: '__proto__' },
+});
 
 /**
  * A member of a free-form object as JSON Schema (recursive, so a component the document adds where it is referenced):
@@ -49,19 +53,22 @@ export const FREE_FORM_VALUE_SCHEMA = {
 
 /** A JSON object schema (`z.record`) with the bounds checked; each error item's key names the offending member. */
 export function boundedObject(bounds: ObjectBounds = FREE_FORM_BOUNDS) {
-  return z
-    .record(z.string(), z.unknown(), { error: 'Must be an object' })
-    .check(
-      z.superRefine((value, ctx) => {
-        for (const problem of freeFormProblems(value, bounds)) {
-          ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, params: issueCondition(problem.condition) });
-        }
-      }),
-      // Checked by the walk (one item per problem, at any level); the document states what JSON Schema can.
-      z.meta({
-        description: freeFormRule(bounds),
-        propertyNames: keySchema(bounds),
-        additionalProperties: { $ref: FREE_FORM_VALUE_REF },
-      }),
-    );
+  return z.record(z.string(), z.unknown(), { error: 'Must be an object' }).check(
+    z.superRefine((value, ctx) => {
+      for (const problem of freeFormProblems(value, bounds)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: problem.path,
+          message: problem.message,
+          params: issueCondition(problem.condition),
+        });
+      }
+    }),
+    // Checked by the walk (one item per problem, at any level); the document states what JSON Schema can.
+    z.meta({
+      description: freeFormRule(bounds),
+      propertyNames: keySchema(bounds),
+      additionalProperties: { $ref: FREE_FORM_VALUE_REF },
+    }),
+  );
 }

@@ -14,12 +14,42 @@ export interface HtmlFinding {
 }
 
 /** Elements that run script or load another document in place (a frame's `srcdoc` is HTML of its own). */
-const FORBIDDEN_ELEMENTS = new Set(['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'portal']);
+const FORBIDDEN_ELEMENTS = new Set([
+  'script',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'base',
+  'portal',
+]);
 
 /** Attributes holding a URL (HTML, SVG and MathML), and those holding a list of them. */
 const URL_ATTRIBUTES = new Set([
-  'href', 'src', 'action', 'formaction', 'xlink:href', 'background', 'poster', 'cite', 'longdesc', 'lowsrc', 'dynsrc',
-  'data', 'codebase', 'classid', 'archive', 'ping', 'manifest', 'icon', 'usemap', 'profile', 'itemtype', 'xml:base',
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'xlink:href',
+  'background',
+  'poster',
+  'cite',
+  'longdesc',
+  'lowsrc',
+  'dynsrc',
+  'data',
+  'codebase',
+  'classid',
+  'archive',
+  'ping',
+  'manifest',
+  'icon',
+  'usemap',
+  'profile',
+  'itemtype',
+  'xml:base',
 ]);
 const SRCSET_ATTRIBUTES = new Set(['srcset', 'imagesrcset']);
 /** SVG animation values become an attribute's value (`<set attributeName="href" to="javascript:…">`). */
@@ -33,7 +63,18 @@ const SCRIPT_SCHEMES = new Set(['javascript', 'vbscript', 'livescript', 'mocha']
  * (which some browsers end earlier than htmlparser2 does: `<!-->`, CDATA in HTML): checked again as HTML, so a
  * difference between the two parsers never hides a script.
  */
-const RAW_TEXT_ELEMENTS = new Set(['style', 'title', 'textarea', 'xmp', 'noscript', 'noembed', 'noframes', 'plaintext', 'iframe', 'script']);
+const RAW_TEXT_ELEMENTS = new Set([
+  'style',
+  'title',
+  'textarea',
+  'xmp',
+  'noscript',
+  'noembed',
+  'noframes',
+  'plaintext',
+  'iframe',
+  'script',
+]);
 const MAX_NESTING = 3;
 
 /** A plain tag or attribute name (`p`, `v:rect`, `data-x`); anything else is a name no legitimate e-mail writes. */
@@ -48,14 +89,18 @@ export function schemeOf(url: string): string | undefined {
 
 /** Where a `data:` URL is fine: an image, loaded as an image (never a document). */
 const imageContext = (element: string, attribute: string): boolean =>
-  attribute === 'background' || attribute === 'poster' || ((element === 'img' || element === 'source' || element === 'input') && (attribute === 'src' || SRCSET_ATTRIBUTES.has(attribute)));
+  attribute === 'background' ||
+  attribute === 'poster' ||
+  ((element === 'img' || element === 'source' || element === 'input') &&
+    (attribute === 'src' || SRCSET_ATTRIBUTES.has(attribute)));
 
 function refusedUrl(element: string, attribute: string, url: string): string | undefined {
   const scheme = schemeOf(url);
   if (scheme && SCRIPT_SCHEMES.has(scheme)) return `a ${scheme}: URL in <${element} ${attribute}>`;
   if (scheme === 'data') {
     const cleaned = url.replace(/[\s\u0000-\u001f]/g, '').toLowerCase();
-    if (!imageContext(element, attribute)) return `a data: URL in <${element} ${attribute}> (data: URLs are allowed only for images)`;
+    if (!imageContext(element, attribute))
+      return `a data: URL in <${element} ${attribute}> (data: URLs are allowed only for images)`;
     if (!cleaned.startsWith('data:image/')) return `a data: URL in <${element} ${attribute}> that is not an image`;
   }
   return undefined;
@@ -63,7 +108,8 @@ function refusedUrl(element: string, attribute: string, url: string): string | u
 
 /** The URLs an attribute value names: one, a srcset's candidates, or an animation's `;`-separated values. */
 function urlsOf(attribute: string, value: string): string[] {
-  if (SRCSET_ATTRIBUTES.has(attribute)) return value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '');
+  if (SRCSET_ATTRIBUTES.has(attribute))
+    return value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '');
   if (attribute === 'values') return value.split(';');
   return [value];
 }
@@ -102,14 +148,21 @@ export function findUnsafeHtml(html: string, options: CheckOptions = {}, depth =
         if (!PLAIN_NAME.test(name)) return refuse(`a malformed tag name <${name}>`);
         if (FORBIDDEN_ELEMENTS.has(name)) return refuse(`a <${name}> element`);
         for (const [attribute, value] of Object.entries(attributes)) {
-          if (placeholder && attribute.includes(placeholder)) return refuse(`an interpolation in an attribute name of <${name}>`);
+          if (placeholder && attribute.includes(placeholder))
+            return refuse(`an interpolation in an attribute name of <${name}>`);
           if (attribute.startsWith('on')) return refuse(`an event-handler attribute ${attribute} on <${name}>`);
           if (attribute === 'srcdoc') return refuse(`a srcdoc attribute on <${name}>`);
-          if (name === 'meta' && attribute === 'http-equiv' && value.trim().toLowerCase() === 'refresh') return refuse('a <meta http-equiv="refresh">');
+          if (name === 'meta' && attribute === 'http-equiv' && value.trim().toLowerCase() === 'refresh')
+            return refuse('a <meta http-equiv="refresh">');
           // Markup in a value is markup where a browser ends the element early (`<noscript><p title="</noscript><img …>">`).
           nested(value, parser.startIndex);
           if (finding) return;
-          if (!URL_ATTRIBUTES.has(attribute) && !SRCSET_ATTRIBUTES.has(attribute) && !ANIMATION_VALUE_ATTRIBUTES.has(attribute)) continue;
+          if (
+            !URL_ATTRIBUTES.has(attribute) &&
+            !SRCSET_ATTRIBUTES.has(attribute) &&
+            !ANIMATION_VALUE_ATTRIBUTES.has(attribute)
+          )
+            continue;
           // Also as the value would read with every interpolation empty: `java<%= it.x %>script:` is a script URL then.
           const readings = placeholder ? [value, value.split(placeholder).join('')] : [value];
           for (const reading of readings) {

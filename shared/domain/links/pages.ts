@@ -12,13 +12,17 @@ button{font-size:1rem;padding:.6rem 1.2rem;border:0;border-radius:.4rem;backgrou
 </head><body>${body}</body></html>`;
 
 export const unsubscribedPage = (address: string) =>
-  layout('Unsubscribed', `<h1>You are unsubscribed</h1><p><strong>${escape(address)}</strong> will not get these e-mails any more.</p>`);
+  layout(
+    'Unsubscribed',
+    `<h1>You are unsubscribed</h1><p><strong>${escape(address)}</strong> will not get these e-mails any more.</p>`,
+  );
 
 export const linkNotFoundPage = () =>
   layout('Link not found', '<h1>This link is not valid</h1><p>It may have been copied incompletely.</p>');
 
 /** The preference page's content-security policy: nothing from another origin, no script, forms post here only. */
-export const PREFERENCE_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+export const PREFERENCE_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** What the preference page needs (shared/domain/links/preferences.ts builds it). */
 export interface PreferencePageView {
@@ -58,9 +62,13 @@ export function preferencePage(view: PreferencePageView, saved = false, preview 
     `<header style="border-top:6px solid ${accent}"><p class="brand">${escape(view.brand.name)}</p></header>` +
     `<main><h1>Your e-mail preferences</h1><p>For <strong>${escape(view.address)}</strong>.</p>` +
     (saved ? '<p role="status" class="saved">Your choices are saved.</p>' : '') +
-    (preview ? `<p class="preview"><strong>Preview: nothing is saved.</strong> This is the page your contacts see, for a contact who never chose: every topic at its default.</p>` : '') +
+    (preview
+      ? `<p class="preview"><strong>Preview: nothing is saved.</strong> This is the page your contacts see, for a contact who never chose: every topic at its default.</p>`
+      : '') +
     // The preview's form posts nowhere: a disabled fieldset disables every control in it, the button included.
-    (preview ? '<form><fieldset class="frame" disabled>' : `<form method="post"><input type="hidden" name="form" value="preferences">`) +
+    (preview
+      ? '<form><fieldset class="frame" disabled>'
+      : `<form method="post"><input type="hidden" name="form" value="preferences">`) +
     (view.topics.length > 0 ? `<fieldset><legend>Send me e-mail about</legend>\n${topics}\n</fieldset>` : '') +
     `<fieldset><legend>All marketing e-mail</legend>${all}</fieldset>` +
     `<p class="note">Messages about your account, such as a failed payment, are always sent.</p>` +

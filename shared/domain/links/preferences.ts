@@ -33,7 +33,11 @@ interface ReadDeps {
 }
 
 /** The page behind an e-mail's `/u/{token}` link; undefined for a bad token, an unknown e-mail or an erased contact. */
-export async function loadPreferences(deps: ReadDeps, secret: string, token: string): Promise<PreferenceView | undefined> {
+export async function loadPreferences(
+  deps: ReadDeps,
+  secret: string,
+  token: string,
+): Promise<PreferenceView | undefined> {
   const payload = verifyLinkToken(secret, token, 'u');
   if (!payload) return undefined;
   const email = await deps.sentEmails.get(payload.clientId, payload.sentEmailId);
@@ -75,7 +79,10 @@ export async function previewPreferences(
   deps: Pick<ReadDeps, 'clock' | 'topics' | 'settings'>,
   clientId: number,
 ): Promise<PreferencePageView> {
-  const [topics, bundle] = await Promise.all([deps.topics.load(clientId), deps.settings.load(clientId, quotaMonthOf(deps.clock.now()))]);
+  const [topics, bundle] = await Promise.all([
+    deps.topics.load(clientId),
+    deps.settings.load(clientId, quotaMonthOf(deps.clock.now())),
+  ]);
   return {
     address: SAMPLE_CONTACT,
     brand: brandOf(bundle),
@@ -140,10 +147,13 @@ export async function savePreferences(
       return {
         ...view,
         leftAll: view.leftAll || leaveAll,
-        topics: view.topics.map((t) => (t.topic.id in topics ? { ...t, subscribed: topics[t.topic.id]!, choice: topics[t.topic.id]! } : t)),
+        topics: view.topics.map((t) =>
+          t.topic.id in topics ? { ...t, subscribed: topics[t.topic.id]!, choice: topics[t.topic.id]! } : t,
+        ),
       };
     }
-    if (attempt >= MAX_SAVE_ATTEMPTS) throw new Error('The contact\'s topic choices kept changing during the preference save');
+    if (attempt >= MAX_SAVE_ATTEMPTS)
+      throw new Error("The contact's topic choices kept changing during the preference save");
   }
 }
 
@@ -151,6 +161,9 @@ export async function savePreferences(
 export function preferenceChoiceOf(fields: URLSearchParams): PreferenceChoice | undefined {
   if (fields.get('form') !== 'preferences') return undefined;
   const ids = (values: string[]) => values.flatMap((v) => (/^\d{1,9}$/.test(v) ? [Number(v)] : []));
-  return { shown: ids(fields.getAll('shown')), subscribed: ids(fields.getAll('topic')), leaveAll: fields.get('leave_all') === 'on' };
+  return {
+    shown: ids(fields.getAll('shown')),
+    subscribed: ids(fields.getAll('topic')),
+    leaveAll: fields.get('leave_all') === 'on',
+  };
 }
-

@@ -66,7 +66,10 @@ const DEFAULT_READ_WAVE = 25;
  */
 export async function listStuck(deps: ListStuckDeps, options: ListStuckOptions): Promise<StuckListing> {
   const now = deps.clock.now();
-  const [executions, events] = await Promise.all([listStuckExecutions(deps, now, options), listStuckEvents(deps, now, options)]);
+  const [executions, events] = await Promise.all([
+    listStuckExecutions(deps, now, options),
+    listStuckEvents(deps, now, options),
+  ]);
   return {
     at: now.toISOString(),
     executions: executions.found,
@@ -93,10 +96,13 @@ async function listStuckExecutions(
 
   const found: StuckExecution[] = [];
   for (let i = 0; i < listed.length; i += wave) {
-    const records = await Promise.all(listed.slice(i, i + wave).map((ref) => deps.executions.get(ref.client_id, ref.execution_id)));
+    const records = await Promise.all(
+      listed.slice(i, i + wave).map((ref) => deps.executions.get(ref.client_id, ref.execution_id)),
+    );
     for (const record of records) {
       // Gone, ended, claimed or deferred since the index was read: no longer stuck. A queued one counts from its due time.
-      if (!record || (record.status !== EXECUTION_STATUS.executing && record.status !== EXECUTION_STATUS.queued)) continue;
+      if (!record || (record.status !== EXECUTION_STATUS.executing && record.status !== EXECUTION_STATUS.queued))
+        continue;
       const since = record.status === EXECUTION_STATUS.executing ? record.updated_at : record.scheduled_for;
       if (since >= before) continue;
       found.push({
@@ -112,11 +118,17 @@ async function listStuckExecutions(
       });
     }
   }
-  found.sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : a.execution_id - b.execution_id));
+  found.sort((a, b) =>
+    a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : a.execution_id - b.execution_id,
+  );
   return { found, more: cursor !== undefined };
 }
 
-async function listStuckEvents(deps: ListStuckDeps, now: Date, options: ListStuckOptions): Promise<{ found: StuckEvent[]; more: boolean }> {
+async function listStuckEvents(
+  deps: ListStuckDeps,
+  now: Date,
+  options: ListStuckOptions,
+): Promise<{ found: StuckEvent[]; more: boolean }> {
   const limit = options.limit ?? DEFAULT_LIMIT;
   const before = new Date(now.getTime() - options.queuedMs).toISOString();
   const found: StuckEvent[] = [];

@@ -14,8 +14,7 @@ export const MAX_PAGED_ITEMS = 1000;
 export const TOTAL_LOOKAHEAD = 100;
 
 /** The rule in words, for the document. */
-export const PAGE_WINDOW_RULE =
-  `page × per_page must be at most ${MAX_PAGED_ITEMS} (a 422 \`max\` at \`page\`); further on, follow \`next_cursor\``;
+export const PAGE_WINDOW_RULE = `page × per_page must be at most ${MAX_PAGED_ITEMS} (a 422 \`max\` at \`page\`); further on, follow \`next_cursor\``;
 
 /** The message of a page beyond the window; undefined when the page is within it. */
 export function pageWindowProblem(page: number, perPage: number): string | undefined {
@@ -25,12 +24,21 @@ export function pageWindowProblem(page: number, perPage: number): string | undef
 
 /** `meta` of a bounded list: the numbered page, and whether `total` counted every match. */
 export const BoundedPageMeta = z.extend(PageMeta, {
-  total_is_exact: z.boolean().check(z.meta({ description: `false: at least \`total\` items match (a listing counts at most ${TOTAL_LOOKAHEAD} past the page)` })),
+  total_is_exact: z.boolean().check(
+    z.meta({
+      description: `false: at least \`total\` items match (a listing counts at most ${TOTAL_LOOKAHEAD} past the page)`,
+    }),
+  ),
 });
 export type BoundedPageMeta = z.output<typeof BoundedPageMeta>;
 
 /** The meta of page `page` when `counted` matches were seen up to here and beyond, `exhausted` when the list ended. */
-export const boundedPageMetaOf = (page: number, perPage: number, counted: number, exhausted: boolean): BoundedPageMeta => ({
+export const boundedPageMetaOf = (
+  page: number,
+  perPage: number,
+  counted: number,
+  exhausted: boolean,
+): BoundedPageMeta => ({
   ...pageMetaOf(page, perPage, counted),
   total_is_exact: exhausted,
 });
@@ -40,11 +48,16 @@ export const cursorField = (maxLength = 400) =>
   z.optional(
     z.string({ error: 'Must be a string' }).check(
       z.maxLength(maxLength, 'Not a cursor of this list'),
-      z.meta({ description: '`next_cursor` of the previous page, unchanged; depends on stored data: any other value is a 422 `format`. With it, `page` is not given' }),
+      z.meta({
+        description:
+          '`next_cursor` of the previous page, unchanged; depends on stored data: any other value is a 422 `format`. With it, `page` is not given',
+      }),
     ),
   );
 
 /** `next_cursor` of an answer. */
-export const NextCursor = z
-  .nullable(z.string())
-  .check(z.meta({ description: 'Pass as `cursor` for the next page (one page read, whatever the position); null on the last page' }));
+export const NextCursor = z.nullable(z.string()).check(
+  z.meta({
+    description: 'Pass as `cursor` for the next page (one page read, whatever the position); null on the last page',
+  }),
+);

@@ -26,7 +26,8 @@ export function positionCursor<P>(label: string, isPosition: (value: unknown) =>
       const payload = cursors.read(secret, cursor);
       if (!payload || payload['c'] !== clientId || payload['s'] !== scope) return undefined;
       const page = payload['p'];
-      if (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 2 || !isPosition(payload['k'])) return undefined;
+      if (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 2 || !isPosition(payload['k']))
+        return undefined;
       return { page, position: payload['k'] };
     },
   };

@@ -14,7 +14,10 @@ export interface SignedCursor {
 /** The cursor codec of one list: its `label` and the longest encoded payload it accepts. */
 export function signedCursor(label: string, maxPayloadChars: number): SignedCursor {
   const shape = new RegExp(`^([A-Za-z0-9_-]{1,${maxPayloadChars}})\\.([A-Za-z0-9_-]{43})$`);
-  const mac = (secret: string, payload: string) => createHmac('sha256', secret).update(label + payload).digest();
+  const mac = (secret: string, payload: string) =>
+    createHmac('sha256', secret)
+      .update(label + payload)
+      .digest();
   return {
     sign(secret, payload) {
       const encoded = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
@@ -29,7 +32,9 @@ export function signedCursor(label: string, maxPayloadChars: number): SignedCurs
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
       try {
         const parsed: unknown = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
-        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+          ? (parsed as Record<string, unknown>)
+          : undefined;
       } catch {
         return undefined;
       }

@@ -73,7 +73,10 @@ export function ipLimitKey(address: string): string | undefined {
     const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
     subject = mapped
       ? [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.')
-      : `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+      : `${groups
+          .slice(0, 4)
+          .map((g) => g.toString(16))
+          .join(':')}::/64`;
   }
   return createHash('sha256').update(subject).digest('hex');
 }
@@ -116,7 +119,11 @@ export class IpRateLimiter {
     if (this.full.get(key) === startsAt) return decision(false, 0);
     let count: number;
     try {
-      count = await this.deps.counter.add({ ipHash: key, startsAt, expiresAt: startsAt + IP_WINDOW_SECONDS + COUNTER_TTL_SECONDS });
+      count = await this.deps.counter.add({
+        ipHash: key,
+        startsAt,
+        expiresAt: startsAt + IP_WINDOW_SECONDS + COUNTER_TTL_SECONDS,
+      });
     } catch (error) {
       // As the per-client limit: the protection being unavailable is no reason to fail the request.
       this.deps.onCounterError(error);

@@ -44,7 +44,7 @@ export class RateLimiter {
     const limit = limits[policy];
     const nowMs = this.deps.clock.now().getTime();
     const startsAt = Math.floor(nowMs / 1000 / RATE_WINDOW_SECONDS) * RATE_WINDOW_SECONDS;
-    const resetSeconds = Math.max(1, Math.ceil((startsAt + RATE_WINDOW_SECONDS) - nowMs / 1000));
+    const resetSeconds = Math.max(1, Math.ceil(startsAt + RATE_WINDOW_SECONDS - nowMs / 1000));
     const decision = (allowed: boolean, remaining: number | undefined): RateDecision => ({
       policy,
       limit,
@@ -59,7 +59,12 @@ export class RateLimiter {
 
     let count: number;
     try {
-      count = await this.deps.counter.add({ clientId, policy, startsAt, expiresAt: startsAt + RATE_WINDOW_SECONDS + COUNTER_TTL_SECONDS });
+      count = await this.deps.counter.add({
+        clientId,
+        policy,
+        startsAt,
+        expiresAt: startsAt + RATE_WINDOW_SECONDS + COUNTER_TTL_SECONDS,
+      });
     } catch (error) {
       // The limit protects the service; it is not worth failing a client's request when the counter cannot be
       // reached. API Gateway's stage and route throttles still bound the whole API meanwhile.

@@ -10,7 +10,12 @@ const QUARTER_HOUR_MS = 15 * MINUTE_MS;
  * without asking the zone (each lookup costs ~15 µs); the zone is asked only to confirm the offset still holds and,
  * when it does not, to find the change (a binary search on quarter hours, where zones change offset).
  */
-export function firstAllowedInstant(zone: IANAZone, rules: SendRules, from: number, searchMs: number): number | undefined {
+export function firstAllowedInstant(
+  zone: IANAZone,
+  rules: SendRules,
+  from: number,
+  searchMs: number,
+): number | undefined {
   const until = from + searchMs;
   let ts = from;
   let offset = zone.offset(ts);

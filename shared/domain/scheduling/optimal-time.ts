@@ -33,7 +33,12 @@ export function chooseOpenHours(contact: OpenHours, client: OpenHours | undefine
  * Undefined when no hour with opens qualifies (the caller sends at `earliest`). Spring-forward gaps move an hour's
  * start forward by the gap, fall-back nights take the earlier 01:00 (wall-clock.ts `instantsShowing`).
  */
-export function optimalSendTime(zone: IANAZone, rules: SendRules, earliest: number, hours: OpenHours): number | undefined {
+export function optimalSendTime(
+  zone: IANAZone,
+  rules: SendRules,
+  earliest: number,
+  hours: OpenHours,
+): number | undefined {
   const earliestHour = readClock(zone, earliest).hour;
   let best: { at: number; opens: number } | undefined;
   for (const [hour, opens] of hours.entries()) {

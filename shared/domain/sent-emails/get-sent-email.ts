@@ -15,7 +15,11 @@ export async function getSentEmail(deps: { sentEmails: SentEmailStore }, clientI
  * GET /client/sent-emails/{id}/html: the e-mail's HTML as sent (empty once erased). One GetItem, no logs; another
  * client's e-mail, or anything not a UUID, is a 404 like the JSON route's.
  */
-export async function getSentEmailHtml(deps: { sentEmails: SentEmailStore }, clientId: number, id: string): Promise<string> {
+export async function getSentEmailHtml(
+  deps: { sentEmails: SentEmailStore },
+  clientId: number,
+  id: string,
+): Promise<string> {
   const email = UUID.test(id) ? await deps.sentEmails.get(clientId, id.toLowerCase()) : undefined;
   if (!email) throw notFound('id', 'Sent e-mail not found');
   return email.html_body;

@@ -13,10 +13,9 @@ export const SENT_STATUS = {
   unsubscribed: 11,
 } as const;
 export type SentStatus = (typeof SENT_STATUS)[keyof typeof SENT_STATUS];
-export const SENT_STATUS_TEXT = Object.fromEntries(Object.entries(SENT_STATUS).map(([name, value]) => [value, name])) as Record<
-  SentStatus,
-  string
->;
+export const SENT_STATUS_TEXT = Object.fromEntries(
+  Object.entries(SENT_STATUS).map(([name, value]) => [value, name]),
+) as Record<SentStatus, string>;
 
 export interface SentEmailRecord {
   /** UUID derived from the execution id: the execution's one e-mail, whatever happens to its messages. */

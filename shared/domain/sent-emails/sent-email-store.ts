@@ -6,5 +6,8 @@ export interface SentEmailStore {
   get(clientId: number, sentEmailId: string): Promise<SentEmailRecord | undefined>;
   /** Appends one log item (its id and time in the key: appending twice the same log is one item). */
   addLog(clientId: number, sentEmailId: string, log: SentEmailLogRecord): Promise<void>;
-  getWithLogs(clientId: number, sentEmailId: string): Promise<{ email: SentEmailRecord; logs: SentEmailLogRecord[] } | undefined>;
+  getWithLogs(
+    clientId: number,
+    sentEmailId: string,
+  ): Promise<{ email: SentEmailRecord; logs: SentEmailLogRecord[] } | undefined>;
 }

@@ -1,32 +1,43 @@
 import * as z from '../../validation/zod.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { nextEmailStatus } from '../tracking/status-rank.js';
-import { SENT_STATUS, SENT_STATUS_TEXT, type SentEmailLogRecord, type SentEmailRecord, type SentStatus } from './sent-email-record.js';
+import {
+  SENT_STATUS,
+  SENT_STATUS_TEXT,
+  type SentEmailLogRecord,
+  type SentEmailRecord,
+  type SentStatus,
+} from './sent-email-record.js';
 
 /**
  * The e-mail's status is the highest-ranked status among its record (the engine's queued / sent / failed) and its
  * logs (every SES notification adds one, in any order): it never moves backwards (status-rank.ts). Its time is that
  * of the log that first reached it.
  */
-export function effectiveStatus(e: Pick<SentEmailRecord, 'status' | 'status_updated_at'>, logs: readonly SentEmailLogRecord[]): { status: SentStatus; at: string } {
+export function effectiveStatus(
+  e: Pick<SentEmailRecord, 'status' | 'status_updated_at'>,
+  logs: readonly SentEmailLogRecord[],
+): { status: SentStatus; at: string } {
   let status = e.status;
   let at = e.status_updated_at;
   for (const log of logs) {
     const next = nextEmailStatus(status, log.status);
-    if (next !== status) ((status = next), (at = log.created_at));
+    if (next !== status) (status = next), (at = log.created_at);
   }
   return { status, at };
 }
 
 const SENT_STATUS_VALUES = Object.values(SENT_STATUS);
 /** A sent-email (or log) status value (DESIGN.md §5) and its name. */
-export const sentStatus = z
-  .int()
-  .check(
-    z.gte(Math.min(...SENT_STATUS_VALUES)),
-    z.lte(Math.max(...SENT_STATUS_VALUES)),
-    z.meta({ description: Object.entries(SENT_STATUS).map(([name, value]) => `${value} ${name}`).join(', ') }),
-  );
+export const sentStatus = z.int().check(
+  z.gte(Math.min(...SENT_STATUS_VALUES)),
+  z.lte(Math.max(...SENT_STATUS_VALUES)),
+  z.meta({
+    description: Object.entries(SENT_STATUS)
+      .map(([name, value]) => `${value} ${name}`)
+      .join(', '),
+  }),
+);
 export const sentStatusText = z.enum(Object.keys(SENT_STATUS) as [string, ...string[]]);
 
 /** One entry of a sent e-mail's history (OpenAPI `SentEmailLog`): every provider event adds one. */
@@ -40,7 +51,9 @@ export const SentEmailLogView = z
     url: z.nullable(z.string()).check(z.meta({ description: 'The link of a click' })),
     ip_address: z.nullable(z.string()),
     user_agent: z.nullable(z.string()),
-    is_bot: z.boolean().check(z.meta({ description: 'An open or click made by a machine (security scanner, prefetch)' })),
+    is_bot: z
+      .boolean()
+      .check(z.meta({ description: 'An open or click made by a machine (security scanner, prefetch)' })),
     bot_reason: z.nullable(z.string()).check(z.meta({ description: 'Extra: which signal made it a machine event' })),
     detail: z.nullable(z.string()).check(z.meta({ description: "Extra: the provider's words (bounce diagnostics)" })),
   })

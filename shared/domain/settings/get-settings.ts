@@ -21,6 +21,9 @@ export async function getSettings(
     throw notFound('settings', 'No settings yet: PATCH /client/settings creates them');
   }
   // One wave: the deliverability figures and the users (current_user_count, roles).
-  const [deliverability, users] = await Promise.all([deliverabilityFigures(deps.tracking, bundle.client, now), deps.users.list(clientId)]);
+  const [deliverability, users] = await Promise.all([
+    deliverabilityFigures(deps.tracking, bundle.client, now),
+    deps.users.list(clientId),
+  ]);
   return settingsViewOf({ ...bundle, settings: bundle.settings, client: bundle.client }, now, deliverability, users);
 }

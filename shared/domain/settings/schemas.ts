@@ -13,11 +13,13 @@ import { issueCondition } from '../../validation/issue-items.js';
  * bound gets exactly one item per field.
  */
 
-
 const int = (min: number, max: number, what: string) =>
   z
     .int({ error: `Must be an integer from ${min} to ${max}${what}` })
-    .check(z.gte(min, { message: `Must be at least ${min}${what}`, abort: true }), z.lte(max, { message: `Must be at most ${max}${what}` }));
+    .check(
+      z.gte(min, { message: `Must be at least ${min}${what}`, abort: true }),
+      z.lte(max, { message: `Must be at most ${max}${what}` }),
+    );
 
 const hour = int(0, 23, ' (hour of the day)');
 const minute = int(0, 59, ' (minute of the hour)');
@@ -39,7 +41,11 @@ const text = (max: number, singleLine = false) =>
         if (v === '') return null;
         if (v.length > max) return rejectInTransform(ctx, 'max', `Must be at most ${max} characters`);
         if ((singleLine ? LINE_BREAKS_OR_CONTROL : CONTROL_CHARS).test(v)) {
-          return rejectInTransform(ctx, 'format', singleLine ? 'Must be one line without control characters' : 'Must not contain control characters');
+          return rejectInTransform(
+            ctx,
+            'format',
+            singleLine ? 'Must be one line without control characters' : 'Must not contain control characters',
+          );
         }
         return v;
       }),
@@ -53,74 +59,95 @@ const text = (max: number, singleLine = false) =>
     );
 
 const EMAIL = emailFormat();
-const email = z.pipe(
-  z.string(),
-  z.transform((raw: string, ctx) => {
-    const v = raw.trim().toLowerCase();
-    if (v === '') return null;
-    if (v.length > MAX_EMAIL_LENGTH || !EMAIL.safeParse(v).success) return rejectInTransform(ctx, 'format', 'Must be a valid e-mail address');
-    return v;
-  }),
-).check(
-  z.meta({
-    format: 'email',
-    maxLength: MAX_EMAIL_LENGTH,
-    pattern: EMAIL_PATTERN.source,
-    description: 'An e-mail address (trimmed, lower-cased); "" or null unsets it',
-  }),
-);
+const email = z
+  .pipe(
+    z.string(),
+    z.transform((raw: string, ctx) => {
+      const v = raw.trim().toLowerCase();
+      if (v === '') return null;
+      if (v.length > MAX_EMAIL_LENGTH || !EMAIL.safeParse(v).success)
+        return rejectInTransform(ctx, 'format', 'Must be a valid e-mail address');
+      return v;
+    }),
+  )
+  .check(
+    z.meta({
+      format: 'email',
+      maxLength: MAX_EMAIL_LENGTH,
+      pattern: EMAIL_PATTERN.source,
+      description: 'An e-mail address (trimmed, lower-cased); "" or null unsets it',
+    }),
+  );
 
-const httpsUrl = z.pipe(
-  z.string(),
-  z.transform((raw: string, ctx) => {
-    const v = raw.trim();
-    if (v === '') return null;
-    let url: URL | undefined;
-    try {
-      url = new URL(v);
-    } catch {
-      url = undefined;
-    }
-    if (!url || url.protocol !== 'https:' || url.hostname === '' || v.length > 2048) {
-      return rejectInTransform(ctx, 'format', 'Must be an https:// URL of at most 2048 characters');
-    }
-    return v;
-  }),
-).check(
-  z.meta({ format: 'uri', maxLength: 2048, pattern: '^https://[^\\s/?#]+', description: 'An https:// URL; "" or null unsets it' }),
-);
+const httpsUrl = z
+  .pipe(
+    z.string(),
+    z.transform((raw: string, ctx) => {
+      const v = raw.trim();
+      if (v === '') return null;
+      let url: URL | undefined;
+      try {
+        url = new URL(v);
+      } catch {
+        url = undefined;
+      }
+      if (!url || url.protocol !== 'https:' || url.hostname === '' || v.length > 2048) {
+        return rejectInTransform(ctx, 'format', 'Must be an https:// URL of at most 2048 characters');
+      }
+      return v;
+    }),
+  )
+  .check(
+    z.meta({
+      format: 'uri',
+      maxLength: 2048,
+      pattern: '^https://[^\\s/?#]+',
+      description: 'An https:// URL; "" or null unsets it',
+    }),
+  );
 
 // Bounds above the rule's own length: surrounding blanks are trimmed before the rule reads the value.
-const color = z.pipe(
-  boundedString(32),
-  z.transform((raw: string, ctx) => {
-    const v = raw.trim();
-    if (!/^#[0-9A-Fa-f]{6}$/.test(v)) return rejectInTransform(ctx, 'format', 'Must be a colour in the form #RRGGBB');
-    return v.toUpperCase();
-  }),
-).check(z.meta({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'A colour #RRGGBB; null unsets it' }));
+const color = z
+  .pipe(
+    boundedString(32),
+    z.transform((raw: string, ctx) => {
+      const v = raw.trim();
+      if (!/^#[0-9A-Fa-f]{6}$/.test(v)) return rejectInTransform(ctx, 'format', 'Must be a colour in the form #RRGGBB');
+      return v.toUpperCase();
+    }),
+  )
+  .check(z.meta({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'A colour #RRGGBB; null unsets it' }));
 
 const timezone = zoneName(null).check(
   z.meta({ description: 'An IANA time zone name such as Europe/Paris, or an alias (EST, PST, SGT…); null unsets it' }),
 );
 
-const allowedDays = z.pipe(
-  boundedString(64),
-  z.transform((raw: string, ctx) => {
-    const parts = raw.split(',').map((d) => d.trim());
-    const valid = parts.every((d) => /^[1-7]$/.test(d)) && new Set(parts).size === parts.length;
-    if (!valid) {
-      return rejectInTransform(ctx, 'format', 'Must be distinct ISO weekday numbers 1 (Monday) to 7 (Sunday), comma separated, e.g. "1,2,3,4,5"');
-    }
-    return parts.map(Number).sort((a, b) => a - b).join(',');
-  }),
-).check(
-  z.meta({
-    pattern: '^[1-7](?:,[1-7]){0,6}$',
-    description: 'Distinct ISO weekday numbers, 1 (Monday) to 7 (Sunday), comma separated, e.g. "1,2,3,4,5"',
-    examples: ['1,2,3,4,5'],
-  }),
-);
+const allowedDays = z
+  .pipe(
+    boundedString(64),
+    z.transform((raw: string, ctx) => {
+      const parts = raw.split(',').map((d) => d.trim());
+      const valid = parts.every((d) => /^[1-7]$/.test(d)) && new Set(parts).size === parts.length;
+      if (!valid) {
+        return rejectInTransform(
+          ctx,
+          'format',
+          'Must be distinct ISO weekday numbers 1 (Monday) to 7 (Sunday), comma separated, e.g. "1,2,3,4,5"',
+        );
+      }
+      return parts
+        .map(Number)
+        .sort((a, b) => a - b)
+        .join(',');
+    }),
+  )
+  .check(
+    z.meta({
+      pattern: '^[1-7](?:,[1-7]){0,6}$',
+      description: 'Distinct ISO weekday numbers, 1 (Monday) to 7 (Sunday), comma separated, e.g. "1,2,3,4,5"',
+      examples: ['1,2,3,4,5'],
+    }),
+  );
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
@@ -140,7 +167,11 @@ const enabledWorkflows = z
     z.transform((ids: number[], ctx) => {
       const unknown = ids.filter((id) => !WORKFLOW_IDS.includes(id));
       if (unknown.length > 0) {
-        return rejectInTransform(ctx, 'enum', `Unknown workflow id(s) ${unknown.join(', ')}; known ids are ${WORKFLOW_IDS.join(', ')}`);
+        return rejectInTransform(
+          ctx,
+          'enum',
+          `Unknown workflow id(s) ${unknown.join(', ')}; known ids are ${WORKFLOW_IDS.join(', ')}`,
+        );
       }
       if (new Set(ids).size !== ids.length) return rejectInTransform(ctx, 'format', 'Must not repeat a workflow id');
       return [...ids].sort((a, b) => a - b);
@@ -158,13 +189,21 @@ const preferences = z
   .pipe(
     intArray('integers'),
     z.transform((values: number[], ctx) => {
-      if (values.length > MAX_PREFERENCES) return rejectInTransform(ctx, 'max', `At most ${MAX_PREFERENCES} preferences`);
-      if (values.some((v) => v < 0 || v > MAX_QUOTA)) return rejectInTransform(ctx, 'min', 'Preferences are non-negative integers');
+      if (values.length > MAX_PREFERENCES)
+        return rejectInTransform(ctx, 'max', `At most ${MAX_PREFERENCES} preferences`);
+      if (values.some((v) => v < 0 || v > MAX_QUOTA))
+        return rejectInTransform(ctx, 'min', 'Preferences are non-negative integers');
       if (new Set(values).size !== values.length) return rejectInTransform(ctx, 'format', 'Must not repeat a value');
       return values;
     }),
   )
-  .check(z.meta({ items: { type: 'integer', minimum: 0, maximum: MAX_QUOTA }, maxItems: MAX_PREFERENCES, uniqueItems: true }));
+  .check(
+    z.meta({
+      items: { type: 'integer', minimum: 0, maximum: MAX_QUOTA },
+      maxItems: MAX_PREFERENCES,
+      uniqueItems: true,
+    }),
+  );
 
 const bool = z.boolean({ error: 'Must be a boolean' });
 
@@ -184,11 +223,23 @@ export const SETTINGS_FIELD_SCHEMAS = {
   send_window_end_hour: hour,
   send_window_allowed_days: allowedDays,
   timezone,
-  max_emails_per_day: int(SETTINGS_INT_RANGE.max_emails_per_day.min, SETTINGS_INT_RANGE.max_emails_per_day.max, ' (e-mails per contact per day)'),
-  queue_timeout_days: int(SETTINGS_INT_RANGE.queue_timeout_days.min, SETTINGS_INT_RANGE.queue_timeout_days.max, ' (days)'),
+  max_emails_per_day: int(
+    SETTINGS_INT_RANGE.max_emails_per_day.min,
+    SETTINGS_INT_RANGE.max_emails_per_day.max,
+    ' (e-mails per contact per day)',
+  ),
+  queue_timeout_days: int(
+    SETTINGS_INT_RANGE.queue_timeout_days.min,
+    SETTINGS_INT_RANGE.queue_timeout_days.max,
+    ' (days)',
+  ),
   custom_email_quota_per_day: int(0, MAX_QUOTA, '').check(z.meta({ description: PLAN_BOUND })),
   custom_email_quota_per_month: int(0, MAX_QUOTA, '').check(z.meta({ description: PLAN_BOUND })),
-  custom_max_workflows: int(SETTINGS_INT_RANGE.custom_max_workflows.min, SETTINGS_INT_RANGE.custom_max_workflows.max, '').check(z.meta({ description: PLAN_BOUND })),
+  custom_max_workflows: int(
+    SETTINGS_INT_RANGE.custom_max_workflows.min,
+    SETTINGS_INT_RANGE.custom_max_workflows.max,
+    '',
+  ).check(z.meta({ description: PLAN_BOUND })),
   enable_critical_bypass: bool,
   ai_advisor_enabled: bool,
   auto_approve_enabled: bool,
@@ -230,9 +281,9 @@ const fieldShape = Object.fromEntries(
   SETTINGS_FIELD_NAMES.map((name) => [name, z.optional(z.nullable(SETTINGS_FIELD_SCHEMAS[name]))]),
 ) as { [K in SettingsFieldName]: z.ZodMiniOptional<z.ZodMiniNullable<(typeof SETTINGS_FIELD_SCHEMAS)[K]>> };
 
-const clearShape = Object.fromEntries(
-  CLEARABLE_FIELDS.map((name) => [`clear_${name}`, z.optional(bool)]),
-) as { [K in ClearableField as `clear_${K}`]: z.ZodMiniOptional<typeof bool> };
+const clearShape = Object.fromEntries(CLEARABLE_FIELDS.map((name) => [`clear_${name}`, z.optional(bool)])) as {
+  [K in ClearableField as `clear_${K}`]: z.ZodMiniOptional<typeof bool>;
+};
 
 export const SettingsPatch = z.object({ ...fieldShape, ...clearShape }).check(
   z.superRefine(

@@ -13,7 +13,6 @@ import type { UserRecord } from '../users/user-store.js';
 /** The plan catalog lives in code; this is when its current version was published. */
 export const PLAN_CATALOG_PUBLISHED_AT = '2026-01-01T00:00:00.000Z';
 
-
 const feature = z.boolean();
 const limit = z.int().check(z.gte(0));
 
@@ -32,12 +31,17 @@ export const PlanView = z
     max_emails_per_month: limit,
     api_requests_per_second: z.int().check(
       z.gte(1),
-      z.meta({ description: 'Requests a second the plan allows to the API, POST /client/events aside; beyond, 429 `rate_limited` (RateLimit headers)' }),
+      z.meta({
+        description:
+          'Requests a second the plan allows to the API, POST /client/events aside; beyond, 429 `rate_limited` (RateLimit headers)',
+      }),
     ),
-    event_requests_per_second: z.int().check(
-      z.gte(1),
-      z.meta({ description: 'Requests a second the plan allows to POST /client/events, counted apart' }),
-    ),
+    event_requests_per_second: z
+      .int()
+      .check(
+        z.gte(1),
+        z.meta({ description: 'Requests a second the plan allows to POST /client/events, counted apart' }),
+      ),
     price_monthly_eur: z.number().check(z.gte(0)),
     price_annually_eur: z.number().check(z.gte(0)),
     has_advanced_ai_logic: feature,
@@ -54,7 +58,12 @@ export const PlanView = z
     updated_at: UtcTimestamp,
     deleted_at: DeletedAt,
   })
-  .check(z.meta({ id: 'SubscriptionPlan', description: 'A plan of the service; client limits and feature flags derive from it.' }));
+  .check(
+    z.meta({
+      id: 'SubscriptionPlan',
+      description: 'A plan of the service; client limits and feature flags derive from it.',
+    }),
+  );
 
 export function toPlanView(plan: SubscriptionPlan): z.output<typeof PlanView> {
   return {
@@ -93,14 +102,25 @@ export const NestedClientView = z
     zip_code: profile,
     website: profile,
     avatar_url: profile,
-    avatar_file_id: z.nullable(z.int()).check(z.meta({ description: 'Avatar files are managed by the dashboard: always null here' })),
+    avatar_file_id: z
+      .nullable(z.int())
+      .check(z.meta({ description: 'Avatar files are managed by the dashboard: always null here' })),
     avatar_file: z.null().check(z.meta({ description: 'Avatar files are managed by the dashboard: always null here' })),
-    api_key: z.string().check(z.meta({ description: 'The current API key, masked; the full key is returned only by rotation', examples: ['els_…x9Qz'] })),
+    api_key: z.string().check(
+      z.meta({
+        description: 'The current API key, masked; the full key is returned only by rotation',
+        examples: ['els_…x9Qz'],
+      }),
+    ),
     api_key_enabled: z.boolean(),
     is_email_verified: z.boolean(),
     email_verified_at: z.nullable(UtcTimestamp),
-    current_user_count: z.int().check(z.gte(0), z.meta({ description: 'The dashboard users of the client (GET /client/users)' })),
-    monthly_email_quota: limit.check(z.meta({ description: 'E-mails the client may send this month (plan or custom quota)' })),
+    current_user_count: z
+      .int()
+      .check(z.gte(0), z.meta({ description: 'The dashboard users of the client (GET /client/users)' })),
+    monthly_email_quota: limit.check(
+      z.meta({ description: 'E-mails the client may send this month (plan or custom quota)' }),
+    ),
     monthly_emails_sent: limit,
     quota_reset_at: UtcTimestamp.check(z.meta({ description: 'Start of the next UTC month' })),
     status: z.enum(['active', 'suspended']),
@@ -127,7 +147,14 @@ export const NestedClientView = z
   .check(z.meta({ id: 'SettingsClient', description: 'The client (account) the settings belong to.' }));
 
 /** SPEC.md's nested client object. The API key is shown masked; a full key is only ever returned by rotation. */
-export function toNestedClientView({ client, plan, monthlyQuota, monthlyEmailsSent, now, users }: ClientViewInput): z.output<typeof NestedClientView> {
+export function toNestedClientView({
+  client,
+  plan,
+  monthlyQuota,
+  monthlyEmailsSent,
+  now,
+  users,
+}: ClientViewInput): z.output<typeof NestedClientView> {
   return {
     id: client.id,
     client_id: client.client_id,
@@ -193,7 +220,9 @@ const SettingsFieldsView = {
   send_window_enabled: flag,
   send_window_start_hour: hour,
   send_window_end_hour: hour,
-  send_window_allowed_days: text.check(z.meta({ description: 'ISO weekday numbers, e.g. "1,2,3,4,5"', examples: ['1,2,3,4,5'] })),
+  send_window_allowed_days: text.check(
+    z.meta({ description: 'ISO weekday numbers, e.g. "1,2,3,4,5"', examples: ['1,2,3,4,5'] }),
+  ),
   timezone: text.check(z.meta({ description: 'IANA time zone name', examples: ['Europe/Paris'] })),
   max_emails_per_day: quota.check(z.meta({ description: 'Lifecycle e-mails per contact per day' })),
   queue_timeout_days: z.nullable(z.int().check(z.gte(1))),
@@ -230,7 +259,9 @@ export const DeliverabilityView = z
     paused_at: z.nullable(UtcTimestamp),
     paused_reason: z.nullable(z.string()),
   })
-  .check(z.meta({ id: 'Deliverability', description: "Extra: the client's bounce and complaint rates over the window." }));
+  .check(
+    z.meta({ id: 'Deliverability', description: "Extra: the client's bounce and complaint rates over the window." }),
+  );
 
 /** SPEC.md's Client settings (OpenAPI `ClientSettings`). */
 export const SettingsView = z
@@ -245,11 +276,20 @@ export const SettingsView = z
     client: NestedClientView,
     deliverability: DeliverabilityView,
   })
-  .check(z.meta({ id: 'ClientSettings', description: "The client's settings: branding, sender, send windows, quotas. Unset values are null." }));
+  .check(
+    z.meta({
+      id: 'ClientSettings',
+      description: "The client's settings: branding, sender, send windows, quotas. Unset values are null.",
+    }),
+  );
 export type SettingsView = z.output<typeof SettingsView>;
 
 /** SPEC.md's Client settings: every writable field (null when unset), then the output-only fields. */
-export function toSettingsView(settings: SettingsRecord, nested: ClientViewInput, deliverability: DeliverabilityFigures): SettingsView {
+export function toSettingsView(
+  settings: SettingsRecord,
+  nested: ClientViewInput,
+  deliverability: DeliverabilityFigures,
+): SettingsView {
   const fields = Object.fromEntries(SETTINGS_FIELD_NAMES.map((name) => [name, settings[name] ?? null])) as {
     [K in (typeof SETTINGS_FIELD_NAMES)[number]]: NonNullable<SettingsRecord[K]> | null;
   };
@@ -275,12 +315,16 @@ export function settingsViewOf(
   users: readonly UserRecord[],
 ): SettingsView {
   const plan = planOf(bundle.client.plan);
-  return toSettingsView(bundle.settings, {
-    client: bundle.client,
-    plan,
-    monthlyQuota: effectiveLimits(bundle.settings, plan).emailsPerMonth,
-    monthlyEmailsSent: bundle.monthlyEmailsSent,
-    now,
-    users,
-  }, deliverability);
+  return toSettingsView(
+    bundle.settings,
+    {
+      client: bundle.client,
+      plan,
+      monthlyQuota: effectiveLimits(bundle.settings, plan).emailsPerMonth,
+      monthlyEmailsSent: bundle.monthlyEmailsSent,
+      now,
+      users,
+    },
+    deliverability,
+  );
 }

@@ -20,7 +20,8 @@ interface Deps {
 
 /** Optimistic writes retried after losing to a concurrent write (re-read, re-validate, jittered pause). */
 const MAX_ATTEMPTS = 6;
-const pauseBeforeRetry = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
+const pauseBeforeRetry = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
 
 /** The stored fields after a merge-patch: absent keeps, null or `clear_*: true` unsets, a value replaces. */
 export function applySettingsPatch(current: SettingsFields, patch: SettingsPatch): SettingsFields {
@@ -56,7 +57,9 @@ export function checkPlanLimits(next: SettingsFields, patch: SettingsPatch, plan
     }
   }
   const touchesWorkflows =
-    patch.enabled_workflows !== undefined || patch.custom_max_workflows !== undefined || patch.clear_custom_max_workflows === true;
+    patch.enabled_workflows !== undefined ||
+    patch.custom_max_workflows !== undefined ||
+    patch.clear_custom_max_workflows === true;
   if (touchesWorkflows && next.enabled_workflows && !items.some((i) => i.key === 'custom_max_workflows')) {
     const { maxWorkflows } = effectiveLimits(next, plan);
     if (next.enabled_workflows.length > maxWorkflows) {
@@ -105,8 +108,14 @@ export async function updateSettings(
     const items = checkPlanLimits(next, patch, plan);
     if (items.length > 0) throw unprocessable(items);
     if (current && sameFields(fieldsOf(current), next)) {
-      const [deliverability, users] = await Promise.all([deliverabilityFigures(deps.tracking, bundle.client, now), deps.users.list(clientId)]);
-      return { settings: settingsViewOf({ ...bundle, settings: current, client: bundle.client }, now, deliverability, users), created: false };
+      const [deliverability, users] = await Promise.all([
+        deliverabilityFigures(deps.tracking, bundle.client, now),
+        deps.users.list(clientId),
+      ]);
+      return {
+        settings: settingsViewOf({ ...bundle, settings: current, client: bundle.client }, now, deliverability, users),
+        created: false,
+      };
     }
     const at = now.toISOString();
     const record: SettingsRecord = {
@@ -119,8 +128,14 @@ export async function updateSettings(
       updated_at: at,
     };
     if (await deps.settings.save(record, current?.version)) {
-      const [deliverability, users] = await Promise.all([deliverabilityFigures(deps.tracking, bundle.client, now), deps.users.list(clientId)]);
-      return { settings: settingsViewOf({ ...bundle, settings: record, client: bundle.client }, now, deliverability, users), created: !current };
+      const [deliverability, users] = await Promise.all([
+        deliverabilityFigures(deps.tracking, bundle.client, now),
+        deps.users.list(clientId),
+      ]);
+      return {
+        settings: settingsViewOf({ ...bundle, settings: record, client: bundle.client }, now, deliverability, users),
+        created: !current,
+      };
     }
   }
   throw conflict('state', 'settings', 'The settings were changed concurrently; retry the request');

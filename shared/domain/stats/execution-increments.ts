@@ -7,7 +7,8 @@ import { LEGACY_STATS_SHARDS, statsShardOf, type StatsIncrement } from './stats-
  * A reason as the counters keep it: its code, before any detail (`send_rejected: MessageRejected …` →
  * `send_rejected`), at most 64 characters, so the reasons a day row holds stay few and short.
  */
-export const reasonCode = (reason: string | undefined): string => (reason ?? 'unknown').split(':')[0]!.trim().slice(0, 64) || 'unknown';
+export const reasonCode = (reason: string | undefined): string =>
+  (reason ?? 'unknown').split(':')[0]!.trim().slice(0, 64) || 'unknown';
 
 /** What ending an execution adds to its workflow's day row: a failure or a skip with its reason, a goal's exit; nothing else. */
 export function finishIncrement(execution: ExecutionRecord, finish: Finish): StatsIncrement | undefined {
@@ -58,7 +59,8 @@ export const claimIncrement = (
 });
 
 /** The shard count a claim's give-back uses: its own, or LEGACY_STATS_SHARDS for a claim made before it was kept. */
-export const claimStatsShardsOf = (claim: Pick<ExecutionClaim, 'stats_shards'>): number => claim.stats_shards ?? LEGACY_STATS_SHARDS;
+export const claimStatsShardsOf = (claim: Pick<ExecutionClaim, 'stats_shards'>): number =>
+  claim.stats_shards ?? LEGACY_STATS_SHARDS;
 
 /**
  * Increments of one fact's transaction merged per row (same day and workflow): a transaction may not touch one item

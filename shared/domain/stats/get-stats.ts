@@ -3,9 +3,22 @@ import type { Clock } from '../../platform.js';
 import { invalidField, notFound } from '../../errors.js';
 import { utcDayOf } from '../time/utc-days.js';
 import { findWorkflow } from '../workflows/catalog.js';
-import { addCounts, addReasons, zeroCounts, type StatCounts, type WorkflowDayRow, type EventTypeDayRow } from './stats-counters.js';
+import {
+  addCounts,
+  addReasons,
+  zeroCounts,
+  type StatCounts,
+  type WorkflowDayRow,
+  type EventTypeDayRow,
+} from './stats-counters.js';
 import type { StatsStore } from './stats-store.js';
-import { DEFAULT_STATS_DAYS, MAX_STATS_DAYS, type ClientStatsQuery, type StatsView, type WorkflowStatsView } from './schemas.js';
+import {
+  DEFAULT_STATS_DAYS,
+  MAX_STATS_DAYS,
+  type ClientStatsQuery,
+  type StatsView,
+  type WorkflowStatsView,
+} from './schemas.js';
 
 export interface StatsDeps {
   stats: StatsStore;
@@ -29,14 +42,27 @@ export interface StatsReader {
  * range's totals. `workflow_id` keeps one workflow's rows.
  */
 export async function getStats(deps: StatsDeps, reader: StatsReader, query: ClientStatsQuery): Promise<StatsView> {
-  if (query.workflow_id !== undefined && !findWorkflow(query.workflow_id)) throw notFound('workflow_id', 'Workflow not found');
+  if (query.workflow_id !== undefined && !findWorkflow(query.workflow_id))
+    throw notFound('workflow_id', 'Workflow not found');
   const { from, to } = rangeOf(query, deps.clock.now());
   const rows = await deps.stats.read(reader.clientId, reader.statsShards, from, to, query.workflow_id);
-  return summarise(rows.workflows, query.workflow_id === undefined ? rows.events : [], from, to, query.granularity, query.workflow_id ?? null);
+  return summarise(
+    rows.workflows,
+    query.workflow_id === undefined ? rows.events : [],
+    from,
+    to,
+    query.granularity,
+    query.workflow_id ?? null,
+  );
 }
 
 /** One workflow's figures (GET /client/workflows/{workflow_id}/stats), with its funnel. Unknown workflow: 404. */
-export async function getWorkflowStats(deps: StatsDeps, reader: StatsReader, workflowId: number, query: Omit<ClientStatsQuery, 'workflow_id'>): Promise<WorkflowStatsView> {
+export async function getWorkflowStats(
+  deps: StatsDeps,
+  reader: StatsReader,
+  workflowId: number,
+  query: Omit<ClientStatsQuery, 'workflow_id'>,
+): Promise<WorkflowStatsView> {
   if (!findWorkflow(workflowId)) throw notFound('workflow_id', 'Workflow not found');
   const stats = await getStats(deps, reader, { ...query, workflow_id: workflowId });
   const t = stats.totals;
@@ -55,10 +81,15 @@ export async function getWorkflowStats(deps: StatsDeps, reader: StatsReader, wor
 /** The days asked: `to` defaults to today (UTC), `from` to 29 days before it; at most MAX_STATS_DAYS days. */
 function rangeOf(query: Pick<ClientStatsQuery, 'from' | 'to'>, now: Date): { from: string; to: string } {
   const to = query.to ?? utcDayOf(now);
-  const from = query.from ?? DateTime.fromISO(to, { zone: 'utc' }).minus({ days: DEFAULT_STATS_DAYS - 1 }).toISODate()!;
+  const from =
+    query.from ??
+    DateTime.fromISO(to, { zone: 'utc' })
+      .minus({ days: DEFAULT_STATS_DAYS - 1 })
+      .toISODate()!;
   if (from > to) throw invalidField('min', 'to', 'Must not be before from');
   const days = DateTime.fromISO(to, { zone: 'utc' }).diff(DateTime.fromISO(from, { zone: 'utc' }), 'days').days + 1;
-  if (days > MAX_STATS_DAYS) throw invalidField('max', 'from', `At most ${MAX_STATS_DAYS} days from from to to (got ${days})`);
+  if (days > MAX_STATS_DAYS)
+    throw invalidField('max', 'from', `At most ${MAX_STATS_DAYS} days from from to to (got ${days})`);
   return { from, to };
 }
 
@@ -112,7 +143,8 @@ function summarise(
   };
 }
 
-const ratio = (part: number, whole: number): number | null => (whole > 0 ? Math.max(0, Math.round((part / whole) * 10_000) / 10_000) : null);
+const ratio = (part: number, whole: number): number | null =>
+  whole > 0 ? Math.max(0, Math.round((part / whole) * 10_000) / 10_000) : null;
 
 /** The rates of a range: engagement over delivered e-mails, humans only; bounces over sent. */
 export function ratesOf(t: StatCounts): StatsView['rates'] {

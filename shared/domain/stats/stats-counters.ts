@@ -121,20 +121,25 @@ export const STATS_SHARD_COUNT = 16;
  * keeps a client's 90-day read to one Query; a client allowed 10 000 sends a day writes ≈ 0.7 facts a second on
  * average, far below one key's limit.
  */
-export const statsShardsOf = (limits: { dayLimit: number; monthLimit: number }): number => (needsShards(limits) ? STATS_SHARD_COUNT : 1);
+export const statsShardsOf = (limits: { dayLimit: number; monthLimit: number }): number =>
+  needsShards(limits) ? STATS_SHARD_COUNT : 1;
 
 /**
  * statsShardsOf the client's current limits (its plan, tightened by its settings' custom quotas), from the settings
  * and profile the writer read anyway. No client (gone): 1.
  */
-export const clientStatsShardsOf = (settings: SettingsFields | undefined, client: { plan: string } | undefined): number => {
+export const clientStatsShardsOf = (
+  settings: SettingsFields | undefined,
+  client: { plan: string } | undefined,
+): number => {
   if (!client) return 1;
   const limits = effectiveLimits(settings, planOf(client.plan));
   return statsShardsOf({ dayLimit: limits.emailsPerDay, monthLimit: limits.emailsPerMonth });
 };
 
 /** The shard a fact lands on: its spread (an execution, contact or event id) mod the client's shard count. */
-export const statsShardOf = (spread: number, shards: number): number => Math.abs(Math.trunc(spread)) % Math.max(1, Math.trunc(shards));
+export const statsShardOf = (spread: number, shards: number): number =>
+  Math.abs(Math.trunc(spread)) % Math.max(1, Math.trunc(shards));
 
 /**
  * A fact whose record predates the shard count (a message or claim recorded before the sharding rule): the
@@ -151,7 +156,10 @@ export const LEGACY_STATS_SHARDS = STATS_SHARD_COUNT;
  */
 export const statsReadShardsOf = (client: { plan: string; stats_shards_max?: number }): number => {
   const plan = planOf(client.plan);
-  return Math.max(statsShardsOf({ dayLimit: plan.max_emails_per_day, monthLimit: plan.max_emails_per_month }), client.stats_shards_max ?? 1);
+  return Math.max(
+    statsShardsOf({ dayLimit: plan.max_emails_per_day, monthLimit: plan.max_emails_per_month }),
+    client.stats_shards_max ?? 1,
+  );
 };
 
 /**
@@ -161,6 +169,9 @@ export const statsReadShardsOf = (client: { plan: string; stats_shards_max?: num
  */
 export function statsShardsMaxOf(tier: string, recorded?: number): { stats_shards_max?: number } {
   const plan = planOf(tier);
-  const shards = Math.max(statsShardsOf({ dayLimit: plan.max_emails_per_day, monthLimit: plan.max_emails_per_month }), recorded ?? 1);
+  const shards = Math.max(
+    statsShardsOf({ dayLimit: plan.max_emails_per_day, monthLimit: plan.max_emails_per_month }),
+    recorded ?? 1,
+  );
   return shards > 1 ? { stats_shards_max: shards } : {};
 }

@@ -7,5 +7,11 @@ export interface StatsStore {
    * (statsReadShardsOf the client): one Query per shard, in parallel — one Query for a client never sharded;
    * `workflowId` keeps that workflow's rows only.
    */
-  read(clientId: number, shards: number, fromDay: string, toDay: string, workflowId?: number): Promise<{ workflows: WorkflowDayRow[]; events: EventTypeDayRow[] }>;
+  read(
+    clientId: number,
+    shards: number,
+    fromDay: string,
+    toDay: string,
+    workflowId?: number,
+  ): Promise<{ workflows: WorkflowDayRow[]; events: EventTypeDayRow[] }>;
 }

@@ -14,7 +14,10 @@ export interface TemplatePage {
 }
 
 /** A cursor's position: the last template id it has passed (system ids are below every client id). */
-const cursors = positionCursor<number>('template-list-cursor:v1:', (v): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0);
+const cursors = positionCursor<number>(
+  'template-list-cursor:v1:',
+  (v): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0,
+);
 
 /** The filters a cursor belongs to. */
 const scopeOf = (filter: TemplateListBody): string =>
@@ -36,7 +39,8 @@ export async function listTemplates(
   filter: TemplateListBody,
 ): Promise<TemplatePage> {
   const scope = scopeOf(filter);
-  const from = filter.cursor === undefined ? undefined : cursors.read(deps.cursorSecret, filter.cursor, clientId, scope);
+  const from =
+    filter.cursor === undefined ? undefined : cursors.read(deps.cursorSecret, filter.cursor, clientId, scope);
   if (filter.cursor !== undefined && !from) throw invalidField('format', 'cursor', 'Not a cursor of this list');
   const perPage = filter.per_page;
   const page = from?.page ?? filter.page;
@@ -44,19 +48,25 @@ export async function listTemplates(
   const skip = from ? 0 : (page - 1) * perPage;
   const q = filter.q?.toLowerCase();
   const matches = (t: TemplateSummary) =>
-    (filter.include_deleted || !t.deleted_at) && (!q || t.name.toLowerCase().includes(q) || t.subject.toLowerCase().includes(q));
+    (filter.include_deleted || !t.deleted_at) &&
+    (!q || t.name.toLowerCase().includes(q) || t.subject.toLowerCase().includes(q));
 
-  const system = filter.type === 2 ? [] : SYSTEM_TEMPLATES.filter((t) => t.id > afterId && matches(t)).sort((a, b) => a.id - b.id);
+  const system =
+    filter.type === 2 ? [] : SYSTEM_TEMPLATES.filter((t) => t.id > afterId && matches(t)).sort((a, b) => a.id - b.id);
   const budget = from ? perPage + 1 : page * perPage + TOTAL_LOOKAHEAD;
   const own =
-    filter.type === 1 ? { templates: [], more: false } : await deps.templates.listSummaries(clientId, { limit: budget, afterId });
+    filter.type === 1
+      ? { templates: [], more: false }
+      : await deps.templates.listSummaries(clientId, { limit: budget, afterId });
   const all = [...system, ...own.templates.filter(matches)];
   const shown = all.slice(skip, skip + perPage);
   // Past the page: the last one shown when more matches were read; else where the read stopped, if the list goes on.
-  const next = all.length > skip + perPage ? shown.at(-1)!.id : own.more ? (own.templates.at(-1)?.id ?? afterId) : undefined;
+  const next =
+    all.length > skip + perPage ? shown.at(-1)!.id : own.more ? (own.templates.at(-1)?.id ?? afterId) : undefined;
   return {
     templates: shown.map(toTemplateSummaryView),
-    next_cursor: next === undefined ? null : cursors.sign(deps.cursorSecret, clientId, scope, { page: page + 1, position: next }),
+    next_cursor:
+      next === undefined ? null : cursors.sign(deps.cursorSecret, clientId, scope, { page: page + 1, position: next }),
     meta: boundedPageMetaOf(page, perPage, (page - 1) * perPage - skip + all.length, !own.more),
   };
 }

@@ -18,13 +18,20 @@ export const RenderedPreview = z
     template_type: z.literal([TEMPLATE_TYPES.system, TEMPLATE_TYPES.client]),
     contact_id: z.nullable(z.int()).check(z.meta({ description: 'The contact whose variables were used' })),
     include_default_vars: z.boolean(),
-    resolved_vars: z.record(z.string(), z.unknown()).check(z.meta({ description: 'The variables finally used (`it.*`)' })),
+    resolved_vars: z
+      .record(z.string(), z.unknown())
+      .check(z.meta({ description: 'The variables finally used (`it.*`)' })),
     subject: z.string(),
     preview_text: z.string(),
     html_body: z.string(),
     text_body: z.string(),
   })
-  .check(z.meta({ id: 'RenderedPreview', description: 'A saved template rendered with a contact and variables; nothing is sent.' }));
+  .check(
+    z.meta({
+      id: 'RenderedPreview',
+      description: 'A saved template rendered with a contact and variables; nothing is sent.',
+    }),
+  );
 export type RenderedPreview = z.output<typeof RenderedPreview>;
 
 interface Deps {
@@ -50,7 +57,9 @@ export async function renderPreview(
   const [template, contact, bundle] = await Promise.all([
     findTemplate(deps, clientId, templateId),
     body.contact_id !== undefined ? deps.contacts.get(clientId, body.contact_id) : Promise.resolve(undefined),
-    body.include_default_vars ? deps.settings.load(clientId, quotaMonthOf(deps.clock.now())) : Promise.resolve(undefined),
+    body.include_default_vars
+      ? deps.settings.load(clientId, quotaMonthOf(deps.clock.now()))
+      : Promise.resolve(undefined),
   ]);
   if (body.contact_id !== undefined && !contact) throw notFound('contact_id', 'Contact not found');
   // A draft's unsafe part is refused at its own key (`draft.html_body`, or the form's `html_body`), before anything is rendered.
@@ -90,7 +99,13 @@ export const TemplateHtmlForm = z.object({
   html_body: TemplateDraft.shape.html_body,
   contact_id: z.optional(
     z.pipe(
-      z.string().check(z.maxLength(15, 'Must be a contact id (digits)'), z.regex(/^\d{1,15}$/, 'Must be a contact id (digits)'), z.meta({ description: 'The contact whose variables are used' })),
+      z
+        .string()
+        .check(
+          z.maxLength(15, 'Must be a contact id (digits)'),
+          z.regex(/^\d{1,15}$/, 'Must be a contact id (digits)'),
+          z.meta({ description: 'The contact whose variables are used' }),
+        ),
       z.transform((v: string) => Number(v)),
     ),
   ),
@@ -102,7 +117,12 @@ export type TemplateHtmlForm = z.output<typeof TemplateHtmlForm>;
  * stored template, or the form's `html_body` in its place; the client's branding, the contact's variables). The same
  * reads (one parallel wave) and the same checks: an unsafe draft is 422 at `html_body`.
  */
-export async function renderPreviewHtml(deps: Deps, clientId: number, templateId: number, form: TemplateHtmlForm): Promise<string> {
+export async function renderPreviewHtml(
+  deps: Deps,
+  clientId: number,
+  templateId: number,
+  form: TemplateHtmlForm,
+): Promise<string> {
   const body: RenderPreviewBody = {
     include_default_vars: true,
     vars: {},

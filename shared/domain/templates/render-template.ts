@@ -80,7 +80,12 @@ export const compiledTemplateCount = (): number => compiled.size;
  * Renders one template part. Throws 422 `unsafe` (keyed by `key`) when the source breaks DESIGN.md §6 —
  * checked before anything is compiled.
  */
-export function renderTemplate(source: string, vars: Record<string, unknown>, mode: RenderMode, key = 'template'): string {
+export function renderTemplate(
+  source: string,
+  vars: Record<string, unknown>,
+  mode: RenderMode,
+  key = 'template',
+): string {
   const inspection = inspectTemplate(source);
   if (!inspection.safe) throw unprocessable([unsafeItem(key, inspection)]);
   const fn = compileCached(source, mode);

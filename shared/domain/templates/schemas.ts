@@ -19,20 +19,21 @@ export const MAX_HTML_BODY_BYTES = 256_000;
 export const MAX_TEXT_BODY_BYTES = 100_000;
 
 const text = (max: number, label: string, maxBytes?: number) =>
-  z
-    .string({ error: (i) => (i.input === undefined ? `${label} is required` : `${label} must be a string`) })
-    .check(
-      z.maxLength(max, { message: `Must be at most ${max} characters`, abort: true }),
-      z.refine((v: string) => maxBytes === undefined || Buffer.byteLength(v, 'utf8') <= maxBytes, {
-        message: `Must be at most ${maxBytes} bytes (UTF-8)`,
-        params: issueCondition('max'),
-        abort: true,
-      }),
-    );
+  z.string({ error: (i) => (i.input === undefined ? `${label} is required` : `${label} must be a string`) }).check(
+    z.maxLength(max, { message: `Must be at most ${max} characters`, abort: true }),
+    z.refine((v: string) => maxBytes === undefined || Buffer.byteLength(v, 'utf8') <= maxBytes, {
+      message: `Must be at most ${maxBytes} bytes (UTF-8)`,
+      params: issueCondition('max'),
+      abort: true,
+    }),
+  );
 /** Non-empty after trim; the document says so with `minLength` and a pattern that needs one non-space character. */
 const required = (max: number, label: string, maxBytes?: number) =>
   text(max, label, maxBytes).check(
-    z.refine((v: string) => v.trim() !== '', { message: `${label} must not be empty`, params: issueCondition('required') }),
+    z.refine((v: string) => v.trim() !== '', {
+      message: `${label} must not be empty`,
+      params: issueCondition('required'),
+    }),
     z.meta({ minLength: 1, pattern: '\\S' }),
   );
 
@@ -42,52 +43,86 @@ const TEMPLATE_RULE =
   '(optionally `?? "default"`); any other `<% %>` tag is a 422 `unsafe`. html_body is also read as HTML (a real parser, ' +
   'entities decoded): a `<script>`, `<iframe>`, `<frame>`, `<object>`, `<embed>`, `<applet>` or `<base>` element, an ' +
   '`on…` event-handler attribute, `srcdoc`, a refresh `<meta>`, a `javascript:`/`vbscript:` URL in any URL attribute ' +
-  '(href, src, action, formaction, xlink:href, srcset, …), a `data:` URL other than an image\'s, or an interpolation in a ' +
+  "(href, src, action, formaction, xlink:href, srcset, …), a `data:` URL other than an image's, or an interpolation in a " +
   'tag or attribute name is a 422 `unsafe` at `html_body` naming the line.';
 
 /** Content of a client template. name, subject and html_body are required; the other parts default to "". */
-export const TemplateBody = z.object({
-  name: z.pipe(required(200, 'name'), z.transform((v: string) => v.trim())),
-  subject: required(998, 'subject'),
-  preview_text: z._default(z.optional(text(500, 'preview_text')), ''),
-  html_body: required(MAX_HTML_BODY_BYTES, 'html_body', MAX_HTML_BODY_BYTES),
-  text_body: z._default(z.optional(text(MAX_TEXT_BODY_BYTES, 'text_body', MAX_TEXT_BODY_BYTES)), ''),
-}).check(z.meta({ description: TEMPLATE_RULE }));
+export const TemplateBody = z
+  .object({
+    name: z.pipe(
+      required(200, 'name'),
+      z.transform((v: string) => v.trim()),
+    ),
+    subject: required(998, 'subject'),
+    preview_text: z._default(z.optional(text(500, 'preview_text')), ''),
+    html_body: required(MAX_HTML_BODY_BYTES, 'html_body', MAX_HTML_BODY_BYTES),
+    text_body: z._default(z.optional(text(MAX_TEXT_BODY_BYTES, 'text_body', MAX_TEXT_BODY_BYTES)), ''),
+  })
+  .check(z.meta({ description: TEMPLATE_RULE }));
 export type TemplateBody = z.output<typeof TemplateBody>;
 
 /** PATCH: any subset of the content. */
-export const TemplatePatch = z.object({
-  name: z.optional(z.pipe(required(200, 'name'), z.transform((v: string) => v.trim()))),
-  subject: z.optional(required(998, 'subject')),
-  preview_text: z.optional(text(500, 'preview_text')),
-  html_body: z.optional(required(MAX_HTML_BODY_BYTES, 'html_body', MAX_HTML_BODY_BYTES)),
-  text_body: z.optional(text(MAX_TEXT_BODY_BYTES, 'text_body', MAX_TEXT_BODY_BYTES)),
-}).check(z.meta({ description: TEMPLATE_RULE }));
+export const TemplatePatch = z
+  .object({
+    name: z.optional(
+      z.pipe(
+        required(200, 'name'),
+        z.transform((v: string) => v.trim()),
+      ),
+    ),
+    subject: z.optional(required(998, 'subject')),
+    preview_text: z.optional(text(500, 'preview_text')),
+    html_body: z.optional(required(MAX_HTML_BODY_BYTES, 'html_body', MAX_HTML_BODY_BYTES)),
+    text_body: z.optional(text(MAX_TEXT_BODY_BYTES, 'text_body', MAX_TEXT_BODY_BYTES)),
+  })
+  .check(z.meta({ description: TEMPLATE_RULE }));
 export type TemplatePatch = z.output<typeof TemplatePatch>;
 
 const page = z.int({ error: 'Must be an integer' }).check(z.gte(1, 'Must be at least 1'));
 
 /** POST /client/email-templates/list — filters travel in the body (SPEC.md). */
-export const TemplateListBody = z.object({
-  q: z.optional(z.string({ error: 'Must be a string' }).check(z.trim(), z.maxLength(200, 'Must be at most 200 characters'))),
-  type: z.optional(
-    z.literal([TEMPLATE_TYPES.system, TEMPLATE_TYPES.client], {
-      error: `Must be ${TEMPLATE_TYPES.system} (system) or ${TEMPLATE_TYPES.client} (client)`,
+export const TemplateListBody = z
+  .object({
+    q: z.optional(
+      z.string({ error: 'Must be a string' }).check(z.trim(), z.maxLength(200, 'Must be at most 200 characters')),
+    ),
+    type: z.optional(
+      z.literal([TEMPLATE_TYPES.system, TEMPLATE_TYPES.client], {
+        error: `Must be ${TEMPLATE_TYPES.system} (system) or ${TEMPLATE_TYPES.client} (client)`,
+      }),
+    ),
+    include_deleted: z._default(z.optional(z.boolean({ error: 'Must be a boolean' })), false),
+    page: z._default(
+      z.optional(
+        page.check(
+          z.lte(MAX_PAGED_ITEMS, `Must be at most ${MAX_PAGED_ITEMS}`),
+          z.meta({ description: PAGE_WINDOW_RULE }),
+        ),
+      ),
+      1,
+    ),
+    per_page: z._default(z.optional(page.check(z.lte(100, 'Must be at most 100'))), 20),
+    cursor: cursorField(),
+  })
+  .check(
+    z.superRefine((q, ctx) => {
+      const problem =
+        q.cursor === undefined
+          ? q.page <= MAX_PAGED_ITEMS
+            ? pageWindowProblem(q.page, q.per_page)
+            : undefined
+          : q.page > 1
+            ? 'Must not be given with cursor'
+            : undefined;
+      if (problem)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['page'],
+          message: problem,
+          params: issueCondition(q.cursor === undefined ? 'max' : 'format'),
+        });
     }),
-  ),
-  include_deleted: z._default(z.optional(z.boolean({ error: 'Must be a boolean' })), false),
-  page: z._default(
-    z.optional(page.check(z.lte(MAX_PAGED_ITEMS, `Must be at most ${MAX_PAGED_ITEMS}`), z.meta({ description: PAGE_WINDOW_RULE }))),
-    1,
-  ),
-  per_page: z._default(z.optional(page.check(z.lte(100, 'Must be at most 100'))), 20),
-  cursor: cursorField(),
-}).check(
-  z.superRefine((q, ctx) => {
-    const problem = q.cursor === undefined ? (q.page <= MAX_PAGED_ITEMS ? pageWindowProblem(q.page, q.per_page) : undefined) : q.page > 1 ? 'Must not be given with cursor' : undefined;
-    if (problem) ctx.addIssue({ code: 'custom', path: ['page'], message: problem, params: issueCondition(q.cursor === undefined ? 'max' : 'format') });
-  }),
-);
+  );
 export type TemplateListBody = z.output<typeof TemplateListBody>;
 
 /** GET /client/email-templates/{id}?include_deleted=true — a soft-deleted template is a 404 without the flag. */
@@ -112,7 +147,7 @@ export const TemplateDraft = z
   .check(
     z.meta({
       description:
-        'Unsaved parts rendered instead of the stored ones (an editor\'s live preview); absent parts are the stored ones. ' +
+        "Unsaved parts rendered instead of the stored ones (an editor's live preview); absent parts are the stored ones. " +
         `Validated as PATCH validates them (errors keyed \`draft.<part>\`). ${TEMPLATE_RULE}`,
     }),
   );

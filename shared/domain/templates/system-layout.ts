@@ -53,7 +53,12 @@ const footerLine = (category: WorkflowCategory): string =>
 <a href="${v.unsubscribeUrl}" style="color:#6B7280;text-decoration:underline;">Unsubscribe</a> from these emails.`;
 
 /** Wraps the content of one message in the branded HTML layout. */
-export function htmlLayout(parts: { subject: string; previewText: string; content: string; category?: WorkflowCategory }): string {
+export function htmlLayout(parts: {
+  subject: string;
+  previewText: string;
+  content: string;
+  category?: WorkflowCategory;
+}): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

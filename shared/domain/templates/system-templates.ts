@@ -32,7 +32,9 @@ const COPY: Copy[] = [
           'it takes about five minutes, and everything after that builds on it.',
       ),
       button('Set up your first project'),
-      p('Questions, ideas, or something not working the way you expected? Just reply to this email — a real person reads every reply.'),
+      p(
+        'Questions, ideas, or something not working the way you expected? Just reply to this email — a real person reads every reply.',
+      ),
     ].join('\n'),
     text: `Hi ${v.firstName},
 
@@ -50,7 +52,9 @@ Questions, ideas, or something not working the way you expected? Just reply to t
     previewText: 'Small habits that make the biggest difference in your first week.',
     html: [
       p(`Good morning ${v.firstName},`),
-      p(`Now that you’ve had a day to look around ${v.brand}, here are three habits our most successful customers share:`),
+      p(
+        `Now that you’ve had a day to look around ${v.brand}, here are three habits our most successful customers share:`,
+      ),
       list([
         '<strong>Start with one goal.</strong> Pick the single outcome that matters most this month and set things up for that first. Everything else can wait.',
         '<strong>Bring your team in early.</strong> Invite the people you work with now, so everyone builds on the same setup instead of their own.',
@@ -103,7 +107,9 @@ Not sure which plan fits? Reply and tell us how you use ${v.brand}. We’ll reco
     previewText: 'Your new plan is active. Here’s what you just unlocked.',
     html: [
       p(`Hi ${v.firstName},`),
-      p(`Thank you for upgrading to <strong><%= it.event.plan ?? "your new plan" %></strong>! It’s active right now — no restart or sign-in needed.`),
+      p(
+        `Thank you for upgrading to <strong><%= it.event.plan ?? "your new plan" %></strong>! It’s active right now — no restart or sign-in needed.`,
+      ),
       p('A good way to make the most of it from day one:'),
       list([
         'Look at the features that were greyed out before — they’re all switched on now.',
@@ -111,7 +117,9 @@ Not sure which plan fits? Reply and tell us how you use ${v.brand}. We’ll reco
         'Tell your team, so they can start using what’s new.',
       ]),
       button('Explore your new plan'),
-      p(`We’re grateful for your trust in ${v.brand}. If anything about the upgrade is unclear, just reply — we’re happy to help.`),
+      p(
+        `We’re grateful for your trust in ${v.brand}. If anything about the upgrade is unclear, just reply — we’re happy to help.`,
+      ),
     ].join('\n'),
     text: `Hi ${v.firstName},
 
@@ -140,7 +148,9 @@ We’re grateful for your trust in ${v.brand}. If anything about the upgrade is 
       ),
       p('To avoid any interruption, please check your payment details:'),
       button('Update payment details'),
-      p('If you’ve already sorted this out, thank you — you can ignore this email. If you think this is a mistake, reply and we’ll look into it right away.'),
+      p(
+        'If you’ve already sorted this out, thank you — you can ignore this email. If you think this is a mistake, reply and we’ll look into it right away.',
+      ),
     ].join('\n'),
     text: `Hi ${v.firstName},
 
@@ -163,7 +173,9 @@ If you’ve already sorted this out, thank you — you can ignore this email. If
         'Could you tell us what we could have done better? Just hit reply — even one sentence helps us improve, ' +
           'and we read every answer.',
       ),
-      p('If you change your mind, your account and data are still here, and you can pick up exactly where you left off.'),
+      p(
+        'If you change your mind, your account and data are still here, and you can pick up exactly where you left off.',
+      ),
       button('Reactivate my account'),
       p('Either way, thank you for the time you spent with us.'),
     ].join('\n'),
@@ -183,7 +195,9 @@ Either way, thank you for the time you spent with us.`,
     previewText: 'A few ideas for what to try next.',
     html: [
       p(`Hi ${v.firstName},`),
-      p(`We noticed you just tried <strong><%= it.event.feature ?? "one of our features" %></strong> — great choice! Here’s how customers get the most out of it:`),
+      p(
+        `We noticed you just tried <strong><%= it.event.feature ?? "one of our features" %></strong> — great choice! Here’s how customers get the most out of it:`,
+      ),
       list([
         '<strong>Make it routine.</strong> Features pay off when they become part of a weekly habit, not a one-off.',
         '<strong>Combine it.</strong> It works best alongside the tools you already use every day.',
@@ -242,7 +256,12 @@ function buildSystemTemplate(copy: Copy): TemplateRecord {
     name: workflow.name,
     subject: copy.subject,
     preview_text: copy.previewText,
-    html_body: htmlLayout({ subject: copy.subject, previewText: copy.previewText, content: copy.html, category: workflow.category }),
+    html_body: htmlLayout({
+      subject: copy.subject,
+      previewText: copy.previewText,
+      content: copy.html,
+      category: workflow.category,
+    }),
     text_body: textLayout(copy.text, workflow.category),
     created_at: SYSTEM_TEMPLATES_REVISED_AT,
     updated_at: SYSTEM_TEMPLATES_REVISED_AT,

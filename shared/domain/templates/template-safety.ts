@@ -29,7 +29,8 @@ const parser = new Eta({ autoTrim: false });
 
 const PREFIX_OF_TYPE: Record<string, string> = { i: '=', r: '~', e: '' };
 
-export const ALLOWED_TAG_HINT = 'only interpolations like <%= it.contact.first_name %> (optionally ?? "default") are allowed';
+export const ALLOWED_TAG_HINT =
+  'only interpolations like <%= it.contact.first_name %> (optionally ?? "default") are allowed';
 
 /** Checks one template source; never compiles or runs it. */
 export function inspectTemplate(source: string): TemplateInspection {
@@ -68,11 +69,16 @@ function snippetAt(source: string, detail: string): string {
 /** The interpolation, or why it is refused. */
 export function parseInterpolation(expression: string): Interpolation | string {
   const match = INTERPOLATION.exec(expression);
-  if (!match?.[1]) return 'only a dotted variable path below `it` (with an optional string default) may be interpolated';
-  const path = match[1].split('.').map((s) => s.trim()).slice(1);
+  if (!match?.[1])
+    return 'only a dotted variable path below `it` (with an optional string default) may be interpolated';
+  const path = match[1]
+    .split('.')
+    .map((s) => s.trim())
+    .slice(1);
   for (const segment of path) {
     if (!IDENTIFIER.test(segment)) return `"${segment}" is not a plain variable name`;
-    if (FORBIDDEN_SEGMENTS.has(segment) || segment.startsWith('__')) return `"${segment}" may not be used in a variable path`;
+    if (FORBIDDEN_SEGMENTS.has(segment) || segment.startsWith('__'))
+      return `"${segment}" may not be used in a variable path`;
   }
   if (path.length > MAX_PATH_DEPTH) return `variable paths have at most ${MAX_PATH_DEPTH} segments`;
   const literal = match[2];
@@ -100,7 +106,8 @@ export function assertSafeTemplates(parts: Record<string, string | undefined>, k
 }
 
 /** eta's parse keeps text escaped for the code it generates (`\\`, `\'`, line breaks as `\n`): the text as written. */
-const unescapeEtaText = (text: string): string => text.replace(/\\([\\'n])/g, (_all, c: string) => (c === 'n' ? '\n' : c));
+const unescapeEtaText = (text: string): string =>
+  text.replace(/\\([\\'n])/g, (_all, c: string) => (c === 'n' ? '\n' : c));
 
 /** A template source (one that passed `inspectTemplate`) with each tag replaced by `placeholder`: the text around them as written. */
 export const templateSkeleton = (source: string, placeholder: string): string =>

@@ -29,7 +29,9 @@ export function assertSavableTemplate(parts: Record<string, string | undefined>,
       continue;
     }
     if (!HTML_PARTS.has(key)) continue;
-    const finding = findUnsafeHtml(templateSkeleton(source, INTERPOLATION_PLACEHOLDER), { placeholder: INTERPOLATION_PLACEHOLDER });
+    const finding = findUnsafeHtml(templateSkeleton(source, INTERPOLATION_PLACEHOLDER), {
+      placeholder: INTERPOLATION_PLACEHOLDER,
+    });
     if (finding) {
       items.push({
         condition: 'unsafe',

@@ -78,10 +78,18 @@ export interface TemplateStore {
    * Up to `limit` of the client's templates by ascending id after `afterId` (soft-deleted ones included), without
    * their bodies; `more` when others follow. Reads at most `limit` + 1 templates.
    */
-  listSummaries(clientId: number, page: { limit: number; afterId: number }): Promise<{ templates: TemplateSummary[]; more: boolean }>;
+  listSummaries(
+    clientId: number,
+    page: { limit: number; afterId: number },
+  ): Promise<{ templates: TemplateSummary[]; more: boolean }>;
   create(template: TemplateRecord): Promise<void>;
   /** Applies the changes to a live template; undefined when it is missing or deleted. */
-  update(clientId: number, templateId: number, changes: TemplateChanges, at: string): Promise<TemplateRecord | undefined>;
+  update(
+    clientId: number,
+    templateId: number,
+    changes: TemplateChanges,
+    at: string,
+  ): Promise<TemplateRecord | undefined>;
   /**
    * Marks a live template deleted unless one of `workflowIds`' customizations uses it; a clone also releases its
    * workflow's clone marker, so the next clone-template makes a fresh copy. All in one transaction.

@@ -80,7 +80,11 @@ const siteOf = (email: string | undefined): string | null => {
  * reply-to ← sender address; signature "The <brand> team"; colours the service's defaults; a transparent logo.
  * Without real per-message links (a preview), the links point at the service's preview placeholders.
  */
-export function defaultVars(settings: SettingsFields | undefined, client: ClientRecord | undefined, links: LinkOptions): TemplateVars {
+export function defaultVars(
+  settings: SettingsFields | undefined,
+  client: ClientRecord | undefined,
+  links: LinkOptions,
+): TemplateVars {
   const s = settings ?? {};
   const brand = s.brand_name ?? s.company_name ?? client?.name ?? null;
   const fromAddress = s.email_from_address ?? client?.email ?? null;
@@ -112,7 +116,11 @@ export const DEFAULT_SECONDARY_COLOR = '#1F2937';
 export const TRANSPARENT_PIXEL = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
 /** The final map: contact, then (optionally) client and links, then the explicit vars on top. */
-export function resolveVars(parts: { contact?: TemplateVars; defaults?: TemplateVars; vars?: TemplateVars }): TemplateVars {
+export function resolveVars(parts: {
+  contact?: TemplateVars;
+  defaults?: TemplateVars;
+  vars?: TemplateVars;
+}): TemplateVars {
   let out: TemplateVars = {};
   if (parts.contact) out = deepMerge(out, { contact: parts.contact });
   if (parts.defaults) out = deepMerge(out, parts.defaults);

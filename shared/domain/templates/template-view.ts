@@ -19,27 +19,32 @@ export const deletedAtOf = (deletedAt: string | undefined | null): DeletedAt =>
   deletedAt ? { time: deletedAt, valid: true } : { time: ZERO_TIME, valid: false };
 
 const TemplateFields = z.object({
-    id: z.int().check(z.gte(1), z.meta({ description: 'System templates have ids below 1000' })),
-    user_id: z.int().check(z.gte(0), z.meta({ description: 'The owning client; 0 for system templates' })),
-    name: z.string(),
-    subject: z.string(),
-    preview_text: z.string(),
-    html_body: z.string(),
-    text_body: z.string(),
-    type: z
-      .literal([TEMPLATE_TYPES.system, TEMPLATE_TYPES.client])
-      .check(z.meta({ description: '1 a system template (read-only), 2 a template the client owns' })),
-    source_template: z
-      .nullable(z.object({ id: z.int(), name: z.string(), subject: z.string(), updated_at: UtcTimestamp }))
-      .check(z.meta({ description: 'Summary of the template this one was copied from' })),
-    source_template_id: z.nullable(z.int()),
-    created_at: UtcTimestamp,
-    updated_at: UtcTimestamp,
-    deleted_at: DeletedAt,
+  id: z.int().check(z.gte(1), z.meta({ description: 'System templates have ids below 1000' })),
+  user_id: z.int().check(z.gte(0), z.meta({ description: 'The owning client; 0 for system templates' })),
+  name: z.string(),
+  subject: z.string(),
+  preview_text: z.string(),
+  html_body: z.string(),
+  text_body: z.string(),
+  type: z
+    .literal([TEMPLATE_TYPES.system, TEMPLATE_TYPES.client])
+    .check(z.meta({ description: '1 a system template (read-only), 2 a template the client owns' })),
+  source_template: z
+    .nullable(z.object({ id: z.int(), name: z.string(), subject: z.string(), updated_at: UtcTimestamp }))
+    .check(z.meta({ description: 'Summary of the template this one was copied from' })),
+  source_template_id: z.nullable(z.int()),
+  created_at: UtcTimestamp,
+  updated_at: UtcTimestamp,
+  deleted_at: DeletedAt,
 });
 
 /** SPEC.md's Email template (OpenAPI `EmailTemplate`). */
-export const TemplateView = TemplateFields.check(z.meta({ id: 'EmailTemplate', description: 'Message content: every part is a template of `<%= it.path %>` interpolations.' }));
+export const TemplateView = TemplateFields.check(
+  z.meta({
+    id: 'EmailTemplate',
+    description: 'Message content: every part is a template of `<%= it.path %>` interpolations.',
+  }),
+);
 export type TemplateView = z.output<typeof TemplateView>;
 
 /** The SPEC.md Email template; `user_id` is the owning client (0 for system templates). */
@@ -62,9 +67,12 @@ export function toTemplateView(t: TemplateRecord): TemplateView {
 }
 
 /** A template as the list shows it: every field of EmailTemplate but the bodies (GET /client/email-templates/{id} has them). */
-export const TemplateSummaryView = z
-  .omit(TemplateFields, { html_body: true, text_body: true })
-  .check(z.meta({ id: 'EmailTemplateSummary', description: 'An e-mail template without its bodies (`html_body`, `text_body`): read one template for them.' }));
+export const TemplateSummaryView = z.omit(TemplateFields, { html_body: true, text_body: true }).check(
+  z.meta({
+    id: 'EmailTemplateSummary',
+    description: 'An e-mail template without its bodies (`html_body`, `text_body`): read one template for them.',
+  }),
+);
 export type TemplateSummaryView = z.output<typeof TemplateSummaryView>;
 
 export function toTemplateSummaryView(t: TemplateSummary): TemplateSummaryView {

@@ -18,10 +18,18 @@ export async function updateTemplate(
   patch: TemplatePatch,
 ): Promise<TemplateView> {
   if (isSystemTemplateId(templateId)) refuseSystemTemplate(await findTemplate(deps, clientId, templateId));
-  assertSavableTemplate({ subject: patch.subject, preview_text: patch.preview_text, html_body: patch.html_body, text_body: patch.text_body });
+  assertSavableTemplate({
+    subject: patch.subject,
+    preview_text: patch.preview_text,
+    html_body: patch.html_body,
+    text_body: patch.text_body,
+  });
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as TemplatePatch;
   if (Object.keys(changes).length === 0) return toTemplateView(await findTemplate(deps, clientId, templateId));
-  const updated = templateId > 0 ? await deps.templates.update(clientId, templateId, changes, deps.clock.now().toISOString()) : undefined;
+  const updated =
+    templateId > 0
+      ? await deps.templates.update(clientId, templateId, changes, deps.clock.now().toISOString())
+      : undefined;
   if (!updated) throw notFound('id', 'Template not found');
   return toTemplateView(updated);
 }

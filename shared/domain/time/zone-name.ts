@@ -12,6 +12,9 @@ export const zoneName = <B extends undefined | null>(blank: B) =>
     boundedString(MAX_ZONE_NAME_LENGTH),
     z.transform((value: string, ctx) => {
       if (value.trim() === '') return blank;
-      return resolveTimezone(value) ?? rejectInTransform(ctx, 'format', 'Must be an IANA time zone name such as Europe/Paris');
+      return (
+        resolveTimezone(value) ??
+        rejectInTransform(ctx, 'format', 'Must be an IANA time zone name such as Europe/Paris')
+      );
     }),
   );

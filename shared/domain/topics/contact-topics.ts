@@ -25,7 +25,12 @@ export const topicChoiceTimeAttribute = (topicId: number): string => `topic_at_$
 export const topicChoiceSourceAttribute = (topicId: number): string => `topic_by_${topicId}`;
 
 /** The attributes a topic choice writes: the choice, its time and how it was made. */
-export const topicChoiceAttributes = (topicId: number, subscribed: boolean, at: string, by: TopicChoiceSource): Record<string, unknown> => ({
+export const topicChoiceAttributes = (
+  topicId: number,
+  subscribed: boolean,
+  at: string,
+  by: TopicChoiceSource,
+): Record<string, unknown> => ({
   [topicChoiceAttribute(topicId)]: subscribed,
   [topicChoiceTimeAttribute(topicId)]: at,
   [topicChoiceSourceAttribute(topicId)]: by,
@@ -81,13 +86,18 @@ export const subscribedToTopic = (contact: ContactRecord, topic: TopicRecord): b
   topicChoiceOf(contact, topic.id) ?? topic.default_subscribed;
 
 /** `topic_subscriptions` of the Contact output: one entry per topic of the client, by topic id. */
-export const TopicSubscriptions = z.array(z.object({ topic_id: z.int().check(z.gte(1)), is_subscribed: z.boolean() })).check(
-  z.meta({
-    description:
-      "One entry per topic of the client (GET /client/topics): the contact's choice, else the topic's default_subscribed. " +
-      'A contact with is_subscribed false gets no marketing mail whatever these say',
-  }),
-);
+export const TopicSubscriptions = z
+  .array(z.object({ topic_id: z.int().check(z.gte(1)), is_subscribed: z.boolean() }))
+  .check(
+    z.meta({
+      description:
+        "One entry per topic of the client (GET /client/topics): the contact's choice, else the topic's default_subscribed. " +
+        'A contact with is_subscribed false gets no marketing mail whatever these say',
+    }),
+  );
 
-export const topicSubscriptionsOf = (contact: ContactRecord, topics: readonly TopicRecord[]): z.output<typeof TopicSubscriptions> =>
+export const topicSubscriptionsOf = (
+  contact: ContactRecord,
+  topics: readonly TopicRecord[],
+): z.output<typeof TopicSubscriptions> =>
   topics.map((t) => ({ topic_id: t.id, is_subscribed: subscribedToTopic(contact, t) }));

@@ -37,7 +37,11 @@ export async function findTopic(deps: Pick<Deps, 'topics'>, clientId: number, to
 }
 
 /** One topic of the client with the set it was read in, or 404 on `id`. */
-async function findTopicIn(deps: Pick<Deps, 'topics'>, clientId: number, topicId: number): Promise<{ topic: TopicRecord; set: TopicSet }> {
+async function findTopicIn(
+  deps: Pick<Deps, 'topics'>,
+  clientId: number,
+  topicId: number,
+): Promise<{ topic: TopicRecord; set: TopicSet }> {
   const set = await deps.topics.load(clientId);
   const topic = set.topics.find((t) => t.id === topicId);
   if (!topic) throw notFound('id', 'Topic not found');
@@ -59,7 +63,11 @@ function refuseTakenName(set: TopicSet, name: string, except?: number): void {
 }
 
 /** Reads the set, lets `change` decide, and writes it under the version read; again when another write won. */
-async function changeTopics<T>(deps: Deps, clientId: number, change: (set: TopicSet, at: string) => { next: TopicSet; result: T }): Promise<T> {
+async function changeTopics<T>(
+  deps: Deps,
+  clientId: number,
+  change: (set: TopicSet, at: string) => { next: TopicSet; result: T },
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     const set = await deps.topics.load(clientId);
     const at = deps.clock.now().toISOString();
@@ -76,12 +84,20 @@ export function createTopic(deps: Deps, clientId: number, body: TopicBody): Prom
     if (set.topics.length >= MAX_TOPICS) throw conflict('max', 'id', `A client has at most ${MAX_TOPICS} topics`);
     refuseTakenName(set, body.name);
     const topic: TopicRecord = { id: set.next_id, ...body, created_at: at, updated_at: at };
-    return { next: { ...set, topics: [...set.topics, topic], next_id: set.next_id + 1 }, result: toTopicView(topic, set) };
+    return {
+      next: { ...set, topics: [...set.topics, topic], next_id: set.next_id + 1 },
+      result: toTopicView(topic, set),
+    };
   });
 }
 
 /** PATCH /client/topics/{id}. Nothing changed: nothing written. */
-export async function updateTopic(deps: Deps, clientId: number, topicId: number, patch: TopicPatch): Promise<TopicView> {
+export async function updateTopic(
+  deps: Deps,
+  clientId: number,
+  topicId: number,
+  patch: TopicPatch,
+): Promise<TopicView> {
   const { topic: current, set: read } = await findTopicIn(deps, clientId, topicId);
   const changes = Object.entries(patch).filter(([k, v]) => v !== undefined && current[k as keyof TopicPatch] !== v);
   if (changes.length === 0) return toTopicView(current, read);
@@ -90,7 +106,10 @@ export async function updateTopic(deps: Deps, clientId: number, topicId: number,
     if (!topic) throw notFound('id', 'Topic not found');
     if (patch.name !== undefined) refuseTakenName(set, patch.name, topicId);
     const updated: TopicRecord = { ...topic, ...Object.fromEntries(changes), updated_at: at };
-    return { next: { ...set, topics: set.topics.map((t) => (t.id === topicId ? updated : t)) }, result: toTopicView(updated, set) };
+    return {
+      next: { ...set, topics: set.topics.map((t) => (t.id === topicId ? updated : t)) },
+      result: toTopicView(updated, set),
+    };
   });
 }
 
@@ -99,13 +118,22 @@ export async function updateTopic(deps: Deps, clientId: number, topicId: number,
  * saved with this topic while the delete runs can still name it afterwards; the send path then treats it as no topic
  * (docs/decisions/0107-topics-and-contact-choices.md).
  */
-export async function deleteTopic(deps: Deps & { customizations: WorkflowCustomizationStore }, clientId: number, topicId: number): Promise<TopicView> {
+export async function deleteTopic(
+  deps: Deps & { customizations: WorkflowCustomizationStore },
+  clientId: number,
+  topicId: number,
+): Promise<TopicView> {
   await findTopic(deps, clientId, topicId);
-  const users = (await deps.customizations.getMany(clientId, WORKFLOW_IDS)).filter((c) => c.topic_id === topicId)
+  const users = (await deps.customizations.getMany(clientId, WORKFLOW_IDS))
+    .filter((c) => c.topic_id === topicId)
     .sort((a, b) => a.workflow_id - b.workflow_id);
   if (users.length > 0) {
     const names = users.map((c) => `${c.workflow_id} (${findWorkflow(c.workflow_id)?.key ?? 'unknown'})`).join(', ');
-    throw conflict('state', 'id', `The topic is in use by workflow ${names}: set their topic_id to null or another topic first`);
+    throw conflict(
+      'state',
+      'id',
+      `The topic is in use by workflow ${names}: set their topic_id to null or another topic first`,
+    );
   }
   return changeTopics(deps, clientId, (set) => {
     const topic = set.topics.find((t) => t.id === topicId);

@@ -8,17 +8,23 @@ export const MAX_TOPICS = 20;
 /** `{id}` of the topic paths; anything that is not a plain id names no topic (→ 404). */
 export const TopicIdParams = z.object({ id: plainIdParam(9, 'The topic id') });
 
-const name = z
-  .string({ error: (i) => (i.input === undefined ? 'name is required' : 'Must be a string') })
-  .check(
-    z.trim(),
-    z.minLength(1, { message: 'Must not be blank', abort: true }),
-    z.maxLength(100, 'Must be at most 100 characters'),
-    z.meta({ description: "Shown to contacts on the preference page; unique among the client's topics (case-insensitive: 409 `unique`)", examples: ['Product news'] }),
-  );
+const name = z.string({ error: (i) => (i.input === undefined ? 'name is required' : 'Must be a string') }).check(
+  z.trim(),
+  z.minLength(1, { message: 'Must not be blank', abort: true }),
+  z.maxLength(100, 'Must be at most 100 characters'),
+  z.meta({
+    description:
+      "Shown to contacts on the preference page; unique among the client's topics (case-insensitive: 409 `unique`)",
+    examples: ['Product news'],
+  }),
+);
 const description = z
   .string({ error: 'Must be a string' })
-  .check(z.trim(), z.maxLength(500, 'Must be at most 500 characters'), z.meta({ description: 'Shown under the name on the preference page' }));
+  .check(
+    z.trim(),
+    z.maxLength(500, 'Must be at most 500 characters'),
+    z.meta({ description: 'Shown under the name on the preference page' }),
+  );
 const defaultSubscribed = z
   .boolean({ error: 'Must be a boolean' })
   .check(z.meta({ description: 'Whether a contact that never chose is subscribed to the topic' }));
@@ -56,7 +62,9 @@ export const TopicView = z
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
   })
-  .check(z.meta({ id: 'Topic', description: 'A kind of marketing mail a contact can leave without leaving the rest.' }));
+  .check(
+    z.meta({ id: 'Topic', description: 'A kind of marketing mail a contact can leave without leaving the rest.' }),
+  );
 export type TopicView = z.output<typeof TopicView>;
 
 export const TopicList = z.object({ topics: z.array(TopicView) });

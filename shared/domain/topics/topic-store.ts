@@ -33,7 +33,8 @@ export const EMPTY_TOPIC_SET: TopicSet = { topics: [], next_id: 1, version: 0 };
 export const contactsLeftAttribute = (topicId: number): string => `contacts_left_${topicId}`;
 
 /** A topic's `contacts_left` in a set as loaded (never below 0: see docs/decisions/0114-contacts-left-per-topic.md). */
-export const contactsLeftOf = (set: TopicSet, topicId: number): number => Math.max(0, set.contacts_left?.[topicId] ?? 0);
+export const contactsLeftOf = (set: TopicSet, topicId: number): number =>
+  Math.max(0, set.contacts_left?.[topicId] ?? 0);
 
 export interface TopicStore {
   /** The client's topics (one consistent GetItem); EMPTY_TOPIC_SET before the first. */

@@ -23,7 +23,11 @@ export interface DeliverabilityFigures {
  * last resume, when that is more recent (the counts of the resume day at the moment of the resume are left out), so a
  * resumed client is judged on what it sent afterwards. One BatchGetItem of the month counters.
  */
-export async function deliverabilityFigures(tracking: TrackingStore, client: ClientRecord, now: Date): Promise<DeliverabilityFigures> {
+export async function deliverabilityFigures(
+  tracking: TrackingStore,
+  client: ClientRecord,
+  now: Date,
+): Promise<DeliverabilityFigures> {
   const today = utcDayOf(now);
   const windowStart = utcDayOf(now.getTime() - (DELIVERABILITY_WINDOW_DAYS - 1) * DAY_MS);
   const resumed = client.sending_resumed;
@@ -69,7 +73,11 @@ export async function guardDeliverability(
 }
 
 /** Resumes a paused client (admin): the window restarts now. False when it was not paused. */
-export async function resumeSending(deps: { tracking: TrackingStore; clients: ClientStore }, clientId: number, now: Date): Promise<boolean> {
+export async function resumeSending(
+  deps: { tracking: TrackingStore; clients: ClientStore },
+  clientId: number,
+  now: Date,
+): Promise<boolean> {
   const day = utcDayOf(now);
   const [today] = await deps.tracking.deliverabilityDays(clientId, day, day);
   const baseline: DeliverabilityBaseline = {

@@ -37,7 +37,12 @@ export interface SesStatusEvent {
   occurredAt: string;
   /** A short human text: the bounce's diagnostic, the reject reason, the delay type… */
   statusText: string;
-  bounce?: { type: 'Permanent' | 'Transient' | 'Undetermined'; subType: string; permanent: boolean; suppressedByAccount: boolean };
+  bounce?: {
+    type: 'Permanent' | 'Transient' | 'Undetermined';
+    subType: string;
+    permanent: boolean;
+    suppressedByAccount: boolean;
+  };
   complaintFeedbackType?: string;
   ipAddress?: string;
   userAgent?: string;
@@ -55,7 +60,11 @@ export type ParseResult = { ok: true; event: SesStatusEvent } | { ok: false; rea
 
 const timestamp = z.string().check(z.refine((s) => !Number.isNaN(Date.parse(s)), 'not a timestamp'));
 /** Long texts are cut, not refused: a notification is worth logging even when a client sends a novel. */
-const clipped = (max: number) => z.pipe(z.string(), z.transform((s: string) => s.slice(0, max)));
+const clipped = (max: number) =>
+  z.pipe(
+    z.string(),
+    z.transform((s: string) => s.slice(0, max)),
+  );
 
 export const SnsEnvelope = z.object({
   Type: z.string(),
@@ -73,7 +82,11 @@ export const SesMail = z.object({
   tags: z.optional(z.record(z.string(), z.catch(z.array(z.string()), []))),
 });
 
-const Recipient = z.object({ emailAddress: z.optional(z.string()), status: z.optional(z.string()), diagnosticCode: z.optional(z.string()) });
+const Recipient = z.object({
+  emailAddress: z.optional(z.string()),
+  status: z.optional(z.string()),
+  diagnosticCode: z.optional(z.string()),
+});
 export const SesBounce = z.object({
   bounceType: z.enum(['Permanent', 'Transient', 'Undetermined']),
   bounceSubType: z.optional(z.string()),
@@ -86,7 +99,11 @@ export const SesComplaint = z.object({
   complaintFeedbackType: z.optional(z.string()),
   complaintSubType: z.nullish(z.string()),
 });
-export const SesDelivery = z.object({ timestamp: z.optional(timestamp), recipients: z._default(z.array(z.string()), []), smtpResponse: z.optional(z.string()) });
+export const SesDelivery = z.object({
+  timestamp: z.optional(timestamp),
+  recipients: z._default(z.array(z.string()), []),
+  smtpResponse: z.optional(z.string()),
+});
 /** The body of an Open (`open`) or a Click (`click`). */
 export const SesEngagement = z.object({
   timestamp: z.optional(timestamp),
@@ -97,7 +114,10 @@ export const SesEngagement = z.object({
   isBotEvent: z.optional(z.unknown()),
 });
 export const SesReject = z.object({ reason: z.optional(z.string()) });
-export const SesRenderingFailure = z.object({ errorMessage: z.optional(z.string()), templateName: z.optional(z.string()) });
+export const SesRenderingFailure = z.object({
+  errorMessage: z.optional(z.string()),
+  templateName: z.optional(z.string()),
+});
 export const SesDeliveryDelay = z.object({
   timestamp: z.optional(timestamp),
   delayType: z.optional(z.string()),
@@ -111,13 +131,20 @@ export const SesSubscription = z.object({
 });
 
 /** What one event type adds to the common fields. */
-type Detail = Partial<Omit<SesStatusEvent, 'dedupeKey' | 'messageId' | 'kind' | 'tags' | 'occurredAt'>> & { statusText: string; at?: string };
+type Detail = Partial<Omit<SesStatusEvent, 'dedupeKey' | 'messageId' | 'kind' | 'tags' | 'occurredAt'>> & {
+  statusText: string;
+  at?: string;
+};
 interface Reader {
   /** The key of the event's body object (`bounce`, `failure`, …). */
   body: string;
   read(value: unknown): Detail | string;
 }
-const reader = <S extends z.ZodMiniType>(body: string, schema: S, describe: (parsed: z.output<S>) => Detail): Reader => ({
+const reader = <S extends z.ZodMiniType>(
+  body: string,
+  schema: S,
+  describe: (parsed: z.output<S>) => Detail,
+): Reader => ({
   body,
   read(value) {
     const parsed = schema.safeParse(value ?? {});
@@ -127,7 +154,8 @@ const reader = <S extends z.ZodMiniType>(body: string, schema: S, describe: (par
 
 const STATUS_TEXT_MAX = 512;
 /** A DSN diagnostic without its type: "smtp; 550 5.1.1 user unknown" reads "550 5.1.1 user unknown". */
-const diagnostic = (recipients: ReadonlyArray<z.output<typeof Recipient>>) => recipients[0]?.diagnosticCode?.replace(/^\s*smtp\s*;\s*/i, '');
+const diagnostic = (recipients: ReadonlyArray<z.output<typeof Recipient>>) =>
+  recipients[0]?.diagnosticCode?.replace(/^\s*smtp\s*;\s*/i, '');
 const withText = (head: string, text: string | undefined) => (text ? `${head}: ${text}` : head);
 const sesBotFlagOf = (value: unknown): boolean | undefined =>
   value === 'Likely' || value === true ? true : value === 'Unlikely' || value === false ? false : undefined;
@@ -211,7 +239,11 @@ const EVENT_TYPES: Record<string, SesEventKind> = {
   'Rendering Failure': 'rendering_failure',
   Subscription: 'subscription',
 };
-const NOTIFICATION_TYPES: Record<string, SesEventKind> = { Bounce: 'bounce', Complaint: 'complaint', Delivery: 'delivery' };
+const NOTIFICATION_TYPES: Record<string, SesEventKind> = {
+  Bounce: 'bounce',
+  Complaint: 'complaint',
+  Delivery: 'delivery',
+};
 
 const STATUS_OF: Record<SesEventKind, SentStatus> = {
   send: SENT_STATUS.sent,
@@ -236,7 +268,8 @@ export function parseSesNotification(body: unknown): ParseResult {
 
   const envelope = SnsEnvelope.safeParse(body);
   if (!envelope.success) return { ok: false, reason: issueText('SNS envelope', envelope.error) };
-  if (envelope.data.Type !== 'Notification') return { ok: false, reason: `SNS ${envelope.data.Type} message, not a Notification` };
+  if (envelope.data.Type !== 'Notification')
+    return { ok: false, reason: `SNS ${envelope.data.Type} message, not a Notification` };
   let inner: unknown;
   try {
     inner = JSON.parse(envelope.data.Message);
@@ -248,11 +281,21 @@ export function parseSesNotification(body: unknown): ParseResult {
 
 function parseEvent(raw: unknown, snsMessageId: string | undefined): ParseResult {
   if (!isObject(raw)) return { ok: false, reason: 'not an SES notification: the SNS Message is not a JSON object' };
-  const field = raw['eventType'] !== undefined ? 'eventType' : raw['notificationType'] !== undefined ? 'notificationType' : undefined;
+  const field =
+    raw['eventType'] !== undefined
+      ? 'eventType'
+      : raw['notificationType'] !== undefined
+        ? 'notificationType'
+        : undefined;
   if (!field) return { ok: false, reason: 'not an SES notification: neither eventType nor notificationType' };
   const typeName = raw[field];
-  const kind = typeof typeName === 'string' ? (field === 'eventType' ? EVENT_TYPES : NOTIFICATION_TYPES)[typeName] : undefined;
-  if (!kind) return { ok: false, reason: `unknown ${field} ${typeof typeName === 'string' ? typeName : JSON.stringify(typeName)}` };
+  const kind =
+    typeof typeName === 'string' ? (field === 'eventType' ? EVENT_TYPES : NOTIFICATION_TYPES)[typeName] : undefined;
+  if (!kind)
+    return {
+      ok: false,
+      reason: `unknown ${field} ${typeof typeName === 'string' ? typeName : JSON.stringify(typeName)}`,
+    };
 
   const mail = SesMail.safeParse(raw['mail']);
   if (!mail.success) return { ok: false, reason: issueText('mail', mail.error) };
@@ -280,10 +323,13 @@ function parseEvent(raw: unknown, snsMessageId: string | undefined): ParseResult
   };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const firstValues = (tags: Record<string, string[]> | undefined): Record<string, string> =>
-  Object.fromEntries(Object.entries(tags ?? {}).flatMap(([name, values]) => (values[0] === undefined ? [] : [[name, values[0]]])));
+  Object.fromEntries(
+    Object.entries(tags ?? {}).flatMap(([name, values]) => (values[0] === undefined ? [] : [[name, values[0]]])),
+  );
 
 /** "bounce.bounceType: Invalid option…": the first issue, at its dotted path under `root`. */
 function issueText(root: string, error: z.core.$ZodError): string {

@@ -54,7 +54,8 @@ export async function trackNotification(deps: TrackingDeps, body: unknown): Prom
   if ((await deps.tracking.record(write)) === 'duplicate') return { kind: 'duplicate' };
   await wakeWaitingExecution(deps, message, event);
   // The client's aggregate follows its contacts' histograms: a hot counter, so outside the transaction (docs/decisions/0081-send-time-optimisation.md).
-  if (write.contact?.openHour !== undefined) await deps.tracking.addClientOpenHour(message.client_id, write.contact.openHour);
+  if (write.contact?.openHour !== undefined)
+    await deps.tracking.addClientOpenHour(message.client_id, write.contact.openHour);
   const paused = write.deliverability ? await guardDeliverability(deps, message.client_id, now) : false;
   return {
     kind: 'recorded',
@@ -93,7 +94,12 @@ async function wakeWaitingExecution(deps: TrackingDeps, message: TrackedMessage,
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-async function assess(tracking: TrackingStore, message: TrackedMessage, event: SesStatusEvent, now: Date): Promise<TrackingWrite> {
+async function assess(
+  tracking: TrackingStore,
+  message: TrackedMessage,
+  event: SesStatusEvent,
+  now: Date,
+): Promise<TrackingWrite> {
   const log: SentEmailLogRecord = {
     id: event.dedupeKey,
     created_at: event.occurredAt,
@@ -115,7 +121,9 @@ async function assess(tracking: TrackingStore, message: TrackedMessage, event: S
       deliveredAt: history.find((l) => l.status === SENT_STATUS.delivered)?.created_at,
       sentAt: history.find((l) => l.status === SENT_STATUS.sent)?.created_at,
       sesBotFlag: event.sesBotFlag,
-      otherClicks: history.filter((l) => l.status === SENT_STATUS.clicked).map((l) => ({ occurredAt: l.created_at, url: l.url })),
+      otherClicks: history
+        .filter((l) => l.status === SENT_STATUS.clicked)
+        .map((l) => ({ occurredAt: l.created_at, url: l.url })),
     });
     Object.assign(log, {
       ...(event.url ? { url: event.url } : {}),
@@ -138,9 +146,12 @@ async function assess(tracking: TrackingStore, message: TrackedMessage, event: S
     const earlier = await tracking.transientBounces(message.client_id, message.contact_id);
     if (earlier === undefined) return write;
     const windowStart = now.getTime() - TRANSIENT_WINDOW_DAYS * 86_400_000;
-    const times = [...earlier.filter((t) => Date.parse(t) >= windowStart && t !== event.occurredAt), event.occurredAt].sort().slice(-10);
+    const times = [...earlier.filter((t) => Date.parse(t) >= windowStart && t !== event.occurredAt), event.occurredAt]
+      .sort()
+      .slice(-10);
     write.contact = { transientBounces: times };
-    if (shouldSuppressAfterTransient(times, now)) write.contact.suppress = { reason: 'transient_bounces', at: event.occurredAt };
+    if (shouldSuppressAfterTransient(times, now))
+      write.contact.suppress = { reason: 'transient_bounces', at: event.occurredAt };
     return write;
   }
   if (event.kind === 'complaint') {
@@ -149,7 +160,8 @@ async function assess(tracking: TrackingStore, message: TrackedMessage, event: S
     return write;
   }
   // An SES-managed unsubscribe (the recipient left every topic) unsubscribes the contact; a preference change does not.
-  if (event.kind === 'subscription' && event.unsubscribedAll) write.contact = { suppress: { reason: 'ses_unsubscribe', at: event.occurredAt } };
+  if (event.kind === 'subscription' && event.unsubscribedAll)
+    write.contact = { suppress: { reason: 'ses_unsubscribe', at: event.occurredAt } };
   return write;
 }
 
@@ -183,14 +195,23 @@ export function countsOf(event: SesStatusEvent, write: TrackingWrite): Partial<S
  * Every human open (not only the first) also counts in the contact's open-hour histogram, at its local hour in the
  * zone the e-mail was planned in; a message without a recorded zone counts in none.
  */
-function humanEngagement(event: SesStatusEvent, history: SentEmailLogRecord[], zone: string | undefined): ContactTracking {
+function humanEngagement(
+  event: SesStatusEvent,
+  history: SentEmailLogRecord[],
+  zone: string | undefined,
+): ContactTracking {
   const human = history.filter((l) => l.is_bot !== true);
   const opened = human.some((l) => l.status === SENT_STATUS.opened || l.status === SENT_STATUS.clicked);
   const clicked = human.some((l) => l.status === SENT_STATUS.clicked);
   const at = event.occurredAt;
   if (event.kind === 'open') {
     const openHour = zone ? localOpenHour(at, zone) : undefined;
-    return { lastActivityAt: at, lastOpenedAt: at, countOpen: !opened, ...(openHour !== undefined ? { openHour } : {}) };
+    return {
+      lastActivityAt: at,
+      lastOpenedAt: at,
+      countOpen: !opened,
+      ...(openHour !== undefined ? { openHour } : {}),
+    };
   }
   return { lastActivityAt: at, countClick: !clicked, ...(opened ? {} : { countOpen: true, lastOpenedAt: at }) };
 }

@@ -76,7 +76,11 @@ export interface TrackingStore {
    * The e-mail the message's tags name, when its record exists and carries this provider id or none yet (a
    * notification may overtake the write that records the id after SES accepted the e-mail).
    */
-  findTaggedMessage(clientId: number, sentEmailId: string, providerMessageId: string): Promise<TrackedMessage | undefined>;
+  findTaggedMessage(
+    clientId: number,
+    sentEmailId: string,
+    providerMessageId: string,
+  ): Promise<TrackedMessage | undefined>;
   /** The e-mail's logs, oldest first (one Query on its log items). */
   logs(clientId: number, sentEmailId: string): Promise<SentEmailLogRecord[]>;
   /** The contact's remembered transient bounce times; undefined when the contact is gone. */

@@ -56,12 +56,17 @@ export async function inviteUser(
   ]);
   if (!client) throw notFound('client');
   if (byClient > INVITATION_LIMITS.perClientPerDay) {
-    throw rateLimited(`At most ${INVITATION_LIMITS.perClientPerDay} invitations a day per client; try again tomorrow (UTC)`);
+    throw rateLimited(
+      `At most ${INVITATION_LIMITS.perClientPerDay} invitations a day per client; try again tomorrow (UTC)`,
+    );
   }
   if (byAddress > INVITATION_LIMITS.perAddressPerDay) {
-    throw rateLimited(`At most ${INVITATION_LIMITS.perAddressPerDay} invitations a day to one address; try again tomorrow (UTC)`);
+    throw rateLimited(
+      `At most ${INVITATION_LIMITS.perAddressPerDay} invitations a day to one address; try again tomorrow (UTC)`,
+    );
   }
-  if (account?.client_id === clientId) throw conflict('unique', 'email', 'This address already has an account in this client');
+  if (account?.client_id === clientId)
+    throw conflict('unique', 'email', 'This address already has an account in this client');
   if (!account) {
     try {
       await addUser(deps, client, { ...input, email, invited_by: inviterId });
@@ -70,7 +75,14 @@ export async function inviteUser(
       if (!(error instanceof AppError && error.items[0]?.condition === 'unique')) throw error;
     }
   }
-  await deps.queue.send('system-mail', { kind: 'invitation', client_id: clientId, inviter_id: inviterId, email, name: input.name, role: input.role });
+  await deps.queue.send('system-mail', {
+    kind: 'invitation',
+    client_id: clientId,
+    inviter_id: inviterId,
+    email,
+    name: input.name,
+    role: input.role,
+  });
   return {
     email,
     name: input.name,
@@ -108,6 +120,8 @@ export async function sendInvitation(
     return sent.kind === 'sent' ? 'sent_to_account_holder' : 'rejected';
   }
   const token = await issueLink(deps, account, 'invitation', INVITATION_LINK_MS);
-  const sent = await deps.systemMail.send(invitationMessage(account.email, `${callbackUrl}?token=${token}`, client.name, inviterName));
+  const sent = await deps.systemMail.send(
+    invitationMessage(account.email, `${callbackUrl}?token=${token}`, client.name, inviterName),
+  );
   return sent.kind === 'sent' ? 'sent' : 'rejected';
 }

@@ -11,8 +11,10 @@ export async function listUsers(deps: { users: UserStore }, clientId: number): P
   return users.sort((a, b) => a.id - b.id).map(toUserView);
 }
 
-const maxUsersReached = (max: number) => conflict('max', 'users', `The plan allows at most ${max} users; remove one or upgrade the plan`);
-const emailTaken = () => conflict('unique', 'email', 'This address already has an account (an address belongs to one client)');
+const maxUsersReached = (max: number) =>
+  conflict('max', 'users', `The plan allows at most ${max} users; remove one or upgrade the plan`);
+const emailTaken = () =>
+  conflict('unique', 'email', 'This address already has an account (an address belongs to one client)');
 
 /**
  * Creates a client's user with its e-mail lock, within the plan's `max_users`. Used for a client's first owner (admin
@@ -41,7 +43,8 @@ export async function addUser(
   return user;
 }
 
-const changedMeanwhile = () => conflict('state', 'user', 'The user changed meanwhile (another change or a sign-in); read it and try again');
+const changedMeanwhile = () =>
+  conflict('state', 'user', 'The user changed meanwhile (another change or a sign-in); read it and try again');
 
 /**
  * PATCH /client/users/{id}: a new role. Role 1 transfers ownership (the owner becomes admin) in one transaction; the
@@ -58,7 +61,11 @@ export async function changeUserRole(
   if (user.role === role) return { view: toUserView(user), disabledKeys: [] };
   const at = deps.clock.now().toISOString();
   if (user.role === ROLES.owner) {
-    throw conflict('state', 'role', "The owner's role changes only by transferring ownership: give another user role 1");
+    throw conflict(
+      'state',
+      'role',
+      "The owner's role changes only by transferring ownership: give another user role 1",
+    );
   }
   let disabledKeys: string[] = [];
   if (role === ROLES.owner) {

@@ -27,6 +27,8 @@ export const roleGrants = (role: Role, permission: Permission): boolean => GRANT
 
 /** The roles that hold `permission`, by name (the document states them per operation). */
 export const rolesWith = (permission: Permission): RoleName[] =>
-  (Object.keys(GRANTS).map(Number) as Role[]).filter((role) => roleGrants(role, permission)).map((role) => ROLE_NAMES[role]);
+  (Object.keys(GRANTS).map(Number) as Role[])
+    .filter((role) => roleGrants(role, permission))
+    .map((role) => ROLE_NAMES[role]);
 
 export const isRole = (value: unknown): value is Role => value === 1 || value === 2 || value === 3 || value === 4;

@@ -11,19 +11,23 @@ export const UserIdParams = z.object({ id: plainIdParam(15, 'The user id') });
 const RoleValue = <const R extends readonly [Role, ...Role[]]>(allowed: R, description: string) =>
   z.literal(allowed, { error: `Must be one of ${allowed.join(', ')}` }).check(z.meta({ description }));
 
-const Name = z
-  .string({ error: (i) => (i.input === undefined ? 'name is required' : 'name must be a string') })
-  .check(
-    z.trim(),
-    z.minLength(1, 'Must not be blank'),
-    z.maxLength(USER_NAME_MAX, `Must be at most ${USER_NAME_MAX} characters`),
-    z.meta({ pattern: '\\S', description: `The user’s name, as the dashboard shows it (1–${USER_NAME_MAX} characters, not blank)` }),
-  );
+const Name = z.string({ error: (i) => (i.input === undefined ? 'name is required' : 'name must be a string') }).check(
+  z.trim(),
+  z.minLength(1, 'Must not be blank'),
+  z.maxLength(USER_NAME_MAX, `Must be at most ${USER_NAME_MAX} characters`),
+  z.meta({
+    pattern: '\\S',
+    description: `The user’s name, as the dashboard shows it (1–${USER_NAME_MAX} characters, not blank)`,
+  }),
+);
 
 /** POST /client/users: an invitation. Ownership is never given here: PATCH another user's role to 1 transfers it. */
 export const InviteUserBody = z.object({
   email: Email.check(
-    z.meta({ description: 'An address of this client’s users answers 409 `unique`; any other address, with an account elsewhere or none, the same 202' }),
+    z.meta({
+      description:
+        'An address of this client’s users answers 409 `unique`; any other address, with an account elsewhere or none, the same 202',
+    }),
   ),
   name: Name,
   role: RoleValue([2, 3, 4], '2 admin, 3 member, 4 viewer (1 owner only by transfer: PATCH /client/users/{id})'),
@@ -31,7 +35,10 @@ export const InviteUserBody = z.object({
 
 /** PATCH /client/users/{id}: role 1 transfers ownership to that user (the current owner becomes 2, admin). */
 export const UpdateUserBody = z.object({
-  role: RoleValue([1, 2, 3, 4], '1 owner (transfers ownership: the current owner becomes 2), 2 admin, 3 member, 4 viewer'),
+  role: RoleValue(
+    [1, 2, 3, 4],
+    '1 owner (transfers ownership: the current owner becomes 2), 2 admin, 3 member, 4 viewer',
+  ),
 });
 
 const UserFields = z.object({
@@ -47,7 +54,9 @@ const UserFields = z.object({
 });
 
 /** A dashboard user (OpenAPI `User`). */
-export const UserView = UserFields.check(z.meta({ id: 'User', description: 'A user of the dashboard, with its role in the client.' }));
+export const UserView = UserFields.check(
+  z.meta({ id: 'User', description: 'A user of the dashboard, with its role in the client.' }),
+);
 export type UserView = z.output<typeof UserView>;
 
 /**

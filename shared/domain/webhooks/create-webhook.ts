@@ -16,7 +16,12 @@ interface Deps {
  * POST /client/webhooks: a new endpoint with a fresh signing secret, shown in this answer only. A client has at
  * most MAX_WEBHOOKS_PER_CLIENT endpoints (409 `max`, nothing written).
  */
-export async function createWebhook(deps: Deps, clientId: number, body: WebhookBody, allowPrivateUrls: boolean): Promise<WebhookWithSecret> {
+export async function createWebhook(
+  deps: Deps,
+  clientId: number,
+  body: WebhookBody,
+  allowPrivateUrls: boolean,
+): Promise<WebhookWithSecret> {
   assertWebhookUrlAllowed(body.url, allowPrivateUrls);
   const now = deps.clock.now();
   const webhook: WebhookRecord = {
@@ -32,7 +37,11 @@ export async function createWebhook(deps: Deps, clientId: number, body: WebhookB
     updated_at: now.toISOString(),
   };
   if ((await deps.webhooks.create(webhook, MAX_WEBHOOKS_PER_CLIENT)) === 'limit') {
-    throw conflict('max', 'webhooks', `A client may have at most ${MAX_WEBHOOKS_PER_CLIENT} webhook endpoints; delete one first`);
+    throw conflict(
+      'max',
+      'webhooks',
+      `A client may have at most ${MAX_WEBHOOKS_PER_CLIENT} webhook endpoints; delete one first`,
+    );
   }
   return toWebhookWithSecret(webhook, now);
 }

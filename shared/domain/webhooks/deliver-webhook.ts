@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientStore } from '../clients/client-store.js';
-import { MAX_QUEUE_DELAY_SECONDS, type Clock, type Queue, type Scheduler, type WebhookDeliveryMessage } from '../../platform.js';
+import {
+  MAX_QUEUE_DELAY_SECONDS,
+  type Clock,
+  type Queue,
+  type Scheduler,
+  type WebhookDeliveryMessage,
+} from '../../platform.js';
 import { retryDelayAfter, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_MAX_ATTEMPTS } from './retry-schedule.js';
 import { signDelivery } from './sign-delivery.js';
 import { signingSecrets } from './signing-secret.js';
@@ -10,7 +16,11 @@ import type { WebhookRecord, WebhookStore } from './webhook-store.js';
 
 /** The service's own e-mail to a client (the system mail path): here, that an endpoint was disabled. */
 export interface ClientNotices {
-  webhookDisabled(client: { id: number; email: string; name: string }, endpoint: Pick<WebhookRecord, 'id' | 'url'>, failingSince: string): Promise<void>;
+  webhookDisabled(
+    client: { id: number; email: string; name: string },
+    endpoint: Pick<WebhookRecord, 'id' | 'url'>,
+    failingSince: string,
+  ): Promise<void>;
 }
 
 export interface DeliverDeps {
@@ -55,7 +65,8 @@ export type DeliverOutcome =
   | { kind: 'dropped'; reason: 'endpoint_missing' | 'endpoint_disabled' | 'message_missing' };
 
 /** A time-ordered attempt id: newest first is descending id order. */
-export const newAttemptId = (at: Date): string => `att_${at.getTime().toString(36).padStart(9, '0')}${randomBytes(4).toString('hex')}`;
+export const newAttemptId = (at: Date): string =>
+  `att_${at.getTime().toString(36).padStart(9, '0')}${randomBytes(4).toString('hex')}`;
 
 /**
  * One attempt of one message to one endpoint. A delivery to a failing endpoint that arrives on the healthy
@@ -70,7 +81,11 @@ export const newAttemptId = (at: Date): string => `att_${at.getTime().toString(3
  * A store or queue failure is thrown: SQS delivers the attempt again (the receiver may then see it twice; it
  * de-duplicates by `webhook-id`).
  */
-export async function deliverWebhook(deps: DeliverDeps, message: WebhookDeliveryMessage, lane: DeliveryLane = 'healthy'): Promise<DeliverOutcome> {
+export async function deliverWebhook(
+  deps: DeliverDeps,
+  message: WebhookDeliveryMessage,
+  lane: DeliveryLane = 'healthy',
+): Promise<DeliverOutcome> {
   const [endpoint, stored] = await Promise.all([
     deps.webhooks.get(message.client_id, message.webhook_id),
     deps.webhookOutbox.message(message.client_id, message.message_id),
@@ -78,7 +93,8 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookDelivery
   if (!endpoint) return { kind: 'dropped', reason: 'endpoint_missing' };
   if (!endpoint.enabled) {
     // The disabling attempt's e-mail to the client failed (or its run died after the disable): send it now.
-    if (endpoint.disabled_notice_pending && endpoint.failing_since) await tellDisabled(deps, endpoint, endpoint.failing_since);
+    if (endpoint.disabled_notice_pending && endpoint.failing_since)
+      await tellDisabled(deps, endpoint, endpoint.failing_since);
     return { kind: 'dropped', reason: 'endpoint_disabled' };
   }
   if (!stored) return { kind: 'dropped', reason: 'message_missing' };
@@ -116,7 +132,13 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookDelivery
     // A retry follows a failure: the endpoint is failing, so the retry goes to the failing lane.
     const next: WebhookDeliveryMessage = { ...message, attempt: message.attempt + 1 };
     if (delay <= MAX_QUEUE_DELAY_SECONDS) await deps.queue.send(LANE_QUEUE.failing, next, { delaySeconds: delay });
-    else await deps.scheduler.scheduleAt(nextAt, LANE_QUEUE.failing, next, `webhook-${next.client_id}-${next.webhook_id}-${next.message_id}-${attempt.id}`);
+    else
+      await deps.scheduler.scheduleAt(
+        nextAt,
+        LANE_QUEUE.failing,
+        next,
+        `webhook-${next.client_id}-${next.webhook_id}-${next.message_id}-${attempt.id}`,
+      );
   }
   if (disabled && change.kind === 'disable') await tellDisabled(deps, endpoint, change.since);
   if (succeeded) return { kind: 'delivered', attempt };
@@ -135,12 +157,19 @@ async function tellDisabled(deps: DeliverDeps, endpoint: WebhookRecord, failingS
   await deps.webhookOutbox.disabledNoticeSent(endpoint.client_id, endpoint.id);
 }
 
-function healthChange(endpoint: WebhookRecord, succeeded: boolean, durationMs: number, now: Date): EndpointHealthChange {
+function healthChange(
+  endpoint: WebhookRecord,
+  succeeded: boolean,
+  durationMs: number,
+  now: Date,
+): EndpointHealthChange {
   if (succeeded) {
     const slow = durationMs > SLOW_SUCCESS_MS;
     // Only a change of pace is written: the first slow success, the first fast one after slow ones.
-    const slowSince = slow && !endpoint.slow_since ? now.toISOString() : !slow && endpoint.slow_since ? null : undefined;
-    if (endpoint.failing_since) return slowSince === undefined ? { kind: 'recovered' } : { kind: 'recovered', slowSince };
+    const slowSince =
+      slow && !endpoint.slow_since ? now.toISOString() : !slow && endpoint.slow_since ? null : undefined;
+    if (endpoint.failing_since)
+      return slowSince === undefined ? { kind: 'recovered' } : { kind: 'recovered', slowSince };
     return slowSince === undefined ? { kind: 'none' } : { kind: 'pace', slowSince };
   }
   if (!endpoint.failing_since) return { kind: 'failing', since: now.toISOString() };

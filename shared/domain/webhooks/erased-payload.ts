@@ -26,7 +26,8 @@ const NESTED = new Set(['event', 'contact']);
 function idsOnly(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, v] of Object.entries(value)) {
-    if (NESTED.has(name) && v !== null && typeof v === 'object' && !Array.isArray(v)) out[name] = idsOnly(v as Record<string, unknown>);
+    if (NESTED.has(name) && v !== null && typeof v === 'object' && !Array.isArray(v))
+      out[name] = idsOnly(v as Record<string, unknown>);
     else if (KEPT.has(name) && (v === null || typeof v !== 'object')) out[name] = v;
   }
   return out;
@@ -35,6 +36,9 @@ function idsOnly(value: Record<string, unknown>): Record<string, unknown> {
 /** The erased form of a message's signed body `{ type, id, created_at, data }`. */
 export function erasedWebhookPayload(payload: string): string {
   const body = JSON.parse(payload) as { type?: unknown; id?: unknown; created_at?: unknown; data?: unknown };
-  const data = body.data !== null && typeof body.data === 'object' && !Array.isArray(body.data) ? idsOnly(body.data as Record<string, unknown>) : {};
+  const data =
+    body.data !== null && typeof body.data === 'object' && !Array.isArray(body.data)
+      ? idsOnly(body.data as Record<string, unknown>)
+      : {};
   return JSON.stringify({ type: body.type, id: body.id, created_at: body.created_at, data: { ...data, erased: true } });
 }

@@ -78,7 +78,8 @@ const SOURCE_OF_REASON: Record<string, UnsubscribeSource> = {
  * The service writes these reasons itself (one-click link, SES's list-unsubscribe, the suppression rules); any other
  * reason, or none, came through the API (a PATCH, a subscription update, an import or an event).
  */
-export const unsubscribeSourceOf = (reason: string | undefined): UnsubscribeSource => (reason && SOURCE_OF_REASON[reason]) || 'api';
+export const unsubscribeSourceOf = (reason: string | undefined): UnsubscribeSource =>
+  (reason && SOURCE_OF_REASON[reason]) || 'api';
 
 /** A stable identity per fact: the same change read twice (a stream batch retried) yields the same `webhook-id`. */
 export function factIdentity(fact: WebhookFact): string {
@@ -86,7 +87,8 @@ export function factIdentity(fact: WebhookFact): string {
     case 'email':
       return `${fact.client_id}:sent:${fact.sent_email_id}:log:${fact.log.id}`;
     case 'contact':
-      if (fact.type === 'contact.topic_changed') return `${fact.client_id}:contact:${fact.contact.id}:topics:${fact.contact.updated_at}`;
+      if (fact.type === 'contact.topic_changed')
+        return `${fact.client_id}:contact:${fact.contact.id}:topics:${fact.contact.updated_at}`;
       return fact.type === 'contact.unsubscribed'
         ? `${fact.client_id}:contact:${fact.contact.id}:unsubscribed:${fact.contact.unsubscribed_at ?? fact.contact.updated_at}`
         : `${fact.client_id}:contact:${fact.contact.id}:subscribed:${fact.contact.updated_at}`;
@@ -101,7 +103,9 @@ export function factTime(fact: WebhookFact): string {
     case 'email':
       return fact.log.created_at;
     case 'contact':
-      return fact.type === 'contact.unsubscribed' ? (fact.contact.unsubscribed_at ?? fact.contact.updated_at) : fact.contact.updated_at;
+      return fact.type === 'contact.unsubscribed'
+        ? (fact.contact.unsubscribed_at ?? fact.contact.updated_at)
+        : fact.contact.updated_at;
     case 'execution':
       return fact.execution.updated_at;
   }

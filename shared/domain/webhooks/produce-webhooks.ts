@@ -24,19 +24,27 @@ export interface ProduceOutcome {
  * batch over again: messages keep their ids, so a retried batch stores the same messages and a receiver can
  * de-duplicate a repeated delivery by its `webhook-id`.
  */
-export async function produceWebhooks(deps: { webhookOutbox: WebhookOutbox; queue: Queue }, facts: readonly WebhookFact[]): Promise<ProduceOutcome> {
+export async function produceWebhooks(
+  deps: { webhookOutbox: WebhookOutbox; queue: Queue },
+  facts: readonly WebhookFact[],
+): Promise<ProduceOutcome> {
   const outbox = deps.webhookOutbox;
   const clients = [...new Set(facts.map((f) => f.client_id))];
   const endpointLists = await Promise.all(clients.map((client) => outbox.endpointsOf(client)));
   const endpointsByClient = new Map(clients.map((client, i) => [client, endpointLists[i]!]));
 
   const wanted = facts
-    .map((fact) => ({ fact, endpoints: (endpointsByClient.get(fact.client_id) ?? []).filter((e) => endpointTakes(e, fact)) }))
+    .map((fact) => ({
+      fact,
+      endpoints: (endpointsByClient.get(fact.client_id) ?? []).filter((e) => endpointTakes(e, fact)),
+    }))
     .filter((w) => w.endpoints.length > 0);
   if (wanted.length === 0) return { facts: facts.length, messages: 0, deliveries: 0 };
 
   const sentRefs = unique(
-    wanted.flatMap(({ fact }) => (fact.kind === 'email' ? [{ client_id: fact.client_id, id: fact.sent_email_id }] : [])),
+    wanted.flatMap(({ fact }) =>
+      fact.kind === 'email' ? [{ client_id: fact.client_id, id: fact.sent_email_id }] : [],
+    ),
     (r) => `${r.client_id}:${r.id}`,
   );
   // A contact fact's values come from the stream's image: one read in the same wave tells whether it was erased since.
@@ -51,7 +59,11 @@ export async function produceWebhooks(deps: { webhookOutbox: WebhookOutbox; queu
   const sentById = new Map(sentEmails.map((s) => [`${s.client_id}:${s.id}`, s]));
 
   const eventIdOf = (fact: WebhookFact): number | null | undefined =>
-    fact.kind === 'execution' ? fact.execution.event_id : fact.kind === 'email' ? sentById.get(`${fact.client_id}:${fact.sent_email_id}`)?.event_id : undefined;
+    fact.kind === 'execution'
+      ? fact.execution.event_id
+      : fact.kind === 'email'
+        ? sentById.get(`${fact.client_id}:${fact.sent_email_id}`)?.event_id
+        : undefined;
   const eventRefs = unique(
     wanted.flatMap(({ fact }) => {
       const id = eventIdOf(fact);
@@ -74,7 +86,9 @@ export async function produceWebhooks(deps: { webhookOutbox: WebhookOutbox; queu
     });
     messages.push(message);
     for (const endpoint of endpoints) {
-      deliveries.push({ message: { client_id: fact.client_id, webhook_id: endpoint.id, message_id: message.id, attempt: 1 } });
+      deliveries.push({
+        message: { client_id: fact.client_id, webhook_id: endpoint.id, message_id: message.id, attempt: 1 },
+      });
     }
   }
   await outbox.putMessages(unique(messages, (m) => m.id));

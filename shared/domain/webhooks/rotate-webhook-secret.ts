@@ -16,7 +16,9 @@ export async function rotateWebhookSecret(
   const now = deps.clock.now();
   const expires = new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString();
   const rotated =
-    webhookId > 0 ? await deps.webhooks.rotateSecret(clientId, webhookId, generateSigningSecret(), expires, now.toISOString()) : undefined;
+    webhookId > 0
+      ? await deps.webhooks.rotateSecret(clientId, webhookId, generateSigningSecret(), expires, now.toISOString())
+      : undefined;
   if (!rotated) throw notFound('id', 'Webhook not found');
   return toWebhookWithSecret(rotated, now);
 }

@@ -30,23 +30,30 @@ const WebhookUrl = z
     }),
   );
 
-const description = z.string({ error: 'Must be a string' }).check(z.trim(), z.maxLength(500, 'Must be at most 500 characters'));
+const description = z
+  .string({ error: 'Must be a string' })
+  .check(z.trim(), z.maxLength(500, 'Must be at most 500 characters'));
 
 /** Null (or absent on create): every event type; otherwise the distinct types to receive. */
 const eventTypes = z
   .nullable(
-    z.array(WebhookEventType).check(
-      z.minLength(1, 'Must list at least one event type, or be null for all'),
-      z.maxLength(50, 'Must list at most 50 event types'),
-    ),
+    z
+      .array(WebhookEventType)
+      .check(
+        z.minLength(1, 'Must list at least one event type, or be null for all'),
+        z.maxLength(50, 'Must list at most 50 event types'),
+      ),
   )
   .check(z.meta({ description: 'The event types to receive; null (the default) receives every type.' }));
 
 const enabled = z.boolean({ error: 'Must be a boolean' });
 
-const humansOnly = z
-  .boolean({ error: 'Must be a boolean' })
-  .check(z.meta({ description: 'true: email.opened and email.clicked made by machines (scanners, Apple Mail Privacy Protection) are not sent here' }));
+const humansOnly = z.boolean({ error: 'Must be a boolean' }).check(
+  z.meta({
+    description:
+      'true: email.opened and email.clicked made by machines (scanners, Apple Mail Privacy Protection) are not sent here',
+  }),
+);
 
 /** POST /client/webhooks */
 export const WebhookBody = z.object({

@@ -19,7 +19,8 @@ export async function updateWebhook(
   if (changes.event_types) changes.event_types = [...new Set(changes.event_types)];
   const now = deps.clock.now();
   if (Object.keys(changes).length === 0) return toWebhookView(await findWebhook(deps, clientId, webhookId), now);
-  const updated = webhookId > 0 ? await deps.webhooks.update(clientId, webhookId, changes, now.toISOString()) : undefined;
+  const updated =
+    webhookId > 0 ? await deps.webhooks.update(clientId, webhookId, changes, now.toISOString()) : undefined;
   if (!updated) throw notFound('id', 'Webhook not found');
   return toWebhookView(updated, now);
 }

@@ -61,8 +61,19 @@ export type EndpointHealthChange =
 /** The sent e-mail fields a payload names (no bodies). */
 export type SentEmailFacts = Pick<
   SentEmailRecord,
-  'id' | 'client_id' | 'contact_id' | 'execution_id' | 'workflow_id' | 'email_template_id' | 'from_email' | 'to_email' | 'subject' | 'status' | 'created_at' | 'provider_message_id'
-> & { event_id?: number | null; /** Set when its contact was erased. */ erased_at?: string };
+  | 'id'
+  | 'client_id'
+  | 'contact_id'
+  | 'execution_id'
+  | 'workflow_id'
+  | 'email_template_id'
+  | 'from_email'
+  | 'to_email'
+  | 'subject'
+  | 'status'
+  | 'created_at'
+  | 'provider_message_id'
+> & { event_id?: number | null /** Set when its contact was erased. */; erased_at?: string };
 
 export type EventFacts = Pick<EventRecord, 'id' | 'client_id' | 'type' | 'idempotency_key' | 'created_at'>;
 
@@ -95,7 +106,11 @@ export interface WebhookOutbox {
   /** The client was told the endpoint is disabled: `disabled_notice_pending` goes (one UpdateItem). */
   disabledNoticeSent(clientId: number, webhookId: number): Promise<void>;
   /** An endpoint's attempts, newest first; `before` is the last attempt id of the page before. */
-  attempts(clientId: number, webhookId: number, page: { limit: number; before?: string }): Promise<{ attempts: WebhookAttemptRecord[]; more: boolean }>;
+  attempts(
+    clientId: number,
+    webhookId: number,
+    page: { limit: number; before?: string },
+  ): Promise<{ attempts: WebhookAttemptRecord[]; more: boolean }>;
   attempt(clientId: number, webhookId: number, attemptId: string): Promise<WebhookAttemptRecord | undefined>;
   /**
    * Counts one replay of the attempt against both caps, atomically: the attempt's own count below `perAttempt`, and

@@ -77,11 +77,20 @@ function dataOf(fact: WebhookFact, context: FactContext): Record<string, unknown
         sent_email_created_at: email?.created_at ?? null,
         event: eventRef(context.event, email?.event_id),
         ...(fact.type === 'email.opened' || fact.type === 'email.clicked'
-          ? { is_bot: log.is_bot === true, bot_reason: log.bot_reason ?? null, user_agent: log.user_agent ?? null, ip_address: log.ip_address ?? null }
+          ? {
+              is_bot: log.is_bot === true,
+              bot_reason: log.bot_reason ?? null,
+              user_agent: log.user_agent ?? null,
+              ip_address: log.ip_address ?? null,
+            }
           : {}),
         ...(fact.type === 'email.clicked' ? { url: log.url ?? null } : {}),
-        ...(fact.type === 'email.bounced' ? { bounce_type: log.bounce_type ?? null, diagnostic: log.detail ?? null } : {}),
-        ...(fact.type === 'email.complained' || fact.type === 'email.delivery_delayed' || fact.type === 'email.failed' ? { detail: log.detail ?? null } : {}),
+        ...(fact.type === 'email.bounced'
+          ? { bounce_type: log.bounce_type ?? null, diagnostic: log.detail ?? null }
+          : {}),
+        ...(fact.type === 'email.complained' || fact.type === 'email.delivery_delayed' || fact.type === 'email.failed'
+          ? { detail: log.detail ?? null }
+          : {}),
       };
     }
     case 'contact': {

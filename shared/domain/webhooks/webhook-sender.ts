@@ -30,12 +30,19 @@ export interface WebhookSender {
 export const WebhookTestResult = z
   .object({
     delivered: z.boolean().check(z.meta({ description: 'true when the endpoint answered 2xx' })),
-    status_code: z.nullable(z.int()).check(z.meta({ description: "The endpoint's HTTP status; null when it did not answer" })),
+    status_code: z
+      .nullable(z.int())
+      .check(z.meta({ description: "The endpoint's HTTP status; null when it did not answer" })),
     duration_ms: z.int().check(z.gte(0)),
-    response_body: z.nullable(z.string()).check(z.meta({ description: 'The first 1 KB of what the endpoint answered' })),
-    error: z
+    response_body: z
       .nullable(z.string())
-      .check(z.meta({ description: 'Why nothing was answered: address_refused, dns_failed, connection_failed, timeout, invalid_url (with a detail)' })),
+      .check(z.meta({ description: 'The first 1 KB of what the endpoint answered' })),
+    error: z.nullable(z.string()).check(
+      z.meta({
+        description:
+          'Why nothing was answered: address_refused, dns_failed, connection_failed, timeout, invalid_url (with a detail)',
+      }),
+    ),
     message_id: z.string().check(z.meta({ description: 'The `webhook-id` of the test delivery' })),
   })
   .check(z.meta({ id: 'WebhookTestResult', description: 'What a test delivery met.' }));

@@ -61,7 +61,13 @@ export interface WebhookStore {
    * Makes `secret` the signing secret and the current one the previous secret until `previousExpiresAt`, in one
    * write (an older previous secret is dropped); undefined when the endpoint does not exist.
    */
-  rotateSecret(clientId: number, webhookId: number, secret: string, previousExpiresAt: string, at: string): Promise<WebhookRecord | undefined>;
+  rotateSecret(
+    clientId: number,
+    webhookId: number,
+    secret: string,
+    previousExpiresAt: string,
+    at: string,
+  ): Promise<WebhookRecord | undefined>;
   /** Removes the endpoint; false when it did not exist. */
   delete(clientId: number, webhookId: number): Promise<boolean>;
 }

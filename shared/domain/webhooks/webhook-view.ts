@@ -11,21 +11,30 @@ const fields = {
   event_types: z.nullable(z.array(WebhookEventType)).check(z.meta({ description: 'null: every event type' })),
   enabled: z.boolean(),
   humans_only: z.boolean().check(z.meta({ description: 'Machine opens and clicks are not sent here' })),
-  failing_since: z
-    .nullable(UtcTimestamp)
-    .check(z.meta({ description: 'Since when every attempt failed (null while deliveries succeed); at 5 days the endpoint is disabled' })),
-  slow_since: z
-    .nullable(UtcTimestamp)
-    .check(
-      z.meta({
-        description:
-          'Since when successful deliveries took over 2.5 s (null while they are prompt): meanwhile the endpoint is served by the slower lane of failing and slow endpoints, until an answer is prompt again',
-      }),
-    ),
-  disabled_reason: z
-    .nullable(z.enum(['failing']))
-    .check(z.meta({ description: '`failing`: disabled by the service after failing every attempt for 5 days (the client was e-mailed); null otherwise' })),
-  masked_secret: z.string().check(z.meta({ description: 'The signing secret, masked: `whsec_…` + its last 4 characters', examples: ['whsec_…k9Q='] })),
+  failing_since: z.nullable(UtcTimestamp).check(
+    z.meta({
+      description:
+        'Since when every attempt failed (null while deliveries succeed); at 5 days the endpoint is disabled',
+    }),
+  ),
+  slow_since: z.nullable(UtcTimestamp).check(
+    z.meta({
+      description:
+        'Since when successful deliveries took over 2.5 s (null while they are prompt): meanwhile the endpoint is served by the slower lane of failing and slow endpoints, until an answer is prompt again',
+    }),
+  ),
+  disabled_reason: z.nullable(z.enum(['failing'])).check(
+    z.meta({
+      description:
+        '`failing`: disabled by the service after failing every attempt for 5 days (the client was e-mailed); null otherwise',
+    }),
+  ),
+  masked_secret: z.string().check(
+    z.meta({
+      description: 'The signing secret, masked: `whsec_…` + its last 4 characters',
+      examples: ['whsec_…k9Q='],
+    }),
+  ),
   previous_secret_expires_at: z
     .nullable(UtcTimestamp)
     .check(z.meta({ description: 'After a rotation: until when the previous secret still signs beside the new one' })),
@@ -34,18 +43,28 @@ const fields = {
 };
 
 /** An endpoint as reads show it: the secret masked. */
-export const WebhookView = z
-  .object(fields)
-  .check(z.meta({ id: 'Webhook', description: 'A webhook endpoint; deliveries follow the Standard Webhooks specification.' }));
+export const WebhookView = z.object(fields).check(
+  z.meta({
+    id: 'Webhook',
+    description: 'A webhook endpoint; deliveries follow the Standard Webhooks specification.',
+  }),
+);
 export type WebhookView = z.output<typeof WebhookView>;
 
 /** An endpoint as its creation and a rotation show it: with the signing secret, shown this once. */
 export const WebhookWithSecret = z
   .object({
     ...fields,
-    secret: z.string().check(z.meta({ description: 'The signing secret (`whsec_` + base64); shown only in this answer', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })),
+    secret: z.string().check(
+      z.meta({
+        description: 'The signing secret (`whsec_` + base64); shown only in this answer',
+        examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+      }),
+    ),
   })
-  .check(z.meta({ id: 'WebhookWithSecret', description: 'A webhook endpoint with its new signing secret, shown once.' }));
+  .check(
+    z.meta({ id: 'WebhookWithSecret', description: 'A webhook endpoint with its new signing secret, shown once.' }),
+  );
 export type WebhookWithSecret = z.output<typeof WebhookWithSecret>;
 
 /** `data` of GET /client/webhooks. */
@@ -72,4 +91,7 @@ export function toWebhookView(w: WebhookRecord, now: Date): WebhookView {
 }
 
 /** The view with the secret: only for the answer that created it. */
-export const toWebhookWithSecret = (w: WebhookRecord, now: Date): WebhookWithSecret => ({ ...toWebhookView(w, now), secret: w.secret });
+export const toWebhookWithSecret = (w: WebhookRecord, now: Date): WebhookWithSecret => ({
+  ...toWebhookView(w, now),
+  secret: w.secret,
+});

@@ -23,7 +23,9 @@ interface Deps {
 export const ClonedTemplate = z
   .object({
     ...TemplateView.shape,
-    template_id: z.int().check(z.gte(1), z.meta({ description: "The copy's id (as `id`): activate it with PATCH …/customization" })),
+    template_id: z
+      .int()
+      .check(z.gte(1), z.meta({ description: "The copy's id (as `id`): activate it with PATCH …/customization" })),
     workflow_id: z.int().check(z.gte(1)),
   })
   .check(z.meta({ id: 'ClonedTemplate', description: "A client-owned copy of a workflow's system template." }));
@@ -52,7 +54,12 @@ export async function cloneWorkflowTemplate(
   const source = findSystemTemplate(workflow.default_template_id);
   if (!source) throw new Error(`workflow ${workflowId} has no system template ${workflow.default_template_id}`);
   // Stored content passes the save check whatever its source (system templates pass it: their test says so).
-  assertSavableTemplate({ subject: source.subject, preview_text: source.preview_text, html_body: source.html_body, text_body: source.text_body });
+  assertSavableTemplate({
+    subject: source.subject,
+    preview_text: source.preview_text,
+    html_body: source.html_body,
+    text_body: source.text_body,
+  });
   const now = deps.clock.now().toISOString();
   const copy: TemplateRecord = {
     id: await nextClientTemplateId(deps.ids),
@@ -72,7 +79,8 @@ export async function cloneWorkflowTemplate(
   const outcome = await deps.customizations.createClone(clientId, workflowId, copy);
   if (outcome.created) return { created: true, template: cloneView(copy, workflowId) };
   const winner = await deps.templates.get(clientId, outcome.existingTemplateId);
-  if (!winner) throw new Error(`clone marker of workflow ${workflowId} points at missing template ${outcome.existingTemplateId}`);
+  if (!winner)
+    throw new Error(`clone marker of workflow ${workflowId} points at missing template ${outcome.existingTemplateId}`);
   return { created: false, template: cloneView(winner, workflowId) };
 }
 

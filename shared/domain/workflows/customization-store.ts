@@ -34,7 +34,11 @@ export interface WorkflowCustomizationStore {
    * Up to `limit` records of the workflow's audit trail, newest first, after the record at `after` when given; `more`
    * when older records follow. Reads at most `limit` + 1 records.
    */
-  listAudit(clientId: number, workflowId: number, page: AuditPage): Promise<{ entries: CustomizationAuditRecord[]; more: boolean }>;
+  listAudit(
+    clientId: number,
+    workflowId: number,
+    page: AuditPage,
+  ): Promise<{ entries: CustomizationAuditRecord[]; more: boolean }>;
 }
 
 /** Where an audit page starts: a record's time and id (its sort key). */

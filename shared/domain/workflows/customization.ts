@@ -45,7 +45,10 @@ export interface CustomizationAuditRecord {
 }
 
 /** Every override (null = not overridden) plus the send_time_mode they imply. */
-export type OverrideSnapshot = Record<Exclude<NumericOverrideField, 'conversion_window_days' | 'topic_id'>, number | null> & {
+export type OverrideSnapshot = Record<
+  Exclude<NumericOverrideField, 'conversion_window_days' | 'topic_id'>,
+  number | null
+> & {
   send_time_mode: SendTimeMode;
   /** The goal overrides; absent from entries written before goals existed (not overridden then). */
   conversion_window_days?: number | null;
@@ -63,7 +66,12 @@ export const overridesOf = (record: CustomizationRecord | undefined): Overrides 
  */
 export const sendTimeModeOf = (overrides: Overrides, workflow: WorkflowDefinition): SendTimeMode => {
   const chosen = overrides.send_time_mode;
-  if (chosen === SEND_TIME_MODES.immediate || chosen === SEND_TIME_MODES.preferredTime || chosen === SEND_TIME_MODES.optimal) return chosen;
+  if (
+    chosen === SEND_TIME_MODES.immediate ||
+    chosen === SEND_TIME_MODES.preferredTime ||
+    chosen === SEND_TIME_MODES.optimal
+  )
+    return chosen;
   return overrides.preferred_send_hour !== undefined ? SEND_TIME_MODES.preferredTime : workflow.default_send_time_mode;
 };
 
@@ -83,8 +91,10 @@ export function snapshotOf(overrides: Overrides, workflow: WorkflowDefinition): 
 }
 
 /** Each override's value as a comparable string (a list compares by its items, in order). */
-const overrideKey = (value: number | string[] | undefined): string => (value === undefined ? '' : JSON.stringify(value));
-export const sameOverrides = (a: Overrides, b: Overrides): boolean => OVERRIDE_FIELDS.every((f) => overrideKey(a[f]) === overrideKey(b[f]));
+const overrideKey = (value: number | string[] | undefined): string =>
+  value === undefined ? '' : JSON.stringify(value);
+export const sameOverrides = (a: Overrides, b: Overrides): boolean =>
+  OVERRIDE_FIELDS.every((f) => overrideKey(a[f]) === overrideKey(b[f]));
 
 /** A send time mode: 0 immediate, 1 preferred time of day in the contact's time zone, 2 optimal (learnt open hours). */
 export const SEND_TIME_MODE_DESCRIPTION =
@@ -107,7 +117,9 @@ const Overrides = z.object({
   topic_id: override,
   exit_events: z.nullable(z.array(z.string())),
 } satisfies Record<OverrideField, z.ZodMiniType>);
-const OverridesView = Overrides.check(z.meta({ description: "What the client overrode (null: the workflow's default)" }));
+const OverridesView = Overrides.check(
+  z.meta({ description: "What the client overrode (null: the workflow's default)" }),
+);
 
 /** SPEC.md's Workflow customization (OpenAPI `WorkflowCustomization`): the values in effect and the overrides. */
 export const CustomizationView = z
@@ -126,16 +138,30 @@ export const CustomizationView = z
           '`upgrade` also matches any event with `upgrade: true`; `*` matches any event; an event that starts the workflow never exits it',
       }),
     ),
-    conversion_window_days: z
-      .int()
-      .check(z.gte(1), z.lte(90), z.meta({ description: 'An exit event this many days or fewer after an e-mail of the workflow was sent to the contact is a conversion' })),
-    topic_id: z
-      .nullable(z.int())
-      .check(z.meta({ description: "The topic this marketing workflow's e-mails belong to (GET /client/topics); null: none" })),
+    conversion_window_days: z.int().check(
+      z.gte(1),
+      z.lte(90),
+      z.meta({
+        description:
+          'An exit event this many days or fewer after an e-mail of the workflow was sent to the contact is a conversion',
+      }),
+    ),
+    topic_id: z.nullable(z.int()).check(
+      z.meta({
+        description: "The topic this marketing workflow's e-mails belong to (GET /client/topics); null: none",
+      }),
+    ),
     overrides: OverridesView,
-    updated_at: z.nullable(UtcTimestamp).check(z.meta({ description: 'Last change of the overrides; null before the first' })),
+    updated_at: z
+      .nullable(UtcTimestamp)
+      .check(z.meta({ description: 'Last change of the overrides; null before the first' })),
   })
-  .check(z.meta({ id: 'WorkflowCustomization', description: "A workflow's per-client settings in effect (override or default)." }));
+  .check(
+    z.meta({
+      id: 'WorkflowCustomization',
+      description: "A workflow's per-client settings in effect (override or default).",
+    }),
+  );
 export type CustomizationView = z.output<typeof CustomizationView>;
 
 // From the object without its `.meta` check: z.extend keeps checks, and classic's `.extend` dropped the description.
@@ -146,9 +172,13 @@ export const CustomizationAuditView = z
   .object({
     id: z.string(),
     workflow_id: z.int().check(z.gte(1)),
-    key_id: z.nullable(z.int()).check(z.meta({ description: 'The API key that made the change; null for a JWT or a session' })),
+    key_id: z
+      .nullable(z.int())
+      .check(z.meta({ description: 'The API key that made the change; null for a JWT or a session' })),
     auth_method: z.enum(['api_key', 'jwt', 'session']),
-    user_id: z.optional(z.int()).check(z.meta({ description: 'The dashboard user who made the change with a session' })),
+    user_id: z
+      .optional(z.int())
+      .check(z.meta({ description: 'The dashboard user who made the change with a session' })),
     request_id: z.nullable(z.string()),
     at: UtcTimestamp,
     before: Snapshot,
@@ -161,7 +191,10 @@ export const CustomizationAuditView = z
  * what the client set (null = default). Without a preferred hour the send time follows the workflow's default
  * mode (onboarding tips: the client's morning slot).
  */
-export function toCustomizationView(workflow: WorkflowDefinition, record: CustomizationRecord | undefined): CustomizationView {
+export function toCustomizationView(
+  workflow: WorkflowDefinition,
+  record: CustomizationRecord | undefined,
+): CustomizationView {
   const overrides = overridesOf(record);
   const hour = overrides.preferred_send_hour;
   return {
@@ -176,7 +209,10 @@ export function toCustomizationView(workflow: WorkflowDefinition, record: Custom
     conversion_window_days: conversionWindowDaysOf(overrides),
     topic_id: overrides.topic_id ?? null,
     overrides: {
-      ...(Object.fromEntries(NUMERIC_OVERRIDE_FIELDS.map((f) => [f, overrides[f] ?? null])) as Record<NumericOverrideField, number | null>),
+      ...(Object.fromEntries(NUMERIC_OVERRIDE_FIELDS.map((f) => [f, overrides[f] ?? null])) as Record<
+        NumericOverrideField,
+        number | null
+      >),
       exit_events: overrides.exit_events ? [...overrides.exit_events] : null,
     },
     updated_at: record?.updated_at ?? null,

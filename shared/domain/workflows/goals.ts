@@ -17,18 +17,31 @@ export const MAX_CONVERSION_WINDOW_DAYS = 90;
 export const GOAL_REACHED = 'goal_reached';
 
 /** The exit event types in force: the client's `exit_events`, or the catalog's default. */
-export function exitEventsOf(workflow: WorkflowDefinition, customization: Pick<CustomizationRecord, 'exit_events'> | undefined): readonly string[] {
+export function exitEventsOf(
+  workflow: WorkflowDefinition,
+  customization: Pick<CustomizationRecord, 'exit_events'> | undefined,
+): readonly string[] {
   return customization?.exit_events ?? workflow.default_exit_events;
 }
 
-export function conversionWindowDaysOf(customization: Pick<CustomizationRecord, 'conversion_window_days'> | undefined): number {
+export function conversionWindowDaysOf(
+  customization: Pick<CustomizationRecord, 'conversion_window_days'> | undefined,
+): number {
   return customization?.conversion_window_days ?? DEFAULT_CONVERSION_WINDOW_DAYS;
 }
 
 /** Whether `event` exits `workflow` under these exit types. An event that starts the workflow never exits it. */
-export function exitsWorkflow(workflow: WorkflowDefinition, exitEvents: readonly string[], event: TriggeringEvent): boolean {
+export function exitsWorkflow(
+  workflow: WorkflowDefinition,
+  exitEvents: readonly string[],
+  event: TriggeringEvent,
+): boolean {
   if (matchesTrigger(workflow, event)) return false;
-  return exitEvents.includes(ANY_EVENT) || exitEvents.includes(event.type) || (event.upgrade === true && exitEvents.includes(UPGRADE_EVENT));
+  return (
+    exitEvents.includes(ANY_EVENT) ||
+    exitEvents.includes(event.type) ||
+    (event.upgrade === true && exitEvents.includes(UPGRADE_EVENT))
+  );
 }
 
 /**
@@ -59,7 +72,10 @@ export const lastSentAttribute = (workflowId: number): string => `sent_w${workfl
 export const convertedAttribute = (workflowId: number): string => `conv_w${workflowId}`;
 
 const isGoalMark = (value: unknown): value is GoalMark =>
-  typeof value === 'object' && value !== null && typeof (value as GoalMark).at === 'string' && typeof (value as GoalMark).event_id === 'number';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as GoalMark).at === 'string' &&
+  typeof (value as GoalMark).event_id === 'number';
 
 export function goalMarkOf(contact: object | undefined, workflowId: number): GoalMark | undefined {
   const value = (contact as ContactGoalAttributes | undefined)?.[goalMarkAttribute(workflowId)];
@@ -70,7 +86,10 @@ export function goalMarkOf(contact: object | undefined, workflowId: number): Goa
  * The exit event that stops an execution at send time: one processed after the execution was created (strictly later:
  * an exit event processed before it does not stop a workflow started after it).
  */
-export function goalReachedFor(contact: object | undefined, execution: { workflow_id: number; created_at: string }): GoalMark | undefined {
+export function goalReachedFor(
+  contact: object | undefined,
+  execution: { workflow_id: number; created_at: string },
+): GoalMark | undefined {
   const mark = goalMarkOf(contact, execution.workflow_id);
   return mark && mark.at > execution.created_at ? mark : undefined;
 }
@@ -83,7 +102,15 @@ export function openExecutionsOf(contact: object | undefined): OpenExecution[] {
     if (!match || typeof value !== 'object' || value === null) return [];
     const { w, d, c, s } = value as { w?: unknown; d?: unknown; c?: unknown; s?: unknown };
     if (typeof w !== 'number' || typeof d !== 'string') return [];
-    return [{ execution_id: Number(match[1]), workflow_id: w, cap_day: d, critical: c === true, ...(typeof s === 'string' ? { scheduled_for: s } : {}) }];
+    return [
+      {
+        execution_id: Number(match[1]),
+        workflow_id: w,
+        cap_day: d,
+        critical: c === true,
+        ...(typeof s === 'string' ? { scheduled_for: s } : {}),
+      },
+    ];
   });
 }
 
@@ -92,7 +119,12 @@ export function openExecutionsOf(contact: object | undefined): OpenExecution[] {
  * `windowDays` before, and not converted yet (`conv_w<workflow>` holds the send time last converted: once per e-mail).
  * Returns that send time, or undefined.
  */
-export function conversionOf(contact: object | undefined, workflowId: number, at: string, windowDays: number): string | undefined {
+export function conversionOf(
+  contact: object | undefined,
+  workflowId: number,
+  at: string,
+  windowDays: number,
+): string | undefined {
   const attributes = contact as ContactGoalAttributes | undefined;
   const sentAt = attributes?.[lastSentAttribute(workflowId)];
   if (typeof sentAt !== 'string' || attributes?.[convertedAttribute(workflowId)] === sentAt) return undefined;
@@ -101,7 +133,9 @@ export function conversionOf(contact: object | undefined, workflowId: number, at
 }
 
 /** The stored form of an open execution (short names: it rides on every contact read). */
-export const openExecutionValue = (e: Pick<OpenExecution, 'workflow_id' | 'cap_day' | 'critical' | 'scheduled_for'>) => ({
+export const openExecutionValue = (
+  e: Pick<OpenExecution, 'workflow_id' | 'cap_day' | 'critical' | 'scheduled_for'>,
+) => ({
   w: e.workflow_id,
   d: e.cap_day,
   c: e.critical,

@@ -14,7 +14,10 @@ export const CustomizationAuditList = z.object({
 });
 
 const isPosition = (value: unknown): value is AuditPosition =>
-  typeof value === 'object' && value !== null && typeof (value as AuditPosition).at === 'string' && typeof (value as AuditPosition).id === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as AuditPosition).at === 'string' &&
+  typeof (value as AuditPosition).id === 'string';
 
 const cursors = positionCursor<AuditPosition>('customization-audit-cursor:v1:', isPosition);
 
@@ -36,7 +39,10 @@ export async function listCustomizationAudit(
   const page = from?.page ?? query.page;
   const skip = from ? 0 : (page - 1) * query.per_page;
   const limit = from ? query.per_page + 1 : page * query.per_page + TOTAL_LOOKAHEAD;
-  const { entries: read, more } = await deps.customizations.listAudit(clientId, workflowId, { limit, ...(from ? { after: from.position } : {}) });
+  const { entries: read, more } = await deps.customizations.listAudit(clientId, workflowId, {
+    limit,
+    ...(from ? { after: from.position } : {}),
+  });
   const shown = read.slice(skip, skip + query.per_page);
   const last = shown.at(-1);
   const followed = read.length > skip + query.per_page || more;
@@ -48,7 +54,9 @@ export async function listCustomizationAudit(
       after: { exit_events: null, conversion_window_days: null, topic_id: null, ...entry.after },
     })),
     next_cursor:
-      followed && last ? cursors.sign(deps.cursorSecret, clientId, scope, { page: page + 1, position: { at: last.at, id: last.id } }) : null,
+      followed && last
+        ? cursors.sign(deps.cursorSecret, clientId, scope, { page: page + 1, position: { at: last.at, id: last.id } })
+        : null,
     meta: boundedPageMetaOf(page, query.per_page, (page - 1) * query.per_page + read.length - skip, !more),
   };
 }

@@ -6,7 +6,12 @@ import type { SettingsStore } from '../settings/settings-store.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
 import { isSystemTemplateId, type TemplateRecord, type TemplateStore } from '../templates/template-store.js';
 import { WORKFLOW_CATEGORIES, WORKFLOW_IDS, WORKFLOWS } from './catalog.js';
-import { CustomizationView, SendTimeModeValue, toCustomizationView, type CustomizationRecord } from './customization.js';
+import {
+  CustomizationView,
+  SendTimeModeValue,
+  toCustomizationView,
+  type CustomizationRecord,
+} from './customization.js';
 import type { WorkflowCustomizationStore } from './customization-store.js';
 import { DEFAULT_CONVERSION_WINDOW_DAYS } from './goals.js';
 
@@ -25,7 +30,9 @@ export const WorkflowView = z
           .check(z.meta({ description: 'Also starts on an event of any type whose `field` equals `equals`' })),
       })
       .check(z.meta({ description: 'What starts the workflow' })),
-    critical: z.boolean().check(z.meta({ description: "May bypass a contact's daily cap when the client enables the bypass" })),
+    critical: z
+      .boolean()
+      .check(z.meta({ description: "May bypass a contact's daily cap when the client enables the bypass" })),
     category: z.enum(WORKFLOW_CATEGORIES).check(
       z.meta({
         description:
@@ -42,7 +49,9 @@ export const WorkflowView = z
       priority_score: z.int().check(z.gte(0), z.lte(100)),
       send_time_mode: SendTimeModeValue,
       send_slot: z.nullable(z.enum(['morning', 'afternoon'])),
-      exit_events: z.array(z.string()).check(z.meta({ description: 'The catalog\'s exit event types (goals); `*` is any event' })),
+      exit_events: z
+        .array(z.string())
+        .check(z.meta({ description: "The catalog's exit event types (goals); `*` is any event" })),
       conversion_window_days: z.int().check(z.gte(1), z.lte(90)),
     }),
     customization: CustomizationView,
@@ -51,7 +60,9 @@ export const WorkflowView = z
       .check(z.meta({ description: 'The template in use' })),
     clone_template_id: z.nullable(z.int()).check(z.meta({ description: "The client's copy made by clone-template" })),
   })
-  .check(z.meta({ id: 'Workflow', description: 'A lifecycle workflow the service ships, as configured for the client.' }));
+  .check(
+    z.meta({ id: 'Workflow', description: 'A lifecycle workflow the service ships, as configured for the client.' }),
+  );
 
 /** `data` of GET /client/workflows, and its `meta`. */
 export const WorkflowList = z.object({ workflows: z.array(WorkflowView) });
@@ -84,7 +95,11 @@ export async function listWorkflows(
   const plan = planOf(bundle.client?.plan ?? '');
   const limits = effectiveLimits(bundle.settings, plan);
   const byWorkflow = new Map<number, CustomizationRecord>(records.map((r) => [r.workflow_id, r]));
-  const ownIds = [...new Set(records.map((r) => r.template_id).filter((id): id is number => id !== undefined && !isSystemTemplateId(id)))];
+  const ownIds = [
+    ...new Set(
+      records.map((r) => r.template_id).filter((id): id is number => id !== undefined && !isSystemTemplateId(id)),
+    ),
+  ];
   const own = ownIds.length > 0 ? await deps.templates.getMany(clientId, ownIds) : [];
   const templateById = new Map<number, TemplateRecord>(own.map((t) => [t.id, t]));
 

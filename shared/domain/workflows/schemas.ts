@@ -11,7 +11,10 @@ const ExitEventType = z
   .string({ error: 'Must be an event type (string)' })
   .check(
     z.maxLength(100, 'Must be at most 100 characters'),
-    z.regex(/^(\*|[A-Za-z0-9][A-Za-z0-9_.:-]*)$/, `Must be an event type slug (letters, digits, _ . : -) or ${ANY_EVENT}`),
+    z.regex(
+      /^(\*|[A-Za-z0-9][A-Za-z0-9_.:-]*)$/,
+      `Must be an event type slug (letters, digits, _ . : -) or ${ANY_EVENT}`,
+    ),
   );
 
 /** `{workflow_id}` of the workflow paths; anything that is not a plain id names no workflow (→ 404). */
@@ -24,7 +27,10 @@ const bounded = (min: number, max: number, what: string) =>
     z.nullable(
       z
         .int({ error: `Must be an integer from ${min} to ${max}${what}` })
-        .check(z.gte(min, { message: `Must be at least ${min}${what}`, abort: true }), z.lte(max, { message: `Must be at most ${max}${what}` })),
+        .check(
+          z.gte(min, { message: `Must be at least ${min}${what}`, abort: true }),
+          z.lte(max, { message: `Must be at most ${max}${what}` }),
+        ),
     ),
   );
 
@@ -35,8 +41,15 @@ const bounded = (min: number, max: number, what: string) =>
 export const CustomizationPatch = z
   .object({
     template_id: z
-      .optional(z.nullable(z.int({ error: 'Must be a template id (integer)' }).check(z.gte(1, 'Must be a template id'))))
-      .check(z.meta({ description: "A system template or a live template of the client's; depends on stored data: any other id is a 404" })),
+      .optional(
+        z.nullable(z.int({ error: 'Must be a template id (integer)' }).check(z.gte(1, 'Must be a template id'))),
+      )
+      .check(
+        z.meta({
+          description:
+            "A system template or a live template of the client's; depends on stored data: any other id is a 404",
+        }),
+      ),
     delay_minutes: bounded(0, 525_600, ' minutes (one year)'),
     priority_score: bounded(0, 100, ''),
     preferred_send_hour: bounded(0, 23, ' (hour of the day)').check(
@@ -54,17 +67,22 @@ export const CustomizationPatch = z
           }),
         ),
       )
-      .check(z.meta({ description: `${SEND_TIME_MODE_DESCRIPTION}. Absent or null: 1 when a preferred hour is set, else the workflow's default` })),
+      .check(
+        z.meta({
+          description: `${SEND_TIME_MODE_DESCRIPTION}. Absent or null: 1 when a preferred hour is set, else the workflow's default`,
+        }),
+      ),
     exit_events: z
       .optional(
         z.nullable(
-          z
-            .array(ExitEventType, { error: 'Must be an array of event types, or null' })
-            .check(
-              z.maxLength(MAX_EXIT_EVENTS, `Must list at most ${MAX_EXIT_EVENTS} event types`),
-              z.refine((types) => new Set(types).size === types.length, { message: 'Must not repeat an event type', params: issueCondition('format') }),
-              z.meta({ uniqueItems: true }),
-            ),
+          z.array(ExitEventType, { error: 'Must be an array of event types, or null' }).check(
+            z.maxLength(MAX_EXIT_EVENTS, `Must list at most ${MAX_EXIT_EVENTS} event types`),
+            z.refine((types) => new Set(types).size === types.length, {
+              message: 'Must not repeat an event type',
+              params: issueCondition('format'),
+            }),
+            z.meta({ uniqueItems: true }),
+          ),
         ),
       )
       .check(
@@ -82,11 +100,13 @@ export const CustomizationPatch = z
       }),
     ),
     topic_id: z
-      .optional(z.nullable(z.int({ error: 'Must be a topic id (integer), or null' }).check(z.gte(1, 'Must be a topic id'))))
+      .optional(
+        z.nullable(z.int({ error: 'Must be a topic id (integer), or null' }).check(z.gte(1, 'Must be a topic id'))),
+      )
       .check(
         z.meta({
           description:
-            'The topic (GET /client/topics) the workflow\'s e-mails belong to: a contact that left it is skipped `topic_unsubscribed`; ' +
+            "The topic (GET /client/topics) the workflow's e-mails belong to: a contact that left it is skipped `topic_unsubscribed`; " +
             'null: none. Depends on stored data: a topic the client does not have is a 404 on `topic_id`; a transactional ' +
             'workflow takes no topic (422 `read_only`, it reaches every contact that is not suppressed)',
         }),
@@ -94,7 +114,8 @@ export const CustomizationPatch = z
     category: z.optional(
       z.unknown().check(
         z.refine(() => false, {
-          message: "A workflow's category is fixed by the catalog (GET /client/workflows `category`) and cannot be changed",
+          message:
+            "A workflow's category is fixed by the catalog (GET /client/workflows `category`) and cannot be changed",
           params: issueCondition('read_only'),
         }),
         // `not: {}`: the document says no value is accepted, as the parse refuses every one.
@@ -111,34 +132,49 @@ export const CustomizationPatch = z
   .check(z.meta({ dependentRequired: { preferred_send_minute: ['preferred_send_hour'] } }));
 export type CustomizationPatch = z.output<typeof CustomizationPatch>;
 
-export const AuditQuery = z.object({
-  // Classic's `.int(message)` on a number is the `z.int(message)` format used as a check (mini's coerce has no int).
-  page: z._default(
-    z.optional(
-      z.coerce
-        .number({ error: 'Must be an integer' })
-        .check(
-          z.int('Must be an integer'),
-          z.gte(1, 'Must be at least 1'),
-          z.lte(MAX_PAGED_ITEMS, `Must be at most ${MAX_PAGED_ITEMS}`),
-          z.meta({ description: PAGE_WINDOW_RULE }),
-        ),
+export const AuditQuery = z
+  .object({
+    // Classic's `.int(message)` on a number is the `z.int(message)` format used as a check (mini's coerce has no int).
+    page: z._default(
+      z.optional(
+        z.coerce
+          .number({ error: 'Must be an integer' })
+          .check(
+            z.int('Must be an integer'),
+            z.gte(1, 'Must be at least 1'),
+            z.lte(MAX_PAGED_ITEMS, `Must be at most ${MAX_PAGED_ITEMS}`),
+            z.meta({ description: PAGE_WINDOW_RULE }),
+          ),
+      ),
+      1,
     ),
-    1,
-  ),
-  per_page: z._default(
-    z.optional(
-      z.coerce
-        .number({ error: 'Must be an integer' })
-        .check(z.int('Must be an integer'), z.gte(1, 'Must be at least 1'), z.lte(100, 'Must be at most 100')),
+    per_page: z._default(
+      z.optional(
+        z.coerce
+          .number({ error: 'Must be an integer' })
+          .check(z.int('Must be an integer'), z.gte(1, 'Must be at least 1'), z.lte(100, 'Must be at most 100')),
+      ),
+      20,
     ),
-    20,
-  ),
-  cursor: cursorField(),
-}).check(
-  z.superRefine((q, ctx) => {
-    const problem = q.cursor === undefined ? (q.page <= MAX_PAGED_ITEMS ? pageWindowProblem(q.page, q.per_page) : undefined) : q.page > 1 ? 'Must not be given with cursor' : undefined;
-    if (problem) ctx.addIssue({ code: 'custom', path: ['page'], message: problem, params: issueCondition(q.cursor === undefined ? 'max' : 'format') });
-  }),
-);
+    cursor: cursorField(),
+  })
+  .check(
+    z.superRefine((q, ctx) => {
+      const problem =
+        q.cursor === undefined
+          ? q.page <= MAX_PAGED_ITEMS
+            ? pageWindowProblem(q.page, q.per_page)
+            : undefined
+          : q.page > 1
+            ? 'Must not be given with cursor'
+            : undefined;
+      if (problem)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['page'],
+          message: problem,
+          params: issueCondition(q.cursor === undefined ? 'max' : 'format'),
+        });
+    }),
+  );
 export type AuditQuery = z.output<typeof AuditQuery>;

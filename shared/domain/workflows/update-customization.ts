@@ -26,10 +26,19 @@ interface Deps {
 }
 
 /** A topic is for marketing mail: a transactional workflow reaches every contact not suppressed. */
-async function requireTopic(deps: Deps, clientId: number, workflow: WorkflowDefinition, topicId: number | null | undefined): Promise<void> {
+async function requireTopic(
+  deps: Deps,
+  clientId: number,
+  workflow: WorkflowDefinition,
+  topicId: number | null | undefined,
+): Promise<void> {
   if (topicId === undefined || topicId === null) return;
   if (workflow.category === 'transactional') {
-    throw invalidField('read_only', 'topic_id', 'A transactional workflow belongs to no topic: it reaches every contact that is not suppressed');
+    throw invalidField(
+      'read_only',
+      'topic_id',
+      'A transactional workflow belongs to no topic: it reaches every contact that is not suppressed',
+    );
   }
   const topics = (await deps.topics.load(clientId)).topics;
   if (!topics.some((t) => t.id === topicId)) throw notFound('topic_id', 'Topic not found');
@@ -37,7 +46,8 @@ async function requireTopic(deps: Deps, clientId: number, workflow: WorkflowDefi
 
 /** Optimistic writes retried after losing to a concurrent write (re-read, re-validate, jittered pause). */
 const MAX_ATTEMPTS = 6;
-const pauseBeforeRetry = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
+const pauseBeforeRetry = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
 
 /** The catalog workflow, or 404 on `workflow_id`. */
 export function requireWorkflow(workflowId: number): WorkflowDefinition {
@@ -60,7 +70,11 @@ export function applyCustomizationPatch(current: Overrides, patch: Customization
 function refuseTriggerAsExit(workflow: WorkflowDefinition, exitEvents: readonly string[] | null | undefined): void {
   const index = exitEvents?.indexOf(workflow.trigger.event) ?? -1;
   if (index >= 0) {
-    throw invalidField('format', `exit_events.${index}`, `${workflow.trigger.event} starts this workflow, so it cannot end it`);
+    throw invalidField(
+      'format',
+      `exit_events.${index}`,
+      `${workflow.trigger.event} starts this workflow, so it cannot end it`,
+    );
   }
 }
 
@@ -101,7 +115,8 @@ export async function updateCustomization(
       workflowId,
       overrides: after,
       expectedVersion: current?.version,
-      requireTemplateId: after.template_id !== undefined && !isSystemTemplateId(after.template_id) ? after.template_id : undefined,
+      requireTemplateId:
+        after.template_id !== undefined && !isSystemTemplateId(after.template_id) ? after.template_id : undefined,
       at,
       audit: {
         id: randomUUID(),

@@ -12,7 +12,10 @@ import type { ApiMiddleware } from './types.js';
  * `csrfFormField`, an authenticated page's form may carry the CSRF token as that field);
  * 401/403 errors flow to the error handler.
  */
-export function authenticate(getAuthenticator: () => Authenticator, options: { csrfFormField?: string } = {}): ApiMiddleware {
+export function authenticate(
+  getAuthenticator: () => Authenticator,
+  options: { csrfFormField?: string } = {},
+): ApiMiddleware {
   return {
     before: async (request) => {
       const { event } = request;
@@ -26,7 +29,9 @@ export function authenticate(getAuthenticator: () => Authenticator, options: { c
       authorize(principal, {
         ...routeOf(event),
         // A page's form (`csrfFormField`) carries the token as a field; the header, when sent, is what counts.
-        csrfHeader: headers[CSRF_HEADER] ?? (options.csrfFormField ? (formBodyOf(event)?.get(options.csrfFormField) ?? undefined) : undefined),
+        csrfHeader:
+          headers[CSRF_HEADER] ??
+          (options.csrfFormField ? (formBodyOf(event)?.get(options.csrfFormField) ?? undefined) : undefined),
         csrfCookie: cookieValue(event.cookies, headers['cookie'], CSRF_COOKIE),
       });
     },
@@ -35,6 +40,9 @@ export function authenticate(getAuthenticator: () => Authenticator, options: { c
 
 /** The route's method and path below the API base: from `routeKey` (`PATCH /api/v1/client/users/{id}`), else the request. */
 function routeOf(event: APIGatewayProxyEventV2): { method: string; path: string } {
-  const [method, path] = event.routeKey && event.routeKey.includes(' ') ? event.routeKey.split(' ', 2) : [event.requestContext?.http?.method ?? 'GET', event.rawPath ?? '/'];
+  const [method, path] =
+    event.routeKey && event.routeKey.includes(' ')
+      ? event.routeKey.split(' ', 2)
+      : [event.requestContext?.http?.method ?? 'GET', event.rawPath ?? '/'];
   return { method: method!.toUpperCase(), path: path!.replace(/^\/api\/v1(?=\/)/, '') };
 }

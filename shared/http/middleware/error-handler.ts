@@ -22,7 +22,13 @@ export function errorHandler(): ApiMiddleware {
       request.response = withHeaders(
         errorResponse(
           500,
-          [{ condition: 'internal', error: 'An internal error occurred; quote the request id to support', key: 'request' }],
+          [
+            {
+              condition: 'internal',
+              error: 'An internal error occurred; quote the request id to support',
+              key: 'request',
+            },
+          ],
           'Internal server error',
           requestId,
         ),
@@ -32,6 +38,9 @@ export function errorHandler(): ApiMiddleware {
   };
 }
 
-function withHeaders(response: APIGatewayProxyStructuredResultV2, headers: Record<string, string> | undefined): APIGatewayProxyStructuredResultV2 {
+function withHeaders(
+  response: APIGatewayProxyStructuredResultV2,
+  headers: Record<string, string> | undefined,
+): APIGatewayProxyStructuredResultV2 {
   return headers ? { ...response, headers: { ...response.headers, ...headers } } : response;
 }

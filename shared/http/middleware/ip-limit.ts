@@ -9,7 +9,9 @@ const sourceIpOf = (event: APIGatewayProxyEventV2): string | undefined => event.
 
 function refuse(request: ApiRequest, decision: IpRateDecision): AppError {
   request.context.api.headers = { ...request.context.api.headers, ...rateLimitHeaders(decision) };
-  return rateLimited(`Too many requests from this address: at most ${decision.limit} a minute without a valid credential; retry after ${decision.resetSeconds} s`);
+  return rateLimited(
+    `Too many requests from this address: at most ${decision.limit} a minute without a valid credential; retry after ${decision.resetSeconds} s`,
+  );
 }
 
 /**

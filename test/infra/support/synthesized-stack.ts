@@ -12,9 +12,11 @@ export type Statement = {
 };
 
 // The same feature flags and defaults as `cdk synth`; bundling skipped so no esbuild run is needed.
-const CDK_JSON_CONTEXT = (JSON.parse(readFileSync(new URL('../../../cdk.json', import.meta.url), 'utf8')) as {
-  context: Record<string, unknown>;
-}).context;
+const CDK_JSON_CONTEXT = (
+  JSON.parse(readFileSync(new URL('../../../cdk.json', import.meta.url), 'utf8')) as {
+    context: Record<string, unknown>;
+  }
+).context;
 
 /** An app as `cdk synth` builds it (cdk.json context), with bundling skipped and validation errors thrown. */
 export function appWith(context: Record<string, unknown> = {}): App {
@@ -32,16 +34,24 @@ export function synthesize(context: Record<string, unknown> = {}) {
   const app = appWith(context);
   const root = composeApp(app);
   const template = Template.fromJSON(flattenStack(root) as unknown as Record<string, unknown>);
-  return { app, root, template, resources: template.toJSON().Resources as Record<string, Resource>, stacks: stacksOf(root) };
+  return {
+    app,
+    root,
+    template,
+    resources: template.toJSON().Resources as Record<string, Resource>,
+    stacks: stacksOf(root),
+  };
 }
 
 /** The root stack and every stack nested in it, by construct path, each with its own template. */
 export function stacksOf(root: Stack): { path: string; stack: Stack; template: Template }[] {
-  return [root, ...root.node.findAll().filter((node): node is NestedStack => NestedStack.isNestedStack(node))].map((stack) => ({
-    path: stack.node.path,
-    stack,
-    template: Template.fromStack(stack),
-  }));
+  return [root, ...root.node.findAll().filter((node): node is NestedStack => NestedStack.isNestedStack(node))].map(
+    (stack) => ({
+      path: stack.node.path,
+      stack,
+      template: Template.fromStack(stack),
+    }),
+  );
 }
 
 interface CfnTemplate {
@@ -73,9 +83,12 @@ function flattenStack(stack: Stack): CfnTemplate {
       if (ref && ids.has(ref.id)) return ref.rebuild(`${prefix}${ref.id}`);
       return undefined;
     }) as CfnTemplate;
-    renamed.Resources = Object.fromEntries(Object.entries(renamed.Resources).map(([id, resource]) => [`${prefix}${id}`, resource]));
+    renamed.Resources = Object.fromEntries(
+      Object.entries(renamed.Resources).map(([id, resource]) => [`${prefix}${id}`, resource]),
+    );
     for (const resource of Object.values(renamed.Resources)) {
-      if (resource.DependsOn) resource.DependsOn = asList(resource.DependsOn).map((id) => (ids.has(id) ? `${prefix}${id}` : id));
+      if (resource.DependsOn)
+        resource.DependsOn = asList(resource.DependsOn).map((id) => (ids.has(id) ? `${prefix}${id}` : id));
     }
     outputsOf.set(
       resourceId,
@@ -94,7 +107,9 @@ function flattenStack(stack: Stack): CfnTemplate {
     });
   const parent = resolveOutputs(own) as CfnTemplate;
   // Depending on a nested stack is depending on every resource in it.
-  const contents = new Map(flattenedNested.map(({ resourceId, renamed }) => [resourceId, Object.keys(renamed.Resources)]));
+  const contents = new Map(
+    flattenedNested.map(({ resourceId, renamed }) => [resourceId, Object.keys(renamed.Resources)]),
+  );
   for (const resource of Object.values(parent.Resources)) {
     if (resource.DependsOn) resource.DependsOn = asList(resource.DependsOn).flatMap((id) => contents.get(id) ?? [id]);
   }
@@ -119,7 +134,8 @@ function flattenStack(stack: Stack): CfnTemplate {
 function referenceIn(node: object): { id: string; rebuild: (id: string) => unknown } | undefined {
   const { Ref: ref, 'Fn::GetAtt': getAtt } = node as { Ref?: unknown; 'Fn::GetAtt'?: [unknown, unknown] };
   if (typeof ref === 'string') return { id: ref, rebuild: (id) => ({ Ref: id }) };
-  if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') return { id: getAtt[0], rebuild: (id) => ({ 'Fn::GetAtt': [id, getAtt[1]] }) };
+  if (Array.isArray(getAtt) && typeof getAtt[0] === 'string')
+    return { id: getAtt[0], rebuild: (id) => ({ 'Fn::GetAtt': [id, getAtt[1]] }) };
   return undefined;
 }
 
@@ -140,7 +156,8 @@ export function logicalIdOf(reference: unknown): string {
   return id;
 }
 
-export const asList = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+export const asList = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /** Every statement of the policies attached to a role. */
 export function statementsOfRole(resources: Record<string, Resource>, roleId: string): Statement[] {

@@ -18,22 +18,31 @@ beforeAll(() => {
   const baseUrl = inject('baseUrl');
   apiPort = Number(new URL(baseUrl).port);
   writeRuntimeDescriptor(
-    { baseUrl, port: apiPort, dynamoEndpoint: inject('dynamoEndpoint'), sesUrl: inject('sesUrl'), tableName: inject('tableName') },
+    {
+      baseUrl,
+      port: apiPort,
+      dynamoEndpoint: inject('dynamoEndpoint'),
+      sesUrl: inject('sesUrl'),
+      tableName: inject('tableName'),
+    },
     join(tmp, `email-lifecycle-${userInfo().uid}`),
   );
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('POST /dev/queues/{queue}/redrive (local runtime only)', () => {
-  it.each(['events', 'workflow', 'ses-status'])('answers 200 with the count it moved back to the %s queue', async (queue) => {
-    // Act
-    const res = await request('POST', `/dev/queues/${queue}/redrive`);
+  it.each(['events', 'workflow', 'ses-status'])(
+    'answers 200 with the count it moved back to the %s queue',
+    async (queue) => {
+      // Act
+      const res = await request('POST', `/dev/queues/${queue}/redrive`);
 
-    // Assess: the run has no dead letters unless FAULTS made some, so only the count's kind is certain.
-    expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ queue, moved: expect.any(Number) });
-    expect(Number.isInteger(res.body.data.moved) && res.body.data.moved >= 0).toBe(true);
-  });
+      // Assess: the run has no dead letters unless FAULTS made some, so only the count's kind is certain.
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ queue, moved: expect.any(Number) });
+      expect(Number.isInteger(res.body.data.moved) && res.body.data.moved >= 0).toBe(true);
+    },
+  );
 
   it('answers 422 for a queue that does not exist', async () => {
     // Act
@@ -68,7 +77,10 @@ describe('npm run admin -- redrive (local)', { timeout: 60_000 }, () => {
 
   it.each([
     { args: ['redrive', '--queue', 'mail'], error: '--queue must be one of events, workflow, ses-status' },
-    { args: ['redrive', '--queue', 'events', '--aws'], error: '--aws redrive needs the events queue\'s URL: --queue-url URL or EVENTS_QUEUE_URL' },
+    {
+      args: ['redrive', '--queue', 'events', '--aws'],
+      error: "--aws redrive needs the events queue's URL: --queue-url URL or EVENTS_QUEUE_URL",
+    },
   ])('refuses $args with usage exit 2', async ({ args, error }) => {
     // Act
     const run = await runAdmin([...args, '--port', String(apiPort)], { TMPDIR: tmp });

@@ -1,6 +1,14 @@
 import { describe, expect, inject, it } from 'vitest';
 import { EXECUTION_STATUS } from '../../../shared/domain/executions/execution-record.js';
-import { createClient, createContact, ENGINE_ADAPTERS, eventRecord, executionRecord, reservation, seedExecutions } from '../contracts/engine-support.js';
+import {
+  createClient,
+  createContact,
+  ENGINE_ADAPTERS,
+  eventRecord,
+  executionRecord,
+  reservation,
+  seedExecutions,
+} from '../contracts/engine-support.js';
 import { freshClientId } from '../contracts/support.js';
 import { runAdmin } from '../support/admin-cli.js';
 
@@ -14,7 +22,10 @@ async function stranded() {
   const clientId = freshClientId();
   await createClient(ports, clientId);
   const contact = await createContact(ports, clientId, { active_workflow_count: 2 });
-  const [old, fresh] = await seedExecutions(ports, clientId, [executionRecord(clientId, contact.id), executionRecord(clientId, contact.id)]);
+  const [old, fresh] = await seedExecutions(ports, clientId, [
+    executionRecord(clientId, contact.id),
+    executionRecord(clientId, contact.id),
+  ]);
   const claimedAt = ago(600);
   await ports.delivery.claim(reservation(old!, { at: claimedAt }));
   await ports.delivery.claim(reservation(fresh!, { at: ago(10) }));
@@ -27,8 +38,8 @@ async function stranded() {
 const store = () => ({ AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'), TABLE_NAME: inject('tableName') });
 
 // Each case starts the CLI (tsx): seconds apiece on a busy 2-core machine.
-describe('npm run admin -- stuck (the shared runtime\'s DynamoDB Local)', { timeout: 60_000 }, () => {
-  it('prints the executions at 2 past the local runtime\'s 60 s lease and the events queued over 120 s, one JSON line each', async () => {
+describe("npm run admin -- stuck (the shared runtime's DynamoDB Local)", { timeout: 60_000 }, () => {
+  it("prints the executions at 2 past the local runtime's 60 s lease and the events queued over 120 s, one JSON line each", async () => {
     // Prepare
     const { clientId, old, claimedAt, oldEvent } = await stranded();
 
@@ -51,7 +62,13 @@ describe('npm run admin -- stuck (the shared runtime\'s DynamoDB Local)', { time
         scheduled_for: old.scheduled_for,
         past_lease_seconds: expect.any(Number),
       },
-      { kind: 'event', client_id: clientId, event_id: oldEvent.id, created_at: oldEvent.created_at, age_seconds: expect.any(Number) },
+      {
+        kind: 'event',
+        client_id: clientId,
+        event_id: oldEvent.id,
+        created_at: oldEvent.created_at,
+        age_seconds: expect.any(Number),
+      },
     ]);
     expect(mine[0]!['past_lease_seconds']).toBeGreaterThanOrEqual(540);
     expect(mine[0]!['past_lease_seconds']).toBeLessThan(600);
@@ -64,7 +81,10 @@ describe('npm run admin -- stuck (the shared runtime\'s DynamoDB Local)', { time
     const { clientId } = await stranded();
 
     // Act
-    const run = await runAdmin(['stuck', '--lease-seconds', '900', '--queued-seconds', '5', '--limit', '100000'], store());
+    const run = await runAdmin(
+      ['stuck', '--lease-seconds', '900', '--queued-seconds', '5', '--limit', '100000'],
+      store(),
+    );
 
     // Assess: the 10-minute claim is inside a 15-minute lease; both events are older than 5 s.
     expect(run.code).toBe(0);

@@ -20,7 +20,14 @@ function clientWithKey(id = freshClientId()): { client: ClientRecord; key: ApiKe
     created_at: AT,
     updated_at: AT,
   };
-  const key: ApiKeyRecord = { key_hash: hash, key_id: 1, client_id: id, enabled: true, masked_key: 'els_…abcd', created_at: AT };
+  const key: ApiKeyRecord = {
+    key_hash: hash,
+    key_id: 1,
+    client_id: id,
+    enabled: true,
+    masked_key: 'els_…abcd',
+    created_at: AT,
+  };
   return { client, key };
 }
 

@@ -6,15 +6,25 @@ import { AT, freshClientId, LATER, STORE_ADAPTERS } from './support.js';
 let nextId = 1;
 function contact(clientId: number, fields: Partial<ContactRecord> = {}): ContactRecord {
   const id = nextId++;
-  return contactRecord({ id, client_id: clientId, email: `c${id}@example.com`, client_contact_id: undefined, created_at: AT, updated_at: AT, ...fields });
+  return contactRecord({
+    id,
+    client_id: clientId,
+    email: `c${id}@example.com`,
+    client_contact_id: undefined,
+    created_at: AT,
+    updated_at: AT,
+    ...fields,
+  });
 }
 
 describe.each(STORE_ADAPTERS)('ContactStore contract (%s)', (_name, makeStores) => {
-  it('lists a client\'s contacts by ascending id in pages, filtered, and never another client\'s', async () => {
+  it("lists a client's contacts by ascending id in pages, filtered, and never another client's", async () => {
     // Prepare
     const { contacts } = makeStores();
     const clientId = freshClientId();
-    const mine = Array.from({ length: 19 }, (_, i) => contact(clientId, { is_subscribed: i % 4 !== 0, updated_at: i < 10 ? AT : LATER }));
+    const mine = Array.from({ length: 19 }, (_, i) =>
+      contact(clientId, { is_subscribed: i % 4 !== 0, updated_at: i < 10 ? AT : LATER }),
+    );
     for (const c of mine) await contacts.create(c);
     await contacts.create(contact(freshClientId()));
     const pages = async (filter: Parameters<typeof contacts.list>[1]['filter']) => {
@@ -62,22 +72,25 @@ describe.each(STORE_ADAPTERS)('ContactStore contract (%s)', (_name, makeStores) 
   it.each([
     ['email', (taken: ContactRecord) => ({ email: taken.email })],
     ['client_contact_id', (taken: ContactRecord) => ({ client_contact_id: taken.client_contact_id })],
-  ] as const)('refuses a second contact with the same %s (UniqueViolation) and writes nothing', async (field, clash) => {
-    // Prepare
-    const { contacts } = makeStores();
-    const clientId = freshClientId();
-    const first = contact(clientId, { client_contact_id: `uid-${nextId}` });
-    await contacts.create(first);
-    const second = contact(clientId, clash(first));
+  ] as const)(
+    'refuses a second contact with the same %s (UniqueViolation) and writes nothing',
+    async (field, clash) => {
+      // Prepare
+      const { contacts } = makeStores();
+      const clientId = freshClientId();
+      const first = contact(clientId, { client_contact_id: `uid-${nextId}` });
+      await contacts.create(first);
+      const second = contact(clientId, clash(first));
 
-    // Act
-    const error = await contacts.create(second).catch((e: unknown) => e);
+      // Act
+      const error = await contacts.create(second).catch((e: unknown) => e);
 
-    // Assess
-    expect(error).toBeInstanceOf(UniqueViolation);
-    expect((error as UniqueViolation).field).toBe(field);
-    expect(await contacts.get(clientId, second.id)).toBeUndefined();
-  });
+      // Assess
+      expect(error).toBeInstanceOf(UniqueViolation);
+      expect((error as UniqueViolation).field).toBe(field);
+      expect(await contacts.get(clientId, second.id)).toBeUndefined();
+    },
+  );
 
   it('lets another client use the same e-mail', async () => {
     const { contacts } = makeStores();
@@ -95,12 +108,21 @@ describe.each(STORE_ADAPTERS)('ContactStore contract (%s)', (_name, makeStores) 
     await contacts.create(ann);
 
     // Act
-    const unsubscribed = await contacts.updateSubscription(clientId, ann.id, { is_subscribed: false, unsubscribe_reason: 'too many', at: AT });
+    const unsubscribed = await contacts.updateSubscription(clientId, ann.id, {
+      is_subscribed: false,
+      unsubscribe_reason: 'too many',
+      at: AT,
+    });
     const again = await contacts.updateSubscription(clientId, ann.id, { is_subscribed: false, at: LATER });
     const resubscribed = await contacts.updateSubscription(clientId, ann.id, { is_subscribed: true, at: LATER });
 
     // Assess
-    expect(unsubscribed).toMatchObject({ is_subscribed: false, unsubscribed_at: AT, unsubscribe_reason: 'too many', updated_at: AT });
+    expect(unsubscribed).toMatchObject({
+      is_subscribed: false,
+      unsubscribed_at: AT,
+      unsubscribe_reason: 'too many',
+      updated_at: AT,
+    });
     expect(again).toMatchObject({ unsubscribed_at: AT, unsubscribe_reason: 'too many', updated_at: LATER });
     expect(resubscribed).toMatchObject({ is_subscribed: true, updated_at: LATER });
     expect(resubscribed).not.toHaveProperty('unsubscribed_at');
@@ -139,14 +161,29 @@ describe.each(STORE_ADAPTERS)('ContactStore contract (%s)', (_name, makeStores) 
     await Promise.all([contacts.create(ann), contacts.create(bob), contacts.create(stranger)]);
 
     // Act
-    const byEmail = await contacts.findIdsByEmail(clientId, [ann.email, bob.email, stranger.email, 'nobody@example.com']);
+    const byEmail = await contacts.findIdsByEmail(clientId, [
+      ann.email,
+      bob.email,
+      stranger.email,
+      'nobody@example.com',
+    ]);
     const byUid = await contacts.findIdsByUid(clientId, [ann.client_contact_id!, 'missing']);
     const byId = await contacts.getMany(clientId, [ann.id, bob.id, stranger.id]);
 
     // Assess
-    expect(byEmail).toEqual(new Map([[ann.email, ann.id], [bob.email, bob.id]]));
+    expect(byEmail).toEqual(
+      new Map([
+        [ann.email, ann.id],
+        [bob.email, bob.id],
+      ]),
+    );
     expect(byUid).toEqual(new Map([[ann.client_contact_id!, ann.id]]));
-    expect(byId).toEqual(new Map([[ann.id, ann], [bob.id, bob]]));
+    expect(byId).toEqual(
+      new Map([
+        [ann.id, ann],
+        [bob.id, bob],
+      ]),
+    );
   });
 
   it('writes a bulk of creates and updates, moving a uid from one value to another', async () => {
@@ -194,9 +231,16 @@ describe.each(STORE_ADAPTERS)('ContactStore contract (%s)', (_name, makeStores) 
     );
 
     // Assess
-    expect(outcomes).toEqual([{ status: 'conflict' }, { status: 'conflict' }, { status: 'conflict' }, { status: 'written' }]);
+    expect(outcomes).toEqual([
+      { status: 'conflict' },
+      { status: 'conflict' },
+      { status: 'conflict' },
+      { status: 'written' },
+    ]);
     expect(await contacts.get(clientId, bob.id)).toEqual(bob);
-    expect(await contacts.findIdsByUid(clientId, [ann.client_contact_id!])).toEqual(new Map([[ann.client_contact_id!, ann.id]]));
+    expect(await contacts.findIdsByUid(clientId, [ann.client_contact_id!])).toEqual(
+      new Map([[ann.client_contact_id!, ann.id]]),
+    );
   });
 });
 
@@ -210,7 +254,9 @@ describe('ContactStore on DynamoDB Local: a write the store refuses', () => {
     const huge = contact(clientId, { custom_fields: { x: { id: 1, value: 1e300 } } });
 
     // Act: one transaction would hold all four
-    const outcomes = await contactWrites.writeMany([good[0]!, tiny, huge, good[1]!].map((c) => ({ kind: 'create' as const, contact: c })));
+    const outcomes = await contactWrites.writeMany(
+      [good[0]!, tiny, huge, good[1]!].map((c) => ({ kind: 'create' as const, contact: c })),
+    );
 
     // Assess
     expect(outcomes).toEqual([

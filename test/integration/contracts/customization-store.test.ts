@@ -20,8 +20,17 @@ describe.each(STORE_ADAPTERS)('WorkflowCustomizationStore contract (%s)', (_name
 
     // Assess
     expect(outcome).toBe('saved');
-    expect(await customizations.get(clientId, 4)).toEqual({ workflow_id: 4, delay_minutes: 30, priority_score: 80, version: 1, updated_at: AT });
-    expect(await customizations.listAudit(clientId, 4, { limit: 10 })).toEqual({ entries: [audit(4, AT, 'a1')], more: false });
+    expect(await customizations.get(clientId, 4)).toEqual({
+      workflow_id: 4,
+      delay_minutes: 30,
+      priority_score: 80,
+      version: 1,
+      updated_at: AT,
+    });
+    expect(await customizations.listAudit(clientId, 4, { limit: 10 })).toEqual({
+      entries: [audit(4, AT, 'a1')],
+      more: false,
+    });
     expect(await customizations.get(freshClientId(), 4)).toBeUndefined();
   });
 
@@ -30,16 +39,37 @@ describe.each(STORE_ADAPTERS)('WorkflowCustomizationStore contract (%s)', (_name
     const { customizations } = makeStores();
     const clientId = freshClientId();
     const change = { clientId, workflowId: 4, expectedVersion: undefined, at: AT };
-    await customizations.save({ ...change, overrides: { delay_minutes: 30, priority_score: 80 }, audit: audit(4, AT, 'a1') });
+    await customizations.save({
+      ...change,
+      overrides: { delay_minutes: 30, priority_score: 80 },
+      audit: audit(4, AT, 'a1'),
+    });
 
     // Act
-    const saved = await customizations.save({ ...change, expectedVersion: 1, overrides: { priority_score: 10 }, audit: audit(4, LATER, 'a2'), at: LATER });
-    const stale = await customizations.save({ ...change, expectedVersion: 1, overrides: {}, audit: audit(4, LATER, 'a3'), at: LATER });
+    const saved = await customizations.save({
+      ...change,
+      expectedVersion: 1,
+      overrides: { priority_score: 10 },
+      audit: audit(4, LATER, 'a2'),
+      at: LATER,
+    });
+    const stale = await customizations.save({
+      ...change,
+      expectedVersion: 1,
+      overrides: {},
+      audit: audit(4, LATER, 'a3'),
+      at: LATER,
+    });
     const again = await customizations.save({ ...change, overrides: {}, audit: audit(4, LATER, 'a4'), at: LATER });
 
     // Assess
     expect([saved, stale, again]).toEqual(['saved', 'version_conflict', 'version_conflict']);
-    expect(await customizations.get(clientId, 4)).toEqual({ workflow_id: 4, priority_score: 10, version: 2, updated_at: LATER });
+    expect(await customizations.get(clientId, 4)).toEqual({
+      workflow_id: 4,
+      priority_score: 10,
+      version: 2,
+      updated_at: LATER,
+    });
     expect((await customizations.listAudit(clientId, 4, { limit: 10 })).entries.map((a) => a.id)).toEqual(['a2', 'a1']);
   });
 
@@ -50,7 +80,13 @@ describe.each(STORE_ADAPTERS)('WorkflowCustomizationStore contract (%s)', (_name
     const change = { clientId, workflowId: 4, at: AT };
     const times = ['2026-01-01T00:00:01.000Z', '2026-01-01T00:00:02.000Z', '2026-01-01T00:00:03.000Z'];
     for (const [i, at] of times.entries()) {
-      await customizations.save({ ...change, expectedVersion: i === 0 ? undefined : i, overrides: { delay_minutes: i }, audit: audit(4, at, `a${i}`), at });
+      await customizations.save({
+        ...change,
+        expectedVersion: i === 0 ? undefined : i,
+        overrides: { delay_minutes: i },
+        audit: audit(4, at, `a${i}`),
+        at,
+      });
     }
 
     // Act
@@ -75,8 +111,12 @@ describe.each(STORE_ADAPTERS)('WorkflowCustomizationStore contract (%s)', (_name
     const change = { clientId, workflowId: 5, expectedVersion: undefined, audit: audit(5, AT, 'a1'), at: AT };
 
     // Act + Assess
-    expect(await customizations.save({ ...change, overrides: { template_id: 999_999 }, requireTemplateId: 999_999 })).toBe('template_missing');
-    expect(await customizations.save({ ...change, overrides: { template_id: deleted.id }, requireTemplateId: deleted.id })).toBe('template_missing');
+    expect(
+      await customizations.save({ ...change, overrides: { template_id: 999_999 }, requireTemplateId: 999_999 }),
+    ).toBe('template_missing');
+    expect(
+      await customizations.save({ ...change, overrides: { template_id: deleted.id }, requireTemplateId: deleted.id }),
+    ).toBe('template_missing');
     expect(await customizations.get(clientId, 5)).toBeUndefined();
     expect(await customizations.listAudit(clientId, 5, { limit: 10 })).toEqual({ entries: [], more: false });
   });
@@ -89,7 +129,10 @@ describe.each(STORE_ADAPTERS)('WorkflowCustomizationStore contract (%s)', (_name
     const second = clientTemplate(clientId, { source_workflow_id: 6 });
 
     // Act
-    const outcomes = [await customizations.createClone(clientId, 6, first), await customizations.createClone(clientId, 6, second)];
+    const outcomes = [
+      await customizations.createClone(clientId, 6, first),
+      await customizations.createClone(clientId, 6, second),
+    ];
 
     // Assess
     expect(outcomes).toEqual([{ created: true }, { created: false, existingTemplateId: first.id }]);

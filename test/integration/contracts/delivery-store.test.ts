@@ -49,12 +49,23 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     const clientId = freshClientId();
     const client = await createClient(stores, clientId);
     const contact = await createContact(stores, clientId);
-    const settings: SettingsRecord = { id: clientId, client_id: clientId, tone_of_voice: 1, version: 1, created_at: AT, updated_at: AT };
+    const settings: SettingsRecord = {
+      id: clientId,
+      client_id: clientId,
+      tone_of_voice: 1,
+      version: 1,
+      created_at: AT,
+      updated_at: AT,
+    };
     await stores.settings.save(settings, undefined);
     const template = clientTemplate(clientId);
     await stores.templates.create(template);
     const audited = { clientId, workflowId: 1, expectedVersion: undefined, audit: audit(1, AT, 'a1'), at: AT };
-    await stores.customizations.save({ ...audited, overrides: { template_id: template.id }, requireTemplateId: template.id });
+    await stores.customizations.save({
+      ...audited,
+      overrides: { template_id: template.id },
+      requireTemplateId: template.id,
+    });
     const [withTemplate, systemTemplate] = await seedExecutions(stores, clientId, [
       executionRecord(clientId, contact.id, { template_id: template.id, priority_score: 40 }),
       executionRecord(clientId, contact.id, { template_id: 1, priority_score: 70 }),
@@ -123,38 +134,49 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     const r = reservation(executions[0]!);
 
     expect(await stores.delivery.claim(r)).toBe('taken');
-    expect(await footprint(stores, r)).toMatchObject({ execution: executions[0], email: undefined, monthSent: 0, cap: { sent: 0 } });
+    expect(await footprint(stores, r)).toMatchObject({
+      execution: executions[0],
+      email: undefined,
+      monthSent: 0,
+      cap: { sent: 0 },
+    });
   });
 
   it.each([
     ['day', { dayLimit: 1, monthLimit: 1000 }, 'quota_day'],
     ['month', { dayLimit: 100, monthLimit: 1 }, 'quota_month'],
-  ] as const)('answers %s quota when the client quota of that period is spent, leaving the execution as it was', async (_period, limits, expected) => {
-    // Prepare
-    const stores = makeStores();
-    const { executions } = await prepare(stores, 2);
-    const [first, second] = executions;
-    await stores.delivery.claim(reservation(first!, limits));
-    const r = reservation(second!, limits);
+  ] as const)(
+    'answers %s quota when the client quota of that period is spent, leaving the execution as it was',
+    async (_period, limits, expected) => {
+      // Prepare
+      const stores = makeStores();
+      const { executions } = await prepare(stores, 2);
+      const [first, second] = executions;
+      await stores.delivery.claim(reservation(first!, limits));
+      const r = reservation(second!, limits);
 
-    // Act
-    const outcome = await stores.delivery.claim(r);
+      // Act
+      const outcome = await stores.delivery.claim(r);
 
-    // Assess
-    expect(outcome).toBe(expected);
-    expect(await footprint(stores, r)).toEqual({
-      execution: second,
-      email: undefined,
-      monthSent: 1,
-      cap: { sent: 1, pending: { [second!.id]: second!.priority_score } },
-    });
-  });
+      // Assess
+      expect(outcome).toBe(expected);
+      expect(await footprint(stores, r)).toEqual({
+        execution: second,
+        email: undefined,
+        monthSent: 1,
+        cap: { sent: 1, pending: { [second!.id]: second!.priority_score } },
+      });
+    },
+  );
 
   it('counts a large client quota over several counter items, the month total still whole', async () => {
     const stores = makeStores();
     const { clientId, executions } = await prepare(stores, 3);
 
-    for (const e of executions) expect(await stores.delivery.claim(reservation(e, { dayLimit: 20_000, monthLimit: 600_000, capLimit: null }))).toBe('claimed');
+    for (const e of executions)
+      expect(
+        await stores.delivery.claim(reservation(e, { dayLimit: 20_000, monthLimit: 600_000, capLimit: null })),
+      ).toBe('claimed');
     expect((await stores.settings.load(clientId, MONTH)).monthlyEmailsSent).toBe(3);
   });
 
@@ -200,8 +222,16 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
         sent_email_id: r.sentEmail.id,
       },
       email: {
-        email: { ...r.sentEmail, provider_message_id: 'ses-message-1', status: SENT_STATUS.sent, status_updated_at: LATER },
-        logs: [r.log, { id: 'log-sent', created_at: LATER, status: SENT_STATUS.sent, provider_message_id: 'ses-message-1' }],
+        email: {
+          ...r.sentEmail,
+          provider_message_id: 'ses-message-1',
+          status: SENT_STATUS.sent,
+          status_updated_at: LATER,
+        },
+        logs: [
+          r.log,
+          { id: 'log-sent', created_at: LATER, status: SENT_STATUS.sent, provider_message_id: 'ses-message-1' },
+        ],
       },
       monthSent: 1,
       cap: { sent: 1, pending: {} },
@@ -238,7 +268,15 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
       },
       email: {
         email: { ...r.sentEmail, status: SENT_STATUS.failed, status_updated_at: LATER },
-        logs: [r.log, { id: 'log-failed', created_at: LATER, status: SENT_STATUS.failed, detail: 'MessageRejected: Email address is not verified.' }],
+        logs: [
+          r.log,
+          {
+            id: 'log-failed',
+            created_at: LATER,
+            status: SENT_STATUS.failed,
+            detail: 'MessageRejected: Email address is not verified.',
+          },
+        ],
       },
       monthSent: 0,
       cap: { sent: 0, pending: {} },
@@ -254,7 +292,11 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     await stores.delivery.claim(r);
 
     // Act
-    const released = await stores.delivery.releaseClaim(claimedExecution(r), 'send_retry: TooManyRequestsException', LATER);
+    const released = await stores.delivery.releaseClaim(
+      claimedExecution(r),
+      'send_retry: TooManyRequestsException',
+      LATER,
+    );
 
     // Assess
     expect(released).toBe(true);
@@ -293,14 +335,26 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     await stores.delivery.claim(r);
 
     // Act
-    const deferred = await stores.delivery.deferClaim(claimedExecution(r), LATEST, 'send_throttled: TooManyRequestsException', LATER);
+    const deferred = await stores.delivery.deferClaim(
+      claimedExecution(r),
+      LATEST,
+      'send_throttled: TooManyRequestsException',
+      LATER,
+    );
     const stale = await stores.delivery.deferClaim(claimedExecution(r), LATEST, 'second', LATER);
 
     // Assess
     expect([deferred, stale]).toEqual([true, false]);
     const queued = await stores.executions.get(r.execution.client_id, r.execution.id);
     expect(await footprint(stores, r)).toEqual({
-      execution: { ...executions[0], status: EXECUTION_STATUS.queued, scheduled_for: LATEST, reason: 'send_throttled: TooManyRequestsException', throttled: 1, updated_at: LATER },
+      execution: {
+        ...executions[0],
+        status: EXECUTION_STATUS.queued,
+        scheduled_for: LATEST,
+        reason: 'send_throttled: TooManyRequestsException',
+        throttled: 1,
+        updated_at: LATER,
+      },
       email: { email: r.sentEmail, logs: [] },
       monthSent: 0,
       cap: { sent: 0, pending: { [r.execution.id]: r.execution.priority_score } },
@@ -311,7 +365,9 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
       let found = false;
       do {
         const page = await stores.executions.listExecutingBefore(before, 1_000, cursor);
-        found ||= page.executions.some((e) => e.client_id === r.execution.client_id && e.execution_id === r.execution.id);
+        found ||= page.executions.some(
+          (e) => e.client_id === r.execution.client_id && e.execution_id === r.execution.id,
+        );
         cursor = page.cursor;
       } while (cursor);
       return found;
@@ -347,7 +403,11 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     await stores.delivery.claim(r);
 
     // Act
-    const marked = await stores.delivery.markOutcomeUnknown(claimedExecution(r), 'send_outcome_unknown: TimeoutError', LATER);
+    const marked = await stores.delivery.markOutcomeUnknown(
+      claimedExecution(r),
+      'send_outcome_unknown: TimeoutError',
+      LATER,
+    );
     const stale = await stores.delivery.markOutcomeUnknown(claimedExecution(r), 'again', LATEST);
 
     // Assess
@@ -377,7 +437,10 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     const before = await stores.delivery.findEvidence(claimed);
     // The Send notification of the e-mail SES accepted, found by its tags (no provider id was recorded).
     const tracked = await stores.tracking.findTaggedMessage(clientId, r.sentEmail.id, 'ses-late-1');
-    await stores.tracking.record({ message: tracked!, log: { id: 'n-send', created_at: LATER, status: SENT_STATUS.sent, provider_message_id: 'ses-late-1' } });
+    await stores.tracking.record({
+      message: tracked!,
+      log: { id: 'n-send', created_at: LATER, status: SENT_STATUS.sent, provider_message_id: 'ses-late-1' },
+    });
 
     // Act
     const evidence = await stores.delivery.findEvidence(claimed);
@@ -398,14 +461,28 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
         sent_email_id: r.sentEmail.id,
       },
       email: {
-        email: { ...r.sentEmail, provider_message_id: 'ses-late-1', status: SENT_STATUS.sent, status_updated_at: LATEST },
+        email: {
+          ...r.sentEmail,
+          provider_message_id: 'ses-late-1',
+          status: SENT_STATUS.sent,
+          status_updated_at: LATEST,
+        },
         logs: [r.log, { id: 'n-send', created_at: LATER, status: SENT_STATUS.sent, provider_message_id: 'ses-late-1' }],
       },
       monthSent: 1,
       cap: { sent: 1, pending: {} },
     });
-    expect(await stores.tracking.findMessage('ses-late-1')).toEqual({ client_id: clientId, sent_email_id: r.sentEmail.id, contact_id: contact.id, workflow_id: r.execution.workflow_id, stats_shards: 1 });
-    expect(await stores.contacts.get(clientId, contact.id)).toMatchObject({ total_emails_sent: 1, active_workflow_count: 0 });
+    expect(await stores.tracking.findMessage('ses-late-1')).toEqual({
+      client_id: clientId,
+      sent_email_id: r.sentEmail.id,
+      contact_id: contact.id,
+      workflow_id: r.execution.workflow_id,
+      stats_shards: 1,
+    });
+    expect(await stores.contacts.get(clientId, contact.id)).toMatchObject({
+      total_emails_sent: 1,
+      active_workflow_count: 0,
+    });
     // The worker's own late answer finds the execution ended: nothing written twice.
     expect(await stores.delivery.recordSent(r, 'ses-late-1', LATEST, 'log-late')).toBe('moved');
     expect((await footprint(stores, r)).email?.logs).toHaveLength(2);
@@ -431,7 +508,10 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
     const none = await stores.executions.listExecutingBefore(AT, 10);
 
     // Assess
-    const mine = seen.filter((e) => e.client_id === clientId).map((e) => e.execution_id).sort();
+    const mine = seen
+      .filter((e) => e.client_id === clientId)
+      .map((e) => e.execution_id)
+      .sort();
     expect(mine).toEqual([executions[0]!.id, executions[1]!.id, executions[3]!.id].sort());
     expect(none.executions.filter((e) => e.client_id === clientId)).toEqual([]);
   });

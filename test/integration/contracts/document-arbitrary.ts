@@ -22,7 +22,9 @@ const DESCRIBED_RULES: Record<string, fc.Arbitrary<unknown>> = {
 };
 
 /** Text without `<` (a template part may hold no tag but interpolations: a rule of the description). */
-const plainChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.,:;!?@#&()\'"/éüßñ漢'.split(''));
+const plainChar = fc.constantFrom(
+  ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.,:;!?@#&()\'"/éüßñ漢'.split(''),
+);
 const plainText = (minLength: number, maxLength: number) => fc.string({ unit: plainChar, minLength, maxLength });
 
 /** Instants from 2000 to 2025: never ahead of the server's clock (an event `ts` may be at most 5 minutes ahead). */
@@ -45,7 +47,8 @@ export class DocumentArbitraries {
     const branches = (schema['anyOf'] ?? schema['oneOf']) as JsonSchema[] | undefined;
     if (branches && !schema['type'] && !schema['properties']) {
       // Deep in a recursive schema, only the branches that end the recursion.
-      const usable = depth >= MAX_DEPTH ? branches.filter((b) => !['array', 'object'].includes(String(b['type']))) : branches;
+      const usable =
+        depth >= MAX_DEPTH ? branches.filter((b) => !['array', 'object'].includes(String(b['type']))) : branches;
       return fc.oneof(...usable.map((b) => this.of(b, name, depth + 1)));
     }
     const type = schema['type'];
@@ -96,19 +99,34 @@ export class DocumentArbitraries {
     const record = (extra: string[]) => {
       const must = [...required, ...extra].filter((k) => k in properties);
       const optional = Object.keys(properties).filter((k) => !must.includes(k));
-      return fc.subarray(optional, { maxLength: Math.min(MAX_OPTIONAL, optional.length) }).chain((chosen) =>
-        fc.record(Object.fromEntries([...must, ...chosen].map((key) => [key, this.of(properties[key]!, key, depth + 1)]))),
-      );
+      return fc
+        .subarray(optional, { maxLength: Math.min(MAX_OPTIONAL, optional.length) })
+        .chain((chosen) =>
+          fc.record(
+            Object.fromEntries([...must, ...chosen].map((key) => [key, this.of(properties[key]!, key, depth + 1)])),
+          ),
+        );
     };
     const fixed = alternatives.length > 0 ? fc.oneof(...alternatives.map(record)) : record([]);
     const additional = schema['additionalProperties'];
-    if (!additional || typeof additional !== 'object' || Object.keys(additional).length === 0 || Object.keys(properties).length > 0) {
+    if (
+      !additional ||
+      typeof additional !== 'object' ||
+      Object.keys(additional).length === 0 ||
+      Object.keys(properties).length > 0
+    ) {
       return fixed;
     }
     const names = (schema['propertyNames'] ?? {}) as JsonSchema;
-    const keys = names['pattern'] ? stringOf({ ...names, type: 'string' }) : plainText(Number(names['minLength'] ?? 1), 12);
+    const keys = names['pattern']
+      ? stringOf({ ...names, type: 'string' })
+      : plainText(Number(names['minLength'] ?? 1), 12);
     const maxKeys = Math.min(Number(schema['maxProperties'] ?? MAX_ITEMS), MAX_ITEMS);
-    return fc.dictionary(keys.filter((k) => k !== '__proto__'), this.of(additional as JsonSchema, undefined, depth + 1), { maxKeys });
+    return fc.dictionary(
+      keys.filter((k) => k !== '__proto__'),
+      this.of(additional as JsonSchema, undefined, depth + 1),
+      { maxKeys },
+    );
   }
 }
 
@@ -144,12 +162,17 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
     case 'uri':
       return fc.webPath().map((p) => `https://example.com${p.startsWith('/') ? p : `/${p}`}`);
     case 'email':
-      return fc.tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.constantFrom('example.com', 'mail.example.org')).map(([l, d]) => `${l}@${d}`);
+      return fc
+        .tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.constantFrom('example.com', 'mail.example.org'))
+        .map(([l, d]) => `${l}@${d}`);
   }
   // "Not blank": text with a non-space character (a generated match could hold a `<%` tag, refused by description).
-  if (schema['pattern'] === '\\S') return plainText(Math.max(minLength, 1), Math.max(short, 1)).filter((s) => s.trim() !== '');
+  if (schema['pattern'] === '\\S')
+    return plainText(Math.max(minLength, 1), Math.max(short, 1)).filter((s) => s.trim() !== '');
   if (typeof schema['pattern'] === 'string') {
-    return fc.stringMatching(new RegExp(schema['pattern'])).filter((s) => s.length >= minLength && s.length <= maxLength);
+    return fc
+      .stringMatching(new RegExp(schema['pattern']))
+      .filter((s) => s.length >= minLength && s.length <= maxLength);
   }
   return plainText(minLength, short);
 }

@@ -25,9 +25,14 @@ const INVALID_RUNS = 8;
 /** The 422s a document-valid request may still get, per operation: those marked "Depends on stored data". */
 const STATE_DEPENDENT: Record<string, { key: RegExp; condition: string }[]> = {
   'PATCH /api/v1/client/settings': [
-    { key: /^(custom_email_quota_per_day|custom_email_quota_per_month|custom_max_workflows|enabled_workflows)$/, condition: 'max' },
+    {
+      key: /^(custom_email_quota_per_day|custom_email_quota_per_month|custom_max_workflows|enabled_workflows)$/,
+      condition: 'max',
+    },
   ],
-  'PATCH /api/v1/client/workflows/{workflow_id}/customization': [{ key: /^preferred_send_hour$/, condition: 'required' }],
+  'PATCH /api/v1/client/workflows/{workflow_id}/customization': [
+    { key: /^preferred_send_hour$/, condition: 'required' },
+  ],
   'GET /api/v1/client/contacts': [{ key: /^cursor$/, condition: 'format' }],
   'GET /api/v1/client/contacts/{id}/activity': [{ key: /^cursor$/, condition: 'format' }],
   // A cursor is the previous page's, and a numbered page stops at page × per_page ≤ 1 000 (both in the descriptions).
@@ -80,16 +85,27 @@ async function operations(): Promise<[string, string, string][]> {
   const doc = await generateOpenApiDocument();
   return Object.entries(doc.paths)
     .filter(([path]) => path.startsWith('/api/v1/client/'))
-    .flatMap(([path, methods]) => Object.keys(methods).map((m) => [`${m.toUpperCase()} ${path}`, m, path] as [string, string, string]));
+    .flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => [`${m.toUpperCase()} ${path}`, m, path] as [string, string, string]),
+    );
 }
 const OPERATIONS = await operations();
 
 /** A client of its own per operation, with records its path parameters can name. */
 async function prepare(): Promise<{ key: string; ids: Record<string, string[]> }> {
   const { api_key: key } = await createTestClient('scale');
-  const contact = await request('POST', '/client/contacts', { key, body: { email: 'known@example.com', first_name: 'Known' } });
-  const template = await request('POST', '/client/email-templates', { key, body: { name: 'Known', subject: 'Hi', html_body: '<p>Hi</p>' } });
-  const event = await request('POST', '/client/events?sync=true', { key, body: { type: 'signup', email: 'known@example.com' } });
+  const contact = await request('POST', '/client/contacts', {
+    key,
+    body: { email: 'known@example.com', first_name: 'Known' },
+  });
+  const template = await request('POST', '/client/email-templates', {
+    key,
+    body: { name: 'Known', subject: 'Hi', html_body: '<p>Hi</p>' },
+  });
+  const event = await request('POST', '/client/events?sync=true', {
+    key,
+    body: { type: 'signup', email: 'known@example.com' },
+  });
   return {
     key,
     ids: {
@@ -101,7 +117,11 @@ async function prepare(): Promise<{ key: string; ids: Record<string, string[]> }
   };
 }
 
-function requestArbitrary(operation: OperationObject, path: string, ids: Record<string, string[]>): fc.Arbitrary<Generated> {
+function requestArbitrary(
+  operation: OperationObject,
+  path: string,
+  ids: Record<string, string[]>,
+): fc.Arbitrary<Generated> {
   const params = (operation.parameters ?? []) as { name: string; in: string; required: boolean; schema: JsonSchema }[];
   const resource = path.split('/')[4] ?? '';
   const pathParams = params.filter((p) => p.in === 'path');
@@ -122,7 +142,8 @@ function requestArbitrary(operation: OperationObject, path: string, ids: Record<
     Object.fromEntries(queryParams.map((p) => [p.name, valid(p.schema, arbitraries.of(p.schema, p.name)).map(String)])),
     { requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name) },
   );
-  const content = (operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)?.content ?? {};
+  const content =
+    (operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)?.content ?? {};
   const json = content['application/json']?.schema;
   const multipart = content['multipart/form-data']?.schema;
   const bodyArb: fc.Arbitrary<Pick<Generated, 'body' | 'form'>> = json
@@ -172,17 +193,27 @@ function describedRulesHold(r: Generated): boolean {
 
 /** An operation whose success the document states as an HTML page (the preference page's preview), not the envelope. */
 const answersHtml = (operation: OperationObject): boolean =>
-  Object.keys((operation.responses['200'] as { content?: Record<string, unknown> } | undefined)?.content ?? {}).includes('text/html');
+  Object.keys(
+    (operation.responses['200'] as { content?: Record<string, unknown> } | undefined)?.content ?? {},
+  ).includes('text/html');
 
 async function send(method: string, generated: Generated, key: string, html = false): Promise<ApiResponse> {
   const query = new URLSearchParams(generated.query).toString();
   const path = `${generated.path.replace('/api/v1', '')}${query ? `?${query}` : ''}`;
   if (html) {
     // Its page on success; a refusal is the envelope like any route's.
-    const response = await fetch(`${inject('baseUrl')}${path}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${key}` } });
+    const response = await fetch(`${inject('baseUrl')}${path}`, {
+      method: method.toUpperCase(),
+      headers: { authorization: `Bearer ${key}` },
+    });
     const text = await response.text();
     const json = (response.headers.get('content-type') ?? '').includes('application/json');
-    return { status: response.status, body: json ? JSON.parse(text) : undefined, headers: Object.fromEntries(response.headers), text } as ApiResponse;
+    return {
+      status: response.status,
+      body: json ? JSON.parse(text) : undefined,
+      headers: Object.fromEntries(response.headers),
+      text,
+    } as ApiResponse;
   }
   if (generated.form) {
     const form = new FormData();
@@ -192,93 +223,118 @@ async function send(method: string, generated: Generated, key: string, html = fa
     }
     return request(method.toUpperCase(), path, { key, rawBody: form });
   }
-  return request(method.toUpperCase(), path, { key, ...(generated.body === undefined ? {} : { body: generated.body }) });
+  return request(method.toUpperCase(), path, {
+    key,
+    ...(generated.body === undefined ? {} : { body: generated.body }),
+  });
 }
 
 const describeRequest = (method: string, g: Generated, res: ApiResponse) =>
   `${method.toUpperCase()} ${g.path}?${new URLSearchParams(g.query)} ${JSON.stringify(g.body ?? g.form ?? null).slice(0, 600)} → ${res.status} ${res.text.slice(0, 600)}`;
 
 describe('inputs valid by the document', () => {
-  it.each(OPERATIONS)('%s: succeed or fail only for the state of the data', async (name, method, path) => {
-    const operation = document.paths[path]![method]!;
-    let { key, ids } = await prepare();
-    await assertProperty(
-      fc.asyncProperty(requestArbitrary(operation, path, ids), async (generated) => {
-        const html = answersHtml(operation);
-        const res = await send(method, generated, key, html);
-        const what = describeRequest(method, generated, res);
-        expect(res.status, what).toBeLessThan(500);
-        if (res.status < 300 && html) {
-          expect(res.headers['content-type'], what).toMatch(/^text\/html/);
-          // A page of the service's is a whole document; an e-mail document (its sandbox CSP) is the client's HTML as written.
-          const emailDocument = (res.headers['content-security-policy'] ?? '').startsWith('sandbox;');
-          if (!emailDocument) expect(res.text.trimStart().startsWith('<!DOCTYPE html>'), what).toBe(true);
-          return;
-        }
-        if (res.status < 300) {
-          // A rotation disables the key it was called with: go on with the new one.
-          if (name === 'POST /api/v1/client/api-keys/rotate') key = res.body.data.key;
-          return;
-        }
-        // A business error the operation documents: the record is not there (404), is not the client's to change
-        // (403, a system template), or conflicts with stored data (409).
-        expect([403, 404, 409, 422], what).toContain(res.status);
-        expect(operation.responses[String(res.status)], what).toBeDefined();
-        if (res.status === 422) {
-          const allowed = STATE_DEPENDENT[name] ?? [];
-          for (const item of res.body.errors) {
-            expect(allowed.some((a) => a.key.test(item.key) && a.condition === item.condition), what).toBe(true);
+  it.each(OPERATIONS)(
+    '%s: succeed or fail only for the state of the data',
+    async (name, method, path) => {
+      const operation = document.paths[path]![method]!;
+      let { key, ids } = await prepare();
+      await assertProperty(
+        fc.asyncProperty(requestArbitrary(operation, path, ids), async (generated) => {
+          const html = answersHtml(operation);
+          const res = await send(method, generated, key, html);
+          const what = describeRequest(method, generated, res);
+          expect(res.status, what).toBeLessThan(500);
+          if (res.status < 300 && html) {
+            expect(res.headers['content-type'], what).toMatch(/^text\/html/);
+            // A page of the service's is a whole document; an e-mail document (its sandbox CSP) is the client's HTML as written.
+            const emailDocument = (res.headers['content-security-policy'] ?? '').startsWith('sandbox;');
+            if (!emailDocument) expect(res.text.trimStart().startsWith('<!DOCTYPE html>'), what).toBe(true);
+            return;
           }
-        }
-      }),
-      { numRuns: VALID_RUNS, seedOffset: OPERATIONS.findIndex(([n]) => n === name) },
-    );
-  }, 120_000);
+          if (res.status < 300) {
+            // A rotation disables the key it was called with: go on with the new one.
+            if (name === 'POST /api/v1/client/api-keys/rotate') key = res.body.data.key;
+            return;
+          }
+          // A business error the operation documents: the record is not there (404), is not the client's to change
+          // (403, a system template), or conflicts with stored data (409).
+          expect([403, 404, 409, 422], what).toContain(res.status);
+          expect(operation.responses[String(res.status)], what).toBeDefined();
+          if (res.status === 422) {
+            const allowed = STATE_DEPENDENT[name] ?? [];
+            for (const item of res.body.errors) {
+              expect(
+                allowed.some((a) => a.key.test(item.key) && a.condition === item.condition),
+                what,
+              ).toBe(true);
+            }
+          }
+        }),
+        { numRuns: VALID_RUNS, seedOffset: OPERATIONS.findIndex(([n]) => n === name) },
+      );
+    },
+    120_000,
+  );
 });
 
 /** A value no schema of a request admits where an object is not allowed, or a string where one is. */
 const WRONG_VALUES: unknown[] = [{ wrong: [1] }, 'not-a-valid-value', 12345.5, [null], -1];
 
 describe('inputs that break the document', () => {
-  it.each(OPERATIONS)('%s: answer a 4xx envelope, never a 5xx', async (name, method, path) => {
-    const operation = document.paths[path]![method]!;
-    const { key, ids } = await prepare();
-    const jsonSchema = (operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)?.content?.[
-      'application/json'
-    ]?.schema;
-    const queryParams = ((operation.parameters ?? []) as { name: string; in: string; schema: JsonSchema }[]).filter((p) => p.in === 'query');
-    const bodyFields = Object.keys((jsonSchema?.['properties'] ?? {}) as object);
-    const targets = [...bodyFields.map((f) => ['body', f] as const), ...queryParams.map((p) => ['query', p.name] as const)];
-    if (targets.length === 0) return; // nothing a caller could send wrongly but the path, which names nothing (404)
+  it.each(OPERATIONS)(
+    '%s: answer a 4xx envelope, never a 5xx',
+    async (name, method, path) => {
+      const operation = document.paths[path]![method]!;
+      const { key, ids } = await prepare();
+      const jsonSchema = (operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)
+        ?.content?.['application/json']?.schema;
+      const queryParams = ((operation.parameters ?? []) as { name: string; in: string; schema: JsonSchema }[]).filter(
+        (p) => p.in === 'query',
+      );
+      const bodyFields = Object.keys((jsonSchema?.['properties'] ?? {}) as object);
+      const targets = [
+        ...bodyFields.map((f) => ['body', f] as const),
+        ...queryParams.map((p) => ['query', p.name] as const),
+      ];
+      if (targets.length === 0) return; // nothing a caller could send wrongly but the path, which names nothing (404)
 
-    const broken = fc
-      .tuple(requestArbitrary(operation, path, ids), fc.constantFrom(...targets), fc.constantFrom(...WRONG_VALUES))
-      .map(([generated, [where, field], wrong]) => {
-        if (where === 'body') return { ...generated, body: { ...(generated.body as object), [field]: wrong } };
-        return { ...generated, query: { ...generated.query, [field]: typeof wrong === 'string' ? wrong : JSON.stringify(wrong) } };
-      })
-      .filter((g) => !isValidByDocument(g, jsonSchema, queryParams));
+      const broken = fc
+        .tuple(requestArbitrary(operation, path, ids), fc.constantFrom(...targets), fc.constantFrom(...WRONG_VALUES))
+        .map(([generated, [where, field], wrong]) => {
+          if (where === 'body') return { ...generated, body: { ...(generated.body as object), [field]: wrong } };
+          return {
+            ...generated,
+            query: { ...generated.query, [field]: typeof wrong === 'string' ? wrong : JSON.stringify(wrong) },
+          };
+        })
+        .filter((g) => !isValidByDocument(g, jsonSchema, queryParams));
 
-    await assertProperty(
-      fc.asyncProperty(broken, async (generated) => {
-        const res = await send(method, generated, key);
-        const what = describeRequest(method, generated, res);
-        // A bulk import reports a bad row in its result and writes the others (one bad row never fails the rest).
-        if (name === 'POST /api/v1/client/contacts/bulk' && res.status === 200) {
-          expect(res.body.data.failed, what).toBeGreaterThan(0);
-          return;
-        }
-        expect(res.status, what).toBeGreaterThanOrEqual(400);
-        expect(res.status, what).toBeLessThan(500);
-        expect(res.body.success, what).toBe(false);
-        expect(res.body.errors.length, what).toBeGreaterThan(0);
-      }),
-      { numRuns: INVALID_RUNS, seedOffset: 1000 + OPERATIONS.findIndex(([n]) => n === name) },
-    );
-  }, 120_000);
+      await assertProperty(
+        fc.asyncProperty(broken, async (generated) => {
+          const res = await send(method, generated, key);
+          const what = describeRequest(method, generated, res);
+          // A bulk import reports a bad row in its result and writes the others (one bad row never fails the rest).
+          if (name === 'POST /api/v1/client/contacts/bulk' && res.status === 200) {
+            expect(res.body.data.failed, what).toBeGreaterThan(0);
+            return;
+          }
+          expect(res.status, what).toBeGreaterThanOrEqual(400);
+          expect(res.status, what).toBeLessThan(500);
+          expect(res.body.success, what).toBe(false);
+          expect(res.body.errors.length, what).toBeGreaterThan(0);
+        }),
+        { numRuns: INVALID_RUNS, seedOffset: 1000 + OPERATIONS.findIndex(([n]) => n === name) },
+      );
+    },
+    120_000,
+  );
 });
 
-function isValidByDocument(g: Generated, body: JsonSchema | undefined, query: { name: string; schema: JsonSchema }[]): boolean {
+function isValidByDocument(
+  g: Generated,
+  body: JsonSchema | undefined,
+  query: { name: string; schema: JsonSchema }[],
+): boolean {
   if (body && !compile(body)(g.body)) return false;
   return query.every((p) => g.query[p.name] === undefined || compile(p.schema)(g.query[p.name]));
 }

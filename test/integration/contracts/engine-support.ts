@@ -77,7 +77,6 @@ export const ENGINE_ADAPTERS: [string, () => EnginePorts][] = [
   ['dynamodb', dynamoStores],
 ];
 
-
 /**
  * Events are created far in the future: the local runtime's outbox sweeper (every queued event created more than two
  * minutes ago) never picks up a contract suite's event, and these sort after every real queued event in the index.
@@ -88,7 +87,11 @@ let nextId = 1;
 /** Ids unique within a run (client ids are fresh per test, so these need not be unique across runs). */
 export const nextRecordId = (): number => nextId++;
 
-export async function createClient(ports: Pick<EnginePorts, 'clients'>, id: number, fields: Partial<ClientRecord> = {}): Promise<ClientRecord> {
+export async function createClient(
+  ports: Pick<EnginePorts, 'clients'>,
+  id: number,
+  fields: Partial<ClientRecord> = {},
+): Promise<ClientRecord> {
   const hash = randomUUID().replaceAll('-', '').repeat(2);
   const client: ClientRecord = {
     id,
@@ -105,13 +108,32 @@ export async function createClient(ports: Pick<EnginePorts, 'clients'>, id: numb
     updated_at: AT,
     ...fields,
   };
-  await ports.clients.create(client, { key_hash: hash, key_id: 1, client_id: id, enabled: true, masked_key: 'els_…abcd', created_at: AT });
+  await ports.clients.create(client, {
+    key_hash: hash,
+    key_id: 1,
+    client_id: id,
+    enabled: true,
+    masked_key: 'els_…abcd',
+    created_at: AT,
+  });
   return client;
 }
 
-export async function createContact(ports: Pick<EnginePorts, 'contacts'>, clientId: number, fields: Partial<ContactRecord> = {}) {
+export async function createContact(
+  ports: Pick<EnginePorts, 'contacts'>,
+  clientId: number,
+  fields: Partial<ContactRecord> = {},
+) {
   const id = nextRecordId();
-  const contact = contactRecord({ id, client_id: clientId, email: `c${id}@example.com`, client_contact_id: undefined, created_at: AT, updated_at: AT, ...fields });
+  const contact = contactRecord({
+    id,
+    client_id: clientId,
+    email: `c${id}@example.com`,
+    client_contact_id: undefined,
+    created_at: AT,
+    updated_at: AT,
+    ...fields,
+  });
   await ports.contacts.create(contact);
   return contact;
 }
@@ -133,7 +155,11 @@ export function eventRecord(clientId: number, fields: Partial<EventRecord> = {})
   };
 }
 
-export function executionRecord(clientId: number, contactId: number, fields: Partial<ExecutionRecord> = {}): ExecutionRecord {
+export function executionRecord(
+  clientId: number,
+  contactId: number,
+  fields: Partial<ExecutionRecord> = {},
+): ExecutionRecord {
   return {
     id: nextRecordId(),
     client_id: clientId,
@@ -194,7 +220,11 @@ export function reservation(
 }
 
 /** Stores `executions` the way processing does (an event committed with them), the contact's figures untouched. */
-export async function seedExecutions(ports: Pick<EnginePorts, 'events' | 'processing'>, clientId: number, executions: ExecutionRecord[]) {
+export async function seedExecutions(
+  ports: Pick<EnginePorts, 'events' | 'processing'>,
+  clientId: number,
+  executions: ExecutionRecord[],
+) {
   const event = eventRecord(clientId);
   await ports.events.insert(event);
   const outcome = await ports.processing.commit({

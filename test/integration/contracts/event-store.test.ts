@@ -7,7 +7,11 @@ const claim = (keyHash: string, requestHash: string) => ({ keyHash, requestHash,
 const minutesAfter = (iso: string, minutes: number) => new Date(Date.parse(iso) + minutes * 60_000).toISOString();
 
 /** Every page of the queued events created before `before`, in the order the pages gave them. */
-async function listAllQueuedBefore(events: EventStore, before: string, limit = 1_000): Promise<{ pages: QueuedEventPage[]; events: QueuedEventRef[] }> {
+async function listAllQueuedBefore(
+  events: EventStore,
+  before: string,
+  limit = 1_000,
+): Promise<{ pages: QueuedEventPage[]; events: QueuedEventRef[] }> {
   const pages: QueuedEventPage[] = [];
   let cursor: string | undefined;
   do {
@@ -86,7 +90,10 @@ describe.each(ENGINE_ADAPTERS)('EventStore contract (%s)', (name, makeStores) =>
     const { events } = makeStores();
     const [a, b] = [freshClientId(), freshClientId()];
 
-    const outcomes = [await events.insert(eventRecord(a), claim('shared', 'r')), await events.insert(eventRecord(b), claim('shared', 'r'))];
+    const outcomes = [
+      await events.insert(eventRecord(a), claim('shared', 'r')),
+      await events.insert(eventRecord(b), claim('shared', 'r')),
+    ];
 
     expect(outcomes).toEqual([{ kind: 'inserted' }, { kind: 'inserted' }]);
   });
@@ -104,7 +111,10 @@ describe.each(ENGINE_ADAPTERS)('EventStore contract (%s)', (name, makeStores) =>
     const processed = eventRecord(clientId, { id: base + 10, created_at: minutesAfter(EVENT_AT, 1) });
     const tooLate = eventRecord(clientId, { id: base + 12, created_at: minutesAfter(EVENT_AT, 4) });
     for (const event of [newest, tooLate, processed, middle, oldest]) await events.insert(event);
-    await processing.commit({ event: { ...processed, queue_status: 'failed', process_error: 'contact_not_found' }, executions: [] });
+    await processing.commit({
+      event: { ...processed, queue_status: 'failed', process_error: 'contact_not_found' },
+      executions: [],
+    });
 
     // Act
     const { events: listed } = await listAllQueuedBefore(events, minutesAfter(EVENT_AT, 4));
@@ -123,7 +133,9 @@ describe.each(ENGINE_ADAPTERS)('EventStore contract (%s)', (name, makeStores) =>
     const clientId = freshClientId();
     const base = 4_000 * Math.floor(Math.random() * 1_000_000);
     const offsets = [6, 1, 11, 4, 9, 2, 7];
-    const inserted = offsets.map((offset, minute) => eventRecord(clientId, { id: base + offset, created_at: minutesAfter(EVENT_AT, minute + 1) }));
+    const inserted = offsets.map((offset, minute) =>
+      eventRecord(clientId, { id: base + offset, created_at: minutesAfter(EVENT_AT, minute + 1) }),
+    );
     for (const event of [...inserted].reverse()) await events.insert(event);
 
     // Act
@@ -132,6 +144,8 @@ describe.each(ENGINE_ADAPTERS)('EventStore contract (%s)', (name, makeStores) =>
     // Assess (other tests' queued events share the index: only this client's are looked at)
     expect(pages.every((p) => p.events.length <= 3)).toBe(true);
     expect(pages.at(-1)?.cursor).toBeUndefined();
-    expect(listed.filter((e) => e.client_id === clientId)).toEqual(inserted.map((e) => ({ id: e.id, client_id: clientId, created_at: e.created_at })));
+    expect(listed.filter((e) => e.client_id === clientId)).toEqual(
+      inserted.map((e) => ({ id: e.id, client_id: clientId, created_at: e.created_at })),
+    );
   });
 });

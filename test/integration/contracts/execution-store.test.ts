@@ -21,11 +21,21 @@ describe.each(ENGINE_ADAPTERS)('ExecutionStore contract (%s)', (_name, makeStore
     const stores = makeStores();
     const clientId = freshClientId();
     const ann = await createContact(stores, clientId, { active_workflow_count: 1 });
-    const [read] = await seedExecutions(stores, clientId, [executionRecord(clientId, ann.id, { reason: 'moved_to_preferred_time' })]);
+    const [read] = await seedExecutions(stores, clientId, [
+      executionRecord(clientId, ann.id, { reason: 'moved_to_preferred_time' }),
+    ]);
 
     // Act
-    const first = await stores.executions.finish(read!, { status: EXECUTION_STATUS.skipped, reason: 'unsubscribed', at: LATER });
-    const second = await stores.executions.finish(read!, { status: EXECUTION_STATUS.cancelled, reason: 'queue_timeout', at: LATER });
+    const first = await stores.executions.finish(read!, {
+      status: EXECUTION_STATUS.skipped,
+      reason: 'unsubscribed',
+      at: LATER,
+    });
+    const second = await stores.executions.finish(read!, {
+      status: EXECUTION_STATUS.cancelled,
+      reason: 'queue_timeout',
+      at: LATER,
+    });
 
     // Assess
     expect([first, second]).toEqual([true, false]);
@@ -59,7 +69,11 @@ describe.each(ENGINE_ADAPTERS)('ExecutionStore contract (%s)', (_name, makeStore
     const moved = await stores.executions.get(clientId, read!.id);
 
     // Act
-    const outcome = await stores.executions.finish(read!, { status: EXECUTION_STATUS.skipped, reason: 'unsubscribed', at: LATER });
+    const outcome = await stores.executions.finish(read!, {
+      status: EXECUTION_STATUS.skipped,
+      reason: 'unsubscribed',
+      at: LATER,
+    });
 
     // Assess
     expect(outcome).toBe(false);
@@ -72,7 +86,13 @@ describe.each(ENGINE_ADAPTERS)('ExecutionStore contract (%s)', (_name, makeStore
     const clientId = freshClientId();
     const [read] = await seedExecutions(stores, clientId, [executionRecord(clientId, nextRecordId())]);
 
-    expect(await stores.executions.finish(read!, { status: EXECUTION_STATUS.cancelled, reason: 'contact_erased', at: LATER })).toBe(true);
+    expect(
+      await stores.executions.finish(read!, {
+        status: EXECUTION_STATUS.cancelled,
+        reason: 'contact_erased',
+        at: LATER,
+      }),
+    ).toBe(true);
     expect((await stores.executions.get(clientId, read!.id))?.status).toBe(EXECUTION_STATUS.cancelled);
   });
 
@@ -122,17 +142,37 @@ describe.each(ENGINE_ADAPTERS)('ExecutionStore contract (%s)', (_name, makeStore
     expect(second).toEqual({ executions: [made[2], made[1]], total: 5, totalExact: true, next: expect.any(String) });
     // From a position (a cursor): the executions older than it, the same page as by number.
     const first = await stores.executions.list(clientId, page({ perPage: 2 }));
-    expect(await stores.executions.list(clientId, { ...page({ page: 2, perPage: 2 }), after: first.next! })).toEqual(second);
+    expect(await stores.executions.list(clientId, { ...page({ page: 2, perPage: 2 }), after: first.next! })).toEqual(
+      second,
+    );
     const last = await stores.executions.list(clientId, { ...page({ page: 3, perPage: 2 }), after: second.next! });
     expect(last).toEqual({ executions: [made[0]], total: 5, totalExact: true });
-    expect(await stores.executions.list(clientId, page({ page: 4, perPage: 2 }))).toEqual({ executions: [], total: 5, totalExact: true });
+    expect(await stores.executions.list(clientId, page({ page: 4, perPage: 2 }))).toEqual({
+      executions: [],
+      total: 5,
+      totalExact: true,
+    });
     expect(ids(await stores.executions.list(clientId, { ...page(), workflowId: 1 }))).toEqual([e4, e2, e0]);
     expect(ids(await stores.executions.list(clientId, { ...page(), status: EXECUTION_STATUS.failed }))).toEqual([e4]);
-    expect(ids(await stores.executions.list(clientId, { ...page(), createdFrom: minute(1) }))).toEqual([e4, e3, e2, e1]);
+    expect(ids(await stores.executions.list(clientId, { ...page(), createdFrom: minute(1) }))).toEqual([
+      e4,
+      e3,
+      e2,
+      e1,
+    ]);
     expect(ids(await stores.executions.list(clientId, { ...page(), createdBefore: minute(3) }))).toEqual([e2, e1, e0]);
-    const window = await stores.executions.list(clientId, { ...page({ perPage: 1 }), workflowId: 2, createdFrom: minute(1), createdBefore: minute(4) });
+    const window = await stores.executions.list(clientId, {
+      ...page({ perPage: 1 }),
+      workflowId: 2,
+      createdFrom: minute(1),
+      createdBefore: minute(4),
+    });
     expect(window).toEqual({ executions: [made[3]], total: 2, totalExact: true, next: expect.any(String) });
-    expect(await stores.executions.list(freshClientId(), page())).toEqual({ executions: [], total: 0, totalExact: true });
+    expect(await stores.executions.list(freshClientId(), page())).toEqual({
+      executions: [],
+      total: 0,
+      totalExact: true,
+    });
   });
 
   it('counts at most page × per_page + 100 matches per listing shard: past that, total is a lower bound', async () => {
@@ -151,7 +191,12 @@ describe.each(ENGINE_ADAPTERS)('ExecutionStore contract (%s)', (_name, makeStore
 
     // Assess
     expect(first).toEqual({ executions: [made[101]], total: 101, totalExact: false, next: expect.any(String) });
-    expect(wider).toEqual({ executions: [made[101], made[100], made[99]], total: 102, totalExact: true, next: expect.any(String) });
+    expect(wider).toEqual({
+      executions: [made[101], made[100], made[99]],
+      total: 102,
+      totalExact: true,
+      next: expect.any(String),
+    });
   });
 
   it('retries a failed execution: the original retried (7), the new one stored, the contact active count raised', async () => {
@@ -160,17 +205,34 @@ describe.each(ENGINE_ADAPTERS)('ExecutionStore contract (%s)', (_name, makeStore
     const clientId = freshClientId();
     const ann = await createContact(stores, clientId);
     const [failed] = await seedExecutions(stores, clientId, [
-      executionRecord(clientId, ann.id, { status: EXECUTION_STATUS.failed, reason: 'MessageRejected', processed_at: AT }),
+      executionRecord(clientId, ann.id, {
+        status: EXECUTION_STATUS.failed,
+        reason: 'MessageRejected',
+        processed_at: AT,
+      }),
     ]);
-    const next = executionRecord(clientId, ann.id, { attempt: 2, retried_from: failed!.id, created_at: LATER, updated_at: LATER });
+    const next = executionRecord(clientId, ann.id, {
+      attempt: 2,
+      retried_from: failed!.id,
+      created_at: LATER,
+      updated_at: LATER,
+    });
 
     // Act
     const first = await stores.executions.retry(failed!, next, LATER);
-    const again = await stores.executions.retry(failed!, executionRecord(clientId, ann.id, { retried_from: failed!.id }), LATER);
+    const again = await stores.executions.retry(
+      failed!,
+      executionRecord(clientId, ann.id, { retried_from: failed!.id }),
+      LATER,
+    );
 
     // Assess
     expect([first, again]).toEqual([true, false]);
-    expect(await stores.executions.get(clientId, failed!.id)).toEqual({ ...failed, status: EXECUTION_STATUS.retried, updated_at: LATER });
+    expect(await stores.executions.get(clientId, failed!.id)).toEqual({
+      ...failed,
+      status: EXECUTION_STATUS.retried,
+      updated_at: LATER,
+    });
     expect(await stores.executions.get(clientId, next.id)).toEqual(next);
     expect((await stores.contacts.get(clientId, ann.id))?.active_workflow_count).toBe(1);
   });
@@ -202,7 +264,9 @@ describe.each(ENGINE_ADAPTERS)('ExecutionStore contract (%s)', (_name, makeStore
     const stores = makeStores();
     const clientId = freshClientId();
     const contactId = nextRecordId();
-    const [failed] = await seedExecutions(stores, clientId, [executionRecord(clientId, contactId, { status: EXECUTION_STATUS.failed })]);
+    const [failed] = await seedExecutions(stores, clientId, [
+      executionRecord(clientId, contactId, { status: EXECUTION_STATUS.failed }),
+    ]);
     const next = executionRecord(clientId, contactId, { retried_from: failed!.id });
 
     expect(await stores.executions.retry(failed!, next, LATER)).toBe(false);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { EXECUTION_STATUS } from '../../../shared/domain/executions/execution-record.js';
 import type { SettingsRecord } from '../../../shared/domain/settings/settings-store.js';
-import { createClient, createContact, ENGINE_ADAPTERS, EVENT_AT, eventRecord, executionRecord } from './engine-support.js';
+import {
+  createClient,
+  createContact,
+  ENGINE_ADAPTERS,
+  EVENT_AT,
+  eventRecord,
+  executionRecord,
+} from './engine-support.js';
 import { AT, freshClientId, LATER } from './support.js';
 import { audit } from './workflow-fixtures.js';
 
@@ -39,8 +46,18 @@ describe.each(ENGINE_ADAPTERS)('ProcessingStore contract (%s)', (_name, makeStor
     const ann = await createContact(stores, clientId);
     await stores.settings.save(settingsOf(clientId), undefined);
     const change = { clientId, expectedVersion: undefined, at: AT };
-    await stores.customizations.save({ ...change, workflowId: 1, overrides: { delay_minutes: 5 }, audit: audit(1, AT, 'a1') });
-    await stores.customizations.save({ ...change, workflowId: 3, overrides: { priority_score: 7 }, audit: audit(3, AT, 'a2') });
+    await stores.customizations.save({
+      ...change,
+      workflowId: 1,
+      overrides: { delay_minutes: 5 },
+      audit: audit(1, AT, 'a1'),
+    });
+    await stores.customizations.save({
+      ...change,
+      workflowId: 3,
+      overrides: { priority_score: 7 },
+      audit: audit(3, AT, 'a2'),
+    });
 
     // Act
     const context = await stores.processing.loadContext(clientId, ann.id, [1, 2]);
@@ -70,7 +87,12 @@ describe.each(ENGINE_ADAPTERS)('ProcessingStore contract (%s)', (_name, makeStor
     const event = eventRecord(clientId, { type: 'purchase', amount: 30 });
     await stores.events.insert(event);
     const welcome = executionRecord(clientId, ann.id, { event_id: event.id, priority_score: 90 });
-    const critical = executionRecord(clientId, ann.id, { event_id: event.id, workflow_id: 5, critical: true, priority_score: 100 });
+    const critical = executionRecord(clientId, ann.id, {
+      event_id: event.id,
+      workflow_id: 5,
+      critical: true,
+      priority_score: 100,
+    });
     const skipped = executionRecord(clientId, ann.id, {
       event_id: event.id,
       workflow_id: 2,
@@ -91,7 +113,14 @@ describe.each(ENGINE_ADAPTERS)('ProcessingStore contract (%s)', (_name, makeStor
     const outcome = await stores.processing.commit({
       event: processed,
       executions: [welcome, critical, skipped],
-      contact: { contactId: ann.id, tags: ['plan:pro'], lastPurchaseAt: EVENT_AT, lastActivityAt: EVENT_AT, workflowsStarted: 2, at: LATER },
+      contact: {
+        contactId: ann.id,
+        tags: ['plan:pro'],
+        lastPurchaseAt: EVENT_AT,
+        lastActivityAt: EVENT_AT,
+        workflowsStarted: 2,
+        at: LATER,
+      },
     });
 
     // Assess
@@ -137,7 +166,10 @@ describe.each(ENGINE_ADAPTERS)('ProcessingStore contract (%s)', (_name, makeStor
       executions: [late],
       contact: { contactId: ann.id, tags: ['x'], workflowsStarted: 1, at: LATER },
     });
-    const missing = await stores.processing.commit({ event: { ...eventRecord(clientId), queue_status: 'processed' }, executions: [] });
+    const missing = await stores.processing.commit({
+      event: { ...eventRecord(clientId), queue_status: 'processed' },
+      executions: [],
+    });
 
     // Assess
     expect([again, missing]).toEqual(['already_processed', 'already_processed']);
@@ -179,7 +211,13 @@ describe.each(ENGINE_ADAPTERS)('ProcessingStore contract (%s)', (_name, makeStor
     const clientId = freshClientId();
     const event = eventRecord(clientId);
     await stores.events.insert(event);
-    const failed = { ...event, queue_status: 'failed' as const, process_error: 'contact_not_found', processed_at: LATER, execution_ids: [] };
+    const failed = {
+      ...event,
+      queue_status: 'failed' as const,
+      process_error: 'contact_not_found',
+      processed_at: LATER,
+      execution_ids: [],
+    };
 
     expect(await stores.processing.commit({ event: failed, executions: [] })).toBe('committed');
     expect(await stores.events.get(clientId, event.id)).toEqual(failed);

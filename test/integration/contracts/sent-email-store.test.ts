@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SENT_STATUS } from '../../../shared/domain/sent-emails/sent-email-record.js';
-import { createContact, ENGINE_ADAPTERS, executionRecord, reservation, seedExecutions, type EnginePorts } from './engine-support.js';
+import {
+  createContact,
+  ENGINE_ADAPTERS,
+  executionRecord,
+  reservation,
+  seedExecutions,
+  type EnginePorts,
+} from './engine-support.js';
 import { freshClientId, LATER } from './support.js';
 
 /** A sent e-mail as the sender leaves it after its claim (the store's only writer). */
@@ -28,7 +35,13 @@ describe.each(ENGINE_ADAPTERS)('SentEmailStore contract (%s)', (_name, makeStore
     const stores = makeStores();
     const { clientId, r } = await claimedEmail(stores);
     const sent = { id: 'log-2', created_at: LATER, status: SENT_STATUS.sent, provider_message_id: 'ses-1' } as const;
-    const opened = { id: 'log-3', created_at: '2026-01-15T12:00:00.000Z', status: SENT_STATUS.opened, ip_address: '203.0.113.9', is_bot: false };
+    const opened = {
+      id: 'log-3',
+      created_at: '2026-01-15T12:00:00.000Z',
+      status: SENT_STATUS.opened,
+      ip_address: '203.0.113.9',
+      is_bot: false,
+    };
 
     // Act
     await stores.sentEmails.addLog(clientId, r.sentEmail.id, opened);
@@ -36,7 +49,10 @@ describe.each(ENGINE_ADAPTERS)('SentEmailStore contract (%s)', (_name, makeStore
     await stores.sentEmails.addLog(clientId, r.sentEmail.id, sent);
 
     // Assess
-    expect(await stores.sentEmails.getWithLogs(clientId, r.sentEmail.id)).toEqual({ email: r.sentEmail, logs: [r.log, sent, opened] });
+    expect(await stores.sentEmails.getWithLogs(clientId, r.sentEmail.id)).toEqual({
+      email: r.sentEmail,
+      logs: [r.log, sent, opened],
+    });
   });
 
   it('finds no e-mail with logs for an unknown id or another client', async () => {

@@ -19,7 +19,11 @@ describe.each(STORE_ADAPTERS)('SettingsStore contract (%s)', (_name, makeStores)
   it('loads nothing for a client without settings: no row, no profile, no e-mails sent', async () => {
     const { settings } = makeStores();
 
-    expect(await settings.load(freshClientId(), '2026-01')).toEqual({ settings: undefined, client: undefined, monthlyEmailsSent: 0 });
+    expect(await settings.load(freshClientId(), '2026-01')).toEqual({
+      settings: undefined,
+      client: undefined,
+      monthlyEmailsSent: 0,
+    });
   });
 
   it('creates the row once, then writes only over the version it read', async () => {
@@ -56,7 +60,14 @@ describe.each(STORE_ADAPTERS)('SettingsStore contract (%s)', (_name, makeStores)
       created_at: AT,
       updated_at: AT,
     };
-    await clients.create(profile, { key_hash: hash, key_id: 1, client_id: clientId, enabled: true, masked_key: 'els_…abcd', created_at: AT });
+    await clients.create(profile, {
+      key_hash: hash,
+      key_id: 1,
+      client_id: clientId,
+      enabled: true,
+      masked_key: 'els_…abcd',
+      created_at: AT,
+    });
     await settings.save(record(clientId), undefined);
 
     // Act

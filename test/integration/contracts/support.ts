@@ -21,7 +21,15 @@ import { loadConfig } from '../../../shared/config.js';
  */
 export type StorePorts = Pick<
   Ports,
-  'clients' | 'apiKeys' | 'ids' | 'contacts' | 'contactWrites' | 'settings' | 'templates' | 'customizations' | 'storeProbe'
+  | 'clients'
+  | 'apiKeys'
+  | 'ids'
+  | 'contacts'
+  | 'contactWrites'
+  | 'settings'
+  | 'templates'
+  | 'customizations'
+  | 'storeProbe'
 >;
 
 let dynamo: Container | undefined;
@@ -34,7 +42,17 @@ function dynamoStores(): StorePorts {
       AWS_REGION: process.env['AWS_REGION'] ?? 'us-east-1',
     }),
   });
-  return dynamo.resolve([clientStore, apiKeyStore, ids, contactStore, contactWrites, settingsStore, templateStore, customizationStore, storeProbe]);
+  return dynamo.resolve([
+    clientStore,
+    apiKeyStore,
+    ids,
+    contactStore,
+    contactWrites,
+    settingsStore,
+    templateStore,
+    customizationStore,
+    storeProbe,
+  ]);
 }
 
 /** `describe.each(STORE_ADAPTERS)('ContactStore contract (%s)', (_name, stores) => …)`: fresh memory stores per call. */

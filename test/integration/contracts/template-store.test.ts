@@ -16,13 +16,25 @@ describe.each(STORE_ADAPTERS)('TemplateStore contract (%s)', (_name, makeStores)
     // Assess
     expect(await templates.get(clientId, a.id)).toEqual(a);
     expect(await templates.get(clientId, foreign.id)).toBeUndefined();
-    expect((await templates.getMany(clientId, [b.id, a.id, foreign.id, 1])).sort((x, y) => x.id - y.id)).toEqual([a, b]);
+    expect((await templates.getMany(clientId, [b.id, a.id, foreign.id, 1])).sort((x, y) => x.id - y.id)).toEqual([
+      a,
+      b,
+    ]);
     const summary = ({ html_body: _h, text_body: _t, ...rest }: typeof a) => rest;
     const [low, high] = [a, b].sort((x, y) => x.id - y.id) as [typeof a, typeof a];
-    expect(await templates.listSummaries(clientId, { limit: 10, afterId: 0 })).toEqual({ templates: [summary(low), summary(high)], more: false });
+    expect(await templates.listSummaries(clientId, { limit: 10, afterId: 0 })).toEqual({
+      templates: [summary(low), summary(high)],
+      more: false,
+    });
     // A page at a time, without the bodies: at most `limit`, from after a position.
-    expect(await templates.listSummaries(clientId, { limit: 1, afterId: 0 })).toEqual({ templates: [summary(low)], more: true });
-    expect(await templates.listSummaries(clientId, { limit: 1, afterId: low.id })).toEqual({ templates: [summary(high)], more: false });
+    expect(await templates.listSummaries(clientId, { limit: 1, afterId: 0 })).toEqual({
+      templates: [summary(low)],
+      more: true,
+    });
+    expect(await templates.listSummaries(clientId, { limit: 1, afterId: low.id })).toEqual({
+      templates: [summary(high)],
+      more: false,
+    });
   });
 
   it('refuses a second template with the same id', async () => {
@@ -99,6 +111,8 @@ describe.each(STORE_ADAPTERS)('TemplateStore contract (%s)', (_name, makeStores)
 
     // Assess
     expect((await customizations.get(clientId, 2))?.clone_template_id).toBeUndefined();
-    expect(await customizations.createClone(clientId, 2, clientTemplate(clientId, { source_workflow_id: 2 }))).toEqual({ created: true });
+    expect(await customizations.createClone(clientId, 2, clientTemplate(clientId, { source_workflow_id: 2 }))).toEqual({
+      created: true,
+    });
   });
 });

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SENT_STATUS, type SentEmailLogRecord } from '../../../shared/domain/sent-emails/sent-email-record.js';
-import { createClient, createContact, ENGINE_ADAPTERS, executionRecord, reservation, seedExecutions, type EnginePorts } from './engine-support.js';
+import {
+  createClient,
+  createContact,
+  ENGINE_ADAPTERS,
+  executionRecord,
+  reservation,
+  seedExecutions,
+  type EnginePorts,
+} from './engine-support.js';
 import { AT, freshClientId, LATER } from './support.js';
 
 const DAY = AT.slice(0, 10);
@@ -20,12 +28,23 @@ async function claimed(stores: EnginePorts) {
     contact,
     sentEmailId: r.sentEmail.id,
     messageId,
-    message: { client_id: clientId, sent_email_id: r.sentEmail.id, contact_id: contact.id, workflow_id: r.execution.workflow_id, stats_shards: 1 },
+    message: {
+      client_id: clientId,
+      sent_email_id: r.sentEmail.id,
+      contact_id: contact.id,
+      workflow_id: r.execution.workflow_id,
+      stats_shards: 1,
+    },
     send: () => stores.delivery.recordSent(r, messageId, LATER, 'log-sent'),
   };
 }
 
-const log = (id: string, created_at: string, status: SentEmailLogRecord['status'], fields: Partial<SentEmailLogRecord> = {}): SentEmailLogRecord => ({
+const log = (
+  id: string,
+  created_at: string,
+  status: SentEmailLogRecord['status'],
+  fields: Partial<SentEmailLogRecord> = {},
+): SentEmailLogRecord => ({
   id,
   created_at,
   status,
@@ -73,7 +92,11 @@ describe.each(ENGINE_ADAPTERS)('TrackingStore contract (%s)', (_name, makeStores
     const stores = makeStores();
     const mail = await claimed(stores);
     await mail.send();
-    const opened = log('n-1', '2026-01-15T10:05:00.000Z', SENT_STATUS.opened, { ip_address: '203.0.113.7', user_agent: 'UA', is_bot: false });
+    const opened = log('n-1', '2026-01-15T10:05:00.000Z', SENT_STATUS.opened, {
+      ip_address: '203.0.113.7',
+      user_agent: 'UA',
+      is_bot: false,
+    });
     const write = {
       message: mail.message,
       log: opened,
@@ -118,8 +141,15 @@ describe.each(ENGINE_ADAPTERS)('TrackingStore contract (%s)', (_name, makeStores
 
     // Assess
     expect(outcomes).toEqual(['recorded', 'recorded', 'recorded']);
-    expect(await stores.contacts.get(mail.clientId, mail.contact.id)).toMatchObject({ total_emails_opened: 1, total_emails_clicked: 1 });
-    expect((await stores.tracking.logs(mail.clientId, mail.sentEmailId)).filter((l) => l.id !== 'log-sent' && !l.id.startsWith('log-'))).toHaveLength(3);
+    expect(await stores.contacts.get(mail.clientId, mail.contact.id)).toMatchObject({
+      total_emails_opened: 1,
+      total_emails_clicked: 1,
+    });
+    expect(
+      (await stores.tracking.logs(mail.clientId, mail.sentEmailId)).filter(
+        (l) => l.id !== 'log-sent' && !l.id.startsWith('log-'),
+      ),
+    ).toHaveLength(3);
   });
 
   it('unsubscribes the contact with the reason, keeps transient bounce times, and counts bounces and complaints per day', async () => {

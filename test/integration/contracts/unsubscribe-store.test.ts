@@ -37,7 +37,8 @@ function memoryAdapter(): Adapter {
   const stores = memoryStores();
   return {
     stores,
-    seedEmail: async (email) => void stores.sentEmails.data.sentEmails.set(sentEmailKey(email.client_id, email.id), structuredClone(email)),
+    seedEmail: async (email) =>
+      void stores.sentEmails.data.sentEmails.set(sentEmailKey(email.client_id, email.id), structuredClone(email)),
     measure: async (fn) => ({ result: await fn() }),
     rawContact: async (clientId, contactId) => stores.contacts.contacts.get(`${clientId}\u0000${contactId}`),
   };
@@ -58,13 +59,20 @@ function dynamoAdapter(): Adapter {
   return {
     stores: container.resolve([contactStore, sentEmailStore, unsubscribeStore]),
     // The sender's claim is the e-mail's only writer; the suite writes the record as the claim leaves it.
-    seedEmail: async (email) => void (await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.sentEmail(email.client_id, email.id), ...email } }))),
+    seedEmail: async (email) =>
+      void (await db.send(
+        new PutCommand({ TableName: tableName, Item: { ...keys.sentEmail(email.client_id, email.id), ...email } }),
+      )),
     measure: async (fn) => {
       const { result, usage } = await container.requestCounter.measure(fn);
       return { result, usage: usage.by_command };
     },
     rawContact: async (clientId, contactId) =>
-      (await db.send(new GetCommand({ TableName: tableName, Key: keys.contact(clientId, contactId), ConsistentRead: true }))).Item,
+      (
+        await db.send(
+          new GetCommand({ TableName: tableName, Key: keys.contact(clientId, contactId), ConsistentRead: true }),
+        )
+      ).Item,
   };
 }
 
@@ -80,7 +88,13 @@ async function mailedContact(adapter: Adapter, fields: Parameters<typeof contact
   const clientId = freshClientId();
   const contactId = nextId++;
   await adapter.stores.contacts.create(
-    contactRecord({ id: contactId, client_id: clientId, email: `ann-${contactId}@example.com`, client_contact_id: undefined, ...fields }),
+    contactRecord({
+      id: contactId,
+      client_id: clientId,
+      email: `ann-${contactId}@example.com`,
+      client_contact_id: undefined,
+      ...fields,
+    }),
   );
   const email: SentEmailRecord = {
     id: `00000000-0000-8000-8000-${contactId.toString(16).padStart(12, '0')}`,
@@ -139,14 +153,24 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
     expect(result).toEqual({ status: 'unsubscribed' });
     expect(used).toEqual(usage({ TransactWriteItemsCommand: 1 }));
     const { contact, logs } = await mail.state();
-    expect(contact).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'unsubscribe_link', unsubscribed_at: AT, updated_at: AT });
+    expect(contact).toMatchObject({
+      is_subscribed: false,
+      unsubscribe_reason: 'unsubscribe_link',
+      unsubscribed_at: AT,
+      updated_at: AT,
+    });
     expect(logs).toEqual([mail.queued, linkLog(AT)]);
   });
 
   it('leaves neither write when the transaction is cancelled: a contact unsubscribed otherwise keeps its reason', async () => {
     // Prepare
     const adapter = makeAdapter();
-    const mail = await mailedContact(adapter, { is_subscribed: false, unsubscribe_reason: 'hard_bounce', unsubscribed_at: AT, updated_at: AT });
+    const mail = await mailedContact(adapter, {
+      is_subscribed: false,
+      unsubscribe_reason: 'hard_bounce',
+      unsubscribed_at: AT,
+      updated_at: AT,
+    });
     const before = await mail.state();
 
     // Act
@@ -155,13 +179,16 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
       contactId: mail.contactId,
       sentEmailId: mail.email.id,
       workflowId: mail.email.workflow_id,
-        statsShards: 1,
+      statsShards: 1,
       reason: 'unsubscribe_link',
       log: linkLog(LATER),
     });
 
     // Assess
-    expect(outcome).toEqual({ status: 'not_subscribed', contact: { is_subscribed: false, unsubscribe_reason: 'hard_bounce', unsubscribed_at: AT } });
+    expect(outcome).toEqual({
+      status: 'not_subscribed',
+      contact: { is_subscribed: false, unsubscribe_reason: 'hard_bounce', unsubscribed_at: AT },
+    });
     expect(await mail.state()).toEqual(before);
   });
 
@@ -177,7 +204,7 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
       contactId: missingId,
       sentEmailId: mail.email.id,
       workflowId: mail.email.workflow_id,
-        statsShards: 1,
+      statsShards: 1,
       reason: 'unsubscribe_link',
       log: linkLog(LATER),
     });
@@ -201,7 +228,11 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
     // Assess
     expect(first.result).toEqual(mail.email);
     expect(first.usage).toEqual(usage({ QueryCommand: 1, GetItemCommand: 1, TransactWriteItemsCommand: 1 }));
-    expect(after.contact).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'unsubscribe_link', unsubscribed_at: AT });
+    expect(after.contact).toMatchObject({
+      is_subscribed: false,
+      unsubscribe_reason: 'unsubscribe_link',
+      unsubscribed_at: AT,
+    });
     expect(after.logs).toEqual([mail.queued, linkLog(AT)]);
     expect(again.result).toEqual(mail.email);
     expect(again.usage).toEqual(usage({ QueryCommand: 1, GetItemCommand: 1 }));
@@ -212,7 +243,11 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
     // Prepare: the contact write of a POST at AT landed, its log did not
     const adapter = makeAdapter();
     const mail = await mailedContact(adapter);
-    await adapter.stores.contacts.updateSubscription(mail.clientId, mail.contactId, { is_subscribed: false, unsubscribe_reason: 'unsubscribe_link', at: AT });
+    await adapter.stores.contacts.updateSubscription(mail.clientId, mail.contactId, {
+      is_subscribed: false,
+      unsubscribe_reason: 'unsubscribe_link',
+      at: AT,
+    });
     const halfDone = await mail.state();
 
     // Act
@@ -231,7 +266,15 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
     // Prepare
     const adapter = makeAdapter();
     const mail = await mailedContact(adapter);
-    const write = { clientId: mail.clientId, contactId: mail.contactId, sentEmailId: mail.email.id, workflowId: 1, statsShards: 1, topicId: 4, log: linkLog(AT) };
+    const write = {
+      clientId: mail.clientId,
+      contactId: mail.contactId,
+      sentEmailId: mail.email.id,
+      workflowId: 1,
+      statsShards: 1,
+      topicId: 4,
+      log: linkLog(AT),
+    };
 
     // Act
     const first = await adapter.measure(() => adapter.stores.unsubscribe.leaveTopic(write));
@@ -249,7 +292,15 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
   it('leaves no topic write for a contact that is gone, and creates no bare contact item', async () => {
     const adapter = makeAdapter();
     const mail = await mailedContact(adapter);
-    const write = { clientId: mail.clientId, contactId: mail.contactId + 10_000, sentEmailId: mail.email.id, workflowId: 1, statsShards: 1, topicId: 4, log: linkLog(AT) };
+    const write = {
+      clientId: mail.clientId,
+      contactId: mail.contactId + 10_000,
+      sentEmailId: mail.email.id,
+      workflowId: 1,
+      statsShards: 1,
+      topicId: 4,
+      log: linkLog(AT),
+    };
 
     expect(await adapter.stores.unsubscribe.leaveTopic(write)).toBe('gone');
     expect(await adapter.rawContact(mail.clientId, mail.contactId + 10_000)).toBeUndefined();

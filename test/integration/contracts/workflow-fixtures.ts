@@ -32,5 +32,14 @@ export const audit = (workflowId: number, at: string, id: string): Customization
     preferred_send_minute: null,
     send_time_mode: 0 as const,
   };
-  return { id, workflow_id: workflowId, key_id: 1, auth_method: 'api_key', request_id: null, at, before: none, after: none };
+  return {
+    id,
+    workflow_id: workflowId,
+    key_id: 1,
+    auth_method: 'api_key',
+    request_id: null,
+    at,
+    before: none,
+    after: none,
+  };
 };

@@ -45,7 +45,9 @@ interface Setup {
 /** A fresh client whose contact just signed up: the welcome execution is queued and due now. */
 async function queuedWelcome(mailer = new FakeMailer()): Promise<Setup> {
   const queue = new RecordingQueue();
-  const deps = engineDeps(engineContainer({ queue, scheduler: new RecordingScheduler(), mailer, clock: fixedClock(NOW) }));
+  const deps = engineDeps(
+    engineContainer({ queue, scheduler: new RecordingScheduler(), mailer, clock: fixedClock(NOW) }),
+  );
   const client = await createTestClient();
   const event = await ingestAndProcess(deps, client.id, {
     type: 'signup',
@@ -61,7 +63,13 @@ async function deliver(deps: EngineDeps, records: { messageId: string; body: str
   setContainer(deps.container);
   const { handler } = await import('../../../functions/queue/execute-workflow.js');
   const context = createLambdaContext({ functionName: 'execute-workflow', awsRequestId: randomUUID() });
-  return handler(toSqsEvent('workflow', records.map((r) => ({ ...r, sentAt: Date.parse(NOW) }))), context);
+  return handler(
+    toSqsEvent(
+      'workflow',
+      records.map((r) => ({ ...r, sentAt: Date.parse(NOW) })),
+    ),
+    context,
+  );
 }
 
 /** The logs' statuses; the fixed clock gives every log one instant, so their order among equals is the log id's. */
@@ -80,7 +88,12 @@ async function expectSentOnce({ deps, mailer, welcome }: Setup): Promise<void> {
     sent_email_id: sentEmailId,
   });
   const sent = await deps.sentEmails.getWithLogs(welcome.client_id, sentEmailId);
-  expect(sent?.email).toMatchObject({ id: sentEmailId, execution_id: welcome.id, status: 2, provider_message_id: mail!.providerMessageId });
+  expect(sent?.email).toMatchObject({
+    id: sentEmailId,
+    execution_id: welcome.id,
+    status: 2,
+    provider_message_id: mail!.providerMessageId,
+  });
   expect(logStatuses(sent?.logs)).toEqual([1, 2]);
   expect(await quotaCounter(deps, welcome.client_id, new Date(NOW))).toEqual({ month: 1, day: 1 });
   expect(await dayCapCount(deps, welcome)).toBe(1);
@@ -139,7 +152,9 @@ describe('the executor, exactly once (real DynamoDB adapters)', () => {
     const { deps, welcome } = setup;
 
     // Act
-    const outcomes = await Promise.all(Array.from({ length: 5 }, () => executeWorkflow(deps, welcome.client_id, welcome.id)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () => executeWorkflow(deps, welcome.client_id, welcome.id)),
+    );
 
     // Assess
     expect(outcomes.filter((o) => o.kind === 'finished')).toEqual([{ kind: 'finished', status: 3 }]);
@@ -224,7 +239,11 @@ describe('SES throttling (real DynamoDB adapters)', () => {
     const queue = new RecordingQueue();
     const deps = engineDeps(engineContainer({ queue, scheduler: new RecordingScheduler(), mailer, clock }));
     const client = await createTestClient();
-    const event = await ingestAndProcess(deps, client.id, { type: 'signup', email: `once-${randomUUID().slice(0, 8)}@example.com`, auto_create_contact: true });
+    const event = await ingestAndProcess(deps, client.id, {
+      type: 'signup',
+      email: `once-${randomUUID().slice(0, 8)}@example.com`,
+      auto_create_contact: true,
+    });
     const welcome = (await executionsOf(deps, event)).get(1)!;
     await executeWorkflow(deps, welcome.client_id, welcome.id);
     const delaySeconds = deferralOf(queue, welcome).delaySeconds!;
@@ -232,14 +251,21 @@ describe('SES throttling (real DynamoDB adapters)', () => {
 
     // Act
     clock.advance(delaySeconds * 1000);
-    const outcomes = await Promise.all([executeWorkflow(deps, welcome.client_id, welcome.id), executeWorkflow(deps, welcome.client_id, welcome.id)]);
+    const outcomes = await Promise.all([
+      executeWorkflow(deps, welcome.client_id, welcome.id),
+      executeWorkflow(deps, welcome.client_id, welcome.id),
+    ]);
 
     // Assess: a delivery before the new time is sent back for it; then one send
     expect(early).toEqual({ kind: 'not_due' });
     expect(outcomes).toEqual(expect.arrayContaining([{ kind: 'finished', status: 3 }, { kind: 'duplicate' }]));
     expect(mailer.calls).toBe(2);
     expect(mailer.sent).toHaveLength(1);
-    expect(await deps.executions.get(welcome.client_id, welcome.id)).toMatchObject({ status: 3, attempt: 1, sent_email_id: sentEmailIdOf(welcome) });
+    expect(await deps.executions.get(welcome.client_id, welcome.id)).toMatchObject({
+      status: 3,
+      attempt: 1,
+      sent_email_id: sentEmailIdOf(welcome),
+    });
     const sent = await deps.sentEmails.getWithLogs(welcome.client_id, sentEmailIdOf(welcome));
     expect(sent?.email).toMatchObject({ status: 2, provider_message_id: mailer.sent[0]!.providerMessageId });
     expect(logStatuses(sent?.logs)).toEqual([1, 2]);
@@ -263,18 +289,27 @@ describe('SES throttling (real DynamoDB adapters)', () => {
     expect(await deps.executions.get(welcome.client_id, welcome.id)).toMatchObject({ status: 1, throttled: 1 });
   });
 
-  it('with FAULTS-style injected throttles, through the local SQS: deferred twice, sent once, every delivery a first one, no dead letter', { timeout: 30_000 }, async () => {
+  it('with FAULTS-style injected throttles, through the local SQS: deferred twice, sent once, every delivery a first one, no dead letter', {
+    timeout: 30_000,
+  }, async () => {
     // Prepare: the real execute-workflow function on the in-process SQS, the real clock (the delays are real), and the
     // fault injector's FaultyMailer whose dice throttle the first two sends (draws 0, 0), then none (0.99)
     const draws = [0, 0];
     const mailer = new FakeMailer();
-    const faulty = new FaultyMailer(mailer, new FaultDice([{ kind: 'throttle', rate: 0.5 }], () => draws.shift() ?? 0.99));
+    const faulty = new FaultyMailer(
+      mailer,
+      new FaultDice([{ kind: 'throttle', rate: 0.5 }], () => draws.shift() ?? 0.99),
+    );
     const queue = new LocalQueue();
     const deps = engineDeps(engineContainer({ queue, scheduler: new RecordingScheduler(), mailer: faulty }));
     setContainer(deps.container);
     await import('../../../functions/queue/execute-workflow.js');
     const client = await createTestClient();
-    const event = await ingestAndProcess(deps, client.id, { type: 'signup', email: `throttled-${randomUUID().slice(0, 8)}@example.com`, auto_create_contact: true });
+    const event = await ingestAndProcess(deps, client.id, {
+      type: 'signup',
+      email: `throttled-${randomUUID().slice(0, 8)}@example.com`,
+      auto_create_contact: true,
+    });
     // Processing sent the execution its first message, which waits in the queue for the consumer
     const welcome = (await executionsOf(deps, event)).get(1)!;
     const dispatcher = createQueueDispatcher();
@@ -290,10 +325,14 @@ describe('SES throttling (real DynamoDB adapters)', () => {
         return dispatcher.deliver('workflow', batch);
       },
     });
-    const done = await eventually('the execution completed', async () => {
-      const e = await deps.executions.get(welcome.client_id, welcome.id);
-      return e?.status === 3 ? e : undefined;
-    }, { timeoutMs: 20_000 });
+    const done = await eventually(
+      'the execution completed',
+      async () => {
+        const e = await deps.executions.get(welcome.client_id, welcome.id);
+        return e?.status === 3 ? e : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
     await queue.idle(5_000);
     await queue.stop();
 

@@ -57,7 +57,9 @@ async function setup(enabled: number[]) {
       now += MINUTE;
       const raw = { ...body, email };
       const ingested = await ingestEvent(d, client.id, EventBody.parse(raw), raw, 'async');
-      const { result, usage } = await counter.measure(() => processEvent(eventProcessingDeps(d), client.id, ingested.event.id));
+      const { result, usage } = await counter.measure(() =>
+        processEvent(eventProcessingDeps(d), client.id, ingested.event.id),
+      );
       return { event: result!, requests: usage.by_command, total: usage.requests };
     },
     async execute(executionId: number, d: EngineDeps = deps) {
@@ -66,7 +68,11 @@ async function setup(enabled: number[]) {
     },
     async contactItem() {
       const { db, tableName } = tableOf(container);
-      return (await db.send(new GetCommand({ TableName: tableName, Key: keys.contact(client.id, contactId), ConsistentRead: true }))).Item!;
+      return (
+        await db.send(
+          new GetCommand({ TableName: tableName, Key: keys.contact(client.id, contactId), ConsistentRead: true }),
+        )
+      ).Item!;
     },
   };
 }
@@ -74,7 +80,7 @@ async function setup(enabled: number[]) {
 const openEntries = (item: Record<string, unknown>) => Object.keys(item).filter((name) => name.startsWith('open_'));
 
 describe('goals and exits on DynamoDB', () => {
-  it('cancels the queued win-back inside the exit event\'s processing transaction: 4 requests, no more than any event', async () => {
+  it("cancels the queued win-back inside the exit event's processing transaction: 4 requests, no more than any event", async () => {
     // Prepare
     const t = await setup([6]);
     const cancelled = await t.happen({ type: 'subscription_cancelled' });
@@ -102,7 +108,7 @@ describe('goals and exits on DynamoDB', () => {
     expect(t.mailer.sent).toEqual([]);
   });
 
-  it('a send is still 5 requests + 1 SES with the claim\'s condition on the contact', async () => {
+  it("a send is still 5 requests + 1 SES with the claim's condition on the contact", async () => {
     const t = await setup([3]);
     const trial = await t.happen({ type: 'trial_ending' });
     const reminder = (await executionsOf(t.deps, trial.event)).get(3)!;
@@ -110,7 +116,12 @@ describe('goals and exits on DynamoDB', () => {
     const run = await t.execute(reminder.id);
 
     expect(run.outcome).toEqual({ kind: 'finished', status: EXECUTION_STATUS.completed });
-    expect(run.requests).toEqual({ GetItemCommand: 1, BatchGetItemCommand: 1, UpdateItemCommand: 1, TransactWriteItemsCommand: 2 });
+    expect(run.requests).toEqual({
+      GetItemCommand: 1,
+      BatchGetItemCommand: 1,
+      UpdateItemCommand: 1,
+      TransactWriteItemsCommand: 2,
+    });
     expect(openEntries(await t.contactItem())).toEqual([]);
 
     // A conversion: the exit within the window after the send is counted in the exit's commit (still 4 requests), once.
@@ -124,7 +135,7 @@ describe('goals and exits on DynamoDB', () => {
     expect(typeof contact['sent_w3']).toBe('string');
   });
 
-  it('fault: the exit\'s cancel misses the execution (a contact read racing the trigger\'s commit) — the send-time check stops it', async () => {
+  it("fault: the exit's cancel misses the execution (a contact read racing the trigger's commit) — the send-time check stops it", async () => {
     // Prepare: processing reads the contact without its listed executions.
     const t = await setup([6]);
     const cancelled = await t.happen({ type: 'subscription_cancelled' });
@@ -138,7 +149,9 @@ describe('goals and exits on DynamoDB', () => {
         commit: t.deps.processing.commit.bind(t.deps.processing),
         loadContext: async (...args) => {
           const context = await loadContext(...args);
-          const contact = Object.fromEntries(Object.entries(context.contact!).filter(([name]) => !name.startsWith('open_')));
+          const contact = Object.fromEntries(
+            Object.entries(context.contact!).filter(([name]) => !name.startsWith('open_')),
+          );
           return { ...context, contact: contact as typeof context.contact };
         },
       },
@@ -158,7 +171,7 @@ describe('goals and exits on DynamoDB', () => {
     expect(openEntries(await t.contactItem())).toEqual([]);
   });
 
-  it('an exit landing between the send\'s read and its claim cancels the claim on its contact condition; the quota goes back', async () => {
+  it("an exit landing between the send's read and its claim cancels the claim on its contact condition; the quota goes back", async () => {
     // Prepare: the exit event is processed right after the executor loaded the contact (the claim not yet made).
     const t = await setup([3]);
     const trial = await t.happen({ type: 'trial_ending' });
@@ -180,7 +193,12 @@ describe('goals and exits on DynamoDB', () => {
                 commit: t.deps.processing.commit.bind(t.deps.processing),
                 loadContext: async (...args) => {
                   const c = await loadContext(...args);
-                  return { ...c, contact: Object.fromEntries(Object.entries(c.contact!).filter(([n]) => !n.startsWith('open_'))) as typeof c.contact };
+                  return {
+                    ...c,
+                    contact: Object.fromEntries(
+                      Object.entries(c.contact!).filter(([n]) => !n.startsWith('open_')),
+                    ) as typeof c.contact,
+                  };
                 },
               },
             };

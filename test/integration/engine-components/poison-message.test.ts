@@ -40,29 +40,52 @@ describe('process-events with poison messages (real handler, real DynamoDB adapt
   it('reports a body that is not JSON and one that is no event pointer as batch item failures, and processes the good one', async () => {
     // Prepare
     const deps = engineDeps(
-      engineContainer({ queue: new RecordingQueue(), scheduler: new RecordingScheduler(), mailer: new FakeMailer(), clock: fixedClock(NOW) }),
+      engineContainer({
+        queue: new RecordingQueue(),
+        scheduler: new RecordingScheduler(),
+        mailer: new FakeMailer(),
+        clock: fixedClock(NOW),
+      }),
     );
     setContainer(deps.container);
     const good = await storedEvent(deps);
     const { handler } = await import('../../../functions/queue/process-events.js');
     const records = [
       { messageId: 'not-json', body: 'client_id=1&event_id=2', receiveCount: 1, sentAt: Date.parse(NOW) },
-      { messageId: 'wrong-shape', body: JSON.stringify({ client_id: 'seven', event: 1 }), receiveCount: 1, sentAt: Date.parse(NOW) },
+      {
+        messageId: 'wrong-shape',
+        body: JSON.stringify({ client_id: 'seven', event: 1 }),
+        receiveCount: 1,
+        sentAt: Date.parse(NOW),
+      },
       { messageId: 'good', body: JSON.stringify(good), receiveCount: 1, sentAt: Date.parse(NOW) },
     ];
 
     // Act
-    const response = await handler(toSqsEvent('events', records), createLambdaContext({ functionName: 'process-events', awsRequestId: randomUUID() }));
+    const response = await handler(
+      toSqsEvent('events', records),
+      createLambdaContext({ functionName: 'process-events', awsRequestId: randomUUID() }),
+    );
 
     // Assess
-    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'not-json' }, { itemIdentifier: 'wrong-shape' }] });
-    expect(await deps.events.get(good.client_id, good.event_id)).toMatchObject({ queue_status: 'processed', execution_ids: [expect.any(Number), expect.any(Number)] });
+    expect(response).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'not-json' }, { itemIdentifier: 'wrong-shape' }],
+    });
+    expect(await deps.events.get(good.client_id, good.event_id)).toMatchObject({
+      queue_status: 'processed',
+      execution_ids: [expect.any(Number), expect.any(Number)],
+    });
   });
 
   it('acknowledges a well-formed pointer to an event that does not exist (nothing could ever process it)', async () => {
     // Prepare
     const deps = engineDeps(
-      engineContainer({ queue: new RecordingQueue(), scheduler: new RecordingScheduler(), mailer: new FakeMailer(), clock: fixedClock(NOW) }),
+      engineContainer({
+        queue: new RecordingQueue(),
+        scheduler: new RecordingScheduler(),
+        mailer: new FakeMailer(),
+        clock: fixedClock(NOW),
+      }),
     );
     setContainer(deps.container);
     const client = await createTestClient();
@@ -82,7 +105,9 @@ describe('process-events with poison messages (real handler, real DynamoDB adapt
   it('moves a poison message to the DLQ after maxReceiveCount deliveries through the local SQS, and no other', async () => {
     // Prepare: the local SQS with the real process-events function consuming the events queue (warm: imported once)
     const queue = new LocalQueue();
-    const deps = engineDeps(engineContainer({ queue, scheduler: new RecordingScheduler(), mailer: new FakeMailer(), clock: fixedClock(NOW) }));
+    const deps = engineDeps(
+      engineContainer({ queue, scheduler: new RecordingScheduler(), mailer: new FakeMailer(), clock: fixedClock(NOW) }),
+    );
     setContainer(deps.container);
     await import('../../../functions/queue/process-events.js');
     const good = await storedEvent(deps);
@@ -102,7 +127,9 @@ describe('process-events with poison messages (real handler, real DynamoDB adapt
     await queue.idle(5_000);
 
     // Assess
-    expect(queue.deadLetters).toEqual([{ queue: 'events', messageId: expect.any(String), body: JSON.stringify(poison), receiveCount: 3 }]);
+    expect(queue.deadLetters).toEqual([
+      { queue: 'events', messageId: expect.any(String), body: JSON.stringify(poison), receiveCount: 3 },
+    ]);
     expect(queue.depth('events')).toBe(0);
     expect(await deps.events.get(good.client_id, good.event_id)).toMatchObject({ queue_status: 'processed' });
     await queue.stop();
@@ -112,7 +139,9 @@ describe('process-events with poison messages (real handler, real DynamoDB adapt
     // Prepare: each run starts 100 ms late (a cold start), the visibility timeout is 20 ms — redeliveries overlap
     // the run still going, as SQS redelivers while a slow function runs
     const queue = new LocalQueue();
-    const deps = engineDeps(engineContainer({ queue, scheduler: new RecordingScheduler(), mailer: new FakeMailer(), clock: fixedClock(NOW) }));
+    const deps = engineDeps(
+      engineContainer({ queue, scheduler: new RecordingScheduler(), mailer: new FakeMailer(), clock: fixedClock(NOW) }),
+    );
     setContainer(deps.container);
     await import('../../../functions/queue/process-events.js');
     const poison = { client_id: 'seven', event: 1 } as unknown as EventMessage;
@@ -136,7 +165,9 @@ describe('process-events with poison messages (real handler, real DynamoDB adapt
 
     // Assess: SQS moves a message to the DLQ instead of delivering it a (maxReceiveCount + 1)th time
     expect(Math.max(...receiveCounts)).toBeLessThanOrEqual(3);
-    expect(queue.deadLetters).toEqual([{ queue: 'events', messageId: expect.any(String), body: JSON.stringify(poison), receiveCount: 3 }]);
+    expect(queue.deadLetters).toEqual([
+      { queue: 'events', messageId: expect.any(String), body: JSON.stringify(poison), receiveCount: 3 },
+    ]);
     await queue.stop();
   });
 });

@@ -41,12 +41,22 @@ async function startedBy(deps: EngineDeps, clientId: number, body: Record<string
   return execution;
 }
 
-describe('the client\'s e-mail quota (real DynamoDB adapters)', () => {
+describe("the client's e-mail quota (real DynamoDB adapters)", () => {
   it('defers the send over the daily quota to the next UTC day: status stays 1, a later scheduled_for, a deferred reason', async () => {
     // Prepare: a daily quota of 1 and two contacts' welcome e-mails, both due now
     const { deps, mailer, scheduler, clientId } = await clientWith({ custom_email_quota_per_day: 1 });
-    const first = await startedBy(deps, clientId, { type: 'signup', email: address('q1'), auto_create_contact: true }, 1);
-    const second = await startedBy(deps, clientId, { type: 'signup', email: address('q2'), auto_create_contact: true }, 1);
+    const first = await startedBy(
+      deps,
+      clientId,
+      { type: 'signup', email: address('q1'), auto_create_contact: true },
+      1,
+    );
+    const second = await startedBy(
+      deps,
+      clientId,
+      { type: 'signup', email: address('q2'), auto_create_contact: true },
+      1,
+    );
 
     // Act
     const outcomes = [
@@ -79,11 +89,28 @@ describe('the client\'s e-mail quota (real DynamoDB adapters)', () => {
   it('sends the deferred e-mail when its new time comes: deferred, never dropped', async () => {
     // Prepare
     const { deps, mailer, clientId } = await clientWith({ custom_email_quota_per_day: 1 });
-    const first = await startedBy(deps, clientId, { type: 'signup', email: address('d1'), auto_create_contact: true }, 1);
-    const second = await startedBy(deps, clientId, { type: 'signup', email: address('d2'), auto_create_contact: true }, 1);
+    const first = await startedBy(
+      deps,
+      clientId,
+      { type: 'signup', email: address('d1'), auto_create_contact: true },
+      1,
+    );
+    const second = await startedBy(
+      deps,
+      clientId,
+      { type: 'signup', email: address('d2'), auto_create_contact: true },
+      1,
+    );
     await executeWorkflow(deps, clientId, first.id);
     await executeWorkflow(deps, clientId, second.id);
-    const nextDay = engineDeps(engineContainer({ queue: new RecordingQueue(), scheduler: new RecordingScheduler(), mailer, clock: fixedClock(NEXT_UTC_DAY) }));
+    const nextDay = engineDeps(
+      engineContainer({
+        queue: new RecordingQueue(),
+        scheduler: new RecordingScheduler(),
+        mailer,
+        clock: fixedClock(NEXT_UTC_DAY),
+      }),
+    );
 
     // Act
     const outcome = await executeWorkflow(nextDay, clientId, second.id);
@@ -97,8 +124,18 @@ describe('the client\'s e-mail quota (real DynamoDB adapters)', () => {
   it('defers the send over the monthly quota to the next UTC month', async () => {
     // Prepare: a monthly quota of 1 (the daily one is the plan's)
     const { deps, clientId } = await clientWith({ custom_email_quota_per_month: 1 });
-    const first = await startedBy(deps, clientId, { type: 'signup', email: address('m1'), auto_create_contact: true }, 1);
-    const second = await startedBy(deps, clientId, { type: 'signup', email: address('m2'), auto_create_contact: true }, 1);
+    const first = await startedBy(
+      deps,
+      clientId,
+      { type: 'signup', email: address('m1'), auto_create_contact: true },
+      1,
+    );
+    const second = await startedBy(
+      deps,
+      clientId,
+      { type: 'signup', email: address('m2'), auto_create_contact: true },
+      1,
+    );
 
     // Act
     await executeWorkflow(deps, clientId, first.id);
@@ -110,7 +147,7 @@ describe('the client\'s e-mail quota (real DynamoDB adapters)', () => {
   });
 });
 
-describe('the contact\'s daily cap (real DynamoDB adapters)', () => {
+describe("the contact's daily cap (real DynamoDB adapters)", () => {
   it('skips the e-mail over max_emails_per_day with reason frequency_cap', async () => {
     // Prepare: a cap of 1; the contact signs up (welcome, priority 90) and its trial ends (priority 80)
     const { deps, mailer, clientId } = await clientWith({ max_emails_per_day: 1 });
@@ -119,10 +156,16 @@ describe('the contact\'s daily cap (real DynamoDB adapters)', () => {
     const trial = await startedBy(deps, clientId, { type: 'trial_ending', email }, 3);
 
     // Act
-    const outcomes = [await executeWorkflow(deps, clientId, welcome.id), await executeWorkflow(deps, clientId, trial.id)];
+    const outcomes = [
+      await executeWorkflow(deps, clientId, welcome.id),
+      await executeWorkflow(deps, clientId, trial.id),
+    ];
 
     // Assess
-    expect(outcomes).toEqual([{ kind: 'finished', status: 3 }, { kind: 'finished', status: 6, reason: 'frequency_cap' }]);
+    expect(outcomes).toEqual([
+      { kind: 'finished', status: 3 },
+      { kind: 'finished', status: 6, reason: 'frequency_cap' },
+    ]);
     expect(mailer.sent).toHaveLength(1);
     expect(await deps.executions.get(clientId, trial.id)).toEqual({
       ...trial,
@@ -135,7 +178,7 @@ describe('the contact\'s daily cap (real DynamoDB adapters)', () => {
     expect(await deps.sentEmails.get(clientId, sentEmailIdOf(trial))).toBeUndefined();
   });
 
-  it('gives the day\'s last slot to the higher priority: the lower one, executed first, is skipped while the higher waits', async () => {
+  it("gives the day's last slot to the higher priority: the lower one, executed first, is skipped while the higher waits", async () => {
     // Prepare
     const { deps, mailer, clientId } = await clientWith({ max_emails_per_day: 1 });
     const email = address('prio');
@@ -143,35 +186,48 @@ describe('the contact\'s daily cap (real DynamoDB adapters)', () => {
     const trial = await startedBy(deps, clientId, { type: 'trial_ending', email }, 3);
 
     // Act: the lower priority (trial ending, 80) comes first
-    const outcomes = [await executeWorkflow(deps, clientId, trial.id), await executeWorkflow(deps, clientId, welcome.id)];
+    const outcomes = [
+      await executeWorkflow(deps, clientId, trial.id),
+      await executeWorkflow(deps, clientId, welcome.id),
+    ];
 
     // Assess
-    expect(outcomes).toEqual([{ kind: 'finished', status: 6, reason: 'frequency_cap' }, { kind: 'finished', status: 3 }]);
+    expect(outcomes).toEqual([
+      { kind: 'finished', status: 6, reason: 'frequency_cap' },
+      { kind: 'finished', status: 3 },
+    ]);
     expect(mailer.sent.map((m) => m.tags?.['execution_id'])).toEqual([String(welcome.id)]);
   });
 
   it.each([
     [true, { kind: 'finished', status: 3 }, 2],
     [false, { kind: 'finished', status: 6, reason: 'frequency_cap' }, 1],
-  ])('with enable_critical_bypass %s, a critical payment_failed e-mail over the cap ends as %o', async (bypass, expected, sends) => {
-    // Prepare: the cap already used by the welcome e-mail
-    const { deps, mailer, clientId } = await clientWith({ max_emails_per_day: 1, enabled_workflows: [1, 3, 5], enable_critical_bypass: bypass });
-    const email = address('critical');
-    const welcome = await startedBy(deps, clientId, { type: 'signup', email, auto_create_contact: true }, 1);
-    await executeWorkflow(deps, clientId, welcome.id);
-    const payment = await startedBy(deps, clientId, { type: 'payment_failed', email }, 5);
+  ])(
+    'with enable_critical_bypass %s, a critical payment_failed e-mail over the cap ends as %o',
+    async (bypass, expected, sends) => {
+      // Prepare: the cap already used by the welcome e-mail
+      const { deps, mailer, clientId } = await clientWith({
+        max_emails_per_day: 1,
+        enabled_workflows: [1, 3, 5],
+        enable_critical_bypass: bypass,
+      });
+      const email = address('critical');
+      const welcome = await startedBy(deps, clientId, { type: 'signup', email, auto_create_contact: true }, 1);
+      await executeWorkflow(deps, clientId, welcome.id);
+      const payment = await startedBy(deps, clientId, { type: 'payment_failed', email }, 5);
 
-    // Act
-    const outcome = await executeWorkflow(deps, clientId, payment.id);
+      // Act
+      const outcome = await executeWorkflow(deps, clientId, payment.id);
 
-    // Assess
-    expect(payment.critical).toBe(true);
-    expect(outcome).toEqual(expected);
-    expect(mailer.sent).toHaveLength(sends);
-    expect(await dayCapCount(deps, welcome)).toBe(1);
-  });
+      // Assess
+      expect(payment.critical).toBe(true);
+      expect(outcome).toEqual(expected);
+      expect(mailer.sent).toHaveLength(sends);
+      expect(await dayCapCount(deps, welcome)).toBe(1);
+    },
+  );
 
-  it('does not count a critical e-mail that bypassed the cap against the contact\'s day', async () => {
+  it("does not count a critical e-mail that bypassed the cap against the contact's day", async () => {
     // Prepare
     const { deps, mailer, clientId } = await clientWith({ max_emails_per_day: 1, enabled_workflows: [1, 3, 5] });
     const email = address('first-critical');
@@ -179,10 +235,16 @@ describe('the contact\'s daily cap (real DynamoDB adapters)', () => {
     const trial = await startedBy(deps, clientId, { type: 'trial_ending', email }, 3);
 
     // Act
-    const outcomes = [await executeWorkflow(deps, clientId, payment.id), await executeWorkflow(deps, clientId, trial.id)];
+    const outcomes = [
+      await executeWorkflow(deps, clientId, payment.id),
+      await executeWorkflow(deps, clientId, trial.id),
+    ];
 
     // Assess
-    expect(outcomes).toEqual([{ kind: 'finished', status: 3 }, { kind: 'finished', status: 3 }]);
+    expect(outcomes).toEqual([
+      { kind: 'finished', status: 3 },
+      { kind: 'finished', status: 3 },
+    ]);
     expect(mailer.sent).toHaveLength(2);
     expect(await dayCapCount(deps, trial)).toBe(1);
   });

@@ -40,34 +40,114 @@ async function processAt(now: string, settings: Record<string, unknown>, contact
   return { execution, queue, scheduler, clientId: client.id };
 }
 
-describe('the send time of a processed event\'s execution (processEvent, fixed clock, real DynamoDB adapters)', () => {
+describe("the send time of a processed event's execution (processEvent, fixed clock, real DynamoDB adapters)", () => {
   it.each([
     // [case, now (UTC), settings, scheduled_for (UTC), reason, cap day (local)]
-    ['before midnight inside quiet hours 22–7 → 07:00 the next local day', '2030-01-15T22:30:00.000Z', BERLIN_QUIET_22_TO_7, '2030-01-16T06:00:00.000Z', 'quiet_hours', '2030-01-16'],
-    ['after midnight inside quiet hours 22–7 → 07:00 that local day', '2030-01-16T01:30:00.000Z', BERLIN_QUIET_22_TO_7, '2030-01-16T06:00:00.000Z', 'quiet_hours', '2030-01-16'],
-    ['at 22:00 exactly (quiet hours start inclusive)', '2030-01-15T21:00:00.000Z', BERLIN_QUIET_22_TO_7, '2030-01-16T06:00:00.000Z', 'quiet_hours', '2030-01-16'],
-    ['at 07:00 exactly (quiet hours end exclusive) → at once', '2030-01-16T06:00:00.000Z', BERLIN_QUIET_22_TO_7, '2030-01-16T06:00:00.000Z', undefined, '2030-01-16'],
-    ['at 21:59 local → at once', '2030-01-15T20:59:00.000Z', BERLIN_QUIET_22_TO_7, '2030-01-15T20:59:00.000Z', undefined, '2030-01-15'],
-    ['inside quiet hours on the spring-forward night → 07:00 summer time', '2030-03-30T22:30:00.000Z', BERLIN_QUIET_22_TO_7, '2030-03-31T05:00:00.000Z', 'quiet_hours', '2030-03-31'],
-    ['on a Saturday, weekdays 9–17 → Monday 09:00', '2030-01-19T15:00:00.000Z', NEW_YORK_WEEKDAYS_9_TO_17, '2030-01-21T14:00:00.000Z', 'weekday', '2030-01-21'],
-    ['on a Friday after 17:00, weekdays 9–17 → Monday 09:00', '2030-01-18T23:00:00.000Z', NEW_YORK_WEEKDAYS_9_TO_17, '2030-01-21T14:00:00.000Z', 'send_window', '2030-01-21'],
-    ['on a Wednesday before 09:00, weekdays 9–17 → 09:00 that day', '2030-01-16T12:00:00.000Z', NEW_YORK_WEEKDAYS_9_TO_17, '2030-01-16T14:00:00.000Z', 'send_window', '2030-01-16'],
-    ['on a Wednesday at 10:00, weekdays 9–17 → at once', '2030-01-16T15:00:00.000Z', NEW_YORK_WEEKDAYS_9_TO_17, '2030-01-16T15:00:00.000Z', undefined, '2030-01-16'],
+    [
+      'before midnight inside quiet hours 22–7 → 07:00 the next local day',
+      '2030-01-15T22:30:00.000Z',
+      BERLIN_QUIET_22_TO_7,
+      '2030-01-16T06:00:00.000Z',
+      'quiet_hours',
+      '2030-01-16',
+    ],
+    [
+      'after midnight inside quiet hours 22–7 → 07:00 that local day',
+      '2030-01-16T01:30:00.000Z',
+      BERLIN_QUIET_22_TO_7,
+      '2030-01-16T06:00:00.000Z',
+      'quiet_hours',
+      '2030-01-16',
+    ],
+    [
+      'at 22:00 exactly (quiet hours start inclusive)',
+      '2030-01-15T21:00:00.000Z',
+      BERLIN_QUIET_22_TO_7,
+      '2030-01-16T06:00:00.000Z',
+      'quiet_hours',
+      '2030-01-16',
+    ],
+    [
+      'at 07:00 exactly (quiet hours end exclusive) → at once',
+      '2030-01-16T06:00:00.000Z',
+      BERLIN_QUIET_22_TO_7,
+      '2030-01-16T06:00:00.000Z',
+      undefined,
+      '2030-01-16',
+    ],
+    [
+      'at 21:59 local → at once',
+      '2030-01-15T20:59:00.000Z',
+      BERLIN_QUIET_22_TO_7,
+      '2030-01-15T20:59:00.000Z',
+      undefined,
+      '2030-01-15',
+    ],
+    [
+      'inside quiet hours on the spring-forward night → 07:00 summer time',
+      '2030-03-30T22:30:00.000Z',
+      BERLIN_QUIET_22_TO_7,
+      '2030-03-31T05:00:00.000Z',
+      'quiet_hours',
+      '2030-03-31',
+    ],
+    [
+      'on a Saturday, weekdays 9–17 → Monday 09:00',
+      '2030-01-19T15:00:00.000Z',
+      NEW_YORK_WEEKDAYS_9_TO_17,
+      '2030-01-21T14:00:00.000Z',
+      'weekday',
+      '2030-01-21',
+    ],
+    [
+      'on a Friday after 17:00, weekdays 9–17 → Monday 09:00',
+      '2030-01-18T23:00:00.000Z',
+      NEW_YORK_WEEKDAYS_9_TO_17,
+      '2030-01-21T14:00:00.000Z',
+      'send_window',
+      '2030-01-21',
+    ],
+    [
+      'on a Wednesday before 09:00, weekdays 9–17 → 09:00 that day',
+      '2030-01-16T12:00:00.000Z',
+      NEW_YORK_WEEKDAYS_9_TO_17,
+      '2030-01-16T14:00:00.000Z',
+      'send_window',
+      '2030-01-16',
+    ],
+    [
+      'on a Wednesday at 10:00, weekdays 9–17 → at once',
+      '2030-01-16T15:00:00.000Z',
+      NEW_YORK_WEEKDAYS_9_TO_17,
+      '2030-01-16T15:00:00.000Z',
+      undefined,
+      '2030-01-16',
+    ],
   ])('schedules an event %s', async (_case, now, settings, scheduledFor, reason, capDay) => {
     // Prepare + Act
     const { execution } = await processAt(now, settings);
 
     // Assess
-    expect(execution).toMatchObject({ status: 1, workflow_id: 3, scheduled_for: scheduledFor, cap_day: capDay, created_at: now });
+    expect(execution).toMatchObject({
+      status: 1,
+      workflow_id: 3,
+      scheduled_for: scheduledFor,
+      cap_day: capDay,
+      created_at: now,
+    });
     expect(execution.reason).toBe(reason);
   });
 
-  it('reads the hours on the contact\'s clock when it has a time zone, not the client\'s', async () => {
+  it("reads the hours on the contact's clock when it has a time zone, not the client's", async () => {
     // Prepare + Act: 15:30 in Berlin (no quiet hour), 23:30 in Tokyo (quiet)
     const { execution } = await processAt('2030-01-15T14:30:00.000Z', BERLIN_QUIET_22_TO_7, { timezone: 'Asia/Tokyo' });
 
     // Assess: 07:00 in Tokyo
-    expect(execution).toMatchObject({ scheduled_for: '2030-01-15T22:00:00.000Z', reason: 'quiet_hours', cap_day: '2030-01-16' });
+    expect(execution).toMatchObject({
+      scheduled_for: '2030-01-15T22:00:00.000Z',
+      reason: 'quiet_hours',
+      cap_day: '2030-01-16',
+    });
   });
 
   it('dispatches a send moved by hours through the scheduler, for its instant', async () => {
@@ -92,7 +172,9 @@ describe('the send time of a processed event\'s execution (processEvent, fixed c
     const soon = await processAt('2030-01-16T05:50:00.000Z', BERLIN_QUIET_22_TO_7);
 
     // Assess
-    expect(now.queue.sent).toEqual([{ queue: 'workflow', message: { client_id: now.clientId, execution_id: now.execution.id }, delaySeconds: 0 }]);
+    expect(now.queue.sent).toEqual([
+      { queue: 'workflow', message: { client_id: now.clientId, execution_id: now.execution.id }, delaySeconds: 0 },
+    ]);
     expect(soon.queue.sent).toEqual([
       { queue: 'workflow', message: { client_id: soon.clientId, execution_id: soon.execution.id }, delaySeconds: 600 },
     ]);

@@ -18,7 +18,11 @@ vi.hoisted(() => {
   process.env['POWERTOOLS_LOG_LEVEL'] = process.env['INTEGRATION_LOG_LEVEL'] ?? 'SILENT';
 });
 
-const context = { awsRequestId: 'aws-req', functionName: 'stats', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+const context = {
+  awsRequestId: 'aws-req',
+  functionName: 'stats',
+  getRemainingTimeInMillis: () => 10_000,
+} as unknown as Context;
 
 const RANGE = { from: '2030-01-01', to: '2030-03-31' }; // 90 days
 
@@ -43,7 +47,10 @@ async function measuredRead(plan: 'free' | 'scale', route: 'stats' | 'workflow')
   const call = () =>
     route === 'stats'
       ? getStatsRoute(get('/api/v1/client/stats', client.api_key, RANGE), context)
-      : getWorkflowStatsRoute({ ...get('/api/v1/client/workflows/1/stats', client.api_key, RANGE), pathParameters: { workflow_id: '1' } }, context);
+      : getWorkflowStatsRoute(
+          { ...get('/api/v1/client/workflows/1/stats', client.api_key, RANGE), pathParameters: { workflow_id: '1' } },
+          context,
+        );
   // Warm: the key and the client are read once, then cached (AUTH_CACHE_TTL_SECONDS).
   expect(((await call()) as APIGatewayProxyStructuredResultV2).statusCode).toBe(200);
   const { result, usage } = await container.requestCounter.measure(call);

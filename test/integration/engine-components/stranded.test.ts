@@ -51,7 +51,10 @@ class TroubledSes implements Mailer {
   async send(email: OutboundEmail): Promise<MailSendResult> {
     const trouble = this.next.shift();
     if (trouble === 'error-500') {
-      throw Object.assign(new Error('Internal failure'), { name: 'InternalServiceErrorException', $metadata: { httpStatusCode: 500 } });
+      throw Object.assign(new Error('Internal failure'), {
+        name: 'InternalServiceErrorException',
+        $metadata: { httpStatusCode: 500 },
+      });
     }
     const providerMessageId = `ses-${randomUUID()}`;
     this.accepted.push({ ...email, providerMessageId });
@@ -73,7 +76,10 @@ async function queuedWelcome(): Promise<Setup> {
   const clock = new MovingClock();
   const ses = new TroubledSes();
   const queue = new RecordingQueue();
-  const deps = { ...engineDeps(engineContainer({ queue, scheduler: new RecordingScheduler(), mailer: ses, clock })), leaseMs: LEASE_MS };
+  const deps = {
+    ...engineDeps(engineContainer({ queue, scheduler: new RecordingScheduler(), mailer: ses, clock })),
+    leaseMs: LEASE_MS,
+  };
   const client = await createTestClient();
   const event = await ingestAndProcess(deps, client.id, {
     type: 'signup',
@@ -92,7 +98,8 @@ async function notifySend({ deps, ses, clock, queue }: Setup, index = 0) {
 }
 
 /** Until SES has accepted the lost worker's e-mail (the worker then hangs for good). */
-const accepted = (ses: TroubledSes) => eventually('SES to accept the e-mail', async () => (ses.accepted.length > 0 ? true : undefined));
+const accepted = (ses: TroubledSes) =>
+  eventually('SES to accept the e-mail', async () => (ses.accepted.length > 0 ? true : undefined));
 
 describe('stranded claims on the real DynamoDB adapters', () => {
   it('completes from the Send notification when the worker died after SES accepted: woken at once, no second e-mail', async () => {
@@ -115,7 +122,9 @@ describe('stranded claims on the real DynamoDB adapters', () => {
     expect(ses.accepted).toHaveLength(1);
     const sent = await deps.sentEmails.get(welcome.client_id, sentEmailIdOf(welcome));
     expect(sent?.provider_message_id).toBe(ses.accepted[0]!.providerMessageId);
-    expect(await deps.tracking.findMessage(ses.accepted[0]!.providerMessageId)).toMatchObject({ sent_email_id: sentEmailIdOf(welcome) });
+    expect(await deps.tracking.findMessage(ses.accepted[0]!.providerMessageId)).toMatchObject({
+      sent_email_id: sentEmailIdOf(welcome),
+    });
     expect(await quotaCounter(deps, welcome.client_id, new Date(START))).toEqual({ month: 1, day: 1 });
     expect(await dayCapCount(deps, welcome)).toBe(1);
   });
@@ -139,12 +148,20 @@ describe('stranded claims on the real DynamoDB adapters', () => {
 
     // Assess
     expect(first).toEqual({ kind: 'waiting' });
-    expect(marked).toMatchObject({ status: 2, outcome_unknown: true, reason: 'send_outcome_unknown: InternalServiceErrorException' });
+    expect(marked).toMatchObject({
+      status: 2,
+      outcome_unknown: true,
+      reason: 'send_outcome_unknown: InternalServiceErrorException',
+    });
     expect(redelivered).toEqual({ kind: 'waiting' });
     expect(delayed?.delaySeconds).toBe((LEASE_MS - 180_000) / 1000 + 1);
     expect([a, b]).toEqual(expect.arrayContaining([{ kind: 'finished', status: 3 }, { kind: 'duplicate' }]));
     expect(ses.accepted).toHaveLength(1);
-    expect(await deps.executions.get(welcome.client_id, welcome.id)).toMatchObject({ status: 3, reason: RESENT_WITHOUT_EVIDENCE, attempt: 2 });
+    expect(await deps.executions.get(welcome.client_id, welcome.id)).toMatchObject({
+      status: 3,
+      reason: RESENT_WITHOUT_EVIDENCE,
+      attempt: 2,
+    });
     expect(await quotaCounter(deps, welcome.client_id, new Date(START))).toEqual({ month: 1, day: 1 });
     expect(await dayCapCount(deps, welcome)).toBe(1);
     const logs = (await deps.sentEmails.getWithLogs(welcome.client_id, sentEmailIdOf(welcome)))?.logs ?? [];
@@ -164,7 +181,9 @@ describe('stranded claims on the real DynamoDB adapters', () => {
 
     // Act
     const found = await sweep();
-    const mine = swept.sent.filter((m) => JSON.stringify(m.message) === JSON.stringify({ client_id: welcome.client_id, execution_id: welcome.id }));
+    const mine = swept.sent.filter(
+      (m) => JSON.stringify(m.message) === JSON.stringify({ client_id: welcome.client_id, execution_id: welcome.id }),
+    );
     await notifySend(setup);
     const outcome = await executeWorkflow(deps, welcome.client_id, welcome.id);
     swept.sent.length = 0;
@@ -174,6 +193,9 @@ describe('stranded claims on the real DynamoDB adapters', () => {
     expect(found.enqueued).toBeGreaterThanOrEqual(1);
     expect(mine).toHaveLength(1);
     expect(outcome).toEqual({ kind: 'finished', status: 3, reason: CONFIRMED_BY_NOTIFICATION });
-    expect(swept.sent.map((m) => m.message)).not.toContainEqual({ client_id: welcome.client_id, execution_id: welcome.id });
+    expect(swept.sent.map((m) => m.message)).not.toContainEqual({
+      client_id: welcome.client_id,
+      execution_id: welcome.id,
+    });
   });
 });

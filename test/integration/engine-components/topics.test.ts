@@ -38,9 +38,18 @@ async function setup() {
   const config = container.resolve([topicStore, customizationStore, templateStore, contactStore, clock]);
   const client = await createTestClient();
   await patchSettings(deps, client.id, { enabled_workflows: [7] });
-  const topic = await createTopic(config, client.id, { name: 'Feature tips', description: '', default_subscribed: true });
+  const topic = await createTopic(config, client.id, {
+    name: 'Feature tips',
+    description: '',
+    default_subscribed: true,
+  });
   const principal = { keyId: null, method: 'jwt' as const, session: undefined };
-  await updateCustomization(config, { clientId: client.id, principal }, 7, CustomizationPatch.parse({ topic_id: topic.id }));
+  await updateCustomization(
+    config,
+    { clientId: client.id, principal },
+    7,
+    CustomizationPatch.parse({ topic_id: topic.id }),
+  );
   const counter = container.requestCounter;
   return {
     deps,
@@ -73,7 +82,12 @@ describe('topics at send time on DynamoDB', () => {
     const run = await t.execute(execution.id);
 
     expect(run.outcome).toEqual({ kind: 'finished', status: EXECUTION_STATUS.completed });
-    expect(run.requests).toEqual({ GetItemCommand: 1, BatchGetItemCommand: 1, UpdateItemCommand: 1, TransactWriteItemsCommand: 2 });
+    expect(run.requests).toEqual({
+      GetItemCommand: 1,
+      BatchGetItemCommand: 1,
+      UpdateItemCommand: 1,
+      TransactWriteItemsCommand: 2,
+    });
     expect(t.mailer.sent).toHaveLength(1);
     expect(t.mailer.sent[0]!.headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
   });
@@ -87,7 +101,10 @@ describe('topics at send time on DynamoDB', () => {
     expect(run.outcome).toEqual({ kind: 'finished', status: EXECUTION_STATUS.skipped, reason: 'topic_unsubscribed' });
     expect(run.total).toBe(3);
     expect(run.requests).toMatchObject({ GetItemCommand: 1, BatchGetItemCommand: 1 });
-    expect(await t.deps.executions.get(execution.client_id, execution.id)).toMatchObject({ status: EXECUTION_STATUS.skipped, reason: 'topic_unsubscribed' });
+    expect(await t.deps.executions.get(execution.client_id, execution.id)).toMatchObject({
+      status: EXECUTION_STATUS.skipped,
+      reason: 'topic_unsubscribed',
+    });
     expect(t.mailer.sent).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ const address = (what: string) => `${what}-${randomUUID().slice(0, 8)}@example.c
 
 /** Consent categories over HTTP on the local runtime: transactional and marketing mail. */
 describe('transactional and marketing mail over HTTP', () => {
-  it('shows each workflow\'s category and refuses to change it: 422 read_only, nothing written', async () => {
+  it("shows each workflow's category and refuses to change it: 422 read_only, nothing written", async () => {
     const client = await createTestClient();
 
     const listed = await call('GET', '/client/workflows', { key: client.api_key });
@@ -55,8 +55,14 @@ describe('transactional and marketing mail over HTTP', () => {
     });
 
     // Act
-    const signup = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'signup', email } });
-    const failed = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'payment_failed', email } });
+    const signup = await call('POST', '/client/events?sync=true', {
+      key: client.api_key,
+      body: { type: 'signup', email },
+    });
+    const failed = await call('POST', '/client/events?sync=true', {
+      key: client.api_key,
+      body: { type: 'payment_failed', email },
+    });
 
     // Assess
     const welcome = await awaitExecutionStatus(client.api_key, signup.body.data.execution_ids[0], 6);
@@ -66,7 +72,9 @@ describe('transactional and marketing mail over HTTP', () => {
     const [mail] = await awaitSesMailsTo(email);
     expect(mail!.subject).toMatch(/payment/i);
     expect((mail!.headers ?? []).filter((h) => h.name.toLowerCase().startsWith('list-unsubscribe'))).toEqual([]);
-    const link = /<a href="(http:\/\/[^"]+\/u\/[^"]+)"[^>]*>Manage your email preferences<\/a>/.exec(mail!.body.html ?? '')?.[1];
+    const link = /<a href="(http:\/\/[^"]+\/u\/[^"]+)"[^>]*>Manage your email preferences<\/a>/.exec(
+      mail!.body.html ?? '',
+    )?.[1];
     expect(link).toBeDefined();
     const page = await fetch(link!);
     expect(page.status).toBe(200);
@@ -77,21 +85,27 @@ describe('transactional and marketing mail over HTTP', () => {
     const client = await createTestClient();
     await call('PATCH', '/client/settings', { key: client.api_key, body: { enabled_workflows: [1, 5] } });
     const email = 'bounce@simulator.amazonses.com';
-    await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'signup', email, auto_create_contact: true } });
+    await call('POST', '/client/events?sync=true', {
+      key: client.api_key,
+      body: { type: 'signup', email, auto_create_contact: true },
+    });
     await eventually('the hard bounce suppresses the contact', async () => {
       const contact = await call('GET', `/client/contacts/${encodeURIComponent(email)}`, { key: client.api_key });
       return contact.body.data.unsubscribe_reason === 'hard_bounce' ? contact : undefined;
     });
 
     // Act
-    const failed = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'payment_failed', email } });
+    const failed = await call('POST', '/client/events?sync=true', {
+      key: client.api_key,
+      body: { type: 'payment_failed', email },
+    });
 
     // Assess
     const payment = await awaitExecutionStatus(client.api_key, failed.body.data.execution_ids[0], 6);
     expect(payment).toMatchObject({ workflow_id: 5, reason: 'suppressed', sent_email_id: null });
   });
 
-  it("an API unsubscription of a suppressed address keeps the suppression reason, so transactional mail stays stopped", async () => {
+  it('an API unsubscription of a suppressed address keeps the suppression reason, so transactional mail stays stopped', async () => {
     // Prepare: the complaint simulator suppresses the address (delivery, then complaint)
     const client = await createTestClient();
     const key = client.api_key;
@@ -113,7 +127,9 @@ describe('transactional and marketing mail over HTTP', () => {
     // Assess
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'complaint' });
-    expect(await awaitExecutionStatus(key, failed.body.data.execution_ids[0], 6)).toMatchObject({ reason: 'suppressed' });
+    expect(await awaitExecutionStatus(key, failed.body.data.execution_ids[0], 6)).toMatchObject({
+      reason: 'suppressed',
+    });
   });
 
   it('a marketing e-mail of a topic the contact left is skipped topic_unsubscribed; another contact gets it', async () => {
@@ -125,7 +141,10 @@ describe('transactional and marketing mail over HTTP', () => {
     await call('PATCH', '/client/workflows/7/customization', { key, body: { topic_id: topic.id } });
     const [ada, bob] = [address('ada'), address('bob')];
     for (const email of [ada, bob]) await call('POST', '/client/contacts', { key, body: { email } });
-    await call('PATCH', `/client/contacts/${encodeURIComponent(ada)}/subscription`, { key, body: { is_subscribed: false, topic_id: topic.id } });
+    await call('PATCH', `/client/contacts/${encodeURIComponent(ada)}/subscription`, {
+      key,
+      body: { is_subscribed: false, topic_id: topic.id },
+    });
 
     // Act
     const [forAda, forBob] = [
@@ -134,7 +153,9 @@ describe('transactional and marketing mail over HTTP', () => {
     ];
 
     // Assess
-    expect(await awaitExecutionStatus(key, forAda.body.data.execution_ids[0], 6)).toMatchObject({ reason: 'topic_unsubscribed' });
+    expect(await awaitExecutionStatus(key, forAda.body.data.execution_ids[0], 6)).toMatchObject({
+      reason: 'topic_unsubscribed',
+    });
     await awaitExecutionStatus(key, forBob.body.data.execution_ids[0], 3);
     expect(await awaitSesMailsTo(bob)).toHaveLength(1);
   });
@@ -156,7 +177,13 @@ describe('transactional and marketing mail over HTTP', () => {
     // Act: RFC 8058 one-click, as a mail client sends it, twice
     const posts = [];
     for (let i = 0; i < 2; i += 1) {
-      posts.push(await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' }));
+      posts.push(
+        await fetch(link, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'List-Unsubscribe=One-Click',
+        }),
+      );
     }
     const contact = await call('GET', `/client/contacts/${encodeURIComponent(ada)}`, { key });
     const email = await call('GET', `/client/sent-emails/${sent.sent_email_id}`, { key });
@@ -166,14 +193,19 @@ describe('transactional and marketing mail over HTTP', () => {
 
     // Assess
     expect(posts.map((r) => r.status)).toEqual([200, 200]);
-    expect(contact.body.data).toMatchObject({ is_subscribed: true, topic_subscriptions: [{ topic_id: topic.id, is_subscribed: false }] });
+    expect(contact.body.data).toMatchObject({
+      is_subscribed: true,
+      topic_subscriptions: [{ topic_id: topic.id, is_subscribed: false }],
+    });
     expect(email.body.data.logs.filter((l: { status: number }) => l.status === 11)).toHaveLength(1);
     // On the contact's timeline: the topic left, by the one-click link, at the time of the e-mail's log
     const log = email.body.data.logs.find((l: { status: number }) => l.status === 11);
     expect(activity.body.data.items.filter((i: { kind: string }) => i.kind === 'topic')).toEqual([
       { kind: 'topic', at: log.created_at, topic_id: topic.id, is_subscribed: false, via: 'one_click' },
     ]);
-    expect(await awaitExecutionStatus(key, again.body.data.execution_ids[0], 6)).toMatchObject({ reason: 'topic_unsubscribed' });
+    expect(await awaitExecutionStatus(key, again.body.data.execution_ids[0], 6)).toMatchObject({
+      reason: 'topic_unsubscribed',
+    });
     await awaitExecutionStatus(key, signup.body.data.execution_ids[0], 3);
   });
 });

@@ -98,7 +98,10 @@ describe('POST /client/events (async)', () => {
 describe('POST /client/events: the contact', () => {
   it.each([
     ['an unknown e-mail without auto_create_contact', { type: 'trial_ending', email: 'nobody@example.com' }],
-    ['an unknown uid, even with auto_create_contact (no address to create it with)', { type: 'signup', uid: 'crm-42', auto_create_contact: true }],
+    [
+      'an unknown uid, even with auto_create_contact (no address to create it with)',
+      { type: 'signup', uid: 'crm-42', auto_create_contact: true },
+    ],
   ])('processes %s with process_error contact_not_found and creates no contact', async (_case, body) => {
     // Prepare
     const client = await createTestClient();
@@ -110,7 +113,9 @@ describe('POST /client/events: the contact', () => {
 
     // Assess
     expect(res.status).toBe(201);
-    expect(res.body.data).toEqual(processedEvent({ client_id: client.id, type: body.type, process_error: 'contact_not_found' }));
+    expect(res.body.data).toEqual(
+      processedEvent({ client_id: client.id, type: body.type, process_error: 'contact_not_found' }),
+    );
     expect(before).toEqual([]);
     expect(contactItems(await clientItems(client.id, probe))).toEqual([]);
     expect(await listExecutions(client.api_key)).toEqual([]);
@@ -121,13 +126,21 @@ describe('POST /client/events: the contact', () => {
     const client = await createTestClient();
 
     // Act
-    const res = await call('POST', '/client/events', { key: client.api_key, body: { type: 'signup', email: address('ghost') } });
+    const res = await call('POST', '/client/events', {
+      key: client.api_key,
+      body: { type: 'signup', email: address('ghost') },
+    });
 
     // Assess
     expect(res.status).toBe(202);
     const processed = await awaitProcessed(client.api_key, res.body.data.id);
     expect(processed.body.data).toEqual(
-      processedEvent({ id: res.body.data.id, client_id: client.id, type: 'signup', process_error: 'contact_not_found' }),
+      processedEvent({
+        id: res.body.data.id,
+        client_id: client.id,
+        type: 'signup',
+        process_error: 'contact_not_found',
+      }),
     );
     expect(contactItems(await clientItems(client.id, { emails: [address('ghost')] }))).toEqual([]);
   });
@@ -136,10 +149,16 @@ describe('POST /client/events: the contact', () => {
     // Prepare
     const client = await createTestClient();
     const email = address('uid');
-    const created = await call('POST', '/client/contacts', { key: client.api_key, body: { email, client_contact_id: 'crm-7' } });
+    const created = await call('POST', '/client/contacts', {
+      key: client.api_key,
+      body: { email, client_contact_id: 'crm-7' },
+    });
 
     // Act
-    const res = await call('POST', '/client/events?mode=sync', { key: client.api_key, body: { type: 'feature_used', uid: 'crm-7' } });
+    const res = await call('POST', '/client/events?mode=sync', {
+      key: client.api_key,
+      body: { type: 'feature_used', uid: 'crm-7' },
+    });
 
     // Assess
     expect(res.status).toBe(201);
@@ -167,7 +186,9 @@ describe('POST /client/events: ts', () => {
     // Assess
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ success: false, data: {} });
-    expect(res.body.errors).toEqual([{ condition: 'max', key: 'ts', error: 'Must not be more than 5 minutes in the future' }]);
+    expect(res.body.errors).toEqual([
+      { condition: 'max', key: 'ts', error: 'Must not be more than 5 minutes in the future' },
+    ]);
     expect(await clientItems(client.id, { emails: [email] })).toEqual(before);
   });
 
@@ -179,7 +200,10 @@ describe('POST /client/events: ts', () => {
 
     // Act
     const [soon, earlier] = await Promise.all([
-      call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'custom', email: address('a'), auto_create_contact: true, ts: ahead } }),
+      call('POST', '/client/events?sync=true', {
+        key: client.api_key,
+        body: { type: 'custom', email: address('a'), auto_create_contact: true, ts: ahead },
+      }),
       call('POST', '/client/events?sync=true', {
         key: client.api_key,
         body: { type: 'custom', email: address('b'), auto_create_contact: true, ts: '2026-01-15T11:00:00+01:00' },
@@ -194,7 +218,10 @@ describe('POST /client/events: ts', () => {
 });
 
 describe('GET /client/events/{id}', () => {
-  it.each([['an id no event has', '1'], ['a value that is no id', 'abc']])('answers 404 for %s', async (_case, id) => {
+  it.each([
+    ['an id no event has', '1'],
+    ['a value that is no id', 'abc'],
+  ])('answers 404 for %s', async (_case, id) => {
     // Prepare
     const client = await createTestClient();
 

@@ -21,7 +21,10 @@ beforeAll(async () => {
   await call('POST', '/client/events?sync=true', { key, body: { type: 'trial_ending', email } });
   const all = await listExecutions(key);
   const of = (workflowId: number) => all.find((e) => e.workflow_id === workflowId)!;
-  [welcome, trial] = await Promise.all([awaitExecutionStatus(key, of(1).id, 3), awaitExecutionStatus(key, of(3).id, 3)]);
+  [welcome, trial] = await Promise.all([
+    awaitExecutionStatus(key, of(1).id, 3),
+    awaitExecutionStatus(key, of(3).id, 3),
+  ]);
   tips = of(2);
 });
 
@@ -30,7 +33,7 @@ const newestFirst = (...items: ExecutionItem[]) =>
   items.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id).map((e) => e.id);
 
 describe('GET /client/executions', () => {
-  it('lists the client\'s executions newest first with page, per_page, total and total_pages', async () => {
+  it("lists the client's executions newest first with page, per_page, total and total_pages", async () => {
     // Act
     const res = await call('GET', '/client/executions', { key });
 
@@ -38,7 +41,14 @@ describe('GET /client/executions', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.executions.map((e: ExecutionItem) => e.id)).toEqual(newestFirst(welcome, tips, trial));
     expect(res.body.data.executions[0].id).toBe(trial.id);
-    expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 3, total_pages: 1, total_is_exact: true, request_id: expect.any(String) });
+    expect(res.body.meta).toEqual({
+      page: 1,
+      per_page: 20,
+      total: 3,
+      total_pages: 1,
+      total_is_exact: true,
+      request_id: expect.any(String),
+    });
   });
 
   it.each([
@@ -48,8 +58,16 @@ describe('GET /client/executions', () => {
     ['a status no execution has', () => `status=4`, () => []],
     ['created_from (an instant, inclusive)', () => `created_from=${trial.created_at}`, () => [trial]],
     ['created_to (an instant, inclusive)', () => `created_to=${welcome.created_at}`, () => [welcome, tips]],
-    ['created_from and created_to', () => `created_from=${welcome.created_at}&created_to=${welcome.created_at}`, () => [welcome, tips]],
-    ['created_from as a bare date (that whole UTC day on)', () => `created_from=${welcome.created_at.slice(0, 10)}`, () => [welcome, tips, trial]],
+    [
+      'created_from and created_to',
+      () => `created_from=${welcome.created_at}&created_to=${welcome.created_at}`,
+      () => [welcome, tips],
+    ],
+    [
+      'created_from as a bare date (that whole UTC day on)',
+      () => `created_from=${welcome.created_at.slice(0, 10)}`,
+      () => [welcome, tips, trial],
+    ],
     ['created_to before any execution', () => `created_to=2025-01-01`, () => []],
     ['created_from after every execution', () => `created_from=2999-01-01T00:00:00Z`, () => []],
   ])('filters by %s', async (_case, query, expected) => {
@@ -82,9 +100,18 @@ describe('GET /client/executions', () => {
   it.each([
     ['status=9', { condition: 'enum', key: 'status', error: 'Must be an execution status from 1 to 7' }],
     ['status=queued', { condition: 'enum', key: 'status', error: 'Must be an execution status from 1 to 7' }],
-    ['created_from=garbage', { condition: 'format', key: 'created_from', error: 'Must be an RFC 3339 timestamp or a date YYYY-MM-DD' }],
-    ['created_to=2026-13-01', { condition: 'format', key: 'created_to', error: 'Must be an RFC 3339 timestamp or a date YYYY-MM-DD' }],
-    ['created_from=2026-02-01&created_to=2026-01-01', { condition: 'min', key: 'created_to', error: 'Must not be before created_from' }],
+    [
+      'created_from=garbage',
+      { condition: 'format', key: 'created_from', error: 'Must be an RFC 3339 timestamp or a date YYYY-MM-DD' },
+    ],
+    [
+      'created_to=2026-13-01',
+      { condition: 'format', key: 'created_to', error: 'Must be an RFC 3339 timestamp or a date YYYY-MM-DD' },
+    ],
+    [
+      'created_from=2026-02-01&created_to=2026-01-01',
+      { condition: 'min', key: 'created_to', error: 'Must not be before created_from' },
+    ],
     ['per_page=500', { condition: 'max', key: 'per_page', error: 'Must be at most 100' }],
     ['per_page=0', { condition: 'min', key: 'per_page', error: 'Must be from 1 to 100' }],
     ['page=0', { condition: 'min', key: 'page', error: 'Must be a page number from 1' }],

@@ -18,12 +18,21 @@ describe('goals and exit conditions over HTTP', () => {
     });
     const listed = await call('GET', '/client/workflows', { key: client.api_key });
     const audit = await call('GET', '/client/workflows/3/customization/audit', { key: client.api_key });
-    const reset = await call('PATCH', '/client/workflows/3/customization', { key: client.api_key, body: { exit_events: null, conversion_window_days: null } });
+    const reset = await call('PATCH', '/client/workflows/3/customization', {
+      key: client.api_key,
+      body: { exit_events: null, conversion_window_days: null },
+    });
 
     // Assess
     const winback = before.body.data.workflows.find((w: { id: number }) => w.id === 6);
-    expect(winback.defaults).toMatchObject({ exit_events: ['upgrade', 'subscription_reactivated'], conversion_window_days: 7 });
-    expect(winback.customization).toMatchObject({ exit_events: ['upgrade', 'subscription_reactivated'], conversion_window_days: 7 });
+    expect(winback.defaults).toMatchObject({
+      exit_events: ['upgrade', 'subscription_reactivated'],
+      conversion_window_days: 7,
+    });
+    expect(winback.customization).toMatchObject({
+      exit_events: ['upgrade', 'subscription_reactivated'],
+      conversion_window_days: 7,
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({
       workflow_id: 3,
@@ -31,12 +40,19 @@ describe('goals and exit conditions over HTTP', () => {
       conversion_window_days: 30,
       overrides: { exit_events: ['upgrade', 'purchase'], conversion_window_days: 30 },
     });
-    expect(listed.body.data.workflows[2].customization).toMatchObject({ exit_events: ['upgrade', 'purchase'], conversion_window_days: 30 });
+    expect(listed.body.data.workflows[2].customization).toMatchObject({
+      exit_events: ['upgrade', 'purchase'],
+      conversion_window_days: 30,
+    });
     expect(audit.body.data.entries[0]).toMatchObject({
       before: { exit_events: null, conversion_window_days: null },
       after: { exit_events: ['upgrade', 'purchase'], conversion_window_days: 30 },
     });
-    expect(reset.body.data).toMatchObject({ exit_events: ['upgrade'], conversion_window_days: 7, overrides: { exit_events: null, conversion_window_days: null } });
+    expect(reset.body.data).toMatchObject({
+      exit_events: ['upgrade'],
+      conversion_window_days: 7,
+      overrides: { exit_events: null, conversion_window_days: null },
+    });
   });
 
   it('refuses bad exit_events and conversion_window_days with one precise item each, writing nothing', async () => {
@@ -50,7 +66,10 @@ describe('goals and exit conditions over HTTP', () => {
       key: client.api_key,
       body: { exit_events: Array.from({ length: 11 }, (_, i) => `goal_${i}`) },
     });
-    const ownTrigger = await call('PATCH', '/client/workflows/6/customization', { key: client.api_key, body: { exit_events: ['upgrade', 'subscription_cancelled'] } });
+    const ownTrigger = await call('PATCH', '/client/workflows/6/customization', {
+      key: client.api_key,
+      body: { exit_events: ['upgrade', 'subscription_cancelled'] },
+    });
     const audit = await call('GET', '/client/workflows/3/customization/audit', { key: client.api_key });
 
     expect(bad.status).toBe(422);
@@ -59,10 +78,16 @@ describe('goals and exit conditions over HTTP', () => {
       ['exit_events', 'format'],
       ['conversion_window_days', 'max'],
     ]);
-    expect(tooMany.body.errors).toEqual([{ condition: 'max', key: 'exit_events', error: 'Must list at most 10 event types' }]);
+    expect(tooMany.body.errors).toEqual([
+      { condition: 'max', key: 'exit_events', error: 'Must list at most 10 event types' },
+    ]);
     expect(ownTrigger.status).toBe(422);
     expect(ownTrigger.body.errors).toEqual([
-      { condition: 'format', key: 'exit_events.1', error: 'subscription_cancelled starts this workflow, so it cannot end it' },
+      {
+        condition: 'format',
+        key: 'exit_events.1',
+        error: 'subscription_cancelled starts this workflow, so it cannot end it',
+      },
     ]);
     expect(audit.body.data.entries).toEqual([]);
   });
@@ -73,17 +98,29 @@ describe('goals and exit conditions over HTTP', () => {
     await call('PATCH', '/client/settings', { key: client.api_key, body: { enabled_workflows: [1, 6] } });
     const email = `winback-${randomUUID().slice(0, 8)}@example.com`;
     await call('POST', '/client/contacts', { key: client.api_key, body: { email } });
-    const cancelled = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'subscription_cancelled', email } });
+    const cancelled = await call('POST', '/client/events?sync=true', {
+      key: client.api_key,
+      body: { type: 'subscription_cancelled', email },
+    });
     const [winbackId] = cancelled.body.data.execution_ids;
 
     // Act
-    const reactivated = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'subscription_reactivated', email } });
+    const reactivated = await call('POST', '/client/events?sync=true', {
+      key: client.api_key,
+      body: { type: 'subscription_reactivated', email },
+    });
 
     // Assess
     expect(reactivated.status).toBe(201);
     const executions = await call('GET', '/client/executions?workflow_id=6', { key: client.api_key });
     expect(executions.body.data.executions).toEqual([
-      expect.objectContaining({ id: winbackId, status: 5, status_text: 'cancelled', reason: 'goal_reached', goal_event_id: reactivated.body.data.id }),
+      expect.objectContaining({
+        id: winbackId,
+        status: 5,
+        status_text: 'cancelled',
+        reason: 'goal_reached',
+        goal_event_id: reactivated.body.data.id,
+      }),
     ]);
     const stats = await call('GET', '/client/workflows/6/stats', { key: client.api_key });
     expect(stats.body.data.totals).toMatchObject({ executions: 1, exited: 1, sent: 0 });
@@ -96,11 +133,16 @@ describe('goals and exit conditions over HTTP', () => {
     await call('PATCH', '/client/settings', { key: client.api_key, body: { enabled_workflows: [1, 3] } });
     const email = `convert-${randomUUID().slice(0, 8)}@example.com`;
     await call('POST', '/client/contacts', { key: client.api_key, body: { email } });
-    const trial = await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'trial_ending', email } });
+    const trial = await call('POST', '/client/events?sync=true', {
+      key: client.api_key,
+      body: { type: 'trial_ending', email },
+    });
     const [reminderId] = trial.body.data.execution_ids;
     await eventually('the reminder sent', async () => {
       const res = await call('GET', '/client/executions?workflow_id=3', { key: client.api_key });
-      return res.body.data.executions.find((e: { id: number; status: number }) => e.id === reminderId && e.status === 3);
+      return res.body.data.executions.find(
+        (e: { id: number; status: number }) => e.id === reminderId && e.status === 3,
+      );
     });
 
     await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'upgrade', email } });

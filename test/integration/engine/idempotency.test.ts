@@ -22,7 +22,12 @@ describe('POST /client/events with an idempotency_key', () => {
     expect(first.status).toBe(202);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ success: true, message: 'Event already accepted' });
-    expect(again.body.data).toMatchObject({ id: first.body.data.id, event_id: first.body.data.id, idempotency_key: 'signup-lin', payload: body });
+    expect(again.body.data).toMatchObject({
+      id: first.body.data.id,
+      event_id: first.body.data.id,
+      idempotency_key: 'signup-lin',
+      payload: body,
+    });
     expect(again.body.data.created_at).toBe(first.body.data.created_at);
   });
 
@@ -40,7 +45,9 @@ describe('POST /client/events with an idempotency_key', () => {
     expect(again.status).toBe(200);
     expect(again.body.message).toBe('Event already processed');
     expect(again.body.data).toEqual(first.body.data);
-    expect((await listExecutions(client.api_key)).map((e) => e.id).sort()).toEqual([...first.body.data.execution_ids].sort());
+    expect((await listExecutions(client.api_key)).map((e) => e.id).sort()).toEqual(
+      [...first.body.data.execution_ids].sort(),
+    );
   });
 
   it('answers 409 idempotency_conflict for the same key with another body, and keeps the original', async () => {
@@ -62,9 +69,15 @@ describe('POST /client/events with an idempotency_key', () => {
     expect(other.status).toBe(409);
     expect(other.body).toMatchObject({ success: false, data: {} });
     expect(other.body.errors).toEqual([
-      { condition: 'idempotency_conflict', key: 'idempotency_key', error: 'This idempotency_key was used with a different request body' },
+      {
+        condition: 'idempotency_conflict',
+        key: 'idempotency_key',
+        error: 'This idempotency_key was used with a different request body',
+      },
     ]);
-    expect((await listExecutions(client.api_key)).map((e) => e.id).sort()).toEqual([...first.body.data.execution_ids].sort());
+    expect((await listExecutions(client.api_key)).map((e) => e.id).sort()).toEqual(
+      [...first.body.data.execution_ids].sort(),
+    );
   });
 
   it('keeps keys per client: another client may use the same key for its own event', async () => {
@@ -86,10 +99,17 @@ describe('POST /client/events with an idempotency_key', () => {
   it('stores exactly one event for 20 concurrent identical requests: one 202, nineteen 200 naming it', async () => {
     // Prepare
     const client = await createTestClient();
-    const body = { type: 'signup', email: address('race'), auto_create_contact: true, idempotency_key: `race-${randomUUID()}` };
+    const body = {
+      type: 'signup',
+      email: address('race'),
+      auto_create_contact: true,
+      idempotency_key: `race-${randomUUID()}`,
+    };
 
     // Act
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/client/events', { key: client.api_key, body })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', '/client/events', { key: client.api_key, body })),
+    );
 
     // Assess: one event named by every answer
     const statuses = answers.map((a) => a.status).sort();
@@ -110,10 +130,17 @@ describe('POST /client/events with an idempotency_key', () => {
   it('stores exactly one event for 20 concurrent identical sync requests: one 201, nineteen 200', async () => {
     // Prepare
     const client = await createTestClient();
-    const body = { type: 'signup', email: address('syncrace'), auto_create_contact: true, idempotency_key: `race-${randomUUID()}` };
+    const body = {
+      type: 'signup',
+      email: address('syncrace'),
+      auto_create_contact: true,
+      idempotency_key: `race-${randomUUID()}`,
+    };
 
     // Act
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/client/events?sync=true', { key: client.api_key, body })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', '/client/events?sync=true', { key: client.api_key, body })),
+    );
 
     // Assess
     expect(answers.map((a) => a.status).sort()).toEqual([...Array(19).fill(200), 201]);

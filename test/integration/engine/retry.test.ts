@@ -50,7 +50,12 @@ describe('an e-mail SES refuses', () => {
     });
     const sent = await call('GET', `/client/sent-emails/${failed.sent_email_id}`, { key: client.api_key });
     expect(sent.status).toBe(200);
-    expect(sent.body.data).toMatchObject({ to_email: REJECT, status: 10, status_text: 'failed', provider_message_id: null });
+    expect(sent.body.data).toMatchObject({
+      to_email: REJECT,
+      status: 10,
+      status_text: 'failed',
+      provider_message_id: null,
+    });
     expect(sent.body.data.logs.map((l: { status: number }) => l.status)).toEqual([1, 10]);
   });
 });
@@ -83,7 +88,12 @@ describe('POST /client/executions/{execution_id}/retry', () => {
 
     // Assess: the original is retried (7), unchanged otherwise
     const original = (await listExecutions(client.api_key)).find((e) => e.id === failed.id);
-    expect(original).toEqual({ ...failed, status: 7, status_text: 'retried', updated_at: expect.stringMatching(RFC3339_UTC) });
+    expect(original).toEqual({
+      ...failed,
+      status: 7,
+      status_text: 'retried',
+      updated_at: expect.stringMatching(RFC3339_UTC),
+    });
 
     // Assess: the new execution ran (and failed again: the address still refuses), as attempt 2 with its own e-mail
     const retried = await awaitExecutionStatus(client.api_key, next, 4);
@@ -113,7 +123,9 @@ describe('POST /client/executions/{execution_id}/retry', () => {
     expect(again.body.errors).toEqual([
       { condition: 'state', key: 'execution_id', error: 'Only a failed execution can be retried; this one is retried' },
     ]);
-    expect((await listExecutions(client.api_key, 'workflow_id=1')).filter((e) => e.retried_from === failed.id)).toHaveLength(1);
+    expect(
+      (await listExecutions(client.api_key, 'workflow_id=1')).filter((e) => e.retried_from === failed.id),
+    ).toHaveLength(1);
   });
 
   it('answers 409 state for 5 concurrent retries of one failed execution but one, which creates the only new execution', async () => {
@@ -127,7 +139,9 @@ describe('POST /client/executions/{execution_id}/retry', () => {
 
     // Assess
     expect(answers.map((a) => a.status).sort()).toEqual([202, 409, 409, 409, 409]);
-    expect((await listExecutions(client.api_key, 'workflow_id=1')).filter((e) => e.retried_from === failed.id)).toHaveLength(1);
+    expect(
+      (await listExecutions(client.api_key, 'workflow_id=1')).filter((e) => e.retried_from === failed.id),
+    ).toHaveLength(1);
   });
 
   it.each([
@@ -157,7 +171,10 @@ describe('POST /client/executions/{execution_id}/retry', () => {
     expect(after.find((e) => e.id === execution.id)).toEqual(execution);
   });
 
-  it.each([['an id no execution has', '1'], ['a value that is no id', 'abc']])('answers 404 for %s', async (_case, id) => {
+  it.each([
+    ['an id no execution has', '1'],
+    ['a value that is no id', 'abc'],
+  ])('answers 404 for %s', async (_case, id) => {
     // Prepare
     const client = await createTestClient();
 
@@ -171,7 +188,10 @@ describe('POST /client/executions/{execution_id}/retry', () => {
 });
 
 describe('GET /client/sent-emails/{id}', () => {
-  it.each([['a UUID no e-mail has', randomUUID()], ['a value that is no UUID', 'abc']])('answers 404 for %s', async (_case, id) => {
+  it.each([
+    ['a UUID no e-mail has', randomUUID()],
+    ['a value that is no UUID', 'abc'],
+  ])('answers 404 for %s', async (_case, id) => {
     // Prepare
     const client = await createTestClient();
 

@@ -32,7 +32,10 @@ beforeAll(async () => {
 });
 
 /** The parts of an answer that must not tell "another client's" from "missing" (the request id differs anyway). */
-const visible = (res: { status: number; body: { data: unknown; errors: unknown; message: string; success: boolean } }) => ({
+const visible = (res: {
+  status: number;
+  body: { data: unknown; errors: unknown; message: string; success: boolean };
+}) => ({
   status: res.status,
   data: res.body.data,
   errors: res.body.errors,
@@ -42,7 +45,11 @@ const visible = (res: { status: number; body: { data: unknown; errors: unknown; 
 
 describe('tenant isolation of the engine routes', () => {
   it.each([
-    ['GET /client/events/{id}', () => ['GET', `/client/events/${a.eventId}`], () => ['GET', `/client/events/${a.eventId + 1}`]],
+    [
+      'GET /client/events/{id}',
+      () => ['GET', `/client/events/${a.eventId}`],
+      () => ['GET', `/client/events/${a.eventId + 1}`],
+    ],
     [
       'GET /client/sent-emails/{id} (a sent one)',
       () => ['GET', `/client/sent-emails/${a.completed.sent_email_id}`],
@@ -58,20 +65,23 @@ describe('tenant isolation of the engine routes', () => {
       () => ['POST', `/client/executions/${a.failed.id}/retry`],
       () => ['POST', `/client/executions/${a.failed.id + 1}/retry`],
     ],
-  ])('answers 404 for another client\'s resource on %s, exactly as for a missing one', async (_route, foreign, missing) => {
-    // Prepare
-    const [method, path] = foreign() as [string, string];
-    const [missingMethod, missingPath] = missing() as [string, string];
+  ])(
+    "answers 404 for another client's resource on %s, exactly as for a missing one",
+    async (_route, foreign, missing) => {
+      // Prepare
+      const [method, path] = foreign() as [string, string];
+      const [missingMethod, missingPath] = missing() as [string, string];
 
-    // Act
-    const res = await call(method, path, { key: bKey });
+      // Act
+      const res = await call(method, path, { key: bKey });
 
-    // Assess
-    expect(res.status).toBe(404);
-    expect(visible(res)).toEqual(visible(await call(missingMethod, missingPath, { key: bKey })));
-  });
+      // Assess
+      expect(res.status).toBe(404);
+      expect(visible(res)).toEqual(visible(await call(missingMethod, missingPath, { key: bKey })));
+    },
+  );
 
-  it('leaves the owner\'s failed execution failed when another client asks to retry it', async () => {
+  it("leaves the owner's failed execution failed when another client asks to retry it", async () => {
     // Act
     await call('POST', `/client/executions/${a.failed.id}/retry`, { key: bKey });
 
@@ -83,7 +93,7 @@ describe('tenant isolation of the engine routes', () => {
   });
 
   it.each(['per_page=100', 'workflow_id=1', 'status=4', 'status=3', `created_from=2025-01-01`])(
-    'never lists another client\'s executions (GET /client/executions?%s)',
+    "never lists another client's executions (GET /client/executions?%s)",
     async (query) => {
       // Act
       const res = await call('GET', `/client/executions?${query}`, { key: bKey });

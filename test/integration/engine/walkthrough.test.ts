@@ -143,7 +143,9 @@ describe('the README walk-through', () => {
       detail,
     });
     // The SES Send event carries the time SES took the e-mail, which may precede the executor's own `sent` log.
-    const byStatus = [...sent.body.data.logs].sort((a, b) => a.status - b.status || (a.detail ?? '').localeCompare(b.detail ?? ''));
+    const byStatus = [...sent.body.data.logs].sort(
+      (a, b) => a.status - b.status || (a.detail ?? '').localeCompare(b.detail ?? ''),
+    );
     expect(byStatus).toEqual([
       log(1, 'queued', null, null),
       log(2, 'sent', mail!.messageId, null),
@@ -174,7 +176,13 @@ describe('the README walk-through', () => {
 
     // Assess
     const path = new URL(link).pathname;
-    await checkContract({ method: 'POST', path, status: answer.status, contentType: answer.headers.get('content-type') ?? '', text: await answer.text() });
+    await checkContract({
+      method: 'POST',
+      path,
+      status: answer.status,
+      contentType: answer.headers.get('content-type') ?? '',
+      text: await answer.text(),
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('set-cookie')).toBeNull();
     const contact = await call('GET', `/client/contacts/${res.body.data.contact_id}`, { key: client.api_key });

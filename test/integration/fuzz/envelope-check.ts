@@ -34,12 +34,15 @@ export function answerProblems(res: RawAnswer): string[] {
   if (body['success'] !== !failed) problems.push(`answered ${res.status} with success: ${String(body['success'])}`);
   const errors = body['errors'];
   if (failed) {
-    if (!isRecord(body['data']) || Object.keys(body['data']).length > 0) problems.push('failed with data other than {}');
+    if (!isRecord(body['data']) || Object.keys(body['data']).length > 0)
+      problems.push('failed with data other than {}');
     const items = Array.isArray(errors) ? errors : [];
     const wellFormed = items.every(
-      (item) => isRecord(item) && sameKeys(item, ERROR_ITEM_KEYS) && ERROR_ITEM_KEYS.every((k) => typeof item[k] === 'string'),
+      (item) =>
+        isRecord(item) && sameKeys(item, ERROR_ITEM_KEYS) && ERROR_ITEM_KEYS.every((k) => typeof item[k] === 'string'),
     );
-    if (items.length === 0 || !wellFormed) problems.push('failed without a non-empty list of {condition, error, key} strings');
+    if (items.length === 0 || !wellFormed)
+      problems.push('failed without a non-empty list of {condition, error, key} strings');
   } else if (!Array.isArray(errors) || errors.length > 0) {
     problems.push('succeeded with errors other than []');
   }

@@ -67,17 +67,33 @@ export class FuzzSession {
   /** Sends the probe and throws a readable report (long values cut) when the answer breaks a rule. */
   async probe(probe: Probe): Promise<RawAnswer> {
     const authorization = this.authorization(probe.credentials);
-    const headers = { ...probe.headers, ...(authorization === undefined ? {} : { authorization }), ...this.browserHeaders(probe.credentials) };
-    const answer = await sendRaw({ method: probe.method, path: probe.path, headers, body: probe.body, root: probe.root });
+    const headers = {
+      ...probe.headers,
+      ...(authorization === undefined ? {} : { authorization }),
+      ...this.browserHeaders(probe.credentials),
+    };
+    const answer = await sendRaw({
+      method: probe.method,
+      path: probe.path,
+      headers,
+      body: probe.body,
+      root: probe.root,
+    });
     this.sent += 1;
-    const exempt = (probe.html && (isHtmlPage(answer) || isServedFile(answer))) || (probe.bareJson && answer.status >= 200 && answer.status < 300);
+    const exempt =
+      (probe.html && (isHtmlPage(answer) || isServedFile(answer))) ||
+      (probe.bareJson && answer.status >= 200 && answer.status < 300);
     const problems = exempt ? [] : answerProblems(answer);
     if (answer.status > 0) {
       // Every answer is a contract test too: a status the document declares for the operation, a body its schema accepts.
       const path = probe.root ? probe.path : `${API_BASE_PATH}${probe.path}`;
-      await checkContract({ method: probe.method, path, status: answer.status, contentType: answer.contentType ?? '', text: answer.text }).catch(
-        (error: Error) => problems.push(error.message),
-      );
+      await checkContract({
+        method: probe.method,
+        path,
+        status: answer.status,
+        contentType: answer.contentType ?? '',
+        text: answer.text,
+      }).catch((error: Error) => problems.push(error.message));
     }
     const after = await clientSnapshot(this.clientId);
     if (answer.status === 0 || answer.status >= 400) {
@@ -133,7 +149,12 @@ export class FuzzSession {
 function changedItems(before: ClientSnapshot, after: ClientSnapshot): string[] {
   const withoutUse = ({ last_used_at: _used, ...item }: Record<string, unknown>) => item;
   const index = (snapshot: ClientSnapshot) =>
-    new Map([...snapshot.items, ...snapshot.apiKeys.map(withoutUse)].map((item) => [`${String(item['pk'])} ${String(item['sk'])}`, item]));
+    new Map(
+      [...snapshot.items, ...snapshot.apiKeys.map(withoutUse)].map((item) => [
+        `${String(item['pk'])} ${String(item['sk'])}`,
+        item,
+      ]),
+    );
   const [was, is] = [index(before), index(after)];
   return [...new Set([...was.keys(), ...is.keys()])].filter((id) => !isDeepStrictEqual(was.get(id), is.get(id)));
 }
@@ -142,7 +163,9 @@ function report(problems: string[], probe: Probe, answer: RawAnswer): string {
   const lines = [`${probe.method} /api/v1${cut(probe.path)}`, `credentials: ${cut(JSON.stringify(probe.credentials))}`];
   for (const [name, value] of Object.entries(probe.headers ?? {})) lines.push(`${name}: ${cut(JSON.stringify(value))}`);
   if (probe.body !== undefined) {
-    lines.push(`body: ${cut(JSON.stringify(typeof probe.body === 'string' ? probe.body : Buffer.from(probe.body).toString('latin1')))}`);
+    lines.push(
+      `body: ${cut(JSON.stringify(typeof probe.body === 'string' ? probe.body : Buffer.from(probe.body).toString('latin1')))}`,
+    );
   }
   lines.push(`→ ${answer.status} ${cut(answer.text)}`);
   return `${problems.join('; ')}\n  ${lines.join('\n  ')}`;

@@ -24,7 +24,13 @@ describe('literal paths beside {id} paths', () => {
       expect(res.body).toMatchObject({
         success: false,
         data: {},
-        errors: [{ condition: 'method_not_allowed', key: 'method', error: `${method} is not allowed on /api/v1${path}; allowed: POST` }],
+        errors: [
+          {
+            condition: 'method_not_allowed',
+            key: 'method',
+            error: `${method} is not allowed on /api/v1${path}; allowed: POST`,
+          },
+        ],
       });
     }
   });
@@ -39,19 +45,22 @@ describe('literal paths beside {id} paths', () => {
 });
 
 describe('a blank contact id', () => {
-  it.each(['%C2%A0', '%20', '%09%20', '%E2%80%83'])('%s answers 404 "Contact not found" on every contact route', async (id) => {
-    const { api_key: key } = await createTestClient();
+  it.each(['%C2%A0', '%20', '%09%20', '%E2%80%83'])(
+    '%s answers 404 "Contact not found" on every contact route',
+    async (id) => {
+      const { api_key: key } = await createTestClient();
 
-    const answers = [
-      await request('GET', `/client/contacts/${id}`, { key }),
-      await request('PATCH', `/client/contacts/${id}`, { key, body: { first_name: 'X' } }),
-      await request('DELETE', `/client/contacts/${id}`, { key }),
-      await request('PATCH', `/client/contacts/${id}/subscription`, { key, body: { is_subscribed: false } }),
-    ];
+      const answers = [
+        await request('GET', `/client/contacts/${id}`, { key }),
+        await request('PATCH', `/client/contacts/${id}`, { key, body: { first_name: 'X' } }),
+        await request('DELETE', `/client/contacts/${id}`, { key }),
+        await request('PATCH', `/client/contacts/${id}/subscription`, { key, body: { is_subscribed: false } }),
+      ];
 
-    for (const res of answers) {
-      expect(res.status).toBe(404);
-      expect(res.body.errors).toEqual([{ condition: 'not_found', key: 'id', error: 'Contact not found' }]);
-    }
-  });
+      for (const res of answers) {
+        expect(res.status).toBe(404);
+        expect(res.body.errors).toEqual([{ condition: 'not_found', key: 'id', error: 'Contact not found' }]);
+      }
+    },
+  );
 });

@@ -8,24 +8,81 @@ import fc from 'fast-check';
 
 /** Field names the API reads somewhere; wrong values under real names reach deeper than unknown keys. */
 const API_FIELD_NAMES = [
-  'email', 'first_name', 'last_name', 'company', 'phone', 'timezone', 'client_contact_id', 'external_id',
-  'signup_source', 'source', 'custom_fields', 'is_subscribed', 'unsubscribe_reason', 'contacts',
-  'overwrite_blank_fields', 'name', 'subject', 'preview_text', 'html_body', 'text_body', 'q', 'type',
-  'include_deleted', 'page', 'per_page', 'contact_id', 'include_default_vars', 'vars', 'template_id',
-  'delay_minutes', 'preferred_send_hour', 'preferred_send_minute', 'priority_score', 'enabled',
-  'max_emails_per_day', 'custom_email_quota_per_day', 'queue_timeout_days', 'send_window_allowed_days',
-  'brand_primary_color', 'email_from_address', 'quiet_hour_start',
+  'email',
+  'first_name',
+  'last_name',
+  'company',
+  'phone',
+  'timezone',
+  'client_contact_id',
+  'external_id',
+  'signup_source',
+  'source',
+  'custom_fields',
+  'is_subscribed',
+  'unsubscribe_reason',
+  'contacts',
+  'overwrite_blank_fields',
+  'name',
+  'subject',
+  'preview_text',
+  'html_body',
+  'text_body',
+  'q',
+  'type',
+  'include_deleted',
+  'page',
+  'per_page',
+  'contact_id',
+  'include_default_vars',
+  'vars',
+  'template_id',
+  'delay_minutes',
+  'preferred_send_hour',
+  'preferred_send_minute',
+  'priority_score',
+  'enabled',
+  'max_emails_per_day',
+  'custom_email_quota_per_day',
+  'queue_timeout_days',
+  'send_window_allowed_days',
+  'brand_primary_color',
+  'email_from_address',
+  'quiet_hour_start',
 ] as const;
 
 /** Names that are members of Object.prototype: a lookup in a plain object finds something for them. */
 export const PROTOTYPE_NAMES = [
-  '__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf',
-  'toLocaleString', 'propertyIsEnumerable', '__defineGetter__',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'toLocaleString',
+  'propertyIsEnumerable',
+  '__defineGetter__',
 ] as const;
 
 /** One character that tends to break text handling: NUL, lone surrogates, BOM, direction overrides, astral. */
 const oddCharacter = fc.oneof(
-  fc.constantFrom('\u0000', '\ud800', '\udfff', '\ufeff', '\u202e', '\uffff', '\u0085', '\u2028', '😀', 'é', '"', '\\', '%', '\n'),
+  fc.constantFrom(
+    '\u0000',
+    '\ud800',
+    '\udfff',
+    '\ufeff',
+    '\u202e',
+    '\uffff',
+    '\u0085',
+    '\u2028',
+    '😀',
+    'é',
+    '"',
+    '\\',
+    '%',
+    '\n',
+  ),
   fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
 );
 
@@ -42,7 +99,10 @@ export const objectJson = (entries: readonly (readonly [string, string])[]): str
 const fieldName = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...API_FIELD_NAMES) },
   { weight: 2, arbitrary: fc.constantFrom(...PROTOTYPE_NAMES) },
-  { weight: 1, arbitrary: fc.constantFrom('k'.repeat(10_000), `custom.${'x'.repeat(2_000)}`, '', ' ', 'a.b', 'contacts.0.email') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('k'.repeat(10_000), `custom.${'x'.repeat(2_000)}`, '', ' ', 'a.b', 'contacts.0.email'),
+  },
   { weight: 1, arbitrary: oddText },
 );
 
@@ -50,10 +110,29 @@ const fieldName = fc.oneof(
 const wrongValue: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
-    fc.constantFrom('null', 'true', 'false', '0', '-1', '-0', '1.5', '1e308', '-1e308', '9007199254740993', '1e400',
-      '123456789012345678901234567890', '""', '" "', '[]', '{}', '[null]', '[[]]'),
+    fc.constantFrom(
+      'null',
+      'true',
+      'false',
+      '0',
+      '-1',
+      '-0',
+      '1.5',
+      '1e308',
+      '-1e308',
+      '9007199254740993',
+      '1e400',
+      '123456789012345678901234567890',
+      '""',
+      '" "',
+      '[]',
+      '{}',
+      '[null]',
+      '[[]]',
+    ),
     oddText.map((text) => JSON.stringify(text)),
-    fc.constantFrom('a@b.co', `${'a'.repeat(5_000)}@example.com`, 'not-an-email', '@', 'A@B.CO ', 'x@y\u0000.com')
+    fc
+      .constantFrom('a@b.co', `${'a'.repeat(5_000)}@example.com`, 'not-an-email', '@', 'A@B.CO ', 'x@y\u0000.com')
       .map((text) => JSON.stringify(text)),
     // Huge strings: over every field's bound, one of them over DynamoDB's 400 KB item limit.
     fc.constantFrom(1_000, 70_000, 450_000).map((length) => JSON.stringify('x'.repeat(length))),
@@ -70,10 +149,25 @@ export interface MalformedBody {
   payload: string | Uint8Array;
 }
 
-const json = (payload: string | Uint8Array, contentType = 'application/json'): MalformedBody => ({ contentType, payload });
+const json = (payload: string | Uint8Array, contentType = 'application/json'): MalformedBody => ({
+  contentType,
+  payload,
+});
 
 const notJson = fc.oneof(
-  fc.constantFrom('{', '{"a":', '{"a":1}}', "{'a':1}", '{a:1}', '[1,]', 'undefined', 'NaN', '\u0000', '\ufeff{}', '{"a":1,}'),
+  fc.constantFrom(
+    '{',
+    '{"a":',
+    '{"a":1}}',
+    "{'a':1}",
+    '{a:1}',
+    '[1,]',
+    'undefined',
+    'NaN',
+    '\u0000',
+    '\ufeff{}',
+    '{"a":1,}',
+  ),
   oddText,
 );
 
@@ -82,15 +176,22 @@ const notAnObject = fc.constantFrom('null', '42', '-1e309', '"text"', '[]', '[{}
 const deeplyNested = fc
   .constantFrom(10_000, 100_000)
   .chain((depth) =>
-    fc.constantFrom(nestedJson(depth), nestedJson(depth, 'array'), objectJson([['vars', nestedJson(depth)]]),
-      objectJson([['custom_fields', nestedJson(depth)]])),
+    fc.constantFrom(
+      nestedJson(depth),
+      nestedJson(depth, 'array'),
+      objectJson([['vars', nestedJson(depth)]]),
+      objectJson([['custom_fields', nestedJson(depth)]]),
+    ),
   );
 
 const wrongTypedObject = fc.array(fc.tuple(fieldName, wrongValue), { minLength: 1, maxLength: 5 }).map(objectJson);
 
 /** Not UTF-8 at all, or JSON in another encoding. */
 const badBytes = fc.oneof(
-  fc.constantFrom(Uint8Array.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]), Uint8Array.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d])),
+  fc.constantFrom(
+    Uint8Array.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]),
+    Uint8Array.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]),
+  ),
   fc.uint8Array({ minLength: 1, maxLength: 64 }),
 );
 
@@ -114,16 +215,27 @@ const brokenMultipart = fc.oneof(
     { contentType: 'multipart/form-data', payload: 'no boundary' },
     { contentType: 'multipart/form-data; boundary=', payload: '--\r\n\r\n' },
   ),
-  fc.tuple(fc.constantFrom('file', 'has_header', 'delimiter', 'default_timezone', ...PROTOTYPE_NAMES), oddText).map(
-    ([name, content]) => multipart(`${formPart(name, content, name === 'file' ? 'c.csv' : undefined)}--${MULTIPART_BOUNDARY}--\r\n`),
-  ),
+  fc
+    .tuple(fc.constantFrom('file', 'has_header', 'delimiter', 'default_timezone', ...PROTOTYPE_NAMES), oddText)
+    .map(([name, content]) =>
+      multipart(`${formPart(name, content, name === 'file' ? 'c.csv' : undefined)}--${MULTIPART_BOUNDARY}--\r\n`),
+    ),
 );
 
 /** Content types a JSON body should not be read under, and odd spellings of the right one. */
 const oddContentType = fc.constantFrom(
-  undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/jsonx', 'application/json; charset=utf-16',
-  'application/json; charset=iso-8859-1', 'application/json;charset=', 'APPLICATION/JSON', 'application/vnd.api+json',
-  '*/*', 'application/json, text/plain', '',
+  undefined,
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/jsonx',
+  'application/json; charset=utf-16',
+  'application/json; charset=iso-8859-1',
+  'application/json;charset=',
+  'APPLICATION/JSON',
+  'application/vnd.api+json',
+  '*/*',
+  'application/json, text/plain',
+  '',
 );
 
 /** Every kind of body the API must refuse (or accept) without a 5xx. */
@@ -133,8 +245,14 @@ export const malformedBody: fc.Arbitrary<MalformedBody> = fc.oneof(
   { weight: 6, arbitrary: wrongTypedObject.map((text) => json(text)) },
   { weight: 1, arbitrary: deeplyNested.map((text) => json(text)) },
   { weight: 1, arbitrary: badBytes.map((bytes) => json(bytes)) },
-  { weight: 1, arbitrary: wrongTypedObject.map((text) => json(Buffer.from(text, 'utf16le'), 'application/json; charset=utf-16')) },
-  { weight: 2, arbitrary: fc.tuple(wrongTypedObject, oddContentType).map(([text, type]) => ({ contentType: type, payload: text })) },
+  {
+    weight: 1,
+    arbitrary: wrongTypedObject.map((text) => json(Buffer.from(text, 'utf16le'), 'application/json; charset=utf-16')),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(wrongTypedObject, oddContentType).map(([text, type]) => ({ contentType: type, payload: text })),
+  },
   { weight: 1, arbitrary: brokenMultipart },
 );
 
@@ -145,11 +263,44 @@ const percentEncode = (text: string): string =>
 /** A path parameter as it appears on the wire. */
 export const malformedPathValue: fc.Arbitrary<string> = fc.oneof(
   // Huge: a DynamoDB key holds at most 1 024 bytes.
-  fc.constantFrom('a'.repeat(5_000), `${'a'.repeat(5_000)}%40example.com`, '9'.repeat(5_000), percentEncode('€'.repeat(2_000))),
+  fc.constantFrom(
+    'a'.repeat(5_000),
+    `${'a'.repeat(5_000)}%40example.com`,
+    '9'.repeat(5_000),
+    percentEncode('€'.repeat(2_000)),
+  ),
   // Percent-encoding that does not decode, or decodes to something odd.
-  fc.constantFrom('%', '%%', '%zz', '%E0%A4%A', '%C0%AF', '%ED%A0%80', '%FF', '%00', '%2F', '%2e%2e', 'a%2Fb', '%u0041'),
-  fc.constantFrom('-1', '0', '-0', '1.5', '1e3', '1e400', '9007199254740993', '99999999999999999999999', 'NaN',
-    'Infinity', '0x10', '%201', '1%00', '1,2', '00000000000000000001'),
+  fc.constantFrom(
+    '%',
+    '%%',
+    '%zz',
+    '%E0%A4%A',
+    '%C0%AF',
+    '%ED%A0%80',
+    '%FF',
+    '%00',
+    '%2F',
+    '%2e%2e',
+    'a%2Fb',
+    '%u0041',
+  ),
+  fc.constantFrom(
+    '-1',
+    '0',
+    '-0',
+    '1.5',
+    '1e3',
+    '1e400',
+    '9007199254740993',
+    '99999999999999999999999',
+    'NaN',
+    'Infinity',
+    '0x10',
+    '%201',
+    '1%00',
+    '1,2',
+    '00000000000000000001',
+  ),
   fc.constantFrom('a@b.co', 'A%40B.CO', 'a%40', '%40', 'x@y', 'a+b@c.co', '%22a%22@b.co', 'a%0D%0A@b.co'),
   fc.constantFrom('..', '.', '.%2e', '%2e', '..%2F..%2Fsettings', '..;', '~'),
   fc.constantFrom(...PROTOTYPE_NAMES),
@@ -160,12 +311,39 @@ export const malformedPathValue: fc.Arbitrary<string> = fc.oneof(
 export const malformedQuery: fc.Arbitrary<string> = fc
   .array(
     fc.oneof(
-      fc.tuple(
-        fc.constantFrom('page', 'per_page', 'include_deleted', 'q', 'sync', 'status', 'created_from', ...PROTOTYPE_NAMES,
-          'k'.repeat(5_000)),
-        fc.constantFrom('', '-1', '0', '1.5', '1e309', '99999999999999999999', 'true', 'yes', 'TRUE', '%zz', '%', '__proto__',
-          'a'.repeat(5_000), '%00', '%ED%A0%80', '2024-13-45'),
-      ).map(([key, value]) => `${key}=${value}`),
+      fc
+        .tuple(
+          fc.constantFrom(
+            'page',
+            'per_page',
+            'include_deleted',
+            'q',
+            'sync',
+            'status',
+            'created_from',
+            ...PROTOTYPE_NAMES,
+            'k'.repeat(5_000),
+          ),
+          fc.constantFrom(
+            '',
+            '-1',
+            '0',
+            '1.5',
+            '1e309',
+            '99999999999999999999',
+            'true',
+            'yes',
+            'TRUE',
+            '%zz',
+            '%',
+            '__proto__',
+            'a'.repeat(5_000),
+            '%00',
+            '%ED%A0%80',
+            '2024-13-45',
+          ),
+        )
+        .map(([key, value]) => `${key}=${value}`),
       oddText.map(percentEncode),
       fc.constantFrom('', '=', '&', '==', 'a=b=c', '%', '?', '#'),
     ),
@@ -181,9 +359,18 @@ const headerText = fc
 /** Authorization headers other than the client's key. */
 export const malformedAuthorization: fc.Arbitrary<string | string[]> = fc.oneof(
   fc.constantFrom(
-    '', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'bearer els_', 'Bearer els_', `Bearer els_${'a'.repeat(40)}`,
-    'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIiwiY2xpZW50X2lkIjoxfQ.', 'Bearer a.b.c', 'Bearer ....',
-    'Bearer \u00e9\u00ff', 'Bearer\tels_x',
+    '',
+    'Bearer',
+    'Bearer ',
+    'Basic dXNlcjpwYXNz',
+    'bearer els_',
+    'Bearer els_',
+    `Bearer els_${'a'.repeat(40)}`,
+    'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIiwiY2xpZW50X2lkIjoxfQ.',
+    'Bearer a.b.c',
+    'Bearer ....',
+    'Bearer \u00e9\u00ff',
+    'Bearer\tels_x',
   ),
   headerText.map((text) => `Bearer ${text}`),
   headerText,
@@ -194,8 +381,18 @@ export const malformedAuthorization: fc.Arbitrary<string | string[]> = fc.oneof(
 /** Extra headers and content types a careless client sends. */
 export const oddHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
   {
-    'content-type': fc.oneof(fc.constantFrom('application/json', 'application/json; charset=utf-16', 'text/plain',
-      'application/json; charset="', 'multipart/form-data', 'multipart/form-data; boundary=', ''), headerText),
+    'content-type': fc.oneof(
+      fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-16',
+        'text/plain',
+        'application/json; charset="',
+        'multipart/form-data',
+        'multipart/form-data; boundary=',
+        '',
+      ),
+      headerText,
+    ),
     accept: headerText,
     'accept-charset': fc.constantFrom('utf-16', 'iso-8859-1', '*', ''),
     'content-encoding': fc.constantFrom('gzip', 'br', 'identity', 'x'),
@@ -217,14 +414,25 @@ export const pathWith = (template: string, parameterValue: fc.Arbitrary<string>)
 
 /** The route's literal path bent out of shape: trailing garbage, doubled slashes, other case, encoded letters. */
 export const mangledPath = (template: string, parameterValue: fc.Arbitrary<string>): fc.Arbitrary<string> =>
-  fc.tuple(pathWith(template, parameterValue), fc.integer({ min: 0, max: 5 }), fc.constantFrom('/', '/..', '/.', '%20', ';x', '%00', '/%2e%2e', '//'))
+  fc
+    .tuple(
+      pathWith(template, parameterValue),
+      fc.integer({ min: 0, max: 5 }),
+      fc.constantFrom('/', '/..', '/.', '%20', ';x', '%00', '/%2e%2e', '//'),
+    )
     .map(([path, how, suffix]) => {
       switch (how) {
-        case 0: return `${path}${suffix}`;
-        case 1: return path.replace(/\//g, '//');
-        case 2: return path.toUpperCase();
-        case 3: return path.replace('c', '%63');
-        case 4: return `/.${path}`;
-        default: return `${path}/..${path}`;
+        case 0:
+          return `${path}${suffix}`;
+        case 1:
+          return path.replace(/\//g, '//');
+        case 2:
+          return path.toUpperCase();
+        case 3:
+          return path.replace('c', '%63');
+        case 4:
+          return `/.${path}`;
+        default:
+          return `${path}/..${path}`;
       }
     });

@@ -43,7 +43,11 @@ export async function sendRaw(req: RawRequest): Promise<RawAnswer> {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), contentType: res.headers['content-type'] ?? '' }),
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            contentType: res.headers['content-type'] ?? '',
+          }),
         );
         res.on('error', reject);
       },

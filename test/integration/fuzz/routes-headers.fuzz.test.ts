@@ -22,7 +22,16 @@ const credentials: fc.Arbitrary<Credentials> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ kind: 'client-key' as const }) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('bearer {key}', 'BEARER {key}', 'Bearer  {key}', 'Bearer {key} ', 'Bearer {key}x', '{key}', 'Basic {key}')
+    arbitrary: fc
+      .constantFrom(
+        'bearer {key}',
+        'BEARER {key}',
+        'Bearer  {key}',
+        'Bearer {key} ',
+        'Bearer {key}x',
+        '{key}',
+        'Basic {key}',
+      )
       .map((spelled) => ({ kind: 'client-key' as const, spelled })),
   },
   { weight: 1, arbitrary: malformedAuthorization.map((alsoSent) => ({ kind: 'client-key' as const, alsoSent })) },

@@ -30,9 +30,14 @@ describe('malformed paths', () => {
         : mangledPath(route.path, malformedPathValue);
       await assertProperty(
         fc.asyncProperty(path, async (fuzzedPath) => {
-          await session.probe({ method: route.method,
+          await session.probe({
+            method: route.method,
             root: route.root,
-            html: route.html, bareJson: route.bareJson, path: fuzzedPath, credentials: { kind: 'client-key' } });
+            html: route.html,
+            bareJson: route.bareJson,
+            path: fuzzedPath,
+            credentials: { kind: 'client-key' },
+          });
         }),
         { numRuns: RUNS_PER_ROUTE, seedOffset: index },
       );

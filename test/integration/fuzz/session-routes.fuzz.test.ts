@@ -30,7 +30,10 @@ const credentials: fc.Arbitrary<Credentials> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .oneof(fc.constantFrom('', 'x', 'A'.repeat(43)), fc.array(fc.constant('A'.repeat(43)), { minLength: 2, maxLength: 3 }))
+      .oneof(
+        fc.constantFrom('', 'x', 'A'.repeat(43)),
+        fc.array(fc.constant('A'.repeat(43)), { minLength: 2, maxLength: 3 }),
+      )
       .map((csrf) => ({ kind: 'session' as const, csrf })),
   },
   { weight: 1, arbitrary: badSessionId.map((cookie) => ({ kind: 'session' as const, csrf: 'echo', cookie })) },
@@ -75,14 +78,25 @@ describe('session credentials', () => {
 describe('sign-in and the link', () => {
   const address = fc.oneof(
     fc.emailAddress(),
-    fc.constantFrom('', ' ', 'a@b', '@example.com', 'x'.repeat(300) + '@example.com', 'DEMO@EXAMPLE.COM', 'a@b.co\u0000'),
+    fc.constantFrom(
+      '',
+      ' ',
+      'a@b',
+      '@example.com',
+      'x'.repeat(300) + '@example.com',
+      'DEMO@EXAMPLE.COM',
+      'a@b.co\u0000',
+    ),
     fc.string({ maxLength: 80 }),
   );
 
   it('answers a sign-in request below 500 with the envelope, whatever the address or body', async () => {
     const request = fc.record({
       body: fc.oneof(
-        address.map((email) => ({ payload: JSON.stringify({ email }), contentType: 'application/json' as string | undefined })),
+        address.map((email) => ({
+          payload: JSON.stringify({ email }),
+          contentType: 'application/json' as string | undefined,
+        })),
         malformedBody,
       ),
       headers: oddHeaders,
@@ -115,7 +129,12 @@ describe('sign-in and the link', () => {
     );
     await assertProperty(
       fc.asyncProperty(query, async (q) => {
-        const answer = await session.probe({ method: 'GET', path: `/auth/callback?${q}`, credentials: { kind: 'none' }, html: true });
+        const answer = await session.probe({
+          method: 'GET',
+          path: `/auth/callback?${q}`,
+          credentials: { kind: 'none' },
+          html: true,
+        });
         expect(answer.status).toBeLessThan(500);
         expect(answer.status).not.toBe(302);
       }),
@@ -127,10 +146,20 @@ describe('sign-in and the link', () => {
 describe('sign-out', () => {
   it('is refused without the CSRF token and ends the session with it', async () => {
     for (const csrf of ['none', '', 'A'.repeat(43)]) {
-      expect((await session.probe({ method: 'POST', path: '/auth/sign-out', credentials: { kind: 'session', csrf } })).status).toBe(403);
+      expect(
+        (await session.probe({ method: 'POST', path: '/auth/sign-out', credentials: { kind: 'session', csrf } }))
+          .status,
+      ).toBe(403);
     }
-    expect((await session.probe({ method: 'GET', path: '/auth/me', credentials: { kind: 'session', csrf: 'none' } })).status).toBe(200);
-    expect((await session.probe({ method: 'POST', path: '/auth/sign-out', credentials: { kind: 'session', csrf: 'echo' } })).status).toBe(200);
-    expect((await session.probe({ method: 'GET', path: '/auth/me', credentials: { kind: 'session', csrf: 'none' } })).status).toBe(401);
+    expect(
+      (await session.probe({ method: 'GET', path: '/auth/me', credentials: { kind: 'session', csrf: 'none' } })).status,
+    ).toBe(200);
+    expect(
+      (await session.probe({ method: 'POST', path: '/auth/sign-out', credentials: { kind: 'session', csrf: 'echo' } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await session.probe({ method: 'GET', path: '/auth/me', credentials: { kind: 'session', csrf: 'none' } })).status,
+    ).toBe(401);
   });
 });

@@ -39,7 +39,18 @@ const hostileValue: fc.Arbitrary<string> = fc.oneof(
 
 /** Names no schema holds (and a few that objects find on their prototype). */
 const unknownName = fc.oneof(
-  fc.constantFrom('x', 'extra', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'payload', 'id', 'client_id', '0'),
+  fc.constantFrom(
+    'x',
+    'extra',
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    'payload',
+    'id',
+    'client_id',
+    '0',
+  ),
   fc.stringMatching(/^zz_[a-z0-9_]{1,20}$/),
 );
 
@@ -55,7 +66,8 @@ const OPERATIONS = Object.entries(doc.paths)
   .filter(([path]) => path.startsWith('/api/v1/client/'))
   .flatMap(([path, methods]) =>
     Object.entries(methods).flatMap(([method, operation]) => {
-      const schema = (operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)?.content?.['application/json']?.schema;
+      const schema = (operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)
+        ?.content?.['application/json']?.schema;
       return schema ? [[`${method.toUpperCase()} ${path}`, method.toUpperCase(), path, schema] as const] : [];
     }),
   );
@@ -80,9 +92,17 @@ describe('document-valid bodies with members the document does not name', () => 
     'are answered on %s below 500, writing nothing when refused',
     async (_name, method, path, schema, index) => {
       const validate = compile(schema);
-      const base = (arbitraries.of(schema) as fc.Arbitrary<unknown>).filter((v) => validate(v) === true && typeof v === 'object' && v !== null);
+      const base = (arbitraries.of(schema) as fc.Arbitrary<unknown>).filter(
+        (v) => validate(v) === true && typeof v === 'object' && v !== null,
+      );
       const known = new Set(Object.keys((schema['properties'] ?? {}) as Record<string, unknown>));
-      const extras = fc.uniqueArray(fc.tuple(unknownName.filter((n) => !known.has(n)), hostileValue), { minLength: 1, maxLength: 3, selector: ([n]) => n });
+      const extras = fc.uniqueArray(
+        fc.tuple(
+          unknownName.filter((n) => !known.has(n)),
+          hostileValue,
+        ),
+        { minLength: 1, maxLength: 3, selector: ([n]) => n },
+      );
       const request = fc.tuple(base, extras, fc.constantFrom(...existingIds));
       await assertProperty(
         fc.asyncProperty(request, async ([body, members, id]) => {

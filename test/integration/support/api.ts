@@ -42,7 +42,11 @@ export interface RequestOptions {
 }
 
 /** One HTTP request to the shared local runtime; `path` is below `/api/v1`, e.g. `/client/contacts/1`. */
-export async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+export async function request<T = any>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = {};
   if (options.key !== undefined) headers['authorization'] = `Bearer ${options.key}`;
   let body: RequestInit['body'];
@@ -55,7 +59,13 @@ export async function request<T = any>(method: string, path: string, options: Re
 
   const response = await fetch(`${inject('baseUrl')}${path}`, { method, headers, body });
   const text = await response.text();
-  await checkContract({ method, path: `${API_BASE_PATH}${path}`, status: response.status, contentType: response.headers.get('content-type') ?? '', text });
+  await checkContract({
+    method,
+    path: `${API_BASE_PATH}${path}`,
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    text,
+  });
   let parsed: EnvelopeBody<T>;
   try {
     parsed = JSON.parse(text) as EnvelopeBody<T>;
@@ -79,7 +89,11 @@ export async function checkContract(answer: Parameters<ContractChecker['problems
 }
 
 /** `request` that also proves that no response shows the caller's full API key. */
-export async function call(method: string, path: string, options: RequestOptions & { key: string }): Promise<ApiResponse> {
+export async function call(
+  method: string,
+  path: string,
+  options: RequestOptions & { key: string },
+): Promise<ApiResponse> {
   const res = await request(method, path, options);
   expect(res.text).not.toContain(options.key);
   return res;

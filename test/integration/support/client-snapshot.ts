@@ -14,7 +14,6 @@ export interface ClientSnapshot {
   apiKeys: Record<string, unknown>[];
 }
 
-
 export async function clientSnapshot(clientId: number): Promise<ClientSnapshot> {
   const [items, apiKeys] = await Promise.all([clientItems(clientId), apiKeyItems(clientId)]);
   return { items, apiKeys };

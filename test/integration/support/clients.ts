@@ -50,14 +50,23 @@ export interface TestClientOptions {
  */
 export async function createTestClient(plan?: PlanTier, options: TestClientOptions = {}): Promise<CreatedClient> {
   const tag = randomUUID().slice(0, 8);
-  const created = await createClient(storeDeps(), { email: `client-${tag}@test.example`, name: `Test client ${tag}`, plan });
+  const created = await createClient(storeDeps(), {
+    email: `client-${tag}@test.example`,
+    name: `Test client ${tag}`,
+    plan,
+  });
   if (!options.planRateLimits) {
     await setClientRateLimits(storeDeps(), created.id, {
       api_requests_per_second: MAX_REQUESTS_PER_SECOND,
       event_requests_per_second: MAX_REQUESTS_PER_SECOND,
     });
   }
-  return { id: created.id, client_id: created.client_id, api_key: created.api_key, owner_user_id: created.owner_user_id };
+  return {
+    id: created.id,
+    client_id: created.client_id,
+    api_key: created.api_key,
+    owner_user_id: created.owner_user_id,
+  };
 }
 
 export async function suspendTestClient(id: number): Promise<void> {

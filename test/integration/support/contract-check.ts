@@ -13,7 +13,8 @@ import type { JsonSchema } from '../../../shared/openapi/json-schema.js';
  */
 
 // ajv-formats is CommonJS: under ESM its function is the default export's default.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as typeof addFormatsModule;
 
 const SCHEMA_URN = 'urn:els:openapi:schemas:';
 const ERROR_ENVELOPE = `${SCHEMA_URN}ErrorEnvelope`;
@@ -36,7 +37,10 @@ function absoluteRefs(value: unknown): unknown {
  * An ajv (draft 2020-12, strict: unknown keywords are errors) that knows the document's component schemas.
  * `compile(schema)` takes any schema of the document.
  */
-export function documentAjv(document: OpenApiDocument): { ajv: Ajv2020; compile: (schema: JsonSchema) => ValidateFunction } {
+export function documentAjv(document: OpenApiDocument): {
+  ajv: Ajv2020;
+  compile: (schema: JsonSchema) => ValidateFunction;
+} {
   const ajv = new Ajv2020({ strict: true, strictTypes: false, allErrors: true, allowUnionTypes: true });
   addFormats(ajv);
   for (const [name, schema] of Object.entries(document.components.schemas)) {
@@ -82,7 +86,13 @@ export class ContractChecker {
       // No operation (an unknown path, a method the path does not have, a CORS preflight): an error is still the
       // envelope; anything else has no contract to meet.
       if (answer.status < 400 || body === undefined) return [];
-      return this.schemaProblems(ERROR_ENVELOPE, { $ref: ERROR_ENVELOPE }, body, `${answer.method} ${path} (no operation)`, answer);
+      return this.schemaProblems(
+        ERROR_ENVELOPE,
+        { $ref: ERROR_ENVELOPE },
+        body,
+        `${answer.method} ${path} (no operation)`,
+        answer,
+      );
     }
     if (route.localOnly) return [];
     const operation = this.document.paths[fullPath(route)]?.[method.toLowerCase()];
@@ -108,7 +118,13 @@ export class ContractChecker {
     return this.document.components.responses[ref.slice('#/components/responses/'.length)];
   }
 
-  private schemaProblems(key: string, schema: JsonSchema, body: unknown, label: string, answer: ReceivedAnswer): string[] {
+  private schemaProblems(
+    key: string,
+    schema: JsonSchema,
+    body: unknown,
+    label: string,
+    answer: ReceivedAnswer,
+  ): string[] {
     let validate = this.validators.get(key);
     if (!validate) this.validators.set(key, (validate = this.compile(schema)));
     if (validate(body)) return [];
@@ -124,7 +140,11 @@ function describeError(error: ErrorObject): string {
   const at = error.instancePath === '' ? '(body)' : error.instancePath;
   const params = error.params as Record<string, unknown>;
   const detail =
-    'additionalProperty' in params ? ` "${String(params['additionalProperty'])}"` : 'allowedValues' in params ? ` ${JSON.stringify(params['allowedValues'])}` : '';
+    'additionalProperty' in params
+      ? ` "${String(params['additionalProperty'])}"`
+      : 'allowedValues' in params
+        ? ` ${JSON.stringify(params['allowedValues'])}`
+        : '';
   return `  ${at} ${error.message ?? error.keyword}${detail}`;
 }
 
@@ -137,4 +157,3 @@ function parseJson(answer: ReceivedAnswer): unknown {
     return undefined;
   }
 }
-

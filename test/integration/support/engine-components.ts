@@ -74,7 +74,12 @@ export class RecordingQueue implements Queue {
 /** The Scheduler port, recording every one-time schedule. */
 export class RecordingScheduler implements Scheduler {
   readonly scheduled: { at: string; queue: QueueName; message: unknown; name: string }[] = [];
-  async scheduleAt<Q extends QueueName>(instant: Date, queue: Q, message: QueueMessages[Q], name: string): Promise<void> {
+  async scheduleAt<Q extends QueueName>(
+    instant: Date,
+    queue: Q,
+    message: QueueMessages[Q],
+    name: string,
+  ): Promise<void> {
     this.scheduled.push({ at: instant.toISOString(), queue, message, name });
   }
   readonly cancelled: string[] = [];
@@ -165,7 +170,11 @@ export async function addContact(deps: EngineDeps, clientId: number, body: Recor
 }
 
 /** POST /client/events without the HTTP layer: ingest (clock's now as ts), then processEvent — as the queue runs it. */
-export async function ingestAndProcess(deps: EngineDeps, clientId: number, body: Record<string, unknown>): Promise<EventRecord> {
+export async function ingestAndProcess(
+  deps: EngineDeps,
+  clientId: number,
+  body: Record<string, unknown>,
+): Promise<EventRecord> {
   const ingested = await ingestEvent(deps, clientId, EventBody.parse(body), body, 'async');
   const processed = await processEvent(eventProcessingDeps(deps), clientId, ingested.event.id);
   if (!processed) throw new Error('the event vanished');
@@ -179,10 +188,16 @@ export async function executionsOf(deps: EngineDeps, event: EventRecord): Promis
 }
 
 /** The client's quota counter of `at`'s UTC month and day (one shard: the test plans stay below sharding). */
-export async function quotaCounter(deps: EngineDeps, clientId: number, at: Date): Promise<{ month: number; day: number }> {
+export async function quotaCounter(
+  deps: EngineDeps,
+  clientId: number,
+  at: Date,
+): Promise<{ month: number; day: number }> {
   const iso = at.toISOString();
   const { db, tableName } = tableOf(deps.container);
-  const out = await db.send(new GetCommand({ TableName: tableName, Key: keys.quota(clientId, iso.slice(0, 7)), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: tableName, Key: keys.quota(clientId, iso.slice(0, 7)), ConsistentRead: true }),
+  );
   const item = out.Item ?? {};
   return { month: Number(item['sent'] ?? 0), day: Number(item[quotaDayAttribute(iso.slice(0, 10))] ?? 0) };
 }

@@ -32,7 +32,11 @@ export interface LockProbe {
  */
 export async function clientItems(clientId: number, probe: LockProbe = {}): Promise<Record<string, unknown>[]> {
   const [partition, ...shards] = await Promise.all([
-    queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': clientPk(clientId) }, ConsistentRead: true }),
+    queryAll({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': clientPk(clientId) },
+      ConsistentRead: true,
+    }),
     ...Array.from({ length: keys.contactShards }, (_, shard) =>
       queryAll({
         IndexName: TABLE_KEYS.gsi1.name,
@@ -44,20 +48,27 @@ export async function clientItems(clientId: number, probe: LockProbe = {}): Prom
   ]);
   const contacts = shards.flat();
   const emails = new Set([...(probe.emails ?? []), ...contacts.map((c) => String(c['email']))]);
-  const uids = new Set([...(probe.uids ?? []), ...contacts.flatMap((c) => (c['client_contact_id'] ? [String(c['client_contact_id'])] : []))]);
+  const uids = new Set([
+    ...(probe.uids ?? []),
+    ...contacts.flatMap((c) => (c['client_contact_id'] ? [String(c['client_contact_id'])] : [])),
+  ]);
   const locks = await getAll([
     ...[...emails].map((email) => keys.emailLock(clientId, email)),
     ...[...uids].map((uid) => keys.uidLock(clientId, uid)),
   ]);
   const order = (i: Record<string, unknown>) => `${String(i['pk'])}\u0000${String(i['sk'])}`;
-  return [...partition!, ...contacts, ...locks].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  return [...partition!, ...contacts, ...locks].sort((a, b) =>
+    order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0,
+  );
 }
 
 async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(new QueryCommand({ ...input, TableName: inject('tableName'), ExclusiveStartKey: start }));
+    const page = await documentClient().send(
+      new QueryCommand({ ...input, TableName: inject('tableName'), ExclusiveStartKey: start }),
+    );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
@@ -71,7 +82,9 @@ async function getAll(wanted: ItemKey[]): Promise<Record<string, unknown>[]> {
   for (let i = 0; i < wanted.length; i += 100) {
     let pending: ItemKey[] = wanted.slice(i, i + 100);
     while (pending.length > 0) {
-      const out = await documentClient().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
+      const out = await documentClient().send(
+        new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
+      );
       items.push(...(out.Responses?.[table] ?? []));
       pending = (out.UnprocessedKeys?.[table]?.Keys ?? []) as ItemKey[];
     }

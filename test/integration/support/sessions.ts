@@ -43,7 +43,11 @@ export const ownLoopbackAddress = (): string => `127.${randomInt(1, 255)}.${rand
  */
 export function raw(method: string, path: string, options: RawOptions = {}): Promise<RawResponse> {
   const url = new URL(path.startsWith('!') ? path.slice(1) : `${API_BASE_PATH}${path}`, inject('baseUrl'));
-  const payload = options.form ? new URLSearchParams(options.form).toString() : options.body === undefined ? undefined : JSON.stringify(options.body);
+  const payload = options.form
+    ? new URLSearchParams(options.form).toString()
+    : options.body === undefined
+      ? undefined
+      : JSON.stringify(options.body);
   const type = options.form ? 'application/x-www-form-urlencoded' : 'application/json';
   const headers: Record<string, string> = { ...(payload ? { 'content-type': type } : {}), ...options.headers };
   return new Promise((resolve, reject) => {
@@ -52,15 +56,31 @@ export function raw(method: string, path: string, options: RawOptions = {}): Pro
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        const flat = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+        const flat = Object.fromEntries(
+          Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+        );
         let body = {} as EnvelopeBody;
         try {
           body = JSON.parse(text) as EnvelopeBody;
         } catch {
           // Pages and redirects are HTML.
         }
-        checkContract({ method, path: url.pathname, status: res.statusCode ?? 0, contentType: flat['content-type'] ?? '', text })
-          .then(() => resolve({ status: res.statusCode ?? 0, headers: flat, setCookies: res.headers['set-cookie'] ?? [], text, body }))
+        checkContract({
+          method,
+          path: url.pathname,
+          status: res.statusCode ?? 0,
+          contentType: flat['content-type'] ?? '',
+          text,
+        })
+          .then(() =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: flat,
+              setCookies: res.headers['set-cookie'] ?? [],
+              text,
+              body,
+            }),
+          )
           .catch(reject);
       });
     });
@@ -78,7 +98,10 @@ export interface Session {
 
 /** The cookie `name`'s value in a list of Set-Cookie values. */
 export const cookieOf = (setCookies: readonly string[], name: string): string | undefined =>
-  setCookies.map((c) => c.split(';')[0]!).find((pair) => pair.startsWith(`${name}=`))?.slice(name.length + 1);
+  setCookies
+    .map((c) => c.split(';')[0]!)
+    .find((pair) => pair.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
 
 /** The sign-in link of the newest mail to `email` (after `count` mails arrived). */
 export async function signInLinkOf(email: string, count = 1): Promise<string> {
@@ -110,18 +133,24 @@ export function pressSignIn(
   return raw('POST', '/auth/callback', {
     form,
     from: options.from,
-    headers: { 'sec-fetch-site': 'same-origin', ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
+    headers: {
+      'sec-fetch-site': 'same-origin',
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...options.headers,
+    },
   });
 }
 
 /** The sign-in binding cookie a POST /auth/sign-in answer set, as a Cookie header (`els_signin=…`). */
-export const bindingCookieOf = (setCookies: readonly string[]): string => `els_signin=${cookieOf(setCookies, 'els_signin') ?? ''}`;
+export const bindingCookieOf = (setCookies: readonly string[]): string =>
+  `els_signin=${cookieOf(setCookies, 'els_signin') ?? ''}`;
 
 /** The session a callback answer started. */
 export function sessionOf(answer: RawResponse): Session {
   const session = cookieOf(answer.setCookies, 'els_session');
   const csrf = cookieOf(answer.setCookies, 'els_csrf');
-  if (!session || !csrf) throw new Error(`the callback set no session (${answer.status}): ${answer.setCookies.join(' | ')}`);
+  if (!session || !csrf)
+    throw new Error(`the callback set no session (${answer.status}): ${answer.setCookies.join(' | ')}`);
   return { cookie: `els_session=${session}; els_csrf=${csrf}`, csrf, setCookies: answer.setCookies };
 }
 
@@ -143,11 +172,20 @@ export async function signIn(email: string): Promise<Session> {
 }
 
 /** A request made with a session: the cookies, and on a change the CSRF header (unless `csrf: false`). */
-export function asSession(session: Session, method: string, path: string, options: RawOptions & { csrf?: boolean } = {}): Promise<RawResponse> {
+export function asSession(
+  session: Session,
+  method: string,
+  path: string,
+  options: RawOptions & { csrf?: boolean } = {},
+): Promise<RawResponse> {
   const unsafe = !['GET', 'HEAD'].includes(method);
   return raw(method, path, {
     ...options,
-    headers: { cookie: session.cookie, ...(unsafe && options.csrf !== false ? { 'x-csrf-token': session.csrf } : {}), ...options.headers },
+    headers: {
+      cookie: session.cookie,
+      ...(unsafe && options.csrf !== false ? { 'x-csrf-token': session.csrf } : {}),
+      ...options.headers,
+    },
   });
 }
 
@@ -155,7 +193,11 @@ let deps: ReturnType<typeof clientAdminDeps> | undefined;
 const storeDeps = () =>
   (deps ??= clientAdminDeps(
     createContainer({
-      config: loadConfig({ ...process.env, AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'), TABLE_NAME: inject('tableName') }),
+      config: loadConfig({
+        ...process.env,
+        AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+        TABLE_NAME: inject('tableName'),
+      }),
     }),
   ));
 
@@ -163,7 +205,10 @@ const storeDeps = () =>
 export async function createAccountClient(plan: PlanTier): Promise<CreatedClient & { email: string; plan: PlanTier }> {
   const email = `owner-${randomInt(1e12)}@test.example`;
   const created = await createClient(storeDeps(), { email, name: `Account ${email}`, plan });
-  await setClientRateLimits(storeDeps(), created.id, { api_requests_per_second: MAX_REQUESTS_PER_SECOND, event_requests_per_second: MAX_REQUESTS_PER_SECOND });
+  await setClientRateLimits(storeDeps(), created.id, {
+    api_requests_per_second: MAX_REQUESTS_PER_SECOND,
+    event_requests_per_second: MAX_REQUESTS_PER_SECOND,
+  });
   return { ...created, email, plan };
 }
 

@@ -10,7 +10,11 @@ import { call } from './api.js';
 let container: ReturnType<typeof createContainer> | undefined;
 const store = () =>
   (container ??= createContainer({
-    config: loadConfig({ ...process.env, AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'), TABLE_NAME: inject('tableName') }),
+    config: loadConfig({
+      ...process.env,
+      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+      TABLE_NAME: inject('tableName'),
+    }),
   }));
 
 /**
@@ -20,17 +24,35 @@ const store = () =>
 export async function storeUnsafeWelcome(client: { id: number; api_key: string }, html: string): Promise<number> {
   const id = await nextClientTemplateId(store().use(ids));
   const at = new Date().toISOString();
-  await store()
-    .use(templateStore)
-    .create({ id, client_id: client.id, type: TEMPLATE_TYPES.client, name: 'Stored before the check', subject: 'Hello', preview_text: '', html_body: html, text_body: 'Hello', created_at: at, updated_at: at });
-  const customized = await call('PATCH', '/client/workflows/1/customization', { key: client.api_key, body: { template_id: id } });
+  await store().use(templateStore).create({
+    id,
+    client_id: client.id,
+    type: TEMPLATE_TYPES.client,
+    name: 'Stored before the check',
+    subject: 'Hello',
+    preview_text: '',
+    html_body: html,
+    text_body: 'Hello',
+    created_at: at,
+    updated_at: at,
+  });
+  const customized = await call('PATCH', '/client/workflows/1/customization', {
+    key: client.api_key,
+    body: { template_id: id },
+  });
   if (customized.status !== 200) throw new Error(`customization answered ${customized.status}: ${customized.text}`);
   return id;
 }
 
 /** Sends the welcome e-mail to a new contact (a sync signup) and returns the sent e-mail (JSON view). */
-export async function sendWelcome(key: string, email: string): Promise<{ id: string; browser_url: string; html_body: string }> {
-  const event = await call('POST', '/client/events?sync=true', { key, body: { type: 'signup', email, auto_create_contact: true } });
+export async function sendWelcome(
+  key: string,
+  email: string,
+): Promise<{ id: string; browser_url: string; html_body: string }> {
+  const event = await call('POST', '/client/events?sync=true', {
+    key,
+    body: { type: 'signup', email, auto_create_contact: true },
+  });
   if (event.status !== 201) throw new Error(`the signup answered ${event.status}: ${event.text}`);
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const executions = await call('GET', '/client/executions?workflow_id=1&per_page=100', { key });

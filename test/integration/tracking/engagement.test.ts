@@ -67,7 +67,12 @@ describe('a person opening the e-mail', () => {
     const { email } = await injectAndAwait(t, sesEvent.open(sesMailOf(t), second), second);
 
     // Assess
-    expect(email.logs.filter((l) => l.status === SENT_STATUS.opened).map((l) => l.created_at).sort()).toEqual([first, second]);
+    expect(
+      email.logs
+        .filter((l) => l.status === SENT_STATUS.opened)
+        .map((l) => l.created_at)
+        .sort(),
+    ).toEqual([first, second]);
     expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({
       total_emails_opened: 1,
       last_email_opened_at: second,
@@ -81,7 +86,11 @@ describe('a person opening the e-mail', () => {
     const key = welcome.client.api_key;
     const event = await sendTrialEnding(key, welcome.address);
     const trial = await sentEmailOf(key, event, 3);
-    const trialEnding: TrackedEmail = { ...welcome, ...trial, email: await awaitStatus(key, trial.email.id, SENT_STATUS.delivered) };
+    const trialEnding: TrackedEmail = {
+      ...welcome,
+      ...trial,
+      email: await awaitStatus(key, trial.email.id, SENT_STATUS.delivered),
+    };
     const firstOpen = later(deliveredAt(trialEnding.email), MINUTE_MS);
     const secondOpen = later(firstOpen, MINUTE_MS);
 
@@ -142,7 +151,10 @@ describe('a person clicking a link', () => {
 
     // Assess
     expect(email.logs.filter((l) => l.status === SENT_STATUS.clicked && !l.is_bot)).toHaveLength(2);
-    expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({ total_emails_clicked: 1, last_activity_at: second });
+    expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({
+      total_emails_clicked: 1,
+      last_activity_at: second,
+    });
   });
 });
 
@@ -151,40 +163,55 @@ describe('machines opening and clicking', () => {
     'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86';
   it.each([
     ['a click 2 seconds after the delivery, from a desktop browser', 'click', 2_000, HUMAN_UA, 'too_fast'],
-    ['a Microsoft Defender Safe Links detonation (a browser, seconds after the delivery)', 'click', 3_000, MICROSOFT_EDGE_UA, 'too_fast'],
+    [
+      'a Microsoft Defender Safe Links detonation (a browser, seconds after the delivery)',
+      'click',
+      3_000,
+      MICROSOFT_EDGE_UA,
+      'too_fast',
+    ],
     ['an open by an HTTP client (python-requests)', 'open', MINUTE_MS, SCANNER_UA, 'security_scanner'],
     ['a click by an HTTP client (python-requests)', 'click', MINUTE_MS, SCANNER_UA, 'security_scanner'],
-    ['an open through Apple Mail Privacy Protection (its proxy\'s bare user agent)', 'open', MINUTE_MS, 'Mozilla/5.0', 'apple_mail_privacy'],
-  ] as const)('logs %s as a bot and leaves the contact as it was', async (_case, kind, afterDeliveryMs, userAgent, reason) => {
-    // Prepare
-    const t = await deliveredWelcome();
-    const at = later(deliveredAt(t.email), afterDeliveryMs);
-    const ipAddress = '40.94.0.12';
-    const event =
-      kind === 'open'
-        ? sesEvent.open(sesMailOf(t), at, { userAgent, ipAddress })
-        : sesEvent.click(sesMailOf(t), at, LINK, { userAgent, ipAddress });
-    const before = await getContact(t.client.api_key, t.contactId);
+    [
+      "an open through Apple Mail Privacy Protection (its proxy's bare user agent)",
+      'open',
+      MINUTE_MS,
+      'Mozilla/5.0',
+      'apple_mail_privacy',
+    ],
+  ] as const)(
+    'logs %s as a bot and leaves the contact as it was',
+    async (_case, kind, afterDeliveryMs, userAgent, reason) => {
+      // Prepare
+      const t = await deliveredWelcome();
+      const at = later(deliveredAt(t.email), afterDeliveryMs);
+      const ipAddress = '40.94.0.12';
+      const event =
+        kind === 'open'
+          ? sesEvent.open(sesMailOf(t), at, { userAgent, ipAddress })
+          : sesEvent.click(sesMailOf(t), at, LINK, { userAgent, ipAddress });
+      const before = await getContact(t.client.api_key, t.contactId);
 
-    // Act
-    const { log } = await injectAndAwait(t, event, at);
+      // Act
+      const { log } = await injectAndAwait(t, event, at);
 
-    // Assess
-    expect(log).toEqual(
-      logItem({
-        created_at: at,
-        status: kind === 'open' ? 4 : 5,
-        status_text: kind === 'open' ? 'opened' : 'clicked',
-        provider_message_id: t.messageId,
-        url: kind === 'open' ? null : LINK,
-        ip_address: ipAddress,
-        user_agent: userAgent,
-        is_bot: true,
-        bot_reason: reason,
-      }),
-    );
-    const after = await getContact(t.client.api_key, t.contactId);
-    expect(after).toEqual(before);
-    expect(after).toMatchObject({ total_emails_opened: 0, total_emails_clicked: 0, last_email_opened_at: null });
-  });
+      // Assess
+      expect(log).toEqual(
+        logItem({
+          created_at: at,
+          status: kind === 'open' ? 4 : 5,
+          status_text: kind === 'open' ? 'opened' : 'clicked',
+          provider_message_id: t.messageId,
+          url: kind === 'open' ? null : LINK,
+          ip_address: ipAddress,
+          user_agent: userAgent,
+          is_bot: true,
+          bot_reason: reason,
+        }),
+      );
+      const after = await getContact(t.client.api_key, t.contactId);
+      expect(after).toEqual(before);
+      expect(after).toMatchObject({ total_emails_opened: 0, total_emails_clicked: 0, last_email_opened_at: null });
+    },
+  );
 });

@@ -37,12 +37,28 @@ describe('e-mails sent by the local runtime', () => {
     const email = await awaitStatus(sent.client.api_key, sent.email.id, SENT_STATUS.delivered);
 
     // Assess
-    expect(email).toMatchObject({ status: 3, status_text: 'delivered', status_updated_at: expect.stringMatching(RFC3339_UTC) });
-    const fromSes = email.logs.filter((l) => l.provider_message_id === sent.messageId && l.status !== SENT_STATUS.queued);
+    expect(email).toMatchObject({
+      status: 3,
+      status_text: 'delivered',
+      status_updated_at: expect.stringMatching(RFC3339_UTC),
+    });
+    const fromSes = email.logs.filter(
+      (l) => l.provider_message_id === sent.messageId && l.status !== SENT_STATUS.queued,
+    );
     expect(fromSes).toEqual(
       expect.arrayContaining([
-        logItem({ status: 2, status_text: 'sent', provider_message_id: sent.messageId, created_at: expect.stringMatching(RFC3339_UTC) }),
-        logItem({ status: 3, status_text: 'delivered', provider_message_id: sent.messageId, created_at: expect.stringMatching(RFC3339_UTC) }),
+        logItem({
+          status: 2,
+          status_text: 'sent',
+          provider_message_id: sent.messageId,
+          created_at: expect.stringMatching(RFC3339_UTC),
+        }),
+        logItem({
+          status: 3,
+          status_text: 'delivered',
+          provider_message_id: sent.messageId,
+          created_at: expect.stringMatching(RFC3339_UTC),
+        }),
       ]),
     );
   });
@@ -65,7 +81,9 @@ describe('POST /dev/ses-events', () => {
     expect(res.status).toBe(202);
     expect(res.body.success).toBe(true);
     const { email, log } = await awaitLogAt(t.client.api_key, t.email.id, at);
-    expect(log).toEqual(logItem({ created_at: at, status: 3, status_text: 'delivered', provider_message_id: t.messageId }));
+    expect(log).toEqual(
+      logItem({ created_at: at, status: 3, status_text: 'delivered', provider_message_id: t.messageId }),
+    );
     expect(email.logs).toHaveLength(t.email.logs.length + 1);
     expect(email.status).toBe(SENT_STATUS.delivered);
   });
@@ -85,7 +103,8 @@ describe('POST /dev/ses-events', () => {
       {
         Type: 'SubscriptionConfirmation',
         MessageId: randomUUID(),
-        Token: '2336412f37fb687f5d51e6e241d09c805a5a57b30d712f794cc5f6a988666d92768dd60a747ba6f3beb71854e285d6ad02428b09ceece29417f1f02d609c582afbacc99c583a916b9981dd2728f4ae6fdb82efd087cc3b7849e05798d2d2785c03b0879594eeac82c01f235d0e717736',
+        Token:
+          '2336412f37fb687f5d51e6e241d09c805a5a57b30d712f794cc5f6a988666d92768dd60a747ba6f3beb71854e285d6ad02428b09ceece29417f1f02d609c582afbacc99c583a916b9981dd2728f4ae6fdb82efd087cc3b7849e05798d2d2785c03b0879594eeac82c01f235d0e717736',
         TopicArn: 'arn:aws:sns:us-east-1:123456789012:email-lifecycle-ses-status',
         Message: 'You have chosen to subscribe to the topic.',
         SubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription',
@@ -94,7 +113,10 @@ describe('POST /dev/ses-events', () => {
     ],
     ['an SNS envelope whose Message is not JSON', { ...snsEnvelope({}), Message: 'not json' }],
     ['an SES event of an unknown eventType', { eventType: 'Teleport', mail, teleport: { timestamp: mail.timestamp } }],
-    ['an Open without its mail', { eventType: 'Open', open: { timestamp: mail.timestamp, ipAddress: '203.0.113.7', userAgent: 'x' } }],
+    [
+      'an Open without its mail',
+      { eventType: 'Open', open: { timestamp: mail.timestamp, ipAddress: '203.0.113.7', userAgent: 'x' } },
+    ],
   ])('answers 422 for %s', async (_case, body) => {
     // Act
     const res = await postSesEvent(body);
@@ -102,7 +124,9 @@ describe('POST /dev/ses-events', () => {
     // Assess
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ success: false, data: {} });
-    expect(res.body.errors).toEqual([expect.objectContaining({ condition: expect.any(String), key: expect.any(String), error: expect.any(String) })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ condition: expect.any(String), key: expect.any(String), error: expect.any(String) }),
+    ]);
   });
 });
 
@@ -134,7 +158,10 @@ describe('the e-mail status', () => {
 
     // Assess
     const email = await getSentEmail(t.client.api_key, t.email.id);
-    expect({ status: email.status, status_text: email.status_text }).toEqual({ status: expected, status_text: STATUS_TEXT[expected] });
+    expect({ status: email.status, status_text: email.status_text }).toEqual({
+      status: expected,
+      status_text: STATUS_TEXT[expected],
+    });
     expect(email.logs).toHaveLength(t.email.logs.length + kinds.length);
     expect(times.every((at) => email.logs.some((l) => l.created_at === at))).toBe(true);
   });
@@ -163,7 +190,7 @@ describe('the same notification twice', () => {
 describe('a notification of a message this service did not send', () => {
   it.each([
     ['without tags', (_t: TrackedEmail) => ({})],
-    ['tagged with the client\'s own ids', (t: TrackedEmail) => sesMailOf(t).tags],
+    ["tagged with the client's own ids", (t: TrackedEmail) => sesMailOf(t).tags],
   ])('answers 202 and changes nothing (%s)', async (_case, tagsOf) => {
     // Prepare
     const t = await deliveredWelcome();
@@ -192,7 +219,7 @@ describe('a notification of a message this service did not send', () => {
 });
 
 describe('tenant isolation', () => {
-  it('changes nothing of client A for a notification tagged with A\'s ids that carries client B\'s message id', async () => {
+  it("changes nothing of client A for a notification tagged with A's ids that carries client B's message id", async () => {
     // Prepare
     const [a, b] = await Promise.all([deliveredWelcome(), deliveredWelcome()]);
     const mail = { ...sesMailOf(a), messageId: b.messageId };

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 import { listExecutions } from '../support/executions.js';
-import { injectAndAwait, MINUTE_MS, sentEmailOf, sesEvent, sesMailOf, uniqueAddress, type TrackedEmail } from './support.js';
+import {
+  injectAndAwait,
+  MINUTE_MS,
+  sentEmailOf,
+  sesEvent,
+  sesMailOf,
+  uniqueAddress,
+  type TrackedEmail,
+} from './support.js';
 
 const TOKYO = 'Asia/Tokyo';
 /** The whole user agent of Apple Mail Privacy Protection's image proxy (bot-detection.ts). */
@@ -11,7 +19,12 @@ const APPLE_MPP_UA = 'Mozilla/5.0';
 
 /** `hour`:`minute` in Tokyo on the `days`-th day after `after` (always later than `after`). */
 const tokyoAt = (after: string, days: number, hour: number, minute: number) =>
-  DateTime.fromISO(after).setZone(TOKYO).plus({ days }).set({ hour, minute, second: 0, millisecond: 0 }).toUTC().toISO()!;
+  DateTime.fromISO(after)
+    .setZone(TOKYO)
+    .plus({ days })
+    .set({ hour, minute, second: 0, millisecond: 0 })
+    .toUTC()
+    .toISO()!;
 
 describe('send time mode 2: the next e-mail goes at the hour the contact opens mail', () => {
   it('schedules at 19:00 Tokyo time after human opens at 19:00 Tokyo time; Apple MPP opens at 03:00 do not move it', async () => {
@@ -30,7 +43,11 @@ describe('send time mode 2: the next e-mail goes at the hour the contact opens m
     const sent = t.email.created_at;
 
     // Three human opens around 19:00 in Tokyo on three evenings; five MPP opens at 03:00 (more, so they would win).
-    for (const [days, minute] of [[1, 2], [2, 15], [3, 40]] as const) {
+    for (const [days, minute] of [
+      [1, 2],
+      [2, 15],
+      [3, 40],
+    ] as const) {
       const at = tokyoAt(sent, days, 19, minute);
       const { log } = await injectAndAwait(t, sesEvent.open(mail, at), at);
       expect(log).toMatchObject({ status: 4, is_bot: false });
@@ -50,12 +67,18 @@ describe('send time mode 2: the next e-mail goes at the hour the contact opens m
     expect(patched.body.data).toMatchObject({ workflow_id: 3, send_time_mode: 2, overrides: { send_time_mode: 2 } });
     const audit = await call('GET', '/client/workflows/3/customization/audit', { key });
     expect(audit.body.data.entries).toEqual([
-      expect.objectContaining({ before: expect.objectContaining({ send_time_mode: 0 }), after: expect.objectContaining({ send_time_mode: 2 }) }),
+      expect.objectContaining({
+        before: expect.objectContaining({ send_time_mode: 0 }),
+        after: expect.objectContaining({ send_time_mode: 2 }),
+      }),
     ]);
 
     // Act
     const before = Date.now();
-    const event = await call('POST', '/client/events?sync=true', { key, body: { type: 'trial_ending', email: address } });
+    const event = await call('POST', '/client/events?sync=true', {
+      key,
+      body: { type: 'trial_ending', email: address },
+    });
 
     // Assess
     expect(event.status, event.text).toBe(201);

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { request } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
-import { deliveredAt, deliveredWelcome, injectAndAwait, later, MINUTE_MS, SCANNER_UA, sesEvent, sesMailOf } from './support.js';
+import {
+  deliveredAt,
+  deliveredWelcome,
+  injectAndAwait,
+  later,
+  MINUTE_MS,
+  SCANNER_UA,
+  sesEvent,
+  sesMailOf,
+} from './support.js';
 
 const LINK = 'https://example.com/pricing?utm_source=welcome';
 const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -40,7 +49,13 @@ describe('GET /client/stats and /client/workflows/{id}/stats', () => {
       complained: 0,
     });
     expect(stats.body.data.events).toEqual({ signup: 1 });
-    expect(stats.body.data.rates).toMatchObject({ delivery_rate: 1, open_rate: 1, click_rate: 1, click_to_open_rate: 1, bot_open_share: 0.6667 });
+    expect(stats.body.data.rates).toMatchObject({
+      delivery_rate: 1,
+      open_rate: 1,
+      click_rate: 1,
+      click_to_open_rate: 1,
+      bot_open_share: 0.6667,
+    });
     expect(stats.body.data.series).toHaveLength(3);
     expect(stats.headers['ratelimit-policy']).toBeDefined();
     expect(workflow.status).toBe(200);
@@ -61,7 +76,10 @@ describe('GET /client/stats and /client/workflows/{id}/stats', () => {
     await request('POST', '/client/contacts', { key, body: { email: 'gone@example.com', is_subscribed: false } });
 
     // Act
-    const event = await request('POST', '/client/events?sync=true', { key, body: { type: 'signup', email: 'gone@example.com' } });
+    const event = await request('POST', '/client/events?sync=true', {
+      key,
+      body: { type: 'signup', email: 'gone@example.com' },
+    });
     expect(event.status).toBe(201);
 
     // Assess (the skip happens when the execution runs: the engine, a moment later)
@@ -83,7 +101,9 @@ describe('GET /client/stats and /client/workflows/{id}/stats', () => {
     expect(empty.status).toBe(200);
     expect(Object.values(empty.body.data.totals).every((n) => n === 0)).toBe(true);
     expect(tooLong.status).toBe(422);
-    expect(tooLong.body.errors).toEqual([{ condition: 'max', key: 'from', error: expect.stringContaining('400 days') }]);
+    expect(tooLong.body.errors).toEqual([
+      { condition: 'max', key: 'from', error: expect.stringContaining('400 days') },
+    ]);
     expect(unknown.status).toBe(404);
     expect(badDate.status).toBe(422);
     expect(badDate.body.errors[0]).toMatchObject({ key: 'from' });

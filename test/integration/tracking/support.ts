@@ -25,7 +25,9 @@ export const SENT_STATUS = {
   failed: 10,
   unsubscribed: 11,
 } as const;
-export const STATUS_TEXT: Record<number, string> = Object.fromEntries(Object.entries(SENT_STATUS).map(([text, n]) => [n, text]));
+export const STATUS_TEXT: Record<number, string> = Object.fromEntries(
+  Object.entries(SENT_STATUS).map(([text, n]) => [n, text]),
+);
 
 /** A person reading mail in desktop Chrome. */
 export const HUMAN_UA =
@@ -42,7 +44,10 @@ export const uniqueAddress = (name: string) => `${name}-${randomUUID().slice(0, 
 export const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 /** An integer 0–100 (`health_score`). */
-export const HEALTH_SCORE = expect.toSatisfy((n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 100, 'an integer 0–100');
+export const HEALTH_SCORE = expect.toSatisfy(
+  (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 100,
+  'an integer 0–100',
+);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading what the API shows
@@ -108,7 +113,12 @@ export async function getContact(key: string, id: number): Promise<Record<string
  * Waits (≤ 30 s: a send the SES emulator drops is retried after the local 5 s visibility timeout) until the sent
  * e-mail satisfies `done`, and returns it; `what` names the wait in a timeout.
  */
-export async function awaitSentEmail(key: string, id: string, what: string, done: (e: SentEmail) => boolean): Promise<SentEmail> {
+export async function awaitSentEmail(
+  key: string,
+  id: string,
+  what: string,
+  done: (e: SentEmail) => boolean,
+): Promise<SentEmail> {
   return eventually(
     `sent e-mail ${id}: ${what}`,
     async () => {
@@ -205,7 +215,11 @@ export async function sendTrialEnding(key: string, address: string): Promise<Api
 }
 
 /** The e-mail the event's execution of `workflowId` sent (waits for the execution to complete). */
-export async function sentEmailOf(key: string, event: ApiResponse, workflowId: number): Promise<{ email: SentEmail; messageId: string }> {
+export async function sentEmailOf(
+  key: string,
+  event: ApiResponse,
+  workflowId: number,
+): Promise<{ email: SentEmail; messageId: string }> {
   const ids = event.body.data.execution_ids as number[];
   const execution = await eventually(
     `execution of workflow ${workflowId} completed`,
@@ -277,7 +291,12 @@ export const sesEvent = {
     mail,
     open: { timestamp, userAgent, ipAddress },
   }),
-  click: (mail: SesMail, timestamp: string, link: string, { userAgent = HUMAN_UA, ipAddress = HUMAN_IP }: EngagementOptions = {}) => ({
+  click: (
+    mail: SesMail,
+    timestamp: string,
+    link: string,
+    { userAgent = HUMAN_UA, ipAddress = HUMAN_IP }: EngagementOptions = {},
+  ) => ({
     eventType: 'Click',
     mail,
     click: { timestamp, ipAddress, userAgent, link, linkTags: { campaign: ['welcome'] } },
@@ -290,8 +309,18 @@ export const sesEvent = {
       bounceSubType: 'General',
       bouncedRecipients: [
         bounceType === 'Permanent'
-          ? { emailAddress: mail.destination[0], action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }
-          : { emailAddress: mail.destination[0], action: 'delayed', status: '4.2.2', diagnosticCode: 'smtp; 452 4.2.2 mailbox full' },
+          ? {
+              emailAddress: mail.destination[0],
+              action: 'failed',
+              status: '5.1.1',
+              diagnosticCode: 'smtp; 550 5.1.1 user unknown',
+            }
+          : {
+              emailAddress: mail.destination[0],
+              action: 'delayed',
+              status: '4.2.2',
+              diagnosticCode: 'smtp; 452 4.2.2 mailbox full',
+            },
       ],
       timestamp,
       feedbackId: `${randomUUID()}-000000`,
@@ -342,9 +371,11 @@ export const snsEnvelope = (event: object, messageId: string = randomUUID()) => 
   Message: JSON.stringify(event),
   Timestamp: new Date().toISOString(),
   SignatureVersion: '1',
-  Signature: 'EXAMPLEpH+DcEwjAPg8O9mY8dReBSwksfg2S7WKQcikcNKWLQjwu6A4VbeS0QHVCkhRS7fUQvi2egU3N858fiTDN6bkkOxYDVrY0Ad8L10Hs3zH81mtnPk5uvvolIC1CXGu43obcgFxeL3khZl8IKvO61GWB6jI9b5+gLPoBc1Q=',
+  Signature:
+    'EXAMPLEpH+DcEwjAPg8O9mY8dReBSwksfg2S7WKQcikcNKWLQjwu6A4VbeS0QHVCkhRS7fUQvi2egU3N858fiTDN6bkkOxYDVrY0Ad8L10Hs3zH81mtnPk5uvvolIC1CXGu43obcgFxeL3khZl8IKvO61GWB6jI9b5+gLPoBc1Q=',
   SigningCertURL: 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0000000000000000000000.pem',
-  UnsubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe&SubscriptionArn=arn:aws:sns:us-east-1:123456789012:email-lifecycle-ses-status:0000',
+  UnsubscribeURL:
+    'https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe&SubscriptionArn=arn:aws:sns:us-east-1:123456789012:email-lifecycle-ses-status:0000',
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -360,7 +391,11 @@ export async function injectSesEvent(body: unknown): Promise<void> {
 }
 
 /** Injects `event` (in an SNS envelope) and waits for the log of the notification at `at` on the tracked e-mail. */
-export async function injectAndAwait(t: TrackedEmail, event: object, at: string): Promise<{ email: SentEmail; log: LogItem }> {
+export async function injectAndAwait(
+  t: TrackedEmail,
+  event: object,
+  at: string,
+): Promise<{ email: SentEmail; log: LogItem }> {
   await injectSesEvent(snsEnvelope(event));
   return awaitLogAt(t.client.api_key, t.email.id, at);
 }

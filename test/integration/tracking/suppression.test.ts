@@ -36,24 +36,34 @@ describe('the SES mailbox simulator on the local runtime', () => {
     ['bounce@simulator.amazonses.com', 'bounced', 'hard_bounce', SENT_STATUS.bounced],
     ['suppressionlist@simulator.amazonses.com', 'bounced', 'hard_bounce', SENT_STATUS.bounced],
     ['complaint@simulator.amazonses.com', 'complained', 'complaint', SENT_STATUS.complained],
-  ])('%s: the e-mail is %s, the contact unsubscribed with reason %s, its next e-mail skipped as suppressed', async (address, text, reason, status) => {
-    // Prepare
-    const t = await sendWelcome(address);
+  ])(
+    '%s: the e-mail is %s, the contact unsubscribed with reason %s, its next e-mail skipped as suppressed',
+    async (address, text, reason, status) => {
+      // Prepare
+      const t = await sendWelcome(address);
 
-    // Act
-    const email = await awaitStatus(t.client.api_key, t.email.id, status);
+      // Act
+      const email = await awaitStatus(t.client.api_key, t.email.id, status);
 
-    // Assess
-    expect(email.status_text).toBe(text);
-    expect(email.logs).toContainEqual(logItem({ status, status_text: text, provider_message_id: t.messageId, created_at: expect.stringMatching(RFC3339_UTC) }));
-    expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({
-      email: address,
-      is_subscribed: false,
-      unsubscribe_reason: reason,
-      unsubscribed_at: expect.stringMatching(RFC3339_UTC),
-    });
-    expect(await nextExecution(t)).toMatchObject(SKIPPED_SUPPRESSED);
-  });
+      // Assess
+      expect(email.status_text).toBe(text);
+      expect(email.logs).toContainEqual(
+        logItem({
+          status,
+          status_text: text,
+          provider_message_id: t.messageId,
+          created_at: expect.stringMatching(RFC3339_UTC),
+        }),
+      );
+      expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({
+        email: address,
+        is_subscribed: false,
+        unsubscribe_reason: reason,
+        unsubscribed_at: expect.stringMatching(RFC3339_UTC),
+      });
+      expect(await nextExecution(t)).toMatchObject(SKIPPED_SUPPRESSED);
+    },
+  );
 
   it('ooto@simulator.amazonses.com: the e-mail is delivered and the contact stays subscribed', async () => {
     // Prepare + Act
@@ -61,34 +71,52 @@ describe('the SES mailbox simulator on the local runtime', () => {
 
     // Assess
     expect(t.email).toMatchObject({ status: 3, status_text: 'delivered' });
-    expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({ is_subscribed: true, unsubscribe_reason: null });
+    expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({
+      is_subscribed: true,
+      unsubscribe_reason: null,
+    });
     expect(await nextExecution(t)).toMatchObject({ status: 3, status_text: 'completed', reason: null });
   });
 });
 
 describe('injected bounces and complaints', () => {
   it.each([
-    ['a permanent bounce', (t: TrackedEmail, at: string) => sesEvent.bounce(sesMailOf(t), at, 'Permanent'), SENT_STATUS.bounced, 'bounced', 'hard_bounce'],
-    ['a complaint', (t: TrackedEmail, at: string) => sesEvent.complaint(sesMailOf(t), at), SENT_STATUS.complained, 'complained', 'complaint'],
-  ])('%s of a delivered e-mail unsubscribes the contact and skips its next e-mail as suppressed', async (_case, build, status, text, reason) => {
-    // Prepare
-    const t = await deliveredWelcome();
-    const at = later(deliveredAt(t.email), 10 * MINUTE_MS);
+    [
+      'a permanent bounce',
+      (t: TrackedEmail, at: string) => sesEvent.bounce(sesMailOf(t), at, 'Permanent'),
+      SENT_STATUS.bounced,
+      'bounced',
+      'hard_bounce',
+    ],
+    [
+      'a complaint',
+      (t: TrackedEmail, at: string) => sesEvent.complaint(sesMailOf(t), at),
+      SENT_STATUS.complained,
+      'complained',
+      'complaint',
+    ],
+  ])(
+    '%s of a delivered e-mail unsubscribes the contact and skips its next e-mail as suppressed',
+    async (_case, build, status, text, reason) => {
+      // Prepare
+      const t = await deliveredWelcome();
+      const at = later(deliveredAt(t.email), 10 * MINUTE_MS);
 
-    // Act
-    const { email, log } = await injectAndAwait(t, build(t, at), at);
+      // Act
+      const { email, log } = await injectAndAwait(t, build(t, at), at);
 
-    // Assess
-    expect(log).toEqual(logItem({ created_at: at, status, status_text: text, provider_message_id: t.messageId }));
-    expect(email).toMatchObject({ status, status_text: text });
-    expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({
-      is_subscribed: false,
-      unsubscribe_reason: reason,
-      unsubscribed_at: expect.stringMatching(RFC3339_UTC),
-      health_score: HEALTH_SCORE,
-    });
-    expect(await nextExecution(t)).toMatchObject(SKIPPED_SUPPRESSED);
-  });
+      // Assess
+      expect(log).toEqual(logItem({ created_at: at, status, status_text: text, provider_message_id: t.messageId }));
+      expect(email).toMatchObject({ status, status_text: text });
+      expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({
+        is_subscribed: false,
+        unsubscribe_reason: reason,
+        unsubscribed_at: expect.stringMatching(RFC3339_UTC),
+        health_score: HEALTH_SCORE,
+      });
+      expect(await nextExecution(t)).toMatchObject(SKIPPED_SUPPRESSED);
+    },
+  );
 
   it('a transient bounce is logged and leaves the contact subscribed: its next e-mail is sent', async () => {
     // Prepare
@@ -100,7 +128,10 @@ describe('injected bounces and complaints', () => {
 
     // Assess
     expect(log).toMatchObject({ created_at: at, provider_message_id: t.messageId, is_bot: false });
-    expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({ is_subscribed: true, unsubscribe_reason: null });
+    expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({
+      is_subscribed: true,
+      unsubscribe_reason: null,
+    });
     expect(await nextExecution(t)).toMatchObject({ status: 3, status_text: 'completed', reason: null });
   });
 });

@@ -27,10 +27,20 @@ export interface ImportEdge {
 
 /** Every module specifier a source file names, found by walking its syntax tree. */
 export function importsOf(file: string, text: string): ImportEdge[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const specifiers: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       specifiers.push(node.moduleSpecifier.text);
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
       const expression = node.moduleReference.expression;
@@ -40,7 +50,11 @@ export function importsOf(file: string, text: string): ImportEdge[] {
       const callsImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
       const callsRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
       if ((callsImport || callsRequire) && first && ts.isStringLiteralLike(first)) specifiers.push(first.text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       specifiers.push(node.argument.literal.text);
     }
     ts.forEachChild(node, visit);
@@ -52,7 +66,10 @@ export function importsOf(file: string, text: string): ImportEdge[] {
 function targetOf(file: string, specifier: string): string {
   if (!specifier.startsWith('.')) return specifier;
   const absolute = resolve(ROOT, dirname(file), specifier);
-  return relative(ROOT, absolute).split(sep).join('/').replace(/\.(js|ts|tsx|jsx|mjs|cjs)$/, '');
+  return relative(ROOT, absolute)
+    .split(sep)
+    .join('/')
+    .replace(/\.(js|ts|tsx|jsx|mjs|cjs)$/, '');
 }
 
 export interface LayerRule {
@@ -67,7 +84,8 @@ export interface LayerRule {
 
 const forbids = (rule: LayerRule, edge: ImportEdge): boolean => {
   if (!edge.file.startsWith(rule.under)) return false;
-  if (edge.specifier.startsWith('.')) return rule.forbiddenPaths.some((path) => edge.target === path || edge.target.startsWith(`${path}/`));
+  if (edge.specifier.startsWith('.'))
+    return rule.forbiddenPaths.some((path) => edge.target === path || edge.target.startsWith(`${path}/`));
   return (rule.forbiddenPackages ?? []).some((name) => edge.specifier.startsWith(name));
 };
 
@@ -80,7 +98,14 @@ export const RULES: readonly LayerRule[] = [
   {
     name: 'the domain imports no adapter, HTTP, queue-handler or composition module',
     under: 'shared/domain/',
-    forbiddenPaths: ['shared/adapters', 'shared/http', 'shared/openapi', 'shared/queue', 'shared/composition', 'shared/config'],
+    forbiddenPaths: [
+      'shared/adapters',
+      'shared/http',
+      'shared/openapi',
+      'shared/queue',
+      'shared/composition',
+      'shared/config',
+    ],
     forbiddenPackages: ['@aws-sdk/', '@smithy/'],
   },
   {
@@ -103,8 +128,13 @@ function sourceFiles(folder: string): string[] {
     .sort();
 }
 
-export function violations(edges: readonly ImportEdge[], rules: readonly LayerRule[] = RULES): (ImportEdge & { rule: string })[] {
-  return edges.flatMap((edge) => rules.filter((rule) => forbids(rule, edge)).map((rule) => ({ ...edge, rule: rule.name })));
+export function violations(
+  edges: readonly ImportEdge[],
+  rules: readonly LayerRule[] = RULES,
+): (ImportEdge & { rule: string })[] {
+  return edges.flatMap((edge) =>
+    rules.filter((rule) => forbids(rule, edge)).map((rule) => ({ ...edge, rule: rule.name })),
+  );
 }
 
 const sharedEdges = sourceFiles('shared').flatMap((file) => importsOf(file, readFileSync(join(ROOT, file), 'utf8')));
@@ -118,7 +148,7 @@ describe('the import parser', () => {
       "const later = await import('../../queue/sqs-batch.js');",
       "type T = import('@aws-sdk/client-sqs').SQSClient;",
       "// import { no } from '../../adapters/commented-out.js';",
-      "const text = \"from '../../http/in-a-string.js'\";",
+      'const text = "from \'../../http/in-a-string.js\'";',
     ].join('\n');
     expect(importsOf('shared/domain/contacts/x.ts', text).map((edge) => edge.target)).toEqual([
       'shared/adapters/memory/memory-stores',
@@ -143,15 +173,18 @@ describe('the import parser', () => {
       ].join('\n'),
     );
     expect(violations(domain).map((v) => `${v.specifier} (${v.rule})`)).toEqual([
-      "../../adapters/dynamo/a.js (the domain imports no adapter, HTTP, queue-handler or composition module)",
-      "../../../functions/routes.js (shared/ imports nothing from the layers built on it)",
-      "@aws-sdk/lib-dynamodb (the domain imports no adapter, HTTP, queue-handler or composition module)",
+      '../../adapters/dynamo/a.js (the domain imports no adapter, HTTP, queue-handler or composition module)',
+      '../../../functions/routes.js (shared/ imports nothing from the layers built on it)',
+      '@aws-sdk/lib-dynamodb (the domain imports no adapter, HTTP, queue-handler or composition module)',
     ]);
     const adapter = importsOf(
       'shared/adapters/memory/x.ts',
       "import { h } from '../../composition/ports.js';\nimport { i } from '../../../infra/stack.js';\nimport { j } from '../../domain/contacts/contact-store.js';\nimport { k } from '../../configuration.js';",
     );
-    expect(violations(adapter).map((v) => v.specifier)).toEqual(['../../composition/ports.js', '../../../infra/stack.js']);
+    expect(violations(adapter).map((v) => v.specifier)).toEqual([
+      '../../composition/ports.js',
+      '../../../infra/stack.js',
+    ]);
   });
 
   it('reads the whole of shared/', () => {
@@ -162,10 +195,13 @@ describe('the import parser', () => {
 
 describe('the layers', () => {
   const found = violations(sharedEdges);
-  const known = (edge: ImportEdge): boolean => KNOWN_EXCEPTIONS.some((k) => k.file === edge.file && k.specifier === edge.specifier);
+  const known = (edge: ImportEdge): boolean =>
+    KNOWN_EXCEPTIONS.some((k) => k.file === edge.file && k.specifier === edge.specifier);
 
   it.each(RULES.map((rule) => [rule.name, rule] as const))('%s', (_name, rule) => {
-    const broken = found.filter((v) => v.rule === rule.name && !known(v)).map((v) => `${v.file} imports ${v.specifier}`);
+    const broken = found
+      .filter((v) => v.rule === rule.name && !known(v))
+      .map((v) => `${v.file} imports ${v.specifier}`);
     expect(broken).toEqual([]);
   });
 

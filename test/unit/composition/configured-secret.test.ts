@@ -28,18 +28,21 @@ describe('configuredSecret', () => {
     expect(sm.calls()).toHaveLength(0);
   });
 
-  it.each(['LINK_SECRET', 'JWT_HS256_SECRET'] as const)('reads %s from Secrets Manager on AWS, on first use only', async (name) => {
-    // Prepare
-    const secret = configuredSecret(loadConfig({ [`${name}_ARN`]: ARN }), name);
-    expect(sm.calls()).toHaveLength(0);
+  it.each(['LINK_SECRET', 'JWT_HS256_SECRET'] as const)(
+    'reads %s from Secrets Manager on AWS, on first use only',
+    async (name) => {
+      // Prepare
+      const secret = configuredSecret(loadConfig({ [`${name}_ARN`]: ARN }), name);
+      expect(sm.calls()).toHaveLength(0);
 
-    // Act
-    const value = await secret?.value();
+      // Act
+      const value = await secret?.value();
 
-    // Assess
-    expect(value).toBe(FROM_AWS);
-    expect(sm.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input)).toEqual([{ SecretId: ARN }]);
-  });
+      // Assess
+      expect(value).toBe(FROM_AWS);
+      expect(sm.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input)).toEqual([{ SecretId: ARN }]);
+    },
+  );
 
   it('is absent when neither the value nor an ARN is configured (JWT: API keys only)', () => {
     expect(configuredSecret(loadConfig({}), 'JWT_HS256_SECRET')).toBeUndefined();

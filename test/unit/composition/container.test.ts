@@ -74,7 +74,14 @@ describe('composition container', () => {
     const principal = await container.use(authenticator).authenticate(`Bearer ${created.api_key}`);
 
     // Assess
-    expect(principal).toEqual({ clientId: created.id, keyId: expect.any(Number), keyHash: expect.any(String), method: 'api_key', rateLimits: expect.any(Object), statsShards: 1 });
+    expect(principal).toEqual({
+      clientId: created.id,
+      keyId: expect.any(Number),
+      keyHash: expect.any(String),
+      method: 'api_key',
+      rateLimits: expect.any(Object),
+      statsShards: 1,
+    });
     expect(container.use(clientStore)).toBe(adapters.clients);
   });
 });

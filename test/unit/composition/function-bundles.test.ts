@@ -52,12 +52,15 @@ describe('per-route composition keeps bundles to what the route uses', () => {
     expect(packages).not.toContain('@aws-sdk/client-sesv2');
   });
 
-  it('bundles the OpenAPI route with the public chain only, the committed document beside it: no other route\'s code', async () => {
+  it("bundles the OpenAPI route with the public chain only, the committed document beside it: no other route's code", async () => {
     const { files, packages } = await moduleGraph('functions/http/openapi.ts');
 
     expect(files).not.toContain('docs/openapi.json');
-    const resources = /^shared\/domain\/(contacts|templates|workflows|settings|events|executions|sent-emails|links|tracking)\//;
-    expect(files.filter((f) => resources.test(f) || /^(shared\/openapi|functions\/http\/(?!openapi))/.test(f))).toEqual([]);
+    const resources =
+      /^shared\/domain\/(contacts|templates|workflows|settings|events|executions|sent-emails|links|tracking)\//;
+    expect(files.filter((f) => resources.test(f) || /^(shared\/openapi|functions\/http\/(?!openapi))/.test(f))).toEqual(
+      [],
+    );
     for (const unwanted of ['eta', '@aws-sdk/client-sesv2', '@aws-sdk/client-sqs', '@aws-sdk/client-scheduler']) {
       expect(packages).not.toContain(unwanted);
     }

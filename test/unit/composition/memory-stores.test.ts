@@ -23,7 +23,9 @@ async function allProviders(): Promise<Provider[]> {
       .map((name) => import(join(PROVIDERS, name)) as Promise<Record<string, unknown>>),
   );
   return modules.flatMap((module) =>
-    Object.values(module).filter((value): value is Provider => typeof value === 'object' && value !== null && 'port' in value && 'build' in value),
+    Object.values(module).filter(
+      (value): value is Provider => typeof value === 'object' && value !== null && 'port' in value && 'build' in value,
+    ),
   );
 }
 

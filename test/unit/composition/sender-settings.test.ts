@@ -5,7 +5,10 @@ import { linksBaseUrlOf } from '../../../shared/domain/links/links-base-url.js';
 
 describe('the origin of the links in e-mails', () => {
   it('is LINKS_BASE_URL where the deployment gives the links a host of their own', () => {
-    const config = loadConfig({ PUBLIC_BASE_URL: 'https://app.example.com', LINKS_BASE_URL: 'https://links.example.com' });
+    const config = loadConfig({
+      PUBLIC_BASE_URL: 'https://app.example.com',
+      LINKS_BASE_URL: 'https://links.example.com',
+    });
     expect(linksBaseUrlOf(config)).toBe('https://links.example.com');
     expect(senderSettingsOf(config, 'x'.repeat(32)).publicBaseUrl).toBe('https://links.example.com');
   });

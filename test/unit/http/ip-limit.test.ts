@@ -11,7 +11,11 @@ import { ok } from '../../../shared/http/envelope.js';
 import { publicApi } from '../../../shared/http/public-api.js';
 import { publicPage } from '../../../shared/http/public-page.js';
 
-const context = { awsRequestId: 'aws-req', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
+const context = {
+  awsRequestId: 'aws-req',
+  functionName: 'test',
+  getRemainingTimeInMillis: () => 1000,
+} as unknown as Context;
 
 const event = (sourceIp: string, headers: Record<string, string> = {}): APIGatewayProxyEventV2 =>
   ({
@@ -26,7 +30,10 @@ const event = (sourceIp: string, headers: Record<string, string> = {}): APIGatew
 
 const Out = z.object({ n: z.int() });
 const health = publicApi({ summary: 'Health', responses: { 200: Out } }, [], async () => ok({ n: 1 }));
-const page = publicPage({ summary: 'Page', pages: { 200: 'A page' } }, [], async () => ({ status: 200 as const, html: '<p>hi</p>' }));
+const page = publicPage({ summary: 'Page', pages: { 200: 'A page' } }, [], async () => ({
+  status: 200 as const,
+  html: '<p>hi</p>',
+}));
 const things = jsonApi({ summary: 'Things', responses: { 200: Out } }, [], async () => ok({ n: 2 }));
 
 let ipCounter: MemoryIpRateCounter;
@@ -54,8 +61,16 @@ describe('per-IP limit of requests no client answers for', () => {
 
     // Assess
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 429]);
-    expect(answers[3]!.headers).toMatchObject({ 'ratelimit-policy': '"ip";q=3;w=60', ratelimit: expect.stringMatching(/^"ip";r=0;t=\d+$/), 'retry-after': expect.stringMatching(/^\d+$/) });
-    expect(JSON.parse(answers[3]!.body as string)).toMatchObject({ success: false, data: {}, errors: [{ condition: 'rate_limited', key: 'request' }] });
+    expect(answers[3]!.headers).toMatchObject({
+      'ratelimit-policy': '"ip";q=3;w=60',
+      ratelimit: expect.stringMatching(/^"ip";r=0;t=\d+$/),
+      'retry-after': expect.stringMatching(/^\d+$/),
+    });
+    expect(JSON.parse(answers[3]!.body as string)).toMatchObject({
+      success: false,
+      data: {},
+      errors: [{ condition: 'rate_limited', key: 'request' }],
+    });
     expect(other.statusCode).toBe(200);
   });
 
@@ -65,7 +80,8 @@ describe('per-IP limit of requests no client answers for', () => {
   });
 
   it('never counts an authenticated request, whatever its IP', async () => {
-    for (let i = 0; i < 10; i++) expect((await things(event('198.51.100.7', { authorization: `Bearer ${key}` }), context)).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await things(event('198.51.100.7', { authorization: `Bearer ${key}` }), context)).statusCode).toBe(200);
     expect(ipCounter.writes).toBe(0);
   });
 
@@ -77,7 +93,10 @@ describe('per-IP limit of requests no client answers for', () => {
     const missing = await things(event('198.51.100.7'), context);
 
     expect(answers.map((a) => a.statusCode)).toEqual([401, 401, 401, 429, 429, 429]);
-    expect(answers[5]!.headers).toMatchObject({ 'ratelimit-policy': '"ip";q=3;w=60', 'retry-after': expect.stringMatching(/^\d+$/) });
+    expect(answers[5]!.headers).toMatchObject({
+      'ratelimit-policy': '"ip";q=3;w=60',
+      'retry-after': expect.stringMatching(/^\d+$/),
+    });
     expect(missing.statusCode).toBe(429);
     // Once this container saw the address over its limit, further failures cost no write.
     expect(ipCounter.writes).toBe(4);

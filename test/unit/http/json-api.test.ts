@@ -10,9 +10,15 @@ import { jsonApi } from '../../../shared/http/api.js';
 import { publicApi } from '../../../shared/http/public-api.js';
 import { bareJson, created, ok } from '../../../shared/http/envelope.js';
 
-const context = { awsRequestId: 'aws-req', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
+const context = {
+  awsRequestId: 'aws-req',
+  functionName: 'test',
+  getRemainingTimeInMillis: () => 1000,
+} as unknown as Context;
 
-function event(overrides: Partial<APIGatewayProxyEventV2> & { headers?: Record<string, string> } = {}): APIGatewayProxyEventV2 {
+function event(
+  overrides: Partial<APIGatewayProxyEventV2> & { headers?: Record<string, string> } = {},
+): APIGatewayProxyEventV2 {
   return {
     version: '2.0',
     routeKey: 'POST /api/v1/things/{id}',
@@ -28,7 +34,12 @@ function event(overrides: Partial<APIGatewayProxyEventV2> & { headers?: Record<s
 const Body = z.object({ name: z.string().check(z.minLength(2)), age: z.int().check(z.gte(0)), email: z.email() });
 const Thing = z.object({ id: z.int(), name: z.string(), client: z.int() });
 const handler = jsonApi(
-  { summary: 'Create a thing', params: z.object({ id: z.coerce.number().check(z.int()) }), body: Body, responses: { 201: Thing } },
+  {
+    summary: 'Create a thing',
+    params: z.object({ id: z.coerce.number().check(z.int()) }),
+    body: Body,
+    responses: { 201: Thing },
+  },
   [],
   async ({ params, body }, ctx) => created({ id: params.id, name: body.name, client: ctx.clientId }),
 );
@@ -58,7 +69,13 @@ describe('jsonApi', () => {
     const res = await call(authed(JSON.stringify({ name: 'Ada', age: 36, email: 'ada@x.test' })));
     expect(res).toEqual({
       status: 201,
-      body: { data: { id: 7, name: 'Ada', client: clientId }, errors: [], message: 'Created', meta: { request_id: 'req-123' }, success: true },
+      body: {
+        data: { id: 7, name: 'Ada', client: clientId },
+        errors: [],
+        message: 'Created',
+        meta: { request_id: 'req-123' },
+        success: true,
+      },
     });
   });
 
@@ -132,19 +149,27 @@ describe('jsonApi', () => {
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toContain('secret');
     expect(JSON.parse(res.body as string)).toMatchObject({ success: false, meta: { request_id: 'req-123' } });
-    expect(logged).toEqual([['unhandled error', { error: expect.objectContaining({ message: 'secret table name and stack' }) }]]);
+    expect(logged).toEqual([
+      ['unhandled error', { error: expect.objectContaining({ message: 'secret table name and stack' }) }],
+    ]);
   });
 
   it('serves public routes without authentication', async () => {
-    const health = publicApi({ summary: 'Health', responses: { 200: z.object({ status: z.string() }) } }, [], async () =>
-      ok({ status: 'ok' }),
+    const health = publicApi(
+      { summary: 'Health', responses: { 200: z.object({ status: z.string() }) } },
+      [],
+      async () => ok({ status: 'ok' }),
     );
     const res = await health(event({ body: undefined }), context);
     expect(res.statusCode).toBe(200);
   });
 
   it('carries its contract, with the authentication and the errors its wrapper implies', () => {
-    expect(handler.contract).toMatchObject({ kind: 'json', auth: 'client', impliedErrors: [400, 401, 403, 413, 415, 422, 429, 500] });
+    expect(handler.contract).toMatchObject({
+      kind: 'json',
+      auth: 'client',
+      impliedErrors: [400, 401, 403, 413, 415, 422, 429, 500],
+    });
     expect(handler.contract.route).toMatchObject({ summary: 'Create a thing', responses: { 201: Thing } });
     const health = publicApi({ summary: 'Health', responses: { 200: Thing } }, [], async () => {
       throw new Error('not called');
@@ -154,8 +179,10 @@ describe('jsonApi', () => {
   });
 
   it('answers a bare JSON document without the envelope', async () => {
-    const document = publicApi({ summary: 'Document', responses: { 200: { document: z.object({ openapi: z.string() }) } } }, [], async () =>
-      bareJson({ openapi: '3.1.0' }),
+    const document = publicApi(
+      { summary: 'Document', responses: { 200: { document: z.object({ openapi: z.string() }) } } },
+      [],
+      async () => bareJson({ openapi: '3.1.0' }),
     );
     const res = await document(event({ body: undefined }), context);
     expect(res).toMatchObject({ statusCode: 200, headers: { 'x-request-id': 'req-123' } });

@@ -4,7 +4,11 @@ import { readMultipartForm } from '../../../shared/http/multipart-form.js';
 
 /** The event API Gateway hands the CSV route: the multipart body base64-encoded. */
 async function eventOf(body: FormData | string, contentType?: string): Promise<APIGatewayProxyEventV2> {
-  const request = new Request('http://localhost/', { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : undefined });
+  const request = new Request('http://localhost/', {
+    method: 'POST',
+    body,
+    headers: contentType ? { 'content-type': contentType } : undefined,
+  });
   const bytes = Buffer.from(await request.arrayBuffer());
   return {
     headers: { 'content-type': contentType ?? request.headers.get('content-type') ?? '' },
@@ -44,7 +48,10 @@ describe('readMultipartForm', () => {
     const data = new FormData();
     data.append('file', 'email,first_name\nj@x.co,José Ñúñez');
     data.append('delimiter', '¦');
-    await expect(read(data)).resolves.toMatchObject({ fields: { delimiter: '¦' }, file: { text: 'email,first_name\r\nj@x.co,José Ñúñez' } });
+    await expect(read(data)).resolves.toMatchObject({
+      fields: { delimiter: '¦' },
+      file: { text: 'email,first_name\r\nj@x.co,José Ñúñez' },
+    });
   });
 
   it('refuses a CSV sent as a plain field whose bytes are not UTF-8', async () => {
@@ -54,9 +61,15 @@ describe('readMultipartForm', () => {
       Buffer.from([0xe9]),
       Buffer.from('@x.co\r\n--b--\r\n', 'utf8'),
     ]);
-    const event = { headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: body.toString('base64'), isBase64Encoded: true };
+    const event = {
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      body: body.toString('base64'),
+      isBase64Encoded: true,
+    };
     // Act + Assess
-    await expect(readMultipartForm(event as unknown as APIGatewayProxyEventV2, { fileField: 'file', maxFileBytes: 1024 })).rejects.toMatchObject({
+    await expect(
+      readMultipartForm(event as unknown as APIGatewayProxyEventV2, { fileField: 'file', maxFileBytes: 1024 }),
+    ).rejects.toMatchObject({
       status: 422,
       items: [{ condition: 'format', key: 'file' }],
     });
@@ -64,21 +77,48 @@ describe('readMultipartForm', () => {
 
   it.each([
     ['a file that is not UTF-8', form(Buffer.from('caf\xe9', 'latin1')), 422, 'format', 'file'],
-    ['a binary file', form(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]), {}, 'contacts.xlsx'), 422, 'format', 'file'],
+    [
+      'a binary file',
+      form(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]), {}, 'contacts.xlsx'),
+      422,
+      'format',
+      'file',
+    ],
     ['no file field', form(null, { delimiter: ',' }), 422, 'required', 'file'],
-    ['two files', (() => { const d = form('a'); d.append('file', new Blob(['b']), 'b.csv'); return d; })(), 422, 'format', 'file'],
+    [
+      'two files',
+      (() => {
+        const d = form('a');
+        d.append('file', new Blob(['b']), 'b.csv');
+        return d;
+      })(),
+      422,
+      'format',
+      'file',
+    ],
     ['a file over the size limit', form('x'.repeat(2048)), 413, 'max', 'file'],
   ])('refuses %s', async (_what, data, status, condition, key) => {
     await expect(read(data)).rejects.toMatchObject({ status, items: [{ condition, key }] });
   });
 
   it('answers 415 when the body is not multipart/form-data', async () => {
-    await expect(read('{"file":"x"}', 'application/json')).rejects.toMatchObject({ status: 415, items: [{ condition: 'unsupported_media_type' }] });
+    await expect(read('{"file":"x"}', 'application/json')).rejects.toMatchObject({
+      status: 415,
+      items: [{ condition: 'unsupported_media_type' }],
+    });
   });
 
   it('answers 400 for a multipart body without boundary or cut short', async () => {
-    await expect(read('x', 'multipart/form-data')).rejects.toMatchObject({ status: 400, items: [{ condition: 'malformed', key: 'content-type' }] });
-    await expect(read('--b\r\ncontent-disposition: form-data; name="file"; filename="a"\r\n\r\nabc', 'multipart/form-data; boundary=b')).rejects.toMatchObject({
+    await expect(read('x', 'multipart/form-data')).rejects.toMatchObject({
+      status: 400,
+      items: [{ condition: 'malformed', key: 'content-type' }],
+    });
+    await expect(
+      read(
+        '--b\r\ncontent-disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+        'multipart/form-data; boundary=b',
+      ),
+    ).rejects.toMatchObject({
       status: 400,
       items: [{ condition: 'malformed', key: 'body' }],
     });

@@ -10,7 +10,11 @@ import { jsonApi } from '../../../shared/http/api.js';
 import { ok } from '../../../shared/http/envelope.js';
 import { notFound } from '../../../shared/errors.js';
 
-const context = { awsRequestId: 'aws-req', functionName: 'test', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
+const context = {
+  awsRequestId: 'aws-req',
+  functionName: 'test',
+  getRemainingTimeInMillis: () => 1000,
+} as unknown as Context;
 
 const event = (key: string, body = '{"n":1}'): APIGatewayProxyEventV2 =>
   ({
@@ -26,8 +30,10 @@ const event = (key: string, body = '{"n":1}'): APIGatewayProxyEventV2 =>
 
 const Body = z.object({ n: z.int() });
 const things = jsonApi({ summary: 'Things', body: Body, responses: { 200: Body } }, [], async ({ body }) => ok(body));
-const ingest = jsonApi({ summary: 'Ingest', body: Body, responses: { 200: Body }, rateLimit: 'events' }, [], async ({ body }) =>
-  ok(body),
+const ingest = jsonApi(
+  { summary: 'Ingest', body: Body, responses: { 200: Body }, rateLimit: 'events' },
+  [],
+  async ({ body }) => ok(body),
 );
 const missing = jsonApi({ summary: 'Missing', responses: { 200: Body }, errors: [404] }, [], async () => {
   throw notFound('id', 'Thing not found');
@@ -58,10 +64,20 @@ describe('per-client rate limit on authenticated routes', () => {
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 429]);
     expect(answers[0]!.headers).toMatchObject({ 'ratelimit-policy': '"api";q=2;w=1', ratelimit: '"api";r=1;t=1' });
     expect(answers[0]!.headers).not.toHaveProperty('retry-after');
-    expect(answers[2]!.headers).toMatchObject({ 'ratelimit-policy': '"api";q=2;w=1', ratelimit: '"api";r=0;t=1', 'retry-after': '1' });
+    expect(answers[2]!.headers).toMatchObject({
+      'ratelimit-policy': '"api";q=2;w=1',
+      ratelimit: '"api";r=0;t=1',
+      'retry-after': '1',
+    });
     expect(JSON.parse(answers[2]!.body as string)).toEqual({
       data: {},
-      errors: [{ condition: 'rate_limited', error: 'Over the limit of 2 requests a second for this client; retry after 1 s', key: 'request' }],
+      errors: [
+        {
+          condition: 'rate_limited',
+          error: 'Over the limit of 2 requests a second for this client; retry after 1 s',
+          key: 'request',
+        },
+      ],
       message: 'Too many requests',
       meta: { request_id: 'req-1' },
       success: false,
@@ -84,7 +100,10 @@ describe('per-client rate limit on authenticated routes', () => {
     for (let i = 0; i < 4; i++) answers.push(await ingest(event(flooder), context));
 
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 429]);
-    expect(answers[0]!.headers).toMatchObject({ 'ratelimit-policy': '"events";q=3;w=1', ratelimit: '"events";r=2;t=1' });
+    expect(answers[0]!.headers).toMatchObject({
+      'ratelimit-policy': '"events";q=3;w=1',
+      ratelimit: '"events";r=2;t=1',
+    });
   });
 
   it('carries the fields on error answers too, and counts a request whose body is refused', async () => {

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../../functions/routes.js';
 import { RouteMatcher, Router, unmatchedResponse } from '../../../shared/http/route-matcher.js';
 
-const route = (method: RouteDefinition['method'], path: string, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({
+const route = (
+  method: RouteDefinition['method'],
+  path: string,
+  extra: Partial<RouteDefinition> = {},
+): RouteDefinition => ({
   method,
   path,
   handler: `${method.toLowerCase()}${path.replaceAll('/', '-')}`,
@@ -27,9 +31,19 @@ describe('RouteMatcher', () => {
   it('matches the most specific route of the method, decoding path parameters', () => {
     const matcher = new RouteMatcher(table.filter((r) => !r.root));
 
-    expect(matcher.match('POST', '/client/contacts/bulk')).toMatchObject({ kind: 'matched', route: { handler: 'post-client-contacts-bulk' } });
-    expect(matcher.match('GET', '/client/contacts/bulky')).toMatchObject({ kind: 'matched', route: { handler: 'get-client-contacts-{id}' }, pathParameters: { id: 'bulky' } });
-    expect(matcher.match('GET', '/client/contacts/a%40b.co')).toMatchObject({ kind: 'matched', pathParameters: { id: 'a@b.co' } });
+    expect(matcher.match('POST', '/client/contacts/bulk')).toMatchObject({
+      kind: 'matched',
+      route: { handler: 'post-client-contacts-bulk' },
+    });
+    expect(matcher.match('GET', '/client/contacts/bulky')).toMatchObject({
+      kind: 'matched',
+      route: { handler: 'get-client-contacts-{id}' },
+      pathParameters: { id: 'bulky' },
+    });
+    expect(matcher.match('GET', '/client/contacts/a%40b.co')).toMatchObject({
+      kind: 'matched',
+      pathParameters: { id: 'a@b.co' },
+    });
     expect(matcher.match('GET', '/files/a/b/c')).toMatchObject({ kind: 'matched', pathParameters: { key: 'a/b/c' } });
     expect(matcher.match('GET', '/client/contacts/%E0%A4%A')).toEqual({ kind: 'malformed', parameter: 'id' });
   });
@@ -37,7 +51,10 @@ describe('RouteMatcher', () => {
   it('serves HEAD with the GET route of the path', () => {
     const matcher = new RouteMatcher(table);
 
-    expect(matcher.match('HEAD', '/client/contacts/7')).toMatchObject({ kind: 'matched', route: { method: 'GET', path: '/client/contacts/{id}' } });
+    expect(matcher.match('HEAD', '/client/contacts/7')).toMatchObject({
+      kind: 'matched',
+      route: { method: 'GET', path: '/client/contacts/{id}' },
+    });
     expect(matcher.match('HEAD', '/client/contacts/8')).toMatchObject({ kind: 'matched', route: { method: 'GET' } });
   });
 
@@ -62,7 +79,10 @@ describe('RouteMatcher', () => {
     const matcher = new RouteMatcher(table, ['OPTIONS']);
 
     expect(matcher.match('PUT', '/health')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'HEAD', 'OPTIONS'] });
-    expect(matcher.match('OPTIONS', '/client/contacts/bulk')).toEqual({ kind: 'method_not_allowed', allow: ['POST', 'OPTIONS'] });
+    expect(matcher.match('OPTIONS', '/client/contacts/bulk')).toEqual({
+      kind: 'method_not_allowed',
+      allow: ['POST', 'OPTIONS'],
+    });
     expect(matcher.match('PUT', '/nowhere')).toEqual({ kind: 'not_found' });
   });
 });
@@ -73,7 +93,10 @@ describe('Router', () => {
   it('matches API routes below the base path and root routes at the root only', () => {
     expect(router.match('GET', '/api/v1/health')).toMatchObject({ kind: 'matched', route: { path: '/health' } });
     expect(router.match('GET', '/health')).toEqual({ kind: 'not_found' });
-    expect(router.match('POST', '/u/tok')).toMatchObject({ kind: 'matched', route: { path: '/u/{token}', method: 'POST' } });
+    expect(router.match('POST', '/u/tok')).toMatchObject({
+      kind: 'matched',
+      route: { path: '/u/{token}', method: 'POST' },
+    });
     expect(router.match('GET', '/api/v1/u/tok')).toEqual({ kind: 'not_found' });
     expect(router.match('DELETE', '/u/tok')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'HEAD', 'POST'] });
   });
@@ -81,13 +104,27 @@ describe('Router', () => {
 
 describe('unmatchedResponse', () => {
   it('answers 405 with the envelope and an Allow header', () => {
-    const reply = unmatchedResponse({ kind: 'method_not_allowed', allow: ['GET', 'HEAD'] }, 'DELETE', '/api/v1/health', 'req-1');
+    const reply = unmatchedResponse(
+      { kind: 'method_not_allowed', allow: ['GET', 'HEAD'] },
+      'DELETE',
+      '/api/v1/health',
+      'req-1',
+    );
 
     expect(reply.statusCode).toBe(405);
-    expect(reply.headers).toMatchObject({ allow: 'GET, HEAD', 'content-type': expect.stringContaining('application/json') });
+    expect(reply.headers).toMatchObject({
+      allow: 'GET, HEAD',
+      'content-type': expect.stringContaining('application/json'),
+    });
     expect(JSON.parse(reply.body!)).toEqual({
       data: {},
-      errors: [{ condition: 'method_not_allowed', key: 'method', error: 'DELETE is not allowed on /api/v1/health; allowed: GET, HEAD' }],
+      errors: [
+        {
+          condition: 'method_not_allowed',
+          key: 'method',
+          error: 'DELETE is not allowed on /api/v1/health; allowed: GET, HEAD',
+        },
+      ],
       message: 'Method Not Allowed',
       meta: { request_id: 'req-1' },
       success: false,
@@ -99,6 +136,8 @@ describe('unmatchedResponse', () => {
 
     expect(reply.statusCode).toBe(404);
     expect(reply.headers).not.toHaveProperty('allow');
-    expect(JSON.parse(reply.body!).errors).toEqual([{ condition: 'not_found', key: 'route', error: 'No route for GET /api/v1/nope' }]);
+    expect(JSON.parse(reply.body!).errors).toEqual([
+      { condition: 'not_found', key: 'route', error: 'No route for GET /api/v1/nope' },
+    ]);
   });
 });

@@ -31,9 +31,24 @@ describe('the route table', () => {
   it('overlaps only where a literal path sits beside a {param} path, each listed with the methods it lacks', () => {
     expect(routeOverlaps(routes)).toEqual([
       { specific: '/client/api-keys/rotate', general: '/client/api-keys/{id}', gaps: ['PATCH', 'DELETE'], root: false },
-      { specific: '/client/contacts/bulk', general: '/client/contacts/{id}', gaps: ['GET', 'HEAD', 'PATCH', 'DELETE'], root: false },
-      { specific: '/client/email-templates/list', general: '/client/email-templates/{id}', gaps: ['GET', 'HEAD', 'PATCH', 'DELETE'], root: false },
-      { specific: '/client/topics/preference-page-preview', general: '/client/topics/{id}', gaps: ['PATCH', 'DELETE'], root: false },
+      {
+        specific: '/client/contacts/bulk',
+        general: '/client/contacts/{id}',
+        gaps: ['GET', 'HEAD', 'PATCH', 'DELETE'],
+        root: false,
+      },
+      {
+        specific: '/client/email-templates/list',
+        general: '/client/email-templates/{id}',
+        gaps: ['GET', 'HEAD', 'PATCH', 'DELETE'],
+        root: false,
+      },
+      {
+        specific: '/client/topics/preference-page-preview',
+        general: '/client/topics/{id}',
+        gaps: ['PATCH', 'DELETE'],
+        root: false,
+      },
     ]);
   });
 
@@ -53,15 +68,23 @@ describe('the route table', () => {
         if (baseA === baseB) expect(match.route.path).not.toBe(pathB);
       } else {
         const allow = [...new Set(own.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])))];
-        expect(match, `${method} ${pathA}`).toEqual({ kind: 'method_not_allowed', allow: expect.arrayContaining(allow) });
+        expect(match, `${method} ${pathA}`).toEqual({
+          kind: 'method_not_allowed',
+          allow: expect.arrayContaining(allow),
+        });
         expect((match as { allow: string[] }).allow).toHaveLength(allow.length);
       }
     }
   });
 
-  it.each(fallbackRoutes(routes))('answers $method $path with 405 and the literal path\'s Allow (the AWS fallback gets this route)', ({ method, path }) => {
-    // A GET route takes HEAD too.
-    const allow = api.filter((r: RouteDefinition) => r.path === path).flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]));
-    expect(router.match(method, `/api/v1${path}`)).toEqual({ kind: 'method_not_allowed', allow });
-  });
+  it.each(fallbackRoutes(routes))(
+    "answers $method $path with 405 and the literal path's Allow (the AWS fallback gets this route)",
+    ({ method, path }) => {
+      // A GET route takes HEAD too.
+      const allow = api
+        .filter((r: RouteDefinition) => r.path === path)
+        .flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]));
+      expect(router.match(method, `/api/v1${path}`)).toEqual({ kind: 'method_not_allowed', allow });
+    },
+  );
 });

@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedHosts, guardServerHosts, isOwnHost } from '../../../local/host-check.js';
 
 describe('allowedHosts / isOwnHost', () => {
-  const allowed = allowedHosts({ port: 3000, bindHost: '127.0.0.1', origins: ['https://links.example.org', 'http://dash.example.org:8080/app', undefined] });
+  const allowed = allowedHosts({
+    port: 3000,
+    bindHost: '127.0.0.1',
+    origins: ['https://links.example.org', 'http://dash.example.org:8080/app', undefined],
+  });
 
   it.each([
     ['127.0.0.1:3000'],

@@ -34,7 +34,11 @@ describe('LocalQueue.sendBatch', () => {
     // Assess
     expect(local.sends).toBe(3);
     const bodies = delivered.map((d) => d.body).sort();
-    expect(bodies).toEqual(events(25).map((m) => JSON.stringify(m.message)).sort());
+    expect(bodies).toEqual(
+      events(25)
+        .map((m) => JSON.stringify(m.message))
+        .sort(),
+    );
   });
 
   it('holds a delayed entry back until its delay passed', async () => {
@@ -42,7 +46,10 @@ describe('LocalQueue.sendBatch', () => {
     const delivered: LocalDelivery[] = [];
     const local = consumed(delivered);
     // Act
-    await local.sendBatch('events', [{ message: { client_id: 7, event_id: 1 } }, { message: { client_id: 7, event_id: 2 }, options: { delaySeconds: 60 } }]);
+    await local.sendBatch('events', [
+      { message: { client_id: 7, event_id: 1 } },
+      { message: { client_id: 7, event_id: 2 }, options: { delaySeconds: 60 } },
+    ]);
     await local.idle(5_000);
     // Assess
     expect(delivered.map((d) => d.body)).toEqual(['{"client_id":7,"event_id":1}']);
@@ -53,7 +60,10 @@ describe('LocalQueue.sendBatch', () => {
     // Prepare
     const local = consumed([]);
     // Act
-    const sending = local.sendBatch('events', [...events(3), { message: { client_id: 7, event_id: 9 }, options: { delaySeconds: 901 } }]);
+    const sending = local.sendBatch('events', [
+      ...events(3),
+      { message: { client_id: 7, event_id: 9 }, options: { delaySeconds: 901 } },
+    ]);
     // Assess
     await expect(sending).rejects.toThrow(RangeError);
     expect(local.depth('events')).toBe(0);

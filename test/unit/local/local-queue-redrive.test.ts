@@ -29,10 +29,13 @@ async function deadLettered(count: number): Promise<void> {
 }
 
 describe('LocalQueue.redrive', () => {
-  it('moves the queue\'s dead letters back as new messages: same bodies, new message ids, receive counts from zero', async () => {
+  it("moves the queue's dead letters back as new messages: same bodies, new message ids, receive counts from zero", async () => {
     // Prepare
     const state = failingUntilHealed();
-    await queue.sendBatch('events', [{ message: { client_id: 7, event_id: 1 } }, { message: { client_id: 7, event_id: 2 } }]);
+    await queue.sendBatch('events', [
+      { message: { client_id: 7, event_id: 1 } },
+      { message: { client_id: 7, event_id: 2 } },
+    ]);
     await deadLettered(2);
     const letters = [...queue.deadLetters];
     state.healed = true;
@@ -53,7 +56,7 @@ describe('LocalQueue.redrive', () => {
     expect(state.delivered.filter((d) => oldIds.has(d.messageId))).toEqual([]);
   });
 
-  it('leaves the other queues\' dead letters where they are', async () => {
+  it("leaves the other queues' dead letters where they are", async () => {
     // Prepare
     queue = new LocalQueue();
     queue.deadLetters.push(

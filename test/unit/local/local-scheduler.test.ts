@@ -3,7 +3,9 @@ import { LocalScheduler } from '../../../local/engine/local-scheduler.js';
 import type { Queue } from '../../../shared/platform.js';
 
 const sent: { queue: string; message: unknown }[] = [];
-const queue = { send: async (name: string, message: unknown) => void sent.push({ queue: name, message }) } as unknown as Queue;
+const queue = {
+  send: async (name: string, message: unknown) => void sent.push({ queue: name, message }),
+} as unknown as Queue;
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -26,7 +28,12 @@ describe('LocalScheduler', () => {
 
   it('cancels a schedule before it runs; an unknown name is no error', async () => {
     const scheduler = new LocalScheduler(queue, () => Date.now());
-    await scheduler.scheduleAt(new Date(Date.now() + 60_000), 'workflow', { client_id: 1, execution_id: 3 }, 'exec-1-3');
+    await scheduler.scheduleAt(
+      new Date(Date.now() + 60_000),
+      'workflow',
+      { client_id: 1, execution_id: 3 },
+      'exec-1-3',
+    );
 
     await scheduler.cancel('exec-1-3');
     await scheduler.cancel('exec-1-404');

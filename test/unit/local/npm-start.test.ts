@@ -13,8 +13,19 @@ const SLOW = 90_000;
 /** The child's environment: none of the variables that would name a store or a log level for it. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['PORT', 'DYNAMODB_PORT', 'SES_PORT', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_SESV2', 'TABLE_NAME',
-    'POWERTOOLS_LOG_LEVEL', 'ACCESS_LOG', 'API_KEY', 'DATA_DIR', 'HOST']) {
+  for (const name of [
+    'PORT',
+    'DYNAMODB_PORT',
+    'SES_PORT',
+    'AWS_ENDPOINT_URL_DYNAMODB',
+    'AWS_ENDPOINT_URL_SESV2',
+    'TABLE_NAME',
+    'POWERTOOLS_LOG_LEVEL',
+    'ACCESS_LOG',
+    'API_KEY',
+    'DATA_DIR',
+    'HOST',
+  ]) {
     delete env[name];
   }
   return { ...env, ...extra };
@@ -92,15 +103,20 @@ describe('npm start on non-default ports', () => {
 
   it('lets npm run invoke find it by PORT and use its store, where the demo key works', { timeout: SLOW }, async () => {
     // Act
-    const invoked = await runScript(['scripts/invoke.ts', 'contacts-create', 'events-samples/contacts-create.json'], cleanEnv({
-      PORT: String(apiPort),
-      API_KEY: apiKey,
-    }));
+    const invoked = await runScript(
+      ['scripts/invoke.ts', 'contacts-create', 'events-samples/contacts-create.json'],
+      cleanEnv({
+        PORT: String(apiPort),
+        API_KEY: apiKey,
+      }),
+    );
 
     // Assess
     expect(invoked.stderr).toContain(`using the npm start on port ${apiPort}`);
     expect(JSON.parse(invoked.stdout)).toMatchObject({ statusCode: 201 });
-    const stored = await fetch(`${base}/client/contacts/ada.lovelace%40example.com`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const stored = await fetch(`${base}/client/contacts/ada.lovelace%40example.com`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     expect(stored.status).toBe(200);
   });
 
@@ -120,14 +136,22 @@ describe('npm start on non-default ports', () => {
   });
 
   it('lets npm run admin redrive its in-process dead letters, found by --port', { timeout: SLOW }, async () => {
-    const redriven = await runScript(['scripts/admin.ts', 'redrive', '--queue', 'events', '--port', String(apiPort)], cleanEnv());
+    const redriven = await runScript(
+      ['scripts/admin.ts', 'redrive', '--queue', 'events', '--port', String(apiPort)],
+      cleanEnv(),
+    );
     expect(redriven.code).toBe(0);
     expect(JSON.parse(redriven.stdout)).toEqual({ queue: 'events', moved: 0 });
     expect(redriven.stderr).toContain(`admin: using the npm start on port ${apiPort}`);
   });
 
-  it('makes npm run invoke refuse a port no npm start serves, instead of using a private store', { timeout: SLOW }, async () => {
-    const invoked = await runScript(['scripts/invoke.ts', 'health', 'events-samples/health.json', '--port', '1'], cleanEnv());
+  it('makes npm run invoke refuse a port no npm start serves, instead of using a private store', {
+    timeout: SLOW,
+  }, async () => {
+    const invoked = await runScript(
+      ['scripts/invoke.ts', 'health', 'events-samples/health.json', '--port', '1'],
+      cleanEnv(),
+    );
     expect(invoked.code).toBe(2);
     expect(invoked.stderr).toContain('no `npm start` is running on API port 1');
     expect(invoked.stderr).not.toContain('private');

@@ -7,7 +7,9 @@ import { PermanentFailure } from '../../../shared/errors.js';
 import { logger } from '../../../shared/logger.js';
 import { sqsBatch } from '../../../shared/queue/sqs-batch.js';
 
-const TABLE: QueueFunctionDefinition[] = [{ handler: 'execute-workflow', queue: 'workflow', tableAccess: 'readWrite', batchSize: 5 }];
+const TABLE: QueueFunctionDefinition[] = [
+  { handler: 'execute-workflow', queue: 'workflow', tableAccess: 'readWrite', batchSize: 5 },
+];
 const delivery = (id: string, body: unknown, receiveCount = 1): LocalDelivery => ({
   messageId: id,
   body: JSON.stringify(body),
@@ -86,6 +88,8 @@ describe('local queue dispatcher', () => {
   it('refuses a queue that no function consumes', async () => {
     const dispatcher = createQueueDispatcher({ queueFunctions: TABLE });
 
-    await expect(dispatcher.deliver('events', [])).rejects.toThrow(/no function in functions\/queues.ts consumes the "events" queue/);
+    await expect(dispatcher.deliver('events', [])).rejects.toThrow(
+      /no function in functions\/queues.ts consumes the "events" queue/,
+    );
   });
 });

@@ -8,7 +8,9 @@ import { createLocalServer } from '../../../local/server.js';
  * Requests Node's HTTP parser refuses before any route sees them: the local server must still answer with the
  * envelope. Sent over a raw socket, since a well-behaved client (fetch) cannot produce most of them.
  */
-const routes: RouteDefinition[] = [{ method: 'POST', path: '/client/contacts', handler: 'contacts-create', tableAccess: 'readWrite' }];
+const routes: RouteDefinition[] = [
+  { method: 'POST', path: '/client/contacts', handler: 'contacts-create', tableAccess: 'readWrite' },
+];
 
 let server: Server;
 let port: number;
@@ -52,7 +54,10 @@ function rawRequest(...chunks: (string | Buffer)[]): Promise<RawResponse> {
       const [head = '', body = ''] = text.split('\r\n\r\n', 2);
       const [statusLine = '', ...headerLines] = head.split('\r\n');
       const headers = Object.fromEntries(
-        headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
       );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
     });
@@ -78,7 +83,9 @@ describe('local server: requests the HTTP parser refuses', () => {
   });
 
   it('answers a 100 KB Authorization header with a 431 envelope naming the headers', async () => {
-    const res = await rawRequest(`GET /api/v1/health HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${'a'.repeat(100_000)}\r\n\r\n`);
+    const res = await rawRequest(
+      `GET /api/v1/health HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${'a'.repeat(100_000)}\r\n\r\n`,
+    );
     expect(res.status).toBe(431);
     expect(JSON.parse(res.body)).toEqual(envelope('max', 'headers', 'Request Header Fields Too Large'));
   });
@@ -106,7 +113,9 @@ describe('local server: requests the HTTP parser refuses', () => {
 
     const second = text.slice(text.indexOf('HTTP/1.1', 1));
     expect(second).toMatch(/^HTTP\/1\.1 431 /);
-    expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toEqual(envelope('max', 'headers', 'Request Header Fields Too Large'));
+    expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toEqual(
+      envelope('max', 'headers', 'Request Header Fields Too Large'),
+    );
   });
 
   it('answers both Content-Length and Transfer-Encoding with a 400 envelope, calling no handler', async () => {

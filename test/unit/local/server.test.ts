@@ -124,7 +124,11 @@ describe('local server: request → API Gateway v2 event', () => {
     expect(event.headers).not.toHaveProperty('cookie');
     expect(event.cookies).toEqual(['session=s1', 'theme=dark']);
     expect(event.requestContext.http.userAgent).toBe('unit-test/1.0');
-    expect(event.headers).toMatchObject({ 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http', 'x-forwarded-port': base.split(':').at(-1) });
+    expect(event.headers).toMatchObject({
+      'x-forwarded-for': '127.0.0.1',
+      'x-forwarded-proto': 'http',
+      'x-forwarded-port': base.split(':').at(-1),
+    });
   });
 
   it('builds the request context API Gateway sends', async () => {
@@ -230,7 +234,13 @@ describe('local server: unmatched requests', () => {
     expect(res.headers.get('allow')).toBe(allow);
     expect(await res.json()).toEqual({
       data: {},
-      errors: [{ condition: 'method_not_allowed', error: `${method} is not allowed on ${path}; allowed: ${allow}`, key: 'method' }],
+      errors: [
+        {
+          condition: 'method_not_allowed',
+          error: `${method} is not allowed on ${path}; allowed: ${allow}`,
+          key: 'method',
+        },
+      ],
       message: 'Method Not Allowed',
       meta: { request_id: expect.any(String) },
       success: false,
@@ -244,7 +254,10 @@ describe('local server: unmatched requests', () => {
     expect(res.headers.get('x-handler')).toBe('contacts-get');
     expect(res.headers.get('content-length')).toBe(String(JSON.stringify({ ok: true }).length));
     expect(await res.text()).toBe('');
-    expect(lastEvent()).toMatchObject({ routeKey: 'HEAD /api/v1/client/contacts/{id}', requestContext: { http: { method: 'HEAD' } } });
+    expect(lastEvent()).toMatchObject({
+      routeKey: 'HEAD /api/v1/client/contacts/{id}',
+      requestContext: { http: { method: 'HEAD' } },
+    });
   });
 
   it('answers 413 with the envelope when the body is over the limit', async () => {
@@ -278,7 +291,11 @@ describe('local server: CORS (on when origins are configured)', () => {
       routes,
       errorLog: () => undefined,
       cors: corsPolicy([ORIGIN]),
-      loadHandler: async (route) => async () => ({ statusCode: 200, headers: { 'x-handler': route.handler }, body: '{}' }),
+      loadHandler: async (route) => async () => ({
+        statusCode: 200,
+        headers: { 'x-handler': route.handler },
+        body: '{}',
+      }),
     });
     await new Promise<void>((resolve) => corsServer.listen(0, '127.0.0.1', resolve));
     corsBase = `http://127.0.0.1:${(corsServer.address() as AddressInfo).port}`;
@@ -291,7 +308,11 @@ describe('local server: CORS (on when origins are configured)', () => {
   it('answers a preflight from an allowed origin with 204 and the policy', async () => {
     const res = await fetch(`${corsBase}/api/v1/client/contacts`, {
       method: 'OPTIONS',
-      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(Object.fromEntries(res.headers)).toMatchObject({
@@ -304,7 +325,10 @@ describe('local server: CORS (on when origins are configured)', () => {
   });
 
   it('gives another origin no CORS header, on the preflight and on the answer', async () => {
-    const preflight = await fetch(`${corsBase}/api/v1/health`, { method: 'OPTIONS', headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'GET' } });
+    const preflight = await fetch(`${corsBase}/api/v1/health`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'GET' },
+    });
     const answer = await fetch(`${corsBase}/api/v1/health`, { headers: { origin: 'https://evil.example.com' } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
@@ -317,7 +341,9 @@ describe('local server: CORS (on when origins are configured)', () => {
     const wrong = await fetch(`${corsBase}/api/v1/health`, { method: 'DELETE', headers: { origin: ORIGIN } });
     expect(ok.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     // A page's script may read the rate limit fields and the request id, as API Gateway exposes them.
-    expect(ok.headers.get('access-control-expose-headers')).toBe('ratelimit, ratelimit-policy, retry-after, x-request-id');
+    expect(ok.headers.get('access-control-expose-headers')).toBe(
+      'ratelimit, ratelimit-policy, retry-after, x-request-id',
+    );
     expect(ok.headers.get('x-handler')).toBe('health');
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET, HEAD, OPTIONS');

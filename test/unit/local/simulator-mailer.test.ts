@@ -3,7 +3,13 @@ import { SimulatorMailer } from '../../../local/engine/simulator-mailer.js';
 import type { MailSendResult, Mailer, OutboundEmail, SesStatusMessage } from '../../../shared/platform.js';
 
 const inner: Mailer = { send: async (): Promise<MailSendResult> => ({ kind: 'sent', providerMessageId: 'local-1' }) };
-const email: OutboundEmail = { from: 'a@service.example', to: 'ada@example.com', subject: 'S', html: '<p>H</p>', text: 'T' };
+const email: OutboundEmail = {
+  from: 'a@service.example',
+  to: 'ada@example.com',
+  subject: 'S',
+  html: '<p>H</p>',
+  text: 'T',
+};
 
 describe('SimulatorMailer', () => {
   it('publishes Send and Delivery for an e-mail sent with a configuration set (the default)', async () => {
@@ -14,7 +20,10 @@ describe('SimulatorMailer', () => {
 
   it('publishes nothing for an e-mail with no configuration set (configurationSet null), as SES does', async () => {
     const published: SesStatusMessage[] = [];
-    const result = await new SimulatorMailer(inner, async (message) => void published.push(message)).send({ ...email, configurationSet: null });
+    const result = await new SimulatorMailer(inner, async (message) => void published.push(message)).send({
+      ...email,
+      configurationSet: null,
+    });
     expect(result).toEqual({ kind: 'sent', providerMessageId: 'local-1' });
     expect(published).toEqual([]);
   });

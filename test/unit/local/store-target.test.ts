@@ -38,7 +38,11 @@ describe('localStoreTarget', () => {
   });
 
   it.each([
-    ['AWS_ENDPOINT_URL_DYNAMODB', { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9999', PORT: '3100' }, 'http://127.0.0.1:9999'],
+    [
+      'AWS_ENDPOINT_URL_DYNAMODB',
+      { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9999', PORT: '3100' },
+      'http://127.0.0.1:9999',
+    ],
     ['DYNAMODB_PORT', { DYNAMODB_PORT: '8200', PORT: '3100' }, 'http://127.0.0.1:8200'],
   ])('prefers %s, which names the store itself, over the API port', (_name, env, endpoint) => {
     expect(localStoreTarget(env, undefined, dir)).toMatchObject({ dynamoEndpoint: endpoint, explicit: true });
@@ -46,17 +50,25 @@ describe('localStoreTarget', () => {
 
   it('refuses an API port no live npm start serves instead of picking another store', () => {
     expect(() => localStoreTarget({}, 3200, dir)).toThrow(NoRuntimeOnPortError);
-    expect(() => localStoreTarget({ PORT: '3200' }, undefined, dir)).toThrow('no `npm start` is running on API port 3200');
+    expect(() => localStoreTarget({ PORT: '3200' }, undefined, dir)).toThrow(
+      'no `npm start` is running on API port 3200',
+    );
   });
 
   it('falls back to 127.0.0.1:8000, as a guess it does not insist on, when nothing is named', () => {
-    expect(localStoreTarget({}, undefined, dir)).toMatchObject({ dynamoEndpoint: 'http://127.0.0.1:8000', explicit: false });
+    expect(localStoreTarget({}, undefined, dir)).toMatchObject({
+      dynamoEndpoint: 'http://127.0.0.1:8000',
+      explicit: false,
+    });
   });
 });
 
 describe('localRuntime', () => {
   it('finds the npm start of the API port given by flag, else PORT', () => {
-    expect(localRuntime({ PORT: '3200' }, 3100, dir)).toMatchObject({ pid: process.pid, baseUrl: 'http://127.0.0.1:3100/api/v1' });
+    expect(localRuntime({ PORT: '3200' }, 3100, dir)).toMatchObject({
+      pid: process.pid,
+      baseUrl: 'http://127.0.0.1:3100/api/v1',
+    });
     expect(localRuntime({ PORT: '3100' }, undefined, dir).baseUrl).toBe('http://127.0.0.1:3100/api/v1');
   });
 

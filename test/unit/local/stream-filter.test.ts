@@ -15,7 +15,17 @@ const change = (item: Record<string, unknown>): DynamoDBRecord => ({
   dynamodb: { Keys: marshall({ pk: item['pk'], sk: item['sk'] }) as never, NewImage: marshall(item) as never },
 });
 const webhookFacts = streamFunctions.find((f) => f.handler === 'webhook-facts') as StreamFunctionDefinition;
-const execution = { id: 11, client_id: 7, workflow_id: 1, contact_id: 3, event_id: 21, status: 4, is_test: false, created_at: AT, updated_at: AT } as unknown as ExecutionRecord;
+const execution = {
+  id: 11,
+  client_id: 7,
+  workflow_id: 1,
+  contact_id: 3,
+  event_id: 21,
+  status: 4,
+  is_test: false,
+  created_at: AT,
+  updated_at: AT,
+} as unknown as ExecutionRecord;
 
 describe('items name their entity, and stream filters match on it', () => {
   it('the item builders write the entity the stream functions filter on, and a record read back does not carry it', () => {
@@ -41,7 +51,9 @@ describe('items name their entity, and stream filters match on it', () => {
   });
 
   it("keeps the entity out of a status log's webhook fact", () => {
-    const [fact] = factsOfStreamRecords([change({ ...keys.sentEmailLogItem(7, 'se-1', AT, 'l2'), id: 'l2', created_at: AT, status: 2 })]);
+    const [fact] = factsOfStreamRecords([
+      change({ ...keys.sentEmailLogItem(7, 'se-1', AT, 'l2'), id: 'l2', created_at: AT, status: 2 }),
+    ]);
     expect(fact).toMatchObject({ kind: 'email', type: 'email.sent' });
     expect((fact as unknown as { log: Record<string, unknown> }).log).toEqual({ id: 'l2', created_at: AT, status: 2 });
   });

@@ -6,7 +6,9 @@ import type { HandlerContract } from '../../../shared/http/contract.js';
 import { buildDocument } from '../../../shared/openapi/build-document.js';
 import { SchemaCatalog } from '../../../shared/openapi/json-schema.js';
 
-const Widget = z.object({ id: z.int(), name: z.nullable(z.string()) }).check(z.meta({ id: 'TestWidget', description: 'A widget' }));
+const Widget = z
+  .object({ id: z.int(), name: z.nullable(z.string()) })
+  .check(z.meta({ id: 'TestWidget', description: 'A widget' }));
 
 const json = (route: Partial<Extract<HandlerContract, { kind: 'json' }>['route']>): HandlerContract => ({
   kind: 'json',
@@ -23,19 +25,27 @@ describe('buildDocument', () => {
         method: 'GET',
         path: '/api/v1/client/widgets',
         operationId: 'widgetsList',
-        contract: json({ responses: { 200: { data: z.object({ widgets: z.array(Widget) }), meta: z.object({ total: z.int() }) } } }),
+        contract: json({
+          responses: { 200: { data: z.object({ widgets: z.array(Widget) }), meta: z.object({ total: z.int() }) } },
+        }),
       },
     ]);
 
     // Assess
-    const schema = (document.paths['/api/v1/client/widgets']!['get']!.responses['200']!['content'] as Record<string, { schema: unknown }>)[
-      'application/json'
-    ]!.schema;
+    const schema = (
+      document.paths['/api/v1/client/widgets']!['get']!.responses['200']!['content'] as Record<
+        string,
+        { schema: unknown }
+      >
+    )['application/json']!.schema;
     expect(schema).toMatchObject({
       properties: {
         data: { properties: { widgets: { type: 'array', items: { $ref: '#/components/schemas/TestWidget' } } } },
         errors: { type: 'array', maxItems: 0, items: { $ref: '#/components/schemas/ErrorItem' } },
-        meta: { properties: { total: { type: 'integer' }, request_id: { type: 'string' } }, required: ['total', 'request_id'] },
+        meta: {
+          properties: { total: { type: 'integer' }, request_id: { type: 'string' } },
+          required: ['total', 'request_id'],
+        },
         success: { const: true },
       },
     });
@@ -51,7 +61,12 @@ describe('buildDocument', () => {
 
   it('answers the statuses the wrapper implies and those the route declares, each pointing at the error envelope', () => {
     const document = buildDocument([
-      { method: 'DELETE', path: '/api/v1/client/widgets/{id}', operationId: 'widgetsDelete', contract: json({ errors: [404, 409] }) },
+      {
+        method: 'DELETE',
+        path: '/api/v1/client/widgets/{id}',
+        operationId: 'widgetsDelete',
+        contract: json({ errors: [404, 409] }),
+      },
     ]);
 
     const operation = document.paths['/api/v1/client/widgets/{id}']!['delete']!;
@@ -60,7 +75,9 @@ describe('buildDocument', () => {
     expect(operation.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
     // A dashboard session may call it too, with the roles the access sentence names.
     expect(operation.security).toEqual([{ apiKey: [] }, { jwt: [] }, { session: [] }]);
-    expect(operation.description).toBe('**Access:** API key, JWT, or a dashboard session with role owner, admin, member.');
+    expect(operation.description).toBe(
+      '**Access:** API key, JWT, or a dashboard session with role owner, admin, member.',
+    );
     expect(Object.keys(document.components.responses)).toEqual([
       'Conflict',
       'InternalServerError',
@@ -77,14 +94,26 @@ describe('buildDocument', () => {
         path: '/api/v1/client/widgets',
         operationId: 'widgetsCreate',
         contract: json({
-          query: z.object({ dry_run: z.optional(z.pipe(z.enum(['true', 'false']), z.transform((v) => v === 'true'))) }),
-          body: z.object({ name: z.string().check(z.trim(), z.meta({ description: 'Its name' })), size: z._default(z.int(), 1) }),
+          query: z.object({
+            dry_run: z.optional(
+              z.pipe(
+                z.enum(['true', 'false']),
+                z.transform((v) => v === 'true'),
+              ),
+            ),
+          }),
+          body: z.object({
+            name: z.string().check(z.trim(), z.meta({ description: 'Its name' })),
+            size: z._default(z.int(), 1),
+          }),
         }),
       },
     ]);
 
     const operation = document.paths['/api/v1/client/widgets']!['post']!;
-    expect(operation.parameters).toEqual([{ name: 'dry_run', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] } }]);
+    expect(operation.parameters).toEqual([
+      { name: 'dry_run', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] } },
+    ]);
     expect(operation.requestBody).toEqual({
       required: true,
       content: {
@@ -108,13 +137,20 @@ describe('buildDocument', () => {
       kind: 'page',
       auth: 'none',
       impliedErrors: [500],
-      route: { summary: 'A page', params: z.object({ token: z.string() }), pages: { 200: 'The page', 404: 'No such link' } },
+      route: {
+        summary: 'A page',
+        params: z.object({ token: z.string() }),
+        pages: { 200: 'The page', 404: 'No such link' },
+      },
     };
     const document = buildDocument([{ method: 'GET', path: '/p/{token}', operationId: 'page', contract: page }]);
 
     const operation = document.paths['/p/{token}']!['get']!;
     expect(operation).toMatchObject({ security: [], tags: ['Public links'] });
-    expect(operation.responses['404']).toEqual({ description: 'No such link', content: { 'text/html': { schema: { type: 'string' } } } });
+    expect(operation.responses['404']).toEqual({
+      description: 'No such link',
+      content: { 'text/html': { schema: { type: 'string' } } },
+    });
   });
 
   it('refuses two different schemas with the same name', () => {
@@ -140,10 +176,13 @@ describe('generateOpenApiDocument', () => {
 
   it('reads route flags that agree with what each handler declares (pages answer HTML, bareJson a document)', async () => {
     for (const route of routes) {
-      const { handler } = (await import(`../../../functions/http/${route.handler}.ts`)) as { handler: { contract: HandlerContract } };
+      const { handler } = (await import(`../../../functions/http/${route.handler}.ts`)) as {
+        handler: { contract: HandlerContract };
+      };
       const { contract } = handler;
       expect(contract.kind === 'page', route.handler).toBe(route.html === true);
-      const bare = contract.kind === 'json' && Object.values(contract.route.responses).some((spec) => 'document' in spec);
+      const bare =
+        contract.kind === 'json' && Object.values(contract.route.responses).some((spec) => 'document' in spec);
       expect(bare, route.handler).toBe(route.bareJson === true);
     }
   });

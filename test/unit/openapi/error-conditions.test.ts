@@ -3,7 +3,14 @@ import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { generateOpenApiDocument } from '../../../functions/openapi-document.js';
 import type { OpenApiDocument } from '../../../shared/openapi/build-document.js';
 import type { JsonSchema } from '../../../shared/openapi/json-schema.js';
-import { conflict, ERROR_CONDITIONS, invalidField, isErrorCondition, type ErrorCondition, type ErrorItem } from '../../../shared/errors.js';
+import {
+  conflict,
+  ERROR_CONDITIONS,
+  invalidField,
+  isErrorCondition,
+  type ErrorCondition,
+  type ErrorItem,
+} from '../../../shared/errors.js';
 import { issueCondition, issueToItem } from '../../../shared/validation/issue-items.js';
 
 /**
@@ -34,7 +41,8 @@ describe('error conditions', () => {
 
   it('the document says what each condition means', () => {
     const description = String(conditionSchema(document)['description']);
-    for (const [condition, meaning] of Object.entries(ERROR_CONDITIONS)) expect(description).toContain(`- \`${condition}\`: ${meaning}`);
+    for (const [condition, meaning] of Object.entries(ERROR_CONDITIONS))
+      expect(description).toContain(`- \`${condition}\`: ${meaning}`);
   });
 
   it('is closed in the types: the item, the helpers and custom zod issues take nothing else', () => {

@@ -3,7 +3,11 @@ import * as z from '../../../shared/validation/zod.js';
 import { generateOpenApiDocument } from '../../../functions/openapi-document.js';
 import type { OpenApiDocument } from '../../../shared/openapi/build-document.js';
 import type { JsonSchema } from '../../../shared/openapi/json-schema.js';
-import { MAX_PATH_ID_LENGTH, MAX_TIMESTAMP_LENGTH, MAX_ZONE_NAME_LENGTH } from '../../../shared/validation/string-bounds.js';
+import {
+  MAX_PATH_ID_LENGTH,
+  MAX_TIMESTAMP_LENGTH,
+  MAX_ZONE_NAME_LENGTH,
+} from '../../../shared/validation/string-bounds.js';
 import { ContactBody, ContactRef } from '../../../shared/domain/contacts/schemas.js';
 import { EventBody, EventIdParams } from '../../../shared/domain/events/schemas.js';
 import { ExecutionListQuery } from '../../../shared/domain/executions/schemas.js';
@@ -38,7 +42,8 @@ function unboundedStrings(schema: unknown, doc: OpenApiDocument, seen = new Set<
     return unboundedStrings(doc.components.schemas[name], doc, new Set([...seen, name]));
   }
   const types = [s['type']].flat();
-  if (types.includes('string') && s['maxLength'] === undefined && s['enum'] === undefined && s['const'] === undefined) return true;
+  if (types.includes('string') && s['maxLength'] === undefined && s['enum'] === undefined && s['const'] === undefined)
+    return true;
   const children = [
     ...Object.values((s['properties'] ?? {}) as Record<string, unknown>),
     s['items'],
@@ -60,10 +65,12 @@ function unboundedRequestStrings(doc: OpenApiDocument): string[] {
       for (const p of operation.parameters ?? []) {
         if (unboundedStrings(p['schema'], doc)) found.push(`${key} ${String(p['in'])} ${String(p['name'])}`);
       }
-      const content = ((operation.requestBody ?? {}) as { content?: Record<string, { schema: JsonSchema }> }).content ?? {};
+      const content =
+        ((operation.requestBody ?? {}) as { content?: Record<string, { schema: JsonSchema }> }).content ?? {};
       for (const media of Object.values(content)) {
         const properties = (media.schema['properties'] ?? {}) as Record<string, unknown>;
-        for (const [name, property] of Object.entries(properties)) if (unboundedStrings(property, doc)) found.push(`${key} body ${name}`);
+        for (const [name, property] of Object.entries(properties))
+          if (unboundedStrings(property, doc)) found.push(`${key} body ${name}`);
         if (unboundedStrings({ ...media.schema, properties: {} }, doc)) found.push(`${key} body (other members)`);
       }
     }
@@ -83,7 +90,12 @@ describe('request strings', () => {
   it.each<[string, z.ZodMiniType, unknown, string]>([
     ['a path id', EventIdParams, { id: over(MAX_PATH_ID_LENGTH) }, 'id'],
     ['a contact path id', ContactRef, { id: over(MAX_PATH_ID_LENGTH) }, 'id'],
-    ['a timestamp', ContactBody, { email: 'a@example.com', last_purchase_at: over(MAX_TIMESTAMP_LENGTH) }, 'last_purchase_at'],
+    [
+      'a timestamp',
+      ContactBody,
+      { email: 'a@example.com', last_purchase_at: over(MAX_TIMESTAMP_LENGTH) },
+      'last_purchase_at',
+    ],
     ['a time zone', ContactBody, { email: 'a@example.com', timezone: over(MAX_ZONE_NAME_LENGTH) }, 'timezone'],
     ['an event time', EventBody, { type: 'signup', email: 'a@example.com', ts: over(MAX_TIMESTAMP_LENGTH) }, 'ts'],
     ['an executions bound', ExecutionListQuery, { created_from: over(MAX_TIMESTAMP_LENGTH) }, 'created_from'],

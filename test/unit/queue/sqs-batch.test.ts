@@ -10,15 +10,28 @@ import { PermanentFailure } from '../../../shared/errors.js';
 import { logger } from '../../../shared/logger.js';
 import { sqsBatch } from '../../../shared/queue/sqs-batch.js';
 
-const sample = JSON.parse(readFileSync(new URL('../../../events-samples/sqs-workflow-batch.json', import.meta.url), 'utf8')) as SQSEvent;
+const sample = JSON.parse(
+  readFileSync(new URL('../../../events-samples/sqs-workflow-batch.json', import.meta.url), 'utf8'),
+) as SQSEvent;
 const [first, second] = sample.Records as [SQSRecord, SQSRecord];
-const context = { awsRequestId: 'aws-req', functionName: 'execute-workflow', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
+const context = {
+  awsRequestId: 'aws-req',
+  functionName: 'execute-workflow',
+  getRemainingTimeInMillis: () => 1000,
+} as unknown as Context;
 
-const ExecutionMessage = z.object({ client_id: z.int().check(z.positive()), execution_id: z.int().check(z.positive()) });
+const ExecutionMessage = z.object({
+  client_id: z.int().check(z.positive()),
+  execution_id: z.int().check(z.positive()),
+});
 type Message = z.infer<typeof ExecutionMessage>;
 
 const batch = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
-const withBody = (record: SQSRecord, body: string, messageId = `${record.messageId}-x`): SQSRecord => ({ ...record, messageId, body });
+const withBody = (record: SQSRecord, body: string, messageId = `${record.messageId}-x`): SQSRecord => ({
+  ...record,
+  messageId,
+  body,
+});
 
 const fixedClock = new FixedClock(new Date('2026-01-15T10:00:00.000Z'));
 let warnings: unknown[][];
@@ -50,8 +63,18 @@ describe('sqsBatch', () => {
     // Assess
     expect(response).toEqual({ batchItemFailures: [] });
     expect(seen).toEqual([
-      { message: { client_id: 7, execution_id: 1042 }, now: '2026-01-15T10:00:00.000Z', receiveCount: 1, messageId: first.messageId },
-      { message: { client_id: 7, execution_id: 1043 }, now: '2026-01-15T10:00:00.000Z', receiveCount: 3, messageId: second.messageId },
+      {
+        message: { client_id: 7, execution_id: 1042 },
+        now: '2026-01-15T10:00:00.000Z',
+        receiveCount: 1,
+        messageId: first.messageId,
+      },
+      {
+        message: { client_id: 7, execution_id: 1043 },
+        now: '2026-01-15T10:00:00.000Z',
+        receiveCount: 3,
+        messageId: second.messageId,
+      },
     ]);
   });
 
@@ -67,7 +90,10 @@ describe('sqsBatch', () => {
     // Assess
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: second.messageId }] });
     expect(warnings).toEqual([
-      ['message failed; SQS delivers it again', expect.objectContaining({ message_id: second.messageId, receive_count: 3 })],
+      [
+        'message failed; SQS delivers it again',
+        expect.objectContaining({ message_id: second.messageId, receive_count: 3 }),
+      ],
     ]);
   });
 
@@ -100,7 +126,10 @@ describe('sqsBatch', () => {
     expect(response).toEqual({ batchItemFailures: [] });
     expect(recorded).toEqual([{ message: { client_id: 7, execution_id: 1042 }, reason: 'contact_erased' }]);
     expect(warnings).toEqual([
-      ['message failed permanently; acknowledged', expect.objectContaining({ message_id: first.messageId, reason: 'contact_erased' })],
+      [
+        'message failed permanently; acknowledged',
+        expect.objectContaining({ message_id: first.messageId, reason: 'contact_erased' }),
+      ],
     ]);
   });
 
@@ -126,22 +155,29 @@ describe('sqsBatch', () => {
   it.each([
     ['a body that is not JSON', 'client_id=7&execution_id=1042', 'message body is not JSON; it goes to the DLQ'],
     ['a body missing a field', '{"client_id":7}', 'message body does not match its schema; it goes to the DLQ'],
-    ['a body with a wrong type', '{"client_id":"7","execution_id":1042}', 'message body does not match its schema; it goes to the DLQ'],
-  ])('never calls the handler for %s: it is reported (→ DLQ) and logged without its values', async (_name, body, line) => {
-    // Prepare
-    const handle = vi.fn(async () => undefined);
-    const handler = sqsBatch(ExecutionMessage, [], handle);
-    const malformed = withBody(first, body);
+    [
+      'a body with a wrong type',
+      '{"client_id":"7","execution_id":1042}',
+      'message body does not match its schema; it goes to the DLQ',
+    ],
+  ])(
+    'never calls the handler for %s: it is reported (→ DLQ) and logged without its values',
+    async (_name, body, line) => {
+      // Prepare
+      const handle = vi.fn(async () => undefined);
+      const handler = sqsBatch(ExecutionMessage, [], handle);
+      const malformed = withBody(first, body);
 
-    // Act
-    const response = await handler(batch(malformed, second), context);
+      // Act
+      const response = await handler(batch(malformed, second), context);
 
-    // Assess
-    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: malformed.messageId }] });
-    expect(handle).toHaveBeenCalledTimes(1);
-    expect(errors).toEqual([[line, expect.objectContaining({ message_id: malformed.messageId })]]);
-    expect(JSON.stringify(errors)).not.toContain('1042');
-  });
+      // Assess
+      expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: malformed.messageId }] });
+      expect(handle).toHaveBeenCalledTimes(1);
+      expect(errors).toEqual([[line, expect.objectContaining({ message_id: malformed.messageId })]]);
+      expect(JSON.stringify(errors)).not.toContain('1042');
+    },
+  );
 
   it('names the fields of a body that does not match, as error items', async () => {
     const handler = sqsBatch(ExecutionMessage, [], async () => undefined);

@@ -24,7 +24,14 @@ const REFUSED = [
   'x@@example.com',
   'x@exa_mple.com',
 ];
-const ACCEPTED = ['x@a0.example.com', 'x@a-0.example.com', 'ada.lovelace+news@mail.example.co.uk', "o'brien@example.ie", `x@${'a'.repeat(63)}.io`, 'x_y-z@1a.example.com'];
+const ACCEPTED = [
+  'x@a0.example.com',
+  'x@a-0.example.com',
+  'ada.lovelace+news@mail.example.co.uk',
+  "o'brien@example.ie",
+  `x@${'a'.repeat(63)}.io`,
+  'x_y-z@1a.example.com',
+];
 
 describe('the e-mail rule', () => {
   it.each(REFUSED)('refuses %s', (address) => {
@@ -53,7 +60,7 @@ describe('the e-mail rule', () => {
     expect(ACCEPTED.filter((a) => !accepts(a))).toEqual([]);
   });
 
-  it("is the pattern the document states for every e-mail field", () => {
+  it('is the pattern the document states for every e-mail field', () => {
     const document = readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8');
     const patterns = new Set<string>();
     JSON.parse(document, (key, value: unknown) => {

@@ -66,7 +66,13 @@ describe('freeFormProblems', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 10_000; i += 1) deep = { d: deep };
     const problems = freeFormProblems(deep, FREE_FORM_BOUNDS);
-    expect(problems).toEqual([{ path: Array(9).fill('d'), condition: 'max', message: 'Must not nest objects or arrays more than 8 levels deep' }]);
+    expect(problems).toEqual([
+      {
+        path: Array(9).fill('d'),
+        condition: 'max',
+        message: 'Must not nest objects or arrays more than 8 levels deep',
+      },
+    ]);
   });
 
   it('refuses a value over the byte limit as a whole, and keys that are too long or __proto__', () => {
@@ -89,21 +95,68 @@ describe('freeFormProblems', () => {
 
 describe('unstorable inputs answer precise items', () => {
   it.each([
-    [EventBody, { type: 'signup', email: 'a@example.com', amount: 58706923201866990 }, [{ condition: 'max', key: 'amount', error: 'Must be at most 9007199254740991 (2^53 − 1)' }]],
-    [EventBody, { type: 'signup', email: 'a@example.com', amount: 1e300 }, [{ condition: 'max', key: 'amount', error: 'Must be at most 9007199254740991 (2^53 − 1)' }]],
-    [EventBody, { type: 'signup', email: 'a@example.com', metadata: { n: 1e-200 } }, [{ condition: 'min', key: 'metadata.n', error: 'Must be 0 or at least 1e-130 in magnitude' }]],
-    [EventBody, { type: 'signup', email: 'a@example.com', metadata: { '': 1 } }, [{ condition: 'min', key: 'metadata', error: 'Must not have an empty key' }]],
-    [ContactBody, { email: 'a@example.com', custom_fields: { x: 1e300 } }, [{ condition: 'max', key: 'custom_fields.x', error: 'Must be at most 9007199254740991 (2^53 − 1)' }]],
-    [ContactBody, { email: 'a@example.com', custom_fields: { x: -1e-200 } }, [{ condition: 'min', key: 'custom_fields.x', error: 'Must be 0 or at least 1e-130 in magnitude' }]],
-    [ContactBody, { email: 'a@example.com', custom_fields: { x: [1] } }, [{ condition: 'format', key: 'custom_fields.x', error: 'Must be a string (at most 1000 characters), a number, a boolean or null' }]],
-    [RenderPreviewBody, { vars: { a: { '': 1e300 } } }, [{ condition: 'min', key: 'vars.a', error: 'Must not have an empty key' }]],
+    [
+      EventBody,
+      { type: 'signup', email: 'a@example.com', amount: 58706923201866990 },
+      [{ condition: 'max', key: 'amount', error: 'Must be at most 9007199254740991 (2^53 − 1)' }],
+    ],
+    [
+      EventBody,
+      { type: 'signup', email: 'a@example.com', amount: 1e300 },
+      [{ condition: 'max', key: 'amount', error: 'Must be at most 9007199254740991 (2^53 − 1)' }],
+    ],
+    [
+      EventBody,
+      { type: 'signup', email: 'a@example.com', metadata: { n: 1e-200 } },
+      [{ condition: 'min', key: 'metadata.n', error: 'Must be 0 or at least 1e-130 in magnitude' }],
+    ],
+    [
+      EventBody,
+      { type: 'signup', email: 'a@example.com', metadata: { '': 1 } },
+      [{ condition: 'min', key: 'metadata', error: 'Must not have an empty key' }],
+    ],
+    [
+      ContactBody,
+      { email: 'a@example.com', custom_fields: { x: 1e300 } },
+      [{ condition: 'max', key: 'custom_fields.x', error: 'Must be at most 9007199254740991 (2^53 − 1)' }],
+    ],
+    [
+      ContactBody,
+      { email: 'a@example.com', custom_fields: { x: -1e-200 } },
+      [{ condition: 'min', key: 'custom_fields.x', error: 'Must be 0 or at least 1e-130 in magnitude' }],
+    ],
+    [
+      ContactBody,
+      { email: 'a@example.com', custom_fields: { x: [1] } },
+      [
+        {
+          condition: 'format',
+          key: 'custom_fields.x',
+          error: 'Must be a string (at most 1000 characters), a number, a boolean or null',
+        },
+      ],
+    ],
+    [
+      RenderPreviewBody,
+      { vars: { a: { '': 1e300 } } },
+      [{ condition: 'min', key: 'vars.a', error: 'Must not have an empty key' }],
+    ],
   ] as const)('%#: answers exactly the items', (schema, body, items) => {
     expect(itemsOf(schema, body)).toEqual(items);
   });
 
   it('accepts storable values everywhere', () => {
-    expect(itemsOf(EventBody, { type: 'signup', email: 'a@example.com', amount: 9007199254740991, metadata: { n: 1e-130, m: [0, -2.5] } })).toEqual([]);
-    expect(itemsOf(ContactBody, { email: 'a@example.com', custom_fields: { x: -9007199254740991, y: 0.001 } })).toEqual([]);
+    expect(
+      itemsOf(EventBody, {
+        type: 'signup',
+        email: 'a@example.com',
+        amount: 9007199254740991,
+        metadata: { n: 1e-130, m: [0, -2.5] },
+      }),
+    ).toEqual([]);
+    expect(itemsOf(ContactBody, { email: 'a@example.com', custom_fields: { x: -9007199254740991, y: 0.001 } })).toEqual(
+      [],
+    );
     expect(itemsOf(boundedObject(), { a: { b: [1, 2, { c: 'd' }] } })).toEqual([]);
   });
 });

@@ -35,14 +35,22 @@ const HOLDER_REASON = {
  * ended with its user (removed, or given a role without keys) says so and cannot be enabled again.
  */
 export function ApiKeysPage({ api }: PageProps) {
-  const keys = useLoad(async (signal) => (await answerOf(api.GET('/api/v1/client/api-keys', { signal }), 'Reading the API keys')).data.api_keys, [api]);
+  const keys = useLoad(
+    async (signal) =>
+      (await answerOf(api.GET('/api/v1/client/api-keys', { signal }), 'Reading the API keys')).data.api_keys,
+    [api],
+  );
   const [label, setLabel] = useState('');
   const [created, setCreated] = useState<{ label: string; key: string } | undefined>();
 
   const change = useAction(async (key: ApiKey, what: 'enable' | 'disable' | 'delete') => {
     const path = { params: { path: { id: String(key.id) } } };
     if (what === 'delete') await answerOf(api.DELETE('/api/v1/client/api-keys/{id}', path), 'Deleting the key');
-    else await answerOf(api.PATCH('/api/v1/client/api-keys/{id}', { ...path, body: { enabled: what === 'enable' } }), 'Changing the key');
+    else
+      await answerOf(
+        api.PATCH('/api/v1/client/api-keys/{id}', { ...path, body: { enabled: what === 'enable' } }),
+        'Changing the key',
+      );
     keys.reload();
     const name = key.label ?? key.masked_key;
     if (what === 'delete') return `Key “${name}” deleted.`;
@@ -51,7 +59,10 @@ export function ApiKeysPage({ api }: PageProps) {
 
   const create = useAction(async () => {
     change.reset();
-    const answer = await answerOf(api.POST('/api/v1/client/api-keys', { body: { label: label.trim() } }), 'Creating the key');
+    const answer = await answerOf(
+      api.POST('/api/v1/client/api-keys', { body: { label: label.trim() } }),
+      'Creating the key',
+    );
     setCreated({ label: answer.data.label ?? '', key: answer.data.key });
     setLabel('');
     keys.reload();
@@ -62,16 +73,35 @@ export function ApiKeysPage({ api }: PageProps) {
     <section aria-labelledby="st-keys-title">
       <PageHead id="st-keys-title" title="API keys" />
       <p class="hint">
-        Your systems send events and read data with a key: <code>Authorization: Bearer &lt;key&gt;</code>. A key is shown in full
-        once, when it is created; here it is masked. A key belongs to the user who created it: removing that user, or making
-        them a member or viewer, disables it.
+        Your systems send events and read data with a key: <code>Authorization: Bearer &lt;key&gt;</code>. A key is
+        shown in full once, when it is created; here it is masked. A key belongs to the user who created it: removing
+        that user, or making them a member or viewer, disables it.
       </p>
-      {created && <SecretOnce id="st-new-key" title={`New key “${created.label}”`} value={created.key} onDone={() => setCreated(undefined)} />}
-      <Form class="card narrow-form" onSubmit={create.run} failure={create.failure} aria-labelledby="st-create-key-title">
+      {created && (
+        <SecretOnce
+          id="st-new-key"
+          title={`New key “${created.label}”`}
+          value={created.key}
+          onDone={() => setCreated(undefined)}
+        />
+      )}
+      <Form
+        class="card narrow-form"
+        onSubmit={create.run}
+        failure={create.failure}
+        aria-labelledby="st-create-key-title"
+      >
         <h2 id="st-create-key-title">Create a key</h2>
         <Field id="st-key-label" label="Label" name="label" hint="What the key is for, e.g. “Production backend”.">
           {(control) => (
-            <input {...control} type="text" value={label} maxLength={API_KEY_LABEL_MAX} autocomplete="off" onInput={(event) => setLabel(event.currentTarget.value)} />
+            <input
+              {...control}
+              type="text"
+              value={label}
+              maxLength={API_KEY_LABEL_MAX}
+              autocomplete="off"
+              onInput={(event) => setLabel(event.currentTarget.value)}
+            />
           )}
         </Field>
         <FailureAlert />
@@ -83,7 +113,9 @@ export function ApiKeysPage({ api }: PageProps) {
       <Done text={change.done} />
       <LoadStatus loaded={keys} />
       {keys.data && keys.data.length === 0 && (
-        <p class="hint">No key yet. Create one above, store it in your backend’s secrets, then report your first event with it.</p>
+        <p class="hint">
+          No key yet. Create one above, store it in your backend’s secrets, then report your first event with it.
+        </p>
       )}
       {keys.data && keys.data.length > 0 && (
         <DataTable
@@ -125,11 +157,24 @@ export function ApiKeysPage({ api }: PageProps) {
               cell: (key) => (
                 <>
                   {!key.disabled_reason && (
-                    <button type="button" class="small" disabled={busy} onClick={() => change.run(key, key.enabled ? 'disable' : 'enable')} aria-label={`${key.enabled ? 'Disable' : 'Enable'} ${key.label ?? key.masked_key}`}>
+                    <button
+                      type="button"
+                      class="small"
+                      disabled={busy}
+                      onClick={() => change.run(key, key.enabled ? 'disable' : 'enable')}
+                      aria-label={`${key.enabled ? 'Disable' : 'Enable'} ${key.label ?? key.masked_key}`}
+                    >
                       {key.enabled ? 'Disable' : 'Enable'}
                     </button>
                   )}
-                  <ConfirmButton label="Delete" name={`Delete ${key.label ?? key.masked_key}`} confirm={`Delete ${key.label ?? key.masked_key} for good?`} busy={busy} danger onConfirm={() => change.run(key, 'delete')} />
+                  <ConfirmButton
+                    label="Delete"
+                    name={`Delete ${key.label ?? key.masked_key}`}
+                    confirm={`Delete ${key.label ?? key.masked_key} for good?`}
+                    busy={busy}
+                    danger
+                    onConfirm={() => change.run(key, 'delete')}
+                  />
                 </>
               ),
             },

@@ -19,10 +19,23 @@ export const ACTIVITY_PAGE = 20;
  * and reason, sent e-mails with their status logs, and subscription and topic choices. Older pages are added below.
  * `changes` counts the page's changes to the contact (a subscription): each reads the timeline again from the top.
  */
-export function ActivityTimeline({ api, contactId, topics, changes }: { api: Api; contactId: string; topics: Topic[]; changes: number }) {
+export function ActivityTimeline({
+  api,
+  contactId,
+  topics,
+  changes,
+}: {
+  api: Api;
+  contactId: string;
+  topics: Topic[];
+  changes: number;
+}) {
   const read = async (cursor: string | null, signal?: AbortSignal) => {
     const query = cursor ? { limit: ACTIVITY_PAGE, cursor } : { limit: ACTIVITY_PAGE };
-    const answer = await answerOf(api.GET('/api/v1/client/contacts/{id}/activity', { params: { path: { id: contactId }, query }, signal }), 'Reading the activity');
+    const answer = await answerOf(
+      api.GET('/api/v1/client/contacts/{id}/activity', { params: { path: { id: contactId }, query }, signal }),
+      'Reading the activity',
+    );
     return { items: answer.data.items, next: answer.data.next_cursor };
   };
   // The items shown stay while the timeline is read again after a change.
@@ -43,7 +56,9 @@ export function ActivityTimeline({ api, contactId, topics, changes }: { api: Api
   return (
     <section class="ct-activity" aria-labelledby="ct-activity-title" aria-busy={loading ? 'true' : undefined}>
       <h2 id="ct-activity-title">Activity</h2>
-      {items.length === 0 && !loading && !failure && <p class="hint">Nothing yet: no event, workflow run or e-mail for this contact.</p>}
+      {items.length === 0 && !loading && !failure && (
+        <p class="hint">Nothing yet: no event, workflow run or e-mail for this contact.</p>
+      )}
       {items.length > 0 && (
         <ol class="ct-timeline" aria-label="Activity, newest first">
           {items.map((item) => (
@@ -74,13 +89,22 @@ function ActivityEntry({ item, topicName }: { item: ActivityItem; topicName: (id
   const at = <When at={item.at} />;
   switch (item.kind) {
     case 'event': {
-      const facts = [item.action, item.feature, item.plan, item.source, item.status, item.amount === null ? null : String(item.amount)].filter(Boolean);
+      const facts = [
+        item.action,
+        item.feature,
+        item.plan,
+        item.source,
+        item.status,
+        item.amount === null ? null : String(item.amount),
+      ].filter(Boolean);
       return (
         <>
           {at} <strong>Event {item.type}</strong>
           {facts.length > 0 && <> ({facts.join(', ')})</>}
           {item.process_error ? <span class="error"> — not processed: {item.process_error}</span> : null}
-          {item.execution_ids.length > 0 && <> — started workflow run {item.execution_ids.map((id) => `#${id}`).join(', ')}</>}
+          {item.execution_ids.length > 0 && (
+            <> — started workflow run {item.execution_ids.map((id) => `#${id}`).join(', ')}</>
+          )}
         </>
       );
     }

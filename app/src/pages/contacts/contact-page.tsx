@@ -22,14 +22,17 @@ export type Topic = components['schemas']['Topic'];
  */
 export function ContactPage({ api, params, signedIn }: PageProps) {
   const id = params['id'] ?? '';
-  const loaded = useLoad(async (signal) => {
-    if (!id) throw new Error('No contact named: open one from the contacts list.');
-    const [read, topicList] = await Promise.all([
-      answerOf(api.GET('/api/v1/client/contacts/{id}', { params: { path: { id } }, signal }), 'Reading the contact'),
-      answerOf(api.GET('/api/v1/client/topics', { signal }), 'Reading the topics'),
-    ]);
-    return { contact: read.data, topics: topicList.data.topics };
-  }, [api, id]);
+  const loaded = useLoad(
+    async (signal) => {
+      if (!id) throw new Error('No contact named: open one from the contacts list.');
+      const [read, topicList] = await Promise.all([
+        answerOf(api.GET('/api/v1/client/contacts/{id}', { params: { path: { id } }, signal }), 'Reading the contact'),
+        answerOf(api.GET('/api/v1/client/topics', { signal }), 'Reading the topics'),
+      ]);
+      return { contact: read.data, topics: topicList.data.topics };
+    },
+    [api, id],
+  );
   // What the page erased, by the id it erased (another contact's page shows that contact).
   const [erased, setErased] = useState<{ id: string; erasure: Erasure } | undefined>();
   const erasure = erased?.id === id ? erased.erasure : undefined;

@@ -44,10 +44,16 @@ export function ContactsPage({ api, params }: PageProps) {
   const filters = filtersOf(params);
   const cursor = params['cursor'] ?? '';
   const asked = JSON.stringify([filters, cursor]);
-  const loaded = useLoad(async (signal) => {
-    const answer = await answerOf(api.GET('/api/v1/client/contacts', { params: { query: listQueryOf(filters, cursor) }, signal }), 'Reading the contacts');
-    return { contacts: answer.data.contacts, next: answer.data.next_cursor };
-  }, [api, asked]);
+  const loaded = useLoad(
+    async (signal) => {
+      const answer = await answerOf(
+        api.GET('/api/v1/client/contacts', { params: { query: listQueryOf(filters, cursor) }, signal }),
+        'Reading the contacts',
+      );
+      return { contacts: answer.data.contacts, next: answer.data.next_cursor };
+    },
+    [api, asked],
+  );
   const page = loaded.data;
 
   return (
@@ -81,15 +87,32 @@ export function ContactsPage({ api, params }: PageProps) {
 function SearchForm(props: { filters: Filters; failure: Failure | undefined }) {
   const [draft, setDraft] = useState<Filters>(props.filters);
   return (
-    <Form class="filters" role="search" aria-label="Search contacts" failure={props.failure} onSubmit={() => navigate('contacts', { ...draft, email_prefix: draft.email_prefix.trim() })}>
+    <Form
+      class="filters"
+      role="search"
+      aria-label="Search contacts"
+      failure={props.failure}
+      onSubmit={() => navigate('contacts', { ...draft, email_prefix: draft.email_prefix.trim() })}
+    >
       <Field id="ct-email-prefix" label="E-mail starts with" name="email_prefix">
         {(control) => (
-          <input {...control} type="search" value={draft.email_prefix} autocomplete="off" spellcheck={false} onInput={(event) => setDraft({ ...draft, email_prefix: event.currentTarget.value })} />
+          <input
+            {...control}
+            type="search"
+            value={draft.email_prefix}
+            autocomplete="off"
+            spellcheck={false}
+            onInput={(event) => setDraft({ ...draft, email_prefix: event.currentTarget.value })}
+          />
         )}
       </Field>
       <Field id="ct-subscribed" label="Subscription" name="is_subscribed">
         {(control) => (
-          <select {...control} value={draft.is_subscribed} onChange={(event) => setDraft({ ...draft, is_subscribed: event.currentTarget.value })}>
+          <select
+            {...control}
+            value={draft.is_subscribed}
+            onChange={(event) => setDraft({ ...draft, is_subscribed: event.currentTarget.value })}
+          >
             <option value="">Any</option>
             <option value="true">Subscribed</option>
             <option value="false">Unsubscribed</option>
@@ -98,7 +121,11 @@ function SearchForm(props: { filters: Filters; failure: Failure | undefined }) {
       </Field>
       <Field id="ct-source" label="Source" name="source">
         {(control) => (
-          <select {...control} value={draft.source} onChange={(event) => setDraft({ ...draft, source: event.currentTarget.value })}>
+          <select
+            {...control}
+            value={draft.source}
+            onChange={(event) => setDraft({ ...draft, source: event.currentTarget.value })}
+          >
             <option value="">Any</option>
             {SOURCES.map((source) => (
               <option key={source} value={source}>

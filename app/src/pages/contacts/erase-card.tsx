@@ -17,11 +17,22 @@ export const confirms = (typed: string, email: string): boolean => typed.trim().
  * Erasure (DELETE /client/contacts/{id}, GDPR Art. 17), behind a typed confirmation: the button works only once the
  * contact's e-mail address is typed. It cannot be undone.
  */
-export function EraseCard({ api, contact, onErased }: { api: Api; contact: Contact; onErased: (erasure: Erasure) => void }) {
+export function EraseCard({
+  api,
+  contact,
+  onErased,
+}: {
+  api: Api;
+  contact: Contact;
+  onErased: (erasure: Erasure) => void;
+}) {
   const [typed, setTyped] = useState('');
   const ready = confirms(typed, contact.email);
   const erase = useAction(async () => {
-    const answer = await answerOf(api.DELETE('/api/v1/client/contacts/{id}', { params: { path: { id: String(contact.id) } } }), 'Erasing the contact');
+    const answer = await answerOf(
+      api.DELETE('/api/v1/client/contacts/{id}', { params: { path: { id: String(contact.id) } } }),
+      'Erasing the contact',
+    );
     onErased(answer.data);
   });
 
@@ -29,9 +40,9 @@ export function EraseCard({ api, contact, onErased }: { api: Api; contact: Conta
     <section class="card ct-danger" aria-labelledby="ct-erase-title">
       <h2 id="ct-erase-title">Erase this contact</h2>
       <p id="ct-erase-what">
-        Removes the contact and its custom fields, cancels its queued workflow runs, and strips every personal datum from its
-        events and sent e-mails (their ids and statuses stay, for your figures). An address that bounced or complained is kept
-        as a hash so it cannot be added again. This cannot be undone.
+        Removes the contact and its custom fields, cancels its queued workflow runs, and strips every personal datum
+        from its events and sent e-mails (their ids and statuses stay, for your figures). An address that bounced or
+        complained is kept as a hash so it cannot be added again. This cannot be undone.
       </p>
       <Form onSubmit={() => ready && !erase.busy && erase.run()} failure={erase.failure}>
         <Field
@@ -44,7 +55,16 @@ export function EraseCard({ api, contact, onErased }: { api: Api; contact: Conta
             </>
           }
         >
-          {(control) => <input {...control} type="text" autocomplete="off" spellcheck={false} value={typed} onInput={(event) => setTyped(event.currentTarget.value)} />}
+          {(control) => (
+            <input
+              {...control}
+              type="text"
+              autocomplete="off"
+              spellcheck={false}
+              value={typed}
+              onInput={(event) => setTyped(event.currentTarget.value)}
+            />
+          )}
         </Field>
         <button type="submit" class="ct-danger-button" disabled={!ready || erase.busy}>
           Erase this contact
@@ -58,11 +78,7 @@ export function EraseCard({ api, contact, onErased }: { api: Api; contact: Conta
 /** What an erasure removed, as the API counts it. */
 export function ErasureReport({ erasure }: { erasure: Erasure }) {
   if (erasure.already_erased) {
-    return (
-      <p role="status">
-        This contact had already been erased: nothing was left to remove.
-      </p>
-    );
+    return <p role="status">This contact had already been erased: nothing was left to remove.</p>;
   }
   return (
     <div role="status">

@@ -19,7 +19,13 @@ interface Change {
  * The contact's marketing mail: subscribed or not overall (with the reason and time of an unsubscription), and its
  * choice per topic (`topic_subscriptions`). Members and up change them (PATCH …/subscription); viewers read.
  */
-export function SubscriptionCard(props: { api: Api; contact: Contact; topics: Topic[]; mayChange: boolean; onChanged: (contact: Contact) => void }) {
+export function SubscriptionCard(props: {
+  api: Api;
+  contact: Contact;
+  topics: Topic[];
+  mayChange: boolean;
+  onChanged: (contact: Contact) => void;
+}) {
   const { api, contact, topics, mayChange, onChanged } = props;
   const [reason, setReason] = useState('');
   // The topic of the last change, to show its refusal next to that topic's button.
@@ -47,28 +53,43 @@ export function SubscriptionCard(props: { api: Api; contact: Contact; topics: To
       {!contact.is_subscribed && (
         <p class="hint">
           Since <When at={contact.unsubscribed_at} />
-          {contact.unsubscribe_reason ? `, reason: ${contact.unsubscribe_reason}` : ''}. Transactional mail still goes out unless
-          the address bounced or complained.
+          {contact.unsubscribe_reason ? `, reason: ${contact.unsubscribe_reason}` : ''}. Transactional mail still goes
+          out unless the address bounced or complained.
         </p>
       )}
       {mayChange &&
         (contact.is_subscribed ? (
           <div class="ct-inline-form">
             <Field id="ct-unsubscribe-reason" label="Reason (optional)" name="unsubscribe_reason" failure={failure}>
-              {(control) => <input {...control} type="text" maxLength={UNSUBSCRIBE_REASON_MAX} value={reason} onInput={(event) => setReason(event.currentTarget.value)} />}
+              {(control) => (
+                <input
+                  {...control}
+                  type="text"
+                  maxLength={UNSUBSCRIBE_REASON_MAX}
+                  value={reason}
+                  onInput={(event) => setReason(event.currentTarget.value)}
+                />
+              )}
             </Field>
             <button
               type="button"
               disabled={busy}
               onClick={() =>
-                void change.run({ is_subscribed: false, ...(reason.trim() ? { unsubscribe_reason: reason.trim() } : {}) }, 'Unsubscribed from all marketing mail.')
+                void change.run(
+                  { is_subscribed: false, ...(reason.trim() ? { unsubscribe_reason: reason.trim() } : {}) },
+                  'Unsubscribed from all marketing mail.',
+                )
               }
             >
               Unsubscribe from all marketing mail
             </button>
           </div>
         ) : (
-          <button type="button" disabled={busy} onClick={() => void change.run({ is_subscribed: true }, 'Subscribed again.')}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void change.run({ is_subscribed: true }, 'Subscribed again.')}
+          >
             Subscribe again
           </button>
         ))}

@@ -54,16 +54,26 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
   const asked = JSON.stringify([filters, page]);
   const workflows = useLoad(
     async (signal) =>
-      (await answerOf(api.GET('/api/v1/client/workflows', { signal }), 'Reading the workflows')).data.workflows.map((workflow) => ({ id: workflow.id, name: workflow.name })),
+      (await answerOf(api.GET('/api/v1/client/workflows', { signal }), 'Reading the workflows')).data.workflows.map(
+        (workflow) => ({ id: workflow.id, name: workflow.name }),
+      ),
     [api],
   );
-  const list = useLoad(async (signal) => {
-    const answer = await answerOf(api.GET('/api/v1/client/executions', { params: { query: listQueryOf(filters, page) }, signal }), 'Reading the executions');
-    return { executions: answer.data.executions, meta: answer.meta };
-  }, [api, asked]);
+  const list = useLoad(
+    async (signal) => {
+      const answer = await answerOf(
+        api.GET('/api/v1/client/executions', { params: { query: listQueryOf(filters, page) }, signal }),
+        'Reading the executions',
+      );
+      return { executions: answer.data.executions, meta: answer.meta };
+    },
+    [api, asked],
+  );
   const retry = useAction(async (execution: Execution) => {
     const answer = await answerOf(
-      api.POST('/api/v1/client/executions/{execution_id}/retry', { params: { path: { execution_id: String(execution.id) } } }),
+      api.POST('/api/v1/client/executions/{execution_id}/retry', {
+        params: { path: { execution_id: String(execution.id) } },
+      }),
       'Retrying the execution',
     );
     list.reload();
@@ -120,7 +130,13 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
                   <span class={`ct-status ct-status-${execution.status_text}`}>{execution.status_text}</span>
                   {execution.reason && <span class="ct-reason"> — {execution.reason}</span>}
                   {mayRetry && execution.status === EXECUTION_STATUS.failed && (
-                    <button type="button" class="small ct-retry" aria-label={`Retry #${execution.id}`} disabled={retry.busy} onClick={() => void retry.run(execution)}>
+                    <button
+                      type="button"
+                      class="small ct-retry"
+                      aria-label={`Retry #${execution.id}`}
+                      disabled={retry.busy}
+                      onClick={() => void retry.run(execution)}
+                    >
                       Retry
                     </button>
                   )}
@@ -175,14 +191,27 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
 }
 
 /** The filters, as a draft until Filter puts them in the address (drawn again, from the address, when it changes). */
-function FilterForm(props: { filters: Filters; workflows: readonly { id: number; name: string }[]; failure: Failure | undefined }) {
+function FilterForm(props: {
+  filters: Filters;
+  workflows: readonly { id: number; name: string }[];
+  failure: Failure | undefined;
+}) {
   const { workflows, failure } = props;
   const [draft, setDraft] = useState<Filters>(props.filters);
   return (
-    <Form class="filters" aria-label="Filter executions" onSubmit={() => navigate('executions', draft)} failure={failure}>
+    <Form
+      class="filters"
+      aria-label="Filter executions"
+      onSubmit={() => navigate('executions', draft)}
+      failure={failure}
+    >
       <Field id="ct-status" label="Status" name="status">
         {(control) => (
-          <select {...control} value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}>
+          <select
+            {...control}
+            value={draft.status}
+            onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}
+          >
             <option value="">Any</option>
             {Object.entries(EXECUTION_STATUSES).map(([value, text]) => (
               <option key={value} value={value}>
@@ -194,9 +223,15 @@ function FilterForm(props: { filters: Filters; workflows: readonly { id: number;
       </Field>
       <Field id="ct-workflow" label="Workflow" name="workflow_id">
         {(control) => (
-          <select {...control} value={draft.workflow_id} onChange={(e) => setDraft({ ...draft, workflow_id: e.currentTarget.value })}>
+          <select
+            {...control}
+            value={draft.workflow_id}
+            onChange={(e) => setDraft({ ...draft, workflow_id: e.currentTarget.value })}
+          >
             <option value="">Any</option>
-            {draft.workflow_id && !workflows.some((w) => String(w.id) === draft.workflow_id) && <option value={draft.workflow_id}>Workflow {draft.workflow_id}</option>}
+            {draft.workflow_id && !workflows.some((w) => String(w.id) === draft.workflow_id) && (
+              <option value={draft.workflow_id}>Workflow {draft.workflow_id}</option>
+            )}
             {workflows.map((workflow) => (
               <option key={workflow.id} value={String(workflow.id)}>
                 {workflow.name}
@@ -207,12 +242,28 @@ function FilterForm(props: { filters: Filters; workflows: readonly { id: number;
       </Field>
       <Field id="ct-created-from" label="Created from (UTC day)" name="created_from">
         {(control) => (
-          <input {...control} type="text" inputMode="numeric" placeholder="YYYY-MM-DD" autocomplete="off" value={draft.created_from} onInput={(e) => setDraft({ ...draft, created_from: e.currentTarget.value })} />
+          <input
+            {...control}
+            type="text"
+            inputMode="numeric"
+            placeholder="YYYY-MM-DD"
+            autocomplete="off"
+            value={draft.created_from}
+            onInput={(e) => setDraft({ ...draft, created_from: e.currentTarget.value })}
+          />
         )}
       </Field>
       <Field id="ct-created-to" label="Created to (UTC day, included)" name="created_to">
         {(control) => (
-          <input {...control} type="text" inputMode="numeric" placeholder="YYYY-MM-DD" autocomplete="off" value={draft.created_to} onInput={(e) => setDraft({ ...draft, created_to: e.currentTarget.value })} />
+          <input
+            {...control}
+            type="text"
+            inputMode="numeric"
+            placeholder="YYYY-MM-DD"
+            autocomplete="off"
+            value={draft.created_to}
+            onInput={(e) => setDraft({ ...draft, created_to: e.currentTarget.value })}
+          />
         )}
       </Field>
       <button type="submit">Filter</button>

@@ -18,14 +18,21 @@ export const templateHtmlUrl = (templateId: number): string => `${API}/client/em
  */
 export const EMAIL_SANDBOX = '';
 
-const NOT_SHOWN_HINT = 'Images from other sites are not loaded here (the dashboard loads nothing from another origin); the browser version shows them.';
+const NOT_SHOWN_HINT =
+  'Images from other sites are not loaded here (the dashboard loads nothing from another origin); the browser version shows them.';
 
 /** A sent e-mail, framed by its URL: the dashboard never reads or rewrites the e-mail's HTML. */
 export function EmailFrame({ sentEmailId, title }: { sentEmailId: string; title: string }) {
   return (
     <>
       <p class="hint">{NOT_SHOWN_HINT}</p>
-      <iframe class="ct-email" title={title} sandbox={EMAIL_SANDBOX} src={sentEmailHtmlUrl(sentEmailId)} referrerpolicy="no-referrer" />
+      <iframe
+        class="ct-email"
+        title={title}
+        sandbox={EMAIL_SANDBOX}
+        src={sentEmailHtmlUrl(sentEmailId)}
+        referrerpolicy="no-referrer"
+      />
     </>
   );
 }
@@ -63,7 +70,14 @@ export function DraftFrame({ draft, title, name }: { draft: FramedDraft | undefi
         </form>
       )}
       {/* A fresh frame per render: a frame's first navigation replaces its blank page, so previews add no history entry. */}
-      <iframe key={draft?.version} class="ct-email" name={name} title={title} sandbox={EMAIL_SANDBOX} referrerpolicy="no-referrer" />
+      <iframe
+        key={draft?.version}
+        class="ct-email"
+        name={name}
+        title={title}
+        sandbox={EMAIL_SANDBOX}
+        referrerpolicy="no-referrer"
+      />
     </>
   );
 }

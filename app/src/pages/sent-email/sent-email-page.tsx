@@ -13,17 +13,31 @@ type SentEmail = components['schemas']['SentEmail'];
 
 /** Opens and clicks by people and by machines, from the logs (a machine's never counts as engagement). */
 export function engagementOf(email: SentEmail) {
-  const count = (status: string, bot: boolean) => email.logs.filter((log) => log.status_text === status && log.is_bot === bot).length;
-  return { opens: count('opened', false), botOpens: count('opened', true), clicks: count('clicked', false), botClicks: count('clicked', true) };
+  const count = (status: string, bot: boolean) =>
+    email.logs.filter((log) => log.status_text === status && log.is_bot === bot).length;
+  return {
+    opens: count('opened', false),
+    botOpens: count('opened', true),
+    clicks: count('clicked', false),
+    botClicks: count('clicked', true),
+  };
 }
 
 /** A sent e-mail (`/app/sent-email?id=<uuid>`): the message as sent, its status history, and which opens and clicks were machines'. */
 export function SentEmailPage({ api, params }: PageProps) {
   const id = params['id'] ?? '';
-  const loaded = useLoad(async (signal) => {
-    if (!id) throw new Error('No e-mail named: open one from a contact’s activity.');
-    return (await answerOf(api.GET('/api/v1/client/sent-emails/{id}', { params: { path: { id } }, signal }), 'Reading the e-mail')).data;
-  }, [api, id]);
+  const loaded = useLoad(
+    async (signal) => {
+      if (!id) throw new Error('No e-mail named: open one from a contact’s activity.');
+      return (
+        await answerOf(
+          api.GET('/api/v1/client/sent-emails/{id}', { params: { path: { id } }, signal }),
+          'Reading the e-mail',
+        )
+      ).data;
+    },
+    [api, id],
+  );
   const email = loaded.data;
 
   if (!email) {
@@ -48,8 +62,8 @@ export function SentEmailPage({ api, params }: PageProps) {
           <dl class="figures ct-fields">
             <dt>Status</dt>
             <dd>
-              <strong class={`ct-status ct-status-${email.status_text}`}>{email.status_text.replace('_', ' ')}</strong> since{' '}
-              <When at={email.status_updated_at} />
+              <strong class={`ct-status ct-status-${email.status_text}`}>{email.status_text.replace('_', ' ')}</strong>{' '}
+              since <When at={email.status_updated_at} />
             </dd>
             <dt>From</dt>
             <dd class="wrap-anywhere">{email.from_email}</dd>
@@ -79,7 +93,10 @@ export function SentEmailPage({ api, params }: PageProps) {
             <dt>Clicks by machines</dt>
             <dd>{engagement.botClicks}</dd>
           </dl>
-          <p class="hint">Scanners and privacy proxies open and click on their own: they are marked in the history with the signal that gave them away.</p>
+          <p class="hint">
+            Scanners and privacy proxies open and click on their own: they are marked in the history with the signal
+            that gave them away.
+          </p>
         </section>
       </div>
       <section class="ct-section" aria-labelledby="ct-sent-history-title">
@@ -90,16 +107,18 @@ export function SentEmailPage({ api, params }: PageProps) {
         <h2 id="ct-sent-message-title">The message as sent</h2>
         <details>
           <summary>Text version</summary>
-          <pre class="ct-text-body">
-            {email.text_body || '(empty)'}
-          </pre>
+          <pre class="ct-text-body">{email.text_body || '(empty)'}</pre>
         </details>
         <p>
           <a href={email.browser_url} target="_blank" rel="noopener noreferrer">
             Open the browser version in a new tab
           </a>
         </p>
-        {email.html_body ? <EmailFrame sentEmailId={email.id} title={`The e-mail "${email.subject}" as sent`} /> : <p class="hint">No HTML body (erased).</p>}
+        {email.html_body ? (
+          <EmailFrame sentEmailId={email.id} title={`The e-mail "${email.subject}" as sent`} />
+        ) : (
+          <p class="hint">No HTML body (erased).</p>
+        )}
       </section>
     </section>
   );

@@ -14,14 +14,16 @@ export const BOT_REASON_TEXT: Record<string, string> = {
   all_links_same_second: 'several links clicked within one second',
 };
 
-export const botReasonText = (reason: string | null): string => (reason ? (BOT_REASON_TEXT[reason] ?? reason) : 'no reason recorded');
+export const botReasonText = (reason: string | null): string =>
+  reason ? (BOT_REASON_TEXT[reason] ?? reason) : 'no reason recorded';
 
 /** One status log: when, what, and for an open or click whether a person or a machine made it, and why. */
 export function LogEntry({ log }: { log: SentEmailLog }) {
   const engagement = log.status_text === 'opened' || log.status_text === 'clicked';
   return (
     <>
-      <When at={log.created_at} /> <strong class={`ct-status ct-status-${log.status_text}`}>{log.status_text.replace('_', ' ')}</strong>
+      <When at={log.created_at} />{' '}
+      <strong class={`ct-status ct-status-${log.status_text}`}>{log.status_text.replace('_', ' ')}</strong>
       {engagement &&
         (log.is_bot ? (
           <span class="ct-bot">

@@ -35,8 +35,23 @@ interface Group {
   fields: FieldSpec[];
 }
 
-const hour = (key: SettingsField, label: string, unset: string, hint?: string): FieldSpec => ({ key, label, kind: 'int', unset, min: 0, max: 23, ...(hint ? { hint } : {}) });
-const minute = (key: SettingsField, label: string): FieldSpec => ({ key, label, kind: 'int', unset: '0', min: 0, max: 59 });
+const hour = (key: SettingsField, label: string, unset: string, hint?: string): FieldSpec => ({
+  key,
+  label,
+  kind: 'int',
+  unset,
+  min: 0,
+  max: 23,
+  ...(hint ? { hint } : {}),
+});
+const minute = (key: SettingsField, label: string): FieldSpec => ({
+  key,
+  label,
+  kind: 'int',
+  unset: '0',
+  min: 0,
+  max: 59,
+});
 
 /**
  * Every writable field of PATCH /client/settings, grouped as the issue asks (brand, sender, send window and quiet
@@ -49,12 +64,36 @@ export const GROUPS: readonly Group[] = [
     title: 'Brand',
     about: 'How your e-mails and the preference page name and colour you.',
     fields: [
-      { key: 'brand_name', label: 'Brand name', kind: 'text', unset: 'your account name', hint: 'At most 100 characters, one line.' },
+      {
+        key: 'brand_name',
+        label: 'Brand name',
+        kind: 'text',
+        unset: 'your account name',
+        hint: 'At most 100 characters, one line.',
+      },
       { key: 'brand_logo_url', label: 'Logo URL', kind: 'url', unset: 'no logo', hint: 'An https:// address.' },
-      { key: 'brand_primary_color', label: 'Primary colour', kind: 'color', unset: 'the service’s blue', hint: 'As #RRGGBB, e.g. #1A73E8.' },
+      {
+        key: 'brand_primary_color',
+        label: 'Primary colour',
+        kind: 'color',
+        unset: 'the service’s blue',
+        hint: 'As #RRGGBB, e.g. #1A73E8.',
+      },
       { key: 'brand_secondary_color', label: 'Secondary colour', kind: 'color', unset: 'none', hint: 'As #RRGGBB.' },
-      { key: 'company_name', label: 'Company name', kind: 'text', unset: 'none', hint: 'In the footer of every e-mail; at most 200 characters.' },
-      { key: 'company_address', label: 'Postal address', kind: 'textarea', unset: 'none', hint: 'Marketing e-mail must carry one (CAN-SPAM); at most 500 characters.' },
+      {
+        key: 'company_name',
+        label: 'Company name',
+        kind: 'text',
+        unset: 'none',
+        hint: 'In the footer of every e-mail; at most 200 characters.',
+      },
+      {
+        key: 'company_address',
+        label: 'Postal address',
+        kind: 'textarea',
+        unset: 'none',
+        hint: 'Marketing e-mail must carry one (CAN-SPAM); at most 500 characters.',
+      },
     ],
   },
   {
@@ -62,8 +101,20 @@ export const GROUPS: readonly Group[] = [
     title: 'Sender',
     about: 'Who the e-mails come from and where replies go.',
     fields: [
-      { key: 'email_from_name', label: 'From name', kind: 'text', unset: 'your brand name', hint: 'At most 100 characters, one line.' },
-      { key: 'email_from_address', label: 'From address', kind: 'email', unset: 'the service’s address', hint: 'On a domain verified for sending.' },
+      {
+        key: 'email_from_name',
+        label: 'From name',
+        kind: 'text',
+        unset: 'your brand name',
+        hint: 'At most 100 characters, one line.',
+      },
+      {
+        key: 'email_from_address',
+        label: 'From address',
+        kind: 'email',
+        unset: 'the service’s address',
+        hint: 'On a domain verified for sending.',
+      },
       { key: 'email_reply_to', label: 'Reply-to address', kind: 'email', unset: 'the from address' },
       { key: 'email_signature', label: 'Signature', kind: 'textarea', unset: 'none', hint: 'At most 2000 characters.' },
     ],
@@ -74,14 +125,31 @@ export const GROUPS: readonly Group[] = [
     about: 'When e-mails may go out, in the contact’s time zone (else the one below).',
     fields: [
       { key: 'timezone', label: 'Time zone', kind: 'text', unset: 'UTC', hint: 'An IANA name such as Europe/Paris.' },
-      hour('morning_send_hour', 'Morning send hour', '9', 'The morning slot of workflows that send at a preferred time.'),
+      hour(
+        'morning_send_hour',
+        'Morning send hour',
+        '9',
+        'The morning slot of workflows that send at a preferred time.',
+      ),
       minute('morning_send_minute', 'Morning send minute'),
       hour('afternoon_send_hour', 'Afternoon send hour', '14'),
       minute('afternoon_send_minute', 'Afternoon send minute'),
-      { key: 'send_window_enabled', label: 'Send window', kind: 'bool', unset: 'off', hint: 'On: e-mails wait for the hours and days below.' },
+      {
+        key: 'send_window_enabled',
+        label: 'Send window',
+        kind: 'bool',
+        unset: 'off',
+        hint: 'On: e-mails wait for the hours and days below.',
+      },
       hour('send_window_start_hour', 'Send window starts at (hour)', 'none'),
       hour('send_window_end_hour', 'Send window ends at (hour)', 'none'),
-      { key: 'send_window_allowed_days', label: 'Allowed days', kind: 'text', unset: '1,2,3,4,5,6,7', hint: 'ISO weekdays, 1 Monday to 7 Sunday, comma separated: 1,2,3,4,5 is Monday to Friday.' },
+      {
+        key: 'send_window_allowed_days',
+        label: 'Allowed days',
+        kind: 'text',
+        unset: '1,2,3,4,5,6,7',
+        hint: 'ISO weekdays, 1 Monday to 7 Sunday, comma separated: 1,2,3,4,5 is Monday to Friday.',
+      },
       hour('quiet_hour_start', 'Quiet hours start (hour)', 'none', 'Nothing is sent from this hour…'),
       hour('quiet_hour_end', 'Quiet hours end (hour)', 'none', '…until this one.'),
     ],
@@ -92,9 +160,29 @@ export const GROUPS: readonly Group[] = [
     about: 'Limits that protect your contacts and your reputation. Custom quotas may only tighten your plan’s.',
     fields: [
       { key: 'max_emails_per_day', label: 'E-mails per contact per day', kind: 'int', unset: '3', min: 0, max: 1000 },
-      { key: 'queue_timeout_days', label: 'Queue timeout (days)', kind: 'int', unset: '7', min: 1, max: 365, hint: 'A run still waiting after this is dropped.' },
-      { key: 'custom_email_quota_per_day', label: 'E-mails per day (custom quota)', kind: 'int', unset: 'the plan’s', min: 0 },
-      { key: 'custom_email_quota_per_month', label: 'E-mails per month (custom quota)', kind: 'int', unset: 'the plan’s', min: 0 },
+      {
+        key: 'queue_timeout_days',
+        label: 'Queue timeout (days)',
+        kind: 'int',
+        unset: '7',
+        min: 1,
+        max: 365,
+        hint: 'A run still waiting after this is dropped.',
+      },
+      {
+        key: 'custom_email_quota_per_day',
+        label: 'E-mails per day (custom quota)',
+        kind: 'int',
+        unset: 'the plan’s',
+        min: 0,
+      },
+      {
+        key: 'custom_email_quota_per_month',
+        label: 'E-mails per month (custom quota)',
+        kind: 'int',
+        unset: 'the plan’s',
+        min: 0,
+      },
       { key: 'custom_max_workflows', label: 'Workflows at most (custom)', kind: 'int', unset: 'the plan’s', min: 0 },
     ],
   },
@@ -103,11 +191,29 @@ export const GROUPS: readonly Group[] = [
     title: 'Workflows and features',
     about: 'Which catalog workflows run, and the switches of the service.',
     fields: [
-      { key: 'enabled_workflows', label: 'Enabled workflows (ids)', kind: 'ints', unset: 'the plan’s default set', hint: 'Workflow ids as on the Workflows page, comma separated.' },
-      { key: 'enable_critical_bypass', label: 'Critical e-mail bypasses the limits', kind: 'bool', unset: 'on', hint: 'A failed payment still goes out past the daily limit and the send window.' },
+      {
+        key: 'enabled_workflows',
+        label: 'Enabled workflows (ids)',
+        kind: 'ints',
+        unset: 'the plan’s default set',
+        hint: 'Workflow ids as on the Workflows page, comma separated.',
+      },
+      {
+        key: 'enable_critical_bypass',
+        label: 'Critical e-mail bypasses the limits',
+        kind: 'bool',
+        unset: 'on',
+        hint: 'A failed payment still goes out past the daily limit and the send window.',
+      },
       { key: 'ai_advisor_enabled', label: 'AI advisor', kind: 'bool', unset: 'off' },
       { key: 'auto_approve_enabled', label: 'Auto-approve', kind: 'bool', unset: 'off' },
-      { key: 'preferences', label: 'Preferences (numbers)', kind: 'ints', unset: 'none', hint: 'Non-negative integers, comma separated (at most 50).' },
+      {
+        key: 'preferences',
+        label: 'Preferences (numbers)',
+        kind: 'ints',
+        unset: 'none',
+        hint: 'Non-negative integers, comma separated (at most 50).',
+      },
     ],
   },
 ];
@@ -124,7 +230,8 @@ function textOf(value: unknown): string {
   return String(value);
 }
 
-export const draftOf = (settings: Settings | null): Draft => Object.fromEntries(FIELDS.map((field) => [field.key, textOf(settings?.[field.key])]));
+export const draftOf = (settings: Settings | null): Draft =>
+  Object.fromEntries(FIELDS.map((field) => [field.key, textOf(settings?.[field.key])]));
 
 /** A number as typed; anything else is sent as typed, for the API to refuse at its field. */
 const numberOrText = (raw: string): number | string => (/^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw);
@@ -160,9 +267,13 @@ export function SettingsPage({ api, signedIn }: PageProps) {
   useEffect(() => {
     let current = true;
     // The ids of enabled_workflows, named (a hint only: the field works without it).
-    api.GET('/api/v1/client/workflows').then(({ data }) => {
-      if (current && data) setWorkflows(data.data.workflows.map((workflow) => `${workflow.id} ${workflow.name}`).join(', '));
-    }, () => undefined);
+    api.GET('/api/v1/client/workflows').then(
+      ({ data }) => {
+        if (current && data)
+          setWorkflows(data.data.workflows.map((workflow) => `${workflow.id} ${workflow.name}`).join(', '));
+      },
+      () => undefined,
+    );
     return () => {
       current = false;
     };
@@ -181,7 +292,10 @@ export function SettingsPage({ api, signedIn }: PageProps) {
           setSettings(null);
           setDraft(draftOf(null));
         } else {
-          setFailure({ ...failureOf(error, `Reading the settings failed (${response.status})`), status: response.status });
+          setFailure({
+            ...failureOf(error, `Reading the settings failed (${response.status})`),
+            status: response.status,
+          });
         }
       },
       (error: unknown) => current && setFailure(failureOfError(error)),
@@ -231,13 +345,25 @@ export function SettingsPage({ api, signedIn }: PageProps) {
       )}
       {settings !== undefined && settings?.client && <PlanLine settings={settings} />}
       {settings !== undefined && editable && (
-        <form class="st-settings" noValidate onSubmit={onSave} aria-describedby={failure ? 'st-settings-failure' : undefined}>
+        <form
+          class="st-settings"
+          noValidate
+          onSubmit={onSave}
+          aria-describedby={failure ? 'st-settings-failure' : undefined}
+        >
           {GROUPS.map((group) => (
             <fieldset key={group.id} class="card st-group">
               <legend>{group.title}</legend>
               <p class="hint">{group.about}</p>
               {group.fields.map((field) => (
-                <SettingInput key={field.key} field={field} extraHint={field.key === 'enabled_workflows' && workflows ? `Yours: ${workflows}.` : undefined} value={draft[field.key] ?? ''} error={fieldErrorOf(failure, field.key)} onInput={(value) => setDraft({ ...draft, [field.key]: value })} />
+                <SettingInput
+                  key={field.key}
+                  field={field}
+                  extraHint={field.key === 'enabled_workflows' && workflows ? `Yours: ${workflows}.` : undefined}
+                  value={draft[field.key] ?? ''}
+                  error={fieldErrorOf(failure, field.key)}
+                  onInput={(value) => setDraft({ ...draft, [field.key]: value })}
+                />
               ))}
             </fieldset>
           ))}
@@ -277,19 +403,26 @@ export function SettingsPage({ api, signedIn }: PageProps) {
   );
 }
 
-const shown = (field: FieldSpec, value: string): string => (field.kind === 'bool' ? (value === 'true' ? 'On' : 'Off') : value);
+const shown = (field: FieldSpec, value: string): string =>
+  field.kind === 'bool' ? (value === 'true' ? 'On' : 'Off') : value;
 
 function PlanLine({ settings }: { settings: Settings }) {
   const { client } = settings;
   return (
     <p class="hint">
-      Plan <strong>{client.subscription_tier}</strong>: {client.monthly_emails_sent} of {client.monthly_email_quota} e-mails sent this
-      month; the count starts again <When at={client.quota_reset_at} />.
+      Plan <strong>{client.subscription_tier}</strong>: {client.monthly_emails_sent} of {client.monthly_email_quota}{' '}
+      e-mails sent this month; the count starts again <When at={client.quota_reset_at} />.
     </p>
   );
 }
 
-function SettingInput(props: { field: FieldSpec; extraHint?: string | undefined; value: string; error: string | undefined; onInput: (value: string) => void }) {
+function SettingInput(props: {
+  field: FieldSpec;
+  extraHint?: string | undefined;
+  value: string;
+  error: string | undefined;
+  onInput: (value: string) => void;
+}) {
   const { field, extraHint, value, error, onInput } = props;
   const id = `st-${field.key}`;
   const errorId = `${id}-error`;
@@ -327,7 +460,10 @@ function SettingInput(props: { field: FieldSpec; extraHint?: string | undefined;
       />
     );
   }
-  const range = field.kind === 'int' && field.min !== undefined ? ` ${field.min}${field.max !== undefined ? `–${field.max}` : ' or more'}.` : '';
+  const range =
+    field.kind === 'int' && field.min !== undefined
+      ? ` ${field.min}${field.max !== undefined ? `–${field.max}` : ' or more'}.`
+      : '';
   return (
     <div class="st-field">
       <label for={id}>{field.label}</label>

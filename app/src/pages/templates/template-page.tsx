@@ -39,7 +39,9 @@ const draftOf = (template: Template): Draft => ({
 
 /** What the save sends: the fields changed since the load (or the last save). */
 export function templatePatchOf(draft: Draft, saved: Draft): Patch {
-  return Object.fromEntries(FIELDS.filter((field) => draft[field.key] !== saved[field.key]).map((field) => [field.key, draft[field.key]])) as Patch;
+  return Object.fromEntries(
+    FIELDS.filter((field) => draft[field.key] !== saved[field.key]).map((field) => [field.key, draft[field.key]]),
+  ) as Patch;
 }
 
 /**
@@ -56,14 +58,19 @@ export function TemplatePage({ api, params, signedIn }: PageProps) {
   useEffect(() => {
     let current = true;
     setTemplate(undefined);
-    setFailure(/^\d+$/.test(id) ? undefined : { message: 'No template named: open one from the list of templates.', errors: [] });
+    setFailure(
+      /^\d+$/.test(id) ? undefined : { message: 'No template named: open one from the list of templates.', errors: [] },
+    );
     if (!/^\d+$/.test(id)) return;
     answerOf(api.GET('/api/v1/client/email-templates/{id}', { params: { path: { id } } }), 'Reading the template').then(
       (answer) => current && setTemplate(answer.data),
       (error: unknown) => current && setFailure(failureOfError(error)),
     );
     // Which workflows send it, and which one a system template belongs to (to copy it): a hint, the page works without.
-    api.GET('/api/v1/client/workflows').then(({ data }) => current && data && setWorkflows(data.data.workflows), () => undefined);
+    api.GET('/api/v1/client/workflows').then(
+      ({ data }) => current && data && setWorkflows(data.data.workflows),
+      () => undefined,
+    );
     return () => {
       current = false;
     };
@@ -82,10 +89,27 @@ export function TemplatePage({ api, params, signedIn }: PageProps) {
     );
   }
   const editable = template.type === 2 && can(signedIn, 'content');
-  return <Editor key={template.id} api={api} template={template} workflows={workflows} editable={editable} mayCopy={can(signedIn, 'content')} onSaved={setTemplate} />;
+  return (
+    <Editor
+      key={template.id}
+      api={api}
+      template={template}
+      workflows={workflows}
+      editable={editable}
+      mayCopy={can(signedIn, 'content')}
+      onSaved={setTemplate}
+    />
+  );
 }
 
-function Editor(props: { api: Api; template: Template; workflows: Workflow[]; editable: boolean; mayCopy: boolean; onSaved: (template: Template) => void }) {
+function Editor(props: {
+  api: Api;
+  template: Template;
+  workflows: Workflow[];
+  editable: boolean;
+  mayCopy: boolean;
+  onSaved: (template: Template) => void;
+}) {
   const { api, template, workflows, editable, mayCopy, onSaved } = props;
   const saved = draftOf(template);
   const [draft, setDraft] = useState<Draft>(saved);
@@ -94,7 +118,12 @@ function Editor(props: { api: Api; template: Template; workflows: Workflow[]; ed
   const [saving, setSaving] = useState(false);
   const [done, setDone] = useState('');
   const parts: TemplateParts | undefined = editable
-    ? { subject: draft.subject, preview_text: draft.preview_text, html_body: draft.html_body, text_body: draft.text_body }
+    ? {
+        subject: draft.subject,
+        preview_text: draft.preview_text,
+        html_body: draft.html_body,
+        text_body: draft.text_body,
+      }
     : undefined;
   const preview = usePreview(api, template.id, parts, contactId);
   const changed = Object.keys(templatePatchOf(draft, saved)).length > 0;
@@ -127,7 +156,9 @@ function Editor(props: { api: Api; template: Template; workflows: Workflow[]; ed
   /** A field's error: the save's (`subject`), else the preview's (`draft.subject`), which says the same before saving. */
   const errorOf = (key: string) => fieldErrorOf(failure, key) ?? fieldErrorOf(preview.failure, `draft.${key}`);
   const usedBy = workflows.filter((workflow) => workflow.template?.id === template.id);
-  const home = workflows.find((workflow) => workflow.defaults.template_id === template.id || workflow.clone_template_id === template.id);
+  const home = workflows.find(
+    (workflow) => workflow.defaults.template_id === template.id || workflow.clone_template_id === template.id,
+  );
   return (
     <section aria-labelledby="tp-template-title">
       <div class="page-head">
@@ -138,8 +169,13 @@ function Editor(props: { api: Api; template: Template; workflows: Workflow[]; ed
       </div>
       <p class="hint">
         {TEMPLATE_KINDS[template.type]} template #{template.id}
-        {template.source_template && <> · a copy of “{template.source_template.name}” (#{template.source_template.id})</>} · updated{' '}
-        <When at={template.updated_at} />
+        {template.source_template && (
+          <>
+            {' '}
+            · a copy of “{template.source_template.name}” (#{template.source_template.id})
+          </>
+        )}{' '}
+        · updated <When at={template.updated_at} />
         {' · '}
         {usedBy.length > 0 ? (
           <>
@@ -167,20 +203,34 @@ function Editor(props: { api: Api; template: Template; workflows: Workflow[]; ed
           .
         </p>
       )}
-      {template.type === 2 && !editable && <p class="hint">Your role reads templates; a member, admin or owner edits them.</p>}
+      {template.type === 2 && !editable && (
+        <p class="hint">Your role reads templates; a member, admin or owner edits them.</p>
+      )}
       <div class="tp-layout">
         {editable ? (
           <form class="tp-editor" noValidate onSubmit={onSave} aria-label="Edit the template">
             {FIELDS.map((field) => (
-              <TemplateField key={field.key} field={field} value={draft[field.key]} error={errorOf(field.key)} onInput={(value) => setDraft({ ...draft, [field.key]: value })} />
+              <TemplateField
+                key={field.key}
+                field={field}
+                value={draft[field.key]}
+                error={errorOf(field.key)}
+                onInput={(value) => setDraft({ ...draft, [field.key]: value })}
+              />
             ))}
-            <PreviewContact value={contactId} error={fieldErrorOf(preview.failure, 'contact_id')} onInput={setContactId} />
+            <PreviewContact
+              value={contactId}
+              error={fieldErrorOf(preview.failure, 'contact_id')}
+              onInput={setContactId}
+            />
             <FailureAlert failure={failure} shownAt={FIELD_KEYS} />
             <div class="st-actions">
               <button type="submit" disabled={saving}>
                 {saving ? 'Saving…' : 'Save template'}
               </button>
-              {changed && !saving && <span class="hint">Unsaved changes: the preview shows them, contacts do not get them yet.</span>}
+              {changed && !saving && (
+                <span class="hint">Unsaved changes: the preview shows them, contacts do not get them yet.</span>
+              )}
               <p role="status" class="st-done">
                 {done}
               </p>
@@ -189,25 +239,52 @@ function Editor(props: { api: Api; template: Template; workflows: Workflow[]; ed
         ) : (
           <div class="tp-editor">
             <Source template={template} />
-            <PreviewContact value={contactId} error={fieldErrorOf(preview.failure, 'contact_id')} onInput={setContactId} />
+            <PreviewContact
+              value={contactId}
+              error={fieldErrorOf(preview.failure, 'contact_id')}
+              onInput={setContactId}
+            />
           </div>
         )}
-        <PreviewPanel rendered={preview.rendered} failure={preview.failure} pending={preview.pending} framed={preview.framed} name={draft.name} />
+        <PreviewPanel
+          rendered={preview.rendered}
+          failure={preview.failure}
+          pending={preview.pending}
+          framed={preview.framed}
+          name={draft.name}
+        />
       </div>
     </section>
   );
 }
 
-function TemplateField(props: { field: (typeof FIELDS)[number]; value: string; error: string | undefined; onInput: (value: string) => void }) {
+function TemplateField(props: {
+  field: (typeof FIELDS)[number];
+  value: string;
+  error: string | undefined;
+  onInput: (value: string) => void;
+}) {
   const { field, value, error, onInput } = props;
   const id = `tp-${field.key}`;
   const described = [error ? `${id}-error` : '', `${id}-hint`].filter(Boolean).join(' ');
-  const common = { id, name: field.key, value, spellcheck: field.key !== 'html_body', 'aria-describedby': described, ...(error ? { 'aria-invalid': true as const } : {}) };
+  const common = {
+    id,
+    name: field.key,
+    value,
+    spellcheck: field.key !== 'html_body',
+    'aria-describedby': described,
+    ...(error ? { 'aria-invalid': true as const } : {}),
+  };
   return (
     <div class="st-field">
       <label for={id}>{field.label}</label>
       {field.rows > 0 ? (
-        <textarea {...common} rows={field.rows} class={field.key === 'html_body' ? 'tp-code' : undefined} onInput={(event) => onInput(event.currentTarget.value)} />
+        <textarea
+          {...common}
+          rows={field.rows}
+          class={field.key === 'html_body' ? 'tp-code' : undefined}
+          onInput={(event) => onInput(event.currentTarget.value)}
+        />
       ) : (
         <input {...common} type="text" autocomplete="off" onInput={(event) => onInput(event.currentTarget.value)} />
       )}
@@ -283,7 +360,9 @@ function SystemNote({ api, home, mayCopy }: { api: Api; home: Workflow | undefin
     setFailure(undefined);
     try {
       const answer = await answerOf(
-        api.POST('/api/v1/client/workflows/{workflow_id}/clone-template', { params: { path: { workflow_id: String(home.id) } } }),
+        api.POST('/api/v1/client/workflows/{workflow_id}/clone-template', {
+          params: { path: { workflow_id: String(home.id) } },
+        }),
         'Copying the template',
       );
       navigate('template', { id: String(answer.data.id) });
@@ -297,7 +376,9 @@ function SystemNote({ api, home, mayCopy }: { api: Api; home: Workflow | undefin
     <div class="card tp-system">
       <p>
         A system template: the service’s own, read-only.
-        {home && mayCopy && ` Copy it to edit it; the ${home.name} workflow sends the copy once you choose it on the workflow’s page.`}
+        {home &&
+          mayCopy &&
+          ` Copy it to edit it; the ${home.name} workflow sends the copy once you choose it on the workflow’s page.`}
         {home?.clone_template_id && (
           <>
             {' '}

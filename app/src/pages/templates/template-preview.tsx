@@ -13,7 +13,13 @@ export type TemplateParts = Required<NonNullable<PreviewBody['draft']>>;
 export const PREVIEW_DELAY_MS = 400;
 
 /** The parts the preview reports at their field (`draft.<part>`), and the contact it renders with. */
-export const PREVIEW_KEYS = ['draft.subject', 'draft.preview_text', 'draft.html_body', 'draft.text_body', 'contact_id'] as const;
+export const PREVIEW_KEYS = [
+  'draft.subject',
+  'draft.preview_text',
+  'draft.html_body',
+  'draft.text_body',
+  'contact_id',
+] as const;
 
 /** render-preview's body: the draft (when the person may edit), and the contact to render with (digits only, else as typed). */
 export function previewBodyOf(draft: TemplateParts | undefined, contactId: string): PreviewBody {
@@ -43,13 +49,21 @@ export function usePreview(api: Api, templateId: number, draft: TemplateParts | 
     setPending(true);
     const timer = setTimeout(() => {
       answerOf(
-        api.POST('/api/v1/client/email-templates/{id}/render-preview', { params: { path: { id: String(templateId) } }, body: previewBodyOf(draft, contactId) }),
+        api.POST('/api/v1/client/email-templates/{id}/render-preview', {
+          params: { path: { id: String(templateId) } },
+          body: previewBodyOf(draft, contactId),
+        }),
         'Rendering the preview',
       ).then(
         (answer) => {
           if (number !== asked.current) return;
           setRendered(answer.data);
-          setFramed({ templateId, htmlBody: draft?.html_body, contactId: contactId.trim() || undefined, version: number });
+          setFramed({
+            templateId,
+            htmlBody: draft?.html_body,
+            contactId: contactId.trim() || undefined,
+            version: number,
+          });
           setFailure(undefined);
           setPending(false);
         },
@@ -72,20 +86,35 @@ export function variablesOf(vars: Record<string, unknown>, prefix = ''): { path:
   const rows: { path: string; value: string }[] = [];
   for (const [key, value] of Object.entries(vars)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) rows.push(...variablesOf(value as Record<string, unknown>, path));
-    else rows.push({ path, value: value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value) });
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      rows.push(...variablesOf(value as Record<string, unknown>, path));
+    else
+      rows.push({
+        path,
+        value: value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value),
+      });
   }
   return rows;
 }
 
 /** The rendered e-mail beside the editor: subject, preview text, the HTML as the server's sandboxed document, the text version. */
-export function PreviewPanel(props: { rendered: Rendered | undefined; failure: Failure | undefined; pending: boolean; framed: FramedDraft | undefined; name: string }) {
+export function PreviewPanel(props: {
+  rendered: Rendered | undefined;
+  failure: Failure | undefined;
+  pending: boolean;
+  framed: FramedDraft | undefined;
+  name: string;
+}) {
   const { rendered, failure, pending, framed, name } = props;
   return (
     <section class="card tp-preview" aria-labelledby="tp-preview-title" aria-busy={pending}>
       <h2 id="tp-preview-title">Preview</h2>
       <p class="hint" role="status">
-        {pending ? 'Rendering…' : failure ? 'Not rendered: see the error below. The last good preview stays.' : 'Rendered by the sender’s own code; nothing is sent or saved.'}
+        {pending
+          ? 'Rendering…'
+          : failure
+            ? 'Not rendered: see the error below. The last good preview stays.'
+            : 'Rendered by the sender’s own code; nothing is sent or saved.'}
       </p>
       <FailureAlert failure={failure} shownAt={PREVIEW_KEYS} />
       {rendered && (
@@ -114,8 +143,9 @@ function Variables({ vars }: { vars: Record<string, unknown> }) {
     <details class="tp-variables" open>
       <summary>Variables ({rows.length})</summary>
       <p class="hint">
-        Write one as <code>{'<%= it.contact.first_name %>'}</code>, with a default for an empty value: <code>{'<%= it.contact.first_name ?? "there" %>'}</code>.
-        Values below are this preview's; <code>event.*</code> is the triggering event's data when sent.
+        Write one as <code>{'<%= it.contact.first_name %>'}</code>, with a default for an empty value:{' '}
+        <code>{'<%= it.contact.first_name ?? "there" %>'}</code>. Values below are this preview's; <code>event.*</code>{' '}
+        is the triggering event's data when sent.
       </p>
       <div class="ct-scroll table-wrap" tabIndex={0} role="region" aria-label="Variables of the preview">
         <table class="ct-table">

@@ -46,8 +46,17 @@ export function TemplatesPage({ api, params }: PageProps) {
     let current = true;
     setDraft(search);
     setFailure(undefined);
-    answerOf(api.POST('/api/v1/client/email-templates/list', { body: listBodyOf(search, page) }), 'Reading the templates').then(
-      (answer) => current && setList({ templates: answer.data.templates, meta: answer.meta, searched: search.q.trim() !== '' || search.type !== '' }),
+    answerOf(
+      api.POST('/api/v1/client/email-templates/list', { body: listBodyOf(search, page) }),
+      'Reading the templates',
+    ).then(
+      (answer) =>
+        current &&
+        setList({
+          templates: answer.data.templates,
+          meta: answer.meta,
+          searched: search.q.trim() !== '' || search.type !== '',
+        }),
       (error: unknown) => {
         if (!current) return;
         setList(undefined);
@@ -86,7 +95,12 @@ export function TemplatesPage({ api, params }: PageProps) {
         </div>
         <div class="ct-field">
           <label for="tp-type">Kind</label>
-          <select id="tp-type" value={draft.type} onChange={(e) => setDraft({ ...draft, type: e.currentTarget.value })} {...invalidProps('tp-type-error', errorOf('type'))}>
+          <select
+            id="tp-type"
+            value={draft.type}
+            onChange={(e) => setDraft({ ...draft, type: e.currentTarget.value })}
+            {...invalidProps('tp-type-error', errorOf('type'))}
+          >
             <option value="">System and yours</option>
             <option value="1">System (read-only)</option>
             <option value="2">Yours</option>
@@ -96,12 +110,14 @@ export function TemplatesPage({ api, params }: PageProps) {
         <button type="submit">Search</button>
       </form>
       <p class="hint">
-        System templates are the service's own and read-only; copy one from its workflow's page (or from the template) to edit
-        it. The copy is sent once the workflow is set to use it.
+        System templates are the service's own and read-only; copy one from its workflow's page (or from the template)
+        to edit it. The copy is sent once the workflow is set to use it.
       </p>
       <FailureAlert failure={failure} shownAt={SEARCH} />
       {!list && !failure && <p aria-busy="true">Loading…</p>}
-      {list && list.templates.length === 0 && <p class="hint">{list.searched ? 'No template matches this search.' : 'No template yet.'}</p>}
+      {list && list.templates.length === 0 && (
+        <p class="hint">{list.searched ? 'No template matches this search.' : 'No template yet.'}</p>
+      )}
       {list && list.templates.length > 0 && (
         <div class="ct-scroll table-wrap">
           <table id="tp-templates-table" class="ct-table">

@@ -63,10 +63,11 @@ export function TopicsPage({ api, signedIn }: PageProps) {
         <h1 id="st-topics-title">Topics</h1>
       </div>
       <p class="hint">
-        A topic is a kind of marketing e-mail (product news, tips, offers) that a contact can leave without leaving the rest. A
-        marketing workflow belongs to a topic through its customization’s topic; transactional mail never does. Each topic
-        counts the contacts who left it (by its link, on the preference page or through the API); a contact who never chose
-        is not counted. Each contact’s own page shows its choice per topic: find it in <Link page="contacts">the contact list</Link>.
+        A topic is a kind of marketing e-mail (product news, tips, offers) that a contact can leave without leaving the
+        rest. A marketing workflow belongs to a topic through its customization’s topic; transactional mail never does.
+        Each topic counts the contacts who left it (by its link, on the preference page or through the API); a contact
+        who never chose is not counted. Each contact’s own page shows its choice per topic: find it in{' '}
+        <Link page="contacts">the contact list</Link>.
       </p>
       <FailureAlert failure={failure} />
       <p role="status" class="st-done">
@@ -77,9 +78,9 @@ export function TopicsPage({ api, signedIn }: PageProps) {
         <div class="card empty">
           <h2>No topic yet</h2>
           <p>
-            Without topics a contact can only leave all your marketing e-mail at once. Create one per kind of mail you send (for
-            example “Product news”), then choose it in a marketing workflow’s customization: its e-mails then carry a link that
-            leaves that topic only.
+            Without topics a contact can only leave all your marketing e-mail at once. Create one per kind of mail you
+            send (for example “Product news”), then choose it in a marketing workflow’s customization: its e-mails then
+            carry a link that leaves that topic only.
           </p>
         </div>
       )}
@@ -95,14 +96,18 @@ export function TopicsPage({ api, signedIn }: PageProps) {
           {topics.length} of at most {max} topics.
         </p>
       )}
-      {topics && editable && (max === undefined || topics.length < max) && <CreateTopic api={api} onCreated={(topic) => changed(`Topic “${topic.name}” created.`)} />}
-      {topics && !editable && <p class="hint">Your role reads the topics; a member, an admin or the owner changes them.</p>}
+      {topics && editable && (max === undefined || topics.length < max) && (
+        <CreateTopic api={api} onCreated={(topic) => changed(`Topic “${topic.name}” created.`)} />
+      )}
+      {topics && !editable && (
+        <p class="hint">Your role reads the topics; a member, an admin or the owner changes them.</p>
+      )}
       <section class="card st-section" aria-labelledby="st-topics-preview-title">
         <h2 id="st-topics-preview-title">The preference page</h2>
         <p>
-          Contacts choose their topics on a preference page in your brand, opened from the unsubscribe link at the foot of each
-          marketing e-mail. The preview shows it as a contact who never chose sees it (every topic at its default); nothing
-          in it is saved.
+          Contacts choose their topics on a preference page in your brand, opened from the unsubscribe link at the foot
+          of each marketing e-mail. The preview shows it as a contact who never chose sees it (every topic at its
+          default); nothing in it is saved.
         </p>
         <p>
           <a href={PREFERENCE_PAGE_PREVIEW} target="_blank" rel="noopener">
@@ -115,12 +120,22 @@ export function TopicsPage({ api, signedIn }: PageProps) {
   );
 }
 
-function TopicForm(props: { idPrefix: string; draft: TopicDraft; failure: Failure | undefined; busy: boolean; submit: string; onChange: (draft: TopicDraft) => void; onSubmit: () => void; onCancel?: () => void }) {
+function TopicForm(props: {
+  idPrefix: string;
+  draft: TopicDraft;
+  failure: Failure | undefined;
+  busy: boolean;
+  submit: string;
+  onChange: (draft: TopicDraft) => void;
+  onSubmit: () => void;
+  onCancel?: () => void;
+}) {
   const { idPrefix, draft, failure, busy, submit, onChange, onSubmit, onCancel } = props;
   const nameError = fieldErrorOf(failure, 'name');
   const descriptionError = fieldErrorOf(failure, 'description');
   const defaultError = fieldErrorOf(failure, 'default_subscribed');
-  const attrs = (id: string, error: string | undefined) => (error ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {});
+  const attrs = (id: string, error: string | undefined) =>
+    error ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
   return (
     <form
       class="st-topic-form"
@@ -131,7 +146,15 @@ function TopicForm(props: { idPrefix: string; draft: TopicDraft; failure: Failur
     >
       <div class="st-field">
         <label for={`${idPrefix}-name`}>Name</label>
-        <input id={`${idPrefix}-name`} type="text" value={draft.name} maxLength={100} autocomplete="off" {...attrs(`${idPrefix}-name`, nameError)} onInput={(event) => onChange({ ...draft, name: event.currentTarget.value })} />
+        <input
+          id={`${idPrefix}-name`}
+          type="text"
+          value={draft.name}
+          maxLength={100}
+          autocomplete="off"
+          {...attrs(`${idPrefix}-name`, nameError)}
+          onInput={(event) => onChange({ ...draft, name: event.currentTarget.value })}
+        />
         <FieldError id={`${idPrefix}-name-error`} message={nameError} />
       </div>
       <div class="st-field">
@@ -183,7 +206,10 @@ function CreateTopic({ api, onCreated }: { api: Api; onCreated: (topic: Topic) =
     setBusy(true);
     setFailure(undefined);
     try {
-      const answer = await answerOf(api.POST('/api/v1/client/topics', { body: { ...draft, name: draft.name.trim() } }), 'Creating the topic');
+      const answer = await answerOf(
+        api.POST('/api/v1/client/topics', { body: { ...draft, name: draft.name.trim() } }),
+        'Creating the topic',
+      );
       setDraft(empty);
       onCreated(answer.data);
     } catch (error) {
@@ -196,7 +222,15 @@ function CreateTopic({ api, onCreated }: { api: Api; onCreated: (topic: Topic) =
   return (
     <section class="card st-section" aria-labelledby="st-new-topic-title">
       <h2 id="st-new-topic-title">New topic</h2>
-      <TopicForm idPrefix="st-new-topic" draft={draft} failure={failure} busy={busy} submit="Create topic" onChange={setDraft} onSubmit={create} />
+      <TopicForm
+        idPrefix="st-new-topic"
+        draft={draft}
+        failure={failure}
+        busy={busy}
+        submit="Create topic"
+        onChange={setDraft}
+        onSubmit={create}
+      />
     </section>
   );
 }
@@ -204,7 +238,11 @@ function CreateTopic({ api, onCreated }: { api: Api; onCreated: (topic: Topic) =
 function TopicItem(props: { api: Api; topic: Topic; editable: boolean; onChanged: (message: string) => void }) {
   const { api, topic, editable, onChanged } = props;
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState<TopicDraft>({ name: topic.name, description: topic.description, default_subscribed: topic.default_subscribed });
+  const [draft, setDraft] = useState<TopicDraft>({
+    name: topic.name,
+    description: topic.description,
+    default_subscribed: topic.default_subscribed,
+  });
   const [failure, setFailure] = useState<Failure | undefined>();
   const [busy, setBusy] = useState(false);
   const path = { params: { path: { id: String(topic.id) } } };
@@ -213,7 +251,10 @@ function TopicItem(props: { api: Api; topic: Topic; editable: boolean; onChanged
     setBusy(true);
     setFailure(undefined);
     try {
-      const answer = await answerOf(api.PATCH('/api/v1/client/topics/{id}', { ...path, body: { ...draft, name: draft.name.trim() } }), 'Saving the topic');
+      const answer = await answerOf(
+        api.PATCH('/api/v1/client/topics/{id}', { ...path, body: { ...draft, name: draft.name.trim() } }),
+        'Saving the topic',
+      );
       setEditing(false);
       onChanged(`Topic “${answer.data.name}” saved.`);
     } catch (error) {
@@ -244,7 +285,9 @@ function TopicItem(props: { api: Api; topic: Topic; editable: boolean; onChanged
       {!editing && (
         <>
           <p>{topic.description || <span class="hint">No description.</span>}</p>
-          <p class="hint">{topic.default_subscribed ? 'Contacts who never chose get it.' : 'Only contacts who chose it get it.'}</p>
+          <p class="hint">
+            {topic.default_subscribed ? 'Contacts who never chose get it.' : 'Only contacts who chose it get it.'}
+          </p>
           <p class="st-left">{contactsLeftText(topic.contacts_left)}</p>
           {!editing && <FailureAlert failure={failure} />}
           {editable && (
@@ -252,7 +295,14 @@ function TopicItem(props: { api: Api; topic: Topic; editable: boolean; onChanged
               <button type="button" class="st-small" onClick={() => setEditing(true)} aria-label={`Edit ${topic.name}`}>
                 Edit
               </button>
-              <ConfirmButton label="Delete" name={`Delete ${topic.name}`} confirm={`Delete the topic ${topic.name}?`} busy={busy} danger onConfirm={remove} />
+              <ConfirmButton
+                label="Delete"
+                name={`Delete ${topic.name}`}
+                confirm={`Delete the topic ${topic.name}?`}
+                busy={busy}
+                danger
+                onConfirm={remove}
+              />
             </div>
           )}
         </>

@@ -42,10 +42,16 @@ type InviteRole = (typeof ROLE_CHOICES)[number]['role'];
 export function UsersPage({ api, signedIn }: PageProps) {
   const owner = can(signedIn, 'users');
   const readsKeys = owner && can(signedIn, 'keys');
-  const users = useLoad(async (signal) => (await answerOf(api.GET('/api/v1/client/users', { signal }), 'Reading the users')).data.users, [api]);
+  const users = useLoad(
+    async (signal) => (await answerOf(api.GET('/api/v1/client/users', { signal }), 'Reading the users')).data.users,
+    [api],
+  );
   // Only the owner removes or changes roles, and may read the keys; without them the counts are not shown.
   const keys = useLoad(
-    async (signal) => (readsKeys ? (await answerOf(api.GET('/api/v1/client/api-keys', { signal }), 'Reading the API keys')).data.api_keys : null),
+    async (signal) =>
+      readsKeys
+        ? (await answerOf(api.GET('/api/v1/client/api-keys', { signal }), 'Reading the API keys')).data.api_keys
+        : null,
     [api, readsKeys],
   );
   const [done, setDone] = useState('');
@@ -61,8 +67,8 @@ export function UsersPage({ api, signedIn }: PageProps) {
     <section aria-labelledby="st-users-title">
       <PageHead id="st-users-title" title="Users" />
       <p class="hint">
-        Who signs in to this dashboard, and what each role may do: the owner everything; an admin everything but users; a
-        member changes content (templates, workflows, contacts, topics); a viewer reads.
+        Who signs in to this dashboard, and what each role may do: the owner everything; an admin everything but users;
+        a member changes content (templates, workflows, contacts, topics); a viewer reads.
       </p>
       <LoadStatus loaded={users} />
       <Done text={done} />
@@ -82,7 +88,9 @@ export function UsersPage({ api, signedIn }: PageProps) {
         </ul>
       )}
       {users.data && users.data.length === 1 && owner && (
-        <p class="hint">Only you so far. Invite the people who work on your e-mail: each gets a sign-in link by e-mail.</p>
+        <p class="hint">
+          Only you so far. Invite the people who work on your e-mail: each gets a sign-in link by e-mail.
+        </p>
       )}
       {users.data && owner && <Invite api={api} onInvited={changed} />}
       {users.data && !owner && <p class="hint">Only the owner invites, changes roles and removes users.</p>}
@@ -90,15 +98,28 @@ export function UsersPage({ api, signedIn }: PageProps) {
   );
 }
 
-function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; keys: number | undefined; onChanged: (message: string) => void }) {
+function UserItem(props: {
+  api: Api;
+  user: User;
+  self: boolean;
+  owner: boolean;
+  keys: number | undefined;
+  onChanged: (message: string) => void;
+}) {
   const { api, user, self, owner, keys, onChanged } = props;
   const [role, setRole] = useState(String(user.role));
   const path = { params: { path: { id: String(user.id) } } };
   const manageable = owner && user.role !== 1;
-  const change = useAction(async (what: string, call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>, message: string) => {
-    await answerOf(call(), what);
-    onChanged(message);
-  });
+  const change = useAction(
+    async (
+      what: string,
+      call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>,
+      message: string,
+    ) => {
+      await answerOf(call(), what);
+      onChanged(message);
+    },
+  );
 
   const roleId = `st-role-${user.id}`;
   const roleError = fieldErrorOf(change.failure, 'role');
@@ -134,7 +155,11 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
       {manageable && (
         <div class="row-actions">
           <label for={roleId}>Role of {user.name}</label>
-          <select {...controlPropsOf(roleId, roleError, false)} value={role} onChange={(event) => setRole(event.currentTarget.value)}>
+          <select
+            {...controlPropsOf(roleId, roleError, false)}
+            value={role}
+            onChange={(event) => setRole(event.currentTarget.value)}
+          >
             {ROLE_CHOICES.map((choice) => (
               <option key={choice.role} value={choice.role}>
                 {choice.name}
@@ -149,7 +174,11 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
               busy={change.busy}
               danger
               onConfirm={async () => {
-                await change.run('Transferring ownership', () => api.PATCH('/api/v1/client/users/{id}', { ...path, body: { role: 1 } }), `${user.name} is the owner now.`);
+                await change.run(
+                  'Transferring ownership',
+                  () => api.PATCH('/api/v1/client/users/{id}', { ...path, body: { role: 1 } }),
+                  `${user.name} is the owner now.`,
+                );
                 // Your own role changed (owner to admin): ask who is signed in again (a session the change ended signs out).
                 await loadSession(api).catch(() => undefined);
               }}
@@ -174,7 +203,11 @@ function UserItem(props: { api: Api; user: User; self: boolean; owner: boolean; 
             busy={change.busy}
             danger
             onConfirm={() =>
-              change.run('Removing the user', () => api.DELETE('/api/v1/client/users/{id}', path), `${user.name} removed${ending > 0 ? `; ${keyCount(ending)} disabled` : ''}.`)
+              change.run(
+                'Removing the user',
+                () => api.DELETE('/api/v1/client/users/{id}', path),
+                `${user.name} removed${ending > 0 ? `; ${keyCount(ending)} disabled` : ''}.`,
+              )
             }
           />
           <FieldError id={roleId} message={roleError} />
@@ -189,10 +222,15 @@ function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => 
   const empty = { email: '', name: '', role: 3 as InviteRole };
   const [draft, setDraft] = useState(empty);
   const invite = useAction(async () => {
-    const answer = await answerOf(api.POST('/api/v1/client/users', { body: { ...draft, email: draft.email.trim(), name: draft.name.trim() } }), 'Inviting');
+    const answer = await answerOf(
+      api.POST('/api/v1/client/users', { body: { ...draft, email: draft.email.trim(), name: draft.name.trim() } }),
+      'Inviting',
+    );
     setDraft(empty);
     // The same answer whether or not the address has an account with another client (then it joins no list).
-    onInvited(`The invitation to ${answer.data.email} as ${answer.data.role_name} is on its way; its link works for ${INVITATION_LINK_MS / 3_600_000} hours.`);
+    onInvited(
+      `The invitation to ${answer.data.email} as ${answer.data.role_name} is on its way; its link works for ${INVITATION_LINK_MS / 3_600_000} hours.`,
+    );
   });
 
   return (
@@ -200,14 +238,35 @@ function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => 
       <h2 id="st-invite-title">Invite a user</h2>
       <Form class="narrow-form" noValidate onSubmit={invite.run} failure={invite.failure}>
         <Field id="st-invite-email" label="E-mail address" name="email">
-          {(control) => <input {...control} type="email" autocomplete="off" value={draft.email} onInput={(event) => setDraft({ ...draft, email: event.currentTarget.value })} />}
+          {(control) => (
+            <input
+              {...control}
+              type="email"
+              autocomplete="off"
+              value={draft.email}
+              onInput={(event) => setDraft({ ...draft, email: event.currentTarget.value })}
+            />
+          )}
         </Field>
         <Field id="st-invite-name" label="Name" name="name">
-          {(control) => <input {...control} type="text" autocomplete="off" value={draft.name} maxLength={USER_NAME_MAX} onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })} />}
+          {(control) => (
+            <input
+              {...control}
+              type="text"
+              autocomplete="off"
+              value={draft.name}
+              maxLength={USER_NAME_MAX}
+              onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })}
+            />
+          )}
         </Field>
         <Field id="st-invite-role" label="Role" name="role">
           {(control) => (
-            <select {...control} value={draft.role} onChange={(event) => setDraft({ ...draft, role: Number(event.currentTarget.value) as InviteRole })}>
+            <select
+              {...control}
+              value={draft.role}
+              onChange={(event) => setDraft({ ...draft, role: Number(event.currentTarget.value) as InviteRole })}
+            >
               {ROLE_CHOICES.map((choice) => (
                 <option key={choice.role} value={choice.role}>
                   {choice.name}: {choice.does}

@@ -72,10 +72,15 @@ export function WebhookForm(props: {
   const typesError = fieldErrorOf(failure, 'event_types');
   const invalid = (id: string, error: string | undefined, hint?: string) => ({
     ...(error ? { 'aria-invalid': true as const } : {}),
-    ...(error || hint ? { 'aria-describedby': [error ? `${id}-error` : '', hint ?? ''].filter(Boolean).join(' ') } : {}),
+    ...(error || hint
+      ? { 'aria-describedby': [error ? `${id}-error` : '', hint ?? ''].filter(Boolean).join(' ') }
+      : {}),
   });
   const toggle = (type: WebhookEventType, on: boolean) =>
-    onChange({ ...draft, event_types: on ? [...draft.event_types, type] : draft.event_types.filter((t) => t !== type) });
+    onChange({
+      ...draft,
+      event_types: on ? [...draft.event_types, type] : draft.event_types.filter((t) => t !== type),
+    });
   return (
     <form
       class="st-webhook-form"
@@ -118,18 +123,35 @@ export function WebhookForm(props: {
       <fieldset class="st-types" {...invalid(`${p}-types`, typesError)}>
         <legend>Event types</legend>
         <div class="st-check">
-          <input id={`${p}-all`} type="radio" name={`${p}-which`} checked={!draft.chosen} onChange={() => onChange({ ...draft, chosen: false })} />
+          <input
+            id={`${p}-all`}
+            type="radio"
+            name={`${p}-which`}
+            checked={!draft.chosen}
+            onChange={() => onChange({ ...draft, chosen: false })}
+          />
           <label for={`${p}-all`}>Every type, new ones included</label>
         </div>
         <div class="st-check">
-          <input id={`${p}-some`} type="radio" name={`${p}-which`} checked={draft.chosen} onChange={() => onChange({ ...draft, chosen: true })} />
+          <input
+            id={`${p}-some`}
+            type="radio"
+            name={`${p}-which`}
+            checked={draft.chosen}
+            onChange={() => onChange({ ...draft, chosen: true })}
+          />
           <label for={`${p}-some`}>Only these:</label>
         </div>
         {draft.chosen && (
           <ul class="st-type-list">
             {EVENT_TYPES.map(([type, meaning]) => (
               <li key={type} class="st-check">
-                <input id={`${p}-type-${type}`} type="checkbox" checked={draft.event_types.includes(type)} onChange={(event) => toggle(type, event.currentTarget.checked)} />
+                <input
+                  id={`${p}-type-${type}`}
+                  type="checkbox"
+                  checked={draft.event_types.includes(type)}
+                  onChange={(event) => toggle(type, event.currentTarget.checked)}
+                />
                 <label for={`${p}-type-${type}`}>
                   <code>{type}</code> <span class="hint">{meaning}</span>
                 </label>
@@ -140,7 +162,13 @@ export function WebhookForm(props: {
         <FieldError id={`${p}-types-error`} message={typesError} />
       </fieldset>
       <div class="st-check">
-        <input id={`${p}-humans`} type="checkbox" checked={draft.humans_only} onChange={(event) => onChange({ ...draft, humans_only: event.currentTarget.checked })} aria-describedby={`${p}-humans-hint`} />
+        <input
+          id={`${p}-humans`}
+          type="checkbox"
+          checked={draft.humans_only}
+          onChange={(event) => onChange({ ...draft, humans_only: event.currentTarget.checked })}
+          aria-describedby={`${p}-humans-hint`}
+        />
         <label for={`${p}-humans`}>Humans only</label>
         <p id={`${p}-humans-hint`} class="hint">
           Opens and clicks by machines (mail scanners, Apple Mail Privacy Protection) are not sent here.

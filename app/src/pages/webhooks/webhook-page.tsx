@@ -91,7 +91,10 @@ export function WebhookPage({ api, params, signedIn }: PageProps) {
     setEditFailure(undefined);
     setDone('');
     try {
-      const answer = await answerOf(api.PATCH('/api/v1/client/webhooks/{id}', { ...path, body: bodyOfWebhook(draft) }), 'Saving the endpoint');
+      const answer = await answerOf(
+        api.PATCH('/api/v1/client/webhooks/{id}', { ...path, body: bodyOfWebhook(draft) }),
+        'Saving the endpoint',
+      );
       setWebhook(answer.data);
       setDraft(draftOfWebhook(answer.data));
       setEditing(false);
@@ -169,15 +172,15 @@ export function WebhookPage({ api, params, signedIn }: PageProps) {
                   class="st-small"
                   disabled={busy}
                   onClick={() =>
-                    change(
-                      async () => {
-                        setTest(undefined);
-                        const answer = await answerOf(api.POST('/api/v1/client/webhooks/{id}/test', path), 'The test delivery');
-                        setTest(answer.data);
-                        return undefined;
-                      },
-                      '',
-                    )
+                    change(async () => {
+                      setTest(undefined);
+                      const answer = await answerOf(
+                        api.POST('/api/v1/client/webhooks/{id}/test', path),
+                        'The test delivery',
+                      );
+                      setTest(answer.data);
+                      return undefined;
+                    }, '')
                   }
                 >
                   Send a test event
@@ -188,8 +191,16 @@ export function WebhookPage({ api, params, signedIn }: PageProps) {
                   disabled={busy}
                   onClick={() =>
                     change(
-                      async () => (await answerOf(api.PATCH('/api/v1/client/webhooks/{id}', { ...path, body: { enabled: !webhook.enabled } }), 'Changing the endpoint')).data,
-                      webhook.enabled ? 'Endpoint disabled: nothing is delivered to it until it is enabled again.' : 'Endpoint enabled.',
+                      async () =>
+                        (
+                          await answerOf(
+                            api.PATCH('/api/v1/client/webhooks/{id}', { ...path, body: { enabled: !webhook.enabled } }),
+                            'Changing the endpoint',
+                          )
+                        ).data,
+                      webhook.enabled
+                        ? 'Endpoint disabled: nothing is delivered to it until it is enabled again.'
+                        : 'Endpoint enabled.',
                     )
                   }
                 >
@@ -200,15 +211,15 @@ export function WebhookPage({ api, params, signedIn }: PageProps) {
                   confirm={`Make a new signing secret? The current one keeps signing for ${WEBHOOK_SECRET_OVERLAP_MS / 3_600_000} hours beside it.`}
                   busy={busy}
                   onConfirm={() =>
-                    change(
-                      async () => {
-                        const answer = await answerOf(api.POST('/api/v1/client/webhooks/{id}/rotate-secret', path), 'Rotating the secret');
-                        const { secret: fresh, ...rest } = answer.data;
-                        setSecret(fresh);
-                        return rest;
-                      },
-                      'New signing secret made.',
-                    )
+                    change(async () => {
+                      const answer = await answerOf(
+                        api.POST('/api/v1/client/webhooks/{id}/rotate-secret', path),
+                        'Rotating the secret',
+                      );
+                      const { secret: fresh, ...rest } = answer.data;
+                      setSecret(fresh);
+                      return rest;
+                    }, 'New signing secret made.')
                   }
                 />
                 <ConfirmButton
@@ -233,12 +244,24 @@ export function WebhookPage({ api, params, signedIn }: PageProps) {
             </p>
             {test && <TestOutcome result={test} />}
           </section>
-          {secret && <SecretOnce id="st-rotated-secret" title="New signing secret" value={secret} onDone={() => setSecret(undefined)} />}
+          {secret && (
+            <SecretOnce
+              id="st-rotated-secret"
+              title="New signing secret"
+              value={secret}
+              onDone={() => setSecret(undefined)}
+            />
+          )}
           {editable && (
             <section class="card st-section" aria-labelledby="st-edit-webhook-title">
               <h2 id="st-edit-webhook-title">Settings of the endpoint</h2>
               {editing ? (
-                <WebhookForm idPrefix="st-edit-webhook" draft={draft} failure={editFailure} busy={busy} submit="Save endpoint"
+                <WebhookForm
+                  idPrefix="st-edit-webhook"
+                  draft={draft}
+                  failure={editFailure}
+                  busy={busy}
+                  submit="Save endpoint"
                   onChange={setDraft}
                   onSubmit={save}
                   onCancel={() => {
@@ -254,7 +277,14 @@ export function WebhookPage({ api, params, signedIn }: PageProps) {
               )}
             </section>
           )}
-          <Attempts api={api} id={id} after={after} editable={editable} loads={attemptLoads} onReplayed={() => setAttemptLoads((n) => n + 1)} />
+          <Attempts
+            api={api}
+            id={id}
+            after={after}
+            editable={editable}
+            loads={attemptLoads}
+            onReplayed={() => setAttemptLoads((n) => n + 1)}
+          />
         </>
       )}
     </section>
@@ -266,7 +296,12 @@ function TestOutcome({ result }: { result: TestResult }) {
     <div class={`st-test ${result.delivered ? 'st-ok' : 'st-bad'}`} aria-live="polite">
       <p>
         <strong>{result.delivered ? 'Test delivered' : 'Test not delivered'}</strong>
-        {result.status_code !== null ? `: the endpoint answered ${result.status_code}` : result.error ? `: ${result.error}` : ''} in {result.duration_ms} ms.
+        {result.status_code !== null
+          ? `: the endpoint answered ${result.status_code}`
+          : result.error
+            ? `: ${result.error}`
+            : ''}{' '}
+        in {result.duration_ms} ms.
       </p>
       {result.response_body && (
         <pre tabIndex={0} aria-label="What the endpoint answered">
@@ -280,7 +315,14 @@ function TestOutcome({ result }: { result: TestResult }) {
   );
 }
 
-function Attempts(props: { api: Api; id: string; after: string; editable: boolean; loads: number; onReplayed: () => void }) {
+function Attempts(props: {
+  api: Api;
+  id: string;
+  after: string;
+  editable: boolean;
+  loads: number;
+  onReplayed: () => void;
+}) {
   const { api, id, after, editable, loads, onReplayed } = props;
   const [page, setPage] = useState<{ attempts: Attempt[]; next: string | null } | undefined>();
   const [failure, setFailure] = useState<Failure | undefined>();
@@ -293,8 +335,16 @@ function Attempts(props: { api: Api; id: string; after: string; editable: boolea
     setPage(undefined);
     setFailure(undefined);
     const query = { limit: ATTEMPTS_PER_PAGE, ...(after ? { starting_after: after } : {}) };
-    answerOf(api.GET('/api/v1/client/webhooks/{id}/attempts', { params: { path: { id }, query } }), 'Reading the attempts').then(
-      (answer) => current && setPage({ attempts: answer.data.attempts, next: answer.data.has_more ? answer.data.next_starting_after : null }),
+    answerOf(
+      api.GET('/api/v1/client/webhooks/{id}/attempts', { params: { path: { id }, query } }),
+      'Reading the attempts',
+    ).then(
+      (answer) =>
+        current &&
+        setPage({
+          attempts: answer.data.attempts,
+          next: answer.data.has_more ? answer.data.next_starting_after : null,
+        }),
       (error: unknown) => current && setFailure(failureOfError(error)),
     );
     return () => {
@@ -308,7 +358,9 @@ function Attempts(props: { api: Api; id: string; after: string; editable: boolea
     setDone('');
     try {
       await answerOf(
-        api.POST('/api/v1/client/webhooks/{id}/attempts/{attempt_id}/replay', { params: { path: { id, attempt_id: attempt.id } } }),
+        api.POST('/api/v1/client/webhooks/{id}/attempts/{attempt_id}/replay', {
+          params: { path: { id, attempt_id: attempt.id } },
+        }),
         'Replaying the event',
       );
       setDone(`Event ${attempt.message_id} (${attempt.event_type}) is queued again; its attempts show here.`);
@@ -323,14 +375,20 @@ function Attempts(props: { api: Api; id: string; after: string; editable: boolea
   return (
     <section class="st-section" aria-labelledby="st-attempts-title">
       <h2 id="st-attempts-title">Delivery attempts, last 30 days</h2>
-      <p class="hint">A failed delivery is tried again up to {WEBHOOK_MAX_ATTEMPTS} times: after {RETRY_WAITS}.</p>
+      <p class="hint">
+        A failed delivery is tried again up to {WEBHOOK_MAX_ATTEMPTS} times: after {RETRY_WAITS}.
+      </p>
       <FailureAlert failure={failure} />
       <FailureAlert failure={replayFailure} />
       <p role="status" class="st-done">
         {done}
       </p>
       {!page && !failure && <p aria-busy="true">Loading…</p>}
-      {page && page.attempts.length === 0 && <p class="hint">{after ? 'No older attempt.' : 'No attempt yet: deliveries show here as your e-mail goes out.'}</p>}
+      {page && page.attempts.length === 0 && (
+        <p class="hint">
+          {after ? 'No older attempt.' : 'No attempt yet: deliveries show here as your e-mail goes out.'}
+        </p>
+      )}
       {page && page.attempts.length > 0 && (
         <div class="st-scroll" tabIndex={0} role="region" aria-label="Attempts table">
           <table id="st-attempts-table" class="st-table">
@@ -370,7 +428,13 @@ function Attempts(props: { api: Api; id: string; after: string; editable: boolea
                   </td>
                   {editable && (
                     <td>
-                      <button type="button" class="st-small" disabled={busy} onClick={() => replay(attempt)} aria-label={`Replay ${attempt.event_type} of ${attempt.attempted_at}`}>
+                      <button
+                        type="button"
+                        class="st-small"
+                        disabled={busy}
+                        onClick={() => replay(attempt)}
+                        aria-label={`Replay ${attempt.event_type} of ${attempt.attempted_at}`}
+                      >
                         Replay
                       </button>
                     </td>

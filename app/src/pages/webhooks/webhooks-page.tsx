@@ -11,7 +11,10 @@ import { bodyOfWebhook, draftOfWebhook, type Webhook, WebhookForm } from './webh
 
 /** An endpoint's state in words: enabled, disabled (by the service after 5 failing days, or by hand), failing. */
 export function stateOf(webhook: Webhook): string {
-  if (!webhook.enabled) return webhook.disabled_reason === 'failing' ? `Disabled by the service: every delivery failed for ${waitText(WEBHOOK_DISABLE_AFTER_MS / 1000)}` : 'Disabled';
+  if (!webhook.enabled)
+    return webhook.disabled_reason === 'failing'
+      ? `Disabled by the service: every delivery failed for ${waitText(WEBHOOK_DISABLE_AFTER_MS / 1000)}`
+      : 'Disabled';
   return webhook.failing_since ? 'Enabled, failing' : 'Enabled';
 }
 
@@ -44,7 +47,10 @@ export function WebhooksPage({ api, signedIn }: PageProps) {
     setBusy(true);
     setCreateFailure(undefined);
     try {
-      const answer = await answerOf(api.POST('/api/v1/client/webhooks', { body: bodyOfWebhook(draft) }), 'Adding the endpoint');
+      const answer = await answerOf(
+        api.POST('/api/v1/client/webhooks', { body: bodyOfWebhook(draft) }),
+        'Adding the endpoint',
+      );
       setCreated({ id: answer.data.id, secret: answer.data.secret });
       setDraft(draftOfWebhook());
       setLoads((n) => n + 1);
@@ -64,7 +70,12 @@ export function WebhooksPage({ api, signedIn }: PageProps) {
       {!webhooks && !failure && <p aria-busy="true">Loading…</p>}
       {created && (
         <>
-          <SecretOnce id="st-new-secret" title={`Signing secret of endpoint #${created.id}`} value={created.secret} onDone={() => setCreated(undefined)} />
+          <SecretOnce
+            id="st-new-secret"
+            title={`Signing secret of endpoint #${created.id}`}
+            value={created.secret}
+            onDone={() => setCreated(undefined)}
+          />
           <p>
             <Link page="webhook" params={{ id: String(created.id) }}>
               Open endpoint #{created.id}
@@ -77,8 +88,8 @@ export function WebhooksPage({ api, signedIn }: PageProps) {
         <div class="card empty">
           <h2>No webhook yet</h2>
           <p>
-            A webhook tells your own systems what happens to your e-mail as it happens: each delivery, open, click, bounce or
-            unsubscribe is POSTed to a URL of yours, signed so you can check it came from here.
+            A webhook tells your own systems what happens to your e-mail as it happens: each delivery, open, click,
+            bounce or unsubscribe is POSTed to a URL of yours, signed so you can check it came from here.
           </p>
           <p>
             {editable
@@ -136,7 +147,15 @@ export function WebhooksPage({ api, signedIn }: PageProps) {
       {webhooks && editable && (
         <section class="card st-section" aria-labelledby="st-new-webhook-title">
           <h2 id="st-new-webhook-title">Add an endpoint</h2>
-          <WebhookForm idPrefix="st-new-webhook" draft={draft} failure={createFailure} busy={busy} submit="Add endpoint" onChange={setDraft} onSubmit={create} />
+          <WebhookForm
+            idPrefix="st-new-webhook"
+            draft={draft}
+            failure={createFailure}
+            busy={busy}
+            submit="Add endpoint"
+            onChange={setDraft}
+            onSubmit={create}
+          />
         </section>
       )}
     </section>

@@ -26,7 +26,8 @@ export const FIELD_NAMES: Record<keyof Overrides, string> = {
 export function valueText(key: keyof Overrides, value: unknown, topics: readonly Topic[] | undefined): string {
   if (value === null || value === undefined) return 'default';
   if (key === 'exit_events') return eventsText(value as string[]);
-  if (key === 'send_time_mode') return `${String(value)} · ${SEND_TIME_MODES.find((mode) => mode.mode === value)?.name ?? ''}`;
+  if (key === 'send_time_mode')
+    return `${String(value)} · ${SEND_TIME_MODES.find((mode) => mode.mode === value)?.name ?? ''}`;
   if (key === 'template_id') return `#${String(value)}`;
   if (key === 'topic_id') return topics?.find((topic) => topic.id === value)?.name ?? `#${String(value)}`;
   return String(value);
@@ -34,7 +35,9 @@ export function valueText(key: keyof Overrides, value: unknown, topics: readonly
 
 /** The fields an entry changed. */
 export const changesOf = (entry: AuditEntry): (keyof Overrides)[] =>
-  (Object.keys(FIELD_NAMES) as (keyof Overrides)[]).filter((key) => JSON.stringify(entry.before[key] ?? null) !== JSON.stringify(entry.after[key] ?? null));
+  (Object.keys(FIELD_NAMES) as (keyof Overrides)[]).filter(
+    (key) => JSON.stringify(entry.before[key] ?? null) !== JSON.stringify(entry.after[key] ?? null),
+  );
 
 function whoText(entry: AuditEntry, users: Map<number, string>): string {
   if (entry.auth_method === 'api_key') return `API key #${entry.key_id ?? '?'}`;
@@ -43,9 +46,21 @@ function whoText(entry: AuditEntry, users: Map<number, string>): string {
 }
 
 /** GET /client/workflows/{id}/customization/audit, newest first and paged: who changed what, before → after. */
-export function AuditLog({ api, workflowId, topics, loads }: { api: Api; workflowId: number; topics: Topic[] | undefined; loads: number }) {
+export function AuditLog({
+  api,
+  workflowId,
+  topics,
+  loads,
+}: {
+  api: Api;
+  workflowId: number;
+  topics: Topic[] | undefined;
+  loads: number;
+}) {
   const [page, setPage] = useState(1);
-  const [answer, setAnswer] = useState<{ entries: AuditEntry[]; page: number; pages: number; total: number } | undefined>();
+  const [answer, setAnswer] = useState<
+    { entries: AuditEntry[]; page: number; pages: number; total: number } | undefined
+  >();
   const [failure, setFailure] = useState<Failure | undefined>();
   const [users, setUsers] = useState<Map<number, string>>(new Map());
 
@@ -61,7 +76,14 @@ export function AuditLog({ api, workflowId, topics, loads }: { api: Api; workflo
       }),
       'Reading the history',
     ).then(
-      (read) => current && setAnswer({ entries: read.data.entries, page: read.meta.page, pages: read.meta.total_pages, total: read.meta.total }),
+      (read) =>
+        current &&
+        setAnswer({
+          entries: read.data.entries,
+          page: read.meta.page,
+          pages: read.meta.total_pages,
+          total: read.meta.total,
+        }),
       (error: unknown) => current && setFailure(failureOfError(error)),
     );
     return () => {
@@ -73,7 +95,8 @@ export function AuditLog({ api, workflowId, topics, loads }: { api: Api; workflo
     let current = true;
     // The users name who changed what; without them the user's id is shown.
     api.GET('/api/v1/client/users').then(
-      ({ data }) => current && data && setUsers(new Map(data.data.users.map((user) => [user.id, `${user.name} (${user.email})`]))),
+      ({ data }) =>
+        current && data && setUsers(new Map(data.data.users.map((user) => [user.id, `${user.name} (${user.email})`]))),
       () => undefined,
     );
     return () => {
@@ -97,7 +120,8 @@ export function AuditLog({ api, workflowId, topics, loads }: { api: Api; workflo
               <ul>
                 {changesOf(entry).map((key) => (
                   <li key={key}>
-                    {FIELD_NAMES[key]}: <span class="wf-before">{valueText(key, entry.before[key], topics)}</span> → <strong>{valueText(key, entry.after[key], topics)}</strong>
+                    {FIELD_NAMES[key]}: <span class="wf-before">{valueText(key, entry.before[key], topics)}</span> →{' '}
+                    <strong>{valueText(key, entry.after[key], topics)}</strong>
                   </li>
                 ))}
                 {changesOf(entry).length === 0 && <li>Saved with no change.</li>}
@@ -108,13 +132,23 @@ export function AuditLog({ api, workflowId, topics, loads }: { api: Api; workflo
       )}
       {answer && answer.pages > 1 && (
         <nav class="st-pages" aria-label="History pages">
-          <button type="button" class="st-small st-secondary" disabled={answer.page <= 1} onClick={() => setPage(answer.page - 1)}>
+          <button
+            type="button"
+            class="st-small st-secondary"
+            disabled={answer.page <= 1}
+            onClick={() => setPage(answer.page - 1)}
+          >
             Newer
           </button>
           <span>
             Page {answer.page} of {answer.pages}
           </span>
-          <button type="button" class="st-small st-secondary" disabled={answer.page >= answer.pages} onClick={() => setPage(answer.page + 1)}>
+          <button
+            type="button"
+            class="st-small st-secondary"
+            disabled={answer.page >= answer.pages}
+            onClick={() => setPage(answer.page + 1)}
+          >
             Older
           </button>
         </nav>

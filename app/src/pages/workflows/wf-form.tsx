@@ -12,8 +12,13 @@ import { delayText, eventsText, SEND_TIME_MODES, type Topic, type Workflow } fro
 type Template = components['schemas']['EmailTemplateSummary'];
 type Patch = NonNullable<operations['workflowsCustomizationUpdate']['requestBody']>['content']['application/json'];
 
-
-const NUMBER_FIELDS = ['delay_minutes', 'priority_score', 'preferred_send_hour', 'preferred_send_minute', 'conversion_window_days'] as const;
+const NUMBER_FIELDS = [
+  'delay_minutes',
+  'priority_score',
+  'preferred_send_hour',
+  'preferred_send_minute',
+  'conversion_window_days',
+] as const;
 const CHOICE_FIELDS = ['template_id', 'send_time_mode', 'topic_id'] as const;
 type Scalar = (typeof NUMBER_FIELDS)[number] | (typeof CHOICE_FIELDS)[number];
 const FIELD_KEYS: readonly string[] = [...NUMBER_FIELDS, ...CHOICE_FIELDS, 'exit_events', 'category'];
@@ -30,7 +35,10 @@ const text = (value: number | null | undefined): string => (value === null || va
 /** The client's overrides as the form shows them. */
 export function draftOf(workflow: Workflow): Draft {
   const o = workflow.customization.overrides;
-  const fields = Object.fromEntries([...NUMBER_FIELDS, ...CHOICE_FIELDS].map((key) => [key, text(o[key])])) as Record<Scalar, string>;
+  const fields = Object.fromEntries([...NUMBER_FIELDS, ...CHOICE_FIELDS].map((key) => [key, text(o[key])])) as Record<
+    Scalar,
+    string
+  >;
   return { fields, exitEvents: o.exit_events === null ? null : [...o.exit_events] };
 }
 
@@ -46,7 +54,11 @@ export function patchOf(draft: Draft, saved: Draft): Patch {
     body[key] = raw === '' ? null : numberOrText(raw);
   }
   // A minute needs its hour in the same request (dependentRequired): send the hour kept.
-  if ('preferred_send_minute' in body && !('preferred_send_hour' in body) && draft.fields.preferred_send_hour.trim() !== '') {
+  if (
+    'preferred_send_minute' in body &&
+    !('preferred_send_hour' in body) &&
+    draft.fields.preferred_send_hour.trim() !== ''
+  ) {
     body['preferred_send_hour'] = numberOrText(draft.fields.preferred_send_hour);
   }
   const events = draft.exitEvents === null ? null : draft.exitEvents.map((event) => event.trim());
@@ -62,7 +74,13 @@ function described(id: string, error: string | undefined) {
   };
 }
 
-function Field(props: { id: string; label: string; error: string | undefined; hint: ComponentChildren; children: ComponentChildren }) {
+function Field(props: {
+  id: string;
+  label: string;
+  error: string | undefined;
+  hint: ComponentChildren;
+  children: ComponentChildren;
+}) {
   const { id, label, error, hint, children } = props;
   return (
     <div class="st-field">
@@ -81,7 +99,13 @@ function Field(props: { id: string; label: string; error: string | undefined; hi
  * preferred time, exit events, conversion window, topic (marketing only). Empty means the workflow's default, shown
  * beside each field. The API's error items are shown at their field.
  */
-export function CustomizationForm(props: { api: Api; workflow: Workflow; templates: Template[] | undefined; topics: Topic[] | undefined; onSaved: () => void }) {
+export function CustomizationForm(props: {
+  api: Api;
+  workflow: Workflow;
+  templates: Template[] | undefined;
+  topics: Topic[] | undefined;
+  onSaved: () => void;
+}) {
   const { api, workflow, templates, topics, onSaved } = props;
   const saved = draftOf(workflow);
   const [draft, setDraft] = useState<Draft>(saved);
@@ -129,7 +153,13 @@ export function CustomizationForm(props: { api: Api; workflow: Workflow; templat
     }
     setSaving(true);
     try {
-      await answerOf(api.PATCH('/api/v1/client/workflows/{workflow_id}/customization', { params: { path: { workflow_id: String(workflow.id) } }, body }), 'Saving the customization');
+      await answerOf(
+        api.PATCH('/api/v1/client/workflows/{workflow_id}/customization', {
+          params: { path: { workflow_id: String(workflow.id) } },
+          body,
+        }),
+        'Saving the customization',
+      );
       setDone('Customization saved.');
       onSaved();
     } catch (caught) {
@@ -143,23 +173,44 @@ export function CustomizationForm(props: { api: Api; workflow: Workflow; templat
   const own = (templates ?? []).filter((template) => template.type === 2 && !template.deleted_at);
   // An override the lists do not hold (another system template, set through the API) stays choosable.
   const current = workflow.template;
-  const extra = current && current.id !== defaults.template_id && !own.some((template) => template.id === current.id) ? current : null;
-  const shownAt = [...FIELD_KEYS, ...(failure?.errors ?? []).map((item) => item.key ?? '').filter((key) => key.startsWith('exit_events.'))];
+  const extra =
+    current && current.id !== defaults.template_id && !own.some((template) => template.id === current.id)
+      ? current
+      : null;
+  const shownAt = [
+    ...FIELD_KEYS,
+    ...(failure?.errors ?? []).map((item) => item.key ?? '').filter((key) => key.startsWith('exit_events.')),
+  ];
 
   return (
     <form class="wf-form" id="wf-customization" noValidate onSubmit={onSubmit} aria-labelledby="wf-form-title">
       <h2 id="wf-form-title">Customization</h2>
-      <p class="hint">Empty fields use the workflow’s default, named under each. Only what you change is sent; each change is kept in the history below.</p>
+      <p class="hint">
+        Empty fields use the workflow’s default, named under each. Only what you change is sent; each change is kept in
+        the history below.
+      </p>
       <fieldset class="card st-group">
         <legend>Template</legend>
         <Field
           id="wf-template_id"
           label="Template"
           error={error('template_id')}
-          hint={templates ? 'Your own templates are listed after the system one. Copy the system template below to make one from it.' : 'Loading your templates…'}
+          hint={
+            templates
+              ? 'Your own templates are listed after the system one. Copy the system template below to make one from it.'
+              : 'Loading your templates…'
+          }
         >
-          <select id="wf-template_id" name="template_id" value={draft.fields.template_id} onChange={(event) => set('template_id', event.currentTarget.value)} {...described('wf-template_id', error('template_id'))}>
-            <option value="">System template{systemTemplate ? `: ${systemTemplate.name}` : ''} (#{defaults.template_id}, default)</option>
+          <select
+            id="wf-template_id"
+            name="template_id"
+            value={draft.fields.template_id}
+            onChange={(event) => set('template_id', event.currentTarget.value)}
+            {...described('wf-template_id', error('template_id'))}
+          >
+            <option value="">
+              System template{systemTemplate ? `: ${systemTemplate.name}` : ''} (#{defaults.template_id}, default)
+            </option>
             {extra && <option value={String(extra.id)}>{`${extra.name} (#${extra.id})`}</option>}
             {own.map((template) => (
               <option key={template.id} value={String(template.id)}>
@@ -171,20 +222,39 @@ export function CustomizationForm(props: { api: Api; workflow: Workflow; templat
       </fieldset>
       <fieldset class="card st-group">
         <legend>Timing</legend>
-        <Field id="wf-delay_minutes" label="Delay (minutes)" error={error('delay_minutes')} hint={`After the event, before sending. 0–525600 (a year). Empty: ${defaults.delay_minutes} (${delayText(defaults.delay_minutes)}).`}>
+        <Field
+          id="wf-delay_minutes"
+          label="Delay (minutes)"
+          error={error('delay_minutes')}
+          hint={`After the event, before sending. 0–525600 (a year). Empty: ${defaults.delay_minutes} (${delayText(defaults.delay_minutes)}).`}
+        >
           <input {...input('delay_minutes')} placeholder={String(defaults.delay_minutes)} />
         </Field>
-        <Field id="wf-priority_score" label="Priority" error={error('priority_score')} hint={`0–100: which e-mail goes first when several compete for a contact’s daily limit. Empty: ${defaults.priority_score}.`}>
+        <Field
+          id="wf-priority_score"
+          label="Priority"
+          error={error('priority_score')}
+          hint={`0–100: which e-mail goes first when several compete for a contact’s daily limit. Empty: ${defaults.priority_score}.`}
+        >
           <input {...input('priority_score')} placeholder={String(defaults.priority_score)} />
         </Field>
         <fieldset class="wf-modes">
           <legend>Send time</legend>
           <label class="wf-mode">
-            <input type="radio" name="send_time_mode" value="" checked={draft.fields.send_time_mode === ''} onChange={() => set('send_time_mode', '')} {...modeProps('wf-mode-default-hint')} />
+            <input
+              type="radio"
+              name="send_time_mode"
+              value=""
+              checked={draft.fields.send_time_mode === ''}
+              onChange={() => set('send_time_mode', '')}
+              {...modeProps('wf-mode-default-hint')}
+            />
             <span>
               <strong>Default</strong>
               <span class="hint" id="wf-mode-default-hint">
-                At a preferred time when a preferred hour is set, else the workflow’s own ({SEND_TIME_MODES[defaults.send_time_mode]!.name.toLowerCase()}). In effect now: {SEND_TIME_MODES[customization.send_time_mode]!.name.toLowerCase()}.
+                At a preferred time when a preferred hour is set, else the workflow’s own (
+                {SEND_TIME_MODES[defaults.send_time_mode]!.name.toLowerCase()}). In effect now:{' '}
+                {SEND_TIME_MODES[customization.send_time_mode]!.name.toLowerCase()}.
               </span>
             </span>
           </label>
@@ -210,37 +280,82 @@ export function CustomizationForm(props: { api: Api; workflow: Workflow; templat
           ))}
           <FieldError id="wf-send_time_mode-error" message={error('send_time_mode')} />
         </fieldset>
-        <Field id="wf-preferred_send_hour" label="Preferred hour" error={error('preferred_send_hour')} hint={`0–23, in the contact’s time zone; setting it makes the send time “at a preferred time” unless chosen above. Empty: ${defaults.send_slot ? `the ${defaults.send_slot} slot of your settings` : 'none'}.`}>
+        <Field
+          id="wf-preferred_send_hour"
+          label="Preferred hour"
+          error={error('preferred_send_hour')}
+          hint={`0–23, in the contact’s time zone; setting it makes the send time “at a preferred time” unless chosen above. Empty: ${defaults.send_slot ? `the ${defaults.send_slot} slot of your settings` : 'none'}.`}
+        >
           <input {...input('preferred_send_hour')} />
         </Field>
-        <Field id="wf-preferred_send_minute" label="Preferred minute" error={error('preferred_send_minute')} hint="0–59, with a preferred hour. Empty: 0.">
+        <Field
+          id="wf-preferred_send_minute"
+          label="Preferred minute"
+          error={error('preferred_send_minute')}
+          hint="0–59, with a preferred hour. Empty: 0."
+        >
           <input {...input('preferred_send_minute')} />
         </Field>
       </fieldset>
       <fieldset class="card st-group">
         <legend>Goals</legend>
-        <ExitEvents draft={draft} defaults={defaults.exit_events} failure={failure} onChange={(exitEvents) => setDraft({ ...draft, exitEvents })} />
-        <Field id="wf-conversion_window_days" label="Conversion window (days)" error={error('conversion_window_days')} hint={`1–90: an exit event this many days or fewer after the e-mail counts as a conversion. Empty: ${defaults.conversion_window_days}.`}>
+        <ExitEvents
+          draft={draft}
+          defaults={defaults.exit_events}
+          failure={failure}
+          onChange={(exitEvents) => setDraft({ ...draft, exitEvents })}
+        />
+        <Field
+          id="wf-conversion_window_days"
+          label="Conversion window (days)"
+          error={error('conversion_window_days')}
+          hint={`1–90: an exit event this many days or fewer after the e-mail counts as a conversion. Empty: ${defaults.conversion_window_days}.`}
+        >
           <input {...input('conversion_window_days')} placeholder={String(defaults.conversion_window_days)} />
         </Field>
       </fieldset>
       {marketing ? (
         <fieldset class="card st-group">
           <legend>Topic</legend>
-          <Field id="wf-topic_id" label="Topic" error={error('topic_id')} hint={topics && topics.length === 0 ? <>You have no topic yet: create one on <Link page="topics">the Topics page</Link>.</> : 'A contact who left this topic is skipped. Empty: none.'}>
-            <select id="wf-topic_id" name="topic_id" value={draft.fields.topic_id} onChange={(event) => set('topic_id', event.currentTarget.value)} {...described('wf-topic_id', error('topic_id'))}>
+          <Field
+            id="wf-topic_id"
+            label="Topic"
+            error={error('topic_id')}
+            hint={
+              topics && topics.length === 0 ? (
+                <>
+                  You have no topic yet: create one on <Link page="topics">the Topics page</Link>.
+                </>
+              ) : (
+                'A contact who left this topic is skipped. Empty: none.'
+              )
+            }
+          >
+            <select
+              id="wf-topic_id"
+              name="topic_id"
+              value={draft.fields.topic_id}
+              onChange={(event) => set('topic_id', event.currentTarget.value)}
+              {...described('wf-topic_id', error('topic_id'))}
+            >
               <option value="">None</option>
               {(topics ?? []).map((topic) => (
                 <option key={topic.id} value={String(topic.id)}>
                   {topic.name}
                 </option>
               ))}
-              {draft.fields.topic_id && topics && !topics.some((topic) => String(topic.id) === draft.fields.topic_id) && <option value={draft.fields.topic_id}>Topic #{draft.fields.topic_id}</option>}
+              {draft.fields.topic_id &&
+                topics &&
+                !topics.some((topic) => String(topic.id) === draft.fields.topic_id) && (
+                  <option value={draft.fields.topic_id}>Topic #{draft.fields.topic_id}</option>
+                )}
             </select>
           </Field>
         </fieldset>
       ) : (
-        <p class="hint">A transactional workflow belongs to no topic: it reaches every contact who is not suppressed.</p>
+        <p class="hint">
+          A transactional workflow belongs to no topic: it reaches every contact who is not suppressed.
+        </p>
       )}
       <FailureAlert failure={failure} shownAt={shownAt} />
       <div class="st-actions">
@@ -256,19 +371,34 @@ export function CustomizationForm(props: { api: Api; workflow: Workflow; templat
 }
 
 /** The exit events: the catalog's default, or a list of event types (at most 10) edited row by row. */
-function ExitEvents(props: { draft: Draft; defaults: string[]; failure: Failure | undefined; onChange: (events: string[] | null) => void }) {
+function ExitEvents(props: {
+  draft: Draft;
+  defaults: string[];
+  failure: Failure | undefined;
+  onChange: (events: string[] | null) => void;
+}) {
   const { draft, defaults, failure, onChange } = props;
   const events = draft.exitEvents;
   const groupError = fieldErrorOf(failure, 'exit_events');
   return (
-    <fieldset class="wf-exits" aria-describedby={[groupError ? 'wf-exit_events-error' : '', 'wf-exit_events-hint'].filter(Boolean).join(' ')} {...(groupError ? { 'aria-invalid': true as const } : {})}>
+    <fieldset
+      class="wf-exits"
+      aria-describedby={[groupError ? 'wf-exit_events-error' : '', 'wf-exit_events-hint'].filter(Boolean).join(' ')}
+      {...(groupError ? { 'aria-invalid': true as const } : {})}
+    >
       <legend>Exit events</legend>
       <p id="wf-exit_events-hint" class="hint">
-        Event types that end the workflow for a contact (its goal is met): its e-mails not yet sent are cancelled. <code>*</code> is any event; the event that starts the workflow cannot be one.
-        The default: {eventsText(defaults)}.
+        Event types that end the workflow for a contact (its goal is met): its e-mails not yet sent are cancelled.{' '}
+        <code>*</code> is any event; the event that starts the workflow cannot be one. The default:{' '}
+        {eventsText(defaults)}.
       </p>
       <label class="wf-check">
-        <input type="checkbox" id="wf-exit-default" checked={events === null} onChange={(event) => onChange(event.currentTarget.checked ? null : [...defaults])} />
+        <input
+          type="checkbox"
+          id="wf-exit-default"
+          checked={events === null}
+          onChange={(event) => onChange(event.currentTarget.checked ? null : [...defaults])}
+        />
         Use the default ({eventsText(defaults)})
       </label>
       {events !== null && (
@@ -288,10 +418,17 @@ function ExitEvents(props: { draft: Draft; defaults: string[]; failure: Failure 
                       autocomplete="off"
                       spellcheck={false}
                       value={value}
-                      onInput={(event) => onChange(events.map((old, at) => (at === index ? event.currentTarget.value : old)))}
+                      onInput={(event) =>
+                        onChange(events.map((old, at) => (at === index ? event.currentTarget.value : old)))
+                      }
                       {...(itemError ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {})}
                     />
-                    <button type="button" class="st-small st-secondary" aria-label={`Remove exit event ${index + 1}`} onClick={() => onChange(events.filter((_, at) => at !== index))}>
+                    <button
+                      type="button"
+                      class="st-small st-secondary"
+                      aria-label={`Remove exit event ${index + 1}`}
+                      onClick={() => onChange(events.filter((_, at) => at !== index))}
+                    >
                       Remove
                     </button>
                   </div>
@@ -300,7 +437,12 @@ function ExitEvents(props: { draft: Draft; defaults: string[]; failure: Failure 
               );
             })}
           </ol>
-          <button type="button" class="st-small st-secondary" disabled={events.length >= MAX_EXIT_EVENTS} onClick={() => onChange([...events, ''])}>
+          <button
+            type="button"
+            class="st-small st-secondary"
+            disabled={events.length >= MAX_EXIT_EVENTS}
+            onClick={() => onChange([...events, ''])}
+          >
             Add an exit event
           </button>
           {events.length >= MAX_EXIT_EVENTS && <p class="hint">At most {MAX_EXIT_EVENTS}.</p>}

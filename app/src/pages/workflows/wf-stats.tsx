@@ -29,7 +29,17 @@ export function workflowSeriesOf(stats: WorkflowStats): ChartSeries[] {
 }
 
 /** A count by reason, biggest first, as a table (nothing when there is none). */
-function Reasons({ id, title, reasons, none }: { id: string; title: string; reasons: Record<string, number>; none: string }) {
+function Reasons({
+  id,
+  title,
+  reasons,
+  none,
+}: {
+  id: string;
+  title: string;
+  reasons: Record<string, number>;
+  none: string;
+}) {
   const rows = Object.entries(reasons)
     .filter(([, count]) => count > 0)
     .sort((a, b) => b[1] - a[1]);
@@ -64,7 +74,9 @@ export function WorkflowStatsSection({ api, workflowId }: { api: Api; workflowId
     let current = true;
     setFailure(undefined);
     answerOf(
-      api.GET('/api/v1/client/workflows/{workflow_id}/stats', { params: { path: { workflow_id: String(workflowId) }, query: rangeOf(days) } }),
+      api.GET('/api/v1/client/workflows/{workflow_id}/stats', {
+        params: { path: { workflow_id: String(workflowId) }, query: rangeOf(days) },
+      }),
       'Reading the statistics',
     ).then(
       (answer) => current && setStats(answer.data),
@@ -86,7 +98,13 @@ export function WorkflowStatsSection({ api, workflowId }: { api: Api; workflowId
           <legend>Period</legend>
           {RANGES.map((range) => (
             <label key={range}>
-              <input type="radio" name="wf-range" value={range} checked={days === range} onChange={() => setDays(range)} />
+              <input
+                type="radio"
+                name="wf-range"
+                value={range}
+                checked={days === range}
+                onChange={() => setDays(range)}
+              />
               {range} days
             </label>
           ))}
@@ -99,7 +117,17 @@ export function WorkflowStatsSection({ api, workflowId }: { api: Api; workflowId
   );
 }
 
-function StatsBody({ stats, periods, series, days }: { stats: WorkflowStats; periods: string[]; series: ChartSeries[]; days: RangeDays }) {
+function StatsBody({
+  stats,
+  periods,
+  series,
+  days,
+}: {
+  stats: WorkflowStats;
+  periods: string[];
+  series: ChartSeries[];
+  days: RangeDays;
+}) {
   const { totals, rates, funnel } = stats;
   const top = Math.max(1, ...funnel.map((step) => step.count));
   const caption = `This workflow per UTC day, last ${days} days`;
@@ -115,7 +143,9 @@ function StatsBody({ stats, periods, series, days }: { stats: WorkflowStats; per
               <span class="wf-bar" aria-hidden="true">
                 <span style={{ width: `${(step.count / top) * 100}%` }} />
               </span>
-              <small class="wf-step-share">{before === undefined ? '' : `${percent(before === 0 ? null : step.count / before)} of the step before`}</small>
+              <small class="wf-step-share">
+                {before === undefined ? '' : `${percent(before === 0 ? null : step.count / before)} of the step before`}
+              </small>
             </li>
           );
         })}
@@ -132,8 +162,8 @@ function StatsBody({ stats, periods, series, days }: { stats: WorkflowStats; per
             <dd>{totals.exited}</dd>
           </dl>
           <p class="hint">
-            A conversion is an exit event within the conversion window after this workflow’s e-mail; an exit before the e-mail
-            went out cancels it.
+            A conversion is an exit event within the conversion window after this workflow’s e-mail; an exit before the
+            e-mail went out cancels it.
           </p>
         </section>
         <section class="card" aria-labelledby="wf-rates-title">
@@ -171,7 +201,12 @@ function StatsBody({ stats, periods, series, days }: { stats: WorkflowStats; per
         </section>
       </div>
       <div class="cards wf-reasons">
-        <Reasons id="wf-skipped-title" title="Why runs were skipped" reasons={stats.skipped_reasons} none="No run was skipped." />
+        <Reasons
+          id="wf-skipped-title"
+          title="Why runs were skipped"
+          reasons={stats.skipped_reasons}
+          none="No run was skipped."
+        />
         <Reasons id="wf-failed-title" title="Why runs failed" reasons={stats.failed_reasons} none="No run failed." />
       </div>
       <StatsChart periods={periods} series={series} label={caption} />

@@ -11,7 +11,16 @@ import type { PageProps } from '../../page.js';
 import { AuditLog } from './wf-audit.js';
 import { CustomizationForm } from './wf-form.js';
 import { WorkflowStatsSection } from './wf-stats.js';
-import { delayText, eventsText, SEND_TIME_MODES, sendTimeText, type Topic, topicText, triggerText, type Workflow } from './wf-text.js';
+import {
+  delayText,
+  eventsText,
+  SEND_TIME_MODES,
+  sendTimeText,
+  type Topic,
+  topicText,
+  triggerText,
+  type Workflow,
+} from './wf-text.js';
 
 type Template = components['schemas']['EmailTemplateSummary'];
 
@@ -22,7 +31,10 @@ const TEMPLATE_PAGES = 10;
 async function loadTemplates(api: Api): Promise<Template[]> {
   const all: Template[] = [];
   for (let page = 1; page <= TEMPLATE_PAGES; page += 1) {
-    const answer = await answerOf(api.POST('/api/v1/client/email-templates/list', { body: { page, per_page: 100 } }), 'Reading the templates');
+    const answer = await answerOf(
+      api.POST('/api/v1/client/email-templates/list', { body: { page, per_page: 100 } }),
+      'Reading the templates',
+    );
     all.push(...answer.data.templates);
     if (page >= answer.meta.total_pages) break;
   }
@@ -57,7 +69,10 @@ export function WorkflowPage({ api, params, signedIn }: PageProps) {
 
   useEffect(() => {
     let current = true;
-    api.GET('/api/v1/client/topics').then(({ data }) => current && data && setTopics(data.data.topics), () => undefined);
+    api.GET('/api/v1/client/topics').then(
+      ({ data }) => current && data && setTopics(data.data.topics),
+      () => undefined,
+    );
     if (editable) {
       loadTemplates(api).then(
         (all) => current && setTemplates(all),
@@ -74,7 +89,8 @@ export function WorkflowPage({ api, params, signedIn }: PageProps) {
       <section aria-labelledby="wf-missing-title">
         <h1 id="wf-missing-title">No such workflow</h1>
         <p>
-          {valid ? `There is no workflow #${id}.` : 'The address names no workflow.'} See <Link page="workflows">every workflow</Link>.
+          {valid ? `There is no workflow #${id}.` : 'The address names no workflow.'} See{' '}
+          <Link page="workflows">every workflow</Link>.
         </p>
       </section>
     );
@@ -87,7 +103,11 @@ export function WorkflowPage({ api, params, signedIn }: PageProps) {
       </p>
       <div class="page-head">
         <h1 id="wf-workflow-title">{workflow ? workflow.name : `Workflow #${id}`}</h1>
-        {workflow && <span class={`wf-state ${workflow.enabled ? 'wf-on' : 'wf-off'}`}>{workflow.enabled ? 'Enabled' : 'Disabled'}</span>}
+        {workflow && (
+          <span class={`wf-state ${workflow.enabled ? 'wf-on' : 'wf-off'}`}>
+            {workflow.enabled ? 'Enabled' : 'Disabled'}
+          </span>
+        )}
       </div>
       <FailureAlert failure={failure} />
       {!workflow && !failure && <p aria-busy="true">Loading…</p>}
@@ -97,7 +117,13 @@ export function WorkflowPage({ api, params, signedIn }: PageProps) {
           <WorkflowStatsSection api={api} workflowId={workflow.id} />
           {editable ? (
             <>
-              <CustomizationForm api={api} workflow={workflow} templates={templates} topics={topics} onSaved={() => setLoads((n) => n + 1)} />
+              <CustomizationForm
+                api={api}
+                workflow={workflow}
+                templates={templates}
+                topics={topics}
+                onSaved={() => setLoads((n) => n + 1)}
+              />
               <CloneTemplate api={api} workflow={workflow} />
             </>
           ) : (
@@ -124,11 +150,17 @@ function Summary({ workflow, topics, manages }: { workflow: Workflow; topics: To
         <dt>Send time</dt>
         <dd>{sendTimeText(workflow)}</dd>
         <dt>Category</dt>
-        <dd>{workflow.category === 'transactional' ? 'Transactional: also reaches unsubscribed contacts' : 'Marketing'}</dd>
+        <dd>
+          {workflow.category === 'transactional' ? 'Transactional: also reaches unsubscribed contacts' : 'Marketing'}
+        </dd>
         <dt>Topic</dt>
         <dd>{topicText(workflow, topics)}</dd>
         <dt>Template</dt>
-        <dd>{workflow.template ? `${workflow.template.name} (#${workflow.template.id}${workflow.template.type === 2 ? ', yours' : ', system'})` : `#${workflow.customization.template_id}`}</dd>
+        <dd>
+          {workflow.template
+            ? `${workflow.template.name} (#${workflow.template.id}${workflow.template.type === 2 ? ', yours' : ', system'})`
+            : `#${workflow.customization.template_id}`}
+        </dd>
       </dl>
       {!workflow.enabled && (
         <p class="hint">
@@ -165,7 +197,9 @@ function InEffect({ workflow, topics }: { workflow: Workflow; topics: Topic[] | 
         <dt>Send time</dt>
         <dd>
           {c.send_time_mode} · {mode?.name}
-          {c.preferred_send_hour !== null ? ` (${String(c.preferred_send_hour).padStart(2, '0')}:${String(c.preferred_send_minute ?? 0).padStart(2, '0')})` : ''}
+          {c.preferred_send_hour !== null
+            ? ` (${String(c.preferred_send_hour).padStart(2, '0')}:${String(c.preferred_send_minute ?? 0).padStart(2, '0')})`
+            : ''}
         </dd>
         <dt>Exit events</dt>
         <dd>
@@ -196,7 +230,12 @@ function CloneTemplate({ api, workflow }: { api: Api; workflow: Workflow }) {
     setBusy(true);
     setFailure(undefined);
     try {
-      const answer = await answerOf(api.POST('/api/v1/client/workflows/{workflow_id}/clone-template', { params: { path: { workflow_id: String(workflow.id) } } }), 'Copying the template');
+      const answer = await answerOf(
+        api.POST('/api/v1/client/workflows/{workflow_id}/clone-template', {
+          params: { path: { workflow_id: String(workflow.id) } },
+        }),
+        'Copying the template',
+      );
       navigate('template', { id: String(answer.data.template_id) });
     } catch (error) {
       setFailure(failureOfError(error));
@@ -209,12 +248,21 @@ function CloneTemplate({ api, workflow }: { api: Api; workflow: Workflow }) {
       <h2 id="wf-clone-title">Your own copy of the template</h2>
       {copy ? (
         <p>
-          You have a copy of this workflow’s system template: <Link page="template" params={{ id: String(copy) }}>edit your copy (#{copy})</Link>.{' '}
-          {workflow.customization.template_id === copy ? 'This workflow sends it.' : 'Choose it as the template above for this workflow to send it.'}
+          You have a copy of this workflow’s system template:{' '}
+          <Link page="template" params={{ id: String(copy) }}>
+            edit your copy (#{copy})
+          </Link>
+          .{' '}
+          {workflow.customization.template_id === copy
+            ? 'This workflow sends it.'
+            : 'Choose it as the template above for this workflow to send it.'}
         </p>
       ) : (
         <>
-          <p>Copy the system template into your templates and edit it. The workflow keeps sending the system one until you choose the copy as its template above.</p>
+          <p>
+            Copy the system template into your templates and edit it. The workflow keeps sending the system one until
+            you choose the copy as its template above.
+          </p>
           <button type="button" onClick={onClone} disabled={busy}>
             {busy ? 'Copying…' : 'Copy the system template and edit it'}
           </button>

@@ -25,11 +25,16 @@ export function WorkflowsPage({ api, signedIn }: PageProps) {
   useEffect(() => {
     let current = true;
     answerOf(api.GET('/api/v1/client/workflows'), 'Reading the workflows').then(
-      (answer) => current && setListed({ workflows: answer.data.workflows, enabled: answer.meta.enabled, max: answer.meta.max_workflows }),
+      (answer) =>
+        current &&
+        setListed({ workflows: answer.data.workflows, enabled: answer.meta.enabled, max: answer.meta.max_workflows }),
       (error: unknown) => current && setFailure(failureOfError(error)),
     );
     // The topics name the workflows' topic_id; without them the id is shown.
-    api.GET('/api/v1/client/topics').then(({ data }) => current && data && setTopics(data.data.topics), () => undefined);
+    api.GET('/api/v1/client/topics').then(
+      ({ data }) => current && data && setTopics(data.data.topics),
+      () => undefined,
+    );
     return () => {
       current = false;
     };
@@ -41,15 +46,16 @@ export function WorkflowsPage({ api, signedIn }: PageProps) {
         <h1 id="wf-workflows-title">Workflows</h1>
       </div>
       <p class="hint">
-        The lifecycle e-mails the service sends for you: each starts on an event your product reports, waits its delay, then
-        sends at its send time. Open one for its funnel, its settings and their history.
+        The lifecycle e-mails the service sends for you: each starts on an event your product reports, waits its delay,
+        then sends at its send time. Open one for its funnel, its settings and their history.
       </p>
       <FailureAlert failure={failure} />
       {!listed && !failure && <p aria-busy="true">Loading…</p>}
       {listed && (
         <>
           <p>
-            <strong>{listed.enabled}</strong> of {listed.workflows.length} workflows enabled; your plan runs at most {listed.max}.{' '}
+            <strong>{listed.enabled}</strong> of {listed.workflows.length} workflows enabled; your plan runs at most{' '}
+            {listed.max}.{' '}
             {can(signedIn, 'manage') ? (
               <>
                 Choose which run in the settings’ <Link page="settings">enabled workflows</Link>.
@@ -84,7 +90,9 @@ export function WorkflowsPage({ api, signedIn }: PageProps) {
                       </small>
                     </th>
                     <td>
-                      <span class={workflow.enabled ? 'wf-on' : 'wf-off'}>{workflow.enabled ? 'Enabled' : 'Disabled'}</span>
+                      <span class={workflow.enabled ? 'wf-on' : 'wf-off'}>
+                        {workflow.enabled ? 'Enabled' : 'Disabled'}
+                      </span>
                     </td>
                     <td>
                       <code>{triggerText(workflow)}</code>
@@ -99,8 +107,8 @@ export function WorkflowsPage({ api, signedIn }: PageProps) {
             </table>
           </div>
           <p class="hint">
-            Transactional mail (a failed payment) also reaches contacts who unsubscribed; marketing mail stops for them, and for
-            those who left its topic.
+            Transactional mail (a failed payment) also reaches contacts who unsubscribed; marketing mail stops for them,
+            and for those who left its topic.
           </p>
         </>
       )}

@@ -1,5 +1,11 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoSessionStore } from '../../../../shared/adapters/dynamo/session-store.js';
@@ -12,11 +18,24 @@ const dbMock = mockClient(db);
 const TABLE = 'tbl';
 const AT = '2026-01-15T10:00:00.000Z';
 
-const user: UserRecord = { id: 5, client_id: 7, email: 'mia@acme.test', name: 'Mia', role: 3, created_at: AT, updated_at: AT, session_version: 2 };
+const user: UserRecord = {
+  id: 5,
+  client_id: 7,
+  email: 'mia@acme.test',
+  name: 'Mia',
+  role: 3,
+  created_at: AT,
+  updated_at: AT,
+  session_version: 2,
+};
 const USER_KEY = { pk: 'CLIENT#7', sk: 'USER#000000000005' };
 const COUNT_KEY = { pk: 'CLIENT#7', sk: 'USERS' };
 const cancelled = (codes: string[]) =>
-  new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
+  new TransactionCanceledException({
+    message: 'cancelled',
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
 const transactions = () => dbMock.commandCalls(TransactWriteCommand).map((c) => c.args[0].input.TransactItems);
 
 beforeEach(() => dbMock.reset());
@@ -73,9 +92,11 @@ describe('DynamoUserStore', () => {
 
   it('removes the user (not the owner, as read), its lock, one from the count and each session with its index item', async () => {
     dbMock.on(QueryCommand).resolves({ Items: [] });
-    dbMock.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERSESSION#000000000005#' } }).resolves({
-      Items: [{ pk: 'CLIENT#7', sk: 'USERSESSION#000000000005#aa', session_hash: 'aa' }],
-    });
+    dbMock
+      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERSESSION#000000000005#' } })
+      .resolves({
+        Items: [{ pk: 'CLIENT#7', sk: 'USERSESSION#000000000005#aa', session_hash: 'aa' }],
+      });
     dbMock.on(TransactWriteCommand).resolves({});
     expect(await new DynamoUserStore(db, TABLE).remove(user, AT)).toEqual({ outcome: 'removed', disabledKeys: [] });
     expect(dbMock.commandCalls(QueryCommand)[0]!.args[0].input).toEqual({
@@ -90,13 +111,21 @@ describe('DynamoUserStore', () => {
         Delete: {
           TableName: TABLE,
           Key: USER_KEY,
-          ConditionExpression: 'attribute_exists(pk) AND #role <> :owner AND session_version = :version AND attribute_not_exists(api_key_version)',
+          ConditionExpression:
+            'attribute_exists(pk) AND #role <> :owner AND session_version = :version AND attribute_not_exists(api_key_version)',
           ExpressionAttributeNames: { '#role': 'role' },
           ExpressionAttributeValues: { ':owner': 1, ':version': 2 },
         },
       },
       { Delete: { TableName: TABLE, Key: { pk: expect.stringMatching(/^USEREMAIL#/), sk: 'USEREMAIL' } } },
-      { Update: { TableName: TABLE, Key: COUNT_KEY, UpdateExpression: 'ADD n :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+      {
+        Update: {
+          TableName: TABLE,
+          Key: COUNT_KEY,
+          UpdateExpression: 'ADD n :minus',
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      },
       { Delete: { TableName: TABLE, Key: { pk: 'CLIENT#7', sk: 'USERSESSION#000000000005#aa' } } },
       { Delete: { TableName: TABLE, Key: { pk: 'SESSION#aa', sk: 'SESSION' } } },
     ]);
@@ -104,15 +133,28 @@ describe('DynamoUserStore', () => {
 
   it('deletes the sessions beyond 45 first (BatchWriteItem), so the transaction stays within 100 items', async () => {
     const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
-    const sessions = Array.from({ length: 50 }, (_, i) => ({ pk: 'CLIENT#7', sk: `USERSESSION#000000000005#s${i}`, session_hash: `s${i}` }));
+    const sessions = Array.from({ length: 50 }, (_, i) => ({
+      pk: 'CLIENT#7',
+      sk: `USERSESSION#000000000005#s${i}`,
+      session_hash: `s${i}`,
+    }));
     dbMock.on(QueryCommand).resolves({ Items: [] });
-    dbMock.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERSESSION#000000000005#' } }).resolves({ Items: sessions });
+    dbMock
+      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERSESSION#000000000005#' } })
+      .resolves({ Items: sessions });
     dbMock.on(BatchWriteCommand).resolves({ UnprocessedItems: {} });
     dbMock.on(TransactWriteCommand).resolves({});
     expect((await new DynamoUserStore(db, TABLE).remove(user, AT)).outcome).toBe('removed');
-    const batches = dbMock.commandCalls(BatchWriteCommand).map((c) => c.args[0].input.RequestItems![TABLE]!.map((r) => r.DeleteRequest!.Key));
+    const batches = dbMock
+      .commandCalls(BatchWriteCommand)
+      .map((c) => c.args[0].input.RequestItems![TABLE]!.map((r) => r.DeleteRequest!.Key));
     // The 5 oldest index items and their sessions: 10 deletes, in one call of at most 25.
-    expect(batches).toEqual([sessions.slice(0, 5).flatMap((s) => [{ pk: s.pk, sk: s.sk }, { pk: `SESSION#${s.session_hash}`, sk: 'SESSION' }])]);
+    expect(batches).toEqual([
+      sessions.slice(0, 5).flatMap((s) => [
+        { pk: s.pk, sk: s.sk },
+        { pk: `SESSION#${s.session_hash}`, sk: 'SESSION' },
+      ]),
+    ]);
     const items = transactions()[0]!;
     expect(items).toHaveLength(3 + 45 * 2);
     expect(items.at(-1)).toEqual({ Delete: { TableName: TABLE, Key: { pk: 'SESSION#s49', sk: 'SESSION' } } });
@@ -120,9 +162,11 @@ describe('DynamoUserStore', () => {
 
   it('disables the keys the user created or holds in the removal transaction: indexed ones with their index item, older ones from the listing', async () => {
     dbMock.on(QueryCommand).resolves({ Items: [] });
-    dbMock.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERAPIKEY#000000000005#' } }).resolves({
-      Items: [{ pk: 'CLIENT#7', sk: 'USERAPIKEY#000000000005#k1', key_hash: 'k1' }],
-    });
+    dbMock
+      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERAPIKEY#000000000005#' } })
+      .resolves({
+        Items: [{ pk: 'CLIENT#7', sk: 'USERAPIKEY#000000000005#k1', key_hash: 'k1' }],
+      });
     dbMock.on(QueryCommand, { IndexName: 'gsi1' }).resolves({
       Items: [
         { key_hash: 'k1', enabled: true, created_by: 5 },
@@ -155,9 +199,15 @@ describe('DynamoUserStore', () => {
   });
 
   it('keeps a user with very many keys within 100 items: the keys beyond 48 are disabled first, in transactions of their own', async () => {
-    const linked = Array.from({ length: 60 }, (_, i) => ({ pk: 'CLIENT#7', sk: `USERAPIKEY#000000000005#k${i}`, key_hash: `k${i}` }));
+    const linked = Array.from({ length: 60 }, (_, i) => ({
+      pk: 'CLIENT#7',
+      sk: `USERAPIKEY#000000000005#k${i}`,
+      key_hash: `k${i}`,
+    }));
     dbMock.on(QueryCommand).resolves({ Items: [] });
-    dbMock.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERAPIKEY#000000000005#' } }).resolves({ Items: linked });
+    dbMock
+      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':prefix': 'USERAPIKEY#000000000005#' } })
+      .resolves({ Items: linked });
     dbMock.on(TransactWriteCommand).resolves({});
     const done = await new DynamoUserStore(db, TABLE).remove(user, AT);
     expect(done.disabledKeys).toHaveLength(60);
@@ -171,7 +221,10 @@ describe('DynamoUserStore', () => {
   it('answers stale when the user changed since it was read, missing when it is gone', async () => {
     dbMock.on(QueryCommand).resolves({ Items: [] });
     dbMock.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None']));
-    dbMock.on(GetCommand).resolvesOnce({ Item: { ...USER_KEY, ...user } }).resolves({});
+    dbMock
+      .on(GetCommand)
+      .resolvesOnce({ Item: { ...USER_KEY, ...user } })
+      .resolves({});
     const store = new DynamoUserStore(db, TABLE);
     expect((await store.remove(user, AT)).outcome).toBe('stale');
     expect((await store.remove(user, AT)).outcome).toBe('missing');
@@ -179,7 +232,14 @@ describe('DynamoUserStore', () => {
 });
 
 describe('DynamoSessionStore', () => {
-  const link: SignInLinkRecord = { token_hash: 'tt', client_id: 7, user_id: 5, purpose: 'sign_in', created_at: AT, valid_until: '2026-01-15T10:15:00.000Z' };
+  const link: SignInLinkRecord = {
+    token_hash: 'tt',
+    client_id: 7,
+    user_id: 5,
+    purpose: 'sign_in',
+    created_at: AT,
+    valid_until: '2026-01-15T10:15:00.000Z',
+  };
   const session: SessionRecord = {
     session_hash: 'ss',
     client_id: 7,
@@ -197,18 +257,35 @@ describe('DynamoSessionStore', () => {
     dbMock.on(TransactWriteCommand).resolves({});
     expect(await new DynamoSessionStore(db, TABLE).startSession(link, user, session)).toBe('started');
     expect(transactions()[0]).toEqual([
-      { Delete: { TableName: TABLE, Key: { pk: 'SIGNIN#tt', sk: 'SIGNIN' }, ConditionExpression: 'attribute_exists(pk)' } },
+      {
+        Delete: {
+          TableName: TABLE,
+          Key: { pk: 'SIGNIN#tt', sk: 'SIGNIN' },
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
       {
         Put: {
           TableName: TABLE,
-          Item: { pk: 'SESSION#ss', sk: 'SESSION', ...session, expires_at: Date.parse('2026-01-15T22:00:00.000Z') / 1000 },
+          Item: {
+            pk: 'SESSION#ss',
+            sk: 'SESSION',
+            ...session,
+            expires_at: Date.parse('2026-01-15T22:00:00.000Z') / 1000,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
       {
         Put: {
           TableName: TABLE,
-          Item: { pk: 'CLIENT#7', sk: 'USERSESSION#000000000005#ss', session_hash: 'ss', created_at: AT, expires_at: Date.parse('2026-01-22T10:00:00.000Z') / 1000 },
+          Item: {
+            pk: 'CLIENT#7',
+            sk: 'USERSESSION#000000000005#ss',
+            session_hash: 'ss',
+            created_at: AT,
+            expires_at: Date.parse('2026-01-22T10:00:00.000Z') / 1000,
+          },
         },
       },
       {
@@ -245,8 +322,20 @@ describe('DynamoSessionStore', () => {
 });
 
 describe('API keys with labels', () => {
-  const client = { id: 7, api_key_hash: 'cur', api_key_id: 1 } as import('../../../../shared/domain/clients/client-store.js').ClientRecord;
-  const old = { key_hash: 'old', key_id: 4, client_id: 7, enabled: true, masked_key: 'els_…abcd', created_at: AT, label: 'CRM' };
+  const client = {
+    id: 7,
+    api_key_hash: 'cur',
+    api_key_id: 1,
+  } as import('../../../../shared/domain/clients/client-store.js').ClientRecord;
+  const old = {
+    key_hash: 'old',
+    key_id: 4,
+    client_id: 7,
+    enabled: true,
+    masked_key: 'els_…abcd',
+    created_at: AT,
+    label: 'CRM',
+  };
   const next = { ...old, key_hash: 'new', key_id: 5 };
 
   it('rotates a key that is not the profile’s: disables it only while enabled and puts the next, in one transaction', async () => {
@@ -288,7 +377,12 @@ describe('API keys with labels', () => {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      { Put: { TableName: TABLE, Item: { pk: 'CLIENT#7', sk: 'USERAPIKEY#000000000005#new', key_hash: 'new', key_id: 5 } } },
+      {
+        Put: {
+          TableName: TABLE,
+          Item: { pk: 'CLIENT#7', sk: 'USERAPIKEY#000000000005#new', key_hash: 'new', key_id: 5 },
+        },
+      },
       {
         Update: {
           TableName: TABLE,

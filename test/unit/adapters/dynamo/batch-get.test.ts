@@ -23,10 +23,18 @@ describe('batchGetItems', () => {
     // Prepare
     table = tableWith(250);
     // Act
-    const items = await batchGetItems(table.db, TABLE, Array.from({ length: 250 }, (_, i) => key(i + 1)));
+    const items = await batchGetItems(
+      table.db,
+      TABLE,
+      Array.from({ length: 250 }, (_, i) => key(i + 1)),
+    );
     // Assess
-    expect(items.map((i) => i['n']).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
-    const sizes = table.mock.commandCalls(BatchGetCommand).map((c) => c.args[0].input.RequestItems![TABLE]!.Keys!.length);
+    expect(items.map((i) => i['n']).sort((a, b) => Number(a) - Number(b))).toEqual(
+      Array.from({ length: 250 }, (_, i) => i + 1),
+    );
+    const sizes = table.mock
+      .commandCalls(BatchGetCommand)
+      .map((c) => c.args[0].input.RequestItems![TABLE]!.Keys!.length);
     expect(sizes).toEqual([100, 100, 50]);
     expect(table.waves.waves).toBe(1);
   });
@@ -35,7 +43,11 @@ describe('batchGetItems', () => {
     table = tableWith(2);
     const items = await batchGetItems(table.db, TABLE, [key(1), key(2), key(1), key(3)]);
     expect(items.map((i) => i['n']).sort()).toEqual([1, 2]);
-    expect(table.mock.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems![TABLE]!.Keys).toEqual([key(1), key(2), key(3)]);
+    expect(table.mock.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems![TABLE]!.Keys).toEqual([
+      key(1),
+      key(2),
+      key(3),
+    ]);
   });
 
   it('asks again for the keys DynamoDB left unprocessed, and retries throttled calls', async () => {
@@ -47,17 +59,26 @@ describe('batchGetItems', () => {
       return calls <= 3 ? 'unprocess-half' : undefined;
     };
 
-    const items = await batchGetItems(table.db, TABLE, Array.from({ length: 8 }, (_, i) => key(i + 1)), { backoff: FAST_BACKOFF });
+    const items = await batchGetItems(
+      table.db,
+      TABLE,
+      Array.from({ length: 8 }, (_, i) => key(i + 1)),
+      { backoff: FAST_BACKOFF },
+    );
 
     expect(items).toHaveLength(8);
-    const sizes = table.mock.commandCalls(BatchGetCommand).map((c) => c.args[0].input.RequestItems![TABLE]!.Keys!.length);
+    const sizes = table.mock
+      .commandCalls(BatchGetCommand)
+      .map((c) => c.args[0].input.RequestItems![TABLE]!.Keys!.length);
     expect(sizes).toEqual([8, 4, 4, 2]); // half left, a throttled call, the same 4 again (half left), the last 2
   });
 
   it('fails once the rounds are used up rather than return fewer items than exist', async () => {
     const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
     const dbMock = mockClient(db);
-    dbMock.on(BatchGetCommand).callsFake((input) => ({ Responses: { [TABLE]: [] }, UnprocessedKeys: input.RequestItems }));
+    dbMock
+      .on(BatchGetCommand)
+      .callsFake((input) => ({ Responses: { [TABLE]: [] }, UnprocessedKeys: input.RequestItems }));
 
     await expect(batchGetItems(db, TABLE, [key(1), key(2)], { backoff: FAST_BACKOFF })).rejects.toThrow(
       'BatchGetItem left 2 keys unprocessed after 8 attempts',
@@ -80,7 +101,9 @@ describe('batchGetItems', () => {
   ])('sends options %j as %j', async (options, expected) => {
     table = tableWith(1);
     await batchGetItems(table.db, TABLE, [key(1)], options);
-    expect(table.mock.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems).toEqual({ [TABLE]: { Keys: [key(1)], ...expected } });
+    expect(table.mock.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems).toEqual({
+      [TABLE]: { Keys: [key(1)], ...expected },
+    });
   });
 
   it('sends nothing for no keys', async () => {

@@ -20,22 +20,41 @@ beforeEach(() => dbMock.reset());
 describe('bounded list reads', () => {
   it('templates: one Query of limit + 1 items after the position, projecting the list fields (no bodies)', async () => {
     // Prepare
-    dbMock.on(QueryCommand).resolves({ Items: [{ id: 1001, name: 'A' }, { id: 1002, name: 'B' }, { id: 1003, name: 'C' }], LastEvaluatedKey: { pk: 'x', sk: 'y' } });
+    dbMock.on(QueryCommand).resolves({
+      Items: [
+        { id: 1001, name: 'A' },
+        { id: 1002, name: 'B' },
+        { id: 1003, name: 'C' },
+      ],
+      LastEvaluatedKey: { pk: 'x', sk: 'y' },
+    });
 
     // Act
     const page = await new DynamoTemplateStore(db, TABLE).listSummaries(7, { limit: 2, afterId: 1000 });
 
     // Assess
-    expect(page).toEqual({ templates: [{ id: 1001, name: 'A' }, { id: 1002, name: 'B' }], more: true });
+    expect(page).toEqual({
+      templates: [
+        { id: 1001, name: 'A' },
+        { id: 1002, name: 'B' },
+      ],
+      more: true,
+    });
     const [input, ...others] = queries();
     expect(others).toEqual([]);
     expect(input).toMatchObject({
       TableName: TABLE,
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': 'CLIENT#7', ':from': expect.stringMatching(/^TEMPLATE#0*1001$/), ':to': 'TEMPLATE#\uffff' },
+      ExpressionAttributeValues: {
+        ':pk': 'CLIENT#7',
+        ':from': expect.stringMatching(/^TEMPLATE#0*1001$/),
+        ':to': 'TEMPLATE#\uffff',
+      },
       Limit: 3,
     });
-    const projected = (input!.ProjectionExpression ?? '').split(', ').map((name) => input!.ExpressionAttributeNames![name]);
+    const projected = (input!.ProjectionExpression ?? '')
+      .split(', ')
+      .map((name) => input!.ExpressionAttributeNames![name]);
     expect(projected).toContain('subject');
     expect(projected).not.toContain('html_body');
     expect(projected).not.toContain('text_body');
@@ -44,7 +63,10 @@ describe('bounded list reads', () => {
   it('audit trail: one Query of limit + 1 records, newest first, from the position', async () => {
     dbMock.on(QueryCommand).resolves({ Items: [] });
 
-    await new DynamoWorkflowCustomizationStore(db, TABLE).listAudit(7, 4, { limit: 20, after: { at: '2026-01-01T00:00:00.000Z', id: 'a1' } });
+    await new DynamoWorkflowCustomizationStore(db, TABLE).listAudit(7, 4, {
+      limit: 20,
+      after: { at: '2026-01-01T00:00:00.000Z', id: 'a1' },
+    });
 
     expect(queries()).toEqual([
       {
@@ -66,7 +88,14 @@ describe('bounded list reads', () => {
 
     expect(page).toEqual({ executions: [], total: 1000, totalExact: true });
     expect(queries()).toHaveLength(8);
-    expect(queries().map((q) => [q.ExpressionAttributeValues?.[':pk'], q.Limit, q.KeyConditionExpression, q.ExpressionAttributeValues?.[':to']])).toEqual(
+    expect(
+      queries().map((q) => [
+        q.ExpressionAttributeValues?.[':pk'],
+        q.Limit,
+        q.KeyConditionExpression,
+        q.ExpressionAttributeValues?.[':to'],
+      ]),
+    ).toEqual(
       Array.from({ length: 8 }, (_, shard) => [`CLIENT#7#EXEC#${shard}`, 22, 'gsi1pk = :pk AND gsi1sk < :to', after]),
     );
   });

@@ -52,7 +52,9 @@ export class FakeTable {
         const token = input.ClientRequestToken as string | undefined;
         if (token && this.tokens.has(token)) {
           if (this.tokens.get(token) !== JSON.stringify(input.TransactItems)) {
-            throw Object.assign(new Error('token reused with other items'), { name: 'IdempotentParameterMismatchException' });
+            throw Object.assign(new Error('token reused with other items'), {
+              name: 'IdempotentParameterMismatchException',
+            });
           }
           this.replays += 1;
           return {};
@@ -79,7 +81,13 @@ export class FakeTable {
   }
 
   calls(command: string): number {
-    const type = { BatchGetItem: BatchGetCommand, GetItem: GetCommand, PutItem: PutCommand, UpdateItem: UpdateCommand, TransactWriteItems: TransactWriteCommand }[command];
+    const type = {
+      BatchGetItem: BatchGetCommand,
+      GetItem: GetCommand,
+      PutItem: PutCommand,
+      UpdateItem: UpdateCommand,
+      TransactWriteItems: TransactWriteCommand,
+    }[command];
     return type ? this.mock.commandCalls(type as never).length : 0;
   }
 
@@ -103,8 +111,13 @@ export class FakeTable {
   }
 
   private batchGet(input: any, unprocessHalf = false) {
-    const [table, request] = Object.entries(input.RequestItems as Record<string, { Keys: { pk: string; sk: string }[] }>)[0]!;
-    if (request.Keys.length > 100) throw Object.assign(new Error('Too many items requested for the BatchGetItem call'), { name: 'ValidationException' });
+    const [table, request] = Object.entries(
+      input.RequestItems as Record<string, { Keys: { pk: string; sk: string }[] }>,
+    )[0]!;
+    if (request.Keys.length > 100)
+      throw Object.assign(new Error('Too many items requested for the BatchGetItem call'), {
+        name: 'ValidationException',
+      });
     const keep = unprocessHalf ? request.Keys.slice(0, Math.ceil(request.Keys.length / 2)) : request.Keys;
     const rest = unprocessHalf ? request.Keys.slice(keep.length) : [];
     return {
@@ -115,7 +128,10 @@ export class FakeTable {
 
   private putItem(input: any) {
     const existing = this.items.get(keyOf(input.Item));
-    if (input.ConditionExpression && !evaluate(input.ConditionExpression, existing, input.ExpressionAttributeNames, input.ExpressionAttributeValues)) {
+    if (
+      input.ConditionExpression &&
+      !evaluate(input.ConditionExpression, existing, input.ExpressionAttributeNames, input.ExpressionAttributeValues)
+    ) {
       throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
     }
     this.put(input.Item);
@@ -123,7 +139,8 @@ export class FakeTable {
   }
 
   private counter(input: any) {
-    if (!/^ADD #v :n$/.test(input.UpdateExpression)) throw new Error(`fake table: unsupported update ${input.UpdateExpression}`);
+    if (!/^ADD #v :n$/.test(input.UpdateExpression))
+      throw new Error(`fake table: unsupported update ${input.UpdateExpression}`);
     const item = this.get(input.Key) ?? { ...input.Key, value: 0 };
     item['value'] = Number(item['value']) + Number(input.ExpressionAttributeValues[':n']);
     this.put(item);
@@ -131,18 +148,34 @@ export class FakeTable {
   }
 
   private transact(actions: any[]) {
-    if (actions.length > 100) throw Object.assign(new Error('Member must have length less than or equal to 100'), { name: 'ValidationException' });
+    if (actions.length > 100)
+      throw Object.assign(new Error('Member must have length less than or equal to 100'), {
+        name: 'ValidationException',
+      });
     const keys = actions.map((a) => keyOf(a.Put?.Item ?? a.Update?.Key ?? a.Delete?.Key ?? a.ConditionCheck?.Key));
     if (new Set(keys).size !== keys.length) {
-      throw Object.assign(new Error('Transaction request cannot include multiple operations on one item'), { name: 'ValidationException' });
+      throw Object.assign(new Error('Transaction request cannot include multiple operations on one item'), {
+        name: 'ValidationException',
+      });
     }
     const reasons = actions.map((a, i) => {
       const op = a.Put ?? a.Update ?? a.Delete;
-      const ok = !op.ConditionExpression || evaluate(op.ConditionExpression, this.items.get(keys[i]!), op.ExpressionAttributeNames, op.ExpressionAttributeValues);
+      const ok =
+        !op.ConditionExpression ||
+        evaluate(
+          op.ConditionExpression,
+          this.items.get(keys[i]!),
+          op.ExpressionAttributeNames,
+          op.ExpressionAttributeValues,
+        );
       return { Code: ok ? 'None' : 'ConditionalCheckFailed' };
     });
     if (reasons.some((r) => r.Code !== 'None')) {
-      throw new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: reasons });
+      throw new TransactionCanceledException({
+        message: 'Transaction cancelled',
+        $metadata: {},
+        CancellationReasons: reasons,
+      });
     }
     actions.forEach((a, i) => {
       const key = keys[i]!;
@@ -169,19 +202,25 @@ function evaluate(expression: string, item: Item | undefined, names: Names, valu
     const missing = /^attribute_not_exists\((.+)\)$/.exec(t);
     if (missing) return item === undefined || item[name(missing[1]!)] === undefined;
     const equals = /^(\S+) = (:\S+)$/.exec(t);
-    if (equals) return item !== undefined && JSON.stringify(item[name(equals[1]!)]) === JSON.stringify(values?.[equals[2]!]);
+    if (equals)
+      return item !== undefined && JSON.stringify(item[name(equals[1]!)]) === JSON.stringify(values?.[equals[2]!]);
     throw new Error(`fake table: unsupported condition ${t}`);
   });
 }
 
 /** `SET #a = :a, #b = :b REMOVE #c, #d` */
-function applyUpdate(item: Item, update: { UpdateExpression: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values }): Item {
+function applyUpdate(
+  item: Item,
+  update: { UpdateExpression: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values },
+): Item {
   const next = structuredClone(item);
   const match = /^(?:SET (.+?))?\s*(?:REMOVE (.+))?$/.exec(update.UpdateExpression.trim());
   if (!match) throw new Error(`fake table: unsupported update ${update.UpdateExpression}`);
   for (const assignment of match[1]?.split(', ') ?? []) {
     const [target, value] = assignment.split(' = ');
-    next[update.ExpressionAttributeNames?.[target!] ?? target!] = structuredClone(update.ExpressionAttributeValues?.[value!]);
+    next[update.ExpressionAttributeNames?.[target!] ?? target!] = structuredClone(
+      update.ExpressionAttributeValues?.[value!],
+    );
   }
   for (const target of match[2]?.split(', ') ?? []) delete next[update.ExpressionAttributeNames?.[target] ?? target];
   return next;

@@ -17,7 +17,12 @@ export const FAST_BACKOFF = { attempts: 8, baseMs: 1, maxMs: 5 };
 export function bulkHarness() {
   const table = new FakeTable();
   const contacts = new DynamoContactStore(table.db, TABLE, FAST_BACKOFF);
-  const deps = { clock: { now: () => NOW }, ids: new DynamoIds(table.db, TABLE), contacts, contactWrites: new DynamoContactWrites(table.db, TABLE, FAST_BACKOFF) };
+  const deps = {
+    clock: { now: () => NOW },
+    ids: new DynamoIds(table.db, TABLE),
+    contacts,
+    contactWrites: new DynamoContactWrites(table.db, TABLE, FAST_BACKOFF),
+  };
   const run = (rows: unknown[], overwrite = false) =>
     importContacts(deps, CLIENT, { contacts: rows, overwrite_blank_fields: overwrite }, { limit: 1000, createdBy: 1 });
   /** Forget the calls made while seeding. */
@@ -25,7 +30,8 @@ export function bulkHarness() {
     table.mock.resetHistory();
     table.waves.reset();
   };
-  const requests = () => ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'TransactWriteItems'].reduce((n, c) => n + table.calls(c), 0);
+  const requests = () =>
+    ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'TransactWriteItems'].reduce((n, c) => n + table.calls(c), 0);
   return { table, contacts, deps, run, startCounting, requests };
 }
 
@@ -46,10 +52,12 @@ export function seedContact(table: FakeTable, id: number, fields: Partial<Contac
     client_contact_id: `uid-${id}`,
     ...fields,
   });
-  for (const [k, v] of Object.entries(contact)) if (v === undefined) delete (contact as unknown as Record<string, unknown>)[k];
+  for (const [k, v] of Object.entries(contact))
+    if (v === undefined) delete (contact as unknown as Record<string, unknown>)[k];
   table.put({ ...keys.contactItem(CLIENT, id), ...contact });
   table.put({ ...keys.emailLock(CLIENT, contact.email), contact_id: id, kind: 'email' });
-  if (contact.client_contact_id) table.put({ ...keys.uidLock(CLIENT, contact.client_contact_id), contact_id: id, kind: 'uid' });
+  if (contact.client_contact_id)
+    table.put({ ...keys.uidLock(CLIENT, contact.client_contact_id), contact_id: id, kind: 'uid' });
   return contact;
 }
 
@@ -65,7 +73,8 @@ export function expectLocksConsistent(table: FakeTable): ContactRecord[] {
   const uidLocks = table.list(`UID#${CLIENT}#`);
   for (const c of contacts) {
     expect(table.get(keys.emailLock(CLIENT, c.email))?.['contact_id'], `e-mail lock of ${c.email}`).toBe(c.id);
-    if (c.client_contact_id) expect(table.get(keys.uidLock(CLIENT, c.client_contact_id))?.['contact_id'], `uid lock of ${c.email}`).toBe(c.id);
+    if (c.client_contact_id)
+      expect(table.get(keys.uidLock(CLIENT, c.client_contact_id))?.['contact_id'], `uid lock of ${c.email}`).toBe(c.id);
   }
   expect(emailLocks).toHaveLength(contacts.length);
   expect(uidLocks).toHaveLength(contacts.filter((c) => c.client_contact_id).length);

@@ -24,7 +24,8 @@ function tableWithClient(): FakeTable {
   return table;
 }
 
-const keysAsked = (table: FakeTable) => table.mock.commandCalls(BatchGetCommand).map((c) => c.args[0].input.RequestItems![TABLE]!.Keys);
+const keysAsked = (table: FakeTable) =>
+  table.mock.commandCalls(BatchGetCommand).map((c) => c.args[0].input.RequestItems![TABLE]!.Keys);
 
 describe('batchGetWithConfig', () => {
   let table: FakeTable | undefined;
@@ -95,7 +96,10 @@ describe('batchGetWithConfig', () => {
     await batchGetWithConfig(table.db, TABLE, cache, [contact], config);
     await batchGetWithConfig(table.db, TABLE, cache, [contact], config);
 
-    expect(keysAsked(table)).toEqual([[contact, ...config], [contact, ...config]]);
+    expect(keysAsked(table)).toEqual([
+      [contact, ...config],
+      [contact, ...config],
+    ]);
   });
 
   it('forgets only the written client', () => {

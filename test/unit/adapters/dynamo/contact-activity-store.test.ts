@@ -34,7 +34,8 @@ function history(items: ReturnType<typeof entry>[]) {
 const queryInput = (kind: string, limit: number, to?: string) => ({
   TableName: TABLE,
   IndexName: 'gsi2',
-  KeyConditionExpression: to === undefined ? '#pk = :pk AND begins_with(#sk, :from)' : '#pk = :pk AND #sk BETWEEN :from AND :to',
+  KeyConditionExpression:
+    to === undefined ? '#pk = :pk AND begins_with(#sk, :from)' : '#pk = :pk AND #sk BETWEEN :from AND :to',
   ExpressionAttributeNames: { '#pk': 'gsi2pk', '#sk': 'gsi2sk' },
   ExpressionAttributeValues: { ':pk': 'CONTACT#7#42', ':from': `${kind}#`, ...(to === undefined ? {} : { ':to': to }) },
   ScanIndexForward: false,
@@ -127,9 +128,15 @@ describe('DynamoContactActivityStore.records', () => {
     ]);
     expect(batch.ConsistentRead).toBe(false);
     expect(Object.values(batch.ExpressionAttributeNames!)).not.toContain('payload');
-    expect(Object.values(batch.ExpressionAttributeNames!)).toEqual(expect.arrayContaining(['pk', 'sk', 'type', 'ts', 'workflow_id', 'reason']));
+    expect(Object.values(batch.ExpressionAttributeNames!)).toEqual(
+      expect.arrayContaining(['pk', 'sk', 'type', 'ts', 'workflow_id', 'reason']),
+    );
     const query = dbMock.commandCalls(QueryCommand)[0]!.args[0].input;
-    expect(query).toMatchObject({ TableName: TABLE, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `SENT#7#${MAIL}` } });
+    expect(query).toMatchObject({
+      TableName: TABLE,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `SENT#7#${MAIL}` },
+    });
     expect(query.IndexName).toBeUndefined();
     expect(Object.values(query.ExpressionAttributeNames!)).not.toContain('html_body');
     expect(Object.values(query.ExpressionAttributeNames!)).not.toContain('text_body');
@@ -137,7 +144,15 @@ describe('DynamoContactActivityStore.records', () => {
     expect(records).toEqual({
       events: new Map([[1, { id: 1, type: 'signup', ts: T1, created_at: T1 }]]),
       executions: new Map([[2, { id: 2, workflow_id: 1, status: 3, created_at: T1 }]]),
-      sentEmails: new Map([[MAIL, { email: { id: MAIL, status: 2, subject: 'Hi', created_at: T2 }, logs: [{ id: 'a', created_at: T2, status: 1 }] }]]),
+      sentEmails: new Map([
+        [
+          MAIL,
+          {
+            email: { id: MAIL, status: 2, subject: 'Hi', created_at: T2 },
+            logs: [{ id: 'a', created_at: T2, status: 1 }],
+          },
+        ],
+      ]),
     });
   });
 

@@ -34,7 +34,9 @@ describe('bulk upsert request budget (1000 rows)', () => {
     seedCounter(harness.table, 1000);
     harness.startCounting();
 
-    const result = await harness.run(Array.from({ length: 1000 }, (_, i) => row(i + 1, { first_name: `Renamed${i + 1}` })));
+    const result = await harness.run(
+      Array.from({ length: 1000 }, (_, i) => row(i + 1, { first_name: `Renamed${i + 1}` })),
+    );
 
     expect(result).toMatchObject({ created: 0, updated: 1000, unchanged: 0, failed: 0 });
     expect(harness.table.calls('BatchGetItem')).toBe(20); // e-mail locks, then the contacts
@@ -42,7 +44,13 @@ describe('bulk upsert request budget (1000 rows)', () => {
     expect(harness.table.calls('TransactWriteItems')).toBe(10);
     expect(harness.requests()).toBe(30);
     expect(harness.table.waves.waves).toBe(3);
-    expect(result.results[0]).toEqual({ index: 0, email: 'user1@example.com', status: 'updated', contact_id: 1, errors: [] });
+    expect(result.results[0]).toEqual({
+      index: 0,
+      email: 'user1@example.com',
+      status: 'updated',
+      contact_id: 1,
+      errors: [],
+    });
   });
 
   it('stays within budget for the costliest mix: every existing contact moving to a new uid', async () => {
@@ -51,7 +59,9 @@ describe('bulk upsert request budget (1000 rows)', () => {
     seedCounter(harness.table, 1000);
     harness.startCounting();
 
-    const result = await harness.run(Array.from({ length: 1000 }, (_, i) => row(i + 1, { client_contact_id: `new-uid-${i + 1}` })));
+    const result = await harness.run(
+      Array.from({ length: 1000 }, (_, i) => row(i + 1, { client_contact_id: `new-uid-${i + 1}` })),
+    );
 
     expect(result).toMatchObject({ updated: 1000, failed: 0 });
     // Update + delete of the old uid lock + put of the new one: 3 actions, 33 contacts a transaction.
@@ -79,10 +89,17 @@ describe('bulk upsert request budget (1000 rows)', () => {
     const result = await harness.run(rows);
 
     expect(result).toMatchObject({ created: 490, updated: 300, unchanged: 200, failed: 10 });
-    expect(result.results[999]).toMatchObject({ status: 'failed', errors: [{ condition: 'format', key: 'contacts.999.email' }] });
+    expect(result.results[999]).toMatchObject({
+      status: 'failed',
+      errors: [{ condition: 'format', key: 'contacts.999.email' }],
+    });
     expect(harness.requests()).toBeLessThanOrEqual(BUDGET.requests);
     expect(harness.table.waves.waves).toBeLessThanOrEqual(BUDGET.waves);
-    const byKind = { BatchGetItem: harness.table.calls('BatchGetItem'), UpdateItem: harness.table.calls('UpdateItem'), PutItem: harness.table.calls('PutItem') };
+    const byKind = {
+      BatchGetItem: harness.table.calls('BatchGetItem'),
+      UpdateItem: harness.table.calls('UpdateItem'),
+      PutItem: harness.table.calls('PutItem'),
+    };
     // 10 e-mail lock reads + 5 contact reads + 5 uid reads + 1 custom field name read; counters: contacts, custom fields.
     expect(byKind).toEqual({ BatchGetItem: 21, UpdateItem: 2, PutItem: 1 });
     expectLocksConsistent(harness.table);

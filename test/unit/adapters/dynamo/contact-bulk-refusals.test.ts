@@ -7,7 +7,10 @@ import { bulkHarness, expectLocksConsistent, row } from './bulk-support.js';
  * neighbours in the same transaction are written.
  */
 const validationException = () =>
-  Object.assign(new Error('One or more parameter values were invalid: Number overflow'), { name: 'ValidationException', $metadata: { httpStatusCode: 400 } });
+  Object.assign(new Error('One or more parameter values were invalid: Number overflow'), {
+    name: 'ValidationException',
+    $metadata: { httpStatusCode: 400 },
+  });
 
 describe('bulk upsert with rows the store cannot hold', () => {
   let harness: ReturnType<typeof bulkHarness>;
@@ -18,7 +21,10 @@ describe('bulk upsert with rows the store cannot hold', () => {
     harness = bulkHarness();
 
     // Act
-    const result = await harness.run([{ email: 'ok1@example.com' }, { email: 'bad1@example.com', custom_fields: { x: 1e300 } }]);
+    const result = await harness.run([
+      { email: 'ok1@example.com' },
+      { email: 'bad1@example.com', custom_fields: { x: 1e300 } },
+    ]);
 
     // Assess
     expect(result).toMatchObject({ created: 1, failed: 1 });
@@ -27,7 +33,9 @@ describe('bulk upsert with rows the store cannot hold', () => {
       email: 'bad1@example.com',
       status: 'failed',
       contact_id: null,
-      errors: [{ condition: 'max', key: 'contacts.1.custom_fields.x', error: 'Must be at most 9007199254740991 (2^53 − 1)' }],
+      errors: [
+        { condition: 'max', key: 'contacts.1.custom_fields.x', error: 'Must be at most 9007199254740991 (2^53 − 1)' },
+      ],
     });
     expect(expectLocksConsistent(harness.table).map((c) => c.email)).toEqual(['ok1@example.com']);
   });
@@ -56,21 +64,27 @@ describe('bulk upsert with rows the store cannot hold', () => {
         {
           condition: 'format',
           key: 'contacts.1',
-          error: 'The store cannot hold this contact as given; it was not written (sending it unchanged will fail again)',
+          error:
+            'The store cannot hold this contact as given; it was not written (sending it unchanged will fail again)',
         },
       ],
     });
     expect(result.results.map((r) => r.status)).toEqual(['created', 'failed', 'created']);
     // The refused transaction of three, then each write alone.
     expect(transactions).toBe(4);
-    expect(expectLocksConsistent(harness.table).map((c) => c.email).sort()).toEqual(['user1@example.com', 'user3@example.com']);
+    expect(
+      expectLocksConsistent(harness.table)
+        .map((c) => c.email)
+        .sort(),
+    ).toEqual(['user1@example.com', 'user3@example.com']);
   });
 
   it('still says "send this row again" when the store stays busy past every retry', async () => {
     // Prepare
     harness = bulkHarness();
     harness.table.injections.before = (command) => {
-      if (command === 'TransactWriteItems') throw Object.assign(new Error('busy'), { name: 'InternalServerError', $metadata: { httpStatusCode: 500 } });
+      if (command === 'TransactWriteItems')
+        throw Object.assign(new Error('busy'), { name: 'InternalServerError', $metadata: { httpStatusCode: 500 } });
     };
 
     // Act
@@ -79,15 +93,28 @@ describe('bulk upsert with rows the store cannot hold', () => {
     // Assess
     expect(result).toMatchObject({ created: 0, failed: 2 });
     expect(result.results.map((r) => r.errors)).toEqual([
-      [{ condition: 'internal', key: 'contacts.0.email', error: 'The contact could not be written; send this row again' }],
-      [{ condition: 'internal', key: 'contacts.1.email', error: 'The contact could not be written; send this row again' }],
+      [
+        {
+          condition: 'internal',
+          key: 'contacts.0.email',
+          error: 'The contact could not be written; send this row again',
+        },
+      ],
+      [
+        {
+          condition: 'internal',
+          key: 'contacts.1.email',
+          error: 'The contact could not be written; send this row again',
+        },
+      ],
     ]);
     expect(expectLocksConsistent(harness.table)).toEqual([]);
   });
 });
 
 describe('isRetryable', () => {
-  const named = (name: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(name), { name, ...extra });
+  const named = (name: string, extra: Record<string, unknown> = {}) =>
+    Object.assign(new Error(name), { name, ...extra });
 
   it.each([
     ['throttling', named('ProvisionedThroughputExceededException'), true],
@@ -97,7 +124,11 @@ describe('isRetryable', () => {
     ['an error the SDK calls retryable', named('SomethingElse', { $retryable: {} }), true],
     ['a 503', named('Unknown', { $metadata: { httpStatusCode: 503 } }), true],
     ['a validation error', validationException(), false],
-    ['a number the document client cannot marshal', new Error('Number 1e+300 is greater than Number.MAX_SAFE_INTEGER.'), false],
+    [
+      'a number the document client cannot marshal',
+      new Error('Number 1e+300 is greater than Number.MAX_SAFE_INTEGER.'),
+      false,
+    ],
     ['a non-error', 'boom', false],
   ])('is %s retryable: %s', (_what, error, expected) => {
     expect(isRetryable(error)).toBe(expected);

@@ -24,7 +24,8 @@ describe('bulk upsert under throttling and races', () => {
       if (command === 'BatchGetItem') {
         batchGets += 1;
         if (batchGets % 2 === 1) return 'unprocess-half'; // every other read comes back half unprocessed
-        if (batchGets % 7 === 0) throw new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} });
+        if (batchGets % 7 === 0)
+          throw new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} });
       }
       if (command === 'TransactWriteItems') {
         // Every transaction is throttled twice: first thrown, then cancelled by a throttled item.
@@ -37,7 +38,9 @@ describe('bulk upsert under throttling and races', () => {
           throw new TransactionCanceledException({
             message: 'Transaction cancelled',
             $metadata: {},
-            CancellationReasons: input.TransactItems.map((_: unknown, i: number) => ({ Code: i === 0 ? 'ThrottlingError' : 'None' })),
+            CancellationReasons: input.TransactItems.map((_: unknown, i: number) => ({
+              Code: i === 0 ? 'ThrottlingError' : 'None',
+            })),
           });
         }
       }
@@ -54,7 +57,8 @@ describe('bulk upsert under throttling and races', () => {
     expect(transactions).toBe(3 * 25);
     const contacts = expectLocksConsistent(harness.table);
     expect(contacts).toHaveLength(1000);
-    for (const c of contacts) expect(harness.table.writes.get(`${keys.contact(CLIENT, c.id).pk}|${keys.contact(CLIENT, c.id).sk}`)).toBe(1);
+    for (const c of contacts)
+      expect(harness.table.writes.get(`${keys.contact(CLIENT, c.id).pk}|${keys.contact(CLIENT, c.id).sk}`)).toBe(1);
     expect(contacts.every((c) => c.company === 'Acme')).toBe(true);
     // Sending the same rows again changes nothing: nothing was half-written or written twice.
     harness.table.injections.before = undefined;
@@ -77,7 +81,8 @@ describe('bulk upsert under throttling and races', () => {
     expect(harness.table.replays).toBe(1);
     const contacts = expectLocksConsistent(harness.table);
     expect(contacts).toHaveLength(2);
-    for (const c of contacts) expect(harness.table.writes.get(`${keys.contact(CLIENT, c.id).pk}|${keys.contact(CLIENT, c.id).sk}`)).toBe(1);
+    for (const c of contacts)
+      expect(harness.table.writes.get(`${keys.contact(CLIENT, c.id).pk}|${keys.contact(CLIENT, c.id).sk}`)).toBe(1);
   });
 
   it('re-decides only the row whose e-mail was taken meanwhile; the rest of its transaction is sent again', async () => {
@@ -87,16 +92,30 @@ describe('bulk upsert under throttling and races', () => {
     harness.table.injections.before = (command) => {
       if (command === 'TransactWriteItems' && !raced) {
         raced = true; // a single create of row 2's e-mail lands between our read and our write
-        seedContact(harness.table, 5000, { email: 'user2@example.com', client_contact_id: undefined, first_name: 'Other' });
+        seedContact(harness.table, 5000, {
+          email: 'user2@example.com',
+          client_contact_id: undefined,
+          first_name: 'Other',
+        });
       }
     };
 
     const result = await harness.run([row(1), row(2), row(3)]);
 
     expect(result).toMatchObject({ created: 2, updated: 1, failed: 0 });
-    expect(result.results[1]).toEqual({ index: 1, email: 'user2@example.com', status: 'updated', contact_id: 5000, errors: [] });
+    expect(result.results[1]).toEqual({
+      index: 1,
+      email: 'user2@example.com',
+      status: 'updated',
+      contact_id: 5000,
+      errors: [],
+    });
     const contacts = expectLocksConsistent(harness.table);
-    expect(contacts.map((c) => c.email).sort()).toEqual(['user1@example.com', 'user2@example.com', 'user3@example.com']);
+    expect(contacts.map((c) => c.email).sort()).toEqual([
+      'user1@example.com',
+      'user2@example.com',
+      'user3@example.com',
+    ]);
     expect(contacts.find((c) => c.id === 5000)).toMatchObject({ first_name: 'First2', client_contact_id: 'uid-2' });
   });
 
@@ -107,7 +126,11 @@ describe('bulk upsert under throttling and races', () => {
     seedContact(harness.table, 9, { client_contact_id: 'taken' });
     seedCounter(harness.table, 9);
 
-    const result = await harness.run([row(1, { client_contact_id: 'taken' }), row(2, { first_name: 'Renamed' }), row(3)]);
+    const result = await harness.run([
+      row(1, { client_contact_id: 'taken' }),
+      row(2, { first_name: 'Renamed' }),
+      row(3),
+    ]);
 
     expect(result).toMatchObject({ created: 1, updated: 1, failed: 1 });
     expect(result.results[0]).toEqual({
@@ -115,7 +138,13 @@ describe('bulk upsert under throttling and races', () => {
       email: 'user1@example.com',
       status: 'failed',
       contact_id: null,
-      errors: [{ condition: 'unique', key: 'contacts.0.client_contact_id', error: 'This client_contact_id belongs to another contact' }],
+      errors: [
+        {
+          condition: 'unique',
+          key: 'contacts.0.client_contact_id',
+          error: 'This client_contact_id belongs to another contact',
+        },
+      ],
     });
     expect(harness.table.get(keys.uidLock(CLIENT, 'taken'))?.['contact_id']).toBe(9);
     expect(harness.table.get(keys.contact(CLIENT, 1))?.['client_contact_id']).toBe('uid-1');

@@ -12,13 +12,21 @@ describe('contactWriteActions', () => {
       [keys.emailLock(7, 'ann@example.com').pk, 'attribute_not_exists(pk)'],
       ['UID#7#crm-1', 'attribute_not_exists(pk)'],
     ]);
-    expect(actions[0]!.Put!.Item).toMatchObject({ sk: 'CONTACT', gsi1pk: 'CLIENT#7#CONTACTS#2', gsi1sk: '000000000042' });
+    expect(actions[0]!.Put!.Item).toMatchObject({
+      sk: 'CONTACT',
+      gsi1pk: 'CLIENT#7#CONTACTS#2',
+      gsi1sk: '000000000042',
+    });
     expect(actions[1]!.Put!.Item).toEqual({ ...keys.emailLock(7, 'ann@example.com'), contact_id: 42, kind: 'email' });
   });
 
   it('updates only what changed, guarded by the e-mail and the old uid, and moves the uid lock', () => {
     const before = contactRecord({ company: 'Old' });
-    const after = contactRecord({ first_name: 'Anna', client_contact_id: 'crm-2', updated_at: '2026-03-01T00:00:00.000Z' });
+    const after = contactRecord({
+      first_name: 'Anna',
+      client_contact_id: 'crm-2',
+      updated_at: '2026-03-01T00:00:00.000Z',
+    });
     const [update, removeOld, putNew, ...rest] = contactWriteActions('t', { kind: 'update', before, after });
     expect(rest).toEqual([]);
     expect(update!.Update).toEqual({
@@ -48,11 +56,18 @@ describe('contactWriteActions', () => {
       ConditionExpression: 'contact_id = :id',
       ExpressionAttributeValues: { ':id': 42 },
     });
-    expect(putNew!.Put).toMatchObject({ Item: { pk: 'UID#7#crm-2', sk: 'UID', contact_id: 42 }, ConditionExpression: 'attribute_not_exists(pk)' });
+    expect(putNew!.Put).toMatchObject({
+      Item: { pk: 'UID#7#crm-2', sk: 'UID', contact_id: 42 },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
   });
 
   it('touches no lock when the uid stays', () => {
-    const actions = contactWriteActions('t', { kind: 'update', before: contactRecord(), after: contactRecord({ first_name: 'Anna', updated_at: 'x' }) });
+    const actions = contactWriteActions('t', {
+      kind: 'update',
+      before: contactRecord(),
+      after: contactRecord({ first_name: 'Anna', updated_at: 'x' }),
+    });
     expect(actions).toHaveLength(1);
     expect(actions[0]!.Update!.ConditionExpression).toBe('attribute_exists(pk) AND #email = :email');
   });
@@ -60,7 +75,10 @@ describe('contactWriteActions', () => {
 
 describe('packTransactions', () => {
   it('keeps each write whole and fills transactions up to 100 actions', () => {
-    const creates = Array.from({ length: 70 }, (_, i) => ({ kind: 'create' as const, contact: contactRecord({ id: i, email: `u${i}@x.co`, client_contact_id: `c${i}` }) }));
+    const creates = Array.from({ length: 70 }, (_, i) => ({
+      kind: 'create' as const,
+      contact: contactRecord({ id: i, email: `u${i}@x.co`, client_contact_id: `c${i}` }),
+    }));
     const batches = packTransactions('t', creates);
     expect(batches.map((b) => b.actions.length)).toEqual([99, 99, 12]);
     expect(batches.map((b) => b.writes.length)).toEqual([33, 33, 4]);

@@ -9,10 +9,13 @@ describe('DynamoContactStore.customFieldIds', () => {
   it('reserves ids only for new names, even when the read comes back half unprocessed', async () => {
     // Prepare
     harness = bulkHarness();
-    ['a', 'b', 'c', 'd'].forEach((name, i) => harness.table.put({ ...keys.customField(CLIENT, name), name, field_id: i + 1 }));
+    ['a', 'b', 'c', 'd'].forEach((name, i) =>
+      harness.table.put({ ...keys.customField(CLIENT, name), name, field_id: i + 1 }),
+    );
     harness.table.put({ ...keys.counter('custom_field'), value: 4 });
     let reads = 0;
-    harness.table.injections.before = (command) => (command === 'BatchGetItem' && ++reads === 1 ? 'unprocess-half' : undefined);
+    harness.table.injections.before = (command) =>
+      command === 'BatchGetItem' && ++reads === 1 ? 'unprocess-half' : undefined;
     // Act
     const ids = await harness.contacts.customFieldIds(CLIENT, ['a', 'b', 'c', 'd', 'e', 'a']);
     // Assess
@@ -26,7 +29,8 @@ describe('DynamoContactStore.customFieldIds', () => {
   it('keeps the id stored by a concurrent definition of the same name', async () => {
     harness = bulkHarness();
     harness.table.injections.before = (command, input) => {
-      if (command === 'PutItem' && input.Item.name === 'plan') harness.table.put({ ...keys.customField(CLIENT, 'plan'), name: 'plan', field_id: 99 });
+      if (command === 'PutItem' && input.Item.name === 'plan')
+        harness.table.put({ ...keys.customField(CLIENT, 'plan'), name: 'plan', field_id: 99 });
     };
 
     expect(Object.fromEntries(await harness.contacts.customFieldIds(CLIENT, ['plan']))).toEqual({ plan: 99 });

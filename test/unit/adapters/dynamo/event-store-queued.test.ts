@@ -43,7 +43,9 @@ function serveIndex(entries: Entry[]): void {
       .filter((e) => e.gsi1pk === values[':pk'] && e.gsi1sk < values[':before'])
       .sort((a, b) => (a.gsi1sk < b.gsi1sk ? -1 : a.gsi1sk > b.gsi1sk ? 1 : a.id - b.id));
     const start = input.ExclusiveStartKey ? shard.findIndex((e) => e.pk === input.ExclusiveStartKey!['pk']) + 1 : 0;
-    const items = shard.slice(start, start + input.Limit!).map(({ pk, sk, gsi1sk, id, client_id }) => ({ pk, sk, gsi1sk, id, client_id }));
+    const items = shard
+      .slice(start, start + input.Limit!)
+      .map(({ pk, sk, gsi1sk, id, client_id }) => ({ pk, sk, gsi1sk, id, client_id }));
     const last = items.at(-1);
     return items.length === input.Limit && last
       ? { Items: items, LastEvaluatedKey: { pk: last.pk, sk: last.sk, gsi1pk: values[':pk'], gsi1sk: last.gsi1sk } }
@@ -64,7 +66,9 @@ async function readAll(limit: number): Promise<{ pages: QueuedEventPage[]; event
 
 const queryInputs = () => dbMock.commandCalls(QueryCommand).map((c) => c.args[0].input);
 const inOrder = (entries: Entry[]) =>
-  [...entries].sort((a, b) => (a.gsi1sk < b.gsi1sk ? -1 : a.gsi1sk > b.gsi1sk ? 1 : 0)).map((e) => ({ id: e.id, client_id: 7 }));
+  [...entries]
+    .sort((a, b) => (a.gsi1sk < b.gsi1sk ? -1 : a.gsi1sk > b.gsi1sk ? 1 : 0))
+    .map((e) => ({ id: e.id, client_id: 7 }));
 
 describe('DynamoEventStore.listQueuedBefore', () => {
   it('reads a quarter of the page from each of the 4 queued-index shards, in parallel, from their start', async () => {
@@ -88,7 +92,14 @@ describe('DynamoEventStore.listQueuedBefore', () => {
 
   it('goes on in each shard after the last entry a page took from it, holds back what is newer than a shard not read to its end, and stops reading an empty shard', async () => {
     // Prepare: shard 1 holds the two oldest; shard 0 four newer ones; shards 2 and 3 nothing.
-    serveIndex([entry(1, at(1)), entry(5, at(2)), entry(4, at(3)), entry(8, at(4)), entry(12, at(5)), entry(16, at(6))]);
+    serveIndex([
+      entry(1, at(1)),
+      entry(5, at(2)),
+      entry(4, at(3)),
+      entry(8, at(4)),
+      entry(12, at(5)),
+      entry(16, at(6)),
+    ]);
     const pages: QueuedEventPage[] = [];
     const inputs: unknown[][] = [];
     // Act
@@ -106,7 +117,12 @@ describe('DynamoEventStore.listQueuedBefore', () => {
       { id: 1, client_id: 7, created_at: at(1) },
       { id: 5, client_id: 7, created_at: at(2) },
     ]);
-    const after = (id: number, shard: number, second: number) => ({ pk: `EVENT#7#${id}`, sk: 'EVENT', gsi1pk: `EVENTS#QUEUED#${shard}`, gsi1sk: at(second) });
+    const after = (id: number, shard: number, second: number) => ({
+      pk: `EVENT#7#${id}`,
+      sk: 'EVENT',
+      gsi1pk: `EVENTS#QUEUED#${shard}`,
+      gsi1sk: at(second),
+    });
     expect(inputs).toEqual([
       [0, 1, 2, 3].map((shard) => [`EVENTS#QUEUED#${shard}`, 2, undefined]),
       [
@@ -121,21 +137,24 @@ describe('DynamoEventStore.listQueuedBefore', () => {
     { name: 'spread over the shards', shardOf: (i: number) => i },
     { name: 'all in one shard', shardOf: () => 2 },
     { name: 'in two shards', shardOf: (i: number) => (i % 3 === 0 ? 1 : 3) },
-  ])('answers every queued event once, oldest first across pages, at most `limit` a page ($name)', async ({ shardOf }) => {
-    // Prepare: 203 events, created_at shuffled and sometimes equal.
-    const entries = Array.from({ length: 203 }, (_, i) => entry(4 * i + shardOf(i) % 4 + 4, at((i * 37) % 101)));
-    serveIndex(entries);
-    // Act
-    const { pages, events } = await readAll(7);
-    // Assess
-    expect(pages.every((p) => p.events.length <= 7)).toBe(true);
-    expect(events.map((e) => e.id).sort((a, b) => a - b)).toEqual(entries.map((e) => e.id).sort((a, b) => a - b));
-    expect(events.map((e) => e.id)).toHaveLength(new Set(events.map((e) => e.id)).size);
-    const createdAt = new Map(entries.map((e) => [e.id, e.gsi1sk]));
-    const times = events.map((e) => createdAt.get(e.id)!);
-    expect(times).toEqual([...times].sort());
-    expect(inOrder(entries).map((e) => createdAt.get(e.id))).toEqual(times);
-  });
+  ])(
+    'answers every queued event once, oldest first across pages, at most `limit` a page ($name)',
+    async ({ shardOf }) => {
+      // Prepare: 203 events, created_at shuffled and sometimes equal.
+      const entries = Array.from({ length: 203 }, (_, i) => entry(4 * i + (shardOf(i) % 4) + 4, at((i * 37) % 101)));
+      serveIndex(entries);
+      // Act
+      const { pages, events } = await readAll(7);
+      // Assess
+      expect(pages.every((p) => p.events.length <= 7)).toBe(true);
+      expect(events.map((e) => e.id).sort((a, b) => a - b)).toEqual(entries.map((e) => e.id).sort((a, b) => a - b));
+      expect(events.map((e) => e.id)).toHaveLength(new Set(events.map((e) => e.id)).size);
+      const createdAt = new Map(entries.map((e) => [e.id, e.gsi1sk]));
+      const times = events.map((e) => createdAt.get(e.id)!);
+      expect(times).toEqual([...times].sort());
+      expect(inOrder(entries).map((e) => createdAt.get(e.id))).toEqual(times);
+    },
+  );
 
   it('refuses a cursor that is not one of this index', async () => {
     // Prepare

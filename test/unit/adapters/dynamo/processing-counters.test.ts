@@ -68,7 +68,10 @@ describe('DynamoProcessingStore.commit: the day counters', () => {
       { pk: 'STATS#7#5', sk: '2026-01-15#W0001' },
       { pk: 'STATS#7#5', sk: '2026-01-15#W0002' },
     ]);
-    expect(rows.map((r) => Object.values(r.ExpressionAttributeNames!).filter((n) => n.startsWith('event:')))).toEqual([['event:signup'], []]);
+    expect(rows.map((r) => Object.values(r.ExpressionAttributeNames!).filter((n) => n.startsWith('event:')))).toEqual([
+      ['event:signup'],
+      [],
+    ]);
   });
 
   it('gives an event that starts nothing its own event-type row', async () => {

@@ -16,7 +16,12 @@ describe('queryAll', () => {
       .on(QueryCommand)
       .resolvesOnce({ Items: [{ n: 1 }, { n: 2 }], LastEvaluatedKey: cursor })
       .resolvesOnce({ Items: [{ n: 3 }] });
-    const input = { TableName: 't', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'P' }, ScanIndexForward: false };
+    const input = {
+      TableName: 't',
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': 'P' },
+      ScanIndexForward: false,
+    };
     // Act
     const items = await queryAll(db, input);
     // Assess

@@ -27,9 +27,16 @@ describe('StatsItems', () => {
       Update: {
         TableName: 'tbl',
         Key: { pk: 'STATS#7#13', sk: '2026-01-15#W0003' },
-        UpdateExpression: 'ADD #a0 :a0, #a1 :a1 SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
+        UpdateExpression:
+          'ADD #a0 :a0, #a1 :a1 SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
         ExpressionAttributeNames: { '#day': 'day', '#a0': 'skipped', '#a1': 'skip:contact_unsubscribed' },
-        ExpressionAttributeValues: { ':workflow': 3, ':day': '2026-01-15', ':expires': 1_802_995_200, ':a0': 1, ':a1': 1 },
+        ExpressionAttributeValues: {
+          ':workflow': 3,
+          ':day': '2026-01-15',
+          ':expires': 1_802_995_200,
+          ':a0': 1,
+          ':a1': 1,
+        },
       },
     });
   });
@@ -37,11 +44,16 @@ describe('StatsItems', () => {
   it('puts every fact of a client never sharded on its shard 0, whatever its spread', () => {
     const items = new StatsItems('tbl');
     for (const spread of [1, 13, 29, 1_000_003]) {
-      expect(items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread, shards: 1 })!.Update!.Key).toEqual({
+      expect(
+        items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread, shards: 1 })!
+          .Update!.Key,
+      ).toEqual({
         pk: 'STATS#7#0',
         sk: '2026-01-15#W0003',
       });
-      expect(items.eventType({ clientId: 7, day: '2026-01-15', type: 'signup', spread, shards: 1 })!.Update!.Key).toEqual({
+      expect(
+        items.eventType({ clientId: 7, day: '2026-01-15', type: 'signup', spread, shards: 1 })!.Update!.Key,
+      ).toEqual({
         pk: 'STATS#7#0',
         sk: '2026-01-15#E#signup',
       });
@@ -49,10 +61,19 @@ describe('StatsItems', () => {
   });
 
   it('counts an event received on the workflow row processing writes anyway, as event:<type>', () => {
-    const item = new StatsItems('tbl').workflowDay({ clientId: 7, workflowId: 1, day: '2026-01-15', counts: { executions: 1 }, spread: 5, shards: 1, eventType: 'signup' });
+    const item = new StatsItems('tbl').workflowDay({
+      clientId: 7,
+      workflowId: 1,
+      day: '2026-01-15',
+      counts: { executions: 1 },
+      spread: 5,
+      shards: 1,
+      eventType: 'signup',
+    });
     expect(item!.Update).toMatchObject({
       Key: { pk: 'STATS#7#0', sk: '2026-01-15#W0001' },
-      UpdateExpression: 'ADD #a0 :a0, #a1 :a1 SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
+      UpdateExpression:
+        'ADD #a0 :a0, #a1 :a1 SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
       ExpressionAttributeNames: { '#day': 'day', '#a0': 'executions', '#a1': 'event:signup' },
       ExpressionAttributeValues: { ':a0': 1, ':a1': 1 },
     });
@@ -60,24 +81,41 @@ describe('StatsItems', () => {
 
   it('adds nothing for a fact that counts nothing, and keeps the retention it is given', () => {
     const items = new StatsItems('tbl', 30);
-    expect(items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 0 }, spread: 1, shards: 16 })).toBeUndefined();
+    expect(
+      items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 0 }, spread: 1, shards: 16 }),
+    ).toBeUndefined();
     expect(items.eventType({ clientId: 7, day: '2026-01-15', type: 'signup', spread: 18, shards: 16 })).toEqual({
       Update: {
         TableName: 'tbl',
         Key: { pk: 'STATS#7#2', sk: '2026-01-15#E#signup' },
-        UpdateExpression: 'ADD received :one SET event_type = :type, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
+        UpdateExpression:
+          'ADD received :one SET event_type = :type, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
         ExpressionAttributeNames: { '#day': 'day' },
-        ExpressionAttributeValues: { ':one': 1, ':type': 'signup', ':day': '2026-01-15', ':expires': 1_768_435_200 + 30 * 86_400 },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':type': 'signup',
+          ':day': '2026-01-15',
+          ':expires': 1_768_435_200 + 30 * 86_400,
+        },
       },
     });
   });
 
   it('builds nothing with counting off (the counters bench), and optional() leaves an absent item out', () => {
     const items = new StatsItems('tbl', 400, { counting: false });
-    expect(items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread: 1, shards: 1 })).toBeUndefined();
+    expect(
+      items.workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread: 1, shards: 1 }),
+    ).toBeUndefined();
     expect(items.eventType({ clientId: 7, day: '2026-01-15', type: 'signup', spread: 2, shards: 1 })).toBeUndefined();
     expect(optional(undefined)).toEqual([]);
-    const counted = new StatsItems('tbl').workflowDay({ clientId: 7, workflowId: 3, day: '2026-01-15', counts: { sent: 1 }, spread: 1, shards: 1 });
+    const counted = new StatsItems('tbl').workflowDay({
+      clientId: 7,
+      workflowId: 3,
+      day: '2026-01-15',
+      counts: { sent: 1 },
+      spread: 1,
+      shards: 1,
+    });
     expect(optional(counted)).toEqual([counted]);
   });
 });
@@ -110,7 +148,14 @@ describe('DynamoStatsStore.read', () => {
     dbMock.on(QueryCommand).resolves({
       Items: [
         { pk: 'STATS#7#0', sk: '2026-01-15#E#signup', day: '2026-01-15', event_type: 'signup', received: 2 },
-        { pk: 'STATS#7#0', sk: '2026-01-15#W0001', day: '2026-01-15', workflow_id: 1, executions: 3, 'event:signup': 3 },
+        {
+          pk: 'STATS#7#0',
+          sk: '2026-01-15#W0001',
+          day: '2026-01-15',
+          workflow_id: 1,
+          executions: 3,
+          'event:signup': 3,
+        },
       ],
     });
     const store = new DynamoStatsStore(db, 'tbl');
@@ -133,7 +178,15 @@ describe('DynamoStatsStore.read', () => {
         ? {
             Items: [
               { pk: 'STATS#7#0', sk: '2026-01-15#E#signup', day: '2026-01-15', event_type: 'signup', received: 2 },
-              { pk: 'STATS#7#0', sk: '2026-01-15#W0001', day: '2026-01-15', workflow_id: 1, sent: 3, 'skip:no_template': 1, skipped: 1 },
+              {
+                pk: 'STATS#7#0',
+                sk: '2026-01-15#W0001',
+                day: '2026-01-15',
+                workflow_id: 1,
+                sent: 3,
+                'skip:no_template': 1,
+                skipped: 1,
+              },
             ],
           }
         : { Items: [] },
@@ -151,7 +204,15 @@ describe('DynamoStatsStore.read', () => {
       })),
     );
     expect(rows).toEqual({
-      workflows: [{ day: '2026-01-15', workflowId: 1, counts: { ...zeroCounts(), sent: 3, skipped: 1 }, skippedReasons: { no_template: 1 }, failedReasons: {} }],
+      workflows: [
+        {
+          day: '2026-01-15',
+          workflowId: 1,
+          counts: { ...zeroCounts(), sent: 3, skipped: 1 },
+          skippedReasons: { no_template: 1 },
+          failedReasons: {},
+        },
+      ],
       events: [{ day: '2026-01-15', type: 'signup', received: 2 }],
     });
   });

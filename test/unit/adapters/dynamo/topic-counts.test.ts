@@ -1,4 +1,8 @@
-import { ConditionalCheckFailedException, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -90,17 +94,31 @@ describe('the preference page save', () => {
             Key: CONTACT_KEY,
             UpdateExpression:
               'SET updated_at = :at, #t0_0 = :t0_0, #t0_1 = :t0_1, #t0_2 = :t0_2, #t1_0 = :t1_0, #t1_1 = :t1_1, #t1_2 = :t1_2, #t2_0 = :t2_0, #t2_1 = :t2_1, #t2_2 = :t2_2',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#t0_0) AND #t1_0 = :p1 AND attribute_not_exists(#t2_0)',
+            ConditionExpression:
+              'attribute_exists(pk) AND attribute_not_exists(#t0_0) AND #t1_0 = :p1 AND attribute_not_exists(#t2_0)',
             ExpressionAttributeNames: {
-              '#t0_0': 'topic_1', '#t0_1': 'topic_at_1', '#t0_2': 'topic_by_1',
-              '#t1_0': 'topic_2', '#t1_1': 'topic_at_2', '#t1_2': 'topic_by_2',
-              '#t2_0': 'topic_4', '#t2_1': 'topic_at_4', '#t2_2': 'topic_by_4',
+              '#t0_0': 'topic_1',
+              '#t0_1': 'topic_at_1',
+              '#t0_2': 'topic_by_1',
+              '#t1_0': 'topic_2',
+              '#t1_1': 'topic_at_2',
+              '#t1_2': 'topic_by_2',
+              '#t2_0': 'topic_4',
+              '#t2_1': 'topic_at_4',
+              '#t2_2': 'topic_by_4',
             },
             ExpressionAttributeValues: {
               ':at': AT,
-              ':t0_0': false, ':t0_1': AT, ':t0_2': 'preference_page',
-              ':t1_0': true, ':t1_1': AT, ':t1_2': 'preference_page', ':p1': false,
-              ':t2_0': true, ':t2_1': AT, ':t2_2': 'preference_page',
+              ':t0_0': false,
+              ':t0_1': AT,
+              ':t0_2': 'preference_page',
+              ':t1_0': true,
+              ':t1_1': AT,
+              ':t1_2': 'preference_page',
+              ':p1': false,
+              ':t2_0': true,
+              ':t2_1': AT,
+              ':t2_2': 'preference_page',
             },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
@@ -114,7 +132,17 @@ describe('the preference page save', () => {
             ExpressionAttributeValues: { ':left0': 1, ':left1': -1 },
           },
         },
-        { Put: { TableName: TABLE, Item: { pk: `SENT#7#${EMAIL_ID}`, sk: `LOG#${AT}#preferences-${AT}`, entity: 'sent_email_log', ...save.log } } },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: {
+              pk: `SENT#7#${EMAIL_ID}`,
+              sk: `LOG#${AT}#preferences-${AT}`,
+              entity: 'sent_email_log',
+              ...save.log,
+            },
+          },
+        },
       ],
     });
   });
@@ -122,7 +150,12 @@ describe('the preference page save', () => {
   it('leaves the topics item out when no count moves', async () => {
     dbMock.on(TransactWriteCommand).resolves({});
 
-    await new DynamoUnsubscribeStore(db, TABLE).savePreferences({ ...save, topics: { 4: true }, previous: { 4: undefined }, log: undefined });
+    await new DynamoUnsubscribeStore(db, TABLE).savePreferences({
+      ...save,
+      topics: { 4: true },
+      previous: { 4: undefined },
+      log: undefined,
+    });
 
     const items = dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
     expect(items.map((i) => i.Update?.Key ?? i.Put?.Item)).toEqual([CONTACT_KEY]);
@@ -132,16 +165,24 @@ describe('the preference page save', () => {
     ['changed', 'a contact whose choices moved since the read', { id: { N: '42' } }],
     ['gone', 'a contact that is gone', undefined],
   ])('answers %s for %s (nothing written)', async (outcome, _case, item) => {
-    dbMock.on(TransactWriteCommand).rejects(cancelled([{ Code: 'ConditionalCheckFailed', ...(item ? { Item: item } : {}) }, { Code: 'None' }]));
+    dbMock
+      .on(TransactWriteCommand)
+      .rejects(cancelled([{ Code: 'ConditionalCheckFailed', ...(item ? { Item: item } : {}) }, { Code: 'None' }]));
 
     expect(await new DynamoUnsubscribeStore(db, TABLE).savePreferences(save)).toBe(outcome);
     expect(dbMock.calls()).toHaveLength(1);
   });
 });
 
-describe("PATCH /client/contacts/{id}/subscription with topic_id (DynamoContactStore.updateSubscription)", () => {
+describe('PATCH /client/contacts/{id}/subscription with topic_id (DynamoContactStore.updateSubscription)', () => {
   const store = () => new DynamoContactStore(db, TABLE);
-  const stored = { pk: { S: 'CONTACT#7#42' }, sk: { S: 'CONTACT' }, id: { N: '42' }, client_id: { N: '7' }, email: { S: 'ann@example.com' } };
+  const stored = {
+    pk: { S: 'CONTACT#7#42' },
+    sk: { S: 'CONTACT' },
+    id: { N: '42' },
+    client_id: { N: '7' },
+    email: { S: 'ann@example.com' },
+  };
 
   it('is one UpdateItem when the count does not move (never chose → true)', async () => {
     dbMock.on(UpdateCommand).resolves({ Attributes: { ...CONTACT_KEY, id: 42, topic_3: true } });
@@ -168,7 +209,15 @@ describe("PATCH /client/contacts/{id}/subscription with topic_id (DynamoContactS
 
     const contact = await store().updateSubscription(7, 42, { is_subscribed: false, topic_id: 3, at: AT });
 
-    expect(contact).toEqual({ id: 42, client_id: 7, email: 'ann@example.com', topic_3: false, topic_at_3: AT, topic_by_3: 'api', updated_at: AT });
+    expect(contact).toEqual({
+      id: 42,
+      client_id: 7,
+      email: 'ann@example.com',
+      topic_3: false,
+      topic_at_3: AT,
+      topic_by_3: 'api',
+      updated_at: AT,
+    });
     expect(dbMock.calls()).toHaveLength(2);
     expect(dbMock.commandCalls(UpdateCommand)[0]!.args[0].input).toMatchObject({
       ConditionExpression: '#topic = :false',
@@ -204,7 +253,12 @@ describe("PATCH /client/contacts/{id}/subscription with topic_id (DynamoContactS
     dbMock.on(TransactWriteCommand).resolves({});
     await store().updateSubscription(7, 42, { is_subscribed: true, topic_id: 3, at: AT });
     const rejoin = dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
-    expect(rejoin[0]!.Update!.ExpressionAttributeValues).toEqual({ ':s': true, ':at': AT, ':by': 'api', ':previous': false });
+    expect(rejoin[0]!.Update!.ExpressionAttributeValues).toEqual({
+      ':s': true,
+      ':at': AT,
+      ':by': 'api',
+      ':previous': false,
+    });
     expect(rejoin[1]!.Update!.ExpressionAttributeValues).toEqual({ ':left0': -1 });
 
     dbMock.reset();
@@ -222,7 +276,9 @@ describe("PATCH /client/contacts/{id}/subscription with topic_id (DynamoContactS
       .rejectsOnce(conditionFailed({ ...stored, topic_3: { BOOL: true } }))
       // Meanwhile a one-click link left the topic: now nothing moves.
       .resolves({ Attributes: { ...CONTACT_KEY, id: 42, topic_3: false } });
-    dbMock.on(TransactWriteCommand).rejects(cancelled([{ Code: 'ConditionalCheckFailed', Item: { id: { N: '42' } } }, { Code: 'None' }]));
+    dbMock
+      .on(TransactWriteCommand)
+      .rejects(cancelled([{ Code: 'ConditionalCheckFailed', Item: { id: { N: '42' } } }, { Code: 'None' }]));
 
     const contact = await store().updateSubscription(7, 42, { is_subscribed: false, topic_id: 3, at: AT });
 
@@ -242,7 +298,12 @@ describe("PATCH /client/contacts/{id}/subscription with topic_id (DynamoContactS
 describe('the erasure of a contact that had left topics', () => {
   it("takes 1 off each left topic's count in the tombstone's transaction", async () => {
     dbMock.on(TransactWriteCommand).resolves({});
-    const contact = { ...contactRecord({ id: 42, client_id: 7 }), topic_1: false, topic_2: true, topic_5: false } as unknown as ContactRecord;
+    const contact = {
+      ...contactRecord({ id: 42, client_id: 7 }),
+      topic_1: false,
+      topic_2: true,
+      topic_5: false,
+    } as unknown as ContactRecord;
 
     expect(await new DynamoErasureStore(db, TABLE).replaceByTombstone(contact, undefined, AT)).toBe('erased');
 
@@ -274,9 +335,16 @@ describe('the topics item', () => {
   const topic = { id: 3, name: 'News', description: '', default_subscribed: true, created_at: AT, updated_at: AT };
 
   it('reads each topic’s contacts_left beside the set', async () => {
-    dbMock.on(GetCommand).resolves({ Item: { ...TOPICS_KEY, topics: [topic], next_id: 4, version: 2, contacts_left_3: 5, contacts_left_1: 0 } });
+    dbMock.on(GetCommand).resolves({
+      Item: { ...TOPICS_KEY, topics: [topic], next_id: 4, version: 2, contacts_left_3: 5, contacts_left_1: 0 },
+    });
 
-    expect(await new DynamoTopicStore(db, TABLE).load(7)).toEqual({ topics: [topic], next_id: 4, version: 2, contacts_left: { 3: 5, 1: 0 } });
+    expect(await new DynamoTopicStore(db, TABLE).load(7)).toEqual({
+      topics: [topic],
+      next_id: 4,
+      version: 2,
+      contacts_left: { 3: 5, 1: 0 },
+    });
   });
 
   it('saves the set with an UpdateItem that leaves the counts alone', async () => {
@@ -295,6 +363,9 @@ describe('the topics item', () => {
       ExpressionAttributeValues: { ':topics': [topic], ':next': 4, ':version': 3, ':at': AT, ':v': 2 },
     });
     // The first topic: no version yet (an item holding only counts counts as none).
-    expect(first).toMatchObject({ ConditionExpression: 'attribute_not_exists(version)', ExpressionAttributeValues: { ':version': 1 } });
+    expect(first).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(version)',
+      ExpressionAttributeValues: { ':version': 1 },
+    });
   });
 });

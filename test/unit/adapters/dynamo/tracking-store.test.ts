@@ -81,7 +81,16 @@ describe('DynamoTrackingStore: the open-hour histogram', () => {
 
   it("reads the e-mail's send zone from the provider id's item", async () => {
     // Prepare
-    dbMock.on(GetCommand).resolves({ Item: { pk: 'MSG#m-1', sk: 'MSG', client_id: 7, sent_email_id: EMAIL_ID, contact_id: 42, send_zone: 'Asia/Tokyo' } });
+    dbMock.on(GetCommand).resolves({
+      Item: {
+        pk: 'MSG#m-1',
+        sk: 'MSG',
+        client_id: 7,
+        sent_email_id: EMAIL_ID,
+        contact_id: 42,
+        send_zone: 'Asia/Tokyo',
+      },
+    });
     const store = new DynamoTrackingStore(db, TABLE);
 
     // Act

@@ -8,9 +8,15 @@ const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' 
 const dbMock = mockClient(db);
 
 const fact = { Put: { TableName: 't', Item: { pk: 'EXEC#1#2', sk: 'EXEC' } } };
-const counter = { Update: { TableName: 't', Key: { pk: 'STATS#1#3', sk: '2026-11-26#W0001' }, UpdateExpression: 'ADD #a0 :a0' } };
+const counter = {
+  Update: { TableName: 't', Key: { pk: 'STATS#1#3', sk: '2026-11-26#W0001' }, UpdateExpression: 'ADD #a0 :a0' },
+};
 const conflictOn = (...codes: string[]) =>
-  new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
+  new TransactionCanceledException({
+    message: 'cancelled',
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
 
 beforeEach(() => {
   dbMock.reset();
@@ -64,7 +70,9 @@ describe('sendTransaction and the day counters', () => {
     dbMock.on(TransactWriteCommand).rejects(conflictOn('None', 'TransactionConflict'));
     dbMock.on(TransactWriteCommand, { TransactItems: [fact] }).rejects(conflictOn('ConditionalCheckFailed'));
 
-    const sent = sendTransaction(db, new TransactWriteCommand({ TransactItems: [fact, counter] })).catch((e: unknown) => e);
+    const sent = sendTransaction(db, new TransactWriteCommand({ TransactItems: [fact, counter] })).catch(
+      (e: unknown) => e,
+    );
     await vi.runAllTimersAsync();
 
     expect(await sent).toBeInstanceOf(TransactionCanceledException);
@@ -74,7 +82,9 @@ describe('sendTransaction and the day counters', () => {
   it('still fails a transaction whose own items conflicted, counters or not', async () => {
     dbMock.on(TransactWriteCommand).rejects(conflictOn('TransactionConflict', 'TransactionConflict'));
 
-    const sent = sendTransaction(db, new TransactWriteCommand({ TransactItems: [fact, counter] })).catch((e: unknown) => e);
+    const sent = sendTransaction(db, new TransactWriteCommand({ TransactItems: [fact, counter] })).catch(
+      (e: unknown) => e,
+    );
     await vi.runAllTimersAsync();
 
     expect(await sent).toBeInstanceOf(TransactionCanceledException);

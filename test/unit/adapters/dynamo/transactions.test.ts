@@ -2,7 +2,11 @@ import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dy
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { observeTransactions, sendTransaction, type TransactionAttempt } from '../../../../shared/adapters/dynamo/transactions.js';
+import {
+  observeTransactions,
+  sendTransaction,
+  type TransactionAttempt,
+} from '../../../../shared/adapters/dynamo/transactions.js';
 
 const conflict = () =>
   new TransactionCanceledException({
@@ -14,7 +18,14 @@ const conflict = () =>
 const command = () =>
   new TransactWriteCommand({
     TransactItems: [
-      { Update: { TableName: 't', Key: { pk: 'EXEC#1#2', sk: 'EXEC' }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': 1 } } },
+      {
+        Update: {
+          TableName: 't',
+          Key: { pk: 'EXEC#1#2', sk: 'EXEC' },
+          UpdateExpression: 'SET a = :a',
+          ExpressionAttributeValues: { ':a': 1 },
+        },
+      },
       { Put: { TableName: 't', Item: { pk: 'CAP#1#3#2026-01-15', sk: 'CAP' } } },
     ],
   });
@@ -36,7 +47,10 @@ describe('sendTransaction', () => {
     await sendTransaction(db, command());
 
     // Assess: two attempts seen, none after the observer stopped
-    const keys = [{ pk: 'EXEC#1#2', sk: 'EXEC' }, { pk: 'CAP#1#3#2026-01-15', sk: 'CAP' }];
+    const keys = [
+      { pk: 'EXEC#1#2', sk: 'EXEC' },
+      { pk: 'CAP#1#3#2026-01-15', sk: 'CAP' },
+    ];
     expect(seen).toEqual([
       { keys, outcome: 'conflict', conflicted: [1] },
       { keys, outcome: 'done', conflicted: [] },

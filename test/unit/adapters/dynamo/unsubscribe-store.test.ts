@@ -70,7 +70,8 @@ describe('DynamoUnsubscribeStore.unsubscribe', () => {
           Update: {
             TableName: TABLE,
             Key: { pk: 'STATS#7#10', sk: '2026-01-15#W0003' },
-            UpdateExpression: 'ADD #a0 :a0 SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
+            UpdateExpression:
+              'ADD #a0 :a0 SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
             ExpressionAttributeNames: { '#day': 'day', '#a0': 'unsubscribed_link' },
             ExpressionAttributeValues: { ':workflow': 3, ':day': '2026-01-15', ':expires': 1_802_995_200, ':a0': 1 },
           },
@@ -89,14 +90,21 @@ describe('DynamoUnsubscribeStore.unsubscribe', () => {
   it.each([
     [
       'an unsubscribed contact',
-      { is_subscribed: { BOOL: false }, unsubscribe_reason: { S: 'hard_bounce' }, unsubscribed_at: { S: '2026-01-14T00:00:00.000Z' }, id: { N: '42' } },
+      {
+        is_subscribed: { BOOL: false },
+        unsubscribe_reason: { S: 'hard_bounce' },
+        unsubscribed_at: { S: '2026-01-14T00:00:00.000Z' },
+        id: { N: '42' },
+      },
       { is_subscribed: false, unsubscribe_reason: 'hard_bounce', unsubscribed_at: '2026-01-14T00:00:00.000Z' },
     ],
     ['a contact with no reason or time', { is_subscribed: { BOOL: false } }, { is_subscribed: false }],
     ['a contact that is gone', undefined, undefined],
   ])('answers not_subscribed with the state of %s when the contact condition fails', async (_case, item, contact) => {
     // Prepare
-    dbMock.on(TransactWriteCommand).rejects(cancelled([{ Code: 'ConditionalCheckFailed', ...(item ? { Item: item } : {}) }, { Code: 'None' }]));
+    dbMock
+      .on(TransactWriteCommand)
+      .rejects(cancelled([{ Code: 'ConditionalCheckFailed', ...(item ? { Item: item } : {}) }, { Code: 'None' }]));
     const store = new DynamoUnsubscribeStore(db, TABLE);
 
     // Act

@@ -1,5 +1,11 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConfigCache } from '../../../../shared/adapters/dynamo/config-cache.js';
@@ -47,13 +53,23 @@ describe('DynamoWebhookOutbox', () => {
     expect(dbMock.commandCalls(PutCommand)[0]!.args[0].input).toEqual({
       TableName: TABLE,
       // Its message's gsi2 entry: a contact's erasure finds the attempts of its messages by it.
-      Item: { pk: 'WHATT#7#3', sk: attempt.id, gsi2pk: `WHMSG#7#${attempt.message_id}`, gsi2sk: `WHATT#000000000003#${attempt.id}`, ...attempt, expires_at: EXPIRES },
+      Item: {
+        pk: 'WHATT#7#3',
+        sk: attempt.id,
+        gsi2pk: `WHMSG#7#${attempt.message_id}`,
+        gsi2sk: `WHATT#000000000003#${attempt.id}`,
+        ...attempt,
+        expires_at: EXPIRES,
+      },
     });
   });
 
   it('disables the endpoint only if it is still enabled and failing since the same instant, owing its client the e-mail', async () => {
     dbMock.on(PutCommand).resolves({});
-    dbMock.on(UpdateCommand).resolvesOnce({}).rejectsOnce(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }));
+    dbMock
+      .on(UpdateCommand)
+      .resolvesOnce({})
+      .rejectsOnce(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }));
     const outbox = new DynamoWebhookOutbox(db, TABLE, webhooks);
     const change = { kind: 'disable' as const, since: '2026-01-10T10:00:00.000Z', at: AT };
 
@@ -64,14 +80,24 @@ describe('DynamoWebhookOutbox', () => {
     expect(dbMock.commandCalls(UpdateCommand)[0]!.args[0].input).toEqual({
       TableName: TABLE,
       Key: { pk: 'CLIENT#7', sk: 'WEBHOOK#000000000003' },
-      UpdateExpression: 'SET enabled = :false, disabled_reason = :reason, disabled_notice_pending = :true, updated_at = :at',
+      UpdateExpression:
+        'SET enabled = :false, disabled_reason = :reason, disabled_notice_pending = :true, updated_at = :at',
       ConditionExpression: 'enabled = :true AND failing_since = :since',
-      ExpressionAttributeValues: { ':false': false, ':true': true, ':reason': 'failing', ':at': AT, ':since': change.since },
+      ExpressionAttributeValues: {
+        ':false': false,
+        ':true': true,
+        ':reason': 'failing',
+        ':at': AT,
+        ':since': change.since,
+      },
     });
   });
 
   it('clears the owed e-mail with one UpdateItem, and a deleted endpoint owes nothing', async () => {
-    dbMock.on(UpdateCommand).resolvesOnce({}).rejectsOnce(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }));
+    dbMock
+      .on(UpdateCommand)
+      .resolvesOnce({})
+      .rejectsOnce(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }));
     const outbox = new DynamoWebhookOutbox(db, TABLE, webhooks);
 
     await outbox.disabledNoticeSent(7, 3);
@@ -117,18 +143,40 @@ describe('DynamoWebhookOutbox', () => {
 
     const calls = dbMock.commandCalls(BatchWriteCommand).map((c) => c.args[0].input.RequestItems![TABLE]!);
     expect(calls.map((c) => c.length)).toEqual([25, 1]);
-    expect(calls[1]![0]).toEqual({ PutRequest: { Item: { pk: `WHMSG#7#${messages[25]!.id}`, sk: 'WHMSG', ...messages[25], expires_at: EXPIRES } } });
+    expect(calls[1]![0]).toEqual({
+      PutRequest: { Item: { pk: `WHMSG#7#${messages[25]!.id}`, sk: 'WHMSG', ...messages[25], expires_at: EXPIRES } },
+    });
   });
 
   it("puts a message about a contact in the contact's history (gsi2), where its erasure finds it: no request added", async () => {
     dbMock.on(BatchWriteCommand).resolves({});
     const outbox = new DynamoWebhookOutbox(db, TABLE, webhooks);
-    const message = { id: `msg_${'1'.repeat(32)}`, client_id: 7, type: 'contact.unsubscribed' as const, created_at: AT, payload: '{}', contact_id: 42 };
+    const message = {
+      id: `msg_${'1'.repeat(32)}`,
+      client_id: 7,
+      type: 'contact.unsubscribed' as const,
+      created_at: AT,
+      payload: '{}',
+      contact_id: 42,
+    };
 
     await outbox.putMessages([message]);
 
     expect(dbMock.commandCalls(BatchWriteCommand).map((c) => c.args[0].input.RequestItems![TABLE]!)).toEqual([
-      [{ PutRequest: { Item: { pk: `WHMSG#7#${message.id}`, sk: 'WHMSG', gsi2pk: 'CONTACT#7#42', gsi2sk: `WHMSG#${AT}#${message.id}`, ...message, expires_at: EXPIRES } } }],
+      [
+        {
+          PutRequest: {
+            Item: {
+              pk: `WHMSG#7#${message.id}`,
+              sk: 'WHMSG',
+              gsi2pk: 'CONTACT#7#42',
+              gsi2sk: `WHMSG#${AT}#${message.id}`,
+              ...message,
+              expires_at: EXPIRES,
+            },
+          },
+        },
+      ],
     ]);
   });
 

@@ -1,5 +1,15 @@
-import { ConditionalCheckFailedException, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoWebhookStore } from '../../../../shared/adapters/dynamo/webhook-store.js';
@@ -26,7 +36,11 @@ const KEY = { pk: 'CLIENT#7', sk: 'WEBHOOK#000000000003' };
 const COUNT_KEY = { pk: 'CLIENT#7', sk: 'WEBHOOKS' };
 
 const cancelled = (codes: string[]) =>
-  new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
+  new TransactionCanceledException({
+    message: 'cancelled',
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
 
 beforeEach(() => dbMock.reset());
 
@@ -69,7 +83,11 @@ describe('DynamoWebhookStore', () => {
 
     expect(await store.get(7, 3)).toEqual(webhook);
     expect(await store.list(7)).toEqual([webhook]);
-    expect(dbMock.commandCalls(GetCommand)[0]!.args[0].input).toEqual({ TableName: TABLE, Key: KEY, ConsistentRead: true });
+    expect(dbMock.commandCalls(GetCommand)[0]!.args[0].input).toEqual({
+      TableName: TABLE,
+      Key: KEY,
+      ConsistentRead: true,
+    });
     expect(dbMock.commandCalls(QueryCommand)[0]!.args[0].input).toEqual({
       TableName: TABLE,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
@@ -79,9 +97,10 @@ describe('DynamoWebhookStore', () => {
   });
 
   it('updates the given fields with one conditional UpdateItem; a missing endpoint is undefined', async () => {
-    dbMock.on(UpdateCommand).resolvesOnce({ Attributes: { ...KEY, ...webhook, enabled: false } }).rejectsOnce(
-      new ConditionalCheckFailedException({ message: 'no', $metadata: {} }),
-    );
+    dbMock
+      .on(UpdateCommand)
+      .resolvesOnce({ Attributes: { ...KEY, ...webhook, enabled: false } })
+      .rejectsOnce(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }));
     const store = new DynamoWebhookStore(db, TABLE);
 
     expect(await store.update(7, 3, { enabled: false, event_types: null }, AT)).toEqual({ ...webhook, enabled: false });
@@ -98,15 +117,24 @@ describe('DynamoWebhookStore', () => {
   });
 
   it('rotates in one UpdateItem: the current secret becomes the previous one', async () => {
-    dbMock.on(UpdateCommand).resolves({ Attributes: { ...KEY, ...webhook, secret: 'whsec_bmV3', previous_secret: webhook.secret } });
+    dbMock
+      .on(UpdateCommand)
+      .resolves({ Attributes: { ...KEY, ...webhook, secret: 'whsec_bmV3', previous_secret: webhook.secret } });
 
-    const rotated = await new DynamoWebhookStore(db, TABLE).rotateSecret(7, 3, 'whsec_bmV3', '2026-01-16T10:00:00.000Z', AT);
+    const rotated = await new DynamoWebhookStore(db, TABLE).rotateSecret(
+      7,
+      3,
+      'whsec_bmV3',
+      '2026-01-16T10:00:00.000Z',
+      AT,
+    );
 
     expect(rotated).toMatchObject({ secret: 'whsec_bmV3', previous_secret: webhook.secret });
     expect(dbMock.commandCalls(UpdateCommand)[0]!.args[0].input).toEqual({
       TableName: TABLE,
       Key: KEY,
-      UpdateExpression: 'SET previous_secret = secret, secret = :secret, previous_secret_expires_at = :expires, updated_at = :at',
+      UpdateExpression:
+        'SET previous_secret = secret, secret = :secret, previous_secret_expires_at = :expires, updated_at = :at',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':secret': 'whsec_bmV3', ':expires': '2026-01-16T10:00:00.000Z', ':at': AT },
       ReturnValues: 'ALL_NEW',
@@ -114,7 +142,10 @@ describe('DynamoWebhookStore', () => {
   });
 
   it('deletes the endpoint and lowers the count in one transaction; a missing endpoint is false', async () => {
-    dbMock.on(TransactWriteCommand).resolvesOnce({}).rejectsOnce(cancelled(['ConditionalCheckFailed', 'None']));
+    dbMock
+      .on(TransactWriteCommand)
+      .resolvesOnce({})
+      .rejectsOnce(cancelled(['ConditionalCheckFailed', 'None']));
     const store = new DynamoWebhookStore(db, TABLE);
 
     expect(await store.delete(7, 3)).toBe(true);
@@ -122,7 +153,14 @@ describe('DynamoWebhookStore', () => {
     expect(dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input).toEqual({
       TransactItems: [
         { Delete: { TableName: TABLE, Key: KEY, ConditionExpression: 'attribute_exists(pk)' } },
-        { Update: { TableName: TABLE, Key: COUNT_KEY, UpdateExpression: 'ADD n :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+        {
+          Update: {
+            TableName: TABLE,
+            Key: COUNT_KEY,
+            UpdateExpression: 'ADD n :minus',
+            ExpressionAttributeValues: { ':minus': -1 },
+          },
+        },
       ],
     });
   });

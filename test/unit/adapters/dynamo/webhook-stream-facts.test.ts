@@ -5,7 +5,11 @@ import { factsOfStreamRecords } from '../../../../shared/adapters/dynamo/webhook
 
 const AT = '2026-01-15T10:00:00.000Z';
 
-const record = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE', next?: Record<string, unknown>, previous?: Record<string, unknown>): DynamoDBRecord => ({
+const record = (
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+  next?: Record<string, unknown>,
+  previous?: Record<string, unknown>,
+): DynamoDBRecord => ({
   eventID: 'e1',
   eventName,
   dynamodb: {
@@ -14,7 +18,14 @@ const record = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE', next?: Record<string,
     ...(previous ? { OldImage: marshall(previous, { removeUndefinedValues: true }) as never } : {}),
   },
 });
-const log = (status: number, extra: Record<string, unknown> = {}) => ({ pk: 'SENT#7#se-1', sk: `LOG#${AT}#l${status}`, id: `l${status}`, created_at: AT, status, ...extra });
+const log = (status: number, extra: Record<string, unknown> = {}) => ({
+  pk: 'SENT#7#se-1',
+  sk: `LOG#${AT}#l${status}`,
+  id: `l${status}`,
+  created_at: AT,
+  status,
+  ...extra,
+});
 const contact = (subscribed: boolean, extra: Record<string, unknown> = {}) => ({
   pk: 'CONTACT#7#3',
   sk: 'CONTACT',
@@ -72,7 +83,13 @@ describe('webhook facts in the table change stream', () => {
       'email.failed',
       'email.failed',
     ]);
-    expect(facts[0]).toEqual({ kind: 'email', type: 'email.sent', client_id: 7, sent_email_id: 'se-1', log: { id: 'l2', created_at: AT, status: 2 } });
+    expect(facts[0]).toEqual({
+      kind: 'email',
+      type: 'email.sent',
+      client_id: 7,
+      sent_email_id: 'se-1',
+      log: { id: 'l2', created_at: AT, status: 2 },
+    });
     expect(facts[3]).toMatchObject({ log: { bounce_type: 'hard' } });
     expect(facts[5]).toMatchObject({ log: { is_bot: true, bot_reason: 'apple_mpp' } });
   });
@@ -90,9 +107,21 @@ describe('webhook facts in the table change stream', () => {
         kind: 'contact',
         type: 'contact.unsubscribed',
         client_id: 7,
-        contact: { id: 3, email: 'ada@example.com', is_subscribed: false, unsubscribed_at: AT, unsubscribe_reason: 'unsubscribe_link', updated_at: AT },
+        contact: {
+          id: 3,
+          email: 'ada@example.com',
+          is_subscribed: false,
+          unsubscribed_at: AT,
+          unsubscribe_reason: 'unsubscribe_link',
+          updated_at: AT,
+        },
       },
-      { kind: 'contact', type: 'contact.subscribed', client_id: 7, contact: { id: 3, email: 'ada@example.com', is_subscribed: true, updated_at: '2026-01-16T10:00:00.000Z' } },
+      {
+        kind: 'contact',
+        type: 'contact.subscribed',
+        client_id: 7,
+        contact: { id: 3, email: 'ada@example.com', is_subscribed: true, updated_at: '2026-01-16T10:00:00.000Z' },
+      },
     ]);
   });
 
@@ -110,6 +139,9 @@ describe('webhook facts in the table change stream', () => {
       ['execution.failed', 'rejected'],
       ['execution.skipped', 'unsubscribed'],
     ]);
-    expect(facts[0]).toMatchObject({ client_id: 7, execution: { id: 11, workflow_id: 1, contact_id: 3, event_id: 21, status: 4, is_test: false } });
+    expect(facts[0]).toMatchObject({
+      client_id: 7,
+      execution: { id: 11, workflow_id: 1, contact_id: 3, event_id: 21, status: 4, is_test: false },
+    });
   });
 });

@@ -10,7 +10,11 @@ const LATER = '2026-01-15T10:05:00.000Z';
 const modify = (next: Record<string, unknown>, previous: Record<string, unknown>): DynamoDBRecord => ({
   eventID: 'e1',
   eventName: 'MODIFY',
-  dynamodb: { Keys: marshall({ pk: next['pk'], sk: next['sk'] }) as never, NewImage: marshall(next) as never, OldImage: marshall(previous) as never },
+  dynamodb: {
+    Keys: marshall({ pk: next['pk'], sk: next['sk'] }) as never,
+    NewImage: marshall(next) as never,
+    OldImage: marshall(previous) as never,
+  },
 });
 const contact = (extra: Record<string, unknown> = {}) => ({
   pk: 'CONTACT#7#3',
@@ -46,7 +50,15 @@ describe('contact.topic_changed in the change stream', () => {
   it('is no fact when no topic choice changed, and the unsubscription is the one fact of a write that did both', () => {
     const facts = factsOfStreamRecords([
       modify(contact({ topic_1: false, total_emails_sent: 4 }), contact({ topic_1: false, total_emails_sent: 3 })),
-      modify(contact({ is_subscribed: false, unsubscribed_at: LATER, unsubscribe_reason: 'preference_page', topic_1: false }), contact()),
+      modify(
+        contact({
+          is_subscribed: false,
+          unsubscribed_at: LATER,
+          unsubscribe_reason: 'preference_page',
+          topic_1: false,
+        }),
+        contact(),
+      ),
     ]);
 
     expect(facts.map((f) => f.type)).toEqual(['contact.unsubscribed']);

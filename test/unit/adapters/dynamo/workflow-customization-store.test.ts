@@ -25,8 +25,22 @@ const audit: CustomizationAuditRecord = {
   auth_method: 'api_key',
   request_id: 'req-1',
   at: '2026-01-15T10:00:00.000Z',
-  before: { template_id: null, delay_minutes: null, priority_score: null, preferred_send_hour: null, preferred_send_minute: null, send_time_mode: 1 },
-  after: { template_id: 1001, delay_minutes: null, priority_score: null, preferred_send_hour: 8, preferred_send_minute: null, send_time_mode: 1 },
+  before: {
+    template_id: null,
+    delay_minutes: null,
+    priority_score: null,
+    preferred_send_hour: null,
+    preferred_send_minute: null,
+    send_time_mode: 1,
+  },
+  after: {
+    template_id: 1001,
+    delay_minutes: null,
+    priority_score: null,
+    preferred_send_hour: 8,
+    preferred_send_minute: null,
+    send_time_mode: 1,
+  },
 };
 
 const copy: TemplateRecord = {
@@ -73,7 +87,13 @@ describe('DynamoWorkflowCustomizationStore.save', () => {
     // The fields not set are removed: every other override field, exit_events, conversion_window_days and topic_id included.
     expect(items[0]!.Update!.UpdateExpression).toMatch(/^SET .* REMOVE #o1, #o2, #o4, #o5, #o6, #o7, #o8$/);
     expect(items[1]!.Put).toMatchObject({
-      Item: { pk: 'CLIENT#7', sk: 'WORKFLOW#0002#AUDIT#2026-01-15T10:00:00.000Z#a1', key_id: 9, before: audit.before, after: audit.after },
+      Item: {
+        pk: 'CLIENT#7',
+        sk: 'WORKFLOW#0002#AUDIT#2026-01-15T10:00:00.000Z#a1',
+        key_id: 9,
+        before: audit.before,
+        after: audit.after,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     });
     expect(items[2]!.ConditionCheck).toMatchObject({
@@ -112,12 +132,17 @@ describe('DynamoWorkflowCustomizationStore.createClone', () => {
       ConditionExpression: 'attribute_not_exists(clone_template_id)',
       ExpressionAttributeValues: { ':t': 1001, ':w': 1 },
     });
-    expect(items[1]!.Put).toMatchObject({ Item: { pk: 'CLIENT#7', sk: 'TEMPLATE#000000001001', id: 1001 }, ConditionExpression: 'attribute_not_exists(pk)' });
+    expect(items[1]!.Put).toMatchObject({
+      Item: { pk: 'CLIENT#7', sk: 'TEMPLATE#000000001001', id: 1001 },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
   });
 
   it('returns the existing copy named by the marker when it lost the race', async () => {
     dbMock.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None']));
-    dbMock.on(GetCommand).resolves({ Item: { pk: 'CLIENT#7', sk: 'WORKFLOW#0001', workflow_id: 1, clone_template_id: 1000 } });
+    dbMock
+      .on(GetCommand)
+      .resolves({ Item: { pk: 'CLIENT#7', sk: 'WORKFLOW#0001', workflow_id: 1, clone_template_id: 1000 } });
     const store = new DynamoWorkflowCustomizationStore(db, TABLE);
     expect(await store.createClone(7, 1, copy)).toEqual({ created: false, existingTemplateId: 1000 });
     expect(dbMock.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({ ConsistentRead: true });
@@ -125,14 +150,20 @@ describe('DynamoWorkflowCustomizationStore.createClone', () => {
 });
 
 describe('DynamoTemplateStore.softDelete', () => {
-  it('checks every workflow and releases the clone marker of the copy\'s own workflow', async () => {
+  it("checks every workflow and releases the clone marker of the copy's own workflow", async () => {
     dbMock.on(TransactWriteCommand).resolves({});
     const store = new DynamoTemplateStore(db, TABLE);
     const outcome = await store.softDelete(copy, [1, 2, 3], '2026-01-16T00:00:00.000Z');
-    expect(outcome).toEqual({ kind: 'deleted', template: { ...copy, deleted_at: '2026-01-16T00:00:00.000Z', updated_at: '2026-01-16T00:00:00.000Z' } });
+    expect(outcome).toEqual({
+      kind: 'deleted',
+      template: { ...copy, deleted_at: '2026-01-16T00:00:00.000Z', updated_at: '2026-01-16T00:00:00.000Z' },
+    });
     const items = dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
     expect(items.map((i) => Object.keys(i)[0])).toEqual(['Update', 'Update', 'ConditionCheck', 'ConditionCheck']);
-    expect(items[1]!.Update).toMatchObject({ Key: { sk: 'WORKFLOW#0001' }, UpdateExpression: 'REMOVE clone_template_id' });
+    expect(items[1]!.Update).toMatchObject({
+      Key: { sk: 'WORKFLOW#0001' },
+      UpdateExpression: 'REMOVE clone_template_id',
+    });
   });
 
   it.each([

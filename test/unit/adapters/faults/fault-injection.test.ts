@@ -30,7 +30,10 @@ describe('faultSettingsFromEnv', () => {
 describe('FaultInjection', () => {
   it('names the active faults and the seed that replays them in one line', () => {
     // Act
-    const faults = createFaultInjection({ spec: 'ses:reset-after-send:0.05,dynamo:throttle:0.05,sqs:send-fail:0.02', seed: '1234' });
+    const faults = createFaultInjection({
+      spec: 'ses:reset-after-send:0.05,dynamo:throttle:0.05,sqs:send-fail:0.02',
+      seed: '1234',
+    });
     // Assess
     expect(faults.describe()).toBe(
       'Fault injection: FAULTS=ses:reset-after-send:0.05,dynamo:throttle:0.05,sqs:send-fail:0.02 FAULTS_SEED=1234',
@@ -95,8 +98,14 @@ describe('FaultInjection', () => {
       const q = faults.queue(queue);
       const outcomes: string[] = [];
       for (let i = 0; i < 30; i++) {
-        for (let j = 0; j < queueSendsPerMail; j++) await q.send('events', { client_id: 1, event_id: j }).catch(() => {});
-        outcomes.push(await m.send(email).then(() => 'sent', () => 'throttled'));
+        for (let j = 0; j < queueSendsPerMail; j++)
+          await q.send('events', { client_id: 1, event_id: j }).catch(() => {});
+        outcomes.push(
+          await m.send(email).then(
+            () => 'sent',
+            () => 'throttled',
+          ),
+        );
       }
       return outcomes;
     };

@@ -48,9 +48,13 @@ describe('parseFaultSpec', () => {
     { spec: 'smtp:throttle:0.1', problem: '"smtp:throttle:0.1": unknown target (one of ses, sqs, dynamo)' },
     {
       spec: 'ses:reset:0.1',
-      problem: '"ses:reset:0.1": unknown ses kind (one of reset-after-send, timeout-after-send, throttle, error-5xx-before-send)',
+      problem:
+        '"ses:reset:0.1": unknown ses kind (one of reset-after-send, timeout-after-send, throttle, error-5xx-before-send)',
     },
-    { spec: 'sqs:reset-after-send:0.1', problem: '"sqs:reset-after-send:0.1": unknown sqs kind (one of send-fail, throttle)' },
+    {
+      spec: 'sqs:reset-after-send:0.1',
+      problem: '"sqs:reset-after-send:0.1": unknown sqs kind (one of send-fail, throttle)',
+    },
     { spec: 'dynamo:send-fail:0.1', problem: '"dynamo:send-fail:0.1": unknown dynamo kind (one of throttle, reset)' },
     { spec: 'ses:throttle:1.5', problem: '"ses:throttle:1.5": rate must be at most 1' },
     { spec: 'ses:throttle:-0.1', problem: '"ses:throttle:-0.1": rate must be a decimal number' },
@@ -58,7 +62,11 @@ describe('parseFaultSpec', () => {
     { spec: 'ses:throttle:', problem: '"ses:throttle:": rate must be a decimal number' },
     { spec: 'ses:throttle', problem: '"ses:throttle": expected target:kind:rate' },
     { spec: 'ses:throttle:0.1:2', problem: '"ses:throttle:0.1:2": expected target:kind:rate' },
-    { spec: 'ses:boom:2', problem: '"ses:boom:2": unknown ses kind (one of reset-after-send, timeout-after-send, throttle, error-5xx-before-send), rate must be at most 1' },
+    {
+      spec: 'ses:boom:2',
+      problem:
+        '"ses:boom:2": unknown ses kind (one of reset-after-send, timeout-after-send, throttle, error-5xx-before-send), rate must be at most 1',
+    },
   ])('refuses $spec, naming the entry', ({ spec, problem }) => {
     // Act
     const problems = problemsOf(spec);

@@ -5,7 +5,13 @@ import { seededRandom } from '../../../../shared/adapters/faults/seeded-random.j
 import { permanentRejection } from '../../../../shared/adapters/ses/ses-errors.js';
 import type { Mailer, MailSendResult, OutboundEmail } from '../../../../shared/platform.js';
 
-const email: OutboundEmail = { from: 'hello@acme.example', to: 'ada@example.com', subject: 'S', html: '<p>H</p>', text: 'T' };
+const email: OutboundEmail = {
+  from: 'hello@acme.example',
+  to: 'ada@example.com',
+  subject: 'S',
+  html: '<p>H</p>',
+  text: 'T',
+};
 
 /** A mailer that records what it sent and answers `result`. */
 class RecordingMailer implements Mailer {
@@ -72,7 +78,11 @@ describe('FaultyMailer', () => {
 
   it('loses a rejection behind an after-send fault too (the answer never arrived)', async () => {
     // Prepare
-    const { inner, mailer } = faultyMailer('reset-after-send', 1, new RecordingMailer({ kind: 'rejected', reason: 'MessageRejected' }));
+    const { inner, mailer } = faultyMailer(
+      'reset-after-send',
+      1,
+      new RecordingMailer({ kind: 'rejected', reason: 'MessageRejected' }),
+    );
     // Act
     const error = await caught(mailer.send(email));
     // Assess
@@ -93,27 +103,41 @@ describe('FaultyMailer', () => {
 
   it.each([
     { kind: 'throttle' as const, name: 'TooManyRequestsException', httpStatusCode: 429, fault: 'client' },
-    { kind: 'error-5xx-before-send' as const, name: 'InternalServiceErrorException', httpStatusCode: 500, fault: 'server' },
-  ])('on $kind sends nothing and throws the SDK-shaped $name ($httpStatusCode)', async ({ kind, name, httpStatusCode, fault }) => {
-    // Prepare
-    const { inner, mailer } = faultyMailer(kind, 1);
-    // Act
-    const error = await caught(mailer.send(email));
-    // Assess
-    expect(inner.sent).toEqual([]);
-    expect(error).toMatchObject({ name, $fault: fault, $metadata: { httpStatusCode } });
-    expect(error['message']).toContain('injected fault');
-    // Thrown (the queue retries), never read as a permanent refusal of this e-mail.
-    expect(permanentRejection(error)).toBeUndefined();
-    expect(mailer.counts.injected).toEqual({ [kind]: 1 });
-  });
+    {
+      kind: 'error-5xx-before-send' as const,
+      name: 'InternalServiceErrorException',
+      httpStatusCode: 500,
+      fault: 'server',
+    },
+  ])(
+    'on $kind sends nothing and throws the SDK-shaped $name ($httpStatusCode)',
+    async ({ kind, name, httpStatusCode, fault }) => {
+      // Prepare
+      const { inner, mailer } = faultyMailer(kind, 1);
+      // Act
+      const error = await caught(mailer.send(email));
+      // Assess
+      expect(inner.sent).toEqual([]);
+      expect(error).toMatchObject({ name, $fault: fault, $metadata: { httpStatusCode } });
+      expect(error['message']).toContain('injected fault');
+      // Thrown (the queue retries), never read as a permanent refusal of this e-mail.
+      expect(permanentRejection(error)).toBeUndefined();
+      expect(mailer.counts.injected).toEqual({ [kind]: 1 });
+    },
+  );
 
   it('fails the same sends again when replayed with the same seed', async () => {
     // Prepare
     const run = async () => {
       const { mailer } = faultyMailer('throttle', 0.3, new RecordingMailer(), 2024);
       const outcomes: string[] = [];
-      for (let i = 0; i < 40; i++) outcomes.push(await mailer.send(email).then(() => 'sent', () => 'throttled'));
+      for (let i = 0; i < 40; i++)
+        outcomes.push(
+          await mailer.send(email).then(
+            () => 'sent',
+            () => 'throttled',
+          ),
+        );
       return outcomes;
     };
     // Act

@@ -60,7 +60,12 @@ describe('FaultyQueue', () => {
     // Prepare
     const { queue } = faultyQueue('send-fail', 0.5);
     // Act
-    await queue.sendBatch('workflow', Array.from({ length: 25 }, (_, i) => ({ message: { client_id: 7, execution_id: i } }))).catch(() => {});
+    await queue
+      .sendBatch(
+        'workflow',
+        Array.from({ length: 25 }, (_, i) => ({ message: { client_id: 7, execution_id: i } })),
+      )
+      .catch(() => {});
     // Assess
     expect(queue.counts.calls).toBe(1);
   });

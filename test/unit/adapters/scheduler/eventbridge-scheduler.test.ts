@@ -51,7 +51,11 @@ describe('EventBridgeScheduler', () => {
   it('names a dead-letter queue on the target when one is configured', async () => {
     // Prepare
     schedulerMock.on(CreateScheduleCommand).resolves({});
-    const withDlq = new EventBridgeScheduler(client, { ...config, deadLetterArn: 'arn:aws:sqs:us-east-1:1:scheduler-dlq' }, { now: () => NOW });
+    const withDlq = new EventBridgeScheduler(
+      client,
+      { ...config, deadLetterArn: 'arn:aws:sqs:us-east-1:1:scheduler-dlq' },
+      { now: () => NOW },
+    );
     // Act
     await withDlq.scheduleAt(new Date('2025-04-01T00:00:00Z'), 'workflow', message, 'n');
     // Assess
@@ -62,7 +66,13 @@ describe('EventBridgeScheduler', () => {
 
   it('takes an existing schedule of the same name as success (the name is the idempotency key)', async () => {
     // Prepare
-    schedulerMock.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'Schedule exec-1 already exists.', Message: 'Schedule exec-1 already exists.', $metadata: {} }));
+    schedulerMock.on(CreateScheduleCommand).rejects(
+      new ConflictException({
+        message: 'Schedule exec-1 already exists.',
+        Message: 'Schedule exec-1 already exists.',
+        $metadata: {},
+      }),
+    );
     // Act
     const scheduling = scheduler.scheduleAt(new Date('2025-04-01T00:00:00Z'), 'workflow', message, 'exec-1');
     // Assess
@@ -71,7 +81,11 @@ describe('EventBridgeScheduler', () => {
   });
 
   it.each([
-    new ValidationException({ message: 'Invalid Schedule Expression', Message: 'Invalid Schedule Expression', $metadata: {} }),
+    new ValidationException({
+      message: 'Invalid Schedule Expression',
+      Message: 'Invalid Schedule Expression',
+      $metadata: {},
+    }),
     new ThrottlingException({ message: 'Rate exceeded', Message: 'Rate exceeded', $metadata: {} }),
     Object.assign(new Error('socket hang up'), { name: 'TimeoutError' }),
   ])('lets $name reach the caller, so the work is retried', async (error) => {
@@ -92,7 +106,10 @@ describe('EventBridgeScheduler', () => {
 
     await scheduler.cancel('exec-7-42-1');
     await scheduler.cancel('exec-7-42-1');
-    const throttled = await scheduler.cancel('exec-7-42-1').then(() => 'resolved', (e: Error) => e.name);
+    const throttled = await scheduler.cancel('exec-7-42-1').then(
+      () => 'resolved',
+      (e: Error) => e.name,
+    );
 
     expect(schedulerMock.commandCalls(DeleteScheduleCommand).map((c) => c.args[0].input)).toEqual([
       { Name: 'exec-7-42-1', GroupName: 'email-lifecycle' },
@@ -104,7 +121,12 @@ describe('EventBridgeScheduler', () => {
 
   it('refuses a queue it has no ARN for and creates nothing', async () => {
     // Act
-    const scheduling = scheduler.scheduleAt(new Date('2025-04-01T00:00:00Z'), 'events', { client_id: 1, event_id: 1 }, 'e');
+    const scheduling = scheduler.scheduleAt(
+      new Date('2025-04-01T00:00:00Z'),
+      'events',
+      { client_id: 1, event_id: 1 },
+      'e',
+    );
     // Assess
     await expect(scheduling).rejects.toThrow('no ARN configured for the events queue');
     expect(schedulerMock.commandCalls(CreateScheduleCommand)).toHaveLength(0);
@@ -116,7 +138,9 @@ describe('EventBridgeScheduler', () => {
     // Act
     await scheduler.scheduleAt(new Date('2025-04-01T00:00:00Z'), 'workflow', message, 'exec#7#42');
     // Assess
-    expect(schedulerMock.commandCalls(CreateScheduleCommand)[0]?.args[0].input.Name).toMatch(/^exec-7-42-[0-9a-f]{16}$/);
+    expect(schedulerMock.commandCalls(CreateScheduleCommand)[0]?.args[0].input.Name).toMatch(
+      /^exec-7-42-[0-9a-f]{16}$/,
+    );
   });
 });
 
@@ -125,14 +149,21 @@ describe('atExpression', () => {
     { case: 'a future whole second', instant: '2025-03-31T08:30:00.000Z', expected: 'at(2025-03-31T08:30:00)' },
     { case: 'a future fraction, rounded up', instant: '2025-03-31T08:30:00.001Z', expected: 'at(2025-03-31T08:30:01)' },
     { case: 'exactly one minute ahead', instant: '2025-03-30T01:00:30.250Z', expected: 'at(2025-03-30T01:00:31)' },
-    { case: 'an instant within the next minute', instant: '2025-03-30T00:59:45.000Z', expected: 'at(2025-03-30T01:00:31)' },
+    {
+      case: 'an instant within the next minute',
+      instant: '2025-03-30T00:59:45.000Z',
+      expected: 'at(2025-03-30T01:00:31)',
+    },
     { case: 'an instant already past', instant: '2025-03-29T12:00:00.000Z', expected: 'at(2025-03-30T01:00:31)' },
-  ])('schedules $case at $expected (UTC, never before the instant, at least a minute ahead)', ({ instant, expected }) => {
-    // Act
-    const expression = atExpression(new Date(instant), NOW);
-    // Assess
-    expect(expression).toBe(expected);
-  });
+  ])(
+    'schedules $case at $expected (UTC, never before the instant, at least a minute ahead)',
+    ({ instant, expected }) => {
+      // Act
+      const expression = atExpression(new Date(instant), NOW);
+      // Assess
+      expect(expression).toBe(expected);
+    },
+  );
 
   it('refuses an invalid date', () => {
     // Act

@@ -2,7 +2,10 @@ import { clearCaches } from '@aws-lambda-powertools/parameters';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SECRET_CACHE_SECONDS, SecretsManagerSecret } from '../../../../shared/adapters/secrets-manager/secrets-manager-secret.js';
+import {
+  SECRET_CACHE_SECONDS,
+  SecretsManagerSecret,
+} from '../../../../shared/adapters/secrets-manager/secrets-manager-secret.js';
 
 const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:els/link-AbC123';
 const VALUE = 'v'.repeat(64);

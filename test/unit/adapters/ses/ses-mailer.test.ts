@@ -36,7 +36,13 @@ const email: OutboundEmail = {
   tags: { client_id: '7', execution_id: '42', sent_email_id: '0b8f2c4e-1d2a-4c6b-9e3f-5a7d8c9e0f1a' },
   configurationSet: 'lifecycle-events',
 };
-const minimal: OutboundEmail = { from: 'hello@acme.example', to: 'ada@example.com', subject: 'S', html: '<p>H</p>', text: 'T' };
+const minimal: OutboundEmail = {
+  from: 'hello@acme.example',
+  to: 'ada@example.com',
+  subject: 'S',
+  html: '<p>H</p>',
+  text: 'T',
+};
 
 const sentInputs = () => sesMock.commandCalls(SendEmailCommand).map((c) => c.args[0].input);
 const meta = { $metadata: {} };
@@ -59,7 +65,10 @@ describe('SesMailer', () => {
             Subject: { Data: 'Welcome, Ada', Charset: 'UTF-8' },
             Body: { Html: { Data: '<p>Hi Ada</p>', Charset: 'UTF-8' }, Text: { Data: 'Hi Ada', Charset: 'UTF-8' } },
             Headers: [
-              { Name: 'List-Unsubscribe', Value: '<https://api.example/u/tok>, <mailto:unsub@acme.example?subject=unsubscribe>' },
+              {
+                Name: 'List-Unsubscribe',
+                Value: '<https://api.example/u/tok>, <mailto:unsub@acme.example?subject=unsubscribe>',
+              },
               { Name: 'List-Unsubscribe-Post', Value: 'List-Unsubscribe=One-Click' },
             ],
           },
@@ -104,7 +113,7 @@ describe('SesMailer', () => {
     expect(sentInputs()[0]).not.toHaveProperty('ConfigurationSetName');
   });
 
-  it('sends without the default configuration set when the e-mail says null (the service\'s own, untracked mail)', async () => {
+  it("sends without the default configuration set when the e-mail says null (the service's own, untracked mail)", async () => {
     // Prepare
     sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-0005' });
     // Act
@@ -117,7 +126,10 @@ describe('SesMailer', () => {
     // Prepare
     sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-0004' });
     // Act
-    await mailer.send({ ...minimal, tags: { 'workflow.name': 'Welcome series #1', long: 'x'.repeat(300), empty: '', 'ok-name': 'a_b-c9' } });
+    await mailer.send({
+      ...minimal,
+      tags: { 'workflow.name': 'Welcome series #1', long: 'x'.repeat(300), empty: '', 'ok-name': 'a_b-c9' },
+    });
     // Assess
     expect(sentInputs()[0]?.EmailTags).toEqual([
       { Name: 'workflow_name', Value: 'Welcome_series__1' },
@@ -130,17 +142,32 @@ describe('SesMailer', () => {
     // Prepare
     sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-0005' });
     // Act
-    await mailer.send({ ...minimal, from: '"Café \\"Zoë\\"" <hello@acme.example>', to: 'ana@bücher.example', replyTo: ['Zoë <zoe@acme.example>'] });
+    await mailer.send({
+      ...minimal,
+      from: '"Café \\"Zoë\\"" <hello@acme.example>',
+      to: 'ana@bücher.example',
+      replyTo: ['Zoë <zoe@acme.example>'],
+    });
     // Assess
     const input = sentInputs()[0];
-    expect(input?.FromEmailAddress).toBe(`=?UTF-8?B?${Buffer.from('Café "Zoë"').toString('base64')}?= <hello@acme.example>`);
+    expect(input?.FromEmailAddress).toBe(
+      `=?UTF-8?B?${Buffer.from('Café "Zoë"').toString('base64')}?= <hello@acme.example>`,
+    );
     expect(input?.Destination?.ToAddresses).toEqual(['ana@xn--bcher-kva.example']);
-    expect(input?.ReplyToAddresses).toEqual([`=?UTF-8?B?${Buffer.from('Zoë').toString('base64')}?= <zoe@acme.example>`]);
+    expect(input?.ReplyToAddresses).toEqual([
+      `=?UTF-8?B?${Buffer.from('Zoë').toString('base64')}?= <zoe@acme.example>`,
+    ]);
   });
 
   it.each([
-    { error: new MessageRejected({ message: 'Email address is not verified.', ...meta }), reason: 'MessageRejected: Email address is not verified.' },
-    { error: new BadRequestException({ message: 'Missing final @domain', ...meta }), reason: 'BadRequestException: Missing final @domain' },
+    {
+      error: new MessageRejected({ message: 'Email address is not verified.', ...meta }),
+      reason: 'MessageRejected: Email address is not verified.',
+    },
+    {
+      error: new BadRequestException({ message: 'Missing final @domain', ...meta }),
+      reason: 'BadRequestException: Missing final @domain',
+    },
     {
       error: new MailFromDomainNotVerifiedException({ message: 'MAIL FROM domain is not verified', ...meta }),
       reason: 'MailFromDomainNotVerifiedException: MAIL FROM domain is not verified',
@@ -162,7 +189,12 @@ describe('SesMailer', () => {
     new AccountSuspendedException({ message: 'Account suspended.', ...meta }),
     new NotFoundException({ message: 'Configuration set <lifecycle-events> does not exist.', ...meta }),
     new InternalServiceErrorException({ message: 'Internal error', ...meta }),
-    new SESv2ServiceException({ name: 'ServiceUnavailable', $fault: 'server', message: 'Service Unavailable', $metadata: { httpStatusCode: 503 } }),
+    new SESv2ServiceException({
+      name: 'ServiceUnavailable',
+      $fault: 'server',
+      message: 'Service Unavailable',
+      $metadata: { httpStatusCode: 503 },
+    }),
     Object.assign(new Error('socket hang up'), { name: 'TimeoutError' }),
     Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
   ])('throws $name ($message) so the queue retries the message', async (error) => {

@@ -16,10 +16,13 @@ const attributeInputs = () => sqsMock.commandCalls(GetQueueAttributesCommand).ma
 const moveInputs = () => sqsMock.commandCalls(StartMessageMoveTaskCommand).map((c) => c.args[0].input);
 
 describe('SqsDeadLetters.redrive', () => {
-  it('reads the queue\'s ARN and DLQ from its attributes, then moves the DLQ\'s messages to that queue', async () => {
+  it("reads the queue's ARN and DLQ from its attributes, then moves the DLQ's messages to that queue", async () => {
     // Prepare
     sqsMock.on(GetQueueAttributesCommand).resolves({
-      Attributes: { QueueArn: WORKFLOW_ARN, RedrivePolicy: JSON.stringify({ deadLetterTargetArn: DLQ_ARN, maxReceiveCount: 5 }) },
+      Attributes: {
+        QueueArn: WORKFLOW_ARN,
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: DLQ_ARN, maxReceiveCount: 5 }),
+      },
     });
     sqsMock.on(StartMessageMoveTaskCommand).resolves({ TaskHandle: 'task-1' });
 
@@ -27,14 +30,22 @@ describe('SqsDeadLetters.redrive', () => {
     const outcome = await deadLetters.redrive('workflow');
 
     // Assess
-    expect(outcome).toEqual({ kind: 'started', taskHandle: 'task-1', sourceArn: DLQ_ARN, destinationArn: WORKFLOW_ARN });
+    expect(outcome).toEqual({
+      kind: 'started',
+      taskHandle: 'task-1',
+      sourceArn: DLQ_ARN,
+      destinationArn: WORKFLOW_ARN,
+    });
     expect(attributeInputs()).toEqual([{ QueueUrl: WORKFLOW_URL, AttributeNames: ['QueueArn', 'RedrivePolicy'] }]);
     expect(moveInputs()).toEqual([{ SourceArn: DLQ_ARN, DestinationArn: WORKFLOW_ARN }]);
   });
 
   it.each([
     { name: 'no RedrivePolicy', attributes: { QueueArn: WORKFLOW_ARN } },
-    { name: 'a RedrivePolicy without a target', attributes: { QueueArn: WORKFLOW_ARN, RedrivePolicy: '{"maxReceiveCount":5}' } },
+    {
+      name: 'a RedrivePolicy without a target',
+      attributes: { QueueArn: WORKFLOW_ARN, RedrivePolicy: '{"maxReceiveCount":5}' },
+    },
     { name: 'an unreadable RedrivePolicy', attributes: { QueueArn: WORKFLOW_ARN, RedrivePolicy: 'not json' } },
   ])('refuses a queue with $name and starts no move', async ({ attributes }) => {
     // Prepare
@@ -57,7 +68,7 @@ describe('SqsDeadLetters.redrive', () => {
     expect(sqsMock.calls()).toEqual([]);
   });
 
-  it('passes SQS\'s refusal on (a move task already running on that DLQ)', async () => {
+  it("passes SQS's refusal on (a move task already running on that DLQ)", async () => {
     // Prepare
     sqsMock.on(GetQueueAttributesCommand).resolves({
       Attributes: { QueueArn: WORKFLOW_ARN, RedrivePolicy: JSON.stringify({ deadLetterTargetArn: DLQ_ARN }) },

@@ -20,7 +20,12 @@ const entry = (id: string, eventId: number, delaySeconds = 0) => ({
   DelaySeconds: delaySeconds,
 });
 const batchInputs = () => sqsMock.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input);
-const failure = (id: string, senderFault = false) => ({ Id: id, SenderFault: senderFault, Code: 'InternalError', Message: 'try again' });
+const failure = (id: string, senderFault = false) => ({
+  Id: id,
+  SenderFault: senderFault,
+  Code: 'InternalError',
+  Message: 'try again',
+});
 
 describe('SqsQueue.sendBatch', () => {
   it('sends 10 entries a call, each with an Id unique in its call, the message as JSON, for delivery now', async () => {
@@ -53,7 +58,10 @@ describe('SqsQueue.sendBatch', () => {
     sqsMock.on(SendMessageBatchCommand).resolves({});
     // Act
     await queue.sendBatch('events', []);
-    const sending = queue.sendBatch('events', [...events(12), { message: { client_id: 7, event_id: 99 }, options: { delaySeconds: 901 } }]);
+    const sending = queue.sendBatch('events', [
+      ...events(12),
+      { message: { client_id: 7, event_id: 99 }, options: { delaySeconds: 901 } },
+    ]);
     // Assess
     await expect(sending).rejects.toThrow(RangeError);
     expect(batchInputs()).toEqual([]);
@@ -91,7 +99,10 @@ describe('SqsQueue.sendBatch', () => {
 
   it('does not retry an entry refused as the sender’s fault', async () => {
     // Prepare
-    sqsMock.on(SendMessageBatchCommand).resolvesOnce({ Failed: [failure('0', true)] }).resolves({});
+    sqsMock
+      .on(SendMessageBatchCommand)
+      .resolvesOnce({ Failed: [failure('0', true)] })
+      .resolves({});
     // Act
     const sending = queue.sendBatch('events', events(4));
     // Assess

@@ -43,24 +43,30 @@ describe('SqsQueue', () => {
     { delaySeconds: 899.001, sent: 900 },
     { delaySeconds: 900, sent: 900 },
     { delaySeconds: -5, sent: 0 },
-  ])('sends a delay of $delaySeconds s as DelaySeconds $sent (whole seconds, never early)', async ({ delaySeconds, sent }) => {
-    // Prepare
-    sqsMock.on(SendMessageCommand).resolves({});
-    // Act
-    await queue.send('workflow', { client_id: 1, execution_id: 1 }, { delaySeconds });
-    // Assess
-    expect(sqsMock.commandCalls(SendMessageCommand)[0]?.args[0].input.DelaySeconds).toBe(sent);
-  });
+  ])(
+    'sends a delay of $delaySeconds s as DelaySeconds $sent (whole seconds, never early)',
+    async ({ delaySeconds, sent }) => {
+      // Prepare
+      sqsMock.on(SendMessageCommand).resolves({});
+      // Act
+      await queue.send('workflow', { client_id: 1, execution_id: 1 }, { delaySeconds });
+      // Assess
+      expect(sqsMock.commandCalls(SendMessageCommand)[0]?.args[0].input.DelaySeconds).toBe(sent);
+    },
+  );
 
-  it.each([901, 3600, Number.NaN, Number.POSITIVE_INFINITY])('refuses a delay of %s s and sends nothing', async (delaySeconds) => {
-    // Prepare
-    sqsMock.on(SendMessageCommand).resolves({});
-    // Act
-    const sending = queue.send('workflow', { client_id: 1, execution_id: 1 }, { delaySeconds });
-    // Assess
-    await expect(sending).rejects.toThrow(RangeError);
-    expect(sqsMock.commandCalls(SendMessageCommand)).toHaveLength(0);
-  });
+  it.each([901, 3600, Number.NaN, Number.POSITIVE_INFINITY])(
+    'refuses a delay of %s s and sends nothing',
+    async (delaySeconds) => {
+      // Prepare
+      sqsMock.on(SendMessageCommand).resolves({});
+      // Act
+      const sending = queue.send('workflow', { client_id: 1, execution_id: 1 }, { delaySeconds });
+      // Assess
+      await expect(sending).rejects.toThrow(RangeError);
+      expect(sqsMock.commandCalls(SendMessageCommand)).toHaveLength(0);
+    },
+  );
 
   it('refuses a queue it has no URL for and sends nothing', async () => {
     // Prepare

@@ -34,15 +34,31 @@ async function receiver(answer: (res: ServerResponse) => void): Promise<{ url: s
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
 }
 
-const request = (url: string) => ({ url, headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' }, body: '{"type":"webhook.test"}' });
+const request = (url: string) => ({
+  url,
+  headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' },
+  body: '{"type":"webhook.test"}',
+});
 
 describe('HttpWebhookSender with private URLs not allowed (AWS)', () => {
   it.each([
     ['http://127.0.0.1:9/hook', 'invalid_url: https is required'],
-    ['https://127.0.0.1:9/hook', 'address_refused: 127.0.0.1 resolves to 127.0.0.1, a loopback, private, link-local or metadata address'],
-    ['https://169.254.169.254/latest/meta-data/', 'address_refused: 169.254.169.254 resolves to 169.254.169.254, a loopback, private, link-local or metadata address'],
-    ['https://[fd00:ec2::254]/', 'address_refused: fd00:ec2::254 resolves to fd00:ec2::254, a loopback, private, link-local or metadata address'],
-    ['https://localhost:9/hook', 'address_refused: localhost resolves to 127.0.0.1, a loopback, private, link-local or metadata address'],
+    [
+      'https://127.0.0.1:9/hook',
+      'address_refused: 127.0.0.1 resolves to 127.0.0.1, a loopback, private, link-local or metadata address',
+    ],
+    [
+      'https://169.254.169.254/latest/meta-data/',
+      'address_refused: 169.254.169.254 resolves to 169.254.169.254, a loopback, private, link-local or metadata address',
+    ],
+    [
+      'https://[fd00:ec2::254]/',
+      'address_refused: fd00:ec2::254 resolves to fd00:ec2::254, a loopback, private, link-local or metadata address',
+    ],
+    [
+      'https://localhost:9/hook',
+      'address_refused: localhost resolves to 127.0.0.1, a loopback, private, link-local or metadata address',
+    ],
   ])('refuses %s before connecting', async (url, error) => {
     const sender = new HttpWebhookSender({
       allowPrivateUrls: false,
@@ -59,8 +75,12 @@ describe('HttpWebhookSender with private URLs not allowed (AWS)', () => {
     const sender = new HttpWebhookSender({ allowPrivateUrls: false });
     const https = local.url.replace('http:', 'https:');
 
-    expect((await sender.send(request(https))).error).toMatch(/^address_refused: 127\.0\.0\.1 resolves to 127\.0\.0\.1,/);
-    expect((await sender.send(request(https.replace('127.0.0.1', 'localhost')))).error).toMatch(/^address_refused: localhost resolves to /);
+    expect((await sender.send(request(https))).error).toMatch(
+      /^address_refused: 127\.0\.0\.1 resolves to 127\.0\.0\.1,/,
+    );
+    expect((await sender.send(request(https.replace('127.0.0.1', 'localhost')))).error).toMatch(
+      /^address_refused: localhost resolves to /,
+    );
     expect(local.received).toEqual([]);
   });
 });
@@ -72,10 +92,20 @@ describe('HttpWebhookSender with private URLs allowed (local runtime)', () => {
 
     const outcome = await sender.send(request(local.url));
 
-    expect(outcome).toEqual({ status_code: 200, duration_ms: expect.any(Number), response_body: 'x'.repeat(1024), error: null });
+    expect(outcome).toEqual({
+      status_code: 200,
+      duration_ms: expect.any(Number),
+      response_body: 'x'.repeat(1024),
+      error: null,
+    });
     expect(local.received).toEqual([
       {
-        headers: expect.objectContaining({ 'content-type': 'application/json', 'webhook-id': 'msg_1', 'content-length': '23', 'user-agent': 'email-lifecycle-webhooks/1' }),
+        headers: expect.objectContaining({
+          'content-type': 'application/json',
+          'webhook-id': 'msg_1',
+          'content-length': '23',
+          'user-agent': 'email-lifecycle-webhooks/1',
+        }),
         body: '{"type":"webhook.test"}',
       },
     ]);
@@ -102,10 +132,22 @@ describe('HttpWebhookSender with private URLs allowed (local runtime)', () => {
     const silent = await receiver(() => undefined);
     const sender = new HttpWebhookSender({ allowPrivateUrls: true, timeoutMs: 300 });
 
-    expect(await sender.send(request(failing.url))).toMatchObject({ status_code: 500, response_body: 'boom', error: null });
-    expect(await sender.send(request('http://127.0.0.1:1/hook'))).toMatchObject({ status_code: null, error: expect.stringMatching(/^connection_failed: /) });
+    expect(await sender.send(request(failing.url))).toMatchObject({
+      status_code: 500,
+      response_body: 'boom',
+      error: null,
+    });
+    expect(await sender.send(request('http://127.0.0.1:1/hook'))).toMatchObject({
+      status_code: null,
+      error: expect.stringMatching(/^connection_failed: /),
+    });
     const timedOut = await sender.send(request(silent.url));
-    expect(timedOut).toEqual({ status_code: null, duration_ms: expect.any(Number), response_body: null, error: 'timeout: no answer within 300 ms' });
+    expect(timedOut).toEqual({
+      status_code: null,
+      duration_ms: expect.any(Number),
+      response_body: null,
+      error: 'timeout: no answer within 300 ms',
+    });
     expect(timedOut.duration_ms).toBeGreaterThanOrEqual(290);
   });
 });

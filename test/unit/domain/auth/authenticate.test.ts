@@ -59,7 +59,14 @@ describe('Authenticator with API keys', () => {
     const bearer = await auth.authenticate(`Bearer ${client.api_key}`);
     const raw = await auth.authenticate(client.api_key);
     // Assess
-    expect(bearer).toEqual({ clientId: client.id, keyId: expect.any(Number), keyHash: hashApiKey(client.api_key), method: 'api_key', rateLimits: expect.any(Object), statsShards: 1 });
+    expect(bearer).toEqual({
+      clientId: client.id,
+      keyId: expect.any(Number),
+      keyHash: hashApiKey(client.api_key),
+      method: 'api_key',
+      rateLimits: expect.any(Object),
+      statsShards: 1,
+    });
     expect(raw).toEqual(bearer);
   });
 
@@ -165,7 +172,13 @@ describe('Authenticator with JWTs', () => {
   it('accepts a valid HS256 token naming the client in the configured claim', async () => {
     const { client, auth } = await setup(jwt);
     const token = await sign({ client_id: client.id });
-    await expect(auth.authenticate(`Bearer ${token}`)).resolves.toEqual({ clientId: client.id, keyId: null, method: 'jwt', rateLimits: expect.any(Object), statsShards: 1 });
+    await expect(auth.authenticate(`Bearer ${token}`)).resolves.toEqual({
+      clientId: client.id,
+      keyId: null,
+      method: 'jwt',
+      rateLimits: expect.any(Object),
+      statsShards: 1,
+    });
   });
 
   it('verifies with the secret its source holds now, so a rotated secret is taken up without a new container', async () => {
@@ -179,7 +192,9 @@ describe('Authenticator with JWTs', () => {
     current = rotated;
 
     // Assess
-    await expect(auth.authenticate(`Bearer ${await sign({ client_id: client.id }, { secret: rotated })}`)).resolves.toMatchObject({ clientId: client.id });
+    await expect(
+      auth.authenticate(`Bearer ${await sign({ client_id: client.id }, { secret: rotated })}`),
+    ).resolves.toMatchObject({ clientId: client.id });
     expect((await failure(auth.authenticate(`Bearer ${await sign({ client_id: client.id })}`))).status).toBe(401);
   });
 
@@ -191,7 +206,11 @@ describe('Authenticator with JWTs', () => {
     ['a token without exp', { exp: null }, 'The token has no exp claim'],
     ['a lifetime over 24 h from iat', { exp: 24 * HOUR + 1 }, 'The token lifetime exceeds 24 h'],
     ['a lifetime over 24 h from now without iat', { iat: null, exp: 24 * HOUR + 1 }, 'The token lifetime exceeds 24 h'],
-    ['a future iat that would stretch the lifetime', { iat: 2 * HOUR, exp: 25 * HOUR }, 'The token lifetime exceeds 24 h'],
+    [
+      'a future iat that would stretch the lifetime',
+      { iat: 2 * HOUR, exp: 25 * HOUR },
+      'The token lifetime exceeds 24 h',
+    ],
   ])('answers 401 for %s, saying why', async (_name, opts, error) => {
     const { client, auth } = await setup(jwt);
     const token = await sign({ client_id: client.id }, opts);
@@ -208,7 +227,9 @@ describe('Authenticator with JWTs', () => {
 
   it('reads the maximum lifetime from the settings', async () => {
     const { client, auth } = await setup({ ...jwt, maxLifetimeSeconds: HOUR });
-    const failed = await failure(auth.authenticate(`Bearer ${await sign({ client_id: client.id }, { exp: HOUR + 1 })}`));
+    const failed = await failure(
+      auth.authenticate(`Bearer ${await sign({ client_id: client.id }, { exp: HOUR + 1 })}`),
+    );
     expect(failed.items[0]?.error).toBe('The token lifetime exceeds 1 h');
   });
 
@@ -216,11 +237,18 @@ describe('Authenticator with JWTs', () => {
     // Prepare
     const adapters = memoryClientAdapters();
     const client = await createClient(adapters, { email: 'owner@acme.test', name: 'Acme' });
-    const config = loadConfig({ JWT_HS256_SECRET: SECRET, JWT_ISSUER: jwt.issuer, JWT_AUDIENCE: jwt.audience, JWT_MAX_LIFETIME_SECONDS: '3600' });
+    const config = loadConfig({
+      JWT_HS256_SECRET: SECRET,
+      JWT_ISSUER: jwt.issuer,
+      JWT_AUDIENCE: jwt.audience,
+      JWT_MAX_LIFETIME_SECONDS: '3600',
+    });
     const auth = createContainer({ config, overrides: adapters }).use(authenticator);
 
     // Act
-    const failed = await failure(auth.authenticate(`Bearer ${await sign({ client_id: client.id }, { exp: HOUR + 1 })}`));
+    const failed = await failure(
+      auth.authenticate(`Bearer ${await sign({ client_id: client.id }, { exp: HOUR + 1 })}`),
+    );
 
     // Assess
     expect(failed.items[0]?.error).toBe('The token lifetime exceeds 1 h');

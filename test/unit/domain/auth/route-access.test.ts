@@ -66,14 +66,23 @@ describe('routeAccess / authorize', () => {
     for (const route of guarded) expect(() => routeAccess(route.method, route.path)).not.toThrow();
   });
 
-  it.each(guarded.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: each role and an API key as the table says', (_name, route) => {
-    const who = { o: sessionOf(ROLES.owner), a: sessionOf(ROLES.admin), m: sessionOf(ROLES.member), v: sessionOf(ROLES.viewer), k: apiKey };
-    const allowed = Object.entries(who)
-      .filter(([, principal]) => refusal(principal, route.method, route.path) === undefined)
-      .map(([letter]) => letter)
-      .join('');
-    expect(allowed).toBe(expectedOf(route.method, route.path));
-  });
+  it.each(guarded.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s: each role and an API key as the table says',
+    (_name, route) => {
+      const who = {
+        o: sessionOf(ROLES.owner),
+        a: sessionOf(ROLES.admin),
+        m: sessionOf(ROLES.member),
+        v: sessionOf(ROLES.viewer),
+        k: apiKey,
+      };
+      const allowed = Object.entries(who)
+        .filter(([, principal]) => refusal(principal, route.method, route.path) === undefined)
+        .map(([letter]) => letter)
+        .join('');
+      expect(allowed).toBe(expectedOf(route.method, route.path));
+    },
+  );
 
   it('refuses a session-only route to an API key with key authorization, and a role with key role', () => {
     expect(refusal(apiKey, 'GET', '/client/users')).toBe('authorization');
@@ -86,13 +95,37 @@ describe('routeAccess / authorize', () => {
     ['header and cookie differ', CSRF, 'd'.repeat(43)],
     ['both equal but not the session’s token', 'd'.repeat(43), 'd'.repeat(43)],
   ])('refuses a session change with %s (CSRF, key csrf)', (_name, header, cookie) => {
-    expect(() => authorize(sessionOf(ROLES.owner), { method: 'POST', path: '/client/contacts', csrfHeader: header, csrfCookie: cookie })).toThrow(
-      expect.objectContaining({ status: 403, items: [expect.objectContaining({ condition: 'forbidden', key: 'csrf' })] }),
+    expect(() =>
+      authorize(sessionOf(ROLES.owner), {
+        method: 'POST',
+        path: '/client/contacts',
+        csrfHeader: header,
+        csrfCookie: cookie,
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        status: 403,
+        items: [expect.objectContaining({ condition: 'forbidden', key: 'csrf' })],
+      }),
     );
   });
 
   it('asks no CSRF token of a read, nor of an API key', () => {
-    expect(() => authorize(sessionOf(ROLES.viewer), { method: 'GET', path: '/client/contacts', csrfHeader: undefined, csrfCookie: undefined })).not.toThrow();
-    expect(() => authorize(apiKey, { method: 'DELETE', path: '/client/contacts/{id}', csrfHeader: undefined, csrfCookie: undefined })).not.toThrow();
+    expect(() =>
+      authorize(sessionOf(ROLES.viewer), {
+        method: 'GET',
+        path: '/client/contacts',
+        csrfHeader: undefined,
+        csrfCookie: undefined,
+      }),
+    ).not.toThrow();
+    expect(() =>
+      authorize(apiKey, {
+        method: 'DELETE',
+        path: '/client/contacts/{id}',
+        csrfHeader: undefined,
+        csrfCookie: undefined,
+      }),
+    ).not.toThrow();
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { clearedSessionCookies, cookieValue, digestToken, looksLikeToken, newToken, sessionCookies, tokenMatches } from '../../../../shared/domain/auth/session-tokens.js';
+import {
+  clearedSessionCookies,
+  cookieValue,
+  digestToken,
+  looksLikeToken,
+  newToken,
+  sessionCookies,
+  tokenMatches,
+} from '../../../../shared/domain/auth/session-tokens.js';
 
 describe('session cookies', () => {
   it('marks both cookies Secure over https, the session HttpOnly on the API path, the CSRF token readable on /', () => {

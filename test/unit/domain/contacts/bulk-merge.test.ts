@@ -9,7 +9,10 @@ const ctx = (overrides: Partial<MergeContext> = {}): MergeContext => ({
   now: NOW,
   clientId: 7,
   createdBy: 1,
-  customFieldIds: new Map([['plan', 11], ['seats', 12]]),
+  customFieldIds: new Map([
+    ['plan', 11],
+    ['seats', 12],
+  ]),
   defaultSource: 1,
   ...overrides,
 });
@@ -30,14 +33,30 @@ const stored = contactRecord({
 
 describe('applyContactPatch on a stored contact', () => {
   it('keeps stored values for empty and missing fields when overwrite_blank_fields is false', () => {
-    const next = applyContactPatch(stored, patch({ first_name: 'Anna', last_name: '', company: null, custom_fields: { seats: '' } }), 5, ctx());
-    expect(next).toMatchObject({ first_name: 'Anna', last_name: 'Lee', company: 'Acme', timezone: 'Europe/Paris', updated_at: NOW });
+    const next = applyContactPatch(
+      stored,
+      patch({ first_name: 'Anna', last_name: '', company: null, custom_fields: { seats: '' } }),
+      5,
+      ctx(),
+    );
+    expect(next).toMatchObject({
+      first_name: 'Anna',
+      last_name: 'Lee',
+      company: 'Acme',
+      timezone: 'Europe/Paris',
+      updated_at: NOW,
+    });
     expect(next.custom_fields).toEqual(stored.custom_fields);
     expect(next.total_emails_sent).toBe(4);
   });
 
   it('clears fields given empty when overwrite_blank_fields is true, and still keeps the missing ones', () => {
-    const next = applyContactPatch(stored, patch({ last_name: '', client_contact_id: '', custom_fields: { seats: null } }), 5, ctx({ overwriteBlankFields: true }));
+    const next = applyContactPatch(
+      stored,
+      patch({ last_name: '', client_contact_id: '', custom_fields: { seats: null } }),
+      5,
+      ctx({ overwriteBlankFields: true }),
+    );
     expect(next.last_name).toBeUndefined();
     expect(next.client_contact_id).toBeUndefined();
     expect(next.custom_fields).toEqual({ plan: { id: 11, value: 'free' } });
@@ -45,7 +64,12 @@ describe('applyContactPatch on a stored contact', () => {
   });
 
   it('leaves updated_at alone when the row says what is stored already', () => {
-    const next = applyContactPatch(stored, patch({ first_name: 'Ann', timezone: 'CET', custom_fields: { plan: 'free' } }), 5, ctx());
+    const next = applyContactPatch(
+      stored,
+      patch({ first_name: 'Ann', timezone: 'CET', custom_fields: { plan: 'free' } }),
+      5,
+      ctx(),
+    );
     expect(sameContact(stored, next)).toBe(true);
     expect(next.updated_at).toBe(stored.updated_at);
   });
@@ -60,27 +84,51 @@ describe('applyContactPatch on a stored contact', () => {
   it('never resubscribes an unsubscribed contact: is_subscribed true from an import is ignored', () => {
     const off = applyContactPatch(stored, patch({ is_subscribed: false, unsubscribe_reason: 'too many' }), 5, ctx());
     const back = applyContactPatch(off, patch({ is_subscribed: true, first_name: 'Annie' }), 5, ctx());
-    expect(back).toMatchObject({ is_subscribed: false, unsubscribed_at: NOW, unsubscribe_reason: 'too many', first_name: 'Annie' });
+    expect(back).toMatchObject({
+      is_subscribed: false,
+      unsubscribed_at: NOW,
+      unsubscribe_reason: 'too many',
+      first_name: 'Annie',
+    });
   });
 
   it("never renames a suppression: a row's reason (or a blank one) leaves hard_bounce as it is", () => {
     const bounced = { ...stored, is_subscribed: false, unsubscribed_at: NOW, unsubscribe_reason: 'hard_bounce' };
-    const renamed = applyContactPatch(bounced, patch({ is_subscribed: false, unsubscribe_reason: 'crm export' }), 5, ctx());
-    const blanked = applyContactPatch(bounced, patch({ unsubscribe_reason: '' }), 5, ctx({ overwriteBlankFields: true }));
+    const renamed = applyContactPatch(
+      bounced,
+      patch({ is_subscribed: false, unsubscribe_reason: 'crm export' }),
+      5,
+      ctx(),
+    );
+    const blanked = applyContactPatch(
+      bounced,
+      patch({ unsubscribe_reason: '' }),
+      5,
+      ctx({ overwriteBlankFields: true }),
+    );
     expect(renamed.unsubscribe_reason).toBe('hard_bounce');
     expect(blanked.unsubscribe_reason).toBe('hard_bounce');
   });
 
   it('fills default_timezone only where the contact would have no time zone', () => {
-    expect(applyContactPatch(stored, patch({}), 5, ctx({ defaultTimezone: 'Asia/Tokyo' })).timezone).toBe('Europe/Paris');
+    expect(applyContactPatch(stored, patch({}), 5, ctx({ defaultTimezone: 'Asia/Tokyo' })).timezone).toBe(
+      'Europe/Paris',
+    );
     const { timezone: _tz, ...withoutZone } = stored;
-    expect(applyContactPatch(withoutZone, patch({}), 5, ctx({ defaultTimezone: 'Asia/Tokyo' })).timezone).toBe('Asia/Tokyo');
+    expect(applyContactPatch(withoutZone, patch({}), 5, ctx({ defaultTimezone: 'Asia/Tokyo' })).timezone).toBe(
+      'Asia/Tokyo',
+    );
   });
 });
 
 describe('applyContactPatch for a new contact', () => {
   it('builds the contact with the default source and time zone', () => {
-    const created = applyContactPatch(undefined, patch({ first_name: 'Ann', custom_fields: { plan: 'pro' } }), 9, ctx({ defaultSource: 2, defaultTimezone: 'America/New_York' }));
+    const created = applyContactPatch(
+      undefined,
+      patch({ first_name: 'Ann', custom_fields: { plan: 'pro' } }),
+      9,
+      ctx({ defaultSource: 2, defaultTimezone: 'America/New_York' }),
+    );
     expect(created).toMatchObject({
       id: 9,
       client_id: 7,

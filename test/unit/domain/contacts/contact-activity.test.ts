@@ -24,11 +24,18 @@ async function signedUp(h: EngineHarness, step = SECOND) {
   return { contact, event: processed, welcome, tips: (await h.execution(tipsId))! };
 }
 
-const list = (h: EngineHarness, ref: ContactRefValue, query: { limit: number; cursor?: string }, clientId = CLIENT_ID) =>
-  listContactActivity({ ...h.stores, cursorSecret: SECRET }, clientId, ref, query);
+const list = (
+  h: EngineHarness,
+  ref: ContactRefValue,
+  query: { limit: number; cursor?: string },
+  clientId = CLIENT_ID,
+) => listContactActivity({ ...h.stores, cursorSecret: SECRET }, clientId, ref, query);
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -145,7 +152,11 @@ describe('listContactActivity', () => {
     const h = await engineHarness();
     const { contact } = await signedUp(h);
     const subscribed = await list(h, { id: contact.id }, { limit: 20 });
-    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, { is_subscribed: false, unsubscribe_reason: 'moved away', at: '2026-01-15T10:00:00.500+00:00' });
+    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, {
+      is_subscribed: false,
+      unsubscribe_reason: 'moved away',
+      at: '2026-01-15T10:00:00.500+00:00',
+    });
 
     // Act
     const page = await list(h, { id: contact.id }, { limit: 20 });
@@ -153,24 +164,53 @@ describe('listContactActivity', () => {
     // Assess
     expect(subscribed.items.map((i) => i.kind)).toEqual(['sent_email', 'execution', 'execution', 'event']);
     expect(page.items.map((i) => i.kind)).toEqual(['sent_email', 'execution', 'execution', 'subscription', 'event']);
-    expect(page.items[3]).toEqual({ kind: 'subscription', at: '2026-01-15T10:00:00.500Z', is_subscribed: false, reason: 'moved away' });
+    expect(page.items[3]).toEqual({
+      kind: 'subscription',
+      at: '2026-01-15T10:00:00.500Z',
+      is_subscribed: false,
+      reason: 'moved away',
+    });
   });
 
   it("shows each topic's choice in force where its time falls, with how it was made; a later choice replaces the earlier", async () => {
     // Prepare
     const h = await engineHarness();
     const { contact } = await signedUp(h);
-    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, { is_subscribed: false, topic_id: 1, at: '2026-01-15T10:00:00.500Z' });
-    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, { is_subscribed: false, topic_id: 2, at: '2026-01-15T10:00:01.500Z' });
-    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, { is_subscribed: true, topic_id: 2, at: '2026-01-15T10:00:05.000Z' });
+    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, {
+      is_subscribed: false,
+      topic_id: 1,
+      at: '2026-01-15T10:00:00.500Z',
+    });
+    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, {
+      is_subscribed: false,
+      topic_id: 2,
+      at: '2026-01-15T10:00:01.500Z',
+    });
+    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, {
+      is_subscribed: true,
+      topic_id: 2,
+      at: '2026-01-15T10:00:05.000Z',
+    });
 
     // Act
     const page = await list(h, { id: contact.id }, { limit: 20 });
 
     // Assess
     expect(page.items.map((i) => i.kind)).toEqual(['topic', 'sent_email', 'execution', 'execution', 'topic', 'event']);
-    expect(page.items[0]).toEqual({ kind: 'topic', at: '2026-01-15T10:00:05.000Z', topic_id: 2, is_subscribed: true, via: 'api' });
-    expect(page.items[4]).toEqual({ kind: 'topic', at: '2026-01-15T10:00:00.500Z', topic_id: 1, is_subscribed: false, via: 'api' });
+    expect(page.items[0]).toEqual({
+      kind: 'topic',
+      at: '2026-01-15T10:00:05.000Z',
+      topic_id: 2,
+      is_subscribed: true,
+      via: 'api',
+    });
+    expect(page.items[4]).toEqual({
+      kind: 'topic',
+      at: '2026-01-15T10:00:00.500Z',
+      topic_id: 1,
+      is_subscribed: false,
+      via: 'api',
+    });
   });
 
   it.each([1, 2, 4])('walks every item exactly once, in order, %i a page, the last cursor null', async (limit) => {
@@ -178,7 +218,11 @@ describe('listContactActivity', () => {
     const h = await engineHarness();
     const { contact } = await signedUp(h);
     await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, { is_subscribed: false, at: at(1) });
-    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, { is_subscribed: false, topic_id: 3, at: at(1.5) });
+    await h.stores.contacts.updateSubscription(CLIENT_ID, contact.id, {
+      is_subscribed: false,
+      topic_id: 3,
+      at: at(1.5),
+    });
     const whole = await list(h, { id: contact.id }, { limit: 100 });
 
     // Act
@@ -201,7 +245,9 @@ describe('listContactActivity', () => {
     // Prepare
     const h = await engineHarness();
     const { contact } = await signedUp(h);
-    await h.stores.contacts.create(contactRecord({ id: 500, client_id: CLIENT_ID + 1, email: 'other@example.com', client_contact_id: undefined }));
+    await h.stores.contacts.create(
+      contactRecord({ id: 500, client_id: CLIENT_ID + 1, email: 'other@example.com', client_contact_id: undefined }),
+    );
 
     // Act
     const errors = await Promise.all([
@@ -227,8 +273,12 @@ describe('listContactActivity', () => {
     const bob = await signedUp(h);
     const cursor = (await list(h, { id: ann.contact.id }, { limit: 1 })).next_cursor!;
     const [payload, mac] = cursor.split('.') as [string, string];
-    const moved = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), t: NOW })).toString('base64url');
-    await h.stores.contacts.create(contactRecord({ id: ann.contact.id, client_id: CLIENT_ID + 1, client_contact_id: undefined }));
+    const moved = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), t: NOW }),
+    ).toString('base64url');
+    await h.stores.contacts.create(
+      contactRecord({ id: ann.contact.id, client_id: CLIENT_ID + 1, client_contact_id: undefined }),
+    );
 
     // Act
     const errors = await Promise.all([
@@ -242,7 +292,11 @@ describe('listContactActivity', () => {
     for (const error of errors) {
       expect(error.status).toBe(422);
       expect(error.items).toEqual([
-        { condition: 'format', key: 'cursor', error: 'Not a cursor of this timeline (it belongs to another contact or client, or was altered)' },
+        {
+          condition: 'format',
+          key: 'cursor',
+          error: 'Not a cursor of this timeline (it belongs to another contact or client, or was altered)',
+        },
       ]);
     }
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { aliasFor, CSV_EXPORTERS, detectExporter, EXPORT_ALIASES, headerKey } from '../../../../shared/domain/contacts/csv-aliases.js';
+import {
+  aliasFor,
+  CSV_EXPORTERS,
+  detectExporter,
+  EXPORT_ALIASES,
+  headerKey,
+} from '../../../../shared/domain/contacts/csv-aliases.js';
 import { CSV_FIELDS, layoutFromHeader, recordToRow } from '../../../../shared/domain/contacts/csv-columns.js';
 
 describe('headerKey', () => {
@@ -19,11 +25,13 @@ describe('headerKey', () => {
 describe('the alias table', () => {
   it('never shadows a contact field name (a field name always means the field)', () => {
     const fieldKeys = new Set(CSV_FIELDS.map(headerKey));
-    const shadowing = CSV_EXPORTERS.flatMap((tool) => Object.keys(EXPORT_ALIASES[tool]).filter((header) => fieldKeys.has(headerKey(header))));
+    const shadowing = CSV_EXPORTERS.flatMap((tool) =>
+      Object.keys(EXPORT_ALIASES[tool]).filter((header) => fieldKeys.has(headerKey(header))),
+    );
     expect(shadowing).toEqual([]);
   });
 
-  it('names the file\'s exporter as the source of a header several tools share, else the first tool', () => {
+  it("names the file's exporter as the source of a header several tools share, else the first tool", () => {
     expect(aliasFor(headerKey('Phone Number'), 'hubspot')).toEqual({ target: { field: 'phone' }, tool: 'hubspot' });
     expect(aliasFor(headerKey('Phone Number'), undefined)).toEqual({ target: { field: 'phone' }, tool: 'mailchimp' });
     expect(aliasFor(headerKey('Phone Number'), 'stripe')).toEqual({ target: { field: 'phone' }, tool: 'mailchimp' });
@@ -63,7 +71,15 @@ describe('layoutFromHeader with aliases', () => {
   });
 
   it('reports each header in file order: field, alias, custom, ignored on purpose and unknown', () => {
-    const layout = layoutFromHeader(['Email Address', 'First Name', 'MEMBER_RATING', 'OPTIN_TIME', 'custom.plan', 'Shoe size', '']);
+    const layout = layoutFromHeader([
+      'Email Address',
+      'First Name',
+      'MEMBER_RATING',
+      'OPTIN_TIME',
+      'custom.plan',
+      'Shoe size',
+      '',
+    ]);
     expect(layout.mapping).toEqual([
       { header: 'Email Address', field: 'email', source: 'alias:mailchimp' },
       { header: 'First Name', field: 'first_name', source: 'field' },
@@ -78,11 +94,26 @@ describe('layoutFromHeader with aliases', () => {
 
   it.each([
     [['Email Address', 'Email'], 'Columns "Email Address" and "Email" both map to email; remove or rename one of them'],
-    [['email', 'First Name', 'first_name'], 'Columns "First Name" and "first_name" both map to first_name; remove or rename one of them'],
-    [['email', 'First Name', 'Name'], 'Columns "First Name" and "Name" both map to first_name; remove or rename one of them'],
-    [['email', 'SMS', 'Phone Number'], 'Columns "SMS" and "Phone Number" both map to phone; remove or rename one of them'],
-    [['email', 'TAGS', 'custom.tags'], 'Columns "TAGS" and "custom.tags" both map to custom_fields.tags; remove or rename one of them'],
-    [['email', 'Record ID', 'external_id'], 'Columns "Record ID" and "external_id" both map to external_id; remove or rename one of them'],
+    [
+      ['email', 'First Name', 'first_name'],
+      'Columns "First Name" and "first_name" both map to first_name; remove or rename one of them',
+    ],
+    [
+      ['email', 'First Name', 'Name'],
+      'Columns "First Name" and "Name" both map to first_name; remove or rename one of them',
+    ],
+    [
+      ['email', 'SMS', 'Phone Number'],
+      'Columns "SMS" and "Phone Number" both map to phone; remove or rename one of them',
+    ],
+    [
+      ['email', 'TAGS', 'custom.tags'],
+      'Columns "TAGS" and "custom.tags" both map to custom_fields.tags; remove or rename one of them',
+    ],
+    [
+      ['email', 'Record ID', 'external_id'],
+      'Columns "Record ID" and "external_id" both map to external_id; remove or rename one of them',
+    ],
   ])('refuses the ambiguous header %j with one 422 item naming both columns', (header, error) => {
     expect(() => layoutFromHeader(header)).toThrowError(
       expect.objectContaining({ status: 422, items: [{ condition: 'format', key: 'file', error }] }),
@@ -94,8 +125,16 @@ describe('layoutFromHeader with aliases', () => {
       expect.objectContaining({
         status: 422,
         items: [
-          { condition: 'format', key: 'file', error: 'Columns "Name" and "First Name" both map to first_name; remove or rename one of them' },
-          { condition: 'format', key: 'file', error: 'Columns "Name" and "Last Name" both map to last_name; remove or rename one of them' },
+          {
+            condition: 'format',
+            key: 'file',
+            error: 'Columns "Name" and "First Name" both map to first_name; remove or rename one of them',
+          },
+          {
+            condition: 'format',
+            key: 'file',
+            error: 'Columns "Name" and "Last Name" both map to last_name; remove or rename one of them',
+          },
         ],
       }),
     );
@@ -105,15 +144,23 @@ describe('layoutFromHeader with aliases', () => {
 describe('recordToRow with aliases', () => {
   it('splits a full name at the first space', () => {
     const layout = layoutFromHeader(['Email', 'Name']);
-    expect(recordToRow(['a@x.co', 'Alan Mathison  Turing '], layout)).toEqual({ row: { email: 'a@x.co', first_name: 'Alan', last_name: 'Mathison  Turing' } });
-    expect(recordToRow(['a@x.co', 'Cher'], layout)).toEqual({ row: { email: 'a@x.co', first_name: 'Cher', last_name: '' } });
+    expect(recordToRow(['a@x.co', 'Alan Mathison  Turing '], layout)).toEqual({
+      row: { email: 'a@x.co', first_name: 'Alan', last_name: 'Mathison  Turing' },
+    });
+    expect(recordToRow(['a@x.co', 'Cher'], layout)).toEqual({
+      row: { email: 'a@x.co', first_name: 'Cher', last_name: '' },
+    });
     expect(recordToRow(['a@x.co', ''], layout)).toEqual({ row: { email: 'a@x.co', first_name: '', last_name: '' } });
   });
 
-  it('reads HubSpot\'s time zone slugs as IANA names and keeps other values as written', () => {
+  it("reads HubSpot's time zone slugs as IANA names and keeps other values as written", () => {
     const layout = layoutFromHeader(['Email', 'Time Zone']);
-    expect(recordToRow(['a@x.co', 'america_slash_port_hyphen_au_hyphen_prince'], layout)).toEqual({ row: { email: 'a@x.co', timezone: 'america/port-au-prince' } });
-    expect(recordToRow(['a@x.co', 'Europe/Paris'], layout)).toEqual({ row: { email: 'a@x.co', timezone: 'Europe/Paris' } });
+    expect(recordToRow(['a@x.co', 'america_slash_port_hyphen_au_hyphen_prince'], layout)).toEqual({
+      row: { email: 'a@x.co', timezone: 'america/port-au-prince' },
+    });
+    expect(recordToRow(['a@x.co', 'Europe/Paris'], layout)).toEqual({
+      row: { email: 'a@x.co', timezone: 'Europe/Paris' },
+    });
   });
 
   it('puts aliased custom columns in custom_fields and drops the ignored ones', () => {

@@ -8,18 +8,27 @@ describe('importContactsCsv', () => {
   let harness: ReturnType<typeof bulkHarness>;
   afterEach(() => harness.table.restore());
   const csv = (text: string, fields: Record<string, string> = {}) =>
-    importContactsCsv(harness.deps, CLIENT, { text, options: parseCsvImportOptions(fields) }, { limit: 1000, createdBy: 1 });
+    importContactsCsv(
+      harness.deps,
+      CLIENT,
+      { text, options: parseCsvImportOptions(fields) },
+      { limit: 1000, createdBy: 1 },
+    );
 
   it('imports rows as source import, with the default time zone, and reports rows by data row number', async () => {
     harness = bulkHarness();
-    const result = await csv('email,first_name,timezone,Notes\nann@x.co,Ann,,vip\nbob@x.co,Bob,Mars/Base,\n', { default_timezone: 'EST' });
+    const result = await csv('email,first_name,timezone,Notes\nann@x.co,Ann,,vip\nbob@x.co,Bob,Mars/Base,\n', {
+      default_timezone: 'EST',
+    });
     expect(result).toMatchObject({ created: 1, failed: 1, ignoredColumns: ['Notes'], emptyRows: 0 });
     expect(result.results[1]).toEqual({
       index: 2,
       email: 'bob@x.co',
       status: 'failed',
       contact_id: null,
-      errors: [{ condition: 'format', key: 'rows.2.timezone', error: 'Must be an IANA time zone name such as Europe/Paris' }],
+      errors: [
+        { condition: 'format', key: 'rows.2.timezone', error: 'Must be an IANA time zone name such as Europe/Paris' },
+      ],
     });
     expect(harness.table.get(keys.contact(CLIENT, result.results[0]!.contact_id!))).toMatchObject({
       first_name: 'Ann',
@@ -28,7 +37,7 @@ describe('importContactsCsv', () => {
     });
   });
 
-  it('keeps an existing contact\'s source and time zone; only empty cells with overwrite clear values', async () => {
+  it("keeps an existing contact's source and time zone; only empty cells with overwrite clear values", async () => {
     harness = bulkHarness();
     seedContact(harness.table, 1, { last_name: 'Lee', timezone: 'Europe/Paris' });
     seedCounter(harness.table, 1);
@@ -45,6 +54,9 @@ describe('importContactsCsv', () => {
     ['', 'The file is empty: expected a header row and data rows'],
   ])('answers 422 on file for %j', async (text, error) => {
     harness = bulkHarness();
-    await expect(csv(text)).rejects.toMatchObject({ status: 422, items: [{ condition: 'required', key: 'file', error }] });
+    await expect(csv(text)).rejects.toMatchObject({
+      status: 422,
+      items: [{ condition: 'required', key: 'file', error }],
+    });
   });
 });

@@ -11,7 +11,10 @@ describe('parseCsvImportOptions', () => {
     [{ delimiter: '\\t' }, { delimiter: '\t' }],
     [{ delimiter: 'tab' }, { delimiter: '\t' }],
     [{ delimiter: ';' }, { delimiter: ';' }],
-    [{ has_header: 'false', overwrite_blank_fields: 'TRUE' }, { has_header: false, overwrite_blank_fields: true }],
+    [
+      { has_header: 'false', overwrite_blank_fields: 'TRUE' },
+      { has_header: false, overwrite_blank_fields: true },
+    ],
     [{ default_timezone: 'pst' }, { default_timezone: 'America/Los_Angeles' }],
     [{ default_timezone: 'Asia/Singapore' }, { default_timezone: 'Asia/Singapore' }],
   ])('reads %j', (fields, expected) => {
@@ -19,7 +22,9 @@ describe('parseCsvImportOptions', () => {
   });
 
   it('reports every bad field at once with 422', () => {
-    expect(() => parseCsvImportOptions({ has_header: 'maybe', delimiter: ';;', default_timezone: 'Moon/Base' })).toThrowError(
+    expect(() =>
+      parseCsvImportOptions({ has_header: 'maybe', delimiter: ';;', default_timezone: 'Moon/Base' }),
+    ).toThrowError(
       expect.objectContaining({
         status: 422,
         items: [

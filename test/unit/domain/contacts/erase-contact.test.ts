@@ -1,13 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import type { ContactRecord, ContactStore } from '../../../../shared/domain/contacts/contact-store.js';
-import { eraseContact, type ContactHistory, type ErasureStore, type HistoryScrub } from '../../../../shared/domain/contacts/erase-contact.js';
+import {
+  eraseContact,
+  type ContactHistory,
+  type ErasureStore,
+  type HistoryScrub,
+} from '../../../../shared/domain/contacts/erase-contact.js';
 import { AppError } from '../../../../shared/errors.js';
 import { contactRecord } from '../../support/contact-fixtures.js';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
-const HISTORY: ContactHistory = { events: [1, 2], executions: [10, 11], sentEmails: ['e-1'], webhookMessages: ['msg_1'] };
-const NO_SCRUB: HistoryScrub = { events: 0, executions: 0, executionsCancelled: 0, sentEmails: 0, logs: 0, webhookMessages: 0, webhookAttempts: 0 };
-const SCRUB: HistoryScrub = { events: 2, executions: 2, executionsCancelled: 1, sentEmails: 1, logs: 3, webhookMessages: 1, webhookAttempts: 2 };
+const HISTORY: ContactHistory = {
+  events: [1, 2],
+  executions: [10, 11],
+  sentEmails: ['e-1'],
+  webhookMessages: ['msg_1'],
+};
+const NO_SCRUB: HistoryScrub = {
+  events: 0,
+  executions: 0,
+  executionsCancelled: 0,
+  sentEmails: 0,
+  logs: 0,
+  webhookMessages: 0,
+  webhookAttempts: 0,
+};
+const SCRUB: HistoryScrub = {
+  events: 2,
+  executions: 2,
+  executionsCancelled: 1,
+  sentEmails: 1,
+  logs: 3,
+  webhookMessages: 1,
+  webhookAttempts: 2,
+};
 
 /** A fake erasure store that records its calls; `changedTimes` tombstone attempts answer `changed` first. */
 function fakes(contact: ContactRecord | undefined, options: { erased?: boolean; changedTimes?: number } = {}) {
@@ -55,7 +81,13 @@ describe('eraseContact', () => {
 
     // Assess
     // The outbox is passed over once more after the tombstone: what a fact or delivery in flight stored meanwhile.
-    expect(calls).toEqual(['history', 'scrub:ann@example.com:2:1', 'tombstone', 'history', 'scrub:ann@example.com:0:1']);
+    expect(calls).toEqual([
+      'history',
+      'scrub:ann@example.com:2:1',
+      'tombstone',
+      'history',
+      'scrub:ann@example.com:0:1',
+    ]);
     expect(tombstones).toEqual([{ contact: contactRecord(), markerReason: undefined }]);
     expect(result).toEqual({
       id: 42,
@@ -83,7 +115,9 @@ describe('eraseContact', () => {
     ['user', false],
   ])('leaves a suppression marker for unsubscribe reason %s: %s', async (reason, marker) => {
     // Prepare
-    const { deps, tombstones } = fakes(contactRecord({ is_subscribed: false, unsubscribe_reason: reason, client_contact_id: undefined }));
+    const { deps, tombstones } = fakes(
+      contactRecord({ is_subscribed: false, unsubscribe_reason: reason, client_contact_id: undefined }),
+    );
 
     // Act
     const result = await eraseContact(deps, 7, { email: 'ann@example.com' });
@@ -107,7 +141,9 @@ describe('eraseContact', () => {
     expect(twice.tombstones).toHaveLength(3);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(409);
-    expect((error as AppError).items).toEqual([{ condition: 'state', key: 'id', error: 'The contact was changed concurrently; retry the request' }]);
+    expect((error as AppError).items).toEqual([
+      { condition: 'state', key: 'id', error: 'The contact was changed concurrently; retry the request' },
+    ]);
   });
 
   it('answers a repeat by id with zero counts and touches nothing; an unknown id or e-mail is 404', async () => {

@@ -11,7 +11,7 @@ import { CLIENT_ID, engineHarness, NOW } from './engine-harness.js';
 const PAYMENT_FAILED = { workflow_id: 5, template_id: 5, critical: true, priority_score: 100 } as const;
 
 describe('transactional and marketing mail (memory ports)', () => {
-  it('fixes each workflow\'s category in the catalog: payment_failed is transactional, the rest marketing', () => {
+  it("fixes each workflow's category in the catalog: payment_failed is transactional, the rest marketing", () => {
     expect(Object.fromEntries(WORKFLOWS.map((w) => [w.key, w.category]))).toEqual({
       welcome: 'marketing',
       onboarding_tips: 'marketing',
@@ -62,23 +62,30 @@ describe('transactional and marketing mail (memory ports)', () => {
     ['a one-click link', 'unsubscribe_link'],
     ["SES's own unsubscribe", 'ses_unsubscribe'],
     ['no reason', undefined],
-  ])('skips (6) marketing mail `unsubscribed` for a contact unsubscribed by %s, and sends its transactional mail', async (_how, reason) => {
-    // Prepare
-    const h = await engineHarness({ enabled_workflows: [1, 5] });
-    const ann = await h.contact({ is_subscribed: false, unsubscribed_at: NOW, ...(reason ? { unsubscribe_reason: reason } : {}) });
-    const marketing = await h.queued(ann);
-    const transactional = await h.queued(ann, PAYMENT_FAILED);
+  ])(
+    'skips (6) marketing mail `unsubscribed` for a contact unsubscribed by %s, and sends its transactional mail',
+    async (_how, reason) => {
+      // Prepare
+      const h = await engineHarness({ enabled_workflows: [1, 5] });
+      const ann = await h.contact({
+        is_subscribed: false,
+        unsubscribed_at: NOW,
+        ...(reason ? { unsubscribe_reason: reason } : {}),
+      });
+      const marketing = await h.queued(ann);
+      const transactional = await h.queued(ann, PAYMENT_FAILED);
 
-    // Act
-    const outcomes = [await h.execute(marketing.id), await h.execute(transactional.id)];
+      // Act
+      const outcomes = [await h.execute(marketing.id), await h.execute(transactional.id)];
 
-    // Assess
-    expect(outcomes).toEqual([
-      { kind: 'finished', status: EXECUTION_STATUS.skipped, reason: 'unsubscribed' },
-      { kind: 'finished', status: EXECUTION_STATUS.completed },
-    ]);
-    expect(h.mailer.emails.map((e) => e.to)).toEqual([ann.email]);
-  });
+      // Assess
+      expect(outcomes).toEqual([
+        { kind: 'finished', status: EXECUTION_STATUS.skipped, reason: 'unsubscribed' },
+        { kind: 'finished', status: EXECUTION_STATUS.completed },
+      ]);
+      expect(h.mailer.emails.map((e) => e.to)).toEqual([ann.email]);
+    },
+  );
 
   it.each(['hard_bounce', 'complaint', 'transient_bounces', 'suppressed'])(
     'sends nothing of any category to an address suppressed for %s: both skipped `suppressed`',
@@ -97,7 +104,10 @@ describe('transactional and marketing mail (memory ports)', () => {
         { kind: 'finished', status: EXECUTION_STATUS.skipped, reason: 'suppressed' },
         { kind: 'finished', status: EXECUTION_STATUS.skipped, reason: 'suppressed' },
       ]);
-      expect(await h.execution(transactional.id)).toMatchObject({ status: EXECUTION_STATUS.skipped, reason: 'suppressed' });
+      expect(await h.execution(transactional.id)).toMatchObject({
+        status: EXECUTION_STATUS.skipped,
+        reason: 'suppressed',
+      });
       expect(h.mailer.emails).toEqual([]);
     },
   );
@@ -110,7 +120,13 @@ describe('transactional and marketing mail (memory ports)', () => {
     await h.execute(first.id);
     const transactional = await h.queued(ann, PAYMENT_FAILED);
     const at = h.clock.now();
-    const bounce = { type: 'Bounce', bounceType: 'Permanent', bounceSubType: 'General', diagnosticCode: 'smtp; 550 5.1.1', status: '5.1.1' } as const;
+    const bounce = {
+      type: 'Bounce',
+      bounceType: 'Permanent',
+      bounceSubType: 'General',
+      diagnosticCode: 'smtp; 550 5.1.1',
+      status: '5.1.1',
+    } as const;
     await h.track(sesNotification(bounce, h.mailer.emails[0]!, h.mailer.idOf(0), at, at, 'us-east-1'));
 
     // Act
@@ -131,21 +147,28 @@ describe('suppression survives an API unsubscription (memory port)', () => {
     const h = await engineHarness();
     const ann = await h.contact({ is_subscribed: false, unsubscribed_at: NOW, unsubscribe_reason: reason });
 
-    const updated = await h.stores.contacts.updateSubscription(ann.client_id, ann.id, { is_subscribed: false, unsubscribe_reason: 'asked by phone', at: NOW });
+    const updated = await h.stores.contacts.updateSubscription(ann.client_id, ann.id, {
+      is_subscribed: false,
+      unsubscribe_reason: 'asked by phone',
+      at: NOW,
+    });
 
     expect(updated).toMatchObject({ is_subscribed: false, unsubscribe_reason: kept });
   });
 });
 
 describe('the category is not a customization', () => {
-  it.each([['transactional'], ['marketing'], [null]])('refuses category %j in the PATCH: 422 read_only on category', (value) => {
-    const parsed = CustomizationPatch.safeParse({ priority_score: 10, category: value });
+  it.each([['transactional'], ['marketing'], [null]])(
+    'refuses category %j in the PATCH: 422 read_only on category',
+    (value) => {
+      const parsed = CustomizationPatch.safeParse({ priority_score: 10, category: value });
 
-    expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues).toEqual([
-      expect.objectContaining({ path: ['category'], code: 'custom', params: { condition: 'read_only' } }),
-    ]);
-  });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues).toEqual([
+        expect.objectContaining({ path: ['category'], code: 'custom', params: { condition: 'read_only' } }),
+      ]);
+    },
+  );
 
   it('accepts a PATCH without category', () => {
     expect(CustomizationPatch.safeParse({ priority_score: 10 }).success).toBe(true);
@@ -159,26 +182,42 @@ describe('withFooter', () => {
   it.each([
     ['marketing', 'Unsubscribe'],
     ['transactional', 'Email preferences'],
-  ] as const)('appends the %s footer with its link labelled %s to a template that lacks the link', (category, label) => {
-    expect(withFooter(rendered, { unsubscribeUrl: url, companyAddress: '1 Main St', category })).toEqual({
-      html: `<p>Hi</p>\n<p style="font-size:12px;color:#6B7280;">1 Main St<br><a href="${url}">${label}</a></p>`,
-      text: `Hi\n\n--\n1 Main St\n${label}: ${url}\n`,
-    });
-  });
+  ] as const)(
+    'appends the %s footer with its link labelled %s to a template that lacks the link',
+    (category, label) => {
+      expect(withFooter(rendered, { unsubscribeUrl: url, companyAddress: '1 Main St', category })).toEqual({
+        html: `<p>Hi</p>\n<p style="font-size:12px;color:#6B7280;">1 Main St<br><a href="${url}">${label}</a></p>`,
+        text: `Hi\n\n--\n1 Main St\n${label}: ${url}\n`,
+      });
+    },
+  );
 });
 
 describe('topics at send time (memory ports)', () => {
   /** A harness whose onboarding tips (2, marketing) belong to a topic, and payment_failed (5) is enabled too. */
   async function withTopic(defaultSubscribed = true) {
     const h = await engineHarness({ enabled_workflows: [1, 2, 5] });
-    const topic = await createTopic(h.stores, CLIENT_ID, { name: 'Tips', description: '', default_subscribed: defaultSubscribed });
+    const topic = await createTopic(h.stores, CLIENT_ID, {
+      name: 'Tips',
+      description: '',
+      default_subscribed: defaultSubscribed,
+    });
     await h.stores.customizations.save({
       clientId: CLIENT_ID,
       workflowId: 2,
       overrides: { topic_id: topic.id },
       expectedVersion: undefined,
       at: NOW,
-      audit: { id: 'a1', workflow_id: 2, key_id: 1, auth_method: 'api_key', request_id: null, at: NOW, before: {} as never, after: {} as never },
+      audit: {
+        id: 'a1',
+        workflow_id: 2,
+        key_id: 1,
+        auth_method: 'api_key',
+        request_id: null,
+        at: NOW,
+        before: {} as never,
+        after: {} as never,
+      },
     });
     return { h, topic };
   }
@@ -200,7 +239,9 @@ describe('topics at send time (memory ports)', () => {
 
     // Assess
     expect(outcome).toEqual(
-      reason ? { kind: 'finished', status: EXECUTION_STATUS.skipped, reason } : { kind: 'finished', status: EXECUTION_STATUS.completed },
+      reason
+        ? { kind: 'finished', status: EXECUTION_STATUS.skipped, reason }
+        : { kind: 'finished', status: EXECUTION_STATUS.completed },
     );
     expect(h.mailer.emails).toHaveLength(reason ? 0 : 1);
   });
@@ -225,7 +266,11 @@ describe('topics at send time (memory ports)', () => {
     const ann = await h.contact({ is_subscribed: false, unsubscribed_at: NOW, topic_1: true } as never);
     const tips = await h.queued(ann, TIPS);
 
-    expect(await h.execute(tips.id)).toEqual({ kind: 'finished', status: EXECUTION_STATUS.skipped, reason: 'unsubscribed' });
+    expect(await h.execute(tips.id)).toEqual({
+      kind: 'finished',
+      status: EXECUTION_STATUS.skipped,
+      reason: 'unsubscribed',
+    });
   });
 
   it('a topic deleted while a customization still names it is no topic: the mail goes', async () => {

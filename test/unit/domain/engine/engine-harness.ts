@@ -42,7 +42,12 @@ export class RecordingQueue implements Queue {
 
 export class RecordingScheduler implements Scheduler {
   readonly scheduled: { instant: string; queue: QueueName; message: unknown; name: string }[] = [];
-  async scheduleAt<Q extends QueueName>(instant: Date, queue: Q, message: QueueMessages[Q], name: string): Promise<void> {
+  async scheduleAt<Q extends QueueName>(
+    instant: Date,
+    queue: Q,
+    message: QueueMessages[Q],
+    name: string,
+  ): Promise<void> {
     this.scheduled.push({ instant: instant.toISOString(), queue, message, name });
   }
   readonly cancelled: string[] = [];
@@ -100,22 +105,38 @@ const LOST = { kind: 'sent', providerMessageId: 'never-returned' } as const;
 
 /** An error as the SES client throws it when throttled: SES answered 429, nothing was sent. */
 export const throttled = () =>
-  Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'TooManyRequestsException', $fault: 'client', $metadata: { httpStatusCode: 429 } });
+  Object.assign(new Error('Maximum sending rate exceeded.'), {
+    name: 'TooManyRequestsException',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 429 },
+  });
 
 /** SES v2 over the account's 24-hour quota (LimitExceededException, 400): nothing was sent. */
 export const dailyQuotaExceeded = () =>
-  Object.assign(new Error('Daily message quota exceeded.'), { name: 'LimitExceededException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+  Object.assign(new Error('Daily message quota exceeded.'), {
+    name: 'LimitExceededException',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 400 },
+  });
 
 /** SES refusing every send of a paused account (400): nothing was sent, and no backoff of ours helps. */
 export const sendingPaused = () =>
-  Object.assign(new Error('Sending is paused for this account.'), { name: 'SendingPausedException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+  Object.assign(new Error('Sending is paused for this account.'), {
+    name: 'SendingPausedException',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 400 },
+  });
 
 /** A connection reset after the request left: SES may have accepted the e-mail (no HTTP answer). */
 export const connectionReset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 
 /** SES answered 500: the outcome is unknown. */
 export const internalError = () =>
-  Object.assign(new Error('Internal failure'), { name: 'InternalServiceErrorException', $fault: 'server', $metadata: { httpStatusCode: 500 } });
+  Object.assign(new Error('Internal failure'), {
+    name: 'InternalServiceErrorException',
+    $fault: 'server',
+    $metadata: { httpStatusCode: 500 },
+  });
 
 /**
  * The engine over memory ports only: memoryStores() (its fixed clock at NOW), a recording queue, scheduler and
@@ -146,7 +167,16 @@ export async function engineHarness(settings: SettingsFields = {}, client: Parti
     { key_hash: hash, key_id: 1, client_id: CLIENT_ID, enabled: true, masked_key: 'els_…aaaa', created_at: NOW },
   );
   await stores.settings.save(
-    { id: CLIENT_ID, client_id: CLIENT_ID, tone_of_voice: 1, version: 1, created_at: NOW, updated_at: NOW, timezone: 'UTC', ...settings },
+    {
+      id: CLIENT_ID,
+      client_id: CLIENT_ID,
+      tone_of_voice: 1,
+      version: 1,
+      created_at: NOW,
+      updated_at: NOW,
+      timezone: 'UTC',
+      ...settings,
+    },
     undefined,
   );
   const deps = { ...stores, queue, scheduler, mailer };
@@ -191,7 +221,8 @@ export async function engineHarness(settings: SettingsFields = {}, client: Parti
     /** The local runtime's boot: no worker can hold a claim, decide it now. */
     executeAtBoot: (executionId: number) => executeWorkflow(executeDeps, CLIENT_ID, executionId, { leaseVoid: true }),
     /** The ses-status function: one SES notification (SNS envelope or raw event) through the tracking pipeline. */
-    track: (body: unknown) => trackNotification({ tracking: stores.tracking, clients: stores.clients, clock: stores.clock, queue }, body),
+    track: (body: unknown) =>
+      trackNotification({ tracking: stores.tracking, clients: stores.clients, clock: stores.clock, queue }, body),
     retry: (executionId: number) => retryExecution(deps, CLIENT_ID, executionId),
 
     /** A queued execution as processing leaves it (committed with its event; the contact's active count raised). */
@@ -219,7 +250,11 @@ export async function engineHarness(settings: SettingsFields = {}, client: Parti
       const outcome = await stores.processing.commit({
         event: { ...event, queue_status: 'processed', execution_ids: [execution.id], processed_at: NOW },
         executions: [execution],
-        contact: { contactId: contact.id, workflowsStarted: execution.status === EXECUTION_STATUS.queued ? 1 : 0, at: NOW },
+        contact: {
+          contactId: contact.id,
+          workflowsStarted: execution.status === EXECUTION_STATUS.queued ? 1 : 0,
+          at: NOW,
+        },
       });
       if (outcome !== 'committed') throw new Error(`seeding an execution: ${outcome}`);
       return execution;

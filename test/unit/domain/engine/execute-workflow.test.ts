@@ -3,13 +3,23 @@ import { EXECUTION_STATUS } from '../../../../shared/domain/executions/execution
 import { sentEmailIdOf } from '../../../../shared/domain/executions/execute-workflow.js';
 import { SENT_STATUS } from '../../../../shared/domain/sent-emails/sent-email-record.js';
 import { sweepStuckExecutions } from '../../../../shared/domain/executions/sweep-executions.js';
-import { CLIENT_ID, dailyQuotaExceeded, engineHarness, NOW, RecordingQueue, sendingPaused, throttled } from './engine-harness.js';
+import {
+  CLIENT_ID,
+  dailyQuotaExceeded,
+  engineHarness,
+  NOW,
+  RecordingQueue,
+  sendingPaused,
+  throttled,
+} from './engine-harness.js';
 
 const LEASE_MS = 600_000;
 
 const minutesFromNow = (n: number) => new Date(Date.parse(NOW) + n * 60_000).toISOString();
 const logStatuses = async (h: Awaited<ReturnType<typeof engineHarness>>, executionId: number) =>
-  (await h.stores.sentEmails.getWithLogs(CLIENT_ID, sentEmailIdOf({ client_id: CLIENT_ID, id: executionId })))?.logs.map((l) => l.status);
+  (
+    await h.stores.sentEmails.getWithLogs(CLIENT_ID, sentEmailIdOf({ client_id: CLIENT_ID, id: executionId }))
+  )?.logs.map((l) => l.status);
 
 describe('executeWorkflow (memory ports)', () => {
   it('sends a due execution once: completed with its sent e-mail, the contact figures moved', async () => {
@@ -31,11 +41,22 @@ describe('executeWorkflow (memory ports)', () => {
       tags: { client_id: String(CLIENT_ID), execution_id: String(execution.id), sent_email_id: sentEmailId },
       headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     });
-    expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.completed, sent_email_id: sentEmailId, processed_at: NOW });
-    expect(await h.stores.sentEmails.get(CLIENT_ID, sentEmailId)).toMatchObject({ status: SENT_STATUS.sent, provider_message_id: 'ses-1' });
+    expect(await h.execution(execution.id)).toMatchObject({
+      status: EXECUTION_STATUS.completed,
+      sent_email_id: sentEmailId,
+      processed_at: NOW,
+    });
+    expect(await h.stores.sentEmails.get(CLIENT_ID, sentEmailId)).toMatchObject({
+      status: SENT_STATUS.sent,
+      provider_message_id: 'ses-1',
+    });
     // Both logs carry the fixed clock's time: their order within it is the log ids'.
     expect((await logStatuses(h, execution.id))?.sort()).toEqual([SENT_STATUS.queued, SENT_STATUS.sent]);
-    expect(await h.storedContact(ann.id)).toMatchObject({ total_emails_sent: 1, active_workflow_count: 0, last_workflow_at: NOW });
+    expect(await h.storedContact(ann.id)).toMatchObject({
+      total_emails_sent: 1,
+      active_workflow_count: 0,
+      last_workflow_at: NOW,
+    });
     expect(await h.monthSent()).toBe(1);
   });
 
@@ -84,7 +105,11 @@ describe('executeWorkflow (memory ports)', () => {
       updated_at: NOW,
     });
     expect(h.queue.sent).toEqual([
-      { queue: 'workflow', message: { client_id: CLIENT_ID, execution_id: execution.id }, options: { delaySeconds: 1 } },
+      {
+        queue: 'workflow',
+        message: { client_id: CLIENT_ID, execution_id: execution.id },
+        options: { delaySeconds: 1 },
+      },
     ]);
     expect(await h.monthSent()).toBe(0);
     expect((await h.dayCap(execution)).sent).toBe(0);
@@ -95,7 +120,9 @@ describe('executeWorkflow (memory ports)', () => {
     const retried = await Promise.all([h.execute(execution.id), h.execute(execution.id)]);
 
     // Assess
-    expect(retried).toEqual(expect.arrayContaining([{ kind: 'finished', status: EXECUTION_STATUS.completed }, { kind: 'duplicate' }]));
+    expect(retried).toEqual(
+      expect.arrayContaining([{ kind: 'finished', status: EXECUTION_STATUS.completed }, { kind: 'duplicate' }]),
+    );
     expect(h.mailer.emails).toHaveLength(2);
     expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.completed, attempt: 1 });
     expect(await h.monthSent()).toBe(1);
@@ -123,7 +150,7 @@ describe('executeWorkflow (memory ports)', () => {
     expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.queued, throttled: 3 });
   });
 
-  it('defers a send over SES\'s daily quota by 10 minutes (the backoff\'s lower bound) instead of hammering it', async () => {
+  it("defers a send over SES's daily quota by 10 minutes (the backoff's lower bound) instead of hammering it", async () => {
     // Prepare
     const h = await engineHarness();
     const execution = await h.queued(await h.contact());
@@ -155,7 +182,12 @@ describe('executeWorkflow (memory ports)', () => {
     const error = await h.execute(execution.id).catch((e: unknown) => e);
     h.clock.advance(1_000 + LEASE_MS + 1);
     const swept = new RecordingQueue();
-    const sweep = await sweepStuckExecutions({ executions: h.stores.executions, queue: swept, clock: h.clock, leaseMs: LEASE_MS });
+    const sweep = await sweepStuckExecutions({
+      executions: h.stores.executions,
+      queue: swept,
+      clock: h.clock,
+      leaseMs: LEASE_MS,
+    });
 
     // Assess: thrown (the original message comes back too), the execution queued with its claim given back, swept
     expect(error).toMatchObject({ name: 'RequestThrottled' });
@@ -197,13 +229,19 @@ describe('executeWorkflow (memory ports)', () => {
     const outcome = await h.execute(execution.id);
 
     // Assess
-    expect(outcome).toEqual({ kind: 'finished', status: EXECUTION_STATUS.failed, reason: 'MessageRejected: Email address is not verified.' });
+    expect(outcome).toEqual({
+      kind: 'finished',
+      status: EXECUTION_STATUS.failed,
+      reason: 'MessageRejected: Email address is not verified.',
+    });
     expect(await h.execution(execution.id)).toMatchObject({
       status: EXECUTION_STATUS.failed,
       reason: 'MessageRejected: Email address is not verified.',
       processed_at: NOW,
     });
-    expect(await h.stores.sentEmails.get(CLIENT_ID, sentEmailIdOf(execution))).toMatchObject({ status: SENT_STATUS.failed });
+    expect(await h.stores.sentEmails.get(CLIENT_ID, sentEmailIdOf(execution))).toMatchObject({
+      status: SENT_STATUS.failed,
+    });
     expect(await h.monthSent()).toBe(0);
     expect((await h.dayCap(execution)).sent).toBe(0);
     expect((await h.storedContact(ann.id))?.active_workflow_count).toBe(0);
@@ -288,13 +326,22 @@ describe('executeWorkflow (memory ports)', () => {
     const outcome = await h.execute(critical.id);
 
     // Assess
-    expect(outcome).toEqual({ kind: 'finished', status, ...(status === EXECUTION_STATUS.skipped ? { reason: 'frequency_cap' } : {}) });
+    expect(outcome).toEqual({
+      kind: 'finished',
+      status,
+      ...(status === EXECUTION_STATUS.skipped ? { reason: 'frequency_cap' } : {}),
+    });
     expect(h.mailer.emails).toHaveLength(status === EXECUTION_STATUS.completed ? 2 : 1);
   });
 
   it.each([
     ['an unsubscribed contact', { is_subscribed: false, unsubscribed_at: NOW }, {}, 'unsubscribed'],
-    ['a suppressed contact', { is_subscribed: false, unsubscribed_at: NOW, unsubscribe_reason: 'hard_bounce' }, {}, 'suppressed'],
+    [
+      'a suppressed contact',
+      { is_subscribed: false, unsubscribed_at: NOW, unsubscribe_reason: 'hard_bounce' },
+      {},
+      'suppressed',
+    ],
     ['a suspended client', {}, { status: 'suspended' as const }, 'client_suspended'],
   ])('skips (6) the execution of %s, sending nothing', async (_name, contactFields, clientFields, reason) => {
     // Prepare
@@ -307,7 +354,11 @@ describe('executeWorkflow (memory ports)', () => {
 
     // Assess
     expect(outcome).toEqual({ kind: 'finished', status: EXECUTION_STATUS.skipped, reason });
-    expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.skipped, reason, processed_at: NOW });
+    expect(await h.execution(execution.id)).toMatchObject({
+      status: EXECUTION_STATUS.skipped,
+      reason,
+      processed_at: NOW,
+    });
     expect(h.mailer.emails).toEqual([]);
     expect((await h.storedContact(ann.id))?.active_workflow_count).toBe(0);
     expect((await h.dayCap(execution)).pending).toEqual({});
@@ -317,7 +368,11 @@ describe('executeWorkflow (memory ports)', () => {
     const h = await engineHarness({ enabled_workflows: [2] });
     const execution = await h.queued(await h.contact());
 
-    expect(await h.execute(execution.id)).toEqual({ kind: 'finished', status: EXECUTION_STATUS.skipped, reason: 'workflow_disabled' });
+    expect(await h.execute(execution.id)).toEqual({
+      kind: 'finished',
+      status: EXECUTION_STATUS.skipped,
+      reason: 'workflow_disabled',
+    });
     expect(h.mailer.emails).toEqual([]);
   });
 
@@ -325,28 +380,42 @@ describe('executeWorkflow (memory ports)', () => {
     const h = await engineHarness({ queue_timeout_days: 7 });
     const execution = await h.queued(await h.contact(), { scheduled_for: minutesFromNow(-8 * 24 * 60) });
 
-    expect(await h.execute(execution.id)).toEqual({ kind: 'finished', status: EXECUTION_STATUS.cancelled, reason: 'queue_timeout' });
-    expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.cancelled, reason: 'queue_timeout' });
+    expect(await h.execute(execution.id)).toEqual({
+      kind: 'finished',
+      status: EXECUTION_STATUS.cancelled,
+      reason: 'queue_timeout',
+    });
+    expect(await h.execution(execution.id)).toMatchObject({
+      status: EXECUTION_STATUS.cancelled,
+      reason: 'queue_timeout',
+    });
     expect(h.mailer.emails).toEqual([]);
   });
 
   it.each([
     ['within 15 minutes through the queue delay', 10, 'queue'],
     ['later through the scheduler', 120, 'scheduler'],
-  ] as const)('sends an execution that arrives early back for its time, %s, sending nothing', async (_name, minutes, via) => {
-    // Prepare
-    const h = await engineHarness();
-    const execution = await h.queued(await h.contact(), { scheduled_for: minutesFromNow(minutes) });
+  ] as const)(
+    'sends an execution that arrives early back for its time, %s, sending nothing',
+    async (_name, minutes, via) => {
+      // Prepare
+      const h = await engineHarness();
+      const execution = await h.queued(await h.contact(), { scheduled_for: minutesFromNow(minutes) });
 
-    // Act
-    const outcome = await h.execute(execution.id);
+      // Act
+      const outcome = await h.execute(execution.id);
 
-    // Assess
-    const message = { client_id: CLIENT_ID, execution_id: execution.id };
-    expect(outcome).toEqual({ kind: 'not_due' });
-    expect(await h.execution(execution.id)).toEqual(execution);
-    expect(h.mailer.emails).toEqual([]);
-    if (via === 'queue') expect(h.queue.sent).toContainEqual({ queue: 'workflow', message, options: { delaySeconds: minutes * 60 } });
-    else expect(h.scheduler.scheduled).toEqual([{ instant: minutesFromNow(minutes), queue: 'workflow', message, name: expect.any(String) }]);
-  });
+      // Assess
+      const message = { client_id: CLIENT_ID, execution_id: execution.id };
+      expect(outcome).toEqual({ kind: 'not_due' });
+      expect(await h.execution(execution.id)).toEqual(execution);
+      expect(h.mailer.emails).toEqual([]);
+      if (via === 'queue')
+        expect(h.queue.sent).toContainEqual({ queue: 'workflow', message, options: { delaySeconds: minutes * 60 } });
+      else
+        expect(h.scheduler.scheduled).toEqual([
+          { instant: minutesFromNow(minutes), queue: 'workflow', message, name: expect.any(String) },
+        ]);
+    },
+  );
 });

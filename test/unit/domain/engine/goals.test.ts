@@ -14,7 +14,8 @@ const executionsOf = async (h: EngineHarness, workflowId: number): Promise<Execu
 /** One workflow's counters summed over the harness's days. */
 async function countersOf(h: EngineHarness, workflowId: number) {
   const { workflows } = await h.stores.stats.read(CLIENT_ID, 16, '2026-01-01', '2026-02-28', workflowId);
-  const sum = (name: 'exited' | 'sent' | 'executions' | 'converted') => workflows.reduce((n, row) => n + row.counts[name], 0);
+  const sum = (name: 'exited' | 'sent' | 'executions' | 'converted') =>
+    workflows.reduce((n, row) => n + row.counts[name], 0);
   return { exited: sum('exited'), sent: sum('sent'), executions: sum('executions'), converted: sum('converted') };
 }
 
@@ -34,9 +35,17 @@ describe('goals and exit conditions (memory ports)', () => {
     const [winback] = await executionsOf(h, 6);
     expect(winback).toMatchObject({ status: EXECUTION_STATUS.queued });
     expect(openExecutionsOf(await h.storedContact(ann.id))).toEqual([
-      { execution_id: winback!.id, workflow_id: 6, cap_day: winback!.cap_day, critical: false, scheduled_for: winback!.scheduled_for },
+      {
+        execution_id: winback!.id,
+        workflow_id: 6,
+        cap_day: winback!.cap_day,
+        critical: false,
+        scheduled_for: winback!.scheduled_for,
+      },
     ]);
-    const schedule = h.scheduler.scheduled.find((s) => (s.message as { execution_id: number }).execution_id === winback!.id)!;
+    const schedule = h.scheduler.scheduled.find(
+      (s) => (s.message as { execution_id: number }).execution_id === winback!.id,
+    )!;
 
     // Act
     const reactivated = await happen(h, { type: 'subscription_reactivated', email: ann.email });
@@ -76,7 +85,11 @@ describe('goals and exit conditions (memory ports)', () => {
     const upgraded = await happen(h, { type: 'plan_changed', upgrade: true, email: ann.email });
 
     // Assess
-    expect(await h.execution(reminder!.id)).toMatchObject({ status: EXECUTION_STATUS.cancelled, reason: 'goal_reached', goal_event_id: upgraded.id });
+    expect(await h.execution(reminder!.id)).toMatchObject({
+      status: EXECUTION_STATUS.cancelled,
+      reason: 'goal_reached',
+      goal_event_id: upgraded.id,
+    });
     expect(h.mailer.emails).toEqual([]);
   });
 
@@ -108,7 +121,7 @@ describe('goals and exit conditions (memory ports)', () => {
     expect(await countersOf(h, 3)).toMatchObject({ sent: 1, exited: 0 });
   });
 
-  it('fault: the exit event\'s cancel misses the execution (its contact read before the execution was listed) — the send-time check stops the e-mail', async () => {
+  it("fault: the exit event's cancel misses the execution (its contact read before the execution was listed) — the send-time check stops the e-mail", async () => {
     // Prepare: processing reads a contact item that lists no queued execution, as a read racing the trigger's commit would.
     const h = await engineHarness({ enabled_workflows: [6] });
     const ann = await h.contact();
@@ -118,7 +131,9 @@ describe('goals and exit conditions (memory ports)', () => {
     const loadContext = processing.loadContext.bind(processing);
     processing.loadContext = async (...args) => {
       const context = await loadContext(...args);
-      const contact = context.contact && Object.fromEntries(Object.entries(context.contact).filter(([name]) => !name.startsWith('open_')));
+      const contact =
+        context.contact &&
+        Object.fromEntries(Object.entries(context.contact).filter(([name]) => !name.startsWith('open_')));
       return { ...context, contact: contact as typeof context.contact };
     };
     const reactivated = await happen(h, { type: 'subscription_reactivated', email: ann.email });
@@ -130,13 +145,16 @@ describe('goals and exit conditions (memory ports)', () => {
 
     // Assess
     expect(outcome).toEqual({ kind: 'finished', status: EXECUTION_STATUS.cancelled, reason: 'goal_reached' });
-    expect(await h.execution(winback!.id)).toMatchObject({ status: EXECUTION_STATUS.cancelled, goal_event_id: reactivated.id });
+    expect(await h.execution(winback!.id)).toMatchObject({
+      status: EXECUTION_STATUS.cancelled,
+      goal_event_id: reactivated.id,
+    });
     expect(h.mailer.emails).toEqual([]);
     expect(openExecutionsOf(await h.storedContact(ann.id))).toEqual([]);
     expect(await countersOf(h, 6)).toMatchObject({ exited: 1, sent: 0 });
   });
 
-  it('an exit processed between the send\'s read and its claim fails the claim\'s condition on the contact: cancelled, quota given back', async () => {
+  it("an exit processed between the send's read and its claim fails the claim's condition on the contact: cancelled, quota given back", async () => {
     // Prepare: the exit event lands right after the executor loaded the contact.
     const h = await engineHarness({ enabled_workflows: [3] });
     const ann = await h.contact();
@@ -152,7 +170,12 @@ describe('goals and exit conditions (memory ports)', () => {
         const loadContext = processing.loadContext.bind(processing);
         processing.loadContext = async (...args) => {
           const c = await loadContext(...args);
-          return { ...c, contact: Object.fromEntries(Object.entries(c.contact!).filter(([n]) => !n.startsWith('open_'))) as typeof c.contact };
+          return {
+            ...c,
+            contact: Object.fromEntries(
+              Object.entries(c.contact!).filter(([n]) => !n.startsWith('open_')),
+            ) as typeof c.contact,
+          };
         };
         upgradeId = (await happen(h, { type: 'upgrade', email: ann.email })).id;
         processing.loadContext = loadContext;
@@ -170,7 +193,7 @@ describe('goals and exit conditions (memory ports)', () => {
     expect(await h.monthSent()).toBe(0);
   });
 
-  it('never exits a workflow on the event that starts it, and follows the client\'s exit_events', async () => {
+  it("never exits a workflow on the event that starts it, and follows the client's exit_events", async () => {
     // Prepare: re-engagement exits on any event — but not on its own trigger, inactive. Trial ending exits on purchase only.
     const h = await engineHarness({ enabled_workflows: [3, 8] });
     await h.stores.customizations.save({
@@ -186,8 +209,23 @@ describe('goals and exit conditions (memory ports)', () => {
         auth_method: 'api_key',
         request_id: null,
         at: NOW,
-        before: { template_id: null, delay_minutes: null, priority_score: null, preferred_send_hour: null, preferred_send_minute: null, send_time_mode: 0 },
-        after: { template_id: null, delay_minutes: null, priority_score: null, preferred_send_hour: null, preferred_send_minute: null, send_time_mode: 0, exit_events: ['purchase'] },
+        before: {
+          template_id: null,
+          delay_minutes: null,
+          priority_score: null,
+          preferred_send_hour: null,
+          preferred_send_minute: null,
+          send_time_mode: 0,
+        },
+        after: {
+          template_id: null,
+          delay_minutes: null,
+          priority_score: null,
+          preferred_send_hour: null,
+          preferred_send_minute: null,
+          send_time_mode: 0,
+          exit_events: ['purchase'],
+        },
       },
     });
     const ann = await h.contact();
@@ -207,7 +245,10 @@ describe('goals and exit conditions (memory ports)', () => {
     ]);
     expect((await executionsOf(h, 3))[0]).toMatchObject({ status: EXECUTION_STATUS.queued });
     const purchase = await happen(h, { type: 'purchase', email: ann.email });
-    expect((await executionsOf(h, 3))[0]).toMatchObject({ status: EXECUTION_STATUS.cancelled, goal_event_id: purchase.id });
+    expect((await executionsOf(h, 3))[0]).toMatchObject({
+      status: EXECUTION_STATUS.cancelled,
+      goal_event_id: purchase.id,
+    });
     expect((await h.storedContact(ann.id))?.active_workflow_count).toBe(0);
   });
 
@@ -243,8 +284,23 @@ describe('goals and exit conditions (memory ports)', () => {
         auth_method: 'api_key',
         request_id: null,
         at: NOW,
-        before: { template_id: null, delay_minutes: null, priority_score: null, preferred_send_hour: null, preferred_send_minute: null, send_time_mode: 0 },
-        after: { template_id: null, delay_minutes: null, priority_score: null, preferred_send_hour: null, preferred_send_minute: null, send_time_mode: 0, conversion_window_days: 1 },
+        before: {
+          template_id: null,
+          delay_minutes: null,
+          priority_score: null,
+          preferred_send_hour: null,
+          preferred_send_minute: null,
+          send_time_mode: 0,
+        },
+        after: {
+          template_id: null,
+          delay_minutes: null,
+          priority_score: null,
+          preferred_send_hour: null,
+          preferred_send_minute: null,
+          send_time_mode: 0,
+          conversion_window_days: 1,
+        },
       },
     });
     const ann = await h.contact();

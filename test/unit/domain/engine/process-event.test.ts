@@ -20,12 +20,19 @@ describe('processEvent (memory ports)', () => {
     const welcome = executions.find((e) => e.workflow_id === 1)!;
     const tips = executions.find((e) => e.workflow_id === 2)!;
     expect(executions).toHaveLength(2);
-    expect(welcome).toMatchObject({ status: EXECUTION_STATUS.queued, contact_id: ann.id, event_id: event.id, scheduled_for: NOW });
+    expect(welcome).toMatchObject({
+      status: EXECUTION_STATUS.queued,
+      contact_id: ann.id,
+      event_id: event.id,
+      scheduled_for: NOW,
+    });
     expect(tips).toMatchObject({ status: EXECUTION_STATUS.queued, scheduled_for: '2026-01-17T09:00:00.000Z' });
     expect(processed).toMatchObject({ queue_status: 'processed', contact_id: ann.id, processed_at: NOW });
     expect([...processed!.execution_ids!].sort()).toEqual([welcome.id, tips.id].sort());
     expect(await h.stores.events.get(CLIENT_ID, event.id)).toEqual(processed);
-    expect(h.queue.sent).toEqual([{ queue: 'workflow', message: { client_id: CLIENT_ID, execution_id: welcome.id }, options: { delaySeconds: 0 } }]);
+    expect(h.queue.sent).toEqual([
+      { queue: 'workflow', message: { client_id: CLIENT_ID, execution_id: welcome.id }, options: { delaySeconds: 0 } },
+    ]);
     expect(h.scheduler.scheduled).toEqual([
       {
         instant: '2026-01-17T09:00:00.000Z',
@@ -34,7 +41,11 @@ describe('processEvent (memory ports)', () => {
         name: `exec-${CLIENT_ID}-${tips.id}-${Date.parse('2026-01-17T09:00:00.000Z')}`,
       },
     ]);
-    expect(await h.storedContact(ann.id)).toMatchObject({ active_workflow_count: 2, tags: ['stage:signed_up'], last_activity_at: NOW });
+    expect(await h.storedContact(ann.id)).toMatchObject({
+      active_workflow_count: 2,
+      tags: ['stage:signed_up'],
+      last_activity_at: NOW,
+    });
   });
 
   it('starts nothing for a workflow the client disabled', async () => {
@@ -80,8 +91,17 @@ describe('processEvent (memory ports)', () => {
 
     // Assess
     const created = await h.stores.contacts.getByEmail(CLIENT_ID, 'new@example.com');
-    expect(created).toMatchObject({ client_contact_id: 'crm-9', source: 1, is_subscribed: true, active_workflow_count: 1 });
-    expect(processed).toMatchObject({ queue_status: 'processed', contact_id: created!.id, contact: { email: 'new@example.com' } });
+    expect(created).toMatchObject({
+      client_contact_id: 'crm-9',
+      source: 1,
+      is_subscribed: true,
+      active_workflow_count: 1,
+    });
+    expect(processed).toMatchObject({
+      queue_status: 'processed',
+      contact_id: created!.id,
+      contact: { email: 'new@example.com' },
+    });
     expect((await listAll(h)).map((e) => [e.workflow_id, e.contact_id])).toEqual([[1, created!.id]]);
     expect(h.queue.sent).toHaveLength(1);
   });
@@ -102,7 +122,11 @@ describe('processEvent (memory ports)', () => {
     expect(again).toEqual(first);
     expect(await listAll(h)).toEqual([welcome]);
     expect((await h.storedContact(ann.id))?.active_workflow_count).toBe(1);
-    const dispatch = { queue: 'workflow', message: { client_id: CLIENT_ID, execution_id: welcome!.id }, options: { delaySeconds: 0 } };
+    const dispatch = {
+      queue: 'workflow',
+      message: { client_id: CLIENT_ID, execution_id: welcome!.id },
+      options: { delaySeconds: 0 },
+    };
     expect(h.queue.sent).toEqual([dispatch, dispatch]);
   });
 });

@@ -39,7 +39,11 @@ describe('retryExecution (memory ports)', () => {
       cap_day: NOW.slice(0, 10),
     });
     expect(h.queue.sent).toEqual([
-      { queue: 'workflow', message: { client_id: CLIENT_ID, execution_id: ack.execution_id }, options: { delaySeconds: 0 } },
+      {
+        queue: 'workflow',
+        message: { client_id: CLIENT_ID, execution_id: ack.execution_id },
+        options: { delaySeconds: 0 },
+      },
     ]);
     expect((await h.storedContact(ann.id))?.active_workflow_count).toBe(1);
     expect(await h.execute(ack.execution_id)).toEqual({ kind: 'finished', status: EXECUTION_STATUS.completed });
@@ -66,7 +70,13 @@ describe('retryExecution (memory ports)', () => {
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({
       status: 409,
-      items: [{ condition: 'state', key: 'execution_id', error: `Only a failed execution can be retried; this one is ${label}` }],
+      items: [
+        {
+          condition: 'state',
+          key: 'execution_id',
+          error: `Only a failed execution can be retried; this one is ${label}`,
+        },
+      ],
     });
     expect(await h.execution(execution.id)).toEqual(execution);
     expect((await h.stores.executions.list(CLIENT_ID, { page: 1, perPage: 10 })).total).toBe(1);
@@ -77,6 +87,9 @@ describe('retryExecution (memory ports)', () => {
   it('answers 404 for an execution the client does not have', async () => {
     const h = await engineHarness();
 
-    await expect(h.retry(123)).rejects.toMatchObject({ status: 404, items: [{ condition: 'not_found', key: 'execution_id' }] });
+    await expect(h.retry(123)).rejects.toMatchObject({
+      status: 404,
+      items: [{ condition: 'not_found', key: 'execution_id' }],
+    });
   });
 });

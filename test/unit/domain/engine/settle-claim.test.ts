@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { sesNotification } from '../../../../local/engine/ses-notifications.js';
 import { EXECUTION_STATUS } from '../../../../shared/domain/executions/execution-record.js';
-import { CONFIRMED_BY_NOTIFICATION, DEFAULT_LEASE_MS, RESENT_WITHOUT_EVIDENCE } from '../../../../shared/domain/executions/settle-claim.js';
+import {
+  CONFIRMED_BY_NOTIFICATION,
+  DEFAULT_LEASE_MS,
+  RESENT_WITHOUT_EVIDENCE,
+} from '../../../../shared/domain/executions/settle-claim.js';
 import { sweepStuckExecutions } from '../../../../shared/domain/executions/sweep-executions.js';
 import { connectionReset, engineHarness, internalError, type EngineHarness } from './engine-harness.js';
 
@@ -55,9 +59,15 @@ describe('a claim that lost its worker or its answer', () => {
     const outcomes = await Promise.all([h.execute(execution.id), h.execute(execution.id)]);
 
     // Assess
-    expect(outcomes).toEqual(expect.arrayContaining([{ kind: 'finished', status: EXECUTION_STATUS.completed }, { kind: 'duplicate' }]));
+    expect(outcomes).toEqual(
+      expect.arrayContaining([{ kind: 'finished', status: EXECUTION_STATUS.completed }, { kind: 'duplicate' }]),
+    );
     expect(h.mailer.emails).toHaveLength(1);
-    expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.completed, reason: RESENT_WITHOUT_EVIDENCE, attempt: 2 });
+    expect(await h.execution(execution.id)).toMatchObject({
+      status: EXECUTION_STATUS.completed,
+      reason: RESENT_WITHOUT_EVIDENCE,
+      attempt: 2,
+    });
     expect(await h.monthSent()).toBe(1);
     expect((await h.dayCap(execution)).sent).toBe(1);
     expect(await h.storedContact(ann.id)).toMatchObject({ total_emails_sent: 1, active_workflow_count: 0 });
@@ -79,8 +89,15 @@ describe('a claim that lost its worker or its answer', () => {
 
     // Assess
     expect(tracked).toMatchObject({ kind: 'recorded', status: 2 });
-    expect(wake).toEqual({ queue: 'workflow', message: { client_id: execution.client_id, execution_id: execution.id } });
-    expect(outcome).toEqual({ kind: 'finished', status: EXECUTION_STATUS.completed, reason: CONFIRMED_BY_NOTIFICATION });
+    expect(wake).toEqual({
+      queue: 'workflow',
+      message: { client_id: execution.client_id, execution_id: execution.id },
+    });
+    expect(outcome).toEqual({
+      kind: 'finished',
+      status: EXECUTION_STATUS.completed,
+      reason: CONFIRMED_BY_NOTIFICATION,
+    });
     expect(h.mailer.emails).toHaveLength(1);
     const sent = await h.stores.sentEmails.get(execution.client_id, (await h.execution(execution.id))!.sent_email_id!);
     expect(sent).toMatchObject({ provider_message_id: h.mailer.idOf(0) });
@@ -135,7 +152,10 @@ describe('a claim that lost its worker or its answer', () => {
     expect(early).toEqual({ kind: 'waiting' });
     expect(late).toEqual({ kind: 'finished', status: EXECUTION_STATUS.completed });
     expect(h.mailer.emails).toHaveLength(1);
-    expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.completed, reason: RESENT_WITHOUT_EVIDENCE });
+    expect(await h.execution(execution.id)).toMatchObject({
+      status: EXECUTION_STATUS.completed,
+      reason: RESENT_WITHOUT_EVIDENCE,
+    });
     expect(await h.monthSent()).toBe(1);
   });
 
@@ -178,7 +198,11 @@ describe('sweepStuckExecutions', () => {
     void h.execute(fresh.id);
     await settle();
     const batches: unknown[][] = [];
-    const queue = { send: h.queue.send.bind(h.queue), sendBatch: async (_q: string, messages: readonly { message: unknown }[]) => void batches.push(messages.map((m) => m.message)) };
+    const queue = {
+      send: h.queue.send.bind(h.queue),
+      sendBatch: async (_q: string, messages: readonly { message: unknown }[]) =>
+        void batches.push(messages.map((m) => m.message)),
+    };
 
     // Act
     const result = await sweepStuckExecutions(
@@ -188,7 +212,9 @@ describe('sweepStuckExecutions', () => {
 
     // Assess
     expect(result).toEqual({ enqueued: 3, pages: 2, stoppedOnBudget: false });
-    expect(batches.flat()).toEqual(expect.arrayContaining(stranded.map((e) => ({ client_id: e.client_id, execution_id: e.id }))));
+    expect(batches.flat()).toEqual(
+      expect.arrayContaining(stranded.map((e) => ({ client_id: e.client_id, execution_id: e.id }))),
+    );
     expect(batches.flat()).not.toContainEqual({ client_id: fresh.client_id, execution_id: fresh.id });
   });
 });

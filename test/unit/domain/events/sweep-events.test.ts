@@ -106,26 +106,36 @@ describe('sweepQueuedEvents', () => {
     { olderThanMs: undefined, enqueued: [1, 2] },
     { olderThanMs: 10 * MINUTE, enqueued: [1] },
     { olderThanMs: 0, enqueued: [1, 2, 3, 4] },
-  ])('enqueues only the events created more than $olderThanMs ms ago (default SWEEP_AFTER_MS)', async ({ olderThanMs, enqueued }) => {
-    // Prepare
-    const events = new MemoryEventStore();
-    await events.insert(queuedEvent(1, ago(60 * MINUTE)));
-    await events.insert(queuedEvent(2, ago(SWEEP_AFTER_MS + 1)));
-    await events.insert(queuedEvent(3, ago(SWEEP_AFTER_MS)));
-    await events.insert(queuedEvent(4, ago(1)));
-    const queue = new BatchRecordingQueue();
-    // Act
-    const summary = await sweepQueuedEvents({ events, queue, clock: new FixedClock(new Date(NOW)) }, olderThanMs === undefined ? {} : { olderThanMs });
-    // Assess
-    expect(queue.batches).toEqual([enqueued]);
-    expect(summary).toEqual({ enqueued: enqueued.length, pages: 1, stoppedOnBudget: false });
-  });
+  ])(
+    'enqueues only the events created more than $olderThanMs ms ago (default SWEEP_AFTER_MS)',
+    async ({ olderThanMs, enqueued }) => {
+      // Prepare
+      const events = new MemoryEventStore();
+      await events.insert(queuedEvent(1, ago(60 * MINUTE)));
+      await events.insert(queuedEvent(2, ago(SWEEP_AFTER_MS + 1)));
+      await events.insert(queuedEvent(3, ago(SWEEP_AFTER_MS)));
+      await events.insert(queuedEvent(4, ago(1)));
+      const queue = new BatchRecordingQueue();
+      // Act
+      const summary = await sweepQueuedEvents(
+        { events, queue, clock: new FixedClock(new Date(NOW)) },
+        olderThanMs === undefined ? {} : { olderThanMs },
+      );
+      // Assess
+      expect(queue.batches).toEqual([enqueued]);
+      expect(summary).toEqual({ enqueued: enqueued.length, pages: 1, stoppedOnBudget: false });
+    },
+  );
 
   it('reads one page and sends nothing when no event is queued', async () => {
     // Prepare
     const queue = new BatchRecordingQueue();
     // Act
-    const summary = await sweepQueuedEvents({ events: new MemoryEventStore(), queue, clock: new FixedClock(new Date(NOW)) });
+    const summary = await sweepQueuedEvents({
+      events: new MemoryEventStore(),
+      queue,
+      clock: new FixedClock(new Date(NOW)),
+    });
     // Assess
     expect(summary).toEqual({ enqueued: 0, pages: 1, stoppedOnBudget: false });
     expect(queue.batches).toEqual([]);
@@ -151,7 +161,8 @@ describe('sweepAllQueuedEvents', () => {
   it('enqueues every queued event, whatever its age, with no budget', async () => {
     // Prepare: a clock that moves an hour per batch would stop any budgeted sweep after the first pages.
     const events = new MemoryEventStore();
-    for (let id = 1; id <= 2_500; id += 1) await events.insert(queuedEvent(id, ago(id === 2_500 ? 1 : (2_500 - id) * MINUTE)));
+    for (let id = 1; id <= 2_500; id += 1)
+      await events.insert(queuedEvent(id, ago(id === 2_500 ? 1 : (2_500 - id) * MINUTE)));
     const clock = new FixedClock(new Date(NOW));
     const queue = new BatchRecordingQueue(() => clock.advance(60 * MINUTE));
     // Act

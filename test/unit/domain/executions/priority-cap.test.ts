@@ -4,7 +4,8 @@ import { yieldsToHigherPriority } from '../../../../shared/domain/executions/exe
 import type { ExecutionRecord } from '../../../../shared/domain/executions/execution-record.js';
 
 const execution = (id: number, priority: number) => ({ id, priority_score: priority }) as ExecutionRecord;
-const context = (sent: number, pending: Record<string, number>) => ({ cap: { sent, pending } }) as unknown as SendContext;
+const context = (sent: number, pending: Record<string, number>) =>
+  ({ cap: { sent, pending } }) as unknown as SendContext;
 
 describe('yieldsToHigherPriority (the contact daily cap when e-mails compete)', () => {
   it.each([
@@ -13,7 +14,13 @@ describe('yieldsToHigherPriority (the contact daily cap when e-mails compete)', 
     ['keeps the slot against a lower priority', execution(9, 90), context(0, { 5: 40, 9: 90 }), 1, false],
     ['breaks a tie by the earlier id', execution(9, 60), context(0, { 5: 60, 9: 60 }), 1, true],
     ['wins a tie with the earlier id', execution(5, 60), context(0, { 5: 60, 9: 60 }), 1, false],
-    ['sends when enough slots are left for every higher priority', execution(5, 40), context(1, { 5: 40, 9: 90 }), 3, false],
+    [
+      'sends when enough slots are left for every higher priority',
+      execution(5, 40),
+      context(1, { 5: 40, 9: 90 }),
+      3,
+      false,
+    ],
     ['yields when the day is already full', execution(5, 100), context(3, {}), 3, true],
   ])('%s', (_name, exec, ctx, limit, expected) => {
     expect(yieldsToHigherPriority(exec, ctx, limit)).toBe(expected);

@@ -9,10 +9,20 @@ describe('quota shards', () => {
   });
 
   it('keeps one counter item below the sharding limits, with the whole limit', () => {
-    expect(quotaShardOf(123, { dayLimit: 9_999, monthLimit: 299_999 })).toEqual({ shard: 0, shards: 1, dayShare: 9_999, monthShare: 299_999 });
+    expect(quotaShardOf(123, { dayLimit: 9_999, monthLimit: 299_999 })).toEqual({
+      shard: 0,
+      shards: 1,
+      dayShare: 9_999,
+      monthShare: 299_999,
+    });
   });
 
   it('spreads by execution id above them', () => {
-    expect(quotaShardOf(13, { dayLimit: 10_003, monthLimit: 300_000 })).toEqual({ shard: 5, shards: 8, dayShare: 1_250, monthShare: 37_500 });
+    expect(quotaShardOf(13, { dayLimit: 10_003, monthLimit: 300_000 })).toEqual({
+      shard: 5,
+      shards: 8,
+      dayShare: 1_250,
+      monthShare: 37_500,
+    });
   });
 });

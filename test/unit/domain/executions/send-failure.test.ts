@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { isAmbiguousSendError, sendThrottleOf } from '../../../../shared/domain/executions/send-failure.js';
 
 const sesError = (name: string, message: string, httpStatusCode?: number) =>
-  Object.assign(new Error(message), { name, ...(httpStatusCode === undefined ? {} : { $metadata: { httpStatusCode } }) });
+  Object.assign(new Error(message), {
+    name,
+    ...(httpStatusCode === undefined ? {} : { $metadata: { httpStatusCode } }),
+  });
 
 describe('sendThrottleOf', () => {
   it.each([
@@ -27,6 +30,8 @@ describe('sendThrottleOf', () => {
   });
 
   it('never calls a throttle ambiguous: SES answered, nothing was sent', () => {
-    expect(isAmbiguousSendError(sesError('TooManyRequestsException', 'Maximum sending rate exceeded.', 429))).toBe(false);
+    expect(isAmbiguousSendError(sesError('TooManyRequestsException', 'Maximum sending rate exceeded.', 429))).toBe(
+      false,
+    );
   });
 });

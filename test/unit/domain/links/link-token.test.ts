@@ -33,13 +33,19 @@ describe('signLinkToken', () => {
   });
 
   it('is deterministic and stores the sent e-mail id in lower case', () => {
-    expect(signLinkToken(SECRET, { ...unsubscribe, sentEmailId: EMAIL_A.toUpperCase() })).toBe(signLinkToken(SECRET, unsubscribe));
+    expect(signLinkToken(SECRET, { ...unsubscribe, sentEmailId: EMAIL_A.toUpperCase() })).toBe(
+      signLinkToken(SECRET, unsubscribe),
+    );
   });
 
   it('stays short for the largest client id', () => {
     const token = signLinkToken(SECRET, { purpose: 'v', clientId: 999_999_999_999_999, sentEmailId: EMAIL_A });
     expect(token.length).toBeLessThanOrEqual(120);
-    expect(verifyLinkToken(SECRET, token, 'v')).toEqual({ purpose: 'v', clientId: 999_999_999_999_999, sentEmailId: EMAIL_A });
+    expect(verifyLinkToken(SECRET, token, 'v')).toEqual({
+      purpose: 'v',
+      clientId: 999_999_999_999_999,
+      sentEmailId: EMAIL_A,
+    });
   });
 
   it.each([
@@ -68,7 +74,9 @@ describe('verifyLinkToken', () => {
     // Prepare
     const token = signLinkToken(SECRET, unsubscribe);
     // Act
-    const accepted = [...token].map((_, i) => verifyLinkToken(SECRET, tamper(token, i), 'u')).filter((p) => p !== undefined);
+    const accepted = [...token]
+      .map((_, i) => verifyLinkToken(SECRET, tamper(token, i), 'u'))
+      .filter((p) => p !== undefined);
     // Assess
     expect(accepted).toEqual([]);
   });
@@ -79,7 +87,9 @@ describe('verifyLinkToken', () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     // 43 characters carry 258 bits for 256: the last character's two low bits are padding.
     const sameBytes = alphabet[(alphabet.indexOf(last) & ~3) | ((alphabet.indexOf(last) + 1) & 3)]!;
-    expect(Buffer.from(token.slice(-43, -1) + sameBytes, 'base64url')).toEqual(Buffer.from(token.slice(-43), 'base64url'));
+    expect(Buffer.from(token.slice(-43, -1) + sameBytes, 'base64url')).toEqual(
+      Buffer.from(token.slice(-43), 'base64url'),
+    );
     expect(verifyLinkToken(SECRET, token.slice(0, -1) + sameBytes, 'u')).toBeUndefined();
   });
 
@@ -104,7 +114,14 @@ describe('verifyLinkToken', () => {
       return `${bytes.toString('base64url')}.${createHmac('sha256', SECRET).update(bytes).digest('base64url')}`;
     };
     expect(verifyLinkToken(SECRET, forge(`u:42:${EMAIL_A}`), 'u')).toEqual(unsubscribe);
-    for (const text of [`u:042:${EMAIL_A}`, `u:42:${EMAIL_A.toUpperCase()}`, `u:42:${EMAIL_A}:x`, `u:-1:${EMAIL_A}`, 'u:42:', '']) {
+    for (const text of [
+      `u:042:${EMAIL_A}`,
+      `u:42:${EMAIL_A.toUpperCase()}`,
+      `u:42:${EMAIL_A}:x`,
+      `u:-1:${EMAIL_A}`,
+      'u:42:',
+      '',
+    ]) {
       expect(verifyLinkToken(SECRET, forge(text), 'u')).toBeUndefined();
     }
   });
@@ -154,7 +171,10 @@ describe('link tokens are not enumerable', () => {
     // Act: bits that differ between the two MACs
     const x = Buffer.from(a, 'base64url');
     const y = Buffer.from(b, 'base64url');
-    const differing = [...x].reduce((n, byte, i) => n + [...(byte ^ y[i]!).toString(2)].filter((c) => c === '1').length, 0);
+    const differing = [...x].reduce(
+      (n, byte, i) => n + [...(byte ^ y[i]!).toString(2)].filter((c) => c === '1').length,
+      0,
+    );
     // Assess: about half of 256 bits (avalanche), far from a counter
     expect(differing).toBeGreaterThan(80);
     expect(differing).toBeLessThan(176);
@@ -172,8 +192,9 @@ describe('link tokens are not enumerable', () => {
 
   it('accepts none of a thousand guessed signatures for a known payload', () => {
     const [payload] = signLinkToken(SECRET, unsubscribe).split('.');
-    const guesses = Array.from({ length: 1000 }, (_, i) =>
-      `${payload}.${createHmac('sha256', `guess-${i}`).update('x').digest('base64url')}`,
+    const guesses = Array.from(
+      { length: 1000 },
+      (_, i) => `${payload}.${createHmac('sha256', `guess-${i}`).update('x').digest('base64url')}`,
     );
     expect(guesses.filter((t) => verifyLinkToken(SECRET, t, 'u') !== undefined)).toEqual([]);
   });

@@ -50,11 +50,17 @@ const form = (fields: string) => preferenceChoiceOf(new URLSearchParams(fields))
 async function stateOf(stores: MemoryStores) {
   const c = (await stores.contacts.get(CLIENT, CONTACT)) as unknown as Record<string, unknown>;
   const logs = (await stores.sentEmails.getWithLogs(CLIENT, EMAIL_ID))!.logs;
-  return { is_subscribed: c['is_subscribed'], reason: c['unsubscribe_reason'] ?? null, topic_1: c['topic_1'], topic_2: c['topic_2'], logs: logs.length };
+  return {
+    is_subscribed: c['is_subscribed'],
+    reason: c['unsubscribe_reason'] ?? null,
+    topic_1: c['topic_1'],
+    topic_2: c['topic_2'],
+    logs: logs.length,
+  };
 }
 
 describe('the preference page (memory ports)', () => {
-  it('shows every topic with its state, and saves the ticked ones as the contact\'s choices with a log of what it left', async () => {
+  it("shows every topic with its state, and saves the ticked ones as the contact's choices with a log of what it left", async () => {
     // Prepare
     const stores = await seeded();
     const before = await loadPreferences(deps(stores), SECRET, TOKEN);
@@ -63,9 +69,18 @@ describe('the preference page (memory ports)', () => {
     const after = await savePreferences(deps(stores), SECRET, TOKEN, form('form=preferences&shown=1&shown=2&topic=2'));
 
     // Assess
-    expect(before?.topics.map((t) => [t.topic.name, t.subscribed])).toEqual([['News', true], ['Beta <invites>', false]]);
+    expect(before?.topics.map((t) => [t.topic.name, t.subscribed])).toEqual([
+      ['News', true],
+      ['Beta <invites>', false],
+    ]);
     expect(after?.topics.map((t) => t.subscribed)).toEqual([false, true]);
-    expect(await stateOf(stores)).toEqual({ is_subscribed: true, reason: null, topic_1: false, topic_2: true, logs: 1 });
+    expect(await stateOf(stores)).toEqual({
+      is_subscribed: true,
+      reason: null,
+      topic_1: false,
+      topic_2: true,
+      logs: 1,
+    });
   });
 
   it('leaves all marketing mail when asked, keeping the topic choices; a second save cannot bring it back', async () => {
@@ -74,7 +89,13 @@ describe('the preference page (memory ports)', () => {
     await savePreferences(deps(stores), SECRET, TOKEN, form('form=preferences&shown=1&shown=2&topic=1&leave_all=on'));
     const again = await savePreferences(deps(stores), SECRET, TOKEN, form('form=preferences&shown=1&shown=2&topic=1'));
 
-    expect(await stateOf(stores)).toEqual({ is_subscribed: false, reason: 'preference_page', topic_1: undefined, topic_2: undefined, logs: 1 });
+    expect(await stateOf(stores)).toEqual({
+      is_subscribed: false,
+      reason: 'preference_page',
+      topic_1: undefined,
+      topic_2: undefined,
+      logs: 1,
+    });
     expect(again?.leftAll).toBe(true);
   });
 
@@ -84,7 +105,13 @@ describe('the preference page (memory ports)', () => {
     await savePreferences(deps(stores), SECRET, TOKEN, form('form=preferences&shown=2'));
     await savePreferences(deps(stores), SECRET, TOKEN, form('form=preferences&shown=1&topic=1'));
 
-    expect(await stateOf(stores)).toEqual({ is_subscribed: true, reason: null, topic_1: undefined, topic_2: undefined, logs: 0 });
+    expect(await stateOf(stores)).toEqual({
+      is_subscribed: true,
+      reason: null,
+      topic_1: undefined,
+      topic_2: undefined,
+      logs: 0,
+    });
   });
 
   it('fault: the save dies — nothing is half-written (one transaction), and saving again does it all', async () => {
@@ -104,7 +131,13 @@ describe('the preference page (memory ports)', () => {
 
     expect(first).toBeInstanceOf(Error);
     expect(between).toEqual({ is_subscribed: true, reason: null, topic_1: undefined, topic_2: undefined, logs: 0 });
-    expect(await stateOf(stores)).toEqual({ is_subscribed: false, reason: 'preference_page', topic_1: false, topic_2: undefined, logs: 1 });
+    expect(await stateOf(stores)).toEqual({
+      is_subscribed: false,
+      reason: 'preference_page',
+      topic_1: false,
+      topic_2: undefined,
+      logs: 1,
+    });
   });
 
   it('is no page for a bad token or an erased contact', async () => {
@@ -117,9 +150,13 @@ describe('the preference page (memory ports)', () => {
     expect(await loadPreferences(deps(stores), SECRET, TOKEN)).toBeUndefined();
   });
 
-  it('reads a form only when it is the page\'s: the one-click body is not one', () => {
+  it("reads a form only when it is the page's: the one-click body is not one", () => {
     expect(preferenceChoiceOf(new URLSearchParams('List-Unsubscribe=One-Click'))).toBeUndefined();
-    expect(form('form=preferences&shown=1&shown=x&topic=99999999999')).toEqual({ shown: [1], subscribed: [], leaveAll: false });
+    expect(form('form=preferences&shown=1&shown=x&topic=99999999999')).toEqual({
+      shown: [1],
+      subscribed: [],
+      leaveAll: false,
+    });
   });
 });
 

@@ -54,10 +54,15 @@ const depsOf = (stores: MemoryStores, unsubscribe: UnsubscribeStore = stores.uns
 async function stateOf(stores: MemoryStores) {
   const contact = (await stores.contacts.get(CLIENT, CONTACT)) as unknown as Record<string, unknown> | undefined;
   const logs = (await stores.sentEmails.getWithLogs(CLIENT, EMAIL_ID))!.logs;
-  return { is_subscribed: contact?.['is_subscribed'], topic: contact?.[`topic_${TOPIC}`], logs: logs.map((l) => [l.id, l.status]) };
+  return {
+    is_subscribed: contact?.['is_subscribed'],
+    topic: contact?.[`topic_${TOPIC}`],
+    logs: logs.map((l) => [l.id, l.status]),
+  };
 }
 
-const linkUnsubscribes = (stores: MemoryStores) => [...stores.stats.workflowRows.values()].reduce((n, r) => n + (r.counts.unsubscribed_link ?? 0), 0);
+const linkUnsubscribes = (stores: MemoryStores) =>
+  [...stores.stats.workflowRows.values()].reduce((n, r) => n + (r.counts.unsubscribed_link ?? 0), 0);
 
 describe("the one-click link of a topic's e-mail", () => {
   it('leaves that topic only: topic_<id> false and the unsubscribed log in one write, is_subscribed untouched', async () => {
@@ -71,7 +76,11 @@ describe("the one-click link of a topic's e-mail", () => {
 
     // Assess
     expect(answered?.id).toBe(EMAIL_ID);
-    expect(await stateOf(stores)).toEqual({ is_subscribed: true, topic: false, logs: [[LINK_UNSUBSCRIBE_LOG_ID, SENT_STATUS.unsubscribed]] });
+    expect(await stateOf(stores)).toEqual({
+      is_subscribed: true,
+      topic: false,
+      logs: [[LINK_UNSUBSCRIBE_LOG_ID, SENT_STATUS.unsubscribed]],
+    });
     expect(leave).toHaveBeenCalledTimes(1);
     expect(whole).not.toHaveBeenCalled();
     expect(linkUnsubscribes(stores)).toBe(1);
@@ -94,17 +103,25 @@ describe("the one-click link of a topic's e-mail", () => {
 
     await unsubscribeByLink(depsOf(stores), SECRET, TOKEN);
 
-    expect(await stateOf(stores)).toEqual({ is_subscribed: true, topic: false, logs: [[LINK_UNSUBSCRIBE_LOG_ID, SENT_STATUS.unsubscribed]] });
+    expect(await stateOf(stores)).toEqual({
+      is_subscribed: true,
+      topic: false,
+      logs: [[LINK_UNSUBSCRIBE_LOG_ID, SENT_STATUS.unsubscribed]],
+    });
     expect((await stores.sentEmails.getWithLogs(CLIENT, EMAIL_ID))!.logs[0]!.created_at).toBe(NOW);
   });
 
   it('fault: the write dies — nothing is half-written, and the next POST does it all', async () => {
     // Prepare: the store fails before its transaction lands (DynamoDB: the transaction is all or nothing)
     const stores = await seeded();
-    const failing: UnsubscribeStore = { ...stores.unsubscribe, unsubscribe: stores.unsubscribe.unsubscribe.bind(stores.unsubscribe),
-      savePreferences: stores.unsubscribe.savePreferences.bind(stores.unsubscribe), leaveTopic: async () => {
-      throw new Error('store unavailable');
-    } };
+    const failing: UnsubscribeStore = {
+      ...stores.unsubscribe,
+      unsubscribe: stores.unsubscribe.unsubscribe.bind(stores.unsubscribe),
+      savePreferences: stores.unsubscribe.savePreferences.bind(stores.unsubscribe),
+      leaveTopic: async () => {
+        throw new Error('store unavailable');
+      },
+    };
 
     // Act
     const first = await unsubscribeByLink(depsOf(stores, failing), SECRET, TOKEN).catch((e: Error) => e);
@@ -114,12 +131,19 @@ describe("the one-click link of a topic's e-mail", () => {
     // Assess
     expect(first).toBeInstanceOf(Error);
     expect(between).toEqual({ is_subscribed: true, topic: undefined, logs: [] });
-    expect(await stateOf(stores)).toEqual({ is_subscribed: true, topic: false, logs: [[LINK_UNSUBSCRIBE_LOG_ID, SENT_STATUS.unsubscribed]] });
+    expect(await stateOf(stores)).toEqual({
+      is_subscribed: true,
+      topic: false,
+      logs: [[LINK_UNSUBSCRIBE_LOG_ID, SENT_STATUS.unsubscribed]],
+    });
   });
 
   it('an e-mail without a topic keeps the whole unsubscribe', async () => {
     const stores = await seeded();
-    stores.sentEmails.data.sentEmails.set(sentEmailKey(CLIENT, EMAIL_ID), { ...structuredClone(email), topic_id: undefined });
+    stores.sentEmails.data.sentEmails.set(sentEmailKey(CLIENT, EMAIL_ID), {
+      ...structuredClone(email),
+      topic_id: undefined,
+    });
 
     await unsubscribeByLink(depsOf(stores), SECRET, TOKEN);
 

@@ -2,7 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sentEmailKey } from '../../../../shared/adapters/memory/engine-data.js';
 import { memoryStores, type MemoryStores } from '../../../../shared/adapters/memory/memory-stores.js';
 import { signLinkToken } from '../../../../shared/domain/links/link-token.js';
-import { LINK_UNSUBSCRIBE_LOG_ID, LINK_UNSUBSCRIBE_REASON, unsubscribeByLink } from '../../../../shared/domain/links/public-links.js';
+import {
+  LINK_UNSUBSCRIBE_LOG_ID,
+  LINK_UNSUBSCRIBE_REASON,
+  unsubscribeByLink,
+} from '../../../../shared/domain/links/public-links.js';
 import type { UnsubscribeStore } from '../../../../shared/domain/links/unsubscribe-store.js';
 import { SENT_STATUS, type SentEmailRecord } from '../../../../shared/domain/sent-emails/sent-email-record.js';
 import { contactRecord } from '../../support/contact-fixtures.js';
@@ -78,7 +82,11 @@ function failingStore(stores: MemoryStores, when: 'instead' | 'after-contact' | 
   return {
     async unsubscribe(write) {
       if (when === 'after-contact') {
-        await stores.contacts.updateSubscription(write.clientId, write.contactId, { is_subscribed: false, unsubscribe_reason: write.reason, at: write.log.created_at });
+        await stores.contacts.updateSubscription(write.clientId, write.contactId, {
+          is_subscribed: false,
+          unsubscribe_reason: write.reason,
+          at: write.log.created_at,
+        });
       }
       if (when === 'after-log') await stores.sentEmails.addLog(write.clientId, write.sentEmailId, write.log);
       throw new Error('store unavailable');
@@ -119,7 +127,12 @@ describe('unsubscribeByLink', () => {
     expect(writes.logs).not.toHaveBeenCalled();
     expect(writes.contactUpdates).not.toHaveBeenCalled();
     const { contact, logs } = await stateOf(stores);
-    expect(contact).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'unsubscribe_link', unsubscribed_at: NOW, updated_at: NOW });
+    expect(contact).toMatchObject({
+      is_subscribed: false,
+      unsubscribe_reason: 'unsubscribe_link',
+      unsubscribed_at: NOW,
+      updated_at: NOW,
+    });
     expect(logs).toEqual([queuedLog, linkLog(NOW)]);
   });
 
@@ -131,7 +144,9 @@ describe('unsubscribeByLink', () => {
     await unsubscribeByLink(depsOf(stores), SECRET, TOKEN);
 
     expect(writes.transactions).toHaveBeenCalledWith(expect.objectContaining({ statsShards: 16 }));
-    expect([...stores.stats.workflowRows.values()].map((r) => [r.shard, r.counts.unsubscribed_link])).toEqual([[CONTACT % 16, 1]]);
+    expect([...stores.stats.workflowRows.values()].map((r) => [r.shard, r.counts.unsubscribed_link])).toEqual([
+      [CONTACT % 16, 1],
+    ]);
   });
 
   it('writes nothing when the same POST comes again', async () => {
@@ -156,7 +171,10 @@ describe('unsubscribeByLink', () => {
     ['a tampered token', `${TOKEN.slice(0, -1)}${TOKEN.endsWith('A') ? 'B' : 'A'}`],
     ['a view-link token', signLinkToken(SECRET, { purpose: 'v', clientId: CLIENT, sentEmailId: EMAIL_ID })],
     ['another client', signLinkToken(SECRET, { purpose: 'u', clientId: CLIENT + 1, sentEmailId: EMAIL_ID })],
-    ['an unknown e-mail', signLinkToken(SECRET, { purpose: 'u', clientId: CLIENT, sentEmailId: '00000000-0000-8000-8000-000000000009' })],
+    [
+      'an unknown e-mail',
+      signLinkToken(SECRET, { purpose: 'u', clientId: CLIENT, sentEmailId: '00000000-0000-8000-8000-000000000009' }),
+    ],
   ])('answers undefined for %s and writes nothing', async (_case, token) => {
     const stores = await seeded();
     const writes = spyWrites(stores);
@@ -197,14 +215,20 @@ describe('unsubscribeByLink', () => {
     stores.clock.advance(5 * 60_000);
     await unsubscribeByLink(depsOf(stores), SECRET, TOKEN);
     const { contact, logs } = await stateOf(stores);
-    expect(contact).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'unsubscribe_link', unsubscribed_at: LATER });
+    expect(contact).toMatchObject({
+      is_subscribed: false,
+      unsubscribe_reason: 'unsubscribe_link',
+      unsubscribed_at: LATER,
+    });
     expect(logs).toEqual([queuedLog, linkLog(LATER)]);
   });
 
   it('repairs a POST that failed between the writes (contact unsubscribed, no log): the log, dated at the first POST', async () => {
     // Prepare: the contact write landed, the log did not
     const stores = await seeded();
-    await expect(unsubscribeByLink(depsOf(stores, failingStore(stores, 'after-contact')), SECRET, TOKEN)).rejects.toThrow();
+    await expect(
+      unsubscribeByLink(depsOf(stores, failingStore(stores, 'after-contact')), SECRET, TOKEN),
+    ).rejects.toThrow();
     const halfDone = await stateOf(stores);
     expect(halfDone).toMatchObject({ contact: { is_subscribed: false, unsubscribed_at: NOW }, logs: [queuedLog] });
     stores.clock.advance(5 * 60_000);
@@ -233,14 +257,23 @@ describe('unsubscribeByLink', () => {
 
     // Assess
     const { contact, logs } = await stateOf(stores);
-    expect(contact).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'unsubscribe_link', unsubscribed_at: LATER });
+    expect(contact).toMatchObject({
+      is_subscribed: false,
+      unsubscribe_reason: 'unsubscribe_link',
+      unsubscribed_at: LATER,
+    });
     expect(logs).toEqual([queuedLog, linkLog(NOW), linkLog(LATER)]);
   });
 
   it('keeps another unsubscribe reason (a hard bounce) and adds only the log, dated now', async () => {
     // Prepare
     const bouncedAt = '2026-01-15T09:30:00.000Z';
-    const stores = await seeded({ is_subscribed: false, unsubscribe_reason: 'hard_bounce', unsubscribed_at: bouncedAt, updated_at: bouncedAt });
+    const stores = await seeded({
+      is_subscribed: false,
+      unsubscribe_reason: 'hard_bounce',
+      unsubscribed_at: bouncedAt,
+      updated_at: bouncedAt,
+    });
     const writes = spyWrites(stores);
 
     // Act
@@ -251,14 +284,23 @@ describe('unsubscribeByLink', () => {
     expect(writes.transactions).not.toHaveBeenCalled();
     expect(writes.logs).toHaveBeenCalledTimes(1);
     const { contact, logs } = await stateOf(stores);
-    expect(contact).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'hard_bounce', unsubscribed_at: bouncedAt, updated_at: bouncedAt });
+    expect(contact).toMatchObject({
+      is_subscribed: false,
+      unsubscribe_reason: 'hard_bounce',
+      unsubscribed_at: bouncedAt,
+      updated_at: bouncedAt,
+    });
     expect(logs).toEqual([queuedLog, linkLog(NOW)]);
   });
 
   it('dates the log now when a link unsubscribed the contact before this e-mail was sent', async () => {
     // Prepare
     const earlier = '2026-01-10T08:00:00.000Z';
-    const stores = await seeded({ is_subscribed: false, unsubscribe_reason: 'unsubscribe_link', unsubscribed_at: earlier });
+    const stores = await seeded({
+      is_subscribed: false,
+      unsubscribe_reason: 'unsubscribe_link',
+      unsubscribed_at: earlier,
+    });
 
     // Act
     await unsubscribeByLink(depsOf(stores), SECRET, TOKEN);
@@ -269,8 +311,16 @@ describe('unsubscribeByLink', () => {
 
   it('writes nothing when the e-mail already has an unsubscribed log of the two-write version (random id)', async () => {
     // Prepare
-    const stores = await seeded({ is_subscribed: false, unsubscribe_reason: 'unsubscribe_link', unsubscribed_at: SENT_AT });
-    await stores.sentEmails.addLog(CLIENT, EMAIL_ID, { id: 'a5d3c0de-0000-4000-8000-000000000000', created_at: SENT_AT, status: SENT_STATUS.unsubscribed });
+    const stores = await seeded({
+      is_subscribed: false,
+      unsubscribe_reason: 'unsubscribe_link',
+      unsubscribed_at: SENT_AT,
+    });
+    await stores.sentEmails.addLog(CLIENT, EMAIL_ID, {
+      id: 'a5d3c0de-0000-4000-8000-000000000000',
+      created_at: SENT_AT,
+      status: SENT_STATUS.unsubscribed,
+    });
     const writes = spyWrites(stores);
 
     // Act

@@ -3,7 +3,11 @@ import { FixedClock } from '../../../../shared/adapters/memory/client-stores.js'
 import { clientKey } from '../../../../shared/adapters/memory/engine-data.js';
 import { memoryStores } from '../../../../shared/adapters/memory/memory-stores.js';
 import type { EventRecord } from '../../../../shared/domain/events/event-record.js';
-import { EXECUTION_STATUS, type ExecutionRecord, type ExecutionStatus } from '../../../../shared/domain/executions/execution-record.js';
+import {
+  EXECUTION_STATUS,
+  type ExecutionRecord,
+  type ExecutionStatus,
+} from '../../../../shared/domain/executions/execution-record.js';
 import type { ExecutionStore } from '../../../../shared/domain/executions/execution-store.js';
 import { listStuck } from '../../../../shared/domain/operations/list-stuck.js';
 
@@ -11,7 +15,12 @@ const NOW = '2026-01-15T10:00:00.000Z';
 const ago = (seconds: number) => new Date(Date.parse(NOW) - seconds * 1000).toISOString();
 const LEASE = { leaseMs: 600_000, queuedMs: 120_000 };
 
-function execution(id: number, status: ExecutionStatus, updatedAt: string, fields: Partial<ExecutionRecord> = {}): ExecutionRecord {
+function execution(
+  id: number,
+  status: ExecutionStatus,
+  updatedAt: string,
+  fields: Partial<ExecutionRecord> = {},
+): ExecutionRecord {
   return {
     id,
     client_id: 7,
@@ -137,7 +146,11 @@ describe('listStuck', () => {
     const moved: Pick<ExecutionStore, 'listExecutingBefore' | 'get'> = {
       listExecutingBefore: async () => ({ executions: [1, 2, 3, 4].map((id) => ({ client_id: 7, execution_id: id })) }),
       get: async (clientId, id) =>
-        id === 1 ? execution(1, EXECUTION_STATUS.completed, ago(10)) : id === 2 ? execution(2, EXECUTION_STATUS.executing, ago(10)) : executions.get(clientId, id),
+        id === 1
+          ? execution(1, EXECUTION_STATUS.completed, ago(10))
+          : id === 2
+            ? execution(2, EXECUTION_STATUS.executing, ago(10))
+            : executions.get(clientId, id),
     };
 
     // Act
@@ -172,7 +185,9 @@ describe('listStuck', () => {
 
   it('reads the executions in parallel waves of `readWave`', async () => {
     // Prepare
-    const deps = await storesWith(Array.from({ length: 7 }, (_, i) => execution(i + 1, EXECUTION_STATUS.executing, ago(1_000))));
+    const deps = await storesWith(
+      Array.from({ length: 7 }, (_, i) => execution(i + 1, EXECUTION_STATUS.executing, ago(1_000))),
+    );
     let inFlight = 0;
     const waves: number[] = [];
     const get = deps.executions.get.bind(deps.executions);

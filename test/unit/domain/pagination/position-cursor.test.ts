@@ -16,8 +16,21 @@ describe('positionCursor', () => {
     ['another client', (c: string) => cursors.read(SECRET, c, 8, 'scope')],
     ['other filters', (c: string) => cursors.read(SECRET, c, 7, 'other')],
     ['another secret', (c: string) => cursors.read('b'.repeat(64), c, 7, 'scope')],
-    ['another list', (c: string) => positionCursor<number>('other-list:v1:', (v): v is number => typeof v === 'number').read(SECRET, c, 7, 'scope')],
-    ['a moved position', (c: string) => cursors.read(SECRET, `${Buffer.from(JSON.stringify({ c: 7, s: 'scope', p: 2, k: 1 })).toString('base64url')}.${c.split('.')[1]}`, 7, 'scope')],
+    [
+      'another list',
+      (c: string) =>
+        positionCursor<number>('other-list:v1:', (v): v is number => typeof v === 'number').read(SECRET, c, 7, 'scope'),
+    ],
+    [
+      'a moved position',
+      (c: string) =>
+        cursors.read(
+          SECRET,
+          `${Buffer.from(JSON.stringify({ c: 7, s: 'scope', p: 2, k: 1 })).toString('base64url')}.${c.split('.')[1]}`,
+          7,
+          'scope',
+        ),
+    ],
     ['garbage', () => cursors.read(SECRET, 'not a cursor', 7, 'scope')],
   ])('refuses a cursor read with %s', (_what, read) => {
     const cursor = cursors.sign(SECRET, 7, 'scope', { page: 2, position: 1042 });

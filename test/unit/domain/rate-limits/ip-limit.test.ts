@@ -12,7 +12,12 @@ function limiter(limit = 3, exempt: string[] = []) {
   const counter = new MemoryIpRateCounter();
   const { clock, state } = clockAt('2026-11-28T10:00:10.000Z');
   const errors: unknown[] = [];
-  return { counter, state, errors, limiter: new IpRateLimiter({ counter, clock, limit, exempt, onCounterError: (e) => errors.push(e) }) };
+  return {
+    counter,
+    state,
+    errors,
+    limiter: new IpRateLimiter({ counter, clock, limit, exempt, onCounterError: (e) => errors.push(e) }),
+  };
 }
 
 describe('IpRateLimiter', () => {
@@ -27,7 +32,14 @@ describe('IpRateLimiter', () => {
     // Assess
     expect(decisions.map((d) => d?.allowed)).toEqual([true, true, true, false]);
     expect(decisions.map((d) => d?.remaining)).toEqual([2, 1, 0, 0]);
-    expect(decisions[3]).toEqual({ policy: 'ip', limit: 3, windowSeconds: 60, allowed: false, remaining: 0, resetSeconds: 50 });
+    expect(decisions[3]).toEqual({
+      policy: 'ip',
+      limit: 3,
+      windowSeconds: 60,
+      allowed: false,
+      remaining: 0,
+      resetSeconds: 50,
+    });
   });
 
   it('leaves another address alone', async () => {
@@ -76,11 +88,14 @@ describe('IpRateLimiter', () => {
     expect(counter.writes).toBe(0);
   });
 
-  it.each([[undefined], [''], ['unknown'], ['not-an-ip']])('does not limit a request without an address (%s)', async (address) => {
-    const { limiter: ip, counter } = limiter(1);
-    expect(await ip.consume(address)).toBeUndefined();
-    expect(counter.writes).toBe(0);
-  });
+  it.each([[undefined], [''], ['unknown'], ['not-an-ip']])(
+    'does not limit a request without an address (%s)',
+    async (address) => {
+      const { limiter: ip, counter } = limiter(1);
+      expect(await ip.consume(address)).toBeUndefined();
+      expect(counter.writes).toBe(0);
+    },
+  );
 
   it('lets the request through and reports it when the counter fails', async () => {
     const { limiter: ip, counter, errors } = limiter(1);
@@ -118,12 +133,18 @@ describe('networkList', () => {
     expect(() => networkList([cidr])).not.toThrow();
   });
 
-  it.each([['10.0.0.0'], ['10.0.0.0/33'], ['::1/129'], ['localhost/8'], ['10.0.0.0/8/1'], ['10.0.0.0/x']])('refuses %s', (cidr) => {
-    expect(() => networkList([cidr])).toThrow(RangeError);
-  });
+  it.each([['10.0.0.0'], ['10.0.0.0/33'], ['::1/129'], ['localhost/8'], ['10.0.0.0/8/1'], ['10.0.0.0/x']])(
+    'refuses %s',
+    (cidr) => {
+      expect(() => networkList([cidr])).toThrow(RangeError);
+    },
+  );
 
   it('refuses a bad network in IP_RATE_LIMIT_EXEMPT at cold start', () => {
     expect(() => loadConfig({ IP_RATE_LIMIT_EXEMPT: '10.0.0.0/8, nonsense' })).toThrow(/IP_RATE_LIMIT_EXEMPT|CIDR/);
-    expect(loadConfig({ IP_RATE_LIMIT_EXEMPT: '10.0.0.0/8, ::1/128' }).IP_RATE_LIMIT_EXEMPT).toEqual(['10.0.0.0/8', '::1/128']);
+    expect(loadConfig({ IP_RATE_LIMIT_EXEMPT: '10.0.0.0/8, ::1/128' }).IP_RATE_LIMIT_EXEMPT).toEqual([
+      '10.0.0.0/8',
+      '::1/128',
+    ]);
   });
 });

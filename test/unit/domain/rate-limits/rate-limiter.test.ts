@@ -30,7 +30,14 @@ describe('RateLimiter', () => {
       [true, 0],
       [false, 0],
     ]);
-    expect(decisions[3]).toEqual({ policy: 'api', limit: 3, windowSeconds: 1, allowed: false, remaining: 0, resetSeconds: 1 });
+    expect(decisions[3]).toEqual({
+      policy: 'api',
+      limit: 3,
+      windowSeconds: 1,
+      allowed: false,
+      remaining: 0,
+      resetSeconds: 1,
+    });
   });
 
   it('starts afresh in the next window', async () => {
@@ -47,7 +54,12 @@ describe('RateLimiter', () => {
     for (let i = 0; i < 10; i++) await limiter.consume(1, 'api', limits);
 
     await expect(limiter.consume(2, 'api', limits)).resolves.toMatchObject({ allowed: true, remaining: 2 });
-    await expect(limiter.consume(1, 'events', limits)).resolves.toMatchObject({ policy: 'events', limit: 5, allowed: true, remaining: 4 });
+    await expect(limiter.consume(1, 'events', limits)).resolves.toMatchObject({
+      policy: 'events',
+      limit: 5,
+      allowed: true,
+      remaining: 4,
+    });
   });
 
   it('stops writing to the counter for a window it has seen full (a flood costs about limit + 1 writes a window)', async () => {
@@ -102,11 +114,20 @@ describe('rateLimitsOf', () => {
   });
 
   it('takes the operator’s override for each limit it sets, the plan’s for the other', () => {
-    expect(rateLimitsOf({ plan: 'growth', rate_limits: { api_requests_per_second: 7 } })).toEqual({ api: 7, events: 100 });
-    expect(rateLimitsOf({ plan: 'free', rate_limits: { event_requests_per_second: 400 } })).toEqual({ api: 10, events: 400 });
+    expect(rateLimitsOf({ plan: 'growth', rate_limits: { api_requests_per_second: 7 } })).toEqual({
+      api: 7,
+      events: 100,
+    });
+    expect(rateLimitsOf({ plan: 'free', rate_limits: { event_requests_per_second: 400 } })).toEqual({
+      api: 10,
+      events: 400,
+    });
   });
 
   it('falls back to the smallest plan for a tier the catalog no longer has', () => {
-    expect(rateLimitsOf({ plan: 'legacy' })).toEqual({ api: PLANS[0]!.api_requests_per_second, events: PLANS[0]!.event_requests_per_second });
+    expect(rateLimitsOf({ plan: 'legacy' })).toEqual({
+      api: PLANS[0]!.api_requests_per_second,
+      events: PLANS[0]!.event_requests_per_second,
+    });
   });
 });

@@ -34,33 +34,47 @@ describe('computeSendTime: optimal send time (mode 2)', () => {
   });
 
   it('takes the sooner of two equally likely hours', () => {
-    expect(optimal('2026-01-15T10:00', TOKYO, contact({ 8: 2, 21: 2 }))).toEqual({ at: '2026-01-15T21:00 Thu', reason: 'contact_open_hours' });
+    expect(optimal('2026-01-15T10:00', TOKYO, contact({ 8: 2, 21: 2 }))).toEqual({
+      at: '2026-01-15T21:00 Thu',
+      reason: 'contact_open_hours',
+    });
   });
 
   it("names the client's aggregate when that chose the time", () => {
     const basis: OpenHoursBasis = { hours: hours({ 12: 40 }), source: 'client' };
-    expect(optimal('2026-01-15T10:00', TOKYO, basis)).toEqual({ at: '2026-01-15T12:00 Thu', reason: 'client_open_hours' });
+    expect(optimal('2026-01-15T10:00', TOKYO, basis)).toEqual({
+      at: '2026-01-15T12:00 Thu',
+      reason: 'client_open_hours',
+    });
   });
 
   describe('inside the send window and quiet hours', () => {
     it('skips an hour outside the send window for the next most likely one inside it', () => {
-      const result = optimal('2026-01-15T10:00', TOKYO, contact({ 19: 5, 12: 2 }), { sendWindow: { startHour: 9, endHour: 17 } });
+      const result = optimal('2026-01-15T10:00', TOKYO, contact({ 19: 5, 12: 2 }), {
+        sendWindow: { startHour: 9, endHour: 17 },
+      });
       expect(result).toEqual({ at: '2026-01-15T12:00 Thu', reason: 'contact_open_hours' });
     });
 
     it('sends at the earliest allowed time when no hour with opens is allowed', () => {
-      const result = optimal('2026-01-15T10:00', TOKYO, contact({ 19: 5 }), { sendWindow: { startHour: 9, endHour: 17 } });
+      const result = optimal('2026-01-15T10:00', TOKYO, contact({ 19: 5 }), {
+        sendWindow: { startHour: 9, endHour: 17 },
+      });
       expect(result).toEqual({ at: '2026-01-15T10:00 Thu', reason: undefined });
     });
 
     it('skips hours in quiet hours that cross midnight (22–7), on both sides of midnight', () => {
-      const result = optimal('2026-01-15T10:00', TOKYO, contact({ 23: 6, 6: 5, 20: 1 }), { quietHours: { start: 22, end: 7 } });
+      const result = optimal('2026-01-15T10:00', TOKYO, contact({ 23: 6, 6: 5, 20: 1 }), {
+        quietHours: { start: 22, end: 7 },
+      });
       expect(result).toEqual({ at: '2026-01-15T20:00 Thu', reason: 'contact_open_hours' });
     });
 
     it('waits out quiet hours, then takes the most likely hour of the day they end on', () => {
       // Due 23:30 is quiet until 07:00; 21:00 is 14 h after that, and more likely than 07:00.
-      const result = optimal('2026-01-15T23:30', TOKYO, contact({ 21: 4, 7: 1 }), { quietHours: { start: 22, end: 7 } });
+      const result = optimal('2026-01-15T23:30', TOKYO, contact({ 21: 4, 7: 1 }), {
+        quietHours: { start: 22, end: 7 },
+      });
       expect(result).toEqual({ at: '2026-01-16T21:00 Fri', reason: 'contact_open_hours' });
     });
 
@@ -78,7 +92,10 @@ describe('computeSendTime: optimal send time (mode 2)', () => {
 
   describe('across DST changes (New York: 2026-03-08 spring forward, 2026-11-01 fall back)', () => {
     it('moves an hour the spring-forward gap skips forward by the gap (02:00 → 03:00)', () => {
-      expect(optimal('2026-03-08T00:30', NY, contact({ 2: 5 }))).toEqual({ at: '2026-03-08T03:00 Sun', reason: 'contact_open_hours' });
+      expect(optimal('2026-03-08T00:30', NY, contact({ 2: 5 }))).toEqual({
+        at: '2026-03-08T03:00 Sun',
+        reason: 'contact_open_hours',
+      });
     });
 
     it('takes the earlier of the two 01:00 of the fall-back night', () => {
@@ -87,17 +104,27 @@ describe('computeSendTime: optimal send time (mode 2)', () => {
     });
 
     it('keeps the local hour across the change: 19:00 the next day is 23.5 h later on the 25-hour day', () => {
-      expect(optimal('2026-10-31T20:30', NY, contact({ 19: 5 }))).toEqual({ at: '2026-11-01T19:00 Sun', reason: 'contact_open_hours' });
+      expect(optimal('2026-10-31T20:30', NY, contact({ 19: 5 }))).toEqual({
+        at: '2026-11-01T19:00 Sun',
+        reason: 'contact_open_hours',
+      });
     });
 
     it('keeps the local hour across the change: 18:00 the next day is 22.5 h later on the 23-hour day', () => {
-      expect(optimal('2026-03-07T19:30', NY, contact({ 18: 5 }))).toEqual({ at: '2026-03-08T18:00 Sun', reason: 'contact_open_hours' });
+      expect(optimal('2026-03-07T19:30', NY, contact({ 18: 5 }))).toEqual({
+        at: '2026-03-08T18:00 Sun',
+        reason: 'contact_open_hours',
+      });
     });
   });
 
   it('refuses a preferred time and open hours together (a programming error)', () => {
     expect(() =>
-      computeSendTime({ due: new Date('2026-01-15T00:00:00Z'), preferred: { hour: 9, minute: 0 }, openHours: contact({ 1: 5 }) }),
+      computeSendTime({
+        due: new Date('2026-01-15T00:00:00Z'),
+        preferred: { hour: 9, minute: 0 },
+        openHours: contact({ 1: 5 }),
+      }),
     ).toThrow(RangeError);
   });
 });

@@ -9,18 +9,30 @@ describe('sendRulesOf', () => {
 
   it('ignores the window hours and days while the window is disabled', () => {
     expect(
-      sendRulesOf({ send_window_enabled: false, send_window_start_hour: 9, send_window_end_hour: 17, send_window_allowed_days: '1,2' }),
+      sendRulesOf({
+        send_window_enabled: false,
+        send_window_start_hour: 9,
+        send_window_end_hour: 17,
+        send_window_allowed_days: '1,2',
+      }),
     ).toEqual({});
   });
 
   it('takes the hours and days of an enabled window', () => {
     expect(
-      sendRulesOf({ send_window_enabled: true, send_window_start_hour: 9, send_window_end_hour: 17, send_window_allowed_days: '1,2,3,4,5' }),
+      sendRulesOf({
+        send_window_enabled: true,
+        send_window_start_hour: 9,
+        send_window_end_hour: 17,
+        send_window_allowed_days: '1,2,3,4,5',
+      }),
     ).toEqual({ sendWindow: { startHour: 9, endHour: 17 }, allowedDays: [1, 2, 3, 4, 5] });
   });
 
   it('keeps a window with only a start, and every day when no days are set', () => {
-    expect(sendRulesOf({ send_window_enabled: true, send_window_start_hour: 9 })).toEqual({ sendWindow: { startHour: 9 } });
+    expect(sendRulesOf({ send_window_enabled: true, send_window_start_hour: 9 })).toEqual({
+      sendWindow: { startHour: 9 },
+    });
   });
 
   it('reads a corrupt day list as every day', () => {
@@ -52,7 +64,11 @@ describe('parseAllowedDays', () => {
 
 describe('blockedBy', () => {
   const reading = (isoWeekday: number, hour: number) => ({ wall: 0, isoWeekday, hour, minute: 0 });
-  const rules = { allowedDays: [1, 2, 3, 4, 5], sendWindow: { startHour: 8, endHour: 20 }, quietHours: { start: 7, end: 9 } };
+  const rules = {
+    allowedDays: [1, 2, 3, 4, 5],
+    sendWindow: { startHour: 8, endHour: 20 },
+    quietHours: { start: 7, end: 9 },
+  };
 
   it.each([
     ['weekday before window', reading(6, 3), 'weekday'],

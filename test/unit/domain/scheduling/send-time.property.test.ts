@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { computeSendTime, NoSendTimeError, type SendTimeInput } from '../../../../shared/domain/scheduling/send-time.js';
+import {
+  computeSendTime,
+  NoSendTimeError,
+  type SendTimeInput,
+} from '../../../../shared/domain/scheduling/send-time.js';
 
 const HOUR = 3_600_000;
 const QUARTER = HOUR / 4;
@@ -19,19 +23,33 @@ const ZONES = [
   'Asia/Tokyo',
 ];
 /** 2026 transitions of those zones, so many cases land next to one. */
-const TRANSITIONS = ['2026-03-08T07:00Z', '2026-11-01T06:00Z', '2026-03-29T01:00Z', '2026-10-25T01:00Z', '2026-04-04T15:00Z',
-  '2026-10-03T15:30Z', '2026-04-05T03:00Z', '2026-09-06T04:00Z', '2026-04-04T14:00Z', '2026-09-26T14:00Z'].map(Date.parse);
+const TRANSITIONS = [
+  '2026-03-08T07:00Z',
+  '2026-11-01T06:00Z',
+  '2026-03-29T01:00Z',
+  '2026-10-25T01:00Z',
+  '2026-04-04T15:00Z',
+  '2026-10-03T15:30Z',
+  '2026-04-05T03:00Z',
+  '2026-09-06T04:00Z',
+  '2026-04-04T14:00Z',
+  '2026-09-26T14:00Z',
+].map(Date.parse);
 
 const hour = fc.integer({ min: 0, max: 23 });
 const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const due = fc.oneof(
   fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2027, 0, 1) }),
-  fc.tuple(fc.constantFrom(...TRANSITIONS), fc.integer({ min: -3 * 24 * HOUR, max: 3 * 24 * HOUR })).map(([t, d]) => t + d),
+  fc
+    .tuple(fc.constantFrom(...TRANSITIONS), fc.integer({ min: -3 * 24 * HOUR, max: 3 * 24 * HOUR }))
+    .map(([t, d]) => t + d),
 );
 const input = fc.record({
   due: due.map((ms) => new Date(ms)),
   zone: fc.constantFrom(...ZONES),
-  preferred: optional(fc.record({ hour, minute: fc.oneof(fc.constantFrom(0, 15, 30, 45), fc.integer({ min: 0, max: 59 })) })),
+  preferred: optional(
+    fc.record({ hour, minute: fc.oneof(fc.constantFrom(0, 15, 30, 45), fc.integer({ min: 0, max: 59 })) }),
+  ),
   sendWindow: optional(fc.record({ startHour: optional(hour), endHour: optional(hour) })),
   allowedDays: optional(fc.subarray([1, 2, 3, 4, 5, 6, 7])),
   quietHours: optional(fc.record({ start: hour, end: hour })),
@@ -49,7 +67,16 @@ const clocks = new Map<string, Intl.DateTimeFormat>();
 /** ISO weekday and hour at `ts`, read with Intl (not luxon, which the code under test uses). */
 function clock(zone: string, ts: number): { weekday: number; hour: number } {
   let format = clocks.get(zone);
-  if (!format) clocks.set(zone, (format = new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', hour: '2-digit', hourCycle: 'h23' })));
+  if (!format)
+    clocks.set(
+      zone,
+      (format = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        weekday: 'short',
+        hour: '2-digit',
+        hourCycle: 'h23',
+      })),
+    );
   const [weekday, hour] = format.format(ts).split(', '); // "Sun, 00"
   return { weekday: WEEKDAYS.indexOf(weekday!) + 1, hour: Number(hour) };
 }
@@ -123,7 +150,10 @@ describe('computeSendTime (property)', () => {
         const { at, reason } = computeSendTime({ due: rules.due, zone: rules.zone, preferred });
         const local = DateTime.fromJSDate(at, { zone: rules.zone });
         // The preferred wall time that day, or where a spring-forward gap moves it (luxon moves it the same way).
-        const intended = DateTime.fromObject({ year: local.year, month: local.month, day: local.day, ...preferred }, { zone: rules.zone });
+        const intended = DateTime.fromObject(
+          { year: local.year, month: local.month, day: local.day, ...preferred },
+          { zone: rules.zone },
+        );
         expect(local.toFormat('HH:mm')).toBe(intended.toFormat('HH:mm'));
         expect(at.getTime() - rules.due.getTime()).toBeLessThanOrEqual(25 * HOUR);
         expect(reason === undefined || reason === 'preferred_time').toBe(true);

@@ -1,6 +1,10 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { computeSendTime, NoSendTimeError, type SendTimeInput } from '../../../../shared/domain/scheduling/send-time.js';
+import {
+  computeSendTime,
+  NoSendTimeError,
+  type SendTimeInput,
+} from '../../../../shared/domain/scheduling/send-time.js';
 
 /** An instant given as local wall time in a zone ("2026-03-13T18:00" in Europe/Paris). */
 const local = (wall: string, zone: string) => DateTime.fromISO(wall, { zone }).toJSDate();
@@ -75,7 +79,7 @@ describe('computeSendTime: preferred time of day (mode 1)', () => {
     expect(result.reason).toBe('send_window');
   });
 
-  it('keeps the first allowed instant when the later day\'s preferred time falls in quiet hours', () => {
+  it("keeps the first allowed instant when the later day's preferred time falls in quiet hours", () => {
     const result = computeSendTime({
       due: local('2026-03-11T10:00', PARIS),
       zone: PARIS,
@@ -89,7 +93,11 @@ describe('computeSendTime: preferred time of day (mode 1)', () => {
 
 describe('computeSendTime: DST (New York)', () => {
   it('sends a preferred 02:30 at 03:30 EDT on the spring-forward day (2026-03-08)', () => {
-    const result = computeSendTime({ due: local('2026-03-07T12:00', NY), zone: NY, preferred: { hour: 2, minute: 30 } });
+    const result = computeSendTime({
+      due: local('2026-03-07T12:00', NY),
+      zone: NY,
+      preferred: { hour: 2, minute: 30 },
+    });
     expect(result.at.toISOString()).toBe('2026-03-08T07:30:00.000Z');
     expect(reading(result.at, NY)).toBe('2026-03-08T03:30 Sun');
   });
@@ -115,7 +123,11 @@ describe('computeSendTime: DST (New York)', () => {
   });
 
   it('takes the earlier 01:30 on the fall-back night (2026-11-01)', () => {
-    const result = computeSendTime({ due: local('2026-11-01T00:00', NY), zone: NY, preferred: { hour: 1, minute: 30 } });
+    const result = computeSendTime({
+      due: local('2026-11-01T00:00', NY),
+      zone: NY,
+      preferred: { hour: 1, minute: 30 },
+    });
     expect(result.at.toISOString()).toBe('2026-11-01T05:30:00.000Z'); // 01:30 EDT
   });
 
@@ -123,7 +135,11 @@ describe('computeSendTime: DST (New York)', () => {
     const due = new Date('2026-11-01T06:00:00Z'); // 01:00 EST, after the first 01:30 EDT
     const result = computeSendTime({ due, zone: NY, preferred: { hour: 1, minute: 30 } });
     expect(result.at.toISOString()).toBe('2026-11-01T06:30:00.000Z'); // 01:30 EST
-    const next = computeSendTime({ due: new Date(result.at.getTime() + 1), zone: NY, preferred: { hour: 1, minute: 30 } });
+    const next = computeSendTime({
+      due: new Date(result.at.getTime() + 1),
+      zone: NY,
+      preferred: { hour: 1, minute: 30 },
+    });
     expect(reading(next.at, NY)).toBe('2026-11-02T01:30 Mon');
   });
 
@@ -133,7 +149,11 @@ describe('computeSendTime: DST (New York)', () => {
   });
 
   it('opens a window that starts in the spring-forward gap at the first valid minute (03:00 EDT)', () => {
-    const result = computeSendTime({ due: local('2026-03-08T01:10', NY), zone: NY, sendWindow: { startHour: 2, endHour: 6 } });
+    const result = computeSendTime({
+      due: local('2026-03-08T01:10', NY),
+      zone: NY,
+      sendWindow: { startHour: 2, endHour: 6 },
+    });
     expect(reading(result.at, NY)).toBe('2026-03-08T03:00 Sun');
     expect(result.at.toISOString()).toBe('2026-03-08T07:00:00.000Z');
   });
@@ -141,20 +161,39 @@ describe('computeSendTime: DST (New York)', () => {
 
 describe('computeSendTime: DST (London)', () => {
   it('sends a preferred 01:30 at 02:30 BST on the spring-forward day (2026-03-29)', () => {
-    const result = computeSendTime({ due: local('2026-03-29T00:00', LONDON), zone: LONDON, preferred: { hour: 1, minute: 30 } });
+    const result = computeSendTime({
+      due: local('2026-03-29T00:00', LONDON),
+      zone: LONDON,
+      preferred: { hour: 1, minute: 30 },
+    });
     expect(result.at.toISOString()).toBe('2026-03-29T01:30:00.000Z');
     expect(reading(result.at, LONDON)).toBe('2026-03-29T02:30 Sun');
   });
 
   it('takes the earlier 01:30 (BST) on the fall-back night (2026-10-25)', () => {
-    const result = computeSendTime({ due: local('2026-10-25T00:00', LONDON), zone: LONDON, preferred: { hour: 1, minute: 30 } });
+    const result = computeSendTime({
+      due: local('2026-10-25T00:00', LONDON),
+      zone: LONDON,
+      preferred: { hour: 1, minute: 30 },
+    });
     expect(result.at.toISOString()).toBe('2026-10-25T00:30:00.000Z');
   });
 
   it('keeps 09:00 local on both sides of a transition', () => {
-    const before = computeSendTime({ due: local('2026-03-28T08:00', LONDON), zone: LONDON, preferred: { hour: 9, minute: 0 } });
-    const after = computeSendTime({ due: local('2026-03-29T08:00', LONDON), zone: LONDON, preferred: { hour: 9, minute: 0 } });
-    expect([before.at.toISOString(), after.at.toISOString()]).toEqual(['2026-03-28T09:00:00.000Z', '2026-03-29T08:00:00.000Z']);
+    const before = computeSendTime({
+      due: local('2026-03-28T08:00', LONDON),
+      zone: LONDON,
+      preferred: { hour: 9, minute: 0 },
+    });
+    const after = computeSendTime({
+      due: local('2026-03-29T08:00', LONDON),
+      zone: LONDON,
+      preferred: { hour: 9, minute: 0 },
+    });
+    expect([before.at.toISOString(), after.at.toISOString()]).toEqual([
+      '2026-03-28T09:00:00.000Z',
+      '2026-03-29T08:00:00.000Z',
+    ]);
   });
 });
 
@@ -191,13 +230,23 @@ describe('computeSendTime: send window', () => {
   it.each([
     ['9–17: 08:30 → 09:00', '2026-03-11T08:30', { startHour: 9, endHour: 17 }, '2026-03-11T09:00 Wed'],
     ['9–17: 16:59 → unchanged', '2026-03-11T16:59', { startHour: 9, endHour: 17 }, '2026-03-11T16:59 Wed'],
-    ['9–17: 17:00 (end exclusive) → 09:00 the next day', '2026-03-11T17:00', { startHour: 9, endHour: 17 }, '2026-03-12T09:00 Thu'],
+    [
+      '9–17: 17:00 (end exclusive) → 09:00 the next day',
+      '2026-03-11T17:00',
+      { startHour: 9, endHour: 17 },
+      '2026-03-12T09:00 Thu',
+    ],
     ['only a start (9): 23:30 is inside', '2026-03-11T23:30', { startHour: 9 }, '2026-03-11T23:30 Wed'],
     ['only a start (9): 08:00 → 09:00', '2026-03-11T08:00', { startHour: 9 }, '2026-03-11T09:00 Wed'],
     ['only an end (17): 00:30 is inside', '2026-03-11T00:30', { endHour: 17 }, '2026-03-11T00:30 Wed'],
     ['only an end (17): 17:00 → midnight', '2026-03-11T17:00', { endHour: 17 }, '2026-03-12T00:00 Thu'],
     ['20–6 across midnight: 12:00 → 20:00', '2026-03-11T12:00', { startHour: 20, endHour: 6 }, '2026-03-11T20:00 Wed'],
-    ['20–6 across midnight: 03:00 is inside', '2026-03-11T03:00', { startHour: 20, endHour: 6 }, '2026-03-11T03:00 Wed'],
+    [
+      '20–6 across midnight: 03:00 is inside',
+      '2026-03-11T03:00',
+      { startHour: 20, endHour: 6 },
+      '2026-03-11T03:00 Wed',
+    ],
     ['9–9 (start === end): every hour', '2026-03-11T03:00', { startHour: 9, endHour: 9 }, '2026-03-11T03:00 Wed'],
     ['no hours: every hour', '2026-03-11T03:00', {}, '2026-03-11T03:00 Wed'],
   ])('%s', (_, due, sendWindow, expected) => {
@@ -264,7 +313,11 @@ describe('computeSendTime: time zones', () => {
   });
 
   it('reads quiet hours in a zone with a 45-minute offset (Asia/Kathmandu, +05:45)', () => {
-    const result = computeSendTime({ due: new Date('2026-03-11T17:00:00Z'), zone: 'Asia/Kathmandu', quietHours: { start: 22, end: 7 } });
+    const result = computeSendTime({
+      due: new Date('2026-03-11T17:00:00Z'),
+      zone: 'Asia/Kathmandu',
+      quietHours: { start: 22, end: 7 },
+    });
     expect(result.at.toISOString()).toBe('2026-03-12T01:15:00.000Z'); // 07:00 local
   });
 });
@@ -272,11 +325,19 @@ describe('computeSendTime: time zones', () => {
 describe('computeSendTime: impossible rules and bad input', () => {
   it.each([
     ['no allowed day', { allowedDays: [] }],
-    ['a window inside the quiet hours', { sendWindow: { startHour: 9, endHour: 17 }, quietHours: { start: 8, end: 18 } }],
-    ['quiet hours covering the window across midnight', { sendWindow: { startHour: 23, endHour: 2 }, quietHours: { start: 22, end: 3 } }],
+    [
+      'a window inside the quiet hours',
+      { sendWindow: { startHour: 9, endHour: 17 }, quietHours: { start: 8, end: 18 } },
+    ],
+    [
+      'quiet hours covering the window across midnight',
+      { sendWindow: { startHour: 23, endHour: 2 }, quietHours: { start: 22, end: 3 } },
+    ],
   ])('throws NoSendTimeError for %s, quickly', (_, rules) => {
     const started = performance.now();
-    expect(() => computeSendTime({ due: new Date('2026-03-11T12:00:00Z'), zone: NY, ...rules })).toThrow(NoSendTimeError);
+    expect(() => computeSendTime({ due: new Date('2026-03-11T12:00:00Z'), zone: NY, ...rules })).toThrow(
+      NoSendTimeError,
+    );
     expect(performance.now() - started).toBeLessThan(250);
   });
 

@@ -5,7 +5,11 @@ import { quotaDayOf, quotaMonthOf, quotaResetAt } from '../../../../shared/domai
 
 /** The UTC labels without luxon give luxon's strings for every instant. */
 describe('quota periods', () => {
-  const instants = fc.date({ min: new Date('1970-01-01T00:00:00.000Z'), max: new Date('2999-12-31T23:59:59.999Z'), noInvalidDate: true });
+  const instants = fc.date({
+    min: new Date('1970-01-01T00:00:00.000Z'),
+    max: new Date('2999-12-31T23:59:59.999Z'),
+    noInvalidDate: true,
+  });
 
   it('labels the UTC month and day, and the next month start, as luxon does', () => {
     fc.assert(

@@ -75,13 +75,37 @@ describe('SettingsPatch', () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.sort()).toEqual(
       [
-        'morning_send_hour', 'morning_send_minute', 'afternoon_send_hour', 'afternoon_send_minute', 'quiet_hour_start',
-        'quiet_hour_end', 'send_window_enabled', 'send_window_start_hour', 'send_window_end_hour',
-        'send_window_allowed_days', 'timezone', 'max_emails_per_day', 'queue_timeout_days', 'custom_email_quota_per_day',
-        'custom_email_quota_per_month', 'custom_max_workflows', 'enable_critical_bypass', 'ai_advisor_enabled',
-        'auto_approve_enabled', 'enabled_workflows', 'preferences', 'brand_name', 'brand_logo_url', 'brand_primary_color',
-        'brand_secondary_color', 'company_name', 'company_address', 'email_from_name', 'email_from_address',
-        'email_reply_to', 'email_signature',
+        'morning_send_hour',
+        'morning_send_minute',
+        'afternoon_send_hour',
+        'afternoon_send_minute',
+        'quiet_hour_start',
+        'quiet_hour_end',
+        'send_window_enabled',
+        'send_window_start_hour',
+        'send_window_end_hour',
+        'send_window_allowed_days',
+        'timezone',
+        'max_emails_per_day',
+        'queue_timeout_days',
+        'custom_email_quota_per_day',
+        'custom_email_quota_per_month',
+        'custom_max_workflows',
+        'enable_critical_bypass',
+        'ai_advisor_enabled',
+        'auto_approve_enabled',
+        'enabled_workflows',
+        'preferences',
+        'brand_name',
+        'brand_logo_url',
+        'brand_primary_color',
+        'brand_secondary_color',
+        'company_name',
+        'company_address',
+        'email_from_name',
+        'email_from_address',
+        'email_reply_to',
+        'email_signature',
       ].sort(),
     );
     const byKey = Object.fromEntries(items.map((i) => [i.key, i.condition]));
@@ -124,10 +148,11 @@ describe('SettingsPatch', () => {
   });
 
   it('refuses repeated workflow ids and an empty day list', () => {
-    expect(itemsOf({ enabled_workflows: [1, 1], send_window_allowed_days: '' }).map((i) => i.key).sort()).toEqual([
-      'enabled_workflows',
-      'send_window_allowed_days',
-    ]);
+    expect(
+      itemsOf({ enabled_workflows: [1, 1], send_window_allowed_days: '' })
+        .map((i) => i.key)
+        .sort(),
+    ).toEqual(['enabled_workflows', 'send_window_allowed_days']);
   });
 });
 
@@ -141,7 +166,11 @@ describe('applySettingsPatch', () => {
 
 describe('checkPlanLimits', () => {
   it('lets custom limits tighten the plan but not raise it', () => {
-    const patch = SettingsPatch.parse({ custom_max_workflows: 4, custom_email_quota_per_day: 101, custom_email_quota_per_month: 500 });
+    const patch = SettingsPatch.parse({
+      custom_max_workflows: 4,
+      custom_email_quota_per_day: 101,
+      custom_email_quota_per_month: 500,
+    });
     expect(checkPlanLimits(applySettingsPatch({}, patch), patch, free).map((i) => [i.key, i.condition])).toEqual([
       ['custom_max_workflows', 'max'],
       ['custom_email_quota_per_day', 'max'],
@@ -154,11 +183,13 @@ describe('checkPlanLimits', () => {
       { condition: 'max', key: 'enabled_workflows', error: 'At most 3 workflows may be enabled; 4 are' },
     ]);
     const tighter = SettingsPatch.parse({ enabled_workflows: [1, 2], custom_max_workflows: 1 });
-    expect(checkPlanLimits(applySettingsPatch({}, tighter), tighter, free).map((i) => i.key)).toEqual(['enabled_workflows']);
-    const lowered = SettingsPatch.parse({ custom_max_workflows: 1 });
-    expect(checkPlanLimits(applySettingsPatch({ enabled_workflows: [1, 2] }, lowered), lowered, free).map((i) => i.key)).toEqual([
-      'custom_max_workflows',
+    expect(checkPlanLimits(applySettingsPatch({}, tighter), tighter, free).map((i) => i.key)).toEqual([
+      'enabled_workflows',
     ]);
+    const lowered = SettingsPatch.parse({ custom_max_workflows: 1 });
+    expect(
+      checkPlanLimits(applySettingsPatch({ enabled_workflows: [1, 2] }, lowered), lowered, free).map((i) => i.key),
+    ).toEqual(['custom_max_workflows']);
   });
 
   it('does not re-check limits the patch does not touch', () => {

@@ -32,11 +32,26 @@ describe('getStats', () => {
     const view = await getStats(deps, READER, { granularity: 'day' });
 
     // Assess
-    expect(view).toMatchObject({ from: '2026-10-28', to: '2026-11-26', granularity: 'day', workflow_id: null, time_zone: 'UTC' });
+    expect(view).toMatchObject({
+      from: '2026-10-28',
+      to: '2026-11-26',
+      granularity: 'day',
+      workflow_id: null,
+      time_zone: 'UTC',
+    });
     expect(view.series).toHaveLength(30);
     expect(view.series.at(-1)).toEqual({
       period: '2026-11-26',
-      counts: { ...zeroCounts(), sent: 5, delivered: 4, opened: 2, clicked: 1, bot_opened: 6, bounced_hard: 1, unsubscribed_suppression: 1 },
+      counts: {
+        ...zeroCounts(),
+        sent: 5,
+        delivered: 4,
+        opened: 2,
+        clicked: 1,
+        bot_opened: 6,
+        bounced_hard: 1,
+        unsubscribed_suppression: 1,
+      },
       events: { signup: 1 },
     });
     expect(view.totals).toMatchObject({ sent: 5, skipped: 2 });
@@ -106,7 +121,9 @@ describe('getStats', () => {
 
   it('answers 404 for a workflow the catalog does not have', async () => {
     const { deps } = setup();
-    await expect(getStats(deps, READER, { granularity: 'day', workflow_id: 999 })).rejects.toMatchObject({ status: 404 });
+    await expect(getStats(deps, READER, { granularity: 'day', workflow_id: 999 })).rejects.toMatchObject({
+      status: 404,
+    });
     await expect(getWorkflowStats(deps, READER, 999, { granularity: 'day' })).rejects.toMatchObject({ status: 404 });
   });
 });
@@ -144,9 +161,14 @@ describe('the shards a read covers', () => {
 
   it('reads every shard of a sharded client, where its facts landed (spread mod 16)', async () => {
     const { deps, stats } = setup();
-    for (const spread of [1, 2, 17, 35]) stats.add({ clientId: CLIENT, workflowId: 1, day: '2026-11-26', counts: { sent: 1 }, spread, shards: 16 });
+    for (const spread of [1, 2, 17, 35])
+      stats.add({ clientId: CLIENT, workflowId: 1, day: '2026-11-26', counts: { sent: 1 }, spread, shards: 16 });
 
-    const view = await getStats(deps, { clientId: CLIENT, statsShards: 16 }, { granularity: 'day', from: '2026-11-26' });
+    const view = await getStats(
+      deps,
+      { clientId: CLIENT, statsShards: 16 },
+      { granularity: 'day', from: '2026-11-26' },
+    );
 
     expect(view.totals.sent).toBe(4);
     expect(stats.reads).toEqual([{ clientId: CLIENT, shards: 16 }]);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { quotaShardOf, SHARDED_DAY_LIMIT, SHARDED_MONTH_LIMIT } from '../../../../shared/domain/executions/quota-shards.js';
+import {
+  quotaShardOf,
+  SHARDED_DAY_LIMIT,
+  SHARDED_MONTH_LIMIT,
+} from '../../../../shared/domain/executions/quota-shards.js';
 import {
   clientStatsShardsOf,
   STATS_SHARD_COUNT,
@@ -33,7 +37,12 @@ describe('statsShardsOf (sharded only where one client’s day could pass one ke
     expect(clientStatsShardsOf(undefined, { plan: 'starter' })).toBe(1);
     expect(clientStatsShardsOf(undefined, { plan: 'growth' })).toBe(16); // 20 000 a day
     expect(clientStatsShardsOf(undefined, { plan: 'scale' })).toBe(16);
-    expect(clientStatsShardsOf({ custom_email_quota_per_day: 9_000, custom_email_quota_per_month: 200_000 }, { plan: 'scale' })).toBe(1);
+    expect(
+      clientStatsShardsOf(
+        { custom_email_quota_per_day: 9_000, custom_email_quota_per_month: 200_000 },
+        { plan: 'scale' },
+      ),
+    ).toBe(1);
     expect(clientStatsShardsOf(undefined, undefined)).toBe(1);
   });
 });

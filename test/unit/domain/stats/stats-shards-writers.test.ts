@@ -13,7 +13,10 @@ import { CLIENT_ID, engineHarness, NOW } from '../engine/engine-harness.js';
  * key rows as DynamoDB does.
  */
 async function signupSent(plan: SubscriptionPlan['tier'], settings: SettingsFields = {}) {
-  const h = await engineHarness({ enabled_workflows: [1], ...settings }, { plan, ...(plan === 'free' ? {} : { stats_shards_max: 16 }) });
+  const h = await engineHarness(
+    { enabled_workflows: [1], ...settings },
+    { plan, ...(plan === 'free' ? {} : { stats_shards_max: 16 }) },
+  );
   const contact = await h.contact();
   const event = await h.ingest({ type: 'signup', email: contact.email });
   const processed = (await h.process(event.id))!;
@@ -23,7 +26,8 @@ async function signupSent(plan: SubscriptionPlan['tier'], settings: SettingsFiel
   await h.track(sesNotification({ type: 'Delivery' }, h.mailer.emails[0]!, h.mailer.idOf(0), at, at, 'us-east-1'));
   const rows = [...h.stores.stats.workflowRows.values()];
   const events = [...h.stores.stats.eventRows.values()];
-  const shardOf = (name: 'executions' | 'sent' | 'delivered') => rows.filter((r) => r.counts[name] > 0).map((r) => r.shard);
+  const shardOf = (name: 'executions' | 'sent' | 'delivered') =>
+    rows.filter((r) => r.counts[name] > 0).map((r) => r.shard);
   const email = [...h.stores.sentEmails.data.sentEmails.values()][0]!;
   return { h, contact, eventId: event.id, executionId, rows, events, shardOf, email };
 }
@@ -39,7 +43,11 @@ describe('the day counters’ writers (memory ports)', () => {
     expect(email.stats_shards).toBe(1);
 
     const client = (await h.stores.clients.get(CLIENT_ID))!;
-    const view = await getStats(h.stores, { clientId: CLIENT_ID, statsShards: statsReadShardsOf(client) }, { granularity: 'day', from: NOW.slice(0, 10), to: NOW.slice(0, 10) });
+    const view = await getStats(
+      h.stores,
+      { clientId: CLIENT_ID, statsShards: statsReadShardsOf(client) },
+      { granularity: 'day', from: NOW.slice(0, 10), to: NOW.slice(0, 10) },
+    );
     expect(h.stores.stats.reads).toEqual([{ clientId: CLIENT_ID, shards: 1 }]);
     expect(view.totals).toMatchObject({ executions: 1, sent: 1, delivered: 1 });
     expect(view.events).toEqual({ signup: 1 });
@@ -56,13 +64,20 @@ describe('the day counters’ writers (memory ports)', () => {
     expect([...h.stores.sentEmails.data.providerMessages.values()][0]!.stats_shards).toBe(16);
 
     const client = (await h.stores.clients.get(CLIENT_ID))!;
-    const view = await getStats(h.stores, { clientId: CLIENT_ID, statsShards: statsReadShardsOf(client) }, { granularity: 'day', from: NOW.slice(0, 10), to: NOW.slice(0, 10) });
+    const view = await getStats(
+      h.stores,
+      { clientId: CLIENT_ID, statsShards: statsReadShardsOf(client) },
+      { granularity: 'day', from: NOW.slice(0, 10), to: NOW.slice(0, 10) },
+    );
     expect(h.stores.stats.reads).toEqual([{ clientId: CLIENT_ID, shards: 16 }]);
     expect(view.totals).toMatchObject({ executions: 1, sent: 1, delivered: 1 });
   });
 
   it('follow the current limits: a sharded plan tightened below the threshold by its settings writes on shard 0, and is still read whole', async () => {
-    const { h, events, shardOf, email } = await signupSent('scale', { custom_email_quota_per_day: 9_000, custom_email_quota_per_month: 200_000 });
+    const { h, events, shardOf, email } = await signupSent('scale', {
+      custom_email_quota_per_day: 9_000,
+      custom_email_quota_per_month: 200_000,
+    });
 
     expect(events.map((r) => r.shard)).toEqual([0]);
     expect(shardOf('sent')).toEqual([0]);

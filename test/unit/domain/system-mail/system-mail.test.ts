@@ -16,7 +16,12 @@ class RecordingMailer implements Mailer {
   }
 }
 
-const message = { to: 'ada@example.com', subject: 'Sign in', text: 'Open https://x/cb', html: '<p><a href="https://x/cb">Sign in</a></p>' };
+const message = {
+  to: 'ada@example.com',
+  subject: 'Sign in',
+  text: 'Open https://x/cb',
+  html: '<p><a href="https://x/cb">Sign in</a></p>',
+};
 
 describe('MailerSystemMail', () => {
   it('sends from the service address through its own configuration set, no headers (no List-Unsubscribe) and a system tag', async () => {
@@ -43,7 +48,10 @@ describe('MailerSystemMail', () => {
 
   it('answers a permanent refusal as the mailer does', async () => {
     const mailer = new RecordingMailer({ kind: 'rejected', reason: 'MessageRejected' });
-    await expect(new MailerSystemMail(mailer, 'a@service.example', null).send(message)).resolves.toEqual({ kind: 'rejected', reason: 'MessageRejected' });
+    await expect(new MailerSystemMail(mailer, 'a@service.example', null).send(message)).resolves.toEqual({
+      kind: 'rejected',
+      reason: 'MessageRejected',
+    });
   });
 
   it('throws a transient failure, so the caller decides', async () => {
@@ -54,7 +62,11 @@ describe('MailerSystemMail', () => {
   it('is provided over the container mailer with SYSTEM_FROM_EMAIL and SES_SYSTEM_CONFIGURATION_SET', async () => {
     // Prepare
     const mailer = new RecordingMailer();
-    const config = loadConfig({ SYSTEM_FROM_EMAIL: 'accounts@service.example', SES_SYSTEM_CONFIGURATION_SET: 'els-system', SES_CONFIGURATION_SET: 'els-clients' });
+    const config = loadConfig({
+      SYSTEM_FROM_EMAIL: 'accounts@service.example',
+      SES_SYSTEM_CONFIGURATION_SET: 'els-system',
+      SES_CONFIGURATION_SET: 'els-clients',
+    });
     const container = createContainer({ config, overrides: { mailer } });
     // Act
     await container.use(systemMail).send(message);

@@ -35,7 +35,11 @@ describe('renderEmail', () => {
       html: '<p>Ann &lt;b&gt; · <a href="https://svc.example/u/tok">unsubscribe</a></p>',
       text: 'Reply to help@acme.test',
     });
-    expect(email.vars).toMatchObject({ contact: { first_name: 'Ann <b>' }, client: { brand_name: 'Acme Mail' }, plan: 'pro' });
+    expect(email.vars).toMatchObject({
+      contact: { first_name: 'Ann <b>' },
+      client: { brand_name: 'Acme Mail' },
+      plan: 'pro',
+    });
   });
 
   it('leaves client and links empty without branding (a preview without default vars)', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compiledTemplateCount, renderTemplate, toSingleLine } from '../../../../shared/domain/templates/render-template.js';
+import {
+  compiledTemplateCount,
+  renderTemplate,
+  toSingleLine,
+} from '../../../../shared/domain/templates/render-template.js';
 import { SYSTEM_TEMPLATES } from '../../../../shared/domain/templates/system-templates.js';
 import { inspectTemplate } from '../../../../shared/domain/templates/template-safety.js';
 import { defaultVars, resolveVars } from '../../../../shared/domain/templates/template-vars.js';
@@ -79,14 +83,20 @@ describe('system templates', () => {
   });
 
   it.each(SYSTEM_TEMPLATES.map((t) => [t.name, t] as const))('%s obeys DESIGN.md §6 in every part', (_name, t) => {
-    for (const part of [t.subject, t.preview_text, t.html_body, t.text_body]) expect(inspectTemplate(part).safe).toBe(true);
+    for (const part of [t.subject, t.preview_text, t.html_body, t.text_body])
+      expect(inspectTemplate(part).safe).toBe(true);
   });
 
   it.each(SYSTEM_TEMPLATES.map((t) => [t.name, t] as const))('%s renders with the branded layout', (_name, t) => {
     const vars = resolveVars({
       contact: { first_name: 'Ada' },
       defaults: defaultVars(
-        { brand_name: 'Acme', brand_primary_color: '#FF0000', company_address: '1 Main St', brand_logo_url: 'https://cdn.acme.test/logo.png' },
+        {
+          brand_name: 'Acme',
+          brand_primary_color: '#FF0000',
+          company_address: '1 Main St',
+          brand_logo_url: 'https://cdn.acme.test/logo.png',
+        },
         undefined,
         { publicBaseUrl: 'https://mail.example' },
       ),
@@ -103,7 +113,9 @@ describe('system templates', () => {
     expect(html).not.toContain('<%');
     // Transactional mail (payment failed) links the same address as the preference page.
     const transactional = WORKFLOWS.find((w) => w.default_template_id === t.id)?.category === 'transactional';
-    expect(text).toContain(`${transactional ? 'Email preferences' : 'Unsubscribe'}: https://mail.example/preview/unsubscribe`);
+    expect(text).toContain(
+      `${transactional ? 'Email preferences' : 'Unsubscribe'}: https://mail.example/preview/unsubscribe`,
+    );
     expect(html).toContain(transactional ? '>Manage your email preferences</a>' : '>Unsubscribe</a> from these emails');
     expect(text).toContain('The Acme team');
     expect(renderTemplate(t.subject, vars, 'text')).not.toContain('<%');

@@ -26,19 +26,44 @@ describe('inspectTemplate (DESIGN.md §6)', () => {
   it.each([
     ['code', '<% process.exit() %>', '<% process.exit() %>', 'code is not allowed'],
     ['raw output of a constructor', '<%~ it.constructor %>', '<%~ it.constructor %>', 'raw (unescaped) output'],
-    ['raw output of a plain path', '<%~ it.contact.first_name %>', '<%~ it.contact.first_name %>', 'raw (unescaped) output'],
+    [
+      'raw output of a plain path',
+      '<%~ it.contact.first_name %>',
+      '<%~ it.contact.first_name %>',
+      'raw (unescaped) output',
+    ],
     ['a constructor segment', '<%= it.constructor %>', '<%= it.constructor %>', '"constructor"'],
-    ['constructor chains', '<%= it.contact.constructor.constructor %>', '<%= it.contact.constructor.constructor %>', '"constructor"'],
+    [
+      'constructor chains',
+      '<%= it.contact.constructor.constructor %>',
+      '<%= it.contact.constructor.constructor %>',
+      '"constructor"',
+    ],
     ['__proto__', '<%= it.__proto__.polluted %>', '<%= it.__proto__.polluted %>', '"__proto__"'],
     ['prototype', '<%= it.contact.prototype %>', '<%= it.contact.prototype %>', '"prototype"'],
     ['other dunder names', '<%= it.__defineGetter__ %>', '<%= it.__defineGetter__ %>', '"__defineGetter__"'],
-    ['a function call', '<%= it.contact.email.toUpperCase() %>', '<%= it.contact.email.toUpperCase() %>', 'not a plain variable name'],
+    [
+      'a function call',
+      '<%= it.contact.email.toUpperCase() %>',
+      '<%= it.contact.email.toUpperCase() %>',
+      'not a plain variable name',
+    ],
     ['bracket access', '<%= it["contact"] %>', '<%= it["contact"] %>', 'only a dotted variable path'],
-    ['bracket access after a segment', "<%= it.contact['email'] %>", "<%= it.contact['email'] %>", 'not a plain variable name'],
+    [
+      'bracket access after a segment',
+      "<%= it.contact['email'] %>",
+      "<%= it.contact['email'] %>",
+      'not a plain variable name',
+    ],
     ['a global', '<%= process.env.SECRET %>', '<%= process.env.SECRET %>', 'only a dotted variable path'],
     ['the data object itself', '<%= it %>', '<%= it %>', 'only a dotted variable path'],
     ['a non-literal default', '<%= it.a ?? it.b %>', '<%= it.a ?? it.b %>', 'only a dotted variable path'],
-    ['a template-literal default', '<%= it.a ?? `${process.pid}` %>', '<%= it.a ?? `${process.pid}` %>', 'only a dotted variable path'],
+    [
+      'a template-literal default',
+      '<%= it.a ?? `${process.pid}` %>',
+      '<%= it.a ?? `${process.pid}` %>',
+      'only a dotted variable path',
+    ],
     ['a default with escapes', '<%= it.a ?? "\\u0041" %>', '<%= it.a ?? "\\u0041" %>', 'only a dotted variable path'],
     ['another operator', '<%= it.a || "x" %>', '<%= it.a || "x" %>', 'only a dotted variable path'],
     ['a comment tag', '<%# note %>', '<% # note %>', 'code is not allowed'],
@@ -107,11 +132,19 @@ describe('assertSavableTemplate', () => {
 
   it('refuses a script in html_body at its field, with the line and what it is', () => {
     // Act
-    const error = refusal({ subject: 'Hi', html_body: '<p>Hi <%= it.contact.first_name %></p>\n<script>alert(1)</script>', text_body: '<script> is fine in text' });
+    const error = refusal({
+      subject: 'Hi',
+      html_body: '<p>Hi <%= it.contact.first_name %></p>\n<script>alert(1)</script>',
+      text_body: '<script> is fine in text',
+    });
     // Assess
     expect(error?.status).toBe(422);
     expect(error?.items).toEqual([
-      { condition: 'unsafe', key: 'html_body', error: expect.stringContaining('HTML at line 2 is refused: a <script> element') },
+      {
+        condition: 'unsafe',
+        key: 'html_body',
+        error: expect.stringContaining('HTML at line 2 is refused: a <script> element'),
+      },
     ]);
   });
 
@@ -122,19 +155,38 @@ describe('assertSavableTemplate', () => {
   });
 
   it.each([
-    ['an interpolation as a tag name', '<<%= it.event.tag %>>alert(1)</<%= it.event.tag %>>', 'an interpolation in a tag name'],
-    ['an interpolation as an attribute name', '<img src="x" <%= it.event.attr %>="alert(1)">', 'an interpolation in an attribute name of <img>'],
-    ['an interpolation that splits javascript:', '<a href="java<%= it.event.x %>script:alert(1)">x</a>', 'a javascript: URL in <a href>'],
+    [
+      'an interpolation as a tag name',
+      '<<%= it.event.tag %>>alert(1)</<%= it.event.tag %>>',
+      'an interpolation in a tag name',
+    ],
+    [
+      'an interpolation as an attribute name',
+      '<img src="x" <%= it.event.attr %>="alert(1)">',
+      'an interpolation in an attribute name of <img>',
+    ],
+    [
+      'an interpolation that splits javascript:',
+      '<a href="java<%= it.event.x %>script:alert(1)">x</a>',
+      'a javascript: URL in <a href>',
+    ],
   ])('refuses %s: what the value renders to cannot be checked at save', (_label, html, what) => {
     expect(refusal({ html_body: html })?.items[0]?.error).toContain(what);
   });
 
   it('accepts interpolations in text and attribute values, links among them', () => {
-    expect(refusal({ html_body: '<a href="<%= it.links.unsubscribe_url %>" title="<%= it.client.brand_name %>">Bye <%= it.contact.first_name ?? "you" %></a>' })).toBeUndefined();
+    expect(
+      refusal({
+        html_body:
+          '<a href="<%= it.links.unsubscribe_url %>" title="<%= it.client.brand_name %>">Bye <%= it.contact.first_name ?? "you" %></a>',
+      }),
+    ).toBeUndefined();
   });
 
   it.each(SYSTEM_TEMPLATES.map((t) => [t.id, t] as const))('passes system template %i', (_id, t) => {
-    expect(refusal({ subject: t.subject, preview_text: t.preview_text, html_body: t.html_body, text_body: t.text_body })).toBeUndefined();
+    expect(
+      refusal({ subject: t.subject, preview_text: t.preview_text, html_body: t.html_body, text_body: t.text_body }),
+    ).toBeUndefined();
   });
 });
 
@@ -142,11 +194,13 @@ describe('assertSavableTemplate reads the HTML as written', () => {
   it('keeps quotes, backslashes and line breaks of the text around interpolations', () => {
     const error = (() => {
       try {
-        assertSavableTemplate({ html_body: "<p title='a\\\\b'>Hi <%= it.contact.first_name %></p>\r\n\n<a href='javascript:x'>x</a>" });
+        assertSavableTemplate({
+          html_body: "<p title='a\\\\b'>Hi <%= it.contact.first_name %></p>\r\n\n<a href='javascript:x'>x</a>",
+        });
       } catch (e) {
         return e as AppError;
       }
     })();
-    expect(error?.items[0]?.error).toContain("HTML at line 3 is refused: a javascript: URL in <a href>");
+    expect(error?.items[0]?.error).toContain('HTML at line 3 is refused: a javascript: URL in <a href>');
   });
 });

@@ -53,7 +53,11 @@ describe('template variables', () => {
 
   it('deep-merges explicit vars over the defaults without touching the inputs', () => {
     const defaults = defaultVars({ brand_name: 'Acme' }, client, { publicBaseUrl: 'https://svc.example' });
-    const out = resolveVars({ contact: contactVars(contact), defaults, vars: { contact: { first_name: 'Grace' }, client: { brand_name: 'Other' }, extra: 1 } });
+    const out = resolveVars({
+      contact: contactVars(contact),
+      defaults,
+      vars: { contact: { first_name: 'Grace' }, client: { brand_name: 'Other' }, extra: 1 },
+    });
     expect(out['contact']).toMatchObject({ first_name: 'Grace', email: 'ada@example.com' });
     expect(out['client']).toMatchObject({ brand_name: 'Other', company_name: 'Acme' });
     expect(out['extra']).toBe(1);
@@ -61,7 +65,10 @@ describe('template variables', () => {
   });
 
   it('never copies __proto__ from caller input; other prototype names stay plain own keys', () => {
-    const vars = JSON.parse('{"__proto__": {"polluted": true}, "a": {"constructor": {"x": 1}, "b": 2}}') as Record<string, unknown>;
+    const vars = JSON.parse('{"__proto__": {"polluted": true}, "a": {"constructor": {"x": 1}, "b": 2}}') as Record<
+      string,
+      unknown
+    >;
     const out = deepMerge({}, vars);
     expect(Object.keys(out)).toEqual(['a']);
     expect(out['a']).toEqual({ constructor: { x: 1 }, b: 2 });

@@ -44,8 +44,18 @@ const tokenOf = (sentEmailId: string) => signLinkToken(SECRET, { purpose: 'u', c
 /** Ann and Bob, an e-mail of topic News to each; News (default in) and Beta (opt-in). */
 async function seeded() {
   const stores = memoryStores();
-  for (const [contactId, emailId] of [[ANN, ANN_EMAIL], [BOB, BOB_EMAIL]] as const) {
-    await stores.contacts.create(contactRecord({ id: contactId, client_id: CLIENT, email: `${contactId}@example.com`, client_contact_id: `u${contactId}` }));
+  for (const [contactId, emailId] of [
+    [ANN, ANN_EMAIL],
+    [BOB, BOB_EMAIL],
+  ] as const) {
+    await stores.contacts.create(
+      contactRecord({
+        id: contactId,
+        client_id: CLIENT,
+        email: `${contactId}@example.com`,
+        client_contact_id: `u${contactId}`,
+      }),
+    );
     stores.sentEmails.data.sentEmails.set(sentEmailKey(CLIENT, emailId), emailTo(contactId, emailId));
   }
   await createTopic(stores, CLIENT, { name: 'News', description: '', default_subscribed: true });
@@ -53,12 +63,23 @@ async function seeded() {
   return stores;
 }
 
-const left = async (stores: MemoryStores) => Object.fromEntries((await listTopics(stores, CLIENT)).map((t) => [t.name, t.contacts_left]));
+const left = async (stores: MemoryStores) =>
+  Object.fromEntries((await listTopics(stores, CLIENT)).map((t) => [t.name, t.contacts_left]));
 const oneClick = (stores: MemoryStores, emailId = ANN_EMAIL) => unsubscribeByLink(stores, SECRET, tokenOf(emailId));
 const api = (stores: MemoryStores, contactId: number, topicId: number, subscribed: boolean) =>
   updateSubscription(stores, CLIENT, { id: contactId }, { is_subscribed: subscribed, topic_id: topicId });
-const save = (stores: MemoryStores, fields: string, unsubscribe: UnsubscribeStore = stores.unsubscribe, emailId = ANN_EMAIL) =>
-  savePreferences({ ...stores, unsubscribe }, SECRET, tokenOf(emailId), preferenceChoiceOf(new URLSearchParams(`form=preferences&${fields}`))!);
+const save = (
+  stores: MemoryStores,
+  fields: string,
+  unsubscribe: UnsubscribeStore = stores.unsubscribe,
+  emailId = ANN_EMAIL,
+) =>
+  savePreferences(
+    { ...stores, unsubscribe },
+    SECRET,
+    tokenOf(emailId),
+    preferenceChoiceOf(new URLSearchParams(`form=preferences&${fields}`))!,
+  );
 
 describe("a topic's contacts_left (memory ports)", () => {
   it('starts at 0 and counts no contact that never chose', async () => {
@@ -138,7 +159,10 @@ describe("a topic's contacts_left (memory ports)", () => {
     const view = await save(stores, 'shown=1&shown=2', racing);
 
     expect(raced).toBe(true);
-    expect(view?.topics.map((t) => [t.topic.name, t.subscribed])).toEqual([['News', false], ['Beta', false]]);
+    expect(view?.topics.map((t) => [t.topic.name, t.subscribed])).toEqual([
+      ['News', false],
+      ['Beta', false],
+    ]);
     expect(await left(stores)).toEqual({ News: 1, Beta: 0 });
     const contact = (await stores.contacts.get(CLIENT, ANN)) as unknown as Record<string, unknown>;
     expect(contact['topic_by_1']).toBe('one_click');

@@ -9,16 +9,21 @@ describe('topics (memory ports)', () => {
   it('keeps the limit of 20 under concurrent creates: exactly one of five racing for the last place wins', async () => {
     // Prepare
     const stores = memoryStores();
-    for (let i = 1; i <= 19; i += 1) await createTopic(stores, CLIENT, { name: `T${i}`, description: '', default_subscribed: true });
+    for (let i = 1; i <= 19; i += 1)
+      await createTopic(stores, CLIENT, { name: `T${i}`, description: '', default_subscribed: true });
 
     // Act
     const outcomes = await Promise.allSettled(
-      [1, 2, 3, 4, 5].map((n) => createTopic(stores, CLIENT, { name: `Last ${n}`, description: '', default_subscribed: true })),
+      [1, 2, 3, 4, 5].map((n) =>
+        createTopic(stores, CLIENT, { name: `Last ${n}`, description: '', default_subscribed: true }),
+      ),
     );
 
     // Assess
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
-    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as AppError).items[0]?.condition] : []));
+    const refused = outcomes.flatMap((o) =>
+      o.status === 'rejected' ? [(o.reason as AppError).items[0]?.condition] : [],
+    );
     expect(refused).toEqual(['max', 'max', 'max', 'max']);
     expect(await listTopics(stores, CLIENT)).toHaveLength(20);
   });
@@ -64,7 +69,12 @@ describe('topics (memory ports)', () => {
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).status).toBe(409);
     expect((refused as AppError).items).toEqual([
-      { condition: 'state', key: 'id', error: 'The topic is in use by workflow 6 (cancellation_winback): set their topic_id to null or another topic first' },
+      {
+        condition: 'state',
+        key: 'id',
+        error:
+          'The topic is in use by workflow 6 (cancellation_winback): set their topic_id to null or another topic first',
+      },
     ]);
     expect(await listTopics(stores, CLIENT)).toEqual([topic]);
   });

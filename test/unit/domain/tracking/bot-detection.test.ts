@@ -17,19 +17,29 @@ const LINK_C = 'https://acme.test/c';
 
 /** Real user agents of people reading and clicking mail. */
 const PEOPLE = {
-  'desktop Chrome': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-  'iPhone Mail': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
-  'Apple Mail on macOS (MPP off)': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)',
+  'desktop Chrome':
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'iPhone Mail':
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
+  'Apple Mail on macOS (MPP off)':
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)',
   'Outlook desktop (Word engine)': 'Mozilla/4.0 (compatible; ms-office; MSOffice 16)',
   'Outlook desktop (new)': 'Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17928; Pro)',
-  'Gmail web in Chrome on a Mac': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'Gmail web in Chrome on a Mac':
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
   'Gmail web in Firefox': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0',
-  'Android Chrome': 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36',
+  'Android Chrome':
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36',
   Thunderbird: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Thunderbird/128.3.0',
 };
 const CHROME = PEOPLE['desktop Chrome'];
 
-const open = (fields: Partial<EngagementInput> = {}): EngagementInput => ({ kind: 'open', occurredAt: MINUTE_LATER, deliveredAt: DELIVERED, ...fields });
+const open = (fields: Partial<EngagementInput> = {}): EngagementInput => ({
+  kind: 'open',
+  occurredAt: MINUTE_LATER,
+  deliveredAt: DELIVERED,
+  ...fields,
+});
 const click = (fields: Partial<EngagementInput> = {}): EngagementInput => ({
   kind: 'click',
   url: LINK_A,
@@ -41,14 +51,17 @@ const human = { is_bot: false };
 const bot = (reason: string) => ({ is_bot: true, reason });
 
 describe('classifyEngagement: people', () => {
-  it.each(Object.entries(PEOPLE))('takes an open and a click from %s a minute after delivery for a person', (_name, userAgent) => {
-    // Prepare
-    const events = [open({ userAgent }), click({ userAgent })];
-    // Act
-    const verdicts = events.map(classifyEngagement);
-    // Assess
-    expect(verdicts).toEqual([human, human]);
-  });
+  it.each(Object.entries(PEOPLE))(
+    'takes an open and a click from %s a minute after delivery for a person',
+    (_name, userAgent) => {
+      // Prepare
+      const events = [open({ userAgent }), click({ userAgent })];
+      // Act
+      const verdicts = events.map(classifyEngagement);
+      // Assess
+      expect(verdicts).toEqual([human, human]);
+    },
+  );
 
   it.each([
     ['a click', click()],
@@ -68,7 +81,15 @@ describe('classifyEngagement: people', () => {
 
 describe('classifyEngagement: one signal each', () => {
   it('lists its reasons in the order it checks them', () => {
-    expect(BOT_REASONS).toEqual(['ses_flag', 'security_scanner', 'apple_mail_privacy', 'image_proxy', 'isbot_user_agent', 'too_fast', 'all_links_same_second']);
+    expect(BOT_REASONS).toEqual([
+      'ses_flag',
+      'security_scanner',
+      'apple_mail_privacy',
+      'image_proxy',
+      'isbot_user_agent',
+      'too_fast',
+      'all_links_same_second',
+    ]);
   });
 
   it('trusts the SES flag first', () => {
@@ -88,7 +109,10 @@ describe('classifyEngagement: one signal each', () => {
     ['Trend Micro', 'Mozilla/5.0 (compatible; Trend Micro Email Security)'],
     ['Sophos', 'Mozilla/5.0 (compatible; Sophos Email Link Scanner)'],
     ['FireEye', 'Mozilla/5.0 (compatible; FireEye Email Security)'],
-    ['BingPreview', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) BingPreview/1.0b'],
+    [
+      'BingPreview',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) BingPreview/1.0b',
+    ],
     ['python-requests', 'python-requests/2.31.0'],
     ['Python urllib', 'Python-urllib/3.11'],
     ['aiohttp', 'Python/3.11 aiohttp/3.9.1'],
@@ -100,7 +124,10 @@ describe('classifyEngagement: one signal each', () => {
     ['axios', 'axios/1.6.8'],
     ['node-fetch', 'node-fetch/1.0 (+https://github.com/bitinn/node-fetch)'],
     ['libwww-perl', 'libwww-perl/6.72'],
-    ['headless Chrome', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.6099.109 Safari/537.36'],
+    [
+      'headless Chrome',
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.6099.109 Safari/537.36',
+    ],
   ])('flags %s as a security scanner, on a click and on an open', (_name, userAgent) => {
     expect(classifyEngagement(click({ userAgent }))).toEqual(bot('security_scanner'));
     expect(classifyEngagement(open({ userAgent }))).toEqual(bot('security_scanner'));
@@ -116,7 +143,8 @@ describe('classifyEngagement: one signal each', () => {
     'flags Microsoft Defender Safe Links (a desktop Chrome user agent from Exchange Online Protection, %s) as a security scanner',
     (_case, ipAddress) => {
       // The user agent Safe Links sent in gophish #973.
-      const userAgent = 'Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/57.0.2987.133 Safari/537.36';
+      const userAgent =
+        'Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/57.0.2987.133 Safari/537.36';
       expect(classifyEngagement(click({ userAgent, ipAddress }))).toEqual(bot('security_scanner'));
       expect(classifyEngagement(open({ ipAddress }))).toEqual(bot('security_scanner'));
     },
@@ -170,9 +198,11 @@ describe('classifyEngagement: too fast', () => {
   });
 
   it('times a click from the send while the delivery is not known', () => {
-    expect(classifyEngagement(click({ userAgent: CHROME, deliveredAt: undefined, sentAt: DELIVERED, occurredAt: after(2_000) }))).toEqual(
-      bot('too_fast'),
-    );
+    expect(
+      classifyEngagement(
+        click({ userAgent: CHROME, deliveredAt: undefined, sentAt: DELIVERED, occurredAt: after(2_000) }),
+      ),
+    ).toEqual(bot('too_fast'));
   });
 
   it('times a click from the delivery when both are known', () => {
@@ -182,11 +212,15 @@ describe('classifyEngagement: too fast', () => {
   });
 
   it('does not time a click when neither the delivery nor the send is known', () => {
-    expect(classifyEngagement(click({ userAgent: CHROME, deliveredAt: undefined, occurredAt: after(1) }))).toEqual(human);
+    expect(classifyEngagement(click({ userAgent: CHROME, deliveredAt: undefined, occurredAt: after(1) }))).toEqual(
+      human,
+    );
   });
 
   it('names the scanner rather than the timing when both fire', () => {
-    expect(classifyEngagement(click({ userAgent: 'curl/8.5.0', occurredAt: after(500) }))).toEqual(bot('security_scanner'));
+    expect(classifyEngagement(click({ userAgent: 'curl/8.5.0', occurredAt: after(500) }))).toEqual(
+      bot('security_scanner'),
+    );
   });
 });
 
@@ -211,11 +245,58 @@ describe('classifyEngagement: every link within one second', () => {
     ['the same link twice', false, () => burst(LINK_A, 300, [[LINK_A, 0]])],
     ['a later click already recorded (notifications out of order)', true, () => burst(LINK_A, 0, [[LINK_B, 500]])],
     ['two of three known links', false, () => burst(LINK_B, 400, [[LINK_A, 0]], 3)],
-    ['all three known links', true, () => burst(LINK_C, 800, [[LINK_A, 0], [LINK_B, 400]], 3)],
-    ['three known links spanning exactly a second', false, () => burst(LINK_B, 500, [[LINK_A, 0], [LINK_C, SAME_SECOND_MS]], 3)],
-    ['three links spread over 1.5 s with three known', false, () => burst(LINK_B, 0, [[LINK_A, -800], [LINK_C, 700]], 3)],
+    [
+      'all three known links',
+      true,
+      () =>
+        burst(
+          LINK_C,
+          800,
+          [
+            [LINK_A, 0],
+            [LINK_B, 400],
+          ],
+          3,
+        ),
+    ],
+    [
+      'three known links spanning exactly a second',
+      false,
+      () =>
+        burst(
+          LINK_B,
+          500,
+          [
+            [LINK_A, 0],
+            [LINK_C, SAME_SECOND_MS],
+          ],
+          3,
+        ),
+    ],
+    [
+      'three links spread over 1.5 s with three known',
+      false,
+      () =>
+        burst(
+          LINK_B,
+          0,
+          [
+            [LINK_A, -800],
+            [LINK_C, 700],
+          ],
+          3,
+        ),
+    ],
     ['two links in a one-link count (never fewer than two)', true, () => burst(LINK_B, 400, [[LINK_A, 0]], 1)],
-    ['a burst of earlier clicks without this click', false, () => burst(LINK_C, 5_000, [[LINK_A, 0], [LINK_B, 100]])],
+    [
+      'a burst of earlier clicks without this click',
+      false,
+      () =>
+        burst(LINK_C, 5_000, [
+          [LINK_A, 0],
+          [LINK_B, 100],
+        ]),
+    ],
   ])('%s → machine: %s', (_case, isBot, verdict) => {
     expect(verdict()).toEqual(isBot ? bot('all_links_same_second') : human);
   });

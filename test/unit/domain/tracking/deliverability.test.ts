@@ -19,15 +19,27 @@ describe('deliverabilityOf and shouldPause: SES review thresholds (bounce 5 %, c
     ['a bounce rate just below 5 %', { sends: 1000, bounces: 49, complaints: 0 }, 'warning'],
     ['a bounce rate of 5 %', { sends: 1000, bounces: 50, complaints: 0 }, 'paused'],
     ['a bounce rate of 5 % on a large sample', { sends: 200_000, bounces: 10_000, complaints: 0 }, 'paused'],
-    ['a bounce rate a hair below 5 % (no rounding up)', { sends: 1_000_000, bounces: 49_999, complaints: 0 }, 'warning'],
+    [
+      'a bounce rate a hair below 5 % (no rounding up)',
+      { sends: 1_000_000, bounces: 49_999, complaints: 0 },
+      'warning',
+    ],
     ['a complaint rate just below half the limit', { sends: 10_000, bounces: 0, complaints: 4 }, 'healthy'],
     ['a complaint rate of half the limit', { sends: 10_000, bounces: 0, complaints: 5 }, 'warning'],
     ['a complaint rate just below 0.1 %', { sends: 10_000, bounces: 0, complaints: 9 }, 'warning'],
     ['a complaint rate of 0.1 %', { sends: 10_000, bounces: 0, complaints: 10 }, 'paused'],
-    ['one complaint at the complaint sample', { sends: MINIMUM_COMPLAINT_SAMPLE_SENDS, bounces: 0, complaints: 1 }, 'paused'],
+    [
+      'one complaint at the complaint sample',
+      { sends: MINIMUM_COMPLAINT_SAMPLE_SENDS, bounces: 0, complaints: 1 },
+      'paused',
+    ],
     ['one complaint below the complaint sample (0.5 %)', { sends: 200, bounces: 0, complaints: 1 }, 'healthy'],
     ['complaints below the complaint sample, bounces judged', { sends: 999, bounces: 50, complaints: 3 }, 'paused'],
-    ['50 % bounces below the minimum sample', { sends: MINIMUM_SAMPLE_SENDS - 1, bounces: 100, complaints: 5 }, 'healthy'],
+    [
+      '50 % bounces below the minimum sample',
+      { sends: MINIMUM_SAMPLE_SENDS - 1, bounces: 100, complaints: 5 },
+      'healthy',
+    ],
     ['5 % bounces at the minimum sample', { sends: MINIMUM_SAMPLE_SENDS, bounces: 10, complaints: 0 }, 'paused'],
     ['1 bounce out of 10', { sends: 10, bounces: 1, complaints: 0 }, 'healthy'],
   ])('%s → %s', (_case, counts, status) => {
@@ -77,11 +89,31 @@ describe('shouldSuppressAfterTransient: three transient bounces within 30 days',
   it.each([
     ['no bounce', [], false],
     ['two bounces', ['2026-03-20T00:00:00.000Z', '2026-03-30T00:00:00.000Z'], false],
-    ['three bounces this month', ['2026-03-05T00:00:00.000Z', '2026-03-20T00:00:00.000Z', '2026-03-30T00:00:00.000Z'], true],
-    ['three bounces, the oldest exactly 30 days ago', [THIRTY_DAYS_AGO, '2026-03-20T00:00:00.000Z', '2026-03-30T00:00:00.000Z'], true],
-    ['three bounces, the oldest 30 days and 1 ms ago', ['2026-03-01T11:59:59.999Z', '2026-03-20T00:00:00.000Z', '2026-03-30T00:00:00.000Z'], false],
-    ['three bounces, the newest stamped a moment after now', ['2026-03-05T00:00:00.000Z', '2026-03-20T00:00:00.000Z', '2026-03-31T12:00:00.200Z'], true],
-    ['the same bounce three times (a redelivered notification)', ['2026-03-30T00:00:00.000Z', '2026-03-30T00:00:00.000Z', '2026-03-30T00:00:00.000Z'], false],
+    [
+      'three bounces this month',
+      ['2026-03-05T00:00:00.000Z', '2026-03-20T00:00:00.000Z', '2026-03-30T00:00:00.000Z'],
+      true,
+    ],
+    [
+      'three bounces, the oldest exactly 30 days ago',
+      [THIRTY_DAYS_AGO, '2026-03-20T00:00:00.000Z', '2026-03-30T00:00:00.000Z'],
+      true,
+    ],
+    [
+      'three bounces, the oldest 30 days and 1 ms ago',
+      ['2026-03-01T11:59:59.999Z', '2026-03-20T00:00:00.000Z', '2026-03-30T00:00:00.000Z'],
+      false,
+    ],
+    [
+      'three bounces, the newest stamped a moment after now',
+      ['2026-03-05T00:00:00.000Z', '2026-03-20T00:00:00.000Z', '2026-03-31T12:00:00.200Z'],
+      true,
+    ],
+    [
+      'the same bounce three times (a redelivered notification)',
+      ['2026-03-30T00:00:00.000Z', '2026-03-30T00:00:00.000Z', '2026-03-30T00:00:00.000Z'],
+      false,
+    ],
     ['two bounces and an unreadable time', ['2026-03-20T00:00:00.000Z', '2026-03-30T00:00:00.000Z', 'soon'], false],
   ])('%s → %s', (_case, times, suppress) => {
     expect(shouldSuppressAfterTransient(times, now)).toBe(suppress);

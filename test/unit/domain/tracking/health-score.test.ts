@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { healthScore, NEUTRAL, STALE_DAYS, type HealthFigures } from '../../../../shared/domain/tracking/health-score.js';
+import {
+  healthScore,
+  NEUTRAL,
+  STALE_DAYS,
+  type HealthFigures,
+} from '../../../../shared/domain/tracking/health-score.js';
 
 const NOW = new Date('2026-03-02T12:00:00.000Z');
 const DAY_MS = 86_400_000;
@@ -31,15 +36,43 @@ describe('healthScore', () => {
     ['three or more transient bounces this month', figures({ transient_bounces_30d: 5 }), 70],
     ['opens only, at the good open rate', figures({ total_emails_clicked: 0 }), 76],
     ['clicks only, at the good click rate', figures({ total_emails_opened: 0 }), 84],
-    ['last active 7 days ago (still fresh)', figures({ last_activity_at: daysAgo(7), last_email_opened_at: daysAgo(7) }), 100],
-    ['last active 93.5 days ago (half way)', figures({ last_activity_at: daysAgo(93.5), last_email_opened_at: daysAgo(93.5) }), 85],
-    ['last active 180 days ago', figures({ last_activity_at: daysAgo(STALE_DAYS), last_email_opened_at: daysAgo(STALE_DAYS) }), 70],
-    ['the later of its two activity times', figures({ last_activity_at: daysAgo(1), last_email_opened_at: daysAgo(400) }), 100],
-    ['activity stamped in the future (clock skew)', figures({ last_activity_at: daysAgo(-1), last_email_opened_at: null }), 100],
+    [
+      'last active 7 days ago (still fresh)',
+      figures({ last_activity_at: daysAgo(7), last_email_opened_at: daysAgo(7) }),
+      100,
+    ],
+    [
+      'last active 93.5 days ago (half way)',
+      figures({ last_activity_at: daysAgo(93.5), last_email_opened_at: daysAgo(93.5) }),
+      85,
+    ],
+    [
+      'last active 180 days ago',
+      figures({ last_activity_at: daysAgo(STALE_DAYS), last_email_opened_at: daysAgo(STALE_DAYS) }),
+      70,
+    ],
+    [
+      'the later of its two activity times',
+      figures({ last_activity_at: daysAgo(1), last_email_opened_at: daysAgo(400) }),
+      100,
+    ],
+    [
+      'activity stamped in the future (clock skew)',
+      figures({ last_activity_at: daysAgo(-1), last_email_opened_at: null }),
+      100,
+    ],
     ['an unreadable activity time', figures({ last_activity_at: 'yesterday', last_email_opened_at: null }), 70],
     ['one e-mail, not opened (pulled towards 50)', figures({ total_emails_sent: 1, ...silent }), 43],
-    ['two e-mails, both opened and clicked today', figures({ total_emails_sent: 2, total_emails_opened: 2, total_emails_clicked: 2 }), 83],
-    ['corrupt counters (read as 0)', figures({ total_emails_opened: Number.NaN, total_emails_clicked: -3, transient_bounces_30d: -1 }), 60],
+    [
+      'two e-mails, both opened and clicked today',
+      figures({ total_emails_sent: 2, total_emails_opened: 2, total_emails_clicked: 2 }),
+      83,
+    ],
+    [
+      'corrupt counters (read as 0)',
+      figures({ total_emails_opened: Number.NaN, total_emails_clicked: -3, transient_bounces_30d: -1 }),
+      60,
+    ],
   ])('scores %s', (_case, f, expected) => {
     expect(healthScore(f, NOW)).toBe(expected);
   });
@@ -52,7 +85,14 @@ describe('healthScore', () => {
     transient: fc.integer({ min: 0, max: 5 }),
     days: fc.option(fc.double({ min: -2, max: 400, noNaN: true }), { nil: undefined }),
   });
-  const build = (c: { sent: number; delivered?: number; opened: number; clicked: number; transient: number; days?: number }): HealthFigures => ({
+  const build = (c: {
+    sent: number;
+    delivered?: number;
+    opened: number;
+    clicked: number;
+    transient: number;
+    days?: number;
+  }): HealthFigures => ({
     total_emails_sent: c.sent,
     ...(c.delivered === undefined ? {} : { total_emails_delivered: c.delivered }),
     total_emails_opened: c.opened,
@@ -74,13 +114,18 @@ describe('healthScore', () => {
 
   it('never drops with more human opens or clicks', () => {
     fc.assert(
-      fc.property(counts, fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 50 }), (c, moreClicks, moreOpens) => {
-        const before = healthScore(build(c), NOW);
-        expect(healthScore(build({ ...c, clicked: c.clicked + moreClicks }), NOW)).toBeGreaterThanOrEqual(before);
-        expect(healthScore(build({ ...c, opened: c.opened + moreOpens, clicked: c.clicked + moreClicks }), NOW)).toBeGreaterThanOrEqual(
-          before,
-        );
-      }),
+      fc.property(
+        counts,
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 0, max: 50 }),
+        (c, moreClicks, moreOpens) => {
+          const before = healthScore(build(c), NOW);
+          expect(healthScore(build({ ...c, clicked: c.clicked + moreClicks }), NOW)).toBeGreaterThanOrEqual(before);
+          expect(
+            healthScore(build({ ...c, opened: c.opened + moreOpens, clicked: c.clicked + moreClicks }), NOW),
+          ).toBeGreaterThanOrEqual(before);
+        },
+      ),
     );
   });
 

@@ -20,7 +20,8 @@ const TAGS = {
   execution_id: '244336816038904',
   sent_email_id: '363770f9-8f39-80d6-8b1e-888d44cb338a',
 };
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const OUTLOOK = 'Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17928; Pro)';
 const SUPPRESSED =
   'Amazon SES did not send the message to this address because it is on the suppression list for your account. For more information about removing addresses from the suppression list, see the Amazon SES Developer Guide at https://docs.aws.amazon.com/ses/latest/DeveloperGuide/sending-email-suppression-list.html';
@@ -54,7 +55,15 @@ const COMPLAINT: Omit<SesStatusEvent, 'dedupeKey' | 'tags'> = {
 
 /** What every file of events-samples/ses/ means to the pipeline (the dedupe key is checked apart). */
 const EXPECTED: Record<string, Omit<SesStatusEvent, 'dedupeKey'>> = {
-  'event-send.json': { messageId: MID, kind: 'send', status: SENT_STATUS.sent, occurredAt: SENT_AT, statusText: 'SES Send event', tags: TAGS, recipient: ANN },
+  'event-send.json': {
+    messageId: MID,
+    kind: 'send',
+    status: SENT_STATUS.sent,
+    occurredAt: SENT_AT,
+    statusText: 'SES Send event',
+    tags: TAGS,
+    recipient: ANN,
+  },
   'event-delivery.json': { ...DELIVERED, tags: { ...TAGS, 'ses:outgoing-ip': '54.240.4.12' } },
   'event-bounce-permanent.json': { ...PERMANENT_BOUNCE, tags: TAGS },
   'event-bounce-suppression-list.json': {
@@ -72,13 +81,22 @@ const EXPECTED: Record<string, Omit<SesStatusEvent, 'dedupeKey'>> = {
     kind: 'bounce',
     status: SENT_STATUS.delivery_delayed,
     occurredAt: '2026-03-02T21:00:03.540Z',
-    statusText: 'Transient bounce (General): 421 4.7.0 [TSS04] Messages from 54.240.4.12 temporarily deferred due to unexpected volume or user complaints',
+    statusText:
+      'Transient bounce (General): 421 4.7.0 [TSS04] Messages from 54.240.4.12 temporarily deferred due to unexpected volume or user complaints',
     bounce: { type: 'Transient', subType: 'General', permanent: false, suppressedByAccount: false },
     tags: TAGS,
     recipient: ANN,
   },
   'event-complaint.json': { ...COMPLAINT, tags: TAGS },
-  'event-reject.json': { messageId: MID, kind: 'reject', status: SENT_STATUS.rejected, occurredAt: SENT_AT, statusText: 'Rejected by SES: Bad content', tags: TAGS, recipient: ANN },
+  'event-reject.json': {
+    messageId: MID,
+    kind: 'reject',
+    status: SENT_STATUS.rejected,
+    occurredAt: SENT_AT,
+    statusText: 'Rejected by SES: Bad content',
+    tags: TAGS,
+    recipient: ANN,
+  },
   'event-open.json': {
     messageId: MID,
     kind: 'open',
@@ -149,7 +167,11 @@ const reverseKeys = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(reverseKeys)
     : typeof value === 'object' && value !== null
-      ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)]))
+      ? Object.fromEntries(
+          Object.entries(value)
+            .reverse()
+            .map(([k, v]) => [k, reverseKeys(v)]),
+        )
       : value;
 /** A minimal event publishing record of `eventType` with `body` under `key`. */
 const event = (eventType: string, key: string, body: unknown) => ({
@@ -160,11 +182,18 @@ const event = (eventType: string, key: string, body: unknown) => ({
 
 describe('parseSesNotification: every sample of events-samples/ses/', () => {
   it('has a sample of every event type, identity notification type and the SNS envelope, and expects each', () => {
-    expect(readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(
+      readdirSync(DIR)
+        .filter((f) => f.endsWith('.json'))
+        .sort(),
+    ).toEqual(Object.keys(EXPECTED).sort());
   });
 
   it.each(Object.entries(EXPECTED))('maps %s', (file, expected) => {
-    expect(parseSesNotification(sample(file))).toEqual({ ok: true, event: { ...expected, dedupeKey: expect.any(String) } });
+    expect(parseSesNotification(sample(file))).toEqual({
+      ok: true,
+      event: { ...expected, dedupeKey: expect.any(String) },
+    });
   });
 });
 
@@ -191,7 +220,9 @@ describe('parseSesNotification: the SNS envelope and the dedupe key', () => {
 
   it('keys a raw event by the SHA-256 of its canonical JSON: keys sorted at every depth, no spaces', () => {
     const body = { eventType: 'Send', send: {}, mail: { timestamp: SENT_AT, messageId: MID } };
-    expect(parsed(body).dedupeKey).toBe(sha256(`{"eventType":"Send","mail":{"messageId":"${MID}","timestamp":"${SENT_AT}"},"send":{}}`));
+    expect(parsed(body).dedupeKey).toBe(
+      sha256(`{"eventType":"Send","mail":{"messageId":"${MID}","timestamp":"${SENT_AT}"},"send":{}}`),
+    );
   });
 
   it('keys the same raw event twice the same, whatever the order of its keys, and another event apart', () => {
@@ -218,7 +249,9 @@ describe('parseSesNotification: reading the details', () => {
     ['an unknown verdict', 'Perhaps', undefined, 'Opened'],
     ['no verdict', undefined, undefined, 'Opened'],
   ])("reads SES's isBotEvent %s on an open", (_case, isBotEvent, sesBotFlag, statusText) => {
-    const result = parsed(event('Open', 'open', { timestamp: '2026-03-02T09:14:03.000Z', userAgent: CHROME, isBotEvent }));
+    const result = parsed(
+      event('Open', 'open', { timestamp: '2026-03-02T09:14:03.000Z', userAgent: CHROME, isBotEvent }),
+    );
     expect(result.sesBotFlag).toBe(sesBotFlag);
     expect(result.statusText).toBe(statusText);
     expect('sesBotFlag' in result).toBe(sesBotFlag !== undefined);
@@ -230,7 +263,9 @@ describe('parseSesNotification: reading the details', () => {
     ['Permanent', 'NoEmail', SENT_STATUS.bounced, 'NoEmail'],
     ['Permanent', 'Suppressed', SENT_STATUS.bounced, 'Suppressed'],
   ])('logs a %s bounce of subtype %s as status %i', (bounceType, bounceSubType, status, subType) => {
-    const result = parsed(event('Bounce', 'bounce', { bounceType, bounceSubType, bouncedRecipients: [{ emailAddress: ANN }] }));
+    const result = parsed(
+      event('Bounce', 'bounce', { bounceType, bounceSubType, bouncedRecipients: [{ emailAddress: ANN }] }),
+    );
     expect(result).toMatchObject({
       kind: 'bounce',
       status,
@@ -244,11 +279,16 @@ describe('parseSesNotification: reading the details', () => {
   });
 
   it('writes any timestamp as ISO 8601 UTC', () => {
-    expect(parsed(event('Click', 'click', { timestamp: '2026-03-02T10:14:21+01:00' })).occurredAt).toBe('2026-03-02T09:14:21.000Z');
+    expect(parsed(event('Click', 'click', { timestamp: '2026-03-02T10:14:21+01:00' })).occurredAt).toBe(
+      '2026-03-02T09:14:21.000Z',
+    );
   });
 
   it('names the recipient the event is about before the first of the mail', () => {
-    const body = { ...event('Delivery', 'delivery', { recipients: ['bob@example.com'] }), mail: { messageId: MID, timestamp: SENT_AT, destination: [ANN, 'bob@example.com'] } };
+    const body = {
+      ...event('Delivery', 'delivery', { recipients: ['bob@example.com'] }),
+      mail: { messageId: MID, timestamp: SENT_AT, destination: [ANN, 'bob@example.com'] },
+    };
     expect(parsed(body).recipient).toBe('bob@example.com');
   });
 
@@ -256,7 +296,11 @@ describe('parseSesNotification: reading the details', () => {
     // Prepare
     const body = sample('event-delivery.json');
     const mail = body['mail'] as Record<string, unknown>;
-    const extended = { ...body, newTopLevelField: 1, mail: { ...mail, tags: { ...(mail['tags'] as object), broken: 'not a list' }, extra: true } };
+    const extended = {
+      ...body,
+      newTopLevelField: 1,
+      mail: { ...mail, tags: { ...(mail['tags'] as object), broken: 'not a list' }, extra: true },
+    };
 
     // Act
     const result = parsed(extended);
@@ -267,7 +311,11 @@ describe('parseSesNotification: reading the details', () => {
   });
 
   it('records a subscription change that is not an unsubscribe-all as a preference change of a delivered e-mail', () => {
-    const body = event('Subscription', 'subscription', { contactList: 'acme-newsletter', source: 'UnsubscribeLink', newTopicPreferences: { unsubscribeAll: false } });
+    const body = event('Subscription', 'subscription', {
+      contactList: 'acme-newsletter',
+      source: 'UnsubscribeLink',
+      newTopicPreferences: { unsubscribeAll: false },
+    });
     expect(parsed(body)).toMatchObject({
       status: SENT_STATUS.delivered,
       unsubscribedAll: false,
@@ -286,16 +334,56 @@ describe('parseSesNotification: what is not a status notification', () => {
     ['an unknown eventType', { eventType: 'Teleport', mail }, 'unknown eventType Teleport'],
     ['an inbound-mail notification', { notificationType: 'Received', mail }, 'unknown notificationType Received'],
     ['an event type that is not a string', { eventType: 7, mail }, 'unknown eventType 7'],
-    ['an Open without mail', { eventType: 'Open', open: { timestamp: SENT_AT } }, 'mail: Invalid input: expected object, received undefined'],
-    ['a mail without messageId', { eventType: 'Send', mail: { timestamp: SENT_AT } }, 'mail.messageId: Invalid input: expected string, received undefined'],
-    ['a bounce without a bounce type', { eventType: 'Bounce', mail, bounce: {} }, expect.stringMatching(/^bounce\.bounceType: /)],
-    ['a bad event timestamp', { eventType: 'Delivery', mail, delivery: { timestamp: 'yesterday' } }, 'delivery.timestamp: not a timestamp'],
-    ['a Reject without any timestamp', { eventType: 'Reject', mail: { messageId: MID }, reject: {} }, 'no timestamp: neither reject.timestamp nor mail.timestamp'],
-    ['an SNS subscription confirmation', { Type: 'SubscriptionConfirmation', MessageId: 'm-1', TopicArn: 't', Message: 'You have chosen to subscribe' }, 'SNS SubscriptionConfirmation message, not a Notification'],
-    ['an SNS envelope without MessageId', { Type: 'Notification', TopicArn: 't', Message: '{}' }, 'SNS envelope.MessageId: Invalid input: expected string, received undefined'],
-    ['an SNS Message that is not JSON', { Type: 'Notification', MessageId: 'm-1', Message: '{oops' }, 'SNS Message is not JSON'],
-    ['an SNS Message that is not an object', { Type: 'Notification', MessageId: 'm-1', Message: '"hello"' }, 'not an SES notification: the SNS Message is not a JSON object'],
-    ['an SNS Message of an unknown type', { Type: 'Notification', MessageId: 'm-1', Message: JSON.stringify({ eventType: 'Foo', mail }) }, 'unknown eventType Foo'],
+    [
+      'an Open without mail',
+      { eventType: 'Open', open: { timestamp: SENT_AT } },
+      'mail: Invalid input: expected object, received undefined',
+    ],
+    [
+      'a mail without messageId',
+      { eventType: 'Send', mail: { timestamp: SENT_AT } },
+      'mail.messageId: Invalid input: expected string, received undefined',
+    ],
+    [
+      'a bounce without a bounce type',
+      { eventType: 'Bounce', mail, bounce: {} },
+      expect.stringMatching(/^bounce\.bounceType: /),
+    ],
+    [
+      'a bad event timestamp',
+      { eventType: 'Delivery', mail, delivery: { timestamp: 'yesterday' } },
+      'delivery.timestamp: not a timestamp',
+    ],
+    [
+      'a Reject without any timestamp',
+      { eventType: 'Reject', mail: { messageId: MID }, reject: {} },
+      'no timestamp: neither reject.timestamp nor mail.timestamp',
+    ],
+    [
+      'an SNS subscription confirmation',
+      { Type: 'SubscriptionConfirmation', MessageId: 'm-1', TopicArn: 't', Message: 'You have chosen to subscribe' },
+      'SNS SubscriptionConfirmation message, not a Notification',
+    ],
+    [
+      'an SNS envelope without MessageId',
+      { Type: 'Notification', TopicArn: 't', Message: '{}' },
+      'SNS envelope.MessageId: Invalid input: expected string, received undefined',
+    ],
+    [
+      'an SNS Message that is not JSON',
+      { Type: 'Notification', MessageId: 'm-1', Message: '{oops' },
+      'SNS Message is not JSON',
+    ],
+    [
+      'an SNS Message that is not an object',
+      { Type: 'Notification', MessageId: 'm-1', Message: '"hello"' },
+      'not an SES notification: the SNS Message is not a JSON object',
+    ],
+    [
+      'an SNS Message of an unknown type',
+      { Type: 'Notification', MessageId: 'm-1', Message: JSON.stringify({ eventType: 'Foo', mail }) },
+      'unknown eventType Foo',
+    ],
   ])('refuses %s with a precise reason', (_case, body, reason) => {
     expect(parseSesNotification(body)).toEqual({ ok: false, reason });
   });

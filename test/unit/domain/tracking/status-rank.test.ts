@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SENT_STATUS, SENT_STATUS_TEXT, type SentStatus } from '../../../../shared/domain/sent-emails/sent-email-record.js';
+import {
+  SENT_STATUS,
+  SENT_STATUS_TEXT,
+  type SentStatus,
+} from '../../../../shared/domain/sent-emails/sent-email-record.js';
 import { nextEmailStatus, STATUS_LADDER, STATUS_RANK } from '../../../../shared/domain/tracking/status-rank.js';
 
 const S = SENT_STATUS;
@@ -69,7 +73,11 @@ describe('STATUS_RANK', () => {
   it('ends on the same status for every arrival order of an e-mail’s notifications', () => {
     // Prepare
     const notifications: SentStatus[] = [S.sent, S.delivered, S.opened, S.clicked, S.delivery_delayed];
-    const orders = [notifications, [...notifications].reverse(), [S.clicked, S.sent, S.opened, S.delivery_delayed, S.delivered] as SentStatus[]];
+    const orders = [
+      notifications,
+      [...notifications].reverse(),
+      [S.clicked, S.sent, S.opened, S.delivery_delayed, S.delivered] as SentStatus[],
+    ];
 
     // Act
     const finals = orders.map((order) => order.reduce(nextEmailStatus, S.queued as SentStatus));

@@ -7,7 +7,8 @@ import { resumeSending } from '../../../../shared/domain/tracking/deliverability
 import { trackNotification } from '../../../../shared/domain/tracking/track-notification.js';
 import { CLIENT_ID, engineHarness, NOW, type EngineHarness } from '../engine/engine-harness.js';
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const later = (minutes: number) => new Date(Date.parse(NOW) + minutes * 60_000).toISOString();
 
 /** One e-mail sent through the engine (provider id `ses-1`), and a builder of its SES notifications. */
@@ -38,8 +39,14 @@ async function sentEmail(h: EngineHarness, email?: string, fields: Partial<Execu
   };
 }
 
-const delivery = (at = later(0)) => ({ eventType: 'Delivery' as string, delivery: { timestamp: at, recipients: ['x@example.com'], smtpResponse: '250 ok' } });
-const open = (at: string, userAgent = CHROME) => ({ eventType: 'Open', open: { timestamp: at, userAgent, ipAddress: '203.0.113.7' } });
+const delivery = (at = later(0)) => ({
+  eventType: 'Delivery' as string,
+  delivery: { timestamp: at, recipients: ['x@example.com'], smtpResponse: '250 ok' },
+});
+const open = (at: string, userAgent = CHROME) => ({
+  eventType: 'Open',
+  open: { timestamp: at, userAgent, ipAddress: '203.0.113.7' },
+});
 const click = (at: string, link = 'https://acme.test/start', userAgent = CHROME) => ({
   eventType: 'Click',
   click: { timestamp: at, userAgent, ipAddress: '203.0.113.7', link, linkTags: {} },
@@ -49,14 +56,26 @@ const bounce = (bounceType: 'Permanent' | 'Transient', at = later(1), bounceSubT
   bounce: {
     bounceType,
     bounceSubType,
-    bouncedRecipients: [{ emailAddress: 'x@example.com', action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+    bouncedRecipients: [
+      {
+        emailAddress: 'x@example.com',
+        action: 'failed',
+        status: '5.1.1',
+        diagnosticCode: 'smtp; 550 5.1.1 user unknown',
+      },
+    ],
     timestamp: at,
     feedbackId: `fb-${at}`,
   },
 });
 const complaint = (at = later(5)) => ({
   eventType: 'Complaint',
-  complaint: { complainedRecipients: [{ emailAddress: 'x@example.com' }], timestamp: at, feedbackId: `fb-c-${at}`, complaintFeedbackType: 'abuse' },
+  complaint: {
+    complainedRecipients: [{ emailAddress: 'x@example.com' }],
+    timestamp: at,
+    feedbackId: `fb-c-${at}`,
+    complaintFeedbackType: 'abuse',
+  },
 });
 
 describe('trackNotification: logs and the e-mail status', () => {
@@ -114,7 +133,10 @@ describe('trackNotification: logs and the e-mail status', () => {
     const deps = { ...h.stores };
 
     // Act
-    const unknown = await trackNotification(deps, { mail: { messageId: 'nobody', timestamp: NOW, tags: {} }, ...delivery() });
+    const unknown = await trackNotification(deps, {
+      mail: { messageId: 'nobody', timestamp: NOW, tags: {} },
+      ...delivery(),
+    });
     const garbage = await trackNotification(deps, { hello: 'world' });
 
     // Assess
@@ -126,7 +148,11 @@ describe('trackNotification: logs and the e-mail status', () => {
     // Prepare
     const h = await engineHarness();
     const deps = { ...h.stores };
-    const mail = { messageId: 'sys-1', timestamp: NOW, tags: { kind: ['system'], 'ses:configuration-set': ['els-system'] } };
+    const mail = {
+      messageId: 'sys-1',
+      timestamp: NOW,
+      tags: { kind: ['system'], 'ses:configuration-set': ['els-system'] },
+    };
 
     // Act
     const outcomes = [
@@ -151,7 +177,11 @@ describe('trackNotification: logs and the e-mail status', () => {
 
     // Act
     const outcome = await trackNotification(deps, {
-      mail: { messageId: 'someone-elses', timestamp: NOW, tags: { client_id: [String(CLIENT_ID + 1)], sent_email_id: [mail.sentEmailId] } },
+      mail: {
+        messageId: 'someone-elses',
+        timestamp: NOW,
+        tags: { client_id: [String(CLIENT_ID + 1)], sent_email_id: [mail.sentEmailId] },
+      },
       ...delivery(),
     });
 
@@ -192,7 +222,11 @@ describe('trackNotification: the contact', () => {
     await mail.track(click(later(3)));
 
     // Assess
-    expect(await h.storedContact(mail.contact.id)).toMatchObject({ total_emails_opened: 1, total_emails_clicked: 1, last_email_opened_at: later(3) });
+    expect(await h.storedContact(mail.contact.id)).toMatchObject({
+      total_emails_opened: 1,
+      total_emails_clicked: 1,
+      last_email_opened_at: later(3),
+    });
   });
 
   it('logs a scanner click as a bot and leaves the figures alone', async () => {
@@ -229,22 +263,33 @@ describe('trackNotification: the contact', () => {
 
   it.each([
     ['a permanent bounce', bounce('Permanent'), 'hard_bounce'],
-    ['a bounce from the account suppression list', bounce('Permanent', later(1), 'OnAccountSuppressionList'), 'hard_bounce'],
+    [
+      'a bounce from the account suppression list',
+      bounce('Permanent', later(1), 'OnAccountSuppressionList'),
+      'hard_bounce',
+    ],
     ['a complaint', complaint(), 'complaint'],
-  ])('unsubscribes the contact after %s, and its next execution is skipped as suppressed', async (_case, event, reason) => {
-    // Prepare
-    const h = await engineHarness();
-    const mail = await sentEmail(h);
+  ])(
+    'unsubscribes the contact after %s, and its next execution is skipped as suppressed',
+    async (_case, event, reason) => {
+      // Prepare
+      const h = await engineHarness();
+      const mail = await sentEmail(h);
 
-    // Act
-    await mail.track(event);
-    const next = await h.queued(mail.contact);
-    await h.execute(next.id);
+      // Act
+      await mail.track(event);
+      const next = await h.queued(mail.contact);
+      await h.execute(next.id);
 
-    // Assess
-    expect(await h.storedContact(mail.contact.id)).toMatchObject({ is_subscribed: false, unsubscribe_reason: reason, unsubscribed_at: expect.any(String) });
-    expect(await h.execution(next.id)).toMatchObject({ status: EXECUTION_STATUS.skipped, reason: 'suppressed' });
-  });
+      // Assess
+      expect(await h.storedContact(mail.contact.id)).toMatchObject({
+        is_subscribed: false,
+        unsubscribe_reason: reason,
+        unsubscribed_at: expect.any(String),
+      });
+      expect(await h.execution(next.id)).toMatchObject({ status: EXECUTION_STATUS.skipped, reason: 'suppressed' });
+    },
+  );
 
   it('keeps a contact subscribed after one or two transient bounces and suppresses it at the third within 30 days', async () => {
     // Prepare
@@ -259,12 +304,19 @@ describe('trackNotification: the contact', () => {
 
     // Assess
     expect(afterTwo).toMatchObject({ is_subscribed: true });
-    expect(await h.storedContact(mail.contact.id)).toMatchObject({ is_subscribed: false, unsubscribe_reason: 'transient_bounces' });
+    expect(await h.storedContact(mail.contact.id)).toMatchObject({
+      is_subscribed: false,
+      unsubscribe_reason: 'transient_bounces',
+    });
     expect((await mail.view()).status).toBe(SENT_STATUS.delivery_delayed);
   });
 
   it.each([
-    ['an unsubscribe from every topic unsubscribes the contact', true, { is_subscribed: false, unsubscribe_reason: 'ses_unsubscribe' }],
+    [
+      'an unsubscribe from every topic unsubscribes the contact',
+      true,
+      { is_subscribed: false, unsubscribe_reason: 'ses_unsubscribe' },
+    ],
     ['a preference change leaves the contact subscribed', false, { is_subscribed: true }],
   ])('SES Subscription event: %s', async (_case, unsubscribeAll, expected) => {
     // Prepare
@@ -274,7 +326,12 @@ describe('trackNotification: the contact', () => {
     // Act
     await mail.track({
       eventType: 'Subscription',
-      subscription: { contactList: 'acme', timestamp: later(9), source: 'UnsubscribeHeader', newTopicPreferences: { unsubscribeAll } },
+      subscription: {
+        contactList: 'acme',
+        timestamp: later(9),
+        source: 'UnsubscribeHeader',
+        newTopicPreferences: { unsubscribeAll },
+      },
     });
 
     // Assess
@@ -298,8 +355,10 @@ describe('trackNotification: the contact', () => {
 
 describe('trackNotification: the open-hour histogram', () => {
   /** The hours with opens, as `{hour: count}`. */
-  const nonZero = (hours: readonly number[]) => Object.fromEntries(hours.flatMap((n, hour) => (n > 0 ? [[hour, n]] : [])));
-  const clientHours = async (h: EngineHarness) => (await h.stores.processing.loadContext(CLIENT_ID, undefined, [])).clientOpenHours;
+  const nonZero = (hours: readonly number[]) =>
+    Object.fromEntries(hours.flatMap((n, hour) => (n > 0 ? [[hour, n]] : [])));
+  const clientHours = async (h: EngineHarness) =>
+    (await h.stores.processing.loadContext(CLIENT_ID, undefined, [])).clientOpenHours;
 
   it("counts every human open at its local hour in the e-mail's zone, on the contact and the client's aggregate", async () => {
     // Prepare: 10:05 and 10:40 UTC are 19:05 and 19:40 in Tokyo (UTC+9, no DST); 23:30 UTC is 08:30 the next day.
@@ -336,7 +395,10 @@ describe('trackNotification: the open-hour histogram', () => {
   it.each([
     ['Apple Mail Privacy Protection', 'Mozilla/5.0'],
     ['a security scanner', 'python-requests/2.31.0'],
-    ["Gmail's image proxy", 'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)'],
+    [
+      "Gmail's image proxy",
+      'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)',
+    ],
   ])('never counts an open by %s', async (_, userAgent) => {
     // Prepare
     const h = await engineHarness();
@@ -390,11 +452,20 @@ describe('trackNotification: the deliverability guard', () => {
     // Prepare: 300 sends today on the quota counter, then bounces
     const h = await engineHarness({}, { plan: 'growth' });
     const mail = await sentEmail(h);
-    h.stores.sentEmails.data.quota.set(`${CLIENT_ID}\u0000${NOW.slice(0, 7)}\u00000`, { sent: 300, [`d${NOW.slice(8, 10)}`]: 300 });
+    h.stores.sentEmails.data.quota.set(`${CLIENT_ID}\u0000${NOW.slice(0, 7)}\u00000`, {
+      sent: 300,
+      [`d${NOW.slice(8, 10)}`]: 300,
+    });
 
     // Act
     const outcomes = [];
-    for (let i = 0; i < 16; i += 1) outcomes.push(await mail.track({ ...bounce('Permanent', later(10 + i)), bounce: { ...bounce('Permanent', later(10 + i)).bounce, feedbackId: `fb-${i}` } }));
+    for (let i = 0; i < 16; i += 1)
+      outcomes.push(
+        await mail.track({
+          ...bounce('Permanent', later(10 + i)),
+          bounce: { ...bounce('Permanent', later(10 + i)).bounce, feedbackId: `fb-${i}` },
+        }),
+      );
     const paused = await h.stores.clients.get(CLIENT_ID);
     const other = await h.contact();
     const waiting = await h.queued(other);
@@ -409,7 +480,10 @@ describe('trackNotification: the deliverability guard', () => {
 
     // Act: an admin resumes; the window restarts, so the next bounce does not pause again
     expect(await resumeSending(h.stores, CLIENT_ID, h.clock.now())).toBe(true);
-    const again = await mail.track({ ...bounce('Permanent', later(40)), bounce: { ...bounce('Permanent', later(40)).bounce, feedbackId: 'fb-after' } });
+    const again = await mail.track({
+      ...bounce('Permanent', later(40)),
+      bounce: { ...bounce('Permanent', later(40)).bounce, feedbackId: 'fb-after' },
+    });
 
     // Assess
     expect(again).toMatchObject({ kind: 'recorded', paused: false });

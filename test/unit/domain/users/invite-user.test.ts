@@ -21,18 +21,28 @@ async function setup(plan: 'free' | 'starter' | 'growth' = 'starter') {
   const deps = memoryClientAdapters();
   const mails: SystemMessage[] = [];
   const queue = new HeldQueue();
-  const all = { ...deps, queue, systemMail: { send: async (m: SystemMessage) => (mails.push(m), { kind: 'sent' as const, providerMessageId: 'm' }) } };
+  const all = {
+    ...deps,
+    queue,
+    systemMail: {
+      send: async (m: SystemMessage) => (mails.push(m), { kind: 'sent' as const, providerMessageId: 'm' }),
+    },
+  };
   const client = await createClient(all, { email: 'Owner@Acme.test', name: 'Acme', plan });
   const deliver = async () => {
     const outcomes = [];
-    for (const m of queue.held.splice(0)) if (m.kind === 'invitation') outcomes.push(await sendInvitation(all, m, 'https://api.test/cb'));
+    for (const m of queue.held.splice(0))
+      if (m.kind === 'invitation') outcomes.push(await sendInvitation(all, m, 'https://api.test/cb'));
     return outcomes;
   };
   return { deps: all, client, mails, queue, deliver };
 }
 
 const failure = async (promise: Promise<unknown>): Promise<AppError> => {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 };
@@ -42,21 +52,52 @@ describe('invitations', () => {
     // Prepare
     const { deps, client, mails, queue, deliver } = await setup('starter');
     // Act
-    const invited = await inviteUser(deps, client.id, client.owner_user_id, { email: ' Mia@Acme.test ', name: 'Mia', role: 3 });
+    const invited = await inviteUser(deps, client.id, client.owner_user_id, {
+      email: ' Mia@Acme.test ',
+      name: 'Mia',
+      role: 3,
+    });
     // Assess
-    expect(invited).toEqual({ email: 'mia@acme.test', name: 'Mia', role: 3, role_name: 'member', invited_by: client.owner_user_id, valid_until: '2026-01-18T10:00:00.000Z' });
+    expect(invited).toEqual({
+      email: 'mia@acme.test',
+      name: 'Mia',
+      role: 3,
+      role_name: 'member',
+      invited_by: client.owner_user_id,
+      valid_until: '2026-01-18T10:00:00.000Z',
+    });
     expect(mails).toEqual([]);
-    expect(queue.held).toEqual([{ kind: 'invitation', client_id: client.id, inviter_id: client.owner_user_id, email: 'mia@acme.test', name: 'Mia', role: 3 }]);
+    expect(queue.held).toEqual([
+      {
+        kind: 'invitation',
+        client_id: client.id,
+        inviter_id: client.owner_user_id,
+        email: 'mia@acme.test',
+        name: 'Mia',
+        role: 3,
+      },
+    ]);
     expect((await listUsers(deps, client.id)).map((u) => u.email)).toEqual(['owner@acme.test', 'mia@acme.test']);
     expect(await deliver()).toEqual(['sent']);
     expect(mails[0]).toMatchObject({ to: 'mia@acme.test', subject: 'You are invited to Acme on Email Lifecycle' });
     expect(mails[0]!.text).toMatch(/https:\/\/api\.test\/cb\?token=[A-Za-z0-9_-]{43}/);
-    expect([...deps.sessions.data.links.values()][0]).toMatchObject({ purpose: 'invitation', email: 'mia@acme.test', valid_until: '2026-01-18T10:00:00.000Z' });
+    expect([...deps.sessions.data.links.values()][0]).toMatchObject({
+      purpose: 'invitation',
+      email: 'mia@acme.test',
+      valid_until: '2026-01-18T10:00:00.000Z',
+    });
 
     await addUser(deps, { id: client.id, plan: 'starter' }, { email: 'vic@acme.test', name: 'Vic', role: 4 });
-    const over = await failure(inviteUser(deps, client.id, client.owner_user_id, { email: 'x@acme.test', name: 'X', role: 4 }));
-    expect([over.status, over.items]).toEqual([409, [{ condition: 'max', key: 'users', error: 'The plan allows at most 3 users; remove one or upgrade the plan' }]]);
-    const taken = await failure(inviteUser(deps, client.id, client.owner_user_id, { email: 'mia@acme.test', name: 'M', role: 4 }));
+    const over = await failure(
+      inviteUser(deps, client.id, client.owner_user_id, { email: 'x@acme.test', name: 'X', role: 4 }),
+    );
+    expect([over.status, over.items]).toEqual([
+      409,
+      [{ condition: 'max', key: 'users', error: 'The plan allows at most 3 users; remove one or upgrade the plan' }],
+    ]);
+    const taken = await failure(
+      inviteUser(deps, client.id, client.owner_user_id, { email: 'mia@acme.test', name: 'M', role: 4 }),
+    );
     expect(taken.items[0]).toMatchObject({ condition: 'unique', key: 'email' });
   });
 
@@ -65,8 +106,16 @@ describe('invitations', () => {
     const { deps, client, mails, deliver } = await setup('growth');
     const other = await createClient(deps, { email: 'boss@other.test', name: 'Other', plan: 'growth' });
     // Act
-    const fresh = await inviteUser(deps, client.id, client.owner_user_id, { email: 'new@acme.test', name: 'N', role: 3 });
-    const held = await inviteUser(deps, client.id, client.owner_user_id, { email: 'boss@other.test', name: 'N', role: 3 });
+    const fresh = await inviteUser(deps, client.id, client.owner_user_id, {
+      email: 'new@acme.test',
+      name: 'N',
+      role: 3,
+    });
+    const held = await inviteUser(deps, client.id, client.owner_user_id, {
+      email: 'boss@other.test',
+      name: 'N',
+      role: 3,
+    });
     // Assess
     expect({ ...held, email: 'x' }).toEqual({ ...fresh, email: 'x' });
     expect((await listUsers(deps, client.id)).map((u) => u.email)).toEqual(['owner@acme.test', 'new@acme.test']);
@@ -84,7 +133,11 @@ describe('invitations', () => {
     // Act: the loop on one address
     const statuses: number[] = [];
     for (let i = 0; i < 4; i += 1) {
-      const outcome = await inviteUser(deps, client.id, client.owner_user_id, { email: 'loop@acme.test', name: 'L', role: 4 }).then(
+      const outcome = await inviteUser(deps, client.id, client.owner_user_id, {
+        email: 'loop@acme.test',
+        name: 'L',
+        role: 4,
+      }).then(
         () => 202,
         (e: AppError) => e.status,
       );
@@ -99,11 +152,21 @@ describe('invitations', () => {
       await inviteUser(deps, client.id, client.owner_user_id, { email: `u${i}@acme.test`, name: 'U', role: 4 });
       await removeUser(deps, client.id, (await deps.users.findByEmail(`u${i}@acme.test`))!.id);
     }
-    const over = await failure(inviteUser(deps, client.id, client.owner_user_id, { email: 'last@acme.test', name: 'U', role: 4 }));
-    expect(over.items).toEqual([{ condition: 'rate_limited', key: 'request', error: 'At most 20 invitations a day per client; try again tomorrow (UTC)' }]);
+    const over = await failure(
+      inviteUser(deps, client.id, client.owner_user_id, { email: 'last@acme.test', name: 'U', role: 4 }),
+    );
+    expect(over.items).toEqual([
+      {
+        condition: 'rate_limited',
+        key: 'request',
+        error: 'At most 20 invitations a day per client; try again tomorrow (UTC)',
+      },
+    ]);
     expect(queue.held).toHaveLength(3 + 16);
     // The next UTC day starts afresh.
     deps.clock.advance(24 * 60 * 60 * 1000);
-    await expect(inviteUser(deps, client.id, client.owner_user_id, { email: 'last@acme.test', name: 'U', role: 4 })).resolves.toMatchObject({ email: 'last@acme.test' });
+    await expect(
+      inviteUser(deps, client.id, client.owner_user_id, { email: 'last@acme.test', name: 'U', role: 4 }),
+    ).resolves.toMatchObject({ email: 'last@acme.test' });
   });
 });

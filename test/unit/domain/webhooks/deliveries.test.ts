@@ -3,12 +3,27 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { FixedClock } from '../../../../shared/adapters/memory/client-stores.js';
 import { MemoryWebhookOutbox } from '../../../../shared/adapters/memory/webhook-outbox.js';
 import { MemoryWebhookStore } from '../../../../shared/adapters/memory/webhook-store.js';
-import { replayWebhookAttempt, listWebhookAttempts, WEBHOOK_REPLAYS_PER_ATTEMPT, WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR } from '../../../../shared/domain/webhooks/attempts.js';
-import { deliverWebhook, laneOf, SLOW_SUCCESS_MS, type ClientNotices, type DeliverDeps } from '../../../../shared/domain/webhooks/deliver-webhook.js';
+import {
+  replayWebhookAttempt,
+  listWebhookAttempts,
+  WEBHOOK_REPLAYS_PER_ATTEMPT,
+  WEBHOOK_REPLAYS_PER_ENDPOINT_HOUR,
+} from '../../../../shared/domain/webhooks/attempts.js';
+import {
+  deliverWebhook,
+  laneOf,
+  SLOW_SUCCESS_MS,
+  type ClientNotices,
+  type DeliverDeps,
+} from '../../../../shared/domain/webhooks/deliver-webhook.js';
 import type { WebhookFact } from '../../../../shared/domain/webhooks/facts.js';
 import { produceWebhooks } from '../../../../shared/domain/webhooks/produce-webhooks.js';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../../../../shared/domain/webhooks/retry-schedule.js';
-import type { WebhookAttemptOutcome, WebhookRequest, WebhookSender } from '../../../../shared/domain/webhooks/webhook-sender.js';
+import type {
+  WebhookAttemptOutcome,
+  WebhookRequest,
+  WebhookSender,
+} from '../../../../shared/domain/webhooks/webhook-sender.js';
 import type { WebhookRecord } from '../../../../shared/domain/webhooks/webhook-store.js';
 import { AppError } from '../../../../shared/errors.js';
 import { RecordingQueue, RecordingScheduler } from '../engine/engine-harness.js';
@@ -92,7 +107,13 @@ beforeEach(() => {
     created_at: NOW,
     event_id: 21,
   });
-  outbox.eventFacts.set(`${CLIENT}:21`, { id: 21, client_id: CLIENT, type: 'signup', idempotency_key: 'signup-ada', created_at: NOW });
+  outbox.eventFacts.set(`${CLIENT}:21`, {
+    id: 21,
+    client_id: CLIENT,
+    type: 'signup',
+    idempotency_key: 'signup-ada',
+    created_at: NOW,
+  });
 });
 
 const deps = (sender: WebhookSender): DeliverDeps => ({
@@ -102,7 +123,9 @@ const deps = (sender: WebhookSender): DeliverDeps => ({
   webhookSender: sender,
   queue,
   scheduler,
-  clients: { get: async (id: number) => ({ id, email: 'owner@client.example', name: 'Client' }) } as unknown as DeliverDeps['clients'],
+  clients: {
+    get: async (id: number) => ({ id, email: 'owner@client.example', name: 'Client' }),
+  } as unknown as DeliverDeps['clients'],
   clientNotices: notices,
 });
 
@@ -174,7 +197,12 @@ describe('delivering a webhook message', () => {
   async function produced(hook: Partial<WebhookRecord> = {}) {
     await webhooks.create(endpoint(1, hook), 10);
     await produceWebhooks({ webhookOutbox: outbox, queue }, [sentFact()]);
-    const first = queue.sent.pop()!.message as { client_id: number; webhook_id: number; message_id: string; attempt: number };
+    const first = queue.sent.pop()!.message as {
+      client_id: number;
+      webhook_id: number;
+      message_id: string;
+      attempt: number;
+    };
     return first;
   }
 
@@ -187,10 +215,19 @@ describe('delivering a webhook message', () => {
 
     expect(outcome.kind).toBe('delivered');
     const request = sender.requests[0]!;
-    expect(new Webhook(SECRET).verify(request.body, request.headers)).toMatchObject({ type: 'email.sent', id: message.message_id });
+    expect(new Webhook(SECRET).verify(request.body, request.headers)).toMatchObject({
+      type: 'email.sent',
+      id: message.message_id,
+    });
     expect(request.headers['webhook-id']).toBe(message.message_id);
     expect(outbox.attemptLog).toEqual([
-      expect.objectContaining({ attempt: 1, succeeded: true, status_code: 204, next_attempt_at: null, message_id: message.message_id }),
+      expect.objectContaining({
+        attempt: 1,
+        succeeded: true,
+        status_code: 204,
+        next_attempt_at: null,
+        message_id: message.message_id,
+      }),
     ]);
     expect(queue.sent).toEqual([]);
     expect((await webhooks.get(CLIENT, 1))!.failing_since).toBeUndefined();
@@ -209,10 +246,18 @@ describe('delivering a webhook message', () => {
         const viaQueue = queue.sent.at(-1);
         const viaScheduler = scheduler.scheduled.at(-1);
         if (delay <= 900) {
-          expect(viaQueue).toMatchObject({ queue: 'webhooks-failing', message: { attempt: attempt + 1 }, options: { delaySeconds: delay } });
+          expect(viaQueue).toMatchObject({
+            queue: 'webhooks-failing',
+            message: { attempt: attempt + 1 },
+            options: { delaySeconds: delay },
+          });
           current = viaQueue!.message as typeof message;
         } else {
-          expect(viaScheduler).toMatchObject({ queue: 'webhooks-failing', message: { attempt: attempt + 1 }, instant: new Date(clock.now().getTime() + delay * 1000).toISOString() });
+          expect(viaScheduler).toMatchObject({
+            queue: 'webhooks-failing',
+            message: { attempt: attempt + 1 },
+            instant: new Date(clock.now().getTime() + delay * 1000).toISOString(),
+          });
           current = viaScheduler!.message as typeof message;
         }
         clock.advance(delay * 1000);
@@ -223,7 +268,9 @@ describe('delivering a webhook message', () => {
     expect(sender.requests).toHaveLength(8);
     expect(outbox.attemptLog.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(outbox.attemptLog.at(-1)!.next_attempt_at).toBeNull();
-    expect(queue.sent.filter((s) => s.options?.delaySeconds !== undefined).map((s) => s.options!.delaySeconds)).toEqual([5, 300]);
+    expect(queue.sent.filter((s) => s.options?.delaySeconds !== undefined).map((s) => s.options!.delaySeconds)).toEqual(
+      [5, 300],
+    );
     expect(scheduler.scheduled).toHaveLength(5);
   });
 
@@ -255,7 +302,11 @@ describe('delivering a webhook message', () => {
     expect(justBefore).toMatchObject({ kind: 'retrying' });
     expect(atFiveDays).toMatchObject({ kind: 'retrying' });
     expect(afterwards).toEqual({ kind: 'dropped', reason: 'endpoint_disabled' });
-    expect(await webhooks.get(CLIENT, 1)).toMatchObject({ enabled: false, disabled_reason: 'failing', failing_since: NOW });
+    expect(await webhooks.get(CLIENT, 1)).toMatchObject({
+      enabled: false,
+      disabled_reason: 'failing',
+      failing_since: NOW,
+    });
     expect(notices.disabled).toEqual([{ client: CLIENT, endpoint: 1, since: NOW }]);
     expect((await webhooks.get(CLIENT, 1))!.disabled_notice_pending).toBeUndefined();
   });
@@ -291,10 +342,16 @@ describe('delivering a webhook message', () => {
   it('drops a delivery whose endpoint was deleted or whose message expired', async () => {
     const message = await produced();
     await webhooks.delete(CLIENT, 1);
-    expect(await deliverWebhook(deps(new ScriptedSender([OK])), message)).toEqual({ kind: 'dropped', reason: 'endpoint_missing' });
+    expect(await deliverWebhook(deps(new ScriptedSender([OK])), message)).toEqual({
+      kind: 'dropped',
+      reason: 'endpoint_missing',
+    });
     await webhooks.create(endpoint(1), 10);
     outbox.messages.clear();
-    expect(await deliverWebhook(deps(new ScriptedSender([OK])), message)).toEqual({ kind: 'dropped', reason: 'message_missing' });
+    expect(await deliverWebhook(deps(new ScriptedSender([OK])), message)).toEqual({
+      kind: 'dropped',
+      reason: 'message_missing',
+    });
   });
 });
 
@@ -302,21 +359,43 @@ describe('the attempts log and replay', () => {
   it('lists attempts newest first, pages them, and replays one as attempt 1 of a new chain; another client gets 404', async () => {
     await webhooks.create(endpoint(1), 10);
     await produceWebhooks({ webhookOutbox: outbox, queue }, [sentFact()]);
-    const message = queue.sent.pop()!.message as { client_id: number; webhook_id: number; message_id: string; attempt: number };
+    const message = queue.sent.pop()!.message as {
+      client_id: number;
+      webhook_id: number;
+      message_id: string;
+      attempt: number;
+    };
     await deliverWebhook(deps(new ScriptedSender([DOWN])), message);
     clock.advance(5_000);
     await deliverWebhook(deps(new ScriptedSender([OK])), { ...message, attempt: 2 }, 'failing');
     queue.sent.length = 0;
 
     const page1 = await listWebhookAttempts({ webhooks, webhookOutbox: outbox }, CLIENT, 1, { limit: 1 });
-    const page2 = await listWebhookAttempts({ webhooks, webhookOutbox: outbox }, CLIENT, 1, { limit: 1, starting_after: page1.next_starting_after! });
-    const replay = await replayWebhookAttempt({ webhooks, webhookOutbox: outbox, queue, clock }, CLIENT, 1, page2.attempts[0]!.id);
+    const page2 = await listWebhookAttempts({ webhooks, webhookOutbox: outbox }, CLIENT, 1, {
+      limit: 1,
+      starting_after: page1.next_starting_after!,
+    });
+    const replay = await replayWebhookAttempt(
+      { webhooks, webhookOutbox: outbox, queue, clock },
+      CLIENT,
+      1,
+      page2.attempts[0]!.id,
+    );
 
     expect(page1).toMatchObject({ has_more: true, attempts: [{ attempt: 2, succeeded: true }] });
-    expect(page2).toMatchObject({ has_more: false, next_starting_after: null, attempts: [{ attempt: 1, succeeded: false, status_code: 503, response_body: 'busy' }] });
+    expect(page2).toMatchObject({
+      has_more: false,
+      next_starting_after: null,
+      attempts: [{ attempt: 1, succeeded: false, status_code: 503, response_body: 'busy' }],
+    });
     expect(replay).toEqual({ message_id: message.message_id, webhook_id: 1, queued: true });
     expect(queue.sent).toEqual([{ queue: 'webhooks', message: { ...message, attempt: 1, replay: true } }]);
-    const foreign = await replayWebhookAttempt({ webhooks, webhookOutbox: outbox, queue, clock }, 8, 1, page2.attempts[0]!.id).catch((e: AppError) => e);
+    const foreign = await replayWebhookAttempt(
+      { webhooks, webhookOutbox: outbox, queue, clock },
+      8,
+      1,
+      page2.attempts[0]!.id,
+    ).catch((e: AppError) => e);
     expect(foreign).toBeInstanceOf(AppError);
     expect((foreign as AppError).status).toBe(404);
   });
@@ -371,7 +450,9 @@ describe('the lane of a slow endpoint', () => {
     await deliverWebhook(deps(new ScriptedSender([OK])), message, 'failing');
 
     expect((await webhooks.get(CLIENT, 1))!.slow_since).toBeUndefined();
-    expect(await deliverWebhook(deps(new ScriptedSender([OK])), message, 'healthy')).toMatchObject({ kind: 'delivered' });
+    expect(await deliverWebhook(deps(new ScriptedSender([OK])), message, 'healthy')).toMatchObject({
+      kind: 'delivered',
+    });
   });
 
   it('records a failing endpoint that recovers slowly as slow: it stays on the degraded lane', async () => {
@@ -390,11 +471,19 @@ describe('replay caps', () => {
   async function oneAttempt() {
     await webhooks.create(endpoint(1), 10);
     await produceWebhooks({ webhookOutbox: outbox, queue }, [sentFact()]);
-    const message = queue.sent.pop()!.message as { client_id: number; webhook_id: number; message_id: string; attempt: number };
+    const message = queue.sent.pop()!.message as {
+      client_id: number;
+      webhook_id: number;
+      message_id: string;
+      attempt: number;
+    };
     await deliverWebhook(deps(new ScriptedSender([OK])), message);
     return outbox.attemptLog[0]!.id;
   }
-  const replay = (attemptId: string) => replayWebhookAttempt({ webhooks, webhookOutbox: outbox, queue, clock }, CLIENT, 1, attemptId).catch((e: AppError) => e);
+  const replay = (attemptId: string) =>
+    replayWebhookAttempt({ webhooks, webhookOutbox: outbox, queue, clock }, CLIENT, 1, attemptId).catch(
+      (e: AppError) => e,
+    );
 
   it(`queues ${WEBHOOK_REPLAYS_PER_ATTEMPT} replays of an attempt, then answers 409 max at attempt_id and queues nothing`, async () => {
     const attemptId = await oneAttempt();
@@ -403,10 +492,15 @@ describe('replay caps', () => {
     const answers = [];
     for (let i = 0; i <= WEBHOOK_REPLAYS_PER_ATTEMPT; i++) answers.push(await replay(attemptId));
 
-    expect(answers.slice(0, -1)).toEqual(Array(WEBHOOK_REPLAYS_PER_ATTEMPT).fill(expect.objectContaining({ queued: true })));
+    expect(answers.slice(0, -1)).toEqual(
+      Array(WEBHOOK_REPLAYS_PER_ATTEMPT).fill(expect.objectContaining({ queued: true })),
+    );
     const refused = answers.at(-1) as AppError;
     expect(refused).toBeInstanceOf(AppError);
-    expect({ status: refused.status, items: refused.items }).toMatchObject({ status: 409, items: [{ condition: 'max', key: 'attempt_id' }] });
+    expect({ status: refused.status, items: refused.items }).toMatchObject({
+      status: 409,
+      items: [{ condition: 'max', key: 'attempt_id' }],
+    });
     expect(queue.sent).toHaveLength(WEBHOOK_REPLAYS_PER_ATTEMPT);
   });
 
@@ -419,7 +513,10 @@ describe('replay caps', () => {
     clock.advance(3_600_000);
     const nextHour = await replay(attemptId);
 
-    expect({ status: refused.status, items: refused.items }).toMatchObject({ status: 409, items: [{ condition: 'max', key: 'id' }] });
+    expect({ status: refused.status, items: refused.items }).toMatchObject({
+      status: 409,
+      items: [{ condition: 'max', key: 'id' }],
+    });
     expect(refused.items[0]!.error).toContain('2026-01-15T11:00:00.000Z');
     expect(nextHour).toMatchObject({ queued: true });
   });

@@ -25,7 +25,14 @@ describe('erasedWebhookPayload', () => {
       type: 'email.clicked',
       id: 'msg_1',
       created_at: '2026-11-28T10:00:00.000Z',
-      data: { sent_email_id: 'se-1', status: 'clicked', occurred_at: '2026-11-28T10:00:00.000Z', contact_id: 42, event: { id: 7, type: 'signup' }, erased: true },
+      data: {
+        sent_email_id: 'se-1',
+        status: 'clicked',
+        occurred_at: '2026-11-28T10:00:00.000Z',
+        contact_id: 42,
+        event: { id: 7, type: 'signup' },
+        erased: true,
+      },
     });
   });
 
@@ -35,14 +42,24 @@ describe('erasedWebhookPayload', () => {
       id: 'msg_2',
       created_at: '2026-11-28T10:00:00.000Z',
       data: {
-        contact: { id: 42, email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee', client_contact_id: 'crm-9', updated_at: '2026-11-28T10:00:00.000Z' },
+        contact: {
+          id: 42,
+          email: 'ann@example.com',
+          first_name: 'Ann',
+          last_name: 'Lee',
+          client_contact_id: 'crm-9',
+          updated_at: '2026-11-28T10:00:00.000Z',
+        },
         topics: [{ topic_id: 1, is_subscribed: false }],
       },
     });
 
     const erased = erasedWebhookPayload(payload);
 
-    expect(JSON.parse(erased).data).toEqual({ contact: { id: 42, updated_at: '2026-11-28T10:00:00.000Z' }, erased: true });
+    expect(JSON.parse(erased).data).toEqual({
+      contact: { id: 42, updated_at: '2026-11-28T10:00:00.000Z' },
+      erased: true,
+    });
     for (const value of ['ann@', 'Ann', 'Lee', 'crm-9']) expect(erased).not.toContain(value);
   });
 });

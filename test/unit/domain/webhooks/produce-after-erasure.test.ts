@@ -30,7 +30,15 @@ const clicked: WebhookFact = {
   type: 'email.clicked',
   client_id: CLIENT,
   sent_email_id: 'se-1',
-  log: { id: 'click-1', created_at: NOW, status: 5, ip_address: '203.0.113.9', user_agent: 'Mozilla/5.0', url: 'https://acme.test/?u=ada', is_bot: false },
+  log: {
+    id: 'click-1',
+    created_at: NOW,
+    status: 5,
+    ip_address: '203.0.113.9',
+    user_agent: 'Mozilla/5.0',
+    url: 'https://acme.test/?u=ada',
+    is_bot: false,
+  },
 };
 
 let outbox: MemoryWebhookOutbox;
@@ -41,12 +49,34 @@ beforeEach(async () => {
   outbox = new MemoryWebhookOutbox(webhooks);
   queue = new RecordingQueue();
   await webhooks.create(
-    { id: 1, client_id: CLIENT, url: 'https://hooks.example.com/1', description: '', event_types: null, enabled: true, humans_only: false, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', created_at: NOW, updated_at: NOW },
+    {
+      id: 1,
+      client_id: CLIENT,
+      url: 'https://hooks.example.com/1',
+      description: '',
+      event_types: null,
+      enabled: true,
+      humans_only: false,
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      created_at: NOW,
+      updated_at: NOW,
+    },
     10,
   );
   outbox.sentEmailFacts.set(`${CLIENT}:se-1`, {
-    id: 'se-1', client_id: CLIENT, contact_id: 3, execution_id: 11, workflow_id: 1, email_template_id: 1, from_email: 'hello@app.example',
-    to_email: '', subject: '', status: 5, created_at: NOW, event_id: null, erased_at: ERASED,
+    id: 'se-1',
+    client_id: CLIENT,
+    contact_id: 3,
+    execution_id: 11,
+    workflow_id: 1,
+    email_template_id: 1,
+    from_email: 'hello@app.example',
+    to_email: '',
+    subject: '',
+    status: 5,
+    created_at: NOW,
+    event_id: null,
+    erased_at: ERASED,
   });
 });
 
@@ -59,7 +89,8 @@ describe('a fact the stream hands over after its contact was erased', () => {
     expect(outcome).toMatchObject({ messages: 2, deliveries: 2 });
     for (const message of outbox.messages.values()) {
       expect(message).toMatchObject({ contact_id: 3, erased_at: ERASED });
-      for (const value of ['ada@', 'Ada', 'Lovelace', 'crm-3', '203.0.113.9', 'Mozilla', 'acme.test']) expect(message.payload).not.toContain(value);
+      for (const value of ['ada@', 'Ada', 'Lovelace', 'crm-3', '203.0.113.9', 'Mozilla', 'acme.test'])
+        expect(message.payload).not.toContain(value);
       expect(JSON.parse(message.payload).data.erased).toBe(true);
     }
   });

@@ -23,15 +23,27 @@ describe('assertWebhookUrlAllowed on AWS settings (private URLs not allowed)', (
     });
   });
 
-  it.each(['https://127.0.0.1/', 'https://169.254.169.254/latest/meta-data', 'https://[::1]:8443/', 'https://[fd00:ec2::254]/', 'https://localhost/', 'https://api.localhost/', 'https://0x7f.1/', 'https://10.0.0.5/'])(
-    'answers 422 unsafe for %s',
-    (url) => {
-      expect(refusal(url)).toEqual({
-        status: 422,
-        items: [{ condition: 'unsafe', key: 'url', error: 'Must not point at a loopback, private, link-local or metadata address' }],
-      });
-    },
-  );
+  it.each([
+    'https://127.0.0.1/',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::1]:8443/',
+    'https://[fd00:ec2::254]/',
+    'https://localhost/',
+    'https://api.localhost/',
+    'https://0x7f.1/',
+    'https://10.0.0.5/',
+  ])('answers 422 unsafe for %s', (url) => {
+    expect(refusal(url)).toEqual({
+      status: 422,
+      items: [
+        {
+          condition: 'unsafe',
+          key: 'url',
+          error: 'Must not point at a loopback, private, link-local or metadata address',
+        },
+      ],
+    });
+  });
 });
 
 describe('assertWebhookUrlAllowed in the local runtime (private URLs allowed)', () => {

@@ -11,7 +11,11 @@ import { rotateWebhookSecret } from '../../../../shared/domain/webhooks/rotate-w
 import { WebhookBody } from '../../../../shared/domain/webhooks/schemas.js';
 import { testWebhook } from '../../../../shared/domain/webhooks/test-webhook.js';
 import { updateWebhook } from '../../../../shared/domain/webhooks/update-webhook.js';
-import type { WebhookAttemptOutcome, WebhookRequest, WebhookSender } from '../../../../shared/domain/webhooks/webhook-sender.js';
+import type {
+  WebhookAttemptOutcome,
+  WebhookRequest,
+  WebhookSender,
+} from '../../../../shared/domain/webhooks/webhook-sender.js';
 
 const CLIENT = 7;
 const OTHER = 8;
@@ -20,7 +24,14 @@ const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
 class RecordingSender implements WebhookSender {
   readonly requests: WebhookRequest[] = [];
-  constructor(private readonly outcome: WebhookAttemptOutcome = { status_code: 204, duration_ms: 3, response_body: '', error: null }) {}
+  constructor(
+    private readonly outcome: WebhookAttemptOutcome = {
+      status_code: 204,
+      duration_ms: 3,
+      response_body: '',
+      error: null,
+    },
+  ) {}
   async send(request: WebhookRequest): Promise<WebhookAttemptOutcome> {
     this.requests.push(request);
     return this.outcome;
@@ -37,7 +48,8 @@ beforeEach(() => {
   deps = { clock, ids: new MemoryIds(), webhooks };
 });
 
-const body = (input: Record<string, unknown> = {}) => WebhookBody.parse({ url: 'https://hooks.example.com/els', ...input });
+const body = (input: Record<string, unknown> = {}) =>
+  WebhookBody.parse({ url: 'https://hooks.example.com/els', ...input });
 const caught = async (promise: Promise<unknown>) => {
   try {
     await promise;
@@ -51,7 +63,12 @@ const caught = async (promise: Promise<unknown>) => {
 describe('createWebhook', () => {
   it('stores the endpoint and shows its secret once; reads show it masked', async () => {
     // Act
-    const created = await createWebhook(deps, CLIENT, body({ event_types: ['email.sent', 'email.sent', 'contact.unsubscribed'] }), false);
+    const created = await createWebhook(
+      deps,
+      CLIENT,
+      body({ event_types: ['email.sent', 'email.sent', 'contact.unsubscribed'] }),
+      false,
+    );
 
     // Assess
     expect(created).toEqual({
@@ -92,7 +109,13 @@ describe('createWebhook', () => {
 
     expect(await caught(createWebhook(deps, CLIENT, body(), false))).toEqual({
       status: 409,
-      items: [{ condition: 'max', key: 'webhooks', error: 'A client may have at most 10 webhook endpoints; delete one first' }],
+      items: [
+        {
+          condition: 'max',
+          key: 'webhooks',
+          error: 'A client may have at most 10 webhook endpoints; delete one first',
+        },
+      ],
     });
     expect(await webhooks.list(CLIENT)).toHaveLength(10);
     // Another client has its own 10.
@@ -102,7 +125,13 @@ describe('createWebhook', () => {
   it('refuses a private URL on AWS settings and writes nothing', async () => {
     expect(await caught(createWebhook(deps, CLIENT, body({ url: 'https://169.254.169.254/' }), false))).toEqual({
       status: 422,
-      items: [{ condition: 'unsafe', key: 'url', error: 'Must not point at a loopback, private, link-local or metadata address' }],
+      items: [
+        {
+          condition: 'unsafe',
+          key: 'url',
+          error: 'Must not point at a loopback, private, link-local or metadata address',
+        },
+      ],
     });
     expect(webhooks.webhooks.size).toBe(0);
   });
@@ -115,8 +144,17 @@ describe('updateWebhook, deleteWebhook and isolation', () => {
 
     const updated = await updateWebhook(deps, CLIENT, created.id, { event_types: null, enabled: false }, false);
 
-    expect(updated).toMatchObject({ event_types: null, enabled: false, url: created.url, updated_at: '2026-01-15T10:00:01.000Z' });
-    expect(await webhooks.get(CLIENT, created.id)).toMatchObject({ event_types: null, enabled: false, secret: created.secret });
+    expect(updated).toMatchObject({
+      event_types: null,
+      enabled: false,
+      url: created.url,
+      updated_at: '2026-01-15T10:00:01.000Z',
+    });
+    expect(await webhooks.get(CLIENT, created.id)).toMatchObject({
+      event_types: null,
+      enabled: false,
+      secret: created.secret,
+    });
   });
 
   it("answers 404 for another client's endpoint, for every operation, and leaves it untouched", async () => {
@@ -148,7 +186,14 @@ describe('testWebhook and rotateWebhookSecret', () => {
 
     const result = await testWebhook({ ...deps, webhookSender: sender }, CLIENT, created.id);
 
-    expect(result).toEqual({ delivered: true, status_code: 200, duration_ms: 12, response_body: 'ok', error: null, message_id: expect.stringMatching(/^msg_[0-9a-f]{32}$/) });
+    expect(result).toEqual({
+      delivered: true,
+      status_code: 200,
+      duration_ms: 12,
+      response_body: 'ok',
+      error: null,
+      message_id: expect.stringMatching(/^msg_[0-9a-f]{32}$/),
+    });
     const [request] = sender.requests;
     expect(request!.url).toBe(created.url);
     expect(request!.headers).toEqual({
@@ -164,14 +209,20 @@ describe('testWebhook and rotateWebhookSecret', () => {
       data: { webhook_id: created.id, url: created.url, message: expect.any(String) },
     });
     // standardwebhooks checks the timestamp against the real clock: sign-time equivalence via sign().
-    expect(request!.headers['webhook-signature']).toBe(new Webhook(created.secret).sign(result.message_id, new Date(NOW), request!.body));
+    expect(request!.headers['webhook-signature']).toBe(
+      new Webhook(created.secret).sign(result.message_id, new Date(NOW), request!.body),
+    );
   });
 
   it('says the endpoint did not take it: a 500 is not delivered', async () => {
     const created = await createWebhook(deps, CLIENT, body(), false);
     const sender = new RecordingSender({ status_code: 500, duration_ms: 4, response_body: 'boom', error: null });
 
-    expect(await testWebhook({ ...deps, webhookSender: sender }, CLIENT, created.id)).toMatchObject({ delivered: false, status_code: 500, response_body: 'boom' });
+    expect(await testWebhook({ ...deps, webhookSender: sender }, CLIENT, created.id)).toMatchObject({
+      delivered: false,
+      status_code: 500,
+      response_body: 'boom',
+    });
   });
 
   it('signs with both secrets for 24 h after a rotation, then with the new one only', async () => {

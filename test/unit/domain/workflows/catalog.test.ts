@@ -21,7 +21,11 @@ describe('workflow catalog', () => {
   });
 
   it('sends onboarding tips a day later in the morning, the win-back three days later', () => {
-    expect(findWorkflow(2)).toMatchObject({ default_delay_minutes: 1440, default_send_time_mode: 1, default_send_slot: 'morning' });
+    expect(findWorkflow(2)).toMatchObject({
+      default_delay_minutes: 1440,
+      default_send_time_mode: 1,
+      default_send_slot: 'morning',
+    });
     expect(findWorkflow(6)).toMatchObject({ default_delay_minutes: 4320 });
   });
 

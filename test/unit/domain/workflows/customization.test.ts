@@ -11,7 +11,13 @@ const onboarding = findWorkflow(2)!;
 describe('CustomizationPatch (DESIGN.md §5 bounds)', () => {
   it('reports every bound at once, one item per field', () => {
     const result = CustomizationPatch.safeParse(
-      { delay_minutes: 525_601, priority_score: -1, preferred_send_hour: 24, preferred_send_minute: 60, template_id: 0 },
+      {
+        delay_minutes: 525_601,
+        priority_score: -1,
+        preferred_send_hour: 24,
+        preferred_send_minute: 60,
+        template_id: 0,
+      },
       { reportInput: true },
     );
     expect(result.success).toBe(false);
@@ -25,13 +31,22 @@ describe('CustomizationPatch (DESIGN.md §5 bounds)', () => {
   });
 
   it('accepts the bounds themselves', () => {
-    expect(CustomizationPatch.safeParse({ delay_minutes: 525_600, priority_score: 100, preferred_send_hour: 0, preferred_send_minute: 59 }).success).toBe(true);
+    expect(
+      CustomizationPatch.safeParse({
+        delay_minutes: 525_600,
+        priority_score: 100,
+        preferred_send_hour: 0,
+        preferred_send_minute: 59,
+      }).success,
+    ).toBe(true);
   });
 });
 
 describe('customization overrides', () => {
   it('sets, keeps and (with null) removes overrides', () => {
-    expect(applyCustomizationPatch({ delay_minutes: 5, priority_score: 9 }, { delay_minutes: null, preferred_send_hour: 8 })).toEqual({
+    expect(
+      applyCustomizationPatch({ delay_minutes: 5, priority_score: 9 }, { delay_minutes: null, preferred_send_hour: 8 }),
+    ).toEqual({
       priority_score: 9,
       preferred_send_hour: 8,
     });
@@ -76,9 +91,15 @@ describe('exit_events and conversion_window_days', () => {
 
   it('accepts up to 10 event types, * for any event, null for the default, and windows of 1 to 90 days', () => {
     const ten = Array.from({ length: 10 }, (_, i) => `goal_${i}`);
-    expect(CustomizationPatch.parse({ exit_events: ten, conversion_window_days: 90 })).toEqual({ exit_events: ten, conversion_window_days: 90 });
+    expect(CustomizationPatch.parse({ exit_events: ten, conversion_window_days: 90 })).toEqual({
+      exit_events: ten,
+      conversion_window_days: 90,
+    });
     expect(itemsOf({ exit_events: ['*', 'plan.upgraded', 'a:b-c'], conversion_window_days: 1 })).toEqual([]);
-    expect(CustomizationPatch.parse({ exit_events: null, conversion_window_days: null })).toEqual({ exit_events: null, conversion_window_days: null });
+    expect(CustomizationPatch.parse({ exit_events: null, conversion_window_days: null })).toEqual({
+      exit_events: null,
+      conversion_window_days: null,
+    });
   });
 
   it.each([
@@ -101,16 +122,24 @@ describe('exit_events and conversion_window_days', () => {
       conversion_window_days: 7,
       overrides: { exit_events: null, conversion_window_days: null },
     });
-    expect(toCustomizationView(trial, { workflow_id: 3, exit_events: ['purchase'], conversion_window_days: 30 })).toMatchObject({
+    expect(
+      toCustomizationView(trial, { workflow_id: 3, exit_events: ['purchase'], conversion_window_days: 30 }),
+    ).toMatchObject({
       exit_events: ['purchase'],
       conversion_window_days: 30,
       overrides: { exit_events: ['purchase'], conversion_window_days: 30 },
     });
-    expect(applyCustomizationPatch({ exit_events: ['a'] }, { exit_events: null, conversion_window_days: 3 })).toEqual({ conversion_window_days: 3 });
+    expect(applyCustomizationPatch({ exit_events: ['a'] }, { exit_events: null, conversion_window_days: 3 })).toEqual({
+      conversion_window_days: 3,
+    });
   });
 
   it('gives each catalog workflow its default exits (docs/api-guide.md workflow table)', () => {
-    expect(Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((id) => [findWorkflow(id)!.key, findWorkflow(id)!.default_exit_events]))).toEqual({
+    expect(
+      Object.fromEntries(
+        [1, 2, 3, 4, 5, 6, 7, 8].map((id) => [findWorkflow(id)!.key, findWorkflow(id)!.default_exit_events]),
+      ),
+    ).toEqual({
       welcome: [],
       onboarding_tips: ['subscription_cancelled'],
       trial_ending: ['upgrade'],
@@ -137,7 +166,12 @@ describe('send_time_mode', () => {
   it('shows the chosen mode in effect and as an override; without one it is still derived as before', () => {
     const optimal = toCustomizationView(welcome, { workflow_id: 1, version: 1, send_time_mode: 2 });
     const derived = toCustomizationView(welcome, { workflow_id: 1, version: 1, preferred_send_hour: 8 });
-    const explicitZero = toCustomizationView(welcome, { workflow_id: 1, version: 1, preferred_send_hour: 8, send_time_mode: 0 });
+    const explicitZero = toCustomizationView(welcome, {
+      workflow_id: 1,
+      version: 1,
+      preferred_send_hour: 8,
+      send_time_mode: 0,
+    });
     expect([optimal.send_time_mode, optimal.overrides.send_time_mode]).toEqual([2, 2]);
     expect([derived.send_time_mode, derived.overrides.send_time_mode]).toEqual([1, null]);
     expect([explicitZero.send_time_mode, explicitZero.preferred_send_hour]).toEqual([0, 8]);

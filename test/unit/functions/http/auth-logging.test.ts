@@ -16,7 +16,11 @@ import type { SystemMessage } from '../../../../shared/domain/system-mail/system
 import { logger } from '../../../../shared/logger.js';
 import { redactQuerySecrets } from '../../../../local/server.js';
 
-const context = { awsRequestId: 'aws-req', functionName: 'auth', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+const context = {
+  awsRequestId: 'aws-req',
+  functionName: 'auth',
+  getRemainingTimeInMillis: () => 10_000,
+} as unknown as Context;
 
 const event = (routeKey: string, parts: Partial<APIGatewayProxyEventV2> = {}): APIGatewayProxyEventV2 =>
   ({
@@ -44,7 +48,9 @@ const queue: Queue = {
   },
 };
 const deliver = async () => {
-  const deliveries = queued.splice(0).map((body, i) => ({ messageId: `m-${i}`, body, receiveCount: 1, sentAt: Date.now() }));
+  const deliveries = queued
+    .splice(0)
+    .map((body, i) => ({ messageId: `m-${i}`, body, receiveCount: 1, sentAt: Date.now() }));
   expect(await sendSystemMail(toSqsEvent('system-mail', deliveries), context)).toEqual({ batchItemFailures: [] });
 };
 
@@ -53,7 +59,12 @@ const pressEvent = (token: string, binding: string, headers: Record<string, stri
   event('POST /api/v1/auth/callback', {
     body: `token=${token}`,
     cookies: [binding],
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-proto': 'http', 'sec-fetch-site': 'same-origin', ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-forwarded-proto': 'http',
+      'sec-fetch-site': 'same-origin',
+      ...headers,
+    },
   });
 
 beforeEach(async () => {
@@ -62,13 +73,21 @@ beforeEach(async () => {
   queued.length = 0;
   const stores = memoryStores();
   await createClient(stores, { email: 'owner@acme.test', name: 'Acme' });
-  const systemMail = { send: async (m: SystemMessage) => (mails.push(m), { kind: 'sent' as const, providerMessageId: 'm-1' }) };
-  setContainer(createContainer({ config: loadConfig({ AUTH_CACHE_TTL_SECONDS: '0' }), overrides: { ...stores, systemMail, queue } }));
+  const systemMail = {
+    send: async (m: SystemMessage) => (mails.push(m), { kind: 'sent' as const, providerMessageId: 'm-1' }),
+  };
+  setContainer(
+    createContainer({
+      config: loadConfig({ AUTH_CACHE_TTL_SECONDS: '0' }),
+      overrides: { ...stores, systemMail, queue },
+    }),
+  );
   logger.setLogLevel('DEBUG');
   const capture = (chunk: unknown) => ((output += String(chunk)), true);
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, level).mockImplementation((...args) => void capture(args.map(String).join(' ')));
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const)
+    vi.spyOn(console, level).mockImplementation((...args) => void capture(args.map(String).join(' ')));
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -78,24 +97,40 @@ afterEach(() => {
 
 describe('sign-in secrets in logs', () => {
   it('never logs a link token, a session id or a CSRF token, at DEBUG, through sign-in, callback, use, reuse and sign-out', async () => {
-    const asked = (await signIn(event('POST /api/v1/auth/sign-in', { body: JSON.stringify({ email: 'owner@acme.test' }) }), context)) as APIGatewayProxyStructuredResultV2;
+    const asked = (await signIn(
+      event('POST /api/v1/auth/sign-in', { body: JSON.stringify({ email: 'owner@acme.test' }) }),
+      context,
+    )) as APIGatewayProxyStructuredResultV2;
     expect(asked.statusCode).toBe(202);
     expect(mails).toEqual([]);
     await deliver();
     const binding = asked.cookies![0]!.split(';')[0]!;
     const token = /token=([A-Za-z0-9_-]{43})/.exec(mails[0]!.text)![1]!;
-    const linkEvent = event('GET /api/v1/auth/callback', { rawQueryString: `token=${token}`, queryStringParameters: { token }, cookies: [binding] });
+    const linkEvent = event('GET /api/v1/auth/callback', {
+      rawQueryString: `token=${token}`,
+      queryStringParameters: { token },
+      cookies: [binding],
+    });
     expect(((await callback(linkEvent, context)) as APIGatewayProxyStructuredResultV2).statusCode).toBe(200);
     const opened = (await press(pressEvent(token, binding), context)) as APIGatewayProxyStructuredResultV2;
     expect(opened.statusCode).toBe(303);
     const cookies = opened.cookies!.slice(0, 2).map((c) => c.split(';')[0]!);
     const [sessionId, csrf] = cookies.map((c) => c.split('=')[1]!);
-    expect((await me(event('GET /api/v1/auth/me', { cookies }), context)) as APIGatewayProxyStructuredResultV2).toMatchObject({ statusCode: 200 });
-    expect(((await press(pressEvent(token, binding), context)) as APIGatewayProxyStructuredResultV2).statusCode).toBe(400);
+    expect(
+      (await me(event('GET /api/v1/auth/me', { cookies }), context)) as APIGatewayProxyStructuredResultV2,
+    ).toMatchObject({ statusCode: 200 });
+    expect(((await press(pressEvent(token, binding), context)) as APIGatewayProxyStructuredResultV2).statusCode).toBe(
+      400,
+    );
     expect(((await callback(linkEvent, context)) as APIGatewayProxyStructuredResultV2).statusCode).toBe(400);
-    const out = (await signOut(event('POST /api/v1/auth/sign-out', { cookies, headers: { 'x-csrf-token': csrf! } }), context)) as APIGatewayProxyStructuredResultV2;
+    const out = (await signOut(
+      event('POST /api/v1/auth/sign-out', { cookies, headers: { 'x-csrf-token': csrf! } }),
+      context,
+    )) as APIGatewayProxyStructuredResultV2;
     expect(out.statusCode).toBe(200);
-    expect(((await me(event('GET /api/v1/auth/me', { cookies }), context)) as APIGatewayProxyStructuredResultV2).statusCode).toBe(401);
+    expect(
+      ((await me(event('GET /api/v1/auth/me', { cookies }), context)) as APIGatewayProxyStructuredResultV2).statusCode,
+    ).toBe(401);
 
     // The handlers did log (one access line per request at least) — and none of the secrets.
     expect(output).toContain('request completed');
@@ -104,19 +139,33 @@ describe('sign-in secrets in logs', () => {
 
   it('sets Secure cookies when the request came over https (API Gateway’s X-Forwarded-Proto)', async () => {
     const https = { 'content-type': 'application/json', 'x-forwarded-proto': 'https' };
-    const asked = (await signIn(event('POST /api/v1/auth/sign-in', { body: JSON.stringify({ email: 'owner@acme.test' }), headers: https }), context)) as APIGatewayProxyStructuredResultV2;
-    expect(asked.cookies).toEqual([expect.stringMatching(/^els_signin=[A-Za-z0-9_-]{43}; Path=\/api\/v1\/auth\/callback; Max-Age=900; HttpOnly; Secure; SameSite=Strict$/)]);
+    const asked = (await signIn(
+      event('POST /api/v1/auth/sign-in', { body: JSON.stringify({ email: 'owner@acme.test' }), headers: https }),
+      context,
+    )) as APIGatewayProxyStructuredResultV2;
+    expect(asked.cookies).toEqual([
+      expect.stringMatching(
+        /^els_signin=[A-Za-z0-9_-]{43}; Path=\/api\/v1\/auth\/callback; Max-Age=900; HttpOnly; Secure; SameSite=Strict$/,
+      ),
+    ]);
     await deliver();
     const token = /token=([A-Za-z0-9_-]{43})/.exec(mails[0]!.text)![1]!;
-    const opened = (await press(pressEvent(token, asked.cookies![0]!.split(';')[0]!, { 'x-forwarded-proto': 'https' }), context)) as APIGatewayProxyStructuredResultV2;
+    const opened = (await press(
+      pressEvent(token, asked.cookies![0]!.split(';')[0]!, { 'x-forwarded-proto': 'https' }),
+      context,
+    )) as APIGatewayProxyStructuredResultV2;
     expect(opened.statusCode).toBe(303);
     expect(opened.cookies).toHaveLength(3);
     for (const cookie of opened.cookies!) expect(cookie).toContain('; Secure');
-    expect(opened.cookies![2]).toMatch(/^els_signin=; Path=\/api\/v1\/auth\/callback; Max-Age=0; HttpOnly; Secure; SameSite=Strict$/);
+    expect(opened.cookies![2]).toMatch(
+      /^els_signin=; Path=\/api\/v1\/auth\/callback; Max-Age=0; HttpOnly; Secure; SameSite=Strict$/,
+    );
   });
 
   it('redacts a token in the local runtime’s access log line', () => {
-    expect(redactQuerySecrets('/api/v1/auth/callback?token=abcDEF_-123&x=1')).toBe('/api/v1/auth/callback?token=[redacted]&x=1');
+    expect(redactQuerySecrets('/api/v1/auth/callback?token=abcDEF_-123&x=1')).toBe(
+      '/api/v1/auth/callback?token=[redacted]&x=1',
+    );
     expect(redactQuerySecrets('/api/v1/client/contacts?limit=5')).toBe('/api/v1/client/contacts?limit=5');
   });
 });

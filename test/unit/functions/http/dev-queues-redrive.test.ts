@@ -5,7 +5,11 @@ import { LocalQueue } from '../../../../local/engine/local-queue.js';
 import { createContainer, setContainer } from '../../../../shared/composition/container.js';
 import { loadConfig } from '../../../../shared/config.js';
 
-const context = { awsRequestId: 'aws-req', functionName: 'dev-queues-redrive', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
+const context = {
+  awsRequestId: 'aws-req',
+  functionName: 'dev-queues-redrive',
+  getRemainingTimeInMillis: () => 1000,
+} as unknown as Context;
 
 function redriveEvent(queue: string): APIGatewayProxyEventV2 {
   const path = `/api/v1/dev/queues/${queue}/redrive`;
@@ -45,7 +49,7 @@ afterEach(async () => {
 });
 
 describe('POST /dev/queues/{queue}/redrive (local runtime only)', () => {
-  it('moves that queue\'s dead letters back and answers how many, leaving the other queues\' alone', async () => {
+  it("moves that queue's dead letters back and answers how many, leaving the other queues' alone", async () => {
     // Prepare
     queue = localQueueBehindThePort();
     queue.deadLetters.push(
@@ -60,7 +64,13 @@ describe('POST /dev/queues/{queue}/redrive (local runtime only)', () => {
     // Assess
     expect(res).toEqual({
       status: 200,
-      body: { success: true, message: 'Dead letters moved back', data: { queue: 'workflow', moved: 2 }, errors: [], meta: { request_id: 'req-1' } },
+      body: {
+        success: true,
+        message: 'Dead letters moved back',
+        data: { queue: 'workflow', moved: 2 },
+        errors: [],
+        meta: { request_id: 'req-1' },
+      },
     });
     expect(queue.deadLetters.map((letter) => letter.messageId)).toEqual(['m-2']);
     expect(queue.depth('workflow')).toBe(2);

@@ -12,10 +12,13 @@ const STATUS_ARN = 'arn:aws:sqs:eu-west-1:123456789012:EmailLifecycle-SesStatusQ
 const DLQ_ARN = 'arn:aws:sqs:eu-west-1:123456789012:EmailLifecycle-SesStatusDeadLetters-XyZ';
 
 describe('admin redrive on AWS', () => {
-  it('starts a move from the queue\'s DLQ to the queue, in the region of the queue\'s URL', async () => {
+  it("starts a move from the queue's DLQ to the queue, in the region of the queue's URL", async () => {
     // Prepare
     sqsMock.on(GetQueueAttributesCommand).resolves({
-      Attributes: { QueueArn: STATUS_ARN, RedrivePolicy: JSON.stringify({ deadLetterTargetArn: DLQ_ARN, maxReceiveCount: 5 }) },
+      Attributes: {
+        QueueArn: STATUS_ARN,
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: DLQ_ARN, maxReceiveCount: 5 }),
+      },
     });
     sqsMock.on(StartMessageMoveTaskCommand).resolves({ TaskHandle: 'task-1' });
 
@@ -31,9 +34,11 @@ describe('admin redrive on AWS', () => {
     expect(await (sqsMock.call(0).thisValue as SQSClient).config.region()).toBe('eu-west-1');
   });
 
-  it('uses the region it is given over the URL\'s', async () => {
+  it("uses the region it is given over the URL's", async () => {
     // Prepare
-    sqsMock.on(GetQueueAttributesCommand).resolves({ Attributes: { QueueArn: STATUS_ARN, RedrivePolicy: JSON.stringify({ deadLetterTargetArn: DLQ_ARN }) } });
+    sqsMock.on(GetQueueAttributesCommand).resolves({
+      Attributes: { QueueArn: STATUS_ARN, RedrivePolicy: JSON.stringify({ deadLetterTargetArn: DLQ_ARN }) },
+    });
     sqsMock.on(StartMessageMoveTaskCommand).resolves({ TaskHandle: 'task-2' });
 
     // Act
@@ -44,12 +49,12 @@ describe('admin redrive on AWS', () => {
   });
 });
 
-describe('the admin CLI\'s naming of a queue on AWS', () => {
+describe("the admin CLI's naming of a queue on AWS", () => {
   it.each([
     ['events', 'EVENTS_QUEUE_URL'],
     ['workflow', 'WORKFLOW_QUEUE_URL'],
     ['ses-status', 'SES_STATUS_QUEUE_URL'],
-  ] as const)('reads the %s queue\'s URL from %s, as the stack names it for the functions', (queue, variable) => {
+  ] as const)("reads the %s queue's URL from %s, as the stack names it for the functions", (queue, variable) => {
     expect(queueUrlVariable(queue)).toBe(variable);
   });
 

@@ -28,7 +28,14 @@ describe('itemBytes (DynamoDB item size rules)', () => {
   });
 
   it('sizes a day-counter row well under 1 KB', () => {
-    const row = { pk: 'STATS#12#5', sk: '2026-11-26#W0003', sent: 1, workflow_id: 3, day: '2026-11-26', expires_at: 1_799_000_000 };
+    const row = {
+      pk: 'STATS#12#5',
+      sk: '2026-11-26#W0003',
+      sent: 1,
+      workflow_id: 3,
+      day: '2026-11-26',
+      expires_at: 1_799_000_000,
+    };
     expect(itemBytes(row)).toBeLessThan(100);
   });
 });
@@ -60,10 +67,19 @@ describe('ruleCapacity', () => {
 describe('capacityOf and addCapacity', () => {
   it('sums a response’s CapacityUnits as reads or writes by its command', () => {
     expect(capacityOf('QueryCommand', { CapacityUnits: 0.5 })).toEqual({ read: 0.5, write: 0 });
-    expect(capacityOf('TransactWriteItemsCommand', [{ CapacityUnits: 20 }, { CapacityUnits: 2 }])).toEqual({ read: 0, write: 22 });
+    expect(capacityOf('TransactWriteItemsCommand', [{ CapacityUnits: 20 }, { CapacityUnits: 2 }])).toEqual({
+      read: 0,
+      write: 22,
+    });
     expect(capacityOf('PutItemCommand', undefined)).toEqual({ read: 0, write: 0 });
     const total = addCapacity(noCapacity(), { read: 1, ruleWrite: 2 });
-    expect(addCapacity(total, { write: 3, ruleWrite: 2, counterItems: 1 })).toEqual({ read: 1, write: 3, ruleWrite: 4, counterItems: 1, counterWrite: 0 });
+    expect(addCapacity(total, { write: 3, ruleWrite: 2, counterItems: 1 })).toEqual({
+      read: 1,
+      write: 3,
+      ruleWrite: 4,
+      counterItems: 1,
+      counterWrite: 0,
+    });
   });
 });
 
@@ -74,7 +90,13 @@ describe('meanCost and verdictOf', () => {
   });
 
   it('averages the samples of a fact', () => {
-    expect(meanCost([sample(4, 12, 2), sample(4, 10, 2)])).toMatchObject({ requests: 4, wcu: 11, counterItems: 2, counterWcu: 4, samples: 2 });
+    expect(meanCost([sample(4, 12, 2), sample(4, 10, 2)])).toMatchObject({
+      requests: 4,
+      wcu: 11,
+      counterItems: 2,
+      counterWcu: 4,
+      samples: 2,
+    });
   });
 
   it('meets 0 extra requests and misses ≤ 1 extra WCU when a counter rides in the transaction (2 WCU)', () => {
@@ -83,7 +105,13 @@ describe('meanCost and verdictOf', () => {
   });
 
   it('meets both targets when counting adds one standard write and no request', () => {
-    expect(verdictOf({ with: meanCost([sample(3, 5)]), without: meanCost([sample(3, 4)]) })).toMatchObject({ requestsMet: true, wcuMet: true });
-    expect(verdictOf({ with: meanCost([sample(4, 5)]), without: meanCost([sample(3, 4)]) })).toMatchObject({ extraRequests: 1, requestsMet: false });
+    expect(verdictOf({ with: meanCost([sample(3, 5)]), without: meanCost([sample(3, 4)]) })).toMatchObject({
+      requestsMet: true,
+      wcuMet: true,
+    });
+    expect(verdictOf({ with: meanCost([sample(4, 5)]), without: meanCost([sample(3, 4)]) })).toMatchObject({
+      extraRequests: 1,
+      requestsMet: false,
+    });
   });
 });

@@ -8,13 +8,25 @@ describe('webhooks bench: naming a measured delivery attempt', () => {
     expect(attemptCase({ queue: 'webhooks', posts: [], byCommand: { GetItemCommand: 2 }, toFailingLane: 1 })).toBe(
       'healthy lane: endpoint failing → moved to the failing lane, no POST',
     );
-    expect(attemptCase({ queue: 'webhooks', posts: [204], byCommand: steady, toFailingLane: 0 })).toBe('healthy lane: 204, no health change');
-    expect(attemptCase({ queue: 'webhooks-failing', posts: [200], byCommand: { ...steady, UpdateItemCommand: 1 }, toFailingLane: 0 })).toBe(
-      'failing lane: 200, endpoint recovered (failing_since cleared)',
+    expect(attemptCase({ queue: 'webhooks', posts: [204], byCommand: steady, toFailingLane: 0 })).toBe(
+      'healthy lane: 204, no health change',
     );
-    expect(attemptCase({ queue: 'webhooks', posts: [503], byCommand: { ...steady, UpdateItemCommand: 1 }, toFailingLane: 1 })).toBe(
-      'healthy lane: 503, first failure (failing_since set), retry queued',
-    );
+    expect(
+      attemptCase({
+        queue: 'webhooks-failing',
+        posts: [200],
+        byCommand: { ...steady, UpdateItemCommand: 1 },
+        toFailingLane: 0,
+      }),
+    ).toBe('failing lane: 200, endpoint recovered (failing_since cleared)');
+    expect(
+      attemptCase({
+        queue: 'webhooks',
+        posts: [503],
+        byCommand: { ...steady, UpdateItemCommand: 1 },
+        toFailingLane: 1,
+      }),
+    ).toBe('healthy lane: 503, first failure (failing_since set), retry queued');
     expect(attemptCase({ queue: 'webhooks-failing', posts: [null], byCommand: steady, toFailingLane: 1 })).toBe(
       'failing lane: no answer, endpoint already failing, retry queued',
     );
@@ -29,13 +41,22 @@ describe('webhooks bench: request counts by command', () => {
   });
 
   it('averages each command over runs, a missing command counting 0', () => {
-    expect(meanCommands([steady, { ...steady, UpdateItemCommand: 1 }])).toEqual({ GetItemCommand: 2, PutItemCommand: 1, UpdateItemCommand: 0.5 });
+    expect(meanCommands([steady, { ...steady, UpdateItemCommand: 1 }])).toEqual({
+      GetItemCommand: 2,
+      PutItemCommand: 1,
+      UpdateItemCommand: 0.5,
+    });
     expect(meanCommands([])).toEqual({});
   });
 
   it('gives what the second sent beyond the first, zeros left out', () => {
     expect(commandsDelta(steady, steady)).toEqual({});
-    expect(commandsDelta({ GetItemCommand: 4, UpdateItemCommand: 3 }, { GetItemCommand: 2, UpdateItemCommand: 3, QueryCommand: 1 })).toEqual({
+    expect(
+      commandsDelta(
+        { GetItemCommand: 4, UpdateItemCommand: 3 },
+        { GetItemCommand: 2, UpdateItemCommand: 3, QueryCommand: 1 },
+      ),
+    ).toEqual({
       GetItemCommand: -2,
       QueryCommand: 1,
     });
