@@ -56,16 +56,16 @@ Commands
                  ${LOCAL_EXECUTION_LEASE_SECONDS}, as npm start's default), OUTBOX_SWEEP_AFTER_SECONDS (120). At most N of each (default 1000).
   redrive --queue NAME [--queue-url URL]
                  Moves the queue's dead letters back to it. NAME: ${QUEUE_NAMES.join(', ')}.
-                 Local: the in-process queue of the npm start on API port --port N, else \$PORT, else 3000;
+                 Local: the in-process queue of the npm start on API port --port N, else $PORT, else 3000;
                    prints {"queue","moved"}.
                  AWS (--aws): SQS StartMessageMoveTask from the queue's DLQ (read from its RedrivePolicy) to the
-                   queue, whose URL is --queue-url or \$<NAME>_QUEUE_URL (e.g. WORKFLOW_QUEUE_URL); prints
+                   queue, whose URL is --queue-url or $<NAME>_QUEUE_URL (e.g. WORKFLOW_QUEUE_URL); prints
                    {"queue","task_handle","source_arn","destination_arn"}; the move goes on in the background.
   help                          This text.
 
 Target
   Local (default): the DynamoDB Local of a running \`npm start\`: AWS_ENDPOINT_URL_DYNAMODB or
-    127.0.0.1:\$DYNAMODB_PORT when set, else the npm start on API port --port N, else \$PORT, else 3000 (found
+    127.0.0.1:$DYNAMODB_PORT when set, else the npm start on API port --port N, else $PORT, else 3000 (found
     whatever ports it was given), else 127.0.0.1:8000; table TABLE_NAME (default email-lifecycle).
   AWS: pass --aws (or ADMIN_TARGET=aws) with TABLE_NAME set and AWS_ENDPOINT_URL_DYNAMODB unset;
     credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...).

@@ -23,8 +23,8 @@ Loads functions/http/<handler>.ts (or functions/queue/<handler>.ts), reads the e
 handler(event, context) once and prints the result as JSON on stdout (timing on stderr).
 
 Stores (the one used is named on stderr)
-  1. AWS_ENDPOINT_URL_DYNAMODB, or DynamoDB Local on 127.0.0.1:\$DYNAMODB_PORT, when set;
-  2. else the running \`npm start\` on API port --port, else \$PORT, else 3000: npm start writes where its
+  1. AWS_ENDPOINT_URL_DYNAMODB, or DynamoDB Local on 127.0.0.1:$DYNAMODB_PORT, when set;
+  2. else the running \`npm start\` on API port --port, else $PORT, else 3000: npm start writes where its
      DynamoDB Local, SES and table are, so any ports it was given are found;
   3. else (nothing named, no npm start on 3000) a DynamoDB Local on 127.0.0.1:8000 if one answers;
   4. else, or with --fresh, a private in-memory DynamoDB Local and SES on free ports, stopped afterwards.
@@ -35,7 +35,7 @@ Placeholders
   throwaway client is created and its key used. Against a running store, set API_KEY (npm start prints one).
 
 Options
-  --port N            the API port of the running npm start to use (default \$PORT, else 3000)
+  --port N            the API port of the running npm start to use (default $PORT, else 3000)
   --fresh             always use private in-memory stores
   --kind http|queue   where the handler lives (default: whichever file exists, http first)
   -h, --help          this text

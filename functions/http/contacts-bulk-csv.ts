@@ -10,7 +10,7 @@ import { BulkImportResult, CsvImportMeta, summaryMessage } from '../../shared/do
 import { importContactsCsv } from '../../shared/domain/contacts/csv-import.js';
 import {
   BOOLEAN_WORDS,
-  CsvImportOptions,
+  type CsvImportOptions,
   MAX_DELIMITER_LENGTH,
   NAMED_DELIMITERS,
   parseCsvImportOptions,

@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { AppError, invalidField, malformed, tooLarge, unsupportedMediaType } from '../errors.js';
+import { type AppError, invalidField, malformed, tooLarge, unsupportedMediaType } from '../errors.js';
 
 export interface MultipartForm {
   /** Text fields (the last value wins when a name repeats). */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { App, NestedStack, Stack, type CfnResource } from 'aws-cdk-lib';
+import { App, NestedStack, type Stack, type CfnResource } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { composeApp } from '../../../infra/compose-app.js';
 

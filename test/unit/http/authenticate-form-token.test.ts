@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Authenticator, Principal } from '../../../shared/domain/auth/authenticate.js';
 import { digestToken, newToken } from '../../../shared/domain/auth/session-tokens.js';
 import { authenticate } from '../../../shared/http/middleware/authenticate.js';
-import { AppError } from '../../../shared/errors.js';
+import type { AppError } from '../../../shared/errors.js';
 
 const csrf = newToken();
 /** A viewer's dashboard session: the CSRF digest is what the session stores. */

@@ -4,9 +4,9 @@ import { generateOpenApiDocument } from '../../../functions/openapi-document.js'
 import type { OpenApiDocument } from '../../../shared/openapi/build-document.js';
 import type { JsonSchema } from '../../../shared/openapi/json-schema.js';
 import {
-  conflict,
+  type conflict,
   ERROR_CONDITIONS,
-  invalidField,
+  type invalidField,
   isErrorCondition,
   type ErrorCondition,
   type ErrorItem,

@@ -8,7 +8,7 @@ import { SYSTEM_TEMPLATES } from '../../../../shared/domain/templates/system-tem
 import { inspectTemplate } from '../../../../shared/domain/templates/template-safety.js';
 import { defaultVars, resolveVars } from '../../../../shared/domain/templates/template-vars.js';
 import { WORKFLOWS } from '../../../../shared/domain/workflows/catalog.js';
-import { AppError } from '../../../../shared/errors.js';
+import type { AppError } from '../../../../shared/errors.js';
 
 const evil = { contact: { first_name: '<script>alert("x")</script> & \'co\'' } };
 
