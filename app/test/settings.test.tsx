@@ -8,7 +8,7 @@ import { failure, fakeApi, ok } from './fake-api.js';
 
 const AT = '2026-11-26T09:00:00.000Z';
 /** GET /client/settings's data, as the API answers it (fields unset but the brand name and quiet hours). */
-export const settingsOf = (overrides: Record<string, unknown> = {}) => ({
+const settingsOf = (overrides: Record<string, unknown> = {}) => ({
   id: 1,
   client_id: 1,
   morning_send_hour: null,

@@ -79,6 +79,7 @@ export function StatsTable({
     .map((period, index) => ({ period, values: series.map((line) => line.values[index] ?? 0) }))
     .reverse();
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a region that scrolls must take focus for a keyboard to scroll it (axe scrollable-region-focusable); a <section> would add a landmark heading level.
     <div class="table-scroll" tabIndex={0} role="region" aria-label={caption}>
       <table>
         <caption>{caption}</caption>

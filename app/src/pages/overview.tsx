@@ -239,6 +239,7 @@ export function FirstEvent() {
         Your product tells the service what its users do; the workflows send the right e-mail. Put your API key in{' '}
         <code>KEY</code> (it was shown once, when it was created) and report a sign-up:
       </p>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useAriaPropsSupportedByRole: a long block that scrolls must take focus for a keyboard to scroll it (axe scrollable-region-focusable), and its label names it. */}
       <pre tabIndex={0} aria-label="The first event, as a curl command">
         <code>{curl}</code>
       </pre>

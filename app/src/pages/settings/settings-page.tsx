@@ -1,4 +1,4 @@
-import { Fragment } from 'preact';
+import { Fragment, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type Api, failureOf } from '../../api/client.js';
 import type { operations } from '../../api/openapi.js';
@@ -434,7 +434,7 @@ function SettingInput(props: {
     'aria-describedby': described,
     ...(error ? { 'aria-invalid': true as const } : {}),
   };
-  let control;
+  let control: JSX.Element;
   if (field.kind === 'bool') {
     control = (
       <select {...common} value={value} onChange={(event) => onInput(event.currentTarget.value)}>

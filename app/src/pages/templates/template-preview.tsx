@@ -147,6 +147,7 @@ function Variables({ vars }: { vars: Record<string, unknown> }) {
         <code>{'<%= it.contact.first_name ?? "there" %>'}</code>. Values below are this preview's; <code>event.*</code>{' '}
         is the triggering event's data when sent.
       </p>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a region that scrolls must take focus for a keyboard to scroll it (axe scrollable-region-focusable); a <section> would add a landmark heading level. */}
       <div class="ct-scroll table-wrap" tabIndex={0} role="region" aria-label="Variables of the preview">
         <table class="ct-table">
           <caption>Variables and their values in this preview</caption>

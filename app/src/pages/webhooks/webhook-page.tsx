@@ -304,6 +304,7 @@ function TestOutcome({ result }: { result: TestResult }) {
         in {result.duration_ms} ms.
       </p>
       {result.response_body && (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useAriaPropsSupportedByRole: a long block that scrolls must take focus for a keyboard to scroll it (axe scrollable-region-focusable), and its label names it.
         <pre tabIndex={0} aria-label="What the endpoint answered">
           <code>{result.response_body}</code>
         </pre>
@@ -390,6 +391,7 @@ function Attempts(props: {
         </p>
       )}
       {page && page.attempts.length > 0 && (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a region that scrolls must take focus for a keyboard to scroll it (axe scrollable-region-focusable); a <section> would add a landmark heading level.
         <div class="st-scroll" tabIndex={0} role="region" aria-label="Attempts table">
           <table id="st-attempts-table" class="st-table">
             <caption>Attempts, newest first</caption>

@@ -99,6 +99,7 @@ export function WebhooksPage({ api, signedIn }: PageProps) {
         </div>
       )}
       {webhooks && webhooks.length > 0 && (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a region that scrolls must take focus for a keyboard to scroll it (axe scrollable-region-focusable); a <section> would add a landmark heading level.
         <div class="st-scroll" tabIndex={0} role="region" aria-label="Endpoints table">
           <table id="st-webhooks-table" class="st-table">
             <caption>Your endpoints</caption>

@@ -64,6 +64,7 @@ export function WorkflowsPage({ api, signedIn }: PageProps) {
               'An owner or an admin chooses which run, in Settings.'
             )}
           </p>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a region that scrolls must take focus for a keyboard to scroll it (axe scrollable-region-focusable); a <section> would add a landmark heading level. */}
           <div class="table-scroll wf-scroll" tabIndex={0} role="region" aria-label="Workflows table">
             <table class="wf-table" id="wf-workflows-table">
               <caption>Every workflow, as configured for you</caption>
