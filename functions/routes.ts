@@ -21,14 +21,53 @@ export {
 export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/health', handler: 'health', tableAccess: 'read' },
   // The OpenAPI document (docs/openapi.json, a file beside the bundle): no authentication, no table access used.
-  { method: 'GET', path: '/openapi.json', handler: 'openapi', tableAccess: 'read', bareJson: true, staticFiles: OPENAPI_DOCUMENT_FILE },
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'openapi',
+    tableAccess: 'read',
+    bareJson: true,
+    staticFiles: OPENAPI_DOCUMENT_FILE,
+  },
   // The rendered reference of that document (Swagger UI), and its files, served by the service itself.
   { method: 'GET', path: '/docs', handler: 'api-docs', tableAccess: 'read', html: true },
-  { method: 'GET', path: '/docs/assets/{file}', handler: 'api-docs-assets', tableAccess: 'read', html: true, staticFiles: API_REFERENCE_FILES },
-  // The dashboard (issue 25), at the API's root: its HTML, and its pages and content-hashed files (app/dist, built by
-  // scripts/dashboard/build.ts). Two routes for the whole app (the stack's resource budget).
-  { method: 'GET', path: '/app', handler: 'app-page', tableAccess: 'read', root: true, html: true, staticFiles: DASHBOARD_PAGE_FILES },
-  { method: 'GET', path: '/app/{name}', handler: 'app-files', tableAccess: 'read', root: true, html: true, staticFiles: DASHBOARD_FILES },
+  {
+    method: 'GET',
+    path: '/docs/assets/{file}',
+    handler: 'api-docs-assets',
+    tableAccess: 'read',
+    html: true,
+    staticFiles: API_REFERENCE_FILES,
+  },
+  // The dashboard, at the API's root: its HTML, its pages and content-hashed files (app/dist, built by
+  // scripts/dashboard/build.ts), and its records' pages (`/app/contact/42`), all the same HTML.
+  {
+    method: 'GET',
+    path: '/app',
+    handler: 'app-page',
+    tableAccess: 'read',
+    root: true,
+    html: true,
+    staticFiles: DASHBOARD_PAGE_FILES,
+  },
+  {
+    method: 'GET',
+    path: '/app/{name}',
+    handler: 'app-files',
+    tableAccess: 'read',
+    root: true,
+    html: true,
+    staticFiles: DASHBOARD_FILES,
+  },
+  {
+    method: 'GET',
+    path: '/app/{name}/{id}',
+    handler: 'app-record',
+    tableAccess: 'read',
+    root: true,
+    html: true,
+    staticFiles: DASHBOARD_PAGE_FILES,
+  },
   { method: 'POST', path: '/client/api-keys/rotate', handler: 'api-keys-rotate', tableAccess: 'readWrite' },
   // Issue 23 §3: the dashboard's API keys, with labels (owners and admins, sessions only).
   { method: 'GET', path: '/client/api-keys', handler: 'api-keys-list', tableAccess: 'read' },
@@ -37,14 +76,26 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/client/api-keys/{id}', handler: 'api-keys-delete', tableAccess: 'readWrite' },
   // Dashboard accounts (issue 23): passwordless sign-in by e-mail, sessions in cookies, users with roles.
   // The e-mail goes out after the answer (send-system-mail), so the answer's time says nothing about the address.
-  { method: 'POST', path: '/auth/sign-in', handler: 'auth-sign-in', tableAccess: 'readWrite', sendsTo: ['system-mail'] },
+  {
+    method: 'POST',
+    path: '/auth/sign-in',
+    handler: 'auth-sign-in',
+    tableAccess: 'readWrite',
+    sendsTo: ['system-mail'],
+  },
   // The link's page (GET, HEAD: read only, so mail scanners burn nothing) and its button (POST: signs in).
   { method: 'GET', path: '/auth/callback', handler: 'auth-callback', tableAccess: 'read', html: true },
   { method: 'POST', path: '/auth/callback', handler: 'auth-callback-confirm', tableAccess: 'readWrite', html: true },
   { method: 'POST', path: '/auth/sign-out', handler: 'auth-sign-out', tableAccess: 'readWrite' },
   { method: 'GET', path: '/auth/me', handler: 'auth-me', tableAccess: 'read' },
   { method: 'GET', path: '/client/users', handler: 'users-list', tableAccess: 'read' },
-  { method: 'POST', path: '/client/users', handler: 'users-invite', tableAccess: 'readWrite', sendsTo: ['system-mail'] },
+  {
+    method: 'POST',
+    path: '/client/users',
+    handler: 'users-invite',
+    tableAccess: 'readWrite',
+    sendsTo: ['system-mail'],
+  },
   { method: 'PATCH', path: '/client/users/{id}', handler: 'users-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/users/{id}', handler: 'users-delete', tableAccess: 'readWrite' },
   { method: 'POST', path: '/client/contacts', handler: 'contacts-create', tableAccess: 'readWrite' },
@@ -54,9 +105,21 @@ export const routes: readonly RouteDefinition[] = [
   // Extra (issue 10): partial update; an e-mail or client_contact_id change moves its lock in the same transaction.
   { method: 'PATCH', path: '/client/contacts/{id}', handler: 'contacts-update', tableAccess: 'readWrite' },
   // Extra (issue 10): erasure (GDPR Art. 17); finds the contact's history through gsi2, scrubs it, leaves a tombstone.
-  { method: 'DELETE', path: '/client/contacts/{id}', handler: 'contacts-delete', tableAccess: 'readWrite', timeoutSeconds: 29 },
+  {
+    method: 'DELETE',
+    path: '/client/contacts/{id}',
+    handler: 'contacts-delete',
+    tableAccess: 'readWrite',
+    timeoutSeconds: 29,
+  },
   // Issue 21 §2: one contact's timeline from its gsi2 history, newest first; cursors are signed with the link secret.
-  { method: 'GET', path: '/client/contacts/{id}/activity', handler: 'contacts-activity', tableAccess: 'read', usesLinkSecret: true },
+  {
+    method: 'GET',
+    path: '/client/contacts/{id}/activity',
+    handler: 'contacts-activity',
+    tableAccess: 'read',
+    usesLinkSecret: true,
+  },
   {
     method: 'PATCH',
     path: '/client/contacts/{id}/subscription',
@@ -64,7 +127,15 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'readWrite',
   },
   // Bulk imports: up to BULK_IMPORT_LIMIT rows in a fixed number of request waves; API Gateway caps at 30 s.
-  { method: 'POST', path: '/client/contacts/bulk', handler: 'contacts-bulk', tableAccess: 'readWrite', timeoutSeconds: 29, memoryMb: 1024, ingest: true },
+  {
+    method: 'POST',
+    path: '/client/contacts/bulk',
+    handler: 'contacts-bulk',
+    tableAccess: 'readWrite',
+    timeoutSeconds: 29,
+    memoryMb: 1024,
+    ingest: true,
+  },
   {
     method: 'POST',
     path: '/client/contacts/bulk/csv',
@@ -79,16 +150,37 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/client/email-templates/list', handler: 'email-templates-list', tableAccess: 'read' },
   { method: 'POST', path: '/client/email-templates', handler: 'email-templates-create', tableAccess: 'readWrite' },
   { method: 'GET', path: '/client/email-templates/{id}', handler: 'email-templates-get', tableAccess: 'read' },
-  { method: 'PATCH', path: '/client/email-templates/{id}', handler: 'email-templates-update', tableAccess: 'readWrite' },
-  { method: 'DELETE', path: '/client/email-templates/{id}', handler: 'email-templates-delete', tableAccess: 'readWrite' },
+  {
+    method: 'PATCH',
+    path: '/client/email-templates/{id}',
+    handler: 'email-templates-update',
+    tableAccess: 'readWrite',
+  },
+  {
+    method: 'DELETE',
+    path: '/client/email-templates/{id}',
+    handler: 'email-templates-delete',
+    tableAccess: 'readWrite',
+  },
   // Issue 22 §1: outbound webhook endpoints (Standard Webhooks); /test posts to the client's URL (10 s, SSRF-checked).
   { method: 'POST', path: '/client/webhooks', handler: 'webhooks-create', tableAccess: 'readWrite' },
   { method: 'GET', path: '/client/webhooks', handler: 'webhooks-list', tableAccess: 'read' },
   { method: 'GET', path: '/client/webhooks/{id}', handler: 'webhooks-get', tableAccess: 'read' },
   { method: 'PATCH', path: '/client/webhooks/{id}', handler: 'webhooks-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/webhooks/{id}', handler: 'webhooks-delete', tableAccess: 'readWrite' },
-  { method: 'POST', path: '/client/webhooks/{id}/rotate-secret', handler: 'webhooks-rotate-secret', tableAccess: 'readWrite' },
-  { method: 'POST', path: '/client/webhooks/{id}/test', handler: 'webhooks-test', tableAccess: 'read', timeoutSeconds: 15 },
+  {
+    method: 'POST',
+    path: '/client/webhooks/{id}/rotate-secret',
+    handler: 'webhooks-rotate-secret',
+    tableAccess: 'readWrite',
+  },
+  {
+    method: 'POST',
+    path: '/client/webhooks/{id}/test',
+    handler: 'webhooks-test',
+    tableAccess: 'read',
+    timeoutSeconds: 15,
+  },
   { method: 'GET', path: '/client/webhooks/{id}/attempts', handler: 'webhooks-attempts-list', tableAccess: 'read' },
   {
     method: 'POST',
@@ -104,7 +196,13 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'read',
   },
   // The same render as a sandboxed document (shared/http/email-document.ts): the editor's preview frame posts its form here.
-  { method: 'POST', path: '/client/email-templates/{id}/html', handler: 'email-templates-html', tableAccess: 'read', html: true },
+  {
+    method: 'POST',
+    path: '/client/email-templates/{id}/html',
+    handler: 'email-templates-html',
+    tableAccess: 'read',
+    html: true,
+  },
   { method: 'GET', path: '/client/workflows', handler: 'workflows-list', tableAccess: 'read' },
   {
     method: 'POST',
@@ -140,15 +238,58 @@ export const routes: readonly RouteDefinition[] = [
   },
   { method: 'GET', path: '/client/sent-emails/{id}', handler: 'sent-emails-get', tableAccess: 'read' },
   // Its HTML as a sandboxed document of its own, for the dashboard's frame (never run on the dashboard's origin).
-  { method: 'GET', path: '/client/sent-emails/{id}/html', handler: 'sent-emails-html', tableAccess: 'read', html: true },
+  {
+    method: 'GET',
+    path: '/client/sent-emails/{id}/html',
+    handler: 'sent-emails-html',
+    tableAccess: 'read',
+    html: true,
+  },
   // Public links in e-mails (no auth; signed tokens): GET never changes anything, POST is RFC 8058 one-click.
-  { method: 'GET', path: '/u/{token}', handler: 'unsubscribe-page', tableAccess: 'read', root: true, html: true, usesLinkSecret: true },
-  { method: 'POST', path: '/u/{token}', handler: 'unsubscribe-confirm', tableAccess: 'readWrite', root: true, html: true, usesLinkSecret: true },
-  { method: 'GET', path: '/v/{token}', handler: 'view-in-browser', tableAccess: 'read', root: true, html: true, usesLinkSecret: true },
+  {
+    method: 'GET',
+    path: '/u/{token}',
+    handler: 'unsubscribe-page',
+    tableAccess: 'read',
+    root: true,
+    html: true,
+    usesLinkSecret: true,
+  },
+  {
+    method: 'POST',
+    path: '/u/{token}',
+    handler: 'unsubscribe-confirm',
+    tableAccess: 'readWrite',
+    root: true,
+    html: true,
+    usesLinkSecret: true,
+  },
+  {
+    method: 'GET',
+    path: '/v/{token}',
+    handler: 'view-in-browser',
+    tableAccess: 'read',
+    root: true,
+    html: true,
+    usesLinkSecret: true,
+  },
   // Local runtime only (never on AWS): replays an SES status notification through the status queue (issue 9 §5).
-  { method: 'POST', path: '/dev/ses-events', handler: 'dev-ses-events', tableAccess: 'read', sendsTo: ['ses-status'], localOnly: true },
+  {
+    method: 'POST',
+    path: '/dev/ses-events',
+    handler: 'dev-ses-events',
+    tableAccess: 'read',
+    sendsTo: ['ses-status'],
+    localOnly: true,
+  },
   // Local runtime only: moves the in-process queue's dead letters back (issue 19 §3; on AWS: `admin redrive --aws`).
-  { method: 'POST', path: '/dev/queues/{queue}/redrive', handler: 'dev-queues-redrive', tableAccess: 'read', localOnly: true },
+  {
+    method: 'POST',
+    path: '/dev/queues/{queue}/redrive',
+    handler: 'dev-queues-redrive',
+    tableAccess: 'read',
+    localOnly: true,
+  },
   // Analytics (issue 21): day counters written with each fact, read in one Query per stats shard.
   { method: 'GET', path: '/client/stats', handler: 'stats-get', tableAccess: 'read' },
   { method: 'GET', path: '/client/workflows/{workflow_id}/stats', handler: 'workflows-stats', tableAccess: 'read' },
@@ -159,7 +300,13 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'PATCH', path: '/client/topics/{id}', handler: 'topics-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/topics/{id}', handler: 'topics-delete', tableAccess: 'readWrite' },
   // Issue 25 §1: the preference page as a contact sees it (same renderer and CSP), read-only, for the dashboard's Topics page.
-  { method: 'GET', path: '/client/topics/preference-page-preview', handler: 'topics-preference-preview', tableAccess: 'read', html: true },
+  {
+    method: 'GET',
+    path: '/client/topics/preference-page-preview',
+    handler: 'topics-preference-preview',
+    tableAccess: 'read',
+    html: true,
+  },
   {
     method: 'GET',
     path: '/client/workflows/{workflow_id}/customization/audit',

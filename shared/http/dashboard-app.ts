@@ -2,10 +2,10 @@ import { DASHBOARD_PATH } from './dashboard-pages.js';
 import type { StaticFiles, StaticPackage } from './static-files.js';
 
 /**
- * The dashboard (issue 25): a single-page app built by scripts/dashboard/build.ts into app/dist and served at /app by
- * two routes (functions/routes.ts): `GET /app` and `GET /app/{name}`, where a name is one of the app's pages (its
- * HTML) or a built file under its content-hashed name (gzip, cached for good). The files ship beside the functions'
- * bundles like the API reference's (shared/http/static-files.ts).
+ * The dashboard: a single-page app built by scripts/dashboard/build.ts into app/dist and served at /app by three
+ * routes (functions/routes.ts): `GET /app`, `GET /app/{name}`, where a name is one of the app's pages (its HTML) or a
+ * built file under its content-hashed name (gzip, cached for good), and `GET /app/{name}/{id}`, a record's page (its
+ * HTML). The files ship beside the functions' bundles like the API reference's (shared/http/static-files.ts).
  */
 
 /** The files the build writes, by their plain names (on disk and in the route table), with their media types. */
@@ -29,7 +29,11 @@ export const DASHBOARD_FILES: StaticPackage = {
 };
 
 /** What the page function ships: only the manifest, to name the files in the HTML. */
-export const DASHBOARD_PAGE_FILES: StaticPackage = { package: '.', dir: 'app/dist', files: { [MANIFEST]: 'application/json' } };
+export const DASHBOARD_PAGE_FILES: StaticPackage = {
+  package: '.',
+  dir: 'app/dist',
+  files: { [MANIFEST]: 'application/json' },
+};
 
 /**
  * Same origin only, no inline script or style, no eval. Styles set from script through the CSSOM (uPlot's sizes,
@@ -61,7 +65,7 @@ export const DASHBOARD_PAGE_HEADERS = {
 /** The built files' URLs carry their content hash: a year, never revalidated. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** The app's one HTML document, for every page; absolute URLs, since it is served at /app and /app/{name} alike. */
+/** The app's one HTML document, for every page; absolute URLs, since it is served at every depth below /app. */
 export function dashboardHtml(manifest: DashboardManifest): string {
   return `<!DOCTYPE html>
 <html lang="en">
@@ -79,6 +83,15 @@ export function dashboardHtml(manifest: DashboardManifest): string {
 </html>
 `;
 }
+
+/** What a dashboard URL that names no page or file answers (404), with a way back in. */
+export const DASHBOARD_NOT_FOUND = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
+<body><main><h1>Not found</h1><p>No such page of the dashboard. <a href="${DASHBOARD_PATH}">Open the dashboard</a></p></main></body></html>
+`;
+
+/** The 404's headers: nothing to keep, since the next build may add the page. */
+export const DASHBOARD_NOT_FOUND_HEADERS = { 'cache-control': 'no-store' };
 
 /** Reads the manifest once per container (from beside the bundle, or app/dist in the source tree). */
 export function manifestReader(files: StaticFiles): () => Promise<DashboardManifest> {

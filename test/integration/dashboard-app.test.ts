@@ -37,36 +37,40 @@ async function get(path: string, headers: Record<string, string> = {}) {
 const built = (name: string) => readFileSync(new URL(`../../app/dist/${name}`, import.meta.url));
 const manifest = JSON.parse(built('manifest.json').toString('utf8')) as Record<'app.js' | 'app.css', string>;
 
-describe('GET /app and /app/{name}', () => {
-  it.each(['/app', '/app/sign-in', '/app/overview'])(
-    '%s is the app: its HTML, a strict CSP, only its own content-hashed files',
-    async (path) => {
-      const page = await get(path);
+describe('GET /app, /app/{name} and /app/{name}/{id}', () => {
+  it.each([
+    '/app',
+    '/app/sign-in',
+    '/app/overview',
+    '/app/contact/42',
+    '/app/contact/ann%40example.com',
+    '/app/sent-email/0b7d2f2e-4a8f-4c55-9d1e-3c1f6e2a9b10',
+  ])('%s is the app: its HTML, a strict CSP, only its own content-hashed files', async (path) => {
+    const page = await get(path);
 
-      expect(page.status).toBe(200);
-      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(page.headers.get('cache-control')).toBe('no-cache');
-      const csp = page.headers.get('content-security-policy') ?? '';
-      for (const directive of [
-        "default-src 'none'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "connect-src 'self'",
-        "frame-ancestors 'none'",
-      ]) {
-        expect(csp).toContain(directive);
-      }
-      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
-      expect(page.text).not.toMatch(/https?:\/\//);
-      // No inline script: every <script> names its file.
-      expect(page.text.match(/<script[^>]*>/g)).toEqual([`<script type="module" src="/app/${manifest['app.js']}">`]);
-      expect([...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])).toEqual([
-        'data:,',
-        `/app/${manifest['app.css']}`,
-        `/app/${manifest['app.js']}`,
-      ]);
-    },
-  );
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+    ]) {
+      expect(csp).toContain(directive);
+    }
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
+    expect(page.text).not.toMatch(/https?:\/\//);
+    // No inline script: every <script> names its file.
+    expect(page.text.match(/<script[^>]*>/g)).toEqual([`<script type="module" src="/app/${manifest['app.js']}">`]);
+    expect([...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'data:,',
+      `/app/${manifest['app.css']}`,
+      `/app/${manifest['app.js']}`,
+    ]);
+  });
 
   it.each([
     ['app.js', 'text/javascript; charset=utf-8'],
@@ -101,4 +105,20 @@ describe('GET /app and /app/{name}', () => {
       expect(answer.headers.get('cache-control')).toBe('no-store');
     },
   );
+});
+
+describe('GET /app/{name}/{id}: a record page', () => {
+  it.each([
+    ['a page that shows no record', '/app/overview/42'],
+    ['a name that is no page', '/app/billing/42'],
+    ['an app file', '/app/app.js/1'],
+    ['an id past the path bound', `/app/contact/${'1'.repeat(321)}`],
+  ])('answers the 404 page for %s', async (_, path) => {
+    const answer = await get(path);
+
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(answer.text).toContain('No such page of the dashboard');
+  });
 });

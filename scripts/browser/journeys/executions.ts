@@ -60,7 +60,7 @@ export const executionsJourney: Journey = {
 
     // The refused address's contact, from that list: erased once its address is typed.
     const contactId = sent.json.data.contact_id as number;
-    await page.click(`#ct-executions-table a[href="/app/contact?id=${contactId}"]`);
+    await page.click(`#ct-executions-table a[href="/app/contact/${contactId}"]`);
     await page.waitForFunction(`document.querySelector('h1')?.textContent === ${JSON.stringify(REJECT)}`, {
       timeout: 10_000,
     });

@@ -66,7 +66,7 @@ export const templatesJourney: Journey = {
     await inspectPage(ctx, 'templates', '#tp-templates-table');
 
     // The system template: read-only, previewed.
-    await page.click('#tp-templates-table a[href="/app/template?id=1"]');
+    await page.click('#tp-templates-table a[href="/app/template/1"]');
     await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Welcome'`, { timeout: 10_000 });
     await waitFor('the system template in the preview frame', async () => (await previewText(ctx)) || undefined);
     if (await page.$('#tp-html_body')) problems.push('a system template shows an editable HTML field');
@@ -77,11 +77,14 @@ export const templatesJourney: Journey = {
       `[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Copy to edit')`,
     )) as boolean;
     if (copyButton) await clickButton(ctx, 'Copy to edit');
-    else await page.click('.tp-system a[href^="/app/template?id="]');
-    await page.waitForFunction(`location.search !== '?id=1' && document.querySelector('#tp-html_body') !== null`, {
-      timeout: 10_000,
-    });
-    const id = new URL(page.url()).searchParams.get('id');
+    else await page.click('.tp-system a[href^="/app/template/"]');
+    await page.waitForFunction(
+      `location.pathname !== '/app/template/1' && document.querySelector('#tp-html_body') !== null`,
+      {
+        timeout: 10_000,
+      },
+    );
+    const id = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
     const before = await waitFor('the copy in the preview frame', async () => (await previewText(ctx)) || undefined);
 
     // Edit the subject and the HTML: the preview follows, rendered by the API, without a render per keystroke.

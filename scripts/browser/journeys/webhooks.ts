@@ -59,8 +59,8 @@ export const webhooksJourney: Journey = {
       const listed = await callApi(ctx, 'GET', '/client/webhooks');
       const hook = (listed.json?.data?.webhooks as { id: number; url: string }[]).find((w) => w.url === url);
       if (!hook) throw new Error(`the API does not list the endpoint ${url}`);
-      await page.waitForSelector(`a[href="/app/webhook?id=${hook.id}"]`, { visible: true, timeout: 10_000 });
-      await page.click(`a[href="/app/webhook?id=${hook.id}"]`);
+      await page.waitForSelector(`a[href="/app/webhook/${hook.id}"]`, { visible: true, timeout: 10_000 });
+      await page.click(`a[href="/app/webhook/${hook.id}"]`);
       await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Webhook #${hook.id}'`, {
         timeout: 10_000,
       });
@@ -110,7 +110,7 @@ export const webhooksJourney: Journey = {
       await inspectPage(ctx, 'webhooks', '#st-webhooks-table');
 
       // Disable it from its page: the API agrees.
-      await page.click(`a[href="/app/webhook?id=${hook.id}"]`);
+      await page.click(`a[href="/app/webhook/${hook.id}"]`);
       await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Webhook #${hook.id}'`, {
         timeout: 10_000,
       });
@@ -121,6 +121,18 @@ export const webhooksJourney: Journey = {
       });
       const after = await callApi(ctx, 'GET', `/client/webhooks/${hook.id}`);
       if (after.json?.data?.enabled !== false) problems.push('after Disable the API still has the endpoint enabled');
+
+      // A link in the older form (the record in the query) still opens the record, shown at its own path.
+      await page.goto(`${ctx.origin}/app/webhook?id=${hook.id}`);
+      const opened = await page
+        .waitForFunction(
+          `location.pathname === '/app/webhook/${hook.id}' && location.search === '' && document.querySelector('h1')?.textContent === 'Webhook #${hook.id}'`,
+          { timeout: 10_000 },
+        )
+        .then(() => true)
+        .catch(() => false);
+      if (!opened)
+        problems.push(`an old /app/webhook?id=${hook.id} link did not open the endpoint at /app/webhook/${hook.id}`);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

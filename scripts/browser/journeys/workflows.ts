@@ -29,14 +29,14 @@ export const workflowsJourney: Journey = {
     await openFromNav(ctx, 'Workflows', 'Workflows');
     await page.waitForSelector('#wf-workflows-table', { visible: true, timeout: 10_000 });
     const welcomeRow = (await page.evaluate(
-      `(() => { const a = document.querySelector('#wf-workflows-table a[href="/app/workflow?id=1"]'); return a ? [...a.closest('tr').children].map((c) => c.textContent) : null; })()`,
+      `(() => { const a = document.querySelector('#wf-workflows-table a[href="/app/workflow/1"]'); return a ? [...a.closest('tr').children].map((c) => c.textContent) : null; })()`,
     )) as string[] | null;
     if (!welcomeRow) throw new Error('the workflows table has no link to the welcome workflow');
     if (welcomeRow[2] !== 'signup') problems.push(`the welcome workflow starts on "${welcomeRow[2]}", not signup`);
     await inspectPage(ctx, 'workflows', '#wf-workflows-table');
 
     // The welcome workflow: the overview journey's signup is in its funnel.
-    await page.click('#wf-workflows-table a[href="/app/workflow?id=1"]');
+    await page.click('#wf-workflows-table a[href="/app/workflow/1"]');
     await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Welcome'`, { timeout: 10_000 });
     await page.waitForSelector('#wf-funnel', { visible: true, timeout: 10_000 });
     const funnel = (await page.$$eval('#wf-funnel li', (items) =>

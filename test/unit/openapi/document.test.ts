@@ -21,14 +21,22 @@ const operations = () =>
 
 /** Every Schema Object of the document with where it is: components, parameters, bodies, responses. */
 function schemasOf(doc: OpenApiDocument): [string, JsonSchema][] {
-  const found: [string, JsonSchema][] = Object.entries(doc.components.schemas).map(([name, s]) => [`components.schemas.${name}`, s]);
+  const found: [string, JsonSchema][] = Object.entries(doc.components.schemas).map(([name, s]) => [
+    `components.schemas.${name}`,
+    s,
+  ]);
   const contentSchemas = (where: string, content: unknown) =>
-    Object.entries((content ?? {}) as Record<string, { schema: JsonSchema }>).map(([type, media]) => [`${where} ${type}`, media.schema] as [string, JsonSchema]);
-  for (const [name, response] of Object.entries(doc.components.responses)) found.push(...contentSchemas(`components.responses.${name}`, response['content']));
+    Object.entries((content ?? {}) as Record<string, { schema: JsonSchema }>).map(
+      ([type, media]) => [`${where} ${type}`, media.schema] as [string, JsonSchema],
+    );
+  for (const [name, response] of Object.entries(doc.components.responses))
+    found.push(...contentSchemas(`components.responses.${name}`, response['content']));
   for (const { key, operation } of operations()) {
-    for (const p of operation.parameters ?? []) found.push([`${key} parameter ${String(p['name'])}`, p['schema'] as JsonSchema]);
+    for (const p of operation.parameters ?? [])
+      found.push([`${key} parameter ${String(p['name'])}`, p['schema'] as JsonSchema]);
     found.push(...contentSchemas(`${key} requestBody`, operation.requestBody?.['content']));
-    for (const [status, response] of Object.entries(operation.responses)) found.push(...contentSchemas(`${key} ${status}`, response['content']));
+    for (const [status, response] of Object.entries(operation.responses))
+      found.push(...contentSchemas(`${key} ${status}`, response['content']));
   }
   return found;
 }
@@ -38,7 +46,9 @@ function examplesIn(schema: unknown, at: string): { at: string; schema: JsonSche
   if (schema === null || typeof schema !== 'object') return [];
   if (Array.isArray(schema)) return schema.flatMap((s, i) => examplesIn(s, `${at}/${i}`));
   const record = schema as JsonSchema;
-  const own = Array.isArray(record['examples']) ? record['examples'].map((example) => ({ at, schema: record, example })) : [];
+  const own = Array.isArray(record['examples'])
+    ? record['examples'].map((example) => ({ at, schema: record, example }))
+    : [];
   return [
     ...own,
     ...Object.entries(record)
@@ -50,12 +60,17 @@ function examplesIn(schema: unknown, at: string): { at: string; schema: JsonSche
 describe('the OpenAPI document', () => {
   it('is committed as docs/openapi.json exactly as the code generates it (run `npm run openapi` after a change)', () => {
     const committed = readFileSync(COMMITTED, 'utf8');
-    expect(committed === documentText(document), 'docs/openapi.json is out of date: run `npm run openapi` and commit it').toBe(true);
+    expect(
+      committed === documentText(document),
+      'docs/openapi.json is out of date: run `npm run openapi` and commit it',
+    ).toBe(true);
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(document) as unknown as Parameters<Validator['validate']>[0]);
+    const result = await validator.validate(
+      structuredClone(document) as unknown as Parameters<Validator['validate']>[0],
+    );
     expect(result).toEqual({ valid: true });
     expect(validator.version).toBe('3.1');
     expect(document.info.version).toBe('1.38.0');
@@ -91,7 +106,11 @@ describe('the OpenAPI document', () => {
 
   it('names every route of the route table with its method, and leaves out the local-only ones', () => {
     const expected = routes.filter((r) => !r.localOnly).map((r) => `${r.method} ${fullPath(r)}`);
-    expect(operations().map((o) => o.key).sort()).toEqual(expected.sort());
+    expect(
+      operations()
+        .map((o) => o.key)
+        .sort(),
+    ).toEqual(expected.sort());
     expect(routes.some((r) => r.localOnly)).toBe(true);
     expect(JSON.stringify(document.paths)).not.toContain('/dev/');
   });
@@ -102,11 +121,16 @@ describe('the OpenAPI document', () => {
       key === 'POST /api/v1/auth/sign-in' ||
       key === 'POST /api/v1/auth/callback' ||
       / \/(u|v)\/\{token\}$/.test(key) ||
-      // The dashboard's HTML and files (issue 25): the app signs in through the API.
-      /^GET \/app(\/\{name\})?$/.test(key);
-    const sessionOnly = (key: string) => / \/api\/v1\/(auth\/(me|sign-out)|client\/(users|api-keys)(\/\{id\})?)$/.test(key);
+      // The dashboard's HTML, files and records' pages: the app signs in through the API.
+      /^GET \/app(\/\{name\}(\/\{id\})?)?$/.test(key);
+    const sessionOnly = (key: string) =>
+      / \/api\/v1\/(auth\/(me|sign-out)|client\/(users|api-keys)(\/\{id\})?)$/.test(key);
     for (const { key, operation } of operations()) {
-      const expected = isPublic(key) ? [] : sessionOnly(key) ? [{ session: [] }] : [{ apiKey: [] }, { jwt: [] }, { session: [] }];
+      const expected = isPublic(key)
+        ? []
+        : sessionOnly(key)
+          ? [{ session: [] }]
+          : [{ apiKey: [] }, { jwt: [] }, { session: [] }];
       expect(operation.security, key).toEqual(expected);
       if (!isPublic(key)) expect(Object.keys(operation.responses), key).toEqual(expect.arrayContaining(['401', '403']));
       if (!isPublic(key)) expect(operation.description, key).toContain('**Access:**');
@@ -119,13 +143,17 @@ describe('the OpenAPI document', () => {
   });
 
   it('states what the sign-in link answers: GET a page (200) or, for a bad link, an HTML page (400); POST 303, 200, 400, 403 pages', () => {
-    const callback = (document.paths['/api/v1/auth/callback'] ?? {}) as Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>;
+    const callback = (document.paths['/api/v1/auth/callback'] ?? {}) as Record<
+      string,
+      { responses: Record<string, { content?: Record<string, unknown> }> }
+    >;
     for (const method of ['get', 'post']) {
       const bad = callback[method]!.responses['400']!;
       expect(Object.keys(bad.content ?? {}).sort(), method).toEqual(['application/json', 'text/html']);
     }
     expect(Object.keys(callback['get']!.responses['200']!.content ?? {})).toEqual(['text/html']);
-    for (const status of ['200', '303', '403']) expect(Object.keys(callback['post']!.responses[status]!.content ?? {}), status).toEqual(['text/html']);
+    for (const status of ['200', '303', '403'])
+      expect(Object.keys(callback['post']!.responses[status]!.content ?? {}), status).toEqual(['text/html']);
   });
 
   it('describes every operation: summary, tag, operationId, a success, a 500, and each path parameter', () => {
@@ -133,10 +161,16 @@ describe('the OpenAPI document', () => {
     for (const { key, operation } of operations()) {
       expect(operation.summary, key).toMatch(/\S/);
       expect(operation.tags.length, key).toBe(1);
-      expect(document.tags.map((t) => t.name), key).toContain(operation.tags[0]);
+      expect(
+        document.tags.map((t) => t.name),
+        key,
+      ).toContain(operation.tags[0]);
       expect(ids.has(operation.operationId), key).toBe(false);
       ids.add(operation.operationId);
-      expect(Object.keys(operation.responses).some((s) => s.startsWith('2')), key).toBe(true);
+      expect(
+        Object.keys(operation.responses).some((s) => s.startsWith('2')),
+        key,
+      ).toBe(true);
       expect(operation.responses['500'], key).toEqual({ $ref: '#/components/responses/InternalServerError' });
       const templated = [...key.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
       const declared = (operation.parameters ?? []).filter((p) => p['in'] === 'path').map((p) => p['name']);
