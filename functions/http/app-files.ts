@@ -28,15 +28,13 @@ export const handler = publicPage(
     tags: ['Dashboard'],
     // No page or file is named with more than 100 characters: a longer name is the 404 page (a page declares no 422).
     params: z.object({
-      name: z
-        .string()
-        .check(
-          z.meta({
-            maxLength: 100,
-            description: 'A page of the app, or a file name the HTML names (longer than 100 characters: 404)',
-            examples: ['overview'],
-          }),
-        ),
+      name: z.string().check(
+        z.meta({
+          maxLength: 100,
+          description: 'A page of the app, or a file name the HTML names (longer than 100 characters: 404)',
+          examples: ['overview'],
+        }),
+      ),
     }),
     pages: { 200: 'A page (HTML) or the file', 404: 'No such page or file: an HTML page' },
     contentTypes: ['text/html', 'text/javascript', 'text/css'],

@@ -33,15 +33,13 @@ export const handler = publicPage(
     tags: ['Dashboard'],
     // A public page declares no 422: a name or id past its bound is the 404 page.
     params: z.object({
-      name: z
-        .string()
-        .check(
-          z.meta({
-            maxLength: MAX_PAGE_NAME_LENGTH,
-            description: "A record's page of the app (any other name: 404)",
-            examples: ['contact'],
-          }),
-        ),
+      name: z.string().check(
+        z.meta({
+          maxLength: MAX_PAGE_NAME_LENGTH,
+          description: "A record's page of the app (any other name: 404)",
+          examples: ['contact'],
+        }),
+      ),
       id: z.string().check(
         z.meta({
           maxLength: MAX_PATH_ID_LENGTH,

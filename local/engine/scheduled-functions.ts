@@ -25,5 +25,9 @@ export function startScheduledFunctions(table: readonly ScheduledFunctionDefinit
     timer.unref();
     return timer;
   });
-  return { stop: () => timers.forEach((t) => clearInterval(t)) };
+  return {
+    stop: () => {
+      for (const t of timers) clearInterval(t);
+    },
+  };
 }

@@ -58,7 +58,8 @@ export function buildDocument(routes: readonly DocumentedRoute[]): OpenApiDocume
   const errorStatuses = new Set<ErrorStatus>();
   const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
-    const methods = (paths[route.path] ??= {});
+    paths[route.path] ??= {};
+    const methods = paths[route.path]!;
     const method = route.method.toLowerCase();
     if (methods[method]) throw new Error(`${route.method} ${route.path} is in the route table twice`);
     methods[method] = operationOf(route, catalog, errorStatuses);

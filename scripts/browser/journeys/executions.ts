@@ -49,7 +49,7 @@ export const executionsJourney: Journey = {
       { timeout: 10_000 },
     );
     const retried = await callApi(ctx, 'GET', '/client/executions?status=7');
-    if (!(retried.json?.data?.executions as { id: number }[]).some((e) => e.id === failed.id))
+    if (!((retried.json?.data?.executions ?? []) as { id: number }[]).some((e) => e.id === failed.id))
       problems.push(`execution ${failed.id} is not retried (7) after Retry`);
 
     // The list from the navigation, every status.

@@ -57,7 +57,7 @@ export const webhooksJourney: Journey = {
       )) as string;
       if (!secret.startsWith('whsec_')) problems.push(`the new endpoint's secret reads "${secret}"`);
       const listed = await callApi(ctx, 'GET', '/client/webhooks');
-      const hook = (listed.json?.data?.webhooks as { id: number; url: string }[]).find((w) => w.url === url);
+      const hook = ((listed.json?.data?.webhooks ?? []) as { id: number; url: string }[]).find((w) => w.url === url);
       if (!hook) throw new Error(`the API does not list the endpoint ${url}`);
       await page.waitForSelector(`a[href="/app/webhook/${hook.id}"]`, { visible: true, timeout: 10_000 });
       await page.click(`a[href="/app/webhook/${hook.id}"]`);

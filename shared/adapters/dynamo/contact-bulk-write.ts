@@ -218,7 +218,7 @@ export async function writeContacts(
           batch.writes.map((i) => writes[i]!),
           { isolated: true, backoff },
         );
-        batch.writes.forEach((writeIndex, local) => (outcomes[writeIndex] = alone[local]!));
+        for (const [local, writeIndex] of batch.writes.entries()) outcomes[writeIndex] = alone[local]!;
         return;
       }
       batch.writes.forEach((writeIndex, local) => {

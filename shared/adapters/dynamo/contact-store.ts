@@ -169,7 +169,7 @@ export class DynamoContactStore implements ContactStore {
         values[':r'] = change.unsubscribe_reason;
         // A suppression reason (a bounce, a complaint) is never replaced: transactional mail must keep skipping it.
         const reasons = SUPPRESSION_REASONS.map((_, i) => `:sup${i}`);
-        SUPPRESSION_REASONS.forEach((reason, i) => (values[`:sup${i}`] = reason));
+        for (const [i, reason] of SUPPRESSION_REASONS.entries()) values[`:sup${i}`] = reason;
         values[':false'] = false;
         condition += ` AND NOT (is_subscribed = :false AND unsubscribe_reason IN (${reasons.join(', ')}))`;
       }

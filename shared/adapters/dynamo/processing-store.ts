@@ -237,7 +237,7 @@ function capChanges(
     if (entries.length > 0)
       sets.unshift('expires_at = :exp'),
         (values[':exp'] = Math.floor(Date.parse(entries[0]!.scheduled_for) / 1000) + CAP_TTL_SECONDS);
-    removed.forEach((id, i) => (names[`#r${i}`] = capPendingAttribute(id)));
+    for (const [i, id] of removed.entries()) names[`#r${i}`] = capPendingAttribute(id);
     const expression = [
       ...(sets.length > 0 ? [`SET ${sets.join(', ')}`] : []),
       ...(removed.length > 0 ? [`REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}`] : []),
@@ -287,9 +287,10 @@ function contactUpdateOf(tableName: string, clientId: number, change: NonNullabl
   // Goals: the workflows this event exits remember it; queued executions are listed, ended ones unlisted.
   if (change.goalMarks && change.goalMarks.workflowIds.length > 0) {
     values[':goal'] = { at: change.at, event_id: change.goalMarks.eventId };
-    change.goalMarks.workflowIds.forEach(
-      (id, i) => ((names[`#g${i}`] = goalMarkAttribute(id)), sets.push(`#g${i} = :goal`)),
-    );
+    for (const [i, id] of change.goalMarks.workflowIds.entries()) {
+      names[`#g${i}`] = goalMarkAttribute(id);
+      sets.push(`#g${i} = :goal`);
+    }
   }
   // Conversions: once per e-mail — the condition below holds only while this send is not converted.
   const conversionConditions: string[] = [];
@@ -310,7 +311,7 @@ function contactUpdateOf(tableName: string, clientId: number, change: NonNullabl
     values[':n'] = change.workflowsStarted;
   }
   const closed = change.closed ?? [];
-  closed.forEach((id, i) => (names[`#c${i}`] = openExecutionAttribute(id)));
+  for (const [i, id] of closed.entries()) names[`#c${i}`] = openExecutionAttribute(id);
   if (closed.length > 0) expression += ` REMOVE ${closed.map((_, i) => `#c${i}`).join(', ')}`;
   return {
     Update: {

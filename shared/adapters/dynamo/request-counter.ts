@@ -55,5 +55,7 @@ export function beginRequest(counter: RequestCounter, command: string): () => vo
     const depth = c.waveTracker.begin();
     return () => c.waveTracker.end(depth);
   });
-  return () => ends.forEach((end) => end());
+  return () => {
+    for (const end of ends) end();
+  };
 }

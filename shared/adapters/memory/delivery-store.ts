@@ -295,7 +295,10 @@ export class MemoryDeliveryStore implements DeliveryStore {
   private emailOf(r: Reservation) {
     const k = sentEmailKey(r.execution.client_id, r.sentEmail.id);
     let email = this.data.sentEmails.get(k);
-    if (!email) this.data.sentEmails.set(k, (email = {} as NonNullable<typeof email>));
+    if (!email) {
+      email = {} as NonNullable<typeof email>;
+      this.data.sentEmails.set(k, email);
+    }
     return email;
   }
 

@@ -68,7 +68,10 @@ export class MemoryEngineData {
   dayCap(clientId: number, contactId: number, day: string): MemoryDayCap {
     const k = `${clientId}\u0000${contactId}\u0000${day}`;
     let cap = this.dayCaps.get(k);
-    if (!cap) this.dayCaps.set(k, (cap = { pending: new Map() }));
+    if (!cap) {
+      cap = { pending: new Map() };
+      this.dayCaps.set(k, cap);
+    }
     return cap;
   }
 

@@ -11,7 +11,10 @@ const caches = new WeakMap<Container, ConfigCache>();
  */
 export function configCacheOf(c: Container): ConfigCache {
   let cache = caches.get(c);
-  if (!cache) caches.set(c, (cache = new ConfigCache(c.config.CONFIG_CACHE_TTL_SECONDS * 1000)));
+  if (!cache) {
+    cache = new ConfigCache(c.config.CONFIG_CACHE_TTL_SECONDS * 1000);
+    caches.set(c, cache);
+  }
   return cache;
 }
 

@@ -201,9 +201,8 @@ export class Authenticator {
     if (!this.jwt.hs256Secret && !this.jwt.jwksUrl) throw unauthorized('JWT authentication is not configured');
     // jose loads with the first JWT a container sees: API-key traffic never pays for it.
     const { hs256Key, jwksKey, verifyJwt } = await import('./verify-jwt.js');
-    const key = this.jwt.hs256Secret
-      ? hs256Key(await this.jwt.hs256Secret.value())
-      : (this.jwksKey ??= jwksKey(this.jwt.jwksUrl!));
+    if (!this.jwt.hs256Secret) this.jwksKey ??= jwksKey(this.jwt.jwksUrl!);
+    const key = this.jwt.hs256Secret ? hs256Key(await this.jwt.hs256Secret.value()) : this.jwksKey!;
     const payload = await verifyJwt(
       token,
       key,

@@ -172,7 +172,7 @@ class ImportRun {
       this.customFieldIds,
     ]);
 
-    newGroups.forEach((group, i) => (group.contactId = firstId + i));
+    for (const [i, group] of newGroups.entries()) group.contactId = firstId + i;
     for (const group of groups) {
       if (emailLocks.get(group.email) === SUPPRESSED)
         failRows(group.rows, 'suppressed', 'email', SUPPRESSED_ADDRESS_ERROR);

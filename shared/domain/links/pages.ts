@@ -2,11 +2,11 @@
  * The pages behind the links in e-mails. Plain, self-contained HTML (no scripts, no external assets): they open in
  * any browser and in mail scanners, and say only what the person needs.
  */
-import { escapeHtml as escape } from '../html/escape-html.js';
+import { escapeHtml } from '../html/escape-html.js';
 
 const layout = (title: string, body: string) => `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escape(title)}</title>
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1F2937}
 button{font-size:1rem;padding:.6rem 1.2rem;border:0;border-radius:.4rem;background:#2563EB;color:#fff;cursor:pointer}</style>
 </head><body>${body}</body></html>`;
@@ -14,7 +14,7 @@ button{font-size:1rem;padding:.6rem 1.2rem;border:0;border-radius:.4rem;backgrou
 export const unsubscribedPage = (address: string) =>
   layout(
     'Unsubscribed',
-    `<h1>You are unsubscribed</h1><p><strong>${escape(address)}</strong> will not get these e-mails any more.</p>`,
+    `<h1>You are unsubscribed</h1><p><strong>${escapeHtml(address)}</strong> will not get these e-mails any more.</p>`,
   );
 
 export const linkNotFoundPage = () =>
@@ -48,19 +48,19 @@ export function preferencePage(view: PreferencePageView, saved = false, preview 
       ({ topic, subscribed }) =>
         `<div class="choice"><input type="hidden" name="shown" value="${topic.id}">` +
         `<input type="checkbox" id="topic-${topic.id}" name="topic" value="${topic.id}"${subscribed ? ' checked' : ''}>` +
-        `<label for="topic-${topic.id}"><strong>${escape(topic.name)}</strong>` +
-        (topic.description ? `<span>${escape(topic.description)}</span>` : '') +
+        `<label for="topic-${topic.id}"><strong>${escapeHtml(topic.name)}</strong>` +
+        (topic.description ? `<span>${escapeHtml(topic.description)}</span>` : '') +
         '</label></div>',
     )
     .join('\n');
   const all = view.leftAll
-    ? `<p class="note">You left all marketing e-mail from ${escape(view.brand.name)}: you get none of the topics above, whatever they say. ` +
-      `Only ${escape(view.brand.name)} can add you back.</p>`
+    ? `<p class="note">You left all marketing e-mail from ${escapeHtml(view.brand.name)}: you get none of the topics above, whatever they say. ` +
+      `Only ${escapeHtml(view.brand.name)} can add you back.</p>`
     : `<div class="choice"><input type="checkbox" id="leave-all" name="leave_all" value="on">` +
-      `<label for="leave-all"><strong>Leave all marketing e-mail</strong><span>No news, tips or offers from ${escape(view.brand.name)}, whatever you choose above.</span></label></div>`;
+      `<label for="leave-all"><strong>Leave all marketing e-mail</strong><span>No news, tips or offers from ${escapeHtml(view.brand.name)}, whatever you choose above.</span></label></div>`;
   const body =
-    `<header style="border-top:6px solid ${accent}"><p class="brand">${escape(view.brand.name)}</p></header>` +
-    `<main><h1>Your e-mail preferences</h1><p>For <strong>${escape(view.address)}</strong>.</p>` +
+    `<header style="border-top:6px solid ${accent}"><p class="brand">${escapeHtml(view.brand.name)}</p></header>` +
+    `<main><h1>Your e-mail preferences</h1><p>For <strong>${escapeHtml(view.address)}</strong>.</p>` +
     (saved ? '<p role="status" class="saved">Your choices are saved.</p>' : '') +
     (preview
       ? `<p class="preview"><strong>Preview: nothing is saved.</strong> This is the page your contacts see, for a contact who never chose: every topic at its default.</p>`
@@ -75,7 +75,7 @@ export function preferencePage(view: PreferencePageView, saved = false, preview 
     `<button type="submit">Save my choices</button>${preview ? '</fieldset>' : ''}</form></main>`;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>E-mail preferences – ${escape(view.brand.name)}</title>
+<meta name="robots" content="noindex"><title>E-mail preferences – ${escapeHtml(view.brand.name)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:0 auto;padding:0 1rem 2rem;color:#1F2937;line-height:1.5}
 header{padding-top:1rem}.brand{font-weight:bold;margin:0}h1{font-size:1.5rem}fieldset{border:1px solid #D1D5DB;border-radius:.4rem;margin:0 0 1rem;padding:.5rem 1rem}
 legend{font-weight:bold;padding:0 .3rem}.choice{display:flex;gap:.75rem;align-items:flex-start;padding:.6rem 0}

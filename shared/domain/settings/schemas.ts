@@ -25,7 +25,9 @@ const hour = int(0, 23, ' (hour of the day)');
 const minute = int(0, 59, ' (minute of the hour)');
 const MAX_QUOTA = 1_000_000_000;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is to refuse exactly these characters.
 const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is to refuse exactly these characters.
 const LINE_BREAKS_OR_CONTROL = /[\u0000-\u001F\u007F]/;
 
 /**

@@ -126,7 +126,10 @@ export class ContractChecker {
     answer: ReceivedAnswer,
   ): string[] {
     let validate = this.validators.get(key);
-    if (!validate) this.validators.set(key, (validate = this.compile(schema)));
+    if (!validate) {
+      validate = this.compile(schema);
+      this.validators.set(key, validate);
+    }
     if (validate(body)) return [];
     return [
       `${label} answered ${answer.status} with a body that does not match the OpenAPI document:`,

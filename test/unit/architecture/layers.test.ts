@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
-export interface ImportEdge {
+interface ImportEdge {
   /** Repository-relative path of the importing file, with `/`. */
   file: string;
   /** The module specifier as written. */
@@ -26,7 +26,7 @@ export interface ImportEdge {
 }
 
 /** Every module specifier a source file names, found by walking its syntax tree. */
-export function importsOf(file: string, text: string): ImportEdge[] {
+function importsOf(file: string, text: string): ImportEdge[] {
   const source = ts.createSourceFile(
     file,
     text,
@@ -72,7 +72,7 @@ function targetOf(file: string, specifier: string): string {
     .replace(/\.(js|ts|tsx|jsx|mjs|cjs)$/, '');
 }
 
-export interface LayerRule {
+interface LayerRule {
   name: string;
   /** Files under this folder are checked. */
   under: string;
@@ -89,7 +89,7 @@ const forbids = (rule: LayerRule, edge: ImportEdge): boolean => {
   return (rule.forbiddenPackages ?? []).some((name) => edge.specifier.startsWith(name));
 };
 
-export const RULES: readonly LayerRule[] = [
+const RULES: readonly LayerRule[] = [
   {
     name: 'shared/ imports nothing from the layers built on it',
     under: 'shared/',
@@ -119,7 +119,7 @@ export const RULES: readonly LayerRule[] = [
  * Imports that break a rule today and sit in code another piece of work is rewriting. The list may only shrink: an
  * entry that no longer occurs fails the test until it is removed here.
  */
-export const KNOWN_EXCEPTIONS: readonly { file: string; specifier: string }[] = [];
+const KNOWN_EXCEPTIONS: readonly { file: string; specifier: string }[] = [];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
@@ -128,7 +128,7 @@ function sourceFiles(folder: string): string[] {
     .sort();
 }
 
-export function violations(
+function violations(
   edges: readonly ImportEdge[],
   rules: readonly LayerRule[] = RULES,
 ): (ImportEdge & { rule: string })[] {

@@ -10,7 +10,9 @@ const journal = () => {
   dirs.push(dir);
   return new SesJournal(dir);
 };
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('SesJournal (the local SES, durable across a kill)', () => {
   it('keeps every notification in the order published, with its delay and time', () => {

@@ -9,9 +9,9 @@ describe('DynamoContactStore.customFieldIds', () => {
   it('reserves ids only for new names, even when the read comes back half unprocessed', async () => {
     // Prepare
     harness = bulkHarness();
-    ['a', 'b', 'c', 'd'].forEach((name, i) =>
-      harness.table.put({ ...keys.customField(CLIENT, name), name, field_id: i + 1 }),
-    );
+    for (const [i, name] of ['a', 'b', 'c', 'd'].entries()) {
+      harness.table.put({ ...keys.customField(CLIENT, name), name, field_id: i + 1 });
+    }
     harness.table.put({ ...keys.counter('custom_field'), value: 4 });
     let reads = 0;
     harness.table.injections.before = (command) =>

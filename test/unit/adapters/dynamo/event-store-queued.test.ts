@@ -117,7 +117,7 @@ describe('DynamoEventStore.listQueuedBefore', () => {
       { id: 1, client_id: 7, created_at: at(1) },
       { id: 5, client_id: 7, created_at: at(2) },
     ]);
-    const after = (id: number, shard: number, second: number) => ({
+    const keyAfter = (id: number, shard: number, second: number) => ({
       pk: `EVENT#7#${id}`,
       sk: 'EVENT',
       gsi1pk: `EVENTS#QUEUED#${shard}`,
@@ -127,9 +127,9 @@ describe('DynamoEventStore.listQueuedBefore', () => {
       [0, 1, 2, 3].map((shard) => [`EVENTS#QUEUED#${shard}`, 2, undefined]),
       [
         ['EVENTS#QUEUED#0', 4, undefined],
-        ['EVENTS#QUEUED#1', 4, after(5, 1, 2)],
+        ['EVENTS#QUEUED#1', 4, keyAfter(5, 1, 2)],
       ],
-      [['EVENTS#QUEUED#0', 8, after(16, 0, 6)]],
+      [['EVENTS#QUEUED#0', 8, keyAfter(16, 0, 6)]],
     ]);
   });
 

@@ -67,16 +67,10 @@ const clocks = new Map<string, Intl.DateTimeFormat>();
 /** ISO weekday and hour at `ts`, read with Intl (not luxon, which the code under test uses). */
 function clock(zone: string, ts: number): { weekday: number; hour: number } {
   let format = clocks.get(zone);
-  if (!format)
-    clocks.set(
-      zone,
-      (format = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        weekday: 'short',
-        hour: '2-digit',
-        hourCycle: 'h23',
-      })),
-    );
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', hour: '2-digit', hourCycle: 'h23' });
+    clocks.set(zone, format);
+  }
   const [weekday, hour] = format.format(ts).split(', '); // "Sun, 00"
   return { weekday: WEEKDAYS.indexOf(weekday!) + 1, hour: Number(hour) };
 }
@@ -105,7 +99,7 @@ describe('computeSendTime (property)', () => {
     fc.assert(
       fc.property(input, (rules) => {
         const dueMs = rules.due.getTime();
-        let result;
+        let result: ReturnType<typeof computeSendTime>;
         try {
           result = computeSendTime(rules);
         } catch (error) {

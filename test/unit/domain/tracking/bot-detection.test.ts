@@ -9,8 +9,8 @@ import {
 } from '../../../../shared/domain/tracking/bot-detection.js';
 
 const DELIVERED = '2026-03-02T09:00:00.000Z';
-const after = (ms: number) => new Date(Date.parse(DELIVERED) + ms).toISOString();
-const MINUTE_LATER = after(60_000);
+const afterDelivery = (ms: number) => new Date(Date.parse(DELIVERED) + ms).toISOString();
+const MINUTE_LATER = afterDelivery(60_000);
 const LINK_A = 'https://acme.test/a';
 const LINK_B = 'https://acme.test/b';
 const LINK_C = 'https://acme.test/c';
@@ -71,7 +71,7 @@ describe('classifyEngagement: people', () => {
   });
 
   it('takes an open a second after delivery for a person (only clicks are timed)', () => {
-    expect(classifyEngagement(open({ userAgent: CHROME, occurredAt: after(1_000) }))).toEqual(human);
+    expect(classifyEngagement(open({ userAgent: CHROME, occurredAt: afterDelivery(1_000) }))).toEqual(human);
   });
 
   it('takes a click from an Exchange Online address outside Exchange Online Protection for a person', () => {
@@ -193,32 +193,32 @@ describe('classifyEngagement: too fast', () => {
     ['just after the window', TOO_FAST_MS + 1, false],
     ['before the delivery was recorded (a gateway scanning in the SMTP transaction)', -2_000, true],
   ])('takes a click %s for a machine: %s', (_case, ms, isBot) => {
-    const verdict = classifyEngagement(click({ userAgent: CHROME, occurredAt: after(ms) }));
+    const verdict = classifyEngagement(click({ userAgent: CHROME, occurredAt: afterDelivery(ms) }));
     expect(verdict).toEqual(isBot ? bot('too_fast') : human);
   });
 
   it('times a click from the send while the delivery is not known', () => {
     expect(
       classifyEngagement(
-        click({ userAgent: CHROME, deliveredAt: undefined, sentAt: DELIVERED, occurredAt: after(2_000) }),
+        click({ userAgent: CHROME, deliveredAt: undefined, sentAt: DELIVERED, occurredAt: afterDelivery(2_000) }),
       ),
     ).toEqual(bot('too_fast'));
   });
 
   it('times a click from the delivery when both are known', () => {
-    const base = { userAgent: CHROME, sentAt: DELIVERED, deliveredAt: after(60_000) };
-    expect(classifyEngagement(click({ ...base, occurredAt: after(62_000) }))).toEqual(bot('too_fast'));
-    expect(classifyEngagement(click({ ...base, occurredAt: after(70_000) }))).toEqual(human);
+    const base = { userAgent: CHROME, sentAt: DELIVERED, deliveredAt: afterDelivery(60_000) };
+    expect(classifyEngagement(click({ ...base, occurredAt: afterDelivery(62_000) }))).toEqual(bot('too_fast'));
+    expect(classifyEngagement(click({ ...base, occurredAt: afterDelivery(70_000) }))).toEqual(human);
   });
 
   it('does not time a click when neither the delivery nor the send is known', () => {
-    expect(classifyEngagement(click({ userAgent: CHROME, deliveredAt: undefined, occurredAt: after(1) }))).toEqual(
-      human,
-    );
+    expect(
+      classifyEngagement(click({ userAgent: CHROME, deliveredAt: undefined, occurredAt: afterDelivery(1) })),
+    ).toEqual(human);
   });
 
   it('names the scanner rather than the timing when both fire', () => {
-    expect(classifyEngagement(click({ userAgent: 'curl/8.5.0', occurredAt: after(500) }))).toEqual(
+    expect(classifyEngagement(click({ userAgent: 'curl/8.5.0', occurredAt: afterDelivery(500) }))).toEqual(
       bot('security_scanner'),
     );
   });
@@ -231,8 +231,8 @@ describe('classifyEngagement: every link within one second', () => {
       click({
         userAgent: CHROME,
         url,
-        occurredAt: after(at + ms),
-        otherClicks: others.map(([u, t]) => ({ url: u, occurredAt: after(at + t) })),
+        occurredAt: afterDelivery(at + ms),
+        otherClicks: others.map(([u, t]) => ({ url: u, occurredAt: afterDelivery(at + t) })),
         ...(linkCount === undefined ? {} : { linkCount }),
       }),
     );

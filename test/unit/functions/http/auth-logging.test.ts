@@ -83,7 +83,10 @@ beforeEach(async () => {
     }),
   );
   logger.setLogLevel('DEBUG');
-  const capture = (chunk: unknown) => ((output += String(chunk)), true);
+  const capture = (chunk: unknown) => {
+    output += String(chunk);
+    return true;
+  };
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   vi.spyOn(process.stderr, 'write').mockImplementation(capture);
   for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const)
