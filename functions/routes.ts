@@ -69,12 +69,12 @@ export const routes: readonly RouteDefinition[] = [
     staticFiles: DASHBOARD_PAGE_FILES,
   },
   { method: 'POST', path: '/client/api-keys/rotate', handler: 'api-keys-rotate', tableAccess: 'readWrite' },
-  // Issue 23 §3: the dashboard's API keys, with labels (owners and admins, sessions only).
+  // The dashboard's API keys, with labels (owners and admins, sessions only).
   { method: 'GET', path: '/client/api-keys', handler: 'api-keys-list', tableAccess: 'read' },
   { method: 'POST', path: '/client/api-keys', handler: 'api-keys-create', tableAccess: 'readWrite' },
   { method: 'PATCH', path: '/client/api-keys/{id}', handler: 'api-keys-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/api-keys/{id}', handler: 'api-keys-delete', tableAccess: 'readWrite' },
-  // Dashboard accounts (issue 23): passwordless sign-in by e-mail, sessions in cookies, users with roles.
+  // Dashboard accounts: passwordless sign-in by e-mail, sessions in cookies, users with roles.
   // The e-mail goes out after the answer (send-system-mail), so the answer's time says nothing about the address.
   {
     method: 'POST',
@@ -99,12 +99,12 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'PATCH', path: '/client/users/{id}', handler: 'users-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/users/{id}', handler: 'users-delete', tableAccess: 'readWrite' },
   { method: 'POST', path: '/client/contacts', handler: 'contacts-create', tableAccess: 'readWrite' },
-  // Extra (issue 10): the client's contacts, filtered, cursor pages (the cursor is signed with the link secret).
+  // Extra: the client's contacts, filtered, cursor pages (the cursor is signed with the link secret).
   { method: 'GET', path: '/client/contacts', handler: 'contacts-list', tableAccess: 'read', usesLinkSecret: true },
   { method: 'GET', path: '/client/contacts/{id}', handler: 'contacts-get', tableAccess: 'read' },
-  // Extra (issue 10): partial update; an e-mail or client_contact_id change moves its lock in the same transaction.
+  // Extra: partial update; an e-mail or client_contact_id change moves its lock in the same transaction.
   { method: 'PATCH', path: '/client/contacts/{id}', handler: 'contacts-update', tableAccess: 'readWrite' },
-  // Extra (issue 10): erasure (GDPR Art. 17); finds the contact's history through gsi2, scrubs it, leaves a tombstone.
+  // Extra: erasure (GDPR Art. 17); finds the contact's history through gsi2, scrubs it, leaves a tombstone.
   {
     method: 'DELETE',
     path: '/client/contacts/{id}',
@@ -112,7 +112,7 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'readWrite',
     timeoutSeconds: 29,
   },
-  // Issue 21 §2: one contact's timeline from its gsi2 history, newest first; cursors are signed with the link secret.
+  // One contact's timeline from its gsi2 history, newest first; cursors are signed with the link secret.
   {
     method: 'GET',
     path: '/client/contacts/{id}/activity',
@@ -162,7 +162,7 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'email-templates-delete',
     tableAccess: 'readWrite',
   },
-  // Issue 22 §1: outbound webhook endpoints (Standard Webhooks); /test posts to the client's URL (10 s, SSRF-checked).
+  // Outbound webhook endpoints (Standard Webhooks); /test posts to the client's URL (10 s, SSRF-checked).
   { method: 'POST', path: '/client/webhooks', handler: 'webhooks-create', tableAccess: 'readWrite' },
   { method: 'GET', path: '/client/webhooks', handler: 'webhooks-list', tableAccess: 'read' },
   { method: 'GET', path: '/client/webhooks/{id}', handler: 'webhooks-get', tableAccess: 'read' },
@@ -216,7 +216,7 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'workflows-customization-update',
     tableAccess: 'readWrite',
   },
-  // The engine (issue 8). Sync events are processed in the request and may dispatch executions.
+  // The engine. Sync events are processed in the request and may dispatch executions.
   {
     method: 'POST',
     path: '/client/events',
@@ -273,7 +273,7 @@ export const routes: readonly RouteDefinition[] = [
     html: true,
     usesLinkSecret: true,
   },
-  // Local runtime only (never on AWS): replays an SES status notification through the status queue (issue 9 §5).
+  // Local runtime only (never on AWS): replays an SES status notification through the status queue.
   {
     method: 'POST',
     path: '/dev/ses-events',
@@ -282,7 +282,7 @@ export const routes: readonly RouteDefinition[] = [
     sendsTo: ['ses-status'],
     localOnly: true,
   },
-  // Local runtime only: moves the in-process queue's dead letters back (issue 19 §3; on AWS: `admin redrive --aws`).
+  // Local runtime only: moves the in-process queue's dead letters back (on AWS: `admin redrive --aws`).
   {
     method: 'POST',
     path: '/dev/queues/{queue}/redrive',
@@ -290,16 +290,16 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'read',
     localOnly: true,
   },
-  // Analytics (issue 21): day counters written with each fact, read in one Query per stats shard.
+  // Analytics: day counters written with each fact, read in one Query per stats shard.
   { method: 'GET', path: '/client/stats', handler: 'stats-get', tableAccess: 'read' },
   { method: 'GET', path: '/client/workflows/{workflow_id}/stats', handler: 'workflows-stats', tableAccess: 'read' },
-  // Topics of marketing mail (issue 24 §3): one item per client.
+  // Topics of marketing mail: one item per client.
   { method: 'GET', path: '/client/topics', handler: 'topics-list', tableAccess: 'read' },
   { method: 'POST', path: '/client/topics', handler: 'topics-create', tableAccess: 'readWrite' },
   { method: 'GET', path: '/client/topics/{id}', handler: 'topics-get', tableAccess: 'read' },
   { method: 'PATCH', path: '/client/topics/{id}', handler: 'topics-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/topics/{id}', handler: 'topics-delete', tableAccess: 'readWrite' },
-  // Issue 25 §1: the preference page as a contact sees it (same renderer and CSP), read-only, for the dashboard's Topics page.
+  // The preference page as a contact sees it (same renderer and CSP), read-only, for the dashboard's Topics page.
   {
     method: 'GET',
     path: '/client/topics/preference-page-preview',

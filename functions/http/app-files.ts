@@ -21,7 +21,7 @@ export const handler = publicPage(
   {
     summary: 'Get a page or a file of the dashboard',
     description:
-      `Extra (issue 25): a page of the dashboard (${DASHBOARD_PAGES.map((page) => `\`${page}\``).join(', ')}) answers ` +
+      `Extra: a page of the dashboard (${DASHBOARD_PAGES.map((page) => `\`${page}\``).join(', ')}) answers ` +
       "the app's HTML, as `/app` does (a record's page names its record in the path: `/app/{name}/{id}`). A file of the app under its content-hashed name (`app.<hash>.js`, " +
       '`app.<hash>.css`, as the HTML names them) answers the file, gzipped when the request accepts it and cached ' +
       'for a year (a new build is a new name). Anything else is 404.',

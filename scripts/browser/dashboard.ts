@@ -1,5 +1,5 @@
 /**
- * The dashboard in a real browser (issue 25 §3), as a person uses it: builds the app, starts a fresh local runtime
+ * The dashboard in a real browser, as a person uses it: builds the app, starts a fresh local runtime
  * (in memory, free ports) with its demo client, opens /app in the system's headless Chromium (Debian's package;
  * nothing is downloaded), signs in through the link read from the local SES store, walks every journey of
  * scripts/browser/journeys/ (the overview: the walk-through's signup event on its chart; then each page group's),
@@ -18,7 +18,7 @@ import { type BrowserContext, checkKeyboard, DESKTOP, runAxe, screenshot, waitFo
 import { JOURNEYS } from './journeys/index.js';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-/** Issue 25 §2: the first page is usable within this on the local runtime. */
+/** The first page is usable within this on the local runtime. */
 export const FIRST_PAGE_BUDGET_MS = 1000;
 
 export interface DashboardCheck {

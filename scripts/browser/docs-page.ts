@@ -1,5 +1,5 @@
 /**
- * `npm run test:browser`: the API reference page in a real browser (issue 10 §2). Starts the local runtime on free
+ * `npm run test:browser`: the API reference page in a real browser. Starts the local runtime on free
  * ports, opens /api/v1/docs in the system's headless Chromium (Debian's package; nothing is downloaded), waits until
  * every operation of the OpenAPI document is rendered, checks that no request left the origin and that the console
  * shows no error, and saves a full-page screenshot to docs/screenshots/api-docs.png. Exit 1 on any failure.

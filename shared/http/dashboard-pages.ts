@@ -1,5 +1,5 @@
 /**
- * The dashboard's pages below /app (issue 25), read by the server (which answers their URLs with the app's HTML and
+ * The dashboard's pages below /app, read by the server (which answers their URLs with the app's HTML and
  * anything else 404) and by the app (which draws them): no import, so the browser bundle can take it.
  *
  * A page is one path segment (`/app/contacts`); a record's page adds the record's id, percent-encoded, as a second

@@ -67,7 +67,7 @@ async function loadOverview(api: Api, days: RangeDays, signal: AbortSignal): Pro
   };
 }
 
-/** The overview (issue 25 §1): the range's chart, its rates with machines apart, deliverability and failures. */
+/** The overview: the range's chart, its rates with machines apart, deliverability and failures. */
 export function OverviewPage({ api }: { api: Api }) {
   const [days, setDays] = useState<RangeDays>(30);
   // The figures of the period before stay while another period is read.

@@ -19,7 +19,7 @@ export async function clickText(ctx: BrowserContext, selector: string, text: str
 const h1Is = (text: string) => `document.querySelector('h1')?.textContent === ${JSON.stringify(text)}`;
 
 /**
- * Contacts (issue 25 §1): from the navigation, search Ada, open her page and its activity, leave and rejoin a topic,
+ * Contacts: from the navigation, search Ada, open her page and its activity, leave and rejoin a topic,
  * then open her welcome e-mail: the message in its sandboxed frame, styled, and its status history.
  */
 export const contactsJourney: Journey = {

@@ -7,7 +7,7 @@ import { type BrowserContext, type Journey, callApi, inspectPage, openFromNav, w
 const REJECT = 'reject@simulator.amazonses.com';
 
 /**
- * Executions (issue 25 §1): a welcome e-mail SES refuses makes a failed execution (4), as test/integration/engine/retry.test.ts
+ * Executions: a welcome e-mail SES refuses makes a failed execution (4), as test/integration/engine/retry.test.ts
  * does; the overview's failed count links to the list filtered on it; Retry queues a new run and the failed one
  * becomes retried (7). Then that contact is erased from its page, behind its typed address.
  */

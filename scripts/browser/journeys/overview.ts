@@ -1,7 +1,7 @@
 import { type BrowserContext, type Journey, callApi, inspectPage, waitFor } from '../harness.js';
 
 /**
- * The overview (issue 25 §1), for a new client: the empty state teaches the first event with this origin's base URL
+ * The overview, for a new client: the empty state teaches the first event with this origin's base URL
  * (and never shows a key); the walk-through's signup event then appears on the chart, every series in its legend.
  */
 export const overviewJourney: Journey = {

@@ -3,7 +3,7 @@ import { clickButton, retype } from './settings.js';
 
 const NAME = 'Tips and tricks';
 
-/** Topics (issue 25 §1): the list from the navigation, a new topic with the form, the API has it. */
+/** Topics: the list from the navigation, a new topic with the form, the API has it. */
 export const topicsJourney: Journey = {
   name: 'topics',
   async run(ctx: BrowserContext) {

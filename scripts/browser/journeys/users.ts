@@ -1,7 +1,7 @@
 import { type BrowserContext, type Journey, inspectPage, openFromNav } from '../harness.js';
 import { clickButton, retype } from './settings.js';
 
-/** Users (issue 25 §1): the owner sees the users and invites one as a viewer (its e-mail goes to the local SES). */
+/** Users: the owner sees the users and invites one as a viewer (its e-mail goes to the local SES). */
 export const usersJourney: Journey = {
   name: 'users',
   async run(ctx: BrowserContext) {

@@ -17,7 +17,7 @@ const describedText = (selector: string) =>
   `(() => { const f = document.querySelector(${JSON.stringify(selector)}); const id = (f.getAttribute('aria-describedby') || '').split(' ')[0]; return document.getElementById(id)?.textContent ?? ''; })()`;
 
 /**
- * Workflows (issue 25 §1): the list from the navigation, the welcome workflow's page with the funnel of the overview
+ * Workflows: the list from the navigation, the welcome workflow's page with the funnel of the overview
  * journey's signup (sent ≥ 1), its delay refused out of range (422, shown at the field), then saved and in the
  * history; the delay is then emptied again (back to the default, immediately) so the next journeys' welcome e-mails
  * still go at once.

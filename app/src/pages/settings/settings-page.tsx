@@ -254,7 +254,7 @@ export function patchOf(draft: Draft, saved: Draft): Patch {
   return body as Patch;
 }
 
-/** Settings (issue 25 §1): every writable field, grouped; the API's error items at their field. `manage` edits, others read. */
+/** Settings: every writable field, grouped; the API's error items at their field. `manage` edits, others read. */
 export function SettingsPage({ api, signedIn }: PageProps) {
   const [settings, setSettings] = useState<Settings | null | undefined>();
   const [draft, setDraft] = useState<Draft>({});

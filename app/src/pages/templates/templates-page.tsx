@@ -32,7 +32,7 @@ export function listBodyOf(search: Search, page: string): ListBody {
   return body;
 }
 
-/** Templates (issue 25 §1): the system templates and the client's own, searched by name or subject, by page. */
+/** Templates: the system templates and the client's own, searched by name or subject, by page. */
 export function TemplatesPage({ api, params }: PageProps) {
   const search = searchOf(params);
   const page = params['page'] ?? '';

@@ -25,7 +25,7 @@ interface TopicDraft {
 const TOPIC_FIELDS = ['name', 'description', 'default_subscribed'] as const;
 
 /**
- * Topics (issue 25 §1; issue 24 §3): the kinds of marketing mail a contact can leave one by one. Roles with
+ * Topics: the kinds of marketing mail a contact can leave one by one. Roles with
  * `content` create, edit and delete them; a topic a workflow uses cannot be deleted (409, the workflows named).
  */
 export function TopicsPage({ api, signedIn }: PageProps) {

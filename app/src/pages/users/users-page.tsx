@@ -34,7 +34,7 @@ export const ROLE_CHOICES = [
 type InviteRole = (typeof ROLE_CHOICES)[number]['role'];
 
 /**
- * Users (issue 25 §1; the accounts issue): the client's users and roles, for every role. The owner invites (an e-mail
+ * Users (the accounts issue): the client's users and roles, for every role. The owner invites (an e-mail
  * with a one-time sign-in link), changes a role (role owner transfers ownership) and removes; others only read. Before
  * a removal or a change to member or viewer, the owner sees how many API keys of that user it will disable (the keys
  * list names each key's creator and personal holder).

@@ -19,7 +19,7 @@ export function stateOf(webhook: Webhook): string {
 }
 
 /**
- * Webhooks (issue 25 §1; issue 22): the client's endpoints, each linked to its page (attempts, replay, test, rotate
+ * Webhooks: the client's endpoints, each linked to its page (attempts, replay, test, rotate
  * secret); a new one with the form, its signing secret shown once. Reads for every role; `manage` creates.
  */
 export function WebhooksPage({ api, signedIn }: PageProps) {

@@ -42,7 +42,7 @@ async function loadTemplates(api: Api): Promise<Template[]> {
 }
 
 /**
- * One workflow (issue 25 §1): its funnel, conversions and chart; its customization form (roles with `content`) or
+ * One workflow: its funnel, conversions and chart; its customization form (roles with `content`) or
  * its settings in effect (the others); a copy of its system template to edit; the history of its customization.
  */
 export function WorkflowPage({ api, params, signedIn }: PageProps) {

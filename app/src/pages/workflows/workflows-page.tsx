@@ -13,7 +13,7 @@ interface Listed {
 }
 
 /**
- * Workflows (issue 25 §1): every lifecycle workflow the service ships, with its state for this client (GET
+ * Workflows: every lifecycle workflow the service ships, with its state for this client (GET
  * /client/workflows' `enabled`, from the settings' enabled_workflows), trigger, delay, send time, category and topic.
  * Each row opens the workflow's page.
  */
