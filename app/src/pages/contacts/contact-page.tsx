@@ -17,7 +17,7 @@ export type Contact = components['schemas']['Contact'];
 export type Topic = components['schemas']['Topic'];
 
 /**
- * One contact (`/app/contact?id=N`, the id or the e-mail address): its fields, tags and health, its subscription
+ * One contact (`/app/contact/N`, the id or the percent-encoded e-mail address): its fields, tags and health, its subscription
  * overall and per topic, its activity, and erasure. A viewer sees it all and changes nothing.
  */
 export function ContactPage({ api, params, signedIn }: PageProps) {

@@ -23,7 +23,7 @@ export function engagementOf(email: SentEmail) {
   };
 }
 
-/** A sent e-mail (`/app/sent-email?id=<uuid>`): the message as sent, its status history, and which opens and clicks were machines'. */
+/** A sent e-mail (`/app/sent-email/<uuid>`): the message as sent, its status history, and which opens and clicks were machines'. */
 export function SentEmailPage({ api, params }: PageProps) {
   const id = params['id'] ?? '';
   const loaded = useLoad(

@@ -45,7 +45,7 @@ export function templatePatchOf(draft: Draft, saved: Draft): Patch {
 }
 
 /**
- * A template (`/app/template?id=N`): the editor (subject, preview text, HTML, text) beside a live preview from
+ * A template (`/app/template/N`): the editor (subject, preview text, HTML, text) beside a live preview from
  * render-preview, with the variables it used; the API's errors at their field; Save. A system template is read-only:
  * it is copied (the workflow's clone-template) and the copy edited. Roles without `content` read only.
  */

@@ -32,7 +32,7 @@ type TestResult = components['schemas']['WebhookTestResult'];
 export const ATTEMPTS_PER_PAGE = 20;
 
 /**
- * One endpoint (`webhook?id=N`): its settings (edit, disable/enable, delete), a test delivery, the secret's rotation
+ * One endpoint (`/app/webhook/N`): its settings (edit, disable/enable, delete), a test delivery, the secret's rotation
  * (the new one shown once), and its delivery attempts of the last 30 days, newest first, paged (`after` in the
  * address), each replayable. Reads for every role; `manage` changes.
  */
