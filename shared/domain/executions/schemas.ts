@@ -3,7 +3,7 @@ import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { rejectInTransform } from '../../validation/transform-issue.js';
 import { boundedString, MAX_TIMESTAMP_LENGTH } from '../../validation/string-bounds.js';
-import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pageWindowProblem } from '../pagination/bounded-page.js';
+import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pagePositionProblem } from '../pagination/bounded-page.js';
 import type { ExecutionMessage as ExecutionMessageShape } from '../../platform.js';
 import type { ExecutionStatus } from './execution-record.js';
 
@@ -76,13 +76,8 @@ export const ExecutionListQuery = z.pipe(
     cursor: cursorField(),
   }),
   z.transform((q, ctx) => {
-    const pageProblem =
-      q.cursor === undefined
-        ? pageWindowProblem(q.page, q.per_page)
-        : q.page > 1
-          ? 'Must not be given with cursor'
-          : undefined;
-    if (pageProblem) return rejectInTransform(ctx, q.cursor === undefined ? 'max' : 'format', pageProblem, ['page']);
+    const pageProblem = pagePositionProblem(q);
+    if (pageProblem) return rejectInTransform(ctx, pageProblem.condition, pageProblem.message, ['page']);
     const createdFrom = q.created_from?.iso;
     const to = q.created_to;
     // Exclusive upper bound: the end of a bare date's day, or just after an instant.

@@ -1,4 +1,5 @@
 import * as z from '../../validation/zod.js';
+import { issueCondition } from '../../validation/issue-items.js';
 import { PageMeta, pageMetaOf } from './page-meta.js';
 
 /**
@@ -21,6 +22,35 @@ export function pageWindowProblem(page: number, perPage: number): string | undef
   if (page * perPage <= MAX_PAGED_ITEMS) return undefined;
   return `Must be at most ${Math.floor(MAX_PAGED_ITEMS / perPage)} with per_page ${perPage} (page × per_page ≤ ${MAX_PAGED_ITEMS}); follow next_cursor beyond`;
 }
+
+/**
+ * The one rule of a bounded list's position: without a cursor, `page` stays within the window (a 422 `max`); with a
+ * cursor, `page` is not given (a 422 `format`). A page past MAX_PAGED_ITEMS itself is left to the field's own bound.
+ */
+export function pagePositionProblem(q: {
+  page: number;
+  per_page: number;
+  cursor?: string | undefined;
+}): { condition: 'max' | 'format'; message: string } | undefined {
+  if (q.cursor !== undefined)
+    return q.page > 1 ? { condition: 'format', message: 'Must not be given with cursor' } : undefined;
+  if (q.page > MAX_PAGED_ITEMS) return undefined;
+  const message = pageWindowProblem(q.page, q.per_page);
+  return message ? { condition: 'max', message } : undefined;
+}
+
+/** The list query's check of that rule, reported at `page`. */
+export const pagePositionCheck = <Q extends { page: number; per_page: number; cursor?: string | undefined }>() =>
+  z.superRefine<Q>((q, ctx) => {
+    const problem = pagePositionProblem(q);
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['page'],
+        message: problem.message,
+        params: issueCondition(problem.condition),
+      });
+  });
 
 /** `meta` of a bounded list: the numbered page, and whether `total` counted every match. */
 export const BoundedPageMeta = z.extend(PageMeta, {

@@ -1,5 +1,5 @@
 import * as z from '../../validation/zod.js';
-import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pageWindowProblem } from '../pagination/bounded-page.js';
+import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pagePositionCheck } from '../pagination/bounded-page.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { boundedObject } from '../free-form/bounded-object.js';
 import { TEMPLATE_TYPES } from './template-store.js';
@@ -104,25 +104,7 @@ export const TemplateListBody = z
     per_page: z._default(z.optional(page.check(z.lte(100, 'Must be at most 100'))), 20),
     cursor: cursorField(),
   })
-  .check(
-    z.superRefine((q, ctx) => {
-      const problem =
-        q.cursor === undefined
-          ? q.page <= MAX_PAGED_ITEMS
-            ? pageWindowProblem(q.page, q.per_page)
-            : undefined
-          : q.page > 1
-            ? 'Must not be given with cursor'
-            : undefined;
-      if (problem)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['page'],
-          message: problem,
-          params: issueCondition(q.cursor === undefined ? 'max' : 'format'),
-        });
-    }),
-  );
+  .check(pagePositionCheck());
 export type TemplateListBody = z.output<typeof TemplateListBody>;
 
 /** GET /client/email-templates/{id}?include_deleted=true — a soft-deleted template is a 404 without the flag. */

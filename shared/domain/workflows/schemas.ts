@@ -1,5 +1,5 @@
 import * as z from '../../validation/zod.js';
-import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pageWindowProblem } from '../pagination/bounded-page.js';
+import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pagePositionCheck } from '../pagination/bounded-page.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { SEND_TIME_MODES } from './catalog.js';
 import { SEND_TIME_MODE_DESCRIPTION } from './customization.js';
@@ -158,23 +158,5 @@ export const AuditQuery = z
     ),
     cursor: cursorField(),
   })
-  .check(
-    z.superRefine((q, ctx) => {
-      const problem =
-        q.cursor === undefined
-          ? q.page <= MAX_PAGED_ITEMS
-            ? pageWindowProblem(q.page, q.per_page)
-            : undefined
-          : q.page > 1
-            ? 'Must not be given with cursor'
-            : undefined;
-      if (problem)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['page'],
-          message: problem,
-          params: issueCondition(q.cursor === undefined ? 'max' : 'format'),
-        });
-    }),
-  );
+  .check(pagePositionCheck());
 export type AuditQuery = z.output<typeof AuditQuery>;
