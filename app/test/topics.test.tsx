@@ -51,7 +51,7 @@ describe('the topics page', () => {
   it('shows a 409 on delete with the workflows that use the topic', async () => {
     fakeApi({
       'GET /api/v1/client/topics': ok({ topics: [TOPIC] }, { total: 1, max_topics: 20 }),
-      'DELETE /api/v1/client/topics/3': failure(409, 'Conflict', [{ condition: 'in_use', error: IN_USE, key: 'id' }]),
+      'DELETE /api/v1/client/topics/3': failure(409, 'Conflict', [{ condition: 'state', error: IN_USE, key: 'id' }]),
     });
     render(<TopicsPage api={createApi()} params={{}} signedIn={as('owner')} />);
 
@@ -107,7 +107,7 @@ describe('the topics page', () => {
     render(<TopicsPage api={createApi()} params={{}} signedIn={as('viewer')} />);
 
     const left = (name: string) =>
-      screen.getByRole('heading', { name }).closest('li')!.querySelector('.st-left')!.textContent;
+      screen.getByRole('heading', { name }).closest('li')!.querySelector('.contacts-left')!.textContent;
     await screen.findByRole('heading', { name: 'Product news' });
     expect([left('Product news'), left('Tips'), left('Beta')]).toEqual([
       '1 contact left this topic.',

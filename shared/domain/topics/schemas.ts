@@ -1,6 +1,7 @@
 import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
+import { TOPIC_DESCRIPTION_MAX, TOPIC_NAME_MAX } from '../../public/topic-rules.js';
 
 /** At most this many topics per client. */
 export const MAX_TOPICS = 20;
@@ -11,7 +12,7 @@ export const TopicIdParams = z.object({ id: plainIdParam(9, 'The topic id') });
 const name = z.string({ error: (i) => (i.input === undefined ? 'name is required' : 'Must be a string') }).check(
   z.trim(),
   z.minLength(1, { message: 'Must not be blank', abort: true }),
-  z.maxLength(100, 'Must be at most 100 characters'),
+  z.maxLength(TOPIC_NAME_MAX, `Must be at most ${TOPIC_NAME_MAX} characters`),
   z.meta({
     description:
       "Shown to contacts on the preference page; unique among the client's topics (case-insensitive: 409 `unique`)",
@@ -22,7 +23,7 @@ const description = z
   .string({ error: 'Must be a string' })
   .check(
     z.trim(),
-    z.maxLength(500, 'Must be at most 500 characters'),
+    z.maxLength(TOPIC_DESCRIPTION_MAX, `Must be at most ${TOPIC_DESCRIPTION_MAX} characters`),
     z.meta({ description: 'Shown under the name on the preference page' }),
   );
 const defaultSubscribed = z

@@ -1,13 +1,19 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { TOPIC_DESCRIPTION_MAX, TOPIC_NAME_MAX } from '../../../../shared/public/topic-rules.js';
 import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
-import { can } from '../../session.js';
-import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
-import { FailureAlert } from '../../ui/failure-alert.js';
-import { FieldError } from '../../ui/field-error.js';
+import { answerOf } from '../../data/answer.js';
+import { type Action, useAction } from '../../data/use-action.js';
+import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
+import { can } from '../../session.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { Field } from '../../ui/field.js';
+import { Form } from '../../ui/form.js';
+import { PageHead } from '../../ui/page-head.js';
+import { Done, LoadStatus } from '../../ui/status.js';
 
 type Topic = components['schemas']['Topic'];
 
@@ -22,46 +28,42 @@ interface TopicDraft {
   default_subscribed: boolean;
 }
 
-const TOPIC_FIELDS = ['name', 'description', 'default_subscribed'] as const;
+const EMPTY: TopicDraft = { name: '', description: '', default_subscribed: true };
+
+const draftOf = (topic: Topic): TopicDraft => ({
+  name: topic.name,
+  description: topic.description,
+  default_subscribed: topic.default_subscribed,
+});
+
+/** What a create or a save sends: the whole topic, its name trimmed. */
+const bodyOf = (draft: TopicDraft): TopicDraft => ({ ...draft, name: draft.name.trim() });
 
 /**
  * Topics: the kinds of marketing mail a contact can leave one by one. Roles with
  * `content` create, edit and delete them; a topic a workflow uses cannot be deleted (409, the workflows named).
  */
 export function TopicsPage({ api, signedIn }: PageProps) {
-  const [topics, setTopics] = useState<Topic[] | undefined>();
-  const [max, setMax] = useState<number | undefined>();
-  const [failure, setFailure] = useState<Failure | undefined>();
+  const list = useLoad(
+    async (signal) => {
+      const answer = await answerOf(api.GET('/api/v1/client/topics', { signal }), 'Reading the topics');
+      return { topics: answer.data.topics, max: (answer.meta as { max_topics?: number }).max_topics };
+    },
+    [api],
+  );
   const [done, setDone] = useState('');
-  const [loads, setLoads] = useState(0);
   const editable = can(signedIn, 'content');
-
-  useEffect(() => {
-    let current = true;
-    answerOf(api.GET('/api/v1/client/topics'), 'Reading the topics').then(
-      (answer) => {
-        if (!current) return;
-        setTopics(answer.data.topics);
-        const meta = answer.meta as { max_topics?: number };
-        setMax(meta.max_topics);
-      },
-      (error: unknown) => current && setFailure(failureOfError(error)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, loads]);
 
   const changed = (message: string) => {
     setDone(message);
-    setLoads((n) => n + 1);
+    list.reload();
   };
 
+  const topics = list.data?.topics;
+  const max = list.data?.max;
   return (
     <section aria-labelledby="st-topics-title">
-      <div class="page-head">
-        <h1 id="st-topics-title">Topics</h1>
-      </div>
+      <PageHead id="st-topics-title" title="Topics" />
       <p class="hint">
         A topic is a kind of marketing e-mail (product news, tips, offers) that a contact can leave without leaving the
         rest. A marketing workflow belongs to a topic through its customization’s topic; transactional mail never does.
@@ -69,11 +71,8 @@ export function TopicsPage({ api, signedIn }: PageProps) {
         who never chose is not counted. Each contact’s own page shows its choice per topic: find it in{' '}
         <Link page="contacts">the contact list</Link>.
       </p>
-      <FailureAlert failure={failure} />
-      <p role="status" class="st-done">
-        {done}
-      </p>
-      {!topics && !failure && <p aria-busy="true">Loading…</p>}
+      <LoadStatus loaded={list} />
+      <Done text={done} />
       {topics && topics.length === 0 && (
         <div class="card empty">
           <h2>No topic yet</h2>
@@ -85,7 +84,7 @@ export function TopicsPage({ api, signedIn }: PageProps) {
         </div>
       )}
       {topics && topics.length > 0 && (
-        <ul class="st-list" id="st-topics-list">
+        <ul class="record-list" id="st-topics-list">
           {topics.map((topic) => (
             <TopicItem key={topic.id} api={api} topic={topic} editable={editable} onChanged={changed} />
           ))}
@@ -102,7 +101,7 @@ export function TopicsPage({ api, signedIn }: PageProps) {
       {topics && !editable && (
         <p class="hint">Your role reads the topics; a member, an admin or the owner changes them.</p>
       )}
-      <section class="card st-section" aria-labelledby="st-topics-preview-title">
+      <section class="card page-section" aria-labelledby="st-topics-preview-title">
         <h2 id="st-topics-preview-title">The preference page</h2>
         <p>
           Contacts choose their topics on a preference page in your brand, opened from the unsubscribe link at the foot
@@ -120,117 +119,78 @@ export function TopicsPage({ api, signedIn }: PageProps) {
   );
 }
 
+/** A topic's fields; the API's error items at their field, the rest in the form's alert. */
 function TopicForm(props: {
   idPrefix: string;
   draft: TopicDraft;
-  failure: Failure | undefined;
-  busy: boolean;
+  action: Action<[]>;
   submit: string;
   onChange: (draft: TopicDraft) => void;
-  onSubmit: () => void;
   onCancel?: () => void;
 }) {
-  const { idPrefix, draft, failure, busy, submit, onChange, onSubmit, onCancel } = props;
-  const nameError = fieldErrorOf(failure, 'name');
-  const descriptionError = fieldErrorOf(failure, 'description');
-  const defaultError = fieldErrorOf(failure, 'default_subscribed');
-  const attrs = (id: string, error: string | undefined) =>
-    error ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
+  const { idPrefix: p, draft, action, submit, onChange, onCancel } = props;
   return (
-    <form
-      class="st-topic-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-    >
-      <div class="st-field">
-        <label for={`${idPrefix}-name`}>Name</label>
-        <input
-          id={`${idPrefix}-name`}
-          type="text"
-          value={draft.name}
-          maxLength={100}
-          autocomplete="off"
-          {...attrs(`${idPrefix}-name`, nameError)}
-          onInput={(event) => onChange({ ...draft, name: event.currentTarget.value })}
-        />
-        <FieldError id={`${idPrefix}-name-error`} message={nameError} />
-      </div>
-      <div class="st-field">
-        <label for={`${idPrefix}-description`}>Description (on the preference page)</label>
-        <input
-          id={`${idPrefix}-description`}
-          type="text"
-          value={draft.description}
-          maxLength={500}
-          autocomplete="off"
-          {...attrs(`${idPrefix}-description`, descriptionError)}
-          onInput={(event) => onChange({ ...draft, description: event.currentTarget.value })}
-        />
-        <FieldError id={`${idPrefix}-description-error`} message={descriptionError} />
-      </div>
-      <div class="st-check">
-        <input
-          id={`${idPrefix}-default`}
-          type="checkbox"
-          checked={draft.default_subscribed}
-          {...attrs(`${idPrefix}-default`, defaultError)}
-          onChange={(event) => onChange({ ...draft, default_subscribed: event.currentTarget.checked })}
-        />
-        <label for={`${idPrefix}-default`}>Contacts who never chose get it</label>
-        <FieldError id={`${idPrefix}-default-error`} message={defaultError} />
-      </div>
-      <FailureAlert failure={failure} shownAt={TOPIC_FIELDS} />
-      <div class="st-actions">
-        <button type="submit" disabled={busy}>
+    <Form onSubmit={action.run} failure={action.failure}>
+      <Field id={`${p}-name`} label="Name" name="name">
+        {(control) => (
+          <input
+            {...control}
+            type="text"
+            value={draft.name}
+            maxLength={TOPIC_NAME_MAX}
+            autocomplete="off"
+            onInput={(event) => onChange({ ...draft, name: event.currentTarget.value })}
+          />
+        )}
+      </Field>
+      <Field id={`${p}-description`} label="Description (on the preference page)" name="description">
+        {(control) => (
+          <input
+            {...control}
+            type="text"
+            value={draft.description}
+            maxLength={TOPIC_DESCRIPTION_MAX}
+            autocomplete="off"
+            onInput={(event) => onChange({ ...draft, description: event.currentTarget.value })}
+          />
+        )}
+      </Field>
+      <Field id={`${p}-default`} label="Contacts who never chose get it" name="default_subscribed" check>
+        {(control) => (
+          <input
+            {...control}
+            type="checkbox"
+            checked={draft.default_subscribed}
+            onChange={(event) => onChange({ ...draft, default_subscribed: event.currentTarget.checked })}
+          />
+        )}
+      </Field>
+      <FailureAlert />
+      <div class="form-actions">
+        <button type="submit" disabled={action.busy}>
           {submit}
         </button>
         {onCancel && (
-          <button type="button" class="st-secondary" onClick={onCancel}>
+          <button type="button" class="secondary" onClick={onCancel}>
             Cancel
           </button>
         )}
       </div>
-    </form>
+    </Form>
   );
 }
 
 function CreateTopic({ api, onCreated }: { api: Api; onCreated: (topic: Topic) => void }) {
-  const empty: TopicDraft = { name: '', description: '', default_subscribed: true };
-  const [draft, setDraft] = useState<TopicDraft>(empty);
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const [busy, setBusy] = useState(false);
-
-  async function create() {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const answer = await answerOf(
-        api.POST('/api/v1/client/topics', { body: { ...draft, name: draft.name.trim() } }),
-        'Creating the topic',
-      );
-      setDraft(empty);
-      onCreated(answer.data);
-    } catch (error) {
-      setFailure(failureOfError(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  const [draft, setDraft] = useState<TopicDraft>(EMPTY);
+  const create = useAction(async () => {
+    const answer = await answerOf(api.POST('/api/v1/client/topics', { body: bodyOf(draft) }), 'Creating the topic');
+    setDraft(EMPTY);
+    onCreated(answer.data);
+  });
   return (
-    <section class="card st-section" aria-labelledby="st-new-topic-title">
+    <section class="card page-section" aria-labelledby="st-new-topic-title">
       <h2 id="st-new-topic-title">New topic</h2>
-      <TopicForm
-        idPrefix="st-new-topic"
-        draft={draft}
-        failure={failure}
-        busy={busy}
-        submit="Create topic"
-        onChange={setDraft}
-        onSubmit={create}
-      />
+      <TopicForm idPrefix="st-new-topic" draft={draft} action={create} submit="Create topic" onChange={setDraft} />
     </section>
   );
 }
@@ -238,48 +198,25 @@ function CreateTopic({ api, onCreated }: { api: Api; onCreated: (topic: Topic) =
 function TopicItem(props: { api: Api; topic: Topic; editable: boolean; onChanged: (message: string) => void }) {
   const { api, topic, editable, onChanged } = props;
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState<TopicDraft>({
-    name: topic.name,
-    description: topic.description,
-    default_subscribed: topic.default_subscribed,
-  });
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const [busy, setBusy] = useState(false);
+  const [draft, setDraft] = useState<TopicDraft>(() => draftOf(topic));
   const path = { params: { path: { id: String(topic.id) } } };
-
-  async function save() {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const answer = await answerOf(
-        api.PATCH('/api/v1/client/topics/{id}', { ...path, body: { ...draft, name: draft.name.trim() } }),
-        'Saving the topic',
-      );
-      setEditing(false);
-      onChanged(`Topic “${answer.data.name}” saved.`);
-    } catch (error) {
-      setFailure(failureOfError(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function remove() {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      await answerOf(api.DELETE('/api/v1/client/topics/{id}', path), 'Deleting the topic');
-      onChanged(`Topic “${topic.name}” deleted.`);
-    } catch (error) {
-      setFailure(failureOfError(error));
-      setBusy(false);
-    }
-  }
+  const save = useAction(async () => {
+    const answer = await answerOf(
+      api.PATCH('/api/v1/client/topics/{id}', { ...path, body: bodyOf(draft) }),
+      'Saving the topic',
+    );
+    setEditing(false);
+    onChanged(`Topic “${answer.data.name}” saved.`);
+  });
+  const remove = useAction(async () => {
+    await answerOf(api.DELETE('/api/v1/client/topics/{id}', path), 'Deleting the topic');
+    onChanged(`Topic “${topic.name}” deleted.`);
+  });
 
   return (
-    <li class="card st-item">
-      <div class="st-item-head">
-        <h2 class="st-item-title">{topic.name}</h2>
+    <li class="card record">
+      <div class="record-head">
+        <h2 class="record-title">{topic.name}</h2>
         <span class="hint">#{topic.id}</span>
       </div>
       {!editing && (
@@ -288,20 +225,28 @@ function TopicItem(props: { api: Api; topic: Topic; editable: boolean; onChanged
           <p class="hint">
             {topic.default_subscribed ? 'Contacts who never chose get it.' : 'Only contacts who chose it get it.'}
           </p>
-          <p class="st-left">{contactsLeftText(topic.contacts_left)}</p>
-          {!editing && <FailureAlert failure={failure} />}
+          <p class="contacts-left">{contactsLeftText(topic.contacts_left)}</p>
+          <FailureAlert failure={remove.failure} />
           {editable && (
-            <div class="st-row-actions">
-              <button type="button" class="st-small" onClick={() => setEditing(true)} aria-label={`Edit ${topic.name}`}>
+            <div class="row-actions">
+              <button
+                type="button"
+                class="small"
+                onClick={() => {
+                  setDraft(draftOf(topic));
+                  setEditing(true);
+                }}
+                aria-label={`Edit ${topic.name}`}
+              >
                 Edit
               </button>
               <ConfirmButton
                 label="Delete"
                 name={`Delete ${topic.name}`}
                 confirm={`Delete the topic ${topic.name}?`}
-                busy={busy}
+                busy={remove.busy}
                 danger
-                onConfirm={remove}
+                onConfirm={remove.run}
               />
             </div>
           )}
@@ -311,14 +256,12 @@ function TopicItem(props: { api: Api; topic: Topic; editable: boolean; onChanged
         <TopicForm
           idPrefix={`st-topic-${topic.id}`}
           draft={draft}
-          failure={failure}
-          busy={busy}
+          action={save}
           submit="Save topic"
           onChange={setDraft}
-          onSubmit={save}
           onCancel={() => {
             setEditing(false);
-            setFailure(undefined);
+            save.reset();
           }}
         />
       )}
