@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/preact';
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiFailure } from '../src/data/answer.js';
 import { useAction } from '../src/data/use-action.js';
@@ -172,6 +172,32 @@ describe('patchOf and usePatch', () => {
     });
     expect(sent).toEqual([{ limit: 7 }]);
     expect(result.current.done).toBe('Saved.');
+  });
+
+  it('starts the draft again from a new saved record in the same render: no frame shows the old draft, no edit is lost', async () => {
+    function Editor({ load }: { load: Promise<string> }) {
+      const loaded = useLoad(() => load, []);
+      const saved = useMemo(() => ({ name: loaded.data ?? '' }), [loaded.data]);
+      const patch = usePatch({ saved, send: async () => 'Saved.' });
+      if (loaded.data === undefined) return <p>Loading…</p>;
+      return (
+        <input
+          aria-label="Name"
+          value={patch.draft.name}
+          onInput={(event) => patch.set('name', event.currentTarget.value)}
+        />
+      );
+    }
+    const answer = deferred<string>();
+    render(<Editor load={answer.promise} />);
+
+    answer.resolve('stored');
+    const name = (await screen.findByLabelText('Name')) as HTMLInputElement;
+
+    expect(name.value).toBe('stored');
+    fireEvent.input(name, { target: { value: 'typed' } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(name.value).toBe('typed');
   });
 });
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useRef, useState } from 'preact/hooks';
 import { type Action, useAction } from './use-action.js';
 
 /** What a draft field becomes in the request body (a number from its text, null for an empty field, …). */
@@ -44,7 +44,8 @@ export interface Patch<D> extends Action<[]> {
 
 /**
  * The one "send only what changed" save of the dashboard. The draft starts as `saved` and starts again whenever a
- * new `saved` arrives (after a load or a save). `send` gets the body of patchOf and returns the words of success;
+ * new `saved` arrives (after a load or a save), in the render that brings it: an effect would draw one frame with the
+ * old draft and drop an edit made before it ran. `send` gets the body of patchOf and returns the words of success;
  * with nothing changed nothing is sent and the save says "Nothing changed.".
  */
 export function usePatch<D extends object>(options: {
@@ -55,22 +56,30 @@ export function usePatch<D extends object>(options: {
   complete?: (body: Record<string, unknown>, draft: D) => Record<string, unknown>;
 }): Patch<D> {
   const { saved, send, encoders = {}, complete } = options;
-  const [draft, setDraft] = useState(saved);
-  useEffect(() => setDraft(saved), [saved]);
+  // The draft and the saved record it was started from; a draft of an older record is not this record's draft.
+  const [edit, setEdit] = useState({ from: saved, draft: saved });
+  const draft = edit.from === saved ? edit.draft : saved;
+  const latest = useRef(saved);
+  latest.current = saved;
   const save = useAction(async () => {
     const body = patchOf(draft, saved, encoders, complete);
     if (Object.keys(body).length === 0) return NOTHING_CHANGED;
     return send(body);
   });
   const set = useCallback(
-    <K extends keyof D>(key: K, value: D[K]) => setDraft((was) => ({ ...was, [key]: value })),
+    <K extends keyof D>(key: K, value: D[K]) =>
+      setEdit((was) => {
+        const from = latest.current;
+        return { from, draft: { ...(was.from === from ? was.draft : from), [key]: value } };
+      }),
     [],
   );
+  const replace = useCallback((next: D) => setEdit({ from: latest.current, draft: next }), []);
   return {
     ...save,
     draft,
     set,
-    replace: setDraft,
+    replace,
     changed: Object.keys(patchOf(draft, saved, encoders)).length > 0,
   };
 }
