@@ -126,7 +126,7 @@ export const templatesJourney: Journey = {
 
     // Saved: the API has the edit.
     await clickButton(ctx, 'Save template');
-    await page.waitForFunction(`document.querySelector('.tp-editor .st-done')?.textContent === 'Template saved.'`, {
+    await page.waitForFunction(`document.querySelector('.tp-editor .success')?.textContent === 'Template saved.'`, {
       timeout: 10_000,
     });
     const stored = await waitFor('the saved template', async () => {

@@ -1,15 +1,21 @@
 import { Fragment } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
+import { answerOf, type Failure } from '../../data/answer.js';
+import { useAction } from '../../data/use-action.js';
+import { useLoad } from '../../data/use-load.js';
+import { usePatch } from '../../data/use-patch.js';
+import type { PageProps } from '../../page.js';
 import { navigate } from '../../router.js';
 import { can } from '../../session.js';
-import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { FieldError, invalidProps } from '../../ui/field-error.js';
+import { Field } from '../../ui/field.js';
+import { Form } from '../../ui/form.js';
+import { PageHead } from '../../ui/page-head.js';
+import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
-import type { PageProps } from '../../page.js';
 import { PreviewPanel, type TemplateParts, usePreview } from './template-preview.js';
 import { TEMPLATE_KINDS } from './templates-page.js';
 
@@ -27,7 +33,6 @@ const FIELDS = [
 ] as const;
 type FieldKey = (typeof FIELDS)[number]['key'];
 type Draft = Record<FieldKey, string>;
-const FIELD_KEYS: readonly string[] = FIELDS.map((field) => field.key);
 
 const draftOf = (template: Template): Draft => ({
   name: template.name,
@@ -37,13 +42,6 @@ const draftOf = (template: Template): Draft => ({
   text_body: template.text_body,
 });
 
-/** What the save sends: the fields changed since the load (or the last save). */
-export function templatePatchOf(draft: Draft, saved: Draft): Patch {
-  return Object.fromEntries(
-    FIELDS.filter((field) => draft[field.key] !== saved[field.key]).map((field) => [field.key, draft[field.key]]),
-  ) as Patch;
-}
-
 /**
  * A template (`/app/template/N`): the editor (subject, preview text, HTML, text) beside a live preview from
  * render-preview, with the variables it used; the API's errors at their field; Save. A system template is read-only:
@@ -51,55 +49,57 @@ export function templatePatchOf(draft: Draft, saved: Draft): Patch {
  */
 export function TemplatePage({ api, params, signedIn }: PageProps) {
   const id = params['id'] ?? '';
-  const [template, setTemplate] = useState<Template | undefined>();
-  const [workflows, setWorkflows] = useState<Workflow[]>([]);
-  const [failure, setFailure] = useState<Failure | undefined>();
+  const template = useLoad(
+    async (signal) => {
+      if (!/^\d+$/.test(id)) throw new Error('No template named: open one from the list of templates.');
+      const answer = await answerOf(
+        api.GET('/api/v1/client/email-templates/{id}', { params: { path: { id } }, signal }),
+        'Reading the template',
+      );
+      return answer.data;
+    },
+    [api, id],
+  );
+  // Which workflows send it, and which one a system template belongs to (to copy it): a hint, the page works without.
+  const workflows = useLoad(
+    async (signal) => (await api.GET('/api/v1/client/workflows', { signal })).data?.data.workflows ?? [],
+    [api, id],
+  );
 
-  useEffect(() => {
-    let current = true;
-    setTemplate(undefined);
-    setFailure(
-      /^\d+$/.test(id) ? undefined : { message: 'No template named: open one from the list of templates.', errors: [] },
-    );
-    if (!/^\d+$/.test(id)) return;
-    answerOf(api.GET('/api/v1/client/email-templates/{id}', { params: { path: { id } } }), 'Reading the template').then(
-      (answer) => current && setTemplate(answer.data),
-      (error: unknown) => current && setFailure(failureOfError(error)),
-    );
-    // Which workflows send it, and which one a system template belongs to (to copy it): a hint, the page works without.
-    api.GET('/api/v1/client/workflows').then(
-      ({ data }) => current && data && setWorkflows(data.data.workflows),
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, id]);
-
-  if (!template) {
+  if (!template.data) {
     return (
       <section aria-labelledby="tp-template-title">
-        <h1 id="tp-template-title">Template</h1>
-        <FailureAlert failure={failure} />
-        {!failure && <p aria-busy="true">Loading…</p>}
+        <PageHead id="tp-template-title" title="Template" />
+        <LoadStatus loaded={template} />
         <p>
           <Link page="templates">All templates</Link>
         </p>
       </section>
     );
   }
-  const editable = template.type === 2 && can(signedIn, 'content');
+  const editable = template.data.type === 2 && can(signedIn, 'content');
   return (
     <Editor
-      key={template.id}
+      key={template.data.id}
       api={api}
-      template={template}
-      workflows={workflows}
+      template={template.data}
+      workflows={workflows.data ?? []}
       editable={editable}
       mayCopy={can(signedIn, 'content')}
-      onSaved={setTemplate}
+      onSaved={(saved) => template.update(() => saved)}
     />
   );
+}
+
+/** A field's error: the save's (`subject`), else the preview's (`draft.subject`), which says the same before saving. */
+function fieldFailureOf(save: Failure | undefined, preview: Failure | undefined): Failure | undefined {
+  if (!save && !preview) return undefined;
+  const saved = save?.errors ?? [];
+  const previewed = (preview?.errors ?? []).flatMap((item) => {
+    const key = item.key?.startsWith('draft.') ? item.key.slice('draft.'.length) : undefined;
+    return key && !saved.some((said) => said.key === key) ? [{ ...item, key }] : [];
+  });
+  return { message: save?.message ?? preview?.message ?? '', errors: [...saved, ...previewed] };
 }
 
 function Editor(props: {
@@ -111,12 +111,23 @@ function Editor(props: {
   onSaved: (template: Template) => void;
 }) {
   const { api, template, workflows, editable, mayCopy, onSaved } = props;
-  const saved = draftOf(template);
-  const [draft, setDraft] = useState<Draft>(saved);
+  const saved = useMemo(() => draftOf(template), [template]);
+  const patch = usePatch({
+    saved,
+    send: async (body) => {
+      const answer = await answerOf(
+        api.PATCH('/api/v1/client/email-templates/{id}', {
+          params: { path: { id: String(template.id) } },
+          body: body as Patch,
+        }),
+        'Saving the template',
+      );
+      onSaved(answer.data);
+      return 'Template saved.';
+    },
+  });
+  const { draft } = patch;
   const [contactId, setContactId] = useState('');
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const [saving, setSaving] = useState(false);
-  const [done, setDone] = useState('');
   const parts: TemplateParts | undefined = editable
     ? {
         subject: draft.subject,
@@ -126,47 +137,17 @@ function Editor(props: {
       }
     : undefined;
   const preview = usePreview(api, template.id, parts, contactId);
-  const changed = Object.keys(templatePatchOf(draft, saved)).length > 0;
+  const fieldFailure = fieldFailureOf(patch.failure, preview.failure);
 
-  async function onSave(event: Event) {
-    event.preventDefault();
-    const body = templatePatchOf(draft, saved);
-    setDone('');
-    setFailure(undefined);
-    if (Object.keys(body).length === 0) {
-      setDone('Nothing changed.');
-      return;
-    }
-    setSaving(true);
-    try {
-      const answer = await answerOf(
-        api.PATCH('/api/v1/client/email-templates/{id}', { params: { path: { id: String(template.id) } }, body }),
-        'Saving the template',
-      );
-      onSaved(answer.data);
-      setDraft(draftOf(answer.data));
-      setDone('Template saved.');
-    } catch (error) {
-      setFailure(failureOfError(error));
-    } finally {
-      setSaving(false);
-    }
-  }
-
-  /** A field's error: the save's (`subject`), else the preview's (`draft.subject`), which says the same before saving. */
-  const errorOf = (key: string) => fieldErrorOf(failure, key) ?? fieldErrorOf(preview.failure, `draft.${key}`);
   const usedBy = workflows.filter((workflow) => workflow.template?.id === template.id);
   const home = workflows.find(
     (workflow) => workflow.defaults.template_id === template.id || workflow.clone_template_id === template.id,
   );
   return (
     <section aria-labelledby="tp-template-title">
-      <div class="page-head">
-        <h1 id="tp-template-title" class="ct-break">
-          {template.name}
-        </h1>
+      <PageHead id="tp-template-title" title={<span class="wrap-anywhere">{template.name}</span>}>
         <Link page="templates">All templates</Link>
-      </div>
+      </PageHead>
       <p class="hint">
         {TEMPLATE_KINDS[template.type]} template #{template.id}
         {template.source_template && (
@@ -208,42 +189,38 @@ function Editor(props: {
       )}
       <div class="tp-layout">
         {editable ? (
-          <form class="tp-editor" noValidate onSubmit={onSave} aria-label="Edit the template">
+          <Form
+            class="tp-editor"
+            noValidate
+            onSubmit={patch.run}
+            failure={patch.failure}
+            aria-label="Edit the template"
+          >
             {FIELDS.map((field) => (
               <TemplateField
                 key={field.key}
                 field={field}
                 value={draft[field.key]}
-                error={errorOf(field.key)}
-                onInput={(value) => setDraft({ ...draft, [field.key]: value })}
+                failure={fieldFailure}
+                onInput={(value) => patch.set(field.key, value)}
               />
             ))}
-            <PreviewContact
-              value={contactId}
-              error={fieldErrorOf(preview.failure, 'contact_id')}
-              onInput={setContactId}
-            />
-            <FailureAlert failure={failure} shownAt={FIELD_KEYS} />
-            <div class="st-actions">
-              <button type="submit" disabled={saving}>
-                {saving ? 'Saving…' : 'Save template'}
+            <PreviewContact value={contactId} failure={preview.failure} onInput={setContactId} />
+            <FailureAlert />
+            <div class="form-actions">
+              <button type="submit" disabled={patch.busy}>
+                {patch.busy ? 'Saving…' : 'Save template'}
               </button>
-              {changed && !saving && (
+              {patch.changed && !patch.busy && (
                 <span class="hint">Unsaved changes: the preview shows them, contacts do not get them yet.</span>
               )}
-              <p role="status" class="st-done">
-                {done}
-              </p>
+              <Done text={patch.done} />
             </div>
-          </form>
+          </Form>
         ) : (
           <div class="tp-editor">
             <Source template={template} />
-            <PreviewContact
-              value={contactId}
-              error={fieldErrorOf(preview.failure, 'contact_id')}
-              onInput={setContactId}
-            />
+            <PreviewContact value={contactId} failure={preview.failure} onInput={setContactId} />
           </div>
         )}
         <PreviewPanel
@@ -261,62 +238,65 @@ function Editor(props: {
 function TemplateField(props: {
   field: (typeof FIELDS)[number];
   value: string;
-  error: string | undefined;
+  failure: Failure | undefined;
   onInput: (value: string) => void;
 }) {
-  const { field, value, error, onInput } = props;
-  const id = `tp-${field.key}`;
-  const described = [error ? `${id}-error` : '', `${id}-hint`].filter(Boolean).join(' ');
-  const common = {
-    id,
-    name: field.key,
-    value,
-    spellcheck: field.key !== 'html_body',
-    'aria-describedby': described,
-    ...(error ? { 'aria-invalid': true as const } : {}),
-  };
+  const { field, value, failure, onInput } = props;
   return (
-    <div class="st-field">
-      <label for={id}>{field.label}</label>
-      {field.rows > 0 ? (
-        <textarea
-          {...common}
-          rows={field.rows}
-          class={field.key === 'html_body' ? 'tp-code' : undefined}
-          onInput={(event) => onInput(event.currentTarget.value)}
-        />
-      ) : (
-        <input {...common} type="text" autocomplete="off" onInput={(event) => onInput(event.currentTarget.value)} />
-      )}
-      <FieldError id={`${id}-error`} message={error} />
-      <p id={`${id}-hint`} class="hint">
-        {field.hint}
-      </p>
-    </div>
+    <Field id={`tp-${field.key}`} label={field.label} name={field.key} hint={field.hint} failure={failure}>
+      {(control) =>
+        field.rows > 0 ? (
+          <textarea
+            {...control}
+            name={field.key}
+            value={value}
+            spellcheck={field.key !== 'html_body'}
+            rows={field.rows}
+            class={field.key === 'html_body' ? 'tp-code' : undefined}
+            onInput={(event) => onInput(event.currentTarget.value)}
+          />
+        ) : (
+          <input
+            {...control}
+            name={field.key}
+            value={value}
+            spellcheck
+            type="text"
+            autocomplete="off"
+            onInput={(event) => onInput(event.currentTarget.value)}
+          />
+        )
+      }
+    </Field>
   );
 }
 
 /** Renders the preview with one of the client's contacts instead of the defaults (render-preview's `contact_id`). */
-function PreviewContact(props: { value: string; error: string | undefined; onInput: (value: string) => void }) {
-  const { value, error, onInput } = props;
+function PreviewContact(props: { value: string; failure: Failure | undefined; onInput: (value: string) => void }) {
+  const { value, failure, onInput } = props;
   return (
-    <div class="st-field">
-      <label for="tp-contact">Preview with contact (id)</label>
-      <input
-        id="tp-contact"
-        type="text"
-        inputMode="numeric"
-        autocomplete="off"
-        value={value}
-        onInput={(event) => onInput(event.currentTarget.value)}
-        aria-describedby={error ? 'tp-contact-error tp-contact-hint' : 'tp-contact-hint'}
-        {...(error ? { 'aria-invalid': true as const } : {})}
-      />
-      <FieldError id="tp-contact-error" message={error} />
-      <p id="tp-contact-hint" class="hint">
-        Empty: no contact, so <code>contact.*</code> is empty and the defaults show.
-      </p>
-    </div>
+    <Field
+      id="tp-contact"
+      label="Preview with contact (id)"
+      name="contact_id"
+      failure={failure}
+      hint={
+        <>
+          Empty: no contact, so <code>contact.*</code> is empty and the defaults show.
+        </>
+      }
+    >
+      {(control) => (
+        <input
+          {...control}
+          type="text"
+          inputMode="numeric"
+          autocomplete="off"
+          value={value}
+          onInput={(event) => onInput(event.currentTarget.value)}
+        />
+      )}
+    </Field>
   );
 }
 
@@ -325,7 +305,7 @@ function Source({ template }: { template: Template }) {
   return (
     <section class="card" aria-labelledby="tp-source-title">
       <h2 id="tp-source-title">Source</h2>
-      <dl class="figures ct-fields">
+      <dl class="figures wrap-anywhere">
         <dt>Subject</dt>
         <dd>
           <code>{template.subject}</code>
@@ -351,26 +331,15 @@ function Source({ template }: { template: Template }) {
 
 /** A system template is read-only: its workflow's clone-template makes the client's copy, which the editor then opens. */
 function SystemNote({ api, home, mayCopy }: { api: Api; home: Workflow | undefined; mayCopy: boolean }) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure | undefined>();
-
-  async function onCopy() {
-    if (!home) return;
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const answer = await answerOf(
-        api.POST('/api/v1/client/workflows/{workflow_id}/clone-template', {
-          params: { path: { workflow_id: String(home.id) } },
-        }),
-        'Copying the template',
-      );
-      navigate('template', { id: String(answer.data.id) });
-    } catch (error) {
-      setFailure(failureOfError(error));
-      setBusy(false);
-    }
-  }
+  const copy = useAction(async (workflow: Workflow) => {
+    const answer = await answerOf(
+      api.POST('/api/v1/client/workflows/{workflow_id}/clone-template', {
+        params: { path: { workflow_id: String(workflow.id) } },
+      }),
+      'Copying the template',
+    );
+    navigate('template', { id: String(answer.data.id) });
+  });
 
   return (
     <div class="card tp-system">
@@ -391,11 +360,11 @@ function SystemNote({ api, home, mayCopy }: { api: Api; home: Workflow | undefin
         )}
       </p>
       {home && mayCopy && !home.clone_template_id && (
-        <button type="button" onClick={() => void onCopy()} disabled={busy}>
-          {busy ? 'Copying…' : 'Copy to edit'}
+        <button type="button" onClick={() => void copy.run(home)} disabled={copy.busy}>
+          {copy.busy ? 'Copying…' : 'Copy to edit'}
         </button>
       )}
-      <FailureAlert failure={failure} />
+      <FailureAlert failure={copy.failure} />
     </div>
   );
 }

@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components, operations } from '../../api/openapi.js';
-import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
+import { answerOf, type Failure } from '../../data/answer.js';
+import { useLoad } from '../../data/use-load.js';
+import { DataTable } from '../../ui/data-table.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { DraftFrame, type FramedDraft } from '../sent-email/email-frame.js';
 
@@ -30,55 +32,64 @@ export function previewBodyOf(draft: TemplateParts | undefined, contactId: strin
   return body;
 }
 
+/** Waits `ms`, or rejects as soon as `signal` aborts (a newer question came before the pause ended). */
+const pause = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+
 /**
  * The preview's state: POST …/render-preview once typing has paused for PREVIEW_DELAY_MS, the draft rendered by the
- * sender's own code (docs/decisions/0112-render-preview-takes-a-draft.md, "render-preview takes a draft"). An answer that arrives after a newer question
- * is dropped; a refused draft keeps the last good preview beside the error at its field. An accepted draft is what the
- * frame then shows (`framed`): the server renders it again as a sandboxed document (POST …/html).
+ * sender's own code (docs/decisions/0112-render-preview-takes-a-draft.md, "render-preview takes a draft"). Each
+ * keystroke is a new question that aborts the one still pausing or on its way, so only the last is asked and an old
+ * answer never overwrites a newer one. A refused draft keeps the last good preview beside the error at its field (the
+ * error stays while the next question runs). An accepted draft is what the frame then shows (`framed`): the server
+ * renders it again as a sandboxed document (POST …/html).
  */
 export function usePreview(api: Api, templateId: number, draft: TemplateParts | undefined, contactId: string) {
-  const [rendered, setRendered] = useState<Rendered | undefined>();
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const [pending, setPending] = useState(true);
-  const [framed, setFramed] = useState<FramedDraft | undefined>();
-  const asked = useRef(0);
+  // Each accepted preview is a new submission of the frame's form.
+  const versions = useRef(0);
   const question = JSON.stringify([templateId, draft ?? null, contactId]);
-
-  useEffect(() => {
-    const number = ++asked.current;
-    setPending(true);
-    const timer = setTimeout(() => {
-      answerOf(
+  const preview = useLoad(
+    async (signal) => {
+      await pause(PREVIEW_DELAY_MS, signal);
+      const answer = await answerOf(
         api.POST('/api/v1/client/email-templates/{id}/render-preview', {
           params: { path: { id: String(templateId) } },
           body: previewBodyOf(draft, contactId),
+          signal,
         }),
         'Rendering the preview',
-      ).then(
-        (answer) => {
-          if (number !== asked.current) return;
-          setRendered(answer.data);
-          setFramed({
-            templateId,
-            htmlBody: draft?.html_body,
-            contactId: contactId.trim() || undefined,
-            version: number,
-          });
-          setFailure(undefined);
-          setPending(false);
-        },
-        (error: unknown) => {
-          if (number !== asked.current) return;
-          setFailure(failureOfError(error));
-          setPending(false);
-        },
       );
-    }, PREVIEW_DELAY_MS);
-    return () => clearTimeout(timer);
-    // `question` stands for the template, the draft and the contact.
-  }, [api, question]);
-
-  return { rendered, failure, pending, framed };
+      versions.current += 1;
+      const framed: FramedDraft = {
+        templateId,
+        htmlBody: draft?.html_body,
+        contactId: contactId.trim() || undefined,
+        version: versions.current,
+      };
+      return { rendered: answer.data, framed };
+    },
+    [api, question],
+    { keep: true },
+  );
+  // The last answer's refusal, kept while the next question pauses and runs.
+  const settled = useRef<Failure | undefined>(undefined);
+  if (!preview.loading) settled.current = preview.failure;
+  return {
+    rendered: preview.data?.rendered,
+    failure: settled.current,
+    pending: preview.loading,
+    framed: preview.data?.framed,
+  };
 }
 
 /** The variables a preview was rendered with, as the paths a template writes (`contact.first_name`) and their values. */
@@ -119,7 +130,7 @@ export function PreviewPanel(props: {
       <FailureAlert failure={failure} shownAt={PREVIEW_KEYS} />
       {rendered && (
         <>
-          <dl class="figures ct-fields">
+          <dl class="figures wrap-anywhere">
             <dt>Subject</dt>
             <dd id="tp-preview-subject">{rendered.subject}</dd>
             <dt>Preview text</dt>
@@ -128,7 +139,7 @@ export function PreviewPanel(props: {
           <DraftFrame draft={framed} name="tp-preview-frame" title={`Preview of "${name}"`} />
           <details>
             <summary>Text version</summary>
-            <pre class="ct-text-body">{rendered.text_body || '(empty)'}</pre>
+            <pre class="text-body">{rendered.text_body || '(empty)'}</pre>
           </details>
           <Variables vars={rendered.resolved_vars} />
         </>
@@ -147,28 +158,22 @@ function Variables({ vars }: { vars: Record<string, unknown> }) {
         <code>{'<%= it.contact.first_name ?? "there" %>'}</code>. Values below are this preview's; <code>event.*</code>{' '}
         is the triggering event's data when sent.
       </p>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a region that scrolls must take focus for a keyboard to scroll it (axe scrollable-region-focusable); a <section> would add a landmark heading level. */}
-      <div class="ct-scroll table-wrap" tabIndex={0} role="region" aria-label="Variables of the preview">
-        <table class="ct-table">
-          <caption>Variables and their values in this preview</caption>
-          <thead>
-            <tr>
-              <th scope="col">Variable</th>
-              <th scope="col">Value</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.path}>
-                <th scope="row">
-                  <code>it.{row.path}</code>
-                </th>
-                <td class="ct-break">{row.value || <span class="hint">(empty)</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label="Variables of the preview"
+        caption="Variables and their values in this preview"
+        rows={rows}
+        rowKey={(row) => row.path}
+        columns={VARIABLE_COLUMNS}
+      />
     </details>
   );
 }
+
+const VARIABLE_COLUMNS = [
+  { head: 'Variable', rowHeader: true, cell: (row: { path: string }) => <code>it.{row.path}</code> },
+  {
+    head: 'Value',
+    class: 'wrap-anywhere',
+    cell: (row: { value: string }) => row.value || <span class="hint">(empty)</span>,
+  },
+];
