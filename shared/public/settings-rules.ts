@@ -26,12 +26,21 @@ export const SETTINGS_TEXT_MAX = {
   email_signature: 2000,
 } as const;
 
-/** The bounds of the integer settings that are not hours, minutes or plan quotas. */
+/** The largest custom quota (and preference value) taken; a custom quota is also bound by the plan's. */
+export const SETTINGS_QUOTA_MAX = 1_000_000_000;
+
+/** The bounds of the integer settings that are not hours or minutes. */
 export const SETTINGS_INT_RANGE = {
   max_emails_per_day: { min: 0, max: 1000 },
   queue_timeout_days: { min: 1, max: 365 },
   custom_max_workflows: { min: 0, max: 1000 },
+  custom_email_quota_per_day: { min: 0, max: SETTINGS_QUOTA_MAX },
+  custom_email_quota_per_month: { min: 0, max: SETTINGS_QUOTA_MAX },
 } as const;
+
+/** The bounds of an hour setting (of the day) and a minute setting (of the hour). */
+export const SETTINGS_HOUR_RANGE = { min: 0, max: 23 } as const;
+export const SETTINGS_MINUTE_RANGE = { min: 0, max: 59 } as const;
 
 /** The most entries of `preferences`. */
 export const MAX_PREFERENCES = 50;

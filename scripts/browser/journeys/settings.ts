@@ -52,7 +52,7 @@ export const settingsJourney: Journey = {
 
     await retype(ctx, field, '22');
     await clickButton(ctx, 'Save settings');
-    await page.waitForFunction(`document.querySelector('.st-actions .st-done')?.textContent === 'Settings saved.'`, {
+    await page.waitForFunction(`document.querySelector('.form-actions .success')?.textContent === 'Settings saved.'`, {
       timeout: 10_000,
     });
     const saved = await callApi(ctx, 'GET', '/client/settings');

@@ -4,7 +4,14 @@ import { boundedString } from '../../validation/string-bounds.js';
 import { EMAIL_PATTERN, emailFormat, MAX_EMAIL_LENGTH } from '../../validation/email-address.js';
 import { zoneName } from '../time/zone-name.js';
 import { WORKFLOW_IDS } from '../workflows/catalog.js';
-import { MAX_PREFERENCES, SETTINGS_INT_RANGE, SETTINGS_TEXT_MAX } from '../../public/settings-rules.js';
+import {
+  MAX_PREFERENCES,
+  SETTINGS_HOUR_RANGE,
+  SETTINGS_INT_RANGE,
+  SETTINGS_MINUTE_RANGE,
+  SETTINGS_QUOTA_MAX,
+  SETTINGS_TEXT_MAX,
+} from '../../public/settings-rules.js';
 import { issueCondition } from '../../validation/issue-items.js';
 
 /**
@@ -21,9 +28,9 @@ const int = (min: number, max: number, what: string) =>
       z.lte(max, { message: `Must be at most ${max}${what}` }),
     );
 
-const hour = int(0, 23, ' (hour of the day)');
-const minute = int(0, 59, ' (minute of the hour)');
-const MAX_QUOTA = 1_000_000_000;
+const hour = int(SETTINGS_HOUR_RANGE.min, SETTINGS_HOUR_RANGE.max, ' (hour of the day)');
+const minute = int(SETTINGS_MINUTE_RANGE.min, SETTINGS_MINUTE_RANGE.max, ' (minute of the hour)');
+const MAX_QUOTA = SETTINGS_QUOTA_MAX;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is to refuse exactly these characters.
 const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F]/;
@@ -235,8 +242,16 @@ export const SETTINGS_FIELD_SCHEMAS = {
     SETTINGS_INT_RANGE.queue_timeout_days.max,
     ' (days)',
   ),
-  custom_email_quota_per_day: int(0, MAX_QUOTA, '').check(z.meta({ description: PLAN_BOUND })),
-  custom_email_quota_per_month: int(0, MAX_QUOTA, '').check(z.meta({ description: PLAN_BOUND })),
+  custom_email_quota_per_day: int(
+    SETTINGS_INT_RANGE.custom_email_quota_per_day.min,
+    SETTINGS_INT_RANGE.custom_email_quota_per_day.max,
+    '',
+  ).check(z.meta({ description: PLAN_BOUND })),
+  custom_email_quota_per_month: int(
+    SETTINGS_INT_RANGE.custom_email_quota_per_month.min,
+    SETTINGS_INT_RANGE.custom_email_quota_per_month.max,
+    '',
+  ).check(z.meta({ description: PLAN_BOUND })),
   custom_max_workflows: int(
     SETTINGS_INT_RANGE.custom_max_workflows.min,
     SETTINGS_INT_RANGE.custom_max_workflows.max,

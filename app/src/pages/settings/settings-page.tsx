@@ -1,13 +1,26 @@
-import { Fragment, type JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import { type Api, failureOf } from '../../api/client.js';
+import { Fragment } from 'preact';
+import { useMemo } from 'preact/hooks';
+import {
+  MAX_PREFERENCES,
+  SETTINGS_DEFAULTS,
+  SETTINGS_HOUR_RANGE,
+  SETTINGS_INT_RANGE,
+  SETTINGS_MINUTE_RANGE,
+  SETTINGS_TEXT_MAX,
+} from '../../../../shared/public/settings-rules.js';
+import type { Api } from '../../api/client.js';
 import type { operations } from '../../api/openapi.js';
-import { can } from '../../session.js';
-import { answerOf, type Failure, failureOfError, fieldErrorOf } from '../../data/answer.js';
-import { FailureAlert } from '../../ui/failure-alert.js';
-import { FieldError } from '../../ui/field-error.js';
-import { When } from '../../ui/when.js';
+import { answerOf } from '../../data/answer.js';
+import { useLoad } from '../../data/use-load.js';
+import { type Encoders, patchOf as kitPatchOf, usePatch } from '../../data/use-patch.js';
 import type { PageProps } from '../../page.js';
+import { can } from '../../session.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { Field } from '../../ui/field.js';
+import { Form } from '../../ui/form.js';
+import { PageHead } from '../../ui/page-head.js';
+import { Done, LoadStatus } from '../../ui/status.js';
+import { When } from '../../ui/when.js';
 
 const readSettings = (api: Api) => api.GET('/api/v1/client/settings');
 /** GET /client/settings's `data`, as openapi-fetch gives it (the same view PATCH answers). */
@@ -35,28 +48,30 @@ interface Group {
   fields: FieldSpec[];
 }
 
+/** A switch's default as the form says it. */
+const onOff = (on: boolean): string => (on ? 'on' : 'off');
+const atMost = (max: number): string => `At most ${max} characters`;
+
 const hour = (key: SettingsField, label: string, unset: string, hint?: string): FieldSpec => ({
   key,
   label,
   kind: 'int',
   unset,
-  min: 0,
-  max: 23,
+  ...SETTINGS_HOUR_RANGE,
   ...(hint ? { hint } : {}),
 });
-const minute = (key: SettingsField, label: string): FieldSpec => ({
+const minute = (key: SettingsField, label: string, unset: number): FieldSpec => ({
   key,
   label,
   kind: 'int',
-  unset: '0',
-  min: 0,
-  max: 59,
+  unset: String(unset),
+  ...SETTINGS_MINUTE_RANGE,
 });
 
 /**
- * Every writable field of PATCH /client/settings, grouped as the issue asks (brand, sender, send window and quiet
- * hours, quotas) and the rest under "Workflows and features". `unset` says what the sender uses when the field is
- * empty (shared/domain/settings/effective-settings.ts, SETTINGS_DEFAULTS; the plan for the quotas).
+ * Every writable field of PATCH /client/settings, grouped (brand, sender, send window and quiet hours, quotas) and
+ * the rest under "Workflows and features". `unset` says what the sender uses when the field is empty
+ * (SETTINGS_DEFAULTS, the plan for the quotas); bounds and defaults are the server's (shared/public/settings-rules.ts).
  */
 export const GROUPS: readonly Group[] = [
   {
@@ -69,7 +84,7 @@ export const GROUPS: readonly Group[] = [
         label: 'Brand name',
         kind: 'text',
         unset: 'your account name',
-        hint: 'At most 100 characters, one line.',
+        hint: `${atMost(SETTINGS_TEXT_MAX.brand_name)}, one line.`,
       },
       { key: 'brand_logo_url', label: 'Logo URL', kind: 'url', unset: 'no logo', hint: 'An https:// address.' },
       {
@@ -85,14 +100,14 @@ export const GROUPS: readonly Group[] = [
         label: 'Company name',
         kind: 'text',
         unset: 'none',
-        hint: 'In the footer of every e-mail; at most 200 characters.',
+        hint: `In the footer of every e-mail; ${atMost(SETTINGS_TEXT_MAX.company_name).toLowerCase()}.`,
       },
       {
         key: 'company_address',
         label: 'Postal address',
         kind: 'textarea',
         unset: 'none',
-        hint: 'Marketing e-mail must carry one (CAN-SPAM); at most 500 characters.',
+        hint: `Marketing e-mail must carry one (CAN-SPAM); ${atMost(SETTINGS_TEXT_MAX.company_address).toLowerCase()}.`,
       },
     ],
   },
@@ -106,7 +121,7 @@ export const GROUPS: readonly Group[] = [
         label: 'From name',
         kind: 'text',
         unset: 'your brand name',
-        hint: 'At most 100 characters, one line.',
+        hint: `${atMost(SETTINGS_TEXT_MAX.email_from_name)}, one line.`,
       },
       {
         key: 'email_from_address',
@@ -116,7 +131,13 @@ export const GROUPS: readonly Group[] = [
         hint: 'On a domain verified for sending.',
       },
       { key: 'email_reply_to', label: 'Reply-to address', kind: 'email', unset: 'the from address' },
-      { key: 'email_signature', label: 'Signature', kind: 'textarea', unset: 'none', hint: 'At most 2000 characters.' },
+      {
+        key: 'email_signature',
+        label: 'Signature',
+        kind: 'textarea',
+        unset: 'none',
+        hint: `${atMost(SETTINGS_TEXT_MAX.email_signature)}.`,
+      },
     ],
   },
   {
@@ -124,21 +145,27 @@ export const GROUPS: readonly Group[] = [
     title: 'Send window and quiet hours',
     about: 'When e-mails may go out, in the contact’s time zone (else the one below).',
     fields: [
-      { key: 'timezone', label: 'Time zone', kind: 'text', unset: 'UTC', hint: 'An IANA name such as Europe/Paris.' },
+      {
+        key: 'timezone',
+        label: 'Time zone',
+        kind: 'text',
+        unset: SETTINGS_DEFAULTS.timezone,
+        hint: 'An IANA name such as Europe/Paris.',
+      },
       hour(
         'morning_send_hour',
         'Morning send hour',
-        '9',
+        String(SETTINGS_DEFAULTS.morning_send_hour),
         'The morning slot of workflows that send at a preferred time.',
       ),
-      minute('morning_send_minute', 'Morning send minute'),
-      hour('afternoon_send_hour', 'Afternoon send hour', '14'),
-      minute('afternoon_send_minute', 'Afternoon send minute'),
+      minute('morning_send_minute', 'Morning send minute', SETTINGS_DEFAULTS.morning_send_minute),
+      hour('afternoon_send_hour', 'Afternoon send hour', String(SETTINGS_DEFAULTS.afternoon_send_hour)),
+      minute('afternoon_send_minute', 'Afternoon send minute', SETTINGS_DEFAULTS.afternoon_send_minute),
       {
         key: 'send_window_enabled',
         label: 'Send window',
         kind: 'bool',
-        unset: 'off',
+        unset: onOff(SETTINGS_DEFAULTS.send_window_enabled),
         hint: 'On: e-mails wait for the hours and days below.',
       },
       hour('send_window_start_hour', 'Send window starts at (hour)', 'none'),
@@ -147,7 +174,7 @@ export const GROUPS: readonly Group[] = [
         key: 'send_window_allowed_days',
         label: 'Allowed days',
         kind: 'text',
-        unset: '1,2,3,4,5,6,7',
+        unset: SETTINGS_DEFAULTS.send_window_allowed_days,
         hint: 'ISO weekdays, 1 Monday to 7 Sunday, comma separated: 1,2,3,4,5 is Monday to Friday.',
       },
       hour('quiet_hour_start', 'Quiet hours start (hour)', 'none', 'Nothing is sent from this hour…'),
@@ -159,31 +186,43 @@ export const GROUPS: readonly Group[] = [
     title: 'Quotas',
     about: 'Limits that protect your contacts and your reputation. Custom quotas may only tighten your plan’s.',
     fields: [
-      { key: 'max_emails_per_day', label: 'E-mails per contact per day', kind: 'int', unset: '3', min: 0, max: 1000 },
+      {
+        key: 'max_emails_per_day',
+        label: 'E-mails per contact per day',
+        kind: 'int',
+        unset: String(SETTINGS_DEFAULTS.max_emails_per_day),
+        ...SETTINGS_INT_RANGE.max_emails_per_day,
+      },
       {
         key: 'queue_timeout_days',
         label: 'Queue timeout (days)',
         kind: 'int',
-        unset: '7',
-        min: 1,
-        max: 365,
+        unset: String(SETTINGS_DEFAULTS.queue_timeout_days),
+        ...SETTINGS_INT_RANGE.queue_timeout_days,
         hint: 'A run still waiting after this is dropped.',
       },
+      // A custom quota's real ceiling is the plan's: the hint gives the floor only.
       {
         key: 'custom_email_quota_per_day',
         label: 'E-mails per day (custom quota)',
         kind: 'int',
         unset: 'the plan’s',
-        min: 0,
+        min: SETTINGS_INT_RANGE.custom_email_quota_per_day.min,
       },
       {
         key: 'custom_email_quota_per_month',
         label: 'E-mails per month (custom quota)',
         kind: 'int',
         unset: 'the plan’s',
-        min: 0,
+        min: SETTINGS_INT_RANGE.custom_email_quota_per_month.min,
       },
-      { key: 'custom_max_workflows', label: 'Workflows at most (custom)', kind: 'int', unset: 'the plan’s', min: 0 },
+      {
+        key: 'custom_max_workflows',
+        label: 'Workflows at most (custom)',
+        kind: 'int',
+        unset: 'the plan’s',
+        ...SETTINGS_INT_RANGE.custom_max_workflows,
+      },
     ],
   },
   {
@@ -202,24 +241,33 @@ export const GROUPS: readonly Group[] = [
         key: 'enable_critical_bypass',
         label: 'Critical e-mail bypasses the limits',
         kind: 'bool',
-        unset: 'on',
+        unset: onOff(SETTINGS_DEFAULTS.enable_critical_bypass),
         hint: 'A failed payment still goes out past the daily limit and the send window.',
       },
-      { key: 'ai_advisor_enabled', label: 'AI advisor', kind: 'bool', unset: 'off' },
-      { key: 'auto_approve_enabled', label: 'Auto-approve', kind: 'bool', unset: 'off' },
+      {
+        key: 'ai_advisor_enabled',
+        label: 'AI advisor',
+        kind: 'bool',
+        unset: onOff(SETTINGS_DEFAULTS.ai_advisor_enabled),
+      },
+      {
+        key: 'auto_approve_enabled',
+        label: 'Auto-approve',
+        kind: 'bool',
+        unset: onOff(SETTINGS_DEFAULTS.auto_approve_enabled),
+      },
       {
         key: 'preferences',
         label: 'Preferences (numbers)',
         kind: 'ints',
         unset: 'none',
-        hint: 'Non-negative integers, comma separated (at most 50).',
+        hint: `Non-negative integers, comma separated (at most ${MAX_PREFERENCES}).`,
       },
     ],
   },
 ];
 
 const FIELDS = GROUPS.flatMap((group) => group.fields);
-const FIELD_KEYS: readonly string[] = FIELDS.map((field) => field.key);
 
 type Draft = Record<string, string>;
 
@@ -236,104 +284,61 @@ export const draftOf = (settings: Settings | null): Draft =>
 /** A number as typed; anything else is sent as typed, for the API to refuse at its field. */
 const numberOrText = (raw: string): number | string => (/^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw);
 
+/** A field's text as the API takes it: an emptied field is null (unset); numbers, booleans and lists as typed. */
+const encoderOf =
+  (kind: Kind) =>
+  (raw: string): unknown => {
+    if (raw.trim() === '') return null;
+    if (kind === 'int') return numberOrText(raw);
+    if (kind === 'bool') return raw === 'true';
+    if (kind === 'ints') return raw.split(',').map(numberOrText);
+    return raw;
+  };
+
+const ENCODERS: Encoders<Draft> = Object.fromEntries(FIELDS.map((field) => [field.key, encoderOf(field.kind)]));
+
 /** What the form sends: only the fields changed since the load; an emptied one is null (unset). */
-export function patchOf(draft: Draft, saved: Draft): Patch {
-  const body: Record<string, unknown> = {};
-  for (const field of FIELDS) {
-    const raw = draft[field.key] ?? '';
-    if (raw === (saved[field.key] ?? '')) continue;
-    if (raw.trim() === '') {
-      body[field.key] = null;
-      continue;
-    }
-    if (field.kind === 'int') body[field.key] = numberOrText(raw);
-    else if (field.kind === 'bool') body[field.key] = raw === 'true';
-    else if (field.kind === 'ints') body[field.key] = raw.split(',').map(numberOrText);
-    else body[field.key] = raw;
-  }
-  return body as Patch;
-}
+export const patchOf = (draft: Draft, saved: Draft): Patch => kitPatchOf(draft, saved, ENCODERS) as Patch;
 
 /** Settings: every writable field, grouped; the API's error items at their field. `manage` edits, others read. */
 export function SettingsPage({ api, signedIn }: PageProps) {
-  const [settings, setSettings] = useState<Settings | null | undefined>();
-  const [draft, setDraft] = useState<Draft>({});
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const [saving, setSaving] = useState(false);
-  const [done, setDone] = useState('');
-  const [workflows, setWorkflows] = useState<string | undefined>();
+  const loaded = useLoad(
+    async (signal) => {
+      const request = api.GET('/api/v1/client/settings', { signal });
+      // Never saved: the form starts from the defaults; the first save creates the settings.
+      if ((await request).response.status === 404) return null;
+      return (await answerOf(request, 'Reading the settings')).data;
+    },
+    [api],
+  );
+  // The ids of enabled_workflows, named (a hint only: the field works without it, so its failure is not shown).
+  const workflows = useLoad(
+    async (signal) => {
+      const { data } = await api.GET('/api/v1/client/workflows', { signal });
+      return data?.data.workflows.map((workflow) => `${workflow.id} ${workflow.name}`).join(', ');
+    },
+    [api],
+  );
+  const settings = loaded.data;
+  const saved = useMemo(() => draftOf(settings ?? null), [settings]);
+  const save = usePatch({
+    saved,
+    encoders: ENCODERS,
+    send: async (body) => {
+      const answer = await answerOf(
+        api.PATCH('/api/v1/client/settings', { body: body as Patch }),
+        'Saving the settings',
+      );
+      loaded.update(() => answer.data as Settings);
+      return 'Settings saved.';
+    },
+  });
   const editable = can(signedIn, 'manage');
-
-  useEffect(() => {
-    let current = true;
-    // The ids of enabled_workflows, named (a hint only: the field works without it).
-    api.GET('/api/v1/client/workflows').then(
-      ({ data }) => {
-        if (current && data)
-          setWorkflows(data.data.workflows.map((workflow) => `${workflow.id} ${workflow.name}`).join(', '));
-      },
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [api]);
-
-  useEffect(() => {
-    let current = true;
-    readSettings(api).then(
-      ({ data, error, response }) => {
-        if (!current) return;
-        if (data) {
-          setSettings(data.data);
-          setDraft(draftOf(data.data));
-        } else if (response.status === 404) {
-          // Never saved: the form starts from the defaults; the first save creates the settings.
-          setSettings(null);
-          setDraft(draftOf(null));
-        } else {
-          setFailure({
-            ...failureOf(error, `Reading the settings failed (${response.status})`),
-            status: response.status,
-          });
-        }
-      },
-      (error: unknown) => current && setFailure(failureOfError(error)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [api]);
-
-  async function onSave(event: Event) {
-    event.preventDefault();
-    if (settings === undefined) return;
-    const body = patchOf(draft, draftOf(settings));
-    setDone('');
-    setFailure(undefined);
-    if (Object.keys(body).length === 0) {
-      setDone('Nothing changed.');
-      return;
-    }
-    setSaving(true);
-    try {
-      const answer = await answerOf(api.PATCH('/api/v1/client/settings', { body }), 'Saving the settings');
-      setSettings(answer.data as Settings);
-      setDraft(draftOf(answer.data as Settings));
-      setDone('Settings saved.');
-    } catch (error) {
-      setFailure(failureOfError(error));
-    } finally {
-      setSaving(false);
-    }
-  }
 
   return (
     <section aria-labelledby="st-settings-title">
-      <div class="page-head">
-        <h1 id="st-settings-title">Settings</h1>
-      </div>
-      {settings === undefined && !failure && <p aria-busy="true">Loading…</p>}
+      <PageHead id="st-settings-title" title="Settings" />
+      <LoadStatus loaded={loaded} />
       {settings === null && (
         <p class="hint">
           Nothing saved yet: every field below is empty and the service uses the default shown beside it. The first save
@@ -343,62 +348,55 @@ export function SettingsPage({ api, signedIn }: PageProps) {
       {settings !== undefined && !editable && (
         <p class="hint">Your role reads the settings; an owner or an admin changes them.</p>
       )}
-      {settings !== undefined && settings?.client && <PlanLine settings={settings} />}
+      {settings?.client && <PlanLine settings={settings} />}
       {settings !== undefined && editable && (
-        <form
-          class="st-settings"
+        <Form
           noValidate
-          onSubmit={onSave}
-          aria-describedby={failure ? 'st-settings-failure' : undefined}
+          onSubmit={save.run}
+          failure={save.failure}
+          aria-describedby={save.failure ? 'st-settings-failure' : undefined}
         >
           {GROUPS.map((group) => (
-            <fieldset key={group.id} class="card st-group">
+            <fieldset key={group.id} class="card field-group">
               <legend>{group.title}</legend>
               <p class="hint">{group.about}</p>
               {group.fields.map((field) => (
                 <SettingInput
                   key={field.key}
                   field={field}
-                  extraHint={field.key === 'enabled_workflows' && workflows ? `Yours: ${workflows}.` : undefined}
-                  value={draft[field.key] ?? ''}
-                  error={fieldErrorOf(failure, field.key)}
-                  onInput={(value) => setDraft({ ...draft, [field.key]: value })}
+                  extraHint={field.key === 'enabled_workflows' && workflows.data ? `Yours: ${workflows.data}.` : ''}
+                  value={save.draft[field.key] ?? ''}
+                  onInput={(value) => save.set(field.key, value)}
                 />
               ))}
             </fieldset>
           ))}
           <div id="st-settings-failure">
-            <FailureAlert failure={failure} shownAt={FIELD_KEYS} />
+            <FailureAlert />
           </div>
-          <div class="st-actions">
-            <button type="submit" disabled={saving}>
-              {saving ? 'Saving…' : 'Save settings'}
+          <div class="form-actions">
+            <button type="submit" disabled={save.busy}>
+              {save.busy ? 'Saving…' : 'Save settings'}
             </button>
-            <p role="status" class="st-done">
-              {done}
-            </p>
+            <Done text={save.done} />
           </div>
-        </form>
+        </Form>
       )}
-      {settings !== undefined && !editable && (
-        <>
-          <FailureAlert failure={failure} />
-          {GROUPS.map((group) => (
-            <section key={group.id} class="card st-group" aria-labelledby={`st-read-${group.id}`}>
-              <h2 id={`st-read-${group.id}`}>{group.title}</h2>
-              <dl class="figures">
-                {group.fields.map((field) => (
-                  <Fragment key={field.key}>
-                    <dt>{field.label}</dt>
-                    <dd>{draft[field.key] ? shown(field, draft[field.key]!) : `— (${field.unset})`}</dd>
-                  </Fragment>
-                ))}
-              </dl>
-            </section>
-          ))}
-        </>
-      )}
-      {settings === undefined && <FailureAlert failure={failure} />}
+      {settings !== undefined &&
+        !editable &&
+        GROUPS.map((group) => (
+          <section key={group.id} class="card field-group" aria-labelledby={`st-read-${group.id}`}>
+            <h2 id={`st-read-${group.id}`}>{group.title}</h2>
+            <dl class="figures">
+              {group.fields.map((field) => (
+                <Fragment key={field.key}>
+                  <dt>{field.label}</dt>
+                  <dd>{saved[field.key] ? shown(field, saved[field.key]!) : `— (${field.unset})`}</dd>
+                </Fragment>
+              ))}
+            </dl>
+          </section>
+        ))}
     </section>
   );
 }
@@ -416,64 +414,58 @@ function PlanLine({ settings }: { settings: Settings }) {
   );
 }
 
-function SettingInput(props: {
-  field: FieldSpec;
-  extraHint?: string | undefined;
-  value: string;
-  error: string | undefined;
-  onInput: (value: string) => void;
-}) {
-  const { field, extraHint, value, error, onInput } = props;
-  const id = `st-${field.key}`;
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const described = [error ? errorId : '', hintId].filter(Boolean).join(' ');
-  const common = {
-    id,
-    name: field.key,
-    'aria-describedby': described,
-    ...(error ? { 'aria-invalid': true as const } : {}),
-  };
-  let control: JSX.Element;
-  if (field.kind === 'bool') {
-    control = (
-      <select {...common} value={value} onChange={(event) => onInput(event.currentTarget.value)}>
-        <option value="">Default ({field.unset})</option>
-        <option value="true">On</option>
-        <option value="false">Off</option>
-      </select>
-    );
-  } else if (field.kind === 'textarea') {
-    control = <textarea {...common} rows={3} value={value} onInput={(event) => onInput(event.currentTarget.value)} />;
-  } else {
-    const type = (field.kind === 'email' ? 'email' : field.kind === 'url' ? 'url' : 'text') as 'text';
-    control = (
-      <input
-        {...common}
-        type={type}
-        inputMode={field.kind === 'int' ? 'numeric' : undefined}
-        autocomplete="off"
-        spellcheck={false}
-        placeholder={field.unset === 'none' ? '' : field.unset}
-        value={value}
-        onInput={(event) => onInput(event.currentTarget.value)}
-      />
-    );
-  }
+/** A field's hint: what it takes, its bounds, and what an empty field means. */
+function hintOf(field: FieldSpec, extraHint: string): string {
   const range =
     field.kind === 'int' && field.min !== undefined
-      ? ` ${field.min}${field.max !== undefined ? `–${field.max}` : ' or more'}.`
+      ? `${field.min}${field.max !== undefined ? `–${field.max}` : ' or more'}.`
       : '';
+  return [field.hint, extraHint, range, `Empty: ${field.unset}.`].filter(Boolean).join(' ');
+}
+
+function SettingInput(props: { field: FieldSpec; extraHint: string; value: string; onInput: (value: string) => void }) {
+  const { field, extraHint, value, onInput } = props;
   return (
-    <div class="st-field">
-      <label for={id}>{field.label}</label>
-      {control}
-      <FieldError id={errorId} message={error} />
-      <p id={hintId} class="hint">
-        {field.hint ? `${field.hint} ` : ''}
-        {extraHint ? `${extraHint} ` : ''}
-        {range ? `${range.trim()} ` : ''}Empty: {field.unset}.
-      </p>
-    </div>
+    <Field id={`st-${field.key}`} label={field.label} name={field.key} hint={hintOf(field, extraHint)}>
+      {(control) => {
+        if (field.kind === 'bool')
+          return (
+            <select
+              {...control}
+              name={field.key}
+              value={value}
+              onChange={(event) => onInput(event.currentTarget.value)}
+            >
+              <option value="">Default ({field.unset})</option>
+              <option value="true">On</option>
+              <option value="false">Off</option>
+            </select>
+          );
+        if (field.kind === 'textarea')
+          return (
+            <textarea
+              {...control}
+              name={field.key}
+              rows={3}
+              value={value}
+              onInput={(event) => onInput(event.currentTarget.value)}
+            />
+          );
+        const type = (field.kind === 'email' ? 'email' : field.kind === 'url' ? 'url' : 'text') as 'text';
+        return (
+          <input
+            {...control}
+            name={field.key}
+            type={type}
+            inputMode={field.kind === 'int' ? 'numeric' : undefined}
+            autocomplete="off"
+            spellcheck={false}
+            placeholder={field.unset === 'none' ? '' : field.unset}
+            value={value}
+            onInput={(event) => onInput(event.currentTarget.value)}
+          />
+        );
+      }}
+    </Field>
   );
 }
