@@ -20,3 +20,6 @@ export function waitText(seconds: number): string {
   if (seconds % 60 === 0) return `${seconds / 60} min`;
   return `${seconds} s`;
 }
+
+/** The most characters of an endpoint's description. */
+export const WEBHOOK_DESCRIPTION_MAX = 500;

@@ -67,8 +67,8 @@ export const webhooksJourney: Journey = {
 
       // A test delivery, signed, reaches the receiver; the page says what the receiver answered.
       await clickButton(ctx, 'Send a test event');
-      await page.waitForSelector('.st-test', { visible: true, timeout: 15_000 });
-      const outcome = (await page.$eval('.st-test', (el) => el.textContent ?? '')) as string;
+      await page.waitForSelector('.test-outcome', { visible: true, timeout: 15_000 });
+      const outcome = (await page.$eval('.test-outcome', (el) => el.textContent ?? '')) as string;
       if (!outcome.startsWith('Test delivered: the endpoint answered 204'))
         problems.push(`the test's outcome reads "${outcome}"`);
       const test = received.find((r) => r.type === 'webhook.test');
@@ -95,7 +95,7 @@ export const webhooksJourney: Journey = {
       const buttons = await page.$$('#st-attempts-table button');
       await buttons.at(-1)!.click();
       await page.waitForFunction(
-        `[...document.querySelectorAll('.st-done')].some((p) => p.textContent.includes('is queued again'))`,
+        `[...document.querySelectorAll('.success')].some((p) => p.textContent.includes('is queued again'))`,
         { timeout: 10_000 },
       );
       await waitFor(`the replay of ${target}`, async () =>
@@ -114,7 +114,7 @@ export const webhooksJourney: Journey = {
       await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Webhook #${hook.id}'`, {
         timeout: 10_000,
       });
-      await page.waitForSelector('.st-row-actions button', { visible: true, timeout: 10_000 });
+      await page.waitForSelector('.row-actions button', { visible: true, timeout: 10_000 });
       await clickButton(ctx, 'Disable');
       await page.waitForFunction(`[...document.querySelectorAll('button')].some((b) => b.textContent === 'Enable')`, {
         timeout: 10_000,

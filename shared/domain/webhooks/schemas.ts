@@ -2,6 +2,7 @@ import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { WebhookEventType } from './event-types.js';
 import { issueCondition } from '../../validation/issue-items.js';
+import { WEBHOOK_DESCRIPTION_MAX } from '../../public/webhook-rules.js';
 
 /** `{id}` of the webhook paths; anything that is not a plain id names no endpoint (→ 404). */
 export const WebhookIdParams = z.object({
@@ -32,7 +33,7 @@ const WebhookUrl = z
 
 const description = z
   .string({ error: 'Must be a string' })
-  .check(z.trim(), z.maxLength(500, 'Must be at most 500 characters'));
+  .check(z.trim(), z.maxLength(WEBHOOK_DESCRIPTION_MAX, `Must be at most ${WEBHOOK_DESCRIPTION_MAX} characters`));
 
 /** Null (or absent on create): every event type; otherwise the distinct types to receive. */
 const eventTypes = z

@@ -1,7 +1,14 @@
+import {
+  WEBHOOK_DESCRIPTION_MAX,
+  WEBHOOK_DISABLE_AFTER_MS,
+  waitText,
+} from '../../../../shared/public/webhook-rules.js';
 import type { components } from '../../api/openapi.js';
-import { type Failure, fieldErrorOf } from '../../data/answer.js';
+import { fieldErrorOf } from '../../data/answer.js';
+import type { Action } from '../../data/use-action.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { FieldError } from '../../ui/field-error.js';
+import { controlPropsOf, Field, FieldError } from '../../ui/field.js';
+import { Form } from '../../ui/form.js';
 
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookEventType = components['schemas']['WebhookEventType'];
@@ -53,138 +60,142 @@ export const bodyOfWebhook = (draft: WebhookDraft) => ({
   humans_only: draft.humans_only,
 });
 
-const WEBHOOK_FIELDS = ['url', 'description', 'event_types', 'humans_only', 'enabled'] as const;
+/** An endpoint's state in words: enabled, disabled (by the service after its failing days, or by hand), failing. */
+export function stateOf(webhook: Webhook): string {
+  if (!webhook.enabled)
+    return webhook.disabled_reason === 'failing'
+      ? `Disabled by the service: every delivery failed for ${waitText(WEBHOOK_DISABLE_AFTER_MS / 1000)}`
+      : 'Disabled';
+  return webhook.failing_since ? 'Enabled, failing' : 'Enabled';
+}
 
 /** The endpoint's fields: URL, description, the event types (all, or chosen), humans only. Errors at their field. */
 export function WebhookForm(props: {
   idPrefix: string;
   draft: WebhookDraft;
-  failure: Failure | undefined;
-  busy: boolean;
+  action: Action<[]>;
   submit: string;
   onChange: (draft: WebhookDraft) => void;
-  onSubmit: () => void;
   onCancel?: () => void;
 }) {
-  const { idPrefix: p, draft, failure, busy, submit, onChange, onSubmit, onCancel } = props;
-  const urlError = fieldErrorOf(failure, 'url');
-  const descriptionError = fieldErrorOf(failure, 'description');
-  const typesError = fieldErrorOf(failure, 'event_types');
-  const invalid = (id: string, error: string | undefined, hint?: string) => ({
-    ...(error ? { 'aria-invalid': true as const } : {}),
-    ...(error || hint
-      ? { 'aria-describedby': [error ? `${id}-error` : '', hint ?? ''].filter(Boolean).join(' ') }
-      : {}),
-  });
+  const { idPrefix: p, draft, action, submit, onChange, onCancel } = props;
+  const typesError = fieldErrorOf(action.failure, 'event_types');
   const toggle = (type: WebhookEventType, on: boolean) =>
     onChange({
       ...draft,
       event_types: on ? [...draft.event_types, type] : draft.event_types.filter((t) => t !== type),
     });
   return (
-    <form
-      class="st-webhook-form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-    >
-      <div class="st-field">
-        <label for={`${p}-url`}>Endpoint URL</label>
-        <input
-          id={`${p}-url`}
-          type="url"
-          value={draft.url}
-          autocomplete="off"
-          spellcheck={false}
-          placeholder="https://example.com/webhooks/lifecycle"
-          {...invalid(`${p}-url`, urlError, `${p}-url-hint`)}
-          onInput={(event) => onChange({ ...draft, url: event.currentTarget.value })}
-        />
-        <FieldError id={`${p}-url-error`} message={urlError} />
-        <p id={`${p}-url-hint`} class="hint">
-          Where each event is POSTed, signed (Standard Webhooks). On AWS it must be https and public.
-        </p>
-      </div>
-      <div class="st-field">
-        <label for={`${p}-description`}>Description</label>
-        <input
-          id={`${p}-description`}
-          type="text"
-          value={draft.description}
-          maxLength={500}
-          autocomplete="off"
-          {...invalid(`${p}-description`, descriptionError)}
-          onInput={(event) => onChange({ ...draft, description: event.currentTarget.value })}
-        />
-        <FieldError id={`${p}-description-error`} message={descriptionError} />
-      </div>
-      <fieldset class="st-types" {...invalid(`${p}-types`, typesError)}>
+    <Form noValidate onSubmit={action.run} failure={action.failure}>
+      <Field
+        id={`${p}-url`}
+        label="Endpoint URL"
+        name="url"
+        hint="Where each event is POSTed, signed (Standard Webhooks). On AWS it must be https and public."
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="url"
+            value={draft.url}
+            autocomplete="off"
+            spellcheck={false}
+            placeholder="https://example.com/webhooks/lifecycle"
+            onInput={(event) => onChange({ ...draft, url: event.currentTarget.value })}
+          />
+        )}
+      </Field>
+      <Field id={`${p}-description`} label="Description" name="description">
+        {(control) => (
+          <input
+            {...control}
+            type="text"
+            value={draft.description}
+            maxLength={WEBHOOK_DESCRIPTION_MAX}
+            autocomplete="off"
+            onInput={(event) => onChange({ ...draft, description: event.currentTarget.value })}
+          />
+        )}
+      </Field>
+      <fieldset class="choice-group" {...controlPropsOf(`${p}-types`, typesError, false)}>
         <legend>Event types</legend>
-        <div class="st-check">
-          <input
-            id={`${p}-all`}
-            type="radio"
-            name={`${p}-which`}
-            checked={!draft.chosen}
-            onChange={() => onChange({ ...draft, chosen: false })}
-          />
-          <label for={`${p}-all`}>Every type, new ones included</label>
-        </div>
-        <div class="st-check">
-          <input
-            id={`${p}-some`}
-            type="radio"
-            name={`${p}-which`}
-            checked={draft.chosen}
-            onChange={() => onChange({ ...draft, chosen: true })}
-          />
-          <label for={`${p}-some`}>Only these:</label>
-        </div>
+        <Field id={`${p}-all`} label="Every type, new ones included" check>
+          {(control) => (
+            <input
+              {...control}
+              type="radio"
+              name={`${p}-which`}
+              checked={!draft.chosen}
+              onChange={() => onChange({ ...draft, chosen: false })}
+            />
+          )}
+        </Field>
+        <Field id={`${p}-some`} label="Only these:" check>
+          {(control) => (
+            <input
+              {...control}
+              type="radio"
+              name={`${p}-which`}
+              checked={draft.chosen}
+              onChange={() => onChange({ ...draft, chosen: true })}
+            />
+          )}
+        </Field>
         {draft.chosen && (
-          <ul class="st-type-list">
+          <ul class="choice-list">
             {EVENT_TYPES.map(([type, meaning]) => (
-              <li key={type} class="st-check">
-                <input
+              <li key={type}>
+                <Field
                   id={`${p}-type-${type}`}
-                  type="checkbox"
-                  checked={draft.event_types.includes(type)}
-                  onChange={(event) => toggle(type, event.currentTarget.checked)}
-                />
-                <label for={`${p}-type-${type}`}>
-                  <code>{type}</code> <span class="hint">{meaning}</span>
-                </label>
+                  label={
+                    <>
+                      <code>{type}</code> <span class="hint">{meaning}</span>
+                    </>
+                  }
+                  check
+                >
+                  {(control) => (
+                    <input
+                      {...control}
+                      type="checkbox"
+                      checked={draft.event_types.includes(type)}
+                      onChange={(event) => toggle(type, event.currentTarget.checked)}
+                    />
+                  )}
+                </Field>
               </li>
             ))}
           </ul>
         )}
-        <FieldError id={`${p}-types-error`} message={typesError} />
+        <FieldError id={`${p}-types`} message={typesError} />
       </fieldset>
-      <div class="st-check">
-        <input
-          id={`${p}-humans`}
-          type="checkbox"
-          checked={draft.humans_only}
-          onChange={(event) => onChange({ ...draft, humans_only: event.currentTarget.checked })}
-          aria-describedby={`${p}-humans-hint`}
-        />
-        <label for={`${p}-humans`}>Humans only</label>
-        <p id={`${p}-humans-hint`} class="hint">
-          Opens and clicks by machines (mail scanners, Apple Mail Privacy Protection) are not sent here.
-        </p>
-      </div>
-      <FailureAlert failure={failure} shownAt={WEBHOOK_FIELDS} />
-      <div class="st-actions">
-        <button type="submit" disabled={busy}>
+      <Field
+        id={`${p}-humans`}
+        label="Humans only"
+        name="humans_only"
+        hint="Opens and clicks by machines (mail scanners, Apple Mail Privacy Protection) are not sent here."
+        check
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="checkbox"
+            checked={draft.humans_only}
+            onChange={(event) => onChange({ ...draft, humans_only: event.currentTarget.checked })}
+          />
+        )}
+      </Field>
+      <FailureAlert shownAt={['event_types']} />
+      <div class="form-actions">
+        <button type="submit" disabled={action.busy}>
           {submit}
         </button>
         {onCancel && (
-          <button type="button" class="st-secondary" onClick={onCancel}>
+          <button type="button" class="secondary" onClick={onCancel}>
             Cancel
           </button>
         )}
       </div>
-    </form>
+    </Form>
   );
 }

@@ -1,73 +1,46 @@
-import { useEffect, useState } from 'preact/hooks';
-import { WEBHOOK_DISABLE_AFTER_MS, waitText } from '../../../../shared/public/webhook-rules.js';
+import { useState } from 'preact/hooks';
 import { Link } from '../../components/link.js';
-import { can } from '../../session.js';
-import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
-import { FailureAlert } from '../../ui/failure-alert.js';
-import { When } from '../../ui/when.js';
+import { answerOf } from '../../data/answer.js';
+import { useAction } from '../../data/use-action.js';
+import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
+import { can } from '../../session.js';
+import { DataTable } from '../../ui/data-table.js';
+import { PageHead } from '../../ui/page-head.js';
 import { SecretOnce } from '../../ui/secret-once.js';
-import { bodyOfWebhook, draftOfWebhook, type Webhook, WebhookForm } from './webhook-form.js';
-
-/** An endpoint's state in words: enabled, disabled (by the service after 5 failing days, or by hand), failing. */
-export function stateOf(webhook: Webhook): string {
-  if (!webhook.enabled)
-    return webhook.disabled_reason === 'failing'
-      ? `Disabled by the service: every delivery failed for ${waitText(WEBHOOK_DISABLE_AFTER_MS / 1000)}`
-      : 'Disabled';
-  return webhook.failing_since ? 'Enabled, failing' : 'Enabled';
-}
+import { LoadStatus } from '../../ui/status.js';
+import { When } from '../../ui/when.js';
+import { bodyOfWebhook, draftOfWebhook, stateOf, WebhookForm } from './webhook-form.js';
 
 /**
  * Webhooks: the client's endpoints, each linked to its page (attempts, replay, test, rotate
  * secret); a new one with the form, its signing secret shown once. Reads for every role; `manage` creates.
  */
 export function WebhooksPage({ api, signedIn }: PageProps) {
-  const [webhooks, setWebhooks] = useState<Webhook[] | undefined>();
-  const [failure, setFailure] = useState<Failure | undefined>();
+  const webhooks = useLoad(
+    async (signal) =>
+      (await answerOf(api.GET('/api/v1/client/webhooks', { signal }), 'Reading the webhooks')).data.webhooks,
+    [api],
+  );
   const [draft, setDraft] = useState(draftOfWebhook());
-  const [createFailure, setCreateFailure] = useState<Failure | undefined>();
   const [created, setCreated] = useState<{ id: number; secret: string } | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [loads, setLoads] = useState(0);
   const editable = can(signedIn, 'manage');
 
-  useEffect(() => {
-    let current = true;
-    answerOf(api.GET('/api/v1/client/webhooks'), 'Reading the webhooks').then(
-      (answer) => current && setWebhooks(answer.data.webhooks),
-      (error: unknown) => current && setFailure(failureOfError(error)),
+  const create = useAction(async () => {
+    const answer = await answerOf(
+      api.POST('/api/v1/client/webhooks', { body: bodyOfWebhook(draft) }),
+      'Adding the endpoint',
     );
-    return () => {
-      current = false;
-    };
-  }, [api, loads]);
+    setCreated({ id: answer.data.id, secret: answer.data.secret });
+    setDraft(draftOfWebhook());
+    webhooks.reload();
+  });
 
-  async function create() {
-    setBusy(true);
-    setCreateFailure(undefined);
-    try {
-      const answer = await answerOf(
-        api.POST('/api/v1/client/webhooks', { body: bodyOfWebhook(draft) }),
-        'Adding the endpoint',
-      );
-      setCreated({ id: answer.data.id, secret: answer.data.secret });
-      setDraft(draftOfWebhook());
-      setLoads((n) => n + 1);
-    } catch (error) {
-      setCreateFailure(failureOfError(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  const list = webhooks.data;
   return (
     <section aria-labelledby="st-webhooks-title">
-      <div class="page-head">
-        <h1 id="st-webhooks-title">Webhooks</h1>
-      </div>
-      <FailureAlert failure={failure} />
-      {!webhooks && !failure && <p aria-busy="true">Loading…</p>}
+      <PageHead id="st-webhooks-title" title="Webhooks" />
+      <LoadStatus loaded={webhooks} />
       {created && (
         <>
           <SecretOnce
@@ -84,7 +57,7 @@ export function WebhooksPage({ api, signedIn }: PageProps) {
           </p>
         </>
       )}
-      {webhooks && webhooks.length === 0 && (
+      {list && list.length === 0 && (
         <div class="card empty">
           <h2>No webhook yet</h2>
           <p>
@@ -98,64 +71,63 @@ export function WebhooksPage({ api, signedIn }: PageProps) {
           </p>
         </div>
       )}
-      {webhooks && webhooks.length > 0 && (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a region that scrolls must take focus for a keyboard to scroll it (axe scrollable-region-focusable); a <section> would add a landmark heading level.
-        <div class="st-scroll" tabIndex={0} role="region" aria-label="Endpoints table">
-          <table id="st-webhooks-table" class="st-table">
-            <caption>Your endpoints</caption>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Event types</th>
-                <th scope="col">State</th>
-                <th scope="col">Secret</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {webhooks.map((webhook) => (
-                <tr key={webhook.id}>
-                  <th scope="row" class="st-break">
-                    <Link page="webhook" params={{ id: String(webhook.id) }}>
-                      {webhook.url}
-                    </Link>
-                    {webhook.description && <small>{webhook.description}</small>}
-                  </th>
-                  <td>
-                    {webhook.event_types ? webhook.event_types.join(', ') : 'Every type'}
-                    {webhook.humans_only && <small>humans only</small>}
-                  </td>
-                  <td>
-                    {stateOf(webhook)}
-                    {webhook.failing_since && (
-                      <small>
-                        failing since <When at={webhook.failing_since} />
-                      </small>
-                    )}
-                  </td>
-                  <td>
-                    <code>{webhook.masked_secret}</code>
-                  </td>
-                  <td>
-                    <When at={webhook.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {list && list.length > 0 && (
+        <DataTable
+          id="st-webhooks-table"
+          label="Endpoints table"
+          caption="Your endpoints"
+          rows={list}
+          rowKey={(webhook) => webhook.id}
+          columns={[
+            {
+              head: 'URL',
+              rowHeader: true,
+              class: 'wrap-anywhere',
+              cell: (webhook) => (
+                <>
+                  <Link page="webhook" params={{ id: String(webhook.id) }}>
+                    {webhook.url}
+                  </Link>
+                  {webhook.description && <small>{webhook.description}</small>}
+                </>
+              ),
+            },
+            {
+              head: 'Event types',
+              cell: (webhook) => (
+                <>
+                  {webhook.event_types ? webhook.event_types.join(', ') : 'Every type'}
+                  {webhook.humans_only && <small>humans only</small>}
+                </>
+              ),
+            },
+            {
+              head: 'State',
+              cell: (webhook) => (
+                <>
+                  {stateOf(webhook)}
+                  {webhook.failing_since && (
+                    <small>
+                      failing since <When at={webhook.failing_since} />
+                    </small>
+                  )}
+                </>
+              ),
+            },
+            { head: 'Secret', cell: (webhook) => <code>{webhook.masked_secret}</code> },
+            { head: 'Created', cell: (webhook) => <When at={webhook.created_at} /> },
+          ]}
+        />
       )}
-      {webhooks && editable && (
-        <section class="card st-section" aria-labelledby="st-new-webhook-title">
+      {list && editable && (
+        <section class="card page-section" aria-labelledby="st-new-webhook-title">
           <h2 id="st-new-webhook-title">Add an endpoint</h2>
           <WebhookForm
             idPrefix="st-new-webhook"
             draft={draft}
-            failure={createFailure}
-            busy={busy}
+            action={create}
             submit="Add endpoint"
             onChange={setDraft}
-            onSubmit={create}
           />
         </section>
       )}
