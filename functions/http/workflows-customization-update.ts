@@ -4,9 +4,13 @@ import { clock } from '../../shared/composition/providers/clock.js';
 import { customizationStore } from '../../shared/composition/providers/customization-store.js';
 import { templateStore } from '../../shared/composition/providers/template-store.js';
 import { topicStore } from '../../shared/composition/providers/topic-store.js';
+import { CUSTOMIZATION_RANGE } from '../../shared/public/workflow-rules.js';
 import { CustomizationView } from '../../shared/domain/workflows/customization.js';
 import { updateCustomization } from '../../shared/domain/workflows/update-customization.js';
 import { CustomizationPatch, WorkflowIdParams } from '../../shared/domain/workflows/schemas.js';
+
+const bounds = (key: keyof typeof CUSTOMIZATION_RANGE) =>
+  `${key} ${CUSTOMIZATION_RANGE[key].min}–${CUSTOMIZATION_RANGE[key].max}`;
 
 /** PATCH /client/workflows/{workflow_id}/customization — overrides + audit record in one transaction. */
 export const handler = jsonApi(
@@ -14,8 +18,8 @@ export const handler = jsonApi(
     summary: 'Customize a workflow',
     description:
       "Sets the client's overrides of a workflow: absent keeps an override, null removes it, a value sets it. Bounds: " +
-      'delay_minutes 0–525600, priority_score 0–100, preferred_send_hour 0–23 (sets send time mode 1), ' +
-      "preferred_send_minute 0–59; template_id a system template or one of the client's; topic_id one of the client's " +
+      `${bounds('delay_minutes')}, ${bounds('priority_score')}, ${bounds('preferred_send_hour')} (sets send time mode 1), ` +
+      `${bounds('preferred_send_minute')}; template_id a system template or one of the client's; topic_id one of the client's ` +
       'topics (a marketing workflow only). Each change is audited.',
     params: WorkflowIdParams,
     body: CustomizationPatch,

@@ -1,3 +1,4 @@
+import { CUSTOMIZATION_RANGE } from '../../public/workflow-rules.js';
 import * as z from '../../validation/zod.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
 import { SEND_TIME_MODES, type SendTimeMode, type WorkflowDefinition } from './catalog.js';
@@ -121,15 +122,21 @@ const OverridesView = Overrides.check(
   z.meta({ description: "What the client overrode (null: the workflow's default)" }),
 );
 
+const range = CUSTOMIZATION_RANGE;
+
 /** SPEC.md's Workflow customization (OpenAPI `WorkflowCustomization`): the values in effect and the overrides. */
 export const CustomizationView = z
   .object({
     workflow_id: z.int().check(z.gte(1)),
     template_id: z.int().check(z.gte(1)),
     delay_minutes: z.int().check(z.gte(0)),
-    priority_score: z.int().check(z.gte(0), z.lte(100)),
-    preferred_send_hour: z.nullable(z.int().check(z.gte(0), z.lte(23))),
-    preferred_send_minute: z.nullable(z.int().check(z.gte(0), z.lte(59))),
+    priority_score: z.int().check(z.gte(range.priority_score.min), z.lte(range.priority_score.max)),
+    preferred_send_hour: z.nullable(
+      z.int().check(z.gte(range.preferred_send_hour.min), z.lte(range.preferred_send_hour.max)),
+    ),
+    preferred_send_minute: z.nullable(
+      z.int().check(z.gte(range.preferred_send_minute.min), z.lte(range.preferred_send_minute.max)),
+    ),
     send_time_mode: SendTimeModeValue,
     exit_events: z.array(z.string()).check(
       z.meta({
@@ -139,8 +146,8 @@ export const CustomizationView = z
       }),
     ),
     conversion_window_days: z.int().check(
-      z.gte(1),
-      z.lte(90),
+      z.gte(range.conversion_window_days.min),
+      z.lte(range.conversion_window_days.max),
       z.meta({
         description:
           'An exit event this many days or fewer after an e-mail of the workflow was sent to the contact is a conversion',

@@ -13,7 +13,6 @@ export const ANY_EVENT = '*';
 export const UPGRADE_EVENT = 'upgrade';
 export { MAX_EXIT_EVENTS } from '../../public/workflow-rules.js';
 export const DEFAULT_CONVERSION_WINDOW_DAYS = 7;
-export const MAX_CONVERSION_WINDOW_DAYS = 90;
 export const GOAL_REACHED = 'goal_reached';
 
 /** The exit event types in force: the client's `exit_events`, or the catalog's default. */

@@ -1,3 +1,4 @@
+import { CUSTOMIZATION_RANGE } from '../../public/workflow-rules.js';
 import * as z from '../../validation/zod.js';
 import type { Clock } from '../../platform.js';
 import { effectiveLimits, planOf } from '../settings/effective-settings.js';
@@ -46,13 +47,20 @@ export const WorkflowView = z
     defaults: z.object({
       template_id: z.int().check(z.gte(1)),
       delay_minutes: z.int().check(z.gte(0)),
-      priority_score: z.int().check(z.gte(0), z.lte(100)),
+      priority_score: z
+        .int()
+        .check(z.gte(CUSTOMIZATION_RANGE.priority_score.min), z.lte(CUSTOMIZATION_RANGE.priority_score.max)),
       send_time_mode: SendTimeModeValue,
       send_slot: z.nullable(z.enum(['morning', 'afternoon'])),
       exit_events: z
         .array(z.string())
         .check(z.meta({ description: "The catalog's exit event types (goals); `*` is any event" })),
-      conversion_window_days: z.int().check(z.gte(1), z.lte(90)),
+      conversion_window_days: z
+        .int()
+        .check(
+          z.gte(CUSTOMIZATION_RANGE.conversion_window_days.min),
+          z.lte(CUSTOMIZATION_RANGE.conversion_window_days.max),
+        ),
     }),
     customization: CustomizationView,
     template: z

@@ -1,9 +1,10 @@
 import * as z from '../../validation/zod.js';
 import { cursorField, MAX_PAGED_ITEMS, PAGE_WINDOW_RULE, pagePositionCheck } from '../pagination/bounded-page.js';
 import { plainIdParam } from '../../validation/plain-id.js';
+import { CUSTOMIZATION_RANGE } from '../../public/workflow-rules.js';
 import { SEND_TIME_MODES } from './catalog.js';
 import { SEND_TIME_MODE_DESCRIPTION } from './customization.js';
-import { ANY_EVENT, DEFAULT_CONVERSION_WINDOW_DAYS, MAX_CONVERSION_WINDOW_DAYS, MAX_EXIT_EVENTS } from './goals.js';
+import { ANY_EVENT, DEFAULT_CONVERSION_WINDOW_DAYS, MAX_EXIT_EVENTS } from './goals.js';
 import { issueCondition } from '../../validation/issue-items.js';
 
 /** An `exit_events` item: an event type slug (as POST /client/events takes it) or `*`, any event. */
@@ -22,7 +23,7 @@ export const WorkflowIdParams = z.object({
   workflow_id: plainIdParam(9, 'The workflow id (GET /client/workflows lists them)'),
 });
 
-const bounded = (min: number, max: number, what: string) =>
+const bounded = ({ min, max }: { min: number; max: number }, what: string) =>
   z.optional(
     z.nullable(
       z
@@ -50,15 +51,15 @@ export const CustomizationPatch = z
             "A system template or a live template of the client's; depends on stored data: any other id is a 404",
         }),
       ),
-    delay_minutes: bounded(0, 525_600, ' minutes (one year)'),
-    priority_score: bounded(0, 100, ''),
-    preferred_send_hour: bounded(0, 23, ' (hour of the day)').check(
+    delay_minutes: bounded(CUSTOMIZATION_RANGE.delay_minutes, ' minutes (one year)'),
+    priority_score: bounded(CUSTOMIZATION_RANGE.priority_score, ''),
+    preferred_send_hour: bounded(CUSTOMIZATION_RANGE.preferred_send_hour, ' (hour of the day)').check(
       z.meta({
         description:
           'Depends on stored data: unsetting it (null) while the stored customization keeps a preferred_send_minute is a 422 `required`',
       }),
     ),
-    preferred_send_minute: bounded(0, 59, ' (minute of the hour)'),
+    preferred_send_minute: bounded(CUSTOMIZATION_RANGE.preferred_send_minute, ' (minute of the hour)'),
     send_time_mode: z
       .optional(
         z.nullable(
@@ -94,7 +95,7 @@ export const CustomizationPatch = z
             "Depends on stored data: the workflow's own trigger event type is a 422 `format` (an event that starts a workflow never exits it)",
         }),
       ),
-    conversion_window_days: bounded(1, MAX_CONVERSION_WINDOW_DAYS, ' days').check(
+    conversion_window_days: bounded(CUSTOMIZATION_RANGE.conversion_window_days, ' days').check(
       z.meta({
         description: `An exit event this many days or fewer after an e-mail of the workflow was sent to the contact counts as a conversion. Null: ${DEFAULT_CONVERSION_WINDOW_DAYS}`,
       }),
