@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from '../src/api/client.js';
 import { WorkflowPage } from '../src/pages/workflows/workflow-page.js';
-import { patchOf, draftOf } from '../src/pages/workflows/wf-form.js';
+import { patchOf, draftOf } from '../src/pages/workflows/customization-form.js';
 import { location } from '../src/router.js';
 import { as, TOPIC } from './contacts-fixtures.js';
 import { failure, type FakeAnswer, type FakeCall, fakeApi, ME, ok } from './fake-api.js';
@@ -347,10 +347,7 @@ describe('the customization form’s request', () => {
       { overrides: { ...workflowOf().customization.overrides, preferred_send_hour: 9, delay_minutes: 30 } },
     );
     const saved = draftOf(workflow as never);
-    const draft = {
-      ...saved,
-      fields: { ...saved.fields, delay_minutes: '', preferred_send_minute: '15', priority_score: 'x' },
-    };
+    const draft = { ...saved, delay_minutes: '', preferred_send_minute: '15', priority_score: 'x' };
 
     expect(patchOf(draft, saved)).toEqual({
       delay_minutes: null,
@@ -358,6 +355,6 @@ describe('the customization form’s request', () => {
       preferred_send_hour: 9,
       priority_score: 'x',
     });
-    expect(patchOf({ ...saved, exitEvents: [] }, saved)).toEqual({ exit_events: [] });
+    expect(patchOf({ ...saved, exit_events: [] }, saved)).toEqual({ exit_events: [] });
   });
 });

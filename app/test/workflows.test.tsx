@@ -3,7 +3,7 @@ import { cleanup, render, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from '../src/api/client.js';
 import { WorkflowsPage } from '../src/pages/workflows/workflows-page.js';
-import { delayText } from '../src/pages/workflows/wf-text.js';
+import { delayText } from '../src/pages/workflows/workflow-text.js';
 import { as, TOPIC } from './contacts-fixtures.js';
 import { fakeApi, ok } from './fake-api.js';
 import { PAYMENT_FAILED, workflowOf } from './workflows-fixtures.js';

@@ -41,8 +41,8 @@ export const workflowsJourney: Journey = {
     await page.waitForSelector('#wf-funnel', { visible: true, timeout: 10_000 });
     const funnel = (await page.$$eval('#wf-funnel li', (items) =>
       items.map((item) => [
-        item.querySelector('.wf-step-name')?.textContent ?? '',
-        Number(item.querySelector('.wf-step-count')?.textContent),
+        item.querySelector('.funnel-step-name')?.textContent ?? '',
+        Number(item.querySelector('.funnel-step-count')?.textContent),
       ]),
     )) as [string, number][];
     const sent = funnel.find(([name]) => name === 'Sent')?.[1] ?? 0;
@@ -64,9 +64,12 @@ export const workflowsJourney: Journey = {
     // A valid delay: saved, in the API, and first in the history.
     await retype(ctx, DELAY, '30');
     await clickButton(ctx, 'Save customization');
-    await page.waitForFunction(`document.querySelector('.wf-done')?.textContent === 'Customization saved.'`, {
-      timeout: 10_000,
-    });
+    await page.waitForFunction(
+      `document.querySelector('#wf-customization .success')?.textContent === 'Customization saved.'`,
+      {
+        timeout: 10_000,
+      },
+    );
     await page.waitForFunction(
       `document.querySelector('#wf-audit > li')?.textContent.includes('Delay (minutes): default → 30')`,
       { timeout: 10_000 },

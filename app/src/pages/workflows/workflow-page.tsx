@@ -1,16 +1,19 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
+import { answerOf } from '../../data/answer.js';
+import { useAction } from '../../data/use-action.js';
+import { useLoad } from '../../data/use-load.js';
+import type { PageProps } from '../../page.js';
 import { navigate } from '../../router.js';
 import { can } from '../../session.js';
-import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
+import { PageHead } from '../../ui/page-head.js';
+import { LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
-import type { PageProps } from '../../page.js';
-import { AuditLog } from './wf-audit.js';
-import { CustomizationForm } from './wf-form.js';
-import { WorkflowStatsSection } from './wf-stats.js';
+import { CustomizationForm } from './customization-form.js';
+import { CustomizationHistory } from './customization-history.js';
+import { WorkflowStatsSection } from './workflow-stats.js';
 import {
   delayText,
   eventsText,
@@ -20,7 +23,8 @@ import {
   topicText,
   triggerText,
   type Workflow,
-} from './wf-text.js';
+} from './workflow-text.js';
+import { StateText, useTopics } from './workflows-page.js';
 
 type Template = components['schemas']['EmailTemplateSummary'];
 
@@ -28,11 +32,11 @@ type Template = components['schemas']['EmailTemplateSummary'];
 const TEMPLATE_PAGES = 10;
 
 /** Every template the client may choose (the system ones and its own), through POST /client/email-templates/list. */
-async function loadTemplates(api: Api): Promise<Template[]> {
+async function loadTemplates(api: Api, signal: AbortSignal): Promise<Template[]> {
   const all: Template[] = [];
   for (let page = 1; page <= TEMPLATE_PAGES; page += 1) {
     const answer = await answerOf(
-      api.POST('/api/v1/client/email-templates/list', { body: { page, per_page: 100 } }),
+      api.POST('/api/v1/client/email-templates/list', { body: { page, per_page: 100 }, signal }),
       'Reading the templates',
     );
     all.push(...answer.data.templates);
@@ -48,41 +52,20 @@ async function loadTemplates(api: Api): Promise<Template[]> {
 export function WorkflowPage({ api, params, signedIn }: PageProps) {
   const id = Number(params['id']);
   const valid = Number.isInteger(id) && id > 0;
-  const [workflow, setWorkflow] = useState<Workflow | null | undefined>();
-  const [topics, setTopics] = useState<Topic[] | undefined>();
-  const [templates, setTemplates] = useState<Template[] | undefined>();
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const [loads, setLoads] = useState(0);
   const editable = can(signedIn, 'content');
-
-  useEffect(() => {
-    let current = true;
-    if (!valid) return undefined;
-    answerOf(api.GET('/api/v1/client/workflows'), 'Reading the workflow').then(
-      (answer) => current && setWorkflow(answer.data.workflows.find((one) => one.id === id) ?? null),
-      (error: unknown) => current && setFailure(failureOfError(error)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, id, loads]);
-
-  useEffect(() => {
-    let current = true;
-    api.GET('/api/v1/client/topics').then(
-      ({ data }) => current && data && setTopics(data.data.topics),
-      () => undefined,
-    );
-    if (editable) {
-      loadTemplates(api).then(
-        (all) => current && setTemplates(all),
-        (error: unknown) => current && setFailure(failureOfError(error)),
-      );
-    }
-    return () => {
-      current = false;
-    };
-  }, [api, editable]);
+  // null: no workflow has this id.
+  const loaded = useLoad(
+    async (signal) => {
+      if (!valid) return null;
+      const answer = await answerOf(api.GET('/api/v1/client/workflows', { signal }), 'Reading the workflow');
+      return answer.data.workflows.find((one) => one.id === id) ?? null;
+    },
+    [api, id],
+  );
+  const topics = useTopics(api).data;
+  // Only the form offers templates: a role that reads does not ask for them.
+  const templates = useLoad(async (signal) => (editable ? loadTemplates(api, signal) : undefined), [api, editable]);
+  const workflow = loaded.data;
 
   if (!valid || workflow === null) {
     return (
@@ -98,19 +81,18 @@ export function WorkflowPage({ api, params, signedIn }: PageProps) {
 
   return (
     <section aria-labelledby="wf-workflow-title">
-      <p class="wf-back">
+      <p class="back-link">
         <Link page="workflows">← Workflows</Link>
       </p>
-      <div class="page-head">
-        <h1 id="wf-workflow-title">{workflow ? workflow.name : `Workflow #${id}`}</h1>
+      <PageHead id="wf-workflow-title" title={workflow ? workflow.name : `Workflow #${id}`}>
         {workflow && (
-          <span class={`wf-state ${workflow.enabled ? 'wf-on' : 'wf-off'}`}>
-            {workflow.enabled ? 'Enabled' : 'Disabled'}
+          <span class="badge">
+            <StateText enabled={workflow.enabled} />
           </span>
         )}
-      </div>
-      <FailureAlert failure={failure} />
-      {!workflow && !failure && <p aria-busy="true">Loading…</p>}
+      </PageHead>
+      <LoadStatus loaded={loaded} />
+      <FailureAlert failure={templates.failure} />
       {workflow && (
         <>
           <Summary workflow={workflow} topics={topics} manages={can(signedIn, 'manage')} />
@@ -120,16 +102,22 @@ export function WorkflowPage({ api, params, signedIn }: PageProps) {
               <CustomizationForm
                 api={api}
                 workflow={workflow}
-                templates={templates}
+                templates={templates.data}
                 topics={topics}
-                onSaved={() => setLoads((n) => n + 1)}
+                onSaved={loaded.reload}
               />
               <CloneTemplate api={api} workflow={workflow} />
             </>
           ) : (
             <InEffect workflow={workflow} topics={topics} />
           )}
-          <AuditLog api={api} workflowId={workflow.id} topics={topics} loads={loads} />
+          {/* A change is the newest entry: the history starts again from its first page. */}
+          <CustomizationHistory
+            key={workflow.customization.updated_at ?? ''}
+            api={api}
+            workflowId={workflow.id}
+            topics={topics}
+          />
         </>
       )}
     </section>
@@ -138,7 +126,7 @@ export function WorkflowPage({ api, params, signedIn }: PageProps) {
 
 function Summary({ workflow, topics, manages }: { workflow: Workflow; topics: Topic[] | undefined; manages: boolean }) {
   return (
-    <section class="card wf-summary" aria-label="About this workflow">
+    <section class="card summary" aria-label="About this workflow">
       <p>{workflow.description}</p>
       <dl class="figures">
         <dt>Starts on</dt>
@@ -183,7 +171,7 @@ function InEffect({ workflow, topics }: { workflow: Workflow; topics: Topic[] | 
   const c = workflow.customization;
   const mode = SEND_TIME_MODES.find((one) => one.mode === c.send_time_mode);
   return (
-    <section class="card wf-section" aria-labelledby="wf-effect-title">
+    <section class="card page-section" aria-labelledby="wf-effect-title">
       <h2 id="wf-effect-title">Customization</h2>
       <dl class="figures">
         <dt>Template</dt>
@@ -222,29 +210,19 @@ function InEffect({ workflow, topics }: { workflow: Workflow; topics: Topic[] | 
 
 /** POST /client/workflows/{id}/clone-template, then the copy's page to edit it (the copy is used once chosen above). */
 function CloneTemplate({ api, workflow }: { api: Api; workflow: Workflow }) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure | undefined>();
   const copy = workflow.clone_template_id;
-
-  async function onClone() {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const answer = await answerOf(
-        api.POST('/api/v1/client/workflows/{workflow_id}/clone-template', {
-          params: { path: { workflow_id: String(workflow.id) } },
-        }),
-        'Copying the template',
-      );
-      navigate('template', { id: String(answer.data.template_id) });
-    } catch (error) {
-      setFailure(failureOfError(error));
-      setBusy(false);
-    }
-  }
+  const clone = useAction(async () => {
+    const answer = await answerOf(
+      api.POST('/api/v1/client/workflows/{workflow_id}/clone-template', {
+        params: { path: { workflow_id: String(workflow.id) } },
+      }),
+      'Copying the template',
+    );
+    navigate('template', { id: String(answer.data.template_id) });
+  });
 
   return (
-    <section class="card wf-section" aria-labelledby="wf-clone-title">
+    <section class="card page-section" aria-labelledby="wf-clone-title">
       <h2 id="wf-clone-title">Your own copy of the template</h2>
       {copy ? (
         <p>
@@ -263,12 +241,12 @@ function CloneTemplate({ api, workflow }: { api: Api; workflow: Workflow }) {
             Copy the system template into your templates and edit it. The workflow keeps sending the system one until
             you choose the copy as its template above.
           </p>
-          <button type="button" onClick={onClone} disabled={busy}>
-            {busy ? 'Copying…' : 'Copy the system template and edit it'}
+          <button type="button" onClick={() => void clone.run()} disabled={clone.busy}>
+            {clone.busy ? 'Copying…' : 'Copy the system template and edit it'}
           </button>
         </>
       )}
-      <FailureAlert failure={failure} />
+      <FailureAlert failure={clone.failure} />
     </section>
   );
 }

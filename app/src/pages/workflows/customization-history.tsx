@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
-import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
-import { FailureAlert } from '../../ui/failure-alert.js';
+import { answerOf } from '../../data/answer.js';
+import { useLoad } from '../../data/use-load.js';
+import { LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
-import { type AuditEntry, eventsText, SEND_TIME_MODES, type Topic } from './wf-text.js';
+import { type AuditEntry, eventsText, SEND_TIME_MODES, type Topic } from './workflow-text.js';
 
 type Overrides = AuditEntry['before'];
 
@@ -45,82 +46,61 @@ function whoText(entry: AuditEntry, users: Map<number, string>): string {
   return entry.user_id !== undefined ? (users.get(entry.user_id) ?? `User #${entry.user_id}`) : 'A dashboard user';
 }
 
-/** GET /client/workflows/{id}/customization/audit, newest first and paged: who changed what, before → after. */
-export function AuditLog({
+/**
+ * GET /client/workflows/{id}/customization/audit, newest first and paged: who changed what, before → after. The page
+ * draws it again (from its first page) when the customization changed.
+ */
+export function CustomizationHistory({
   api,
   workflowId,
   topics,
-  loads,
 }: {
   api: Api;
   workflowId: number;
   topics: Topic[] | undefined;
-  loads: number;
 }) {
   const [page, setPage] = useState(1);
-  const [answer, setAnswer] = useState<
-    { entries: AuditEntry[]; page: number; pages: number; total: number } | undefined
-  >();
-  const [failure, setFailure] = useState<Failure | undefined>();
-  const [users, setUsers] = useState<Map<number, string>>(new Map());
-
-  // A change made here is the newest: back to the first page.
-  useEffect(() => setPage(1), [loads]);
-
-  useEffect(() => {
-    let current = true;
-    setFailure(undefined);
-    answerOf(
-      api.GET('/api/v1/client/workflows/{workflow_id}/customization/audit', {
-        params: { path: { workflow_id: String(workflowId) }, query: { page, per_page: PER_PAGE } },
-      }),
-      'Reading the history',
-    ).then(
-      (read) =>
-        current &&
-        setAnswer({
-          entries: read.data.entries,
-          page: read.meta.page,
-          pages: read.meta.total_pages,
-          total: read.meta.total,
+  // Another page of the history keeps this one on screen until it is read.
+  const history = useLoad(
+    async (signal) => {
+      const read = await answerOf(
+        api.GET('/api/v1/client/workflows/{workflow_id}/customization/audit', {
+          params: { path: { workflow_id: String(workflowId) }, query: { page, per_page: PER_PAGE } },
+          signal,
         }),
-      (error: unknown) => current && setFailure(failureOfError(error)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, workflowId, page, loads]);
-
-  useEffect(() => {
-    let current = true;
-    // The users name who changed what; without them the user's id is shown.
-    api.GET('/api/v1/client/users').then(
-      ({ data }) =>
-        current && data && setUsers(new Map(data.data.users.map((user) => [user.id, `${user.name} (${user.email})`]))),
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [api]);
+        'Reading the history',
+      );
+      return { entries: read.data.entries, page: read.meta.page, pages: read.meta.total_pages, total: read.meta.total };
+    },
+    [api, workflowId, page],
+    { keep: true },
+  );
+  // The users name who changed what; without them the user's id is shown.
+  const users = useLoad(
+    async (signal) => {
+      const { data } = await api.GET('/api/v1/client/users', { signal });
+      return new Map((data?.data.users ?? []).map((user) => [user.id, `${user.name} (${user.email})`]));
+    },
+    [api],
+  );
+  const answer = history.data;
 
   return (
-    <section class="wf-section" aria-labelledby="wf-audit-title">
+    <section class="page-section" aria-labelledby="wf-audit-title">
       <h2 id="wf-audit-title">History of the customization</h2>
-      <FailureAlert failure={failure} />
-      {!answer && !failure && <p aria-busy="true">Loading…</p>}
+      <LoadStatus loaded={history} />
       {answer && answer.total === 0 && <p class="hint">No change yet: the workflow runs with its defaults.</p>}
       {answer && answer.entries.length > 0 && (
-        <ol class="wf-audit" id="wf-audit">
+        <ol class="history" id="wf-audit">
           {answer.entries.map((entry) => (
             <li key={entry.id} class="card">
-              <p class="wf-audit-head">
-                <When at={entry.at} /> · {whoText(entry, users)}
+              <p class="history-head">
+                <When at={entry.at} /> · {whoText(entry, users.data ?? new Map())}
               </p>
               <ul>
                 {changesOf(entry).map((key) => (
                   <li key={key}>
-                    {FIELD_NAMES[key]}: <span class="wf-before">{valueText(key, entry.before[key], topics)}</span> →{' '}
+                    {FIELD_NAMES[key]}: <span class="old-value">{valueText(key, entry.before[key], topics)}</span> →{' '}
                     <strong>{valueText(key, entry.after[key], topics)}</strong>
                   </li>
                 ))}
@@ -131,10 +111,10 @@ export function AuditLog({
         </ol>
       )}
       {answer && answer.pages > 1 && (
-        <nav class="st-pages" aria-label="History pages">
+        <nav class="pager" aria-label="History pages">
           <button
             type="button"
-            class="st-small st-secondary"
+            class="small secondary"
             disabled={answer.page <= 1}
             onClick={() => setPage(answer.page - 1)}
           >
@@ -145,7 +125,7 @@ export function AuditLog({
           </span>
           <button
             type="button"
-            class="st-small st-secondary"
+            class="small secondary"
             disabled={answer.page >= answer.pages}
             onClick={() => setPage(answer.page + 1)}
           >

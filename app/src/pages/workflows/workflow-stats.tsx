@@ -1,11 +1,12 @@
 import { Fragment } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import { type ChartSeries, StatsChart, StatsTable } from '../../components/stats-chart.js';
 import { percent, RANGES, type RangeDays, ReputationFigures, rangeOf } from '../../components/stats-figures.js';
-import { answerOf, type Failure, failureOfError } from '../../data/answer.js';
-import { FailureAlert } from '../../ui/failure-alert.js';
-import type { WorkflowStats } from './wf-text.js';
+import { answerOf } from '../../data/answer.js';
+import { useLoad } from '../../data/use-load.js';
+import { LoadStatus } from '../../ui/status.js';
+import type { WorkflowStats } from './workflow-text.js';
 
 const STEP_NAMES: Record<WorkflowStats['funnel'][number]['step'], string> = {
   triggered: 'Triggered',
@@ -67,31 +68,28 @@ function Reasons({
 /** GET /client/workflows/{id}/stats over the last 7, 30 or 90 days: the funnel, the figures, the chart, skip and fail reasons. */
 export function WorkflowStatsSection({ api, workflowId }: { api: Api; workflowId: number }) {
   const [days, setDays] = useState<RangeDays>(30);
-  const [stats, setStats] = useState<WorkflowStats | undefined>();
-  const [failure, setFailure] = useState<Failure | undefined>();
-
-  useEffect(() => {
-    let current = true;
-    setFailure(undefined);
-    answerOf(
-      api.GET('/api/v1/client/workflows/{workflow_id}/stats', {
-        params: { path: { workflow_id: String(workflowId) }, query: rangeOf(days) },
-      }),
-      'Reading the statistics',
-    ).then(
-      (answer) => current && setStats(answer.data),
-      (error: unknown) => current && setFailure(failureOfError(error)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, workflowId, days]);
+  // Another period keeps the figures on screen until its own are read.
+  const loaded = useLoad(
+    async (signal) =>
+      (
+        await answerOf(
+          api.GET('/api/v1/client/workflows/{workflow_id}/stats', {
+            params: { path: { workflow_id: String(workflowId) }, query: rangeOf(days) },
+            signal,
+          }),
+          'Reading the statistics',
+        )
+      ).data,
+    [api, workflowId, days],
+    { keep: true },
+  );
+  const stats = loaded.data;
 
   const periods = useMemo(() => stats?.series.map((point) => point.period) ?? [], [stats]);
   const series = useMemo(() => (stats ? workflowSeriesOf(stats) : []), [stats]);
 
   return (
-    <section class="wf-section" aria-labelledby="wf-stats-title">
+    <section class="page-section" aria-labelledby="wf-stats-title">
       <div class="page-head">
         <h2 id="wf-stats-title">Funnel and conversions</h2>
         <fieldset class="ranges">
@@ -110,8 +108,7 @@ export function WorkflowStatsSection({ api, workflowId }: { api: Api; workflowId
           ))}
         </fieldset>
       </div>
-      <FailureAlert failure={failure} />
-      {!stats && !failure && <p aria-busy="true">Loading…</p>}
+      <LoadStatus loaded={loaded} />
       {stats && <StatsBody stats={stats} periods={periods} series={series} days={days} />}
     </section>
   );
@@ -133,17 +130,17 @@ function StatsBody({
   const caption = `This workflow per UTC day, last ${days} days`;
   return (
     <>
-      <ol class="wf-funnel" id="wf-funnel" aria-label={`Funnel, last ${days} days`}>
+      <ol class="funnel" id="wf-funnel" aria-label={`Funnel, last ${days} days`}>
         {funnel.map((step, index) => {
           const before = index > 0 ? funnel[index - 1]!.count : undefined;
           return (
-            <li key={step.step} class="wf-step">
-              <span class="wf-step-name">{STEP_NAMES[step.step]}</span>
-              <span class="wf-step-count">{step.count}</span>
-              <span class="wf-bar" aria-hidden="true">
+            <li key={step.step} class="funnel-step">
+              <span class="funnel-step-name">{STEP_NAMES[step.step]}</span>
+              <span class="funnel-step-count">{step.count}</span>
+              <span class="funnel-bar" aria-hidden="true">
                 <span style={{ width: `${(step.count / top) * 100}%` }} />
               </span>
-              <small class="wf-step-share">
+              <small class="funnel-step-share">
                 {before === undefined ? '' : `${percent(before === 0 ? null : step.count / before)} of the step before`}
               </small>
             </li>
@@ -200,7 +197,7 @@ function StatsBody({
           </dl>
         </section>
       </div>
-      <div class="cards wf-reasons">
+      <div class="cards reasons">
         <Reasons
           id="wf-skipped-title"
           title="Why runs were skipped"
