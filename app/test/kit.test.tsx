@@ -10,6 +10,7 @@ import { DataTable } from '../src/ui/data-table.js';
 import { FailureAlert } from '../src/ui/failure-alert.js';
 import { Field } from '../src/ui/field.js';
 import { Form } from '../src/ui/form.js';
+import { CheckField, TextField } from '../src/ui/inputs.js';
 import { PageHead } from '../src/ui/page-head.js';
 import { SecretOnce } from '../src/ui/secret-once.js';
 import { Done, LoadStatus } from '../src/ui/status.js';
@@ -252,6 +253,71 @@ describe('Form, Field and FailureAlert', () => {
     const text = screen.getByRole('alert').textContent ?? '';
     expect(text).toContain('at most 100');
     expect(text).not.toContain('is required');
+  });
+});
+
+describe('TextField and CheckField', () => {
+  function Probe({ failure }: { failure: ApiFailure | undefined }) {
+    const [name, setName] = useState('');
+    const [on, setOn] = useState(false);
+    const [which, setWhich] = useState('a');
+    const shown = failure && { message: failure.message, errors: failure.errors };
+    return (
+      <Form onSubmit={() => undefined} failure={shown}>
+        <TextField
+          id="label"
+          label="Label"
+          name="label"
+          hint="What it is for."
+          value={name}
+          onValue={setName}
+          maxLength={100}
+        />
+        <CheckField id="agree" label="Agree" name="owner" checked={on} onChecked={setOn} />
+        <CheckField
+          id="pick-a"
+          label="A"
+          type="radio"
+          group="pick"
+          checked={which === 'a'}
+          onChecked={() => setWhich('a')}
+        />
+        <CheckField
+          id="pick-b"
+          label="B"
+          type="radio"
+          group="pick"
+          checked={which === 'b'}
+          onChecked={() => setWhich('b')}
+        />
+        <p>
+          {name}/{String(on)}/{which}
+        </p>
+        <FailureAlert />
+      </Form>
+    );
+  }
+
+  it('bind their value, and are Fields: labelled, described by hint and error, their keys kept out of the alert', () => {
+    const { rerender } = render(<Probe failure={undefined} />);
+    const input = screen.getByLabelText('Label') as HTMLInputElement;
+
+    fireEvent.input(input, { target: { value: 'Production' } });
+    fireEvent.click(screen.getByLabelText('Agree'));
+    fireEvent.click(screen.getByLabelText('B'));
+    rerender(<Probe failure={REFUSED} />);
+
+    expect(screen.getByText('Production/true/b')).toBeTruthy();
+    expect(input.maxLength).toBe(100);
+    expect(input.getAttribute('aria-describedby')).toBe('label-error label-hint');
+    const agree = screen.getByLabelText('Agree');
+    expect(agree.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(agree.getAttribute('aria-describedby')!)?.textContent).toBe('is required');
+    expect((screen.getByLabelText('A') as HTMLInputElement).name).toBe('pick');
+    const alert = screen.getByRole('alert').textContent ?? '';
+    expect(alert).not.toContain('at most 100');
+    expect(alert).not.toContain('is required');
+    expect(alert).toContain('already exists');
   });
 });
 

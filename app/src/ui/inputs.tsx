@@ -1,0 +1,71 @@
+import type { ComponentChildren } from 'preact';
+import type { Failure } from '../data/answer.js';
+import { Field } from './field.js';
+
+/** What a Field says about its control: its id, label, the error key it shows, its hint, a failure outside a Form. */
+interface FieldLabels {
+  id: string;
+  label: ComponentChildren;
+  name?: string;
+  hint?: ComponentChildren;
+  failure?: Failure | undefined;
+}
+
+/**
+ * The common labelled control, a one-line text input bound to a value, so a form states only what differs (its
+ * type, bound, placeholder). A control of another shape (a select, a textarea, a number) draws its own in a Field.
+ */
+export function TextField(
+  props: FieldLabels & {
+    value: string;
+    onValue: (value: string) => void;
+    type?: 'text' | 'url' | 'email';
+    maxLength?: number;
+    placeholder?: string;
+    spellcheck?: boolean;
+  },
+) {
+  const { value, onValue, type = 'text', maxLength, placeholder, spellcheck, ...field } = props;
+  return (
+    <Field {...field}>
+      {(control) => (
+        <input
+          {...control}
+          // Preact types each input type apart; these three take the same attributes.
+          type={type as 'text'}
+          value={value}
+          maxLength={maxLength}
+          placeholder={placeholder}
+          spellcheck={spellcheck}
+          autocomplete="off"
+          onInput={(event) => onValue(event.currentTarget.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** A labelled checkbox, or a radio of the group `group`: the control before its label. */
+export function CheckField(
+  props: FieldLabels & {
+    checked: boolean;
+    onChecked: (checked: boolean) => void;
+    type?: 'checkbox' | 'radio';
+    group?: string;
+  },
+) {
+  const { checked, onChecked, type = 'checkbox', group, ...field } = props;
+  return (
+    <Field {...field} check>
+      {(control) => (
+        <input
+          {...control}
+          type={type}
+          name={group}
+          checked={checked}
+          onChange={(event) => onChecked(event.currentTarget.checked)}
+        />
+      )}
+    </Field>
+  );
+}
