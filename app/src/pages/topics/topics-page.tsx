@@ -10,8 +10,8 @@ import type { PageProps } from '../../page.js';
 import { can } from '../../session.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { Field } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
+import { CheckField, TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { Done, LoadStatus } from '../../ui/status.js';
 
@@ -131,40 +131,29 @@ function TopicForm(props: {
   const { idPrefix: p, draft, action, submit, onChange, onCancel } = props;
   return (
     <Form onSubmit={action.run} failure={action.failure}>
-      <Field id={`${p}-name`} label="Name" name="name">
-        {(control) => (
-          <input
-            {...control}
-            type="text"
-            value={draft.name}
-            maxLength={TOPIC_NAME_MAX}
-            autocomplete="off"
-            onInput={(event) => onChange({ ...draft, name: event.currentTarget.value })}
-          />
-        )}
-      </Field>
-      <Field id={`${p}-description`} label="Description (on the preference page)" name="description">
-        {(control) => (
-          <input
-            {...control}
-            type="text"
-            value={draft.description}
-            maxLength={TOPIC_DESCRIPTION_MAX}
-            autocomplete="off"
-            onInput={(event) => onChange({ ...draft, description: event.currentTarget.value })}
-          />
-        )}
-      </Field>
-      <Field id={`${p}-default`} label="Contacts who never chose get it" name="default_subscribed" check>
-        {(control) => (
-          <input
-            {...control}
-            type="checkbox"
-            checked={draft.default_subscribed}
-            onChange={(event) => onChange({ ...draft, default_subscribed: event.currentTarget.checked })}
-          />
-        )}
-      </Field>
+      <TextField
+        id={`${p}-name`}
+        label="Name"
+        name="name"
+        value={draft.name}
+        maxLength={TOPIC_NAME_MAX}
+        onValue={(name) => onChange({ ...draft, name })}
+      />
+      <TextField
+        id={`${p}-description`}
+        label="Description (on the preference page)"
+        name="description"
+        value={draft.description}
+        maxLength={TOPIC_DESCRIPTION_MAX}
+        onValue={(description) => onChange({ ...draft, description })}
+      />
+      <CheckField
+        id={`${p}-default`}
+        label="Contacts who never chose get it"
+        name="default_subscribed"
+        checked={draft.default_subscribed}
+        onChecked={(on) => onChange({ ...draft, default_subscribed: on })}
+      />
       <FailureAlert />
       <div class="form-actions">
         <button type="submit" disabled={action.busy}>

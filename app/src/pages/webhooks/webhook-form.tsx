@@ -7,8 +7,9 @@ import type { components } from '../../api/openapi.js';
 import { fieldErrorOf } from '../../data/answer.js';
 import type { Action } from '../../data/use-action.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { controlPropsOf, Field, FieldError } from '../../ui/field.js';
+import { controlPropsOf, FieldError } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
+import { CheckField, TextField } from '../../ui/inputs.js';
 
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookEventType = components['schemas']['WebhookEventType'];
@@ -87,104 +88,71 @@ export function WebhookForm(props: {
     });
   return (
     <Form noValidate onSubmit={action.run} failure={action.failure}>
-      <Field
+      <TextField
         id={`${p}-url`}
         label="Endpoint URL"
         name="url"
         hint="Where each event is POSTed, signed (Standard Webhooks). On AWS it must be https and public."
-      >
-        {(control) => (
-          <input
-            {...control}
-            type="url"
-            value={draft.url}
-            autocomplete="off"
-            spellcheck={false}
-            placeholder="https://example.com/webhooks/lifecycle"
-            onInput={(event) => onChange({ ...draft, url: event.currentTarget.value })}
-          />
-        )}
-      </Field>
-      <Field id={`${p}-description`} label="Description" name="description">
-        {(control) => (
-          <input
-            {...control}
-            type="text"
-            value={draft.description}
-            maxLength={WEBHOOK_DESCRIPTION_MAX}
-            autocomplete="off"
-            onInput={(event) => onChange({ ...draft, description: event.currentTarget.value })}
-          />
-        )}
-      </Field>
+        type="url"
+        spellcheck={false}
+        placeholder="https://example.com/webhooks/lifecycle"
+        value={draft.url}
+        onValue={(url) => onChange({ ...draft, url })}
+      />
+      <TextField
+        id={`${p}-description`}
+        label="Description"
+        name="description"
+        maxLength={WEBHOOK_DESCRIPTION_MAX}
+        value={draft.description}
+        onValue={(description) => onChange({ ...draft, description })}
+      />
       <fieldset class="choice-group" {...controlPropsOf(`${p}-types`, typesError, false)}>
         <legend>Event types</legend>
-        <Field id={`${p}-all`} label="Every type, new ones included" check>
-          {(control) => (
-            <input
-              {...control}
-              type="radio"
-              name={`${p}-which`}
-              checked={!draft.chosen}
-              onChange={() => onChange({ ...draft, chosen: false })}
-            />
-          )}
-        </Field>
-        <Field id={`${p}-some`} label="Only these:" check>
-          {(control) => (
-            <input
-              {...control}
-              type="radio"
-              name={`${p}-which`}
-              checked={draft.chosen}
-              onChange={() => onChange({ ...draft, chosen: true })}
-            />
-          )}
-        </Field>
+        <CheckField
+          id={`${p}-all`}
+          label="Every type, new ones included"
+          type="radio"
+          group={`${p}-which`}
+          checked={!draft.chosen}
+          onChecked={() => onChange({ ...draft, chosen: false })}
+        />
+        <CheckField
+          id={`${p}-some`}
+          label="Only these:"
+          type="radio"
+          group={`${p}-which`}
+          checked={draft.chosen}
+          onChecked={() => onChange({ ...draft, chosen: true })}
+        />
         {draft.chosen && (
           <ul class="choice-list">
             {EVENT_TYPES.map(([type, meaning]) => (
               <li key={type}>
-                <Field
+                <CheckField
                   id={`${p}-type-${type}`}
                   label={
                     <>
                       <code>{type}</code> <span class="hint">{meaning}</span>
                     </>
                   }
-                  check
-                >
-                  {(control) => (
-                    <input
-                      {...control}
-                      type="checkbox"
-                      checked={draft.event_types.includes(type)}
-                      onChange={(event) => toggle(type, event.currentTarget.checked)}
-                    />
-                  )}
-                </Field>
+                  checked={draft.event_types.includes(type)}
+                  onChecked={(on) => toggle(type, on)}
+                />
               </li>
             ))}
           </ul>
         )}
         <FieldError id={`${p}-types`} message={typesError} />
       </fieldset>
-      <Field
+      <CheckField
         id={`${p}-humans`}
         label="Humans only"
         name="humans_only"
         hint="Opens and clicks by machines (mail scanners, Apple Mail Privacy Protection) are not sent here."
-        check
-      >
-        {(control) => (
-          <input
-            {...control}
-            type="checkbox"
-            checked={draft.humans_only}
-            onChange={(event) => onChange({ ...draft, humans_only: event.currentTarget.checked })}
-          />
-        )}
-      </Field>
+        checked={draft.humans_only}
+        onChecked={(on) => onChange({ ...draft, humans_only: on })}
+      />
       <FailureAlert shownAt={['event_types']} />
       <div class="form-actions">
         <button type="submit" disabled={action.busy}>
