@@ -21,9 +21,6 @@ type Deliverability = components['schemas']['Deliverability'];
 /** The failed executions, as the executions list filters them. */
 const FAILED = `${EXECUTION_STATUS.failed}` as const;
 
-// Kept where the workflows' statistics import them from until they import the component module.
-export { percent, RANGES, type RangeDays, rangeOf };
-
 interface Overview {
   stats: Stats;
   /** null: the client has no settings yet (GET /client/settings answers 404 until the first PATCH creates them). */
