@@ -8,6 +8,7 @@ import { NOTHING_CHANGED, patchOf, usePatch } from '../src/data/use-patch.js';
 import { ConfirmButton } from '../src/ui/confirm-button.js';
 import { DataTable } from '../src/ui/data-table.js';
 import { FailureAlert } from '../src/ui/failure-alert.js';
+import { FormActions } from '../src/ui/form-actions.js';
 import { Field } from '../src/ui/field.js';
 import { Form } from '../src/ui/form.js';
 import { CheckField, TextField } from '../src/ui/inputs.js';
@@ -318,6 +319,26 @@ describe('TextField and CheckField', () => {
     expect(alert).not.toContain('at most 100');
     expect(alert).not.toContain('is required');
     expect(alert).toContain('already exists');
+  });
+});
+
+describe('FormActions', () => {
+  it('submits, says it is busy and cannot submit again meanwhile, cancels when it can, and shows what follows', () => {
+    let cancelled = 0;
+    const { rerender } = render(
+      <FormActions submit="Save" busy={false} busyLabel="Saving…" onCancel={() => (cancelled += 1)}>
+        <Done text="Saved." />
+      </FormActions>,
+    );
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).type).toBe('submit');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(cancelled).toBe(1);
+    expect(screen.getByRole('status').textContent).toBe('Saved.');
+
+    rerender(<FormActions submit="Save" busy busyLabel="Saving…" />);
+
+    expect((screen.getByRole('button', { name: 'Saving…' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 });
 
