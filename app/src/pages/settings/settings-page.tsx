@@ -18,6 +18,7 @@ import { can } from '../../session.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { Field } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
+import { FormActions } from '../../ui/form-actions.js';
 import { PageHead } from '../../ui/page-head.js';
 import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
@@ -374,12 +375,9 @@ export function SettingsPage({ api, signedIn }: PageProps) {
           <div id="st-settings-failure">
             <FailureAlert />
           </div>
-          <div class="form-actions">
-            <button type="submit" disabled={save.busy}>
-              {save.busy ? 'Saving…' : 'Save settings'}
-            </button>
+          <FormActions submit="Save settings" busy={save.busy} busyLabel="Saving…">
             <Done text={save.done} />
-          </div>
+          </FormActions>
         </Form>
       )}
       {settings !== undefined &&

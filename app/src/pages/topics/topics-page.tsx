@@ -11,6 +11,7 @@ import { can } from '../../session.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { Form } from '../../ui/form.js';
+import { FormActions } from '../../ui/form-actions.js';
 import { CheckField, TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { Done, LoadStatus } from '../../ui/status.js';
@@ -155,16 +156,7 @@ function TopicForm(props: {
         onChecked={(on) => onChange({ ...draft, default_subscribed: on })}
       />
       <FailureAlert />
-      <div class="form-actions">
-        <button type="submit" disabled={action.busy}>
-          {submit}
-        </button>
-        {onCancel && (
-          <button type="button" class="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submit={submit} busy={action.busy} onCancel={onCancel} />
     </Form>
   );
 }

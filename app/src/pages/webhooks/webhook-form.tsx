@@ -9,6 +9,7 @@ import type { Action } from '../../data/use-action.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { controlPropsOf, FieldError } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
+import { FormActions } from '../../ui/form-actions.js';
 import { CheckField, TextField } from '../../ui/inputs.js';
 
 export type Webhook = components['schemas']['Webhook'];
@@ -154,16 +155,7 @@ export function WebhookForm(props: {
         onChecked={(on) => onChange({ ...draft, humans_only: on })}
       />
       <FailureAlert shownAt={['event_types']} />
-      <div class="form-actions">
-        <button type="submit" disabled={action.busy}>
-          {submit}
-        </button>
-        {onCancel && (
-          <button type="button" class="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submit={submit} busy={action.busy} onCancel={onCancel} />
     </Form>
   );
 }
