@@ -5,49 +5,9 @@ import { App } from '../src/app.js';
 import { location } from '../src/router.js';
 import { session } from '../src/session.js';
 import { failure, fakeApi, ME, ok } from './fake-api.js';
+import { accountStatsOf, QUIET_DELIVERABILITY } from './stats-fixtures.js';
 
-vi.mock('uplot', () => ({
-  default: class {
-    static tzDate = (d: Date) => d;
-    setSize() {}
-    destroy() {}
-  },
-}));
-
-const EMPTY_STATS = {
-  from: '2026-10-28',
-  to: '2026-11-26',
-  granularity: 'day',
-  workflow_id: null,
-  time_zone: 'UTC',
-  series: [],
-  totals: {
-    sent: 0,
-    delivered: 0,
-    opened: 0,
-    clicked: 0,
-    bot_opened: 0,
-    bot_clicked: 0,
-    bounced_hard: 0,
-    bounced_soft: 0,
-    complained: 0,
-  },
-  rates: {},
-  skipped_reasons: {},
-  failed_reasons: {},
-  events: {},
-};
-const DELIVERABILITY = {
-  window_days: 30,
-  sends: 0,
-  bounces: 0,
-  complaints: 0,
-  bounce_rate: 0,
-  complaint_rate: 0,
-  status: 'healthy',
-  paused_at: null,
-  paused_reason: null,
-};
+vi.mock('uplot', () => import('./uplot-fake.js'));
 
 beforeEach(() => {
   session.value = undefined;
@@ -75,8 +35,8 @@ describe('the app', () => {
     document.cookie = 'els_csrf=token-123; path=/';
     const calls = fakeApi({
       'GET /api/v1/auth/me': ok(ME),
-      'GET /api/v1/client/stats': ok(EMPTY_STATS),
-      'GET /api/v1/client/settings': ok({ deliverability: DELIVERABILITY }),
+      'GET /api/v1/client/stats': ok(accountStatsOf([], {})),
+      'GET /api/v1/client/settings': ok({ deliverability: QUIET_DELIVERABILITY }),
       'GET /api/v1/client/executions': ok({ executions: [] }, { page: 1, per_page: 1, total: 0, total_pages: 0 }),
       'POST /api/v1/auth/sign-out': ok({}),
     });

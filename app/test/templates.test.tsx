@@ -8,6 +8,7 @@ import { location, route } from '../src/router.js';
 import type { SignedIn } from '../src/session.js';
 import { as } from './contacts-fixtures.js';
 import { failure, fakeApi, type FakeCall, ok } from './fake-api.js';
+import { workflowOf } from './workflows-fixtures.js';
 
 const AT = '2026-11-26T09:00:00.000Z';
 const templateOf = (id: number, overrides: Record<string, unknown> = {}) => ({
@@ -28,28 +29,8 @@ const templateOf = (id: number, overrides: Record<string, unknown> = {}) => ({
 });
 const SYSTEM = templateOf(1);
 const COPY = templateOf(1001);
-const WORKFLOW = {
-  id: 1,
-  key: 'welcome',
-  name: 'Welcome',
-  description: '',
-  trigger: { event: 'signup' },
-  critical: false,
-  category: 'marketing',
-  enabled: true,
-  defaults: {
-    template_id: 1,
-    delay_minutes: 0,
-    priority_score: 90,
-    send_time_mode: 0,
-    send_slot: null,
-    exit_events: [],
-    conversion_window_days: 7,
-  },
-  customization: {},
-  template: { id: 1, name: 'Welcome', type: 1 },
-  clone_template_id: null,
-};
+/** The welcome workflow, whose system template is #1. */
+const WORKFLOW = workflowOf();
 const meta = (total: number, page = 1) => ({
   page,
   per_page: 25,

@@ -1,3 +1,5 @@
+import { counts } from './stats-fixtures.js';
+
 /** GET /client/workflows' welcome workflow (id 1) as the API answers it, with overrides. */
 export const workflowOf = (overrides: Record<string, unknown> = {}, customization: Record<string, unknown> = {}) => ({
   id: 1,
@@ -70,28 +72,6 @@ export const PAYMENT_FAILED = workflowOf(
   },
   { workflow_id: 5, template_id: 5, delay_minutes: 60, exit_events: ['payment_succeeded'] },
 );
-
-export const counts = (values: Partial<Record<string, number>> = {}) => ({
-  executions: 0,
-  sent: 0,
-  delivered: 0,
-  opened: 0,
-  clicked: 0,
-  bot_opened: 0,
-  bot_clicked: 0,
-  bounced_hard: 0,
-  bounced_soft: 0,
-  complained: 0,
-  unsubscribed_link: 0,
-  unsubscribed_ses: 0,
-  unsubscribed_suppression: 0,
-  failed: 0,
-  skipped: 0,
-  deferred: 0,
-  exited: 0,
-  converted: 0,
-  ...values,
-});
 
 /** GET /client/workflows/1/stats: two days, a funnel, reasons. */
 export const STATS = {

@@ -7,20 +7,10 @@ import { patchOf, draftOf } from '../src/pages/workflows/customization-form.js';
 import { location } from '../src/router.js';
 import { as, TOPIC } from './contacts-fixtures.js';
 import { failure, type FakeAnswer, type FakeCall, fakeApi, ME, ok } from './fake-api.js';
+import { charts } from './uplot-fake.js';
 import { AUDIT_ENTRY, PAYMENT_FAILED, STATS, TEMPLATES, workflowOf } from './workflows-fixtures.js';
 
-/** uPlot draws on a canvas happy-dom does not have: the fake records what the chart is given. */
-const charts = vi.hoisted(() => [] as { options: { series: { label?: string }[] }; data: number[][] }[]);
-vi.mock('uplot', () => ({
-  default: class {
-    static tzDate = (date: Date) => date;
-    constructor(options: { series: { label?: string }[] }, data: number[][]) {
-      charts.push({ options, data });
-    }
-    setSize() {}
-    destroy() {}
-  },
-}));
+vi.mock('uplot', () => import('./uplot-fake.js'));
 
 const page = (meta: Record<string, number>) => ({ page: 1, per_page: 10, total: 0, total_pages: 0, ...meta });
 
