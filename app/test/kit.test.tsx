@@ -320,6 +320,12 @@ describe('TextField and CheckField', () => {
     expect(alert).not.toContain('is required');
     expect(alert).toContain('already exists');
   });
+
+  it('asks a phone for the keyboard a TextField names', () => {
+    render(<TextField id="delay" label="Delay" value="" onValue={() => undefined} inputMode="numeric" />);
+
+    expect(screen.getByLabelText('Delay').getAttribute('inputmode')).toBe('numeric');
+  });
 });
 
 describe('FormActions', () => {

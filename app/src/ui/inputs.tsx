@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, HTMLAttributes } from 'preact';
 import type { Failure } from '../data/answer.js';
 import { Field } from './field.js';
 
@@ -23,9 +23,11 @@ export function TextField(
     maxLength?: number;
     placeholder?: string;
     spellcheck?: boolean;
+    /** The keyboard a phone shows: `numeric` for a number typed as text (the API judges it). */
+    inputMode?: HTMLAttributes<HTMLInputElement>['inputMode'];
   },
 ) {
-  const { value, onValue, type = 'text', maxLength, placeholder, spellcheck, ...field } = props;
+  const { value, onValue, type = 'text', maxLength, placeholder, spellcheck, inputMode, ...field } = props;
   return (
     <Field {...field}>
       {(control) => (
@@ -37,6 +39,7 @@ export function TextField(
           maxLength={maxLength}
           placeholder={placeholder}
           spellcheck={spellcheck}
+          inputMode={inputMode}
           autocomplete="off"
           onInput={(event) => onValue(event.currentTarget.value)}
         />
