@@ -13,6 +13,8 @@ import { can } from '../../session.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { Field } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
+import { FormActions } from '../../ui/form-actions.js';
+import { TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
@@ -207,15 +209,12 @@ function Editor(props: {
             ))}
             <PreviewContact value={contactId} failure={preview.failure} onInput={setContactId} />
             <FailureAlert />
-            <div class="form-actions">
-              <button type="submit" disabled={patch.busy}>
-                {patch.busy ? 'Saving…' : 'Save template'}
-              </button>
+            <FormActions submit="Save template" busy={patch.busy} busyLabel="Saving…">
               {patch.changed && !patch.busy && (
                 <span class="hint">Unsaved changes: the preview shows them, contacts do not get them yet.</span>
               )}
               <Done text={patch.done} />
-            </div>
+            </FormActions>
           </Form>
         ) : (
           <div class="tp-editor">
@@ -242,61 +241,41 @@ function TemplateField(props: {
   onInput: (value: string) => void;
 }) {
   const { field, value, failure, onInput } = props;
+  const labels = { id: `tp-${field.key}`, label: field.label, name: field.key, hint: field.hint, failure };
+  if (field.rows === 0) return <TextField {...labels} value={value} onValue={onInput} spellcheck />;
   return (
-    <Field id={`tp-${field.key}`} label={field.label} name={field.key} hint={field.hint} failure={failure}>
-      {(control) =>
-        field.rows > 0 ? (
-          <textarea
-            {...control}
-            name={field.key}
-            value={value}
-            spellcheck={field.key !== 'html_body'}
-            rows={field.rows}
-            class={field.key === 'html_body' ? 'tp-code' : undefined}
-            onInput={(event) => onInput(event.currentTarget.value)}
-          />
-        ) : (
-          <input
-            {...control}
-            name={field.key}
-            value={value}
-            spellcheck
-            type="text"
-            autocomplete="off"
-            onInput={(event) => onInput(event.currentTarget.value)}
-          />
-        )
-      }
+    <Field {...labels}>
+      {(control) => (
+        <textarea
+          {...control}
+          value={value}
+          spellcheck={field.key !== 'html_body'}
+          rows={field.rows}
+          class={field.key === 'html_body' ? 'tp-code' : undefined}
+          onInput={(event) => onInput(event.currentTarget.value)}
+        />
+      )}
     </Field>
   );
 }
 
 /** Renders the preview with one of the client's contacts instead of the defaults (render-preview's `contact_id`). */
 function PreviewContact(props: { value: string; failure: Failure | undefined; onInput: (value: string) => void }) {
-  const { value, failure, onInput } = props;
   return (
-    <Field
+    <TextField
       id="tp-contact"
       label="Preview with contact (id)"
       name="contact_id"
-      failure={failure}
+      failure={props.failure}
       hint={
         <>
           Empty: no contact, so <code>contact.*</code> is empty and the defaults show.
         </>
       }
-    >
-      {(control) => (
-        <input
-          {...control}
-          type="text"
-          inputMode="numeric"
-          autocomplete="off"
-          value={value}
-          onInput={(event) => onInput(event.currentTarget.value)}
-        />
-      )}
-    </Field>
+      value={props.value}
+      onValue={props.onInput}
+      inputMode="numeric"
+    />
   );
 }
 

@@ -6,8 +6,10 @@ import { Link } from '../../components/link.js';
 import { answerOf, type Failure, fieldErrorOf } from '../../data/answer.js';
 import { type Encoders, patchOf as kitPatchOf, usePatch } from '../../data/use-patch.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { type ControlProps, controlPropsOf, Field, FieldError } from '../../ui/field.js';
+import { controlPropsOf, Field, FieldError } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
+import { FormActions } from '../../ui/form-actions.js';
+import { CheckField, TextField } from '../../ui/inputs.js';
 import { Done } from '../../ui/status.js';
 import { delayText, eventsText, SEND_TIME_MODES, type Topic, type Workflow } from './workflow-text.js';
 
@@ -98,15 +100,19 @@ export function CustomizationForm(props: {
   const { defaults, customization } = workflow;
   const marketing = workflow.category === 'marketing';
 
-  const input = (key: Scalar, control: ControlProps) => ({
-    ...control,
-    name: key,
-    type: 'text' as const,
-    inputMode: 'numeric' as const,
-    autocomplete: 'off',
-    value: draft[key],
-    onInput: (event: Event) => patch.set(key, (event.currentTarget as HTMLInputElement).value),
-  });
+  /** An override typed as a number (the API judges what is typed); its placeholder is the default. */
+  const numberField = (key: (typeof NUMBER_FIELDS)[number], label: string, hint: string, placeholder?: number) => (
+    <TextField
+      id={`wf-${key}`}
+      label={label}
+      name={key}
+      hint={hint}
+      value={draft[key]}
+      onValue={(value) => patch.set(key, value)}
+      inputMode="numeric"
+      placeholder={placeholder === undefined ? undefined : String(placeholder)}
+    />
+  );
 
   // The send time's radios: the one error under the group, then each radio's own explanation.
   const modeError = fieldErrorOf(failure, 'send_time_mode');
@@ -169,22 +175,18 @@ export function CustomizationForm(props: {
       </fieldset>
       <fieldset class="card field-group">
         <legend>Timing</legend>
-        <Field
-          id="wf-delay_minutes"
-          label="Delay (minutes)"
-          name="delay_minutes"
-          hint={`After the event, before sending. ${range('delay_minutes')} (a year). Empty: ${defaults.delay_minutes} (${delayText(defaults.delay_minutes)}).`}
-        >
-          {(control) => <input {...input('delay_minutes', control)} placeholder={String(defaults.delay_minutes)} />}
-        </Field>
-        <Field
-          id="wf-priority_score"
-          label="Priority"
-          name="priority_score"
-          hint={`${range('priority_score')}: which e-mail goes first when several compete for a contact’s daily limit. Empty: ${defaults.priority_score}.`}
-        >
-          {(control) => <input {...input('priority_score', control)} placeholder={String(defaults.priority_score)} />}
-        </Field>
+        {numberField(
+          'delay_minutes',
+          'Delay (minutes)',
+          `After the event, before sending. ${range('delay_minutes')} (a year). Empty: ${defaults.delay_minutes} (${delayText(defaults.delay_minutes)}).`,
+          defaults.delay_minutes,
+        )}
+        {numberField(
+          'priority_score',
+          'Priority',
+          `${range('priority_score')}: which e-mail goes first when several compete for a contact’s daily limit. Empty: ${defaults.priority_score}.`,
+          defaults.priority_score,
+        )}
         <fieldset class="choice-group">
           <legend>Send time</legend>
           <label class="choice">
@@ -229,22 +231,16 @@ export function CustomizationForm(props: {
           ))}
           <FieldError id="wf-send_time_mode" message={modeError} />
         </fieldset>
-        <Field
-          id="wf-preferred_send_hour"
-          label="Preferred hour"
-          name="preferred_send_hour"
-          hint={`${range('preferred_send_hour')}, in the contact’s time zone; setting it makes the send time “at a preferred time” unless chosen above. Empty: ${defaults.send_slot ? `the ${defaults.send_slot} slot of your settings` : 'none'}.`}
-        >
-          {(control) => <input {...input('preferred_send_hour', control)} />}
-        </Field>
-        <Field
-          id="wf-preferred_send_minute"
-          label="Preferred minute"
-          name="preferred_send_minute"
-          hint={`${range('preferred_send_minute')}, with a preferred hour. Empty: 0.`}
-        >
-          {(control) => <input {...input('preferred_send_minute', control)} />}
-        </Field>
+        {numberField(
+          'preferred_send_hour',
+          'Preferred hour',
+          `${range('preferred_send_hour')}, in the contact’s time zone; setting it makes the send time “at a preferred time” unless chosen above. Empty: ${defaults.send_slot ? `the ${defaults.send_slot} slot of your settings` : 'none'}.`,
+        )}
+        {numberField(
+          'preferred_send_minute',
+          'Preferred minute',
+          `${range('preferred_send_minute')}, with a preferred hour. Empty: 0.`,
+        )}
       </fieldset>
       <fieldset class="card field-group">
         <legend>Goals</legend>
@@ -254,19 +250,12 @@ export function CustomizationForm(props: {
           failure={failure}
           onChange={(events) => patch.set('exit_events', events)}
         />
-        <Field
-          id="wf-conversion_window_days"
-          label="Conversion window (days)"
-          name="conversion_window_days"
-          hint={`${range('conversion_window_days')}: an exit event this many days or fewer after the e-mail counts as a conversion. Empty: ${defaults.conversion_window_days}.`}
-        >
-          {(control) => (
-            <input
-              {...input('conversion_window_days', control)}
-              placeholder={String(defaults.conversion_window_days)}
-            />
-          )}
-        </Field>
+        {numberField(
+          'conversion_window_days',
+          'Conversion window (days)',
+          `${range('conversion_window_days')}: an exit event this many days or fewer after the e-mail counts as a conversion. Empty: ${defaults.conversion_window_days}.`,
+          defaults.conversion_window_days,
+        )}
       </fieldset>
       {marketing ? (
         <fieldset class="card field-group">
@@ -311,12 +300,9 @@ export function CustomizationForm(props: {
         </p>
       )}
       <FailureAlert shownAt={['send_time_mode', 'exit_events']} />
-      <div class="form-actions">
-        <button type="submit" disabled={patch.busy}>
-          {patch.busy ? 'Saving…' : 'Save customization'}
-        </button>
+      <FormActions submit="Save customization" busy={patch.busy} busyLabel="Saving…">
         <Done text={patch.done} />
-      </div>
+      </FormActions>
     </Form>
   );
 }
@@ -338,16 +324,12 @@ function ExitEvents(props: {
         <code>*</code> is any event; the event that starts the workflow cannot be one. The default:{' '}
         {eventsText(defaults)}.
       </p>
-      <Field id="wf-exit-default" label={`Use the default (${eventsText(defaults)})`} check>
-        {(control) => (
-          <input
-            {...control}
-            type="checkbox"
-            checked={events === null}
-            onChange={(event) => onChange(event.currentTarget.checked ? null : [...defaults])}
-          />
-        )}
-      </Field>
+      <CheckField
+        id="wf-exit-default"
+        label={`Use the default (${eventsText(defaults)})`}
+        checked={events === null}
+        onChecked={(checked) => onChange(checked ? null : [...defaults])}
+      />
       {events !== null && (
         <>
           {events.length === 0 && <p class="hint">None: nothing ends this workflow early.</p>}
