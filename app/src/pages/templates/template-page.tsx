@@ -4,11 +4,9 @@ import type { Api } from '../../api/client.js';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { answerOf, type Failure } from '../../data/answer.js';
-import { useAction } from '../../data/use-action.js';
 import { useLoad } from '../../data/use-load.js';
 import { usePatch } from '../../data/use-patch.js';
 import type { PageProps } from '../../page.js';
-import { navigate } from '../../router.js';
 import { can } from '../../session.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { Field } from '../../ui/field.js';
@@ -18,6 +16,7 @@ import { TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
+import { useCopyTemplate } from './copy-template.js';
 import { PreviewPanel, type TemplateParts, usePreview } from './template-preview.js';
 import { TEMPLATE_KINDS } from './templates-page.js';
 
@@ -310,15 +309,7 @@ function Source({ template }: { template: Template }) {
 
 /** A system template is read-only: its workflow's clone-template makes the client's copy, which the editor then opens. */
 function SystemNote({ api, home, mayCopy }: { api: Api; home: Workflow | undefined; mayCopy: boolean }) {
-  const copy = useAction(async (workflow: Workflow) => {
-    const answer = await answerOf(
-      api.POST('/api/v1/client/workflows/{workflow_id}/clone-template', {
-        params: { path: { workflow_id: String(workflow.id) } },
-      }),
-      'Copying the template',
-    );
-    navigate('template', { id: String(answer.data.id) });
-  });
+  const copy = useCopyTemplate(api);
 
   return (
     <div class="card tp-system">
@@ -339,7 +330,7 @@ function SystemNote({ api, home, mayCopy }: { api: Api; home: Workflow | undefin
         )}
       </p>
       {home && mayCopy && !home.clone_template_id && (
-        <button type="button" onClick={() => void copy.run(home)} disabled={copy.busy}>
+        <button type="button" onClick={() => void copy.run(home.id)} disabled={copy.busy}>
           {copy.busy ? 'Copying…' : 'Copy to edit'}
         </button>
       )}

@@ -2,15 +2,14 @@ import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { answerOf } from '../../data/answer.js';
-import { useAction } from '../../data/use-action.js';
 import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
-import { navigate } from '../../router.js';
 import { can } from '../../session.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { PageHead } from '../../ui/page-head.js';
 import { LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
+import { useCopyTemplate } from '../templates/copy-template.js';
 import { CustomizationForm } from './customization-form.js';
 import { CustomizationHistory } from './customization-history.js';
 import { WorkflowStatsSection } from './workflow-stats.js';
@@ -211,15 +210,7 @@ function InEffect({ workflow, topics }: { workflow: Workflow; topics: Topic[] | 
 /** POST /client/workflows/{id}/clone-template, then the copy's page to edit it (the copy is used once chosen above). */
 function CloneTemplate({ api, workflow }: { api: Api; workflow: Workflow }) {
   const copy = workflow.clone_template_id;
-  const clone = useAction(async () => {
-    const answer = await answerOf(
-      api.POST('/api/v1/client/workflows/{workflow_id}/clone-template', {
-        params: { path: { workflow_id: String(workflow.id) } },
-      }),
-      'Copying the template',
-    );
-    navigate('template', { id: String(answer.data.template_id) });
-  });
+  const clone = useCopyTemplate(api);
 
   return (
     <section class="card page-section" aria-labelledby="wf-clone-title">
@@ -241,7 +232,7 @@ function CloneTemplate({ api, workflow }: { api: Api; workflow: Workflow }) {
             Copy the system template into your templates and edit it. The workflow keeps sending the system one until
             you choose the copy as its template above.
           </p>
-          <button type="button" onClick={() => void clone.run()} disabled={clone.busy}>
+          <button type="button" onClick={() => void clone.run(workflow.id)} disabled={clone.busy}>
             {clone.busy ? 'Copying…' : 'Copy the system template and edit it'}
           </button>
         </>
