@@ -11,7 +11,7 @@ import { FailureAlert } from '../src/ui/failure-alert.js';
 import { FormActions } from '../src/ui/form-actions.js';
 import { Field } from '../src/ui/field.js';
 import { Form } from '../src/ui/form.js';
-import { CheckField, TextField } from '../src/ui/inputs.js';
+import { CheckField, SelectField, TextField } from '../src/ui/inputs.js';
 import { PageHead } from '../src/ui/page-head.js';
 import { SecretOnce } from '../src/ui/secret-once.js';
 import { Done, LoadStatus } from '../src/ui/status.js';
@@ -319,6 +319,35 @@ describe('TextField and CheckField', () => {
     expect(alert).not.toContain('at most 100');
     expect(alert).not.toContain('is required');
     expect(alert).toContain('already exists');
+  });
+
+  it('a SelectField binds its choice and shows its error under it', () => {
+    function Pick() {
+      const [kind, setKind] = useState('');
+      return (
+        <Form
+          onSubmit={() => undefined}
+          failure={{ message: 'Invalid request', errors: [{ condition: 'enum', error: 'not a kind', key: 'type' }] }}
+        >
+          <SelectField id="kind" label="Kind" name="type" value={kind} onValue={setKind}>
+            <option value="">Any</option>
+            <option value="2">Yours</option>
+          </SelectField>
+          <p>chosen {kind}</p>
+          <FailureAlert />
+        </Form>
+      );
+    }
+    render(<Pick />);
+    const select = screen.getByLabelText('Kind') as HTMLSelectElement;
+
+    fireEvent.change(select, { target: { value: '2' } });
+
+    expect(screen.getByText('chosen 2')).toBeTruthy();
+    expect(select.value).toBe('2');
+    expect(select.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(select.getAttribute('aria-describedby')!)?.textContent).toBe('not a kind');
+    expect(screen.getByRole('alert').textContent).toBe('Invalid request');
   });
 
   it('asks a phone for the keyboard a TextField names', () => {

@@ -48,6 +48,26 @@ export function TextField(
   );
 }
 
+/** A labelled choice of one of its `<option>`s (the children), bound to a value. */
+export function SelectField(
+  props: FieldLabels & {
+    value: string;
+    onValue: (value: string) => void;
+    children: ComponentChildren;
+  },
+) {
+  const { value, onValue, children, ...field } = props;
+  return (
+    <Field {...field}>
+      {(control) => (
+        <select {...control} value={value} onChange={(event) => onValue(event.currentTarget.value)}>
+          {children}
+        </select>
+      )}
+    </Field>
+  );
+}
+
 /** A labelled checkbox, or a radio of the group `group`: the control before its label. */
 export function CheckField(
   props: FieldLabels & {
