@@ -8,6 +8,7 @@ import { navigate, type PageParams } from '../../router.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
+import { SelectField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
@@ -146,19 +147,17 @@ function SearchForm(props: { search: Search; failure: Failure | undefined }) {
           />
         )}
       </Field>
-      <Field id="tp-type" label="Kind" name="type">
-        {(control) => (
-          <select
-            {...control}
-            value={draft.type}
-            onChange={(event) => setDraft({ ...draft, type: event.currentTarget.value })}
-          >
-            <option value="">System and yours</option>
-            <option value="1">System (read-only)</option>
-            <option value="2">Yours</option>
-          </select>
-        )}
-      </Field>
+      <SelectField
+        id="tp-type"
+        label="Kind"
+        name="type"
+        value={draft.type}
+        onValue={(type) => setDraft({ ...draft, type })}
+      >
+        <option value="">System and yours</option>
+        <option value="1">System (read-only)</option>
+        <option value="2">Yours</option>
+      </SelectField>
       <button type="submit">Search</button>
     </Form>
   );

@@ -9,7 +9,7 @@ import { FailureAlert } from '../../ui/failure-alert.js';
 import { controlPropsOf, Field, FieldError } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
 import { FormActions } from '../../ui/form-actions.js';
-import { CheckField, TextField } from '../../ui/inputs.js';
+import { CheckField, SelectField, TextField } from '../../ui/inputs.js';
 import { Done } from '../../ui/status.js';
 import { delayText, eventsText, SEND_TIME_MODES, type Topic, type Workflow } from './workflow-text.js';
 
@@ -143,7 +143,7 @@ export function CustomizationForm(props: {
       </p>
       <fieldset class="card field-group">
         <legend>Template</legend>
-        <Field
+        <SelectField
           id="wf-template_id"
           label="Template"
           name="template_id"
@@ -152,26 +152,19 @@ export function CustomizationForm(props: {
               ? 'Your own templates are listed after the system one. Copy the system template below to make one from it.'
               : 'Loading your templates…'
           }
+          value={draft.template_id}
+          onValue={(value) => patch.set('template_id', value)}
         >
-          {(control) => (
-            <select
-              {...control}
-              name="template_id"
-              value={draft.template_id}
-              onChange={(event) => patch.set('template_id', event.currentTarget.value)}
-            >
-              <option value="">
-                System template{systemTemplate ? `: ${systemTemplate.name}` : ''} (#{defaults.template_id}, default)
-              </option>
-              {extra && <option value={String(extra.id)}>{`${extra.name} (#${extra.id})`}</option>}
-              {own.map((template) => (
-                <option key={template.id} value={String(template.id)}>
-                  {`${template.name} (#${template.id}, yours)`}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+          <option value="">
+            System template{systemTemplate ? `: ${systemTemplate.name}` : ''} (#{defaults.template_id}, default)
+          </option>
+          {extra && <option value={String(extra.id)}>{`${extra.name} (#${extra.id})`}</option>}
+          {own.map((template) => (
+            <option key={template.id} value={String(template.id)}>
+              {`${template.name} (#${template.id}, yours)`}
+            </option>
+          ))}
+        </SelectField>
       </fieldset>
       <fieldset class="card field-group">
         <legend>Timing</legend>
@@ -260,7 +253,7 @@ export function CustomizationForm(props: {
       {marketing ? (
         <fieldset class="card field-group">
           <legend>Topic</legend>
-          <Field
+          <SelectField
             id="wf-topic_id"
             label="Topic"
             name="topic_id"
@@ -273,26 +266,19 @@ export function CustomizationForm(props: {
                 'A contact who left this topic is skipped. Empty: none.'
               )
             }
+            value={draft.topic_id}
+            onValue={(value) => patch.set('topic_id', value)}
           >
-            {(control) => (
-              <select
-                {...control}
-                name="topic_id"
-                value={draft.topic_id}
-                onChange={(event) => patch.set('topic_id', event.currentTarget.value)}
-              >
-                <option value="">None</option>
-                {(topics ?? []).map((topic) => (
-                  <option key={topic.id} value={String(topic.id)}>
-                    {topic.name}
-                  </option>
-                ))}
-                {draft.topic_id && topics && !topics.some((topic) => String(topic.id) === draft.topic_id) && (
-                  <option value={draft.topic_id}>Topic #{draft.topic_id}</option>
-                )}
-              </select>
+            <option value="">None</option>
+            {(topics ?? []).map((topic) => (
+              <option key={topic.id} value={String(topic.id)}>
+                {topic.name}
+              </option>
+            ))}
+            {draft.topic_id && topics && !topics.some((topic) => String(topic.id) === draft.topic_id) && (
+              <option value={draft.topic_id}>Topic #{draft.topic_id}</option>
             )}
-          </Field>
+          </SelectField>
         </fieldset>
       ) : (
         <p class="hint">
