@@ -350,10 +350,12 @@ describe('TextField and CheckField', () => {
     expect(screen.getByRole('alert').textContent).toBe('Invalid request');
   });
 
-  it('asks a phone for the keyboard a TextField names', () => {
+  it('asks a phone for the keyboard a TextField names, and is a search box when it is one', () => {
     render(<TextField id="delay" label="Delay" value="" onValue={() => undefined} inputMode="numeric" />);
+    render(<TextField id="q" label="Contains" value="" onValue={() => undefined} type="search" />);
 
     expect(screen.getByLabelText('Delay').getAttribute('inputmode')).toBe('numeric');
+    expect(screen.getByRole('searchbox', { name: 'Contains' })).toBeTruthy();
   });
 });
 

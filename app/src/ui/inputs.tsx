@@ -12,14 +12,15 @@ interface FieldLabels {
 }
 
 /**
- * The common labelled control, a one-line text input bound to a value, so a form states only what differs (its
- * type, bound, placeholder). A control of another shape (a select, a textarea, a number) draws its own in a Field.
+ * The common labelled control, a one-line text input (or url, e-mail, search) bound to a value, so a form states only
+ * what differs (its type, bound, placeholder). A control of another shape (a textarea, a number) draws its own in a
+ * Field.
  */
 export function TextField(
   props: FieldLabels & {
     value: string;
     onValue: (value: string) => void;
-    type?: 'text' | 'url' | 'email';
+    type?: 'text' | 'url' | 'email' | 'search';
     maxLength?: number;
     placeholder?: string;
     spellcheck?: boolean;
@@ -33,7 +34,7 @@ export function TextField(
       {(control) => (
         <input
           {...control}
-          // Preact types each input type apart; these three take the same attributes.
+          // Preact types each input type apart; these four take the same attributes.
           type={type as 'text'}
           value={value}
           maxLength={maxLength}
