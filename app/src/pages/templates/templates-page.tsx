@@ -6,9 +6,8 @@ import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
 import { navigate, type PageParams } from '../../router.js';
 import { DataTable } from '../../ui/data-table.js';
-import { Field } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
-import { SelectField } from '../../ui/inputs.js';
+import { SelectField, TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
@@ -136,17 +135,14 @@ function SearchForm(props: { search: Search; failure: Failure | undefined }) {
       failure={props.failure}
       onSubmit={() => navigate('templates', draft)}
     >
-      <Field id="tp-q" label="Name or subject contains" name="q">
-        {(control) => (
-          <input
-            {...control}
-            type="search"
-            autocomplete="off"
-            value={draft.q}
-            onInput={(event) => setDraft({ ...draft, q: event.currentTarget.value })}
-          />
-        )}
-      </Field>
+      <TextField
+        id="tp-q"
+        label="Name or subject contains"
+        name="q"
+        type="search"
+        value={draft.q}
+        onValue={(q) => setDraft({ ...draft, q })}
+      />
       <SelectField
         id="tp-type"
         label="Kind"
