@@ -77,7 +77,7 @@ export const templatesJourney: Journey = {
       `[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Copy to edit')`,
     )) as boolean;
     if (copyButton) await clickButton(ctx, 'Copy to edit');
-    else await page.click('.tp-system a[href^="/app/template/"]');
+    else await page.click('.system-note a[href^="/app/template/"]');
     await page.waitForFunction(
       `location.pathname !== '/app/template/1' && document.querySelector('#tp-html_body') !== null`,
       {
@@ -126,7 +126,7 @@ export const templatesJourney: Journey = {
 
     // Saved: the API has the edit.
     await clickButton(ctx, 'Save template');
-    await page.waitForFunction(`document.querySelector('.tp-editor .success')?.textContent === 'Template saved.'`, {
+    await page.waitForFunction(`document.querySelector('.editor .success')?.textContent === 'Template saved.'`, {
       timeout: 10_000,
     });
     const stored = await waitFor('the saved template', async () => {

@@ -188,10 +188,10 @@ function Editor(props: {
       {template.type === 2 && !editable && (
         <p class="hint">Your role reads templates; a member, admin or owner edits them.</p>
       )}
-      <div class="tp-layout">
+      <div class="editor-layout">
         {editable ? (
           <Form
-            class="tp-editor"
+            class="editor"
             noValidate
             onSubmit={patch.run}
             failure={patch.failure}
@@ -216,7 +216,7 @@ function Editor(props: {
             </FormActions>
           </Form>
         ) : (
-          <div class="tp-editor">
+          <div class="editor">
             <Source template={template} />
             <PreviewContact value={contactId} failure={preview.failure} onInput={setContactId} />
           </div>
@@ -250,7 +250,7 @@ function TemplateField(props: {
           value={value}
           spellcheck={field.key !== 'html_body'}
           rows={field.rows}
-          class={field.key === 'html_body' ? 'tp-code' : undefined}
+          class={field.key === 'html_body' ? 'code-input' : undefined}
           onInput={(event) => onInput(event.currentTarget.value)}
         />
       )}
@@ -293,13 +293,13 @@ function Source({ template }: { template: Template }) {
       </dl>
       <details>
         <summary>HTML</summary>
-        <pre class="tp-source">
+        <pre class="source-text">
           <code>{template.html_body}</code>
         </pre>
       </details>
       <details>
         <summary>Text</summary>
-        <pre class="tp-source">
+        <pre class="source-text">
           <code>{template.text_body || '(empty)'}</code>
         </pre>
       </details>
@@ -312,7 +312,7 @@ function SystemNote({ api, home, mayCopy }: { api: Api; home: Workflow | undefin
   const copy = useCopyTemplate(api);
 
   return (
-    <div class="card tp-system">
+    <div class="card system-note">
       <p>
         A system template: the service’s own, read-only.
         {home &&

@@ -118,7 +118,7 @@ export function PreviewPanel(props: {
 }) {
   const { rendered, failure, pending, framed, name } = props;
   return (
-    <section class="card tp-preview" aria-labelledby="tp-preview-title" aria-busy={pending}>
+    <section class="card preview-panel" aria-labelledby="tp-preview-title" aria-busy={pending}>
       <h2 id="tp-preview-title">Preview</h2>
       <p class="hint" role="status">
         {pending
@@ -151,7 +151,7 @@ export function PreviewPanel(props: {
 function Variables({ vars }: { vars: Record<string, unknown> }) {
   const rows = variablesOf(vars);
   return (
-    <details class="tp-variables" open>
+    <details class="variables" open>
       <summary>Variables ({rows.length})</summary>
       <p class="hint">
         Write one as <code>{'<%= it.contact.first_name %>'}</code>, with a default for an empty value:{' '}
