@@ -190,13 +190,7 @@ function Editor(props: {
       )}
       <div class="editor-layout">
         {editable ? (
-          <Form
-            class="editor"
-            noValidate
-            onSubmit={patch.run}
-            failure={patch.failure}
-            aria-label="Edit the template"
-          >
+          <Form class="editor" noValidate onSubmit={patch.run} failure={patch.failure} aria-label="Edit the template">
             {FIELDS.map((field) => (
               <TemplateField
                 key={field.key}
