@@ -25,6 +25,13 @@ export interface StreamFunctionDefinition {
   batchSize?: number;
   /** Seconds to wait for a fuller batch (default 1). */
   maxBatchingWindowSeconds?: number;
+  /**
+   * Seconds of a tumbling window: the mapping groups a shard's records in windows of this length, and the event then
+   * names the shard (shared/stream-event.ts, StreamWindowEvent), which a projection keeping a position per shard
+   * needs. The answer must carry `state` (StreamWindowResponse), else the batch counts as failed. A windowed mapping
+   * reads each shard one batch at a time, in order, and retries a failed batch whole (no bisecting).
+   */
+  tumblingWindowSeconds?: number;
   /** Maximum run time in seconds (default 60). */
   timeoutSeconds?: number;
   /** Log lines CloudWatch counts and alarms on. */

@@ -25,8 +25,9 @@ const STREAM_RETENTION = Duration.hours(24);
 /**
  * One entry of functions/streams.ts: its Lambda (stream read, table access and sends as the entry says) and the event
  * source mapping on the table's stream — filtered to the entry's entities, so other changes cost no invocation;
- * a failing batch is bisected and retried until its records are a day old, then its position (shard, sequence
- * numbers) goes to the on-failure queue, whose alarm fires on the first message: nothing is skipped silently.
+ * a failing batch is bisected (retried whole when the entry has a tumbling window) and retried until its records are
+ * a day old, then its position (shard, sequence numbers) goes to the on-failure queue, whose alarm fires on the first
+ * message: nothing is skipped silently.
  */
 export class StreamFunction extends Construct {
   readonly function: NodejsFunction;
@@ -70,7 +71,16 @@ export class StreamFunction extends Construct {
       maxBatchingWindow: Duration.seconds(
         definition.maxBatchingWindowSeconds ?? STREAM_FUNCTION_DEFAULTS.maxBatchingWindowSeconds,
       ),
-      bisectBatchOnError: true,
+      ...(definition.tumblingWindowSeconds === undefined
+        ? { bisectBatchOnError: true }
+        : {
+            // The event then names its shard. One batch of a shard at a time, in order: a projection's position per
+            // shard stays exact. Not bisected: such a function fails on its store only, never on one record, so a
+            // half batch would fail as the whole did.
+            tumblingWindow: Duration.seconds(definition.tumblingWindowSeconds),
+            parallelizationFactor: 1,
+            bisectBatchOnError: false,
+          }),
       retryAttempts: 10_000,
       maxRecordAge: STREAM_RETENTION,
       onFailure: new SqsDlq(this.deadLetters.queue),

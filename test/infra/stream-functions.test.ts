@@ -1,7 +1,14 @@
+import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { streamFunctions } from '../../functions/streams.js';
-import { ENTITY_PK_PREFIX } from '../../shared/adapters/dynamo/keys.js';
-import { logicalIdOf, synthesize, type Resource } from './support/synthesized-stack.js';
+import { streamFunctions, type StreamFunctionDefinition } from '../../functions/streams.js';
+import { createDataTable } from '../../infra/data-table.js';
+import { addNagChecks } from '../../infra/nag.js';
+import { SharedResources } from '../../infra/shared-resources.js';
+import { StreamFunction } from '../../infra/stream-function.js';
+import { ENTITY, ENTITY_PK_PREFIX } from '../../shared/adapters/dynamo/keys.js';
+import { appWith, logicalIdOf, synthesize, type Resource } from './support/synthesized-stack.js';
 
 const { resources } = synthesize();
 
@@ -39,4 +46,81 @@ describe('stream functions: the event source filter', () => {
       expect(filters.length).toBeLessThanOrEqual(5);
     },
   );
+});
+
+/** A stack holding only the table, the shared resources and the stream functions of `table`. */
+function synthesizeStreamFunctions(table: readonly StreamFunctionDefinition[]) {
+  const app = appWith();
+  const stack = new Stack(app, 'StreamFunctions');
+  const dataTable = createDataTable(stack, { deletionProtection: false });
+  const shared = new SharedResources(stack, 'Shared', {
+    queueFunctions: [],
+    deletionProtection: false,
+    senderEnvironment: {},
+  });
+  const built = table.map(
+    (definition, i) =>
+      new StreamFunction(stack, `Stream${i}`, {
+        definition,
+        shared,
+        table: dataTable,
+        environment: { TABLE_NAME: dataTable.tableName },
+        deletionProtection: false,
+      }),
+  );
+  addNagChecks(app);
+  const template = Template.fromStack(stack);
+  const resources = template.toJSON().Resources as Record<string, Resource>;
+  const mappingOfFunction = (fn: StreamFunction): Record<string, unknown> => {
+    const functionId = stack.getLogicalId(fn.function.node.defaultChild as never);
+    const mappings = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::Lambda::EventSourceMapping' && logicalIdOf(r.Properties.FunctionName) === functionId,
+    );
+    expect(mappings).toHaveLength(1);
+    return (mappings[0] as Resource).Properties;
+  };
+  return { app, mappings: built.map(mappingOfFunction) };
+}
+
+describe('stream functions: a tumbling window', () => {
+  // The handler module only has to exist: bundling is skipped.
+  const plain: StreamFunctionDefinition = { handler: 'webhook-facts', entities: [ENTITY.contact], tableAccess: 'read' };
+  const { app, mappings } = synthesizeStreamFunctions([plain, { ...plain, tumblingWindowSeconds: 30 }]);
+  const [plainMapping, windowedMapping] = mappings as [Record<string, unknown>, Record<string, unknown>];
+
+  it('a windowed entry reads each shard one batch at a time, in windows, and retries a failed batch whole', () => {
+    expect(windowedMapping).toMatchObject({
+      TumblingWindowInSeconds: 30,
+      ParallelizationFactor: 1,
+      BisectBatchOnFunctionError: false,
+      StartingPosition: 'TRIM_HORIZON',
+      MaximumRetryAttempts: 10_000,
+      MaximumRecordAgeInSeconds: 86_400,
+      DestinationConfig: { OnFailure: { Destination: expect.anything() } },
+    });
+  });
+
+  it('an entry without one keeps bisecting, with no window and the default parallelization', () => {
+    expect(plainMapping).toMatchObject({ BisectBatchOnFunctionError: true, MaximumRetryAttempts: 10_000 });
+    expect(plainMapping).not.toHaveProperty('TumblingWindowInSeconds');
+    expect(plainMapping).not.toHaveProperty('ParallelizationFactor');
+    // Apart from those three (and the function and on-failure queue each has), the two mappings are the same.
+    const rest = (mapping: Record<string, unknown>) => {
+      const {
+        TumblingWindowInSeconds,
+        ParallelizationFactor,
+        BisectBatchOnFunctionError,
+        FunctionName,
+        DestinationConfig,
+        ...r
+      } = mapping;
+      return r;
+    };
+    expect(rest(windowedMapping)).toEqual(rest(plainMapping));
+  });
+
+  it('leaves no cdk-nag AwsSolutions finding unacknowledged', () => {
+    const report = new AwsSolutionsChecks().validateScope(app);
+    expect(report.violations.map((v) => `${v.ruleName} at ${v.violatingResources[0]?.constructPath}`)).toEqual([]);
+  });
 });
