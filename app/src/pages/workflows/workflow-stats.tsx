@@ -1,4 +1,4 @@
-import { Fragment } from 'preact';
+import { type ComponentChildren, Fragment } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import { type ChartSeries, StatsChart, StatsTable } from '../../components/stats-chart.js';
@@ -29,39 +29,43 @@ export function workflowSeriesOf(stats: WorkflowStats): ChartSeries[] {
   ];
 }
 
-/** A count by reason, biggest first, as a table (nothing when there is none). */
-function Reasons({
-  id,
-  title,
-  reasons,
-  none,
-}: {
-  id: string;
-  title: string;
-  reasons: Record<string, number>;
-  none: string;
-}) {
-  const rows = Object.entries(reasons)
-    .filter(([, count]) => count > 0)
-    .sort((a, b) => b[1] - a[1]);
+/** A card of figures under its heading (`id` names it for the section's label). */
+function FiguresCard({ id, title, children }: { id: string; title: string; children: ComponentChildren }) {
   return (
     <section class="card" aria-labelledby={id}>
       <h3 id={id}>{title}</h3>
-      {rows.length === 0 ? (
-        <p class="hint">{none}</p>
-      ) : (
-        <dl class="figures">
-          {rows.map(([reason, count]) => (
-            <Fragment key={reason}>
-              <dt>
-                <code>{reason}</code>
-              </dt>
-              <dd>{count}</dd>
-            </Fragment>
-          ))}
-        </dl>
-      )}
+      {children}
     </section>
+  );
+}
+
+/** Terms and their figures, as a `<dl class="figures">`. */
+function Figures({ rows }: { rows: readonly (readonly [ComponentChildren, ComponentChildren])[] }) {
+  return (
+    <dl class="figures">
+      {rows.map(([term, figure], at) => (
+        <Fragment key={at}>
+          <dt>{term}</dt>
+          <dd>{figure}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
+
+/** A count by reason, biggest first (a hint when there is none). */
+function Reasons(props: { id: string; title: string; reasons: Record<string, number>; none: string }) {
+  const rows = Object.entries(props.reasons)
+    .filter(([, count]) => count > 0)
+    .sort((a, b) => b[1] - a[1]);
+  return (
+    <FiguresCard id={props.id} title={props.title}>
+      {rows.length === 0 ? (
+        <p class="hint">{props.none}</p>
+      ) : (
+        <Figures rows={rows.map(([reason, count]) => [<code key={reason}>{reason}</code>, count] as const)} />
+      )}
+    </FiguresCard>
   );
 }
 
@@ -148,23 +152,24 @@ function StatsBody({
         })}
       </ol>
       <div class="cards">
-        <section class="card" aria-labelledby="wf-goals-title">
-          <h3 id="wf-goals-title">Goals</h3>
-          <dl class="figures">
-            <dt>Converted</dt>
-            <dd>
-              {totals.converted} <small>({percent(rates.conversion_rate)} of sent)</small>
-            </dd>
-            <dt>Exited before sending</dt>
-            <dd>{totals.exited}</dd>
-          </dl>
+        <FiguresCard id="wf-goals-title" title="Goals">
+          <Figures
+            rows={[
+              [
+                'Converted',
+                <>
+                  {totals.converted} <small>({percent(rates.conversion_rate)} of sent)</small>
+                </>,
+              ],
+              ['Exited before sending', totals.exited],
+            ]}
+          />
           <p class="hint">
             A conversion is an exit event within the conversion window after this workflow’s e-mail; an exit before the
             e-mail went out cancels it.
           </p>
-        </section>
-        <section class="card" aria-labelledby="wf-rates-title">
-          <h3 id="wf-rates-title">Rates</h3>
+        </FiguresCard>
+        <FiguresCard id="wf-rates-title" title="Rates">
           <dl class="figures">
             <dt>Delivered</dt>
             <dd>{percent(rates.delivery_rate)}</dd>
@@ -182,20 +187,17 @@ function StatsBody({
             <dt>Bot clicks, apart</dt>
             <dd>{totals.bot_clicked}</dd>
           </dl>
-        </section>
-        <section class="card" aria-labelledby="wf-runs-title">
-          <h3 id="wf-runs-title">Runs</h3>
-          <dl class="figures">
-            <dt>Triggered</dt>
-            <dd>{totals.executions}</dd>
-            <dt>Skipped</dt>
-            <dd>{totals.skipped}</dd>
-            <dt>Failed</dt>
-            <dd>{totals.failed}</dd>
-            <dt>Put off</dt>
-            <dd>{totals.deferred}</dd>
-          </dl>
-        </section>
+        </FiguresCard>
+        <FiguresCard id="wf-runs-title" title="Runs">
+          <Figures
+            rows={[
+              ['Triggered', totals.executions],
+              ['Skipped', totals.skipped],
+              ['Failed', totals.failed],
+              ['Put off', totals.deferred],
+            ]}
+          />
+        </FiguresCard>
       </div>
       <div class="cards reasons">
         <Reasons
