@@ -33,9 +33,9 @@ function deferred<T>() {
 const REFUSED = new ApiFailure(
   'The request has invalid fields',
   [
-    { condition: 'format', error: 'must be at most 100 characters', key: 'label' },
-    { condition: 'missing', error: 'is required', key: 'owner' },
-    { condition: 'conflict', error: 'already exists' },
+    { condition: 'max', error: 'must be at most 100 characters', key: 'label' },
+    { condition: 'required', error: 'is required', key: 'owner' },
+    { condition: 'unique', error: 'already exists', key: 'name' },
   ],
   422,
 );
