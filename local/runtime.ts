@@ -67,7 +67,10 @@ export interface LocalRuntime {
   port: number;
   /** The in-process queues, scheduler and mailer (tests and benchmarks wait on `engine.queue.idle()`). */
   engine: LocalEngine;
-  /** The table's change stream read for the stream functions (webhooks); `streams.settled()` waits for it. */
+  /**
+   * The table's change stream read for the stream functions (functions/streams.ts): `streams.settled()` waits until
+   * every function took every change so far; `streams.onApplied(handler, listener)` hears each batch a function took.
+   */
   streams: LocalStreamPoller;
   /** The active fault injection, set only when faults are on; `faults.counts()` = injected faults by target and kind. */
   faults?: FaultInjection;

@@ -2,6 +2,8 @@ import type { Authenticator } from '../domain/auth/authenticate.js';
 import type { RateLimiter } from '../domain/rate-limits/rate-limiter.js';
 import type { RateCounter } from '../domain/rate-limits/rate-counter.js';
 import type { IpRateCounter, IpRateLimiter } from '../domain/rate-limits/ip-limit.js';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { DayCountersProjection } from '../domain/stats/counter-facts.js';
 import type { StatsStore } from '../domain/stats/stats-store.js';
 import type { ApiKeyStore } from '../domain/api-keys/api-key-store.js';
 import type { ClientStore } from '../domain/clients/client-store.js';
@@ -64,6 +66,7 @@ export interface Ports {
   webhookSender: WebhookSender;
   /** Webhook messages, attempts and endpoint health. */
   webhookOutbox: WebhookOutbox;
+  dayCounters: DayCountersProjection<DynamoDBRecord>;
   /** Notices to a client by the service's own e-mail (an endpoint disabled). */
   clientNotices: ClientNotices;
   queue: Queue;

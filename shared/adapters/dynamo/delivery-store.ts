@@ -14,7 +14,6 @@ import {
 } from '../../domain/executions/delivery-store.js';
 import {
   EXECUTION_STATUS,
-  messageStatsShardsOf,
   messageZoneOf,
   type ExecutionClaim,
   type ExecutionRecord,
@@ -35,15 +34,6 @@ import { sendTransaction } from './transactions.js';
 import { contactFiguresUpdate } from './contact-figures.js';
 import { goalMarkAttribute } from '../../domain/workflows/goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
-import { optional, StatsItems } from './stats-items.js';
-import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
-import {
-  claimIncrement,
-  claimStatsShardsOf,
-  deferIncrement,
-  mergeIncrements,
-  reasonCode,
-} from '../../domain/stats/execution-increments.js';
 
 function quotaShardFor(r: Reservation) {
   return quotaShardOf(r.execution.id, r.quota);
@@ -60,8 +50,6 @@ export class DynamoDeliveryStore implements DeliveryStore {
     private readonly tableName: string,
     /** The container's copy of client configuration (settings, profile, customization, template); none: read every time. */
     private readonly configCache?: ConfigCache,
-    /** The day counters' update items: sent with each claim, given back with it; failures and deferrals. */
-    private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
   async load(execution: ExecutionRecord): Promise<SendContext> {
@@ -176,8 +164,6 @@ export class DynamoDeliveryStore implements DeliveryStore {
           Item: { ...keys.sentEmailLogItem(c, e.id, r.log.created_at, r.log.id), ...r.log },
         },
       },
-      // The day counter: `sent` with the claim, given back with it when nothing is sent.
-      ...optional(this.stats.workflowDay(claimIncrement(r.execution, r.quota.day, 1, claimStatsShardsOf(claimOf(r))))),
     );
     try {
       await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: actions }));
@@ -233,7 +219,6 @@ export class DynamoDeliveryStore implements DeliveryStore {
                 workflow_id: r.execution.workflow_id,
                 created_at: at,
                 ...messageZoneOf(r.execution),
-                stats_shards: claimStatsShardsOf(claimOf(r)),
               },
             },
           },
@@ -284,7 +269,6 @@ export class DynamoDeliveryStore implements DeliveryStore {
                 workflow_id: execution.workflow_id,
                 created_at: at,
                 ...messageZoneOf(execution),
-                ...messageStatsShardsOf(execution.claim),
               },
             },
           },
@@ -398,15 +382,6 @@ export class DynamoDeliveryStore implements DeliveryStore {
             activeWorkflows: -1,
             closedExecutionId: r.execution.id,
           }),
-          // Not sent after all, and failed: on the claim's day row.
-          ...optional(
-            this.stats.workflowDay({
-              ...claimIncrement(r.execution, r.quota.day, -1, claimStatsShardsOf(claimOf(r)), {
-                counts: { failed: 1 },
-              }),
-              failedReason: reasonCode(reason),
-            }),
-          ),
         ],
       }),
     );
@@ -414,7 +389,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   async releaseClaim(execution: ExecutionRecord, reason: string, at: string): Promise<boolean> {
-    return this.endClaimWithoutSend(execution, [], {
+    return this.endClaimWithoutSend(execution, {
       UpdateExpression:
         'SET retry_pending = :t, reason = :reason, updated_at = :at, gsi3sk = :g3sk ADD attempt :one REMOVE claim, outcome_unknown',
       ExpressionAttributeValues: {
@@ -430,9 +405,9 @@ export class DynamoDeliveryStore implements DeliveryStore {
   async deferClaim(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
     // Queued again: the stuck index holds it by its new due time, as any queued execution (execution-item.ts).
     const entry = keys.executingEntry(execution.client_id, execution.id, scheduledFor);
-    return this.endClaimWithoutSend(execution, [deferIncrement(execution, at, execution.claim?.stats_shards ?? 1)], {
+    return this.endClaimWithoutSend(execution, {
       UpdateExpression:
-        'SET #s = :queued, scheduled_for = :when, reason = :reason, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk ADD throttled :one REMOVE claim, outcome_unknown, retry_pending',
+        'SET #s = :queued, scheduled_for = :when, reason = :reason, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk ADD throttled :one, deferrals :one REMOVE claim, outcome_unknown, retry_pending',
       ExpressionAttributeValues: {
         ':queued': EXECUTION_STATUS.queued,
         ':when': scheduledFor,
@@ -447,21 +422,16 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   /**
    * One transaction that ends a claim with nothing sent: the execution's `update` (conditioned on it being at 2 as
-   * read), the claim's queued log removed and its counters given back — the next claim writes them again, so the
-   * history keeps one of each. False when the execution had moved.
+   * read), the claim's queued log removed and its quota and cap given back — the next claim writes them again, so
+   * the history keeps one of each (the day counters take the claim's `sent` back from the claim's removal). False
+   * when the execution had moved.
    */
   private async endClaimWithoutSend(
     execution: ExecutionRecord,
-    counted: StatsIncrement[],
     update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
   ): Promise<boolean> {
     const c = execution.client_id;
     const claim = execution.claim;
-    // The claim's `sent` given back on its own day row (a claim from before the counters gives nothing back).
-    const increments = mergeIncrements([
-      ...(claim ? [claimIncrement(execution, claim.quota_day, -1, claimStatsShardsOf(claim))] : []),
-      ...counted,
-    ]);
     const outcome = await this.settle(
       0,
       new TransactWriteCommand({
@@ -491,7 +461,6 @@ export class DynamoDeliveryStore implements DeliveryStore {
                 ...this.giveBack(execution, claim, { waitAgain: true }),
               ]
             : []),
-          ...increments.flatMap((increment) => optional(this.stats.workflowDay(increment))),
         ],
       }),
     );

@@ -14,7 +14,7 @@ import type {
   QueuedEventPage,
 } from '../../domain/events/event-store.js';
 import { stripKeys } from './items.js';
-import { keys } from './keys.js';
+import { ENTITY, keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
 
 /**
@@ -161,7 +161,12 @@ export class DynamoEventStore implements EventStore {
 
 /** The item `insert` writes for an event: its keys, its queued-index entry and the record (bench seeding uses it too). */
 export function eventItem(event: EventRecord): Record<string, unknown> {
-  return { ...keys.event(event.client_id, event.id), ...keys.queuedEvent(event.id, event.created_at), ...event };
+  return {
+    ...keys.event(event.client_id, event.id),
+    entity: ENTITY.event,
+    ...keys.queuedEvent(event.id, event.created_at),
+    ...event,
+  };
 }
 
 interface QueuedIndexEntry {

@@ -19,8 +19,6 @@ import { ENDED_CLAIM, executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
-import { optional, StatsItems } from './stats-items.js';
-import { deferIncrement, finishIncrement } from '../../domain/stats/execution-increments.js';
 import { contactFiguresUpdate } from './contact-figures.js';
 import { capPendingAttribute } from './quota-counter.js';
 import { TABLE_KEYS } from './table-definition.js';
@@ -39,8 +37,6 @@ export class DynamoExecutionStore implements ExecutionStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    /** The day counters' update items: failures and skips by reason, deferrals. */
-    private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
   async get(clientId: number, executionId: number): Promise<ExecutionRecord | undefined> {
@@ -71,8 +67,6 @@ export class DynamoExecutionStore implements ExecutionStore {
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: values,
     };
-    const increment = finishIncrement(execution, finish);
-    const counted = increment ? optional(this.stats.workflowDay(increment)) : [];
     try {
       await sendTransaction(
         this.db,
@@ -92,7 +86,6 @@ export class DynamoExecutionStore implements ExecutionStore {
                 ExpressionAttributeNames: { '#me': capPendingAttribute(execution.id) },
               },
             },
-            ...counted,
           ],
         }),
       );
@@ -102,25 +95,7 @@ export class DynamoExecutionStore implements ExecutionStore {
       const [ownReason, contact] = error.CancellationReasons ?? [];
       if (ownReason?.Code === 'ConditionalCheckFailed') return false;
       // The contact is gone (erased): end the execution without touching its figures (still counted).
-      if (contact?.Code === 'ConditionalCheckFailed') return this.transactIfUnchanged([{ Update: own }, ...counted]);
-      throw error;
-    }
-  }
-
-  /** One transaction whose first item is the execution's conditional update; false when that condition failed. */
-  private async transactIfUnchanged(
-    items: NonNullable<TransactWriteCommand['input']['TransactItems']>,
-  ): Promise<boolean> {
-    if (items.length === 1) return this.updateIfUnchanged(items[0]!.Update!);
-    try {
-      await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: items }));
-      return true;
-    } catch (error) {
-      if (
-        error instanceof TransactionCanceledException &&
-        error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
-      )
-        return false;
+      if (contact?.Code === 'ConditionalCheckFailed') return this.updateIfUnchanged(own);
       throw error;
     }
   }
@@ -136,20 +111,15 @@ export class DynamoExecutionStore implements ExecutionStore {
     }
   }
 
-  async defer(
-    execution: ExecutionRecord,
-    scheduledFor: string,
-    reason: string,
-    at: string,
-    statsShards = 1,
-  ): Promise<boolean> {
+  async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
     // The stuck-index entry moves with it: a queued execution by its new due time, a deferred retry (2) by `updated_at`.
     const pendingSince = execution.status === EXECUTION_STATUS.executing ? at : scheduledFor;
-    // Counted with the deferral itself (one transaction, still one request): once per deferral that happened.
+    // `deferrals` counts each deferral on the execution itself: the day counters read it from the change.
     const own = {
       TableName: this.tableName,
       Key: keys.execution(execution.client_id, execution.id),
-      UpdateExpression: 'SET scheduled_for = :when, reason = :reason, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk',
+      UpdateExpression:
+        'SET scheduled_for = :when, reason = :reason, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk ADD deferrals :one',
       ConditionExpression: '#s = :seenStatus AND updated_at = :seen',
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: {
@@ -158,14 +128,12 @@ export class DynamoExecutionStore implements ExecutionStore {
         ':at': at,
         ':seenStatus': execution.status,
         ':seen': execution.updated_at,
+        ':one': 1,
         ':g3pk': keys.executingEntry(execution.client_id, execution.id, pendingSince).gsi3pk,
         ':g3sk': keys.executingEntry(execution.client_id, execution.id, pendingSince).gsi3sk,
       },
     };
-    return this.transactIfUnchanged([
-      { Update: own },
-      ...optional(this.stats.workflowDay(deferIncrement(execution, at, statsShards))),
-    ]);
+    return this.updateIfUnchanged(own);
   }
 
   async listExecutingBefore(before: string, limit: number, cursor?: string): Promise<ExecutingPage> {

@@ -59,9 +59,10 @@ import { createHash } from 'node:crypto';
  * - per-contact day cap   CAP#<client>#<contact>#<local yyyy-mm-dd> / CAP   TTL 3 days
  * - deliverability        DELIV#<client>#<yyyy-mm> / DELIV          `b<DD>` permanent bounces, `c<DD>` complaints (UTC days)
  * - client open hours     OPENHOURS#<client> / OPENHOURS         `open_h00`…`open_h23`: human opens by local hour
- * - day counters          STATS#<client>#<shard> / <yyyy-mm-dd>#W<wid> (one workflow's counters of a UTC day) and
+ * - day counters          STATS#<client>#0 / <yyyy-mm-dd>#W<wid> (one workflow's counters of a UTC day) and
  *                                                                    <yyyy-mm-dd>#E#<event type> (events received);
- *                                                                    16 shards, TTL 400 days
+ *                                                                    TTL 400 days; written by the stream projection
+ * - stream position       STREAMPOS#<projection>#<stream shard> / STREAMPOS   `pos`: last applied record; TTL 2 days
  * - request rate window   RATE#<client>#<policy> / <window start, epoch s>   `n` requests counted; TTL a minute on
  *                                                                    (per-client rate limits)
  * - per-IP rate window    IPRATE#<sha256(ip, IPv6 by /64)> / <window start, epoch s>   `n` anonymous or failed-
@@ -95,7 +96,12 @@ const pad = (n: number, width = 12): string => n.toString().padStart(width, '0')
  * so a stream filter (the AWS event source mapping's, the local poller's) matches one attribute instead of parsing
  * keys. Updates keep it: a change's new image is the whole item.
  */
-export const ENTITY = { contact: 'contact', execution: 'execution', sentEmailLog: 'sent_email_log' } as const;
+export const ENTITY = {
+  contact: 'contact',
+  event: 'event',
+  execution: 'execution',
+  sentEmailLog: 'sent_email_log',
+} as const;
 export type Entity = (typeof ENTITY)[keyof typeof ENTITY];
 
 /**
@@ -104,6 +110,7 @@ export type Entity = (typeof ENTITY)[keyof typeof ENTITY];
  */
 export const ENTITY_PK_PREFIX: Readonly<Record<Entity, string>> = {
   [ENTITY.contact]: 'CONTACT#',
+  [ENTITY.event]: 'EVENT#',
   [ENTITY.execution]: 'EXEC#',
   [ENTITY.sentEmailLog]: 'SENT#',
 };
@@ -212,11 +219,13 @@ export const keys = {
     | { kind: 'sentLog'; clientId: number; sentEmailId: string }
     | { kind: 'contact'; clientId: number; contactId: number }
     | { kind: 'execution'; clientId: number; executionId: number }
+    | { kind: 'event'; clientId: number; eventId: number }
     | undefined => {
-    const match = /^(SENT|CONTACT|EXEC)#(\d+)#([^#]+)$/.exec(pk);
+    const match = /^(SENT|CONTACT|EXEC|EVENT)#(\d+)#([^#]+)$/.exec(pk);
     if (!match) return undefined;
-    const [, kind, client, id] = match as unknown as [string, 'SENT' | 'CONTACT' | 'EXEC', string, string];
+    const [, kind, client, id] = match as unknown as [string, 'SENT' | 'CONTACT' | 'EXEC' | 'EVENT', string, string];
     const clientId = Number(client);
+    if (kind === 'EVENT') return sk === 'EVENT' ? { kind: 'event', clientId, eventId: Number(id) } : undefined;
     if (kind === 'SENT')
       return sk.startsWith(keys.sentEmailLogPrefix) ? { kind: 'sentLog', clientId, sentEmailId: id } : undefined;
     if (kind === 'CONTACT') return sk === 'CONTACT' ? { kind: 'contact', clientId, contactId: Number(id) } : undefined;
@@ -339,17 +348,32 @@ export const keys = {
   }),
   /** One address's count of anonymous requests in one window, by the address's digest (no address in a key). */
   ipRateWindow: (ipHash: string, windowStart: number): ItemKey => ({ pk: `IPRATE#${ipHash}`, sk: String(windowStart) }),
-  /** One workflow's counters of one UTC day, in one of the client's stats shards (domain/stats/stats-counters.ts). */
-  statsWorkflowDay: (clientId: number, shard: number, day: string, workflowId: number): ItemKey => ({
-    pk: keys.statsPk(clientId, shard),
+  /** One workflow's counters of one UTC day (written by the day-counters projection only). */
+  statsWorkflowDay: (clientId: number, day: string, workflowId: number): ItemKey => ({
+    pk: keys.statsPk(clientId),
     sk: `${day}#W${pad(workflowId, 4)}`,
   }),
-  /** Events of one type received on one UTC day, in one of the client's stats shards. */
-  statsEventTypeDay: (clientId: number, shard: number, day: string, type: string): ItemKey => ({
-    pk: keys.statsPk(clientId, shard),
+  /** Events of one type received on one UTC day. */
+  statsEventTypeDay: (clientId: number, day: string, type: string): ItemKey => ({
+    pk: keys.statsPk(clientId),
     sk: `${day}#E#${type}`,
   }),
-  statsPk: (clientId: number, shard: number): string => `STATS#${clientId}#${shard}`,
+  /**
+   * A client's day rows, one partition: the projection writes a batch's sums, so even the busiest client's rows take
+   * a few writes a second. Shards 1..15 hold rows written before the projection, when each fact wrote its own count
+   * (`npm run admin -- stats fold-shards` folds them into 0).
+   */
+  statsPk: (clientId: number, shard = 0): string => `STATS#${clientId}#${shard}`,
+  /** The counter rows' shards that facts were once spread over (the fold reads them). */
+  legacyStatsShards: 16,
+  /**
+   * How far one projection of the change stream has applied one stream shard: `pos`, the last applied record's
+   * sequence number (padded so strings compare as numbers), moved in the same transaction as that record's effect.
+   */
+  streamPosition: (projection: string, shardId: string): ItemKey => ({
+    pk: `STREAMPOS#${projection}#${shardId}`,
+    sk: 'STREAMPOS',
+  }),
   /** The sort key range of the days `fromDay`..`toDay`: every row of those days sorts between the two. */
   statsDayRange: (fromDay: string, toDay: string): { from: string; to: string } => ({
     from: `${fromDay}#`,
@@ -367,10 +391,6 @@ export const keys = {
  * patterns: a route that only reads the table may still count its requests there, and write nothing else.
  */
 export const RATE_COUNTER_KEY_PATTERNS = ['RATE#*', 'IPRATE#*'] as const;
-
-/** A day-counter row's key (keys.statsWorkflowDay, keys.statsEventTypeDay). */
-export const isStatsKey = (key: { pk?: unknown } | undefined): boolean =>
-  typeof key?.pk === 'string' && key.pk.startsWith('STATS#');
 
 /**
  * The keys of dashboard accounts (see the header): an object of their own, so the functions that only

@@ -16,20 +16,17 @@ import {
   openExecutionAttribute,
   openExecutionValue,
 } from '../../domain/workflows/goals.js';
-import type { StatCounts } from '../../domain/stats/stats-counters.js';
 import { ENDED_CLAIM } from './execution-item.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
 import type { CustomizationRecord } from '../../domain/workflows/customization.js';
 import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
 import { executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
-import { keys, type ItemKey } from './keys.js';
+import { ENTITY, keys, type ItemKey } from './keys.js';
 import { capPendingAttribute } from './quota-counter.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { sendTransaction } from './transactions.js';
 import { openHoursOf } from '../../domain/tracking/open-hours.js';
-import { optional, StatsItems } from './stats-items.js';
-import { utcDayOf } from '../../domain/time/utc-days.js';
 
 const keyOf = (k: { pk: string; sk: string }) => `${k.pk}\u0000${k.sk}`;
 
@@ -40,8 +37,6 @@ export class DynamoProcessingStore implements ProcessingStore {
     private readonly tableName: string,
     /** The container's copy of client configuration (settings, profile, customizations); none: read every time. */
     private readonly configCache?: ConfigCache,
-    /** The day counters' update items: the event by type, and each execution created under its workflow. */
-    private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
   async findContactId(clientId: number, ref: { email: string } | { uid: string }): Promise<number | undefined> {
@@ -87,13 +82,7 @@ export class DynamoProcessingStore implements ProcessingStore {
     };
   }
 
-  async commit({
-    event,
-    executions,
-    contact,
-    cancellations = [],
-    statsShards = 1,
-  }: ProcessingCommit): Promise<CommitOutcome> {
+  async commit({ event, executions, contact, cancellations = [] }: ProcessingCommit): Promise<CommitOutcome> {
     const eventKey = keys.event(event.client_id, event.id);
     const { contact: summary, ...rest } = event;
     const contactUpdate = contact && contactUpdateOf(this.tableName, event.client_id, contact);
@@ -109,6 +98,7 @@ export class DynamoProcessingStore implements ProcessingStore {
                 TableName: this.tableName,
                 Item: {
                   ...eventKey,
+                  entity: ENTITY.event,
                   // Found by the contact's erasure once it names a contact.
                   ...(event.contact_id !== undefined
                     ? keys.contactHistory(event.client_id, event.contact_id, 'EVENT', event.created_at, event.id)
@@ -130,7 +120,6 @@ export class DynamoProcessingStore implements ProcessingStore {
             ...(contactUpdate ? [contactUpdate] : []),
             ...cancellations.map((c) => goalCancellationOf(this.tableName, event.client_id, c)),
             ...capChanges(this.tableName, executions, cancellations, event.client_id),
-            ...this.counted(event, executions, cancellations, contact?.conversions ?? [], statsShards),
           ],
         }),
       );
@@ -145,53 +134,6 @@ export class DynamoProcessingStore implements ProcessingStore {
       if (contactUpdate && reasons[firstCancellation - 1]?.Code === 'ConditionalCheckFailed') return 'contact_changed';
       throw error;
     }
-  }
-
-  /**
-   * The counters this commit adds, in its own transaction: each execution created (ended by a goal,
-   * converted) on its workflow's row, and the event received, by type, on the UTC day it was received — as `event:<type>`
-   * on the first of those rows, or on its own event-type row when there is none. The commit runs once per event (it
-   * requires the event still queued), so each is counted once.
-   */
-  private counted(
-    event: ProcessingCommit['event'],
-    executions: ProcessingCommit['executions'],
-    cancellations: readonly GoalCancellation[],
-    conversions: readonly { workflowId: number }[],
-    shards: number,
-  ) {
-    const day = utcDayOf(Date.parse(event.created_at));
-    const byWorkflow = new Map<number, Partial<StatCounts>>();
-    const add = (workflowId: number, name: 'executions' | 'exited' | 'converted') => {
-      const counts = byWorkflow.get(workflowId) ?? {};
-      counts[name] = (counts[name] ?? 0) + 1;
-      byWorkflow.set(workflowId, counts);
-    };
-    for (const execution of executions) add(execution.workflow_id, 'executions');
-    // Executions ended by the event's exits, on the event's row of their workflow (one item per row).
-    for (const cancellation of cancellations) add(cancellation.execution.workflow_id, 'exited');
-    for (const conversion of conversions) add(conversion.workflowId, 'converted');
-    // The event itself rides on the first workflow row the commit writes anyway (one row fewer: 2 WCU a commit);
-    // an event that starts, ends and converts nothing gets its event-type row.
-    const rows = [...byWorkflow].sort(([a], [b]) => a - b);
-    return [
-      ...(rows.length === 0
-        ? optional(this.stats.eventType({ clientId: event.client_id, day, type: event.type, spread: event.id, shards }))
-        : []),
-      ...rows.flatMap(([workflowId, counts], i) =>
-        optional(
-          this.stats.workflowDay({
-            clientId: event.client_id,
-            workflowId,
-            day,
-            counts,
-            spread: event.id,
-            shards,
-            ...(i === 0 ? { eventType: event.type } : {}),
-          }),
-        ),
-      ),
-    ];
   }
 }
 

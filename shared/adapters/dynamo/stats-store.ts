@@ -8,12 +8,12 @@ import {
 import type { StatsStore } from '../../domain/stats/stats-store.js';
 import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
-import { EVENT_PREFIX, FAIL_REASON_PREFIX, RECEIVED, SKIP_REASON_PREFIX } from './stats-items.js';
+import { EVENT_PREFIX, FAIL_REASON_PREFIX, RECEIVED, SKIP_REASON_PREFIX } from './stats-attributes.js';
 
 /**
- * Reads a client's day rows: one Query per stats shard the client's counters were written over (1, or 16 in one wave
- * for a client whose limits shard them), each a range of sort keys over the days asked. The rows are small (≈ 0.2 KB):
- * 90 days of 8 workflows and 7 event types is ≈ 1 350 rows, ≈ 40 read units eventually consistent, in one page.
+ * Reads a client's day rows: one Query of its one partition, a range of sort keys over the days asked. The rows are
+ * small (≈ 0.2 KB): 90 days of 8 workflows and 7 event types is ≈ 1 350 rows, ≈ 40 read units eventually consistent,
+ * in one page.
  */
 export class DynamoStatsStore implements StatsStore {
   constructor(
@@ -21,26 +21,22 @@ export class DynamoStatsStore implements StatsStore {
     private readonly tableName: string,
   ) {}
 
-  async read(clientId: number, shards: number, fromDay: string, toDay: string, workflowId?: number) {
+  async read(clientId: number, fromDay: string, toDay: string, workflowId?: number) {
     const range = keys.statsDayRange(fromDay, toDay);
-    const pages = await Promise.all(
-      Array.from({ length: Math.max(1, shards) }, (_, shard) =>
-        queryAll(this.db, {
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: {
-            ':pk': keys.statsPk(clientId, shard),
-            ':from': range.from,
-            ':to': range.to,
-            ...(workflowId !== undefined ? { ':workflow': workflowId } : {}),
-          },
-          ...(workflowId !== undefined ? { FilterExpression: 'workflow_id = :workflow' } : {}),
-        }),
-      ),
-    );
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': keys.statsPk(clientId),
+        ':from': range.from,
+        ':to': range.to,
+        ...(workflowId !== undefined ? { ':workflow': workflowId } : {}),
+      },
+      ...(workflowId !== undefined ? { FilterExpression: 'workflow_id = :workflow' } : {}),
+    });
     const workflows: WorkflowDayRow[] = [];
     const events: EventTypeDayRow[] = [];
-    for (const item of pages.flat()) {
+    for (const item of items) {
       const day = String(item['day']);
       if (typeof item['event_type'] === 'string') {
         events.push({ day, type: item['event_type'], received: numberOf(item[RECEIVED]) });
@@ -55,7 +51,7 @@ export class DynamoStatsStore implements StatsStore {
         skippedReasons: reasonsOf(item, SKIP_REASON_PREFIX),
         failedReasons: reasonsOf(item, FAIL_REASON_PREFIX),
       });
-      // Events counted on the workflow's row by processing's commit (stats-items.ts EVENT_PREFIX): events received.
+      // Events counted on a workflow's row before the projection (stats-attributes.ts EVENT_PREFIX): events received.
       if (workflowId === undefined)
         for (const [type, received] of Object.entries(reasonsOf(item, EVENT_PREFIX)))
           events.push({ day, type, received });

@@ -17,8 +17,7 @@ import { keys, type ItemKey } from './keys.js';
 import { queryAll } from './query-all.js';
 import { quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
-import { StatsItems } from './stats-items.js';
-import { statsOfWrite } from '../../domain/tracking/tracking-store.js';
+import { countedLogOf } from '../../domain/tracking/tracking-store.js';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -34,8 +33,6 @@ export class DynamoTrackingStore implements TrackingStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    /** The day counters' update items, added to the notification's transaction. */
-    private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
   async findMessage(providerMessageId: string): Promise<TrackedMessage | undefined> {
@@ -54,7 +51,7 @@ export class DynamoTrackingStore implements TrackingStore {
       new GetCommand({
         TableName: this.tableName,
         Key: keys.sentEmail(clientId, sentEmailId),
-        ProjectionExpression: 'client_id, id, contact_id, workflow_id, provider_message_id, erased_at, stats_shards',
+        ProjectionExpression: 'client_id, id, contact_id, workflow_id, provider_message_id, erased_at',
         ConsistentRead: true,
       }),
     );
@@ -68,7 +65,6 @@ export class DynamoTrackingStore implements TrackingStore {
       sent_email_id: String(item['id']),
       contact_id: Number(item['contact_id']),
       ...(typeof item['workflow_id'] === 'number' ? { workflow_id: item['workflow_id'] } : {}),
-      ...(typeof item['stats_shards'] === 'number' ? { stats_shards: item['stats_shards'] } : {}),
       ...(recorded === undefined ? { unconfirmed: true } : {}),
     };
   }
@@ -99,16 +95,18 @@ export class DynamoTrackingStore implements TrackingStore {
 
   async record(write: TrackingWrite): Promise<'recorded' | 'duplicate'> {
     const { message, log } = write;
-    const logPut: TransactItem = {
+    // The log says what the day counters count from it; which human open or click was the e-mail's first is known
+    // only per attempt (the marker it writes), so the log is built with each.
+    const logPut = (markers: readonly ('open' | 'click')[]): TransactItem => ({
       Put: {
         TableName: this.tableName,
         Item: {
           ...keys.sentEmailLogItem(message.client_id, message.sent_email_id, log.created_at, log.id),
-          ...withoutUndefined(log),
+          ...withoutUndefined(countedLogOf(write, markers)),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
-    };
+    });
     const counter = write.deliverability && this.deliverabilityUpdate(message.client_id, write.deliverability);
     // The e-mail's first human open / click raises the contact's count once: a marker item per e-mail, written only
     // if absent, guards it against two notifications of one e-mail handled at the same instant.
@@ -118,13 +116,11 @@ export class DynamoTrackingStore implements TrackingStore {
         kind === 'open' ? change?.countOpen : change?.countClick,
       );
       const contact = change && contactUpdate(this.tableName, message, change);
-      const stats = this.stats.workflowDay(statsOfWrite(write, markers));
       const items: TransactItem[] = [
-        logPut,
+        logPut(markers),
         ...(contact ? [contact] : []),
         ...markers.map((kind) => this.markerPut(message, kind, log.created_at)),
         ...(counter ? [counter] : []),
-        ...(stats ? [stats] : []),
       ];
       try {
         await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: items }));
@@ -233,13 +229,11 @@ function messageOf(item: Record<string, unknown>): TrackedMessage | undefined {
     return undefined;
   const zone = item['send_zone'];
   const workflowId = item['workflow_id'];
-  const statsShards = item['stats_shards'];
   return {
     client_id: clientId,
     sent_email_id: sentEmailId,
     contact_id: contactId,
     ...(typeof workflowId === 'number' ? { workflow_id: workflowId } : {}),
-    ...(typeof statsShards === 'number' ? { stats_shards: statsShards } : {}),
     ...(typeof zone === 'string' ? { send_zone: zone } : {}),
   };
 }

@@ -17,18 +17,16 @@ import type {
   SubscriptionState,
   UnsubscribeStore,
 } from '../../domain/links/unsubscribe-store.js';
-import { linkUnsubscribeIncrement, preferenceLeftDeltas } from '../../domain/links/unsubscribe-store.js';
-import { optional, StatsItems } from './stats-items.js';
+import { linkUnsubscribeLogOf, preferenceLeftDeltas } from '../../domain/links/unsubscribe-store.js';
 import { keys } from './keys.js';
 import { sendTransaction } from './transactions.js';
 import { contactsLeftUpdate } from './topic-counts.js';
 
-/** A one-click unsubscribe is one TransactWriteItems: [contact Update, the e-mail's log Put, its day counter]. */
+/** A one-click unsubscribe is one TransactWriteItems: [contact Update, the e-mail's log Put]. */
 export class DynamoUnsubscribeStore implements UnsubscribeStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly stats: StatsItems = new StatsItems(tableName),
   ) {}
 
   async savePreferences(write: PreferenceWrite): Promise<PreferenceSaveOutcome> {
@@ -101,7 +99,7 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
   }
 
   leaveTopic(write: TopicUnsubscribe): Promise<TopicUnsubscribeOutcome> {
-    return leaveTopicIn(this.db, this.tableName, this.stats, write);
+    return leaveTopicIn(this.db, this.tableName, write);
   }
 
   async unsubscribe(write: LinkUnsubscribe): Promise<LinkUnsubscribeOutcome> {
@@ -126,11 +124,14 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
         {
           Put: {
             TableName: this.tableName,
-            Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log },
+            // Counted (unsubscribed_link) from this log, written only with the contact's change, whose condition
+            // makes it once per unsubscribe.
+            Item: {
+              ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id),
+              ...linkUnsubscribeLogOf(write),
+            },
           },
         },
-        // Counted only with the contact's change, whose condition makes it once per unsubscribe.
-        ...optional(this.stats.workflowDay(linkUnsubscribeIncrement(write))),
       ],
     });
     try {
@@ -145,13 +146,12 @@ export class DynamoUnsubscribeStore implements UnsubscribeStore {
 }
 
 /**
- * Leaving one topic: [contact Update of `topic_<id>`, the topic's `contacts_left` ADD, the e-mail's log Put, its day
- * counter], one transaction.
+ * Leaving one topic: [contact Update of `topic_<id>`, the topic's `contacts_left` ADD, the e-mail's log Put], one
+ * transaction.
  */
 async function leaveTopicIn(
   db: DynamoDBDocumentClient,
   tableName: string,
-  stats: StatsItems,
   write: TopicUnsubscribe,
 ): Promise<TopicUnsubscribeOutcome> {
   const { clientId, contactId, sentEmailId, topicId, log } = write;
@@ -184,10 +184,12 @@ async function leaveTopicIn(
       {
         Put: {
           TableName: tableName,
-          Item: { ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id), ...log },
+          Item: {
+            ...keys.sentEmailLogItem(clientId, sentEmailId, log.created_at, log.id),
+            ...linkUnsubscribeLogOf(write),
+          },
         },
       },
-      ...optional(stats.workflowDay(linkUnsubscribeIncrement(write))),
     ],
   });
   try {

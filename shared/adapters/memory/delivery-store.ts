@@ -9,7 +9,6 @@ import {
 } from '../../domain/executions/delivery-store.js';
 import {
   EXECUTION_STATUS,
-  messageStatsShardsOf,
   messageZoneOf,
   type ExecutionClaim,
   type ExecutionRecord,
@@ -31,13 +30,6 @@ import { categoryOf } from '../../domain/workflows/catalog.js';
 import { goalReachedFor } from '../../domain/workflows/goals.js';
 import { markSent, unlistOpenExecution } from './contact-goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
-import type { StatsIncrement } from '../../domain/stats/stats-counters.js';
-import {
-  claimIncrement,
-  claimStatsShardsOf,
-  deferIncrement,
-  reasonCode,
-} from '../../domain/stats/execution-increments.js';
 
 const quotaShardFor = (r: Reservation) => quotaShardOf(r.execution.id, r.quota);
 const dayAttribute = (day: string): string => `d${day.slice(8, 10)}`;
@@ -110,9 +102,11 @@ export class MemoryDeliveryStore implements DeliveryStore {
     // A retry of a send that failed transiently finds its own record, still queued.
     if (email && email.status !== SENT_STATUS.queued) return 'taken';
 
-    Object.assign(execution, { status: EXECUTION_STATUS.executing, updated_at: r.at, claim: claimOf(r) });
-    delete execution.retry_pending;
-    delete execution.outcome_unknown;
+    this.data.changeExecution(execution, (e) => {
+      Object.assign(e, { status: EXECUTION_STATUS.executing, updated_at: r.at, claim: claimOf(r) });
+      delete e.retry_pending;
+      delete e.outcome_unknown;
+    });
     this.raiseQuota(r, 1);
     if (cap) {
       cap.sent = (cap.sent ?? 0) + 1;
@@ -120,7 +114,6 @@ export class MemoryDeliveryStore implements DeliveryStore {
     }
     this.data.sentEmails.set(sentEmailKey(c, r.sentEmail.id), stored(r.sentEmail));
     this.putLog(c, r.sentEmail.id, r.log);
-    this.data.stats.add(claimIncrement(r.execution, r.quota.day, 1, claimStatsShardsOf(claimOf(r))));
     return 'claimed';
   }
 
@@ -143,15 +136,16 @@ export class MemoryDeliveryStore implements DeliveryStore {
       workflow_id: r.execution.workflow_id,
       created_at: at,
       ...messageZoneOf(r.execution),
-      stats_shards: claimStatsShardsOf(claimOf(r)),
     });
-    Object.assign(execution, {
-      status: EXECUTION_STATUS.completed,
-      processed_at: at,
-      updated_at: at,
-      sent_email_id: r.sentEmail.id,
+    this.data.changeExecution(execution, (e) => {
+      Object.assign(e, {
+        status: EXECUTION_STATUS.completed,
+        processed_at: at,
+        updated_at: at,
+        sent_email_id: r.sentEmail.id,
+      });
+      endClaim(e);
     });
-    endClaim(execution);
     contact.last_workflow_at = at;
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
@@ -182,16 +176,17 @@ export class MemoryDeliveryStore implements DeliveryStore {
       workflow_id: seen.workflow_id,
       created_at: at,
       ...messageZoneOf(seen),
-      ...messageStatsShardsOf(seen.claim),
     });
-    Object.assign(execution, {
-      status: EXECUTION_STATUS.completed,
-      processed_at: at,
-      updated_at: at,
-      sent_email_id: sentEmailId,
-      reason,
+    this.data.changeExecution(execution, (e) => {
+      Object.assign(e, {
+        status: EXECUTION_STATUS.completed,
+        processed_at: at,
+        updated_at: at,
+        sent_email_id: sentEmailId,
+        reason,
+      });
+      endClaim(e);
     });
-    endClaim(execution);
     contact.last_workflow_at = at;
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
@@ -218,65 +213,57 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const email = this.emailOf(r);
     Object.assign(email, { status: SENT_STATUS.failed, status_updated_at: at });
     this.putLog(c, r.sentEmail.id, { id: logId, created_at: at, status: SENT_STATUS.failed, detail: reason });
-    Object.assign(execution, {
-      status: EXECUTION_STATUS.failed,
-      processed_at: at,
-      updated_at: at,
-      reason,
-      sent_email_id: r.sentEmail.id,
+    this.data.changeExecution(execution, (e) => {
+      Object.assign(e, {
+        status: EXECUTION_STATUS.failed,
+        processed_at: at,
+        updated_at: at,
+        reason,
+        sent_email_id: r.sentEmail.id,
+      });
+      endClaim(e);
     });
-    endClaim(execution);
     this.giveBack(r.execution, claimOf(r));
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
     unlistOpenExecution(contact, execution.id);
-    this.data.stats.add({
-      ...claimIncrement(r.execution, r.quota.day, -1, claimStatsShardsOf(claimOf(r)), { counts: { failed: 1 } }),
-      failedReason: reasonCode(reason),
-    });
   }
 
   async releaseClaim(seen: ExecutionRecord, reason: string, at: string): Promise<boolean> {
-    return this.endClaimWithoutSend(seen, [], (execution) =>
+    return this.endClaimWithoutSend(seen, (execution) =>
       Object.assign(execution, { retry_pending: true, reason, updated_at: at, attempt: (execution.attempt ?? 0) + 1 }),
     );
   }
 
   async deferClaim(seen: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
-    return this.endClaimWithoutSend(seen, [deferIncrement(seen, at, seen.claim?.stats_shards ?? 1)], (execution) => {
+    return this.endClaimWithoutSend(seen, (execution) => {
       Object.assign(execution, {
         status: EXECUTION_STATUS.queued,
         scheduled_for: scheduledFor,
         reason,
         updated_at: at,
         throttled: (execution.throttled ?? 0) + 1,
+        deferrals: (execution.deferrals ?? 0) + 1,
       });
       delete execution.retry_pending;
     });
   }
 
   /** A claim ended with nothing sent (the port's releaseClaim, deferClaim): counters given back, its queued log removed. */
-  private endClaimWithoutSend(
-    seen: ExecutionRecord,
-    counted: StatsIncrement[],
-    change: (execution: ExecutionRecord) => void,
-  ): boolean {
+  private endClaimWithoutSend(seen: ExecutionRecord, change: (execution: ExecutionRecord) => void): boolean {
     const c = seen.client_id;
     const execution = this.data.executions.get(clientKey(c, seen.id));
     if (execution?.status !== EXECUTION_STATUS.executing || execution.updated_at !== seen.updated_at) return false;
     const claim = execution.claim;
-    change(execution);
-    delete execution.claim;
-    delete execution.outcome_unknown;
+    this.data.changeExecution(execution, (e) => {
+      change(e);
+      delete e.claim;
+      delete e.outcome_unknown;
+    });
     if (claim) {
       this.giveBack(execution, claim, { waitAgain: true });
       // The next claim writes its own queued log: the history keeps one.
       this.data.sentEmailLogs.get(sentEmailKey(c, claimedEmailIdOf(seen)))?.delete(`${claim.log_at}#${claim.log_id}`);
     }
-    for (const increment of [
-      ...(claim ? [claimIncrement(seen, claim.quota_day, -1, claimStatsShardsOf(claim))] : []),
-      ...counted,
-    ])
-      this.data.stats.add(increment);
     return true;
   }
 

@@ -49,7 +49,6 @@ export class MemoryEngineData {
       workflow_id?: number;
       created_at: string;
       send_zone?: string;
-      stats_shards?: number;
     }
   >();
   /** `<client>\0<yyyy-mm>` → `b<DD>` permanent bounces and `c<DD>` complaints of each UTC day. */
@@ -62,8 +61,16 @@ export class MemoryEngineData {
   readonly quota = new Map<string, MemoryQuotaCounter>();
   /** `<client>\0<contact>\0<local yyyy-mm-dd>` → counter. */
   readonly dayCaps = new Map<string, MemoryDayCap>();
-  /** The day counters, added to where the DynamoDB stores add a counter update to their transaction. */
+  /** The day counters, fed with every change of a counted record as the change stream feeds the projection. */
   readonly stats = new MemoryStatsStore();
+
+  /** An execution changed by `change` (in place), reported to the day counters with its images before and after. */
+  changeExecution<T>(execution: ExecutionRecord, change: (execution: ExecutionRecord) => T): T {
+    const old = copy(execution);
+    const result = change(execution);
+    this.stats.changed({ entity: 'execution', clientId: execution.client_id, old, new: copy(execution) });
+    return result;
+  }
 
   dayCap(clientId: number, contactId: number, day: string): MemoryDayCap {
     const k = `${clientId}\u0000${contactId}\u0000${day}`;

@@ -9,7 +9,6 @@ import {
 } from '../../domain/executions/execution-store.js';
 import { endClaim } from './delivery-store.js';
 import { clientKey, copy, MemoryEngineData, stored, type MemoryAggregates } from './engine-data.js';
-import { deferIncrement, finishIncrement } from '../../domain/stats/execution-increments.js';
 import { listOpenExecution, unlistOpenExecution } from './contact-goals.js';
 import { keys } from '../dynamo/keys.js';
 
@@ -37,12 +36,12 @@ export class MemoryExecutionStore implements ExecutionStore {
   async finish(execution: ExecutionRecord, finish: Finish): Promise<boolean> {
     const current = this.unchanged(execution);
     if (!current) return false;
-    Object.assign(current, { status: finish.status, updated_at: finish.at, processed_at: finish.at });
-    if (finish.reason) current.reason = finish.reason;
-    if (finish.goalEventId !== undefined) current.goal_event_id = finish.goalEventId;
-    endClaim(current);
-    const increment = finishIncrement(execution, finish);
-    if (increment) this.data.stats.add(increment);
+    this.data.changeExecution(current, (e) => {
+      Object.assign(e, { status: finish.status, updated_at: finish.at, processed_at: finish.at });
+      if (finish.reason) e.reason = finish.reason;
+      if (finish.goalEventId !== undefined) e.goal_event_id = finish.goalEventId;
+      endClaim(e);
+    });
     // An erased contact has no figures left to lower: the execution ends alone (and stays on its day's counter).
     const contact = this.aggregates.contacts.contacts.get(clientKey(execution.client_id, execution.contact_id));
     if (contact) {
@@ -54,17 +53,12 @@ export class MemoryExecutionStore implements ExecutionStore {
     return true;
   }
 
-  async defer(
-    execution: ExecutionRecord,
-    scheduledFor: string,
-    reason: string,
-    at: string,
-    statsShards = 1,
-  ): Promise<boolean> {
+  async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
     const current = this.unchanged(execution);
     if (!current) return false;
-    Object.assign(current, { scheduled_for: scheduledFor, reason, updated_at: at });
-    this.data.stats.add(deferIncrement(execution, at, statsShards));
+    this.data.changeExecution(current, (e) =>
+      Object.assign(e, { scheduled_for: scheduledFor, reason, updated_at: at, deferrals: (e.deferrals ?? 0) + 1 }),
+    );
     return true;
   }
 

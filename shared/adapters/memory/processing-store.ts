@@ -68,13 +68,7 @@ export class MemoryProcessingStore implements ProcessingStore {
     };
   }
 
-  async commit({
-    event,
-    executions,
-    contact,
-    cancellations = [],
-    statsShards = 1,
-  }: ProcessingCommit): Promise<CommitOutcome> {
+  async commit({ event, executions, contact, cancellations = [] }: ProcessingCommit): Promise<CommitOutcome> {
     const eventKey = clientKey(event.client_id, event.id);
     // The transaction's conditions, in its order: the event still queued, each execution id free, the contact there,
     // each execution a goal cancels still queued.
@@ -96,7 +90,9 @@ export class MemoryProcessingStore implements ProcessingStore {
     )
       return 'contact_changed';
 
+    const before = this.data.events.get(eventKey);
     this.data.events.set(eventKey, stored(event));
+    this.data.stats.changed({ entity: 'event', clientId: event.client_id, old: before, new: stored(event) });
     this.data.queuedIndex.delete(eventKey);
     for (const execution of executions)
       this.data.executions.set(clientKey(execution.client_id, execution.id), stored(execution));
@@ -115,14 +111,16 @@ export class MemoryProcessingStore implements ProcessingStore {
     }
     for (const c of cancellations) {
       const execution = this.data.executions.get(clientKey(event.client_id, c.execution.execution_id))!;
-      Object.assign(execution, {
-        status: EXECUTION_STATUS.cancelled,
-        reason: GOAL_REACHED,
-        goal_event_id: c.eventId,
-        processed_at: c.at,
-        updated_at: c.at,
+      this.data.changeExecution(execution, (e) => {
+        Object.assign(e, {
+          status: EXECUTION_STATUS.cancelled,
+          reason: GOAL_REACHED,
+          goal_event_id: c.eventId,
+          processed_at: c.at,
+          updated_at: c.at,
+        });
+        endClaim(e);
       });
-      endClaim(execution);
       this.data.peekDayCap(event.client_id, c.contactId, c.execution.cap_day)?.pending.delete(c.execution.execution_id);
     }
     // Each queued, non-critical execution waits for a slot of its contact's day (its priority decides).
@@ -130,42 +128,6 @@ export class MemoryProcessingStore implements ProcessingStore {
       if (e.status !== EXECUTION_STATUS.queued || e.critical) continue;
       this.data.dayCap(e.client_id, e.contact_id, e.cap_day).pending.set(e.id, e.priority_score);
     }
-    // The day counters, as the DynamoDB commit adds them: the event by type, each execution on its workflow's row.
-    const day = utcDayOf(Date.parse(event.created_at));
-    this.data.stats.addEvent({
-      clientId: event.client_id,
-      day,
-      type: event.type,
-      spread: event.id,
-      shards: statsShards,
-    });
-    for (const e of executions)
-      this.data.stats.add({
-        clientId: e.client_id,
-        workflowId: e.workflow_id,
-        day,
-        counts: { executions: 1 },
-        spread: event.id,
-        shards: statsShards,
-      });
-    for (const c of cancellations)
-      this.data.stats.add({
-        clientId: event.client_id,
-        workflowId: c.execution.workflow_id,
-        day,
-        counts: { exited: 1 },
-        spread: event.id,
-        shards: statsShards,
-      });
-    for (const c of contact?.conversions ?? [])
-      this.data.stats.add({
-        clientId: event.client_id,
-        workflowId: c.workflowId,
-        day,
-        counts: { converted: 1 },
-        spread: event.id,
-        shards: statsShards,
-      });
     return 'committed';
   }
 }

@@ -1,81 +1,69 @@
 import {
+  type CountedChange,
+  type CounterDelta,
+  counterRowKey,
+  deltasOfChange,
+} from '../../domain/stats/counter-facts.js';
+import {
   addCounts,
   addReasons,
-  statsShardOf,
   zeroCounts,
   type EventTypeDayRow,
-  type EventTypeIncrement,
-  type StatsIncrement,
   type WorkflowDayRow,
 } from '../../domain/stats/stats-counters.js';
 import type { StatsStore } from '../../domain/stats/stats-store.js';
 
 /**
- * The day counters in memory: the memory stores add to it where their DynamoDB twins add a counter update to the
- * transaction that records the fact, and it answers reads as DynamoStatsStore does — the same shards (`spread mod
- * shards`), only shards 0..`shards` − 1 read, one row per shard returned (a read sums them).
+ * The day counters in memory. The memory stores report each change of a counted record (an event processed, an
+ * execution moved, a log written) as the table's change stream would, and the same rules (counter-facts.ts) turn it
+ * into the rows the DynamoDB projection would write — at once, where the stream takes a few seconds. Reads answer as
+ * DynamoStatsStore does.
  */
 export class MemoryStatsStore implements StatsStore {
-  /** `<client>#<shard>#<day>#<workflow>` → row. */
-  readonly workflowRows = new Map<string, WorkflowDayRow & { clientId: number; shard: number }>();
-  /** `<client>#<shard>#<day>#<type>` → row. */
-  readonly eventRows = new Map<string, EventTypeDayRow & { clientId: number; shard: number }>();
+  /** `<client>#<day>#W<workflow>` → row. */
+  readonly workflowRows = new Map<string, WorkflowDayRow & { clientId: number }>();
+  /** `<client>#<day>#E<type>` → row. */
+  readonly eventRows = new Map<string, EventTypeDayRow & { clientId: number }>();
+  /** Reads, in order (the Queries DynamoStatsStore would send), for tests. */
+  readonly reads: { clientId: number }[] = [];
 
-  add(increment: StatsIncrement): void {
-    const shard = statsShardOf(increment.spread, increment.shards);
-    const key = `${increment.clientId}#${shard}#${increment.day}#${increment.workflowId}`;
-    let row = this.workflowRows.get(key);
-    if (!row) {
-      row = {
-        clientId: increment.clientId,
-        shard,
-        day: increment.day,
-        workflowId: increment.workflowId,
-        counts: zeroCounts(),
-        skippedReasons: {},
-        failedReasons: {},
+  /** One change of a counted record, counted as the stream projection counts it. */
+  changed(change: CountedChange): void {
+    for (const delta of deltasOfChange(change)) this.add(delta);
+  }
+
+  add(delta: CounterDelta): void {
+    const key = counterRowKey(delta);
+    if ('eventType' in delta.row) {
+      const row = this.eventRows.get(key) ?? {
+        clientId: delta.clientId,
+        day: delta.day,
+        type: delta.row.eventType,
+        received: 0,
       };
-      this.workflowRows.set(key, row);
+      row.received += delta.received ?? 0;
+      this.eventRows.set(key, row);
+      return;
     }
-    addCounts(row.counts, increment.counts);
-    if (increment.skippedReason && increment.counts.skipped)
-      addReasons(row.skippedReasons, { [increment.skippedReason]: increment.counts.skipped });
-    if (increment.failedReason && increment.counts.failed)
-      addReasons(row.failedReasons, { [increment.failedReason]: increment.counts.failed });
-    // An event counted on the workflow's row (processing's commit): read back as the events received by type.
-    if (increment.eventType !== undefined)
-      this.addEvent({
-        clientId: increment.clientId,
-        day: increment.day,
-        type: increment.eventType,
-        spread: increment.spread,
-        shards: increment.shards,
-      });
-  }
-
-  addEvent(increment: EventTypeIncrement): void {
-    const shard = statsShardOf(increment.spread, increment.shards);
-    const key = `${increment.clientId}#${shard}#${increment.day}#${increment.type}`;
-    const row = this.eventRows.get(key) ?? {
-      clientId: increment.clientId,
-      shard,
-      day: increment.day,
-      type: increment.type,
-      received: 0,
+    const row = this.workflowRows.get(key) ?? {
+      clientId: delta.clientId,
+      day: delta.day,
+      workflowId: delta.row.workflowId,
+      counts: zeroCounts(),
+      skippedReasons: {},
+      failedReasons: {},
     };
-    row.received += 1;
-    this.eventRows.set(key, row);
+    addCounts(row.counts, delta.counts ?? {});
+    addReasons(row.skippedReasons, delta.skippedReasons ?? {});
+    addReasons(row.failedReasons, delta.failedReasons ?? {});
+    this.workflowRows.set(key, row);
   }
 
-  /** Shards a read covered, in order (the Queries DynamoStatsStore would send), for tests. */
-  readonly reads: { clientId: number; shards: number }[] = [];
-
-  async read(clientId: number, shards: number, fromDay: string, toDay: string, workflowId?: number) {
-    this.reads.push({ clientId, shards: Math.max(1, shards) });
-    const inRange = (row: { clientId: number; shard: number; day: string }) =>
-      row.clientId === clientId && row.shard < Math.max(1, shards) && row.day >= fromDay && row.day <= toDay;
-    const strip = <T extends { clientId: number; shard: number }>({ clientId: _c, shard: _s, ...row }: T) =>
-      structuredClone(row);
+  async read(clientId: number, fromDay: string, toDay: string, workflowId?: number) {
+    this.reads.push({ clientId });
+    const inRange = (row: { clientId: number; day: string }) =>
+      row.clientId === clientId && row.day >= fromDay && row.day <= toDay;
+    const strip = <T extends { clientId: number }>({ clientId: _c, ...row }: T) => structuredClone(row);
     return {
       workflows: [...this.workflowRows.values()]
         .filter((r) => inRange(r) && (workflowId === undefined || r.workflowId === workflowId))

@@ -9,7 +9,7 @@ import type {
 import { utcDaysBetween } from '../../domain/time/utc-days.js';
 import { openHourAttribute } from '../../domain/tracking/open-hours.js';
 import { clientKey, copy, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
-import { statsOfWrite } from '../../domain/tracking/tracking-store.js';
+import { countedLogOf } from '../../domain/tracking/tracking-store.js';
 
 /** TrackingStore in memory over the engine's shared data and the contacts, with DynamoDB's conditions (contract suite). */
 export class MemoryTrackingStore implements TrackingStore {
@@ -27,7 +27,6 @@ export class MemoryTrackingStore implements TrackingStore {
         contact_id: found.contact_id,
         ...(found.workflow_id !== undefined ? { workflow_id: found.workflow_id } : {}),
         ...(found.send_zone !== undefined ? { send_zone: found.send_zone } : {}),
-        ...(found.stats_shards !== undefined ? { stats_shards: found.stats_shards } : {}),
       }
     );
   }
@@ -45,7 +44,6 @@ export class MemoryTrackingStore implements TrackingStore {
       sent_email_id: sentEmailId,
       contact_id: email.contact_id,
       workflow_id: email.workflow_id,
-      ...(email.stats_shards !== undefined ? { stats_shards: email.stats_shards } : {}),
       ...(email.provider_message_id === undefined ? { unconfirmed: true } : {}),
     };
   }
@@ -106,7 +104,10 @@ export class MemoryTrackingStore implements TrackingStore {
       }
       if (change.transientBounces) contact['transient_bounces'] = [...change.transientBounces];
     }
-    this.data.stats.add(statsOfWrite(write, marked));
+    // The log as the DynamoDB adapter writes it once the markers are known, and its change to the day counters.
+    const counted = stored(countedLogOf(write, marked));
+    logs.set(logKey, counted);
+    this.data.stats.changed({ entity: 'sent_email_log', clientId: message.client_id, new: counted });
     const counter = write.deliverability;
     if (counter && (counter.bounce || counter.complaint)) {
       const mk = `${message.client_id}\u0000${counter.day.slice(0, 7)}`;

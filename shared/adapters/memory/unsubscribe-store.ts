@@ -10,7 +10,7 @@ import type {
 } from '../../domain/links/unsubscribe-store.js';
 import { topicChoiceAttributes, topicChoiceOf } from '../../domain/topics/contact-topics.js';
 import { clientKey, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
-import { linkUnsubscribeIncrement, preferenceLeftDeltas } from '../../domain/links/unsubscribe-store.js';
+import { linkUnsubscribeLogOf, preferenceLeftDeltas } from '../../domain/links/unsubscribe-store.js';
 
 /**
  * UnsubscribeStore in memory over the contacts and the engine's sent-email logs, with the DynamoDB adapter's
@@ -31,8 +31,7 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
       updated_at: write.log.created_at,
     });
     this.aggregates.topics?.addContactsLeft(write.clientId, { [write.topicId]: 1 });
-    this.addLog(write.clientId, write.sentEmailId, write.log);
-    this.data.stats.add(linkUnsubscribeIncrement(write));
+    this.addLog(write.clientId, write.sentEmailId, linkUnsubscribeLogOf(write));
     return 'left';
   }
 
@@ -55,11 +54,15 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
     return 'saved';
   }
 
+  /** A log written, and its change reported to the day counters (a rewrite of the same log is a modification). */
   private addLog(clientId: number, sentEmailId: string, log: SentEmailLogRecord): void {
     const k = sentEmailKey(clientId, sentEmailId);
     const logs = this.data.sentEmailLogs.get(k) ?? new Map<string, SentEmailLogRecord>();
-    logs.set(`${log.created_at}#${log.id}`, stored(log));
+    const key = `${log.created_at}#${log.id}`;
+    const old = logs.get(key);
+    logs.set(key, stored(log));
     this.data.sentEmailLogs.set(k, logs);
+    this.data.stats.changed({ entity: 'sent_email_log', clientId, old, new: stored(log) });
   }
 
   async unsubscribe(write: LinkUnsubscribe): Promise<LinkUnsubscribeOutcome> {
@@ -75,11 +78,7 @@ export class MemoryUnsubscribeStore implements UnsubscribeStore {
     }
     Object.assign(contact, { is_subscribed: false, updated_at: log.created_at, unsubscribe_reason: reason });
     contact.unsubscribed_at ??= log.created_at;
-    const k = sentEmailKey(clientId, sentEmailId);
-    const logs = this.data.sentEmailLogs.get(k) ?? new Map<string, SentEmailLogRecord>();
-    logs.set(`${log.created_at}#${log.id}`, stored(log));
-    this.data.sentEmailLogs.set(k, logs);
-    this.data.stats.add(linkUnsubscribeIncrement(write));
+    this.addLog(clientId, sentEmailId, linkUnsubscribeLogOf(write));
     return { status: 'unsubscribed' };
   }
 }

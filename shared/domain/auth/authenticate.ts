@@ -5,7 +5,6 @@ import type { ClientRecord, ClientStore } from '../clients/client-store.js';
 import { forbidden, unauthorized } from '../../errors.js';
 import { digestsEqual, hashApiKey, looksLikeApiKey } from '../api-keys/api-key.js';
 import { rateLimitsOf, type ClientRateLimits } from '../rate-limits/rate-policy.js';
-import { statsReadShardsOf } from '../stats/stats-counters.js';
 import { DEFAULT_JWT_MAX_LIFETIME_SECONDS } from './jwt-lifetime.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import { digestToken, looksLikeToken, SESSION_IDLE_MS, SESSION_TOUCH_MS } from './session-tokens.js';
@@ -21,11 +20,6 @@ export interface Principal {
   session?: SessionRecord;
   /** The client's request rate limits (plan, or the operator's override), read with the client and cached with it. */
   rateLimits: ClientRateLimits;
-  /**
-   * How many stats shards a read of the client's day counters covers (stats-counters.ts `statsReadShardsOf`): from
-   * the client item, read and cached with it, so GET /client/stats costs no read of its own for it.
-   */
-  statsShards: number;
 }
 
 export interface JwtSettings {
@@ -136,7 +130,6 @@ export class Authenticator {
       keyHash: hash,
       method: 'api_key',
       rateLimits: rateLimitsOf(client),
-      statsShards: statsReadShardsOf(client),
     };
     this.remember(cacheKey, principal, client);
     return this.allowed(principal, client);
@@ -170,7 +163,6 @@ export class Authenticator {
         method: 'session',
         session,
         rateLimits: rateLimitsOf(client),
-        statsShards: statsReadShardsOf(client),
       },
       client,
     );
@@ -190,7 +182,6 @@ export class Authenticator {
           keyId: null,
           method: 'session',
           rateLimits: rateLimitsOf(client),
-          statsShards: statsReadShardsOf(client),
         },
         client,
       );
@@ -227,7 +218,6 @@ export class Authenticator {
       keyId: null,
       method: 'jwt',
       rateLimits: rateLimitsOf(client),
-      statsShards: statsReadShardsOf(client),
     };
     this.remember(cacheKey, principal, client);
     return this.allowed(principal, client);

@@ -41,11 +41,6 @@ export interface ClientRecord {
   sending_paused_reason?: string;
   /** The last resume: the deliverability window restarts there (days before it and the counts of its day at that moment are left out). */
   sending_resumed?: DeliverabilityBaseline;
-  /**
-   * The most shards its day counters were ever written over (stats-counters.ts `statsReadShardsOf`): set
-   * with the limits that shard them, never lowered; absent: never sharded.
-   */
-  stats_shards_max?: number;
 }
 
 /** A client's counts of one UTC day at the moment sending was resumed. */

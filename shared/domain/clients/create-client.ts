@@ -5,7 +5,6 @@ import type { Clock, Ids } from '../../platform.js';
 import type { ClientRecord, ClientStore } from './client-store.js';
 import { generateApiKey, hashApiKey, maskApiKey } from '../api-keys/api-key.js';
 import { PLAN_TIERS } from '../plans/catalog.js';
-import { statsShardsMaxOf } from '../stats/stats-counters.js';
 import type { UserStore } from '../users/user-store.js';
 import { addUser } from '../users/manage-users.js';
 import { ROLES } from '../users/roles.js';
@@ -72,9 +71,6 @@ export async function createClient(deps: CreateDeps, input: CreateClientInput): 
     api_key_enabled: true,
     created_at: now,
     updated_at: now,
-    // Its day counters' shard count, kept with the limits that set it (statsReadShardsOf): a read covers every shard
-    // the client's counters were ever written over, even after its limits come down.
-    ...statsShardsMaxOf(parsed.plan),
   };
   await deps.clients.create(client, {
     key_hash: keyHash,

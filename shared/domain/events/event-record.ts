@@ -33,6 +33,10 @@ export interface EventRecord {
   process_error?: string;
   /** Executions the event started (ids), for the read side and support. */
   execution_ids?: number[];
+  /** Their workflows, in the same order: the day counters count each execution on its workflow from this write. */
+  execution_workflow_ids?: number[];
+  /** Workflows the event converted (an exit event within a sent e-mail's conversion window), for the day counters. */
+  converted_workflow_ids?: number[];
   created_at: string;
 }
 

@@ -16,7 +16,6 @@ import { contactChangesOf } from './contact-changes.js';
 import { PROCESS_ERRORS, type EventRecord } from './event-record.js';
 import type { EventStore } from './event-store.js';
 import type { GoalCancellation, ProcessingContext, ProcessingStore } from './processing-store.js';
-import { clientStatsShardsOf } from '../stats/stats-counters.js';
 
 export interface ProcessDeps extends DispatchDeps {
   clock: Clock;
@@ -59,17 +58,14 @@ export async function processEvent(
   );
   // Every workflow's customization: any may list this event among its exit events (one request either way).
   let context = await deps.processing.loadContext(clientId, contactId, WORKFLOW_IDS);
-  if (!context.client) return fail(deps, event, PROCESS_ERRORS.clientNotFound, 1);
+  if (!context.client) return fail(deps, event, PROCESS_ERRORS.clientNotFound);
   if (contactId === undefined || !context.contact) {
     // Creating needs an address; an unknown uid alone cannot become a contact.
-    if (!event.auto_create_contact || !event.email)
-      return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
+    if (!event.auto_create_contact || !event.email) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
     contactId = await deps.createContactFor(clientId, event);
-    if (contactId === undefined)
-      return fail(deps, event, PROCESS_ERRORS.contactSuppressed, clientStatsShardsOf(context.settings, context.client));
+    if (contactId === undefined) return fail(deps, event, PROCESS_ERRORS.contactSuppressed);
     context = await deps.processing.loadContext(clientId, contactId, WORKFLOW_IDS);
-    if (!context.contact)
-      return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
+    if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
   }
 
   // Listed executions found no longer queued by a cancellation's condition: not cancelled, only unlisted.
@@ -86,6 +82,9 @@ export async function processEvent(
       contact_id: contact.id,
       contact: { email: contact.email, first_name: contact.first_name ?? null, last_name: contact.last_name ?? null },
       execution_ids: executions.map((e) => e.id),
+      // What the day counters read from this write (counter-facts.ts): each workflow started, and each converted.
+      execution_workflow_ids: executions.map((e) => e.workflow_id),
+      ...(goals.conversions.length > 0 ? { converted_workflow_ids: goals.conversions.map((c) => c.workflowId) } : {}),
       processed_at: now.toISOString(),
     };
     const outcome = await deps.processing.commit({
@@ -109,7 +108,6 @@ export async function processEvent(
       },
       cancellations: goals.cancellations,
       // The day counters' shards, from the settings and profile just read (no request of their own).
-      statsShards: clientStatsShardsOf(context.settings, context.client),
     });
     if (typeof outcome === 'object') {
       // Claimed (or ended) since the contact was read: that execution is not this event's to cancel.
@@ -120,8 +118,7 @@ export async function processEvent(
     if (outcome === 'contact_changed') {
       // Another exit converted the same e-mail first, or the contact was erased: decide again on a fresh read.
       context = await deps.processing.loadContext(clientId, contact.id, WORKFLOW_IDS);
-      if (!context.contact)
-        return fail(deps, event, PROCESS_ERRORS.contactNotFound, clientStatsShardsOf(context.settings, context.client));
+      if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
       if (draw >= MAX_ID_DRAWS) throw new Error('could not commit the event: its contact kept changing');
       continue;
     }
@@ -210,8 +207,8 @@ function plannedExecutions(context: ProcessingContext, event: EventRecord, now: 
     });
 }
 
-/** The event failed: stored so, counted by its type (on `statsShards`, the client's, or 1 with no client). */
-async function fail(deps: ProcessDeps, event: EventRecord, error: string, statsShards: number): Promise<EventRecord> {
+/** The event failed: stored so (and so counted by its type, as every processed event is). */
+async function fail(deps: ProcessDeps, event: EventRecord, error: string): Promise<EventRecord> {
   const now = deps.clock.now().toISOString();
   const failed: EventRecord = {
     ...event,
@@ -220,7 +217,7 @@ async function fail(deps: ProcessDeps, event: EventRecord, error: string, statsS
     processed_at: now,
     execution_ids: [],
   };
-  const outcome = await deps.processing.commit({ event: failed, executions: [], statsShards });
+  const outcome = await deps.processing.commit({ event: failed, executions: [] });
   return outcome === 'already_processed' ? ((await deps.events.get(event.client_id, event.id)) ?? failed) : failed;
 }
 

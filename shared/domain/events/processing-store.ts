@@ -53,11 +53,6 @@ export interface ProcessingCommit {
   contact?: ContactEventUpdate;
   /** Executions the event's exits cancel (each conditioned on being queued still). */
   cancellations?: GoalCancellation[];
-  /**
-   * The client's stats shard count (statsShardsOf its current limits, which the processing read anyway): the commit's
-   * day counters land on shard `event id mod statsShards`. Default 1 (shard 0, which every read covers).
-   */
-  statsShards?: number;
 }
 
 /**

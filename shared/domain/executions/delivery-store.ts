@@ -6,7 +6,6 @@ import type { TemplateRecord } from '../templates/template-store.js';
 import type { CustomizationRecord } from '../workflows/customization.js';
 import type { TopicSet } from '../topics/topic-store.js';
 import { quotaShardOf } from './quota-shards.js';
-import { statsShardsOf } from '../stats/stats-counters.js';
 import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
 import type { ExecutionClaim, ExecutionRecord } from './execution-record.js';
 
@@ -57,7 +56,6 @@ export function claimOf(r: Reservation): ExecutionClaim {
     cap: r.contactCap !== undefined,
     log_at: r.log.created_at,
     log_id: r.log.id,
-    stats_shards: statsShardsOf(r.quota),
   };
 }
 

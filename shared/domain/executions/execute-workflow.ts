@@ -21,7 +21,6 @@ import { EXECUTION_STATUS, type ExecutionRecord } from './execution-record.js';
 import type { ExecutionStore, Finish } from './execution-store.js';
 import { withFooter } from './compliance-footer.js';
 import { nextQuotaWindow } from './quota-window.js';
-import { clientStatsShardsOf, statsShardsOf } from '../stats/stats-counters.js';
 
 export interface SenderSettings {
   /** HMAC secret of the public links (DESIGN.md §8). */
@@ -102,26 +101,23 @@ export async function executeWorkflow(
 
   const at = now.toISOString();
   const context = await deps.delivery.load(execution);
-  // The day counters' shards of what ends or defers it here, from the settings and profile just loaded.
-  const statsShards = clientStatsShardsOf(context.settings, context.client);
   const verdict = checkSendable(execution, context, now);
-  if (verdict) return finish(deps, execution, { ...verdict, at, statsShards });
+  if (verdict) return finish(deps, execution, { ...verdict, at });
   if (context.client?.sending_paused_at) {
     // The deliverability guard paused the client: nothing is dropped, the execution waits (DESIGN.md §5 deferral).
     const when = new Date(now.getTime() + PAUSED_RECHECK_MS);
-    await deps.executions.defer(execution, when.toISOString(), 'sending_paused', at, statsShards);
+    await deps.executions.defer(execution, when.toISOString(), 'sending_paused', at);
     await dispatchExecution(deps, { client_id: clientId, execution_id: execution.id }, when, now);
     return { kind: 'deferred' };
   }
 
   const capLimit = dailyCapOf(execution, context);
   if (yieldsToHigherPriority(execution, context, capLimit)) {
-    return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'frequency_cap', at, statsShards });
+    return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'frequency_cap', at });
   }
 
   const template = templateOf(execution, context);
-  if (!template)
-    return finish(deps, execution, { status: EXECUTION_STATUS.failed, reason: 'template_not_found', at, statsShards });
+  if (!template) return finish(deps, execution, { status: EXECUTION_STATUS.failed, reason: 'template_not_found', at });
   const reservation = buildReservation(deps.sender, execution, context, template, now);
 
   const claimed = await deps.delivery.claim(reservation);
@@ -134,14 +130,13 @@ export async function executeWorkflow(
       reason: GOAL_REACHED,
       ...(goal ? { goalEventId: goal.event_id } : {}),
       at,
-      statsShards,
     });
   }
   if (claimed === 'contact_cap')
-    return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'frequency_cap', at, statsShards });
+    return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'frequency_cap', at });
   if (claimed === 'quota_day' || claimed === 'quota_month') {
     const { when, reason } = nextQuotaWindow(claimed, reservation.quota, now);
-    await deps.executions.defer(execution, when.toISOString(), reason, at, statsShards);
+    await deps.executions.defer(execution, when.toISOString(), reason, at);
     await dispatchExecution(deps, { client_id: clientId, execution_id: execution.id }, when, now);
     return { kind: 'deferred' };
   }
@@ -331,8 +326,6 @@ function buildReservation(
     ...(topicOf(execution, context) ? { topic_id: topicOf(execution, context)!.id } : {}),
     status: SENT_STATUS.queued,
     status_updated_at: at,
-    // Its notifications and unsubscribe count on the shards the client's limits give now: they read it here.
-    stats_shards: statsShardsOf({ dayLimit: limits.emailsPerDay, monthLimit: limits.emailsPerMonth }),
     created_at: at,
   };
   return {

@@ -39,6 +39,8 @@ export interface ExecutionRecord {
    * have reached the provider): it waits for evidence — a status notification — before anything is sent again.
    */
   outcome_unknown?: boolean;
+  /** How many times its send was put off (quota, cap, window, paused sending, throttling): the day counters' `deferred`. */
+  deferrals?: number;
   /** How many times SES throttled this execution's send (each deferred it): the next backoff grows with it. */
   throttled?: number;
   /** What the claim holding this execution at 2 reserved, so whoever ends or releases the claim gives back exactly that. */
@@ -55,14 +57,6 @@ export interface ExecutionRecord {
 export const messageZoneOf = (execution: Pick<ExecutionRecord, 'send_zone'>): { send_zone?: string } =>
   execution.send_zone !== undefined ? { send_zone: execution.send_zone } : {};
 
-/**
- * The provider id item's `stats_shards`: the claim's, so the e-mail's notifications count on the shards
- * its send did; nothing for a claim made before it was kept (its notifications then count on shard 0).
- */
-export const messageStatsShardsOf = (
-  claim: Pick<ExecutionClaim, 'stats_shards'> | undefined,
-): { stats_shards?: number } => (claim?.stats_shards !== undefined ? { stats_shards: claim.stats_shards } : {});
-
 /** The counters and the queued log one claim wrote (delivery-store.ts `claim`). */
 export interface ExecutionClaim {
   /** The sent e-mail the claim created (sentEmailIdOf the execution). */
@@ -76,11 +70,6 @@ export interface ExecutionClaim {
   /** The attempt's queued log. */
   log_at: string;
   log_id: string;
-  /**
-   * The client's stats shard count at the claim (statsShardsOf its limits): the claim's `sent` went to that row, and
-   * ending the claim without a send gives it back there. Absent on claims made before it was kept: LEGACY_STATS_SHARDS.
-   */
-  stats_shards?: number;
 }
 
 /** `it.event.*` of the templates. */

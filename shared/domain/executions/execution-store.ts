@@ -7,8 +7,6 @@ export interface Finish {
   /** Cancelled `goal_reached`: the exit event. */
   goalEventId?: number;
   at: string;
-  /** The client's stats shard count (statsShardsOf its current limits): where the end is counted. Default 1. */
-  statsShards?: number;
 }
 
 export interface ExecutionListFilter {
@@ -44,16 +42,10 @@ export interface ExecutionStore {
    */
   finish(execution: ExecutionRecord, finish: Finish): Promise<boolean>;
   /**
-   * A deferral: the status stays, `scheduled_for` and the reason move (conditioned as `finish`); counted `deferred`
-   * on the client's stats shard count `statsShards` (default 1).
+   * A deferral: the status stays, `scheduled_for` and the reason move (conditioned as `finish`), and the execution's
+   * `deferrals` grows by one (the day counters count it from that change).
    */
-  defer(
-    execution: ExecutionRecord,
-    scheduledFor: string,
-    reason: string,
-    at: string,
-    statsShards?: number,
-  ): Promise<boolean>;
+  defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean>;
   /**
    * The client's executions, newest first, filtered, one page. Reads are bounded: a numbered page at most `page ×
    * per_page + TOTAL_LOOKAHEAD` matches per listing shard; a page `after` a position one Query of per_page + 2 items

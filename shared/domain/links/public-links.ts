@@ -52,7 +52,6 @@ export async function unsubscribeByLink(
       contactId: email.contact_id,
       sentEmailId: email.id,
       workflowId: email.workflow_id,
-      statsShards: email.stats_shards ?? 1,
       reason: LINK_UNSUBSCRIBE_REASON,
       log: unsubscribedLog(at),
     });
@@ -84,7 +83,6 @@ async function leaveTopicByLink(
     contactId: email.contact_id,
     sentEmailId: email.id,
     workflowId: email.workflow_id,
-    statsShards: email.stats_shards ?? 1,
     topicId,
   };
   const outcome = await deps.unsubscribe.leaveTopic({ ...write, log: unsubscribedLog(at) });

@@ -1,7 +1,5 @@
-import type { StatsIncrement } from '../stats/stats-counters.js';
-import { utcDayOf } from '../time/utc-days.js';
 import type { ContactRecord } from '../contacts/contact-store.js';
-import type { SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
+import type { CountedLogFields, SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 import { contactsLeftDelta } from '../topics/contact-topics.js';
 
 /** A contact's subscription as a write found it. */
@@ -14,8 +12,6 @@ export interface LinkUnsubscribe {
   sentEmailId: string;
   /** The e-mail's workflow: the unsubscribe is counted on its day row (`unsubscribed_link` day counter). */
   workflowId: number;
-  /** The e-mail's `stats_shards` (the client's shard count at its send; 1 when absent): the row's shard count. */
-  statsShards: number;
   /** The contact's `unsubscribe_reason`. */
   reason: string;
   /**
@@ -92,12 +88,14 @@ export interface UnsubscribeStore {
   savePreferences(write: PreferenceWrite): Promise<PreferenceSaveOutcome>;
 }
 
-/** The day-counter increment of a one-click unsubscribe: on the day of its log, the e-mail's workflow's row. */
-export const linkUnsubscribeIncrement = (write: Omit<LinkUnsubscribe, 'reason'>): StatsIncrement => ({
-  clientId: write.clientId,
-  workflowId: write.workflowId,
-  day: utcDayOf(Date.parse(write.log.created_at)),
-  counts: { unsubscribed_link: 1 },
-  spread: write.contactId,
-  shards: write.statsShards,
+/**
+ * The log a one-click unsubscribe writes, saying so (`unsubscribed_by`), with its e-mail's workflow: the day counters
+ * count `unsubscribed_link` from it. Only the unsubscribe's own transaction writes it; a repaired log does not count.
+ */
+export const linkUnsubscribeLogOf = (
+  write: Pick<LinkUnsubscribe, 'workflowId' | 'log'>,
+): SentEmailLogRecord & CountedLogFields => ({
+  ...write.log,
+  workflow_id: write.workflowId,
+  unsubscribed_by: 'link',
 });

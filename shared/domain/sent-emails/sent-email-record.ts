@@ -40,11 +40,6 @@ export interface SentEmailRecord {
   event_id?: number | null;
   /** The topic the e-mail was sent under: its one-click link leaves that topic only. */
   topic_id?: number;
-  /**
-   * The client's stats shard count when the e-mail was claimed (statsShardsOf its limits): its notifications
-   * and its one-click unsubscribe are counted on that many shards. Absent on e-mails sent before it was kept: 1.
-   */
-  stats_shards?: number;
   created_at: string;
 }
 
@@ -62,4 +57,20 @@ export interface SentEmailLogRecord {
   /** A bounce's kind: `hard` (permanent) or `soft` (transient or undetermined), for webhooks. */
   bounce_type?: 'hard' | 'soft';
   detail?: string;
+}
+
+/**
+ * What a status log carries for the day counters (counter-facts.ts reads them from the change stream); no API answer
+ * or webhook shows them.
+ */
+export interface CountedLogFields {
+  /** The e-mail's workflow (0: sent before e-mails named theirs). */
+  workflow_id?: number;
+  /** This notification was the e-mail's first human open / click. */
+  first_open?: true;
+  first_click?: true;
+  /** Why the notification unsubscribed the contact (`ses_unsubscribe`, `hard_bounce`, `complaint`, …). */
+  suppression?: string;
+  /** `link`: the contact unsubscribed through this e-mail's one-click link (the log of that unsubscribe). */
+  unsubscribed_by?: 'link';
 }

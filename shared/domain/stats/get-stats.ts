@@ -27,25 +27,21 @@ export interface StatsDeps {
 
 type Granularity = StatsView['granularity'];
 
-/**
- * Whose figures: the client, and how many stats shards its counters were ever written over (statsReadShardsOf its
- * client item — the authenticated principal carries it, read with the client and cached with it: no request).
- */
+/** Whose figures: the authenticated client. */
 export interface StatsReader {
   clientId: number;
-  statsShards: number;
 }
 
 /**
- * A client's figures over a range of UTC days (GET /client/stats): one Query per stats shard it has (one for a client
- * whose limits never sharded its counters; 16 in parallel otherwise), summed by period; the rates come from the
- * range's totals. `workflow_id` keeps one workflow's rows.
+ * A client's figures over a range of UTC days (GET /client/stats): one Query of its day rows, summed by period; the
+ * rates come from the range's totals. `workflow_id` keeps one workflow's rows. The rows are a projection of the
+ * change stream, so a fact shows a few seconds after it happened (docs/api-guide.md#statistics).
  */
 export async function getStats(deps: StatsDeps, reader: StatsReader, query: ClientStatsQuery): Promise<StatsView> {
   if (query.workflow_id !== undefined && !findWorkflow(query.workflow_id))
     throw notFound('workflow_id', 'Workflow not found');
   const { from, to } = rangeOf(query, deps.clock.now());
-  const rows = await deps.stats.read(reader.clientId, reader.statsShards, from, to, query.workflow_id);
+  const rows = await deps.stats.read(reader.clientId, from, to, query.workflow_id);
   return summarise(
     rows.workflows,
     query.workflow_id === undefined ? rows.events : [],

@@ -7,7 +7,6 @@ import { localOpenHour } from './open-hours.js';
 import { shouldSuppressAfterTransient, TRANSIENT_WINDOW_DAYS } from './deliverability.js';
 import { parseSesNotification, type SesStatusEvent } from './ses-notification.js';
 import type { ContactTracking, TrackedMessage, TrackingStore, TrackingWrite } from './tracking-store.js';
-import type { StatCounts } from '../stats/stats-counters.js';
 import { SYSTEM_MAIL_TAG } from '../system-mail/system-mail.js';
 
 export interface TrackingDeps {
@@ -50,7 +49,6 @@ export async function trackNotification(deps: TrackingDeps, body: unknown): Prom
 
   const now = deps.clock.now();
   const write = await assess(deps.tracking, message, event, now);
-  write.stats = countsOf(event, write);
   if ((await deps.tracking.record(write)) === 'duplicate') return { kind: 'duplicate' };
   await wakeWaitingExecution(deps, message, event);
   // The client's aggregate follows its contacts' histograms: a hot counter, so outside the transaction (docs/decisions/0081-send-time-optimisation.md).
@@ -163,28 +161,6 @@ async function assess(
   if (event.kind === 'subscription' && event.unsubscribedAll)
     write.contact = { suppress: { reason: 'ses_unsubscribe', at: event.occurredAt } };
   return write;
-}
-
-/**
- * What a notification adds to the day counters: a delivery, a bounce by kind, a complaint; a human open
- * or click once per e-mail (with the contact's count), a machine's every time, apart; an unsubscribe by its source.
- */
-export function countsOf(event: SesStatusEvent, write: TrackingWrite): Partial<StatCounts> {
-  const counts: Partial<StatCounts> = {};
-  if (event.kind === 'delivery') counts.delivered = 1;
-  if (event.kind === 'open' || event.kind === 'click') {
-    if (write.log.is_bot === true) counts[event.kind === 'open' ? 'bot_opened' : 'bot_clicked'] = 1;
-    else {
-      if (write.contact?.countOpen) counts.opened = 1;
-      if (write.contact?.countClick) counts.clicked = 1;
-    }
-  }
-  if (event.kind === 'bounce') counts[event.bounce?.permanent ? 'bounced_hard' : 'bounced_soft'] = 1;
-  if (event.kind === 'complaint') counts.complained = 1;
-  const suppressed = write.contact?.suppress?.reason;
-  if (suppressed === 'ses_unsubscribe') counts.unsubscribed_ses = 1;
-  else if (suppressed) counts.unsubscribed_suppression = 1;
-  return counts;
 }
 
 /**

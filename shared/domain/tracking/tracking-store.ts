@@ -1,6 +1,4 @@
-import type { StatCounts, StatsIncrement } from '../stats/stats-counters.js';
-import { utcDayOf } from '../time/utc-days.js';
-import type { SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
+import type { CountedLogFields, SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 
 /** The sent e-mail a provider message belongs to (the `MSG#<id>` item, or the e-mail its tags name). */
 export interface TrackedMessage {
@@ -19,11 +17,6 @@ export interface TrackedMessage {
    * open's local hour is read in it. Absent on messages found through their tags.
    */
   send_zone?: string;
-  /**
-   * The client's stats shard count when the e-mail was claimed, recorded on the `MSG#` item and the e-mail:
-   * its notifications count on that many shards. Absent on messages recorded before: 1 (shard 0, which every read covers).
-   */
-  stats_shards?: number;
 }
 
 /** Why a status notification unsubscribed the contact (its `unsubscribe_reason`). */
@@ -52,11 +45,6 @@ export interface TrackingWrite {
   /** Its id is the notification's dedupe key and `created_at` the event's own time: the same notification is one item. */
   log: SentEmailLogRecord;
   contact?: ContactTracking;
-  /**
-   * What the notification adds to its workflow's day counters. `opened` / `clicked` are counted only
-   * together with the e-mail's engagement marker, so an e-mail is counted once however its notifications race.
-   */
-  stats?: Partial<StatCounts>;
   /** The client's deliverability counters of this UTC day (yyyy-mm-dd). */
   deliverability?: { day: string; bounce?: boolean; complaint?: boolean };
 }
@@ -100,20 +88,20 @@ export interface TrackingStore {
 }
 
 /**
- * The day counters of a notification, on the day it happened: what the domain counted, except that a
- * human open or click counts only with the marker this attempt writes (a notification that lost the marker to another
- * of the same e-mail counts nothing there, so each e-mail is counted once).
+ * The log as stored, with what the day counters read from it (counter-facts.ts): the e-mail's workflow, whether this
+ * notification took the e-mail's first human open / click (only with the marker this attempt writes, so an e-mail is
+ * counted once however its notifications race), and the suppression it caused.
  */
-export function statsOfWrite(write: TrackingWrite, markers: readonly ('open' | 'click')[]): StatsIncrement {
-  const counts = { ...write.stats };
-  if (!markers.includes('open')) delete counts.opened;
-  if (!markers.includes('click')) delete counts.clicked;
+export function countedLogOf(
+  write: TrackingWrite,
+  markers: readonly ('open' | 'click')[],
+): SentEmailLogRecord & CountedLogFields {
+  const suppression = write.contact?.suppress?.reason;
   return {
-    clientId: write.message.client_id,
-    workflowId: write.message.workflow_id ?? 0,
-    day: utcDayOf(Date.parse(write.log.created_at)),
-    counts,
-    spread: write.message.contact_id,
-    shards: write.message.stats_shards ?? 1,
+    ...write.log,
+    workflow_id: write.message.workflow_id ?? 0,
+    ...(markers.includes('open') ? { first_open: true } : {}),
+    ...(markers.includes('click') ? { first_click: true } : {}),
+    ...(suppression ? { suppression } : {}),
   };
 }

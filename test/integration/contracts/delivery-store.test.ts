@@ -477,7 +477,6 @@ describe.each(ENGINE_ADAPTERS)('DeliveryStore contract (%s)', (name, makeStores)
       sent_email_id: r.sentEmail.id,
       contact_id: contact.id,
       workflow_id: r.execution.workflow_id,
-      stats_shards: 1,
     });
     expect(await stores.contacts.get(clientId, contact.id)).toMatchObject({
       total_emails_sent: 1,

@@ -2,7 +2,6 @@ import { contactRecord } from '../../unit/support/contact-fixtures.js';
 import { randomUUID } from 'node:crypto';
 import { inject, it } from 'vitest';
 import { memoryStores } from '../../../shared/adapters/memory/memory-stores.js';
-import { statsShardsOf } from '../../../shared/domain/stats/stats-counters.js';
 import { createContainer, type Container } from '../../../shared/composition/container.js';
 import type { Ports } from '../../../shared/composition/port-registry.js';
 import { apiKeyStore } from '../../../shared/composition/providers/api-key-store.js';
@@ -208,7 +207,6 @@ export function reservation(
       status: SENT_STATUS.queued,
       status_updated_at: at,
       // As the sender stamps it (execute-workflow.ts): the day counters' shards of the reservation's limits.
-      stats_shards: statsShardsOf({ dayLimit, monthLimit }),
       created_at: at,
     },
     log: { id: `log-${execution.id}`, created_at: at, status: SENT_STATUS.queued },

@@ -33,7 +33,6 @@ async function claimed(stores: EnginePorts) {
       sent_email_id: r.sentEmail.id,
       contact_id: contact.id,
       workflow_id: r.execution.workflow_id,
-      stats_shards: 1,
     },
     send: () => stores.delivery.recordSent(r, messageId, LATER, 'log-sent'),
   };

@@ -143,7 +143,6 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
         contactId: mail.contactId,
         sentEmailId: mail.email.id,
         workflowId: mail.email.workflow_id,
-        statsShards: 1,
         reason: 'unsubscribe_link',
         log: linkLog(AT),
       }),
@@ -179,7 +178,6 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
       contactId: mail.contactId,
       sentEmailId: mail.email.id,
       workflowId: mail.email.workflow_id,
-      statsShards: 1,
       reason: 'unsubscribe_link',
       log: linkLog(LATER),
     });
@@ -204,7 +202,6 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
       contactId: missingId,
       sentEmailId: mail.email.id,
       workflowId: mail.email.workflow_id,
-      statsShards: 1,
       reason: 'unsubscribe_link',
       log: linkLog(LATER),
     });
@@ -271,7 +268,6 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
       contactId: mail.contactId,
       sentEmailId: mail.email.id,
       workflowId: 1,
-      statsShards: 1,
       topicId: 4,
       log: linkLog(AT),
     };
@@ -297,7 +293,6 @@ describe.each(ADAPTERS)('UnsubscribeStore contract (%s)', (name, makeAdapter) =>
       contactId: mail.contactId + 10_000,
       sentEmailId: mail.email.id,
       workflowId: 1,
-      statsShards: 1,
       topicId: 4,
       log: linkLog(AT),
     };

@@ -80,7 +80,6 @@ describe('composition container', () => {
       keyHash: expect.any(String),
       method: 'api_key',
       rateLimits: expect.any(Object),
-      statsShards: 1,
     });
     expect(container.use(clientStore)).toBe(adapters.clients);
   });

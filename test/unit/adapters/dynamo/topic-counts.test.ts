@@ -41,7 +41,6 @@ describe('the one-click leave of a topic', () => {
       contactId: 42,
       sentEmailId: EMAIL_ID,
       workflowId: 3,
-      statsShards: 1,
       topicId: 3,
       log: { id: 'unsubscribe-link', created_at: AT, status: SENT_STATUS.unsubscribed },
     });
@@ -49,7 +48,7 @@ describe('the one-click leave of a topic', () => {
     expect(outcome).toBe('left');
     expect(dbMock.calls()).toHaveLength(1);
     const items = dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
-    expect(items).toHaveLength(4);
+    expect(items).toHaveLength(3);
     expect(items[0]!.Update).toMatchObject({
       Key: CONTACT_KEY,
       ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#topic) OR #topic = :true)',
@@ -63,8 +62,8 @@ describe('the one-click leave of a topic', () => {
         ExpressionAttributeValues: { ':left0': 1 },
       },
     });
-    expect(items[2]!.Put!.Item).toMatchObject({ pk: `SENT#7#${EMAIL_ID}` });
-    expect(items[3]!.Update!.Key).toEqual({ pk: 'STATS#7#0', sk: '2026-01-15#W0003' });
+    // The log says the link did it: the day counters count `unsubscribed_link` on workflow 3 from it.
+    expect(items[2]!.Put!.Item).toMatchObject({ pk: `SENT#7#${EMAIL_ID}`, workflow_id: 3, unsubscribed_by: 'link' });
   });
 });
 

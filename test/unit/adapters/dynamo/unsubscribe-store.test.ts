@@ -16,8 +16,6 @@ const write = {
   contactId: 42,
   sentEmailId: EMAIL_ID,
   workflowId: 3,
-  // An e-mail of a client whose limits shard its counters: 16 shards.
-  statsShards: 16,
   reason: 'unsubscribe_link',
   log: { id: 'unsubscribe-link', created_at: AT, status: SENT_STATUS.unsubscribed },
 };
@@ -28,7 +26,7 @@ const cancelled = (reasons: { Code: string; Item?: Record<string, unknown> }[]) 
 beforeEach(() => dbMock.reset());
 
 describe('DynamoUnsubscribeStore.unsubscribe', () => {
-  it('sends the contact update, the log put and the day counter as one TransactWriteItems', async () => {
+  it('sends the contact update and the log put (which the day counters count) as one TransactWriteItems', async () => {
     // Prepare
     dbMock.on(TransactWriteCommand).resolves({});
     const store = new DynamoUnsubscribeStore(db, TABLE);
@@ -62,29 +60,13 @@ describe('DynamoUnsubscribeStore.unsubscribe', () => {
               id: 'unsubscribe-link',
               created_at: AT,
               status: SENT_STATUS.unsubscribed,
+              workflow_id: 3,
+              unsubscribed_by: 'link',
             },
-          },
-        },
-        {
-          // The e-mail's workflow's day counter, in the contact's stats shard (42 mod 16).
-          Update: {
-            TableName: TABLE,
-            Key: { pk: 'STATS#7#10', sk: '2026-01-15#W0003' },
-            UpdateExpression:
-              'ADD #a0 :a0 SET workflow_id = :workflow, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
-            ExpressionAttributeNames: { '#day': 'day', '#a0': 'unsubscribed_link' },
-            ExpressionAttributeValues: { ':workflow': 3, ':day': '2026-01-15', ':expires': 1_802_995_200, ':a0': 1 },
           },
         },
       ],
     });
-  });
-
-  it('counts an e-mail of a client never sharded on its shard 0', async () => {
-    dbMock.on(TransactWriteCommand).resolves({});
-    await new DynamoUnsubscribeStore(db, TABLE).unsubscribe({ ...write, statsShards: 1 });
-    const items = dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
-    expect(items.at(-1)!.Update!.Key).toEqual({ pk: 'STATS#7#0', sk: '2026-01-15#W0003' });
   });
 
   it.each([

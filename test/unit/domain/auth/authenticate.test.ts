@@ -65,7 +65,6 @@ describe('Authenticator with API keys', () => {
       keyHash: hashApiKey(client.api_key),
       method: 'api_key',
       rateLimits: expect.any(Object),
-      statsShards: 1,
     });
     expect(raw).toEqual(bearer);
   });
@@ -177,7 +176,6 @@ describe('Authenticator with JWTs', () => {
       keyId: null,
       method: 'jwt',
       rateLimits: expect.any(Object),
-      statsShards: 1,
     });
   });
 

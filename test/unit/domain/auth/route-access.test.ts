@@ -14,10 +14,9 @@ const sessionOf = (role: Role): Principal => ({
   keyId: null,
   method: 'session',
   rateLimits: limits,
-  statsShards: 1,
   session: { role, csrf_hash: digestToken(CSRF) } as SessionRecord,
 });
-const apiKey: Principal = { clientId: 1, keyId: 1, method: 'api_key', rateLimits: limits, statsShards: 1 };
+const apiKey: Principal = { clientId: 1, keyId: 1, method: 'api_key', rateLimits: limits };
 
 /** The routes the authenticating wrapper (jsonApi) serves: below /client, and the session's own under /auth. */
 const guarded = routes.filter((r) => authenticates(r) || r.path === '/auth/me' || r.path === '/auth/sign-out');

@@ -13,7 +13,7 @@ const executionsOf = async (h: EngineHarness, workflowId: number): Promise<Execu
 
 /** One workflow's counters summed over the harness's days. */
 async function countersOf(h: EngineHarness, workflowId: number) {
-  const { workflows } = await h.stores.stats.read(CLIENT_ID, 16, '2026-01-01', '2026-02-28', workflowId);
+  const { workflows } = await h.stores.stats.read(CLIENT_ID, '2026-01-01', '2026-02-28', workflowId);
   const sum = (name: 'exited' | 'sent' | 'executions' | 'converted') =>
     workflows.reduce((n, row) => n + row.counts[name], 0);
   return { exited: sum('exited'), sent: sum('sent'), executions: sum('executions'), converted: sum('converted') };

@@ -23,6 +23,8 @@ const TOKEN = signLinkToken(SECRET, { purpose: 'u', clientId: CLIENT, sentEmailI
 
 const queuedLog = { id: 'log-queued', created_at: SENT_AT, status: SENT_STATUS.queued };
 const linkLog = (at: string) => ({ id: LINK_UNSUBSCRIBE_LOG_ID, created_at: at, status: SENT_STATUS.unsubscribed });
+/** The log as the unsubscribe's own transaction stores it: what the day counters count `unsubscribed_link` from. */
+const countedLinkLog = (at: string) => ({ ...linkLog(at), workflow_id: 1, unsubscribed_by: 'link' });
 
 const email: SentEmailRecord = {
   id: EMAIL_ID,
@@ -119,8 +121,6 @@ describe('unsubscribeByLink', () => {
       contactId: CONTACT,
       sentEmailId: EMAIL_ID,
       workflowId: email.workflow_id,
-      // An e-mail recorded without `stats_shards` (before the sharding rule) counts on shard 0.
-      statsShards: 1,
       reason: LINK_UNSUBSCRIBE_REASON,
       log: linkLog(NOW),
     });
@@ -133,19 +133,19 @@ describe('unsubscribeByLink', () => {
       unsubscribed_at: NOW,
       updated_at: NOW,
     });
-    expect(logs).toEqual([queuedLog, linkLog(NOW)]);
+    expect(logs).toEqual([queuedLog, countedLinkLog(NOW)]);
   });
 
-  it('counts the unsubscribe on the shards the e-mail recorded at its send (no read of the client)', async () => {
+  it("counts the unsubscribe once, on the e-mail's workflow, from the log that says it came by the link", async () => {
     const stores = await seeded();
-    stores.sentEmails.data.sentEmails.get(sentEmailKey(CLIENT, EMAIL_ID))!.stats_shards = 16;
-    const writes = spyWrites(stores);
 
     await unsubscribeByLink(depsOf(stores), SECRET, TOKEN);
+    await unsubscribeByLink(depsOf(stores), SECRET, TOKEN);
 
-    expect(writes.transactions).toHaveBeenCalledWith(expect.objectContaining({ statsShards: 16 }));
-    expect([...stores.stats.workflowRows.values()].map((r) => [r.shard, r.counts.unsubscribed_link])).toEqual([
-      [CONTACT % 16, 1],
+    const { logs } = await stateOf(stores);
+    expect(logs.at(-1)).toMatchObject({ unsubscribed_by: 'link', workflow_id: email.workflow_id });
+    expect([...stores.stats.workflowRows.values()].map((r) => [r.workflowId, r.counts.unsubscribed_link])).toEqual([
+      [email.workflow_id, 1],
     ]);
   });
 
@@ -220,7 +220,7 @@ describe('unsubscribeByLink', () => {
       unsubscribe_reason: 'unsubscribe_link',
       unsubscribed_at: LATER,
     });
-    expect(logs).toEqual([queuedLog, linkLog(LATER)]);
+    expect(logs).toEqual([queuedLog, countedLinkLog(LATER)]);
   });
 
   it('repairs a POST that failed between the writes (contact unsubscribed, no log): the log, dated at the first POST', async () => {
@@ -262,7 +262,7 @@ describe('unsubscribeByLink', () => {
       unsubscribe_reason: 'unsubscribe_link',
       unsubscribed_at: LATER,
     });
-    expect(logs).toEqual([queuedLog, linkLog(NOW), linkLog(LATER)]);
+    expect(logs).toEqual([queuedLog, linkLog(NOW), countedLinkLog(LATER)]);
   });
 
   it('keeps another unsubscribe reason (a hard bounce) and adds only the log, dated now', async () => {

@@ -2,18 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { FixedClock } from '../../../../shared/adapters/memory/client-stores.js';
 import { MemoryStatsStore } from '../../../../shared/adapters/memory/stats-store.js';
 import { getStats, getWorkflowStats, periodOf, ratesOf } from '../../../../shared/domain/stats/get-stats.js';
-import { statsReadShardsOf, zeroCounts } from '../../../../shared/domain/stats/stats-counters.js';
+import { zeroCounts } from '../../../../shared/domain/stats/stats-counters.js';
 import { AppError } from '../../../../shared/errors.js';
 
 const CLIENT = 7;
-/** A client never sharded (its counters on one shard): what GET /client/stats passes for a default client. */
-const READER = { clientId: CLIENT, statsShards: 1 };
+const READER = { clientId: CLIENT };
 
 function setup() {
   const stats = new MemoryStatsStore();
   const clock = new FixedClock(new Date('2026-11-26T12:00:00.000Z'));
-  const add = (day: string, workflowId: number, counts: Parameters<MemoryStatsStore['add']>[0]['counts'], extra = {}) =>
-    stats.add({ clientId: CLIENT, workflowId, day, counts, spread: 1, shards: 1, ...extra });
+  const add = (
+    day: string,
+    workflowId: number,
+    counts: Parameters<MemoryStatsStore['add']>[0]['counts'],
+    reasons: { skippedReason?: string; failedReason?: string } = {},
+  ) =>
+    stats.add({
+      clientId: CLIENT,
+      row: { workflowId },
+      day,
+      counts,
+      ...(reasons.skippedReason ? { skippedReasons: { [reasons.skippedReason]: counts?.skipped ?? 1 } } : {}),
+      ...(reasons.failedReason ? { failedReasons: { [reasons.failedReason]: counts?.failed ?? 1 } } : {}),
+    });
   return { deps: { stats, clock }, stats, add };
 }
 
@@ -25,8 +36,8 @@ describe('getStats', () => {
     add('2026-11-26', 2, { sent: 1, delivered: 0, bounced_hard: 1, unsubscribed_suppression: 1 });
     add('2026-11-20', 1, { skipped: 2 }, { skippedReason: 'contact_unsubscribed' });
     add('2026-10-27', 1, { sent: 100 }); // the day before the default range
-    stats.add({ clientId: 8, workflowId: 1, day: '2026-11-26', counts: { sent: 50 }, spread: 1, shards: 1 }); // another client
-    stats.addEvent({ clientId: CLIENT, day: '2026-11-26', type: 'signup', spread: 1, shards: 1 });
+    stats.add({ clientId: 8, row: { workflowId: 1 }, day: '2026-11-26', counts: { sent: 50 } }); // another client
+    stats.add({ clientId: CLIENT, day: '2026-11-26', row: { eventType: 'signup' }, received: 1 });
 
     // Act
     const view = await getStats(deps, READER, { granularity: 'day' });
@@ -93,7 +104,7 @@ describe('getStats', () => {
     const { deps, add, stats } = setup();
     add('2026-11-26', 1, { sent: 4 });
     add('2026-11-26', 2, { sent: 1 });
-    stats.addEvent({ clientId: CLIENT, day: '2026-11-26', type: 'signup', spread: 1, shards: 1 });
+    stats.add({ clientId: CLIENT, day: '2026-11-26', row: { eventType: 'signup' }, received: 1 });
 
     const view = await getStats(deps, READER, { granularity: 'day', workflow_id: 2, from: '2026-11-26' });
 
@@ -147,48 +158,15 @@ describe('getWorkflowStats', () => {
   });
 });
 
-describe('the shards a read covers', () => {
-  it('reads one shard for a client never sharded: one read, shard 0', async () => {
+describe('the read', () => {
+  it('is one read of the client’s rows, whatever its size', async () => {
     const { deps, stats } = setup();
-    stats.add({ clientId: CLIENT, workflowId: 1, day: '2026-11-26', counts: { sent: 3 }, spread: 21, shards: 1 });
+    stats.add({ clientId: CLIENT, row: { workflowId: 1 }, day: '2026-11-26', counts: { sent: 3 } });
 
     const view = await getStats(deps, READER, { granularity: 'day', from: '2026-11-26' });
 
     expect(view.totals.sent).toBe(3);
-    expect(stats.reads).toEqual([{ clientId: CLIENT, shards: 1 }]);
-    expect([...stats.workflowRows.values()].map((r) => r.shard)).toEqual([0]);
-  });
-
-  it('reads every shard of a sharded client, where its facts landed (spread mod 16)', async () => {
-    const { deps, stats } = setup();
-    for (const spread of [1, 2, 17, 35])
-      stats.add({ clientId: CLIENT, workflowId: 1, day: '2026-11-26', counts: { sent: 1 }, spread, shards: 16 });
-
-    const view = await getStats(
-      deps,
-      { clientId: CLIENT, statsShards: 16 },
-      { granularity: 'day', from: '2026-11-26' },
-    );
-
-    expect(view.totals.sent).toBe(4);
-    expect(stats.reads).toEqual([{ clientId: CLIENT, shards: 16 }]);
-    expect(new Set([...stats.workflowRows.values()].map((r) => r.shard))).toEqual(new Set([1, 2, 3]));
-  });
-
-  it('keeps the rows of a client that was sharded and no longer is: its recorded maximum is read', async () => {
-    // Prepare: facts counted over 16 shards while its limits were high, then on shard 0 only.
-    const { deps, stats } = setup();
-    stats.add({ clientId: CLIENT, workflowId: 1, day: '2026-11-25', counts: { sent: 1 }, spread: 5, shards: 16 });
-    stats.add({ clientId: CLIENT, workflowId: 1, day: '2026-11-26', counts: { sent: 1 }, spread: 5, shards: 1 });
-    const reader = { clientId: CLIENT, statsShards: statsReadShardsOf({ plan: 'free', stats_shards_max: 16 }) };
-
-    // Act
-    const view = await getStats(deps, reader, { granularity: 'day', from: '2026-11-25' });
-
-    // Assess: both days, the old row on shard 5 included; a read by the small limits alone would miss it.
-    expect(reader.statsShards).toBe(16);
-    expect(view.totals.sent).toBe(2);
-    expect((await getStats(deps, READER, { granularity: 'day', from: '2026-11-25' })).totals.sent).toBe(1);
+    expect(stats.reads).toEqual([{ clientId: CLIENT }]);
   });
 });
 
