@@ -122,7 +122,11 @@ describe('goals and exit conditions over HTTP', () => {
         goal_event_id: reactivated.body.data.id,
       }),
     ]);
-    const stats = await call('GET', '/client/workflows/6/stats', { key: client.api_key });
+    // The day counters follow the facts through the change stream: read once the exit is counted.
+    const stats = await eventually('the exit counted', async () => {
+      const res = await call('GET', '/client/workflows/6/stats', { key: client.api_key });
+      return res.body.data.totals.exited === 1 ? res : undefined;
+    });
     expect(stats.body.data.totals).toMatchObject({ executions: 1, exited: 1, sent: 0 });
     const contact = await call('GET', `/client/contacts/${encodeURIComponent(email)}`, { key: client.api_key });
     expect(contact.body.data.active_workflow_count).toBe(0);
@@ -148,7 +152,10 @@ describe('goals and exit conditions over HTTP', () => {
     await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'upgrade', email } });
     await call('POST', '/client/events?sync=true', { key: client.api_key, body: { type: 'upgrade', email } });
 
-    const stats = await call('GET', '/client/workflows/3/stats', { key: client.api_key });
+    const stats = await eventually('the conversion counted', async () => {
+      const res = await call('GET', '/client/workflows/3/stats', { key: client.api_key });
+      return res.body.data.totals.converted === 1 ? res : undefined;
+    });
     expect(stats.body.data.totals).toMatchObject({ sent: 1, converted: 1, exited: 0 });
     expect(stats.body.data.rates.conversion_rate).toBe(1);
   });

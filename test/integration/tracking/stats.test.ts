@@ -31,8 +31,12 @@ describe('GET /client/stats and /client/workflows/{id}/stats', () => {
     await injectAndAwait(t, sesEvent.open(mail, at(31)), at(31));
     await injectAndAwait(t, sesEvent.click(mail, at(32), LINK), at(32));
 
-    // Act
-    const stats = await request('GET', `/client/stats?${RANGE()}`, { key });
+    // Act: the day counters follow the facts through the change stream, so read once the last of them shows.
+    const stats = await eventually('every fact counted', async () => {
+      const res = await request('GET', `/client/stats?${RANGE()}`, { key });
+      const totals = res.body.data?.totals;
+      return totals?.clicked === 1 && totals?.bot_opened === 2 && totals?.executions === 2 ? res : undefined;
+    });
     const workflow = await request('GET', `/client/workflows/1/stats?${RANGE()}`, { key });
 
     // Assess: one signup, two executions (welcome now, onboarding tips tomorrow), one e-mail so far.
