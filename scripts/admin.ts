@@ -16,6 +16,8 @@ import { PLAN_TIERS } from '../shared/domain/plans/catalog.js';
 import { rateLimitsOf } from '../shared/domain/rate-limits/rate-policy.js';
 import { MAX_REQUESTS_PER_SECOND, setClientRateLimits } from '../shared/domain/rate-limits/set-rate-limits.js';
 import { trackingStore } from '../shared/composition/providers/tracking-store.js';
+import { tableOf } from '../shared/composition/providers/table.js';
+import { foldLegacyStatsShards } from '../shared/adapters/dynamo/stats-fold.js';
 import { resumeSending } from '../shared/domain/tracking/deliverability-guard.js';
 import { clock } from '../shared/composition/providers/clock.js';
 import { eventStore } from '../shared/composition/providers/event-store.js';
@@ -61,6 +63,11 @@ Commands
                  AWS (--aws): SQS StartMessageMoveTask from the queue's DLQ (read from its RedrivePolicy) to the
                    queue, whose URL is --queue-url or $<NAME>_QUEUE_URL (e.g. WORKFLOW_QUEUE_URL); prints
                    {"queue","task_handle","source_arn","destination_arn"}; the move goes on in the background.
+  fold-stats [--client ID]
+                 Folds the day counters' rows that facts once spread over stats shards 1..15 (clients whose limits
+                 sharded them) into shard 0, the one partition GET /client/stats reads now. Run once after deploying
+                 the counters projection; safe to run again (each row moves once). One JSON line per client:
+                 {"client_id","folded","already_folded"}. Without --client: every client.
   help                          This text.
 
 Target
@@ -195,6 +202,7 @@ async function run(argv: string[]): Promise<void> {
     'set-rate-limit',
     'stuck',
     'redrive',
+    'fold-stats',
   ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   const apiPort = values.port === undefined ? undefined : parsePort(values.port);
@@ -288,6 +296,18 @@ async function run(argv: string[]): Promise<void> {
         rate_limits: rateLimitsOf(client!),
         rate_limit_override: client?.rate_limits ?? null,
       });
+      return;
+    }
+    case 'fold-stats': {
+      const ids =
+        values.client !== undefined
+          ? [await resolveClientId(deps, values.client)]
+          : (await listClients(deps)).map((c) => c.id);
+      const { db, tableName } = tableOf(container);
+      for (const id of ids) {
+        const folded = await foldLegacyStatsShards(db, tableName, id);
+        print({ client_id: id, folded: folded.folded, already_folded: folded.alreadyFolded });
+      }
       return;
     }
     case 'stuck': {
