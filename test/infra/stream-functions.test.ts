@@ -48,6 +48,24 @@ describe('stream functions: the event source filter', () => {
   );
 });
 
+describe('stream functions: the mapping of each entry of the real app', () => {
+  it.each(streamFunctions.map((f) => [f.handler, f] as const))(
+    '%s has a tumbling window, one batch of a shard at a time and no bisecting exactly when its entry has a window',
+    (handler, definition) => {
+      const mapping = mappingOf(handler).Properties;
+      if (definition.tumblingWindowSeconds === undefined) {
+        expect(mapping).toMatchObject({ BisectBatchOnFunctionError: true });
+        expect(mapping).not.toHaveProperty('TumblingWindowInSeconds');
+      } else
+        expect(mapping).toMatchObject({
+          TumblingWindowInSeconds: definition.tumblingWindowSeconds,
+          ParallelizationFactor: 1,
+          BisectBatchOnFunctionError: false,
+        });
+    },
+  );
+});
+
 /** A stack holding only the table, the shared resources and the stream functions of `table`. */
 function synthesizeStreamFunctions(table: readonly StreamFunctionDefinition[]) {
   const app = appWith();
