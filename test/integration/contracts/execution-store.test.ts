@@ -113,6 +113,7 @@ describe.each(ENGINE_ADAPTERS)('ExecutionStore contract (%s)', (_name, makeStore
       scheduled_for: minute(1440),
       reason: 'deferred: e-mail quota reached',
       updated_at: LATER,
+      deferrals: 1,
     });
   });
 
