@@ -290,7 +290,7 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'read',
     localOnly: true,
   },
-  // Analytics: day counters written with each fact, read in one Query per stats shard.
+  // Analytics: day counters kept by the change stream's projection, read in one Query.
   { method: 'GET', path: '/client/stats', handler: 'stats-get', tableAccess: 'read' },
   { method: 'GET', path: '/client/workflows/{workflow_id}/stats', handler: 'workflows-stats', tableAccess: 'read' },
   // Topics of marketing mail: one item per client.
