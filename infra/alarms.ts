@@ -45,13 +45,19 @@ export interface ServiceAlarmsProps {
 
 /**
  * The service's alarms besides each DLQ's own (infra/dead-letter-queue.ts): `Errors` of every background
- * function, the HTTP API's 5xx rate, the age of each consumed queue's oldest message, SES's bounce and complaint
+ * function, the HTTP API's 5xx rate, the age of each consumed queue's oldest message and of each stream function's
+ * reading, SES's bounce and complaint
  * rates, and each log metric of the function tables. Their actions are the on-call topic's (infra/on-call.ts);
  * docs/decisions/0071-operators-hear-about-failures.md "Operators hear about failures" says why each threshold.
  */
+/** A stream function normally reads a change within seconds (its batching window); five minutes means it is behind. */
+export const STREAM_AGE_ALARM_SECONDS = 300;
+
 export class ServiceAlarms extends Construct {
   readonly functionErrors = new Map<string, Alarm>();
   readonly queueAge = new Map<QueueName, Alarm>();
+  /** By stream function: how far its reading lags the table's changes. */
+  readonly streamAge = new Map<string, Alarm>();
   readonly logMetrics = new Map<string, Alarm>();
   readonly api5xxRate: Alarm;
   readonly bounceRate: Alarm;
@@ -73,6 +79,8 @@ export class ServiceAlarms extends Construct {
       for (const counted of logMetrics)
         this.logMetrics.set(counted.definition.metricName, this.logMetricAlarm(counted));
     }
+    for (const stream of props.streams ?? [])
+      this.streamAge.set(stream.definition.handler, this.streamAgeOf(stream.definition.handler, stream.function));
     for (const consumer of props.consumers) {
       const queue = consumer.source;
       this.queueAge.set(queue.name, this.queueAgeOf(queue.name, props.shared));
@@ -121,6 +129,25 @@ export class ServiceAlarms extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
+  }
+
+  /**
+   * A stream function's newest batch held a change older than STREAM_AGE_ALARM_SECONDS when it was read: the function
+   * is behind (failing batches retried, throttled). Its projections (webhooks, day counters) lag by as much, and the
+   * stream keeps a change 24 hours.
+   */
+  private streamAgeOf(handler: string, fn: NodejsFunction): Alarm {
+    return fn
+      .metric('IteratorAge', { period: PERIOD, statistic: Stats.MAXIMUM })
+      .createAlarm(this, `${constructIdOf(handler)}StreamAge`, {
+        alarmDescription:
+          `${handler} reads table changes ${STREAM_AGE_ALARM_SECONDS / 60} minutes or more after they happened ` +
+          '(Lambda IteratorAge): it is behind, and what it projects (webhooks, day counters) lags by as much',
+        threshold: STREAM_AGE_ALARM_SECONDS * 1000,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
   }
 
   private queueAgeOf(name: QueueName, shared: SharedResources): Alarm {

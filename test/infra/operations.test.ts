@@ -141,13 +141,26 @@ describe('operators hear about failures', () => {
     it('sends every alarm of the stack, on ALARM and on OK, to the on-call topic', () => {
       const topic = { Ref: onCallTopicId() };
       // 9 DLQs (6 queues', the schedules', the webhook and day-counter streams' on-failure queues), 10 background
-      // functions (6 queue, 2 scheduled, 2 stream), 6 queue ages, the API's 5xx rate, 2 SES rates, 5 log metrics.
-      expect(alarms()).toHaveLength(33);
+      // functions (6 queue, 2 scheduled, 2 stream), 6 queue ages, 2 stream ages, the API's 5xx rate, 2 SES rates,
+      // 5 log metrics.
+      expect(alarms()).toHaveLength(35);
       for (const alarm of alarms()) {
         expect(alarm.Properties.AlarmActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
         expect(alarm.Properties.OKActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
         expect(alarm.Properties.ActionsEnabled ?? true).toBe(true);
       }
+    });
+
+    it('alarms when a stream function reads changes five minutes or more after they happened', () => {
+      const ages = alarms().filter((a) => a.Properties.MetricName === 'IteratorAge');
+      expect(ages).toHaveLength(streamFunctions.length);
+      for (const alarm of ages)
+        expect(alarm.Properties).toMatchObject({
+          Namespace: 'AWS/Lambda',
+          Statistic: 'Maximum',
+          Threshold: 300_000,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        });
     });
 
     it("keeps one alarm at one message on each DLQ: the three queues' and the schedules'", () => {
