@@ -216,6 +216,7 @@ describe('SES throttling (real DynamoDB adapters)', () => {
       scheduled_for: expect.any(String),
       reason: 'send_throttled: TooManyRequestsException',
       throttled: 1,
+      deferrals: 1,
       updated_at: NOW,
     });
     // The first backoff: 1–2 s, jittered

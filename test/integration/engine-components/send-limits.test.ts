@@ -73,6 +73,7 @@ describe("the client's e-mail quota (real DynamoDB adapters)", () => {
       scheduled_for: NEXT_UTC_DAY,
       reason: 'deferred: daily e-mail quota reached (2030-01-15)',
       updated_at: NOW,
+      deferrals: 1,
     });
     expect(scheduler.scheduled).toContainEqual({
       at: NEXT_UTC_DAY,

@@ -153,6 +153,14 @@ describe('the README walk-through', () => {
       log(3, 'delivered', mail!.messageId, expect.any(String)),
     ]);
     expect(sent.body.data.html_body).toContain(headers['List-Unsubscribe']!.slice(1, -1));
+
+    // Assess: the statistics the API guide's walk-through shows (the counters follow the facts through the stream)
+    const stats = await eventually('the delivery counted', async () => {
+      const res = await call('GET', '/client/stats', { key: client.api_key });
+      return res.body.data?.totals?.delivered === 1 ? res : undefined;
+    });
+    expect(stats.body.data.totals).toMatchObject({ executions: 2, sent: 1, delivered: 1, opened: 0, bot_opened: 0 });
+    expect(stats.body.data.events).toEqual({ signup: 1 });
   });
 
   it('unsubscribes the contact with the one-click link of the welcome e-mail', async () => {
