@@ -17,43 +17,22 @@ const TABLE = 'tbl';
 const SHARD = 'shardId-0001';
 const POSITION_KEY = { pk: `STREAMPOS#day-counters#${SHARD}`, sk: 'STREAMPOS' };
 
-/** A delivered log inserted for client 7, on a day of its own (so each record is a row of its own). */
-function delivered(seq: number, day = '2026-01-15', workflowId = 3): DynamoDBRecord {
+/** A status log of client 7 inserted (record `seq` of the shard), with `fields`. */
+function logInserted(seq: number, day: string, fields: Record<string, unknown>): DynamoDBRecord {
   const keys = { pk: `SENT#7#e${seq}`, sk: `LOG#${day}T10:00:00.000Z#l${seq}` };
+  const item = { ...keys, entity: 'sent_email_log', id: `l${seq}`, created_at: `${day}T10:00:00.000Z`, ...fields };
   return {
     eventName: 'INSERT',
-    dynamodb: {
-      SequenceNumber: String(1000 + seq),
-      Keys: marshall(keys) as never,
-      NewImage: marshall({
-        ...keys,
-        entity: 'sent_email_log',
-        id: `l${seq}`,
-        created_at: `${day}T10:00:00.000Z`,
-        status: SENT_STATUS.delivered,
-        workflow_id: workflowId,
-      }) as never,
-    },
+    dynamodb: { SequenceNumber: String(1000 + seq), Keys: marshall(keys) as never, NewImage: marshall(item) as never },
   };
 }
 
-/** A change the counters ignore (a queued log). */
-function uncounted(seq: number): DynamoDBRecord {
-  const keys = { pk: `SENT#7#e${seq}`, sk: `LOG#2026-01-15T10:00:00.000Z#q${seq}` };
-  return {
-    eventName: 'INSERT',
-    dynamodb: {
-      SequenceNumber: String(1000 + seq),
-      Keys: marshall(keys) as never,
-      NewImage: marshall({
-        ...keys,
-        id: `q${seq}`,
-        created_at: '2026-01-15T10:00:00.000Z',
-        status: SENT_STATUS.queued,
-      }) as never,
-    },
-  };
-}
+/** A delivery of workflow 3 on `day` (a row of its own per day). */
+const delivered = (seq: number, day = '2026-01-15') =>
+  logInserted(seq, day, { status: SENT_STATUS.delivered, workflow_id: 3 });
+
+/** A change the counters ignore (the claim's queued log). */
+const uncounted = (seq: number) => logInserted(seq, '2026-01-15', { status: SENT_STATUS.queued });
 
 const dayOf = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
 
