@@ -41,6 +41,11 @@ export interface StreamPollerOptions {
   maxAttempts?: number;
   /** Pause before the next hand-over after `failures` failures in a row. Default 50 ms doubling, at most 2 s. */
   retryDelayMs?: (failures: number) => number;
+  /**
+   * Where a windowed function starts reading at start(): every retained change (default, so a restart counts what
+   * changed while the runtime was down) or only new ones (tests that share a table with earlier changes).
+   */
+  windowedStart?: 'TRIM_HORIZON' | 'LATEST';
   /** Where a function's handler comes from. Default: the `handler` export of functions/stream/<handler>.ts. */
   loadHandler?: (handler: string) => Promise<StreamHandler>;
 }
@@ -108,14 +113,27 @@ export class LocalStreamPoller {
     this.stopping = new Promise((resolve) => (this.signalStop = resolve));
   }
 
-  /** Finds the table's stream and positions every function at each open shard's latest record; then polls until stop(). */
+  /**
+   * Finds the table's stream and positions every function at each open shard's latest record (a windowed one at every
+   * shard's first retained record); then polls until stop().
+   */
   async start(): Promise<void> {
     if (this.functions.length === 0) return;
     const table = await this.table.send(new DescribeTableCommand({ TableName: this.options.tableName }));
     this.streamArn = table.Table?.LatestStreamArn;
     if (!this.streamArn)
       throw new Error(`table ${this.options.tableName} has no stream (local/dynamodb.ts enables one)`);
-    await Promise.all(this.readers.map((reader) => this.discoverShards(reader, 'LATEST')));
+    // A windowed function keeps its own position per shard (the day counters), so it can take every retained change
+    // again after a restart and count only what it had not: a change written while the runtime was down (or killed
+    // halfway through a batch) is counted at the next start. Others start at the latest change, as before.
+    await Promise.all(
+      this.readers.map((reader) =>
+        this.discoverShards(
+          reader,
+          reader.fn.tumblingWindowSeconds ? (this.options.windowedStart ?? 'TRIM_HORIZON') : 'LATEST',
+        ),
+      ),
+    );
     this.loop = Promise.all(this.readers.map((reader) => this.run(reader))).then(() => undefined);
   }
 

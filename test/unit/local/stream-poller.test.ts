@@ -61,7 +61,7 @@ const definition = (handler: string, more: Partial<StreamFunctionDefinition> = {
 async function startPoller(
   handlers: Record<string, StreamHandler>,
   functions: StreamFunctionDefinition[],
-  options: { maxAttempts?: number } = {},
+  options: { maxAttempts?: number; windowedStart?: 'TRIM_HORIZON' | 'LATEST' } = {},
 ) {
   const poller = new LocalStreamPoller({
     endpoint: dynamo.endpoint,
@@ -169,6 +169,7 @@ describe('the local stream poller', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const poller = await startPoller(handlers, [definition('counters', { tumblingWindowSeconds: 900 })], {
       maxAttempts: 3,
+      windowedStart: 'LATEST',
     });
     const applied: { ns: number[]; at: number; created: number[] }[] = [];
     poller.onApplied('counters', (records, at) =>
@@ -228,6 +229,7 @@ describe('the local stream poller', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const poller = await startPoller(handlers, [definition('counters', { tumblingWindowSeconds: 60 })], {
       maxAttempts: 3,
+      windowedStart: 'LATEST',
     });
     const applied: number[] = [];
     poller.onApplied('counters', (records) => applied.push(...numbersOf(records)));
@@ -252,5 +254,27 @@ describe('the local stream poller', () => {
     await put(2);
     await poller.settled();
     expect(heard).toEqual([1]);
+  }, 30_000);
+
+  it('a windowed function started after changes were written reads them from the shards’ start; a plain one from the latest', async () => {
+    await put(7001);
+    const seen: Record<string, number[]> = { windowed: [], plain: [] };
+    const handlers: Record<string, StreamHandler> = {
+      windowed: async (event) => {
+        seen['windowed']!.push(...numbersOf(event.Records));
+        return { state: {}, batchItemFailures: [] };
+      },
+      plain: async (event) => {
+        seen['plain']!.push(...numbersOf(event.Records));
+      },
+    };
+    const poller = await startPoller(handlers, [
+      definition('windowed', { tumblingWindowSeconds: 900 }),
+      definition('plain'),
+    ]);
+    await put(7002);
+    await poller.settled();
+    expect(seen['windowed']!.filter((n) => n > 7000)).toEqual([7001, 7002]);
+    expect(seen['plain']!.filter((n) => n > 7000)).toEqual([7002]);
   }, 30_000);
 });
