@@ -4,8 +4,8 @@ import type { Api } from '../api/client.js';
 import { answerOf, fieldErrorOf } from '../data/answer.js';
 import { useAction } from '../data/use-action.js';
 import { FailureAlert } from '../ui/failure-alert.js';
-import { Field } from '../ui/field.js';
 import { Form } from '../ui/form.js';
+import { TextField } from '../ui/inputs.js';
 
 /** Sign-in by e-mail link: the address in, "check your e-mail" out — the same answer with or without an account. */
 export function SignInPage({ api }: { api: Api }) {
@@ -46,19 +46,16 @@ export function SignInPage({ api }: { api: Api }) {
       <h1>Sign in to the dashboard</h1>
       <p>We e-mail you a link that signs you in. No password.</p>
       <Form onSubmit={send.run} failure={send.failure}>
-        <Field id="sign-in-email" label="E-mail address" name="email">
-          {(control) => (
-            <input
-              {...control}
-              name="email"
-              type="email"
-              autocomplete="email"
-              required
-              value={email}
-              onInput={(event) => setEmail(event.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          id="sign-in-email"
+          label="E-mail address"
+          name="email"
+          type="email"
+          autocomplete="email"
+          required
+          value={email}
+          onValue={setEmail}
+        />
         <button type="submit" disabled={send.busy}>
           {send.busy ? 'Sending…' : 'E-mail me a sign-in link'}
         </button>

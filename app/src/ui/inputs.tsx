@@ -26,9 +26,23 @@ export function TextField(
     spellcheck?: boolean;
     /** The keyboard a phone shows: `numeric` for a number typed as text (the API judges it). */
     inputMode?: HTMLAttributes<HTMLInputElement>['inputMode'];
+    /** What the browser may fill in (`email` for one's own address); off unless said, a form's fields being data. */
+    autocomplete?: string;
+    required?: boolean;
   },
 ) {
-  const { value, onValue, type = 'text', maxLength, placeholder, spellcheck, inputMode, ...field } = props;
+  const {
+    value,
+    onValue,
+    type = 'text',
+    maxLength,
+    placeholder,
+    spellcheck,
+    inputMode,
+    autocomplete = 'off',
+    required,
+    ...field
+  } = props;
   return (
     <Field {...field}>
       {(control) => (
@@ -36,12 +50,15 @@ export function TextField(
           {...control}
           // Preact types each input type apart; these four take the same attributes.
           type={type as 'text'}
+          // Named as the body's field, which a browser's autofill reads beside `autocomplete`.
+          name={field.name}
           value={value}
           maxLength={maxLength}
           placeholder={placeholder}
           spellcheck={spellcheck}
           inputMode={inputMode}
-          autocomplete="off"
+          autocomplete={autocomplete}
+          required={required}
           onInput={(event) => onValue(event.currentTarget.value)}
         />
       )}

@@ -10,8 +10,8 @@ import { navigate, type PageParams } from '../../router.js';
 import { can } from '../../session.js';
 import { DataTable } from '../../ui/data-table.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { Field } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
+import { SelectField, TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
@@ -27,6 +27,12 @@ export const PER_PAGE = 25;
 /** The filters GET /client/executions has, kept in the page's query (bookmarkable: `/app/executions?status=4`). */
 const FILTERS = ['status', 'workflow_id', 'created_from', 'created_to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
+
+/** The two ends of the creation days a list may be narrowed to, typed as UTC days. */
+const DAY_FILTERS = [
+  { name: 'created_from', id: 'ct-created-from', label: 'Created from (UTC day)' },
+  { name: 'created_to', id: 'ct-created-to', label: 'Created to (UTC day, included)' },
+] as const;
 
 const filtersOf = (params: PageParams): Filters => ({
   status: params['status'] ?? '',
@@ -205,67 +211,49 @@ function FilterForm(props: {
       onSubmit={() => navigate('executions', draft)}
       failure={failure}
     >
-      <Field id="ct-status" label="Status" name="status">
-        {(control) => (
-          <select
-            {...control}
-            value={draft.status}
-            onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}
-          >
-            <option value="">Any</option>
-            {Object.entries(EXECUTION_STATUSES).map(([value, text]) => (
-              <option key={value} value={value}>
-                {text}
-              </option>
-            ))}
-          </select>
+      <SelectField
+        id="ct-status"
+        label="Status"
+        name="status"
+        value={draft.status}
+        onValue={(status) => setDraft({ ...draft, status })}
+      >
+        <option value="">Any</option>
+        {Object.entries(EXECUTION_STATUSES).map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        id="ct-workflow"
+        label="Workflow"
+        name="workflow_id"
+        value={draft.workflow_id}
+        onValue={(workflow_id) => setDraft({ ...draft, workflow_id })}
+      >
+        <option value="">Any</option>
+        {draft.workflow_id && !workflows.some((w) => String(w.id) === draft.workflow_id) && (
+          <option value={draft.workflow_id}>Workflow {draft.workflow_id}</option>
         )}
-      </Field>
-      <Field id="ct-workflow" label="Workflow" name="workflow_id">
-        {(control) => (
-          <select
-            {...control}
-            value={draft.workflow_id}
-            onChange={(e) => setDraft({ ...draft, workflow_id: e.currentTarget.value })}
-          >
-            <option value="">Any</option>
-            {draft.workflow_id && !workflows.some((w) => String(w.id) === draft.workflow_id) && (
-              <option value={draft.workflow_id}>Workflow {draft.workflow_id}</option>
-            )}
-            {workflows.map((workflow) => (
-              <option key={workflow.id} value={String(workflow.id)}>
-                {workflow.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field id="ct-created-from" label="Created from (UTC day)" name="created_from">
-        {(control) => (
-          <input
-            {...control}
-            type="text"
-            inputMode="numeric"
-            placeholder="YYYY-MM-DD"
-            autocomplete="off"
-            value={draft.created_from}
-            onInput={(e) => setDraft({ ...draft, created_from: e.currentTarget.value })}
-          />
-        )}
-      </Field>
-      <Field id="ct-created-to" label="Created to (UTC day, included)" name="created_to">
-        {(control) => (
-          <input
-            {...control}
-            type="text"
-            inputMode="numeric"
-            placeholder="YYYY-MM-DD"
-            autocomplete="off"
-            value={draft.created_to}
-            onInput={(e) => setDraft({ ...draft, created_to: e.currentTarget.value })}
-          />
-        )}
-      </Field>
+        {workflows.map((workflow) => (
+          <option key={workflow.id} value={String(workflow.id)}>
+            {workflow.name}
+          </option>
+        ))}
+      </SelectField>
+      {DAY_FILTERS.map((day) => (
+        <TextField
+          key={day.name}
+          id={day.id}
+          label={day.label}
+          name={day.name}
+          inputMode="numeric"
+          placeholder="YYYY-MM-DD"
+          value={draft[day.name]}
+          onValue={(value) => setDraft({ ...draft, [day.name]: value })}
+        />
+      ))}
       <button type="submit">Filter</button>
     </Form>
   );

@@ -10,8 +10,9 @@ import type { PageProps } from '../../page.js';
 import { can, loadSession } from '../../session.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
-import { Field, FieldError, controlPropsOf } from '../../ui/field.js';
+import { FieldError, controlPropsOf } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
+import { SelectField, TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
@@ -237,44 +238,35 @@ function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => 
     <section class="card page-section" aria-labelledby="st-invite-title">
       <h2 id="st-invite-title">Invite a user</h2>
       <Form class="narrow-form" noValidate onSubmit={invite.run} failure={invite.failure}>
-        <Field id="st-invite-email" label="E-mail address" name="email">
-          {(control) => (
-            <input
-              {...control}
-              type="email"
-              autocomplete="off"
-              value={draft.email}
-              onInput={(event) => setDraft({ ...draft, email: event.currentTarget.value })}
-            />
-          )}
-        </Field>
-        <Field id="st-invite-name" label="Name" name="name">
-          {(control) => (
-            <input
-              {...control}
-              type="text"
-              autocomplete="off"
-              value={draft.name}
-              maxLength={USER_NAME_MAX}
-              onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })}
-            />
-          )}
-        </Field>
-        <Field id="st-invite-role" label="Role" name="role">
-          {(control) => (
-            <select
-              {...control}
-              value={draft.role}
-              onChange={(event) => setDraft({ ...draft, role: Number(event.currentTarget.value) as InviteRole })}
-            >
-              {ROLE_CHOICES.map((choice) => (
-                <option key={choice.role} value={choice.role}>
-                  {choice.name}: {choice.does}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <TextField
+          id="st-invite-email"
+          label="E-mail address"
+          name="email"
+          type="email"
+          value={draft.email}
+          onValue={(email) => setDraft({ ...draft, email })}
+        />
+        <TextField
+          id="st-invite-name"
+          label="Name"
+          name="name"
+          value={draft.name}
+          maxLength={USER_NAME_MAX}
+          onValue={(name) => setDraft({ ...draft, name })}
+        />
+        <SelectField
+          id="st-invite-role"
+          label="Role"
+          name="role"
+          value={String(draft.role)}
+          onValue={(role) => setDraft({ ...draft, role: Number(role) as InviteRole })}
+        >
+          {ROLE_CHOICES.map((choice) => (
+            <option key={choice.role} value={choice.role}>
+              {choice.name}: {choice.does}
+            </option>
+          ))}
+        </SelectField>
         <FailureAlert />
         <button type="submit" disabled={invite.busy}>
           Send invitation
