@@ -8,19 +8,27 @@ export interface Column<R> {
   class?: string;
 }
 
+type RowKey<R> = (row: R) => string | number;
+
 /**
  * A table of records in a region that scrolls sideways on a narrow screen (focusable, so a keyboard can scroll it;
- * named by `label`). Headings are `<th scope="col">`; a row header column names each row.
+ * named by `label`). Headings are `<th scope="col">`; a row header column names each row. A row is keyed by its `id`
+ * unless `rowKey` says otherwise (a record without one must say); `empty` shows instead of the table when there is no
+ * row (what "none yet" means there, or the first step).
  */
-export function DataTable<R>(props: {
-  id?: string;
-  label: string;
-  caption?: ComponentChildren;
-  columns: readonly Column<R>[];
-  rows: readonly R[];
-  rowKey: (row: R) => string | number;
-}) {
-  const { id, label, caption, columns, rows, rowKey } = props;
+export function DataTable<R>(
+  props: {
+    id?: string;
+    label: string;
+    caption?: ComponentChildren;
+    columns: readonly Column<R>[];
+    rows: readonly R[];
+    empty?: ComponentChildren;
+  } & (R extends { id: string | number } ? { rowKey?: RowKey<R> } : { rowKey: RowKey<R> }),
+) {
+  const { id, label, caption, columns, rows, empty } = props;
+  const rowKey: RowKey<R> = props.rowKey ?? ((row) => (row as { id: string | number }).id);
+  if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a region that scrolls must take focus for a keyboard to scroll it (axe scrollable-region-focusable); a <section> would add a landmark heading level.
     <div class="table-region" tabIndex={0} role="region" aria-label={label}>

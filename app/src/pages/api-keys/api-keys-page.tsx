@@ -112,18 +112,17 @@ export function ApiKeysPage({ api }: PageProps) {
       <FailureAlert failure={change.failure} />
       <Done text={change.done} />
       <LoadStatus loaded={keys} />
-      {keys.data && keys.data.length === 0 && (
-        <p class="hint">
-          No key yet. Create one above, store it in your backend’s secrets, then report your first event with it.
-        </p>
-      )}
-      {keys.data && keys.data.length > 0 && (
+      {keys.data && (
         <DataTable
           id="st-keys-table"
           label="API keys table"
           caption="Your API keys"
           rows={keys.data}
-          rowKey={(key) => key.id}
+          empty={
+            <p class="hint">
+              No key yet. Create one above, store it in your backend’s secrets, then report your first event with it.
+            </p>
+          }
           columns={[
             { head: 'Label', rowHeader: true, cell: (key) => key.label ?? <span class="hint">(no label)</span> },
             { head: 'Key', cell: (key) => <code>{key.masked_key}</code> },

@@ -141,22 +141,19 @@ function SearchForm(props: { filters: Filters; failure: Failure | undefined }) {
 }
 
 function ContactsTable({ contacts, searched }: { contacts: Contact[]; searched: boolean }) {
-  if (contacts.length === 0) {
-    return (
-      <p class="hint">
-        {searched
-          ? 'No contact matches this search.'
-          : 'No contact yet. Contacts are created by your events (auto_create_contact), POST /api/v1/client/contacts, or an import.'}
-      </p>
-    );
-  }
   return (
     <DataTable
       id="ct-contacts-table"
       label="Contacts table"
       caption="Contacts, by id"
       rows={contacts}
-      rowKey={(contact) => contact.id}
+      empty={
+        <p class="hint">
+          {searched
+            ? 'No contact matches this search.'
+            : 'No contact yet. Contacts are created by your events (auto_create_contact), POST /api/v1/client/contacts, or an import.'}
+        </p>
+      }
       columns={[
         {
           head: 'E-mail',

@@ -102,8 +102,7 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
       <LoadStatus loaded={list} shownAt={FILTERS} />
       <FailureAlert failure={retry.failure} />
       <Done text={retry.done} />
-      {data && data.executions.length === 0 && <p class="hint">No execution matches these filters.</p>}
-      {data && data.executions.length > 0 && (
+      {data && (
         <DataTable
           id="ct-executions-table"
           label="Executions table"
@@ -114,7 +113,7 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
             </>
           }
           rows={data.executions}
-          rowKey={(execution) => execution.id}
+          empty={<p class="hint">No execution matches these filters.</p>}
           columns={[
             {
               head: 'Run',

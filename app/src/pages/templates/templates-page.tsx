@@ -63,10 +63,7 @@ export function TemplatesPage({ api, params }: PageProps) {
         to edit it. The copy is sent once the workflow is set to use it.
       </p>
       <LoadStatus loaded={list} shownAt={SEARCH} />
-      {data && data.templates.length === 0 && (
-        <p class="hint">{searched ? 'No template matches this search.' : 'No template yet.'}</p>
-      )}
-      {data && data.templates.length > 0 && (
+      {data && (
         <DataTable
           id="tp-templates-table"
           label="Templates table"
@@ -76,8 +73,8 @@ export function TemplatesPage({ api, params }: PageProps) {
             </>
           }
           rows={data.templates}
-          rowKey={(template) => template.id}
           columns={TEMPLATE_COLUMNS}
+          empty={<p class="hint">{searched ? 'No template matches this search.' : 'No template yet.'}</p>}
         />
       )}
       {data && data.meta.total_pages > 1 && (

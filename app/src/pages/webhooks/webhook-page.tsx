@@ -363,19 +363,18 @@ function Attempts(props: { api: Api; id: string; after: string; editable: boolea
       <LoadStatus loaded={page} />
       <FailureAlert failure={replay.failure} />
       <Done text={replay.done} />
-      {data && data.attempts.length === 0 && (
-        <p class="hint">
-          {after ? 'No older attempt.' : 'No attempt yet: deliveries show here as your e-mail goes out.'}
-        </p>
-      )}
-      {data && data.attempts.length > 0 && (
+      {data && (
         <DataTable
           id="st-attempts-table"
           label="Attempts table"
           caption="Attempts, newest first"
           rows={data.attempts}
-          rowKey={(attempt) => attempt.id}
           columns={columns}
+          empty={
+            <p class="hint">
+              {after ? 'No older attempt.' : 'No attempt yet: deliveries show here as your e-mail goes out.'}
+            </p>
+          }
         />
       )}
       {data && (data.next || after) && (

@@ -57,27 +57,26 @@ export function WebhooksPage({ api, signedIn }: PageProps) {
           </p>
         </>
       )}
-      {list && list.length === 0 && (
-        <div class="card empty">
-          <h2>No webhook yet</h2>
-          <p>
-            A webhook tells your own systems what happens to your e-mail as it happens: each delivery, open, click,
-            bounce or unsubscribe is POSTed to a URL of yours, signed so you can check it came from here.
-          </p>
-          <p>
-            {editable
-              ? 'First step: add an endpoint below with a URL your server answers, keep its signing secret, then press “Send a test event” on its page.'
-              : 'An owner or an admin adds the endpoints.'}
-          </p>
-        </div>
-      )}
-      {list && list.length > 0 && (
+      {list && (
         <DataTable
           id="st-webhooks-table"
           label="Endpoints table"
           caption="Your endpoints"
           rows={list}
-          rowKey={(webhook) => webhook.id}
+          empty={
+            <div class="card empty">
+              <h2>No webhook yet</h2>
+              <p>
+                A webhook tells your own systems what happens to your e-mail as it happens: each delivery, open, click,
+                bounce or unsubscribe is POSTed to a URL of yours, signed so you can check it came from here.
+              </p>
+              <p>
+                {editable
+                  ? 'First step: add an endpoint below with a URL your server answers, keep its signing secret, then press “Send a test event” on its page.'
+                  : 'An owner or an admin adds the endpoints.'}
+              </p>
+            </div>
+          }
           columns={[
             {
               head: 'URL',

@@ -59,7 +59,6 @@ export function WorkflowsPage({ api, signedIn }: PageProps) {
             label="Workflows table"
             caption="Every workflow, as configured for you"
             rows={data.workflows}
-            rowKey={(workflow) => workflow.id}
             columns={columnsOf(topics)}
           />
           <p class="hint">
