@@ -110,3 +110,21 @@ export function CheckField(
     </Field>
   );
 }
+
+/** The `<option>`s of a select, one per item of `of`: its value and the text it shows. */
+export function Options<T>(props: {
+  of: readonly T[];
+  value: (item: T) => string | number;
+  text: (item: T) => ComponentChildren;
+}) {
+  const { of, value, text } = props;
+  return (
+    <>
+      {of.map((item) => (
+        <option key={value(item)} value={value(item)}>
+          {text(item)}
+        </option>
+      ))}
+    </>
+  );
+}

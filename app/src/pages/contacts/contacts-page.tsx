@@ -1,14 +1,14 @@
-import { useState } from 'preact/hooks';
 import { CONTACT_SOURCES } from '../../../../shared/public/contact-rules.js';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { answerOf, type Failure } from '../../data/answer.js';
+import { useDraft } from '../../data/use-draft.js';
 import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
 import { navigate, type PageParams } from '../../router.js';
 import { DataTable } from '../../ui/data-table.js';
-import { Field } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
+import { Options, SelectField, TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
@@ -85,7 +85,7 @@ export function ContactsPage({ api, params }: PageProps) {
 
 /** The search, as a draft until Search puts it in the address (drawn again, from the address, when it changes). */
 function SearchForm(props: { filters: Filters; failure: Failure | undefined }) {
-  const [draft, setDraft] = useState<Filters>(props.filters);
+  const { draft, bind } = useDraft<Filters>(props.filters);
   return (
     <Form
       class="filters"
@@ -94,47 +94,22 @@ function SearchForm(props: { filters: Filters; failure: Failure | undefined }) {
       failure={props.failure}
       onSubmit={() => navigate('contacts', { ...draft, email_prefix: draft.email_prefix.trim() })}
     >
-      <Field id="ct-email-prefix" label="E-mail starts with" name="email_prefix">
-        {(control) => (
-          <input
-            {...control}
-            type="search"
-            value={draft.email_prefix}
-            autocomplete="off"
-            spellcheck={false}
-            onInput={(event) => setDraft({ ...draft, email_prefix: event.currentTarget.value })}
-          />
-        )}
-      </Field>
-      <Field id="ct-subscribed" label="Subscription" name="is_subscribed">
-        {(control) => (
-          <select
-            {...control}
-            value={draft.is_subscribed}
-            onChange={(event) => setDraft({ ...draft, is_subscribed: event.currentTarget.value })}
-          >
-            <option value="">Any</option>
-            <option value="true">Subscribed</option>
-            <option value="false">Unsubscribed</option>
-          </select>
-        )}
-      </Field>
-      <Field id="ct-source" label="Source" name="source">
-        {(control) => (
-          <select
-            {...control}
-            value={draft.source}
-            onChange={(event) => setDraft({ ...draft, source: event.currentTarget.value })}
-          >
-            <option value="">Any</option>
-            {SOURCES.map((source) => (
-              <option key={source} value={source}>
-                {source}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <TextField
+        id="ct-email-prefix"
+        label="E-mail starts with"
+        {...bind('email_prefix')}
+        type="search"
+        spellcheck={false}
+      />
+      <SelectField id="ct-subscribed" label="Subscription" {...bind('is_subscribed')}>
+        <option value="">Any</option>
+        <option value="true">Subscribed</option>
+        <option value="false">Unsubscribed</option>
+      </SelectField>
+      <SelectField id="ct-source" label="Source" {...bind('source')}>
+        <option value="">Any</option>
+        <Options of={SOURCES} value={(source) => source} text={(source) => source} />
+      </SelectField>
       <button type="submit">Search</button>
     </Form>
   );

@@ -1,9 +1,9 @@
-import { useState } from 'preact/hooks';
 import { EXECUTION_STATUS, EXECUTION_STATUS_TEXT } from '../../../../shared/public/execution-rules.js';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { answerOf, type Failure } from '../../data/answer.js';
 import { useAction } from '../../data/use-action.js';
+import { useDraft } from '../../data/use-draft.js';
 import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
 import { navigate, type PageParams } from '../../router.js';
@@ -11,7 +11,7 @@ import { can } from '../../session.js';
 import { DataTable } from '../../ui/data-table.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { Form } from '../../ui/form.js';
-import { SelectField, TextField } from '../../ui/inputs.js';
+import { Options, SelectField, TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
@@ -202,7 +202,7 @@ function FilterForm(props: {
   failure: Failure | undefined;
 }) {
   const { workflows, failure } = props;
-  const [draft, setDraft] = useState<Filters>(props.filters);
+  const { draft, bind } = useDraft<Filters>(props.filters);
   return (
     <Form
       class="filters"
@@ -210,47 +210,25 @@ function FilterForm(props: {
       onSubmit={() => navigate('executions', draft)}
       failure={failure}
     >
-      <SelectField
-        id="ct-status"
-        label="Status"
-        name="status"
-        value={draft.status}
-        onValue={(status) => setDraft({ ...draft, status })}
-      >
+      <SelectField id="ct-status" label="Status" {...bind('status')}>
         <option value="">Any</option>
-        {Object.entries(EXECUTION_STATUSES).map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
+        <Options of={Object.entries(EXECUTION_STATUSES)} value={([value]) => value} text={([, text]) => text} />
       </SelectField>
-      <SelectField
-        id="ct-workflow"
-        label="Workflow"
-        name="workflow_id"
-        value={draft.workflow_id}
-        onValue={(workflow_id) => setDraft({ ...draft, workflow_id })}
-      >
+      <SelectField id="ct-workflow" label="Workflow" {...bind('workflow_id')}>
         <option value="">Any</option>
         {draft.workflow_id && !workflows.some((w) => String(w.id) === draft.workflow_id) && (
           <option value={draft.workflow_id}>Workflow {draft.workflow_id}</option>
         )}
-        {workflows.map((workflow) => (
-          <option key={workflow.id} value={String(workflow.id)}>
-            {workflow.name}
-          </option>
-        ))}
+        <Options of={workflows} value={(workflow) => workflow.id} text={(workflow) => workflow.name} />
       </SelectField>
       {DAY_FILTERS.map((day) => (
         <TextField
           key={day.name}
           id={day.id}
           label={day.label}
-          name={day.name}
+          {...bind(day.name)}
           inputMode="numeric"
           placeholder="YYYY-MM-DD"
-          value={draft[day.name]}
-          onValue={(value) => setDraft({ ...draft, [day.name]: value })}
         />
       ))}
       <button type="submit">Filter</button>

@@ -1,7 +1,7 @@
-import { useState } from 'preact/hooks';
 import type { components, operations } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { answerOf, type Failure } from '../../data/answer.js';
+import { useDraft } from '../../data/use-draft.js';
 import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
 import { navigate, type PageParams } from '../../router.js';
@@ -123,7 +123,7 @@ const TEMPLATE_COLUMNS = [
 
 /** The search, as a draft until Search puts it in the address (drawn again, from the address, when it changes). */
 function SearchForm(props: { search: Search; failure: Failure | undefined }) {
-  const [draft, setDraft] = useState<Search>(props.search);
+  const { draft, bind } = useDraft<Search>(props.search);
   return (
     <Form
       class="filters"
@@ -132,21 +132,8 @@ function SearchForm(props: { search: Search; failure: Failure | undefined }) {
       failure={props.failure}
       onSubmit={() => navigate('templates', draft)}
     >
-      <TextField
-        id="tp-q"
-        label="Name or subject contains"
-        name="q"
-        type="search"
-        value={draft.q}
-        onValue={(q) => setDraft({ ...draft, q })}
-      />
-      <SelectField
-        id="tp-type"
-        label="Kind"
-        name="type"
-        value={draft.type}
-        onValue={(type) => setDraft({ ...draft, type })}
-      >
+      <TextField id="tp-q" label="Name or subject contains" {...bind('q')} type="search" />
+      <SelectField id="tp-type" label="Kind" {...bind('type')}>
         <option value="">System and yours</option>
         <option value="1">System (read-only)</option>
         <option value="2">Yours</option>

@@ -5,6 +5,7 @@ import type { Api } from '../../api/client.js';
 import type { components } from '../../api/openapi.js';
 import { answerOf, fieldErrorOf } from '../../data/answer.js';
 import { useAction } from '../../data/use-action.js';
+import { useDraft } from '../../data/use-draft.js';
 import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
 import { can, loadSession } from '../../session.js';
@@ -12,7 +13,7 @@ import { ConfirmButton } from '../../ui/confirm-button.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { FieldError, controlPropsOf } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
-import { SelectField, TextField } from '../../ui/inputs.js';
+import { Options, SelectField, TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
@@ -161,11 +162,7 @@ function UserItem(props: {
             value={role}
             onChange={(event) => setRole(event.currentTarget.value)}
           >
-            {ROLE_CHOICES.map((choice) => (
-              <option key={choice.role} value={choice.role}>
-                {choice.name}
-              </option>
-            ))}
+            <Options of={ROLE_CHOICES} value={(choice) => choice.role} text={(choice) => choice.name} />
             <option value="1">owner (you become an admin)</option>
           </select>
           {newRole === 1 ? (
@@ -221,7 +218,7 @@ function UserItem(props: {
 
 function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => void }) {
   const empty = { email: '', name: '', role: 3 as InviteRole };
-  const [draft, setDraft] = useState(empty);
+  const { draft, setDraft, bind } = useDraft(empty);
   const invite = useAction(async () => {
     const answer = await answerOf(
       api.POST('/api/v1/client/users', { body: { ...draft, email: draft.email.trim(), name: draft.name.trim() } }),
@@ -238,22 +235,8 @@ function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => 
     <section class="card page-section" aria-labelledby="st-invite-title">
       <h2 id="st-invite-title">Invite a user</h2>
       <Form class="narrow-form" noValidate onSubmit={invite.run} failure={invite.failure}>
-        <TextField
-          id="st-invite-email"
-          label="E-mail address"
-          name="email"
-          type="email"
-          value={draft.email}
-          onValue={(email) => setDraft({ ...draft, email })}
-        />
-        <TextField
-          id="st-invite-name"
-          label="Name"
-          name="name"
-          value={draft.name}
-          maxLength={USER_NAME_MAX}
-          onValue={(name) => setDraft({ ...draft, name })}
-        />
+        <TextField id="st-invite-email" label="E-mail address" {...bind('email')} type="email" />
+        <TextField id="st-invite-name" label="Name" {...bind('name')} maxLength={USER_NAME_MAX} />
         <SelectField
           id="st-invite-role"
           label="Role"
@@ -261,11 +244,11 @@ function Invite({ api, onInvited }: { api: Api; onInvited: (message: string) => 
           value={String(draft.role)}
           onValue={(role) => setDraft({ ...draft, role: Number(role) as InviteRole })}
         >
-          {ROLE_CHOICES.map((choice) => (
-            <option key={choice.role} value={choice.role}>
-              {choice.name}: {choice.does}
-            </option>
-          ))}
+          <Options
+            of={ROLE_CHOICES}
+            value={(choice) => choice.role}
+            text={(choice) => `${choice.name}: ${choice.does}`}
+          />
         </SelectField>
         <FailureAlert />
         <button type="submit" disabled={invite.busy}>

@@ -9,7 +9,7 @@ import { FailureAlert } from '../../ui/failure-alert.js';
 import { controlPropsOf, Field, FieldError } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
 import { FormActions } from '../../ui/form-actions.js';
-import { CheckField, SelectField, TextField } from '../../ui/inputs.js';
+import { CheckField, Options, SelectField, TextField } from '../../ui/inputs.js';
 import { Done } from '../../ui/status.js';
 import { delayText, eventsText, SEND_TIME_MODES, type Topic, type Workflow } from './workflow-text.js';
 
@@ -159,11 +159,11 @@ export function CustomizationForm(props: {
             System template{systemTemplate ? `: ${systemTemplate.name}` : ''} (#{defaults.template_id}, default)
           </option>
           {extra && <option value={String(extra.id)}>{`${extra.name} (#${extra.id})`}</option>}
-          {own.map((template) => (
-            <option key={template.id} value={String(template.id)}>
-              {`${template.name} (#${template.id}, yours)`}
-            </option>
-          ))}
+          <Options
+            of={own}
+            value={(template) => template.id}
+            text={(template) => `${template.name} (#${template.id}, yours)`}
+          />
         </SelectField>
       </fieldset>
       <fieldset class="card field-group">
@@ -270,11 +270,7 @@ export function CustomizationForm(props: {
             onValue={(value) => patch.set('topic_id', value)}
           >
             <option value="">None</option>
-            {(topics ?? []).map((topic) => (
-              <option key={topic.id} value={String(topic.id)}>
-                {topic.name}
-              </option>
-            ))}
+            <Options of={topics ?? []} value={(topic) => topic.id} text={(topic) => topic.name} />
             {draft.topic_id && topics && !topics.some((topic) => String(topic.id) === draft.topic_id) && (
               <option value={draft.topic_id}>Topic #{draft.topic_id}</option>
             )}
