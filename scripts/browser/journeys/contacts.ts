@@ -104,8 +104,8 @@ export const contactsJourney: Journey = {
     // Her page: fields, health, activity with the welcome e-mail.
     await clickText(ctx, '#ct-contacts-table a', ADA);
     await page.waitForFunction(h1Is(ADA), { timeout: 10_000 });
-    await page.waitForSelector('.ct-timeline .ct-item-sent_email a', { visible: true, timeout: 10_000 });
-    const timeline = (await page.$eval('.ct-timeline', (el) => el.textContent ?? '')) as string;
+    await page.waitForSelector('.timeline .timeline-sent_email a', { visible: true, timeout: 10_000 });
+    const timeline = (await page.$eval('.timeline', (el) => el.textContent ?? '')) as string;
     for (const part of ['Event signup', 'Workflow run', 'E-mail'])
       if (!timeline.includes(part)) problems.push(`the contact's activity has no "${part}": ${timeline.slice(0, 300)}`);
 
@@ -120,28 +120,28 @@ export const contactsJourney: Journey = {
     const before = await choiceOf();
     const first = before ? `Unsubscribe from ${topic.name}` : `Subscribe to ${topic.name}`;
     const second = before ? `Subscribe to ${topic.name}` : `Unsubscribe from ${topic.name}`;
-    await clickText(ctx, '.ct-topics button', first);
+    await clickText(ctx, '.topic-list button', first);
     await page.waitForFunction(
-      `[...document.querySelectorAll('.ct-topics button')].some((b) => b.textContent === ${JSON.stringify(second)})`,
+      `[...document.querySelectorAll('.topic-list button')].some((b) => b.textContent === ${JSON.stringify(second)})`,
       { timeout: 10_000 },
     );
     if ((await choiceOf()) !== !before)
       problems.push(`after "${first}" the API still says is_subscribed ${String(before)} for topic ${topic.id}`);
-    await page.waitForSelector('.ct-timeline .ct-item-topic', { visible: true, timeout: 10_000 });
-    await clickText(ctx, '.ct-topics button', second);
+    await page.waitForSelector('.timeline .timeline-topic', { visible: true, timeout: 10_000 });
+    await clickText(ctx, '.topic-list button', second);
     await page.waitForFunction(
-      `[...document.querySelectorAll('.ct-topics button')].some((b) => b.textContent === ${JSON.stringify(first)})`,
+      `[...document.querySelectorAll('.topic-list button')].some((b) => b.textContent === ${JSON.stringify(first)})`,
       { timeout: 10_000 },
     );
     if ((await choiceOf()) !== before)
       problems.push(`after "${second}" the API does not say is_subscribed ${String(before)} for topic ${topic.id}`);
-    await inspectPage(ctx, 'contact', '.ct-timeline .ct-item-sent_email a');
+    await inspectPage(ctx, 'contact', '.timeline .timeline-sent_email a');
 
     // Her welcome e-mail, from the activity: the server's document of the message in a sandboxed frame, styled, and its
     // status history.
-    await page.click('.ct-timeline .ct-item-sent_email a');
-    await page.waitForSelector('iframe.ct-email', { visible: true, timeout: 10_000 });
-    const sandbox = (await page.$eval('iframe.ct-email', (el) => el.getAttribute('sandbox'))) as string | null;
+    await page.click('.timeline .timeline-sent_email a');
+    await page.waitForSelector('iframe.email-frame', { visible: true, timeout: 10_000 });
+    const sandbox = (await page.$eval('iframe.email-frame', (el) => el.getAttribute('sandbox'))) as string | null;
     if (sandbox !== '') problems.push(`the e-mail's frame has sandbox="${String(sandbox)}"`);
     const shown = await waitFor('the e-mail in its frame, styled', async () => {
       const frame = page.frames().find((f) => /\/api\/v1\/client\/sent-emails\/[^/]+\/html$/.test(f.url()));
@@ -156,13 +156,13 @@ export const contactsJourney: Journey = {
     });
     if (!/Ada|welcome/i.test(shown.text))
       problems.push(`the e-mail's frame shows no welcome: ${shown.text.slice(0, 200)}`);
-    const history = (await page.$$eval('.ct-logs li', (els) => els.map((el) => el.textContent ?? ''))) as string[];
+    const history = (await page.$$eval('.status-logs li', (els) => els.map((el) => el.textContent ?? ''))) as string[];
     if (!history.some((line) => line.includes('queued')))
       problems.push(`the sent e-mail's status history lacks "queued": ${history.join(' / ')}`);
     if (!history.some((line) => line.includes('opened by a machine: Apple Mail Privacy Protection')))
       problems.push(`no bot mark with its reason in the history: ${history.join(' / ')}`);
     if (!history.some((line) => line.includes('opened by a person')))
       problems.push(`no open by a person in the history: ${history.join(' / ')}`);
-    await inspectPage(ctx, 'sent-email', 'iframe.ct-email');
+    await inspectPage(ctx, 'sent-email', 'iframe.email-frame');
   },
 };

@@ -65,11 +65,11 @@ export const executionsJourney: Journey = {
       timeout: 10_000,
     });
     await page.waitForSelector('#ct-erase-confirm', { visible: true });
-    if (!(await page.$eval('.ct-danger-button', (el) => (el as unknown as { disabled: boolean }).disabled)))
+    if (!(await page.$eval('.danger-zone button.danger', (el) => (el as unknown as { disabled: boolean }).disabled)))
       problems.push('the erase button works before the address is typed');
     await page.focus('#ct-erase-confirm');
     await page.keyboard.type(REJECT);
-    await page.click('.ct-danger-button');
+    await page.click('.danger-zone button.danger');
     await page.waitForFunction(`document.querySelector('h1')?.textContent === 'Contact #${contactId} erased'`, {
       timeout: 15_000,
     });

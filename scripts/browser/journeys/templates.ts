@@ -10,7 +10,7 @@ import {
 } from '../harness.js';
 import { clickButton, retype } from './settings.js';
 
-const FRAME = 'iframe.ct-email';
+const FRAME = 'iframe.email-frame';
 const SUBJECT = 'Welcome aboard, <%= it.contact.first_name ?? "friend" %>';
 const HTML = '<h1>Hello <%= it.contact.first_name ?? "friend" %>, welcome aboard</h1><p>Edited in the dashboard.</p>';
 

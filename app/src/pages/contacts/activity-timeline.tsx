@@ -54,15 +54,15 @@ export function ActivityTimeline({
 
   const topicName = (id: number) => topics.find((topic) => topic.id === id)?.name ?? `Topic ${id}`;
   return (
-    <section class="ct-activity" aria-labelledby="ct-activity-title" aria-busy={loading ? 'true' : undefined}>
+    <section class="page-section" aria-labelledby="ct-activity-title" aria-busy={loading ? 'true' : undefined}>
       <h2 id="ct-activity-title">Activity</h2>
       {items.length === 0 && !loading && !failure && (
         <p class="hint">Nothing yet: no event, workflow run or e-mail for this contact.</p>
       )}
       {items.length > 0 && (
-        <ol class="ct-timeline" aria-label="Activity, newest first">
+        <ol class="timeline" aria-label="Activity, newest first">
           {items.map((item) => (
-            <li key={keyOf(item)} class={`ct-item ct-item-${item.kind}`}>
+            <li key={keyOf(item)} class={`timeline-item timeline-${item.kind}`}>
               <ActivityEntry item={item} topicName={topicName} />
             </li>
           ))}
@@ -71,7 +71,7 @@ export function ActivityTimeline({
       <FailureAlert failure={failure} />
       {loading && <p class="hint">Loading the activity…</p>}
       {next && !loading && (
-        <button type="button" class="ct-more" onClick={() => void older.run()}>
+        <button type="button" class="load-more" onClick={() => void older.run()}>
           Show older activity
         </button>
       )}
@@ -112,7 +112,7 @@ function ActivityEntry({ item, topicName }: { item: ActivityItem; topicName: (id
       return (
         <>
           {at} <strong>Workflow run #{item.id}</strong> of {item.workflow_name ?? `workflow ${item.workflow_id}`}:{' '}
-          <span class={`ct-status ct-status-${item.status_text}`}>{item.status_text}</span>
+          <span class={`outcome outcome-${item.status_text}`}>{item.status_text}</span>
           {item.reason && <> — {item.reason}</>}
           {item.status === 4 && (
             <>
@@ -143,7 +143,7 @@ function ActivityEntry({ item, topicName }: { item: ActivityItem; topicName: (id
             {item.subject || '(subject erased)'}
           </Link>{' '}
           ({item.email_template_name}, {item.workflow_name ?? `workflow ${item.workflow_id}`}):{' '}
-          <span class={`ct-status ct-status-${item.status_text}`}>{item.status_text.replace('_', ' ')}</span>
+          <span class={`outcome outcome-${item.status_text}`}>{item.status_text.replace('_', ' ')}</span>
           <StatusLogs logs={item.logs} label={`Status of "${item.subject}"`} />
         </>
       );

@@ -73,7 +73,7 @@ export function ContactPage({ api, params, signedIn }: PageProps) {
       <div class="cards">
         <section class="card" aria-labelledby="ct-fields-title">
           <h2 id="ct-fields-title">Fields</h2>
-          <dl class="figures ct-fields">
+          <dl class="figures record-fields">
             <dt>Name</dt>
             <dd>{name || '—'}</dd>
             <dt>Company</dt>
@@ -108,7 +108,7 @@ export function ContactPage({ api, params, signedIn }: PageProps) {
           </dl>
           <h3>Tags</h3>
           {contact.tags.length > 0 ? (
-            <ul class="ct-tags" aria-label="Tags">
+            <ul class="tags" aria-label="Tags">
               {contact.tags.map((tag) => (
                 <li key={tag}>{tag}</li>
               ))}
@@ -121,7 +121,7 @@ export function ContactPage({ api, params, signedIn }: PageProps) {
           <h2 id="ct-health-title">Health and engagement</h2>
           <p class="big">
             {contact.health_score}
-            <small class="ct-out-of"> / 100</small>
+            <small class="out-of"> / 100</small>
           </p>
           <dl class="figures">
             <dt>E-mails sent</dt>

@@ -63,7 +63,7 @@ export function ContactsPage({ api, params }: PageProps) {
       <LoadStatus loaded={loaded} shownAt={FILTERS} />
       {page && <ContactsTable contacts={page.contacts} searched={Object.values(filters).some(Boolean)} />}
       {page && (page.next || cursor) && (
-        <nav class="ct-pages" aria-label="Pages of contacts">
+        <nav class="pager" aria-label="Pages of contacts">
           {cursor && (
             <Link page="contacts" params={filters}>
               First page

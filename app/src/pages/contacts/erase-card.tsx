@@ -37,7 +37,7 @@ export function EraseCard({
   });
 
   return (
-    <section class="card ct-danger" aria-labelledby="ct-erase-title">
+    <section class="card danger-zone" aria-labelledby="ct-erase-title">
       <h2 id="ct-erase-title">Erase this contact</h2>
       <p id="ct-erase-what">
         Removes the contact and its custom fields, cancels its queued workflow runs, and strips every personal datum
@@ -66,7 +66,7 @@ export function EraseCard({
             />
           )}
         </Field>
-        <button type="submit" class="ct-danger-button" disabled={!ready || erase.busy}>
+        <button type="submit" class="danger" disabled={!ready || erase.busy}>
           Erase this contact
         </button>
         <FailureAlert />

@@ -59,7 +59,7 @@ export function SubscriptionCard(props: {
       )}
       {mayChange &&
         (contact.is_subscribed ? (
-          <div class="ct-inline-form">
+          <div class="stacked-form">
             <Field id="ct-unsubscribe-reason" label="Reason (optional)" name="unsubscribe_reason" failure={failure}>
               {(control) => (
                 <input
@@ -97,7 +97,7 @@ export function SubscriptionCard(props: {
       {contact.topic_subscriptions.length === 0 ? (
         <p class="hint">The client has no topics (Topics page): one choice covers all marketing mail.</p>
       ) : (
-        <ul class="ct-topics" aria-label="Topics">
+        <ul class="topic-list" aria-label="Topics">
           {contact.topic_subscriptions.map((choice) => {
             const name = topicName(choice.topic_id);
             const refusalId = `ct-topic-${choice.topic_id}`;

@@ -129,15 +129,15 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
             },
             {
               head: 'Status',
-              class: 'ct-status-cell',
+              class: 'outcome-cell',
               cell: (execution) => (
                 <>
-                  <span class={`ct-status ct-status-${execution.status_text}`}>{execution.status_text}</span>
-                  {execution.reason && <span class="ct-reason"> — {execution.reason}</span>}
+                  <span class={`outcome outcome-${execution.status_text}`}>{execution.status_text}</span>
+                  {execution.reason && <span class="outcome-reason"> — {execution.reason}</span>}
                   {mayRetry && execution.status === EXECUTION_STATUS.failed && (
                     <button
                       type="button"
-                      class="small ct-retry"
+                      class="small retry"
                       aria-label={`Retry #${execution.id}`}
                       disabled={retry.busy}
                       onClick={() => void retry.run(execution)}
@@ -174,7 +174,7 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
         />
       )}
       {data && pages > 1 && (
-        <nav class="ct-pages" aria-label="Pages of executions">
+        <nav class="pager" aria-label="Pages of executions">
           {current > 1 && (
             <Link page="executions" params={{ ...filters, page: String(current - 1) }}>
               Previous page

@@ -27,7 +27,7 @@ export function EmailFrame({ sentEmailId, title }: { sentEmailId: string; title:
     <>
       <p class="hint">{NOT_SHOWN_HINT}</p>
       <iframe
-        class="ct-email"
+        class="email-frame"
         title={title}
         sandbox={EMAIL_SANDBOX}
         src={sentEmailHtmlUrl(sentEmailId)}
@@ -72,7 +72,7 @@ export function DraftFrame({ draft, title, name }: { draft: FramedDraft | undefi
       {/* A fresh frame per render: a frame's first navigation replaces its blank page, so previews add no history entry. */}
       <iframe
         key={draft?.version}
-        class="ct-email"
+        class="email-frame"
         name={name}
         title={title}
         sandbox={EMAIL_SANDBOX}

@@ -59,10 +59,10 @@ export function SentEmailPage({ api, params }: PageProps) {
       <div class="cards">
         <section class="card" aria-labelledby="ct-sent-facts-title">
           <h2 id="ct-sent-facts-title">The e-mail</h2>
-          <dl class="figures ct-fields">
+          <dl class="figures record-fields">
             <dt>Status</dt>
             <dd>
-              <strong class={`ct-status ct-status-${email.status_text}`}>{email.status_text.replace('_', ' ')}</strong>{' '}
+              <strong class={`outcome outcome-${email.status_text}`}>{email.status_text.replace('_', ' ')}</strong>{' '}
               since <When at={email.status_updated_at} />
             </dd>
             <dt>From</dt>
@@ -99,15 +99,15 @@ export function SentEmailPage({ api, params }: PageProps) {
           </p>
         </section>
       </div>
-      <section class="ct-section" aria-labelledby="ct-sent-history-title">
+      <section class="page-section" aria-labelledby="ct-sent-history-title">
         <h2 id="ct-sent-history-title">Status history</h2>
         <StatusLogs logs={email.logs} label="Status history, oldest first" />
       </section>
-      <section class="ct-section" aria-labelledby="ct-sent-message-title">
+      <section class="page-section" aria-labelledby="ct-sent-message-title">
         <h2 id="ct-sent-message-title">The message as sent</h2>
         <details>
           <summary>Text version</summary>
-          <pre class="ct-text-body">{email.text_body || '(empty)'}</pre>
+          <pre class="text-body">{email.text_body || '(empty)'}</pre>
         </details>
         <p>
           <a href={email.browser_url} target="_blank" rel="noopener noreferrer">

@@ -23,10 +23,10 @@ export function LogEntry({ log }: { log: SentEmailLog }) {
   return (
     <>
       <When at={log.created_at} />{' '}
-      <strong class={`ct-status ct-status-${log.status_text}`}>{log.status_text.replace('_', ' ')}</strong>
+      <strong class={`outcome outcome-${log.status_text}`}>{log.status_text.replace('_', ' ')}</strong>
       {engagement &&
         (log.is_bot ? (
-          <span class="ct-bot">
+          <span class="by-machine">
             {' '}
             by a machine: {botReasonText(log.bot_reason)} <code>{log.bot_reason ?? ''}</code>
           </span>
@@ -36,10 +36,10 @@ export function LogEntry({ log }: { log: SentEmailLog }) {
       {log.url && (
         <>
           {' '}
-          on <code class="ct-url">{log.url}</code>
+          on <code class="log-url">{log.url}</code>
         </>
       )}
-      {log.detail && <span class="ct-detail"> — {log.detail}</span>}
+      {log.detail && <span class="log-detail"> — {log.detail}</span>}
     </>
   );
 }
@@ -48,9 +48,9 @@ export function LogEntry({ log }: { log: SentEmailLog }) {
 export function StatusLogs({ logs, label }: { logs: SentEmailLog[]; label: string }) {
   if (logs.length === 0) return <p class="hint">No status recorded yet.</p>;
   return (
-    <ol class="ct-logs" aria-label={label}>
+    <ol class="status-logs" aria-label={label}>
       {logs.map((log) => (
-        <li key={log.id} class={log.is_bot ? 'ct-log-bot' : undefined}>
+        <li key={log.id} class={log.is_bot ? 'log-by-machine' : undefined}>
           <LogEntry log={log} />
         </li>
       ))}
