@@ -1,3 +1,4 @@
+import type { Action } from '../data/use-action.js';
 import type { Loaded } from '../data/use-load.js';
 import { FailureAlert } from './failure-alert.js';
 
@@ -7,6 +8,20 @@ export function Done({ text }: { text: string }) {
     <p role="status" class="success">
       {text}
     </p>
+  );
+}
+
+/**
+ * What an action outside a form last came to: why it failed (but the items a field shows, `shownAt`), or the words it
+ * said when it succeeded.
+ */
+export function ActionStatus(props: { action: Pick<Action<never>, 'failure' | 'done'>; shownAt?: readonly string[] }) {
+  const { action, shownAt } = props;
+  return (
+    <>
+      <FailureAlert failure={action.failure} shownAt={shownAt} />
+      <Done text={action.done} />
+    </>
   );
 }
 

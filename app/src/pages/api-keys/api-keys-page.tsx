@@ -12,7 +12,7 @@ import { Field } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
 import { PageHead } from '../../ui/page-head.js';
 import { SecretOnce } from '../../ui/secret-once.js';
-import { Done, LoadStatus } from '../../ui/status.js';
+import { ActionStatus, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
 
 type ApiKey = components['schemas']['ApiKeyListed'];
@@ -109,8 +109,7 @@ export function ApiKeysPage({ api }: PageProps) {
           Create key
         </button>
       </Form>
-      <FailureAlert failure={change.failure} />
-      <Done text={change.done} />
+      <ActionStatus action={change} />
       <LoadStatus loaded={keys} />
       {keys.data && (
         <DataTable

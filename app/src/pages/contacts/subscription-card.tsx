@@ -3,9 +3,8 @@ import { UNSUBSCRIBE_REASON_MAX } from '../../../../shared/public/contact-rules.
 import type { Api } from '../../api/client.js';
 import { answerOf, fieldErrorOf } from '../../data/answer.js';
 import { useAction } from '../../data/use-action.js';
-import { FailureAlert } from '../../ui/failure-alert.js';
 import { Field, FieldError, errorIdOf } from '../../ui/field.js';
-import { Done } from '../../ui/status.js';
+import { ActionStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
 import type { Contact, Topic } from './contact-page.js';
 
@@ -132,8 +131,7 @@ export function SubscriptionCard(props: {
       {!contact.is_subscribed && contact.topic_subscriptions.length > 0 && (
         <p class="hint">Unsubscribed from all marketing mail, the contact gets none whatever its topics say.</p>
       )}
-      <FailureAlert failure={failure} shownAt={topicId ? ['topic_id', 'unsubscribe_reason'] : ['unsubscribe_reason']} />
-      <Done text={change.done} />
+      <ActionStatus action={change} shownAt={topicId ? ['topic_id', 'unsubscribe_reason'] : ['unsubscribe_reason']} />
     </section>
   );
 }

@@ -13,7 +13,7 @@ import { FailureAlert } from '../../ui/failure-alert.js';
 import { Form } from '../../ui/form.js';
 import { Options, SelectField, TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
-import { Done, LoadStatus } from '../../ui/status.js';
+import { ActionStatus, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
 
 type Execution = components['schemas']['Execution'];
@@ -100,8 +100,7 @@ export function ExecutionsPage({ api, params, signedIn }: PageProps) {
       <p class="hint">A contact's own runs are on its page, in its activity.</p>
       <FailureAlert failure={workflows.failure} />
       <LoadStatus loaded={list} shownAt={FILTERS} />
-      <FailureAlert failure={retry.failure} />
-      <Done text={retry.done} />
+      <ActionStatus action={retry} />
       {data && (
         <DataTable
           id="ct-executions-table"

@@ -19,7 +19,7 @@ import { type Column, DataTable } from '../../ui/data-table.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { PageHead } from '../../ui/page-head.js';
 import { SecretOnce } from '../../ui/secret-once.js';
-import { Done, LoadStatus } from '../../ui/status.js';
+import { ActionStatus, Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
 import { bodyOfWebhook, draftOfWebhook, stateOf, type Webhook, WebhookForm } from './webhook-form.js';
 
@@ -361,8 +361,7 @@ function Attempts(props: { api: Api; id: string; after: string; editable: boolea
         A failed delivery is tried again up to {WEBHOOK_MAX_ATTEMPTS} times: after {RETRY_WAITS}.
       </p>
       <LoadStatus loaded={page} />
-      <FailureAlert failure={replay.failure} />
-      <Done text={replay.done} />
+      <ActionStatus action={replay} />
       {data && (
         <DataTable
           id="st-attempts-table"
