@@ -5,6 +5,7 @@ import type { components } from '../../api/openapi.js';
 import { Link } from '../../components/link.js';
 import { answerOf } from '../../data/answer.js';
 import { type Action, useAction } from '../../data/use-action.js';
+import { bindOf } from '../../data/use-draft.js';
 import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
 import { can } from '../../session.js';
@@ -130,23 +131,15 @@ function TopicForm(props: {
   onCancel?: () => void;
 }) {
   const { idPrefix: p, draft, action, submit, onChange, onCancel } = props;
+  const bind = bindOf(draft, onChange);
   return (
     <Form onSubmit={action.run} failure={action.failure}>
-      <TextField
-        id={`${p}-name`}
-        label="Name"
-        name="name"
-        value={draft.name}
-        maxLength={TOPIC_NAME_MAX}
-        onValue={(name) => onChange({ ...draft, name })}
-      />
+      <TextField id={`${p}-name`} label="Name" {...bind('name')} maxLength={TOPIC_NAME_MAX} />
       <TextField
         id={`${p}-description`}
         label="Description (on the preference page)"
-        name="description"
-        value={draft.description}
+        {...bind('description')}
         maxLength={TOPIC_DESCRIPTION_MAX}
-        onValue={(description) => onChange({ ...draft, description })}
       />
       <CheckField
         id={`${p}-default`}

@@ -6,6 +6,7 @@ import {
 import type { components } from '../../api/openapi.js';
 import { fieldErrorOf } from '../../data/answer.js';
 import type { Action } from '../../data/use-action.js';
+import { bindOf } from '../../data/use-draft.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { controlPropsOf, FieldError } from '../../ui/field.js';
 import { Form } from '../../ui/form.js';
@@ -87,26 +88,23 @@ export function WebhookForm(props: {
       ...draft,
       event_types: on ? [...draft.event_types, type] : draft.event_types.filter((t) => t !== type),
     });
+  const bind = bindOf(draft, onChange);
   return (
     <Form noValidate onSubmit={action.run} failure={action.failure}>
       <TextField
         id={`${p}-url`}
         label="Endpoint URL"
-        name="url"
+        {...bind('url')}
         hint="Where each event is POSTed, signed (Standard Webhooks). On AWS it must be https and public."
         type="url"
         spellcheck={false}
         placeholder="https://example.com/webhooks/lifecycle"
-        value={draft.url}
-        onValue={(url) => onChange({ ...draft, url })}
       />
       <TextField
         id={`${p}-description`}
         label="Description"
-        name="description"
+        {...bind('description')}
         maxLength={WEBHOOK_DESCRIPTION_MAX}
-        value={draft.description}
-        onValue={(description) => onChange({ ...draft, description })}
       />
       <fieldset class="choice-group" {...controlPropsOf(`${p}-types`, typesError, false)}>
         <legend>Event types</legend>
