@@ -364,6 +364,8 @@ export const keys = {
    * (`npm run admin -- stats fold-shards` folds them into 0).
    */
   statsPk: (clientId: number, shard = 0): string => `STATS#${clientId}#${shard}`,
+  /** Whether a partition key is a day-counter row's (any shard): what only the projection may write. */
+  isStatsPk: (pk: unknown): boolean => typeof pk === 'string' && pk.startsWith('STATS#'),
   /** The counter rows' shards that facts were once spread over (the fold reads them). */
   legacyStatsShards: 16,
   /**
