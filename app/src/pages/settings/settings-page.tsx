@@ -17,6 +17,7 @@ import type { PageProps } from '../../page.js';
 import { can } from '../../session.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { Field } from '../../ui/field.js';
+import { FieldGroup } from '../../ui/field-group.js';
 import { Form } from '../../ui/form.js';
 import { FormActions } from '../../ui/form-actions.js';
 import { PageHead } from '../../ui/page-head.js';
@@ -358,8 +359,7 @@ export function SettingsPage({ api, signedIn }: PageProps) {
           aria-describedby={save.failure ? 'st-settings-failure' : undefined}
         >
           {GROUPS.map((group) => (
-            <fieldset key={group.id} class="card field-group">
-              <legend>{group.title}</legend>
+            <FieldGroup key={group.id} legend={group.title}>
               <p class="hint">{group.about}</p>
               {group.fields.map((field) => (
                 <SettingInput
@@ -370,7 +370,7 @@ export function SettingsPage({ api, signedIn }: PageProps) {
                   onInput={(value) => save.set(field.key, value)}
                 />
               ))}
-            </fieldset>
+            </FieldGroup>
           ))}
           <div id="st-settings-failure">
             <FailureAlert />

@@ -7,6 +7,7 @@ import { answerOf, type Failure, fieldErrorOf } from '../../data/answer.js';
 import { type Encoders, patchOf as kitPatchOf, usePatch } from '../../data/use-patch.js';
 import { FailureAlert } from '../../ui/failure-alert.js';
 import { controlPropsOf, Field, FieldError } from '../../ui/field.js';
+import { FieldGroup } from '../../ui/field-group.js';
 import { Form } from '../../ui/form.js';
 import { FormActions } from '../../ui/form-actions.js';
 import { CheckField, Options, SelectField, TextField } from '../../ui/inputs.js';
@@ -141,8 +142,7 @@ export function CustomizationForm(props: {
         Empty fields use the workflow’s default, named under each. Only what you change is sent; each change is kept in
         the history below.
       </p>
-      <fieldset class="card field-group">
-        <legend>Template</legend>
+      <FieldGroup legend="Template">
         <SelectField
           id="wf-template_id"
           label="Template"
@@ -165,9 +165,8 @@ export function CustomizationForm(props: {
             text={(template) => `${template.name} (#${template.id}, yours)`}
           />
         </SelectField>
-      </fieldset>
-      <fieldset class="card field-group">
-        <legend>Timing</legend>
+      </FieldGroup>
+      <FieldGroup legend="Timing">
         {numberField(
           'delay_minutes',
           'Delay (minutes)',
@@ -234,9 +233,8 @@ export function CustomizationForm(props: {
           'Preferred minute',
           `${range('preferred_send_minute')}, with a preferred hour. Empty: 0.`,
         )}
-      </fieldset>
-      <fieldset class="card field-group">
-        <legend>Goals</legend>
+      </FieldGroup>
+      <FieldGroup legend="Goals">
         <ExitEvents
           events={draft.exit_events}
           defaults={defaults.exit_events}
@@ -249,10 +247,9 @@ export function CustomizationForm(props: {
           `${range('conversion_window_days')}: an exit event this many days or fewer after the e-mail counts as a conversion. Empty: ${defaults.conversion_window_days}.`,
           defaults.conversion_window_days,
         )}
-      </fieldset>
+      </FieldGroup>
       {marketing ? (
-        <fieldset class="card field-group">
-          <legend>Topic</legend>
+        <FieldGroup legend="Topic">
           <SelectField
             id="wf-topic_id"
             label="Topic"
@@ -275,7 +272,7 @@ export function CustomizationForm(props: {
               <option value={draft.topic_id}>Topic #{draft.topic_id}</option>
             )}
           </SelectField>
-        </fieldset>
+        </FieldGroup>
       ) : (
         <p class="hint">
           A transactional workflow belongs to no topic: it reaches every contact who is not suppressed.
