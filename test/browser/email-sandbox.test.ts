@@ -199,7 +199,7 @@ describe('an e-mail script never runs with the dashboard origin', () => {
       await waitFor('the frame loaded', async () =>
         (await frameHtml(sentFrame)).includes('Your invoice is ready.') ? true : undefined,
       );
-      expect(await owner.page.$eval('iframe.ct-email', (f) => f.getAttribute('sandbox'))).toBe('');
+      expect(await owner.page.$eval('iframe.email-frame', (f) => f.getAttribute('sandbox'))).toBe('');
 
       // Act 3: the template's preview, as B's viewer sees it (the stored HTML, rendered by the server into the frame)
       const viewer = await signedIn(viewerEmail);
