@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isStatsKey } from '../../shared/adapters/dynamo/keys.js';
+import { keys } from '../../shared/adapters/dynamo/keys.js';
 import {
   addCapacity,
   capacityOf,
@@ -66,7 +66,7 @@ export class CapacityMeter {
           before: before[i],
           after: after[i],
           transactional: w.transactional,
-          counter: isStatsKey(w.key as { pk?: unknown }),
+          counter: keys.isStatsPk(w.key['pk']),
         }));
         addCapacity(scope, { ...capacityOf(command, consumed), ...ruleCapacity(writes) });
         return out;

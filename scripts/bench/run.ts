@@ -4,8 +4,8 @@
  *   default 4; 0 skips it); `BENCH_REPEAT` (default 3) sets the bulk/CSV runs;
  * - the engine phase (scripts/bench/engine.ts): 1 000 async events until 1 000 mails are in the SES
  *   emulator, with the request budgets checked (`BENCH_ENGINE_CONCURRENCY`, default 16 requests in flight).
- * - the day counters' cost (scripts/bench/stats.ts): requests and write units of each counted fact's
- *   operation with and without its counters, and the 90-day stats read.
+ * - the day counters (scripts/bench/stats.ts): that each counted fact's operation writes no counter, the
+ *   projection's write units per fact and its lag, and the 90-day stats read.
  * Prints the tables and writes docs/benchmarks.md; exits with 1 when an engine budget is exceeded.
  * `BENCH_ONLY=engine` runs the engine part and writes only its section; `BENCH_ONLY=import` prints its part only;
  * `BENCH_ONLY=stats` runs the counters' part and writes only its section (between its markers).
@@ -108,10 +108,10 @@ async function main(): Promise<void> {
     };
     const newClient = async (plan?: SubscriptionPlan['tier']) => (await newBenchClient(plan)).key;
 
-    /** The counters' part: its capacity meter on the bench's DynamoDB client, then the facts with and without counters. */
+    /** The counters' part: its capacity meter on the bench's DynamoDB client, then the facts, the mix and the read. */
     const runStats = async () => {
       latency.set(0);
-      console.log('\n== Day counters: requests and write units with and without them ==');
+      console.log('\n== Day counters: the writers, the projection (write units, lag) and the read ==');
       // Item images for the write-unit rule are read on a client of their own: neither counted nor metered.
       const capacity = new CapacityMeter(
         createDocumentClient({ region: process.env['AWS_REGION'] ?? 'us-east-1', endpoint: runtime.dynamoEndpoint }),
@@ -125,7 +125,6 @@ async function main(): Promise<void> {
         counter: latency.counter,
         send,
         newClient: (plan) => newBenchClient(plan ?? ENGINE_PLAN),
-        withStores: latency.withStores,
       });
       printStats(run);
       return run;

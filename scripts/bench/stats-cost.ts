@@ -1,14 +1,16 @@
 /**
- * The arithmetic of the counters' bench (scripts/bench/stats.ts): capacity units as DynamoDB reports
- * them, an item's size and write units by DynamoDB's documented rules (the cross-check of what DynamoDB Local
- * reports), and what counting adds to a fact against its targets. Pure: unit-tested in test/unit/scripts/bench.
+ * The arithmetic of the counters' bench (scripts/bench/stats.ts): capacity units as DynamoDB reports them, an item's
+ * size and write units by DynamoDB's documented rules (the cross-check of what DynamoDB Local reports), the
+ * projection's write units per fact as a stream mapping would batch the facts, and the targets those figures are
+ * judged against. Pure: unit-tested in test/unit/scripts/bench.
  */
 
 /**
  * Capacity units a piece of work consumed. `read` and `write`: as DynamoDB Local reports them (ReturnConsumedCapacity,
  * indexes included). `ruleWrite`: the table's write units by DynamoDB's documented rule, item by item (writeUnits of
  * the larger of the item's images, doubled in a transaction) — DynamoDB Local's transaction figures do not follow
- * it. `counterItems` / `counterWrite`: the day-counter rows among those writes, and their share of `ruleWrite`.
+ * it. `counterItems` / `counterWrite`: the day-counter rows among those writes, and their share of `ruleWrite`;
+ * `counterRequests`: the write requests that named at least one of them.
  */
 export interface Capacity {
   read: number;
@@ -16,9 +18,17 @@ export interface Capacity {
   ruleWrite: number;
   counterItems: number;
   counterWrite: number;
+  counterRequests: number;
 }
 
-export const noCapacity = (): Capacity => ({ read: 0, write: 0, ruleWrite: 0, counterItems: 0, counterWrite: 0 });
+export const noCapacity = (): Capacity => ({
+  read: 0,
+  write: 0,
+  ruleWrite: 0,
+  counterItems: 0,
+  counterWrite: 0,
+  counterRequests: 0,
+});
 
 export function addCapacity(into: Capacity, add: Partial<Capacity>): Capacity {
   for (const key of Object.keys(into) as (keyof Capacity)[]) into[key] += add[key] ?? 0;
@@ -33,10 +43,10 @@ export interface ItemWrite {
   counter: boolean;
 }
 
-/** The rule's write units of a request's items, and the counter rows' share. */
+/** The rule's write units of one request's items, the counter rows' share, and whether it wrote any counter row. */
 export function ruleCapacity(
   writes: readonly ItemWrite[],
-): Pick<Capacity, 'ruleWrite' | 'counterItems' | 'counterWrite'> {
+): Pick<Capacity, 'ruleWrite' | 'counterItems' | 'counterWrite' | 'counterRequests'> {
   let ruleWrite = 0;
   let counterItems = 0;
   let counterWrite = 0;
@@ -49,7 +59,7 @@ export function ruleCapacity(
       counterWrite += units;
     }
   }
-  return { ruleWrite, counterItems, counterWrite };
+  return { ruleWrite, counterItems, counterWrite, counterRequests: counterItems > 0 ? 1 : 0 };
 }
 
 /** `ConsumedCapacity` of a response, one table's (an array for batches and transactions). */
@@ -124,7 +134,8 @@ export function writeUnits(bytes: number, transactional: boolean): number {
 
 /**
  * One fact's operation as measured (mean over its samples): DynamoDB requests; `wcu` the table's write units by
- * DynamoDB's rule, item by item; `reportedWcu` / `rcu` what DynamoDB Local reported; the counter rows written.
+ * DynamoDB's rule, item by item; `reportedWcu` / `rcu` what DynamoDB Local reported; the counter rows it wrote and the
+ * requests that wrote them (the projection is their only writer now: both must be 0).
  */
 export interface OperationCost {
   requests: number;
@@ -133,6 +144,7 @@ export interface OperationCost {
   rcu: number;
   counterItems: number;
   counterWcu: number;
+  counterRequests: number;
   samples: number;
 }
 
@@ -148,37 +160,130 @@ export function meanCost(samples: { requests: number; capacity: Capacity }[]): O
     rcu: mean((s) => s.capacity.read),
     counterItems: mean((s) => s.capacity.counterItems),
     counterWcu: mean((s) => s.capacity.counterWrite),
+    counterRequests: mean((s) => s.capacity.counterRequests),
     samples: n,
   };
 }
 
-/** The counters' budget: counting adds no request, and at most 1 WCU, per counted fact. */
-export const COUNTER_TARGETS = { extraRequests: 0, extraWcu: 1 } as const;
+/**
+ * The counters' budget. A fact's own operation writes no counter (no request, no write unit); the projection spends
+ * at most 1 WCU per counted fact, amortised over its batches; a client's 90-day read is one request.
+ */
+export const COUNTER_TARGETS = {
+  writerCounterRequests: 0,
+  writerCounterWcu: 0,
+  projectionWcuPerFact: 1,
+  readRequests: 1,
+} as const;
 
-export interface FactCost {
+/** Whether a fact's operation kept off the counters (NaN, no sample, never meets). */
+export const writerMeets = (cost: OperationCost): boolean =>
+  cost.samples > 0 &&
+  cost.counterRequests <= COUNTER_TARGETS.writerCounterRequests &&
+  cost.counterWcu <= COUNTER_TARGETS.writerCounterWcu;
+
+/** One counted record as the projection met it: its class, its stream time, the day rows it adds to. */
+export interface CountedRecord {
   fact: string;
-  /** Where its counters are written (the transaction that records the fact). */
-  where: string;
-  with: OperationCost;
-  without: OperationCost;
+  /** When it entered the stream (epoch ms). */
+  at: number;
+  rows: readonly string[];
 }
 
-export interface FactVerdict {
-  extraRequests: number;
-  extraWcu: number;
-  requestsMet: boolean;
-  wcuMet: boolean;
+/** One transaction of the projection: the facts it applied and the sizes (bytes) of the items it wrote. */
+export interface ProjectionTransaction {
+  facts: readonly string[];
+  itemBytes: readonly number[];
 }
 
-/** What counting added to a fact, against the targets. */
-export function verdictOf(cost: Pick<FactCost, 'with' | 'without'>): FactVerdict {
-  const extraRequests = round(cost.with.requests - cost.without.requests);
-  const extraWcu = round(cost.with.wcu - cost.without.wcu);
+/**
+ * The batches a stream mapping forms from one shard's records: a batch closes when it holds `batchSize` records or
+ * when `windowMs` has passed since its first record arrived (the batching window), whichever comes first.
+ */
+export function batchesOf<T extends { at: number }>(records: readonly T[], batchSize: number, windowMs: number): T[][] {
+  const batches: T[][] = [];
+  let current: T[] = [];
+  for (const record of [...records].sort((a, b) => a.at - b.at)) {
+    if (current.length > 0 && (current.length >= batchSize || record.at - current[0]!.at >= windowMs)) {
+      batches.push(current);
+      current = [];
+    }
+    current.push(record);
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/**
+ * The projection's transactions for one batch, as it writes them: the batch's rows summed, cut into transactions of at
+ * most `maxRows` rows at record boundaries, each with the position item. `rowBytes` sizes a row by its key.
+ */
+export function transactionsOf(
+  batch: readonly CountedRecord[],
+  rowBytes: (row: string) => number,
+  positionBytes: number,
+  maxRows = 99,
+): ProjectionTransaction[] {
+  const out: ProjectionTransaction[] = [];
+  let rows = new Set<string>();
+  let facts: string[] = [];
+  const close = () => {
+    if (facts.length > 0) out.push({ facts, itemBytes: [positionBytes, ...[...rows].map(rowBytes)] });
+    rows = new Set();
+    facts = [];
+  };
+  for (const record of batch) {
+    const added = record.rows.filter((r) => !rows.has(r));
+    if (rows.size + new Set(added).size > maxRows) close();
+    for (const r of record.rows) rows.add(r);
+    facts.push(record.fact);
+  }
+  close();
+  return out;
+}
+
+/** The projection's write units per fact: overall, and per fact class with each transaction's units split evenly over its facts. */
+export interface ProjectionCost {
+  facts: number;
+  transactions: number;
+  items: number;
+  wcu: number;
+  wcuPerFact: number;
+  byFact: Record<string, { facts: number; wcu: number; wcuPerFact: number }>;
+  meets: boolean;
+}
+
+/** Write units of transactions by DynamoDB's rule (2 per started KB of each item, a transactional write). */
+export function projectionCost(transactions: readonly ProjectionTransaction[]): ProjectionCost {
+  const byFact: ProjectionCost['byFact'] = {};
+  let facts = 0;
+  let items = 0;
+  let wcu = 0;
+  for (const t of transactions) {
+    const units = t.itemBytes.reduce((sum, bytes) => sum + writeUnits(bytes, true), 0);
+    wcu += units;
+    items += t.itemBytes.length;
+    facts += t.facts.length;
+    for (const fact of t.facts) {
+      const into = byFact[fact] ?? { facts: 0, wcu: 0, wcuPerFact: 0 };
+      byFact[fact] = into;
+      into.facts += 1;
+      into.wcu += units / t.facts.length;
+    }
+  }
+  for (const f of Object.values(byFact)) {
+    f.wcu = round(f.wcu);
+    f.wcuPerFact = round(f.wcu / f.facts);
+  }
+  const wcuPerFact = facts === 0 ? NaN : round(wcu / facts);
   return {
-    extraRequests,
-    extraWcu,
-    requestsMet: extraRequests <= COUNTER_TARGETS.extraRequests,
-    wcuMet: extraWcu <= COUNTER_TARGETS.extraWcu,
+    facts,
+    transactions: transactions.length,
+    items,
+    wcu,
+    wcuPerFact,
+    byFact,
+    meets: wcuPerFact <= COUNTER_TARGETS.projectionWcuPerFact,
   };
 }
 

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   addCapacity,
+  batchesOf,
   capacityOf,
   itemBytes,
   meanCost,
   noCapacity,
+  projectionCost,
   ruleCapacity,
-  verdictOf,
+  transactionsOf,
+  writerMeets,
   writeUnits,
 } from '../../../../scripts/bench/stats-cost.js';
 
@@ -60,7 +63,11 @@ describe('ruleCapacity', () => {
       { before: undefined, after: counter, transactional: true, counter: true }, // created by ADD
       { before: undefined, after: undefined, transactional: false, counter: false }, // a delete of nothing
     ]);
-    expect(capacity).toEqual({ ruleWrite: 6 + 2 + 1, counterItems: 1, counterWrite: 2 });
+    expect(capacity).toEqual({ ruleWrite: 6 + 2 + 1, counterItems: 1, counterWrite: 2, counterRequests: 1 });
+    expect(ruleCapacity([{ before: undefined, after: big, transactional: false, counter: false }])).toMatchObject({
+      counterItems: 0,
+      counterRequests: 0,
+    });
   });
 });
 
@@ -79,14 +86,21 @@ describe('capacityOf and addCapacity', () => {
       ruleWrite: 4,
       counterItems: 1,
       counterWrite: 0,
+      counterRequests: 0,
     });
   });
 });
 
-describe('meanCost and verdictOf', () => {
+describe('meanCost and writerMeets', () => {
   const sample = (requests: number, ruleWrite: number, counterItems = 0) => ({
     requests,
-    capacity: { ...noCapacity(), ruleWrite, counterItems, counterWrite: counterItems * 2 },
+    capacity: {
+      ...noCapacity(),
+      ruleWrite,
+      counterItems,
+      counterWrite: counterItems * 2,
+      counterRequests: counterItems > 0 ? 1 : 0,
+    },
   });
 
   it('averages the samples of a fact', () => {
@@ -95,23 +109,68 @@ describe('meanCost and verdictOf', () => {
       wcu: 11,
       counterItems: 2,
       counterWcu: 4,
+      counterRequests: 1,
       samples: 2,
     });
   });
 
-  it('meets 0 extra requests and misses ≤ 1 extra WCU when a counter rides in the transaction (2 WCU)', () => {
-    const verdict = verdictOf({ with: meanCost([sample(2, 4, 1)]), without: meanCost([sample(2, 2)]) });
-    expect(verdict).toEqual({ extraRequests: 0, extraWcu: 2, requestsMet: true, wcuMet: false });
+  it('meets only when the operation wrote no counter row, and never without a sample', () => {
+    expect(writerMeets(meanCost([sample(3, 4), sample(3, 5)]))).toBe(true);
+    expect(writerMeets(meanCost([sample(3, 4), sample(3, 6, 1)]))).toBe(false);
+    expect(writerMeets(meanCost([]))).toBe(false);
+  });
+});
+
+describe('batchesOf', () => {
+  const at = (...times: number[]) => times.map((t) => ({ at: t }));
+
+  it('closes a batch when it is full or when the window since its first record has passed', () => {
+    expect(batchesOf(at(0, 1, 2, 3, 4), 2, 10_000).map((b) => b.length)).toEqual([2, 2, 1]);
+    expect(batchesOf(at(0, 9_999, 10_000, 25_000), 1000, 10_000).map((b) => b.map((r) => r.at))).toEqual([
+      [0, 9_999],
+      [10_000],
+      [25_000],
+    ]);
   });
 
-  it('meets both targets when counting adds one standard write and no request', () => {
-    expect(verdictOf({ with: meanCost([sample(3, 5)]), without: meanCost([sample(3, 4)]) })).toMatchObject({
-      requestsMet: true,
-      wcuMet: true,
-    });
-    expect(verdictOf({ with: meanCost([sample(4, 5)]), without: meanCost([sample(3, 4)]) })).toMatchObject({
-      extraRequests: 1,
-      requestsMet: false,
-    });
+  it('batches in stream order whatever order the records came in', () => {
+    expect(batchesOf(at(20_000, 0, 5), 1000, 10_000).map((b) => b.map((r) => r.at))).toEqual([[0, 5], [20_000]]);
+  });
+});
+
+describe('transactionsOf and projectionCost', () => {
+  const record = (fact: string, ...rows: string[]) => ({ fact, at: 0, rows });
+  const bytes = () => 120;
+
+  it('sums a batch per row: one transaction, the position and each row once', () => {
+    const batch = [
+      record('event processed', '1#d#Etrial', '1#d#W3'),
+      record('execution: sent', '1#d#W3'),
+      record('status log: delivered', '1#d#W3'),
+      record('event processed', '1#d#Etrial', '1#d#W3'),
+    ];
+    const transactions = transactionsOf(batch, bytes, 60);
+    expect(transactions).toHaveLength(1);
+    expect(transactions[0]!.itemBytes).toEqual([60, 120, 120]);
+    const cost = projectionCost(transactions);
+    expect(cost).toMatchObject({ facts: 4, transactions: 1, items: 3, wcu: 6, wcuPerFact: 1.5, meets: false });
+    expect(cost.byFact['event processed']).toEqual({ facts: 2, wcu: 3, wcuPerFact: 1.5 });
+  });
+
+  it('meets 1 WCU a fact once enough facts share the rows, and misses it on a trickle', () => {
+    const many = Array.from({ length: 12 }, () => record('status log: delivered', '1#d#W3'));
+    expect(projectionCost(transactionsOf(many, bytes, 60))).toMatchObject({ wcu: 4, wcuPerFact: 0.33, meets: true });
+    const trickle = many.flatMap((r) => transactionsOf([r], bytes, 60));
+    expect(projectionCost(trickle)).toMatchObject({ transactions: 12, wcu: 48, wcuPerFact: 4, meets: false });
+  });
+
+  it('cuts at record boundaries so no transaction passes 99 rows, and prices a row over 1 KB at 4', () => {
+    const batch = Array.from({ length: 150 }, (_, i) => record('event processed', `1#d#E${i}`));
+    expect(transactionsOf(batch, bytes, 60).map((t) => t.itemBytes.length)).toEqual([100, 52]);
+    expect(projectionCost(transactionsOf([record('x', 'big')], () => 1500, 60)).wcu).toBe(2 + 4);
+  });
+
+  it('never meets without a fact', () => {
+    expect(projectionCost([]).meets).toBe(false);
   });
 });
