@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { cpus, totalmem } from 'node:os';
 import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { LocalRuntime } from '../../local/runtime.js';
@@ -159,6 +160,8 @@ export interface StatsBenchRun {
   positionBytes: number;
   reads: StatsRead[];
   date: string;
+  /** The CPU, its cores, the memory and Node.js the figures were measured on. */
+  machine: string;
 }
 
 /** A record the projection applied, as heard. */
@@ -254,6 +257,7 @@ export async function runStatsBench(deps: StatsBenchDeps): Promise<StatsBenchRun
       positionBytes,
       reads,
       date: new Date().toISOString().slice(0, 10),
+      machine: `${cpus()[0]?.model ?? 'an unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}`,
     };
   } finally {
     stop();
@@ -943,12 +947,12 @@ export function statsMarkdown(run: StatsBenchRun): string {
   const readsMet = run.reads.every((r) => r.requests <= COUNTER_TARGETS.readRequests);
   return `${STATS_START}
 Written by \`npm run bench\` (part \`BENCH_ONLY=stats\`, scripts/bench/stats.ts) on ${run.date}, on the local runtime
-(DynamoDB Local, its stream read by the local poller).
+(DynamoDB Local, its stream read by the local poller), on ${run.machine}.
 
 The day counters are a projection of the table's change stream (functions/stream/day-counters.ts): the facts'
 writers write no counter; the projection sums a batch's counted records per day row and writes each chunk of at most
-99 rows in one \`TransactWriteItems\` with the stream shard's position. So the figures below are three: what a fact's
-own operation writes, what the projection spends per fact, and how far the counts lag the facts.
+99 rows in one \`TransactWriteItems\` with the stream shard's position. So the figures below are what a fact's own
+operation writes, what the projection spends per fact, how far the counts lag the facts, and the read.
 
 **Fact writers.** Each counted fact once, on a fresh client of the engine bench's plan (a warm-up e-mail first, so the
 configuration caches are warm): two \`trial_ending\` events (processing, send, SES Send and Delivery), a person's
@@ -968,7 +972,7 @@ ${table(WRITER_HEADER, writerRows(run))}
 \`onApplied\` hook and classed by what it counts; its transactions are tapped on the runtime's DynamoDB client. Units
 are **computed by DynamoDB's rule for transactions** (2 WCU per started KB of each item: the position item,
 ${run.positionBytes} bytes, and each day row, ${run.counterRowBytes.min}–${run.counterRowBytes.max} bytes as the run left them, the largest they were),
-because DynamoDB Local's transaction figures do not follow it (it reports a transaction's first item only). Three
+because DynamoDB Local's transaction figures do not follow it (measured below: 2 WCU a transaction, whatever its items). Three
 batchings of the same records: as the local poller handed them over (it polls every 100 ms, so its batches are small),
 as the AWS mapping would form them (functions/streams.ts: ${MAPPING_BATCH} records or a ${MAPPING_WINDOW_MS / 1000} s batching window,
 whichever comes first; all records on one stream shard, as DynamoDB Local has one), and one record a batch (the trickle).
@@ -988,8 +992,8 @@ ${table(CLASS_HEADER, classRows(run))}
 - **The trickle: ${met(facts.trickle.meets)}** (${num(trickleMin)}–${num(trickleMax)} WCU a fact, ${num(facts.trickle.wcuPerFact)} overall). A batch holding one fact writes the position
   and that fact's one or two rows, each a transactional write (2 WCU): 4 to 6 WCU for one fact. Amortising needs
   facts to share a batch, and the batching window (${MAPPING_WINDOW_MS / 1000} s) is what gathers them: a client sending less than a fact
-  every ${MAPPING_WINDOW_MS / 1000} seconds on a stream shard pays the trickle's price, a few WCU a minute — cheap in absolute terms, and
-  the target is met as soon as about six facts share a window.
+  every ${MAPPING_WINDOW_MS / 1000} seconds on a stream shard pays the trickle's price, 4 to 6 WCU a fact (at most 36 WCU a minute
+  on that shard at one fact every ${MAPPING_WINDOW_MS / 1000} s), and the target is met as soon as four to six facts of a workflow share a batch.
 - As the local poller batched them: ${num(mix.local.wcuPerFact)} WCU a fact for the mix, ${num(facts.local.wcuPerFact)} for the facts one at a time (its 100 ms polls
   make smaller batches than the mapping's window). DynamoDB Local reported ${num(mix.localReportedWcu)} WCU for the mix's
   ${mix.local.transactions} transactions where the rule gives ${num(mix.local.wcu)}, and ${num(facts.localReportedWcu)} for the facts' ${facts.local.transactions} where it gives ${num(facts.local.wcu)}: its transaction
@@ -1002,7 +1006,8 @@ applied time minus it reads p50 ${ms(mix.lagFromStream.p50)}, max ${ms(mix.lagFr
 
 ${table(LAG_HEADER, lagRows(run))}
 
-- Locally, from the write: facts one at a time ${lag(facts)}; the mix ${lag(mix)}.
+- Locally, from the write: facts one at a time ${lag(facts)}; the mix ${lag(mix)}, measured while
+  the engine's ${MIX_CONCURRENCY} requests in flight and its queue functions shared the machine's cores with the poller.
 - **End to end**: ${ms(run.endToEndMs)} from the last write of the facts' client (its one-click unsubscribe) until
   \`GET /client/stats\` showed every figure of its facts (${run.endToEndPolls} polls, 20 ms apart).
 - On AWS add the mapping's batching window: up to ${MAPPING_WINDOW_MS / 1000} s while a batch fills (a busy shard fills ${MAPPING_BATCH} records sooner),
