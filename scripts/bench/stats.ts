@@ -185,7 +185,7 @@ export async function runStatsBench(deps: StatsBenchDeps): Promise<StatsBenchRun
   let phase = 'idle';
   const tapped: TappedTransaction[] = [];
   const writes = new WriteLog();
-  installTaps(db, (t, reported) => tapped.push({ phase, keys: t, reported }), writes);
+  const untap = installTaps(db, (t, reported) => tapped.push({ phase, keys: t, reported }), writes);
   const heard: Heard[] = [];
   let batches = 0;
   const stop = deps.runtime.streams.onApplied(DAY_COUNTERS_PROJECTION, (records, at) => {
@@ -261,6 +261,7 @@ export async function runStatsBench(deps: StatsBenchDeps): Promise<StatsBenchRun
     };
   } finally {
     stop();
+    untap();
   }
 }
 
@@ -360,14 +361,15 @@ function keysWritten(command: string, input: WriteInput): Key[] {
 
 /**
  * Two taps on the container's DynamoDB client: the projection's transactions (their first item is the stream
- * position of the day-counters projection), and the completion time of every write, for the lag.
+ * position of the day-counters projection), and the completion time of every write, for the lag. Returns their removal.
  */
 function installTaps(
   db: DynamoDBDocumentClient,
   onProjection: (keys: Key[], reported: number) => void,
   writes: WriteLog,
-): void {
+): () => void {
   const positionPrefix = keys.streamPosition(DAY_COUNTERS_PROJECTION, '').pk;
+  const name = 'benchStatsTaps';
   db.middlewareStack.add(
     (next, context) => async (args) => {
       const command = String(context.commandName ?? '');
@@ -387,8 +389,11 @@ function installTaps(
       }
       return out;
     },
-    { step: 'initialize', name: 'benchStatsTaps', priority: 'high' },
+    { step: 'initialize', name, priority: 'high' },
   );
+  return () => {
+    db.middlewareStack.remove(name);
+  };
 }
 
 /** The sizes of the items the projection wrote, as the run left them (the largest each was: rows only grow). */
