@@ -3,18 +3,20 @@ import { useMemo, useState } from 'preact/hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiFailure } from '../src/data/answer.js';
 import { useAction } from '../src/data/use-action.js';
+import { bindOf, useDraft } from '../src/data/use-draft.js';
 import { useLoad } from '../src/data/use-load.js';
 import { NOTHING_CHANGED, patchOf, usePatch } from '../src/data/use-patch.js';
 import { ConfirmButton } from '../src/ui/confirm-button.js';
 import { DataTable } from '../src/ui/data-table.js';
 import { FailureAlert } from '../src/ui/failure-alert.js';
+import { FieldGroup } from '../src/ui/field-group.js';
 import { FormActions } from '../src/ui/form-actions.js';
 import { Field } from '../src/ui/field.js';
 import { Form } from '../src/ui/form.js';
-import { CheckField, SelectField, TextField } from '../src/ui/inputs.js';
+import { CheckField, Options, SelectField, TextField } from '../src/ui/inputs.js';
 import { PageHead } from '../src/ui/page-head.js';
 import { SecretOnce } from '../src/ui/secret-once.js';
-import { Done, LoadStatus } from '../src/ui/status.js';
+import { ActionStatus, Done, LoadStatus } from '../src/ui/status.js';
 import { When } from '../src/ui/when.js';
 
 afterEach(() => cleanup());
@@ -203,6 +205,68 @@ describe('patchOf and usePatch', () => {
   });
 });
 
+describe('useDraft and bindOf', () => {
+  it("bind(key) gives a field its name, the draft's value and an onValue that changes only that key", () => {
+    const { result } = renderHook(() => useDraft({ email: '', role: 'member', page: 2 }));
+    const email = result.current.bind('email');
+    expect(email.name).toBe('email');
+    expect(email.value).toBe('');
+
+    act(() => email.onValue('ada@example.com'));
+
+    expect(result.current.draft).toEqual({ email: 'ada@example.com', role: 'member', page: 2 });
+    expect(result.current.bind('email').value).toBe('ada@example.com');
+    act(() => result.current.bind('role').onValue('admin'));
+    expect(result.current.draft).toEqual({ email: 'ada@example.com', role: 'admin', page: 2 });
+  });
+
+  it("binds a TextField and a SelectField: typing and choosing change the draft, the field shows its key's error", () => {
+    function Invite() {
+      const { draft, bind } = useDraft({ email: '', role: '1' });
+      return (
+        <Form
+          onSubmit={() => undefined}
+          failure={{
+            message: 'Invalid request',
+            errors: [{ condition: 'email', error: 'not an e-mail', key: 'email' }],
+          }}
+        >
+          <TextField id="invite-email" label="E-mail" type="email" {...bind('email')} />
+          <SelectField id="invite-role" label="Role" {...bind('role')}>
+            <option value="1">Member</option>
+            <option value="2">Admin</option>
+          </SelectField>
+          <p>
+            {draft.email}/{draft.role}
+          </p>
+        </Form>
+      );
+    }
+    render(<Invite />);
+    const email = screen.getByLabelText('E-mail') as HTMLInputElement;
+
+    fireEvent.input(email, { target: { value: 'ada@example.com' } });
+    fireEvent.change(screen.getByLabelText('Role'), { target: { value: '2' } });
+
+    expect(screen.getByText('ada@example.com/2')).toBeTruthy();
+    expect(email.name).toBe('email');
+    expect(email.value).toBe('ada@example.com');
+    expect(document.getElementById(email.getAttribute('aria-describedby')!)?.textContent).toBe('not an e-mail');
+  });
+
+  it('bindOf(draft, onChange) hands the part that keeps the draft a copy with the key changed, the rest kept', () => {
+    const changes: { name: string; description: string }[] = [];
+    const draft = { name: 'news', description: 'Monthly' };
+    const bind = bindOf(draft, (next) => changes.push(next));
+
+    bind('description').onValue('Weekly');
+
+    expect(bind('name')).toMatchObject({ name: 'name', value: 'news' });
+    expect(changes).toEqual([{ name: 'news', description: 'Weekly' }]);
+    expect(draft.description).toBe('Monthly');
+  });
+});
+
 describe('Form, Field and FailureAlert', () => {
   function Probe({ failure }: { failure: ApiFailure | undefined }) {
     const [submitted, setSubmitted] = useState(0);
@@ -357,6 +421,48 @@ describe('TextField and CheckField', () => {
     expect(screen.getByLabelText('Delay').getAttribute('inputmode')).toBe('numeric');
     expect(screen.getByRole('searchbox', { name: 'Contains' })).toBeTruthy();
   });
+
+  it("a TextField's input is named as its field, takes no autofill unless told, and can be required", () => {
+    render(<TextField id="note" label="Note" name="note" value="" onValue={() => undefined} />);
+    render(
+      <TextField
+        id="sign-in-email"
+        label="Your e-mail"
+        name="email"
+        type="email"
+        autocomplete="email"
+        required
+        value=""
+        onValue={() => undefined}
+      />,
+    );
+    const note = screen.getByLabelText('Note') as HTMLInputElement;
+    const email = screen.getByLabelText('Your e-mail') as HTMLInputElement;
+
+    expect([note.name, note.getAttribute('autocomplete'), note.required]).toEqual(['note', 'off', false]);
+    expect([email.name, email.getAttribute('autocomplete'), email.required]).toEqual(['email', 'email', true]);
+  });
+
+  it('Options draws one option per item, with its value and text, in order', () => {
+    const roles = [
+      { role: 1, name: 'Member' },
+      { role: 2, name: 'Admin' },
+    ];
+    render(
+      <SelectField id="role" label="Role" value="2" onValue={() => undefined}>
+        <option value="">Any</option>
+        <Options of={roles} value={(choice) => choice.role} text={(choice) => choice.name} />
+      </SelectField>,
+    );
+    const select = screen.getByLabelText('Role') as HTMLSelectElement;
+
+    expect([...select.options].map((option) => [option.value, option.textContent])).toEqual([
+      ['', 'Any'],
+      ['1', 'Member'],
+      ['2', 'Admin'],
+    ]);
+    expect(select.value).toBe('2');
+  });
 });
 
 describe('FormActions', () => {
@@ -376,6 +482,22 @@ describe('FormActions', () => {
 
     expect((screen.getByRole('button', { name: 'Saving…' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+});
+
+describe('FieldGroup', () => {
+  it('is a card fieldset named by its legend, its fields inside', () => {
+    render(
+      <FieldGroup legend="Timing">
+        <TextField id="delay" label="Delay" value="" onValue={() => undefined} />
+      </FieldGroup>,
+    );
+    const group = screen.getByRole('group', { name: 'Timing' });
+
+    expect(group.tagName).toBe('FIELDSET');
+    expect(group.className).toBe('card field-group');
+    expect(group.firstElementChild?.tagName).toBe('LEGEND');
+    expect(group.contains(screen.getByLabelText('Delay'))).toBe(true);
   });
 });
 
@@ -406,6 +528,41 @@ describe('DataTable, PageHead, When', () => {
     expect(screen.getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'At']);
     expect(screen.getByRole('rowheader').textContent).toBe('One');
     expect(screen.getByText('2026-11-26 09:30:05 UTC').getAttribute('datetime')).toBe('2026-11-26T09:30:05.123Z');
+  });
+
+  it('shows `empty` instead of the table when there is no row, and the table once there is one', () => {
+    const columns = [{ head: 'Name', rowHeader: true, cell: (row: { id: number; name: string }) => row.name }];
+    const { rerender } = render(
+      <DataTable label="Things table" rows={[]} columns={columns} empty={<p>No thing yet.</p>} />,
+    );
+    expect(screen.getByText('No thing yet.')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+
+    rerender(
+      <DataTable label="Things table" rows={[{ id: 1, name: 'One' }]} columns={columns} empty={<p>No thing yet.</p>} />,
+    );
+
+    expect(screen.queryByText('No thing yet.')).toBeNull();
+    expect(screen.getByRole('rowheader').textContent).toBe('One');
+  });
+
+  it('keys a row by its id without a rowKey: a row that moves keeps its element', () => {
+    type Thing = { id: number; name: string };
+    const columns = [{ head: 'Name', rowHeader: true, cell: (row: Thing) => row.name }];
+    const one = { id: 1, name: 'Same name' };
+    const two = { id: 2, name: 'Same name' };
+    const { rerender } = render(<DataTable label="Things table" rows={[one, two]} columns={columns} />);
+    const [firstRow] = screen.getAllByRole('row').slice(1);
+    firstRow?.setAttribute('data-was', 'one');
+
+    rerender(<DataTable label="Things table" rows={[two, one]} columns={columns} />);
+
+    expect(
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.getAttribute('data-was')),
+    ).toEqual([null, 'one']);
   });
 });
 
@@ -463,5 +620,24 @@ describe('Done and LoadStatus', () => {
   it('announces the words of success politely', () => {
     render(<Done text="Saved." />);
     expect(screen.getByRole('status').textContent).toBe('Saved.');
+  });
+
+  it("ActionStatus shows an action's failure but the items a field shows, and its words once it succeeds", () => {
+    const { rerender } = render(
+      <ActionStatus
+        action={{ failure: { message: 'Not changed', errors: REFUSED.errors }, done: '' }}
+        shownAt={['owner']}
+      />,
+    );
+    const alert = screen.getByRole('alert').textContent ?? '';
+    expect(alert).toContain('Not changed');
+    expect(alert).toContain('at most 100');
+    expect(alert).not.toContain('is required');
+    expect(screen.getByRole('status').textContent).toBe('');
+
+    rerender(<ActionStatus action={{ failure: undefined, done: 'Unsubscribed.' }} />);
+
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('Unsubscribed.');
   });
 });
