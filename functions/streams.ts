@@ -5,6 +5,7 @@
  */
 import { ENTITY, type Entity } from '../shared/adapters/dynamo/keys.js';
 import type { QueueName } from '../shared/platform.js';
+import { COUNTS_BATCHING_WINDOW_SECONDS } from '../shared/public/stats-rules.js';
 import type { LogMetric } from './queues.js';
 import type { TableAccess } from './routes.js';
 
@@ -59,7 +60,7 @@ export const streamFunctions: readonly StreamFunctionDefinition[] = [
     entities: [ENTITY.event, ENTITY.execution, ENTITY.sentEmailLog],
     tableAccess: 'readWrite',
     batchSize: 1000,
-    maxBatchingWindowSeconds: 10,
+    maxBatchingWindowSeconds: COUNTS_BATCHING_WINDOW_SECONDS,
     tumblingWindowSeconds: 900,
   },
 ];

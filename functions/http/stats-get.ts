@@ -4,6 +4,7 @@ import { clock } from '../../shared/composition/providers/clock.js';
 import { statsStore } from '../../shared/composition/providers/stats-store.js';
 import { getStats } from '../../shared/domain/stats/get-stats.js';
 import { ClientStatsQuery, StatsView } from '../../shared/domain/stats/schemas.js';
+import { STATS_FRESHNESS } from '../../shared/public/stats-rules.js';
 
 /** GET /client/stats — the client's day counters over a range, as a series with totals and rates. */
 export const handler = jsonApi(
@@ -13,8 +14,8 @@ export const handler = jsonApi(
       'Sent, delivered, opened and clicked (humans only; machine opens and clicks counted apart), bounces, complaints, ' +
       'unsubscribes, failures, skips and deferrals, per UTC day, ISO week or month, with totals and rates, over ' +
       '`from`..`to` (UTC days, at most 400; default the last 30 days). `workflow_id` narrows to one workflow; ' +
-      'without it the series also counts the events received by type. Reads one Query (one per stats shard, 16 in ' +
-      'parallel, for a client whose sending limits reach 10 000 a day or 300 000 a month).',
+      'without it the series also counts the events received by type. Reads one Query. ' +
+      STATS_FRESHNESS,
     query: ClientStatsQuery,
     responses: { 200: StatsView },
     errors: [404],

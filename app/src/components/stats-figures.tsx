@@ -1,3 +1,5 @@
+import { STATS_FRESHNESS } from '../../../shared/public/stats-rules.js';
+
 /** The periods a statistics view offers, in days (today included). */
 export const RANGES = [7, 30, 90] as const;
 export type RangeDays = (typeof RANGES)[number];
@@ -36,4 +38,9 @@ export function ReputationFigures({ stats }: { stats: ReputationCounts }) {
       <dd>{percent(rates.unsubscribe_rate)}</dd>
     </>
   );
+}
+
+/** How fresh the figures are: the counts follow the facts through the change stream, a few seconds behind. */
+export function StatsFreshness() {
+  return <p class="hint">{STATS_FRESHNESS}</p>;
 }

@@ -10,7 +10,14 @@ import type { Api } from '../api/client.js';
 import type { components } from '../api/openapi.js';
 import { Link } from '../components/link.js';
 import { type ChartSeries, StatsChart, StatsTable } from '../components/stats-chart.js';
-import { percent, RANGES, type RangeDays, ReputationFigures, rangeOf } from '../components/stats-figures.js';
+import {
+  percent,
+  RANGES,
+  type RangeDays,
+  ReputationFigures,
+  rangeOf,
+  StatsFreshness,
+} from '../components/stats-figures.js';
 import { useLoad } from '../data/use-load.js';
 import { PageHead } from '../ui/page-head.js';
 import { LoadStatus } from '../ui/status.js';
@@ -104,6 +111,7 @@ function OverviewBody({ overview, days }: { overview: Overview; days: RangeDays 
       ) : (
         <>
           <StatsChart periods={periods} series={series} label={`E-mails per UTC day, last ${days} days`} />
+          <StatsFreshness />
           <details>
             <summary>The figures as a table</summary>
             <StatsTable periods={periods} series={series} caption={`E-mails per UTC day, last ${days} days`} />
@@ -240,7 +248,7 @@ export function FirstEvent() {
       <pre tabIndex={0} aria-label="The first event, as a curl command">
         <code>{curl}</code>
       </pre>
-      <p class="hint">The welcome workflow sends at once; press Refresh to see it here.</p>
+      <p class="hint">The welcome workflow sends at once; press Refresh a few seconds later to see it here.</p>
     </section>
   );
 }

@@ -2,7 +2,14 @@ import { type ComponentChildren, Fragment } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import { type ChartSeries, StatsChart, StatsTable } from '../../components/stats-chart.js';
-import { percent, RANGES, type RangeDays, ReputationFigures, rangeOf } from '../../components/stats-figures.js';
+import {
+  percent,
+  RANGES,
+  type RangeDays,
+  ReputationFigures,
+  rangeOf,
+  StatsFreshness,
+} from '../../components/stats-figures.js';
 import { answerOf } from '../../data/answer.js';
 import { useLoad } from '../../data/use-load.js';
 import { LoadStatus } from '../../ui/status.js';
@@ -209,6 +216,7 @@ function StatsBody({
         <Reasons id="wf-failed-title" title="Why runs failed" reasons={stats.failed_reasons} none="No run failed." />
       </div>
       <StatsChart periods={periods} series={series} label={caption} />
+      <StatsFreshness />
       <details id="wf-stats-table">
         <summary>The figures as a table</summary>
         <StatsTable periods={periods} series={series} caption={caption} />
