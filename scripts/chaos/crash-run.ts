@@ -8,7 +8,8 @@ import { startLocalProcess, type LocalProcess } from './local-process.js';
  * The operator's crash-recovery run, as a program: N async `trial_ending` events over HTTP against `npm start` with
  * DATA_DIR (each with an idempotency key and a new address, so each starts one execution), the whole runtime killed
  * with SIGKILL once `killAfter` were accepted, started again at once on the same data, every unanswered request sent
- * again with its key, then waited on until the engine is quiet. What it reports is what the issue asks of the run.
+ * again with its key, then waited on until the engine is quiet. It reports what a clean recovery means: every accepted
+ * event processed once, no recipient mailed twice, and how long after the restart the engine took to get there.
  */
 export interface CrashRunOptions {
   events: number;
