@@ -8,7 +8,7 @@ const statusWith = async (ctx: BrowserContext, key: string) =>
   (await fetch(`${ctx.baseUrl}/client/topics`, { headers: { authorization: `Bearer ${key}` } })).status;
 
 /**
- * API keys (§3 "create and disable an API key"): a new key is shown once, in full, with a copy button;
+ * API keys, one created and disabled: a new key is shown once, in full, with a copy button;
  * it works; Disable makes the API refuse it; after a reload the page shows it masked only.
  */
 export const apiKeysJourney: Journey = {

@@ -25,7 +25,7 @@ export async function clickButton(ctx: BrowserContext, name: string): Promise<vo
 }
 
 /**
- * Settings (§3 "change a setting and see a field error"): an hour out of range is refused by the API
+ * Settings, one changed and a field error shown: an hour out of range is refused by the API
  * (422) and its error is shown at its field (aria-invalid, aria-describedby); a valid hour is then saved, and the API
  * has it.
  */

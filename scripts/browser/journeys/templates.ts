@@ -38,7 +38,7 @@ async function pasteOver(ctx: BrowserContext, selector: string, text: string): P
 }
 
 /**
- * Templates (§3 "edit a template and see the preview change"): the list searched from the navigation,
+ * Templates, one edited with its preview following: the list searched from the navigation,
  * the system welcome template (read-only) copied to the client's templates, the copy's subject and HTML edited with
  * the preview frame following (render-preview's `draft`, debounced: far fewer renders than keystrokes), an unsafe tag
  * refused at the HTML field, then saved and read back from the API. The welcome workflow keeps sending the system

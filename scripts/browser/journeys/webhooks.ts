@@ -9,7 +9,7 @@ interface Received {
 }
 
 /**
- * Webhooks (§3 "add a webhook"): the empty state, a new endpoint pointed at a receiver on a free local
+ * Webhooks, one added: the empty state, a new endpoint pointed at a receiver on a free local
  * port (the local runtime sets WEBHOOK_ALLOW_PRIVATE_URLS, as test/integration/webhook-deliveries.test.ts relies on),
  * its secret shown once; on its page a test delivery reaches the receiver signed; a real event's attempts are listed
  * and one is replayed; Disable stops it (the receiver closes after).

@@ -30,7 +30,7 @@ const HOLDER_REASON = {
 } as const;
 
 /**
- * API keys (the accounts issue's session-only routes, roles with `keys`): every key with its label,
+ * API keys (routes a dashboard session calls, never an API key; roles with `keys`): every key with its label,
  * masked, and who created it; a new key shown in full once, with a copy button; disable, enable, delete. A key that
  * ended with its user (removed, or given a role without keys) says so and cannot be enabled again.
  */

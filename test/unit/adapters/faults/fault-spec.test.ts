@@ -12,7 +12,7 @@ const problemsOf = (spec: string): readonly string[] => {
 };
 
 describe('parseFaultSpec', () => {
-  it('reads every entry of the issue example, in order, as typed rules', () => {
+  it('reads every entry of the example in docs/development.md, in order, as typed rules', () => {
     // Act
     const rules = parseFaultSpec('ses:reset-after-send:0.05,dynamo:throttle:0.05,sqs:send-fail:0.02');
     // Assess
