@@ -102,6 +102,7 @@ describe('executeWorkflow (memory ports)', () => {
       scheduled_for: later,
       reason: 'send_throttled: TooManyRequestsException',
       throttled: 1,
+      deferrals: 1,
       updated_at: NOW,
     });
     expect(h.queue.sent).toEqual([
