@@ -66,7 +66,7 @@ export class StreamFunction extends Construct {
     new EventSourceMapping(this, 'Source', {
       target: this.function,
       eventSourceArn: table.tableStreamArn,
-      startingPosition: StartingPosition.TRIM_HORIZON,
+      startingPosition: definition.startAt === 'latest' ? StartingPosition.LATEST : StartingPosition.TRIM_HORIZON,
       batchSize: definition.batchSize ?? STREAM_FUNCTION_DEFAULTS.batchSize,
       maxBatchingWindow: Duration.seconds(
         definition.maxBatchingWindowSeconds ?? STREAM_FUNCTION_DEFAULTS.maxBatchingWindowSeconds,

@@ -64,6 +64,11 @@ describe('stream functions: the mapping of each entry of the real app', () => {
         });
     },
   );
+
+  it('the day counters take over at the latest change; the webhook facts start at the trim horizon', () => {
+    expect(mappingOf('day-counters').Properties).toMatchObject({ StartingPosition: 'LATEST' });
+    expect(mappingOf('webhook-facts').Properties).toMatchObject({ StartingPosition: 'TRIM_HORIZON' });
+  });
 });
 
 /** A stack holding only the table, the shared resources and the stream functions of `table`. */
@@ -135,6 +140,11 @@ describe('stream functions: a tumbling window', () => {
       return r;
     };
     expect(rest(windowedMapping)).toEqual(rest(plainMapping));
+  });
+
+  it('starts a mapping at the trim horizon unless its entry says latest (a projection taking over from old writers)', () => {
+    const { mappings: started } = synthesizeStreamFunctions([plain, { ...plain, startAt: 'latest' }]);
+    expect(started.map((m) => (m as Record<string, unknown>)['StartingPosition'])).toEqual(['TRIM_HORIZON', 'LATEST']);
   });
 
   it('leaves no cdk-nag AwsSolutions finding unacknowledged', () => {
