@@ -5,6 +5,7 @@ import { createApi } from '../src/api/client.js';
 import { patchOf, draftOf, SettingsPage } from '../src/pages/settings/settings-page.js';
 import { as } from './contacts-fixtures.js';
 import { failure, fakeApi, ok } from './fake-api.js';
+import { QUIET_DELIVERABILITY } from './stats-fixtures.js';
 
 const AT = '2026-11-26T09:00:00.000Z';
 /** GET /client/settings's data, as the API answers it (fields unset but the brand name and quiet hours). */
@@ -52,17 +53,7 @@ const settingsOf = (overrides: Record<string, unknown> = {}) => ({
     monthly_email_quota: 50000,
     quota_reset_at: '2026-12-01T00:00:00.000Z',
   },
-  deliverability: {
-    window_days: 30,
-    sends: 0,
-    bounces: 0,
-    complaints: 0,
-    bounce_rate: 0,
-    complaint_rate: 0,
-    status: 'healthy',
-    paused_at: null,
-    paused_reason: null,
-  },
+  deliverability: QUIET_DELIVERABILITY,
   ...overrides,
 });
 

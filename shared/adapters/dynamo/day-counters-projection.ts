@@ -14,7 +14,13 @@ import {
 } from '../../domain/stats/counter-facts.js';
 import { STAT_COUNTERS } from '../../domain/stats/stats-counters.js';
 import { ENTITY, keys } from './keys.js';
-import { DEFAULT_STATS_RETENTION_DAYS, FAIL_REASON_PREFIX, RECEIVED, SKIP_REASON_PREFIX } from './stats-attributes.js';
+import {
+  DEFAULT_STATS_RETENTION_DAYS,
+  dayRowUpdate,
+  FAIL_REASON_PREFIX,
+  RECEIVED,
+  SKIP_REASON_PREFIX,
+} from './stats-attributes.js';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -123,32 +129,24 @@ export class DynamoDayCountersProjection implements DayCountersProjection<Dynamo
       adds.push([`${SKIP_REASON_PREFIX}${reason}`, n]);
     for (const [reason, n] of Object.entries(row.failedReasons ?? {})) adds.push([`${FAIL_REASON_PREFIX}${reason}`, n]);
     if (row.received) adds.push([RECEIVED, row.received]);
-    const names: Record<string, string> = { '#day': 'day' };
-    const values: Record<string, unknown> = {
-      ':day': row.day,
-      ':expires': Math.floor(Date.parse(`${row.day}T00:00:00.000Z`) / 1000) + this.retentionDays * 86_400,
-    };
-    adds.forEach(([name, value], i) => {
-      names[`#a${i}`] = name;
-      values[`:a${i}`] = value;
-    });
-    const workflow = 'workflowId' in row.row;
-    if ('workflowId' in row.row) values[':id'] = row.row.workflowId;
-    else values[':id'] = row.row.eventType;
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key:
-          'workflowId' in row.row
-            ? keys.statsWorkflowDay(row.clientId, row.day, row.row.workflowId)
-            : keys.statsEventTypeDay(row.clientId, row.day, row.row.eventType),
-        UpdateExpression:
-          `${adds.length > 0 ? `ADD ${adds.map((_, i) => `#a${i} :a${i}`).join(', ')} ` : ''}` +
-          `SET ${workflow ? 'workflow_id' : 'event_type'} = :id, #day = :day, expires_at = if_not_exists(expires_at, :expires)`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    };
+    const expiresAt = Math.floor(Date.parse(`${row.day}T00:00:00.000Z`) / 1000) + this.retentionDays * 86_400;
+    return 'workflowId' in row.row
+      ? {
+          Update: dayRowUpdate(this.tableName, keys.statsWorkflowDay(row.clientId, row.day, row.row.workflowId), {
+            identity: { workflow_id: row.row.workflowId },
+            day: row.day,
+            expiresAt,
+            adds,
+          }),
+        }
+      : {
+          Update: dayRowUpdate(this.tableName, keys.statsEventTypeDay(row.clientId, row.day, row.row.eventType), {
+            identity: { event_type: row.row.eventType },
+            day: row.day,
+            expiresAt,
+            adds,
+          }),
+        };
   }
 }
 
