@@ -13,6 +13,8 @@ export interface ScheduledFunctionDefinition {
   tableAccess: TableAccess;
   /** Queues the function sends to (sqs:SendMessage on exactly those, URLs in `<NAME>_QUEUE_URL`). */
   sendsTo?: readonly QueueName[];
+  /** Creates and reads clients' SES tenants and domain identities, and reads DNS (the domain poller). */
+  managesSenders?: boolean;
   /** Maximum run time in seconds (default 60). */
   timeoutSeconds?: number;
   /** Log lines CloudWatch counts and alarms on (functions/queues.ts `LogMetric`). */

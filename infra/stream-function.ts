@@ -4,7 +4,7 @@ import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition } from
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import { ENTITY_PK_PREFIX } from '../shared/adapters/dynamo/keys.js';
+import { legacyPrefixesOf } from '../shared/adapters/dynamo/keys.js';
 import { STREAM_FUNCTION_DEFAULTS, type StreamFunctionDefinition } from '../functions/streams.js';
 import { DeadLetterQueue } from './dead-letter-queue.js';
 import type { SharedResources } from './shared-resources.js';
@@ -63,6 +63,7 @@ export class StreamFunction extends Construct {
         "This queue is itself a dead-letter queue: the stream mapping's on-failure destination puts the position of a " +
         'batch it gave up on here; no redrive policy names it, so cdk-nag cannot tell.',
     });
+    const legacyPrefixes = legacyPrefixesOf(definition.entities);
     new EventSourceMapping(this, 'Source', {
       target: this.function,
       eventSourceArn: table.tableStreamArn,
@@ -89,14 +90,16 @@ export class StreamFunction extends Construct {
       // applies the same rule.
       filters: [
         FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: [...definition.entities] } } } }),
-        FilterCriteria.filter({
-          dynamodb: {
-            Keys: {
-              pk: { S: definition.entities.flatMap((entity) => FilterRule.beginsWith(ENTITY_PK_PREFIX[entity])) },
-            },
-            NewImage: { entity: { S: FilterRule.notExists() } },
-          },
-        }),
+        ...(legacyPrefixes.length === 0
+          ? []
+          : [
+              FilterCriteria.filter({
+                dynamodb: {
+                  Keys: { pk: { S: legacyPrefixes.flatMap((prefix) => FilterRule.beginsWith(prefix)) } },
+                  NewImage: { entity: { S: FilterRule.notExists() } },
+                },
+              }),
+            ]),
       ],
     });
     this.deadLetters.queue.grantSendMessages(this.function);

@@ -85,7 +85,25 @@ const ConfigSchema = z.object({
   SES_CONFIGURATION_SET: z.optional(z.string().check(z.minLength(1))),
   /** The service's own e-mails' configuration set (sign-in links, invitations, notices): their events counted apart. */
   SES_SYSTEM_CONFIGURATION_SET: z.optional(z.string().check(z.minLength(1))),
-  DEFAULT_FROM_ADDRESS: z._default(z.email(), 'no-reply@example.com'),
+  /**
+   * Deprecated name of ONBOARDING_FROM_ADDRESS, read only when that is unset; never a client's From of its own (a
+   * client sends From its verified domains only).
+   */
+  DEFAULT_FROM_ADDRESS: z.optional(z.email()),
+  /**
+   * The shared onboarding sender: a client with no verified domain sends From it, with its own name as display name,
+   * to its own dashboard users and SES's mailbox simulator only (the sandbox). A verified SES identity on AWS on a
+   * domain other than SYSTEM_FROM_EMAIL's (context `onboardingFromAddress`).
+   */
+  ONBOARDING_FROM_ADDRESS: z.optional(z.email()),
+  /** Who creates SES tenants and domain identities: `ses` on AWS; `local`, a registry in the table (the local runtime). */
+  SENDER_IDENTITIES: z._default(z.enum(['ses', 'local']), 'ses'),
+  /** Where a domain's records are looked up: `system` DNS on AWS; `local`, records a developer publishes (dev route). */
+  DNS_RESOLVER: z._default(z.enum(['system', 'local']), 'system'),
+  /** Prefix of the SES tenants and names the service creates (`<prefix>client-<id>`), one per deployment. */
+  SES_TENANT_PREFIX: z._default(z.string().check(z.regex(/^[a-z0-9-]{0,32}$/)), 'els-'),
+  /** Optional SES reputation policy applied to each client's tenant (its ARN), so SES pauses a client, not the account. */
+  SES_TENANT_REPUTATION_POLICY_ARN: z.optional(z.string().check(z.minLength(1))),
   /**
    * The From address of the service's own e-mails (sign-in links, invitations; shared/domain/system-mail), a verified
    * SES identity on AWS (context `systemFromEmail`, else `defaultFromAddress`). The local runtime sets one.

@@ -32,7 +32,9 @@ export const ERROR_CONDITIONS = {
     "422: the value's form is wrong (an e-mail address, URL, timestamp, time zone, cursor) or it contradicts another field",
   min: '422: under a bound: a length, count or value, or a range whose end comes before its start',
   enum: '422: not one of the allowed values',
-  unsafe: '422: refused for safety: a template with active content, a webhook URL pointing at a private address',
+  unsafe:
+    '422: refused for safety: a template with active content, a webhook URL pointing at a private address, a From ' +
+    "address outside the client's verified domains or the service's own, a domain of the service's own",
   read_only: "422: the field cannot be set on this record (a workflow's category; a topic on a transactional workflow)",
   rate_limited: '429: over the request rate limit; the RateLimit and Retry-After headers say for how long',
   internal: '500: an internal error; quote the request id to support',

@@ -171,6 +171,11 @@ export interface OutboundEmail {
    * service's own e-mails (sign-in links, invitations: shared/domain/system-mail) are not tracked.
    */
   configurationSet?: string | null;
+  /**
+   * The client's SES tenant (SendEmail `TenantName`): SES applies the tenant's reputation policy, pause and
+   * suppression list. Absent on the service's own e-mails, which belong to no client.
+   */
+  tenant?: string;
 }
 
 /**

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { ENTITY_PK_PREFIX } from '../../shared/adapters/dynamo/keys.js';
+import { legacyPrefixesOf } from '../../shared/adapters/dynamo/keys.js';
 import {
   STREAM_FUNCTION_DEFAULTS,
   streamFunctions as allStreamFunctions,
@@ -389,7 +389,7 @@ export const matches = (fn: StreamFunctionDefinition, record: DynamoDBRecord): b
   const entity = record.dynamodb?.NewImage?.['entity']?.S;
   if (entity !== undefined) return (fn.entities as readonly string[]).includes(entity);
   const pk = record.dynamodb?.Keys?.['pk']?.S;
-  return pk !== undefined && fn.entities.some((e) => pk.startsWith(ENTITY_PK_PREFIX[e]));
+  return pk !== undefined && legacyPrefixesOf(fn.entities).some((prefix) => pk.startsWith(prefix));
 };
 
 type WireValue = NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']>[string];

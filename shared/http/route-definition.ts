@@ -29,6 +29,8 @@ export interface RouteDefinition {
   schedules?: boolean;
   /** Sends e-mail through SES (a synchronously processed event never sends; only queue functions do). */
   sendsEmail?: boolean;
+  /** Creates, reads and deletes clients' SES tenants and domain identities, and reads DNS (sending domains). */
+  managesSenders?: boolean;
   /** Served at the API's root instead of below `/api/v1` (the public links in e-mails: `/u/…`, `/v/…`). */
   root?: boolean;
   /** Answers HTML pages (public links, the API reference) or files rather than the JSON envelope. */

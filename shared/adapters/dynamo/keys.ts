@@ -29,6 +29,15 @@ import { createHash } from 'node:crypto';
  *                                                                    item counts its own replays (`replays`)
  * - webhook count         CLIENT#<id> / WEBHOOKS                   `n` endpoints; the create/delete transactions keep
  *                                                                  it, so the per-client limit holds under concurrency
+ * - sending domain        CLIENT#<id> / DOMAIN#<id>                 a claim and its state, entity `domain`; gsi3 while
+ *                                                                  being checked: DOMAINCHECK / <next check>#<client>#<id>
+ *                                                                  (sparse, keys only; the poller's view)
+ * - domain name (client)  CLIENT#<id> / DOMAINNAME#<domain>         → domain id: one claim of a name per client
+ * - domain count          CLIENT#<id> / DOMAINS                     `n` claims; the create/delete transactions keep it
+ * - domain proof          DOMAINCLAIM#<domain> / DOMAINCLAIM        → client id, domain id: who proved the name (one
+ *                                                                  client across the service)
+ * - sender state          CLIENT#<id> / SENDER                      verified domains, SES tenant, tenant pause; entity
+ *                                                                  `sender`; read with the settings
  *
  * Contacts and engine items get a partition key of their own (docs/capacity.md): at 200 events/s, 200 sends/s and a
  * 1 000-row import a second one client's `CLIENT#<id>` partition would take far more than DynamoDB's 1 000 WCU/s per
@@ -83,6 +92,11 @@ import { createHash } from 'node:crypto';
  *                                                                    written with the key; removal and demotion read
  *                                                                    them consistently to disable the keys in their
  *                                                                    own transaction
+ *
+ * The local runtime's stand-ins for DNS and SES identities (devKeys; never written on AWS):
+ * - DNS record            DEVDNS#<name> / <TYPE>                     `values`: what a developer "published"
+ * - SES identity          DEVSES#IDENTITY#<domain> / IDENTITY        DKIM tokens, MAIL FROM, tenant, created_at
+ * - SES tenant            DEVSES#TENANT#<name> / TENANT              associated resources, sending status
  */
 export interface ItemKey {
   pk: string;
@@ -101,19 +115,29 @@ export const ENTITY = {
   event: 'event',
   execution: 'execution',
   sentEmailLog: 'sent_email_log',
+  domain: 'domain',
+  sender: 'sender',
 } as const;
 export type Entity = (typeof ENTITY)[keyof typeof ENTITY];
 
 /**
- * The `pk` prefix of each entity's items. Items written before the `entity` attribute existed carry only their keys,
- * so a stream filter lets a change through on either (docs/decisions: the entity attribute).
+ * The `pk` prefix of each entity's items written before the `entity` attribute existed (they carry only their keys),
+ * so a stream filter lets a change through on either (docs/decisions: the entity attribute). An entity that always
+ * carried the attribute has none: `CLIENT#` would let every configuration write through.
  */
-export const ENTITY_PK_PREFIX: Readonly<Record<Entity, string>> = {
+export const ENTITY_PK_PREFIX: Readonly<Partial<Record<Entity, string>>> = {
   [ENTITY.contact]: 'CONTACT#',
   [ENTITY.event]: 'EVENT#',
   [ENTITY.execution]: 'EXEC#',
   [ENTITY.sentEmailLog]: 'SENT#',
 };
+
+/** The legacy key prefixes of some entities (those that have one), for a stream filter's second rule. */
+export const legacyPrefixesOf = (entities: readonly Entity[]): string[] =>
+  entities.flatMap((entity) => {
+    const prefix = ENTITY_PK_PREFIX[entity];
+    return prefix === undefined ? [] : [prefix];
+  });
 
 export const clientPk = (clientId: number): string => `CLIENT#${clientId}`;
 
@@ -134,7 +158,7 @@ export const keys = {
   }),
 
   contact: (clientId: number, contactId: number): ItemKey => ({
-    pk: `${ENTITY_PK_PREFIX.contact}${clientId}#${contactId}`,
+    pk: `CONTACT#${clientId}#${contactId}`,
     sk: 'CONTACT',
   }),
   contactShards: 8,
@@ -208,6 +232,27 @@ export const keys = {
   }),
   webhookSkPrefix: 'WEBHOOK#',
   webhookCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'WEBHOOKS' }),
+
+  domain: (clientId: number, domainId: number): ItemKey => ({ pk: clientPk(clientId), sk: `DOMAIN#${pad(domainId)}` }),
+  domainSkPrefix: 'DOMAIN#',
+  /** One claim of a name per client: → domain id. */
+  domainName: (clientId: number, domain: string): ItemKey => ({ pk: clientPk(clientId), sk: `DOMAINNAME#${domain}` }),
+  domainCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'DOMAINS' }),
+  /** Who proved a name, across every client: the first proof takes it, and only its holder's delete frees it. */
+  domainClaim: (domain: string): ItemKey => ({ pk: `DOMAINCLAIM#${domain}`, sk: 'DOMAINCLAIM' }),
+  /** The client's sending state (verified domains, SES tenant, its pause), read with the settings. */
+  sender: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'SENDER' }),
+  /** Sparse gsi3 entry of a domain still being checked, by its next check; moved with it, removed when it settles. */
+  domainCheckEntry: (clientId: number, domainId: number, nextCheckAt: string) => ({
+    gsi3pk: keys.domainCheckPk,
+    gsi3sk: `${nextCheckAt}#${clientId}#${pad(domainId)}`,
+  }),
+  domainCheckPk: 'DOMAINCHECK',
+  /** The domain a gsi3 sort key of the DOMAINCHECK partition names; undefined for anything else. */
+  domainCheckOf: (gsi3sk: string): { client_id: number; domain_id: number } | undefined => {
+    const match = /#(\d+)#(\d{12})$/.exec(gsi3sk);
+    return match ? { client_id: Number(match[1]), domain_id: Number(match[2]) } : undefined;
+  },
   /**
    * What a changed item's key names, for the change stream's readers (webhooks): a sent e-mail's status log,
    * a contact, an execution; undefined for any other item.
@@ -278,7 +323,7 @@ export const keys = {
   idempotency: (clientId: number, keyHash: string): ItemKey => ({ pk: `IDEM#${clientId}#${keyHash}`, sk: 'IDEM' }),
 
   execution: (clientId: number, executionId: number): ItemKey => ({
-    pk: `${ENTITY_PK_PREFIX.execution}${clientId}#${executionId}`,
+    pk: `EXEC#${clientId}#${executionId}`,
     sk: keys.executionSk,
   }),
   executionSk: 'EXEC',
@@ -426,6 +471,13 @@ export const accountKeys = {
     pk: `SIGNINRATE#${kind}#${valueHash}`,
     sk: String(windowStart),
   }),
+} as const;
+
+/** The local runtime's DNS and SES identity registry (see the header); nothing on AWS reads or writes these. */
+export const devKeys = {
+  dnsRecord: (name: string, type: 'TXT' | 'CNAME' | 'MX'): ItemKey => ({ pk: `DEVDNS#${name}`, sk: type }),
+  sesIdentity: (domain: string): ItemKey => ({ pk: `DEVSES#IDENTITY#${domain}`, sk: 'IDENTITY' }),
+  sesTenant: (tenant: string): ItemKey => ({ pk: `DEVSES#TENANT#${tenant}`, sk: 'TENANT' }),
 } as const;
 
 /** A session by the digest of its id: what every request made with a session reads. */

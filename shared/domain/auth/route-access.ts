@@ -33,7 +33,13 @@ export function routeAccess(method: string, path: string): RouteAccess {
   if (path === '/client/api-keys' || path.startsWith('/client/api-keys/'))
     return { permission: 'keys', sessionOnly: true };
   if (reads) return { permission: 'read', sessionOnly: false };
-  if (path === '/client/settings' || path === '/client/webhooks' || path.startsWith('/client/webhooks/')) {
+  if (
+    path === '/client/settings' ||
+    path === '/client/webhooks' ||
+    path.startsWith('/client/webhooks/') ||
+    path === '/client/domains' ||
+    path.startsWith('/client/domains/')
+  ) {
     return { permission: 'manage', sessionOnly: false };
   }
   return { permission: 'content', sessionOnly: false };

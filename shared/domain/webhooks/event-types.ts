@@ -18,6 +18,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'contact.topic_changed',
   'execution.failed',
   'execution.skipped',
+  'domain.verified',
+  'domain.failed',
 ] as const;
 
 export const WebhookEventType = z
