@@ -29,6 +29,8 @@ import type { UserStore } from '../domain/users/user-store.js';
 import type { SessionStore } from '../domain/auth/session-store.js';
 import type { AuthReads } from '../domain/auth/authenticate.js';
 import type { TopicStore } from '../domain/topics/topic-store.js';
+import type { DnsResolver } from '../domain/domains/dns-resolver.js';
+import type { SenderIdentities } from '../domain/domains/sender-identities.js';
 import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../platform.js';
 
 /**
@@ -50,6 +52,10 @@ export interface Ports {
   customizations: WorkflowCustomizationStore;
   /** A client's topics of marketing mail. */
   topics: TopicStore;
+  /** SES tenants and domain identities (a registry in the table locally). */
+  senderIdentities: SenderIdentities;
+  /** DNS lookups of sending domains' records (records a developer publishes, locally). */
+  dnsResolver: DnsResolver;
   events: EventStore;
   processing: ProcessingStore;
   executions: ExecutionStore;
