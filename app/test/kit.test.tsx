@@ -1,12 +1,13 @@
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/preact';
 import { useMemo, useState } from 'preact/hooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiFailure } from '../src/data/answer.js';
 import { useAction } from '../src/data/use-action.js';
 import { bindOf, useDraft } from '../src/data/use-draft.js';
 import { useLoad } from '../src/data/use-load.js';
 import { NOTHING_CHANGED, patchOf, usePatch } from '../src/data/use-patch.js';
 import { ConfirmButton } from '../src/ui/confirm-button.js';
+import { COPY_REFUSED, CopyButton } from '../src/ui/copy-button.js';
 import { DataTable } from '../src/ui/data-table.js';
 import { FailureAlert } from '../src/ui/failure-alert.js';
 import { FieldGroup } from '../src/ui/field-group.js';
@@ -19,7 +20,10 @@ import { SecretOnce } from '../src/ui/secret-once.js';
 import { ActionStatus, Done, LoadStatus } from '../src/ui/status.js';
 import { When } from '../src/ui/when.js';
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 /** A promise the test settles when it wants. */
 function deferred<T>() {
@@ -596,6 +600,59 @@ describe('ConfirmButton and SecretOnce', () => {
     expect(document.querySelector('#new-key-title + .secret-warning')?.id).toBe(value.getAttribute('aria-describedby'));
     fireEvent.click(screen.getByRole('button', { name: 'I stored it, hide it' }));
     expect(hidden).toBe(true);
+  });
+});
+
+describe('CopyButton', () => {
+  /** A clipboard that takes what is written, or refuses like a browser on an insecure origin. */
+  function clipboardThat(refuses: boolean) {
+    const writes: string[] = [];
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      clipboard: {
+        writeText: async (text: string) => {
+          if (refuses) throw new DOMException('Write permission denied.', 'NotAllowedError');
+          writes.push(text);
+        },
+      },
+    });
+    return writes;
+  }
+
+  it('copies the value, named for its row, and says so politely', async () => {
+    const writes = clipboardThat(false);
+    render(
+      <>
+        <code id="rec-1-value">v=spf1 include:amazonses.com ~all</code>
+        <CopyButton value="v=spf1 include:amazonses.com ~all" target="rec-1-value" name="Copy the SPF value" small />
+      </>,
+    );
+    const button = screen.getByRole('button', { name: 'Copy the SPF value' });
+    expect(button.textContent).toBe('Copy');
+    expect(button.className).toBe('small');
+    expect(screen.getByRole('status').textContent).toBe('');
+    fireEvent.click(button);
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Copied.'));
+    expect(writes).toEqual(['v=spf1 include:amazonses.com ~all']);
+  });
+
+  it("without a clipboard selects the shown value for the keyboard: an input's value, another element's text", async () => {
+    clipboardThat(true);
+    render(
+      <>
+        <input id="secret-value" readOnly value="els_secret" />
+        <CopyButton value="els_secret" target="secret-value" name="Copy the secret" />
+        <code id="rec-2-value">abc.dkim.amazonses.com</code>
+        <CopyButton value="abc.dkim.amazonses.com" target="rec-2-value" name="Copy the DKIM value" />
+      </>,
+    );
+    const input = document.getElementById('secret-value') as HTMLInputElement;
+    fireEvent.click(screen.getByRole('button', { name: 'Copy the secret' }));
+    await waitFor(() => expect(screen.getAllByRole('status')[0]?.textContent).toBe(COPY_REFUSED));
+    expect([input.selectionStart, input.selectionEnd]).toEqual([0, 'els_secret'.length]);
+    fireEvent.click(screen.getByRole('button', { name: 'Copy the DKIM value' }));
+    await waitFor(() => expect(screen.getAllByRole('status')[1]?.textContent).toBe(COPY_REFUSED));
+    expect(window.getSelection()?.toString()).toBe('abc.dkim.amazonses.com');
   });
 });
 

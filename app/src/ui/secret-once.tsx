@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { CopyButton } from './copy-button.js';
 
 /**
  * A secret the API shows once (a new API key, a webhook's signing secret): the value, a copy button, and the warning
@@ -6,20 +6,6 @@ import { useState } from 'preact/hooks';
  */
 export function SecretOnce(props: { id: string; title: string; value: string; onDone: () => void }) {
   const { id, title, value, onDone } = props;
-  const [copied, setCopied] = useState<string | undefined>();
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied('Copied.');
-    } catch {
-      // No clipboard (an insecure origin, a refused permission): select the text for the person to copy.
-      const field = document.getElementById(`${id}-value`) as HTMLInputElement | null;
-      field?.select();
-      setCopied('Copying is not allowed here: the value is selected, copy it with your keyboard.');
-    }
-  }
-
   return (
     <section class="card secret" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{title}</h2>
@@ -37,13 +23,8 @@ export function SecretOnce(props: { id: string; title: string; value: string; on
           aria-describedby={`${id}-warning`}
           spellcheck={false}
         />
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
+        <CopyButton value={value} target={`${id}-value`} />
       </div>
-      <p role="status" class="success">
-        {copied ?? ''}
-      </p>
       <button type="button" class="link" onClick={onDone}>
         I stored it, hide it
       </button>
