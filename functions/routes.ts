@@ -282,6 +282,22 @@ export const routes: readonly RouteDefinition[] = [
     sendsTo: ['ses-status'],
     localOnly: true,
   },
+  // Local runtime only: its DNS, where a developer publishes a sending domain's records (DNS_RESOLVER=local).
+  {
+    method: 'PUT',
+    path: '/dev/dns-records',
+    handler: 'dev-dns-records-put',
+    tableAccess: 'readWrite',
+    localOnly: true,
+  },
+  { method: 'GET', path: '/dev/dns-records', handler: 'dev-dns-records-get', tableAccess: 'read', localOnly: true },
+  {
+    method: 'DELETE',
+    path: '/dev/dns-records',
+    handler: 'dev-dns-records-delete',
+    tableAccess: 'readWrite',
+    localOnly: true,
+  },
   // Local runtime only: moves the in-process queue's dead letters back (on AWS: `admin redrive --aws`).
   {
     method: 'POST',

@@ -31,6 +31,7 @@ import type { AuthReads } from '../domain/auth/authenticate.js';
 import type { TopicStore } from '../domain/topics/topic-store.js';
 import type { DnsResolver } from '../domain/domains/dns-resolver.js';
 import type { SenderIdentities } from '../domain/domains/sender-identities.js';
+import type { TableDnsRecords } from '../adapters/dns/table-dns-records.js';
 import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../platform.js';
 
 /**
@@ -98,4 +99,6 @@ export interface Components extends Ports {
   /** Counts each authenticated request against its client's rate limit; remembers windows it saw full. */
   rateLimiter: RateLimiter;
   ipRateLimiter: IpRateLimiter;
+  /** The local runtime's DNS, which its dev routes publish records to (never built on AWS). */
+  localDnsRecords: TableDnsRecords;
 }
