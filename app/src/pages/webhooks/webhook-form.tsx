@@ -31,6 +31,8 @@ export const EVENT_TYPES = [
   ['contact.topic_changed', 'a contact changed its topics'],
   ['execution.failed', 'a workflow run failed'],
   ['execution.skipped', 'a workflow run was skipped'],
+  ['domain.verified', 'a sending domain was verified'],
+  ['domain.failed', 'a sending domain failed (its reason in the payload)'],
 ] as const satisfies readonly (readonly [WebhookEventType, string])[];
 
 // Every type of the API is listed above (a new one is a compile error here).
