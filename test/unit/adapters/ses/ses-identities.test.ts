@@ -1,0 +1,283 @@
+import {
+  AlreadyExistsException,
+  CreateEmailIdentityCommand,
+  CreateTenantCommand,
+  CreateTenantResourceAssociationCommand,
+  DeleteEmailIdentityCommand,
+  DeleteTenantResourceAssociationCommand,
+  GetEmailIdentityCommand,
+  GetReputationEntityCommand,
+  GetTenantCommand,
+  ListResourceTenantsCommand,
+  NotFoundException,
+  PutEmailIdentityMailFromAttributesCommand,
+  SESv2Client,
+  TooManyRequestsException,
+  UpdateReputationEntityPolicyCommand,
+} from '@aws-sdk/client-sesv2';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  SesSenderIdentities,
+  type SesSenderIdentitiesOptions,
+} from '../../../../shared/adapters/ses/ses-identities.js';
+
+const client = new SESv2Client({ region: 'eu-west-1' });
+const sesMock = mockClient(client);
+afterEach(() => sesMock.reset());
+
+const meta = { $metadata: {} };
+const TENANT = 'els-client-7';
+const TENANT_ARN = 'arn:aws:ses:eu-west-1:123456789012:tenant/els-client-7/tn-0abc';
+const options: SesSenderIdentitiesOptions = {
+  tenantPrefix: 'els-',
+  configurationSet: 'lifecycle-events',
+  onboardingIdentity: 'onboarding.lifecycle.example',
+  reputationPolicyArn: undefined,
+};
+const exists = () => new AlreadyExistsException({ message: 'exists', ...meta });
+const notFound = () => new NotFoundException({ message: 'not found', ...meta });
+
+const inputsOf = <I>(command: new (input: I) => unknown) =>
+  sesMock.commandCalls(command as never).map((call) => (call.args[0] as { input: I }).input);
+
+describe('SesSenderIdentities.ensureClientSending', () => {
+  it('creates the tenant with TENANT-scoped suppression and associates the clients’ set and the onboarding identity', async () => {
+    // Prepare
+    sesMock.on(CreateTenantCommand).resolves({ TenantName: TENANT, TenantArn: TENANT_ARN });
+    sesMock.on(CreateTenantResourceAssociationCommand).resolves({});
+
+    // Act
+    const sending = await new SesSenderIdentities(client, options).ensureClientSending(7);
+
+    // Assess
+    expect(sending).toEqual({ tenant: TENANT, configurationSet: 'lifecycle-events' });
+    expect(inputsOf(CreateTenantCommand)).toEqual([
+      {
+        TenantName: TENANT,
+        SuppressionAttributes: { SuppressionScope: 'TENANT', SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+      },
+    ]);
+    expect(inputsOf(CreateTenantResourceAssociationCommand)).toEqual([
+      { TenantName: TENANT, ResourceArn: 'arn:aws:ses:eu-west-1:123456789012:configuration-set/lifecycle-events' },
+      { TenantName: TENANT, ResourceArn: 'arn:aws:ses:eu-west-1:123456789012:identity/onboarding.lifecycle.example' },
+    ]);
+    expect(inputsOf(GetTenantCommand)).toEqual([]);
+    expect(inputsOf(UpdateReputationEntityPolicyCommand)).toEqual([]);
+  });
+
+  it('finds a tenant and associations an earlier run made (AlreadyExists is no error)', async () => {
+    // Prepare
+    sesMock.on(CreateTenantCommand).rejects(exists());
+    sesMock.on(GetTenantCommand).resolves({ Tenant: { TenantName: TENANT, TenantArn: TENANT_ARN } });
+    sesMock.on(CreateTenantResourceAssociationCommand).rejects(exists());
+
+    // Act
+    const sending = await new SesSenderIdentities(client, options).ensureClientSending(7);
+
+    // Assess
+    expect(sending).toEqual({ tenant: TENANT, configurationSet: 'lifecycle-events' });
+    expect(inputsOf(GetTenantCommand)).toEqual([{ TenantName: TENANT }]);
+    expect(inputsOf(CreateTenantResourceAssociationCommand)).toHaveLength(2);
+  });
+
+  it('puts the configured reputation policy on the tenant, by its ARN', async () => {
+    // Prepare
+    sesMock.on(CreateTenantCommand).resolves({ TenantName: TENANT, TenantArn: TENANT_ARN });
+    sesMock.on(CreateTenantResourceAssociationCommand).resolves({});
+    sesMock.on(UpdateReputationEntityPolicyCommand).resolves({});
+    const policy = 'arn:aws:ses:eu-west-1:aws:reputation-policy/standard';
+
+    // Act
+    await new SesSenderIdentities(client, {
+      ...options,
+      onboardingIdentity: undefined,
+      reputationPolicyArn: policy,
+    }).ensureClientSending(7);
+
+    // Assess
+    expect(inputsOf(UpdateReputationEntityPolicyCommand)).toEqual([
+      { ReputationEntityType: 'RESOURCE', ReputationEntityReference: TENANT_ARN, ReputationEntityPolicy: policy },
+    ]);
+    expect(inputsOf(CreateTenantResourceAssociationCommand).map((input) => input.ResourceArn)).toEqual([
+      'arn:aws:ses:eu-west-1:123456789012:configuration-set/lifecycle-events',
+    ]);
+  });
+
+  it('throws any other error (a quota, throttling after the SDK’s retries)', async () => {
+    // Prepare
+    sesMock.on(CreateTenantCommand).rejects(new TooManyRequestsException({ message: 'slow down', ...meta }));
+
+    // Act & Assess
+    await expect(new SesSenderIdentities(client, options).ensureClientSending(7)).rejects.toThrow('slow down');
+  });
+});
+
+describe('SesSenderIdentities.createDomainIdentity', () => {
+  const IDENTITY_ARN = 'arn:aws:ses:eu-west-1:123456789012:identity/acme.example';
+
+  it('creates the identity with 2048-bit Easy DKIM and the clients’ set, sets the MAIL FROM, associates it with the tenant', async () => {
+    // Prepare
+    sesMock.on(CreateEmailIdentityCommand).resolves({ DkimAttributes: { Tokens: ['t1', 't2', 't3'] } });
+    sesMock.on(GetTenantCommand).resolves({ Tenant: { TenantName: TENANT, TenantArn: TENANT_ARN } });
+    sesMock.on(PutEmailIdentityMailFromAttributesCommand).resolves({});
+    sesMock.on(ListResourceTenantsCommand).resolves({ ResourceTenants: [] });
+    sesMock.on(CreateTenantResourceAssociationCommand).resolves({});
+
+    // Act
+    const out = await new SesSenderIdentities(client, options).createDomainIdentity('acme.example', {
+      tenant: TENANT,
+      mailFromDomain: 'bounce.acme.example',
+    });
+
+    // Assess
+    expect(out).toEqual({ dkimTokens: ['t1', 't2', 't3'] });
+    expect(inputsOf(CreateEmailIdentityCommand)).toEqual([
+      {
+        EmailIdentity: 'acme.example',
+        DkimSigningAttributes: { NextSigningKeyLength: 'RSA_2048_BIT' },
+        ConfigurationSetName: 'lifecycle-events',
+        Tags: [{ Key: 'tenant', Value: TENANT }],
+      },
+    ]);
+    expect(inputsOf(PutEmailIdentityMailFromAttributesCommand)).toEqual([
+      {
+        EmailIdentity: 'acme.example',
+        MailFromDomain: 'bounce.acme.example',
+        BehaviorOnMxFailure: 'USE_DEFAULT_VALUE',
+      },
+    ]);
+    expect(inputsOf(ListResourceTenantsCommand)).toEqual([{ ResourceArn: IDENTITY_ARN }]);
+    expect(inputsOf(CreateTenantResourceAssociationCommand)).toEqual([
+      { TenantName: TENANT, ResourceArn: IDENTITY_ARN },
+    ]);
+    expect(inputsOf(DeleteTenantResourceAssociationCommand)).toEqual([]);
+    expect(inputsOf(GetEmailIdentityCommand)).toEqual([]);
+  });
+
+  it('takes over an existing identity: its tokens from SES, other tenants’ associations removed, its own kept', async () => {
+    // Prepare
+    sesMock.on(CreateEmailIdentityCommand).rejects(exists());
+    sesMock.on(GetTenantCommand).resolves({ Tenant: { TenantName: TENANT, TenantArn: TENANT_ARN } });
+    sesMock.on(GetEmailIdentityCommand).resolves({ DkimAttributes: { Tokens: ['o1', 'o2', 'o3'] } });
+    sesMock.on(PutEmailIdentityMailFromAttributesCommand).resolves({});
+    sesMock
+      .on(ListResourceTenantsCommand)
+      .resolvesOnce({ ResourceTenants: [{ TenantName: 'els-client-3' }], NextToken: 'p2' })
+      .resolvesOnce({ ResourceTenants: [{ TenantName: TENANT }, { TenantName: 'els-client-4' }] });
+    sesMock.on(DeleteTenantResourceAssociationCommand, { TenantName: 'els-client-4' }).rejects(notFound());
+    sesMock.on(CreateTenantResourceAssociationCommand).rejects(exists());
+
+    // Act
+    const out = await new SesSenderIdentities(client, options).createDomainIdentity('acme.example', {
+      tenant: TENANT,
+      mailFromDomain: 'bounce.acme.example',
+    });
+
+    // Assess
+    expect(out).toEqual({ dkimTokens: ['o1', 'o2', 'o3'] });
+    // Both pages read (the paginator reuses one input object, so only the last state can be seen).
+    const listings = inputsOf(ListResourceTenantsCommand);
+    expect(listings).toHaveLength(2);
+    expect(listings[1]).toMatchObject({ ResourceArn: IDENTITY_ARN, NextToken: 'p2' });
+    expect(inputsOf(DeleteTenantResourceAssociationCommand)).toEqual([
+      { TenantName: 'els-client-3', ResourceArn: IDENTITY_ARN },
+      { TenantName: 'els-client-4', ResourceArn: IDENTITY_ARN },
+    ]);
+    expect(inputsOf(CreateTenantResourceAssociationCommand)).toEqual([
+      { TenantName: TENANT, ResourceArn: IDENTITY_ARN },
+    ]);
+  });
+
+  it('reads the account from a tenant ARN once per container', async () => {
+    // Prepare
+    sesMock.on(CreateTenantCommand).resolves({ TenantName: TENANT, TenantArn: TENANT_ARN });
+    sesMock.on(CreateTenantResourceAssociationCommand).resolves({});
+    sesMock.on(CreateEmailIdentityCommand).resolves({ DkimAttributes: { Tokens: ['t1', 't2', 't3'] } });
+    sesMock.on(PutEmailIdentityMailFromAttributesCommand).resolves({});
+    sesMock.on(ListResourceTenantsCommand).resolves({});
+    const identities = new SesSenderIdentities(client, options);
+
+    // Act
+    await identities.ensureClientSending(7);
+    await identities.createDomainIdentity('a.example', { tenant: TENANT, mailFromDomain: 'bounce.a.example' });
+    await identities.createDomainIdentity('b.example', { tenant: TENANT, mailFromDomain: 'bounce.b.example' });
+
+    // Assess
+    expect(inputsOf(GetTenantCommand)).toEqual([]);
+  });
+});
+
+describe('SesSenderIdentities reads', () => {
+  it('maps GetEmailIdentity to the identity status', async () => {
+    // Prepare
+    sesMock.on(GetEmailIdentityCommand).resolves({
+      VerifiedForSendingStatus: true,
+      DkimAttributes: { Status: 'SUCCESS', Tokens: ['t1', 't2', 't3'] },
+      MailFromAttributes: {
+        MailFromDomain: 'bounce.acme.example',
+        MailFromDomainStatus: 'PENDING',
+        BehaviorOnMxFailure: 'USE_DEFAULT_VALUE',
+      },
+    });
+
+    // Act
+    const status = await new SesSenderIdentities(client, options).getDomainIdentity('acme.example');
+
+    // Assess
+    expect(status).toEqual({
+      verifiedForSending: true,
+      dkimStatus: 'SUCCESS',
+      dkimTokens: ['t1', 't2', 't3'],
+      mailFromDomain: 'bounce.acme.example',
+      mailFromStatus: 'PENDING',
+    });
+    expect(inputsOf(GetEmailIdentityCommand)).toEqual([{ EmailIdentity: 'acme.example' }]);
+  });
+
+  it('answers undefined for an identity SES does not have, and deleting one is no error', async () => {
+    // Prepare
+    sesMock.on(GetEmailIdentityCommand).rejects(notFound());
+    sesMock.on(DeleteEmailIdentityCommand).rejects(notFound());
+    const identities = new SesSenderIdentities(client, options);
+
+    // Act & Assess
+    await expect(identities.getDomainIdentity('gone.example')).resolves.toBeUndefined();
+    await expect(identities.deleteDomainIdentity('gone.example')).resolves.toBeUndefined();
+    expect(inputsOf(DeleteEmailIdentityCommand)).toEqual([{ EmailIdentity: 'gone.example' }]);
+  });
+
+  it('answers the tenant’s sending status; a paused one with the cause its reputation entity gives', async () => {
+    // Prepare
+    sesMock
+      .on(GetTenantCommand)
+      .resolvesOnce({ Tenant: { TenantName: TENANT, TenantArn: TENANT_ARN, SendingStatus: 'ENABLED' } })
+      .resolvesOnce({ Tenant: { TenantName: TENANT, TenantArn: TENANT_ARN, SendingStatus: 'DISABLED' } });
+    sesMock.on(GetReputationEntityCommand).resolves({
+      ReputationEntity: {
+        AwsSesManagedStatus: { Status: 'DISABLED', Cause: 'Bounce rate above 10%' },
+        CustomerManagedStatus: { Status: 'ENABLED' },
+      },
+    });
+    const identities = new SesSenderIdentities(client, options);
+
+    // Act
+    const enabled = await identities.tenantStatus(TENANT);
+    const paused = await identities.tenantStatus(TENANT);
+
+    // Assess
+    expect(enabled).toEqual({ status: 'ENABLED' });
+    expect(paused).toEqual({ status: 'DISABLED', cause: 'Bounce rate above 10%' });
+    expect(inputsOf(GetReputationEntityCommand)).toEqual([
+      { ReputationEntityType: 'RESOURCE', ReputationEntityReference: TENANT_ARN },
+    ]);
+  });
+
+  it('throws a GetEmailIdentity failure that is not NotFound', async () => {
+    // Prepare
+    sesMock.on(GetEmailIdentityCommand).rejects(new TooManyRequestsException({ message: 'slow', ...meta }));
+
+    // Act & Assess
+    await expect(new SesSenderIdentities(client, options).getDomainIdentity('a.example')).rejects.toThrow('slow');
+  });
+});
