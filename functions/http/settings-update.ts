@@ -15,7 +15,9 @@ export const handler = jsonApi(
     summary: 'Update the client settings',
     description:
       'Partial update; creates the settings on first use. An absent field is left as it is, null (or its `clear_<field>` ' +
-      'flag) unsets it; a field and its clear flag together are 422. Values beyond the plan are 422.',
+      'flag) unsets it; a field and its clear flag together are 422. Values beyond the plan are 422. ' +
+      "`email_from_address` must be at one of the client's verified domains and not the service's own sender (422 " +
+      '`unsafe`); checked only when the patch sets it, so a stored value that breaks the rule never blocks other edits.',
     body: SettingsPatch,
     responses: { 200: SettingsView },
     errors: [409],

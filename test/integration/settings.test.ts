@@ -129,6 +129,7 @@ describe('PATCH /client/settings', () => {
         paused_at: null,
         paused_reason: null,
       },
+      sending: expect.objectContaining({ from_status: 'unset', problems: [] }),
       client: {
         id: client.id,
         client_id: client.client_id,

@@ -1,5 +1,6 @@
 import type { ClientRecord } from '../../domain/clients/client-store.js';
 import type { SettingsBundle, SettingsRecord, SettingsStore } from '../../domain/settings/settings-store.js';
+import type { SenderState } from '../../domain/domains/sender-state.js';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -8,15 +9,19 @@ export class MemorySettingsStore implements SettingsStore {
   readonly settings = new Map<number, SettingsRecord>();
   /** `<client id>:<yyyy-mm>` → e-mails sent that month (what the quota counter would hold). */
   readonly monthlySent = new Map<string, number>();
+  /** Client id → its sending state (DynamoDB: the `SENDER` item beside the settings, read with them). */
+  readonly senders = new Map<number, SenderState>();
 
   constructor(private readonly clients: { get(clientId: number): Promise<ClientRecord | undefined> }) {}
 
   async load(clientId: number, month: string): Promise<SettingsBundle> {
     const settings = this.settings.get(clientId);
+    const sender = this.senders.get(clientId);
     return {
       settings: settings && copy(settings),
       client: await this.clients.get(clientId),
       monthlyEmailsSent: this.monthlySent.get(`${clientId}:${month}`) ?? 0,
+      ...(sender ? { sender: copy(sender) } : {}),
     };
   }
 

@@ -12,4 +12,6 @@ export interface SenderState {
   /** SES paused the tenant (its reputation policy or an operator): sends defer until it is enabled again. */
   tenant_paused_at?: string;
   tenant_paused_reason?: string;
+  /** When the sender last asked SES whether the paused tenant is enabled again (it asks once per recheck interval). */
+  tenant_checked_at?: string;
 }

@@ -6,13 +6,20 @@ import { deliverabilityFigures } from '../tracking/deliverability-guard.js';
 import type { TrackingStore } from '../tracking/tracking-store.js';
 import { settingsViewOf, type SettingsView } from './settings-view.js';
 import type { UserStore } from '../users/user-store.js';
+import { serviceSendersOf, type ServiceSendersConfig } from '../domains/service-senders.js';
 
 /**
  * GET /client/settings: the same view PATCH answers. The row is written with the client (createClient); a client created
  * before that has none: 404 until its first PATCH creates it.
  */
 export async function getSettings(
-  deps: { clock: Clock; settings: SettingsStore; tracking: TrackingStore; users: UserStore },
+  deps: {
+    clock: Clock;
+    settings: SettingsStore;
+    tracking: TrackingStore;
+    users: UserStore;
+    config: ServiceSendersConfig;
+  },
   clientId: number,
 ): Promise<SettingsView> {
   const now = deps.clock.now();
@@ -25,5 +32,11 @@ export async function getSettings(
     deliverabilityFigures(deps.tracking, bundle.client, now),
     deps.users.list(clientId),
   ]);
-  return settingsViewOf({ ...bundle, settings: bundle.settings, client: bundle.client }, now, deliverability, users);
+  return settingsViewOf(
+    { ...bundle, settings: bundle.settings, client: bundle.client },
+    now,
+    deliverability,
+    users,
+    serviceSendersOf(deps.config),
+  );
 }

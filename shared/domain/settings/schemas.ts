@@ -269,8 +269,21 @@ export const SETTINGS_FIELD_SCHEMAS = {
   company_name: text(SETTINGS_TEXT_MAX.company_name, true),
   company_address: text(SETTINGS_TEXT_MAX.company_address),
   email_from_name: text(SETTINGS_TEXT_MAX.email_from_name, true),
-  email_from_address: email,
-  email_reply_to: email,
+  email_from_address: email.check(
+    z.meta({
+      description:
+        "The From of the client's e-mails: an address at one of its verified domains (exactly the domain: a " +
+        "subdomain must be verified itself; POST /client/domains), never the service's own senders; otherwise 422 " +
+        "`unsafe`. Unset: no-reply@ the first verified domain, or in the sandbox the service's onboarding sender. A " +
+        'stored value that breaks the rule is never used and shows in `sending.problems`. "" or null unsets it',
+    }),
+  ),
+  email_reply_to: email.check(
+    z.meta({
+      description:
+        'Where replies go: any address (mailbox providers authenticate the From, not the Reply-To); "" or null unsets it',
+    }),
+  ),
   email_signature: text(SETTINGS_TEXT_MAX.email_signature),
 } as const;
 

@@ -1,4 +1,5 @@
 import type { ClientRecord } from '../clients/client-store.js';
+import type { SenderState } from '../domains/sender-state.js';
 
 /** The writable fields of SPEC.md's Client settings; absent = unset (the default applies). */
 export interface SettingsFields {
@@ -52,10 +53,15 @@ export interface SettingsBundle {
   client?: ClientRecord;
   /** E-mails sent this UTC month (the monthly quota counter; 0 when it does not exist yet). */
   monthlyEmailsSent: number;
+  /** The client's sending state (verified domains, SES tenant, its pause); absent until its first domain or tenant. */
+  sender?: SenderState;
 }
 
 export interface SettingsStore {
-  /** The settings row, the client profile and the month's quota counter (`month` = yyyy-mm) in one read. */
+  /**
+   * The settings row, the client profile, its sending state and the month's quota counter (`month` = yyyy-mm) in one
+   * read.
+   */
   load(clientId: number, month: string): Promise<SettingsBundle>;
   /**
    * Writes the whole row if it is still at `expectedVersion` (undefined: only if no row exists yet).

@@ -9,6 +9,9 @@ import { SETTINGS_FIELD_NAMES, type SettingsFieldName } from './schemas.js';
 import type { SettingsBundle, SettingsRecord } from './settings-store.js';
 import type { DeliverabilityFigures } from '../tracking/deliverability-guard.js';
 import type { UserRecord } from '../users/user-store.js';
+import { effectiveSenderOf } from '../domains/effective-sender.js';
+import type { ServiceSenders } from '../domains/service-senders.js';
+import type { SenderState } from '../domains/sender-state.js';
 
 /** The plan catalog lives in code; this is when its current version was published. */
 export const PLAN_CATALOG_PUBLISHED_AT = '2026-01-01T00:00:00.000Z';
@@ -263,6 +266,86 @@ export const DeliverabilityView = z
     z.meta({ id: 'Deliverability', description: "Extra: the client's bounce and complaint rates over the window." }),
   );
 
+/** The `sending` extra: who the client's e-mails are From now, the sandbox, and its SES tenant. */
+export const SendingView = z
+  .object({
+    from_address: z.string().check(
+      z.meta({
+        description:
+          'The address e-mails go From now: `email_from_address` when it is at a verified domain; unset, no-reply@ the ' +
+          "first verified domain; with no verified domain, the service's onboarding sender (the sandbox)",
+      }),
+    ),
+    from_name: z
+      .string()
+      .check(z.meta({ description: "Their display name; in the sandbox always the account's name" })),
+    from_status: z.enum(['verified', 'not_verified', 'unset']).check(
+      z.meta({
+        description:
+          '`verified`: `email_from_address` is used; `unset`: none is set; `not_verified`: the stored one is outside ' +
+          "the verified domains (or the service's own) and is never used (see `problems`)",
+      }),
+    ),
+    sandbox: z.boolean().check(
+      z.meta({
+        description:
+          'No verified domain yet: e-mails go only to the dashboard users and SES mailbox simulator addresses ' +
+          '(…@simulator.amazonses.com); any other recipient is skipped `sandbox_recipient`',
+      }),
+    ),
+    verified_domains: z
+      .array(z.string())
+      .check(
+        z.meta({ description: 'The domains a From may be at (GET /client/domains), in the order they were verified' }),
+      ),
+    problems: z
+      .array(z.object({ key: z.string(), error: z.string() }))
+      .check(z.meta({ description: 'Stored settings that break the sender rules: what is wrong and what to do' })),
+    tenant: z.object({
+      name: z.nullable(z.string()).check(z.meta({ description: "The client's SES tenant; null until it has one" })),
+      status: z.enum(['enabled', 'paused', 'none']).check(
+        z.meta({
+          description: '`paused`: SES paused the tenant; e-mails wait (deferred `tenant_paused`) until it is enabled',
+        }),
+      ),
+      paused_reason: z.nullable(z.string()),
+      paused_at: z.nullable(UtcTimestamp),
+    }),
+  })
+  .check(
+    z.meta({
+      id: 'Sending',
+      description: "Extra: the From of the client's e-mails as the sender picks it, the sandbox, and its SES tenant.",
+    }),
+  );
+export type SendingView = z.output<typeof SendingView>;
+
+export interface SendingViewInput {
+  settings: SettingsRecord;
+  clientName: string;
+  sender: SenderState | undefined;
+  service: ServiceSenders;
+}
+
+/** The `sending` extra of a client's settings. */
+export function toSendingView({ settings, clientName, sender, service }: SendingViewInput): SendingView {
+  const sending = effectiveSenderOf({ settings, clientName, sender, ...service });
+  return {
+    from_address: sending.fromAddress,
+    from_name: sending.fromName,
+    from_status: sending.fromStatus,
+    sandbox: sending.sandbox,
+    verified_domains: [...(sender?.verified_domains ?? [])],
+    problems: sending.problems,
+    tenant: {
+      name: sender?.tenant ?? null,
+      status: !sender?.tenant ? 'none' : sender.tenant_paused_at ? 'paused' : 'enabled',
+      paused_reason: sender?.tenant_paused_reason ?? null,
+      paused_at: sender?.tenant_paused_at ?? null,
+    },
+  };
+}
+
 /** SPEC.md's Client settings (OpenAPI `ClientSettings`). */
 export const SettingsView = z
   .object({
@@ -275,6 +358,7 @@ export const SettingsView = z
     deleted_at: DeletedAt,
     client: NestedClientView,
     deliverability: DeliverabilityView,
+    sending: SendingView,
   })
   .check(
     z.meta({
@@ -289,6 +373,7 @@ export function toSettingsView(
   settings: SettingsRecord,
   nested: ClientViewInput,
   deliverability: DeliverabilityFigures,
+  sending: SendingView,
 ): SettingsView {
   const fields = Object.fromEntries(SETTINGS_FIELD_NAMES.map((name) => [name, settings[name] ?? null])) as {
     [K in (typeof SETTINGS_FIELD_NAMES)[number]]: NonNullable<SettingsRecord[K]> | null;
@@ -304,6 +389,8 @@ export function toSettingsView(
     client: toNestedClientView(nested),
     // Extra (documented): bounce and complaint rates over the window, and whether sending is paused.
     deliverability,
+    // Extra (documented): who the e-mails are From, the sandbox, the SES tenant.
+    sending,
   };
 }
 
@@ -313,6 +400,7 @@ export function settingsViewOf(
   now: Date,
   deliverability: DeliverabilityFigures,
   users: readonly UserRecord[],
+  service: ServiceSenders,
 ): SettingsView {
   const plan = planOf(bundle.client.plan);
   return toSettingsView(
@@ -326,5 +414,6 @@ export function settingsViewOf(
       users,
     },
     deliverability,
+    toSendingView({ settings: bundle.settings, clientName: bundle.client.name, sender: bundle.sender, service }),
   );
 }

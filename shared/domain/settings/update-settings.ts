@@ -9,6 +9,9 @@ import type { UserStore } from '../users/user-store.js';
 import { settingsViewOf, type SettingsView } from './settings-view.js';
 import { deliverabilityFigures } from '../tracking/deliverability-guard.js';
 import type { TrackingStore } from '../tracking/tracking-store.js';
+import { fromAddressProblem } from '../domains/effective-sender.js';
+import type { SenderState } from '../domains/sender-state.js';
+import { serviceSendersOf, type ServiceSenders, type ServiceSendersConfig } from '../domains/service-senders.js';
 
 interface Deps {
   clock: Clock;
@@ -16,6 +19,8 @@ interface Deps {
   settings: SettingsStore;
   tracking: TrackingStore;
   users: UserStore;
+  /** Names the service's own senders, which no client may send From. */
+  config: ServiceSendersConfig;
 }
 
 /** Optimistic writes retried after losing to a concurrent write (re-read, re-validate, jittered pause). */
@@ -70,6 +75,23 @@ export function checkPlanLimits(next: SettingsFields, patch: SettingsPatch, plan
   return items;
 }
 
+/**
+ * The From a patch sets must be at one of the client's verified domains and not one of the service's own senders
+ * (422 `unsafe` on `email_from_address`, saying what to do). Checked only when the patch sets it, so a stored From
+ * that breaks the rule (written before it) never blocks unrelated edits: it is reported and never used instead.
+ * Reply-To stays free: mailbox providers authenticate the From, not the Reply-To.
+ */
+export function checkSenderAddress(
+  patch: SettingsPatch,
+  sender: SenderState | undefined,
+  service: ServiceSenders,
+): ErrorItem[] {
+  const address = patch.email_from_address;
+  if (typeof address !== 'string') return [];
+  const problem = fromAddressProblem(address, sender?.verified_domains ?? [], service.reserved);
+  return problem ? [{ condition: 'unsafe', key: 'email_from_address', error: problem }] : [];
+}
+
 const sameFields = (a: SettingsFields, b: SettingsFields): boolean =>
   SETTINGS_FIELD_NAMES.every((name) => JSON.stringify(a[name]) === JSON.stringify(b[name]));
 
@@ -97,6 +119,7 @@ export async function updateSettings(
   clientId: number,
   patch: SettingsPatch,
 ): Promise<{ settings: SettingsView; created: boolean }> {
+  const service = serviceSendersOf(deps.config);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     if (attempt > 1) await pauseBeforeRetry(attempt);
     const now = deps.clock.now();
@@ -105,7 +128,7 @@ export async function updateSettings(
     const plan = planOf(bundle.client.plan);
     const current = bundle.settings;
     const next = applySettingsPatch(fieldsOf(current), patch);
-    const items = checkPlanLimits(next, patch, plan);
+    const items = [...checkPlanLimits(next, patch, plan), ...checkSenderAddress(patch, bundle.sender, service)];
     if (items.length > 0) throw unprocessable(items);
     if (current && sameFields(fieldsOf(current), next)) {
       const [deliverability, users] = await Promise.all([
@@ -113,7 +136,13 @@ export async function updateSettings(
         deps.users.list(clientId),
       ]);
       return {
-        settings: settingsViewOf({ ...bundle, settings: current, client: bundle.client }, now, deliverability, users),
+        settings: settingsViewOf(
+          { ...bundle, settings: current, client: bundle.client },
+          now,
+          deliverability,
+          users,
+          service,
+        ),
         created: false,
       };
     }
@@ -133,7 +162,13 @@ export async function updateSettings(
         deps.users.list(clientId),
       ]);
       return {
-        settings: settingsViewOf({ ...bundle, settings: record, client: bundle.client }, now, deliverability, users),
+        settings: settingsViewOf(
+          { ...bundle, settings: record, client: bundle.client },
+          now,
+          deliverability,
+          users,
+          service,
+        ),
         created: !current,
       };
     }

@@ -3,7 +3,14 @@ import type { ContactRecord } from '../contacts/contact-store.js';
 import type { SettingsFields } from '../settings/settings-store.js';
 import { renderTemplate, toSingleLine } from './render-template.js';
 import { assertSafeTemplates } from './template-safety.js';
-import { contactVars, defaultVars, resolveVars, type LinkOptions, type TemplateVars } from './template-vars.js';
+import {
+  contactVars,
+  defaultVars,
+  resolveVars,
+  type LinkOptions,
+  type SenderIdentity,
+  type TemplateVars,
+} from './template-vars.js';
 
 /** The four sources of an e-mail template (a stored template, a clone or a system template). */
 export interface EmailTemplateParts {
@@ -18,6 +25,8 @@ export interface EmailBranding {
   settings?: SettingsFields;
   client?: ClientRecord;
   links: LinkOptions;
+  /** The From the e-mail goes out with (the client's effective sender): `client.email_from_*` show it. */
+  from?: SenderIdentity;
 }
 
 export interface RenderEmailInput {
@@ -55,7 +64,7 @@ export function renderEmail(input: RenderEmailInput): RenderedEmail {
   const { branding } = input;
   const vars = resolveVars({
     contact: input.contact ? contactVars(input.contact) : undefined,
-    defaults: branding ? defaultVars(branding.settings, branding.client, branding.links) : undefined,
+    defaults: branding ? defaultVars(branding.settings, branding.client, branding.links, branding.from) : undefined,
     vars: input.vars,
   });
   return {

@@ -10,6 +10,8 @@ import { renderEmail } from './render-email.js';
 import { TemplateDraft, type RenderPreviewBody } from './schemas.js';
 import { assertSavableTemplate } from './template-save-check.js';
 import { TEMPLATE_TYPES } from './template-store.js';
+import { effectiveSenderOf } from '../domains/effective-sender.js';
+import { serviceSendersOf, type ServiceSendersConfig } from '../domains/service-senders.js';
 
 /** SPEC.md's Rendered template preview (OpenAPI `RenderedPreview`). */
 export const RenderedPreview = z
@@ -39,7 +41,7 @@ interface Deps {
   templates: Parameters<typeof findTemplate>[0]['templates'];
   contacts: ContactStore;
   settings: SettingsStore;
-  config: { PUBLIC_BASE_URL: string; LINKS_BASE_URL?: string | undefined };
+  config: { PUBLIC_BASE_URL: string; LINKS_BASE_URL?: string | undefined } & ServiceSendersConfig;
 }
 
 /**
@@ -64,6 +66,15 @@ export async function renderPreview(
   if (body.contact_id !== undefined && !contact) throw notFound('contact_id', 'Contact not found');
   // A draft's unsafe part is refused at its own key (`draft.html_body`, or the form's `html_body`), before anything is rendered.
   if (body.draft) assertSavableTemplate(body.draft, draftKeyPrefix);
+  // The From the e-mail would go out with now, as the sender picks it.
+  const sending =
+    bundle?.client &&
+    effectiveSenderOf({
+      settings: bundle.settings,
+      clientName: bundle.client.name,
+      sender: bundle.sender,
+      ...serviceSendersOf(deps.config),
+    });
   const rendered = renderEmail({
     template: { ...template, ...definedParts(body.draft) },
     contact,
@@ -71,6 +82,7 @@ export async function renderPreview(
       settings: bundle.settings,
       client: bundle.client,
       links: { publicBaseUrl: linksBaseUrlOf(deps.config) },
+      ...(sending ? { from: { address: sending.fromAddress, name: sending.fromName } } : {}),
     },
     vars: body.vars,
   });

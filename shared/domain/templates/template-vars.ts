@@ -68,6 +68,12 @@ export interface LinkOptions {
   browserUrl?: string;
 }
 
+/** The address and display name an e-mail goes out From. */
+export interface SenderIdentity {
+  address: string;
+  name: string;
+}
+
 /** The domain of an address, as a guess at the client's website when none is known. */
 const siteOf = (email: string | undefined): string | null => {
   const domain = email?.split('@')[1];
@@ -76,18 +82,22 @@ const siteOf = (email: string | undefined): string | null => {
 
 /**
  * `client.*` and `links.*` from the client's settings and profile, with fallbacks so a template never shows a hole:
- * brand ← company ← account name; company ← brand; sender name ← brand; sender address ← account e-mail;
- * reply-to ← sender address; signature "The <brand> team"; colours the service's defaults; a transparent logo.
+ * brand ← company ← account name; company ← brand; sender name and address ← the From the e-mail goes out with when
+ * given (the sender always gives it), else the settings' name ← brand and address ← account e-mail; reply-to ← sender
+ * address; signature "The <brand> team"; colours the service's defaults; a transparent logo.
  * Without real per-message links (a preview), the links point at the service's preview placeholders.
  */
 export function defaultVars(
   settings: SettingsFields | undefined,
   client: ClientRecord | undefined,
   links: LinkOptions,
+  from?: SenderIdentity,
 ): TemplateVars {
   const s = settings ?? {};
   const brand = s.brand_name ?? s.company_name ?? client?.name ?? null;
-  const fromAddress = s.email_from_address ?? client?.email ?? null;
+  // The client's own address guesses its website; the From may be the shared onboarding sender's.
+  const ownAddress = s.email_from_address ?? client?.email ?? null;
+  const fromAddress = from?.address ?? ownAddress;
   const origin = links.publicBaseUrl.replace(/\/+$/, '');
   return {
     client: {
@@ -97,16 +107,16 @@ export function defaultVars(
       brand_secondary_color: s.brand_secondary_color ?? DEFAULT_SECONDARY_COLOR,
       company_name: s.company_name ?? brand,
       company_address: s.company_address ?? '',
-      email_from_name: s.email_from_name ?? brand,
+      email_from_name: from?.name ?? s.email_from_name ?? brand,
       email_from_address: fromAddress,
       email_reply_to: s.email_reply_to ?? fromAddress,
       email_signature: s.email_signature ?? (brand ? `The ${brand} team` : 'The team'),
-      website: client?.website ?? siteOf(fromAddress ?? undefined),
+      website: client?.website ?? siteOf(ownAddress ?? undefined),
     },
     links: {
       unsubscribe_url: links.unsubscribeUrl ?? `${origin}/preview/unsubscribe`,
       browser_url: links.browserUrl ?? `${origin}/preview/browser`,
-      app_url: client?.website ?? siteOf(fromAddress ?? undefined) ?? origin,
+      app_url: client?.website ?? siteOf(ownAddress ?? undefined) ?? origin,
     },
   };
 }

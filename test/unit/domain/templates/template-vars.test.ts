@@ -51,6 +51,24 @@ describe('template variables', () => {
     });
   });
 
+  it("shows the From the e-mail goes out with when given (the sender's), and still guesses the website from the client's own address", () => {
+    // Act
+    const vars = defaultVars(
+      { email_from_address: 'ceo@other-client.example', email_from_name: 'Not used' },
+      client,
+      { publicBaseUrl: 'https://svc.example' },
+      { address: 'onboarding@sandbox.svc.example', name: 'Acme Inc' },
+    );
+
+    // Assess
+    expect(vars['client']).toMatchObject({
+      email_from_address: 'onboarding@sandbox.svc.example',
+      email_from_name: 'Acme Inc',
+      email_reply_to: 'onboarding@sandbox.svc.example',
+      website: 'https://other-client.example',
+    });
+  });
+
   it('deep-merges explicit vars over the defaults without touching the inputs', () => {
     const defaults = defaultVars({ brand_name: 'Acme' }, client, { publicBaseUrl: 'https://svc.example' });
     const out = resolveVars({
