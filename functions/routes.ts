@@ -298,6 +298,14 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'readWrite',
     localOnly: true,
   },
+  // Local runtime only: pauses or resumes a client's tenant in the local SES, as SES's reputation policy would.
+  {
+    method: 'POST',
+    path: '/dev/ses-tenants/{tenant}/status',
+    handler: 'dev-ses-tenants-status',
+    tableAccess: 'readWrite',
+    localOnly: true,
+  },
   // Local runtime only: moves the in-process queue's dead letters back (on AWS: `admin redrive --aws`).
   {
     method: 'POST',

@@ -1,7 +1,9 @@
 import type { Server } from 'node:http';
 import { API_BASE_PATH } from '../functions/routes.js';
 import { createContainer, setContainer } from '../shared/composition/container.js';
+import { localSenderIdentities } from '../shared/composition/providers/local-sender-identities.js';
 import { tableOf } from '../shared/composition/providers/table.js';
+import { TenantPauseMailer } from '../shared/adapters/local-ses/tenant-pause-mailer.js';
 import {
   createFaultInjection,
   faultSettingsFromEnv,
@@ -103,7 +105,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     faults,
     dataDir: options.dataDir,
   });
-  const container = createContainer({ overrides: engine.overrides });
+  const container = createContainer({
+    overrides: {
+      ...engine.overrides,
+      // SES refuses a send through a paused tenant; the local SES knows no tenants, so the local registry does.
+      mailer: new TenantPauseMailer(engine.overrides.mailer, (tenant) =>
+        container.use(localSenderIdentities).findTenantStatus(tenant),
+      ),
+    },
+  });
   if (faults) {
     // The container's one DynamoDB client (its request counter still counts every attempt), before its first request.
     faults.dynamo(tableOf(container).db);
@@ -192,6 +202,11 @@ export function pointEnvironmentAt(target: {
   process.env['SES_SYSTEM_CONFIGURATION_SET'] ??= 'email-lifecycle-system';
   // Webhooks may reach a receiver on this machine (http, loopback); AWS leaves it unset: https and public addresses only.
   process.env['WEBHOOK_ALLOW_PRIVATE_URLS'] ??= 'true';
+  // Sending domains: SES's identities and tenants in a registry in the table, DNS as records a developer publishes
+  // (PUT /dev/dns-records), and the sandbox's onboarding sender on a domain of its own, apart from the system sender's.
+  process.env['SENDER_IDENTITIES'] ??= 'local';
+  process.env['DNS_RESOLVER'] ??= 'local';
+  process.env['ONBOARDING_FROM_ADDRESS'] ??= 'onboarding@onboarding.email-lifecycle.example';
   // The developer's own browser, scripts and benchmarks are not limited per IP; another machine's requests (HOST
   // 0.0.0.0) and other loopback addresses (127.0.0.2, the integration test's) are.
   process.env['IP_RATE_LIMIT_EXEMPT'] ??= '127.0.0.1/32,::1/128';

@@ -31,7 +31,9 @@ import type { AuthReads } from '../domain/auth/authenticate.js';
 import type { TopicStore } from '../domain/topics/topic-store.js';
 import type { DnsResolver } from '../domain/domains/dns-resolver.js';
 import type { SenderIdentities } from '../domain/domains/sender-identities.js';
+import type { DomainStore } from '../domain/domains/domain-store.js';
 import type { TableDnsRecords } from '../adapters/dns/table-dns-records.js';
+import type { LocalSenderIdentities } from '../adapters/local-ses/local-sender-identities.js';
 import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../platform.js';
 
 /**
@@ -53,6 +55,8 @@ export interface Ports {
   customizations: WorkflowCustomizationStore;
   /** A client's topics of marketing mail. */
   topics: TopicStore;
+  /** A client's sending domains: claims, proofs, the SENDER item's verified domains. */
+  domains: DomainStore;
   /** SES tenants and domain identities (a registry in the table locally). */
   senderIdentities: SenderIdentities;
   /** DNS lookups of sending domains' records (records a developer publishes, locally). */
@@ -101,4 +105,6 @@ export interface Components extends Ports {
   ipRateLimiter: IpRateLimiter;
   /** The local runtime's DNS, which its dev routes publish records to (never built on AWS). */
   localDnsRecords: TableDnsRecords;
+  /** The local runtime's SES identity and tenant registry, which its dev routes pause tenants in (never on AWS). */
+  localSenderIdentities: LocalSenderIdentities;
 }
