@@ -9,7 +9,7 @@ import { constructIdOf } from './node-function.js';
  * beside its kin. Each area stays far under a stack's budget (docs/stacks.md).
  */
 export const ROUTE_AREAS: Readonly<Record<string, readonly string[]>> = {
-  Account: ['auth', 'api-keys', 'users', 'settings'],
+  Account: ['auth', 'api-keys', 'users', 'settings', 'domains'],
   Contacts: ['contacts', 'topics'],
   Messaging: ['email-templates', 'workflows'],
   Activity: ['events', 'executions', 'sent-emails', 'stats', 'webhooks'],

@@ -13,6 +13,7 @@ export interface RouteNeeds {
   sendsTo: string[];
   schedules: boolean;
   sendsEmail: boolean;
+  managesSenders: boolean;
   usesLinkSecret: boolean;
   jwtSecret: boolean;
 }
@@ -23,6 +24,7 @@ export function routeNeedsOf(route: RouteDefinition, jwtSecret: boolean): RouteN
     sendsTo: [...new Set(route.sendsTo ?? [])].sort(),
     schedules: route.schedules === true,
     sendsEmail: route.sendsEmail === true,
+    managesSenders: route.managesSenders === true,
     usesLinkSecret: route.usesLinkSecret === true,
     jwtSecret: jwtSecret && authenticates(route),
   };
@@ -39,6 +41,7 @@ export function roleIdOf(needs: RouteNeeds): string {
     ...needs.sendsTo.map((queue) => `Queue${constructIdOf(queue)}`),
     ...(needs.schedules ? ['Schedules'] : []),
     ...(needs.sendsEmail ? ['Email'] : []),
+    ...(needs.managesSenders ? ['Senders'] : []),
     ...(needs.usesLinkSecret ? ['LinkSecret'] : []),
     ...(needs.jwtSecret ? ['JwtSecret'] : []),
   ];
@@ -50,7 +53,7 @@ export function roleIdOf(needs: RouteNeeds): string {
 
 /**
  * The HTTP route functions' roles of one stack, one per distinct set of needs: routes whose entries ask for exactly the
- * same (table access, queues, schedules, e-mail, link secret, the JWT secret) share a role, which then holds exactly
+ * same (table access, queues, schedules, e-mail, sending domains, link secret, the JWT secret) share a role, which then holds exactly
  * what each of them would have held alone — least privilege per entry is unchanged. A role and its policy are 2
  * resources per function otherwise.
  */
@@ -76,6 +79,7 @@ export class RouteRoles extends Construct {
         ...needs.sendsTo.map((q) => `send ${q}`),
         ...(needs.schedules ? ['schedules'] : []),
         ...(needs.sendsEmail ? ['e-mail'] : []),
+        ...(needs.managesSenders ? ['sending domains'] : []),
         ...(needs.usesLinkSecret ? ['link secret'] : []),
         ...(needs.jwtSecret ? ['JWT secret'] : []),
       ];

@@ -7,6 +7,7 @@ import { ExecutionSchedules } from './execution-schedules.js';
 import { LinkSecret } from './link-secret.js';
 import { MailEvents } from './mail-events.js';
 import { MailSending } from './mail-sending.js';
+import type { MailSenders } from './stack-settings.js';
 import { constructIdOf } from './node-function.js';
 import { resolveQueueFunction } from './queue-function.js';
 import { queueUrlVariable, WorkQueue } from './work-queue.js';
@@ -18,9 +19,12 @@ import { queueUrlVariable, WorkQueue } from './work-queue.js';
 export interface ResourceNeeds {
   sendsTo?: readonly QueueName[];
   schedules?: boolean;
+  /** Clients' e-mail (From their verified domains or the onboarding sender, never the service's own sender). */
   sendsEmail?: boolean;
-  /** The service's own e-mails only (no links, no configuration set). */
+  /** The service's own e-mails only (no links), From SYSTEM_FROM_EMAIL through its own configuration set. */
   sendsSystemMail?: boolean;
+  /** Creates and checks clients' SES domain identities and tenants (the domain routes and poller). */
+  managesSenders?: boolean;
   usesLinkSecret?: boolean;
 }
 
@@ -28,8 +32,10 @@ export interface SharedResourcesProps {
   /** functions/queues.ts: one queue per entry, sized after its consumer. */
   queueFunctions: readonly QueueFunctionDefinition[];
   deletionProtection: boolean;
-  /** DEFAULT_FROM_ADDRESS, UNSUBSCRIBE_MAILTO: given to the functions that send e-mail only. */
+  /** UNSUBSCRIBE_MAILTO: given to the functions that send clients' e-mail only. */
   senderEnvironment: Record<string, string>;
+  /** The service's own senders and the tenants' reputation policy (context); the SES grants are written from them. */
+  mailSenders?: MailSenders;
 }
 
 /**
@@ -78,7 +84,10 @@ export class SharedResources extends Construct {
     this.schedules = queues.has(SCHEDULE_TARGET)
       ? new ExecutionSchedules(this, 'Schedules', { targets: scheduleTargets, removalPolicy })
       : undefined;
-    this.mail = new MailSending(this, 'Mail', { senderEnvironment: props.senderEnvironment });
+    this.mail = new MailSending(this, 'Mail', {
+      senderEnvironment: props.senderEnvironment,
+      ...(props.mailSenders ? { mailSenders: props.mailSenders } : {}),
+    });
     const statusQueues = props.queueFunctions.filter((entry) => entry.sesEvents);
     if (statusQueues.length > 1) {
       throw new Error(
@@ -113,7 +122,8 @@ export class SharedResources extends Construct {
 
   /**
    * Grants `fn` what its table entry says and nothing more, with the environment its providers read: send to each
-   * queue of `sendsTo` (`<NAME>_QUEUE_URL`), create schedules, send e-mail, sign or verify links (read the link
+   * queue of `sendsTo` (`<NAME>_QUEUE_URL`), create schedules, send clients' e-mail or the service's own (each its
+   * own grant: infra/mail-sending.ts), manage clients' domains and tenants, sign or verify links (read the link
    * secret: LINK_SECRET_ARN; the senders build links too). `who` names the entry in errors.
    */
   connect(fn: LambdaFunction, who: string, needs: ResourceNeeds): void {
@@ -128,7 +138,15 @@ export class SharedResources extends Construct {
         throw new Error(`${who} schedules, but no queue function consumes the ${SCHEDULE_TARGET} queue`);
       this.schedules.grantCreate(fn);
     }
-    if (needs.sendsEmail || needs.sendsSystemMail) this.mail.grantSend(fn);
+    if (needs.sendsEmail && needs.sendsSystemMail) {
+      throw new Error(
+        `${who} both sends clients' e-mail and the service's own: give each its own function (the clients' grant ` +
+          `denies the service's sender, so one role cannot hold both)`,
+      );
+    }
+    if (needs.sendsEmail) this.mail.grantClientSend(fn, who);
+    if (needs.sendsSystemMail) this.mail.grantSystemSend(fn, who);
+    if (needs.managesSenders) this.mail.grantManageSenders(fn);
     if (needs.sendsEmail || needs.usesLinkSecret) this.linkSecret.grantTo(fn);
   }
 }

@@ -36,8 +36,10 @@ export interface StackSettings {
    * that authenticate read it at run time (never the value in context: it would land in the template).
    */
   jwtHs256SecretArn: string | undefined;
-  /** Environment of the functions that send e-mail only: the variables of SENDER_CONTEXT_ENVIRONMENT given. */
+  /** Environment of the functions that send clients' e-mail only: the variables of SENDER_CONTEXT_ENVIRONMENT given. */
   senderEnvironment: Record<string, string>;
+  /** The service's own senders and the clients' tenants' settings, which the SES grants are written from. */
+  mailSenders: MailSenders;
   /**
    * CORS (API Gateway answers preflights): context `corsOrigins`, else the environment's `CORS_ORIGINS` — the variable
    * `npm start` reads, so one setting serves both; off when neither is set.
@@ -78,17 +80,33 @@ export const CONTEXT_ENVIRONMENT = {
   linksBaseUrl: 'LINKS_BASE_URL',
 } as const;
 
-/**
- * Context key → environment variable of the senders (functions that send e-mail), each an e-mail address.
- * Without `defaultFromAddress` the functions fall back to no-reply@example.com, which SES refuses: set it to an
- * address of an identity verified in SES (`cdk deploy -c defaultFromAddress=mail@example.org`).
- */
+/** Context key → environment variable of the functions that send clients' e-mail, each an e-mail address. */
 export const SENDER_CONTEXT_ENVIRONMENT = {
-  defaultFromAddress: 'DEFAULT_FROM_ADDRESS',
   unsubscribeMailto: 'UNSUBSCRIBE_MAILTO',
-  /** The From of the service's own e-mails (sign-in links, invitations); `defaultFromAddress` when not given. */
-  systemFromEmail: 'SYSTEM_FROM_EMAIL',
 } as const;
+
+/**
+ * The service's own senders, each a verified SES identity of the operator's, on two different domains
+ * (docs/deploy.md "SES identities"):
+ * - `systemFromEmail` (SYSTEM_FROM_EMAIL): the From of the service's own e-mails (sign-in links, invitations,
+ *   notices). Required once any function sends them; only those functions may send From it (infra/mail-sending.ts).
+ * - `onboardingFromAddress` (ONBOARDING_FROM_ADDRESS): the From of a client with no verified domain yet (the
+ *   sandbox). `defaultFromAddress` is its deprecated name, still read.
+ * Both go to every function: besides the senders, the settings and domain routes refuse them as a client's From or
+ * domain, and the settings view shows the onboarding sender.
+ */
+export interface MailSenders {
+  systemFromAddress: string | undefined;
+  onboardingFromAddress: string | undefined;
+  /**
+   * Context `sesTenantReputationPolicyArn`: an SES-managed reputation policy
+   * (`arn:aws:ses:<region>:aws:reputation-policy/standard|strict|none`) applied to every client's tenant.
+   */
+  tenantReputationPolicyArn: string | undefined;
+}
+
+/** SES's managed reputation policies, as CloudFormation's AWS::SES::Tenant checks them. */
+const REPUTATION_POLICY_ARN = /^arn:[a-z0-9-]+:ses:[a-z0-9-]+:aws:reputation-policy\/(none|standard|strict)$/;
 
 /**
  * A secret's complete ARN, with the 6 characters Secrets Manager appends to its name: a policy can then name exactly
@@ -109,10 +127,11 @@ export function readStackSettings(node: Node): StackSettings {
     const value = readEmail(node, key);
     if (value !== undefined) senderEnvironment[envName] = value;
   }
-  // The service's own e-mails need a verified identity too: the clients' default one when no other is named.
-  if (!senderEnvironment['SYSTEM_FROM_EMAIL'] && senderEnvironment['DEFAULT_FROM_ADDRESS']) {
-    senderEnvironment['SYSTEM_FROM_EMAIL'] = senderEnvironment['DEFAULT_FROM_ADDRESS'];
-  }
+  const mailSenders = readMailSenders(node);
+  if (mailSenders.systemFromAddress !== undefined)
+    functionEnvironment['SYSTEM_FROM_EMAIL'] = mailSenders.systemFromAddress;
+  if (mailSenders.onboardingFromAddress !== undefined)
+    functionEnvironment['ONBOARDING_FROM_ADDRESS'] = mailSenders.onboardingFromAddress;
   return {
     deletionProtection: readBoolean(node, 'deletionProtection', true),
     detachRoutes: readBoolean(node, 'detachRoutes', false),
@@ -127,6 +146,7 @@ export function readStackSettings(node: Node): StackSettings {
     functionEnvironment,
     jwtHs256SecretArn: readJwtHs256SecretArn(node),
     senderEnvironment,
+    mailSenders,
     cors: readCors(node),
     onCallEmail: readEmail(node, 'onCallEmail'),
     queueConcurrency: {
@@ -161,6 +181,51 @@ function checkLinksBaseUrl(links: string | undefined, publicBaseUrl: string | un
     );
   }
 }
+
+/**
+ * The service's two senders must be on different domains: the sign-in sender's reputation and its IAM fence
+ * (infra/mail-sending.ts denies clients' sends at its domain) would otherwise cover every sandboxed client's mail.
+ * `defaultFromAddress` was the clients' default From and the sign-in sender's fallback; it now means the onboarding
+ * sender only, and is never copied into SYSTEM_FROM_EMAIL.
+ */
+function readMailSenders(node: Node): MailSenders {
+  const systemFromAddress = readEmail(node, 'systemFromEmail');
+  const onboarding = readEmail(node, 'onboardingFromAddress');
+  const deprecated = readEmail(node, 'defaultFromAddress');
+  if (onboarding !== undefined && deprecated !== undefined && onboarding !== deprecated) {
+    throw new Error(
+      `Context "defaultFromAddress" is the deprecated name of "onboardingFromAddress"; give one of them, not two ` +
+        `different addresses (${deprecated}, ${onboarding})`,
+    );
+  }
+  const onboardingFromAddress = onboarding ?? deprecated;
+  if (
+    systemFromAddress !== undefined &&
+    onboardingFromAddress !== undefined &&
+    domainOf(systemFromAddress) === domainOf(onboardingFromAddress)
+  ) {
+    throw new Error(
+      `Context "onboardingFromAddress" (${onboardingFromAddress}) must be on a domain other than "systemFromEmail" ` +
+        `(${systemFromAddress}): clients in the sandbox send From the onboarding sender, and may never send at the ` +
+        `domain of the service's own sign-in mail. Verify a second domain in SES for it (docs/deploy.md).`,
+    );
+  }
+  const policy: unknown = node.tryGetContext('sesTenantReputationPolicyArn');
+  if (!isAbsent(policy) && (typeof policy !== 'string' || !REPUTATION_POLICY_ARN.test(policy))) {
+    throw new Error(
+      `Context "sesTenantReputationPolicyArn" must be an SES-managed reputation policy's ARN ` +
+        `(arn:aws:ses:<region>:aws:reputation-policy/standard, strict or none), got ${JSON.stringify(policy)}`,
+    );
+  }
+  return {
+    systemFromAddress,
+    onboardingFromAddress,
+    tenantReputationPolicyArn: isAbsent(policy) ? undefined : (policy as string),
+  };
+}
+
+/** The domain of an address, lower-case (domains compare without case). */
+export const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
 function readJwtHs256SecretArn(node: Node): string | undefined {
   if (!isAbsent(node.tryGetContext('jwtHs256Secret'))) {

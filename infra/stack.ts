@@ -45,6 +45,7 @@ export class EmailLifecycleStack extends Stack {
       queueFunctions: queueTable,
       deletionProtection: settings.deletionProtection,
       senderEnvironment: settings.senderEnvironment,
+      mailSenders: settings.mailSenders,
     });
 
     const environment = {
@@ -103,6 +104,11 @@ export class EmailLifecycleStack extends Stack {
     new CfnOutput(this, 'SesConfigurationSet', {
       description: 'SES configuration set every e-mail is sent with (SES_CONFIGURATION_SET)',
       value: shared.mail.configurationSet.configurationSetName,
+    });
+    new CfnOutput(this, 'SesTenantPrefix', {
+      description:
+        'Prefix of the SES tenants this deployment creates, one per client (SES_TENANT_PREFIX for the admin CLI)',
+      value: shared.mail.tenantPrefix,
     });
     new CfnOutput(this, 'OnCallTopic', {
       description: 'SNS topic every alarm sends to: subscribe a pager, chat or more addresses',

@@ -13,8 +13,10 @@ import type { QueueName } from '../../shared/platform.js';
 import {
   allowing,
   appWith,
+  arnText,
   asList,
   logicalIdOf,
+  SENDER_CONTEXT,
   statementsOfRole,
   synthesize,
   type Resource,
@@ -96,13 +98,6 @@ const scheduleGroupName = (): string => {
   const groups = Object.values(resources).filter((r) => r.Type === 'AWS::Scheduler::ScheduleGroup');
   expect(groups).toHaveLength(1);
   return groups[0]!.Properties.Name as string;
-};
-
-/** A `Fn::Join` ARN flattened to text, pseudo parameters and references as `<Name>`. */
-const arnText = (value: unknown): string => {
-  const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
-  if (!join) return typeof value === 'string' ? value : `<${logicalIdOf(value)}>`;
-  return join[1].map((part) => (typeof part === 'string' ? part : `<${logicalIdOf(part)}>`)).join(join[0]);
 };
 
 const QUEUE_NAMES = [...new Set(queueFunctions.map((q) => q.queue))];
@@ -286,29 +281,59 @@ describe('the engine on AWS', () => {
     );
 
     it.each(ENTRIES.map((e) => [e.name, e] as const))(
-      'lets %s send e-mail only if its entry says so',
+      'lets %s send e-mail only if its entry says so, clients’ mail and the service’s own each by its own grant',
       (_name, entry) => {
         const { statements, env } = functionOf(entry.description);
-        const sends = allowing(statements, 'ses:SendEmail');
-        // A function sending only the service's own e-mails (sendsSystemMail) gets the same grant.
-        if (!entry.needs.sendsEmail && !(entry.needs as { sendsSystemMail?: boolean }).sendsSystemMail) {
+        const sends = statements.filter((s) => asList(s.Action).includes('ses:SendEmail'));
+        const sendsSystemMail = (entry.needs as { sendsSystemMail?: boolean }).sendsSystemMail === true;
+        const [configurationSetId, systemSetId] = configurationSetIds();
+        const ses = 'arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>';
+        const systemIdentities = [
+          `${ses}:identity/mail.example.org`,
+          `${ses}:identity/${SENDER_CONTEXT.systemFromEmail}`,
+        ];
+        const shapeOf = (s: Statement) => ({
+          Effect: s.Effect,
+          Resource: asList(s.Resource).map(arnText).sort(),
+          ...(s.Condition ? { Condition: s.Condition } : {}),
+        });
+        if (entry.needs.sendsEmail) {
+          // Any identity through the clients' set; never the service's own set, identities or From (test/infra/mail-senders.test.ts).
+          expect(sends.map(shapeOf)).toEqual([
+            { Effect: 'Allow', Resource: [`${ses}:configuration-set/<${configurationSetId}>`, `${ses}:identity/*`] },
+            {
+              Effect: 'Deny',
+              Resource: [`${ses}:configuration-set/<${systemSetId}>`, ...systemIdentities].sort(),
+            },
+            {
+              Effect: 'Deny',
+              Resource: [`${ses}:identity/*`],
+              Condition: {
+                StringLike: {
+                  'ses:FromAddress': [SENDER_CONTEXT.systemFromEmail, '*@mail.example.org', '*@*.mail.example.org'],
+                },
+              },
+            },
+          ]);
+          expect(env.SES_CONFIGURATION_SET).toEqual({ Ref: configurationSetId });
+          expect(env).not.toHaveProperty('SES_SYSTEM_CONFIGURATION_SET');
+        } else if (sendsSystemMail) {
+          // The system address only, through the service's own set.
+          expect(sends.map(shapeOf)).toEqual([
+            {
+              Effect: 'Allow',
+              Resource: [...systemIdentities, `${ses}:configuration-set/<${systemSetId}>`].sort(),
+              Condition: { StringEquals: { 'ses:FromAddress': SENDER_CONTEXT.systemFromEmail } },
+            },
+          ]);
+          expect(env.SES_SYSTEM_CONFIGURATION_SET).toEqual({ Ref: systemSetId });
+          expect(env).not.toHaveProperty('SES_CONFIGURATION_SET');
+        } else {
           expect(sends).toEqual([]);
           expect(env).not.toHaveProperty('SES_CONFIGURATION_SET');
-          return;
+          expect(env).not.toHaveProperty('SES_SYSTEM_CONFIGURATION_SET');
         }
-        // Clients' mail's set, and the service's own mail's (sign-in links, invitations, notices).
-        const [configurationSetId, systemSetId] = configurationSetIds();
-        expect(sends).toHaveLength(1);
-        expect(asList(sends[0]!.Action)).toEqual(['ses:SendEmail']);
-        expect(asList(sends[0]!.Resource).map(arnText).sort()).toEqual(
-          [
-            `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${configurationSetId}>`,
-            `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${systemSetId}>`,
-            'arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*',
-          ].sort(),
-        );
-        expect(env.SES_CONFIGURATION_SET).toEqual({ Ref: configurationSetId });
-        expect(env.SES_SYSTEM_CONFIGURATION_SET).toEqual({ Ref: systemSetId });
+        for (const statement of sends) expect(asList(statement.Action)).toEqual(['ses:SendEmail']);
       },
     );
 
@@ -379,47 +404,24 @@ describe('the engine on AWS', () => {
       },
     );
 
-    it('gives the senders, and only them, the default From address and unsubscribe mailbox from CDK context', () => {
-      const { resources: custom } = synthesize({
-        defaultFromAddress: 'lifecycle@mail.example.org',
-        unsubscribeMailto: 'unsubscribe@mail.example.org',
-      });
+    it('gives the clients’ senders, and only them, the unsubscribe mailbox; every function the service’s senders', () => {
+      const { resources: custom } = synthesize({ unsubscribeMailto: 'unsubscribe@mail.example.org' });
       const functions = Object.values(custom).filter((r) => r.Type === 'AWS::Lambda::Function');
       for (const entry of ENTRIES) {
         const fn = functions.find((r) => r.Properties.Description === entry.description)!;
         const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-        if (entry.needs.sendsEmail || (entry.needs as { sendsSystemMail?: boolean }).sendsSystemMail) {
-          expect(env).toMatchObject({
-            DEFAULT_FROM_ADDRESS: 'lifecycle@mail.example.org',
-            UNSUBSCRIBE_MAILTO: 'unsubscribe@mail.example.org',
-            // The service's own e-mails fall back to the default From when no systemFromEmail is given.
-            SYSTEM_FROM_EMAIL: 'lifecycle@mail.example.org',
-          });
-        } else {
-          expect(env).not.toHaveProperty('DEFAULT_FROM_ADDRESS');
-        }
-      }
-    });
-
-    it("gives the senders the systemFromEmail of CDK context as SYSTEM_FROM_EMAIL (the service's own e-mails)", () => {
-      const { resources: custom } = synthesize({
-        defaultFromAddress: 'lifecycle@mail.example.org',
-        systemFromEmail: 'accounts@mail.example.org',
-      });
-      const functions = Object.values(custom).filter((r) => r.Type === 'AWS::Lambda::Function');
-      const senders = ENTRIES.filter((entry) => entry.needs.sendsEmail);
-      expect(senders.length).toBeGreaterThan(0);
-      for (const entry of senders) {
-        const fn = functions.find((r) => r.Properties.Description === entry.description)!;
-        const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+        // The settings and domain routes refuse them as a client's From or domain; the settings view shows the onboarding one.
         expect(env).toMatchObject({
-          DEFAULT_FROM_ADDRESS: 'lifecycle@mail.example.org',
-          SYSTEM_FROM_EMAIL: 'accounts@mail.example.org',
+          SYSTEM_FROM_EMAIL: SENDER_CONTEXT.systemFromEmail,
+          ONBOARDING_FROM_ADDRESS: SENDER_CONTEXT.onboardingFromAddress,
         });
+        expect(env).not.toHaveProperty('DEFAULT_FROM_ADDRESS');
+        if (entry.needs.sendsEmail) expect(env).toMatchObject({ UNSUBSCRIBE_MAILTO: 'unsubscribe@mail.example.org' });
+        else expect(env).not.toHaveProperty('UNSUBSCRIBE_MAILTO');
       }
     });
 
-    it.each(['defaultFromAddress', 'unsubscribeMailto', 'systemFromEmail'])(
+    it.each(['defaultFromAddress', 'onboardingFromAddress', 'unsubscribeMailto', 'systemFromEmail'])(
       'refuses a %s that is not an e-mail address',
       (key) => {
         expect(() => composeApp(appWith({ [key]: 'not-an-address' }))).toThrow(key);

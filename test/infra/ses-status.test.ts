@@ -165,25 +165,34 @@ describe('SES status events on AWS', () => {
     },
   );
 
-  it('gives the service’s own mail a configuration set of its own, suppressing bounces and complaints, named to every sender', () => {
+  it('gives the service’s own mail a configuration set of its own, suppressing bounces and complaints, named to its senders only', () => {
     const { clients, system } = configurationSets();
     expect(resources[system]!.Properties).toMatchObject({
       SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
       ReputationOptions: { ReputationMetricsEnabled: true },
     });
-    const senders = Object.values(resources).filter(
-      (r) =>
-        r.Type === 'AWS::Lambda::Function' &&
-        'SES_SYSTEM_CONFIGURATION_SET' in
-          ((r.Properties.Environment as { Variables?: Record<string, unknown> }).Variables ?? {}),
+    const named = (variable: string) =>
+      Object.values(resources).filter(
+        (r) =>
+          r.Type === 'AWS::Lambda::Function' &&
+          variable in ((r.Properties.Environment as { Variables?: Record<string, unknown> }).Variables ?? {}),
+      );
+    const systemSenders = named('SES_SYSTEM_CONFIGURATION_SET');
+    expect(systemSenders.map((r) => r.Properties.Description).sort()).toEqual(
+      expect.arrayContaining(['system-mail queue -> send-system-mail', 'webhooks queue -> deliver-webhook']),
     );
-    expect(senders.map((r) => r.Properties.Description).sort()).toEqual(
-      expect.arrayContaining(['system-mail queue -> send-system-mail', 'workflow queue -> execute-workflow']),
-    );
-    for (const sender of senders) {
+    for (const sender of systemSenders) {
       const env = (sender.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(env['SES_SYSTEM_CONFIGURATION_SET']).toEqual({ Ref: system });
+      // Clients' mail goes through the other set, sent by other functions (test/infra/mail-senders.test.ts).
+      expect(env).not.toHaveProperty('SES_CONFIGURATION_SET');
+    }
+    const clientSenders = named('SES_CONFIGURATION_SET');
+    expect(clientSenders.map((r) => r.Properties.Description)).toContain('workflow queue -> execute-workflow');
+    for (const sender of clientSenders) {
+      const env = (sender.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(env['SES_CONFIGURATION_SET']).toEqual({ Ref: clients });
+      expect(env).not.toHaveProperty('SES_SYSTEM_CONFIGURATION_SET');
     }
   });
 

@@ -194,7 +194,23 @@ describe('EmailLifecycle stack', () => {
       const engineActions = [
         ...(route.sendsTo?.length ? ['sqs:SendMessage'] : []),
         ...(route.schedules ? ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole'] : []),
-        ...(route.sendsEmail ? ['ses:SendEmail'] : []),
+        ...(route.sendsEmail ? ['ses:SendEmail', 'ses:GetTenant'] : []),
+        // Clients' sending domains and tenants (test/infra/mail-senders.test.ts checks their resources).
+        ...(route.managesSenders
+          ? [
+              'ses:CreateEmailIdentity',
+              'ses:GetEmailIdentity',
+              'ses:DeleteEmailIdentity',
+              'ses:PutEmailIdentityMailFromAttributes',
+              'ses:TagResource',
+              'ses:ListResourceTenants',
+              'ses:CreateTenant',
+              'ses:GetTenant',
+              'ses:GetReputationEntity',
+              'ses:CreateTenantResourceAssociation',
+              'ses:DeleteTenantResourceAssociation',
+            ]
+          : []),
         // A read of the link secret (test/infra/secrets.test.ts checks it names that secret alone).
         ...(route.usesLinkSecret || route.sendsEmail
           ? ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret']

@@ -18,10 +18,28 @@ const CDK_JSON_CONTEXT = (
   }
 ).context;
 
-/** An app as `cdk synth` builds it (cdk.json context), with bundling skipped and validation errors thrown. */
+/**
+ * The service's two senders, as an operator gives them (docs/deploy.md): the synth fails without the system one.
+ * A test drops one with `''` (an absent context value).
+ */
+export const SENDER_CONTEXT = {
+  systemFromEmail: 'accounts@mail.example.org',
+  onboardingFromAddress: 'onboarding@onboarding.example.net',
+} as const;
+
+/**
+ * An app as `cdk synth` builds it (cdk.json context and SENDER_CONTEXT), with bundling skipped and validation errors
+ * thrown.
+ */
 export function appWith(context: Record<string, unknown> = {}): App {
   return new App({
-    context: { ...CDK_JSON_CONTEXT, ...context, 'aws:cdk:bundling-stacks': [], '@aws-cdk/core:appMode': 'inmemory' },
+    context: {
+      ...CDK_JSON_CONTEXT,
+      ...SENDER_CONTEXT,
+      ...context,
+      'aws:cdk:bundling-stacks': [],
+      '@aws-cdk/core:appMode': 'inmemory',
+    },
   });
 }
 
@@ -155,6 +173,13 @@ export function logicalIdOf(reference: unknown): string {
   if (!id) throw new Error(`not a reference: ${JSON.stringify(reference)}`);
   return id;
 }
+
+/** An ARN as the template builds it (`Fn::Join`), as text: `arn:<AWS::Partition>:ses:…:configuration-set/<Id>`. */
+export const arnText = (value: unknown): string => {
+  const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  if (!join) return typeof value === 'string' ? value : `<${logicalIdOf(value)}>`;
+  return join[1].map((part) => (typeof part === 'string' ? part : `<${logicalIdOf(part)}>`)).join(join[0]);
+};
 
 export const asList = <T>(value: T | T[] | undefined): T[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
