@@ -51,6 +51,9 @@ export class SesMailer implements Mailer {
       },
       ...(tags.length ? { EmailTags: tags } : {}),
       ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
+      // The client's tenant: SES applies its reputation policy, pause and suppression list, and refuses a resource
+      // (identity, configuration set) not associated with it. The service's own mail names none.
+      ...(email.tenant ? { TenantName: email.tenant } : {}),
     };
   }
 }

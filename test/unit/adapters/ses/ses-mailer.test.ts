@@ -104,6 +104,18 @@ describe('SesMailer', () => {
     ]);
   });
 
+  it("names the client's SES tenant (TenantName) on a send that has one, and no tenant on one that has none", async () => {
+    // Prepare
+    sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-0005' });
+    // Act
+    await mailer.send({ ...email, tenant: 'els-client-7' });
+    await mailer.send({ ...minimal, configurationSet: null });
+    // Assess
+    const [clientSend, systemSend] = sentInputs();
+    expect(clientSend).toMatchObject({ TenantName: 'els-client-7', ConfigurationSetName: 'lifecycle-events' });
+    expect(systemSend).not.toHaveProperty('TenantName');
+  });
+
   it('sends without a configuration set when neither the e-mail nor the mailer names one', async () => {
     // Prepare
     sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-0003' });
