@@ -24,6 +24,17 @@ const deliverability = (status: string, extra: Record<string, unknown> = {}) => 
   },
 });
 
+const sendingOf = (overrides: Record<string, unknown>) => ({
+  from_address: 'onboarding@sandbox.email-lifecycle.example',
+  from_name: 'Demo Co',
+  from_status: 'unset',
+  sandbox: true,
+  verified_domains: [],
+  problems: [],
+  tenant: { name: 'els-client-1', status: 'enabled', paused_reason: null, paused_at: null },
+  ...overrides,
+});
+
 function answers(statsBody: unknown, settingsBody: unknown, failed = 0) {
   return {
     'GET /api/v1/client/stats': ok(statsBody),
@@ -148,6 +159,67 @@ describe('the overview', () => {
     expect(curl).toContain('Bearer $KEY');
     expect(curl).toContain('{"type":"signup","email":"ada@example.com"}');
     expect(charts).toHaveLength(0);
+  });
+
+  it('says who the e-mails come from and to whom while in the sandbox, with the way out; not once a domain is verified', async () => {
+    // Prepare
+    const body = stats([{ period: '2026-11-26', counts: counts({ sent: 1 }) }], {});
+    fakeApi(answers(body, { ...deliverability('healthy'), sending: sendingOf({ sandbox: true }) }));
+
+    // Act
+    const { unmount } = render(<OverviewPage api={createApi()} />);
+
+    // Assess
+    const banner = await screen.findByRole('region', { name: 'Sandbox' });
+    expect(banner.textContent).toBe(
+      'SandboxYou send from onboarding@sandbox.email-lifecycle.example as Demo Co, only to your dashboard users and ' +
+        "SES's mailbox simulator (…@simulator.amazonses.com): e-mails to anyone else are skipped. Add and verify your " +
+        'domain to send to your contacts.',
+    );
+    expect(within(banner).getByRole('link', { name: 'Add and verify your domain' }).getAttribute('href')).toBe(
+      '/app/domains',
+    );
+    unmount();
+
+    // Verified: no banner
+    fakeApi(
+      answers(body, {
+        ...deliverability('healthy'),
+        sending: sendingOf({
+          sandbox: false,
+          from_address: 'no-reply@demo.example',
+          verified_domains: ['demo.example'],
+        }),
+      }),
+    );
+    render(<OverviewPage api={createApi()} />);
+    await screen.findByRole('heading', { name: 'Rates, last 30 days' });
+    expect(screen.queryByRole('region', { name: 'Sandbox' })).toBeNull();
+  });
+
+  it("shows a paused SES tenant, with SES's reason, next to the deliverability status", async () => {
+    const tenant = {
+      name: 'els-client-1',
+      status: 'paused',
+      paused_reason: 'Sending paused by SES: complaint rate review',
+      paused_at: '2026-11-27T10:00:00.000Z',
+    };
+    fakeApi(
+      answers(stats([{ period: '2026-11-26', counts: counts({ sent: 1 }) }], {}), {
+        ...deliverability('healthy'),
+        sending: sendingOf({ sandbox: false, tenant }),
+      }),
+    );
+
+    render(<OverviewPage api={createApi()} />);
+
+    const card = await screen.findByRole('region', { name: 'Deliverability, last 30 days' });
+    const status = within(card).getByText('Healthy');
+    expect(status.nextElementSibling?.className).toBe('status status-paused');
+    expect(status.nextElementSibling?.textContent).toBe(
+      'SES paused sending for this account since 2026-11-27 10:00:00 UTC: Sending paused by SES: complaint rate ' +
+        'review. E-mails wait; nothing is lost.',
+    );
   });
 
   it('asks for the chosen period (7 days) and draws it', async () => {

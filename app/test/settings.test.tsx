@@ -1,8 +1,8 @@
 import '@preact/signals';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from '../src/api/client.js';
-import { patchOf, draftOf, SettingsPage } from '../src/pages/settings/settings-page.js';
+import { addressOf, addressParts, draftOf, patchOf, SettingsPage } from '../src/pages/settings/settings-page.js';
 import { as } from './contacts-fixtures.js';
 import { failure, fakeApi, ok } from './fake-api.js';
 import { QUIET_DELIVERABILITY } from './stats-fixtures.js';
@@ -54,6 +54,17 @@ const settingsOf = (overrides: Record<string, unknown> = {}) => ({
     quota_reset_at: '2026-12-01T00:00:00.000Z',
   },
   deliverability: QUIET_DELIVERABILITY,
+  ...overrides,
+});
+
+const sendingOf = (overrides: Record<string, unknown> = {}) => ({
+  from_address: 'onboarding@sandbox.email-lifecycle.example',
+  from_name: 'Demo Co',
+  from_status: 'unset',
+  sandbox: true,
+  verified_domains: [],
+  problems: [],
+  tenant: { name: null, status: 'none', paused_reason: null, paused_at: null },
   ...overrides,
 });
 
@@ -137,6 +148,116 @@ describe('the settings page', () => {
     expect(screen.getByText('Europe/Paris')).toBeTruthy();
     expect(screen.getByText(/read the settings|reads the settings/)).toBeTruthy();
     expect(calls.every((call) => call.method === 'GET')).toBe(true);
+  });
+
+  it('takes the From as a local part at one of the verified domains, and sends it as one address', async () => {
+    // Prepare
+    const verified = sendingOf({
+      sandbox: false,
+      from_address: 'no-reply@demo.example',
+      verified_domains: ['demo.example', 'mail.demo.example'],
+    });
+    const calls = fakeApi({
+      'GET /api/v1/client/settings': ok(settingsOf({ sending: verified })),
+      'PATCH /api/v1/client/settings': ok(
+        settingsOf({
+          email_from_address: 'hello@mail.demo.example',
+          sending: { ...verified, from_address: 'hello@mail.demo.example', from_status: 'verified' },
+        }),
+      ),
+    });
+    render(<SettingsPage api={createApi()} params={{}} signedIn={as('owner')} />);
+    const local = (await screen.findByLabelText('From address (before the @)')) as HTMLInputElement;
+    const domain = screen.getByLabelText('At the domain') as HTMLSelectElement;
+    expect([...domain.options].map((option) => [option.value, option.textContent])).toEqual([
+      ['', 'Choose a domain'],
+      ['demo.example', 'demo.example'],
+      ['mail.demo.example', 'mail.demo.example'],
+    ]);
+    expect(document.getElementById('st-email_from_address-hint')?.textContent).toContain(
+      'Now: Demo Co <no-reply@demo.example>.',
+    );
+
+    // Act
+    fireEvent.input(local, { target: { value: 'hello' } });
+    fireEvent.change(domain, { target: { value: 'mail.demo.example' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+
+    // Assess
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Settings saved.'));
+    expect(patches(calls)).toEqual([{ email_from_address: 'hello@mail.demo.example' }]);
+    expect(local.value).toBe('hello');
+    expect(domain.value).toBe('mail.demo.example');
+    expect(document.getElementById('st-email_from_address-hint')?.textContent).toContain(
+      'Now: Demo Co <hello@mail.demo.example>.',
+    );
+  });
+
+  it('sends to Domains while none is verified, and shows a refused From at its field', async () => {
+    // Prepare
+    const error =
+      'hello@other.example is not at one of your verified domains (none yet); add other.example under Domains';
+    fakeApi({
+      'GET /api/v1/client/settings': ok(settingsOf({ sending: sendingOf() })),
+      'PATCH /api/v1/client/settings': failure(422, 'Refused for safety', [
+        { condition: 'unsafe', error, key: 'email_from_address' },
+      ]),
+    });
+    render(<SettingsPage api={createApi()} params={{}} signedIn={as('owner')} />);
+    const local = (await screen.findByLabelText('From address (before the @)')) as HTMLInputElement;
+    const hint = document.getElementById('st-email_from_domain-hint')!;
+    expect(hint.textContent).toBe('No verified domain yet: add your domain under Domains first.');
+    expect(within(hint).getByRole('link').getAttribute('href')).toBe('/app/domains');
+    expect(document.getElementById('st-email_from_address-hint')?.textContent).toContain(
+      'Now: Demo Co <onboarding@sandbox.email-lifecycle.example>, the sandbox.',
+    );
+
+    // Act: typed whole in the local part (the API judges it)
+    fireEvent.input(local, { target: { value: 'hello@other.example' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+
+    // Assess
+    await waitFor(() => expect(local.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById('st-email_from_address-error')?.textContent).toBe(error);
+    expect(screen.getByRole('alert').textContent).toBe('Refused for safety');
+  });
+
+  it('says a stored From outside the verified domains is not used, and offers its domain marked', async () => {
+    const problem = 'hello@b.example is not at one of your verified domains (a.example); add b.example under Domains';
+    fakeApi({
+      'GET /api/v1/client/settings': ok(
+        settingsOf({
+          email_from_address: 'hello@b.example',
+          sending: sendingOf({
+            sandbox: false,
+            from_address: 'no-reply@a.example',
+            from_status: 'not_verified',
+            verified_domains: ['a.example'],
+            problems: [{ key: 'email_from_address', error: problem }],
+          }),
+        }),
+      ),
+    });
+    render(<SettingsPage api={createApi()} params={{}} signedIn={as('owner')} />);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      `A stored setting is not used: your e-mails go out From no-reply@a.example until it is fixed.email_from_address ${problem}`,
+    );
+    const domain = screen.getByLabelText('At the domain') as HTMLSelectElement;
+    expect(domain.value).toBe('b.example');
+    expect(domain.selectedOptions[0]?.textContent).toBe('b.example (not verified)');
+    expect((screen.getByLabelText('From address (before the @)') as HTMLInputElement).value).toBe('hello');
+  });
+
+  it.each([
+    ['hello@a.example', 'hello', 'a.example'],
+    ['"a@b"@a.example', '"a@b"', 'a.example'],
+    ['', '', ''],
+    ['@a.example', '', 'a.example'],
+  ])('splits %s into its local part and domain, and joins them back', (address, local, domain) => {
+    expect(addressParts(address)).toEqual({ local, domain });
+    expect(addressOf(local, domain)).toBe(address);
   });
 
   it('turns the form into a PATCH body: unset as null, numbers, booleans and lists as the API takes them', () => {

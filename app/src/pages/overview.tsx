@@ -5,6 +5,7 @@ import {
   MINIMUM_SAMPLE_SENDS,
   WARNING_SHARE,
 } from '../../../shared/domain/tracking/deliverability.js';
+import { SES_SIMULATOR_DOMAIN } from '../../../shared/public/domain-rules.js';
 import { EXECUTION_STATUS } from '../../../shared/public/execution-rules.js';
 import type { Api } from '../api/client.js';
 import type { components } from '../api/openapi.js';
@@ -21,9 +22,11 @@ import {
 import { useLoad } from '../data/use-load.js';
 import { PageHead } from '../ui/page-head.js';
 import { LoadStatus } from '../ui/status.js';
+import { formatTime } from '../ui/when.js';
 
 type Stats = components['schemas']['Stats'];
 type Deliverability = components['schemas']['Deliverability'];
+type Sending = components['schemas']['Sending'];
 
 /** The failed executions, as the executions list filters them. */
 const FAILED = `${EXECUTION_STATUS.failed}` as const;
@@ -32,6 +35,8 @@ interface Overview {
   stats: Stats;
   /** null: the client has no settings yet (GET /client/settings answers 404 until the first PATCH creates them). */
   deliverability: Deliverability | null;
+  /** Who the e-mails are From, the sandbox and the SES tenant; null without settings, as above. */
+  sending: Sending | null;
   failedExecutions: number;
 }
 
@@ -67,6 +72,7 @@ async function loadOverview(api: Api, days: RangeDays, signal: AbortSignal): Pro
   return {
     stats: stats.data.data,
     deliverability: settings.data?.data.deliverability ?? null,
+    sending: settings.data?.data.sending ?? null,
     failedExecutions: failed.data.meta.total,
   };
 }
@@ -100,12 +106,13 @@ export function OverviewPage({ api }: { api: Api }) {
 }
 
 function OverviewBody({ overview, days }: { overview: Overview; days: RangeDays }) {
-  const { stats, deliverability, failedExecutions } = overview;
+  const { stats, deliverability, sending, failedExecutions } = overview;
   const periods = useMemo(() => stats.series.map((point) => point.period), [stats]);
   const series = useMemo(() => chartSeriesOf(stats), [stats]);
   const { totals, rates } = stats;
   return (
     <>
+      {sending?.sandbox && <SandboxBanner sending={sending} />}
       {isEmpty(stats) ? (
         <FirstEvent />
       ) : (
@@ -154,7 +161,7 @@ function OverviewBody({ overview, days }: { overview: Overview; days: RangeDays 
             <dd>{totals.bot_clicked}</dd>
           </dl>
         </section>
-        <DeliverabilityCard deliverability={deliverability} />
+        <DeliverabilityCard deliverability={deliverability} tenant={sending?.tenant ?? null} />
         <section class="card" aria-labelledby="failed-title">
           <h2 id="failed-title">Failed executions</h2>
           <p class="big">
@@ -179,11 +186,41 @@ const STATUS_TEXT: Record<Deliverability['status'], string> = {
   paused: 'Sending paused',
 };
 
-function DeliverabilityCard({ deliverability: d }: { deliverability: Deliverability | null }) {
+/**
+ * While no domain of the client is verified: who its e-mails come from and to whom they may go, and where to leave the
+ * sandbox.
+ */
+function SandboxBanner({ sending }: { sending: Sending }) {
+  return (
+    <section class="card banner page-section" aria-labelledby="sandbox-title">
+      <h2 id="sandbox-title">Sandbox</h2>
+      <p>
+        You send from <strong>{sending.from_address}</strong> as <strong>{sending.from_name}</strong>, only to your
+        dashboard users and SES's mailbox simulator (…@{SES_SIMULATOR_DOMAIN}): e-mails to anyone else are skipped.{' '}
+        <Link page="domains">Add and verify your domain</Link> to send to your contacts.
+      </p>
+    </section>
+  );
+}
+
+/** SES paused the client's tenant: its e-mails wait until SES enables it again. */
+function TenantPaused({ tenant }: { tenant: Sending['tenant'] }) {
+  return (
+    <p class="status status-paused">
+      SES paused sending for this account{tenant.paused_at ? ` since ${formatTime(tenant.paused_at)}` : ''}
+      {tenant.paused_reason ? `: ${tenant.paused_reason}` : ''}. E-mails wait; nothing is lost.
+    </p>
+  );
+}
+
+function DeliverabilityCard(props: { deliverability: Deliverability | null; tenant: Sending['tenant'] | null }) {
+  const { deliverability: d, tenant } = props;
+  const paused = tenant?.status === 'paused' ? <TenantPaused tenant={tenant} /> : null;
   if (!d) {
     return (
       <section class="card" aria-labelledby="deliverability-title">
         <h2 id="deliverability-title">Deliverability</h2>
+        {paused}
         <p class="hint">
           Not shown yet: the API gives the bounce and complaint rates with the client's settings, and this client has
           none until they are first saved (PATCH /api/v1/client/settings). Sending still pauses by itself at SES's
@@ -196,6 +233,7 @@ function DeliverabilityCard({ deliverability: d }: { deliverability: Deliverabil
     <section class="card" aria-labelledby="deliverability-title">
       <h2 id="deliverability-title">Deliverability, last {d.window_days} days</h2>
       <p class={`status status-${d.status}`}>{STATUS_TEXT[d.status]}</p>
+      {paused}
       <dl class="figures">
         <dt>Bounce rate</dt>
         <dd>

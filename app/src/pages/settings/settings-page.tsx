@@ -10,6 +10,7 @@ import {
 } from '../../../../shared/public/settings-rules.js';
 import type { Api } from '../../api/client.js';
 import type { operations } from '../../api/openapi.js';
+import { Link } from '../../components/link.js';
 import { answerOf } from '../../data/answer.js';
 import { useLoad } from '../../data/use-load.js';
 import { type Encoders, patchOf as kitPatchOf, usePatch } from '../../data/use-patch.js';
@@ -20,6 +21,7 @@ import { Field } from '../../ui/field.js';
 import { FieldGroup } from '../../ui/field-group.js';
 import { Form } from '../../ui/form.js';
 import { FormActions } from '../../ui/form-actions.js';
+import { Options, SelectField, TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
 import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
@@ -30,7 +32,9 @@ export type Settings = NonNullable<Awaited<ReturnType<typeof readSettings>>['dat
 type Patch = NonNullable<operations['settingsUpdate']['requestBody']>['content']['application/json'];
 export type SettingsField = keyof Omit<Patch, `clear_${string}`>;
 
-type Kind = 'text' | 'textarea' | 'int' | 'bool' | 'ints' | 'email' | 'url' | 'color';
+type Sending = Settings['sending'];
+
+type Kind = 'text' | 'textarea' | 'int' | 'bool' | 'ints' | 'email' | 'url' | 'color' | 'from';
 
 interface FieldSpec {
   key: SettingsField;
@@ -128,9 +132,9 @@ export const GROUPS: readonly Group[] = [
       {
         key: 'email_from_address',
         label: 'From address',
-        kind: 'email',
-        unset: 'the service’s address',
-        hint: 'On a domain verified for sending.',
+        kind: 'from',
+        unset: 'no-reply at your first verified domain; without one, the service’s onboarding sender (the sandbox)',
+        hint: 'At one of your verified domains.',
       },
       { key: 'email_reply_to', label: 'Reply-to address', kind: 'email', unset: 'the from address' },
       {
@@ -351,6 +355,7 @@ export function SettingsPage({ api, signedIn }: PageProps) {
         <p class="hint">Your role reads the settings; an owner or an admin changes them.</p>
       )}
       {settings?.client && <PlanLine settings={settings} />}
+      {settings?.sending && <SendingProblems sending={settings.sending} />}
       {settings !== undefined && editable && (
         <Form
           noValidate
@@ -365,6 +370,7 @@ export function SettingsPage({ api, signedIn }: PageProps) {
                 <SettingInput
                   key={field.key}
                   field={field}
+                  sending={settings?.sending}
                   extraHint={field.key === 'enabled_workflows' && workflows.data ? `Yours: ${workflows.data}.` : ''}
                   value={save.draft[field.key] ?? ''}
                   onInput={(value) => save.set(field.key, value)}
@@ -421,8 +427,15 @@ function hintOf(field: FieldSpec, extraHint: string): string {
   return [field.hint, extraHint, range, `Empty: ${field.unset}.`].filter(Boolean).join(' ');
 }
 
-function SettingInput(props: { field: FieldSpec; extraHint: string; value: string; onInput: (value: string) => void }) {
-  const { field, extraHint, value, onInput } = props;
+function SettingInput(props: {
+  field: FieldSpec;
+  extraHint: string;
+  sending: Sending | undefined;
+  value: string;
+  onInput: (value: string) => void;
+}) {
+  const { field, extraHint, sending, value, onInput } = props;
+  if (field.kind === 'from') return <FromAddress field={field} sending={sending} value={value} onInput={onInput} />;
   return (
     <Field id={`st-${field.key}`} label={field.label} name={field.key} hint={hintOf(field, extraHint)}>
       {(control) => {
@@ -465,5 +478,88 @@ function SettingInput(props: { field: FieldSpec; extraHint: string; value: strin
         );
       }}
     </Field>
+  );
+}
+
+/** A stored setting the sender does not use (a From outside the verified domains), and why. */
+function SendingProblems({ sending }: { sending: Sending }) {
+  if (sending.problems.length === 0) return null;
+  return (
+    <FailureAlert
+      failure={{
+        message: `A stored setting is not used: your e-mails go out From ${sending.from_address} until it is fixed.`,
+        errors: sending.problems.map((problem) => ({ condition: 'unsafe', ...problem })),
+      }}
+    />
+  );
+}
+
+/** An address as its local part and its domain (after the last `@`: a quoted local part may hold one). */
+export function addressParts(address: string): { local: string; domain: string } {
+  const at = address.lastIndexOf('@');
+  return at < 0 ? { local: address, domain: '' } : { local: address.slice(0, at), domain: address.slice(at + 1) };
+}
+
+/** The address of a local part and a domain; both empty: none (unset). */
+export const addressOf = (local: string, domain: string): string =>
+  local === '' && domain === '' ? '' : `${local}@${domain}`;
+
+/**
+ * The From address as a local part and one of the client's verified domains (a From elsewhere is refused). A stored
+ * domain that is not verified stays choosable, marked, so the form shows what is stored.
+ */
+function FromAddress(props: {
+  field: FieldSpec;
+  sending: Sending | undefined;
+  value: string;
+  onInput: (value: string) => void;
+}) {
+  const { field, sending, value, onInput } = props;
+  const { local, domain } = addressParts(value);
+  const verified = sending?.verified_domains ?? [];
+  const choices = domain && !verified.includes(domain.toLowerCase()) ? [...verified, domain] : verified;
+  const now = sending ? (
+    <>
+      {' '}
+      Now: {sending.from_name} &lt;{sending.from_address}&gt;{sending.sandbox ? ', the sandbox' : ''}.
+    </>
+  ) : null;
+  return (
+    <>
+      <TextField
+        id={`st-${field.key}`}
+        label={`${field.label} (before the @)`}
+        name={field.key}
+        value={local}
+        onValue={(typed) => onInput(addressOf(typed, domain))}
+        placeholder="hello"
+        spellcheck={false}
+        hint={
+          <>
+            Empty: {field.unset}.{now}
+          </>
+        }
+      />
+      <SelectField
+        id="st-email_from_domain"
+        label="At the domain"
+        value={domain}
+        onValue={(chosen) => onInput(addressOf(local, chosen))}
+        hint={
+          verified.length === 0 ? (
+            <>
+              No verified domain yet: <Link page="domains">add your domain under Domains</Link> first.
+            </>
+          ) : (
+            <>
+              Your verified domains. Another one: <Link page="domains">Domains</Link>.
+            </>
+          )
+        }
+      >
+        <option value="">{verified.length === 0 ? 'No verified domain' : 'Choose a domain'}</option>
+        <Options of={choices} value={(d) => d} text={(d) => (verified.includes(d) ? d : `${d} (not verified)`)} />
+      </SelectField>
+    </>
   );
 }
