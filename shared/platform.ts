@@ -10,7 +10,7 @@ export interface Clock {
   now(): Date;
 }
 
-export type IdEntity = 'client' | 'api_key' | 'contact' | 'custom_field' | 'template' | 'settings' | 'webhook' | 'user';
+export type IdEntity = 'client' | 'api_key' | 'contact' | 'custom_field' | 'template' | 'settings' | 'webhook' | 'user' | 'domain';
 
 export interface Ids {
   /** Reserves `count` consecutive ids and returns the first. */

@@ -3,6 +3,7 @@ import { MemoryContactActivityStore } from './contact-activity-store.js';
 import { MemoryContactStore } from './contact-store.js';
 import { MemoryWorkflowCustomizationStore } from './customization-store.js';
 import { MemoryDeliveryStore } from './delivery-store.js';
+import { MemoryDomainStore } from './domain-store.js';
 import { MemoryEngineData } from './engine-data.js';
 import { MemoryEventStore } from './event-store.js';
 import { MemoryIpRateCounter } from './ip-rate-counter.js';
@@ -30,7 +31,7 @@ export function memoryStores() {
   const contacts = new MemoryContactStore(topics);
   const settings = new MemorySettingsStore(clients);
   // The engine's stores span aggregates: they see the contacts, settings, profiles and workflow data above.
-  const aggregates = { contacts, clients, settings, workflowData, topics };
+  const aggregates = { contacts, clients, settings, workflowData, topics, users };
   const engineData = new MemoryEngineData();
   return {
     clock,
@@ -48,6 +49,7 @@ export function memoryStores() {
     templates: new MemoryTemplateStore(workflowData),
     customizations: new MemoryWorkflowCustomizationStore(workflowData),
     topics,
+    domains: new MemoryDomainStore(settings.senders),
     events: new MemoryEventStore(engineData),
     processing: new MemoryProcessingStore(aggregates, engineData),
     executions: new MemoryExecutionStore(aggregates, engineData),
