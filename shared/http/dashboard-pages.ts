@@ -34,6 +34,8 @@ export const DASHBOARD_PAGE_INFO = {
   webhooks: { title: 'Webhooks', nav: true },
   webhook: { title: 'Webhook', nav: false },
   settings: { title: 'Settings', nav: true },
+  domains: { title: 'Domains', nav: true },
+  domain: { title: 'Domain', nav: false },
   'api-keys': { title: 'API keys', nav: true, permission: 'keys' },
   users: { title: 'Users', nav: true },
 } as const satisfies Record<string, DashboardPageInfo>;
@@ -50,6 +52,7 @@ export const DASHBOARD_RECORD_PAGES = [
   'contact',
   'sent-email',
   'webhook',
+  'domain',
 ] as const satisfies readonly DashboardPage[];
 export type DashboardRecordPage = (typeof DASHBOARD_RECORD_PAGES)[number];
 

@@ -24,7 +24,12 @@ const csrf: Middleware = {
  * `fetch` is looked up at each call, so the component tests can replace it.
  */
 export function createApi(baseUrl: string = window.location.origin) {
-  const client = createClient<paths>({ baseUrl, fetch: (request) => globalThis.fetch(request) });
+  return clientOf<paths>(baseUrl);
+}
+
+/** A same-origin client of the routes `P` describes, sending the session's CSRF token like the API's. */
+export function clientOf<P extends {}>(baseUrl: string = window.location.origin) {
+  const client = createClient<P>({ baseUrl, fetch: (request) => globalThis.fetch(request) });
   client.use(csrf);
   return client;
 }

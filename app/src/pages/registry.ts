@@ -3,6 +3,8 @@ import type { PageProps, SignedInPage } from '../page.js';
 import { ApiKeysPage } from './api-keys/api-keys-page.js';
 import { ContactPage } from './contacts/contact-page.js';
 import { ContactsPage } from './contacts/contacts-page.js';
+import { DomainPage } from './domains/domain-page.js';
+import { DomainsPage } from './domains/domains-page.js';
 import { ExecutionsPage } from './executions/executions-page.js';
 import { OverviewPage } from './overview.js';
 import { SentEmailPage } from './sent-email/sent-email-page.js';
@@ -34,6 +36,8 @@ export const PAGE_COMPONENTS: { readonly [page in SignedInPage]: FunctionCompone
   webhooks: WebhooksPage,
   webhook: WebhookPage,
   settings: SettingsPage,
+  domains: DomainsPage,
+  domain: DomainPage,
   'api-keys': ApiKeysPage,
   users: UsersPage,
 };
