@@ -1,11 +1,10 @@
 import type { Config } from '../config.js';
+import { domainOfAddress } from '../domain/domains/normalize-domain.js';
 import { onboardingFromAddressOf } from '../domain/domains/service-senders.js';
 
 /** The onboarding sender's domain: the identity every client's tenant is associated with, for the sandbox. */
-export const onboardingIdentityOf = (config: Config): string => {
-  const address = onboardingFromAddressOf(config);
-  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
-};
+export const onboardingIdentityOf = (config: Config): string | undefined =>
+  domainOfAddress(onboardingFromAddressOf(config));
 
 /**
  * The clients' configuration set every tenant is associated with. Required with SES (the stack sets it); the local

@@ -20,7 +20,7 @@ import type {
   SenderIdentities,
   TenantStatus,
 } from '../../domain/domains/sender-identities.js';
-import { unless } from './ses-identity-errors.js';
+import { refusedForGood, unless } from './ses-identity-errors.js';
 
 export interface SesSenderIdentitiesOptions {
   /** Prefix of every tenant name this deployment makes (`<prefix>client-<id>`), so several can share an account. */
@@ -106,13 +106,15 @@ export class SesSenderIdentities implements SenderIdentities {
       unless(
         'exists',
         async () => {
-          const out = await this.ses.send(
-            new CreateEmailIdentityCommand({
-              EmailIdentity: domain,
-              DkimSigningAttributes: { NextSigningKeyLength: 'RSA_2048_BIT' },
-              ConfigurationSetName: this.options.configurationSet,
-              Tags: [{ Key: 'tenant', Value: options.tenant }],
-            }),
+          const out = await refusedForGood(domain, () =>
+            this.ses.send(
+              new CreateEmailIdentityCommand({
+                EmailIdentity: domain,
+                DkimSigningAttributes: { NextSigningKeyLength: 'RSA_2048_BIT' },
+                ConfigurationSetName: this.options.configurationSet,
+                Tags: [{ Key: 'tenant', Value: options.tenant }],
+              }),
+            ),
           );
           return out.DkimAttributes?.Tokens;
         },
@@ -127,13 +129,15 @@ export class SesSenderIdentities implements SenderIdentities {
         this.ses
           .send(new GetEmailIdentityCommand({ EmailIdentity: domain }))
           .then((out) => out.DkimAttributes?.Tokens ?? []),
-      this.ses.send(
-        new PutEmailIdentityMailFromAttributesCommand({
-          EmailIdentity: domain,
-          MailFromDomain: options.mailFromDomain,
-          // Until the MX is published SES sends with its own MAIL FROM: mail still goes out, SPF just does not align.
-          BehaviorOnMxFailure: 'USE_DEFAULT_VALUE',
-        }),
+      refusedForGood(options.mailFromDomain, () =>
+        this.ses.send(
+          new PutEmailIdentityMailFromAttributesCommand({
+            EmailIdentity: domain,
+            MailFromDomain: options.mailFromDomain,
+            // Until the MX is published SES sends with its own MAIL FROM: mail still goes out, SPF does not align.
+            BehaviorOnMxFailure: 'USE_DEFAULT_VALUE',
+          }),
+        ),
       ),
       this.moveToTenant(identityArn, options.tenant),
     ]);

@@ -1,3 +1,5 @@
+import { PermanentFailure } from '../../errors.js';
+
 /**
  * How the identity and tenant calls read SES's errors. Each call is idempotent, so "already there" or "already gone"
  * is the state the caller wanted, not a failure:
@@ -8,6 +10,11 @@
  * |                                 | CreateTenantResourceAssociation                 | run; read it (Get…) and go on |
  * | NotFoundException               | GetEmailIdentity, DeleteEmailIdentity,          | `absent`: no identity, no    |
  * |                                 | DeleteTenantResourceAssociation                 | association; nothing to undo |
+ * | BadRequestException             | CreateEmailIdentity,                            | `refused`: SES will not have |
+ * |                                 | PutEmailIdentityMailFromAttributes              | this domain (a name it does  |
+ * |                                 |                                                 | not accept); thrown as a     |
+ * |                                 |                                                 | PermanentFailure, so the     |
+ * |                                 |                                                 | claim fails identity_refused |
  * | NotFoundException               | GetTenant, CreateTenantResourceAssociation      | thrown: a tenant we created, |
  * |                                 |                                                 | or an identity the operator  |
  * |                                 |                                                 | must verify, is missing      |
@@ -18,16 +25,29 @@
  *
  * Matched by name, not class, as ses-errors.ts does, so an emulator's or a second SDK copy's errors map the same way.
  */
-export type IdentityErrorReading = 'exists' | 'absent';
+export type IdentityErrorReading = 'exists' | 'absent' | 'refused';
 
 const READINGS: Readonly<Record<string, IdentityErrorReading>> = {
   AlreadyExistsException: 'exists',
   NotFoundException: 'absent',
+  BadRequestException: 'refused',
 };
 
-/** `exists` or `absent` when the error says so; undefined for any other error (the caller throws it). */
+/** What the error says, when it is one of the table's; undefined for any other error (the caller throws it). */
 export function identityErrorReading(error: unknown): IdentityErrorReading | undefined {
   return error instanceof Error ? READINGS[error.name] : undefined;
+}
+
+/** Runs `call`; a `refused` error becomes a PermanentFailure (`identity_refused`), anything else is rethrown. */
+export async function refusedForGood<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (identityErrorReading(error) !== 'refused') throw error;
+    throw new PermanentFailure('identity_refused', `SES refused ${what}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
 }
 
 /** Runs `call`; answers `fallback` when it fails with the reading `expected`, rethrows anything else. */

@@ -1,5 +1,6 @@
 import {
   AlreadyExistsException,
+  BadRequestException,
   CreateEmailIdentityCommand,
   CreateTenantCommand,
   CreateTenantResourceAssociationCommand,
@@ -188,6 +189,30 @@ describe('SesSenderIdentities.createDomainIdentity', () => {
       { TenantName: TENANT, ResourceArn: IDENTITY_ARN },
     ]);
   });
+
+  it.each([
+    ['CreateEmailIdentity', CreateEmailIdentityCommand],
+    ['PutEmailIdentityMailFromAttributes', PutEmailIdentityMailFromAttributesCommand],
+  ])(
+    'turns a BadRequestException of %s into a PermanentFailure (the claim fails identity_refused)',
+    async (_name, command) => {
+      // Prepare
+      sesMock.on(CreateEmailIdentityCommand).resolves({ DkimAttributes: { Tokens: ['t1', 't2', 't3'] } });
+      sesMock.on(GetTenantCommand).resolves({ Tenant: { TenantName: TENANT, TenantArn: TENANT_ARN } });
+      sesMock.on(PutEmailIdentityMailFromAttributesCommand).resolves({});
+      sesMock.on(ListResourceTenantsCommand).resolves({});
+      sesMock.on(CreateTenantResourceAssociationCommand).resolves({});
+      sesMock.on(command as never).rejects(new BadRequestException({ message: 'Domain not allowed', ...meta }));
+
+      // Act & Assess
+      await expect(
+        new SesSenderIdentities(client, options).createDomainIdentity('acme.example', {
+          tenant: TENANT,
+          mailFromDomain: 'bounce.acme.example',
+        }),
+      ).rejects.toMatchObject({ name: 'PermanentFailure', reason: 'identity_refused' });
+    },
+  );
 
   it('reads the account from a tenant ARN once per container', async () => {
     // Prepare
