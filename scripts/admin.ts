@@ -20,6 +20,7 @@ import { tableOf } from '../shared/composition/providers/table.js';
 import { foldLegacyStatsShards } from '../shared/adapters/dynamo/stats-fold.js';
 import { resumeSending } from '../shared/domain/tracking/deliverability-guard.js';
 import { clock } from '../shared/composition/providers/clock.js';
+import { senderIdentities } from '../shared/composition/providers/sender-identities.js';
 import { eventStore } from '../shared/composition/providers/event-store.js';
 import { executionStore } from '../shared/composition/providers/execution-store.js';
 import { listStuck } from '../shared/domain/operations/list-stuck.js';
@@ -36,6 +37,7 @@ Commands
                  Creates a client, its first API key and its owner: the dashboard user E (who signs
                  in by e-mail link; E must not have an account yet). Prints
                  {"id","client_id","api_key","owner_user_id"}. The key is shown only here.
+                 With --aws it also makes the client's SES tenant (locally: at its first domain's proof).
                  TIER: ${PLAN_TIERS.join(', ')} (default free).
   disable-key --client ID       Disables the client's current API key (ID: numeric id or client_id UUID).
   suspend-client --client ID    Suspends the client (its requests are refused).
@@ -243,7 +245,9 @@ async function run(argv: string[]): Promise<void> {
 
   switch (command) {
     case 'create-client': {
-      const created = await createClient(deps, { email: values.email!, name: values.name!, plan });
+      // On AWS the client's SES tenant is made now, with the operator's credentials; locally at its first domain.
+      const sending = target.kind === 'aws' ? container.resolve([senderIdentities]) : {};
+      const created = await createClient({ ...deps, ...sending }, { email: values.email!, name: values.name!, plan });
       print({
         id: created.id,
         client_id: created.client_id,

@@ -1,11 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ClientRecord } from '../../domain/clients/client-store.js';
 import type { SettingsBundle, SettingsRecord, SettingsStore } from '../../domain/settings/settings-store.js';
 import type { SenderState } from '../../domain/domains/sender-state.js';
+import type { ClientSending } from '../../domain/domains/sender-identities.js';
 import { batchGetItems } from './batch-get.js';
 import { stripKeys } from './items.js';
-import { keys } from './keys.js';
+import { ENTITY, keys } from './keys.js';
 import { sentCountOf } from './quota-counter.js';
 import { QUOTA_SHARD_COUNT } from '../../domain/executions/quota-shards.js';
 
@@ -38,6 +39,24 @@ export class DynamoSettingsStore implements SettingsStore {
       monthlyEmailsSent: quotaKeys.reduce((sum, key) => sum + sentCountOf(read(key)), 0),
       ...(sender ? { sender: senderStateOf(sender) } : {}),
     };
+  }
+
+  async recordSending(clientId: number, sending: ClientSending): Promise<void> {
+    // Attributes only: the domain checks write the verified domains on the same item.
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.sender(clientId),
+        UpdateExpression:
+          'SET entity = :entity, tenant = :tenant, configuration_set = :set, verified_domains = if_not_exists(verified_domains, :none)',
+        ExpressionAttributeValues: {
+          ':entity': ENTITY.sender,
+          ':tenant': sending.tenant,
+          ':set': sending.configurationSet,
+          ':none': [],
+        },
+      }),
+    );
   }
 
   async save(record: SettingsRecord, expectedVersion: number | undefined): Promise<boolean> {

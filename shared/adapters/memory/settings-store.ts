@@ -1,6 +1,7 @@
 import type { ClientRecord } from '../../domain/clients/client-store.js';
 import type { SettingsBundle, SettingsRecord, SettingsStore } from '../../domain/settings/settings-store.js';
 import type { SenderState } from '../../domain/domains/sender-state.js';
+import type { ClientSending } from '../../domain/domains/sender-identities.js';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -23,6 +24,11 @@ export class MemorySettingsStore implements SettingsStore {
       monthlyEmailsSent: this.monthlySent.get(`${clientId}:${month}`) ?? 0,
       ...(sender ? { sender: copy(sender) } : {}),
     };
+  }
+
+  async recordSending(clientId: number, sending: ClientSending): Promise<void> {
+    const sender = this.senders.get(clientId) ?? { verified_domains: [] };
+    this.senders.set(clientId, { ...sender, tenant: sending.tenant, configuration_set: sending.configurationSet });
   }
 
   async save(record: SettingsRecord, expectedVersion: number | undefined): Promise<boolean> {

@@ -7,5 +7,6 @@ import { tableOf } from './table.js';
 export const settingsStore = provide('settings', (c) =>
   forgetsConfigAfter(new DynamoSettingsStore(tableOf(c).db, tableOf(c).tableName), configCacheOf(c), {
     save: (record) => record.client_id,
+    recordSending: (clientId) => clientId,
   }),
 );

@@ -11,6 +11,7 @@ import { ROLES } from '../users/roles.js';
 import { conflict } from '../../errors.js';
 import type { SettingsStore } from '../settings/settings-store.js';
 import { initialSettings } from '../settings/update-settings.js';
+import type { SenderIdentities } from '../domains/sender-identities.js';
 
 export const CreateClientInput = z.object({
   email: emailFormat(),
@@ -34,6 +35,11 @@ interface CreateDeps {
   clients: ClientStore;
   users: UserStore;
   settings: SettingsStore;
+  /**
+   * Given where the caller may create SES resources (the admin CLI on AWS): the client's SES tenant is made with it.
+   * Otherwise the tenant is made at its first domain's proof.
+   */
+  senderIdentities?: Pick<SenderIdentities, 'ensureClientSending'>;
 }
 
 /**
@@ -85,6 +91,13 @@ export async function createClient(deps: CreateDeps, input: CreateClientInput): 
   const [owner] = await Promise.all([
     addUser(deps, client, { email: client.email, name: parsed.name, role: ROLES.owner }),
     deps.settings.save(initialSettings(id, settingsId, now), undefined),
+    ensureSending(deps, id),
   ]);
   return { id, client_id: client.client_id, api_key: apiKey, owner_user_id: owner.id };
+}
+
+/** The client's SES tenant (idempotent: a tenant that exists is found), recorded on its sending state. */
+async function ensureSending(deps: CreateDeps, clientId: number): Promise<void> {
+  if (!deps.senderIdentities) return;
+  await deps.settings.recordSending(clientId, await deps.senderIdentities.ensureClientSending(clientId));
 }

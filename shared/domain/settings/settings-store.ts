@@ -1,5 +1,6 @@
 import type { ClientRecord } from '../clients/client-store.js';
 import type { SenderState } from '../domains/sender-state.js';
+import type { ClientSending } from '../domains/sender-identities.js';
 
 /** The writable fields of SPEC.md's Client settings; absent = unset (the default applies). */
 export interface SettingsFields {
@@ -68,4 +69,6 @@ export interface SettingsStore {
    * False when another write came first.
    */
   save(record: SettingsRecord, expectedVersion: number | undefined): Promise<boolean>;
+  /** Records the client's SES tenant and its configuration set on its sending state (creating it, no domain yet). */
+  recordSending(clientId: number, sending: ClientSending): Promise<void>;
 }
