@@ -81,6 +81,7 @@ export class MailSending extends Construct {
    */
   grantClientSend(fn: LambdaFunction, who: string): void {
     const system = this.requireSystemSender(who);
+    this.requireOnboardingSender(who);
     const identities = this.arnOf('identity', '*');
     const tenants = this.tenantsArn;
     fn.addToRolePolicy(
@@ -148,7 +149,9 @@ export class MailSending extends Construct {
    * domain identities, create this deployment's tenants and associate identities and the clients' set with them,
    * read a tenant's reputation and, when given, apply the reputation policy. Never on the service's own identities.
    */
-  grantManageSenders(fn: LambdaFunction): void {
+  grantManageSenders(fn: LambdaFunction, who: string): void {
+    this.requireSystemSender(who);
+    this.requireOnboardingSender(who);
     const identities = this.arnOf('identity', '*');
     const tenants = this.tenantsArn;
     fn.addToRolePolicy(new PolicyStatement({ actions: [...IDENTITY_ACTIONS], resources: [identities] }));
@@ -233,6 +236,17 @@ export class MailSending extends Construct {
       );
     }
     return system;
+  }
+
+  /** Every client's tenant holds the onboarding domain's identity: without it no tenant could be set up. */
+  private requireOnboardingSender(who: string): void {
+    if (this.senders.onboardingFromAddress === undefined) {
+      throw new Error(
+        `${who} sends clients' e-mail or sets up their tenants, and the onboarding sender is not set: give context ` +
+          `"onboardingFromAddress" (an address at a second domain you verified in SES, not systemFromEmail's, e.g. ` +
+          `-c onboardingFromAddress=onboarding@onboarding.example.net; docs/deploy.md)`,
+      );
+    }
   }
 
   /** The identities SES may authorize a send From `address` against: the address's own, and its domain's. */

@@ -146,7 +146,7 @@ export class SharedResources extends Construct {
     }
     if (needs.sendsEmail) this.mail.grantClientSend(fn, who);
     if (needs.sendsSystemMail) this.mail.grantSystemSend(fn, who);
-    if (needs.managesSenders) this.mail.grantManageSenders(fn);
+    if (needs.managesSenders) this.mail.grantManageSenders(fn, who);
     if (needs.sendsEmail || needs.usesLinkSecret) this.linkSecret.grantTo(fn);
   }
 }

@@ -253,6 +253,10 @@ describe('the service’s senders in CDK context', () => {
     expect(() => composeApp(appWith({ systemFromEmail: '' }))).toThrow(/systemFromEmail/);
   });
 
+  it('fails the synth without onboardingFromAddress (every client’s tenant holds its domain), naming it', () => {
+    expect(() => composeApp(appWith({ onboardingFromAddress: '' }))).toThrow(/onboardingFromAddress/);
+  });
+
   it('never takes defaultFromAddress as the system sender: it is the onboarding sender’s deprecated name', () => {
     expect(() =>
       composeApp(appWith({ systemFromEmail: '', onboardingFromAddress: '', defaultFromAddress: ONBOARDING })),
