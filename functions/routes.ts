@@ -331,6 +331,24 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'read',
     html: true,
   },
+  // Sending domains: claims proven by a TXT record, then verified by SES (DKIM); checked by poll-domains too.
+  { method: 'GET', path: '/client/domains', handler: 'domains-list', tableAccess: 'read' },
+  { method: 'POST', path: '/client/domains', handler: 'domains-create', tableAccess: 'readWrite' },
+  { method: 'GET', path: '/client/domains/{id}', handler: 'domains-get', tableAccess: 'read' },
+  {
+    method: 'POST',
+    path: '/client/domains/{id}/verify',
+    handler: 'domains-verify',
+    tableAccess: 'readWrite',
+    managesSenders: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/client/domains/{id}',
+    handler: 'domains-delete',
+    tableAccess: 'readWrite',
+    managesSenders: true,
+  },
   {
     method: 'GET',
     path: '/client/workflows/{workflow_id}/customization/audit',

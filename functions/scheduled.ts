@@ -45,4 +45,6 @@ export const scheduledFunctions: readonly ScheduledFunctionDefinition[] = [
       },
     ],
   },
+  // Sending domains still being checked (ownership record, then SES's DKIM) whose next check is due, within 45 s.
+  { handler: 'poll-domains', everyMinutes: 5, tableAccess: 'readWrite', managesSenders: true, timeoutSeconds: 60 },
 ];

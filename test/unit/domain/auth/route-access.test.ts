@@ -56,6 +56,8 @@ const expectedOf = (method: string, path: string): string => {
   if (listed) return listed;
   if (method === 'GET') return 'oamvk';
   if (path.startsWith('/client/webhooks')) return 'oak';
+  // Sending domains decide whose name the client's mail carries: as the settings, owners and admins only.
+  if (path.startsWith('/client/domains')) return 'oak';
   return 'oamk';
 };
 
