@@ -76,8 +76,8 @@ export class MailSending extends Construct {
   /**
    * Clients' mail (`sendsEmail`): ses:SendEmail from any verified identity through the clients' set, and never as
    * the service: denied the system set, the system identities, and any From at the system domain (whichever
-   * identity SES authorizes the From against). ses:GetTenant on this deployment's tenants (a paused tenant is
-   * rechecked before sending again).
+   * identity SES authorizes the From against). ses:GetTenant and GetReputationEntity on this deployment's tenants
+   * (a paused tenant is rechecked before sending again).
    */
   grantClientSend(fn: LambdaFunction, who: string): void {
     const system = this.requireSystemSender(who);
@@ -109,7 +109,10 @@ export class MailSending extends Construct {
         },
       }),
     );
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:GetTenant'], resources: [tenants] }));
+    // A paused tenant's status and SES's cause for it (GetTenant, then GetReputationEntity when disabled).
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['ses:GetTenant', 'ses:GetReputationEntity'], resources: [tenants] }),
+    );
     Validations.of(fn.role!).acknowledge({
       id: wildcardResourceFinding(fn, identities),
       reason:
@@ -121,7 +124,7 @@ export class MailSending extends Construct {
       id: wildcardResourceFinding(fn, tenants),
       reason:
         'One SES tenant per client, created at run time (<prefix>client-<id>; SES appends a tenant id to its ARN): ' +
-        'only ses:GetTenant, and only on this deployment’s tenants.',
+        'only reads of their status (ses:GetTenant, ses:GetReputationEntity), and only this deployment’s tenants.',
     });
     fn.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
     fn.addEnvironment('SES_TENANT_PREFIX', this.tenantPrefix);

@@ -43,7 +43,7 @@ const ENTRIES: { description: string; needs: ResourceNeeds }[] = [
   ...scheduledFunctions.map((s) => ({ description: `every ${s.everyMinutes} min -> ${s.handler}`, needs: s })),
 ];
 
-/** What SES may be asked to manage: everything but sending and reading a tenant's status. */
+/** What SES may be asked to change or reveal of identities and tenants: all but sending and a tenant's status. */
 const MANAGEMENT_ACTIONS = [
   'ses:CreateEmailIdentity',
   'ses:GetEmailIdentity',
@@ -52,7 +52,6 @@ const MANAGEMENT_ACTIONS = [
   'ses:TagResource',
   'ses:ListResourceTenants',
   'ses:CreateTenant',
-  'ses:GetReputationEntity',
   'ses:CreateTenantResourceAssociation',
   'ses:DeleteTenantResourceAssociation',
   'ses:UpdateReputationEntityPolicy',
@@ -110,6 +109,7 @@ const clientSendGrants = (prefix: string, set: { clients: string; system: string
       StringLike: { 'ses:FromAddress': [SYSTEM, '*@mail.example.org', '*@*.mail.example.org'] },
     })}`,
     `Allow ses:GetTenant ${ses(`tenant/${prefix}client-*`)}`,
+    `Allow ses:GetReputationEntity ${ses(`tenant/${prefix}client-*`)}`,
   ].sort();
 
 /** A manager's SES grants, exactly (with the reputation policy's when one is given). */

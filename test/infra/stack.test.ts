@@ -194,7 +194,7 @@ describe('EmailLifecycle stack', () => {
       const engineActions = [
         ...(route.sendsTo?.length ? ['sqs:SendMessage'] : []),
         ...(route.schedules ? ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole'] : []),
-        ...(route.sendsEmail ? ['ses:SendEmail', 'ses:GetTenant'] : []),
+        ...(route.sendsEmail ? ['ses:SendEmail', 'ses:GetTenant', 'ses:GetReputationEntity'] : []),
         // Clients' sending domains and tenants (test/infra/mail-senders.test.ts checks their resources).
         ...(route.managesSenders
           ? [
