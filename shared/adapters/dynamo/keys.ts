@@ -255,7 +255,7 @@ export const keys = {
   },
   /**
    * What a changed item's key names, for the change stream's readers (webhooks): a sent e-mail's status log,
-   * a contact, an execution; undefined for any other item.
+   * a contact, an execution, an event, a sending domain, a client's sender state; undefined for any other item.
    */
   changedItemOf: (
     pk: string,
@@ -265,7 +265,16 @@ export const keys = {
     | { kind: 'contact'; clientId: number; contactId: number }
     | { kind: 'execution'; clientId: number; executionId: number }
     | { kind: 'event'; clientId: number; eventId: number }
+    | { kind: 'domain'; clientId: number; domainId: number }
+    | { kind: 'sender'; clientId: number }
     | undefined => {
+    const owner = /^CLIENT#(\d+)$/.exec(pk);
+    if (owner) {
+      const clientId = Number(owner[1]);
+      if (sk === 'SENDER') return { kind: 'sender', clientId };
+      const domain = /^DOMAIN#(\d{12})$/.exec(sk);
+      return domain ? { kind: 'domain', clientId, domainId: Number(domain[1]) } : undefined;
+    }
     const match = /^(SENT|CONTACT|EXEC|EVENT)#(\d+)#([^#]+)$/.exec(pk);
     if (!match) return undefined;
     const [, kind, client, id] = match as unknown as [string, 'SENT' | 'CONTACT' | 'EXEC' | 'EVENT', string, string];

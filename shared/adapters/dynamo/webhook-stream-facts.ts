@@ -4,7 +4,13 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import { SENT_STATUS, type SentEmailLogRecord, type SentStatus } from '../../domain/sent-emails/sent-email-record.js';
-import type { ContactFactFields, EmailFact, ExecutionFactFields, WebhookFact } from '../../domain/webhooks/facts.js';
+import type {
+  ContactFactFields,
+  EmailFact,
+  ExecutionFactFields,
+  SendingFact,
+  WebhookFact,
+} from '../../domain/webhooks/facts.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
 
@@ -31,7 +37,9 @@ const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Image
  * - a status log inserted on a sent e-mail (logs are written once per notification, so once per fact);
  * - a contact whose `is_subscribed` turned false (unsubscribed) or true again (subscribed); else whose topic choices
  *   (`topic_<id>`) changed (topic_changed, listing the changed topics: one fact per write);
- * - an execution that became failed (4) or skipped (6).
+ * - an execution that became failed (4) or skipped (6);
+ * - a sending domain that became verified or failed;
+ * - a client's sender state whose tenant pause appeared (sending.paused) or went (sending.resumed).
  * Every other change is none. The infra's event source filter lets only these item kinds reach the function.
  */
 export function factsOfStreamRecords(records: readonly DynamoDBRecord[]): WebhookFact[] {
@@ -102,7 +110,59 @@ function factOf(record: DynamoDBRecord): WebhookFact | undefined {
         execution: executionFields(next, item.executionId),
       };
     }
+    case 'domain': {
+      const status = next['status'];
+      if (status !== 'verified' && status !== 'failed') return undefined;
+      if (previous && previous['status'] === status) return undefined;
+      return {
+        kind: 'domain',
+        type: status === 'verified' ? 'domain.verified' : 'domain.failed',
+        client_id: item.clientId,
+        domain: {
+          id: item.domainId,
+          domain: text(next['domain']) ?? '',
+          status,
+          failure_reason: text(next['failure_reason']) ?? null,
+          verified_at: text(next['verified_at']) ?? null,
+          at: text(status === 'verified' ? next['verified_at'] : next['failed_at']) ?? text(next['updated_at']) ?? '',
+        },
+      };
+    }
+    case 'sender':
+      return sendingFact(item.clientId, previous, next, record.dynamodb?.ApproximateCreationDateTime);
   }
+}
+
+/** A tenant pause that appeared or went on the client's sender state; any other change of it is none. */
+function sendingFact(
+  clientId: number,
+  previous: Image | undefined,
+  next: Image,
+  writtenAt: number | undefined,
+): SendingFact | undefined {
+  const was = text(previous?.['tenant_paused_at']);
+  const now = text(next['tenant_paused_at']);
+  if ((was === undefined) === (now === undefined)) return undefined;
+  const tenant = text(next['tenant']) ?? text(previous?.['tenant']) ?? null;
+  if (now !== undefined) {
+    return {
+      kind: 'sending',
+      type: 'sending.paused',
+      client_id: clientId,
+      sending: { tenant, paused_at: now, reason: text(next['tenant_paused_reason']) ?? null },
+      at: now,
+      pause_began_at: now,
+    };
+  }
+  return {
+    kind: 'sending',
+    type: 'sending.resumed',
+    client_id: clientId,
+    sending: { tenant, paused_at: null, reason: null },
+    // The stream's own time of the write (seconds); the pause it ends names the fact.
+    at: writtenAt === undefined ? (was as string) : new Date(writtenAt * 1000).toISOString(),
+    pause_began_at: was as string,
+  };
 }
 
 /** The topic choices (`topic_<id>` booleans) a contact write changed, by topic id. */

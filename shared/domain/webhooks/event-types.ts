@@ -20,6 +20,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'execution.skipped',
   'domain.verified',
   'domain.failed',
+  'sending.paused',
+  'sending.resumed',
 ] as const;
 
 export const WebhookEventType = z

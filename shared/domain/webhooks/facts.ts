@@ -6,7 +6,7 @@ import type { WebhookEventType } from './event-types.js';
  * (shared/adapters/dynamo/webhook-stream-facts.ts decides which changes are facts). Each names the client and carries
  * what its record held, so most payload fields need no read.
  */
-export type WebhookFact = EmailFact | ContactFact | ExecutionFact;
+export type WebhookFact = EmailFact | ContactFact | ExecutionFact | DomainFact | SendingFact;
 
 /** A status log written on a sent e-mail: sent, delivered, delayed, bounced, complained, opened, clicked, failed. */
 export interface EmailFact {
@@ -63,6 +63,36 @@ export interface ExecutionFactFields {
   updated_at: string;
 }
 
+/** A sending domain became verified, or failed (its failure_reason says why). */
+export interface DomainFact {
+  kind: 'domain';
+  type: 'domain.verified' | 'domain.failed';
+  client_id: number;
+  domain: DomainFactFields;
+}
+
+export interface DomainFactFields {
+  id: number;
+  domain: string;
+  status: 'verified' | 'failed';
+  failure_reason: string | null;
+  verified_at: string | null;
+  /** When it became verified or failed. */
+  at: string;
+}
+
+/** SES paused the client's tenant (its reputation policy or an operator), or enabled it again. */
+export interface SendingFact {
+  kind: 'sending';
+  type: 'sending.paused' | 'sending.resumed';
+  client_id: number;
+  sending: { tenant: string | null; paused_at: string | null; reason: string | null };
+  /** When it was paused, or when the change that resumed it was written. */
+  at: string;
+  /** When the pause began (the pause it starts or ends): what makes a fact read twice the same fact. */
+  pause_began_at: string;
+}
+
 /** How a contact came to be unsubscribed, from the reason the service's own writers record. */
 export type UnsubscribeSource = 'link' | 'ses' | 'suppression' | 'api';
 
@@ -94,6 +124,10 @@ export function factIdentity(fact: WebhookFact): string {
         : `${fact.client_id}:contact:${fact.contact.id}:subscribed:${fact.contact.updated_at}`;
     case 'execution':
       return `${fact.client_id}:execution:${fact.execution.id}:${fact.execution.status}`;
+    case 'domain':
+      return `${fact.client_id}:domain:${fact.domain.id}:${fact.domain.status}`;
+    case 'sending':
+      return `${fact.client_id}:sending:${fact.type}:${fact.pause_began_at}`;
   }
 }
 
@@ -108,6 +142,10 @@ export function factTime(fact: WebhookFact): string {
         : fact.contact.updated_at;
     case 'execution':
       return fact.execution.updated_at;
+    case 'domain':
+      return fact.domain.at;
+    case 'sending':
+      return fact.at;
   }
 }
 

@@ -54,6 +54,9 @@ function contactOf(fact: WebhookFact, context: FactContext): number | null | und
       return fact.contact.id;
     case 'execution':
       return fact.execution.contact_id;
+    case 'domain':
+    case 'sending':
+      return undefined;
   }
 }
 
@@ -128,5 +131,19 @@ function dataOf(fact: WebhookFact, context: FactContext): Record<string, unknown
         updated_at: e.updated_at,
       };
     }
+    case 'domain': {
+      const d = fact.domain;
+      return {
+        domain: {
+          id: d.id,
+          domain: d.domain,
+          status: d.status,
+          failure_reason: d.failure_reason,
+          verified_at: d.verified_at,
+        },
+      };
+    }
+    case 'sending':
+      return { sending: fact.sending };
   }
 }
