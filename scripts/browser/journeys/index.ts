@@ -1,5 +1,6 @@
 import type { Journey } from '../harness.js';
 import { contactsJourney } from './contacts.js';
+import { domainsJourney } from './domains.js';
 import { executionsJourney } from './executions.js';
 import { overviewJourney } from './overview.js';
 import { apiKeysJourney } from './api-keys.js';
@@ -21,6 +22,7 @@ export const JOURNEYS: readonly Journey[] = [
   contactsJourney,
   executionsJourney,
   settingsJourney,
+  domainsJourney,
   apiKeysJourney,
   webhooksJourney,
   topicsJourney,

@@ -63,8 +63,8 @@ export function DomainsPage({ api, signedIn }: PageProps) {
       <p class="hint">
         Your e-mails go out From an address at a domain you have verified: you prove you control it with a DNS record,
         then SES signs your mail for it (DKIM). Verifying example.com lets you send From any address at exactly
-        example.com; a subdomain such as mail.example.com is a domain of its own. Choose the address under{' '}
-        <Link page="settings">Settings</Link>.
+        example.com; a subdomain such as mail.example.com is a domain of its own.{' '}
+        <Link page="settings">Choose your From address in Settings</Link>.
       </p>
       {editable && data && data.domains.length < data.max && <AddDomain api={api} />}
       {editable && data && data.domains.length >= data.max && (

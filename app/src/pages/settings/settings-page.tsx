@@ -552,7 +552,7 @@ function FromAddress(props: {
             </>
           ) : (
             <>
-              Your verified domains. Another one: <Link page="domains">Domains</Link>.
+              Your verified domains. <Link page="domains">Add another domain</Link>.
             </>
           )
         }
