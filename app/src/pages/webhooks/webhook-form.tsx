@@ -33,6 +33,8 @@ export const EVENT_TYPES = [
   ['execution.skipped', 'a workflow run was skipped'],
   ['domain.verified', 'a sending domain was verified'],
   ['domain.failed', 'a sending domain failed (its reason in the payload)'],
+  ['sending.paused', 'SES paused your sending'],
+  ['sending.resumed', 'SES let your sending go on again'],
 ] as const satisfies readonly (readonly [WebhookEventType, string])[];
 
 // Every type of the API is listed above (a new one is a compile error here).
