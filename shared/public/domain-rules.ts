@@ -1,4 +1,7 @@
-/** The most sending domains a client may hold at once (claims in every state count). */
+/**
+ * The most sending domains a client may hold at once: claims in every state count, but one that failed before proof
+ * (it holds nothing and expires).
+ */
 export const MAX_DOMAINS = 10;
 
 /** Hours a claim has to show its ownership TXT record; after that it fails and blocks nobody. */
