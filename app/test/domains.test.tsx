@@ -265,6 +265,23 @@ describe('a domain’s page', () => {
     expect(changes(calls)).toEqual([['POST', '/api/v1/client/domains/7/verify', undefined]]);
   });
 
+  it('says when the answer is the stored state because the domain was checked moments ago', async () => {
+    fakeApi({
+      'GET /api/v1/client/domains/7': ok(domainOf({ status: 'verifying', last_checked_at: AT })),
+      'POST /api/v1/client/domains/7/verify': ok(domainOf({ status: 'verifying', last_checked_at: AT })),
+    });
+    render(<DomainPage api={createApi()} params={{ id: '7' }} signedIn={as('owner')} />);
+    const state = await screen.findByRole('region', { name: /^Status:/ });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
+
+    await waitFor(() =>
+      expect(within(state).getByRole('status').textContent).toBe(
+        'Looked at less than 10 s ago, so not again yet: press Check now in a few seconds.',
+      ),
+    );
+  });
+
   it("shows a refused check's reason", async () => {
     fakeApi({
       'GET /api/v1/client/domains/7': ok(domainOf({ status: 'verifying' })),

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
+import { CHECK_NOW_MIN_SECONDS } from '../../../../shared/public/domain-rules.js';
 import type { Api } from '../../api/client.js';
 import { createLocalDnsApi, type LocalDnsRecord } from '../../api/local-dns.js';
 import { Link } from '../../components/link.js';
@@ -58,8 +59,13 @@ function DomainView(props: { api: Api; id: string; editable: boolean }) {
   const [deleted, setDeleted] = useState<Deleted | undefined>();
   const check = useAction(async () => {
     remove.reset();
+    const before = loaded.data?.last_checked_at;
     const answer = await answerOf(api.POST('/api/v1/client/domains/{id}/verify', path), 'Checking the domain');
     loaded.update(() => answer.data);
+    // Checked moments ago, the API answers the stored state without looking again: say so rather than "checked".
+    if (before && answer.data.last_checked_at === before) {
+      return `Looked at less than ${CHECK_NOW_MIN_SECONDS} s ago, so not again yet: press Check now in a few seconds.`;
+    }
     return `Checked: ${DOMAIN_STATUS_TEXT[answer.data.status].toLowerCase()}. ${nextStepOf(answer.data)}`;
   });
   const remove = useAction(async () => {
