@@ -140,10 +140,10 @@ describe('operators hear about failures', () => {
   describe('alarms', () => {
     it('sends every alarm of the stack, on ALARM and on OK, to the on-call topic', () => {
       const topic = { Ref: onCallTopicId() };
-      // 9 DLQs (6 queues', the schedules', the webhook and day-counter streams' on-failure queues), 10 background
-      // functions (6 queue, 2 scheduled, 2 stream), 6 queue ages, 2 stream ages, the API's 5xx rate, 2 SES rates,
+      // 9 DLQs (6 queues', the schedules', the webhook and day-counter streams' on-failure queues), 11 background
+      // functions (6 queue, 3 scheduled, 2 stream), 6 queue ages, 2 stream ages, the API's 5xx rate, 2 SES rates,
       // 5 log metrics.
-      expect(alarms()).toHaveLength(35);
+      expect(alarms()).toHaveLength(36);
       for (const alarm of alarms()) {
         expect(alarm.Properties.AlarmActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
         expect(alarm.Properties.OKActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
