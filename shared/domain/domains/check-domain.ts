@@ -7,7 +7,10 @@ import type { DomainStore } from './domain-store.js';
 import {
   challengeName,
   challengeValue,
+  dkimName,
+  dkimTarget,
   dmarcName,
+  mailFromMxHost,
   type DomainSettings,
   domainViewOf,
   proofDeadlineOf,
@@ -88,13 +91,13 @@ async function advance(deps: CheckDeps, record: DomainRecord, now: Date): Promis
   const identity = await deps.senderIdentities.getDomainIdentity(record.domain);
   // An identity removed outside the service: made again (every call is idempotent).
   if (!identity) return createIdentity(deps, checked, now);
-  const dmarc = await readDmarc(deps, record, at);
+  const tokens = identity.dkimTokens.length > 0 ? identity.dkimTokens : (record.dkim_tokens ?? []);
   const seen: DomainRecord = {
     ...checked,
     dkim_status: identity.dkimStatus,
     ...(identity.mailFromStatus ? { mail_from_status: identity.mailFromStatus } : {}),
-    ...(identity.dkimTokens.length > 0 ? { dkim_tokens: identity.dkimTokens } : {}),
-    ...(dmarc ? { dmarc } : {}),
+    dkim_tokens: tokens,
+    ...(await readPublished(deps, { ...record, dkim_tokens: tokens }, at)),
   };
   if (identity.dkimStatus === 'SUCCESS' && identity.verifiedForSending) {
     const verified: DomainRecord = { ...settle(seen), status: 'verified', verified_at: at };
@@ -183,15 +186,15 @@ async function createIdentity(deps: CheckDeps, checked: DomainRecord, now: Date)
 /** A verified claim's "check now": SES's DKIM and MAIL FROM status and the DMARC record read again. */
 async function refreshVerified(deps: CheckDeps, record: DomainRecord, now: Date): Promise<DomainRecord> {
   const at = now.toISOString();
-  const [identity, dmarc] = await Promise.all([
+  const [identity, published] = await Promise.all([
     deps.senderIdentities.getDomainIdentity(record.domain),
-    readDmarc(deps, record, at),
+    readPublished(deps, record, at),
   ]);
   const refreshed: DomainRecord = {
     ...record,
     ...(identity ? { dkim_status: identity.dkimStatus } : {}),
     ...(identity?.mailFromStatus ? { mail_from_status: identity.mailFromStatus } : {}),
-    ...(dmarc ? { dmarc } : {}),
+    ...published,
     last_checked_at: at,
     updated_at: at,
     version: record.version + 1,
@@ -232,6 +235,45 @@ async function readDmarc(deps: CheckDeps, record: DomainRecord, at: string): Pro
     console.warn(JSON.stringify({ message: 'DMARC lookup failed', domain: record.domain, error: String(error) }));
     return record.dmarc;
   }
+}
+
+/** Whether a lookup's answer holds a value; a failed lookup is unknown (undefined), never "not published". */
+async function holds<T>(lookup: Promise<T[]>, match: (value: T) => boolean): Promise<boolean | undefined> {
+  try {
+    return (await lookup).some(match);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What DNS shows now of the records a proven claim asks for: each DKIM CNAME, the MAIL FROM MX and SPF, the DMARC
+ * record, looked up in parallel. Only advice for the client (SES decides verification): a lookup that fails keeps
+ * what the last check saw.
+ */
+async function readPublished(
+  deps: CheckDeps,
+  record: DomainRecord,
+  at: string,
+): Promise<Pick<DomainRecord, 'published' | 'dmarc'>> {
+  const { dnsResolver: dns } = deps;
+  const bounce = record.mail_from_domain;
+  const mxHost = mailFromMxHost(deps.domainSettings.region);
+  const [dmarc, mx, spf, ...dkim] = await Promise.all([
+    readDmarc(deps, record, at),
+    holds(dns.mx(bounce), (r) => r.exchange.toLowerCase() === mxHost),
+    holds(dns.txt(bounce), (v) => /^v=spf1\s/i.test(v.trim()) && /\sinclude:amazonses\.com(\s|$)/i.test(v)),
+    ...(record.dkim_tokens ?? []).map((token) =>
+      holds(dns.cname(dkimName(token, record.domain)), (target) => target.toLowerCase() === dkimTarget(token)),
+    ),
+  ]);
+  const before = record.published;
+  const published = {
+    dkim: dkim.map((found, i) => found ?? before?.dkim[i] ?? false),
+    mail_from_mx: mx ?? before?.mail_from_mx ?? false,
+    mail_from_spf: spf ?? before?.mail_from_spf ?? false,
+  };
+  return { published, ...(dmarc ? { dmarc } : {}) };
 }
 
 async function saveOrCurrent(deps: CheckDeps, next: DomainRecord, read: DomainRecord): Promise<DomainRecord> {

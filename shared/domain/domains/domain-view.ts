@@ -22,9 +22,13 @@ export const MAIL_FROM_SPF = 'v=spf1 include:amazonses.com ~all';
 export const proofDeadlineOf = (record: Pick<DomainRecord, 'created_at'>): Date =>
   new Date(Date.parse(record.created_at) + PROOF_WINDOW_HOURS * HOUR_MS);
 
-/** An SES status as a record's: SUCCESS is verified, FAILED failed, anything else still pending. */
-const sesRecordStatus = (status: string | undefined): DnsRecordStatus =>
-  status === 'SUCCESS' ? 'verified' : status === 'FAILED' ? 'failed' : 'pending';
+/** A record's status: SES's word first (SUCCESS verified, FAILED failed), else whether the last check saw it. */
+const recordStatus = (sesStatus: string | undefined, seen: boolean | undefined): DnsRecordStatus =>
+  sesStatus === 'SUCCESS' ? 'verified' : sesStatus === 'FAILED' ? 'failed' : seen ? 'found' : 'pending';
+
+export const dkimName = (token: string, domain: string): string => `${token}._domainkey.${domain}`;
+export const dkimTarget = (token: string): string => `${token}.dkim.amazonses.com`;
+export const mailFromMxHost = (region: string): string => `feedback-smtp.${region}.amazonses.com`;
 
 /** The records the client publishes: only the ownership record until it is proven, then DKIM, MAIL FROM, DMARC. */
 function recordsOf(record: DomainRecord, settings: Pick<DomainSettings, 'region'>): DnsRecordView[] {
@@ -39,18 +43,18 @@ function recordsOf(record: DomainRecord, settings: Pick<DomainSettings, 'region'
     status: proven ? 'not_applicable' : record.status === 'failed' ? 'missing' : 'pending',
   };
   if (!proven) return [ownership];
+  const seen = record.published;
   const dkim = (record.dkim_tokens ?? []).map(
-    (token): DnsRecordView => ({
+    (token, at): DnsRecordView => ({
       purpose: 'dkim',
-      name: `${token}._domainkey.${record.domain}`,
+      name: dkimName(token, record.domain),
       type: 'CNAME',
-      value: `${token}.dkim.amazonses.com`,
+      value: dkimTarget(token),
       priority: null,
       required: true,
-      status: sesRecordStatus(record.dkim_status),
+      status: recordStatus(record.dkim_status, seen?.dkim[at]),
     }),
   );
-  const mailFrom = sesRecordStatus(record.mail_from_status);
   const dmarc = record.dmarc;
   return [
     ownership,
@@ -59,10 +63,10 @@ function recordsOf(record: DomainRecord, settings: Pick<DomainSettings, 'region'
       purpose: 'mail_from_mx',
       name: record.mail_from_domain,
       type: 'MX',
-      value: `feedback-smtp.${settings.region}.amazonses.com`,
+      value: mailFromMxHost(settings.region),
       priority: 10,
       required: false,
-      status: mailFrom,
+      status: recordStatus(record.mail_from_status, seen?.mail_from_mx),
     },
     {
       purpose: 'mail_from_spf',
@@ -71,7 +75,7 @@ function recordsOf(record: DomainRecord, settings: Pick<DomainSettings, 'region'
       value: MAIL_FROM_SPF,
       priority: null,
       required: false,
-      status: mailFrom,
+      status: recordStatus(record.mail_from_status, seen?.mail_from_spf),
     },
     {
       purpose: 'dmarc',

@@ -89,6 +89,10 @@ export const DomainRecord = z.object({
       checked_at: z.string(),
     }),
   ),
+  /** Which of the records to publish the last check saw in DNS (after proof): DKIM by token, the MAIL FROM pair. */
+  published: z.optional(
+    z.object({ dkim: z.array(z.boolean()), mail_from_mx: z.boolean(), mail_from_spf: z.boolean() }),
+  ),
   checks: z.int().check(z.gte(0)),
   last_checked_at: z.optional(z.string()),
   next_check_at: z.optional(z.string()),

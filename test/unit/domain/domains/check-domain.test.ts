@@ -217,6 +217,33 @@ describe('checkDomain: verifying', () => {
     expect(h.ses.calls.at(-1)).toBe(`getDomainIdentity ${D}`);
   });
 
+  it('shows each record the last check saw in DNS as found, one whose lookup failed as it was', async () => {
+    // Prepare
+    const h = domainHarness();
+    const claim = await proven(h);
+    h.dns.cnameRecords.set(`tok112._domainkey.${D}`, ['tok112.dkim.amazonses.com']);
+    h.dns.cnameRecords.set(`tok212._domainkey.${D}`, ['someone-else.example']);
+    h.dns.mxRecords.set(`bounce.${D}`, [{ exchange: 'feedback-smtp.eu-west-1.amazonses.com', priority: 10 }]);
+    h.dns.publishTxt(`bounce.${D}`, 'v=spf1 include:amazonses.com -all');
+    await checkDomain(h.deps, A, claim.id);
+    h.clock.advance(MINUTE_MS);
+    h.dns.failing.add(`tok112._domainkey.${D}`);
+
+    // Act
+    const view = await checkDomain(h.deps, A, claim.id);
+
+    // Assess
+    expect(view.status).toBe('verifying');
+    expect(view.records.filter((r) => r.purpose !== 'ownership').map((r) => [r.name, r.status])).toEqual([
+      [`tok112._domainkey.${D}`, 'found'],
+      [`tok212._domainkey.${D}`, 'pending'],
+      [`tok312._domainkey.${D}`, 'pending'],
+      [`bounce.${D}`, 'found'],
+      [`bounce.${D}`, 'found'],
+      [`_dmarc.${D}`, 'missing'],
+    ]);
+  });
+
   it.each([
     ['SES gave up on DKIM', 'FAILED', 1],
     [`${72} h passed since the identity`, 'PENDING', 72 * 60 + 1],
