@@ -1,6 +1,8 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { streamFunctions, type StreamFunctionDefinition } from '../../../../functions/streams.js';
+import { matches } from '../../../../local/engine/stream-poller.js';
 import { factsOfStreamRecords } from '../../../../shared/adapters/dynamo/webhook-stream-facts.js';
 import { factIdentity } from '../../../../shared/domain/webhooks/facts.js';
 import { buildWebhookMessage } from '../../../../shared/domain/webhooks/webhook-payloads.js';
@@ -161,5 +163,23 @@ describe('domain and sending facts in the table change stream', () => {
 
     // Assess
     expect(factIdentity(first!)).toBe(factIdentity(again!));
+  });
+
+  it("lets a domain's and the sender state's changes through the webhook-facts filter, and not the name locks", () => {
+    // Prepare
+    const webhookFacts = streamFunctions.find((f) => f.handler === 'webhook-facts') as StreamFunctionDefinition;
+
+    // Act
+    const passed = [
+      domain('verified'),
+      sender(),
+      { pk: 'CLIENT#7', sk: 'DOMAINNAME#acme.example', domain_id: 3 },
+      { pk: 'CLIENT#7', sk: 'DOMAINS', n: 1 },
+      { pk: 'DOMAINCLAIM#acme.example', sk: 'DOMAINCLAIM', client_id: 7 },
+      { pk: 'CLIENT#7', sk: 'SETTINGS', id: 1 },
+    ].map((item) => matches(webhookFacts, record('INSERT', item)));
+
+    // Assess
+    expect(passed).toEqual([true, true, false, false, false, false]);
   });
 });
