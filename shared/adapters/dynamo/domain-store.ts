@@ -10,6 +10,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { ClaimRefusal, DomainStore, DueCheck } from '../../domain/domains/domain-store.js';
 import type { ClientSending } from '../../domain/domains/sender-identities.js';
 import { DomainRecord } from '../../domain/domains/schemas.js';
+import { batchGetItems } from './batch-get.js';
 import { ENTITY, clientPk, keys } from './keys.js';
 import { queryAll } from './query-all.js';
 import { TABLE_KEYS } from './table-definition.js';
@@ -49,6 +50,16 @@ export class DynamoDomainStore implements DomainStore {
       new GetCommand({ TableName: this.tableName, Key: keys.domain(clientId, domainId), ConsistentRead: true }),
     );
     return out.Item ? DomainRecord.parse(out.Item) : undefined;
+  }
+
+  async getMany(named: readonly DueCheck[]): Promise<DomainRecord[]> {
+    if (named.length === 0) return [];
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      named.map((d) => keys.domain(d.client_id, d.domain_id)),
+    );
+    return items.map((item) => DomainRecord.parse(item));
   }
 
   async list(clientId: number): Promise<DomainRecord[]> {

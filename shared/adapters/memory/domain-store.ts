@@ -28,6 +28,13 @@ export class MemoryDomainStore implements DomainStore {
     return found && copy(found);
   }
 
+  async getMany(named: readonly DueCheck[]): Promise<DomainRecord[]> {
+    return named.flatMap((d) => {
+      const found = this.domains.get(keyOf(d.client_id, d.domain_id));
+      return found ? [copy(found)] : [];
+    });
+  }
+
   async list(clientId: number): Promise<DomainRecord[]> {
     return [...this.domains.values()]
       .filter((d) => d.client_id === clientId)

@@ -66,8 +66,13 @@ export async function checkDueDomain(
   due: { client_id: number; domain_id: number },
 ): Promise<DomainRecord | undefined> {
   const record = await deps.domains.get(due.client_id, due.domain_id);
+  return record && checkDueRecord(deps, record);
+}
+
+/** checkDueDomain on a claim already read (the poller reads a page of them in one wave). */
+export async function checkDueRecord(deps: CheckDeps, record: DomainRecord): Promise<DomainRecord> {
   const now = deps.clock.now();
-  if (!record || record.status === 'verified' || record.status === 'failed') return record;
+  if (record.status === 'verified' || record.status === 'failed') return record;
   if (record.next_check_at !== undefined && Date.parse(record.next_check_at) > now.getTime()) return record;
   return advance(deps, record, now);
 }

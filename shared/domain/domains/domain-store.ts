@@ -28,6 +28,8 @@ export interface DueCheck {
  */
 export interface DomainStore {
   get(clientId: number, domainId: number): Promise<DomainRecord | undefined>;
+  /** The claims named (one read wave; those gone are left out), in no particular order. */
+  getMany(named: readonly DueCheck[]): Promise<DomainRecord[]>;
   /** Every claim of the client, by id. */
   list(clientId: number): Promise<DomainRecord[]>;
   /** The client that proved the name, if any. */

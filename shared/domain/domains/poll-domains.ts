@@ -1,4 +1,4 @@
-import { type CheckDeps, checkDueDomain } from './check-domain.js';
+import { type CheckDeps, checkDueRecord } from './check-domain.js';
 
 export interface PollDomainsOptions {
   /** Stop after this long (the scheduled function's timeout, less a margin); the next run goes on. */
@@ -18,8 +18,9 @@ export interface PollDomainsResult {
 
 /**
  * The domain poller: every claim still being checked whose next check is due (the sparse gsi3 view, by next check)
- * is checked, in parallel waves, until the view is read to its end or the budget is spent. A check that throws leaves
- * its claim unchanged (an outage never fails a claim) and does not stop the others.
+ * is read (one Query and one BatchGetItem a page) and checked, in parallel waves, until the view is read to its end
+ * or the budget is spent. A check that throws leaves its claim unchanged (an outage never fails a claim) and does not
+ * stop the others.
  */
 export async function pollDomains(deps: CheckDeps, options: PollDomainsOptions = {}): Promise<PollDomainsResult> {
   const started = deps.clock.now().getTime();
@@ -34,17 +35,27 @@ export async function pollDomains(deps: CheckDeps, options: PollDomainsOptions =
   do {
     const page = await deps.domains.dueChecks(now, pageSize, cursor);
     cursor = page.cursor;
-    for (let i = 0; i < page.due.length; i += waveSize) {
+    // The page's claims in one read wave (BatchGetItem), then checked a wave at a time.
+    const records = await deps.domains.getMany(page.due);
+    for (let i = 0; i < records.length; i += waveSize) {
       if (overBudget()) return { checked, errors, stoppedOnBudget: true };
-      const wave = page.due.slice(i, i + waveSize);
-      const outcomes = await Promise.allSettled(wave.map((due) => checkDueDomain(deps, due)));
+      const wave = records.slice(i, i + waveSize);
+      const outcomes = await Promise.allSettled(wave.map((record) => checkDueRecord(deps, record)));
       for (const [at, outcome] of outcomes.entries()) {
         if (outcome.status === 'fulfilled') {
           checked += 1;
           continue;
         }
         errors += 1;
-        console.warn(JSON.stringify({ message: 'domain check failed', ...wave[at], error: String(outcome.reason) }));
+        const failed = wave[at];
+        console.warn(
+          JSON.stringify({
+            message: 'domain check failed',
+            client_id: failed?.client_id,
+            domain_id: failed?.id,
+            error: String(outcome.reason),
+          }),
+        );
       }
     }
   } while (cursor && !overBudget());

@@ -202,7 +202,13 @@ describe.each(ADAPTERS)('DomainStore contract (%s)', (_name, adapter) => {
       cursor = page.cursor;
     } while (cursor);
 
+    const read = await ports.domains.getMany([
+      ...seen.map((domain_id) => ({ client_id: client, domain_id })),
+      { client_id: client, domain_id: 1 },
+    ]);
+
     // Assess
     expect(seen).toEqual(due.map((r) => r.id));
+    expect(read.sort((a, b) => a.id - b.id)).toEqual(due);
   });
 });
