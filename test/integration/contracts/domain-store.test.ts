@@ -32,9 +32,13 @@ const ADAPTERS: [string, () => DomainPorts][] = [
   ],
 ];
 
-let nextId = Date.now() % 1_000_000_000;
+let lastId = Date.now() % 1_000_000_000;
+const nextId = (): number => {
+  lastId += 1;
+  return lastId;
+};
 const claimOf = (clientId: number, domain: string, extra: Partial<DomainRecord> = {}): DomainRecord => ({
-  id: (nextId += 1),
+  id: nextId(),
   client_id: clientId,
   domain,
   status: 'awaiting_proof',
