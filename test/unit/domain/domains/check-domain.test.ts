@@ -313,6 +313,22 @@ describe('checkDomain: the route rules', () => {
     expect(h.dns.lookups).toEqual([]);
   });
 
+  it('checks again at once when told not to answer a recent check as stored (a fixture publishing its own records)', async () => {
+    // Prepare
+    const h = domainHarness();
+    const claim = await claimDomain(h.deps, A, { domain: D });
+    await checkDomain(h.deps, A, claim.id);
+    h.clock.advance(1_000);
+    h.dns.lookups.length = 0;
+
+    // Act
+    const view = await checkDomain(h.deps, A, claim.id, { answerRecentAsStored: false });
+
+    // Assess
+    expect(view.last_checked_at).toBe('2026-11-28T10:00:01.000Z');
+    expect(h.dns.lookups).not.toEqual([]);
+  });
+
   it("answers 404 for another client's claim", async () => {
     // Prepare
     const h = domainHarness();
