@@ -5,6 +5,7 @@ import { linkSecret } from '../../shared/composition/providers/link-secret.js';
 import { mailer } from '../../shared/composition/providers/mailer.js';
 import { queue } from '../../shared/composition/providers/queue.js';
 import { scheduler } from '../../shared/composition/providers/scheduler.js';
+import { senderIdentities } from '../../shared/composition/providers/sender-identities.js';
 import { senderSettingsOf } from '../../shared/composition/sender-settings.js';
 import { executeWorkflow } from '../../shared/domain/executions/execute-workflow.js';
 import { ExecutionMessage } from '../../shared/domain/executions/schemas.js';
@@ -18,7 +19,7 @@ import { sqsBatch } from '../../shared/queue/sqs-batch.js';
  */
 export const handler = sqsBatch(
   ExecutionMessage,
-  [executionStore, deliveryStore, mailer, clock, queue, scheduler, linkSecret],
+  [executionStore, deliveryStore, mailer, clock, queue, scheduler, linkSecret, senderIdentities],
   async (message, { deps }) => {
     // Cached by the secret's source; read per message so a rotated value is taken up by a warm container.
     const sender = senderSettingsOf(deps.config, await deps.linkSecret.value());

@@ -8,6 +8,7 @@ import { linkSecret } from '../../shared/composition/providers/link-secret.js';
 import { mailer } from '../../shared/composition/providers/mailer.js';
 import { queue as queueProvider } from '../../shared/composition/providers/queue.js';
 import { scheduler as schedulerProvider } from '../../shared/composition/providers/scheduler.js';
+import { senderIdentities } from '../../shared/composition/providers/sender-identities.js';
 import { tableOf } from '../../shared/composition/providers/table.js';
 import { senderSettingsOf } from '../../shared/composition/sender-settings.js';
 import { dispatchExecution } from '../../shared/domain/engine/dispatch.js';
@@ -56,6 +57,7 @@ export async function recoverEngine(
     queueProvider,
     schedulerProvider,
     linkSecret,
+    senderIdentities,
   ]);
   const executeDeps = {
     ...deps,

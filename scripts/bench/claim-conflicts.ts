@@ -32,6 +32,9 @@ import { processingStore } from '../../shared/composition/providers/processing-s
 import { settingsStore } from '../../shared/composition/providers/settings-store.js';
 import { trackingStore } from '../../shared/composition/providers/tracking-store.js';
 import { userStore } from '../../shared/composition/providers/user-store.js';
+import { senderIdentities } from '../../shared/composition/providers/sender-identities.js';
+import { serviceSendersOf } from '../../shared/domain/domains/service-senders.js';
+import { verifyLocalDomain } from '../../local/local-domains.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { loadConfig } from '../../shared/config.js';
 import { createClient } from '../../shared/domain/clients/create-client.js';
@@ -140,6 +143,7 @@ function engineOf(container: Container) {
     settingsStore,
     trackingStore,
     userStore,
+    senderIdentities,
   ]);
   const full = { ...deps, queue: noQueue, scheduler: noScheduler, mailer: instantMailer };
   const execute: ExecuteDeps = {
@@ -147,7 +151,7 @@ function engineOf(container: Container) {
     sender: {
       linkSecret: 'x'.repeat(32),
       publicBaseUrl: 'https://bench.test',
-      defaultFromAddress: 'bench@example.com',
+      ...serviceSendersOf(deps.config),
     },
   };
   return { deps: full, execute };
@@ -165,6 +169,8 @@ async function prepare(
     plan: 'scale',
   });
   await updateSettings(deps, created.id, SettingsPatch.parse(quota));
+  // A verified domain, so the client sends to its contacts (without one it is in the sandbox).
+  await verifyLocalDomain(container, created.id, `claims-${created.id}.bench.example`);
   const emails = Array.from({ length: CONTACTS }, (_, i) => `c${i}-${created.id}@example.com`);
   await inWaves(emails, IN_FLIGHT_SETUP, (email) =>
     createContactRecord(deps, created.id, ContactBody.parse({ email }), 0),
@@ -199,6 +205,9 @@ async function main(): Promise<void> {
         AWS_REGION: 'us-east-1',
         LINK_SECRET: 'x'.repeat(32),
         CONFIG_CACHE_TTL_SECONDS: String(ttlSeconds),
+        // The bench client's domain is verified through the local DNS and SES stand-ins in the same table.
+        SENDER_IDENTITIES: 'local',
+        DNS_RESOLVER: 'local',
       }),
     });
     return Object.assign(container, { conflicts });

@@ -42,6 +42,7 @@ const { getContainer } = await import('../../shared/composition/container.js');
 const { rateCounter } = await import('../../shared/composition/providers/rate-counter.js');
 const { clientAdminDeps } = await import('../../shared/composition/providers/client-admin.js');
 const { createClient } = await import('../../shared/domain/clients/create-client.js');
+const { verifyLocalDomain } = await import('../../local/local-domains.js');
 const { MAX_REQUESTS_PER_SECOND, setClientRateLimits } = await import(
   '../../shared/domain/rate-limits/set-rate-limits.js'
 );
@@ -104,6 +105,8 @@ async function main(): Promise<void> {
         api_requests_per_second: MAX_REQUESTS_PER_SECOND,
         event_requests_per_second: MAX_REQUESTS_PER_SECOND,
       });
+      // A verified domain, so the client sends to its contacts (without one it is in the sandbox).
+      await verifyLocalDomain(getContainer(), created.id, `bench-${clients}.bench.example`);
       return { id: created.id, key: created.api_key };
     };
     const newClient = async (plan?: SubscriptionPlan['tier']) => (await newBenchClient(plan)).key;

@@ -1,6 +1,9 @@
 import type { Config } from '../config.js';
 import { linksBaseUrlOf } from '../domain/links/links-base-url.js';
 import type { SenderSettings } from '../domain/executions/execute-workflow.js';
+import { serviceSendersOf } from '../domain/domains/service-senders.js';
+
+export { onboardingFromAddressOf } from '../domain/domains/service-senders.js';
 
 /**
  * The executor's sender settings from configuration and the link secret's value (the `linkSecret` component's,
@@ -11,15 +14,8 @@ export function senderSettingsOf(config: Config, linkSecret: string): SenderSett
     linkSecret,
     // The links in e-mails (/u/, /v/) live on their own host where the deployment gives one.
     publicBaseUrl: linksBaseUrlOf(config),
-    defaultFromAddress: onboardingFromAddressOf(config),
+    ...serviceSendersOf(config),
     ...(config.SES_CONFIGURATION_SET ? { configurationSet: config.SES_CONFIGURATION_SET } : {}),
     ...(config.UNSUBSCRIBE_MAILTO ? { unsubscribeMailto: config.UNSUBSCRIBE_MAILTO } : {}),
   };
 }
-
-/**
- * The shared onboarding sender (the sandbox's From): ONBOARDING_FROM_ADDRESS, else its deprecated name
- * DEFAULT_FROM_ADDRESS, else an address on a reserved domain (RFC 2606) that no client can verify.
- */
-export const onboardingFromAddressOf = (config: Config): string =>
-  config.ONBOARDING_FROM_ADDRESS ?? config.DEFAULT_FROM_ADDRESS ?? 'onboarding@sandbox.example.net';

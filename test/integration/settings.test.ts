@@ -129,7 +129,21 @@ describe('PATCH /client/settings', () => {
         paused_at: null,
         paused_reason: null,
       },
-      sending: expect.objectContaining({ from_status: 'unset', problems: [] }),
+      // The test client's domain is verified (createTestClient): its e-mails go From no-reply@ it, outside the sandbox.
+      sending: {
+        from_address: `no-reply@${client.domain}`,
+        from_name: 'Acme',
+        from_status: 'unset',
+        sandbox: false,
+        verified_domains: [client.domain],
+        problems: [],
+        tenant: {
+          name: expect.stringMatching(new RegExp(`client-${client.id}$`)),
+          status: 'enabled',
+          paused_reason: null,
+          paused_at: null,
+        },
+      },
       client: {
         id: client.id,
         client_id: client.client_id,

@@ -28,12 +28,13 @@ import { ENDED_CLAIM } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { categoryOf } from '../../domain/workflows/catalog.js';
 import { topicSetOf } from './topic-store.js';
-import { keys, type ItemKey } from './keys.js';
+import { accountKeys, clientPk, keys, type ItemKey } from './keys.js';
 import { capPendingAttribute, dayCapOf, QUOTA_SENT_ATTRIBUTE, quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
 import { contactFiguresUpdate } from './contact-figures.js';
 import { goalMarkAttribute } from '../../domain/workflows/goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
+import { senderStateOf } from './settings-store.js';
 
 function quotaShardFor(r: Reservation) {
   return quotaShardOf(r.execution.id, r.quota);
@@ -57,6 +58,8 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const config = {
       settings: keys.settings(c),
       client: keys.clientProfile(c),
+      // Verified domains, tenant and its pause: the From and the sandbox are decided from it.
+      sender: keys.sender(c),
       customization: keys.customization(c, execution.workflow_id),
       // Marketing mail may belong to a topic the contact left: one more key of the same BatchGetItem.
       ...(categoryOf(execution.workflow_id) === 'marketing' ? { topics: keys.topics(c) } : {}),
@@ -80,7 +83,9 @@ export class DynamoDeliveryStore implements DeliveryStore {
       return item ? stripKeys<T>(item) : undefined;
     };
     const topicsItem = config.topics ? byKey.get(keyOf(config.topics)) : undefined;
+    const senderItem = byKey.get(keyOf(config.sender));
     return {
+      ...(senderItem ? { sender: senderStateOf(senderItem) } : {}),
       contact: read<ContactRecord>(wanted.contact),
       settings: read<SettingsRecord>(wanted.settings),
       client: read<ClientRecord>(wanted.client),
@@ -89,6 +94,54 @@ export class DynamoDeliveryStore implements DeliveryStore {
       ...(topicsItem ? { topics: topicSetOf(topicsItem) } : {}),
       cap: dayCapOf(byKey.get(keyOf(wanted.cap))),
     };
+  }
+
+  /** One Query of the client's users (their items hold the address); eventually consistent, e-mail only. */
+  async sandboxRecipients(clientId: number): Promise<string[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': clientPk(clientId), ':prefix': accountKeys.userSkPrefix },
+      ProjectionExpression: 'email',
+    });
+    return items.map((item) => String(item['email'] ?? '')).filter((email) => email !== '');
+  }
+
+  async markTenantPaused(clientId: number, reason: string, at: string): Promise<void> {
+    await this.updateSender(clientId, {
+      // The first sighting stays the pause's start; the reason and the last look move.
+      UpdateExpression:
+        'SET tenant_paused_at = if_not_exists(tenant_paused_at, :at), tenant_paused_reason = :reason, tenant_checked_at = :at',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':at': at, ':reason': reason },
+    });
+  }
+
+  async clearTenantPause(clientId: number, pausedAt: string): Promise<void> {
+    await this.updateSender(clientId, {
+      UpdateExpression: 'REMOVE tenant_paused_at, tenant_paused_reason, tenant_checked_at',
+      ConditionExpression: 'tenant_paused_at = :seen',
+      ExpressionAttributeValues: { ':seen': pausedAt },
+    });
+  }
+
+  /** A conditional update of the client's sender state; a failed condition (no item, another pause) writes nothing. */
+  private async updateSender(
+    clientId: number,
+    update: {
+      UpdateExpression: string;
+      ConditionExpression: string;
+      ExpressionAttributeValues: Record<string, unknown>;
+    },
+  ): Promise<void> {
+    try {
+      await this.db.send(new UpdateCommand({ TableName: this.tableName, Key: keys.sender(clientId), ...update }));
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    } finally {
+      // The pause is read with the cached configuration: this container's next load reads it again.
+      this.configCache?.forget(clientPk(clientId));
+    }
   }
 
   async claim(r: Reservation): Promise<ClaimOutcome> {
@@ -402,12 +455,18 @@ export class DynamoDeliveryStore implements DeliveryStore {
     });
   }
 
-  async deferClaim(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
+  async deferClaim(
+    execution: ExecutionRecord,
+    scheduledFor: string,
+    reason: string,
+    at: string,
+    cause: 'throttle' | 'pause' = 'throttle',
+  ): Promise<boolean> {
     // Queued again: the stuck index holds it by its new due time, as any queued execution (execution-item.ts).
     const entry = keys.executingEntry(execution.client_id, execution.id, scheduledFor);
+    const counters = cause === 'throttle' ? 'throttled :one, deferrals :one' : 'deferrals :one';
     return this.endClaimWithoutSend(execution, {
-      UpdateExpression:
-        'SET #s = :queued, scheduled_for = :when, reason = :reason, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk ADD throttled :one, deferrals :one REMOVE claim, outcome_unknown, retry_pending',
+      UpdateExpression: `SET #s = :queued, scheduled_for = :when, reason = :reason, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk ADD ${counters} REMOVE claim, outcome_unknown, retry_pending`,
       ExpressionAttributeValues: {
         ':queued': EXECUTION_STATUS.queued,
         ':when': scheduledFor,

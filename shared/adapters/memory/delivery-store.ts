@@ -59,7 +59,9 @@ export class MemoryDeliveryStore implements DeliveryStore {
       : this.aggregates.workflowData.templates.get(recordKey(c, execution.template_id));
     const cap = this.data.peekDayCap(c, execution.contact_id, execution.cap_day);
     const topics = categoryOf(execution.workflow_id) === 'marketing' ? this.aggregates.topics?.peek(c) : undefined;
+    const sender = this.aggregates.settings.senders.get(c);
     return {
+      ...(sender ? { sender: copy(sender) } : {}),
       ...(topics ? { topics: copy(topics) } : {}),
       contact: contact && copy(contact),
       settings: settings && copy(settings),
@@ -71,6 +73,28 @@ export class MemoryDeliveryStore implements DeliveryStore {
         pending: Object.fromEntries([...(cap?.pending ?? [])].map(([id, p]) => [String(id), p])),
       },
     };
+  }
+
+  async sandboxRecipients(clientId: number): Promise<string[]> {
+    return ((await this.aggregates.users?.list(clientId)) ?? []).map((user) => user.email);
+  }
+
+  async markTenantPaused(clientId: number, reason: string, at: string): Promise<void> {
+    const sender = this.aggregates.settings.senders.get(clientId);
+    if (!sender) return;
+    Object.assign(sender, {
+      tenant_paused_at: sender.tenant_paused_at ?? at,
+      tenant_paused_reason: reason,
+      tenant_checked_at: at,
+    });
+  }
+
+  async clearTenantPause(clientId: number, pausedAt: string): Promise<void> {
+    const sender = this.aggregates.settings.senders.get(clientId);
+    if (sender?.tenant_paused_at !== pausedAt) return;
+    delete sender.tenant_paused_at;
+    delete sender.tenant_paused_reason;
+    delete sender.tenant_checked_at;
   }
 
   async claim(r: Reservation): Promise<ClaimOutcome> {
@@ -234,14 +258,20 @@ export class MemoryDeliveryStore implements DeliveryStore {
     );
   }
 
-  async deferClaim(seen: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
+  async deferClaim(
+    seen: ExecutionRecord,
+    scheduledFor: string,
+    reason: string,
+    at: string,
+    cause: 'throttle' | 'pause' = 'throttle',
+  ): Promise<boolean> {
     return this.endClaimWithoutSend(seen, (execution) => {
       Object.assign(execution, {
         status: EXECUTION_STATUS.queued,
         scheduled_for: scheduledFor,
         reason,
         updated_at: at,
-        throttled: (execution.throttled ?? 0) + 1,
+        ...(cause === 'throttle' ? { throttled: (execution.throttled ?? 0) + 1 } : {}),
         deferrals: (execution.deferrals ?? 0) + 1,
       });
       delete execution.retry_pending;

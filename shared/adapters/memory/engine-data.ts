@@ -5,6 +5,7 @@ import type { SentEmailLogRecord, SentEmailRecord } from '../../domain/sent-emai
 import type { MemoryClientStore } from './client-stores.js';
 import type { MemoryContactStore } from './contact-store.js';
 import type { MemorySettingsStore } from './settings-store.js';
+import type { UserStore } from '../../domain/users/user-store.js';
 import { MemoryStatsStore } from './stats-store.js';
 import { recordKey, type MemoryWorkflowData } from './workflow-data.js';
 
@@ -95,6 +96,8 @@ export interface MemoryAggregates {
   workflowData: MemoryWorkflowData;
   /** The clients' topics; absent where a test builds the aggregates without them. */
   topics?: MemoryTopicStore;
+  /** The dashboard users (a sandboxed client's recipients); absent where a test builds the aggregates without them. */
+  users?: Pick<UserStore, 'list'>;
 }
 
 /** The key of a record under a client (the format MemoryContactStore and MemoryWorkflowData use too). */

@@ -13,7 +13,11 @@
  * | AccountSuspendedException          | thrown   | account-wide, not this message's fault: failing every execution  |
  * |                                    |          | would need one retry each; the DLQ alarm tells the operator, and |
  * |                                    |          | the messages are redriven once the account is restored           |
- * | SendingPausedException             | thrown   | account or configuration set paused (reputation); same as above  |
+ * | SendingPausedException             | thrown   | sending paused (reputation): on a send naming the client's SES   |
+ * |                                    |          | tenant, the tenant's pause — the executor gives the claim back,  |
+ * |                                    |          | defers the execution and records the pause on the client's       |
+ * |                                    |          | sender state (send-failure.ts isTenantPausedError); without a    |
+ * |                                    |          | tenant, the account's or configuration set's: same as above      |
  * | NotFoundException                  | thrown   | the configuration set is missing: a deployment fault, same as    |
  * |                                    |          | above                                                            |
  * | TooManyRequestsException           | thrown   | sending rate exceeded: the executor defers the execution with a  |

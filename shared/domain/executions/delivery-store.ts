@@ -4,6 +4,7 @@ import type { SentEmailLogRecord, SentEmailRecord } from '../sent-emails/sent-em
 import type { SettingsRecord } from '../settings/settings-store.js';
 import type { TemplateRecord } from '../templates/template-store.js';
 import type { CustomizationRecord } from '../workflows/customization.js';
+import type { SenderState } from '../domains/sender-state.js';
 import type { TopicSet } from '../topics/topic-store.js';
 import { quotaShardOf } from './quota-shards.js';
 import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
@@ -21,6 +22,8 @@ export interface SendContext {
   template?: TemplateRecord;
   /** The contact's counter for the execution's local day: e-mails sent, and the executions waiting for a slot. */
   cap: DayCap;
+  /** The client's sending state: verified domains, SES tenant and its pause (absent until its first domain or tenant). */
+  sender?: SenderState;
 }
 
 /** `pending`: execution id → priority score of the queued executions that will compete for the day's slots. */
@@ -71,6 +74,19 @@ export type SettleOutcome = 'done' | 'moved';
 export interface DeliveryStore {
   load(execution: ExecutionRecord): Promise<SendContext>;
   /**
+   * The addresses a client in the sandbox may send to besides SES's simulator: its dashboard users' (one Query of the
+   * client's users, made only for a client in the sandbox).
+   */
+  sandboxRecipients(clientId: number): Promise<string[]>;
+  /**
+   * SES refused a send because the client's tenant is paused, or said it still is: the sender state keeps when it was
+   * first seen paused (`tenant_paused_at`), why, and when this was last asked (`tenant_checked_at`). Nothing is written
+   * for a client without a sender state (it names no tenant).
+   */
+  markTenantPaused(clientId: number, reason: string, at: string): Promise<void>;
+  /** SES says the tenant sends again: the pause seen at `pausedAt` is removed (a newer one is left). */
+  clearTenantPause(clientId: number, pausedAt: string): Promise<void>;
+  /**
    * The exactly-once gate, before the provider call: the client's quota counter raised below its limits, then one
    * transaction — the execution 1 → 2 (or 2 while `retry_pending`), unchanged since it was read, keeping what it
    * reserved (`claim`, see claimOf); the contact's day counter raised below its limit; the sent-email record (id
@@ -95,9 +111,16 @@ export interface DeliveryStore {
    * SES refused the send for the account's limits (throttled, nothing sent): gives the claim back as releaseClaim
    * does (counters, queued log) but queues the execution again — 2 → 1 (at 2, unchanged since read), `scheduled_for`
    * the given instant, the reason, `throttled` + 1, and in the stuck index by its new due time. `attempt` stays: SES
-   * took nothing. False when it had moved.
+   * took nothing. False when it had moved. `cause` `pause` (the client's SES tenant is paused): the same, but
+   * `throttled` stays (it sizes the next throttle's backoff).
    */
-  deferClaim(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean>;
+  deferClaim(
+    execution: ExecutionRecord,
+    scheduledFor: string,
+    reason: string,
+    at: string,
+    cause?: 'throttle' | 'pause',
+  ): Promise<boolean>;
   /**
    * The send failed ambiguously: the execution (at 2, `updated_at` as read) keeps its claim and counters, is marked
    * `outcome_unknown` with the reason, and its lease starts again at `at`. False when it had moved.

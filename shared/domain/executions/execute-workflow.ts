@@ -21,14 +21,19 @@ import { EXECUTION_STATUS, type ExecutionRecord } from './execution-record.js';
 import type { ExecutionStore, Finish } from './execution-store.js';
 import { withFooter } from './compliance-footer.js';
 import { nextQuotaWindow } from './quota-window.js';
+import { effectiveSenderOf, isSandboxRecipient, type EffectiveSender } from '../domains/effective-sender.js';
+import type { ServiceSenders } from '../domains/service-senders.js';
+import type { SenderIdentities } from '../domains/sender-identities.js';
+import type { SenderState } from '../domains/sender-state.js';
+import { isTenantPausedError } from './send-failure.js';
 
-export interface SenderSettings {
+/** `onboardingFrom`: the sandbox's From; `reserved`: the service's own addresses, never a client's From. */
+export interface SenderSettings extends ServiceSenders {
   /** HMAC secret of the public links (DESIGN.md §8). */
   linkSecret: string;
   /** Origin of /u and /v links. */
   publicBaseUrl: string;
-  /** From address when the client set none. */
-  defaultFromAddress: string;
+  /** The clients' configuration set, for a client whose tenant names none of its own. */
   configurationSet?: string;
   /** A mailbox that unsubscribes its senders, offered as the List-Unsubscribe mailto (optional). */
   unsubscribeMailto?: string;
@@ -40,6 +45,8 @@ export interface ExecuteDeps extends DispatchDeps {
   delivery: DeliveryStore;
   mailer: Mailer;
   sender: SenderSettings;
+  /** Asked whether a paused tenant sends again, once per PAUSED_RECHECK_MS. */
+  senderIdentities: Pick<SenderIdentities, 'tenantStatus'>;
   /**
    * How long a claim (status 2) is left to its worker and to the provider's status notifications before its outcome
    * is decided without them (settle-claim.ts). Default DEFAULT_LEASE_MS; configuration EXECUTION_LEASE_SECONDS.
@@ -71,6 +78,10 @@ export { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
  * claim is released with `retry_pending` and the error thrown for the queue to retry; the outcome is unknown (reset,
  * timeout, 5xx) → the claim is kept, marked `outcome_unknown`, and the execution comes back at the lease end to be
  * decided from SES's notifications before anything is sent again.
+ * The From is the client's effective sender (effective-sender.ts); a client without a verified domain is in the
+ * sandbox, where any recipient but its dashboard users and SES's simulator is skipped `sandbox_recipient`. A send
+ * names the client's SES tenant when it has one; a tenant SES paused defers the execution (`tenant_paused`), as the
+ * deliverability guard's pause does, and is asked again once an hour.
  * Requests for one send: read, load, claim, record (4 DynamoDB) + 1 SES.
  */
 export async function executeWorkflow(
@@ -110,6 +121,21 @@ export async function executeWorkflow(
     await dispatchExecution(deps, { client_id: clientId, execution_id: execution.id }, when, now);
     return { kind: 'deferred' };
   }
+  const sending = effectiveSenderOf({
+    settings: context.settings,
+    clientName: context.client!.name,
+    sender: context.sender,
+    onboardingFrom: deps.sender.onboardingFrom,
+    reserved: deps.sender.reserved,
+  });
+  if (sending.sandbox && !isSandboxRecipient(context.contact!.email, await deps.delivery.sandboxRecipients(clientId))) {
+    return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'sandbox_recipient', at });
+  }
+  if (sending.tenant && context.sender?.tenant_paused_at) {
+    if (await tenantStillPaused(deps, clientId, sending.tenant, context.sender, now)) {
+      return deferPaused(deps, execution, now);
+    }
+  }
 
   const capLimit = dailyCapOf(execution, context);
   if (yieldsToHigherPriority(execution, context, capLimit)) {
@@ -118,7 +144,7 @@ export async function executeWorkflow(
 
   const template = templateOf(execution, context);
   if (!template) return finish(deps, execution, { status: EXECUTION_STATUS.failed, reason: 'template_not_found', at });
-  const reservation = buildReservation(deps.sender, execution, context, template, now);
+  const reservation = buildReservation(deps.sender, execution, context, template, sending, now);
 
   const claimed = await deps.delivery.claim(reservation);
   if (claimed === 'taken') return { kind: 'duplicate' };
@@ -143,9 +169,9 @@ export async function executeWorkflow(
 
   let result: Awaited<ReturnType<Mailer['send']>>;
   try {
-    result = await deps.mailer.send(outboundOf(deps.sender, reservation));
+    result = await deps.mailer.send(outboundOf(deps.sender, reservation, sending));
   } catch (error) {
-    return sendFailed(deps, reservation, error);
+    return sendFailed(deps, reservation, sending, error);
   }
   const doneAt = deps.clock.now().toISOString();
   if (result.kind === 'rejected') {
@@ -164,11 +190,28 @@ export async function executeWorkflow(
  * the claim and throw, so the queue retries with its backoff. The outcome is unknown: keep the claim, say why, and
  * come back at the lease end, when SES's notifications (or their absence) decide it — never a blind second send.
  */
-async function sendFailed(deps: ExecuteDeps, r: Reservation, error: unknown): Promise<ExecuteOutcome> {
+async function sendFailed(
+  deps: ExecuteDeps,
+  r: Reservation,
+  sending: EffectiveSender,
+  error: unknown,
+): Promise<ExecuteOutcome> {
   const now = deps.clock.now();
   const at = now.toISOString();
   const name = (error as Error)?.name ?? 'error';
   const claimed = claimedExecution(r);
+  if (sending.tenant && isTenantPausedError(error)) {
+    // SES paused the client's tenant (its reputation policy, or an operator): nothing was sent, and nothing is
+    // wrong with this e-mail. The claim goes back, the execution waits as a paused client's do, and the pause is
+    // recorded for the other executions and the settings.
+    const when = new Date(now.getTime() + PAUSED_RECHECK_MS);
+    const reason = `${TENANT_PAUSED}: ${name}`;
+    if (!(await deps.delivery.deferClaim(claimed, when.toISOString(), reason, at, 'pause')))
+      return { kind: 'duplicate' };
+    await deps.delivery.markTenantPaused(r.execution.client_id, (error as Error).message || name, at);
+    await dispatchExecution(deps, { client_id: r.execution.client_id, execution_id: r.execution.id }, when, now);
+    return { kind: 'deferred' };
+  }
   const throttle = sendThrottleOf(error);
   if (throttle) {
     const when = new Date(
@@ -226,6 +269,44 @@ export function yieldsToHigherPriority(
 /** A paused client's executions look again this often (status stays 1) until an admin resumes sending. */
 export const PAUSED_RECHECK_MS = 60 * 60 * 1000;
 
+/** The deferral reason of an execution whose client's SES tenant is paused. */
+export const TENANT_PAUSED = 'tenant_paused';
+
+async function deferPaused(deps: ExecuteDeps, execution: ExecutionRecord, now: Date): Promise<ExecuteOutcome> {
+  const when = new Date(now.getTime() + PAUSED_RECHECK_MS);
+  await deps.executions.defer(execution, when.toISOString(), TENANT_PAUSED, now.toISOString());
+  await dispatchExecution(deps, { client_id: execution.client_id, execution_id: execution.id }, when, now);
+  return { kind: 'deferred' };
+}
+
+/**
+ * Whether the client's tenant, recorded as paused, still is. Within PAUSED_RECHECK_MS of the last look the record is
+ * believed (no SES call); after that SES is asked once: still DISABLED → the look is recorded, otherwise the pause is
+ * removed and the e-mail goes out. A failing GetTenant is thrown: the queue retries, as for any SES fault.
+ */
+async function tenantStillPaused(
+  deps: ExecuteDeps,
+  clientId: number,
+  tenant: string,
+  sender: SenderState,
+  now: Date,
+): Promise<boolean> {
+  const pausedAt = sender.tenant_paused_at!;
+  const lastLook = Date.parse(sender.tenant_checked_at ?? pausedAt);
+  if (now.getTime() - lastLook < PAUSED_RECHECK_MS) return true;
+  const { status, cause } = await deps.senderIdentities.tenantStatus(tenant);
+  if (status === 'DISABLED') {
+    await deps.delivery.markTenantPaused(
+      clientId,
+      cause ?? sender.tenant_paused_reason ?? 'paused by SES',
+      now.toISOString(),
+    );
+    return true;
+  }
+  await deps.delivery.clearTenantPause(clientId, pausedAt);
+  return false;
+}
+
 /** Why this execution must not send now (skip 6 / cancel 5), or undefined when it may. */
 function checkSendable(execution: ExecutionRecord, context: SendContext, now: Date): Omit<Finish, 'at'> | undefined {
   const { client, contact, settings } = context;
@@ -280,6 +361,7 @@ function buildReservation(
   execution: ExecutionRecord,
   context: SendContext,
   template: NonNullable<ReturnType<typeof templateOf>>,
+  sending: EffectiveSender,
   now: Date,
 ): Reservation {
   const contact = context.contact!;
@@ -294,7 +376,12 @@ function buildReservation(
   const rendered = renderEmail({
     template,
     contact,
-    branding: { settings, client, links: { publicBaseUrl: origin, unsubscribeUrl, browserUrl } },
+    branding: {
+      settings,
+      client,
+      links: { publicBaseUrl: origin, unsubscribeUrl, browserUrl },
+      from: { address: sending.fromAddress, name: sending.fromName },
+    },
     vars: execution.event ? { event: execution.event } : undefined,
   });
   const body = withFooter(rendered, {
@@ -302,8 +389,7 @@ function buildReservation(
     unsubscribeUrl,
     category: categoryOf(execution.workflow_id),
   });
-  const fromAddress = settings?.email_from_address ?? sender.defaultFromAddress;
-  const fromName = settings?.email_from_name ?? settings?.brand_name ?? settings?.company_name ?? client.name;
+  const { fromAddress, fromName } = sending;
   const at = now.toISOString();
   const limits = effectiveLimits(settings, planOf(client.plan));
   const capLimit = dailyCapOf(execution, context);
@@ -353,7 +439,7 @@ function unsubscribeHeaders(sender: SenderSettings, unsubscribeUrl: string): Rec
   return { 'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
-function outboundOf(sender: SenderSettings, r: Reservation): OutboundEmail {
+function outboundOf(sender: SenderSettings, r: Reservation, sending: EffectiveSender): OutboundEmail {
   const e = r.sentEmail;
   return {
     from: e.from_email,
@@ -367,6 +453,10 @@ function outboundOf(sender: SenderSettings, r: Reservation): OutboundEmail {
       ? { headers: unsubscribeHeaders(sender, r.unsubscribeUrl) }
       : {}),
     tags: { client_id: String(e.client_id), execution_id: String(e.execution_id), sent_email_id: e.id },
-    ...(sender.configurationSet ? { configurationSet: sender.configurationSet } : {}),
+    // The tenant's own configuration set, else the clients' one (it is associated with every tenant).
+    ...(sending.configurationSet || sender.configurationSet
+      ? { configurationSet: sending.configurationSet ?? sender.configurationSet }
+      : {}),
+    ...(sending.tenant ? { tenant: sending.tenant } : {}),
   };
 }

@@ -41,6 +41,16 @@ export function sendThrottleOf(error: unknown): 'rate' | 'daily_quota' | undefin
 }
 
 /**
+ * Whether SES refused a send because sending is paused (`SendingPausedException`, HTTP 400; nothing was sent). On a
+ * send that names the client's tenant it is read as the tenant's pause (SES's reputation policy pauses one client,
+ * not the account): the executor defers, it does not fail. SES documents the error for a paused account; a paused
+ * account and a paused tenant read the same, and the sender asks SES for the tenant's status before it sends again.
+ */
+export function isTenantPausedError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'SendingPausedException';
+}
+
+/**
  * Whether a SendEmail failure leaves the outcome unknown: SES may have accepted the e-mail — a connection
  * reset or a timeout after the request left, or a 5xx (the service failed somewhere after receiving it). Such a send
  * is decided from evidence (SES's status notifications) before any re-send. A 4xx answer (throttling, a quota, a paused

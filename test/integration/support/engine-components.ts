@@ -19,8 +19,9 @@ import { settingsStore } from '../../../shared/composition/providers/settings-st
 import { tableOf } from '../../../shared/composition/providers/table.js';
 import { trackingStore } from '../../../shared/composition/providers/tracking-store.js';
 import { userStore } from '../../../shared/composition/providers/user-store.js';
+import { senderIdentities } from '../../../shared/composition/providers/sender-identities.js';
 import { senderSettingsOf } from '../../../shared/composition/sender-settings.js';
-import { loadConfig } from '../../../shared/config.js';
+import { type Config, loadConfig } from '../../../shared/config.js';
 import { ContactBody } from '../../../shared/domain/contacts/schemas.js';
 import { createContactRecord } from '../../../shared/domain/contacts/create-contact.js';
 import { eventProcessingDeps, type CreateEventDeps } from '../../../shared/domain/events/create-event.js';
@@ -137,7 +138,10 @@ export function engineContainer(overrides: Partial<Ports>): Container {
 
 export type EngineDeps = CreateEventDeps &
   ExecuteDeps &
-  Pick<Ports, 'sentEmails' | 'settings' | 'ids' | 'contacts' | 'tracking' | 'users'> & { container: Container };
+  Pick<Ports, 'sentEmails' | 'settings' | 'ids' | 'contacts' | 'tracking' | 'users'> & {
+    container: Container;
+    config: Config;
+  };
 
 /** Every port the processor and the executor use, as their functions list them. */
 export function engineDeps(container: Container): EngineDeps {
@@ -156,6 +160,7 @@ export function engineDeps(container: Container): EngineDeps {
     settingsStore,
     trackingStore,
     userStore,
+    senderIdentities,
   ]);
   return { ...deps, sender: senderSettingsOf(deps.config, LINK_SECRET), container };
 }

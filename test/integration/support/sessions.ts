@@ -9,7 +9,7 @@ import { addUser } from '../../../shared/domain/users/manage-users.js';
 import type { Role } from '../../../shared/domain/users/roles.js';
 import { createClient, type CreatedClient } from '../../../shared/domain/clients/create-client.js';
 import { MAX_REQUESTS_PER_SECOND, setClientRateLimits } from '../../../shared/domain/rate-limits/set-rate-limits.js';
-import type { PlanTier } from './clients.js';
+import { type PlanTier, verifyTestDomain } from './clients.js';
 import { checkContract, type EnvelopeBody } from './api.js';
 import { awaitSesMailsTo, sesMailsTo } from './ses-mailbox.js';
 
@@ -201,14 +201,21 @@ const storeDeps = () =>
     }),
   ));
 
-/** A client made as the admin CLI makes one, with its owner's address (and the highest rate limit, as createTestClient). */
+/**
+ * A client made as the admin CLI makes one, with its owner's address (and the highest rate limit and a verified
+ * domain, as createTestClient).
+ */
 export async function createAccountClient(plan: PlanTier): Promise<CreatedClient & { email: string; plan: PlanTier }> {
-  const email = `owner-${randomInt(1e12)}@test.example`;
+  const tag = randomInt(1e12);
+  const email = `owner-${tag}@test.example`;
   const created = await createClient(storeDeps(), { email, name: `Account ${email}`, plan });
-  await setClientRateLimits(storeDeps(), created.id, {
-    api_requests_per_second: MAX_REQUESTS_PER_SECOND,
-    event_requests_per_second: MAX_REQUESTS_PER_SECOND,
-  });
+  await Promise.all([
+    setClientRateLimits(storeDeps(), created.id, {
+      api_requests_per_second: MAX_REQUESTS_PER_SECOND,
+      event_requests_per_second: MAX_REQUESTS_PER_SECOND,
+    }),
+    verifyTestDomain(created.id, `a-${tag}.test.example`),
+  ]);
   return { ...created, email, plan };
 }
 

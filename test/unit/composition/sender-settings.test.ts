@@ -22,3 +22,27 @@ describe('the origin of the links in e-mails', () => {
     expect(() => loadConfig({ LINKS_BASE_URL: 'links.example.com' })).toThrow();
   });
 });
+
+describe("the service's own senders in the executor's settings", () => {
+  it('names the onboarding sender (its deprecated name DEFAULT_FROM_ADDRESS as fallback) and reserves it with the system sender', () => {
+    // Prepare
+    const current = loadConfig({
+      SYSTEM_FROM_EMAIL: 'Accounts@Service.example',
+      ONBOARDING_FROM_ADDRESS: 'onboarding@sandbox.service.example',
+    });
+    const legacy = loadConfig({ SYSTEM_FROM_EMAIL: 'accounts@service.example', DEFAULT_FROM_ADDRESS: 'old@x.example' });
+
+    // Act
+    const [now, old] = [senderSettingsOf(current, 'x'.repeat(32)), senderSettingsOf(legacy, 'x'.repeat(32))];
+
+    // Assess
+    expect(now).toMatchObject({
+      onboardingFrom: 'onboarding@sandbox.service.example',
+      reserved: ['accounts@service.example', 'onboarding@sandbox.service.example'],
+    });
+    expect(old).toMatchObject({
+      onboardingFrom: 'old@x.example',
+      reserved: ['accounts@service.example', 'old@x.example'],
+    });
+  });
+});

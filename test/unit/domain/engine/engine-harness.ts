@@ -11,6 +11,8 @@ import { EXECUTION_STATUS, type ExecutionRecord } from '../../../../shared/domai
 import { retryExecution } from '../../../../shared/domain/executions/retry-execution.js';
 import { trackNotification } from '../../../../shared/domain/tracking/track-notification.js';
 import type { SettingsFields } from '../../../../shared/domain/settings/settings-store.js';
+import type { SenderState } from '../../../../shared/domain/domains/sender-state.js';
+import type { TenantStatus } from '../../../../shared/domain/domains/sender-identities.js';
 import type {
   BatchMessage,
   MailSendResult,
@@ -26,6 +28,21 @@ import type {
 /** The fixed clock's instant (memoryStores' FixedClock): a Thursday, 10:00 UTC. */
 export const NOW = '2026-01-15T10:00:00.000Z';
 export const CLIENT_ID = 7;
+/** The service's own senders in the harness. */
+export const ONBOARDING_FROM = 'onboarding@sandbox.els.test';
+export const SYSTEM_FROM = 'accounts@els.test';
+/** The harness client's verified domain, unless a test says otherwise. */
+export const VERIFIED_DOMAIN = 'acme.test';
+
+/** SES's answers to GetTenant, as scripted; every call recorded. */
+export class ScriptedTenants {
+  readonly asked: string[] = [];
+  status: TenantStatus = { status: 'ENABLED' };
+  async tenantStatus(tenant: string): Promise<TenantStatus> {
+    this.asked.push(tenant);
+    return this.status;
+  }
+}
 
 export class RecordingQueue implements Queue {
   readonly sent: { queue: QueueName; message: unknown; options?: SendOptions }[] = [];
@@ -140,10 +157,16 @@ export const internalError = () =>
 
 /**
  * The engine over memory ports only: memoryStores() (its fixed clock at NOW), a recording queue, scheduler and
- * mailer, and one client (plan free: 3 workflows, 100 e-mails a day) with its settings.
+ * mailer, and one client (plan free: 3 workflows, 100 e-mails a day) with its settings and its sending state (by
+ * default the domain acme.test verified, no tenant; `null`: none, the client is in the sandbox).
  */
-export async function engineHarness(settings: SettingsFields = {}, client: Partial<ClientRecord> = {}) {
+export async function engineHarness(
+  settings: SettingsFields = {},
+  client: Partial<ClientRecord> = {},
+  sender: SenderState | null = { verified_domains: [VERIFIED_DOMAIN] },
+) {
   const stores = memoryStores();
+  const tenants = new ScriptedTenants();
   const queue = new RecordingQueue();
   const scheduler = new RecordingScheduler();
   const mailer = new RecordingMailer();
@@ -179,10 +202,17 @@ export async function engineHarness(settings: SettingsFields = {}, client: Parti
     },
     undefined,
   );
+  if (sender) stores.settings.senders.set(CLIENT_ID, structuredClone(sender));
   const deps = { ...stores, queue, scheduler, mailer };
   const executeDeps: ExecuteDeps = {
     ...deps,
-    sender: { linkSecret: 'x'.repeat(32), publicBaseUrl: 'https://els.test', defaultFromAddress: 'hello@els.test' },
+    sender: {
+      linkSecret: 'x'.repeat(32),
+      publicBaseUrl: 'https://els.test',
+      onboardingFrom: ONBOARDING_FROM,
+      reserved: [SYSTEM_FROM, ONBOARDING_FROM],
+    },
+    senderIdentities: tenants,
     // No jitter: a throttled send's backoff is its lower bound (throttle-backoff.ts).
     random: () => 0,
   };
@@ -193,7 +223,10 @@ export async function engineHarness(settings: SettingsFields = {}, client: Parti
     queue,
     scheduler,
     mailer,
+    tenants,
     clock: stores.clock,
+    /** The client's sending state as the sender reads it. */
+    senderState: () => stores.settings.senders.get(CLIENT_ID),
 
     async contact(fields: Partial<ContactRecord> = {}): Promise<ContactRecord> {
       const id = nextContactId++;
