@@ -14,7 +14,7 @@ import { isSuppressionReason } from '../contacts/suppression.js';
 import { GOAL_REACHED, goalReachedFor } from '../workflows/goals.js';
 import { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
 import { claimedExecution, type DeliveryStore, type Reservation, type SendContext } from './delivery-store.js';
-import { isAmbiguousSendError, sendThrottleOf } from './send-failure.js';
+import { isAmbiguousSendError, isTenantPausedError, sendThrottleOf } from './send-failure.js';
 import { throttleBackoffMs } from './throttle-backoff.js';
 import { settleClaim, waitForLeaseEnd } from './settle-claim.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from './execution-record.js';
@@ -25,7 +25,6 @@ import { effectiveSenderOf, isSandboxRecipient, type EffectiveSender } from '../
 import type { ServiceSenders } from '../domains/service-senders.js';
 import type { SenderIdentities } from '../domains/sender-identities.js';
 import type { SenderState } from '../domains/sender-state.js';
-import { isTenantPausedError } from './send-failure.js';
 
 /** `onboardingFrom`: the sandbox's From; `reserved`: the service's own addresses, never a client's From. */
 export interface SenderSettings extends ServiceSenders {
@@ -82,7 +81,7 @@ export { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
  * sandbox, where any recipient but its dashboard users and SES's simulator is skipped `sandbox_recipient`. A send
  * names the client's SES tenant when it has one; a tenant SES paused defers the execution (`tenant_paused`), as the
  * deliverability guard's pause does, and is asked again once an hour.
- * Requests for one send: read, load, claim, record (4 DynamoDB) + 1 SES.
+ * Requests for one send: read, load, claim, record (4 DynamoDB) + 1 SES; in the sandbox one Query of the users more.
  */
 export async function executeWorkflow(
   deps: ExecuteDeps,
