@@ -23,7 +23,12 @@ const EXPECTED: Record<string, string> = {
   'POST /client/email-templates/{id}/html': 'oamvk',
 };
 const expectedOf = (method: string, path: string): string =>
-  EXPECTED[`${method} ${path}`] ?? (method === 'GET' ? 'oamvk' : path.startsWith('/client/webhooks') ? 'oak' : 'oamk');
+  EXPECTED[`${method} ${path}`] ??
+  (method === 'GET'
+    ? 'oamvk'
+    : path.startsWith('/client/webhooks') || path.startsWith('/client/domains')
+      ? 'oak'
+      : 'oamk');
 
 /** Sign-out would end the session the table uses; it has tests of its own. */
 const guarded = routes.filter((r) => (authenticates(r) || r.path === '/auth/me') && r.path !== '/auth/sign-out');

@@ -18,6 +18,10 @@ export const DomainIdParams = z.object({ id: plainIdParam(12, 'The domain id') }
 /** Longest input looked at: a domain is at most 253 characters; a little room for spaces and a trailing dot. */
 const MAX_DOMAIN_INPUT = 300;
 
+/** A domain name in ASCII: letter-digit-hyphen labels of 1–63, a top-level label starting with a letter. */
+const DOMAIN_PATTERN =
+  '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.?$';
+
 const domainName = z
   .string({ error: (i) => (i.input === undefined ? 'domain is required' : 'Must be a string') })
   .check(
@@ -33,8 +37,13 @@ const domainName = z
         'The domain to send From, e.g. example.com. Trimmed, lower-cased, a trailing dot dropped, an ' +
         'internationalized name stored as its A-label (bücher.example → xn--bcher-kva.example). Not a domain ' +
         "name: 422 `format`. One of the service's own domains, or a parent or subdomain of one, or amazonses.com: " +
-        '422 `unsafe`. A subdomain is a domain of its own: verifying example.com does not cover mail.example.com.',
+        '422 `unsafe`. A subdomain is a domain of its own: verifying example.com does not cover mail.example.com. ' +
+        'The pattern states the ASCII form; the Unicode form of an internationalized name is taken too.',
       examples: ['example.com'],
+      // The name as most clients send it, in ASCII. The server also takes surrounding spaces and an
+      // internationalized name in its Unicode form (the description says so), so the pattern is the stricter side.
+      pattern: DOMAIN_PATTERN,
+      maxLength: 253,
     }),
   );
 

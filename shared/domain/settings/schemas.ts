@@ -272,9 +272,10 @@ export const SETTINGS_FIELD_SCHEMAS = {
   email_from_address: email.check(
     z.meta({
       description:
-        "The From of the client's e-mails: an address at one of its verified domains (exactly the domain: a " +
-        "subdomain must be verified itself; POST /client/domains), never the service's own senders; otherwise 422 " +
-        "`unsafe`. Unset: no-reply@ the first verified domain, or in the sandbox the service's onboarding sender. A " +
+        "The From of the client's e-mails. Depends on stored data: an address at one of its verified domains " +
+        "(exactly the domain: a subdomain must be verified itself; POST /client/domains), never the service's own " +
+        'senders; otherwise 422 `unsafe`. Unset: no-reply@ the first verified domain, or in the sandbox the ' +
+        "service's onboarding sender. A " +
         'stored value that breaks the rule is never used and shows in `sending.problems`. "" or null unsets it',
     }),
   ),

@@ -29,6 +29,8 @@ const STATE_DEPENDENT: Record<string, { key: RegExp; condition: string }[]> = {
       key: /^(custom_email_quota_per_day|custom_email_quota_per_month|custom_max_workflows|enabled_workflows)$/,
       condition: 'max',
     },
+    // A From only at the client's verified domains (the generated addresses are at example.com / example.org).
+    { key: /^email_from_address$/, condition: 'unsafe' },
   ],
   'PATCH /api/v1/client/workflows/{workflow_id}/customization': [
     { key: /^preferred_send_hour$/, condition: 'required' },
