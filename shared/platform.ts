@@ -10,7 +10,16 @@ export interface Clock {
   now(): Date;
 }
 
-export type IdEntity = 'client' | 'api_key' | 'contact' | 'custom_field' | 'template' | 'settings' | 'webhook' | 'user' | 'domain';
+export type IdEntity =
+  | 'client'
+  | 'api_key'
+  | 'contact'
+  | 'custom_field'
+  | 'template'
+  | 'settings'
+  | 'webhook'
+  | 'user'
+  | 'domain';
 
 export interface Ids {
   /** Reserves `count` consecutive ids and returns the first. */
