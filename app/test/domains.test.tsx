@@ -101,10 +101,10 @@ describe('the domains page', () => {
     );
 
     // Act
-    fireEvent.input(screen.getByLabelText('Domain'), { target: { value: 'Example.COM' } });
+    fireEvent.input(screen.getByLabelText('Domain'), { target: { value: ' Example.COM ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add domain' }));
 
-    // Assess: the name as typed (the API normalizes it), then the new domain's own page
+    // Assess: the name as typed but trimmed (the API lower-cases it), then the new domain's own page
     await waitFor(() => expect(window.location.pathname).toBe('/app/domain/7'));
     expect(changes(calls)).toEqual([['POST', '/api/v1/client/domains', { domain: 'Example.COM' }]]);
   });

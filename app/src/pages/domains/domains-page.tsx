@@ -97,7 +97,8 @@ export function DomainsPage({ api, signedIn }: PageProps) {
 function AddDomain({ api }: { api: Api }) {
   const { draft, bind } = useDraft({ domain: '' });
   const add = useAction(async () => {
-    const answer = await answerOf(api.POST('/api/v1/client/domains', { body: draft }), 'Adding the domain');
+    const body = { domain: draft.domain.trim() };
+    const answer = await answerOf(api.POST('/api/v1/client/domains', { body }), 'Adding the domain');
     // The next step is the domain's own records: its page shows them.
     navigate('domain', { id: String(answer.data.id) });
   });
