@@ -13,8 +13,8 @@ export const DnsRecordInput = z.object({
   name,
   type: z.enum(['TXT', 'CNAME', 'MX']),
   value: z.string().check(z.minLength(1, 'Must not be empty'), z.maxLength(4096, 'Must be at most 4096 characters')),
-  /** MX only; 10 when absent. */
-  priority: z.optional(z.int().check(z.gte(0), z.lte(65535))),
+  /** MX only; 10 when absent. null as a domain's view lists it for other types, so its records can be sent as they are. */
+  priority: z.optional(z.nullable(z.int().check(z.gte(0), z.lte(65535)))),
 });
 
 /** PUT and DELETE /dev/dns-records. */

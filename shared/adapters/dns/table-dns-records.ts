@@ -10,7 +10,7 @@ export interface DnsRecord {
   type: DnsRecordType;
   value: string;
   /** MX only; 10 when absent. */
-  priority?: number;
+  priority?: number | null;
 }
 
 const DEFAULT_MX_PRIORITY = 10;

@@ -53,6 +53,41 @@ describe('the local DNS (/dev/dns-records, local runtime only)', () => {
     expect(afterBounce.body.data.records).toEqual([]);
   });
 
+  it("takes a domain's records exactly as its view lists them (priority null on TXT and CNAME, purpose and status ignored)", async () => {
+    // Prepare: what GET /client/domains/{id} answers, piped on unchanged (the README's walk-through does this)
+    const domain = fresh();
+    const records = [
+      {
+        purpose: 'ownership',
+        name: `_els-challenge.${domain}`,
+        type: 'TXT',
+        value: 'els-domain-verification=xyz',
+        priority: null,
+        required: true,
+        status: 'pending',
+      },
+      {
+        purpose: 'mail_from_mx',
+        name: `bounce.${domain}`,
+        type: 'MX',
+        value: 'feedback-smtp.us-east-1.amazonses.com',
+        priority: 10,
+        required: false,
+        status: 'pending',
+      },
+    ];
+
+    // Act
+    const put = await request('PUT', '/dev/dns-records', { body: { records } });
+    const challenge = await request('GET', `/dev/dns-records?name=_els-challenge.${domain}`);
+
+    // Assess
+    expect(put.status).toBe(200);
+    expect(challenge.body.data.records).toEqual([
+      { name: `_els-challenge.${domain}`, type: 'TXT', value: 'els-domain-verification=xyz' },
+    ]);
+  });
+
   it('answers an empty list at a name nothing was published at', async () => {
     const res = await request('GET', `/dev/dns-records?name=${fresh()}`);
     expect(res.status).toBe(200);
