@@ -1,37 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHECK_NOW_MIN_SECONDS } from '../../shared/public/domain-rules.js';
 import { call, request } from './support/api.js';
 import { createTestClient, type TestClient } from './support/clients.js';
 import { eventually } from './support/eventually.js';
+import { webhookReceiver } from './support/webhook-receiver.js';
 
 /**
  * Sending domains over HTTP on the local runtime: its DNS is what a test publishes through PUT /dev/dns-records, its
  * SES registry verifies an identity once the DKIM CNAMEs are published there. A webhook receiver takes the domain
  * facts.
  */
-let server: Server;
-let base: string;
-const received: { path: string; payload: { type: string; data: Record<string, any> } }[] = [];
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '/', payload: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const receiver = webhookReceiver();
+const { received } = receiver;
 
 interface DnsRecord {
   purpose: string;
@@ -69,7 +50,7 @@ async function subscribe(client: TestClient): Promise<string> {
   const path = `/domains-${randomUUID().slice(0, 8)}`;
   const hook = await call('POST', '/client/webhooks', {
     key: client.api_key,
-    body: { url: `${base}${path}`, event_types: ['domain.verified', 'domain.failed'] },
+    body: { url: `${receiver.base}${path}`, event_types: ['domain.verified', 'domain.failed'] },
   });
   expect(hook.status).toBe(201);
   return path;

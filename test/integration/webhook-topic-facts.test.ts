@@ -1,32 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from './support/api.js';
 import { createTestClient } from './support/clients.js';
 import { eventually } from './support/eventually.js';
+import { webhookReceiver } from './support/webhook-receiver.js';
 
 /** Topics over HTTP: a contact's topic choice reaches a webhook receiver as contact.topic_changed. */
-let server: Server;
-let base: string;
-const received: { path: string; payload: { type: string; data: Record<string, any> } }[] = [];
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '/', payload: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const receiver = webhookReceiver();
+const { received } = receiver;
 
 describe('contact.topic_changed webhooks', () => {
   it('tells a receiver subscribed to contact.topic_changed which topic a contact left, once', async () => {
@@ -35,7 +16,7 @@ describe('contact.topic_changed webhooks', () => {
     const path = `/topics-${randomUUID().slice(0, 8)}`;
     const hook = await call('POST', '/client/webhooks', {
       key,
-      body: { url: `${base}${path}`, event_types: ['contact.topic_changed'] },
+      body: { url: `${receiver.base}${path}`, event_types: ['contact.topic_changed'] },
     });
     expect(hook.status).toBe(201);
     const topic = (await call('POST', '/client/topics', { key, body: { name: 'News' } })).body.data;

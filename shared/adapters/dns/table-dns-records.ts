@@ -57,34 +57,27 @@ function byItem(
  * Adds records to the local runtime's DNS (`DEVDNS#<name>` / `<TYPE>`, a string set of values): one UpdateItem per
  * name and type, all in one parallel wave. ADD on a set is idempotent, so publishing a record twice keeps one.
  */
-export async function publishDnsRecords(
+export const publishDnsRecords = (
   db: DynamoDBDocumentClient,
   tableName: string,
   records: readonly DnsRecord[],
-): Promise<void> {
-  await Promise.all(
-    [...byItem(records).values()].map((item) =>
-      db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: devKeys.dnsRecord(item.name, item.type),
-          UpdateExpression: 'ADD #values :values',
-          ExpressionAttributeNames: { '#values': 'values' },
-          ExpressionAttributeValues: { ':values': item.values },
-        }),
-      ),
-    ),
-  );
-}
+): Promise<void> => changeValues(db, tableName, records, 'ADD');
 
 /**
  * Removes those values from the local DNS (a value not published is no error). DynamoDB drops a set left empty, and
  * an item without values answers as no record.
  */
-export async function unpublishDnsRecords(
+export const unpublishDnsRecords = (
   db: DynamoDBDocumentClient,
   tableName: string,
   records: readonly DnsRecord[],
+): Promise<void> => changeValues(db, tableName, records, 'DELETE');
+
+async function changeValues(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  records: readonly DnsRecord[],
+  action: 'ADD' | 'DELETE',
 ): Promise<void> {
   await Promise.all(
     [...byItem(records).values()].map((item) =>
@@ -92,7 +85,7 @@ export async function unpublishDnsRecords(
         new UpdateCommand({
           TableName: tableName,
           Key: devKeys.dnsRecord(item.name, item.type),
-          UpdateExpression: 'DELETE #values :values',
+          UpdateExpression: `${action} #values :values`,
           ExpressionAttributeNames: { '#values': 'values' },
           ExpressionAttributeValues: { ':values': item.values },
         }),
