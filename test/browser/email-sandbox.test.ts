@@ -74,8 +74,11 @@ async function clientWithAttackMail(label: string) {
   const { templateStore } = await import('../../shared/composition/providers/template-store.js');
   const { ids } = await import('../../shared/composition/providers/ids.js');
   const { nextClientTemplateId } = await import('../../shared/domain/templates/create-template.js');
+  const { verifyLocalDomain } = await import('../../local/local-domains.js');
   const email = `${label}-${randomInt(1e9)}@example.com`;
   const client = await createClient(clientAdminDeps(), { email, name: `Client ${label}`, plan: 'growth' });
+  // Out of the sandbox, so the welcome e-mail reaches a contact that is not one of the client's users.
+  await verifyLocalDomain(getContainer(), client.id, `${label}-${randomInt(1e9)}.test.example`);
   const templateId = await nextClientTemplateId(getContainer().use(ids));
   const at = new Date().toISOString();
   // Stored as content saved before the check existed would be: the API refuses it now (422 unsafe).
