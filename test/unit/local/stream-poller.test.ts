@@ -235,10 +235,15 @@ describe('the local stream poller', () => {
     poller.onApplied('counters', (records) => applied.push(...numbersOf(records)));
     await putAll([1, 2]);
     await poller.settled();
-    expect(sizes).toEqual([2, 2, 2]);
+    // Usually one read takes both records; on a loaded machine DynamoDB Local may hand them over in two reads, each
+    // then a batch of its own, tried whole three times and skipped with its own error line.
+    const batches = Array.from({ length: sizes.length / 3 }, (_, b) => sizes.slice(b * 3, b * 3 + 3));
+    expect(sizes.length % 3).toBe(0);
+    for (const tries of batches) expect(new Set(tries).size).toBe(1);
+    expect(batches.reduce((sum, tries) => sum + (tries[0] ?? 0), 0)).toBe(2);
     expect(applied).toEqual([]);
-    expect(errors).toHaveBeenCalledTimes(1);
-    expect(String(errors.mock.calls[0]?.[0])).toContain('[counters] a stream batch of 2 records');
+    expect(errors).toHaveBeenCalledTimes(batches.length);
+    expect(String(errors.mock.calls[0]?.[0])).toContain(`[counters] a stream batch of ${sizes[0]} record`);
     expect(String(errors.mock.calls[0]?.[1])).toContain('without its state');
   }, 30_000);
 
