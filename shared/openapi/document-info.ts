@@ -50,6 +50,14 @@ export const TAGS: { slug: string; name: string; description: string }[] = [
   { slug: 'executions', name: 'Executions', description: 'Runs of a workflow for a contact' },
   { slug: 'sent-emails', name: 'Sent emails', description: 'E-mails sent, with their delivery and engagement history' },
   { slug: 'settings', name: 'Settings', description: 'Branding, sender identity, send windows and quotas' },
+  {
+    slug: 'domains',
+    name: 'Domains',
+    description: 'Sending domains: proven by a DNS record, then verified for DKIM; From addresses live at them',
+  },
+  { slug: 'topics', name: 'Topics', description: 'Kinds of marketing mail a contact can leave on its own' },
+  { slug: 'stats', name: 'Stats', description: 'Day counters of events, sends and engagement' },
+  { slug: 'webhooks', name: 'Webhooks', description: 'Endpoints that receive signed facts (Standard Webhooks)' },
   { slug: 'api-keys', name: 'API keys', description: 'The client’s API keys' },
   { slug: 'users', name: 'Users', description: 'The dashboard’s users and their roles (sessions only)' },
   {
