@@ -13,6 +13,7 @@ import { DomainRecord } from '../../domain/domains/schemas.js';
 import { batchGetItems } from './batch-get.js';
 import { ENTITY, clientPk, keys } from './keys.js';
 import { queryAll } from './query-all.js';
+import { senderSendingUpdate } from './sender-item.js';
 import { TABLE_KEYS } from './table-definition.js';
 import { sendTransaction } from './transactions.js';
 
@@ -160,21 +161,7 @@ export class DynamoDomainStore implements DomainStore {
   async saveIdentity(record: DomainRecord, sending: ClientSending): Promise<boolean> {
     const outcome = await this.transact([
       { Put: this.versionedPut(record) },
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: keys.sender(record.client_id),
-          UpdateExpression:
-            'SET entity = :entity, tenant = :tenant, configuration_set = :set, ' +
-            'verified_domains = if_not_exists(verified_domains, :none)',
-          ExpressionAttributeValues: {
-            ':entity': ENTITY.sender,
-            ':tenant': sending.tenant,
-            ':set': sending.configurationSet,
-            ':none': [],
-          },
-        },
-      },
+      { Update: senderSendingUpdate(this.tableName, record.client_id, sending) },
     ]);
     return outcome === 'done';
   }

@@ -6,8 +6,9 @@ import type { SenderState } from '../../domain/domains/sender-state.js';
 import type { ClientSending } from '../../domain/domains/sender-identities.js';
 import { batchGetItems } from './batch-get.js';
 import { stripKeys } from './items.js';
-import { ENTITY, keys } from './keys.js';
+import { keys } from './keys.js';
 import { sentCountOf } from './quota-counter.js';
+import { senderSendingUpdate } from './sender-item.js';
 import { QUOTA_SHARD_COUNT } from '../../domain/executions/quota-shards.js';
 
 export class DynamoSettingsStore implements SettingsStore {
@@ -42,21 +43,7 @@ export class DynamoSettingsStore implements SettingsStore {
   }
 
   async recordSending(clientId: number, sending: ClientSending): Promise<void> {
-    // Attributes only: the domain checks write the verified domains on the same item.
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: keys.sender(clientId),
-        UpdateExpression:
-          'SET entity = :entity, tenant = :tenant, configuration_set = :set, verified_domains = if_not_exists(verified_domains, :none)',
-        ExpressionAttributeValues: {
-          ':entity': ENTITY.sender,
-          ':tenant': sending.tenant,
-          ':set': sending.configurationSet,
-          ':none': [],
-        },
-      }),
-    );
+    await this.db.send(new UpdateCommand(senderSendingUpdate(this.tableName, clientId, sending)));
   }
 
   async save(record: SettingsRecord, expectedVersion: number | undefined): Promise<boolean> {

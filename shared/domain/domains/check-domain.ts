@@ -100,16 +100,22 @@ async function advance(deps: CheckDeps, record: DomainRecord, now: Date): Promis
   };
   if (record.status === 'awaiting_proof') return awaitingProof(deps, checked, now);
   if (record.identity_created_at === undefined) return createIdentity(deps, checked, now);
-  const identity = await deps.senderIdentities.getDomainIdentity(record.domain);
+  // SES and DNS in one wave: the records are looked up under the tokens the claim holds, which are SES's own unless
+  // the identity was made again outside the service (then looked up again under the new ones).
+  const [identity, publishedNow] = await Promise.all([
+    deps.senderIdentities.getDomainIdentity(record.domain),
+    readPublished(deps, record, at),
+  ]);
   // An identity removed outside the service: made again (every call is idempotent).
   if (!identity) return createIdentity(deps, checked, now);
   const tokens = identity.dkimTokens.length > 0 ? identity.dkimTokens : (record.dkim_tokens ?? []);
+  const sameTokens = tokens.join(' ') === (record.dkim_tokens ?? []).join(' ');
   const seen: DomainRecord = {
     ...checked,
     dkim_status: identity.dkimStatus,
     ...(identity.mailFromStatus ? { mail_from_status: identity.mailFromStatus } : {}),
     dkim_tokens: tokens,
-    ...(await readPublished(deps, { ...record, dkim_tokens: tokens }, at)),
+    ...(sameTokens ? publishedNow : await readPublished(deps, { ...record, dkim_tokens: tokens }, at)),
   };
   if (identity.dkimStatus === 'SUCCESS' && identity.verifiedForSending) {
     const verified: DomainRecord = { ...settle(seen), status: 'verified', verified_at: at };
@@ -157,6 +163,8 @@ async function awaitingProof(deps: CheckDeps, checked: DomainRecord, now: Date):
 async function createIdentity(deps: CheckDeps, checked: DomainRecord, now: Date): Promise<DomainRecord> {
   const at = now.toISOString();
   let created: { tenant: string; configurationSet: string; dkimTokens: string[] };
+  // DMARC is read beside the SES calls (it never throws: a failed lookup keeps the last reading).
+  const dmarcRead = readDmarc(deps, checked, at);
   try {
     const sending = await deps.senderIdentities.ensureClientSending(checked.client_id);
     const { dkimTokens } = await deps.senderIdentities.createDomainIdentity(checked.domain, {
@@ -178,7 +186,7 @@ async function createIdentity(deps: CheckDeps, checked: DomainRecord, now: Date)
     await deps.domains.save({ ...checked, next_check_at: later(now, backoffMinutes(checked.checks)) });
     throw error;
   }
-  const dmarc = await readDmarc(deps, checked, at);
+  const dmarc = await dmarcRead;
   const withIdentity: DomainRecord = {
     ...checked,
     identity_created_at: at,
