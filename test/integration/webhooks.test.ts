@@ -6,6 +6,7 @@ import { call, RFC3339_UTC } from './support/api.js';
 import { createTestClient } from './support/clients.js';
 
 interface Delivery {
+  url: string | undefined;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -20,7 +21,7 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      deliveries.push({ url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       if (req.url === '/fail') res.writeHead(500, { 'content-type': 'text/plain' }).end('receiver exploded');
       else res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
     });
@@ -213,8 +214,10 @@ describe('webhook endpoints over HTTP', () => {
     // In the sandbox: a verified test domain's domain.verified fact could reach the new endpoint during the count.
     const owner = await createTestClient(undefined, { sandbox: true });
     const other = await createTestClient();
-    const created = await createWebhook(owner.api_key);
-    const before = deliveries.length;
+    // Its own path: an earlier test's endpoint may still take a late delivery (a retry, a domain fact) meanwhile.
+    const created = await createWebhook(owner.api_key, { url: `${base}/isolation` });
+    const toOwner = () => deliveries.filter((d) => d.url === '/isolation').length;
+    const before = toOwner();
     const path = `/client/webhooks/${created.id}`;
 
     for (const [method, suffix, body] of [
@@ -228,7 +231,7 @@ describe('webhook endpoints over HTTP', () => {
       expect(res.status, `${method} ${suffix}`).toBe(404);
       expect(res.body.errors).toEqual([{ condition: 'not_found', key: 'id', error: 'Webhook not found' }]);
     }
-    expect(deliveries.length).toBe(before);
+    expect(toOwner()).toBe(before);
     expect((await call('GET', '/client/webhooks', { key: other.api_key })).body.data).toEqual({ webhooks: [] });
     const { secret: _s, ...view } = created;
     expect((await call('GET', path, { key: owner.api_key })).body.data).toEqual(view);
