@@ -35,6 +35,12 @@ export const ERROR_CONDITIONS = {
   unsafe:
     '422: refused for safety: a template with active content, a webhook URL pointing at a private address, a From ' +
     "address outside the client's verified domains or the service's own, a domain of the service's own",
+  reference:
+    '422: the value names something that does not exist or may not have happened: a journey step, template or topic ' +
+    'the client does not have, or a send step that may not have run before the step reading it',
+  graph:
+    "422: a journey's steps do not form a valid graph: a step no path reaches, a cycle, or split percentages that do " +
+    'not add up to 100',
   read_only: "422: the field cannot be set on this record (a workflow's category; a topic on a transactional workflow)",
   rate_limited: '429: over the request rate limit; the RateLimit and Retry-After headers say for how long',
   internal: '500: an internal error; quote the request id to support',

@@ -54,6 +54,16 @@ export interface ExecutionMessage {
 }
 
 /**
+ * A run of a journey to move (shared/domain/runs): `seq` is the run's seq the sender saw; a run whose seq moved on
+ * since ignores it, so a late, early or repeated message moves a run at most once.
+ */
+export interface RunMessage {
+  client_id: number;
+  run_id: number;
+  seq: number;
+}
+
+/**
  * One attempt of one webhook message to one endpoint: `attempt` 1 is the first, each retry the next.
  * `replay` marks a delivery a client asked for again (POST …/attempts/{id}/replay): one chain of retries of its own.
  */
@@ -88,6 +98,8 @@ export interface QueueMessages {
   events: EventMessage;
   /** workflow queue → execute-workflow */
   workflow: ExecutionMessage;
+  /** journey runs due to move (a wait ended, an awaited event came, a send step's e-mail ended) → advance-runs */
+  journey: RunMessage;
   /** SES status notifications → ses-status (on AWS only SNS sends here; locally the SES simulator and /dev/ses-events) */
   'ses-status': SesStatusMessage;
   /** webhook deliveries to healthy endpoints → deliver-webhook */
@@ -104,6 +116,7 @@ export type QueueName = keyof QueueMessages;
 const QUEUE_NAME_SET: Record<QueueName, true> = {
   events: true,
   workflow: true,
+  journey: true,
   'ses-status': true,
   webhooks: true,
   'webhooks-failing': true,

@@ -38,6 +38,13 @@ import { createHash } from 'node:crypto';
  *                                                                  client across the service)
  * - sender state          CLIENT#<id> / SENDER                      verified domains, SES tenant, tenant pause; entity
  *                                                                  `sender`; read with the settings
+ * - journey               CLIENT#<id> / JOURNEY#<jid>               head: name, status, live version, draft and its
+ *                                                                  `draft_version`; entity `journey`
+ * - journey version       CLIENT#<id> / JOURNEY#<jid>#V#<v>         an immutable published definition and its moves
+ * - journey index         CLIENT#<id> / JOURNEYINDEX                every live or paused journey compiled (trigger,
+ *                                                                  entry, settings, awaited events); `version`; read
+ *                                                                  with the settings by processing and the executor
+ * - journey count         CLIENT#<id> / JOURNEYS                    `n` journeys not archived, `next_id` (from 1000)
  *
  * Contacts and engine items get a partition key of their own (docs/capacity.md): at 200 events/s, 200 sends/s and a
  * 1 000-row import a second one client's `CLIENT#<id>` partition would take far more than DynamoDB's 1 000 WCU/s per
@@ -74,6 +81,15 @@ import { createHash } from 'node:crypto';
  * - stream position       STREAMPOS#<projection>#<stream shard> / STREAMPOS   `pos`: last applied record; TTL 2 days
  * - request rate window   RATE#<client>#<policy> / <window start, epoch s>   `n` requests counted; TTL a minute on
  *                                                                    (per-client rate limits)
+ * - run                   RUN#<client>#<id> / RUN                    one contact's way through one journey, entity `run`;
+ *                                                                    gsi2 (KEYS_ONLY): CONTACT#<client>#<contact> /
+ *                                                                    RUN#<created_at>#<id> (erasure); gsi3 while due:
+ *                                                                    RUNDUE#<id mod 8> / <due_at>#<client>#<id> (sparse,
+ *                                                                    keys only: the stuck-run sweep); TTL 90 days after
+ *                                                                    it ended
+ * - run lock              RUNLOCK#<client>#<jid>#<contact>[#<sha256(key value)>] / RUNLOCK   the run in flight for
+ *                                                                    (contact, key), `active`, `entered_at`: re-entry
+ *                                                                    rules; TTL by the rule
  * - per-IP rate window    IPRATE#<sha256(ip, IPv6 by /64)> / <window start, epoch s>   `n` anonymous or failed-
  *                                                                    credential requests; TTL a minute on
  *
@@ -117,6 +133,8 @@ export const ENTITY = {
   sentEmailLog: 'sent_email_log',
   domain: 'domain',
   sender: 'sender',
+  journey: 'journey',
+  run: 'run',
 } as const;
 export type Entity = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -248,6 +266,45 @@ export const keys = {
     gsi3sk: `${nextCheckAt}#${clientId}#${pad(domainId)}`,
   }),
   domainCheckPk: 'DOMAINCHECK',
+
+  journey: (clientId: number, journeyId: number): ItemKey => ({
+    pk: clientPk(clientId),
+    sk: `JOURNEY#${pad(journeyId, 6)}`,
+  }),
+  journeyVersion: (clientId: number, journeyId: number, version: number): ItemKey => ({
+    pk: clientPk(clientId),
+    sk: `${keys.journeyVersionPrefix(journeyId)}${pad(version, 6)}`,
+  }),
+  /** The sort key prefix of one journey's versions (a Query reads them newest first). */
+  journeyVersionPrefix: (journeyId: number): string => `JOURNEY#${pad(journeyId, 6)}#V#`,
+  /** The sort key prefix of the client's journey heads and versions (heads have no `#V#`). */
+  journeySkPrefix: 'JOURNEY#',
+  journeyIndex: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'JOURNEYINDEX' }),
+  journeyCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'JOURNEYS' }),
+
+  run: (clientId: number, runId: number): ItemKey => ({ pk: `RUN#${clientId}#${runId}`, sk: 'RUN' }),
+  /** gsi2 entry (KEYS_ONLY) of a run in its contact's history: the erasure ends and scrubs the contact's runs. */
+  runHistory: (clientId: number, contactId: number, createdAt: string, runId: number) => ({
+    gsi2pk: keys.contactHistoryPk(clientId, contactId),
+    gsi2sk: `${keys.runHistoryPrefix}${createdAt}#${pad(runId, 16)}`,
+  }),
+  runHistoryPrefix: 'RUN#',
+  runDueShards: 8,
+  /** gsi3 entry while a run is due (active or waiting): the stuck-run sweep's view, as executingEntry is for sends. */
+  runDueEntry: (clientId: number, runId: number, dueAt: string) => ({
+    gsi3pk: keys.runDuePk(runId % keys.runDueShards),
+    gsi3sk: `${dueAt}#${clientId}#${pad(runId, 16)}`,
+  }),
+  runDuePk: (shard: number): string => `RUNDUE#${shard}`,
+  runDueOf: (gsi3sk: string): { client_id: number; run_id: number; due_at: string } | undefined => {
+    const match = /^([^#]+)#(\d+)#(\d{16})$/.exec(gsi3sk);
+    return match ? { due_at: match[1]!, client_id: Number(match[2]), run_id: Number(match[3]) } : undefined;
+  },
+  /** One run in flight per (journey, contact, key value): the re-entry rules condition on it. */
+  runLock: (clientId: number, journeyId: number, contactId: number, keyHash?: string): ItemKey => ({
+    pk: `RUNLOCK#${clientId}#${journeyId}#${contactId}${keyHash === undefined ? '' : `#${keyHash}`}`,
+    sk: 'RUNLOCK',
+  }),
   /** The domain a gsi3 sort key of the DOMAINCHECK partition names; undefined for anything else. */
   domainCheckOf: (gsi3sk: string): { client_id: number; domain_id: number } | undefined => {
     const match = /#(\d+)#(\d{12})$/.exec(gsi3sk);

@@ -33,6 +33,10 @@ export function routeAccess(method: string, path: string): RouteAccess {
   if (path === '/client/api-keys' || path.startsWith('/client/api-keys/'))
     return { permission: 'keys', sessionOnly: true };
   if (reads) return { permission: 'read', sessionOnly: false };
+  // What starts, stops or changes mail at volume is a manager's, as the settings' enabled workflows are; drafts are
+  // content.
+  if (/^\/client\/journeys\/\{id\}\/(publish|pause|resume|archive)$/.test(path))
+    return { permission: 'manage', sessionOnly: false };
   if (
     path === '/client/settings' ||
     path === '/client/webhooks' ||

@@ -1,4 +1,10 @@
-import { MAX_QUEUE_DELAY_SECONDS, type ExecutionMessage, type Queue, type Scheduler } from '../../platform.js';
+import {
+  MAX_QUEUE_DELAY_SECONDS,
+  type ExecutionMessage,
+  type Queue,
+  type RunMessage,
+  type Scheduler,
+} from '../../platform.js';
 
 export interface DispatchDeps {
   queue: Queue;
@@ -22,6 +28,46 @@ export async function dispatchExecution(
     return;
   }
   await deps.scheduler.scheduleAt(at, 'workflow', message, executionScheduleName(message, at));
+}
+
+/**
+ * Sends a run of a journey to the journey queue for `at`, by the same rule as an execution: within 15 minutes an SQS
+ * delay, later a one-time schedule named after the run, its seq and the time (advance-runs ignores an old seq and
+ * sends an early arrival back for its time).
+ */
+export async function dispatchRun(deps: DispatchDeps, message: RunMessage, at: Date, now: Date): Promise<void> {
+  const delaySeconds = Math.max(0, Math.ceil((at.getTime() - now.getTime()) / 1000));
+  if (delaySeconds <= MAX_QUEUE_DELAY_SECONDS) {
+    await deps.queue.send('journey', message, { delaySeconds });
+    return;
+  }
+  await deps.scheduler.scheduleAt(at, 'journey', message, runScheduleName(message, at));
+}
+
+/** A run's schedule for one seq and time (a wait's end, a wait_for_event's timeout). */
+export const runScheduleName = (message: RunMessage, at: Date): string =>
+  `run-${message.client_id}-${message.run_id}-${message.seq}-${at.getTime()}`;
+
+/**
+ * Releases the timeout schedule of a wait its event ended first (the same rule as releaseExecutionSchedule: only a
+ * time more than 15 minutes away went to the scheduler for sure). A schedule left behind fires once and finds its
+ * seq stale.
+ */
+export async function releaseRunSchedule(
+  deps: { scheduler: Scheduler; onReleaseError?: (error: unknown) => void },
+  message: RunMessage,
+  dueAt: string | undefined,
+  now: Date,
+): Promise<boolean> {
+  const at = dueAt === undefined ? Number.NaN : Date.parse(dueAt);
+  if (Number.isNaN(at) || at - now.getTime() <= MAX_QUEUE_DELAY_SECONDS * 1000) return false;
+  try {
+    await deps.scheduler.cancel(runScheduleName(message, new Date(at)));
+    return true;
+  } catch (error) {
+    (deps.onReleaseError ?? warnReleaseFailed)(error);
+    return false;
+  }
 }
 
 /** An execution's schedule for `at`: its name is the idempotency key of that dispatch. */
