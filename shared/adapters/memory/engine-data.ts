@@ -1,6 +1,8 @@
 import type { MemoryTopicStore } from './topic-store.js';
 import type { EventRecord } from '../../domain/events/event-record.js';
 import type { ExecutionRecord } from '../../domain/executions/execution-record.js';
+import type { JourneyIndex, JourneyVersionRecord } from '../../domain/journeys/journey-records.js';
+import type { RunRecord } from '../../domain/runs/run-record.js';
 import type { SentEmailLogRecord, SentEmailRecord } from '../../domain/sent-emails/sent-email-record.js';
 import type { MemoryClientStore } from './client-stores.js';
 import type { MemoryContactStore } from './contact-store.js';
@@ -64,6 +66,10 @@ export class MemoryEngineData {
   readonly dayCaps = new Map<string, MemoryDayCap>();
   /** The day counters, fed with every change of a counted record as the change stream feeds the projection. */
   readonly stats = new MemoryStatsStore();
+  /** Journey runs by clientKey(client, run id) (DynamoDB: `RUN#<client>#<id>` / RUN). */
+  readonly runs = new Map<string, RunRecord>();
+  /** Run locks by their DynamoDB partition key (keys.runLock(...).pk): one run in flight per (journey, contact, key). */
+  readonly runLocks = new Map<string, MemoryRunLock>();
 
   /** An execution changed by `change` (in place), reported to the day counters with its images before and after. */
   changeExecution<T>(execution: ExecutionRecord, change: (execution: ExecutionRecord) => T): T {
@@ -88,6 +94,20 @@ export class MemoryEngineData {
   }
 }
 
+/** A run lock as stored (keys.runLock): the run in flight for its (journey, contact, key value). */
+export interface MemoryRunLock {
+  run_id: number;
+  active: boolean;
+  entered_at: string;
+  expires_at?: number;
+}
+
+/** What the engine's memory stores read of the journeys (the journey index and the immutable versions). */
+export interface MemoryJourneyReads {
+  indexOf(clientId: number): JourneyIndex | undefined;
+  versionOf(clientId: number, journeyId: number, version: number): JourneyVersionRecord | undefined;
+}
+
 /** The other aggregates' memory stores that the engine's cross-aggregate stores read and write. */
 export interface MemoryAggregates {
   contacts: MemoryContactStore;
@@ -98,6 +118,8 @@ export interface MemoryAggregates {
   topics?: MemoryTopicStore;
   /** The dashboard users (a sandboxed client's recipients); absent where a test builds the aggregates without them. */
   users?: Pick<UserStore, 'list'>;
+  /** The clients' journey indexes and versions; absent where a test builds the aggregates without them. */
+  journeys?: MemoryJourneyReads;
 }
 
 /** The key of a record under a client (the format MemoryContactStore and MemoryWorkflowData use too). */
