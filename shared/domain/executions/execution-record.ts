@@ -1,4 +1,5 @@
 import type { ExecutionStatus } from '../../public/execution-rules.js';
+import type { WorkflowCategory } from '../workflows/catalog.js';
 
 export {
   EXECUTION_STATUS,
@@ -49,6 +50,23 @@ export interface ExecutionRecord {
   event?: ExecutionEventVars;
   processed_at?: string;
   sent_email_id?: string;
+  /**
+   * The journey fields below are present only on an execution a journey's send step created (workflow_id is then the
+   * journey's id, ≥ 1000). The 8 system workflows' executions never carry them, so their items and answers stay as
+   * they were.
+   */
+  /** The run whose send step this is: its end wakes the run (RunMessage {run_id, seq: run_seq}). */
+  run_id?: number;
+  /** The run's seq after the send step's transition: the wake names it so a stale wake does nothing. */
+  run_seq?: number;
+  /** The send step's id in the journey's definition. */
+  step_id?: string;
+  /** The journey version the run follows. */
+  journey_version?: number;
+  /** The journey's category (categoryOf knows only the 8): unsubscribed check, footer, SES tags, reservation. */
+  category?: WorkflowCategory;
+  /** The journey's topic (null: none); a topic id that names no topic any more is no topic. */
+  topic_id?: number | null;
   created_at: string;
   updated_at: string;
 }
