@@ -24,6 +24,8 @@ export const DASHBOARD_PAGE_INFO = {
   overview: { title: 'Overview', nav: true },
   workflows: { title: 'Workflows', nav: true },
   workflow: { title: 'Workflow', nav: false },
+  journeys: { title: 'Journeys', nav: true },
+  journey: { title: 'Journey', nav: false },
   templates: { title: 'Templates', nav: true },
   template: { title: 'Template', nav: false },
   contacts: { title: 'Contacts', nav: true },
@@ -48,6 +50,7 @@ export const isDashboardPage = (name: string): name is DashboardPage => Object.h
 /** The pages that show one record, named by the path segment after the page's (`/app/<page>/<id>`). */
 export const DASHBOARD_RECORD_PAGES = [
   'workflow',
+  'journey',
   'template',
   'contact',
   'sent-email',

@@ -6,6 +6,8 @@ import { ContactsPage } from './contacts/contacts-page.js';
 import { DomainPage } from './domains/domain-page.js';
 import { DomainsPage } from './domains/domains-page.js';
 import { ExecutionsPage } from './executions/executions-page.js';
+import { JourneyPage } from './journeys/journey-page.js';
+import { JourneysPage } from './journeys/journeys-page.js';
 import { OverviewPage } from './overview.js';
 import { SentEmailPage } from './sent-email/sent-email-page.js';
 import { SettingsPage } from './settings/settings-page.js';
@@ -26,6 +28,8 @@ export const PAGE_COMPONENTS: { readonly [page in SignedInPage]: FunctionCompone
   overview: OverviewPage,
   workflows: WorkflowsPage,
   workflow: WorkflowPage,
+  journeys: JourneysPage,
+  journey: JourneyPage,
   templates: TemplatesPage,
   template: TemplatePage,
   contacts: ContactsPage,

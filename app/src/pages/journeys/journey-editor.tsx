@@ -1,0 +1,310 @@
+import { useRef, useState } from 'preact/hooks';
+import type { Api } from '../../api/client.js';
+import { answerOf } from '../../data/answer.js';
+import { useAction } from '../../data/use-action.js';
+import { ConfirmButton } from '../../ui/confirm-button.js';
+import { CopyButton } from '../../ui/copy-button.js';
+import { Field } from '../../ui/field.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { Form } from '../../ui/form.js';
+import { FormActions } from '../../ui/form-actions.js';
+import { ActionStatus, Done } from '../../ui/status.js';
+import { rangeOfPath, readJson, type SyntaxProblem, selectInTextarea, type TextRange } from './journey-json.js';
+import { focusStep, JourneyOutline } from './journey-outline.js';
+import { Publish, type Validation, ValidationResult } from './journey-publish.js';
+import { type Journey, type JourneyIssue, jsonOf } from './journey-text.js';
+
+const EDITOR_ID = 'jy-draft';
+
+/** Saves `text` as a file the browser downloads (a Blob of this page: nothing leaves for another origin). */
+function download(text: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+/** Export (a download of the JSON shown) and Copy, beside a JSON text whose element is `target`. */
+export function JsonTools({ text, fileName, target = 'jy-json' }: { text: string; fileName: string; target?: string }) {
+  return (
+    <div class="row-actions">
+      <button type="button" class="secondary" onClick={() => download(text, fileName)}>
+        Export {fileName}
+      </button>
+      <CopyButton value={text} target={target} name="Copy the JSON" label="Copy JSON" />
+    </div>
+  );
+}
+
+/**
+ * A client journey's draft: its JSON in a textarea (saved with the draft_version it was read at, so a change made
+ * meanwhile elsewhere is refused rather than overwritten), import and export, the issues found (each taking the
+ * focus to its place in the text), the steps as an outline of what is typed, then validate and publish.
+ */
+export function DraftWorkspace(props: {
+  api: Api;
+  journey: Journey;
+  writes: boolean;
+  manages: boolean;
+  onPublished: () => void;
+}) {
+  const { api, journey, writes, manages, onPublished } = props;
+  const path = { params: { path: { id: String(journey.id) } } };
+  const [text, setText] = useState(() => jsonOf(journey.draft));
+  const [saved, setSaved] = useState(() => ({ text: jsonOf(journey.draft), draftVersion: journey.draft_version }));
+  const [issues, setIssues] = useState<readonly JourneyIssue[]>(journey.issues);
+  const [syntax, setSyntax] = useState<readonly SyntaxProblem[]>([]);
+  const [validation, setValidation] = useState<(Validation & { text: string }) | undefined>();
+  const [published, setPublished] = useState('');
+  const editor = useRef<HTMLTextAreaElement>(null);
+  const read = readJson(text);
+  const changed = text !== saved.text;
+
+  /** PUT …/draft with the version read: the saved text, its new version and its issues. */
+  async function saveDraft(): Promise<readonly JourneyIssue[]> {
+    const now = readJson(text);
+    setSyntax(now.problems);
+    if (now.problems.length > 0) {
+      const first = now.problems[0] as SyntaxProblem;
+      throw new Error(
+        `The text is not JSON (${now.problems.length === 1 ? 'one place' : `${now.problems.length} places`}, the first at line ${first.line}, column ${first.column}): nothing was saved.`,
+      );
+    }
+    const body = { definition: now.value as Journey['draft'], draft_version: saved.draftVersion };
+    const answer = await answerOf(api.PUT('/api/v1/client/journeys/{id}/draft', { ...path, body }), 'Saving the draft');
+    setSaved({ text, draftVersion: answer.data.draft_version });
+    setIssues(answer.data.issues);
+    return answer.data.issues;
+  }
+
+  const save = useAction(async () => {
+    imported.reset();
+    const found = await saveDraft();
+    return found.length === 0
+      ? 'Draft saved. No issue found: validate it to publish.'
+      : `Draft saved with ${found.length === 1 ? 'one issue' : `${found.length} issues`}: see below.`;
+  });
+  const validate = useAction(async () => {
+    setPublished('');
+    if (changed) await saveDraft();
+    const answer = await answerOf(api.POST('/api/v1/client/journeys/{id}/validate', path), 'Validating the draft');
+    setIssues(answer.data.issues);
+    setValidation({ ...answer.data, text });
+    return answer.data.valid
+      ? 'The draft is valid: see what publishing it does to the runs inside, then publish.'
+      : `The draft has ${answer.data.issues.length === 1 ? 'one issue' : `${answer.data.issues.length} issues`}: fix them to publish.`;
+  });
+  // After a refusal for a stale draft_version: the draft as saved now (someone else's change), replacing the text.
+  const reload = useAction(async () => {
+    const answer = await answerOf(api.GET('/api/v1/client/journeys/{id}', path), 'Reading the draft');
+    const fresh = jsonOf(answer.data.draft);
+    setText(fresh);
+    setSaved({ text: fresh, draftVersion: answer.data.draft_version });
+    setIssues(answer.data.issues);
+    setSyntax([]);
+    save.reset();
+    return 'The saved draft is loaded: make your change again and save.';
+  });
+  const imported = useAction(async (file: File) => {
+    const raw = await file.text();
+    const found = readJson(raw);
+    setSyntax(found.problems);
+    setText(found.problems.length === 0 ? jsonOf(found.value) : raw);
+    if (found.problems.length > 0) throw new Error(`${file.name} is not JSON: see the places below.`);
+    return `${file.name} imported into the text: nothing is saved until you press Save draft.`;
+  });
+
+  const show = (range: TextRange | undefined) => {
+    if (range && editor.current) selectInTextarea(editor.current, range);
+  };
+  const stale = save.failure?.status === 409;
+
+  return (
+    <>
+      <section class="page-section" aria-labelledby="jy-draft-title">
+        <h2 id="jy-draft-title">Draft</h2>
+        <Form onSubmit={save.run} failure={save.failure} aria-labelledby="jy-draft-title">
+          <Field
+            id={EDITOR_ID}
+            label="The draft as JSON"
+            name="definition"
+            hint={
+              writes
+                ? 'A trigger, an entry step, the steps and the settings (the API guide’s “Journeys” describes each). A draft saves with its issues; publishing needs none.'
+                : 'Your role reads the draft; a member, an admin or the owner changes it.'
+            }
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                ref={editor}
+                class="code-input"
+                rows={22}
+                value={text}
+                readOnly={!writes}
+                spellcheck={false}
+                autocomplete="off"
+                onInput={(event) => setText(event.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <FailureAlert />
+          {stale && (
+            <div class="row-actions">
+              <ConfirmButton
+                label="Load the saved draft"
+                confirm="Replace your text with the saved draft? Copy your changes first: they are lost."
+                busy={reload.busy}
+                onConfirm={() => reload.run()}
+              />
+            </div>
+          )}
+          {writes && (
+            <FormActions submit="Save draft" busy={save.busy || validate.busy} busyLabel="Saving…">
+              {changed && !save.busy && <span class="hint">Unsaved changes.</span>}
+              <Done text={save.done} />
+            </FormActions>
+          )}
+        </Form>
+        <ActionStatus action={reload} />
+        <JsonTools text={text} fileName={`journey-${journey.id}.json`} target={EDITOR_ID} />
+        {writes && (
+          <div class="page-section">
+            <Field
+              id="jy-import"
+              label="Import a JSON file"
+              hint="Replaces the text above; nothing is saved until you press Save draft."
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  type="file"
+                  accept="application/json,.json"
+                  onChange={(event) => {
+                    const file = event.currentTarget.files?.[0];
+                    event.currentTarget.value = '';
+                    if (file) void imported.run(file);
+                  }}
+                />
+              )}
+            </Field>
+            <ActionStatus action={imported} />
+          </div>
+        )}
+        <Problems
+          syntax={syntax}
+          issues={read.problems.length === 0 ? issues : []}
+          onSyntax={show}
+          onIssue={(issue) => show(rangeOfPath(text, issue.path))}
+          stepOf={(issue) => /^steps\.(\d+)(\.|$)/.exec(issue.path)?.[1]}
+        />
+      </section>
+      <JourneyOutline
+        definition={read.problems.length === 0 ? read.value : journey.draft}
+        issues={read.problems.length === 0 ? issues : []}
+        prefix="jy-draft"
+        title={changed ? 'Steps (as typed, not saved yet)' : 'Steps'}
+      />
+      <section class="page-section" aria-labelledby="jy-publish-title">
+        <h2 id="jy-publish-title">Validate and publish</h2>
+        {writes && (
+          <div class="row-actions">
+            <button type="button" onClick={() => validate.run()} disabled={validate.busy || save.busy}>
+              {validate.busy ? 'Validating…' : changed ? 'Save and validate' : 'Validate'}
+            </button>
+          </div>
+        )}
+        <ActionStatus action={validate} />
+        {validation && <ValidationResult validation={validation} current={validation.text === text} />}
+        {manages && validation?.valid && validation.text === text && (
+          <Publish
+            api={api}
+            journey={journey}
+            validation={validation}
+            draftVersion={saved.draftVersion}
+            onPublished={(said) => {
+              setValidation(undefined);
+              setPublished(said);
+              onPublished();
+            }}
+          />
+        )}
+        <Done text={published} />
+        {!manages && writes && (
+          <p class="hint">An owner or an admin publishes, pauses and archives journeys: they decide mail at volume.</p>
+        )}
+      </section>
+    </>
+  );
+}
+
+/**
+ * What keeps the draft from being JSON (each place a button selecting it in the text), or the issues validation found
+ * at their JSON paths (each a button selecting that member in the text, and a link to its step in the outline).
+ */
+function Problems(props: {
+  syntax: readonly SyntaxProblem[];
+  issues: readonly JourneyIssue[];
+  onSyntax: (range: TextRange) => void;
+  onIssue: (issue: JourneyIssue) => void;
+  stepOf: (issue: JourneyIssue) => string | undefined;
+}) {
+  const { syntax, issues, onSyntax, onIssue, stepOf } = props;
+  if (syntax.length > 0) {
+    return (
+      <section class="page-section" aria-labelledby="jy-syntax-title">
+        <h3 id="jy-syntax-title">Not JSON ({syntax.length})</h3>
+        <ul class="issue-list">
+          {syntax.map((problem, at) => (
+            <li key={at}>
+              <button type="button" class="small secondary" onClick={() => onSyntax(problem)}>
+                Line {problem.line}, column {problem.column}
+              </button>{' '}
+              {problem.message}
+            </li>
+          ))}
+        </ul>
+      </section>
+    );
+  }
+  if (issues.length === 0) return null;
+  return (
+    <section class="page-section" aria-labelledby="jy-issues-title">
+      <h3 id="jy-issues-title">Issues ({issues.length})</h3>
+      <ul class="issue-list">
+        {issues.map((issue, at) => {
+          const step = stepOf(issue);
+          return (
+            <li key={at}>
+              <button
+                type="button"
+                class="small secondary"
+                aria-label={`Show ${issue.path || 'the definition'} in the JSON`}
+                onClick={() => onIssue(issue)}
+              >
+                <code>{issue.path || '(the definition)'}</code>
+              </button>{' '}
+              {issue.error} <small>({issue.condition})</small>
+              {step !== undefined && (
+                <>
+                  {' '}
+                  <a
+                    href={`#jy-draft-step-${step}`}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      focusStep('jy-draft', Number(step));
+                    }}
+                  >
+                    step {Number(step) + 1} in the outline
+                  </a>
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,177 @@
+import type { Api } from '../../api/client.js';
+import { Link } from '../../components/link.js';
+import { answerOf } from '../../data/answer.js';
+import { useAction } from '../../data/use-action.js';
+import { useDraft } from '../../data/use-draft.js';
+import { useLoad } from '../../data/use-load.js';
+import type { PageProps } from '../../page.js';
+import { navigate } from '../../router.js';
+import { can } from '../../session.js';
+import { FailureAlert } from '../../ui/failure-alert.js';
+import { Form } from '../../ui/form.js';
+import { FormActions } from '../../ui/form-actions.js';
+import { TextField } from '../../ui/inputs.js';
+import { PageHead } from '../../ui/page-head.js';
+import { LoadStatus } from '../../ui/status.js';
+import { When } from '../../ui/when.js';
+import { DraftWorkspace, JsonTools } from './journey-editor.js';
+import { Lifecycle } from './journey-lifecycle.js';
+import { JourneyOutline } from './journey-outline.js';
+import { type Journey, jsonOf } from './journey-text.js';
+import { Versions } from './journey-versions.js';
+import { JourneyStatusText } from './journeys-page.js';
+
+/**
+ * One journey (`/app/journey/N`). A client's own: its head, its draft as JSON (save, import, export, copy) with the
+ * issues found at their place and its steps as an outline, validate with the impact on runs, publish with a choice
+ * for each removed step, its lifecycle (pause, resume, archive; delete while never published) and its versions with
+ * their diff. A system journey (1–8) is read-only: its outline and JSON, and a copy to make it one's own.
+ */
+export function JourneyPage({ api, params, signedIn }: PageProps) {
+  const id = params['id'] ?? '';
+  if (!/^\d+$/.test(id)) {
+    return (
+      <section aria-labelledby="jy-missing-title">
+        <h1 id="jy-missing-title">No such journey</h1>
+        <p>
+          {id ? `There is no journey named ${id}.` : 'The address names no journey.'} See{' '}
+          <Link page="journeys">every journey</Link>.
+        </p>
+      </section>
+    );
+  }
+  // Another journey is another page: nothing of the one before (its text, a validation) stays.
+  return <JourneyView key={id} api={api} id={id} signedIn={signedIn} />;
+}
+
+function JourneyView({ api, id, signedIn }: { api: Api; id: string; signedIn: PageProps['signedIn'] }) {
+  const path = { params: { path: { id } } };
+  const loaded = useLoad(
+    async (signal) =>
+      (await answerOf(api.GET('/api/v1/client/journeys/{id}', { ...path, signal }), 'Reading the journey')).data,
+    [api, id],
+  );
+  const journey = loaded.data;
+  const writes = can(signedIn, 'content');
+  const manages = can(signedIn, 'manage');
+
+  return (
+    <section aria-labelledby="jy-journey-title">
+      <p class="back-link">
+        <Link page="journeys">← Journeys</Link>
+      </p>
+      <PageHead id="jy-journey-title" title={journey?.name ?? `Journey #${id}`}>
+        {journey && (
+          <span class="badge">
+            <JourneyStatusText journey={journey} />
+          </span>
+        )}
+      </PageHead>
+      <LoadStatus loaded={loaded} />
+      {journey && (
+        <>
+          <Head journey={journey} />
+          {journey.system ? (
+            <SystemJourney api={api} journey={journey} writes={writes} />
+          ) : (
+            <>
+              <DraftWorkspace
+                key={journey.id}
+                api={api}
+                journey={journey}
+                writes={writes && journey.status !== 'archived'}
+                manages={manages && journey.status !== 'archived'}
+                onPublished={loaded.reload}
+              />
+              {journey.live_version !== null && <Versions key={journey.live_version} api={api} journey={journey} />}
+              {(writes || manages) && <Lifecycle api={api} journey={journey} manages={manages} loaded={loaded} />}
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The journey's head: status, live version, where it came from, when it changed. */
+function Head({ journey }: { journey: Journey }) {
+  return (
+    <section class="card summary" aria-label="About this journey">
+      {journey.description && <p>{journey.description}</p>}
+      <dl class="figures">
+        <dt>Status</dt>
+        <dd>
+          <JourneyStatusText journey={journey} />
+        </dd>
+        <dt>Live version</dt>
+        <dd>{journey.live_version ?? 'None yet: publish the draft to start runs'}</dd>
+        <dt>Kind</dt>
+        <dd>{journey.system ? 'System journey (read-only)' : 'Yours'}</dd>
+        {journey.copied_from !== null && journey.copied_from !== undefined && (
+          <>
+            <dt>Copied from</dt>
+            <dd>
+              <Link page="journey" params={{ id: String(journey.copied_from) }}>
+                System journey #{journey.copied_from}
+              </Link>
+            </dd>
+          </>
+        )}
+        {!journey.system && (
+          <>
+            <dt>Last changed</dt>
+            <dd>
+              <When at={journey.updated_at} />
+            </dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+/** A system journey: its steps and JSON, read-only, and a copy of it as a journey of the client's own. */
+function SystemJourney({ api, journey, writes }: { api: Api; journey: Journey; writes: boolean }) {
+  const definition = journey.live ?? journey.draft;
+  const text = jsonOf(definition);
+  return (
+    <>
+      <p class="hint">
+        This is the{' '}
+        <Link page="workflow" params={{ id: String(journey.id) }}>
+          workflow “{journey.name}”
+        </Link>{' '}
+        written as a journey: change its template, delay, send time or exits in its customization, or copy it to change
+        anything.
+      </p>
+      {writes && <CopyAsMine api={api} journey={journey} />}
+      <JourneyOutline definition={definition} prefix="jy-live" title="Steps" />
+      <section class="page-section" aria-labelledby="jy-json-title">
+        <h2 id="jy-json-title">JSON</h2>
+        <div class="field">
+          <label for="jy-json">The journey as JSON (read-only)</label>
+          <textarea id="jy-json" class="code-input" rows={18} value={text} readOnly spellcheck={false} />
+        </div>
+        <JsonTools text={text} fileName={`journey-${journey.id}.json`} />
+      </section>
+    </>
+  );
+}
+
+/** POST /client/journeys {copy_of, name}: the client's own draft of this system journey, then its page. */
+function CopyAsMine({ api, journey }: { api: Api; journey: Journey }) {
+  const { draft, bind } = useDraft({ name: `${journey.name} (copy)` });
+  const copy = useAction(async () => {
+    const body = { copy_of: journey.id, name: draft.name.trim() };
+    const answer = await answerOf(api.POST('/api/v1/client/journeys', { body }), 'Copying the journey');
+    navigate('journey', { id: String(answer.data.id) });
+  });
+  return (
+    <Form class="card stacked-form" onSubmit={copy.run} failure={copy.failure} aria-labelledby="jy-copy-mine-title">
+      <h2 id="jy-copy-mine-title">Copy as my journey</h2>
+      <TextField id="jy-copy-mine-name" label="Name of the copy" {...bind('name')} required />
+      <FailureAlert />
+      <FormActions submit="Copy as my journey" busy={copy.busy} busyLabel="Copying…" />
+    </Form>
+  );
+}
