@@ -83,6 +83,8 @@ export interface RunMarker {
   j: number;
   /** the run's seq when the marker was written */
   q: number;
+  /** the run's key hash, when its trigger has a key (an exit event releases the run's lock without reading the run) */
+  k?: string;
 }
 
 /**
@@ -103,6 +105,8 @@ export interface WaitMarker {
   k?: string;
   /** the wait's conditions (on the awaited event and the contact), copied so matching reads nothing */
   c?: unknown[];
+  /** the timeout instant (the run's due_at): the event that wins releases the timeout's schedule by it */
+  t?: string;
 }
 
 export const runMarkerAttribute = (runId: number): string => `run_${runId}`;
