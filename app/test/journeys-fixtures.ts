@@ -25,9 +25,10 @@ export const CART = {
 export const journeyOf = (overrides: Record<string, unknown> = {}) => ({
   id: 1000,
   name: 'Cart reminder',
-  description: null,
+  description: '',
   system: false,
   status: 'draft',
+  enabled: null,
   live_version: null,
   draft: CART,
   draft_version: 3,
@@ -45,9 +46,12 @@ export const SYSTEM_WELCOME = journeyOf({
   name: 'Welcome',
   system: true,
   status: 'live',
+  enabled: true,
   live_version: 1,
   draft: null,
   draft_version: 0,
+  created_at: null,
+  updated_at: null,
   live: {
     trigger: { event: 'signup', reentry: { mode: 'once' } },
     entry: 'wait',
@@ -62,9 +66,12 @@ export const SYSTEM_WELCOME = journeyOf({
 const summaryOf = (journey: ReturnType<typeof journeyOf>) => ({
   id: journey.id,
   name: journey.name,
+  description: journey.description,
   system: journey.system,
   status: journey.status,
+  enabled: journey.enabled,
   live_version: journey.live_version,
+  updated_at: journey.updated_at,
 });
 
 /** GET /client/journeys: the 8 system journeys and the given own ones. */

@@ -48,16 +48,17 @@ export function DraftWorkspace(props: {
   journey: Journey;
   writes: boolean;
   manages: boolean;
-  onPublished: () => void;
+  /** What the last publish said: the parent keeps it, as this part starts again on the new version. */
+  published: string;
+  onPublished: (said: string) => void;
 }) {
-  const { api, journey, writes, manages, onPublished } = props;
+  const { api, journey, writes, manages, published, onPublished } = props;
   const path = { params: { path: { id: String(journey.id) } } };
   const [text, setText] = useState(() => jsonOf(journey.draft));
   const [saved, setSaved] = useState(() => ({ text: jsonOf(journey.draft), draftVersion: journey.draft_version }));
   const [issues, setIssues] = useState<readonly JourneyIssue[]>(journey.issues);
   const [syntax, setSyntax] = useState<readonly SyntaxProblem[]>([]);
   const [validation, setValidation] = useState<(Validation & { text: string }) | undefined>();
-  const [published, setPublished] = useState('');
   const editor = useRef<HTMLTextAreaElement>(null);
   const read = readJson(text);
   const changed = text !== saved.text;
@@ -87,7 +88,6 @@ export function DraftWorkspace(props: {
       : `Draft saved with ${found.length === 1 ? 'one issue' : `${found.length} issues`}: see below.`;
   });
   const validate = useAction(async () => {
-    setPublished('');
     if (changed) await saveDraft();
     const answer = await answerOf(api.POST('/api/v1/client/journeys/{id}/validate', path), 'Validating the draft');
     setIssues(answer.data.issues);
@@ -224,11 +224,7 @@ export function DraftWorkspace(props: {
             journey={journey}
             validation={validation}
             draftVersion={saved.draftVersion}
-            onPublished={(said) => {
-              setValidation(undefined);
-              setPublished(said);
-              onPublished();
-            }}
+            onPublished={onPublished}
           />
         )}
         <Done text={published} />

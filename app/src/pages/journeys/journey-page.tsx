@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import { Link } from '../../components/link.js';
 import { answerOf } from '../../data/answer.js';
@@ -52,6 +53,7 @@ function JourneyView({ api, id, signedIn }: { api: Api; id: string; signedIn: Pa
     [api, id],
   );
   const journey = loaded.data;
+  const [published, setPublished] = useState('');
   const writes = can(signedIn, 'content');
   const manages = can(signedIn, 'manage');
 
@@ -75,13 +77,18 @@ function JourneyView({ api, id, signedIn }: { api: Api; id: string; signedIn: Pa
             <SystemJourney api={api} journey={journey} writes={writes} />
           ) : (
             <>
+              {/* A publish starts the draft's part again on the new version (its draft_version as the API has it). */}
               <DraftWorkspace
-                key={journey.id}
+                key={`${journey.id}-${journey.live_version}`}
                 api={api}
                 journey={journey}
                 writes={writes && journey.status !== 'archived'}
                 manages={manages && journey.status !== 'archived'}
-                onPublished={loaded.reload}
+                published={published}
+                onPublished={(said) => {
+                  setPublished(said);
+                  loaded.reload();
+                }}
               />
               {journey.live_version !== null && <Versions key={journey.live_version} api={api} journey={journey} />}
               {(writes || manages) && <Lifecycle api={api} journey={journey} manages={manages} loaded={loaded} />}

@@ -69,7 +69,7 @@ export function Publish(props: {
   journey: Journey;
   validation: Validation & { text: string };
   draftVersion: number;
-  /** Told what to say: this part goes once the draft is published. */
+  /** Told what to say (the parent says it: this part goes once the draft is published). */
   onPublished: (said: string) => void;
 }) {
   const { api, journey, validation, draftVersion, onPublished } = props;
@@ -96,9 +96,9 @@ export function Publish(props: {
       api.POST('/api/v1/client/journeys/{id}/publish', { params: { path: { id: String(journey.id) } }, body }),
       'Publishing the journey',
     );
-    const said = `Version ${answer.data.version} is live: new runs start on it, and runs inside follow it at their next step.`;
-    onPublished(said);
-    return said;
+    onPublished(
+      `Version ${answer.data.version} is live: new runs start on it, and runs inside follow it at their next step.`,
+    );
   });
   const choose = (step: string, change: Partial<Choice>) =>
     setChoices({ ...choices, [step]: { action: '', step_id: targets[0] ?? '', ...choices[step], ...change } });

@@ -108,7 +108,10 @@ const COLUMNS: Column<JourneySummary>[] = [
         <Link page="journey" params={{ id: String(journey.id) }}>
           {journey.name}
         </Link>
-        <small>#{journey.id}</small>
+        <small>
+          #{journey.id}
+          {journey.description ? ` · ${journey.description}` : ''}
+        </small>
       </>
     ),
   },
