@@ -374,6 +374,25 @@ describe('a journey’s page', () => {
     ]);
   });
 
+  it('renames the journey, sending only what changed', async () => {
+    // Prepare
+    const calls = fakeApi(
+      answers(journeyOf(), {
+        [`PATCH ${BASE}`]: ok(journeyOf({ name: 'Abandoned carts' })),
+      }),
+    );
+    await openJourney('member');
+
+    // Act
+    fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Abandoned carts' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save name' }));
+
+    // Assess
+    expect(await screen.findByText('Saved.')).toBeTruthy();
+    expect(changes(calls)).toEqual([['PATCH', BASE, { name: 'Abandoned carts' }]]);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Abandoned carts');
+  });
+
   it('a viewer reads the draft and its steps, and changes nothing', async () => {
     // Prepare
     fakeApi(answers());
@@ -387,6 +406,7 @@ describe('a journey’s page', () => {
     expect(screen.queryByRole('button', { name: 'Validate' })).toBeNull();
     expect(screen.queryByLabelText('Import a JSON file')).toBeNull();
     expect(screen.queryByRole('region', { name: 'Stop or remove' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save name' })).toBeNull();
     expect(outline()).toHaveLength(2);
   });
 });

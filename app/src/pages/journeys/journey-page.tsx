@@ -1,10 +1,12 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
+import { JOURNEY_LIMITS } from '../../../../shared/public/journey-rules.js';
 import type { Api } from '../../api/client.js';
 import { Link } from '../../components/link.js';
 import { answerOf } from '../../data/answer.js';
 import { useAction } from '../../data/use-action.js';
 import { useDraft } from '../../data/use-draft.js';
-import { useLoad } from '../../data/use-load.js';
+import { type Loaded, useLoad } from '../../data/use-load.js';
+import { usePatch } from '../../data/use-patch.js';
 import type { PageProps } from '../../page.js';
 import { navigate } from '../../router.js';
 import { can } from '../../session.js';
@@ -13,7 +15,7 @@ import { Form } from '../../ui/form.js';
 import { FormActions } from '../../ui/form-actions.js';
 import { TextField } from '../../ui/inputs.js';
 import { PageHead } from '../../ui/page-head.js';
-import { LoadStatus } from '../../ui/status.js';
+import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
 import { DraftWorkspace, JsonTools } from './journey-editor.js';
 import { Lifecycle } from './journey-lifecycle.js';
@@ -91,6 +93,7 @@ function JourneyView({ api, id, signedIn }: { api: Api; id: string; signedIn: Pa
                 }}
               />
               {journey.live_version !== null && <Versions key={journey.live_version} api={api} journey={journey} />}
+              {writes && journey.status !== 'archived' && <Rename api={api} journey={journey} loaded={loaded} />}
               {(writes || manages) && <Lifecycle api={api} journey={journey} manages={manages} loaded={loaded} />}
             </>
           )}
@@ -179,6 +182,54 @@ function CopyAsMine({ api, journey }: { api: Api; journey: Journey }) {
       <TextField id="jy-copy-mine-name" label="Name of the copy" {...bind('name')} required />
       <FailureAlert />
       <FormActions submit="Copy as my journey" busy={copy.busy} busyLabel="Copying…" />
+    </Form>
+  );
+}
+
+/** PATCH /client/journeys/{id}: the name and description people see (the engine reads neither). */
+function Rename({ api, journey, loaded }: { api: Api; journey: Journey; loaded: Pick<Loaded<Journey>, 'update'> }) {
+  const saved = useMemo(() => ({ name: journey.name, description: journey.description }), [journey]);
+  const patch = usePatch({
+    saved,
+    send: async (body) => {
+      const answer = await answerOf(
+        api.PATCH('/api/v1/client/journeys/{id}', { params: { path: { id: String(journey.id) } }, body }),
+        'Saving the name',
+      );
+      loaded.update(() => answer.data);
+      return 'Saved.';
+    },
+  });
+  return (
+    <Form
+      class="card page-section stacked-form"
+      onSubmit={patch.run}
+      failure={patch.failure}
+      aria-labelledby="jy-rename-title"
+    >
+      <h2 id="jy-rename-title">Name and description</h2>
+      <TextField
+        id="jy-name"
+        label="Name"
+        name="name"
+        value={patch.draft.name}
+        onValue={(value) => patch.set('name', value)}
+        maxLength={JOURNEY_LIMITS.nameChars}
+        required
+      />
+      <TextField
+        id="jy-description"
+        label="Description"
+        name="description"
+        value={patch.draft.description}
+        onValue={(value) => patch.set('description', value)}
+        maxLength={JOURNEY_LIMITS.descriptionChars}
+        hint="For your team: what the journey is for."
+      />
+      <FailureAlert />
+      <FormActions submit="Save name" busy={patch.busy} busyLabel="Saving…">
+        <Done text={patch.done} />
+      </FormActions>
     </Form>
   );
 }
