@@ -26,7 +26,8 @@ import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
 import { queryAll } from './query-all.js';
 import { ENDED_CLAIM } from './execution-item.js';
 import { stripKeys } from './items.js';
-import { categoryOf } from '../../domain/workflows/catalog.js';
+import { executionCategoryOf, isJourneySend } from '../../domain/executions/journey-execution.js';
+import type { JourneyIndex } from '../../domain/journeys/journey-records.js';
 import { topicSetOf } from './topic-store.js';
 import { accountKeys, clientPk, keys, type ItemKey } from './keys.js';
 import { capPendingAttribute, dayCapOf, QUOTA_SENT_ATTRIBUTE, quotaDayAttribute } from './quota-counter.js';
@@ -55,14 +56,25 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   async load(execution: ExecutionRecord): Promise<SendContext> {
     const c = execution.client_id;
-    const config = {
+    const config: {
+      settings: ItemKey;
+      client: ItemKey;
+      sender: ItemKey;
+      customization?: ItemKey;
+      journeyIndex?: ItemKey;
+      topics?: ItemKey;
+      template?: ItemKey;
+    } = {
       settings: keys.settings(c),
       client: keys.clientProfile(c),
       // Verified domains, tenant and its pause: the From and the sandbox are decided from it.
       sender: keys.sender(c),
-      customization: keys.customization(c, execution.workflow_id),
+      // A journey's send reads its journey's state in the client's journey index; the 8 their customization.
+      ...(isJourneySend(execution)
+        ? { journeyIndex: keys.journeyIndex(c) }
+        : { customization: keys.customization(c, execution.workflow_id) }),
       // Marketing mail may belong to a topic the contact left: one more key of the same BatchGetItem.
-      ...(categoryOf(execution.workflow_id) === 'marketing' ? { topics: keys.topics(c) } : {}),
+      ...(executionCategoryOf(execution) === 'marketing' ? { topics: keys.topics(c) } : {}),
       ...(isSystemTemplateId(execution.template_id) ? {} : { template: keys.template(c, execution.template_id) }),
     };
     const wanted = {
@@ -84,12 +96,14 @@ export class DynamoDeliveryStore implements DeliveryStore {
     };
     const topicsItem = config.topics ? byKey.get(keyOf(config.topics)) : undefined;
     const senderItem = byKey.get(keyOf(config.sender));
+    const journey = read<JourneyIndex>(config.journeyIndex)?.journeys.find((j) => j.id === execution.workflow_id);
     return {
       ...(senderItem ? { sender: senderStateOf(senderItem) } : {}),
+      ...(journey ? { journey } : {}),
       contact: read<ContactRecord>(wanted.contact),
       settings: read<SettingsRecord>(wanted.settings),
       client: read<ClientRecord>(wanted.client),
-      customization: read<CustomizationRecord>(wanted.customization),
+      customization: read<CustomizationRecord>(config.customization),
       template: read<TemplateRecord>(wanted.template),
       ...(topicsItem ? { topics: topicSetOf(topicsItem) } : {}),
       cap: dayCapOf(byKey.get(keyOf(wanted.cap))),

@@ -26,7 +26,7 @@ import {
   type MemoryQuotaCounter,
 } from './engine-data.js';
 import { recordKey } from './workflow-data.js';
-import { categoryOf } from '../../domain/workflows/catalog.js';
+import { executionCategoryOf, isJourneySend } from '../../domain/executions/journey-execution.js';
 import { goalReachedFor } from '../../domain/workflows/goals.js';
 import { markSent, unlistOpenExecution } from './contact-goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
@@ -44,7 +44,8 @@ const below = (value: number | undefined, limit: number): boolean => value === u
  */
 export class MemoryDeliveryStore implements DeliveryStore {
   constructor(
-    private readonly aggregates: MemoryAggregates,
+    /** Shared with the other engine stores (as one table); a test may give it the journeys' reads. */
+    readonly aggregates: MemoryAggregates,
     readonly data: MemoryEngineData = new MemoryEngineData(),
   ) {}
 
@@ -53,16 +54,23 @@ export class MemoryDeliveryStore implements DeliveryStore {
     const contact = this.aggregates.contacts.contacts.get(clientKey(c, execution.contact_id));
     const settings = this.aggregates.settings.settings.get(c);
     const client = this.aggregates.clients.clients.get(c);
-    const customization = this.aggregates.workflowData.customizations.get(recordKey(c, execution.workflow_id));
+    const journeySend = isJourneySend(execution);
+    const customization = journeySend
+      ? undefined
+      : this.aggregates.workflowData.customizations.get(recordKey(c, execution.workflow_id));
+    const journey = journeySend
+      ? this.aggregates.journeys?.indexOf(c)?.journeys.find((j) => j.id === execution.workflow_id)
+      : undefined;
     const template = isSystemTemplateId(execution.template_id)
       ? undefined
       : this.aggregates.workflowData.templates.get(recordKey(c, execution.template_id));
     const cap = this.data.peekDayCap(c, execution.contact_id, execution.cap_day);
-    const topics = categoryOf(execution.workflow_id) === 'marketing' ? this.aggregates.topics?.peek(c) : undefined;
+    const topics = executionCategoryOf(execution) === 'marketing' ? this.aggregates.topics?.peek(c) : undefined;
     const sender = this.aggregates.settings.senders.get(c);
     return {
       ...(sender ? { sender: copy(sender) } : {}),
       ...(topics ? { topics: copy(topics) } : {}),
+      ...(journey ? { journey: copy(journey) } : {}),
       contact: contact && copy(contact),
       settings: settings && copy(settings),
       client: client && copy(client),

@@ -4,6 +4,7 @@ import type { SentEmailLogRecord, SentEmailRecord } from '../sent-emails/sent-em
 import type { SettingsRecord } from '../settings/settings-store.js';
 import type { TemplateRecord } from '../templates/template-store.js';
 import type { CustomizationRecord } from '../workflows/customization.js';
+import type { IndexedJourney } from '../journeys/journey-records.js';
 import type { SenderState } from '../domains/sender-state.js';
 import type { TopicSet } from '../topics/topic-store.js';
 import { quotaShardOf } from './quota-shards.js';
@@ -16,6 +17,11 @@ export interface SendContext {
   settings?: SettingsRecord;
   client?: ClientRecord;
   customization?: CustomizationRecord;
+  /**
+   * A journey's send: its journey as the client's journey index holds it (read in the same request, with the cached
+   * configuration). Absent when the index no longer lists it (archived). Never read for the 8 system workflows.
+   */
+  journey?: IndexedJourney;
   /** The client's topics, for a marketing workflow; absent when none were read or none exist. */
   topics?: TopicSet;
   /** The execution's client template (absent for a system template or a deleted one). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock, Mailer, OutboundEmail } from '../../platform.js';
+import type { Clock, Mailer, OutboundEmail, RunMessage } from '../../platform.js';
 import { dispatchExecution, type DispatchDeps } from '../engine/dispatch.js';
 import { signLinkToken } from '../links/link-token.js';
 import { SENT_STATUS, type SentEmailRecord } from '../sent-emails/sent-email-record.js';
@@ -8,7 +8,7 @@ import { quotaDayOf, quotaMonthOf } from '../settings/quota-period.js';
 import { renderEmail } from '../templates/render-email.js';
 import { findSystemTemplate } from '../templates/system-templates.js';
 import { isSystemTemplateId } from '../templates/template-store.js';
-import { categoryOf, findWorkflow } from '../workflows/catalog.js';
+import { findWorkflow } from '../workflows/catalog.js';
 import { subscribedToTopic } from '../topics/contact-topics.js';
 import { isSuppressionReason } from '../contacts/suppression.js';
 import { GOAL_REACHED, goalReachedFor } from '../workflows/goals.js';
@@ -21,6 +21,8 @@ import { EXECUTION_STATUS, type ExecutionRecord } from './execution-record.js';
 import type { ExecutionStore, Finish } from './execution-store.js';
 import { withFooter } from './compliance-footer.js';
 import { nextQuotaWindow } from './quota-window.js';
+import { executionCategoryOf, hasEnded, isJourneySend } from './journey-execution.js';
+import { wakeRunOf } from './wake-run.js';
 import { effectiveSenderOf, isSandboxRecipient, type EffectiveSender } from '../domains/effective-sender.js';
 import type { ServiceSenders } from '../domains/service-senders.js';
 import type { SenderIdentities } from '../domains/sender-identities.js';
@@ -53,6 +55,8 @@ export interface ExecuteDeps extends DispatchDeps {
   leaseMs?: number;
   /** [0, 1): the jitter of a throttled send's backoff (throttle-backoff.ts). Default Math.random. */
   random?: () => number;
+  /** Where a failed wake of a journey's run is reported (wake-run.ts); default a structured warning line. */
+  onWakeError?: (error: unknown, message: RunMessage) => void;
 }
 
 export type ExecuteOutcome =
@@ -81,7 +85,11 @@ export { sentEmailIdOf } from '../sent-emails/sent-email-id.js';
  * sandbox, where any recipient but its dashboard users and SES's simulator is skipped `sandbox_recipient`. A send
  * names the client's SES tenant when it has one; a tenant SES paused defers the execution (`tenant_paused`), as the
  * deliverability guard's pause does, and is asked again once an hour.
- * Requests for one send: read, load, claim, record (4 DynamoDB) + 1 SES; in the sandbox one Query of the users more.
+ * A journey's send step is such an execution: it carries its journey's category and topic, and the journey's state
+ * comes from the client's journey index in the load (paused → deferred `journey_paused`, archived → cancelled
+ * `journey_archived`). However it ends, its run is woken after the ending write (wake-run.ts: one SQS send).
+ * Requests for one send: read, load, claim, record (4 DynamoDB) + 1 SES; in the sandbox one Query of the users more;
+ * a journey's send one SQS send more.
  */
 export async function executeWorkflow(
   deps: ExecuteDeps,
@@ -98,7 +106,12 @@ export async function executeWorkflow(
     execution = settled.execution;
   }
   const retrying = execution.status === EXECUTION_STATUS.executing && execution.retry_pending === true;
-  if (execution.status !== EXECUTION_STATUS.queued && !retrying) return { kind: 'duplicate' };
+  if (execution.status !== EXECUTION_STATUS.queued && !retrying) {
+    // Already ended: its ending's wake may have been lost with its worker, so this delivery wakes the run again (a
+    // run that moved on meanwhile finds the wake's seq stale).
+    if (hasEnded(execution.status)) await wakeRunOf(deps, execution);
+    return { kind: 'duplicate' };
+  }
   if (Date.parse(execution.scheduled_for) > now.getTime()) {
     await dispatchExecution(
       deps,
@@ -115,11 +128,10 @@ export async function executeWorkflow(
   if (verdict) return finish(deps, execution, { ...verdict, at });
   if (context.client?.sending_paused_at) {
     // The deliverability guard paused the client: nothing is dropped, the execution waits (DESIGN.md §5 deferral).
-    const when = new Date(now.getTime() + PAUSED_RECHECK_MS);
-    await deps.executions.defer(execution, when.toISOString(), 'sending_paused', at);
-    await dispatchExecution(deps, { client_id: clientId, execution_id: execution.id }, when, now);
-    return { kind: 'deferred' };
+    return deferPaused(deps, execution, now, 'sending_paused');
   }
+  // A paused journey holds its sends as a paused client does; resumed, they go out.
+  if (context.journey?.status === 'paused') return deferPaused(deps, execution, now, JOURNEY_PAUSED);
   const sending = effectiveSenderOf({
     settings: context.settings,
     clientName: context.client!.name,
@@ -175,11 +187,15 @@ export async function executeWorkflow(
   const doneAt = deps.clock.now().toISOString();
   if (result.kind === 'rejected') {
     await deps.delivery.recordRejected(reservation, result.reason, doneAt, randomUUID());
+    await wakeRunOf(deps, execution);
     return { kind: 'finished', status: EXECUTION_STATUS.failed, reason: result.reason };
   }
   const recorded = await deps.delivery.recordSent(reservation, result.providerMessageId, doneAt, randomUUID());
-  // `moved`: a status notification of this very e-mail completed the execution first — the same send, recorded.
-  return recorded === 'done' ? { kind: 'finished', status: EXECUTION_STATUS.completed } : { kind: 'duplicate' };
+  // `moved`: a status notification of this very e-mail completed the execution first — the same send, recorded (and
+  // the run woken by whoever recorded it).
+  if (recorded !== 'done') return { kind: 'duplicate' };
+  await wakeRunOf(deps, execution);
+  return { kind: 'finished', status: EXECUTION_STATUS.completed };
 }
 
 /**
@@ -232,10 +248,10 @@ async function sendFailed(
 }
 
 async function finish(deps: ExecuteDeps, execution: ExecutionRecord, outcome: Finish): Promise<ExecuteOutcome> {
-  const done = await deps.executions.finish(execution, outcome);
-  return done
-    ? { kind: 'finished', status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) }
-    : { kind: 'duplicate' };
+  // Not done: another worker moved it first, and wakes the run itself if it ended it.
+  if (!(await deps.executions.finish(execution, outcome))) return { kind: 'duplicate' };
+  await wakeRunOf(deps, execution);
+  return { kind: 'finished', status: outcome.status, ...(outcome.reason ? { reason: outcome.reason } : {}) };
 }
 
 /** The contact's daily cap that applies to this execution; undefined when a critical workflow bypasses it. */
@@ -270,10 +286,20 @@ export const PAUSED_RECHECK_MS = 60 * 60 * 1000;
 
 /** The deferral reason of an execution whose client's SES tenant is paused. */
 export const TENANT_PAUSED = 'tenant_paused';
+/** The deferral reason of a journey's send while its journey is paused. */
+export const JOURNEY_PAUSED = 'journey_paused';
+/** Why a journey's send is cancelled: its journey was archived (it left the client's journey index). */
+export const JOURNEY_ARCHIVED = 'journey_archived';
 
-async function deferPaused(deps: ExecuteDeps, execution: ExecutionRecord, now: Date): Promise<ExecuteOutcome> {
+/** The execution waits PAUSED_RECHECK_MS (status stays 1) and is sent itself again then. */
+async function deferPaused(
+  deps: ExecuteDeps,
+  execution: ExecutionRecord,
+  now: Date,
+  reason: string = TENANT_PAUSED,
+): Promise<ExecuteOutcome> {
   const when = new Date(now.getTime() + PAUSED_RECHECK_MS);
-  await deps.executions.defer(execution, when.toISOString(), TENANT_PAUSED, now.toISOString());
+  await deps.executions.defer(execution, when.toISOString(), reason, now.toISOString());
   await dispatchExecution(deps, { client_id: execution.client_id, execution_id: execution.id }, when, now);
   return { kind: 'deferred' };
 }
@@ -318,13 +344,16 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
     // A dead or complaining address gets nothing; an unsubscribed one still gets transactional mail.
     if (isSuppressionReason(contact.unsubscribe_reason))
       return { status: EXECUTION_STATUS.skipped, reason: 'suppressed' };
-    if (categoryOf(execution.workflow_id) !== 'transactional')
+    if (executionCategoryOf(execution) !== 'transactional')
       return { status: EXECUTION_STATUS.skipped, reason: 'unsubscribed' };
   }
   if (leftTopic(execution, context)) return { status: EXECUTION_STATUS.skipped, reason: 'topic_unsubscribed' };
-  const limits = effectiveLimits(settings, planOf(client.plan));
-  if (!limits.enabledWorkflows.includes(execution.workflow_id))
+  if (isJourneySend(execution)) {
+    // A journey is on or off by its own state (the index lists live and paused ones), not by enabled_workflows.
+    if (!context.journey) return { status: EXECUTION_STATUS.cancelled, reason: JOURNEY_ARCHIVED };
+  } else if (!effectiveLimits(settings, planOf(client.plan)).enabledWorkflows.includes(execution.workflow_id)) {
     return { status: EXECUTION_STATUS.skipped, reason: 'workflow_disabled' };
+  }
   const timeoutDays = settings?.queue_timeout_days ?? SETTINGS_DEFAULTS.queue_timeout_days;
   if (now.getTime() - Date.parse(execution.scheduled_for) > timeoutDays * 86_400_000) {
     return { status: EXECUTION_STATUS.cancelled, reason: 'queue_timeout' };
@@ -333,18 +362,21 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
 }
 
 /**
- * Marketing mail of a workflow whose customization names a topic the contact left: its own choice, else
- * the topic's default. A topic id that names no topic any more (deleted meanwhile) is no topic.
+ * Marketing mail of a workflow whose customization (or a journey whose settings) names a topic the contact left: its
+ * own choice, else the topic's default. A topic id that names no topic any more (deleted meanwhile) is no topic.
  */
 function leftTopic(execution: ExecutionRecord, context: SendContext): boolean {
   const topic = topicOf(execution, context);
   return topic !== undefined && !subscribedToTopic(context.contact!, topic);
 }
 
-/** The topic a marketing e-mail of this execution goes under: its workflow's `topic_id`, if that topic exists. */
+/**
+ * The topic a marketing e-mail of this execution goes under, if that topic exists: a journey's send carries its
+ * journey's `topic_id`; an execution of the 8 takes its workflow customization's.
+ */
 function topicOf(execution: ExecutionRecord, context: SendContext) {
-  const topicId = context.customization?.topic_id;
-  if (topicId === undefined || categoryOf(execution.workflow_id) !== 'marketing') return undefined;
+  const topicId = isJourneySend(execution) ? execution.topic_id : context.customization?.topic_id;
+  if (topicId === undefined || topicId === null || executionCategoryOf(execution) !== 'marketing') return undefined;
   return context.topics?.topics.find((t) => t.id === topicId);
 }
 
@@ -386,7 +418,7 @@ function buildReservation(
   const body = withFooter(rendered, {
     companyAddress: settings?.company_address,
     unsubscribeUrl,
-    category: categoryOf(execution.workflow_id),
+    category: executionCategoryOf(execution),
   });
   const { fromAddress, fromName } = sending;
   const at = now.toISOString();
@@ -400,7 +432,7 @@ function buildReservation(
     workflow_id: execution.workflow_id,
     event_id: execution.event_id,
     email_template_id: template.id,
-    email_template_name: template.name ?? findWorkflow(execution.workflow_id)?.name ?? '',
+    email_template_name: template.name ?? findWorkflow(execution.workflow_id)?.name ?? context.journey?.name ?? '',
     from_email: fromName ? `${quoteName(fromName)} <${fromAddress}>` : fromAddress,
     to_email: contact.email,
     ...(settings?.email_reply_to ? { reply_to: settings.email_reply_to } : {}),
@@ -448,7 +480,7 @@ function outboundOf(sender: SenderSettings, r: Reservation, sending: EffectiveSe
     html: e.html_body,
     text: e.text_body,
     // Transactional mail has no one-click unsubscribe: its link (in the body) opens the preference page.
-    ...(categoryOf(r.execution.workflow_id) === 'marketing'
+    ...(executionCategoryOf(r.execution) === 'marketing'
       ? { headers: unsubscribeHeaders(sender, r.unsubscribeUrl) }
       : {}),
     tags: { client_id: String(e.client_id), execution_id: String(e.execution_id), sent_email_id: e.id },

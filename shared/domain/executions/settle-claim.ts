@@ -1,6 +1,7 @@
 import { dispatchExecution } from '../engine/dispatch.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from './execution-record.js';
 import type { ExecuteDeps, ExecuteOutcome } from './execute-workflow.js';
+import { wakeRunOf } from './wake-run.js';
 
 /** Why a claimed execution was completed without its worker's answer: a status notification named the e-mail. */
 export const CONFIRMED_BY_NOTIFICATION = 'send_confirmed_by_notification';
@@ -36,7 +37,8 @@ export type SettleResult = ExecuteOutcome | { kind: 'released'; execution: Execu
  *    sends it, once: the release is conditional on the execution as read, so only one worker wins it.
  * `leaseVoid`: the caller knows no worker holds the claim (the local runtime at boot: every worker died with the
  * process, and its SES journal has been replayed), so the decision is made now.
- * Requests: one Query for the evidence, then one transaction (confirm or release) or one SQS send (wait).
+ * Requests: one Query for the evidence, then one transaction (confirm or release) or one SQS send (wait); a journey's
+ * send confirmed from evidence wakes its run (one SQS send more).
  */
 export async function settleClaim(
   deps: ExecuteDeps,
@@ -48,9 +50,9 @@ export async function settleClaim(
   const providerMessageId = await deps.delivery.findEvidence(execution);
   if (providerMessageId) {
     const confirmed = await deps.delivery.confirmSent(execution, providerMessageId, CONFIRMED_BY_NOTIFICATION, at);
-    return confirmed === 'done'
-      ? { kind: 'finished', status: EXECUTION_STATUS.completed, reason: CONFIRMED_BY_NOTIFICATION }
-      : { kind: 'duplicate' };
+    if (confirmed !== 'done') return { kind: 'duplicate' };
+    await wakeRunOf(deps, execution);
+    return { kind: 'finished', status: EXECUTION_STATUS.completed, reason: CONFIRMED_BY_NOTIFICATION };
   }
   if (!options.leaseVoid && now.getTime() < leaseEndOf(execution, leaseMsOf(deps)))
     return waitForLeaseEnd(deps, execution, now);
