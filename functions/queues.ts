@@ -100,7 +100,8 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
     handler: 'execute-workflow',
     queue: 'workflow',
     tableAccess: 'readWrite',
-    sendsTo: ['workflow'],
+    // journey: an ended send step's execution wakes its run.
+    sendsTo: ['workflow', 'journey'],
     schedules: true,
     sendsEmail: true,
   },

@@ -9,6 +9,7 @@ import { MemoryEventStore } from './event-store.js';
 import { MemoryIpRateCounter } from './ip-rate-counter.js';
 import { MemoryExecutionStore } from './execution-store.js';
 import { MemoryProcessingStore } from './processing-store.js';
+import { MemoryRunStore } from './run-store.js';
 import { MemorySentEmailStore } from './sent-email-store.js';
 import { MemorySettingsStore } from './settings-store.js';
 import { MemoryTemplateStore } from './template-store.js';
@@ -52,6 +53,7 @@ export function memoryStores() {
     domains: new MemoryDomainStore(settings.senders),
     events: new MemoryEventStore(engineData),
     processing: new MemoryProcessingStore(aggregates, engineData),
+    runs: new MemoryRunStore(aggregates, engineData),
     executions: new MemoryExecutionStore(aggregates, engineData),
     delivery: new MemoryDeliveryStore(aggregates, engineData),
     sentEmails: new MemorySentEmailStore(engineData),
