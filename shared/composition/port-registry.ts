@@ -15,6 +15,7 @@ import type { TemplateStore } from '../domain/templates/template-store.js';
 import type { WorkflowCustomizationStore } from '../domain/workflows/customization-store.js';
 import type { EventStore } from '../domain/events/event-store.js';
 import type { ProcessingStore } from '../domain/events/processing-store.js';
+import type { RunStore } from '../domain/runs/run-store.js';
 import type { DeliveryStore } from '../domain/executions/delivery-store.js';
 import type { ExecutionStore } from '../domain/executions/execution-store.js';
 import type { SentEmailStore } from '../domain/sent-emails/sent-email-store.js';
@@ -63,6 +64,8 @@ export interface Ports {
   dnsResolver: DnsResolver;
   events: EventStore;
   processing: ProcessingStore;
+  /** Journey runs: advance-runs' one read and one transaction a step, the RUNDUE sweep, the erasure's end of runs. */
+  runs: RunStore;
   executions: ExecutionStore;
   delivery: DeliveryStore;
   sentEmails: SentEmailStore;
