@@ -175,7 +175,7 @@ describe('a journey’s page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Export journey-1000.json' }));
     expect(clicked).toHaveBeenCalledTimes(1);
     expect(await blobs[0]?.text()).toBe(jsonOf(other));
-    expect(screen.getByRole('button', { name: 'Copy the JSON' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy JSON' })).toBeTruthy();
   });
 
   it('validates (saving first), shows the impact, and publishes with a choice for each removed step', async () => {
@@ -217,7 +217,7 @@ describe('a journey’s page', () => {
     expect(await screen.findByText(/The draft is valid/)).toBeTruthy();
     const impact = within(screen.getByRole('region', { name: 'Impact table' }));
     expect(impact.getAllByRole('row').map((row) => row.textContent)).toEqual([
-      'StepIn this draftContacts there now',
+      'StepChangeContacts there',
       'wait_checkoutChangedNot counted yet',
       'old_waitRemovedNot counted yet',
       'remindUnchangedNot counted yet',

@@ -27,13 +27,20 @@ function download(text: string, fileName: string): void {
 }
 
 /** Export (a download of the JSON shown) and Copy, beside a JSON text whose element is `target`. */
-export function JsonTools({ text, fileName, target = 'jy-json' }: { text: string; fileName: string; target?: string }) {
+export function JsonTools(props: {
+  text: string;
+  fileName: string;
+  target?: string;
+  /** The Copy button's accessible name where "Copy JSON" alone is ambiguous (it contains those words). */
+  name?: string;
+}) {
+  const { text, fileName, target = 'jy-json', name } = props;
   return (
     <div class="row-actions">
       <button type="button" class="secondary" onClick={() => download(text, fileName)}>
         Export {fileName}
       </button>
-      <CopyButton value={text} target={target} name="Copy the JSON" label="Copy JSON" />
+      <CopyButton value={text} target={target} name={name} label="Copy JSON" />
     </div>
   );
 }
@@ -123,90 +130,93 @@ export function DraftWorkspace(props: {
 
   return (
     <>
-      <section class="page-section" aria-labelledby="jy-draft-title">
-        <h2 id="jy-draft-title">Draft</h2>
-        <Form onSubmit={save.run} failure={save.failure} aria-labelledby="jy-draft-title">
-          <Field
-            id={EDITOR_ID}
-            label="The draft as JSON"
-            name="definition"
-            hint={
-              writes
-                ? 'A trigger, an entry step, the steps and the settings (the API guide’s “Journeys” describes each). A draft saves with its issues; publishing needs none.'
-                : 'Your role reads the draft; a member, an admin or the owner changes it.'
-            }
-          >
-            {(control) => (
-              <textarea
-                {...control}
-                ref={editor}
-                class="code-input"
-                rows={22}
-                value={text}
-                readOnly={!writes}
-                spellcheck={false}
-                autocomplete="off"
-                onInput={(event) => setText(event.currentTarget.value)}
-              />
-            )}
-          </Field>
-          <FailureAlert />
-          {stale && (
-            <div class="row-actions">
-              <ConfirmButton
-                label="Load the saved draft"
-                confirm="Replace your text with the saved draft? Copy your changes first: they are lost."
-                busy={reload.busy}
-                onConfirm={() => reload.run()}
-              />
-            </div>
-          )}
-          {writes && (
-            <FormActions submit="Save draft" busy={save.busy || validate.busy} busyLabel="Saving…">
-              {changed && !save.busy && <span class="hint">Unsaved changes.</span>}
-              <Done text={save.done} />
-            </FormActions>
-          )}
-        </Form>
-        <ActionStatus action={reload} />
-        <JsonTools text={text} fileName={`journey-${journey.id}.json`} target={EDITOR_ID} />
-        {writes && (
-          <div class="page-section">
+      {/* The text and the outline side by side on a wide screen, the outline following as the text changes. */}
+      <div class="editor-layout page-section">
+        <section class="editor" aria-labelledby="jy-draft-title">
+          <h2 id="jy-draft-title">Draft</h2>
+          <Form onSubmit={save.run} failure={save.failure} aria-labelledby="jy-draft-title">
             <Field
-              id="jy-import"
-              label="Import a JSON file"
-              hint="Replaces the text above; nothing is saved until you press Save draft."
+              id={EDITOR_ID}
+              label="The draft as JSON"
+              name="definition"
+              hint={
+                writes
+                  ? 'A trigger, an entry step, the steps and the settings (the API guide’s “Journeys” describes each). A draft saves with its issues; publishing needs none.'
+                  : 'Your role reads the draft; a member, an admin or the owner changes it.'
+              }
             >
               {(control) => (
-                <input
+                <textarea
                   {...control}
-                  type="file"
-                  accept="application/json,.json"
-                  onChange={(event) => {
-                    const file = event.currentTarget.files?.[0];
-                    event.currentTarget.value = '';
-                    if (file) void imported.run(file);
-                  }}
+                  ref={editor}
+                  class="code-input"
+                  rows={22}
+                  value={text}
+                  readOnly={!writes}
+                  spellcheck={false}
+                  autocomplete="off"
+                  onInput={(event) => setText(event.currentTarget.value)}
                 />
               )}
             </Field>
-            <ActionStatus action={imported} />
-          </div>
-        )}
-        <Problems
-          syntax={syntax}
+            <FailureAlert />
+            {stale && (
+              <div class="row-actions">
+                <ConfirmButton
+                  label="Load the saved draft"
+                  confirm="Replace your text with the saved draft? Copy your changes first: they are lost."
+                  busy={reload.busy}
+                  onConfirm={() => reload.run()}
+                />
+              </div>
+            )}
+            {writes && (
+              <FormActions submit="Save draft" busy={save.busy || validate.busy} busyLabel="Saving…">
+                {changed && !save.busy && <span class="hint">Unsaved changes.</span>}
+                <Done text={save.done} />
+              </FormActions>
+            )}
+          </Form>
+          <ActionStatus action={reload} />
+          <Problems
+            syntax={syntax}
+            issues={read.problems.length === 0 ? issues : []}
+            onSyntax={show}
+            onIssue={(issue) => show(rangeOfPath(text, issue.path))}
+            stepOf={(issue) => /^steps\.(\d+)(\.|$)/.exec(issue.path)?.[1]}
+          />
+          <JsonTools text={text} fileName={`journey-${journey.id}.json`} target={EDITOR_ID} />
+          {writes && (
+            <div class="page-section">
+              <Field
+                id="jy-import"
+                label="Import a JSON file"
+                hint="Replaces the text above; nothing is saved until you press Save draft."
+              >
+                {(control) => (
+                  <input
+                    {...control}
+                    type="file"
+                    accept="application/json,.json"
+                    onChange={(event) => {
+                      const file = event.currentTarget.files?.[0];
+                      event.currentTarget.value = '';
+                      if (file) void imported.run(file);
+                    }}
+                  />
+                )}
+              </Field>
+              <ActionStatus action={imported} />
+            </div>
+          )}
+        </section>
+        <JourneyOutline
+          definition={read.problems.length === 0 ? read.value : journey.draft}
           issues={read.problems.length === 0 ? issues : []}
-          onSyntax={show}
-          onIssue={(issue) => show(rangeOfPath(text, issue.path))}
-          stepOf={(issue) => /^steps\.(\d+)(\.|$)/.exec(issue.path)?.[1]}
+          prefix="jy-draft"
+          title={changed ? 'Steps (as typed, not saved yet)' : 'Steps'}
         />
-      </section>
-      <JourneyOutline
-        definition={read.problems.length === 0 ? read.value : journey.draft}
-        issues={read.problems.length === 0 ? issues : []}
-        prefix="jy-draft"
-        title={changed ? 'Steps (as typed, not saved yet)' : 'Steps'}
-      />
+      </div>
       <section class="page-section" aria-labelledby="jy-publish-title">
         <h2 id="jy-publish-title">Validate and publish</h2>
         {writes && (

@@ -23,10 +23,10 @@ const CHANGE_TEXT: Record<Impact['change'], string> = {
 };
 
 const IMPACT_COLUMNS: Column<Impact>[] = [
-  { head: 'Step', rowHeader: true, class: 'wrap-anywhere', cell: (row) => <code>{row.step_id}</code> },
-  { head: 'In this draft', cell: (row) => CHANGE_TEXT[row.change] },
+  { head: 'Step', rowHeader: true, cell: (row) => <code>{row.step_id}</code> },
+  { head: 'Change', cell: (row) => CHANGE_TEXT[row.change] },
   {
-    head: 'Contacts there now',
+    head: 'Contacts there',
     cell: (row) => (row.waiting === null || row.waiting === undefined ? 'Not counted yet' : row.waiting),
   },
 ];

@@ -104,6 +104,7 @@ export function Versions({ api, journey }: { api: Api; journey: Journey }) {
                 text={jsonOf(shown.definition)}
                 fileName={`journey-${journey.id}-v${shown.version}.json`}
                 target="jy-version-json"
+                name={`Copy JSON of version ${shown.version}`}
               />
             </section>
           )}
