@@ -5,10 +5,18 @@ import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import type {
   CommitOutcome,
   GoalCancellation,
+  JourneyRefusals,
   ProcessingCommit,
   ProcessingContext,
   ProcessingStore,
+  RunEntryWrite,
+  RunExit,
+  WaitResolution,
 } from '../../domain/events/processing-store.js';
+import type { JourneyIndex } from '../../domain/journeys/journey-records.js';
+import { runMarkerAttribute, WAITS_VERSION_ATTRIBUTE, waitMarkerAttribute } from '../../domain/runs/run-record.js';
+import { RUN_RETENTION_DAYS, runItem } from './run-item.js';
+import { topicSetOf } from './topic-store.js';
 import {
   convertedAttribute,
   GOAL_REACHED,
@@ -59,11 +67,16 @@ export class DynamoProcessingStore implements ProcessingStore {
     const customizationKeys = workflowIds.map((id) => keys.customization(clientId, id));
     // The aggregate open hours ride with the configuration: same request, and a copy up to the cache's TTL old is fine.
     const openHoursKey = keys.clientOpenHours(clientId);
+    // So do the journey index (which journeys an event enters, resumes or exits) and the topics its conditions read.
+    const journeyIndexKey = keys.journeyIndex(clientId);
+    const topicsKey = keys.topics(clientId);
     const items = await batchGetWithConfig(this.db, this.tableName, this.configCache, contactKey ? [contactKey] : [], [
       settingsKey,
       profileKey,
       ...customizationKeys,
       openHoursKey,
+      journeyIndexKey,
+      topicsKey,
     ]);
     const byKey = new Map(items.map((item) => [keyOf(item as { pk: string; sk: string }), item]));
     const read = <T>(key: { pk: string; sk: string } | undefined) => {
@@ -79,14 +92,42 @@ export class DynamoProcessingStore implements ProcessingStore {
         return record ? [{ ...record, workflow_id: workflowId }] : [];
       }),
       ...(byKey.has(keyOf(openHoursKey)) ? { clientOpenHours: openHoursOf(byKey.get(keyOf(openHoursKey))) } : {}),
+      ...(byKey.has(keyOf(journeyIndexKey)) ? { journeyIndex: read<JourneyIndex>(journeyIndexKey) } : {}),
+      ...(byKey.has(keyOf(topicsKey)) ? { topics: topicSetOf(byKey.get(keyOf(topicsKey))) } : {}),
     };
   }
 
-  async commit({ event, executions, contact, cancellations = [] }: ProcessingCommit): Promise<CommitOutcome> {
+  async commit({
+    event,
+    executions,
+    contact,
+    cancellations = [],
+    entries = [],
+    resolutions = [],
+    runExits = [],
+  }: ProcessingCommit): Promise<CommitOutcome> {
     const eventKey = keys.event(event.client_id, event.id);
     const { contact: summary, ...rest } = event;
     const contactUpdate = contact && contactUpdateOf(this.tableName, event.client_id, contact);
-    const firstCancellation = 1 + executions.length + (contactUpdate ? 1 : 0);
+    const lockReleases = runExits.filter((e) => !e.keepLock);
+    // The transaction's items in order; each group's first position maps a cancellation reason back to its cause.
+    const groups = {
+      event: 1,
+      executions: executions.length,
+      runs: entries.length,
+      locks: entries.length,
+      contact: contactUpdate ? 1 : 0,
+      cancellations: cancellations.length,
+      resolutions: resolutions.length,
+      exits: runExits.length,
+      lockReleases: lockReleases.length,
+    };
+    const at: Record<keyof typeof groups, number> = {} as Record<keyof typeof groups, number>;
+    let position = 0;
+    for (const [name, size] of Object.entries(groups)) {
+      at[name as keyof typeof groups] = position;
+      position += size;
+    }
     try {
       await sendTransaction(
         this.db,
@@ -117,8 +158,15 @@ export class DynamoProcessingStore implements ProcessingStore {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             })),
+            ...entries.map(({ run }) => ({
+              Put: { TableName: this.tableName, Item: runItem(run), ConditionExpression: 'attribute_not_exists(pk)' },
+            })),
+            ...entries.map((entry) => runLockPutOf(this.tableName, event.client_id, entry)),
             ...(contactUpdate ? [contactUpdate] : []),
             ...cancellations.map((c) => goalCancellationOf(this.tableName, event.client_id, c)),
+            ...resolutions.map((r) => waitResolutionOf(this.tableName, event.client_id, r)),
+            ...runExits.map((e) => runExitOf(this.tableName, event.client_id, e)),
+            ...lockReleases.map((e) => lockReleaseOf(this.tableName, event.client_id, e)),
             ...capChanges(this.tableName, executions, cancellations, event.client_id),
           ],
         }),
@@ -127,14 +175,132 @@ export class DynamoProcessingStore implements ProcessingStore {
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
-      if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'already_processed';
-      if (reasons.slice(1, 1 + executions.length).some((r) => r.Code === 'ConditionalCheckFailed')) return 'id_taken';
-      const moved = cancellations.filter((_, i) => reasons[firstCancellation + i]?.Code === 'ConditionalCheckFailed');
-      if (moved.length > 0) return { moved: moved.map((c) => c.execution.execution_id) };
-      if (contactUpdate && reasons[firstCancellation - 1]?.Code === 'ConditionalCheckFailed') return 'contact_changed';
+      const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
+      const failedIn = <T>(group: keyof typeof groups, list: readonly T[]) =>
+        list.filter((_, i) => failed(at[group] + i));
+      if (failed(0)) return 'already_processed';
+      const drawn = groups.executions + groups.runs;
+      if (Array.from({ length: drawn }, (_, i) => failed(at.executions + i)).some(Boolean)) return 'id_taken';
+      const moved = failedIn('cancellations', cancellations).map((c) => c.execution.execution_id);
+      const refusals: JourneyRefusals = {};
+      const refused = entries.flatMap((entry, i) => {
+        if (!failed(at.locks + i)) return [];
+        // The lock as it stands came back with the cancellation: held by a run in flight, or by one that ended
+        // within the re-entry window (for `once`, forever).
+        const old = reasons[at.locks + i]?.Item as Record<string, { BOOL?: boolean }> | undefined;
+        const outcome = old?.['active']?.BOOL === false ? ('reentry_window' as const) : ('in_flight' as const);
+        return [{ journey_id: entry.lock.journeyId, outcome }];
+      });
+      if (refused.length > 0) refusals.refused = refused;
+      const lost = failedIn('resolutions', resolutions).map((r) => r.runId);
+      if (lost.length > 0) refusals.resolutionsLost = lost;
+      const missed = failedIn('exits', runExits).map((e) => e.runId);
+      if (missed.length > 0) refusals.exitsMissed = missed;
+      const gone = failedIn('lockReleases', lockReleases).map((e) => e.runId);
+      if (gone.length > 0) refusals.locksGone = gone;
+      if (moved.length > 0 || Object.keys(refusals).length > 0) return { moved, ...refusals };
+      if (contactUpdate && failed(at.contact)) return 'contact_changed';
       throw error;
     }
   }
+}
+
+/**
+ * The run lock an entry claims, on its re-entry rule's condition: `once` only where none was ever taken;
+ * `every_days` also over an ended run's lock older than the window; `always` also over any ended run's. The lock
+ * that refuses comes back with the cancellation, so the refusal is told apart without a read.
+ */
+function runLockPutOf(tableName: string, clientId: number, { lock }: RunEntryWrite) {
+  const condition = {
+    once: { ConditionExpression: 'attribute_not_exists(pk)' },
+    every_days: {
+      ConditionExpression: 'attribute_not_exists(pk) OR (active = :f AND entered_at < :cutoff)',
+      ExpressionAttributeValues: { ':f': false, ':cutoff': lock.cutoff },
+    },
+    always: {
+      ConditionExpression: 'attribute_not_exists(pk) OR active = :f',
+      ExpressionAttributeValues: { ':f': false },
+    },
+  }[lock.reentry];
+  return {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...keys.runLock(clientId, lock.journeyId, lock.contactId, lock.keyHash),
+        run_id: lock.runId,
+        active: true,
+        entered_at: lock.enteredAt,
+        ...(lock.expiresAt !== undefined ? { expires_at: lock.expiresAt } : {}),
+      },
+      ...condition,
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    },
+  };
+}
+
+/**
+ * A waiting run the event resumes: active again at seq + 1, due now (back in the stuck-run index), marked with the
+ * event — only while it still waits at the seq and step its marker named. The timeout's transition conditions on the
+ * same seq and raises it, so exactly one of the two moves the run.
+ */
+function waitResolutionOf(tableName: string, clientId: number, r: WaitResolution) {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.run(clientId, r.runId),
+      UpdateExpression:
+        'SET #status = :active, seq = :next, resumed_by = :by, due_at = :at, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk',
+      ConditionExpression: 'seq = :seq AND #status = :waiting AND step_id = :step',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':active': 'active',
+        ':waiting': 'waiting',
+        ':seq': r.seq,
+        ':next': r.seq + 1,
+        ':step': r.stepId,
+        ':by': { event_id: r.eventId, at: r.at },
+        ':at': r.at,
+        ...prefixed(keys.runDueEntry(clientId, r.runId, r.at)),
+      },
+    },
+  };
+}
+
+const prefixed = (entry: { gsi3pk: string; gsi3sk: string }) => ({ ':g3pk': entry.gsi3pk, ':g3sk': entry.gsi3sk });
+
+/** A run of a journey the event exits: ended `exited` / `exit_event` while still in flight; it leaves the due index. */
+function runExitOf(tableName: string, clientId: number, e: RunExit) {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.run(clientId, e.runId),
+      UpdateExpression:
+        'SET #status = :exited, reason = :reason, ended_at = :at, updated_at = :at, expires_at = :exp REMOVE gsi3pk, gsi3sk, due_at',
+      ConditionExpression: '#status IN (:active, :waiting)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':exited': 'exited',
+        ':reason': 'exit_event',
+        ':active': 'active',
+        ':waiting': 'waiting',
+        ':at': e.at,
+        ':exp': Math.floor(Date.parse(e.at) / 1000) + RUN_RETENTION_DAYS * 86_400,
+      },
+    },
+  };
+}
+
+/** The exited run's lock no longer holds a run in flight (only while it is that run's: an expired lock is not made). */
+function lockReleaseOf(tableName: string, clientId: number, e: RunExit) {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.runLock(clientId, e.journeyId, e.contactId, e.keyHash),
+      UpdateExpression: 'SET active = :f',
+      ConditionExpression: 'run_id = :run',
+      ExpressionAttributeValues: { ':f': false, ':run': e.runId },
+    },
+  };
 }
 
 /** Cap items outlive their day by two (support), then TTL removes them. */
@@ -247,20 +413,46 @@ function contactUpdateOf(tableName: string, clientId: number, change: NonNullabl
     values[`:o${i}`] = openExecutionValue(open);
     sets.push(`#o${i} = :o${i}`);
   });
+  // The contact's runs in flight: the marker an exit event finds them by (and their lock's key hash).
+  (change.runsStarted ?? []).forEach((started, i) => {
+    names[`#rs${i}`] = runMarkerAttribute(started.runId);
+    values[`:rs${i}`] = {
+      j: started.journeyId,
+      q: 1,
+      ...(started.keyHash !== undefined ? { k: started.keyHash } : {}),
+    };
+    sets.push(`#rs${i} = :rs${i}`);
+  });
   let expression = `SET ${sets.join(', ')}`;
   if (change.workflowsStarted !== 0) {
     expression += ' ADD active_workflow_count :n';
     values[':n'] = change.workflowsStarted;
   }
-  const closed = change.closed ?? [];
-  for (const [i, id] of closed.entries()) names[`#c${i}`] = openExecutionAttribute(id);
-  if (closed.length > 0) expression += ` REMOVE ${closed.map((_, i) => `#c${i}`).join(', ')}`;
+  const removed: string[] = [];
+  const remove = (name: string, attribute: string) => {
+    names[name] = attribute;
+    removed.push(name);
+  };
+  for (const [i, id] of (change.closed ?? []).entries()) remove(`#c${i}`, openExecutionAttribute(id));
+  for (const [i, id] of (change.waitsRemoved ?? []).entries()) remove(`#wr${i}`, waitMarkerAttribute(id));
+  for (const [i, id] of (change.runsRemoved ?? []).entries()) remove(`#rr${i}`, runMarkerAttribute(id));
+  if (removed.length > 0) expression += ` REMOVE ${removed.join(', ')}`;
+  // An awaited event type: the update holds only while no wait was entered since the contact was read.
+  const waitsCondition: string[] = [];
+  if (change.waitsVersionRead !== undefined) {
+    names['#wv'] = WAITS_VERSION_ATTRIBUTE;
+    if (change.waitsVersionRead === null) waitsCondition.push('attribute_not_exists(#wv)');
+    else {
+      waitsCondition.push('#wv = :wv');
+      values[':wv'] = change.waitsVersionRead;
+    }
+  }
   return {
     Update: {
       TableName: tableName,
       Key: keys.contact(clientId, change.contactId),
       UpdateExpression: expression,
-      ConditionExpression: ['attribute_exists(pk)', ...conversionConditions].join(' AND '),
+      ConditionExpression: ['attribute_exists(pk)', ...conversionConditions, ...waitsCondition].join(' AND '),
       ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
     },

@@ -1,9 +1,15 @@
 import type {
   CommitOutcome,
+  JourneyRefusals,
   ProcessingCommit,
   ProcessingContext,
   ProcessingStore,
+  RunEntryWrite,
 } from '../../domain/events/processing-store.js';
+import type { ContactRecord } from '../../domain/contacts/contact-store.js';
+import { keys } from '../dynamo/keys.js';
+import { RUN_RETENTION_DAYS } from '../dynamo/run-item.js';
+import { runMarkerAttribute, WAITS_VERSION_ATTRIBUTE, waitMarkerAttribute } from '../../domain/runs/run-record.js';
 import { utcDayOf } from '../../domain/time/utc-days.js';
 import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import {
@@ -56,6 +62,8 @@ export class MemoryProcessingStore implements ProcessingStore {
     const settings = this.aggregates.settings.settings.get(clientId);
     const client = this.aggregates.clients.clients.get(clientId);
     const openHours = this.data.clientOpenHours.get(clientId);
+    const journeyIndex = this.aggregates.journeys?.indexOf(clientId);
+    const topics = this.aggregates.topics && (await this.aggregates.topics.load(clientId));
     return {
       contact: contact && copy(contact),
       settings: settings && copy(settings),
@@ -65,15 +73,31 @@ export class MemoryProcessingStore implements ProcessingStore {
         return found ? [{ ...copy(found), workflow_id: workflowId }] : [];
       }),
       ...(openHours ? { clientOpenHours: openHoursOf(openHours) } : {}),
+      ...(journeyIndex ? { journeyIndex: copy(journeyIndex) } : {}),
+      ...(topics ? { topics: copy(topics) } : {}),
     };
   }
 
-  async commit({ event, executions, contact, cancellations = [] }: ProcessingCommit): Promise<CommitOutcome> {
+  async commit({
+    event,
+    executions,
+    contact,
+    cancellations = [],
+    entries = [],
+    resolutions = [],
+    runExits = [],
+  }: ProcessingCommit): Promise<CommitOutcome> {
     const eventKey = clientKey(event.client_id, event.id);
-    // The transaction's conditions, in its order: the event still queued, each execution id free, the contact there,
-    // each execution a goal cancels still queued.
+    const runOf = (runId: number) => this.data.runs.get(clientKey(event.client_id, runId));
+    const lockKey = (l: { journeyId: number; contactId: number; keyHash?: string }) =>
+      keys.runLock(event.client_id, l.journeyId, l.contactId, l.keyHash).pk;
+    const lockReleases = runExits.filter((e) => !e.keepLock);
+    // The transaction's conditions, in its order: the event still queued, each execution and run id free, each run
+    // lock free by its re-entry rule, the contact there, each execution a goal cancels still queued, each resolved
+    // run still waiting at its seq and step, each exited run in flight, each released lock still that run's.
     if (this.data.events.get(eventKey)?.queue_status !== 'queued') return 'already_processed';
     if (executions.some((e) => this.data.executions.has(clientKey(e.client_id, e.id)))) return 'id_taken';
+    if (entries.some(({ run }) => runOf(run.id))) return 'id_taken';
     const storedContact =
       contact && this.aggregates.contacts.contacts.get(clientKey(event.client_id, contact.contactId));
     if (contact && !storedContact) throw new MemoryTransactionCancelled(`contact ${contact.contactId} does not exist`);
@@ -82,11 +106,31 @@ export class MemoryProcessingStore implements ProcessingStore {
         this.data.executions.get(clientKey(event.client_id, c.execution.execution_id))?.status !==
         EXECUTION_STATUS.queued,
     );
-    if (moved.length > 0) return { moved: moved.map((c) => c.execution.execution_id) };
-    // Each conversion only while its send is not converted yet (the contact update's condition).
+    const refusals: JourneyRefusals = {};
+    const refused = entries.flatMap(({ lock }) => {
+      const held = this.data.runLocks.get(lockKey(lock));
+      return held && !lockFree(held, lock)
+        ? [{ journey_id: lock.journeyId, outcome: held.active ? ('in_flight' as const) : ('reentry_window' as const) }]
+        : [];
+    });
+    if (refused.length > 0) refusals.refused = refused;
+    const lost = resolutions.filter((r) => {
+      const run = runOf(r.runId);
+      return !run || run.seq !== r.seq || run.status !== 'waiting' || run.step_id !== r.stepId;
+    });
+    if (lost.length > 0) refusals.resolutionsLost = lost.map((r) => r.runId);
+    const missed = runExits.filter((e) => !['active', 'waiting'].includes(runOf(e.runId)?.status ?? ''));
+    if (missed.length > 0) refusals.exitsMissed = missed.map((e) => e.runId);
+    const gone = lockReleases.filter((e) => this.data.runLocks.get(lockKey(e))?.run_id !== e.runId);
+    if (gone.length > 0) refusals.locksGone = gone.map((e) => e.runId);
+    if (moved.length > 0 || Object.keys(refusals).length > 0)
+      return { moved: moved.map((c) => c.execution.execution_id), ...refusals };
+    // Each conversion only while its send is not converted yet, and no wait entered since the read of an awaited
+    // event's contact (the contact update's conditions).
     if (
       storedContact &&
-      (contact?.conversions ?? []).some((c) => convertedSendOf(storedContact, c.workflowId) === c.sentAt)
+      ((contact?.conversions ?? []).some((c) => convertedSendOf(storedContact, c.workflowId) === c.sentAt) ||
+        (contact?.waitsVersionRead !== undefined && waitsVersionOf(storedContact) !== contact.waitsVersionRead))
     )
       return 'contact_changed';
 
@@ -108,7 +152,46 @@ export class MemoryProcessingStore implements ProcessingStore {
       for (const open of contact.opened ?? []) listOpenExecution(storedContact, open);
       for (const id of contact.closed ?? []) unlistOpenExecution(storedContact, id);
       for (const c of contact.conversions ?? []) markConverted(storedContact, c.workflowId, c.sentAt);
+      const attributes = storedContact as unknown as Record<string, unknown>;
+      for (const r of contact.runsStarted ?? [])
+        attributes[runMarkerAttribute(r.runId)] = {
+          j: r.journeyId,
+          q: 1,
+          ...(r.keyHash !== undefined ? { k: r.keyHash } : {}),
+        };
+      for (const id of contact.waitsRemoved ?? []) delete attributes[waitMarkerAttribute(id)];
+      for (const id of contact.runsRemoved ?? []) delete attributes[runMarkerAttribute(id)];
     }
+    for (const { run, lock } of entries) {
+      this.data.runs.set(clientKey(run.client_id, run.id), stored(run));
+      this.data.runLocks.set(lockKey(lock), {
+        run_id: lock.runId,
+        active: true,
+        entered_at: lock.enteredAt,
+        ...(lock.expiresAt !== undefined ? { expires_at: lock.expiresAt } : {}),
+      });
+    }
+    for (const r of resolutions) {
+      Object.assign(runOf(r.runId)!, {
+        status: 'active',
+        seq: r.seq + 1,
+        resumed_by: { event_id: r.eventId, at: r.at },
+        due_at: r.at,
+        updated_at: r.at,
+      });
+    }
+    for (const e of runExits) {
+      const run = runOf(e.runId)!;
+      Object.assign(run, {
+        status: 'exited',
+        reason: 'exit_event',
+        ended_at: e.at,
+        updated_at: e.at,
+        expires_at: Math.floor(Date.parse(e.at) / 1000) + RUN_RETENTION_DAYS * 86_400,
+      });
+      delete run.due_at;
+    }
+    for (const e of lockReleases) this.data.runLocks.get(lockKey(e))!.active = false;
     for (const c of cancellations) {
       const execution = this.data.executions.get(clientKey(event.client_id, c.execution.execution_id))!;
       this.data.changeExecution(execution, (e) => {
@@ -131,3 +214,15 @@ export class MemoryProcessingStore implements ProcessingStore {
     return 'committed';
   }
 }
+
+/** Whether a lock lets this entry take it, by the entry's re-entry rule (the DynamoDB Put's condition). */
+function lockFree(held: { active: boolean; entered_at: string }, lock: RunEntryWrite['lock']): boolean {
+  if (lock.reentry === 'once') return false;
+  if (lock.reentry === 'always') return !held.active;
+  return !held.active && held.entered_at < lock.cutoff!;
+}
+
+const waitsVersionOf = (contact: ContactRecord): number | null => {
+  const value = (contact as unknown as Record<string, unknown>)[WAITS_VERSION_ATTRIBUTE];
+  return typeof value === 'number' ? value : null;
+};

@@ -1,3 +1,5 @@
+import type { JourneyEntry } from '../runs/plan-entries.js';
+
 /** Processing state of an event (the queue record's `status`); the event's own `status` is the caller's label. */
 export type EventQueueStatus = 'queued' | 'processed' | 'failed';
 
@@ -37,6 +39,12 @@ export interface EventRecord {
   execution_workflow_ids?: number[];
   /** Workflows the event converted (an exit event within a sent e-mail's conversion window), for the day counters. */
   converted_workflow_ids?: number[];
+  /** The client's live journeys the event triggers: the run each started, or why none (absent when none). */
+  journey_entries?: JourneyEntry[];
+  /** Waiting runs the event resumed (absent when none). */
+  resumed_run_ids?: number[];
+  /** Their seq after the resumption, in the same order: a redelivered event dispatches each run at it again. */
+  resumed_run_seqs?: number[];
   created_at: string;
 }
 

@@ -8,14 +8,25 @@ import {
   exitsWorkflow,
   openExecutionsOf,
 } from '../workflows/goals.js';
-import { dispatchExecution, releaseExecutionSchedule, type DispatchDeps } from '../engine/dispatch.js';
-import { EXECUTION_STATUS, type ExecutionEventVars, type ExecutionRecord } from '../executions/execution-record.js';
+import {
+  dispatchExecution,
+  dispatchRun,
+  releaseExecutionSchedule,
+  releaseRunSchedule,
+  type DispatchDeps,
+} from '../engine/dispatch.js';
+import { EXECUTION_STATUS, type ExecutionRecord } from '../executions/execution-record.js';
 import { planExecution } from '../executions/plan-execution.js';
 import { timeOrderedId } from '../ids/time-ordered-id.js';
+import { matchWaits, runMarkersOf, waitMarkersOf, type WaitMatch } from '../runs/match-waits.js';
+import { planEntries, type JourneyEntry, type JourneyEntryOutcome } from '../runs/plan-entries.js';
+import { WAITS_VERSION_ATTRIBUTE } from '../runs/run-record.js';
 import { contactChangesOf } from './contact-changes.js';
 import { PROCESS_ERRORS, type EventRecord } from './event-record.js';
 import type { EventStore } from './event-store.js';
-import type { GoalCancellation, ProcessingContext, ProcessingStore } from './processing-store.js';
+import { eventVarsOf } from './event-vars.js';
+import { journeysExitedBy } from './journey-exits.js';
+import type { GoalCancellation, ProcessingContext, ProcessingStore, RunExit } from './processing-store.js';
 
 export interface ProcessDeps extends DispatchDeps {
   clock: Clock;
@@ -29,6 +40,8 @@ export interface ProcessDeps extends DispatchDeps {
 }
 
 const MAX_ID_DRAWS = 5;
+/** DynamoDB's bound on one TransactWriteItems. */
+const MAX_TRANSACTION_ITEMS = 100;
 
 const queued = (executions: ExecutionRecord[]) => executions.filter((e) => e.status === EXECUTION_STATUS.queued);
 
@@ -70,12 +83,26 @@ export async function processEvent(
 
   // Listed executions found no longer queued by a cancellation's condition: not cancelled, only unlisted.
   const movedOn = new Set<number>();
+  // What the commit's journey conditions refused, left out of the next try: entries whose lock held, waits whose
+  // timeout won, runs that ended before their exit, locks no longer the exited run's.
+  const refusedEntries = new Map<number, Exclude<JourneyEntryOutcome, 'entered'>>();
+  const lostResolutions = new Set<number>();
+  const missedExits = new Set<number>();
+  const goneLocks = new Set<number>();
   for (let draw = 1; ; draw += 1) {
     const now = deps.clock.now();
     const executions = plannedExecutions(context, event, now);
     const contact = context.contact!;
     const changes = contactChangesOf(contact, event);
     const goals = goalsOf(context, event, now.toISOString(), movedOn);
+    // Items the rest of the commit may take: the event, the contact, each execution and cancellation with its cap.
+    const room = MAX_TRANSACTION_ITEMS - 2 - 2 * (executions.length + goals.cancellations.length);
+    const journeys = journeyEffectsOf(context, event, now, room, {
+      refusedEntries,
+      lostResolutions,
+      missedExits,
+      goneLocks,
+    });
     const processed: EventRecord = {
       ...event,
       queue_status: 'processed',
@@ -85,6 +112,14 @@ export async function processEvent(
       // What the day counters read from this write (counter-facts.ts): each workflow started, and each converted.
       execution_workflow_ids: executions.map((e) => e.workflow_id),
       ...(goals.conversions.length > 0 ? { converted_workflow_ids: goals.conversions.map((c) => c.workflowId) } : {}),
+      // Journeys only (absent otherwise, so an event of the 8 workflows is stored as it always was).
+      ...(journeys.entries.length > 0 ? { journey_entries: journeys.entries } : {}),
+      ...(journeys.resumed.length > 0
+        ? {
+            resumed_run_ids: journeys.resumed.map((w) => w.runId),
+            resumed_run_seqs: journeys.resumed.map((w) => w.marker.q + 1),
+          }
+        : {}),
       processed_at: now.toISOString(),
     };
     const outcome = await deps.processing.commit({
@@ -105,18 +140,25 @@ export async function processEvent(
         })),
         closed: [...goals.cancellations.map((c) => c.execution.execution_id), ...movedOn],
         conversions: goals.conversions,
+        ...journeys.contact,
       },
       cancellations: goals.cancellations,
+      ...journeys.writes,
       // The day counters' shards, from the settings and profile just read (no request of their own).
     });
     if (typeof outcome === 'object') {
       // Claimed (or ended) since the contact was read: that execution is not this event's to cancel.
       for (const id of outcome.moved) movedOn.add(id);
+      for (const r of outcome.refused ?? []) refusedEntries.set(r.journey_id, r.outcome);
+      for (const id of outcome.resolutionsLost ?? []) lostResolutions.add(id);
+      for (const id of outcome.exitsMissed ?? []) missedExits.add(id);
+      for (const id of outcome.locksGone ?? []) goneLocks.add(id);
       if (draw >= MAX_ID_DRAWS) throw new Error('could not commit the event: its executions kept moving');
       continue;
     }
     if (outcome === 'contact_changed') {
-      // Another exit converted the same e-mail first, or the contact was erased: decide again on a fresh read.
+      // Another exit converted the same e-mail first, a wait was entered since the read, or the contact was erased:
+      // decide again on a fresh read.
       context = await deps.processing.loadContext(clientId, contact.id, WORKFLOW_IDS);
       if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
       if (draw >= MAX_ID_DRAWS) throw new Error('could not commit the event: its contact kept changing');
@@ -124,6 +166,12 @@ export async function processEvent(
     }
     if (outcome === 'already_processed') return deps.events.get(clientId, eventId);
     if (outcome === 'committed') {
+      const runMessage = (runId: number, seq: number) => ({
+        client_id: clientId,
+        run_id: runId,
+        seq,
+        contact_id: contact.id,
+      });
       await Promise.all([
         ...queued(executions).map((e) =>
           dispatchExecution(deps, { client_id: clientId, execution_id: e.id }, new Date(e.scheduled_for), now),
@@ -137,11 +185,115 @@ export async function processEvent(
             now,
           ),
         ),
+        // advance-runs takes every step of a run, its first included; a resumed run takes its on_event edge.
+        ...(journeys.writes.entries ?? []).map(({ run }) => dispatchRun(deps, runMessage(run.id, 1), now, now)),
+        ...journeys.resumed.map((w) => dispatchRun(deps, runMessage(w.runId, w.marker.q + 1), now, now)),
+        // The timeouts of the waits this event ended (resumed or exited) will find their seq stale: released.
+        ...[...journeys.resumed, ...journeys.exitedWaits].map((w) =>
+          releaseRunSchedule(deps, { client_id: clientId, run_id: w.runId, seq: w.marker.q }, w.marker.t, now),
+        ),
       ]);
       return processed;
     }
     if (draw >= MAX_ID_DRAWS) throw new Error('could not draw free execution ids');
   }
+}
+
+/** What an earlier try of the commit found refused, to leave out of the next. */
+interface JourneyRefused {
+  refusedEntries: ReadonlyMap<number, Exclude<JourneyEntryOutcome, 'entered'>>;
+  lostResolutions: ReadonlySet<number>;
+  missedExits: ReadonlySet<number>;
+  goneLocks: ReadonlySet<number>;
+}
+
+/**
+ * The event's effects on the client's journeys, from the journey index and the contact's markers read with the
+ * context (no request of their own): the runs it starts, the waiting runs it resumes, and the runs of the journeys it
+ * exits. An event that both exits a journey and matches a wait of it exits it. When some journey awaits the event's
+ * type, the contact's `waits_v` as read conditions the commit, so a wait entered after the read is not missed.
+ */
+function journeyEffectsOf(
+  context: ProcessingContext,
+  event: EventRecord,
+  now: Date,
+  room: number,
+  refused: JourneyRefused,
+) {
+  const contact = context.contact!;
+  const index = context.journeyIndex;
+  const at = now.toISOString();
+  const exited = new Set(journeysExitedBy(index, event).map((j) => j.id));
+  const waits = new Map(waitMarkersOf(contact).map((w) => [w.runId, w]));
+  const exits: RunExit[] = runMarkersOf(contact)
+    .filter((r) => exited.has(r.marker.j) && !refused.missedExits.has(r.runId))
+    .map((r) => ({
+      runId: r.runId,
+      journeyId: r.marker.j,
+      contactId: contact.id,
+      ...(r.marker.k !== undefined ? { keyHash: r.marker.k } : {}),
+      at,
+      ...(refused.goneLocks.has(r.runId) ? { keepLock: true } : {}),
+    }));
+  const exitedWaits = exits.flatMap((e) => {
+    const wait = waits.get(e.runId);
+    return wait ? [wait] : [];
+  });
+  const resumed: WaitMatch[] = matchWaits(contact, event, index, context.topics).filter(
+    (w) => !exited.has(w.marker.j) && !refused.lostResolutions.has(w.runId),
+  );
+  const awaited = (index?.journeys ?? []).some((j) => j.awaited_events.includes(event.type));
+
+  // Runs start within what the commit has room for (a run and its lock each); the limits keep this from binding
+  // unless a contact at its run limit meets the most executions and cancellations at once.
+  const planned = planEntries(context, event, now, refused.refusedEntries);
+  const fit = Math.max(0, Math.floor((room - resumed.length - 2 * exits.length) / 2));
+  for (const run of planned.runs.splice(fit))
+    planned.refused.push({ journey_id: run.journey_id, outcome: 'runs_limit' });
+  planned.locks.splice(fit);
+  const order = new Map((index?.journeys ?? []).map((j, i) => [j.id, i]));
+  const entries: JourneyEntry[] = [
+    ...planned.runs.map((run) => ({ journey_id: run.journey_id, run_id: run.id, outcome: 'entered' as const })),
+    ...planned.refused.map((r) => ({ journey_id: r.journey_id, run_id: null, outcome: r.outcome })),
+  ].sort((a, b) => (order.get(a.journey_id) ?? 0) - (order.get(b.journey_id) ?? 0));
+  const waitsVersion = (contact as unknown as Record<string, unknown>)[WAITS_VERSION_ATTRIBUTE];
+
+  return {
+    entries,
+    resumed,
+    exitedWaits,
+    contact: {
+      ...(planned.runs.length > 0
+        ? {
+            runsStarted: planned.runs.map((run) => ({
+              runId: run.id,
+              journeyId: run.journey_id,
+              ...(run.key_hash !== undefined ? { keyHash: run.key_hash } : {}),
+            })),
+          }
+        : {}),
+      ...(resumed.length + exitedWaits.length > 0
+        ? { waitsRemoved: [...resumed, ...exitedWaits].map((w) => w.runId) }
+        : {}),
+      ...(exits.length > 0 ? { runsRemoved: exits.map((e) => e.runId) } : {}),
+      ...(awaited ? { waitsVersionRead: typeof waitsVersion === 'number' ? waitsVersion : null } : {}),
+    },
+    writes: {
+      ...(planned.runs.length > 0 ? { entries: planned.runs.map((run, i) => ({ run, lock: planned.locks[i]! })) } : {}),
+      ...(resumed.length > 0
+        ? {
+            resolutions: resumed.map((w) => ({
+              runId: w.runId,
+              seq: w.marker.q,
+              stepId: w.marker.s,
+              eventId: event.id,
+              at,
+            })),
+          }
+        : {}),
+      ...(exits.length > 0 ? { runExits: exits } : {}),
+    },
+  };
 }
 
 /**
@@ -151,17 +303,24 @@ export async function processEvent(
  */
 function goalsOf(context: ProcessingContext, event: EventRecord, at: string, movedOn: ReadonlySet<number>) {
   const limits = effectiveLimits(context.settings, planOf(context.client!.plan));
-  const exited = limits.enabledWorkflows.filter((id) => {
-    const workflow = findWorkflow(id);
-    const customization = context.customizations.find((c) => c.workflow_id === id);
-    return workflow !== undefined && exitsWorkflow(workflow, exitEventsOf(workflow, customization), event);
-  });
+  // The client's journeys exited too: their goal marks stop a queued send of theirs at send time, as a workflow's.
+  const journeys = journeysExitedBy(context.journeyIndex, event);
+  const exited = [
+    ...limits.enabledWorkflows.filter((id) => {
+      const workflow = findWorkflow(id);
+      const customization = context.customizations.find((c) => c.workflow_id === id);
+      return workflow !== undefined && exitsWorkflow(workflow, exitEventsOf(workflow, customization), event);
+    }),
+    ...journeys.map((j) => j.id),
+  ];
+  const windowDaysOf = (id: number) =>
+    journeys.find((j) => j.id === id)?.settings.conversion_window_days ??
+    conversionWindowDaysOf(context.customizations.find((c) => c.workflow_id === id));
   const cancellations: GoalCancellation[] = openExecutionsOf(context.contact)
     .filter((open) => exited.includes(open.workflow_id) && !movedOn.has(open.execution_id))
     .map((execution) => ({ execution, contactId: context.contact!.id, eventId: event.id, at }));
   const conversions = exited.flatMap((workflowId) => {
-    const customization = context.customizations.find((c) => c.workflow_id === workflowId);
-    const sentAt = conversionOf(context.contact, workflowId, at, conversionWindowDaysOf(customization));
+    const sentAt = conversionOf(context.contact, workflowId, at, windowDaysOf(workflowId));
     return sentAt ? [{ workflowId, sentAt }] : [];
   });
   return { exited, cancellations, conversions };
@@ -221,27 +380,30 @@ async function fail(deps: ProcessDeps, event: EventRecord, error: string): Promi
   return outcome === 'already_processed' ? ((await deps.events.get(event.client_id, event.id)) ?? failed) : failed;
 }
 
-/** A redelivered, already processed event: its executions go out again (the executor ignores all but queued). */
+/**
+ * A redelivered, already processed event: its executions and runs go out again (the executor ignores all but queued
+ * executions, advance-runs a seq its run has left), each run at the seq the commit gave it.
+ */
 async function redispatch(deps: ProcessDeps, event: EventRecord): Promise<void> {
   const now = deps.clock.now();
-  await Promise.all(
-    (event.execution_ids ?? []).map((id) =>
+  const run = (runId: number, seq: number) =>
+    dispatchRun(
+      deps,
+      {
+        client_id: event.client_id,
+        run_id: runId,
+        seq,
+        ...(event.contact_id !== undefined ? { contact_id: event.contact_id } : {}),
+      },
+      now,
+      now,
+    );
+  const seqs = event.resumed_run_seqs ?? [];
+  await Promise.all([
+    ...(event.execution_ids ?? []).map((id) =>
       dispatchExecution(deps, { client_id: event.client_id, execution_id: id }, now, now),
     ),
-  );
-}
-
-/** Metadata is copied into each execution only while small: it is written with every execution write. */
-const MAX_COPIED_METADATA_BYTES = 4096;
-
-/** The event as templates see it (`it.event.*`). */
-function eventVarsOf(event: EventRecord): ExecutionEventVars {
-  const { type, ts, action, feature, plan, amount, upgrade } = event;
-  const metadata =
-    event.metadata && Buffer.byteLength(JSON.stringify(event.metadata)) <= MAX_COPIED_METADATA_BYTES
-      ? event.metadata
-      : undefined;
-  return Object.fromEntries(
-    Object.entries({ type, ts, action, feature, plan, amount, upgrade, metadata }).filter(([, v]) => v !== undefined),
-  ) as unknown as ExecutionEventVars;
+    ...(event.journey_entries ?? []).flatMap((e) => (e.run_id !== null ? [run(e.run_id, 1)] : [])),
+    ...(event.resumed_run_ids ?? []).map((id, i) => run(id, seqs[i] ?? 1)),
+  ]);
 }

@@ -1,7 +1,11 @@
 import type { ClientRecord } from '../clients/client-store.js';
 import type { ContactRecord } from '../contacts/contact-store.js';
 import type { ExecutionRecord } from '../executions/execution-record.js';
+import type { JourneyIndex } from '../journeys/journey-records.js';
+import type { JourneyEntryOutcome, RunLockClaim } from '../runs/plan-entries.js';
+import type { RunRecord } from '../runs/run-record.js';
 import type { SettingsRecord } from '../settings/settings-store.js';
+import type { TopicSet } from '../topics/topic-store.js';
 import type { OpenHours } from '../tracking/open-hours.js';
 import type { CustomizationRecord } from '../workflows/customization.js';
 import type { OpenExecution } from '../workflows/goals.js';
@@ -15,6 +19,10 @@ export interface ProcessingContext {
   customizations: CustomizationRecord[];
   /** The client's aggregate open-hour histogram (send time mode 2's fallback); absent before any open. */
   clientOpenHours?: OpenHours;
+  /** The client's live and paused journeys (absent: none was ever published). */
+  journeyIndex?: JourneyIndex;
+  /** The client's topics (journey conditions on a topic read them); absent when the client has none. */
+  topics?: TopicSet;
 }
 
 /** The contact's figures an event moves (DESIGN.md §8, docs/decisions/0041-event-effects-on-contacts.md "events update contacts"). */
@@ -37,6 +45,44 @@ export interface ContactEventUpdate {
    * `conv_w<id>` set to it, on the condition that it was not converted already (once per e-mail).
    */
   conversions?: { workflowId: number; sentAt: string }[];
+  /** Runs started: `run_<id>` = {j, q: 1, k?} (the contact's runs in flight; exits find them without a query). */
+  runsStarted?: { runId: number; journeyId: number; keyHash?: string }[];
+  /** Waits this event resolved or ended: `wait_<id>` removed. */
+  waitsRemoved?: number[];
+  /** Runs this event's exits ended: `run_<id>` removed. */
+  runsRemoved?: number[];
+  /**
+   * The contact's `waits_v` as read (null: absent) when the event's type is awaited by some journey: the update holds
+   * only while no wait was entered since the read, so a wait written after it is not missed (`contact_changed`).
+   */
+  waitsVersionRead?: number | null;
+}
+
+/** A run the event starts, with its lock (Put on the re-entry rule's condition). */
+export interface RunEntryWrite {
+  run: RunRecord;
+  lock: RunLockClaim;
+}
+
+/** A waiting run the event resolves: active again at seq + 1, only while still waiting at that seq and step. */
+export interface WaitResolution {
+  runId: number;
+  /** The seq and step the run waits at (its marker's `q` and `s`). */
+  seq: number;
+  stepId: string;
+  eventId: number;
+  at: string;
+}
+
+/** A run of a journey the event exits: ended `exited` / `exit_event` while active or waiting; its lock released. */
+export interface RunExit {
+  runId: number;
+  journeyId: number;
+  contactId: number;
+  keyHash?: string;
+  at: string;
+  /** Skip the lock release (it was found gone or taken by a later try). */
+  keepLock?: boolean;
 }
 
 /** A queued execution the exit event ends: 1 → 5 `goal_reached` with the event's id, only while still queued. */
@@ -53,20 +99,45 @@ export interface ProcessingCommit {
   contact?: ContactEventUpdate;
   /** Executions the event's exits cancel (each conditioned on being queued still). */
   cancellations?: GoalCancellation[];
+  /** Runs started (each run Put on a free id, its lock on its re-entry rule). */
+  entries?: RunEntryWrite[];
+  /** Waiting runs resumed by this event. */
+  resolutions?: WaitResolution[];
+  /** Runs ended by this event's exits. */
+  runExits?: RunExit[];
+}
+
+/**
+ * A commit refused by conditions on journey items, each named so the next try leaves it out: `refused` entries
+ * (their lock held: `in_flight`, or inside the re-entry window: `reentry_window`), `resolutionsLost` (the run left the
+ * wait first: its timeout won), `exitsMissed` (the run ended or moved on first), `locksGone` (the exited run's lock
+ * is no longer its own).
+ */
+export interface JourneyRefusals {
+  refused?: { journey_id: number; outcome: Extract<JourneyEntryOutcome, 'in_flight' | 'reentry_window'> }[];
+  resolutionsLost?: number[];
+  exitsMissed?: number[];
+  locksGone?: number[];
 }
 
 /**
  * `moved`: these cancellations found their execution no longer queued (claimed, or ended): nothing was written.
  * `contact_changed`: a conversion was counted meanwhile (or the contact is gone): read the contact again.
  */
-export type CommitOutcome = 'committed' | 'already_processed' | 'id_taken' | 'contact_changed' | { moved: number[] };
+export type CommitOutcome =
+  | 'committed'
+  | 'already_processed'
+  | 'id_taken'
+  | 'contact_changed'
+  | ({ moved: number[] } & JourneyRefusals);
 
 export interface ProcessingStore {
   /** The contact holding this e-mail or client_contact_id (one read of its lock). */
   findContactId(clientId: number, ref: { email: string } | { uid: string }): Promise<number | undefined>;
   /**
-   * The contact (when an id is given), settings, profile and these workflows' customizations: one request. Processing
-   * asks for every catalog workflow's customization, as any may name the event among its exit events.
+   * The contact (when an id is given), settings, profile, these workflows' customizations and the journey index: one
+   * request. Processing asks for every catalog workflow's customization, as any may name the event among its exit
+   * events.
    */
   loadContext(
     clientId: number,
@@ -74,8 +145,9 @@ export interface ProcessingStore {
     workflowIds: readonly number[],
   ): Promise<ProcessingContext>;
   /**
-   * One transaction: the executions created, the event stored as processed (only while it is still queued) and
-   * the contact's figures. `id_taken`: a drawn execution id exists already; draw again.
+   * One transaction: the executions and runs created, the event stored as processed (only while it is still queued),
+   * the contact's figures and markers, the runs resumed and exited. `id_taken`: a drawn execution or run id exists
+   * already; draw again.
    */
   commit(commit: ProcessingCommit): Promise<CommitOutcome>;
 }
