@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   compareActivity,
   kindBelow,
@@ -88,6 +88,20 @@ export class DynamoContactActivityStore implements ContactActivityStore {
     }
     for (const found of sent) if (found) records.sentEmails.set(found.email.id, found);
     return records;
+  }
+
+  /** One GetItem of the client's journey index, its journeys only (eventually consistent: a name may lag a rename). */
+  async journeyNames(clientId: number): Promise<ReadonlyMap<number, string>> {
+    const out = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.journeyIndex(clientId),
+        ProjectionExpression: '#journeys',
+        ExpressionAttributeNames: { '#journeys': 'journeys' },
+      }),
+    );
+    const journeys = (out.Item?.['journeys'] ?? []) as { id: number; name: string }[];
+    return new Map(journeys.map((j) => [Number(j.id), String(j.name)]));
   }
 
   /** One kind's newest `limit + 1` entries strictly below `before` (one Query, keys only). */

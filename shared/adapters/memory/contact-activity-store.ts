@@ -1,14 +1,23 @@
 import { compareActivity, newestFirst, type ActivityPosition } from '../../domain/contacts/activity-position.js';
 import type { ActivityRecords, ContactActivityStore, HistoryEntry } from '../../domain/contacts/activity-store.js';
 import type { SentEmailLogRecord } from '../../domain/sent-emails/sent-email-record.js';
-import { clientKey, copy, MemoryEngineData, sentEmailKey } from './engine-data.js';
+import { clientKey, copy, MemoryEngineData, sentEmailKey, type MemoryAggregates } from './engine-data.js';
 
 /**
  * ContactActivityStore in memory, over the engine's data: the entries DynamoDB's gsi2 holds — events once processed
  * with a contact, executions and sent e-mails — in the timeline's order.
  */
 export class MemoryContactActivityStore implements ContactActivityStore {
-  constructor(readonly data: MemoryEngineData = new MemoryEngineData()) {}
+  constructor(
+    readonly data: MemoryEngineData = new MemoryEngineData(),
+    /** The journeys' reads (the journey index); none: no journey is named. */
+    readonly aggregates: Pick<MemoryAggregates, 'journeys'> = {},
+  ) {}
+
+  async journeyNames(clientId: number): Promise<ReadonlyMap<number, string>> {
+    const journeys = this.aggregates.journeys?.indexOf(clientId)?.journeys ?? [];
+    return new Map(journeys.map((j) => [j.id, j.name]));
+  }
 
   async entries(clientId: number, contactId: number, page: { before?: ActivityPosition; limit: number }) {
     const mine = (r: { client_id: number; contact_id?: number }) =>

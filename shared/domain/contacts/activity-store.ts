@@ -39,6 +39,10 @@ export const ACTIVITY_EXECUTION_FIELDS = [
   'scheduled_for',
   'processed_at',
   'sent_email_id',
+  // A journey's send step: its run, step and version (absent on the 8 system workflows' executions).
+  'run_id',
+  'step_id',
+  'journey_version',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof ExecutionRecord)[];
@@ -81,4 +85,9 @@ export interface ContactActivityStore {
   ): Promise<{ entries: HistoryEntry[]; more: boolean }>;
   /** The records the entries name, sent e-mails with their logs, read in one wave. */
   records(clientId: number, entries: readonly HistoryEntry[]): Promise<ActivityRecords>;
+  /**
+   * The names of the client's running (live or paused) journeys by id, from its journey index (one read). An archived
+   * journey has left the index and is not named.
+   */
+  journeyNames(clientId: number): Promise<ReadonlyMap<number, string>>;
 }

@@ -1,6 +1,6 @@
 import * as z from '../../validation/zod.js';
 import { STATUS_TEXT } from '../executions/execution-record.js';
-import { ExecutionStatusValue } from '../executions/execution-view.js';
+import { ExecutionStatusValue, JourneyStepFields, journeyStepFieldsOf } from '../executions/execution-view.js';
 import { SENT_STATUS_TEXT } from '../sent-emails/sent-email-record.js';
 import {
   effectiveStatus,
@@ -23,7 +23,19 @@ const at = UtcTimestamp.check(
   }),
 );
 const label = z.nullable(z.string());
-const workflowName = z.nullable(z.string()).check(z.meta({ description: 'The catalog name of the workflow' }));
+const workflowName = z.nullable(z.string()).check(
+  z.meta({
+    description:
+      "The catalog name of the workflow, or the journey's name (a journey's id is 1000 or more; null once it is archived)",
+  }),
+);
+
+/** Journey id → name, of the client's running journeys (activity-store.ts `journeyNames`). */
+export type JourneyNames = ReadonlyMap<number, string>;
+
+/** A system workflow's catalog name, or a client journey's name while the journey is live or paused. */
+const workflowNameOf = (workflowId: number, journeys: JourneyNames | undefined): string | null =>
+  findWorkflow(workflowId)?.name ?? journeys?.get(workflowId) ?? null;
 
 /** A processed event of the contact (OpenAPI `ActivityEvent`); the whole event is GET /client/events/{id}. */
 export const ActivityEventItem = z
@@ -67,9 +79,15 @@ export const ActivityExecutionItem = z
     scheduled_for: UtcTimestamp,
     processed_at: z.nullable(UtcTimestamp),
     sent_email_id: z.nullable(z.guid()),
+    ...JourneyStepFields,
     updated_at: UtcTimestamp,
   })
-  .check(z.meta({ id: 'ActivityExecution', description: 'A workflow run for the contact, with its status now.' }));
+  .check(
+    z.meta({
+      id: 'ActivityExecution',
+      description: "A workflow run (or a journey's send step) for the contact, with its status now.",
+    }),
+  );
 
 /** An e-mail sent to the contact with its status logs, without bodies (OpenAPI `ActivitySentEmail`). */
 export const ActivitySentEmailItem = z
@@ -180,14 +198,14 @@ export function eventItem(e: ActivityEvent): z.output<typeof ActivityEventItem> 
   };
 }
 
-/** An execution as a timeline item. */
-export function executionItem(e: ActivityExecution): z.output<typeof ActivityExecutionItem> {
+/** An execution as a timeline item; `journeys` names a client journey's. */
+export function executionItem(e: ActivityExecution, journeys?: JourneyNames): z.output<typeof ActivityExecutionItem> {
   return {
     kind: 'execution',
     at: e.created_at,
     id: e.id,
     workflow_id: e.workflow_id,
-    workflow_name: findWorkflow(e.workflow_id)?.name ?? null,
+    workflow_name: workflowNameOf(e.workflow_id, journeys),
     event_id: e.event_id,
     status: e.status,
     status_text: STATUS_TEXT[e.status],
@@ -198,6 +216,7 @@ export function executionItem(e: ActivityExecution): z.output<typeof ActivityExe
     scheduled_for: e.scheduled_for,
     processed_at: e.processed_at ?? null,
     sent_email_id: e.sent_email_id ?? null,
+    ...journeyStepFieldsOf(e),
     updated_at: e.updated_at,
   };
 }
@@ -206,6 +225,7 @@ export function executionItem(e: ActivityExecution): z.output<typeof ActivityExe
 export function sentEmailItem(
   e: ActivitySentEmail,
   logs: readonly SentEmailLogRecord[],
+  journeys?: JourneyNames,
 ): z.output<typeof ActivitySentEmailItem> {
   const current = effectiveStatus(e, logs);
   return {
@@ -214,7 +234,7 @@ export function sentEmailItem(
     id: e.id,
     execution_id: e.execution_id,
     workflow_id: e.workflow_id,
-    workflow_name: findWorkflow(e.workflow_id)?.name ?? null,
+    workflow_name: workflowNameOf(e.workflow_id, journeys),
     email_template_id: e.email_template_id,
     email_template_name: e.email_template_name,
     to_email: e.to_email,

@@ -7,6 +7,7 @@ import { ActivityItem, eventItem, executionItem, sentEmailItem, subscriptionItem
 import { topicChoiceChangesOf } from '../topics/contact-topics.js';
 import type { ContactStore } from './contact-store.js';
 import { findContact, type ContactRefValue } from './get-contact.js';
+import { FIRST_CLIENT_JOURNEY_ID } from '../../public/journey-rules.js';
 
 export const ACTIVITY_MAX_LIMIT = 100;
 export const ACTIVITY_DEFAULT_LIMIT = 20;
@@ -94,6 +95,11 @@ export async function listContactActivity(
     clientId,
     shown.filter((p): p is HistoryEntry => p.kind !== 'subscription' && p.kind !== 'topic'),
   );
+  // A client journey's execution or e-mail is named from the journey index: one read more, only on a page that has one.
+  const namesJourney = [...records.executions.values(), ...[...records.sentEmails.values()].map((s) => s.email)].some(
+    (r) => r.workflow_id >= FIRST_CLIENT_JOURNEY_ID,
+  );
+  const journeys = namesJourney ? await deps.contactActivity.journeyNames(clientId) : undefined;
   const items: ActivityItem[] = [];
   for (const position of shown) {
     const item =
@@ -104,8 +110,8 @@ export async function listContactActivity(
           : position.kind === 'event'
             ? mapped(records.events.get(position.id as number), eventItem)
             : position.kind === 'execution'
-              ? mapped(records.executions.get(position.id as number), executionItem)
-              : mapped(records.sentEmails.get(position.id as string), (s) => sentEmailItem(s.email, s.logs));
+              ? mapped(records.executions.get(position.id as number), (e) => executionItem(e, journeys))
+              : mapped(records.sentEmails.get(position.id as string), (s) => sentEmailItem(s.email, s.logs, journeys));
     // An entry whose record is gone by now (never expected: an index entry lives with its item) is left out.
     if (item) items.push(item);
   }

@@ -12,6 +12,29 @@ const STATUS_DESCRIPTION = Object.entries(EXECUTION_STATUS)
 export const ExecutionStatusValue = z.int().check(z.gte(1), z.lte(7), z.meta({ description: STATUS_DESCRIPTION }));
 const statusText = z.enum(Object.values(STATUS_TEXT) as [string, ...string[]]);
 
+/**
+ * Where a journey's send step sits: present only on such an execution (the 8 system workflows' executions have none,
+ * and their answers are as they were).
+ */
+export const JourneyStepFields = {
+  run_id: z.optional(z.int().check(z.gte(1), z.meta({ description: "A journey's send step: the run it belongs to" }))),
+  step_id: z.optional(
+    z.string().check(z.meta({ description: "A journey's send step: the step's id in the journey's definition" })),
+  ),
+  journey_version: z.optional(
+    z.int().check(z.gte(1), z.meta({ description: "A journey's send step: the journey version the run followed" })),
+  ),
+};
+
+/** The journey fields of an execution's answer, each only when the execution has it. */
+export const journeyStepFieldsOf = (
+  e: Pick<ExecutionRecord, 'run_id' | 'step_id' | 'journey_version'>,
+): { run_id?: number; step_id?: string; journey_version?: number } => ({
+  ...(e.run_id !== undefined ? { run_id: e.run_id } : {}),
+  ...(e.step_id !== undefined ? { step_id: e.step_id } : {}),
+  ...(e.journey_version !== undefined ? { journey_version: e.journey_version } : {}),
+});
+
 /** An item of GET /client/executions (DESIGN.md §5; OpenAPI `Execution`). */
 export const ExecutionView = z
   .object({
@@ -32,10 +55,18 @@ export const ExecutionView = z
     scheduled_for: UtcTimestamp,
     processed_at: z.nullable(UtcTimestamp),
     sent_email_id: z.nullable(z.guid()),
+    ...JourneyStepFields,
     created_at: UtcTimestamp,
     updated_at: UtcTimestamp,
   })
-  .check(z.meta({ id: 'Execution', description: 'One run of a workflow for a contact.' }));
+  .check(
+    z.meta({
+      id: 'Execution',
+      description:
+        "One run of a workflow for a contact, or one send step of a journey's run (then `workflow_id` is the journey's id " +
+        'and `run_id`, `step_id` and `journey_version` name the run, the step and the version).',
+    }),
+  );
 export type ExecutionView = z.output<typeof ExecutionView>;
 
 export function toExecutionView(e: ExecutionRecord): ExecutionView {
@@ -55,6 +86,7 @@ export function toExecutionView(e: ExecutionRecord): ExecutionView {
     scheduled_for: e.scheduled_for,
     processed_at: e.processed_at ?? null,
     sent_email_id: e.sent_email_id ?? null,
+    ...journeyStepFieldsOf(e),
     created_at: e.created_at,
     updated_at: e.updated_at,
   };
