@@ -37,6 +37,35 @@ export const EventView = z
       }),
     ),
     execution_ids: z.array(z.int()).check(z.meta({ description: 'Extra: the executions the event started' })),
+    journey_entries: z.optional(
+      z
+        .array(
+          z.object({
+            journey_id: z.int(),
+            run_id: z.nullable(z.int()).check(z.meta({ description: 'The run started; null when none was' })),
+            outcome: z.enum(['entered', 'in_flight', 'reentry_window', 'conditions', 'runs_limit']).check(
+              z.meta({
+                description:
+                  '`entered`: a run started. `in_flight`: the contact is in a run of it for this key already. ' +
+                  '`reentry_window`: its re-entry rule refuses another run yet (`once`: ever). `conditions`: the ' +
+                  "trigger's conditions did not hold or the event lacks the trigger key. `runs_limit`: the contact " +
+                  'is in as many runs as allowed.',
+              }),
+            ),
+          }),
+        )
+        .check(
+          z.meta({
+            description:
+              'Extra: each live journey the event triggers, with the run it started or why none (absent when none)',
+          }),
+        ),
+    ),
+    resumed_run_ids: z.optional(
+      z
+        .array(z.int())
+        .check(z.meta({ description: 'Extra: the runs waiting for this event that it resumed (absent when none)' })),
+    ),
     created_at: UtcTimestamp,
   })
   .check(z.meta({ id: 'Event', description: 'A business occurrence reported by the client; it drives workflows.' }));
@@ -65,6 +94,9 @@ export function toEventView(e: EventRecord): EventView {
     processed_at: e.processed_at ?? null,
     process_error: e.process_error ?? null,
     execution_ids: e.execution_ids ?? [],
+    // Only for an event that met a journey: the 8 workflows' events answer as they always have.
+    ...(e.journey_entries && e.journey_entries.length > 0 ? { journey_entries: e.journey_entries } : {}),
+    ...(e.resumed_run_ids && e.resumed_run_ids.length > 0 ? { resumed_run_ids: e.resumed_run_ids } : {}),
     created_at: e.created_at,
   };
 }

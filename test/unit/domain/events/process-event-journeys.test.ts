@@ -5,6 +5,7 @@ import { eventProcessingDeps } from '../../../../shared/domain/events/create-eve
 import { processEvent } from '../../../../shared/domain/events/process-event.js';
 import type { ProcessingStore } from '../../../../shared/domain/events/processing-store.js';
 import { keyHashOf } from '../../../../shared/domain/runs/match-waits.js';
+import { EventView, toEventView } from '../../../../shared/domain/events/event-view.js';
 import { CLIENT_ID, engineHarness, NOW, type EngineHarness } from '../engine/engine-harness.js';
 import { cartJourney, publishIndex, seedWaitingRun } from './journey-fixtures.js';
 
@@ -401,5 +402,31 @@ describe('processEvent: a redelivered event', () => {
       { client_id: CLIENT_ID, run_id: entered, seq: 1, contact_id: ann.id },
       { client_id: CLIENT_ID, run_id: 4242, seq: 3, contact_id: ann.id },
     ]);
+  });
+});
+
+describe('toEventView with journeys', () => {
+  it('shows journey_entries and resumed_run_ids only for an event that has them', async () => {
+    // Prepare
+    const h = await engineHarness();
+    publishIndex(h, cartJourney());
+    const ann = await h.contact();
+    seedWaitingRun(h, ann.id, 'A-1', { runId: 4242 });
+    const entered = await cart(h, ann.email, 'B-2');
+    const resumed = await cart(h, ann.email, 'A-1', 'checkout_completed');
+    const plain = await cart(h, ann.email, 'B-2', 'page_viewed');
+
+    // Act
+    const views = [entered, resumed, plain].map((e) => EventView.parse(toEventView(e)));
+
+    // Assess
+    expect(views[0]).toMatchObject({
+      journey_entries: [{ journey_id: 1000, run_id: entered.journey_entries![0]!.run_id, outcome: 'entered' }],
+    });
+    expect(views[0]).not.toHaveProperty('resumed_run_ids');
+    expect(views[1]).toMatchObject({ resumed_run_ids: [4242] });
+    expect(views[1]).not.toHaveProperty('journey_entries');
+    expect(Object.keys(views[2]!)).not.toContain('journey_entries');
+    expect(Object.keys(views[2]!)).not.toContain('resumed_run_ids');
   });
 });
