@@ -1,6 +1,7 @@
 import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
+import { journeyStore } from '../../shared/composition/providers/journey-store.js';
 import { templateStore } from '../../shared/composition/providers/template-store.js';
 import { deleteTemplate } from '../../shared/domain/templates/delete-template.js';
 import { TemplateIdParams } from '../../shared/domain/templates/schemas.js';
@@ -17,6 +18,6 @@ export const handler = jsonApi(
     responses: { 200: TemplateView },
     errors: [404, 409],
   },
-  [templateStore, clock],
+  [templateStore, journeyStore, clock],
   async ({ params }, { deps, clientId }) => ok(await deleteTemplate(deps, clientId, params.id), 'Template deleted'),
 );

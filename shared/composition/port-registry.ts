@@ -33,6 +33,7 @@ import type { TopicStore } from '../domain/topics/topic-store.js';
 import type { DnsResolver } from '../domain/domains/dns-resolver.js';
 import type { SenderIdentities } from '../domain/domains/sender-identities.js';
 import type { DomainStore } from '../domain/domains/domain-store.js';
+import type { JourneyStore } from '../domain/journeys/journey-store.js';
 import type { TableDnsRecords } from '../adapters/dns/table-dns-records.js';
 import type { LocalSenderIdentities } from '../adapters/local-ses/local-sender-identities.js';
 import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../platform.js';
@@ -58,6 +59,8 @@ export interface Ports {
   topics: TopicStore;
   /** A client's sending domains: claims, proofs, the SENDER item's verified domains. */
   domains: DomainStore;
+  /** A client's journeys: heads, immutable versions, the index event processing reads, the count and summaries. */
+  journeys: JourneyStore;
   /** SES tenants and domain identities (a registry in the table locally). */
   senderIdentities: SenderIdentities;
   /** DNS lookups of sending domains' records (records a developer publishes, locally). */

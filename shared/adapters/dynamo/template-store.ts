@@ -119,7 +119,12 @@ export class DynamoTemplateStore implements TemplateStore {
    * One transaction: the template is marked deleted (if still live), every listed workflow's customization is
    * checked not to use it, and the clone's own workflow has its clone marker removed.
    */
-  async softDelete(template: TemplateRecord, workflowIds: readonly number[], at: string): Promise<SoftDeleteOutcome> {
+  async softDelete(
+    template: TemplateRecord,
+    workflowIds: readonly number[],
+    at: string,
+    journeyIndexVersion?: number,
+  ): Promise<SoftDeleteOutcome> {
     const notUsing = 'attribute_not_exists(template_id) OR template_id <> :id';
     const command = new TransactWriteCommand({
       TransactItems: [
@@ -153,6 +158,24 @@ export class DynamoTemplateStore implements TemplateStore {
                 },
               };
         }),
+        // Last: a journey published since the index was read may send this template.
+        ...(journeyIndexVersion === undefined
+          ? []
+          : [
+              {
+                ConditionCheck: {
+                  TableName: this.tableName,
+                  Key: keys.journeyIndex(template.client_id),
+                  ...(journeyIndexVersion === 0
+                    ? { ConditionExpression: 'attribute_not_exists(pk)' }
+                    : {
+                        ConditionExpression: '#v = :v',
+                        ExpressionAttributeNames: { '#v': 'version' },
+                        ExpressionAttributeValues: { ':v': journeyIndexVersion },
+                      }),
+                },
+              },
+            ]),
       ],
     });
     try {
@@ -162,6 +185,7 @@ export class DynamoTemplateStore implements TemplateStore {
       const reasons = error.CancellationReasons ?? [];
       const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failed === 0) return { kind: 'missing' };
+      if (failed === workflowIds.length + 1) return { kind: 'journeys_changed' };
       if (failed > 0) return { kind: 'in_use', workflowId: workflowIds[failed - 1]! };
       throw error;
     }

@@ -7,6 +7,7 @@ import { MemoryDomainStore } from './domain-store.js';
 import { MemoryEngineData } from './engine-data.js';
 import { MemoryEventStore } from './event-store.js';
 import { MemoryIpRateCounter } from './ip-rate-counter.js';
+import { MemoryJourneyStore } from './journey-store.js';
 import { MemoryExecutionStore } from './execution-store.js';
 import { MemoryProcessingStore } from './processing-store.js';
 import { MemoryRunStore } from './run-store.js';
@@ -31,8 +32,9 @@ export function memoryStores() {
   const topics = new MemoryTopicStore();
   const contacts = new MemoryContactStore(topics);
   const settings = new MemorySettingsStore(clients);
+  const journeys = new MemoryJourneyStore(workflowData, settings);
   // The engine's stores span aggregates: they see the contacts, settings, profiles and workflow data above.
-  const aggregates = { contacts, clients, settings, workflowData, topics, users };
+  const aggregates = { contacts, clients, settings, workflowData, topics, users, journeys };
   const engineData = new MemoryEngineData();
   return {
     clock,
@@ -47,10 +49,11 @@ export function memoryStores() {
     contacts,
     contactWrites: contacts,
     settings,
-    templates: new MemoryTemplateStore(workflowData),
+    templates: new MemoryTemplateStore(workflowData, journeys),
     customizations: new MemoryWorkflowCustomizationStore(workflowData),
     topics,
     domains: new MemoryDomainStore(settings.senders),
+    journeys,
     events: new MemoryEventStore(engineData),
     processing: new MemoryProcessingStore(aggregates, engineData),
     runs: new MemoryRunStore(aggregates, engineData),

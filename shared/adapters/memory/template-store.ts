@@ -5,13 +5,17 @@ import type {
   TemplateStore,
   TemplateSummary,
 } from '../../domain/templates/template-store.js';
+import type { MemoryJourneyReads } from './engine-data.js';
 import { MemoryWorkflowData, recordKey } from './workflow-data.js';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
 /** TemplateStore in memory (client templates; system templates are served from code). */
 export class MemoryTemplateStore implements TemplateStore {
-  constructor(readonly data: MemoryWorkflowData = new MemoryWorkflowData()) {}
+  constructor(
+    readonly data: MemoryWorkflowData = new MemoryWorkflowData(),
+    private readonly journeys?: Pick<MemoryJourneyReads, 'indexOf'>,
+  ) {}
 
   async get(clientId: number, templateId: number): Promise<TemplateRecord | undefined> {
     const found = this.data.templates.get(recordKey(clientId, templateId));
@@ -58,12 +62,23 @@ export class MemoryTemplateStore implements TemplateStore {
     return copy(stored);
   }
 
-  async softDelete(template: TemplateRecord, workflowIds: readonly number[], at: string): Promise<SoftDeleteOutcome> {
+  async softDelete(
+    template: TemplateRecord,
+    workflowIds: readonly number[],
+    at: string,
+    journeyIndexVersion?: number,
+  ): Promise<SoftDeleteOutcome> {
     const stored = this.data.templates.get(recordKey(template.client_id, template.id));
     if (!stored || stored.deleted_at) return { kind: 'missing' };
     for (const workflowId of workflowIds) {
       const customization = this.data.customizations.get(recordKey(template.client_id, workflowId));
       if (customization?.template_id === template.id) return { kind: 'in_use', workflowId };
+    }
+    if (
+      journeyIndexVersion !== undefined &&
+      (this.journeys?.indexOf(template.client_id)?.version ?? 0) !== journeyIndexVersion
+    ) {
+      return { kind: 'journeys_changed' };
     }
     stored.deleted_at = at;
     stored.updated_at = at;

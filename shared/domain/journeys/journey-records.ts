@@ -14,6 +14,9 @@ export type JourneyStatus = 'draft' | 'live' | 'paused' | 'archived';
 /** What happens to runs on a step a new version removes, chosen per step when publishing. */
 export type StepMove = { action: 'finish_old' } | { action: 'move_to'; step_id: StepId } | { action: 'end' };
 
+/** A draft as saved: a JSON object that may not yet be a valid JourneyDefinition. */
+export type JourneyDraft = Record<string, unknown>;
+
 export interface JourneyRecord {
   client_id: number;
   /** ≥ FIRST_CLIENT_JOURNEY_ID. */
@@ -23,8 +26,11 @@ export interface JourneyRecord {
   status: JourneyStatus;
   /** The published version new runs start on; absent before the first publish. */
   live_version?: number;
-  /** The working copy (may be invalid: a half-done draft saves) and its optimistic-lock counter. */
-  draft: JourneyDefinition;
+  /**
+   * The working copy and its optimistic-lock counter. Any JSON object up to JOURNEY_LIMITS.definitionBytes: a half-done
+   * draft saves, and validation reports what it lacks, so it is not typed as a definition until it parses as one.
+   */
+  draft: JourneyDraft;
   draft_version: number;
   /** The system journey (workflow id) it was copied from. */
   copied_from?: number;

@@ -67,7 +67,9 @@ export type SoftDeleteOutcome =
   | { kind: 'deleted'; template: TemplateRecord }
   | { kind: 'missing' }
   /** A workflow customization of the client still uses the template. */
-  | { kind: 'in_use'; workflowId: number };
+  | { kind: 'in_use'; workflowId: number }
+  /** The client's journey index changed since it was read (a publish may have started using the template). */
+  | { kind: 'journeys_changed' };
 
 export interface TemplateStore {
   /** A client template (live or soft-deleted); undefined when the client has none with this id. */
@@ -92,7 +94,14 @@ export interface TemplateStore {
   ): Promise<TemplateRecord | undefined>;
   /**
    * Marks a live template deleted unless one of `workflowIds`' customizations uses it; a clone also releases its
-   * workflow's clone marker, so the next clone-template makes a fresh copy. All in one transaction.
+   * workflow's clone marker, so the next clone-template makes a fresh copy. All in one transaction. With
+   * `journeyIndexVersion`, also only if the client's journey index is still at that version (0: none exists), the one
+   * read to find the journeys sending the template.
    */
-  softDelete(template: TemplateRecord, workflowIds: readonly number[], at: string): Promise<SoftDeleteOutcome>;
+  softDelete(
+    template: TemplateRecord,
+    workflowIds: readonly number[],
+    at: string,
+    journeyIndexVersion?: number,
+  ): Promise<SoftDeleteOutcome>;
 }
