@@ -162,7 +162,7 @@ const valueRule = z.superRefine((condition: { op: (typeof VALUE_OPS)[number]; va
 /** valueRule as JSON Schema, for the document (a value-less op takes none; in / not_in a list; the rest one value). */
 const VALUE_RULE_SCHEMA = {
   anyOf: [
-    { properties: { op: { enum: ['exists', 'not_exists'] } }, not: { required: ['value'] } },
+    { properties: { op: { enum: ['exists', 'not_exists'] } }, not: { properties: { value: {} }, required: ['value'] } },
     { properties: { op: { enum: ['in', 'not_in'] }, value: { type: 'array' } }, required: ['value'] },
     {
       properties: {

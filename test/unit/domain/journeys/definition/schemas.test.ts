@@ -6,6 +6,8 @@ import {
 } from '../../../../../shared/domain/journeys/definition/schemas.js';
 import { SchemaCatalog, type JsonSchema } from '../../../../../shared/openapi/json-schema.js';
 import { issuesToItems } from '../../../../../shared/validation/issue-items.js';
+import type { OpenApiDocument } from '../../../../../shared/openapi/build-document.js';
+import { documentAjv } from '../../../../integration/support/contract-check.js';
 import { everyStepJourney } from './journey-fixtures.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: each mutation writes a shape the types refuse, on purpose
@@ -218,5 +220,25 @@ describe('the document of a journey', () => {
     };
     for (const [name, schema] of Object.entries(components)) if (name !== 'JourneyIssue') walk(schema, name);
     expect(unbounded).toEqual([]);
+  });
+
+  it('compiles as strict JSON Schema, and says what the validator says about values', () => {
+    // Prepare
+    const { compile } = documentAjv({ components: { schemas: components } } as unknown as OpenApiDocument);
+    const valid = compile({ $ref: '#/components/schemas/JourneyDefinition' });
+    const withTrigger = (condition: object) => {
+      const definition = everyStepJourney() as unknown as { trigger: { conditions: object[] } };
+      definition.trigger.conditions = [condition];
+      return definition;
+    };
+
+    // Act / Assess
+    expect(valid(everyStepJourney())).toBe(true);
+    expect(valid(withTrigger({ on: 'event', path: 'plan', op: 'eq' }))).toBe(false);
+    expect(valid(withTrigger({ on: 'event', path: 'plan', op: 'exists', value: 1 }))).toBe(false);
+    expect(valid(withTrigger({ on: 'event', path: 'plan', op: 'in', value: 'x' }))).toBe(false);
+    expect(valid(withTrigger({ on: 'event', path: 'plan', op: 'eq', value: ['x'] }))).toBe(false);
+    expect(valid(withTrigger({ on: 'event', path: 'plan', op: 'in', value: ['x'] }))).toBe(true);
+    expect(valid(withTrigger({ on: 'event', path: 'plan', op: 'not_exists' }))).toBe(true);
   });
 });
