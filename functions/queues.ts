@@ -105,6 +105,17 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
     schedules: true,
     sendsEmail: true,
   },
+  // Journey runs: one step transition a message — 1 BatchGetItem + 1 TransactWriteItems + 1 SQS or Scheduler call
+  // (a send step's transition dispatches its execution to the workflow queue instead). 10 × 10 runs in flight at
+  // ≥ 40 ms each: ≤ 2 500 transitions/s, far above the events that start and resume runs; a backlog only delays.
+  {
+    handler: 'advance-runs',
+    queue: 'journey',
+    tableAccess: 'readWrite',
+    sendsTo: ['journey', 'workflow'],
+    schedules: true,
+    maxConcurrency: 10,
+  },
   // SES status notifications: SES configuration set → SNS topic → this queue. Filled by SES, not by a
   // function; each message costs ≤ 3 DynamoDB requests for a known message id.
   // A notification that is the evidence a stranded execution waits for wakes it on the workflow queue.

@@ -45,6 +45,26 @@ export const scheduledFunctions: readonly ScheduledFunctionDefinition[] = [
       },
     ],
   },
+  // And the stuck-run sweep: journey runs due more than 2 minutes ago get a message for their current seq.
+  {
+    handler: 'sweep-runs',
+    everyMinutes: 5,
+    tableAccess: 'read',
+    sendsTo: ['journey'],
+    timeoutSeconds: 60,
+    logMetrics: [
+      {
+        // One is already news: a worker died between a run's transition and its dispatch, or a dispatch failed.
+        metric: 'stuck_runs_swept',
+        metricName: 'StuckRunsSwept',
+        valueField: 'enqueued',
+        alarmAt: 1,
+        description:
+          'sweep-runs found journey runs due more than 2 minutes ago and sent them to advance-runs again (logs: ' +
+          'metric = stuck_runs_swept): a worker died after a step or a run message was lost',
+      },
+    ],
+  },
   // Sending domains still being checked (ownership record, then SES's DKIM) whose next check is due, within 45 s.
   { handler: 'poll-domains', everyMinutes: 5, tableAccess: 'readWrite', managesSenders: true, timeoutSeconds: 60 },
 ];

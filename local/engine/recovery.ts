@@ -1,5 +1,6 @@
 import { DynamoEventStore } from '../../shared/adapters/dynamo/event-store.js';
 import { DynamoExecutionStore } from '../../shared/adapters/dynamo/execution-store.js';
+import { DynamoRunStore } from '../../shared/adapters/dynamo/run-store.js';
 import type { Container } from '../../shared/composition/container.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { deliveryStore } from '../../shared/composition/providers/delivery-store.js';
@@ -11,7 +12,9 @@ import { scheduler as schedulerProvider } from '../../shared/composition/provide
 import { senderIdentities } from '../../shared/composition/providers/sender-identities.js';
 import { tableOf } from '../../shared/composition/providers/table.js';
 import { senderSettingsOf } from '../../shared/composition/sender-settings.js';
-import { dispatchExecution } from '../../shared/domain/engine/dispatch.js';
+import { dispatchExecution, dispatchRun } from '../../shared/domain/engine/dispatch.js';
+import type { RunStore } from '../../shared/domain/runs/run-store.js';
+import { sweptMessageOf } from '../../shared/domain/runs/sweep-runs.js';
 import { sweepAllQueuedEvents } from '../../shared/domain/events/sweep-events.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../shared/domain/executions/execution-record.js';
 import { executeWorkflow } from '../../shared/domain/executions/execute-workflow.js';
@@ -27,6 +30,8 @@ export interface RecoveryResult {
   settled: number;
   /** Events never processed, whatever their age, enqueued again. */
   events: number;
+  /** Journey runs still due (active or waiting) dispatched again for their due time. */
+  runs: number;
 }
 
 /** Claims settled at once at start, in waves of this many (each may call SES). */
@@ -40,7 +45,9 @@ const SETTLE_WAVE = 10;
  * 2. every claim the crash left at 2 is settled now, with no lease to wait for: no worker of this runtime can hold it,
  *    all of them died with the process. Evidence completes it; none sends it, once (settle-claim.ts);
  * 3. every queued execution (and every retry waiting for its message) is dispatched again for its time;
- * 4. every event never processed, whatever its age, is enqueued again (the outbox sweep without its age bound).
+ * 4. every event never processed, whatever its age, is enqueued again (the outbox sweep without its age bound);
+ * 5. every journey run still due (its RUNDUE entry: active or waiting) is dispatched again for its due time with its
+ *    current seq — its delayed message or schedule lived in this process's memory; a run that already moved ignores it.
  * Everything here is idempotent on its ids, so a crash during recovery is recovered by the next start.
  */
 export async function recoverEngine(
@@ -95,6 +102,8 @@ export async function recoverEngine(
     ),
   );
 
+  const runs = await redispatchRuns(new DynamoRunStore(db, tableName, undefined), deps, at);
+
   // A failed send here (an injected SQS fault) leaves the events queued: the periodic sweep enqueues them.
   const events = await sweepAllQueuedEvents({
     events: new DynamoEventStore(db, tableName),
@@ -105,7 +114,40 @@ export async function recoverEngine(
       console.error('[recovery] queued events not all enqueued at start; the outbox sweep will', error), { enqueued: 0 }
     ),
   );
-  return { notifications, dispatched: waiting.length, settled: stranded.length, events: events.enqueued };
+  return { notifications, dispatched: waiting.length, settled: stranded.length, events: events.enqueued, runs };
+}
+
+/** Runs read a page at a time from the RUNDUE index (with their seq), dispatched for their due time or now. */
+const RUN_PAGE = 500;
+
+/**
+ * Step 5: every run the RUNDUE index holds, whatever its due time, gets its message again. A failed dispatch (an
+ * injected SQS fault) is left to sweep-runs, which finds the run once it is 2 minutes past due.
+ */
+export async function redispatchRuns(
+  runs: Pick<RunStore, 'allDue'>,
+  deps: Parameters<typeof dispatchRun>[0],
+  at: Date,
+): Promise<number> {
+  let cursor: string | undefined;
+  let count = 0;
+  do {
+    const page = await runs.allDue(RUN_PAGE, cursor);
+    await Promise.all(
+      page.runs.map((run) =>
+        dispatchRun(deps, sweptMessageOf(run), new Date(Math.max(Date.parse(run.due_at), at.getTime())), at).catch(
+          (error: unknown) =>
+            console.error(
+              `[recovery] run ${run.client_id}/${run.run_id} not dispatched at start; sweep-runs will`,
+              error,
+            ),
+        ),
+      ),
+    );
+    count += page.runs.length;
+    cursor = page.cursor;
+  } while (cursor);
+  return count;
 }
 
 /** An execution not settled or dispatched now (an injected fault) stays as it is: its lease ends and a sweep brings it back. */

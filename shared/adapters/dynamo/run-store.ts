@@ -124,8 +124,8 @@ export class DynamoRunStore implements RunStore {
 
   /** One BatchGetItem for the versions this container has not read yet; none when it has them all. */
   async versions(clientId: number, journeyId: number, versions: readonly number[]): Promise<JourneyVersionRecord[]> {
-    let cache = versionCache.get(this.db);
-    if (!cache) versionCache.set(this.db, (cache = new Map()));
+    const cache = versionCache.get(this.db) ?? new Map<string, JourneyVersionRecord>();
+    versionCache.set(this.db, cache);
     const name = (v: number) => `${clientId}#${journeyId}#${v}`;
     const missing = versions.filter((v) => !cache.has(name(v)));
     if (missing.length > 0) {
@@ -280,7 +280,10 @@ export class DynamoRunStore implements RunStore {
       IndexName: TABLE_KEYS.gsi2.name,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
       ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi2.partitionKey, '#sk': TABLE_KEYS.gsi2.sortKey },
-      ExpressionAttributeValues: { ':pk': keys.contactHistoryPk(clientId, contactId), ':prefix': keys.runHistoryPrefix },
+      ExpressionAttributeValues: {
+        ':pk': keys.contactHistoryPk(clientId, contactId),
+        ':prefix': keys.runHistoryPrefix,
+      },
     });
     const runKeys = entries.map((e) => ({ pk: String(e['pk']), sk: String(e['sk']) }));
     let ended = 0;
@@ -299,7 +302,8 @@ export class DynamoRunStore implements RunStore {
           if (outcome === 'ended') ended += 1;
         }),
       );
-      if (moved.length > 0 && attempt >= 3) throw new Error('could not end the erased contact’s runs: they kept moving');
+      if (moved.length > 0 && attempt >= 3)
+        throw new Error('could not end the erased contact’s runs: they kept moving');
       pending = moved;
     }
     return { runs: runKeys.length, ended };
@@ -384,7 +388,9 @@ export function contactUpdateOf(tableName: string, clientId: number, change: Run
   } else if (change.removeWait !== undefined) removes.push(name(waitMarkerAttribute(change.removeWait)));
   if (change.removeRun !== undefined) removes.push(name(runMarkerAttribute(change.removeRun)));
   if (change.opened) {
-    sets.push(`${name(openExecutionAttribute(change.opened.execution_id))} = ${value(openExecutionValue(change.opened))}`);
+    sets.push(
+      `${name(openExecutionAttribute(change.opened.execution_id))} = ${value(openExecutionValue(change.opened))}`,
+    );
     adds.push(`${name('active_workflow_count')} ${value(1)}`);
   }
   const expression = [

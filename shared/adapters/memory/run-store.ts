@@ -198,5 +198,3 @@ function applyContactChange(contact: ContactRecord, change: RunContactChange): v
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) + 1;
   }
 }
-
-

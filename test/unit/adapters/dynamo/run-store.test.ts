@@ -1,4 +1,8 @@
-import { ConditionalCheckFailedException, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   DeleteCommand,
@@ -221,7 +225,10 @@ describe('DynamoRunStore: one read and one transaction a transition', () => {
       ExpressionAttributeValues: { ':v1': marker, ':v3': 1 },
     });
     expect(end![0]!.Put!.Item).not.toHaveProperty('gsi3pk');
-    expect(end![0]!.Put!.Item).toMatchObject({ status: 'completed', expires_at: Date.parse(LATER) / 1000 + 90 * 86_400 });
+    expect(end![0]!.Put!.Item).toMatchObject({
+      status: 'completed',
+      expires_at: Date.parse(LATER) / 1000 + 90 * 86_400,
+    });
     expect(end![1]!.Update).toMatchObject({
       UpdateExpression: 'REMOVE #a0, #a1',
       ExpressionAttributeNames: { '#a0': 'wait_4242', '#a1': 'run_4242' },
@@ -290,7 +297,10 @@ describe('DynamoRunStore: one read and one transaction a transition', () => {
 
   it('leaves a lock a newer run holds: the ending is written again without it', async () => {
     // Prepare
-    dbMock.on(TransactWriteCommand).rejectsOnce(cancelled(['None', 'ConditionalCheckFailed'])).resolves({});
+    dbMock
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(['None', 'ConditionalCheckFailed']))
+      .resolves({});
     const store = new DynamoRunStore(db, TABLE);
 
     // Act
@@ -352,8 +362,24 @@ describe('DynamoRunStore: the RUNDUE sweep and the erasure', () => {
     dbMock.on(BatchGetCommand).resolves({
       Responses: {
         [TABLE]: [
-          { ...keys.run(7, 4242), client_id: 7, id: 4242, journey_id: 1000, contact_id: 100, seq: 2, status: 'waiting' },
-          { ...keys.run(7, 4243), client_id: 7, id: 4243, journey_id: 1001, contact_id: 100, seq: 4, status: 'completed' },
+          {
+            ...keys.run(7, 4242),
+            client_id: 7,
+            id: 4242,
+            journey_id: 1000,
+            contact_id: 100,
+            seq: 2,
+            status: 'waiting',
+          },
+          {
+            ...keys.run(7, 4243),
+            client_id: 7,
+            id: 4243,
+            journey_id: 1001,
+            contact_id: 100,
+            seq: 4,
+            status: 'completed',
+          },
         ],
       },
     });
@@ -393,10 +419,34 @@ describe('DynamoRunStore: the RUNDUE sweep and the erasure', () => {
     dbMock
       .on(BatchGetCommand)
       .resolvesOnce({
-        Responses: { [TABLE]: [{ ...keys.run(7, 4242), client_id: 7, id: 4242, journey_id: 1000, contact_id: 100, seq: 2, status: 'active' }] },
+        Responses: {
+          [TABLE]: [
+            {
+              ...keys.run(7, 4242),
+              client_id: 7,
+              id: 4242,
+              journey_id: 1000,
+              contact_id: 100,
+              seq: 2,
+              status: 'active',
+            },
+          ],
+        },
       })
       .resolves({
-        Responses: { [TABLE]: [{ ...keys.run(7, 4242), client_id: 7, id: 4242, journey_id: 1000, contact_id: 100, seq: 3, status: 'active' }] },
+        Responses: {
+          [TABLE]: [
+            {
+              ...keys.run(7, 4242),
+              client_id: 7,
+              id: 4242,
+              journey_id: 1000,
+              contact_id: 100,
+              seq: 3,
+              status: 'active',
+            },
+          ],
+        },
       });
     dbMock
       .on(UpdateCommand)

@@ -35,10 +35,7 @@ export function versionOf(
   return { client_id: RUN_CLIENT, journey_id: JOURNEY_ID, version, definition, moves, published_at: T0 };
 }
 
-export function indexedOf(
-  definition: JourneyDefinition,
-  fields: Partial<IndexedJourney> = {},
-): IndexedJourney {
+export function indexedOf(definition: JourneyDefinition, fields: Partial<IndexedJourney> = {}): IndexedJourney {
   return {
     id: JOURNEY_ID,
     name: 'Cart reminder',
