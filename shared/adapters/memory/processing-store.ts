@@ -74,7 +74,8 @@ export class MemoryProcessingStore implements ProcessingStore {
       }),
       ...(openHours ? { clientOpenHours: openHoursOf(openHours) } : {}),
       ...(journeyIndex ? { journeyIndex: copy(journeyIndex) } : {}),
-      ...(topics ? { topics: copy(topics) } : {}),
+      // As the DynamoDB item: absent until the client's topics were first written.
+      ...(topics && topics.version > 0 ? { topics: copy(topics) } : {}),
     };
   }
 
