@@ -11,8 +11,8 @@ import { FormActions } from '../../ui/form-actions.js';
 import { ActionStatus, Done } from '../../ui/status.js';
 import { rangeOfPath, readJson, type SyntaxProblem, selectInTextarea, type TextRange } from './journey-json.js';
 import { focusStep, JourneyOutline } from './journey-outline.js';
-import { Publish, type Validation, ValidationResult } from './journey-publish.js';
-import { type Journey, type JourneyIssue, jsonOf } from './journey-text.js';
+import { Publish, ValidationResult } from './journey-publish.js';
+import { type Journey, type JourneyIssue, jsonOf, type Validation } from './journey-text.js';
 
 const EDITOR_ID = 'jy-draft';
 
@@ -80,7 +80,12 @@ export function DraftWorkspace(props: {
         `The text is not JSON (${now.problems.length === 1 ? 'one place' : `${now.problems.length} places`}, the first at line ${first.line}, column ${first.column}): nothing was saved.`,
       );
     }
-    const body = { definition: now.value as Journey['draft'], draft_version: saved.draftVersion };
+    if (!now.value || typeof now.value !== 'object' || Array.isArray(now.value)) {
+      throw new Error(
+        'A journey is a JSON object ({ "trigger": …, "entry": …, "steps": […], "settings": … }): nothing was saved.',
+      );
+    }
+    const body = { definition: now.value as Record<string, unknown>, draft_version: saved.draftVersion };
     const answer = await answerOf(api.PUT('/api/v1/client/journeys/{id}/draft', { ...path, body }), 'Saving the draft');
     setSaved({ text, draftVersion: answer.data.draft_version });
     setIssues(answer.data.issues);
@@ -98,7 +103,8 @@ export function DraftWorkspace(props: {
     if (changed) await saveDraft();
     const answer = await answerOf(api.POST('/api/v1/client/journeys/{id}/validate', path), 'Validating the draft');
     setIssues(answer.data.issues);
-    setValidation({ ...answer.data, text });
+    const { valid, issues: found, impact } = answer.data;
+    setValidation({ valid, issues: found, impact, text });
     return answer.data.valid
       ? 'The draft is valid: see what publishing it does to the runs inside, then publish.'
       : `The draft has ${answer.data.issues.length === 1 ? 'one issue' : `${answer.data.issues.length} issues`}: fix them to publish.`;

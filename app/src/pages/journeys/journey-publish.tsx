@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
-import type { components } from '../../api/openapi.js';
 import { answerOf } from '../../data/answer.js';
 import { useAction } from '../../data/use-action.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
@@ -9,12 +8,9 @@ import { FieldGroup } from '../../ui/field-group.js';
 import { CheckField, Options, SelectField } from '../../ui/inputs.js';
 import { ActionStatus } from '../../ui/status.js';
 import { readJson } from './journey-json.js';
-import type { Journey } from './journey-text.js';
+import type { Journey, StepMove, Validation } from './journey-text.js';
 
-/** POST …/validate's answer: the issues of the saved draft and what publishing it does to each step's runs. */
-export type Validation = components['schemas']['JourneyValidation'];
 type Impact = Validation['impact'][number];
-type Move = components['schemas']['JourneyPublish']['moves'];
 
 const CHANGE_TEXT: Record<Impact['change'], string> = {
   removed: 'Removed',
@@ -80,7 +76,7 @@ export function Publish(props: {
   const next = (journey.live_version ?? 0) + 1;
 
   const publish = useAction(async () => {
-    const moves: NonNullable<Move> = {};
+    const moves: Record<string, StepMove> = {};
     for (const step of removed) {
       const choice = choices[step];
       if (!choice?.action) continue;

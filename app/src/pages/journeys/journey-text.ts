@@ -1,13 +1,33 @@
-import type { components } from '../../api/openapi.js';
+import type { Condition, JourneyDefinition, JourneyStep } from '../../../../shared/domain/journeys/definition/types.js';
+import type { components, paths } from '../../api/openapi.js';
 
-/** A journey as GET /client/journeys lists it (the 8 system journeys first, then the client's own). */
+export type { JourneyDefinition, JourneyStep };
+
+/** The envelope's `data` of an operation's success (200 or 201). */
+type DataOf<O> = O extends { responses: infer R }
+  ? R extends { 200: { content: { 'application/json': { data: infer D } } } }
+    ? D
+    : R extends { 201: { content: { 'application/json': { data: infer D } } } }
+      ? D
+      : never
+  : never;
+type Journeys = '/api/v1/client/journeys/{id}';
+
+/** A journey as GET /client/journeys lists it (the 8 system journeys, then the client's own). */
 export type JourneySummary = components['schemas']['JourneySummary'];
 /** One journey as GET /client/journeys/{id} answers it: its head, draft, issues and live definition. */
 export type Journey = components['schemas']['Journey'];
-export type JourneyDefinition = components['schemas']['JourneyDefinition'];
-export type JourneyStep = JourneyDefinition['steps'][number];
-export type JourneyIssue = components['schemas']['JourneyIssue'];
+export type JourneyIssue = Journey['issues'][number];
 export type JourneyStatus = JourneySummary['status'];
+/** POST …/validate's answer: the issues of the saved draft and what publishing it does to each step's runs. */
+type ValidateAnswer = DataOf<paths[`${Journeys}/validate`]['post']>;
+/** A step's impact; `waiting` (runs there now) is null until the runs are counted. */
+type Impact = Omit<ValidateAnswer['impact'][number], 'waiting'> & { waiting?: number | null };
+export type Validation = Pick<ValidateAnswer, 'valid' | 'issues'> & { impact: Impact[] };
+export type VersionSummary = DataOf<paths[`${Journeys}/versions`]['get']>['versions'][number];
+export type Version = components['schemas']['JourneyVersion'];
+export type Diff = DataOf<paths[`${Journeys}/diff`]['get']>;
+export type StepMove = components['schemas']['StepMove'];
 
 /** A journey's status in words. */
 export const STATUS_TEXT: Record<JourneyStatus, string> = {
@@ -52,8 +72,6 @@ const OP_TEXT: Record<string, string> = {
   human_clicked: 'a person clicked',
   neither: 'neither opened nor clicked',
 };
-
-type Condition = NonNullable<JourneyDefinition['trigger']['conditions']>[number];
 
 /** One condition as a line of text: "event plan = "pro"", "tag has tag vip", "engagement of remind: a person opened". */
 export function conditionText(condition: Condition): string {

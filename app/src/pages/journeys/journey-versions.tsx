@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
-import type { components } from '../../api/openapi.js';
 import { answerOf } from '../../data/answer.js';
 import { useAction } from '../../data/use-action.js';
 import { useLoad } from '../../data/use-load.js';
@@ -13,10 +12,7 @@ import { ActionStatus, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
 import { JsonTools } from './journey-editor.js';
 import { JourneyOutline } from './journey-outline.js';
-import { type Journey, jsonOf } from './journey-text.js';
-
-type Version = components['schemas']['JourneyVersionSummary'];
-type Diff = components['schemas']['JourneyDiff'];
+import { type Diff, type Journey, jsonOf, type Version, type VersionSummary } from './journey-text.js';
 
 /**
  * The published versions, newest first (each one's definition shown on request), and the diff of two of them, or of
@@ -31,7 +27,7 @@ export function Versions({ api, journey }: { api: Api; journey: Journey }) {
         .data.versions,
     [api, journey.id],
   );
-  const [shown, setShown] = useState<components['schemas']['JourneyVersion'] | undefined>();
+  const [shown, setShown] = useState<Version | undefined>();
   const open = useAction(async (version: number) => {
     const answer = await answerOf(
       api.GET('/api/v1/client/journeys/{id}/versions/{version}', {
@@ -43,7 +39,7 @@ export function Versions({ api, journey }: { api: Api; journey: Journey }) {
   });
   const versions = list.data;
 
-  const columns: Column<Version>[] = [
+  const columns: Column<VersionSummary>[] = [
     {
       head: 'Version',
       rowHeader: true,
@@ -116,7 +112,7 @@ export function Versions({ api, journey }: { api: Api; journey: Journey }) {
 }
 
 /** Two versions (or a version and the draft) picked, and their diff. */
-function Compare({ api, journey, versions }: { api: Api; journey: Journey; versions: readonly Version[] }) {
+function Compare({ api, journey, versions }: { api: Api; journey: Journey; versions: readonly VersionSummary[] }) {
   const [from, setFrom] = useState(String(versions[0]?.version ?? ''));
   const [to, setTo] = useState('draft');
   const [diff, setDiff] = useState<(Diff & { from: string; to: string }) | undefined>();
