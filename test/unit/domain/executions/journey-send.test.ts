@@ -85,7 +85,11 @@ describe("a journey's send step: its journey's category, topic and state (memory
     async (category, expected) => {
       // Prepare: categoryOf(1000) would say marketing; only the execution knows the journey's category.
       const h = await journeyHarness([indexedJourney({ settings: { ...indexedJourney().settings, category } })]);
-      const ann = await h.contact({ is_subscribed: false, unsubscribed_at: NOW, unsubscribe_reason: 'unsubscribe_link' });
+      const ann = await h.contact({
+        is_subscribed: false,
+        unsubscribed_at: NOW,
+        unsubscribe_reason: 'unsubscribe_link',
+      });
       const execution = await h.queued(ann, { ...JOURNEY_SEND, category });
 
       // Act
