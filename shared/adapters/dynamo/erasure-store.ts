@@ -12,6 +12,7 @@ import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import { batchGetItems } from './batch-get.js';
 import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
+import { DynamoRunStore } from './run-store.js';
 import { TABLE_KEYS } from './table-definition.js';
 import { sendTransaction } from './transactions.js';
 import { contactsLeftUpdate } from './topic-counts.js';
@@ -68,6 +69,8 @@ export class DynamoErasureStore implements ErasureStore {
       else if (kind === 'EXEC') history.executions.push(Number(id));
       else if (kind === 'SENT') history.sentEmails.push(id);
       else if (kind === 'WHMSG') history.webhookMessages.push(id);
+      // Listed only when the contact has runs (the history of a contact that never entered a journey is unchanged).
+      else if (kind === 'RUN') history.runs = [...(history.runs ?? []), Number(id)];
     }
     return history;
   }
@@ -78,6 +81,8 @@ export class DynamoErasureStore implements ErasureStore {
       inWaves(history.events, (id) => this.scrubEvent(clientId, id, at)),
       inWaves(history.sentEmails, (id) => this.scrubSentEmail(clientId, id, email, at)),
       this.scrubWebhookMessages(clientId, history.webhookMessages, at),
+      // Journey runs in flight end (their next message finds them ended); each loses its trigger event and key value.
+      new DynamoRunStore(this.db, this.tableName).eraseRuns(clientId, history.runs ?? [], at),
     ]);
     return {
       events: events.filter(Boolean).length,

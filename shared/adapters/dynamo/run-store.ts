@@ -270,27 +270,19 @@ export class DynamoRunStore implements RunStore {
   }
 
   /**
-   * The contact's runs (gsi2, keys only: one Query per MB), read in one BatchGetItem per 100; each one still active or
+   * The runs of an erased contact (its history, gsi2 RUN#), read in one BatchGetItem per 100; each one still active or
    * waiting ends `contact_erased` (conditioned on its seq: one moved meanwhile is read again), every one loses its
    * trigger event and key value, and each run's lock is deleted. One UpdateItem and one DeleteItem per run.
    */
-  async eraseContactRuns(clientId: number, contactId: number, at: string): Promise<{ runs: number; ended: number }> {
-    const entries = await queryAll(this.db, {
-      TableName: this.tableName,
-      IndexName: TABLE_KEYS.gsi2.name,
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi2.partitionKey, '#sk': TABLE_KEYS.gsi2.sortKey },
-      ExpressionAttributeValues: {
-        ':pk': keys.contactHistoryPk(clientId, contactId),
-        ':prefix': keys.runHistoryPrefix,
-      },
-    });
-    const runKeys = entries.map((e) => ({ pk: String(e['pk']), sk: String(e['sk']) }));
+  async eraseRuns(clientId: number, runIds: readonly number[], at: string): Promise<{ runs: number; ended: number }> {
     let ended = 0;
-    for (let attempt = 1, pending = runKeys; pending.length > 0; attempt += 1) {
+    let found = 0;
+    let pending: ItemKey[] = runIds.map((id) => keys.run(clientId, id));
+    for (let attempt = 1; pending.length > 0; attempt += 1) {
       const items = await batchGetItems(this.db, this.tableName, pending, {
         attributes: ['client_id', 'id', 'journey_id', 'contact_id', 'key_hash', 'seq', 'status'],
       });
+      if (attempt === 1) found = items.length;
       const moved: ItemKey[] = [];
       await Promise.all(
         items.map(async (item) => {
@@ -306,7 +298,7 @@ export class DynamoRunStore implements RunStore {
         throw new Error('could not end the erased contact’s runs: they kept moving');
       pending = moved;
     }
-    return { runs: runKeys.length, ended };
+    return { runs: found, ended };
   }
 
   private async eraseRun(

@@ -118,11 +118,12 @@ export class MemoryRunStore implements RunStore {
     return this.page(() => true, limit, cursor);
   }
 
-  async eraseContactRuns(clientId: number, contactId: number, at: string): Promise<{ runs: number; ended: number }> {
+  async eraseRuns(clientId: number, runIds: readonly number[], at: string): Promise<{ runs: number; ended: number }> {
     let runs = 0;
     let ended = 0;
-    for (const run of this.data.runs.values()) {
-      if (run.client_id !== clientId || run.contact_id !== contactId) continue;
+    for (const id of runIds) {
+      const run = this.data.runs.get(clientKey(clientId, id));
+      if (!run) continue;
       runs += 1;
       if (!RUN_ENDED_STATUSES.includes(run.status)) {
         ended += 1;
@@ -131,9 +132,9 @@ export class MemoryRunStore implements RunStore {
         delete run.wait;
         delete run.resumed_by;
       }
-      run.event = { type: run.event.type, ts: run.event.ts };
+      delete (run as Partial<RunRecord>).event;
       delete run.key_value;
-      this.data.runLocks.delete(keys.runLock(clientId, run.journey_id, contactId, run.key_hash).pk);
+      this.data.runLocks.delete(keys.runLock(clientId, run.journey_id, run.contact_id, run.key_hash).pk);
     }
     return { runs, ended };
   }

@@ -17,6 +17,8 @@ export interface ContactHistory {
   sentEmails: string[];
   /** Stored webhook messages about the contact (their ids), kept 30 days for replay. */
   webhookMessages: string[];
+  /** Its journey runs (their ids): those in flight end `contact_erased`, all lose the trigger event and key value. */
+  runs?: number[];
 }
 
 /** What the scrubbing of a contact's history changed. */

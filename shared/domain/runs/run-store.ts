@@ -106,10 +106,10 @@ export interface RunStore {
   /** Runs still active or waiting whose due time is before `before` (the RUNDUE index), read with their seq. */
   dueBefore(before: string, limit: number, cursor?: string): Promise<DueRunPage>;
   /**
-   * The contact's erasure: each run of the contact (gsi2 RUN#) still active or waiting ends `contact_erased`, every
-   * run loses its trigger event and key value, and the locks of its runs go. Returns how many runs were touched.
+   * A contact's erasure (its history lists these runs, found through gsi2 RUN#): each one still active or waiting
+   * ends `contact_erased`, every one loses its trigger event and key value, and each run's lock is deleted.
    */
-  eraseContactRuns(clientId: number, contactId: number, at: string): Promise<{ runs: number; ended: number }>;
+  eraseRuns(clientId: number, runIds: readonly number[], at: string): Promise<{ runs: number; ended: number }>;
   /** Every run still due (active or waiting), whatever its time (the local runtime's restart re-dispatches them). */
   allDue(limit: number, cursor?: string): Promise<DueRunPage>;
 }

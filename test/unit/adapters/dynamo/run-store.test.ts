@@ -358,7 +358,6 @@ describe('DynamoRunStore: the RUNDUE sweep and the erasure', () => {
 
   it("ends the erased contact's runs in flight, strips every run's event and key value, and deletes their locks", async () => {
     // Prepare
-    dbMock.on(QueryCommand).resolves({ Items: [keys.run(7, 4242), keys.run(7, 4243)] });
     dbMock.on(BatchGetCommand).resolves({
       Responses: {
         [TABLE]: [
@@ -388,14 +387,10 @@ describe('DynamoRunStore: the RUNDUE sweep and the erasure', () => {
     const store = new DynamoRunStore(db, TABLE);
 
     // Act
-    const erased = await store.eraseContactRuns(7, 100, LATER);
+    const erased = await store.eraseRuns(7, [4242, 4243], LATER);
 
     // Assess
     expect(erased).toEqual({ runs: 2, ended: 1 });
-    expect(dbMock.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({
-      IndexName: 'gsi2',
-      ExpressionAttributeValues: { ':pk': 'CONTACT#7#100', ':prefix': 'RUN#' },
-    });
     const updates = dbMock.commandCalls(UpdateCommand).map((c) => c.args[0].input);
     expect(updates.find((u) => u.Key!['pk'] === 'RUN#7#4242')).toMatchObject({
       UpdateExpression:
@@ -415,7 +410,6 @@ describe('DynamoRunStore: the RUNDUE sweep and the erasure', () => {
 
   it('reads a run that moved during the erasure again, and ends it at its new seq', async () => {
     // Prepare
-    dbMock.on(QueryCommand).resolves({ Items: [keys.run(7, 4242)] });
     dbMock
       .on(BatchGetCommand)
       .resolvesOnce({
@@ -456,10 +450,39 @@ describe('DynamoRunStore: the RUNDUE sweep and the erasure', () => {
     const store = new DynamoRunStore(db, TABLE);
 
     // Act
-    const erased = await store.eraseContactRuns(7, 100, LATER);
+    const erased = await store.eraseRuns(7, [4242], LATER);
 
     // Assess
     expect(erased).toEqual({ runs: 1, ended: 1 });
     expect(dbMock.commandCalls(UpdateCommand)[1]!.args[0].input.ExpressionAttributeValues).toMatchObject({ ':s': 3 });
+  });
+});
+
+describe('DynamoErasureStore: an erased contact’s journey runs', () => {
+  it('lists the runs of the contact’s history (gsi2 RUN#) and ends them in its scrub', async () => {
+    // Prepare
+    const { DynamoErasureStore } = await import('../../../../shared/adapters/dynamo/erasure-store.js');
+    dbMock
+      .on(QueryCommand)
+      .resolves({ Items: [{ ...keys.run(7, 4242), gsi2pk: 'CONTACT#7#100', gsi2sk: `RUN#${T0}#x` }] });
+    dbMock.on(BatchGetCommand).resolves({
+      Responses: {
+        [TABLE]: [
+          { ...keys.run(7, 4242), client_id: 7, id: 4242, journey_id: 1000, contact_id: 100, seq: 2, status: 'active' },
+        ],
+      },
+    });
+    dbMock.on(UpdateCommand).resolves({});
+    dbMock.on(DeleteCommand).resolves({});
+    const erasure = new DynamoErasureStore(db, TABLE);
+
+    // Act
+    const history = await erasure.history(7, 100);
+    await erasure.scrubHistory(7, 'a@example.com', history, LATER);
+
+    // Assess
+    expect(history).toEqual({ events: [], executions: [], sentEmails: [], webhookMessages: [], runs: [4242] });
+    expect(dbMock.commandCalls(UpdateCommand).map((c) => c.args[0].input.Key)).toEqual([keys.run(7, 4242)]);
+    expect(dbMock.commandCalls(DeleteCommand).map((c) => c.args[0].input.Key)).toEqual([keys.runLock(7, 1000, 100)]);
   });
 });

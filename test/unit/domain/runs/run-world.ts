@@ -70,7 +70,7 @@ export class CountingRuns implements RunStore {
   };
   dueBefore: RunStore['dueBefore'] = (...args) => this.inner.dueBefore(...args);
   allDue: RunStore['allDue'] = (...args) => this.inner.allDue(...args);
-  eraseContactRuns: RunStore['eraseContactRuns'] = (...args) => this.inner.eraseContactRuns(...args);
+  eraseRuns: RunStore['eraseRuns'] = (...args) => this.inner.eraseRuns(...args);
   reset(): void {
     this.reads = 0;
     this.transitions = 0;
