@@ -30,6 +30,7 @@ const text = (field: string, max: number, description?: string) =>
     .check(
       z.minLength(1, { message: 'Must not be empty', abort: true }),
       z.maxLength(max, `Must be at most ${max} characters`),
+      z.regex(/\S/, 'Must not be blank'),
       ...(description ? [z.meta({ description })] : []),
     );
 

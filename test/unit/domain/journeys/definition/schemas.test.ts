@@ -106,6 +106,7 @@ describe('JourneyDefinitionSchema', () => {
       [['settings.conversion_window_days', 'max']],
     ],
     ['an unknown category', (j) => (j.settings.category = 'news'), [['settings.category', 'enum']]],
+    ['a blank name', (j) => (j.steps[0].name = '  '), [['steps.0.name', 'format']]],
     ['a time zone alias', (j) => (j.steps[5].set = { timezone: 'EST' }), [['steps.5.set.timezone', 'format']]],
     [
       'fifty-one steps',
