@@ -67,6 +67,23 @@ describe('a journey’s page', () => {
     expect(screen.getByText(/^On cart_abandoned, one run per cart_id; every time/)).toBeTruthy();
   });
 
+  it('writes the draft’s members in reading order, whatever order the API keeps them in', async () => {
+    // Prepare: every object's members reversed, as a store that keeps no member order may answer
+    const reversed = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reversed)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value).reverse().map(([key, item]) => [key, reversed(item)]))
+          : value;
+    fakeApi(answers(journeyOf({ draft: reversed(CART) })));
+
+    // Act
+    const editor = await openJourney();
+
+    // Assess
+    expect(editor.value).toBe(`${JSON.stringify(CART, null, 2)}\n`);
+  });
+
   it('saves the draft with the version it read, lists the issues, and each selects its place in the JSON', async () => {
     // Prepare
     const issue = { path: 'steps.1.template_id', condition: 'reference', error: 'No template #99 for this client' };

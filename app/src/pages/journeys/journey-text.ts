@@ -187,5 +187,75 @@ export function triggerText(trigger: JourneyDefinition['trigger']): string {
   return `On ${trigger.event}${conditionsText(trigger.conditions)}${key}; ${reentry}`;
 }
 
-/** The definition as the JSON the page shows, exports and copies (two-space indent, as the API guide prints it). */
-export const jsonOf = (definition: unknown): string => `${JSON.stringify(definition, null, 2)}\n`;
+/**
+ * The order people read a definition's members in (a step's id and type first, its edges last), by the member that
+ * holds them. The API keeps a definition's values, not the order of its members, so the page puts them in this one.
+ */
+const MEMBER_ORDER: Record<string, readonly string[]> = {
+  definition: ['trigger', 'entry', 'steps', 'settings'],
+  trigger: ['event', 'conditions', 'or_when', 'key', 'reentry'],
+  reentry: ['mode', 'days'],
+  step: [
+    'id',
+    'type',
+    'name',
+    'event',
+    'template_id',
+    'priority_score',
+    'send_time',
+    'minutes',
+    'time',
+    'weekdays',
+    'conditions',
+    'match_key',
+    'timeout_minutes',
+    'branches',
+    'arms',
+    'winner',
+    'set',
+    'set_custom',
+    'add_tags',
+    'remove_tags',
+    'next',
+    'on_event',
+    'on_timeout',
+    'otherwise',
+  ],
+  send_time: ['mode', 'preferred_hour', 'preferred_minute', 'slot'],
+  condition: ['on', 'path', 'field', 'name', 'tag', 'topic_id', 'send_step', 'op', 'value'],
+  branch: ['name', 'conditions', 'next'],
+  arm: ['name', 'percent', 'next'],
+  settings: ['category', 'topic_id', 'critical', 'exit_events', 'conversion_window_days'],
+};
+
+/** What the members of the value held under `key` (in an object of kind `within`) are. */
+function kindOf(within: string, key: string): string | undefined {
+  if (key === 'trigger' || key === 'reentry' || key === 'send_time' || key === 'settings') return key;
+  if (key === 'steps' && within === 'definition') return 'step';
+  if (key === 'conditions' || key === 'or_when') return 'condition';
+  if (key === 'branches') return 'branch';
+  if (key === 'arms') return 'arm';
+  return undefined;
+}
+
+/** The value with each object's members in MEMBER_ORDER (unknown members after, in their order); values untouched. */
+function ordered(value: unknown, kind: string | undefined): unknown {
+  if (Array.isArray(value)) return value.map((item) => ordered(item, kind));
+  if (!value || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  const order = (kind && MEMBER_ORDER[kind]) || [];
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  return Object.fromEntries(
+    entries
+      .map(([key, item], at) => ({ key, item, at }))
+      .sort((a, b) => rank(a.key) - rank(b.key) || a.at - b.at)
+      .map(({ key, item }) => [key, kind ? ordered(item, kindOf(kind, key)) : item]),
+  );
+}
+
+/**
+ * The definition as the JSON the page shows, exports and copies: two-space indent, as the API guide prints it, its
+ * members in the order people read them.
+ */
+export const jsonOf = (definition: unknown): string =>
+  `${JSON.stringify(ordered(definition, 'definition'), null, 2)}\n`;
