@@ -59,7 +59,8 @@ export function validateJourney(input: unknown, refs?: JourneyRefs): JourneyVali
   if (!parsed.success)
     for (const issue of parsed.error.issues) for (const i of schemaIssues(issue)) add(i.path, i.condition, i.error);
 
-  if (isObject(input)) graphIssues(input, refs, add);
+  // Over the step limit the schema's `max` says it; the graph walk stays bounded (a deep chain would recurse deep).
+  if (isObject(input) && arrayOf(input['steps']).length <= JOURNEY_LIMITS.steps) graphIssues(input, refs, add);
   return parsed.success ? { definition: parsed.data, issues } : { issues };
 }
 

@@ -318,6 +318,20 @@ describe('validateJourney', () => {
     ]);
   });
 
+  it('walks no graph over the step limit: a chain of 20 000 steps is one issue, answered at once', () => {
+    // Prepare
+    const steps = Array.from({ length: 20_000 }, (_, i) => wait(`s${i}`, i < 19_999 ? `s${i + 1}` : null));
+
+    // Act
+    const issues = found(journeyOf(steps));
+
+    // Assess
+    expect(issues).toEqual([
+      ['', 'max'],
+      ['steps', 'max'],
+    ]);
+  });
+
   it('is not fooled by inherited names', () => {
     // Prepare
     const definition = journeyOf([wait('a', 'constructor')]);
