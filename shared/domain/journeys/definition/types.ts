@@ -78,7 +78,7 @@ export interface JourneyTrigger {
   conditions?: Condition[];
   /**
    * Also starts on an event of any type meeting all these event conditions (a system journey's "or when upgrade is
-   * true"). Read only on system journeys in this version; a client journey names one event type.
+   * true"; a copy keeps it). Event processing reads it on every live journey, within the per-trigger bound.
    */
   or_when?: Condition[];
   /** An event property: one run per (contact, its value); a `wait_for_event` with `match_key` waits for the same value. */
