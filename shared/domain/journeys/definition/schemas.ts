@@ -128,7 +128,9 @@ const ConditionValue = z
     { error: `Must be a string (at most ${VALUE_MAX_CHARS} characters), a number, a boolean or a list of them` },
   )
   .check(
+    // Named: the three value conditions share one component (the document's validators compile it once).
     z.meta({
+      id: 'JourneyConditionValue',
       description: `What the value is compared with: a string (at most ${VALUE_MAX_CHARS} characters), a number or a boolean; \`in\` and \`not_in\` take a list of 1 to ${VALUE_LIST_MAX} of them; \`exists\` and \`not_exists\` take none`,
     }),
   );
@@ -136,6 +138,7 @@ const ConditionValue = z
 const VALUE_OPS = ['eq', 'neq', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists', 'not_exists'] as const;
 const ValueOp = z.enum(VALUE_OPS, { error: `Must be one of ${VALUE_OPS.join(', ')}` }).check(
   z.meta({
+    id: 'JourneyValueOp',
     description:
       'eq / neq: equal or not (strings exactly, case-sensitive; a number as a number, a numeric string read from the event or a custom field counting as its number; a timestamp field as an instant). in / not_in: equal to one of the list or to none. gt, gte, lt, lte: ordered (numbers as numbers, `ts`, `created_at` and `last_*_at` as instants, other strings by their characters; a value that cannot be ordered does not hold). contains: a substring of a string, an item of a list. exists / not_exists: present (not null) or not. neq and not_in hold on an absent value; the others but not_exists need one',
   }),
