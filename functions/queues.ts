@@ -34,7 +34,7 @@ export interface QueueFunctionDefinition {
   tableAccess: TableAccess;
   /** Queues the function sends to: sqs:SendMessage on exactly those, their URLs in `<NAME>_QUEUE_URL`. */
   sendsTo?: readonly QueueName[];
-  /** Creates one-time EventBridge schedules targeting the workflow queue (waits over 15 minutes). */
+  /** Creates one-time EventBridge schedules targeting the workflow or journey queue (waits over 15 minutes). */
   schedules?: boolean;
   /** Sends e-mail through SES (ses:SendEmail with the configuration set). */
   sendsEmail?: boolean;
@@ -90,7 +90,8 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
     handler: 'process-events',
     queue: 'events',
     tableAccess: 'readWrite',
-    sendsTo: ['workflow'],
+    // journey: a run entered or resumed by the event goes to advance-runs.
+    sendsTo: ['workflow', 'journey'],
     schedules: true,
     maxConcurrency: 3,
   },

@@ -8,7 +8,7 @@ import { wildcardResourceFinding } from './nag.js';
 import { queueArnVariable, type WorkQueue } from './work-queue.js';
 
 export interface ExecutionSchedulesProps {
-  /** The queues schedules send their messages to (the workflow queue, the webhook delivery queue). */
+  /** The queues schedules send their messages to (the workflow and journey queues, the webhook delivery queues). */
   targets: readonly WorkQueue[];
   removalPolicy: RemovalPolicy;
 }
@@ -31,7 +31,7 @@ export class ExecutionSchedules extends Construct {
     this.group = new ScheduleGroup(this, 'Group', { removalPolicy: props.removalPolicy });
     this.deadLetters = new DeadLetterQueue(this, 'DeadLetters', {
       alarmDescription:
-        'EventBridge Scheduler could not deliver a scheduled message (an execution, a webhook retry) to its queue (DLQ)',
+        'EventBridge Scheduler could not deliver a scheduled message (an execution, a run, a webhook retry) to its queue (DLQ)',
       removalPolicy: props.removalPolicy,
     });
     Validations.of(this.deadLetters.queue).acknowledge({
@@ -45,7 +45,8 @@ export class ExecutionSchedules extends Construct {
     // Only Scheduler, on behalf of this account's schedules in this group (confused-deputy protection). The
     // schedule-group ARN is what Scheduler documents as aws:SourceArn; the group's schedule ARNs are accepted too.
     this.role = new Role(this, 'Role', {
-      description: 'EventBridge Scheduler: deliver scheduled executions and webhook retries to their queues',
+      description:
+        'EventBridge Scheduler: deliver scheduled executions, journey runs and webhook retries to their queues',
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: {
           StringEquals: { 'aws:SourceAccount': stack.account },

@@ -39,10 +39,11 @@ export interface SharedResourcesProps {
 }
 
 /**
- * Schedules deliver to these queues only: waits over 15 minutes are executions waiting to run, or webhook retries
- * (30 min to 10 h apart). Both take waits up to SQS's 15 minutes as `DelaySeconds`.
+ * Schedules deliver to these queues only: waits over 15 minutes are executions waiting to run, journey runs waiting
+ * (a wait, a wait_for_event's timeout, a send's safety net), or webhook retries (30 min to 10 h apart). All take
+ * waits up to SQS's 15 minutes as `DelaySeconds`.
  */
-const SCHEDULE_TARGETS: readonly QueueName[] = ['workflow', 'webhooks', 'webhooks-failing'];
+const SCHEDULE_TARGETS: readonly QueueName[] = ['workflow', 'journey', 'webhooks', 'webhooks-failing'];
 const SCHEDULE_TARGET: QueueName = 'workflow';
 
 /**
@@ -105,8 +106,8 @@ export class SharedResources extends Construct {
   }
 
   /**
-   * The longest delivery delay a message of the queue may carry: the schedules' targets (the workflow and webhook
-   * queues) take waits up to SQS's 15 minutes as `DelaySeconds` (shared/domain/engine/dispatch.ts,
+   * The longest delivery delay a message of the queue may carry: the schedules' targets (the workflow, journey and
+   * webhook queues) take waits up to SQS's 15 minutes as `DelaySeconds` (shared/domain/engine/dispatch.ts,
    * shared/domain/webhooks/deliver-webhook.ts); the other queues none.
    */
   maxDelaySecondsOf(name: QueueName): number {

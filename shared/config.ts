@@ -69,6 +69,9 @@ const ConfigSchema = z.object({
   EVENTS_QUEUE_URL: z.optional(z.url()),
   WORKFLOW_QUEUE_URL: z.optional(z.url()),
   WORKFLOW_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
+  /** Journey runs (advance-runs): URL for the functions that send to it, ARN for those that schedule to it. */
+  JOURNEY_QUEUE_URL: z.optional(z.url()),
+  JOURNEY_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
   /** The webhook delivery queue: URL for the functions that send to it, ARN for those that schedule to it. */
   WEBHOOKS_QUEUE_URL: z.optional(z.url()),
   WEBHOOKS_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),

@@ -1,4 +1,7 @@
+import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Match } from 'aws-cdk-lib/assertions';
+import { mockClient } from 'aws-sdk-client-mock';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { QUEUE_FUNCTION_DEFAULTS, VISIBILITY_TIMEOUT_FACTOR, queueFunctions } from '../../functions/queues.js';
@@ -9,6 +12,11 @@ import type { ResourceNeeds } from '../../infra/shared-resources.js';
 import { SES_DEFAULT_MAX_SEND_RATE, sizeQueueFunctions } from '../../infra/queue-concurrency.js';
 import { routesOnAws } from '../../infra/route-function.js';
 import { queueUrlVariable } from '../../infra/work-queue.js';
+import { createContainer } from '../../shared/composition/container.js';
+import { queue as queueProvider } from '../../shared/composition/providers/queue.js';
+import { scheduler as schedulerProvider } from '../../shared/composition/providers/scheduler.js';
+import { loadConfig } from '../../shared/config.js';
+import { dispatchRun } from '../../shared/domain/engine/dispatch.js';
 import type { QueueName } from '../../shared/platform.js';
 import {
   allowing,
@@ -209,7 +217,7 @@ describe('the engine on AWS', () => {
       );
     });
 
-    it("lets the scheduler role send to the workflow and webhook queues and the schedules' DLQ, and do nothing else", () => {
+    it("lets the scheduler role send to the workflow, journey and webhook queues and the schedules' DLQ, and do nothing else", () => {
       const roleId = schedulerRoleId();
       const role = resources[roleId]!;
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
@@ -222,6 +230,7 @@ describe('the engine on AWS', () => {
       expect(targets.sort()).toEqual(
         [
           consumedQueue('workflow').queueId,
+          consumedQueue('journey').queueId,
           consumedQueue('webhooks').queueId,
           consumedQueue('webhooks-failing').queueId,
           scheduleDlqId,
@@ -257,9 +266,110 @@ describe('the engine on AWS', () => {
           SCHEDULER_ROLE_ARN: { 'Fn::GetAtt': [schedulerRoleId(), 'Arn'] },
           SCHEDULER_DLQ_ARN: { 'Fn::GetAtt': [expect.any(String), 'Arn'] },
           WORKFLOW_QUEUE_ARN: { 'Fn::GetAtt': [consumedQueue('workflow').queueId, 'Arn'] },
+          JOURNEY_QUEUE_ARN: { 'Fn::GetAtt': [consumedQueue('journey').queueId, 'Arn'] },
         });
       },
     );
+  });
+
+  describe('journey runs', () => {
+    it('consumes the journey queue with advance-runs, 10 at a time, with a DLQ after 5 receives', () => {
+      const { definition, mapping, queue, queueId } = consumedQueue('journey');
+      expect(definition.handler).toBe('advance-runs');
+      expect(mapping.Properties).toMatchObject({
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BatchSize: 10,
+        ScalingConfig: { MaximumConcurrency: 10 },
+      });
+      const dlqId = logicalIdOf(
+        (queue.Properties.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn,
+      );
+      expect(queue.Properties.RedrivePolicy).toMatchObject({ maxReceiveCount: 5 });
+      expect(alarmsOn(dlqId)).toHaveLength(1);
+      expect(isTlsOnly(queueId)).toBe(true);
+      // A run message may carry SQS's longest delay (a wait of up to 15 minutes): the age alarm allows for it.
+      const ageAlarms = alarmsOn(queueId).filter((a) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage');
+      expect(ageAlarms).toHaveLength(1);
+      expect(ageAlarms[0]!.Properties.Threshold as number).toBeGreaterThan(15 * 60);
+    });
+
+    // Every function that dispatches a run: the event's entries and resumed waits, each transition, an ended send
+    // step's wake, the stuck-run sweep. The first three may dispatch beyond 15 minutes (a schedule).
+    it.each([
+      ['process-events', true],
+      ['advance-runs', true],
+      ['execute-workflow', true],
+      ['sweep-runs', false],
+    ] as const)('lets %s send run messages to the journey queue (schedules: %s)', (handler, schedules) => {
+      const { statements, env } = functionNamed(handler);
+      const journeyQueueId = consumedQueue('journey').queueId;
+      const sendTargets = allowing(statements, 'sqs:SendMessage').flatMap((s) =>
+        asList(s.Resource).map((r) => logicalIdOf(r)),
+      );
+      expect(sendTargets).toContain(journeyQueueId);
+      expect(env[queueUrlVariable('journey')]).toEqual({ Ref: journeyQueueId });
+      if (!schedules) {
+        expect(allowing(statements, 'scheduler:CreateSchedule')).toEqual([]);
+        return;
+      }
+      expect(allowing(statements, 'scheduler:CreateSchedule')).toHaveLength(1);
+      expect(allowing(statements, 'iam:PassRole')).toEqual([
+        expect.objectContaining({ Resource: { 'Fn::GetAtt': [schedulerRoleId(), 'Arn'] } }),
+      ]);
+      expect(env.JOURNEY_QUEUE_ARN).toEqual({ 'Fn::GetAtt': [journeyQueueId, 'Arn'] });
+    });
+
+    it("dispatches a run from advance-runs' environment: SQS within 15 minutes, a schedule on the journey queue beyond", async () => {
+      // Prepare: the providers built from the variables the stack gives advance-runs, references made concrete.
+      const { env } = functionNamed('advance-runs');
+      const concrete = Object.fromEntries(
+        Object.entries(env).map(([name, value]) => [
+          name,
+          typeof value === 'string'
+            ? value
+            : name.endsWith('_URL')
+              ? `https://sqs.eu-west-1.amazonaws.com/123456789012/${logicalIdOf(value)}`
+              : `arn:aws:sqs:eu-west-1:123456789012:${logicalIdOf(value)}`,
+        ]),
+      );
+      const config = loadConfig({ ...concrete, AWS_REGION: 'eu-west-1' });
+      const sqs = mockClient(SQSClient).on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+      const schedules = mockClient(SchedulerClient).on(CreateScheduleCommand).resolves({});
+      const deps = createContainer({ config }).resolve([queueProvider, schedulerProvider]);
+      const journeyQueueId = consumedQueue('journey').queueId;
+      const now = new Date();
+      const message = { client_id: 7, run_id: 42, seq: 3 };
+
+      // Act
+      await dispatchRun(
+        { queue: deps.queue, scheduler: deps.scheduler },
+        message,
+        new Date(now.getTime() + 60_000),
+        now,
+      );
+      await dispatchRun(
+        { queue: deps.queue, scheduler: deps.scheduler },
+        message,
+        new Date(now.getTime() + 3_600_000),
+        now,
+      );
+
+      // Assess
+      expect(sqs.commandCalls(SendMessageCommand).map((c) => c.args[0].input)).toEqual([
+        expect.objectContaining({
+          QueueUrl: `https://sqs.eu-west-1.amazonaws.com/123456789012/${journeyQueueId}`,
+          DelaySeconds: 60,
+        }),
+      ]);
+      expect(schedules.commandCalls(CreateScheduleCommand).map((c) => c.args[0].input.Target)).toEqual([
+        expect.objectContaining({
+          Arn: `arn:aws:sqs:eu-west-1:123456789012:${journeyQueueId}`,
+          Input: JSON.stringify(message),
+        }),
+      ]);
+      sqs.restore();
+      schedules.restore();
+    });
   });
 
   describe('least privilege', () => {

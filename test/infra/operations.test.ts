@@ -140,10 +140,10 @@ describe('operators hear about failures', () => {
   describe('alarms', () => {
     it('sends every alarm of the stack, on ALARM and on OK, to the on-call topic', () => {
       const topic = { Ref: onCallTopicId() };
-      // 9 DLQs (6 queues', the schedules', the webhook and day-counter streams' on-failure queues), 11 background
-      // functions (6 queue, 3 scheduled, 2 stream), 6 queue ages, 2 stream ages, the API's 5xx rate, 2 SES rates,
-      // 5 log metrics.
-      expect(alarms()).toHaveLength(36);
+      // 10 DLQs (7 queues', the schedules', the webhook and day-counter streams' on-failure queues), 13 background
+      // functions (7 queue, 4 scheduled, 2 stream), 7 queue ages, 2 stream ages, the API's 5xx rate, 2 SES rates,
+      // 6 log metrics.
+      expect(alarms()).toHaveLength(41);
       for (const alarm of alarms()) {
         expect(alarm.Properties.AlarmActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
         expect(alarm.Properties.OKActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
@@ -283,6 +283,7 @@ describe('operators hear about failures', () => {
         'ses-status: system_mail_complaint',
         'deliver-webhook-failing: webhook_message_failed',
         'sweep-executions: stuck_executions_swept',
+        'sweep-runs: stuck_runs_swept',
       ]);
     });
 
@@ -320,9 +321,14 @@ describe('operators hear about failures', () => {
       },
     );
 
-    it('alarms at the first stuck execution (the sum of `enqueued`), and at 10 unknown SES messages in 5 minutes', () => {
+    it('alarms at the first stuck execution or run (the sum of `enqueued`), and at 10 unknown SES messages in 5 minutes', () => {
       const byMetric = Object.fromEntries(LOG_METRICS.map(([metric, , definition]) => [metric, definition]));
       expect(byMetric['stuck_executions_swept']).toMatchObject({ valueField: 'enqueued', alarmAt: 1 });
+      expect(byMetric['stuck_runs_swept']).toMatchObject({
+        metricName: 'StuckRunsSwept',
+        valueField: 'enqueued',
+        alarmAt: 1,
+      });
       expect(byMetric['ses_status_unknown_message']).toMatchObject({ alarmAt: 10 });
       expect(byMetric['ses_status_unknown_message']).not.toHaveProperty('valueField');
     });
@@ -350,6 +356,7 @@ describe('operators hear about failures', () => {
       ['API 5xx', '\\"5xx\\"'],
       ['invocations', '\\"Invocations\\"'],
       ['stuck executions', 'StuckExecutionsSwept'],
+      ['stuck journey runs', 'StuckRunsSwept'],
       ['unknown SES messages', 'SesStatusUnknownMessages'],
       ["every alarm's state", '\\"alarms\\"'],
     ])('shows %s (%s)', (_what, needle) => {

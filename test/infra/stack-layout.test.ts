@@ -24,6 +24,9 @@ const STATEFUL_IN_ROOT: Record<string, string> = {
   EngineEventsQueueDeadLettersQueue87AED4AA: 'AWS::SQS::Queue',
   EngineWorkflowQueue9E5F0650: 'AWS::SQS::Queue',
   EngineWorkflowQueueDeadLettersQueue52DB185B: 'AWS::SQS::Queue',
+  // The journey queue holds runs waiting out a delay of up to 15 minutes: kept under the id it was first built with.
+  EngineJourneyQueueDD66D956: 'AWS::SQS::Queue',
+  EngineJourneyQueueDeadLettersQueue53C375AB: 'AWS::SQS::Queue',
   EngineSesStatusQueue1B840FA1: 'AWS::SQS::Queue',
   EngineSesStatusQueueDeadLettersQueue122978E3: 'AWS::SQS::Queue',
   EngineSystemMailQueue124BFFF5: 'AWS::SQS::Queue',
@@ -84,6 +87,7 @@ describe('the stacks', () => {
     expect(routeGroupOf(route('/client/contacts/{id}/activity'))).toBe('ContactsRoutes');
     expect(routeGroupOf(route('/client/topics'))).toBe('ContactsRoutes');
     expect(routeGroupOf(route('/u/{token}'))).toBe('PublicRoutes');
+    expect(routeGroupOf(route('/client/journeys/{id}/publish'))).toBe('JourneysRoutes');
     expect(routeGroupOf(route('/client/sender-domains/{id}'))).toBe('SenderDomainsRoutes');
     expect(pathFamilyOf(route('/client/sender-domains/{id}'))).toBe('sender-domains');
     // No family in two areas: a route's stack is never ambiguous.

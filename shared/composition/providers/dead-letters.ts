@@ -7,10 +7,18 @@ import { provide } from '../container.js';
  * it (the admin CLI builds its own, and the local runtime puts its in-process queue here).
  */
 export const deadLetters = provide('deadLetters', (c) => {
-  const { AWS_REGION, EVENTS_QUEUE_URL, WORKFLOW_QUEUE_URL, WEBHOOKS_QUEUE_URL, WEBHOOKS_FAILING_QUEUE_URL } = c.config;
+  const {
+    AWS_REGION,
+    EVENTS_QUEUE_URL,
+    WORKFLOW_QUEUE_URL,
+    JOURNEY_QUEUE_URL,
+    WEBHOOKS_QUEUE_URL,
+    WEBHOOKS_FAILING_QUEUE_URL,
+  } = c.config;
   return new SqsDeadLetters(new SQSClient({ region: AWS_REGION }), {
     ...(EVENTS_QUEUE_URL ? { events: EVENTS_QUEUE_URL } : {}),
     ...(WORKFLOW_QUEUE_URL ? { workflow: WORKFLOW_QUEUE_URL } : {}),
+    ...(JOURNEY_QUEUE_URL ? { journey: JOURNEY_QUEUE_URL } : {}),
     ...(WEBHOOKS_QUEUE_URL ? { webhooks: WEBHOOKS_QUEUE_URL } : {}),
     ...(WEBHOOKS_FAILING_QUEUE_URL ? { 'webhooks-failing': WEBHOOKS_FAILING_QUEUE_URL } : {}),
   });

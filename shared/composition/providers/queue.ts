@@ -8,6 +8,7 @@ export const queue = provide('queue', (c) => {
     AWS_REGION,
     EVENTS_QUEUE_URL,
     WORKFLOW_QUEUE_URL,
+    JOURNEY_QUEUE_URL,
     WEBHOOKS_QUEUE_URL,
     WEBHOOKS_FAILING_QUEUE_URL,
     SYSTEM_MAIL_QUEUE_URL,
@@ -15,6 +16,7 @@ export const queue = provide('queue', (c) => {
   return new SqsQueue(new SQSClient({ region: AWS_REGION }), {
     ...(EVENTS_QUEUE_URL ? { events: EVENTS_QUEUE_URL } : {}),
     ...(WORKFLOW_QUEUE_URL ? { workflow: WORKFLOW_QUEUE_URL } : {}),
+    ...(JOURNEY_QUEUE_URL ? { journey: JOURNEY_QUEUE_URL } : {}),
     ...(WEBHOOKS_QUEUE_URL ? { webhooks: WEBHOOKS_QUEUE_URL } : {}),
     ...(WEBHOOKS_FAILING_QUEUE_URL ? { 'webhooks-failing': WEBHOOKS_FAILING_QUEUE_URL } : {}),
     ...(SYSTEM_MAIL_QUEUE_URL ? { 'system-mail': SYSTEM_MAIL_QUEUE_URL } : {}),

@@ -2,7 +2,7 @@ import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { EventBridgeScheduler } from '../../adapters/scheduler/eventbridge-scheduler.js';
 import { provide } from '../container.js';
 
-/** EventBridge Scheduler one-time schedules targeting the workflow queue and the webhook delivery queue. */
+/** EventBridge Scheduler one-time schedules targeting the workflow, journey and webhook delivery queues. */
 export const scheduler = provide('scheduler', (c) => {
   const {
     AWS_REGION,
@@ -10,13 +10,14 @@ export const scheduler = provide('scheduler', (c) => {
     SCHEDULER_ROLE_ARN,
     SCHEDULER_DLQ_ARN,
     WORKFLOW_QUEUE_ARN,
+    JOURNEY_QUEUE_ARN,
     WEBHOOKS_QUEUE_ARN,
     WEBHOOKS_FAILING_QUEUE_ARN,
   } = c.config;
   if (
     !SCHEDULER_GROUP_NAME ||
     !SCHEDULER_ROLE_ARN ||
-    !(WORKFLOW_QUEUE_ARN || WEBHOOKS_QUEUE_ARN || WEBHOOKS_FAILING_QUEUE_ARN)
+    !(WORKFLOW_QUEUE_ARN || JOURNEY_QUEUE_ARN || WEBHOOKS_QUEUE_ARN || WEBHOOKS_FAILING_QUEUE_ARN)
   ) {
     throw new Error(
       'SCHEDULER_GROUP_NAME, SCHEDULER_ROLE_ARN and a target queue ARN (WORKFLOW_QUEUE_ARN, WEBHOOKS_QUEUE_ARN) must be set to schedule',
@@ -27,6 +28,7 @@ export const scheduler = provide('scheduler', (c) => {
     roleArn: SCHEDULER_ROLE_ARN,
     queueArns: {
       ...(WORKFLOW_QUEUE_ARN ? { workflow: WORKFLOW_QUEUE_ARN } : {}),
+      ...(JOURNEY_QUEUE_ARN ? { journey: JOURNEY_QUEUE_ARN } : {}),
       ...(WEBHOOKS_QUEUE_ARN ? { webhooks: WEBHOOKS_QUEUE_ARN } : {}),
       ...(WEBHOOKS_FAILING_QUEUE_ARN ? { 'webhooks-failing': WEBHOOKS_FAILING_QUEUE_ARN } : {}),
     },
