@@ -13,7 +13,8 @@ export const handler = jsonApi(
     summary: 'Delete an e-mail template',
     description:
       'Soft deletion: `deleted_at` is set and the template stays readable with `include_deleted`. System templates ' +
-      'are read-only (403); a template a workflow customization uses cannot be deleted (409 `state`).',
+      "are read-only (403); a template a workflow customization or a live or paused journey's send step uses " +
+      'cannot be deleted (409 `state`).',
     params: TemplateIdParams,
     responses: { 200: TemplateView },
     errors: [404, 409],

@@ -21,6 +21,11 @@ const EXPECTED: Record<string, string> = {
   'POST /client/email-templates/list': 'oamvk',
   'POST /client/email-templates/{id}/render-preview': 'oamvk',
   'POST /client/email-templates/{id}/html': 'oamvk',
+  // Journeys decide mail at volume once published: publishing and the lifecycle are a manager's, as settings are.
+  'POST /client/journeys/{id}/publish': 'oak',
+  'POST /client/journeys/{id}/pause': 'oak',
+  'POST /client/journeys/{id}/resume': 'oak',
+  'POST /client/journeys/{id}/archive': 'oak',
 };
 const expectedOf = (method: string, path: string): string =>
   EXPECTED[`${method} ${path}`] ??

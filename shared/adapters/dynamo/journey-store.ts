@@ -56,7 +56,9 @@ export function countOf(item: Record<string, unknown> | undefined): JourneyCount
 }
 
 const indexOf = (item: Record<string, unknown> | undefined): JourneyIndex =>
-  item ? { version: Number(item['version']), journeys: (item['journeys'] ?? []) as JourneyIndex['journeys'] } : EMPTY_INDEX;
+  item
+    ? { version: Number(item['version']), journeys: (item['journeys'] ?? []) as JourneyIndex['journeys'] }
+    : EMPTY_INDEX;
 
 /**
  * Journeys in the table (keys.ts: journey, journey version, journey index, journey count). Every write that changes
@@ -117,7 +119,10 @@ export class DynamoJourneyStore implements JourneyStore {
     const items = await queryAll(this.db, {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.journey(clientId, journeyId).pk, ':prefix': keys.journeyVersionPrefix(journeyId) },
+      ExpressionAttributeValues: {
+        ':pk': keys.journey(clientId, journeyId).pk,
+        ':prefix': keys.journeyVersionPrefix(journeyId),
+      },
       ExpressionAttributeNames: { '#v': 'version' },
       ProjectionExpression: '#v, published_at, published_by',
       ScanIndexForward: false,
@@ -137,7 +142,9 @@ export class DynamoJourneyStore implements JourneyStore {
   ): Promise<JourneyRecord | 'limit'> {
     for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt += 1) {
       const countKey = keys.journeyCount(clientId);
-      const read = await this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey, ConsistentRead: true }));
+      const read = await this.db.send(
+        new GetCommand({ TableName: this.tableName, Key: countKey, ConsistentRead: true }),
+      );
       const count = countOf(read.Item);
       if (count.n >= max) return 'limit';
       const record: JourneyRecord = { ...journey, id: count.next_id, client_id: clientId };
@@ -203,7 +210,12 @@ export class DynamoJourneyStore implements JourneyStore {
     ]);
   }
 
-  async saveDraft(journey: JourneyRecord, draft: JourneyDraft, draftVersion: number, at: string): Promise<WriteOutcome> {
+  async saveDraft(
+    journey: JourneyRecord,
+    draft: JourneyDraft,
+    draftVersion: number,
+    at: string,
+  ): Promise<WriteOutcome> {
     return this.transact([
       {
         Update: {

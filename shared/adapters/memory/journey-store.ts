@@ -127,7 +127,12 @@ export class MemoryJourneyStore implements JourneyStore, MemoryJourneyReads {
     return 'done';
   }
 
-  async saveDraft(journey: JourneyRecord, draft: JourneyDraft, draftVersion: number, at: string): Promise<WriteOutcome> {
+  async saveDraft(
+    journey: JourneyRecord,
+    draft: JourneyDraft,
+    draftVersion: number,
+    at: string,
+  ): Promise<WriteOutcome> {
     const stored = this.heads.get(recordKey(journey.client_id, journey.id));
     if (!stored || stored.draft_version !== draftVersion || stored.status === 'archived') return 'stale';
     stored.draft = copy(draft);
@@ -190,7 +195,7 @@ export class MemoryJourneyStore implements JourneyStore, MemoryJourneyReads {
   async delete(journey: JourneyRecord): Promise<WriteOutcome> {
     const key = recordKey(journey.client_id, journey.id);
     const stored = this.heads.get(key);
-    if (!stored || stored.status !== 'draft' || stored.live_version !== undefined) return 'stale';
+    if (stored?.status !== 'draft' || stored.live_version !== undefined) return 'stale';
     this.heads.delete(key);
     const count = this.countOf(journey.client_id);
     count.n -= 1;

@@ -37,7 +37,12 @@ export async function deleteTemplate(
         `Journey ${journey.id} (${journey.name}, ${journey.status}) sends this template; publish it without the template or archive it first`,
       );
     }
-    const outcome = await deps.templates.softDelete(template, WORKFLOW_IDS, deps.clock.now().toISOString(), index.version);
+    const outcome = await deps.templates.softDelete(
+      template,
+      WORKFLOW_IDS,
+      deps.clock.now().toISOString(),
+      index.version,
+    );
     switch (outcome.kind) {
       case 'deleted':
         return toTemplateView(outcome.template);

@@ -144,7 +144,10 @@ describe('DynamoJourneyStore.create', () => {
       .on(GetCommand)
       .resolvesOnce({ Item: { ...COUNT_KEY, n: 1, next_id: 1001 } })
       .resolves({ Item: { ...COUNT_KEY, n: 2, next_id: 1002 } });
-    dbMock.on(TransactWriteCommand).rejectsOnce(cancelled(['ConditionalCheckFailed', 'None'])).resolves({});
+    dbMock
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(['ConditionalCheckFailed', 'None']))
+      .resolves({});
 
     // Act
     const created = await store().create(7, draft, 5);
