@@ -62,7 +62,7 @@ export function memoryStores() {
     sentEmails: new MemorySentEmailStore(engineData),
     tracking: new MemoryTrackingStore(aggregates, engineData),
     unsubscribe: new MemoryUnsubscribeStore(aggregates, engineData),
-    contactActivity: new MemoryContactActivityStore(engineData),
+    contactActivity: new MemoryContactActivityStore(engineData, aggregates),
     stats: engineData.stats,
     webhooks: new MemoryWebhookStore(),
     storeProbe: { ping: async () => undefined },
