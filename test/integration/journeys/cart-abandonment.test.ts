@@ -29,7 +29,13 @@ const cartJourney = {
     },
     { id: 'remind', type: 'send', template_id: 1, send_time: { mode: 0 }, next: null },
   ],
-  settings: { category: 'marketing', topic_id: null, critical: false, exit_events: [], conversion_window_days: 7 },
+  settings: {
+    category: 'marketing',
+    topic_id: null,
+    critical: false,
+    exit_events: ['account_closed'],
+    conversion_window_days: 7,
+  },
 };
 
 async function publishCartJourney(client: TestClient): Promise<number> {
@@ -80,7 +86,7 @@ const waysOut = (run: RunRecord) => run.path.filter((p) => p.step === 'wait_chec
 
 describe('the cart-abandonment journey over HTTP', () => {
   it(
-    'a checked-out cart ends on_event without mail, another gets one reminder after the timeout, a stray checkout changes nothing',
+    'a checked-out cart ends on_event without mail, another gets one reminder after the timeout, a stray checkout changes nothing, an exit event ends a waiting run',
     async () => {
       // Prepare: the journey published through the API; one shopper abandons carts A and B.
       const client = await createTestClient();
@@ -98,6 +104,21 @@ describe('the cart-abandonment journey over HTTP', () => {
       const runB = cartB.journey_entries[0].run_id as number;
       const waitingB = await awaitRun(client.id, runB, 'waiting for its checkout', (r) => r.status === 'waiting');
       await awaitRun(client.id, runA, 'waiting for its checkout', (r) => r.status === 'waiting');
+      // One run in flight per cart: B abandoned again starts none (its lock refuses it in the commit).
+      const cartBAgain = await sendEvent(client, { type: 'cart_abandoned', email, cart_id: 'B' });
+      expect(cartBAgain.journey_entries).toEqual([{ journey_id: journeyId, run_id: null, outcome: 'in_flight' }]);
+      // Another shopper closes their account while waiting: the exit event ends their run, no reminder for them.
+      const leaver = `leaver-${randomUUID().slice(0, 8)}@example.com`;
+      const cartC = await sendEvent(client, {
+        type: 'cart_abandoned',
+        email: leaver,
+        auto_create_contact: true,
+        cart_id: 'C',
+      });
+      const runC = cartC.journey_entries[0].run_id as number;
+      await awaitRun(client.id, runC, 'waiting for its checkout', (r) => r.status === 'waiting');
+      await sendEvent(client, { type: 'account_closed', email: leaver });
+      expect(await runOf(client.id, runC)).toMatchObject({ status: 'exited', reason: 'exit_event' });
 
       // Act: cart A is checked out; a checkout for a cart that never had a run arrives too.
       const checkoutA = await sendEvent(client, { type: 'checkout_completed', email, cart_id: 'A' });
@@ -131,6 +152,8 @@ describe('the cart-abandonment journey over HTTP', () => {
       // Nothing else arrives (the executor has had its time to send anything A might have queued).
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       expect(await sesMailsTo(email)).toHaveLength(1);
+      expect(await sesMailsTo(leaver)).toEqual([]);
+      expect(await runOf(client.id, runC)).toMatchObject({ status: 'exited', reason: 'exit_event' });
     },
     TIMEOUT_MINUTES * 60_000 + 120_000,
   );
