@@ -312,11 +312,15 @@ export class DynamoRunStore implements RunStore {
           TableName: this.tableName,
           Key: keys.run(run.client_id, run.id),
           UpdateExpression: inFlight
-            ? 'SET #status = :ended, reason = :reason, seq = :next, ended_at = :at, updated_at = :at, expires_at = :exp ' +
-              'REMOVE #event, key_value, due_at, wait, resumed_by, gsi3pk, gsi3sk'
+            ? 'SET #status = :ended, #reason = :reason, #seq = :next, ended_at = :at, updated_at = :at, expires_at = :exp ' +
+              'REMOVE #event, key_value, due_at, #wait, resumed_by, gsi3pk, gsi3sk'
             : 'REMOVE #event, key_value',
-          ConditionExpression: 'seq = :s',
-          ExpressionAttributeNames: { '#event': 'event', ...(inFlight ? { '#status': 'status' } : {}) },
+          ConditionExpression: '#seq = :s',
+          ExpressionAttributeNames: {
+            '#event': 'event',
+            '#seq': 'seq',
+            ...(inFlight ? { '#status': 'status', '#reason': 'reason', '#wait': 'wait' } : {}),
+          },
           ExpressionAttributeValues: {
             ':s': run.seq,
             ...(inFlight

@@ -82,9 +82,11 @@ async function attemptAdvance(deps: AdvanceDeps, message: RunMessage): Promise<A
   const versions = await deps.runs.versions(clientId, run.journey_id, range(run.version, live));
   const own = versions.find((v) => v.version === run.version);
 
-  // What the hints did not bring: the run's contact, the execution its send step waits on, counted engagement.
+  // What the hints did not bring: the run's contact, the execution its send step waits on, and the counted
+  // engagement the branches of the version it will be on read.
   const awaited = run.wait?.kind === 'send' ? run.wait.execution_id : undefined;
-  const wantedEmails = own ? engagementEmailIds(run, own.definition) : [];
+  const ahead = journey ? placeOf(run, versions) : undefined;
+  const wantedEmails = ahead && !('ended' in ahead) ? engagementEmailIds(run, ahead.definition, ahead.stepId) : [];
   const more = {
     ...(reads.contact?.id !== run.contact_id ? { contactId: run.contact_id } : {}),
     ...(awaited !== undefined && reads.execution?.id !== awaited ? { executionId: awaited } : {}),
@@ -109,7 +111,7 @@ async function attemptAdvance(deps: AdvanceDeps, message: RunMessage): Promise<A
   if (journey.status === 'paused') return hold(deps, run, reads, own, 'journey_paused', now);
   if (position === 'send_pending') return hold(deps, run, reads, own, 'send_pending', now);
 
-  const place = placeOf(run, versions);
+  const place = ahead ?? placeOf(run, versions);
   if ('ended' in place) return end(deps, run, place.ended, now);
   // A step whose kind changed in the version followed is entered afresh rather than left by an edge it lacks.
   const step = place.definition.steps.find((s) => s.id === place.stepId);
@@ -277,7 +279,7 @@ const lockOf = (run: RunRecord) => ({
 
 /** The run's next message, with the hints that let its read take everything at once. */
 function messageFor(run: RunRecord, definition: JourneyDefinition | undefined): RunMessage {
-  const emails = definition ? engagementEmailIds(run, definition) : [];
+  const emails = definition ? engagementEmailIds(run, definition, run.step_id) : [];
   return {
     client_id: run.client_id,
     run_id: run.id,

@@ -264,20 +264,48 @@ function engagementBySend(
 }
 
 /**
- * The e-mails whose counted opens and clicks the engagement conditions of `definition` read, of the sends this run
- * made: what the next message's hint names, so its read takes them with the run.
+ * The e-mails whose counted opens and clicks the engagement conditions of the steps about to run read, of the sends
+ * this run made: from `stepId` (its own edges included: it may be left now) through every step a transition may
+ * pass before it waits again. What a message's hint names, so its read takes them with the run.
  */
-export function engagementEmailIds(run: RunRecord, definition: JourneyDefinition): string[] {
-  const steps = new Set<StepId>();
-  for (const step of definition.steps) {
-    if (step.type !== 'branch') continue;
-    for (const branch of step.branches)
-      for (const condition of branch.conditions) if (condition.on === 'engagement') steps.add(condition.send_step);
+export function engagementEmailIds(run: RunRecord, definition: JourneyDefinition, stepId: StepId): string[] {
+  const byId = new Map(definition.steps.map((s) => [s.id, s]));
+  const sendSteps = new Set<StepId>();
+  const seen = new Set<StepId>();
+  const pending: StepId[] = [stepId];
+  while (pending.length > 0) {
+    const id = pending.pop()!;
+    const step = byId.get(id);
+    if (!step || seen.has(id)) continue;
+    seen.add(id);
+    if (step.type === 'branch')
+      for (const branch of step.branches)
+        for (const condition of branch.conditions)
+          if (condition.on === 'engagement') sendSteps.add(condition.send_step);
+    // A wait stops a transition; only the step the run is at now may be left through its edges.
+    const waits = step.type === 'wait' || step.type === 'wait_until' || step.type === 'wait_for_event';
+    if (waits && id !== stepId) continue;
+    pending.push(...edgesOf(step));
   }
-  return [...steps].flatMap((id) => {
+  return [...sendSteps].flatMap((id) => {
     const send = run.sends[id];
     return send?.sent_email_id !== undefined ? [send.sent_email_id] : [];
   });
+}
+
+/** Every step id a step's edges name. */
+function edgesOf(step: JourneyStep): StepId[] {
+  const edges: Next[] =
+    step.type === 'wait_for_event'
+      ? [step.on_event, step.on_timeout]
+      : step.type === 'branch'
+        ? [...step.branches.map((b) => b.next), step.otherwise]
+        : step.type === 'split'
+          ? step.arms.map((a) => a.next)
+          : 'next' in step
+            ? [step.next]
+            : [];
+  return edges.filter((e): e is StepId => e !== null);
 }
 
 const CONTACT_FIELDS = ['first_name', 'last_name', 'company', 'phone', 'timezone'] as const;

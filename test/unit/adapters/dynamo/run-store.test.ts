@@ -394,9 +394,9 @@ describe('DynamoRunStore: the RUNDUE sweep and the erasure', () => {
     const updates = dbMock.commandCalls(UpdateCommand).map((c) => c.args[0].input);
     expect(updates.find((u) => u.Key!['pk'] === 'RUN#7#4242')).toMatchObject({
       UpdateExpression:
-        'SET #status = :ended, reason = :reason, seq = :next, ended_at = :at, updated_at = :at, expires_at = :exp ' +
-        'REMOVE #event, key_value, due_at, wait, resumed_by, gsi3pk, gsi3sk',
-      ConditionExpression: 'seq = :s',
+        'SET #status = :ended, #reason = :reason, #seq = :next, ended_at = :at, updated_at = :at, expires_at = :exp ' +
+        'REMOVE #event, key_value, due_at, #wait, resumed_by, gsi3pk, gsi3sk',
+      ConditionExpression: '#seq = :s',
       ExpressionAttributeValues: expect.objectContaining({ ':s': 2, ':next': 3, ':reason': 'contact_erased' }),
     });
     expect(updates.find((u) => u.Key!['pk'] === 'RUN#7#4243')).toMatchObject({

@@ -9,6 +9,7 @@ import { EventBody } from '../../../../shared/domain/events/schemas.js';
 import { executeWorkflow, type ExecuteDeps } from '../../../../shared/domain/executions/execute-workflow.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../../../shared/domain/executions/execution-record.js';
 import { retryExecution } from '../../../../shared/domain/executions/retry-execution.js';
+import { advanceRun } from '../../../../shared/domain/runs/advance-run.js';
 import { trackNotification } from '../../../../shared/domain/tracking/track-notification.js';
 import type { SettingsFields } from '../../../../shared/domain/settings/settings-store.js';
 import type { SenderState } from '../../../../shared/domain/domains/sender-state.js';
@@ -21,6 +22,7 @@ import type {
   Queue,
   QueueMessages,
   QueueName,
+  RunMessage,
   Scheduler,
   SendOptions,
 } from '../../../../shared/platform.js';
@@ -257,6 +259,12 @@ export async function engineHarness(
     track: (body: unknown) =>
       trackNotification({ tracking: stores.tracking, clients: stores.clients, clock: stores.clock, queue }, body),
     retry: (executionId: number) => retryExecution(deps, CLIENT_ID, executionId),
+    /** The advance-runs function: one message of the journey queue. */
+    advance: (message: RunMessage) => advanceRun(deps, message),
+    /** The journey queue's messages so far (run moves, wakes), in order. */
+    journeyMessages: () => queue.sent.filter((s) => s.queue === 'journey').map((s) => s.message as RunMessage),
+    /** A run as stored. */
+    run: async (runId: number) => (await stores.runs.read(CLIENT_ID, { runId, config: false })).run,
 
     /** A queued execution as processing leaves it (committed with its event; the contact's active count raised). */
     async queued(contact: ContactRecord, fields: Partial<ExecutionRecord> = {}): Promise<ExecutionRecord> {

@@ -472,6 +472,75 @@ describe('advanceRun: a send step', () => {
   });
 });
 
+describe('advanceRun: its reads', () => {
+  const LATER_BRANCH: JourneyStep[] = [
+    { id: 'hello', type: 'send', template_id: 3, send_time: { mode: 0 }, next: 'pause' },
+    { id: 'pause', type: 'wait', minutes: 60 * 24, next: 'later' },
+    {
+      id: 'later',
+      type: 'branch',
+      branches: [
+        { name: 'opened', conditions: [{ on: 'engagement', send_step: 'hello', op: 'human_opened' }], next: null },
+      ],
+      otherwise: 'bye',
+    },
+    { id: 'bye', type: 'exit' },
+  ];
+
+  it('reads the run first and the rest after when a message carries no hints: one request more', async () => {
+    // Prepare
+    await journeyWith(CART);
+
+    // Act
+    await world.advance({ client_id: RUN_CLIENT, run_id: 4242, seq: 1 });
+
+    // Assess
+    expect(world.run(4242)).toMatchObject({ seq: 2, status: 'waiting' });
+    expect({ reads: world.runs.reads, writes: world.runs.transitions }).toEqual({ reads: 2, writes: 1 });
+  });
+
+  it('hints the e-mail an engagement branch after a wait reads: the wake into the wait and the branch are one read each', async () => {
+    // Prepare
+    await journeyWith(LATER_BRANCH);
+    await world.advance(first);
+    const executionId = world.run(4242)!.sends['hello']!.execution_id;
+    const sentEmailId = sentEmailIdOf({ client_id: RUN_CLIENT, id: executionId });
+    world.endExecution(executionId, EXECUTION_STATUS.completed);
+    world.engage(sentEmailId, 'open');
+
+    // Act: the executor's wake (its hints: contact and execution) enters the wait; a day later, the wait's message.
+    world.runs.reset();
+    await world.advance({ ...first, seq: 2, execution_id: executionId });
+    const wakeReads = world.runs.reads;
+    const [waitMessage] = world.scheduler.scheduled.map((s) => s.message);
+    world.clock.advance(24 * 60 * MINUTE);
+    world.runs.reset();
+    await world.advance(waitMessage as typeof first);
+
+    // Assess
+    expect(wakeReads).toBe(1);
+    expect(waitMessage).toEqual({ ...first, seq: 3, sent_email_ids: [sentEmailId] });
+    expect(world.run(4242)).toMatchObject({ status: 'completed', branches: { later: 'opened' } });
+    expect({ reads: world.runs.reads, writes: world.runs.transitions }).toEqual({ reads: 1, writes: 1 });
+  });
+
+  it('counts only a human’s engagement: no counted marker (a privacy proxy’s or a scanner’s open) is neither', async () => {
+    // Prepare
+    await journeyWith(LATER_BRANCH);
+    await world.advance(first);
+    const executionId = world.run(4242)!.sends['hello']!.execution_id;
+    world.endExecution(executionId, EXECUTION_STATUS.completed);
+    await world.advance({ ...first, seq: 2, execution_id: executionId });
+    world.clock.advance(24 * 60 * MINUTE);
+
+    // Act
+    await world.advance(world.scheduler.scheduled[0]!.message as typeof first);
+
+    // Assess
+    expect(world.run(4242)).toMatchObject({ status: 'exited', branches: { later: 'otherwise' } });
+  });
+});
+
 describe('advanceRun: the journey’s lifecycle and versions', () => {
   it('holds a paused journey’s run an hour, seq unchanged', async () => {
     // Prepare
