@@ -486,3 +486,63 @@ describe('DynamoErasureStore: an erased contact’s journey runs', () => {
     expect(dbMock.commandCalls(DeleteCommand).map((c) => c.args[0].input.Key)).toEqual([keys.runLock(7, 1000, 100)]);
   });
 });
+
+describe('advance-runs over the DynamoDB adapter: the request budget', () => {
+  it('moves a run in 1 BatchGetItem + 1 TransactWriteItems once its version is cached (a cold container: 1 more read)', async () => {
+    // Prepare
+    const { advanceRun } = await import('../../../../shared/domain/runs/advance-run.js');
+    const { RecordingQueue, RecordingScheduler } = await import('../../domain/engine/engine-harness.js');
+    const { definitionOf: def, indexedOf, indexOf } = await import('../../domain/runs/run-fixtures.js');
+    const definition = def([
+      { id: 'start', type: 'wait', minutes: 10, next: 'next_wait' },
+      { id: 'next_wait', type: 'wait', minutes: 10, next: null },
+    ]);
+    // A journey of its own: the container's version cache already holds 1000's from the test above.
+    const version = { ...keys.journeyVersion(7, 1001, 1), ...versionOf(definition, 1), journey_id: 1001 };
+    let run = runRecord({ id: 99_001, journey_id: 1001 });
+    dbMock.on(BatchGetCommand).callsFake((input: { RequestItems: Record<string, { Keys: { sk: string }[] }> }) => ({
+      Responses: {
+        [TABLE]: input.RequestItems[TABLE]!.Keys.some((k) => k.sk.includes('#V#'))
+          ? [version]
+          : [
+              runItem(run),
+              { ...keys.contact(7, 100), id: 100, client_id: 7, email: 'a@example.com', tags: [], custom_fields: {} },
+              { ...keys.journeyIndex(7), ...indexOf(indexedOf(definition, { id: 1001 })) },
+            ],
+      },
+    }));
+    dbMock.on(TransactWriteCommand).resolves({});
+    const store = new DynamoRunStore(db, TABLE, new ConfigCache(30_000));
+    const queue = new RecordingQueue();
+    let now = new Date(T0);
+    const deps = {
+      runs: store,
+      contacts: { customFieldIds: async () => new Map<string, number>() },
+      clock: { now: () => now },
+      queue,
+      scheduler: new RecordingScheduler(),
+    };
+
+    // Act: the first transition (a cold container reads the version), then the next one.
+    await advanceRun(deps, { client_id: 7, run_id: 99_001, seq: 1, contact_id: 100 });
+    const cold = dbMock.calls().length;
+    run = runRecord({
+      id: 99_001,
+      journey_id: 1001,
+      seq: 2,
+      step_id: 'start',
+      due_at: '2026-01-15T10:10:00.000Z',
+      wait: { kind: 'wait', until: '2026-01-15T10:10:00.000Z' },
+    });
+    now = new Date('2026-01-15T10:10:00.000Z');
+    dbMock.resetHistory();
+    await advanceRun(deps, { client_id: 7, run_id: 99_001, seq: 2, contact_id: 100 });
+
+    // Assess
+    expect(cold).toBe(3);
+    expect(dbMock.commandCalls(BatchGetCommand)).toHaveLength(1);
+    expect(dbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    expect(dbMock.calls()).toHaveLength(2);
+    expect(queue.sent).toHaveLength(2);
+  });
+});
