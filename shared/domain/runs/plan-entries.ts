@@ -34,7 +34,10 @@ export interface RunLockClaim {
   enteredAt: string;
   /** `every_days`: an ended run entered before this instant no longer holds the window. */
   cutoff?: string;
-  /** `every_days`: the lock's TTL (seconds), the end of its window. */
+  /**
+   * `every_days`: the lock's TTL (seconds): the end of its window plus LOCK_GRACE_DAYS, so the TTL never removes the
+   * lock of a run still in flight (the condition, not the TTL, decides re-entry).
+   */
   expiresAt?: number;
 }
 
@@ -53,6 +56,11 @@ export interface EntryContext {
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * Days an `every_days` lock outlives its window: longer than any one wait (≤ 365 days), so a run in flight keeps its
+ * lock unless it spends more than this past the window; only then could a second run of its key start beside it.
+ */
+export const LOCK_GRACE_DAYS = 400;
 
 /**
  * The runs an event starts: one per live journey of the client's index whose trigger it meets (at most
@@ -154,7 +162,7 @@ function lockClaimOf(journey: IndexedJourney, run: RunRecord, now: Date): RunLoc
     ...(reentry.mode === 'every_days'
       ? {
           cutoff: new Date(now.getTime() - reentry.days * DAY_MS).toISOString(),
-          expiresAt: Math.floor((now.getTime() + reentry.days * DAY_MS) / 1000),
+          expiresAt: Math.floor((now.getTime() + (reentry.days + LOCK_GRACE_DAYS) * DAY_MS) / 1000),
         }
       : {}),
   };

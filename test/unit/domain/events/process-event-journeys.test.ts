@@ -5,6 +5,7 @@ import { eventProcessingDeps } from '../../../../shared/domain/events/create-eve
 import { processEvent } from '../../../../shared/domain/events/process-event.js';
 import type { ProcessingStore } from '../../../../shared/domain/events/processing-store.js';
 import { keyHashOf } from '../../../../shared/domain/runs/match-waits.js';
+import { LOCK_GRACE_DAYS } from '../../../../shared/domain/runs/plan-entries.js';
 import { EventView, toEventView } from '../../../../shared/domain/events/event-view.js';
 import { CLIENT_ID, engineHarness, NOW, type EngineHarness } from '../engine/engine-harness.js';
 import { cartJourney, publishIndex, seedWaitingRun } from './journey-fixtures.js';
@@ -204,7 +205,7 @@ describe('processEvent: entering journeys', () => {
     if (outcome === 'entered') expect(lockOf(h, ann.id, 'A-1')).toMatchObject({ active: true });
     if (reentry.mode === 'every_days' && outcome === 'entered')
       expect(lockOf(h, ann.id, 'A-1')?.expires_at).toBe(
-        Math.floor((Date.parse(NOW) + (days + reentry.days) * DAY_MS) / 1000),
+        Math.floor((Date.parse(NOW) + (days + reentry.days + LOCK_GRACE_DAYS) * DAY_MS) / 1000),
       );
   });
 });

@@ -3,7 +3,7 @@ import type { ContactRecord } from '../../../../shared/domain/contacts/contact-s
 import type { EventRecord } from '../../../../shared/domain/events/event-record.js';
 import type { IndexedJourney } from '../../../../shared/domain/journeys/journey-records.js';
 import { keyHashOf } from '../../../../shared/domain/runs/match-waits.js';
-import { planEntries } from '../../../../shared/domain/runs/plan-entries.js';
+import { LOCK_GRACE_DAYS, planEntries } from '../../../../shared/domain/runs/plan-entries.js';
 import { JOURNEY_LIMITS } from '../../../../shared/public/journey-rules.js';
 import { contactRecord } from '../../support/contact-fixtures.js';
 
@@ -121,7 +121,7 @@ describe('planEntries', () => {
     expect(locks[0]).toMatchObject({
       reentry: 'every_days',
       cutoff: '2026-01-08T10:00:00.000Z',
-      expiresAt: Date.parse('2026-01-22T10:00:00.000Z') / 1000,
+      expiresAt: Date.parse('2026-01-22T10:00:00.000Z') / 1000 + LOCK_GRACE_DAYS * 86_400,
     });
     expect(locks[0]).not.toHaveProperty('keyHash');
   });
