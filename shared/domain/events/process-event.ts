@@ -53,6 +53,10 @@ const queued = (executions: ExecutionRecord[]) => executions.filter((e) => e.sta
  * An exit event cancels the contact's queued executions of the workflows it exits in the same commit:
  * the contact item lists them (`open_<id>`) and keeps each workflow's last exit (`goal_w<id>`), which the send-time
  * check reads, so exits cost no request; a listed execution claimed meanwhile costs one more commit.
+ * Client journeys ride the same four requests: the journey index comes with the context, the contact's `run_<id>`
+ * and `wait_<id>` markers with the contact, and the commit also starts runs (each with its lock), resumes the waiting
+ * runs the event matches and exits the runs of journeys it exits; then 1 SQS message per run started or resumed (and
+ * a Scheduler delete per released timeout). A refused lock or a lost race costs one more commit without that item.
  */
 export async function processEvent(
   deps: ProcessDeps,
