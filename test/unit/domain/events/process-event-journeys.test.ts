@@ -431,3 +431,30 @@ describe('toEventView with journeys', () => {
     expect(Object.keys(views[2]!)).not.toContain('resumed_run_ids');
   });
 });
+
+describe('processEvent: an event that both triggers and would exit a journey', () => {
+  it('starts a run of a journey its or_when meets rather than exiting it (one write per lock)', async () => {
+    // Prepare: the journey exits on every event, and starts on any event with upgrade: true.
+    const h = await engineHarness();
+    publishIndex(
+      h,
+      cartJourney({
+        trigger: {
+          event: 'cart_abandoned',
+          or_when: [{ on: 'event', path: 'upgrade', op: 'eq', value: true }],
+          reentry: { mode: 'always' },
+        },
+        settings: { ...cartJourney().settings, exit_events: ['*'] },
+      }),
+    );
+    const ann = await h.contact();
+    const event = await h.ingest({ type: 'plan_changed', email: ann.email, upgrade: true });
+
+    // Act
+    const processed = (await h.process(event.id))!;
+
+    // Assess
+    expect(processed.journey_entries).toEqual([{ journey_id: 1000, run_id: expect.any(Number), outcome: 'entered' }]);
+    expect(await attributesOf(h, ann.id)).not.toHaveProperty('goal_w1000');
+  });
+});
