@@ -117,7 +117,15 @@ export async function recoverEngine(
   return { notifications, dispatched: waiting.length, settled: stranded.length, events: events.enqueued, runs };
 }
 
-/** Runs read a page at a time from the RUNDUE index (with their seq), dispatched for their due time or now. */
+/**
+ * When a run's message is sent again: its due time, or now when that passed. A run waiting on a send's execution is
+ * looked at now: the crash may have taken the executor's wake with it (its due time is only the safety net, an hour
+ * after the send time); an execution not ended yet sends the run back for that time.
+ */
+const dueOf = (run: { due_at: string; execution_id?: number }, at: Date): Date =>
+  run.execution_id !== undefined ? at : new Date(Math.max(Date.parse(run.due_at), at.getTime()));
+
+/** Runs read a page at a time from the RUNDUE index (with their seq). */
 const RUN_PAGE = 500;
 
 /**
@@ -135,12 +143,11 @@ export async function redispatchRuns(
     const page = await runs.allDue(RUN_PAGE, cursor);
     await Promise.all(
       page.runs.map((run) =>
-        dispatchRun(deps, sweptMessageOf(run), new Date(Math.max(Date.parse(run.due_at), at.getTime())), at).catch(
-          (error: unknown) =>
-            console.error(
-              `[recovery] run ${run.client_id}/${run.run_id} not dispatched at start; sweep-runs will`,
-              error,
-            ),
+        dispatchRun(deps, sweptMessageOf(run), dueOf(run, at), at).catch((error: unknown) =>
+          console.error(
+            `[recovery] run ${run.client_id}/${run.run_id} not dispatched at start; sweep-runs will`,
+            error,
+          ),
         ),
       ),
     );

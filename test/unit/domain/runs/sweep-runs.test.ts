@@ -15,7 +15,7 @@ beforeEach(async () => {
   for (const run of [
     runRecord({ id: 1, seq: 4, due_at: at(-10) }),
     runRecord({ id: 2, seq: 2, status: 'waiting', due_at: at(-3) }),
-    runRecord({ id: 3, seq: 7, due_at: at(-1), wait: { kind: 'send', execution_id: 77 } }),
+    runRecord({ id: 3, seq: 7, due_at: at(59), wait: { kind: 'send', execution_id: 77 } }),
     runRecord({ id: 4, seq: 3, due_at: at(30) }),
     runRecord({ id: 5, seq: 9, status: 'completed', due_at: undefined, ended_at: at(-20) }),
   ])
@@ -67,8 +67,11 @@ describe('local recovery after a restart (step 5)', () => {
         name: `run-${RUN_CLIENT}-4-3-${Date.parse(at(30))}`,
       },
     ]);
-    expect(world.queue.sent.find((m) => (m.message as { run_id: number }).run_id === 3)?.message).toMatchObject({
-      execution_id: 77,
+    // Run 3 waits on a send due to be looked at in 59 minutes: now, with its execution, as the wake may be lost.
+    expect(world.queue.sent.find((m) => (m.message as { run_id: number }).run_id === 3)).toEqual({
+      queue: 'journey',
+      message: { client_id: RUN_CLIENT, run_id: 3, seq: 7, contact_id: 100, execution_id: 77 },
+      options: { delaySeconds: 0 },
     });
   });
 });
