@@ -1,6 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 // @smithy/protocol-http's HttpResponse lives in @smithy/core since the SDK merged its packages (the SDK's own import).
 import { HttpResponse, type HttpHandler, type HttpHandlerOptions, type HttpRequest } from '@smithy/core/protocols';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { FaultCounts, FaultDice } from './fault-dice.js';
 import { connectionReset } from './fault-errors.js';
 import type { FaultKind } from './fault-spec.js';
@@ -42,11 +44,29 @@ export class FaultyRequestHandler implements HttpHandler<Record<string, unknown>
 
   async handle(request: HttpRequest, options?: HttpHandlerOptions): Promise<{ response: HttpResponse }> {
     const fault = this.dice.draw();
-    if (fault) this.dice.record(fault);
-    // Nothing reaches DynamoDB in either case.
-    if (fault === 'throttle') return { response: throttledResponse() };
-    if (fault === 'reset') throw connectionReset();
-    return this.inner.handle(request, options);
+    switch (fault) {
+      // Nothing reaches DynamoDB.
+      case 'throttle':
+        this.dice.record(fault);
+        return { response: throttledResponse() };
+      case 'reset':
+        this.dice.record(fault);
+        throw connectionReset();
+      case 'reset-after-write': {
+        // A read has no write to lose the answer of: it goes through.
+        if (!isWrite(request)) return this.inner.handle(request, options);
+        // DynamoDB did whatever it was asked (written, or refused on a condition), then the answer is lost. The SDK
+        // retries the reset as it would a real one: an unconditional write is applied again, a conditional one may
+        // now fail on the item its own first attempt wrote, and a TransactWriteItems is recognised by its
+        // ClientRequestToken (the same on every attempt of one command) and answered as the first was.
+        const { response } = await this.inner.handle(request, options);
+        await discard(response.body);
+        this.dice.record(fault);
+        throw connectionReset();
+      }
+      case undefined:
+        return this.inner.handle(request, options);
+    }
   }
 
   destroy(): void {
@@ -63,6 +83,22 @@ export class FaultyRequestHandler implements HttpHandler<Record<string, unknown>
 
   get counts(): FaultCounts<DynamoFaultKind> {
     return this.dice.counts();
+  }
+}
+
+/** The operations that change the table, by the AWS JSON protocol's target header (`DynamoDB_20120810.PutItem`). */
+const WRITE_OPERATIONS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+
+function isWrite(request: HttpRequest): boolean {
+  const target = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'x-amz-target')?.[1];
+  return WRITE_OPERATIONS.has(target?.split('.').pop() ?? '');
+}
+
+/** Reads a streamed answer to its end, so its keep-alive socket goes back to the pool rather than hanging. */
+async function discard(body: unknown): Promise<void> {
+  if (body instanceof Readable) {
+    body.resume();
+    await finished(body).catch(() => undefined);
   }
 }
 

@@ -3,13 +3,14 @@ import * as z from '../../validation/zod.js';
 /**
  * The FAULTS setting: comma-separated `target:kind:rate` entries, e.g.
  * `ses:reset-after-send:0.05,dynamo:throttle:0.05,sqs:send-fail:0.02`. A rate is the probability, 0–1, that one call
- * (SES send, queue send or sendBatch, DynamoDB HTTP attempt) gets that fault. One draw per call picks at most one
- * fault of its target, so the rates of one target add up to at most 1.
+ * (SES send, queue send or sendBatch, DynamoDB HTTP attempt) gets that fault; `dynamo:reset-after-write` only
+ * affects write attempts (a read drawing it goes through). One draw per call picks at most one fault of its target,
+ * so the rates of one target add up to at most 1.
  */
 export const FAULT_KINDS = {
   ses: ['reset-after-send', 'timeout-after-send', 'throttle', 'error-5xx-before-send'],
   sqs: ['send-fail', 'throttle'],
-  dynamo: ['throttle', 'reset'],
+  dynamo: ['throttle', 'reset', 'reset-after-write'],
 } as const;
 
 export type FaultTarget = keyof typeof FAULT_KINDS;

@@ -29,6 +29,7 @@ describe('parseFaultSpec', () => {
     { spec: 'ses:error-5xx-before-send:.5', rule: { target: 'ses', kind: 'error-5xx-before-send', rate: 0.5 } },
     { spec: 'sqs:throttle:1.0', rule: { target: 'sqs', kind: 'throttle', rate: 1 } },
     { spec: 'dynamo:reset:0.25', rule: { target: 'dynamo', kind: 'reset', rate: 0.25 } },
+    { spec: 'dynamo:reset-after-write:0.02', rule: { target: 'dynamo', kind: 'reset-after-write', rate: 0.02 } },
     { spec: ' dynamo : throttle : 0.1 ', rule: { target: 'dynamo', kind: 'throttle', rate: 0.1 } },
   ])('reads $spec', ({ spec, rule }) => {
     // Act
@@ -55,7 +56,10 @@ describe('parseFaultSpec', () => {
       spec: 'sqs:reset-after-send:0.1',
       problem: '"sqs:reset-after-send:0.1": unknown sqs kind (one of send-fail, throttle)',
     },
-    { spec: 'dynamo:send-fail:0.1', problem: '"dynamo:send-fail:0.1": unknown dynamo kind (one of throttle, reset)' },
+    {
+      spec: 'dynamo:send-fail:0.1',
+      problem: '"dynamo:send-fail:0.1": unknown dynamo kind (one of throttle, reset, reset-after-write)',
+    },
     { spec: 'ses:throttle:1.5', problem: '"ses:throttle:1.5": rate must be at most 1' },
     { spec: 'ses:throttle:-0.1', problem: '"ses:throttle:-0.1": rate must be a decimal number' },
     { spec: 'ses:throttle:5%', problem: '"ses:throttle:5%": rate must be a decimal number' },
