@@ -47,7 +47,7 @@ export const SYSTEM_WELCOME = journeyOf({
   system: true,
   status: 'live',
   enabled: true,
-  live_version: 1,
+  live_version: null,
   draft: null,
   draft_version: 0,
   created_at: null,

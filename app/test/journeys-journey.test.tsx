@@ -73,7 +73,11 @@ describe('a journey’s page', () => {
       Array.isArray(value)
         ? value.map(reversed)
         : value && typeof value === 'object'
-          ? Object.fromEntries(Object.entries(value).reverse().map(([key, item]) => [key, reversed(item)]))
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([key, item]) => [key, reversed(item)]),
+            )
           : value;
     fakeApi(answers(journeyOf({ draft: reversed(CART) })));
 
@@ -441,6 +445,8 @@ describe('a system journey’s page', () => {
 
     // Assess
     expect(json.readOnly).toBe(true);
+    const head = within(screen.getByRole('region', { name: 'About this journey' }));
+    expect(head.getByText('Live version').nextElementSibling?.textContent).toBe('Always the workflow’s customization');
     expect(json.value).toBe(jsonOf(SYSTEM_WELCOME.live));
     expect(outline().map((step) => step.querySelector('.step-summary')?.textContent)).toEqual([
       'Wait 1 hour',

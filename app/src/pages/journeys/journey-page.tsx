@@ -114,7 +114,10 @@ function Head({ journey }: { journey: Journey }) {
           <JourneyStatusText journey={journey} />
         </dd>
         <dt>Live version</dt>
-        <dd>{journey.live_version ?? 'None yet: publish the draft to start runs'}</dd>
+        <dd>
+          {journey.live_version ??
+            (journey.system ? 'Always the workflow’s customization' : 'None yet: publish the draft to start runs')}
+        </dd>
         <dt>Kind</dt>
         <dd>{journey.system ? 'System journey (read-only)' : 'Yours'}</dd>
         {journey.copied_from !== null && journey.copied_from !== undefined && (

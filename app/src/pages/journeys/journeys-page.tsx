@@ -117,7 +117,10 @@ const COLUMNS: Column<JourneySummary>[] = [
   },
   { head: 'Kind', cell: (journey) => (journey.system ? 'System' : 'Yours') },
   { head: 'Status', class: 'outcome-cell', cell: (journey) => <JourneyStatusText journey={journey} /> },
-  { head: 'Live version', cell: (journey) => journey.live_version ?? '—' },
+  {
+    head: 'Live version',
+    cell: (journey) => journey.live_version ?? (journey.system ? 'Its workflow’s settings' : '—'),
+  },
 ];
 
 /** Creates a journey with its name (the API starts its draft), then opens it. */
