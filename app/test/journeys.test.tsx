@@ -31,14 +31,15 @@ describe('the journeys page', () => {
     // Assess
     const own = within(await screen.findByRole('region', { name: 'Your journeys table' }));
     expect(own.getAllByRole('row').map((row) => row.textContent)).toEqual([
-      'JourneyKindStatusLive version',
-      'Cart reminder#1000YoursDraft—',
-      'Trial nudges#1001YoursLive2',
+      'JourneyStatusLive version',
+      'Cart reminder#1000Draft—',
+      'Trial nudges#1001Live2',
     ]);
     expect(own.getByRole('link', { name: 'Cart reminder' }).getAttribute('href')).toBe('/app/journey/1000');
     expect(own.getByText('2 of at most 20 journeys (archived ones aside)')).toBeTruthy();
     const system = within(screen.getByRole('region', { name: 'System journeys table' }));
     expect(system.getAllByRole('row')).toHaveLength(9);
+    expect(system.getAllByRole('row')[1]?.textContent).toBe('Welcome#1Live');
     expect(system.getByRole('link', { name: 'Welcome' }).getAttribute('href')).toBe('/app/journey/1');
   });
 

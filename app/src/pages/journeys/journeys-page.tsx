@@ -89,7 +89,7 @@ export function JourneysPage({ api, signedIn }: PageProps) {
               label="System journeys table"
               caption="The 8 system journeys"
               rows={system}
-              columns={COLUMNS}
+              columns={SYSTEM_COLUMNS}
             />
           </section>
         </>
@@ -98,30 +98,35 @@ export function JourneysPage({ api, signedIn }: PageProps) {
   );
 }
 
+const NAME_COLUMN: Column<JourneySummary> = {
+  head: 'Journey',
+  rowHeader: true,
+  class: 'wrap-anywhere',
+  cell: (journey) => (
+    <>
+      <Link page="journey" params={{ id: String(journey.id) }}>
+        {journey.name}
+      </Link>
+      <small>
+        #{journey.id}
+        {journey.description ? ` · ${journey.description}` : ''}
+      </small>
+    </>
+  ),
+};
+const STATUS_COLUMN: Column<JourneySummary> = {
+  head: 'Status',
+  cell: (journey) => <JourneyStatusText journey={journey} />,
+};
+
+/** The client's own: their status and the version runs start on. */
 const COLUMNS: Column<JourneySummary>[] = [
-  {
-    head: 'Journey',
-    rowHeader: true,
-    class: 'wrap-anywhere',
-    cell: (journey) => (
-      <>
-        <Link page="journey" params={{ id: String(journey.id) }}>
-          {journey.name}
-        </Link>
-        <small>
-          #{journey.id}
-          {journey.description ? ` · ${journey.description}` : ''}
-        </small>
-      </>
-    ),
-  },
-  { head: 'Kind', cell: (journey) => (journey.system ? 'System' : 'Yours') },
-  { head: 'Status', class: 'outcome-cell', cell: (journey) => <JourneyStatusText journey={journey} /> },
-  {
-    head: 'Live version',
-    cell: (journey) => journey.live_version ?? (journey.system ? 'Its workflow’s settings' : '—'),
-  },
+  NAME_COLUMN,
+  STATUS_COLUMN,
+  { head: 'Live version', cell: (journey) => journey.live_version ?? '—' },
 ];
+/** The system journeys: live while their workflow is enabled; their settings are the workflow's, not versions. */
+const SYSTEM_COLUMNS: Column<JourneySummary>[] = [NAME_COLUMN, STATUS_COLUMN];
 
 /** Creates a journey with its name (the API starts its draft), then opens it. */
 function NewJourney({ api }: { api: Api }) {
