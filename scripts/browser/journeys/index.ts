@@ -2,6 +2,7 @@ import type { Journey } from '../harness.js';
 import { contactsJourney } from './contacts.js';
 import { domainsJourney } from './domains.js';
 import { executionsJourney } from './executions.js';
+import { journeyEditorJourney } from './journey-editor.js';
 import { overviewJourney } from './overview.js';
 import { apiKeysJourney } from './api-keys.js';
 import { settingsJourney } from './settings.js';
@@ -18,6 +19,7 @@ import { workflowsJourney } from './workflows.js';
 export const JOURNEYS: readonly Journey[] = [
   overviewJourney,
   workflowsJourney,
+  journeyEditorJourney,
   templatesJourney,
   contactsJourney,
   executionsJourney,
