@@ -58,21 +58,23 @@ const draftVersion = z
   );
 
 /** POST /client/journeys. */
-export const JourneyCreateBody = z.object({
-  name,
-  description: z.optional(description),
-  definition: z.optional(draftDefinition),
-  copy_of: z.optional(
-    z.int({ error: 'Must be an integer' }).check(
-      z.gte(1),
-      z.meta({
-        description:
-          'Start the draft as a copy of a system journey (1–8, as customized) or of one of your journeys (its draft). ' +
-          'Not with `definition` (422 `format`)',
-      }),
+export const JourneyCreateBody = z
+  .object({
+    name,
+    description: z.optional(description),
+    definition: z.optional(draftDefinition),
+    copy_of: z.optional(
+      z.int({ error: 'Must be an integer' }).check(
+        z.gte(1),
+        z.meta({
+          description:
+            'Start the draft as a copy of a system journey (1–8, as customized) or of one of your journeys (its draft). ' +
+            'Not with `definition` (422 `format`)',
+        }),
+      ),
     ),
-  ),
-});
+  })
+  .check(z.meta({ not: { properties: { definition: {}, copy_of: {} }, required: ['definition', 'copy_of'] } }));
 export type JourneyCreateBody = z.output<typeof JourneyCreateBody>;
 
 /** PATCH /client/journeys/{id}: any subset; absent keeps a value. */
@@ -235,26 +237,22 @@ export const DraftSaved = z.object({
 export const StepImpact = z.object({
   step_id: z.string(),
   change: z.enum(['removed', 'changed', 'unchanged']),
-  waiting: z
-    .null()
-    .check(
-      z.meta({
-        description:
-          'Runs on the step now: not counted in this version (null), so publish asks a move for every removed step',
-      }),
-    ),
+  waiting: z.null().check(
+    z.meta({
+      description:
+        'Runs on the step now: not counted in this version (null), so publish asks a move for every removed step',
+    }),
+  ),
 });
 
 export const ValidationView = z.object({
   valid: z.boolean(),
   issues: JourneyIssues,
-  impact: z
-    .array(StepImpact)
-    .check(
-      z.meta({
-        description: 'Each step of the live version and what the draft does to it (empty before the first publish)',
-      }),
-    ),
+  impact: z.array(StepImpact).check(
+    z.meta({
+      description: 'Each step of the live version and what the draft does to it (empty before the first publish)',
+    }),
+  ),
   counted_at: z.null().check(z.meta({ description: 'When `waiting` was counted: null, not counted in this version' })),
 });
 

@@ -47,8 +47,9 @@ export class DocumentArbitraries {
     const branches = (schema['anyOf'] ?? schema['oneOf']) as JsonSchema[] | undefined;
     if (branches && !schema['type'] && !schema['properties']) {
       // Deep in a recursive schema, only the branches that end the recursion.
-      const usable =
-        depth >= MAX_DEPTH ? branches.filter((b) => !['array', 'object'].includes(String(b['type']))) : branches;
+      const ending = branches.filter((b) => !['array', 'object'].includes(String(b['type'])));
+      // A union of objects only (no recursion to end) is taken whole at any depth.
+      const usable = depth >= MAX_DEPTH && ending.length > 0 ? ending : branches;
       return fc.oneof(...usable.map((b) => this.of(b, name, depth + 1)));
     }
     const type = schema['type'];
