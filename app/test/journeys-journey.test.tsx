@@ -268,6 +268,41 @@ describe('a journey’s page', () => {
     );
   });
 
+  it('publishes a copy of a system journey disabling its workflow in the same change, when asked', async () => {
+    // Prepare
+    const calls = fakeApi(
+      answers(journeyOf({ copied_from: 2 }), {
+        [`POST ${BASE}/validate`]: ok({ valid: true, issues: [], impact: [], counted_at: null }),
+        [`POST ${BASE}/publish`]: (call) =>
+          (call.body as { disable_source_workflow: boolean }).disable_source_workflow
+            ? created({ version: 1 })
+            : failure(409, 'Workflow #2 is enabled: publishing this copy would send both', [
+                { condition: 'state', error: 'Workflow #2 is enabled', key: 'disable_source_workflow' },
+              ]),
+      }),
+    );
+    await openJourney();
+    fireEvent.click(screen.getByRole('button', { name: 'Validate' }));
+    await screen.findByRole('button', { name: 'Publish as version 1' });
+
+    // Act: refused while the workflow stays enabled, then published with it disabled
+    fireEvent.click(screen.getByRole('button', { name: 'Publish as version 1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, publish' }));
+    const box = screen.getByLabelText(/^Disable workflow #2 in the same change/);
+    await waitFor(() => expect(box.getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getByRole('alert').textContent).toBe('Workflow #2 is enabled: publishing this copy would send both');
+    fireEvent.click(box);
+    fireEvent.click(screen.getByRole('button', { name: 'Publish as version 1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, publish' }));
+
+    // Assess
+    expect(await screen.findByText(/^Version 1 is live/)).toBeTruthy();
+    expect(changes(calls).filter(([, path]) => path === `${BASE}/publish`)).toEqual([
+      ['POST', `${BASE}/publish`, { draft_version: 3, disable_source_workflow: false }],
+      ['POST', `${BASE}/publish`, { draft_version: 3, disable_source_workflow: true }],
+    ]);
+  });
+
   it('offers publishing only to a manager, and only for the text it validated', async () => {
     // Prepare
     fakeApi(

@@ -98,7 +98,10 @@ export function Publish(props: {
   });
   const choose = (step: string, change: Partial<Choice>) =>
     setChoices({ ...choices, [step]: { action: '', step_id: targets[0] ?? '', ...choices[step], ...change } });
-  const shownAt = removed.flatMap((step) => [`moves.${step}`, `moves.${step}.step_id`]);
+  const shownAt = [
+    ...removed.flatMap((step) => [`moves.${step}`, `moves.${step}.step_id`]),
+    ...(journey.copied_from ? ['disable_source_workflow'] : []),
+  ];
 
   return (
     <section class="card page-section" aria-labelledby="jy-publish-card-title">
