@@ -262,7 +262,7 @@ async function total(base: string, apiKey: string, query: string): Promise<numbe
   return ((await response.json()) as { meta?: { total?: number } }).meta?.total ?? 0;
 }
 
-async function executionFigures(base: string, apiKey: string): Promise<CrashRunReport['executions']> {
+export async function executionFigures(base: string, apiKey: string): Promise<CrashRunReport['executions']> {
   const total = async (query: string) => {
     const response = await politeFetch(`${base}/client/executions?per_page=1${query}`, {
       headers: { authorization: `Bearer ${apiKey}` },
@@ -294,7 +294,7 @@ async function unprocessedEvents(base: string, apiKey: string, ids: number[]): P
 }
 
 /** Recipient → e-mails SES accepted for it, from the Send notifications the local SES journaled (both lifetimes). */
-function sendsPerRecipient(journal: SesJournal): Map<string, number> {
+export function sendsPerRecipient(journal: SesJournal): Map<string, number> {
   const counts = new Map<string, number>();
   for (const entry of journal.entries()) {
     const record = JSON.parse(String(entry.message['Message'])) as {
@@ -311,7 +311,7 @@ function sendsPerRecipient(journal: SesJournal): Map<string, number> {
  * `fetch` as a well-behaved API client calls it: a 429 (the client's rate limit) is waited out for its
  * Retry-After and sent again, at most 60 times; any other answer is returned. `timeoutMs` bounds each attempt.
  */
-async function politeFetch(
+export async function politeFetch(
   url: string,
   init: Omit<RequestInit, 'signal'> & { timeoutMs?: number } = {},
 ): Promise<Response> {
