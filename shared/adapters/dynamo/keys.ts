@@ -44,7 +44,9 @@ import { createHash } from 'node:crypto';
  * - journey index         CLIENT#<id> / JOURNEYINDEX                every live or paused journey compiled (trigger,
  *                                                                  entry, settings, awaited events); `version`; read
  *                                                                  with the settings by processing and the executor
- * - journey count         CLIENT#<id> / JOURNEYS                    `n` journeys not archived, `next_id` (from 1000)
+ * - journey count         CLIENT#<id> / JOURNEYS                    `n` journeys not archived, `next_id` (from 1000),
+ *                                                                  `j_<jid>` each journey's summary (the list reads
+ *                                                                  this one item; every journey write moves its own)
  *
  * Contacts and engine items get a partition key of their own (docs/capacity.md): at 200 events/s, 200 sends/s and a
  * 1 000-row import a second one client's `CLIENT#<id>` partition would take far more than DynamoDB's 1 000 WCU/s per
