@@ -34,7 +34,7 @@ class SteppingClock {
   now = () => new Date(this.current);
 }
 
-async function journeyRun() {
+async function journeyRun(steps?: Parameters<typeof definitionOf>[0]) {
   const { db, tableName } = tableOf(container);
   const clientId = freshClientId();
   const contactId = nextRecordId();
@@ -50,18 +50,21 @@ async function journeyRun() {
       client_contact_id: undefined,
     }),
   );
-  const definition = definitionOf([
-    {
-      id: 'checkout',
-      type: 'wait_for_event',
-      event: 'checkout_completed',
-      match_key: true,
-      timeout_minutes: 5,
-      on_event: null,
-      on_timeout: 'remind',
-    },
-    { id: 'remind', type: 'send', template_id: 3, send_time: { mode: 0 }, next: null },
-  ]);
+  const definition = definitionOf(
+    steps ?? [
+      {
+        id: 'checkout',
+        type: 'wait_for_event',
+        event: 'checkout_completed',
+        match_key: true,
+        timeout_minutes: 5,
+        on_event: null,
+        on_timeout: 'remind',
+      },
+      { id: 'remind', type: 'send', template_id: 3, send_time: { mode: 0 }, next: null },
+    ],
+  );
+  const entry = definition.entry;
   const version = { ...versionOf(definition, 1), client_id: clientId, journey_id: journeyId };
   const index = indexOf(indexedOf(definition, { id: journeyId }));
   const run = runRecord({
@@ -69,7 +72,7 @@ async function journeyRun() {
     client_id: clientId,
     journey_id: journeyId,
     contact_id: contactId,
-    step_id: 'checkout',
+    step_id: entry,
     due_at: start.toISOString(),
     created_at: start.toISOString(),
     updated_at: start.toISOString(),
@@ -184,5 +187,40 @@ describe('DynamoRunStore on DynamoDB Local', () => {
       active: false,
     });
     expect(await t.get(keys.contact(t.clientId, t.contactId))).not.toHaveProperty(`run_${t.runId}`);
+  });
+
+  it('writes an update_contact step on the contact (conditioned on it as read) and a later branch reads it', async () => {
+    // Prepare
+    const t = await journeyRun([
+      {
+        id: 'mark',
+        type: 'update_contact',
+        set: { company: 'Acme' },
+        set_custom: { plan: 'pro' },
+        add_tags: ['cart'],
+        next: 'check',
+      },
+      {
+        id: 'check',
+        type: 'branch',
+        branches: [{ name: 'tagged', conditions: [{ on: 'tag', op: 'has', tag: 'cart' }], next: 'rest' }],
+        otherwise: null,
+      },
+      { id: 'rest', type: 'wait', minutes: 10, next: null },
+    ]);
+
+    // Act
+    const outcome = await advanceRun(t.deps, t.message);
+
+    // Assess
+    expect(outcome.kind).toBe('moved');
+    expect(await t.get(keys.run(t.clientId, t.runId))).toMatchObject({
+      seq: 2,
+      step_id: 'rest',
+      branches: { check: 'tagged' },
+    });
+    const contact = await t.get(keys.contact(t.clientId, t.contactId));
+    expect(contact).toMatchObject({ company: 'Acme', tags: ['cart'], custom_fields: { plan: { value: 'pro' } } });
+    expect((contact!['custom_fields'] as Record<string, { id: number }>)['plan']!.id).toEqual(expect.any(Number));
   });
 });
