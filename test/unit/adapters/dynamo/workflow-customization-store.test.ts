@@ -175,3 +175,29 @@ describe('DynamoTemplateStore.softDelete', () => {
     expect(await store.softDelete(copy, [1, 2, 3], '2026-01-16T00:00:00.000Z')).toEqual(expected);
   });
 });
+
+describe('DynamoTemplateStore.softDelete with the journey index read', () => {
+  it('adds, last, a check that the journey index is still at the version read', async () => {
+    dbMock.on(TransactWriteCommand).resolves({});
+    const store = new DynamoTemplateStore(db, TABLE);
+    await store.softDelete(copy, [1], '2026-01-16T00:00:00.000Z', 4);
+    const items = dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+    expect(items.at(-1)).toEqual({
+      ConditionCheck: {
+        TableName: TABLE,
+        Key: { pk: 'CLIENT#7', sk: 'JOURNEYINDEX' },
+        ConditionExpression: '#v = :v',
+        ExpressionAttributeNames: { '#v': 'version' },
+        ExpressionAttributeValues: { ':v': 4 },
+      },
+    });
+  });
+
+  it('checks that no index exists when none was read, and maps its failure to journeys_changed', async () => {
+    dbMock.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
+    const store = new DynamoTemplateStore(db, TABLE);
+    expect(await store.softDelete(copy, [1], '2026-01-16T00:00:00.000Z', 0)).toEqual({ kind: 'journeys_changed' });
+    const items = dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+    expect(items.at(-1)?.ConditionCheck?.ConditionExpression).toBe('attribute_not_exists(pk)');
+  });
+});
