@@ -82,14 +82,21 @@ async function attemptAdvance(deps: AdvanceDeps, message: RunMessage): Promise<A
   const versions = await deps.runs.versions(clientId, run.journey_id, range(run.version, live));
   const own = versions.find((v) => v.version === run.version);
 
+  // An early message (a duplicate) goes back for the due time before anything more is read.
+  const awaited = run.wait?.kind === 'send' ? run.wait.execution_id : undefined;
+  const awaitedRead = awaited === undefined || reads.execution?.id === awaited;
+  if (awaitedRead && positionOf(run, reads, now) === 'not_due') {
+    await dispatchRun(deps, messageFor(run, own?.definition), new Date(run.due_at!), now);
+    return { kind: 'not_due' };
+  }
+
   // What the hints did not bring: the run's contact, the execution its send step waits on, and the counted
   // engagement the branches of the version it will be on read.
-  const awaited = run.wait?.kind === 'send' ? run.wait.execution_id : undefined;
   const ahead = journey ? placeOf(run, versions) : undefined;
   const wantedEmails = ahead && !('ended' in ahead) ? engagementEmailIds(run, ahead.definition, ahead.stepId) : [];
   const more = {
     ...(reads.contact?.id !== run.contact_id ? { contactId: run.contact_id } : {}),
-    ...(awaited !== undefined && reads.execution?.id !== awaited ? { executionId: awaited } : {}),
+    ...(!awaitedRead ? { executionId: awaited } : {}),
     sentEmailIds: wantedEmails.filter((id) => reads.engagement[id] === undefined),
   };
   if (more.contactId !== undefined || more.executionId !== undefined || more.sentEmailIds.length > 0) {
