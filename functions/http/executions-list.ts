@@ -1,5 +1,6 @@
 import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
+import { contactActivityStore } from '../../shared/composition/providers/contact-activity-store.js';
 import { executionStore } from '../../shared/composition/providers/execution-store.js';
 import { linkSecret } from '../../shared/composition/providers/link-secret.js';
 import { PAGE_WINDOW_RULE } from '../../shared/domain/pagination/bounded-page.js';
@@ -19,10 +20,14 @@ export const handler = jsonApi(
     query: ExecutionListQuery,
     responses: { 200: { data: ExecutionList, meta: ExecutionListMeta } },
   },
-  [executionStore, linkSecret],
+  [executionStore, contactActivityStore, linkSecret],
   async ({ query }, { deps, clientId }) => {
     const { meta, ...list } = await listExecutions(
-      { ...deps, cursorSecret: await deps.linkSecret.value() },
+      {
+        executions: deps.executions,
+        cursorSecret: await deps.linkSecret.value(),
+        journeyNames: (id) => deps.contactActivity.journeyNames(id),
+      },
       clientId,
       query,
     );

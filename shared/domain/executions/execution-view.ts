@@ -69,11 +69,12 @@ export const ExecutionView = z
   );
 export type ExecutionView = z.output<typeof ExecutionView>;
 
-export function toExecutionView(e: ExecutionRecord): ExecutionView {
+/** `journeys`: the client's running journeys' names (id → name), for the send steps of its own journeys. */
+export function toExecutionView(e: ExecutionRecord, journeys?: ReadonlyMap<number, string>): ExecutionView {
   return {
     id: e.id,
     workflow_id: e.workflow_id,
-    workflow_name: findWorkflow(e.workflow_id)?.name ?? null,
+    workflow_name: findWorkflow(e.workflow_id)?.name ?? journeys?.get(e.workflow_id) ?? null,
     contact_id: e.contact_id,
     event_id: e.event_id,
     status: e.status,

@@ -3,6 +3,7 @@ import { invalidField } from '../../errors.js';
 import { boundedPageMetaOf } from '../pagination/bounded-page.js';
 import { positionCursor } from '../pagination/position-cursor.js';
 import type { ExecutionStore } from './execution-store.js';
+import { findWorkflow } from '../workflows/catalog.js';
 import { toExecutionView, type ExecutionListMeta, type ExecutionView } from './execution-view.js';
 import type { ExecutionListQuery } from './schemas.js';
 
@@ -25,7 +26,12 @@ const scopeOf = (q: ExecutionListQuery): string =>
  * cursor page reads one Query of per_page + 2 per listing shard wherever it is.
  */
 export async function listExecutions(
-  deps: { executions: ExecutionStore; cursorSecret: string },
+  deps: {
+    executions: ExecutionStore;
+    cursorSecret: string;
+    /** The client's running journeys' names: read (one GetItem) only for a page showing a journey's send. */
+    journeyNames?: (clientId: number) => Promise<ReadonlyMap<number, string>>;
+  },
   clientId: number,
   query: ExecutionListQuery,
 ): Promise<{ executions: ExecutionView[]; next_cursor: string | null; meta: ExecutionListMeta }> {
@@ -38,8 +44,10 @@ export async function listExecutions(
     page,
     ...(from ? { after: from.position } : {}),
   });
+  const namesJourney = deps.journeyNames && executions.some((e) => findWorkflow(e.workflow_id) === undefined);
+  const journeys = namesJourney ? await deps.journeyNames!(clientId) : undefined;
   return {
-    executions: executions.map(toExecutionView),
+    executions: executions.map((e) => toExecutionView(e, journeys)),
     next_cursor:
       next === undefined ? null : cursors.sign(deps.cursorSecret, clientId, scope, { page: page + 1, position: next }),
     // `total_is_exact` false: at least `total` match (the listing stops counting 100 past the page).

@@ -47,6 +47,14 @@ describe('toExecutionView: a journey send names its run, step and version', () =
     expect(z.parse(ExecutionView, view)).toEqual(view);
   });
 
+  it("names a client journey's send by the journey's name from the running journeys, a system workflow by the catalog", () => {
+    const names = new Map([[1000, 'Cart abandonment']]);
+
+    expect(toExecutionView({ ...SYSTEM, workflow_id: 1000 }, names).workflow_name).toBe('Cart abandonment');
+    expect(toExecutionView({ ...SYSTEM, workflow_id: 1001 }, names).workflow_name).toBeNull();
+    expect(toExecutionView(SYSTEM, names).workflow_name).toBe(toExecutionView(SYSTEM).workflow_name);
+  });
+
   it("leaves them out of a system workflow's execution: its answer has exactly the fields it had", () => {
     expect(Object.keys(toExecutionView(SYSTEM)).sort()).toEqual(
       [
