@@ -87,7 +87,9 @@ describe('the OpenAPI document', () => {
       }
     });
     expect(failures).toEqual([]);
-  });
+    // Compiling every schema of the document (hundreds, the journey definition's among them) is CPU-bound: ~4 s alone,
+    // twice that on a busy 2-core machine, over vitest's 5 s default.
+  }, 30_000);
 
   it('gives examples that match their schemas', () => {
     const { compile } = documentAjv(document);
@@ -102,7 +104,7 @@ describe('the OpenAPI document', () => {
       return !compile(rest)(example);
     });
     expect(mismatches.map((m) => `${m.at}: ${JSON.stringify(m.example)}`)).toEqual([]);
-  });
+  }, 30_000);
 
   it('names every route of the route table with its method, and leaves out the local-only ones', () => {
     const expected = routes.filter((r) => !r.localOnly).map((r) => `${r.method} ${fullPath(r)}`);
