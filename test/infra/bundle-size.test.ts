@@ -22,7 +22,7 @@ const BUDGET_BYTES = 250 * 1024;
  * the authenticator with sessions and JWT (jose, 19 KB) and the processing store with goals, 261 KB when it was set.
  * Event processing then learned journeys in the same commit (entries, keyed waits resumed, exits: plan-entries,
  * match-waits, the conditions, a larger processing store and event view): 280 KB measured 2026-11-28, so 300 KB
- * (docs/decisions/NEW-events-create-bundle-with-journeys.md).
+ * (docs/decisions/0181-events-create-bundle-with-journeys.md).
  */
 /**
  * The functions that save or preview templates read their HTML with htmlparser2 (docs/decisions/0122-templates-checked-as-html-at-save.md "Templates are
