@@ -18,13 +18,19 @@ export interface SideCalls {
 /** One delivery of one message to its queue function, with everything it cost. */
 export interface MeteredDelivery {
   queue: QueueName;
-  /** The event id (events queue), execution id (workflow queue) or SNS MessageId (ses-status queue) of the message. */
+  /**
+   * The event id (events queue), execution id (workflow queue), SNS MessageId (ses-status queue) or `run:seq`
+   * (journey queue) of the message.
+   */
   target: number | string;
   receiveCount: number;
   failed: boolean;
   dynamo: RequestUsage;
   calls: SideCalls;
-  /** The status notification's SES `eventType` (or `notificationType`): `Send`, `Delivery`, `Open`… (ses-status only). */
+  /**
+   * The status notification's SES `eventType` (or `notificationType`): `Send`, `Delivery`, `Open`… (ses-status); a
+   * run message's `due` or `wake` (journey).
+   */
   kind?: string;
   /** Capacity units consumed, when a CapacityMeter is attached (the counters' bench). */
   capacity?: Capacity;
@@ -129,17 +135,24 @@ export class EngineMeter {
     const body = JSON.parse(delivery.body) as {
       event_id?: number;
       execution_id?: number;
+      run_id?: number;
+      seq?: number;
       MessageId?: string;
       Message?: string;
     };
     this.deliveries.push({
       queue,
-      target: body.MessageId ?? Number(body.event_id ?? body.execution_id),
+      target:
+        queue === 'journey'
+          ? `${body.run_id}:${body.seq}`
+          : (body.MessageId ?? Number(body.event_id ?? body.execution_id)),
       receiveCount: delivery.receiveCount,
       failed: result.failed.length > 0,
       dynamo: usage,
       calls,
       ...(queue === 'ses-status' ? { kind: kindOf(body) } : {}),
+      // A run message naming an execution is its send step's wake (the executor's); any other is the run being due.
+      ...(queue === 'journey' ? { kind: body.execution_id === undefined ? 'due' : 'wake' } : {}),
       ...(capacity ? { capacity } : {}),
     });
     return result;

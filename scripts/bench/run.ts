@@ -11,6 +11,8 @@
  * `BENCH_ONLY=stats` runs the counters' part and writes only its section (between its markers).
  * - the webhooks (scripts/bench/webhooks.ts): requests per fact (recording, stream producer,
  *   deliverer) and the lanes' isolation under bounded concurrency; `BENCH_ONLY=webhooks` writes only its section.
+ * - the journeys (scripts/bench/journeys.ts): requests per run transition and per event meeting a waiting run;
+ *   `BENCH_ONLY=journeys` runs only it and writes only its section (it is not part of the full run).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -56,6 +58,8 @@ const { createDocumentClient } = await import('../../shared/adapters/dynamo/docu
 const { runStatsBench, printStats, statsMarkdown, STATS_START, STATS_END, STATS_TITLE } = await import('./stats.js');
 const { runWebhooksBench, printWebhooks, webhooksMarkdown, WEBHOOKS_START, WEBHOOKS_END, WEBHOOKS_TITLE } =
   await import('./webhooks.js');
+const { runJourneysBench, printJourneys, journeysMarkdown, JOURNEYS_START, JOURNEYS_END, JOURNEYS_TITLE } =
+  await import('./journeys.js');
 
 /**
  * Counts the per-client rate limit's window writes (one `UpdateItem` for every authenticated API request,
@@ -149,6 +153,32 @@ async function main(): Promise<void> {
       printWebhooks(run);
       return run;
     };
+
+    if (ONLY === 'journeys') {
+      latency.set(0);
+      console.log('\n== Journeys: requests per transition and per awaited event ==');
+      const run = await runJourneysBench({
+        runtime,
+        meter,
+        counter: latency.counter,
+        send,
+        newClient: () => newBenchClient(ENGINE_PLAN),
+      });
+      printJourneys(run);
+      const file = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+      const doc = readFileSync(file, 'utf8');
+      const section = journeysMarkdown(run);
+      writeFileSync(
+        file,
+        doc.includes(JOURNEYS_START)
+          ? doc.slice(0, doc.indexOf(JOURNEYS_START)) +
+              section +
+              doc.slice(doc.indexOf(JOURNEYS_END) + JOURNEYS_END.length)
+          : `${doc.trimEnd()}\n\n${JOURNEYS_TITLE}\n\n${section}\n`,
+      );
+      console.log(`\nWrote its section of ${file}`);
+      return;
+    }
 
     if (ONLY === 'webhooks') {
       const run = await runWebhooks();
