@@ -153,12 +153,16 @@ export async function journeyCrashRun(options: JourneyCrashRunOptions): Promise<
     // The carts, with the kill landing while requests are in flight; then every unanswered one again with its key.
     const accepted = new Set<number>();
     let killed: Promise<void> | undefined;
+    const lastFailure = new Map<string, string>();
     const postEvent = async (body: Record<string, unknown>): Promise<boolean> => {
+      const key = String(body['idempotency_key']);
       try {
         const response = await api('/client/events', { method: 'POST', body });
-        await response.arrayBuffer();
+        const text = await response.text();
+        if (response.status >= 300) lastFailure.set(key, `${response.status} ${text.slice(0, 160)}`);
         return response.status < 300;
-      } catch {
+      } catch (error) {
+        lastFailure.set(key, `no answer: ${(error as Error).name}`);
         return false; // no answer: the runtime died with the request in flight
       }
     };
@@ -222,7 +226,7 @@ export async function journeyCrashRun(options: JourneyCrashRunOptions): Promise<
         }
         await sleep(1_000);
       }
-      log(`checkout ${i} never accepted`);
+      log(`checkout ${i} never accepted: ${lastFailure.get(body.idempotency_key)}`);
     };
     const lastTimeoutBy = Date.now() + timeoutMinutes * 60_000 + 120_000;
     const settleUntil = lastTimeoutBy + (options.settleTimeoutMs ?? 180_000);
@@ -259,6 +263,13 @@ export async function journeyCrashRun(options: JourneyCrashRunOptions): Promise<
     // What the table and the SES journal say.
     runs = await runsOf(table(), journeyId);
     const runDueLeft = await runDueEntries(table());
+    const open = runs.filter((r) => r.status === 'active' || r.status === 'waiting');
+    if (open.length > 0) {
+      const sample = open
+        .slice(0, 5)
+        .map(({ id, status, step_id, seq, wait, due_at }) => ({ id, status, step_id, seq, wait, due_at }));
+      log(`runs not ended: ${JSON.stringify(sample)}`);
+    }
     const byStatus: Record<string, number> = {};
     for (const run of runs) byStatus[run.status] = (byStatus[run.status] ?? 0) + 1;
     const waysOut = { on_event: 0, on_timeout: 0, other: 0 };
