@@ -237,10 +237,12 @@ export async function journeyCrashRun(options: JourneyCrashRunOptions): Promise<
       for (const run of runs) {
         const i = run.key_value === undefined ? undefined : indexOfCart.get(run.key_value);
         if (i === undefined || !checksOut.has(i) || scheduled.has(i)) continue;
-        if (run.status !== 'waiting' && !run.path.some((p) => p.step === STEP)) continue;
+        const waiting = run.status === 'waiting' && run.step_id === STEP;
+        if (!waiting && !run.path.some((p) => p.step === STEP)) continue;
         scheduled.add(i);
-        const dueAt = run.due_at ? Date.parse(run.due_at) : Date.now();
-        const at = dueAt + (random() * 2 - 1) * spreadMs;
+        // At the timeout ± the spread; a run seen only after it left the wait (the restart was slower than its
+        // timeout) gets its checkout at once: a late checkout must change nothing.
+        const at = waiting && run.due_at ? Date.parse(run.due_at) + (random() * 2 - 1) * spreadMs : Date.now();
         checkouts.push(sleep(Math.max(0, at - Date.now())).then(() => sendCheckout(i)));
       }
       const ended = runs.filter((r) => r.status !== 'active' && r.status !== 'waiting').length;
