@@ -63,7 +63,7 @@ export const streamFunctions: readonly StreamFunctionDefinition[] = [
   // slow-filling batches keep the writes per fact low; the counts follow the facts by the batching window.
   {
     handler: 'day-counters',
-    entities: [ENTITY.event, ENTITY.execution, ENTITY.sentEmailLog],
+    entities: [ENTITY.event, ENTITY.execution, ENTITY.sentEmailLog, ENTITY.run],
     tableAccess: 'readWrite',
     batchSize: 1000,
     maxBatchingWindowSeconds: COUNTS_BATCHING_WINDOW_SECONDS,
