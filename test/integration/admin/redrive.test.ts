@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { writeRuntimeDescriptor } from '../../../local/runtime-descriptor.js';
 import { request } from '../support/api.js';
 import { runAdmin } from '../support/admin-cli.js';
+import { QUEUE_NAMES } from '../../../shared/platform.js';
 
 /**
  * The local-only redrive route of the shared runtime, and the CLI finding that runtime by its API port. The shared
@@ -76,7 +77,7 @@ describe('npm run admin -- redrive (local)', { timeout: 60_000 }, () => {
   });
 
   it.each([
-    { args: ['redrive', '--queue', 'mail'], error: '--queue must be one of events, workflow, ses-status' },
+    { args: ['redrive', '--queue', 'mail'], error: `--queue must be one of ${QUEUE_NAMES.join(', ')}` },
     {
       args: ['redrive', '--queue', 'events', '--aws'],
       error: "--aws redrive needs the events queue's URL: --queue-url URL or EVENTS_QUEUE_URL",
