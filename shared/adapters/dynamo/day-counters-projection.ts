@@ -130,24 +130,72 @@ export class DynamoDayCountersProjection implements DayCountersProjection<Dynamo
     for (const [reason, n] of Object.entries(row.failedReasons ?? {})) adds.push([`${FAIL_REASON_PREFIX}${reason}`, n]);
     if (row.received) adds.push([RECEIVED, row.received]);
     const expiresAt = Math.floor(Date.parse(`${row.day}T00:00:00.000Z`) / 1000) + this.retentionDays * 86_400;
-    return 'workflowId' in row.row
+    const r = row.row;
+    if ('journeyGauge' in r)
+      return {
+        Update: addsUpdate(
+          this.tableName,
+          keys.statsJourneyGauge(row.clientId, r.journeyGauge),
+          row.adds,
+          'SET journey_id = :id',
+          { ':id': r.journeyGauge },
+        ),
+      };
+    if ('journeyId' in r)
+      return {
+        Update: addsUpdate(
+          this.tableName,
+          keys.statsJourneyStepDay(row.clientId, row.day, r.journeyId, r.stepId),
+          row.adds,
+          'SET journey_id = :id, step_id = :step, #day = :day, expires_at = if_not_exists(expires_at, :expires)',
+          { ':id': r.journeyId, ':step': r.stepId, ':day': row.day, ':expires': expiresAt },
+          { '#day': 'day' },
+        ),
+      };
+    return 'workflowId' in r
       ? {
-          Update: dayRowUpdate(this.tableName, keys.statsWorkflowDay(row.clientId, row.day, row.row.workflowId), {
-            identity: { workflow_id: row.row.workflowId },
+          Update: dayRowUpdate(this.tableName, keys.statsWorkflowDay(row.clientId, row.day, r.workflowId), {
+            identity: { workflow_id: r.workflowId },
             day: row.day,
             expiresAt,
             adds,
           }),
         }
       : {
-          Update: dayRowUpdate(this.tableName, keys.statsEventTypeDay(row.clientId, row.day, row.row.eventType), {
-            identity: { event_type: row.row.eventType },
+          Update: dayRowUpdate(this.tableName, keys.statsEventTypeDay(row.clientId, row.day, r.eventType), {
+            identity: { event_type: r.eventType },
             day: row.day,
             expiresAt,
             adds,
           }),
         };
   }
+}
+
+/** A journey row's `ADD`s by attribute name, and what names it. */
+function addsUpdate(
+  tableName: string,
+  key: { pk: string; sk: string },
+  adds: Record<string, number> | undefined,
+  set: string,
+  values: Record<string, unknown>,
+  names: Record<string, string> = {},
+) {
+  const entries = Object.entries(adds ?? {}).filter(([, n]) => n !== 0);
+  const attributeNames: Record<string, string> = { ...names };
+  const attributeValues: Record<string, unknown> = { ...values };
+  entries.forEach(([name, n], i) => {
+    attributeNames[`#a${i}`] = name;
+    attributeValues[`:a${i}`] = n;
+  });
+  const add = entries.length > 0 ? `ADD ${entries.map((_, i) => `#a${i} :a${i}`).join(', ')} ` : '';
+  return {
+    TableName: tableName,
+    Key: key,
+    UpdateExpression: `${add}${set}`,
+    ...(Object.keys(attributeNames).length > 0 ? { ExpressionAttributeNames: attributeNames } : {}),
+    ExpressionAttributeValues: attributeValues,
+  };
 }
 
 /** Another invocation moved the shard's position since it was read: read it again. */
@@ -194,6 +242,7 @@ const ENTITY_OF_KIND: Record<string, CountedEntity> = {
   event: ENTITY.event,
   execution: ENTITY.execution,
   sentLog: ENTITY.sentEmailLog,
+  run: ENTITY.run,
 };
 
 const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Record<string, unknown> | undefined =>

@@ -78,7 +78,10 @@ import { createHash } from 'node:crypto';
  * - deliverability        DELIV#<client>#<yyyy-mm> / DELIV          `b<DD>` permanent bounces, `c<DD>` complaints (UTC days)
  * - client open hours     OPENHOURS#<client> / OPENHOURS         `open_h00`…`open_h23`: human opens by local hour
  * - day counters          STATS#<client>#0 / <yyyy-mm-dd>#W<wid> (one workflow's counters of a UTC day) and
- *                                                                    <yyyy-mm-dd>#E#<event type> (events received);
+ *                                                                    <yyyy-mm-dd>#E#<event type> (events received),
+ *                                                                    <yyyy-mm-dd>#J<pad6 jid>#<step id> (a journey
+ *                                                                    step's day) and NOW#J<pad6 jid> (`s_<step>`: runs
+ *                                                                    at each step now, no TTL);
  *                                                                    TTL 400 days; written by the stream projection
  * - stream position       STREAMPOS#<projection>#<stream shard> / STREAMPOS   `pos`: last applied record; TTL 2 days
  * - request rate window   RATE#<client>#<policy> / <window start, epoch s>   `n` requests counted; TTL a minute on
@@ -326,6 +329,7 @@ export const keys = {
     | { kind: 'event'; clientId: number; eventId: number }
     | { kind: 'domain'; clientId: number; domainId: number }
     | { kind: 'sender'; clientId: number }
+    | { kind: 'run'; clientId: number; runId: number }
     | undefined => {
     const owner = /^CLIENT#(\d+)$/.exec(pk);
     if (owner) {
@@ -334,6 +338,8 @@ export const keys = {
       const domain = /^DOMAIN#(\d{12})$/.exec(sk);
       return domain ? { kind: 'domain', clientId, domainId: Number(domain[1]) } : undefined;
     }
+    const run = /^RUN#(\d+)#(\d+)$/.exec(pk);
+    if (run) return sk === 'RUN' ? { kind: 'run', clientId: Number(run[1]), runId: Number(run[2]) } : undefined;
     const match = /^(SENT|CONTACT|EXEC|EVENT)#(\d+)#([^#]+)$/.exec(pk);
     if (!match) return undefined;
     const [, kind, client, id] = match as unknown as [string, 'SENT' | 'CONTACT' | 'EXEC' | 'EVENT', string, string];
@@ -465,6 +471,21 @@ export const keys = {
   statsWorkflowDay: (clientId: number, day: string, workflowId: number): ItemKey => ({
     pk: keys.statsPk(clientId),
     sk: `${day}#W${pad(workflowId, 4)}`,
+  }),
+  /** One journey step's counters of one UTC day (written by the day-counters projection only). */
+  statsJourneyStepDay: (clientId: number, day: string, journeyId: number, stepId: string): ItemKey => ({
+    pk: keys.statsPk(clientId),
+    sk: `${day}#J${pad(journeyId, 6)}#${stepId}`,
+  }),
+  /** The day rows of one journey's steps over a range of UTC days. */
+  statsJourneyDayRange: (fromDay: string, toDay: string): { from: string; to: string } => ({
+    from: `${fromDay}#J`,
+    to: `${toDay}#J~`,
+  }),
+  /** A journey's runs in flight at each step now (`s_<step>`; written by the day-counters projection only). */
+  statsJourneyGauge: (clientId: number, journeyId: number): ItemKey => ({
+    pk: keys.statsPk(clientId),
+    sk: `NOW#J${pad(journeyId, 6)}`,
   }),
   /** Events of one type received on one UTC day. */
   statsEventTypeDay: (clientId: number, day: string, type: string): ItemKey => ({

@@ -37,6 +37,8 @@ export class DynamoStatsStore implements StatsStore {
     const workflows: WorkflowDayRow[] = [];
     const events: EventTypeDayRow[] = [];
     for (const item of items) {
+      // A journey step's row shares the days' range; GET /client/journeys/{id}/stats reads those.
+      if (item['journey_id'] !== undefined) continue;
       const day = String(item['day']);
       if (typeof item['event_type'] === 'string') {
         events.push({ day, type: item['event_type'], received: numberOf(item[RECEIVED]) });

@@ -24,6 +24,8 @@ export class MemoryStatsStore implements StatsStore {
   readonly workflowRows = new Map<string, WorkflowDayRow & { clientId: number }>();
   /** `<client>#<day>#E<type>` → row. */
   readonly eventRows = new Map<string, EventTypeDayRow & { clientId: number }>();
+  /** counterRowKey → a journey step row's or gauge's counters. */
+  readonly journeyRows = new Map<string, Record<string, number>>();
   /** Reads, in order (the Queries DynamoStatsStore would send), for tests. */
   readonly reads: { clientId: number }[] = [];
 
@@ -43,6 +45,13 @@ export class MemoryStatsStore implements StatsStore {
       };
       row.received += delta.received ?? 0;
       this.eventRows.set(key, row);
+      return;
+    }
+    if (!('workflowId' in delta.row)) {
+      // Journey step rows and gauges: kept by key, as the table keeps their attributes.
+      const row = this.journeyRows.get(key) ?? {};
+      for (const [name, n] of Object.entries(delta.adds ?? {})) row[name] = (row[name] ?? 0) + n;
+      this.journeyRows.set(key, row);
       return;
     }
     const row = this.workflowRows.get(key) ?? {

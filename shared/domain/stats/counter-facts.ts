@@ -7,7 +7,7 @@ import type { StatCounts } from './stats-counters.js';
  * The records whose changes the day counters are read from. Contacts stay out: they are the busiest items (every
  * import, every open) and everything a count needs sits on these three.
  */
-export type CountedEntity = 'event' | 'execution' | 'sent_email_log';
+export type CountedEntity = 'event' | 'execution' | 'sent_email_log' | 'run';
 
 /** One change of a counted record: its images before and after (either absent for an insert or a removal). */
 export interface CountedChange {
@@ -38,8 +38,15 @@ export interface DayCountersProjection<StreamRecord> {
   apply(shardId: string, records: readonly StreamRecord[]): Promise<ProjectionOutcome>;
 }
 
-/** A day row of a client's counters: one workflow's (0 when the fact cannot name one) or one event type's. */
-export type CounterRow = { workflowId: number } | { eventType: string };
+/**
+ * A day row of a client's counters: one workflow's (0 when the fact cannot name one), one event type's, or one journey
+ * step's; or a journey's gauge (runs at each step now: not a day's count, the delta's day is only its fact's).
+ */
+export type CounterRow =
+  | { workflowId: number }
+  | { eventType: string }
+  | { journeyId: number; stepId: string }
+  | { journeyGauge: number };
 
 /** What one change adds to one day row. */
 export interface CounterDelta {
@@ -53,6 +60,8 @@ export interface CounterDelta {
   /** `skipped` / `failed` by reason code. */
   skippedReasons?: Record<string, number>;
   failedReasons?: Record<string, number>;
+  /** A journey step row's or gauge's counters by attribute name (JOURNEY_STEP_COUNTERS, `v_<via>`, `s_<step>`). */
+  adds?: Record<string, number>;
 }
 
 /**
@@ -73,6 +82,7 @@ export function deltasOfChange(change: CountedChange): CounterDelta[] {
   if (!now) return [];
   if (change.entity === 'event') return eventDeltas(change.clientId, old, now);
   if (change.entity === 'execution') return old ? executionDeltas(change.clientId, old, now) : [];
+  if (change.entity === 'run') return runDeltas(change.clientId, old, now);
   return logDeltas(change.clientId, old, now);
 }
 
@@ -107,13 +117,22 @@ function executionDeltas(clientId: number, old: Image, now: Image): CounterDelta
   const processedDay = dayOf(now['processed_at']) ?? dayOf(now['updated_at']);
   // A claim made: one e-mail sent, on the claim's quota day. Given back (ended without the send, the execution not
   // completed): taken back on that same day.
+  // A journey's send step counts its sends on its own step row too.
+  const stepRow =
+    typeof now['step_id'] === 'string' && workflowId > 0
+      ? { journeyId: workflowId, stepId: now['step_id'] }
+      : undefined;
+  const sent = (day: string, n: number) => {
+    deltas.push({ clientId, day, row, counts: { sent: n } });
+    if (stepRow) deltas.push({ clientId, day, row: stepRow, adds: { sent: n } });
+  };
   if (newClaim && (!oldClaim || oldClaim.log_id !== newClaim.log_id)) {
     const day = dayOf(newClaim.quota_day);
-    if (day) deltas.push({ clientId, day, row, counts: { sent: 1 } });
+    if (day) sent(day, 1);
   }
   if (oldClaim && (!newClaim || oldClaim.log_id !== newClaim.log_id) && status !== EXECUTION_STATUS.completed) {
     const day = dayOf(oldClaim.quota_day);
-    if (day) deltas.push({ clientId, day, row, counts: { sent: -1 } });
+    if (day) sent(day, -1);
   }
   const entered = (to: number) => status === to && old['status'] !== to;
   if (entered(EXECUTION_STATUS.failed)) {
@@ -168,6 +187,70 @@ function logDeltas(clientId: number, old: Image | undefined, now: Image): Counte
   return [{ clientId, day, row: { workflowId }, counts }];
 }
 
+/** The counters of a journey step's day row (besides `sent` and `v_<via>`: how runs left it, by branch, arm or edge). */
+export const JOURNEY_STEP_COUNTERS = ['entered', 'left', 'completed', 'exited', 'ended', 'sent'] as const;
+/** Prefix of a step row's counter of runs that left it by one way (a branch's name, `otherwise`, an arm, on_event…). */
+export const VIA_PREFIX = 'v_';
+/** Prefix of a gauge's attribute: runs in flight at that step. */
+export const GAUGE_PREFIX = 's_';
+
+const IN_FLIGHT = new Set(['active', 'waiting']);
+
+interface PathImage {
+  step?: unknown;
+  at?: unknown;
+  via?: unknown;
+}
+
+/**
+ * A run's change: its insert enters its first step; each step its path gained since the old image was left (by its
+ * `via`) and the next one entered; an end counts completed / exited / ended on the step it ended at. The gauge follows
+ * the runs in flight (active or waiting) by their current step: −1 where the old image was, +1 where the new one is.
+ */
+function runDeltas(clientId: number, old: Image | undefined, now: Image): CounterDelta[] {
+  const journeyId = now['journey_id'];
+  const stepId = now['step_id'];
+  if (typeof journeyId !== 'number' || typeof stepId !== 'string') return [];
+  const deltas: CounterDelta[] = [];
+  const step = (id: string, day: string | undefined, adds: Record<string, number>) => {
+    if (day) deltas.push({ clientId, day, row: { journeyId, stepId: id }, adds });
+  };
+  const gauge: Record<string, number> = {};
+  const oldPath = Array.isArray(old?.['path']) ? (old['path'] as PathImage[]) : [];
+  const newPath = Array.isArray(now['path']) ? (now['path'] as PathImage[]) : [];
+  if (!old) step(stepId, dayOf(now['created_at']), { entered: 1 });
+  const left = newPath.slice(oldPath.length);
+  const passed = new Set(newPath.map((p) => p.step));
+  left.forEach((entry, i) => {
+    if (typeof entry.step !== 'string') return;
+    const day = dayOf(entry.at);
+    step(entry.step, day, {
+      left: 1,
+      ...(typeof entry.via === 'string' ? { [`${VIA_PREFIX}${entry.via}`]: 1 } : {}),
+    });
+    // The step entered after it: the next entry's, or the run's current step unless the run ended on leaving (a
+    // null edge leaves `step_id` on the step it left; the path holds each step once).
+    const next = left[i + 1]?.step ?? (passed.has(stepId) ? undefined : stepId);
+    if (typeof next === 'string') step(next, day, { entered: 1 });
+  });
+  const status = now['status'];
+  const ended = status === 'completed' || status === 'exited' || status === 'ended';
+  if (ended && (!old || IN_FLIGHT.has(old['status'] as string)))
+    step(stepId, dayOf(now['ended_at']) ?? dayOf(now['updated_at']), { [status]: 1 });
+  const oldStep = old?.['step_id'];
+  if (old && IN_FLIGHT.has(old['status'] as string) && typeof oldStep === 'string')
+    gauge[`${GAUGE_PREFIX}${oldStep}`] = -1;
+  if (IN_FLIGHT.has(status as string)) {
+    const name = `${GAUGE_PREFIX}${stepId}`;
+    gauge[name] = (gauge[name] ?? 0) + 1;
+  }
+  const moved = Object.fromEntries(Object.entries(gauge).filter(([, n]) => n !== 0));
+  const day = dayOf(now['updated_at']) ?? dayOf(now['created_at']);
+  if (Object.keys(moved).length > 0 && day)
+    deltas.push({ clientId, day, row: { journeyGauge: journeyId }, adds: moved });
+  return deltas;
+}
+
 const dayOf = (value: unknown): string | undefined => {
   if (typeof value !== 'string') return undefined;
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
@@ -181,8 +264,12 @@ const numbersOf = (value: unknown): number[] =>
   Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
 
 /** A day row's key, the same for every delta of that row: `<client>#<day>#W<workflow>` or `#E<type>`. */
-export const counterRowKey = (delta: Pick<CounterDelta, 'clientId' | 'day' | 'row'>): string =>
-  `${delta.clientId}#${delta.day}#${'workflowId' in delta.row ? `W${delta.row.workflowId}` : `E${delta.row.eventType}`}`;
+export const counterRowKey = (delta: Pick<CounterDelta, 'clientId' | 'day' | 'row'>): string => {
+  const row = delta.row;
+  if ('journeyGauge' in row) return `${delta.clientId}#NOW#J${row.journeyGauge}`;
+  if ('journeyId' in row) return `${delta.clientId}#${delta.day}#J${row.journeyId}#${row.stepId}`;
+  return `${delta.clientId}#${delta.day}#${'workflowId' in row ? `W${row.workflowId}` : `E${row.eventType}`}`;
+};
 
 /** Deltas summed per day row (a batch of changes becomes one write per row). */
 export function sumDeltas(deltas: readonly CounterDelta[]): CounterDelta[] {
@@ -195,6 +282,10 @@ export function sumDeltas(deltas: readonly CounterDelta[]): CounterDelta[] {
       continue;
     }
     if (delta.received) into.received = (into.received ?? 0) + delta.received;
+    if (delta.adds) {
+      into.adds ??= {};
+      for (const [name, value] of Object.entries(delta.adds)) into.adds[name] = (into.adds[name] ?? 0) + value;
+    }
     if (delta.counts) {
       into.counts ??= {};
       for (const [name, value] of Object.entries(delta.counts) as [keyof StatCounts, number][])
