@@ -12,8 +12,10 @@ export interface WakeRunDeps {
  * After an execution's ending write (completed, failed, skipped, cancelled — by the executor, from evidence, or a
  * duplicate delivery finding it already ended): the run whose send step it is moves on. One SQS send to the journey
  * queue, only for a journey's send (the 8 system workflows' executions have no run and send nothing). A failed send
- * does not fail the ending, which is written and stays: the run's RUNDUE entry (due at the execution's scheduled_for
- * + 1 h, swept by sweep-runs) brings the run back, and advance-runs finds the execution ended then.
+ * leaves the ending written and is thrown after its warning line, so the execution's own message fails and comes back:
+ * that delivery finds the execution ended and wakes the run again (execute-workflow), within the visibility timeout
+ * instead of the run's safety net an hour on. The RUNDUE entry (scheduled_for + 1 h, swept by sweep-runs) still
+ * catches a wake lost with its message (a crash right after the ending write).
  */
 export async function wakeRunOf(deps: WakeRunDeps, execution: ExecutionRecord): Promise<void> {
   const message = runWakeOf(execution);
@@ -22,6 +24,7 @@ export async function wakeRunOf(deps: WakeRunDeps, execution: ExecutionRecord): 
     await deps.queue.send('journey', message);
   } catch (error) {
     (deps.onWakeError ?? warnWakeFailed)(error, message);
+    throw error;
   }
 }
 
@@ -29,7 +32,7 @@ const warnWakeFailed = (error: unknown, message: RunMessage): void =>
   console.warn(
     JSON.stringify({
       level: 'WARN',
-      message: "run not woken after its send step's execution ended; sweep-runs brings it back at its due time",
+      message: "run not woken after its send step's execution ended; the execution's message is retried to wake it",
       run: message,
       error: String(error),
     }),

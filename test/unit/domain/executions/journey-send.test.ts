@@ -329,24 +329,30 @@ describe('the run wakes after every end of its send step (memory ports)', () => 
     expect(seenAtWake).toEqual([EXECUTION_STATUS.completed]);
   });
 
-  it('a failed wake does not fail the ending: the execution stays completed and the failure is logged', async () => {
-    // Prepare: the journey queue refuses every message
+  it('a failed wake keeps the ending and fails the message, whose redelivery wakes the run', async () => {
+    // Prepare: the journey queue refuses the first wake
     const h = await journeyHarness();
     const execution = await h.queued(await h.contact(), JOURNEY_SEND);
     const send = h.queue.send.bind(h.queue);
+    let refusals = 1;
+    const wakes: unknown[] = [];
     h.queue.send = async <Q extends QueueName>(queue: Q, message: QueueMessages[Q], options?: SendOptions) => {
-      if (queue === 'journey') throw new Error('SQS unavailable');
+      if (queue === 'journey') {
+        if (refusals-- > 0) throw new Error('SQS unavailable');
+        wakes.push(message);
+      }
       return send(queue, message, options);
     };
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 
-    // Act
-    const outcome = await h.execute(execution.id);
+    // Act: the first delivery sends and ends, then its wake fails; SQS delivers the message again
+    await expect(h.execute(execution.id)).rejects.toThrow('SQS unavailable');
+    await h.execute(execution.id);
 
-    // Assess: the e-mail went once and the ending stands; sweep-runs brings the run back at its RUNDUE time
-    expect(outcome).toEqual({ kind: 'finished', status: EXECUTION_STATUS.completed });
+    // Assess: the e-mail went once, the ending stands, the redelivery woke the run with its seq
     expect(await h.execution(execution.id)).toMatchObject({ status: EXECUTION_STATUS.completed });
     expect(h.mailer.emails).toHaveLength(1);
+    expect(wakes).toEqual([expect.objectContaining({ run_id: RUN_ID, seq: RUN_SEQ })]);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({
       level: 'WARN',
