@@ -369,6 +369,7 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'read',
   },
   { method: 'GET', path: '/client/journeys/{id}/diff', handler: 'journeys-diff', tableAccess: 'read' },
+  { method: 'GET', path: '/client/journeys/{id}/stats', handler: 'journeys-stats', tableAccess: 'read' },
   {
     method: 'GET',
     path: '/client/workflows/{workflow_id}/customization/audit',

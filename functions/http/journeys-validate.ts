@@ -3,6 +3,7 @@ import { jsonApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { customizationStore } from '../../shared/composition/providers/customization-store.js';
 import { journeyStore } from '../../shared/composition/providers/journey-store.js';
+import { statsStore } from '../../shared/composition/providers/stats-store.js';
 import { settingsStore } from '../../shared/composition/providers/settings-store.js';
 import { templateStore } from '../../shared/composition/providers/template-store.js';
 import { topicStore } from '../../shared/composition/providers/topic-store.js';
@@ -21,12 +22,12 @@ export const handler = jsonApi(
       `${JOURNEY_LIMITS.waitMinutes.max} minutes, timeouts ${JOURNEY_LIMITS.timeoutMinutes.min}–` +
       `${JOURNEY_LIMITS.timeoutMinutes.max} minutes), that every step is reachable, no cycle, every edge names a ` +
       'step or null, and every template and topic exists for you. `impact` lists each step of the live version ' +
-      'and whether the draft removes, changes or keeps it; `waiting` (runs on the step now) is not counted in this ' +
-      'version: null. A system journey: 422 `read_only`.',
+      'and whether the draft removes, changes or keeps it, with `waiting`: the runs on the step now, read from the ' +
+      'counters at `counted_at` (they follow the runs by up to a minute). A system journey: 422 `read_only`.',
     params: JourneyIdParams,
     responses: { 200: ValidationView },
     errors: [404],
   },
-  [journeyStore, settingsStore, customizationStore, templateStore, topicStore, clock],
+  [journeyStore, settingsStore, customizationStore, templateStore, topicStore, statsStore, clock],
   async ({ params }, { deps, clientId }) => ok(await validateDraft(deps, clientId, params.id)),
 );

@@ -5,7 +5,9 @@ import {
   type EventTypeDayRow,
   type WorkflowDayRow,
 } from '../../domain/stats/stats-counters.js';
-import type { StatsStore } from '../../domain/stats/stats-store.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GAUGE_PREFIX } from '../../domain/stats/counter-facts.js';
+import type { JourneyStepDayRow, StatsStore } from '../../domain/stats/stats-store.js';
 import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
 import { EVENT_PREFIX, FAIL_REASON_PREFIX, RECEIVED, SKIP_REASON_PREFIX } from './stats-attributes.js';
@@ -60,7 +62,50 @@ export class DynamoStatsStore implements StatsStore {
     }
     return { workflows, events };
   }
+
+  /**
+   * The journey's rows sit among the client's other rows of each day, so the Query reads the days' range and keeps the
+   * journey's (as a workflow's stats do); the gauge is one GetItem beside it.
+   */
+  async readJourney(clientId: number, journeyId: number, fromDay: string, toDay: string) {
+    const from = keys.statsJourneyStepDay(clientId, fromDay, journeyId, '').sk;
+    const to = `${keys.statsJourneyStepDay(clientId, toDay, journeyId, '').sk}~`;
+    const [items, now] = await Promise.all([
+      queryAll(this.db, {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        FilterExpression: 'journey_id = :journey',
+        ExpressionAttributeValues: { ':pk': keys.statsPk(clientId), ':from': from, ':to': to, ':journey': journeyId },
+      }),
+      this.readJourneyGauge(clientId, journeyId),
+    ]);
+    const days: JourneyStepDayRow[] = items.map((item) => {
+      const counts: Record<string, number> = {};
+      for (const [name, value] of Object.entries(item))
+        if (!JOURNEY_ROW_FIELDS.has(name) && typeof value === 'number') counts[name] = value;
+      return { day: String(item['day']), stepId: String(item['step_id']), counts };
+    });
+    return { days, now };
+  }
+
+  async readJourneyGauge(clientId: number, journeyId: number) {
+    const read = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.statsJourneyGauge(clientId, journeyId) }),
+    );
+    return gaugeOf(read.Item);
+  }
 }
+
+/** A gauge item's `s_<step>` attributes by step (zeros left out). */
+function gaugeOf(item: Record<string, unknown> | undefined): Record<string, number> {
+  const now: Record<string, number> = {};
+  for (const [name, value] of Object.entries(item ?? {}))
+    if (name.startsWith(GAUGE_PREFIX) && typeof value === 'number' && value !== 0)
+      now[name.slice(GAUGE_PREFIX.length)] = value;
+  return now;
+}
+
+const JOURNEY_ROW_FIELDS = new Set(['pk', 'sk', 'journey_id', 'step_id', 'day', 'expires_at']);
 
 const numberOf = (value: unknown): number => (typeof value === 'number' ? value : 0);
 

@@ -80,4 +80,22 @@ export class MemoryStatsStore implements StatsStore {
       events: workflowId === undefined ? [...this.eventRows.values()].filter(inRange).map(strip) : [],
     };
   }
+
+  async readJourney(clientId: number, journeyId: number, fromDay: string, toDay: string) {
+    const days: { day: string; stepId: string; counts: Record<string, number> }[] = [];
+    const prefix = `${clientId}#`;
+    for (const [key, counts] of this.journeyRows) {
+      const match = /^(\d{4}-\d{2}-\d{2})#J(\d+)#(.+)$/.exec(key.startsWith(prefix) ? key.slice(prefix.length) : '');
+      if (!match || Number(match[2]) !== journeyId || match[1]! < fromDay || match[1]! > toDay) continue;
+      days.push({ day: match[1]!, stepId: match[3]!, counts: { ...counts } });
+    }
+    return { days, now: await this.readJourneyGauge(clientId, journeyId) };
+  }
+
+  async readJourneyGauge(clientId: number, journeyId: number) {
+    const now: Record<string, number> = {};
+    for (const [name, n] of Object.entries(this.journeyRows.get(`${clientId}#NOW#J${journeyId}`) ?? {}))
+      if (name.startsWith('s_') && n !== 0) now[name.slice(2)] = n;
+    return now;
+  }
 }

@@ -1,3 +1,4 @@
+import type { StatsStore } from '../stats/stats-store.js';
 import { isDeepStrictEqual } from 'node:util';
 import { conflict, invalidField } from '../../errors.js';
 import type { JourneyIssue, JourneyStep } from './definition/types.js';
@@ -71,7 +72,8 @@ export async function saveDraft(
 export interface StepImpact {
   step_id: string;
   change: 'removed' | 'changed' | 'unchanged';
-  waiting: null;
+  /** Runs on the step now, from the counters' gauge (which follows the runs by the counters' delay). */
+  waiting: number;
 }
 
 const stepsOf = (draft: unknown): { id?: unknown }[] => {
@@ -80,15 +82,19 @@ const stepsOf = (draft: unknown): { id?: unknown }[] => {
 };
 
 /**
- * What a draft does to each step of the live version: removed (no step of its id), changed, unchanged. How many runs
- * wait on each is not counted in this version (`waiting: null`).
+ * What a draft does to each step of the live version: removed (no step of its id), changed, unchanged; and how many
+ * runs are on each now (`waiting`, the gauge's count: 0 when none).
  */
-export function impactOf(live: readonly JourneyStep[], draft: unknown): StepImpact[] {
+export function impactOf(
+  live: readonly JourneyStep[],
+  draft: unknown,
+  waiting: Readonly<Record<string, number>> = {},
+): StepImpact[] {
   const byId = new Map(stepsOf(draft).map((s) => [s.id, s]));
   return live.map((step) => {
     const next = byId.get(step.id);
     const change = next === undefined ? 'removed' : isDeepStrictEqual(next, step) ? 'unchanged' : 'changed';
-    return { step_id: step.id, change, waiting: null };
+    return { step_id: step.id, change, waiting: waiting[step.id] ?? 0 };
   });
 }
 
@@ -97,21 +103,24 @@ export function impactOf(live: readonly JourneyStep[], draft: unknown): StepImpa
  * journey, then its live version and the references in one wave.
  */
 export async function validateDraft(
-  deps: ReadDeps,
+  deps: ReadDeps & { stats: Pick<StatsStore, 'readJourneyGauge'> },
   clientId: number,
   id: number,
-): Promise<{ valid: boolean; issues: JourneyIssue[]; impact: StepImpact[]; counted_at: null }> {
+): Promise<{ valid: boolean; issues: JourneyIssue[]; impact: StepImpact[]; counted_at: string | null }> {
   refuseSystemField(id, 'id');
   const journey = await findOwnJourney(deps, clientId, id);
-  const [refs, live] = await Promise.all([
+  const published = journey.live_version !== undefined;
+  const [refs, live, waiting] = await Promise.all([
     journeyRefs(deps, clientId, [journey.draft]),
     journey.live_version === undefined ? undefined : deps.journeys.version(clientId, id, journey.live_version),
+    published ? deps.stats.readJourneyGauge(clientId, id) : undefined,
   ]);
+  const countedAt = deps.clock.now().toISOString();
   const { definition, issues } = validateJourney(journey.draft, refs);
   return {
     valid: definition !== undefined && issues.length === 0,
     issues,
-    impact: live ? impactOf(live.definition.steps, definition ?? journey.draft) : [],
-    counted_at: null,
+    impact: live ? impactOf(live.definition.steps, definition ?? journey.draft, waiting) : [],
+    counted_at: live && waiting ? countedAt : null,
   };
 }

@@ -1,3 +1,4 @@
+import { StatsQuery } from '../stats/schemas.js';
 import * as z from '../../validation/zod.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { UtcTimestamp } from '../time/utc-timestamp.js';
@@ -237,10 +238,12 @@ export const DraftSaved = z.object({
 export const StepImpact = z.object({
   step_id: z.string(),
   change: z.enum(['removed', 'changed', 'unchanged']),
-  waiting: z.null().check(
+  waiting: z.int().check(
+    z.gte(0),
     z.meta({
       description:
-        'Runs on the step now: not counted in this version (null), so publish asks a move for every removed step',
+        'Runs on the step now (counted from the change stream: it follows the runs by up to a minute). Publish still ' +
+        'asks a move for every removed step, even at 0: a run may arrive between this count and the publish',
     }),
   ),
 });
@@ -253,7 +256,9 @@ export const ValidationView = z.object({
       description: 'Each step of the live version and what the draft does to it (empty before the first publish)',
     }),
   ),
-  counted_at: z.null().check(z.meta({ description: 'When `waiting` was counted: null, not counted in this version' })),
+  counted_at: z
+    .nullable(z.string())
+    .check(z.meta({ description: 'When `waiting` was read (ISO 8601); null before the first publish (no impact)' })),
 });
 
 export const JourneyVersionView = z
@@ -273,3 +278,32 @@ export const JourneyVersionList = z.object({
 });
 
 export const DeletedJourney = z.object({ id: journeyId, name: z.string(), deleted: z.literal(true) });
+
+/** The days of GET /client/journeys/{id}/stats, as GET /client/stats takes them. */
+export const JourneyStatsQuery = z.pick(StatsQuery, { from: true, to: true });
+
+const stepCount = (description: string) => z.int().check(z.meta({ description }));
+
+export const JourneyStatsView = z.object({
+  journey_id: z.int(),
+  from: z.string(),
+  to: z.string(),
+  counted_at: z.string().check(z.meta({ description: 'When the counters were read' })),
+  steps: z.array(
+    z.object({
+      step_id: z.string(),
+      entered: stepCount('Runs that entered the step in the range'),
+      waiting: stepCount('Runs on the step now (whatever the range)'),
+      left: stepCount('Runs that left the step to another step or a null edge'),
+      sent: stepCount('E-mails the step sent (claimed for SES; given back if the send never happened)'),
+      completed: stepCount('Runs that ended here by a null edge'),
+      exited: stepCount('Runs that ended here by an exit step or an exit event'),
+      ended: stepCount('Runs the service stopped here (archive, erasure, a removed version)'),
+      ways: z.record(z.string(), z.int()).check(
+        z.meta({
+          description: 'Runs that left by each way: branch name or otherwise, arm name, on_event, on_timeout',
+        }),
+      ),
+    }),
+  ),
+});

@@ -75,7 +75,7 @@ export async function getWorkflowStats(
 }
 
 /** The days asked: `to` defaults to today (UTC), `from` to 29 days before it; at most MAX_STATS_DAYS days. */
-function rangeOf(query: Pick<ClientStatsQuery, 'from' | 'to'>, now: Date): { from: string; to: string } {
+export function rangeOf(query: Pick<ClientStatsQuery, 'from' | 'to'>, now: Date): { from: string; to: string } {
   const to = query.to ?? utcDayOf(now);
   const from =
     query.from ??

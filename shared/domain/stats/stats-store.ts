@@ -12,4 +12,24 @@ export interface StatsStore {
     toDay: string,
     workflowId?: number,
   ): Promise<{ workflows: WorkflowDayRow[]; events: EventTypeDayRow[] }>;
+  /**
+   * One journey's step day rows from `fromDay` to `toDay` (one Query) and its gauge, the runs at each step now (one
+   * GetItem), in one wave.
+   */
+  readJourney(clientId: number, journeyId: number, fromDay: string, toDay: string): Promise<JourneyCounters>;
+  /** Only the gauge (one GetItem): runs at each step now. */
+  readJourneyGauge(clientId: number, journeyId: number): Promise<Record<string, number>>;
+}
+
+/** A journey step's counters of one day: `entered`, `left`, `sent`, `completed`, `exited`, `ended`, `v_<way>`. */
+export interface JourneyStepDayRow {
+  day: string;
+  stepId: string;
+  counts: Record<string, number>;
+}
+
+export interface JourneyCounters {
+  days: JourneyStepDayRow[];
+  /** Step id → runs in flight there now. */
+  now: Record<string, number>;
 }

@@ -231,8 +231,8 @@ describe('journeys over HTTP', () => {
       ],
     });
     expect(impact.body.data.impact).toEqual([
-      { step_id: 'wait_checkout', change: 'changed', waiting: null },
-      { step_id: 'remind', change: 'removed', waiting: null },
+      { step_id: 'wait_checkout', change: 'changed', waiting: 0 },
+      { step_id: 'remind', change: 'removed', waiting: 0 },
     ]);
     expect(noMove.status).toBe(422);
     expect(noMove.body.errors).toEqual([expect.objectContaining({ condition: 'required', key: 'moves.remind' })]);

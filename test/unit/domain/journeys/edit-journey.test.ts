@@ -18,10 +18,16 @@ describe('impactOf', () => {
 
     // Assess
     expect(changed).toEqual([
-      { step_id: 'wait_checkout', change: 'unchanged', waiting: null },
-      { step_id: 'remind', change: 'changed', waiting: null },
+      { step_id: 'wait_checkout', change: 'unchanged', waiting: 0 },
+      { step_id: 'remind', change: 'changed', waiting: 0 },
     ]);
-    expect(removed[1]).toEqual({ step_id: 'remind', change: 'removed', waiting: null });
+    expect(removed[1]).toEqual({ step_id: 'remind', change: 'removed', waiting: 0 });
+    // The gauge's count by step, 0 where no run is.
+    expect(impactOf(cartDefinition().steps, dropped, { remind: 3 })[1]).toEqual({
+      step_id: 'remind',
+      change: 'removed',
+      waiting: 3,
+    });
   });
 });
 
