@@ -135,6 +135,25 @@ describe('the cart-abandonment journey over HTTP', () => {
       expect(waysOut(endedA)).toEqual(['on_event']);
       expect(await runOf(client.id, runB)).toMatchObject({ status: 'waiting', seq: waitingB.seq });
 
+      // Assess: the step counters (the change stream's projection): three runs entered the wait, A left on_event and
+      // completed (a null edge), C exited there, B waits there now; validate's impact shows that run on the live step.
+      const stats = await eventually(
+        'the runs counted on their steps',
+        async () => {
+          const read = await call('GET', `/client/journeys/${journeyId}/stats`, { key: client.api_key });
+          const wait = read.body.data?.steps?.find((s: { step_id: string }) => s.step_id === 'wait_checkout');
+          return wait?.entered === 3 && wait.waiting === 1 && wait.left === 1 && wait.exited === 1 ? read : undefined;
+        },
+        { timeoutMs: 40_000, intervalMs: 1_000 },
+      );
+      expect(stats.body.data.steps.find((s: { step_id: string }) => s.step_id === 'wait_checkout')).toMatchObject({
+        ways: { on_event: 1 },
+        completed: 1,
+      });
+      const impact = await call('POST', `/client/journeys/${journeyId}/validate`, { key: client.api_key });
+      expect(impact.body.data.impact).toContainEqual({ step_id: 'wait_checkout', change: 'unchanged', waiting: 1 });
+      expect(impact.body.data.counted_at).toEqual(expect.any(String));
+
       // Assess: B's timeout sends one reminder and ends it on_timeout; A never mails.
       const endedB = await awaitRun(
         client.id,
