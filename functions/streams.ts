@@ -49,11 +49,12 @@ export const STREAM_FUNCTION_DEFAULTS = { batchSize: 100, maxBatchingWindowSecon
 
 export const streamFunctions: readonly StreamFunctionDefinition[] = [
   // Webhook facts: status logs of sent e-mails, contacts' subscription changes, executions ending
-  // failed or skipped, sending domains verified or failed, and a client's tenant paused or resumed become webhook messages and their deliveries. A failed batch is retried (bisected) until it
+  // failed or skipped, sending domains verified or failed, a client's tenant paused or resumed, and journey runs
+  // entering, leaving a step and ending become webhook messages and their deliveries. A failed batch is retried (bisected) until it
   // succeeds or its records are a day old, then its position goes to the on-failure queue: never silently skipped.
   {
     handler: 'webhook-facts',
-    entities: [ENTITY.sentEmailLog, ENTITY.contact, ENTITY.execution, ENTITY.domain, ENTITY.sender],
+    entities: [ENTITY.sentEmailLog, ENTITY.contact, ENTITY.execution, ENTITY.domain, ENTITY.sender, ENTITY.run],
     tableAccess: 'readWrite',
     sendsTo: ['webhooks'],
   },

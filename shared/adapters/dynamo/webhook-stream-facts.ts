@@ -2,12 +2,16 @@ import { topicIdOfAttribute } from '../../domain/topics/contact-topics.js';
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { RunPathEntry } from '../../domain/runs/run-record.js';
+import { RUN_ENDED_STATUSES, type RunStatus } from '../../domain/runs/run-record.js';
 import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import { SENT_STATUS, type SentEmailLogRecord, type SentStatus } from '../../domain/sent-emails/sent-email-record.js';
 import type {
   ContactFactFields,
   EmailFact,
   ExecutionFactFields,
+  JourneyFact,
+  JourneyRunFields,
   SendingFact,
   WebhookFact,
 } from '../../domain/webhooks/facts.js';
@@ -39,7 +43,9 @@ const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Image
  *   (`topic_<id>`) changed (topic_changed, listing the changed topics: one fact per write);
  * - an execution that became failed (4) or skipped (6);
  * - a sending domain that became verified or failed;
- * - a client's sender state whose tenant pause appeared (sending.paused) or went (sending.resumed).
+ * - a client's sender state whose tenant pause appeared (sending.paused) or went (sending.resumed);
+ * - a journey run inserted (journey.entered), each path entry a write added (journey.step_completed, in path order),
+ *   and the write that ended it (journey.exited), in that order within one record.
  * Every other change is none. The infra's event source filter lets only these item kinds reach the function.
  */
 export function factsOfStreamRecords(records: readonly DynamoDBRecord[]): WebhookFact[] {
@@ -47,6 +53,7 @@ export function factsOfStreamRecords(records: readonly DynamoDBRecord[]): Webhoo
   for (const record of records) {
     const fact = factOf(record);
     if (fact) facts.push(fact);
+    else facts.push(...journeyFactsOf(record));
   }
   return facts;
 }
@@ -130,7 +137,59 @@ function factOf(record: DynamoDBRecord): WebhookFact | undefined {
     }
     case 'sender':
       return sendingFact(item.clientId, previous, next, record.dynamodb?.ApproximateCreationDateTime);
+    default:
+      return undefined;
   }
+}
+
+/**
+ * A run's facts from one change: its INSERT enters it; a MODIFY yields one step_completed per path entry beyond the
+ * old image's (a transition through instant steps adds several) and, when its status became an ended one, exited.
+ * An erasure's write (status ended, `event` removed) is an exited fact with no personal data.
+ */
+function journeyFactsOf(record: DynamoDBRecord): JourneyFact[] {
+  if (record.eventName === 'REMOVE') return [];
+  const next = imageOf(record.dynamodb?.NewImage);
+  if (!next || typeof next['pk'] !== 'string' || typeof next['sk'] !== 'string') return [];
+  const item = keys.changedItemOf(next['pk'], next['sk']);
+  if (item?.kind !== 'run') return [];
+  const previous = imageOf(record.dynamodb?.OldImage);
+  const run = runFields(next, item.runId);
+  const base = { kind: 'journey' as const, client_id: item.clientId, run };
+  const facts: JourneyFact[] = [];
+  if (record.eventName === 'INSERT' || !previous)
+    facts.push({ ...base, type: 'journey.entered', seq: 1, at: text(next['created_at']) ?? run.updated_at });
+  const before = Array.isArray(previous?.['path']) ? (previous['path'] as unknown[]).length : 0;
+  const path = Array.isArray(next['path']) ? (next['path'] as RunPathEntry[]) : [];
+  for (const step of path.slice(before))
+    facts.push({ ...base, type: 'journey.step_completed', step, seq: Number(step.seq), at: step.at });
+  const ended = (status: unknown) => RUN_ENDED_STATUSES.includes(status as RunStatus);
+  if (ended(next['status']) && !ended(previous?.['status']))
+    facts.push({
+      ...base,
+      type: 'journey.exited',
+      seq: Number(next['seq']),
+      at: text(next['ended_at']) ?? run.updated_at,
+    });
+  return facts;
+}
+
+function runFields(image: Image, id: number): JourneyRunFields {
+  const keyValue = text(image['key_value']);
+  const reason = text(image['reason']);
+  return {
+    id,
+    journey_id: Number(image['journey_id']),
+    version: Number(image['version']),
+    contact_id: Number(image['contact_id']),
+    event_id: Number(image['event_id']),
+    ...(keyValue !== undefined ? { key_value: keyValue } : {}),
+    status: text(image['status']) as RunStatus,
+    ...(reason !== undefined ? { reason: reason as JourneyRunFields['reason'] & string } : {}),
+    step_id: text(image['step_id']) ?? '',
+    updated_at: text(image['updated_at']) ?? '',
+    erased: image['event'] === undefined,
+  };
 }
 
 /** A tenant pause that appeared or went on the client's sender state; any other change of it is none. */

@@ -18,6 +18,12 @@ const KEPT = new Set([
   'contact_id',
   'email_template_id',
   'is_test',
+  // A journey run's ids and position: the journey's own structure, nothing the contact gave.
+  'run_id',
+  'journey_id',
+  'journey_version',
+  'step_id',
+  'seq',
 ]);
 
 /** Objects whose ids are kept: the triggering event and the contact of a contact fact. */

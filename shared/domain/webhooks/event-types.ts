@@ -22,6 +22,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'domain.failed',
   'sending.paused',
   'sending.resumed',
+  'journey.entered',
+  'journey.step_completed',
+  'journey.exited',
 ] as const;
 
 export const WebhookEventType = z

@@ -1,3 +1,4 @@
+import type { RunEndReason, RunPathEntry, RunStatus } from '../runs/run-record.js';
 import type { SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 import type { WebhookEventType } from './event-types.js';
 
@@ -6,7 +7,7 @@ import type { WebhookEventType } from './event-types.js';
  * (shared/adapters/dynamo/webhook-stream-facts.ts decides which changes are facts). Each names the client and carries
  * what its record held, so most payload fields need no read.
  */
-export type WebhookFact = EmailFact | ContactFact | ExecutionFact | DomainFact | SendingFact;
+export type WebhookFact = EmailFact | ContactFact | ExecutionFact | DomainFact | SendingFact | JourneyFact;
 
 /** A status log written on a sent e-mail: sent, delivered, delayed, bounced, complained, opened, clicked, failed. */
 export interface EmailFact {
@@ -93,6 +94,37 @@ export interface SendingFact {
   pause_began_at: string;
 }
 
+/**
+ * A client journey's run: it started (entered), left a step (one fact per path entry a write added, several when a
+ * transition passed instant steps), or ended (exited: completed, exited, or ended by the service).
+ */
+export interface JourneyFact {
+  kind: 'journey';
+  type: 'journey.entered' | 'journey.step_completed' | 'journey.exited';
+  client_id: number;
+  run: JourneyRunFields;
+  /** The step left (step_completed). */
+  step?: RunPathEntry;
+  /** The seq the fact belongs to: 1 at entry, the leaving transition's for a step, the ending write's at the end. */
+  seq: number;
+  at: string;
+}
+
+export interface JourneyRunFields {
+  id: number;
+  journey_id: number;
+  version: number;
+  contact_id: number;
+  event_id: number;
+  key_value?: string;
+  status: RunStatus;
+  reason?: RunEndReason;
+  step_id: string;
+  updated_at: string;
+  /** The image has no trigger event: the contact was erased (the run keeps ids only). */
+  erased: boolean;
+}
+
 /** How a contact came to be unsubscribed, from the reason the service's own writers record. */
 export type UnsubscribeSource = 'link' | 'ses' | 'suppression' | 'api';
 
@@ -128,6 +160,11 @@ export function factIdentity(fact: WebhookFact): string {
       return `${fact.client_id}:domain:${fact.domain.id}:${fact.domain.status}`;
     case 'sending':
       return `${fact.client_id}:sending:${fact.type}:${fact.pause_began_at}`;
+    case 'journey':
+      // A run enters and ends once; it leaves a step once (no cycles) at the seq of the transition that left it.
+      return fact.type === 'journey.step_completed'
+        ? `${fact.client_id}:run:${fact.run.id}:step:${fact.seq}:${fact.step?.step ?? ''}`
+        : `${fact.client_id}:run:${fact.run.id}:${fact.type === 'journey.entered' ? 'entered' : 'exited'}`;
   }
 }
 
@@ -145,6 +182,7 @@ export function factTime(fact: WebhookFact): string {
     case 'domain':
       return fact.domain.at;
     case 'sending':
+    case 'journey':
       return fact.at;
   }
 }

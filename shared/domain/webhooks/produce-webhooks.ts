@@ -19,7 +19,7 @@ export interface ProduceOutcome {
 /**
  * The facts of one stream batch → webhook messages and their first deliveries. A client without an
  * endpoint that takes a fact costs nothing beyond the (cached) endpoint read. Otherwise, per batch: one wave reading
- * the sent e-mails named (and, for contact facts, their erasure tombstones), one reading the triggering events, one BatchWriteItem wave storing the messages, then one
+ * the sent e-mails named (and, for contact and journey facts, their contacts' erasure tombstones), one reading the triggering events, one BatchWriteItem wave storing the messages, then one
  * SendMessageBatch wave with a delivery per (message, endpoint). Throws when any of it fails, so the stream hands the
  * batch over again: messages keep their ids, so a retried batch stores the same messages and a receiver can
  * de-duplicate a repeated delivery by its `webhook-id`.
@@ -49,7 +49,13 @@ export async function produceWebhooks(
   );
   // A contact fact's values come from the stream's image: one read in the same wave tells whether it was erased since.
   const contactRefs = unique(
-    wanted.flatMap(({ fact }) => (fact.kind === 'contact' ? [{ client_id: fact.client_id, id: fact.contact.id }] : [])),
+    wanted.flatMap(({ fact }) =>
+      fact.kind === 'contact'
+        ? [{ client_id: fact.client_id, id: fact.contact.id }]
+        : fact.kind === 'journey' && !fact.run.erased
+          ? [{ client_id: fact.client_id, id: fact.run.contact_id }]
+          : [],
+    ),
     (r) => `${r.client_id}:${r.id}`,
   );
   const [sentEmails, erasedContacts] = await Promise.all([
@@ -63,7 +69,9 @@ export async function produceWebhooks(
       ? fact.execution.event_id
       : fact.kind === 'email'
         ? sentById.get(`${fact.client_id}:${fact.sent_email_id}`)?.event_id
-        : undefined;
+        : fact.kind === 'journey' && fact.type === 'journey.entered'
+          ? fact.run.event_id
+          : undefined;
   const eventRefs = unique(
     wanted.flatMap(({ fact }) => {
       const id = eventIdOf(fact);
@@ -78,7 +86,15 @@ export async function produceWebhooks(
   const deliveries: BatchMessage<'webhooks'>[] = [];
   for (const { fact, endpoints } of wanted) {
     const eventId = eventIdOf(fact);
-    const erasedAt = fact.kind === 'contact' ? erasedContacts.get(`${fact.client_id}:${fact.contact.id}`) : undefined;
+    // A run's image without its trigger event was written by the erasure itself: ids only, as of that write.
+    const erasedAt =
+      fact.kind === 'contact'
+        ? erasedContacts.get(`${fact.client_id}:${fact.contact.id}`)
+        : fact.kind === 'journey'
+          ? fact.run.erased
+            ? fact.run.updated_at
+            : erasedContacts.get(`${fact.client_id}:${fact.run.contact_id}`)
+          : undefined;
     const message = buildWebhookMessage(fact, {
       ...(fact.kind === 'email' ? { sentEmail: sentById.get(`${fact.client_id}:${fact.sent_email_id}`) } : {}),
       ...(erasedAt ? { contactErasedAt: erasedAt } : {}),

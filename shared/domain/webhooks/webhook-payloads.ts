@@ -57,6 +57,8 @@ function contactOf(fact: WebhookFact, context: FactContext): number | null | und
     case 'domain':
     case 'sending':
       return undefined;
+    case 'journey':
+      return fact.run.contact_id;
   }
 }
 
@@ -145,5 +147,26 @@ function dataOf(fact: WebhookFact, context: FactContext): Record<string, unknown
     }
     case 'sending':
       return { sending: fact.sending };
+    case 'journey': {
+      const r = fact.run;
+      const ids = {
+        run_id: r.id,
+        journey_id: r.journey_id,
+        journey_version: r.version,
+        contact_id: r.contact_id,
+        seq: fact.seq,
+        occurred_at: fact.at,
+      };
+      if (fact.type === 'journey.entered')
+        return {
+          ...ids,
+          step_id: r.step_id,
+          key_value: r.key_value ?? null,
+          event: eventRef(context.event, r.event_id),
+        };
+      if (fact.type === 'journey.step_completed')
+        return { ...ids, step_id: fact.step?.step ?? null, via: fact.step?.via ?? null };
+      return { ...ids, step_id: r.step_id, status: r.status, reason: r.reason ?? null };
+    }
   }
 }

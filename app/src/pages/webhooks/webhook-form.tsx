@@ -35,6 +35,9 @@ export const EVENT_TYPES = [
   ['domain.failed', 'a sending domain failed (its reason in the payload)'],
   ['sending.paused', 'SES paused your sending'],
   ['sending.resumed', 'SES let your sending go on again'],
+  ['journey.entered', 'a contact entered one of your journeys'],
+  ['journey.step_completed', 'a contact left a step of a journey'],
+  ['journey.exited', 'a contact’s way through a journey ended'],
 ] as const satisfies readonly (readonly [WebhookEventType, string])[];
 
 // Every type of the API is listed above (a new one is a compile error here).
