@@ -32,7 +32,10 @@ describe('journey webhooks', () => {
       },
     });
     expect(hook.status).toBe(201);
-    const created = await call('POST', '/client/journeys', { key, body: { name: 'Tag builders', definition: journey } });
+    const created = await call('POST', '/client/journeys', {
+      key,
+      body: { name: 'Tag builders', definition: journey },
+    });
     expect(created.status).toBe(201);
     const { id: journeyId, draft_version } = created.body.data;
     const published = await call('POST', `/client/journeys/${journeyId}/publish`, { key, body: { draft_version } });
@@ -70,7 +73,10 @@ describe('journey webhooks', () => {
     expect(ordered[3]!.payload.type).toBe('journey.exited');
     for (const d of ordered)
       expect(d.payload.data).toMatchObject({ run_id: runId, journey_id: journeyId, journey_version: 1 });
-    expect(ordered[0]!.payload.data).toMatchObject({ seq: 1, event: { id: event.body.data.id, type: 'project_created' } });
+    expect(ordered[0]!.payload.data).toMatchObject({
+      seq: 1,
+      event: { id: event.body.data.id, type: 'project_created' },
+    });
     expect(ordered[3]!.payload.data).toMatchObject({ status: 'exited', reason: 'exit_step', seq: 2 });
     await new Promise((r) => setTimeout(r, 2_000));
     expect(mine()).toHaveLength(4);

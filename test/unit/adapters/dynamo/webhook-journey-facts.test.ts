@@ -66,7 +66,10 @@ const item = (run: RunRecord) => runItem(run) as unknown as Record<string, unkno
 
 describe('journey facts in the table change stream', () => {
   it('reads entered from the insert, each step left and the end from the ending write, in seq and path order', () => {
-    const facts = factsOfStreamRecords([record('INSERT', item(entered)), record('MODIFY', item(exited), item(entered))]);
+    const facts = factsOfStreamRecords([
+      record('INSERT', item(entered)),
+      record('MODIFY', item(exited), item(entered)),
+    ]);
 
     expect(facts.map((f) => f.type)).toEqual([
       'journey.entered',
@@ -74,7 +77,9 @@ describe('journey facts in the table change stream', () => {
       'journey.step_completed',
       'journey.exited',
     ]);
-    const messages = facts.map((f) => JSON.parse(buildWebhookMessage(f, {}).payload) as { data: Record<string, unknown> });
+    const messages = facts.map(
+      (f) => JSON.parse(buildWebhookMessage(f, {}).payload) as { data: Record<string, unknown> },
+    );
     expect(messages.map((m) => m.data)).toEqual([
       {
         run_id: 55,
@@ -87,8 +92,26 @@ describe('journey facts in the table change stream', () => {
         key_value: 'cart-1',
         event: { id: 321, idempotency_key: null, type: null },
       },
-      { run_id: 55, journey_id: 1000, journey_version: 1, contact_id: 9, seq: 2, occurred_at: LATER, step_id: 'tag', via: null },
-      { run_id: 55, journey_id: 1000, journey_version: 1, contact_id: 9, seq: 2, occurred_at: LATER, step_id: 'out', via: null },
+      {
+        run_id: 55,
+        journey_id: 1000,
+        journey_version: 1,
+        contact_id: 9,
+        seq: 2,
+        occurred_at: LATER,
+        step_id: 'tag',
+        via: null,
+      },
+      {
+        run_id: 55,
+        journey_id: 1000,
+        journey_version: 1,
+        contact_id: 9,
+        seq: 2,
+        occurred_at: LATER,
+        step_id: 'out',
+        via: null,
+      },
       {
         run_id: 55,
         journey_id: 1000,
