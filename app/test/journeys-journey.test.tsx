@@ -37,6 +37,66 @@ afterEach(() => {
 });
 
 describe('a journey’s page', () => {
+  it('shows the live counts on each step of a published journey, read once from its stats', async () => {
+    // Prepare
+    const calls = fakeApi(
+      answers(journeyOf({ status: 'live', live_version: 1 }), {
+        [`GET ${BASE}/stats`]: ok({
+          journey_id: 1000,
+          from: '2026-10-30',
+          to: '2026-11-28',
+          counted_at: AT,
+          steps: [
+            {
+              step_id: 'wait_checkout',
+              entered: 12,
+              waiting: 3,
+              left: 9,
+              sent: 0,
+              completed: 4,
+              exited: 0,
+              ended: 0,
+              ways: {},
+            },
+            {
+              step_id: 'remind',
+              entered: 5,
+              waiting: 0,
+              left: 5,
+              sent: 5,
+              completed: 5,
+              exited: 0,
+              ended: 0,
+              ways: {},
+            },
+          ],
+        }),
+      }),
+    );
+
+    // Act
+    await openJourney();
+
+    // Assess
+    await waitFor(() =>
+      expect(outline()[0]?.querySelector('.step-counts')?.textContent).toBe('3 here now · 12 entered in 30 days'),
+    );
+    expect(outline()[1]?.querySelector('.step-counts')?.textContent).toBe('0 here now · 5 entered, 5 sent in 30 days');
+    expect(calls.filter((call) => call.path === `${BASE}/stats`)).toHaveLength(1);
+  });
+
+  it('reads no counts for a draft never published', async () => {
+    // Prepare
+    const calls = fakeApi(answers(journeyOf()));
+
+    // Act
+    await openJourney();
+
+    // Assess
+    expect(outline()[0]?.querySelector('.step-counts')).toBeNull();
+    expect(calls.filter((call) => call.path === `${BASE}/stats`)).toEqual([]);
+  });
+
   it('shows its head and its steps in order, each edge a link that moves the focus to its step', async () => {
     // Prepare
     fakeApi(answers(journeyOf({ status: 'live', live_version: 2 })));

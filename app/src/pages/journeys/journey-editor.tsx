@@ -10,6 +10,7 @@ import { Form } from '../../ui/form.js';
 import { FormActions } from '../../ui/form-actions.js';
 import { ActionStatus, Done } from '../../ui/status.js';
 import { rangeOfPath, readJson, type SyntaxProblem, selectInTextarea, type TextRange } from './journey-json.js';
+import type { StepCounts } from './journey-counts.js';
 import { focusStep, JourneyOutline } from './journey-outline.js';
 import { Publish, ValidationResult } from './journey-publish.js';
 import { type Journey, type JourneyIssue, jsonOf, type Validation } from './journey-text.js';
@@ -58,8 +59,10 @@ export function DraftWorkspace(props: {
   /** What the last publish said: the parent keeps it, as this part starts again on the new version. */
   published: string;
   onPublished: (said: string) => void;
+  /** The live version's counts by step id, shown on the outline's steps of the same id. */
+  counts?: ReadonlyMap<string, StepCounts> | undefined;
 }) {
-  const { api, journey, writes, manages, published, onPublished } = props;
+  const { api, journey, writes, manages, published, onPublished, counts } = props;
   const path = { params: { path: { id: String(journey.id) } } };
   const [text, setText] = useState(() => jsonOf(journey.draft));
   const [saved, setSaved] = useState(() => ({ text: jsonOf(journey.draft), draftVersion: journey.draft_version }));
@@ -220,6 +223,7 @@ export function DraftWorkspace(props: {
           definition={read.problems.length === 0 ? read.value : journey.draft}
           issues={read.problems.length === 0 ? issues : []}
           prefix="jy-draft"
+          counts={counts}
           title={changed ? 'Steps (as typed, not saved yet)' : 'Steps'}
         />
       </div>

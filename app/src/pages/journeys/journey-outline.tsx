@@ -7,6 +7,7 @@ import {
   stepSummaryOf,
   triggerText,
 } from './journey-text.js';
+import type { StepCounts } from './journey-counts.js';
 
 /** The element id of the outline's item for the step at `index` (step ids are the client's text: the index is safe). */
 export const stepElementId = (prefix: string, index: number) => `${prefix}-step-${index}`;
@@ -17,6 +18,10 @@ export function focusStep(prefix: string, index: number): void {
   item?.scrollIntoView?.({ block: 'center' });
   item?.focus();
 }
+
+/** "3 here now · 12 entered, 9 sent in 30 days": what the step holds and did (sent only on a send step). */
+const countsText = (c: StepCounts, sends: boolean): string =>
+  `${c.waiting} here now · ${c.entered} entered${sends ? `, ${c.sent} sent` : ''} in 30 days`;
 
 /** A half-typed draft may hold anything: each line falls back to nothing rather than break the page. */
 function tried<T>(read: () => T, fallback: T): T {
@@ -47,8 +52,10 @@ export function JourneyOutline(props: {
   /** Element ids start with it (two outlines on a page stay apart). */
   prefix: string;
   title: string;
+  /** The live counts by step id (a published journey's), shown on each step that has them. */
+  counts?: ReadonlyMap<string, StepCounts> | undefined;
 }) {
-  const { definition, issues = [], prefix, title } = props;
+  const { definition, issues = [], prefix, title, counts } = props;
   const steps = stepsOf(definition);
   const indexOf = new Map(steps.map((step, index) => [step.id, index]));
   const entry = tried(() => (definition as JourneyDefinition).entry, undefined);
@@ -98,6 +105,9 @@ export function JourneyOutline(props: {
                   {step.id !== undefined && step.id === entry && <span class="badge">entry</span>}
                 </p>
                 <p class="step-summary">{tried(() => stepSummaryOf(step as JourneyStep), '')}</p>
+                {typeof step.id === 'string' && counts?.has(step.id) && (
+                  <p class="step-counts">{countsText(counts.get(step.id)!, step.type === 'send')}</p>
+                )}
                 {edges.length > 0 && (
                   <ul class="step-edges" aria-label={`Where ${String(step.id)} leads`}>
                     {edges.map((edge, at) => (

@@ -18,6 +18,7 @@ import { PageHead } from '../../ui/page-head.js';
 import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
 import { DraftWorkspace, JsonTools } from './journey-editor.js';
+import { useStepCounts } from './journey-counts.js';
 import { Lifecycle } from './journey-lifecycle.js';
 import { JourneyOutline } from './journey-outline.js';
 import { type Journey, jsonOf } from './journey-text.js';
@@ -55,6 +56,7 @@ function JourneyView({ api, id, signedIn }: { api: Api; id: string; signedIn: Pa
     [api, id],
   );
   const journey = loaded.data;
+  const counts = useStepCounts(api, id, journey !== undefined && !journey.system && journey.live_version !== null);
   const [published, setPublished] = useState('');
   const writes = can(signedIn, 'content');
   const manages = can(signedIn, 'manage');
@@ -87,6 +89,7 @@ function JourneyView({ api, id, signedIn }: { api: Api; id: string; signedIn: Pa
                 writes={writes && journey.status !== 'archived'}
                 manages={manages && journey.status !== 'archived'}
                 published={published}
+                counts={counts}
                 onPublished={(said) => {
                   setPublished(said);
                   loaded.reload();
