@@ -51,7 +51,7 @@ const waitForSaid = (ctx: BrowserContext, words: string) =>
  * Journeys: the list from the navigation; a new journey created by its name with the keyboard opens its page; the cart
  * journey pasted as JSON with a wrong entry step saves with its issue listed at its path, the issue's button selecting
  * that member in the text; fixed, saved, validated and published (confirmed), the page and the API say it is live on
- * version 1, and the list shows it live.
+ * version 1, and the list shows it live; two carts abandoned then show on its first step's counts.
  */
 export const journeyEditorJourney: Journey = {
   name: 'journeys',
@@ -135,5 +135,31 @@ export const journeyEditorJourney: Journey = {
       return cells?.[1] === 'Live' ? cells : undefined;
     });
     if (row[2] !== '1') problems.push(`the journeys list shows live version "${row[2]}"`);
+
+    // Two carts abandoned: their runs wait at the first step, and the page's outline counts them there.
+    for (const cart of ['A', 'B']) {
+      const sent = await callApi(ctx, 'POST', '/client/events?sync=true', {
+        type: 'cart_abandoned',
+        email: 'cart-shopper@example.com',
+        auto_create_contact: true,
+        cart_id: cart,
+      });
+      if (sent.status !== 201) problems.push(`the cart_abandoned event answered ${sent.status}`);
+    }
+    await waitFor('the stats to count two runs waiting', async () => {
+      const stats = await callApi(ctx, 'GET', `/client/journeys/${id}/stats`);
+      const first = (stats.json?.data?.steps ?? []).find((s: { step_id: string }) => s.step_id === 'wait_checkout');
+      return first?.waiting === 2 ? first : undefined;
+    });
+    await page.click(`#jy-own-table a[href="/app/journey/${id}"]`);
+    const counted = await waitFor('the outline to show the counts', async () => {
+      const text = (await page.evaluate(
+        `document.querySelector('section[aria-labelledby="jy-draft-outline-title"] ol.step-outline > li .step-counts')?.textContent ?? null`,
+      )) as string | null;
+      return text ?? undefined;
+    });
+    if (!counted.startsWith('2 here now · 2 entered'))
+      problems.push(`the first step's counts read ${JSON.stringify(counted)}`);
+    await screenshot(page, 'dashboard-journey-counts.png', ctx.shots);
   },
 };
