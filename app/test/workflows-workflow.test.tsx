@@ -41,6 +41,18 @@ afterEach(() => {
 });
 
 describe('a workflow’s page', () => {
+  it('links to itself as a journey, where a copy of it can change anything', async () => {
+    // Prepare
+    fakeApi(answers());
+
+    // Act
+    render(<WorkflowPage api={createApi()} params={{ id: '1' }} signedIn={as('owner')} />);
+
+    // Assess
+    const link = await screen.findByRole('link', { name: 'as a journey' });
+    expect(link.getAttribute('href')).toBe('/app/journey/1');
+  });
+
   it('shows its funnel, conversions, reasons and chart for the last 30 days, and another range on demand', async () => {
     // Prepare
     const calls = fakeApi(answers());

@@ -95,6 +95,13 @@ export function WorkflowPage({ api, params, signedIn }: PageProps) {
       {workflow && (
         <>
           <Summary workflow={workflow} topics={topics} manages={can(signedIn, 'manage')} />
+          <p class="hint">
+            To change more than its customization allows (its trigger, more steps, waits for your own events), see it{' '}
+            <Link page="journey" params={{ id: String(workflow.id) }}>
+              as a journey
+            </Link>{' '}
+            and copy it into one of your own.
+          </p>
           <WorkflowStatsSection api={api} workflowId={workflow.id} />
           {editable ? (
             <>
