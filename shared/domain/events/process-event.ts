@@ -17,7 +17,7 @@ import {
 } from '../engine/dispatch.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../executions/execution-record.js';
 import { planExecution } from '../executions/plan-execution.js';
-import { timeOrderedId } from '../ids/time-ordered-id.js';
+import { distinctIdsAt } from '../ids/time-ordered-id.js';
 import { matchWaits, runMarkersOf, waitMarkersOf, type WaitMatch } from '../runs/match-waits.js';
 import { planEntries, type JourneyEntry, type JourneyEntryOutcome } from '../runs/plan-entries.js';
 import { WAITS_VERSION_ATTRIBUTE } from '../runs/run-record.js';
@@ -334,6 +334,7 @@ function goalsOf(context: ProcessingContext, event: EventRecord, at: string, mov
 function plannedExecutions(context: ProcessingContext, event: EventRecord, now: Date): ExecutionRecord[] {
   const limits = effectiveLimits(context.settings, planOf(context.client!.plan));
   const enabled = new Set(limits.enabledWorkflows);
+  const drawId = distinctIdsAt(now);
   return workflowsTriggeredBy(event)
     .filter((workflow) => enabled.has(workflow.id))
     .map((workflow) => {
@@ -347,7 +348,7 @@ function plannedExecutions(context: ProcessingContext, event: EventRecord, now: 
         clientOpenHours: context.clientOpenHours,
       });
       return {
-        id: timeOrderedId(now),
+        id: drawId(),
         client_id: event.client_id,
         workflow_id: workflow.id,
         contact_id: context.contact!.id,

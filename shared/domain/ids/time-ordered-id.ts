@@ -17,3 +17,21 @@ export function timeOrderedId(now: Date): number {
 
 /** The instant an id was drawn at (to the millisecond). */
 export const instantOfId = (id: number): Date => new Date(EPOCH_MS + Math.floor(id / RANDOM_BITS));
+
+/**
+ * Draws ids at `now` that differ from each other: the ids one write names together (an event's executions, its runs)
+ * would otherwise collide with probability 1/4 096 a pair, and one transaction or contact update naming an id twice
+ * is refused as invalid rather than as a taken id the caller could draw again.
+ */
+export function distinctIdsAt(now: Date): () => number {
+  const drawn = new Set<number>();
+  return () => {
+    for (;;) {
+      const id = timeOrderedId(now);
+      if (!drawn.has(id)) {
+        drawn.add(id);
+        return id;
+      }
+    }
+  };
+}

@@ -2,7 +2,7 @@ import { JOURNEY_LIMITS } from '../../public/journey-rules.js';
 import type { ContactRecord } from '../contacts/contact-store.js';
 import type { EventRecord } from '../events/event-record.js';
 import { eventForConditions, runEventOf } from '../events/event-vars.js';
-import { timeOrderedId } from '../ids/time-ordered-id.js';
+import { distinctIdsAt } from '../ids/time-ordered-id.js';
 import { eventMatchesTrigger, readEventPath } from '../journeys/definition/conditions.js';
 import type { Reentry } from '../journeys/definition/types.js';
 import type { IndexedJourney, JourneyIndex } from '../journeys/journey-records.js';
@@ -79,6 +79,7 @@ export function planEntries(
   const contact = context.contact;
   if (!contact) return planned;
   const at = now.toISOString();
+  const drawId = distinctIdsAt(now);
   const view = eventForConditions(event);
   let runsInFlight = runMarkersOf(contact).length;
   for (const journey of triggered(context, event, contact)) {
@@ -104,7 +105,7 @@ export function planEntries(
     const keyHash = keyValue === undefined ? undefined : keyHashOf(keyValue);
     const keyText = keyValue === undefined ? undefined : String(keyValue);
     const run: RunRecord = {
-      id: timeOrderedId(now),
+      id: drawId(),
       client_id: event.client_id,
       journey_id: journey.id,
       version: journey.live_version,

@@ -64,6 +64,10 @@ const STATE_DEPENDENT: Record<string, { key: RegExp; condition: string }[]> = {
     { key: /^from$/, condition: 'max' },
     { key: /^to$/, condition: 'min' },
   ],
+  'GET /api/v1/client/journeys/{id}/stats': [
+    { key: /^from$/, condition: 'max' },
+    { key: /^to$/, condition: 'min' },
+  ],
 };
 
 interface Generated {
