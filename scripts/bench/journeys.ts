@@ -1,3 +1,4 @@
+import { scanJourneyRuns } from '../chaos/journey-runs.js';
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalRuntime } from '../../local/runtime.js';
 import { createDocumentClient } from '../../shared/adapters/dynamo/document-client.js';
@@ -209,24 +210,7 @@ function figuresOf(work: string, fn: string, all: readonly MeteredDelivery[]): W
   };
 }
 
-async function runsOf(db: DynamoDBDocumentClient, tableName: string, journeyId: number): Promise<RunRecord[]> {
-  const runs: RunRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: tableName,
-        ConsistentRead: true,
-        FilterExpression: 'begins_with(pk, :run) AND sk = :sk AND journey_id = :j',
-        ExpressionAttributeValues: { ':run': 'RUN#', ':sk': 'RUN', ':j': journeyId },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    runs.push(...((page.Items ?? []) as RunRecord[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return runs;
-}
+const runsOf = scanJourneyRuns;
 
 const commandsText = (byCommand: Record<string, number>) =>
   Object.entries(byCommand)

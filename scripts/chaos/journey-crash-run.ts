@@ -1,3 +1,4 @@
+import { scanJourneyRuns } from './journey-runs.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -363,25 +364,8 @@ function tableOf(runtime: LocalProcess): TableHandle {
   return handle;
 }
 
-/** Every run of the journey (a Scan: the chaos run's table holds nothing else of size). */
-async function runsOf({ db, tableName }: TableHandle, journeyId: number): Promise<RunRecord[]> {
-  const runs: RunRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: tableName,
-        ConsistentRead: true,
-        FilterExpression: 'begins_with(pk, :run) AND sk = :sk AND journey_id = :j',
-        ExpressionAttributeValues: { ':run': 'RUN#', ':sk': 'RUN', ':j': journeyId },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    runs.push(...((page.Items ?? []) as RunRecord[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return runs;
-}
+const runsOf = ({ db, tableName }: TableHandle, journeyId: number): Promise<RunRecord[]> =>
+  scanJourneyRuns(db, tableName, journeyId);
 
 /** The stuck-run sweep's view: gsi3 entries of runs still due, over its shards. */
 async function runDueEntries({ db, tableName }: TableHandle): Promise<number> {
