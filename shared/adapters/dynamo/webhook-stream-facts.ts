@@ -4,7 +4,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { RunPathEntry } from '../../domain/runs/run-record.js';
 import { RUN_ENDED_STATUSES, type RunStatus } from '../../domain/runs/run-record.js';
-import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
+import { EXECUTION_STATUS, type ExecutionStatus } from '../../domain/executions/execution-record.js';
 import { SENT_STATUS, type SentEmailLogRecord, type SentStatus } from '../../domain/sent-emails/sent-email-record.js';
 import type {
   ContactFactFields,
@@ -15,6 +15,7 @@ import type {
   SendingFact,
   WebhookFact,
 } from '../../domain/webhooks/facts.js';
+import { systemJourneyFactsOf, type ExecutionImage } from '../../domain/webhooks/system-journey-facts.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
 
@@ -45,7 +46,9 @@ const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Image
  * - a sending domain that became verified or failed;
  * - a client's sender state whose tenant pause appeared (sending.paused) or went (sending.resumed);
  * - a journey run inserted (journey.entered), each path entry a write added (journey.step_completed, in path order),
- *   and the write that ended it (journey.exited), in that order within one record.
+ *   and the write that ended it (journey.exited), in that order within one record;
+ * - a system journey's execution (1–8 run without runs) created, sent and ended: the same three journey facts
+ *   (system-journey-facts.ts), after the execution's own fact of the same change.
  * Every other change is none. The infra's event source filter lets only these item kinds reach the function.
  */
 export function factsOfStreamRecords(records: readonly DynamoDBRecord[]): WebhookFact[] {
@@ -53,7 +56,7 @@ export function factsOfStreamRecords(records: readonly DynamoDBRecord[]): Webhoo
   for (const record of records) {
     const fact = factOf(record);
     if (fact) facts.push(fact);
-    else facts.push(...journeyFactsOf(record));
+    facts.push(...journeyFactsOf(record));
   }
   return facts;
 }
@@ -152,8 +155,16 @@ function journeyFactsOf(record: DynamoDBRecord): JourneyFact[] {
   const next = imageOf(record.dynamodb?.NewImage);
   if (!next || typeof next['pk'] !== 'string' || typeof next['sk'] !== 'string') return [];
   const item = keys.changedItemOf(next['pk'], next['sk']);
-  if (item?.kind !== 'run') return [];
   const previous = imageOf(record.dynamodb?.OldImage);
+  if (item?.kind === 'execution')
+    return systemJourneyFactsOf(
+      item.clientId,
+      executionImageOf(next, item.executionId),
+      record.eventName === 'INSERT' || !previous
+        ? undefined
+        : { status: Number(previous['status']) as ExecutionStatus },
+    );
+  if (item?.kind !== 'run') return [];
   const run = runFields(next, item.runId);
   const base = { kind: 'journey' as const, client_id: item.clientId, run };
   const facts: JourneyFact[] = [];
@@ -179,6 +190,7 @@ function runFields(image: Image, id: number): JourneyRunFields {
   const reason = text(image['reason']);
   return {
     id,
+    execution_id: null,
     journey_id: Number(image['journey_id']),
     version: Number(image['version']),
     contact_id: Number(image['contact_id']),
@@ -189,6 +201,26 @@ function runFields(image: Image, id: number): JourneyRunFields {
     step_id: text(image['step_id']) ?? '',
     updated_at: text(image['updated_at']) ?? '',
     erased: image['event'] === undefined,
+  };
+}
+
+/** An execution item's image as a system journey's facts read it. */
+function executionImageOf(image: Image, id: number): ExecutionImage {
+  const reason = text(image['reason']);
+  const processedAt = text(image['processed_at']);
+  return {
+    id,
+    workflow_id: Number(image['workflow_id']),
+    contact_id: Number(image['contact_id']),
+    event_id: typeof image['event_id'] === 'number' ? image['event_id'] : null,
+    status: Number(image['status']) as ExecutionStatus,
+    ...(reason !== undefined ? { reason } : {}),
+    is_test: image['is_test'] === true,
+    ...(typeof image['run_id'] === 'number' ? { run_id: image['run_id'] } : {}),
+    has_event: image['event'] !== undefined,
+    ...(processedAt !== undefined ? { processed_at: processedAt } : {}),
+    created_at: text(image['created_at']) ?? '',
+    updated_at: text(image['updated_at']) ?? '',
   };
 }
 

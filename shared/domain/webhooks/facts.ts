@@ -95,8 +95,9 @@ export interface SendingFact {
 }
 
 /**
- * A client journey's run: it started (entered), left a step (one fact per path entry a write added, several when a
- * transition passed instant steps), or ended (exited: completed, exited, or ended by the service).
+ * A journey's run: it started (entered), left a step (one fact per path entry a write added, several when a
+ * transition passed instant steps), or ended (exited: completed, exited, or ended by the service). A system journey
+ * (1–8) has no run: its execution is its run, and its changes make the same three facts (systemJourneyFactsOf).
  */
 export interface JourneyFact {
   kind: 'journey';
@@ -110,15 +111,25 @@ export interface JourneyFact {
   at: string;
 }
 
+/**
+ * Why a run ended: a client journey's run-end reasons, and those only a system journey's execution gives (its send
+ * skipped, or its execution cancelled for being queued too long, or for a reason this service adds later).
+ */
+export type JourneyExitReason = RunEndReason | 'send_skipped' | 'queue_timeout' | 'cancelled';
+
 export interface JourneyRunFields {
-  id: number;
+  /** The run; null for a system journey, which runs as a lone execution. */
+  id: number | null;
+  /** The execution a system journey runs as; null for a client journey's run. */
+  execution_id: number | null;
   journey_id: number;
-  version: number;
+  /** The journey version the run follows; null for a system journey (it has no versions). */
+  version: number | null;
   contact_id: number;
-  event_id: number;
+  event_id: number | null;
   key_value?: string;
   status: RunStatus;
-  reason?: RunEndReason;
+  reason?: JourneyExitReason;
   step_id: string;
   updated_at: string;
   /** The image has no trigger event: the contact was erased (the run keeps ids only). */
@@ -160,11 +171,14 @@ export function factIdentity(fact: WebhookFact): string {
       return `${fact.client_id}:domain:${fact.domain.id}:${fact.domain.status}`;
     case 'sending':
       return `${fact.client_id}:sending:${fact.type}:${fact.pause_began_at}`;
-    case 'journey':
-      // A run enters and ends once; it leaves a step once (no cycles) at the seq of the transition that left it.
+    case 'journey': {
+      // A run enters and ends once; it leaves a step once (no cycles) at the seq of the transition that left it. A
+      // system journey's execution is its run, named apart (execution and run ids are separate sequences).
+      const run = fact.run.id !== null ? `run:${fact.run.id}` : `journey-execution:${fact.run.execution_id}`;
       return fact.type === 'journey.step_completed'
-        ? `${fact.client_id}:run:${fact.run.id}:step:${fact.seq}:${fact.step?.step ?? ''}`
-        : `${fact.client_id}:run:${fact.run.id}:${fact.type === 'journey.entered' ? 'entered' : 'exited'}`;
+        ? `${fact.client_id}:${run}:step:${fact.seq}:${fact.step?.step ?? ''}`
+        : `${fact.client_id}:${run}:${fact.type === 'journey.entered' ? 'entered' : 'exited'}`;
+    }
   }
 }
 

@@ -149,8 +149,10 @@ function dataOf(fact: WebhookFact, context: FactContext): Record<string, unknown
       return { sending: fact.sending };
     case 'journey': {
       const r = fact.run;
+      // A system journey (1–8) runs as a lone execution: no run (run_id null), its execution named instead.
       const ids = {
         run_id: r.id,
+        execution_id: r.execution_id,
         journey_id: r.journey_id,
         journey_version: r.version,
         contact_id: r.contact_id,

@@ -1,10 +1,14 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 
 export interface ReceivedDelivery {
   path: string;
   payload: { type: string; data: Record<string, any> };
+  /** The request's headers as received (`webhook-id`, `webhook-timestamp`, `webhook-signature`, …). */
+  headers: IncomingHttpHeaders;
+  /** The body exactly as sent: what a Standard Webhooks signature is computed over. */
+  body: string;
 }
 
 /**
@@ -19,7 +23,8 @@ export function webhookReceiver(): { readonly base: string; readonly received: R
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        receiver.received.push({ path: req.url ?? '/', payload: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        const body = Buffer.concat(chunks).toString('utf8');
+        receiver.received.push({ path: req.url ?? '/', payload: JSON.parse(body), headers: req.headers, body });
         res.writeHead(204).end();
       });
     });

@@ -83,6 +83,7 @@ describe('journey facts in the table change stream', () => {
     expect(messages.map((m) => m.data)).toEqual([
       {
         run_id: 55,
+        execution_id: null,
         journey_id: 1000,
         journey_version: 1,
         contact_id: 9,
@@ -94,6 +95,7 @@ describe('journey facts in the table change stream', () => {
       },
       {
         run_id: 55,
+        execution_id: null,
         journey_id: 1000,
         journey_version: 1,
         contact_id: 9,
@@ -104,6 +106,7 @@ describe('journey facts in the table change stream', () => {
       },
       {
         run_id: 55,
+        execution_id: null,
         journey_id: 1000,
         journey_version: 1,
         contact_id: 9,
@@ -114,6 +117,7 @@ describe('journey facts in the table change stream', () => {
       },
       {
         run_id: 55,
+        execution_id: null,
         journey_id: 1000,
         journey_version: 1,
         contact_id: 9,
@@ -193,6 +197,7 @@ describe('journey facts in the table change stream', () => {
     expect(message.erased_at).toBe(LATER);
     expect(JSON.parse(message.payload).data).toEqual({
       run_id: 55,
+      execution_id: null,
       journey_id: 1000,
       journey_version: 1,
       contact_id: 9,
