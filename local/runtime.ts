@@ -12,6 +12,7 @@ import {
 } from '../shared/adapters/faults/fault-injection.js';
 import { startDynamoLocal, type DynamoLocalHandle } from './dynamodb.js';
 import { LOCAL_EXECUTION_LEASE_SECONDS } from './execution-lease.js';
+import { JOURNEY_MINUTE_ENV, journeyTimeFromEnv } from './journey-time.js';
 import { reservePort, urlHost } from './tcp-ports.js';
 import { allowedHosts } from './host-check.js';
 import { createLocalServer, type LocalServerOptions } from './server.js';
@@ -55,6 +56,11 @@ export interface LocalRuntimeOptions {
    * TRUST_X_FORWARDED_FOR=true, else the socket's address, whatever the request says.
    */
   trustForwardedFor?: boolean;
+  /**
+   * Milliseconds one minute of a journey's wait or timeout lasts (local/journey-time.ts); default: env
+   * LOCAL_JOURNEY_MINUTE_MS, else a real minute. Tests set it so a journey's timeout passes in seconds.
+   */
+  journeyMinuteMs?: number;
 }
 
 export interface LocalRuntime {
@@ -86,6 +92,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   // Fault injection: parsed before anything starts, so a bad FAULTS fails at once.
   const faultSettings = options.faults === false ? undefined : (options.faults ?? faultSettingsFromEnv(process.env));
   const faults = faultSettings ? createFaultInjection(faultSettings) : undefined;
+  const journeyTime =
+    options.journeyMinuteMs !== undefined
+      ? journeyTimeFromEnv({ [JOURNEY_MINUTE_ENV]: String(options.journeyMinuteMs) })
+      : journeyTimeFromEnv(process.env);
   // Fail on a busy API port before Java is spawned; port 0 becomes a concrete port here.
   const port = await reservePort(options.port ?? 3000, host, 'PORT');
 
@@ -112,8 +122,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       mailer: new TenantPauseMailer(engine.overrides.mailer, (tenant) =>
         container.use(localSenderIdentities).findTenantStatus(tenant),
       ),
+      // A journey minute shortened for tests; absent, the provider's real minute.
+      ...(journeyTime ? { journeyTime } : {}),
     },
   });
+  if (journeyTime)
+    console.log(`Journey waits sped up: one minute lasts ${journeyTime.minuteMs} ms (${JOURNEY_MINUTE_ENV})`);
   if (faults) {
     // The container's one DynamoDB client (its request counter still counts every attempt), before its first request.
     faults.dynamo(tableOf(container).db);

@@ -10,6 +10,16 @@ export interface Clock {
   now(): Date;
 }
 
+/**
+ * How long one minute of a journey's `wait` or `wait_for_event` timeout lasts: one real minute, except in a local
+ * runtime started with a faster one for tests (LOCAL_JOURNEY_MINUTE_MS, read only by local/), where the runtime cannot
+ * fast-forward time and a journey's shortest timeout would otherwise hold a test for a real minute.
+ */
+export interface JourneyTime {
+  /** Milliseconds one journey minute lasts. */
+  readonly minuteMs: number;
+}
+
 export type IdEntity =
   | 'client'
   | 'api_key'

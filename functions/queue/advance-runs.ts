@@ -1,5 +1,6 @@
 import { clock } from '../../shared/composition/providers/clock.js';
 import { contactStore } from '../../shared/composition/providers/contact-store.js';
+import { journeyTime } from '../../shared/composition/providers/journey-time.js';
 import { queue } from '../../shared/composition/providers/queue.js';
 import { runStore } from '../../shared/composition/providers/run-store.js';
 import { scheduler } from '../../shared/composition/providers/scheduler.js';
@@ -13,7 +14,7 @@ import { sqsBatch } from '../../shared/queue/sqs-batch.js';
  */
 export const handler = sqsBatch(
   RunMessage,
-  [runStore, contactStore, clock, queue, scheduler],
+  [runStore, contactStore, clock, journeyTime, queue, scheduler],
   async (message, { deps }) => {
     await advanceRun(deps, message);
   },

@@ -36,7 +36,17 @@ import type { DomainStore } from '../domain/domains/domain-store.js';
 import type { JourneyStore } from '../domain/journeys/journey-store.js';
 import type { TableDnsRecords } from '../adapters/dns/table-dns-records.js';
 import type { LocalSenderIdentities } from '../adapters/local-ses/local-sender-identities.js';
-import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StoreProbe } from '../platform.js';
+import type {
+  Clock,
+  DeadLetters,
+  Ids,
+  JourneyTime,
+  Mailer,
+  Queue,
+  Scheduler,
+  Secret,
+  StoreProbe,
+} from '../platform.js';
 
 /**
  * Every port by the name a function's `deps` shows it under. Type-only imports: naming a port here puts none of
@@ -44,6 +54,8 @@ import type { Clock, DeadLetters, Ids, Mailer, Queue, Scheduler, Secret, StorePr
  */
 export interface Ports {
   clock: Clock;
+  /** How long a journey wait's minute lasts (one real minute; faster only in a local runtime for tests). */
+  journeyTime: JourneyTime;
   ids: Ids;
   storeProbe: StoreProbe;
   clients: ClientStore;

@@ -1,4 +1,4 @@
-import type { Clock, RunMessage } from '../../platform.js';
+import type { Clock, JourneyTime, RunMessage } from '../../platform.js';
 import type { ContactStore } from '../contacts/contact-store.js';
 import { dispatchExecution, dispatchRun, type DispatchDeps } from '../engine/dispatch.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../executions/execution-record.js';
@@ -15,7 +15,12 @@ export interface AdvanceDeps extends DispatchDeps {
   runs: RunStore;
   /** Custom field ids by name for update_contact (defined when new, as a contact write defines them). */
   contacts: Pick<ContactStore, 'customFieldIds'>;
+  /** How long a wait's minute lasts; absent: a real minute. */
+  journeyTime?: JourneyTime;
 }
+
+/** A journey minute as it lasts everywhere but in a local runtime sped up for tests (a real one). */
+export const REAL_JOURNEY_MINUTE_MS = 60_000;
 
 export type AdvanceOutcome =
   /** Nothing written: no such run, a message for an older seq, a run already ended, or early (sent back for its time). */
@@ -141,6 +146,7 @@ async function attemptAdvance(deps: AdvanceDeps, message: RunMessage): Promise<A
     clientOpenHours: reads.clientOpenHours,
     engagement: reads.engagement,
     now,
+    minuteMs: deps.journeyTime?.minuteMs ?? REAL_JOURNEY_MINUTE_MS,
     drawId: () => timeOrderedId(now),
     customFieldIds: (names) => deps.contacts.customFieldIds(clientId, names),
   });

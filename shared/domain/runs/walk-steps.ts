@@ -39,6 +39,8 @@ export interface WalkInput {
   /** Counted engagement by sent e-mail id (the e-mails of this run's sends an engagement condition reads). */
   engagement: Readonly<Record<string, CountedEngagement>>;
   now: Date;
+  /** Milliseconds one minute of a `wait` or a `wait_for_event` timeout lasts (JourneyTime: 60,000 but in tests). */
+  minuteMs: number;
   /** A free execution id (time-ordered: each draw differs). */
   drawId(): number;
   /** The client's custom field ids of these names, defined when new (as contact writes define them). */
@@ -154,7 +156,7 @@ export async function walkSteps(input: WalkInput): Promise<WalkResult> {
         leave(step.id);
         return finish('exited', 'exit_step');
       case 'wait': {
-        const due = new Date(now.getTime() + step.minutes * 60_000).toISOString();
+        const due = new Date(now.getTime() + step.minutes * input.minuteMs).toISOString();
         return wait(run, 'active', due, { kind: 'wait', until: due }, change, executions);
       }
       case 'wait_until': {
@@ -163,7 +165,7 @@ export async function walkSteps(input: WalkInput): Promise<WalkResult> {
         return wait(run, 'active', due, { kind: 'wait_until', until: due }, change, executions);
       }
       case 'wait_for_event': {
-        const due = new Date(now.getTime() + step.timeout_minutes * 60_000).toISOString();
+        const due = new Date(now.getTime() + step.timeout_minutes * input.minuteMs).toISOString();
         const marker: WaitMarker = {
           j: run.journey_id,
           v: input.version,
