@@ -7,15 +7,15 @@ import { getJourneyStats } from '../../shared/domain/journeys/journey-stats.js';
 import { JourneyIdParams, JourneyStatsQuery, JourneyStatsView } from '../../shared/domain/journeys/schemas.js';
 import { STATS_FRESHNESS } from '../../shared/public/stats-rules.js';
 
-/** GET /client/journeys/{id}/stats — per step: entered, waiting now, left (by each way), sent, ended. */
+/** GET /client/journeys/{id}/stats — per step: entered, waiting now, left (by each way), sent and its engagement, ended. */
 export const handler = jsonApi(
   {
     summary: "Get a journey's step statistics",
     description:
       'Per step of the journey over `from`..`to` (UTC days, at most 400; default the last 30 days): runs entered, ' +
-      'left (and by which way: branch, arm, on_event, on_timeout), e-mails sent, runs completed, exited or ended ' +
-      'there; and `waiting`, the runs on the step now. Opens, clicks and conversions per step are not counted yet ' +
-      '(GET /client/stats?workflow_id=<journey id> has them for the whole journey). A system journey: 422 ' +
+      'left (and by which way: branch, arm, on_event, on_timeout), e-mails sent, delivered, opened and clicked by ' +
+      'people (machines apart), converted, runs completed, exited or ended there; and `waiting`, the runs on the ' +
+      'step now. A system journey: 422 ' +
       `\`read_only\` (its figures are GET /client/workflows/{id}/stats). ${STATS_FRESHNESS}`,
     params: JourneyIdParams,
     query: JourneyStatsQuery,

@@ -1,5 +1,7 @@
 import {
   lastSentAttribute,
+  lastSentPlaceAttribute,
+  type SendPlace,
   openExecutionAttribute,
   openExecutionValue,
   type OpenExecution,
@@ -19,6 +21,8 @@ export interface ContactFiguresChange {
   opened?: OpenExecution;
   /** A send of this workflow (`sent_w<id>` = `lastWorkflowAt`): the start of its conversion window. */
   sentWorkflowId?: number;
+  /** A journey's send: its step and arms (`sentp_w<id>`), kept with `sent_w<id>` for the conversion's counters. */
+  sentPlace?: SendPlace;
 }
 
 /**
@@ -40,6 +44,12 @@ export function contactFiguresUpdate(
   if (change.lastWorkflowAt && change.sentWorkflowId !== undefined) {
     names['#sent'] = lastSentAttribute(change.sentWorkflowId);
     sets.push('#sent = :at');
+    // Every send of a journey writes it, so it always names the send `sent_w` dates.
+    if (change.sentPlace?.step_id !== undefined) {
+      names['#sentp'] = lastSentPlaceAttribute(change.sentWorkflowId);
+      values[':sentp'] = change.sentPlace;
+      sets.push('#sentp = :sentp');
+    }
   }
   if (change.opened) {
     names['#open'] = openExecutionAttribute(change.opened.execution_id);

@@ -131,16 +131,20 @@ export class DynamoDayCountersProjection implements DayCountersProjection<Dynamo
     if (row.received) adds.push([RECEIVED, row.received]);
     const expiresAt = Math.floor(Date.parse(`${row.day}T00:00:00.000Z`) / 1000) + this.retentionDays * 86_400;
     const r = row.row;
-    if ('journeyGauge' in r)
+    if ('journeyGauge' in r) {
+      // A split's start time is kept from its first run: set only while absent.
+      const first = Object.entries(row.firstSeen ?? {});
       return {
         Update: addsUpdate(
           this.tableName,
           keys.statsJourneyGauge(row.clientId, r.journeyGauge),
           row.adds,
-          'SET journey_id = :id',
-          { ':id': r.journeyGauge },
+          ['SET journey_id = :id', ...first.map((_, i) => `#f${i} = if_not_exists(#f${i}, :f${i})`)].join(', '),
+          { ':id': r.journeyGauge, ...Object.fromEntries(first.map(([, at], i) => [`:f${i}`, at])) },
+          Object.fromEntries(first.map(([name], i) => [`#f${i}`, name])),
         ),
       };
+    }
     if ('journeyId' in r)
       return {
         Update: addsUpdate(

@@ -18,6 +18,7 @@ import { queryAll } from './query-all.js';
 import { quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
 import { countedLogOf } from '../../domain/tracking/tracking-store.js';
+import { journeyPlaceOf } from '../../domain/executions/execution-record.js';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -51,7 +52,7 @@ export class DynamoTrackingStore implements TrackingStore {
       new GetCommand({
         TableName: this.tableName,
         Key: keys.sentEmail(clientId, sentEmailId),
-        ProjectionExpression: 'client_id, id, contact_id, workflow_id, provider_message_id, erased_at',
+        ProjectionExpression: 'client_id, id, contact_id, workflow_id, step_id, arms, provider_message_id, erased_at',
         ConsistentRead: true,
       }),
     );
@@ -65,6 +66,7 @@ export class DynamoTrackingStore implements TrackingStore {
       sent_email_id: String(item['id']),
       contact_id: Number(item['contact_id']),
       ...(typeof item['workflow_id'] === 'number' ? { workflow_id: item['workflow_id'] } : {}),
+      ...journeyPlaceOf(item),
       ...(recorded === undefined ? { unconfirmed: true } : {}),
     };
   }
@@ -235,6 +237,7 @@ function messageOf(item: Record<string, unknown>): TrackedMessage | undefined {
     contact_id: contactId,
     ...(typeof workflowId === 'number' ? { workflow_id: workflowId } : {}),
     ...(typeof zone === 'string' ? { send_zone: zone } : {}),
+    ...journeyPlaceOf(item),
   };
 }
 

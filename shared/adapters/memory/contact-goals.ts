@@ -2,6 +2,8 @@ import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import {
   convertedAttribute,
   lastSentAttribute,
+  lastSentPlaceAttribute,
+  type SendPlace,
   goalMarkAttribute,
   openExecutionAttribute,
   openExecutionValue,
@@ -24,8 +26,9 @@ export function unlistOpenExecution(contact: ContactRecord, executionId: number)
 }
 
 /** A send of the workflow: its conversion window starts (`sent_w<workflow>`). */
-export function markSent(contact: ContactRecord, workflowId: number, at: string): void {
+export function markSent(contact: ContactRecord, workflowId: number, at: string, place: SendPlace = {}): void {
   attributes(contact)[lastSentAttribute(workflowId)] = at;
+  if (place.step_id !== undefined) attributes(contact)[lastSentPlaceAttribute(workflowId)] = { ...place };
 }
 
 /** The send converted (`conv_w<workflow>`): counted once. */

@@ -9,6 +9,7 @@ import {
 } from '../../domain/executions/delivery-store.js';
 import {
   EXECUTION_STATUS,
+  journeyPlaceOf,
   messageZoneOf,
   type ExecutionClaim,
   type ExecutionRecord,
@@ -168,6 +169,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
       workflow_id: r.execution.workflow_id,
       created_at: at,
       ...messageZoneOf(r.execution),
+      ...journeyPlaceOf(r.execution),
     });
     this.data.changeExecution(execution, (e) => {
       Object.assign(e, {
@@ -182,7 +184,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
     unlistOpenExecution(contact, execution.id);
-    markSent(contact, execution.workflow_id, at);
+    markSent(contact, execution.workflow_id, at, journeyPlaceOf(execution));
     return 'done';
   }
 
@@ -208,6 +210,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
       workflow_id: seen.workflow_id,
       created_at: at,
       ...messageZoneOf(seen),
+      ...journeyPlaceOf(seen),
     });
     this.data.changeExecution(execution, (e) => {
       Object.assign(e, {
@@ -223,7 +226,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
     contact.total_emails_sent = (contact.total_emails_sent ?? 0) + 1;
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
     unlistOpenExecution(contact, execution.id);
-    markSent(contact, execution.workflow_id, at);
+    markSent(contact, execution.workflow_id, at, journeyPlaceOf(execution));
     return 'done';
   }
 

@@ -52,6 +52,8 @@ export class MemoryEngineData {
       workflow_id?: number;
       created_at: string;
       send_zone?: string;
+      step_id?: string;
+      arms?: Record<string, string>;
     }
   >();
   /** `<client>\0<yyyy-mm>` → `b<DD>` permanent bounces and `c<DD>` complaints of each UTC day. */

@@ -51,6 +51,7 @@ export class MemoryStatsStore implements StatsStore {
       // Journey step rows and gauges: kept by key, as the table keeps their attributes.
       const row = this.journeyRows.get(key) ?? {};
       for (const [name, n] of Object.entries(delta.adds ?? {})) row[name] = (row[name] ?? 0) + n;
+      for (const [name, at] of Object.entries(delta.firstSeen ?? {})) row[name] ??= at;
       this.journeyRows.set(key, row);
       return;
     }

@@ -10,6 +10,7 @@ import { utcDaysBetween } from '../../domain/time/utc-days.js';
 import { openHourAttribute } from '../../domain/tracking/open-hours.js';
 import { clientKey, copy, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
 import { countedLogOf } from '../../domain/tracking/tracking-store.js';
+import { journeyPlaceOf } from '../../domain/executions/execution-record.js';
 
 /** TrackingStore in memory over the engine's shared data and the contacts, with DynamoDB's conditions (contract suite). */
 export class MemoryTrackingStore implements TrackingStore {
@@ -27,6 +28,7 @@ export class MemoryTrackingStore implements TrackingStore {
         contact_id: found.contact_id,
         ...(found.workflow_id !== undefined ? { workflow_id: found.workflow_id } : {}),
         ...(found.send_zone !== undefined ? { send_zone: found.send_zone } : {}),
+        ...journeyPlaceOf(found),
       }
     );
   }
@@ -44,6 +46,7 @@ export class MemoryTrackingStore implements TrackingStore {
       sent_email_id: sentEmailId,
       contact_id: email.contact_id,
       workflow_id: email.workflow_id,
+      ...journeyPlaceOf(email),
       ...(email.provider_message_id === undefined ? { unconfirmed: true } : {}),
     };
   }

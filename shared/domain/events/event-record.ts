@@ -39,6 +39,11 @@ export interface EventRecord {
   execution_workflow_ids?: number[];
   /** Workflows the event converted (an exit event within a sent e-mail's conversion window), for the day counters. */
   converted_workflow_ids?: number[];
+  /**
+   * Of those, the journeys' e-mails converted: the send step and split arms each came from, so the day counters count
+   * the conversion on the step and the arms (absent when none).
+   */
+  converted_steps?: ConvertedStep[];
   /** The client's live journeys the event triggers: the run each started, or why none (absent when none). */
   journey_entries?: JourneyEntry[];
   /** Waiting runs the event resumed (absent when none). */
@@ -55,3 +60,10 @@ export const PROCESS_ERRORS = {
   contactSuppressed: 'contact_suppressed',
   clientNotFound: 'client_not_found',
 } as const;
+
+/** A journey e-mail an exit event converted: its journey, send step and the split arms its run took. */
+export interface ConvertedStep {
+  journey_id: number;
+  step_id: string;
+  arms?: Record<string, string>;
+}

@@ -6,6 +6,7 @@ import {
   conversionWindowDaysOf,
   exitEventsOf,
   exitsWorkflow,
+  lastSentPlaceOf,
   openExecutionsOf,
 } from '../workflows/goals.js';
 import {
@@ -22,7 +23,7 @@ import { matchWaits, runMarkersOf, waitMarkersOf, type WaitMatch } from '../runs
 import { planEntries, type JourneyEntry, type JourneyEntryOutcome } from '../runs/plan-entries.js';
 import { WAITS_VERSION_ATTRIBUTE } from '../runs/run-record.js';
 import { contactChangesOf } from './contact-changes.js';
-import { PROCESS_ERRORS, type EventRecord } from './event-record.js';
+import { PROCESS_ERRORS, type ConvertedStep, type EventRecord } from './event-record.js';
 import type { EventStore } from './event-store.js';
 import { eventVarsOf } from './event-vars.js';
 import { journeysExitedBy } from './journey-exits.js';
@@ -116,6 +117,7 @@ export async function processEvent(
       // What the day counters read from this write (counter-facts.ts): each workflow started, and each converted.
       execution_workflow_ids: executions.map((e) => e.workflow_id),
       ...(goals.conversions.length > 0 ? { converted_workflow_ids: goals.conversions.map((c) => c.workflowId) } : {}),
+      ...(goals.convertedSteps.length > 0 ? { converted_steps: goals.convertedSteps } : {}),
       // Journeys only (absent otherwise, so an event of the 8 workflows is stored as it always was).
       ...(journeys.entries.length > 0 ? { journey_entries: journeys.entries } : {}),
       ...(journeys.resumed.length > 0
@@ -327,7 +329,14 @@ function goalsOf(context: ProcessingContext, event: EventRecord, at: string, mov
     const sentAt = conversionOf(context.contact, workflowId, at, windowDaysOf(workflowId));
     return sentAt ? [{ workflowId, sentAt }] : [];
   });
-  return { exited, cancellations, conversions };
+  // A journey's converted e-mail counts on the step (and arms) that sent it, as the contact's item remembers it.
+  const convertedSteps: ConvertedStep[] = conversions.flatMap(({ workflowId }) => {
+    const place = lastSentPlaceOf(context.contact, workflowId);
+    return place?.step_id !== undefined
+      ? [{ journey_id: workflowId, step_id: place.step_id, ...(place.arms ? { arms: place.arms } : {}) }]
+      : [];
+  });
+  return { exited, cancellations, conversions, convertedSteps };
 }
 
 /** One queued execution per enabled workflow the event triggers, each planned for its send time. */

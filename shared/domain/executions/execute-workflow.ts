@@ -17,7 +17,7 @@ import { claimedExecution, type DeliveryStore, type Reservation, type SendContex
 import { isAmbiguousSendError, isTenantPausedError, sendThrottleOf } from './send-failure.js';
 import { throttleBackoffMs } from './throttle-backoff.js';
 import { settleClaim, waitForLeaseEnd } from './settle-claim.js';
-import { EXECUTION_STATUS, type ExecutionRecord } from './execution-record.js';
+import { EXECUTION_STATUS, journeyPlaceOf, type ExecutionRecord } from './execution-record.js';
 import type { ExecutionStore, Finish } from './execution-store.js';
 import { withFooter } from './compliance-footer.js';
 import { nextQuotaWindow } from './quota-window.js';
@@ -441,6 +441,7 @@ function buildReservation(
     text_body: body.text,
     browser_url: browserUrl,
     ...(topicOf(execution, context) ? { topic_id: topicOf(execution, context)!.id } : {}),
+    ...journeyPlaceOf(execution),
     status: SENT_STATUS.queued,
     status_updated_at: at,
     created_at: at,

@@ -61,6 +61,11 @@ export interface ExecutionRecord {
   run_seq?: number;
   /** The send step's id in the journey's definition. */
   step_id?: string;
+  /**
+   * The split arms the run took before this send (split step id → arm name): the e-mail's status logs and its
+   * conversion count on each arm, which is what a split's winner is read from. Absent when the run passed no split.
+   */
+  arms?: Record<string, string>;
   /** The journey version the run follows. */
   journey_version?: number;
   /** The journey's category (categoryOf knows only the 8): unsubscribed check, footer, SES tags, reservation. */
@@ -74,6 +79,25 @@ export interface ExecutionRecord {
 /** The provider id item's `send_zone` field for this execution's e-mail (nothing for an execution planned without one). */
 export const messageZoneOf = (execution: Pick<ExecutionRecord, 'send_zone'>): { send_zone?: string } =>
   execution.send_zone !== undefined ? { send_zone: execution.send_zone } : {};
+
+/**
+ * The fields that place a journey's e-mail in its journey (its send step, the split arms its run took), copied from its
+ * execution onto the provider id's item and the sent e-mail, so each status log names them without a read; nothing
+ * for an e-mail of the 8 workflows.
+ */
+export const journeyPlaceOf = (execution: {
+  step_id?: unknown;
+  arms?: unknown;
+}): { step_id?: string; arms?: Record<string, string> } => ({
+  ...(typeof execution.step_id === 'string' ? { step_id: execution.step_id } : {}),
+  ...(isArms(execution.arms) && Object.keys(execution.arms).length > 0 ? { arms: { ...execution.arms } } : {}),
+});
+
+const isArms = (value: unknown): value is Record<string, string> =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.values(value).every((arm) => typeof arm === 'string');
 
 /** The counters and the queued log one claim wrote (delivery-store.ts `claim`). */
 export interface ExecutionClaim {

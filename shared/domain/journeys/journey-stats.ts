@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform.js';
 import { rangeOf } from '../stats/get-stats.js';
+import { JOURNEY_STEP_COUNTERS } from '../stats/counter-facts.js';
 import type { StatsStore } from '../stats/stats-store.js';
 import type { JourneyStore } from './journey-store.js';
 import { refuseSystemField } from './edit-journey.js';
@@ -17,6 +18,14 @@ export interface JourneyStepStats {
   waiting: number;
   left: number;
   sent: number;
+  /** Of the step's e-mails: delivered, opened and clicked by a human (once per e-mail), opened and clicked by a machine. */
+  delivered: number;
+  human_opens: number;
+  human_clicks: number;
+  machine_opens: number;
+  machine_clicks: number;
+  /** Its e-mails an exit event converted within the journey's conversion window. */
+  converted: number;
   completed: number;
   exited: number;
   ended: number;
@@ -24,7 +33,7 @@ export interface JourneyStepStats {
   ways: Record<string, number>;
 }
 
-const FIXED = ['entered', 'left', 'sent', 'completed', 'exited', 'ended'] as const;
+const FIXED = JOURNEY_STEP_COUNTERS;
 
 /**
  * GET /client/journeys/{id}/stats: per step, the counters of the days asked summed, and the runs there now. Reads:
@@ -46,7 +55,23 @@ export async function getJourneyStats(
   const stepOf = (stepId: string): JourneyStepStats => {
     let step = steps.get(stepId);
     if (!step) {
-      step = { step_id: stepId, entered: 0, waiting: 0, left: 0, sent: 0, completed: 0, exited: 0, ended: 0, ways: {} };
+      step = {
+        step_id: stepId,
+        entered: 0,
+        waiting: 0,
+        left: 0,
+        sent: 0,
+        delivered: 0,
+        human_opens: 0,
+        human_clicks: 0,
+        machine_opens: 0,
+        machine_clicks: 0,
+        converted: 0,
+        completed: 0,
+        exited: 0,
+        ended: 0,
+        ways: {},
+      };
       steps.set(stepId, step);
     }
     return step;

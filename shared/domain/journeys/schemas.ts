@@ -296,6 +296,18 @@ export const JourneyStatsView = z.object({
       waiting: stepCount('Runs on the step now (whatever the range)'),
       left: stepCount('Runs that left the step to another step or a null edge'),
       sent: stepCount('E-mails the step sent (claimed for SES; given back if the send never happened)'),
+      delivered: stepCount("The step's e-mails delivered (SES Delivery)"),
+      human_opens: stepCount(
+        "The step's e-mails opened by a person, each once (first human open; Apple Mail Privacy Protection, link scanners and other machines never count here)",
+      ),
+      human_clicks: stepCount("The step's e-mails clicked by a person, each once (first human click)"),
+      machine_opens: stepCount(
+        "Opens of the step's e-mails by machines (privacy proxies, scanners, prefetchers), every one counted",
+      ),
+      machine_clicks: stepCount("Clicks on the step's e-mails by machines (link scanners), every one counted"),
+      converted: stepCount(
+        "The step's e-mails converted: the contact's last e-mail of the journey was this step's and an exit event came within the conversion window (once per e-mail, on the exit's day)",
+      ),
       completed: stepCount('Runs that ended here by a null edge'),
       exited: stepCount('Runs that ended here by an exit step or an exit event'),
       ended: stepCount('Runs the service stopped here (archive, erasure, a removed version)'),

@@ -106,10 +106,19 @@ export function planSendStep(input: {
     run_id: run.id,
     run_seq: input.runSeq,
     step_id: step.id,
+    ...armsOf(run),
     journey_version: input.version,
     category: journey.settings.category,
     ...(journey.settings.topic_id !== null ? { topic_id: journey.settings.topic_id } : {}),
     created_at: at,
     updated_at: at,
   };
+}
+
+/** The arms the run took at the splits it passed, by the split's id: the arm's name its path entry left by. */
+function armsOf(run: RunRecord): { arms?: Record<string, string> } {
+  const arms: Record<string, string> = {};
+  for (const entry of run.path)
+    if (run.arms[entry.step] !== undefined && entry.via !== undefined) arms[entry.step] = entry.via;
+  return Object.keys(arms).length > 0 ? { arms } : {};
 }

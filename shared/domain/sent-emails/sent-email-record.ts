@@ -40,6 +40,9 @@ export interface SentEmailRecord {
   event_id?: number | null;
   /** The topic the e-mail was sent under: its one-click link leaves that topic only. */
   topic_id?: number;
+  /** A journey's e-mail: its send step, and the split arms its run took (journeyPlaceOf its execution). */
+  step_id?: string;
+  arms?: Record<string, string>;
   created_at: string;
 }
 
@@ -66,6 +69,9 @@ export interface SentEmailLogRecord {
 export interface CountedLogFields {
   /** The e-mail's workflow (0: sent before e-mails named theirs). */
   workflow_id?: number;
+  /** A journey's e-mail: the send step and the split arms it counts on. */
+  step_id?: string;
+  arms?: Record<string, string>;
   /** This notification was the e-mail's first human open / click. */
   first_open?: true;
   first_click?: true;

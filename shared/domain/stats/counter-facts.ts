@@ -60,8 +60,10 @@ export interface CounterDelta {
   /** `skipped` / `failed` by reason code. */
   skippedReasons?: Record<string, number>;
   failedReasons?: Record<string, number>;
-  /** A journey step row's or gauge's counters by attribute name (JOURNEY_STEP_COUNTERS, `v_<via>`, `s_<step>`). */
+  /** A journey step row's or gauge's counters by attribute name (JOURNEY_STEP_COUNTERS, `v_<via>`, `s_<step>`, `x_…`). */
   adds?: Record<string, number>;
+  /** A gauge's attributes set only when absent (epoch ms): when a split's first run took an arm (`x_<split>:since`). */
+  firstSeen?: Record<string, number>;
 }
 
 /**
@@ -99,7 +101,34 @@ function eventDeltas(clientId: number, old: Image | undefined, now: Image): Coun
     deltas.push({ clientId, day, row: { workflowId }, counts: { executions: 1 } });
   for (const workflowId of numbersOf(now['converted_workflow_ids']))
     deltas.push({ clientId, day, row: { workflowId }, counts: { converted: 1 } });
+  // A journey's converted e-mail also counts on the step that sent it and on the split arms its run took.
+  for (const converted of Array.isArray(now['converted_steps']) ? (now['converted_steps'] as Image[]) : []) {
+    const journeyId = converted['journey_id'];
+    const stepId = converted['step_id'];
+    if (typeof journeyId !== 'number' || typeof stepId !== 'string') continue;
+    deltas.push({ clientId, day, row: { journeyId, stepId }, adds: { converted: 1 } });
+    deltas.push(...armDeltas(clientId, day, journeyId, converted['arms'], { converted: 1 }));
+  }
   return deltas;
+}
+
+/**
+ * What a journey e-mail's fact adds to each split arm its run took, on the journey's gauge (totals since the split
+ * began, not a day's: a winner is read from them): `x_<split>:<metric>:<arm>`.
+ */
+function armDeltas(
+  clientId: number,
+  day: string,
+  journeyId: number,
+  arms: unknown,
+  metrics: Partial<Record<ArmMetric, number>>,
+): CounterDelta[] {
+  if (typeof arms !== 'object' || arms === null) return [];
+  const adds: Record<string, number> = {};
+  for (const [split, arm] of Object.entries(arms))
+    if (typeof arm === 'string')
+      for (const [metric, n] of Object.entries(metrics)) if (n) adds[armAttribute(split, metric as ArmMetric, arm)] = n;
+  return Object.keys(adds).length > 0 ? [{ clientId, day, row: { journeyGauge: journeyId }, adds }] : [];
 }
 
 interface ClaimImage {
@@ -124,7 +153,10 @@ function executionDeltas(clientId: number, old: Image, now: Image): CounterDelta
       : undefined;
   const sent = (day: string, n: number) => {
     deltas.push({ clientId, day, row, counts: { sent: n } });
-    if (stepRow) deltas.push({ clientId, day, row: stepRow, adds: { sent: n } });
+    if (stepRow) {
+      deltas.push({ clientId, day, row: stepRow, adds: { sent: n } });
+      deltas.push(...armDeltas(clientId, day, workflowId, now['arms'], { sent: n }));
+    }
   };
   if (newClaim && (!oldClaim || oldClaim.log_id !== newClaim.log_id)) {
     const day = dayOf(newClaim.quota_day);
@@ -184,15 +216,60 @@ function logDeltas(clientId: number, old: Image | undefined, now: Image): Counte
   if (now['unsubscribed_by'] === 'link' && old?.['unsubscribed_by'] !== 'link') counts.unsubscribed_link = 1;
   if (Object.keys(counts).length === 0) return [];
   const workflowId = typeof now['workflow_id'] === 'number' ? now['workflow_id'] : 0;
-  return [{ clientId, day, row: { workflowId }, counts }];
+  const deltas: CounterDelta[] = [{ clientId, day, row: { workflowId }, counts }];
+  // A journey's e-mail counts on its send step too, and its human opens and clicks on the split arms its run took.
+  const stepId = now['step_id'];
+  if (workflowId > 0 && typeof stepId === 'string') {
+    const adds: Record<string, number> = {};
+    for (const [from, to] of STEP_LOG_COUNTERS) if (counts[from]) adds[to] = counts[from];
+    if (Object.keys(adds).length > 0) deltas.push({ clientId, day, row: { journeyId: workflowId, stepId }, adds });
+    deltas.push(
+      ...armDeltas(clientId, day, workflowId, now['arms'], {
+        human_opens: counts.opened ?? 0,
+        human_clicks: counts.clicked ?? 0,
+      }),
+    );
+  }
+  return deltas;
 }
 
+/** A journey step row's counters of its e-mails' status logs, from the workflow row's: only humans' opens and clicks. */
+const STEP_LOG_COUNTERS = [
+  ['delivered', 'delivered'],
+  ['opened', 'human_opens'],
+  ['clicked', 'human_clicks'],
+  ['bot_opened', 'machine_opens'],
+  ['bot_clicked', 'machine_clicks'],
+] as const satisfies readonly (readonly [keyof StatCounts, string])[];
+
 /** The counters of a journey step's day row (besides `sent` and `v_<via>`: how runs left it, by branch, arm or edge). */
-export const JOURNEY_STEP_COUNTERS = ['entered', 'left', 'completed', 'exited', 'ended', 'sent'] as const;
+export const JOURNEY_STEP_COUNTERS = [
+  'entered',
+  'left',
+  'completed',
+  'exited',
+  'ended',
+  'sent',
+  'delivered',
+  'human_opens',
+  'human_clicks',
+  'machine_opens',
+  'machine_clicks',
+  'converted',
+] as const;
 /** Prefix of a step row's counter of runs that left it by one way (a branch's name, `otherwise`, an arm, on_event…). */
 export const VIA_PREFIX = 'v_';
 /** Prefix of a gauge's attribute: runs in flight at that step. */
 export const GAUGE_PREFIX = 's_';
+/** Prefix of a gauge's split arm totals: `x_<split>:<metric>:<arm>` (a step id holds no `:`; an arm's name may). */
+export const ARM_PREFIX = 'x_';
+/** What a split arm's totals count: runs that took it, e-mails its runs sent, their human opens and clicks, conversions. */
+export const ARM_METRICS = ['runs', 'sent', 'human_opens', 'human_clicks', 'converted'] as const;
+export type ArmMetric = (typeof ARM_METRICS)[number];
+export const armAttribute = (split: string, metric: ArmMetric, arm: string): string =>
+  `${ARM_PREFIX}${split}:${metric}:${arm}`;
+/** The gauge's `x_<split>:since`: when the split's first run took an arm (epoch ms), set once. */
+export const armSinceAttribute = (split: string): string => `${ARM_PREFIX}${split}:since`;
 
 const IN_FLIGHT = new Set(['active', 'waiting']);
 
@@ -221,6 +298,9 @@ function runDeltas(clientId: number, old: Image | undefined, now: Image): Counte
   if (!old) step(stepId, dayOf(now['created_at']), { entered: 1 });
   const left = newPath.slice(oldPath.length);
   const passed = new Set(newPath.map((p) => p.step));
+  const splits = (typeof now['arms'] === 'object' && now['arms'] !== null ? now['arms'] : {}) as Image;
+  const armsTaken: Record<string, number> = {};
+  const firstSeen: Record<string, number> = {};
   left.forEach((entry, i) => {
     if (typeof entry.step !== 'string') return;
     const day = dayOf(entry.at);
@@ -228,6 +308,12 @@ function runDeltas(clientId: number, old: Image | undefined, now: Image): Counte
       left: 1,
       ...(typeof entry.via === 'string' ? { [`${VIA_PREFIX}${entry.via}`]: 1 } : {}),
     });
+    // A split's arm taken: its total of runs on the gauge, and when the split's first run came.
+    if (splits[entry.step] !== undefined && typeof entry.via === 'string') {
+      armsTaken[armAttribute(entry.step, 'runs', entry.via)] = 1;
+      const at = typeof entry.at === 'string' ? Date.parse(entry.at) : Number.NaN;
+      if (!Number.isNaN(at)) firstSeen[armSinceAttribute(entry.step)] = at;
+    }
     // The step entered after it: the next entry's, or the run's current step unless the run ended on leaving (a
     // null edge leaves `step_id` on the step it left; the path holds each step once).
     const next = left[i + 1]?.step ?? (passed.has(stepId) ? undefined : stepId);
@@ -244,10 +330,16 @@ function runDeltas(clientId: number, old: Image | undefined, now: Image): Counte
     const name = `${GAUGE_PREFIX}${stepId}`;
     gauge[name] = (gauge[name] ?? 0) + 1;
   }
-  const moved = Object.fromEntries(Object.entries(gauge).filter(([, n]) => n !== 0));
+  const moved = Object.fromEntries(Object.entries({ ...gauge, ...armsTaken }).filter(([, n]) => n !== 0));
   const day = dayOf(now['updated_at']) ?? dayOf(now['created_at']);
   if (Object.keys(moved).length > 0 && day)
-    deltas.push({ clientId, day, row: { journeyGauge: journeyId }, adds: moved });
+    deltas.push({
+      clientId,
+      day,
+      row: { journeyGauge: journeyId },
+      adds: moved,
+      ...(Object.keys(firstSeen).length > 0 ? { firstSeen } : {}),
+    });
   return deltas;
 }
 
@@ -285,6 +377,11 @@ export function sumDeltas(deltas: readonly CounterDelta[]): CounterDelta[] {
     if (delta.adds) {
       into.adds ??= {};
       for (const [name, value] of Object.entries(delta.adds)) into.adds[name] = (into.adds[name] ?? 0) + value;
+    }
+    if (delta.firstSeen) {
+      into.firstSeen ??= {};
+      for (const [name, at] of Object.entries(delta.firstSeen))
+        into.firstSeen[name] = Math.min(into.firstSeen[name] ?? at, at);
     }
     if (delta.counts) {
       into.counts ??= {};

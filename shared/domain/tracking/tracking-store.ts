@@ -1,3 +1,4 @@
+import { journeyPlaceOf } from '../executions/execution-record.js';
 import type { CountedLogFields, SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 
 /** The sent e-mail a provider message belongs to (the `MSG#<id>` item, or the e-mail its tags name). */
@@ -7,6 +8,9 @@ export interface TrackedMessage {
   contact_id: number;
   /** The workflow that sent it (its day counters' row); absent on messages recorded before workflows were. */
   workflow_id?: number;
+  /** A journey's e-mail: its send step and the split arms its run took (the log's counters name them). */
+  step_id?: string;
+  arms?: Record<string, string>;
   /**
    * Set when the e-mail was found through its tags and has no provider id recorded yet: its execution may still be
    * waiting for this very evidence (a worker lost after SES accepted, or an ambiguous send).
@@ -88,7 +92,8 @@ export interface TrackingStore {
 }
 
 /**
- * The log as stored, with what the day counters read from it (counter-facts.ts): the e-mail's workflow, whether this
+ * The log as stored, with what the day counters read from it (counter-facts.ts): the e-mail's workflow (and a
+ * journey's step and split arms), whether this
  * notification took the e-mail's first human open / click (only with the marker this attempt writes, so an e-mail is
  * counted once however its notifications race), and the suppression it caused.
  */
@@ -100,6 +105,7 @@ export function countedLogOf(
   return {
     ...write.log,
     workflow_id: write.message.workflow_id ?? 0,
+    ...journeyPlaceOf(write.message),
     ...(markers.includes('open') ? { first_open: true } : {}),
     ...(markers.includes('click') ? { first_click: true } : {}),
     ...(suppression ? { suppression } : {}),

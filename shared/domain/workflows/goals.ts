@@ -69,6 +69,27 @@ export const goalMarkAttribute = (workflowId: number): string => `goal_w${workfl
 export const openExecutionAttribute = (executionId: number): string => `open_${executionId}`;
 export const lastSentAttribute = (workflowId: number): string => `sent_w${workflowId}`;
 export const convertedAttribute = (workflowId: number): string => `conv_w${workflowId}`;
+/**
+ * A journey's last e-mail to the contact: the send step and split arms it came from (`sentp_w<journey>`, set with
+ * `sent_w<journey>`), so its conversion counts on that step and those arms without another read.
+ */
+export const lastSentPlaceAttribute = (workflowId: number): string => `sentp_w${workflowId}`;
+
+/** Where a journey's e-mail was sent from: its send step and the split arms its run took (split id → arm name). */
+export interface SendPlace {
+  step_id?: string;
+  arms?: Record<string, string>;
+}
+
+/** The place of the contact's last e-mail of this journey, as its item keeps it (nothing for the 8 workflows). */
+export function lastSentPlaceOf(contact: object | undefined, workflowId: number): SendPlace | undefined {
+  const value = (contact as ContactGoalAttributes | undefined)?.[lastSentPlaceAttribute(workflowId)];
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { step_id, arms } = value as { step_id?: unknown; arms?: unknown };
+  if (typeof step_id !== 'string') return undefined;
+  const armsOk = typeof arms === 'object' && arms !== null && Object.values(arms).every((a) => typeof a === 'string');
+  return { step_id, ...(armsOk ? { arms: { ...(arms as Record<string, string>) } } : {}) };
+}
 
 const isGoalMark = (value: unknown): value is GoalMark =>
   typeof value === 'object' &&

@@ -113,6 +113,107 @@ describe('run changes as journey step counters', () => {
     expect(rows).toContainEqual({ clientId: 7, day: DAY, row: step('mail'), adds: { sent: 1 } });
     expect(rows).toContainEqual({ clientId: 7, day: DAY, row: { workflowId: 1000 }, counts: { sent: 1 } });
   });
+
+  it('a split arm taken adds to the arm’s run total on the gauge, with the split’s first time set once', () => {
+    const before = run({ step_id: 'ab' });
+    const after = run({
+      step_id: 'b_mail',
+      seq: 2,
+      arms: { ab: 1 },
+      updated_at: at('10'),
+      path: [{ step: 'ab', seq: 1, at: at('10'), via: 'Short subject' }],
+    });
+    expect(deltas(before, after)).toContainEqual({
+      clientId: 7,
+      day: DAY,
+      row: gauge,
+      adds: { s_ab: -1, s_b_mail: 1, 'x_ab:runs:Short subject': 1 },
+      firstSeen: { 'x_ab:since': Date.parse(at('10')) },
+    });
+  });
+
+  it('a split arm’s send counts on the arm, and its give-back takes it back', () => {
+    const old = { status: 1, workflow_id: 1000, step_id: 'mail', arms: { ab: 'b' }, updated_at: at('10') };
+    const claimed = { ...old, status: 2, claim: { log_id: 'l1', quota_day: DAY } };
+    expect(deltasOfChange({ entity: 'execution', clientId: 7, old, new: claimed })).toContainEqual({
+      clientId: 7,
+      day: DAY,
+      row: gauge,
+      adds: { 'x_ab:sent:b': 1 },
+    });
+    const released = { ...old, status: 4, processed_at: at('11') };
+    expect(deltasOfChange({ entity: 'execution', clientId: 7, old: claimed, new: released })).toContainEqual({
+      clientId: 7,
+      day: DAY,
+      row: gauge,
+      adds: { 'x_ab:sent:b': -1 },
+    });
+  });
+});
+
+describe('status logs and conversions of a journey e-mail as step counters', () => {
+  const log = (fields: Record<string, unknown>) => ({
+    id: 'log',
+    created_at: at('12'),
+    workflow_id: 1000,
+    step_id: 'mail',
+    arms: { ab: 'b' },
+    ...fields,
+  });
+  const ofLog = (image: object) => sumDeltas(deltasOfChange({ entity: 'sent_email_log', clientId: 7, new: image }));
+
+  it('a first human open counts on the step and the arm; a delivery on the step only', () => {
+    expect(ofLog(log({ status: 4, first_open: true }))).toEqual([
+      { clientId: 7, day: DAY, row: { workflowId: 1000 }, counts: { opened: 1 } },
+      { clientId: 7, day: DAY, row: step('mail'), adds: { human_opens: 1 } },
+      { clientId: 7, day: DAY, row: gauge, adds: { 'x_ab:human_opens:b': 1 } },
+    ]);
+    expect(ofLog(log({ status: 3 }))).toEqual([
+      { clientId: 7, day: DAY, row: { workflowId: 1000 }, counts: { delivered: 1 } },
+      { clientId: 7, day: DAY, row: step('mail'), adds: { delivered: 1 } },
+    ]);
+  });
+
+  it('a machine’s open or click counts as a machine’s on the step, never on the arm; a human’s later open none', () => {
+    expect(ofLog(log({ status: 4, is_bot: true }))).toEqual([
+      { clientId: 7, day: DAY, row: { workflowId: 1000 }, counts: { bot_opened: 1 } },
+      { clientId: 7, day: DAY, row: step('mail'), adds: { machine_opens: 1 } },
+    ]);
+    expect(ofLog(log({ status: 5, is_bot: true }))).toContainEqual({
+      clientId: 7,
+      day: DAY,
+      row: step('mail'),
+      adds: { machine_clicks: 1 },
+    });
+    expect(ofLog(log({ status: 4 }))).toEqual([]);
+  });
+
+  it('a first human click counts on the step and the arm; a workflow’s e-mail names no step', () => {
+    expect(ofLog(log({ status: 5, first_click: true }))).toContainEqual({
+      clientId: 7,
+      day: DAY,
+      row: gauge,
+      adds: { 'x_ab:human_clicks:b': 1 },
+    });
+    expect(ofLog({ id: 'l', created_at: at('12'), workflow_id: 1, status: 4, first_open: true })).toEqual([
+      { clientId: 7, day: DAY, row: { workflowId: 1 }, counts: { opened: 1 } },
+    ]);
+  });
+
+  it('an event converting a journey e-mail counts on its step and arms', () => {
+    const queued = { id: 9, type: 'upgraded', queue_status: 'queued', created_at: at('14') };
+    const processed = {
+      ...queued,
+      queue_status: 'processed',
+      execution_workflow_ids: [],
+      converted_workflow_ids: [1000],
+      converted_steps: [{ journey_id: 1000, step_id: 'mail', arms: { ab: 'b' } }],
+    };
+    const rows = sumDeltas(deltasOfChange({ entity: 'event', clientId: 7, old: queued, new: processed }));
+    expect(rows).toContainEqual({ clientId: 7, day: DAY, row: step('mail'), adds: { converted: 1 } });
+    expect(rows).toContainEqual({ clientId: 7, day: DAY, row: gauge, adds: { 'x_ab:converted:b': 1 } });
+    expect(rows).toContainEqual({ clientId: 7, day: DAY, row: { workflowId: 1000 }, counts: { converted: 1 } });
+  });
 });
 
 describe('the projection writes journey rows once per record', () => {

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { call } from '../support/api.js';
+import { createTestClient, type TestClient } from '../support/clients.js';
+import { eventually } from '../support/eventually.js';
+import { listExecutions, type ExecutionItem } from '../support/executions.js';
+import {
+  awaitStatus,
+  getSentEmail,
+  injectAndAwait,
+  SCANNER_UA,
+  SENT_STATUS,
+  sesEvent,
+  sesMailOf,
+  type TrackedEmail,
+} from '../tracking/support.js';
+
+const SETTINGS = {
+  category: 'marketing',
+  topic_id: null,
+  critical: false,
+  exit_events: ['upgraded'],
+  conversion_window_days: 7,
+};
+
+async function publish(client: TestClient, name: string, definition: object): Promise<number> {
+  const created = await call('POST', '/client/journeys', { key: client.api_key, body: { name, definition } });
+  expect(created.status, created.text).toBe(201);
+  const { id, draft_version } = created.body.data;
+  const published = await call('POST', `/client/journeys/${id}/publish`, {
+    key: client.api_key,
+    body: { draft_version },
+  });
+  expect(published.status, published.text).toBe(201);
+  return id;
+}
+
+const sendEvent = async (client: TestClient, body: Record<string, unknown>) => {
+  const res = await call('POST', '/client/events?sync=true', { key: client.api_key, body });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data;
+};
+
+/** The journey's send of the run (its execution completed), as GET /client/executions shows it. */
+const awaitSendOf = (client: TestClient, runId: number) =>
+  eventually(
+    `run ${runId}'s e-mail sent`,
+    async () => {
+      const found = (await listExecutions(client.api_key)).find(
+        (e) => (e as ExecutionItem & { run_id?: number }).run_id === runId,
+      ) as (ExecutionItem & { step_id?: string }) | undefined;
+      return found?.status === 3 && found.sent_email_id ? found : undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
+
+/** The e-mail as the tracking helpers take it, delivered by the local SES. */
+async function trackedOf(client: TestClient, contactId: number, sentEmailId: string): Promise<TrackedEmail> {
+  const email = await awaitStatus(client.api_key, sentEmailId, SENT_STATUS.delivered);
+  return {
+    client: { id: client.id, api_key: client.api_key },
+    contactId,
+    address: email.to_email,
+    email,
+    messageId: email.provider_message_id!,
+  };
+}
+
+const stepOf = (stats: { steps: { step_id: string }[] }, stepId: string) =>
+  stats.steps.find((s) => s.step_id === stepId) as Record<string, unknown> | undefined;
+
+const readStats = async (client: TestClient, journeyId: number) =>
+  (await call('GET', `/client/journeys/${journeyId}/stats`, { key: client.api_key })).body.data;
+
+describe('a journey step counts its e-mails’ engagement over HTTP', () => {
+  it('a human open, a human click and a conversion count on the send step; a machine open only as a machine’s', async () => {
+    // Prepare: project_created → tips (sent at once); a contact enters; its e-mail is delivered.
+    const client = await createTestClient();
+    const journeyId = await publish(client, 'Tips', {
+      trigger: { event: 'project_created', reentry: { mode: 'always' } },
+      entry: 'tips',
+      steps: [{ id: 'tips', type: 'send', template_id: 1, send_time: { mode: 0 }, next: null }],
+      settings: SETTINGS,
+    });
+    const email = `maker-${randomUUID().slice(0, 8)}@example.com`;
+    const entered = await sendEvent(client, { type: 'project_created', email, auto_create_contact: true });
+    const runId = entered.journey_entries[0].run_id as number;
+    const execution = await awaitSendOf(client, runId);
+    expect(execution.step_id).toBe('tips');
+    const t = await trackedOf(client, entered.contact_id, execution.sent_email_id!);
+    const mail = sesMailOf(t);
+    const at = (s: number) => new Date(Date.parse(t.email.created_at) + s * 1000).toISOString();
+
+    // Act: a scanner opens (a machine), a person opens twice and clicks, then the contact upgrades (an exit event).
+    await injectAndAwait(t, sesEvent.open(mail, at(60), { userAgent: SCANNER_UA, ipAddress: '198.51.100.9' }), at(60));
+    await injectAndAwait(t, sesEvent.open(mail, at(600)), at(600));
+    await injectAndAwait(t, sesEvent.open(mail, at(660)), at(660));
+    await injectAndAwait(t, sesEvent.click(mail, at(700), 'https://example.com/docs'), at(700));
+    await sendEvent(client, { type: 'upgraded', email });
+
+    // Assess: the step's row counts one of each, the human open once, the machine's apart; the e-mail shows its logs.
+    const stats = await eventually(
+      'the engagement counted on the step',
+      async () => {
+        const read = await readStats(client, journeyId);
+        const tips = read && stepOf(read, 'tips');
+        return tips?.['human_clicks'] === 1 && tips['converted'] === 1 && tips['machine_opens'] === 1
+          ? read
+          : undefined;
+      },
+      { timeoutMs: 40_000, intervalMs: 1_000 },
+    );
+    expect(stepOf(stats, 'tips')).toEqual({
+      step_id: 'tips',
+      entered: 1,
+      waiting: 0,
+      left: 1,
+      sent: 1,
+      delivered: 1,
+      human_opens: 1,
+      human_clicks: 1,
+      machine_opens: 1,
+      machine_clicks: 0,
+      converted: 1,
+      completed: 1,
+      exited: 0,
+      ended: 0,
+      ways: {},
+    });
+    expect((await getSentEmail(client.api_key, t.email.id)).logs.map((l) => l.is_bot)).toContain(true);
+  }, 90_000);
+
+  it('a machine open alone counts no human open on the step', async () => {
+    // Prepare: the same journey; a contact's e-mail delivered.
+    const client = await createTestClient();
+    const journeyId = await publish(client, 'Tips', {
+      trigger: { event: 'project_created', reentry: { mode: 'always' } },
+      entry: 'tips',
+      steps: [{ id: 'tips', type: 'send', template_id: 1, send_time: { mode: 0 }, next: null }],
+      settings: SETTINGS,
+    });
+    const email = `maker-${randomUUID().slice(0, 8)}@example.com`;
+    const entered = await sendEvent(client, { type: 'project_created', email, auto_create_contact: true });
+    const execution = await awaitSendOf(client, entered.journey_entries[0].run_id as number);
+    const t = await trackedOf(client, entered.contact_id, execution.sent_email_id!);
+    const at = (s: number) => new Date(Date.parse(t.email.created_at) + s * 1000).toISOString();
+
+    // Act: only a link scanner opens it.
+    await injectAndAwait(
+      t,
+      sesEvent.open(sesMailOf(t), at(30), { userAgent: SCANNER_UA, ipAddress: '198.51.100.9' }),
+      at(30),
+    );
+
+    // Assess: counted as a machine's open, never a human's.
+    const stats = await eventually(
+      'the machine open counted',
+      async () => {
+        const read = await readStats(client, journeyId);
+        return read && stepOf(read, 'tips')?.['machine_opens'] === 1 ? read : undefined;
+      },
+      { timeoutMs: 40_000, intervalMs: 1_000 },
+    );
+    expect(stepOf(stats, 'tips')).toMatchObject({ sent: 1, delivered: 1, human_opens: 0, human_clicks: 0 });
+  }, 60_000);
+});
