@@ -9,6 +9,7 @@ import {
   removeCondition,
   removeStep,
   renameStep,
+  sendStepsOf,
   STEP_KINDS,
   setSettings,
   setStep,
@@ -192,6 +193,19 @@ describe('editing a journey draft', () => {
     expect(trigger.trigger).toEqual({ event: 'signup', reentry: { mode: 'once' } });
     expect(settings.settings.conversion_window_days).toBe(30);
     expect(setStep(before, { id: 'ghost', type: 'exit' })).toBe(before);
+  });
+
+  it('offers an engagement condition the send steps a run passes before the reader', () => {
+    // Prepare: thanks (a send) comes after check; remind before it.
+    const before = definition();
+
+    // Act / Assert
+    expect(sendStepsOf(before, 'check')).toEqual(['remind']);
+    expect(sendStepsOf(before, 'thanks')).toEqual(['remind']);
+    expect(sendStepsOf(before, 'wait_checkout')).toEqual([]);
+    const orphan = { ...before, steps: [...before.steps, { id: 'lost', type: 'exit' as const }] };
+    expect(sendStepsOf(orphan, 'lost')).toEqual(['remind', 'thanks']);
+    expect(sendStepsOf(before)).toEqual(['remind', 'thanks']);
   });
 
   it('adds, changes and removes a condition of a list', () => {

@@ -260,9 +260,31 @@ export const removeCondition = (list: readonly Condition[], index: number): Cond
 export const changeCondition = (list: readonly Condition[], index: number, condition: Condition): Condition[] =>
   list.map((one, at) => (at === index ? condition : one));
 
-/** The send steps of a definition other than `except`: what an engagement condition may read. */
-export const sendStepsOf = (definition: JourneyDefinition, except?: string): string[] =>
-  definition.steps.filter((step) => step.type === 'send' && step.id !== except).map((step) => step.id);
+/**
+ * The send steps an engagement condition of the step `reader` may read: those a run can pass before reaching it (the
+ * steps leading to it, however far back). The API asks more (every path to the reader passes the send step) and says
+ * so at the condition. The entry reads none; a reader no step leads to yet (off the graph) may read any send step.
+ */
+export function sendStepsOf(definition: JourneyDefinition, reader?: string): string[] {
+  const sends = definition.steps.filter((step) => step.type === 'send' && step.id !== reader).map((step) => step.id);
+  if (reader === undefined) return sends;
+  const into = new Map<string, string[]>();
+  for (const step of definition.steps) {
+    for (const edge of edgeKeysOf(step)) {
+      if (edge.to !== null) into.set(edge.to, [...(into.get(edge.to) ?? []), step.id]);
+    }
+  }
+  const before = new Set<string>();
+  const queue = [...(into.get(reader) ?? [])];
+  while (queue.length > 0) {
+    const id = queue.shift() as string;
+    if (before.has(id)) continue;
+    before.add(id);
+    queue.push(...(into.get(id) ?? []));
+  }
+  if (before.size === 0 && reader !== definition.entry) return sends;
+  return sends.filter((id) => before.has(id));
+}
 
 /** The first condition of a kind, for the client to finish (an empty name or path: the API asks for it at its field). */
 export function newCondition(
