@@ -1,4 +1,4 @@
-import { created } from '../../shared/http/envelope.js';
+import { created, ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { customizationStore } from '../../shared/composition/providers/customization-store.js';
@@ -7,11 +7,11 @@ import { settingsStore } from '../../shared/composition/providers/settings-store
 import { templateStore } from '../../shared/composition/providers/template-store.js';
 import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { ids } from '../../shared/composition/providers/ids.js';
-import { publishJourney } from '../../shared/domain/journeys/publish-journey.js';
+import { publishDraft } from '../../shared/domain/journeys/publish-journey.js';
 import { JourneyIdParams, JourneyVersionView, PublishBody } from '../../shared/domain/journeys/schemas.js';
 import { JOURNEY_LIMITS } from '../../shared/public/journey-rules.js';
 
-/** POST /client/journeys/{id}/publish — the draft becomes the next version, live. */
+/** POST /client/journeys/{id}/publish — the draft becomes the next version, live (200 when it is the live one already). */
 export const handler = jsonApi(
   {
     summary: 'Publish a journey',
@@ -24,18 +24,27 @@ export const handler = jsonApi(
       `${JOURNEY_LIMITS.liveJourneysPerTrigger} live or paused journeys per trigger event type (422 \`max\`). A draft ` +
       'changed since `draft_version`: 409 `state`. A copy of a system journey whose workflow is enabled: 409 `state`, ' +
       'unless `disable_source_workflow` is true, which disables the workflow in the same write. Needs the `manage` ' +
-      'role. A system journey: 409 `state`.',
+      'role. A system journey: 409 `state`. A draft identical to the live version publishes nothing: 200 with the ' +
+      'live version as it stands (no new version; a paused journey stays paused), so publishing is safe to repeat.',
     params: JourneyIdParams,
     body: PublishBody,
-    responses: { 201: JourneyVersionView },
+    responses: {
+      200: { data: JourneyVersionView, description: 'The draft is the live version already: nothing was written' },
+      201: { data: JourneyVersionView, description: 'The new live version' },
+    },
     errors: [404, 409],
   },
   [journeyStore, settingsStore, customizationStore, templateStore, topicStore, clock, ids],
   async ({ params, body }, { deps, clientId, principal }) => {
     const userId = principal.session?.user_id;
-    return created(
-      await publishJourney(deps, { clientId, ...(userId !== undefined ? { userId } : {}) }, params.id, body),
-      'Journey published',
+    const { version, outcome } = await publishDraft(
+      deps,
+      { clientId, ...(userId !== undefined ? { userId } : {}) },
+      params.id,
+      body,
     );
+    return outcome === 'published'
+      ? created(version, 'Journey published')
+      : ok(version, 'Journey unchanged: the draft is the live version');
   },
 );

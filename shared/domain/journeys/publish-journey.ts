@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { conflict, notFound, unprocessable, type ErrorItem } from '../../errors.js';
 import type { Ids } from '../../platform.js';
 import { JOURNEY_LIMITS } from '../../public/journey-rules.js';
@@ -125,6 +126,24 @@ export async function publishJourney(
   id: number,
   body: PublishBody,
 ): Promise<JourneyVersionView> {
+  return (await publishDraft(deps, caller, id, body)).version;
+}
+
+/** A definition as stored and compared: absent and undefined fields are the same absence. */
+const canonical = (definition: JourneyDefinition): unknown => JSON.parse(JSON.stringify(definition));
+
+/**
+ * publishJourney, telling a publish that wrote a version (`published`) from one whose draft is the live version
+ * already (`unchanged`): that one writes nothing and answers the live version as it stands — the journey's status
+ * too (a paused journey stays paused: resume is its own call). A publish that must also disable the source workflow
+ * is not unchanged: it writes as any other.
+ */
+export async function publishDraft(
+  deps: PublishDeps,
+  caller: { clientId: number; userId?: number },
+  id: number,
+  body: PublishBody,
+): Promise<{ version: JourneyVersionView; outcome: 'published' | 'unchanged' }> {
   const { clientId } = caller;
   if (isSystemJourneyId(id)) {
     throw conflict('state', 'id', `Journey ${id} is a system journey: it runs while workflow ${id} is enabled`);
@@ -171,6 +190,9 @@ export async function publishJourney(
       }
       settings = await disablingWorkflow(deps, bundle, clientId, source, at);
     }
+    if (live && !settings && isDeepStrictEqual(canonical(definition), canonical(live.definition))) {
+      return { version: versionView(live), outcome: 'unchanged' };
+    }
 
     const version: JourneyVersionRecord = {
       client_id: clientId,
@@ -191,7 +213,7 @@ export async function publishJourney(
       ...(settings ? { settings } : {}),
       at,
     });
-    if (outcome === 'done') return versionView(version);
+    if (outcome === 'done') return { version: versionView(version), outcome: 'published' };
   }
   throw conflict('state', 'id', 'The journey changed while it was being published; retry');
 }
