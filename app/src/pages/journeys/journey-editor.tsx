@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import type { Api } from '../../api/client.js';
 import { answerOf } from '../../data/answer.js';
 import { useAction } from '../../data/use-action.js';
@@ -11,9 +11,10 @@ import { FormActions } from '../../ui/form-actions.js';
 import { ActionStatus, Done } from '../../ui/status.js';
 import { rangeOfPath, readJson, type SyntaxProblem, selectInTextarea, type TextRange } from './journey-json.js';
 import type { StepCounts } from './journey-counts.js';
+import { FlowView, type ViewOfJourney, ViewPanel, ViewTabs } from './journey-flow.js';
 import { focusStep, JourneyOutline } from './journey-outline.js';
 import { Publish, ValidationResult } from './journey-publish.js';
-import { type Journey, type JourneyIssue, jsonOf, type Validation } from './journey-text.js';
+import { type Journey, type JourneyDefinition, type JourneyIssue, jsonOf, type Validation } from './journey-text.js';
 
 const EDITOR_ID = 'jy-draft';
 
@@ -47,7 +48,8 @@ export function JsonTools(props: {
 }
 
 /**
- * A client journey's draft: its JSON in a textarea (saved with the draft_version it was read at, so a change made
+ * A client journey's draft, in two views of the same text: the drawn flow with the panel of the step selected (each
+ * change written into the text), and the JSON in a textarea (saved with the draft_version it was read at, so a change made
  * meanwhile elsewhere is refused rather than overwritten), import and export, the issues found (each taking the
  * focus to its place in the text), the steps as an outline of what is typed, then validate and publish.
  */
@@ -69,9 +71,16 @@ export function DraftWorkspace(props: {
   const [issues, setIssues] = useState<readonly JourneyIssue[]>(journey.issues);
   const [syntax, setSyntax] = useState<readonly SyntaxProblem[]>([]);
   const [validation, setValidation] = useState<(Validation & { text: string }) | undefined>();
+  const [view, setView] = useState<ViewOfJourney>('flow');
   const editor = useRef<HTMLTextAreaElement>(null);
-  const read = readJson(text);
+  const read = useMemo(() => readJson(text), [text]);
   const changed = text !== saved.text;
+  // The flow draws JSON only: a text that is not JSON shows in the JSON view, with the places to fix.
+  const flowNote =
+    read.problems.length > 0
+      ? `The flow needs valid JSON: fix the ${read.problems.length === 1 ? 'place' : `${read.problems.length} places`} listed in the JSON view first.`
+      : undefined;
+  const shown: ViewOfJourney = flowNote ? 'json' : view;
 
   /** PUT …/draft with the version read: the saved text, its new version and its issues. */
   async function saveDraft(): Promise<readonly JourneyIssue[]> {
@@ -139,94 +148,120 @@ export function DraftWorkspace(props: {
 
   return (
     <>
-      {/* The text and the outline side by side on a wide screen, the outline following as the text changes. */}
-      <div class="editor-layout page-section">
-        <section class="editor" aria-labelledby="jy-draft-title">
-          <h2 id="jy-draft-title">Draft</h2>
-          <Form onSubmit={save.run} failure={save.failure} aria-labelledby="jy-draft-title">
-            <Field
-              id={EDITOR_ID}
-              label="The draft as JSON"
-              name="definition"
-              hint={
-                writes
-                  ? 'A trigger, an entry step, the steps and the settings (the API guide’s “Journeys” describes each). A draft saves with its issues; publishing needs none.'
-                  : 'Your role reads the draft; a member, an admin or the owner changes it.'
-              }
-            >
-              {(control) => (
-                <textarea
-                  {...control}
-                  ref={editor}
-                  class="code-input"
-                  rows={22}
-                  value={text}
-                  readOnly={!writes}
-                  spellcheck={false}
-                  autocomplete="off"
-                  onInput={(event) => setText(event.currentTarget.value)}
-                />
-              )}
-            </Field>
-            <FailureAlert />
-            {stale && (
-              <div class="row-actions">
-                <ConfirmButton
-                  label="Load the saved draft"
-                  confirm="Replace your text with the saved draft? Copy your changes first: they are lost."
-                  busy={reload.busy}
-                  onConfirm={() => reload.run()}
-                />
-              </div>
-            )}
-            {writes && (
-              <FormActions submit="Save draft" busy={save.busy || validate.busy} busyLabel="Saving…">
-                {changed && !save.busy && <span class="hint">Unsaved changes.</span>}
-                <Done text={save.done} />
-              </FormActions>
-            )}
-          </Form>
-          <ActionStatus action={reload} />
-          <Problems
-            syntax={syntax}
-            issues={read.problems.length === 0 ? issues : []}
-            onSyntax={show}
-            onIssue={(issue) => show(rangeOfPath(text, issue.path))}
-            stepOf={(issue) => /^steps\.(\d+)(\.|$)/.exec(issue.path)?.[1]}
-          />
-          <JsonTools text={text} fileName={`journey-${journey.id}.json`} target={EDITOR_ID} />
+      <ViewTabs view={shown} onView={setView} flowNote={flowNote} />
+      {shown === 'flow' && (
+        <ViewPanel view="flow">
           {writes && (
-            <div class="page-section">
-              <Field
-                id="jy-import"
-                label="Import a JSON file"
-                hint="Replaces the text above; nothing is saved until you press Save draft."
-              >
-                {(control) => (
-                  <input
-                    {...control}
-                    type="file"
-                    accept="application/json,.json"
-                    onChange={(event) => {
-                      const file = event.currentTarget.files?.[0];
-                      event.currentTarget.value = '';
-                      if (file) void imported.run(file);
-                    }}
-                  />
-                )}
-              </Field>
-              <ActionStatus action={imported} />
+            <div class="form-actions">
+              <button type="button" onClick={() => save.run()} disabled={save.busy || validate.busy}>
+                {save.busy ? 'Saving…' : 'Save draft'}
+              </button>
+              {changed && !save.busy && <span class="hint">Unsaved changes.</span>}
             </div>
           )}
-        </section>
-        <JourneyOutline
-          definition={read.problems.length === 0 ? read.value : journey.draft}
-          issues={read.problems.length === 0 ? issues : []}
-          prefix="jy-draft"
-          counts={counts}
-          title={changed ? 'Steps (as typed, not saved yet)' : 'Steps'}
-        />
-      </div>
+          <ActionStatus action={save} />
+          <FlowView
+            api={api}
+            definition={read.value}
+            issues={issues}
+            counts={counts}
+            readOnly={!writes}
+            onChange={(next: JourneyDefinition) => setText(jsonOf(next))}
+          />
+        </ViewPanel>
+      )}
+      {shown === 'json' && (
+        <ViewPanel view="json">
+          {/* The text and the outline side by side on a wide screen, the outline following as the text changes. */}
+          <div class="editor-layout page-section">
+            <section class="editor" aria-labelledby="jy-draft-title">
+              <h2 id="jy-draft-title">Draft</h2>
+              <Form onSubmit={save.run} failure={save.failure} aria-labelledby="jy-draft-title">
+                <Field
+                  id={EDITOR_ID}
+                  label="The draft as JSON"
+                  name="definition"
+                  hint={
+                    writes
+                      ? 'A trigger, an entry step, the steps and the settings (the API guide’s “Journeys” describes each). A draft saves with its issues; publishing needs none.'
+                      : 'Your role reads the draft; a member, an admin or the owner changes it.'
+                  }
+                >
+                  {(control) => (
+                    <textarea
+                      {...control}
+                      ref={editor}
+                      class="code-input"
+                      rows={22}
+                      value={text}
+                      readOnly={!writes}
+                      spellcheck={false}
+                      autocomplete="off"
+                      onInput={(event) => setText(event.currentTarget.value)}
+                    />
+                  )}
+                </Field>
+                <FailureAlert />
+                {stale && (
+                  <div class="row-actions">
+                    <ConfirmButton
+                      label="Load the saved draft"
+                      confirm="Replace your text with the saved draft? Copy your changes first: they are lost."
+                      busy={reload.busy}
+                      onConfirm={() => reload.run()}
+                    />
+                  </div>
+                )}
+                {writes && (
+                  <FormActions submit="Save draft" busy={save.busy || validate.busy} busyLabel="Saving…">
+                    {changed && !save.busy && <span class="hint">Unsaved changes.</span>}
+                    <Done text={save.done} />
+                  </FormActions>
+                )}
+              </Form>
+              <ActionStatus action={reload} />
+              <Problems
+                syntax={read.problems.length > 0 ? read.problems : syntax}
+                issues={read.problems.length === 0 ? issues : []}
+                onSyntax={show}
+                onIssue={(issue) => show(rangeOfPath(text, issue.path))}
+                stepOf={(issue) => /^steps\.(\d+)(\.|$)/.exec(issue.path)?.[1]}
+              />
+              <JsonTools text={text} fileName={`journey-${journey.id}.json`} target={EDITOR_ID} />
+              {writes && (
+                <div class="page-section">
+                  <Field
+                    id="jy-import"
+                    label="Import a JSON file"
+                    hint="Replaces the text above; nothing is saved until you press Save draft."
+                  >
+                    {(control) => (
+                      <input
+                        {...control}
+                        type="file"
+                        accept="application/json,.json"
+                        onChange={(event) => {
+                          const file = event.currentTarget.files?.[0];
+                          event.currentTarget.value = '';
+                          if (file) void imported.run(file);
+                        }}
+                      />
+                    )}
+                  </Field>
+                  <ActionStatus action={imported} />
+                </div>
+              )}
+            </section>
+            <JourneyOutline
+              definition={read.problems.length === 0 ? read.value : journey.draft}
+              issues={read.problems.length === 0 ? issues : []}
+              prefix="jy-draft"
+              counts={counts}
+              title={changed ? 'Steps (as typed, not saved yet)' : 'Steps'}
+            />
+          </div>
+        </ViewPanel>
+      )}
       <section class="page-section" aria-labelledby="jy-publish-title">
         <h2 id="jy-publish-title">Validate and publish</h2>
         {writes && (

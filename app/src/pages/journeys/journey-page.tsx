@@ -19,6 +19,7 @@ import { Done, LoadStatus } from '../../ui/status.js';
 import { When } from '../../ui/when.js';
 import { DraftWorkspace, JsonTools } from './journey-editor.js';
 import { useStepCounts } from './journey-counts.js';
+import { FlowView, type ViewOfJourney, ViewPanel, ViewTabs } from './journey-flow.js';
 import { Lifecycle } from './journey-lifecycle.js';
 import { JourneyOutline } from './journey-outline.js';
 import { type Journey, jsonOf } from './journey-text.js';
@@ -26,10 +27,11 @@ import { Versions } from './journey-versions.js';
 import { JourneyStatusText } from './journeys-page.js';
 
 /**
- * One journey (`/app/journey/N`). A client's own: its head, its draft as JSON (save, import, export, copy) with the
- * issues found at their place and its steps as an outline, validate with the impact on runs, publish with a choice
+ * One journey (`/app/journey/N`). A client's own: its head, its draft drawn as a flow (each step's panel beside it)
+ * or as JSON (save, import, export, copy) with the issues found at their place and its steps as an outline, validate with the impact on runs, publish with a choice
  * for each removed step, its lifecycle (pause, resume, archive; delete while never published) and its versions with
- * their diff. A system journey (1–8) is read-only: its outline and JSON, and a copy to make it one's own.
+ * their diff. A system journey (1–8) is read-only: its flow (the panel read-only), outline and JSON, and a copy to make it one's
+ * own.
  */
 export function JourneyPage({ api, params, signedIn }: PageProps) {
   const id = params['id'] ?? '';
@@ -146,10 +148,11 @@ function Head({ journey }: { journey: Journey }) {
   );
 }
 
-/** A system journey: its steps and JSON, read-only, and a copy of it as a journey of the client's own. */
+/** A system journey: its flow (the panel read-only) and its JSON, and a copy of it as a journey of the client's own. */
 function SystemJourney({ api, journey, writes }: { api: Api; journey: Journey; writes: boolean }) {
   const definition = journey.live ?? journey.draft;
   const text = jsonOf(definition);
+  const [view, setView] = useState<ViewOfJourney>('flow');
   return (
     <>
       <p class="hint">
@@ -161,14 +164,23 @@ function SystemJourney({ api, journey, writes }: { api: Api; journey: Journey; w
         anything.
       </p>
       {writes && <CopyAsMine api={api} journey={journey} />}
-      <JourneyOutline definition={definition} prefix="jy-live" title="Steps" />
-      <section class="page-section" aria-labelledby="jy-json-title">
-        <h2 id="jy-json-title">JSON</h2>
-        <div class="field">
-          <label for="jy-json">The journey as JSON (read-only)</label>
-          <textarea id="jy-json" class="code-input" rows={18} value={text} readOnly spellcheck={false} />
-        </div>
-        <JsonTools text={text} fileName={`journey-${journey.id}.json`} />
+      <section class="page-section" aria-labelledby="jy-system-journey-title">
+        <h2 id="jy-system-journey-title">The journey</h2>
+        <ViewTabs view={view} onView={setView} />
+        {view === 'flow' ? (
+          <ViewPanel view="flow">
+            <FlowView api={api} definition={definition} issues={[]} readOnly />
+          </ViewPanel>
+        ) : (
+          <ViewPanel view="json">
+            <JourneyOutline definition={definition} prefix="jy-live" title="Steps" />
+            <div class="field">
+              <label for="jy-json">The journey as JSON (read-only)</label>
+              <textarea id="jy-json" class="code-input" rows={18} value={text} readOnly spellcheck={false} />
+            </div>
+            <JsonTools text={text} fileName={`journey-${journey.id}.json`} />
+          </ViewPanel>
+        )}
       </section>
     </>
   );
