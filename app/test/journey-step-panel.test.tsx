@@ -1,7 +1,11 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { useState } from 'preact/hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { JourneyDefinition, JourneyIssue, WaitForEventStep } from '../../shared/domain/journeys/definition/types.js';
+import type {
+  JourneyDefinition,
+  JourneyIssue,
+  WaitForEventStep,
+} from '../../shared/domain/journeys/definition/types.js';
 import { placeIssues, type Selection, StepPanel } from '../src/pages/journeys/step-panel.js';
 
 const TEMPLATES = [
@@ -58,6 +62,7 @@ const definition = (): JourneyDefinition => ({
 
 afterEach(() => {
   cleanup();
+  vi.restoreAllMocks();
 });
 
 /** The panel as the page holds it: the definition and selection change with what it says. */
@@ -68,8 +73,11 @@ function open(
   const changes: JourneyDefinition[] = [];
   const selections: Selection[] = [];
   const onClose = vi.fn();
+  /** The page's own change of the draft (its JSON typed, a save's answer). */
+  const outside: { set?: (next: JourneyDefinition) => void } = {};
   function Page() {
     const [current, setCurrent] = useState(options.start ?? definition());
+    outside.set = setCurrent;
     const [selected, setSelected] = useState(selection);
     return (
       <StepPanel
@@ -94,7 +102,7 @@ function open(
   render(<Page />);
   const last = () => changes[changes.length - 1] as JourneyDefinition;
   const stepOf = (id: string) => last().steps.find((step) => step.id === id);
-  return { changes, selections, onClose, last, stepOf };
+  return { changes, selections, onClose, last, stepOf, outside };
 }
 
 const typeIn = (label: string | RegExp, text: string) =>
@@ -562,6 +570,28 @@ describe('the step panel', () => {
       expect(panel.changes).toEqual([]);
       cleanup();
     }
+  });
+
+  it('shows a note instead of a form the draft’s JSON does not fit, and the form again once it does', () => {
+    // Prepare: a send step typed without its send_time, a trigger without its re-entry rule.
+    const start = definition();
+    start.steps[1] = { id: 'remind', type: 'send', template_id: 1, next: 'check' } as never;
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const panel = open({ kind: 'step', id: 'remind' }, { start });
+
+    // Assert
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Step “remind”: Send an e-mail');
+    expect(screen.getByText(/does not have the shape this form reads/)).toBeTruthy();
+    expect(screen.queryByLabelText('Template')).toBeNull();
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Close' }), { key: 'Escape' });
+    expect(panel.onClose).toHaveBeenCalledOnce();
+
+    // Act: the JSON mended
+    act(() => panel.outside.set?.(definition()));
+
+    // Assert
+    expect((screen.getByLabelText('Template') as HTMLSelectElement).value).toBe('1');
+    expect(screen.queryByText(/does not have the shape/)).toBeNull();
   });
 
   it('closes on Escape and on Close', () => {

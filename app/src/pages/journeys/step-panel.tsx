@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useErrorBoundary, useState } from 'preact/hooks';
 import { JOURNEY_LIMITS, STEP_ID_PATTERN } from '../../../../shared/public/journey-rules.js';
 import type { StepType } from '../../../../shared/domain/journeys/definition/types.js';
 import type { ErrorItem } from '../../api/client.js';
@@ -114,13 +114,7 @@ function titleOf(selection: Selection, step: JourneyStep | undefined): string {
   return `${step.name ? `${step.name} (${step.id})` : `Step “${step.id}”`}: ${STEP_KIND_NAMES[step.type] ?? step.type}`;
 }
 
-/**
- * The settings of what is selected in the drawn journey: the trigger, the settings, or one step with a form of its
- * kind. Each change goes to `onChange` as a whole new definition (the page turns it into the draft's JSON and saves as
- * any edit); the API's issues show at their field, those no field shows at the top. Escape closes it. Read-only (a
- * system journey, a role that reads) draws the same fields disabled and offers no change.
- */
-export function StepPanel(props: {
+type PanelProps = {
   definition: JourneyDefinition;
   selection: Selection;
   issues: readonly JourneyIssue[];
@@ -130,7 +124,66 @@ export function StepPanel(props: {
   onChange: (next: JourneyDefinition) => void;
   onSelect: (selection: Selection) => void;
   onClose: () => void;
-}) {
+};
+
+/** The heading's words, whatever the draft holds (a half-typed draft may have anything where a step should be). */
+function safeTitleOf(selection: Selection, definition: JourneyDefinition): string {
+  try {
+    const step = selection.kind === 'step' ? definition.steps.find((one) => one.id === selection.id) : undefined;
+    return titleOf(selection, step);
+  } catch {
+    return selection.kind === 'step' ? `Step “${selection.id}”` : titleOf(selection, undefined);
+  }
+}
+
+/**
+ * The settings of what is selected in the drawn journey: the trigger, the settings, or one step with a form of its
+ * kind. Each change goes to `onChange` as a whole new definition (the page turns it into the draft's JSON and saves as
+ * any edit); the API's issues show at their field, those no field shows at the top. Escape closes it. Read-only (a
+ * system journey, a role that reads) draws the same fields disabled and offers no change. A draft whose JSON is not
+ * in the shape a form reads (a member missing or of another type, typed by hand) shows a note instead of the form,
+ * and the form again once the draft changes.
+ */
+export function StepPanel(props: PanelProps) {
+  const { definition, selection, onClose } = props;
+  const [broken, retry] = useErrorBoundary();
+  // A new draft or selection is what may mend the form: try it again then.
+  useEffect(() => {
+    if (broken) retry();
+  }, [definition, selection]);
+  return (
+    <section
+      class="card step-panel"
+      aria-labelledby={PANEL_TITLE_ID}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <div class="page-head">
+        <h2 id={PANEL_TITLE_ID} tabIndex={-1}>
+          {safeTitleOf(selection, definition)}
+        </h2>
+        <button type="button" class="small secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {broken ? (
+        <p class="hint" id="jy-panel-unreadable">
+          The draft’s JSON does not have the shape this form reads here (a member missing or of another type). Fix it in
+          the JSON, or save the draft to see the API’s issues at their place.
+        </p>
+      ) : (
+        <PanelBody {...props} />
+      )}
+    </section>
+  );
+}
+
+/** The panel's issues and form, inside the frame that catches a draft of the wrong shape. */
+function PanelBody(props: PanelProps) {
   const { definition, selection, issues, templates, topics, readOnly, onChange, onSelect, onClose } = props;
   const index = selection.kind === 'step' ? definition.steps.findIndex((step) => step.id === selection.id) : -1;
   const step = definition.steps[index];
@@ -146,24 +199,7 @@ export function StepPanel(props: {
   const count = atFields.length + atTop.length;
 
   return (
-    <section
-      class="card step-panel"
-      aria-labelledby={PANEL_TITLE_ID}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.stopPropagation();
-          onClose();
-        }
-      }}
-    >
-      <div class="page-head">
-        <h2 id={PANEL_TITLE_ID} tabIndex={-1}>
-          {titleOf(selection, step)}
-        </h2>
-        <button type="button" class="small secondary" onClick={onClose}>
-          Close
-        </button>
-      </div>
+    <>
       {readOnly && <p class="hint">Read-only: the fields show the journey as it is.</p>}
       {count > 0 && (
         <div class="error alert" id="jy-panel-issues">
@@ -272,7 +308,7 @@ export function StepPanel(props: {
           </>
         )}
       </PanelContext.Provider>
-    </section>
+    </>
   );
 }
 
