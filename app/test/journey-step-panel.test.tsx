@@ -74,11 +74,12 @@ function open(
   const selections: Selection[] = [];
   const onClose = vi.fn();
   /** The page's own change of the draft (its JSON typed, a save's answer). */
-  const outside: { set?: (next: JourneyDefinition) => void } = {};
+  const outside: { set?: (next: JourneyDefinition) => void; select?: (next: Selection) => void } = {};
   function Page() {
     const [current, setCurrent] = useState(options.start ?? definition());
-    outside.set = setCurrent;
     const [selected, setSelected] = useState(selection);
+    outside.set = setCurrent;
+    outside.select = setSelected;
     return (
       <StepPanel
         definition={current}
@@ -161,6 +162,21 @@ describe('the step panel', () => {
     expect(panel.stepOf('pause_a_day')).toMatchObject({ minutes: 36 * 60 });
     expect((screen.getByLabelText(/^Unit$/) as HTMLSelectElement).value).toBe('60');
     expect(amount.value).toBe('36');
+  });
+
+  it('starts another step’s fields afresh: a unit chosen on one wait is not another’s', () => {
+    // Prepare: two waits, one of 2 hours, one of a day.
+    const start = definition();
+    start.steps.push({ id: 'short', type: 'wait', minutes: 120, next: null });
+    const panel = open({ kind: 'step', id: 'short' }, { start });
+    expect((screen.getByLabelText(/^Unit$/) as HTMLSelectElement).value).toBe('60');
+
+    // Act: the page selects the other wait
+    act(() => panel.outside.select?.({ kind: 'step', id: 'pause_a_day' }));
+
+    // Assert
+    expect((screen.getByLabelText(/^Unit$/) as HTMLSelectElement).value).toBe('1440');
+    expect((screen.getByLabelText('Wait for') as HTMLInputElement).value).toBe('1');
   });
 
   it('keeps an amount that is not a whole number as typed, for the API to refuse at its field', () => {

@@ -219,7 +219,8 @@ function PanelBody(props: PanelProps) {
           )}
         </div>
       )}
-      <PanelContext.Provider value={panel}>
+      {/* Another selection starts its fields afresh (a unit chosen, a text being typed); a rename keeps them. */}
+      <PanelContext.Provider value={panel} key={selection.kind === 'step' ? `step-${index}` : selection.kind}>
         {selection.kind === 'trigger' && (
           <>
             <FieldGroup legend="Trigger">
