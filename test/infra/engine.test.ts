@@ -8,11 +8,13 @@ import { QUEUE_FUNCTION_DEFAULTS, VISIBILITY_TIMEOUT_FACTOR, queueFunctions } fr
 import { routeKey, routes } from '../../functions/routes.js';
 import { scheduledFunctions } from '../../functions/scheduled.js';
 import { composeApp } from '../../infra/compose-app.js';
+import { JOURNEY_MINUTE_ENV } from '../../local/journey-time.js';
 import type { ResourceNeeds } from '../../infra/shared-resources.js';
 import { SES_DEFAULT_MAX_SEND_RATE, sizeQueueFunctions } from '../../infra/queue-concurrency.js';
 import { routesOnAws } from '../../infra/route-function.js';
 import { queueUrlVariable } from '../../infra/work-queue.js';
 import { createContainer } from '../../shared/composition/container.js';
+import { journeyTime as journeyTimeProvider } from '../../shared/composition/providers/journey-time.js';
 import { queue as queueProvider } from '../../shared/composition/providers/queue.js';
 import { scheduler as schedulerProvider } from '../../shared/composition/providers/scheduler.js';
 import { loadConfig } from '../../shared/config.js';
@@ -107,6 +109,22 @@ const scheduleGroupName = (): string => {
   expect(groups).toHaveLength(1);
   return groups[0]!.Properties.Name as string;
 };
+
+/** advance-runs' configuration as Lambda gives it: the stack's variables, references made concrete. */
+function advanceRunsConfig() {
+  const { env } = functionNamed('advance-runs');
+  const concrete = Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [
+      name,
+      typeof value === 'string'
+        ? value
+        : name.endsWith('_URL')
+          ? `https://sqs.eu-west-1.amazonaws.com/123456789012/${logicalIdOf(value)}`
+          : `arn:aws:sqs:eu-west-1:123456789012:${logicalIdOf(value)}`,
+    ]),
+  );
+  return loadConfig({ ...concrete, AWS_REGION: 'eu-west-1' });
+}
 
 const QUEUE_NAMES = [...new Set(queueFunctions.map((q) => q.queue))];
 
@@ -321,18 +339,7 @@ describe('the engine on AWS', () => {
 
     it("dispatches a run from advance-runs' environment: SQS within 15 minutes, a schedule on the journey queue beyond", async () => {
       // Prepare: the providers built from the variables the stack gives advance-runs, references made concrete.
-      const { env } = functionNamed('advance-runs');
-      const concrete = Object.fromEntries(
-        Object.entries(env).map(([name, value]) => [
-          name,
-          typeof value === 'string'
-            ? value
-            : name.endsWith('_URL')
-              ? `https://sqs.eu-west-1.amazonaws.com/123456789012/${logicalIdOf(value)}`
-              : `arn:aws:sqs:eu-west-1:123456789012:${logicalIdOf(value)}`,
-        ]),
-      );
-      const config = loadConfig({ ...concrete, AWS_REGION: 'eu-west-1' });
+      const config = advanceRunsConfig();
       const sqs = mockClient(SQSClient).on(SendMessageCommand).resolves({ MessageId: 'm-1' });
       const schedules = mockClient(SchedulerClient).on(CreateScheduleCommand).resolves({});
       const deps = createContainer({ config }).resolve([queueProvider, schedulerProvider]);
@@ -369,6 +376,28 @@ describe('the engine on AWS', () => {
       ]);
       sqs.restore();
       schedules.restore();
+    });
+
+    it("waits a journey's minutes in real minutes: no function gets the local runtime's minute, advance-runs' container ignores it", () => {
+      // Prepare: the variable set where a container could read it, as if it leaked into a function's environment.
+      const variables = Object.values(resources)
+        .filter((r) => r.Type === 'AWS::Lambda::Function')
+        .flatMap((fn) =>
+          Object.keys((fn.Properties.Environment as { Variables?: object } | undefined)?.Variables ?? {}),
+        );
+      const config = advanceRunsConfig();
+      const previous = process.env[JOURNEY_MINUTE_ENV];
+      process.env[JOURNEY_MINUTE_ENV] = '1000';
+
+      // Act
+      const deps = createContainer({ config }).resolve([journeyTimeProvider]);
+
+      // Assess
+      if (previous === undefined) delete process.env[JOURNEY_MINUTE_ENV];
+      else process.env[JOURNEY_MINUTE_ENV] = previous;
+      expect(variables.length).toBeGreaterThan(0);
+      expect(variables).not.toContain(JOURNEY_MINUTE_ENV);
+      expect(deps.journeyTime.minuteMs).toBe(60_000);
     });
   });
 

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 
+/** How long one minute of a journey's wait or timeout lasts in the integration runtime. */
+const INTEGRATION_JOURNEY_MINUTE_MS = 1_000;
+
 /**
  * One local runtime for the whole integration run: free ports everywhere, DynamoDB in memory. The handlers run
  * here, in vitest's main process; the tests reach them over HTTP from their workers.
@@ -20,6 +23,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   process.env['WEBHOOK_RETRY_SCHEDULE_SECONDS'] = '1,1,1,1,1,1,1';
   const { startLocalRuntime } = await import('../../local/runtime.js');
   const runtime = await startLocalRuntime({
+    // A journey's minute lasts a second here: the runtime cannot fast-forward time, and a timeout's shortest is one
+    // minute. Only the duration changes; the engine's code paths are the real ones (local/journey-time.ts).
+    journeyMinuteMs: INTEGRATION_JOURNEY_MINUTE_MS,
     port: 0,
     dynamoPort: 0,
     sesPort: 0,
@@ -33,6 +39,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('tableName', runtime.tableName);
   project.provide('sesUrl', runtime.sesUrl);
   project.provide('jwt', jwt);
+  project.provide('journeyMinuteMs', INTEGRATION_JOURNEY_MINUTE_MS);
   return () => runtime.stop();
 }
 

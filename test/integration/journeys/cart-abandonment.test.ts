@@ -10,8 +10,13 @@ import { eventually } from '../support/eventually.js';
 import { documentClient } from '../support/partition.js';
 import { awaitSesMailsTo, sesMailsTo } from '../support/ses-mailbox.js';
 
-/** The shortest timeout a wait_for_event takes (one minute): cart B's reminder comes after it. */
-const TIMEOUT_MINUTES = 1;
+/**
+ * Cart B's reminder comes after this timeout. The integration runtime's journey minute lasts `journeyMinuteMs` (a
+ * second), so this is 10 s: about three times what the checks between B's entry and its timeout took on a loaded
+ * 2-core machine (they read B still waiting, and say so if it left early).
+ */
+const TIMEOUT_MINUTES = 10;
+const timeoutMs = TIMEOUT_MINUTES * inject('journeyMinuteMs');
 
 /** The issue's journey: a cart abandoned waits for its own checkout; without one in time, a reminder. */
 const cartJourney = {
@@ -140,6 +145,9 @@ describe('the cart-abandonment journey over HTTP', () => {
       const stats = await eventually(
         'the runs counted on their steps',
         async () => {
+          const stillWaiting = await runOf(client.id, runB);
+          if (stillWaiting?.status !== 'waiting')
+            throw new Error(`cart B's run left its wait before the step counts were read: raise TIMEOUT_MINUTES`);
           const read = await call('GET', `/client/journeys/${journeyId}/stats`, { key: client.api_key });
           const wait = read.body.data?.steps?.find((s: { step_id: string }) => s.step_id === 'wait_checkout');
           return wait?.entered === 3 && wait.waiting === 1 && wait.left === 1 && wait.exited === 1 ? read : undefined;
@@ -160,9 +168,13 @@ describe('the cart-abandonment journey over HTTP', () => {
         runB,
         'completed after its timeout and reminder',
         (r) => r.status === 'completed',
-        TIMEOUT_MINUTES * 60_000 + 60_000,
+        timeoutMs + 60_000,
       );
       expect(waysOut(endedB)).toEqual(['on_timeout']);
+      // Not before its timeout: the wait's due time is the entry's plus the timeout in the runtime's minutes.
+      expect(Date.parse(waitingB.due_at!) - Date.parse(waitingB.step_entered_at)).toBe(timeoutMs);
+      const leftAt = endedB.path.find((p) => p.step === 'wait_checkout')!.at;
+      expect(Date.parse(leftAt)).toBeGreaterThanOrEqual(Date.parse(waitingB.due_at!));
       const [reminder, ...more] = await awaitSesMailsTo(email);
       expect(reminder!.destination.to).toEqual([email]);
       expect(more).toEqual([]);
@@ -174,6 +186,6 @@ describe('the cart-abandonment journey over HTTP', () => {
       expect(await sesMailsTo(leaver)).toEqual([]);
       expect(await runOf(client.id, runC)).toMatchObject({ status: 'exited', reason: 'exit_event' });
     },
-    TIMEOUT_MINUTES * 60_000 + 120_000,
+    timeoutMs + 120_000,
   );
 });

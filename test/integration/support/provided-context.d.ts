@@ -12,5 +12,7 @@ declare module 'vitest' {
     sesUrl: string;
     /** HS256 secret, issuer and audience the runtime verifies JWT bearer tokens with. */
     jwt: { secret: string; issuer: string; audience: string };
+    /** Milliseconds one minute of a journey's wait or timeout lasts in the runtime (LOCAL_JOURNEY_MINUTE_MS). */
+    journeyMinuteMs: number;
   }
 }
