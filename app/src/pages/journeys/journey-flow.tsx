@@ -120,12 +120,17 @@ export function FlowView(props: {
   const choices = useChoices(api);
   const [selection, setSelection] = useState<Selection | undefined>();
   // Where the focus goes once the page has drawn the change: the panel's heading, or back to the drawing.
-  const [focus, setFocus] = useState<{ to: 'panel' } | { to: 'graph'; selection: Selection } | undefined>();
+  const [focus, setFocus] = useState<
+    { to: 'panel' } | { to: 'panel-if-lost' } | { to: 'graph'; selection: Selection } | undefined
+  >();
   const steps = isDefinition(definition) && Array.isArray(definition.steps) ? definition.steps : [];
   useEffect(() => {
     if (!focus) return;
-    if (focus.to === 'panel') document.getElementById(PANEL_TITLE_ID)?.focus();
-    else if (!document.getElementById(PANEL_TITLE_ID)) {
+    // After a change from the panel the focus stays in it, unless the control pressed went away with the change.
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (focus.to === 'panel' || (focus.to === 'panel-if-lost' && lost)) {
+      document.getElementById(PANEL_TITLE_ID)?.focus();
+    } else if (focus.to === 'graph' && !document.getElementById(PANEL_TITLE_ID)) {
       const back = focus.selection;
       const there = back.kind !== 'step' || steps.some((step) => step.id === back.id);
       focusFlow(there ? back : { kind: 'trigger' }, steps);
@@ -178,7 +183,12 @@ export function FlowView(props: {
             topics={choices.topics}
             readOnly={!change}
             onChange={(next) => change?.(next)}
-            onSelect={setSelection}
+            onSelect={(next) => {
+              // A step added or renamed from the panel: the panel shows it; the focus, if the control pressed went
+              // away with the change, lands on its heading rather than the page's top.
+              setSelection(next);
+              setFocus({ to: 'panel-if-lost' });
+            }}
             onClose={close}
           />
         </div>
