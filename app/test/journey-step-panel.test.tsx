@@ -6,7 +6,7 @@ import type {
   JourneyIssue,
   WaitForEventStep,
 } from '../../shared/domain/journeys/definition/types.js';
-import { placeIssues, type Selection, StepPanel } from '../src/pages/journeys/step-panel.js';
+import { issuesSummary, placeIssues, type Selection, StepPanel } from '../src/pages/journeys/step-panel.js';
 
 const TEMPLATES = [
   { id: 1, name: 'Welcome' },
@@ -449,7 +449,7 @@ describe('the step panel', () => {
     expect(onTimeout.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByLabelText('Event type awaited').hasAttribute('aria-invalid')).toBe(false);
     const top = document.getElementById('jy-panel-issues') as HTMLElement;
-    expect(top.textContent).toContain('3 issues here, shown at their fields; these have no field:');
+    expect(top.textContent).toContain('3 issues here: 2 shown at their fields, this one has none:');
     expect(top.textContent).toContain('Not reachable from entry');
     expect(top.textContent).not.toContain('Must be at most');
     expect(document.body.textContent).not.toContain('No such template');
@@ -501,6 +501,9 @@ describe('the step panel', () => {
       'trigger.conditions.0.path',
     ]);
     expect(placed.atTop).toEqual([]);
+    expect(issuesSummary(1, 0)).toBe('One issue here, shown at its field.');
+    expect(issuesSummary(1, 1)).toBe('One issue here:');
+    expect(issuesSummary(3, 2)).toBe('3 issues here: 1 shown at its field, these have none:');
   });
 
   it('adds a step after an edge of the kind chosen and selects it', () => {

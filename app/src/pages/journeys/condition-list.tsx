@@ -340,7 +340,7 @@ function Subject(props: {
   }
 }
 
-/** A value operator's value: its kind (text, number, yes/no), then one value, or a list one a line for in / not in. */
+/** A value operator's value: its kind (text, number, yes/no), then one value, or a list, one per line, for in / not in. */
 function ValueFields(props: {
   path: string;
   op: string;
@@ -376,7 +376,7 @@ function ValueFields(props: {
         <PathLines
           path={path}
           label="Values"
-          hint="One a line."
+          hint="One per line."
           value={items.map(String)}
           onValue={(lines) => set(lines.map((line) => asKind(line, kind)))}
         />

@@ -106,6 +106,16 @@ export function placeIssues(
   return { atFields, atTop };
 }
 
+/** "2 issues here, shown at their fields; this one has none:" — how many, and where they show. */
+export function issuesSummary(count: number, atTop: number): string {
+  const many = count > 1;
+  const here = many ? `${count} issues here` : 'One issue here';
+  if (atTop === 0) return `${here}, shown at ${many ? 'their fields' : 'its field'}.`;
+  if (atTop === count) return `${here}:`;
+  const atFields = count - atTop;
+  return `${here}: ${atFields} shown at ${atFields > 1 ? 'their fields' : 'its field'}, ${atTop > 1 ? 'these have' : 'this one has'} none:`;
+}
+
 /** The panel's heading: the step by its name (or id) and kind, or the trigger, or the settings. */
 function titleOf(selection: Selection, step: JourneyStep | undefined): string {
   if (selection.kind === 'trigger') return 'Trigger: what starts a run';
@@ -203,11 +213,7 @@ function PanelBody(props: PanelProps) {
       {readOnly && <p class="hint">Read-only: the fields show the journey as it is.</p>}
       {count > 0 && (
         <div class="error alert" id="jy-panel-issues">
-          <p>
-            {count === 1 ? 'One issue here' : `${count} issues here`}
-            {atTop.length < count ? ', shown at their fields' : ''}
-            {atTop.length > 0 && atTop.length < count ? '; these have no field:' : atTop.length > 0 ? ':' : '.'}
-          </p>
+          <p>{issuesSummary(count, atTop.length)}</p>
           {atTop.length > 0 && (
             <ul>
               {atTop.map((issue, at) => (

@@ -127,7 +127,7 @@ export function PathNumber(
   );
 }
 
-/** A list of texts, one a line (blank lines left out). */
+/** A list of texts, one per line (blank lines left out). */
 export function PathLines(
   props: PathProps & { value: readonly string[] | undefined; onValue: (value: string[]) => void; rows?: number },
 ) {

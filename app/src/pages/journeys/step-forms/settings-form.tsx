@@ -70,7 +70,7 @@ export function SettingsForm(props: { onChange: (definition: JourneyDefinition) 
       <PathLines
         path="settings.exit_events"
         label="Exit events"
-        hint={`Event types that end a contact’s run, one a line (at most ${MAX_EXIT_EVENTS}; * for any event). Never the trigger’s.`}
+        hint={`Event types that end a contact’s run, one per line (at most ${MAX_EXIT_EVENTS}; * for any event). Never the trigger’s.`}
         value={settings.exit_events}
         onValue={(exit_events) => set({ exit_events })}
       />

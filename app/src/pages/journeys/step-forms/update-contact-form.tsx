@@ -128,14 +128,14 @@ export function UpdateContactForm(props: {
       <PathLines
         path={`${path}.add_tags`}
         label="Tags to add"
-        hint="One a line."
+        hint="One per line."
         value={step.add_tags}
         onValue={(tags) => onStep(withMember(step, 'add_tags', tags))}
       />
       <PathLines
         path={`${path}.remove_tags`}
         label="Tags to remove"
-        hint="One a line."
+        hint="One per line."
         value={step.remove_tags}
         onValue={(tags) => onStep(withMember(step, 'remove_tags', tags.length > 0 ? tags : undefined))}
       />
