@@ -97,8 +97,10 @@ export async function checkKeyboard(page: Page, label: string, problems: string[
       if (el.labels && el.labels.length) return Array.from(el.labels).map((l) => l.textContent.trim()).join(' ');
       return (el.textContent || '').trim();
     };
+    // A composite widget (a tree, a tab list) is one Tab stop: its other items are reached with the arrow keys.
+    const roving = (el) => el.getAttribute('tabindex') === '-1' && el.closest('[role="tree"], [role="tablist"]');
     return Array.from(document.querySelectorAll('a[href], button:not([disabled]), input:not([disabled]), select, textarea, summary, [tabindex]:not([tabindex="-1"])'))
-      .filter(visible)
+      .filter((el) => visible(el) && !roving(el))
       .map((el) => ({ key: el.type === 'radio' ? 'radio:' + el.name : (el.id || '') + '|' + el.tagName + '|' + (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40), name: name(el) }));
   })()`)) as { key: string; name: string }[];
   // The walk starts from the top of this page's document: the window may have lost focus to the browser itself (a

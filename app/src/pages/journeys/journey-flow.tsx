@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import type { StepType } from '../../../../shared/domain/journeys/definition/types.js';
 import type { Api } from '../../api/client.js';
 import { useLoad } from '../../data/use-load.js';
@@ -124,7 +124,8 @@ export function FlowView(props: {
     { to: 'panel' } | { to: 'panel-if-lost' } | { to: 'graph'; selection: Selection } | undefined
   >();
   const steps = isDefinition(definition) && Array.isArray(definition.steps) ? definition.steps : [];
-  useEffect(() => {
+  // Before the browser paints: a key pressed right after lands where the focus went.
+  useLayoutEffect(() => {
     if (!focus) return;
     // After a change from the panel the focus stays in it, unless the control pressed went away with the change.
     const lost = !document.activeElement || document.activeElement === document.body;
@@ -150,7 +151,7 @@ export function FlowView(props: {
 
   return (
     <div class={selection ? 'flow-layout with-panel' : 'flow-layout'}>
-      <div class="flow-graph-column">
+      <div>
         <JourneyGraph
           definition={definition}
           issues={issues}
