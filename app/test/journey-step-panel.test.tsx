@@ -6,7 +6,13 @@ import type {
   JourneyIssue,
   WaitForEventStep,
 } from '../../shared/domain/journeys/definition/types.js';
-import { issuesSummary, placeIssues, type Selection, StepPanel } from '../src/pages/journeys/step-panel.js';
+import {
+  fieldPathsOf,
+  issuesSummary,
+  placeIssues,
+  type Selection,
+  StepPanel,
+} from '../src/pages/journeys/step-panel.js';
 
 const TEMPLATES = [
   { id: 1, name: 'Welcome' },
@@ -485,6 +491,53 @@ describe('the step panel', () => {
     expect(conditions.getAttribute('aria-invalid')).toBe('true');
   });
 
+  it('shows an issue at each path a field is listed for, once, and none of them at the top', () => {
+    // Prepare: every kind, with what makes their optional fields show (an hour, every_days, conditions of each kind).
+    const start = definition();
+    start.trigger = {
+      ...start.trigger,
+      reentry: { mode: 'every_days', days: 3 },
+      conditions: [
+        { on: 'event', path: 'plan', op: 'in', value: ['pro'] },
+        { on: 'tag', op: 'has', tag: 'vip' },
+        { on: 'topic', topic_id: 3, op: 'subscribed' },
+      ],
+      or_when: [{ on: 'event', path: 'upgrade', op: 'eq', value: true }],
+    };
+    start.steps[1] = {
+      id: 'remind',
+      type: 'send',
+      template_id: 1,
+      send_time: { mode: 1, preferred_hour: 9 },
+      next: null,
+    };
+    start.steps[6] = {
+      id: 'tag_it',
+      type: 'update_contact',
+      set: { first_name: 'Ada', company: null },
+      set_custom: { plan: 'pro', gone: null },
+      next: 'done',
+    };
+    const selections = [
+      { kind: 'trigger' },
+      { kind: 'settings' },
+      ...start.steps.map((step) => ({ kind: 'step', id: step.id })),
+    ] as Selection[];
+    for (const selection of selections) {
+      const paths = fieldPathsOf(selection, start);
+      const issues = paths.map((path) => ({ path, condition: 'format', error: `Wrong at ${path}.` }) as JourneyIssue);
+
+      // Act
+      open(selection, { start, issues });
+
+      // Assert
+      const shown = [...document.querySelectorAll('.field-error')].map((error) => error.textContent);
+      expect(shown.sort(), JSON.stringify(selection)).toEqual(issues.map((issue) => issue.error).sort());
+      expect(document.querySelector('#jy-panel-issues ul')).toBeNull();
+      cleanup();
+    }
+  });
+
   it('places issues by the deepest field holding them (unit)', () => {
     const issues: JourneyIssue[] = [
       { path: 'trigger.reentry.days', condition: 'min', error: 'a' },
@@ -494,6 +547,7 @@ describe('the step panel', () => {
     ];
     const start = definition();
     start.trigger.conditions = [{ on: 'event', path: '', op: 'exists' }];
+    start.trigger.reentry = { mode: 'every_days', days: 0 };
     const placed = placeIssues(issues, { kind: 'trigger' }, start);
     expect(placed.atFields.map((item) => item.key)).toEqual([
       'trigger.reentry.days',

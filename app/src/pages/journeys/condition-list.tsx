@@ -109,11 +109,10 @@ export function conditionPathsOf(path: string, conditions: readonly Condition[] 
         engagement: 'send_step',
       }[condition.on];
       return [
-        base,
         `${base}.on`,
         ...(subject ? [`${base}.${subject}`] : []),
         `${base}.op`,
-        ...(readsValue(condition) ? [`${base}.value`] : []),
+        ...(readsValue(condition) && !takesNoValue(condition.op) ? [`${base}.value`] : []),
       ];
     }),
   ];

@@ -42,7 +42,7 @@ function stepPaths(step: JourneyStep, path: string): string[] {
   const common = [`${path}.id`, `${path}.name`];
   switch (step.type) {
     case 'send':
-      return [...common, ...sendPaths(path)];
+      return [...common, ...sendPaths(path, step)];
     case 'wait':
       return [...common, ...waitPaths(path)];
     case 'wait_until':
@@ -71,7 +71,7 @@ function scopesOf(selection: Selection, definition: JourneyDefinition): string[]
 /** The paths of the fields the panel draws for the selection. */
 export function fieldPathsOf(selection: Selection, definition: JourneyDefinition): string[] {
   if (selection.kind === 'trigger') return triggerPaths(definition.trigger);
-  if (selection.kind === 'settings') return settingsPaths();
+  if (selection.kind === 'settings') return settingsPaths(definition.settings);
   const index = definition.steps.findIndex((step) => step.id === selection.id);
   const step = definition.steps[index];
   return step ? stepPaths(step, `steps.${index}`) : [];

@@ -11,7 +11,6 @@ type Case = BranchStep['branches'][number];
 export const branchPaths = (path: string, step: BranchStep): string[] => [
   `${path}.branches`,
   ...step.branches.flatMap((_, at) => [
-    `${path}.branches.${at}`,
     `${path}.branches.${at}.name`,
     ...conditionPathsOf(`${path}.branches.${at}.conditions`, step.branches[at]?.conditions),
     `${path}.branches.${at}.next`,

@@ -15,17 +15,19 @@ const SEND_TIME_HINTS: Record<SendTime['mode'], string> = {
   2: 'At the hour the contact most often opens mail (human opens only); else at the hour below, else immediately.',
 };
 
-/** The paths of a send step's fields, below `path` (`steps.<i>`). */
-export const sendPaths = (path: string): string[] => [
-  `${path}.template_id`,
-  `${path}.priority_score`,
-  `${path}.send_time`,
-  `${path}.send_time.mode`,
-  `${path}.send_time.preferred_hour`,
-  `${path}.send_time.preferred_minute`,
-  `${path}.send_time.slot`,
-  `${path}.next`,
-];
+/** The paths of the fields a send step shows, below `path` (`steps.<i>`). */
+export const sendPaths = (path: string, step: SendStep): string[] => {
+  const time = step.send_time;
+  return [
+    `${path}.template_id`,
+    `${path}.priority_score`,
+    `${path}.send_time.mode`,
+    ...(time.mode !== 0 ? [`${path}.send_time.preferred_hour`] : []),
+    ...(time.mode !== 0 && time.preferred_hour !== undefined ? [`${path}.send_time.preferred_minute`] : []),
+    ...(time.mode !== 0 && time.preferred_hour === undefined ? [`${path}.send_time.slot`] : []),
+    `${path}.next`,
+  ];
+};
 
 /** A send step: its template, priority, send time and next step. */
 export function SendForm({ step, path, onStep }: { step: SendStep; path: string; onStep: (step: SendStep) => void }) {

@@ -3,10 +3,9 @@ import type { JourneySettings } from '../../../../../shared/domain/journeys/defi
 import type { JourneyDefinition } from '../journey-text.js';
 import { MissingOption, PathCheck, PathLines, PathNumber, PathSelect, usePanel } from './fields.js';
 
-export const settingsPaths = (): string[] => [
+export const settingsPaths = (settings: JourneySettings): string[] => [
   'settings.category',
-  'settings.topic_id',
-  'settings.critical',
+  settings.category === 'marketing' ? 'settings.topic_id' : 'settings.critical',
   'settings.exit_events',
   'settings.conversion_window_days',
 ];

@@ -9,7 +9,6 @@ type Arm = SplitStep['arms'][number];
 export const splitPaths = (path: string, step: SplitStep): string[] => [
   `${path}.arms`,
   ...step.arms.flatMap((_, at) => [
-    `${path}.arms.${at}`,
     `${path}.arms.${at}.name`,
     `${path}.arms.${at}.percent`,
     `${path}.arms.${at}.next`,

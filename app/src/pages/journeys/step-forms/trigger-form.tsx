@@ -10,9 +10,8 @@ export const triggerPaths = (trigger: JourneyTrigger): string[] => [
   ...conditionPathsOf('trigger.conditions', trigger.conditions),
   ...conditionPathsOf('trigger.or_when', trigger.or_when),
   'trigger.key',
-  'trigger.reentry',
   'trigger.reentry.mode',
-  'trigger.reentry.days',
+  ...(trigger.reentry.mode === 'every_days' ? ['trigger.reentry.days'] : []),
   'entry',
 ];
 

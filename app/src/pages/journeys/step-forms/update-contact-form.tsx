@@ -17,8 +17,7 @@ const FIELD_NAMES: Record<ContactField, string> = {
 type CustomValue = string | number | boolean | null;
 
 export const updateContactPaths = (path: string, step: UpdateContactStep): string[] => [
-  `${path}.set`,
-  ...CONTACT_FIELDS.map((field) => `${path}.set.${field}`),
+  ...CONTACT_FIELDS.filter((field) => typeof step.set?.[field] === 'string').map((field) => `${path}.set.${field}`),
   `${path}.set_custom`,
   ...Object.keys(step.set_custom ?? {}).map((name) => `${path}.set_custom.${name}`),
   `${path}.add_tags`,
