@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type {
   JourneyDefinition,
   JourneyIssue,
+  SplitStep,
   WaitForEventStep,
 } from '../../shared/domain/journeys/definition/types.js';
 import {
@@ -324,6 +325,23 @@ describe('the step panel', () => {
     ]);
     const tagOps = [...(item(4).getByLabelText('Test') as HTMLSelectElement).options].map((o) => o.value);
     expect(tagOps).toEqual(['has', 'has_not']);
+  });
+
+  it('turns a contact condition’s value to the kind of the field chosen (a count a number, a flag yes or no)', () => {
+    // Prepare
+    const start = definition();
+    start.trigger.conditions = [{ on: 'contact', field: 'first_name', op: 'eq', value: '' }];
+    const panel = open({ kind: 'trigger' }, { start });
+
+    // Act
+    choose('Contact field', 'total_emails_opened');
+    const counted = panel.last().trigger.conditions;
+    choose('Contact field', 'is_subscribed');
+
+    // Assert
+    expect(counted).toEqual([{ on: 'contact', field: 'total_emails_opened', op: 'eq', value: 0 }]);
+    expect(panel.last().trigger.conditions).toEqual([{ on: 'contact', field: 'is_subscribed', op: 'eq', value: true }]);
+    expect((screen.getByLabelText('Compared with') as HTMLSelectElement).value).toBe('boolean');
   });
 
   it('edits a split: percentages with their sum, a new arm, its next', () => {

@@ -84,6 +84,26 @@ const asKind = (item: string | number | boolean, kind: ValueKind): string | numb
       ? numberOrText(String(item), true)
       : String(item);
 
+/** The contact's fields whose values are not text: what their compared value starts as. */
+const CONTACT_FIELD_KINDS: Partial<Record<string, ValueKind>> = {
+  is_subscribed: 'boolean',
+  health_score: 'number',
+  total_emails_sent: 'number',
+  total_emails_opened: 'number',
+  total_emails_clicked: 'number',
+};
+
+/** A contact condition's value as the newly chosen field reads it: a number for a count, yes or no for a flag. */
+function valueForField(field: string, condition: Condition): { value?: ConditionValue } {
+  if (condition.on !== 'contact' || condition.value === undefined) return {};
+  const kind = CONTACT_FIELD_KINDS[field] ?? 'string';
+  if (kindOfValue(condition.value) === kind) return {};
+  const items = Array.isArray(condition.value) ? condition.value : [condition.value];
+  // A text that does not read as the new kind starts empty (a number field's text stays, for the API to refuse).
+  const converted = items.map((item) => (item === '' && kind === 'number' ? 0 : asKind(item, kind)));
+  return { value: Array.isArray(condition.value) ? converted : (converted[0] ?? '') };
+}
+
 /** A value condition with another operator: its value kept as far as the operator takes one (a list, one, none). */
 function withOp(condition: Condition, op: string): Condition {
   if (!readsValue(condition)) return { ...condition, op } as Condition;
@@ -260,7 +280,7 @@ function Subject(props: {
           path={`${path}.field`}
           label="Contact field"
           value={condition.field}
-          onValue={(field) => set({ field })}
+          onValue={(field) => set({ field, ...valueForField(field, condition) })}
         >
           {CONTACT_CONDITION_FIELDS.map((field) => (
             <option key={field} value={field}>
