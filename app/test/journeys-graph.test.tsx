@@ -154,6 +154,22 @@ describe('a journey drawn as a flow', () => {
     await waitFor(() => expect(document.activeElement).toBe(items(tree)[3]));
   });
 
+  it('gives the focus to the trigger when the step whose panel was open is deleted', async () => {
+    // Prepare
+    fakeApi(answers());
+    const tree = await openFlow();
+    fireEvent.click(items(tree)[3] as HTMLElement);
+    await screen.findByRole('heading', { name: /^Step “remind”/ });
+
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: 'Delete step remind' }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Yes, delete/ }));
+
+    // Assess: the drawing without the step, the focus on the trigger's box.
+    await waitFor(() => expect(items(tree).map((item) => item.id)).not.toContain('jy-flow-step-1'));
+    await waitFor(() => expect(document.activeElement?.id).toBe('jy-flow-trigger'));
+  });
+
   it('writes a change made in the panel into the draft’s text, the drawing following', async () => {
     // Prepare
     fakeApi(answers());

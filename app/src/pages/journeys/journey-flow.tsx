@@ -131,7 +131,8 @@ export function FlowView(props: {
     const lost = !document.activeElement || document.activeElement === document.body;
     if (focus.to === 'panel' || (focus.to === 'panel-if-lost' && lost)) {
       document.getElementById(PANEL_TITLE_ID)?.focus();
-    } else if (focus.to === 'graph' && !document.getElementById(PANEL_TITLE_ID)) {
+    } else if (focus.to === 'graph' && lost) {
+      // The step it was on went away with the change (deleted): the trigger, or where it stands now (renamed).
       const back = focus.selection;
       const there = back.kind !== 'step' || steps.some((step) => step.id === back.id);
       focusFlow(there ? back : { kind: 'trigger' }, steps);
@@ -145,7 +146,12 @@ export function FlowView(props: {
     setFocus({ to: 'panel' });
   };
   const close = () => {
-    if (selection) setFocus({ to: 'graph', selection });
+    // The focus moves to the box before the panel goes: it never sits on a removed control (which leaves it on the
+    // page's body), and the drawing is where a keyboard user goes on from.
+    if (selection) {
+      focusFlow(selection, steps);
+      setFocus({ to: 'graph', selection });
+    }
     setSelection(undefined);
   };
 
