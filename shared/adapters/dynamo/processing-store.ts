@@ -14,7 +14,13 @@ import type {
   WaitResolution,
 } from '../../domain/events/processing-store.js';
 import type { JourneyIndex } from '../../domain/journeys/journey-records.js';
-import { runMarkerAttribute, WAITS_VERSION_ATTRIBUTE, waitMarkerAttribute } from '../../domain/runs/run-record.js';
+import {
+  RUNS_IN_FLIGHT_ATTRIBUTE,
+  runMarkerAttribute,
+  WAITS_VERSION_ATTRIBUTE,
+  waitMarkerAttribute,
+} from '../../domain/runs/run-record.js';
+import { runsCounterChangeOf } from '../../domain/runs/runs-counter.js';
 import { RUN_RETENTION_DAYS, runItem } from './run-item.js';
 import { topicSetOf } from './topic-store.js';
 import {
@@ -423,11 +429,32 @@ function contactUpdateOf(tableName: string, clientId: number, change: NonNullabl
     };
     sets.push(`#rs${i} = :rs${i}`);
   });
-  let expression = `SET ${sets.join(', ')}`;
+  const adds: string[] = [];
   if (change.workflowsStarted !== 0) {
-    expression += ' ADD active_workflow_count :n';
+    adds.push('active_workflow_count :n');
     values[':n'] = change.workflowsStarted;
   }
+  // The run counter moves with the markers; raising it holds only while it leaves room under the limit, so two
+  // commits that read the same contact cannot together start more runs than the limit allows. A contact without a
+  // counter yet gets it from its markers as read, on the condition that no other write created it meanwhile.
+  const runsCondition: string[] = [];
+  const counter = runsCounterChangeOf(change);
+  if (counter) {
+    names['#rn'] = RUNS_IN_FLIGHT_ATTRIBUTE;
+    values[':rn'] = counter.value;
+    if (counter.kind === 'create') {
+      sets.push('#rn = :rn');
+      runsCondition.push('attribute_not_exists(#rn)');
+    } else {
+      adds.push('#rn :rn');
+      if (counter.max !== undefined) {
+        runsCondition.push('#rn <= :rmax');
+        values[':rmax'] = counter.max;
+      }
+    }
+  }
+  let expression = `SET ${sets.join(', ')}`;
+  if (adds.length > 0) expression += ` ADD ${adds.join(', ')}`;
   const removed: string[] = [];
   const remove = (name: string, attribute: string) => {
     names[name] = attribute;
@@ -452,7 +479,9 @@ function contactUpdateOf(tableName: string, clientId: number, change: NonNullabl
       TableName: tableName,
       Key: keys.contact(clientId, change.contactId),
       UpdateExpression: expression,
-      ConditionExpression: ['attribute_exists(pk)', ...conversionConditions, ...waitsCondition].join(' AND '),
+      ConditionExpression: ['attribute_exists(pk)', ...conversionConditions, ...waitsCondition, ...runsCondition].join(
+        ' AND ',
+      ),
       ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
     },

@@ -12,6 +12,7 @@ import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/
 import type { JourneyIndex, JourneyVersionRecord } from '../../domain/journeys/journey-records.js';
 import {
   RUN_ENDED_STATUSES,
+  RUNS_IN_FLIGHT_ATTRIBUTE,
   runMarkerAttribute,
   WAITS_VERSION_ATTRIBUTE,
   waitMarkerAttribute,
@@ -382,7 +383,14 @@ export function contactUpdateOf(tableName: string, clientId: number, change: Run
     sets.push(`${name(waitMarkerAttribute(change.wait.runId))} = ${value(change.wait.marker)}`);
     adds.push(`${name(WAITS_VERSION_ATTRIBUTE)} ${value(1)}`);
   } else if (change.removeWait !== undefined) removes.push(name(waitMarkerAttribute(change.removeWait)));
-  if (change.removeRun !== undefined) removes.push(name(runMarkerAttribute(change.removeRun)));
+  if (change.removeRun !== undefined) {
+    removes.push(name(runMarkerAttribute(change.removeRun)));
+    // The run counter follows its markers (the processing commit conditions new runs on it); a contact whose runs
+    // all started before the counter existed has none, and this end starts it at 0 rather than below.
+    const counter = name(RUNS_IN_FLIGHT_ATTRIBUTE);
+    const one = value(1);
+    sets.push(`${counter} = if_not_exists(${counter}, ${one}) - ${one}`);
+  }
   if (change.opened) {
     sets.push(
       `${name(openExecutionAttribute(change.opened.execution_id))} = ${value(openExecutionValue(change.opened))}`,

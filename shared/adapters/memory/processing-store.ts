@@ -9,7 +9,18 @@ import type {
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import { keys } from '../dynamo/keys.js';
 import { RUN_RETENTION_DAYS } from '../dynamo/run-item.js';
-import { runMarkerAttribute, WAITS_VERSION_ATTRIBUTE, waitMarkerAttribute } from '../../domain/runs/run-record.js';
+import {
+  RUNS_IN_FLIGHT_ATTRIBUTE,
+  runMarkerAttribute,
+  WAITS_VERSION_ATTRIBUTE,
+  waitMarkerAttribute,
+} from '../../domain/runs/run-record.js';
+import {
+  runsCounterAfter,
+  runsCounterChangeOf,
+  runsCounterHolds,
+  runsCounterOf,
+} from '../../domain/runs/runs-counter.js';
 import { utcDayOf } from '../../domain/time/utc-days.js';
 import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import {
@@ -102,6 +113,7 @@ export class MemoryProcessingStore implements ProcessingStore {
     const storedContact =
       contact && this.aggregates.contacts.contacts.get(clientKey(event.client_id, contact.contactId));
     if (contact && !storedContact) throw new MemoryTransactionCancelled(`contact ${contact.contactId} does not exist`);
+    const counterChange = contact && runsCounterChangeOf(contact);
     const moved = cancellations.filter(
       (c) =>
         this.data.executions.get(clientKey(event.client_id, c.execution.execution_id))?.status !==
@@ -131,7 +143,8 @@ export class MemoryProcessingStore implements ProcessingStore {
     if (
       storedContact &&
       ((contact?.conversions ?? []).some((c) => convertedSendOf(storedContact, c.workflowId) === c.sentAt) ||
-        (contact?.waitsVersionRead !== undefined && waitsVersionOf(storedContact) !== contact.waitsVersionRead))
+        (contact?.waitsVersionRead !== undefined && waitsVersionOf(storedContact) !== contact.waitsVersionRead) ||
+        (counterChange !== undefined && !runsCounterHolds(counterChange, runsCounterOf(storedContact))))
     )
       return 'contact_changed';
 
@@ -162,6 +175,8 @@ export class MemoryProcessingStore implements ProcessingStore {
         };
       for (const id of contact.waitsRemoved ?? []) delete attributes[waitMarkerAttribute(id)];
       for (const id of contact.runsRemoved ?? []) delete attributes[runMarkerAttribute(id)];
+      if (counterChange)
+        attributes[RUNS_IN_FLIGHT_ATTRIBUTE] = runsCounterAfter(counterChange, runsCounterOf(storedContact));
     }
     for (const { run, lock } of entries) {
       this.data.runs.set(clientKey(run.client_id, run.id), stored(run));

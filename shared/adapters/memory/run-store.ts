@@ -3,6 +3,7 @@ import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import type { JourneyVersionRecord } from '../../domain/journeys/journey-records.js';
 import {
   RUN_ENDED_STATUSES,
+  RUNS_IN_FLIGHT_ATTRIBUTE,
   runMarkerAttribute,
   WAITS_VERSION_ATTRIBUTE,
   waitMarkerAttribute,
@@ -193,7 +194,10 @@ function applyContactChange(contact: ContactRecord, change: RunContactChange): v
     attributes[waitMarkerAttribute(change.wait.runId)] = copy(change.wait.marker);
     attributes[WAITS_VERSION_ATTRIBUTE] = Number(attributes[WAITS_VERSION_ATTRIBUTE] ?? 0) + 1;
   }
-  if (change.removeRun !== undefined) delete attributes[runMarkerAttribute(change.removeRun)];
+  if (change.removeRun !== undefined) {
+    delete attributes[runMarkerAttribute(change.removeRun)];
+    attributes[RUNS_IN_FLIGHT_ATTRIBUTE] = Number(attributes[RUNS_IN_FLIGHT_ATTRIBUTE] ?? 1) - 1;
+  }
   if (change.opened) {
     listOpenExecution(contact, change.opened);
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) + 1;

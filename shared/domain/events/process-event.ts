@@ -22,6 +22,7 @@ import { distinctIdsAt } from '../ids/time-ordered-id.js';
 import { matchWaits, runMarkersOf, waitMarkersOf, type WaitMatch } from '../runs/match-waits.js';
 import { planEntries, type JourneyEntry, type JourneyEntryOutcome } from '../runs/plan-entries.js';
 import { WAITS_VERSION_ATTRIBUTE } from '../runs/run-record.js';
+import { runsCounterOf } from '../runs/runs-counter.js';
 import { contactChangesOf } from './contact-changes.js';
 import { PROCESS_ERRORS, type ConvertedStep, type EventRecord } from './event-record.js';
 import type { EventStore } from './event-store.js';
@@ -282,6 +283,9 @@ function journeyEffectsOf(
         ? { waitsRemoved: [...resumed, ...exitedWaits].map((w) => w.runId) }
         : {}),
       ...(exits.length > 0 ? { runsRemoved: exits.map((e) => e.runId) } : {}),
+      ...(planned.runs.length + exits.length > 0
+        ? { runsRead: { counter: runsCounterOf(contact), markers: runMarkersOf(contact).length } }
+        : {}),
       ...(awaited ? { waitsVersionRead: typeof waitsVersion === 'number' ? waitsVersion : null } : {}),
     },
     writes: {

@@ -45,8 +45,17 @@ export interface ContactEventUpdate {
    * `conv_w<id>` set to it, on the condition that it was not converted already (once per e-mail).
    */
   conversions?: { workflowId: number; sentAt: string }[];
-  /** Runs started: `run_<id>` = {j, q: 1, k?} (the contact's runs in flight; exits find them without a query). */
+  /**
+   * Runs started: `run_<id>` = {j, q: 1, k?} (the contact's runs in flight; exits find them without a query). With
+   * `runsRemoved`, they move the contact's run counter (`runs_n`); when that raises it, the update holds only while
+   * the counter leaves room under JOURNEY_LIMITS.runsPerContact (else `contact_changed`: read again, decide again).
+   */
   runsStarted?: { runId: number; journeyId: number; keyHash?: string }[];
+  /**
+   * The contact's run counter (`runs_n`, null: absent) and `run_<id>` markers as read, when the commit starts or ends
+   * runs: the counter moves by their difference on a condition (runs-counter.ts).
+   */
+  runsRead?: { counter: number | null; markers: number };
   /** Waits this event resolved or ended: `wait_<id>` removed. */
   waitsRemoved?: number[];
   /** Runs this event's exits ended: `run_<id>` removed. */

@@ -9,6 +9,7 @@ import type { IndexedJourney, JourneyIndex } from '../journeys/journey-records.j
 import type { TopicSet } from '../topics/topic-store.js';
 import { keyHashOf, runMarkersOf } from './match-waits.js';
 import type { RunRecord } from './run-record.js';
+import { runsInFlightOf } from './runs-counter.js';
 
 /** How an event met a live journey it triggers: a run, or why none. */
 export type JourneyEntryOutcome = 'entered' | 'in_flight' | 'reentry_window' | 'conditions' | 'runs_limit';
@@ -81,7 +82,7 @@ export function planEntries(
   const at = now.toISOString();
   const drawId = distinctIdsAt(now);
   const view = eventForConditions(event);
-  let runsInFlight = runMarkersOf(contact).length;
+  let runsInFlight = runsInFlightOf(contact, runMarkersOf(contact).length);
   for (const journey of triggered(context, event, contact)) {
     const earlier = decided.get(journey.id);
     if (earlier) {

@@ -112,3 +112,8 @@ export interface WaitMarker {
 export const runMarkerAttribute = (runId: number): string => `run_${runId}`;
 export const waitMarkerAttribute = (runId: number): string => `wait_${runId}`;
 export const WAITS_VERSION_ATTRIBUTE = 'waits_v';
+/**
+ * `runs_n` on the contact item: how many `run_<id>` markers it holds, kept in the writes that add and remove them, so
+ * the commit that starts runs can hold the runs-per-contact limit as a condition rather than on a count it read.
+ */
+export const RUNS_IN_FLIGHT_ATTRIBUTE = 'runs_n';

@@ -229,9 +229,11 @@ describe('DynamoRunStore: one read and one transaction a transition', () => {
       status: 'completed',
       expires_at: Date.parse(LATER) / 1000 + 90 * 86_400,
     });
+    // The markers go, and the run counter with its run (never below 0 on a contact that had none).
     expect(end![1]!.Update).toMatchObject({
-      UpdateExpression: 'REMOVE #a0, #a1',
-      ExpressionAttributeNames: { '#a0': 'wait_4242', '#a1': 'run_4242' },
+      UpdateExpression: 'SET #a2 = if_not_exists(#a2, :v3) - :v3 REMOVE #a0, #a1',
+      ExpressionAttributeNames: { '#a0': 'wait_4242', '#a1': 'run_4242', '#a2': 'runs_n' },
+      ExpressionAttributeValues: { ':v3': 1 },
     });
     expect(end![2]).toEqual({
       Update: {
