@@ -225,7 +225,11 @@ async function preCrashSettled(base: string, apiKey: string, killedAt: string): 
   return Date.now();
 }
 
-/** Until every execution is finished (none queued or executing) and there are `expected`, or the timeout. */
+/**
+ * Until every execution is finished (none queued or executing) and there are `expected`, or the timeout. The queued
+ * and executing totals are read from one-item pages (exact while they are small, and zero is what is waited for);
+ * the whole count is taken from the data (executionFigures) only once they are zero.
+ */
 async function waitQuiet(
   base: string,
   apiKey: string,
@@ -234,22 +238,17 @@ async function waitQuiet(
   log: (line: string) => void,
 ): Promise<CrashRunReport['executions']> {
   const until = Date.now() + timeoutMs;
-  let last: CrashRunReport['executions'] = { total: 0, byStatus: {} };
   let lastLog = 0;
   // Listing executions reads up to 1 000 index entries a shard: poll lightly, or the poll slows the engine it measures.
   for (;;) {
-    const [all, queued, executing] = await Promise.all([
-      total(base, apiKey, ''),
-      total(base, apiKey, '&status=1'),
-      total(base, apiKey, '&status=2'),
-    ]);
+    const [queued, executing] = await Promise.all([total(base, apiKey, '&status=1'), total(base, apiKey, '&status=2')]);
     if (Date.now() - lastLog > 10_000) {
-      log(`executions ${JSON.stringify({ all, queued, executing })}`);
+      log(`executions ${JSON.stringify({ queued, executing })}`);
       lastLog = Date.now();
     }
-    if ((all >= expected && queued + executing === 0) || Date.now() > until) {
-      last = await executionFigures(base, apiKey);
-      return last;
+    if (queued + executing === 0 || Date.now() > until) {
+      const figures = await executionFigures(base, apiKey);
+      if (figures.total >= expected || Date.now() > until) return figures;
     }
     await new Promise((resolve) => setTimeout(resolve, 2_000));
   }
@@ -262,18 +261,33 @@ async function total(base: string, apiKey: string, query: string): Promise<numbe
   return ((await response.json()) as { meta?: { total?: number } }).meta?.total ?? 0;
 }
 
+/**
+ * Every execution of the client by status, counted one by one over the listing's cursor pages (100 a page). Not the
+ * listing's `meta.total`: a numbered page counts at most 100 matches past it in each of the 8 listing shards, so
+ * `per_page=1` reads a total of at most 808 (`total_is_exact` false) — the 808 a 1,000-send run once reported.
+ */
 export async function executionFigures(base: string, apiKey: string): Promise<CrashRunReport['executions']> {
-  const total = async (query: string) => {
-    const response = await politeFetch(`${base}/client/executions?per_page=1${query}`, {
+  const byStatus: Record<string, number> = {};
+  let total = 0;
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const response = await politeFetch(`${base}/client/executions?per_page=100${query}`, {
       headers: { authorization: `Bearer ${apiKey}` },
+      timeoutMs: 30_000,
     });
-    const body = (await response.json()) as { meta?: { total?: number } };
-    return body.meta?.total ?? 0;
-  };
-  const statuses = ['1', '2', '3', '4', '5', '6', '7'];
-  const counts = await Promise.all(statuses.map((s) => total(`&status=${s}`)));
-  const byStatus = Object.fromEntries(statuses.map((s, i) => [s, counts[i]!]).filter(([, n]) => (n as number) > 0));
-  return { total: counts.reduce((a, b) => a + b, 0), byStatus };
+    const body = (await response.json()) as {
+      data?: { executions?: { status: number }[]; next_cursor?: string | null };
+    };
+    if (response.status !== 200 || !body.data?.executions)
+      throw new Error(`GET /client/executions answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
+    for (const execution of body.data.executions) {
+      byStatus[String(execution.status)] = (byStatus[String(execution.status)] ?? 0) + 1;
+      total += 1;
+    }
+    cursor = body.data.next_cursor ?? null;
+  } while (cursor !== null);
+  return { total, byStatus };
 }
 
 /** The events (by id) not processed, with what GET /client/events/{id} says of them. */

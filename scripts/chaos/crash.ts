@@ -4,25 +4,41 @@
  * FAULTS_SEED in the environment apply to both starts.
  *
  * `npm run bench:crash -- --journey [contacts] [killAfter]` (default 1000 400): the same with journeys — contacts
- * enter the cart journey, half check out around their run's timeout, the runtime is killed at 40 % of the carts
- * (scripts/chaos/journey-crash-run.ts).
+ * enter the cart journey at `--rate` carts a second (default 10); half check out as soon as their run waits, a tenth at
+ * its timeout ± 2 s, the rest never; the runtime is killed once `killAfter` carts were accepted and runs have left the
+ * wait both ways (scripts/chaos/journey-crash-run.ts). `--minute-ms N` runs the journey's 1-minute timeout on the
+ * local runtime's journey clock (LOCAL_JOURNEY_MINUTE_MS; default 20000: the timeout lasts 20 s), `--minute-ms 60000`
+ * a real minute.
  */
+import { parseArgs } from 'node:util';
 import { crashRun } from './crash-run.js';
 import { journeyCrashRun } from './journey-crash-run.js';
 
-const args = process.argv.slice(2);
-const journey = args.includes('--journey');
-const [count = '1000', killAfter = journey ? '400' : '334'] = args.filter((a) => a !== '--journey');
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    journey: { type: 'boolean', default: false },
+    rate: { type: 'string', default: '10' },
+    'minute-ms': { type: 'string', default: '20000' },
+  },
+});
+const journey = values.journey;
+const [count = '1000', killAfter = journey ? '400' : '334'] = positionals;
 const common = {
   ...(killAfter === 'none' ? {} : { killAfter: Number(killAfter) }),
   ...(process.env['FAULTS']
     ? { faults: process.env['FAULTS'], faultsSeed: Number(process.env['FAULTS_SEED'] ?? 1) }
     : {}),
-  log: (line: string) => console.error(line),
+  log: (line: string) => console.error(`${new Date().toISOString().slice(11, 19)} ${line}`),
   keepData: process.env['CRASH_KEEP_DATA'] === '1',
 };
 const report = journey
-  ? await journeyCrashRun({ contacts: Number(count), ...common })
+  ? await journeyCrashRun({
+      contacts: Number(count),
+      cartsPerSecond: Number(values.rate),
+      minuteMs: Number(values['minute-ms']),
+      ...common,
+    })
   : await crashRun({ events: Number(count), ...common });
 console.log(JSON.stringify(report, null, 2));
 process.exit(report.clean ? 0 : 1);
