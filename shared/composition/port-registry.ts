@@ -5,6 +5,7 @@ import type { IpRateCounter, IpRateLimiter } from '../domain/rate-limits/ip-limi
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { DayCountersProjection } from '../domain/stats/counter-facts.js';
 import type { StatsStore } from '../domain/stats/stats-store.js';
+import type { SplitWinnerStore } from '../domain/journeys/split-winner-store.js';
 import type { ApiKeyStore } from '../domain/api-keys/api-key-store.js';
 import type { ClientStore } from '../domain/clients/client-store.js';
 import type { ContactStore, ContactWrites } from '../domain/contacts/contact-store.js';
@@ -96,6 +97,8 @@ export interface Ports {
   /** Webhook messages, attempts and endpoint health. */
   webhookOutbox: WebhookOutbox;
   dayCounters: DayCountersProjection<DynamoDBRecord>;
+  /** Split winners: the index and gauge read, the winners written (decided after the day counters moved). */
+  splitWinners: SplitWinnerStore;
   /** Notices to a client by the service's own e-mail (an endpoint disabled). */
   clientNotices: ClientNotices;
   queue: Queue;

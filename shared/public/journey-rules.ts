@@ -13,6 +13,9 @@ export const JOURNEY_LIMITS = {
   /** Arms of one `split` step. */
   armsMin: 2,
   armsMax: 5,
+  /** A split's automatic winner: sends each arm needs before one is chosen, and the hours its test lasts at least. */
+  winnerMinSends: { min: 1, max: 100_000 },
+  winnerMinHours: { min: 0, max: 2_160 },
   /** A `wait`: one minute to a year. */
   waitMinutes: { min: 1, max: 525_600 },
   /** A `wait_for_event`'s timeout: one minute to 90 days. */
@@ -42,3 +45,6 @@ export const MAX_JOURNEYS_BY_TIER = { free: 1, starter: 5, growth: 20, scale: 10
 
 /** Client journeys are numbered from here (1–8 are the system journeys, the workflows' ids). */
 export const FIRST_CLIENT_JOURNEY_ID = 1000;
+
+/** What a split's automatic winner compares, each a rate per e-mail its arm's runs were sent. */
+export const SPLIT_WINNER_METRICS = ['human_opens', 'human_clicks', 'conversions'] as const;

@@ -5,6 +5,7 @@ import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws
 import {
   counterRowKey,
   deltasOfChange,
+  splitsMovedBy,
   sumDeltas,
   type CountedChange,
   type CountedEntity,
@@ -54,7 +55,10 @@ export class DynamoDayCountersProjection implements DayCountersProjection<Dynamo
   ) {}
 
   async apply(shardId: string, records: readonly DynamoDBRecord[]): Promise<ProjectionOutcome> {
-    const outcome: ProjectionOutcome = { replayed: 0, applied: 0, rows: 0, transactions: 0 };
+    // Read off the whole batch, replayed records too: a batch thrown back after its counts landed (a decision that
+    // failed) still names the splits to decide.
+    const splitsMoved = splitsMovedBy(chunksOf(records).flatMap((chunk) => chunk.rows));
+    const outcome: ProjectionOutcome = { replayed: 0, applied: 0, rows: 0, transactions: 0, splitsMoved };
     const positionKey = keys.streamPosition(DAY_COUNTERS_PROJECTION, shardId);
     for (let race = 0; ; race += 1) {
       const read = await this.db.send(

@@ -6,7 +6,7 @@ import {
   type WorkflowDayRow,
 } from '../../domain/stats/stats-counters.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { GAUGE_PREFIX } from '../../domain/stats/counter-facts.js';
+import { ARM_PREFIX, GAUGE_PREFIX } from '../../domain/stats/counter-facts.js';
 import type { JourneyStepDayRow, StatsStore } from '../../domain/stats/stats-store.js';
 import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
@@ -77,7 +77,7 @@ export class DynamoStatsStore implements StatsStore {
         FilterExpression: 'journey_id = :journey',
         ExpressionAttributeValues: { ':pk': keys.statsPk(clientId), ':from': from, ':to': to, ':journey': journeyId },
       }),
-      this.readJourneyGauge(clientId, journeyId),
+      this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.statsJourneyGauge(clientId, journeyId) })),
     ]);
     const days: JourneyStepDayRow[] = items.map((item) => {
       const counts: Record<string, number> = {};
@@ -85,7 +85,7 @@ export class DynamoStatsStore implements StatsStore {
         if (!JOURNEY_ROW_FIELDS.has(name) && typeof value === 'number') counts[name] = value;
       return { day: String(item['day']), stepId: String(item['step_id']), counts };
     });
-    return { days, now };
+    return { days, now: gaugeOf(now.Item), arms: armsOf(now.Item) };
   }
 
   async readJourneyGauge(clientId: number, journeyId: number) {
@@ -103,6 +103,14 @@ function gaugeOf(item: Record<string, unknown> | undefined): Record<string, numb
     if (name.startsWith(GAUGE_PREFIX) && typeof value === 'number' && value !== 0)
       now[name.slice(GAUGE_PREFIX.length)] = value;
   return now;
+}
+
+/** A gauge item's split arm totals (`x_…`). */
+function armsOf(item: Record<string, unknown> | undefined): Record<string, number> {
+  const arms: Record<string, number> = {};
+  for (const [name, value] of Object.entries(item ?? {}))
+    if (name.startsWith(ARM_PREFIX) && typeof value === 'number') arms[name] = value;
+  return arms;
 }
 
 const JOURNEY_ROW_FIELDS = new Set(['pk', 'sk', 'journey_id', 'step_id', 'day', 'expires_at']);

@@ -90,7 +90,12 @@ export class MemoryStatsStore implements StatsStore {
       if (!match || Number(match[2]) !== journeyId || match[1]! < fromDay || match[1]! > toDay) continue;
       days.push({ day: match[1]!, stepId: match[3]!, counts: { ...counts } });
     }
-    return { days, now: await this.readJourneyGauge(clientId, journeyId) };
+    const arms = Object.fromEntries(
+      Object.entries(this.journeyRows.get(`${clientId}#NOW#J${journeyId}`) ?? {}).filter(([name]) =>
+        name.startsWith('x_'),
+      ),
+    );
+    return { days, now: await this.readJourneyGauge(clientId, journeyId), arms };
   }
 
   async readJourneyGauge(clientId: number, journeyId: number) {

@@ -1,5 +1,6 @@
 import type { JourneyDefinition } from './definition/types.js';
 import type { IndexedJourney, JourneyRecord, JourneyVersionRecord } from './journey-records.js';
+import { keptWinners, splitRulesOf } from './split-winner.js';
 
 /** The event types the definition's `wait_for_event` steps wait for, each once, in step order. */
 export const awaitedEventsOf = (definition: JourneyDefinition): string[] => [
@@ -22,6 +23,7 @@ export function compileIndexEntry(journey: JourneyRecord, version: JourneyVersio
     throw new Error(`Journey ${journey.id} is ${journey.status}: only live and paused journeys are indexed`);
   }
   const { definition } = version;
+  const rules = splitRulesOf(definition.steps);
   return {
     id: journey.id,
     name: journey.name,
@@ -32,12 +34,21 @@ export function compileIndexEntry(journey: JourneyRecord, version: JourneyVersio
     settings: definition.settings,
     awaited_events: awaitedEventsOf(definition),
     templates_in_use: templatesInUseOf(definition),
+    ...(Object.keys(rules).length > 0 ? { split_rules: rules } : {}),
   };
 }
 
 /** The index's journeys with `entry` in place of the journey's old entry (or added), by id. */
 export const withEntry = (journeys: readonly IndexedJourney[], entry: IndexedJourney): IndexedJourney[] =>
-  [...journeys.filter((j) => j.id !== entry.id), entry].sort((a, b) => a.id - b.id);
+  [...journeys.filter((j) => j.id !== entry.id), withWinnersKept(entry, journeys)].sort((a, b) => a.id - b.id);
+
+/** A recompiled entry keeps the winners of its splits still decided on the same terms (keptWinners). */
+function withWinnersKept(entry: IndexedJourney, journeys: readonly IndexedJourney[]): IndexedJourney {
+  const previous = journeys.find((j) => j.id === entry.id)?.split_winners ?? entry.split_winners;
+  const kept = keptWinners(previous, entry.split_rules ?? {});
+  const { split_winners: _dropped, ...rest } = entry;
+  return Object.keys(kept).length > 0 ? { ...rest, split_winners: kept } : rest;
+}
 
 /** The index's journeys without the journey. */
 export const withoutJourney = (journeys: readonly IndexedJourney[], journeyId: number): IndexedJourney[] =>

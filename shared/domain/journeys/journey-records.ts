@@ -4,6 +4,7 @@
  * reads a journey item on its hot path.
  */
 import type { JourneyDefinition, JourneyIssue, JourneySettings, JourneyTrigger, StepId } from './definition/types.js';
+import type { SplitRule, SplitWinner } from './split-winner.js';
 
 /**
  * draft: never published (deletable). live: new runs start. paused: no new runs; runs hold at their next step.
@@ -34,6 +35,8 @@ export interface JourneyRecord {
   draft_version: number;
   /** The system journey (workflow id) it was copied from. */
   copied_from?: number;
+  /** Split winners decided (as on the index entry), kept here for the stats once the journey leaves the index too. */
+  split_winners?: Record<StepId, SplitWinner>;
   created_at: string;
   updated_at: string;
 }
@@ -62,6 +65,10 @@ export interface IndexedJourney {
   /** Event types some step of the live version waits for (`wait_for_event`): an event of one checks `waits_v`. */
   awaited_events: string[];
   templates_in_use: number[];
+  /** The live version's splits that carry a winner rule (absent when none): what the counters projection decides on. */
+  split_rules?: Record<StepId, SplitRule>;
+  /** Winners decided (absent when none): a run reaching one of these splits takes the winning arm. */
+  split_winners?: Record<StepId, SplitWinner>;
 }
 
 /** CLIENT#<id> / JOURNEYINDEX: every running journey of the client; `version` guards each publish and lifecycle change. */

@@ -1,10 +1,11 @@
 import type { Clock } from '../../platform.js';
 import { rangeOf } from '../stats/get-stats.js';
-import { JOURNEY_STEP_COUNTERS } from '../stats/counter-facts.js';
+import { ARM_PREFIX, JOURNEY_STEP_COUNTERS } from '../stats/counter-facts.js';
 import type { StatsStore } from '../stats/stats-store.js';
 import type { JourneyStore } from './journey-store.js';
 import { refuseSystemField } from './edit-journey.js';
 import { findOwnJourney } from './journey-view.js';
+import { armTotalsOf, type SplitWinner } from './split-winner.js';
 
 export interface JourneyStatsDeps {
   journeys: JourneyStore;
@@ -36,7 +37,8 @@ export interface JourneyStepStats {
 const FIXED = JOURNEY_STEP_COUNTERS;
 
 /**
- * GET /client/journeys/{id}/stats: per step, the counters of the days asked summed, and the runs there now. Reads:
+ * GET /client/journeys/{id}/stats: per step, the counters of the days asked summed, and the runs there now; per split,
+ * its arms' totals and its winner. Reads:
  * the journey (it must be the client's), then its day rows and its gauge in one wave. Steps in the draft's order,
  * then any other step counted (one a later version removed).
  */
@@ -49,7 +51,7 @@ export async function getJourneyStats(
   refuseSystemField(id, 'id');
   const { from, to } = rangeOf(query, deps.clock.now());
   const journey = await findOwnJourney(deps, clientId, id);
-  const { days, now } = await deps.stats.readJourney(clientId, id, from, to);
+  const { days, now, arms } = await deps.stats.readJourney(clientId, id, from, to);
   const counted_at = deps.clock.now().toISOString();
   const steps = new Map<string, JourneyStepStats>();
   const stepOf = (stepId: string): JourneyStepStats => {
@@ -88,5 +90,51 @@ export async function getJourneyStats(
     }
   }
   for (const [stepId, n] of Object.entries(now)) stepOf(stepId).waiting = n;
-  return { journey_id: id, from, to, counted_at, steps: [...steps.values()] };
+  const splits = splitStatsOf(Array.isArray(draftSteps) ? draftSteps : [], arms, journey.split_winners ?? {});
+  return { journey_id: id, from, to, counted_at, steps: [...steps.values()], splits };
 }
+
+/**
+ * Each split's arms with their totals since the split began (whatever the range: a winner is read from them) and its
+ * winner once decided: the draft's splits in order with their arms, then any other split counted or decided.
+ */
+function splitStatsOf(
+  draftSteps: readonly unknown[],
+  gauge: Readonly<Record<string, number>>,
+  winners: Readonly<Record<string, SplitWinner>>,
+) {
+  const armsBySplit = new Map<string, string[]>();
+  const armsOf = (split: string) => {
+    const arms = armsBySplit.get(split) ?? [];
+    armsBySplit.set(split, arms);
+    return arms;
+  };
+  const addArm = (split: string, arm: string) => {
+    const arms = armsOf(split);
+    if (!arms.includes(arm)) arms.push(arm);
+  };
+  for (const raw of draftSteps) {
+    const step = raw as { id?: unknown; type?: unknown; arms?: unknown };
+    if (step?.type !== 'split' || typeof step.id !== 'string') continue;
+    armsOf(step.id);
+    for (const arm of Array.isArray(step.arms) ? step.arms : [])
+      if (typeof (arm as { name?: unknown })?.name === 'string') addArm(step.id, (arm as { name: string }).name);
+  }
+  for (const name of Object.keys(gauge)) {
+    const [split, metric, ...arm] = name.slice(ARM_PREFIX.length).split(':');
+    if (split && metric !== 'since' && arm.length > 0) addArm(split, arm.join(':'));
+  }
+  for (const split of Object.keys(winners)) armsOf(split);
+  return [...armsBySplit].map(([stepId, arms]) => ({
+    step_id: stepId,
+    arms: armTotalsOf(gauge, stepId, arms).map((t) => ({
+      ...t,
+      human_open_rate: ratio(t.human_opens, t.sent),
+      human_click_rate: ratio(t.human_clicks, t.sent),
+      conversion_rate: ratio(t.converted, t.sent),
+    })),
+    winner: winners[stepId] ?? null,
+  }));
+}
+
+const ratio = (count: number, sent: number) => (sent > 0 ? Math.round((count / sent) * 10_000) / 10_000 : 0);

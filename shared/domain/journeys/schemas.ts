@@ -6,6 +6,7 @@ import {
   FIRST_CLIENT_JOURNEY_ID,
   JOURNEY_LIMITS,
   MAX_JOURNEYS_BY_TIER,
+  SPLIT_WINNER_METRICS,
   STEP_ID_PATTERN,
 } from '../../public/journey-rules.js';
 import { JourneyDefinitionSchema, JourneyIssueSchema } from './definition/schemas.js';
@@ -318,4 +319,52 @@ export const JourneyStatsView = z.object({
       ),
     }),
   ),
+  splits: z
+    .array(
+      z.object({
+        step_id: z.string(),
+        arms: z.array(
+          z.object({
+            arm: z.string().check(z.meta({ description: "The arm's name" })),
+            runs: stepCount('Runs that took the arm since the split began (whatever the range)'),
+            sent: stepCount("E-mails sent to the arm's runs, at any step after the split, since it began"),
+            human_opens: stepCount('Of those e-mails, opened by a person (each once; machines never count)'),
+            human_clicks: stepCount('Of those e-mails, clicked by a person (each once)'),
+            converted: stepCount('Of those e-mails, converted (an exit event within the conversion window)'),
+            human_open_rate: rate('human_opens / sent (0 when nothing was sent)'),
+            human_click_rate: rate('human_clicks / sent'),
+            conversion_rate: rate('converted / sent'),
+          }),
+        ),
+        winner: z.nullable(
+          z
+            .object({
+              arm: z
+                .string()
+                .check(z.meta({ description: 'The winning arm: every run reaching the split now takes it' })),
+              metric: z.enum(SPLIT_WINNER_METRICS),
+              rates: z
+                .record(z.string(), z.number())
+                .check(z.meta({ description: "Each arm's rate (metric per e-mail sent) when the winner was decided" })),
+              sent: z
+                .record(z.string(), z.int())
+                .check(z.meta({ description: "Each arm's e-mails sent when the winner was decided" })),
+              decided_at: z
+                .string()
+                .check(z.meta({ description: 'When the winner was decided (never changed after)' })),
+            })
+            .check(z.meta({ id: 'JourneySplitWinnerDecided' })),
+        ),
+      }),
+    )
+    .check(
+      z.meta({
+        description:
+          "Each split step (the draft's, then any other counted): its arms' totals since it began and its automatic winner, null until decided (or without a `winner` rule)",
+      }),
+    ),
 });
+
+function rate(description: string) {
+  return z.number().check(z.meta({ description: `${description}; 4 decimals` }));
+}

@@ -136,11 +136,7 @@ export async function walkSteps(input: WalkInput): Promise<WalkResult> {
         break;
       }
       case 'split': {
-        const arm = splitArmOf(
-          run.id,
-          step.id,
-          step.arms.map((a) => a.percent),
-        );
+        const arm = armAt(run, step, input.journey);
         run.arms[step.id] = arm;
         leave(step.id, step.arms[arm]!.name);
         next = step.arms[arm]!.next;
@@ -225,6 +221,23 @@ export async function walkSteps(input: WalkInput): Promise<WalkResult> {
     current = next;
   }
   throw new Error(`run ${run.id}: more than ${MAX_STEPS_A_WALK} steps in one transition`);
+}
+
+/**
+ * The arm a run takes at a split: the one it took already (a run never changes arm), else the split's decided winner
+ * (an arm the version still has), else the hash of the run's and the step's ids — so a replay takes the same arm.
+ */
+function armAt(run: RunRecord, step: Extract<JourneyStep, { type: 'split' }>, journey: IndexedJourney): number {
+  const taken = run.arms[step.id];
+  if (taken !== undefined && step.arms[taken] !== undefined) return taken;
+  const winner = journey.split_winners?.[step.id];
+  const won = winner ? step.arms.findIndex((a) => a.name === winner.arm) : -1;
+  if (won >= 0) return won;
+  return splitArmOf(
+    run.id,
+    step.id,
+    step.arms.map((a) => a.percent),
+  );
 }
 
 function wait(

@@ -28,6 +28,20 @@ export interface ProjectionOutcome {
   /** Day rows written, and the transactions they took. */
   rows: number;
   transactions: number;
+  /** Journeys whose split arm totals the batch's records move (a winner may be due), each once. */
+  splitsMoved: { clientId: number; journeyId: number }[];
+}
+
+/** The journeys whose split arm totals (`x_…` on the gauge) these deltas move, each once. */
+export function splitsMovedBy(deltas: readonly CounterDelta[]): { clientId: number; journeyId: number }[] {
+  const moved = new Map<string, { clientId: number; journeyId: number }>();
+  for (const delta of deltas)
+    if ('journeyGauge' in delta.row && Object.keys(delta.adds ?? {}).some((name) => name.startsWith(ARM_PREFIX)))
+      moved.set(`${delta.clientId}#${delta.row.journeyGauge}`, {
+        clientId: delta.clientId,
+        journeyId: delta.row.journeyGauge,
+      });
+  return [...moved.values()];
 }
 
 /**

@@ -32,4 +32,6 @@ export interface JourneyCounters {
   days: JourneyStepDayRow[];
   /** Step id → runs in flight there now. */
   now: Record<string, number>;
+  /** The gauge's split arm totals since each split began, by attribute (`x_<split>:<metric>:<arm>`, `x_<split>:since`). */
+  arms: Record<string, number>;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { splitArmOf } from '../../../shared/domain/journeys/definition/split-hash.js';
 import { call } from '../support/api.js';
 import { createTestClient, type TestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
@@ -163,4 +164,93 @@ describe('a journey step counts its e-mails’ engagement over HTTP', () => {
     );
     expect(stepOf(stats, 'tips')).toMatchObject({ sent: 1, delivered: 1, human_opens: 0, human_clicks: 0 });
   }, 60_000);
+
+  it('a split’s automatic winner: decided on human opens once each arm sent 2, shown in the stats, taken by the next run', async () => {
+    // Prepare: a 50/50 split whose arms each send; the winner on human opens after 2 e-mails per arm.
+    const client = await createTestClient();
+    const journeyId = await publish(client, 'Subject test', {
+      trigger: { event: 'trial_started', reentry: { mode: 'always' } },
+      entry: 'ab',
+      steps: [
+        {
+          id: 'ab',
+          type: 'split',
+          arms: [
+            { name: 'A', percent: 50, next: 'mail_a' },
+            { name: 'B', percent: 50, next: 'mail_b' },
+          ],
+          winner: { metric: 'human_opens', min_sends_per_arm: 2 },
+        },
+        { id: 'mail_a', type: 'send', template_id: 1, send_time: { mode: 0 }, next: null },
+        { id: 'mail_b', type: 'send', template_id: 1, send_time: { mode: 0 }, next: null },
+      ],
+      settings: SETTINGS,
+    });
+    const enter = async () => {
+      const email = `trial-${randomUUID().slice(0, 8)}@example.com`;
+      const entered = await sendEvent(client, { type: 'trial_started', email, auto_create_contact: true });
+      const runId = entered.journey_entries[0].run_id as number;
+      return { runId, contactId: entered.contact_id as number, execution: await awaitSendOf(client, runId) };
+    };
+
+    // Act: contacts enter one by one; a person opens every e-mail of arm B (counted before the next enters), none of A.
+    const sends = { mail_a: 0, mail_b: 0 };
+    for (let n = 0; n < 24 && (sends.mail_a < 2 || sends.mail_b < 2); n += 1) {
+      const { contactId, execution } = await enter();
+      const step = execution.step_id as 'mail_a' | 'mail_b';
+      sends[step] += 1;
+      if (step !== 'mail_b') continue;
+      const t = await trackedOf(client, contactId, execution.sent_email_id!);
+      const at = new Date(Date.parse(t.email.created_at) + 600_000).toISOString();
+      await injectAndAwait(t, sesEvent.open(sesMailOf(t), at), at);
+      await eventually(
+        'the open counted on arm B',
+        async () => {
+          const read = await readStats(client, journeyId);
+          return read && stepOf(read, 'mail_b')?.['human_opens'] === sends.mail_b ? read : undefined;
+        },
+        { timeoutMs: 40_000, intervalMs: 500 },
+      );
+    }
+    expect(sends.mail_a).toBeGreaterThanOrEqual(2);
+    expect(sends.mail_b).toBeGreaterThanOrEqual(2);
+
+    // Assess: B won, with each arm's rate then; the stats show each arm's totals.
+    const stats = await eventually(
+      'the winner decided',
+      async () => {
+        const read = await readStats(client, journeyId);
+        return read?.splits?.[0]?.winner ? read : undefined;
+      },
+      { timeoutMs: 40_000, intervalMs: 500 },
+    );
+    const split = stats.splits[0];
+    expect(split.step_id).toBe('ab');
+    expect(split.winner).toEqual({
+      arm: 'B',
+      metric: 'human_opens',
+      rates: { A: 0, B: expect.any(Number) },
+      sent: { A: expect.any(Number), B: expect.any(Number) },
+      decided_at: expect.any(String),
+    });
+    expect(split.winner.rates.B).toBeGreaterThan(0);
+    expect(split.arms.map((a: { arm: string }) => a.arm)).toEqual(['A', 'B']);
+    expect(split.arms[0]).toMatchObject({ runs: sends.mail_a, sent: sends.mail_a, human_opens: 0, human_open_rate: 0 });
+    expect(split.arms[1]).toMatchObject({ runs: sends.mail_b, sent: sends.mail_b, human_opens: sends.mail_b });
+
+    // Assess: a run the hash would send down A now takes B.
+    let tried = 0;
+    for (; tried < 12; tried += 1) {
+      const next = await enter();
+      if (splitArmOf(next.runId, 'ab', [50, 50]) !== 0) {
+        expect(next.execution.step_id).toBe('mail_b');
+        continue;
+      }
+      expect(next.execution.step_id, `run ${next.runId} hashes to A`).toBe('mail_b');
+      break;
+    }
+    expect(tried, 'a run whose hash is arm A entered').toBeLessThan(12);
+    const after = await readStats(client, journeyId);
+    expect(after.splits[0].winner).toEqual(split.winner);
+  }, 240_000);
 });

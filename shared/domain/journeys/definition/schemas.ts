@@ -9,7 +9,7 @@ import * as z from '../../../validation/zod.js';
 import { issueCondition } from '../../../validation/issue-items.js';
 import { storableNumber } from '../../../validation/storable-value.js';
 import { MAX_ZONE_NAME_LENGTH } from '../../../validation/string-bounds.js';
-import { JOURNEY_LIMITS, STEP_ID_PATTERN } from '../../../public/journey-rules.js';
+import { JOURNEY_LIMITS, SPLIT_WINNER_METRICS, STEP_ID_PATTERN } from '../../../public/journey-rules.js';
 import { CUSTOMIZATION_RANGE, MAX_EXIT_EVENTS } from '../../../public/workflow-rules.js';
 import { CUSTOM_FIELD_NAME } from '../../contacts/schemas.js';
 import { resolveTimezone } from '../../time/timezones.js';
@@ -529,6 +529,35 @@ const BranchStep = z
     }),
   );
 
+const SplitWinner = z
+  .strictObject({
+    metric: z.enum(SPLIT_WINNER_METRICS, { error: `Must be one of ${SPLIT_WINNER_METRICS.join(', ')}` }).check(
+      z.meta({
+        description:
+          "The rate compared, per e-mail the arm's runs were sent: `human_opens` (e-mails opened by a person, machines never count), `human_clicks`, or `conversions` (an exit event within the journey's conversion window; needs `settings.exit_events`)",
+      }),
+    ),
+    min_sends_per_arm: integer('min_sends_per_arm', L.winnerMinSends).check(
+      z.meta({
+        description: `E-mails each arm's runs must have been sent (${L.winnerMinSends.min} to ${L.winnerMinSends.max}) before a winner is chosen`,
+      }),
+    ),
+    min_hours: z.optional(
+      integer('min_hours', L.winnerMinHours, ' hours').check(
+        z.meta({
+          description: `Hours (${L.winnerMinHours.min} to ${L.winnerMinHours.max}; default 0) from the split's first run before a winner is chosen, so opens and clicks have time to come in`,
+        }),
+      ),
+    ),
+  })
+  .check(
+    z.meta({
+      id: 'JourneySplitWinner',
+      description:
+        "An automatic winner: when every arm's runs were sent at least `min_sends_per_arm` e-mails and `min_hours` have passed since the split's first run, the arm with the highest rate (metric per e-mail sent) wins — on a tie, the arm listed first. Decided once and never changed: checked each time the split's counters move (a run taking an arm, a send, an open, a click, a conversion), so within about a minute of the fact that completes the rule. Every arm must lead to a send step (422 `graph`)",
+    }),
+  );
+
 const SplitStep = z
   .strictObject({
     ...stepBase,
@@ -556,12 +585,13 @@ const SplitStep = z
           description: `${L.armsMin} to ${L.armsMax} arms whose percentages (more than 0, at most 2 decimals) add up to 100 (422 \`graph\` otherwise)`,
         }),
       ),
+    winner: z.optional(SplitWinner),
   })
   .check(
     z.meta({
       id: 'JourneySplitStep',
       description:
-        "Sends each run down one arm by its share: a hash of the run's id and the step's id picks it, so a run always takes the same arm",
+        "Sends each run down one arm by its share: a hash of the run's id and the step's id picks it, so a run always takes the same arm. With `winner`, once decided, every run reaching the split takes the winning arm (a run that already passed it keeps its arm)",
     }),
   );
 
@@ -726,7 +756,7 @@ export const JourneyDefinitionSchema = z
       id: 'JourneyDefinition',
       description:
         `A journey: a trigger, a flat list of steps joined by step ids, and settings. Every edge key is required (null ends the run there). Beyond each field's shape, a valid definition: ` +
-        `has unique step ids (422 \`unique\`); names existing steps in \`entry\` and every edge (\`reference\`); reaches every step from \`entry\` (\`graph\`); has no cycle (\`graph\`, naming the loop); has split percentages adding up to 100 (\`graph\`); ` +
+        `has unique step ids (422 \`unique\`); names existing steps in \`entry\` and every edge (\`reference\`); reaches every step from \`entry\` (\`graph\`); has no cycle (\`graph\`, naming the loop); has split percentages adding up to 100 (\`graph\`); leads every arm of a split with a \`winner\` to a send step, and has exit events for a conversions winner (\`graph\`); ` +
         `reads engagement only of a send step every path to the reader passes (\`reference\`); has a trigger key when a wait_for_event matches it (\`required\`); never exits on its trigger's event type (\`format\`); ` +
         `takes a topic only when marketing and critical only when transactional (\`read_only\`); names templates and topics the client has (\`reference\`, depends on stored data); ` +
         `is at most ${L.definitionBytes} bytes as JSON (\`max\`). Every issue is reported at once, at its JSON path (\`steps.3.on_timeout\`).`,

@@ -8,6 +8,7 @@
  * graph needs no recursion in the schema, the document, the diff or the drawing.
  */
 import type { SendTimeMode, WorkflowCategory } from '../../workflows/catalog.js';
+import type { SPLIT_WINNER_METRICS } from '../../../public/journey-rules.js';
 
 /** A step id the client chooses and sees: STEP_ID_PATTERN (shared/public/journey-rules.ts). */
 export type StepId = string;
@@ -144,7 +145,17 @@ export interface SplitStep extends StepBase {
   type: 'split';
   /** Percentages summing to 100; a run's arm is fixed by a hash of its id and the step's (a replay takes the same). */
   arms: { name: string; percent: number; next: Next }[];
+  /** Once every arm has sent enough, the arm with the best rate takes every run that reaches the split after. */
+  winner?: SplitWinnerRule;
 }
+/** A split's automatic winner: on which rate, after how many sends per arm, and after how long at least. */
+export interface SplitWinnerRule {
+  metric: SplitWinnerMetric;
+  min_sends_per_arm: number;
+  /** Hours from the split's first run before a winner is chosen (0: as soon as the sends are there). */
+  min_hours?: number;
+}
+export type SplitWinnerMetric = (typeof SPLIT_WINNER_METRICS)[number];
 export interface UpdateContactStep extends StepBase {
   type: 'update_contact';
   /** Contact fields to set (null clears). */

@@ -162,6 +162,7 @@ function graphIssues(input: Raw, refs: JourneyRefs | undefined, add: Add): void 
   }
   cycleIssues(steps, successors, add);
   splitIssues(steps, add);
+  splitWinnerIssues(input, steps, byId, successors, add);
   engagementIssues(input, steps, byId, start, successors, add);
   triggerKeyIssues(input, steps, add);
   settingsIssues(input, add);
@@ -215,6 +216,41 @@ function splitIssues(steps: GraphStep[], add: Add): void {
     const hundredths = (percents as number[]).reduce((sum, p) => sum + Math.round(p * 100), 0);
     if (hundredths !== 10_000)
       add(`steps.${step.index}.arms`, 'graph', `Percentages must add up to 100 (they add up to ${hundredths / 100})`);
+  }
+}
+
+/**
+ * A split with an automatic winner compares its arms' e-mails: each arm must lead to a send step (one some path from
+ * the arm reaches), else that arm never sends and no winner could ever be chosen. A conversions winner needs exit
+ * events: without one, nothing converts.
+ */
+function splitWinnerIssues(
+  input: Raw,
+  steps: GraphStep[],
+  byId: Map<string, GraphStep>,
+  successors: Successors,
+  add: Add,
+): void {
+  for (const step of steps) {
+    if (step.type !== 'split' || !isObject(step.raw['winner'])) continue;
+    for (const [i, arm] of arrayOf(step.raw['arms']).entries()) {
+      const target = isObject(arm) ? stringOf(arm['next']) : undefined;
+      const from = target === undefined ? undefined : byId.get(target);
+      const sends = [...reachableFrom(from, successors)].some((s) => s.type === 'send');
+      if (!sends)
+        add(
+          `steps.${step.index}.arms.${i}.next`,
+          'graph',
+          'Must lead to a send step: a split with a winner compares the e-mails of its arms',
+        );
+    }
+    const settings = isObject(input['settings']) ? input['settings'] : {};
+    if (step.raw['winner']['metric'] === 'conversions' && arrayOf(settings['exit_events']).length === 0)
+      add(
+        `steps.${step.index}.winner.metric`,
+        'graph',
+        'Must not be conversions without settings.exit_events: a conversion is an exit event after an e-mail',
+      );
   }
 }
 

@@ -65,7 +65,7 @@ describe('DynamoDayCountersProjection.apply', () => {
       delivered(2),
     ]);
 
-    expect(outcome).toEqual({ replayed: 0, applied: 2, rows: 1, transactions: 1 });
+    expect(outcome).toEqual({ replayed: 0, applied: 2, rows: 1, transactions: 1, splitsMoved: [] });
     expect(dbMock.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({
       Key: POSITION_KEY,
       ConsistentRead: true,
@@ -108,7 +108,7 @@ describe('DynamoDayCountersProjection.apply', () => {
 
     const outcome = await new DynamoDayCountersProjection(db, TABLE).apply(SHARD, [delivered(1), delivered(2)]);
 
-    expect(outcome).toEqual({ replayed: 2, applied: 0, rows: 0, transactions: 0 });
+    expect(outcome).toEqual({ replayed: 2, applied: 0, rows: 0, transactions: 0, splitsMoved: [] });
     expect(dbMock.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
@@ -144,7 +144,7 @@ describe('DynamoDayCountersProjection.apply', () => {
 
     const outcome = await new DynamoDayCountersProjection(db, TABLE).apply(SHARD, [delivered(1), delivered(2)]);
 
-    expect(outcome).toEqual({ replayed: 1, applied: 1, rows: 1, transactions: 1 });
+    expect(outcome).toEqual({ replayed: 1, applied: 1, rows: 1, transactions: 1, splitsMoved: [] });
     const second = dbMock.commandCalls(TransactWriteCommand)[1]!.args[0].input.TransactItems!;
     expect(second[1]!.Update!.ExpressionAttributeValues![':a0']).toBe(1);
   });

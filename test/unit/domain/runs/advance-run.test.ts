@@ -313,6 +313,59 @@ describe('advanceRun: steps', () => {
     expect(world.run(4242)).toMatchObject({ arms: { ab: arm }, step_id: arm === 0 ? 'wait_a' : 'wait_b' });
   });
 
+  const SPLIT_WITH_WINNER: JourneyStep[] = [
+    {
+      id: 'ab',
+      type: 'split',
+      arms: [
+        { name: 'a', percent: 50, next: 'mail_a' },
+        { name: 'b', percent: 50, next: 'mail_b' },
+      ],
+      winner: { metric: 'human_opens', min_sends_per_arm: 2 },
+    },
+    { id: 'mail_a', type: 'send', template_id: 3, send_time: { mode: 0 }, next: null },
+    { id: 'mail_b', type: 'send', template_id: 3, send_time: { mode: 0 }, next: null },
+  ];
+  const decided = (arm: string) => ({
+    arm,
+    metric: 'human_opens' as const,
+    rates: { a: 0, b: 0.5 },
+    sent: { a: 2, b: 2 },
+    decided_at: T0,
+  });
+
+  it('takes a decided winner’s arm whatever the hash says, and the send names the arm it came by', async () => {
+    // Prepare: the winner is the arm the hash would not pick for this run.
+    await journeyWith(SPLIT_WITH_WINNER);
+    const hashed = splitArmOf(4242, 'ab', [50, 50]);
+    const winner = hashed === 0 ? 'b' : 'a';
+    const index = world.journeys.indexes.get(RUN_CLIENT)!;
+    index.journeys[0]!.split_winners = { ab: decided(winner) };
+
+    // Act
+    const outcome = await world.advance(first);
+
+    // Assess
+    expect(world.run(4242)).toMatchObject({ arms: { ab: winner === 'a' ? 0 : 1 }, step_id: `mail_${winner}` });
+    expect(outcome.kind === 'moved' && outcome.executions[0]).toMatchObject({
+      step_id: `mail_${winner}`,
+      arms: { ab: winner },
+    });
+  });
+
+  it('without a decided winner takes the hash’s arm; a winner naming an arm the version lacks is ignored', async () => {
+    // Prepare
+    await journeyWith(SPLIT_WITH_WINNER);
+    world.journeys.indexes.get(RUN_CLIENT)!.journeys[0]!.split_winners = { ab: decided('gone') };
+
+    // Act
+    await world.advance(first);
+
+    // Assess
+    const arm = splitArmOf(4242, 'ab', [50, 50]);
+    expect(world.run(4242)).toMatchObject({ arms: { ab: arm } });
+  });
+
   it('updates the contact in the run’s transaction, and a later branch reads the change', async () => {
     // Prepare
     await journeyWith([

@@ -249,4 +249,42 @@ describe('the projection writes journey rows once per record', () => {
     expect(again.replayed).toBe(1);
     expect(dbMock.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
+
+  it('a run taking a split arm: the gauge adds the arm’s run and sets the split’s start only if absent; a replay still names the journey for its winner', async () => {
+    const passed: DynamoDBRecord = {
+      eventName: 'MODIFY',
+      dynamodb: {
+        SequenceNumber: '3000',
+        Keys: marshall({ pk: 'RUN#7#5', sk: 'RUN' }) as never,
+        OldImage: marshall({ pk: 'RUN#7#5', sk: 'RUN', entity: 'run', ...run({ step_id: 'ab' }) }) as never,
+        NewImage: marshall({
+          pk: 'RUN#7#5',
+          sk: 'RUN',
+          entity: 'run',
+          ...run({
+            step_id: 'mail_a',
+            seq: 2,
+            arms: { ab: 0 },
+            path: [{ step: 'ab', seq: 1, at: at('10'), via: 'A' }],
+          }),
+        }) as never,
+      },
+    };
+    dbMock.on(GetCommand).resolves({});
+    dbMock.on(TransactWriteCommand).resolves({});
+    const projection = new DynamoDayCountersProjection(db, 'tbl');
+    const outcome = await projection.apply('s1', [passed]);
+    const items = dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+    const gaugeUpdate = items.find((i) => i.Update!.Key!['sk'] === 'NOW#J001000')!.Update!;
+    expect(gaugeUpdate.UpdateExpression).toContain('#f0 = if_not_exists(#f0, :f0)');
+    expect(gaugeUpdate.ExpressionAttributeNames).toMatchObject({ '#f0': 'x_ab:since' });
+    expect(Object.values(gaugeUpdate.ExpressionAttributeNames!)).toContain('x_ab:runs:A');
+    expect(outcome.splitsMoved).toEqual([{ clientId: 7, journeyId: 1000 }]);
+
+    dbMock.reset();
+    dbMock.on(GetCommand).resolves({ Item: { pos: streamPositionOf('3000') } });
+    const again = await projection.apply('s1', [passed]);
+    expect(again).toMatchObject({ replayed: 1, applied: 0, splitsMoved: [{ clientId: 7, journeyId: 1000 }] });
+    expect(dbMock.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
 });
