@@ -371,6 +371,42 @@ describe('the step panel', () => {
     expect(panel.stepOf('split_it')).toMatchObject({ arms: [{ name: 'A' }, { name: 'B' }] });
   });
 
+  it('edits a split’s automatic winner: metric, sends per arm, hours; unticked, it goes', () => {
+    // Prepare
+    const panel = open({ kind: 'step', id: 'split_it' });
+
+    // Act
+    fireEvent.click(screen.getByLabelText('Choose a winner automatically'));
+    choose('The best rate of', 'human_clicks');
+    typeIn('E-mails sent per arm first', '250');
+    typeIn('Hours at least (optional)', '48');
+
+    // Assert
+    expect(panel.stepOf('split_it')).toMatchObject({
+      winner: { metric: 'human_clicks', min_sends_per_arm: 250, min_hours: 48 },
+    });
+    typeIn('Hours at least (optional)', '');
+    expect(panel.stepOf('split_it')).toMatchObject({ winner: { metric: 'human_clicks', min_sends_per_arm: 250 } });
+    expect((panel.stepOf('split_it') as { winner: object }).winner).not.toHaveProperty('min_hours');
+    fireEvent.click(screen.getByLabelText('Choose a winner automatically'));
+    expect(panel.stepOf('split_it')).not.toHaveProperty('winner');
+    cleanup();
+
+    // The winner's fields show the API's issues at them.
+    const start = definition();
+    start.steps[3] = { ...(start.steps[3] as SplitStep), winner: { metric: 'conversions', min_sends_per_arm: 0 } };
+    const issues: JourneyIssue[] = [
+      { path: 'steps.3.winner.metric', condition: 'graph', error: 'Conversions need settings.exit_events' },
+      { path: 'steps.3.winner.min_sends_per_arm', condition: 'min', error: 'Must be at least 1' },
+      { path: 'steps.3.arms.1.next', condition: 'graph', error: 'Must lead to a send step' },
+    ];
+    open({ kind: 'step', id: 'split_it' }, { start, issues });
+    expect(screen.getByLabelText('The best rate of').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('E-mails sent per arm first').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Then, for arm 2').getAttribute('aria-invalid')).toBe('true');
+    expect(document.querySelector('#jy-panel-issues ul')).toBeNull();
+  });
+
   it('edits an update_contact: fields set or cleared, custom fields, tags', () => {
     // Prepare
     const panel = open({ kind: 'step', id: 'tag_it' });
