@@ -70,6 +70,8 @@ function stopOnSignals(runtime: LocalRuntime): void {
     }
     stopping = true;
     console.log(`\n${signal} received, stopping DynamoDB Local, SES and the API…`);
+    // What FAULTS injected over this lifetime, for the operator and the chaos runs that read it back.
+    if (runtime.faults) console.log(`Faults injected: ${JSON.stringify(runtime.faults.counts())}`);
     runtime
       .stop()
       .then(() => process.exit(0))

@@ -130,6 +130,11 @@ export interface JourneyCrashRunReport {
   /** From the first cart to the end of the checks (ms). */
   totalMs: number;
   recoveredLine?: string;
+  /**
+   * Faults injected by target (`calls` drawn on, `total` injected), over every lifetime that stopped cleanly — the
+   * last one; a killed lifetime prints none. Absent without FAULTS.
+   */
+  faultsInjected?: Record<string, { calls: number; total: number; injected: Record<string, number> }>;
   clean: boolean;
 }
 
@@ -463,6 +468,12 @@ export async function journeyCrashRun(options: JourneyCrashRunOptions): Promise<
     const executions = await executionFigures(runtime.baseUrl, apiKey);
     const stats = await settledStats(runtime, apiKey, journeyId, log);
     const recoveredLine = /Recovered after restart: .*/.exec(runtime.output())?.[0];
+    let faultsInjected: JourneyCrashRunReport['faultsInjected'];
+    if (options.faults) {
+      await runtime.stop();
+      const line = /Faults injected: (.*)/.exec(runtime.output())?.[1];
+      faultsInjected = line ? JSON.parse(line) : undefined;
+    }
     const report: JourneyCrashRunReport = {
       contacts: options.contacts,
       accepted: cartIds.size,
@@ -488,6 +499,7 @@ export async function journeyCrashRun(options: JourneyCrashRunOptions): Promise<
       ...(restartMs !== undefined ? { restartMs } : {}),
       totalMs: Date.now() - started,
       ...(recoveredLine ? { recoveredLine } : {}),
+      ...(faultsInjected ? { faultsInjected } : {}),
       clean:
         cartIds.size === options.contacts &&
         checkoutIds.size === checkers.length &&
