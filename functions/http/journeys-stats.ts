@@ -4,7 +4,7 @@ import { clock } from '../../shared/composition/providers/clock.js';
 import { journeyStore } from '../../shared/composition/providers/journey-store.js';
 import { statsStore } from '../../shared/composition/providers/stats-store.js';
 import { getJourneyStats } from '../../shared/domain/journeys/journey-stats.js';
-import { JourneyIdParams, JourneyStatsQuery, JourneyStatsView } from '../../shared/domain/journeys/schemas.js';
+import { JourneyIdParams, JourneyStatsQuery, JourneyStatsView } from '../../shared/domain/journeys/stats-schemas.js';
 import { STATS_FRESHNESS } from '../../shared/public/stats-rules.js';
 
 /** GET /client/journeys/{id}/stats — per step: entered, waiting now, left (by each way), sent and its engagement, ended. */

@@ -30,15 +30,8 @@ const BUDGET_BYTES = 250 * 1024;
  * keeps; 316 KB at most at this writing. The sender does not check HTML and stays within the budget.
  */
 const TEMPLATE_HTML_CHECK_BUDGET = 330 * 1024;
-/**
- * journeys-stats reads the journey through the journeys use cases, which carry the definition's schemas and its
- * validator (276 KB measured 2026-11-28); the stats need only the head, so a narrower read would bring it back under
- * the budget (not done yet).
- */
-const JOURNEY_STATS_BUDGET = 300 * 1024;
 const BUDGET_OVERRIDES: Readonly<Record<string, number>> = {
   'http/events-create': 300 * 1024,
-  'http/journeys-stats': JOURNEY_STATS_BUDGET,
   'http/email-templates-create': TEMPLATE_HTML_CHECK_BUDGET,
   'http/email-templates-update': TEMPLATE_HTML_CHECK_BUDGET,
   'http/email-templates-render-preview': TEMPLATE_HTML_CHECK_BUDGET,

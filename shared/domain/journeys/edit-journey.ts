@@ -1,25 +1,17 @@
 import type { StatsStore } from '../stats/stats-store.js';
 import { isDeepStrictEqual } from 'node:util';
-import { conflict, invalidField } from '../../errors.js';
+import { conflict } from '../../errors.js';
 import type { JourneyIssue, JourneyStep } from './definition/types.js';
 import { validateJourney } from './definition/validate-journey.js';
 import { assertDraftSize } from './create-journey.js';
 import { journeyRefs } from './journey-refs.js';
 import type { JourneyRecord } from './journey-records.js';
-import { findOwnJourney, isSystemJourneyId } from './journey-view.js';
+import { findOwnJourney, refuseSystemField } from './journey-ownership.js';
 import { ownJourneyView, type ReadDeps } from './read-journeys.js';
 import type { DraftBody, JourneyPatch, JourneyView } from './schemas.js';
 
 /** 422 `read_only` at `key`: a system journey is changed through its workflow's customization, never written here. */
-export function refuseSystemField(id: number, key: string): void {
-  if (isSystemJourneyId(id)) {
-    throw invalidField(
-      'read_only',
-      key,
-      `Journey ${id} is a system journey: change it with PATCH /client/workflows/${id}/customization, or copy it (POST /client/journeys with copy_of)`,
-    );
-  }
-}
+export { refuseSystemField };
 
 const refuseArchived = (journey: JourneyRecord): void => {
   if (journey.status === 'archived') throw conflict('state', 'id', 'The journey is archived');

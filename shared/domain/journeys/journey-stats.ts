@@ -1,10 +1,9 @@
 import type { Clock } from '../../platform.js';
-import { rangeOf } from '../stats/get-stats.js';
+import { rangeOf } from '../stats/stats-range.js';
 import { ARM_PREFIX, JOURNEY_STEP_COUNTERS } from '../stats/counter-facts.js';
 import type { StatsStore } from '../stats/stats-store.js';
 import type { JourneyStore } from './journey-store.js';
-import { refuseSystemField } from './edit-journey.js';
-import { findOwnJourney } from './journey-view.js';
+import { findOwnJourney, refuseSystemField } from './journey-ownership.js';
 import { armTotalsOf, type SplitWinner } from './split-winner.js';
 
 export interface JourneyStatsDeps {

@@ -1,36 +1,24 @@
 import { notFound } from '../../errors.js';
-import { FIRST_CLIENT_JOURNEY_ID } from '../../public/journey-rules.js';
-import { findWorkflow, WORKFLOW_IDS, type WorkflowDefinition } from '../workflows/catalog.js';
+import { findWorkflow, type WorkflowDefinition } from '../workflows/catalog.js';
 import type { CustomizationRecord } from '../workflows/customization.js';
 import type { JourneyDefinition, JourneyIssue } from './definition/types.js';
 import { systemJourneyOf } from './definition/system-journeys.js';
 import type { JourneyRecord } from './journey-records.js';
-import type { JourneyStore, JourneySummary } from './journey-store.js';
+import { findOwnJourney, isSystemJourneyId } from './journey-ownership.js';
+import type { JourneySummary } from './journey-store.js';
 import { definitionView, type JourneyView } from './schemas.js';
 import type * as z from '../../validation/zod.js';
 import type { JourneyListItem } from './schemas.js';
 
 export type JourneyListItemView = z.output<typeof JourneyListItem>;
 
-/** Journeys 1–8 are the system journeys: the workflows of the catalog, as the client customized them. */
-export const isSystemJourneyId = (id: number): boolean => WORKFLOW_IDS.includes(id);
+export { findOwnJourney, isSystemJourneyId };
 
 /** The catalog workflow of a system journey id; 404 for any other id. */
 export function systemWorkflowOf(id: number): WorkflowDefinition {
   const workflow = isSystemJourneyId(id) ? findWorkflow(id) : undefined;
   if (!workflow) throw notFound('id', 'Journey not found');
   return workflow;
-}
-
-/** One of the client's own journeys; another client's, or none, is 404 (a system id too: callers check it first). */
-export async function findOwnJourney(
-  deps: { journeys: JourneyStore },
-  clientId: number,
-  id: number,
-): Promise<JourneyRecord> {
-  const journey = id >= FIRST_CLIENT_JOURNEY_ID ? await deps.journeys.get(clientId, id) : undefined;
-  if (!journey) throw notFound('id', 'Journey not found');
-  return journey;
 }
 
 /** A system journey is live while its workflow is enabled, paused otherwise (it is never a draft or archived). */

@@ -1,7 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Clock } from '../../platform.js';
-import { invalidField, notFound } from '../../errors.js';
-import { utcDayOf } from '../time/utc-days.js';
+import { notFound } from '../../errors.js';
 import { findWorkflow } from '../workflows/catalog.js';
 import {
   addCounts,
@@ -12,13 +11,10 @@ import {
   type EventTypeDayRow,
 } from './stats-counters.js';
 import type { StatsStore } from './stats-store.js';
-import {
-  DEFAULT_STATS_DAYS,
-  MAX_STATS_DAYS,
-  type ClientStatsQuery,
-  type StatsView,
-  type WorkflowStatsView,
-} from './schemas.js';
+import { rangeOf } from './stats-range.js';
+import type { ClientStatsQuery, StatsView, WorkflowStatsView } from './schemas.js';
+
+export { rangeOf };
 
 export interface StatsDeps {
   stats: StatsStore;
@@ -72,21 +68,6 @@ export async function getWorkflowStats(
       { step: 'clicked', count: t.clicked },
     ],
   };
-}
-
-/** The days asked: `to` defaults to today (UTC), `from` to 29 days before it; at most MAX_STATS_DAYS days. */
-export function rangeOf(query: Pick<ClientStatsQuery, 'from' | 'to'>, now: Date): { from: string; to: string } {
-  const to = query.to ?? utcDayOf(now);
-  const from =
-    query.from ??
-    DateTime.fromISO(to, { zone: 'utc' })
-      .minus({ days: DEFAULT_STATS_DAYS - 1 })
-      .toISODate()!;
-  if (from > to) throw invalidField('min', 'to', 'Must not be before from');
-  const days = DateTime.fromISO(to, { zone: 'utc' }).diff(DateTime.fromISO(from, { zone: 'utc' }), 'days').days + 1;
-  if (days > MAX_STATS_DAYS)
-    throw invalidField('max', 'from', `At most ${MAX_STATS_DAYS} days from from to to (got ${days})`);
-  return { from, to };
 }
 
 /** The period a UTC day belongs to: itself, the Monday of its ISO week, or its month. */
