@@ -96,9 +96,14 @@ describe('NodeDnsResolver', () => {
     },
   );
 
-  it("builds node's resolver with a 2 s timeout and two tries when given none", () => {
+  it("builds node's resolver with a 2 s timeout and two tries when given none", async () => {
+    // Prepare: unit files share their worker's modules, so the adapter may have been loaded before this file's mock
+    // of node:dns existed; load it afresh so it builds the mocked Resolver.
+    vi.resetModules();
+    const fresh = await import('../../../../shared/adapters/dns/node-dns-resolver.js');
+
     // Act
-    new NodeDnsResolver();
+    new fresh.NodeDnsResolver();
 
     // Assess
     expect(resolverOptions).toEqual([{ timeout: 2000, tries: 2 }]);
