@@ -387,7 +387,11 @@ export async function journeyCrashRun(options: JourneyCrashRunOptions): Promise<
       if (cartsSettled && runs.length >= cartIds.size && ended === runs.length && allCheckouts) {
         await Promise.all(checkouts);
         const [queued, executing] = await Promise.all(['1', '2'].map((s) => executionTotal(runtime!, apiKey, s)));
-        if (queued === 0 && executing === 0) break;
+        // An event whose run had already left the wait (a late checkout) can still be in its queue's retry after an
+        // injected fault: the check reads once every event has been processed, or at the deadline.
+        const settledEvents = await eventsOf(tableOf(runtime), [...cartIds.values(), ...checkoutIds.values()]);
+        const eventsDone = [...settledEvents.values()].every((e) => e.queue_status === 'processed');
+        if (queued === 0 && executing === 0 && eventsDone) break;
       }
       if (Date.now() > settleUntil) {
         log('gave up waiting for every run to end');
