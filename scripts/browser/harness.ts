@@ -85,10 +85,14 @@ export async function runAxe(page: Page, label: string, problems: string[]): Pro
  */
 export async function checkKeyboard(page: Page, label: string, problems: string[]): Promise<number> {
   // Evaluated in the page (strings: this project compiles scripts without the DOM library).
+  // Each focused element is marked once, so the walk ends when it comes back to the same element, not to another
+  // whose key reads alike (rows of a table whose labels share their first 40 characters).
   const describe = `(() => {
     const el = document.activeElement;
     if (!el || el === document.body) return null;
-    return el.type === 'radio' ? 'radio:' + el.name : (el.id || '') + '|' + el.tagName + '|' + (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40);
+    if (!el.dataset.walkStop) el.dataset.walkStop = String((window.__walkStops = (window.__walkStops || 0) + 1));
+    const key = el.type === 'radio' ? 'radio:' + el.name : (el.id || '') + '|' + el.tagName + '|' + (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40);
+    return { key, stop: el.dataset.walkStop };
   })()`;
   const controls = (await page.evaluate(`(() => {
     const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
@@ -108,14 +112,16 @@ export async function checkKeyboard(page: Page, label: string, problems: string[
   await page.bringToFront();
   await page.evaluate('window.focus(); document.activeElement && document.activeElement.blur()');
   const reached = new Set<string>();
+  const stops = new Set<string>();
   for (let i = 0; i < 200; i += 1) {
     await page.keyboard.press('Tab');
-    const focused = (await page.evaluate(describe)) as string | null;
+    const focused = (await page.evaluate(describe)) as { key: string; stop: string } | null;
     if (focused === null) continue;
     // An e-mail's frame is one stop for the page, however many links inside it Tab walks through.
-    if (focused.includes('|IFRAME|')) continue;
-    if (reached.has(focused) && !focused.startsWith('radio:')) break;
-    reached.add(focused);
+    if (focused.key.includes('|IFRAME|')) continue;
+    if (stops.has(focused.stop) && !focused.key.startsWith('radio:')) break;
+    stops.add(focused.stop);
+    reached.add(focused.key);
   }
   for (const control of controls) {
     if (!reached.has(control.key)) problems.push(`keyboard (${label}): Tab never reaches ${control.key}`);

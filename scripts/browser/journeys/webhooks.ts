@@ -103,6 +103,16 @@ export const webhooksJourney: Journey = {
       );
       if (target !== first.message_id && !replayed.includes(first.message_id))
         problems.push(`the attempts table does not show ${first.message_id}`);
+      // The replay's own attempt is logged once it is delivered; the page re-reads its list after the replay was
+      // queued, so a walk started now could race that re-render (focus falls back to the top with the old rows).
+      // Inspect a page loaded after the replay's attempt is on record, which nothing redraws.
+      await waitFor(`the replay's attempt of ${target}`, async () => {
+        const attempts = await callApi(ctx, 'GET', `/client/webhooks/${hook.id}/attempts`);
+        const listedAttempts = (attempts.json?.data?.attempts ?? []) as { message_id: string; replay?: boolean }[];
+        return listedAttempts.some((a) => a.message_id === target && a.replay) ? true : undefined;
+      });
+      await page.reload();
+      await page.waitForSelector('#st-attempts-table button', { visible: true, timeout: 10_000 });
       await inspectPage(ctx, 'webhook', '#st-attempts-table');
 
       await openFromNav(ctx, 'Webhooks', 'Webhooks');
