@@ -110,6 +110,28 @@ export type SystemMailMessage =
   | { kind: 'sign_in'; email: string; binding_hash: string }
   | { kind: 'invitation'; client_id: number; inviter_id: number; email: string; name: string; role: number };
 
+/**
+ * Contacts whose segment memberships to re-evaluate (a change the stream saw, an edge the sweep found due), or one page
+ * of a segment's backfill: `after` is the last contact id of the shard already evaluated, `version` the segment
+ * version being filled (a page of an older version stops).
+ */
+export type SegmentsMessage =
+  | { kind: 'contacts'; client_id: number; contact_ids: number[] }
+  | { kind: 'backfill'; client_id: number; segment_id: number; version: number; shard: number; after: number };
+
+/**
+ * One step of one broadcast's engine: `start` (snapshot begins), `snapshot` (one page of one source shard of the
+ * audience), `pace` (release the next recipients), `cancel` (end the waiting recipients). `gen` names the chain a
+ * message belongs to, so a message of a chain replaced since (a restart by the sweep) does nothing.
+ */
+export interface BroadcastMessage {
+  client_id: number;
+  broadcast_id: number;
+  kind: 'start' | 'snapshot' | 'pace' | 'cancel';
+  shard?: number;
+  gen?: number;
+}
+
 /** Each queue the engine sends to, with the one message shape it carries. */
 export interface QueueMessages {
   /** events queue → process-events */
@@ -126,6 +148,10 @@ export interface QueueMessages {
   'webhooks-failing': WebhookDeliveryMessage;
   /** sign-in links and invitations → send-system-mail */
   'system-mail': SystemMailMessage;
+  /** contacts to re-evaluate against the client's segments, and backfill pages → evaluate-segments */
+  segments: SegmentsMessage;
+  /** broadcast engine steps (start, snapshot pages, pacing, cancel) → run-broadcasts */
+  broadcast: BroadcastMessage;
 }
 
 export type QueueName = keyof QueueMessages;
@@ -139,6 +165,8 @@ const QUEUE_NAME_SET: Record<QueueName, true> = {
   webhooks: true,
   'webhooks-failing': true,
   'system-mail': true,
+  segments: true,
+  broadcast: true,
 };
 export const QUEUE_NAMES = Object.keys(QUEUE_NAME_SET) as [QueueName, ...QueueName[]];
 

@@ -47,7 +47,20 @@ import { createHash } from 'node:crypto';
  * - journey count         CLIENT#<id> / JOURNEYS                    `n` journeys not archived, `next_id` (from 1000),
  *                                                                  `j_<jid>` each journey's summary (the list reads
  *                                                                  this one item; every journey write moves its own)
- *
+
+ * - segment               CLIENT#<id> / SEGMENT#<pad6 sid>          entity `segment`: name, definition, version, status
+ *                                                                  (building | ready), backfill; gsi3 while building:
+ *                                                                  SEGJOB / <beat_at>#<client>#<pad6 sid> (sparse,
+ *                                                                  keys only: the stale-backfill net)
+ * - segment count         CLIENT#<id> / SEGMENTS                    `n`, `next_id` (from 1), each segment's summary
+ * - segment index         CLIENT#<id> / SEGMENTINDEX                every segment compiled at its current version
+ *                                                                  (trees, event specs, watched attributes); `version`;
+ *                                                                  read through the config cache
+ * - broadcast             CLIENT#<id> / BROADCAST#<pad8 bid>         entity `broadcast`: definition, status, schedule,
+ *                                                                  snapshot progress; gsi3 while scheduled..paused:
+ *                                                                  BCASTLIVE#<bid mod 4> / <next check>#<client>#<pad8
+ *                                                                  bid> (sparse, keys only: the lost-chain sweep)
+ * - broadcast count       CLIENT#<id> / BROADCASTS                  `next_id`, broadcasts sending now *
  * Contacts and engine items get a partition key of their own (docs/capacity.md): at 200 events/s, 200 sends/s and a
  * 1 000-row import a second one client's `CLIENT#<id>` partition would take far more than DynamoDB's 1 000 WCU/s per
  * partition key value. `CLIENT#<id>` keeps only the client's configuration, which is written rarely.
@@ -95,6 +108,26 @@ import { createHash } from 'node:crypto';
  * - run lock              RUNLOCK#<client>#<jid>#<contact>[#<sha256(key value)>] / RUNLOCK   the run in flight for
  *                                                                    (contact, key), `active`, `entered_at`: re-entry
  *                                                                    rules; TTL by the rule
+ * - contact counters      CONTACT#<client>#<id> / EVCOUNT           entity `contact_counters`: `ev_v`, per event spec
+ *                                                                    the newest timestamps (`evs_<spec>`) and the
+ *                                                                    all-time count (`evn_<spec>`)
+ * - segment state         CONTACT#<client>#<id> / SEGSTATE          `sv`, `m_<sid>` (the segment version entered under),
+ *                                                                    `z`, `next_eval_at`; gsi3 while an edge is ahead:
+ *                                                                    SEGDUE#<contact mod 8> / <next_eval_at>#<client>#
+ *                                                                    <pad12 contact> (sparse, keys only); no entity
+ * - segment member        SEGM#<client>#<pad6 sid>#<contact mod 16> / <pad12 contact>   entity `segment_member`
+ * - backfill progress     SEGBF#<client>#<pad6 sid> / <contact shard>   version, `after`, scanned, matched, done
+ * - segment gauge         STATS#<client>#0 / NOW#S<pad6 sid>         `n` members (the day-counters projection only)
+ * - snapshot shard        BCAST#<client>#<pad8 bid> / SNAP#<source shard>   `after` (the last contact taken), n, done
+ * - pacer                 BCAST#<client>#<pad8 bid> / PACER          cursors per due partition, beat_at, done
+ * - pace clock            PACE#ALL / PACE · PACE#<client> / PACE     `tat`: the instant up to which sends are reserved
+ * - broadcast recipient   EXEC#<client>#<id> / EXEC (an execution with `broadcast_id`): gsi1 BCAST#<client>#<pad8
+ *                                                                    bid>#<contact mod 16> / <pad12 contact>#<pad16 id>
+ *                                                                    (the recipient list, in place of the client's
+ *                                                                    execution listing); gsi3 while waiting for the
+ *                                                                    pacer: BDUE#<client>#<pad8 bid>#<s> /
+ *                                                                    <scheduled_for>#<pad16 id>
+ * - broadcast results     STATS#<client>#0 / B<pad8 bid>#T          totals (the day-counters projection only)
  * - per-IP rate window    IPRATE#<sha256(ip, IPv6 by /64)> / <window start, epoch s>   `n` anonymous or failed-
  *                                                                    credential requests; TTL a minute on
  *
@@ -140,6 +173,10 @@ export const ENTITY = {
   sender: 'sender',
   journey: 'journey',
   run: 'run',
+  segment: 'segment',
+  segmentMember: 'segment_member',
+  contactCounters: 'contact_counters',
+  broadcast: 'broadcast',
 } as const;
 export type Entity = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -286,6 +323,125 @@ export const keys = {
   journeySkPrefix: 'JOURNEY#',
   journeyIndex: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'JOURNEYINDEX' }),
   journeyCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'JOURNEYS' }),
+
+  segment: (clientId: number, segmentId: number): ItemKey => ({
+    pk: clientPk(clientId),
+    sk: `${keys.segmentSkPrefix}${pad(segmentId, 6)}`,
+  }),
+  segmentSkPrefix: 'SEGMENT#',
+  segmentCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'SEGMENTS' }),
+  segmentIndex: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'SEGMENTINDEX' }),
+  /** Sparse gsi3 entry of a segment whose backfill runs, by its last beat: the sweep restarts a chain gone quiet. */
+  segmentJobEntry: (clientId: number, segmentId: number, beatAt: string) => ({
+    gsi3pk: keys.segmentJobPk,
+    gsi3sk: `${beatAt}#${clientId}#${pad(segmentId, 6)}`,
+  }),
+  segmentJobPk: 'SEGJOB',
+  segmentJobOf: (gsi3sk: string): { client_id: number; segment_id: number; beat_at: string } | undefined => {
+    const match = /^([^#]+)#(\d+)#(\d{6})$/.exec(gsi3sk);
+    return match ? { beat_at: match[1]!, client_id: Number(match[2]), segment_id: Number(match[3]) } : undefined;
+  },
+  /** Per-contact event counters (the segments' event conditions), beside the contact in its partition. */
+  contactCounters: (clientId: number, contactId: number): ItemKey => ({
+    pk: `CONTACT#${clientId}#${contactId}`,
+    sk: 'EVCOUNT',
+  }),
+  /** The contact's segment memberships and its next time-relative edge; not streamed (no entity). */
+  segmentState: (clientId: number, contactId: number): ItemKey => ({
+    pk: `CONTACT#${clientId}#${contactId}`,
+    sk: 'SEGSTATE',
+  }),
+  segmentDueShards: 8,
+  /** Sparse gsi3 entry of a contact whose membership may flip at `nextEvalAt` (the edges sweep's view). */
+  segmentDueEntry: (clientId: number, contactId: number, nextEvalAt: string) => ({
+    gsi3pk: keys.segmentDuePk(contactId % keys.segmentDueShards),
+    gsi3sk: `${nextEvalAt}#${clientId}#${pad(contactId)}`,
+  }),
+  segmentDuePk: (shard: number): string => `SEGDUE#${shard}`,
+  segmentDueOf: (gsi3sk: string): { client_id: number; contact_id: number; due_at: string } | undefined => {
+    const match = /^([^#]+)#(\d+)#(\d{12})$/.exec(gsi3sk);
+    return match ? { due_at: match[1]!, client_id: Number(match[2]), contact_id: Number(match[3]) } : undefined;
+  },
+  segmentMemberShards: 16,
+  /** One member of one segment: 16 partitions a segment, sorted by contact id (the members listing merges them). */
+  segmentMember: (clientId: number, segmentId: number, contactId: number) => ({
+    pk: keys.segmentMemberPk(clientId, segmentId, contactId % keys.segmentMemberShards),
+    sk: pad(contactId),
+    entity: ENTITY.segmentMember,
+  }),
+  segmentMemberPk: (clientId: number, segmentId: number, shard: number): string =>
+    `SEGM#${clientId}#${pad(segmentId, 6)}#${shard}`,
+  /** One contact-listing shard's backfill progress of a segment. */
+  segmentBackfill: (clientId: number, segmentId: number, contactShard: number): ItemKey => ({
+    pk: `SEGBF#${clientId}#${pad(segmentId, 6)}`,
+    sk: String(contactShard),
+  }),
+  /** A segment's member count now (`n`; written by the day-counters projection only). */
+  statsSegmentGauge: (clientId: number, segmentId: number): ItemKey => ({
+    pk: keys.statsPk(clientId),
+    sk: `NOW#S${pad(segmentId, 6)}`,
+  }),
+
+  broadcast: (clientId: number, broadcastId: number): ItemKey => ({
+    pk: clientPk(clientId),
+    sk: `${keys.broadcastSkPrefix}${pad(broadcastId, 8)}`,
+  }),
+  broadcastSkPrefix: 'BROADCAST#',
+  broadcastCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'BROADCASTS' }),
+  broadcastLiveShards: 4,
+  /** Sparse gsi3 entry of a broadcast between scheduled and sent, by its next check (the lost-chain sweep's view). */
+  broadcastLiveEntry: (clientId: number, broadcastId: number, nextCheckAt: string) => ({
+    gsi3pk: keys.broadcastLivePk(broadcastId % keys.broadcastLiveShards),
+    gsi3sk: `${nextCheckAt}#${clientId}#${pad(broadcastId, 8)}`,
+  }),
+  broadcastLivePk: (shard: number): string => `BCASTLIVE#${shard}`,
+  broadcastLiveOf: (gsi3sk: string): { client_id: number; broadcast_id: number; next_at: string } | undefined => {
+    const match = /^([^#]+)#(\d+)#(\d{8})$/.exec(gsi3sk);
+    return match ? { next_at: match[1]!, client_id: Number(match[2]), broadcast_id: Number(match[3]) } : undefined;
+  },
+  /** The partition of one broadcast's engine items (snapshot shards, pacer). */
+  broadcastPk: (clientId: number, broadcastId: number): string => `BCAST#${clientId}#${pad(broadcastId, 8)}`,
+  /** How far the snapshot has read one source shard of the audience. */
+  broadcastSnapshotShard: (clientId: number, broadcastId: number, sourceShard: number): ItemKey => ({
+    pk: keys.broadcastPk(clientId, broadcastId),
+    sk: `SNAP#${sourceShard}`,
+  }),
+  broadcastPacer: (clientId: number, broadcastId: number): ItemKey => ({
+    pk: keys.broadcastPk(clientId, broadcastId),
+    sk: 'PACER',
+  }),
+  /** A pace clock: the whole account's (`all`) or one client's. */
+  paceClock: (owner: number | 'all'): ItemKey => ({ pk: owner === 'all' ? 'PACE#ALL' : `PACE#${owner}`, sk: 'PACE' }),
+  broadcastRecipientShards: 16,
+  /** gsi1 entry of a broadcast recipient (an execution): the broadcast's recipient list, by contact id. */
+  broadcastRecipientListing: (clientId: number, broadcastId: number, contactId: number, executionId: number) => ({
+    gsi1pk: keys.broadcastRecipientsPk(clientId, broadcastId, contactId % keys.broadcastRecipientShards),
+    gsi1sk: `${pad(contactId)}#${pad(executionId, 16)}`,
+  }),
+  broadcastRecipientsPk: (clientId: number, broadcastId: number, shard: number): string =>
+    `BCAST#${clientId}#${pad(broadcastId, 8)}#${shard}`,
+  /** Sparse gsi3 entry of a recipient waiting for the pacer, by its due time, in one of the broadcast's partitions. */
+  broadcastDueEntry: (
+    clientId: number,
+    broadcastId: number,
+    partition: number,
+    scheduledFor: string,
+    executionId: number,
+  ) => ({
+    gsi3pk: keys.broadcastDuePk(clientId, broadcastId, partition),
+    gsi3sk: `${scheduledFor}#${pad(executionId, 16)}`,
+  }),
+  broadcastDuePk: (clientId: number, broadcastId: number, partition: number): string =>
+    `BDUE#${clientId}#${pad(broadcastId, 8)}#${partition}`,
+  broadcastDueOf: (gsi3sk: string): { scheduled_for: string; execution_id: number } | undefined => {
+    const match = /^([^#]+)#(\d{16})$/.exec(gsi3sk);
+    return match ? { scheduled_for: match[1]!, execution_id: Number(match[2]) } : undefined;
+  },
+  /** A broadcast's totals (written by the day-counters projection only). */
+  statsBroadcastTotals: (clientId: number, broadcastId: number): ItemKey => ({
+    pk: keys.statsPk(clientId),
+    sk: `B${pad(broadcastId, 8)}#T`,
+  }),
 
   run: (clientId: number, runId: number): ItemKey => ({ pk: `RUN#${clientId}#${runId}`, sk: 'RUN' }),
   /** gsi2 entry (KEYS_ONLY) of a run in its contact's history: the erasure ends and scrubs the contact's runs. */

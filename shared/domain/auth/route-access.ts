@@ -15,6 +15,7 @@ const POST_READS = new Set([
   '/client/email-templates/list',
   '/client/email-templates/{id}/render-preview',
   '/client/email-templates/{id}/html',
+  '/client/segments/preview',
 ]);
 
 /**
@@ -36,6 +37,10 @@ export function routeAccess(method: string, path: string): RouteAccess {
   // What starts, stops or changes mail at volume is a manager's, as the settings' enabled workflows are; drafts are
   // content.
   if (/^\/client\/journeys\/\{id\}\/(publish|pause|resume|archive)$/.test(path))
+    return { permission: 'manage', sessionOnly: false };
+  // A broadcast's schedule, resume and cancel send or stop mail to a whole audience; its draft, test send and pause
+  // (stopping is always allowed) are content.
+  if (/^\/client\/broadcasts\/\{id\}\/(schedule|resume|cancel)$/.test(path))
     return { permission: 'manage', sessionOnly: false };
   if (
     path === '/client/settings' ||

@@ -1,4 +1,5 @@
 import {
+  type BroadcastMessage,
   MAX_QUEUE_DELAY_SECONDS,
   type ExecutionMessage,
   type Queue,
@@ -43,6 +44,29 @@ export async function dispatchRun(deps: DispatchDeps, message: RunMessage, at: D
   }
   await deps.scheduler.scheduleAt(at, 'journey', message, runScheduleName(message, at));
 }
+
+/**
+ * Sends a broadcast engine step to the broadcast queue for `at`, by the same rule: within 15 minutes an SQS delay,
+ * later a one-time schedule named after the broadcast, the step, its shard, its chain and the time (every step is
+ * idempotent on the broadcast's items, and an early arrival is sent back for its time).
+ */
+export async function dispatchBroadcast(
+  deps: DispatchDeps,
+  message: BroadcastMessage,
+  at: Date,
+  now: Date,
+): Promise<void> {
+  const delaySeconds = Math.max(0, Math.ceil((at.getTime() - now.getTime()) / 1000));
+  if (delaySeconds <= MAX_QUEUE_DELAY_SECONDS) {
+    await deps.queue.send('broadcast', message, { delaySeconds });
+    return;
+  }
+  await deps.scheduler.scheduleAt(at, 'broadcast', message, broadcastScheduleName(message, at));
+}
+
+/** A broadcast step's schedule for one time (a scheduled start, a pace beyond 15 minutes). */
+export const broadcastScheduleName = (message: BroadcastMessage, at: Date): string =>
+  `bcast-${message.client_id}-${message.broadcast_id}-${message.kind}-${message.shard ?? 0}-${message.gen ?? 0}-${at.getTime()}`;
 
 /** A run's schedule for one seq and time (a wait's end, a wait_for_event's timeout). */
 export const runScheduleName = (message: RunMessage, at: Date): string =>

@@ -72,6 +72,19 @@ export interface ExecutionRecord {
   category?: WorkflowCategory;
   /** The journey's topic (null: none); a topic id that names no topic any more is no topic. */
   topic_id?: number | null;
+  /**
+   * The broadcast fields below are present only on a broadcast's recipient (workflow_id is then 0): it carries its own
+   * `category` and `topic_id` as a journey send does, is listed under its broadcast instead of the client's executions,
+   * and waits in the broadcast's due index until the pacer releases it.
+   */
+  /** The broadcast this recipient belongs to. */
+  broadcast_id?: number;
+  /** A test send of this broadcast (is_test): not a recipient, not listed or counted. */
+  broadcast_test_of?: number;
+  /** The variant (0-based) of the broadcast's content this recipient gets. */
+  variant?: number;
+  /** A subject of the broadcast's own that replaces the template's. */
+  subject_override?: string;
   created_at: string;
   updated_at: string;
 }

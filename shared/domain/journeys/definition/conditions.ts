@@ -73,7 +73,7 @@ export function conditionsHold(conditions: readonly Condition[] | undefined, inp
   return (conditions ?? []).every((c) => conditionHolds(c, input));
 }
 
-function conditionHolds(condition: Condition, input: ConditionInput): boolean {
+export function conditionHolds(condition: Condition, input: ConditionInput): boolean {
   switch (condition.on) {
     case 'event':
       if (input.event === undefined) return false;
@@ -123,7 +123,7 @@ const contactField = (contact: ContactRecord, field: ContactConditionField): unk
 const present = (value: unknown): boolean => value !== undefined && value !== null;
 
 /** `actual op expected`, typed as conditionsHold describes. */
-function compare(actual: unknown, op: ValueOp, expected: ConditionValue | undefined, isDate: boolean): boolean {
+export function compare(actual: unknown, op: ValueOp, expected: ConditionValue | undefined, isDate: boolean): boolean {
   switch (op) {
     case 'exists':
       return present(actual);

@@ -21,10 +21,10 @@ import { CONTACT_CONDITION_FIELDS, type JourneyDefinition, type JourneyIssue } f
 const L = JOURNEY_LIMITS;
 
 /** The message of a missing member, else of a wrong type. */
-const expected = (field: string, what: string) => (issue: { input?: unknown }) =>
+export const expected = (field: string, what: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `${field} is required` : `Must be ${what}`;
 
-const text = (field: string, max: number, description?: string) =>
+export const text = (field: string, max: number, description?: string) =>
   z
     .string({ error: expected(field, 'a string') })
     .check(
@@ -34,7 +34,7 @@ const text = (field: string, max: number, description?: string) =>
       ...(description ? [z.meta({ description })] : []),
     );
 
-const integer = (field: string, { min, max }: { min: number; max: number }, unit = '') =>
+export const integer = (field: string, { min, max }: { min: number; max: number }, unit = '') =>
   z
     .int({ error: expected(field, `an integer from ${min} to ${max}${unit}`) })
     .check(
@@ -48,7 +48,7 @@ const MAX_ID = 999_999_999;
 const EVENT_SLUG = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
 /** An event type as POST /client/events takes it (a slug; never `*`). */
-const EventType = z
+export const EventType = z
   .string({ error: expected('event', 'an event type (string)') })
   .check(
     z.maxLength(100, 'Must be at most 100 characters'),
@@ -92,7 +92,7 @@ export const PROPERTY_PATH_PATTERN = new RegExp(
 );
 const PROPERTY_PATH_MAX = 200;
 
-const PropertyPath = z.string({ error: expected('path', 'a property path (string)') }).check(
+export const PropertyPath = z.string({ error: expected('path', 'a property path (string)') }).check(
   z.maxLength(PROPERTY_PATH_MAX, `Must be at most ${PROPERTY_PATH_MAX} characters`),
   z.regex(
     PROPERTY_PATH_PATTERN,
@@ -114,7 +114,7 @@ const Scalar = z.union(
   ],
   { error: `Must be a string (at most ${VALUE_MAX_CHARS} characters), a number, a boolean or a list of them` },
 );
-const ConditionValue = z
+export const ConditionValue = z
   .union(
     [
       Scalar,
@@ -135,8 +135,20 @@ const ConditionValue = z
     }),
   );
 
-const VALUE_OPS = ['eq', 'neq', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists', 'not_exists'] as const;
-const ValueOp = z.enum(VALUE_OPS, { error: `Must be one of ${VALUE_OPS.join(', ')}` }).check(
+export const VALUE_OPS = [
+  'eq',
+  'neq',
+  'in',
+  'not_in',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'contains',
+  'exists',
+  'not_exists',
+] as const;
+export const ValueOp = z.enum(VALUE_OPS, { error: `Must be one of ${VALUE_OPS.join(', ')}` }).check(
   z.meta({
     id: 'JourneyValueOp',
     description:
@@ -145,7 +157,7 @@ const ValueOp = z.enum(VALUE_OPS, { error: `Must be one of ${VALUE_OPS.join(', '
 );
 
 /** A value op's `value`: none for exists/not_exists, a list for in/not_in, one value for the rest. */
-const valueRule = z.superRefine((condition: { op: (typeof VALUE_OPS)[number]; value?: unknown }, ctx) => {
+export const valueRule = z.superRefine((condition: { op: (typeof VALUE_OPS)[number]; value?: unknown }, ctx) => {
   const { op, value } = condition;
   const issue = (message: string, condition: 'required' | 'format') =>
     ctx.addIssue({ code: 'custom', message, path: ['value'], params: issueCondition(condition), input: value });
@@ -178,9 +190,9 @@ const VALUE_RULE_SCHEMA = {
   ],
 };
 
-const valueMembers = { op: ValueOp, value: z.optional(ConditionValue) };
+export const valueMembers = { op: ValueOp, value: z.optional(ConditionValue) };
 
-const EventCondition = z.strictObject({ on: z.literal('event'), path: PropertyPath, ...valueMembers }).check(
+export const EventCondition = z.strictObject({ on: z.literal('event'), path: PropertyPath, ...valueMembers }).check(
   valueRule,
   z.meta({
     id: 'JourneyEventCondition',
@@ -189,7 +201,7 @@ const EventCondition = z.strictObject({ on: z.literal('event'), path: PropertyPa
       "A value of the event: the trigger's (in the trigger and every step of the run), or the awaited one's (in a wait_for_event's conditions)",
   }),
 );
-const ContactCondition = z
+export const ContactCondition = z
   .strictObject({
     on: z.literal('contact'),
     field: z.enum(CONTACT_CONDITION_FIELDS, { error: `Must be one of ${CONTACT_CONDITION_FIELDS.join(', ')}` }),
@@ -203,7 +215,7 @@ const ContactCondition = z
       description: "One of the contact's own fields, as it is when the condition is read",
     }),
   );
-const CustomFieldCondition = z
+export const CustomFieldCondition = z
   .strictObject({
     on: z.literal('custom_field'),
     name: z
@@ -224,8 +236,8 @@ const CustomFieldCondition = z
   );
 
 const TAG_MAX_CHARS = 100;
-const Tag = text('tag', TAG_MAX_CHARS);
-const TagCondition = z
+export const Tag = text('tag', TAG_MAX_CHARS);
+export const TagCondition = z
   .strictObject({
     on: z.literal('tag'),
     op: z.enum(['has', 'has_not'], { error: 'Must be has or has_not' }),
@@ -235,10 +247,10 @@ const TagCondition = z
     z.meta({ id: 'JourneyTagCondition', description: 'Whether the contact carries the tag (exactly, case-sensitive)' }),
   );
 
-const TopicId = z
+export const TopicId = z
   .int({ error: expected('topic_id', 'a topic id (integer)') })
   .check(z.gte(1, { message: 'Must be a topic id', abort: true }), z.lte(MAX_ID, 'Must be a topic id'));
-const TopicCondition = z
+export const TopicCondition = z
   .strictObject({
     on: z.literal('topic'),
     topic_id: TopicId.check(

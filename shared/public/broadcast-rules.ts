@@ -1,0 +1,42 @@
+/**
+ * The bounds of a broadcast (stated in the OpenAPI document; the validator enforces each), and the rates the engine
+ * paces broadcasts at: a broadcast is one e-mail to many, so it takes at most a share of the account's SES rate and
+ * its client's plan rate, and lifecycle mail keeps the rest.
+ */
+export const BROADCAST_LIMITS = {
+  /** Content variants of one broadcast. */
+  variants: 1,
+  /** A subject of the broadcast's own, in characters. */
+  subjectChars: 200,
+  /** A broadcast's name, trimmed. */
+  nameChars: 100,
+  /** How far ahead a broadcast may be scheduled, in days. */
+  scheduleAheadDays: 365,
+  /** Users a test send goes to at once. */
+  testUsers: 5,
+  /** Recipients listed in one page. */
+  recipientsPerPage: 100,
+  /** A broadcast's priority against the contact's daily cap (the workflows' default is 50: lifecycle mail wins). */
+  priority: { min: 0, max: 100, default: 30 },
+} as const;
+
+/** Broadcasts a client may have sending (snapshotting, sending or paused) at once, by plan tier (409 `max` beyond). */
+export const MAX_SENDING_BROADCASTS_BY_TIER = { free: 1, starter: 1, growth: 3, scale: 10 } as const;
+
+/** E-mails a second one client's broadcasts may send, by plan tier (a client's settings may only lower it). */
+export const BROADCAST_RATE_BY_TIER = { free: 1, starter: 5, growth: 25, scale: 100 } as const;
+
+/** The share of the account's SES send rate all broadcasts together may take; lifecycle mail keeps the rest. */
+export const BROADCAST_SHARE = 0.8;
+
+/** A broadcast's life: every move is a conditional update of its head. */
+export const BROADCAST_STATUSES = [
+  'draft',
+  'scheduled',
+  'snapshotting',
+  'sending',
+  'paused',
+  'sent',
+  'cancelled',
+] as const;
+export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
