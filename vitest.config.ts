@@ -59,7 +59,7 @@ export default defineConfig({
         },
       },
       {
-        // Issue 25: the dashboard's components (app/src) in happy-dom; JSX as app/tsconfig.json says (Preact).
+        // The dashboard's components (app/src) in happy-dom; JSX as app/tsconfig.json says (Preact).
         test: {
           name: 'app',
           include: ['app/test/**/*.test.tsx'],
@@ -77,7 +77,7 @@ export default defineConfig({
         },
       },
       {
-        // Issue 18: runs of `npm start` in processes of their own, killed and restarted (scripts/chaos).
+        // Runs of `npm start` in processes of their own, killed and restarted (scripts/chaos).
         test: {
           name: 'chaos',
           include: ['test/chaos/**/*.test.ts'],
@@ -88,7 +88,7 @@ export default defineConfig({
         },
       },
       {
-        // Issue 25 §3: the dashboard in headless Chromium, on a runtime of its own (skipped without Chromium).
+        // The dashboard in headless Chromium, on a runtime of its own (skipped without Chromium).
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
