@@ -208,4 +208,16 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
       },
     ],
   },
+  // Broadcasts: one engine step a message — a start, a snapshot page (1 BatchGet + 1 Query + 1 transaction of ≤ 100
+  // items), a pacer pass (1 BatchGet + ≤ 16 Queries + ≤ 5 writes + ≤ 21 SQS calls), a cancel page. Chains are one per
+  // source shard (≤ 16) and one pacer per broadcast, so 10 in flight keep ≈ 10 broadcasts' snapshots moving at once;
+  // sends are bounded by the pace clocks, not by this concurrency.
+  {
+    handler: 'run-broadcasts',
+    queue: 'broadcast',
+    tableAccess: 'readWrite',
+    sendsTo: ['broadcast', 'workflow'],
+    schedules: true,
+    maxConcurrency: 10,
+  },
 ];

@@ -65,6 +65,26 @@ export const scheduledFunctions: readonly ScheduledFunctionDefinition[] = [
       },
     ],
   },
+  // The broadcasts' lost-chain net: a live broadcast whose start, snapshot shard, pacer or cancel job has been silent
+  // for 2 minutes gets its step's message again (every step is idempotent on the broadcast's items).
+  {
+    handler: 'sweep-broadcasts',
+    everyMinutes: 1,
+    tableAccess: 'read',
+    sendsTo: ['broadcast'],
+    timeoutSeconds: 50,
+    logMetrics: [
+      {
+        metric: 'stuck_broadcasts_swept',
+        metricName: 'StuckBroadcastsSwept',
+        valueField: 'resent',
+        alarmAt: 1,
+        description:
+          'sweep-broadcasts sent a broadcast step again (logs: metric = stuck_broadcasts_swept): a worker died between ' +
+          "a broadcast step's write and its next message, or a message was lost",
+      },
+    ],
+  },
   // Sending domains still being checked (ownership record, then SES's DKIM) whose next check is due, within 45 s.
   { handler: 'poll-domains', everyMinutes: 5, tableAccess: 'readWrite', managesSenders: true, timeoutSeconds: 60 },
 ];

@@ -43,7 +43,7 @@ export interface SharedResourcesProps {
  * (a wait, a wait_for_event's timeout, a send's safety net), or webhook retries (30 min to 10 h apart). All take
  * waits up to SQS's 15 minutes as `DelaySeconds`.
  */
-const SCHEDULE_TARGETS: readonly QueueName[] = ['workflow', 'journey', 'webhooks', 'webhooks-failing'];
+const SCHEDULE_TARGETS: readonly QueueName[] = ['workflow', 'journey', 'webhooks', 'webhooks-failing', 'broadcast'];
 const SCHEDULE_TARGET: QueueName = 'workflow';
 
 /**

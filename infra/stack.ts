@@ -81,7 +81,8 @@ export class EmailLifecycleStack extends Stack {
       queueFunctions: queueTable,
       table,
       shared,
-      environment,
+      // The broadcast pacer shares SES's account rate between clients (shared/domain/broadcasts/engine/pacer.ts).
+      environment: { ...environment, SES_MAX_SEND_RATE: String(settings.queueConcurrency.sesMaxSendRate) },
       deletionProtection: settings.deletionProtection,
     });
 

@@ -210,6 +210,8 @@ export function pointEnvironmentAt(target: {
   delete process.env['AWS_SESSION_TOKEN'];
   process.env['PUBLIC_BASE_URL'] ??= target.origin;
   process.env['EXECUTION_LEASE_SECONDS'] ??= String(LOCAL_EXECUTION_LEASE_SECONDS);
+  // The rate broadcasts are paced against (their share of it): what the local executor sustains, not SES's 14.
+  process.env['SES_MAX_SEND_RATE'] ??= '50';
   // The From of the service's own e-mails (sign-in links, invitations) in the SES viewer.
   process.env['SYSTEM_FROM_EMAIL'] ??= 'accounts@email-lifecycle.example';
   // The local SES publishes status events for mail sent with a configuration set: the system mail's, like AWS's.

@@ -80,6 +80,9 @@ const ConfigSchema = z.object({
   /** The service's own e-mails (sign-in links, invitations), sent after the request that asked for them. */
   SYSTEM_MAIL_QUEUE_URL: z.optional(z.url()),
   WEBHOOKS_FAILING_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
+  /** The broadcast engine's steps (start, snapshot pages, pacing, cancel): URL to send, ARN to schedule. */
+  BROADCAST_QUEUE_URL: z.optional(z.url()),
+  BROADCAST_QUEUE_ARN: z.optional(z.string().check(z.minLength(1))),
   /** EventBridge Scheduler: group of the one-time schedules and the role that lets them send to the queue. */
   SCHEDULER_GROUP_NAME: z.optional(z.string().check(z.minLength(1))),
   SCHEDULER_ROLE_ARN: z.optional(z.string().check(z.minLength(1))),
@@ -120,6 +123,13 @@ const ConfigSchema = z.object({
    * At most 840, so the wait fits one SQS delay (900 s) with margin.
    */
   EXECUTION_LEASE_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(840)), 600),
+  /**
+   * E-mails a second the SES account accepts (AWS: context `sesMaxSendRate`; SES's default out of the sandbox is 14).
+   * Broadcasts together take BROADCAST_SHARE of it; lifecycle mail keeps the rest. The local runtime sets 50.
+   */
+  SES_MAX_SEND_RATE: z._default(z.coerce.number().check(z.positive(), z.lte(100_000)), 14),
+  /** The share of SES_MAX_SEND_RATE all broadcasts together may take (0.8; a bench with no lifecycle mail sets 1). */
+  BROADCAST_SHARE: z._default(z.coerce.number().check(z.positive(), z.lte(1)), 0.8),
   /** The outbox sweeper enqueues again an event still queued this long after it was written. */
   OUTBOX_SWEEP_AFTER_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 120),
   /** Days a day-counter row is kept (its TTL) after its day; a stats read spans at most 400 days. */

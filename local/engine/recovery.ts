@@ -1,6 +1,8 @@
 import { DynamoEventStore } from '../../shared/adapters/dynamo/event-store.js';
 import { DynamoExecutionStore } from '../../shared/adapters/dynamo/execution-store.js';
 import { DynamoRunStore } from '../../shared/adapters/dynamo/run-store.js';
+import { DynamoRecipientStore } from '../../shared/adapters/dynamo/recipient-store.js';
+import { sweepBroadcasts } from '../../shared/domain/broadcasts/engine/sweep-broadcasts.js';
 import type { Container } from '../../shared/composition/container.js';
 import { clock } from '../../shared/composition/providers/clock.js';
 import { deliveryStore } from '../../shared/composition/providers/delivery-store.js';
@@ -32,6 +34,8 @@ export interface RecoveryResult {
   events: number;
   /** Journey runs still due (active or waiting) dispatched again for their due time. */
   runs: number;
+  /** Broadcast steps sent again: the start, snapshot shards, pacer or cancel job of every live broadcast. */
+  broadcasts: number;
 }
 
 /** Claims settled at once at start, in waves of this many (each may call SES). */
@@ -44,10 +48,16 @@ const SETTLE_WAVE = 10;
  *    decided — an e-mail the emulator accepted just before the kill is known from here on (ses-journal.ts);
  * 2. every claim the crash left at 2 is settled now, with no lease to wait for: no worker of this runtime can hold it,
  *    all of them died with the process. Evidence completes it; none sends it, once (settle-claim.ts);
- * 3. every queued execution (and every retry waiting for its message) is dispatched again for its time;
+ * 3. every queued execution (and every retry waiting for its message) is dispatched again for its time (not a
+ *    broadcast's recipient waiting in its due index: see 6);
  * 4. every event never processed, whatever its age, is enqueued again (the outbox sweep without its age bound);
  * 5. every journey run still due (its RUNDUE entry: active or waiting) is dispatched again for its due time with its
- *    current seq — its delayed message or schedule lived in this process's memory; a run that already moved ignores it.
+ *    current seq — its delayed message or schedule lived in this process's memory; a run that already moved ignores it;
+ * 6. every live broadcast gets its steps' messages again (sweep-broadcasts with no age): a scheduled one its start at
+ *    its time, unfinished snapshot shards their page, a sending one a pace message that takes its chain over and reads
+ *    its due index from the start (recipients released before the crash whose messages died with it go out again,
+ *    at the pace). Step 3 leaves recipients in a due index alone: dispatching them there would send them all at once.
+ *    Recipients already claimed were settled by step 2.
  * Everything here is idempotent on its ids, so a crash during recovery is recovered by the next start.
  */
 export async function recoverEngine(
@@ -104,6 +114,20 @@ export async function recoverEngine(
 
   const runs = await redispatchRuns(new DynamoRunStore(db, tableName, undefined), deps, at);
 
+  const broadcasts = await sweepBroadcasts(
+    {
+      recipients: new DynamoRecipientStore(db, tableName),
+      queue: deps.queue,
+      scheduler: deps.scheduler,
+      clock: { now },
+    },
+    { everyLive: true },
+  ).catch(
+    (error: unknown) => (
+      console.error('[recovery] broadcasts not all restarted at start; sweep-broadcasts will', error), { resent: 0 }
+    ),
+  );
+
   // A failed send here (an injected SQS fault) leaves the events queued: the periodic sweep enqueues them.
   const events = await sweepAllQueuedEvents({
     events: new DynamoEventStore(db, tableName),
@@ -114,7 +138,14 @@ export async function recoverEngine(
       console.error('[recovery] queued events not all enqueued at start; the outbox sweep will', error), { enqueued: 0 }
     ),
   );
-  return { notifications, dispatched: waiting.length, settled: stranded.length, events: events.enqueued, runs };
+  return {
+    notifications,
+    dispatched: waiting.length,
+    settled: stranded.length,
+    events: events.enqueued,
+    runs,
+    broadcasts: broadcasts.resent,
+  };
 }
 
 /**

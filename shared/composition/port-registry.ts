@@ -35,6 +35,8 @@ import type { DnsResolver } from '../domain/domains/dns-resolver.js';
 import type { SenderIdentities } from '../domain/domains/sender-identities.js';
 import type { DomainStore } from '../domain/domains/domain-store.js';
 import type { JourneyStore } from '../domain/journeys/journey-store.js';
+import type { RecipientStore } from '../domain/broadcasts/recipient-store.js';
+import type { PaceStore } from '../domain/broadcasts/pace-store.js';
 import type { TableDnsRecords } from '../adapters/dns/table-dns-records.js';
 import type { LocalSenderIdentities } from '../adapters/local-ses/local-sender-identities.js';
 import type {
@@ -84,6 +86,10 @@ export interface Ports {
   runs: RunStore;
   executions: ExecutionStore;
   delivery: DeliveryStore;
+  /** The broadcast engine's items: snapshot pages, the due index, the pacer, the live entries the sweep reads. */
+  recipients: RecipientStore;
+  /** The pace clocks every client's broadcasts share (GCRA: the account's and each client's). */
+  pace: PaceStore;
   sentEmails: SentEmailStore;
   tracking: TrackingStore;
   unsubscribe: UnsubscribeStore;

@@ -13,6 +13,7 @@ import {
   type SettleOutcome,
 } from '../../domain/executions/delivery-store.js';
 import {
+  broadcastPlaceOf,
   EXECUTION_STATUS,
   journeyPlaceOf,
   messageZoneOf,
@@ -27,7 +28,12 @@ import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
 import { queryAll } from './query-all.js';
 import { ENDED_CLAIM } from './execution-item.js';
 import { stripKeys } from './items.js';
-import { executionCategoryOf, isJourneySend } from '../../domain/executions/journey-execution.js';
+import {
+  carriesOwnSettings,
+  executionCategoryOf,
+  isBroadcastSend,
+  isJourneySend,
+} from '../../domain/executions/journey-execution.js';
 import type { JourneyIndex } from '../../domain/journeys/journey-records.js';
 import { topicSetOf } from './topic-store.js';
 import { accountKeys, clientPk, keys, type ItemKey } from './keys.js';
@@ -37,6 +43,7 @@ import { contactFiguresUpdate } from './contact-figures.js';
 import { goalMarkAttribute } from '../../domain/workflows/goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 import { senderStateOf } from './settings-store.js';
+import { endedActive } from './recipient-item.js';
 
 function quotaShardFor(r: Reservation) {
   return quotaShardOf(r.execution.id, r.quota);
@@ -70,10 +77,13 @@ export class DynamoDeliveryStore implements DeliveryStore {
       client: keys.clientProfile(c),
       // Verified domains, tenant and its pause: the From and the sandbox are decided from it.
       sender: keys.sender(c),
-      // A journey's send reads its journey's state in the client's journey index; the 8 their customization.
+      // A journey's send reads its journey's state in the client's journey index; the 8 their customization; a
+      // broadcast's recipient carries its own settings (its broadcast's state is read below, uncached).
       ...(isJourneySend(execution)
         ? { journeyIndex: keys.journeyIndex(c) }
-        : { customization: keys.customization(c, execution.workflow_id) }),
+        : carriesOwnSettings(execution)
+          ? {}
+          : { customization: keys.customization(c, execution.workflow_id) }),
       // Marketing mail may belong to a topic the contact left: one more key of the same BatchGetItem.
       ...(executionCategoryOf(execution) === 'marketing' ? { topics: keys.topics(c) } : {}),
       ...(isSystemTemplateId(execution.template_id) ? {} : { template: keys.template(c, execution.template_id) }),
@@ -83,11 +93,13 @@ export class DynamoDeliveryStore implements DeliveryStore {
       contact: keys.contact(c, execution.contact_id),
       cap: keys.contactDayCap(c, execution.contact_id, execution.cap_day),
     };
+    // A recipient's broadcast, read strongly with the contact: a pause or a cancel holds at the very next send.
+    const broadcastKey = isBroadcastSend(execution) ? keys.broadcast(c, execution.broadcast_id) : undefined;
     const items = await batchGetWithConfig(
       this.db,
       this.tableName,
       this.configCache,
-      [wanted.contact, wanted.cap],
+      [wanted.contact, wanted.cap, ...(broadcastKey ? [broadcastKey] : [])],
       Object.values(config),
     );
     const byKey = new Map(items.map((item) => [keyOf(item as unknown as ItemKey), item]));
@@ -98,7 +110,16 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const topicsItem = config.topics ? byKey.get(keyOf(config.topics)) : undefined;
     const senderItem = byKey.get(keyOf(config.sender));
     const journey = read<JourneyIndex>(config.journeyIndex)?.journeys.find((j) => j.id === execution.workflow_id);
+    const broadcast = read<{ status: string; shards?: number }>(broadcastKey);
     return {
+      ...(broadcast
+        ? {
+            broadcast: {
+              status: broadcast.status,
+              ...(broadcast.shards !== undefined ? { shards: broadcast.shards } : {}),
+            },
+          }
+        : {}),
       ...(senderItem ? { sender: senderStateOf(senderItem) } : {}),
       ...(journey ? { journey } : {}),
       contact: read<ContactRecord>(wanted.contact),
@@ -288,16 +309,17 @@ export class DynamoDeliveryStore implements DeliveryStore {
                 created_at: at,
                 ...messageZoneOf(r.execution),
                 ...journeyPlaceOf(r.execution),
+                ...broadcastPlaceOf(r.execution),
               },
             },
           },
           this.endExecution(r.execution, EXECUTION_STATUS.completed, at, { sent_email_id: e.id }),
           contactFiguresUpdate(this.tableName, c, r.execution.contact_id, {
-            activeWorkflows: -1,
+            activeWorkflows: endedActive(r.execution),
             emailsSent: 1,
             lastWorkflowAt: at,
             closedExecutionId: r.execution.id,
-            sentWorkflowId: r.execution.workflow_id,
+            ...sentWorkflowOf(r.execution),
             sentPlace: journeyPlaceOf(r.execution),
           }),
         ],
@@ -340,6 +362,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
                 created_at: at,
                 ...messageZoneOf(execution),
                 ...journeyPlaceOf(execution),
+                ...broadcastPlaceOf(execution),
               },
             },
           },
@@ -351,11 +374,11 @@ export class DynamoDeliveryStore implements DeliveryStore {
             execution.updated_at,
           ),
           contactFiguresUpdate(this.tableName, c, execution.contact_id, {
-            activeWorkflows: -1,
+            activeWorkflows: endedActive(execution),
             emailsSent: 1,
             lastWorkflowAt: at,
             closedExecutionId: execution.id,
-            sentWorkflowId: execution.workflow_id,
+            ...sentWorkflowOf(execution),
             sentPlace: journeyPlaceOf(execution),
           }),
         ],
@@ -451,7 +474,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           this.endExecution(r.execution, EXECUTION_STATUS.failed, at, { reason, sent_email_id: e.id }),
           ...this.giveBack(r.execution, claimOf(r)),
           contactFiguresUpdate(this.tableName, c, r.execution.contact_id, {
-            activeWorkflows: -1,
+            activeWorkflows: endedActive(r.execution),
             closedExecutionId: r.execution.id,
           }),
         ],
@@ -668,6 +691,10 @@ export class DynamoDeliveryStore implements DeliveryStore {
     };
   }
 }
+
+/** A send's workflow for the contact's conversion window (`sent_w<id>`): none for a broadcast's (workflow 0). */
+const sentWorkflowOf = (execution: ExecutionRecord): { sentWorkflowId?: number } =>
+  isBroadcastSend(execution) ? {} : { sentWorkflowId: execution.workflow_id };
 
 /** The stuck-execution index entry (gsi3) of an execution at 2 since `at`. */
 const executing = (execution: Pick<ExecutionRecord, 'client_id' | 'id'>, at: string) =>

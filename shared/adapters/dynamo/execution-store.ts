@@ -22,7 +22,8 @@ import { sendTransaction } from './transactions.js';
 import { contactFiguresUpdate } from './contact-figures.js';
 import { capPendingAttribute } from './quota-counter.js';
 import { TABLE_KEYS } from './table-definition.js';
-import type { ExecutingPage } from '../../domain/executions/execution-store.js';
+import type { DeferOptions, ExecutingPage } from '../../domain/executions/execution-store.js';
+import { dueEntryOf, endedActive } from './recipient-item.js';
 
 interface ExecutingCursor {
   shard: number;
@@ -74,7 +75,7 @@ export class DynamoExecutionStore implements ExecutionStore {
           TransactItems: [
             { Update: own },
             contactFiguresUpdate(this.tableName, execution.client_id, execution.contact_id, {
-              activeWorkflows: -1,
+              activeWorkflows: endedActive(execution),
               closedExecutionId: execution.id,
             }),
             {
@@ -111,9 +112,20 @@ export class DynamoExecutionStore implements ExecutionStore {
     }
   }
 
-  async defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean> {
+  async defer(
+    execution: ExecutionRecord,
+    scheduledFor: string,
+    reason: string,
+    at: string,
+    options: DeferOptions = {},
+  ): Promise<boolean> {
     // The stuck-index entry moves with it: a queued execution by its new due time, a deferred retry (2) by `updated_at`.
     const pendingSince = execution.status === EXECUTION_STATUS.executing ? at : scheduledFor;
+    // A broadcast recipient goes back to its broadcast's due index instead: its pacer releases it, at the pace.
+    const entry =
+      options.duePartitions !== undefined && execution.broadcast_id !== undefined
+        ? dueEntryOf(execution.client_id, execution.broadcast_id, execution.id, scheduledFor, options.duePartitions)
+        : keys.executingEntry(execution.client_id, execution.id, pendingSince);
     // `deferrals` counts each deferral on the execution itself: the day counters read it from the change.
     const own = {
       TableName: this.tableName,
@@ -129,8 +141,8 @@ export class DynamoExecutionStore implements ExecutionStore {
         ':seenStatus': execution.status,
         ':seen': execution.updated_at,
         ':one': 1,
-        ':g3pk': keys.executingEntry(execution.client_id, execution.id, pendingSince).gsi3pk,
-        ':g3sk': keys.executingEntry(execution.client_id, execution.id, pendingSince).gsi3sk,
+        ':g3pk': entry.gsi3pk,
+        ':g3sk': entry.gsi3sk,
       },
     };
     return this.updateIfUnchanged(own);
@@ -327,7 +339,8 @@ export class DynamoExecutionStore implements ExecutionStore {
 
   /**
    * Every queued execution of every client, by Scan: the local runtime's recovery on boot (its schedules live in
-   * memory). Never used on AWS, where EventBridge Scheduler keeps the schedules.
+   * memory). Never used on AWS, where EventBridge Scheduler keeps the schedules. Broadcast recipients waiting in their
+   * due index are left out: their pacer releases them.
    */
   async scanQueued(): Promise<ExecutionRecord[]> {
     const found: ExecutionRecord[] = [];
@@ -336,12 +349,16 @@ export class DynamoExecutionStore implements ExecutionStore {
       const page = await this.db.send(
         new ScanCommand({
           TableName: this.tableName,
-          FilterExpression: 'sk = :sk AND #s IN (:queued, :executing)',
+          // A broadcast recipient in its due index waits for its pacer, not for a message: releasing it here would
+          // send it past the pace (the pacer, restarted at boot, releases it).
+          FilterExpression:
+            'sk = :sk AND #s IN (:queued, :executing) AND (attribute_not_exists(gsi3pk) OR NOT begins_with(gsi3pk, :due))',
           ExpressionAttributeNames: { '#s': 'status' },
           ExpressionAttributeValues: {
             ':sk': keys.executionSk,
             ':queued': EXECUTION_STATUS.queued,
             ':executing': EXECUTION_STATUS.executing,
+            ':due': keys.broadcastDuePrefix,
           },
           ExclusiveStartKey: start,
         }),

@@ -432,7 +432,9 @@ export const keys = {
     gsi3sk: `${scheduledFor}#${pad(executionId, 16)}`,
   }),
   broadcastDuePk: (clientId: number, broadcastId: number, partition: number): string =>
-    `BDUE#${clientId}#${pad(broadcastId, 8)}#${partition}`,
+    `${keys.broadcastDuePrefix}${clientId}#${pad(broadcastId, 8)}#${partition}`,
+  /** What every due-index partition key starts with: a queued execution there waits for its pacer, not a message. */
+  broadcastDuePrefix: 'BDUE#',
   broadcastDueOf: (gsi3sk: string): { scheduled_for: string; execution_id: number } | undefined => {
     const match = /^([^#]+)#(\d{16})$/.exec(gsi3sk);
     return match ? { scheduled_for: match[1]!, execution_id: Number(match[2]) } : undefined;

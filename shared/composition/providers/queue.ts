@@ -12,6 +12,7 @@ export const queue = provide('queue', (c) => {
     WEBHOOKS_QUEUE_URL,
     WEBHOOKS_FAILING_QUEUE_URL,
     SYSTEM_MAIL_QUEUE_URL,
+    BROADCAST_QUEUE_URL,
   } = c.config;
   return new SqsQueue(new SQSClient({ region: AWS_REGION }), {
     ...(EVENTS_QUEUE_URL ? { events: EVENTS_QUEUE_URL } : {}),
@@ -20,5 +21,6 @@ export const queue = provide('queue', (c) => {
     ...(WEBHOOKS_QUEUE_URL ? { webhooks: WEBHOOKS_QUEUE_URL } : {}),
     ...(WEBHOOKS_FAILING_QUEUE_URL ? { 'webhooks-failing': WEBHOOKS_FAILING_QUEUE_URL } : {}),
     ...(SYSTEM_MAIL_QUEUE_URL ? { 'system-mail': SYSTEM_MAIL_QUEUE_URL } : {}),
+    ...(BROADCAST_QUEUE_URL ? { broadcast: BROADCAST_QUEUE_URL } : {}),
   });
 });

@@ -13,11 +13,18 @@ export const scheduler = provide('scheduler', (c) => {
     JOURNEY_QUEUE_ARN,
     WEBHOOKS_QUEUE_ARN,
     WEBHOOKS_FAILING_QUEUE_ARN,
+    BROADCAST_QUEUE_ARN,
   } = c.config;
   if (
     !SCHEDULER_GROUP_NAME ||
     !SCHEDULER_ROLE_ARN ||
-    !(WORKFLOW_QUEUE_ARN || JOURNEY_QUEUE_ARN || WEBHOOKS_QUEUE_ARN || WEBHOOKS_FAILING_QUEUE_ARN)
+    !(
+      WORKFLOW_QUEUE_ARN ||
+      JOURNEY_QUEUE_ARN ||
+      WEBHOOKS_QUEUE_ARN ||
+      WEBHOOKS_FAILING_QUEUE_ARN ||
+      BROADCAST_QUEUE_ARN
+    )
   ) {
     throw new Error(
       'SCHEDULER_GROUP_NAME, SCHEDULER_ROLE_ARN and a target queue ARN (WORKFLOW_QUEUE_ARN, WEBHOOKS_QUEUE_ARN) must be set to schedule',
@@ -31,6 +38,7 @@ export const scheduler = provide('scheduler', (c) => {
       ...(JOURNEY_QUEUE_ARN ? { journey: JOURNEY_QUEUE_ARN } : {}),
       ...(WEBHOOKS_QUEUE_ARN ? { webhooks: WEBHOOKS_QUEUE_ARN } : {}),
       ...(WEBHOOKS_FAILING_QUEUE_ARN ? { 'webhooks-failing': WEBHOOKS_FAILING_QUEUE_ARN } : {}),
+      ...(BROADCAST_QUEUE_ARN ? { broadcast: BROADCAST_QUEUE_ARN } : {}),
     },
     ...(SCHEDULER_DLQ_ARN ? { deadLetterArn: SCHEDULER_DLQ_ARN } : {}),
   });

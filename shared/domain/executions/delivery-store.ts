@@ -30,6 +30,17 @@ export interface SendContext {
   cap: DayCap;
   /** The client's sending state: verified domains, SES tenant and its pause (absent until its first domain or tenant). */
   sender?: SenderState;
+  /**
+   * A broadcast recipient's broadcast as it is now (read strongly with the contact: a pause or a cancel holds at the
+   * next send). Absent when the broadcast is gone.
+   */
+  broadcast?: BroadcastSendState;
+}
+
+/** What a send reads of a recipient's broadcast: its state, and how many due partitions it waits in. */
+export interface BroadcastSendState {
+  status: string;
+  shards?: number;
 }
 
 /** `pending`: execution id → priority score of the queued executions that will compete for the day's slots. */

@@ -17,11 +17,19 @@ import { claimedExecution, type DeliveryStore, type Reservation, type SendContex
 import { isAmbiguousSendError, isTenantPausedError, sendThrottleOf } from './send-failure.js';
 import { throttleBackoffMs } from './throttle-backoff.js';
 import { settleClaim, waitForLeaseEnd } from './settle-claim.js';
-import { EXECUTION_STATUS, journeyPlaceOf, type ExecutionRecord } from './execution-record.js';
+import { broadcastPlaceOf, EXECUTION_STATUS, journeyPlaceOf, type ExecutionRecord } from './execution-record.js';
 import type { ExecutionStore, Finish } from './execution-store.js';
 import { withFooter } from './compliance-footer.js';
 import { nextQuotaWindow } from './quota-window.js';
-import { executionCategoryOf, hasEnded, isJourneySend } from './journey-execution.js';
+import {
+  carriesOwnSettings,
+  executionCategoryOf,
+  hasEnded,
+  isBroadcastSend,
+  isJourneySend,
+} from './journey-execution.js';
+import { dueAfter } from '../broadcasts/engine/due-of.js';
+import { BROADCAST_CANCELLED } from '../broadcasts/engine/cancel-recipients.js';
 import { wakeRunOf } from './wake-run.js';
 import { effectiveSenderOf, isSandboxRecipient, type EffectiveSender } from '../domains/effective-sender.js';
 import type { ServiceSenders } from '../domains/service-senders.js';
@@ -128,10 +136,15 @@ export async function executeWorkflow(
   if (verdict) return finish(deps, execution, { ...verdict, at });
   if (context.client?.sending_paused_at) {
     // The deliverability guard paused the client: nothing is dropped, the execution waits (DESIGN.md §5 deferral).
-    return deferPaused(deps, execution, now, 'sending_paused');
+    return deferPaused(deps, execution, now, 'sending_paused', context);
   }
   // A paused journey holds its sends as a paused client does; resumed, they go out.
   if (context.journey?.status === 'paused') return deferPaused(deps, execution, now, JOURNEY_PAUSED);
+  // A paused broadcast's recipient goes back to the due index, due now: resumed, its pacer releases it again.
+  if (isBroadcastSend(execution) && context.broadcast?.status === 'paused') {
+    await deps.executions.defer(execution, at, BROADCAST_PAUSED, at, { duePartitions: context.broadcast.shards ?? 1 });
+    return { kind: 'deferred' };
+  }
   const sending = effectiveSenderOf({
     settings: context.settings,
     clientName: context.client!.name,
@@ -144,7 +157,7 @@ export async function executeWorkflow(
   }
   if (sending.tenant && context.sender?.tenant_paused_at) {
     if (await tenantStillPaused(deps, clientId, sending.tenant, context.sender, now)) {
-      return deferPaused(deps, execution, now);
+      return deferPaused(deps, execution, now, TENANT_PAUSED, context);
     }
   }
 
@@ -173,6 +186,14 @@ export async function executeWorkflow(
     return finish(deps, execution, { status: EXECUTION_STATUS.skipped, reason: 'frequency_cap', at });
   if (claimed === 'quota_day' || claimed === 'quota_month') {
     const { when, reason } = nextQuotaWindow(claimed, reservation.quota, now);
+    const paced = pacedBroadcastOf(execution, context);
+    if (paced) {
+      // Back to the due index for the quota's next window, under the recipient's own send rules again (a spill to
+      // 00:00 UTC must not land in its quiet hours); its pacer finds it then, so it never jumps the pace.
+      const due = dueAfter(when, execution.send_zone ?? 'UTC', context.settings);
+      await deps.executions.defer(execution, due.toISOString(), reason, at, paced);
+      return { kind: 'deferred' };
+    }
     await deps.executions.defer(execution, when.toISOString(), reason, at);
     await dispatchExecution(deps, { client_id: clientId, execution_id: execution.id }, when, now);
     return { kind: 'deferred' };
@@ -290,18 +311,37 @@ export const TENANT_PAUSED = 'tenant_paused';
 export const JOURNEY_PAUSED = 'journey_paused';
 /** Why a journey's send is cancelled: its journey was archived (it left the client's journey index). */
 export const JOURNEY_ARCHIVED = 'journey_archived';
+/** The deferral reason of a broadcast's recipient while its broadcast is paused. */
+export const BROADCAST_PAUSED = 'broadcast_paused';
+export { BROADCAST_CANCELLED };
 
-/** The execution waits PAUSED_RECHECK_MS (status stays 1) and is sent itself again then. */
+/**
+ * The execution waits PAUSED_RECHECK_MS (status stays 1) and is sent itself again then; a broadcast's recipient
+ * waits in its due index instead, where its pacer finds it then.
+ */
 async function deferPaused(
   deps: ExecuteDeps,
   execution: ExecutionRecord,
   now: Date,
   reason: string = TENANT_PAUSED,
+  context?: SendContext,
 ): Promise<ExecuteOutcome> {
   const when = new Date(now.getTime() + PAUSED_RECHECK_MS);
-  await deps.executions.defer(execution, when.toISOString(), reason, now.toISOString());
-  await dispatchExecution(deps, { client_id: execution.client_id, execution_id: execution.id }, when, now);
+  const paced = context ? pacedBroadcastOf(execution, context) : undefined;
+  await deps.executions.defer(execution, when.toISOString(), reason, now.toISOString(), paced);
+  if (!paced) await dispatchExecution(deps, { client_id: execution.client_id, execution_id: execution.id }, when, now);
   return { kind: 'deferred' };
+}
+
+/**
+ * A recipient whose broadcast's pacer still runs (sending or paused): its deferrals go back to the due index. Once the
+ * broadcast is sent its pacer is done, and a late deferral waits for its own message as any execution's does.
+ */
+function pacedBroadcastOf(execution: ExecutionRecord, context: SendContext): { duePartitions: number } | undefined {
+  const status = context.broadcast?.status;
+  return isBroadcastSend(execution) && (status === 'sending' || status === 'paused')
+    ? { duePartitions: context.broadcast!.shards ?? 1 }
+    : undefined;
 }
 
 /**
@@ -351,7 +391,13 @@ function checkSendable(execution: ExecutionRecord, context: SendContext, now: Da
   if (isJourneySend(execution)) {
     // A journey is on or off by its own state (the index lists live and paused ones), not by enabled_workflows.
     if (!context.journey) return { status: EXECUTION_STATUS.cancelled, reason: JOURNEY_ARCHIVED };
-  } else if (!effectiveLimits(settings, planOf(client.plan)).enabledWorkflows.includes(execution.workflow_id)) {
+  } else if (isBroadcastSend(execution)) {
+    if (!context.broadcast || context.broadcast.status === 'cancelled')
+      return { status: EXECUTION_STATUS.cancelled, reason: BROADCAST_CANCELLED };
+  } else if (
+    !carriesOwnSettings(execution) &&
+    !effectiveLimits(settings, planOf(client.plan)).enabledWorkflows.includes(execution.workflow_id)
+  ) {
     return { status: EXECUTION_STATUS.skipped, reason: 'workflow_disabled' };
   }
   const timeoutDays = settings?.queue_timeout_days ?? SETTINGS_DEFAULTS.queue_timeout_days;
@@ -375,16 +421,24 @@ function leftTopic(execution: ExecutionRecord, context: SendContext): boolean {
  * journey's `topic_id`; an execution of the 8 takes its workflow customization's.
  */
 function topicOf(execution: ExecutionRecord, context: SendContext) {
-  const topicId = isJourneySend(execution) ? execution.topic_id : context.customization?.topic_id;
+  const topicId = carriesOwnSettings(execution) ? execution.topic_id : context.customization?.topic_id;
   if (topicId === undefined || topicId === null || executionCategoryOf(execution) !== 'marketing') return undefined;
   return context.topics?.topics.find((t) => t.id === topicId);
 }
 
-/** The template chosen when the execution was created: a client template (live) or the system one. */
+/**
+ * The template chosen when the execution was created: a client template (live) or the system one; a broadcast's own
+ * subject (validated as a template's subject is) replaces the template's.
+ */
 function templateOf(execution: ExecutionRecord, context: SendContext) {
-  if (isSystemTemplateId(execution.template_id)) return findSystemTemplate(execution.template_id);
-  const template = context.template;
-  return template && !template.deleted_at ? template : undefined;
+  const template = isSystemTemplateId(execution.template_id)
+    ? findSystemTemplate(execution.template_id)
+    : context.template && !context.template.deleted_at
+      ? context.template
+      : undefined;
+  return template && execution.subject_override !== undefined
+    ? { ...template, subject: execution.subject_override }
+    : template;
 }
 
 function buildReservation(
@@ -442,6 +496,7 @@ function buildReservation(
     browser_url: browserUrl,
     ...(topicOf(execution, context) ? { topic_id: topicOf(execution, context)!.id } : {}),
     ...journeyPlaceOf(execution),
+    ...broadcastPlaceOf(execution),
     status: SENT_STATUS.queued,
     status_updated_at: at,
     created_at: at,

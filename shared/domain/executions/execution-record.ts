@@ -106,6 +106,21 @@ export const journeyPlaceOf = (execution: {
   ...(isArms(execution.arms) && Object.keys(execution.arms).length > 0 ? { arms: { ...execution.arms } } : {}),
 });
 
+/**
+ * The fields that place a broadcast's e-mail in its broadcast (and variant), copied from its execution onto the sent
+ * e-mail and the provider id's item, so its results are counted without a read; nothing for any other e-mail.
+ */
+export const broadcastPlaceOf = (execution: {
+  broadcast_id?: unknown;
+  variant?: unknown;
+}): { broadcast_id?: number; variant?: number } =>
+  typeof execution.broadcast_id === 'number'
+    ? {
+        broadcast_id: execution.broadcast_id,
+        ...(typeof execution.variant === 'number' ? { variant: execution.variant } : {}),
+      }
+    : {};
+
 const isArms = (value: unknown): value is Record<string, string> =>
   typeof value === 'object' &&
   value !== null &&

@@ -9,6 +9,14 @@ export interface Finish {
   at: string;
 }
 
+export interface DeferOptions {
+  /**
+   * A broadcast recipient goes back to its broadcast's due index (partition id mod `duePartitions`), where its pacer
+   * finds it: no message of its own, so the deferral never jumps the pace.
+   */
+  duePartitions?: number;
+}
+
 export interface ExecutionListFilter {
   workflowId?: number;
   status?: ExecutionStatus;
@@ -45,7 +53,13 @@ export interface ExecutionStore {
    * A deferral: the status stays, `scheduled_for` and the reason move (conditioned as `finish`), and the execution's
    * `deferrals` grows by one (the day counters count it from that change).
    */
-  defer(execution: ExecutionRecord, scheduledFor: string, reason: string, at: string): Promise<boolean>;
+  defer(
+    execution: ExecutionRecord,
+    scheduledFor: string,
+    reason: string,
+    at: string,
+    options?: DeferOptions,
+  ): Promise<boolean>;
   /**
    * The client's executions, newest first, filtered, one page. Reads are bounded: a numbered page at most `page ×
    * per_page + TOTAL_LOOKAHEAD` matches per listing shard; a page `after` a position one Query of per_page + 2 items

@@ -7,6 +7,20 @@ export const isJourneySend = (
   execution: Pick<ExecutionRecord, 'run_id'>,
 ): execution is Pick<ExecutionRecord, 'run_id'> & { run_id: number } => execution.run_id !== undefined;
 
+/** A broadcast's recipient: an execution that carries its broadcast (and so its category and topic). */
+export const isBroadcastSend = (
+  execution: Pick<ExecutionRecord, 'broadcast_id'>,
+): execution is Pick<ExecutionRecord, 'broadcast_id'> & { broadcast_id: number } =>
+  execution.broadcast_id !== undefined;
+
+/**
+ * An execution that carries its own category and topic (a journey's send, a broadcast's recipient or test send): no
+ * workflow customization names them, and no enabled_workflows setting switches it.
+ */
+export const carriesOwnSettings = (
+  execution: Pick<ExecutionRecord, 'run_id' | 'broadcast_id' | 'broadcast_test_of'>,
+): boolean => isJourneySend(execution) || isBroadcastSend(execution) || execution.broadcast_test_of !== undefined;
+
 /**
  * The category the execution's mail goes under: a journey's send carries its journey's (categoryOf knows only the 8
  * system workflows, and would call every journey marketing); the 8's executions take their catalog workflow's.

@@ -43,6 +43,9 @@ export interface SentEmailRecord {
   /** A journey's e-mail: its send step, and the split arms its run took (journeyPlaceOf its execution). */
   step_id?: string;
   arms?: Record<string, string>;
+  /** A broadcast's e-mail: its broadcast and the variant it got (broadcastPlaceOf its execution). */
+  broadcast_id?: number;
+  variant?: number;
   created_at: string;
 }
 

@@ -1,0 +1,79 @@
+import type { BroadcastMessage, Clock } from '../../../platform.js';
+import { dispatchBroadcast, type DispatchDeps } from '../../engine/dispatch.js';
+import type { EngineBroadcast, RecipientStore } from '../recipient-store.js';
+import { startOf } from './due-of.js';
+
+export interface EngineDeps extends DispatchDeps {
+  clock: Clock;
+  recipients: RecipientStore;
+}
+
+/** Recipients a due partition is sized for: a broadcast takes one partition per 50,000 (1–16). */
+const RECIPIENTS_PER_PARTITION = 50_000;
+export const MAX_DUE_PARTITIONS = 16;
+
+/** Due partitions for an audience of about `estimate` (unknown: all 16, so a large audience never meets a hot one). */
+export const duePartitionsOf = (estimate: number | undefined): number =>
+  estimate === undefined
+    ? MAX_DUE_PARTITIONS
+    : Math.min(MAX_DUE_PARTITIONS, Math.max(1, Math.ceil(estimate / RECIPIENTS_PER_PARTITION)));
+
+/**
+ * A broadcast's start (its scheduled time came): scheduled → snapshotting, conditioned on the draft version the
+ * schedule was made for (`gen`), with `started_at`, the due partitions and the snapshot's progress; then one
+ * `snapshot` message per source shard of the audience. A start that comes early (a schedule fired ahead, a sweep)
+ * is sent back for its time; a redelivered start finds the head snapshotting and sends the unfinished shards' messages
+ * again (each page is conditioned on its shard's progress, so a second chain writes nothing twice); a start of a
+ * replaced schedule (another draft version) or a broadcast no longer scheduled does nothing.
+ * Requests: 1 GetItem, (1 GetItem of a segment's gauge), 1 UpdateItem, 1 SendMessageBatch.
+ */
+export async function startBroadcast(deps: EngineDeps, message: BroadcastMessage): Promise<string> {
+  const { client_id: clientId, broadcast_id: broadcastId } = message;
+  const head = await deps.recipients.head(clientId, broadcastId);
+  if (!head) return 'missing';
+  const now = deps.clock.now();
+  if (head.status === 'snapshotting') return resendShards(deps, head, now);
+  if (head.status !== 'scheduled' || message.gen !== head.draft_version) return 'stale';
+  const startAt = startOf(head.definition.schedule, now);
+  if (startAt.getTime() > now.getTime()) {
+    await dispatchBroadcast(deps, message, startAt, now);
+    return 'not_due';
+  }
+  const estimate = await deps.recipients.audienceEstimate(clientId, head.definition.audience);
+  const sources = deps.recipients.sourceShards(head.definition.audience);
+  // A local_time broadcast's recipients are due from its date's start in UTC+14; the others' from now.
+  const startedAt = head.definition.schedule.mode === 'local_time' ? startAt : now;
+  const started = await deps.recipients.startSnapshot(
+    head,
+    head.draft_version,
+    startedAt.toISOString(),
+    duePartitionsOf(estimate),
+    sources,
+  );
+  if (!started) return 'stale';
+  await sendShards(
+    deps,
+    head,
+    Array.from({ length: sources }, (_, shard) => shard),
+  );
+  return 'started';
+}
+
+/** A snapshotting broadcast's shards not finished yet get their page message again (a lost or redelivered chain). */
+export async function resendShards(deps: EngineDeps, head: EngineBroadcast, _now: Date): Promise<string> {
+  const sources = head.snapshot?.sources ?? deps.recipients.sourceShards(head.definition.audience);
+  const done = new Set(head.snapshot?.done ?? []);
+  const open = Array.from({ length: sources }, (_, shard) => shard).filter((shard) => !done.has(shard));
+  await sendShards(deps, head, open);
+  return 'resent';
+}
+
+async function sendShards(deps: EngineDeps, head: EngineBroadcast, shards: readonly number[]): Promise<void> {
+  if (shards.length === 0) return;
+  await deps.queue.sendBatch(
+    'broadcast',
+    shards.map((shard) => ({
+      message: { client_id: head.client_id, broadcast_id: head.id, kind: 'snapshot' as const, shard },
+    })),
+  );
+}
