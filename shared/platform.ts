@@ -29,7 +29,9 @@ export type IdEntity =
   | 'settings'
   | 'webhook'
   | 'user'
-  | 'domain';
+  | 'domain'
+  /** Broadcast recipients (executions written in blocks by the snapshot: one counter write a page). */
+  | 'broadcast_recipient';
 
 export interface Ids {
   /** Reserves `count` consecutive ids and returns the first. */

@@ -1,4 +1,5 @@
 import { clock } from '../../shared/composition/providers/clock.js';
+import { ids } from '../../shared/composition/providers/ids.js';
 import { paceStore } from '../../shared/composition/providers/pace-store.js';
 import { queue } from '../../shared/composition/providers/queue.js';
 import { recipientStore } from '../../shared/composition/providers/recipient-store.js';
@@ -14,7 +15,7 @@ import { sqsBatch } from '../../shared/queue/sqs-batch.js';
  */
 export const handler = sqsBatch(
   BroadcastMessage,
-  [recipientStore, paceStore, clock, queue, scheduler],
+  [recipientStore, paceStore, ids, clock, queue, scheduler],
   async (message, { deps }) => {
     await runBroadcastStep(
       { ...deps, accountRate: deps.config.SES_MAX_SEND_RATE * deps.config.BROADCAST_SHARE },

@@ -1,6 +1,5 @@
 import type { BroadcastMessage } from '../../../platform.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../executions/execution-record.js';
-import { distinctIdsAt } from '../../ids/time-ordered-id.js';
 import type { SettingsRecord } from '../../settings/settings-store.js';
 import { subscribedToTopic } from '../../topics/contact-topics.js';
 import type { TopicSet } from '../../topics/topic-store.js';
@@ -12,7 +11,7 @@ import { variantOf } from './variant-of.js';
 
 /** Recipients a page writes: with the shard's progress and the head's check, one transaction of at most 100 items. */
 export const SNAPSHOT_PAGE = 98;
-/** Redraws of a page whose time-ordered ids met taken ones (1 in 4,096 a pair in the same millisecond). */
+/** Draws of a page's ids whose block met a taken id (never, unless an id was written by hand). */
 const ID_DRAWS = 3;
 /** States in which the snapshot goes on: a pause holds the sends, not the writing of the audience. */
 const SNAPSHOT_GOES_ON = new Set(['snapshotting', 'sending', 'paused']);
@@ -26,7 +25,8 @@ const SNAPSHOT_GOES_ON = new Set(['snapshotting', 'sending', 'paused']);
  * finds the progress moved and writes nothing, so each contact of the audience gets exactly one recipient. Then the
  * next page's message; after the shard's last, its total is added to the head once, and the last shard done moves the
  * head to sending and starts the pacer.
- * Requests a page: 1 BatchGetItem, 1 Query, 1 TransactWriteItems, 1 SendMessage (+ at a shard's end 1–2 UpdateItem).
+ * Requests a page: 1 BatchGetItem, 1 Query, 1 UpdateItem (the page's block of ids), 1 TransactWriteItems, 1 SendMessage
+ * (+ at a shard's end 1–2 UpdateItem).
  */
 export async function snapshotPage(deps: EngineDeps, message: BroadcastMessage): Promise<string> {
   const { client_id: clientId, broadcast_id: broadcastId } = message;
@@ -47,8 +47,9 @@ export async function snapshotPage(deps: EngineDeps, message: BroadcastMessage):
   const taken = page.candidates.filter((c) => inAudience(head, c, context.topics));
   let outcome: Awaited<ReturnType<typeof deps.recipients.writePage>> = 'collision';
   for (let draw = 0; draw < ID_DRAWS && outcome === 'collision'; draw++) {
-    const drawId = distinctIdsAt(now);
-    const recipients = taken.map((c) => recipientOf(head, c, drawId(), context.settings, now));
+    // One block of ids a page (time-ordered ids drawn in one millisecond by 16 chains at once would collide).
+    const first = taken.length > 0 ? await deps.ids.next('broadcast_recipient', taken.length) : 0;
+    const recipients = taken.map((c, i) => recipientOf(head, c, first + i, context.settings, now));
     outcome = await deps.recipients.writePage(
       head,
       shard,

@@ -1,4 +1,4 @@
-import type { BroadcastMessage, Clock } from '../../../platform.js';
+import type { BroadcastMessage, Clock, Ids } from '../../../platform.js';
 import { dispatchBroadcast, type DispatchDeps } from '../../engine/dispatch.js';
 import type { EngineBroadcast, RecipientStore } from '../recipient-store.js';
 import { startOf } from './due-of.js';
@@ -6,6 +6,7 @@ import { startOf } from './due-of.js';
 export interface EngineDeps extends DispatchDeps {
   clock: Clock;
   recipients: RecipientStore;
+  ids: Ids;
 }
 
 /** Recipients a due partition is sized for: a broadcast takes one partition per 50,000 (1–16). */

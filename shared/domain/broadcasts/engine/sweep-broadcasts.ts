@@ -27,7 +27,7 @@ export interface SweepOptions {
  * Requests: 4 Queries, 1–2 BatchGetItem, 1 SendMessageBatch per 10 messages.
  */
 export async function sweepBroadcasts(
-  deps: Omit<EngineDeps, 'scheduler'> & { scheduler?: Scheduler },
+  deps: Omit<EngineDeps, 'scheduler' | 'ids'> & { scheduler?: Scheduler },
   options: SweepOptions = {},
 ): Promise<{ resent: number }> {
   const now = deps.clock.now();

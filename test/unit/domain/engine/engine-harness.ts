@@ -8,6 +8,7 @@ import { processEvent } from '../../../../shared/domain/events/process-event.js'
 import { EventBody } from '../../../../shared/domain/events/schemas.js';
 import { executeWorkflow, type ExecuteDeps } from '../../../../shared/domain/executions/execute-workflow.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../../../shared/domain/executions/execution-record.js';
+import type { BroadcastSendState } from '../../../../shared/domain/executions/delivery-store.js';
 import { retryExecution } from '../../../../shared/domain/executions/retry-execution.js';
 import { advanceRun } from '../../../../shared/domain/runs/advance-run.js';
 import { trackNotification } from '../../../../shared/domain/tracking/track-notification.js';
@@ -299,6 +300,30 @@ export async function engineHarness(
       });
       if (outcome !== 'committed') throw new Error(`seeding an execution: ${outcome}`);
       return execution;
+    },
+
+    /**
+     * A broadcast's recipient as its snapshot leaves it (workflow 0, its own category and topic), and its broadcast's
+     * state as the send reads it with the contact (`undefined`: the broadcast is gone).
+     */
+    async recipient(
+      contact: ContactRecord,
+      broadcast: BroadcastSendState | undefined,
+      fields: Partial<ExecutionRecord> = {},
+    ): Promise<ExecutionRecord> {
+      const load = stores.delivery.load.bind(stores.delivery);
+      stores.delivery.load = async (execution) => ({
+        ...(await load(execution)),
+        ...(execution.broadcast_id !== undefined && broadcast ? { broadcast: structuredClone(broadcast) } : {}),
+      });
+      return this.queued(contact, {
+        workflow_id: 0,
+        broadcast_id: 3,
+        variant: 0,
+        category: 'marketing',
+        priority_score: 30,
+        ...fields,
+      });
     },
 
     execution: (id: number) => stores.executions.get(CLIENT_ID, id),
