@@ -75,7 +75,7 @@ function sizeOf(input: unknown): number {
 type ZodIssue = Parameters<typeof issueToItem>[0];
 
 /** A zod issue as the journey's issues: an unknown member at its own path, an unknown `type` / `on` as `enum`. */
-function schemaIssues(issue: ZodIssue): JourneyIssue[] {
+export function schemaIssues(issue: ZodIssue): JourneyIssue[] {
   const path = issue.path.map(String).join('.');
   const at = (key: string) => (path === '' ? key : `${path}.${key}`);
   if (issue.code === 'unrecognized_keys') {
