@@ -103,6 +103,9 @@ export default defineConfig({
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
           environment: 'node',
+          // Each worker loads aws-cdk-lib once for all its files (≈ 10 s a load) instead of once per file; the files
+          // build apps of their own and put back any environment they change, so nothing one sets outlives it.
+          isolate: false,
           env: outerEnv,
           setupFiles: [outerEnvSetup],
           testTimeout: 120_000,
