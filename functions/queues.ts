@@ -208,6 +208,16 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
       },
     ],
   },
+  // Segment membership: one message is ≤ 25 contacts (1 BatchGetItem of their contact, counters and state, + 1
+  // TransactWriteItems when some moved) or one backfill page. 5 × 10 messages in flight keep a 10,000-change burst
+  // (≈ 400 messages) draining in seconds without crowding the table's other writers; a backlog only delays membership.
+  {
+    handler: 'evaluate-segments',
+    queue: 'segments',
+    tableAccess: 'readWrite',
+    sendsTo: ['segments'],
+    maxConcurrency: 5,
+  },
   // Broadcasts: one engine step a message — a start, a snapshot page (1 BatchGet + 1 Query + 1 transaction of ≤ 100
   // items), a pacer pass (1 BatchGet + ≤ 16 Queries + ≤ 5 writes + ≤ 21 SQS calls), a cancel page. Chains are one per
   // source shard (≤ 16) and one pacer per broadcast, so 10 in flight keep ≈ 10 broadcasts' snapshots moving at once;

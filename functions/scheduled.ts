@@ -65,6 +65,15 @@ export const scheduledFunctions: readonly ScheduledFunctionDefinition[] = [
       },
     ],
   },
+  // Segments' time-relative edges: contacts whose "within N days" conditions may have flipped since their last
+  // evaluation go to the evaluator (8 due shards, ≤ 2,000 contacts a shard a run, oldest first).
+  {
+    handler: 'sweep-segment-edges',
+    everyMinutes: 15,
+    tableAccess: 'read',
+    sendsTo: ['segments'],
+    timeoutSeconds: 60,
+  },
   // The broadcasts' lost-chain net: a live broadcast whose start, snapshot shard, pacer or cancel job has been silent
   // for 2 minutes gets its step's message again (every step is idempotent on the broadcast's items).
   {

@@ -48,15 +48,25 @@ export interface StreamFunctionDefinition {
 export const STREAM_FUNCTION_DEFAULTS = { batchSize: 100, maxBatchingWindowSeconds: 1, timeoutSeconds: 60 } as const;
 
 export const streamFunctions: readonly StreamFunctionDefinition[] = [
-  // Webhook facts: status logs of sent e-mails, contacts' subscription changes, executions ending
+  // Webhook facts and the change router: status logs of sent e-mails, contacts' subscription changes, executions ending
   // failed or skipped, sending domains verified or failed, a client's tenant paused or resumed, and journey runs
-  // entering, leaving a step and ending become webhook messages and their deliveries. A failed batch is retried (bisected) until it
+  // entering, leaving a step and ending become webhook messages and their deliveries; contacts and their event counters
+  // whose change meets a segment's watched attributes go to the segments queue. A failed batch is retried (bisected) until it
   // succeeds or its records are a day old, then its position goes to the on-failure queue: never silently skipped.
   {
     handler: 'webhook-facts',
-    entities: [ENTITY.sentEmailLog, ENTITY.contact, ENTITY.execution, ENTITY.domain, ENTITY.sender, ENTITY.run],
+    entities: [
+      ENTITY.sentEmailLog,
+      ENTITY.contact,
+      ENTITY.execution,
+      ENTITY.domain,
+      ENTITY.sender,
+      ENTITY.run,
+      ENTITY.contactCounters,
+    ],
     tableAccess: 'readWrite',
-    sendsTo: ['webhooks'],
+    // segments: the change router's contacts whose change may move a segment membership (segment-routing.ts).
+    sendsTo: ['webhooks', 'segments'],
   },
   // Day counters: events processed, executions moving (claims, ends, deferrals) and status logs written become the
   // day rows GET /client/stats reads (shared/domain/stats/counter-facts.ts). The only writer of those rows: a batch's

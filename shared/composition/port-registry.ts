@@ -37,6 +37,7 @@ import type { DomainStore } from '../domain/domains/domain-store.js';
 import type { JourneyStore } from '../domain/journeys/journey-store.js';
 import type { RecipientStore } from '../domain/broadcasts/recipient-store.js';
 import type { PaceStore } from '../domain/broadcasts/pace-store.js';
+import type { MembershipStore } from '../domain/segments/membership-store.js';
 import type { TableDnsRecords } from '../adapters/dns/table-dns-records.js';
 import type { LocalSenderIdentities } from '../adapters/local-ses/local-sender-identities.js';
 import type {
@@ -90,6 +91,8 @@ export interface Ports {
   recipients: RecipientStore;
   /** The pace clocks every client's broadcasts share (GCRA: the account's and each client's). */
   pace: PaceStore;
+  /** Segment membership per contact: the evaluator's read and transitions, the edges sweep's due index. */
+  membership: MembershipStore;
   sentEmails: SentEmailStore;
   tracking: TrackingStore;
   unsubscribe: UnsubscribeStore;

@@ -41,6 +41,7 @@ import { capPendingAttribute } from './quota-counter.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { sendTransaction } from './transactions.js';
 import { openHoursOf } from '../../domain/tracking/open-hours.js';
+import { countersOf, recentAttribute, segmentIndexOf, totalAttribute } from './membership-store.js';
 
 const keyOf = (k: { pk: string; sk: string }) => `${k.pk}\u0000${k.sk}`;
 
@@ -76,14 +77,17 @@ export class DynamoProcessingStore implements ProcessingStore {
     // So do the journey index (which journeys an event enters, resumes or exits) and the topics its conditions read.
     const journeyIndexKey = keys.journeyIndex(clientId);
     const topicsKey = keys.topics(clientId);
-    const items = await batchGetWithConfig(this.db, this.tableName, this.configCache, contactKey ? [contactKey] : [], [
-      settingsKey,
-      profileKey,
-      ...customizationKeys,
-      openHoursKey,
-      journeyIndexKey,
-      topicsKey,
-    ]);
+    // The segment index (which events a segment counts) is configuration too; the contact's counters are read with
+    // the contact, strongly (the commit is conditioned on their version).
+    const segmentIndexKey = keys.segmentIndex(clientId);
+    const countersKey = contactId !== undefined ? keys.contactCounters(clientId, contactId) : undefined;
+    const items = await batchGetWithConfig(
+      this.db,
+      this.tableName,
+      this.configCache,
+      contactKey && countersKey ? [contactKey, countersKey] : [],
+      [settingsKey, profileKey, ...customizationKeys, openHoursKey, journeyIndexKey, topicsKey, segmentIndexKey],
+    );
     const byKey = new Map(items.map((item) => [keyOf(item as { pk: string; sk: string }), item]));
     const read = <T>(key: { pk: string; sk: string } | undefined) => {
       const item = key && byKey.get(keyOf(key));
@@ -100,6 +104,8 @@ export class DynamoProcessingStore implements ProcessingStore {
       ...(byKey.has(keyOf(openHoursKey)) ? { clientOpenHours: openHoursOf(byKey.get(keyOf(openHoursKey))) } : {}),
       ...(byKey.has(keyOf(journeyIndexKey)) ? { journeyIndex: read<JourneyIndex>(journeyIndexKey) } : {}),
       ...(byKey.has(keyOf(topicsKey)) ? { topics: topicSetOf(byKey.get(keyOf(topicsKey))) } : {}),
+      ...(byKey.has(keyOf(segmentIndexKey)) ? { segmentIndex: segmentIndexOf(byKey.get(keyOf(segmentIndexKey))) } : {}),
+      ...(countersKey && byKey.has(keyOf(countersKey)) ? { counters: countersOf(byKey.get(keyOf(countersKey))) } : {}),
     };
   }
 
@@ -115,6 +121,8 @@ export class DynamoProcessingStore implements ProcessingStore {
     const eventKey = keys.event(event.client_id, event.id);
     const { contact: summary, ...rest } = event;
     const contactUpdate = contact && contactUpdateOf(this.tableName, event.client_id, contact);
+    const countersUpdate =
+      contact?.counters && countersUpdateOf(this.tableName, event.client_id, contact.contactId, contact.counters);
     const lockReleases = runExits.filter((e) => !e.keepLock);
     // The transaction's items in order; each group's first position maps a cancellation reason back to its cause.
     const groups = {
@@ -123,6 +131,7 @@ export class DynamoProcessingStore implements ProcessingStore {
       runs: entries.length,
       locks: entries.length,
       contact: contactUpdate ? 1 : 0,
+      counters: countersUpdate ? 1 : 0,
       cancellations: cancellations.length,
       resolutions: resolutions.length,
       exits: runExits.length,
@@ -169,6 +178,7 @@ export class DynamoProcessingStore implements ProcessingStore {
             })),
             ...entries.map((entry) => runLockPutOf(this.tableName, event.client_id, entry)),
             ...(contactUpdate ? [contactUpdate] : []),
+            ...(countersUpdate ? [countersUpdate] : []),
             ...cancellations.map((c) => goalCancellationOf(this.tableName, event.client_id, c)),
             ...resolutions.map((r) => waitResolutionOf(this.tableName, event.client_id, r)),
             ...runExits.map((e) => runExitOf(this.tableName, event.client_id, e)),
@@ -205,7 +215,7 @@ export class DynamoProcessingStore implements ProcessingStore {
       const gone = failedIn('lockReleases', lockReleases).map((e) => e.runId);
       if (gone.length > 0) refusals.locksGone = gone;
       if (moved.length > 0 || Object.keys(refusals).length > 0) return { moved, ...refusals };
-      if (contactUpdate && failed(at.contact)) return 'contact_changed';
+      if ((contactUpdate && failed(at.contact)) || (countersUpdate && failed(at.counters))) return 'contact_changed';
       throw error;
     }
   }
@@ -387,6 +397,51 @@ function goalCancellationOf(tableName: string, clientId: number, c: GoalCancella
         ':event': c.eventId,
         ':at': c.at,
       },
+    },
+  };
+}
+
+/**
+ * The contact's event counters after the event: each spec's newest times and count set (a spec no segment reads any
+ * more keeps its last values, read by nothing), `ev_v` raised — only while `ev_v` is still the one read, so two events of one contact processed at
+ * once cannot both count from the same read (the loser reads again: `contact_changed`).
+ */
+function countersUpdateOf(
+  tableName: string,
+  clientId: number,
+  contactId: number,
+  { next, readVersion }: NonNullable<NonNullable<ProcessingCommit['contact']>['counters']>,
+) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {
+    ':v': next.ev_v,
+    ':e': ENTITY.contactCounters,
+    ':c': clientId,
+    ':ct': contactId,
+  };
+  const sets = ['ev_v = :v', 'entity = :e', 'client_id = :c', 'contact_id = :ct'];
+  let i = 0;
+  for (const [spec, times] of Object.entries(next.recent)) {
+    names[`#r${i}`] = recentAttribute(spec);
+    values[`:r${i}`] = times;
+    sets.push(`#r${i} = :r${i}`);
+    i += 1;
+  }
+  for (const [spec, count] of Object.entries(next.total)) {
+    names[`#r${i}`] = totalAttribute(spec);
+    values[`:r${i}`] = count;
+    sets.push(`#r${i} = :r${i}`);
+    i += 1;
+  }
+  if (readVersion !== null) values[':read'] = readVersion;
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.contactCounters(clientId, contactId),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: readVersion === null ? 'attribute_not_exists(ev_v)' : 'ev_v = :read',
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
     },
   };
 }

@@ -3,6 +3,8 @@ import type { EventRecord } from '../../domain/events/event-record.js';
 import type { ExecutionRecord } from '../../domain/executions/execution-record.js';
 import type { JourneyIndex, JourneyVersionRecord } from '../../domain/journeys/journey-records.js';
 import type { RunRecord } from '../../domain/runs/run-record.js';
+import type { ContactCounters } from '../../domain/segments/definition/types.js';
+import type { SegmentIndex, SegmentState } from '../../domain/segments/membership-store.js';
 import type { SentEmailLogRecord, SentEmailRecord } from '../../domain/sent-emails/sent-email-record.js';
 import type { MemoryClientStore } from './client-stores.js';
 import type { MemoryContactStore } from './contact-store.js';
@@ -72,6 +74,14 @@ export class MemoryEngineData {
   readonly runs = new Map<string, RunRecord>();
   /** Run locks by their DynamoDB partition key (keys.runLock(...).pk): one run in flight per (journey, contact, key). */
   readonly runLocks = new Map<string, MemoryRunLock>();
+  /** Contacts' event counters by clientKey(client, contact) (DynamoDB: `CONTACT#<client>#<id>` / EVCOUNT). */
+  readonly contactCounters = new Map<string, ContactCounters>();
+  /** Each client's segment index (DynamoDB: `CLIENT#<id>` / SEGMENTINDEX). */
+  readonly segmentIndexes = new Map<number, SegmentIndex>();
+  /** Contacts' segment states by clientKey(client, contact) (DynamoDB: `CONTACT#<client>#<id>` / SEGSTATE). */
+  readonly segmentStates = new Map<string, SegmentState>();
+  /** Member entries: `<client>\0<segment>` → contact id → entry (DynamoDB: `SEGM#…`, entity `segment_member`). */
+  readonly segmentMembers = new Map<string, Map<number, { z?: string; at: string }>>();
 
   /** An execution changed by `change` (in place), reported to the day counters with its images before and after. */
   changeExecution<T>(execution: ExecutionRecord, change: (execution: ExecutionRecord) => T): T {

@@ -8,6 +8,7 @@ import { MemoryEngineData } from './engine-data.js';
 import { MemoryEventStore } from './event-store.js';
 import { MemoryIpRateCounter } from './ip-rate-counter.js';
 import { MemoryJourneyStore } from './journey-store.js';
+import { MemoryMembershipStore } from './membership-store.js';
 import { MemoryExecutionStore } from './execution-store.js';
 import { MemoryProcessingStore } from './processing-store.js';
 import { MemoryRunStore } from './run-store.js';
@@ -56,6 +57,7 @@ export function memoryStores() {
     journeys,
     events: new MemoryEventStore(engineData),
     processing: new MemoryProcessingStore(aggregates, engineData),
+    membership: new MemoryMembershipStore(aggregates, engineData),
     runs: new MemoryRunStore(aggregates, engineData),
     executions: new MemoryExecutionStore(aggregates, engineData),
     delivery: new MemoryDeliveryStore(aggregates, engineData),

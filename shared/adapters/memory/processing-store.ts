@@ -75,6 +75,9 @@ export class MemoryProcessingStore implements ProcessingStore {
     const openHours = this.data.clientOpenHours.get(clientId);
     const journeyIndex = this.aggregates.journeys?.indexOf(clientId);
     const topics = this.aggregates.topics && (await this.aggregates.topics.load(clientId));
+    const segmentIndex = this.data.segmentIndexes.get(clientId);
+    const counters =
+      contactId === undefined ? undefined : this.data.contactCounters.get(clientKey(clientId, contactId));
     return {
       contact: contact && copy(contact),
       settings: settings && copy(settings),
@@ -87,6 +90,8 @@ export class MemoryProcessingStore implements ProcessingStore {
       ...(journeyIndex ? { journeyIndex: copy(journeyIndex) } : {}),
       // As the DynamoDB item: absent until the client's topics were first written.
       ...(topics && topics.version > 0 ? { topics: copy(topics) } : {}),
+      ...(segmentIndex ? { segmentIndex: copy(segmentIndex) } : {}),
+      ...(counters ? { counters: copy(counters) } : {}),
     };
   }
 
@@ -144,7 +149,10 @@ export class MemoryProcessingStore implements ProcessingStore {
       storedContact &&
       ((contact?.conversions ?? []).some((c) => convertedSendOf(storedContact, c.workflowId) === c.sentAt) ||
         (contact?.waitsVersionRead !== undefined && waitsVersionOf(storedContact) !== contact.waitsVersionRead) ||
-        (counterChange !== undefined && !runsCounterHolds(counterChange, runsCounterOf(storedContact))))
+        (counterChange !== undefined && !runsCounterHolds(counterChange, runsCounterOf(storedContact))) ||
+        (contact?.counters !== undefined &&
+          (this.data.contactCounters.get(clientKey(event.client_id, contact.contactId))?.ev_v ?? null) !==
+            contact.counters.readVersion))
     )
       return 'contact_changed';
 
@@ -177,6 +185,8 @@ export class MemoryProcessingStore implements ProcessingStore {
       for (const id of contact.runsRemoved ?? []) delete attributes[runMarkerAttribute(id)];
       if (counterChange)
         attributes[RUNS_IN_FLIGHT_ATTRIBUTE] = runsCounterAfter(counterChange, runsCounterOf(storedContact));
+      if (contact.counters)
+        this.data.contactCounters.set(clientKey(event.client_id, contact.contactId), copy(contact.counters.next));
     }
     for (const { run, lock } of entries) {
       this.data.runs.set(clientKey(run.client_id, run.id), stored(run));

@@ -23,10 +23,11 @@ import { matchWaits, runMarkersOf, waitMarkersOf, type WaitMatch } from '../runs
 import { planEntries, type JourneyEntry, type JourneyEntryOutcome } from '../runs/plan-entries.js';
 import { WAITS_VERSION_ATTRIBUTE } from '../runs/run-record.js';
 import { runsCounterOf } from '../runs/runs-counter.js';
+import { counterUpdateOf } from '../segments/definition/specs.js';
 import { contactChangesOf } from './contact-changes.js';
 import { PROCESS_ERRORS, type ConvertedStep, type EventRecord } from './event-record.js';
 import type { EventStore } from './event-store.js';
-import { eventVarsOf } from './event-vars.js';
+import { eventForConditions, eventVarsOf } from './event-vars.js';
 import { journeysExitedBy } from './journey-exits.js';
 import type { GoalCancellation, ProcessingContext, ProcessingStore, RunExit } from './processing-store.js';
 
@@ -101,8 +102,13 @@ export async function processEvent(
     const contact = context.contact!;
     const changes = contactChangesOf(contact, event);
     const goals = goalsOf(context, event, now.toISOString(), movedOn);
-    // Items the rest of the commit may take: the event, the contact, each execution and cancellation with its cap.
-    const room = MAX_TRANSACTION_ITEMS - 2 - 2 * (executions.length + goals.cancellations.length);
+    // The contact's counters of the events its client's segments count: written in this commit, beside the contact.
+    const counters = context.segmentIndex
+      ? counterUpdateOf(context.segmentIndex, eventForConditions(event), context.counters)
+      : undefined;
+    // Items the rest of the commit may take: the event, the contact, its counters, each execution and cancellation
+    // with its cap.
+    const room = MAX_TRANSACTION_ITEMS - 3 - 2 * (executions.length + goals.cancellations.length);
     const journeys = journeyEffectsOf(context, event, now, room, {
       refusedEntries,
       lostResolutions,
@@ -148,6 +154,7 @@ export async function processEvent(
         closed: [...goals.cancellations.map((c) => c.execution.execution_id), ...movedOn],
         conversions: goals.conversions,
         ...journeys.contact,
+        ...(counters ? { counters: { next: counters, readVersion: context.counters?.ev_v ?? null } } : {}),
       },
       cancellations: goals.cancellations,
       ...journeys.writes,
@@ -164,8 +171,8 @@ export async function processEvent(
       continue;
     }
     if (outcome === 'contact_changed') {
-      // Another exit converted the same e-mail first, a wait was entered since the read, or the contact was erased:
-      // decide again on a fresh read.
+      // Another exit converted the same e-mail first, a wait was entered since the read, another event of the contact
+      // moved its counters, or the contact was erased: decide again on a fresh read.
       context = await deps.processing.loadContext(clientId, contact.id, WORKFLOW_IDS);
       if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
       if (draw >= MAX_ID_DRAWS) throw new Error('could not commit the event: its contact kept changing');

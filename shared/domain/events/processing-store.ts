@@ -4,6 +4,8 @@ import type { ExecutionRecord } from '../executions/execution-record.js';
 import type { JourneyIndex } from '../journeys/journey-records.js';
 import type { JourneyEntryOutcome, RunLockClaim } from '../runs/plan-entries.js';
 import type { RunRecord } from '../runs/run-record.js';
+import type { ContactCounters } from '../segments/definition/types.js';
+import type { SegmentIndex } from '../segments/membership-store.js';
 import type { SettingsRecord } from '../settings/settings-store.js';
 import type { TopicSet } from '../topics/topic-store.js';
 import type { OpenHours } from '../tracking/open-hours.js';
@@ -23,6 +25,10 @@ export interface ProcessingContext {
   journeyIndex?: JourneyIndex;
   /** The client's topics (journey conditions on a topic read them); absent when the client has none. */
   topics?: TopicSet;
+  /** The client's segment index (the event specs it counts per contact); absent: the client has no segment. */
+  segmentIndex?: SegmentIndex;
+  /** The contact's event counters (EVCOUNT), read with the contact; absent: none kept yet. */
+  counters?: ContactCounters;
 }
 
 /** The contact's figures an event moves (DESIGN.md §8, docs/decisions/0041-event-effects-on-contacts.md "events update contacts"). */
@@ -65,6 +71,11 @@ export interface ContactEventUpdate {
    * only while no wait was entered since the read, so a wait written after it is not missed (`contact_changed`).
    */
   waitsVersionRead?: number | null;
+  /**
+   * The contact's event counters after this event (an event a segment counts): written beside the contact on the
+   * condition that their `ev_v` is still the one read (`readVersion`, null: no counters yet), else `contact_changed`.
+   */
+  counters?: { next: ContactCounters; readVersion: number | null };
 }
 
 /** A run the event starts, with its lock (Put on the re-entry rule's condition). */
