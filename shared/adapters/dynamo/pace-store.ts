@@ -16,8 +16,10 @@ export class DynamoPaceStore implements PaceStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.paceClock(owner),
-          UpdateExpression: 'SET tat = :to',
-          ConditionExpression: expected === undefined ? 'attribute_not_exists(tat) OR tat <= :now' : 'tat = :expected',
+          UpdateExpression: 'SET #tat = :to',
+          ConditionExpression:
+            expected === undefined ? 'attribute_not_exists(#tat) OR #tat <= :now' : '#tat = :expected',
+          ExpressionAttributeNames: { '#tat': 'tat' },
           // The clock as it is comes back with a failed condition: the next try needs no read.
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           ExpressionAttributeValues: {

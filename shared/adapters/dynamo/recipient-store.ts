@@ -73,9 +73,9 @@ export class DynamoRecipientStore implements RecipientStore {
     return this.updateIf({
       Key: keys.broadcast(head.client_id, head.id),
       UpdateExpression:
-        'SET #s = :snapshotting, started_at = :at, shards = :shards, snapshot = :snapshot, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk',
+        'SET #s = :snapshotting, started_at = :at, #shards = :shards, #snap = :snapshot, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk',
       ConditionExpression: '#s = :scheduled AND draft_version = :gen',
-      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeNames: { '#s': 'status', '#shards': 'shards', '#snap': 'snapshot' },
       ExpressionAttributeValues: {
         ':snapshotting': 'snapshotting',
         ':scheduled': 'scheduled',
@@ -170,7 +170,7 @@ export class DynamoRecipientStore implements RecipientStore {
     recipients: ExecutionRecord[],
   ): Promise<'written' | 'moved' | 'stopped' | 'collision'> {
     const c = head.client_id;
-    const sets = ['beat_at = :at', 'done = :done'];
+    const sets = ['beat_at = :at', '#done = :done'];
     if (page.last !== undefined) sets.push('#after = :last');
     const command = new TransactWriteCommand({
       TransactItems: [
@@ -178,9 +178,9 @@ export class DynamoRecipientStore implements RecipientStore {
           Update: {
             TableName: this.tableName,
             Key: keys.broadcastSnapshotShard(c, head.id, shard),
-            UpdateExpression: `SET ${sets.join(', ')} ADD n :n`,
+            UpdateExpression: `SET ${sets.join(', ')} ADD #n :n`,
             ConditionExpression: prev === undefined ? 'attribute_not_exists(#after)' : '#after = :prev',
-            ExpressionAttributeNames: { '#after': 'after' },
+            ExpressionAttributeNames: { '#after': 'after', '#done': 'done', '#n': 'n' },
             ExpressionAttributeValues: {
               ':at': page.at,
               ':done': page.end,
@@ -304,7 +304,10 @@ export class DynamoRecipientStore implements RecipientStore {
         TableName: this.tableName,
         IndexName: TABLE_KEYS.gsi3.name,
         KeyConditionExpression: bound ? `#pk = :pk AND #sk ${bound.op} :bound` : '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': TABLE_KEYS.gsi3.partitionKey, '#sk': TABLE_KEYS.gsi3.sortKey },
+        ExpressionAttributeNames: {
+          '#pk': TABLE_KEYS.gsi3.partitionKey,
+          ...(bound ? { '#sk': TABLE_KEYS.gsi3.sortKey } : {}),
+        },
         ExpressionAttributeValues: {
           ':pk': keys.broadcastDuePk(head.client_id, head.id, partition),
           ...(bound ? { ':bound': bound.key } : {}),
@@ -325,14 +328,25 @@ export class DynamoRecipientStore implements RecipientStore {
         new PutCommand({
           TableName: this.tableName,
           Item: { ...keys.broadcastPacer(head.client_id, head.id), ...next },
-          ConditionExpression: expected === undefined ? 'attribute_not_exists(pk)' : 'seq = :expected',
-          ...(expected === undefined ? {} : { ExpressionAttributeValues: { ':expected': expected } }),
+          ConditionExpression: expected === undefined ? 'attribute_not_exists(pk)' : '#seq = :expected',
+          ...(expected === undefined
+            ? {}
+            : { ExpressionAttributeNames: { '#seq': 'seq' }, ExpressionAttributeValues: { ':expected': expected } }),
         }),
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // Refused by this very write's first attempt (its answer lost, the SDK retried)?
+      if (next.token === undefined) return false;
+      const out = await this.db.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: keys.broadcastPacer(head.client_id, head.id),
+          ConsistentRead: true,
+        }),
+      );
+      return out.Item?.['token'] === next.token;
     }
   }
 

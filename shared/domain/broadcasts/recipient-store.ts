@@ -68,6 +68,8 @@ export interface PacerState {
   next_at: string;
   /** The last time a pass released any recipient. */
   released_at?: string;
+  /** Names the write that left this state: a retried write refused by its own first attempt knows it landed. */
+  token?: string;
 }
 
 /** A recipient waiting in the due index. */
@@ -158,7 +160,10 @@ export interface RecipientStore {
   dueAfter(head: EngineBroadcast, partition: number, after: string | undefined, limit: number): Promise<DueEntry[]>;
   /** Waiting recipients of one partition with index keys at or before `upTo`, earliest first. */
   dueUpTo(head: EngineBroadcast, partition: number, upTo: string, limit: number): Promise<DueEntry[]>;
-  /** The pacer's item written whole if its seq is still `expected` (undefined: no pacer yet); false otherwise. */
+  /**
+   * The pacer's item written whole if its seq is still `expected` (undefined: no pacer yet); false otherwise. A write
+   * whose answer was lost and whose retry met its own first attempt (the same `token`) is true.
+   */
   savePacer(head: EngineBroadcast, expected: number | undefined, next: PacerState): Promise<boolean>;
   /** sending → sent with completed_at, leaving the live index; false when it was not sending. */
   finishSending(head: EngineBroadcast, at: string): Promise<boolean>;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { BROADCAST_RATE_BY_TIER } from '../../../public/broadcast-rules.js';
 import type { BroadcastMessage } from '../../../platform.js';
 import { dispatchBroadcast } from '../../engine/dispatch.js';
@@ -16,8 +17,8 @@ export interface PacerDeps extends EngineDeps {
 const PARTITION_SLACK = 5;
 /** Released this long ago and still waiting: its message was lost (a crash between the release and the send). */
 export const STRAGGLER_AFTER_MS = 5 * 60_000;
-/** A pacer with nothing due soon but recipients still in flight looks again after this long. */
-const IN_FLIGHT_RECHECK_MS = 10_000;
+/** A pacer with nothing due soon but recipients still in flight looks again after this long (at least). */
+const IN_FLIGHT_RECHECK_MS = 2_000;
 
 /** Starts (or restarts) a broadcast's pacer: a pace message naming no chain takes the chain over, from the start. */
 export async function startPacing(deps: EngineDeps, head: EngineBroadcast): Promise<void> {
@@ -90,6 +91,7 @@ export async function pacePass(deps: PacerDeps, message: BroadcastMessage): Prom
   const seq = (pacer?.seq ?? 0) + 1;
   const base: PacerState = {
     seq,
+    token: randomUUID(),
     cursors,
     ...checked,
     beat_at: now.toISOString(),

@@ -143,7 +143,11 @@ async function finishShard(deps: EngineDeps, head: EngineBroadcast, shard: numbe
     (await deps.recipients.finishShard(head, shard, n, at)) ?? (await deps.recipients.head(head.client_id, head.id));
   if (!after?.snapshot || after.snapshot.done.length < after.snapshot.sources) return 'shard_done';
   if (after.status === 'snapshotting') {
-    if (!(await deps.recipients.beginSending(after, at))) return 'shard_done';
+    // Refused: another shard's end came first (it starts the pacer), or this write's own first attempt did.
+    if (!(await deps.recipients.beginSending(after, at))) {
+      const again = await deps.recipients.head(head.client_id, head.id);
+      if (again?.status !== 'sending') return 'shard_done';
+    }
   } else if (after.status !== 'sending') {
     return 'snapshot_done';
   }

@@ -42,16 +42,23 @@ export async function startBroadcast(deps: EngineDeps, message: BroadcastMessage
   }
   const estimate = await deps.recipients.audienceEstimate(clientId, head.definition.audience);
   const sources = deps.recipients.sourceShards(head.definition.audience);
-  // A local_time broadcast's recipients are due from its date's start in UTC+14; the others' from now.
-  const startedAt = head.definition.schedule.mode === 'local_time' ? startAt : now;
+  // Recipients are due from the actual start: a local_time broadcast started late (its start lost, the service
+  // down) sends a zone whose hour has passed at the next day's, never hours late.
   const started = await deps.recipients.startSnapshot(
     head,
     head.draft_version,
-    startedAt.toISOString(),
+    now.toISOString(),
     duePartitionsOf(estimate),
     sources,
   );
-  if (!started) return 'stale';
+  if (!started) {
+    // Refused: another start came first — or this one's own write, its answer lost and retried. Either way a
+    // snapshotting head gets its shards' messages (each page is conditioned on its shard's cursor).
+    const current = await deps.recipients.head(clientId, broadcastId);
+    return current?.status === 'snapshotting' && current.draft_version === head.draft_version
+      ? resendShards(deps, current, now)
+      : 'stale';
+  }
   await sendShards(
     deps,
     head,
