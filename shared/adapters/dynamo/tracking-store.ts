@@ -252,6 +252,7 @@ function contactUpdate(tableName: string, message: TrackedMessage, change: Conta
   if (change.openHour !== undefined) add.push(`${openHourAttribute(change.openHour)} :one`);
   if (add.length > 0) values[':one'] = 1;
   if (change.lastOpenedAt) set.push('last_email_opened_at = :opened'), (values[':opened'] = change.lastOpenedAt);
+  if (change.lastClickedAt) set.push('last_email_clicked_at = :clicked'), (values[':clicked'] = change.lastClickedAt);
   if (change.lastActivityAt) set.push('last_activity_at = :activity'), (values[':activity'] = change.lastActivityAt);
   if (change.suppress) {
     set.push(

@@ -96,6 +96,7 @@ export class MemoryTrackingStore implements TrackingStore {
         contact['total_emails_clicked'] = Number(contact['total_emails_clicked'] ?? 0) + 1;
       if (change.openHour !== undefined) bump(contact, openHourAttribute(change.openHour));
       if (change.lastOpenedAt) contact['last_email_opened_at'] = change.lastOpenedAt;
+      if (change.lastClickedAt) contact['last_email_clicked_at'] = change.lastClickedAt;
       if (change.lastActivityAt) contact['last_activity_at'] = change.lastActivityAt;
       if (change.suppress) {
         Object.assign(contact, {

@@ -27,6 +27,8 @@ export interface ContactRecord {
   total_emails_clicked: number;
   last_activity_at?: string;
   last_email_opened_at?: string;
+  /** The last human click on any of its e-mails (privacy proxies and link scanners never move it). */
+  last_email_clicked_at?: string;
   last_workflow_at?: string;
   /** Transient bounce times within the last 30 days (delivery tracking): three suppress the address. */
   transient_bounces?: string[];

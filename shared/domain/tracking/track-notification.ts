@@ -166,7 +166,8 @@ async function assess(
 /**
  * The contact's figures count e-mails, not events: the first human open of an e-mail raises `total_emails_opened`,
  * its first human click `total_emails_clicked` — and a click on an e-mail whose open was never seen (images off)
- * counts as its open too. Every human open or click moves `last_activity_at` (opens: `last_email_opened_at`). The
+ * counts as its open too. Every human open or click moves `last_activity_at` (opens: `last_email_opened_at`, clicks:
+ * `last_email_clicked_at`). The
  * store counts each e-mail once even when two of its notifications ask at the same instant (a marker per e-mail).
  * Every human open (not only the first) also counts in the contact's open-hour histogram, at its local hour in the
  * zone the e-mail was planned in; a message without a recorded zone counts in none.
@@ -189,5 +190,10 @@ function humanEngagement(
       ...(openHour !== undefined ? { openHour } : {}),
     };
   }
-  return { lastActivityAt: at, countClick: !clicked, ...(opened ? {} : { countOpen: true, lastOpenedAt: at }) };
+  return {
+    lastActivityAt: at,
+    lastClickedAt: at,
+    countClick: !clicked,
+    ...(opened ? {} : { countOpen: true, lastOpenedAt: at }),
+  };
 }

@@ -32,6 +32,8 @@ export interface ContactTracking {
   lastActivityAt?: string;
   /** A human open (or a click on an e-mail whose open was not seen): `last_email_opened_at`. */
   lastOpenedAt?: string;
+  /** A human click: `last_email_clicked_at` (segments' "clicked within N days"). */
+  lastClickedAt?: string;
   /** The e-mail's first human open: `ADD total_emails_opened 1`. */
   countOpen?: boolean;
   /** The e-mail's first human click: `ADD total_emails_clicked 1`. */

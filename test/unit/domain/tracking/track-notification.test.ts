@@ -208,6 +208,7 @@ describe('trackNotification: the contact', () => {
       total_emails_opened: 1,
       total_emails_clicked: 1,
       last_email_opened_at: later(4),
+      last_email_clicked_at: later(5),
       last_activity_at: later(5),
     });
   });
@@ -245,6 +246,7 @@ describe('trackNotification: the contact', () => {
     expect(log?.bot_reason).toEqual(expect.any(String));
     expect(await h.storedContact(mail.contact.id)).toMatchObject({ total_emails_opened: 0, total_emails_clicked: 0 });
     expect((await h.storedContact(mail.contact.id))?.last_activity_at).toBeUndefined();
+    expect((await h.storedContact(mail.contact.id))?.last_email_clicked_at).toBeUndefined();
   });
 
   it('takes a click within seconds of the delivery for a machine', async () => {
