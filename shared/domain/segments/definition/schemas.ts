@@ -153,6 +153,7 @@ const EventCountCondition = z
     eventCountRule,
     z.meta({
       id: 'SegmentEventCountCondition',
+      not: { properties: { op: { const: 'at_least' }, count: { const: 0 } }, required: ['op', 'count'] },
       description: `How many events of a type (meeting \`conditions\`) the contact sent: at least, at most or exactly \`count\`, ever or within the last \`within_days\`. Events are counted from the moment a segment of the client first reads that event type with those conditions (the same type and conditions in several segments are one counter); at most ${L.eventSpecsPerClient} distinct counters across the client's segments (422 \`max\`)`,
     }),
   );
@@ -186,6 +187,7 @@ const EngagementCondition = z
     engagementRule,
     z.meta({
       id: 'SegmentEngagementCondition',
+      not: { properties: { op: { const: 'never_opened' } }, required: ['op', 'within_days'] },
       description:
         'Human engagement with any e-mail the contact was sent (privacy-proxy and link-scanner opens and clicks never count): human_opened / human_clicked ever (an e-mail opened / clicked by a person) or within the last `within_days` (by `last_email_opened_at` / `last_email_clicked_at`); never_opened: no e-mail ever opened by a person (`total_emails_opened` is 0)',
     }),
