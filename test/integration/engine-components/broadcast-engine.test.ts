@@ -252,6 +252,23 @@ describe('broadcast engine on DynamoDB Local', () => {
     expect(await h.waiting()).toBe(0);
   });
 
+  it('costs the send’s own requests per recipient plus a small share for the snapshot and the pacer', async () => {
+    // Prepare: 196 members (two full pages a shard would be 16 × 98; this is the engine's fixed cost spread thin)
+    const h = await setup();
+    await Promise.all(Array.from({ length: 196 }, () => h.member()));
+    const start = await h.scheduled();
+    h.deps.container.requestCounter.reset();
+    // Act
+    await h.drive(() => false, [start]);
+    // Assess: the send is 4 requests (read, load, claim + quota, record) + the quota UpdateItem; the engine's share
+    // (16 shard chains, the pacer's passes) is what is left
+    const byCommand = h.deps.container.requestCounter.snapshot();
+    const total = Object.values(byCommand).reduce((a, b) => a + b, 0);
+    console.info('broadcast requests by command', JSON.stringify(byCommand), (total / 196).toFixed(2), 'a recipient');
+    expect(h.mailer.sent).toHaveLength(196);
+    expect(total / 196).toBeLessThanOrEqual(6.5);
+  });
+
   it('an all-subscribed broadcast snapshots only subscribed contacts, once each', async () => {
     const h = await setup();
     const subscribed = await Promise.all(Array.from({ length: 12 }, () => h.member({}, false)));
