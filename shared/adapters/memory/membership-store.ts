@@ -15,6 +15,8 @@ import { clientKey, copy, MemoryEngineData, type MemoryAggregates } from './engi
 export class MemoryMembershipStore implements MembershipStore {
   /** Runs after each transition is written, before the next (a test's injected crash). */
   onWrite?: (transition: MembershipTransition) => void;
+  /** Runs after a read, before its answer is used (a test lets other writers in between a read and its commit). */
+  onRead?: () => Promise<void>;
 
   constructor(
     private readonly aggregates: Pick<MemoryAggregates, 'contacts' | 'topics'>,
@@ -29,7 +31,7 @@ export class MemoryMembershipStore implements MembershipStore {
   async read(clientId: number, contactIds: readonly number[]): Promise<MembershipRead> {
     const index = this.data.segmentIndexes.get(clientId);
     const topics = this.aggregates.topics && (await this.aggregates.topics.load(clientId));
-    return {
+    const read: MembershipRead = {
       ...(index ? { index: copy(index) } : {}),
       ...(topics && topics.version > 0 ? { topics: copy(topics) } : {}),
       contacts: contactIds.map((id) => {
@@ -45,6 +47,12 @@ export class MemoryMembershipStore implements MembershipStore {
         };
       }),
     };
+    const hook = this.onRead;
+    if (hook) {
+      this.onRead = undefined;
+      await hook();
+    }
+    return read;
   }
 
   async commit(transitions: readonly MembershipTransition[]): Promise<{ conflicts: number[] }> {
