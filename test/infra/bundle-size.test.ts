@@ -32,6 +32,10 @@ const BUDGET_BYTES = 250 * 1024;
 const TEMPLATE_HTML_CHECK_BUDGET = 330 * 1024;
 const BUDGET_OVERRIDES: Readonly<Record<string, number>> = {
   'http/events-create': 300 * 1024,
+  // The sender re-plans a broadcast recipient deferred past a spent quota under its own send window and quiet hours
+  // (computeSendTime, luxon's zones: 71 KB), so a spill to 00:00 UTC never lands in its night: 259 KB measured
+  // 2026-11-28 (docs/decisions: a broadcast recipient is an execution).
+  'queue/execute-workflow': 270 * 1024,
   'http/email-templates-create': TEMPLATE_HTML_CHECK_BUDGET,
   'http/email-templates-update': TEMPLATE_HTML_CHECK_BUDGET,
   'http/email-templates-render-preview': TEMPLATE_HTML_CHECK_BUDGET,
