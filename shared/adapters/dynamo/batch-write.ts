@@ -21,13 +21,41 @@ export async function batchPutItems(
   await Promise.all(chunks.map((chunk) => writeChunk(db, tableName, chunk, backoff)));
 }
 
+/** Deletes every key in one wave, as batchPutItems puts: 25 a call, all calls in parallel, unprocessed ones again. */
+export async function batchDeleteItems(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  keys: readonly { pk: string; sk: string }[],
+  backoff: BackoffOptions = DEFAULT_BACKOFF,
+): Promise<void> {
+  const requests = keys.map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } }));
+  const chunks: (typeof requests)[] = [];
+  for (let i = 0; i < requests.length; i += BATCH_WRITE_MAX_ITEMS)
+    chunks.push(requests.slice(i, i + BATCH_WRITE_MAX_ITEMS));
+  await Promise.all(chunks.map((chunk) => writeRequests(db, tableName, chunk, backoff)));
+}
+
 async function writeChunk(
   db: DynamoDBDocumentClient,
   tableName: string,
   items: Record<string, unknown>[],
   backoff: BackoffOptions,
 ): Promise<void> {
-  let pending = items.map((Item) => ({ PutRequest: { Item } }));
+  await writeRequests(
+    db,
+    tableName,
+    items.map((Item) => ({ PutRequest: { Item } })),
+    backoff,
+  );
+}
+
+async function writeRequests(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  requests: Record<string, unknown>[],
+  backoff: BackoffOptions,
+): Promise<void> {
+  let pending = requests;
   for (let attempt = 1; pending.length > 0; attempt += 1) {
     if (attempt > backoff.attempts)
       throw new Error(`BatchWriteItem left ${pending.length} items unprocessed after ${backoff.attempts} attempts`);

@@ -10,6 +10,8 @@ import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import type { ContactHistory, ErasureStore, HistoryScrub } from '../../domain/contacts/erase-contact.js';
 import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import { batchGetItems } from './batch-get.js';
+import { batchDeleteItems } from './batch-write.js';
+import { segmentStateOf } from './membership-store.js';
 import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
 import { DynamoRunStore } from './run-store.js';
@@ -146,6 +148,23 @@ export class DynamoErasureStore implements ErasureStore {
       messages: outcomes.filter((o) => o.redacted).length,
       attempts: outcomes.reduce((sum, o) => sum + o.attempts, 0),
     };
+  }
+
+  /**
+   * The segment state read strongly (it names the member entries), then its item, the counters and every member
+   * entry deleted in one BatchWriteItem wave. An evaluator that read the contact before its tombstone and writes
+   * after this is undone by the contact's removal on the stream (evaluated again: gone, so it leaves everything).
+   */
+  async dropSegmentData(clientId: number, contactId: number): Promise<number> {
+    const stateKey = keys.segmentState(clientId, contactId);
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: stateKey, ConsistentRead: true }));
+    const state = segmentStateOf(out.Item);
+    const members = Object.keys(state?.members ?? {}).map((id) => {
+      const { pk, sk } = keys.segmentMember(clientId, Number(id), contactId);
+      return { pk, sk };
+    });
+    await batchDeleteItems(this.db, this.tableName, [stateKey, keys.contactCounters(clientId, contactId), ...members]);
+    return members.length + (state ? 1 : 0);
   }
 
   async replaceByTombstone(

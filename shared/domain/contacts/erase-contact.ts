@@ -56,6 +56,11 @@ export interface ErasureStore {
     markerReason: string | undefined,
     at: string,
   ): Promise<'erased' | 'changed'>;
+  /**
+   * Removes what segments keep of the contact: its event counters (event times), its segment state and its member
+   * entries (the segments' counts follow by the stream). Answers how many items went.
+   */
+  dropSegmentData(clientId: number, contactId: number): Promise<number>;
 }
 
 /** `data` of `DELETE /client/contacts/{id}`: what was erased. */
@@ -137,7 +142,7 @@ const NOTHING = {
 
 /**
  * `DELETE /client/contacts/{id}` (extra to SPEC.md, GDPR Art. 17): the contact, its locks and custom field values go;
- * its queued executions are cancelled; its events and sent e-mails keep ids and statuses but lose every personal
+ * its queued executions are cancelled; its segment memberships and event counters go; its events and sent e-mails keep ids and statuses but lose every personal
  * datum; its stored webhook messages keep only ids, type, status and times, and their attempts lose the receiver's
  * answer (docs/privacy.md lists every copy); a bounced or complained address stays as a hashed suppression marker. Repeatable: by id, an erased contact
  * answers 200 with zero counts (by e-mail it is 404: the address is no longer known).
@@ -162,7 +167,11 @@ export async function eraseContact(
     if (outcome === 'changed') continue;
     // A webhook fact or delivery in flight while the history was scrubbed may have stored a message or an attempt
     // since; with the tombstone written, the producer stores no more of them whole: one more pass over the outbox.
-    const late = await deps.erasure.history(clientId, contact.id);
+    // Segments: the contact's counters, state and member entries (it is gone, so no evaluation puts them back).
+    const [late] = await Promise.all([
+      deps.erasure.history(clientId, contact.id),
+      deps.erasure.dropSegmentData(clientId, contact.id),
+    ]);
     const outbox = await deps.erasure.scrubHistory(
       clientId,
       contact.email,

@@ -67,6 +67,10 @@ function fakes(contact: ContactRecord | undefined, options: { erased?: boolean; 
       }
       return 'erased';
     },
+    dropSegmentData: async () => {
+      calls.push('segments');
+      return 2;
+    },
   };
   return { deps: { clock: { now: () => NOW }, contacts, erasure }, calls, tombstones };
 }
@@ -86,6 +90,7 @@ describe('eraseContact', () => {
       'scrub:ann@example.com:2:1',
       'tombstone',
       'history',
+      'segments',
       'scrub:ann@example.com:0:1',
     ]);
     expect(tombstones).toEqual([{ contact: contactRecord(), markerReason: undefined }]);
