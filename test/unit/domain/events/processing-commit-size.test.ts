@@ -7,6 +7,7 @@ import { DynamoProcessingStore } from '../../../../shared/adapters/dynamo/proces
 import { eventProcessingDeps } from '../../../../shared/domain/events/create-event.js';
 import { processEvent } from '../../../../shared/domain/events/process-event.js';
 import type { ProcessingCommit, ProcessingStore } from '../../../../shared/domain/events/processing-store.js';
+import { compileIndex } from '../../../../shared/domain/segments/definition/specs.js';
 import { openExecutionValue } from '../../../../shared/domain/workflows/goals.js';
 import { JOURNEY_LIMITS } from '../../../../shared/public/journey-rules.js';
 import { CLIENT_ID, engineHarness, NOW, type EngineHarness } from '../engine/engine-harness.js';
@@ -136,5 +137,42 @@ describe('the processing commit at the limits', () => {
     expect(entered).toBeLessThan(10);
     expect(processed.journey_entries!.filter((e) => e.outcome === 'runs_limit')).toHaveLength(10 - entered);
     expect(await transactionItems(commit)).toBeLessThanOrEqual(100);
+  });
+
+  it('keeps room for the counters of an event a segment counts, conditioned on their version', async () => {
+    // Prepare: as above, and a segment counting the event's type.
+    const h = await engineHarness();
+    const ann = await heavy(h, 10, 4);
+    const index = compileIndex([
+      {
+        id: 1,
+        version: 1,
+        definition: {
+          match: 'all',
+          groups: [
+            { match: 'all', conditions: [{ on: 'event_count', event: 'cart_abandoned', op: 'at_least', count: 1 }] },
+          ],
+        },
+      },
+    ]);
+    h.stores.processing.data.segmentIndexes.set(CLIENT_ID, { version: 1, ...index });
+
+    // Act
+    const { processed, commit } = await processRecording(h, ann.email);
+
+    // Assess
+    expect(processed.queue_status).toBe('processed');
+    expect(commit.contact?.counters).toEqual({
+      next: { ev_v: 1, recent: { [index.specs[0]!.id]: [expect.any(Number)] }, total: { [index.specs[0]!.id]: 1 } },
+      readVersion: null,
+    });
+    expect(await transactionItems(commit)).toBeLessThanOrEqual(100);
+    const counters = dbMock
+      .commandCalls(TransactWriteCommand)[0]!
+      .args[0].input.TransactItems!.find((item) => item.Update?.Key?.['sk'] === 'EVCOUNT');
+    expect(counters?.Update).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(ev_v)',
+      ExpressionAttributeValues: { ':v': 1, ':e': 'contact_counters' },
+    });
   });
 });
