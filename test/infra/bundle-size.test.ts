@@ -27,9 +27,10 @@ const BUDGET_BYTES = 250 * 1024;
 /**
  * The functions that save or preview templates read their HTML with htmlparser2 (docs/decisions/0122-templates-checked-as-html-at-save.md "Templates are
  * checked as HTML at save"): ≈ 135 KB with its entity tables and the DOM helpers its index re-exports, which esbuild
- * keeps; 316 KB at most at this writing. The sender does not check HTML and stays within the budget.
+ * keeps; 316 KB at most at this writing. The sender does not check HTML and stays within the budget. The table's keys
+ * (one object every store bundles whole) grew with segments and broadcasts: 339.6 KB measured 2026-11-28, so 345 KB.
  */
-const TEMPLATE_HTML_CHECK_BUDGET = 330 * 1024;
+const TEMPLATE_HTML_CHECK_BUDGET = 345 * 1024;
 const BUDGET_OVERRIDES: Readonly<Record<string, number>> = {
   'http/events-create': 300 * 1024,
   // The sender re-plans a broadcast recipient deferred past a spent quota under its own send window and quiet hours
