@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { keys } from '../../shared/adapters/dynamo/keys.js';
+import { compileIndex } from '../../shared/domain/segments/definition/specs.js';
 import { call } from './support/api.js';
 import { createTestClient } from './support/clients.js';
 import { eventually } from './support/eventually.js';
@@ -88,6 +90,39 @@ describe('erasure reaches every copy privacy.md lists', () => {
     const custom = `likes-${tag}`;
     const link = `https://acme.test/pricing?who=${tag}`;
     expect((await call('POST', '/client/webhooks', { key, body: { url: `${base}/everything` } })).status).toBe(201);
+    // Segments: one every contact is in, one counting the contact's events (as the segments API compiles them).
+    await documentClient().send(
+      new PutCommand({
+        TableName: inject('tableName'),
+        Item: {
+          ...keys.segmentIndex(client.id),
+          version: 1,
+          ...compileIndex([
+            {
+              id: 1,
+              version: 1,
+              definition: {
+                match: 'all',
+                groups: [{ match: 'all', conditions: [{ on: 'tag', op: 'has_not', tag: 'x' }] }],
+              },
+            },
+            {
+              id: 2,
+              version: 1,
+              definition: {
+                match: 'all',
+                groups: [
+                  {
+                    match: 'all',
+                    conditions: [{ on: 'event_count', event: 'feature_used', op: 'at_least', count: 1 }],
+                  },
+                ],
+              },
+            },
+          ]),
+        },
+      }),
+    );
     const contact = await call('POST', '/client/contacts', {
       key,
       body: {
@@ -162,12 +197,29 @@ describe('erasure reaches every copy privacy.md lists', () => {
     );
     const kinds = new Set(before.map((line) => line.split('#')[0]));
     expect([...kinds].sort()).toEqual(expect.arrayContaining(['CONTACT', 'EVENT', 'SENT', 'UID', 'WHATT', 'WHMSG']));
+    // What segments keep of the contact: its counters, its state, its member entries.
+    const contactPk = keys.contact(client.id, t.contactId).pk;
+    const segmentItems = (items: Record<string, unknown>[]) =>
+      items
+        .filter(
+          (i) =>
+            (i['pk'] === contactPk && ['EVCOUNT', 'SEGSTATE'].includes(String(i['sk']))) ||
+            (i['entity'] === 'segment_member' && i['client_id'] === client.id && i['contact_id'] === t.contactId),
+        )
+        .map((i) => String(i['sk']).replace(/^0+/, ''))
+        .sort();
+    await eventually('the contact in its segments', async () => {
+      const found = segmentItems(await everyItem());
+      return found.length === 4 ? found : undefined;
+    });
 
     // Act
     const erased = await call('DELETE', `/client/contacts/${t.contactId}`, { key });
 
     // Assess
     expect(erased.status, erased.text).toBe(200);
-    expect(traces(await everyItem())).toEqual([]);
+    const after = await everyItem();
+    expect(traces(after)).toEqual([]);
+    expect(segmentItems(after)).toEqual([]);
   });
 });
