@@ -253,4 +253,24 @@ describe('membership store (DynamoDB Local)', () => {
     );
     expect(counters.Item).toBeUndefined();
   });
+
+  it('costs one BatchGetItem a message of 25 contacts, and one TransactWriteItems more when some moved', async () => {
+    // Prepare
+    const w = await world(new Date('2026-06-01T12:00:00.000Z'));
+    const ids: number[] = [];
+    for (let i = 0; i < 25; i += 1)
+      ids.push(await w.add(i % 5 === 0 ? { custom_fields: { plan: { id: 1, value: 'pro' } } } : {}));
+    await w.install();
+    const counter = container.requestCounter;
+
+    // Act
+    const moved = await counter.measure(() => evaluateContacts(w, w.clientId, ids));
+    const still = await counter.measure(() => evaluateContacts(w, w.clientId, ids));
+
+    // Assess
+    expect(moved.result).toMatchObject({ evaluated: 25, entered: 5, written: 5 });
+    expect(moved.usage.by_command).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    expect(still.result).toMatchObject({ evaluated: 25, written: 0 });
+    expect(still.usage.by_command).toEqual({ BatchGetItemCommand: 1 });
+  });
 });
