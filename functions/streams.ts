@@ -69,12 +69,13 @@ export const streamFunctions: readonly StreamFunctionDefinition[] = [
     sendsTo: ['webhooks', 'segments'],
   },
   // Day counters: events processed, executions moving (claims, ends, deferrals) and status logs written become the
-  // day rows GET /client/stats reads (shared/domain/stats/counter-facts.ts). The only writer of those rows: a batch's
+  // day rows GET /client/stats reads (shared/domain/stats/counter-facts.ts), with each broadcast's totals; segment
+  // member entries written and removed become each segment's size. The only writer of those rows: a batch's
   // facts summed per row, with the shard's position in the same transaction, so a retried batch counts once. Big,
   // slow-filling batches keep the writes per fact low; the counts follow the facts by the batching window.
   {
     handler: 'day-counters',
-    entities: [ENTITY.event, ENTITY.execution, ENTITY.sentEmailLog, ENTITY.run],
+    entities: [ENTITY.event, ENTITY.execution, ENTITY.sentEmailLog, ENTITY.run, ENTITY.segmentMember],
     tableAccess: 'readWrite',
     batchSize: 1000,
     maxBatchingWindowSeconds: COUNTS_BATCHING_WINDOW_SECONDS,

@@ -135,6 +135,27 @@ export class DynamoDayCountersProjection implements DayCountersProjection<Dynamo
     if (row.received) adds.push([RECEIVED, row.received]);
     const expiresAt = Math.floor(Date.parse(`${row.day}T00:00:00.000Z`) / 1000) + this.retentionDays * 86_400;
     const r = row.row;
+    if ('segmentGauge' in r)
+      return {
+        Update: addsUpdate(
+          this.tableName,
+          keys.statsSegmentGauge(row.clientId, r.segmentGauge),
+          row.adds,
+          'SET segment_id = :id, counted_at = :at',
+          { ':id': r.segmentGauge, ':at': new Date(this.now()).toISOString() },
+        ),
+      };
+    if ('broadcast' in r)
+      // A broadcast's totals live as long as its last fact's day row would.
+      return {
+        Update: dayRowUpdate(this.tableName, keys.statsBroadcastTotals(row.clientId, r.broadcast), {
+          identity: { broadcast_id: r.broadcast },
+          day: row.day,
+          expiresAt,
+          adds,
+          renewExpiry: true,
+        }),
+      };
     if ('journeyGauge' in r) {
       // A split's start time is kept from its first run: set only while absent.
       const first = Object.entries(row.firstSeen ?? {});
@@ -251,6 +272,7 @@ const ENTITY_OF_KIND: Record<string, CountedEntity> = {
   execution: ENTITY.execution,
   sentLog: ENTITY.sentEmailLog,
   run: ENTITY.run,
+  segmentMember: ENTITY.segmentMember,
 };
 
 const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Record<string, unknown> | undefined =>

@@ -488,6 +488,7 @@ export const keys = {
     | { kind: 'domain'; clientId: number; domainId: number }
     | { kind: 'sender'; clientId: number }
     | { kind: 'run'; clientId: number; runId: number }
+    | { kind: 'segmentMember'; clientId: number; segmentId: number; contactId: number }
     | undefined => {
     const owner = /^CLIENT#(\d+)$/.exec(pk);
     if (owner) {
@@ -496,6 +497,14 @@ export const keys = {
       const domain = /^DOMAIN#(\d{12})$/.exec(sk);
       return domain ? { kind: 'domain', clientId, domainId: Number(domain[1]) } : undefined;
     }
+    const member = /^SEGM#(\d+)#(\d{6})#\d+$/.exec(pk);
+    if (member)
+      return {
+        kind: 'segmentMember',
+        clientId: Number(member[1]),
+        segmentId: Number(member[2]),
+        contactId: Number(sk),
+      };
     const run = /^RUN#(\d+)#(\d+)$/.exec(pk);
     if (run) return sk === 'RUN' ? { kind: 'run', clientId: Number(run[1]), runId: Number(run[2]) } : undefined;
     const match = /^(SENT|CONTACT|EXEC|EVENT)#(\d+)#([^#]+)$/.exec(pk);

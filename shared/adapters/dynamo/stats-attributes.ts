@@ -14,12 +14,14 @@ export const DEFAULT_STATS_RETENTION_DAYS = 400;
 
 /** What one day row gets added, and what names it (set once: the row's key fixes both anyway). */
 export interface DayRowChange {
-  identity: { workflow_id: number } | { event_type: string };
+  identity: { workflow_id: number } | { event_type: string } | { broadcast_id: number };
   day: string;
-  /** The row's TTL when it is created (kept when it exists). */
+  /** The row's TTL when it is created (kept when it exists, unless `renewExpiry`). */
   expiresAt: number;
   /** Attribute → amount to ADD (counters, `skip:`/`fail:`/`event:` reasons, `received`). */
   adds: readonly (readonly [string, number])[];
+  /** A row that totals more than one day (a broadcast's): its TTL moves with each fact. */
+  renewExpiry?: boolean;
 }
 
 /**
@@ -38,7 +40,7 @@ export function dayRowUpdate(tableName: string, key: { pk: string; sk: string },
   return {
     TableName: tableName,
     Key: key,
-    UpdateExpression: `${add}SET ${identity} = :id, #day = :day, expires_at = if_not_exists(expires_at, :expires)`,
+    UpdateExpression: `${add}SET ${identity} = :id, #day = :day, expires_at = ${change.renewExpiry ? ':expires' : 'if_not_exists(expires_at, :expires)'}`,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };

@@ -18,7 +18,7 @@ import { queryAll } from './query-all.js';
 import { quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
 import { countedLogOf } from '../../domain/tracking/tracking-store.js';
-import { journeyPlaceOf } from '../../domain/executions/execution-record.js';
+import { broadcastPlaceOf, journeyPlaceOf } from '../../domain/executions/execution-record.js';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -52,7 +52,8 @@ export class DynamoTrackingStore implements TrackingStore {
       new GetCommand({
         TableName: this.tableName,
         Key: keys.sentEmail(clientId, sentEmailId),
-        ProjectionExpression: 'client_id, id, contact_id, workflow_id, step_id, arms, provider_message_id, erased_at',
+        ProjectionExpression:
+          'client_id, id, contact_id, workflow_id, step_id, arms, broadcast_id, variant, provider_message_id, erased_at',
         ConsistentRead: true,
       }),
     );
@@ -67,6 +68,7 @@ export class DynamoTrackingStore implements TrackingStore {
       contact_id: Number(item['contact_id']),
       ...(typeof item['workflow_id'] === 'number' ? { workflow_id: item['workflow_id'] } : {}),
       ...journeyPlaceOf(item),
+      ...broadcastPlaceOf(item),
       ...(recorded === undefined ? { unconfirmed: true } : {}),
     };
   }
@@ -238,6 +240,7 @@ function messageOf(item: Record<string, unknown>): TrackedMessage | undefined {
     ...(typeof workflowId === 'number' ? { workflow_id: workflowId } : {}),
     ...(typeof zone === 'string' ? { send_zone: zone } : {}),
     ...journeyPlaceOf(item),
+    ...broadcastPlaceOf(item),
   };
 }
 

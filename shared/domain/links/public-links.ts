@@ -52,6 +52,7 @@ export async function unsubscribeByLink(
       contactId: email.contact_id,
       sentEmailId: email.id,
       workflowId: email.workflow_id,
+      ...(email.broadcast_id !== undefined ? { broadcastId: email.broadcast_id } : {}),
       reason: LINK_UNSUBSCRIBE_REASON,
       log: unsubscribedLog(at),
     });
@@ -83,6 +84,7 @@ async function leaveTopicByLink(
     contactId: email.contact_id,
     sentEmailId: email.id,
     workflowId: email.workflow_id,
+    ...(email.broadcast_id !== undefined ? { broadcastId: email.broadcast_id } : {}),
     topicId,
   };
   const outcome = await deps.unsubscribe.leaveTopic({ ...write, log: unsubscribedLog(at) });

@@ -12,6 +12,8 @@ export interface LinkUnsubscribe {
   sentEmailId: string;
   /** The e-mail's workflow: the unsubscribe is counted on its day row (`unsubscribed_link` day counter). */
   workflowId: number;
+  /** A broadcast's e-mail: the unsubscribe counts on the broadcast's totals too. */
+  broadcastId?: number;
   /** The contact's `unsubscribe_reason`. */
   reason: string;
   /**
@@ -93,9 +95,10 @@ export interface UnsubscribeStore {
  * count `unsubscribed_link` from it. Only the unsubscribe's own transaction writes it; a repaired log does not count.
  */
 export const linkUnsubscribeLogOf = (
-  write: Pick<LinkUnsubscribe, 'workflowId' | 'log'>,
+  write: Pick<LinkUnsubscribe, 'workflowId' | 'broadcastId' | 'log'>,
 ): SentEmailLogRecord & CountedLogFields => ({
   ...write.log,
   workflow_id: write.workflowId,
+  ...(write.broadcastId !== undefined ? { broadcast_id: write.broadcastId } : {}),
   unsubscribed_by: 'link',
 });

@@ -75,6 +75,9 @@ export interface CountedLogFields {
   /** A journey's e-mail: the send step and the split arms it counts on. */
   step_id?: string;
   arms?: Record<string, string>;
+  /** A broadcast's e-mail: the broadcast whose totals it counts on, and its variant. */
+  broadcast_id?: number;
+  variant?: number;
   /** This notification was the e-mail's first human open / click. */
   first_open?: true;
   first_click?: true;

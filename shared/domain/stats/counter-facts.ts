@@ -5,9 +5,10 @@ import type { StatCounts } from './stats-counters.js';
 
 /**
  * The records whose changes the day counters are read from. Contacts stay out: they are the busiest items (every
- * import, every open) and everything a count needs sits on these three.
+ * import, every open) and everything a count needs sits on these. A segment's member entries are counted as they come
+ * and go: the segment's size is their sum.
  */
-export type CountedEntity = 'event' | 'execution' | 'sent_email_log' | 'run';
+export type CountedEntity = 'event' | 'execution' | 'sent_email_log' | 'run' | 'segment_member';
 
 /** One change of a counted record: its images before and after (either absent for an insert or a removal). */
 export interface CountedChange {
@@ -60,7 +61,9 @@ export type CounterRow =
   | { workflowId: number }
   | { eventType: string }
   | { journeyId: number; stepId: string }
-  | { journeyGauge: number };
+  | { journeyGauge: number }
+  | { segmentGauge: number }
+  | { broadcast: number };
 
 /** What one change adds to one day row. */
 export interface CounterDelta {
@@ -95,6 +98,7 @@ export const reasonCode = (reason: unknown): string =>
 export function deltasOfChange(change: CountedChange): CounterDelta[] {
   const old = change.old as Image | undefined;
   const now = change.new as Image | undefined;
+  if (change.entity === 'segment_member') return memberDeltas(change.clientId, old, now);
   if (!now) return [];
   if (change.entity === 'event') return eventDeltas(change.clientId, old, now);
   if (change.entity === 'execution') return old ? executionDeltas(change.clientId, old, now) : [];
@@ -200,7 +204,33 @@ function executionDeltas(clientId: number, old: Image, now: Image): CounterDelta
   const deferrals = numberOf(now['deferrals']) - numberOf(old['deferrals']);
   const deferredDay = dayOf(now['updated_at']);
   if (deferrals > 0 && deferredDay) deltas.push({ clientId, day: deferredDay, row, counts: { deferred: deferrals } });
-  return deltas;
+  return [...deltas, ...onBroadcast(now, deltas)];
+}
+
+/**
+ * A broadcast recipient's facts count on its broadcast's totals too: the same counts as its workflow row's (sent,
+ * failed, skipped, deferred, and its e-mail's delivery and engagement), summed over the broadcast's whole life.
+ */
+function onBroadcast(image: Image, deltas: readonly CounterDelta[]): CounterDelta[] {
+  const broadcastId = image['broadcast_id'];
+  if (typeof broadcastId !== 'number') return [];
+  return deltas
+    .filter((delta) => 'workflowId' in delta.row)
+    .map((delta) => ({ ...delta, row: { broadcast: broadcastId } }));
+}
+
+/**
+ * A segment's member entry counts +1 when it is written and −1 when it goes (the contact left, was erased, or the
+ * segment was deleted): the gauge is the segment's size now. A rewrite of a kept member (its zone moved) counts
+ * nothing.
+ */
+function memberDeltas(clientId: number, old: Image | undefined, now: Image | undefined): CounterDelta[] {
+  if ((old === undefined) === (now === undefined)) return [];
+  const image = (now ?? old)!;
+  const segmentId = image['segment_id'];
+  const day = dayOf(image['at']) ?? dayOf(image['updated_at']);
+  if (typeof segmentId !== 'number') return [];
+  return [{ clientId, day: day ?? '1970-01-01', row: { segmentGauge: segmentId }, adds: { n: now ? 1 : -1 } }];
 }
 
 /**
@@ -231,6 +261,7 @@ function logDeltas(clientId: number, old: Image | undefined, now: Image): Counte
   if (Object.keys(counts).length === 0) return [];
   const workflowId = typeof now['workflow_id'] === 'number' ? now['workflow_id'] : 0;
   const deltas: CounterDelta[] = [{ clientId, day, row: { workflowId }, counts }];
+  deltas.push(...onBroadcast(now, deltas));
   // A journey's e-mail counts on its send step too, and its human opens and clicks on the split arms its run took.
   const stepId = now['step_id'];
   if (workflowId > 0 && typeof stepId === 'string') {
@@ -373,6 +404,8 @@ const numbersOf = (value: unknown): number[] =>
 export const counterRowKey = (delta: Pick<CounterDelta, 'clientId' | 'day' | 'row'>): string => {
   const row = delta.row;
   if ('journeyGauge' in row) return `${delta.clientId}#NOW#J${row.journeyGauge}`;
+  if ('segmentGauge' in row) return `${delta.clientId}#NOW#S${row.segmentGauge}`;
+  if ('broadcast' in row) return `${delta.clientId}#B${row.broadcast}`;
   if ('journeyId' in row) return `${delta.clientId}#${delta.day}#J${row.journeyId}#${row.stepId}`;
   return `${delta.clientId}#${delta.day}#${'workflowId' in row ? `W${row.workflowId}` : `E${row.eventType}`}`;
 };

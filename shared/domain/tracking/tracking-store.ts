@@ -1,4 +1,4 @@
-import { journeyPlaceOf } from '../executions/execution-record.js';
+import { broadcastPlaceOf, journeyPlaceOf } from '../executions/execution-record.js';
 import type { CountedLogFields, SentEmailLogRecord } from '../sent-emails/sent-email-record.js';
 
 /** The sent e-mail a provider message belongs to (the `MSG#<id>` item, or the e-mail its tags name). */
@@ -11,6 +11,9 @@ export interface TrackedMessage {
   /** A journey's e-mail: its send step and the split arms its run took (the log's counters name them). */
   step_id?: string;
   arms?: Record<string, string>;
+  /** A broadcast's e-mail: its broadcast and variant (the log's counters count on the broadcast's totals too). */
+  broadcast_id?: number;
+  variant?: number;
   /**
    * Set when the e-mail was found through its tags and has no provider id recorded yet: its execution may still be
    * waiting for this very evidence (a worker lost after SES accepted, or an ambiguous send).
@@ -108,6 +111,7 @@ export function countedLogOf(
     ...write.log,
     workflow_id: write.message.workflow_id ?? 0,
     ...journeyPlaceOf(write.message),
+    ...broadcastPlaceOf(write.message),
     ...(markers.includes('open') ? { first_open: true } : {}),
     ...(markers.includes('click') ? { first_click: true } : {}),
     ...(suppression ? { suppression } : {}),

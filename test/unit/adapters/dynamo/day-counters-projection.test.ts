@@ -168,3 +168,63 @@ describe('DynamoDayCountersProjection.apply', () => {
     await expect(new DynamoDayCountersProjection(db, TABLE).apply(SHARD, [delivered(1)])).rejects.toThrow('throttled');
   });
 });
+
+describe('DynamoDayCountersProjection: segment sizes and broadcast totals', () => {
+  const member = (seq: number, eventName: 'INSERT' | 'REMOVE', contactId: number): DynamoDBRecord => {
+    const keys = { pk: `SEGM#7#000012#${contactId % 16}`, sk: String(contactId).padStart(12, '0') };
+    const image = marshall({
+      ...keys,
+      entity: 'segment_member',
+      segment_id: 12,
+      contact_id: contactId,
+      at: '2026-01-15T10:00:00.000Z',
+    });
+    return {
+      eventName,
+      dynamodb: {
+        SequenceNumber: String(1000 + seq),
+        Keys: marshall(keys) as never,
+        ...(eventName === 'INSERT' ? { NewImage: image as never } : { OldImage: image as never }),
+      },
+    };
+  };
+
+  it('adds a batch’s member entries written and removed to the segment’s gauge in one update', async () => {
+    dbMock.on(GetCommand).resolves({});
+    dbMock.on(TransactWriteCommand).resolves({});
+
+    await new DynamoDayCountersProjection(db, TABLE, 400, () => Date.parse('2026-01-15T10:00:05.000Z')).apply(SHARD, [
+      member(1, 'INSERT', 40),
+      member(2, 'INSERT', 41),
+      member(3, 'REMOVE', 40),
+      member(4, 'INSERT', 57),
+    ]);
+
+    const items = dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+    expect(items).toHaveLength(2);
+    expect(items[1]!.Update).toMatchObject({
+      Key: { pk: 'STATS#7#0', sk: 'NOW#S000012' },
+      UpdateExpression: 'ADD #a0 :a0 SET segment_id = :id, counted_at = :at',
+      ExpressionAttributeNames: { '#a0': 'n' },
+      ExpressionAttributeValues: { ':a0': 2, ':id': 12, ':at': '2026-01-15T10:00:05.000Z' },
+    });
+  });
+
+  it('writes a broadcast e-mail’s delivery on the broadcast’s totals row, its expiry moved with each fact', async () => {
+    dbMock.on(GetCommand).resolves({});
+    dbMock.on(TransactWriteCommand).resolves({});
+
+    await new DynamoDayCountersProjection(db, TABLE, 400, () => 0).apply(SHARD, [
+      logInserted(1, '2026-01-15', { status: SENT_STATUS.delivered, workflow_id: 0, broadcast_id: 31 }),
+    ]);
+
+    const items = dbMock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+    const totals = items.map((i) => i.Update).find((u) => u?.Key?.['sk'] === 'B00000031#T');
+    expect(totals).toMatchObject({
+      Key: { pk: 'STATS#7#0', sk: 'B00000031#T' },
+      UpdateExpression: expect.stringContaining('expires_at = :expires'),
+      ExpressionAttributeValues: expect.objectContaining({ ':id': 31, ':a0': 1 }),
+    });
+    expect(totals!.UpdateExpression).not.toContain('if_not_exists');
+  });
+});
