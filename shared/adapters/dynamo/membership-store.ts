@@ -93,7 +93,11 @@ export class DynamoMembershipStore implements MembershipStore {
     return segmentIndexOf(items.find((item) => keyOf(item as unknown as ItemKey) === keyOf(key)));
   }
 
-  async read(clientId: number, contactIds: readonly number[]): Promise<MembershipRead> {
+  async read(
+    clientId: number,
+    contactIds: readonly number[],
+    options: { freshIndex?: boolean } = {},
+  ): Promise<MembershipRead> {
     const perContact = contactIds.map((id) => ({
       id,
       contact: keys.contact(clientId, id),
@@ -106,8 +110,8 @@ export class DynamoMembershipStore implements MembershipStore {
       this.db,
       this.tableName,
       this.configCache,
-      perContact.flatMap((c) => [c.contact, c.counters, c.state]),
-      [indexKey, topicsKey],
+      [...perContact.flatMap((c) => [c.contact, c.counters, c.state]), ...(options.freshIndex ? [indexKey] : [])],
+      options.freshIndex ? [topicsKey] : [indexKey, topicsKey],
     );
     const byKey = new Map(items.map((item) => [keyOf(item as unknown as ItemKey), item]));
     const topics = byKey.get(keyOf(topicsKey));

@@ -53,7 +53,11 @@ export async function evaluateContacts(
   const result: EvaluateContactsResult = { evaluated: 0, entered: 0, left: 0, written: 0 };
   let pending = [...new Set(contactIds)];
   for (let attempt = 1; pending.length > 0; attempt += 1) {
-    const read = await deps.membership.read(clientId, pending);
+    let read = await deps.membership.read(clientId, pending);
+    // A cached index older than a contact's state (a segment a backfill entered it in, under a version the copy does
+    // not have yet) would take the contact out again: such a message reads the index strongly instead.
+    if (!options.segment && read.contacts.some((c) => indexLags(read.index, c.state)))
+      read = await deps.membership.read(clientId, pending, { freshIndex: true });
     if (attempt === 1) result.evaluated = read.contacts.length;
     const now = deps.clock.now();
     const transitions = read.contacts.flatMap((contact) => {
@@ -74,6 +78,13 @@ export async function evaluateContacts(
     pending = [...moved];
   }
   return result;
+}
+
+/** Whether the index lacks a segment the state holds, or holds it at an older version than the state entered under. */
+export function indexLags(index: SegmentIndex | undefined, state: SegmentState | undefined): boolean {
+  if (!state) return false;
+  const versions = new Map((index?.segments ?? []).map((s) => [s.id, s.version]));
+  return Object.entries(state.members).some(([id, version]) => (versions.get(Number(id)) ?? 0) < version);
 }
 
 /**

@@ -64,9 +64,10 @@ export interface MembershipStore {
   index(clientId: number): Promise<SegmentIndex | undefined>;
   /**
    * The index, the client's topics and, per contact, the contact, its counters and its state: one BatchGetItem wave,
-   * strongly consistent, so any order of messages converges on the contact's last state.
+   * strongly consistent, so any order of messages converges on the contact's last state. The index comes from the
+   * configuration cache unless `freshIndex` (then read strongly with the contacts).
    */
-  read(clientId: number, contactIds: readonly number[]): Promise<MembershipRead>;
+  read(clientId: number, contactIds: readonly number[], options?: { freshIndex?: boolean }): Promise<MembershipRead>;
   /**
    * Writes the transitions in as few transactions as DynamoDB's 100 items allow. Answers the contacts whose state
    * moved since it was read (their condition failed): none of their items were written; every other transition was.
