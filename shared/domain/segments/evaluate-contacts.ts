@@ -118,7 +118,10 @@ export function transitionOf(
   const segments = only ? [only] : (index?.segments ?? []);
   const members: Record<number, number> = only ? { ...before } : {};
   for (const segment of segments) {
-    if (segmentHolds(segment.definition, input, now)) members[segment.id] = before[segment.id] ?? segment.version;
+    // A backfill marks the version it fills (so an evaluator holding an older index knows its copy lags); an
+    // evaluation keeps the version a member entered under (no write when nothing else moved).
+    if (segmentHolds(segment.definition, input, now))
+      members[segment.id] = only ? segment.version : (before[segment.id] ?? segment.version);
     else delete members[segment.id];
   }
   const isIn = (members_: Record<number, number>) => (id: number) => members_[id] !== undefined;
@@ -140,7 +143,8 @@ export function transitionOf(
   const edgeMoved =
     edge !== stored &&
     (stored === undefined ? edge !== undefined : stored <= at || (edge !== undefined && edge < stored));
-  const membershipMoved = entered.length + left.length + rezoned.length > 0;
+  const versionMoved = ids(members).some((id) => isIn(before)(id) && before[id] !== members[id]);
+  const membershipMoved = entered.length + left.length + rezoned.length > 0 || versionMoved;
   if (!membershipMoved && !edgeMoved) return undefined;
   const next: SegmentState = {
     sv: (state?.sv ?? 0) + 1,

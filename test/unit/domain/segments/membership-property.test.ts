@@ -172,7 +172,14 @@ function world() {
 type World = ReturnType<typeof world>;
 
 async function deliver(w: World, message: SegmentsMessage, crashAfter?: number): Promise<void> {
-  if (message.kind !== 'contacts') return;
+  // A backfill page of the redefined segment: every contact, that segment alone, at the version filled.
+  const segment =
+    message.kind === 'backfill'
+      ? w.data.segmentIndexes
+          .get(CLIENT)!
+          .segments.find((s) => s.id === message.segment_id && s.version === message.version)
+      : undefined;
+  if (message.kind === 'backfill' && !segment) return;
   let writes = 0;
   w.membership.onWrite =
     crashAfter === undefined
@@ -182,7 +189,12 @@ async function deliver(w: World, message: SegmentsMessage, crashAfter?: number):
           if (writes > crashAfter) throw new CrashedWorker();
         };
   try {
-    await evaluateContacts({ membership: w.membership, clock: w.clock }, message.client_id, message.contact_ids);
+    await evaluateContacts(
+      { membership: w.membership, clock: w.clock },
+      message.client_id,
+      message.kind === 'contacts' ? message.contact_ids : CONTACTS,
+      segment ? { segment } : {},
+    );
   } finally {
     w.membership.onWrite = undefined;
   }
@@ -230,8 +242,15 @@ async function apply(w: World, o: Op): Promise<void> {
     case 'redefine': {
       const version = (w.data.segmentIndexes.get(CLIENT)?.version ?? 1) + 1;
       w.install([SEGMENT_1_V2, ...SEGMENTS.slice(1)], version);
-      // The backfill of the new version reaches every contact.
-      w.queue.pending.push({ kind: 'contacts', client_id: CLIENT, contact_ids: [...CONTACTS] });
+      // The backfill of the new version reaches every contact (one page here).
+      w.queue.pending.push({
+        kind: 'backfill',
+        client_id: CLIENT,
+        segment_id: 1,
+        version: SEGMENT_1_V2.version,
+        shard: 0,
+        after: 0,
+      });
       return;
     }
     case 'sweep':
