@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '../../../local/dynamodb.js';
+import { createFaultInjection } from '../../../shared/adapters/faults/fault-injection.js';
+import { segmentHolds } from '../../../shared/domain/segments/definition/evaluate.js';
 import { DynamoErasureStore } from '../../../shared/adapters/dynamo/erasure-store.js';
 import { keys } from '../../../shared/adapters/dynamo/keys.js';
 import { createContainer } from '../../../shared/composition/container.js';
@@ -272,5 +274,56 @@ describe('membership store (DynamoDB Local)', () => {
     expect(moved.usage.by_command).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
     expect(still.result).toMatchObject({ evaluated: 25, written: 0 });
     expect(still.usage.by_command).toEqual({ BatchGetItemCommand: 1 });
+  });
+
+  it('under injected faults (writes applied but answered by a reset, throttles) ends with exactly the members', async () => {
+    // Prepare: the evaluator's own container, its DynamoDB client faulty below the SDK's retries.
+    const w = await world(new Date());
+    const injection = createFaultInjection({ spec: 'dynamo:reset-after-write:0.3,dynamo:throttle:0.1', seed: 35 });
+    const faulty = createContainer({
+      config: loadConfig({
+        AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+        TABLE_NAME: TABLE,
+        AWS_REGION: process.env['AWS_REGION'] ?? 'us-east-1',
+        CONFIG_CACHE_TTL_SECONDS: '0',
+      }),
+    });
+    injection.dynamo(tableOf(faulty).db);
+    const evaluator = { membership: faulty.resolve([membershipStore]).membership, clock: w.clock };
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i += 1)
+      ids.push(
+        await w.add({
+          ...(i % 3 === 0 ? { custom_fields: { plan: { id: 1, value: 'pro' } } } : {}),
+          ...(i % 2 === 0 ? { last_activity_at: new Date(Date.now() - 3_600_000).toISOString() } : {}),
+        }),
+      );
+    await w.install();
+
+    // Act: each message of 10 contacts until it succeeds, as SQS delivers a failed message again.
+    let failures = 0;
+    for (let i = 0; i < ids.length; i += 10)
+      for (let delivery = 1; ; delivery += 1) {
+        try {
+          await evaluateContacts(evaluator, w.clientId, ids.slice(i, i + 10));
+          break;
+        } catch (error) {
+          failures += 1;
+          if (delivery >= 10) throw error;
+        }
+      }
+
+    // Assess
+    const contacts = await w.contacts.getMany(w.clientId, ids);
+    for (const segment of SEGMENTS) {
+      const expected = ids.filter((id) =>
+        segmentHolds(segment.definition, { contact: contacts.get(id)! }, w.clock.now()),
+      );
+      expect(expected.length).toBeGreaterThan(0);
+      expect(await w.membersOf(segment.id)).toEqual(expected);
+    }
+    // Writes applied whose answer was lost: the SDK's retry met the state's condition, read as a conflict, read again.
+    expect(injection.counts().dynamo?.injected['reset-after-write']).toBeGreaterThan(0);
+    expect(failures).toBeLessThanOrEqual(ids.length);
   });
 });
