@@ -66,11 +66,12 @@ export const scheduledFunctions: readonly ScheduledFunctionDefinition[] = [
     ],
   },
   // Segments' time-relative edges: contacts whose "within N days" conditions may have flipped since their last
-  // evaluation go to the evaluator (8 due shards, ≤ 2,000 contacts a shard a run, oldest first).
+  // evaluation go to the evaluator (8 due shards, ≤ 2,000 contacts a shard a run, oldest first); segment backfills
+  // whose page chain went quiet for 2 minutes are sent on from their progress (which moves their stale entry).
   {
     handler: 'sweep-segment-edges',
     everyMinutes: 15,
-    tableAccess: 'read',
+    tableAccess: 'readWrite',
     sendsTo: ['segments'],
     timeoutSeconds: 60,
   },

@@ -1,6 +1,8 @@
 import { clock } from '../../shared/composition/providers/clock.js';
 import { membershipStore } from '../../shared/composition/providers/membership-store.js';
 import { queue } from '../../shared/composition/providers/queue.js';
+import { segmentStore } from '../../shared/composition/providers/segment-store.js';
+import { backfillSegmentPage } from '../../shared/domain/segments/backfill-segment.js';
 import { evaluateContacts } from '../../shared/domain/segments/evaluate-contacts.js';
 import { SegmentsMessage } from '../../shared/domain/segments/segments-message.js';
 import { sqsBatch } from '../../shared/queue/sqs-batch.js';
@@ -10,10 +12,14 @@ import { sqsBatch } from '../../shared/queue/sqs-batch.js';
  * sweep found due), or one page of a segment's backfill. Every message is idempotent: an evaluation reads the
  * contacts' last state and writes only what moved, conditioned on the state it read.
  */
-export const handler = sqsBatch(SegmentsMessage, [membershipStore, queue, clock], async (message, { deps }) => {
-  if (message.kind === 'contacts') {
-    await evaluateContacts(deps, message.client_id, message.contact_ids);
-    return;
-  }
-  throw new Error('segment backfill pages are not handled by this build');
-});
+export const handler = sqsBatch(
+  SegmentsMessage,
+  [membershipStore, segmentStore, queue, clock],
+  async (message, { deps }) => {
+    if (message.kind === 'contacts') {
+      await evaluateContacts(deps, message.client_id, message.contact_ids);
+      return;
+    }
+    await backfillSegmentPage(deps, message);
+  },
+);

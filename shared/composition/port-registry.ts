@@ -38,6 +38,7 @@ import type { JourneyStore } from '../domain/journeys/journey-store.js';
 import type { RecipientStore } from '../domain/broadcasts/recipient-store.js';
 import type { PaceStore } from '../domain/broadcasts/pace-store.js';
 import type { MembershipStore } from '../domain/segments/membership-store.js';
+import type { SegmentStore } from '../domain/segments/segment-store.js';
 import type { TableDnsRecords } from '../adapters/dns/table-dns-records.js';
 import type { LocalSenderIdentities } from '../adapters/local-ses/local-sender-identities.js';
 import type {
@@ -93,6 +94,8 @@ export interface Ports {
   pace: PaceStore;
   /** Segment membership per contact: the evaluator's read and transitions, the edges sweep's due index. */
   membership: MembershipStore;
+  /** A client's segments: heads, the count and summaries, the index, backfill progress, members listing. */
+  segments: SegmentStore;
   sentEmails: SentEmailStore;
   tracking: TrackingStore;
   unsubscribe: UnsubscribeStore;

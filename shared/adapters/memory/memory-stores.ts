@@ -9,6 +9,7 @@ import { MemoryEventStore } from './event-store.js';
 import { MemoryIpRateCounter } from './ip-rate-counter.js';
 import { MemoryJourneyStore } from './journey-store.js';
 import { MemoryMembershipStore } from './membership-store.js';
+import { MemorySegmentStore } from './segment-store.js';
 import { MemoryExecutionStore } from './execution-store.js';
 import { MemoryProcessingStore } from './processing-store.js';
 import { MemoryRunStore } from './run-store.js';
@@ -58,6 +59,7 @@ export function memoryStores() {
     events: new MemoryEventStore(engineData),
     processing: new MemoryProcessingStore(aggregates, engineData),
     membership: new MemoryMembershipStore(aggregates, engineData),
+    segments: new MemorySegmentStore(aggregates, engineData),
     runs: new MemoryRunStore(aggregates, engineData),
     executions: new MemoryExecutionStore(aggregates, engineData),
     delivery: new MemoryDeliveryStore(aggregates, engineData),

@@ -49,6 +49,12 @@ describe('the route table', () => {
         gaps: ['PATCH', 'DELETE'],
         root: false,
       },
+      {
+        specific: '/client/segments/preview',
+        general: '/client/segments/{id}',
+        gaps: ['GET', 'HEAD', 'PATCH', 'DELETE'],
+        root: false,
+      },
     ]);
   });
 

@@ -96,8 +96,14 @@ const DateCondition = z
     z.meta({
       id: 'SegmentDateCondition',
       anyOf: [
-        { properties: { op: { enum: ['exists', 'not_exists'] } }, not: { required: ['value'] } },
-        { properties: { op: { enum: ['before', 'after'] }, value: { type: 'string' } }, required: ['value'] },
+        {
+          properties: { op: { enum: ['exists', 'not_exists'] } },
+          not: { properties: { value: {} }, required: ['value'] },
+        },
+        {
+          properties: { op: { enum: ['before', 'after'] }, value: { type: 'string', maxLength: MAX_TIMESTAMP_LENGTH } },
+          required: ['value'],
+        },
         {
           properties: {
             op: { enum: ['within_days', 'not_within_days'] },
@@ -187,7 +193,7 @@ const EngagementCondition = z
     engagementRule,
     z.meta({
       id: 'SegmentEngagementCondition',
-      not: { properties: { op: { const: 'never_opened' } }, required: ['op', 'within_days'] },
+      not: { properties: { op: { const: 'never_opened' }, within_days: {} }, required: ['op', 'within_days'] },
       description:
         'Human engagement with any e-mail the contact was sent (privacy-proxy and link-scanner opens and clicks never count): human_opened / human_clicked ever (an e-mail opened / clicked by a person) or within the last `within_days` (by `last_email_opened_at` / `last_email_clicked_at`); never_opened: no e-mail ever opened by a person (`total_emails_opened` is 0)',
     }),

@@ -50,6 +50,8 @@ const EXPECTED: Record<string, string> = {
   'POST /client/email-templates/list': 'oamvk',
   'POST /client/email-templates/{id}/render-preview': 'oamvk',
   'POST /client/email-templates/{id}/html': 'oamvk',
+  // A preview counts without saving anything: a viewer may ask.
+  'POST /client/segments/preview': 'oamvk',
   // A published journey decides mail at volume: publishing and its lifecycle are a manager's, as settings are.
   'POST /client/journeys/{id}/publish': 'oak',
   'POST /client/journeys/{id}/pause': 'oak',

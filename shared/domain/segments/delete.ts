@@ -1,0 +1,23 @@
+import { conflict, notFound } from '../../errors.js';
+import { SEGMENT_WRITE_ATTEMPTS } from './create.js';
+import type { SegmentDeps } from './get.js';
+import { indexWrite } from './segment-index.js';
+
+/**
+ * DELETE /client/segments/{id}: the head, its summary and its place in the plan's count go, with the index without
+ * it (one transaction after one strong BatchGetItem). Its members leave it as each contact is next evaluated (the
+ * evaluator leaves every segment the index no longer holds).
+ */
+export async function deleteSegment(
+  deps: Pick<SegmentDeps, 'segments'>,
+  clientId: number,
+  id: number,
+): Promise<{ id: number; deleted: true }> {
+  for (let attempt = 1; attempt <= SEGMENT_WRITE_ATTEMPTS; attempt += 1) {
+    const read = await deps.segments.readForWrite(clientId, id);
+    if (!read.segment) throw notFound('id', 'Segment not found');
+    const outcome = await deps.segments.delete(read.segment, read.segment.version, indexWrite(read.index, id));
+    if (outcome === 'done') return { id, deleted: true };
+  }
+  throw conflict('state', 'id', 'The segment kept changing while it was being deleted; try again');
+}

@@ -1,0 +1,228 @@
+import { describe, expect, it } from 'vitest';
+import { clientKey } from '../../../../shared/adapters/memory/engine-data.js';
+import { memoryStores } from '../../../../shared/adapters/memory/memory-stores.js';
+import {
+  type BackfillMessage,
+  backfillSegmentPage,
+  restartStaleBackfills,
+} from '../../../../shared/domain/segments/backfill-segment.js';
+import { createSegment } from '../../../../shared/domain/segments/create.js';
+import { deleteSegment } from '../../../../shared/domain/segments/delete.js';
+import { getSegment } from '../../../../shared/domain/segments/get.js';
+import { listSegments } from '../../../../shared/domain/segments/list.js';
+import { listSegmentMembers } from '../../../../shared/domain/segments/members.js';
+import { previewSegment } from '../../../../shared/domain/segments/preview.js';
+import type { SegmentCreateBody } from '../../../../shared/domain/segments/schemas-api.js';
+import { updateSegment } from '../../../../shared/domain/segments/update.js';
+import { AppError } from '../../../../shared/errors.js';
+import type { BatchMessage, Queue, QueueName, QueueMessages } from '../../../../shared/platform.js';
+import { contactRecord } from '../../support/contact-fixtures.js';
+
+const CLIENT = 7;
+const OTHER = 8;
+
+const tagged = (tag: string): SegmentCreateBody['definition'] => ({
+  match: 'all',
+  groups: [{ match: 'all', conditions: [{ on: 'tag', op: 'has', tag }] }],
+});
+
+/** A queue that keeps what is sent; `failNextSend` makes the next single send throw (a crash before it). */
+class RecordingQueue implements Queue {
+  sent: BackfillMessage[] = [];
+  failNextSend = false;
+  async send<Q extends QueueName>(_queue: Q, message: QueueMessages[Q]): Promise<void> {
+    if (this.failNextSend) {
+      this.failNextSend = false;
+      throw new Error('injected: the queue is unreachable');
+    }
+    this.sent.push(message as BackfillMessage);
+  }
+  async sendBatch<Q extends QueueName>(_queue: Q, messages: readonly BatchMessage<Q>[]): Promise<void> {
+    for (const m of messages) this.sent.push(m.message as BackfillMessage);
+  }
+}
+
+function harness(contacts = 0, tagEvery = 3) {
+  const stores = memoryStores();
+  const queue = new RecordingQueue();
+  let now = new Date('2026-06-01T12:00:00.000Z');
+  const clock = { now: () => now };
+  for (let id = 1; id <= contacts; id += 1) {
+    stores.contacts.contacts.set(
+      clientKey(CLIENT, id),
+      contactRecord({ id, client_id: CLIENT, email: `c${id}@example.com`, tags: id % tagEvery === 0 ? ['vip'] : [] }),
+    );
+  }
+  const deps = { ...stores, queue, clock };
+  /** Delivers every queued message (and those they send) until the queue is empty; answers how many ran. */
+  const drain = async () => {
+    let ran = 0;
+    while (queue.sent.length > 0) {
+      const message = queue.sent.shift()!;
+      await backfillSegmentPage(deps, message);
+      ran += 1;
+    }
+    return ran;
+  };
+  return { stores, queue, deps, drain, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
+}
+
+const refusal = async (work: Promise<unknown>) => {
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return { status: (error as AppError).status, items: (error as AppError).items };
+};
+
+describe('segments API over memory ports', () => {
+  it('creates a segment building, backfills every listing shard page by page to ready with the exact members', async () => {
+    // Prepare: 1,000 contacts, every third tagged vip (333): 125 a listing shard, two 100-contact pages each.
+    const h = harness(1_000);
+
+    // Act
+    const created = await createSegment(h.deps, CLIENT, { name: 'VIPs', definition: tagged('vip') });
+    const firstMessages = h.queue.sent.length;
+    const ran = await h.drain();
+
+    // Assess
+    expect(created).toMatchObject({ id: 1, status: 'building', version: 1, count: 0 });
+    expect(firstMessages).toBe(8);
+    expect(ran).toBe(16);
+    const after = await getSegment(h.deps, CLIENT, 1);
+    expect(after).toMatchObject({ status: 'ready', count: 333 });
+    expect(after.backfill).toMatchObject({ version: 1, scanned: 1_000, done: true, shards_done: 8 });
+    expect(h.stores.membership.membersOf(CLIENT, 1)).toHaveLength(333);
+    const list = await listSegments(h.deps, CLIENT);
+    expect(list.segments).toEqual([expect.objectContaining({ id: 1, status: 'ready', count: 333 })]);
+    expect(list.meta).toEqual({ total: 1, max_segments: 3 });
+  });
+
+  it('records a page delivered twice once and does not double the chain', async () => {
+    const h = harness(250, 1);
+    await createSegment(h.deps, CLIENT, { name: 'All tagged', definition: tagged('vip') });
+    const first = h.queue.sent.find((m) => m.shard === 1)!;
+
+    // Act: the shard's first page runs, then its duplicate.
+    h.queue.sent = h.queue.sent.filter((m) => m !== first);
+    await backfillSegmentPage(h.deps, first);
+    const afterFirst = h.queue.sent.length;
+    await backfillSegmentPage(h.deps, first);
+
+    // Assess: the duplicate sent nothing and the backfill still ends exact.
+    expect(h.queue.sent.length).toBe(afterFirst);
+    await h.drain();
+    expect(await getSegment(h.deps, CLIENT, 1)).toMatchObject({ status: 'ready', count: 250 });
+  });
+
+  it('restarts a chain whose next page was lost after its progress moved, from that progress', async () => {
+    // Prepare: 1,000 contacts, so shard 1 needs two pages.
+    const h = harness(1_000, 2);
+    await createSegment(h.deps, CLIENT, { name: 'Half', definition: tagged('vip') });
+    const first = h.queue.sent.find((m) => m.shard === 1)!;
+    h.queue.sent = h.queue.sent.filter((m) => m !== first);
+    h.queue.failNextSend = true;
+
+    // Act: the page is done and recorded, its next message is lost; the rest drains; the sweep runs later.
+    await expect(backfillSegmentPage(h.deps, first)).rejects.toThrow('injected');
+    // The message comes back: its progress moved on, so it records nothing and sends nothing.
+    await backfillSegmentPage(h.deps, first);
+    await h.drain();
+    const stuck = await getSegment(h.deps, CLIENT, 1);
+    const early = await restartStaleBackfills(h.deps);
+    h.advance(3 * 60_000);
+    const restarted = await restartStaleBackfills(h.deps);
+    await h.drain();
+
+    // Assess
+    expect(stuck.status).toBe('building');
+    expect(early.restarted).toBe(0);
+    expect(restarted.restarted).toBe(1);
+    expect(await getSegment(h.deps, CLIENT, 1)).toMatchObject({ status: 'ready', count: 500 });
+  });
+
+  it('refuses a fourth segment on the free plan with 409 max, nothing written', async () => {
+    const h = harness();
+    for (const n of [1, 2, 3]) await createSegment(h.deps, CLIENT, { name: `S${n}`, definition: tagged(`t${n}`) });
+
+    const refused = await refusal(createSegment(h.deps, CLIENT, { name: 'S4', definition: tagged('t4') }));
+
+    expect(refused).toEqual({ status: 409, items: [expect.objectContaining({ condition: 'max', key: 'segments' })] });
+    expect((await listSegments(h.deps, CLIENT)).meta.total).toBe(3);
+  });
+
+  it('answers 422 with every reference issue at its body path', async () => {
+    const h = harness();
+    const definition: SegmentCreateBody['definition'] = {
+      match: 'any',
+      groups: [
+        { match: 'all', conditions: [{ on: 'topic', topic_id: 9, op: 'subscribed' }] },
+        {
+          match: 'all',
+          conditions: [
+            { on: 'tag', op: 'has', tag: 'x' },
+            { on: 'topic', topic_id: 4, op: 'subscribed' },
+          ],
+        },
+      ],
+    };
+
+    const refused = await refusal(createSegment(h.deps, CLIENT, { name: 'Bad', definition }));
+
+    expect(refused.status).toBe(422);
+    expect(refused.items.map((i) => [i.key, i.condition])).toEqual([
+      ['definition.groups.0.conditions.0.topic_id', 'reference'],
+      ['definition.groups.1.conditions.1.topic_id', 'reference'],
+    ]);
+    expect((await listSegments(h.deps, CLIENT)).meta.total).toBe(0);
+  });
+
+  it('PATCH: a stale version is 409 state; a new definition is version 2, built again with its own members', async () => {
+    const h = harness(60, 3);
+    await createSegment(h.deps, CLIENT, { name: 'VIPs', definition: tagged('vip') });
+    await h.drain();
+
+    const stale = await refusal(updateSegment(h.deps, CLIENT, 1, { version: 2, name: 'x' }));
+    const renamed = await updateSegment(h.deps, CLIENT, 1, { version: 1, name: 'Top' });
+    const noBackfill = h.queue.sent.length;
+    const redefined = await updateSegment(h.deps, CLIENT, 1, {
+      version: 1,
+      definition: { match: 'all', groups: [{ match: 'all', conditions: [{ on: 'tag', op: 'has_not', tag: 'vip' }] }] },
+    });
+    await h.drain();
+
+    expect(stale).toEqual({ status: 409, items: [expect.objectContaining({ condition: 'state', key: 'version' })] });
+    expect(renamed).toMatchObject({ name: 'Top', version: 1, status: 'ready' });
+    expect(noBackfill).toBe(0);
+    expect(redefined).toMatchObject({ version: 2, status: 'building' });
+    expect(await getSegment(h.deps, CLIENT, 1)).toMatchObject({ version: 2, status: 'ready', count: 40 });
+  });
+
+  it('previews exactly over a small client, and answers 404 for another client on every verb', async () => {
+    const h = harness(30, 3);
+    await createSegment(h.deps, CLIENT, { name: 'VIPs', definition: tagged('vip') });
+    await h.drain();
+
+    const preview = await previewSegment(h.deps, CLIENT, { definition: tagged('vip') });
+    const page = await listSegmentMembers({ ...h.deps, cursorSecret: 's' }, CLIENT, 1, { per_page: 4 });
+    const statuses = await Promise.all([
+      refusal(getSegment(h.deps, OTHER, 1)),
+      refusal(updateSegment(h.deps, OTHER, 1, { version: 1, name: 'x' })),
+      refusal(deleteSegment(h.deps, OTHER, 1)),
+      refusal(listSegmentMembers({ ...h.deps, cursorSecret: 's' }, OTHER, 1, { per_page: 4 })),
+    ]);
+
+    expect(preview).toEqual({ count: 10, sampled: 30, exact: true, share: 10 / 30 });
+    expect(page.contacts.map((c) => c.id)).toEqual([3, 6, 9, 12]);
+    const next = await listSegmentMembers({ ...h.deps, cursorSecret: 's' }, CLIENT, 1, {
+      per_page: 4,
+      cursor: page.next_cursor!,
+    });
+    expect(next.contacts.map((c) => c.id)).toEqual([15, 18, 21, 24]);
+    expect(statuses.map((s) => s.status)).toEqual([404, 404, 404, 404]);
+    await deleteSegment(h.deps, CLIENT, 1);
+    expect(await refusal(getSegment(h.deps, CLIENT, 1))).toMatchObject({ status: 404 });
+    expect((await listSegments(h.deps, CLIENT)).meta.total).toBe(0);
+  });
+});
