@@ -100,7 +100,8 @@ describe('segments API over memory ports', () => {
   });
 
   it('records a page delivered twice once and does not double the chain', async () => {
-    const h = harness(250, 1);
+    // 1,000 contacts: 125 a listing shard, so a shard's first page sends its next.
+    const h = harness(1_000, 1);
     await createSegment(h.deps, CLIENT, { name: 'All tagged', definition: tagged('vip') });
     const first = h.queue.sent.find((m) => m.shard === 1)!;
 
@@ -111,9 +112,10 @@ describe('segments API over memory ports', () => {
     await backfillSegmentPage(h.deps, first);
 
     // Assess: the duplicate sent nothing and the backfill still ends exact.
+    expect(h.queue.sent.filter((m) => m.shard === 1)).toHaveLength(1);
     expect(h.queue.sent.length).toBe(afterFirst);
     await h.drain();
-    expect(await getSegment(h.deps, CLIENT, 1)).toMatchObject({ status: 'ready', count: 250 });
+    expect(await getSegment(h.deps, CLIENT, 1)).toMatchObject({ status: 'ready', count: 1_000 });
   });
 
   it('restarts a chain whose next page was lost after its progress moved, from that progress', async () => {
