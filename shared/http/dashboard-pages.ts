@@ -26,6 +26,8 @@ export const DASHBOARD_PAGE_INFO = {
   workflow: { title: 'Workflow', nav: false },
   journeys: { title: 'Journeys', nav: true },
   journey: { title: 'Journey', nav: false },
+  segments: { title: 'Segments', nav: true },
+  segment: { title: 'Segment', nav: false },
   templates: { title: 'Templates', nav: true },
   template: { title: 'Template', nav: false },
   contacts: { title: 'Contacts', nav: true },
@@ -51,6 +53,7 @@ export const isDashboardPage = (name: string): name is DashboardPage => Object.h
 export const DASHBOARD_RECORD_PAGES = [
   'workflow',
   'journey',
+  'segment',
   'template',
   'contact',
   'sent-email',

@@ -9,6 +9,8 @@ import { ExecutionsPage } from './executions/executions-page.js';
 import { JourneyPage } from './journeys/journey-page.js';
 import { JourneysPage } from './journeys/journeys-page.js';
 import { OverviewPage } from './overview.js';
+import { SegmentPage } from './segments/segment-page.js';
+import { SegmentsPage } from './segments/segments-page.js';
 import { SentEmailPage } from './sent-email/sent-email-page.js';
 import { SettingsPage } from './settings/settings-page.js';
 import { TemplatePage } from './templates/template-page.js';
@@ -30,6 +32,8 @@ export const PAGE_COMPONENTS: { readonly [page in SignedInPage]: FunctionCompone
   workflow: WorkflowPage,
   journeys: JourneysPage,
   journey: JourneyPage,
+  segments: SegmentsPage,
+  segment: SegmentPage,
   templates: TemplatesPage,
   template: TemplatePage,
   contacts: ContactsPage,

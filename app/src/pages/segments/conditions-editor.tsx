@@ -1,0 +1,163 @@
+import { useMemo, useRef } from 'preact/hooks';
+import { SEGMENT_LIMITS } from '../../../../shared/public/segment-rules.js';
+import type { Api } from '../../api/client.js';
+import { answerOf, type Failure } from '../../data/answer.js';
+import { useLoad } from '../../data/use-load.js';
+import { Field } from '../../ui/field.js';
+import { pause } from './reread.js';
+import {
+  rangeOfPath,
+  readJson,
+  type SyntaxProblem,
+  selectInTextarea,
+  type TextRange,
+} from '../journeys/journey-json.js';
+import { type DefinitionIssue, definitionIssuesOf, previewText, type SegmentDefinition } from './segment-text.js';
+
+/** How long typing must pause before the count is asked for again. */
+export const PREVIEW_DELAY_MS = 400;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The live count of a definition as typed: POST /client/segments/preview once typing has paused, each keystroke's
+ * question aborting the one still pausing (only the last is asked). A text that is not a JSON object is not asked
+ * about. The preview's refusal (422) lists the definition's issues, as a save would.
+ */
+function useLiveCount(api: Api, value: unknown) {
+  const question = JSON.stringify(value ?? null);
+  return useLoad(
+    async (signal) => {
+      if (!isObject(value)) return undefined;
+      await pause(PREVIEW_DELAY_MS, signal);
+      return (
+        await answerOf(
+          api.POST('/api/v1/client/segments/preview', { body: { definition: value as SegmentDefinition }, signal }),
+          'Counting the contacts',
+        )
+      ).data;
+    },
+    [api, question],
+    { keep: true },
+  );
+}
+
+/**
+ * A segment's conditions as JSON: the issues first (what keeps the text from being JSON, each at its line and column;
+ * or the API's issues at their JSON path, from the last save or from the live count), each a button selecting that
+ * place in the text; the text area; and the live count of the contacts it matches now, in a status line.
+ */
+export function ConditionsEditor(props: {
+  id: string;
+  api: Api;
+  text: string;
+  onText: (text: string) => void;
+  /** The last save's refusal: its items about the definition show in the list. */
+  failure: Failure | undefined;
+  readOnly?: boolean;
+}) {
+  const { id, api, text, onText, failure, readOnly } = props;
+  const editor = useRef<HTMLTextAreaElement>(null);
+  const read = useMemo(() => readJson(text), [text]);
+  const count = useLiveCount(api, read.problems.length === 0 ? read.value : undefined);
+  const saved = definitionIssuesOf(failure);
+  // The count's refusal is about the text as typed now; a save's about the text when it was sent.
+  const live = count.failure?.status === 422 ? definitionIssuesOf(count.failure) : [];
+  const issues = live.length > 0 ? live : saved;
+  const show = (range: TextRange | undefined) => {
+    if (range && editor.current) selectInTextarea(editor.current, range);
+  };
+
+  let countLine: string;
+  if (read.problems.length > 0) countLine = 'The count needs the text to be JSON.';
+  else if (!isObject(read.value)) countLine = 'A segment is a JSON object: { "match": …, "groups": […] }.';
+  else if (count.loading) countLine = count.data ? `${previewText(count.data)} Counting again…` : 'Counting…';
+  else if (count.failure?.status === 422)
+    countLine = `No count: ${issues.length === 1 ? 'one issue' : `${issues.length} issues`} to fix (listed above).`;
+  else if (count.failure) countLine = `No count: ${count.failure.message}`;
+  else countLine = count.data ? previewText(count.data) : '';
+
+  return (
+    <div>
+      <Issues
+        prefix={id}
+        syntax={read.problems}
+        issues={read.problems.length === 0 ? issues : []}
+        text={text}
+        onShow={show}
+      />
+      <Field
+        id={id}
+        label="Conditions as JSON"
+        hint={`All or any of 1–${SEGMENT_LIMITS.groups} groups, each all or any of 1–${SEGMENT_LIMITS.conditionsPerGroup} conditions (the API guide’s “Segments” lists each kind). The count below follows what you type.`}
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            ref={editor}
+            class="code-input"
+            rows={18}
+            value={text}
+            readOnly={readOnly}
+            spellcheck={false}
+            autocomplete="off"
+            onInput={(event) => onText(event.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <p id={`${id}-count`} role="status" class="live-count" aria-busy={count.loading && isObject(read.value)}>
+        {countLine}
+      </p>
+    </div>
+  );
+}
+
+/** The places the text is not JSON, or the API's issues by path: each a button selecting its place in the text. */
+function Issues(props: {
+  prefix: string;
+  syntax: readonly SyntaxProblem[];
+  issues: readonly DefinitionIssue[];
+  text: string;
+  onShow: (range: TextRange | undefined) => void;
+}) {
+  const { prefix, syntax, issues, text, onShow } = props;
+  if (syntax.length > 0) {
+    return (
+      <section aria-labelledby={`${prefix}-syntax-title`}>
+        <h3 id={`${prefix}-syntax-title`}>Not JSON ({syntax.length})</h3>
+        <ul class="issue-list">
+          {syntax.map((problem, at) => (
+            <li key={at}>
+              <button type="button" class="small secondary" onClick={() => onShow(problem)}>
+                Line {problem.line}, column {problem.column}
+              </button>{' '}
+              {problem.message}
+            </li>
+          ))}
+        </ul>
+      </section>
+    );
+  }
+  if (issues.length === 0) return null;
+  return (
+    <section aria-labelledby={`${prefix}-issues-title`}>
+      <h3 id={`${prefix}-issues-title`}>Issues ({issues.length})</h3>
+      <ul class="issue-list">
+        {issues.map((issue, at) => (
+          <li key={at}>
+            <button
+              type="button"
+              class="small secondary"
+              aria-label={`Show ${issue.path || 'the conditions'} in the JSON`}
+              onClick={() => onShow(rangeOfPath(text, issue.path))}
+            >
+              <code>{issue.path || '(the conditions)'}</code>
+            </button>{' '}
+            {issue.error} <small>({issue.condition})</small>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
