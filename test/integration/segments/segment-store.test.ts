@@ -1,0 +1,188 @@
+import { describe, expect, inject, it } from 'vitest';
+import { memoryStores } from '../../../shared/adapters/memory/memory-stores.js';
+import { createContainer, type Container } from '../../../shared/composition/container.js';
+import { segmentStore } from '../../../shared/composition/providers/segment-store.js';
+import { loadConfig } from '../../../shared/config.js';
+import { compileIndex } from '../../../shared/domain/segments/definition/specs.js';
+import type { SegmentDefinition } from '../../../shared/domain/segments/definition/types.js';
+import type {
+  IndexWrite,
+  SegmentRecord,
+  SegmentStore,
+  StoredSegmentIndex,
+} from '../../../shared/domain/segments/segment-store.js';
+import { AT, freshClientId, LATER } from '../contracts/support.js';
+
+/** The SegmentStore contract, on the memory adapter and on the DynamoDB adapter against DynamoDB Local. */
+let dynamo: Container | undefined;
+const dynamoStore = (): SegmentStore =>
+  (dynamo ??= createContainer({
+    config: loadConfig({
+      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+      TABLE_NAME: inject('tableName'),
+      AWS_REGION: process.env['AWS_REGION'] ?? 'us-east-1',
+      CONFIG_CACHE_TTL_SECONDS: '0',
+    }),
+  })).resolve([segmentStore]).segments;
+
+const ADAPTERS: [string, () => SegmentStore][] = [
+  ['memory', () => memoryStores().segments],
+  ['dynamodb', dynamoStore],
+];
+
+const tagged = (tag: string): SegmentDefinition => ({
+  match: 'all',
+  groups: [{ match: 'all', conditions: [{ on: 'tag', op: 'has', tag }] }],
+});
+const segmentOf = (clientId: number, id: number, tag: string, version = 1): SegmentRecord => ({
+  id,
+  client_id: clientId,
+  name: `S${id}`,
+  definition: tagged(tag),
+  version,
+  status: 'building',
+  backfill: { version, started_at: AT },
+  created_at: AT,
+  updated_at: AT,
+});
+const indexAfter = (index: StoredSegmentIndex, segment: SegmentRecord): IndexWrite => ({
+  readVersion: index.version,
+  body: compileIndex([
+    ...index.segments.filter((s) => s.id !== segment.id),
+    { id: segment.id, version: segment.version, definition: segment.definition },
+  ]),
+});
+
+/** Creates the client's next segment as the use case does: read, then write on what was read. */
+async function create(store: SegmentStore, clientId: number, tag: string, max = 3) {
+  const read = await store.readForWrite(clientId);
+  const segment = segmentOf(clientId, read.count?.next_id ?? 1, tag);
+  const outcome = await store.create({
+    segment,
+    countRead: read.count,
+    max,
+    index: indexAfter(read.index, segment),
+    shards: 8,
+  });
+  return { outcome, segment };
+}
+
+describe.each(ADAPTERS)('SegmentStore contract (%s)', (_name, storeOf) => {
+  it('gives one of two creates on the same read the id, the other stale; counts them against the plan', async () => {
+    const store = storeOf();
+    const clientId = freshClientId();
+    const read = await store.readForWrite(clientId);
+    const a = segmentOf(clientId, 1, 'a');
+    const b = segmentOf(clientId, 1, 'b');
+
+    const outcomes = await Promise.all(
+      [a, b].map((segment) =>
+        store.create({ segment, countRead: read.count, max: 3, index: indexAfter(read.index, segment), shards: 8 }),
+      ),
+    );
+    await create(store, clientId, 'c');
+    await create(store, clientId, 'd');
+    const full = await create(store, clientId, 'e');
+
+    expect([...outcomes].sort()).toEqual(['done', 'stale']);
+    expect(full.outcome).toBe('limit');
+    const { count } = await store.list(clientId);
+    expect(count).toMatchObject({ n: 3, next_id: 4 });
+    expect(count!.segments.map((s) => [s.id, s.status])).toEqual([
+      [1, 'building'],
+      [2, 'building'],
+      [3, 'building'],
+    ]);
+    const after = await store.readForWrite(clientId);
+    expect(after.index.version).toBe(3);
+    expect(after.index.segments.map((s) => s.id)).toEqual([1, 2, 3]);
+  });
+
+  it('refuses an update on a stale head version or a stale index version, writing nothing', async () => {
+    const store = storeOf();
+    const clientId = freshClientId();
+    const { segment } = await create(store, clientId, 'a');
+    const read = await store.readForWrite(clientId, segment.id);
+    const v2 = { ...segment, version: 2, definition: tagged('b'), backfill: { version: 2, started_at: LATER } };
+    await create(store, clientId, 'other');
+
+    const staleIndex = await store.update({
+      segment: v2,
+      readVersion: 1,
+      rebuild: { index: indexAfter(read.index, v2), shards: 8 },
+    });
+    const staleHead = await store.update({ segment: { ...segment, name: 'x' }, readVersion: 2 });
+    const fresh = await store.readForWrite(clientId, segment.id);
+    const done = await store.update({
+      segment: v2,
+      readVersion: 1,
+      rebuild: { index: indexAfter(fresh.index, v2), shards: 8 },
+    });
+
+    expect(staleIndex).toBe('stale');
+    expect(staleHead).toBe('stale');
+    expect(fresh.segment).toMatchObject({ version: 1, name: 'S1' });
+    expect(done).toBe('done');
+    const now = await store.get(clientId, segment.id);
+    expect(now.segment).toMatchObject({ version: 2, definition: tagged('b') });
+    expect(now.progress.map((p) => [p.shard, p.version, p.after, p.done])).toEqual(
+      Array.from({ length: 8 }, (_, shard) => [shard, 2, 0, false]),
+    );
+  });
+
+  it('records a backfill page once from where it started, sets the segment ready once, and nets quiet backfills', async () => {
+    const store = storeOf();
+    const clientId = freshClientId();
+    const { segment } = await create(store, clientId, 'a');
+    const page = { shard: 3, version: 1, after: 120, scanned: 40, matched: 5, beat_at: LATER, done: false };
+
+    const first = await store.recordPage(clientId, segment.id, 0, page);
+    const again = await store.recordPage(clientId, segment.id, 0, { ...page, after: 999 });
+    const otherVersion = await store.recordPage(clientId, segment.id, 120, { ...page, version: 2, after: 130 });
+    const quietBefore = await store.staleBackfills('2026-01-15T10:30:00.000Z', 1_000);
+    await store.touchBackfill(clientId, segment.id, 1, '2026-01-15T10:40:00.000Z');
+    const quietAfterTouch = await store.staleBackfills('2026-01-15T10:30:00.000Z', 1_000);
+    const wrongVersion = await store.finishBackfill(clientId, segment.id, 2, LATER);
+    const finished = await store.finishBackfill(clientId, segment.id, 1, LATER);
+    const twice = await store.finishBackfill(clientId, segment.id, 1, LATER);
+    const quietAfterReady = await store.staleBackfills('2026-12-31T00:00:00.000Z', 1_000);
+
+    expect([first, again, otherVersion]).toEqual([true, false, false]);
+    const progress = await store.progress(clientId, segment.id);
+    expect(progress.find((p) => p.shard === 3)).toEqual(page);
+    const mine = (list: { client_id: number }[]) => list.filter((s) => s.client_id === clientId);
+    expect(mine(quietBefore)).toEqual([{ client_id: clientId, segment_id: segment.id }]);
+    expect(mine(quietAfterTouch)).toEqual([]);
+    expect([wrongVersion, finished, twice]).toEqual([false, true, false]);
+    expect(mine(quietAfterReady)).toEqual([]);
+    const got = await store.get(clientId, segment.id);
+    expect(got.segment).toMatchObject({
+      status: 'ready',
+      backfill: { version: 1, started_at: AT, finished_at: LATER },
+    });
+    expect((await store.list(clientId)).count!.segments[0]).toMatchObject({ status: 'ready' });
+  });
+
+  it('deletes a segment with its summary, its place in the count, its progress and its index entry', async () => {
+    const store = storeOf();
+    const clientId = freshClientId();
+    const { segment } = await create(store, clientId, 'a');
+    await create(store, clientId, 'b');
+    const read = await store.readForWrite(clientId, segment.id);
+    const without: IndexWrite = {
+      readVersion: read.index.version,
+      body: compileIndex(read.index.segments.filter((s) => s.id !== segment.id)),
+    };
+
+    const stale = await store.delete(segment, 2, without);
+    const done = await store.delete(segment, 1, without);
+
+    expect(stale).toBe('stale');
+    expect(done).toBe('done');
+    expect(await store.get(clientId, segment.id)).toEqual({ progress: [] });
+    const after = await store.readForWrite(clientId);
+    expect(after.count).toMatchObject({ n: 1, next_id: 3 });
+    expect(after.count!.segments.map((s) => s.id)).toEqual([2]);
+    expect(after.index.segments.map((s) => s.id)).toEqual([2]);
+  });
+});
