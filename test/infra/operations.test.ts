@@ -140,10 +140,10 @@ describe('operators hear about failures', () => {
   describe('alarms', () => {
     it('sends every alarm of the stack, on ALARM and on OK, to the on-call topic', () => {
       const topic = { Ref: onCallTopicId() };
-      // 10 DLQs (7 queues', the schedules', the webhook and day-counter streams' on-failure queues), 13 background
-      // functions (7 queue, 4 scheduled, 2 stream), 7 queue ages, 2 stream ages, the API's 5xx rate, 2 SES rates,
-      // 6 log metrics.
-      expect(alarms()).toHaveLength(41);
+      // 12 DLQs (9 queues', the schedules', the webhook and day-counter streams' on-failure queues), 17 background
+      // functions (9 queue, 6 scheduled, 2 stream), 9 queue ages, 2 stream ages, the API's 5xx rate, 2 SES rates,
+      // 7 log metrics.
+      expect(alarms()).toHaveLength(50);
       for (const alarm of alarms()) {
         expect(alarm.Properties.AlarmActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
         expect(alarm.Properties.OKActions, String(alarm.Properties.AlarmDescription)).toEqual([topic]);
@@ -284,6 +284,7 @@ describe('operators hear about failures', () => {
         'deliver-webhook-failing: webhook_message_failed',
         'sweep-executions: stuck_executions_swept',
         'sweep-runs: stuck_runs_swept',
+        'sweep-broadcasts: stuck_broadcasts_swept',
       ]);
     });
 
