@@ -19,6 +19,11 @@ export interface StreamFunctionDefinition {
    * function tells apart itself.
    */
   entities: readonly Entity[];
+  /**
+   * The item kinds whose removal the function needs (a REMOVE record has no new image, so `entities` never lets it
+   * through): matched on the old image's `entity`.
+   */
+  removedEntities?: readonly Entity[];
   tableAccess: TableAccess;
   /** Queues the function sends to (sqs:SendMessage on exactly those, URLs in `<NAME>_QUEUE_URL`). */
   sendsTo?: readonly QueueName[];
@@ -76,6 +81,8 @@ export const streamFunctions: readonly StreamFunctionDefinition[] = [
   {
     handler: 'day-counters',
     entities: [ENTITY.event, ENTITY.execution, ENTITY.sentEmailLog, ENTITY.run, ENTITY.segmentMember],
+    // A member entry deleted is a contact leaving its segment: the gauge counts it down.
+    removedEntities: [ENTITY.segmentMember],
     tableAccess: 'readWrite',
     batchSize: 1000,
     maxBatchingWindowSeconds: COUNTS_BATCHING_WINDOW_SECONDS,

@@ -100,6 +100,14 @@ export class StreamFunction extends Construct {
                 },
               }),
             ]),
+        ...(definition.removedEntities && definition.removedEntities.length > 0
+          ? [
+              FilterCriteria.filter({
+                eventName: ['REMOVE'],
+                dynamodb: { OldImage: { entity: { S: [...definition.removedEntities] } } },
+              }),
+            ]
+          : []),
       ],
     });
     this.deadLetters.queue.grantSendMessages(this.function);

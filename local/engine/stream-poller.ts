@@ -383,9 +383,12 @@ const isoSeconds = (ms: number): string => new Date(ms).toISOString().replace(/\
 
 /**
  * The event source mapping's filter (infra/stream-function.ts), applied here: an item that names its `entity` passes
- * when the function wants that entity; one written before the attribute existed passes on its key prefix.
+ * when the function wants that entity; one written before the attribute existed passes on its key prefix; a removal
+ * passes on its old image's entity when the function wants that kind's removals.
  */
 export const matches = (fn: StreamFunctionDefinition, record: DynamoDBRecord): boolean => {
+  const removed = record.eventName === 'REMOVE' ? record.dynamodb?.OldImage?.['entity']?.S : undefined;
+  if (removed !== undefined && (fn.removedEntities ?? []).some((e) => e === removed)) return true;
   const entity = record.dynamodb?.NewImage?.['entity']?.S;
   if (entity !== undefined) return (fn.entities as readonly string[]).includes(entity);
   const pk = record.dynamodb?.Keys?.['pk']?.S;

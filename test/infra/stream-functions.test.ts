@@ -42,6 +42,9 @@ describe('stream functions: the event source filter', () => {
         ...(legacy.length === 0
           ? []
           : [{ dynamodb: { Keys: { pk: { S: legacy } }, NewImage: { entity: { S: [{ exists: false }] } } } }]),
+        ...(definition.removedEntities
+          ? [{ eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: [...definition.removedEntities] } } } }]
+          : []),
       ]);
       // Lambda allows five filters per mapping.
       expect(filters.length).toBeLessThanOrEqual(5);

@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { keys } from '../../../shared/adapters/dynamo/keys.js';
 import { compileIndex } from '../../../shared/domain/segments/definition/specs.js';
@@ -71,6 +71,23 @@ async function membersOf(clientId: number, segmentId: number): Promise<number[]>
   return ids.sort((a, b) => a - b);
 }
 
+/** The segment's member count as the day-counters projection keeps it (its gauge row). */
+const gaugeBecomes = (clientId: number, segmentId: number, expected: number) =>
+  eventually(
+    `segment ${segmentId} counted ${expected}`,
+    async () => {
+      const out = await documentClient().send(
+        new GetCommand({
+          TableName: inject('tableName'),
+          Key: keys.statsSegmentGauge(clientId, segmentId),
+          ConsistentRead: true,
+        }),
+      );
+      return Number(out.Item?.['n'] ?? 0) === expected ? expected : undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
+
 const membersBecome = (clientId: number, segmentId: number, expected: number[]) =>
   eventually(`segment ${segmentId} members ${JSON.stringify(expected)}`, async () => {
     const members = await membersOf(clientId, segmentId);
@@ -105,6 +122,7 @@ describe('segment membership kept by the change stream', () => {
       PRO.id,
       [annId, bobId].sort((a, b) => a - b),
     );
+    await gaugeBecomes(client.id, PRO.id, 2);
     expect(
       (await call('PATCH', `/client/contacts/${annId}`, { key, body: { custom_fields: { plan: 'team' } } })).status,
     ).toBe(200);
@@ -115,6 +133,7 @@ describe('segment membership kept by the change stream', () => {
     });
     expect(unsubscribed.status, unsubscribed.text).toBe(200);
     await membersBecome(client.id, PRO.id, []);
+    await gaugeBecomes(client.id, PRO.id, 0);
   });
 
   it('counts a segment event type in processing and lets the contact in at the second event within the window', async () => {

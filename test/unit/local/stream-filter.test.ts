@@ -50,6 +50,20 @@ describe('items name their entity, and stream filters match on it', () => {
     expect(matches(webhookFacts, change({ ...keys.event(7, 21) }))).toBe(false);
   });
 
+  it('passes the removal of an item whose kind a function counts down, on its old image', () => {
+    const dayCounters = streamFunctions.find((f) => f.handler === 'day-counters') as StreamFunctionDefinition;
+    const member = { ...keys.segmentMember(7, 1, 3), segment_id: 1, at: AT };
+    const removal = (item: Record<string, unknown>): DynamoDBRecord => ({
+      eventName: 'REMOVE',
+      dynamodb: { Keys: marshall({ pk: item['pk'], sk: item['sk'] }) as never, OldImage: marshall(item) as never },
+    });
+    expect(matches(dayCounters, change(member))).toBe(true);
+    expect(matches(dayCounters, removal(member))).toBe(true);
+    // Another counted kind's removal (a run's TTL) is no fact of the day counters.
+    expect(matches(dayCounters, removal({ ...keys.run(7, 5), entity: ENTITY.run }))).toBe(false);
+    expect(matches(webhookFacts, removal(member))).toBe(false);
+  });
+
   it("keeps the entity out of a status log's webhook fact", () => {
     const [fact] = factsOfStreamRecords([
       change({ ...keys.sentEmailLogItem(7, 'se-1', AT, 'l2'), id: 'l2', created_at: AT, status: 2 }),
