@@ -119,7 +119,9 @@ export type SystemMailMessage =
  */
 export type SegmentsMessage =
   | { kind: 'contacts'; client_id: number; contact_ids: number[] }
-  | { kind: 'backfill'; client_id: number; segment_id: number; version: number; shard: number; after: number };
+  | { kind: 'backfill'; client_id: number; segment_id: number; version: number; shard: number; after: number }
+  /** One page of a deleted segment's member entries (one of its 16 member shards): those contacts leave it. */
+  | { kind: 'purge'; client_id: number; segment_id: number; shard: number; after: number };
 
 /**
  * One step of one broadcast's engine: `start` (snapshot begins), `snapshot` (one page of one source shard of the

@@ -1,5 +1,6 @@
 import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
+import { queue } from '../../shared/composition/providers/queue.js';
 import { segmentStore } from '../../shared/composition/providers/segment-store.js';
 import { deleteSegment } from '../../shared/domain/segments/delete.js';
 import { DeletedSegment, SegmentIdParams } from '../../shared/domain/segments/schemas-api.js';
@@ -9,12 +10,12 @@ export const handler = jsonApi(
   {
     summary: 'Delete a segment',
     description:
-      "Removes the segment and frees its place in your plan's count. Its contacts leave it as each is next " +
-      "evaluated. Another account's segment: 404.",
+      "Removes the segment and frees its place in your plan's count. Its contacts leave it in the background (its " +
+      "member entries go, within seconds for most segments). Another account's segment: 404.",
     params: SegmentIdParams,
     responses: { 200: DeletedSegment },
     errors: [404, 409],
   },
-  [segmentStore],
+  [segmentStore, queue],
   async ({ params }, { deps, clientId }) => ok(await deleteSegment(deps, clientId, params.id), 'Segment deleted'),
 );

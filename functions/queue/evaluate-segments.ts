@@ -2,7 +2,7 @@ import { clock } from '../../shared/composition/providers/clock.js';
 import { membershipStore } from '../../shared/composition/providers/membership-store.js';
 import { queue } from '../../shared/composition/providers/queue.js';
 import { segmentStore } from '../../shared/composition/providers/segment-store.js';
-import { backfillSegmentPage } from '../../shared/domain/segments/backfill-segment.js';
+import { backfillSegmentPage, purgeSegmentPage } from '../../shared/domain/segments/backfill-segment.js';
 import { evaluateContacts } from '../../shared/domain/segments/evaluate-contacts.js';
 import { SegmentsMessage } from '../../shared/domain/segments/segments-message.js';
 import { sqsBatch } from '../../shared/queue/sqs-batch.js';
@@ -18,6 +18,10 @@ export const handler = sqsBatch(
   async (message, { deps }) => {
     if (message.kind === 'contacts') {
       await evaluateContacts(deps, message.client_id, message.contact_ids);
+      return;
+    }
+    if (message.kind === 'purge') {
+      await purgeSegmentPage(deps, message);
       return;
     }
     await backfillSegmentPage(deps, message);

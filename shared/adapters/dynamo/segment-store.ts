@@ -409,6 +409,29 @@ export class DynamoSegmentStore implements SegmentStore {
     return mergeShards(shards, limit);
   }
 
+  async memberPage(
+    clientId: number,
+    segmentId: number,
+    shard: number,
+    after: number,
+    limit: number,
+  ): Promise<ContactIdPage> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk > :after',
+        ExpressionAttributeValues: {
+          ':pk': keys.segmentMemberPk(clientId, segmentId, shard),
+          ':after': keys.segmentMember(clientId, segmentId, after).sk,
+        },
+        ProjectionExpression: 'sk',
+        ConsistentRead: true,
+        Limit: limit,
+      }),
+    );
+    return { ids: (out.Items ?? []).map((item) => Number(item['sk'])), last: !out.LastEvaluatedKey };
+  }
+
   async previewSample(clientId: number, limit: number, withCounters: boolean): Promise<PreviewSample> {
     const perShard = Math.ceil(limit / keys.contactShards);
     const shards = await Promise.all(

@@ -180,6 +180,20 @@ export class MemorySegmentStore implements SegmentStore {
     return all.length > limit ? { members, nextAfter: members.at(-1)!.contact_id } : { members };
   }
 
+  async memberPage(
+    clientId: number,
+    segmentId: number,
+    shard: number,
+    after: number,
+    limit: number,
+  ): Promise<ContactIdPage> {
+    const entries = this.data.segmentMembers.get(`${clientId}\u0000${segmentId}`) ?? new Map();
+    const ids = [...entries.keys()]
+      .filter((id) => id % keys.segmentMemberShards === shard && id > after)
+      .sort((a, b) => a - b);
+    return { ids: ids.slice(0, limit), last: ids.length <= limit };
+  }
+
   async previewSample(clientId: number, limit: number, withCounters: boolean): Promise<PreviewSample> {
     const perShard = Math.ceil(limit / keys.contactShards);
     const ids = this.contactIds(clientId);

@@ -90,6 +90,39 @@ export async function backfillSegmentPage(deps: BackfillDeps, message: BackfillM
     await deps.segments.finishBackfill(clientId, segmentId, version, deps.clock.now().toISOString());
 }
 
+export type PurgeMessage = Extract<SegmentsMessage, { kind: 'purge' }>;
+
+/** Member shards a segment's entries spread over (keys.ts: segmentMemberShards). */
+export const MEMBER_SHARDS = 16;
+
+/** Sends the first purge page of each member shard of a deleted segment (two SendMessageBatch calls). */
+export async function startPurge(deps: { queue: Queue }, clientId: number, segmentId: number): Promise<void> {
+  await deps.queue.sendBatch(
+    'segments',
+    Array.from({ length: MEMBER_SHARDS }, (_, shard) => ({
+      message: { kind: 'purge', client_id: clientId, segment_id: segmentId, shard, after: 0 } satisfies PurgeMessage,
+    })),
+  );
+}
+
+/**
+ * One page of a deleted segment's members: the next 100 entries of one member shard, their contacts evaluated
+ * against the client's segments as they are now (the index no longer holds this one, so each leaves it: its member
+ * entry and its state's marker go, in the contact's own transaction), then the next page. A segment id is never given
+ * again, so a head found under it means it was not deleted: nothing to do. Idempotent: a page done twice finds the
+ * contacts already out. Requests a page: 1 BatchGetItem (head), 1 Query, the evaluation's reads and transactions,
+ * 1 SendMessage.
+ */
+export async function purgeSegmentPage(deps: BackfillDeps, message: PurgeMessage): Promise<void> {
+  const { client_id: clientId, segment_id: segmentId, shard, after } = message;
+  const read = await deps.segments.readForWrite(clientId, segmentId);
+  if (read.segment) return;
+  const page = await deps.segments.memberPage(clientId, segmentId, shard, after, BACKFILL_PAGE);
+  if (page.ids.length > 0) await evaluateContacts(deps, clientId, page.ids);
+  if (!page.last && page.ids.length > 0)
+    await deps.queue.send('segments', { ...message, after: page.ids.at(-1)! } satisfies PurgeMessage);
+}
+
 /**
  * The net under backfill chains (called by the edges sweep): each building segment whose backfill started or was last
  * restarted over two minutes ago gets a page message for each of its shards not done whose progress has not moved for

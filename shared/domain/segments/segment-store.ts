@@ -155,6 +155,8 @@ export interface SegmentStore {
   /** Moves the segment's stale-backfill entry to `at` (a restart was sent). */
   touchBackfill(clientId: number, segmentId: number, version: number, at: string): Promise<void>;
 
+  /** Up to `limit` contact ids of one member shard of the segment after `after`, by id (a deleted segment's purge). */
+  memberPage(clientId: number, segmentId: number, shard: number, after: number, limit: number): Promise<ContactIdPage>;
   /** Up to `limit` members by contact id after `after` (the 16 member shards merged), and where the next page starts. */
   members(
     clientId: number,

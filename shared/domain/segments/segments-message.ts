@@ -19,4 +19,11 @@ export const SegmentsMessage = z.discriminatedUnion('kind', [
     shard: z.int().check(z.gte(0)),
     after: z.int().check(z.gte(0)),
   }),
+  z.object({
+    kind: z.literal('purge'),
+    client_id: z.int().check(z.positive()),
+    segment_id: z.int().check(z.positive()),
+    shard: z.int().check(z.gte(0)),
+    after: z.int().check(z.gte(0)),
+  }),
 ]) satisfies z.ZodMiniType<SegmentsMessageShape>;

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, inject, it } from 'vitest';
+import { keys } from '../../../shared/adapters/dynamo/keys.js';
 import { call } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
+import { documentClient } from '../support/partition.js';
 
 /**
  * The segments API over HTTP against the local runtime (DynamoDB Local): CRUD with its checks, the plan's limit,
@@ -129,7 +132,7 @@ describe('segments API', () => {
 
   it('backfills the contacts already stored to ready with the exact count, lists them, and previews exactly', async () => {
     // Prepare: 300 contacts, every third on plan pro (100).
-    const { api_key: key } = await createTestClient();
+    const { api_key: key, id: clientId } = await createTestClient();
     for (let page = 0; page < 3; page += 1) {
       const contacts = Array.from({ length: 100 }, (_, i) => {
         const n = page * 100 + i;
@@ -173,5 +176,22 @@ describe('segments API', () => {
     expect(ids).toHaveLength(100);
     expect(new Set(ids).size).toBe(100);
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+
+    // Deleted: its members leave it in the background, so its count (the projection's gauge) goes to 0.
+    expect((await call('DELETE', `/client/segments/${id}`, { key })).status).toBe(200);
+    await eventually(
+      'the deleted segment purged',
+      async () => {
+        const out = await documentClient().send(
+          new GetCommand({
+            TableName: inject('tableName'),
+            Key: keys.statsSegmentGauge(clientId, id),
+            ConsistentRead: true,
+          }),
+        );
+        return Number(out.Item?.['n']) === 0 ? true : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
   });
 });

@@ -4,6 +4,7 @@ import { memoryStores } from '../../../../shared/adapters/memory/memory-stores.j
 import {
   type BackfillMessage,
   backfillSegmentPage,
+  purgeSegmentPage,
   restartStaleBackfills,
 } from '../../../../shared/domain/segments/backfill-segment.js';
 import { createSegment } from '../../../../shared/domain/segments/create.js';
@@ -15,7 +16,7 @@ import { previewSegment } from '../../../../shared/domain/segments/preview.js';
 import type { SegmentCreateBody } from '../../../../shared/domain/segments/schemas-api.js';
 import { updateSegment } from '../../../../shared/domain/segments/update.js';
 import { AppError } from '../../../../shared/errors.js';
-import type { BatchMessage, Queue, QueueName, QueueMessages } from '../../../../shared/platform.js';
+import type { BatchMessage, Queue, QueueMessages, QueueName, SegmentsMessage } from '../../../../shared/platform.js';
 import { contactRecord } from '../../support/contact-fixtures.js';
 
 const CLIENT = 7;
@@ -28,17 +29,17 @@ const tagged = (tag: string): SegmentCreateBody['definition'] => ({
 
 /** A queue that keeps what is sent; `failNextSend` makes the next single send throw (a crash before it). */
 class RecordingQueue implements Queue {
-  sent: BackfillMessage[] = [];
+  sent: Extract<SegmentsMessage, { kind: 'backfill' | 'purge' }>[] = [];
   failNextSend = false;
   async send<Q extends QueueName>(_queue: Q, message: QueueMessages[Q]): Promise<void> {
     if (this.failNextSend) {
       this.failNextSend = false;
       throw new Error('injected: the queue is unreachable');
     }
-    this.sent.push(message as BackfillMessage);
+    this.sent.push(message as Extract<SegmentsMessage, { kind: 'backfill' | 'purge' }>);
   }
   async sendBatch<Q extends QueueName>(_queue: Q, messages: readonly BatchMessage<Q>[]): Promise<void> {
-    for (const m of messages) this.sent.push(m.message as BackfillMessage);
+    for (const m of messages) this.sent.push(m.message as Extract<SegmentsMessage, { kind: 'backfill' | 'purge' }>);
   }
 }
 
@@ -59,7 +60,8 @@ function harness(contacts = 0, tagEvery = 3) {
     let ran = 0;
     while (queue.sent.length > 0) {
       const message = queue.sent.shift()!;
-      await backfillSegmentPage(deps, message);
+      if (message.kind === 'purge') await purgeSegmentPage(deps, message);
+      else await backfillSegmentPage(deps, message);
       ran += 1;
     }
     return ran;
@@ -103,7 +105,7 @@ describe('segments API over memory ports', () => {
     // 1,000 contacts: 125 a listing shard, so a shard's first page sends its next.
     const h = harness(1_000, 1);
     await createSegment(h.deps, CLIENT, { name: 'All tagged', definition: tagged('vip') });
-    const first = h.queue.sent.find((m) => m.shard === 1)!;
+    const first = h.queue.sent.find((m): m is BackfillMessage => m.kind === 'backfill' && m.shard === 1)!;
 
     // Act: the shard's first page runs, then its duplicate.
     h.queue.sent = h.queue.sent.filter((m) => m !== first);
@@ -122,7 +124,7 @@ describe('segments API over memory ports', () => {
     // Prepare: 1,000 contacts, so shard 1 needs two pages.
     const h = harness(1_000, 2);
     await createSegment(h.deps, CLIENT, { name: 'Half', definition: tagged('vip') });
-    const first = h.queue.sent.find((m) => m.shard === 1)!;
+    const first = h.queue.sent.find((m): m is BackfillMessage => m.kind === 'backfill' && m.shard === 1)!;
     h.queue.sent = h.queue.sent.filter((m) => m !== first);
     h.queue.failNextSend = true;
 
@@ -226,5 +228,28 @@ describe('segments API over memory ports', () => {
     await deleteSegment(h.deps, CLIENT, 1);
     expect(await refusal(getSegment(h.deps, CLIENT, 1))).toMatchObject({ status: 404 });
     expect((await listSegments(h.deps, CLIENT)).meta.total).toBe(0);
+  });
+
+  it('purges a deleted segment: every member leaves it (entries and state markers), page by page over 16 shards', async () => {
+    // Prepare: 2,000 members, 125 a member shard: two purge pages each.
+    const h = harness(2_000, 1);
+    await createSegment(h.deps, CLIENT, { name: 'Everyone tagged', definition: tagged('vip') });
+    await createSegment(h.deps, CLIENT, { name: 'Also', definition: tagged('vip') });
+    await h.drain();
+    const before = h.stores.membership.membersOf(CLIENT, 1).length;
+
+    // Act
+    await deleteSegment(h.deps, CLIENT, 1);
+    const purges = h.queue.sent.filter((m) => m.kind === 'purge').length;
+    const ran = await h.drain();
+
+    // Assess
+    expect(before).toBe(2_000);
+    expect(purges).toBe(16);
+    expect(ran).toBe(32);
+    expect(h.stores.membership.membersOf(CLIENT, 1)).toEqual([]);
+    expect(h.stores.membership.membersOf(CLIENT, 2)).toHaveLength(2_000);
+    const states = [...h.stores.membership.data.segmentStates.values()];
+    expect(states.filter((st) => st.members[1] !== undefined)).toEqual([]);
   });
 });
