@@ -4,6 +4,7 @@ import { domainsJourney } from './domains.js';
 import { executionsJourney } from './executions.js';
 import { journeyEditorJourney } from './journey-editor.js';
 import { overviewJourney } from './overview.js';
+import { segmentsJourney } from './segments-broadcasts.js';
 import { apiKeysJourney } from './api-keys.js';
 import { settingsJourney } from './settings.js';
 import { templatesJourney } from './templates.js';
@@ -20,6 +21,7 @@ export const JOURNEYS: readonly Journey[] = [
   overviewJourney,
   workflowsJourney,
   journeyEditorJourney,
+  segmentsJourney,
   templatesJourney,
   contactsJourney,
   executionsJourney,
