@@ -1,7 +1,10 @@
 import { describe, expect, inject, it } from 'vitest';
 import { memoryStores } from '../../../shared/adapters/memory/memory-stores.js';
 import { createContainer, type Container } from '../../../shared/composition/container.js';
+import { contactStore } from '../../../shared/composition/providers/contact-store.js';
+import { membershipStore } from '../../../shared/composition/providers/membership-store.js';
 import { segmentStore } from '../../../shared/composition/providers/segment-store.js';
+import type { Ports } from '../../../shared/composition/port-registry.js';
 import { loadConfig } from '../../../shared/config.js';
 import { compileIndex } from '../../../shared/domain/segments/definition/specs.js';
 import type { SegmentDefinition } from '../../../shared/domain/segments/definition/types.js';
@@ -11,11 +14,13 @@ import type {
   SegmentStore,
   StoredSegmentIndex,
 } from '../../../shared/domain/segments/segment-store.js';
+import { contactRecord } from '../../unit/support/contact-fixtures.js';
 import { AT, freshClientId, LATER } from '../contracts/support.js';
 
 /** The SegmentStore contract, on the memory adapter and on the DynamoDB adapter against DynamoDB Local. */
+type SegmentPorts = Pick<Ports, 'segments' | 'contacts' | 'membership'>;
 let dynamo: Container | undefined;
-const dynamoStore = (): SegmentStore =>
+const dynamoPorts = (): SegmentPorts =>
   (dynamo ??= createContainer({
     config: loadConfig({
       AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
@@ -23,12 +28,13 @@ const dynamoStore = (): SegmentStore =>
       AWS_REGION: process.env['AWS_REGION'] ?? 'us-east-1',
       CONFIG_CACHE_TTL_SECONDS: '0',
     }),
-  })).resolve([segmentStore]).segments;
+  })).resolve([segmentStore, contactStore, membershipStore]);
 
-const ADAPTERS: [string, () => SegmentStore][] = [
-  ['memory', () => memoryStores().segments],
-  ['dynamodb', dynamoStore],
+const PORTS: [string, () => SegmentPorts][] = [
+  ['memory', () => memoryStores()],
+  ['dynamodb', dynamoPorts],
 ];
+const ADAPTERS: [string, () => SegmentStore][] = PORTS.map(([name, ports]) => [name, () => ports().segments]);
 
 const tagged = (tag: string): SegmentDefinition => ({
   match: 'all',
@@ -184,5 +190,54 @@ describe.each(ADAPTERS)('SegmentStore contract (%s)', (_name, storeOf) => {
     expect(after.count).toMatchObject({ n: 1, next_id: 3 });
     expect(after.count!.segments.map((s) => s.id)).toEqual([2]);
     expect(after.index.segments.map((s) => s.id)).toEqual([2]);
+  });
+});
+
+describe.each(PORTS)('SegmentStore reads of contacts and members (%s)', (_name, portsOf) => {
+  it('pages a listing shard by id, samples the shards with completeness, and lists members over their shards', async () => {
+    // Prepare: 40 contacts (5 a listing shard); contacts 2, 4, …, 40 members of segment 1.
+    const { segments, contacts, membership } = portsOf();
+    const clientId = freshClientId();
+    for (let id = 1; id <= 40; id += 1)
+      await contacts.create(
+        contactRecord({ id, client_id: clientId, email: `c${id}@example.com`, client_contact_id: `crm-${id}` }),
+      );
+    const members = Array.from({ length: 20 }, (_, i) => 2 * (i + 1));
+    await membership.commit(
+      members.map((contactId) => ({
+        clientId,
+        contactId,
+        svRead: undefined,
+        state: { sv: 1, members: { 1: 1 } },
+        entered: [1],
+        rezoned: [],
+        left: [],
+        at: AT,
+      })),
+    );
+
+    // Act
+    const shard3 = await segments.contactPage(clientId, 3, 0, 3);
+    const shard3Rest = await segments.contactPage(clientId, 3, shard3.ids.at(-1)!, 3);
+    const all = await segments.previewSample(clientId, 40, false);
+    const some = await segments.previewSample(clientId, 16, false);
+    const firstPage = await segments.members(clientId, 1, 0, 7);
+    const secondPage = await segments.members(clientId, 1, firstPage.nextAfter!, 7);
+    const memberShard = await segments.memberPage(clientId, 1, 4, 0, 100);
+
+    // Assess
+    expect(shard3.ids).toEqual([3, 11, 19]);
+    expect(shard3.last).toBe(false);
+    expect(shard3Rest).toEqual({ ids: [27, 35], last: true });
+    expect(all.complete).toBe(true);
+    expect(all.contacts.map((c) => c.contact.id).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
+    expect(some.complete).toBe(false);
+    expect(some.contacts).toHaveLength(16);
+    expect(firstPage.members.map((m) => m.contact_id)).toEqual([2, 4, 6, 8, 10, 12, 14]);
+    expect(firstPage.members[0]!.at).toBe(AT);
+    expect(secondPage.members.map((m) => m.contact_id)).toEqual([16, 18, 20, 22, 24, 26, 28]);
+    expect(memberShard).toEqual({ ids: [4, 20, 36], last: true });
   });
 });
