@@ -5,6 +5,8 @@ import { contactStore } from '../../../shared/composition/providers/contact-stor
 import { membershipStore } from '../../../shared/composition/providers/membership-store.js';
 import { segmentStore } from '../../../shared/composition/providers/segment-store.js';
 import type { Ports } from '../../../shared/composition/port-registry.js';
+import { backfillSegmentPage } from '../../../shared/domain/segments/backfill-segment.js';
+import type { BatchMessage, Queue, QueueName } from '../../../shared/platform.js';
 import { loadConfig } from '../../../shared/config.js';
 import { compileIndex } from '../../../shared/domain/segments/definition/specs.js';
 import type { SegmentDefinition } from '../../../shared/domain/segments/definition/types.js';
@@ -239,5 +241,57 @@ describe.each(PORTS)('SegmentStore reads of contacts and members (%s)', (_name, 
     expect(firstPage.members[0]!.at).toBe(AT);
     expect(secondPage.members.map((m) => m.contact_id)).toEqual([16, 18, 20, 22, 24, 26, 28]);
     expect(memberShard).toEqual({ ids: [4, 20, 36], last: true });
+  });
+});
+
+describe('a backfill page on DynamoDB Local', () => {
+  it("evaluates a shard's last page in 7 requests: progress and head, the listing, the contacts read, one transaction, the progress write and read", async () => {
+    // Prepare: 96 contacts tagged vip, 12 in each listing shard, and a segment of them at version 1.
+    const ports = dynamoPorts();
+    const clientId = freshClientId();
+    for (let id = 1; id <= 96; id += 1)
+      await ports.contacts.create(
+        contactRecord({
+          id,
+          client_id: clientId,
+          email: `c${id}@example.com`,
+          client_contact_id: `crm-${id}`,
+          tags: ['vip'],
+        }),
+      );
+    const { segment } = await create(ports.segments, clientId, 'vip');
+    const sent: unknown[] = [];
+    const queue: Queue = {
+      send: async (_q, message) => void sent.push(message),
+      sendBatch: async <Q extends QueueName>(_q: Q, messages: readonly BatchMessage<Q>[]) =>
+        void sent.push(...messages.map((m) => m.message)),
+    };
+    const deps = { ...ports, queue, clock: { now: () => new Date(LATER) } };
+
+    // Act
+    const { usage } = await dynamo!.requestCounter.measure(() =>
+      backfillSegmentPage(deps, {
+        kind: 'backfill',
+        client_id: clientId,
+        segment_id: segment.id,
+        version: 1,
+        shard: 5,
+        after: 0,
+      }),
+    );
+
+    // Assess: the shard's 12 contacts entered, its progress done, nothing sent (its last page, not the last shard).
+    expect(usage.by_command).toEqual({
+      QueryCommand: 3,
+      BatchGetItemCommand: 2,
+      TransactWriteItemsCommand: 1,
+      UpdateItemCommand: 1,
+    });
+    expect(usage.requests).toBe(7);
+    expect(sent).toEqual([]);
+    const progress = await ports.segments.progress(clientId, segment.id);
+    expect(progress.find((p) => p.shard === 5)).toMatchObject({ after: 93, scanned: 12, matched: 12, done: true });
+    const page = await ports.segments.members(clientId, segment.id, 0, 100);
+    expect(page.members.map((m) => m.contact_id)).toEqual([5, 13, 21, 29, 37, 45, 53, 61, 69, 77, 85, 93]);
   });
 });
