@@ -22,15 +22,17 @@ import { AT, freshClientId, LATER } from '../contracts/support.js';
 /** The SegmentStore contract, on the memory adapter and on the DynamoDB adapter against DynamoDB Local. */
 type SegmentPorts = Pick<Ports, 'segments' | 'contacts' | 'membership'>;
 let dynamo: Container | undefined;
-const dynamoPorts = (): SegmentPorts =>
-  (dynamo ??= createContainer({
+function dynamoPorts(): SegmentPorts {
+  dynamo ??= createContainer({
     config: loadConfig({
       AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
       TABLE_NAME: inject('tableName'),
       AWS_REGION: process.env['AWS_REGION'] ?? 'us-east-1',
       CONFIG_CACHE_TTL_SECONDS: '0',
     }),
-  })).resolve([segmentStore, contactStore, membershipStore]);
+  });
+  return dynamo.resolve([segmentStore, contactStore, membershipStore]);
+}
 
 const PORTS: [string, () => SegmentPorts][] = [
   ['memory', () => memoryStores()],
