@@ -252,4 +252,36 @@ describe('segments API over memory ports', () => {
     const states = [...h.stores.membership.data.segmentStates.values()];
     expect(states.filter((st) => st.members[1] !== undefined)).toEqual([]);
   });
+
+  it('sets ready from the sweep when the last shard finished but the head was not set (a crash between the two)', async () => {
+    const h = harness(40, 2);
+    await createSegment(h.deps, CLIENT, { name: 'Half', definition: tagged('vip') });
+    const finish = h.stores.segments.finishBackfill.bind(h.stores.segments);
+    let crashes = 1;
+    h.stores.segments.finishBackfill = async (...args) => {
+      if (crashes-- > 0) throw new Error('injected: the process died before the head was written');
+      return finish(...args);
+    };
+
+    // Act: the last shard to finish crashes before the head; its redelivery finds its progress done and stops.
+    let failed = 0;
+    while (h.queue.sent.length > 0) {
+      const message = h.queue.sent.shift()!;
+      if (message.kind !== 'backfill') continue;
+      await backfillSegmentPage(h.deps, message).catch(() => {
+        failed += 1;
+        // SQS delivers it again: its progress is done, so it stops there.
+        return backfillSegmentPage(h.deps, message);
+      });
+    }
+    const stuck = await getSegment(h.deps, CLIENT, 1);
+    h.advance(3 * 60_000);
+    const restart = await restartStaleBackfills(h.deps);
+
+    // Assess
+    expect(failed).toBe(1);
+    expect(stuck).toMatchObject({ status: 'building', count: 20, backfill: { shards_done: 8 } });
+    expect(restart.restarted).toBe(0);
+    expect(await getSegment(h.deps, CLIENT, 1)).toMatchObject({ status: 'ready', count: 20 });
+  });
 });
