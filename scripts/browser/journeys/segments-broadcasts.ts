@@ -73,7 +73,8 @@ export const segmentsJourney: Journey = {
     const segmentId = Number(page.url().split('/').at(-1));
     await waitForText(ctx, '.page-head .badge', '^ready$', 20_000);
     await waitForText(ctx, '#sg-definition-count', '^2 contacts match now\\.$');
-    await inspectPage(ctx, 'segment', '#sg-definition-count');
+    // Ready once counted (not busy), so the screenshots show the count.
+    await inspectPage(ctx, 'segment', '#sg-definition-count[aria-busy="false"]');
 
     // Its members: the Members tab by the arrow key, the two pro contacts.
     await page.focus('#sg-tab-conditions');
