@@ -349,7 +349,7 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'readWrite',
     managesSenders: true,
   },
-  // Journeys a client writes: drafts, immutable versions, and the index event processing reads (1–8: the workflows).
+  // Segments: saved condition trees whose members the change stream keeps; broadcasts to them, paced by the engine.
   { method: 'GET', path: '/client/segments', handler: 'segments-list', tableAccess: 'read' },
   {
     method: 'POST',
@@ -375,6 +375,40 @@ export const routes: readonly RouteDefinition[] = [
     sendsTo: ['segments'],
   },
   { method: 'GET', path: '/client/segments/{id}/contacts', handler: 'segments-members', tableAccess: 'read' },
+  { method: 'GET', path: '/client/broadcasts', handler: 'broadcasts-list', tableAccess: 'read' },
+  { method: 'POST', path: '/client/broadcasts', handler: 'broadcasts-create', tableAccess: 'readWrite' },
+  { method: 'GET', path: '/client/broadcasts/{id}', handler: 'broadcasts-get', tableAccess: 'read' },
+  {
+    method: 'POST',
+    path: '/client/broadcasts/{id}/schedule',
+    handler: 'broadcasts-schedule',
+    tableAccess: 'readWrite',
+    sendsTo: ['broadcast'],
+    schedules: true,
+  },
+  {
+    method: 'POST',
+    path: '/client/broadcasts/{id}/pause',
+    handler: 'broadcasts-pause',
+    tableAccess: 'readWrite',
+  },
+  {
+    method: 'POST',
+    path: '/client/broadcasts/{id}/resume',
+    handler: 'broadcasts-resume',
+    tableAccess: 'readWrite',
+    sendsTo: ['broadcast'],
+    schedules: true,
+  },
+  {
+    method: 'POST',
+    path: '/client/broadcasts/{id}/cancel',
+    handler: 'broadcasts-cancel',
+    tableAccess: 'readWrite',
+    sendsTo: ['broadcast'],
+    schedules: true,
+  },
+  // Journeys a client writes: drafts, immutable versions, and the index event processing reads (1–8: the workflows).
   { method: 'GET', path: '/client/journeys', handler: 'journeys-list', tableAccess: 'read' },
   { method: 'POST', path: '/client/journeys', handler: 'journeys-create', tableAccess: 'readWrite' },
   { method: 'GET', path: '/client/journeys/{id}', handler: 'journeys-get', tableAccess: 'read' },

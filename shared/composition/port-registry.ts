@@ -39,6 +39,7 @@ import type { RecipientStore } from '../domain/broadcasts/recipient-store.js';
 import type { PaceStore } from '../domain/broadcasts/pace-store.js';
 import type { MembershipStore } from '../domain/segments/membership-store.js';
 import type { SegmentStore } from '../domain/segments/segment-store.js';
+import type { BroadcastStore } from '../domain/broadcasts/broadcast-store.js';
 import type { TableDnsRecords } from '../adapters/dns/table-dns-records.js';
 import type { LocalSenderIdentities } from '../adapters/local-ses/local-sender-identities.js';
 import type {
@@ -96,6 +97,8 @@ export interface Ports {
   membership: MembershipStore;
   /** A client's segments: heads, the count and summaries, the index, backfill progress, members listing. */
   segments: SegmentStore;
+  /** A client's broadcast heads (drafts and their moves) and the totals the projection keeps. */
+  broadcasts: BroadcastStore;
   sentEmails: SentEmailStore;
   tracking: TrackingStore;
   unsubscribe: UnsubscribeStore;

@@ -57,6 +57,10 @@ const EXPECTED: Record<string, string> = {
   'POST /client/journeys/{id}/pause': 'oak',
   'POST /client/journeys/{id}/resume': 'oak',
   'POST /client/journeys/{id}/archive': 'oak',
+  // A broadcast's start, resume and cancel send or stop mail to a whole audience: a manager's; its pause is anyone's.
+  'POST /client/broadcasts/{id}/schedule': 'oak',
+  'POST /client/broadcasts/{id}/resume': 'oak',
+  'POST /client/broadcasts/{id}/cancel': 'oak',
 };
 const expectedOf = (method: string, path: string): string => {
   const listed = EXPECTED[`${method} ${path}`];
