@@ -1,6 +1,8 @@
 import type { FunctionComponent } from 'preact';
 import type { PageProps, SignedInPage } from '../page.js';
 import { ApiKeysPage } from './api-keys/api-keys-page.js';
+import { BroadcastPage } from './broadcasts/broadcast-page.js';
+import { BroadcastsPage } from './broadcasts/broadcasts-page.js';
 import { ContactPage } from './contacts/contact-page.js';
 import { ContactsPage } from './contacts/contacts-page.js';
 import { DomainPage } from './domains/domain-page.js';
@@ -34,6 +36,8 @@ export const PAGE_COMPONENTS: { readonly [page in SignedInPage]: FunctionCompone
   journey: JourneyPage,
   segments: SegmentsPage,
   segment: SegmentPage,
+  broadcasts: BroadcastsPage,
+  broadcast: BroadcastPage,
   templates: TemplatesPage,
   template: TemplatePage,
   contacts: ContactsPage,

@@ -4,7 +4,7 @@ import { domainsJourney } from './domains.js';
 import { executionsJourney } from './executions.js';
 import { journeyEditorJourney } from './journey-editor.js';
 import { overviewJourney } from './overview.js';
-import { segmentsJourney } from './segments-broadcasts.js';
+import { segmentsBroadcastsJourney } from './segments-broadcasts.js';
 import { apiKeysJourney } from './api-keys.js';
 import { settingsJourney } from './settings.js';
 import { templatesJourney } from './templates.js';
@@ -21,7 +21,7 @@ export const JOURNEYS: readonly Journey[] = [
   overviewJourney,
   workflowsJourney,
   journeyEditorJourney,
-  segmentsJourney,
+  segmentsBroadcastsJourney,
   templatesJourney,
   contactsJourney,
   executionsJourney,

@@ -1,6 +1,7 @@
 import { type BrowserContext, type Journey, callApi, inspectPage, openFromNav, waitFor } from '../harness.js';
 
 const SEGMENT = 'Pro plan';
+const BROADCAST = 'Pro news';
 /** The contacts set up through the API: two on the pro plan (the segment's members), one not. */
 const PRO = ['pro-ann@example.com', 'pro-bob@example.com'];
 const FREE = 'free-cat@example.com';
@@ -47,11 +48,13 @@ const waitForText = (ctx: BrowserContext, selector: string, pattern: string, ms 
     });
 
 /**
- * Segments: a segment "custom field plan = pro" written as JSON by keyboard, its live count (the two pro contacts of
- * three), its page once its backfill is done, and its members from the Members tab, reached with the arrow key.
+ * Segments and broadcasts: a segment "custom field plan = pro" written as JSON by keyboard, its live count (the two
+ * pro contacts of three), its page once its backfill is done, its members from the Members tab (the arrow key); then a
+ * broadcast to it, created as a draft from the form, scheduled now after the question naming the count, and its report
+ * showing both sends, each pro contact mailed once and the other not at all (the local SES store).
  */
-export const segmentsJourney: Journey = {
-  name: 'segments',
+export const segmentsBroadcastsJourney: Journey = {
+  name: 'segments-broadcasts',
   async run(ctx: BrowserContext) {
     const { page, problems } = ctx;
     for (const email of [...PRO, FREE]) {
@@ -99,5 +102,49 @@ export const segmentsJourney: Journey = {
       problems.push(
         `the API says segment ${segmentId} is ${stored.json?.data?.status} with ${stored.json?.data?.count}`,
       );
+
+    // The broadcast: the form on the list (name, template, subject, the segment), created as a draft.
+    await openFromNav(ctx, 'Broadcasts', 'Broadcasts');
+    await typeInto(ctx, '#bc-name', BROADCAST);
+    await page.waitForSelector('#bc-template option[value="1"]', { timeout: 10_000 });
+    await page.select('#bc-template', '1');
+    await typeInto(ctx, '#bc-subject', 'News for pro customers');
+    await page.waitForSelector(`#bc-segment option[value="${segmentId}"]`, { timeout: 10_000 });
+    await page.select('#bc-segment', String(segmentId));
+    await inspectPage(ctx, 'broadcasts', '#bc-segment');
+    await page.waitForSelector(`#bc-segment option[value="${segmentId}"]`, { timeout: 10_000 });
+    await page.select('#bc-segment', String(segmentId));
+    await page.waitForSelector('#bc-template option[value="1"]', { timeout: 10_000 });
+    await page.select('#bc-template', '1');
+    await typeInto(ctx, '#bc-name', BROADCAST);
+    await typeInto(ctx, '#bc-subject', 'News for pro customers');
+    await pressButton(ctx, 'Create draft');
+    await page.waitForFunction(`document.querySelector('h1')?.textContent === ${JSON.stringify(BROADCAST)}`, {
+      timeout: 10_000,
+    });
+    const broadcastId = Number(page.url().split('/').at(-1));
+
+    // Schedule now: the question names the segment's count.
+    await pressButton(ctx, 'Schedule');
+    const question = (await page.$eval('.confirm', (el) => el.textContent ?? '')) as string;
+    if (!question.includes(`Send “${BROADCAST}” to 2 contacts now?`))
+      problems.push(`the schedule question does not name the audience count: "${question}"`);
+    await pressButton(ctx, 'Yes, schedule');
+    await page.waitForSelector('#bc-totals', { visible: true, timeout: 15_000 });
+    await waitForText(ctx, '#bc-totals', '^Audience2Sent2', 90_000);
+    await waitForText(ctx, '.page-head .badge', '^sent$', 30_000);
+    await inspectPage(ctx, 'broadcast', '#bc-totals');
+
+    // Each pro contact got it once, the other contact not at all.
+    const store = (await (await fetch(`${ctx.sesUrl}/store`)).json()) as {
+      emails: { destination: { to: string[] }; subject: string }[];
+    };
+    const to = (email: string) =>
+      store.emails.filter((m) => m.destination.to.some((t) => t.includes(email)) && m.subject.includes('News for pro'));
+    for (const email of PRO)
+      if (to(email).length !== 1) problems.push(`${email} got the broadcast ${to(email).length} times, not once`);
+    if (to(FREE).length !== 0) problems.push(`${FREE} got the broadcast`);
+    const head = await callApi(ctx, 'GET', `/client/broadcasts/${broadcastId}`);
+    if (head.json?.data?.status !== 'sent') problems.push(`the API says the broadcast is ${head.json?.data?.status}`);
   },
 };
