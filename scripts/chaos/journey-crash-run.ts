@@ -538,7 +538,7 @@ export async function journeyCrashRun(options: JourneyCrashRunOptions): Promise<
  * The distinct errors a runtime logged (the API's and the functions' unhandled errors), each as its function and the
  * error's name, message and first frame, so one cause repeated reads as one line.
  */
-const errorLines = (output: string): string[] => [
+export const errorLines = (output: string): string[] => [
   ...new Set(
     output
       .split('\n')
@@ -588,7 +588,7 @@ class Slots {
   }
 }
 
-interface TableHandle {
+export interface TableHandle {
   db: DynamoDBDocumentClient;
   tableName: string;
 }
@@ -596,7 +596,7 @@ interface TableHandle {
 const tables = new WeakMap<LocalProcess, TableHandle>();
 
 /** The runtime's own DynamoDB Local and table, as its start line names them. */
-function tableOf(runtime: LocalProcess): TableHandle {
+export function tableOf(runtime: LocalProcess): TableHandle {
   const known = tables.get(runtime);
   if (known) return known;
   const line = /DynamoDB Local\s+(\S+) \(table ([^,)]+)/.exec(runtime.output());
