@@ -235,7 +235,7 @@ describe('the engine on AWS', () => {
       );
     });
 
-    it("lets the scheduler role send to the workflow, journey and webhook queues and the schedules' DLQ, and do nothing else", () => {
+    it("lets the scheduler role send to the workflow, journey, broadcast and webhook queues and the schedules' DLQ, and do nothing else", () => {
       const roleId = schedulerRoleId();
       const role = resources[roleId]!;
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
@@ -249,6 +249,7 @@ describe('the engine on AWS', () => {
         [
           consumedQueue('workflow').queueId,
           consumedQueue('journey').queueId,
+          consumedQueue('broadcast').queueId,
           consumedQueue('webhooks').queueId,
           consumedQueue('webhooks-failing').queueId,
           scheduleDlqId,
@@ -575,7 +576,8 @@ describe('the engine on AWS', () => {
     (_name, definition) => {
       const { id } = functionOf(`every ${definition.everyMinutes} min -> ${definition.handler}`);
       template.hasResourceProperties('AWS::Events::Rule', {
-        ScheduleExpression: `rate(${definition.everyMinutes} minutes)`,
+        // EventBridge's rate takes the singular for one unit: rate(1 minute).
+        ScheduleExpression: `rate(${definition.everyMinutes} ${definition.everyMinutes === 1 ? 'minute' : 'minutes'})`,
         State: 'ENABLED',
         Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [id, 'Arn'] } })],
       });

@@ -54,6 +54,10 @@ describe('HTTP semantics on AWS', () => {
       'DELETE /client/email-templates/list',
       'PATCH /client/topics/preference-page-preview',
       'DELETE /client/topics/preference-page-preview',
+      'GET /client/segments/preview',
+      'HEAD /client/segments/preview',
+      'PATCH /client/segments/preview',
+      'DELETE /client/segments/preview',
     ]);
   });
 

@@ -341,9 +341,10 @@ describe('SES status events on AWS', () => {
     expect(JSON.stringify(sends[0]!.Resource)).toMatch(/Workflow/i);
     expect(actions.filter((a) => /^(ses|sns|kms|scheduler|iam):/.test(a))).toEqual([]);
     const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(Object.keys(env).filter((name) => /_QUEUE_(URL|ARN)$|^SES_|^LINK_SECRET(_ARN)?$/.test(name))).toEqual([
-      'WORKFLOW_QUEUE_URL',
-    ]);
+    // SES_MAX_SEND_RATE is a number (the broadcast pace the engine functions share), not an SES identity or grant.
+    expect(
+      Object.keys(env).filter((name) => /_QUEUE_(URL|ARN)$|^SES_(?!MAX_SEND_RATE$)|^LINK_SECRET(_ARN)?$/.test(name)),
+    ).toEqual(['WORKFLOW_QUEUE_URL']);
   });
 
   describe('local-only routes', () => {
