@@ -26,6 +26,11 @@ const EXPECTED: Record<string, string> = {
   'POST /client/journeys/{id}/pause': 'oak',
   'POST /client/journeys/{id}/resume': 'oak',
   'POST /client/journeys/{id}/archive': 'oak',
+  // A segment preview counts without saving: a viewer may ask. A broadcast's start, resume and cancel are a manager's.
+  'POST /client/segments/preview': 'oamvk',
+  'POST /client/broadcasts/{id}/schedule': 'oak',
+  'POST /client/broadcasts/{id}/resume': 'oak',
+  'POST /client/broadcasts/{id}/cancel': 'oak',
 };
 const expectedOf = (method: string, path: string): string =>
   EXPECTED[`${method} ${path}`] ??

@@ -23,8 +23,18 @@ const name = z.string({ error: (i) => (i.input === undefined ? 'name is required
 
 const Audience = z
   .union([
-    z.strictObject({ segment_id: id('segment_id', 'A segment of yours: its members when the broadcast starts') }),
-    z.strictObject({ topic_id: id('topic_id', 'A topic of yours: its subscribers when the broadcast starts') }),
+    z.strictObject({
+      segment_id: id(
+        'segment_id',
+        'A segment of yours: its members when the broadcast starts. Depends on stored data: any other id is a 422 `reference`',
+      ),
+    }),
+    z.strictObject({
+      topic_id: id(
+        'topic_id',
+        'A topic of yours: its subscribers when the broadcast starts. Depends on stored data: any other id is a 422 `reference`',
+      ),
+    }),
     z.strictObject({
       all_subscribed: z.literal(true).check(z.meta({ description: 'Every contact subscribed to marketing mail' })),
     }),
@@ -40,7 +50,10 @@ const Audience = z
 
 const Variant = z
   .strictObject({
-    template_id: id('template_id', 'A template of yours or a system template (1–8)'),
+    template_id: id(
+      'template_id',
+      'A system template (1–8) or a live template of yours. Depends on stored data: any other id is a 422 `reference`',
+    ),
     subject: z.optional(
       z.string({ error: 'Must be a string' }).check(
         z.trim(),
@@ -65,7 +78,9 @@ const Schedule = z
         .datetime({ offset: true, error: 'Must be an RFC 3339 date-time' })
         .check(
           z.maxLength(40, 'Must be an RFC 3339 date-time'),
-          z.meta({ description: `When it starts (at most ${L.scheduleAheadDays} days ahead)` }),
+          z.meta({
+            description: `When it starts: not in the past (422 \`min\`) and at most ${L.scheduleAheadDays} days ahead (422 \`max\`)`,
+          }),
         ),
     }),
     z.strictObject({
@@ -75,7 +90,9 @@ const Schedule = z
         .check(
           z.maxLength(10, 'Must be a date (YYYY-MM-DD)'),
           z.regex(DATE, 'Must be a date (YYYY-MM-DD)'),
-          z.meta({ description: "The day, in each contact's own time zone (today or later somewhere on Earth)" }),
+          z.meta({
+            description: `The day, in each contact's own time zone: a date that exists (422 \`format\`), today or later in the latest zone, UTC−12 (422 \`min\`), at most ${L.scheduleAheadDays} days ahead (422 \`max\`)`,
+          }),
         ),
       time: z
         .string({ error: 'Must be a time (HH:MM)' })
@@ -104,11 +121,16 @@ const definitionOf = (schemaId: string) =>
       category: z.enum(['marketing', 'transactional'], { error: 'Must be marketing or transactional' }).check(
         z.meta({
           description:
-            'marketing (unsubscribed contacts skipped, the RFC 8058 footer) or transactional (only to a segment)',
+            'marketing (unsubscribed contacts skipped, the RFC 8058 footer) or transactional: only to a segment and under no topic (422 `read_only` otherwise)',
         }),
       ),
       topic_id: z._default(
-        z.nullable(id('topic_id', 'The topic the e-mail is sent under (marketing only); a topic audience implies it')),
+        z.nullable(
+          id(
+            'topic_id',
+            'The topic the e-mail is sent under (marketing only). A topic audience implies it: null or that same topic (422 `format` otherwise). Depends on stored data: a topic the client does not have is a 422 `reference`',
+          ),
+        ),
         null,
       ),
       variants: z

@@ -23,6 +23,22 @@ import { DocumentArbitraries } from './document-arbitrary.js';
 const VALID_RUNS = 12;
 const INVALID_RUNS = 8;
 
+const SEGMENT_STATE = [
+  { key: /^definition\.groups\.\d+\.conditions\.\d+\.topic_id$/, condition: 'reference' },
+  { key: /^definition(\.groups\.\d+\.conditions\.\d+)?$/, condition: 'max' },
+];
+const BROADCAST_STATE = [
+  {
+    key: /^definition\.(variants\.\d+\.template_id|audience\.(segment_id|topic_id)|topic_id)$/,
+    condition: 'reference',
+  },
+  { key: /^definition\.schedule\.(send_at|date)$/, condition: 'min' },
+  { key: /^definition\.schedule\.(send_at|date)$/, condition: 'max' },
+  { key: /^definition\.schedule\.date$/, condition: 'format' },
+  { key: /^definition\.(audience|topic_id)$/, condition: 'read_only' },
+  { key: /^definition\.topic_id$/, condition: 'format' },
+];
+
 /** The 422s a document-valid request may still get, per operation: those marked "Depends on stored data". */
 const STATE_DEPENDENT: Record<string, { key: RegExp; condition: string }[]> = {
   'PATCH /api/v1/client/settings': [
@@ -68,6 +84,14 @@ const STATE_DEPENDENT: Record<string, { key: RegExp; condition: string }[]> = {
     { key: /^from$/, condition: 'max' },
     { key: /^to$/, condition: 'min' },
   ],
+  // A segment's topics must be the client's, and its event counters stay within the client's 20 (both stated).
+  'POST /api/v1/client/segments': SEGMENT_STATE,
+  'POST /api/v1/client/segments/preview': SEGMENT_STATE,
+  'PATCH /api/v1/client/segments/{id}': SEGMENT_STATE,
+  'GET /api/v1/client/segments/{id}/contacts': [{ key: /^cursor$/, condition: 'format' }],
+  // A broadcast's templates, topic and segment must be the client's; its time not past (both stated); a transactional
+  // one goes to a segment under no topic, and a topic audience's topic_id names that topic (rules between fields).
+  'POST /api/v1/client/broadcasts': BROADCAST_STATE,
 };
 
 interface Generated {
