@@ -74,26 +74,22 @@ const Schedule = z
     z.strictObject({ mode: z.literal('now') }),
     z.strictObject({
       mode: z.literal('at'),
-      send_at: z.iso
-        .datetime({ offset: true, error: 'Must be an RFC 3339 date-time' })
-        .check(
-          z.maxLength(40, 'Must be an RFC 3339 date-time'),
-          z.meta({
-            description: `When it starts: not in the past (422 \`min\`) and at most ${L.scheduleAheadDays} days ahead (422 \`max\`)`,
-          }),
-        ),
+      send_at: z.iso.datetime({ offset: true, error: 'Must be an RFC 3339 date-time' }).check(
+        z.maxLength(40, 'Must be an RFC 3339 date-time'),
+        z.meta({
+          description: `When it starts: not in the past (422 \`min\`) and at most ${L.scheduleAheadDays} days ahead (422 \`max\`)`,
+        }),
+      ),
     }),
     z.strictObject({
       mode: z.literal('local_time'),
-      date: z
-        .string({ error: 'Must be a date (YYYY-MM-DD)' })
-        .check(
-          z.maxLength(10, 'Must be a date (YYYY-MM-DD)'),
-          z.regex(DATE, 'Must be a date (YYYY-MM-DD)'),
-          z.meta({
-            description: `The day, in each contact's own time zone: a date that exists (422 \`format\`), today or later in the latest zone, UTC−12 (422 \`min\`), at most ${L.scheduleAheadDays} days ahead (422 \`max\`)`,
-          }),
-        ),
+      date: z.string({ error: 'Must be a date (YYYY-MM-DD)' }).check(
+        z.maxLength(10, 'Must be a date (YYYY-MM-DD)'),
+        z.regex(DATE, 'Must be a date (YYYY-MM-DD)'),
+        z.meta({
+          description: `The day, in each contact's own time zone: a date that exists (422 \`format\`), today or later in the latest zone, UTC−12 (422 \`min\`), at most ${L.scheduleAheadDays} days ahead (422 \`max\`)`,
+        }),
+      ),
       time: z
         .string({ error: 'Must be a time (HH:MM)' })
         .check(
