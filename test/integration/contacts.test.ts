@@ -54,6 +54,7 @@ describe('POST /client/contacts', () => {
       total_emails_clicked: 0,
       last_activity_at: null,
       last_email_opened_at: null,
+      last_email_clicked_at: null,
       last_workflow_at: null,
       created_by: expect.any(Number),
       created_at: expect.stringMatching(RFC3339_UTC),

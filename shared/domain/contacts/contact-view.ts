@@ -76,6 +76,9 @@ export const ContactView = z
     total_emails_clicked: count,
     last_activity_at: z.nullable(UtcTimestamp),
     last_email_opened_at: z.nullable(UtcTimestamp),
+    last_email_clicked_at: z
+      .nullable(UtcTimestamp)
+      .check(z.meta({ description: 'The last click on a link of an e-mail by a person (link scanners never count)' })),
     last_workflow_at: z.nullable(UtcTimestamp),
     created_by: z
       .int()
@@ -120,6 +123,7 @@ export function toContactView(c: ContactRecord, now: Date, topics: readonly Topi
     total_emails_clicked: c.total_emails_clicked ?? 0,
     last_activity_at: c.last_activity_at ?? null,
     last_email_opened_at: c.last_email_opened_at ?? null,
+    last_email_clicked_at: c.last_email_clicked_at ?? null,
     last_workflow_at: c.last_workflow_at ?? null,
     created_by: c.created_by,
     created_at: c.created_at,

@@ -135,6 +135,7 @@ describe('a person clicking a link', () => {
     expect(await getContact(t.client.api_key, t.contactId)).toMatchObject({
       total_emails_clicked: 1,
       last_activity_at: clickedAt,
+      last_email_clicked_at: clickedAt,
       health_score: HEALTH_SCORE,
     });
   });
