@@ -378,6 +378,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/client/broadcasts', handler: 'broadcasts-list', tableAccess: 'read' },
   { method: 'POST', path: '/client/broadcasts', handler: 'broadcasts-create', tableAccess: 'readWrite' },
   { method: 'GET', path: '/client/broadcasts/{id}', handler: 'broadcasts-get', tableAccess: 'read' },
+  { method: 'PUT', path: '/client/broadcasts/{id}', handler: 'broadcasts-update', tableAccess: 'readWrite' },
+  { method: 'DELETE', path: '/client/broadcasts/{id}', handler: 'broadcasts-delete', tableAccess: 'readWrite' },
   {
     method: 'POST',
     path: '/client/broadcasts/{id}/schedule',

@@ -55,7 +55,7 @@ export const STREAM_FUNCTION_DEFAULTS = { batchSize: 100, maxBatchingWindowSecon
 export const streamFunctions: readonly StreamFunctionDefinition[] = [
   // Webhook facts and the change router: status logs of sent e-mails, contacts' subscription changes, executions ending
   // failed or skipped, sending domains verified or failed, a client's tenant paused or resumed, and journey runs
-  // entering, leaving a step and ending become webhook messages and their deliveries; contacts and their event counters
+  // entering, leaving a step and ending, and broadcasts starting and completing become webhook messages and their deliveries; contacts and their event counters
   // whose change meets a segment's watched attributes go to the segments queue. A failed batch is retried (bisected) until it
   // succeeds or its records are a day old, then its position goes to the on-failure queue: never silently skipped.
   {
@@ -68,6 +68,7 @@ export const streamFunctions: readonly StreamFunctionDefinition[] = [
       ENTITY.sender,
       ENTITY.run,
       ENTITY.contactCounters,
+      ENTITY.broadcast,
     ],
     tableAccess: 'readWrite',
     // segments: the change router's contacts whose change may move a segment membership (segment-routing.ts).

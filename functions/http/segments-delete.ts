@@ -1,5 +1,6 @@
 import { ok } from '../../shared/http/envelope.js';
 import { jsonApi } from '../../shared/http/api.js';
+import { broadcastStore } from '../../shared/composition/providers/broadcast-store.js';
 import { queue } from '../../shared/composition/providers/queue.js';
 import { segmentStore } from '../../shared/composition/providers/segment-store.js';
 import { deleteSegment } from '../../shared/domain/segments/delete.js';
@@ -11,11 +12,12 @@ export const handler = jsonApi(
     summary: 'Delete a segment',
     description:
       "Removes the segment and frees its place in your plan's count. Its contacts leave it in the background (its " +
-      "member entries go, within seconds for most segments). Another account's segment: 404.",
+      'member entries go, within seconds for most segments). A broadcast scheduled, sending or paused to it holds it: ' +
+      "409 `state` naming the broadcasts (cancel them or wait until they are sent). Another account's segment: 404.",
     params: SegmentIdParams,
     responses: { 200: DeletedSegment },
     errors: [404, 409],
   },
-  [segmentStore, queue],
+  [segmentStore, broadcastStore, queue],
   async ({ params }, { deps, clientId }) => ok(await deleteSegment(deps, clientId, params.id), 'Segment deleted'),
 );

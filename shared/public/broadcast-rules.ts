@@ -14,6 +14,8 @@ export const BROADCAST_LIMITS = {
   scheduleAheadDays: 365,
   /** Users a test send goes to at once. */
   testUsers: 5,
+  /** Test sends (requests) a client may make per hour: each is mail from its sender to its own team. */
+  testSendsPerHour: 20,
   /** Recipients listed in one page. */
   recipientsPerPage: 100,
   /** A broadcast's priority against the contact's daily cap (the workflows' default is 50: lifecycle mail wins). */

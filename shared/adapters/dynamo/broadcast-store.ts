@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
@@ -8,13 +9,17 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type {
+  BroadcastDraftReplace,
   BroadcastMove,
   BroadcastRecord,
   BroadcastStore,
   BroadcastTotalsRow,
 } from '../../domain/broadcasts/broadcast-store.js';
 import { STAT_COUNTERS, type StatCounts } from '../../domain/stats/stats-counters.js';
+import { batchGetItems } from './batch-get.js';
 import { ENTITY, keys } from './keys.js';
+import type { BroadcastStatus } from '../../public/broadcast-rules.js';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 /** Attempts of a create that met another create of the same client (the next id moved). */
 const CREATE_ATTEMPTS = 5;
@@ -145,6 +150,71 @@ export class DynamoBroadcastStore implements BroadcastStore {
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return undefined;
       throw error;
+    }
+  }
+
+  async replaceDraft(replace: BroadcastDraftReplace): Promise<BroadcastRecord | undefined> {
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.broadcast(replace.clientId, replace.broadcastId),
+          UpdateExpression: 'SET #n = :name, #d = :definition, draft_version = :next, updated_at = :at',
+          ConditionExpression: 'attribute_exists(pk) AND #s = :draft AND draft_version = :read',
+          ExpressionAttributeNames: { '#n': 'name', '#d': 'definition', '#s': 'status' },
+          ExpressionAttributeValues: {
+            ':name': replace.name,
+            ':definition': replace.definition,
+            ':next': replace.draftVersion + 1,
+            ':at': replace.at,
+            ':draft': 'draft',
+            ':read': replace.draftVersion,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return out.Attributes ? recordOf(out.Attributes) : undefined;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+
+  async statuses(clientId: number, broadcastIds: readonly number[]): Promise<Map<number, BroadcastStatus>> {
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      broadcastIds.map((id) => keys.broadcast(clientId, id)),
+      { consistentRead: true, attributes: ['id', 'client_id', 'status'] },
+    );
+    return new Map(
+      items
+        .filter((item) => item['client_id'] === clientId)
+        .map((item) => [Number(item['id']), item['status'] as BroadcastStatus]),
+    );
+  }
+
+  async deleteDraft(
+    clientId: number,
+    broadcastId: number,
+  ): Promise<'deleted' | 'missing' | { status: BroadcastStatus }> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.broadcast(clientId, broadcastId),
+          ConditionExpression: 'client_id = :c AND #s = :draft',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':c': clientId, ':draft': 'draft' },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return 'deleted';
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // The refused head comes back with the refusal (no second read); none means there was none.
+      const old = error.Item ? unmarshall(error.Item) : undefined;
+      return old && old['client_id'] === clientId ? { status: old['status'] as BroadcastStatus } : 'missing';
     }
   }
 }

@@ -54,6 +54,7 @@ import { createHash } from 'node:crypto';
  *                                                                  keys only: the stale-backfill net)
  * - segment count         CLIENT#<id> / SEGMENTS                    `n`, `next_id` (from 1), each segment's summary
  * - segment index         CLIENT#<id> / SEGMENTINDEX                every segment compiled at its current version
+ * - segment's broadcasts  CLIENT#<id> / SEGUSE#<pad6 sid>           `b` broadcast ids scheduled to it, `n` schedules
  *                                                                  (trees, event specs, watched attributes); `version`;
  *                                                                  read through the config cache
  * - broadcast             CLIENT#<id> / BROADCAST#<pad8 bid>         entity `broadcast`: definition, status, schedule,
@@ -331,6 +332,11 @@ export const keys = {
   segmentSkPrefix: 'SEGMENT#',
   segmentCount: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'SEGMENTS' }),
   segmentIndex: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'SEGMENTINDEX' }),
+  /** The broadcasts ever scheduled to a segment (`b`, a number set) and how many times one was (`n`). */
+  segmentBroadcastUses: (clientId: number, segmentId: number): ItemKey => ({
+    pk: clientPk(clientId),
+    sk: `SEGUSE#${pad(segmentId, 6)}`,
+  }),
   /** Sparse gsi3 entry of a segment whose backfill runs, by its last beat: the sweep restarts a chain gone quiet. */
   segmentJobEntry: (clientId: number, segmentId: number, beatAt: string) => ({
     gsi3pk: keys.segmentJobPk,
@@ -489,11 +495,14 @@ export const keys = {
     | { kind: 'sender'; clientId: number }
     | { kind: 'run'; clientId: number; runId: number }
     | { kind: 'segmentMember'; clientId: number; segmentId: number; contactId: number }
+    | { kind: 'broadcast'; clientId: number; broadcastId: number }
     | undefined => {
     const owner = /^CLIENT#(\d+)$/.exec(pk);
     if (owner) {
       const clientId = Number(owner[1]);
       if (sk === 'SENDER') return { kind: 'sender', clientId };
+      const broadcast = /^BROADCAST#(\d{8})$/.exec(sk);
+      if (broadcast) return { kind: 'broadcast', clientId, broadcastId: Number(broadcast[1]) };
       const domain = /^DOMAIN#(\d{12})$/.exec(sk);
       return domain ? { kind: 'domain', clientId, domainId: Number(domain[1]) } : undefined;
     }

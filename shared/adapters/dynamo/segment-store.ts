@@ -12,6 +12,7 @@ import type {
   ContactIdPage,
   IndexWrite,
   PreviewSample,
+  SegmentBroadcastUses,
   SegmentCount,
   SegmentCreate,
   SegmentGauge,
@@ -72,6 +73,11 @@ function indexOf(item: Item | undefined): StoredSegmentIndex {
     specs: (item['specs'] ?? []) as StoredSegmentIndex['specs'],
     watched: (item['watched'] ?? []) as StoredSegmentIndex['watched'],
   };
+}
+
+function usesOf(item: Item): SegmentBroadcastUses {
+  const ids = item['b'] instanceof Set ? [...(item['b'] as Set<number>)].map(Number) : [];
+  return { broadcastIds: ids.sort((a, b) => a - b), n: Number(item['n'] ?? 0) };
 }
 
 function progressOf(item: Item): BackfillProgress {
@@ -155,17 +161,45 @@ export class DynamoSegmentStore implements SegmentStore {
     const count = keys.segmentCount(clientId);
     const index = keys.segmentIndex(clientId);
     const head = segmentId === undefined ? undefined : keys.segment(clientId, segmentId);
-    const items = await batchGetItems(this.db, this.tableName, head ? [count, index, head] : [count, index], {
-      consistentRead: true,
-    });
+    const uses = segmentId === undefined ? undefined : keys.segmentBroadcastUses(clientId, segmentId);
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      head && uses ? [count, index, head, uses] : [count, index],
+      { consistentRead: true },
+    );
     const byKey = new Map(items.map((item) => [keyOf(item as unknown as ItemKey), item]));
     const countRead = countOf(byKey.get(keyOf(count)));
     const headItem = head && byKey.get(keyOf(head));
+    const usesItem = uses && byKey.get(keyOf(uses));
     return {
       ...(countRead ? { count: countRead } : {}),
       index: indexOf(byKey.get(keyOf(index))),
       ...(headItem ? { segment: stripKeys<SegmentRecord>(headItem) } : {}),
+      ...(usesItem ? { broadcastUses: usesOf(usesItem) } : {}),
     };
+  }
+
+  async markBroadcastUse(clientId: number, segmentId: number, broadcastId: number): Promise<boolean> {
+    const outcome = await this.transact([
+      {
+        ConditionCheck: {
+          TableName: this.tableName,
+          Key: keys.segment(clientId, segmentId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.segmentBroadcastUses(clientId, segmentId),
+          UpdateExpression: 'ADD #b :bid, #n :one',
+          ExpressionAttributeNames: { '#b': 'b', '#n': 'n' },
+          ExpressionAttributeValues: { ':bid': new Set([broadcastId]), ':one': 1 },
+        },
+      },
+    ]);
+    return outcome === 'done';
   }
 
   async create(write: SegmentCreate): Promise<SegmentWriteOutcome | 'limit'> {
@@ -221,9 +255,24 @@ export class DynamoSegmentStore implements SegmentStore {
     return this.transact(items);
   }
 
-  async delete(segment: SegmentRecord, readVersion: number, index: IndexWrite): Promise<SegmentWriteOutcome> {
+  async delete(
+    segment: SegmentRecord,
+    readVersion: number,
+    index: IndexWrite,
+    usesRead = 0,
+  ): Promise<SegmentWriteOutcome> {
     const clientId = segment.client_id;
     return this.transact([
+      {
+        // A broadcast scheduled to it after the read moved `n`: the delete is refused and read again.
+        Delete: {
+          TableName: this.tableName,
+          Key: keys.segmentBroadcastUses(clientId, segment.id),
+          ConditionExpression: 'attribute_not_exists(#n) OR #n = :n',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':n': usesRead },
+        },
+      },
       {
         Delete: {
           TableName: this.tableName,

@@ -7,6 +7,7 @@ import { RUN_ENDED_STATUSES, type RunStatus } from '../../domain/runs/run-record
 import { EXECUTION_STATUS, type ExecutionStatus } from '../../domain/executions/execution-record.js';
 import { SENT_STATUS, type SentEmailLogRecord, type SentStatus } from '../../domain/sent-emails/sent-email-record.js';
 import type {
+  BroadcastFact,
   ContactFactFields,
   EmailFact,
   ExecutionFactFields,
@@ -48,7 +49,8 @@ const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Image
  * - a journey run inserted (journey.entered), each path entry a write added (journey.step_completed, in path order),
  *   and the write that ended it (journey.exited), in that order within one record;
  * - a system journey's execution (1–8 run without runs) created, sent and ended: the same three journey facts
- *   (system-journey-facts.ts), after the execution's own fact of the same change.
+ *   (system-journey-facts.ts), after the execution's own fact of the same change;
+ * - a broadcast head that moved scheduled → snapshotting (broadcast.started) or to sent (broadcast.completed).
  * Every other change is none. The infra's event source filter lets only these item kinds reach the function.
  */
 export function factsOfStreamRecords(records: readonly DynamoDBRecord[]): WebhookFact[] {
@@ -140,6 +142,8 @@ function factOf(record: DynamoDBRecord): WebhookFact | undefined {
     }
     case 'sender':
       return sendingFact(item.clientId, previous, next, record.dynamodb?.ApproximateCreationDateTime);
+    case 'broadcast':
+      return broadcastFact(item.clientId, item.broadcastId, previous, next);
     default:
       return undefined;
   }
@@ -253,6 +257,47 @@ function sendingFact(
     // The stream's own time of the write (seconds); the pause it ends names the fact.
     at: writtenAt === undefined ? (was as string) : new Date(writtenAt * 1000).toISOString(),
     pause_began_at: was as string,
+  };
+}
+
+/**
+ * A broadcast head that became snapshotting from scheduled (started), or sent (completed); any other change of it
+ * (a draft saved, a pause, the snapshot's progress) is none.
+ */
+function broadcastFact(
+  clientId: number,
+  id: number,
+  previous: Image | undefined,
+  next: Image,
+): BroadcastFact | undefined {
+  const was = text(previous?.['status']);
+  const now = text(next['status']);
+  if (was === now) return undefined;
+  const type =
+    now === 'snapshotting' && was === 'scheduled'
+      ? 'broadcast.started'
+      : now === 'sent'
+        ? 'broadcast.completed'
+        : undefined;
+  if (!type) return undefined;
+  const definition = (next['definition'] ?? {}) as { audience?: Record<string, unknown>; category?: string };
+  const snapshot = next['snapshot'] as { total?: number } | undefined;
+  const startedAt = text(next['started_at']) ?? null;
+  const completedAt = text(next['completed_at']) ?? null;
+  return {
+    kind: 'broadcast',
+    type,
+    client_id: clientId,
+    broadcast: {
+      id,
+      name: text(next['name']) ?? '',
+      audience: definition.audience ?? {},
+      category: definition.category ?? 'marketing',
+      recipients: type === 'broadcast.completed' && typeof snapshot?.total === 'number' ? snapshot.total : null,
+      started_at: startedAt,
+      completed_at: completedAt,
+    },
+    at: (type === 'broadcast.started' ? startedAt : completedAt) ?? text(next['updated_at']) ?? '',
   };
 }
 

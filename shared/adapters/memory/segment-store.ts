@@ -31,6 +31,7 @@ export class MemorySegmentStore implements SegmentStore {
   private readonly heads = new Map<string, SegmentRecord & { job_at?: string }>();
   private readonly counts = new Map<number, SegmentCount>();
   private readonly progressItems = new Map<string, BackfillProgress[]>();
+  private readonly uses = new Map<string, { broadcastIds: number[]; n: number }>();
 
   constructor(
     private readonly aggregates: Pick<MemoryAggregates, 'contacts'>,
@@ -65,7 +66,19 @@ export class MemorySegmentStore implements SegmentStore {
       ...(count ? { count: copy(count) } : {}),
       index: index ? copy(index) : EMPTY_INDEX,
       ...(head ? { segment: this.record(head) } : {}),
+      ...(head && this.uses.has(clientKey(clientId, segmentId!))
+        ? { broadcastUses: copy(this.uses.get(clientKey(clientId, segmentId!))!) }
+        : {}),
     };
+  }
+
+  async markBroadcastUse(clientId: number, segmentId: number, broadcastId: number): Promise<boolean> {
+    const key = clientKey(clientId, segmentId);
+    if (!this.heads.has(key)) return false;
+    const uses = this.uses.get(key) ?? { broadcastIds: [], n: 0 };
+    const ids = uses.broadcastIds.includes(broadcastId) ? uses.broadcastIds : [...uses.broadcastIds, broadcastId];
+    this.uses.set(key, { broadcastIds: ids.sort((a, b) => a - b), n: uses.n + 1 });
+    return true;
   }
 
   async create(write: SegmentCreate): Promise<SegmentWriteOutcome | 'limit'> {
@@ -104,10 +117,17 @@ export class MemorySegmentStore implements SegmentStore {
     return 'done';
   }
 
-  async delete(segment: SegmentRecord, readVersion: number, index: IndexWrite): Promise<SegmentWriteOutcome> {
+  async delete(
+    segment: SegmentRecord,
+    readVersion: number,
+    index: IndexWrite,
+    usesRead = 0,
+  ): Promise<SegmentWriteOutcome> {
     const clientId = segment.client_id;
     const head = this.heads.get(clientKey(clientId, segment.id));
     if (!head || head.version !== readVersion || !this.indexHolds(clientId, index)) return 'stale';
+    if ((this.uses.get(clientKey(clientId, segment.id))?.n ?? 0) !== usesRead) return 'stale';
+    this.uses.delete(clientKey(clientId, segment.id));
     this.heads.delete(clientKey(clientId, segment.id));
     const count = this.counts.get(clientId)!;
     this.counts.set(clientId, {

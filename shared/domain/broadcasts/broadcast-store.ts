@@ -41,6 +41,15 @@ export interface BroadcastMove {
   remove?: readonly 'paused_at'[];
 }
 
+export interface BroadcastDraftReplace {
+  clientId: number;
+  broadcastId: number;
+  draftVersion: number;
+  name: string;
+  definition: BroadcastDefinition;
+  at: string;
+}
+
 export interface BroadcastStore {
   /** A new draft with the next id: one transaction (the count item's next id, the head). */
   create(clientId: number, draft: Omit<BroadcastRecord, 'id'>): Promise<BroadcastRecord>;
@@ -50,4 +59,13 @@ export interface BroadcastStore {
   list(clientId: number, limit: number): Promise<{ broadcast: BroadcastRecord; totals?: BroadcastTotalsRow }[]>;
   /** The move as one conditional update: the head after it, or undefined when its status (or draft) was not as required. */
   move(move: BroadcastMove): Promise<BroadcastRecord | undefined>;
+  /**
+   * A draft's name and definition replaced, `draft_version` + 1: one conditional update (status draft, the version
+   * read). The head after it, or undefined when it is no longer that draft.
+   */
+  replaceDraft(replace: BroadcastDraftReplace): Promise<BroadcastRecord | undefined>;
+  /** The status of each of these broadcasts that exists: BatchGetItem of the heads (100 a request, one wave). */
+  statuses(clientId: number, broadcastIds: readonly number[]): Promise<Map<number, BroadcastStatus>>;
+  /** A draft deleted (one conditional delete); else what stood in the way. */
+  deleteDraft(clientId: number, broadcastId: number): Promise<'deleted' | 'missing' | { status: BroadcastStatus }>;
 }

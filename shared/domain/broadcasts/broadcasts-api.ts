@@ -97,7 +97,7 @@ export async function definitionIssues(
 }
 
 /** A topic audience sends under its topic. */
-const normalized = (definition: BroadcastDefinition): BroadcastDefinition =>
+export const normalized = (definition: BroadcastDefinition): BroadcastDefinition =>
   'topic_id' in definition.audience && definition.topic_id === null
     ? { ...definition, topic_id: definition.audience.topic_id }
     : definition;
@@ -159,6 +159,10 @@ export async function scheduleBroadcast(
   const now = deps.clock.now();
   const issues = await definitionIssues(deps, clientId, broadcast.definition, now);
   if (issues.length > 0) throw unprocessable(issues);
+  const audience = broadcast.definition.audience;
+  // Its segment is held from now until it is sent or cancelled (a delete meanwhile is 409); gone since the check: 422.
+  if ('segment_id' in audience && !(await deps.segments.markBroadcastUse(clientId, audience.segment_id, id)))
+    throw unprocessable([{ condition: 'reference', key: 'definition.audience.segment_id', error: 'No such segment' }]);
   const start = startOf(broadcast.definition.schedule, now);
   const startAt = (start < now ? now : start).toISOString();
   const moved = await deps.broadcasts.move({

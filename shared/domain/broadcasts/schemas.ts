@@ -1,5 +1,6 @@
 import { BROADCAST_LIMITS as L, BROADCAST_STATUSES } from '../../public/broadcast-rules.js';
 import { plainIdParam } from '../../validation/plain-id.js';
+import { Email } from '../contacts/schemas.js';
 import * as z from '../../validation/zod.js';
 
 const id = (field: string, what: string) =>
@@ -221,3 +222,53 @@ export const BroadcastView = z
 export type BroadcastView = z.output<typeof BroadcastView>;
 
 export const BroadcastList = z.object({ broadcasts: z.array(BroadcastView) });
+
+const draftVersion = z
+  .int({ error: 'Must be an integer' })
+  .check(
+    z.gte(1, 'Must be at least 1'),
+    z.meta({ description: 'The `draft_version` read: a draft saved since is 409 `state` (nothing written)' }),
+  );
+
+/** PUT /client/broadcasts/{id}: a draft's name and definition replaced whole. */
+export const BroadcastReplaceBody = z
+  .strictObject({ name, definition: BroadcastDefinitionSchema, draft_version: draftVersion })
+  .check(z.meta({ id: 'BroadcastReplace' }));
+export type BroadcastReplaceBody = z.output<typeof BroadcastReplaceBody>;
+
+export const DeletedBroadcast = z.object({ id: z.int(), deleted: z.literal(true) });
+
+/** POST /client/broadcasts/{id}/test. */
+export const BroadcastTestBody = z
+  .strictObject({
+    emails: z.array(Email).check(
+      z.minLength(1, 'Name at least one address'),
+      z.maxLength(L.testUsers, `At most ${L.testUsers} addresses`),
+      z.meta({
+        description:
+          `1 to ${L.testUsers} addresses, each of one of your dashboard users (any other is 422 \`reference\` at ` +
+          'its place: a test goes only to your own team). Depends on stored data: your users',
+      }),
+    ),
+  })
+  .check(z.meta({ id: 'BroadcastTestRequest' }));
+export type BroadcastTestBody = z.output<typeof BroadcastTestBody>;
+
+export const BroadcastTestView = z
+  .object({
+    sent: z.array(
+      z.object({
+        email: z.string(),
+        variant: z.int().check(z.meta({ description: 'The variant sent (0 is the first)' })),
+        subject: z.string().check(z.meta({ description: 'As sent: the rendered subject after "[Test] "' })),
+      }),
+    ),
+  })
+  .check(
+    z.meta({
+      id: 'BroadcastTest',
+      description:
+        'One e-mail per address and variant, sent now from your sender as the broadcast would be; not counted in its results',
+    }),
+  );
+export type BroadcastTestView = z.output<typeof BroadcastTestView>;

@@ -64,6 +64,16 @@ export interface SegmentWriteRead {
   count?: SegmentCount;
   index: StoredSegmentIndex;
   segment?: SegmentRecord;
+  /**
+   * The broadcasts ever scheduled to the segment (read with its head, no scan) and `n`, the schedules counted: a
+   * delete conditioned on `n` is refused by a schedule that landed after the read.
+   */
+  broadcastUses?: SegmentBroadcastUses;
+}
+
+export interface SegmentBroadcastUses {
+  broadcastIds: number[];
+  n: number;
 }
 
 /** The index written with a segment: the body after the change, conditioned on the index `version` read. */
@@ -137,7 +147,17 @@ export interface SegmentStore {
   create(write: SegmentCreate): Promise<SegmentWriteOutcome | 'limit'>;
   update(write: SegmentUpdate): Promise<SegmentWriteOutcome>;
   /** The head, its summary and its place in the count, with the index without it. */
-  delete(segment: SegmentRecord, readVersion: number, index: IndexWrite): Promise<SegmentWriteOutcome>;
+  delete(
+    segment: SegmentRecord,
+    readVersion: number,
+    index: IndexWrite,
+    usesRead?: number,
+  ): Promise<SegmentWriteOutcome>;
+  /**
+   * Records that a broadcast is scheduled to the segment, if the segment exists (false when it does not): one
+   * transaction (a check of the head, the uses item's set and count).
+   */
+  markBroadcastUse(clientId: number, segmentId: number, broadcastId: number): Promise<boolean>;
 
   /** Up to `limit` contact ids of one listing shard after `after`, by id (eventually consistent). */
   contactPage(clientId: number, shard: number, after: number, limit: number): Promise<ContactIdPage>;

@@ -25,6 +25,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'journey.entered',
   'journey.step_completed',
   'journey.exited',
+  'broadcast.started',
+  'broadcast.completed',
 ] as const;
 
 export const WebhookEventType = z

@@ -7,7 +7,37 @@ import type { WebhookEventType } from './event-types.js';
  * (shared/adapters/dynamo/webhook-stream-facts.ts decides which changes are facts). Each names the client and carries
  * what its record held, so most payload fields need no read.
  */
-export type WebhookFact = EmailFact | ContactFact | ExecutionFact | DomainFact | SendingFact | JourneyFact;
+export type WebhookFact =
+  | EmailFact
+  | ContactFact
+  | ExecutionFact
+  | DomainFact
+  | SendingFact
+  | JourneyFact
+  | BroadcastFact;
+
+/**
+ * A broadcast's head moved: scheduled → snapshotting (started: its audience is being read) or → sent (completed: every
+ * recipient has ended). Each move is one conditional update of the head, so each is one change: one fact.
+ */
+export interface BroadcastFact {
+  kind: 'broadcast';
+  type: 'broadcast.started' | 'broadcast.completed';
+  client_id: number;
+  broadcast: BroadcastFactFields;
+  at: string;
+}
+
+export interface BroadcastFactFields {
+  id: number;
+  name: string;
+  audience: Record<string, unknown>;
+  category: string;
+  /** Recipients written by the snapshot: null while it runs (started), the total once sent. */
+  recipients: number | null;
+  started_at: string | null;
+  completed_at: string | null;
+}
 
 /** A status log written on a sent e-mail: sent, delivered, delayed, bounced, complained, opened, clicked, failed. */
 export interface EmailFact {
@@ -171,6 +201,8 @@ export function factIdentity(fact: WebhookFact): string {
       return `${fact.client_id}:domain:${fact.domain.id}:${fact.domain.status}`;
     case 'sending':
       return `${fact.client_id}:sending:${fact.type}:${fact.pause_began_at}`;
+    case 'broadcast':
+      return `${fact.client_id}:broadcast:${fact.broadcast.id}:${fact.type === 'broadcast.started' ? 'started' : 'completed'}`;
     case 'journey': {
       // A run enters and ends once; it leaves a step once (no cycles) at the seq of the transition that left it. A
       // system journey's execution is its run, named apart (execution and run ids are separate sequences).
@@ -197,6 +229,7 @@ export function factTime(fact: WebhookFact): string {
       return fact.domain.at;
     case 'sending':
     case 'journey':
+    case 'broadcast':
       return fact.at;
   }
 }

@@ -56,6 +56,7 @@ function contactOf(fact: WebhookFact, context: FactContext): number | null | und
       return fact.execution.contact_id;
     case 'domain':
     case 'sending':
+    case 'broadcast':
       return undefined;
     case 'journey':
       return fact.run.contact_id;
@@ -147,6 +148,19 @@ function dataOf(fact: WebhookFact, context: FactContext): Record<string, unknown
     }
     case 'sending':
       return { sending: fact.sending };
+    case 'broadcast': {
+      const b = fact.broadcast;
+      return {
+        broadcast_id: b.id,
+        name: b.name,
+        audience: b.audience,
+        category: b.category,
+        recipients: b.recipients,
+        status: fact.type === 'broadcast.started' ? 'snapshotting' : 'sent',
+        started_at: b.started_at,
+        completed_at: b.completed_at,
+      };
+    }
     case 'journey': {
       const r = fact.run;
       // A system journey (1–8) runs as a lone execution: no run (run_id null), its execution named instead.

@@ -16,6 +16,8 @@ import { previewSegment } from '../../../../shared/domain/segments/preview.js';
 import type { SegmentCreateBody } from '../../../../shared/domain/segments/schemas-api.js';
 import { updateSegment } from '../../../../shared/domain/segments/update.js';
 import { AppError } from '../../../../shared/errors.js';
+import type { BroadcastStatus } from '../../../../shared/public/broadcast-rules.js';
+import { indexWrite } from '../../../../shared/domain/segments/segment-index.js';
 import type { BatchMessage, Queue, QueueMessages, QueueName, SegmentsMessage } from '../../../../shared/platform.js';
 import { contactRecord } from '../../support/contact-fixtures.js';
 
@@ -54,7 +56,13 @@ function harness(contacts = 0, tagEvery = 3) {
       contactRecord({ id, client_id: CLIENT, email: `c${id}@example.com`, tags: id % tagEvery === 0 ? ['vip'] : [] }),
     );
   }
-  const deps = { ...stores, queue, clock };
+  // Broadcast heads' statuses as the segment delete reads them (the broadcast store has no memory twin).
+  const broadcastStatuses = new Map<number, BroadcastStatus>();
+  const broadcasts = {
+    statuses: async (_clientId: number, ids: readonly number[]) =>
+      new Map(ids.flatMap((id) => (broadcastStatuses.has(id) ? [[id, broadcastStatuses.get(id)!] as const] : []))),
+  };
+  const deps = { ...stores, queue, clock, broadcasts };
   /** Delivers every queued message (and those they send) until the queue is empty; answers how many ran. */
   const drain = async () => {
     let ran = 0;
@@ -66,7 +74,14 @@ function harness(contacts = 0, tagEvery = 3) {
     }
     return ran;
   };
-  return { stores, queue, deps, drain, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
+  return {
+    stores,
+    queue,
+    deps,
+    drain,
+    broadcastStatuses,
+    advance: (ms: number) => (now = new Date(now.getTime() + ms)),
+  };
 }
 
 const refusal = async (work: Promise<unknown>) => {
@@ -228,6 +243,48 @@ describe('segments API over memory ports', () => {
     await deleteSegment(h.deps, CLIENT, 1);
     expect(await refusal(getSegment(h.deps, CLIENT, 1))).toMatchObject({ status: 404 });
     expect((await listSegments(h.deps, CLIENT)).meta.total).toBe(0);
+  });
+
+  it('refuses to delete a segment a live broadcast is scheduled to, naming it, and deletes it once that one is sent', async () => {
+    // Prepare: broadcasts 3 (sending), 4 (paused) and 5 (sent) were scheduled to the segment; 6 to another one.
+    const h = harness(6, 3);
+    await createSegment(h.deps, CLIENT, { name: 'VIPs', definition: tagged('vip') });
+    await createSegment(h.deps, CLIENT, { name: 'Other', definition: tagged('x') });
+    for (const b of [3, 4, 5]) expect(await h.stores.segments.markBroadcastUse(CLIENT, 1, b)).toBe(true);
+    expect(await h.stores.segments.markBroadcastUse(CLIENT, 2, 6)).toBe(true);
+    expect(await h.stores.segments.markBroadcastUse(CLIENT, 99, 7)).toBe(false);
+    h.broadcastStatuses.set(3, 'sending').set(4, 'paused').set(5, 'sent').set(6, 'scheduled');
+
+    // Act
+    const held = await refusal(deleteSegment(h.deps, CLIENT, 1));
+    h.broadcastStatuses.set(3, 'sent').set(4, 'cancelled');
+    // A schedule that lands between a delete's read and its write moves the count the write is conditioned on.
+    const read = await h.stores.segments.readForWrite(CLIENT, 1);
+    await h.stores.segments.markBroadcastUse(CLIENT, 1, 8);
+    const raced = await h.stores.segments.delete(
+      read.segment!,
+      read.segment!.version,
+      indexWrite(read.index, 1),
+      read.broadcastUses!.n,
+    );
+    h.broadcastStatuses.set(8, 'cancelled');
+    const deleted = await deleteSegment(h.deps, CLIENT, 1);
+
+    // Assess
+    expect(held).toMatchObject({
+      status: 409,
+      items: [
+        {
+          condition: 'state',
+          key: 'id',
+          error: 'Broadcasts 3, 4 send to this segment: cancel them, or wait until they are sent, then delete it',
+        },
+      ],
+    });
+    expect(read.broadcastUses).toEqual({ broadcastIds: [3, 4, 5], n: 3 });
+    expect(raced).toBe('stale');
+    expect(deleted).toEqual({ id: 1, deleted: true });
+    expect(await refusal(deleteSegment(h.deps, CLIENT, 2))).toMatchObject({ status: 409 });
   });
 
   it('purges a deleted segment: every member leaves it (entries and state markers), page by page over 16 shards', async () => {
