@@ -4,6 +4,7 @@
  * run, no extra request) and on the journey (where its stats read it).
  */
 import { ARM_PREFIX, armAttribute, armSinceAttribute, type ArmMetric } from '../stats/counter-facts.js';
+import { highestRateIndex, rateOf } from '../stats/highest-rate.js';
 import type { SplitWinnerMetric, SplitWinnerRule, StepId } from './definition/types.js';
 
 /** A split's winner as decided: the arm, on what, each arm's rate and e-mails then, and when. */
@@ -66,8 +67,6 @@ export const countedSplitsOf = (gauge: Readonly<Record<string, number>>): StepId
   ),
 ];
 
-const rateOf = (count: number, sent: number) => (sent > 0 ? Math.round((count / sent) * 10_000) / 10_000 : 0);
-
 /**
  * The winner of a split under its rule, or undefined while it is too early: every arm needs `min_sends_per_arm`
  * e-mails sent, and `min_hours` must have passed since the split's first run. The highest rate (metric per e-mail
@@ -85,9 +84,7 @@ export function decideSplitWinner(
   const minMs = (rule.winner.min_hours ?? 0) * 3_600_000;
   if (minMs > 0 && (since === undefined || now.getTime() - since < minMs)) return undefined;
   const counter = COUNTER_OF[rule.winner.metric];
-  let best = totals[0]!;
-  // Cross-multiplied so no rounding decides: a/b > c/d ⇔ a·d > c·b for positive sends.
-  for (const t of totals.slice(1)) if (t[counter] * best.sent > best[counter] * t.sent) best = t;
+  const best = totals[highestRateIndex(totals.map((t) => ({ count: t[counter], base: t.sent })))]!;
   return {
     arm: best.arm,
     metric: rule.winner.metric,
