@@ -380,6 +380,15 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/client/broadcasts/{id}', handler: 'broadcasts-get', tableAccess: 'read' },
   { method: 'PUT', path: '/client/broadcasts/{id}', handler: 'broadcasts-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/broadcasts/{id}', handler: 'broadcasts-delete', tableAccess: 'readWrite' },
+  // A test goes to the client's own users only, from its sender through SES now (no execution, nothing counted).
+  {
+    method: 'POST',
+    path: '/client/broadcasts/{id}/test',
+    handler: 'broadcasts-test',
+    tableAccess: 'readWrite',
+    sendsEmail: true,
+    timeoutSeconds: 15,
+  },
   {
     method: 'POST',
     path: '/client/broadcasts/{id}/schedule',

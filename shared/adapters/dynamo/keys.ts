@@ -127,8 +127,10 @@ import { createHash } from 'node:crypto';
  *                                                                    (the recipient list, in place of the client's
  *                                                                    execution listing); gsi3 while waiting for the
  *                                                                    pacer: BDUE#<client>#<pad8 bid>#<s> /
- *                                                                    <scheduled_for>#<pad16 id>
- * - broadcast results     STATS#<client>#0 / B<pad8 bid>#T          totals (the day-counters projection only)
+ *                                                                    <scheduled_for>#<pad16 id> (s < S; an A/B
+ *                                                                    test's holdouts in S + id mod S until the winner)
+ * - broadcast results     STATS#<client>#0 / B<pad8 bid>#T          totals (the day-counters projection only),
+ *                         … / B<pad8 bid>#V<k>                        the same per variant of an A/B test's share
  * - per-IP rate window    IPRATE#<sha256(ip, IPv6 by /64)> / <window start, epoch s>   `n` anonymous or failed-
  *                                                                    credential requests; TTL a minute on
  *
@@ -142,7 +144,7 @@ import { createHash } from 'node:crypto';
  * - user e-mail lock      USEREMAIL#<sha256(lower(email))> / USEREMAIL  → client id, user id (one account per address)
  * - sign-in link          SIGNIN#<sha256(token)> / SIGNIN            user, client, expiry; TTL; deleted when used
  * - session               SESSION#<sha256(session id)> / SESSION     user, client, role, csrf digest, idle/absolute expiry; TTL
- * - account throttles    SIGNINRATE#<addr_ip|ip|invite_client|invite_to>#<sha256(value)> / <window start, epoch s>   `n`; TTL
+ * - account throttles    SIGNINRATE#<addr_ip|ip|invite_client|invite_to|broadcast_test>#<sha256(value)> / <window start, epoch s>   `n`; TTL
  * - user's API key index  CLIENT#<id> / USERAPIKEY#<user id>#<sha256(key)>   one per key the user created or holds,
  *                                                                    written with the key; removal and demotion read
  *                                                                    them consistently to disable the keys in their
@@ -451,6 +453,12 @@ export const keys = {
     sk: `B${pad(broadcastId, 8)}#T`,
   }),
 
+  /** One variant's results of a broadcast's A/B test (written by the day-counters projection only). */
+  statsBroadcastVariant: (clientId: number, broadcastId: number, variant: number): ItemKey => ({
+    pk: keys.statsPk(clientId),
+    sk: `B${pad(broadcastId, 8)}#V${variant}`,
+  }),
+
   run: (clientId: number, runId: number): ItemKey => ({ pk: `RUN#${clientId}#${runId}`, sk: 'RUN' }),
   /** gsi2 entry (KEYS_ONLY) of a run in its contact's history: the erasure ends and scrubs the contact's runs. */
   runHistory: (clientId: number, contactId: number, createdAt: string, runId: number) => ({
@@ -729,7 +737,7 @@ export const accountKeys = {
   }),
   signInLink: (tokenHash: string): ItemKey => ({ pk: `SIGNIN#${tokenHash}`, sk: 'SIGNIN' }),
   signInWindow: (
-    kind: 'addr_ip' | 'ip' | 'invite_client' | 'invite_to',
+    kind: 'addr_ip' | 'ip' | 'invite_client' | 'invite_to' | 'broadcast_test',
     valueHash: string,
     windowStart: number,
   ): ItemKey => ({

@@ -37,7 +37,7 @@ export interface SignInLinkRecord {
  * What the account throttles count, each under the digest of its value: sign-in requests per (address, IP) and per IP
  * (15 minutes); invitations per client and per recipient (a day).
  */
-export type ThrottleKind = 'addr_ip' | 'ip' | 'invite_client' | 'invite_to';
+export type ThrottleKind = 'addr_ip' | 'ip' | 'invite_client' | 'invite_to' | 'broadcast_test';
 
 export type StartSessionOutcome = 'started' | 'used' | 'stale';
 

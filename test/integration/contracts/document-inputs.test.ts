@@ -37,6 +37,9 @@ const BROADCAST_STATE = [
   { key: /^definition\.schedule\.date$/, condition: 'format' },
   { key: /^definition\.(audience|topic_id)$/, condition: 'read_only' },
   { key: /^definition\.topic_id$/, condition: 'format' },
+  // Variants and their A/B test go together (a rule between fields, stated on both).
+  { key: /^definition\.ab$/, condition: 'required' },
+  { key: /^definition\.ab$/, condition: 'format' },
 ];
 
 /** The 422s a document-valid request may still get, per operation: those marked "Depends on stored data". */
@@ -92,6 +95,9 @@ const STATE_DEPENDENT: Record<string, { key: RegExp; condition: string }[]> = {
   // A broadcast's templates, topic and segment must be the client's; its time not past (both stated); a transactional
   // one goes to a segment under no topic, and a topic audience's topic_id names that topic (rules between fields).
   'POST /api/v1/client/broadcasts': BROADCAST_STATE,
+  'PUT /api/v1/client/broadcasts/{id}': BROADCAST_STATE,
+  // A test goes to the client's own users only: any other address is a `reference` (stated).
+  'POST /api/v1/client/broadcasts/{id}/test': [{ key: /^emails\.\d+$/, condition: 'reference' }],
 };
 
 interface Generated {

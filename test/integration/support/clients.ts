@@ -62,6 +62,8 @@ export interface TestClientOptions {
 /** What createTestClient answers: the client, and its verified domain unless it is in the sandbox. */
 export interface TestClient extends CreatedClient {
   domain?: string;
+  /** The owner's address (its dashboard user's). */
+  owner_email: string;
 }
 
 /**
@@ -70,8 +72,9 @@ export interface TestClient extends CreatedClient {
  */
 export async function createTestClient(plan?: PlanTier, options: TestClientOptions = {}): Promise<TestClient> {
   const tag = randomUUID().slice(0, 8);
+  const ownerEmail = `client-${tag}@test.example`;
   const created = await createClient(storeDeps(), {
-    email: `client-${tag}@test.example`,
+    email: ownerEmail,
     name: `Test client ${tag}`,
     plan,
   });
@@ -90,6 +93,7 @@ export async function createTestClient(plan?: PlanTier, options: TestClientOptio
     client_id: created.client_id,
     api_key: created.api_key,
     owner_user_id: created.owner_user_id,
+    owner_email: ownerEmail,
     ...(domain ? { domain } : {}),
   };
 }
