@@ -195,6 +195,35 @@ describe.each(ADAPTERS)('SegmentStore contract (%s)', (_name, storeOf) => {
     expect(after.count!.segments.map((s) => s.id)).toEqual([2]);
     expect(after.index.segments.map((s) => s.id)).toEqual([2]);
   });
+
+  it('records the broadcasts scheduled to a segment, and refuses a delete a schedule landed after the read of', async () => {
+    const store = storeOf();
+    const clientId = freshClientId();
+    const { segment } = await create(store, clientId, 'a');
+    const marked = [
+      await store.markBroadcastUse(clientId, segment.id, 7),
+      await store.markBroadcastUse(clientId, segment.id, 3),
+      await store.markBroadcastUse(clientId, 99, 4),
+    ];
+    const read = await store.readForWrite(clientId, segment.id);
+    const without: IndexWrite = {
+      readVersion: read.index.version,
+      body: compileIndex(read.index.segments.filter((s) => s.id !== segment.id)),
+    };
+
+    await store.markBroadcastUse(clientId, segment.id, 8);
+    const raced = await store.delete(segment, 1, without, read.broadcastUses!.n);
+    const again = await store.readForWrite(clientId, segment.id);
+    const done = await store.delete(segment, 1, without, again.broadcastUses!.n);
+
+    expect(marked).toEqual([true, true, false]);
+    expect(read.broadcastUses).toEqual({ broadcastIds: [3, 7], n: 2 });
+    expect(raced).toBe('stale');
+    expect(again.broadcastUses).toEqual({ broadcastIds: [3, 7, 8], n: 3 });
+    expect(done).toBe('done');
+    // Gone with the segment: a segment made again under a new id starts with none.
+    expect((await store.readForWrite(clientId, segment.id)).broadcastUses).toBeUndefined();
+  });
 });
 
 describe.each(PORTS)('SegmentStore reads of contacts and members (%s)', (_name, portsOf) => {
