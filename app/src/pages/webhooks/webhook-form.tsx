@@ -38,6 +38,8 @@ export const EVENT_TYPES = [
   ['journey.entered', 'a contact entered one of your journeys'],
   ['journey.step_completed', 'a contact left a step of a journey'],
   ['journey.exited', 'a contact’s way through a journey ended'],
+  ['broadcast.started', 'a broadcast began reading its audience'],
+  ['broadcast.completed', 'a broadcast was sent to every recipient'],
 ] as const satisfies readonly (readonly [WebhookEventType, string])[];
 
 // Every type of the API is listed above (a new one is a compile error here).
