@@ -131,9 +131,11 @@ export type SegmentsMessage =
 export interface BroadcastMessage {
   client_id: number;
   broadcast_id: number;
-  kind: 'start' | 'snapshot' | 'pace' | 'cancel';
+  kind: 'start' | 'snapshot' | 'pace' | 'cancel' | 'decide' | 'retry';
   shard?: number;
   gen?: number;
+  /** A retry-failed page: the listing key (`<pad12 contact>#<pad16 id>`) the chain has passed in its shard. */
+  cursor?: string;
 }
 
 /** Each queue the engine sends to, with the one message shape it carries. */

@@ -1,5 +1,6 @@
 import { clock } from '../../shared/composition/providers/clock.js';
 import { ids } from '../../shared/composition/providers/ids.js';
+import { journeyTime } from '../../shared/composition/providers/journey-time.js';
 import { paceStore } from '../../shared/composition/providers/pace-store.js';
 import { queue } from '../../shared/composition/providers/queue.js';
 import { recipientStore } from '../../shared/composition/providers/recipient-store.js';
@@ -15,7 +16,7 @@ import { sqsBatch } from '../../shared/queue/sqs-batch.js';
  */
 export const handler = sqsBatch(
   BroadcastMessage,
-  [recipientStore, paceStore, ids, clock, queue, scheduler],
+  [recipientStore, paceStore, ids, clock, queue, scheduler, journeyTime],
   async (message, { deps }) => {
     await runBroadcastStep(
       { ...deps, accountRate: deps.config.SES_MAX_SEND_RATE * deps.config.BROADCAST_SHARE },

@@ -17,8 +17,15 @@ import type {
 } from '../../domain/broadcasts/broadcast-store.js';
 import { STAT_COUNTERS, type StatCounts } from '../../domain/stats/stats-counters.js';
 import { batchGetItems } from './batch-get.js';
+import type { BroadcastLinkRow, RecipientDetails } from '../../domain/broadcasts/broadcast-store.js';
+import type { ExecutionRecord } from '../../domain/executions/execution-record.js';
+import type { SentStatus } from '../../domain/sent-emails/sent-email-record.js';
+import { LINK_HUMAN, LINK_MACHINE } from '../../domain/stats/counter-facts.js';
+import { TABLE_KEYS } from './table-definition.js';
+import type { ConversionBroadcast } from '../../domain/broadcasts/conversions.js';
+import { listConversion } from './broadcast-conversions.js';
 import { ENTITY, keys } from './keys.js';
-import type { BroadcastStatus } from '../../public/broadcast-rules.js';
+import { BROADCAST_LIMITS, type BroadcastStatus } from '../../public/broadcast-rules.js';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 /** Attempts of a create that met another create of the same client (the next id moved). */
@@ -72,18 +79,111 @@ export class DynamoBroadcastStore implements BroadcastStore {
     throw new Error(`Broadcast create for client ${clientId} lost to concurrent creates ${CREATE_ATTEMPTS} times`);
   }
 
+  async createResend(
+    clientId: number,
+    parentId: number,
+    child: Omit<BroadcastRecord, 'id'>,
+    liveAt: string,
+  ): Promise<BroadcastRecord | 'missing' | 'exists' | { refused: BroadcastStatus }> {
+    const countKey = keys.broadcastCount(clientId);
+    for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt += 1) {
+      const read = await this.db.send(
+        new GetCommand({ TableName: this.tableName, Key: countKey, ConsistentRead: true }),
+      );
+      const current = typeof read.Item?.['next_id'] === 'number' ? (read.Item['next_id'] as number) : undefined;
+      const id = current ?? 1;
+      const record: BroadcastRecord = { ...child, id };
+      try {
+        await this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: countKey,
+                  UpdateExpression: 'SET next_id = :next',
+                  ConditionExpression: current === undefined ? 'attribute_not_exists(next_id)' : 'next_id = :cur',
+                  ExpressionAttributeValues: { ':next': id + 1, ...(current === undefined ? {} : { ':cur': current }) },
+                },
+              },
+              {
+                Put: {
+                  TableName: this.tableName,
+                  Item: {
+                    ...keys.broadcast(clientId, id),
+                    entity: ENTITY.broadcast,
+                    ...record,
+                    ...keys.broadcastLiveEntry(clientId, id, liveAt),
+                  },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: keys.broadcast(clientId, parentId),
+                  UpdateExpression: 'SET resend_id = :id, updated_at = :at',
+                  ConditionExpression:
+                    'client_id = :c AND #s IN (:snapshotting, :sending, :paused, :sent) AND attribute_not_exists(resend_id)',
+                  ExpressionAttributeNames: { '#s': 'status' },
+                  ExpressionAttributeValues: {
+                    ':id': id,
+                    ':at': child.created_at,
+                    ':c': clientId,
+                    ':snapshotting': 'snapshotting',
+                    ':sending': 'sending',
+                    ':paused': 'paused',
+                    ':sent': 'sent',
+                  },
+                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+                },
+              },
+            ],
+          }),
+        );
+        return record;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const reason = error.CancellationReasons?.[2];
+        if (reason?.Code === 'ConditionalCheckFailed') {
+          // The parent refused: the refusal carries it (no second read).
+          const old = reason.Item ? unmarshall(reason.Item as Parameters<typeof unmarshall>[0]) : undefined;
+          if (!old || old['client_id'] !== clientId) return 'missing';
+          if (old['resend_id'] !== undefined) return 'exists';
+          return { refused: old['status'] as BroadcastStatus };
+        }
+        // Another create took the id: read the count again.
+      }
+    }
+    throw new Error(`Broadcast resend for client ${clientId} lost to concurrent creates ${CREATE_ATTEMPTS} times`);
+  }
+
   async get(clientId: number, broadcastId: number) {
     const head = keys.broadcast(clientId, broadcastId);
     const totals = keys.statsBroadcastTotals(clientId, broadcastId);
+    // An A/B test's variant rows in the same request (a broadcast without one has none: absent keys cost a read unit).
+    const variantKeys = Array.from({ length: BROADCAST_LIMITS.variants }, (_, v) =>
+      keys.statsBroadcastVariant(clientId, broadcastId, v),
+    );
     const out = await this.db.send(
-      new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: [head, totals], ConsistentRead: true } } }),
+      new BatchGetCommand({
+        RequestItems: { [this.tableName]: { Keys: [head, totals, ...variantKeys], ConsistentRead: true } },
+      }),
     );
     const items = out.Responses?.[this.tableName] ?? [];
     const headItem = items.find((item) => item['sk'] === head.sk);
     const totalsItem = items.find((item) => item['sk'] === totals.sk);
+    const broadcast = headItem && headItem['client_id'] === clientId ? recordOf(headItem) : undefined;
+    const variants = broadcast?.definition.ab
+      ? variantKeys.slice(0, broadcast.definition.variants.length).map((key) => {
+          const item = items.find((i) => i['sk'] === key.sk);
+          return item ? totalsOf(item) : { counts: {} };
+        })
+      : undefined;
     return {
-      ...(headItem && headItem['client_id'] === clientId ? { broadcast: recordOf(headItem) } : {}),
+      ...(broadcast ? { broadcast } : {}),
       ...(totalsItem ? { totals: totalsOf(totalsItem) } : {}),
+      ...(variants ? { variants } : {}),
     };
   }
 
@@ -217,6 +317,158 @@ export class DynamoBroadcastStore implements BroadcastStore {
       return old && old['client_id'] === clientId ? { status: old['status'] as BroadcastStatus } : 'missing';
     }
   }
+
+  listConversion(clientId: number, entry: ConversionBroadcast, now: Date): Promise<void> {
+    return listConversion(this.db, this.tableName, clientId, entry, now);
+  }
+
+  async links(clientId: number, broadcastId: number): Promise<BroadcastLinkRow[]> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :links)',
+        ExpressionAttributeValues: {
+          ':pk': keys.statsPk(clientId),
+          ':links': `${keys.statsBroadcastPrefix(broadcastId)}L`,
+        },
+        ProjectionExpression: '#u, #h, #m',
+        ExpressionAttributeNames: { '#u': 'url', '#h': LINK_HUMAN, '#m': LINK_MACHINE },
+      }),
+    );
+    return (out.Items ?? []).map((item) => ({
+      url: String(item['url'] ?? ''),
+      human: typeof item[LINK_HUMAN] === 'number' ? (item[LINK_HUMAN] as number) : 0,
+      machine: typeof item[LINK_MACHINE] === 'number' ? (item[LINK_MACHINE] as number) : 0,
+    }));
+  }
+
+  async recipientPage(
+    clientId: number,
+    broadcastId: number,
+    page: { after?: string; limit: number; statuses?: readonly number[] },
+  ): Promise<{ recipients: ExecutionRecord[]; nextAfter?: string }> {
+    const statuses = page.statuses ?? [];
+    const shards = await Promise.all(
+      Array.from({ length: keys.broadcastRecipientShards }, async (_, shard) => {
+        const values: Record<string, unknown> = { ':pk': keys.broadcastRecipientsPk(clientId, broadcastId, shard) };
+        if (page.after !== undefined) values[':after'] = page.after;
+        statuses.forEach((status, i) => {
+          values[`:s${i}`] = status;
+        });
+        const out = await this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: TABLE_KEYS.gsi1.name,
+            KeyConditionExpression: page.after === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk > :after',
+            ...(statuses.length > 0
+              ? {
+                  FilterExpression: `#st IN (${statuses.map((_, i) => `:s${i}`).join(', ')})`,
+                  ExpressionAttributeNames: { '#st': 'status' },
+                }
+              : {}),
+            ExpressionAttributeValues: values,
+            Limit: page.limit,
+          }),
+        );
+        return {
+          rows: (out.Items ?? []).map((item) => ({ key: String(item['gsi1sk']), item })),
+          ...(out.LastEvaluatedKey ? { stoppedAt: String(out.LastEvaluatedKey['gsi1sk']) } : {}),
+        };
+      }),
+    );
+    const merged = mergeListing(shards, page.limit);
+    return {
+      recipients: merged.rows.map((row) => executionOf(row.item)),
+      ...(merged.nextAfter !== undefined ? { nextAfter: merged.nextAfter } : {}),
+    };
+  }
+
+  async recipientDetails(clientId: number, recipients: readonly ExecutionRecord[]): Promise<RecipientDetails> {
+    const sent = recipients.flatMap((r) => (r.sent_email_id ? [r.sent_email_id] : []));
+    const unsent = recipients.filter((r) => !r.sent_email_id).map((r) => r.contact_id);
+    const read = { consistentRead: false } as const;
+    const [emails, markers, contacts] = await Promise.all([
+      sent.length === 0
+        ? []
+        : batchGetItems(
+            this.db,
+            this.tableName,
+            sent.map((id) => keys.sentEmail(clientId, id)),
+            { ...read, attributes: ['id', 'status', 'to_email', 'created_at', 'erased_at'] },
+          ),
+      sent.length === 0
+        ? []
+        : batchGetItems(
+            this.db,
+            this.tableName,
+            sent.flatMap((id) => [
+              keys.engagementMarker(clientId, id, 'open'),
+              keys.engagementMarker(clientId, id, 'click'),
+            ]),
+            read,
+          ),
+      unsent.length === 0
+        ? []
+        : batchGetItems(
+            this.db,
+            this.tableName,
+            unsent.map((id) => keys.contact(clientId, id)),
+            { ...read, attributes: ['id', 'email'] },
+          ),
+    ]);
+    const details: RecipientDetails = {
+      emails: new Map(),
+      humanOpened: new Set(),
+      humanClicked: new Set(),
+      contacts: new Map(),
+    };
+    for (const item of emails)
+      details.emails.set(String(item['id']), {
+        status: item['status'] as SentStatus,
+        // An erased contact's e-mail keeps no address worth showing.
+        ...(typeof item['to_email'] === 'string' && item['erased_at'] === undefined
+          ? { to_email: item['to_email'] }
+          : {}),
+        created_at: String(item['created_at']),
+      });
+    const sentPrefix = `SENT#${clientId}#`;
+    for (const item of markers) {
+      const id = String(item['pk']).slice(sentPrefix.length);
+      (item['sk'] === keys.engagementMarker(clientId, id, 'open').sk ? details.humanOpened : details.humanClicked).add(
+        id,
+      );
+    }
+    for (const item of contacts)
+      if (typeof item['email'] === 'string') details.contacts.set(Number(item['id']), item['email']);
+    return details;
+  }
+}
+
+/**
+ * Listing shards read in parallel, each up to `limit` after the same position: the page is every row up to the lowest
+ * position a shard stopped at (beyond it another shard may hold earlier rows), in order, cut at `limit`.
+ */
+export function mergeListing<R extends { key: string }>(
+  shards: readonly { rows: R[]; stoppedAt?: string }[],
+  limit: number,
+): { rows: R[]; nextAfter?: string } {
+  const stops = shards.flatMap((s) => (s.stoppedAt === undefined ? [] : [s.stoppedAt]));
+  const horizon = stops.length > 0 ? stops.reduce((a, b) => (b < a ? b : a)) : undefined;
+  const seen = shards
+    .flatMap((s) => s.rows)
+    .filter((r) => horizon === undefined || r.key <= horizon)
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const rows = seen.slice(0, limit);
+  if (seen.length > limit) return { rows, nextAfter: rows.at(-1)!.key };
+  return horizon === undefined ? { rows } : { rows, nextAfter: horizon };
+}
+
+const LISTING_FIELDS = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'entity'] as const;
+
+function executionOf(item: Record<string, unknown>): ExecutionRecord {
+  const record: Record<string, unknown> = { ...item };
+  for (const field of LISTING_FIELDS) delete record[field];
+  return record as unknown as ExecutionRecord;
 }
 
 function recordOf(item: Record<string, unknown>): BroadcastRecord {

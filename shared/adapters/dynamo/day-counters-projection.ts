@@ -145,16 +145,34 @@ export class DynamoDayCountersProjection implements DayCountersProjection<Dynamo
           { ':id': r.segmentGauge, ':at': new Date(this.now()).toISOString() },
         ),
       };
+    if ('broadcastLink' in r)
+      // A link's row: its URL set once, its clicks added, kept as long as the broadcast's totals.
+      return {
+        Update: addsUpdate(
+          this.tableName,
+          keys.statsBroadcastLink(row.clientId, r.broadcastLink, r.link),
+          row.adds,
+          'SET broadcast_id = :id, #url = if_not_exists(#url, :url), expires_at = :expires',
+          { ':id': r.broadcastLink, ':url': r.url, ':expires': expiresAt },
+          { '#url': 'url' },
+        ),
+      };
     if ('broadcast' in r)
       // A broadcast's totals live as long as its last fact's day row would.
       return {
-        Update: dayRowUpdate(this.tableName, keys.statsBroadcastTotals(row.clientId, r.broadcast), {
-          identity: { broadcast_id: r.broadcast },
-          day: row.day,
-          expiresAt,
-          adds,
-          renewExpiry: true,
-        }),
+        Update: dayRowUpdate(
+          this.tableName,
+          r.variant === undefined
+            ? keys.statsBroadcastTotals(row.clientId, r.broadcast)
+            : keys.statsBroadcastVariant(row.clientId, r.broadcast, r.variant),
+          {
+            identity: { broadcast_id: r.broadcast },
+            day: row.day,
+            expiresAt,
+            adds,
+            renewExpiry: true,
+          },
+        ),
       };
     if ('journeyGauge' in r) {
       // A split's start time is kept from its first run: set only while absent.

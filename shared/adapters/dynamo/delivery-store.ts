@@ -86,7 +86,9 @@ export class DynamoDeliveryStore implements DeliveryStore {
           : { customization: keys.customization(c, execution.workflow_id) }),
       // Marketing mail may belong to a topic the contact left: one more key of the same BatchGetItem.
       ...(executionCategoryOf(execution) === 'marketing' ? { topics: keys.topics(c) } : {}),
-      ...(isSystemTemplateId(execution.template_id) ? {} : { template: keys.template(c, execution.template_id) }),
+      ...(isSystemTemplateId(execution.template_id) || execution.holdout
+        ? {}
+        : { template: keys.template(c, execution.template_id) }),
     };
     const wanted = {
       ...config,
@@ -110,13 +112,35 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const topicsItem = config.topics ? byKey.get(keyOf(config.topics)) : undefined;
     const senderItem = byKey.get(keyOf(config.sender));
     const journey = read<JourneyIndex>(config.journeyIndex)?.journeys.find((j) => j.id === execution.workflow_id);
-    const broadcast = read<{ status: string; shards?: number }>(broadcastKey);
+    const broadcast = read<{
+      status: string;
+      shards?: number;
+      winner?: { variant: number };
+      definition?: { variants?: { template_id: number; subject?: string }[] };
+    }>(broadcastKey);
+    const won = broadcast?.winner ? broadcast.definition?.variants?.[broadcast.winner.variant] : undefined;
+    // A holdout's template is its test's winner's, known only once the head is read: one read more (from the
+    // container's configuration cache when it holds it).
+    const wonTemplateKey =
+      execution.holdout && won && !isSystemTemplateId(won.template_id) ? keys.template(c, won.template_id) : undefined;
+    const wonTemplate = wonTemplateKey
+      ? (await batchGetWithConfig(this.db, this.tableName, this.configCache, [], [wonTemplateKey]))[0]
+      : undefined;
     return {
       ...(broadcast
         ? {
             broadcast: {
               status: broadcast.status,
               ...(broadcast.shards !== undefined ? { shards: broadcast.shards } : {}),
+              ...(won && broadcast.winner
+                ? {
+                    winner: {
+                      variant: broadcast.winner.variant,
+                      template_id: won.template_id,
+                      ...(won.subject !== undefined ? { subject: won.subject } : {}),
+                    },
+                  }
+                : {}),
             },
           }
         : {}),
@@ -126,7 +150,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
       settings: read<SettingsRecord>(wanted.settings),
       client: read<ClientRecord>(wanted.client),
       customization: read<CustomizationRecord>(config.customization),
-      template: read<TemplateRecord>(wanted.template),
+      template: wonTemplate ? stripKeys<TemplateRecord>(wonTemplate) : read<TemplateRecord>(wanted.template),
       ...(topicsItem ? { topics: topicSetOf(topicsItem) } : {}),
       cap: dayCapOf(byKey.get(keyOf(wanted.cap))),
     };

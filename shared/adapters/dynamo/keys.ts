@@ -131,6 +131,10 @@ import { createHash } from 'node:crypto';
  *                                                                    test's holdouts in S + id mod S until the winner)
  * - broadcast results     STATS#<client>#0 / B<pad8 bid>#T          totals (the day-counters projection only),
  *                         … / B<pad8 bid>#V<k>                        the same per variant of an A/B test's share
+ *                         … / B<pad8 bid>#L<sha1(url) 12 hex>         one link's clicks: `url`, `h` people, `m` machines
+ * - conversion broadcasts  CLIENT#<id> / BCASTCONV                  `b_<bid>`: {event, window_days, from, until} of each
+ *                                                                    broadcast counting conversions (read with the
+ *                                                                    configuration by event processing)
  * - per-IP rate window    IPRATE#<sha256(ip, IPv6 by /64)> / <window start, epoch s>   `n` anonymous or failed-
  *                                                                    credential requests; TTL a minute on
  *
@@ -458,6 +462,15 @@ export const keys = {
     pk: keys.statsPk(clientId),
     sk: `B${pad(broadcastId, 8)}#V${variant}`,
   }),
+  /** One link's clicks (by people, by machines) in a broadcast's e-mails, by the first 12 hex of its URL's SHA-1. */
+  statsBroadcastLink: (clientId: number, broadcastId: number, link: string): ItemKey => ({
+    pk: keys.statsPk(clientId),
+    sk: `B${pad(broadcastId, 8)}#L${link}`,
+  }),
+  /** What every result row of one broadcast's sort key starts with (totals, variants, links: one Query reads them). */
+  statsBroadcastPrefix: (broadcastId: number): string => `B${pad(broadcastId, 8)}#`,
+  /** The client's broadcasts that count conversions now (their event type and window), read as configuration. */
+  broadcastConversions: (clientId: number): ItemKey => ({ pk: clientPk(clientId), sk: 'BCASTCONV' }),
 
   run: (clientId: number, runId: number): ItemKey => ({ pk: `RUN#${clientId}#${runId}`, sk: 'RUN' }),
   /** gsi2 entry (KEYS_ONLY) of a run in its contact's history: the erasure ends and scrubs the contact's runs. */

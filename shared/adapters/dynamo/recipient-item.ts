@@ -1,5 +1,6 @@
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
 import { executionItem } from './execution-item.js';
+import { duePartitionOf } from '../../domain/broadcasts/engine/due-partitions.js';
 import { keys } from './keys.js';
 
 /**
@@ -21,19 +22,37 @@ export function recipientItem(execution: ExecutionRecord, partitions: number) {
     ...item,
     ...keys.broadcastRecipientListing(execution.client_id, broadcastId, execution.contact_id, execution.id),
     ...(execution.status === EXECUTION_STATUS.queued
-      ? dueEntryOf(execution.client_id, broadcastId, execution.id, execution.scheduled_for, partitions)
+      ? dueEntryOf(
+          execution.client_id,
+          broadcastId,
+          execution.id,
+          execution.scheduled_for,
+          partitions,
+          execution.holdout === true,
+        )
       : {}),
   };
 }
 
-/** A recipient's place in its broadcast's due index: partition `id mod S`, by due time. */
+/**
+ * A recipient's place in its broadcast's due index: partition `id mod S`, by due time; an A/B test's holdout in
+ * `S + id mod S` (holdoutPartitionOf), which the pacer reads only once the winner is chosen.
+ */
 export const dueEntryOf = (
   clientId: number,
   broadcastId: number,
   executionId: number,
   scheduledFor: string,
   partitions: number,
-) => keys.broadcastDueEntry(clientId, broadcastId, executionId % Math.max(1, partitions), scheduledFor, executionId);
+  holdout = false,
+) =>
+  keys.broadcastDueEntry(
+    clientId,
+    broadcastId,
+    duePartitionOf(executionId, partitions, holdout),
+    scheduledFor,
+    executionId,
+  );
 
 /**
  * What an execution's end takes off its contact's `active_workflow_count`: a broadcast's recipient never raised it

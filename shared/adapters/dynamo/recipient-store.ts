@@ -10,9 +10,16 @@ import {
 import type { ClientRecord } from '../../domain/clients/client-store.js';
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import {
+  listingPageOf,
+  type ListedRecipient,
+  nonOpenersOf,
+  sentEmailsOf,
+} from '../../domain/broadcasts/engine/non-openers.js';
 import type {
   AudiencePage,
-  BroadcastAudience,
+  AudienceSource,
+  BroadcastWinner,
   DueEntry,
   EngineBroadcast,
   LiveBroadcast,
@@ -23,6 +30,8 @@ import type {
   SnapshotShard,
 } from '../../domain/broadcasts/recipient-store.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
+import { STAT_COUNTERS, type StatCounts } from '../../domain/stats/stats-counters.js';
+import { BROADCAST_LIMITS } from '../../public/broadcast-rules.js';
 import { batchGetItems } from './batch-get.js';
 import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
 import { recipientItem } from './recipient-item.js';
@@ -51,11 +60,17 @@ export class DynamoRecipientStore implements RecipientStore {
     return out.Item ? stripKeys<EngineBroadcast>(out.Item) : undefined;
   }
 
-  sourceShards(audience: BroadcastAudience): number {
+  sourceShards(audience: AudienceSource): number {
+    if ('resend_of' in audience) return keys.broadcastRecipientShards;
     return 'segment_id' in audience ? keys.segmentMemberShards : keys.contactShards;
   }
 
-  async audienceEstimate(clientId: number, audience: BroadcastAudience): Promise<number | undefined> {
+  async audienceEstimate(clientId: number, audience: AudienceSource): Promise<number | undefined> {
+    if ('resend_of' in audience) {
+      // At most the parent's recipients.
+      const parent = await this.head(clientId, audience.resend_of);
+      return parent?.snapshot?.total;
+    }
     if (!('segment_id' in audience)) return undefined;
     const out = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.statsSegmentGauge(clientId, audience.segment_id) }),
@@ -117,11 +132,12 @@ export class DynamoRecipientStore implements RecipientStore {
 
   async audiencePage(
     clientId: number,
-    audience: BroadcastAudience,
+    audience: AudienceSource,
     shard: number,
     after: number | undefined,
     limit: number,
   ): Promise<AudiencePage> {
+    if ('resend_of' in audience) return this.nonOpenersPage(clientId, audience.resend_of, shard, after, limit);
     if ('segment_id' in audience) {
       const pk = keys.segmentMemberPk(clientId, audience.segment_id, shard);
       const out = await this.db.send(
@@ -160,6 +176,52 @@ export class DynamoRecipientStore implements RecipientStore {
       return { contact_id: contact.id, contact };
     });
     return { candidates, ...lastOf(candidates, out.LastEvaluatedKey) };
+  }
+
+  /**
+   * A resend's page: one Query of the parent's recipient listing shard after contact `after` (the listing projects
+   * whole executions), cut at a contact boundary, then one BatchGetItem of the counted-open markers of the e-mails
+   * its completed recipients were sent.
+   */
+  private async nonOpenersPage(
+    clientId: number,
+    parentId: number,
+    shard: number,
+    after: number | undefined,
+    limit: number,
+  ): Promise<AudiencePage> {
+    // '~' sorts after every digit: past all of that contact's executions.
+    const afterKey =
+      after === undefined
+        ? undefined
+        : `${keys.broadcastRecipientListing(clientId, parentId, after, 0).gsi1sk.split('#')[0]}#~`;
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: TABLE_KEYS.gsi1.name,
+        KeyConditionExpression: afterKey === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk > :after',
+        ExpressionAttributeValues: {
+          ':pk': keys.broadcastRecipientsPk(clientId, parentId, shard),
+          ...(afterKey === undefined ? {} : { ':after': afterKey }),
+        },
+        Limit: limit,
+      }),
+    );
+    const page = listingPageOf(
+      (out.Items ?? []).map((item) => stripKeys<ListedRecipient>(item)),
+      out.LastEvaluatedKey !== undefined,
+    );
+    const sent = sentEmailsOf(page.contacts);
+    const markers =
+      sent.length === 0
+        ? []
+        : await batchGetItems(
+            this.db,
+            this.tableName,
+            sent.map((id) => keys.engagementMarker(clientId, id, 'open')),
+          );
+    const opened = new Set(markers.map((item) => String(item['pk']).slice(`SENT#${clientId}#`.length)));
+    return nonOpenersOf(page, opened);
   }
 
   async writePage(
@@ -350,14 +412,151 @@ export class DynamoRecipientStore implements RecipientStore {
     }
   }
 
+  async decideContext(clientId: number, broadcastId: number) {
+    const head = keys.broadcast(clientId, broadcastId);
+    const rows = Array.from({ length: BROADCAST_LIMITS.variants }, (_, v) =>
+      keys.statsBroadcastVariant(clientId, broadcastId, v),
+    );
+    // One request: the head (strongly: a winner written a moment ago is seen) and every variant's row there may be.
+    const items = await batchGetItems(this.db, this.tableName, [head, ...rows]);
+    const byKey = new Map(
+      items.map((item) => [keyOf(item as { pk: unknown; sk: unknown }), item as Record<string, unknown>]),
+    );
+    const headItem = byKey.get(keyOf(head));
+    const engineHead = headItem ? stripKeys<EngineBroadcast>(headItem) : undefined;
+    const variants = rows
+      .slice(0, engineHead?.definition.variants.length ?? 0)
+      .map((key) => countsOf(byKey.get(keyOf(key))));
+    return { ...(engineHead ? { head: engineHead } : {}), variants };
+  }
+
+  async writeWinner(head: EngineBroadcast, winner: BroadcastWinner): Promise<boolean> {
+    return this.updateIf({
+      Key: keys.broadcast(head.client_id, head.id),
+      UpdateExpression: 'SET winner = :winner, updated_at = :at',
+      ConditionExpression: 'attribute_not_exists(winner) AND #s IN (:snapshotting, :sending, :paused)',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: {
+        ':winner': winner,
+        ':at': winner.decided_at,
+        ':snapshotting': 'snapshotting',
+        ':sending': 'sending',
+        ':paused': 'paused',
+      },
+    });
+  }
+
   async finishSending(head: EngineBroadcast, at: string): Promise<boolean> {
     return this.updateIf({
       Key: keys.broadcast(head.client_id, head.id),
       UpdateExpression: 'SET #s = :sent, completed_at = :at, updated_at = :at REMOVE gsi3pk, gsi3sk',
-      ConditionExpression: '#s = :sending',
+      // A retry page written since the pass read the head put recipients behind its reads: not sent yet.
+      ConditionExpression:
+        head.retry_seq === undefined
+          ? '#s = :sending AND attribute_not_exists(retry_seq)'
+          : '#s = :sending AND retry_seq = :rs',
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':sent': 'sent', ':sending': 'sending', ':at': at },
+      ExpressionAttributeValues: {
+        ':sent': 'sent',
+        ':sending': 'sending',
+        ':at': at,
+        ...(head.retry_seq === undefined ? {} : { ':rs': head.retry_seq }),
+      },
     });
+  }
+
+  async failedPage(
+    clientId: number,
+    broadcastId: number,
+    shard: number,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ failed: ExecutionRecord[]; cursor?: string; end: boolean }> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: TABLE_KEYS.gsi1.name,
+        KeyConditionExpression: cursor === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk > :after',
+        FilterExpression: '#s = :failed',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':pk': keys.broadcastRecipientsPk(clientId, broadcastId, shard),
+          ':failed': EXECUTION_STATUS.failed,
+          ...(cursor === undefined ? {} : { ':after': cursor }),
+        },
+        Limit: limit,
+      }),
+    );
+    const last = out.LastEvaluatedKey?.[TABLE_KEYS.gsi1.sortKey];
+    return {
+      failed: (out.Items ?? []).map((item) => stripKeys<ExecutionRecord>(item)),
+      ...(typeof last === 'string' ? { cursor: last } : {}),
+      end: out.LastEvaluatedKey === undefined,
+    };
+  }
+
+  async retryPage(
+    head: EngineBroadcast,
+    pairs: readonly { original: ExecutionRecord; next: ExecutionRecord }[],
+    at: string,
+  ): Promise<'written' | 'changed' | 'head'> {
+    const reopen = head.status === 'sent';
+    const live = keys.broadcastLiveEntry(head.client_id, head.id, at);
+    const command = new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: keys.broadcast(head.client_id, head.id),
+            UpdateExpression: reopen
+              ? 'SET #s = :sending, updated_at = :at, gsi3pk = :g3pk, gsi3sk = :g3sk REMOVE completed_at ADD retried :k, retry_seq :one'
+              : 'SET updated_at = :at ADD retried :k, retry_seq :one',
+            ConditionExpression: '#s = :read',
+            ExpressionAttributeNames: { '#s': 'status' },
+            ExpressionAttributeValues: {
+              ':read': head.status,
+              ':at': at,
+              ':k': pairs.length,
+              ':one': 1,
+              ...(reopen ? { ':sending': 'sending', ':g3pk': live.gsi3pk, ':g3sk': live.gsi3sk } : {}),
+            },
+          },
+        },
+        ...pairs.flatMap(({ original, next }) => [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.execution(original.client_id, original.id),
+              UpdateExpression: 'SET #s = :retried, updated_at = :at',
+              ConditionExpression: '#s = :failed',
+              ExpressionAttributeNames: { '#s': 'status' },
+              ExpressionAttributeValues: {
+                ':retried': EXECUTION_STATUS.retried,
+                ':failed': EXECUTION_STATUS.failed,
+                ':at': at,
+              },
+            },
+          },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: recipientItem(next, head.shards ?? 1),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ]),
+      ],
+    });
+    try {
+      await sendTransaction(this.db, command);
+      return 'written';
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const failed = (error.CancellationReasons ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (failed === 0) return 'head';
+      if (failed > 0) return 'changed';
+      throw error;
+    }
   }
 
   async cancelWaiting(clientId: number, executionIds: readonly number[], reason: string, at: string): Promise<number> {
@@ -469,6 +668,13 @@ export class DynamoRecipientStore implements RecipientStore {
     }
   }
 }
+
+/** A result row's counters (absent row: none counted yet). */
+const countsOf = (item: Record<string, unknown> | undefined): Partial<StatCounts> => {
+  const counts: Partial<StatCounts> = {};
+  for (const name of STAT_COUNTERS) if (typeof item?.[name] === 'number') counts[name] = item[name] as number;
+  return counts;
+};
 
 const liveValues = (head: EngineBroadcast, at: string) => {
   const entry = keys.broadcastLiveEntry(head.client_id, head.id, at);

@@ -53,7 +53,7 @@ export class DynamoTrackingStore implements TrackingStore {
         TableName: this.tableName,
         Key: keys.sentEmail(clientId, sentEmailId),
         ProjectionExpression:
-          'client_id, id, contact_id, workflow_id, step_id, arms, broadcast_id, variant, provider_message_id, erased_at',
+          'client_id, id, contact_id, workflow_id, step_id, arms, broadcast_id, variant, ab_test, provider_message_id, erased_at',
         ConsistentRead: true,
       }),
     );

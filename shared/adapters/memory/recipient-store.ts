@@ -1,8 +1,15 @@
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import {
+  listingPageOf,
+  type ListedRecipient,
+  nonOpenersOf,
+  sentEmailsOf,
+} from '../../domain/broadcasts/engine/non-openers.js';
 import type {
   AudiencePage,
-  BroadcastAudience,
+  AudienceSource,
+  BroadcastWinner,
   DueEntry,
   EngineBroadcast,
   LiveBroadcast,
@@ -12,9 +19,11 @@ import type {
   RecipientStore,
   SnapshotShard,
 } from '../../domain/broadcasts/recipient-store.js';
+import { duePartitionOf } from '../../domain/broadcasts/engine/due-partitions.js';
 import type { SettingsRecord } from '../../domain/settings/settings-store.js';
+import type { StatCounts } from '../../domain/stats/stats-counters.js';
 import { EMPTY_TOPIC_SET, type TopicSet } from '../../domain/topics/topic-store.js';
-import { clientKey, copy, MemoryEngineData } from './engine-data.js';
+import { clientKey, copy, MemoryEngineData, sentEmailKey } from './engine-data.js';
 
 /** Source shards of the audiences, as the table spreads them (segment member partitions, contact listing shards). */
 const SEGMENT_SHARDS = 16;
@@ -24,6 +33,8 @@ const LIVE = new Set(['scheduled', 'snapshotting', 'sending', 'paused', 'cancell
 const pad16 = (n: number) => n.toString().padStart(16, '0');
 /** A recipient's due-index key, as the table's (`<scheduled_for>#<pad16 id>`). */
 const dueKeyOf = (e: ExecutionRecord) => `${e.scheduled_for}#${pad16(e.id)}`;
+/** A recipient's listing key, as the table's (`<pad12 contact>#<pad16 id>`). */
+const listingKeyOf = (e: ExecutionRecord) => `${e.contact_id.toString().padStart(12, '0')}#${pad16(e.id)}`;
 
 /**
  * RecipientStore in memory, with the DynamoDB adapter's contract: a page's writes happen together or not at all
@@ -45,6 +56,8 @@ export class MemoryRecipientStore implements RecipientStore {
   settings: SettingsRecord | undefined;
   topics: TopicSet = EMPTY_TOPIC_SET;
   plan = 'scale';
+  /** A/B result rows as the day-counters projection keeps them: `<client>:<broadcast>` → counts per variant. */
+  readonly variantCounts = new Map<string, Partial<StatCounts>[]>();
   /** Every write attempted (page transactions count one), for request budgets. */
   writes = 0;
 
@@ -61,16 +74,33 @@ export class MemoryRecipientStore implements RecipientStore {
     this.due.delete(clientKey(clientId, executionId));
   }
 
+  async decideContext(clientId: number, broadcastId: number) {
+    const head = await this.head(clientId, broadcastId);
+    const counted = this.variantCounts.get(clientKey(clientId, broadcastId)) ?? [];
+    const variants = Array.from({ length: head?.definition.variants.length ?? 0 }, (_, v) => ({ ...counted[v] }));
+    return { ...(head ? { head } : {}), variants };
+  }
+
+  async writeWinner(head: EngineBroadcast, winner: BroadcastWinner): Promise<boolean> {
+    this.writes += 1;
+    const current = this.heads.get(clientKey(head.client_id, head.id));
+    if (!current || current.winner || !['snapshotting', 'sending', 'paused'].includes(current.status)) return false;
+    this.heads.set(clientKey(head.client_id, head.id), { ...current, winner: copy(winner) });
+    return true;
+  }
+
   async head(clientId: number, broadcastId: number): Promise<EngineBroadcast | undefined> {
     const head = this.heads.get(clientKey(clientId, broadcastId));
     return head && copy(head);
   }
 
-  sourceShards(audience: BroadcastAudience): number {
+  sourceShards(audience: AudienceSource): number {
+    if ('resend_of' in audience) return SEGMENT_SHARDS;
     return 'segment_id' in audience ? SEGMENT_SHARDS : CONTACT_SHARDS;
   }
 
-  async audienceEstimate(clientId: number, audience: BroadcastAudience): Promise<number | undefined> {
+  async audienceEstimate(clientId: number, audience: AudienceSource): Promise<number | undefined> {
+    if ('resend_of' in audience) return this.heads.get(clientKey(clientId, audience.resend_of))?.snapshot?.total;
     return 'segment_id' in audience ? this.members.get(`${clientId}:${audience.segment_id}`)?.size : undefined;
   }
 
@@ -101,11 +131,12 @@ export class MemoryRecipientStore implements RecipientStore {
 
   async audiencePage(
     clientId: number,
-    audience: BroadcastAudience,
+    audience: AudienceSource,
     shard: number,
     after: number | undefined,
     limit: number,
   ): Promise<AudiencePage> {
+    if ('resend_of' in audience) return this.nonOpenersPage(clientId, audience.resend_of, shard, after, limit);
     const all =
       'segment_id' in audience
         ? [...(this.members.get(`${clientId}:${audience.segment_id}`) ?? new Map()).entries()]
@@ -121,6 +152,33 @@ export class MemoryRecipientStore implements RecipientStore {
     const last = candidates.at(-1)?.contact_id;
     // As DynamoDB: a page that filled its limit says more may follow, even when nothing does.
     return { candidates, ...(last !== undefined ? { last } : {}), end: candidates.length < limit };
+  }
+
+  /** A resend's page, as the table's: the parent's listing shard by contact then execution id, cut at its limit. */
+  private nonOpenersPage(
+    clientId: number,
+    parentId: number,
+    shard: number,
+    after: number | undefined,
+    limit: number,
+  ): AudiencePage {
+    const listed = [...this.data.executions.values()]
+      .filter(
+        (e) =>
+          e.client_id === clientId &&
+          e.broadcast_id === parentId &&
+          e.contact_id % SEGMENT_SHARDS === shard &&
+          (after === undefined || e.contact_id > after),
+      )
+      .sort((a, b) => a.contact_id - b.contact_id || a.id - b.id);
+    const rows = listed.slice(0, limit).map((e) => copy(e) as ListedRecipient);
+    const page = listingPageOf(rows, listed.length >= limit);
+    const opened = new Set(
+      sentEmailsOf(page.contacts).filter((id) =>
+        this.data.countedEngagement.has(`${sentEmailKey(clientId, id)}\u0000open`),
+      ),
+    );
+    return nonOpenersOf(page, opened);
   }
 
   async writePage(
@@ -153,7 +211,7 @@ export class MemoryRecipientStore implements RecipientStore {
         this.due.set(clientKey(e.client_id, e.id), {
           client_id: e.client_id,
           broadcast_id: head.id,
-          partition: e.id % Math.max(1, head.shards ?? 1),
+          partition: duePartitionOf(e.id, head.shards ?? 1, e.holdout === true),
           key: dueKeyOf(e),
         });
     }
@@ -227,10 +285,69 @@ export class MemoryRecipientStore implements RecipientStore {
   async finishSending(head: EngineBroadcast, at: string): Promise<boolean> {
     this.writes += 1;
     const current = this.heads.get(clientKey(head.client_id, head.id));
-    if (current?.status !== 'sending') return false;
+    if (current?.status !== 'sending' || current.retry_seq !== head.retry_seq) return false;
     Object.assign(current, { status: 'sent', completed_at: at });
     this.live.delete(clientKey(head.client_id, head.id));
     return true;
+  }
+
+  async failedPage(
+    clientId: number,
+    broadcastId: number,
+    shard: number,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ failed: ExecutionRecord[]; cursor?: string; end: boolean }> {
+    const listed = [...this.data.executions.values()]
+      .filter(
+        (e) => e.client_id === clientId && e.broadcast_id === broadcastId && e.contact_id % SEGMENT_SHARDS === shard,
+      )
+      .map((e) => ({ e, key: listingKeyOf(e) }))
+      .filter(({ key }) => cursor === undefined || key > cursor)
+      .sort((a, b) => (a.key < b.key ? -1 : 1));
+    const read = listed.slice(0, limit);
+    const end = listed.length <= limit;
+    return {
+      failed: read.filter(({ e }) => e.status === EXECUTION_STATUS.failed).map(({ e }) => copy(e)),
+      ...(!end && read.length > 0 ? { cursor: read.at(-1)!.key } : {}),
+      end,
+    };
+  }
+
+  async retryPage(
+    head: EngineBroadcast,
+    pairs: readonly { original: ExecutionRecord; next: ExecutionRecord }[],
+    at: string,
+  ): Promise<'written' | 'changed' | 'head'> {
+    this.writes += 1;
+    const current = this.heads.get(clientKey(head.client_id, head.id));
+    if (!current || current.status !== head.status) return 'head';
+    const changed = pairs.some(
+      ({ original, next }) =>
+        this.data.executions.get(clientKey(original.client_id, original.id))?.status !== EXECUTION_STATUS.failed ||
+        this.data.executions.has(clientKey(next.client_id, next.id)),
+    );
+    if (changed) return 'changed';
+    if (current.status === 'sent') {
+      current.status = 'sending';
+      delete current.completed_at;
+      this.live.set(clientKey(head.client_id, head.id), at);
+    }
+    current.retried = (current.retried ?? 0) + pairs.length;
+    current.retry_seq = (current.retry_seq ?? 0) + 1;
+    for (const { original, next } of pairs) {
+      const stored = this.data.executions.get(clientKey(original.client_id, original.id))!;
+      stored.status = EXECUTION_STATUS.retried;
+      stored.updated_at = at;
+      this.data.executions.set(clientKey(next.client_id, next.id), copy(next));
+      this.due.set(clientKey(next.client_id, next.id), {
+        client_id: next.client_id,
+        broadcast_id: head.id,
+        partition: next.id % Math.max(1, head.shards ?? 1),
+        key: dueKeyOf(next),
+      });
+    }
+    return 'written';
   }
 
   async cancelWaiting(clientId: number, executionIds: readonly number[], reason: string, at: string): Promise<number> {

@@ -4,11 +4,13 @@ import { BROADCAST_LIMITS } from '../../public/broadcast-rules.js';
 import { dispatchBroadcast } from '../engine/dispatch.js';
 import { journeyRefs } from '../journeys/journey-refs.js';
 import type { SegmentStore } from '../segments/segment-store.js';
+import { rateOf } from '../stats/highest-rate.js';
 import type { StatCounts } from '../stats/stats-counters.js';
 import type { TemplateStore } from '../templates/template-store.js';
 import type { TopicStore } from '../topics/topic-store.js';
 import type { BroadcastRecord, BroadcastStore, BroadcastTotalsRow } from './broadcast-store.js';
 import { startOf } from './engine/start-of.js';
+import { conversionEntryOf } from './conversions.js';
 import type { BroadcastCreateBody, BroadcastDefinition, BroadcastView } from './schemas.js';
 
 export interface BroadcastReadDeps {
@@ -58,6 +60,10 @@ export async function definitionIssues(
     if (!refs.templateIds.has(variant.template_id))
       at(`variants.${i}.template_id`, 'reference', 'No such template: a system template (1–8) or a live one of yours');
   });
+  if (definition.variants.length > 1 && definition.ab === undefined)
+    at('ab', 'required', 'Variants are tested against each other: say on what share, on what and for how long');
+  if (definition.variants.length === 1 && definition.ab !== undefined)
+    at('ab', 'format', 'An A/B test needs at least 2 variants');
   if ('segment_id' in audience && !segment?.segment) at('audience.segment_id', 'reference', 'No such segment');
   if ('topic_id' in audience && !refs.topicIds.has(audience.topic_id))
     at('audience.topic_id', 'reference', 'No such topic');
@@ -125,9 +131,9 @@ export async function createBroadcast(
 }
 
 export async function getBroadcast(deps: BroadcastReadDeps, clientId: number, id: number): Promise<BroadcastView> {
-  const { broadcast, totals } = await deps.broadcasts.get(clientId, id);
+  const { broadcast, totals, variants } = await deps.broadcasts.get(clientId, id);
   if (!broadcast) throw notFound('id', 'Broadcast not found');
-  return broadcastView(broadcast, totals);
+  return broadcastView(broadcast, totals, variants);
 }
 
 /** The client's broadcasts, newest first (the latest 100). */
@@ -165,6 +171,9 @@ export async function scheduleBroadcast(
     throw unprocessable([{ condition: 'reference', key: 'definition.audience.segment_id', error: 'No such segment' }]);
   const start = startOf(broadcast.definition.schedule, now);
   const startAt = (start < now ? now : start).toISOString();
+  // Listed before the move: a crash between leaves an entry whose broadcast never sends (no recipient is found).
+  const conversion = broadcast.definition.conversion;
+  if (conversion) await deps.broadcasts.listConversion(clientId, conversionEntryOf(id, conversion, startAt), now);
   const moved = await deps.broadcasts.move({
     clientId,
     broadcastId: id,
@@ -262,7 +271,11 @@ async function movedOrRefused(
 const count = (counts: Partial<StatCounts>, ...names: (keyof StatCounts)[]): number =>
   names.reduce((sum, name) => sum + (counts[name] ?? 0), 0);
 
-export function broadcastView(broadcast: BroadcastRecord, totals: BroadcastTotalsRow | undefined): BroadcastView {
+export function broadcastView(
+  broadcast: BroadcastRecord,
+  totals: BroadcastTotalsRow | undefined,
+  variants?: readonly BroadcastTotalsRow[],
+): BroadcastView {
   const c = totals?.counts ?? {};
   const snapshot = broadcast.snapshot;
   return {
@@ -276,6 +289,9 @@ export function broadcastView(broadcast: BroadcastRecord, totals: BroadcastTotal
     paused_at: broadcast.paused_at ?? null,
     cancelled_at: broadcast.cancelled_at ?? null,
     completed_at: broadcast.completed_at ?? null,
+    kind: broadcast.kind ?? 'broadcast',
+    parent_id: broadcast.parent_id ?? null,
+    resend_id: broadcast.resend_id ?? null,
     recipients: snapshot && snapshot.done.length >= snapshot.sources ? snapshot.total : null,
     totals: {
       sent: count(c, 'sent'),
@@ -290,8 +306,47 @@ export function broadcastView(broadcast: BroadcastRecord, totals: BroadcastTotal
       skipped: count(c, 'skipped'),
       failed: count(c, 'failed'),
       deferred: count(c, 'deferred'),
+      conversions: count(c, 'converted'),
     },
+    ab: abView(broadcast, variants),
     created_at: broadcast.created_at,
     updated_at: broadcast.updated_at,
+  };
+}
+
+/** An A/B test's definition, winner and each variant's results (counted as the totals are); null without a test. */
+function abView(broadcast: BroadcastRecord, variants: readonly BroadcastTotalsRow[] | undefined): BroadcastView['ab'] {
+  const ab = broadcast.definition.ab;
+  if (!ab) return null;
+  const winner = broadcast.winner;
+  return {
+    test_percent: ab.test_percent,
+    metric: ab.metric,
+    decide_after_hours: ab.decide_after_hours,
+    winner: winner?.variant ?? null,
+    decided_at: winner?.decided_at ?? null,
+    decided_rates: winner?.rates ?? null,
+    variants: broadcast.definition.variants.map((content, variant) => {
+      const c = variants?.[variant]?.counts ?? {};
+      const delivered = count(c, 'delivered');
+      return {
+        variant,
+        template_id: content.template_id,
+        subject: content.subject ?? null,
+        sent: count(c, 'sent'),
+        delivered,
+        human_opens: count(c, 'opened'),
+        human_clicks: count(c, 'clicked'),
+        machine_opens: count(c, 'bot_opened'),
+        machine_clicks: count(c, 'bot_clicked'),
+        bounced: count(c, 'bounced_hard', 'bounced_soft'),
+        complained: count(c, 'complained'),
+        unsubscribed: count(c, 'unsubscribed_link', 'unsubscribed_ses', 'unsubscribed_suppression'),
+        skipped: count(c, 'skipped'),
+        failed: count(c, 'failed'),
+        human_open_rate: rateOf(count(c, 'opened'), delivered),
+        human_click_rate: rateOf(count(c, 'clicked'), delivered),
+      };
+    }),
   };
 }

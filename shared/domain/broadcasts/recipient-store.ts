@@ -1,12 +1,40 @@
-import type { BroadcastStatus } from '../../public/broadcast-rules.js';
+import type { BroadcastAbMetric, BroadcastStatus } from '../../public/broadcast-rules.js';
 import type { ContactRecord } from '../contacts/contact-store.js';
 import type { ExecutionRecord } from '../executions/execution-record.js';
 import type { SettingsRecord } from '../settings/settings-store.js';
+import type { StatCounts } from '../stats/stats-counters.js';
 import type { TopicSet } from '../topics/topic-store.js';
 import type { BroadcastSchedule } from './engine/due-of.js';
 
 /** Who a broadcast goes to. */
 export type BroadcastAudience = { segment_id: number } | { topic_id: number } | { all_subscribed: true };
+
+/**
+ * Where a snapshot reads its candidates: the audience, or for a resend the parent broadcast's recipients (its listing's
+ * 16 shards), of whom only those whose e-mail was sent and never opened by a person are taken.
+ */
+export type AudienceSource = BroadcastAudience | { resend_of: number };
+
+/** The source a broadcast's snapshot reads. */
+export const audienceSourceOf = (head: EngineBroadcast): AudienceSource =>
+  head.kind === 'resend' && head.parent_id !== undefined ? { resend_of: head.parent_id } : head.definition.audience;
+
+/** An A/B test as defined. */
+export interface BroadcastAb {
+  test_percent: number;
+  metric: BroadcastAbMetric;
+  decide_after_hours: number;
+}
+
+/** An A/B test's winner as decided: the variant, on what, each variant's rate and e-mails delivered then, and when. */
+export interface BroadcastWinner {
+  variant: number;
+  metric: BroadcastAbMetric;
+  /** Each variant's metric per e-mail delivered when it was decided (4 decimals). */
+  rates: number[];
+  delivered: number[];
+  decided_at: string;
+}
 
 /** A broadcast's head as the engine reads it (the API keeps the rest of the record). */
 export interface EngineBroadcast {
@@ -14,15 +42,25 @@ export interface EngineBroadcast {
   client_id: number;
   status: BroadcastStatus;
   draft_version: number;
+  /** A resend to a parent's non-openers reads its audience from that parent's recipients. */
+  kind?: 'broadcast' | 'resend';
+  parent_id?: number;
   definition: {
     audience: BroadcastAudience;
     category: 'marketing' | 'transactional';
     topic_id: number | null;
     variants: { template_id: number; subject?: string }[];
+    ab?: BroadcastAb;
     schedule: BroadcastSchedule;
     priority_score?: number;
   };
+  /** An A/B test's winner, written once by the decide step. */
+  winner?: BroadcastWinner;
   started_at?: string;
+  /** Raised by each retry-failed page that wrote recipients: the pacer ends a broadcast only if it did not move. */
+  retry_seq?: number;
+  /** Failed recipients retried so far. */
+  retried?: number;
   /** Partitions of the due index (1–16), fixed at the start. */
   shards?: number;
   /** The snapshot's progress: source shards in all, those finished, recipients written (final once all are done). */
@@ -45,6 +83,8 @@ export interface AudienceCandidate {
   zone?: string;
   /** The contact item, when the source is the contact listing (topic and all-subscribed audiences). */
   contact?: ContactRecord;
+  /** A resend's candidate: the template the parent sent it (its variant's). */
+  template_id?: number;
 }
 
 /** A page of one source shard after a contact id: `last` the last contact id read, `end` nothing after it. */
@@ -113,9 +153,9 @@ export interface PageContext {
 export interface RecipientStore {
   head(clientId: number, broadcastId: number): Promise<EngineBroadcast | undefined>;
   /** How many source shards the audience is read in (segment member partitions, or the contact listing's). */
-  sourceShards(audience: BroadcastAudience): number;
+  sourceShards(audience: AudienceSource): number;
   /** The audience's size as counted now (a segment's gauge), or undefined when nothing counts it. */
-  audienceEstimate(clientId: number, audience: BroadcastAudience): Promise<number | undefined>;
+  audienceEstimate(clientId: number, audience: AudienceSource): Promise<number | undefined>;
   /** scheduled → snapshotting for chain `gen` (the draft version scheduled): started_at, shards, snapshot progress. */
   startSnapshot(
     head: EngineBroadcast,
@@ -125,10 +165,14 @@ export interface RecipientStore {
     sources: number,
   ): Promise<boolean>;
   pageContext(clientId: number, broadcastId: number, shard: number): Promise<PageContext>;
-  /** Up to `limit` candidates of one source shard after contact `after`, in contact-id order. */
+  /**
+   * Up to `limit` candidates of one source shard after contact `after`, in contact-id order. A resend's source reads
+   * the parent's recipient listing and keeps each contact whose execution completed and whose sent e-mail carries no
+   * counted human open (one BatchGetItem of those markers a page); a page never ends inside one contact's entries.
+   */
   audiencePage(
     clientId: number,
-    audience: BroadcastAudience,
+    audience: AudienceSource,
     shard: number,
     after: number | undefined,
     limit: number,
@@ -165,7 +209,45 @@ export interface RecipientStore {
    * whose answer was lost and whose retry met its own first attempt (the same `token`) is true.
    */
   savePacer(head: EngineBroadcast, expected: number | undefined, next: PacerState): Promise<boolean>;
-  /** sending → sent with completed_at, leaving the live index; false when it was not sending. */
+  /**
+   * An A/B test's decide step reads in one request: the head and its variants' result rows (index = variant; a variant
+   * nothing was counted for yet is an empty row).
+   */
+  decideContext(
+    clientId: number,
+    broadcastId: number,
+  ): Promise<{ head?: EngineBroadcast; variants: Partial<StatCounts>[] }>;
+  /**
+   * The winner written on the head once: false when one was already written, or the broadcast no longer sends (sent,
+   * cancelled).
+   */
+  writeWinner(head: EngineBroadcast, winner: BroadcastWinner): Promise<boolean>;
+  /**
+   * Failed (4) recipients of one shard of the broadcast's recipient listing after the listing key `cursor`, reading at
+   * most `limit` entries: those failed, the last key read, and whether the shard ends there.
+   */
+  failedPage(
+    clientId: number,
+    broadcastId: number,
+    shard: number,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ failed: ExecutionRecord[]; cursor?: string; end: boolean }>;
+  /**
+   * One transaction: each original 4 → 7 retried (conditioned on 4) with its new execution put (listed under the
+   * broadcast, waiting in its due index), and the head's `retried` and `retry_seq` raised — a sent head back to
+   * sending with its live entry (conditioned on the status read). `changed`: an original was no longer failed or an
+   * id was taken: nothing written. `head`: the head's status moved since it was read: nothing written.
+   */
+  retryPage(
+    head: EngineBroadcast,
+    pairs: readonly { original: ExecutionRecord; next: ExecutionRecord }[],
+    at: string,
+  ): Promise<'written' | 'changed' | 'head'>;
+  /**
+   * sending → sent with completed_at, leaving the live index, on condition no retry page wrote since the head was
+   * read (`retry_seq`); false when it was not sending or a retry moved it.
+   */
   finishSending(head: EngineBroadcast, at: string): Promise<boolean>;
   /**
    * Waiting (1) recipients ended 1 → 5 with `reason`, each by its own conditional write (one claimed meanwhile is

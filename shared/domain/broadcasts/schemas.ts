@@ -1,6 +1,8 @@
-import { BROADCAST_LIMITS as L, BROADCAST_STATUSES } from '../../public/broadcast-rules.js';
+import { BROADCAST_AB_METRICS, BROADCAST_LIMITS as L, BROADCAST_STATUSES } from '../../public/broadcast-rules.js';
+import { BROADCAST_RECIPIENT_STATUSES } from '../../public/broadcast-rules.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { Email } from '../contacts/schemas.js';
+import { EventType } from '../journeys/definition/schemas.js';
 import * as z from '../../validation/zod.js';
 
 const id = (field: string, what: string) =>
@@ -68,6 +70,41 @@ const Variant = z
   })
   .check(z.meta({ id: 'BroadcastVariant' }));
 
+const bounded = (what: string, bounds: { min: number; max: number }, description: string) =>
+  z
+    .int({ error: `${what} must be an integer` })
+    .check(
+      z.gte(bounds.min, `Must be at least ${bounds.min}`),
+      z.lte(bounds.max, `Must be at most ${bounds.max}`),
+      z.meta({ description }),
+    );
+
+const Ab = z
+  .strictObject({
+    test_percent: bounded(
+      'test_percent',
+      L.abTestPercent,
+      `The share of the audience the variants are tested on, in percent (${L.abTestPercent.min}–${L.abTestPercent.max}), split evenly among them by a hash of the broadcast and the contact; the rest wait for the winner`,
+    ),
+    metric: z.enum(BROADCAST_AB_METRICS, { error: 'Must be human_opens or human_clicks' }).check(
+      z.meta({
+        description:
+          "What wins: each variant's e-mails first opened (human_opens) or clicked (human_clicks) by a person, per e-mail delivered. Apple Mail Privacy Protection, link scanners and other machines do not count. A tie, or nothing counted, goes to the first variant",
+      }),
+    ),
+    decide_after_hours: bounded(
+      'decide_after_hours',
+      L.abDecideAfterHours,
+      `Hours after the broadcast starts when the winner is chosen (${L.abDecideAfterHours.min}–${L.abDecideAfterHours.max}); then the rest of the audience gets the winner's template and subject`,
+    ),
+  })
+  .check(
+    z.meta({
+      id: 'BroadcastAb',
+      description: `An A/B test: required with 2 to ${L.variants} variants (422 \`required\` at \`ab\` without it), refused with one (422 \`format\`)`,
+    }),
+  );
+
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const Schedule = z
@@ -110,6 +147,28 @@ const Schedule = z
     }),
   );
 
+const Conversion = z
+  .strictObject({
+    event: EventType.check(
+      z.meta({ description: 'The event type that counts as a conversion (as POST /client/events takes it)' }),
+    ),
+    window_days: z.int({ error: 'window_days must be an integer' }).check(
+      z.gte(L.conversionWindowDays.min, `Must be at least ${L.conversionWindowDays.min}`),
+      z.lte(L.conversionWindowDays.max, `Must be at most ${L.conversionWindowDays.max}`),
+      z.meta({
+        description: `Days after a recipient's e-mail was sent within which its event counts (${L.conversionWindowDays.min}–${L.conversionWindowDays.max})`,
+      }),
+    ),
+  })
+  .check(
+    z.meta({
+      id: 'BroadcastConversion',
+      description:
+        "What counts as a conversion: a recipient's first event of this type within `window_days` of its e-mail " +
+        "being sent converts it (once; `converted_at` on its recipient row, `conversions` in the totals and its variant's)",
+    }),
+  );
+
 /** The definition's fields: one instance for request bodies, one for answers (their defaults differ in the document). */
 const definitionOf = (schemaId: string) =>
   z
@@ -130,14 +189,16 @@ const definitionOf = (schemaId: string) =>
         ),
         null,
       ),
-      variants: z
-        .array(Variant)
-        .check(
-          z.minLength(1, 'Name a template'),
-          z.maxLength(L.variants, `At most ${L.variants} variant`),
-          z.meta({ description: `The e-mail: exactly ${L.variants} variant (A/B tests are not offered yet)` }),
-        ),
+      variants: z.array(Variant).check(
+        z.minLength(1, 'Name a template'),
+        z.maxLength(L.variants, `At most ${L.variants} variants`),
+        z.meta({
+          description: `The e-mail: one variant, or 2 to ${L.variants} tested against each other (then \`ab\` is required: 422 \`required\` without it; with one variant \`ab\` is 422 \`format\`)`,
+        }),
+      ),
+      ab: z.optional(Ab),
       schedule: Schedule,
+      conversion: z.optional(Conversion),
       priority_score: z._default(
         z.int({ error: 'Must be an integer' }).check(
           z.gte(L.priority.min, `Must be at least ${L.priority.min}`),
@@ -189,6 +250,9 @@ const Totals = z
     skipped: z.int(),
     failed: z.int(),
     deferred: z.int(),
+    conversions: z
+      .int()
+      .check(z.meta({ description: "Recipients who converted (the definition's `conversion`; 0 without one)" })),
   })
   .check(
     z.meta({
@@ -197,6 +261,56 @@ const Totals = z
         "Counted from its recipients and their e-mails, following them by about 10 seconds: each e-mail's first " +
         'open and click by a person (human_*); Apple Mail Privacy Protection, link scanners and other machines apart (machine_*)',
     }),
+  );
+
+const AbVariantView = z
+  .object({
+    variant: z.int().check(z.meta({ description: 'The variant (0 is the first in `definition.variants`)' })),
+    template_id: z.int(),
+    subject: z.nullable(z.string()).check(z.meta({ description: "Its own subject; null: the template's" })),
+    sent: z.int(),
+    delivered: z.int(),
+    human_opens: z.int(),
+    human_clicks: z.int(),
+    machine_opens: z.int(),
+    machine_clicks: z.int(),
+    bounced: z.int(),
+    complained: z.int(),
+    unsubscribed: z.int(),
+    skipped: z.int(),
+    failed: z.int(),
+    human_open_rate: z.number().check(z.meta({ description: 'human_opens per delivered (4 decimals; 0 before any)' })),
+    human_click_rate: z
+      .number()
+      .check(z.meta({ description: 'human_clicks per delivered (4 decimals; 0 before any)' })),
+  })
+  .check(
+    z.meta({
+      id: 'BroadcastAbVariant',
+      description:
+        "One variant's results among the test share (the holdouts sent the winner count in `totals` only), counted as the totals are",
+    }),
+  );
+
+const AbView = z
+  .object({
+    test_percent: z.int(),
+    metric: z.enum(BROADCAST_AB_METRICS),
+    decide_after_hours: z.int(),
+    winner: z.nullable(z.int()).check(
+      z.meta({
+        description:
+          'The winning variant, chosen once at the start + decide_after_hours: the highest metric per delivered, a tie or no data the first. null until then',
+      }),
+    ),
+    decided_at: z.nullable(z.string()),
+    decided_rates: z
+      .nullable(z.array(z.number()))
+      .check(z.meta({ description: "Each variant's metric per delivered when the winner was chosen" })),
+    variants: z.array(AbVariantView),
+  })
+  .check(
+    z.meta({ id: 'BroadcastAbResult', description: 'An A/B test and its results; null on a broadcast without one' }),
   );
 
 export const BroadcastView = z
@@ -211,10 +325,20 @@ export const BroadcastView = z
     paused_at: z.nullable(z.string()),
     cancelled_at: z.nullable(z.string()),
     completed_at: z.nullable(z.string()),
+    kind: z
+      .enum(['broadcast', 'resend'])
+      .check(
+        z.meta({ description: "`resend`: sent to its parent's recipients who never opened it (POST …/{id}/resend)" }),
+      ),
+    parent_id: z.nullable(z.int()).check(z.meta({ description: "A resend's parent broadcast; null otherwise" })),
+    resend_id: z
+      .nullable(z.int())
+      .check(z.meta({ description: 'Its resend to non-openers once made (at most one); null until then' })),
     recipients: z
       .nullable(z.int())
       .check(z.meta({ description: 'Recipients written by the snapshot; null until it has finished' })),
     totals: Totals,
+    ab: z.nullable(AbView),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -272,3 +396,137 @@ export const BroadcastTestView = z
     }),
   );
 export type BroadcastTestView = z.output<typeof BroadcastTestView>;
+
+export const BroadcastLink = z
+  .object({
+    url: z.string().check(
+      z.meta({
+        description:
+          'The link as clicked, its #fragment dropped; your unsubscribe and view-in-browser pages as one link each (`…/u/{token}`, `…/v/{token}`)',
+      }),
+    ),
+    human_clicks: z.int().check(z.meta({ description: 'Clicks by people: every click, not only the first' })),
+    machine_clicks: z
+      .int()
+      .check(z.meta({ description: 'Clicks by machines: link scanners, security gateways, privacy proxies' })),
+  })
+  .check(z.meta({ id: 'BroadcastLink' }));
+
+/** GET /client/broadcasts/{id}: the broadcast, its totals, and its links. */
+export const BroadcastDetail = z
+  .extend(BroadcastView, {
+    links: z.array(BroadcastLink).check(
+      z.meta({
+        description: `Its e-mails' links by clicks by people, most first (then by machines), at most ${L.linksShown}; counted from the click notifications, about 10 seconds behind`,
+      }),
+    ),
+    links_total: z
+      .int()
+      .check(z.meta({ description: 'Links clicked at least once (all of them, beyond those listed)' })),
+  })
+  .check(z.meta({ id: 'BroadcastDetail' }));
+export type BroadcastDetail = z.output<typeof BroadcastDetail>;
+
+const recipientStatus = z.enum(BROADCAST_RECIPIENT_STATUSES, {
+  error: `Must be one of ${BROADCAST_RECIPIENT_STATUSES.join(', ')}`,
+});
+
+/** GET /client/broadcasts/{id}/recipients (and its CSV export). */
+export const BroadcastRecipientsQuery = z.object({
+  status: z.optional(
+    recipientStatus.check(
+      z.meta({
+        description:
+          'Only recipients at this status. A page then may hold fewer than `per_page` (even none) while `next_cursor` goes on',
+      }),
+    ),
+  ),
+  per_page: z._default(
+    z.coerce
+      .number()
+      .check(
+        z.int('Must be an integer'),
+        z.gte(1, 'Must be at least 1'),
+        z.lte(L.recipientsPerPage, `Must be at most ${L.recipientsPerPage}`),
+      ),
+    50,
+  ),
+  cursor: z.optional(
+    z
+      .string()
+      .check(
+        z.maxLength(300, 'Not a cursor of this list'),
+        z.meta({ description: '`next_cursor` of the previous page, unchanged; anything else is a 422 `format`' }),
+      ),
+  ),
+});
+export type BroadcastRecipientsQuery = z.output<typeof BroadcastRecipientsQuery>;
+
+/** GET …/recipients/export: the same filter, pages of its own size. */
+export const BroadcastRecipientsExportQuery = z.object({
+  status: BroadcastRecipientsQuery.shape.status,
+  cursor: BroadcastRecipientsQuery.shape.cursor,
+});
+export type BroadcastRecipientsExportQuery = z.output<typeof BroadcastRecipientsExportQuery>;
+
+export const BroadcastRecipient = z
+  .object({
+    contact_id: z.int(),
+    email: z
+      .nullable(z.string())
+      .check(
+        z.meta({ description: 'The address it was sent to (or the contact’s now); null once the contact was erased' }),
+      ),
+    execution_id: z.int(),
+    variant: z
+      .nullable(z.int())
+      .check(z.meta({ description: 'The variant it got (0 is the first); null for one variant' })),
+    status: recipientStatus.check(
+      z.meta({
+        description:
+          'queued, sent, delivered, opened, clicked (by a person), unsubscribed, bounced, complained; or failed, skipped, cancelled, retried (a newer attempt follows)',
+      }),
+    ),
+    reason: z.nullable(z.string()).check(z.meta({ description: 'Why it was skipped, cancelled or failed' })),
+    sent_at: z.nullable(z.string()).check(z.meta({ description: 'When its e-mail was sent; null if none was' })),
+    human_opened: z.boolean().check(z.meta({ description: 'A person opened it (machine opens never count)' })),
+    human_clicked: z.boolean().check(z.meta({ description: 'A person clicked a link in it' })),
+    converted_at: z.nullable(z.string()).check(z.meta({ description: 'When its conversion event came; null if none' })),
+  })
+  .check(z.meta({ id: 'BroadcastRecipient' }));
+export type BroadcastRecipient = z.output<typeof BroadcastRecipient>;
+
+export const BroadcastRecipientList = z
+  .object({
+    recipients: z.array(BroadcastRecipient),
+    next_cursor: z
+      .nullable(z.string())
+      .check(z.meta({ description: 'Pass as `cursor` for the next page; null on the last page' })),
+  })
+  .check(z.meta({ id: 'BroadcastRecipientList' }));
+export type BroadcastRecipientList = z.output<typeof BroadcastRecipientList>;
+
+/** POST /client/broadcasts/{id}/resend. */
+export const BroadcastResendBody = z
+  .strictObject({
+    subject: z.string({ error: (i) => (i.input === undefined ? 'subject is required' : 'Must be a string') }).check(
+      z.trim(),
+      z.minLength(1, { message: 'Must not be blank', abort: true }),
+      z.maxLength(L.subjectChars, `Must be at most ${L.subjectChars} characters`),
+      z.meta({
+        description: `The resend's subject in place of the template's (1 to ${L.subjectChars} characters; the template's variables apply)`,
+        examples: ['In case you missed it: <%= it.contact.first_name %>, our November news'],
+      }),
+    ),
+    after_hours: z
+      .int({ error: (i) => (i.input === undefined ? 'after_hours is required' : 'Must be an integer') })
+      .check(
+        z.gte(L.resendAfterHours.min, `Must be at least ${L.resendAfterHours.min}`),
+        z.lte(L.resendAfterHours.max, `Must be at most ${L.resendAfterHours.max}`),
+        z.meta({
+          description: `Hours after the broadcast's start (${L.resendAfterHours.min} to ${L.resendAfterHours.max}) the resend starts; at once when that has passed. Its audience is read then: the recipients whose e-mail was sent and opened by no person by that time (Apple Mail Privacy Protection and link scanners do not count as opens)`,
+        }),
+      ),
+  })
+  .check(z.meta({ id: 'BroadcastResendRequest' }));
+export type BroadcastResendBody = z.output<typeof BroadcastResendBody>;

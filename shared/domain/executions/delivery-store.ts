@@ -41,6 +41,8 @@ export interface SendContext {
 export interface BroadcastSendState {
   status: string;
   shards?: number;
+  /** An A/B test's winner once chosen, with its content: what a holdout is sent. */
+  winner?: { variant: number; template_id: number; subject?: string };
 }
 
 /** `pending`: execution id → priority score of the queued executions that will compete for the day's slots. */

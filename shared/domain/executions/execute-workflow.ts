@@ -132,6 +132,18 @@ export async function executeWorkflow(
 
   const at = now.toISOString();
   const context = await deps.delivery.load(execution);
+  if (execution.holdout) {
+    // An A/B test's holdout gets the winner's template and subject. Before the winner (released by hand or by a
+    // redelivery) it is left waiting in its holdout partition, which the pacer releases once the winner is chosen.
+    const won = context.broadcast?.winner;
+    if (!won) return { kind: 'not_due' };
+    const { subject_override: _theirs, ...rest } = execution;
+    execution = {
+      ...rest,
+      template_id: won.template_id,
+      ...(won.subject !== undefined ? { subject_override: won.subject } : {}),
+    };
+  }
   const verdict = checkSendable(execution, context, now);
   if (verdict) return finish(deps, execution, { ...verdict, at });
   if (context.client?.sending_paused_at) {

@@ -83,8 +83,20 @@ export interface ExecutionRecord {
   broadcast_test_of?: number;
   /** The variant (0-based) of the broadcast's content this recipient gets. */
   variant?: number;
+  /** In an A/B test's share: its variant's results are counted apart (`B<bid>#V<variant>`). */
+  ab_test?: true;
   /** A subject of the broadcast's own that replaces the template's. */
   subject_override?: string;
+  /**
+   * When the recipient converted: its broadcast's conversion event came within the window after its e-mail was sent.
+   * Set once (conditionally) by that event's processing; the day counters count its first appearance.
+   */
+  converted_at?: string;
+  /**
+   * An A/B test's holdout: no variant and no template yet (template_id 0); the winner's template and subject are
+   * taken from its broadcast's head when it is sent, which the pacer does only once the winner is chosen.
+   */
+  holdout?: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -113,11 +125,13 @@ export const journeyPlaceOf = (execution: {
 export const broadcastPlaceOf = (execution: {
   broadcast_id?: unknown;
   variant?: unknown;
-}): { broadcast_id?: number; variant?: number } =>
+  ab_test?: unknown;
+}): { broadcast_id?: number; variant?: number; ab_test?: true } =>
   typeof execution.broadcast_id === 'number'
     ? {
         broadcast_id: execution.broadcast_id,
         ...(typeof execution.variant === 'number' ? { variant: execution.variant } : {}),
+        ...(execution.ab_test === true ? { ab_test: true as const } : {}),
       }
     : {};
 

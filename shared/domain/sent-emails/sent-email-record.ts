@@ -46,6 +46,8 @@ export interface SentEmailRecord {
   /** A broadcast's e-mail: its broadcast and the variant it got (broadcastPlaceOf its execution). */
   broadcast_id?: number;
   variant?: number;
+  /** In an A/B test's share: its variant's results are counted apart (`B<bid>#V<variant>`). */
+  ab_test?: true;
   created_at: string;
 }
 
@@ -78,6 +80,8 @@ export interface CountedLogFields {
   /** A broadcast's e-mail: the broadcast whose totals it counts on, and its variant. */
   broadcast_id?: number;
   variant?: number;
+  /** In an A/B test's share: its variant's results are counted apart (`B<bid>#V<variant>`). */
+  ab_test?: true;
   /** This notification was the e-mail's first human open / click. */
   first_open?: true;
   first_click?: true;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EXECUTION_STATUS } from '../executions/execution-record.js';
 import { SENT_STATUS } from '../sent-emails/sent-email-record.js';
 import { utcDayOf } from '../time/utc-days.js';
@@ -63,7 +64,8 @@ export type CounterRow =
   | { journeyId: number; stepId: string }
   | { journeyGauge: number }
   | { segmentGauge: number }
-  | { broadcast: number };
+  | { broadcastLink: number; link: string; url: string }
+  | { broadcast: number; variant?: number };
 
 /** What one change adds to one day row. */
 export interface CounterDelta {
@@ -204,7 +206,25 @@ function executionDeltas(clientId: number, old: Image, now: Image): CounterDelta
   const deferrals = numberOf(now['deferrals']) - numberOf(old['deferrals']);
   const deferredDay = dayOf(now['updated_at']);
   if (deferrals > 0 && deferredDay) deltas.push({ clientId, day: deferredDay, row, counts: { deferred: deferrals } });
-  return [...deltas, ...onBroadcast(now, deltas)];
+  return [...deltas, ...onBroadcast(now, deltas), ...conversionDeltas(clientId, old, now)];
+}
+
+/**
+ * A broadcast recipient converted: `converted_at` is set once (conditionally) by the processing of its broadcast's
+ * conversion event, so its first appearance counts once on the broadcast's totals (and its variant's row). Only the
+ * broadcast's rows: the workflow rows count workflow conversions from events.
+ */
+function conversionDeltas(clientId: number, old: Image, now: Image): CounterDelta[] {
+  const broadcastId = now['broadcast_id'];
+  const day = dayOf(now['converted_at']);
+  if (typeof broadcastId !== 'number' || !day || old['converted_at'] !== undefined) return [];
+  const variant = now['ab_test'] === true ? now['variant'] : undefined;
+  return [
+    { clientId, day, row: { broadcast: broadcastId }, counts: { converted: 1 } },
+    ...(typeof variant === 'number'
+      ? [{ clientId, day, row: { broadcast: broadcastId, variant }, counts: { converted: 1 } }]
+      : []),
+  ];
 }
 
 /**
@@ -214,9 +234,15 @@ function executionDeltas(clientId: number, old: Image, now: Image): CounterDelta
 function onBroadcast(image: Image, deltas: readonly CounterDelta[]): CounterDelta[] {
   const broadcastId = image['broadcast_id'];
   if (typeof broadcastId !== 'number') return [];
+  // A/B results: the same counts per variant of the test share (a holdout, and a broadcast with no test, count on the
+  // totals only).
+  const variant = image['ab_test'] === true ? image['variant'] : undefined;
   return deltas
     .filter((delta) => 'workflowId' in delta.row)
-    .map((delta) => ({ ...delta, row: { broadcast: broadcastId } }));
+    .flatMap((delta) => [
+      { ...delta, row: { broadcast: broadcastId } },
+      ...(typeof variant === 'number' ? [{ ...delta, row: { broadcast: broadcastId, variant } }] : []),
+    ]);
 }
 
 /**
@@ -258,10 +284,11 @@ function logDeltas(clientId: number, old: Image | undefined, now: Image): Counte
     else if (typeof suppression === 'string') counts.unsubscribed_suppression = 1;
   }
   if (now['unsubscribed_by'] === 'link' && old?.['unsubscribed_by'] !== 'link') counts.unsubscribed_link = 1;
-  if (Object.keys(counts).length === 0) return [];
+  const links = linkDeltas(clientId, day, old, now);
+  if (Object.keys(counts).length === 0) return links;
   const workflowId = typeof now['workflow_id'] === 'number' ? now['workflow_id'] : 0;
   const deltas: CounterDelta[] = [{ clientId, day, row: { workflowId }, counts }];
-  deltas.push(...onBroadcast(now, deltas));
+  deltas.push(...onBroadcast(now, deltas), ...links);
   // A journey's e-mail counts on its send step too, and its human opens and clicks on the split arms its run took.
   const stepId = now['step_id'];
   if (workflowId > 0 && typeof stepId === 'string') {
@@ -276,6 +303,59 @@ function logDeltas(clientId: number, old: Image | undefined, now: Image): Counte
     );
   }
   return deltas;
+}
+
+/**
+ * A broadcast e-mail's click counts on its link's row: every click notification, a person's (`h`) or a machine's
+ * (`m`: link scanners, privacy proxies, as bot detection judged it), by the link as clicked (linkOf). Not only the
+ * e-mail's first click: which links people follow is the question, and each notification is one log, counted once.
+ */
+function linkDeltas(clientId: number, day: string, old: Image | undefined, now: Image): CounterDelta[] {
+  const broadcastId = now['broadcast_id'];
+  if (old || typeof broadcastId !== 'number' || now['status'] !== SENT_STATUS.clicked) return [];
+  const link = linkOf(now['url']);
+  if (!link) return [];
+  return [
+    {
+      clientId,
+      day,
+      row: { broadcastLink: broadcastId, link: link.hash, url: link.url },
+      adds: { [now['is_bot'] === true ? LINK_MACHINE : LINK_HUMAN]: 1 },
+    },
+  ];
+}
+
+/** A link row's counters: clicks by people and by machines. */
+export const LINK_HUMAN = 'h';
+export const LINK_MACHINE = 'm';
+/** The longest URL a link row keeps (a longer one is cut: the row is still told apart by the whole URL's hash). */
+export const LINK_URL_MAX_CHARS = 2048;
+
+/**
+ * This service's own per-recipient links (the unsubscribe and view-in-browser pages: `/u/<token>`, `/v/<token>`,
+ * a token being `<payload>.<43-character signature>`): one row each, not one per recipient.
+ */
+const OWN_LINK = /^\/([uv])\/[A-Za-z0-9_-]{1,200}\.[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A clicked URL as its link row knows it: parsed by the WHATWG URL parser (scheme and host lowercased), the fragment
+ * dropped (never sent to a server), the query kept (links differing only by it are different links); this service's
+ * own per-recipient pages collapsed to `<origin>/u/{token}` and `/v/{token}`. The row's key is the first 12 hex of its
+ * SHA-1. Undefined for what is no http(s) URL.
+ */
+export function linkOf(value: unknown): { url: string; hash: string } | undefined {
+  if (typeof value !== 'string' || value.length === 0) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  parsed.hash = '';
+  const own = OWN_LINK.exec(parsed.pathname);
+  const url = own && parsed.search === '' ? `${parsed.origin}/${own[1]}/{token}` : parsed.toString();
+  return { url: url.slice(0, LINK_URL_MAX_CHARS), hash: createHash('sha1').update(url).digest('hex').slice(0, 12) };
 }
 
 /** A journey step row's counters of its e-mails' status logs, from the workflow row's: only humans' opens and clicks. */
@@ -405,7 +485,9 @@ export const counterRowKey = (delta: Pick<CounterDelta, 'clientId' | 'day' | 'ro
   const row = delta.row;
   if ('journeyGauge' in row) return `${delta.clientId}#NOW#J${row.journeyGauge}`;
   if ('segmentGauge' in row) return `${delta.clientId}#NOW#S${row.segmentGauge}`;
-  if ('broadcast' in row) return `${delta.clientId}#B${row.broadcast}`;
+  if ('broadcastLink' in row) return `${delta.clientId}#B${row.broadcastLink}#L${row.link}`;
+  if ('broadcast' in row)
+    return `${delta.clientId}#B${row.broadcast}${row.variant === undefined ? '' : `#V${row.variant}`}`;
   if ('journeyId' in row) return `${delta.clientId}#${delta.day}#J${row.journeyId}#${row.stepId}`;
   return `${delta.clientId}#${delta.day}#${'workflowId' in row ? `W${row.workflowId}` : `E${row.eventType}`}`;
 };

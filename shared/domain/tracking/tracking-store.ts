@@ -14,6 +14,8 @@ export interface TrackedMessage {
   /** A broadcast's e-mail: its broadcast and variant (the log's counters count on the broadcast's totals too). */
   broadcast_id?: number;
   variant?: number;
+  /** In an A/B test's share: its variant's results are counted apart (`B<bid>#V<variant>`). */
+  ab_test?: true;
   /**
    * Set when the e-mail was found through its tags and has no provider id recorded yet: its execution may still be
    * waiting for this very evidence (a worker lost after SES accepted, or an ambiguous send).

@@ -92,6 +92,8 @@ const STATE_DEPENDENT: Record<string, { key: RegExp; condition: string }[]> = {
   'POST /api/v1/client/segments/preview': SEGMENT_STATE,
   'PATCH /api/v1/client/segments/{id}': SEGMENT_STATE,
   'GET /api/v1/client/segments/{id}/contacts': [{ key: /^cursor$/, condition: 'format' }],
+  'GET /api/v1/client/broadcasts/{id}/recipients': [{ key: /^cursor$/, condition: 'format' }],
+  'GET /api/v1/client/broadcasts/{id}/recipients/export': [{ key: /^cursor$/, condition: 'format' }],
   // A broadcast's templates, topic and segment must be the client's; its time not past (both stated); a transactional
   // one goes to a segment under no topic, and a topic audience's topic_id names that topic (rules between fields).
   'POST /api/v1/client/broadcasts': BROADCAST_STATE,

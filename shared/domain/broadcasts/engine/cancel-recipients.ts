@@ -1,4 +1,5 @@
 import type { BroadcastMessage } from '../../../platform.js';
+import { allPartitionsOf } from './due-partitions.js';
 import type { EngineDeps } from './start.js';
 
 /** Why a recipient of a cancelled broadcast ends without a send. */
@@ -18,7 +19,8 @@ export async function cancelRecipients(deps: EngineDeps, message: BroadcastMessa
   const head = await deps.recipients.head(message.client_id, message.broadcast_id);
   if (!head || head.status !== 'cancelled') return 'stopped';
   const now = deps.clock.now().toISOString();
-  const partitions = head.shards ?? 0;
+  // An A/B test's holdouts wait in partitions of their own: they are ended too.
+  const partitions = head.shards === undefined ? 0 : allPartitionsOf(head);
   const waiting = await Promise.all(
     Array.from({ length: partitions }, (_, p) => deps.recipients.dueAfter(head, p, undefined, CANCEL_PAGE)),
   );

@@ -5,6 +5,8 @@ import { dispatchBroadcast } from '../../engine/dispatch.js';
 import type { PaceStore } from '../pace-store.js';
 import type { DueEntry, EngineBroadcast, PacerState, PassContext } from '../recipient-store.js';
 import { horizonMsOf, passSizeOf, reserve, type Rates } from './reserve.js';
+import { decideAtOf } from './decide-winner.js';
+import { allPartitionsOf, releasedPartitionsOf } from './due-partitions.js';
 import type { EngineDeps } from './start.js';
 
 export interface PacerDeps extends EngineDeps {
@@ -17,6 +19,8 @@ export interface PacerDeps extends EngineDeps {
 const PARTITION_SLACK = 5;
 /** Released this long ago and still waiting: its message was lost (a crash between the release and the send). */
 export const STRAGGLER_AFTER_MS = 5 * 60_000;
+/** A pacer whose holdouts wait for their A/B test's winner looks again this long after the winner's time. */
+const AWAIT_WINNER_RECHECK_MS = 60_000;
 /** A pacer with nothing due soon but recipients still in flight looks again after this long (at least). */
 const IN_FLIGHT_RECHECK_MS = 2_000;
 
@@ -64,7 +68,8 @@ export async function pacePass(deps: PacerDeps, message: BroadcastMessage): Prom
   const rates = ratesOf(context, deps.accountRate);
   const horizonMs = horizonMsOf(rates.client);
   const k = passSizeOf(rates.client);
-  const partitions = head.shards ?? 1;
+  // An A/B test's holdouts are released only once its winner is chosen (their partitions follow the audience's).
+  const partitions = releasedPartitionsOf(head);
   const cursors: Record<string, string> = restart ? {} : { ...pacer.cursors };
 
   const check =
@@ -152,12 +157,30 @@ async function idle(
     return saveAndContinue(deps, head, pacer, { ...base, next_at: next.toISOString() }, next, now, 'waiting');
   }
   const snapshotDone = head.snapshot !== undefined && head.snapshot.done.length >= head.snapshot.sources;
-  const partitions = head.shards ?? 1;
+  const partitions = releasedPartitionsOf(head);
   const anyLeft = snapshotDone
     ? (
         await Promise.all(Array.from({ length: partitions }, (_, p) => deps.recipients.dueAfter(head, p, undefined, 1)))
       ).some((entries) => entries.length > 0)
     : true;
+  const all = allPartitionsOf(head);
+  const heldOut =
+    !anyLeft && all > partitions
+      ? (
+          await Promise.all(
+            Array.from({ length: all - partitions }, (_, p) =>
+              deps.recipients.dueAfter(head, partitions + p, undefined, 1),
+            ),
+          )
+        ).some((entries) => entries.length > 0)
+      : false;
+  if (heldOut) {
+    // The test share is out; the holdouts wait for the winner, whose decide step starts the pacer again. Until then
+    // the pacer looks once a minute after its time (a decide lost with its worker is the sweep's to send again).
+    const decideAt = decideAtOf(head, deps.journeyTime).getTime();
+    const next = new Date(Math.max(nowMs, decideAt) + AWAIT_WINNER_RECHECK_MS);
+    return saveAndContinue(deps, head, pacer, { ...base, next_at: next.toISOString() }, next, now, 'awaiting_winner');
+  }
   if (!anyLeft) {
     if (!(await deps.recipients.savePacer(head, pacer?.seq, base))) return 'lost_race';
     await deps.recipients.finishSending(head, now.toISOString());

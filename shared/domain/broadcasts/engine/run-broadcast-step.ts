@@ -1,6 +1,8 @@
 import type { BroadcastMessage } from '../../../platform.js';
 import { cancelRecipients } from './cancel-recipients.js';
+import { decideWinner } from './decide-winner.js';
 import { pacePass, type PacerDeps } from './pacer.js';
+import { retryFailedPage } from './retry-failed.js';
 import { snapshotPage } from './snapshot-page.js';
 import { startBroadcast } from './start.js';
 
@@ -15,5 +17,9 @@ export function runBroadcastStep(deps: PacerDeps, message: BroadcastMessage): Pr
       return pacePass(deps, message);
     case 'cancel':
       return cancelRecipients(deps, message);
+    case 'retry':
+      return retryFailedPage(deps, message);
+    case 'decide':
+      return decideWinner(deps, message);
   }
 }

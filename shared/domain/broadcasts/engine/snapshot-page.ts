@@ -3,11 +3,11 @@ import { EXECUTION_STATUS, type ExecutionRecord } from '../../executions/executi
 import type { SettingsRecord } from '../../settings/settings-store.js';
 import { subscribedToTopic } from '../../topics/contact-topics.js';
 import type { TopicSet } from '../../topics/topic-store.js';
-import type { AudienceCandidate, EngineBroadcast } from '../recipient-store.js';
+import { type AudienceCandidate, audienceSourceOf, type EngineBroadcast } from '../recipient-store.js';
 import { dueOf } from './due-of.js';
 import { startPacing } from './pacer.js';
 import type { EngineDeps } from './start.js';
-import { variantOf } from './variant-of.js';
+import { placementOf } from './variant-of.js';
 
 /** Recipients a page writes: with the shard's progress and the head's check, one transaction of at most 100 items. */
 export const SNAPSHOT_PAGE = 98;
@@ -38,7 +38,7 @@ export async function snapshotPage(deps: EngineDeps, message: BroadcastMessage):
   if (progress.done) return finishShard(deps, head, shard, progress.n);
   const page = await deps.recipients.audiencePage(
     clientId,
-    head.definition.audience,
+    audienceSourceOf(head),
     shard,
     progress.after,
     SNAPSHOT_PAGE,
@@ -74,7 +74,8 @@ export async function snapshotPage(deps: EngineDeps, message: BroadcastMessage):
  */
 function inAudience(head: EngineBroadcast, candidate: AudienceCandidate, topics: TopicSet | undefined): boolean {
   const audience = head.definition.audience;
-  if ('segment_id' in audience) return true;
+  // A resend's candidates are the parent's recipients its source already chose (sent, never opened by a person).
+  if (head.kind === 'resend' || 'segment_id' in audience) return true;
   const contact = candidate.contact;
   if (!contact?.is_subscribed) return false;
   if ('all_subscribed' in audience) return true;
@@ -91,8 +92,11 @@ export function recipientOf(
   now: Date,
 ): ExecutionRecord {
   const definition = head.definition;
-  const variant = variantOf(head.id, candidate.contact_id, definition.variants.length);
-  const content = definition.variants[variant]!;
+  // A resend is no test: each non-opener gets what the parent sent it.
+  const test = head.kind === 'resend' ? undefined : definition.ab?.test_percent;
+  const placed = placementOf(head.id, candidate.contact_id, definition.variants.length, test);
+  // A holdout waits for the winner: its template and subject are the winner's, read from the head when it is sent.
+  const content = 'variant' in placed ? definition.variants[placed.variant]! : undefined;
   const due = dueOf({
     schedule: definition.schedule,
     startedAt: new Date(head.started_at!),
@@ -112,17 +116,20 @@ export function recipientOf(
     ...(due.reason ? { reason: due.reason } : {}),
     is_test: false,
     attempt: 1,
-    template_id: content.template_id,
+    // A resend sends each non-opener the template the parent sent it.
+    template_id: candidate.template_id || (content?.template_id ?? 0),
     priority_score: definition.priority_score ?? DEFAULT_BROADCAST_PRIORITY,
     critical: false,
     cap_day: due.capDay,
     scheduled_for: due.at.toISOString(),
     send_zone: due.zone,
     broadcast_id: head.id,
-    variant,
+    ...('variant' in placed
+      ? { variant: placed.variant, ...(test !== undefined ? { ab_test: true } : {}) }
+      : { holdout: true }),
     category: definition.category,
     ...(definition.category === 'marketing' && topicId !== null ? { topic_id: topicId } : {}),
-    ...(content.subject ? { subject_override: content.subject } : {}),
+    ...(content?.subject ? { subject_override: content.subject } : {}),
     created_at: at,
     updated_at: at,
   };

@@ -1,12 +1,15 @@
-import type { BroadcastMessage, Clock, Ids } from '../../../platform.js';
+import type { BroadcastMessage, Clock, Ids, JourneyTime } from '../../../platform.js';
 import { dispatchBroadcast, type DispatchDeps } from '../../engine/dispatch.js';
-import type { EngineBroadcast, RecipientStore } from '../recipient-store.js';
+import { audienceSourceOf, type EngineBroadcast, type RecipientStore } from '../recipient-store.js';
+import { decideAtOf } from './decide-winner.js';
 import { startOf } from './due-of.js';
 
 export interface EngineDeps extends DispatchDeps {
   clock: Clock;
   recipients: RecipientStore;
   ids: Ids;
+  /** How long an hour of an A/B test's `decide_after_hours` lasts: a real one, except in a local test runtime. */
+  journeyTime?: JourneyTime;
 }
 
 /** Recipients a due partition is sized for: a broadcast takes one partition per 50,000 (1–16). */
@@ -40,8 +43,8 @@ export async function startBroadcast(deps: EngineDeps, message: BroadcastMessage
     await dispatchBroadcast(deps, message, startAt, now);
     return 'not_due';
   }
-  const estimate = await deps.recipients.audienceEstimate(clientId, head.definition.audience);
-  const sources = deps.recipients.sourceShards(head.definition.audience);
+  const estimate = await deps.recipients.audienceEstimate(clientId, audienceSourceOf(head));
+  const sources = deps.recipients.sourceShards(audienceSourceOf(head));
   // Recipients are due from the actual start: a local_time broadcast started late (its start lost, the service
   // down) sends a zone whose hour has passed at the next day's, never hours late.
   const started = await deps.recipients.startSnapshot(
@@ -64,12 +67,20 @@ export async function startBroadcast(deps: EngineDeps, message: BroadcastMessage
     head,
     Array.from({ length: sources }, (_, shard) => shard),
   );
+  // An A/B test's winner is chosen at its time (lost with this worker: the sweep sends it once that time passed).
+  if (head.definition.ab)
+    await dispatchBroadcast(
+      deps,
+      { client_id: clientId, broadcast_id: broadcastId, kind: 'decide' },
+      decideAtOf({ ...head, started_at: now.toISOString() }, deps.journeyTime),
+      now,
+    );
   return 'started';
 }
 
 /** A snapshotting broadcast's shards not finished yet get their page message again (a lost or redelivered chain). */
 export async function resendShards(deps: EngineDeps, head: EngineBroadcast, _now: Date): Promise<string> {
-  const sources = head.snapshot?.sources ?? deps.recipients.sourceShards(head.definition.audience);
+  const sources = head.snapshot?.sources ?? deps.recipients.sourceShards(audienceSourceOf(head));
   const done = new Set(head.snapshot?.done ?? []);
   const open = Array.from({ length: sources }, (_, shard) => shard).filter((shard) => !done.has(shard));
   await sendShards(deps, head, open);

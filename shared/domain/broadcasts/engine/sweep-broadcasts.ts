@@ -1,6 +1,7 @@
-import type { BatchMessage, Scheduler } from '../../../platform.js';
+import type { BatchMessage, JourneyTime, Scheduler } from '../../../platform.js';
 import { dispatchBroadcast } from '../../engine/dispatch.js';
 import type { LiveBroadcast } from '../recipient-store.js';
+import { decideAtOf } from './decide-winner.js';
 import { startOf } from './due-of.js';
 import type { EngineDeps } from './start.js';
 
@@ -38,7 +39,7 @@ export async function sweepBroadcasts(
   const messages: BatchMessage<'broadcast'>[] = [];
   let scheduled = 0;
   for (const broadcast of live) {
-    const found = lostSteps(broadcast, before, options.everyLive === true);
+    const found = lostSteps(broadcast, before, options.everyLive === true, deps.journeyTime);
     messages.push(...found.map((message) => ({ message })));
     if (options.everyLive && broadcast.head.status === 'scheduled') {
       const startAt = startOf(broadcast.head.definition.schedule, now);
@@ -58,13 +59,13 @@ const FAR_FUTURE = '9999-12-31T23:59:59.999Z';
 const base = (b: LiveBroadcast) => ({ client_id: b.head.client_id, broadcast_id: b.head.id });
 
 /** The messages a live broadcast's lost chains need (none when every chain beat within the window). */
-export function lostSteps(broadcast: LiveBroadcast, before: Date, everyLive: boolean) {
+export function lostSteps(broadcast: LiveBroadcast, before: Date, everyLive: boolean, journeyTime?: JourneyTime) {
   const { head, pacer, shards } = broadcast;
   const stale = (at: string | undefined) => at === undefined || Date.parse(at) <= before.getTime();
   const out: {
     client_id: number;
     broadcast_id: number;
-    kind: 'start' | 'snapshot' | 'pace' | 'cancel';
+    kind: 'start' | 'snapshot' | 'pace' | 'cancel' | 'decide';
     shard?: number;
     gen?: number;
   }[] = [];
@@ -82,6 +83,15 @@ export function lostSteps(broadcast: LiveBroadcast, before: Date, everyLive: boo
         out.push({ ...base(broadcast), kind: 'snapshot', shard });
     }
   }
+  // An A/B test whose winner's time passed 2 minutes ago with none chosen: its decide step was lost.
+  if (
+    head.definition.ab &&
+    !head.winner &&
+    head.started_at &&
+    ['snapshotting', 'sending', 'paused'].includes(head.status) &&
+    (everyLive || decideAtOf(head, journeyTime) <= before)
+  )
+    out.push({ ...base(broadcast), kind: 'decide' });
   if (head.status === 'sending' && (everyLive || !pacer || (stale(pacer.beat_at) && stale(pacer.next_at))))
     out.push({ ...base(broadcast), kind: 'pace' });
   return out;

@@ -109,4 +109,25 @@ describe('deltasOfChange: a broadcast recipient counts on its broadcast too', ()
     );
     expect(deltas.some((d) => 'broadcast' in d.row)).toBe(false);
   });
+  it("counts an A/B test's share on its variant's row too, a holdout and an untested broadcast on the totals only", () => {
+    const claim = { log_id: 'c1', quota_day: DAY, sent_email_id: 'e' };
+    const tested = recipient({ variant: 1, ab_test: true });
+    const held = { ...recipient({ holdout: true }), variant: undefined };
+    const rowsOf = (old: object, next: object) => deltasOfChange(change('execution', old, next)).map((d) => d.row);
+    expect(rowsOf(tested, { ...tested, status: 2, claim })).toEqual([
+      { workflowId: 0 },
+      { broadcast: 31 },
+      { broadcast: 31, variant: 1 },
+    ]);
+    expect(rowsOf(held, { ...held, status: 2, claim })).toEqual([{ workflowId: 0 }, { broadcast: 31 }]);
+    const open = { id: 'l', created_at: AT, workflow_id: 0, broadcast_id: 31, variant: 1, ab_test: true };
+    const deltas = deltasOfChange(
+      change('sent_email_log', undefined, { ...open, status: SENT_STATUS.opened, first_open: true }),
+    );
+    expect(deltas.filter((d) => 'broadcast' in d.row)).toEqual([
+      { clientId: C, day: DAY, row: { broadcast: 31 }, counts: { opened: 1 } },
+      { clientId: C, day: DAY, row: { broadcast: 31, variant: 1 }, counts: { opened: 1 } },
+    ]);
+    expect(counterRowKey(deltas.at(-1)!)).toBe(`${C}#B31#V1`);
+  });
 });
