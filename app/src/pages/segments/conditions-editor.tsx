@@ -1,9 +1,10 @@
-import { useMemo, useRef } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import { SEGMENT_LIMITS } from '../../../../shared/public/segment-rules.js';
 import type { Api } from '../../api/client.js';
 import { answerOf, type Failure } from '../../data/answer.js';
 import { useLoad } from '../../data/use-load.js';
 import { Field } from '../../ui/field.js';
+import { builderCanShow, ConditionsBuilder, type Definition } from './conditions-builder.js';
 import { pause } from './reread.js';
 import {
   rangeOfPath,
@@ -12,7 +13,13 @@ import {
   selectInTextarea,
   type TextRange,
 } from '../journeys/journey-json.js';
-import { type DefinitionIssue, definitionIssuesOf, previewText, type SegmentDefinition } from './segment-text.js';
+import {
+  type DefinitionIssue,
+  definitionIssuesOf,
+  jsonOf,
+  previewText,
+  type SegmentDefinition,
+} from './segment-text.js';
 
 /** How long typing must pause before the count is asked for again. */
 export const PREVIEW_DELAY_MS = 400;
@@ -43,8 +50,17 @@ function useLiveCount(api: Api, value: unknown) {
   );
 }
 
+/** The client's topics, for the builder's topic conditions (none when they cannot be read: the JSON still takes ids). */
+function useTopics(api: Api) {
+  return useLoad(
+    async (signal) => (await answerOf(api.GET('/api/v1/client/topics', { signal }), 'Reading the topics')).data.topics,
+    [api],
+  );
+}
+
 /**
- * A segment's conditions as JSON: the issues first (what keeps the text from being JSON, each at its line and column;
+ * A segment's conditions, built with the condition builder or written as JSON (the "advanced" view, opened on
+ * demand; both edit the same text, so each shows what the other wrote): the issues first (what keeps the text from being JSON, each at its line and column;
  * or the API's issues at their JSON path, from the last save or from the live count), each a button selecting that
  * place in the text; the text area; and the live count of the contacts it matches now, in a status line.
  */
@@ -60,13 +76,24 @@ export function ConditionsEditor(props: {
   const { id, api, text, onText, failure, readOnly } = props;
   const editor = useRef<HTMLTextAreaElement>(null);
   const read = useMemo(() => readJson(text), [text]);
+  const shown = read.problems.length === 0 && builderCanShow(read.value) ? read.value : undefined;
+  const showable = shown !== undefined;
+  const [advanced, setAdvanced] = useState(!showable);
+  const topics = useTopics(api);
   const count = useLiveCount(api, read.problems.length === 0 ? read.value : undefined);
   const saved = definitionIssuesOf(failure);
   // The count's refusal is about the text as typed now; a save's about the text when it was sent.
   const live = count.failure?.status === 422 ? definitionIssuesOf(count.failure) : [];
   const issues = live.length > 0 ? live : saved;
   const show = (range: TextRange | undefined) => {
-    if (range && editor.current) selectInTextarea(editor.current, range);
+    if (!range || !editor.current) return;
+    const area = editor.current;
+    selectInTextarea(area, range);
+    if (!advanced) {
+      // A closed JSON view opens first; the selection is made again once it shows, so the focus lands in it.
+      setAdvanced(true);
+      setTimeout(() => selectInTextarea(area, range), 0);
+    }
   };
 
   let countLine: string;
@@ -87,25 +114,46 @@ export function ConditionsEditor(props: {
         text={text}
         onShow={show}
       />
-      <Field
-        id={id}
-        label="Conditions as JSON"
-        hint={`All or any of 1–${SEGMENT_LIMITS.groups} groups, each all or any of 1–${SEGMENT_LIMITS.conditionsPerGroup} conditions (the API guide’s “Segments” lists each kind). The count below follows what you type.`}
+      {showable ? (
+        <ConditionsBuilder
+          id={`${id}-builder`}
+          value={shown as Definition}
+          topics={topics.data ?? []}
+          readOnly={readOnly}
+          onChange={(value) => onText(jsonOf(value))}
+        />
+      ) : (
+        <p id={`${id}-builder-note`} class="hint">
+          The builder shows conditions once the JSON below is a segment’s shape (match, groups of conditions of known
+          kinds); fix it there.
+        </p>
+      )}
+      <details
+        class="advanced-json"
+        open={advanced || !showable}
+        onToggle={(event) => setAdvanced(event.currentTarget.open)}
       >
-        {(control) => (
-          <textarea
-            {...control}
-            ref={editor}
-            class="code-input"
-            rows={18}
-            value={text}
-            readOnly={readOnly}
-            spellcheck={false}
-            autocomplete="off"
-            onInput={(event) => onText(event.currentTarget.value)}
-          />
-        )}
-      </Field>
+        <summary>Advanced: the conditions as JSON</summary>
+        <Field
+          id={id}
+          label="Conditions as JSON"
+          hint={`All or any of 1–${SEGMENT_LIMITS.groups} groups, each all or any of 1–${SEGMENT_LIMITS.conditionsPerGroup} conditions (the API guide’s “Segments” lists each kind). The count below follows what you type.`}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              ref={editor}
+              class="code-input"
+              rows={18}
+              value={text}
+              readOnly={readOnly}
+              spellcheck={false}
+              autocomplete="off"
+              onInput={(event) => onText(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+      </details>
       <p id={`${id}-count`} role="status" class="live-count" aria-busy={count.loading && isObject(read.value)}>
         {countLine}
       </p>
