@@ -4,7 +4,7 @@ import { createApi } from '../src/api/client.js';
 import { BroadcastPage } from '../src/pages/broadcasts/broadcast-page.js';
 import { BroadcastsPage } from '../src/pages/broadcasts/broadcasts-page.js';
 import { as, TOPIC } from './contacts-fixtures.js';
-import { type FakeAnswer, type FakeCall, fakeApi, ok } from './fake-api.js';
+import { type FakeAnswer, type FakeCall, fakeApi, ME, ok } from './fake-api.js';
 
 const SEGMENTS = ok(
   { segments: [{ id: 7, name: 'Pro plan', status: 'ready', count: 1240, counted_at: null, version: 1 }] },
@@ -227,5 +227,81 @@ describe('a started broadcast', () => {
     await vi.advanceTimersByTimeAsync(15_000);
     expect(reads).toBe(before);
     expect(changes(calls)).toEqual([['POST', '/api/v1/client/broadcasts/5/pause', undefined]]);
+  });
+});
+
+describe('a broadcast’s test send and draft delete', () => {
+  it('sends a test to the addresses chosen (one’s own first) and says what was sent', async () => {
+    const calls = fakeApi({
+      ...common,
+      'GET /api/v1/client/broadcasts/5': ok(broadcastOf()),
+      'GET /api/v1/client/users': ok({
+        users: [
+          { ...ME.user, updated_at: ME.user.created_at },
+          { ...ME.user, id: 2, email: 'bob@example.com' },
+        ],
+      }),
+      'POST /api/v1/client/broadcasts/5/test': (call) =>
+        ok({
+          sent: (call.body as { emails: string[] }).emails.map((email) => ({
+            email,
+            variant: 0,
+            subject: '[Test] November news',
+          })),
+        }),
+    });
+    render(<BroadcastPage api={createApi()} params={{ id: '5' }} signedIn={as('member')} />);
+
+    const form = within(await screen.findByRole('form', { name: 'Test send' }));
+    const own = form.getByLabelText(ME.user.email) as HTMLInputElement;
+    expect(own.checked).toBe(true);
+    fireEvent.click(await form.findByLabelText('bob@example.com'));
+    fireEvent.click(form.getByRole('button', { name: 'Send test' }));
+
+    expect(
+      await form.findByText(
+        `Sent 2 tests: “[Test] November news” to ${ME.user.email}; “[Test] November news” to bob@example.com.`,
+      ),
+    ).toBeTruthy();
+    expect(changes(calls)).toEqual([
+      ['POST', '/api/v1/client/broadcasts/5/test', { emails: [ME.user.email, 'bob@example.com'] }],
+    ]);
+  });
+
+  it('shows the API’s refusal of a test (sending paused) and sends nothing else', async () => {
+    fakeApi({
+      ...common,
+      'GET /api/v1/client/broadcasts/5': ok(sending(10)),
+      'POST /api/v1/client/broadcasts/5/test': {
+        status: 409,
+        body: { message: 'Sending is paused for your account', errors: [{ condition: 'state', error: 'Paused' }] },
+      },
+    });
+    render(<BroadcastPage api={createApi()} params={{ id: '5' }} signedIn={as('member')} />);
+    const form = within(await screen.findByRole('form', { name: 'Test send' }));
+    fireEvent.click(form.getByRole('button', { name: 'Send test' }));
+    expect(await form.findByText(/Sending is paused for your account/)).toBeTruthy();
+  });
+
+  it('offers a viewer no test send, and deletes a draft after asking', async () => {
+    const calls = fakeApi({
+      ...common,
+      'GET /api/v1/client/broadcasts/5': ok(broadcastOf()),
+      'DELETE /api/v1/client/broadcasts/5': ok({ id: 5, deleted: true }),
+    });
+    const { unmount } = render(<BroadcastPage api={createApi()} params={{ id: '5' }} signedIn={as('viewer')} />);
+    expect(await screen.findByRole('heading', { name: 'Draft' })).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Test send' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete draft' })).toBeNull();
+    unmount();
+
+    render(<BroadcastPage api={createApi()} params={{ id: '5' }} signedIn={as('member')} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete draft' }));
+    const question = await screen.findByRole('group', {
+      name: 'Delete the draft “November news”? It cannot be undone.',
+    });
+    fireEvent.click(within(question).getByRole('button', { name: /^Yes/ }));
+    await waitFor(() => expect(window.location.pathname).toBe('/app/broadcasts'));
+    expect(changes(calls)).toEqual([['DELETE', '/api/v1/client/broadcasts/5', undefined]]);
   });
 });

@@ -5,6 +5,7 @@ import { answerOf } from '../../data/answer.js';
 import { useAction } from '../../data/use-action.js';
 import { useLoad } from '../../data/use-load.js';
 import type { PageProps } from '../../page.js';
+import { navigate } from '../../router.js';
 import { can } from '../../session.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { PageHead } from '../../ui/page-head.js';
@@ -13,6 +14,7 @@ import { countText } from '../segments/segment-text.js';
 import { When } from '../../ui/when.js';
 import { useRereadWhile } from '../segments/reread.js';
 import { BroadcastReport } from './broadcast-report.js';
+import { TestSend } from './broadcast-test.js';
 import { audienceText, type Broadcast, MOVING } from './broadcast-text.js';
 import { useAudienceNames } from './audience-names.js';
 import { BroadcastStatusText } from './broadcasts-page.js';
@@ -38,11 +40,19 @@ export function BroadcastPage({ api, params, signedIn }: PageProps) {
     );
   }
   return (
-    <BroadcastView key={id} api={api} id={id} writes={can(signedIn, 'content')} manages={can(signedIn, 'manage')} />
+    <BroadcastView
+      key={id}
+      api={api}
+      id={id}
+      writes={can(signedIn, 'content')}
+      manages={can(signedIn, 'manage')}
+      ownEmail={signedIn.user.email}
+    />
   );
 }
 
-function BroadcastView({ api, id, writes, manages }: { api: Api; id: string; writes: boolean; manages: boolean }) {
+function BroadcastView(props: { api: Api; id: string; writes: boolean; manages: boolean; ownEmail: string }) {
+  const { api, id, writes, manages, ownEmail } = props;
   const path = { params: { path: { id } } };
   const loaded = useLoad(
     async (signal) =>
@@ -88,6 +98,7 @@ function BroadcastView({ api, id, writes, manages }: { api: Api; id: string; wri
               api={api}
               broadcast={broadcast}
               manages={manages}
+              writes={writes}
               segmentCount={
                 names.segmentList.find((s) => {
                   const audience = broadcast.definition.audience;
@@ -111,6 +122,7 @@ function BroadcastView({ api, id, writes, manages }: { api: Api; id: string; wri
               }}
             />
           )}
+          {writes && <TestSend api={api} broadcast={broadcast} ownEmail={ownEmail} />}
         </>
       )}
     </section>
@@ -122,10 +134,11 @@ function DraftSummary(props: {
   api: Api;
   broadcast: Broadcast;
   manages: boolean;
+  writes: boolean;
   segmentCount: number | undefined;
   onScheduled: (broadcast: Broadcast, words: string) => void;
 }) {
-  const { api, broadcast, manages, segmentCount, onScheduled } = props;
+  const { api, broadcast, manages, writes, segmentCount, onScheduled } = props;
   const definition = broadcast.definition;
   const variant = definition.variants?.[0];
   const schedule = definition.schedule ?? { mode: 'now' };
@@ -151,6 +164,13 @@ function DraftSummary(props: {
       'Scheduling the broadcast',
     );
     onScheduled(answer.data, schedule.mode === 'now' ? 'Sending has started.' : 'Scheduled.');
+  });
+  const remove = useAction(async () => {
+    await answerOf(
+      api.DELETE('/api/v1/client/broadcasts/{id}', { params: { path: { id: String(broadcast.id) } } }),
+      'Deleting the draft',
+    );
+    navigate('broadcasts');
   });
   return (
     <section class="card page-section" aria-labelledby="bc-draft-title">
@@ -180,6 +200,18 @@ function DraftSummary(props: {
         <p class="hint">An owner or an admin schedules broadcasts: they decide mail at volume.</p>
       )}
       <ActionStatus action={schedule_} />
+      {writes && (
+        <div class="danger-zone">
+          <ConfirmButton
+            label="Delete draft"
+            confirm={`Delete the draft “${broadcast.name}”? It cannot be undone.`}
+            danger
+            busy={remove.busy}
+            onConfirm={() => remove.run()}
+          />
+          <ActionStatus action={remove} />
+        </div>
+      )}
     </section>
   );
 }
