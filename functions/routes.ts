@@ -380,6 +380,22 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/client/broadcasts/{id}', handler: 'broadcasts-get', tableAccess: 'read' },
   { method: 'PUT', path: '/client/broadcasts/{id}', handler: 'broadcasts-update', tableAccess: 'readWrite' },
   { method: 'DELETE', path: '/client/broadcasts/{id}', handler: 'broadcasts-delete', tableAccess: 'readWrite' },
+  // Who a broadcast went to, each with its status; and the same as CSV pages (signed cursors).
+  {
+    method: 'GET',
+    path: '/client/broadcasts/{id}/recipients',
+    handler: 'broadcasts-recipients',
+    tableAccess: 'read',
+    usesLinkSecret: true,
+  },
+  {
+    method: 'GET',
+    path: '/client/broadcasts/{id}/recipients/export',
+    handler: 'broadcasts-recipients-export',
+    tableAccess: 'read',
+    usesLinkSecret: true,
+    html: true,
+  },
   // A test goes to the client's own users only, from its sender through SES now (no execution, nothing counted).
   {
     method: 'POST',

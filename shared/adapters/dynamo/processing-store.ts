@@ -1,5 +1,13 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { conversionEntriesOf } from './broadcast-conversions.js';
+import { TABLE_KEYS } from './table-definition.js';
 import type { ClientRecord } from '../../domain/clients/client-store.js';
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import type {
@@ -63,6 +71,37 @@ export class DynamoProcessingStore implements ProcessingStore {
     return typeof id === 'number' ? id : undefined;
   }
 
+  async broadcastRecipients(clientId: number, broadcastId: number, contactId: number): Promise<ExecutionRecord[]> {
+    const listing = keys.broadcastRecipientListing(clientId, broadcastId, contactId, 0);
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: TABLE_KEYS.gsi1.name,
+        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :contact)',
+        ExpressionAttributeValues: { ':pk': listing.gsi1pk, ':contact': `${listing.gsi1sk.split('#')[0]}#` },
+      }),
+    );
+    return (out.Items ?? []).map((item) => stripKeys<ExecutionRecord>(item));
+  }
+
+  async markConverted(clientId: number, executionId: number, at: string, eventId: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.execution(clientId, executionId),
+          UpdateExpression: 'SET converted_at = :at, conversion_event_id = :e',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(converted_at)',
+          ExpressionAttributeValues: { ':at': at, ':e': eventId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
   async loadContext(
     clientId: number,
     contactId: number | undefined,
@@ -81,12 +120,23 @@ export class DynamoProcessingStore implements ProcessingStore {
     // the contact, strongly (the commit is conditioned on their version).
     const segmentIndexKey = keys.segmentIndex(clientId);
     const countersKey = contactId !== undefined ? keys.contactCounters(clientId, contactId) : undefined;
+    // The broadcasts that count conversions, by event type: configuration too.
+    const conversionsKey = keys.broadcastConversions(clientId);
     const items = await batchGetWithConfig(
       this.db,
       this.tableName,
       this.configCache,
       contactKey && countersKey ? [contactKey, countersKey] : [],
-      [settingsKey, profileKey, ...customizationKeys, openHoursKey, journeyIndexKey, topicsKey, segmentIndexKey],
+      [
+        settingsKey,
+        profileKey,
+        ...customizationKeys,
+        openHoursKey,
+        journeyIndexKey,
+        topicsKey,
+        segmentIndexKey,
+        conversionsKey,
+      ],
     );
     const byKey = new Map(items.map((item) => [keyOf(item as { pk: string; sk: string }), item]));
     const read = <T>(key: { pk: string; sk: string } | undefined) => {
@@ -106,6 +156,9 @@ export class DynamoProcessingStore implements ProcessingStore {
       ...(byKey.has(keyOf(topicsKey)) ? { topics: topicSetOf(byKey.get(keyOf(topicsKey))) } : {}),
       ...(byKey.has(keyOf(segmentIndexKey)) ? { segmentIndex: segmentIndexOf(byKey.get(keyOf(segmentIndexKey))) } : {}),
       ...(countersKey && byKey.has(keyOf(countersKey)) ? { counters: countersOf(byKey.get(keyOf(countersKey))) } : {}),
+      ...(byKey.has(keyOf(conversionsKey))
+        ? { broadcastConversions: conversionEntriesOf(byKey.get(keyOf(conversionsKey))!) }
+        : {}),
     };
   }
 

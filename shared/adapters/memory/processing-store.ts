@@ -22,7 +22,8 @@ import {
   runsCounterOf,
 } from '../../domain/runs/runs-counter.js';
 import { utcDayOf } from '../../domain/time/utc-days.js';
-import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
+import { EXECUTION_STATUS, type ExecutionRecord } from '../../domain/executions/execution-record.js';
+import type { ConversionBroadcast } from '../../domain/broadcasts/conversions.js';
 import {
   clientKey,
   copy,
@@ -63,11 +64,29 @@ export class MemoryProcessingStore implements ProcessingStore {
     return undefined;
   }
 
+  /** Client → the broadcasts that count conversions (the DynamoDB configuration item's entries). */
+  readonly broadcastConversions = new Map<number, ConversionBroadcast[]>();
+
+  async broadcastRecipients(clientId: number, broadcastId: number, contactId: number): Promise<ExecutionRecord[]> {
+    return [...this.data.executions.values()]
+      .filter((e) => e.client_id === clientId && e.broadcast_id === broadcastId && e.contact_id === contactId)
+      .sort((a, b) => a.id - b.id)
+      .map((e) => copy(e));
+  }
+
+  async markConverted(clientId: number, executionId: number, at: string, eventId: number): Promise<boolean> {
+    const found = [...this.data.executions.values()].find((e) => e.client_id === clientId && e.id === executionId);
+    if (!found || found.converted_at !== undefined) return false;
+    Object.assign(found, { converted_at: at, conversion_event_id: eventId });
+    return true;
+  }
+
   async loadContext(
     clientId: number,
     contactId: number | undefined,
     workflowIds: readonly number[],
   ): Promise<ProcessingContext> {
+    const conversions = this.broadcastConversions.get(clientId);
     const contact =
       contactId === undefined ? undefined : this.aggregates.contacts.contacts.get(clientKey(clientId, contactId));
     const settings = this.aggregates.settings.settings.get(clientId);
@@ -92,6 +111,7 @@ export class MemoryProcessingStore implements ProcessingStore {
       ...(topics && topics.version > 0 ? { topics: copy(topics) } : {}),
       ...(segmentIndex ? { segmentIndex: copy(segmentIndex) } : {}),
       ...(counters ? { counters: copy(counters) } : {}),
+      ...(conversions ? { broadcastConversions: copy(conversions) } : {}),
     };
   }
 

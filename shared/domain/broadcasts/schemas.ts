@@ -313,36 +313,37 @@ const AbView = z
     z.meta({ id: 'BroadcastAbResult', description: 'An A/B test and its results; null on a broadcast without one' }),
   );
 
-export const BroadcastView = z
-  .object({
-    id: z.int(),
-    name: z.string(),
-    status: z.enum(BROADCAST_STATUSES),
-    draft_version: z.int(),
-    definition: definitionOf('BroadcastDefinitionView'),
-    scheduled_at: z.nullable(z.string()),
-    started_at: z.nullable(z.string()),
-    paused_at: z.nullable(z.string()),
-    cancelled_at: z.nullable(z.string()),
-    completed_at: z.nullable(z.string()),
-    kind: z
-      .enum(['broadcast', 'resend'])
-      .check(
-        z.meta({ description: "`resend`: sent to its parent's recipients who never opened it (POST …/{id}/resend)" }),
-      ),
-    parent_id: z.nullable(z.int()).check(z.meta({ description: "A resend's parent broadcast; null otherwise" })),
-    resend_id: z
-      .nullable(z.int())
-      .check(z.meta({ description: 'Its resend to non-openers once made (at most one); null until then' })),
-    recipients: z
-      .nullable(z.int())
-      .check(z.meta({ description: 'Recipients written by the snapshot; null until it has finished' })),
-    totals: Totals,
-    ab: z.nullable(AbView),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .check(z.meta({ id: 'Broadcast' }));
+/** A broadcast's answer fields (the list's and, with its links, the detail's). */
+const broadcastViewShape = {
+  id: z.int(),
+  name: z.string(),
+  status: z.enum(BROADCAST_STATUSES),
+  draft_version: z.int(),
+  definition: definitionOf('BroadcastDefinitionView'),
+  scheduled_at: z.nullable(z.string()),
+  started_at: z.nullable(z.string()),
+  paused_at: z.nullable(z.string()),
+  cancelled_at: z.nullable(z.string()),
+  completed_at: z.nullable(z.string()),
+  kind: z
+    .enum(['broadcast', 'resend'])
+    .check(
+      z.meta({ description: "`resend`: sent to its parent's recipients who never opened it (POST …/{id}/resend)" }),
+    ),
+  parent_id: z.nullable(z.int()).check(z.meta({ description: "A resend's parent broadcast; null otherwise" })),
+  resend_id: z
+    .nullable(z.int())
+    .check(z.meta({ description: 'Its resend to non-openers once made (at most one); null until then' })),
+  recipients: z
+    .nullable(z.int())
+    .check(z.meta({ description: 'Recipients written by the snapshot; null until it has finished' })),
+  totals: Totals,
+  ab: z.nullable(AbView),
+  created_at: z.string(),
+  updated_at: z.string(),
+};
+
+export const BroadcastView = z.object(broadcastViewShape).check(z.meta({ id: 'Broadcast' }));
 export type BroadcastView = z.output<typeof BroadcastView>;
 
 export const BroadcastList = z.object({ broadcasts: z.array(BroadcastView) });
@@ -414,7 +415,8 @@ export const BroadcastLink = z
 
 /** GET /client/broadcasts/{id}: the broadcast, its totals, and its links. */
 export const BroadcastDetail = z
-  .extend(BroadcastView, {
+  .object({
+    ...broadcastViewShape,
     links: z.array(BroadcastLink).check(
       z.meta({
         description: `Its e-mails' links by clicks by people, most first (then by machines), at most ${L.linksShown}; counted from the click notifications, about 10 seconds behind`,
@@ -530,3 +532,18 @@ export const BroadcastResendBody = z
   })
   .check(z.meta({ id: 'BroadcastResendRequest' }));
 export type BroadcastResendBody = z.output<typeof BroadcastResendBody>;
+
+/** POST /client/broadcasts/{id}/retry-failed: the job's start. */
+export const BroadcastRetryView = z
+  .object({
+    broadcast_id: z.int(),
+    retrying: z.int().check(
+      z.meta({
+        description:
+          'Failed recipients queued to be sent again: failed as counted (about 10 seconds behind the sends) less those ' +
+          'retried before. Each is sent once more; one retried already (and not failed again) is not',
+      }),
+    ),
+  })
+  .check(z.meta({ id: 'BroadcastRetryFailed' }));
+export type BroadcastRetryView = z.output<typeof BroadcastRetryView>;

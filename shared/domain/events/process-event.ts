@@ -24,6 +24,7 @@ import { planEntries, type JourneyEntry, type JourneyEntryOutcome } from '../run
 import { WAITS_VERSION_ATTRIBUTE } from '../runs/run-record.js';
 import { runsCounterOf } from '../runs/runs-counter.js';
 import { counterUpdateOf } from '../segments/definition/specs.js';
+import { recordConversions } from '../broadcasts/conversions.js';
 import { contactChangesOf } from './contact-changes.js';
 import { PROCESS_ERRORS, type ConvertedStep, type EventRecord } from './event-record.js';
 import type { EventStore } from './event-store.js';
@@ -87,6 +88,21 @@ export async function processEvent(
     context = await deps.processing.loadContext(clientId, contactId, WORKFLOW_IDS);
     if (!context.contact) return fail(deps, event, PROCESS_ERRORS.contactNotFound);
   }
+
+  // A conversion of a broadcast that counts this event type (none listed: no request). Every store has the lookup;
+  // a test's partial fake may not.
+  const { broadcastRecipients, markConverted } = deps.processing;
+  if (broadcastRecipients && markConverted)
+    await recordConversions(
+      {
+        broadcastRecipients: broadcastRecipients.bind(deps.processing),
+        markConverted: markConverted.bind(deps.processing),
+      },
+      clientId,
+      context.contact.id,
+      event,
+      context.broadcastConversions,
+    );
 
   // Listed executions found no longer queued by a cancellation's condition: not cancelled, only unlisted.
   const movedOn = new Set<number>();

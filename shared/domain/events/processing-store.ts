@@ -1,3 +1,4 @@
+import type { ConversionBroadcast, ConversionStore } from '../broadcasts/conversions.js';
 import type { ClientRecord } from '../clients/client-store.js';
 import type { ContactRecord } from '../contacts/contact-store.js';
 import type { ExecutionRecord } from '../executions/execution-record.js';
@@ -29,6 +30,8 @@ export interface ProcessingContext {
   segmentIndex?: SegmentIndex;
   /** The contact's event counters (EVCOUNT), read with the contact; absent: none kept yet. */
   counters?: ContactCounters;
+  /** The client's broadcasts that count conversions (configuration); absent: none ever did. */
+  broadcastConversions?: ConversionBroadcast[];
 }
 
 /** The contact's figures an event moves (DESIGN.md §8, docs/decisions/0041-event-effects-on-contacts.md "events update contacts"). */
@@ -151,7 +154,7 @@ export type CommitOutcome =
   | 'contact_changed'
   | ({ moved: number[] } & JourneyRefusals);
 
-export interface ProcessingStore {
+export interface ProcessingStore extends Partial<ConversionStore> {
   /** The contact holding this e-mail or client_contact_id (one read of its lock). */
   findContactId(clientId: number, ref: { email: string } | { uid: string }): Promise<number | undefined>;
   /**
