@@ -25,6 +25,32 @@ describe("a broadcast's recipient at the send: its broadcast's state, category, 
     expect(email).toMatchObject({ broadcast_id: 3, variant: 0, workflow_id: 0 });
   });
 
+  it("sends an A/B test's holdout the winner's template and subject, and leaves it waiting before a winner", async () => {
+    // Prepare: a holdout (no template, no variant) of a broadcast without a winner, another of one with a winner
+    const h = await engineHarness();
+    const held = { template_id: 0, variant: undefined, holdout: true } as const;
+    const early = await h.recipient(await h.contact(), SENDING, held);
+    const before = await h.execute(early.id);
+    const won = { ...SENDING, winner: { variant: 1, template_id: 2, subject: 'Winner, <%= it.contact.email %>' } };
+    const contact = await h.contact();
+    const late = await h.recipient(contact, won, held);
+
+    // Act
+    const outcome = await h.execute(late.id);
+
+    // Assess: nothing sent before the winner, the recipient left queued (its holdout partition is the pacer's)
+    expect(before).toEqual({ kind: 'not_due' });
+    expect(await h.execution(early.id)).toMatchObject({ status: EXECUTION_STATUS.queued, holdout: true });
+    expect(outcome).toEqual({ kind: 'finished', status: EXECUTION_STATUS.completed });
+    expect(h.mailer.emails).toHaveLength(1);
+    expect(h.mailer.emails[0]!.subject).toBe(`Winner, ${contact.email}`);
+    const email = await h.stores.sentEmails.get(CLIENT_ID, (await h.execution(late.id))!.sent_email_id!);
+    // Sent the winner's template; counted on the totals only (not on a variant's row of the test).
+    expect(email).toMatchObject({ broadcast_id: 3, email_template_id: 2 });
+    expect(email?.variant).toBeUndefined();
+    expect(email?.ab_test).toBeUndefined();
+  });
+
   it.each([
     ['cancelled', { status: 'cancelled', shards: 4 }],
     ['gone', undefined],
