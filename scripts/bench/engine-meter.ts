@@ -29,9 +29,11 @@ export interface MeteredDelivery {
   calls: SideCalls;
   /**
    * The status notification's SES `eventType` (or `notificationType`): `Send`, `Delivery`, `Open`… (ses-status); a
-   * run message's `due` or `wake` (journey).
+   * run message's `due` or `wake` (journey); a segments or broadcast message's `kind`.
    */
   kind?: string;
+  /** Contacts a segments message named for evaluation. */
+  contacts?: number;
   /** Capacity units consumed, when a CapacityMeter is attached (the counters' bench). */
   capacity?: Capacity;
 }
@@ -139,6 +141,8 @@ export class EngineMeter {
       seq?: number;
       MessageId?: string;
       Message?: string;
+      kind?: string;
+      contact_ids?: number[];
     };
     this.deliveries.push({
       queue,
@@ -153,6 +157,9 @@ export class EngineMeter {
       ...(queue === 'ses-status' ? { kind: kindOf(body) } : {}),
       // A run message naming an execution is its send step's wake (the executor's); any other is the run being due.
       ...(queue === 'journey' ? { kind: body.execution_id === undefined ? 'due' : 'wake' } : {}),
+      // A segments or broadcast message: its kind (contacts, backfill; start, snapshot, pace…) and the contacts it names.
+      ...(queue === 'segments' || queue === 'broadcast' ? { kind: body.kind } : {}),
+      ...(body.contact_ids ? { contacts: body.contact_ids.length } : {}),
       ...(capacity ? { capacity } : {}),
     });
     return result;

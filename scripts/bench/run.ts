@@ -13,6 +13,12 @@
  *   deliverer) and the lanes' isolation under bounded concurrency; `BENCH_ONLY=webhooks` writes only its section.
  * - the journeys (scripts/bench/journeys.ts): requests per run transition and per event meeting a waiting run;
  *   `BENCH_ONLY=journeys` runs only it and writes only its section (it is not part of the full run).
+ * - the broadcasts (scripts/bench/broadcasts.ts): a broadcast to BROADCAST_CONTACTS (default 100,000) at the
+ *   runtime's SES_MAX_SEND_RATE, then the crash run at BROADCAST_CRASH_CONTACTS (default 20,000; 0 skips it);
+ *   `BENCH_ONLY=broadcasts` runs only it and writes only its section (not part of the full run: it takes an hour).
+ * - the segments (scripts/bench/segments.ts): a burst of SEGMENT_CHANGES contact changes (default 10,000) against a
+ *   client with a few segments, and a new segment's backfill over SEGMENT_BACKFILL_CONTACTS (default 100,000);
+ *   `BENCH_ONLY=segments` runs only it and writes only its section (not part of the full run).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -60,6 +66,10 @@ const { runWebhooksBench, printWebhooks, webhooksMarkdown, WEBHOOKS_START, WEBHO
   await import('./webhooks.js');
 const { runJourneysBench, printJourneys, journeysMarkdown, JOURNEYS_START, JOURNEYS_END, JOURNEYS_TITLE } =
   await import('./journeys.js');
+const { runBroadcastsBench, printBroadcasts, broadcastsMarkdown, BROADCASTS_START, BROADCASTS_END, BROADCASTS_TITLE } =
+  await import('./broadcasts.js');
+const { runSegmentsBench, printSegments, segmentsMarkdown, SEGMENTS_START, SEGMENTS_END, SEGMENTS_TITLE } =
+  await import('./segments.js');
 
 /**
  * Counts the per-client rate limit's window writes (one `UpdateItem` for every authenticated API request,
@@ -180,6 +190,48 @@ async function main(): Promise<void> {
       return;
     }
 
+    if (ONLY === 'segments') {
+      latency.set(0);
+      const changes = Math.max(1, Number(process.env['SEGMENT_CHANGES'] ?? 10_000));
+      const backfillContacts = Math.max(1, Number(process.env['SEGMENT_BACKFILL_CONTACTS'] ?? 100_000));
+      console.log(`\n== Segments: a burst of ${changes} changes, a backfill over ${backfillContacts} ==`);
+      const run = await runSegmentsBench(
+        { runtime, meter, counter: latency.counter, send, newClient: () => newBenchClient('scale') },
+        { changes, backfillContacts },
+      );
+      printSegments(run);
+      if (run.budgets.some((b) => !b.pass)) process.exitCode = 1;
+      writeSection(SEGMENTS_START, SEGMENTS_END, SEGMENTS_TITLE, segmentsMarkdown(run));
+      return;
+    }
+
+    if (ONLY === 'broadcasts') {
+      latency.set(0);
+      const contacts = Math.max(1, Number(process.env['BROADCAST_CONTACTS'] ?? 100_000));
+      const crashContacts = Math.max(0, Number(process.env['BROADCAST_CRASH_CONTACTS'] ?? 20_000));
+      console.log(`\n== Broadcasts: ${contacts} recipients, then the crash run at ${crashContacts} ==`);
+      const { broadcastCrashRun } = await import('../chaos/broadcast-crash-run.js');
+      const run = await runBroadcastsBench(
+        {
+          runtime,
+          meter,
+          counter: latency.counter,
+          send,
+          newClient: () => newBenchClient('scale'),
+          crashRun: (n) =>
+            broadcastCrashRun({
+              contacts: n,
+              log: (line) => console.log(`  crash run: ${line}`),
+            }),
+        },
+        { contacts, crashContacts },
+      );
+      printBroadcasts(run);
+      if (run.budgets.some((b) => !b.pass)) process.exitCode = 1;
+      writeSection(BROADCASTS_START, BROADCASTS_END, BROADCASTS_TITLE, broadcastsMarkdown(run));
+      return;
+    }
+
     if (ONLY === 'webhooks') {
       const run = await runWebhooks();
       const file = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
@@ -269,6 +321,22 @@ async function main(): Promise<void> {
   } finally {
     await runtime.stop();
   }
+}
+
+/**
+ * Puts one part's section between its markers in docs/benchmarks.md (appended under its title the first time); the
+ * document's other sections stay as they are.
+ */
+function writeSection(start: string, end: string, title: string, section: string): void {
+  const file = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+  const doc = readFileSync(file, 'utf8');
+  writeFileSync(
+    file,
+    doc.includes(start)
+      ? doc.slice(0, doc.indexOf(start)) + section + doc.slice(doc.indexOf(end) + end.length)
+      : `${doc.trimEnd()}\n\n${title}\n\n${section}\n`,
+  );
+  console.log(`\nWrote its section of ${file}`);
 }
 
 /** The import benchmark: warm-up, the emulator's write floor, then the suite at each modelled latency. */
