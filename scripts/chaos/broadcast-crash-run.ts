@@ -32,8 +32,11 @@ import { startLocalProcess, type LocalProcess } from './local-process.js';
  */
 export interface BroadcastCrashRunOptions {
   contacts: number;
-  /** Kill once this share of the recipients are in the SES journal (default 0.4); `false`: no crash. */
-  killAtShare?: number | false;
+  /**
+   * Kill once this share of the recipients are in the SES journal (default 0.4); `'snapshot'`: as soon as the head is
+   * seen `snapshotting` (the table read every 20 ms), before any recipient is mailed; `false`: no crash.
+   */
+  killAtShare?: number | false | 'snapshot';
   /**
    * The runtime's SES_MAX_SEND_RATE (default 50, the local runtime's): broadcasts take BROADCAST_SHARE of it. Lower
    * than 25 / BROADCAST_SHARE it, not the demo plan's 25/s, sets the pace.
@@ -57,8 +60,8 @@ export interface BroadcastCrashRunReport {
   imported: number;
   /** E-mails a second the broadcast is paced at: the demo plan's broadcast rate and the account's broadcast share. */
   pace: number;
-  /** Where the kill landed (absent without one). */
-  kill?: { atMs: number; mailed: number };
+  /** Where the kill landed (absent without one): the head's status last read before it, and the e-mails SES had. */
+  kill?: { atMs: number; mailed: number; headStatus: string };
   head: { status: string; total?: number };
   /** Recipient executions by status (3 completed); one per contact. */
   recipients: { total: number; contacts: number; byStatus: Record<string, number> };
@@ -155,8 +158,9 @@ export async function broadcastCrashRun(options: BroadcastCrashRunOptions): Prom
     if (killAtShare !== false) {
       for (;;) {
         const mailed = journalSends(journal, audience).length;
-        if (mailed >= killAtShare * options.contacts) {
-          kill = { atMs: Date.now() - started, mailed };
+        const headStatus = (await headOf(table, clientId))?.status ?? 'absent';
+        if (killAtShare === 'snapshot' ? headStatus === 'snapshotting' : mailed >= killAtShare * options.contacts) {
+          kill = { atMs: Date.now() - started, mailed, headStatus };
           log(`killing the runtime: ${JSON.stringify(kill)}`);
           await runtime.kill();
           kill.mailed = journalSends(journal, audience).length;
@@ -167,12 +171,14 @@ export async function broadcastCrashRun(options: BroadcastCrashRunOptions): Prom
           log(`restarted in ${restartS} s: ${/Recovered after restart: .*/.exec(runtime.output())?.[0] ?? ''}`);
           break;
         }
+        if (killAtShare === 'snapshot' && headStatus !== 'scheduled' && headStatus !== 'absent')
+          throw new Error(`the snapshot ended before the kill: the head was seen ${headStatus} first`);
         if (Date.now() > sendDeadline) throw new Error(`only ${mailed} mailed before the deadline; no kill`);
         if (Date.now() - lastLog > 10_000) {
-          log(`t+${((Date.now() - started) / 1000).toFixed(0)} s: ${mailed} mailed`);
+          log(`t+${((Date.now() - started) / 1000).toFixed(0)} s: head ${headStatus}, ${mailed} mailed`);
           lastLog = Date.now();
         }
-        await sleep(500);
+        await sleep(killAtShare === 'snapshot' ? 20 : 500);
       }
     }
 

@@ -13,7 +13,8 @@
  * `npm run bench:crash -- --broadcast [contacts] [killAt]` (default 20000 0.4): a broadcast `now` to all subscribed
  * contacts, paced under SES_MAX_SEND_RATE 50, the runtime killed once `killAt` of them (a share) are in the SES journal
  * and started again; every recipient mailed once, none stranded, the rate after the restart within the pace
- * (scripts/chaos/broadcast-crash-run.ts). `none` for killAt: no crash.
+ * (scripts/chaos/broadcast-crash-run.ts). `none` for killAt: no crash; `snapshot`: the kill as soon as the head is
+ * seen snapshotting.
  */
 import { parseArgs } from 'node:util';
 import { broadcastCrashRun } from './broadcast-crash-run.js';
@@ -43,7 +44,7 @@ const common = {
 const report = broadcast
   ? await broadcastCrashRun({
       contacts: Number(count),
-      killAtShare: killAfter === 'none' ? false : Number(killAfter),
+      killAtShare: killAfter === 'none' ? false : killAfter === 'snapshot' ? 'snapshot' : Number(killAfter),
       ...(common.faults ? { faults: common.faults, faultsSeed: common.faultsSeed } : {}),
       log: common.log,
       keepData: common.keepData,
