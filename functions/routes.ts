@@ -435,6 +435,23 @@ export const routes: readonly RouteDefinition[] = [
     sendsTo: ['broadcast'],
     schedules: true,
   },
+  // A child broadcast to the parent's non-openers (read from its recipients when the child starts).
+  {
+    method: 'POST',
+    path: '/client/broadcasts/{id}/resend',
+    handler: 'broadcasts-resend',
+    tableAccess: 'readWrite',
+    sendsTo: ['broadcast'],
+    schedules: true,
+  },
+  // Failed recipients sent again by a paged job (the broadcast queue), at the broadcast's pace.
+  {
+    method: 'POST',
+    path: '/client/broadcasts/{id}/retry-failed',
+    handler: 'broadcasts-retry-failed',
+    tableAccess: 'read',
+    sendsTo: ['broadcast'],
+  },
   // Journeys a client writes: drafts, immutable versions, and the index event processing reads (1–8: the workflows).
   { method: 'GET', path: '/client/journeys', handler: 'journeys-list', tableAccess: 'read' },
   { method: 'POST', path: '/client/journeys', handler: 'journeys-create', tableAccess: 'readWrite' },

@@ -330,7 +330,7 @@ export class MemoryRecipientStore implements RecipientStore {
     if (changed) return 'changed';
     if (current.status === 'sent') {
       current.status = 'sending';
-      delete current.completed_at;
+      delete (current as { completed_at?: string }).completed_at;
       this.live.set(clientKey(head.client_id, head.id), at);
     }
     current.retried = (current.retried ?? 0) + pairs.length;

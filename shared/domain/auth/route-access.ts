@@ -38,9 +38,9 @@ export function routeAccess(method: string, path: string): RouteAccess {
   // content.
   if (/^\/client\/journeys\/\{id\}\/(publish|pause|resume|archive)$/.test(path))
     return { permission: 'manage', sessionOnly: false };
-  // A broadcast's schedule, resume and cancel send or stop mail to a whole audience; its draft, test send and pause
+  // A broadcast's schedule, resume, cancel, resend and retry-failed send or stop mail to a whole audience; its draft, test send and pause
   // (stopping is always allowed) are content.
-  if (/^\/client\/broadcasts\/\{id\}\/(schedule|resume|cancel)$/.test(path))
+  if (/^\/client\/broadcasts\/\{id\}\/(schedule|resume|cancel|resend|retry-failed)$/.test(path))
     return { permission: 'manage', sessionOnly: false };
   if (
     path === '/client/settings' ||

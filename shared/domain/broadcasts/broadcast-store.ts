@@ -20,6 +20,8 @@ export interface BroadcastRecord {
   parent_id?: number;
   /** The parent's resend, once made (one a broadcast). */
   resend_id?: number;
+  /** Failed recipients sent again by retry-failed so far (the engine raises it with each page). */
+  retried?: number;
   scheduled_at?: string;
   started_at?: string;
   paused_at?: string;
