@@ -95,7 +95,8 @@ export async function checkKeyboard(page: Page, label: string, problems: string[
     return { key, stop: el.dataset.walkStop };
   })()`;
   const controls = (await page.evaluate(`(() => {
-    const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    // A closed <details> keeps its content laid out (Chromium hides it by content-visibility), but Tab skips it.
+    const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden' && !el.closest('details:not([open]) > :not(summary)');
     const name = (el) => {
       if (el.getAttribute('aria-label')) return el.getAttribute('aria-label').trim();
       if (el.labels && el.labels.length) return Array.from(el.labels).map((l) => l.textContent.trim()).join(' ');

@@ -1,4 +1,12 @@
-import { type BrowserContext, type Journey, callApi, inspectPage, openFromNav, waitFor } from '../harness.js';
+import {
+  type BrowserContext,
+  type Journey,
+  callApi,
+  inspectPage,
+  openFromNav,
+  screenshot,
+  waitFor,
+} from '../harness.js';
 
 const SEGMENT = 'Pro plan';
 const BROADCAST = 'Pro news';
@@ -6,10 +14,36 @@ const BROADCAST = 'Pro news';
 const PRO = ['pro-ann@example.com', 'pro-bob@example.com'];
 const FREE = 'free-cat@example.com';
 
+/** What the condition builder is driven to write: the plan is pro, and the contact takes marketing mail. */
 const DEFINITION = {
   match: 'all',
-  groups: [{ match: 'all', conditions: [{ on: 'custom_field', name: 'plan', op: 'eq', value: 'pro' }] }],
+  groups: [
+    {
+      match: 'all',
+      conditions: [
+        { on: 'custom_field', name: 'plan', op: 'eq', value: 'pro' },
+        { on: 'subscription', op: 'subscribed' },
+      ],
+    },
+  ],
 };
+/** The builder's control ids for the new segment's group 1, condition `c`. */
+const BUILT = (c: number, part: string) => `#sg-new-definition-builder-g0-c${c}-${part}`;
+
+/**
+ * Chooses a select's option: focused by the keyboard, then chosen (puppeteer's select fires the input and change a
+ * person's arrow keys would; type-ahead in headless Chromium does not fire change on every platform).
+ */
+async function chooseOption(ctx: BrowserContext, selector: string, value: string): Promise<void> {
+  const { page } = ctx;
+  // By the options' values (an option whose text is its value carries no value attribute).
+  await page.waitForFunction(
+    `[...(document.querySelector(${JSON.stringify(selector)})?.options ?? [])].some((o) => o.value === ${JSON.stringify(value)})`,
+    { timeout: 10_000 },
+  );
+  await page.focus(selector);
+  await page.select(selector, value);
+}
 
 /** Types into a field with the keyboard: its text selected (Ctrl+A), then the new text typed over it. */
 async function typeInto(ctx: BrowserContext, selector: string, text: string): Promise<void> {
@@ -48,9 +82,10 @@ const waitForText = (ctx: BrowserContext, selector: string, pattern: string, ms 
     });
 
 /**
- * Segments and broadcasts: a segment "custom field plan = pro" written as JSON by keyboard, its live count (the two
+ * Segments and broadcasts: a segment "custom field plan = pro, subscribed" built with the condition builder by
+ * keyboard (the JSON view agreeing), its live count (the two
  * pro contacts of three), its page once its backfill is done, its members from the Members tab (the arrow key); then a
- * broadcast to it, created as a draft from the form, scheduled now after the question naming the count, and its report
+ * broadcast to it, created as a draft from the form, a test sent to oneself, scheduled now after the question naming the count, and its report
  * showing both sends, each pro contact mailed once and the other not at all (the local SES store).
  */
 export const segmentsBroadcastsJourney: Journey = {
@@ -64,11 +99,30 @@ export const segmentsBroadcastsJourney: Journey = {
         throw new Error(`POST /client/contacts answered ${made.status}: ${JSON.stringify(made.json)}`);
     }
 
-    // The segment, by keyboard: its name, its conditions as JSON, the live count, Create.
+    // The segment, by keyboard with the condition builder: a custom field condition chosen by kind (plan is pro), a
+    // second condition (subscribed), the live count, the JSON view agreeing, Create.
     await openFromNav(ctx, 'Segments', 'Segments');
+    await waitForText(ctx, '#sg-new-definition-count', 'contacts? match now');
+    await inspectPage(ctx, 'segments', '#sg-new-definition-count[aria-busy="false"]');
     await typeInto(ctx, '#sg-new-name', SEGMENT);
-    await typeInto(ctx, '#sg-new-definition', JSON.stringify(DEFINITION, null, 1));
+    await chooseOption(ctx, BUILT(0, 'kind'), 'tag');
+    await chooseOption(ctx, BUILT(0, 'kind'), 'custom_field');
+    await typeInto(ctx, BUILT(0, 'name'), 'plan');
+    await chooseOption(ctx, BUILT(0, 'op'), 'eq');
+    await typeInto(ctx, BUILT(0, 'value'), 'pro');
+    await pressButton(ctx, 'Add a condition to group 1');
+    await page
+      .waitForFunction(`document.activeElement?.id === ${JSON.stringify(BUILT(1, 'kind').slice(1))}`, {
+        timeout: 5_000,
+      })
+      .catch(() => problems.push('Add a condition did not move the focus to the new condition’s kind'));
+    await chooseOption(ctx, BUILT(1, 'kind'), 'subscription');
+    await chooseOption(ctx, BUILT(1, 'op'), 'subscribed');
     await waitForText(ctx, '#sg-new-definition-count', '^2 contacts match now\\.$');
+    const json = (await page.$eval('#sg-new-definition', (el) => (el as unknown as { value: string }).value)) as string;
+    if (JSON.stringify(JSON.parse(json)) !== JSON.stringify(DEFINITION))
+      problems.push(`the builder wrote ${json}, not ${JSON.stringify(DEFINITION)}`);
+    await screenshot(page, 'dashboard-segments-builder.png', ctx.shots);
     await pressButton(ctx, 'Create segment');
     await page.waitForFunction(`document.querySelector('h1')?.textContent === ${JSON.stringify(SEGMENT)}`, {
       timeout: 10_000,
@@ -123,6 +177,15 @@ export const segmentsBroadcastsJourney: Journey = {
       timeout: 10_000,
     });
     const broadcastId = Number(page.url().split('/').at(-1));
+
+    // A test to oneself first: sent now, "[Test]" before the subject, not counted.
+    await pressButton(ctx, 'Send test');
+    await waitForText(ctx, 'form[aria-labelledby="bc-test-title"] .success', '^Sent one test');
+    const tests = (await (await fetch(`${ctx.sesUrl}/store`)).json()) as {
+      emails: { destination: { to: string[] }; subject: string }[];
+    };
+    if (!tests.emails.some((m) => m.subject === '[Test] News for pro customers'))
+      problems.push('the test send put no "[Test] News for pro customers" in the SES store');
 
     // Schedule now: the question names the segment's count.
     await pressButton(ctx, 'Schedule');
