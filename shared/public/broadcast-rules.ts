@@ -65,8 +65,11 @@ export const BROADCAST_RECIPIENT_STATUSES = [
 ] as const;
 export type BroadcastRecipientStatus = (typeof BROADCAST_RECIPIENT_STATUSES)[number];
 
-/** What an A/B test's winner is chosen on: each variant's first human opens, or clicks, per e-mail delivered. */
-export const BROADCAST_AB_METRICS = ['human_opens', 'human_clicks'] as const;
+/**
+ * What an A/B test's winner is chosen on, per e-mail delivered: each variant's first human opens, human clicks, or
+ * conversions (the broadcast's `conversion` event within its window).
+ */
+export const BROADCAST_AB_METRICS = ['human_opens', 'human_clicks', 'conversions'] as const;
 export type BroadcastAbMetric = (typeof BROADCAST_AB_METRICS)[number];
 
 /** A broadcast's life: every move is a conditional update of its head. */

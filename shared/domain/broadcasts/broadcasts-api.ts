@@ -64,6 +64,8 @@ export async function definitionIssues(
     at('ab', 'required', 'Variants are tested against each other: say on what share, on what and for how long');
   if (definition.variants.length === 1 && definition.ab !== undefined)
     at('ab', 'format', 'An A/B test needs at least 2 variants');
+  if (definition.ab?.metric === 'conversions' && definition.conversion === undefined)
+    at('conversion', 'required', 'A test on conversions needs the event that counts as one');
   if ('segment_id' in audience && !segment?.segment) at('audience.segment_id', 'reference', 'No such segment');
   if ('topic_id' in audience && !refs.topicIds.has(audience.topic_id))
     at('audience.topic_id', 'reference', 'No such topic');
@@ -346,6 +348,8 @@ function abView(broadcast: BroadcastRecord, variants: readonly BroadcastTotalsRo
         failed: count(c, 'failed'),
         human_open_rate: rateOf(count(c, 'opened'), delivered),
         human_click_rate: rateOf(count(c, 'clicked'), delivered),
+        conversions: count(c, 'converted'),
+        conversion_rate: rateOf(count(c, 'converted'), delivered),
       };
     }),
   };

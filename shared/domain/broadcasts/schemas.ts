@@ -86,10 +86,10 @@ const Ab = z
       L.abTestPercent,
       `The share of the audience the variants are tested on, in percent (${L.abTestPercent.min}–${L.abTestPercent.max}), split evenly among them by a hash of the broadcast and the contact; the rest wait for the winner`,
     ),
-    metric: z.enum(BROADCAST_AB_METRICS, { error: 'Must be human_opens or human_clicks' }).check(
+    metric: z.enum(BROADCAST_AB_METRICS, { error: 'Must be human_opens, human_clicks or conversions' }).check(
       z.meta({
         description:
-          "What wins: each variant's e-mails first opened (human_opens) or clicked (human_clicks) by a person, per e-mail delivered. Apple Mail Privacy Protection, link scanners and other machines do not count. A tie, or nothing counted, goes to the first variant",
+          "What wins: each variant's e-mails first opened (human_opens) or clicked (human_clicks) by a person, or its recipients' conversions (conversions: needs `conversion`, else 422 `required` at `definition.conversion`), per e-mail delivered. Apple Mail Privacy Protection, link scanners and other machines do not count. A tie, or nothing counted, goes to the first variant",
       }),
     ),
     decide_after_hours: bounded(
@@ -283,6 +283,8 @@ const AbVariantView = z
     human_click_rate: z
       .number()
       .check(z.meta({ description: 'human_clicks per delivered (4 decimals; 0 before any)' })),
+    conversions: z.int(),
+    conversion_rate: z.number().check(z.meta({ description: 'conversions per delivered (4 decimals; 0 before any)' })),
   })
   .check(
     z.meta({
@@ -480,6 +482,9 @@ export const BroadcastRecipient = z
         z.meta({ description: 'The address it was sent to (or the contact’s now); null once the contact was erased' }),
       ),
     execution_id: z.int(),
+    sent_email_id: z
+      .nullable(z.string())
+      .check(z.meta({ description: 'Its e-mail (GET /client/sent-emails/{id}); null if none was sent' })),
     variant: z
       .nullable(z.int())
       .check(z.meta({ description: 'The variant it got (0 is the first); null for one variant' })),

@@ -40,6 +40,7 @@ const BROADCAST_STATE = [
   // Variants and their A/B test go together (a rule between fields, stated on both).
   { key: /^definition\.ab$/, condition: 'required' },
   { key: /^definition\.ab$/, condition: 'format' },
+  { key: /^definition\.conversion$/, condition: 'required' },
 ];
 
 /** The 422s a document-valid request may still get, per operation: those marked "Depends on stored data". */

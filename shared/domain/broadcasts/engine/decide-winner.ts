@@ -19,7 +19,11 @@ export function decideAtOf(
 }
 
 /** The counter of the variant rows a metric is read from (first human opens and clicks of each e-mail). */
-const COUNTER_OF: Record<BroadcastAbMetric, keyof StatCounts> = { human_opens: 'opened', human_clicks: 'clicked' };
+const COUNTER_OF: Record<BroadcastAbMetric, keyof StatCounts> = {
+  human_opens: 'opened',
+  human_clicks: 'clicked',
+  conversions: 'converted',
+};
 
 /**
  * The winner of a broadcast's variants from their result rows: the metric per e-mail delivered, by the one winner rule

@@ -191,5 +191,16 @@ describe('winnerOf', () => {
       ).variant,
     ).toBe(0);
     expect(winnerOf('human_opens', [], 3, now)).toMatchObject({ variant: 0, rates: [0, 0, 0], delivered: [0, 0, 0] });
+    expect(
+      winnerOf(
+        'conversions',
+        [
+          { delivered: 10, opened: 9, converted: 1 },
+          { delivered: 10, opened: 1, converted: 3 },
+        ],
+        2,
+        now,
+      ),
+    ).toMatchObject({ variant: 1, rates: [0.1, 0.3] });
   });
 });
