@@ -65,7 +65,8 @@ describe('placementOf', () => {
       ),
       { numRuns: 20 },
     );
-  });
+    // 200,000 placements: about a second alone, longer on a machine shared with the integration suites.
+  }, 30_000);
 
   it('without a test every contact gets its variantOf, none held out', () => {
     for (let contact = 1; contact <= 200; contact++) {
