@@ -305,3 +305,76 @@ describe('a broadcast’s test send and draft delete', () => {
     expect(changes(calls)).toEqual([['DELETE', '/api/v1/client/broadcasts/5', undefined]]);
   });
 });
+
+describe('a started broadcast’s follow-ups', () => {
+  const started = (over: Record<string, unknown> = {}) =>
+    broadcastOf({
+      status: 'sent',
+      started_at: '2026-11-28T21:00:00Z',
+      completed_at: '2026-11-28T21:10:00Z',
+      recipients: 400,
+      kind: 'broadcast',
+      parent_id: null,
+      resend_id: null,
+      totals: { ...ZERO, sent: 398, delivered: 390, failed: 2 },
+      ...over,
+    });
+
+  it('makes the resend to non-openers with its subject and delay, then opens it', async () => {
+    const calls = fakeApi({
+      ...common,
+      'GET /api/v1/client/broadcasts/5': ok(started()),
+      'POST /api/v1/client/broadcasts/5/resend': created(
+        started({ id: 6, status: 'scheduled', kind: 'resend', parent_id: 5 }),
+      ),
+    });
+    render(<BroadcastPage api={createApi()} params={{ id: '5' }} signedIn={as('owner')} />);
+    const form = within(await screen.findByRole('form', { name: 'Resend to non-openers' }));
+    fireEvent.input(form.getByLabelText('Subject'), { target: { value: 'Did you miss it?' } });
+    fireEvent.input(form.getByLabelText('Hours after this broadcast’s start'), { target: { value: '24' } });
+    fireEvent.click(form.getByRole('button', { name: 'Make the resend' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/app/broadcast/6'));
+    expect(changes(calls)).toEqual([
+      ['POST', '/api/v1/client/broadcasts/5/resend', { subject: 'Did you miss it?', after_hours: 24 }],
+    ]);
+  });
+
+  it('retries the failed recipients after asking and says how many; links a resend both ways', async () => {
+    const calls = fakeApi({
+      ...common,
+      'GET /api/v1/client/broadcasts/5': ok(started({ resend_id: 6 })),
+      'POST /api/v1/client/broadcasts/5/retry-failed': {
+        status: 202,
+        body: { data: { broadcast_id: 5, retrying: 2 }, errors: [], message: 'Accepted', meta: {}, success: true },
+      },
+    });
+    render(<BroadcastPage api={createApi()} params={{ id: '5' }} signedIn={as('owner')} />);
+    expect((await screen.findByRole('link', { name: 'broadcast #6' })).getAttribute('href')).toBe('/app/broadcast/6');
+    // One resend a broadcast: no form once it has one.
+    expect(screen.queryByRole('form', { name: 'Resend to non-openers' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry failed' }));
+    const question = await screen.findByRole('group', {
+      name: 'Send “November news” once more to its 2 failed recipients?',
+    });
+    fireEvent.click(within(question).getByRole('button', { name: /^Yes/ }));
+    expect(await screen.findByText('Retrying 2 failed recipients: each is sent once more.')).toBeTruthy();
+    expect(changes(calls)).toEqual([['POST', '/api/v1/client/broadcasts/5/retry-failed', undefined]]);
+  });
+
+  it('offers a member neither, and nothing before the start or without failures', async () => {
+    fakeApi({ ...common, 'GET /api/v1/client/broadcasts/5': ok(started()) });
+    const { unmount } = render(<BroadcastPage api={createApi()} params={{ id: '5' }} signedIn={as('member')} />);
+    expect(await screen.findByRole('heading', { name: 'Progress' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Follow-ups' })).toBeNull();
+    unmount();
+    fakeApi({
+      ...common,
+      'GET /api/v1/client/broadcasts/5': ok(
+        started({ status: 'scheduled', started_at: null, totals: ZERO, completed_at: null }),
+      ),
+    });
+    render(<BroadcastPage api={createApi()} params={{ id: '5' }} signedIn={as('owner')} />);
+    expect(await screen.findByRole('heading', { name: 'Progress' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Follow-ups' })).toBeNull();
+  });
+});

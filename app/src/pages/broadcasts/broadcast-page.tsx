@@ -13,6 +13,7 @@ import { ActionStatus, Done, LoadStatus } from '../../ui/status.js';
 import { countText } from '../segments/segment-text.js';
 import { When } from '../../ui/when.js';
 import { useRereadWhile } from '../segments/reread.js';
+import { BroadcastFollowUps } from './broadcast-follow-ups.js';
 import { BroadcastReport } from './broadcast-report.js';
 import { TestSend } from './broadcast-test.js';
 import { audienceText, type Broadcast, MOVING } from './broadcast-text.js';
@@ -107,7 +108,8 @@ function BroadcastView(props: { api: Api; id: string; writes: boolean; manages: 
               }
               onScheduled={(scheduled, words) => {
                 setSaid(words);
-                loaded.update(() => scheduled);
+                // A move's answer has no link report: the last read's stays until the next.
+                loaded.update((old) => ({ ...old, ...scheduled }));
               }}
             />
           ) : (
@@ -118,7 +120,18 @@ function BroadcastView(props: { api: Api; id: string; writes: boolean; manages: 
               manages={manages}
               onChanged={(changed, words) => {
                 setSaid(words);
-                loaded.update(() => changed);
+                loaded.update((old) => ({ ...old, ...changed }));
+              }}
+            />
+          )}
+          {broadcast.status !== 'draft' && (
+            <BroadcastFollowUps
+              api={api}
+              broadcast={broadcast}
+              manages={manages}
+              onChanged={(changed, words) => {
+                setSaid(words);
+                loaded.update((old) => ({ ...old, ...changed }));
               }}
             />
           )}
