@@ -114,8 +114,9 @@ export interface BroadcastStore {
     page: { after?: string; limit: number; statuses?: readonly number[] },
   ): Promise<{ recipients: ExecutionRecord[]; nextAfter?: string }>;
   /**
-   * What the recipients' e-mails say, in one wave of BatchGetItems (eventually consistent): each sent e-mail's status,
-   * address and time, its human open / click markers, and the address of each contact never sent one.
+   * What the recipients' e-mails say, in one wave: each e-mail's logs (one Query each, status and bot verdict only:
+   * its status is the highest-ranked log's, as its own answer says it; people's opens and clicks are the logs not
+   * marked as a machine's) and the recipients' addresses (BatchGetItem of the contacts, eventually consistent).
    */
   recipientDetails(clientId: number, recipients: readonly ExecutionRecord[]): Promise<RecipientDetails>;
 }
@@ -130,10 +131,10 @@ export interface BroadcastLinkRow {
 /** What `recipientDetails` found. */
 export interface RecipientDetails {
   /** Sent e-mail id → what it says now (absent: erased or never written). */
-  emails: Map<string, { status: SentStatus; to_email?: string; created_at: string }>;
-  /** Sent e-mail ids a person opened / clicked (the counted markers only human engagement writes). */
+  emails: Map<string, { status: SentStatus }>;
+  /** Sent e-mail ids a person opened / clicked (their logs bot detection did not mark). */
   humanOpened: Set<string>;
   humanClicked: Set<string>;
-  /** Contact id → address, for recipients never sent an e-mail. */
+  /** Contact id → address (absent: the contact was erased). */
   contacts: Map<number, string>;
 }

@@ -101,6 +101,7 @@ export const RECIPIENT_CSV_COLUMNS = [
   'contact_id',
   'email',
   'execution_id',
+  'sent_email_id',
   'variant',
   'status',
   'reason',
@@ -252,12 +253,13 @@ export function recipientRow(execution: ExecutionRecord, details: RecipientDetai
   const completed = execution.status === EXECUTION_STATUS.completed;
   return {
     contact_id: execution.contact_id,
-    email: email?.to_email ?? details.contacts.get(execution.contact_id) ?? null,
+    email: details.contacts.get(execution.contact_id) ?? null,
     execution_id: execution.id,
+    sent_email_id: sentId ?? null,
     variant: typeof execution.variant === 'number' ? execution.variant : null,
     status: completed ? emailStatus(email?.status, opened, clicked) : (EXECUTION_ENDS[execution.status] ?? 'queued'),
     reason: completed ? null : (execution.reason ?? null),
-    sent_at: completed && email ? email.created_at : null,
+    sent_at: completed && sentId !== undefined ? (execution.processed_at ?? null) : null,
     human_opened: opened,
     human_clicked: clicked,
     converted_at: execution.converted_at ?? null,

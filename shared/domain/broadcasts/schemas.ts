@@ -478,9 +478,7 @@ export const BroadcastRecipient = z
     contact_id: z.int(),
     email: z
       .nullable(z.string())
-      .check(
-        z.meta({ description: 'The address it was sent to (or the contact’s now); null once the contact was erased' }),
-      ),
+      .check(z.meta({ description: 'The contact’s address; null once the contact was erased' })),
     execution_id: z.int(),
     sent_email_id: z
       .nullable(z.string())
