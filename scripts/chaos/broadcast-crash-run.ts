@@ -47,6 +47,11 @@ export interface BroadcastCrashRunOptions {
   faultsSeed?: number;
   /** Extra environment of the runtime. */
   env?: Record<string, string>;
+  /**
+   * Extra environment of the restart only (over `env`): `LOCAL_SWEEP_EVERY_SECONDS: '3600'` leaves the broadcast to
+   * the restart's own recovery, with no lost-chain sweep to bring it back later.
+   */
+  restartEnv?: Record<string, string>;
   /** Give up waiting for the broadcast to end this long after the restart (default 1.5 × the send at the pace + 180 s). */
   settleTimeoutMs?: number;
   log?: (line: string) => void;
@@ -166,7 +171,7 @@ export async function broadcastCrashRun(options: BroadcastCrashRunOptions): Prom
           kill.mailed = journalSends(journal, audience).length;
           earlierOutput = runtime.output();
           restartAt = Date.now();
-          runtime = await startLocalProcess({ dataDir, env });
+          runtime = await startLocalProcess({ dataDir, env: { ...env, ...options.restartEnv } });
           restartS = (Date.now() - restartAt) / 1000;
           log(`restarted in ${restartS} s: ${/Recovered after restart: .*/.exec(runtime.output())?.[0] ?? ''}`);
           break;

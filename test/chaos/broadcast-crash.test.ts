@@ -10,10 +10,12 @@ import { broadcastCrashRun, type BroadcastCrashRunReport } from '../../scripts/c
 const CONTACTS = 100;
 const SES_MAX_SEND_RATE = 5;
 /**
- * From the restart to `sent`: the restart's own recovery must bring the broadcast back, not the lost-chain sweep (which
- * would send the dead chain's message again only 2 minutes after its last beat, and then the rest at the pace).
+ * The restart's own recovery must bring the broadcast back: the restarted runtime's sweeps run once at its start and
+ * then hourly, so the lost-chain sweep (a chain silent for 2 minutes) cannot finish the broadcast in its place.
  */
-const SETTLE_TIMEOUT_MS = 100_000;
+const RESTART_ENV = { LOCAL_SWEEP_EVERY_SECONDS: '3600' };
+/** From the restart to `sent`: generous, as two cores shared with other runs can be several times slower. */
+const SETTLE_TIMEOUT_MS = 240_000;
 
 /** What must hold whatever died when: each recipient mailed exactly once, every recipient finished, the head `sent`. */
 function expectEveryRecipientMailedOnce(report: BroadcastCrashRunReport) {
@@ -38,6 +40,7 @@ describe('broadcasts: exactly once', () => {
       contacts: CONTACTS,
       killAtShare: 0.4,
       sesMaxSendRate: SES_MAX_SEND_RATE,
+      restartEnv: RESTART_ENV,
       settleTimeoutMs: SETTLE_TIMEOUT_MS,
       log: (line) => console.log(`[broadcast] ${line}`),
     });
@@ -57,6 +60,7 @@ describe('broadcasts: exactly once', () => {
       contacts: CONTACTS,
       killAtShare: 'snapshot',
       sesMaxSendRate: SES_MAX_SEND_RATE,
+      restartEnv: RESTART_ENV,
       settleTimeoutMs: SETTLE_TIMEOUT_MS,
       log: (line) => console.log(`[broadcast snapshot] ${line}`),
     });
