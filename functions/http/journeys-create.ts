@@ -5,6 +5,7 @@ import { customizationStore } from '../../shared/composition/providers/customiza
 import { journeyStore } from '../../shared/composition/providers/journey-store.js';
 import { settingsStore } from '../../shared/composition/providers/settings-store.js';
 import { templateStore } from '../../shared/composition/providers/template-store.js';
+import { segmentStore } from '../../shared/composition/providers/segment-store.js';
 import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { createJourney } from '../../shared/domain/journeys/create-journey.js';
 import { JourneyCreateBody, JourneyView } from '../../shared/domain/journeys/schemas.js';
@@ -25,6 +26,6 @@ export const handler = jsonApi(
     responses: { 201: JourneyView },
     errors: [404, 409],
   },
-  [journeyStore, settingsStore, customizationStore, templateStore, topicStore, clock],
+  [journeyStore, settingsStore, customizationStore, templateStore, topicStore, segmentStore, clock],
   async ({ body }, { deps, clientId }) => created(await createJourney(deps, clientId, body), 'Journey created'),
 );

@@ -5,6 +5,7 @@ import { customizationStore } from '../../shared/composition/providers/customiza
 import { journeyStore } from '../../shared/composition/providers/journey-store.js';
 import { settingsStore } from '../../shared/composition/providers/settings-store.js';
 import { templateStore } from '../../shared/composition/providers/template-store.js';
+import { segmentStore } from '../../shared/composition/providers/segment-store.js';
 import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { changeJourneyStatus } from '../../shared/domain/journeys/journey-lifecycle.js';
 import { JourneyIdParams, JourneyView } from '../../shared/domain/journeys/schemas.js';
@@ -21,7 +22,7 @@ export const handler = jsonApi(
     responses: { 200: JourneyView },
     errors: [404, 409],
   },
-  [journeyStore, settingsStore, customizationStore, templateStore, topicStore, clock],
+  [journeyStore, settingsStore, customizationStore, templateStore, topicStore, segmentStore, clock],
   async ({ params }, { deps, clientId }) =>
     ok(await changeJourneyStatus(deps, clientId, params.id, 'pause'), 'Journey paused'),
 );

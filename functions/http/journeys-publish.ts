@@ -5,6 +5,7 @@ import { customizationStore } from '../../shared/composition/providers/customiza
 import { journeyStore } from '../../shared/composition/providers/journey-store.js';
 import { settingsStore } from '../../shared/composition/providers/settings-store.js';
 import { templateStore } from '../../shared/composition/providers/template-store.js';
+import { segmentStore } from '../../shared/composition/providers/segment-store.js';
 import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { ids } from '../../shared/composition/providers/ids.js';
 import { publishDraft } from '../../shared/domain/journeys/publish-journey.js';
@@ -34,7 +35,7 @@ export const handler = jsonApi(
     },
     errors: [404, 409],
   },
-  [journeyStore, settingsStore, customizationStore, templateStore, topicStore, clock, ids],
+  [journeyStore, settingsStore, customizationStore, templateStore, topicStore, segmentStore, clock, ids],
   async ({ params, body }, { deps, clientId, principal }) => {
     const userId = principal.session?.user_id;
     const { version, outcome } = await publishDraft(

@@ -6,6 +6,7 @@ import { journeyStore } from '../../shared/composition/providers/journey-store.j
 import { statsStore } from '../../shared/composition/providers/stats-store.js';
 import { settingsStore } from '../../shared/composition/providers/settings-store.js';
 import { templateStore } from '../../shared/composition/providers/template-store.js';
+import { segmentStore } from '../../shared/composition/providers/segment-store.js';
 import { topicStore } from '../../shared/composition/providers/topic-store.js';
 import { validateDraft } from '../../shared/domain/journeys/edit-journey.js';
 import { JourneyIdParams, ValidationView } from '../../shared/domain/journeys/schemas.js';
@@ -28,6 +29,6 @@ export const handler = jsonApi(
     responses: { 200: ValidationView },
     errors: [404],
   },
-  [journeyStore, settingsStore, customizationStore, templateStore, topicStore, statsStore, clock],
+  [journeyStore, settingsStore, customizationStore, templateStore, topicStore, segmentStore, statsStore, clock],
   async ({ params }, { deps, clientId }) => ok(await validateDraft(deps, clientId, params.id)),
 );

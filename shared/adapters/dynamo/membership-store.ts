@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
+import type { JourneyIndex } from '../../domain/journeys/journey-records.js';
 import type { ContactCounters } from '../../domain/segments/definition/types.js';
 import type {
   DueContact,
@@ -11,6 +12,7 @@ import type {
   SegmentState,
 } from '../../domain/segments/membership-store.js';
 import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
+import { eventItem } from './event-store.js';
 import { stripKeys } from './items.js';
 import { keys, type ItemKey } from './keys.js';
 import { TABLE_KEYS } from './table-definition.js';
@@ -106,19 +108,24 @@ export class DynamoMembershipStore implements MembershipStore {
     }));
     const indexKey = keys.segmentIndex(clientId);
     const topicsKey = keys.topics(clientId);
+    // The journey index rides the configuration read (no request of its own when cached): it says which moves a
+    // live journey listens to.
+    const journeyIndexKey = keys.journeyIndex(clientId);
     const items = await batchGetWithConfig(
       this.db,
       this.tableName,
       this.configCache,
       [...perContact.flatMap((c) => [c.contact, c.counters, c.state]), ...(options.freshIndex ? [indexKey] : [])],
-      options.freshIndex ? [topicsKey] : [indexKey, topicsKey],
+      options.freshIndex ? [topicsKey, journeyIndexKey] : [indexKey, topicsKey, journeyIndexKey],
     );
     const byKey = new Map(items.map((item) => [keyOf(item as unknown as ItemKey), item]));
     const topics = byKey.get(keyOf(topicsKey));
     const index = segmentIndexOf(byKey.get(keyOf(indexKey)));
+    const journeyIndex = byKey.get(keyOf(journeyIndexKey));
     return {
       ...(index ? { index } : {}),
       ...(topics ? { topics: topicSetOf(topics) } : {}),
+      ...(journeyIndex ? { journeyIndex: stripKeys<JourneyIndex>(journeyIndex) } : {}),
       contacts: perContact.map((c) => {
         const contact = byKey.get(keyOf(c.contact));
         const counters = countersOf(byKey.get(keyOf(c.counters)));
@@ -276,6 +283,11 @@ export class DynamoMembershipStore implements MembershipStore {
         const { pk, sk } = keys.segmentMember(t.clientId, segmentId, t.contactId);
         return { Delete: { TableName: this.tableName, Key: { pk, sk } } };
       }),
+      // The moves a live journey listens to, as queued events (an id drawn twice fails the transaction: the message
+      // comes back and draws again).
+      ...(t.events ?? []).map((event) => ({
+        Put: { TableName: this.tableName, Item: eventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
+      })),
     ];
   }
 }

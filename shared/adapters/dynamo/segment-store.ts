@@ -132,6 +132,13 @@ export class DynamoSegmentStore implements SegmentStore {
     return { count, gauges };
   }
 
+  async segmentIds(clientId: number): Promise<number[]> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.segmentCount(clientId), ConsistentRead: true }),
+    );
+    return (countOf(out.Item)?.segments ?? []).map((s) => s.id);
+  }
+
   async get(
     clientId: number,
     segmentId: number,

@@ -5,7 +5,7 @@ import type {
   MembershipTransition,
 } from '../../domain/segments/membership-store.js';
 import { keys } from '../dynamo/keys.js';
-import { clientKey, copy, MemoryEngineData, type MemoryAggregates } from './engine-data.js';
+import { clientKey, copy, MemoryEngineData, stored as stored_, type MemoryAggregates } from './engine-data.js';
 
 /**
  * MembershipStore in memory, with the DynamoDB adapter's contract: each transition is written whole or not at all,
@@ -19,7 +19,7 @@ export class MemoryMembershipStore implements MembershipStore {
   onRead?: () => Promise<void>;
 
   constructor(
-    private readonly aggregates: Pick<MemoryAggregates, 'contacts' | 'topics'>,
+    private readonly aggregates: Pick<MemoryAggregates, 'contacts' | 'topics' | 'journeys'>,
     readonly data: MemoryEngineData = new MemoryEngineData(),
   ) {}
 
@@ -31,8 +31,10 @@ export class MemoryMembershipStore implements MembershipStore {
   async read(clientId: number, contactIds: readonly number[]): Promise<MembershipRead> {
     const index = this.data.segmentIndexes.get(clientId);
     const topics = this.aggregates.topics && (await this.aggregates.topics.load(clientId));
+    const journeyIndex = this.aggregates.journeys?.indexOf(clientId);
     const read: MembershipRead = {
       ...(index ? { index: copy(index) } : {}),
+      ...(journeyIndex ? { journeyIndex: copy(journeyIndex) } : {}),
       ...(topics && topics.version > 0 ? { topics: copy(topics) } : {}),
       contacts: contactIds.map((id) => {
         const key = clientKey(clientId, id);
@@ -63,6 +65,15 @@ export class MemoryMembershipStore implements MembershipStore {
       if (stored?.sv !== t.svRead) {
         conflicts.push(t.contactId);
         continue;
+      }
+      const events = t.events ?? [];
+      // An event id already taken refuses the whole transition, as the table's transaction does.
+      if (events.some((e) => this.data.events.has(clientKey(e.client_id, e.id))))
+        throw new Error('an event id of the transition is taken');
+      for (const event of events) {
+        const k = clientKey(event.client_id, event.id);
+        this.data.events.set(k, stored_(event));
+        this.data.queuedIndex.add(k);
       }
       if (t.state === null) this.data.segmentStates.delete(key);
       else this.data.segmentStates.set(key, copy(t.state));

@@ -48,6 +48,10 @@ export class MemorySegmentStore implements SegmentStore {
     return { ...(count ? { count: copy(count) } : {}), gauges };
   }
 
+  async segmentIds(clientId: number): Promise<number[]> {
+    return (this.counts.get(clientId)?.segments ?? []).map((s) => s.id);
+  }
+
   async get(clientId: number, segmentId: number) {
     const head = this.heads.get(clientKey(clientId, segmentId));
     const gauge = this.gauge(clientId, segmentId);

@@ -51,6 +51,13 @@ export interface EventRecord {
   /** Their seq after the resumption, in the same order: a redelivered event dispatches each run at it again. */
   resumed_run_seqs?: number[];
   created_at: string;
+  /**
+   * `segment`: written by the membership engine when the contact entered or left a segment a live journey listens to
+   * (`segment.entered` / `segment.left`, with `segment_id` and the contact's id); it only starts those journeys' runs.
+   * Absent on every event a client sends.
+   */
+  origin?: 'segment';
+  segment_id?: number;
 }
 
 /** Why processing could not use the event; the client reads it as `process_error`. */

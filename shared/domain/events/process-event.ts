@@ -25,6 +25,7 @@ import { WAITS_VERSION_ATTRIBUTE } from '../runs/run-record.js';
 import { runsCounterOf } from '../runs/runs-counter.js';
 import { counterUpdateOf } from '../segments/definition/specs.js';
 import { recordConversions } from '../broadcasts/conversions.js';
+import { isSegmentEvent } from '../segments/segment-events.js';
 import { contactChangesOf } from './contact-changes.js';
 import { PROCESS_ERRORS, type ConvertedStep, type EventRecord } from './event-record.js';
 import type { EventStore } from './event-store.js';
@@ -73,10 +74,12 @@ export async function processEvent(
     await redispatch(deps, event);
     return event;
   }
-  let contactId = await deps.processing.findContactId(
-    clientId,
-    event.email ? { email: event.email } : { uid: event.uid! },
-  );
+  // The membership engine's event names its contact by id: it starts segment journeys' runs and nothing else (no
+  // workflow, exit, wait, counter or contact activity), so a segment's own moves never feed back into segments.
+  const segmentEvent = isSegmentEvent(event);
+  let contactId = segmentEvent
+    ? event.contact_id
+    : await deps.processing.findContactId(clientId, event.email ? { email: event.email } : { uid: event.uid! });
   // Every workflow's customization: any may list this event among its exit events (one request either way).
   let context = await deps.processing.loadContext(clientId, contactId, WORKFLOW_IDS);
   if (!context.client) return fail(deps, event, PROCESS_ERRORS.clientNotFound);
@@ -114,14 +117,15 @@ export async function processEvent(
   const goneLocks = new Set<number>();
   for (let draw = 1; ; draw += 1) {
     const now = deps.clock.now();
-    const executions = plannedExecutions(context, event, now);
+    const executions = segmentEvent ? [] : plannedExecutions(context, event, now);
     const contact = context.contact!;
-    const changes = contactChangesOf(contact, event);
-    const goals = goalsOf(context, event, now.toISOString(), movedOn);
+    const changes = segmentEvent ? {} : contactChangesOf(contact, event);
+    const goals = segmentEvent ? NO_GOALS : goalsOf(context, event, now.toISOString(), movedOn);
     // The contact's counters of the events its client's segments count: written in this commit, beside the contact.
-    const counters = context.segmentIndex
-      ? counterUpdateOf(context.segmentIndex, eventForConditions(event), context.counters)
-      : undefined;
+    const counters =
+      context.segmentIndex && !segmentEvent
+        ? counterUpdateOf(context.segmentIndex, eventForConditions(event), context.counters)
+        : undefined;
     // Items the rest of the commit may take: the event, the contact, its counters, each execution and cancellation
     // with its cap.
     const room = MAX_TRANSACTION_ITEMS - 3 - 2 * (executions.length + goals.cancellations.length);
@@ -229,6 +233,9 @@ export async function processEvent(
   }
 }
 
+/** A segment event's goals: it exits, cancels and converts nothing. */
+const NO_GOALS: ReturnType<typeof goalsOf> = { exited: [], cancellations: [], conversions: [], convertedSteps: [] };
+
 /** What an earlier try of the commit found refused, to leave out of the next. */
 interface JourneyRefused {
   refusedEntries: ReadonlyMap<number, Exclude<JourneyEntryOutcome, 'entered'>>;
@@ -253,7 +260,8 @@ function journeyEffectsOf(
   const contact = context.contact!;
   const index = context.journeyIndex;
   const at = now.toISOString();
-  const exited = new Set(journeysExitedBy(index, event).map((j) => j.id));
+  const segmentEvent = isSegmentEvent(event);
+  const exited = new Set(segmentEvent ? [] : journeysExitedBy(index, event).map((j) => j.id));
   const waits = new Map(waitMarkersOf(contact).map((w) => [w.runId, w]));
   const exits: RunExit[] = runMarkersOf(contact)
     .filter((r) => exited.has(r.marker.j) && !refused.missedExits.has(r.runId))
@@ -269,10 +277,10 @@ function journeyEffectsOf(
     const wait = waits.get(e.runId);
     return wait ? [wait] : [];
   });
-  const resumed: WaitMatch[] = matchWaits(contact, event, index, context.topics).filter(
+  const resumed: WaitMatch[] = (segmentEvent ? [] : matchWaits(contact, event, index, context.topics)).filter(
     (w) => !exited.has(w.marker.j) && !refused.lostResolutions.has(w.runId),
   );
-  const awaited = (index?.journeys ?? []).some((j) => j.awaited_events.includes(event.type));
+  const awaited = !segmentEvent && (index?.journeys ?? []).some((j) => j.awaited_events.includes(event.type));
 
   // Runs start within what the commit has room for (a run and its lock each); the limits keep this from binding
   // unless a contact at its run limit meets the most executions and cancellations at once.

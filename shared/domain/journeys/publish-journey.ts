@@ -78,17 +78,22 @@ function triggerProblems(
   journeyId: number,
   definition: JourneyDefinition,
 ): ErrorItem[] {
-  const others = journeys.filter((j) => j.id !== journeyId && j.trigger.event === definition.trigger.event).length;
-  return others >= JOURNEY_LIMITS.liveJourneysPerTrigger
-    ? [
-        {
-          condition: 'max',
-          key: 'definition.trigger.event',
-          error: `At most ${JOURNEY_LIMITS.liveJourneysPerTrigger} live or paused journeys may start on one event type`,
-        },
-      ]
-    : [];
+  const mine = triggerChannelOf(definition.trigger);
+  const others = journeys.filter((j) => j.id !== journeyId && triggerChannelOf(j.trigger) === mine).length;
+  if (others < JOURNEY_LIMITS.liveJourneysPerTrigger) return [];
+  const segment = definition.trigger.segment !== undefined;
+  return [
+    {
+      condition: 'max',
+      key: segment ? 'definition.trigger.segment' : 'definition.trigger.event',
+      error: `At most ${JOURNEY_LIMITS.liveJourneysPerTrigger} live or paused journeys may start on one ${segment ? 'segment and direction' : 'event type'}`,
+    },
+  ];
 }
+
+/** What one event's processing reads a trigger on: its event type, or its segment and direction. */
+const triggerChannelOf = (trigger: JourneyDefinition['trigger']): string =>
+  trigger.segment ? `segment:${trigger.segment.segment_id}:${trigger.segment.on}` : `event:${trigger.event}`;
 
 /** The settings row without the source workflow among its enabled ones (created when the client has none yet). */
 async function disablingWorkflow(

@@ -3,9 +3,10 @@ import type { ContactRecord } from '../contacts/contact-store.js';
 import type { EventRecord } from '../events/event-record.js';
 import { eventForConditions, runEventOf } from '../events/event-vars.js';
 import { distinctIdsAt } from '../ids/time-ordered-id.js';
-import { eventMatchesTrigger, readEventPath } from '../journeys/definition/conditions.js';
+import { conditionsHold, eventMatchesTrigger, readEventPath } from '../journeys/definition/conditions.js';
 import type { Reentry } from '../journeys/definition/types.js';
 import type { IndexedJourney, JourneyIndex } from '../journeys/journey-records.js';
+import { isSegmentEvent, segmentTriggerMet } from '../segments/segment-events.js';
 import type { TopicSet } from '../topics/topic-store.js';
 import { keyHashOf, runMarkersOf } from './match-waits.js';
 import type { RunRecord } from './run-record.js';
@@ -89,7 +90,7 @@ export function planEntries(
       planned.refused.push({ journey_id: journey.id, outcome: earlier });
       continue;
     }
-    if (!eventMatchesTrigger(journey.trigger, view, contact, context.topics)) {
+    if (!triggerMet(journey, event, view, contact, context.topics)) {
       planned.refused.push({ journey_id: journey.id, outcome: 'conditions' });
       continue;
     }
@@ -142,14 +143,36 @@ function triggered(context: EntryContext, event: EventRecord, contact: ContactRe
   const index = context.journeyIndex;
   if (!index) return [];
   const view = eventForConditions(event);
+  // The membership engine's event triggers only the journeys on its segment and direction; a client's event never
+  // triggers a segment journey.
+  const segmentEvent = isSegmentEvent(event);
   return index.journeys
-    .filter(
-      (j) =>
-        j.status === 'live' &&
+    .filter((j) => {
+      if (j.status !== 'live') return false;
+      if (j.trigger.segment !== undefined) return segmentTriggerMet(j.trigger.segment, event);
+      return (
+        !segmentEvent &&
         (j.trigger.event === event.type ||
-          ((j.trigger.or_when?.length ?? 0) > 0 && eventMatchesTrigger(j.trigger, view, contact, context.topics))),
-    )
+          ((j.trigger.or_when?.length ?? 0) > 0 && eventMatchesTrigger(j.trigger, view, contact, context.topics)))
+      );
+    })
     .slice(0, JOURNEY_LIMITS.liveJourneysPerTrigger);
+}
+
+/** Whether a triggered journey's trigger holds: its segment move or event type, and its conditions. */
+function triggerMet(
+  journey: IndexedJourney,
+  event: EventRecord,
+  view: RunRecord['event'],
+  contact: ContactRecord,
+  topics: TopicSet | undefined,
+): boolean {
+  const segment = journey.trigger.segment;
+  if (segment === undefined) return eventMatchesTrigger(journey.trigger, view, contact, topics);
+  return (
+    segmentTriggerMet(segment, event) &&
+    conditionsHold(journey.trigger.conditions, { event: view, contact, ...(topics ? { topics } : {}) })
+  );
 }
 
 function lockClaimOf(journey: IndexedJourney, run: RunRecord, now: Date): RunLockClaim {

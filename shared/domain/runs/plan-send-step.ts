@@ -3,6 +3,7 @@ import { EXECUTION_STATUS, type ExecutionEventVars, type ExecutionRecord } from 
 import { planExecution } from '../executions/plan-execution.js';
 import type { SendStep } from '../journeys/definition/types.js';
 import type { IndexedJourney } from '../journeys/journey-records.js';
+import { segmentEventType } from '../segments/segment-events.js';
 import type { SettingsRecord } from '../settings/settings-store.js';
 import type { OpenHours } from '../tracking/open-hours.js';
 import type { WorkflowDefinition } from '../workflows/catalog.js';
@@ -27,7 +28,7 @@ function asWorkflow(
       key: `journey-${journey.id}`,
       name: journey.name,
       description: '',
-      trigger: { event: journey.trigger.event },
+      trigger: { event: triggerEventOf(journey.trigger) },
       default_delay_minutes: 0,
       default_send_time_mode: mode,
       default_send_slot: slot ?? null,
@@ -44,6 +45,10 @@ function asWorkflow(
     },
   };
 }
+
+/** The event type a run's trigger names: a segment trigger's is the membership engine's event. */
+const triggerEventOf = (trigger: IndexedJourney['trigger']): string =>
+  trigger.event ?? segmentEventType(trigger.segment?.on ?? 'enter');
 
 /** `critical` counts only on transactional mail (validation refuses it elsewhere; this keeps an old version honest). */
 const journeyIsCritical = (journey: IndexedJourney): boolean =>

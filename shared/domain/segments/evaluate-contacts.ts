@@ -1,8 +1,10 @@
-import type { Clock } from '../../platform.js';
+import type { Clock, Queue } from '../../platform.js';
+import { distinctIdsAt } from '../ids/time-ordered-id.js';
 import type { TopicSet } from '../topics/topic-store.js';
 import { segmentHolds } from './definition/evaluate.js';
 import { nextEdgeOf } from './definition/next-edge.js';
 import type { CompiledSegment } from './definition/types.js';
+import { segmentEventsOf, segmentTriggersOf } from './segment-events.js';
 import type {
   ContactSegmentRead,
   MembershipStore,
@@ -14,6 +16,12 @@ import type {
 export interface EvaluateContactsDeps {
   membership: MembershipStore;
   clock: Clock;
+  /**
+   * Enqueues the segment events a transition wrote. Absent (a caller whose client has no live segment journey, as the
+   * backfill's pages, which write none) or failing: the events sweep enqueues what is stored queued.
+   */
+  queue?: Pick<Queue, 'send'>;
+  log?: (message: string, error: unknown) => void;
 }
 
 export interface EvaluateContactsOptions {
@@ -60,24 +68,52 @@ export async function evaluateContacts(
       read = await deps.membership.read(clientId, pending, { freshIndex: true });
     if (attempt === 1) result.evaluated = read.contacts.length;
     const now = deps.clock.now();
+    // A backfill fills a segment with the contacts already in it: no journey run starts for them (only a move the
+    // stream or the edges sweep finds after the journey went live does).
+    const triggers = options.segment ? new Set<string>() : segmentTriggersOf(read.journeyIndex);
+    const drawId = distinctIdsAt(now);
     const transitions = read.contacts.flatMap((contact) => {
       const transition = transitionOf(clientId, contact, read.index, read.topics, now, options.segment);
-      return transition ? [transition] : [];
+      if (!transition) return [];
+      const events = segmentEventsOf(transition, contact.contact, triggers, now, drawId);
+      return [events.length > 0 ? { ...transition, events } : transition];
     });
     if (transitions.length === 0) break;
     const { conflicts } = await deps.membership.commit(transitions);
     const moved = new Set(conflicts);
+    const written: MembershipTransition[] = [];
     for (const t of transitions) {
       if (moved.has(t.contactId)) continue;
+      written.push(t);
       result.written += 1;
       result.entered += t.entered.length;
       result.left += t.left.length;
     }
+    await enqueueEvents(deps, written);
     if (moved.size > 0 && attempt >= MAX_TRIES)
       throw new Error(`segment state of ${moved.size} contacts kept moving; the message comes back`);
     pending = [...moved];
   }
   return result;
+}
+
+/**
+ * The committed transitions' segment events go to the events queue, as an accepted event does; a failed send is
+ * logged, not thrown: the event is stored queued, and the events sweep enqueues it after two minutes.
+ */
+async function enqueueEvents(deps: EvaluateContactsDeps, written: readonly MembershipTransition[]): Promise<void> {
+  const events = written.flatMap((t) => t.events ?? []);
+  const queue = deps.queue;
+  if (!queue) return;
+  await Promise.all(
+    events.map(async (event) => {
+      try {
+        await queue.send('events', { client_id: event.client_id, event_id: event.id });
+      } catch (error) {
+        (deps.log ?? console.warn)('segment event enqueue failed; the events sweep will enqueue it', error);
+      }
+    }),
+  );
 }
 
 /** Whether the index lacks a segment the state holds, or holds it at an older version than the state entered under. */

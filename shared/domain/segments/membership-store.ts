@@ -1,4 +1,6 @@
 import type { ContactRecord } from '../contacts/contact-store.js';
+import type { EventRecord } from '../events/event-record.js';
+import type { JourneyIndex } from '../journeys/journey-records.js';
 import type { TopicSet } from '../topics/topic-store.js';
 import type { ContactCounters, SegmentIndexBody } from './definition/types.js';
 
@@ -31,6 +33,8 @@ export interface MembershipRead {
   /** Absent: the client has no segment index (never had a segment). */
   index?: SegmentIndex;
   topics?: TopicSet;
+  /** The client's journey index (through the configuration cache, in the same read): which moves start runs. */
+  journeyIndex?: JourneyIndex;
   contacts: ContactSegmentRead[];
 }
 
@@ -50,6 +54,11 @@ export interface MembershipTransition {
   left: number[];
   /** When the change was decided (the member entries' `at`). */
   at: string;
+  /**
+   * The `segment.entered` / `segment.left` events a live journey listens to, written queued in the same transaction
+   * (absent: none): the runs they start come from a committed move, once.
+   */
+  events?: EventRecord[];
 }
 
 /** A contact whose next time-relative edge is due (the edges sweep's view of the due index). */

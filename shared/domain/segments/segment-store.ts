@@ -136,6 +136,8 @@ export interface StaleBackfill {
 export interface SegmentStore {
   /** The count item (undefined: none yet) and each listed segment's gauge: one GetItem + one BatchGetItem. */
   list(clientId: number): Promise<{ count?: SegmentCount; gauges: Map<number, SegmentGauge> }>;
+  /** The ids of the client's segments, from the count item's summaries: one strongly consistent GetItem. */
+  segmentIds(clientId: number): Promise<number[]>;
   /** The head, its gauge and its backfill progress: one BatchGetItem. */
   get(
     clientId: number,

@@ -7,6 +7,7 @@ import { ids } from '../../../shared/composition/providers/ids.js';
 import { journeyStore } from '../../../shared/composition/providers/journey-store.js';
 import { settingsStore } from '../../../shared/composition/providers/settings-store.js';
 import { templateStore } from '../../../shared/composition/providers/template-store.js';
+import { segmentStore } from '../../../shared/composition/providers/segment-store.js';
 import { topicStore } from '../../../shared/composition/providers/topic-store.js';
 import type { Ports } from '../../../shared/composition/port-registry.js';
 import { loadConfig } from '../../../shared/config.js';
@@ -259,6 +260,7 @@ describe('journey requests on DynamoDB', () => {
       customizationStore,
       templateStore,
       topicStore,
+      segmentStore,
       clock,
       ids,
     ]);

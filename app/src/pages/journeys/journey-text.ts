@@ -184,7 +184,10 @@ export function triggerText(trigger: JourneyDefinition['trigger']): string {
         ? 'every time'
         : `at most once every ${trigger.reentry.days} days`;
   const key = trigger.key ? `, one run per ${trigger.key}` : '';
-  return `On ${trigger.event}${conditionsText(trigger.conditions)}${key}; ${reentry}`;
+  const start = trigger.segment
+    ? `On ${trigger.segment.on === 'enter' ? 'entering' : 'leaving'} segment #${trigger.segment.segment_id}`
+    : `On ${trigger.event}`;
+  return `${start}${conditionsText(trigger.conditions)}${key}; ${reentry}`;
 }
 
 /**

@@ -219,6 +219,8 @@ export function eventMatchesTrigger(
   topics?: TopicSet,
 ): boolean {
   const input: ConditionInput = { event, ...(contact ? { contact } : {}), ...(topics ? { topics } : {}) };
+  // A segment trigger is met by the membership engine's own event only (plan-entries tells it apart by origin).
+  if (trigger.segment !== undefined) return false;
   if (event.type === trigger.event && conditionsHold(trigger.conditions, input)) return true;
   return trigger.or_when !== undefined && trigger.or_when.length > 0 && conditionsHold(trigger.or_when, input);
 }

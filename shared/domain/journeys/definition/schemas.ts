@@ -289,6 +289,15 @@ const EngagementCondition = z
     }),
   );
 
+export const SegmentId = z
+  .int({ error: expected('segment_id', 'a segment id (integer)') })
+  .check(z.gte(1, { message: 'Must be a segment id', abort: true }), z.lte(MAX_ID, 'Must be a segment id'));
+const segmentIdOfClient = (what: string) =>
+  SegmentId.check(
+    z.meta({
+      description: `${what} A segment of the client's (GET /client/segments). Depends on stored data: any other id is a 422 \`reference\``,
+    }),
+  );
 const CONDITION_KINDS = 'event, contact, custom_field, tag, topic or engagement';
 export const JourneyConditionSchema = z
   .discriminatedUnion(
@@ -331,13 +340,33 @@ const Reentry = z
     }),
   );
 
-export const JourneyTriggerSchema = z
+const SegmentTriggerSchema = z
   .strictObject({
-    event: EventType.check(
+    segment_id: segmentIdOfClient('The segment whose moves start runs.'),
+    on: z.enum(['enter', 'leave'], { error: 'Must be enter or leave' }).check(
       z.meta({
-        description: `The event type that starts a run (any type the client sends, not \`${ANY_EVENT}\`). At most ${L.liveJourneysPerTrigger} live or paused journeys of a client listen to one event type`,
+        description:
+          'enter: a run starts when the contact becomes a member; leave: when it stops being one. Only moves after the journey went live count (within the configuration cache, 30 s): contacts already in the segment, and those a new or redefined segment takes in by its backfill, start none',
       }),
     ),
+  })
+  .check(
+    z.meta({
+      id: 'JourneySegmentTrigger',
+      description: `A segment trigger: each move of a contact into (or out of) the segment starts at most one run, under the re-entry rule. At most ${L.liveJourneysPerTrigger} live or paused journeys of a client listen to one segment and direction`,
+    }),
+  );
+
+export const JourneyTriggerSchema = z
+  .strictObject({
+    event: z.optional(
+      EventType.check(
+        z.meta({
+          description: `The event type that starts a run (any type the client sends, not \`${ANY_EVENT}\`). At most ${L.liveJourneysPerTrigger} live or paused journeys of a client listen to one event type. Exactly one of \`event\` and \`segment\` (422 \`required\` at \`trigger.event\` when neither, \`format\` at \`trigger.segment\` when both)`,
+        }),
+      ),
+    ),
+    segment: z.optional(SegmentTriggerSchema),
     conditions: z.optional(conditions('On the event and the contact, for a run to start')),
     or_when: z.optional(
       z.array(EventCondition, { error: 'Must be an array of event conditions' }).check(
@@ -356,7 +385,23 @@ export const JourneyTriggerSchema = z
     ),
     reentry: Reentry,
   })
-  .check(z.meta({ id: 'JourneyTrigger', description: 'What starts a run of the journey for a contact.' }));
+  .check(
+    z.meta({
+      id: 'JourneyTrigger',
+      description:
+        'What starts a run of the journey for a contact: an event type, or a segment entered or left. A segment trigger takes no `key` and no `or_when` (422 `format`)',
+      oneOf: [
+        { properties: { event: true }, required: ['event'] },
+        { properties: { segment: true }, required: ['segment'] },
+      ],
+      not: {
+        anyOf: [
+          { properties: { segment: true, key: true }, required: ['segment', 'key'] },
+          { properties: { segment: true, or_when: true }, required: ['segment', 'or_when'] },
+        ],
+      },
+    }),
+  );
 
 const stepBase = {
   id: stepIdAt('id').check(

@@ -72,9 +72,17 @@ export type Condition =
 
 export type Reentry = { mode: 'once' } | { mode: 'every_days'; days: number } | { mode: 'always' };
 
+/** A segment trigger: a run starts when the membership engine moves the contact into (`enter`) or out of (`leave`) it. */
+export interface SegmentTrigger {
+  segment_id: number;
+  on: 'enter' | 'leave';
+}
+
 export interface JourneyTrigger {
-  /** The event type that starts a run: any type the client sends (not `*`). */
-  event: string;
+  /** The event type that starts a run: any type the client sends (not `*`). Exactly one of `event` and `segment`. */
+  event?: string;
+  /** A segment whose entering or leaving starts a run (no `key`, no `or_when`). */
+  segment?: SegmentTrigger;
   /** All must hold on the event (and the contact) for a run to start. */
   conditions?: Condition[];
   /**

@@ -10,10 +10,11 @@ import { JOURNEY_LIMITS } from '../../../public/journey-rules.js';
 import { JourneyDefinitionSchema, JOURNEY_ISSUE_CONDITIONS } from './schemas.js';
 import type { JourneyDefinition, JourneyIssue } from './types.js';
 
-/** The stored data a definition names: the client's usable templates (system and live) and its topics. */
+/** The stored data a definition names: the client's usable templates (system and live), its topics and segments. */
 export interface JourneyRefs {
   templateIds: ReadonlySet<number>;
   topicIds: ReadonlySet<number>;
+  segmentIds: ReadonlySet<number>;
 }
 
 export interface JourneyValidation {
@@ -165,6 +166,7 @@ function graphIssues(input: Raw, refs: JourneyRefs | undefined, add: Add): void 
   splitWinnerIssues(input, steps, byId, successors, add);
   engagementIssues(input, steps, byId, start, successors, add);
   triggerKeyIssues(input, steps, add);
+  segmentIssues(input, add);
   settingsIssues(input, add);
   if (refs) referenceIssues(input, steps, refs, add);
 }
@@ -323,6 +325,23 @@ function triggerKeyIssues(input: Raw, steps: GraphStep[], add: Add): void {
       );
 }
 
+/** A trigger is an event type or a segment move, exactly one; a segment move has no event to key or to widen. */
+function segmentIssues(input: Raw, add: Add): void {
+  const trigger = input['trigger'];
+  if (isObject(trigger)) {
+    const hasEvent = trigger['event'] !== undefined;
+    const hasSegment = trigger['segment'] !== undefined;
+    if (!hasEvent && !hasSegment)
+      add('trigger.event', 'required', 'trigger.event is required (or trigger.segment): nothing would start a run');
+    if (hasEvent && hasSegment)
+      add('trigger.segment', 'format', 'Must be left out with trigger.event: a trigger is an event or a segment move');
+    if (hasSegment)
+      for (const key of ['key', 'or_when'])
+        if (trigger[key] !== undefined)
+          add(`trigger.${key}`, 'format', 'Must be left out: a segment trigger has no event to read it from');
+  }
+}
+
 function settingsIssues(input: Raw, add: Add): void {
   const trigger = isObject(input['trigger']) ? input['trigger'] : {};
   const settings = isObject(input['settings']) ? input['settings'] : undefined;
@@ -376,4 +395,7 @@ function referenceIssues(input: Raw, steps: GraphStep[], refs: JourneyRefs, add:
       if (isObject(c) && c['on'] === 'topic' && typeof c['topic_id'] === 'number' && !refs.topicIds.has(c['topic_id']))
         add(`${path}.${i}.topic_id`, 'reference', `Must name one of your topics: ${c['topic_id']} is none`);
     });
+  const segment = isObject(trigger['segment']) ? trigger['segment']['segment_id'] : undefined;
+  if (typeof segment === 'number' && !refs.segmentIds.has(segment))
+    add('trigger.segment.segment_id', 'reference', `Must name one of your segments: ${segment} is none`);
 }

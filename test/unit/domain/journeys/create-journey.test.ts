@@ -7,7 +7,11 @@ import { asDraft, cartDefinition, journeysHarness } from './journeys-harness.js'
 describe('createJourney', () => {
   it('starts from a skeleton whose only issues are the trigger event and the template', () => {
     // Act
-    const { issues } = validateJourney(skeletonDraft(), { templateIds: new Set([3]), topicIds: new Set() });
+    const { issues } = validateJourney(skeletonDraft(), {
+      templateIds: new Set([3]),
+      topicIds: new Set(),
+      segmentIds: new Set(),
+    });
 
     // Assess
     expect(issues.map((i) => i.path).sort()).toEqual(['steps.0.template_id', 'trigger.event']);

@@ -5,7 +5,11 @@ import { systemJourneyOf } from '../../../../../shared/domain/journeys/definitio
 import { validateJourney } from '../../../../../shared/domain/journeys/definition/validate-journey.js';
 import type { JourneyDefinition } from '../../../../../shared/domain/journeys/definition/types.js';
 
-const refs = { templateIds: new Set([...WORKFLOWS.map((w) => w.default_template_id), 1001]), topicIds: new Set([4]) };
+const refs = {
+  templateIds: new Set([...WORKFLOWS.map((w) => w.default_template_id), 1001]),
+  topicIds: new Set([4]),
+  segmentIds: new Set<number>(),
+};
 
 /** Every override set, as a client may set them (a topic only on marketing workflows, as the customization allows). */
 const customized = (w: WorkflowDefinition): CustomizationRecord => ({

@@ -7,7 +7,7 @@ import {
 import type { JourneyDefinition, JourneyStep } from '../../../../../shared/domain/journeys/definition/types.js';
 import { everyStepJourney, journeyOf } from './journey-fixtures.js';
 
-const refs: JourneyRefs = { templateIds: new Set([1, 2, 1001]), topicIds: new Set([3, 4]) };
+const refs: JourneyRefs = { templateIds: new Set([1, 2, 1001]), topicIds: new Set([3, 4]), segmentIds: new Set([7]) };
 
 const send = (id: string, next: string | null, template_id = 1): JourneyStep => ({
   id,
