@@ -86,7 +86,8 @@ const waitForText = (ctx: BrowserContext, selector: string, pattern: string, ms 
  * keyboard (the JSON view agreeing), its live count (the two
  * pro contacts of three), its page once its backfill is done, its members from the Members tab (the arrow key); then a
  * broadcast to it, created as a draft from the form, a test sent to oneself, scheduled now after the question naming the count, and its report
- * showing both sends, each pro contact mailed once and the other not at all (the local SES store).
+ * showing both sends, each pro contact mailed once and the other not at all (the local SES store); then its resend to
+ * the non-openers made from the report, opening linked back to it.
  */
 export const segmentsBroadcastsJourney: Journey = {
   name: 'segments-broadcasts',
@@ -209,5 +210,20 @@ export const segmentsBroadcastsJourney: Journey = {
     if (to(FREE).length !== 0) problems.push(`${FREE} got the broadcast`);
     const head = await callApi(ctx, 'GET', `/client/broadcasts/${broadcastId}`);
     if (head.json?.data?.status !== 'sent') problems.push(`the API says the broadcast is ${head.json?.data?.status}`);
+
+    // Its resend to the non-openers, by keyboard: a subject, an hour after the start; it opens, linked back.
+    await typeInto(ctx, '#bc-resend-subject', 'Did you see our pro news?');
+    await typeInto(ctx, '#bc-resend-hours', '1');
+    await pressButton(ctx, 'Make the resend');
+    await page.waitForFunction(
+      `document.querySelector('h1')?.textContent === ${JSON.stringify(`${BROADCAST} (resend)`)}`,
+      {
+        timeout: 10_000,
+      },
+    );
+    await page.waitForSelector(`a[href="/app/broadcast/${broadcastId}"]`, { visible: true, timeout: 10_000 });
+    const child = await callApi(ctx, 'GET', `/client/broadcasts/${Number(page.url().split('/').at(-1))}`);
+    if (child.json?.data?.kind !== 'resend' || child.json?.data?.parent_id !== broadcastId)
+      problems.push(`the resend reads ${JSON.stringify(child.json?.data?.kind)} of ${child.json?.data?.parent_id}`);
   },
 };
