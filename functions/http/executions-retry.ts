@@ -14,7 +14,8 @@ export const handler = jsonApi(
     summary: 'Retry a failed execution',
     description:
       'Only a failed (4) execution: it becomes retried (7) and a new execution (`retried_from` = its id) is queued. ' +
-      'The answer only acknowledges the queueing; read the outcome from the execution list. Anything else is 409 `state`.',
+      'The answer only acknowledges the queueing; read the outcome from the execution list. Anything else is 409 `state`, ' +
+      "and so is a broadcast's recipient (its broadcast's `retry-failed` sends it at the broadcast's pace).",
     params: ExecutionIdParams,
     responses: { 202: ExecutionRetryView },
     errors: [404, 409],

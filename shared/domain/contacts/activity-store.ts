@@ -43,6 +43,8 @@ export const ACTIVITY_EXECUTION_FIELDS = [
   'run_id',
   'step_id',
   'journey_version',
+  // A broadcast's recipient (workflow_id 0).
+  'broadcast_id',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof ExecutionRecord)[];
@@ -60,6 +62,7 @@ export const ACTIVITY_SENT_EMAIL_FIELDS = [
   'provider_message_id',
   'status',
   'status_updated_at',
+  'broadcast_id',
   'created_at',
 ] as const satisfies readonly (keyof SentEmailRecord)[];
 export type ActivitySentEmail = Pick<SentEmailRecord, (typeof ACTIVITY_SENT_EMAIL_FIELDS)[number]>;

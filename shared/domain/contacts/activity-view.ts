@@ -23,6 +23,15 @@ const at = UtcTimestamp.check(
   }),
 );
 const label = z.nullable(z.string());
+const workflowId = z
+  .int()
+  .check(
+    z.gte(0),
+    z.meta({ description: "The workflow (1–8), the journey (1000 or more), or 0 for a broadcast's recipient" }),
+  );
+const broadcastId = z
+  .nullable(z.int().check(z.gte(1)))
+  .check(z.meta({ description: 'The broadcast it was sent for (GET /client/broadcasts/{id}); null otherwise' }));
 const workflowName = z.nullable(z.string()).check(
   z.meta({
     description:
@@ -65,8 +74,9 @@ export const ActivityExecutionItem = z
     kind: z.literal('execution'),
     at,
     id: z.int().check(z.gte(1)),
-    workflow_id: z.int().check(z.gte(1)),
+    workflow_id: workflowId,
     workflow_name: workflowName,
+    broadcast_id: broadcastId,
     event_id: z.nullable(z.int()),
     status: ExecutionStatusValue,
     status_text: z.enum(Object.values(STATUS_TEXT) as [string, ...string[]]),
@@ -96,8 +106,9 @@ export const ActivitySentEmailItem = z
     at,
     id: z.guid(),
     execution_id: z.int().check(z.gte(1)),
-    workflow_id: z.int().check(z.gte(1)),
+    workflow_id: workflowId,
     workflow_name: workflowName,
+    broadcast_id: broadcastId,
     email_template_id: z.int().check(z.gte(1)),
     email_template_name: z.string(),
     to_email: z.string(),
@@ -206,6 +217,7 @@ export function executionItem(e: ActivityExecution, journeys?: JourneyNames): z.
     id: e.id,
     workflow_id: e.workflow_id,
     workflow_name: workflowNameOf(e.workflow_id, journeys),
+    broadcast_id: e.broadcast_id ?? null,
     event_id: e.event_id,
     status: e.status,
     status_text: STATUS_TEXT[e.status],
@@ -235,6 +247,7 @@ export function sentEmailItem(
     execution_id: e.execution_id,
     workflow_id: e.workflow_id,
     workflow_name: workflowNameOf(e.workflow_id, journeys),
+    broadcast_id: e.broadcast_id ?? null,
     email_template_id: e.email_template_id,
     email_template_name: e.email_template_name,
     to_email: e.to_email,

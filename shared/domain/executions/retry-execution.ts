@@ -30,6 +30,14 @@ export async function retryExecution(
       `Only a failed execution can be retried; this one is ${STATUS_TEXT[original.status]}`,
     );
   if (original.status !== EXECUTION_STATUS.failed) throw refuse();
+  // A broadcast's recipients go out at the broadcast's pace, through its own listing: the broadcast retries them.
+  if (original.broadcast_id !== undefined) {
+    throw conflict(
+      'state',
+      'execution_id',
+      `A broadcast's recipient is retried with its broadcast: POST /client/broadcasts/${original.broadcast_id}/retry-failed`,
+    );
+  }
   const now = deps.clock.now();
   const at = now.toISOString();
   const { reason: _reason, processed_at: _processed, sent_email_id: _sent, ...kept } = original;
