@@ -20,7 +20,7 @@ import { batchGetItems } from './batch-get.js';
 import type { BroadcastLinkRow, RecipientDetails } from '../../domain/broadcasts/broadcast-store.js';
 import type { ExecutionRecord } from '../../domain/executions/execution-record.js';
 import type { SentStatus } from '../../domain/sent-emails/sent-email-record.js';
-import { LINK_HUMAN, LINK_MACHINE } from '../../domain/stats/counter-facts.js';
+import { LINK_HUMAN, LINK_MACHINE } from '../../domain/stats/link-counters.js';
 import { TABLE_KEYS } from './table-definition.js';
 import { SENT_STATUS } from '../../domain/sent-emails/sent-email-record.js';
 import { nextEmailStatus, STATUS_RANK } from '../../domain/tracking/status-rank.js';

@@ -2,7 +2,6 @@ import { BROADCAST_AB_METRICS, BROADCAST_LIMITS as L, BROADCAST_STATUSES } from 
 import { BROADCAST_RECIPIENT_STATUSES } from '../../public/broadcast-rules.js';
 import { plainIdParam } from '../../validation/plain-id.js';
 import { Email } from '../contacts/schemas.js';
-import { EventType } from '../journeys/definition/schemas.js';
 import * as z from '../../validation/zod.js';
 
 const id = (field: string, what: string) =>
@@ -145,6 +144,14 @@ const Schedule = z
         'settings → UTC), the send window and quiet hours applying after. The audience is read when `date` begins in ' +
         "UTC+14; a broadcast scheduled after a zone's `time` passed sends that zone's contacts at the next day's.",
     }),
+  );
+
+/** An event type as POST /client/events takes it (a slug), kept here so a broadcast route bundles no journey schema. */
+const EventType = z
+  .string({ error: 'event must be an event type (string)' })
+  .check(
+    z.maxLength(100, 'Must be at most 100 characters'),
+    z.regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, 'Must be an event type slug (letters, digits, _ . : -)'),
   );
 
 const Conversion = z

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LINK_HUMAN, LINK_MACHINE } from './link-counters.js';
 import { EXECUTION_STATUS } from '../executions/execution-record.js';
 import { SENT_STATUS } from '../sent-emails/sent-email-record.js';
 import { utcDayOf } from '../time/utc-days.js';
@@ -325,9 +326,6 @@ function linkDeltas(clientId: number, day: string, old: Image | undefined, now: 
   ];
 }
 
-/** A link row's counters: clicks by people and by machines. */
-export const LINK_HUMAN = 'h';
-export const LINK_MACHINE = 'm';
 /** The longest URL a link row keeps (a longer one is cut: the row is still told apart by the whole URL's hash). */
 export const LINK_URL_MAX_CHARS = 2048;
 
