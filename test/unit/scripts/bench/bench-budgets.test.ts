@@ -4,7 +4,7 @@ import { segmentBudgetsOf, type SegmentsBenchRun } from '../../../../scripts/ben
 
 const broadcastRun = (over: Partial<BroadcastsBenchRun> = {}): BroadcastsBenchRun => ({
   date: '2026-11-29',
-  contacts: 100,
+  contacts: 10_000,
   importS: 1,
   sesRate: 50,
   share: 0.8,
@@ -18,13 +18,13 @@ const broadcastRun = (over: Partial<BroadcastsBenchRun> = {}): BroadcastsBenchRu
   engineRequestsPerRecipient: 0.2,
   executorRequestsPerEmail: 5,
   exactlyOnce: {
-    emails: 100,
+    emails: 10_000,
     missing: 0,
     duplicates: 0,
-    recipients: 100,
-    byStatus: { '3': 100 },
+    recipients: 10_000,
+    byStatus: { '3': 10_000 },
     head: 'sent',
-    totalsSent: 100,
+    totalsSent: 10_000,
   },
   budgets: [],
   ...over,
@@ -35,6 +35,12 @@ const failing = (budgets: { name: string; pass: boolean }[]) => budgets.filter((
 describe('the broadcasts part fails on', () => {
   it('nothing when every figure is within its budget', () => {
     expect(failing(budgetsOf(broadcastRun()))).toEqual([]);
+  });
+
+  it("not the engine's own budget below 10,000 recipients (its pages are not full there)", () => {
+    const small = broadcastRun({ contacts: 200, engineRequestsPerRecipient: 2 });
+    small.exactlyOnce = { ...small.exactlyOnce, emails: 200, recipients: 200, byStatus: { '3': 200 } };
+    expect(failing(budgetsOf(small))).toEqual([]);
   });
 
   it.each([
@@ -53,9 +59,9 @@ describe('the broadcasts part fails on', () => {
   });
 
   it.each([
-    ['a contact mailed twice', { emails: 101, duplicates: 1 }],
-    ['a contact missing', { emails: 99, missing: 1 }],
-    ['a recipient still queued', { byStatus: { '3': 99, '1': 1 } }],
+    ['a contact mailed twice', { emails: 10_001, duplicates: 1 }],
+    ['a contact missing', { emails: 9_999, missing: 1 }],
+    ['a recipient still queued', { byStatus: { '3': 9_999, '1': 1 } }],
     ['the head not sent', { head: 'sending' }],
   ])('%s', (_, exactly) => {
     const run = broadcastRun();
