@@ -147,7 +147,13 @@ export const routes: readonly RouteDefinition[] = [
   },
   { method: 'GET', path: '/client/settings', handler: 'settings-get', tableAccess: 'read' },
   { method: 'PATCH', path: '/client/settings', handler: 'settings-update', tableAccess: 'readWrite' },
-  { method: 'POST', path: '/client/email-templates/list', handler: 'email-templates-list', tableAccess: 'read' },
+  {
+    method: 'POST',
+    path: '/client/email-templates/list',
+    handler: 'email-templates-list',
+    tableAccess: 'read',
+    usesLinkSecret: true,
+  },
   { method: 'POST', path: '/client/email-templates', handler: 'email-templates-create', tableAccess: 'readWrite' },
   { method: 'GET', path: '/client/email-templates/{id}', handler: 'email-templates-get', tableAccess: 'read' },
   {
@@ -227,7 +233,7 @@ export const routes: readonly RouteDefinition[] = [
     ingest: true,
   },
   { method: 'GET', path: '/client/events/{id}', handler: 'events-get', tableAccess: 'read' },
-  { method: 'GET', path: '/client/executions', handler: 'executions-list', tableAccess: 'read' },
+  { method: 'GET', path: '/client/executions', handler: 'executions-list', tableAccess: 'read', usesLinkSecret: true },
   {
     method: 'POST',
     path: '/client/executions/{execution_id}/retry',
@@ -374,7 +380,13 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'readWrite',
     sendsTo: ['segments'],
   },
-  { method: 'GET', path: '/client/segments/{id}/contacts', handler: 'segments-members', tableAccess: 'read' },
+  {
+    method: 'GET',
+    path: '/client/segments/{id}/contacts',
+    handler: 'segments-members',
+    tableAccess: 'read',
+    usesLinkSecret: true,
+  },
   { method: 'GET', path: '/client/broadcasts', handler: 'broadcasts-list', tableAccess: 'read' },
   { method: 'POST', path: '/client/broadcasts', handler: 'broadcasts-create', tableAccess: 'readWrite' },
   { method: 'GET', path: '/client/broadcasts/{id}', handler: 'broadcasts-get', tableAccess: 'read' },
@@ -478,5 +490,6 @@ export const routes: readonly RouteDefinition[] = [
     path: '/client/workflows/{workflow_id}/customization/audit',
     handler: 'workflows-customization-audit',
     tableAccess: 'read',
+    usesLinkSecret: true,
   },
 ];

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { queueFunctions } from '../../functions/queues.js';
@@ -115,6 +116,23 @@ describe('secrets in the synthesised template', () => {
     const report = new AwsSolutionsChecks().validateScope(app);
     expect(report.violations.map((v) => `${v.ruleName} at ${v.violatingResources[0]?.constructPath}`)).toEqual([]);
   });
+});
+
+describe('the link secret and the code that reads it', () => {
+  // A handler that composes the link-secret provider without the grant works locally and fails on AWS only.
+  const folderOf = (e: Entry) => (e.route ? 'http' : e.description.includes(' queue -> ') ? 'queue' : 'scheduled');
+  const handlerOf = (e: Entry) => e.route?.handler ?? e.description.split(' -> ')[1]!;
+  it.each(ENTRIES.map((e) => [e.description, e] as const))(
+    '%s: is granted the link secret if its handler composes it',
+    (_name, entry) => {
+      const source = readFileSync(
+        new URL(`../../functions/${folderOf(entry)}/${handlerOf(entry)}.ts`, import.meta.url),
+        'utf8',
+      );
+      if (source.includes('providers/link-secret.js'))
+        expect(Boolean(entry.needs.sendsEmail || entry.needs.usesLinkSecret)).toBe(true);
+    },
+  );
 });
 
 describe('the JWT secret context', () => {
