@@ -37,6 +37,10 @@ const BUDGET_OVERRIDES: Readonly<Record<string, number>> = {
   // (computeSendTime, luxon's zones: 71 KB), so a spill to 00:00 UTC never lands in its night: 259 KB measured
   // 2026-11-28 (docs/decisions: a broadcast recipient is an execution).
   'queue/execute-workflow': 270 * 1024,
+  // Publishing checks a segment trigger's segment is the client's through the segment store, whose DynamoDB adapter
+  // carries the membership counters' readers: 266.7 KB measured 2026-11-29. A reader of the segments' count item
+  // alone would bring it back under 250 KB.
+  'http/journeys-publish': 270 * 1024,
   'http/email-templates-create': TEMPLATE_HTML_CHECK_BUDGET,
   'http/email-templates-update': TEMPLATE_HTML_CHECK_BUDGET,
   'http/email-templates-render-preview': TEMPLATE_HTML_CHECK_BUDGET,
