@@ -61,6 +61,8 @@ const EXPECTED: Record<string, string> = {
   'POST /client/broadcasts/{id}/schedule': 'oak',
   'POST /client/broadcasts/{id}/resume': 'oak',
   'POST /client/broadcasts/{id}/cancel': 'oak',
+  'POST /client/broadcasts/{id}/resend': 'oak',
+  'POST /client/broadcasts/{id}/retry-failed': 'oak',
 };
 const expectedOf = (method: string, path: string): string => {
   const listed = EXPECTED[`${method} ${path}`];
