@@ -57,7 +57,7 @@ describe("a broadcast recipient's execution", () => {
     // Act
     const sentTimeline = await call('GET', `/client/contacts/${ok.body.data?.id}/activity`, { key });
     const failedTimeline = await call('GET', `/client/contacts/${refused.body.data?.id}/activity`, { key });
-    const failed = (failedTimeline.body.data?.items as Item[]).find((i) => i.kind === 'execution');
+    const failed = ((failedTimeline.body.data?.items ?? []) as Item[]).find((i) => i.kind === 'execution');
     const retry = await call('POST', `/client/executions/${failed?.id}/retry`, { key });
 
     // Assess
