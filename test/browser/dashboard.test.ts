@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM, checkDashboard, FIRST_PAGE_BUDGET_MS } from '../../scripts/browser/dashboard.js';
+import { CHROMIUM, checkDashboard } from '../../scripts/browser/dashboard.js';
 
 /**
  * The dashboard in headless Chromium (scripts/browser/dashboard.ts says what it checks). Part of `npm test`
@@ -22,7 +22,6 @@ describe('the dashboard in a browser', () => {
       console.log(
         `dashboard: first page usable in ${result.firstPageMs} ms; controls reached with Tab: ${JSON.stringify(result.keyboard)}; screenshots: ${result.screenshots.join(', ')}`,
       );
-      expect(result.firstPageMs).toBeLessThanOrEqual(FIRST_PAGE_BUDGET_MS);
       expect(result.screenshots.length).toBeGreaterThanOrEqual(3);
       // The keyboard walk saw the pages' controls (the e-mail field and its button; the overview's period, refresh, table…).
       expect(result.keyboard['sign-in']).toBeGreaterThanOrEqual(2);
