@@ -30,7 +30,7 @@ import { queryAll } from './query-all.js';
 const LOG_QUERIES_AT_ONCE = 50;
 import type { ConversionBroadcast } from '../../domain/broadcasts/conversions.js';
 import { listConversion } from './broadcast-conversions.js';
-import { ENTITY, keys } from './keys.js';
+import { ENTITY, keys, type ItemKey } from './keys.js';
 import { BROADCAST_LIMITS, type BroadcastStatus } from '../../public/broadcast-rules.js';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
@@ -45,28 +45,37 @@ export class DynamoBroadcastStore implements BroadcastStore {
     private readonly tableName: string,
   ) {}
 
+  /** The client's next broadcast id as stored (undefined before its first), read strongly. */
+  private async nextId(countKey: ItemKey): Promise<number | undefined> {
+    const read = await this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey, ConsistentRead: true }));
+    return typeof read.Item?.['next_id'] === 'number' ? (read.Item['next_id'] as number) : undefined;
+  }
+
+  /** The transaction item that takes the id read: it fails when another create took it first. */
+  private claimId(countKey: ItemKey, current: number | undefined) {
+    const id = current ?? 1;
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: countKey,
+        UpdateExpression: 'SET next_id = :next',
+        ConditionExpression: current === undefined ? 'attribute_not_exists(next_id)' : 'next_id = :cur',
+        ExpressionAttributeValues: { ':next': id + 1, ...(current === undefined ? {} : { ':cur': current }) },
+      },
+    };
+  }
+
   async create(clientId: number, draft: Omit<BroadcastRecord, 'id'>): Promise<BroadcastRecord> {
     const countKey = keys.broadcastCount(clientId);
     for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt += 1) {
-      const read = await this.db.send(
-        new GetCommand({ TableName: this.tableName, Key: countKey, ConsistentRead: true }),
-      );
-      const current = typeof read.Item?.['next_id'] === 'number' ? (read.Item['next_id'] as number) : undefined;
+      const current = await this.nextId(countKey);
       const id = current ?? 1;
       const record: BroadcastRecord = { ...draft, id };
       try {
         await this.db.send(
           new TransactWriteCommand({
             TransactItems: [
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: countKey,
-                  UpdateExpression: 'SET next_id = :next',
-                  ConditionExpression: current === undefined ? 'attribute_not_exists(next_id)' : 'next_id = :cur',
-                  ExpressionAttributeValues: { ':next': id + 1, ...(current === undefined ? {} : { ':cur': current }) },
-                },
-              },
+              this.claimId(countKey, current),
               {
                 Put: {
                   TableName: this.tableName,
@@ -93,25 +102,14 @@ export class DynamoBroadcastStore implements BroadcastStore {
   ): Promise<BroadcastRecord | 'missing' | 'exists' | { refused: BroadcastStatus }> {
     const countKey = keys.broadcastCount(clientId);
     for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt += 1) {
-      const read = await this.db.send(
-        new GetCommand({ TableName: this.tableName, Key: countKey, ConsistentRead: true }),
-      );
-      const current = typeof read.Item?.['next_id'] === 'number' ? (read.Item['next_id'] as number) : undefined;
+      const current = await this.nextId(countKey);
       const id = current ?? 1;
       const record: BroadcastRecord = { ...child, id };
       try {
         await this.db.send(
           new TransactWriteCommand({
             TransactItems: [
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: countKey,
-                  UpdateExpression: 'SET next_id = :next',
-                  ConditionExpression: current === undefined ? 'attribute_not_exists(next_id)' : 'next_id = :cur',
-                  ExpressionAttributeValues: { ':next': id + 1, ...(current === undefined ? {} : { ':cur': current }) },
-                },
-              },
+              this.claimId(countKey, current),
               {
                 Put: {
                   TableName: this.tableName,
