@@ -31,11 +31,10 @@ const LOG_QUERIES_AT_ONCE = 50;
 import type { ConversionBroadcast } from '../../domain/broadcasts/conversions.js';
 import { listConversion } from './broadcast-conversions.js';
 import { ENTITY, keys, type ItemKey } from './keys.js';
+import { createWithNextId, LOST, lostToAnotherWriter } from './next-id-create.js';
 import { BROADCAST_LIMITS, type BroadcastStatus } from '../../public/broadcast-rules.js';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
-/** Attempts of a create that met another create of the same client (the next id moved). */
-const CREATE_ATTEMPTS = 5;
 const ENGINE_AND_KEY_FIELDS = ['pk', 'sk', 'gsi3pk', 'gsi3sk', 'entity', 'shards'] as const;
 
 /** A client's broadcast heads (CLIENT#<id> / BROADCAST#<id>), their id counter, and the totals rows the projection keeps. */
@@ -67,31 +66,35 @@ export class DynamoBroadcastStore implements BroadcastStore {
 
   async create(clientId: number, draft: Omit<BroadcastRecord, 'id'>): Promise<BroadcastRecord> {
     const countKey = keys.broadcastCount(clientId);
-    for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt += 1) {
-      const current = await this.nextId(countKey);
-      const id = current ?? 1;
-      const record: BroadcastRecord = { ...draft, id };
-      try {
-        await this.db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              this.claimId(countKey, current),
-              {
-                Put: {
-                  TableName: this.tableName,
-                  Item: { ...keys.broadcast(clientId, id), entity: ENTITY.broadcast, ...record },
-                  ConditionExpression: 'attribute_not_exists(pk)',
+    return createWithNextId({
+      what: `Broadcast create for client ${clientId}`,
+      read: () => this.nextId(countKey),
+      idOf: (current) => current,
+      attempt: async (current) => {
+        const id = current ?? 1;
+        const record: BroadcastRecord = { ...draft, id };
+        try {
+          await this.db.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                this.claimId(countKey, current),
+                {
+                  Put: {
+                    TableName: this.tableName,
+                    Item: { ...keys.broadcast(clientId, id), entity: ENTITY.broadcast, ...record },
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
                 },
-              },
-            ],
-          }),
-        );
-        return record;
-      } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-      }
-    }
-    throw new Error(`Broadcast create for client ${clientId} lost to concurrent creates ${CREATE_ATTEMPTS} times`);
+              ],
+            }),
+          );
+          return record;
+        } catch (error) {
+          if (!lostToAnotherWriter(error)) throw error;
+          return LOST;
+        }
+      },
+    });
   }
 
   async createResend(
@@ -101,65 +104,69 @@ export class DynamoBroadcastStore implements BroadcastStore {
     liveAt: string,
   ): Promise<BroadcastRecord | 'missing' | 'exists' | { refused: BroadcastStatus }> {
     const countKey = keys.broadcastCount(clientId);
-    for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt += 1) {
-      const current = await this.nextId(countKey);
-      const id = current ?? 1;
-      const record: BroadcastRecord = { ...child, id };
-      try {
-        await this.db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              this.claimId(countKey, current),
-              {
-                Put: {
-                  TableName: this.tableName,
-                  Item: {
-                    ...keys.broadcast(clientId, id),
-                    entity: ENTITY.broadcast,
-                    ...record,
-                    ...keys.broadcastLiveEntry(clientId, id, liveAt),
+    return createWithNextId<number | undefined, BroadcastRecord | 'missing' | 'exists' | { refused: BroadcastStatus }>({
+      what: `Broadcast resend for client ${clientId}`,
+      read: () => this.nextId(countKey),
+      idOf: (current) => current,
+      attempt: async (current) => {
+        const id = current ?? 1;
+        const record: BroadcastRecord = { ...child, id };
+        try {
+          await this.db.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                this.claimId(countKey, current),
+                {
+                  Put: {
+                    TableName: this.tableName,
+                    Item: {
+                      ...keys.broadcast(clientId, id),
+                      entity: ENTITY.broadcast,
+                      ...record,
+                      ...keys.broadcastLiveEntry(clientId, id, liveAt),
+                    },
+                    ConditionExpression: 'attribute_not_exists(pk)',
                   },
-                  ConditionExpression: 'attribute_not_exists(pk)',
                 },
-              },
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: keys.broadcast(clientId, parentId),
-                  UpdateExpression: 'SET resend_id = :id, updated_at = :at',
-                  ConditionExpression:
-                    'client_id = :c AND #s IN (:snapshotting, :sending, :paused, :sent) AND attribute_not_exists(resend_id)',
-                  ExpressionAttributeNames: { '#s': 'status' },
-                  ExpressionAttributeValues: {
-                    ':id': id,
-                    ':at': child.created_at,
-                    ':c': clientId,
-                    ':snapshotting': 'snapshotting',
-                    ':sending': 'sending',
-                    ':paused': 'paused',
-                    ':sent': 'sent',
+                {
+                  Update: {
+                    TableName: this.tableName,
+                    Key: keys.broadcast(clientId, parentId),
+                    UpdateExpression: 'SET resend_id = :id, updated_at = :at',
+                    ConditionExpression:
+                      'client_id = :c AND #s IN (:snapshotting, :sending, :paused, :sent) AND attribute_not_exists(resend_id)',
+                    ExpressionAttributeNames: { '#s': 'status' },
+                    ExpressionAttributeValues: {
+                      ':id': id,
+                      ':at': child.created_at,
+                      ':c': clientId,
+                      ':snapshotting': 'snapshotting',
+                      ':sending': 'sending',
+                      ':paused': 'paused',
+                      ':sent': 'sent',
+                    },
+                    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
                   },
-                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
                 },
-              },
-            ],
-          }),
-        );
-        return record;
-      } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        const reason = error.CancellationReasons?.[2];
-        if (reason?.Code === 'ConditionalCheckFailed') {
-          // The parent refused: the refusal carries it (no second read).
-          const old = reason.Item ? unmarshall(reason.Item as Parameters<typeof unmarshall>[0]) : undefined;
-          if (!old || old['client_id'] !== clientId) return 'missing';
-          if (old['resend_id'] !== undefined) return 'exists';
-          return { refused: old['status'] as BroadcastStatus };
+              ],
+            }),
+          );
+          return record;
+        } catch (error) {
+          if (!(error instanceof TransactionCanceledException)) throw error;
+          const reason = error.CancellationReasons?.[2];
+          if (reason?.Code === 'ConditionalCheckFailed') {
+            // The parent refused: the refusal carries it (no second read).
+            const old = reason.Item ? unmarshall(reason.Item as Parameters<typeof unmarshall>[0]) : undefined;
+            if (!old || old['client_id'] !== clientId) return 'missing';
+            if (old['resend_id'] !== undefined) return 'exists';
+            return { refused: old['status'] as BroadcastStatus };
+          }
+          // Another create took the id: read the count again.
+          return LOST;
         }
-        // Another create took the id: read the count again.
-      }
-    }
-    throw new Error(`Broadcast resend for client ${clientId} lost to concurrent creates ${CREATE_ATTEMPTS} times`);
+      },
+    });
   }
 
   async get(clientId: number, broadcastId: number) {

@@ -18,6 +18,7 @@ import { batchGetItems } from './batch-get.js';
 import { stripKeys } from './items.js';
 import { ENTITY, keys } from './keys.js';
 import { queryAll } from './query-all.js';
+import { createWithNextId, LOST, lostToAnotherWriter } from './next-id-create.js';
 import { sendTransaction } from './transactions.js';
 
 type TransactItem = NonNullable<TransactWriteCommand['input']['TransactItems']>[number];
@@ -25,9 +26,6 @@ type TransactItem = NonNullable<TransactWriteCommand['input']['TransactItems']>[
 /** A journey's summary on the count item: one attribute per journey, so each write sets its own fields. */
 export const summaryAttribute = (journeyId: number): string => `j_${journeyId}`;
 const SUMMARY = /^j_(\d+)$/;
-
-/** Lost to another writer: the create reads the count again. */
-const CREATE_ATTEMPTS = 5;
 
 const conditionFailed = (error: unknown): boolean =>
   error instanceof TransactionCanceledException &&
@@ -140,49 +138,51 @@ export class DynamoJourneyStore implements JourneyStore {
     journey: Omit<JourneyRecord, 'id' | 'client_id'>,
     max: number,
   ): Promise<JourneyRecord | 'limit'> {
-    for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt += 1) {
-      const countKey = keys.journeyCount(clientId);
-      const read = await this.db.send(
-        new GetCommand({ TableName: this.tableName, Key: countKey, ConsistentRead: true }),
-      );
-      const count = countOf(read.Item);
-      if (count.n >= max) return 'limit';
-      const record: JourneyRecord = { ...journey, id: count.next_id, client_id: clientId };
-      const command = new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: this.tableName,
-              Key: countKey,
-              UpdateExpression: 'SET next_id = :next, #j = :summary ADD n :one',
-              // The id read is still the next one, and the limit still holds with whatever archive freed since.
-              ConditionExpression: read.Item ? 'next_id = :id AND n < :max' : 'attribute_not_exists(pk)',
-              ExpressionAttributeNames: { '#j': summaryAttribute(record.id) },
-              ExpressionAttributeValues: {
-                ':next': record.id + 1,
-                ':summary': summaryOf(record),
-                ':one': 1,
-                ...(read.Item ? { ':id': record.id, ':max': max } : {}),
+    const countKey = keys.journeyCount(clientId);
+    return createWithNextId({
+      what: `Journey create for client ${clientId}`,
+      read: () => this.db.send(new GetCommand({ TableName: this.tableName, Key: countKey, ConsistentRead: true })),
+      idOf: (read) => (read.Item ? countOf(read.Item).next_id : undefined),
+      attempt: async (read) => {
+        const count = countOf(read.Item);
+        if (count.n >= max) return 'limit' as const;
+        const record: JourneyRecord = { ...journey, id: count.next_id, client_id: clientId };
+        const command = new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: countKey,
+                UpdateExpression: 'SET next_id = :next, #j = :summary ADD n :one',
+                // The id read is still the next one, and the limit still holds with whatever archive freed since.
+                ConditionExpression: read.Item ? 'next_id = :id AND n < :max' : 'attribute_not_exists(pk)',
+                ExpressionAttributeNames: { '#j': summaryAttribute(record.id) },
+                ExpressionAttributeValues: {
+                  ':next': record.id + 1,
+                  ':summary': summaryOf(record),
+                  ':one': 1,
+                  ...(read.Item ? { ':id': record.id, ':max': max } : {}),
+                },
               },
             },
-          },
-          {
-            Put: {
-              TableName: this.tableName,
-              Item: this.headItem(record),
-              ConditionExpression: 'attribute_not_exists(pk)',
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: this.headItem(record),
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
             },
-          },
-        ],
-      });
-      try {
-        await sendTransaction(this.db, command);
-        return record;
-      } catch (error) {
-        if (!conditionFailed(error)) throw error;
-      }
-    }
-    throw new Error(`Journey create for client ${clientId} lost to concurrent creates ${CREATE_ATTEMPTS} times`);
+          ],
+        });
+        try {
+          await sendTransaction(this.db, command);
+          return record;
+        } catch (error) {
+          if (!lostToAnotherWriter(error)) throw error;
+          return LOST;
+        }
+      },
+    });
   }
 
   async rename(journey: JourneyRecord, at: string): Promise<WriteOutcome> {
