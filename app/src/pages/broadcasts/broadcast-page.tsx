@@ -13,6 +13,7 @@ import { ActionStatus, Done, LoadStatus } from '../../ui/status.js';
 import { countText } from '../segments/segment-text.js';
 import { When } from '../../ui/when.js';
 import { useRereadWhile } from '../segments/reread.js';
+import { AbReport } from './broadcast-ab.js';
 import { BroadcastFollowUps } from './broadcast-follow-ups.js';
 import { BroadcastReport } from './broadcast-report.js';
 import { TestSend } from './broadcast-test.js';
@@ -124,6 +125,7 @@ function BroadcastView(props: { api: Api; id: string; writes: boolean; manages: 
               }}
             />
           )}
+          {broadcast.status !== 'draft' && <AbReport broadcast={broadcast} />}
           {broadcast.status !== 'draft' && (
             <BroadcastFollowUps
               api={api}
