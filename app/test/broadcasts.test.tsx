@@ -58,8 +58,11 @@ const broadcastOf = (over: Record<string, unknown> = {}) => ({
   completed_at: null,
   recipients: null,
   totals: ZERO,
+  ab: null,
   created_at: '2026-11-28T20:00:00Z',
   updated_at: '2026-11-28T20:00:00Z',
+  links: [],
+  links_total: 0,
   ...over,
 });
 

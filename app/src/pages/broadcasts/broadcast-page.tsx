@@ -15,6 +15,7 @@ import { When } from '../../ui/when.js';
 import { useRereadWhile } from '../segments/reread.js';
 import { AbReport } from './broadcast-ab.js';
 import { BroadcastFollowUps } from './broadcast-follow-ups.js';
+import { BroadcastLinks } from './broadcast-links.js';
 import { BroadcastReport } from './broadcast-report.js';
 import { TestSend } from './broadcast-test.js';
 import { audienceText, type Broadcast, MOVING } from './broadcast-text.js';
@@ -126,6 +127,7 @@ function BroadcastView(props: { api: Api; id: string; writes: boolean; manages: 
             />
           )}
           {broadcast.status !== 'draft' && <AbReport broadcast={broadcast} />}
+          {broadcast.status !== 'draft' && <BroadcastLinks broadcast={broadcast} />}
           {broadcast.status !== 'draft' && (
             <BroadcastFollowUps
               api={api}
