@@ -5,6 +5,12 @@ import {
   queueFunctions as allQueueFunctions,
   type QueueFunctionDefinition,
 } from '../functions/queues.js';
+import {
+  MAPPING_CONCURRENCY,
+  type MappingSizing,
+  mappingOf,
+  SES_DEFAULT_MAX_SEND_RATE,
+} from '../functions/queue-sizing.js';
 import { createHandlerLoader } from './handler-loader.js';
 import { createLambdaContext } from './lambda-context.js';
 
@@ -27,6 +33,11 @@ export interface QueueDispatcherOptions {
   /** Defaults to importing `functions/queue/<handler>.ts`. */
   loadHandler?: (definition: QueueFunctionDefinition) => Promise<QueueHandler>;
   region?: string;
+  /**
+   * The SES send rate the sender's mapping is sized for (AWS: context `sesMaxSendRate`); defaults to the runtime's
+   * SES_MAX_SEND_RATE, else SES's default.
+   */
+  sesMaxSendRate?: number;
 }
 
 /**
@@ -42,11 +53,28 @@ export function createQueueDispatcher(options: QueueDispatcherOptions = {}) {
     options.loadHandler ?? ((definition: QueueFunctionDefinition) => defaultLoader(definition.handler));
 
   const consumerOf = (queue: string): QueueFunctionDefinition | undefined => table.find((d) => d.queue === queue);
+  const sesMaxSendRate =
+    options.sesMaxSendRate ?? (Number(process.env['SES_MAX_SEND_RATE']) || SES_DEFAULT_MAX_SEND_RATE);
 
   return {
     consumerOf,
-    /** Batch size the queue's function takes (its table entry, else the default). */
+    /** Batch size the queue's function's table entry names, else the default (a sender's mapping: `sizingOf`). */
     batchSizeOf: (queue: string): number => consumerOf(queue)?.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize,
+    /**
+     * How the queue is polled: the batch size and concurrency its event source mapping gets on AWS, by the same rule
+     * from the same table (functions/queue-sizing.ts). An entry without a concurrency (AWS refuses it at synth) is
+     * polled as an unbounded mapping would be.
+     */
+    sizingOf: (queue: string): MappingSizing => {
+      const definition = consumerOf(queue);
+      if (!definition) return { batchSize: QUEUE_FUNCTION_DEFAULTS.batchSize, maxConcurrency: MAPPING_CONCURRENCY.max };
+      return (
+        mappingOf(definition, sesMaxSendRate) ?? {
+          batchSize: definition.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize,
+          maxConcurrency: MAPPING_CONCURRENCY.max,
+        }
+      );
+    },
     /**
      * Runs one batch; resolves with the ids to deliver again (the partial batch response's failures — all of them
      * when the function throws).

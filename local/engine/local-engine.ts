@@ -60,7 +60,8 @@ export function createLocalEngine(options: LocalEngineOptions): LocalEngine {
   const dispatcher = createQueueDispatcher({ region: options.region });
   for (const fn of queueFunctions) {
     queue.consume(fn.queue, {
-      batchSize: dispatcher.batchSizeOf(fn.queue),
+      // Batches and concurrency as the function's event source mapping on AWS (SES_MAX_SEND_RATE sizes the sender's).
+      ...dispatcher.sizingOf(fn.queue),
       maxReceiveCount: fn.maxReceiveCount ?? QUEUE_FUNCTION_DEFAULTS.maxReceiveCount,
       visibilityTimeoutMs: Math.max(options.visibilityTimeoutMs ?? 5_000, (fn.longestRunSeconds ?? 0) * 1000),
       deliver: (deliveries) => dispatcher.deliver(fn.queue, deliveries),

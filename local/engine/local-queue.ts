@@ -1,17 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { BatchMessage, Queue, QueueMessages, QueueName, SendOptions } from '../../shared/platform.js';
 import { MAX_QUEUE_BATCH, MAX_QUEUE_DELAY_SECONDS } from '../../shared/platform.js';
+import { MAPPING_CONCURRENCY } from '../../functions/queue-sizing.js';
 import type { LocalDelivery } from '../queue-functions.js';
 
 /**
- * SQS in the process, as Lambda's event source mapping uses it: messages become visible after their delay, are
- * delivered in batches of up to `batchSize` as an SQS event, stay invisible for the visibility timeout while the
- * handler runs, are deleted when acknowledged, come back when reported in `batchItemFailures` (or when the handler
- * throws), and move to the DLQ after `maxReceiveCount` deliveries. No npm SQS emulator speaks the current protocol
- * (DESIGN.md §3), hence this adapter; only its timing is compressed (the visibility timeout is configurable).
+ * SQS in the process, as Lambda's event source mapping uses it: messages become visible after their delay; each
+ * consumer is polled at a steady cadence (sends do not move the poll) and a poller that finishes a batch polls again
+ * at once; a poll hands out batches of up to `batchSize` visible messages while fewer than `maxConcurrency` of the
+ * consumer's batches run. A message stays in its queue, visible, until it is handed to the consumer: its visibility
+ * timeout starts then, not while it waits in the process. Messages are deleted when acknowledged, come back after
+ * the visibility timeout when reported in `batchItemFailures` (or when the handler throws), and move to the DLQ after
+ * `maxReceiveCount` deliveries. No npm SQS emulator speaks the current protocol (DESIGN.md §3), hence this adapter;
+ * only its timing is compressed (the visibility timeout is configurable).
  */
 export interface LocalQueueConsumer {
   batchSize: number;
+  /**
+   * Batches of this consumer running at once (the mapping's maximum concurrency, functions/queue-sizing.ts); without
+   * it, Lambda's ceiling for a mapping.
+   */
+  maxConcurrency?: number;
   maxReceiveCount: number;
   visibilityTimeoutMs: number;
   /** Runs one batch (local/queue-functions.ts: the SQS event to the consuming function); the ids to deliver again. */
@@ -33,11 +42,18 @@ export interface DeadLetter {
   receiveCount: number;
 }
 
-const POLL_MS = 25;
+/** How often every consumer is polled, whatever is sent meanwhile (SQS's long poll answers about this soon). */
+export const LOCAL_POLL_MS = 25;
+
+interface Poller {
+  consumer: LocalQueueConsumer;
+  /** Batches handed to the consumer and not yet settled. */
+  running: number;
+}
 
 export class LocalQueue implements Queue {
   private readonly messages = new Map<QueueName, StoredMessage[]>();
-  private readonly consumers = new Map<QueueName, LocalQueueConsumer>();
+  private readonly pollers = new Map<QueueName, Poller>();
   private readonly inFlight = new Set<Promise<void>>();
   readonly deadLetters: DeadLetter[] = [];
   /** Requests sent to the queues (benchmarks, budgets): a SendMessage each, a SendMessageBatch per 10 messages. */
@@ -47,9 +63,17 @@ export class LocalQueue implements Queue {
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  /** Puts `consumer` on `queue` (in place of one before it; batches it still runs count against the new bound). */
   consume(queue: QueueName, consumer: LocalQueueConsumer): void {
-    this.consumers.set(queue, consumer);
-    this.schedulePoll(0);
+    if (this.stopped) return;
+    const poller = this.pollers.get(queue);
+    if (poller) poller.consumer = consumer;
+    else this.pollers.set(queue, { consumer, running: 0 });
+    // One steady tick polls every consumer in turn: never reset, so a stream of sends cannot push a poll back.
+    if (!this.timer) {
+      this.timer = setInterval(() => this.pollAll(), LOCAL_POLL_MS);
+      this.timer.unref();
+    }
   }
 
   async send<Q extends QueueName>(queue: Q, message: QueueMessages[Q], options: SendOptions = {}): Promise<void> {
@@ -83,7 +107,6 @@ export class LocalQueue implements Queue {
       });
     });
     this.messages.set(queue, list);
-    this.schedulePoll(Math.ceil(delays.reduce((low, delay) => Math.min(low, delay))) * 1000);
   }
 
   /**
@@ -102,13 +125,17 @@ export class LocalQueue implements Queue {
     for (const letter of moving)
       list.push({ id: randomUUID(), body: letter.body, visibleAt: now, receiveCount: 0, sentAt: now });
     this.messages.set(queue, list);
-    this.schedulePoll(0);
     return moving.length;
   }
 
-  /** Messages waiting (visible or not yet), per queue. */
+  /** Messages waiting (visible or not yet, handed out or not), per queue. */
   depth(queue: QueueName): number {
     return this.messages.get(queue)?.length ?? 0;
+  }
+
+  /** Batches of `queue` running now. */
+  running(queue: QueueName): number {
+    return this.pollers.get(queue)?.running ?? 0;
   }
 
   /** Resolves once no message is visible or being handled (delayed messages may remain). */
@@ -116,59 +143,64 @@ export class LocalQueue implements Queue {
     const until = this.now() + timeoutMs;
     while (this.inFlight.size > 0 || this.hasVisible()) {
       if (this.now() > until) throw new Error('the local queues did not drain in time');
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      await new Promise((resolve) => setTimeout(resolve, LOCAL_POLL_MS));
     }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
     await Promise.allSettled([...this.inFlight]);
   }
 
   private hasVisible(): boolean {
     const now = this.now();
     return [...this.messages.entries()].some(
-      ([queue, list]) => this.consumers.has(queue) && list.some((m) => m.visibleAt <= now),
+      ([queue, list]) => this.pollers.has(queue) && list.some((m) => m.visibleAt <= now),
     );
   }
 
-  private schedulePoll(inMs: number): void {
-    if (this.stopped) return;
-    const wait = Math.max(POLL_MS, Math.min(inMs, 60_000));
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.poll(), wait);
-    this.timer.unref();
+  private pollAll(): void {
+    for (const queue of this.pollers.keys()) this.poll(queue);
   }
 
-  private poll(): void {
-    this.timer = undefined;
-    if (this.stopped) return;
+  /** One poll of `queue`'s consumer: as many batches as its free concurrency takes, the oldest messages first. */
+  private poll(queue: QueueName): void {
+    const poller = this.pollers.get(queue);
+    if (this.stopped || !poller) return;
+    const { consumer } = poller;
     const now = this.now();
-    let next = Infinity;
-    for (const [queue, consumer] of this.consumers) {
-      let list = this.messages.get(queue) ?? [];
-      // As SQS: a message received maxReceiveCount times moves to the DLQ instead of being delivered again (a slow
-      // run still holding it does not change that).
-      const exhausted = list.filter((m) => m.visibleAt <= now && m.receiveCount >= consumer.maxReceiveCount);
-      if (exhausted.length > 0) {
-        for (const m of exhausted)
-          this.deadLetters.push({ queue, messageId: m.id, body: m.body, receiveCount: m.receiveCount });
-        list = list.filter((m) => !exhausted.includes(m));
-        this.messages.set(queue, list);
-      }
-      const visible = list.filter((m) => m.visibleAt <= now);
-      for (let i = 0; i < visible.length; i += consumer.batchSize)
-        this.deliver(queue, consumer, visible.slice(i, i + consumer.batchSize), now);
-      for (const m of list) if (m.visibleAt > now) next = Math.min(next, m.visibleAt - now);
+    let list = this.messages.get(queue);
+    if (!list || list.length === 0) return;
+    // As SQS: a message received maxReceiveCount times moves to the DLQ instead of being delivered again (a slow
+    // run still holding it does not change that).
+    const exhausted = list.filter((m) => m.visibleAt <= now && m.receiveCount >= consumer.maxReceiveCount);
+    if (exhausted.length > 0) {
+      for (const m of exhausted)
+        this.deadLetters.push({ queue, messageId: m.id, body: m.body, receiveCount: m.receiveCount });
+      list = list.filter((m) => !exhausted.includes(m));
+      this.messages.set(queue, list);
     }
-    this.schedulePoll(next === Infinity ? 60_000 : next);
+    const free = (consumer.maxConcurrency ?? MAPPING_CONCURRENCY.max) - poller.running;
+    if (free <= 0) return;
+    const batchSize = Math.max(1, consumer.batchSize);
+    const visible: StoredMessage[] = [];
+    for (const m of list) {
+      if (m.visibleAt > now) continue;
+      visible.push(m);
+      if (visible.length >= free * batchSize) break;
+    }
+    for (let i = 0; i < visible.length; i += batchSize) this.deliver(queue, poller, visible.slice(i, i + batchSize));
   }
 
-  private deliver(queue: QueueName, consumer: LocalQueueConsumer, batch: StoredMessage[], now: number): void {
+  private deliver(queue: QueueName, poller: Poller, batch: StoredMessage[]): void {
+    const { consumer } = poller;
+    // Handed over now: the visibility timeout runs from here.
+    const handedAt = this.now();
     for (const m of batch) {
       m.receiveCount += 1;
-      m.visibleAt = now + consumer.visibilityTimeoutMs;
+      m.visibleAt = handedAt + consumer.visibilityTimeoutMs;
     }
     const deliveries = batch.map((m) => ({
       messageId: m.id,
@@ -176,6 +208,7 @@ export class LocalQueue implements Queue {
       receiveCount: m.receiveCount,
       sentAt: m.sentAt,
     }));
+    poller.running += 1;
     const run = (async () => {
       let failed: Set<string>;
       try {
@@ -194,14 +227,18 @@ export class LocalQueue implements Queue {
             this.deadLetters.push({ queue, messageId: m.id, body: m.body, receiveCount: m.receiveCount });
             return false;
           }
-          // Redelivered after the visibility timeout, counted from the delivery.
+          // Redelivered after the visibility timeout, counted from the hand-off.
           m.visibleAt = Math.max(m.visibleAt, after);
           return true;
         }),
       );
-      this.schedulePoll(POLL_MS);
     })();
     this.inFlight.add(run);
-    void run.finally(() => this.inFlight.delete(run));
+    void run.finally(() => {
+      this.inFlight.delete(run);
+      poller.running -= 1;
+      // The poller that ran this batch is free: it polls again at once, as Lambda's pollers do.
+      this.poll(queue);
+    });
   }
 }

@@ -45,7 +45,7 @@ const noCalls = (): SideCalls => ({ sqs: 0, schedules: 0, ses: 0 });
 
 /**
  * Attributes the engine's requests to the message that caused them. The queue functions are registered again on the
- * runtime's in-process queue (same table, batch sizes, retries, visibility) with each message of a batch run as its
+ * runtime's in-process queue (same table, batch sizes, concurrency, retries, visibility) with each message of a batch run as its
  * own invocation — in parallel, as the batch's records run — inside its own async scope: DynamoDB requests through
  * `RequestCounter.measure`, SQS / Scheduler / SES calls through the counting ports of `ports()`. What no message
  * scope claims (the HTTP ingest; the outbox sweeper, should it run) is left in `unscoped`.
@@ -110,7 +110,7 @@ export class EngineMeter {
     const dispatcher = createQueueDispatcher({ region });
     for (const fn of queueFunctions) {
       this.engine.queue.consume(fn.queue, {
-        batchSize: dispatcher.batchSizeOf(fn.queue),
+        ...dispatcher.sizingOf(fn.queue),
         maxReceiveCount: fn.maxReceiveCount ?? QUEUE_FUNCTION_DEFAULTS.maxReceiveCount,
         visibilityTimeoutMs: LOCAL_VISIBILITY_TIMEOUT_MS,
         deliver: async (deliveries) => {

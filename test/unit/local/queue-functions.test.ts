@@ -1,7 +1,8 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from '../../../shared/validation/zod.js';
-import type { QueueFunctionDefinition } from '../../../functions/queues.js';
+import { senderSizing } from '../../../functions/queue-sizing.js';
+import { type QueueFunctionDefinition, queueFunctions } from '../../../functions/queues.js';
 import { createQueueDispatcher, type LocalDelivery } from '../../../local/queue-functions.js';
 import { PermanentFailure } from '../../../shared/errors.js';
 import { logger } from '../../../shared/logger.js';
@@ -83,6 +84,21 @@ describe('local queue dispatcher', () => {
     const result = await dispatcher.deliver('workflow', [delivery('a', {}), delivery('b', {})]);
 
     expect(result).toEqual({ failed: ['a', 'b'] });
+  });
+
+  it("polls each queue as its function's mapping is sized on AWS, from the same table", () => {
+    // Prepare
+    const dispatcher = createQueueDispatcher({ sesMaxSendRate: 50 });
+    const entry = (queue: string) => queueFunctions.find((d) => d.queue === queue)!;
+
+    // Act + Assess: a function of its own concurrency keeps it; the sender is sized for the SES rate.
+    expect(dispatcher.sizingOf('events')).toEqual({ batchSize: 10, maxConcurrency: entry('events').maxConcurrency });
+    expect(dispatcher.sizingOf('workflow')).toEqual(senderSizing(50, 10));
+    expect(createQueueDispatcher({ sesMaxSendRate: 14 }).sizingOf('workflow')).toEqual({
+      batchSize: 1,
+      maxConcurrency: 2,
+    });
+    for (const fn of queueFunctions) expect(dispatcher.sizingOf(fn.queue).maxConcurrency).toBeLessThanOrEqual(1000);
   });
 
   it('refuses a queue that no function consumes', async () => {
