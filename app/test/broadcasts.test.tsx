@@ -84,7 +84,11 @@ const changes = (calls: FakeCall[]) =>
     .filter((call) => call.method !== 'GET' && !call.path.endsWith('/email-templates/list'))
     .map((call) => [call.method, call.path, call.body]);
 
-const common = { 'GET /api/v1/client/segments': SEGMENTS, 'GET /api/v1/client/topics': TOPICS };
+const common = {
+  'GET /api/v1/client/segments': SEGMENTS,
+  'GET /api/v1/client/topics': TOPICS,
+  'GET /api/v1/client/broadcasts/5/recipients': ok({ recipients: [], next_cursor: null }),
+};
 
 afterEach(() => {
   cleanup();

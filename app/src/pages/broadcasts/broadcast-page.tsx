@@ -16,6 +16,7 @@ import { useRereadWhile } from '../segments/reread.js';
 import { AbReport } from './broadcast-ab.js';
 import { BroadcastFollowUps } from './broadcast-follow-ups.js';
 import { BroadcastLinks } from './broadcast-links.js';
+import { BroadcastRecipients } from './broadcast-recipients.js';
 import { BroadcastReport } from './broadcast-report.js';
 import { TestSend } from './broadcast-test.js';
 import { audienceText, type Broadcast, MOVING } from './broadcast-text.js';
@@ -128,6 +129,9 @@ function BroadcastView(props: { api: Api; id: string; writes: boolean; manages: 
           )}
           {broadcast.status !== 'draft' && <AbReport broadcast={broadcast} />}
           {broadcast.status !== 'draft' && <BroadcastLinks broadcast={broadcast} />}
+          {broadcast.status !== 'draft' && broadcast.started_at !== null && (
+            <BroadcastRecipients api={api} broadcast={broadcast} />
+          )}
           {broadcast.status !== 'draft' && (
             <BroadcastFollowUps
               api={api}
