@@ -164,6 +164,23 @@ async function main(): Promise<void> {
       return run;
     };
 
+    if (ONLY === 'cost') {
+      const { runCostBench, printCost, costMarkdown, COST_START, COST_END, COST_TITLE } = await import('./cost.js');
+      console.log('\n== Cost: what 1,000 e-mails cost on AWS ==');
+      const run = await runCostBench({
+        runtime,
+        meter,
+        db: latency.db,
+        setLatency: latency.set,
+        send,
+        newClient: newBenchClient,
+        region: process.env['AWS_REGION'] ?? 'us-east-1',
+      });
+      printCost(run);
+      writeSection(COST_START, COST_END, COST_TITLE, costMarkdown(run));
+      return;
+    }
+
     if (ONLY === 'journeys') {
       latency.set(0);
       console.log('\n== Journeys: requests per transition and per awaited event ==');
