@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { navigate } from '../../router.js';
 import { BROADCAST_LIMITS } from '../../../../shared/public/broadcast-rules.js';
 import type { Api } from '../../api/client.js';
@@ -13,7 +13,7 @@ import { Form } from '../../ui/form.js';
 import { FormActions } from '../../ui/form-actions.js';
 import { CheckField, Options, SelectField, TextField } from '../../ui/inputs.js';
 import { countText } from '../segments/segment-text.js';
-import { type BroadcastDraft, definitionOf, EMPTY_DRAFT } from './broadcast-text.js';
+import { type Broadcast, type BroadcastDraft, definitionOf, draftOf, EMPTY_DRAFT } from './broadcast-text.js';
 import { useAudienceNames } from './audience-names.js';
 
 /** At most this many pages of 100 templates are offered (a client with more picks among the first 500). */
@@ -45,10 +45,6 @@ function useTemplates(api: Api) {
  */
 export function NewBroadcastForm({ api }: { api: Api }) {
   const [draft, setDraft] = useState<BroadcastDraft>(EMPTY_DRAFT);
-  const set = <K extends keyof BroadcastDraft>(key: K, value: BroadcastDraft[K]) =>
-    setDraft({ ...draft, [key]: value });
-  const templates = useTemplates(api);
-  const names = useAudienceNames(api);
   const create = useAction(async () => {
     const body = { name: draft.name.trim(), definition: definitionOf(draft, {}) };
     const answer = await answerOf(
@@ -57,11 +53,78 @@ export function NewBroadcastForm({ api }: { api: Api }) {
     );
     navigate('broadcast', { id: String(answer.data.id) });
   });
-  const segment = names.segmentList.find((s) => String(s.id) === draft.segment_id);
 
   return (
     <Form class="page-section" onSubmit={create.run} failure={create.failure} aria-labelledby="bc-new-title">
       <h2 id="bc-new-title">New broadcast</h2>
+      <BroadcastFields api={api} draft={draft} onDraft={setDraft} />
+      <FailureAlert />
+      <FormActions submit="Create draft" busy={create.busy} busyLabel="Creating…" />
+    </Form>
+  );
+}
+
+/**
+ * A draft changed in place: the same fields, filled from it, saved whole (PUT /client/broadcasts/{id} with the
+ * `draft_version` read). What the form does not show (more variants and their A/B test, a conversion, the priority,
+ * the category) is kept as saved. Saved meanwhile elsewhere (another tab, the API), the save is refused (409) and
+ * nothing is written: the page offers to read the draft again.
+ */
+export function EditDraftForm(props: {
+  api: Api;
+  broadcast: Broadcast;
+  onSaved: (broadcast: Broadcast) => void;
+  onCancel: () => void;
+  onStale: () => void;
+}) {
+  const { api, broadcast, onSaved, onCancel, onStale } = props;
+  const [draft, setDraft] = useState<BroadcastDraft>(() => draftOf(broadcast));
+  // Opened by a button that the form replaces: the keyboard's focus goes on to its first field.
+  useEffect(() => document.getElementById('bc-name')?.focus(), []);
+  const save = useAction(async () => {
+    const body = {
+      name: draft.name.trim(),
+      definition: definitionOf(draft, broadcast.definition),
+      draft_version: broadcast.draft_version,
+    };
+    const answer = await answerOf(
+      api.PUT('/api/v1/client/broadcasts/{id}', {
+        params: { path: { id: String(broadcast.id) } },
+        body: body as components['schemas']['BroadcastReplace'],
+      }),
+      'Saving the draft',
+    );
+    onSaved(answer.data);
+  });
+  const stale = save.failure?.status === 409;
+  return (
+    <Form class="page-section" onSubmit={save.run} failure={save.failure} aria-labelledby="bc-edit-title">
+      <h2 id="bc-edit-title">Edit draft</h2>
+      <BroadcastFields api={api} draft={draft} onDraft={setDraft} />
+      <FailureAlert />
+      {stale && (
+        <p class="hint">
+          Nothing was saved: this broadcast changed since you opened it (saved from another tab or the API, or
+          scheduled). Read it again, then make your changes once more.{' '}
+          <button type="button" class="secondary" onClick={onStale}>
+            Read the draft again
+          </button>
+        </p>
+      )}
+      <FormActions submit="Save draft" busy={save.busy} busyLabel="Saving…" onCancel={onCancel} />
+    </Form>
+  );
+}
+
+/** The fields of a broadcast's form: content, audience and schedule. */
+function BroadcastFields(props: { api: Api; draft: BroadcastDraft; onDraft: (draft: BroadcastDraft) => void }) {
+  const { api, draft, onDraft } = props;
+  const set = <K extends keyof BroadcastDraft>(key: K, value: BroadcastDraft[K]) => onDraft({ ...draft, [key]: value });
+  const templates = useTemplates(api);
+  const names = useAudienceNames(api);
+  const segment = names.segmentList.find((s) => String(s.id) === draft.segment_id);
+  return (
+    <>
       <FieldGroup legend="Content">
         <TextField
           id="bc-name"
@@ -216,8 +279,6 @@ export function NewBroadcastForm({ api }: { api: Api }) {
           </>
         )}
       </FieldGroup>
-      <FailureAlert />
-      <FormActions submit="Create draft" busy={create.busy} busyLabel="Creating…" />
-    </Form>
+    </>
   );
 }

@@ -15,6 +15,7 @@ import { When } from '../../ui/when.js';
 import { useRereadWhile } from '../segments/reread.js';
 import { AbReport } from './broadcast-ab.js';
 import { BroadcastFollowUps } from './broadcast-follow-ups.js';
+import { EditDraftForm } from './broadcast-form.js';
 import { BroadcastLinks } from './broadcast-links.js';
 import { BroadcastRecipients } from './broadcast-recipients.js';
 import { BroadcastReport } from './broadcast-report.js';
@@ -109,10 +110,14 @@ function BroadcastView(props: { api: Api; id: string; writes: boolean; manages: 
                   return audience !== undefined && 'segment_id' in audience && s.id === audience.segment_id;
                 })?.count
               }
-              onScheduled={(scheduled, words) => {
+              onChanged={(scheduled, words) => {
                 setSaid(words);
                 // A move's answer has no link report: the last read's stays until the next.
                 loaded.update((old) => ({ ...old, ...scheduled }));
+              }}
+              onReload={() => {
+                setSaid('');
+                loaded.reload();
               }}
             />
           ) : (
@@ -157,9 +162,11 @@ function DraftSummary(props: {
   manages: boolean;
   writes: boolean;
   segmentCount: number | undefined;
-  onScheduled: (broadcast: Broadcast, words: string) => void;
+  onChanged: (broadcast: Broadcast, words: string) => void;
+  onReload: () => void;
 }) {
-  const { api, broadcast, manages, writes, segmentCount, onScheduled } = props;
+  const { api, broadcast, manages, writes, segmentCount, onChanged, onReload } = props;
+  const [editing, setEditing] = useState(false);
   const definition = broadcast.definition;
   const variant = definition.variants?.[0];
   const schedule = definition.schedule ?? { mode: 'now' };
@@ -184,7 +191,7 @@ function DraftSummary(props: {
       }),
       'Scheduling the broadcast',
     );
-    onScheduled(answer.data, schedule.mode === 'now' ? 'Sending has started.' : 'Scheduled.');
+    onChanged(answer.data, schedule.mode === 'now' ? 'Sending has started.' : 'Scheduled.');
   });
   const remove = useAction(async () => {
     await answerOf(
@@ -193,6 +200,24 @@ function DraftSummary(props: {
     );
     navigate('broadcasts');
   });
+  if (editing)
+    return (
+      <section class="card page-section" aria-label="Draft">
+        <EditDraftForm
+          api={api}
+          broadcast={broadcast}
+          onSaved={(saved) => {
+            setEditing(false);
+            onChanged(saved, 'Draft saved.');
+          }}
+          onCancel={() => setEditing(false)}
+          onStale={() => {
+            setEditing(false);
+            onReload();
+          }}
+        />
+      </section>
+    );
   return (
     <section class="card page-section" aria-labelledby="bc-draft-title">
       <h2 id="bc-draft-title">Draft</h2>
@@ -204,6 +229,13 @@ function DraftSummary(props: {
         <dt>Sends</dt>
         <dd>{when}</dd>
       </dl>
+      {writes && (
+        <p>
+          <button type="button" class="secondary" onClick={() => setEditing(true)}>
+            Edit draft
+          </button>
+        </p>
+      )}
       {schedule.mode === 'local_time' && (
         <p class="hint">
           Each contact gets it at {schedule.time} of their own zone on {schedule.date}; scheduled late, a zone whose

@@ -66,8 +66,18 @@ export function draftOf(broadcast: Broadcast): BroadcastDraft {
 }
 
 /**
- * The definition the form says. A choice left empty is left out (the API names what is missing at its path); a topic
- * audience is also the broadcast's topic (its unsubscribe link leaves that topic), any other has none.
+ * The topic a definition is sent under: a topic audience's own; else the saved one, unless that was only implied by
+ * a topic audience the form has just replaced.
+ */
+function topicOf(audience: Audience | undefined, saved: BroadcastDefinition): number | null {
+  if (audience && 'topic_id' in audience) return audience.topic_id;
+  if (saved.audience && 'topic_id' in saved.audience) return null;
+  return saved.topic_id ?? null;
+}
+
+/**
+ * The definition the form says, over the saved one. A choice left empty is left out (the API names what is missing at
+ * its path); a topic audience is also the broadcast's topic (its unsubscribe link leaves that topic).
  */
 export function definitionOf(draft: BroadcastDraft, saved: BroadcastDefinition): BroadcastDefinition {
   const audience: Audience | undefined =
@@ -90,9 +100,15 @@ export function definitionOf(draft: BroadcastDraft, saved: BroadcastDefinition):
   return {
     ...saved,
     category: saved.category ?? 'marketing',
-    topic_id: audience && 'topic_id' in audience ? audience.topic_id : null,
+    topic_id: topicOf(audience, saved),
     ...(audience ? { audience } : {}),
-    variants: draft.template_id ? [{ template_id: Number(draft.template_id), ...(subject ? { subject } : {}) }] : [],
+    // The form shows the first variant; an A/B test's others are kept as saved.
+    variants: draft.template_id
+      ? [
+          { template_id: Number(draft.template_id), ...(subject ? { subject } : {}) },
+          ...(saved.variants ?? []).slice(1),
+        ]
+      : [],
     schedule,
   };
 }
