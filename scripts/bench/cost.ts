@@ -112,7 +112,7 @@ export async function runCostBench(deps: CostBenchDeps): Promise<CostRun> {
     for (let round = 0; round < 3; round += 1) {
       await sleep(1_500);
       await queue.idle(DEADLINE_MS);
-      await deps.runtime.streams.settled();
+      await withDeadline(deps.runtime.streams.settled(), 'the stream functions to settle');
     }
   };
   const measure = async (kind: string, how: string, work: () => Promise<number>): Promise<KindRun> => {
@@ -259,7 +259,7 @@ async function contactsOf(deps: CostBenchDeps, key: string, tag: string, count: 
       throw new Error(`bulk create answered ${res.status}`);
   }
   await deps.runtime.engine.queue.idle(DEADLINE_MS);
-  await deps.runtime.streams.settled();
+  await withDeadline(deps.runtime.streams.settled(), 'the stream functions to settle');
   return contacts.map((c) => c.email);
 }
 
@@ -341,11 +341,19 @@ function instrumentPlatform(deps: CostBenchDeps, meter: CostMeter) {
   };
   // Each queue keeps the consumer settings the runtime gave it (batch size, concurrency, visibility, retries): only
   // its delivery is wrapped, one batch one invocation, straight to the function as the runtime's own consumer does.
-  const consumers = (queue as unknown as { consumers?: Map<string, LocalQueueConsumer> }).consumers;
-  if (!(consumers instanceof Map))
-    throw new Error('cost bench: the local queue no longer keeps its consumers by queue');
+  // The queue's current consumer of each queue, read from its internals (a poller per queue, or a consumer per queue).
+  const internals = queue as unknown as {
+    pollers?: Map<string, { consumer: LocalQueueConsumer }>;
+    consumers?: Map<string, LocalQueueConsumer>;
+  };
+  const consumerOf = (name: string): LocalQueueConsumer | undefined =>
+    internals.pollers instanceof Map
+      ? internals.pollers.get(name)?.consumer
+      : internals.consumers instanceof Map
+        ? internals.consumers.get(name)
+        : undefined;
   for (const fn of queueFunctions) {
-    const current = consumers.get(fn.queue);
+    const current = consumerOf(fn.queue);
     if (!current) throw new Error(`cost bench: nothing consumes the "${fn.queue}" queue`);
     queue.consume(fn.queue, {
       ...current,
@@ -445,6 +453,19 @@ async function functionMemory(): Promise<Map<string, number>> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** `work`, or a failure after DEADLINE_MS: a stuck run fails the part rather than hanging it. */
+async function withDeadline<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`cost bench: waited too long for ${what}`)), DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export const COST_START = '<!-- cost:begin -->';
 export const COST_END = '<!-- cost:end -->';
 export const COST_TITLE = '## What 1,000 e-mails cost on AWS';
@@ -452,7 +473,15 @@ export const COST_TITLE = '## What 1,000 e-mails cost on AWS';
 const usd = (n: number) => (n === 0 ? '0' : n < 0.0001 ? n.toExponential(2) : n.toFixed(4));
 const qty = (n: number) => (Number.isInteger(n) ? String(n) : n < 10 ? n.toFixed(2) : n.toFixed(0));
 const priceText = (p: { usd: number; per: number }) =>
-  `$${p.usd} / ${p.per === 1 ? 'unit' : p.per.toLocaleString('en-US')}`;
+  p.per === 1 ? `$${p.usd} each` : `$${p.usd} / ${p.per.toLocaleString('en-US')}`;
+
+/** The overhead's rows by cost, each with its share of the overhead (`DynamoDB write request units, table 61%`). */
+const shares = (table: CostTable): string =>
+  table.rows
+    .filter((r) => r.price !== PRICES.sesEmail && r.cost > 0)
+    .sort((a, b) => b.cost - a.cost)
+    .map((r) => `${r.resource} ${Math.round((r.cost / table.overhead) * 100)}%`)
+    .join(', ');
 
 /** The biggest contributors of a kind's overhead: rows by cost, then the writes by item kind. */
 function dominant(run: KindRun, top = 6): string[] {
@@ -483,6 +512,8 @@ export function printCost(run: CostRun): void {
     console.log(
       `overhead ${usd(kind.table.overhead)} $ per 1,000 e-mails = ${kind.table.ratio.toFixed(2)}× SES's own price`,
     );
+    console.log(`shares: ${shares(kind.table)}`);
+    console.log(`read units by command: ${JSON.stringify(kind.totals.readByCommand)}`);
     console.log(`largest DynamoDB writes:\n  ${dominant(kind).join('\n  ')}`);
     console.table(
       kind.functions.map((f) => ({
@@ -522,7 +553,8 @@ ${rows.join('\n')}
 | **overhead (all but SES)** | | | **${usd(kind.table.overhead)}** |
 | **total** | | | **${usd(kind.table.total)}** |
 
-Overhead: **${kind.table.ratio.toFixed(2)}× SES's own price**. Largest DynamoDB writes (table and index, per e-mail):
+Overhead: **${kind.table.ratio.toFixed(2)}× SES's own price**; its shares: ${shares(kind.table)}.
+Largest DynamoDB writes (table and index, per e-mail):
 
 ${dominant(kind)
   .map((line) => `- ${line}`)
