@@ -75,12 +75,14 @@ export interface RunMessage {
   seq: number;
   /**
    * Hints from a sender that knew them, so advance-runs reads the run and what it needs in one BatchGet: the run's
-   * contact, the send step's execution it waits on, and the e-mails whose counted opens and clicks an engagement
-   * branch ahead reads. Without them the run is read first and the rest after (one request more).
+   * contact, the send step's execution it waits on, the e-mails whose counted opens and clicks an engagement
+   * branch ahead reads, and the segments whose membership a segment branch ahead reads. Without them the run is read
+   * first and the rest after (one request more).
    */
   contact_id?: number;
   execution_id?: number;
   sent_email_ids?: string[];
+  segment_ids?: number[];
 }
 
 /**

@@ -29,6 +29,7 @@ import type {
   RunTransition,
   TransitionOutcome,
 } from '../../domain/runs/run-store.js';
+import { membershipOf } from '../../domain/runs/segment-membership.js';
 import { openHoursOf } from '../../domain/tracking/open-hours.js';
 import { openExecutionAttribute, openExecutionValue } from '../../domain/workflows/goals.js';
 import { batchGetItems } from './batch-get.js';
@@ -36,6 +37,7 @@ import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
 import { executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys, type ItemKey } from './keys.js';
+import { segmentIndexOf, segmentStateOf } from './membership-store.js';
 import { queryAll } from './query-all.js';
 import { capPendingAttribute } from './quota-counter.js';
 import { RUN_RETENTION_DAYS, runItem, runOf } from './run-item.js';
@@ -59,8 +61,9 @@ const decodeCursor = (text: string): DueCursor =>
 
 /**
  * The run engine's reads and transactions (docs/capacity.md "advance a run"). A transition: one BatchGetItem (run,
- * contact, awaited execution, counted-engagement markers, and the client's settings, journey index, topics and open
- * hours unless the config cache holds them) and one TransactWriteItems whose first item is the run.
+ * contact, awaited execution, counted-engagement markers, the contact's SEGSTATE when a segment branch is ahead, and
+ * the client's settings, journey index, topics, open hours and — with SEGSTATE — segment index unless the config
+ * cache holds them) and one TransactWriteItems whose first item is the run.
  */
 export class DynamoRunStore implements RunStore {
   constructor(
@@ -88,10 +91,21 @@ export class DynamoRunStore implements RunStore {
           openHours: keys.clientOpenHours(clientId),
         }
       : undefined;
-    const other = [...Object.values(own).filter((k): k is ItemKey => k !== undefined), ...markers.map((m) => m.key)];
-    const items = config
-      ? await batchGetWithConfig(this.db, this.tableName, this.configCache, other, Object.values(config))
-      : await batchGetItems(this.db, this.tableName, other);
+    // A segment branch ahead: the contact's SEGSTATE (every membership is on that one item) and the segment index,
+    // which is configuration (cached), so a deleted segment reads as no one's.
+    const segments = wants.segments
+      ? { state: keys.segmentState(clientId, wants.segments.contactId), index: keys.segmentIndex(clientId) }
+      : undefined;
+    const other = [
+      ...Object.values(own).filter((k): k is ItemKey => k !== undefined),
+      ...markers.map((m) => m.key),
+      ...(segments ? [segments.state] : []),
+    ];
+    const configKeys = [...(config ? Object.values(config) : []), ...(segments ? [segments.index] : [])];
+    const items =
+      configKeys.length > 0
+        ? await batchGetWithConfig(this.db, this.tableName, this.configCache, other, configKeys)
+        : await batchGetItems(this.db, this.tableName, other);
     const byKey = new Map(items.map((item) => [keyOf(item as unknown as ItemKey), item]));
     const item = (key: ItemKey | undefined) => (key ? byKey.get(keyOf(key)) : undefined);
     const engagement: RunReads['engagement'] = {};
@@ -108,6 +122,15 @@ export class DynamoRunStore implements RunStore {
       ...(contact ? { contact: stripKeys<ContactRecord>(contact) } : {}),
       ...(execution ? { execution: stripKeys<ExecutionRecord>(execution) } : {}),
       engagement,
+      ...(segments && wants.segments
+        ? {
+            segments: membershipOf(
+              segmentStateOf(item(segments.state))?.members,
+              segmentIndexOf(item(segments.index)),
+              wants.segments.segmentIds,
+            ),
+          }
+        : {}),
     };
     if (!config) return reads;
     const settings = item(config.settings);

@@ -19,6 +19,7 @@ import type {
   RunTransition,
   TransitionOutcome,
 } from '../../domain/runs/run-store.js';
+import { membershipOf } from '../../domain/runs/segment-membership.js';
 import { openHoursOf } from '../../domain/tracking/open-hours.js';
 import { listOpenExecution } from './contact-goals.js';
 import { clientKey, copy, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
@@ -58,6 +59,7 @@ export class MemoryRunStore implements RunStore {
       ...(contact ? { contact: copy(contact) } : {}),
       ...(execution ? { execution: copy(execution) } : {}),
       engagement,
+      ...(wants.segments ? { segments: this.memberships(clientId, wants.segments) } : {}),
     };
     if (!wants.config) return reads;
     const settings = this.aggregates.settings.settings.get(clientId);
@@ -71,6 +73,12 @@ export class MemoryRunStore implements RunStore {
       ...(topics ? { topics: copy(topics) } : {}),
       ...(openHours ? { clientOpenHours: openHoursOf(openHours) } : {}),
     };
+  }
+
+  /** The contact's membership of each segment asked, as the DynamoDB adapter reads it (SEGSTATE and the index). */
+  private memberships(clientId: number, wanted: NonNullable<RunReadWants['segments']>): Record<number, boolean> {
+    const state = this.data.segmentStates.get(clientKey(clientId, wanted.contactId));
+    return membershipOf(state?.members, this.data.segmentIndexes.get(clientId), wanted.segmentIds);
   }
 
   async versions(clientId: number, journeyId: number, versions: readonly number[]): Promise<JourneyVersionRecord[]> {

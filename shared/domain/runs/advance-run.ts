@@ -8,7 +8,7 @@ import type { JourneyDefinition, StepId } from '../journeys/definition/types.js'
 import type { JourneyVersionRecord } from '../journeys/journey-records.js';
 import { RUN_ENDED_STATUSES, type RunEndReason, type RunRecord } from './run-record.js';
 import type { RunReads, RunStore, RunTransition } from './run-store.js';
-import { engagementEmailIds, SEND_CHECK_AFTER_MS, walkSteps, type WalkStart } from './walk-steps.js';
+import { engagementEmailIds, SEND_CHECK_AFTER_MS, segmentIdsAhead, walkSteps, type WalkStart } from './walk-steps.js';
 
 export interface AdvanceDeps extends DispatchDeps {
   clock: Clock;
@@ -41,8 +41,9 @@ const PENDING_EXECUTION = new Set<number>([EXECUTION_STATUS.queued, EXECUTION_ST
 
 /**
  * Moves one run of a journey for a message {run, seq} (advance-runs). Reads the run with its contact, the client's
- * configuration and journey index, the send step's execution it waits on and the counted engagement an engagement
- * branch reads — one BatchGet when the message carries its hints (the version is cached per container). A message for
+ * configuration and journey index, the send step's execution it waits on, the counted engagement an engagement
+ * branch reads and the contact's segment memberships a segment branch reads (its SEGSTATE item, only when a branch
+ * ahead names a segment) — one BatchGet when the message carries its hints (the version is cached per container). A message for
  * another seq, an ended run, or one early does nothing (early: sent back for the run's due time). A paused journey,
  * or a send whose e-mail has not ended, only moves the due time. Otherwise the run follows the journey's live version,
  * runs its current step and every instant step after it, and writes it all in ONE transaction whose first item is the
@@ -76,6 +77,9 @@ async function attemptAdvance(deps: AdvanceDeps, message: RunMessage): Promise<A
     ...(message.contact_id !== undefined ? { contactId: message.contact_id } : {}),
     ...(message.execution_id !== undefined ? { executionId: message.execution_id } : {}),
     ...(message.sent_email_ids ? { sentEmailIds: message.sent_email_ids } : {}),
+    ...(message.segment_ids && message.contact_id !== undefined
+      ? { segments: { contactId: message.contact_id, segmentIds: message.segment_ids } }
+      : {}),
   });
   const run = reads.run;
   if (!run) return { kind: 'missing' };
@@ -99,16 +103,29 @@ async function attemptAdvance(deps: AdvanceDeps, message: RunMessage): Promise<A
   // engagement the branches of the version it will be on read.
   const ahead = journey ? placeOf(run, versions) : undefined;
   const wantedEmails = ahead && !('ended' in ahead) ? engagementEmailIds(run, ahead.definition, ahead.stepId) : [];
+  // The segment branches ahead read the run's contact's memberships: those the hint did not bring (or brought for
+  // another contact) are read with the rest, in the same request.
+  const wantedSegments = ahead && !('ended' in ahead) ? segmentIdsAhead(ahead.definition, ahead.stepId) : [];
+  const segmentsRead = message.contact_id === run.contact_id ? (reads.segments ?? {}) : {};
+  const missingSegments = wantedSegments.filter((id) => segmentsRead[id] === undefined);
   const more = {
     ...(reads.contact?.id !== run.contact_id ? { contactId: run.contact_id } : {}),
     ...(!awaitedRead ? { executionId: awaited } : {}),
     sentEmailIds: wantedEmails.filter((id) => reads.engagement[id] === undefined),
+    ...(missingSegments.length > 0 ? { segments: { contactId: run.contact_id, segmentIds: missingSegments } } : {}),
   };
-  if (more.contactId !== undefined || more.executionId !== undefined || more.sentEmailIds.length > 0) {
+  const segments: Record<number, boolean> = { ...segmentsRead };
+  if (
+    more.contactId !== undefined ||
+    more.executionId !== undefined ||
+    more.sentEmailIds.length > 0 ||
+    more.segments !== undefined
+  ) {
     const extra = await deps.runs.read(clientId, { config: false, ...more });
     if (more.contactId !== undefined) reads.contact = extra.contact;
     if (more.executionId !== undefined) reads.execution = extra.execution;
     Object.assign(reads.engagement, extra.engagement);
+    Object.assign(segments, extra.segments);
   }
 
   const position = positionOf(run, reads, now);
@@ -145,6 +162,7 @@ async function attemptAdvance(deps: AdvanceDeps, message: RunMessage): Promise<A
     topics: reads.topics,
     clientOpenHours: reads.clientOpenHours,
     engagement: reads.engagement,
+    segments,
     now,
     minuteMs: deps.journeyTime?.minuteMs ?? REAL_JOURNEY_MINUTE_MS,
     drawId: () => timeOrderedId(now),
@@ -293,6 +311,7 @@ const lockOf = (run: RunRecord) => ({
 /** The run's next message, with the hints that let its read take everything at once. */
 function messageFor(run: RunRecord, definition: JourneyDefinition | undefined): RunMessage {
   const emails = definition ? engagementEmailIds(run, definition, run.step_id) : [];
+  const segments = definition ? segmentIdsAhead(definition, run.step_id) : [];
   return {
     client_id: run.client_id,
     run_id: run.id,
@@ -302,5 +321,7 @@ function messageFor(run: RunRecord, definition: JourneyDefinition | undefined): 
       ? { execution_id: run.wait.execution_id }
       : {}),
     ...(emails.length > 0 ? { sent_email_ids: emails } : {}),
+    // The message's schema takes at most 100 (more: the second read brings them).
+    ...(segments.length > 0 && segments.length <= 100 ? { segment_ids: segments } : {}),
   };
 }

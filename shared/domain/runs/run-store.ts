@@ -16,6 +16,11 @@ export interface RunReadWants {
   executionId?: number;
   /** E-mails whose COUNTED#open / COUNTED#click markers to read. */
   sentEmailIds?: readonly string[];
+  /**
+   * The segments a branch ahead names: the contact's SEGSTATE item is read (one item: every membership is on it) with
+   * the client's segment index (configuration: cached), so a segment deleted since reads as no one's.
+   */
+  segments?: { contactId: number; segmentIds: readonly number[] };
 }
 
 /** A human's engagement with one e-mail (the counted markers: never a privacy proxy or a scanner). */
@@ -31,6 +36,8 @@ export interface RunReads {
   execution?: ExecutionRecord;
   /** By sent e-mail id, for every id asked (false/false when nothing was counted). */
   engagement: Record<string, CountedEngagement>;
+  /** By segment id, for every id asked in `segments`: the contact is in it (and the segment still exists). */
+  segments?: Record<number, boolean>;
   settings?: SettingsRecord;
   index?: JourneyIndex;
   topics?: TopicSet;

@@ -9,4 +9,5 @@ export const RunMessage = z.object({
   contact_id: z.optional(z.int().check(z.positive())),
   execution_id: z.optional(z.int().check(z.positive())),
   sent_email_ids: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(100))),
+  segment_ids: z.optional(z.array(z.int().check(z.positive())).check(z.maxLength(100))),
 }) satisfies z.ZodMiniType<RunMessageShape>;

@@ -38,6 +38,8 @@ export interface WalkInput {
   clientOpenHours: OpenHours | undefined;
   /** Counted engagement by sent e-mail id (the e-mails of this run's sends an engagement condition reads). */
   engagement: Readonly<Record<string, CountedEngagement>>;
+  /** The contact's membership of each segment the branches ahead name (segmentIdsAhead), by segment id. */
+  segments?: Readonly<Record<number, boolean>>;
   now: Date;
   /** Milliseconds one minute of a `wait` or a `wait_for_event` timeout lasts (JourneyTime: 60,000 but in tests). */
   minuteMs: number;
@@ -127,6 +129,7 @@ export async function walkSteps(input: WalkInput): Promise<WalkResult> {
             contact,
             ...(input.topics ? { topics: input.topics } : {}),
             engagement: engagementBySend(run, input.engagement),
+            ...(input.segments ? { segments: input.segments } : {}),
           });
         const chosen = step.branches.find((b) => holds(b.conditions));
         const via = chosen?.name ?? 'otherwise';
@@ -284,8 +287,30 @@ function engagementBySend(
  * pass before it waits again. What a message's hint names, so its read takes them with the run.
  */
 export function engagementEmailIds(run: RunRecord, definition: JourneyDefinition, stepId: StepId): string[] {
-  const byId = new Map(definition.steps.map((s) => [s.id, s]));
   const sendSteps = new Set<StepId>();
+  for (const condition of branchConditionsAhead(definition, stepId))
+    if (condition.on === 'engagement') sendSteps.add(condition.send_step);
+  return [...sendSteps].flatMap((id) => {
+    const send = run.sends[id];
+    return send?.sent_email_id !== undefined ? [send.sent_email_id] : [];
+  });
+}
+
+/**
+ * The segments whose membership the branches a transition from `stepId` may pass read (as engagementEmailIds finds
+ * them): the contact's SEGSTATE is read only when there is one, with the run's other reads.
+ */
+export function segmentIdsAhead(definition: JourneyDefinition, stepId: StepId): number[] {
+  const ids = new Set<number>();
+  for (const condition of branchConditionsAhead(definition, stepId))
+    if (condition.on === 'segment') ids.add(condition.segment_id);
+  return [...ids];
+}
+
+/** Every condition of the branch steps a transition from `stepId` may pass before it waits again. */
+function branchConditionsAhead(definition: JourneyDefinition, stepId: StepId): Condition[] {
+  const byId = new Map(definition.steps.map((s) => [s.id, s]));
+  const conditions: Condition[] = [];
   const seen = new Set<StepId>();
   const pending: StepId[] = [stepId];
   while (pending.length > 0) {
@@ -293,19 +318,13 @@ export function engagementEmailIds(run: RunRecord, definition: JourneyDefinition
     const step = byId.get(id);
     if (!step || seen.has(id)) continue;
     seen.add(id);
-    if (step.type === 'branch')
-      for (const branch of step.branches)
-        for (const condition of branch.conditions)
-          if (condition.on === 'engagement') sendSteps.add(condition.send_step);
+    if (step.type === 'branch') for (const branch of step.branches) conditions.push(...branch.conditions);
     // A wait stops a transition; only the step the run is at now may be left through its edges.
     const waits = step.type === 'wait' || step.type === 'wait_until' || step.type === 'wait_for_event';
     if (waits && id !== stepId) continue;
     pending.push(...edgesOf(step));
   }
-  return [...sendSteps].flatMap((id) => {
-    const send = run.sends[id];
-    return send?.sent_email_id !== undefined ? [send.sent_email_id] : [];
-  });
+  return conditions;
 }
 
 /** Every step id a step's edges name. */

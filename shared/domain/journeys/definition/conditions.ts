@@ -1,6 +1,6 @@
 /**
  * How a journey's conditions read their inputs: the event (the trigger's, or the awaited one), the contact, its topic
- * choices and the human engagement with the run's earlier e-mails. Pure: the caller reads everything first.
+ * choices, the human engagement with the run's earlier e-mails and its segment memberships. Pure: the caller reads everything first.
  */
 import type { ContactRecord } from '../../contacts/contact-store.js';
 import type { ExecutionEventVars } from '../../executions/execution-record.js';
@@ -25,6 +25,11 @@ export interface ConditionInput {
   topics?: TopicSet;
   /** By send step id: the human opens and clicks of the e-mail that step sent in this run. */
   engagement?: Readonly<Record<string, { opened: boolean; clicked: boolean }>>;
+  /**
+   * By segment id: whether the contact is in it (false for a segment deleted since, or one it never entered), for the
+   * segments a branch names: read with the run, not for every condition.
+   */
+  segments?: Readonly<Record<number, boolean>>;
 }
 
 /** The event's own fields a path names directly (anything else bare is a member of `payload`). */
@@ -66,8 +71,8 @@ export function readEventPath(event: ConditionEvent | undefined, path: PropertyP
  * an instant; other strings compare exactly, case-sensitively, and order by their characters. `contains` finds a
  * substring in a string or an item in a list. `neq` and `not_in` hold on an absent value (it differs from every
  * value); `eq`, `in`, the orderings and `contains` need one. A condition whose input is missing (no event, no contact,
- * no engagement recorded for the send step) does not hold, except `neither`: a send with no engagement recorded was
- * neither opened nor clicked.
+ * no engagement recorded for the send step, no membership read) does not hold, except `neither`: a send with no
+ * engagement recorded was neither opened nor clicked.
  */
 export function conditionsHold(conditions: readonly Condition[] | undefined, input: ConditionInput): boolean {
   return (conditions ?? []).every((c) => conditionHolds(c, input));
@@ -114,6 +119,12 @@ export function conditionHolds(condition: Condition, input: ConditionInput): boo
       if (condition.op === 'neither') return engagement === undefined || (!engagement.opened && !engagement.clicked);
       if (engagement === undefined) return false;
       return condition.op === 'human_opened' ? engagement.opened : engagement.clicked;
+    }
+    case 'segment': {
+      // Not read (a condition outside a branch, which validation refuses): nothing to say about it.
+      const member = input.segments?.[condition.segment_id];
+      if (member === undefined) return false;
+      return condition.op === 'member' ? member : !member;
     }
   }
 }

@@ -298,11 +298,36 @@ const segmentIdOfClient = (what: string) =>
       description: `${what} A segment of the client's (GET /client/segments). Depends on stored data: any other id is a 422 \`reference\``,
     }),
   );
-const CONDITION_KINDS = 'event, contact, custom_field, tag, topic or engagement';
+export const SEGMENT_CONDITION_OPS = ['member', 'not_member'] as const;
+const SegmentCondition = z
+  .strictObject({
+    on: z.literal('segment'),
+    segment_id: segmentIdOfClient('The segment whose membership is read.'),
+    op: z.enum(SEGMENT_CONDITION_OPS, { error: 'Must be member or not_member' }),
+  })
+  .check(
+    z.meta({
+      id: 'JourneySegmentCondition',
+      description:
+        "Whether the contact is in the segment (member) or not (not_member) when the run reaches the branch. Read by branch steps only: in a trigger's `conditions` or a wait_for_event's `conditions` it is a 422 `format` at its `on`. " +
+        'Membership is what the segment engine last wrote for the contact: a change made within the last seconds (the contact updated, an event counted) may not be seen yet. ' +
+        "A contact never evaluated is in no segment. A segment deleted after the journey went live is no one's: `member` never holds and `not_member` always does (republishing names it as a 422 `reference`)",
+    }),
+  );
+
+const CONDITION_KINDS = 'event, contact, custom_field, tag, topic, engagement or segment';
 export const JourneyConditionSchema = z
   .discriminatedUnion(
     'on',
-    [EventCondition, ContactCondition, CustomFieldCondition, TagCondition, TopicCondition, EngagementCondition],
+    [
+      EventCondition,
+      ContactCondition,
+      CustomFieldCondition,
+      TagCondition,
+      TopicCondition,
+      EngagementCondition,
+      SegmentCondition,
+    ],
     { error: `Must be a condition: on one of ${CONDITION_KINDS}` },
   )
   .check(
@@ -814,8 +839,8 @@ export const JourneyDefinitionSchema = z
       description:
         `A journey: a trigger, a flat list of steps joined by step ids, and settings. Every edge key is required (null ends the run there). Beyond each field's shape, a valid definition: ` +
         `has unique step ids (422 \`unique\`); names existing steps in \`entry\` and every edge (\`reference\`); reaches every step from \`entry\` (\`graph\`); has no cycle (\`graph\`, naming the loop); has split percentages adding up to 100 (\`graph\`); leads every arm of a split with a \`winner\` to a send step, and has exit events for a conversions winner (\`graph\`); ` +
-        `reads engagement only of a send step every path to the reader passes (\`reference\`); has a trigger key when a wait_for_event matches it (\`required\`); never exits on its trigger's event type (\`format\`); ` +
-        `takes a topic only when marketing and critical only when transactional (\`read_only\`); names templates and topics the client has (\`reference\`, depends on stored data); ` +
+        `reads engagement only of a send step every path to the reader passes (\`reference\`); reads segment membership only in branch steps (\`format\`); has a trigger key when a wait_for_event matches it (\`required\`); never exits on its trigger's event type (\`format\`); ` +
+        `takes a topic only when marketing and critical only when transactional (\`read_only\`); names templates, topics and segments the client has (\`reference\`, depends on stored data); ` +
         `is at most ${L.definitionBytes} bytes as JSON (\`max\`). Every issue is reported at once, at its JSON path (\`steps.3.on_timeout\`).`,
     }),
   ) satisfies z.ZodMiniType<JourneyDefinition, unknown>;

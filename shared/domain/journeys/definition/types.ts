@@ -68,7 +68,12 @@ export type Condition =
    * The human engagement with the e-mail an earlier `send` step of this run sent: opened or clicked by a person
    * (privacy-proxy and scanner opens and clicks never count), or neither.
    */
-  | { on: 'engagement'; send_step: StepId; op: 'human_opened' | 'human_clicked' | 'neither' };
+  | { on: 'engagement'; send_step: StepId; op: 'human_opened' | 'human_clicked' | 'neither' }
+  /**
+   * Whether the contact is in one of the client's segments, as the membership engine last wrote it (read by branch
+   * steps only; a segment deleted since is no one's).
+   */
+  | { on: 'segment'; segment_id: number; op: 'member' | 'not_member' };
 
 export type Reentry = { mode: 'once' } | { mode: 'every_days'; days: number } | { mode: 'always' };
 

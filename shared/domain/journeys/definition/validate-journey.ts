@@ -166,7 +166,7 @@ function graphIssues(input: Raw, refs: JourneyRefs | undefined, add: Add): void 
   splitWinnerIssues(input, steps, byId, successors, add);
   engagementIssues(input, steps, byId, start, successors, add);
   triggerKeyIssues(input, steps, add);
-  segmentIssues(input, add);
+  segmentIssues(input, steps, add);
   settingsIssues(input, add);
   if (refs) referenceIssues(input, steps, refs, add);
 }
@@ -325,9 +325,24 @@ function triggerKeyIssues(input: Raw, steps: GraphStep[], add: Add): void {
       );
 }
 
-/** A trigger is an event type or a segment move, exactly one; a segment move has no event to key or to widen. */
-function segmentIssues(input: Raw, add: Add): void {
+/**
+ * A trigger is an event type or a segment move, exactly one; a segment move has no event to key or to widen. A
+ * segment condition is read where a run stands on a step (a branch), never where an event is matched (a trigger's
+ * conditions, a wait_for_event's): those are decided by event processing, which reads no membership.
+ */
+function segmentIssues(input: Raw, steps: GraphStep[], add: Add): void {
   const trigger = input['trigger'];
+  const lists: { path: string; value: unknown }[] = [];
+  // (or_when takes event conditions only: its schema says so.)
+  if (isObject(trigger)) lists.push({ path: 'trigger.conditions', value: trigger['conditions'] });
+  for (const step of steps)
+    if (step.type === 'wait_for_event')
+      lists.push({ path: `steps.${step.index}.conditions`, value: step.raw['conditions'] });
+  for (const { path, value } of lists)
+    arrayOf(value).forEach((c, i) => {
+      if (isObject(c) && c['on'] === 'segment')
+        add(`${path}.${i}.on`, 'format', 'Must not be segment here: segment conditions are read by branch steps only');
+    });
   if (isObject(trigger)) {
     const hasEvent = trigger['event'] !== undefined;
     const hasSegment = trigger['segment'] !== undefined;
@@ -394,6 +409,13 @@ function referenceIssues(input: Raw, steps: GraphStep[], refs: JourneyRefs, add:
     arrayOf(value).forEach((c, i) => {
       if (isObject(c) && c['on'] === 'topic' && typeof c['topic_id'] === 'number' && !refs.topicIds.has(c['topic_id']))
         add(`${path}.${i}.topic_id`, 'reference', `Must name one of your topics: ${c['topic_id']} is none`);
+      if (
+        isObject(c) &&
+        c['on'] === 'segment' &&
+        typeof c['segment_id'] === 'number' &&
+        !refs.segmentIds.has(c['segment_id'])
+      )
+        add(`${path}.${i}.segment_id`, 'reference', `Must name one of your segments: ${c['segment_id']} is none`);
     });
   const segment = isObject(trigger['segment']) ? trigger['segment']['segment_id'] : undefined;
   if (typeof segment === 'number' && !refs.segmentIds.has(segment))
