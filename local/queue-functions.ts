@@ -58,6 +58,8 @@ export function createQueueDispatcher(options: QueueDispatcherOptions = {}) {
 
   return {
     consumerOf,
+    /** The SES send rate the sender's mapping is sized for. */
+    sesMaxSendRate,
     /** Batch size the queue's function's table entry names, else the default (a sender's mapping: `sizingOf`). */
     batchSizeOf: (queue: string): number => consumerOf(queue)?.batchSize ?? QUEUE_FUNCTION_DEFAULTS.batchSize,
     /**

@@ -61,6 +61,11 @@ export class EngineMeter {
 
   constructor(private readonly engine: LocalEngine) {}
 
+  /** The delivery whose scope the caller runs in (one object per delivery), else undefined. */
+  currentScope(): object | undefined {
+    return this.scopes.getStore();
+  }
+
   /** Forgets what was metered so far (between the warm-up and the measured run). */
   reset(): void {
     this.deliveries.length = 0;

@@ -148,6 +148,59 @@ export function engineRates(run: EngineRun) {
   };
 }
 
+function sizingText(run: EngineRun): string {
+  const names = { events: 'process-events', workflow: 'execute-workflow', 'ses-status': 'ses-status' } as const;
+  return (Object.keys(names) as (keyof typeof names)[])
+    .map((queue) => `${names[queue]} ${run.sizing[queue].batchSize} × ${run.sizing[queue].maxConcurrency}`)
+    .join(', ')
+    .concat(` (the sender's for SES_MAX_SEND_RATE ${run.sesMaxSendRate})`);
+}
+
+/** The engine against its floor: the floor's time over the engine's (1 = as fast as the emulator serves its requests). */
+export const FLOOR_GOAL = 0.9;
+
+export function engineFloorFigures(run: EngineRun) {
+  if (!run.floor) return undefined;
+  const { best } = run.floor;
+  const p = run.processing.queue!;
+  const x = run.execution.queue!;
+  const n = run.notifications.queue!;
+  return {
+    floorMailsPerSecond: (run.mails / best.ms) * 1000,
+    ratio: best.ms / run.endToEndMs,
+    redeliveries: p.redeliveries + x.redeliveries + n.redeliveries,
+    runs: run.floor.runs
+      .map((r) => `${fmt(r.ms)} ms at ${r.concurrency}${r.failed > 0 ? ` (${fmt(r.failed)} refused)` : ''}`)
+      .join(', '),
+  };
+}
+
+function floorLines(run: EngineRun): { console: string; rows: string; goal: string } | undefined {
+  const f = engineFloorFigures(run);
+  if (!f || !run.floor) return undefined;
+  const met = f.ratio >= FLOOR_GOAL && f.redeliveries === 0;
+  return {
+    console:
+      `floor: ${fmt(run.floor.requests)} DynamoDB requests of ${fmt(run.floor.units)} units replayed in ${fmt(run.floor.best.ms)} ms ` +
+      `(${f.runs}) → ${fmt(f.floorMailsPerSecond)} e-mails/s; engine at ${fmt(f.ratio, 2)}× its floor, ` +
+      `${fmt(f.redeliveries)} redeliveries (goal ≥ ${FLOOR_GOAL}× and 0): ${met ? 'met' : 'NOT met'}`,
+    rows:
+      `| the engine's floor: the run's ${fmt(run.floor.requests)} DynamoDB requests (${fmt(run.floor.units)} deliveries and API requests) replayed straight at DynamoDB Local, by units in flight | ${f.runs}: **${fmt(f.floorMailsPerSecond)} e-mails/s** at best |
+` +
+      `| engine ÷ floor · redeliveries on the three queues (goal ≥ ${FLOOR_GOAL}× and 0) | **${fmt(f.ratio, 2)}×** · ${fmt(f.redeliveries)}: ${met ? 'met' : 'NOT met'} |`,
+    goal: `The floor is measured in the same process and JVM right after the run: every DynamoDB request the engine sent
+between the first event and the last mail (captured on the container's client after marshalling, one per call before
+the SDK's retries) is replayed at a copy of the table (same keys, indexes and stream) holding the ${fmt(run.floor.seededItems)}
+items those requests name, copied before the clock starts. Each delivery's (or API request's) requests keep their
+order — one waits for those of its delivery that had ended before it began — and deliveries run side by side, ${run.floor.runs.map((r) => r.concurrency).join(', ')}
+at once; the fastest is the floor. Conditions are dropped (the copy holds the items' state after the run, so a
+condition that held then may not now; a ConditionCheck stays as one that always holds), and requests DynamoDB refuses
+on the copy are counted, not retried: both make the floor faster, never slower. No HTTP, queue, handler code or SES
+call is replayed, so the engine can come close to its floor but not pass it.
+`,
+  };
+}
+
 /** Console output: rates, the step table, one PASS/FAIL line per budget. */
 export function printEngine(run: EngineRun): void {
   const { eventsPerSecond, mailsPerSecond } = engineRates(run);
@@ -166,6 +219,8 @@ export function printEngine(run: EngineRun): void {
       `${fmt(run.execution.units)} e-mails (${fmt(x.extra.units)} run more than once, ${fmt(x.extra.sesRetries)} with SES called again); ` +
       `queue messages ${fmt(run.queueSends)}, dead letters ${fmt(run.deadLetters)}, executions completed ${fmt(run.completedExecutions)}`,
   );
+  const floor = floorLines(run);
+  if (floor) console.log(floor.console);
   for (const b of engineBudgets(run)) {
     console.log(
       `${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (budget ${b.limit})${b.pass ? '' : ` — ${b.detail}`}`,
@@ -184,6 +239,7 @@ export function engineMarkdown(run: EngineRun): string {
     .join('\n');
   const p = run.processing.queue!;
   const x = run.execution.queue!;
+  const floor = floorLines(run);
   return `## Engine: ${fmt(run.events)} events to ${fmt(run.mails)} e-mails
 
 A client on the ${run.plan} plan with ${fmt(run.events)} contacts (one bulk request, not measured) sends ${fmt(run.events)}
@@ -193,7 +249,8 @@ ${run.options.concurrency} requests in flight. Each event names an existing cont
 first request; ingest ends with the last 202, end to end with the ${fmt(run.mails)}th mail seen in aws-ses-v2-local's
 \`/store\` (polled every 100 ms); then the runtime waits for its queues to be idle. Processing and sending run while
 events still arrive, all in one Node.js process on this machine with DynamoDB Local. A run of 100 events on another
-client warms everything up first.
+client warms everything up first. The in-process queue polls each function as its event source mapping is sized on
+AWS (functions/queue-sizing.ts; batch × batches in flight): ${sizingText(run)}.
 
 | | |
 |---|---|
@@ -203,8 +260,8 @@ client warms everything up first.
 | queue messages (\`engine.queue.sends\`) · dead letters | ${fmt(run.queueSends)} · ${fmt(run.deadLetters)} |
 | runs of process-events · of execute-workflow (redeliveries, failed runs) | ${fmt(p.deliveries)} (${fmt(p.redeliveries)}, ${fmt(p.failedDeliveries)}) · ${fmt(x.deliveries)} (${fmt(x.redeliveries)}, ${fmt(x.failedDeliveries)}) |
 | events run more than once · e-mails run more than once (of which SES called again) | ${fmt(p.extra.units)} · ${fmt(x.extra.units)} (${fmt(x.extra.sesRetries)}) |
-
-How requests are attributed: the bench registers the runtime's queue functions again (same table, batch size,
+${floor ? `${floor.rows}\n` : ''}
+${floor ? `${floor.goal}\n` : ''}How requests are attributed: the bench registers the runtime's queue functions again (same table, batch size,
 retries, visibility timeout) with each message of a batch run as its own invocation, in parallel as a batch's records
 run, inside its own async scope: DynamoDB requests are counted with \`RequestCounter.measure\`, SQS sends, schedules
 and SES calls by counting wrappers around the engine's queue, scheduler and mailer ports. Ingest is what no message

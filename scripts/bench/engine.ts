@@ -1,6 +1,9 @@
+import type { MappingSizing } from '../../functions/queue-sizing.js';
+import { createQueueDispatcher } from '../../local/queue-functions.js';
 import type { LocalRuntime } from '../../local/runtime.js';
 import type { RequestCounter } from '../../shared/adapters/dynamo/request-counter.js';
 import type { SubscriptionPlan } from '../../shared/domain/plans/catalog.js';
+import type { CapturedCall, EngineFloor, RequestCapture } from './engine-floor.js';
 import type { EngineMeter, MeteredDelivery, SideCalls } from './engine-meter.js';
 import { benchContacts, type Send } from './scenarios.js';
 
@@ -8,7 +11,9 @@ import { benchContacts, type Send } from './scenarios.js';
  * The engine phase of `npm run bench`: a client on the growth plan with 1 000 contacts (one bulk
  * request) receives 1 000 async `trial_ending` events over HTTP, each starting exactly one immediate workflow for an
  * existing contact, until 1 000 mails are in the SES emulator and the queues are idle. A smaller run of the same
- * kind warms Node and the JVM first.
+ * kind warms Node and the JVM first. With `floor`, the DynamoDB requests of the measured run (first event to last
+ * mail) are then replayed straight at DynamoDB Local (scripts/bench/engine-floor.ts): the engine's own floor, in the
+ * same process and JVM.
  */
 export const ENGINE_EVENT_TYPE = 'trial_ending';
 export const ENGINE_PLAN: SubscriptionPlan['tier'] = 'growth';
@@ -65,6 +70,11 @@ export interface EngineRun {
   queueSends: number;
   deadLetters: number;
   completedExecutions: number;
+  /** How the local queue polled the path's functions (their AWS mappings) and the SES rate the sender's is for. */
+  sizing: Record<'events' | 'workflow' | 'ses-status', MappingSizing>;
+  sesMaxSendRate: number;
+  /** The same run's DynamoDB requests replayed straight at DynamoDB Local, when measured. */
+  floor?: EngineFloor;
 }
 
 export interface EngineBenchDeps {
@@ -75,6 +85,8 @@ export interface EngineBenchDeps {
   newClient(plan: SubscriptionPlan['tier']): Promise<string>;
   /** The rate limit's window writes so far (one per authenticated API request); counted apart from the ingest's. */
   rateCounts?: () => number;
+  /** Records the measured run's DynamoDB calls and replays them: the engine's floor, side by side. */
+  floor?: { capture: RequestCapture; measure(calls: readonly CapturedCall[]): Promise<EngineFloor> };
 }
 
 export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptions): Promise<EngineRun> {
@@ -90,7 +102,9 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
   const sendsBefore = deps.runtime.engine.queue.sends;
   const rateBefore = deps.rateCounts?.() ?? 0;
   const deadLettersBefore = deps.runtime.engine.queue.deadLetters.length;
+  deps.floor?.capture.start();
   const timing = await runEvents(deps, client, options);
+  const captured = deps.floor?.capture.stop() ?? [];
   const byCommand = deps.counter.snapshot();
   const rateLimitWrites = (deps.rateCounts?.() ?? 0) - rateBefore;
   const queueSends = deps.runtime.engine.queue.sends - sendsBefore;
@@ -99,6 +113,15 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
   const execution = stepOf(deps.meter.deliveries, 'workflow');
   const notifications = stepOf(deps.meter.deliveries, 'ses-status');
   const completed = await deps.send('GET', '/client/executions?status=3&per_page=1', client.key, {});
+  // Sized as the runtime's own consumers were (the runtime's SES_MAX_SEND_RATE).
+  const dispatcher = createQueueDispatcher();
+  let floor: EngineFloor | undefined;
+  if (deps.floor) {
+    // The requests sent between the first event and the last mail: the work the end-to-end time measures.
+    const window = captured.filter((c) => c.startedAt >= timing.startedAt && c.startedAt <= timing.mailedAt);
+    console.log(`Engine floor: replaying ${window.length} DynamoDB requests straight at DynamoDB Local…`);
+    floor = await deps.floor.measure(window);
+  }
   return {
     options,
     eventType: ENGINE_EVENT_TYPE,
@@ -120,6 +143,13 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
     queueSends,
     deadLetters: deps.runtime.engine.queue.deadLetters.length - deadLettersBefore,
     completedExecutions: Number(completed.body.meta?.total ?? 0),
+    sizing: {
+      events: dispatcher.sizingOf('events'),
+      workflow: dispatcher.sizingOf('workflow'),
+      'ses-status': dispatcher.sizingOf('ses-status'),
+    },
+    sesMaxSendRate: dispatcher.sesMaxSendRate,
+    ...(floor ? { floor } : {}),
   };
 }
 
@@ -161,7 +191,8 @@ async function runEvents(deps: EngineBenchDeps, client: PreparedClient, options:
       throw new Error(`only ${await mails.count()} of ${options.events} mails reached the SES emulator in time`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  const endToEndMs = performance.now() - started;
+  const mailedAt = performance.now();
+  const endToEndMs = mailedAt - started;
   // The local SES publishes each e-mail's Delivery a second after its Send (a delayed message, which `idle` does not
   // wait for): wait until the status queue is empty too.
   const queue = deps.runtime.engine.queue;
@@ -169,7 +200,7 @@ async function runEvents(deps: EngineBenchDeps, client: PreparedClient, options:
     await queue.idle(Math.max(1_000, deadline - performance.now()));
     if (queue.depth('ses-status') > 0) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   } while (queue.depth('ses-status') > 0 && performance.now() < deadline);
-  return { ingestMs, endToEndMs, mails: await mails.count() };
+  return { ingestMs, endToEndMs, mails: await mails.count(), startedAt: started, mailedAt };
 }
 
 /** The mails to one run's recipients in aws-ses-v2-local, read incrementally (`/store?since=` epoch seconds). */
