@@ -154,7 +154,7 @@ export function BroadcastRecipients({ api, broadcast }: { api: Api; broadcast: B
           <DataTable
             id="bc-recipients-table"
             label="Recipients table"
-            caption={cursors.length === 0 ? 'Recipients' : `Recipients, page ${cursors.length + 1}`}
+            caption={cursors.length === 0 ? undefined : `Page ${cursors.length + 1}`}
             rows={data.recipients}
             rowKey={(recipient) => recipient.execution_id}
             empty={
