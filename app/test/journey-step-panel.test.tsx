@@ -94,6 +94,7 @@ function open(
         issues={options.issues ?? []}
         templates={TEMPLATES}
         topics={TOPICS}
+        segments={[]}
         readOnly={options.readOnly ?? false}
         onChange={(next) => {
           changes.push(next);

@@ -26,8 +26,11 @@ export const CONDITION_KIND_NAMES: Record<On, string> = {
   tag: 'A tag of the contact',
   topic: 'A topic of the contact',
   engagement: 'The engagement with an earlier e-mail',
+  segment: 'Membership of a segment',
 };
 const ALL_KINDS = Object.keys(CONDITION_KIND_NAMES) as On[];
+/** Where an event is matched (a wait for an event), membership is not read: branch steps only read it. */
+export const EVENT_MATCH_KINDS: readonly On[] = ALL_KINDS.filter((on) => on !== 'segment');
 
 const VALUE_OP_NAMES: Record<ValueOp, string> = {
   eq: 'is',
@@ -61,6 +64,10 @@ const OPS_OF: Record<On, readonly { op: string; name: string }[]> = {
     { op: 'human_opened', name: 'a person opened it' },
     { op: 'human_clicked', name: 'a person clicked in it' },
     { op: 'neither', name: 'neither opened nor clicked by a person' },
+  ],
+  segment: [
+    { op: 'member', name: 'is a member of' },
+    { op: 'not_member', name: 'is not a member of' },
   ],
 };
 
@@ -127,6 +134,7 @@ export function conditionPathsOf(path: string, conditions: readonly Condition[] 
         tag: 'tag',
         topic: 'topic_id',
         engagement: 'send_step',
+        segment: 'segment_id',
       }[condition.on];
       return [
         `${base}.on`,
@@ -159,6 +167,7 @@ export function ConditionList(props: {
   const id = idOf(path);
   const error = fieldErrorOf(panel.failure, path);
   const topicIds = panel.topics.map((topic) => topic.id);
+  const segmentIds = panel.segments.map((segment) => segment.id);
   return (
     <fieldset class="choice-group condition-list" {...controlPropsOf(id, error, hint !== undefined)}>
       <legend>{legend}</legend>
@@ -188,7 +197,9 @@ export function ConditionList(props: {
         <button
           type="button"
           class="small secondary"
-          onClick={() => onChange(addCondition(conditions, newCondition(kinds[0] ?? 'event', { sendSteps, topicIds })))}
+          onClick={() =>
+            onChange(addCondition(conditions, newCondition(kinds[0] ?? 'event', { sendSteps, topicIds, segmentIds })))
+          }
         >
           Add a condition to “{legend}”
         </button>
@@ -209,6 +220,7 @@ function ConditionItem(props: {
   const { path, number, condition, kinds, sendSteps, onChange, onRemove } = props;
   const panel = usePanel();
   const topicIds = panel.topics.map((topic) => topic.id);
+  const segmentIds = panel.segments.map((segment) => segment.id);
   const set = (changes: Partial<Record<string, unknown>>) => onChange({ ...condition, ...changes } as Condition);
   return (
     <fieldset class="field-group condition">
@@ -217,7 +229,7 @@ function ConditionItem(props: {
         path={`${path}.on`}
         label="Reads"
         value={condition.on}
-        onValue={(on) => onChange(newCondition(on as On, { sendSteps, topicIds }))}
+        onValue={(on) => onChange(newCondition(on as On, { sendSteps, topicIds, segmentIds }))}
       >
         {[...new Set([...kinds, condition.on])].map((on) => (
           <option key={on} value={on}>
@@ -253,7 +265,7 @@ function ConditionItem(props: {
   );
 }
 
-/** What the condition reads: the event's property, the contact's field, the custom field, tag, topic or send step. */
+/** What the condition reads: the event's property, the contact's field, the custom field, tag, topic, send step or segment. */
 function Subject(props: {
   path: string;
   condition: Condition;
@@ -261,7 +273,7 @@ function Subject(props: {
   set: (changes: Partial<Record<string, unknown>>) => void;
 }) {
   const { path, condition, sendSteps, set } = props;
-  const { topics } = usePanel();
+  const { topics, segments } = usePanel();
   switch (condition.on) {
     case 'event':
       return (
@@ -354,6 +366,29 @@ function Subject(props: {
           {condition.send_step === '' && <option value="">Choose a send step</option>}
         </PathSelect>
       );
+    case 'segment': {
+      const value = String(condition.segment_id);
+      return (
+        <PathSelect
+          path={`${path}.segment_id`}
+          label="Segment"
+          hint="As the segment engine last saw the contact: a change of the last seconds may not count yet."
+          value={value}
+          onValue={(id) => set({ segment_id: Number(id) })}
+        >
+          {segments.map((segment) => (
+            <option key={segment.id} value={String(segment.id)}>
+              {segment.name}
+            </option>
+          ))}
+          <MissingOption
+            value={value}
+            among={segments.map((segment) => String(segment.id))}
+            text={condition.segment_id > 0 ? `Segment #${value} (not found)` : 'Choose a segment'}
+          />
+        </PathSelect>
+      );
+    }
     default:
       return null;
   }

@@ -289,7 +289,7 @@ export function sendStepsOf(definition: JourneyDefinition, reader?: string): str
 /** The first condition of a kind, for the client to finish (an empty name or path: the API asks for it at its field). */
 export function newCondition(
   on: Condition['on'],
-  context: { sendSteps?: readonly string[]; topicIds?: readonly number[] } = {},
+  context: { sendSteps?: readonly string[]; topicIds?: readonly number[]; segmentIds?: readonly number[] } = {},
 ): Condition {
   switch (on) {
     case 'event':
@@ -304,5 +304,7 @@ export function newCondition(
       return { on: 'topic', topic_id: context.topicIds?.[0] ?? 0, op: 'subscribed' };
     case 'engagement':
       return { on: 'engagement', send_step: context.sendSteps?.[0] ?? '', op: 'human_opened' };
+    case 'segment':
+      return { on: 'segment', segment_id: context.segmentIds?.[0] ?? 0, op: 'member' };
   }
 }

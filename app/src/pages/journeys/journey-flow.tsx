@@ -69,8 +69,9 @@ export function ViewPanel(props: { view: ViewOfJourney; children: preact.Compone
 const TEMPLATE_PAGES = 5;
 
 /**
- * The templates and topics the panel offers by name (a send step's template, the settings' topic). A failed read
- * leaves the lists empty: the panel then shows the ids as they are, and the API still checks them.
+ * The templates, topics and segments the panel offers by name (a send step's template, the settings' topic, a
+ * segment trigger's or condition's segment). A failed read leaves the lists empty: the panel then shows the ids as
+ * they are, and the API still checks them.
  */
 function useChoices(api: Api) {
   const loaded = useLoad(
@@ -93,11 +94,15 @@ function useChoices(api: Api) {
         .GET('/api/v1/client/topics', { signal })
         .then((answer) => (answer.data?.data.topics ?? []).map((t) => ({ id: t.id, name: t.name })))
         .catch(() => []);
-      return { templates: await templates, topics: await topics };
+      const segments = api
+        .GET('/api/v1/client/segments', { signal })
+        .then((answer) => (answer.data?.data.segments ?? []).map((s) => ({ id: s.id, name: s.name })))
+        .catch(() => []);
+      return { templates: await templates, topics: await topics, segments: await segments };
     },
     [api],
   );
-  return loaded.data ?? { templates: [], topics: [] };
+  return loaded.data ?? { templates: [], topics: [], segments: [] };
 }
 
 const isDefinition = (value: unknown): value is JourneyDefinition =>
@@ -188,6 +193,7 @@ export function FlowView(props: {
             issues={issues}
             templates={choices.templates}
             topics={choices.topics}
+            segments={choices.segments}
             readOnly={!change}
             onChange={(next) => change?.(next)}
             onSelect={(next) => {

@@ -90,6 +90,8 @@ export function conditionText(condition: Condition): string {
       return `${op} #${condition.topic_id}`;
     case 'engagement':
       return `the e-mail of ${condition.send_step}: ${op}`;
+    case 'segment':
+      return `${condition.op === 'member' ? 'in' : 'not in'} segment #${condition.segment_id}`;
     default:
       return JSON.stringify(condition);
   }

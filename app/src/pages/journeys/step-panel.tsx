@@ -130,6 +130,7 @@ type PanelProps = {
   issues: readonly JourneyIssue[];
   templates: readonly { id: number; name: string }[];
   topics: readonly { id: number; name: string }[];
+  segments: readonly { id: number; name: string }[];
   readOnly: boolean;
   onChange: (next: JourneyDefinition) => void;
   onSelect: (selection: Selection) => void;
@@ -194,13 +195,13 @@ export function StepPanel(props: PanelProps) {
 
 /** The panel's issues and form, inside the frame that catches a draft of the wrong shape. */
 function PanelBody(props: PanelProps) {
-  const { definition, selection, issues, templates, topics, readOnly, onChange, onSelect, onClose } = props;
+  const { definition, selection, issues, templates, topics, segments, readOnly, onChange, onSelect, onClose } = props;
   const index = selection.kind === 'step' ? definition.steps.findIndex((step) => step.id === selection.id) : -1;
   const step = definition.steps[index];
   const { atFields, atTop } = placeIssues(issues, selection, definition);
   const failure: Failure | undefined =
     atFields.length > 0 ? { message: 'This part has issues', errors: atFields } : undefined;
-  const panel: PanelState = { failure, readOnly, definition, templates, topics };
+  const panel: PanelState = { failure, readOnly, definition, templates, topics, segments };
   const change = (next: JourneyDefinition) => {
     if (!readOnly) onChange(next);
   };

@@ -18,6 +18,8 @@ export interface PanelState {
   definition: JourneyDefinition;
   templates: readonly { id: number; name: string }[];
   topics: readonly { id: number; name: string }[];
+  /** The client's segments (a segment trigger's, a segment condition's picker). */
+  segments: readonly { id: number; name: string }[];
 }
 
 export const PanelContext = createContext<PanelState | undefined>(undefined);

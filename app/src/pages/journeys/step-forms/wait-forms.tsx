@@ -6,7 +6,7 @@ import type {
 } from '../../../../../shared/domain/journeys/definition/types.js';
 import { fieldErrorOf } from '../../../data/answer.js';
 import { controlPropsOf, FieldError } from '../../../ui/field.js';
-import { ConditionList, conditionPathsOf } from '../condition-list.js';
+import { ConditionList, conditionPathsOf, EVENT_MATCH_KINDS } from '../condition-list.js';
 import { sendStepsOf } from '../journey-draft-edit.js';
 import { idOf, NextSelect, PathCheck, PathDuration, PathText, usePanel } from './fields.js';
 
@@ -137,6 +137,7 @@ export function WaitForEventForm(props: {
         hint="All must hold for the event to count. An event condition reads the awaited event."
         conditions={step.conditions}
         sendSteps={sendStepsOf(definition, step.id)}
+        kinds={EVENT_MATCH_KINDS}
         onChange={(conditions) => {
           const { conditions: _, ...rest } = step;
           onStep(conditions.length === 0 ? rest : { ...step, conditions });
