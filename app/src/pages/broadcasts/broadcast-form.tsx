@@ -154,7 +154,7 @@ function BroadcastFields(props: { api: Api; draft: BroadcastDraft; onDraft: (dra
           value={draft.subject}
           onValue={(value) => set('subject', value)}
           maxLength={BROADCAST_LIMITS.subjectChars}
-          hint="Left empty: the template’s own subject. Variables work as in templates ({{contact.first_name}})."
+          hint="Left empty: the template’s own subject. Variables work as in templates (<%= it.contact.first_name %>)."
         />
       </FieldGroup>
       <FieldGroup legend="Audience">
