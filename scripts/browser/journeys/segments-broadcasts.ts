@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type BrowserContext,
   type Journey,
@@ -81,13 +82,88 @@ const waitForText = (ctx: BrowserContext, selector: string, pattern: string, ms 
       throw new Error(`${selector} never said /${pattern}/: it says "${shown}"`);
     });
 
+/** The link the broadcast's click notifications name (the template's links are the demo's own). */
+const CLICKED_LINK = 'https://example.com/pro-news';
+/** A browser's user agent (a person) and a link checker's (a machine), as SES reports them in a click. */
+const PERSON_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const SCANNER_UA = 'python-requests/2.31.0';
+
+/** A text as a regular expression's source matching it literally. */
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A click by a person, then one by a link scanner, on `email`'s e-mail of the broadcast: SES's Click events in SNS
+ * envelopes, posted to the local runtime's /dev/ses-events (as SNS would deliver them on AWS), once the e-mail is
+ * delivered; then waits until the broadcast's answer counts both (its links follow the notifications by ≈ 10 s).
+ */
+async function clickAsPersonAndScanner(ctx: BrowserContext, broadcastId: number, email: string): Promise<void> {
+  const listed = await callApi(ctx, 'GET', `/client/broadcasts/${broadcastId}/recipients`);
+  const recipient = (listed.json?.data?.recipients ?? []).find((r: { email: string }) => r.email === email);
+  if (!recipient?.sent_email_id) throw new Error(`${email} has no e-mail of broadcast ${broadcastId}`);
+  const sent = await waitFor(`${email}'s e-mail delivered`, async () => {
+    const read = await callApi(ctx, 'GET', `/client/sent-emails/${recipient.sent_email_id}`);
+    const data = read.json?.data;
+    return data?.status >= 3 && data.provider_message_id ? data : undefined;
+  });
+  const delivered = Date.parse(
+    sent.logs.find((log: { status: number }) => log.status === 3)?.created_at ?? sent.created_at,
+  );
+  const mail = {
+    messageId: sent.provider_message_id,
+    timestamp: sent.created_at,
+    source: sent.from_email,
+    destination: [sent.to_email],
+    tags: {
+      'ses:configuration-set': ['email-lifecycle'],
+      client_id: [String(sent.client_id)],
+      execution_id: [String(sent.execution_id)],
+      sent_email_id: [sent.id],
+    },
+  };
+  for (const [minutes, userAgent] of [
+    [10, PERSON_UA],
+    [11, SCANNER_UA],
+  ] as const) {
+    const click = {
+      eventType: 'Click',
+      mail,
+      click: {
+        timestamp: new Date(delivered + minutes * 60_000).toISOString(),
+        ipAddress: '203.0.113.7',
+        userAgent,
+        link: CLICKED_LINK,
+        linkTags: {},
+      },
+    };
+    const posted = await callApi(ctx, 'POST', '/dev/ses-events', {
+      Type: 'Notification',
+      MessageId: randomUUID(),
+      TopicArn: 'arn:aws:sns:us-east-1:123456789012:email-lifecycle-ses-status',
+      Message: JSON.stringify(click),
+      Timestamp: new Date().toISOString(),
+    });
+    if (posted.status !== 202) throw new Error(`POST /dev/ses-events answered ${posted.status}`);
+  }
+  const until = Date.now() + 45_000;
+  for (;;) {
+    const read = await callApi(ctx, 'GET', `/client/broadcasts/${broadcastId}`);
+    const link = (read.json?.data?.links ?? []).find((l: { url: string }) => l.url === CLICKED_LINK);
+    if (link?.human_clicks === 1 && link.machine_clicks === 1) return;
+    if (Date.now() > until)
+      throw new Error(`the broadcast's links never counted the two clicks: ${JSON.stringify(read.json?.data?.links)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 /**
  * Segments and broadcasts: a segment "custom field plan = pro, subscribed" built with the condition builder by
  * keyboard (the JSON view agreeing), its live count (the two
  * pro contacts of three), its page once its backfill is done, its members from the Members tab (the arrow key); then a
- * broadcast to it, created as a draft from the form, a test sent to oneself, scheduled now after the question naming the count, and its report
- * showing both sends, each pro contact mailed once and the other not at all (the local SES store); then its resend to
- * the non-openers made from the report, opening linked back to it.
+ * broadcast to it, created as a draft from the form, its subject finished with Edit draft, a test sent to oneself, scheduled now after the question naming the count, and its report
+ * showing both sends, each pro contact mailed once and the other not at all (the local SES store); its results after a
+ * person's and a scanner's click (the link with one click of each, the recipients, the CSV download); then its resend
+ * to the non-openers made from the report, opening linked back to it.
  */
 export const segmentsBroadcastsJourney: Journey = {
   name: 'segments-broadcasts',
@@ -163,7 +239,7 @@ export const segmentsBroadcastsJourney: Journey = {
     await typeInto(ctx, '#bc-name', BROADCAST);
     await page.waitForSelector('#bc-template option[value="1"]', { timeout: 10_000 });
     await page.select('#bc-template', '1');
-    await typeInto(ctx, '#bc-subject', 'News for pro customers');
+    await typeInto(ctx, '#bc-subject', 'News for pro');
     await page.waitForSelector(`#bc-segment option[value="${segmentId}"]`, { timeout: 10_000 });
     await page.select('#bc-segment', String(segmentId));
     await inspectPage(ctx, 'broadcasts', '#bc-segment');
@@ -172,12 +248,27 @@ export const segmentsBroadcastsJourney: Journey = {
     await page.waitForSelector('#bc-template option[value="1"]', { timeout: 10_000 });
     await page.select('#bc-template', '1');
     await typeInto(ctx, '#bc-name', BROADCAST);
-    await typeInto(ctx, '#bc-subject', 'News for pro customers');
+    await typeInto(ctx, '#bc-subject', 'News for pro');
     await pressButton(ctx, 'Create draft');
     await page.waitForFunction(`document.querySelector('h1')?.textContent === ${JSON.stringify(BROADCAST)}`, {
       timeout: 10_000,
     });
     const broadcastId = Number(page.url().split('/').at(-1));
+
+    // The draft edited in place by keyboard: Edit draft moves the focus into the form; the subject finished, saved.
+    await pressButton(ctx, 'Edit draft');
+    await page
+      .waitForFunction(`document.activeElement?.id === 'bc-name'`, { timeout: 5_000 })
+      .catch(() => problems.push('Edit draft did not move the focus to the form’s first field'));
+    await typeInto(ctx, '#bc-subject', 'News for pro customers');
+    await pressButton(ctx, 'Save draft');
+    await waitForText(ctx, 'section[aria-labelledby="bc-draft-title"]', 'SubjectNews for pro customers');
+    const edited = await callApi(ctx, 'GET', `/client/broadcasts/${broadcastId}`);
+    if (
+      edited.json?.data?.draft_version !== 2 ||
+      edited.json?.data?.definition?.variants?.[0]?.subject !== 'News for pro customers'
+    )
+      problems.push(`the saved draft reads ${JSON.stringify(edited.json?.data?.definition?.variants)}`);
 
     // A test to oneself first: sent now, "[Test]" before the subject, not counted.
     await pressButton(ctx, 'Send test');
@@ -210,6 +301,26 @@ export const segmentsBroadcastsJourney: Journey = {
     if (to(FREE).length !== 0) problems.push(`${FREE} got the broadcast`);
     const head = await callApi(ctx, 'GET', `/client/broadcasts/${broadcastId}`);
     if (head.json?.data?.status !== 'sent') problems.push(`the API says the broadcast is ${head.json?.data?.status}`);
+
+    // Its results: a person clicks a link in the first pro contact's e-mail and a link scanner follows it (SES's click
+    // notifications, replayed as the local runtime takes them); the page, read again, lists the link with one click of
+    // each kind, and the recipients, the clicker's status "clicked"; Download CSV fetches the export.
+    await clickAsPersonAndScanner(ctx, broadcastId, PRO[0] as string);
+    await page.reload();
+    await page.waitForSelector('#bc-links-table', { visible: true, timeout: 15_000 });
+    await waitForText(ctx, '#bc-links-table tbody', `^${escaped(CLICKED_LINK)}11$`);
+    await waitForText(ctx, '#bc-recipients-table tbody', escaped(`${PRO[0]}clicked`));
+    const recipients = (await page.$eval('#bc-recipients-table tbody', (el) => el.textContent ?? '')) as string;
+    for (const email of PRO)
+      if (!recipients.includes(email)) problems.push(`the recipients table does not list ${email}`);
+    if (recipients.includes(FREE)) problems.push(`the recipients table lists ${FREE}`);
+    await pressButton(ctx, 'Download CSV');
+    await waitForText(
+      ctx,
+      'section[aria-labelledby="bc-recipients-title"] .success',
+      '^Downloaded 2 recipients as CSV\\.$',
+    );
+    await inspectPage(ctx, 'broadcast-results', '#bc-recipients-table');
 
     // Its resend to the non-openers, by keyboard: a subject, an hour after the start; it opens, linked back.
     await typeInto(ctx, '#bc-resend-subject', 'Did you see our pro news?');
