@@ -94,7 +94,12 @@ describe('editing a draft broadcast', () => {
     });
     render(<BroadcastPage api={createApi()} params={{ id: '5' }} signedIn={as('member')} />);
 
+    const summary = within(await screen.findByRole('region', { name: 'Draft' }));
+    expect(summary.getByText(/^A: #12, “A”; B: #13, “the template’s subject”\. Tested on 20 %/).textContent).toBe(
+      'A: #12, “A”; B: #13, “the template’s subject”. Tested on 20 % of the audience; the winner on conversions per e-mail delivered, 4 h after the start, goes to the rest.',
+    );
     const form = await openEdit();
+    expect(form.getByText(/Template and subject here are variant A’s/)).toBeTruthy();
     fireEvent.input(form.getByLabelText('Subject'), { target: { value: 'A, again' } });
     fireEvent.click(form.getByRole('button', { name: 'Save draft' }));
 

@@ -100,6 +100,12 @@ export function EditDraftForm(props: {
   return (
     <Form class="page-section" onSubmit={save.run} failure={save.failure} aria-labelledby="bc-edit-title">
       <h2 id="bc-edit-title">Edit draft</h2>
+      {(broadcast.definition.variants?.length ?? 0) > 1 && (
+        <p class="hint">
+          Template and subject here are variant A’s; the other variants and the A/B test are kept as saved (the API’s{' '}
+          <code>PUT /client/broadcasts/{broadcast.id}</code> changes them).
+        </p>
+      )}
       <BroadcastFields api={api} draft={draft} onDraft={setDraft} />
       <FailureAlert />
       {stale && (

@@ -13,7 +13,7 @@ import { ActionStatus, Done, LoadStatus } from '../../ui/status.js';
 import { countText } from '../segments/segment-text.js';
 import { When } from '../../ui/when.js';
 import { useRereadWhile } from '../segments/reread.js';
-import { AbReport } from './broadcast-ab.js';
+import { AbReport, METRIC_TEXT, variantLabel } from './broadcast-ab.js';
 import { BroadcastFollowUps } from './broadcast-follow-ups.js';
 import { EditDraftForm } from './broadcast-form.js';
 import { BroadcastLinks } from './broadcast-links.js';
@@ -228,6 +228,19 @@ function DraftSummary(props: {
         <dd>{variant?.subject || 'The template’s own'}</dd>
         <dt>Sends</dt>
         <dd>{when}</dd>
+        {definition.ab && (definition.variants?.length ?? 0) > 1 && (
+          <>
+            <dt>A/B test</dt>
+            <dd>
+              {(definition.variants ?? [])
+                .map((v, at) => `${variantLabel(at)}: #${v.template_id}, “${v.subject ?? 'the template’s subject'}”`)
+                .join('; ')}
+              . Tested on {definition.ab.test_percent} % of the audience; the winner on{' '}
+              {METRIC_TEXT[definition.ab.metric]} per e-mail delivered, {definition.ab.decide_after_hours} h after the
+              start, goes to the rest.
+            </dd>
+          </>
+        )}
       </dl>
       {writes && (
         <p>
