@@ -68,6 +68,7 @@ export const streamFunctions: readonly StreamFunctionDefinition[] = [
       ENTITY.sender,
       ENTITY.run,
       ENTITY.contactCounters,
+      ENTITY.contactEngagement,
       ENTITY.broadcast,
     ],
     tableAccess: 'readWrite',

@@ -11,6 +11,8 @@ export const SEGMENT_LIMITS = {
   definitionBytes: 8_192,
   /** Distinct event counters (an event type with its property conditions) across a client's segments. */
   eventSpecsPerClient: 20,
+  /** Distinct journeys and broadcasts engagement conditions name across a client's segments (each read per contact). */
+  engagementSourcesPerClient: 10,
   /** An event condition's count (at least / at most / exactly N). */
   eventCount: { min: 0, max: 50 },
   /** "Within the last N days" of a date, event or engagement condition. */

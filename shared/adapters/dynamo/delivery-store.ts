@@ -43,6 +43,7 @@ import { contactFiguresUpdate } from './contact-figures.js';
 import { goalMarkAttribute } from '../../domain/workflows/goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
 import { senderStateOf } from './settings-store.js';
+import { engagementUpdate } from './engagement-facts.js';
 import { endedActive } from './recipient-item.js';
 
 function quotaShardFor(r: Reservation) {
@@ -346,6 +347,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
             ...sentWorkflowOf(r.execution),
             sentPlace: journeyPlaceOf(r.execution),
           }),
+          ...broadcastSentUpdate(this.tableName, r.execution, at),
         ],
       }),
     );
@@ -405,6 +407,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
             ...sentWorkflowOf(execution),
             sentPlace: journeyPlaceOf(execution),
           }),
+          ...broadcastSentUpdate(this.tableName, execution, at),
         ],
       }),
     );
@@ -717,6 +720,22 @@ export class DynamoDeliveryStore implements DeliveryStore {
 }
 
 /** A send's workflow for the contact's conversion window (`sent_w<id>`): none for a broadcast's (workflow 0). */
+/**
+ * A broadcast's send marks the contact's engagement item with the broadcast (`sent_at`, the first only): what a
+ * segment's "sent B, opened none" reads. Last in the transaction (the cancellation reasons keep their places); the
+ * contact's own Update beside it is conditioned on the contact, so an erased contact gets none. A journey's sends are
+ * the contact's `sent_w<journey>` already: nothing more.
+ */
+const broadcastSentUpdate = (tableName: string, execution: ExecutionRecord, at: string) =>
+  isBroadcastSend(execution)
+    ? [
+        engagementUpdate(tableName, execution.client_id, execution.contact_id, {
+          source: `B${execution.broadcast_id}`,
+          sentAt: at,
+        }),
+      ]
+    : [];
+
 const sentWorkflowOf = (execution: ExecutionRecord): { sentWorkflowId?: number } =>
   isBroadcastSend(execution) ? {} : { sentWorkflowId: execution.workflow_id };
 

@@ -157,14 +157,32 @@ export class DynamoErasureStore implements ErasureStore {
    */
   async dropSegmentData(clientId: number, contactId: number): Promise<number> {
     const stateKey = keys.segmentState(clientId, contactId);
-    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: stateKey, ConsistentRead: true }));
+    const contactPk = keys.contact(clientId, contactId).pk;
+    // The contact's engagement items (one per journey and broadcast it was sent or engaged with) are found by their
+    // prefix in its partition, read with the state.
+    const [out, engagement] = await Promise.all([
+      this.db.send(new GetCommand({ TableName: this.tableName, Key: stateKey, ConsistentRead: true })),
+      queryAll(this.db, {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :eng)',
+        ExpressionAttributeValues: { ':pk': contactPk, ':eng': keys.contactEngagementSkPrefix },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+      }),
+    ]);
     const state = segmentStateOf(out.Item);
     const members = Object.keys(state?.members ?? {}).map((id) => {
       const { pk, sk } = keys.segmentMember(clientId, Number(id), contactId);
       return { pk, sk };
     });
-    await batchDeleteItems(this.db, this.tableName, [stateKey, keys.contactCounters(clientId, contactId), ...members]);
-    return members.length + (state ? 1 : 0);
+    const engagementKeys = engagement.map((item) => ({ pk: String(item['pk']), sk: String(item['sk']) }));
+    await batchDeleteItems(this.db, this.tableName, [
+      stateKey,
+      keys.contactCounters(clientId, contactId),
+      ...members,
+      ...engagementKeys,
+    ]);
+    return members.length + (state ? 1 : 0) + engagementKeys.length;
   }
 
   async replaceByTombstone(

@@ -112,6 +112,10 @@ import { createHash } from 'node:crypto';
  * - contact counters      CONTACT#<client>#<id> / EVCOUNT           entity `contact_counters`: `ev_v`, per event spec
  *                                                                    the newest timestamps (`evs_<spec>`) and the
  *                                                                    all-time count (`evn_<spec>`)
+ * - contact engagement    CONTACT#<client>#<id> / ENG#<B<bid>|J<jid>>   entity `contact_engagement`: the contact's
+ *                                                                    engagement with one broadcast or journey
+ *                                                                    (`sent_at` a broadcast's first send, `opened_at`
+ *                                                                    / `clicked_at` the last human open / click)
  * - segment state         CONTACT#<client>#<id> / SEGSTATE          `sv`, `m_<sid>` (the segment version entered under),
  *                                                                    `z`, `next_eval_at`; gsi3 while an edge is ahead:
  *                                                                    SEGDUE#<contact mod 8> / <next_eval_at>#<client>#
@@ -183,6 +187,7 @@ export const ENTITY = {
   segment: 'segment',
   segmentMember: 'segment_member',
   contactCounters: 'contact_counters',
+  contactEngagement: 'contact_engagement',
   broadcast: 'broadcast',
 } as const;
 export type Entity = (typeof ENTITY)[keyof typeof ENTITY];
@@ -358,6 +363,12 @@ export const keys = {
     pk: `CONTACT#${clientId}#${contactId}`,
     sk: 'EVCOUNT',
   }),
+  /** The contact's engagement with one source (`B<bid>`, `J<jid>`), beside the contact in its partition. */
+  contactEngagement: (clientId: number, contactId: number, source: string): ItemKey => ({
+    pk: `CONTACT#${clientId}#${contactId}`,
+    sk: `${keys.contactEngagementSkPrefix}${source}`,
+  }),
+  contactEngagementSkPrefix: 'ENG#',
   /** The contact's segment memberships and its next time-relative edge; not streamed (no entity). */
   segmentState: (clientId: number, contactId: number): ItemKey => ({
     pk: `CONTACT#${clientId}#${contactId}`,

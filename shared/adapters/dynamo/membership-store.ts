@@ -11,7 +11,10 @@ import type {
   SegmentIndex,
   SegmentState,
 } from '../../domain/segments/membership-store.js';
+import { engagementSourcesOf } from '../../domain/segments/definition/specs.js';
+import { batchGetItems } from './batch-get.js';
 import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
+import { engagementKeysOf, engagementOf } from './engagement-facts.js';
 import { eventItem } from './event-store.js';
 import { stripKeys } from './items.js';
 import { keys, type ItemKey } from './keys.js';
@@ -77,6 +80,11 @@ export function segmentIndexOf(item: Item | undefined): SegmentIndex | undefined
 
 const keyOf = (k: ItemKey) => `${k.pk}\u0000${k.sk}`;
 
+/** The sources whose engagement items an evaluation reads: those the index's segments name, and `extra`. */
+const sourcesOf = (index: SegmentIndex | undefined, extra: readonly string[] | undefined): string[] => [
+  ...new Set([...engagementSourcesOf((index?.segments ?? []).map((s) => s.definition)), ...(extra ?? [])]),
+];
+
 /**
  * Segment membership in the table: SEGSTATE beside each contact (not streamed), member entries in 16 partitions a
  * segment (entity `segment_member`: the day-counters projection counts them into the segment's gauge), the sparse
@@ -98,8 +106,12 @@ export class DynamoMembershipStore implements MembershipStore {
   async read(
     clientId: number,
     contactIds: readonly number[],
-    options: { freshIndex?: boolean } = {},
+    options: { freshIndex?: boolean; sources?: readonly string[] } = {},
   ): Promise<MembershipRead> {
+    // The engagement items read depend on the index: the cached one is known before the wave (no request when cached;
+    // without a cache, the wave reads the index and a second wave the items).
+    const cached = options.freshIndex || !this.configCache ? undefined : await this.index(clientId);
+    const sources = sourcesOf(cached, options.sources);
     const perContact = contactIds.map((id) => ({
       id,
       contact: keys.contact(clientId, id),
@@ -115,12 +127,26 @@ export class DynamoMembershipStore implements MembershipStore {
       this.db,
       this.tableName,
       this.configCache,
-      [...perContact.flatMap((c) => [c.contact, c.counters, c.state]), ...(options.freshIndex ? [indexKey] : [])],
+      [
+        ...perContact.flatMap((c) => [c.contact, c.counters, c.state, ...engagementKeysOf(clientId, c.id, sources)]),
+        ...(options.freshIndex ? [indexKey] : []),
+      ],
       options.freshIndex ? [topicsKey, journeyIndexKey] : [indexKey, topicsKey, journeyIndexKey],
     );
     const byKey = new Map(items.map((item) => [keyOf(item as unknown as ItemKey), item]));
     const topics = byKey.get(keyOf(topicsKey));
     const index = segmentIndexOf(byKey.get(keyOf(indexKey)));
+    // A fresh index may name sources the cached one did not: their items in a second wave.
+    const more = sourcesOf(index, options.sources).filter((s) => !sources.includes(s));
+    if (more.length > 0) {
+      const extra = await batchGetItems(
+        this.db,
+        this.tableName,
+        perContact.flatMap((c) => engagementKeysOf(clientId, c.id, more)),
+      );
+      for (const item of extra) byKey.set(keyOf(item as unknown as ItemKey), item);
+    }
+    const allSources = [...sources, ...more];
     const journeyIndex = byKey.get(keyOf(journeyIndexKey));
     return {
       ...(index ? { index } : {}),
@@ -130,10 +156,12 @@ export class DynamoMembershipStore implements MembershipStore {
         const contact = byKey.get(keyOf(c.contact));
         const counters = countersOf(byKey.get(keyOf(c.counters)));
         const state = segmentStateOf(byKey.get(keyOf(c.state)));
+        const engagement = engagementOf(byKey, clientId, c.id, allSources);
         return {
           contactId: c.id,
           ...(contact ? { contact: stripKeys<ContactRecord>(contact) } : {}),
           ...(counters ? { counters } : {}),
+          ...(engagement ? { engagement } : {}),
           ...(state ? { state } : {}),
         };
       }),

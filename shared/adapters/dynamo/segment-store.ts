@@ -28,6 +28,7 @@ import type {
 } from '../../domain/segments/segment-store.js';
 import type { ContactRecord } from '../../domain/contacts/contact-store.js';
 import { batchGetItems } from './batch-get.js';
+import { engagementKeysOf, engagementOf, sourceHeadKey } from './engagement-facts.js';
 import { stripKeys } from './items.js';
 import { ENTITY, keys, type ItemKey } from './keys.js';
 import { countersOf } from './membership-store.js';
@@ -488,7 +489,28 @@ export class DynamoSegmentStore implements SegmentStore {
     return { ids: (out.Items ?? []).map((item) => Number(item['sk'])), last: !out.LastEvaluatedKey };
   }
 
-  async previewSample(clientId: number, limit: number, withCounters: boolean): Promise<PreviewSample> {
+  async existingSources(clientId: number, sources: readonly string[]): Promise<Set<string>> {
+    const heads = sources.flatMap((source) => {
+      const key = sourceHeadKey(clientId, source);
+      return key ? [{ source, key }] : [];
+    });
+    if (heads.length === 0) return new Set();
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      heads.map((h) => h.key),
+      { attributes: ['pk'] },
+    );
+    const found = new Set(items.map((item) => keyOf(item as unknown as ItemKey)));
+    return new Set(heads.filter((h) => found.has(keyOf(h.key))).map((h) => h.source));
+  }
+
+  async previewSample(
+    clientId: number,
+    limit: number,
+    withCounters: boolean,
+    sources: readonly string[] = [],
+  ): Promise<PreviewSample> {
     const perShard = Math.ceil(limit / keys.contactShards);
     const shards = await Promise.all(
       Array.from({ length: keys.contactShards }, async (_, shard) => {
@@ -515,17 +537,22 @@ export class DynamoSegmentStore implements SegmentStore {
     );
     const contacts = shards.flatMap((s) => s.contacts);
     const complete = shards.every((s) => s.complete);
-    if (!withCounters || contacts.length === 0) return { contacts: contacts.map((contact) => ({ contact })), complete };
+    if ((!withCounters && sources.length === 0) || contacts.length === 0)
+      return { contacts: contacts.map((contact) => ({ contact })), complete };
     const items = await batchGetItems(
       this.db,
       this.tableName,
-      contacts.map((c) => keys.contactCounters(clientId, c.id)),
+      contacts.flatMap((c) => [
+        ...(withCounters ? [keys.contactCounters(clientId, c.id)] : []),
+        ...engagementKeysOf(clientId, c.id, sources),
+      ]),
     );
     const byKey = new Map(items.map((item) => [keyOf(item as unknown as ItemKey), item]));
     return {
       contacts: contacts.map((contact) => {
         const counters = countersOf(byKey.get(keyOf(keys.contactCounters(clientId, contact.id))));
-        return { contact, ...(counters ? { counters } : {}) };
+        const engagement = engagementOf(byKey, clientId, contact.id, sources);
+        return { contact, ...(counters ? { counters } : {}), ...(engagement ? { engagement } : {}) };
       }),
       complete,
     };

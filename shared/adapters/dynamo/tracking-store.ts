@@ -19,6 +19,8 @@ import { quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
 import { countedLogOf } from '../../domain/tracking/tracking-store.js';
 import { broadcastPlaceOf, journeyPlaceOf } from '../../domain/executions/execution-record.js';
+import { sourceKeyOfMessage } from '../../domain/segments/engagement-source.js';
+import { engagementUpdate } from './engagement-facts.js';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -120,11 +122,15 @@ export class DynamoTrackingStore implements TrackingStore {
         kind === 'open' ? change?.countOpen : change?.countClick,
       );
       const contact = change && contactUpdate(this.tableName, message, change);
+      // The contact's engagement with the e-mail's journey or broadcast moves with its own figures (last, so the
+      // cancellation reasons above keep their places); an erased contact cancels both, and the retry writes neither.
+      const engagement = contact && change && sourceEngagementUpdate(this.tableName, message, change);
       const items: TransactItem[] = [
         logPut(markers),
         ...(contact ? [contact] : []),
         ...markers.map((kind) => this.markerPut(message, kind, log.created_at)),
         ...(counter ? [counter] : []),
+        ...(engagement ? [engagement] : []),
       ];
       try {
         await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: items }));
@@ -242,6 +248,21 @@ function messageOf(item: Record<string, unknown>): TrackedMessage | undefined {
     ...journeyPlaceOf(item),
     ...broadcastPlaceOf(item),
   };
+}
+
+/** The human open / click of an e-mail of a journey or broadcast on the contact's `ENG#<source>` item; none otherwise. */
+function sourceEngagementUpdate(
+  tableName: string,
+  message: TrackedMessage,
+  change: ContactTracking,
+): TransactItem | undefined {
+  const source = sourceKeyOfMessage(message);
+  if (!source || (!change.lastOpenedAt && !change.lastClickedAt)) return undefined;
+  return engagementUpdate(tableName, message.client_id, message.contact_id, {
+    source,
+    ...(change.lastOpenedAt ? { openedAt: change.lastOpenedAt } : {}),
+    ...(change.lastClickedAt ? { clickedAt: change.lastClickedAt } : {}),
+  });
 }
 
 /** The contact's side of one notification, conditioned on the contact existing (an Update would create a bare item). */

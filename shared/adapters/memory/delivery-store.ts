@@ -185,6 +185,8 @@ export class MemoryDeliveryStore implements DeliveryStore {
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
     unlistOpenExecution(contact, execution.id);
     markSent(contact, execution.workflow_id, at, journeyPlaceOf(execution));
+    if (execution.broadcast_id !== undefined)
+      this.data.contactEngagement.apply(c, execution.contact_id, { source: `B${execution.broadcast_id}`, sentAt: at });
     return 'done';
   }
 
@@ -227,6 +229,8 @@ export class MemoryDeliveryStore implements DeliveryStore {
     contact.active_workflow_count = (contact.active_workflow_count ?? 0) - 1;
     unlistOpenExecution(contact, execution.id);
     markSent(contact, execution.workflow_id, at, journeyPlaceOf(execution));
+    if (execution.broadcast_id !== undefined)
+      this.data.contactEngagement.apply(c, execution.contact_id, { source: `B${execution.broadcast_id}`, sentAt: at });
     return 'done';
   }
 

@@ -11,6 +11,7 @@ import type { MemoryContactStore } from './contact-store.js';
 import type { MemorySettingsStore } from './settings-store.js';
 import type { UserStore } from '../../domain/users/user-store.js';
 import { MemoryStatsStore } from './stats-store.js';
+import { MemoryEngagementFacts } from './engagement-facts.js';
 import { recordKey, type MemoryWorkflowData } from './workflow-data.js';
 
 /** The idempotency lock an event insert claims (DynamoDB: `IDEM#<client>#<key hash>`). */
@@ -76,6 +77,13 @@ export class MemoryEngineData {
   readonly runLocks = new Map<string, MemoryRunLock>();
   /** Contacts' event counters by clientKey(client, contact) (DynamoDB: `CONTACT#<client>#<id>` / EVCOUNT). */
   readonly contactCounters = new Map<string, ContactCounters>();
+  /** Contacts' engagement with each journey and broadcast (DynamoDB: `CONTACT#<client>#<id>` / ENG#<source>). */
+  readonly contactEngagement = new MemoryEngagementFacts();
+  /**
+   * Broadcast ids by client, for what reads a broadcast's existence (a segment's engagement source): there is no memory
+   * broadcast store, so a test places the broadcasts it names.
+   */
+  readonly broadcastIds = new Map<number, Set<number>>();
   /** Each client's segment index (DynamoDB: `CLIENT#<id>` / SEGMENTINDEX). */
   readonly segmentIndexes = new Map<number, SegmentIndex>();
   /** Contacts' segment states by clientKey(client, contact) (DynamoDB: `CONTACT#<client>#<id>` / SEGSTATE). */

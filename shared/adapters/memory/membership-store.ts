@@ -4,6 +4,7 @@ import type {
   MembershipStore,
   MembershipTransition,
 } from '../../domain/segments/membership-store.js';
+import { engagementSourcesOf } from '../../domain/segments/definition/specs.js';
 import { keys } from '../dynamo/keys.js';
 import { clientKey, copy, MemoryEngineData, stored as stored_, type MemoryAggregates } from './engine-data.js';
 
@@ -28,8 +29,18 @@ export class MemoryMembershipStore implements MembershipStore {
     return index && copy(index);
   }
 
-  async read(clientId: number, contactIds: readonly number[]): Promise<MembershipRead> {
+  async read(
+    clientId: number,
+    contactIds: readonly number[],
+    options: { sources?: readonly string[] } = {},
+  ): Promise<MembershipRead> {
     const index = this.data.segmentIndexes.get(clientId);
+    const sources = [
+      ...new Set([
+        ...engagementSourcesOf((index?.segments ?? []).map((s) => s.definition)),
+        ...(options.sources ?? []),
+      ]),
+    ];
     const topics = this.aggregates.topics && (await this.aggregates.topics.load(clientId));
     const journeyIndex = this.aggregates.journeys?.indexOf(clientId);
     const read: MembershipRead = {
@@ -41,10 +52,12 @@ export class MemoryMembershipStore implements MembershipStore {
         const contact = this.aggregates.contacts.contacts.get(key);
         const counters = this.data.contactCounters.get(key);
         const state = this.data.segmentStates.get(key);
+        const engagement = sources.length > 0 ? this.data.contactEngagement.read(clientId, id, sources) : undefined;
         return {
           contactId: id,
           ...(contact ? { contact: copy(contact) } : {}),
           ...(counters ? { counters: copy(counters) } : {}),
+          ...(engagement ? { engagement } : {}),
           ...(state ? { state: copy(state) } : {}),
         };
       }),

@@ -34,7 +34,10 @@ export class MemorySegmentStore implements SegmentStore {
   private readonly uses = new Map<string, { broadcastIds: number[]; n: number }>();
 
   constructor(
-    private readonly aggregates: Pick<MemoryAggregates, 'contacts'>,
+    private readonly aggregates: Pick<MemoryAggregates, 'contacts'> & {
+      /** The journeys' store, when wired (a segment's engagement source may name a journey). */
+      journeys?: Partial<{ get(clientId: number, journeyId: number): Promise<unknown> }>;
+    },
     readonly data: MemoryEngineData = new MemoryEngineData(),
   ) {}
 
@@ -218,7 +221,22 @@ export class MemorySegmentStore implements SegmentStore {
     return { ids: ids.slice(0, limit), last: ids.length <= limit };
   }
 
-  async previewSample(clientId: number, limit: number, withCounters: boolean): Promise<PreviewSample> {
+  async existingSources(clientId: number, sources: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const source of sources) {
+      const id = Number(source.slice(1));
+      if (source.startsWith('B') && this.data.broadcastIds.get(clientId)?.has(id)) found.add(source);
+      if (source.startsWith('J') && (await this.aggregates.journeys?.get?.(clientId, id))) found.add(source);
+    }
+    return found;
+  }
+
+  async previewSample(
+    clientId: number,
+    limit: number,
+    withCounters: boolean,
+    sources: readonly string[] = [],
+  ): Promise<PreviewSample> {
     const perShard = Math.ceil(limit / keys.contactShards);
     const ids = this.contactIds(clientId);
     let complete = true;
@@ -232,9 +250,11 @@ export class MemorySegmentStore implements SegmentStore {
       contacts: chosen.map((id) => {
         const key = clientKey(clientId, id);
         const counters = withCounters ? this.data.contactCounters.get(key) : undefined;
+        const engagement = sources.length > 0 ? this.data.contactEngagement.read(clientId, id, sources) : undefined;
         return {
           contact: copy(this.aggregates.contacts.contacts.get(key)!),
           ...(counters ? { counters: copy(counters) } : {}),
+          ...(engagement ? { engagement } : {}),
         };
       }),
       complete,

@@ -10,6 +10,7 @@ import { utcDaysBetween } from '../../domain/time/utc-days.js';
 import { openHourAttribute } from '../../domain/tracking/open-hours.js';
 import { clientKey, copy, sentEmailKey, stored, type MemoryAggregates, type MemoryEngineData } from './engine-data.js';
 import { countedLogOf } from '../../domain/tracking/tracking-store.js';
+import { sourceKeyOfMessage } from '../../domain/segments/engagement-source.js';
 import { journeyPlaceOf } from '../../domain/executions/execution-record.js';
 
 /** TrackingStore in memory over the engine's shared data and the contacts, with DynamoDB's conditions (contract suite). */
@@ -98,6 +99,13 @@ export class MemoryTrackingStore implements TrackingStore {
       if (change.lastOpenedAt) contact['last_email_opened_at'] = change.lastOpenedAt;
       if (change.lastClickedAt) contact['last_email_clicked_at'] = change.lastClickedAt;
       if (change.lastActivityAt) contact['last_activity_at'] = change.lastActivityAt;
+      const source = sourceKeyOfMessage(message);
+      if (source && (change.lastOpenedAt || change.lastClickedAt))
+        this.data.contactEngagement.apply(message.client_id, message.contact_id, {
+          source,
+          ...(change.lastOpenedAt ? { openedAt: change.lastOpenedAt } : {}),
+          ...(change.lastClickedAt ? { clickedAt: change.lastClickedAt } : {}),
+        });
       if (change.suppress) {
         Object.assign(contact, {
           is_subscribed: false,

@@ -57,8 +57,9 @@ export interface ErasureStore {
     at: string,
   ): Promise<'erased' | 'changed'>;
   /**
-   * Removes what segments keep of the contact: its event counters (event times), its segment state and its member
-   * entries (the segments' counts follow by the stream). Answers how many items went.
+   * Removes what segments keep of the contact: its event counters (event times), its engagement with each journey
+   * and broadcast, its segment state and its member entries (the segments' counts follow by the stream). Answers how
+   * many items went.
    */
   dropSegmentData(clientId: number, contactId: number): Promise<number>;
 }

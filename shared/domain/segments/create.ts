@@ -1,6 +1,6 @@
 import { conflict } from '../../errors.js';
 import { quotaMonthOf } from '../settings/quota-period.js';
-import { validateSegment } from './definition/validate-segment.js';
+import { namedSourcesOf, validateSegment } from './definition/validate-segment.js';
 import { startBackfill } from './backfill-segment.js';
 import { type SegmentDeps, segmentView } from './get.js';
 import { maxSegmentsOf } from './list.js';
@@ -22,14 +22,18 @@ export async function createSegment(
   clientId: number,
   body: SegmentCreateBody,
 ): Promise<SegmentView> {
-  const [bundle, topics] = await Promise.all([
+  const [bundle, topics, sources] = await Promise.all([
     deps.settings.load(clientId, quotaMonthOf(deps.clock.now())),
     deps.topics.load(clientId),
+    deps.segments.existingSources(clientId, namedSourcesOf(body.definition)),
   ]);
   const max = maxSegmentsOf(bundle);
   for (let attempt = 1; attempt <= SEGMENT_WRITE_ATTEMPTS; attempt += 1) {
     const read = await deps.segments.readForWrite(clientId);
-    const { definition, issues } = validateSegment(body.definition, segmentRefsOf(read.index, topics));
+    const { definition, issues } = validateSegment(
+      body.definition,
+      segmentRefsOf(read.index, topics, undefined, sources),
+    );
     assertNoIssues(issues);
     if ((read.count?.n ?? 0) >= max) throw limitReached(max);
     const id = read.count?.next_id ?? 1;

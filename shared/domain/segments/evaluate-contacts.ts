@@ -3,6 +3,7 @@ import { distinctIdsAt } from '../ids/time-ordered-id.js';
 import type { TopicSet } from '../topics/topic-store.js';
 import { segmentHolds } from './definition/evaluate.js';
 import { nextEdgeOf } from './definition/next-edge.js';
+import { engagementSourcesOf } from './definition/specs.js';
 import type { CompiledSegment } from './definition/types.js';
 import { segmentEventsOf, segmentTriggersOf } from './segment-events.js';
 import type {
@@ -60,8 +61,11 @@ export async function evaluateContacts(
 ): Promise<EvaluateContactsResult> {
   const result: EvaluateContactsResult = { evaluated: 0, entered: 0, left: 0, written: 0 };
   let pending = [...new Set(contactIds)];
+  // A backfill's segment (a version the index may not hold yet) reads its own engagement sources.
+  const sources = options.segment ? engagementSourcesOf([options.segment.definition]) : [];
+  const readOptions = sources.length > 0 ? { sources } : {};
   for (let attempt = 1; pending.length > 0; attempt += 1) {
-    let read = await deps.membership.read(clientId, pending);
+    let read = await deps.membership.read(clientId, pending, readOptions);
     // A cached index older than a contact's state (a segment a backfill entered it in, under a version the copy does
     // not have yet) would take the contact out again: such a message reads the index strongly instead.
     if (!options.segment && read.contacts.some((c) => indexLags(read.index, c.state)))
@@ -149,6 +153,7 @@ export function transitionOf(
   const input = {
     contact: read.contact,
     ...(read.counters ? { counters: read.counters } : {}),
+    ...(read.engagement ? { engagement: read.engagement } : {}),
     ...(topics ? { topics } : {}),
   };
   const segments = only ? [only] : (index?.segments ?? []);

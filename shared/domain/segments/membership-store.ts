@@ -2,7 +2,7 @@ import type { ContactRecord } from '../contacts/contact-store.js';
 import type { EventRecord } from '../events/event-record.js';
 import type { JourneyIndex } from '../journeys/journey-records.js';
 import type { TopicSet } from '../topics/topic-store.js';
-import type { ContactCounters, SegmentIndexBody } from './definition/types.js';
+import type { ContactCounters, EngagementFacts, SegmentIndexBody } from './definition/types.js';
 
 /** The client's SEGMENTINDEX item: every segment at its current version, the event specs, the watched attributes. */
 export interface SegmentIndex extends SegmentIndexBody {
@@ -21,11 +21,15 @@ export interface SegmentState {
   next_eval_at?: string;
 }
 
-/** What evaluating one contact reads: the contact (absent: gone), its counters and its state (absent: none yet). */
+/**
+ * What evaluating one contact reads: the contact (absent: gone), its counters, its engagement with the sources the
+ * segments name (by source key; absent: none) and its state (absent: none yet).
+ */
 export interface ContactSegmentRead {
   contactId: number;
   contact?: ContactRecord;
   counters?: ContactCounters;
+  engagement?: Record<string, EngagementFacts>;
   state?: SegmentState;
 }
 
@@ -72,11 +76,17 @@ export interface MembershipStore {
   /** The client's segment index (through the container's configuration cache). */
   index(clientId: number): Promise<SegmentIndex | undefined>;
   /**
-   * The index, the client's topics and, per contact, the contact, its counters and its state: one BatchGetItem wave,
-   * strongly consistent, so any order of messages converges on the contact's last state. The index comes from the
-   * configuration cache unless `freshIndex` (then read strongly with the contacts).
+   * The index, the client's topics and, per contact, the contact, its counters, its engagement items of the sources
+   * the index's segments name (and of `sources`: a backfill's segment, not in the index yet) and its state: one
+   * BatchGetItem wave, strongly consistent, so any order of messages converges on the contact's last state. The index
+   * comes from the configuration cache unless `freshIndex` (then read strongly with the contacts, and the engagement
+   * items of sources only it names in a second wave).
    */
-  read(clientId: number, contactIds: readonly number[], options?: { freshIndex?: boolean }): Promise<MembershipRead>;
+  read(
+    clientId: number,
+    contactIds: readonly number[],
+    options?: { freshIndex?: boolean; sources?: readonly string[] },
+  ): Promise<MembershipRead>;
   /**
    * Writes the transitions in as few transactions as DynamoDB's 100 items allow. Answers the contacts whose state
    * moved since it was read (their condition failed): none of their items were written; every other transition was.

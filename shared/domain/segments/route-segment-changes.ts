@@ -1,15 +1,19 @@
 import type { Queue } from '../../platform.js';
+import { engagementWatch } from './definition/specs.js';
 import type { MembershipStore } from './membership-store.js';
 import { CONTACTS_PER_SEGMENTS_MESSAGE } from './segments-message.js';
 
 /**
- * One change of a contact the stream saw: its item (`contact`) or its event counters (`counters`), with both images
- * (absent: the item was created, or removed).
+ * One change of a contact the stream saw: its item (`contact`), its event counters (`counters`) or its engagement
+ * with one journey or broadcast (`engagement`, of `source`), with both images (absent: the item was created, or
+ * removed).
  */
 export interface SegmentChange {
   clientId: number;
   contactId: number;
-  item: 'contact' | 'counters';
+  item: 'contact' | 'counters' | 'engagement';
+  /** The engagement item's source key (`B<bid>`, `J<jid>`). */
+  source?: string;
   old?: Record<string, unknown>;
   new?: Record<string, unknown>;
 }
@@ -21,11 +25,15 @@ export interface RouteSegmentChangesDeps {
 
 /**
  * Whether a change can move its contact in or out of a segment whose index watches `watched`: a contact created or
- * removed, a counters item written (only an event a segment counts writes it), or a watched attribute whose value
+ * removed, a counters item written (only an event a segment counts writes it), an engagement item of a source a
+ * segment reads, or a watched attribute whose value
  * differs between the images. A send's figures (`total_emails_sent`, the claim's markers) move no segment unless one
  * reads them, so the stream's busiest contact writes route nothing.
  */
 export function changeMatters(change: SegmentChange, watched: readonly string[]): boolean {
+  // An engagement item matters only to segments reading its source: most e-mails' opens route nothing.
+  if (change.item === 'engagement')
+    return change.source !== undefined && watched.includes(engagementWatch(change.source));
   if (change.item === 'counters' || !change.old || !change.new) return true;
   return watched.some((name) => !sameValue(change.old![name], change.new![name]));
 }

@@ -1,6 +1,6 @@
 import { invalidField, unprocessable } from '../../errors.js';
 import type { TopicSet } from '../topics/topic-store.js';
-import { compileIndex, specIdsOf } from './definition/specs.js';
+import { compileIndex, engagementSourcesOf, specIdsOf } from './definition/specs.js';
 import type { CompiledSegment, SegmentIssue } from './definition/types.js';
 import type { SegmentRefs } from './definition/validate-segment.js';
 import type { IndexWrite, StoredSegmentIndex } from './segment-store.js';
@@ -30,12 +30,26 @@ export function indexWrite(index: StoredSegmentIndex, segmentId: number, segment
   return { readVersion: index.version, body };
 }
 
-/** What a definition is checked against: the client's topics and the event counters its other segments read. */
-export function segmentRefsOf(index: StoredSegmentIndex, topics: TopicSet, segmentId?: number): SegmentRefs {
+/**
+ * What a definition is checked against: the client's topics, the event counters and engagement sources its other
+ * segments read, and which of the sources the definition names the client has (`sources`, looked up by the caller).
+ */
+export function segmentRefsOf(
+  index: StoredSegmentIndex,
+  topics: TopicSet,
+  segmentId?: number,
+  sources?: ReadonlySet<string>,
+): SegmentRefs {
   const otherSpecIds = new Set<string>();
-  for (const s of index.segments)
-    if (s.id !== segmentId) for (const id of specIdsOf(s.definition)) otherSpecIds.add(id);
-  return { topicIds: new Set(topics.topics.map((t) => t.id)), otherSpecIds };
+  const others = index.segments.filter((s) => s.id !== segmentId);
+  for (const s of others) for (const id of specIdsOf(s.definition)) otherSpecIds.add(id);
+  const otherSources = new Set(engagementSourcesOf(others.map((s) => s.definition)));
+  return {
+    topicIds: new Set(topics.topics.map((t) => t.id)),
+    otherSpecIds,
+    otherSources,
+    ...(sources ? { sources } : {}),
+  };
 }
 
 /** 422 with every issue, each at its path in the request body (`definition.groups.0.conditions.1.count`). */

@@ -1,5 +1,5 @@
 import type { ContactRecord } from '../contacts/contact-store.js';
-import type { ContactCounters, SegmentDefinition, SegmentIndexBody } from './definition/types.js';
+import type { ContactCounters, EngagementFacts, SegmentDefinition, SegmentIndexBody } from './definition/types.js';
 
 export type SegmentStatus = 'building' | 'ready';
 
@@ -110,9 +110,12 @@ export interface ContactIdPage {
   last: boolean;
 }
 
-/** Contacts read for a preview: each with its counters, and whether every contact of the client was read. */
+/**
+ * Contacts read for a preview: each with its counters and its engagement with the sources asked for, and whether every
+ * contact of the client was read.
+ */
 export interface PreviewSample {
-  contacts: { contact: ContactRecord; counters?: ContactCounters }[];
+  contacts: { contact: ContactRecord; counters?: ContactCounters; engagement?: Record<string, EngagementFacts> }[];
   complete: boolean;
 }
 
@@ -186,6 +189,16 @@ export interface SegmentStore {
     after: number,
     limit: number,
   ): Promise<{ members: SegmentMemberEntry[]; nextAfter?: number }>;
-  /** Up to `limit` of the client's contacts spread over the listing shards, with counters when `withCounters`. */
-  previewSample(clientId: number, limit: number, withCounters: boolean): Promise<PreviewSample>;
+  /**
+   * Up to `limit` of the client's contacts spread over the listing shards, with counters when `withCounters` and the
+   * engagement items of `sources` (`B<bid>`, `J<jid>`).
+   */
+  previewSample(
+    clientId: number,
+    limit: number,
+    withCounters: boolean,
+    sources?: readonly string[],
+  ): Promise<PreviewSample>;
+  /** Which of these sources (`B<bid>`, `J<jid>`) the client has: one BatchGetItem of their heads (none: no request). */
+  existingSources(clientId: number, sources: readonly string[]): Promise<Set<string>>;
 }

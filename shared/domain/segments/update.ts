@@ -1,6 +1,6 @@
 import { conflict, notFound } from '../../errors.js';
 import { canonicalJson } from './definition/canonical.js';
-import { validateSegment } from './definition/validate-segment.js';
+import { namedSourcesOf, validateSegment } from './definition/validate-segment.js';
 import { startBackfill } from './backfill-segment.js';
 import { SEGMENT_WRITE_ATTEMPTS } from './create.js';
 import { type SegmentDeps, segmentView } from './get.js';
@@ -21,7 +21,12 @@ export async function updateSegment(
   id: number,
   body: SegmentPatchBody,
 ): Promise<SegmentView> {
-  const topics = body.definition ? await deps.topics.load(clientId) : undefined;
+  const [topics, sources] = body.definition
+    ? await Promise.all([
+        deps.topics.load(clientId),
+        deps.segments.existingSources(clientId, namedSourcesOf(body.definition)),
+      ])
+    : [undefined, undefined];
   for (let attempt = 1; attempt <= SEGMENT_WRITE_ATTEMPTS; attempt += 1) {
     const read = await deps.segments.readForWrite(clientId, id);
     const current = read.segment;
@@ -35,7 +40,7 @@ export async function updateSegment(
     }
     let definition = current.definition;
     if (body.definition && topics) {
-      const checked = validateSegment(body.definition, segmentRefsOf(read.index, topics, id));
+      const checked = validateSegment(body.definition, segmentRefsOf(read.index, topics, id, sources));
       assertNoIssues(checked.issues);
       definition = checked.definition!;
     }

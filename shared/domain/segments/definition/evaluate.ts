@@ -8,9 +8,11 @@
 import type { ContactRecord } from '../../contacts/contact-store.js';
 import { isSuppressionReason } from '../../contacts/suppression.js';
 import { conditionHolds } from '../../journeys/definition/conditions.js';
-import { leafSpecId } from './specs.js';
+import { engagementSourceKey, leafSpecId } from './specs.js';
 import type {
   ContactCounters,
+  EngagementFacts,
+  EngagementSource,
   SegmentCondition,
   SegmentDateField,
   SegmentDefinition,
@@ -86,6 +88,17 @@ export function segmentConditionHolds(condition: SegmentCondition, input: Segmen
       return n === condition.count;
     }
     case 'engagement': {
+      if (condition.source) {
+        const { source } = condition;
+        if (condition.op === 'not_opened')
+          return sentOf(input, source) !== undefined && sourceEngagedAt(input, source, false) === undefined;
+        // never_opened takes no source (the schema's rule): read as no engagement, like a missing input.
+        if (condition.op === 'never_opened') return false;
+        const at = sourceEngagedAt(input, source, condition.op === 'human_clicked');
+        return condition.within_days === undefined ? at !== undefined : within(at, condition.within_days, now);
+      }
+      // not_opened needs a source (the schema's rule): without one it holds for no one.
+      if (condition.op === 'not_opened') return false;
       if (condition.op === 'never_opened') return (contact.total_emails_opened ?? 0) === 0;
       const opened = condition.op === 'human_opened';
       if (condition.within_days === undefined)
@@ -95,6 +108,27 @@ export function segmentConditionHolds(condition: SegmentCondition, input: Segmen
     }
   }
 }
+
+const instant = (value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+};
+
+/** The contact's engagement with one source (undefined: none kept). */
+export const sourceFacts = (input: SegmentInput, source: EngagementSource): EngagementFacts | undefined =>
+  input.engagement?.[engagementSourceKey(source)];
+
+/** When the contact was sent an e-mail of the source: a broadcast's first, a journey's last (`sent_w<journey>`). */
+export function sentOf(input: SegmentInput, source: EngagementSource): number | undefined {
+  if ('broadcast_id' in source) return instant(sourceFacts(input, source)?.sent_at);
+  const value: unknown = (input.contact as unknown as Record<string, unknown>)[`sent_w${source.journey_id}`];
+  return typeof value === 'string' ? instant(value) : undefined;
+}
+
+/** The instant a source's last human open / click was (undefined: none). */
+export const sourceEngagedAt = (input: SegmentInput, source: EngagementSource, clicked: boolean): number | undefined =>
+  instant(clicked ? sourceFacts(input, source)?.clicked_at : sourceFacts(input, source)?.opened_at);
 
 /**
  * The events of a spec counted at `now`: all of them without a window, else the kept times younger than the window

@@ -4,7 +4,7 @@
  * leaving an event_count window. Pure. Every condition's answer is constant between now and that instant (the
  * property test holds `segmentHolds` to it); an instant that turns out to change nothing only costs an evaluation.
  */
-import { contactInstant, DAY_MS } from './evaluate.js';
+import { contactInstant, DAY_MS, sourceEngagedAt } from './evaluate.js';
 import { leafSpecId } from './specs.js';
 import type { SegmentCondition, SegmentDefinition, SegmentInput } from './types.js';
 
@@ -34,7 +34,13 @@ function edgesOf(condition: SegmentCondition, input: SegmentInput, consider: (at
       return;
     }
     case 'engagement': {
-      if (condition.op === 'never_opened' || condition.within_days === undefined) return;
+      if (condition.op === 'never_opened' || condition.op === 'not_opened' || condition.within_days === undefined)
+        return;
+      if (condition.source) {
+        const at = sourceEngagedAt(input, condition.source, condition.op === 'human_clicked');
+        if (at !== undefined) consider(at + condition.within_days * DAY_MS);
+        return;
+      }
       const field = condition.op === 'human_opened' ? 'last_email_opened_at' : 'last_email_clicked_at';
       const at = contactInstant(input.contact, field);
       if (at !== undefined) consider(at + condition.within_days * DAY_MS);

@@ -164,17 +164,55 @@ const EventCountCondition = z
     }),
   );
 
-/** never_opened reads the all-time count, so a window would be a rule the evaluator ignores. */
-const engagementRule = z.superRefine((condition: { op: string; within_days?: unknown }, ctx) => {
-  if (condition.op === 'never_opened' && condition.within_days !== undefined)
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        'Must be left out: never_opened reads every e-mail ever sent (use not_within_days on last_email_opened_at for a window)',
-      path: ['within_days'],
-      params: issueCondition('format'),
-      input: condition.within_days,
-    });
+/** An id of a journey or broadcast: at most 9 digits, as the paths take them. */
+const sourceId = (field: string) =>
+  integer(field, { min: 1, max: 999_999_999 }).check(
+    z.meta({
+      description: `The client's ${field === 'journey_id' ? 'journey (GET /client/journeys)' : 'broadcast (GET /client/broadcasts)'}. Depends on stored data: an id the client has no ${field === 'journey_id' ? 'journey' : 'broadcast'} under (another client's included) is a 422 \`reference\``,
+    }),
+  );
+
+const EngagementSourceSchema = z
+  .union(
+    [
+      z.strictObject({ journey_id: sourceId('journey_id') }),
+      z.strictObject({ broadcast_id: sourceId('broadcast_id') }),
+    ],
+    { error: 'Must be {journey_id} or {broadcast_id}' },
+  )
+  .check(
+    z.meta({
+      id: 'SegmentEngagementSource',
+      description:
+        "The one journey (all of its e-mails) or broadcast whose e-mails the condition reads; a broadcast's resend is a broadcast of its own",
+    }),
+  );
+
+/**
+ * never_opened reads the all-time count and not_opened the source's e-mails ever sent, so a window would be a rule the
+ * evaluator ignores; not_opened reads one source, never_opened all of them.
+ */
+const engagementRule = z.superRefine((condition: { op: string; within_days?: unknown; source?: unknown }, ctx) => {
+  const issue = (path: string, message: string, kind: 'format' | 'required', input: unknown) =>
+    ctx.addIssue({ code: 'custom', message, path: [path], params: issueCondition(kind), input });
+  if ((condition.op === 'never_opened' || condition.op === 'not_opened') && condition.within_days !== undefined)
+    issue(
+      'within_days',
+      condition.op === 'never_opened'
+        ? 'Must be left out: never_opened reads every e-mail ever sent (use not_within_days on last_email_opened_at for a window)'
+        : 'Must be left out: not_opened reads every e-mail of the source ever sent',
+      'format',
+      condition.within_days,
+    );
+  if (condition.op === 'never_opened' && condition.source !== undefined)
+    issue(
+      'source',
+      'Must be left out: never_opened reads every e-mail (use not_opened for one source)',
+      'format',
+      condition.source,
+    );
+  if (condition.op === 'not_opened' && condition.source === undefined)
+    issue('source', 'source is required with not_opened', 'required', undefined);
 });
 
 const EngagementCondition = z
@@ -184,18 +222,32 @@ const EngagementCondition = z
     within_days: z.optional(
       withinDays('within_days').check(
         z.meta({
-          description: `human_opened / human_clicked: within the last this many days (${DAYS}); absent: ever. never_opened takes none (422 \`format\`)`,
+          description: `human_opened / human_clicked: within the last this many days (${DAYS}); absent: ever. never_opened and not_opened take none (422 \`format\`)`,
         }),
       ),
     ),
+    source: z.optional(EngagementSourceSchema),
   })
   .check(
     engagementRule,
     z.meta({
       id: 'SegmentEngagementCondition',
-      not: { properties: { op: { const: 'never_opened' }, within_days: {} }, required: ['op', 'within_days'] },
-      description:
-        'Human engagement with any e-mail the contact was sent (privacy-proxy and link-scanner opens and clicks never count): human_opened / human_clicked ever (an e-mail opened / clicked by a person) or within the last `within_days` (by `last_email_opened_at` / `last_email_clicked_at`); never_opened: no e-mail ever opened by a person (`total_emails_opened` is 0)',
+      allOf: [
+        {
+          not: {
+            properties: { op: { enum: ['never_opened', 'not_opened'] }, within_days: {} },
+            required: ['op', 'within_days'],
+          },
+        },
+        { not: { properties: { op: { const: 'never_opened' }, source: {} }, required: ['op', 'source'] } },
+        {
+          anyOf: [
+            { not: { properties: { op: { const: 'not_opened' } }, required: ['op'] } },
+            { properties: { source: {} }, required: ['source'] },
+          ],
+        },
+      ],
+      description: `Human engagement (privacy-proxy and link-scanner opens and clicks never count; a click on an e-mail whose open was not seen counts as its open). Without \`source\`: any e-mail the contact was sent — human_opened / human_clicked ever (an e-mail opened / clicked by a person) or within the last \`within_days\` (by \`last_email_opened_at\` / \`last_email_clicked_at\`); never_opened: no e-mail ever opened by a person (\`total_emails_opened\` is 0; takes no \`source\`, 422 \`format\`). With \`source\` (one journey or broadcast of the client's, else 422 \`reference\`): human_opened / human_clicked: an e-mail of that source opened / clicked by a person, ever or within the last \`within_days\` (by the last such open / click); not_opened (\`source\` required, 422 \`required\`): an e-mail of the source was sent to the contact and a person opened none of them. Engagement with a source is kept from the first e-mail of it, whether or not a segment read it then. At most ${L.engagementSourcesPerClient} distinct sources across the client's segments (422 \`max\`)`,
     }),
   );
 
@@ -255,7 +307,7 @@ export const SegmentDefinitionSchema = z
   .check(
     z.meta({
       id: 'SegmentDefinition',
-      description: `Which contacts are members: groups of conditions, two levels (${L.groups} groups of ${L.conditionsPerGroup} conditions at most), joined by \`match\`. At most ${L.definitionBytes} bytes as JSON; every topic named must be one of the client's (422 \`reference\`); at most ${L.eventSpecsPerClient} distinct event counters (event_count's type with its conditions) across the client's segments (422 \`max\`)`,
+      description: `Which contacts are members: groups of conditions, two levels (${L.groups} groups of ${L.conditionsPerGroup} conditions at most), joined by \`match\`. At most ${L.definitionBytes} bytes as JSON; every topic, journey and broadcast named must be one of the client's (422 \`reference\`); at most ${L.eventSpecsPerClient} distinct event counters (event_count's type with its conditions) and ${L.engagementSourcesPerClient} distinct engagement sources across the client's segments (422 \`max\`)`,
     }),
   ) satisfies z.ZodMiniType<SegmentDefinition, unknown>;
 

@@ -13,6 +13,7 @@ import type {
   CompiledSegment,
   ContactCounters,
   EventCountOp,
+  EngagementSource,
   EventSpec,
   SegmentCondition,
   SegmentDefinition,
@@ -62,6 +63,25 @@ export function specIdsOf(definition: SegmentDefinition): Set<string> {
   return new Set(eventCountLeaves(definition).map(({ condition }) => leafSpecId(condition)));
 }
 
+/** A source's key: `B<broadcast id>` or `J<journey id>` (its engagement item is `ENG#<key>` beside the contact). */
+export const engagementSourceKey = (source: EngagementSource): string =>
+  'broadcast_id' in source ? `B${source.broadcast_id}` : `J${source.journey_id}`;
+
+/**
+ * The watched name of a source's engagement item: a change of that item routes its contact (a contact attribute
+ * never has this name, so the contact's own changes never match it).
+ */
+export const engagementWatch = (key: string): string => `eng:${key}`;
+
+/** The distinct source keys the definitions' engagement conditions name, in a stable order. */
+export function engagementSourcesOf(definitions: readonly SegmentDefinition[]): string[] {
+  const keys = new Set<string>();
+  for (const definition of definitions)
+    for (const group of definition.groups)
+      for (const c of group.conditions) if (c.on === 'engagement' && c.source) keys.add(engagementSourceKey(c.source));
+  return [...keys].sort();
+}
+
 /**
  * The contact attributes whose change can move a contact in or out of a segment with these conditions: the change
  * router sends a contact to evaluation only when one of these differs (or the contact is created or removed, or its
@@ -97,7 +117,11 @@ export function watchedOf(definitions: readonly SegmentDefinition[]): string[] {
           case 'event_count':
             break;
           case 'engagement':
-            if (c.op === 'never_opened') watched.add('total_emails_opened');
+            if (c.source) {
+              watched.add(engagementWatch(engagementSourceKey(c.source)));
+              // A journey's sends are the contact's `sent_w<journey>` (a broadcast's: its engagement item).
+              if (c.op === 'not_opened' && 'journey_id' in c.source) watched.add(`sent_w${c.source.journey_id}`);
+            } else if (c.op === 'never_opened') watched.add('total_emails_opened');
             else if (c.within_days === undefined)
               watched.add(c.op === 'human_opened' ? 'total_emails_opened' : 'total_emails_clicked');
             else watched.add(c.op === 'human_opened' ? 'last_email_opened_at' : 'last_email_clicked_at');

@@ -32,8 +32,22 @@ export type SubscriptionOp = (typeof SUBSCRIPTION_OPS)[number];
 export const EVENT_COUNT_OPS = ['at_least', 'at_most', 'exactly'] as const;
 export type EventCountOp = (typeof EVENT_COUNT_OPS)[number];
 
-export const ENGAGEMENT_OPS = ['human_opened', 'human_clicked', 'never_opened'] as const;
+export const ENGAGEMENT_OPS = ['human_opened', 'human_clicked', 'never_opened', 'not_opened'] as const;
 export type EngagementOp = (typeof ENGAGEMENT_OPS)[number];
+
+/** The one journey or broadcast an engagement condition reads (absent: every e-mail). */
+export type EngagementSource = { journey_id: number } | { broadcast_id: number };
+
+/**
+ * A contact's engagement with one source, as its `ENG#<source>` item keeps it: `sent_at` when the first e-mail of a
+ * broadcast was sent to it (a journey's sends are the contact's `sent_w<journey>` instead), `opened_at` / `clicked_at`
+ * its last human open / click of an e-mail of the source (machines never count). Instants, RFC 3339.
+ */
+export interface EngagementFacts {
+  sent_at?: string;
+  opened_at?: string;
+  clicked_at?: string;
+}
 
 /** A condition on a value of the counted event itself (the journeys' event condition). */
 export type SegmentEventCondition = Extract<Condition, { on: 'event' }>;
@@ -59,8 +73,11 @@ export type SegmentCondition =
       count: number;
       within_days?: number;
     }
-  /** Human opens and clicks of any e-mail (privacy proxies and link scanners never count), ever or within days. */
-  | { on: 'engagement'; op: EngagementOp; within_days?: number };
+  /**
+   * Human opens and clicks of any e-mail, or of the e-mails of one journey or broadcast (`source`), ever or within
+   * days (privacy proxies and link scanners never count); not_opened: sent the source's e-mail, opened none of them.
+   */
+  | { on: 'engagement'; op: EngagementOp; within_days?: number; source?: EngagementSource };
 
 export interface SegmentGroup {
   match: SegmentMatch;
@@ -121,9 +138,13 @@ export interface SegmentIndexBody {
   watched: string[];
 }
 
-/** What a segment is evaluated on: the contact, its counters (absent: none kept) and the client's topics. */
+/**
+ * What a segment is evaluated on: the contact, its counters (absent: none kept), the client's topics, and its
+ * engagement with the sources the segments name, by source key (`B<broadcast>`, `J<journey>`; absent: none).
+ */
 export interface SegmentInput {
   contact: ContactRecord;
   counters?: ContactCounters;
   topics?: TopicSet;
+  engagement?: Readonly<Record<string, EngagementFacts>>;
 }

@@ -9,7 +9,7 @@
 import { SEGMENT_LIMITS } from '../../../public/segment-rules.js';
 import { schemaIssues } from '../../journeys/definition/validate-journey.js';
 import { SEGMENT_ISSUE_CONDITIONS, SegmentConditionSchema, SegmentDefinitionSchema } from './schemas.js';
-import { leafSpecId } from './specs.js';
+import { engagementSourceKey, leafSpecId } from './specs.js';
 import type { SegmentDefinition, SegmentIssue } from './types.js';
 
 /** The stored data a definition names. */
@@ -21,6 +21,10 @@ export interface SegmentRefs {
    * so an edit that keeps its counters never counts them twice.
    */
   otherSpecIds: ReadonlySet<string>;
+  /** The engagement sources (`B<id>`, `J<id>`) the client's other segments name (the same leaving-out). */
+  otherSources?: ReadonlySet<string>;
+  /** Of the sources this definition names (namedSourcesOf), those the client has: any other is a `reference` issue. */
+  sources?: ReadonlySet<string>;
 }
 
 export interface SegmentValidation {
@@ -71,9 +75,29 @@ function sizeOf(input: unknown): number {
 
 type Add = (path: string, condition: SegmentIssue['condition'], error: string) => void;
 
+/**
+ * The engagement sources (`B<id>`, `J<id>`) a definition names, read as leniently as the reference rules read it
+ * (each condition on its own): what the caller looks up before validating.
+ */
+export function namedSourcesOf(input: unknown): string[] {
+  const named = new Set<string>();
+  if (!isObject(input)) return [];
+  for (const group of arrayOf(input['groups']).slice(0, SEGMENT_LIMITS.groups)) {
+    if (!isObject(group)) continue;
+    for (const raw of arrayOf(group['conditions']).slice(0, SEGMENT_LIMITS.conditionsPerGroup)) {
+      const parsed = SegmentConditionSchema.safeParse(raw);
+      if (parsed.success && parsed.data.on === 'engagement' && parsed.data.source)
+        named.add(engagementSourceKey(parsed.data.source));
+    }
+  }
+  return [...named].sort();
+}
+
 function referenceIssues(input: Raw, refs: SegmentRefs, add: Add): void {
   const specs = new Set(refs.otherSpecIds);
+  const sources = new Set(refs.otherSources ?? []);
   const limit = SEGMENT_LIMITS.eventSpecsPerClient;
+  const sourceLimit = SEGMENT_LIMITS.engagementSourcesPerClient;
   // Bounded like the schema: a definition far over the limits is not walked whole.
   for (const [g, group] of arrayOf(input['groups']).slice(0, SEGMENT_LIMITS.groups).entries()) {
     if (!isObject(group)) continue;
@@ -84,6 +108,25 @@ function referenceIssues(input: Raw, refs: SegmentRefs, add: Add): void {
       const condition = parsed.data;
       if (condition.on === 'topic' && !refs.topicIds.has(condition.topic_id))
         add(`${path}.topic_id`, 'reference', `Must name one of your topics: ${condition.topic_id} is none`);
+      if (condition.on === 'engagement' && condition.source) {
+        const key = engagementSourceKey(condition.source);
+        if (refs.sources && !refs.sources.has(key)) {
+          const [field, kind, id] =
+            'journey_id' in condition.source
+              ? ['journey_id', 'journeys', condition.source.journey_id]
+              : ['broadcast_id', 'broadcasts', condition.source.broadcast_id];
+          add(`${path}.source.${field}`, 'reference', `Must name one of your ${kind}: ${id} is none`);
+          continue;
+        }
+        if (sources.has(key)) continue;
+        if (sources.size >= sourceLimit)
+          add(
+            `${path}.source`,
+            'max',
+            `Must name a journey or broadcast your segments read already: they read ${sourceLimit} distinct sources, the most a client may`,
+          );
+        else sources.add(key);
+      }
       if (condition.on === 'event_count') {
         const id = leafSpecId(condition);
         if (specs.has(id)) continue;

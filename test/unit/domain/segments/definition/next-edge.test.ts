@@ -5,6 +5,7 @@ import { nextEdgeOf } from '../../../../../shared/domain/segments/definition/nex
 import { leafSpecId } from '../../../../../shared/domain/segments/definition/specs.js';
 import type {
   ContactCounters,
+  EngagementFacts,
   SegmentCondition,
   SegmentDefinition,
   SegmentInput,
@@ -159,6 +160,13 @@ const leaf: fc.Arbitrary<SegmentCondition> = fc.oneof(
     within_days: smallDays,
   }),
   fc.constant<SegmentCondition>({ on: 'engagement', op: 'never_opened' }),
+  fc.record({
+    on: fc.constant('engagement' as const),
+    op: fc.constantFrom('human_opened' as const, 'human_clicked' as const),
+    within_days: smallDays,
+    source: fc.constant({ broadcast_id: 5 }),
+  }),
+  fc.constant<SegmentCondition>({ on: 'engagement', op: 'not_opened', source: { broadcast_id: 5 } }),
   fc.constant<SegmentCondition>({ on: 'tag', op: 'has', tag: 'vip' }),
 );
 const match = fc.constantFrom('all' as const, 'any' as const);
@@ -194,7 +202,16 @@ function inputOf(
           counters.recent[spec] = kept.map((ms) => Math.floor(ms / 1000)).sort((a, b) => b - a);
           counters.total[spec] = kept.length + (totals[2] ?? 0);
         }
-  return { contact: contactWith(fields), counters };
+  // Broadcast 5's engagement from the same instants (sent, opened, clicked), so its windows meet the contact's.
+  const at = (i: number) => {
+    const ms = dates[i];
+    return ms === undefined ? undefined : new Date(ms).toISOString();
+  };
+  const b5: EngagementFacts = {};
+  if (at(2)) b5.sent_at = at(2);
+  if (at(1)) b5.opened_at = at(1);
+  if (at(3)) b5.clicked_at = at(3);
+  return { contact: contactWith(fields), counters, engagement: { B5: b5 } };
 }
 
 describe('segmentHolds between now and nextEdgeOf', () => {

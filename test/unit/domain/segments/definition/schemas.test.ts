@@ -28,6 +28,12 @@ describe('SegmentDefinitionSchema', () => {
     ['at most 0 events ever', { on: 'event_count', event: 'login', op: 'at_most', count: 0 }],
     ['engagement within days', { on: 'engagement', op: 'human_clicked', within_days: 30 }],
     ['never opened', { on: 'engagement', op: 'never_opened' }],
+    ['a broadcast opened', { on: 'engagement', op: 'human_opened', source: { broadcast_id: 7 } }],
+    [
+      'a journey clicked within days',
+      { on: 'engagement', op: 'human_clicked', within_days: 14, source: { journey_id: 1001 } },
+    ],
+    ['a broadcast not opened', { on: 'engagement', op: 'not_opened', source: { broadcast_id: 7 } }],
   ])('takes %s', (_name, condition) => {
     // Prepare
     const definition = wrap(condition);
@@ -126,8 +132,27 @@ describe('SegmentDefinitionSchema', () => {
       'format',
     ],
     [
-      'an engagement source (not offered)',
-      { on: 'engagement', op: 'human_opened', source: { journey_id: 1 } },
+      'a source on never_opened',
+      { on: 'engagement', op: 'never_opened', source: { journey_id: 1000 } },
+      'groups.0.conditions.0.source',
+      'format',
+    ],
+    ['not_opened without a source', { on: 'engagement', op: 'not_opened' }, 'groups.0.conditions.0.source', 'required'],
+    [
+      'a window on not_opened',
+      { on: 'engagement', op: 'not_opened', within_days: 7, source: { broadcast_id: 3 } },
+      'groups.0.conditions.0.within_days',
+      'format',
+    ],
+    [
+      'a source naming both kinds',
+      { on: 'engagement', op: 'human_opened', source: { journey_id: 1000, broadcast_id: 3 } },
+      'groups.0.conditions.0.source',
+      'format',
+    ],
+    [
+      'a source id of 0',
+      { on: 'engagement', op: 'human_clicked', source: { broadcast_id: 0 } },
       'groups.0.conditions.0.source',
       'format',
     ],
