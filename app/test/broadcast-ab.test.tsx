@@ -78,7 +78,7 @@ describe('a broadcast’s A/B test', () => {
     );
   });
 
-  it('says a tie went to the first variant, and shows no test on a broadcast without one', async () => {
+  it('says a tie went to the first variant, that a cancelled test chose none, and shows no test on a broadcast without one', async () => {
     fakeApi({
       ...AUDIENCE_READS,
       'GET /api/v1/client/broadcasts/5': ok(
@@ -91,6 +91,15 @@ describe('a broadcast’s A/B test', () => {
       await screen.findByText('Variant A won, the first variant, by a tie on opens by people: 0.0 % each.'),
     ).toBeTruthy();
     unmount();
+
+    fakeApi({
+      ...AUDIENCE_READS,
+      'GET /api/v1/client/broadcasts/5': ok({ ...abBroadcast({}), status: 'cancelled' }),
+      'GET /api/v1/client/broadcasts/6': ok(detailOf({ id: 6, status: 'sent', started_at: '2026-11-28T21:00:00Z' })),
+    });
+    const again = render(<BroadcastPage api={createApi()} params={{ id: '5' }} signedIn={as('viewer')} />);
+    expect(await screen.findByText('No winner was chosen: the broadcast was cancelled first.')).toBeTruthy();
+    again.unmount();
 
     render(<BroadcastPage api={createApi()} params={{ id: '6' }} signedIn={as('viewer')} />);
     expect(await screen.findByRole('heading', { name: 'Progress' })).toBeTruthy();

@@ -37,8 +37,9 @@ export function decisionDue(startedAt: string | null, hours: number): string | u
  * The sentence about the decision: the winner and its rate against the others' (the rates it was chosen on, else the
  * current ones), or when it will be chosen.
  */
-export function decisionText(ab: AbResult, startedAt: string | null): string {
+export function decisionText(ab: AbResult, startedAt: string | null, cancelled = false): string {
   const metric = METRIC_TEXT[ab.metric];
+  if (ab.winner === null && cancelled) return 'No winner was chosen: the broadcast was cancelled first.';
   if (ab.winner !== null) {
     const rates = ab.decided_rates ?? ab.variants.map((variant) => rateOf(variant, ab.metric));
     const won = rates[ab.winner];
@@ -65,7 +66,7 @@ export function AbReport({ broadcast }: { broadcast: Broadcast }) {
     <section class="card page-section" aria-labelledby="bc-ab-title">
       <h2 id="bc-ab-title">A/B test</h2>
       <p id="bc-ab-decision" class={ab.winner !== null ? 'success' : undefined}>
-        {decisionText(ab, broadcast.started_at)}
+        {decisionText(ab, broadcast.started_at, broadcast.status === 'cancelled')}
       </p>
       <dl class="figures">
         <dt>Tested on</dt>
