@@ -191,8 +191,9 @@ function floorLines(run: EngineRun): { console: string; rows: string; goal: stri
     goal: `The floor is measured in the same process and JVM right after the run: every DynamoDB request the engine sent
 between the first event and the last mail (captured on the container's client after marshalling, one per call before
 the SDK's retries) is replayed at a copy of the table (same keys, indexes and stream) holding the ${fmt(run.floor.seededItems)}
-items those requests name, copied before the clock starts. Each delivery's (or API request's) requests keep their
-order — one waits for those of its delivery that had ended before it began — and deliveries run side by side, ${run.floor.runs.map((r) => r.concurrency).join(', ')}
+items those requests name, copied before the clock starts. Each delivery's requests keep their order — one waits for
+those of its delivery that had ended before it began — while the API's requests (no delivery scope) replay each on its
+own; deliveries run side by side, ${run.floor.runs.map((r) => r.concurrency).join(', ')}
 at once; the fastest is the floor. Conditions are dropped (the copy holds the items' state after the run, so a
 condition that held then may not now; a ConditionCheck stays as one that always holds), and requests DynamoDB refuses
 on the copy are counted, not retried: both make the floor faster, never slower. No HTTP, queue, handler code or SES
@@ -262,7 +263,7 @@ AWS (functions/queue-sizing.ts; batch × batches in flight): ${sizingText(run)}.
 | events run more than once · e-mails run more than once (of which SES called again) | ${fmt(p.extra.units)} · ${fmt(x.extra.units)} (${fmt(x.extra.sesRetries)}) |
 ${floor ? `${floor.rows}\n` : ''}
 ${floor ? `${floor.goal}\n` : ''}How requests are attributed: the bench registers the runtime's queue functions again (same table, batch size,
-retries, visibility timeout) with each message of a batch run as its own invocation, in parallel as a batch's records
+concurrency, retries, visibility timeout) with each message of a batch run as its own invocation, in parallel as a batch's records
 run, inside its own async scope: DynamoDB requests are counted with \`RequestCounter.measure\`, SQS sends, schedules
 and SES calls by counting wrappers around the engine's queue, scheduler and mailer ports. Ingest is what no message
 scope claimed (the API's requests). Requests are attempts: a retried transaction counts each time. The table's figures
