@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from '../src/api/client.js';
 import { JourneyPage } from '../src/pages/journeys/journey-page.js';
+import { jsonOf } from '../src/pages/journeys/journey-text.js';
 import { as } from './contacts-fixtures.js';
 import { type FakeCall, fakeApi, ok } from './fake-api.js';
 import { CART, journeyOf } from './journeys-fixtures.js';
@@ -168,5 +169,28 @@ describe('a journey on a segment in the editor', () => {
     expect(waitKinds).toContain('engagement');
     expect(triggerKinds).not.toContain('segment');
     expect(triggerKinds).toContain('tag');
+  });
+
+  it('writes a segment trigger’s and a segment condition’s members in reading order', () => {
+    // Prepare: the members as an API could keep them.
+    const definition = {
+      ...BY_PLAN,
+      trigger: { reentry: { mode: 'once' }, segment: { on: 'enter', segment_id: 7 } },
+      steps: [
+        {
+          ...BY_PLAN.steps[0],
+          branches: [{ name: 'Pro', conditions: [{ op: 'member', segment_id: 7, on: 'segment' }], next: 'pro' }],
+        },
+        ...BY_PLAN.steps.slice(1),
+      ],
+    };
+
+    // Act
+    const text = JSON.parse(jsonOf(definition));
+
+    // Assess
+    expect(Object.keys(text.trigger)).toEqual(['segment', 'reentry']);
+    expect(Object.keys(text.trigger.segment)).toEqual(['segment_id', 'on']);
+    expect(Object.keys(text.steps[0].branches[0].conditions[0])).toEqual(['on', 'segment_id', 'op']);
   });
 });

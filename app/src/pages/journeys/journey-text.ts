@@ -198,7 +198,8 @@ export function triggerText(trigger: JourneyDefinition['trigger']): string {
  */
 const MEMBER_ORDER: Record<string, readonly string[]> = {
   definition: ['trigger', 'entry', 'steps', 'settings'],
-  trigger: ['event', 'conditions', 'or_when', 'key', 'reentry'],
+  trigger: ['event', 'segment', 'conditions', 'or_when', 'key', 'reentry'],
+  segment: ['segment_id', 'on'],
   reentry: ['mode', 'days'],
   step: [
     'id',
@@ -227,7 +228,7 @@ const MEMBER_ORDER: Record<string, readonly string[]> = {
     'otherwise',
   ],
   send_time: ['mode', 'preferred_hour', 'preferred_minute', 'slot'],
-  condition: ['on', 'path', 'field', 'name', 'tag', 'topic_id', 'send_step', 'op', 'value'],
+  condition: ['on', 'path', 'field', 'name', 'tag', 'topic_id', 'send_step', 'segment_id', 'op', 'value'],
   branch: ['name', 'conditions', 'next'],
   arm: ['name', 'percent', 'next'],
   settings: ['category', 'topic_id', 'critical', 'exit_events', 'conversion_window_days'],
@@ -236,6 +237,7 @@ const MEMBER_ORDER: Record<string, readonly string[]> = {
 /** What the members of the value held under `key` (in an object of kind `within`) are. */
 function kindOf(within: string, key: string): string | undefined {
   if (key === 'trigger' || key === 'reentry' || key === 'send_time' || key === 'settings') return key;
+  if (key === 'segment' && within === 'trigger') return key;
   if (key === 'steps' && within === 'definition') return 'step';
   if (key === 'conditions' || key === 'or_when') return 'condition';
   if (key === 'branches') return 'branch';
