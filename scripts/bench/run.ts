@@ -59,6 +59,7 @@ const { MAX_REQUESTS_PER_SECOND, setClientRateLimits } = await import(
 );
 const { installLatency } = await import('./dynamo-latency.js');
 const { measureWriteFloor } = await import('./write-floor.js');
+const { withEngineSection, withImportPart, withMarkedSection } = await import('./sections.js');
 const { RequestCapture, measureEngineFloor } = await import('./engine-floor.js');
 const { EngineMeter } = await import('./engine-meter.js');
 const { ENGINE_PLAN, runEngineBench } = await import('./engine.js');
@@ -347,26 +348,13 @@ const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import
  * document's head, up to the first section it does not write; the rest stays.
  */
 function writeImportSections(head: string): void {
-  const doc = readFileSync(BENCHMARKS_FILE, 'utf8');
-  const own = new Set([...head.matchAll(/^## (.*)$/gm)].map((m) => m[1]!.trim()));
-  // A results section of another modelled latency is the import's too.
-  const isOwn = (title: string) => own.has(title) || title.startsWith('Results: ');
-  const firstOther = [...doc.matchAll(/^## (.*)$/gm)].find((m) => !isOwn(m[1]!.trim()));
-  const rest = firstOther ? doc.slice(firstOther.index) : '';
-  writeFileSync(BENCHMARKS_FILE, `${head.trimEnd()}\n${rest ? `\n${rest}` : ''}`);
+  writeFileSync(BENCHMARKS_FILE, withImportPart(readFileSync(BENCHMARKS_FILE, 'utf8'), head));
   console.log(`\nWrote the import part of ${BENCHMARKS_FILE}`);
 }
 
 /** The engine's section in place (from its heading to the next one), else appended; the other parts stay. */
 function writeEngineSection(markdownText: string): void {
-  const doc = readFileSync(BENCHMARKS_FILE, 'utf8');
-  const start = doc.indexOf('## Engine: ');
-  const end = start < 0 ? -1 : doc.indexOf('\n## ', start + 1);
-  const section = `${markdownText.trimEnd()}\n`;
-  writeFileSync(
-    BENCHMARKS_FILE,
-    start < 0 ? `${doc.trimEnd()}\n\n${section}` : `${doc.slice(0, start)}${section}${end < 0 ? '' : doc.slice(end)}`,
-  );
+  writeFileSync(BENCHMARKS_FILE, withEngineSection(readFileSync(BENCHMARKS_FILE, 'utf8'), markdownText));
   console.log(`\nWrote the engine section of ${BENCHMARKS_FILE}`);
 }
 
@@ -375,15 +363,8 @@ function writeEngineSection(markdownText: string): void {
  * document's other sections stay as they are.
  */
 function writeSection(start: string, end: string, title: string, section: string): void {
-  const file = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
-  const doc = readFileSync(file, 'utf8');
-  writeFileSync(
-    file,
-    doc.includes(start)
-      ? doc.slice(0, doc.indexOf(start)) + section + doc.slice(doc.indexOf(end) + end.length)
-      : `${doc.trimEnd()}\n\n${title}\n\n${section}\n`,
-  );
-  console.log(`\nWrote its section of ${file}`);
+  writeFileSync(BENCHMARKS_FILE, withMarkedSection(readFileSync(BENCHMARKS_FILE, 'utf8'), start, end, title, section));
+  console.log(`\nWrote its section of ${BENCHMARKS_FILE}`);
 }
 
 /** The import benchmark: warm-up, the emulator's write floor, then the suite at each modelled latency. */
