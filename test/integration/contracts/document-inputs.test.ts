@@ -25,7 +25,8 @@ const INVALID_RUNS = 8;
 
 const SEGMENT_STATE = [
   { key: /^definition\.groups\.\d+\.conditions\.\d+\.topic_id$/, condition: 'reference' },
-  { key: /^definition(\.groups\.\d+\.conditions\.\d+)?$/, condition: 'max' },
+  { key: /^definition\.groups\.\d+\.conditions\.\d+\.source\.(journey_id|broadcast_id)$/, condition: 'reference' },
+  { key: /^definition(\.groups\.\d+\.conditions\.\d+(\.source)?)?$/, condition: 'max' },
 ];
 const BROADCAST_STATE = [
   {
@@ -88,7 +89,8 @@ const STATE_DEPENDENT: Record<string, { key: RegExp; condition: string }[]> = {
     { key: /^from$/, condition: 'max' },
     { key: /^to$/, condition: 'min' },
   ],
-  // A segment's topics must be the client's, and its event counters stay within the client's 20 (both stated).
+  // A segment's topics, journeys and broadcasts must be the client's, and its event counters and engagement sources
+  // stay within the client's 20 and 10 (all stated).
   'POST /api/v1/client/segments': SEGMENT_STATE,
   'POST /api/v1/client/segments/preview': SEGMENT_STATE,
   'PATCH /api/v1/client/segments/{id}': SEGMENT_STATE,
