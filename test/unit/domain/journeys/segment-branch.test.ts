@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { clientKey } from '../../../../shared/adapters/memory/engine-data.js';
 import type { JourneyStep } from '../../../../shared/domain/journeys/definition/types.js';
 import type { RunReadWants } from '../../../../shared/domain/runs/run-store.js';
+import { RunMessage } from '../../../../shared/domain/runs/schemas.js';
 import type { SegmentDefinition } from '../../../../shared/domain/segments/definition/types.js';
 import { definitionOf, indexedOf, indexOf, RUN_CLIENT, runRecord, versionOf } from '../runs/run-fixtures.js';
 import { runWorld, type RunWorld } from '../runs/run-world.js';
@@ -172,6 +173,8 @@ describe('a branch on segment membership', () => {
 
     // Assess
     expect(message).toEqual({ ...first, seq: 2, segment_ids: [PRO, TRIAL] });
+    // The queue's handler parses the body: the hint survives it.
+    expect(RunMessage.parse(message)).toEqual(message);
     expect(world.run(4242)).toMatchObject({ branches: { plan: 'Pro' } });
     expect({ reads: world.runs.reads, writes: world.runs.transitions }).toEqual({ reads: 1, writes: 1 });
     expect(wants[0]!.segments).toEqual({ contactId: 100, segmentIds: [PRO, TRIAL] });
