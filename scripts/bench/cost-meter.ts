@@ -48,6 +48,8 @@ export interface CostTotals {
   indexWrite: Record<string, number>;
   /** Table write units by the written item's `entity` attribute, `(tx)` for those inside a transaction. */
   writeByEntity: Record<string, number>;
+  /** Item writes by the same names as `writeByEntity`, and the bytes of the larger image of each, summed. */
+  itemWritesByEntity: Record<string, { writes: number; bytes: number }>;
   /** Index write units by `index: entity`. */
   indexWriteByEntity: Record<string, number>;
   /** Read units as reported, by command. */
@@ -68,6 +70,7 @@ const emptyTotals = (): CostTotals => ({
   tableWrite: 0,
   indexWrite: {},
   writeByEntity: {},
+  itemWritesByEntity: {},
   indexWriteByEntity: {},
   readByCommand: {},
   checkRead: 0,
@@ -194,7 +197,12 @@ export class CostMeter {
       const cost = itemWriteCost(before[i], after[i], w.transactional, this.indexes, this.tableKey);
       const entity = String((after[i] ?? before[i])?.['entity'] ?? entityOfKey(w.key));
       t.tableWrite += cost.table;
-      add(t.writeByEntity, w.transactional ? `${entity} (tx)` : entity, cost.table);
+      const name = w.transactional ? `${entity} (tx)` : entity;
+      add(t.writeByEntity, name, cost.table);
+      const item = t.itemWritesByEntity[name] ?? { writes: 0, bytes: 0 };
+      item.writes += 1;
+      item.bytes += Math.max(before[i] ? itemBytes(before[i]) : 0, after[i] ? itemBytes(after[i]) : 0);
+      t.itemWritesByEntity[name] = item;
       for (const [index, units] of Object.entries(cost.indexes)) {
         add(t.indexWrite, index, units);
         add(t.indexWriteByEntity, `${index}: ${entity}`, units);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { queueFunctions } from '../../functions/queues.js';
 import { routes } from '../../functions/routes.js';
@@ -49,6 +50,8 @@ export interface CostBenchDeps {
 
 export interface KindRun {
   kind: string;
+  /** The machine's 1-minute load average when the kind's measurement ended (its durations depend on it). */
+  load: number;
   how: string;
   use: MeasuredUse;
   table: CostTable;
@@ -152,7 +155,15 @@ export async function runCostBench(deps: CostBenchDeps): Promise<CostRun> {
       snsPublishes: platform.notifications,
       sesEmails: sent,
     };
-    const run = { kind, how, use, table: costTable(use), totals: structuredClone(totals), functions };
+    const run = {
+      kind,
+      load: loadavg()[0]!,
+      how,
+      use,
+      table: costTable(use),
+      totals: structuredClone(totals),
+      functions,
+    };
     console.log(
       `Cost: ${kind}: ${run.table.overhead.toFixed(4)} $ per 1,000 beside SES's ${run.table.ses.toFixed(2)} $`,
     );
@@ -493,9 +504,13 @@ function dominant(run: KindRun, top = 6): string[] {
   ]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top);
-  return entries.map(
-    ([what, units]) => `${what}: ${qty(units / run.use.emails)} WRU an e-mail ($${usd(wruCost(units))} per 1,000)`,
-  );
+  return entries.map(([what, units]) => {
+    const items = run.totals.itemWritesByEntity[what.replace(/^table writes of /, '')];
+    const sizes = items
+      ? `, ${qty(items.writes / run.use.emails)} writes of ${(items.bytes / items.writes / 1024).toFixed(1)} KB on average`
+      : '';
+    return `${what}: ${qty(units / run.use.emails)} WRU an e-mail${sizes} ($${usd(wruCost(units))} per 1,000)`;
+  });
 }
 
 export function printCost(run: CostRun): void {
@@ -545,7 +560,7 @@ export function costMarkdown(run: CostRun): string {
       );
     return `### ${kind.kind}
 
-${kind.how}.
+${kind.how}; load average ${kind.load.toFixed(1)} on ${cpus().length} cores when it ended.
 
 | resource | per 1,000 e-mails | price (${PRICE_REGION}) | cost ($) |
 |---|---|---|---|
@@ -570,7 +585,8 @@ each kind, DynamoDB round trip modelled at ${run.latencyMs} ms a request. How ea
 out: docs/decisions/NEW-cost-model.md. DynamoDB write units are DynamoDB's rules applied to the items' real images
 (DynamoDB Local does not bill transactions as DynamoDB does); read units as DynamoDB Local reports them. Stream reads by
 Lambda are free; their Lambda invocations are counted as a mapping with each function's batch size and batching window
-would make them.
+would make them. Lambda durations are the handlers' times on this machine, beside other work (its load is given with
+each kind): on a busy machine they, and the GB-seconds, are high.
 
 ${kinds.join('\n')}
 Prices (${PRICE_REGION}, on-demand, past the free tiers; scripts/bench/prices.ts):
