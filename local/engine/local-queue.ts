@@ -133,6 +133,14 @@ export class LocalQueue implements Queue {
     return this.messages.get(queue)?.length ?? 0;
   }
 
+  /** How `queue` is consumed (its batch size, concurrency, retries), if anything consumes it. */
+  consumerOf(queue: QueueName): Omit<LocalQueueConsumer, 'deliver'> | undefined {
+    const consumer = this.pollers.get(queue)?.consumer;
+    if (!consumer) return undefined;
+    const { deliver: _deliver, ...settings } = consumer;
+    return settings;
+  }
+
   /** Batches of `queue` running now. */
   running(queue: QueueName): number {
     return this.pollers.get(queue)?.running ?? 0;
