@@ -132,6 +132,38 @@ describe('the condition builder', () => {
     ]);
   });
 
+  it('reads engagement with one journey or broadcast, chosen by name, its operators fitting the choice', async () => {
+    fakeApi({
+      'GET /api/v1/client/segments': ok({ segments: [] }, { total: 0, max_segments: 50 }),
+      'GET /api/v1/client/topics': ok({ topics: [] }),
+      'GET /api/v1/client/journeys': ok({ journeys: [{ id: 1000, name: 'Onboarding', status: 'live' }] }),
+      'GET /api/v1/client/broadcasts': ok({ broadcasts: [{ id: 7, name: 'November news', status: 'sent' }] }),
+      'POST /api/v1/client/segments/preview': () => ok({ count: 1, exact: true, sampled: 1, share: 1 }),
+    });
+    render(<SegmentsPage api={createApi()} params={{}} signedIn={as('member')} />);
+    const typed = { match: 'all', groups: [{ match: 'all', conditions: [{ on: 'engagement', op: 'never_opened' }] }] };
+    fireEvent.input(await screen.findByLabelText('Conditions as JSON'), { target: { value: JSON.stringify(typed) } });
+    const condition = within(screen.getByRole('group', { name: 'Condition 1 of group 1' }));
+    await waitFor(() => expect(condition.getByRole('option', { name: 'November news' })).toBeTruthy());
+    const ops = () => [...(condition.getByLabelText('The contact') as HTMLSelectElement).options].map((o) => o.value);
+    expect(ops()).toEqual(['human_opened', 'human_clicked', 'never_opened']);
+
+    // A broadcast chosen: "never opened" (every e-mail) becomes "was sent one and opened none" of that broadcast.
+    fireEvent.change(condition.getByLabelText('Of'), { target: { value: 'broadcast:7' } });
+    expect(json().groups[0].conditions).toEqual([{ on: 'engagement', op: 'not_opened', source: { broadcast_id: 7 } }]);
+    expect(ops()).toEqual(['human_opened', 'human_clicked', 'not_opened']);
+
+    // A journey, opened within 14 days; then back to any e-mail, which keeps the operator and the window.
+    fireEvent.change(condition.getByLabelText('Of'), { target: { value: 'journey:1000' } });
+    fireEvent.change(condition.getByLabelText('The contact'), { target: { value: 'human_opened' } });
+    fireEvent.input(condition.getByLabelText('Within the last … days'), { target: { value: '14' } });
+    expect(json().groups[0].conditions).toEqual([
+      { on: 'engagement', op: 'human_opened', within_days: 14, source: { journey_id: 1000 } },
+    ]);
+    fireEvent.change(condition.getByLabelText('Of'), { target: { value: 'any' } });
+    expect(json().groups[0].conditions).toEqual([{ on: 'engagement', op: 'human_opened', within_days: 14 }]);
+  });
+
   it('leaves to the JSON view what it cannot show, and says so', async () => {
     await setUp();
     fireEvent.input(screen.getByLabelText('Conditions as JSON'), {

@@ -134,12 +134,40 @@ const DATE_OP_TEXT: Record<DateOp, string> = {
 };
 const COUNT_OPS = everyOf<Schemas['SegmentEventCountCondition']['op']>()(['at_least', 'at_most', 'exactly']);
 type EngagementOp = Schemas['SegmentEngagementCondition']['op'];
-const ENGAGEMENT_OPS = everyOf<EngagementOp>()(['human_opened', 'human_clicked', 'never_opened']);
+const ENGAGEMENT_OPS = everyOf<EngagementOp>()(['human_opened', 'human_clicked', 'never_opened', 'not_opened']);
 const ENGAGEMENT_TEXT: Record<EngagementOp, string> = {
   human_opened: 'opened an e-mail (a person)',
   human_clicked: 'clicked in an e-mail (a person)',
   never_opened: 'never opened an e-mail',
+  not_opened: 'was sent one and opened none',
 };
+/** Which operators read one source, and which read every e-mail: the API refuses the others (422). */
+const ANY_EMAIL_OPS: readonly EngagementOp[] = ['human_opened', 'human_clicked', 'never_opened'];
+const SOURCE_OPS: readonly EngagementOp[] = ['human_opened', 'human_clicked', 'not_opened'];
+type EngagementCondition = Schemas['SegmentEngagementCondition'];
+type EngagementSource = NonNullable<EngagementCondition['source']>;
+
+/** The journeys and broadcasts an engagement condition may read, by name. */
+export interface EngagementSources {
+  journeys: readonly { id: number; name: string }[];
+  broadcasts: readonly { id: number; name: string }[];
+}
+/** A source as one select's value: `any`, `journey:<id>` or `broadcast:<id>`. */
+const sourceKeyOf = (source: EngagementSource | undefined): string =>
+  !source ? 'any' : 'journey_id' in source ? `journey:${source.journey_id}` : `broadcast:${source.broadcast_id}`;
+const sourceOfKey = (key: string): EngagementSource | undefined => {
+  const [kind, id] = key.split(':');
+  if (kind === 'journey') return { journey_id: Number(id) };
+  if (kind === 'broadcast') return { broadcast_id: Number(id) };
+  return undefined;
+};
+
+/** The condition with its source changed, its operator made to fit (not_opened needs a source, never_opened none). */
+export function withSource(c: EngagementCondition, source: EngagementSource | undefined): EngagementCondition {
+  const { source: _old, ...rest } = c;
+  if (!source) return rest.op === 'not_opened' ? { ...rest, op: 'never_opened' } : rest;
+  return rest.op === 'never_opened' ? { ...rest, op: 'not_opened', source } : { ...rest, source };
+}
 
 const words = (op: string): string => op.replaceAll('_', ' ');
 
@@ -398,9 +426,10 @@ function ConditionInputs(props: {
   id: string;
   condition: Condition;
   topics: readonly { id: number; name: string }[];
+  sources: EngagementSources;
   onChange: (condition: Condition) => void;
 }) {
-  const { id, condition: c, topics, onChange } = props;
+  const { id, condition: c, topics, sources, onChange } = props;
   const days = SEGMENT_LIMITS.withinDays;
   switch (c.on) {
     case 'contact':
@@ -581,23 +610,63 @@ function ConditionInputs(props: {
         </>
       );
     }
-    case 'engagement':
+    case 'engagement': {
+      const key = sourceKeyOf(c.source);
+      const known =
+        key === 'any' ||
+        [
+          ...sources.journeys.map((j) => `journey:${j.id}`),
+          ...sources.broadcasts.map((b) => `broadcast:${b.id}`),
+        ].includes(key);
+      const noWindow = c.op === 'never_opened' || c.op === 'not_opened';
       return (
         <>
+          <Field id={`${id}-source`} label="Of">
+            {(control) => (
+              <select
+                {...control}
+                value={key}
+                onChange={(event) => onChange(withSource(c, sourceOfKey(event.currentTarget.value)))}
+              >
+                <option value="any">any e-mail</option>
+                {!known && <option value={key}>{key.replace(':', ' ')}</option>}
+                {sources.journeys.length > 0 && (
+                  <optgroup label="A journey’s e-mails">
+                    {sources.journeys.map((journey) => (
+                      <option key={journey.id} value={`journey:${journey.id}`}>
+                        {journey.name}
+                      </option>
+                    ))}
+                  </optgroup>
+                )}
+                {sources.broadcasts.length > 0 && (
+                  <optgroup label="A broadcast">
+                    {sources.broadcasts.map((broadcast) => (
+                      <option key={broadcast.id} value={`broadcast:${broadcast.id}`}>
+                        {broadcast.name}
+                      </option>
+                    ))}
+                  </optgroup>
+                )}
+              </select>
+            )}
+          </Field>
           <Choice
             id={`${id}-op`}
             label="The contact"
             value={c.op}
-            choices={ENGAGEMENT_OPS}
+            choices={c.source ? SOURCE_OPS : ANY_EMAIL_OPS}
             text={(op) => ENGAGEMENT_TEXT[op]}
             onValue={(op) => {
               const { within_days: within, ...rest } = c;
               onChange(
-                op === 'never_opened' || within === undefined ? { ...rest, op } : { ...rest, op, within_days: within },
+                op === 'never_opened' || op === 'not_opened' || within === undefined
+                  ? { ...rest, op }
+                  : { ...rest, op, within_days: within },
               );
             }}
           />
-          {c.op !== 'never_opened' && (
+          {!noWindow && (
             <Whole
               id={`${id}-days`}
               label="Within the last … days"
@@ -613,8 +682,11 @@ function ConditionInputs(props: {
           )}
         </>
       );
+    }
   }
 }
+
+const NO_SOURCES: EngagementSources = { journeys: [], broadcasts: [] };
 
 const replaced = <T,>(list: readonly T[], at: number, item: T): T[] => list.map((old, i) => (i === at ? item : old));
 const without = <T,>(list: readonly T[], at: number): T[] => list.filter((_, i) => i !== at);
@@ -629,9 +701,12 @@ export function ConditionsBuilder(props: {
   value: Definition;
   onChange: (value: Definition) => void;
   topics: readonly { id: number; name: string }[];
+  /** The journeys and broadcasts engagement conditions may read (none yet: "any e-mail" only, the JSON takes ids). */
+  sources?: EngagementSources;
   readOnly?: boolean;
 }) {
   const { id, value, onChange, topics, readOnly } = props;
+  const sources = props.sources ?? NO_SOURCES;
   const setGroup = (at: number, group: Group) => onChange({ ...value, groups: replaced(value.groups, at, group) });
   const addGroup = () => {
     onChange({ ...value, groups: [...value.groups, { match: 'all', conditions: [starterOf('contact')] }] });
@@ -685,6 +760,7 @@ export function ConditionsBuilder(props: {
                           id={cid}
                           condition={condition}
                           topics={topics}
+                          sources={sources}
                           onChange={(next) => setCondition(c, next)}
                         />
                       </div>

@@ -4,7 +4,7 @@ import type { Api } from '../../api/client.js';
 import { answerOf, type Failure } from '../../data/answer.js';
 import { useLoad } from '../../data/use-load.js';
 import { Field } from '../../ui/field.js';
-import { builderCanShow, ConditionsBuilder, type Definition } from './conditions-builder.js';
+import { builderCanShow, ConditionsBuilder, type Definition, type EngagementSources } from './conditions-builder.js';
 import { pause } from './reread.js';
 import {
   rangeOfPath,
@@ -59,6 +59,26 @@ function useTopics(api: Api) {
 }
 
 /**
+ * The client's journeys and broadcasts, for engagement conditions on one of them (none when they cannot be read:
+ * the JSON still takes ids).
+ */
+function useSources(api: Api) {
+  return useLoad(
+    async (signal): Promise<EngagementSources> => {
+      const [journeys, broadcasts] = await Promise.all([
+        answerOf(api.GET('/api/v1/client/journeys', { signal }), 'Reading the journeys'),
+        answerOf(api.GET('/api/v1/client/broadcasts', { signal }), 'Reading the broadcasts'),
+      ]);
+      return {
+        journeys: journeys.data.journeys.map(({ id, name }) => ({ id, name })),
+        broadcasts: broadcasts.data.broadcasts.map(({ id, name }) => ({ id, name })),
+      };
+    },
+    [api],
+  );
+}
+
+/**
  * A segment's conditions, built with the condition builder or written as JSON (the "advanced" view, opened on
  * demand; both edit the same text, so each shows what the other wrote): the issues first (what keeps the text from being JSON, each at its line and column;
  * or the API's issues at their JSON path, from the last save or from the live count), each a button selecting that
@@ -80,6 +100,7 @@ export function ConditionsEditor(props: {
   const showable = shown !== undefined;
   const [advanced, setAdvanced] = useState(!showable);
   const topics = useTopics(api);
+  const sources = useSources(api);
   const count = useLiveCount(api, read.problems.length === 0 ? read.value : undefined);
   const saved = definitionIssuesOf(failure);
   // The count's refusal is about the text as typed now; a save's about the text when it was sent.
@@ -119,6 +140,7 @@ export function ConditionsEditor(props: {
           id={`${id}-builder`}
           value={shown as Definition}
           topics={topics.data ?? []}
+          {...(sources.data ? { sources: sources.data } : {})}
           readOnly={readOnly}
           onChange={(value) => onText(jsonOf(value))}
         />
