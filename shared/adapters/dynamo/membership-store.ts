@@ -13,7 +13,7 @@ import type {
 } from '../../domain/segments/membership-store.js';
 import { engagementSourcesOf } from '../../domain/segments/definition/specs.js';
 import { batchGetItems } from './batch-get.js';
-import { batchGetWithConfig, type ConfigCache } from './config-cache.js';
+import { batchGetWithConfig, cacheKeyOf, type ConfigCache } from './config-cache.js';
 import { engagementKeysOf, engagementOf } from './engagement-facts.js';
 import { eventItem } from './event-store.js';
 import { stripKeys } from './items.js';
@@ -108,9 +108,10 @@ export class DynamoMembershipStore implements MembershipStore {
     contactIds: readonly number[],
     options: { freshIndex?: boolean; sources?: readonly string[] } = {},
   ): Promise<MembershipRead> {
-    // The engagement items read depend on the index: the cached one is known before the wave (no request when cached;
-    // without a cache, the wave reads the index and a second wave the items).
-    const cached = options.freshIndex || !this.configCache ? undefined : await this.index(clientId);
+    // The engagement items read depend on the index: a cached copy says which before the wave (no request); without
+    // one, the wave reads the index and a second wave the items of the sources it names (none named: no second wave).
+    const held = options.freshIndex ? undefined : this.configCache?.take([keys.segmentIndex(clientId)]).cached;
+    const cached = segmentIndexOf(held?.get(cacheKeyOf(keys.segmentIndex(clientId))) ?? undefined);
     const sources = sourcesOf(cached, options.sources);
     const perContact = contactIds.map((id) => ({
       id,
