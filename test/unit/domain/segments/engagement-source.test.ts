@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryContactStore } from '../../../../shared/adapters/memory/contact-store.js';
+import { memoryStores } from '../../../../shared/adapters/memory/memory-stores.js';
+import { backfillSegmentPage } from '../../../../shared/domain/segments/backfill-segment.js';
+import { createSegment } from '../../../../shared/domain/segments/create.js';
+import { previewSegment } from '../../../../shared/domain/segments/preview.js';
+import type { SegmentCreateBody } from '../../../../shared/domain/segments/schemas-api.js';
+import { AppError } from '../../../../shared/errors.js';
+import type { Queue, SegmentsMessage } from '../../../../shared/platform.js';
 import { clientKey, MemoryEngineData } from '../../../../shared/adapters/memory/engine-data.js';
 import { MemoryMembershipStore } from '../../../../shared/adapters/memory/membership-store.js';
 import { MemoryTrackingStore } from '../../../../shared/adapters/memory/tracking-store.js';
@@ -230,5 +237,51 @@ describe('engagement with one source: the memory adapters end to end', () => {
     const result = await evaluateContacts({ membership, clock }, CLIENT, [1], { segment: building });
 
     expect(result.entered).toBe(1);
+  });
+});
+
+describe('engagement with one source: the segments API over memory ports', () => {
+  it('refuses a broadcast the client does not have at its path, builds one it has from the sends, and previews it', async () => {
+    // Prepare: client 3 has broadcast 5 (sent to contacts 1 and 2, opened by 1); client 4 has broadcast 6.
+    const stores = memoryStores();
+    const sent: SegmentsMessage[] = [];
+    const queue = {
+      send: async (_q: string, message: unknown) => void sent.push(message as SegmentsMessage),
+      sendBatch: async (_q: string, messages: readonly { message: unknown }[]) =>
+        void sent.push(...messages.map((m) => m.message as SegmentsMessage)),
+    } as unknown as Queue;
+    const deps = { ...stores, queue, clock: { now: () => NOW } };
+    for (const id of [1, 2, 3])
+      stores.contacts.contacts.set(clientKey(3, id), contactRecord({ id, client_id: 3, email: `c${id}@example.com` }));
+    stores.segments.data.broadcastIds.set(3, new Set([5]));
+    stores.segments.data.broadcastIds.set(4, new Set([6]));
+    for (const id of [1, 2]) stores.segments.data.contactEngagement.apply(3, id, { source: 'B5', sentAt: daysAgo(2) });
+    stores.segments.data.contactEngagement.apply(3, 1, { source: 'B5', openedAt: daysAgo(1) });
+    // The API's body type is the schema's output (its contact `value` types are narrower than the engine's).
+    const definition = (broadcastId: number) =>
+      one({
+        on: 'engagement',
+        op: 'not_opened',
+        source: { broadcast_id: broadcastId },
+      }) as SegmentCreateBody['definition'];
+
+    // Act
+    const foreign = await createSegment(deps, 3, { name: 'Theirs', definition: definition(6) }).catch((e) => e);
+    const preview = await previewSegment(deps, 3, { definition: definition(5) });
+    await createSegment(deps, 3, { name: 'Not opened B5', definition: definition(5) });
+    while (sent.length > 0) {
+      const message = sent.shift()!;
+      if (message.kind === 'backfill') await backfillSegmentPage(deps, message);
+    }
+
+    // Assess
+    expect(foreign).toBeInstanceOf(AppError);
+    expect((foreign as AppError).status).toBe(422);
+    expect((foreign as AppError).items).toEqual([
+      expect.objectContaining({ condition: 'reference', key: 'definition.groups.0.conditions.0.source.broadcast_id' }),
+    ]);
+    expect(preview).toMatchObject({ count: 1, sampled: 3, exact: true });
+    const members = stores.segments.data.segmentMembers.get(`3\u00001`);
+    expect([...(members?.keys() ?? [])]).toEqual([2]);
   });
 });
