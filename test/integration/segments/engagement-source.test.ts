@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, inject, it } from 'vitest';
+import { keys } from '../../../shared/adapters/dynamo/keys.js';
 import { call } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
+import { documentClient } from '../support/partition.js';
 import { sesMailsTo } from '../support/ses-mailbox.js';
 import { HUMAN_UA, injectSesEvent, sesEvent, snsEnvelope } from '../tracking/support.js';
 
@@ -146,5 +149,22 @@ describe('segments on engagement with one broadcast', () => {
     expect(foreign.body.errors).toEqual([
       expect.objectContaining({ condition: 'reference', key: 'definition.groups.0.conditions.0.source.broadcast_id' }),
     ]);
+
+    // The engagement items are personal data: the contact's erasure deletes them.
+    const engagementSks = async (contactId: number) => {
+      const out = await documentClient().send(
+        new QueryCommand({
+          TableName: inject('tableName'),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :eng)',
+          ExpressionAttributeValues: { ':pk': keys.contact(client.id, contactId).pk, ':eng': 'ENG#' },
+          ConsistentRead: true,
+        }),
+      );
+      return (out.Items ?? []).map((i) => String(i['sk']));
+    };
+    expect(await engagementSks(contactIds[0]!)).toEqual([`ENG#B${broadcastId}`]);
+    const erased = await call('DELETE', `/client/contacts/${contactIds[0]}`, { key });
+    expect(erased.status, erased.text).toBe(200);
+    expect(await engagementSks(contactIds[0]!)).toEqual([]);
   }, 300_000);
 });
