@@ -62,7 +62,7 @@ describe('engagement with one source: evaluation', () => {
     expect(holds(notOpened, {})).toBe(false);
     expect(holds(notOpened, { engagement: { B5: { sent_at: daysAgo(2) } } })).toBe(true);
     expect(holds(notOpened, { engagement: { B5: { sent_at: daysAgo(2), opened_at: daysAgo(1) } } })).toBe(false);
-    // A click whose open was not seen moves opened_at too (the tracking's rule), so it is an open here.
+    // not_opened reads opened_at alone: the status step sets it on a click whose open was not seen as well.
     expect(holds(notOpened, { engagement: { B5: { sent_at: daysAgo(2), clicked_at: daysAgo(1) } } })).toBe(true);
   });
 
