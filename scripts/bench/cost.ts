@@ -4,7 +4,6 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { queueFunctions } from '../../functions/queues.js';
 import { routes } from '../../functions/routes.js';
 import { STREAM_FUNCTION_DEFAULTS, streamFunctions } from '../../functions/streams.js';
-import type { LocalQueueConsumer } from '../../local/engine/local-queue.js';
 import type { LocalRuntime } from '../../local/runtime.js';
 import { createQueueDispatcher } from '../../local/queue-functions.js';
 import { createDocumentClient } from '../../shared/adapters/dynamo/document-client.js';
@@ -352,19 +351,8 @@ function instrumentPlatform(deps: CostBenchDeps, meter: CostMeter) {
   };
   // Each queue keeps the consumer settings the runtime gave it (batch size, concurrency, visibility, retries): only
   // its delivery is wrapped, one batch one invocation, straight to the function as the runtime's own consumer does.
-  // The queue's current consumer of each queue, read from its internals (a poller per queue, or a consumer per queue).
-  const internals = queue as unknown as {
-    pollers?: Map<string, { consumer: LocalQueueConsumer }>;
-    consumers?: Map<string, LocalQueueConsumer>;
-  };
-  const consumerOf = (name: string): LocalQueueConsumer | undefined =>
-    internals.pollers instanceof Map
-      ? internals.pollers.get(name)?.consumer
-      : internals.consumers instanceof Map
-        ? internals.consumers.get(name)
-        : undefined;
   for (const fn of queueFunctions) {
-    const current = consumerOf(fn.queue);
+    const current = queue.consumerOf(fn.queue);
     if (!current) throw new Error(`cost bench: nothing consumes the "${fn.queue}" queue`);
     queue.consume(fn.queue, {
       ...current,
