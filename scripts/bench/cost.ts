@@ -24,7 +24,7 @@ import { batchesOf } from './stats-cost.js';
  *   e-mail at a time, each sent (and its status notifications taken) before the next event;
  * - a 3-step journey, send → wait 1 minute → send: `COST_EMAILS / 2` runs entered together, counted per e-mail;
  * - a broadcast recipient: one broadcast to `COST_EMAILS` contacts, at the runtime's pace.
- * What is measured, and how (docs/decisions/NEW-cost-model.md):
+ * What is measured, and how (docs/decisions/0218-cost-model.md):
  * - DynamoDB read and write units on every request of the runtime (cost-meter.ts): reads as DynamoDB Local reports
  *   them, writes by DynamoDB's rules from each item's images, indexes included;
  * - Lambda: one invocation per HTTP request, per queue batch (as the event source mapping delivers it), and per stream
@@ -570,7 +570,7 @@ Lambda by function: ${fns.join('; ')}.
   return `${COST_START}
 Written by \`npm run bench\` (part \`BENCH_ONLY=cost\`, scripts/bench/cost.ts) on ${run.date}, ${run.emails} e-mails of
 each kind, DynamoDB round trip modelled at ${run.latencyMs} ms a request. How each figure is measured and what is left
-out: docs/decisions/NEW-cost-model.md. DynamoDB write units are DynamoDB's rules applied to the items' real images
+out: docs/decisions/0218-cost-model.md. DynamoDB write units are DynamoDB's rules applied to the items' real images
 (DynamoDB Local does not bill transactions as DynamoDB does); read units as DynamoDB Local reports them. Stream reads by
 Lambda are free; their Lambda invocations are counted as a mapping with each function's batch size and batching window
 would make them. Lambda durations are the handlers' times on this machine, beside other work (its load is given with
