@@ -22,6 +22,8 @@
  * - the segments (scripts/bench/segments.ts): a burst of SEGMENT_CHANGES contact changes (default 10,000) against a
  *   client with a few segments, and a new segment's backfill over SEGMENT_BACKFILL_CONTACTS (default 100,000);
  *   `BENCH_ONLY=segments` runs only it and writes only its section (not part of the full run).
+ * - what 1,000 e-mails cost on AWS (scripts/bench/cost.ts): a system workflow e-mail, a journey e-mail and a broadcast
+ *   recipient, each resource metered and priced (scripts/bench/prices.ts); `BENCH_ONLY=cost` runs only it and writes only its section (not part of the full run).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -336,7 +336,7 @@ updates every contact at once (bulk, ${ROWS} rows a request, ${IN_FLIGHT} reques
 | from the first write until every count is right | **${r1(b.settledS)} s** (${counts}) |
 | contacts sent to evaluation (first deliveries; with redeliveries) | **${b.evaluated}** (${b.evaluatedWithRetries}) for ${b.watchedChanges} watched changes, in ${b.messages} messages |
 | evaluate-segments' DynamoDB requests per contact evaluated | ${round2(b.dynamo / Math.max(1, b.evaluatedWithRetries))} (${commandsText(b.byCommand, b.evaluatedWithRetries)}) |
-| stream lag, the change's bulk request answered → its record handed to the router (p50 / p95 / max of ${b.lag.n}) | ${Math.round(b.lag.p50)} / ${Math.round(b.lag.p95)} / ${Math.round(b.lag.max)} ms |
+| stream lag, the change's bulk request answered → its record handed to the router (p50 / p95 / max of ${b.lag.n}; below 0: handed on before the 1,000-row request that wrote it had answered) | ${Math.round(b.lag.p50)} / ${Math.round(b.lag.p95)} / ${Math.round(b.lag.max)} ms |
 
 Each changed contact is evaluated once against all the client's segments in one read; a change no segment reads
 reaches no evaluator.
