@@ -5,6 +5,7 @@ import { BroadcastPage } from '../src/pages/broadcasts/broadcast-page.js';
 import { BroadcastsPage } from '../src/pages/broadcasts/broadcasts-page.js';
 import { as, TOPIC } from './contacts-fixtures.js';
 import { type FakeAnswer, type FakeCall, fakeApi, ME, ok } from './fake-api.js';
+import { DEFINITION, ZERO_TOTALS } from './broadcast-fixtures.js';
 
 const SEGMENTS = ok(
   { segments: [{ id: 7, name: 'Pro plan', status: 'ready', count: 1240, counted_at: null, version: 1 }] },
@@ -21,30 +22,6 @@ const TEMPLATES = ok(
   { total: 2, total_pages: 1, page: 1, per_page: 100 },
 );
 
-const ZERO = {
-  sent: 0,
-  delivered: 0,
-  human_opens: 0,
-  human_clicks: 0,
-  machine_opens: 0,
-  machine_clicks: 0,
-  bounced: 0,
-  complained: 0,
-  unsubscribed: 0,
-  skipped: 0,
-  failed: 0,
-  deferred: 0,
-};
-
-const DEFINITION = {
-  audience: { segment_id: 7 },
-  category: 'marketing',
-  topic_id: null,
-  variants: [{ template_id: 12 }],
-  schedule: { mode: 'now' },
-  priority_score: 30,
-};
-
 const broadcastOf = (over: Record<string, unknown> = {}) => ({
   id: 5,
   name: 'November news',
@@ -57,7 +34,7 @@ const broadcastOf = (over: Record<string, unknown> = {}) => ({
   cancelled_at: null,
   completed_at: null,
   recipients: null,
-  totals: ZERO,
+  totals: ZERO_TOTALS,
   ab: null,
   created_at: '2026-11-28T20:00:00Z',
   updated_at: '2026-11-28T20:00:00Z',
@@ -71,7 +48,7 @@ const sending = (sent: number, status = 'sending') =>
     status,
     started_at: '2026-11-28T21:00:00Z',
     recipients: 400,
-    totals: { ...ZERO, sent, delivered: sent - 10, human_opens: 7, skipped: 2, failed: 1 },
+    totals: { ...ZERO_TOTALS, sent, delivered: sent - 10, human_opens: 7, skipped: 2, failed: 1 },
   });
 
 const created = (data: unknown): FakeAnswer => ({
@@ -323,7 +300,7 @@ describe('a started broadcast’s follow-ups', () => {
       kind: 'broadcast',
       parent_id: null,
       resend_id: null,
-      totals: { ...ZERO, sent: 398, delivered: 390, failed: 2 },
+      totals: { ...ZERO_TOTALS, sent: 398, delivered: 390, failed: 2 },
       ...over,
     });
 
@@ -377,7 +354,7 @@ describe('a started broadcast’s follow-ups', () => {
     fakeApi({
       ...common,
       'GET /api/v1/client/broadcasts/5': ok(
-        started({ status: 'scheduled', started_at: null, totals: ZERO, completed_at: null }),
+        started({ status: 'scheduled', started_at: null, totals: ZERO_TOTALS, completed_at: null }),
       ),
     });
     render(<BroadcastPage api={createApi()} params={{ id: '5' }} signedIn={as('owner')} />);

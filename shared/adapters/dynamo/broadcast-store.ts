@@ -64,36 +64,46 @@ export class DynamoBroadcastStore implements BroadcastStore {
     };
   }
 
-  async create(clientId: number, draft: Omit<BroadcastRecord, 'id'>): Promise<BroadcastRecord> {
+  /** The transaction item that writes a new head (it fails when the id is already taken). */
+  private putHead(clientId: number, record: BroadcastRecord, extra: Record<string, unknown> = {}) {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: { ...keys.broadcast(clientId, record.id), entity: ENTITY.broadcast, ...record, ...extra },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+  }
+
+  /** A create under the client's broadcast id counter (read strongly, taken in the attempt's transaction). */
+  private withNextId<T>(
+    clientId: number,
+    what: string,
+    attempt: (current: number | undefined, countKey: ItemKey) => Promise<T | typeof LOST>,
+  ): Promise<T> {
     const countKey = keys.broadcastCount(clientId);
-    return createWithNextId({
-      what: `Broadcast create for client ${clientId}`,
+    return createWithNextId<number | undefined, T>({
+      what: `${what} for client ${clientId}`,
       read: () => this.nextId(countKey),
       idOf: (current) => current,
-      attempt: async (current) => {
-        const id = current ?? 1;
-        const record: BroadcastRecord = { ...draft, id };
-        try {
-          await this.db.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                this.claimId(countKey, current),
-                {
-                  Put: {
-                    TableName: this.tableName,
-                    Item: { ...keys.broadcast(clientId, id), entity: ENTITY.broadcast, ...record },
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-              ],
-            }),
-          );
-          return record;
-        } catch (error) {
-          if (!lostToAnotherWriter(error)) throw error;
-          return LOST;
-        }
-      },
+      attempt: (current) => attempt(current, countKey),
+    });
+  }
+
+  async create(clientId: number, draft: Omit<BroadcastRecord, 'id'>): Promise<BroadcastRecord> {
+    return this.withNextId(clientId, 'Broadcast create', async (current, countKey) => {
+      const record: BroadcastRecord = { ...draft, id: current ?? 1 };
+      try {
+        await this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [this.claimId(countKey, current), this.putHead(clientId, record)],
+          }),
+        );
+        return record;
+      } catch (error) {
+        if (!lostToAnotherWriter(error)) throw error;
+        return LOST;
+      }
     });
   }
 
@@ -103,12 +113,10 @@ export class DynamoBroadcastStore implements BroadcastStore {
     child: Omit<BroadcastRecord, 'id'>,
     liveAt: string,
   ): Promise<BroadcastRecord | 'missing' | 'exists' | { refused: BroadcastStatus }> {
-    const countKey = keys.broadcastCount(clientId);
-    return createWithNextId<number | undefined, BroadcastRecord | 'missing' | 'exists' | { refused: BroadcastStatus }>({
-      what: `Broadcast resend for client ${clientId}`,
-      read: () => this.nextId(countKey),
-      idOf: (current) => current,
-      attempt: async (current) => {
+    return this.withNextId<BroadcastRecord | 'missing' | 'exists' | { refused: BroadcastStatus }>(
+      clientId,
+      'Broadcast resend',
+      async (current, countKey) => {
         const id = current ?? 1;
         const record: BroadcastRecord = { ...child, id };
         try {
@@ -116,18 +124,7 @@ export class DynamoBroadcastStore implements BroadcastStore {
             new TransactWriteCommand({
               TransactItems: [
                 this.claimId(countKey, current),
-                {
-                  Put: {
-                    TableName: this.tableName,
-                    Item: {
-                      ...keys.broadcast(clientId, id),
-                      entity: ENTITY.broadcast,
-                      ...record,
-                      ...keys.broadcastLiveEntry(clientId, id, liveAt),
-                    },
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
+                this.putHead(clientId, record, keys.broadcastLiveEntry(clientId, id, liveAt)),
                 {
                   Update: {
                     TableName: this.tableName,
@@ -166,7 +163,7 @@ export class DynamoBroadcastStore implements BroadcastStore {
           return LOST;
         }
       },
-    });
+    );
   }
 
   async get(clientId: number, broadcastId: number) {
