@@ -5,7 +5,7 @@ import { BroadcastPage } from '../src/pages/broadcasts/broadcast-page.js';
 import { BroadcastsPage } from '../src/pages/broadcasts/broadcasts-page.js';
 import { as, TOPIC } from './contacts-fixtures.js';
 import { type FakeAnswer, type FakeCall, fakeApi, ME, ok } from './fake-api.js';
-import { DEFINITION, ZERO_TOTALS } from './broadcast-fixtures.js';
+import { DEFINITION, detailOf, ZERO_TOTALS } from './broadcast-fixtures.js';
 
 const SEGMENTS = ok(
   { segments: [{ id: 7, name: 'Pro plan', status: 'ready', count: 1240, counted_at: null, version: 1 }] },
@@ -22,26 +22,7 @@ const TEMPLATES = ok(
   { total: 2, total_pages: 1, page: 1, per_page: 100 },
 );
 
-const broadcastOf = (over: Record<string, unknown> = {}) => ({
-  id: 5,
-  name: 'November news',
-  status: 'draft',
-  draft_version: 1,
-  definition: DEFINITION,
-  scheduled_at: null,
-  started_at: null,
-  paused_at: null,
-  cancelled_at: null,
-  completed_at: null,
-  recipients: null,
-  totals: ZERO_TOTALS,
-  ab: null,
-  created_at: '2026-11-28T20:00:00Z',
-  updated_at: '2026-11-28T20:00:00Z',
-  links: [],
-  links_total: 0,
-  ...over,
-});
+const broadcastOf = detailOf;
 
 const sending = (sent: number, status = 'sending') =>
   broadcastOf({
