@@ -33,6 +33,11 @@ export interface FunctionUse {
   invocations: number;
   /** Each invocation's handler time, rounded up to the millisecond as Lambda bills it, summed. */
   billedMs: number;
+  /**
+   * The invocations no other timed invocation overlapped, their wall and the process's CPU milliseconds summed: alone,
+   * the process's CPU time is the invocation's (the memory sizing's input, memory-sizing.ts).
+   */
+  solo: { invocations: number; wallMs: number; cpuMs: number };
 }
 
 /** What the meter saw since its last reset. */
@@ -61,6 +66,12 @@ export interface CostTotals {
   /** GetItems of a whole item: the reported read units against the rule's, to check DynamoDB Local's figures. */
   getItemCheck: { compared: number; agreed: number };
   functions: Record<string, FunctionUse>;
+  /**
+   * Table write units of the day-counter rows and stream positions (`STATS#…`, `STREAMPOS#…`) by the function that
+   * wrote them, with the largest such item's bytes: what the counters cost at the local poller's batches, which the
+   * cost bench replaces with the mapping's (cost.ts).
+   */
+  counterWrites: Record<string, { table: number; maxBytes: number }>;
 }
 
 const emptyTotals = (): CostTotals => ({
@@ -77,7 +88,18 @@ const emptyTotals = (): CostTotals => ({
   failedWrites: 0,
   getItemCheck: { compared: 0, agreed: 0 },
   functions: {},
+  counterWrites: {},
 });
+
+/** One timed invocation: its function, the meter's own time inside it, whether another ran beside it. */
+interface Invocation {
+  fn: string;
+  overheadMs: number;
+  overlapped: boolean;
+}
+
+/** The day counters' rows and the stream positions of the projections (shared/adapters/dynamo/keys.ts). */
+const COUNTER_ITEM = /^(STATS|STREAMPOS)#/;
 
 const add = (into: Record<string, number>, key: string, n: number) => {
   if (n !== 0) into[key] = (into[key] ?? 0) + n;
@@ -96,7 +118,13 @@ const add = (into: Record<string, number>, key: string, n: number) => {
  */
 export class CostMeter {
   totals: CostTotals = emptyTotals();
-  private readonly invocations = new AsyncLocalStorage<{ overheadMs: number }>();
+  private readonly invocations = new AsyncLocalStorage<Invocation>();
+  private readonly running = new Set<Invocation>();
+  /**
+   * Off: writes are neither read (no image reads inside an invocation, so its CPU time is its own) nor priced; only
+   * invocations are timed. The sizing pass runs so.
+   */
+  pricing = true;
 
   constructor(
     private readonly imageDb: DynamoDBDocumentClient,
@@ -112,7 +140,7 @@ export class CostMeter {
     db.middlewareStack.add(
       (next, context) => async (args) => {
         const command = String(context.commandName ?? '');
-        if (!READS.has(command) && !WRITES.has(command)) return next(args);
+        if (!this.pricing || (!READS.has(command) && !WRITES.has(command))) return next(args);
         const input = args.input as Record<string, any>;
         input['ReturnConsumedCapacity'] = 'INDEXES';
         const written = writtenItems(command, input);
@@ -131,7 +159,16 @@ export class CostMeter {
         overheadMs += performance.now() - afterStarted;
         const scope = this.invocations.getStore();
         if (scope) scope.overheadMs += overheadMs;
-        this.count(command, input, out?.output as Record<string, any> | undefined, written, before, after, failure);
+        this.count(
+          command,
+          input,
+          out?.output as Record<string, any> | undefined,
+          written,
+          before,
+          after,
+          failure,
+          scope?.fn,
+        );
         if (failure !== undefined) throw failure;
         return out!;
       },
@@ -144,20 +181,35 @@ export class CostMeter {
    * the time the meter's own image reads took inside it.
    */
   async timed<T>(fn: string, run: () => Promise<T>): Promise<T> {
-    const scope = { overheadMs: 0 };
+    const scope: Invocation = { fn, overheadMs: 0, overlapped: this.running.size > 0 };
+    for (const other of this.running) other.overlapped = true;
+    this.running.add(scope);
+    const cpu = process.cpuUsage();
     const started = performance.now();
     try {
       return await this.invocations.run(scope, run);
     } finally {
-      this.recordInvocation(fn, performance.now() - started - scope.overheadMs);
+      const wallMs = performance.now() - started - scope.overheadMs;
+      const used = process.cpuUsage(cpu);
+      this.running.delete(scope);
+      this.recordInvocation(fn, wallMs, scope.overlapped ? undefined : (used.user + used.system) / 1000);
     }
   }
 
-  /** An invocation timed elsewhere (an HTTP request, measured around the call). */
-  recordInvocation(fn: string, ms: number): void {
-    const use = this.totals.functions[fn] ?? { invocations: 0, billedMs: 0 };
+  /** An invocation timed elsewhere (an HTTP request, measured around the call), with its CPU time if it ran alone. */
+  recordInvocation(fn: string, ms: number, soloCpuMs?: number): void {
+    const use = this.totals.functions[fn] ?? {
+      invocations: 0,
+      billedMs: 0,
+      solo: { invocations: 0, wallMs: 0, cpuMs: 0 },
+    };
     use.invocations += 1;
     use.billedMs += Math.ceil(Math.max(ms, 1));
+    if (soloCpuMs !== undefined) {
+      use.solo.invocations += 1;
+      use.solo.wallMs += ms;
+      use.solo.cpuMs += soloCpuMs;
+    }
     this.totals.functions[fn] = use;
   }
 
@@ -169,6 +221,7 @@ export class CostMeter {
     before: (Item | undefined)[],
     after: (Item | undefined)[],
     failure: unknown,
+    fn: string | undefined,
   ): void {
     const t = this.totals;
     t.requests += 1;
@@ -200,9 +253,16 @@ export class CostMeter {
       const name = w.transactional ? `${entity} (tx)` : entity;
       add(t.writeByEntity, name, cost.table);
       const item = t.itemWritesByEntity[name] ?? { writes: 0, bytes: 0 };
+      const bytes = Math.max(before[i] ? itemBytes(before[i]) : 0, after[i] ? itemBytes(after[i]) : 0);
       item.writes += 1;
-      item.bytes += Math.max(before[i] ? itemBytes(before[i]) : 0, after[i] ? itemBytes(after[i]) : 0);
+      item.bytes += bytes;
       t.itemWritesByEntity[name] = item;
+      if (fn !== undefined && COUNTER_ITEM.test(String(w.key['pk']))) {
+        const counters = t.counterWrites[fn] ?? { table: 0, maxBytes: 0 };
+        counters.table += cost.table;
+        counters.maxBytes = Math.max(counters.maxBytes, bytes);
+        t.counterWrites[fn] = counters;
+      }
       for (const [index, units] of Object.entries(cost.indexes)) {
         add(t.indexWrite, index, units);
         add(t.indexWriteByEntity, `${index}: ${entity}`, units);

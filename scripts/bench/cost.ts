@@ -15,7 +15,12 @@ import { CostMeter, type CostTotals } from './cost-meter.js';
 import type { EngineMeter } from './engine-meter.js';
 import { PRICES, PRICE_REGION } from './prices.js';
 import { benchContacts, type Send } from './scenarios.js';
-import { batchesOf } from './stats-cost.js';
+import { batchesOf, writeUnits } from './stats-cost.js';
+import { coldTimes } from './cold-quota.js';
+import { cpuQuotaRunner } from './cpu-quota.js';
+import { MB_PER_VCPU, MEMORY_SIZES, sizeFunction, type SizedFunction } from './memory-sizing.js';
+import { chunksOf } from '../../shared/adapters/dynamo/day-counters-projection.js';
+import type { DynamoDBRecord } from 'aws-lambda';
 
 /**
  * The cost part of `npm run bench` (`BENCH_ONLY=cost`): what 1,000 e-mails cost on AWS, for three kinds of e-mail,
@@ -55,8 +60,26 @@ export interface KindRun {
   use: MeasuredUse;
   table: CostTable;
   totals: CostTotals;
+  /**
+   * The day counters: their table write units as the local poller's batches (100 ms polls) made them, and as the
+   * mapping's batches would; the table's figure takes the second.
+   */
+  counters: { local: number; modelled: ModelledCounters };
   /** Lambda use per function: invocations (modelled for stream functions), GB-s, memory. */
   functions: { fn: string; invocations: number; gbSeconds: number; memoryMb: number }[];
+}
+
+/** The day-counters function, whose writes the bench prices at the mapping's batches rather than the local poller's. */
+const COUNTERS_HANDLER = 'day-counters';
+const COUNTERS_FUNCTION = `table stream -> ${COUNTERS_HANDLER}`;
+
+/** The projection's writes as the mapping would batch its records. */
+export interface ModelledCounters {
+  records: number;
+  batches: number;
+  transactions: number;
+  /** Table write units (each item ≤ the largest counter item measured, 2 units a started KB in a transaction). */
+  units: number;
 }
 
 export interface CostRun {
@@ -64,6 +87,16 @@ export interface CostRun {
   emails: number;
   latencyMs: number;
   kinds: KindRun[];
+  sizing: SizingRun;
+}
+
+/** The memory sizing pass: each function on the system e-mail's path at 256, 512 and 1,024 MB. */
+export interface SizingRun {
+  emails: number;
+  latencyMs: number;
+  /** The cgroup interface the cold starts ran under; undefined: no CPU quota here, cold starts not measured. */
+  quota: 'v1' | 'v2' | undefined;
+  functions: SizedFunction[];
 }
 
 const DEFAULT_EMAILS = 200;
@@ -94,9 +127,8 @@ export async function runCostBench(deps: CostBenchDeps): Promise<CostRun> {
   meter.install(deps.db);
   const platform = instrumentPlatform(deps, meter);
   const send: Send = async (method, path, key, body) => {
-    const started = performance.now();
-    const res = await deps.send(method, path, key, body);
-    meter.recordInvocation(routeFunction(method, path), performance.now() - started);
+    // Timed around the whole request: the bench's own HTTP client is inside it (its CPU too, in the sizing pass).
+    const res = await meter.timed(routeFunction(method, path), () => deps.send(method, path, key, body));
     platform.apiRequests += 1;
     return res;
   };
@@ -140,9 +172,11 @@ export async function runCostBench(deps: CostBenchDeps): Promise<CostRun> {
         memoryMb,
       };
     });
+    const localCounters = totals.counterWrites[COUNTERS_FUNCTION] ?? { table: 0, maxBytes: 0 };
+    const modelled = platform.modelledCounters(localCounters.maxBytes);
     const use: MeasuredUse = {
       emails: sent,
-      dynamoWriteTable: totals.tableWrite,
+      dynamoWriteTable: totals.tableWrite - localCounters.table + modelled.units,
       dynamoWriteIndexes: Object.values(totals.indexWrite).reduce((a, b) => a + b, 0),
       dynamoRead: totals.reportedRead + totals.checkRead,
       streamRecords: platform.streamRecords(),
@@ -161,6 +195,7 @@ export async function runCostBench(deps: CostBenchDeps): Promise<CostRun> {
       use,
       table: costTable(use),
       totals: structuredClone(totals),
+      counters: { local: localCounters.table, modelled },
       functions,
     };
     console.log(
@@ -246,8 +281,74 @@ export async function runCostBench(deps: CostBenchDeps): Promise<CostRun> {
       },
     ),
   );
+
+  const sizing = await sizingPass(deps, {
+    meter,
+    send,
+    memory,
+    latencyMs,
+    emails: Math.max(20, Number(process.env['COST_SIZING_EMAILS'] ?? DEFAULT_SIZING_EMAILS)),
+    untilSent,
+    drain,
+  });
   platform.restore();
-  return { date: new Date().toISOString().slice(0, 10), emails, latencyMs, kinds };
+  return { date: new Date().toISOString().slice(0, 10), emails, latencyMs, kinds, sizing };
+}
+
+const DEFAULT_SIZING_EMAILS = 100;
+/** Cold starts per function and size (the median is kept). */
+const COLD_RUNS = 5;
+
+/**
+ * The memory sizing: system workflow e-mails one at a time with the meter's pricing off (no image reads inside an
+ * invocation), each invocation that ran alone giving its wall and CPU time; each function on the path then sized by
+ * memory-sizing.ts, its cold start measured under each size's CPU share where this machine allows a CPU quota.
+ */
+async function sizingPass(
+  deps: CostBenchDeps,
+  o: {
+    meter: CostMeter;
+    send: Send;
+    memory: Map<string, number>;
+    latencyMs: number;
+    emails: number;
+    untilSent: (count: number, what: string) => Promise<void>;
+    drain: () => Promise<void>;
+  },
+): Promise<SizingRun> {
+  const client = await systemClient(deps, o.emails);
+  console.log(`Cost: sizing Lambda memory on ${o.emails} system e-mails, one at a time, writes not priced…`);
+  o.meter.pricing = false;
+  o.meter.reset();
+  deps.setLatency(o.latencyMs);
+  try {
+    const base = deps.meter.unscoped.ses;
+    for (let i = 0; i < o.emails; i += 1) {
+      await postEvent(o.send, client, i);
+      await o.untilSent(base + i + 1, 'sizing e-mails');
+    }
+    await o.drain();
+  } finally {
+    deps.setLatency(0);
+    o.meter.pricing = true;
+  }
+  const runner = cpuQuotaRunner();
+  const functions: SizedFunction[] = [];
+  for (const [fn, use] of Object.entries(o.meter.totals.functions)) {
+    if (use.solo.invocations < 5) continue;
+    const cold = runner ? await coldTimes(runner, fn, MEMORY_SIZES, COLD_RUNS) : undefined;
+    functions.push(
+      sizeFunction({
+        fn,
+        http: !/ -> /.test(fn),
+        currentMb: o.memory.get(fn) ?? Number.NaN,
+        invocationsPerEmail: use.invocations / o.emails,
+        solo: use.solo,
+        coldMs: (memoryMb) => cold?.get(memoryMb),
+      }),
+    );
+  }
+  return { emails: o.emails, latencyMs: o.latencyMs, quota: runner?.kind, functions };
 }
 
 const SYSTEM_EVENT = 'trial_ending';
@@ -344,6 +445,8 @@ function instrumentPlatform(deps: CostBenchDeps, meter: CostMeter) {
   let batches = 0;
   let sendsBefore = queue.sends;
   const records = new Map<string, number[]>();
+  // The day counters' own records, for the writes the mapping's batches would make (modelledCounters).
+  const counted: { at: number; record: DynamoDBRecord }[] = [];
   const state = {
     apiRequests: 0,
     schedulesFired: 0,
@@ -373,6 +476,8 @@ function instrumentPlatform(deps: CostBenchDeps, meter: CostMeter) {
     const list = records.get(fn.handler) ?? [];
     for (let i = 0; i < event.Records.length; i += 1) list.push(at);
     records.set(fn.handler, list);
+    if (fn.handler === COUNTERS_HANDLER)
+      for (const record of event.Records) counted.push({ at, record: record as DynamoDBRecord });
     return meter.timed(`table stream -> ${fn.handler}`, () => invoke(fn, event, ...rest));
   };
   // The local scheduler's timer for one schedule (its private `arm`): a schedule fires when its `fire` runs.
@@ -392,6 +497,7 @@ function instrumentPlatform(deps: CostBenchDeps, meter: CostMeter) {
       batches = 0;
       sendsBefore = queue.sends;
       records.clear();
+      counted.length = 0;
     },
     /** Sends (a batch of up to 10 one request), and one receive and one delete per batch delivered. */
     sqsRequests: () => queue.sends - sendsBefore + 2 * batches,
@@ -407,6 +513,27 @@ function instrumentPlatform(deps: CostBenchDeps, meter: CostMeter) {
       const windowMs =
         (definition.maxBatchingWindowSeconds ?? STREAM_FUNCTION_DEFAULTS.maxBatchingWindowSeconds) * 1000;
       return batchesOf(times, definition.batchSize ?? STREAM_FUNCTION_DEFAULTS.batchSize, windowMs).length;
+    },
+    /**
+     * The day-counter writes the mapping's batches would make of the records the projection took (its batch size and
+     * batching window, from their arrival times): per batch, the projection's chunks (chunksOf), each one transaction
+     * of the stream position and its rows — every row priced at the largest counter item the run wrote.
+     */
+    modelledCounters(maxItemBytes: number): ModelledCounters {
+      const definition = streamFunctions.find((s) => s.handler === COUNTERS_HANDLER)!;
+      const windowMs =
+        (definition.maxBatchingWindowSeconds ?? STREAM_FUNCTION_DEFAULTS.maxBatchingWindowSeconds) * 1000;
+      const batches = batchesOf(counted, definition.batchSize ?? STREAM_FUNCTION_DEFAULTS.batchSize, windowMs);
+      let transactions = 0;
+      let units = 0;
+      for (const batch of batches) {
+        for (const chunk of chunksOf(batch.map((b) => b.record))) {
+          if (chunk.rows.length === 0) continue;
+          transactions += 1;
+          units += (1 + chunk.rows.length) * writeUnits(maxItemBytes, true);
+        }
+      }
+      return { records: counted.length, batches: batches.length, transactions, units };
     },
     restore() {
       poller.invoke = invoke;
@@ -486,8 +613,11 @@ const shares = (table: CostTable): string =>
 function dominant(run: KindRun, top = 6): string[] {
   const scale = 1000 / run.use.emails;
   const wruCost = (units: number) => (units * scale * PRICES.dynamoWrite.usd) / PRICES.dynamoWrite.per;
+  // The counters' rows and positions are priced as the mapping would batch them: one line of their own (countersLine).
   const entries = [
-    ...Object.entries(run.totals.writeByEntity).map(([entity, units]) => [`table writes of ${entity}`, units] as const),
+    ...Object.entries(run.totals.writeByEntity)
+      .filter(([entity]) => !/^(STATS|STREAMPOS)\//.test(entity))
+      .map(([entity, units]) => [`table writes of ${entity}`, units] as const),
     ...Object.entries(run.totals.indexWriteByEntity).map(([what, units]) => [`index writes ${what}`, units] as const),
   ]
     .sort((a, b) => b[1] - a[1])
@@ -501,7 +631,37 @@ function dominant(run: KindRun, top = 6): string[] {
   });
 }
 
+/** The day counters' writes at both batchings, per e-mail. */
+function countersLine(run: KindRun): string {
+  const { local, modelled } = run.counters;
+  const perEmail = (units: number) => qty(units / run.use.emails);
+  return (
+    `day counters (STATS rows and the stream position, in transactions): ${perEmail(modelled.units)} WRU an e-mail as ` +
+    `the mapping's batches would write them (${modelled.records} records in ${modelled.batches} batches, ` +
+    `${modelled.transactions} transactions), priced in the table; ${perEmail(local)} as the local poller's 100 ms ` +
+    `batches wrote them`
+  );
+}
+
 export function printCost(run: CostRun): void {
+  console.log(
+    `\nLambda memory, from measurement (${run.sizing.emails} system e-mails, cold starts: ${run.sizing.quota ?? 'not measured'})`,
+  );
+  console.table(
+    run.sizing.functions.map((f) => ({
+      function: f.fn,
+      configured: f.currentMb,
+      chosen: f.chosenMb,
+      'cpu ms': f.cpuMs.toFixed(1),
+      'wait ms': f.waitMs.toFixed(1),
+      ...Object.fromEntries(
+        f.options.map((o) => [
+          `${o.memoryMb} MB warm / cold / $ per 1,000`,
+          `${o.warmMs.toFixed(0)} / ${o.coldMs?.toFixed(0) ?? '-'} / ${usd(o.usdPer1000)}`,
+        ]),
+      ),
+    })),
+  );
   for (const kind of run.kinds) {
     console.log(`\n${kind.kind} — ${kind.how}`);
     console.table(
@@ -517,7 +677,8 @@ export function printCost(run: CostRun): void {
     );
     console.log(`shares: ${shares(kind.table)}`);
     console.log(`read units by command: ${JSON.stringify(kind.totals.readByCommand)}`);
-    console.log(`largest DynamoDB writes:\n  ${dominant(kind).join('\n  ')}`);
+    console.log(`DynamoDB writes, largest first:\n  ${dominant(kind, Number.POSITIVE_INFINITY).join('\n  ')}`);
+    console.log(countersLine(kind));
     console.table(
       kind.functions.map((f) => ({
         function: f.fn,
@@ -532,6 +693,44 @@ export function printCost(run: CostRun): void {
         `${kind.totals.failedWrites} failed writes billed`,
     );
   }
+}
+
+/** The memory sizing's table rows: each function at each size, the chosen one in bold. */
+function sizingRows(sizing: SizingRun): string[] {
+  const ms = (n: number | undefined) => (n === undefined ? 'not measured' : `${Math.round(n)} ms`);
+  return sizing.functions.flatMap((f) =>
+    f.options.map((o) => {
+      const mark = (text: string) => (o.memoryMb === f.chosenMb ? `**${text}**` : text);
+      return (
+        `| ${f.fn} | ${mark(`${o.memoryMb} MB`)}${o.memoryMb === f.currentMb ? ' (configured)' : ''} | ` +
+        `${f.cpuMs.toFixed(1)} + ${f.waitMs.toFixed(1)} ms (${f.samples}) | ${o.warmMs.toFixed(1)} ms | ` +
+        `${ms(o.coldMs)} | ${qty(f.invocationsPerEmail)} | ${qty(o.gbSecondsPer1000)} | ${usd(o.usdPer1000)} | ` +
+        `${o.excluded ?? (o.memoryMb === f.chosenMb ? 'chosen: the cheapest allowed' : '')} |`
+      );
+    }),
+  );
+}
+
+function sizingMarkdown(sizing: SizingRun): string {
+  const cold =
+    sizing.quota === undefined
+      ? 'No CPU quota could be set on this machine (no writable cgroup cpu controller), so cold starts were not measured.'
+      : `Cold start: a new Node process importing the function's deployed bundle (built as \`cdk synth\` builds it) under a ` +
+        `cgroup ${sizing.quota} CPU quota of the size's share, the median of ${COLD_RUNS}.`;
+  return `### Lambda memory, from measurement
+
+${sizing.emails} system workflow e-mails, one at a time, DynamoDB round trip modelled at ${sizing.latencyMs} ms, writes not
+metered (so an invocation's CPU time is its own). Each invocation that ran alone gives its CPU time and its wall
+time; the rest of the wall time is waiting (DynamoDB, SQS, SES). Lambda gives a function CPU in proportion to its
+memory, one vCPU at ${MB_PER_VCPU.toLocaleString('en-US')} MB: at a size, a warm invocation takes its waits plus its CPU time ÷
+the size's share of a vCPU (this machine's core stands in for Lambda's Arm vCPU). ${cold} The chosen size is the
+cheapest whose cold start is within 1 s and, for an HTTP function, whose warm answer is within 150 ms
+(scripts/bench/memory-sizing.ts). An HTTP function's time includes the bench's own HTTP client.
+
+| function | memory | CPU + wait a warm invocation (samples) | warm at this size | cold start | invocations an e-mail | GB-s per 1,000 e-mails | $ per 1,000 | |
+|---|---|---|---|---|---|---|---|---|
+${sizingRows(sizing).join('\n')}
+`;
 }
 
 export function costMarkdown(run: CostRun): string {
@@ -562,6 +761,7 @@ Largest DynamoDB writes (table and index, per e-mail):
 ${dominant(kind)
   .map((line) => `- ${line}`)
   .join('\n')}
+- ${countersLine(kind)}
 
 Lambda by function: ${fns.join('; ')}.
 `;
@@ -572,11 +772,13 @@ Written by \`npm run bench\` (part \`BENCH_ONLY=cost\`, scripts/bench/cost.ts) o
 each kind, DynamoDB round trip modelled at ${run.latencyMs} ms a request. How each figure is measured and what is left
 out: docs/decisions/0218-cost-model.md. DynamoDB write units are DynamoDB's rules applied to the items' real images
 (DynamoDB Local does not bill transactions as DynamoDB does); read units as DynamoDB Local reports them. Stream reads by
-Lambda are free; their Lambda invocations are counted as a mapping with each function's batch size and batching window
-would make them. Lambda durations are the handlers' times on this machine, beside other work (its load is given with
+Lambda are free; their Lambda invocations, and the day counters' writes, are counted as a mapping with each function's
+batch size and batching window would make them (the local poller hands records over every 100 ms, so its batches are
+smaller than the mapping's 10 s window makes them). Lambda durations are the handlers' times on this machine, beside other work (its load is given with
 each kind): on a busy machine they, and the GB-seconds, are high.
 
 ${kinds.join('\n')}
+${sizingMarkdown(run.sizing)}
 Prices (${PRICE_REGION}, on-demand, past the free tiers; scripts/bench/prices.ts):
 
 ${prices.join('\n')}

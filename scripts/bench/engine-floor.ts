@@ -206,11 +206,26 @@ async function replay(
     await Promise.all(done.values());
   };
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (let i = next++; i < units.length; i = next++) await runUnit(units[i]!);
-    }),
-  );
+  let done = 0;
+  // A replay is minutes at worst: say where it is, so a slow one shows which concurrency and how far.
+  const progress = setInterval(() => {
+    const seconds = ((performance.now() - started) / 1000).toFixed(0);
+    console.log(
+      `  floor at ${concurrency} in flight: ${done} of ${units.length} units after ${seconds} s, ${failed} refused`,
+    );
+  }, 15_000);
+  try {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let i = next++; i < units.length; i = next++) {
+          await runUnit(units[i]!);
+          done += 1;
+        }
+      }),
+    );
+  } finally {
+    clearInterval(progress);
+  }
   return { concurrency, ms: performance.now() - started, failed };
 }
 

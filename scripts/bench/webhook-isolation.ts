@@ -19,8 +19,8 @@ import { latencySummary, type LatencySummary } from './percentiles.js';
 
 /**
  * Isolation of webhook deliveries (the webhooks' rule: "one client's dead endpoint must not slow another client's
- * deliveries"), measured with AWS's bounded concurrency emulated: the local queue runs batches with unbounded
- * concurrency, so it cannot show the effect. Two pools of workers, one per lane, each worker a Lambda instance of the
+ * deliveries"), measured with AWS's bounded concurrency emulated apart from the local runtime, so that time can be
+ * scaled down (a dead endpoint's 10 s timeout) and nothing but the lanes runs. Two pools of workers, one per lane, each worker a Lambda instance of the
  * lane's function (functions/queues.ts: maxConcurrency workers taking batchSize records, the records of a batch in
  * parallel, the worker free again when its whole batch is done, as an SQS event source mapping runs them). Every
  * record runs the real `deliverWebhook` over the memory stores; only the endpoints are faked, with a latency the

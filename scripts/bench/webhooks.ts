@@ -189,8 +189,9 @@ async function measureCost(deps: WebhookBenchDeps): Promise<Omit<WebhookBenchRun
   const dispatcher = createQueueDispatcher({ region: deps.region });
   for (const lane of ['webhooks', 'webhooks-failing'] as const) {
     const fn = queueFunctions.find((f) => f.queue === lane)!;
+    // Polled as the lane's mapping is on AWS (functions/queue-sizing.ts): its batch size and maximum concurrency.
     runtime.engine.queue.consume(lane, {
-      batchSize: dispatcher.batchSizeOf(lane),
+      ...dispatcher.sizingOf(lane),
       maxReceiveCount: fn.maxReceiveCount ?? QUEUE_FUNCTION_DEFAULTS.maxReceiveCount,
       visibilityTimeoutMs: 30_000,
       deliver: async (deliveries) => {
@@ -513,9 +514,9 @@ A healthy attempt is 2 GetItem (endpoint, message) + 1 PutItem (the attempt) + 1
 on a health change (first failure, recovery); a failure adds 1 SendMessage (the retry, on the failing lane); a
 delivery on the healthy lane to a failing endpoint is 2 GetItem + 1 SendMessage and no POST.
 
-**Isolation** (scripts/bench/webhook-isolation.ts). The local queue runs batches with unbounded concurrency, so the
-lanes are measured with AWS's bounded concurrency emulated: a pool of workers per lane as functions/queues.ts sizes
-them (healthy ${p.healthy.workers} × ${p.healthy.batch} records, failing ${p.failing.workers} × ${p.failing.batch}), a worker taking up to a batch of visible messages, running its
+**Isolation** (scripts/bench/webhook-isolation.ts). The lanes are measured apart from the local runtime, on memory
+stores with the endpoints faked and time scaled down, so a dead endpoint's 10 s timeout fits in a short bench: a pool
+of workers per lane as functions/queues.ts sizes them (healthy ${p.healthy.workers} × ${p.healthy.batch} records, failing ${p.failing.workers} × ${p.failing.batch}), a worker taking up to a batch of visible messages, running its
 records in parallel and free again when the whole batch is done, as a Lambda SQS event source mapping runs them.
 Every record runs the real \`deliverWebhook\` over the memory stores; only the endpoints are faked: client B's answers
 204 after ${o.healthyMs} ms, client A's is dead and the sender gives up after **${ms(o.deadTimeoutMs)} — the adapter's 10 s timeout scaled

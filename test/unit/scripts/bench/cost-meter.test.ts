@@ -120,6 +120,34 @@ describe('CostMeter', () => {
     expect(h.meter.totals.tableWrite).toBe(0);
   });
 
+  it('keeps the counter rows and stream positions a function wrote apart, with the largest of them', async () => {
+    // Prepare
+    const h = harness();
+    const row = { pk: 'STATS#7#0', sk: '2026-11-29#W1', sent: 1 };
+    const position = { pk: 'STREAMPOS#day-counters#shard-1', sk: 'STREAMPOS', pos: '1'.repeat(40) };
+    const other = { pk: 'CONTACT#7#1', sk: 'CONTACT', entity: 'contact' };
+
+    // Act: the projection's transaction inside its invocation, another write outside any
+    await h.meter.timed('table stream -> day-counters', () =>
+      h.run(
+        'TransactWriteItemsCommand',
+        { TransactItems: [{ Put: { TableName: 't', Item: position } }, { Put: { TableName: 't', Item: row } }] },
+        () => {
+          h.table.set(h.keyOf(position), position);
+          h.table.set(h.keyOf(row), row);
+        },
+      ),
+    );
+    await h.run('PutItemCommand', { TableName: 't', Item: other }, () => void h.table.set(h.keyOf(other), other));
+
+    // Assess
+    expect(h.meter.totals.counterWrites).toEqual({
+      'table stream -> day-counters': { table: 4, maxBytes: expect.any(Number) },
+    });
+    expect(h.meter.totals.counterWrites['table stream -> day-counters']!.maxBytes).toBeGreaterThan(60);
+    expect(h.meter.totals.tableWrite).toBe(5);
+  });
+
   it("times an invocation less the meter's own image reads inside it, billed to the started millisecond", async () => {
     const h = harness();
     await h.meter.timed('fn', async () => {

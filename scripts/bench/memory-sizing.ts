@@ -1,0 +1,109 @@
+/**
+ * The arithmetic of choosing a Lambda function's memory from measurement (the cost bench's sizing pass,
+ * scripts/bench/cost.ts), pure and unit-tested. Lambda gives a function CPU in proportion to its memory — one vCPU at
+ * 1,769 MB ("Configuring Lambda function memory") — so a warm invocation that spends `cpuMs` computing and `waitMs`
+ * waiting on DynamoDB, SQS or SES takes `waitMs + cpuMs / share` at a memory whose share of a vCPU is `share`. The
+ * inputs are measured on this machine (an invocation's CPU time and its wall time, running alone); the cold start is
+ * measured under a CPU quota of each size's share (scripts/bench/cpu-quota.ts) where the machine allows it.
+ */
+import { gbSeconds } from './cost-model.js';
+import { costOf, PRICES } from './prices.js';
+
+export const MB_PER_VCPU = 1769;
+/** The sizes compared. */
+export const MEMORY_SIZES = [256, 512, 1024] as const;
+/** A size whose cold start (a new process importing the deployed bundle) takes longer is not chosen. */
+export const COLD_LIMIT_MS = 1_000;
+/** An HTTP function answers a client: a size whose warm invocation takes longer is not chosen for one. */
+export const HTTP_WARM_LIMIT_MS = 150;
+
+/** The share of a vCPU Lambda gives `memoryMb` (at most one: a single-threaded handler uses no more). */
+export const cpuShare = (memoryMb: number): number => Math.min(1, memoryMb / MB_PER_VCPU);
+
+/** A warm invocation's duration at `memoryMb`: its waits as measured, its CPU time stretched by the share. */
+export const warmDuration = (cpuMs: number, waitMs: number, memoryMb: number): number =>
+  waitMs + cpuMs / cpuShare(memoryMb);
+
+/** One function's invocations that ran alone during the sizing pass (sums). */
+export interface SoloUse {
+  invocations: number;
+  wallMs: number;
+  cpuMs: number;
+}
+
+export interface SizeOption {
+  memoryMb: number;
+  warmMs: number;
+  /** GB-seconds and their price per 1,000 e-mails, at the function's invocations per e-mail. */
+  gbSecondsPer1000: number;
+  usdPer1000: number;
+  /** A new process importing the bundle under this size's CPU share; undefined: not measured. */
+  coldMs: number | undefined;
+  /** Why the size may not be chosen, if it may not. */
+  excluded?: string;
+}
+
+export interface SizedFunction {
+  fn: string;
+  http: boolean;
+  currentMb: number;
+  invocationsPerEmail: number;
+  samples: number;
+  cpuMs: number;
+  waitMs: number;
+  options: SizeOption[];
+  /** The cheapest size allowed. */
+  chosenMb: number;
+}
+
+/**
+ * Each size's warm duration, GB-seconds and cost per 1,000 e-mails; the chosen size is the cheapest whose cold start
+ * is within COLD_LIMIT_MS and, for an HTTP function, whose warm invocation is within HTTP_WARM_LIMIT_MS (of equal
+ * cost, the larger: it is the faster). If no size is allowed, the largest.
+ */
+export function sizeFunction(input: {
+  fn: string;
+  http: boolean;
+  currentMb: number;
+  invocationsPerEmail: number;
+  solo: SoloUse;
+  coldMs: (memoryMb: number) => number | undefined;
+}): SizedFunction {
+  const n = Math.max(1, input.solo.invocations);
+  const cpuMs = input.solo.cpuMs / n;
+  const waitMs = Math.max(0, input.solo.wallMs / n - cpuMs);
+  const options = MEMORY_SIZES.map((memoryMb): SizeOption => {
+    const warmMs = warmDuration(cpuMs, waitMs, memoryMb);
+    const gbs = gbSeconds(warmMs, memoryMb) * input.invocationsPerEmail * 1000;
+    const coldMs = input.coldMs(memoryMb);
+    const excluded =
+      coldMs !== undefined && coldMs > COLD_LIMIT_MS
+        ? `cold start ${Math.round(coldMs)} ms > ${COLD_LIMIT_MS} ms`
+        : input.http && warmMs > HTTP_WARM_LIMIT_MS
+          ? `warm ${Math.round(warmMs)} ms > ${HTTP_WARM_LIMIT_MS} ms for an HTTP answer`
+          : undefined;
+    return {
+      memoryMb,
+      warmMs,
+      gbSecondsPer1000: gbs,
+      usdPer1000: costOf(gbs, PRICES.lambdaArmGbSecond),
+      coldMs,
+      ...(excluded ? { excluded } : {}),
+    };
+  });
+  const allowed = options.filter((o) => o.excluded === undefined);
+  const chosen = allowed.length
+    ? allowed.reduce((best, o) => (o.usdPer1000 <= best.usdPer1000 ? o : best))
+    : options[options.length - 1]!;
+  return {
+    fn: input.fn,
+    http: input.http,
+    currentMb: input.currentMb,
+    invocationsPerEmail: input.invocationsPerEmail,
+    samples: input.solo.invocations,
+    cpuMs,
+    waitMs,
+    options,
+    chosenMb: chosen.memoryMb,
+  };
+}
