@@ -39,6 +39,7 @@ import { topicSetOf } from './topic-store.js';
 import { accountKeys, clientPk, keys, type ItemKey } from './keys.js';
 import { capPendingAttribute, dayCapOf, QUOTA_SENT_ATTRIBUTE, quotaDayAttribute } from './quota-counter.js';
 import { sendTransaction } from './transactions.js';
+import { sentEmailAttributes } from './sent-email-item.js';
 import { contactFiguresUpdate } from './contact-figures.js';
 import { goalMarkAttribute } from '../../domain/workflows/goals.js';
 import { quotaShardOf } from '../../domain/executions/quota-shards.js';
@@ -265,7 +266,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           Item: {
             ...keys.sentEmail(c, e.id),
             ...keys.contactHistory(c, e.contact_id, 'SENT', e.created_at, e.id),
-            ...e,
+            ...sentEmailAttributes(e),
           },
           ConditionExpression: 'attribute_not_exists(pk) OR #s = :queued',
           ExpressionAttributeNames: { '#s': 'status' },

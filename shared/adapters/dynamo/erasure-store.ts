@@ -12,6 +12,7 @@ import { EXECUTION_STATUS } from '../../domain/executions/execution-record.js';
 import { batchGetItems } from './batch-get.js';
 import { batchDeleteItems } from './batch-write.js';
 import { segmentStateOf } from './membership-store.js';
+import { BODIES_ATTRIBUTE } from './sent-email-item.js';
 import { keys } from './keys.js';
 import { queryAll } from './query-all.js';
 import { DynamoRunStore } from './run-store.js';
@@ -316,8 +317,10 @@ export class DynamoErasureStore implements ErasureStore {
     at: string,
   ): Promise<{ found: boolean; logs: number }> {
     const before = await this.updateIfExists(keys.sentEmail(clientId, sentEmailId), {
+      // The bodies end as blank strings whether they were stored compressed (sent-email-item.ts) or not.
       UpdateExpression:
-        'SET to_email = :blank, subject = :blank, html_body = :blank, text_body = :blank, erased_at = :at REMOVE reply_to',
+        'SET to_email = :blank, subject = :blank, html_body = :blank, text_body = :blank, erased_at = :at REMOVE reply_to, #bodies',
+      ExpressionAttributeNames: { '#bodies': BODIES_ATTRIBUTE },
       ExpressionAttributeValues: { ':blank': BLANK, ':at': at },
       // The old item comes back with the write (no read units): its provider message id, to forget below.
       ReturnValues: 'ALL_OLD',

@@ -3,6 +3,7 @@ import type { SentEmailLogRecord, SentEmailRecord } from '../../domain/sent-emai
 import type { SentEmailStore } from '../../domain/sent-emails/sent-email-store.js';
 import { stripKeys } from './items.js';
 import { keys } from './keys.js';
+import { sentEmailOf } from './sent-email-item.js';
 import { queryAll } from './query-all.js';
 
 /** A sent e-mail and its logs share the partition `SENT#<client>#<uuid>`: the email is `SENT`, logs `LOG#<ts>#<id>`. */
@@ -16,7 +17,7 @@ export class DynamoSentEmailStore implements SentEmailStore {
     const out = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.sentEmail(clientId, sentEmailId) }),
     );
-    return out.Item ? stripKeys<SentEmailRecord>(out.Item) : undefined;
+    return out.Item ? sentEmailOf(out.Item) : undefined;
   }
 
   async addLog(clientId: number, sentEmailId: string, log: SentEmailLogRecord): Promise<void> {
@@ -41,6 +42,6 @@ export class DynamoSentEmailStore implements SentEmailStore {
     const logs = items
       .filter((item) => String(item['sk']).startsWith(keys.sentEmailLogPrefix))
       .map((item) => stripKeys<SentEmailLogRecord>(item));
-    return { email: stripKeys<SentEmailRecord>(email), logs };
+    return { email: sentEmailOf(email), logs };
   }
 }

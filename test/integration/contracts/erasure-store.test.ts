@@ -101,6 +101,8 @@ async function mailedContact() {
   await stores.sentEmails.addLog(clientId, r.sentEmail.id, bounce);
   const item = async (key: { pk: string; sk: string }) =>
     (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+  // The claim stores the bodies compressed (sent-email-item.ts): the erasure must remove them as such.
+  expect(await item(keys.sentEmail(clientId, r.sentEmail.id))).toHaveProperty('bodies_br');
   return {
     stores,
     erasure,
@@ -192,6 +194,10 @@ describe('ErasureStore (dynamodb)', () => {
       text_body: '',
       status: SENT_STATUS.queued,
     });
+    // The compressed bodies go with the item's strings, not only from what the store reads back.
+    const stored = await t.item(keys.sentEmail(t.clientId, t.sentEmailId));
+    expect(stored).not.toHaveProperty('bodies_br');
+    expect(JSON.stringify(stored)).not.toContain(t.contact.email);
     const logs = Object.fromEntries(email!.logs.map((l) => [l.id, l]));
     expect(logs[t.open.id]).toEqual({ id: t.open.id, created_at: LATER, status: SENT_STATUS.opened, is_bot: false });
     expect(logs[t.bounce.id]!.detail).toBe('smtp; 550 5.1.1 <[erased]>: user unknown');

@@ -1,5 +1,11 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoTrackingStore } from '../../../../shared/adapters/dynamo/tracking-store.js';
@@ -98,5 +104,43 @@ describe('DynamoTrackingStore: the open-hour histogram', () => {
 
     // Assess
     expect(found).toEqual(message);
+  });
+});
+
+describe('DynamoTrackingStore: a notification that writes only its log', () => {
+  it('writes the log with one conditional Put, not a one-item transaction (half the write units)', async () => {
+    // Prepare
+    dbMock.on(PutCommand).resolves({});
+    const store = new DynamoTrackingStore(db, TABLE);
+
+    // Act
+    const outcome = await store.record({
+      message,
+      log: { id: 'delivery-1', created_at: AT, status: SENT_STATUS.delivered },
+    });
+
+    // Assess
+    expect(outcome).toBe('recorded');
+    expect(dbMock.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    const put = dbMock.commandCalls(PutCommand)[0]!.args[0].input;
+    expect(put).toMatchObject({
+      TableName: TABLE,
+      Item: { pk: `SENT#7#${EMAIL_ID}`, sk: `LOG#${AT}#delivery-1`, status: SENT_STATUS.delivered },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+  });
+
+  it('answers duplicate when the log is already there (the same notification again), and rethrows anything else', async () => {
+    // Prepare
+    const store = new DynamoTrackingStore(db, TABLE);
+    const write = { message, log: { id: 'delivery-1', created_at: AT, status: SENT_STATUS.delivered } };
+    dbMock
+      .on(PutCommand)
+      .rejectsOnce(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }))
+      .rejectsOnce(new Error('network'));
+
+    // Act / Assess
+    expect(await store.record(write)).toBe('duplicate');
+    await expect(store.record(write)).rejects.toThrow('network');
   });
 });

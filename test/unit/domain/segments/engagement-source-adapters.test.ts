@@ -3,6 +3,7 @@ import {
   BatchWriteCommand,
   DynamoDBDocumentClient,
   GetCommand,
+  PutCommand,
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -70,15 +71,16 @@ describe("the status step writes the contact's engagement with the e-mail's sour
     expect(engagementItem()?.ExpressionAttributeValues?.[':clicked']).toBe(AT);
   });
 
-  it("nothing for a machine's open (no contact change), nor for a system workflow's e-mail", async () => {
-    dbMock.on(TransactWriteCommand).resolves({});
+  it("nothing for a machine's open (no contact change: its log alone, one Put), nor for a system workflow's e-mail", async () => {
+    dbMock.on(PutCommand).resolves({});
     const store = new DynamoTrackingStore(db, TABLE);
 
     await store.record({
       message: { client_id: 7, sent_email_id: EMAIL_ID, contact_id: 42, workflow_id: 0, broadcast_id: 9 },
       log: { id: 'open-bot', created_at: AT, status: SENT_STATUS.opened, is_bot: true },
     });
-    expect(engagementItem()).toBeUndefined();
+    expect(dbMock.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(dbMock.commandCalls(PutCommand)).toHaveLength(1);
     dbMock.reset();
     dbMock.on(TransactWriteCommand).resolves({});
     await store.record({
