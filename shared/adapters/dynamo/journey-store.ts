@@ -275,6 +275,16 @@ export class DynamoJourneyStore implements JourneyStore {
           },
         }),
       ),
+      // Nor the segment its trigger watches (a segment's delete checks the index the other way round).
+      ...write.segmentIds.map(
+        (segmentId): TransactItem => ({
+          ConditionCheck: {
+            TableName: this.tableName,
+            Key: keys.segment(journey.client_id, segmentId),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        }),
+      ),
     ];
     if (write.settings) {
       const { record, expectedVersion } = write.settings;

@@ -33,6 +33,7 @@ import { stripKeys } from './items.js';
 import { ENTITY, keys, type ItemKey } from './keys.js';
 import { countersOf } from './membership-store.js';
 import { TABLE_KEYS } from './table-definition.js';
+import { journeyIndexUnchanged } from './journey-index-check.js';
 import { sendTransaction } from './transactions.js';
 
 type Item = Record<string, unknown>;
@@ -268,6 +269,7 @@ export class DynamoSegmentStore implements SegmentStore {
     readVersion: number,
     index: IndexWrite,
     usesRead = 0,
+    journeyIndexVersion?: number,
   ): Promise<SegmentWriteOutcome> {
     const clientId = segment.client_id;
     return this.transact([
@@ -304,6 +306,10 @@ export class DynamoSegmentStore implements SegmentStore {
       ...Array.from({ length: keys.contactShards }, (_, shard) => ({
         Delete: { TableName: this.tableName, Key: keys.segmentBackfill(clientId, segment.id, shard) },
       })),
+      // A journey published since the index was read may start on this segment.
+      ...(journeyIndexVersion === undefined
+        ? []
+        : [journeyIndexUnchanged(this.tableName, clientId, journeyIndexVersion)]),
     ]);
   }
 

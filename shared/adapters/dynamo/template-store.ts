@@ -17,6 +17,7 @@ import {
 import { batchGetItems } from './batch-get.js';
 import { stripKeys } from './items.js';
 import { clientPk, keys } from './keys.js';
+import { journeyIndexUnchanged } from './journey-index-check.js';
 import { queryLimited } from './query-limited.js';
 import { sendTransaction } from './transactions.js';
 
@@ -161,21 +162,7 @@ export class DynamoTemplateStore implements TemplateStore {
         // Last: a journey published since the index was read may send this template.
         ...(journeyIndexVersion === undefined
           ? []
-          : [
-              {
-                ConditionCheck: {
-                  TableName: this.tableName,
-                  Key: keys.journeyIndex(template.client_id),
-                  ...(journeyIndexVersion === 0
-                    ? { ConditionExpression: 'attribute_not_exists(pk)' }
-                    : {
-                        ConditionExpression: '#v = :v',
-                        ExpressionAttributeNames: { '#v': 'version' },
-                        ExpressionAttributeValues: { ':v': journeyIndexVersion },
-                      }),
-                },
-              },
-            ]),
+          : [journeyIndexUnchanged(this.tableName, template.client_id, journeyIndexVersion)]),
       ],
     });
     try {

@@ -52,6 +52,8 @@ export class MemoryJourneyStore implements JourneyStore, MemoryJourneyReads {
   constructor(
     private readonly workflowData: MemoryWorkflowData = new MemoryWorkflowData(),
     private readonly settings?: MemorySettingsStore,
+    /** Whether a segment exists: the segment store, created after this one (memory-stores.ts). */
+    private readonly segmentExists?: (clientId: number, segmentId: number) => boolean,
   ) {}
 
   indexOf(clientId: number): JourneyIndex | undefined {
@@ -157,6 +159,7 @@ export class MemoryJourneyStore implements JourneyStore, MemoryJourneyReads {
       const template = this.workflowData.templates.get(recordKey(clientId, id));
       return template !== undefined && !template.deleted_at;
     });
+    const segmentsOk = write.segmentIds.every((id) => this.segmentExists?.(clientId, id) ?? true);
     if (
       !stored ||
       stored.draft_version !== write.draftVersion ||
@@ -164,6 +167,7 @@ export class MemoryJourneyStore implements JourneyStore, MemoryJourneyReads {
       this.versionsByKey.has(versionKey(clientId, journey.id, version.version)) ||
       !this.indexAt(clientId, write.index) ||
       !templatesOk ||
+      !segmentsOk ||
       !settingsOk()
     ) {
       return 'stale';

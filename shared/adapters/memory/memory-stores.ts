@@ -34,10 +34,16 @@ export function memoryStores() {
   const topics = new MemoryTopicStore();
   const contacts = new MemoryContactStore(topics);
   const settings = new MemorySettingsStore(clients);
-  const journeys = new MemoryJourneyStore(workflowData, settings);
+  // A publish checks that its trigger's segment still exists, in the segment store created below.
+  const segmentHolder: { store?: MemorySegmentStore } = {};
+  const journeys = new MemoryJourneyStore(workflowData, settings, (clientId, segmentId) =>
+    segmentHolder.store ? segmentHolder.store.has(clientId, segmentId) : false,
+  );
   // The engine's stores span aggregates: they see the contacts, settings, profiles and workflow data above.
   const aggregates = { contacts, clients, settings, workflowData, topics, users, journeys };
   const engineData = new MemoryEngineData();
+  const segments = new MemorySegmentStore(aggregates, engineData);
+  segmentHolder.store = segments;
   return {
     clock,
     ids,
@@ -59,7 +65,7 @@ export function memoryStores() {
     events: new MemoryEventStore(engineData),
     processing: new MemoryProcessingStore(aggregates, engineData),
     membership: new MemoryMembershipStore(aggregates, engineData),
-    segments: new MemorySegmentStore(aggregates, engineData),
+    segments,
     runs: new MemoryRunStore(aggregates, engineData),
     executions: new MemoryExecutionStore(aggregates, engineData),
     delivery: new MemoryDeliveryStore(aggregates, engineData),

@@ -35,8 +35,14 @@ export class MemorySegmentStore implements SegmentStore {
 
   constructor(
     private readonly aggregates: Pick<MemoryAggregates, 'contacts'> & {
-      /** The journeys' store, when wired (a segment's engagement source may name a journey). */
-      journeys?: Partial<{ get(clientId: number, journeyId: number): Promise<unknown> }>;
+      /**
+       * The journeys' store, when wired: a segment's engagement source may name a journey, and a delete is conditioned
+       * on the journey index's version.
+       */
+      journeys?: Partial<{
+        get(clientId: number, journeyId: number): Promise<unknown>;
+        index(clientId: number): Promise<{ version: number }>;
+      }>;
     },
     readonly data: MemoryEngineData = new MemoryEngineData(),
   ) {}
@@ -124,15 +130,25 @@ export class MemorySegmentStore implements SegmentStore {
     return 'done';
   }
 
+  /** Whether the client has the segment (a journey's publish checks its trigger's). */
+  has(clientId: number, segmentId: number): boolean {
+    return this.heads.has(clientKey(clientId, segmentId));
+  }
+
   async delete(
     segment: SegmentRecord,
     readVersion: number,
     index: IndexWrite,
     usesRead = 0,
+    journeyIndexVersion?: number,
   ): Promise<SegmentWriteOutcome> {
     const clientId = segment.client_id;
     const head = this.heads.get(clientKey(clientId, segment.id));
     if (!head || head.version !== readVersion || !this.indexHolds(clientId, index)) return 'stale';
+    const journeyIndex = this.aggregates.journeys?.index;
+    if (journeyIndexVersion !== undefined && journeyIndex) {
+      if ((await journeyIndex.call(this.aggregates.journeys, clientId)).version !== journeyIndexVersion) return 'stale';
+    }
     if ((this.uses.get(clientKey(clientId, segment.id))?.n ?? 0) !== usesRead) return 'stale';
     this.uses.delete(clientKey(clientId, segment.id));
     this.heads.delete(clientKey(clientId, segment.id));

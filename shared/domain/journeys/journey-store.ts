@@ -53,6 +53,8 @@ export interface PublishWrite {
   index: IndexChange;
   /** Client templates the version's send steps use: each must still exist, undeleted, when the write lands. */
   templateIds: readonly number[];
+  /** The segment the version's trigger enters or leaves: it must still exist when the write lands. */
+  segmentIds: readonly number[];
   settings?: SettingsChange;
   at: string;
 }

@@ -215,6 +215,7 @@ export async function publishDraft(
       version,
       index: { readVersion: index.version, journeys: withEntry(index.journeys, compileIndexEntry(published, version)) },
       templateIds: templatesInUseOf(definition).filter((t) => !isSystemTemplateId(t)),
+      segmentIds: definition.trigger.segment ? [definition.trigger.segment.segment_id] : [],
       ...(settings ? { settings } : {}),
       at,
     });

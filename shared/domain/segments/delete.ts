@@ -1,5 +1,6 @@
 import { conflict, notFound } from '../../errors.js';
 import type { BroadcastStore } from '../broadcasts/broadcast-store.js';
+import type { JourneyStore } from '../journeys/journey-store.js';
 import { startPurge } from './backfill-segment.js';
 import { SEGMENT_WRITE_ATTEMPTS } from './create.js';
 import type { SegmentDeps } from './get.js';
@@ -17,15 +18,34 @@ const LIVE = new Set<string>(['scheduled', 'snapshotting', 'sending', 'paused'])
  * A broadcast scheduled, snapshotting, sending or paused to it holds it (409 `state` naming them): the broadcasts ever
  * scheduled to it are read with its head (no scan) and their statuses in one BatchGetItem; the delete is conditioned
  * on that list's count, so a broadcast scheduled after the read makes it read again.
+ * A live or paused journey whose trigger enters or leaves it holds it too (409 `state` naming the journey): the
+ * journey index is read in the same wave and the delete is conditioned on its version, as a journey's publish is on
+ * the segment's existence, so neither can slip past the other. A branch on a deleted segment finds no one in it.
  */
 export async function deleteSegment(
-  deps: Pick<SegmentDeps, 'segments' | 'queue'> & { broadcasts: Pick<BroadcastStore, 'statuses'> },
+  deps: Pick<SegmentDeps, 'segments' | 'queue'> & {
+    broadcasts: Pick<BroadcastStore, 'statuses'>;
+    journeys: Pick<JourneyStore, 'index'>;
+  },
   clientId: number,
   id: number,
 ): Promise<{ id: number; deleted: true }> {
   for (let attempt = 1; attempt <= SEGMENT_WRITE_ATTEMPTS; attempt += 1) {
-    const read = await deps.segments.readForWrite(clientId, id);
+    const [read, journeys] = await Promise.all([
+      deps.segments.readForWrite(clientId, id),
+      deps.journeys.index(clientId),
+    ]);
     if (!read.segment) throw notFound('id', 'Segment not found');
+    const starting = journeys.journeys.find((j) => j.trigger.segment?.segment_id === id);
+    if (starting) {
+      throw conflict(
+        'state',
+        'id',
+        `Journey ${starting.id} (${starting.name}, ${starting.status}) starts when contacts ` +
+          `${starting.trigger.segment!.on} this segment; publish it with another ` +
+          'trigger or archive it first',
+      );
+    }
     const uses = read.broadcastUses;
     if (uses && uses.broadcastIds.length > 0) {
       const statuses = await deps.broadcasts.statuses(clientId, uses.broadcastIds);
@@ -43,6 +63,7 @@ export async function deleteSegment(
       read.segment.version,
       indexWrite(read.index, id),
       uses?.n ?? 0,
+      journeys.version,
     );
     if (outcome === 'done') {
       await startPurge(deps, clientId, id);

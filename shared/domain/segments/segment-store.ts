@@ -151,12 +151,16 @@ export interface SegmentStore {
   /** The head, its summary, the index and the backfill progress; `limit` when the count reached `max`. */
   create(write: SegmentCreate): Promise<SegmentWriteOutcome | 'limit'>;
   update(write: SegmentUpdate): Promise<SegmentWriteOutcome>;
-  /** The head, its summary and its place in the count, with the index without it. */
+  /**
+   * The head, its summary and its place in the count, with the index without it; with `journeyIndexVersion`, only if
+   * the client's journey index is still at that version (0: none exists), the one read to find journeys starting on it.
+   */
   delete(
     segment: SegmentRecord,
     readVersion: number,
     index: IndexWrite,
     usesRead?: number,
+    journeyIndexVersion?: number,
   ): Promise<SegmentWriteOutcome>;
   /**
    * Records that a broadcast is scheduled to the segment, if the segment exists (false when it does not): one

@@ -86,6 +86,7 @@ const firstPublish = (journey: JourneyRecord, templateIds: number[] = []) => {
     version,
     index: { readVersion: 0, journeys: [compileIndexEntry(published, version)] },
     templateIds,
+    segmentIds: [] as number[],
     at: LATER,
   };
 };

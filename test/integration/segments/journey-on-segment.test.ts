@@ -82,4 +82,51 @@ describe('journeys triggered by a segment', () => {
     expect(stranger.status).toBe(422);
     expect(JSON.stringify(stranger.body)).toContain('trigger.segment.segment_id');
   });
+
+  it('holds a segment a live or paused journey starts on: 409 naming the journey, deleted once the journey is archived', async () => {
+    // Prepare
+    const client = await createTestClient('growth');
+    const created = await call('POST', '/client/segments', {
+      key: client.api_key,
+      body: {
+        name: 'Trial',
+        definition: {
+          match: 'all',
+          groups: [{ match: 'all', conditions: [{ on: 'custom_field', name: 'plan', op: 'eq', value: 'trial' }] }],
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    const segmentId = created.body.data.id as number;
+    const journeyId = await publish(client, 'Trial tips', journeyOn(segmentId, 'enter', 'always'));
+    const paused = await call('POST', `/client/journeys/${journeyId}/pause`, { key: client.api_key });
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+
+    // Act
+    const held = await call('DELETE', `/client/segments/${segmentId}`, { key: client.api_key });
+    const archived = await call('POST', `/client/journeys/${journeyId}/archive`, { key: client.api_key });
+    const deleted = await call('DELETE', `/client/segments/${segmentId}`, { key: client.api_key });
+
+    // Assess: nothing went with the refusal; after the archive the delete goes through, and a journey can no longer
+    // be published on the deleted segment
+    expect(held.status).toBe(409);
+    expect(held.body.errors).toEqual([
+      expect.objectContaining({
+        condition: 'state',
+        key: 'id',
+        error: expect.stringContaining(`Journey ${journeyId}`),
+      }),
+    ]);
+    expect(archived.status, JSON.stringify(archived.body)).toBe(200);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    const draft = await call('POST', '/client/journeys', {
+      key: client.api_key,
+      body: { name: 'Too late', definition: journeyOn(segmentId, 'enter', 'always') },
+    });
+    const late = await call('POST', `/client/journeys/${draft.body.data.id}/publish`, {
+      key: client.api_key,
+      body: { draft_version: draft.body.data.draft_version },
+    });
+    expect(late.status).toBe(422);
+  });
 });

@@ -224,6 +224,24 @@ describe.each(ADAPTERS)('SegmentStore contract (%s)', (_name, storeOf) => {
     // Gone with the segment: a segment made again under a new id starts with none.
     expect((await store.readForWrite(clientId, segment.id)).broadcastUses).toBeUndefined();
   });
+
+  it('refuses a delete conditioned on a journey index version no longer current (a journey published since the read)', async () => {
+    const store = storeOf();
+    const clientId = freshClientId();
+    const { segment } = await create(store, clientId, 'a');
+    const read = await store.readForWrite(clientId, segment.id);
+    const without: IndexWrite = {
+      readVersion: read.index.version,
+      body: compileIndex(read.index.segments.filter((s) => s.id !== segment.id)),
+    };
+
+    // The client has no journey index (version 0): a delete that read version 3 is refused, one that read 0 is done.
+    const raced = await store.delete(segment, 1, without, 0, 3);
+    const done = await store.delete(segment, 1, without, 0, 0);
+
+    expect(raced).toBe('stale');
+    expect(done).toBe('done');
+  });
 });
 
 describe.each(PORTS)('SegmentStore reads of contacts and members (%s)', (_name, portsOf) => {

@@ -239,7 +239,7 @@ describe('DynamoJourneyStore reads', () => {
 });
 
 describe('DynamoJourneyStore.publish', () => {
-  it('writes the version, the journey, the index, the summary and the template checks in one transaction', async () => {
+  it('writes the version, the journey, the index, the summary and the template and segment checks in one transaction', async () => {
     // Prepare
     dbMock.on(TransactWriteCommand).resolves({});
     const published: JourneyRecord = { ...journey, status: 'live', live_version: 1, updated_at: LATER };
@@ -251,6 +251,7 @@ describe('DynamoJourneyStore.publish', () => {
       version,
       index: { readVersion: 0, journeys: [entry] },
       templateIds: [1001],
+      segmentIds: [4],
       at: LATER,
     });
 
@@ -297,6 +298,13 @@ describe('DynamoJourneyStore.publish', () => {
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
         },
       },
+      {
+        ConditionCheck: {
+          TableName: TABLE,
+          Key: { pk: 'CLIENT#7', sk: 'SEGMENT#000004' },
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
     ]);
   });
 
@@ -312,6 +320,7 @@ describe('DynamoJourneyStore.publish', () => {
       version,
       index: { readVersion: 6, journeys: [entry] },
       templateIds: [],
+      segmentIds: [],
       settings: { record: { ...settings, enabled_workflows: [1, 3] }, expectedVersion: 3 },
       at: LATER,
     });
@@ -343,6 +352,7 @@ describe('DynamoJourneyStore.publish', () => {
       version,
       index: { readVersion: 0, journeys: [entry] },
       templateIds: [],
+      segmentIds: [],
       at: LATER,
     });
 
