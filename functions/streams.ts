@@ -46,11 +46,18 @@ export interface StreamFunctionDefinition {
   startAt?: 'trim_horizon' | 'latest';
   /** Maximum run time in seconds (default 60). */
   timeoutSeconds?: number;
+  /** Memory in MB (default 512); the cost bench's sizing pass measures what each size costs (docs/benchmarks.md). */
+  memoryMb?: number;
   /** Log lines CloudWatch counts and alarms on. */
   logMetrics?: readonly LogMetric[];
 }
 
-export const STREAM_FUNCTION_DEFAULTS = { batchSize: 100, maxBatchingWindowSeconds: 1, timeoutSeconds: 60 } as const;
+export const STREAM_FUNCTION_DEFAULTS = {
+  batchSize: 100,
+  maxBatchingWindowSeconds: 1,
+  timeoutSeconds: 60,
+  memoryMb: 512,
+} as const;
 
 export const streamFunctions: readonly StreamFunctionDefinition[] = [
   // Webhook facts and the change router: status logs of sent e-mails, contacts' subscription changes, executions ending

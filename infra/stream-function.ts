@@ -45,7 +45,7 @@ export class StreamFunction extends Construct {
       entry: entryOf('stream', definition.handler),
       description: `table stream -> ${definition.handler}`,
       timeoutSeconds: definition.timeoutSeconds ?? STREAM_FUNCTION_DEFAULTS.timeoutSeconds,
-      memoryMb: 512,
+      memoryMb: definition.memoryMb ?? STREAM_FUNCTION_DEFAULTS.memoryMb,
       environment: props.environment,
       deletionProtection: props.deletionProtection,
     });

@@ -341,6 +341,7 @@ async function sizingPass(
       sizeFunction({
         fn,
         http: !/ -> /.test(fn),
+        sender: queueFunctions.some((q) => q.sendsEmail === true && fn === `${q.queue} queue -> ${q.handler}`),
         currentMb: o.memory.get(fn) ?? Number.NaN,
         invocationsPerEmail: use.invocations / o.emails,
         solo: use.solo,
@@ -724,8 +725,8 @@ metered (so an invocation's CPU time is its own). Each invocation that ran alone
 time; the rest of the wall time is waiting (DynamoDB, SQS, SES). Lambda gives a function CPU in proportion to its
 memory, one vCPU at ${MB_PER_VCPU.toLocaleString('en-US')} MB: at a size, a warm invocation takes its waits plus its CPU time ÷
 the size's share of a vCPU (this machine's core stands in for Lambda's Arm vCPU). ${cold} The chosen size is the
-cheapest whose cold start is within 1 s and, for an HTTP function, whose warm answer is within 150 ms
-(scripts/bench/memory-sizing.ts). An HTTP function's time includes the bench's own HTTP client.
+cheapest whose cold start is within 1 s, for an HTTP function whose warm answer is within 150 ms, and for the sender
+whose CPU time a send is within 30 ms (its mapping is sized for 150 ms sends; scripts/bench/memory-sizing.ts). An HTTP function's time includes the bench's own HTTP client.
 
 | function | memory | CPU + wait a warm invocation (samples) | warm at this size | cold start | invocations an e-mail | GB-s per 1,000 e-mails | $ per 1,000 | |
 |---|---|---|---|---|---|---|---|---|

@@ -16,6 +16,11 @@ export const MEMORY_SIZES = [256, 512, 1024] as const;
 export const COLD_LIMIT_MS = 1_000;
 /** An HTTP function answers a client: a size whose warm invocation takes longer is not chosen for one. */
 export const HTTP_WARM_LIMIT_MS = 150;
+/**
+ * The sender's mapping is sized for a send of FASTEST_SEND_SECONDS (150 ms, functions/queue-sizing.ts): its CPU time
+ * at a size may take at most a fifth of that, or the sender falls short of the SES rate it is sized for.
+ */
+export const SENDER_CPU_LIMIT_MS = 30;
 
 /** The share of a vCPU Lambda gives `memoryMb` (at most one: a single-threaded handler uses no more). */
 export const cpuShare = (memoryMb: number): number => Math.min(1, memoryMb / MB_PER_VCPU);
@@ -46,6 +51,7 @@ export interface SizeOption {
 export interface SizedFunction {
   fn: string;
   http: boolean;
+  sender: boolean;
   currentMb: number;
   invocationsPerEmail: number;
   samples: number;
@@ -58,12 +64,15 @@ export interface SizedFunction {
 
 /**
  * Each size's warm duration, GB-seconds and cost per 1,000 e-mails; the chosen size is the cheapest whose cold start
- * is within COLD_LIMIT_MS and, for an HTTP function, whose warm invocation is within HTTP_WARM_LIMIT_MS (of equal
- * cost, the larger: it is the faster). If no size is allowed, the largest.
+ * is within COLD_LIMIT_MS and, for an HTTP function, whose warm invocation is within HTTP_WARM_LIMIT_MS, for the
+ * sender whose CPU time a send is within SENDER_CPU_LIMIT_MS (of equal cost, the larger: it is the faster). If no size
+ * is allowed, the largest.
  */
 export function sizeFunction(input: {
   fn: string;
   http: boolean;
+  /** The lifecycle sender (execute-workflow): its duration sets the rate its mapping is sized for. */
+  sender?: boolean;
   currentMb: number;
   invocationsPerEmail: number;
   solo: SoloUse;
@@ -81,7 +90,9 @@ export function sizeFunction(input: {
         ? `cold start ${Math.round(coldMs)} ms > ${COLD_LIMIT_MS} ms`
         : input.http && warmMs > HTTP_WARM_LIMIT_MS
           ? `warm ${Math.round(warmMs)} ms > ${HTTP_WARM_LIMIT_MS} ms for an HTTP answer`
-          : undefined;
+          : input.sender && cpuMs / cpuShare(memoryMb) > SENDER_CPU_LIMIT_MS
+            ? `CPU ${Math.round(cpuMs / cpuShare(memoryMb))} ms a send > ${SENDER_CPU_LIMIT_MS} ms: below the SES rate it is sized for`
+            : undefined;
     return {
       memoryMb,
       warmMs,
@@ -98,6 +109,7 @@ export function sizeFunction(input: {
   return {
     fn: input.fn,
     http: input.http,
+    sender: input.sender === true,
     currentMb: input.currentMb,
     invocationsPerEmail: input.invocationsPerEmail,
     samples: input.solo.invocations,

@@ -3,6 +3,7 @@ import {
   COLD_LIMIT_MS,
   cpuShare,
   HTTP_WARM_LIMIT_MS,
+  SENDER_CPU_LIMIT_MS,
   sizeFunction,
   warmDuration,
 } from '../../../../scripts/bench/memory-sizing.js';
@@ -52,6 +53,23 @@ describe('memory sizing (CPU in proportion to memory, one vCPU at 1,769 MB)', ()
     const [, middle, large] = sized.options;
     expect(middle!.gbSecondsPer1000 / large!.gbSecondsPer1000).toBeCloseTo(1, 1);
     expect(sized.chosenMb).toBe(middle!.usdPer1000 <= large!.usdPer1000 ? 512 : 1024);
+  });
+
+  it('keeps the sender on a size where its CPU time a send leaves the rate its mapping is sized for', () => {
+    // Prepare: 6 ms of CPU a send (41 ms at 256 MB, 21 ms at 512 MB) and 20 ms of waiting
+    const sized = sizeFunction({
+      fn: 'workflow queue -> execute-workflow',
+      http: false,
+      sender: true,
+      currentMb: 512,
+      invocationsPerEmail: 1,
+      solo: { invocations: 10, wallMs: 260, cpuMs: 60 },
+      coldMs: () => 300,
+    });
+
+    // Assess
+    expect(sized.options[0]!.excluded).toContain(`> ${SENDER_CPU_LIMIT_MS} ms`);
+    expect(sized.chosenMb).toBe(512);
   });
 
   it('does not choose a size whose cold start is over the limit, and falls back to the largest if none is allowed', () => {
