@@ -214,6 +214,22 @@ export async function runCostBench(deps: CostBenchDeps): Promise<CostRun> {
   }
   await drain();
 
+  const sizingArgs = {
+    meter,
+    send,
+    memory,
+    latencyMs,
+    emails: Math.max(20, Number(process.env['COST_SIZING_EMAILS'] ?? DEFAULT_SIZING_EMAILS)),
+    untilSent,
+    drain,
+  };
+  // The sizing pass alone (`COST_SIZING_ONLY=1`): to choose sizes before the priced run, which then prices them.
+  if (process.env['COST_SIZING_ONLY'] === '1') {
+    const sizing = await sizingPass(deps, sizingArgs);
+    platform.restore();
+    return { date: new Date().toISOString().slice(0, 10), emails, latencyMs, kinds: [], sizing };
+  }
+
   const kinds: KindRun[] = [];
   console.log(`Cost: ${emails} system workflow e-mails, one at a time…`);
   kinds.push(
@@ -282,15 +298,7 @@ export async function runCostBench(deps: CostBenchDeps): Promise<CostRun> {
     ),
   );
 
-  const sizing = await sizingPass(deps, {
-    meter,
-    send,
-    memory,
-    latencyMs,
-    emails: Math.max(20, Number(process.env['COST_SIZING_EMAILS'] ?? DEFAULT_SIZING_EMAILS)),
-    untilSent,
-    drain,
-  });
+  const sizing = await sizingPass(deps, sizingArgs);
   platform.restore();
   return { date: new Date().toISOString().slice(0, 10), emails, latencyMs, kinds, sizing };
 }

@@ -23,7 +23,7 @@
  *   client with a few segments, and a new segment's backfill over SEGMENT_BACKFILL_CONTACTS (default 100,000);
  *   `BENCH_ONLY=segments` runs only it and writes only its section (not part of the full run).
  * - what 1,000 e-mails cost on AWS (scripts/bench/cost.ts): a system workflow e-mail, a journey e-mail and a broadcast
- *   recipient, each resource metered and priced (scripts/bench/prices.ts); `BENCH_ONLY=cost` runs only it and writes only its section (not part of the full run).
+ *   recipient, each resource metered and priced (scripts/bench/prices.ts); `BENCH_ONLY=cost` runs only it and writes only its section (not part of the full run); with `COST_SIZING_ONLY=1` only its memory sizing pass runs and nothing is written.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -186,7 +186,8 @@ async function main(): Promise<void> {
         region: process.env['AWS_REGION'] ?? 'us-east-1',
       });
       printCost(run);
-      writeSection(COST_START, COST_END, COST_TITLE, costMarkdown(run));
+      // A sizing pass alone prices nothing: the section keeps the last priced run.
+      if (run.kinds.length > 0) writeSection(COST_START, COST_END, COST_TITLE, costMarkdown(run));
       return;
     }
 
