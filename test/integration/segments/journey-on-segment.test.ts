@@ -28,6 +28,22 @@ async function publish(client: TestClient, name: string, definition: unknown): P
   return id;
 }
 
+/** A segment of the contacts whose custom field `plan` equals `plan`: its id. */
+async function planSegment(client: TestClient, name: string, plan: string): Promise<number> {
+  const created = await call('POST', '/client/segments', {
+    key: client.api_key,
+    body: {
+      name,
+      definition: {
+        match: 'all',
+        groups: [{ match: 'all', conditions: [{ on: 'custom_field', name: 'plan', op: 'eq', value: plan }] }],
+      },
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.data.id as number;
+}
+
 const setPlan = async (client: TestClient, contactId: number, plan: string) =>
   expect(
     (await call('PATCH', `/client/contacts/${contactId}`, { key: client.api_key, body: { custom_fields: { plan } } }))
@@ -38,18 +54,7 @@ describe('journeys triggered by a segment', () => {
   it('starts one run per move in (always) and one ever per move out (once); another client’s segment is a 422', async () => {
     // Prepare
     const client = await createTestClient('growth');
-    const segment = await call('POST', '/client/segments', {
-      key: client.api_key,
-      body: {
-        name: 'Pro',
-        definition: {
-          match: 'all',
-          groups: [{ match: 'all', conditions: [{ on: 'custom_field', name: 'plan', op: 'eq', value: 'pro' }] }],
-        },
-      },
-    });
-    expect(segment.status).toBe(201);
-    const segmentId = segment.body.data.id as number;
+    const segmentId = await planSegment(client, 'Pro', 'pro');
     const other = await createTestClient();
     const draft = await call('POST', '/client/journeys', {
       key: other.api_key,
@@ -86,18 +91,7 @@ describe('journeys triggered by a segment', () => {
   it('holds a segment a live or paused journey starts on: 409 naming the journey, deleted once the journey is archived', async () => {
     // Prepare
     const client = await createTestClient('growth');
-    const created = await call('POST', '/client/segments', {
-      key: client.api_key,
-      body: {
-        name: 'Trial',
-        definition: {
-          match: 'all',
-          groups: [{ match: 'all', conditions: [{ on: 'custom_field', name: 'plan', op: 'eq', value: 'trial' }] }],
-        },
-      },
-    });
-    expect(created.status).toBe(201);
-    const segmentId = created.body.data.id as number;
+    const segmentId = await planSegment(client, 'Trial', 'trial');
     const journeyId = await publish(client, 'Trial tips', journeyOn(segmentId, 'enter', 'always'));
     const paused = await call('POST', `/client/journeys/${journeyId}/pause`, { key: client.api_key });
     expect(paused.status, JSON.stringify(paused.body)).toBe(200);
