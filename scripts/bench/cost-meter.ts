@@ -72,6 +72,11 @@ export interface CostTotals {
    * cost bench replaces with the mapping's (cost.ts).
    */
   counterWrites: Record<string, { table: number; maxBytes: number }>;
+  /**
+   * Transactions of a single item, by its name (as `writeByEntity`): each costs twice what the same write alone
+   * would, where the write alone gives the same guarantee.
+   */
+  singleItemTransactions: Record<string, number>;
 }
 
 const emptyTotals = (): CostTotals => ({
@@ -89,6 +94,7 @@ const emptyTotals = (): CostTotals => ({
   getItemCheck: { compared: 0, agreed: 0 },
   functions: {},
   counterWrites: {},
+  singleItemTransactions: {},
 });
 
 /** One timed invocation: its function, the meter's own time inside it, whether another ran beside it. */
@@ -225,6 +231,10 @@ export class CostMeter {
   ): void {
     const t = this.totals;
     t.requests += 1;
+    if (command === 'TransactWriteItemsCommand' && written.length === 1 && !written[0]!.check) {
+      const only = after[0] ?? before[0];
+      add(t.singleItemTransactions, String(only?.['entity'] ?? entityOfKey(written[0]!.key)), 1);
+    }
     const consumed = output?.['ConsumedCapacity'] as { CapacityUnits?: number } | { CapacityUnits?: number }[];
     const reported = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce(
       (sum, c) => sum + (c.CapacityUnits ?? 0),

@@ -688,6 +688,9 @@ export function printCost(run: CostRun): void {
     console.log(`read units by command: ${JSON.stringify(kind.totals.readByCommand)}`);
     console.log(`DynamoDB writes, largest first:\n  ${dominant(kind, Number.POSITIVE_INFINITY).join('\n  ')}`);
     console.log(countersLine(kind));
+    console.log(
+      `one-item transactions (twice a lone write's units): ${JSON.stringify(kind.totals.singleItemTransactions)}`,
+    );
     console.table(
       kind.functions.map((f) => ({
         function: f.fn,

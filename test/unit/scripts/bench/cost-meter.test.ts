@@ -120,6 +120,32 @@ describe('CostMeter', () => {
     expect(h.meter.totals.tableWrite).toBe(0);
   });
 
+  it('counts a transaction of one item apart (it costs twice the lone write), not one with a ConditionCheck beside it', async () => {
+    // Prepare
+    const h = harness();
+    const log = { pk: 'SENT#7#a', sk: 'LOG#1', entity: 'sent_email_log' };
+    const checked = { pk: 'C#1', sk: 'LOCK', entity: 'lock' };
+    h.table.set(h.keyOf(checked), checked);
+
+    // Act
+    await h.run('TransactWriteItemsCommand', { TransactItems: [{ Put: { TableName: 't', Item: log } }] }, () => {
+      h.table.set(h.keyOf(log), log);
+    });
+    await h.run(
+      'TransactWriteItemsCommand',
+      {
+        TransactItems: [
+          { ConditionCheck: { TableName: 't', Key: { pk: 'C#1', sk: 'LOCK' } } },
+          { Put: { TableName: 't', Item: { ...log, sk: 'LOG#2' } } },
+        ],
+      },
+      () => void h.table.set(h.keyOf({ ...log, sk: 'LOG#2' }), { ...log, sk: 'LOG#2' }),
+    );
+
+    // Assess
+    expect(h.meter.totals.singleItemTransactions).toEqual({ sent_email_log: 1 });
+  });
+
   it('keeps the counter rows and stream positions a function wrote apart, with the largest of them', async () => {
     // Prepare
     const h = harness();
