@@ -177,6 +177,14 @@ export async function runBroadcastsBench(
     await mails.poll();
     if (snapshotS === undefined && head?.recipients != null) snapshotS = (performance.now() - started) / 1000;
     if (head?.status === 'sent' && mails.emails >= options.contacts) break;
+    // The head says sent and the SES store has shown nothing new for a while: what is missing is not coming (the
+    // exactly-once check below then says so, with the recipients' own statuses), so the part ends and is written.
+    if (head?.status === 'sent' && mails.quietFor() > STALL_MS) {
+      console.log(
+        `  the SES store shows ${mails.emails} of ${options.contacts} and nothing new for ${STALL_MS / 1000} s`,
+      );
+      break;
+    }
     if (performance.now() > deadline)
       throw new Error(`broadcast not sent in time: ${JSON.stringify(head)}, ${mails.emails} mailed`);
     if (performance.now() - lastLog > 10_000) {
@@ -383,12 +391,19 @@ async function recipientStatuses(
  * The bench's mails in aws-ses-v2-local (`/store?since=` epoch seconds, read incrementally): each message once, per
  * recipient address, and when each was first seen (the send rate, to the poll's resolution).
  */
+/**
+ * How long the SES store may show nothing new after the head says sent before the part stops waiting: longer than the
+ * longest throttle backoff (shared/domain/executions/throttle-backoff.ts: 5 minutes) and its jitter.
+ */
+const STALL_MS = 420_000;
+
 class MailTally {
   private readonly seen = new Set<string>();
   private readonly perAddress = new Map<string, number>();
   private since: number;
   private first?: { at: number; n: number };
   private last?: { at: number; n: number };
+  private readonly createdAt = performance.now();
 
   constructor(
     private readonly sesUrl: string,
@@ -428,6 +443,11 @@ class MailTally {
       this.first ??= { at: now, n: this.seen.size };
       this.last = { at: now, n: this.seen.size };
     }
+  }
+
+  /** Milliseconds since a poll last saw a new e-mail (since the tally began, if none yet). */
+  quietFor(): number {
+    return performance.now() - (this.last?.at ?? this.createdAt);
   }
 
   /** E-mails a second between the first poll that saw some and the last that saw more. */
