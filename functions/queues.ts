@@ -105,6 +105,9 @@ export const queueFunctions: readonly QueueFunctionDefinition[] = [
     sendsTo: ['workflow', 'journey'],
     schedules: true,
     sendsEmail: true,
+    // Measured (docs/benchmarks.md, "Lambda memory, from measurement"): at 512 MB a send's CPU time takes most of the
+    // 150 ms its mapping is sized for (functions/queue-sizing.ts), so the sender would fall short of the SES rate.
+    memoryMb: 1024,
   },
   // Journey runs: one step transition a message — 1 BatchGetItem + 1 TransactWriteItems + 1 SQS or Scheduler call
   // (a send step's transition dispatches its execution to the workflow queue instead). 10 × 10 runs in flight at

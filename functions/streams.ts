@@ -81,6 +81,9 @@ export const streamFunctions: readonly StreamFunctionDefinition[] = [
     tableAccess: 'readWrite',
     // segments: the change router's contacts whose change may move a segment membership (segment-routing.ts).
     sendsTo: ['webhooks', 'segments'],
+    // Measured (docs/benchmarks.md, "Lambda memory, from measurement"): ~1 ms a batch at 512 and 1,024 MB alike, so
+    // the same GB-s, and half the cold start at 1,024 MB.
+    memoryMb: 1024,
   },
   // Day counters: events processed, executions moving (claims, ends, deferrals) and status logs written become the
   // day rows GET /client/stats reads (shared/domain/stats/counter-facts.ts), with each broadcast's totals; segment

@@ -38,6 +38,8 @@ export interface FunctionUse {
    * the process's CPU time is the invocation's (the memory sizing's input, memory-sizing.ts).
    */
   solo: { invocations: number; wallMs: number; cpuMs: number };
+  /** Every invocation's wall and process CPU milliseconds: with others beside it, an upper bound of its own. */
+  all: { invocations: number; wallMs: number; cpuMs: number };
 }
 
 /** What the meter saw since its last reset. */
@@ -198,19 +200,26 @@ export class CostMeter {
       const wallMs = performance.now() - started - scope.overheadMs;
       const used = process.cpuUsage(cpu);
       this.running.delete(scope);
-      this.recordInvocation(fn, wallMs, scope.overlapped ? undefined : (used.user + used.system) / 1000);
+      const cpuMs = (used.user + used.system) / 1000;
+      this.recordInvocation(fn, wallMs, scope.overlapped ? undefined : cpuMs, cpuMs);
     }
   }
 
   /** An invocation timed elsewhere (an HTTP request, measured around the call), with its CPU time if it ran alone. */
-  recordInvocation(fn: string, ms: number, soloCpuMs?: number): void {
+  recordInvocation(fn: string, ms: number, soloCpuMs?: number, cpuMs?: number): void {
     const use = this.totals.functions[fn] ?? {
       invocations: 0,
       billedMs: 0,
       solo: { invocations: 0, wallMs: 0, cpuMs: 0 },
+      all: { invocations: 0, wallMs: 0, cpuMs: 0 },
     };
     use.invocations += 1;
     use.billedMs += Math.ceil(Math.max(ms, 1));
+    if (cpuMs !== undefined) {
+      use.all.invocations += 1;
+      use.all.wallMs += ms;
+      use.all.cpuMs += cpuMs;
+    }
     if (soloCpuMs !== undefined) {
       use.solo.invocations += 1;
       use.solo.wallMs += ms;

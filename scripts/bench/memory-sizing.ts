@@ -55,6 +55,8 @@ export interface SizedFunction {
   currentMb: number;
   invocationsPerEmail: number;
   samples: number;
+  /** The samples ran beside other invocations: their process CPU time is an upper bound of the function's. */
+  overlapped: boolean;
   cpuMs: number;
   waitMs: number;
   options: SizeOption[];
@@ -76,6 +78,7 @@ export function sizeFunction(input: {
   currentMb: number;
   invocationsPerEmail: number;
   solo: SoloUse;
+  overlapped?: boolean;
   coldMs: (memoryMb: number) => number | undefined;
 }): SizedFunction {
   const n = Math.max(1, input.solo.invocations);
@@ -113,6 +116,7 @@ export function sizeFunction(input: {
     currentMb: input.currentMb,
     invocationsPerEmail: input.invocationsPerEmail,
     samples: input.solo.invocations,
+    overlapped: input.overlapped === true,
     cpuMs,
     waitMs,
     options,

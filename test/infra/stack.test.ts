@@ -60,6 +60,17 @@ function actionsOf(fn: Resource): string[] {
 const STACK_BUDGET = 470;
 
 describe('EmailLifecycle stack', () => {
+  it("gives each queue and stream function the memory its table entry names (the cost bench's sizing), else 512 MB", () => {
+    const memoryOf = (description: string) =>
+      Object.values(resources).find(
+        (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description === description,
+      )?.Properties.MemorySize;
+    for (const q of queueFunctions) expect(memoryOf(`${q.queue} queue -> ${q.handler}`)).toBe(q.memoryMb ?? 512);
+    for (const s of streamFunctions) expect(memoryOf(`table stream -> ${s.handler}`)).toBe(s.memoryMb ?? 512);
+    expect(memoryOf('workflow queue -> execute-workflow')).toBe(1024);
+    expect(memoryOf('table stream -> webhook-facts')).toBe(1024);
+  });
+
   // CloudFormation refuses a stack of more than 500 resources at deploy time. Each stack keeps 30 of them spare, so
   // this fails while a change still fits: move routes to another area (infra/route-groups.ts) before it does.
   it(`keeps every stack at most ${STACK_BUDGET} resources (CloudFormation allows 500)`, () => {
