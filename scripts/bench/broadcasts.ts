@@ -180,8 +180,10 @@ export async function runBroadcastsBench(
     // The head says sent and the SES store has shown nothing new for a while: what is missing is not coming (the
     // exactly-once check below then says so, with the recipients' own statuses), so the part ends and is written.
     if (head?.status === 'sent' && mails.quietFor() > STALL_MS) {
+      const unseen = Array.from({ length: options.contacts }, (_, i) => emailOf(i)).filter((a) => !mails.saw(a));
       console.log(
-        `  the SES store shows ${mails.emails} of ${options.contacts} and nothing new for ${STALL_MS / 1000} s`,
+        `  the SES store shows ${mails.emails} of ${options.contacts} and nothing new for ${STALL_MS / 1000} s; ` +
+          `not seen: ${unseen.slice(0, 10).join(', ')}${unseen.length > 10 ? ', …' : ''}`,
       );
       break;
     }
@@ -443,6 +445,11 @@ class MailTally {
       this.first ??= { at: now, n: this.seen.size };
       this.last = { at: now, n: this.seen.size };
     }
+  }
+
+  /** Whether an e-mail to `address` was seen. */
+  saw(address: string): boolean {
+    return this.perAddress.has(address);
   }
 
   /** Milliseconds since a poll last saw a new e-mail (since the tally began, if none yet). */
