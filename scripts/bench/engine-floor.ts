@@ -145,8 +145,15 @@ export async function measureEngineFloor(calls: readonly CapturedCall[], options
       ...call,
       input: retarget(call.command, call.input, options.tableName, copy),
     }));
-    const seededItems = await seed(client, options.tableName, copy, touchedKeys(calls, options.tableName, keyNames));
+    const touched = touchedKeys(calls, options.tableName, keyNames);
+    // Each phase says when it starts and how long it took: a replay that seemed stuck was still seeding.
+    let phaseStarted = performance.now();
+    console.log(`  floor: copying the ${touched.length} items the requests name into ${copy}…`);
+    const seededItems = await seed(client, options.tableName, copy, touched);
+    console.log(`  floor: ${seededItems} items copied in ${((performance.now() - phaseStarted) / 1000).toFixed(1)} s`);
+    phaseStarted = performance.now();
     const units = unitsOf(replayed);
+    console.log(`  floor: ${units.length} units formed in ${((performance.now() - phaseStarted) / 1000).toFixed(1)} s`);
     const runs: FloorRun[] = [];
     for (const concurrency of options.concurrencies ?? [4, 16, 64]) runs.push(await replay(client, units, concurrency));
     const best = runs.reduce((a, b) => (b.ms < a.ms ? b : a));
