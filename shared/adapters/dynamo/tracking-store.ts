@@ -140,7 +140,8 @@ export class DynamoTrackingStore implements TrackingStore {
       ];
       // The log alone (a send or a delivery, most notifications): one conditional Put does what a one-item
       // transaction does at half its write units. Retried by the SDK after a lost answer, it meets its own log and
-      // answers duplicate, as a second notification would: the log is written either way.
+      // answers duplicate, as a second notification would: the log is written either way, and an unconfirmed send
+      // it would have woken is settled from that log when its lease ends (settle-claim.ts).
       if (items.length === 1) return this.putLogAlone(logPut(markers));
       try {
         await sendTransaction(this.db, new TransactWriteCommand({ TransactItems: items }));
