@@ -434,10 +434,13 @@ class MailTally {
     const before = this.seen.size;
     for (const mail of emails) {
       this.since = Math.max(this.since, mail.at);
-      if (this.seen.has(mail.messageId)) continue;
       const mine = mail.destination.to.filter((to) => to.startsWith(`${this.tag}-`));
       if (mine.length === 0) continue;
-      this.seen.add(mail.messageId);
+      // aws-ses-v2-local draws message ids from 900 million values (`ses-` and 9 random digits): among 100,000 mails
+      // about 5.6 ids repeat (birthdays), so a mail is its id with its recipients, not its id alone.
+      const identity = `${mail.messageId}|${mine.join(',')}|${mail.at}`;
+      if (this.seen.has(identity)) continue;
+      this.seen.add(identity);
       for (const to of mine) this.perAddress.set(to, (this.perAddress.get(to) ?? 0) + 1);
     }
     if (this.seen.size > before) {
