@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import * as sesModule from 'aws-ses-v2-local';
 import { allowedHosts, guardServerHosts } from './host-check.js';
@@ -32,7 +34,20 @@ function resolveStart(): StartSes {
   return start as StartSes;
 }
 
+/**
+ * aws-ses-v2-local draws a message id from 900 million values (`ses-` and 9 random digits): among 100,000 mails about
+ * 5.6 repeat, and a repeated id makes a later e-mail's provider-id item (`MSG#<id>`) replace an earlier one's, so the
+ * earlier e-mail's notifications would land on the later one. SES's own ids never repeat. The package reads
+ * `getMessageId` from its util module's exports at every send, so the local runtime gives it a UUID-based one.
+ */
+function uniqueMessageIds(): void {
+  const util = createRequire(import.meta.url)('aws-ses-v2-local/dist/util.js') as { getMessageId?: () => string };
+  if (typeof util.getMessageId !== 'function') throw new Error('aws-ses-v2-local: no util.getMessageId to replace');
+  util.getMessageId = () => `ses-${randomUUID()}`;
+}
+
 export async function startSesLocal(options: SesLocalOptions): Promise<SesLocalHandle> {
+  uniqueMessageIds();
   const wanted = await reservePort(options.port, options.host, 'SES_PORT');
   const server = await resolveStart()({ host: options.host, port: wanted });
   // Express 5 reports a listen error through the callback and the package resolves anyway.
