@@ -16,7 +16,8 @@ const journeyOn = (segmentId: number, on: 'enter' | 'leave', reentry: string) =>
   settings: { category: 'transactional', topic_id: null, critical: false, exit_events: [], conversion_window_days: 7 },
 });
 
-async function publish(client: TestClient, name: string, definition: unknown): Promise<number> {
+/** Creates a journey and asks to publish its first draft: the publish's answer, and the journey's id. */
+async function tryPublish(client: TestClient, name: string, definition: unknown) {
   const created = await call('POST', '/client/journeys', { key: client.api_key, body: { name, definition } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const { id, draft_version } = created.body.data;
@@ -24,6 +25,11 @@ async function publish(client: TestClient, name: string, definition: unknown): P
     key: client.api_key,
     body: { draft_version },
   });
+  return { id: id as number, published };
+}
+
+async function publish(client: TestClient, name: string, definition: unknown): Promise<number> {
+  const { id, published } = await tryPublish(client, name, definition);
   expect(published.status, JSON.stringify(published.body)).toBe(201);
   return id;
 }
@@ -56,14 +62,7 @@ describe('journeys triggered by a segment', () => {
     const client = await createTestClient('growth');
     const segmentId = await planSegment(client, 'Pro', 'pro');
     const other = await createTestClient();
-    const draft = await call('POST', '/client/journeys', {
-      key: other.api_key,
-      body: { name: 'Not mine', definition: journeyOn(segmentId, 'enter', 'always') },
-    });
-    const stranger = await call('POST', `/client/journeys/${draft.body.data.id}/publish`, {
-      key: other.api_key,
-      body: { draft_version: draft.body.data.draft_version },
-    });
+    const { published: stranger } = await tryPublish(other, 'Not mine', journeyOn(segmentId, 'enter', 'always'));
     await publish(client, 'Welcome to pro', journeyOn(segmentId, 'enter', 'always'));
     await publish(client, 'Sorry to see you go', journeyOn(segmentId, 'leave', 'once'));
     const email = `seg-${randomUUID()}@example.com`;
@@ -113,14 +112,7 @@ describe('journeys triggered by a segment', () => {
     ]);
     expect(archived.status, JSON.stringify(archived.body)).toBe(200);
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
-    const draft = await call('POST', '/client/journeys', {
-      key: client.api_key,
-      body: { name: 'Too late', definition: journeyOn(segmentId, 'enter', 'always') },
-    });
-    const late = await call('POST', `/client/journeys/${draft.body.data.id}/publish`, {
-      key: client.api_key,
-      body: { draft_version: draft.body.data.draft_version },
-    });
+    const { published: late } = await tryPublish(client, 'Too late', journeyOn(segmentId, 'enter', 'always'));
     expect(late.status).toBe(422);
   });
 });
