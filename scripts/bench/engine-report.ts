@@ -188,10 +188,14 @@ function floorLines(run: EngineRun): { console: string; rows: string; goal: stri
       `| the engine's floor: the run's ${fmt(run.floor.requests)} DynamoDB requests (${fmt(run.floor.units)} deliveries and API requests) replayed straight at DynamoDB Local, by units in flight | ${f.runs}: **${fmt(f.floorMailsPerSecond)} e-mails/s** at best |
 ` +
       `| engine ÷ floor · redeliveries on the three queues (goal ≥ ${FLOOR_GOAL}× and 0) | **${fmt(f.ratio, 2)}×** · ${fmt(f.redeliveries)}: ${met ? 'met' : 'NOT met'} |`,
-    goal: `The floor is measured in the same process and JVM right after the run: every DynamoDB request the engine sent
+    goal: `The floor is measured in the same process and JVM right after the run, once the stream functions have taken
+the run's changes (a replay sharing the emulator with their backlog measured slower than the engine it bounds): every
+DynamoDB request the engine sent
 between the first event and the last mail (captured on the container's client after marshalling, one per call before
-the SDK's retries) is replayed at a copy of the table (same keys, indexes and stream) holding the ${fmt(run.floor.seededItems)}
-items those requests name, copied before the clock starts. Each delivery's requests keep their order — one waits for
+the SDK's retries) is replayed at a copy of the table in a DynamoDB Local of its own (same jar, keys, indexes and
+stream: a second table in the engine's DynamoDB Local answers ~5× slower, as the emulator looks up its stream beside
+the engine's long one on every request) holding the ${fmt(run.floor.seededItems)} items those requests name, copied
+before the clock starts, then replayed once to warm its JVM. Each delivery's requests keep their order — one waits for
 those of its delivery that had ended before it began — while the API's requests (no delivery scope) replay each on its
 own; deliveries run side by side, ${run.floor.runs.map((r) => r.concurrency).join(', ')}
 at once; the fastest is the floor. Conditions are dropped (the copy holds the items' state after the run, so a
@@ -266,7 +270,8 @@ ${floor ? `${floor.goal}\n` : ''}How requests are attributed: the bench register
 concurrency, retries, visibility timeout) with each message of a batch run as its own invocation, in parallel as a batch's records
 run, inside its own async scope: DynamoDB requests are counted with \`RequestCounter.measure\`, SQS sends, schedules
 and SES calls by counting wrappers around the engine's queue, scheduler and mailer ports. Ingest is what no message
-scope claimed (the API's requests). Requests are attempts: a retried transaction counts each time. The table's figures
+scope claimed: the API's requests, and the stream functions' (webhook-facts, day-counters), which run outside any
+message scope — so the ingest budget reads their writes as the event's. Requests are attempts: a retried transaction counts each time. The table's figures
 per event and per e-mail sum every run of its message, with how many events or e-mails needed n requests in
 parentheses; the budgets are per run of the function (one delivery): a message that comes back — redelivered after
 the visibility timeout, or retried by the queue after a transient SES failure — is a second run, with its own budget.

@@ -51,6 +51,7 @@ const ENGINE_DEADLINE_MS = 180_000;
 const ONLY = process.env['BENCH_ONLY'];
 
 const { startLocalRuntime } = await import('../../local/runtime.js');
+const { startDynamoLocal } = await import('../../local/dynamodb.js');
 const { getContainer } = await import('../../shared/composition/container.js');
 const { rateCounter } = await import('../../shared/composition/providers/rate-counter.js');
 const { clientAdminDeps } = await import('../../shared/composition/providers/client-admin.js');
@@ -307,12 +308,19 @@ async function main(): Promise<void> {
           rateCounts: countRateWindows(),
           floor: {
             capture,
-            measure: (calls) =>
-              measureEngineFloor(calls, {
-                endpoint: runtime.dynamoEndpoint,
-                region: process.env['AWS_REGION'] ?? 'us-east-1',
-                tableName: runtime.tableName,
-              }),
+            measure: async (calls) => {
+              const replayDb = await startDynamoLocal({ port: 0, tableName: runtime.tableName });
+              try {
+                return await measureEngineFloor(calls, {
+                  endpoint: runtime.dynamoEndpoint,
+                  replayEndpoint: replayDb.endpoint,
+                  region: process.env['AWS_REGION'] ?? 'us-east-1',
+                  tableName: runtime.tableName,
+                });
+              } finally {
+                await replayDb.stop();
+              }
+            },
           },
         },
         { events: ENGINE_EVENTS, concurrency: ENGINE_CONCURRENCY, deadlineMs: ENGINE_DEADLINE_MS },

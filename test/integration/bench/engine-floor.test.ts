@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { measureEngineFloor, RequestCapture } from '../../../scripts/bench/engine-floor.js';
+import { startDynamoLocal } from '../../../local/dynamodb.js';
 import { createDocumentClient } from '../../../shared/adapters/dynamo/document-client.js';
 
 const endpoint = inject('dynamoEndpoint');
@@ -11,7 +11,7 @@ const tableName = inject('tableName');
 const region = process.env['AWS_REGION'] ?? 'us-east-1';
 
 describe("the engine bench's floor", () => {
-  it('replays captured calls, conditions and all, at a copy of the table without a refusal, and drops the copy', async () => {
+  it("replays captured calls, conditions and all, at a DynamoDB Local of its own without a refusal, leaving the engine's table alone", async () => {
     // Prepare: two units of work, as two deliveries would send them, with the engine's kinds of conditions.
     const db = createDocumentClient({ region, endpoint });
     const units = new AsyncLocalStorage<object>();
@@ -86,7 +86,23 @@ describe("the engine bench's floor", () => {
     const calls = capture.stop();
 
     // Act
-    const floor = await measureEngineFloor(calls, { endpoint, region, tableName, concurrencies: [1, 2] });
+    const replayDb = await startDynamoLocal({ port: 0, tableName });
+    let floor: Awaited<ReturnType<typeof measureEngineFloor>>;
+    let replayed: Record<string, unknown> | undefined;
+    try {
+      floor = await measureEngineFloor(calls, {
+        endpoint,
+        replayEndpoint: replayDb.endpoint,
+        region,
+        tableName,
+        concurrencies: [1, 2],
+      });
+      const replayClient = createDocumentClient({ region, endpoint: replayDb.endpoint });
+      replayed = (await replayClient.send(new GetCommand({ TableName: tableName, Key: { pk, sk: 'COUNTER' } }))).Item;
+      replayClient.destroy();
+    } finally {
+      await replayDb.stop();
+    }
 
     // Assess
     expect(calls.map((c) => c.command)).toEqual([
@@ -102,14 +118,10 @@ describe("the engine bench's floor", () => {
       [2, 0],
     ]);
     expect(floor.best.ms).toBeGreaterThan(0);
-    const plain = new DynamoDBClient({
-      region,
-      endpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    const { TableNames = [] } = await plain.send(new ListTablesCommand({}));
-    expect(TableNames.filter((name) => name.startsWith(`${tableName}-floor-`))).toEqual([]);
-    plain.destroy();
+    // The warm-up and both runs added to the replay's counter; the engine's kept its one write.
+    expect(replayed?.['sent']).toBe(4);
+    const own = await db.send(new GetCommand({ TableName: tableName, Key: { pk, sk: 'COUNTER' } }));
+    expect(own.Item?.['sent']).toBe(1);
     db.destroy();
   });
 });
