@@ -189,7 +189,7 @@ function floorLines(run: EngineRun): { console: string; rows: string; goal: stri
 ` +
       `| engine ÷ floor · redeliveries on the three queues (goal ≥ ${FLOOR_GOAL}× and 0) | **${fmt(f.ratio, 2)}×** · ${fmt(f.redeliveries)}: ${met ? 'met' : 'NOT met'} |`,
     goal: `The floor is measured in the same process and JVM right after the run, once the stream functions have taken
-the run's changes (a replay sharing the emulator with their backlog measured slower than the engine it bounds): every
+the run's changes (so the replay never shares the emulator with their backlog): every
 DynamoDB request the engine sent
 between the first event and the last mail (captured on the container's client after marshalling, one per call before
 the SDK's retries) is replayed at a copy of the table in a DynamoDB Local of its own (same jar, keys, indexes and

@@ -125,8 +125,8 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
       `Engine: ${timing.mails} e-mails in ${(timing.endToEndMs / 1000).toFixed(1)} s ` +
         `(${((timing.mails / timing.endToEndMs) * 1000).toFixed(1)}/s); waiting for the stream functions…`,
     );
-    // The run's changes are still reaching the stream functions after its last mail: a replay begun now would share
-    // the emulator with that backlog (the floor measured slower than the engine it bounds).
+    // Changes of the run may still be reaching the stream functions after its last mail: the replay waits for them,
+    // so it never shares the emulator with their backlog.
     const settling = performance.now();
     const settled = await Promise.race([
       deps.runtime.streams.settled().then(() => true),
