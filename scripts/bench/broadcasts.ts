@@ -436,8 +436,8 @@ class MailTally {
       this.since = Math.max(this.since, mail.at);
       const mine = mail.destination.to.filter((to) => to.startsWith(`${this.tag}-`));
       if (mine.length === 0) continue;
-      // aws-ses-v2-local draws message ids from 900 million values (`ses-` and 9 random digits): among 100,000 mails
-      // about 5.6 ids repeat (birthdays), so a mail is its id with its recipients, not its id alone.
+      // A mail is its id with its recipients and time, not its id alone: the tally must not rest on the provider's
+      // ids never repeating (aws-ses-v2-local's own repeated ~5.6 times in 100,000 before local/ses.ts replaced them).
       const identity = `${mail.messageId}|${mine.join(',')}|${mail.at}`;
       if (this.seen.has(identity)) continue;
       this.seen.add(identity);

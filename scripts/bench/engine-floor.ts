@@ -129,7 +129,7 @@ export async function measureEngineFloor(calls: readonly CapturedCall[], options
     const keyNames = table.KeySchema.map((k) => k.AttributeName!);
     const replayed = calls.map((call) => ({
       ...call,
-      input: retarget(call.command, call.input, options.tableName, options.tableName),
+      input: replayable(call.command, call.input),
     }));
     const touched = touchedKeys(calls, options.tableName, keyNames);
     // Each phase says when it starts and how long it took: a replay that seemed stuck was still seeding.
@@ -299,19 +299,13 @@ export function touchedKeys(calls: readonly CapturedCall[], table: string, keyNa
 }
 
 /**
- * The call as the replay sends it: aimed at the copy, its conditions dropped (the copy holds the items' state after
- * the run, so a condition that held then may not now; evaluating one costs the emulator little next to the write). A
- * transaction's ConditionCheck stays as a check that always holds, so the transaction keeps its items.
+ * The call as the replay sends it: its conditions dropped (the replay's table holds the items' state after the run,
+ * so a condition that held then may not now; evaluating one costs the emulator little next to the write). A
+ * transaction's ConditionCheck stays as a check that always holds, so the transaction keeps its items. Its table
+ * names stay: the replay's table has the engine's table's name, in a DynamoDB Local of its own.
  */
-export function retarget(command: string, input: Input, from: string, to: string): Input {
-  const table = (name: unknown) => (name === from ? to : name);
-  if (command === 'BatchGetItemCommand' || command === 'BatchWriteItemCommand') {
-    const requestItems = input['RequestItems'] as Record<string, unknown>;
-    return {
-      ...input,
-      RequestItems: Object.fromEntries(Object.entries(requestItems).map(([name, r]) => [table(name), r])),
-    };
-  }
+export function replayable(command: string, input: Input): Input {
+  if (command === 'BatchGetItemCommand' || command === 'BatchWriteItemCommand') return input;
   if (command === 'TransactWriteItemsCommand' || command === 'TransactGetItemsCommand') {
     return {
       ...input,
@@ -322,20 +316,20 @@ export function retarget(command: string, input: Input, from: string, to: string
               return [
                 kind,
                 {
-                  TableName: table(action['TableName']),
+                  TableName: action['TableName'],
                   Key: action['Key'],
                   ConditionExpression: 'attribute_not_exists(#floorNever)',
                   ExpressionAttributeNames: { '#floorNever': 'floor_never_written' },
                 },
               ];
             }
-            return [kind, { ...withoutCondition(action), TableName: table(action['TableName']) }];
+            return [kind, withoutCondition(action)];
           }),
         ),
       ),
     };
   }
-  return { ...withoutCondition(input), TableName: table(input['TableName']) };
+  return withoutCondition(input);
 }
 
 const EXPRESSIONS = ['UpdateExpression', 'ProjectionExpression', 'KeyConditionExpression', 'FilterExpression'];
