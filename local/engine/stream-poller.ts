@@ -72,6 +72,9 @@ interface SettleWaiter {
 
 type Invocation = { ok: true } | { ok: false; error: unknown };
 
+/** Runs one invocation of a stream function (`invoke`), e.g. inside a metering scope of the caller's. */
+export type StreamInvocationWrapper = (handler: string, invoke: () => Promise<unknown>) => Promise<unknown>;
+
 /**
  * The local side of functions/streams.ts: reads DynamoDB Local's stream of the table, as Lambda's event source
  * mappings read DynamoDB Streams, and hands each function the records its `entities` filter lets through, in
@@ -97,6 +100,8 @@ export class LocalStreamPoller {
   private loop: Promise<void> | undefined;
   private delivering = 0;
   private waiters: SettleWaiter[] = [];
+  private readonly requestCounts: Record<string, number> = {};
+  private wrapper: StreamInvocationWrapper = (_handler, invoke) => invoke();
 
   constructor(private readonly options: StreamPollerOptions) {
     const client = {
@@ -106,6 +111,15 @@ export class LocalStreamPoller {
       maxAttempts: 3,
     };
     this.streams = new DynamoDBStreamsClient(client);
+    // The poller's own reads of the stream, counted: they load the emulator beside the functions' requests.
+    this.streams.middlewareStack.add(
+      (next, context) => (args) => {
+        const command = context.commandName ?? 'unknown';
+        this.requestCounts[command] = (this.requestCounts[command] ?? 0) + 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countStreamRequests' },
+    );
     this.table = new DynamoDBClient(client);
     this.functions = options.streamFunctions ?? allStreamFunctions;
     this.load = options.loadHandler ?? createHandlerLoader<StreamHandler>('stream');
@@ -164,6 +178,16 @@ export class LocalStreamPoller {
     this.signalStop();
     await this.loop;
     for (const waiter of this.waiters.splice(0)) waiter.resolve();
+  }
+
+  /** The poller's own requests to the stream so far (GetRecords, DescribeStream, GetShardIterator), by command. */
+  requests(): Record<string, number> {
+    return { ...this.requestCounts };
+  }
+
+  /** Every invocation from now on runs through `wrapper` (benchmarks attribute the functions' requests with it). */
+  wrapInvocations(wrapper: StreamInvocationWrapper): void {
+    this.wrapper = wrapper;
   }
 
   /** A batch is being handed over to some function. */
@@ -350,7 +374,7 @@ export class LocalStreamPoller {
         timeoutSeconds: fn.timeoutSeconds ?? STREAM_FUNCTION_DEFAULTS.timeoutSeconds,
         region: this.options.region,
       });
-      const answer = await handler(event, context);
+      const answer = await this.wrapper(fn.handler, () => handler(event, context));
       check?.(answer);
     } catch (error) {
       return { ok: false, error };

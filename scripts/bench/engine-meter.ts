@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { QUEUE_FUNCTION_DEFAULTS, queueFunctions } from '../../functions/queues.js';
 import type { LocalEngine } from '../../local/engine/local-engine.js';
+import type { LocalStreamPoller } from '../../local/engine/stream-poller.js';
 import { createQueueDispatcher, type LocalDelivery } from '../../local/queue-functions.js';
 import type { RequestCounter, RequestUsage } from '../../shared/adapters/dynamo/request-counter.js';
 import type { Ports } from '../../shared/composition/port-registry.js';
@@ -38,6 +39,13 @@ export interface MeteredDelivery {
   capacity?: Capacity;
 }
 
+/** One invocation of a stream function (functions/streams.ts) with the DynamoDB requests and calls it made. */
+export interface MeteredStreamInvocation {
+  handler: string;
+  dynamo: RequestUsage;
+  calls: SideCalls;
+}
+
 /** createLocalEngine's default visibility timeout (local/engine/local-engine.ts); the re-registered consumers keep it. */
 const LOCAL_VISIBILITY_TIMEOUT_MS = 5_000;
 
@@ -52,6 +60,7 @@ const noCalls = (): SideCalls => ({ sqs: 0, schedules: 0, ses: 0 });
  */
 export class EngineMeter {
   readonly deliveries: MeteredDelivery[] = [];
+  readonly streamInvocations: MeteredStreamInvocation[] = [];
   unscoped: SideCalls = noCalls();
   private readonly scopes = new AsyncLocalStorage<SideCalls>();
 
@@ -69,6 +78,7 @@ export class EngineMeter {
   /** Forgets what was metered so far (between the warm-up and the measured run). */
   reset(): void {
     this.deliveries.length = 0;
+    this.streamInvocations.length = 0;
     this.unscoped = noCalls();
   }
 
@@ -126,6 +136,19 @@ export class EngineMeter {
         },
       });
     }
+  }
+
+  /**
+   * Runs each stream function invocation in a scope of its own, as a queue message's: its requests are its own row,
+   * not the HTTP ingest's (what no scope claims).
+   */
+  installStreams(poller: LocalStreamPoller): void {
+    poller.wrapInvocations(async (handler, invoke) => {
+      const calls = noCalls();
+      const { result, usage } = await this.scopes.run(calls, () => this.counter!.measure(invoke));
+      this.streamInvocations.push({ handler, dynamo: usage, calls });
+      return result;
+    });
   }
 
   private async deliverOne(

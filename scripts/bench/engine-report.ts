@@ -82,7 +82,7 @@ const commandsText = (counts: Record<string, number>) =>
 
 /** The path step by step: requests per event (ingest, processing) and per e-mail (execution, whole path). */
 export function engineRows(run: EngineRun): string[][] {
-  const { ingest, processing, execution } = run;
+  const { ingest, processing, execution, streams } = run;
   const row = (step: string, unit: string, f: StepFigures, units: number, spread = true) => [
     step,
     unit,
@@ -95,19 +95,27 @@ export function engineRows(run: EngineRun): string[][] {
   const whole: StepFigures = {
     units: run.mails,
     dynamo: {
-      total: ingest.dynamo.total + processing.dynamo.total + execution.dynamo.total,
-      byCommand: addCounts(ingest, processing, execution),
+      total: ingest.dynamo.total + processing.dynamo.total + execution.dynamo.total + streams.dynamo.total,
+      byCommand: addCounts(ingest, processing, execution, streams),
     },
     calls: {
-      sqs: ingest.calls.sqs + processing.calls.sqs + execution.calls.sqs,
-      schedules: ingest.calls.schedules + processing.calls.schedules + execution.calls.schedules,
-      ses: ingest.calls.ses + processing.calls.ses + execution.calls.ses,
+      sqs: ingest.calls.sqs + processing.calls.sqs + execution.calls.sqs + streams.calls.sqs,
+      schedules:
+        ingest.calls.schedules + processing.calls.schedules + execution.calls.schedules + streams.calls.schedules,
+      ses: ingest.calls.ses + processing.calls.ses + execution.calls.ses + streams.calls.ses,
     },
   };
   return [
     row('ingest: POST /client/events (async, 202)', 'event', ingest, run.events),
     row('processing: functions/queue/process-events', 'event', processing, processing.units),
     row('execution: functions/queue/execute-workflow', 'e-mail', execution, execution.units),
+    row(
+      `stream functions: webhook-facts, day-counters (${fmt(streams.units)} invocations)`,
+      'e-mail',
+      streams,
+      run.mails,
+      false,
+    ),
     row('whole path', 'e-mail', whole, run.mails, false),
     row(
       'status: functions/queue/ses-status (Send, Delivery)',
@@ -127,6 +135,15 @@ export const ENGINE_HEADER = [
   'Scheduler',
   'SES',
 ];
+
+function streamReadsText(run: EngineRun): string {
+  const total = Object.values(run.streamReads).reduce((a, b) => a + b, 0);
+  const parts = Object.entries(run.streamReads)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([c, n]) => `${c.replace(/Command$/, '')} ${fmt(n)}`)
+    .join(', ');
+  return `${fmt(total)} in the run (${parts || 'none'}), ${fmt((total / run.endToEndMs) * 1000, 1)}/s`;
+}
 
 function histogramText(histogram: Record<string, number>): string {
   return Object.entries(histogram)
@@ -224,6 +241,7 @@ export function printEngine(run: EngineRun): void {
       `${fmt(run.execution.units)} e-mails (${fmt(x.extra.units)} run more than once, ${fmt(x.extra.sesRetries)} with SES called again); ` +
       `queue messages ${fmt(run.queueSends)}, dead letters ${fmt(run.deadLetters)}, executions completed ${fmt(run.completedExecutions)}`,
   );
+  console.log(`stream poller's own reads of the stream: ${streamReadsText(run)}`);
   const floor = floorLines(run);
   if (floor) console.log(floor.console);
   for (const b of engineBudgets(run)) {
@@ -265,13 +283,14 @@ AWS (functions/queue-sizing.ts; batch × batches in flight): ${sizingText(run)}.
 | queue messages (\`engine.queue.sends\`) · dead letters | ${fmt(run.queueSends)} · ${fmt(run.deadLetters)} |
 | runs of process-events · of execute-workflow (redeliveries, failed runs) | ${fmt(p.deliveries)} (${fmt(p.redeliveries)}, ${fmt(p.failedDeliveries)}) · ${fmt(x.deliveries)} (${fmt(x.redeliveries)}, ${fmt(x.failedDeliveries)}) |
 | events run more than once · e-mails run more than once (of which SES called again) | ${fmt(p.extra.units)} · ${fmt(x.extra.units)} (${fmt(x.extra.sesRetries)}) |
+| the local stream poller's own reads of the stream (not in the floor: no engine code sends them) | ${streamReadsText(run)} |
 ${floor ? `${floor.rows}\n` : ''}
 ${floor ? `${floor.goal}\n` : ''}How requests are attributed: the bench registers the runtime's queue functions again (same table, batch size,
 concurrency, retries, visibility timeout) with each message of a batch run as its own invocation, in parallel as a batch's records
 run, inside its own async scope: DynamoDB requests are counted with \`RequestCounter.measure\`, SQS sends, schedules
-and SES calls by counting wrappers around the engine's queue, scheduler and mailer ports. Ingest is what no message
-scope claimed: the API's requests, and the stream functions' (webhook-facts, day-counters), which run outside any
-message scope — so the ingest budget reads their writes as the event's. Requests are attempts: a retried transaction counts each time. The table's figures
+and SES calls by counting wrappers around the engine's queue, scheduler and mailer ports. Each stream function
+invocation (webhook-facts, day-counters) runs in a scope of its own too, summed in its row per e-mail. Ingest is what
+no scope claimed: the API's requests. Requests are attempts: a retried transaction counts each time. The table's figures
 per event and per e-mail sum every run of its message, with how many events or e-mails needed n requests in
 parentheses; the budgets are per run of the function (one delivery): a message that comes back — redelivered after
 the visibility timeout, or retried by the queue after a transient SES failure — is a second run, with its own budget.

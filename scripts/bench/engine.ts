@@ -4,7 +4,7 @@ import type { LocalRuntime } from '../../local/runtime.js';
 import type { RequestCounter } from '../../shared/adapters/dynamo/request-counter.js';
 import type { SubscriptionPlan } from '../../shared/domain/plans/catalog.js';
 import type { CapturedCall, EngineFloor, RequestCapture } from './engine-floor.js';
-import type { EngineMeter, MeteredDelivery, SideCalls } from './engine-meter.js';
+import type { EngineMeter, MeteredDelivery, MeteredStreamInvocation, SideCalls } from './engine-meter.js';
 import { benchContacts, type Send } from './scenarios.js';
 
 /**
@@ -68,6 +68,10 @@ export interface EngineRun {
   execution: StepFigures;
   /** SES status notifications: the local SES publishes a Send and a Delivery for every e-mail. */
   notifications: StepFigures;
+  /** The stream functions' invocations during the run (webhook-facts, day-counters): `units` is invocations. */
+  streams: StepFigures;
+  /** The local stream poller's own reads of the table's stream during the run (GetRecords…), by command. */
+  streamReads: Record<string, number>;
   /** Every message sent to the local queues meanwhile (`engine.queue.sends`), scheduler deliveries included. */
   queueSends: number;
   deadLetters: number;
@@ -102,12 +106,15 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
   deps.meter.reset();
   deps.counter.reset();
   const sendsBefore = deps.runtime.engine.queue.sends;
+  const streamReadsBefore = deps.runtime.streams.requests();
   const rateBefore = deps.rateCounts?.() ?? 0;
   const deadLettersBefore = deps.runtime.engine.queue.deadLetters.length;
   deps.floor?.capture.start();
   const timing = await runEvents(deps, client, options);
   const captured = deps.floor?.capture.stop() ?? [];
   const byCommand = deps.counter.snapshot();
+  const streamReads = minus(deps.runtime.streams.requests(), streamReadsBefore).byCommand;
+  const streams = streamsOf(deps.meter.streamInvocations);
   const rateLimitWrites = (deps.rateCounts?.() ?? 0) - rateBefore;
   const queueSends = deps.runtime.engine.queue.sends - sendsBefore;
 
@@ -145,12 +152,21 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
     mails: timing.mails,
     ingestMs: timing.ingestMs,
     endToEndMs: timing.endToEndMs,
-    // Whatever no queue function's scope claimed: the API's requests (and the outbox sweeper's, were it to run).
+    // Whatever no queue function's or stream function's scope claimed: the API's requests (and the outbox
+    // sweeper's, were it to run).
     ingest: {
       units: options.events,
-      dynamo: minus(byCommand, processing.dynamo.byCommand, execution.dynamo.byCommand, notifications.dynamo.byCommand),
+      dynamo: minus(
+        byCommand,
+        processing.dynamo.byCommand,
+        execution.dynamo.byCommand,
+        notifications.dynamo.byCommand,
+        streams.dynamo.byCommand,
+      ),
       calls: { ...deps.meter.unscoped },
     },
+    streams,
+    streamReads,
     rateLimitWrites,
     processing,
     execution,
@@ -303,6 +319,19 @@ function stepOf(deliveries: readonly MeteredDelivery[], queue: MeteredDelivery['
       },
     },
   };
+}
+
+/** The stream functions' invocations summed: requests by command and side calls; `units` counts invocations. */
+function streamsOf(invocations: readonly MeteredStreamInvocation[]): StepFigures {
+  const byCommand: Record<string, number> = {};
+  const calls: SideCalls = { sqs: 0, schedules: 0, ses: 0 };
+  for (const i of invocations) {
+    for (const [command, n] of Object.entries(i.dynamo.by_command)) byCommand[command] = (byCommand[command] ?? 0) + n;
+    calls.sqs += i.calls.sqs;
+    calls.schedules += i.calls.schedules;
+    calls.ses += i.calls.ses;
+  }
+  return { units: invocations.length, dynamo: { total: sum(byCommand), byCommand }, calls };
 }
 
 function minus(total: Record<string, number>, ...parts: Record<string, number>[]): StepFigures['dynamo'] {

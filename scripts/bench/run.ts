@@ -102,6 +102,7 @@ async function main(): Promise<void> {
     const meter = new EngineMeter(runtime.engine);
     const latency = installLatency(meter.ports());
     meter.install(latency.counter, process.env['AWS_REGION'] ?? 'us-east-1');
+    meter.installStreams(runtime.streams);
     // The engine part's DynamoDB calls, by delivery, for its floor (recording only during the measured run).
     const capture = new RequestCapture(latency.db, () => meter.currentScope());
     const send: Send = async (method, path, key, body) => {

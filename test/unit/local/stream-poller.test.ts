@@ -121,6 +121,26 @@ describe('the local stream poller', () => {
     expect(poller.running).toBe(false);
   }, 30_000);
 
+  it('counts its own reads of the stream and runs every invocation through the wrapper it was given', async () => {
+    const seen: number[] = [];
+    const poller = await startPoller({ watcher: async (event) => void seen.push(...numbersOf(event.Records)) }, [
+      definition('watcher'),
+    ]);
+    const wrapped: string[] = [];
+    poller.wrapInvocations(async (handler, invoke) => {
+      wrapped.push(handler);
+      return invoke();
+    });
+    const before = poller.requests();
+    await put(7);
+    await until('the record', () => seen.includes(7));
+    const after = poller.requests();
+    expect(wrapped.length).toBeGreaterThan(0);
+    expect(new Set(wrapped)).toEqual(new Set(['watcher']));
+    expect(after['GetRecordsCommand']!).toBeGreaterThan(before['GetRecordsCommand'] ?? 0);
+    expect(before['DescribeStreamCommand']).toBeGreaterThan(0);
+  }, 30_000);
+
   it('bisects a batch its function throws on, down to the one record that fails, which alone is skipped', async () => {
     let releaseFirst!: () => void;
     const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
