@@ -1,9 +1,10 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from '../src/api/client.js';
+import { COUNTS_REREAD_MS } from '../src/pages/journeys/journey-counts.js';
 import { JourneyPage } from '../src/pages/journeys/journey-page.js';
 import { as } from './contacts-fixtures.js';
-import { type FakeAnswer, fakeApi, ok } from './fake-api.js';
+import { type FakeAnswer, type FakeCall, failure, fakeApi, ok } from './fake-api.js';
 import { AT, CART, journeyOf, SYSTEM_WELCOME } from './journeys-fixtures.js';
 
 const BASE = '/api/v1/client/journeys/1000';
@@ -20,7 +21,10 @@ const stepStats = (step_id: string, entered: number, waiting: number, sent = 0) 
   ways: {},
 });
 
-function answers(journey: Record<string, unknown> = journeyOf(), extra: Record<string, FakeAnswer> = {}) {
+function answers(
+  journey: Record<string, unknown> = journeyOf(),
+  extra: Record<string, FakeAnswer | ((call: FakeCall) => FakeAnswer)> = {},
+) {
   return {
     [`GET ${BASE}`]: ok(journey),
     'POST /api/v1/client/email-templates/list': ok(
@@ -46,6 +50,7 @@ const place = (item: HTMLElement) => {
 
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   window.history.replaceState(null, '', '/');
@@ -95,6 +100,74 @@ describe('a journey drawn as a flow', () => {
     expect(items(tree).map((item) => item.getAttribute('aria-level'))).toEqual(['1', '1', '2', '2', '2']);
     // The lines are drawing only.
     expect(document.querySelector('.flow-lines')?.getAttribute('aria-hidden')).toBe('true');
+  });
+
+  it('reads the counts of a published journey again while the page is shown, keeping what is typed', async () => {
+    // Prepare: each read of the stats a run more on the wait; the third read fails.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let reads = 0;
+    let hidden = false;
+    vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => (hidden ? 'hidden' : 'visible'));
+    const calls = fakeApi(
+      answers(journeyOf({ status: 'live', live_version: 1 }), {
+        [`GET ${BASE}/stats`]: () => {
+          reads += 1;
+          if (reads === 3) return failure(503, 'Try again');
+          return ok({
+            journey_id: 1000,
+            from: '2026-10-30',
+            to: '2026-11-28',
+            counted_at: AT,
+            steps: [stepStats('wait_checkout', 11 + reads, 2 + reads), stepStats('remind', 5, 0, 5)],
+          });
+        },
+      }),
+    );
+    const tree = await openFlow();
+    await waitFor(() => expect(within(tree).getByText('3 here now · 12 entered')).toBeTruthy());
+    expect(reads).toBe(1);
+    const said = () => screen.getByText(/^Counts on the steps read at/).textContent;
+    expect(said()).toMatch(/read again every 10 s while this page is shown\.$/);
+    // An edit under way in the panel, not saved.
+    fireEvent.click(items(tree)[3] as HTMLElement);
+    const label = (await screen.findByLabelText(/Label/)) as HTMLInputElement;
+    fireEvent.input(label, { target: { value: 'The reminder' } });
+    label.focus();
+
+    // Act
+    await vi.advanceTimersByTimeAsync(COUNTS_REREAD_MS + 100);
+
+    // Assess: a second read, its number on the flow; the edit and the focus where they were; nothing announced.
+    await waitFor(() => expect(within(tree).getByText('4 here now · 13 entered')).toBeTruthy());
+    expect(reads).toBe(2);
+    expect(label.value).toBe('The reminder');
+    expect(document.activeElement).toBe(label);
+    expect(screen.getByText('Unsaved changes.')).toBeTruthy();
+    expect(calls.filter((call) => call.path === BASE)).toHaveLength(1);
+    expect(screen.getByText(/^Counts on the steps read at/).closest('[role=status], [aria-live]')).toBeNull();
+
+    // Act and assess: a failed read keeps the counts and says so; the next answer replaces them.
+    await vi.advanceTimersByTimeAsync(COUNTS_REREAD_MS + 100);
+    await waitFor(() => expect(said()).toMatch(/reading them again failed at/));
+    expect(within(tree).getByText('4 here now · 13 entered')).toBeTruthy();
+    await vi.advanceTimersByTimeAsync(COUNTS_REREAD_MS + 100);
+    await waitFor(() => expect(within(tree).getByText('6 here now · 15 entered')).toBeTruthy());
+    expect(said()).toMatch(/read again every 10 s/);
+
+    // Act and assess: hidden, no read; shown again, they go on.
+    hidden = true;
+    document.dispatchEvent(new Event('visibilitychange'));
+    await vi.advanceTimersByTimeAsync(3 * COUNTS_REREAD_MS);
+    expect(reads).toBe(4);
+    hidden = false;
+    document.dispatchEvent(new Event('visibilitychange'));
+    await vi.advanceTimersByTimeAsync(COUNTS_REREAD_MS + 100);
+    await waitFor(() => expect(reads).toBe(5));
+
+    // Act and assess: the page left, no read.
+    cleanup();
+    await vi.advanceTimersByTimeAsync(3 * COUNTS_REREAD_MS);
+    expect(reads).toBe(5);
   });
 
   it('moves between the steps with the arrow keys, one of them in the tab order', async () => {

@@ -42,7 +42,7 @@ afterEach(() => {
 });
 
 describe('a journey’s page', () => {
-  it('shows the live counts on each step of a published journey, read once from its stats', async () => {
+  it('shows the live counts on each step of a published journey, from its stats', async () => {
     // Prepare
     const calls = fakeApi(
       answers(journeyOf({ status: 'live', live_version: 1 }), {

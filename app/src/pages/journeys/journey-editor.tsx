@@ -9,8 +9,9 @@ import { FailureAlert } from '../../ui/failure-alert.js';
 import { Form } from '../../ui/form.js';
 import { FormActions } from '../../ui/form-actions.js';
 import { ActionStatus, Done } from '../../ui/status.js';
+import { When } from '../../ui/when.js';
 import { rangeOfPath, readJson, type SyntaxProblem, selectInTextarea, type TextRange } from './journey-json.js';
-import type { StepCounts } from './journey-counts.js';
+import { COUNTS_REREAD_MS, type LiveCounts } from './journey-counts.js';
 import { FlowView, type ViewOfJourney, ViewPanel, ViewTabs } from './journey-flow.js';
 import { focusStep, JourneyOutline } from './journey-outline.js';
 import { Publish, ValidationResult } from './journey-publish.js';
@@ -61,8 +62,8 @@ export function DraftWorkspace(props: {
   /** What the last publish said: the parent keeps it, as this part starts again on the new version. */
   published: string;
   onPublished: (said: string) => void;
-  /** The live version's counts by step id, shown on the outline's steps of the same id. */
-  counts?: ReadonlyMap<string, StepCounts> | undefined;
+  /** The live version's counts by step id, shown on the steps of the same id, and when they were read. */
+  counts?: LiveCounts | undefined;
 }) {
   const { api, journey, writes, manages, published, onPublished, counts } = props;
   const path = { params: { path: { id: String(journey.id) } } };
@@ -148,6 +149,7 @@ export function DraftWorkspace(props: {
 
   return (
     <>
+      {counts && <CountsRead counts={counts} />}
       <ViewTabs view={shown} onView={setView} flowNote={flowNote} />
       {shown === 'flow' && (
         <ViewPanel view="flow">
@@ -164,7 +166,7 @@ export function DraftWorkspace(props: {
             api={api}
             definition={read.value}
             issues={issues}
-            counts={counts}
+            counts={counts?.steps}
             readOnly={!writes}
             onChange={(next: JourneyDefinition) => setText(jsonOf(next))}
           />
@@ -256,7 +258,7 @@ export function DraftWorkspace(props: {
               definition={read.problems.length === 0 ? read.value : journey.draft}
               issues={read.problems.length === 0 ? issues : []}
               prefix="jy-draft"
-              counts={counts}
+              counts={counts?.steps}
               title={changed ? 'Steps (as typed, not saved yet)' : 'Steps'}
             />
           </div>
@@ -288,6 +290,27 @@ export function DraftWorkspace(props: {
         )}
       </section>
     </>
+  );
+}
+
+/**
+ * When the counts on the steps were read. Plain text, not a live region: a screen reader is not told of every read,
+ * and finds the time here when it wants it.
+ */
+function CountsRead({ counts }: { counts: LiveCounts }) {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return (
+    <p class="hint">
+      Counts on the steps read at <When at={iso(counts.readAt)} />
+      {counts.failedAt === undefined ? (
+        `, read again every ${COUNTS_REREAD_MS / 1000} s while this page is shown.`
+      ) : (
+        <>
+          ; reading them again failed at <When at={iso(counts.failedAt)} />, tried again every {COUNTS_REREAD_MS / 1000}{' '}
+          s.
+        </>
+      )}
+    </p>
   );
 }
 
