@@ -36,7 +36,12 @@ describe('advanceRun: a wait_until step with weekdays', () => {
     { weekdays: [6, 7], time: '09:00', due: '2026-01-17T08:00:00.000Z', why: 'Thursday → Saturday, the first listed' },
     { weekdays: [4], time: '09:00', due: '2026-01-22T08:00:00.000Z', why: 'today’s 09:00 has passed → next Thursday' },
     { weekdays: [4], time: '18:00', due: '2026-01-15T17:00:00.000Z', why: 'today listed, its 18:00 ahead → today' },
-    { weekdays: [2, 5], time: '07:30', due: '2026-01-16T06:30:00.000Z', why: 'Thursday → Friday, the nearer' },
+    {
+      weekdays: [2, 5],
+      time: '12:00',
+      due: '2026-01-16T11:00:00.000Z',
+      why: 'Thursday noon ahead but not listed → Friday',
+    },
   ])('waits until the local time on the next listed weekday: $why', async ({ weekdays, time, due }) => {
     // Prepare
     journeyWaitingUntil(time, weekdays);
