@@ -3,6 +3,7 @@ import { contactsJourney } from './contacts.js';
 import { domainsJourney } from './domains.js';
 import { executionsJourney } from './executions.js';
 import { journeyEditorJourney } from './journey-editor.js';
+import { newClientDomainJourney } from './new-client-domain.js';
 import { overviewJourney } from './overview.js';
 import { segmentsBroadcastsJourney } from './segments-broadcasts.js';
 import { apiKeysJourney } from './api-keys.js';
@@ -27,6 +28,7 @@ export const JOURNEYS: readonly Journey[] = [
   executionsJourney,
   settingsJourney,
   domainsJourney,
+  newClientDomainJourney,
   apiKeysJourney,
   webhooksJourney,
   topicsJourney,
