@@ -83,6 +83,13 @@ export interface RunMessage {
   execution_id?: number;
   sent_email_ids?: string[];
   segment_ids?: number[];
+  /**
+   * The run's journey and version at this seq (only a transition, which raises the seq, moves them): a container that
+   * has not cached that version yet reads it in the same BatchGet. Without them, or after a publish in between (the
+   * newer versions), one request more.
+   */
+  journey_id?: number;
+  version?: number;
 }
 
 /**

@@ -38,7 +38,6 @@ import { executionItem } from './execution-item.js';
 import { stripKeys } from './items.js';
 import { keys, type ItemKey } from './keys.js';
 import { segmentIndexOf, segmentStateOf } from './membership-store.js';
-import { queryAll } from './query-all.js';
 import { capPendingAttribute } from './quota-counter.js';
 import { RUN_RETENTION_DAYS, runItem, runOf } from './run-item.js';
 import { TABLE_KEYS } from './table-definition.js';
@@ -61,9 +60,10 @@ const decodeCursor = (text: string): DueCursor =>
 
 /**
  * The run engine's reads and transactions (docs/capacity.md "advance a run"). A transition: one BatchGetItem (run,
- * contact, awaited execution, counted-engagement markers, the contact's SEGSTATE when a segment branch is ahead, and
- * the client's settings, journey index, topics, open hours and — with SEGSTATE — segment index unless the config
- * cache holds them) and one TransactWriteItems whose first item is the run.
+ * contact, awaited execution, counted-engagement markers, the contact's SEGSTATE when a segment branch is ahead, the
+ * version the message names unless the container has read it, and the client's settings, journey index, topics, open
+ * hours and — with SEGSTATE — segment index unless the config cache holds them) and one TransactWriteItems whose first
+ * item is the run.
  */
 export class DynamoRunStore implements RunStore {
   constructor(
@@ -96,10 +96,18 @@ export class DynamoRunStore implements RunStore {
     const segments = wants.segments
       ? { state: keys.segmentState(clientId, wants.segments.contactId), index: keys.segmentIndex(clientId) }
       : undefined;
+    // The versions the message names that this container has not read: in the same request (strongly consistent
+    // like the rest; either read of an immutable item is exact).
+    const asked = wants.versions;
+    const versions = asked ? this.versionCache(clientId, asked.journeyId) : undefined;
+    const versionKeys = (asked?.versions ?? [])
+      .filter((v) => !versions?.has(v))
+      .map((v) => ({ version: v, key: keys.journeyVersion(clientId, asked!.journeyId, v) }));
     const other = [
       ...Object.values(own).filter((k): k is ItemKey => k !== undefined),
       ...markers.map((m) => m.key),
       ...(segments ? [segments.state] : []),
+      ...versionKeys.map((v) => v.key),
     ];
     const configKeys = [...(config ? Object.values(config) : []), ...(segments ? [segments.index] : [])];
     const items =
@@ -113,6 +121,10 @@ export class DynamoRunStore implements RunStore {
       const seen = engagement[m.id] ?? { opened: false, clicked: false };
       if (item(m.key)) seen[m.kind === 'open' ? 'opened' : 'clicked'] = true;
       engagement[m.id] = seen;
+    }
+    for (const v of versionKeys) {
+      const found = item(v.key);
+      if (found) versions?.set(v.version, stripKeys<JourneyVersionRecord>(found));
     }
     const run = item(own.run);
     const contact = item(own.contact);
@@ -131,6 +143,7 @@ export class DynamoRunStore implements RunStore {
             ),
           }
         : {}),
+      ...(asked && versions ? { versions: versions.pick(asked.versions) } : {}),
     };
     if (!config) return reads;
     const settings = item(config.settings);
@@ -148,10 +161,8 @@ export class DynamoRunStore implements RunStore {
 
   /** One BatchGetItem for the versions this container has not read yet; none when it has them all. */
   async versions(clientId: number, journeyId: number, versions: readonly number[]): Promise<JourneyVersionRecord[]> {
-    const cache = versionCache.get(this.db) ?? new Map<string, JourneyVersionRecord>();
-    versionCache.set(this.db, cache);
-    const name = (v: number) => `${clientId}#${journeyId}#${v}`;
-    const missing = versions.filter((v) => !cache.has(name(v)));
+    const cache = this.versionCache(clientId, journeyId);
+    const missing = versions.filter((v) => !cache.has(v));
     if (missing.length > 0) {
       const items = await batchGetItems(
         this.db,
@@ -162,13 +173,26 @@ export class DynamoRunStore implements RunStore {
       );
       for (const item of items) {
         const record = stripKeys<JourneyVersionRecord>(item);
-        cache.set(name(record.version), record);
+        cache.set(record.version, record);
       }
     }
-    return versions.flatMap((v) => {
-      const record = cache.get(name(v));
-      return record ? [record] : [];
-    });
+    return cache.pick(versions);
+  }
+
+  /** The container's versions of one journey (shared by every store on this client: versions never change). */
+  private versionCache(clientId: number, journeyId: number) {
+    const all = versionCache.get(this.db) ?? new Map<string, JourneyVersionRecord>();
+    versionCache.set(this.db, all);
+    const name = (v: number) => `${clientId}#${journeyId}#${v}`;
+    return {
+      has: (v: number) => all.has(name(v)),
+      set: (v: number, record: JourneyVersionRecord) => all.set(name(v), record),
+      pick: (versions: readonly number[]) =>
+        versions.flatMap((v) => {
+          const record = all.get(name(v));
+          return record ? [record] : [];
+        }),
+    };
   }
 
   async transition(t: RunTransition): Promise<TransitionOutcome> {
@@ -273,7 +297,7 @@ export class DynamoRunStore implements RunStore {
       this.db,
       this.tableName,
       named.map((n) => keys.run(n.client_id, n.run_id)),
-      { attributes: ['client_id', 'id', 'seq', 'status', 'contact_id', 'due_at', 'wait'] },
+      { attributes: ['client_id', 'id', 'seq', 'status', 'contact_id', 'due_at', 'wait', 'journey_id', 'version'] },
     );
     const runs: DueRun[] = items
       .filter((item) => !RUN_ENDED_STATUSES.includes(item['status'] as RunStatus) && item['due_at'] !== undefined)
@@ -285,6 +309,8 @@ export class DynamoRunStore implements RunStore {
           seq: Number(item['seq']),
           contact_id: Number(item['contact_id']),
           due_at: String(item['due_at']),
+          journey_id: Number(item['journey_id']),
+          version: Number(item['version']),
           ...(wait?.kind === 'send' && wait.execution_id !== undefined ? { execution_id: wait.execution_id } : {}),
         };
       })

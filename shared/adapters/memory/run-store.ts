@@ -60,6 +60,9 @@ export class MemoryRunStore implements RunStore {
       ...(execution ? { execution: copy(execution) } : {}),
       engagement,
       ...(wants.segments ? { segments: this.memberships(clientId, wants.segments) } : {}),
+      ...(wants.versions
+        ? { versions: await this.versions(clientId, wants.versions.journeyId, wants.versions.versions) }
+        : {}),
     };
     if (!wants.config) return reads;
     const settings = this.aggregates.settings.settings.get(clientId);
@@ -161,6 +164,8 @@ export class MemoryRunStore implements RunStore {
       seq: r.seq,
       contact_id: r.contact_id,
       due_at: r.due_at!,
+      journey_id: r.journey_id,
+      version: r.version,
       ...(r.wait?.kind === 'send' && r.wait.execution_id !== undefined ? { execution_id: r.wait.execution_id } : {}),
     }));
     return start + limit < due.length ? { runs, cursor: String(start + limit) } : { runs };

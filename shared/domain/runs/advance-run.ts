@@ -42,18 +42,20 @@ const PENDING_EXECUTION = new Set<number>([EXECUTION_STATUS.queued, EXECUTION_ST
 /**
  * Moves one run of a journey for a message {run, seq} (advance-runs). Reads the run with its contact, the client's
  * configuration and journey index, the send step's execution it waits on, the counted engagement an engagement
- * branch reads and the contact's segment memberships a segment branch reads (its SEGSTATE item, only when a branch
- * ahead names a segment) — one BatchGet when the message carries its hints (the version is cached per container). A message for
- * another seq, an ended run, or one early does nothing (early: sent back for the run's due time). A paused journey,
- * or a send whose e-mail has not ended, only moves the due time. Otherwise the run follows the journey's live version,
+ * branch reads, the contact's segment memberships a segment branch reads (its SEGSTATE item, only when a branch
+ * ahead names a segment) and the version the message names — one BatchGet when the message carries its hints
+ * (versions are cached per container: a warm one reads none). A message for another seq, an ended run, or one early
+ * does nothing (early: sent back for the run's due time). A paused journey, or a send whose e-mail has not ended, only
+ * moves the due time. Otherwise the run follows the journey's live version,
  * runs its current step and every instant step after it, and writes it all in ONE transaction whose first item is the
  * run conditioned on its seq (and status active or waiting) — so a late, early or repeated message, or an event and a
  * timeout racing, move it at most once. Then it is dispatched for its new seq at its due time (and a send's execution
  * for its send time).
  *
- * Requests, a transition: 1 BatchGetItem + 1 TransactWriteItems (a message without hints reads once more; a version
- * not yet in the container's cache, once more) + 1 SQS SendMessage or Scheduler CreateSchedule (at a send: the
- * execution's, the run's next due time being the RUNDUE safety net only).
+ * Requests, a transition: 1 BatchGetItem + 1 TransactWriteItems, the container's version cache cold or warm (a message
+ * without hints reads once more; a version it neither names nor finds cached — a publish since it was sent — once
+ * more) + 1 SQS SendMessage or Scheduler CreateSchedule (at a send: the execution's, the run's next due time being
+ * the RUNDUE safety net only).
  *
  * Crash safety: a worker dying before the transaction leaves the message to SQS, which delivers it again. One dying
  * after it and before its dispatch (or a transaction that committed but whose answer was lost) leaves the run with
@@ -80,6 +82,9 @@ async function attemptAdvance(deps: AdvanceDeps, message: RunMessage): Promise<A
     ...(message.segment_ids && message.contact_id !== undefined
       ? { segments: { contactId: message.contact_id, segmentIds: message.segment_ids } }
       : {}),
+    ...(message.journey_id !== undefined && message.version !== undefined
+      ? { versions: { journeyId: message.journey_id, versions: [message.version] } }
+      : {}),
   });
   const run = reads.run;
   if (!run) return { kind: 'missing' };
@@ -88,7 +93,7 @@ async function attemptAdvance(deps: AdvanceDeps, message: RunMessage): Promise<A
 
   const journey = reads.index?.journeys.find((j) => j.id === run.journey_id);
   const live = journey && !run.pinned && journey.live_version > run.version ? journey.live_version : run.version;
-  const versions = await deps.runs.versions(clientId, run.journey_id, range(run.version, live));
+  const versions = await versionsOf(deps, run, range(run.version, live), reads);
   const own = versions.find((v) => v.version === run.version);
 
   // An early message (a duplicate) goes back for the due time before anything more is read.
@@ -253,6 +258,24 @@ function placeOf(
 const stepTypeOf = (definition: JourneyDefinition | undefined, stepId: StepId) =>
   definition?.steps.find((s) => s.id === stepId)?.type;
 
+/**
+ * The versions the run needs: those the read brought (the message named the run's journey and version), and the rest
+ * — all of them without that hint, the newer ones after a publish since the message was sent — in one read more
+ * unless the container has them.
+ */
+async function versionsOf(
+  deps: AdvanceDeps,
+  run: RunRecord,
+  wanted: readonly number[],
+  reads: RunReads,
+): Promise<JourneyVersionRecord[]> {
+  // A hint naming another journey or version (a message older than its seq says) brings nothing the run uses.
+  const brought = (reads.versions ?? []).filter((v) => v.journey_id === run.journey_id && wanted.includes(v.version));
+  const missing = wanted.filter((n) => !brought.some((v) => v.version === n));
+  if (missing.length === 0) return brought;
+  return [...brought, ...(await deps.runs.versions(run.client_id, run.journey_id, missing))];
+}
+
 /** Versions from..to, inclusive. */
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -317,6 +340,8 @@ function messageFor(run: RunRecord, definition: JourneyDefinition | undefined): 
     run_id: run.id,
     seq: run.seq,
     contact_id: run.contact_id,
+    journey_id: run.journey_id,
+    version: run.version,
     ...(run.wait?.kind === 'send' && run.wait.execution_id !== undefined
       ? { execution_id: run.wait.execution_id }
       : {}),

@@ -21,6 +21,11 @@ export interface RunReadWants {
    * the client's segment index (configuration: cached), so a segment deleted since reads as no one's.
    */
   segments?: { contactId: number; segmentIds: readonly number[] };
+  /**
+   * Versions of a journey the message names (immutable): those the container has not read yet are read with the rest,
+   * so a cold container still moves a run in one read.
+   */
+  versions?: { journeyId: number; versions: readonly number[] };
 }
 
 /** A human's engagement with one e-mail (the counted markers: never a privacy proxy or a scanner). */
@@ -42,6 +47,8 @@ export interface RunReads {
   index?: JourneyIndex;
   topics?: TopicSet;
   clientOpenHours?: OpenHours;
+  /** The versions asked in `versions` that exist (a version the run does not name is the caller's to leave aside). */
+  versions?: JourneyVersionRecord[];
 }
 
 /** What a transition changes on the contact item (in the same transaction as the run). */
@@ -96,6 +103,8 @@ export interface DueRun {
   contact_id: number;
   due_at: string;
   execution_id?: number;
+  journey_id: number;
+  version: number;
 }
 
 export interface DueRunPage {
@@ -104,7 +113,7 @@ export interface DueRunPage {
 }
 
 export interface RunStore {
-  /** One BatchGetItem (configuration from the container's cache when fresh). */
+  /** One BatchGetItem (configuration and the versions asked from the container's cache when it holds them). */
   read(clientId: number, wants: RunReadWants): Promise<RunReads>;
   /** These versions of a journey (immutable: each read once per container). Missing ones are left out. */
   versions(clientId: number, journeyId: number, versions: readonly number[]): Promise<JourneyVersionRecord[]>;

@@ -10,4 +10,6 @@ export const RunMessage = z.object({
   execution_id: z.optional(z.int().check(z.positive())),
   sent_email_ids: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(100))),
   segment_ids: z.optional(z.array(z.int().check(z.positive())).check(z.maxLength(100))),
+  journey_id: z.optional(z.int().check(z.positive())),
+  version: z.optional(z.int().check(z.positive())),
 }) satisfies z.ZodMiniType<RunMessageShape>;

@@ -30,6 +30,8 @@ export const sweptMessageOf = (run: DueRun): RunMessage => ({
   seq: run.seq,
   contact_id: run.contact_id,
   ...(run.execution_id !== undefined ? { execution_id: run.execution_id } : {}),
+  journey_id: run.journey_id,
+  version: run.version,
 });
 
 /**

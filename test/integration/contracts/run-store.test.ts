@@ -148,6 +148,8 @@ describe('DynamoRunStore on DynamoDB Local', () => {
       seq: 3,
       contact_id: t.contactId,
       execution_id: executionId,
+      journey_id: t.journeyId,
+      version: 1,
     });
 
     // Act: the contact is erased.
@@ -160,6 +162,28 @@ describe('DynamoRunStore on DynamoDB Local', () => {
     expect(ended).not.toHaveProperty('event');
     expect(ended).not.toHaveProperty('gsi3pk');
     expect(await t.get(keys.runLock(t.clientId, t.journeyId, t.contactId, t.run.key_hash))).toBeUndefined();
+  });
+
+  it('reads the versions a message names with the run, leaving out one that does not exist', async () => {
+    // Prepare
+    const t = await journeyRun();
+
+    // Act
+    const reads = await t.deps.runs.read(t.clientId, {
+      runId: t.runId,
+      config: true,
+      contactId: t.contactId,
+      versions: { journeyId: t.journeyId, versions: [1, 9] },
+    });
+    const hinted = await advanceRun(t.deps, { ...t.message, journey_id: t.journeyId, version: 1 });
+
+    // Assess
+    expect(reads.run).toMatchObject({ id: t.runId, seq: 1 });
+    expect(reads.versions).toEqual([
+      expect.objectContaining({ client_id: t.clientId, journey_id: t.journeyId, version: 1 }),
+    ]);
+    expect(hinted.kind).toBe('moved');
+    expect(t.queue.sent.at(-1)?.message).toMatchObject({ seq: 2, journey_id: t.journeyId, version: 1 });
   });
 
   it('ends at an exit with the lock released and the run marker removed', async () => {

@@ -18,7 +18,10 @@ import { keys } from '../../../../shared/adapters/dynamo/keys.js';
 import { runItem } from '../../../../shared/adapters/dynamo/run-item.js';
 import { DynamoRunStore } from '../../../../shared/adapters/dynamo/run-store.js';
 import { EXECUTION_STATUS, type ExecutionRecord } from '../../../../shared/domain/executions/execution-record.js';
+import type { RunMessage } from '../../../../shared/platform.js';
 import { definitionOf, runRecord, T0, versionOf } from '../../domain/runs/run-fixtures.js';
+
+type ItemKeyOf = { pk: string; sk: string };
 
 const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const dbMock = mockClient(db);
@@ -336,7 +339,17 @@ describe('DynamoRunStore: the RUNDUE sweep and the erasure', () => {
     dbMock.on(BatchGetCommand).resolves({
       Responses: {
         [TABLE]: [
-          { ...keys.run(7, 4242), client_id: 7, id: 4242, seq: 3, status: 'active', contact_id: 100, due_at: T0 },
+          {
+            ...keys.run(7, 4242),
+            client_id: 7,
+            id: 4242,
+            seq: 3,
+            status: 'active',
+            contact_id: 100,
+            due_at: T0,
+            journey_id: 1000,
+            version: 2,
+          },
           { ...keys.run(7, 4250), client_id: 7, id: 4250, seq: 5, status: 'completed', contact_id: 101 },
         ],
       },
@@ -347,7 +360,9 @@ describe('DynamoRunStore: the RUNDUE sweep and the erasure', () => {
     const page = await store.dueBefore(LATER, 500);
 
     // Assess
-    expect(page).toEqual({ runs: [{ client_id: 7, run_id: 4242, seq: 3, contact_id: 100, due_at: T0 }] });
+    expect(page).toEqual({
+      runs: [{ client_id: 7, run_id: 4242, seq: 3, contact_id: 100, due_at: T0, journey_id: 1000, version: 2 }],
+    });
     const queries = dbMock.commandCalls(QueryCommand).map((c) => c.args[0].input);
     expect(queries).toHaveLength(8);
     expect(queries[0]).toMatchObject({
@@ -490,61 +505,120 @@ describe('DynamoErasureStore: an erased contact’s journey runs', () => {
 });
 
 describe('advance-runs over the DynamoDB adapter: the request budget', () => {
-  it('moves a run in 1 BatchGetItem + 1 TransactWriteItems once its version is cached (a cold container: 1 more read)', async () => {
-    // Prepare
+  const WAITS = definitionOf([
+    { id: 'start', type: 'wait', minutes: 10, next: 'next_wait' },
+    { id: 'next_wait', type: 'wait', minutes: 10, next: null },
+  ]);
+
+  /**
+   * A table holding these items, each BatchGetItem answered with those of its keys that exist. Every test uses a
+   * journey of its own: the container's version cache (per document client) outlives a test.
+   */
+  async function tableWith(journeyId: number, versions: [number, ReturnType<typeof definitionOf>][], live = 1) {
     const { advanceRun } = await import('../../../../shared/domain/runs/advance-run.js');
     const { RecordingQueue, RecordingScheduler } = await import('../../domain/engine/engine-harness.js');
-    const { definitionOf: def, indexedOf, indexOf } = await import('../../domain/runs/run-fixtures.js');
-    const definition = def([
-      { id: 'start', type: 'wait', minutes: 10, next: 'next_wait' },
-      { id: 'next_wait', type: 'wait', minutes: 10, next: null },
-    ]);
-    // A journey of its own: the container's version cache already holds 1000's from the test above.
-    const version = { ...keys.journeyVersion(7, 1001, 1), ...versionOf(definition, 1), journey_id: 1001 };
-    let run = runRecord({ id: 99_001, journey_id: 1001 });
-    dbMock.on(BatchGetCommand).callsFake((input: { RequestItems: Record<string, { Keys: { sk: string }[] }> }) => ({
+    const { indexedOf, indexOf } = await import('../../domain/runs/run-fixtures.js');
+    const items = new Map<string, Record<string, unknown>>();
+    const put = (item: Record<string, unknown>) => items.set(`${item['pk']}\u0000${item['sk']}`, item);
+    for (const [v, definition] of versions)
+      put({ ...keys.journeyVersion(7, journeyId, v), ...versionOf(definition, v), journey_id: journeyId });
+    put({ ...keys.journeyIndex(7), ...indexOf(indexedOf(versions[0]![1], { id: journeyId, live_version: live })) });
+    put({ ...keys.contact(7, 100), id: 100, client_id: 7, email: 'a@example.com', tags: [], custom_fields: {} });
+    put(runItem(runRecord({ id: 99_000 + journeyId, journey_id: journeyId })));
+    dbMock.on(BatchGetCommand).callsFake((input: { RequestItems: Record<string, { Keys: ItemKeyOf[] }> }) => ({
       Responses: {
-        [TABLE]: input.RequestItems[TABLE]!.Keys.some((k) => k.sk.includes('#V#'))
-          ? [version]
-          : [
-              runItem(run),
-              { ...keys.contact(7, 100), id: 100, client_id: 7, email: 'a@example.com', tags: [], custom_fields: {} },
-              { ...keys.journeyIndex(7), ...indexOf(indexedOf(definition, { id: 1001 })) },
-            ],
+        [TABLE]: input.RequestItems[TABLE]!.Keys.flatMap((k) => items.get(`${k.pk}\u0000${k.sk}`) ?? []),
       },
     }));
-    dbMock.on(TransactWriteCommand).resolves({});
-    const store = new DynamoRunStore(db, TABLE, new ConfigCache(30_000));
+    dbMock
+      .on(TransactWriteCommand)
+      .callsFake((input: { TransactItems: { Put?: { Item: Record<string, unknown> } }[] }) => {
+        put(input.TransactItems[0]!.Put!.Item);
+        return {};
+      });
     const queue = new RecordingQueue();
-    let now = new Date(T0);
+    const clock = { current: new Date(T0), now: () => clock.current };
     const deps = {
-      runs: store,
+      runs: new DynamoRunStore(db, TABLE, new ConfigCache(30_000)),
       contacts: { customFieldIds: async () => new Map<string, number>() },
-      clock: { now: () => now },
+      clock,
       queue,
       scheduler: new RecordingScheduler(),
     };
+    const asked = () =>
+      dbMock.commandCalls(BatchGetCommand).map((c) => c.args[0].input.RequestItems![TABLE]!.Keys as ItemKeyOf[]);
+    return { advance: (m: RunMessage) => advanceRun(deps, m), queue, clock, asked, runId: 99_000 + journeyId };
+  }
 
-    // Act: the first transition (a cold container reads the version), then the next one.
-    await advanceRun(deps, { client_id: 7, run_id: 99_001, seq: 1, contact_id: 100 });
-    const cold = dbMock.calls().length;
-    run = runRecord({
-      id: 99_001,
-      journey_id: 1001,
-      seq: 2,
-      step_id: 'start',
-      due_at: '2026-01-15T10:10:00.000Z',
-      wait: { kind: 'wait', until: '2026-01-15T10:10:00.000Z' },
-    });
-    now = new Date('2026-01-15T10:10:00.000Z');
-    dbMock.resetHistory();
-    await advanceRun(deps, { client_id: 7, run_id: 99_001, seq: 2, contact_id: 100 });
+  it('moves a run in exactly 1 BatchGetItem + 1 TransactWriteItems on a cold container: the version comes with the run', async () => {
+    // Prepare
+    const t = await tableWith(1001, [[1, WAITS]]);
+
+    // Act
+    await t.advance({ client_id: 7, run_id: t.runId, seq: 1, contact_id: 100, journey_id: 1001, version: 1 });
 
     // Assess
-    expect(cold).toBe(3);
     expect(dbMock.commandCalls(BatchGetCommand)).toHaveLength(1);
     expect(dbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
     expect(dbMock.calls()).toHaveLength(2);
-    expect(queue.sent).toHaveLength(2);
+    expect(t.asked()[0]).toContainEqual(keys.journeyVersion(7, 1001, 1));
+    expect(t.queue.sent.map((s) => s.message)).toEqual([
+      { client_id: 7, run_id: t.runId, seq: 2, contact_id: 100, journey_id: 1001, version: 1 },
+    ]);
+  });
+
+  it('moves it again in 1 + 1 with the version and the configuration cached: the read is the run and its contact', async () => {
+    // Prepare
+    const t = await tableWith(1002, [[1, WAITS]]);
+    await t.advance({ client_id: 7, run_id: t.runId, seq: 1, contact_id: 100, journey_id: 1002, version: 1 });
+    t.clock.current = new Date('2026-01-15T10:10:00.000Z');
+    dbMock.resetHistory();
+
+    // Act
+    await t.advance(t.queue.sent[0]!.message as RunMessage);
+
+    // Assess
+    expect(dbMock.calls()).toHaveLength(2);
+    expect(t.asked()).toEqual([[keys.run(7, t.runId), keys.contact(7, 100)]]);
+    expect(dbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
+  });
+
+  it('reads a version published between the dispatch and the delivery in one BatchGetItem more, and only that one', async () => {
+    // Prepare
+    const withExit = definitionOf([
+      { id: 'start', type: 'wait', minutes: 10, next: 'bye' },
+      { id: 'bye', type: 'exit' },
+    ]);
+    const t = await tableWith(
+      1003,
+      [
+        [1, WAITS],
+        [2, withExit],
+      ],
+      2,
+    );
+
+    // Act: the message was sent while version 1 was live.
+    await t.advance({ client_id: 7, run_id: t.runId, seq: 1, contact_id: 100, journey_id: 1003, version: 1 });
+
+    // Assess
+    expect(t.asked()).toHaveLength(2);
+    expect(t.asked()[0]).toContainEqual(keys.journeyVersion(7, 1003, 1));
+    expect(t.asked()[1]).toEqual([keys.journeyVersion(7, 1003, 2)]);
+    expect(dbMock.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    expect(t.queue.sent[0]!.message).toMatchObject({ seq: 2, journey_id: 1003, version: 2 });
+  });
+
+  it('reads the version in a request of its own when the message does not name it (a cold container)', async () => {
+    // Prepare
+    const t = await tableWith(1004, [[1, WAITS]]);
+
+    // Act
+    await t.advance({ client_id: 7, run_id: t.runId, seq: 1, contact_id: 100 });
+
+    // Assess
+    expect(t.asked()).toHaveLength(2);
+    expect(t.asked()[1]).toEqual([keys.journeyVersion(7, 1004, 1)]);
+    expect(dbMock.calls()).toHaveLength(3);
   });
 });

@@ -4,7 +4,15 @@ import type { JourneyStep } from '../../../../shared/domain/journeys/definition/
 import type { RunReadWants } from '../../../../shared/domain/runs/run-store.js';
 import { RunMessage } from '../../../../shared/domain/runs/schemas.js';
 import type { SegmentDefinition } from '../../../../shared/domain/segments/definition/types.js';
-import { definitionOf, indexedOf, indexOf, RUN_CLIENT, runRecord, versionOf } from '../runs/run-fixtures.js';
+import {
+  definitionOf,
+  indexedOf,
+  indexOf,
+  JOURNEY_ID,
+  RUN_CLIENT,
+  runRecord,
+  versionOf,
+} from '../runs/run-fixtures.js';
 import { runWorld, type RunWorld } from '../runs/run-world.js';
 
 const MINUTE = 60_000;
@@ -172,7 +180,7 @@ describe('a branch on segment membership', () => {
     await world.advance(message);
 
     // Assess
-    expect(message).toEqual({ ...first, seq: 2, segment_ids: [PRO, TRIAL] });
+    expect(message).toEqual({ ...first, seq: 2, journey_id: JOURNEY_ID, version: 1, segment_ids: [PRO, TRIAL] });
     // The queue's handler parses the body: the hint survives it.
     expect(RunMessage.parse(message)).toEqual(message);
     expect(world.run(4242)).toMatchObject({ branches: { plan: 'Pro' } });

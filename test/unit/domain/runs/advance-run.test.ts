@@ -37,6 +37,8 @@ async function journeyWith(steps: JourneyStep[], run = runRecord({ step_id: step
 }
 
 const first = { client_id: RUN_CLIENT, run_id: 4242, seq: 1, contact_id: 100 };
+/** What every message advance-runs sends names besides: the run's journey and version (read with the run). */
+const onVersion1 = { journey_id: JOURNEY_ID, version: 1 };
 
 beforeEach(async () => {
   world = await runWorld();
@@ -72,7 +74,7 @@ describe('advanceRun: a wait_for_event and its timeout', () => {
       {
         instant: timeout,
         queue: 'journey',
-        message: { client_id: RUN_CLIENT, run_id: 4242, seq: 2, contact_id: 100 },
+        message: { client_id: RUN_CLIENT, run_id: 4242, seq: 2, contact_id: 100, ...onVersion1 },
         name: `run-${RUN_CLIENT}-4242-2-${Date.parse(timeout)}`,
       },
     ]);
@@ -207,7 +209,9 @@ describe('advanceRun: messages that must move nothing', () => {
     // Assess
     expect(outcome).toEqual({ kind: 'not_due' });
     expect({ reads: world.runs.reads, writes: world.runs.transitions }).toEqual({ reads: 1, writes: 0 });
-    expect(world.queue.sent).toEqual([{ queue: 'journey', message: { ...first }, options: { delaySeconds: 300 } }]);
+    expect(world.queue.sent).toEqual([
+      { queue: 'journey', message: { ...first, ...onVersion1 }, options: { delaySeconds: 300 } },
+    ]);
   });
 
   it('does nothing for an ended run', async () => {
@@ -244,7 +248,7 @@ describe('advanceRun: steps', () => {
     expect(left.kind).toBe('moved');
     expect(world.queue.sent[0]).toEqual({
       queue: 'journey',
-      message: { ...first, seq: 2 },
+      message: { ...first, seq: 2, ...onVersion1 },
       options: { delaySeconds: 600 },
     });
     expect(world.run(4242)).toMatchObject({ status: 'exited', reason: 'exit_step', seq: 3, step_id: 'bye' });
@@ -572,7 +576,7 @@ describe('advanceRun: its reads', () => {
 
     // Assess
     expect(wakeReads).toBe(1);
-    expect(waitMessage).toEqual({ ...first, seq: 3, sent_email_ids: [sentEmailId] });
+    expect(waitMessage).toEqual({ ...first, seq: 3, ...onVersion1, sent_email_ids: [sentEmailId] });
     expect(world.run(4242)).toMatchObject({ status: 'completed', branches: { later: 'opened' } });
     expect({ reads: world.runs.reads, writes: world.runs.transitions }).toEqual({ reads: 1, writes: 1 });
   });
@@ -626,6 +630,73 @@ describe('advanceRun: the journey’s lifecycle and versions', () => {
     expect(world.stored(100)).not.toHaveProperty('wait_4242');
     expect(world.stored(100)).not.toHaveProperty('run_4242');
     expect(world.data.runLocks.get(`RUNLOCK#${RUN_CLIENT}#${JOURNEY_ID}#100#${KEY}`)?.active).toBe(false);
+  });
+
+  it('reads the version its message names with the run: a cold container moves it in one read and one write', async () => {
+    // Prepare
+    await journeyWith(CART);
+
+    // Act
+    await world.advance({ ...first, ...onVersion1 });
+
+    // Assess
+    expect(world.run(4242)).toMatchObject({ seq: 2, status: 'waiting' });
+    expect({ reads: world.runs.reads, versionReads: world.runs.versionReads, writes: world.runs.transitions }).toEqual({
+      reads: 1,
+      versionReads: 0,
+      writes: 1,
+    });
+  });
+
+  it('reads only the versions published since its message was sent, one read more; its own came with the run', async () => {
+    // Prepare
+    await journeyWith([{ id: 'pause', type: 'wait', minutes: 10, next: null }]);
+    await world.advance({ ...first, ...onVersion1 });
+    const v2 = definitionOf([
+      { id: 'pause', type: 'wait', minutes: 10, next: 'bye' },
+      { id: 'bye', type: 'exit' },
+    ]);
+    world.journeys.publish(versionOf(v2, 2));
+    world.journeys.indexes.set(RUN_CLIENT, indexOf(indexedOf(v2, { live_version: 2 })));
+    world.clock.advance(10 * MINUTE);
+    const [message] = world.journeyMessages();
+    const asked: number[][] = [];
+    const versions = world.runs.versions;
+    world.runs.versions = (clientId, journeyId, wanted) => {
+      asked.push([...wanted]);
+      return versions(clientId, journeyId, wanted);
+    };
+    world.runs.reset();
+
+    // Act
+    await world.advance(message!);
+
+    // Assess
+    expect(message).toMatchObject(onVersion1);
+    expect(asked).toEqual([[2]]);
+    expect(world.run(4242)).toMatchObject({ version: 2, status: 'exited', reason: 'exit_step' });
+    expect({ reads: world.runs.reads, versionReads: world.runs.versionReads, writes: world.runs.transitions }).toEqual({
+      reads: 1,
+      versionReads: 1,
+      writes: 1,
+    });
+  });
+
+  it('leaves aside a version its message names that is not the run’s (a hint older than the seq): the run’s is read', async () => {
+    // Prepare
+    await journeyWith([{ id: 'bye', type: 'exit' }]);
+    world.journeys.publish(versionOf(definitionOf([{ id: 'other', type: 'exit' }]), 2));
+
+    // Act
+    await world.advance({ ...first, journey_id: JOURNEY_ID, version: 2 });
+
+    // Assess
+    expect(world.run(4242)).toMatchObject({
+      version: 1,
+      status: 'exited',
+      path: [expect.objectContaining({ step: 'bye' })],
+    });
+    expect(world.runs.versionReads).toBe(1);
   });
 
   it('follows the live version at its next step when its step still exists (the new edge is taken)', async () => {
@@ -692,7 +763,7 @@ describe('advanceRun: a worker that dies half-way', () => {
     // Assess
     expect(died).toBeInstanceOf(Error);
     expect(swept.enqueued).toBe(1);
-    expect(message).toEqual({ ...first, seq: 2 });
+    expect(message).toEqual({ ...first, seq: 2, ...onVersion1 });
     expect(world.run(4242)).toMatchObject({ status: 'exited', seq: 3 });
   });
 
@@ -717,7 +788,7 @@ describe('advanceRun: a worker that dies half-way', () => {
     // Assess
     expect(died).toBeInstanceOf(Error);
     expect(redelivered).toEqual({ kind: 'stale' });
-    expect(messages).toEqual([{ ...first, seq: 2 }]);
+    expect(messages).toEqual([{ ...first, seq: 2, ...onVersion1 }]);
     expect(world.run(4242)).toMatchObject({ status: 'exited', seq: 3 });
     expect(world.run(4242)!.path.map((p) => p.step)).toEqual(['pause', 'bye']);
   });

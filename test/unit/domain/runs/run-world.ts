@@ -38,8 +38,9 @@ export class TestJourneys implements MemoryJourneyReads {
 }
 
 /**
- * The run store's port as the DynamoDB adapter costs it: each `read` one BatchGetItem, each `transition` one
- * TransactWriteItems, `versions` none once cached (this counts the calls that would miss the container's cache).
+ * The run store's port as the DynamoDB adapter costs it: each `read` one BatchGetItem (the versions it names with it),
+ * each `transition` one TransactWriteItems, `versions` none once cached (this counts the calls that would miss the
+ * container's cache).
  */
 export class CountingRuns implements RunStore {
   reads = 0;
@@ -49,9 +50,13 @@ export class CountingRuns implements RunStore {
   /** Set to make the next transition commit and then throw (the answer lost after DynamoDB wrote it). */
   loseNextAnswer = false;
   constructor(private readonly inner: RunStore) {}
-  read: RunStore['read'] = (...args) => {
+  read: RunStore['read'] = async (clientId, wants) => {
     this.reads += 1;
-    return this.inner.read(...args);
+    const reads = await this.inner.read(clientId, wants);
+    // The versions a message names come with the read, and stay in the container's cache after it.
+    for (const v of reads.versions ?? [])
+      this.seenVersions.add(`${clientId}#${wants.versions!.journeyId}#${v.version}`);
+    return reads;
   };
   versions: RunStore['versions'] = (clientId, journeyId, versions) => {
     const missing = versions.filter((v) => !this.seenVersions.has(`${clientId}#${journeyId}#${v}`));

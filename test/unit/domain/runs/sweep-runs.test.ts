@@ -2,13 +2,15 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { clientKey } from '../../../../shared/adapters/memory/engine-data.js';
 import { sweepStuckRuns } from '../../../../shared/domain/runs/sweep-runs.js';
 import { redispatchRuns } from '../../../../local/engine/recovery.js';
-import { RUN_CLIENT, runRecord, T0 } from './run-fixtures.js';
+import { JOURNEY_ID, RUN_CLIENT, runRecord, T0 } from './run-fixtures.js';
 import { runWorld, type RunWorld } from './run-world.js';
 
 const MINUTE = 60_000;
 const at = (minutes: number) => new Date(Date.parse(T0) + minutes * MINUTE).toISOString();
 
 let world: RunWorld;
+/** The run's journey and version, read with its seq: its read takes the version in the same request. */
+const onVersion1 = { journey_id: JOURNEY_ID, version: 1 };
 
 beforeEach(async () => {
   world = await runWorld();
@@ -30,8 +32,8 @@ describe('sweepStuckRuns', () => {
     // Assess
     expect(result).toEqual({ enqueued: 2, pages: 1, stoppedOnBudget: false });
     expect(world.journeyMessages()).toEqual([
-      { client_id: RUN_CLIENT, run_id: 1, seq: 4, contact_id: 100 },
-      { client_id: RUN_CLIENT, run_id: 2, seq: 2, contact_id: 100 },
+      { client_id: RUN_CLIENT, run_id: 1, seq: 4, contact_id: 100, ...onVersion1 },
+      { client_id: RUN_CLIENT, run_id: 2, seq: 2, contact_id: 100, ...onVersion1 },
     ]);
     expect(world.queue.batches).toBe(1);
   });
@@ -63,14 +65,14 @@ describe('local recovery after a restart (step 5)', () => {
       {
         instant: at(30),
         queue: 'journey',
-        message: { client_id: RUN_CLIENT, run_id: 4, seq: 3, contact_id: 100 },
+        message: { client_id: RUN_CLIENT, run_id: 4, seq: 3, contact_id: 100, ...onVersion1 },
         name: `run-${RUN_CLIENT}-4-3-${Date.parse(at(30))}`,
       },
     ]);
     // Run 3 waits on a send due to be looked at in 59 minutes: now, with its execution, as the wake may be lost.
     expect(world.queue.sent.find((m) => (m.message as { run_id: number }).run_id === 3)).toEqual({
       queue: 'journey',
-      message: { client_id: RUN_CLIENT, run_id: 3, seq: 7, contact_id: 100, execution_id: 77 },
+      message: { client_id: RUN_CLIENT, run_id: 3, seq: 7, contact_id: 100, execution_id: 77, ...onVersion1 },
       options: { delaySeconds: 0 },
     });
   });
