@@ -1,11 +1,11 @@
 import { scanJourneyRuns } from '../chaos/journey-runs.js';
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalRuntime } from '../../local/runtime.js';
 import { createDocumentClient } from '../../shared/adapters/dynamo/document-client.js';
 import type { RequestCounter } from '../../shared/adapters/dynamo/request-counter.js';
 import type { RunRecord } from '../../shared/domain/runs/run-record.js';
 import { cartJourney } from '../chaos/journey-crash-run.js';
 import type { EngineMeter, MeteredDelivery } from './engine-meter.js';
+import type { Budget } from './engine-report.js';
 import { benchContacts, type Send } from './scenarios.js';
 
 /**
@@ -46,6 +46,10 @@ export interface WorkFigures {
   ses: number;
   /** The costliest delivery's DynamoDB requests. */
   maxDynamo: number;
+  /** The most SQS sends and Scheduler calls together one delivery made. */
+  maxMessages: number;
+  /** The most SES sends one delivery made. */
+  maxSes: number;
 }
 
 export interface JourneysBenchRun {
@@ -185,10 +189,14 @@ function figuresOf(work: string, fn: string, all: readonly MeteredDelivery[]): W
   const byCommand: Record<string, number> = {};
   let dynamo = 0;
   let maxDynamo = 0;
+  let maxMessages = 0;
+  let maxSes = 0;
   const calls = { sqs: 0, schedules: 0, ses: 0 };
   for (const d of deliveries) {
     dynamo += d.dynamo.requests;
     maxDynamo = Math.max(maxDynamo, d.dynamo.requests);
+    maxMessages = Math.max(maxMessages, d.calls.sqs + d.calls.schedules);
+    maxSes = Math.max(maxSes, d.calls.ses);
     for (const [command, count] of Object.entries(d.dynamo.by_command))
       byCommand[command] = (byCommand[command] ?? 0) + count;
     calls.sqs += d.calls.sqs;
@@ -207,8 +215,70 @@ function figuresOf(work: string, fn: string, all: readonly MeteredDelivery[]): W
     schedules: mean(calls.schedules),
     ses: mean(calls.ses),
     maxDynamo,
+    maxMessages,
+    maxSes,
   };
 }
+
+/**
+ * The journeys' request budgets, each at the costliest single run of its function (a budget holds for every
+ * delivery, not on average): a step transition (every run of advance-runs, stale ones included) ≤ 2 DynamoDB + 1 SQS
+ * or Scheduler call; an event, whether it enters a run, resumes one or meets none, within processing's ≤ 5 DynamoDB
+ * and one SQS send or Scheduler call for the run it enters or resumes (one at most here: every wait is under 15
+ * minutes, so no timeout's schedule is released); the send step's e-mail within the executor's ≤ 5 DynamoDB + 1 SES.
+ * A budget whose function ran no message fails: nothing was measured.
+ */
+export function journeyBudgets(run: Pick<JourneysBenchRun, 'rows'>): Budget[] {
+  const budget = (
+    name: string,
+    fn: string,
+    limits: { dynamo: number; other: number },
+    other: { label: string; of: (r: WorkFigures) => number },
+  ): Budget => {
+    const rows = run.rows.filter((r) => r.fn === fn && r.deliveries > 0);
+    const over = rows.filter((r) => r.maxDynamo > limits.dynamo || other.of(r) > limits.other);
+    const maxDynamo = Math.max(0, ...rows.map((r) => r.maxDynamo));
+    const maxOther = Math.max(0, ...rows.map(other.of));
+    return {
+      name,
+      measured: rows.length > 0 ? `${maxDynamo} + ${maxOther}` : 'no delivery',
+      limit: `≤ ${limits.dynamo} + ${limits.other}`,
+      pass: rows.length > 0 && over.length === 0,
+      detail:
+        rows.length === 0
+          ? `no first delivery of ${fn} was measured`
+          : over
+              .map(
+                (r) => `${r.work}: ${r.maxDynamo} + ${other.of(r)} ${other.label} (mean ${commandsText(r.byCommand)})`,
+              )
+              .join('; '),
+    };
+  };
+  const messages = { label: 'SQS/Scheduler', of: (r: WorkFigures) => r.maxMessages };
+  return [
+    budget(
+      'a step transition: DynamoDB requests + SQS/Scheduler calls, most in one run of advance-runs',
+      'advance-runs',
+      { dynamo: 2, other: 1 },
+      messages,
+    ),
+    budget(
+      'an event entering, resuming or meeting no run: DynamoDB requests + SQS/Scheduler calls, most in one run of process-events',
+      'process-events',
+      { dynamo: 5, other: 1 },
+      messages,
+    ),
+    budget(
+      "the send step's e-mail: DynamoDB requests + SES sends, most in one run of execute-workflow",
+      'execute-workflow',
+      { dynamo: 5, other: 1 },
+      { label: 'SES', of: (r) => r.maxSes },
+    ),
+  ];
+}
+
+const budgetLine = (b: Budget) =>
+  `${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (budget ${b.limit})${b.pass ? '' : ` — ${b.detail}`}`;
 
 const runsOf = scanJourneyRuns;
 
@@ -233,6 +303,7 @@ export function printJourneys(run: JourneysBenchRun): void {
       ses: r.ses,
     })),
   );
+  for (const b of journeyBudgets(run)) console.log(budgetLine(b));
 }
 
 export const JOURNEYS_START = '<!-- journeys:begin -->';
@@ -245,6 +316,9 @@ export function journeysMarkdown(run: JourneysBenchRun): string {
   const rows = run.rows.map(
     (r) =>
       `| ${r.work} | ${r.fn} | ${r.deliveries} (+${r.redeliveries}) | ${r.dynamo} (${commandsText(r.byCommand)}) | ${r.maxDynamo} | ${r.sqs} | ${r.schedules} | ${r.ses} |`,
+  );
+  const budgets = journeyBudgets(run).map(
+    (b) => `| ${b.name} | ${b.measured} | ${b.limit} | ${b.pass ? 'PASS' : `FAIL (${b.detail})`} |`,
   );
   return `${JOURNEYS_START}
 Written by \`npm run bench\` (part \`BENCH_ONLY=journeys\`, scripts/bench/journeys.ts) on ${run.date}.
@@ -261,6 +335,17 @@ event that wins releases it: one Scheduler call more).
 | work | function | deliveries (+ again) | DynamoDB per delivery | most | SQS | Scheduler | SES |
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
+
+The budgets hold for every run of a function (one first delivery), so each is checked at the costliest one: a step
+transition — every run of advance-runs, a stale one included, whether or not its container has the journey's version
+cached — ≤ 2 DynamoDB requests + 1 SQS send or Scheduler call; an event — entering a run, resuming one or meeting none
+— within processing's ≤ 5 DynamoDB requests, + 1 SQS send or Scheduler call for the run it enters or resumes (one here;
+a wait longer than 15 minutes adds the release of its timeout's schedule); the send step's e-mail within the
+executor's ≤ 5 DynamoDB requests + 1 SES send.
+
+| budget | measured (most in one run) | limit | |
+|---|---|---|---|
+${budgets.join('\n')}
 
 The executor ran ${e.deliveries} messages for ${e.emails} reminders: ${per(e.dynamo)} DynamoDB requests and
 ${per(e.sqs)} SQS sends an e-mail over all of them (the 8 workflows' sends: "Engine" above). The messages beyond the
