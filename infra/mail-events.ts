@@ -22,7 +22,9 @@ export const SES_EVENT_TYPES: readonly EmailSendingEvent[] = Object.values(Email
 /**
  * The status path of DESIGN.md §8 on AWS: the configuration set publishes every event type to an SNS topic, which
  * delivers each notification in its SNS envelope (the consumer dedupes on its MessageId) to the status queue. The
- * topic is TLS only and encrypted with its own key; only SES, for this account and configuration set, may publish.
+ * topic is TLS only and encrypted with its own key; only SES, for this account and its configuration sets, may
+ * publish: the stack's two sets, and each client's own set (`<prefix>client-*`, made at run time with a copy of the
+ * clients' set's destination: shared/adapters/ses/ses-identities.ts).
  */
 export class MailEvents extends Construct {
   readonly key: Key;
@@ -35,7 +37,7 @@ export class MailEvents extends Construct {
     super(scope, id);
     const sesOnBehalfOfThisSet = {
       StringEquals: { 'aws:SourceAccount': Stack.of(this).account },
-      ArnLike: { 'aws:SourceArn': props.mail.configurationSetArns },
+      ArnLike: { 'aws:SourceArn': [...props.mail.configurationSetArns, props.mail.clientConfigurationSetsArn] },
     };
 
     this.key = new Key(this, 'Key', {
@@ -70,6 +72,21 @@ export class MailEvents extends Construct {
         actions: ['sns:Publish'],
         resources: [this.topic.topicArn],
         conditions: { Bool: { 'aws:PrincipalIsAWSService': 'false' } },
+      }),
+    );
+
+    // The clients' own sets are made at run time: one Allow covers them by name, as the destinations below allow the
+    // stack's sets each by its exact ARN.
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'SesPublishesClientSetsEvents',
+        principals: [new ServicePrincipal('ses.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': Stack.of(this).account },
+          ArnLike: { 'aws:SourceArn': props.mail.clientConfigurationSetsArn },
+        },
       }),
     );
 

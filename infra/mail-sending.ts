@@ -4,7 +4,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { ConfigurationSet, SuppressionReasons } from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
 import { wildcardResourceFinding } from './nag.js';
-import { domainOf, type MailSenders } from './stack-settings.js';
+import { domainOf, NO_REPUTATION_POLICY, type MailSenders } from './stack-settings.js';
 
 export interface MailSendingProps {
   /** Environment the clients' senders get besides the configuration set (UNSUBSCRIBE_MAILTO when given). */
@@ -22,6 +22,12 @@ export const IDENTITY_ACTIONS = [
   'ses:TagResource',
   'ses:ListResourceTenants',
 ] as const;
+
+/** Making a client's own configuration set (named as its tenant) with its event destinations. */
+const CLIENT_SET_ACTIONS = ['ses:CreateConfigurationSet', 'ses:CreateConfigurationSetEventDestination'] as const;
+
+/** Reading the clients' shared set, which every client's set copies (its options and SNS destinations). */
+const SHARED_SET_READ_ACTIONS = ['ses:GetConfigurationSet', 'ses:GetConfigurationSetEventDestinations'] as const;
 
 /** Associating a resource (identity, configuration set) with a tenant takes a grant on both. */
 const ASSOCIATION_ACTIONS = ['ses:CreateTenantResourceAssociation', 'ses:DeleteTenantResourceAssociation'] as const;
@@ -48,6 +54,12 @@ export class MailSending extends Construct {
    * name, lower-case, so two deployments in one account never share or touch each other's tenants.
    */
   readonly tenantPrefix: string;
+  /**
+   * The SES-managed reputation policy put on every client's tenant, so SES pauses that client and not the account:
+   * context `sesTenantReputationPolicyArn`, else SES's `standard` policy of the deployment's region; undefined with
+   * `none`.
+   */
+  readonly tenantReputationPolicyArn: string | undefined;
   private readonly senderEnvironment: Record<string, string>;
   private readonly senders: MailSenders;
 
@@ -60,6 +72,7 @@ export class MailSending extends Construct {
       tenantReputationPolicyArn: undefined,
     };
     this.tenantPrefix = tenantPrefixOf(Stack.of(this));
+    this.tenantReputationPolicyArn = reputationPolicyOf(Stack.of(this), this.senders.tenantReputationPolicyArn);
     this.configurationSet = new ConfigurationSet(this, 'ConfigurationSet', {
       reputationMetrics: true,
       sendingEnabled: true,
@@ -74,20 +87,24 @@ export class MailSending extends Construct {
   }
 
   /**
-   * Clients' mail (`sendsEmail`): ses:SendEmail from any verified identity through the clients' set, and never as
-   * the service: denied the system set, the system identities, and any From at the system domain (whichever
-   * identity SES authorizes the From against). ses:GetTenant and GetReputationEntity on this deployment's tenants
-   * (a paused tenant is rechecked before sending again).
+   * Clients' mail (`sendsEmail`): ses:SendEmail from any verified identity through a client's own set
+   * (`<prefix>client-*`) or the clients' shared set, and never as the service: denied the system set, the system
+   * identities, and any From at the system domain (whichever identity SES authorizes the From against).
+   * ses:GetTenant and GetReputationEntity on this deployment's tenants (a paused tenant is rechecked before sending
+   * again).
    */
   grantClientSend(fn: LambdaFunction, who: string): void {
     const system = this.requireSystemSender(who);
     this.requireOnboardingSender(who);
     const identities = this.arnOf('identity', '*');
     const tenants = this.tenantsArn;
+    const clientSets = this.clientConfigurationSetsArn;
+    // The shared set stays allowed for a client whose sending state names it: one with no tenant yet, or one whose
+    // tenant was made before sets were per client, until `admin ensure-sending` gives it its own.
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['ses:SendEmail'],
-        resources: [identities, this.configurationSetArn],
+        resources: [identities, this.configurationSetArn, clientSets],
       }),
     );
     fn.addToRolePolicy(
@@ -126,6 +143,12 @@ export class MailSending extends Construct {
         'One SES tenant per client, created at run time (<prefix>client-<id>; SES appends a tenant id to its ARN): ' +
         'only reads of their status (ses:GetTenant, ses:GetReputationEntity), and only this deployment’s tenants.',
     });
+    Validations.of(fn.role!).acknowledge({
+      id: wildcardResourceFinding(fn, clientSets),
+      reason:
+        'One SES configuration set per client, created at run time (<prefix>client-<id>): only ses:SendEmail ' +
+        'through this deployment’s clients’ sets, each associated with its client’s tenant alone.',
+    });
     fn.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
     fn.addEnvironment('SES_TENANT_PREFIX', this.tenantPrefix);
     for (const [name, value] of Object.entries(this.senderEnvironment)) fn.addEnvironment(name, value);
@@ -149,14 +172,16 @@ export class MailSending extends Construct {
 
   /**
    * Clients' sending domains and tenants (`managesSenders`: the domain routes and poller): create, check and delete
-   * domain identities, create this deployment's tenants and associate identities and the clients' set with them,
-   * read a tenant's reputation and, when given, apply the reputation policy. Never on the service's own identities.
+   * domain identities, create this deployment's tenants and each client's own configuration set (`<prefix>client-*`,
+   * copied from the clients' shared set, which it may read), associate identities and those sets with the tenants,
+   * read a tenant's reputation and apply the reputation policy. Never on the service's own identities or set.
    */
   grantManageSenders(fn: LambdaFunction, who: string): void {
     this.requireSystemSender(who);
     this.requireOnboardingSender(who);
     const identities = this.arnOf('identity', '*');
     const tenants = this.tenantsArn;
+    const clientSets = this.clientConfigurationSetsArn;
     fn.addToRolePolicy(new PolicyStatement({ actions: [...IDENTITY_ACTIONS], resources: [identities] }));
     fn.addToRolePolicy(
       new PolicyStatement({
@@ -165,13 +190,18 @@ export class MailSending extends Construct {
         resources: [tenants],
       }),
     );
+    fn.addToRolePolicy(new PolicyStatement({ actions: [...CLIENT_SET_ACTIONS], resources: [clientSets] }));
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: [...SHARED_SET_READ_ACTIONS], resources: [this.configurationSetArn] }),
+    );
+    // A new tenant holds its client's own set only; the shared set stays on the tenants made before, never removed.
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: [...ASSOCIATION_ACTIONS],
-        resources: [tenants, identities, this.configurationSetArn],
+        resources: [tenants, identities, clientSets],
       }),
     );
-    const policy = this.senders.tenantReputationPolicyArn;
+    const policy = this.tenantReputationPolicyArn;
     if (policy !== undefined) {
       fn.addToRolePolicy(
         new PolicyStatement({ actions: ['ses:UpdateReputationEntityPolicy'], resources: [tenants, policy] }),
@@ -206,6 +236,12 @@ export class MailSending extends Construct {
         'One SES tenant per client, created at run time (<prefix>client-<id>; SES appends a tenant id to its ARN): ' +
         'only this deployment’s tenants.',
     });
+    Validations.of(fn.role!).acknowledge({
+      id: wildcardResourceFinding(fn, clientSets),
+      reason:
+        'One SES configuration set per client, created at run time and named as its tenant (<prefix>client-<id>): ' +
+        'only this deployment’s clients’ sets, never the shared or the system set.',
+    });
     fn.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
     fn.addEnvironment('SES_TENANT_PREFIX', this.tenantPrefix);
   }
@@ -222,6 +258,11 @@ export class MailSending extends Construct {
   /** Both sets' ARNs: clients' mail, and the service's own. */
   get configurationSetArns(): string[] {
     return [this.configurationSetArn, this.systemConfigurationSetArn];
+  }
+
+  /** Each client's own set, made at run time and named as its tenant: `configuration-set/<prefix>client-*`. */
+  get clientConfigurationSetsArn(): string {
+    return this.arnOf('configuration-set', `${this.tenantPrefix}client-*`);
   }
 
   /** This deployment's tenants: `tenant/<prefix>client-*` (a tenant's ARN is `tenant/<name>/<tenant id>`). */
@@ -271,6 +312,19 @@ export class MailSending extends Construct {
   private arnOf(resource: string, resourceName: string): string {
     return Stack.of(this).formatArn({ service: 'ses', resource, resourceName });
   }
+}
+
+/**
+ * The tenants' reputation policy: the one given, none for NO_REPUTATION_POLICY, else SES's managed `standard` policy
+ * of the stack's region (`arn:<partition>:ses:<region>:aws:reputation-policy/standard`, owned by `aws`, not the
+ * account), which pauses a tenant on SES's high-severity findings.
+ */
+function reputationPolicyOf(stack: Stack, given: string | undefined): string | undefined {
+  if (given === NO_REPUTATION_POLICY) return undefined;
+  return (
+    given ??
+    stack.formatArn({ service: 'ses', account: 'aws', resource: 'reputation-policy', resourceName: 'standard' })
+  );
 }
 
 /** `EmailLifecycle` → `emaillifecycle-`: the deployment's stack name as SES_TENANT_PREFIX allows it. */

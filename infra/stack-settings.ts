@@ -99,11 +99,15 @@ export interface MailSenders {
   systemFromAddress: string | undefined;
   onboardingFromAddress: string | undefined;
   /**
-   * Context `sesTenantReputationPolicyArn`: an SES-managed reputation policy
-   * (`arn:aws:ses:<region>:aws:reputation-policy/standard|strict|none`) applied to every client's tenant.
+   * Context `sesTenantReputationPolicyArn`: the SES-managed reputation policy
+   * (`arn:aws:ses:<region>:aws:reputation-policy/standard|strict|none`) applied to every client's tenant. Unset:
+   * SES's `standard` policy of the deployment's region (infra/mail-sending.ts); NO_REPUTATION_POLICY: none applied.
    */
   tenantReputationPolicyArn: string | undefined;
 }
+
+/** Context `sesTenantReputationPolicyArn=none`: no reputation policy is put on the tenants. */
+export const NO_REPUTATION_POLICY = 'none';
 
 /** SES's managed reputation policies, as CloudFormation's AWS::SES::Tenant checks them. */
 const REPUTATION_POLICY_ARN = /^arn:[a-z0-9-]+:ses:[a-z0-9-]+:aws:reputation-policy\/(none|standard|strict)$/;
@@ -211,10 +215,15 @@ function readMailSenders(node: Node): MailSenders {
     );
   }
   const policy: unknown = node.tryGetContext('sesTenantReputationPolicyArn');
-  if (!isAbsent(policy) && (typeof policy !== 'string' || !REPUTATION_POLICY_ARN.test(policy))) {
+  if (
+    !isAbsent(policy) &&
+    policy !== NO_REPUTATION_POLICY &&
+    (typeof policy !== 'string' || !REPUTATION_POLICY_ARN.test(policy))
+  ) {
     throw new Error(
       `Context "sesTenantReputationPolicyArn" must be an SES-managed reputation policy's ARN ` +
-        `(arn:aws:ses:<region>:aws:reputation-policy/standard, strict or none), got ${JSON.stringify(policy)}`,
+        `(arn:aws:ses:<region>:aws:reputation-policy/standard, strict or none) or "none" for no policy ` +
+        `(unset: the region's standard policy), got ${JSON.stringify(policy)}`,
     );
   }
   return {

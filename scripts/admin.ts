@@ -3,12 +3,16 @@
  *   npm run admin -- <command> [options]
  * Prints JSON lines on stdout (scriptable); messages go to stderr. Exit 0 ok, 1 failure, 2 bad usage.
  */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createContainer } from '../shared/composition/container.js';
 import { clientAdminDeps, type ClientAdminDeps as Deps } from '../shared/composition/providers/client-admin.js';
 import { loadConfig } from '../shared/config.js';
 import { createClient, CreateClientInput } from '../shared/domain/clients/create-client.js';
+import type { SenderIdentities } from '../shared/domain/domains/sender-identities.js';
+import type { SettingsStore } from '../shared/domain/settings/settings-store.js';
 import { disableClientKey } from '../shared/domain/clients/disable-client-key.js';
 import { listClients } from '../shared/domain/clients/list-clients.js';
 import { suspendClient } from '../shared/domain/clients/suspend-client.js';
@@ -65,6 +69,13 @@ Commands
                  AWS (--aws): SQS StartMessageMoveTask from the queue's DLQ (read from its RedrivePolicy) to the
                    queue, whose URL is --queue-url or $<NAME>_QUEUE_URL (e.g. WORKFLOW_QUEUE_URL); prints
                    {"queue","task_handle","source_arn","destination_arn"}; the move goes on in the background.
+  ensure-sending [--client ID]  (AWS only: --aws)
+                 Gives every client (or one) its SES tenant and its own configuration set, associated with the
+                 tenant, and records both on the client's sending state, so its mail names them: for clients made
+                 before tenants, or before each client had a set of its own. Safe to run again (what exists is kept).
+                 One JSON line per client, in id order: {"client_id","tenant","configuration_set","previous":
+                 {"tenant","configuration_set"} or null,"changed"}. SES answers such calls about once a second, so
+                 allow a few seconds a client.
   fold-stats [--client ID]
                  Folds the day counters' rows that facts once spread over stats shards 1..15 (clients whose limits
                  sharded them) into shard 0, the one partition GET /client/stats reads now. Run once after deploying
@@ -205,6 +216,7 @@ async function run(argv: string[]): Promise<void> {
     'stuck',
     'redrive',
     'fold-stats',
+    'ensure-sending',
   ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   const apiPort = values.port === undefined ? undefined : parsePort(values.port);
@@ -237,6 +249,12 @@ async function run(argv: string[]): Promise<void> {
   const limit = integerOption(values.limit, '--limit', 1);
 
   const target = resolveTarget(process.env, values.aws, apiPort);
+  if (command === 'ensure-sending' && target.kind !== 'aws') {
+    throw new UsageError(
+      'ensure-sending makes SES tenants and configuration sets: run it with --aws (locally a client gets its ' +
+        "tenant at its first domain's proof)",
+    );
+  }
   const config = loadConfig(target.env);
   const container = createContainer({ config });
   const deps = clientAdminDeps(container);
@@ -302,6 +320,15 @@ async function run(argv: string[]): Promise<void> {
       });
       return;
     }
+    case 'ensure-sending': {
+      const ids =
+        values.client !== undefined
+          ? [await resolveClientId(deps, values.client)]
+          : (await listClients(deps)).map((c) => c.id).sort((a, b) => a - b);
+      const sending = { ...deps, ...container.resolve([senderIdentities]) };
+      for (const id of ids) print(await ensureSendingOf(sending, id));
+      return;
+    }
     case 'fold-stats': {
       const ids =
         values.client !== undefined
@@ -335,6 +362,47 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
   }
+}
+
+/** What `ensure-sending` printed for one client. */
+export interface EnsuredSending {
+  client_id: number;
+  tenant: string;
+  configuration_set: string;
+  /** The tenant and set the client's sending state named before; null when it named none. */
+  previous: { tenant: string | null; configuration_set: string | null } | null;
+  /** Whether the sending state now names another tenant or set than before. */
+  changed: boolean;
+}
+
+/**
+ * One client's SES tenant and own configuration set, made unless they exist (ensureClientSending is idempotent), and
+ * recorded on its sending state: its next e-mail names them. Clients one at a time: SES's management calls are
+ * throttled account-wide.
+ */
+export async function ensureSendingOf(
+  deps: {
+    settings: Pick<SettingsStore, 'load' | 'recordSending'>;
+    senderIdentities: Pick<SenderIdentities, 'ensureClientSending'>;
+    clock: { now(): Date };
+  },
+  clientId: number,
+): Promise<EnsuredSending> {
+  const month = deps.clock.now().toISOString().slice(0, 7);
+  const { sender } = await deps.settings.load(clientId, month);
+  const sending = await deps.senderIdentities.ensureClientSending(clientId);
+  await deps.settings.recordSending(clientId, sending);
+  const previous =
+    sender?.tenant || sender?.configuration_set
+      ? { tenant: sender.tenant ?? null, configuration_set: sender.configuration_set ?? null }
+      : null;
+  return {
+    client_id: clientId,
+    tenant: sending.tenant,
+    configuration_set: sending.configurationSet,
+    previous,
+    changed: previous?.tenant !== sending.tenant || previous?.configuration_set !== sending.configurationSet,
+  };
 }
 
 /** `redrive`: AWS only with --aws (the queue named by its URL); otherwise the running npm start's in-process queue. */
@@ -408,13 +476,26 @@ async function prepareLocalTable(endpoint: string, tableName: string, region: st
   }
 }
 
-process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
-run(process.argv.slice(2)).catch((error: unknown) => {
-  const usage = error instanceof UsageError || error instanceof NoRuntimeOnPortError;
-  if (usage || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`admin: ${(error as Error).message}\nRun "npm run admin -- help" for usage.\n`);
-    process.exit(2);
+/** Run as the CLI (`tsx scripts/admin.ts`), not imported by a test of what it exports. */
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
   }
-  process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+}
+
+if (isEntryPoint()) {
+  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
+  run(process.argv.slice(2)).catch((error: unknown) => {
+    const usage = error instanceof UsageError || error instanceof NoRuntimeOnPortError;
+    if (usage || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`admin: ${(error as Error).message}\nRun "npm run admin -- help" for usage.\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -438,9 +438,17 @@ describe('the engine on AWS', () => {
           ...(s.Condition ? { Condition: s.Condition } : {}),
         });
         if (entry.needs.sendsEmail) {
-          // Any identity through the clients' set; never the service's own set, identities or From (test/infra/mail-senders.test.ts).
+          // Any identity through a client's own set or the shared one; never the service's own set, identities or
+          // From (test/infra/mail-senders.test.ts).
           expect(sends.map(shapeOf)).toEqual([
-            { Effect: 'Allow', Resource: [`${ses}:configuration-set/<${configurationSetId}>`, `${ses}:identity/*`] },
+            {
+              Effect: 'Allow',
+              Resource: [
+                `${ses}:configuration-set/<${configurationSetId}>`,
+                `${ses}:configuration-set/emaillifecycle-client-*`,
+                `${ses}:identity/*`,
+              ],
+            },
             {
               Effect: 'Deny',
               Resource: [`${ses}:configuration-set/<${systemSetId}>`, ...systemIdentities].sort(),

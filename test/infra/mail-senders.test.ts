@@ -55,7 +55,14 @@ const MANAGEMENT_ACTIONS = [
   'ses:CreateTenantResourceAssociation',
   'ses:DeleteTenantResourceAssociation',
   'ses:UpdateReputationEntityPolicy',
+  'ses:CreateConfigurationSet',
+  'ses:CreateConfigurationSetEventDestination',
+  'ses:GetConfigurationSet',
+  'ses:GetConfigurationSetEventDestinations',
 ];
+
+/** SES's managed `standard` reputation policy of the stack's region: the tenants' policy unless context says other. */
+const STANDARD_POLICY = 'arn:<AWS::Partition>:ses:<AWS::Region>:aws:reputation-policy/standard';
 
 /** Every SES permission of a role, one line per effect, action and resource (merged statements come apart). */
 function sesGrantsOf(statements: Statement[]): string[] {
@@ -103,6 +110,7 @@ const clientSendGrants = (prefix: string, set: { clients: string; system: string
   [
     `Allow ses:SendEmail ${ses('identity/*')}`,
     `Allow ses:SendEmail ${ses(`configuration-set/<${set.clients}>`)}`,
+    `Allow ses:SendEmail ${ses(`configuration-set/${prefix}client-*`)}`,
     `Deny ses:SendEmail ${ses(`configuration-set/<${set.system}>`)}`,
     ...systemIdentities.map((arn) => `Deny ses:SendEmail ${arn}`),
     `Deny ses:SendEmail ${ses('identity/*')} if ${JSON.stringify({
@@ -112,11 +120,16 @@ const clientSendGrants = (prefix: string, set: { clients: string; system: string
     `Allow ses:GetReputationEntity ${ses(`tenant/${prefix}client-*`)}`,
   ].sort();
 
-/** A manager's SES grants, exactly (with the reputation policy's when one is given). */
-function manageGrants(prefix: string, set: { clients: string; system: string }, policy?: string): string[] {
+/** A manager's SES grants, exactly (with the reputation policy's, unless it is null: none). */
+function manageGrants(
+  prefix: string,
+  set: { clients: string; system: string },
+  policy: string | null = STANDARD_POLICY,
+): string[] {
   const tenants = ses(`tenant/${prefix}client-*`);
   const identities = ses('identity/*');
   const clientsSet = ses(`configuration-set/<${set.clients}>`);
+  const clientSets = ses(`configuration-set/${prefix}client-*`);
   const identityActions = MANAGEMENT_ACTIONS.slice(0, 6);
   const associations = ['ses:CreateTenantResourceAssociation', 'ses:DeleteTenantResourceAssociation'];
   const own = [
@@ -131,7 +144,14 @@ function manageGrants(prefix: string, set: { clients: string; system: string }, 
     ...['ses:CreateTenant', 'ses:GetTenant', 'ses:GetReputationEntity', 'ses:TagResource'].map(
       (action) => `Allow ${action} ${tenants}`,
     ),
-    ...associations.flatMap((action) => [tenants, identities, clientsSet].map((arn) => `Allow ${action} ${arn}`)),
+    // Each client's own set, made and associated at run time; the shared set only read, as their template.
+    ...['ses:CreateConfigurationSet', 'ses:CreateConfigurationSetEventDestination'].map(
+      (action) => `Allow ${action} ${clientSets}`,
+    ),
+    ...['ses:GetConfigurationSet', 'ses:GetConfigurationSetEventDestinations'].map(
+      (action) => `Allow ${action} ${clientsSet}`,
+    ),
+    ...associations.flatMap((action) => [tenants, identities, clientSets].map((arn) => `Allow ${action} ${arn}`)),
     ...(policy ? [tenants, policy].map((arn) => `Allow ses:UpdateReputationEntityPolicy ${arn}`) : []),
     ...identityActions.flatMap((action) => own.map((arn) => `Deny ${action} ${arn}`)),
     ...associations.flatMap((action) =>
@@ -218,18 +238,46 @@ describe('clients’ sending domains and tenants (managesSenders)', () => {
     },
   );
 
-  it('grants a manager exactly its identity, tenant and association actions, never on the service’s identities', () => {
+  it('grants a manager exactly its identity, tenant, set and association actions, never on the service’s identities', () => {
     const { grants, env, set } = probeStack({ managesSenders: true });
     expect(grants).toEqual(manageGrants('senders-', set));
     expect(env).toMatchObject({ SES_CONFIGURATION_SET: { Ref: set.clients }, SES_TENANT_PREFIX: 'senders-' });
-    expect(env).not.toHaveProperty('SES_TENANT_REPUTATION_POLICY_ARN');
+  });
+
+  it('puts SES’s standard reputation policy of the stack’s region on the tenants when context names none', () => {
+    const { grants, env, set } = probeStack({ managesSenders: true });
+    expect(grants).toEqual(expect.arrayContaining([`Allow ses:UpdateReputationEntityPolicy ${STANDARD_POLICY}`]));
+    expect(grants.filter((g) => g.includes('reputation-policy/'))).toEqual([
+      `Allow ses:UpdateReputationEntityPolicy ${STANDARD_POLICY}`,
+    ]);
+    expect(arnText(env.SES_TENANT_REPUTATION_POLICY_ARN)).toBe(STANDARD_POLICY);
+    expect(set.clients).toBeDefined();
   });
 
   it('lets a manager apply the reputation policy of context sesTenantReputationPolicyArn, and that one only', () => {
-    const policy = 'arn:aws:ses:eu-west-1:aws:reputation-policy/standard';
+    const policy = 'arn:aws:ses:eu-west-1:aws:reputation-policy/strict';
     const { grants, env, set } = probeStack({ managesSenders: true }, policy);
     expect(grants).toEqual(manageGrants('senders-', set, policy));
     expect(env.SES_TENANT_REPUTATION_POLICY_ARN).toBe(policy);
+  });
+
+  it('applies no reputation policy, and grants none, with sesTenantReputationPolicyArn=none', () => {
+    const { grants, env, set } = probeStack({ managesSenders: true }, 'none');
+    expect(grants).toEqual(manageGrants('senders-', set, null));
+    expect(grants.some((g) => g.includes('ses:UpdateReputationEntityPolicy'))).toBe(false);
+    expect(env).not.toHaveProperty('SES_TENANT_REPUTATION_POLICY_ARN');
+  });
+
+  it('reads the reputation policy from context: unset is the region’s standard, none is none, an ARN is that one', () => {
+    const manager = ENTRIES.find((e) => (e.needs as { managesSenders?: boolean }).managesSenders)!;
+    const envOf = (context: Record<string, string>) =>
+      functionOf(synthesize(context).resources, manager.description).env;
+    expect(arnText(functionOf(resources, manager.description).env.SES_TENANT_REPUTATION_POLICY_ARN)).toBe(
+      STANDARD_POLICY,
+    );
+    expect(envOf({ sesTenantReputationPolicyArn: 'none' })).not.toHaveProperty('SES_TENANT_REPUTATION_POLICY_ARN');
+    const strict = 'arn:aws:ses:eu-west-1:aws:reputation-policy/strict';
+    expect(envOf({ sesTenantReputationPolicyArn: strict }).SES_TENANT_REPUTATION_POLICY_ARN).toBe(strict);
   });
 
   it('leaves no cdk-nag finding unacknowledged on a manager', () => {
@@ -285,6 +333,7 @@ describe('the service’s senders in CDK context', () => {
     'arn:aws:ses:eu-west-1:123456789012:reputation-policy/standard',
     'arn:aws:ses:::reputation-policy/standard',
     'standard',
+    'None',
   ])('refuses %s as sesTenantReputationPolicyArn', (policy) => {
     expect(() => composeApp(appWith({ sesTenantReputationPolicyArn: policy }))).toThrow(/sesTenantReputationPolicyArn/);
   });

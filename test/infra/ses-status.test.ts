@@ -114,6 +114,10 @@ const arnText = (value: unknown): string => {
 const configurationSetArn = (id = configurationSets().clients): string =>
   `arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/<${id}>`;
 
+/** Each client's own set, made at run time: `<prefix>client-*` (the root stack's name, lower-case). */
+const CLIENT_SETS_ARN =
+  'arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:configuration-set/emaillifecycle-client-*';
+
 const ALL_SES_EVENT_TYPES = [
   'bounce',
   'click',
@@ -222,6 +226,7 @@ describe('SES status events on AWS', () => {
     expect((ses.Condition!['ArnLike']!['aws:SourceArn'] as unknown[]).map(arnText)).toEqual([
       configurationSetArn(clients),
       configurationSetArn(system),
+      CLIENT_SETS_ARN,
     ]);
   });
 
@@ -239,12 +244,21 @@ describe('SES status events on AWS', () => {
     ]);
     for (const deny of denies) expect(deny.Action).toBe('sns:Publish');
 
-    // One Allow per configuration set: SES, for this account and that set.
+    // One Allow per set of the stack (SES, for this account and that set), one for the clients' own sets by name.
     const allows = statements.filter((s) => s.Effect === 'Allow');
-    expect(allows).toHaveLength(2);
+    expect(allows).toHaveLength(3);
+    const [clientSets, ...stackSets] = allows;
+    expect(clientSets).toMatchObject({
+      Sid: 'SesPublishesClientSetsEvents',
+      Action: 'sns:Publish',
+      Principal: { Service: 'ses.amazonaws.com' },
+    });
+    expect(clientSets!.Condition!['StringEquals']).toEqual({ 'aws:SourceAccount': { Ref: 'AWS::AccountId' } });
+    expect(Object.keys(clientSets!.Condition!)).toEqual(['StringEquals', 'ArnLike']);
+    expect(arnText(clientSets!.Condition!['ArnLike']!['aws:SourceArn'])).toBe(CLIENT_SETS_ARN);
     const { clients, system } = configurationSets();
     expect(
-      allows.map((allow) => {
+      stackSets.map((allow) => {
         expect(allow).toMatchObject({ Action: 'sns:Publish', Principal: { Service: 'ses.amazonaws.com' } });
         const conditions = allow.Condition!['StringEquals']!;
         expect(Object.keys(conditions).sort()).toEqual(['AWS:SourceAccount', 'AWS:SourceArn']);

@@ -224,6 +224,11 @@ describe('EmailLifecycle stack', () => {
               'ses:GetReputationEntity',
               'ses:CreateTenantResourceAssociation',
               'ses:DeleteTenantResourceAssociation',
+              'ses:CreateConfigurationSet',
+              'ses:CreateConfigurationSetEventDestination',
+              'ses:GetConfigurationSet',
+              'ses:GetConfigurationSetEventDestinations',
+              'ses:UpdateReputationEntityPolicy',
             ]
           : []),
         // A read of the link secret (test/infra/secrets.test.ts checks it names that secret alone).

@@ -17,6 +17,7 @@ import { devKeys } from '../dynamo/keys.js';
 export interface LocalSenderIdentitiesOptions {
   /** As on AWS: `<prefix>client-<id>`. */
   tenantPrefix: string;
+  /** The clients' shared set: a new identity's default, as on AWS (each client sends through a set of its own). */
   configurationSet: string;
   /** The onboarding sender's domain, associated with every tenant as SES's would be. */
   onboardingIdentity: string | undefined;
@@ -69,7 +70,9 @@ export class LocalSenderIdentities implements SenderIdentities {
 
   async ensureClientSending(clientId: number): Promise<ClientSending> {
     const tenant = `${this.options.tenantPrefix}client-${clientId}`;
-    const resources = new Set([`configuration-set/${this.options.configurationSet}`]);
+    // As on AWS: the client's own configuration set, named as its tenant.
+    const configurationSet = tenant;
+    const resources = new Set([`configuration-set/${configurationSet}`]);
     if (this.options.onboardingIdentity) resources.add(`identity/${this.options.onboardingIdentity}`);
     await this.db.send(
       new UpdateCommand({
@@ -86,7 +89,7 @@ export class LocalSenderIdentities implements SenderIdentities {
         },
       }),
     );
-    return { tenant, configurationSet: this.options.configurationSet };
+    return { tenant, configurationSet };
   }
 
   async createDomainIdentity(

@@ -1,15 +1,21 @@
 import {
+  CreateConfigurationSetCommand,
+  CreateConfigurationSetEventDestinationCommand,
   CreateEmailIdentityCommand,
   CreateTenantCommand,
   CreateTenantResourceAssociationCommand,
   DeleteEmailIdentityCommand,
   DeleteTenantResourceAssociationCommand,
+  GetConfigurationSetCommand,
+  GetConfigurationSetEventDestinationsCommand,
   GetEmailIdentityCommand,
   GetReputationEntityCommand,
   GetTenantCommand,
   paginateListResourceTenants,
   PutEmailIdentityMailFromAttributesCommand,
   UpdateReputationEntityPolicyCommand,
+  type CreateConfigurationSetRequest,
+  type EventDestinationDefinition,
   type SESv2Client,
   type StatusRecord,
 } from '@aws-sdk/client-sesv2';
@@ -25,7 +31,10 @@ import { refusedForGood, unless } from './ses-identity-errors.js';
 export interface SesSenderIdentitiesOptions {
   /** Prefix of every tenant name this deployment makes (`<prefix>client-<id>`), so several can share an account. */
   tenantPrefix: string;
-  /** The clients' configuration set: every tenant is associated with it, every identity uses it by default. */
+  /**
+   * The clients' shared configuration set, made by the stack: each client's own set copies its options and SNS event
+   * destinations, and a new identity takes it as its default (every send names the client's set, so it is not used).
+   */
   configurationSet: string;
   /** The onboarding sender's domain identity (verified by the operator): a client in the sandbox sends through it. */
   onboardingIdentity: string | undefined;
@@ -40,10 +49,19 @@ interface ArnScope {
   accountId: string;
 }
 
+/** What a client's own configuration set copies from the clients' shared one. */
+interface SetTemplate {
+  options: Omit<CreateConfigurationSetRequest, 'ConfigurationSetName'>;
+  destinations: { name: string; definition: EventDestinationDefinition }[];
+}
+
 /**
- * The client's sending in SES v2: one tenant per client (its own reputation and TENANT-scoped suppression list),
- * associated with the clients' configuration set, the onboarding identity and the client's domain identities, so a
- * send naming the tenant may use exactly those. Every call is idempotent (see ses-identity-errors.ts), and the SDK's
+ * The client's sending in SES v2: one tenant per client (its own reputation and TENANT-scoped suppression list) and
+ * one configuration set per client, `<prefix>client-<id>` like the tenant, associated with the tenant together with
+ * the onboarding identity and the client's domain identities, so a send naming the tenant may use exactly those.
+ * The client's set is made like the clients' shared set (its reputation, sending and suppression options, its SNS
+ * event destinations: the same event types to the same topic), read once per container from SES, so the stack stays
+ * the one place that says what a set publishes. Every call is idempotent (see ses-identity-errors.ts), and the SDK's
  * default retries apply: unlike SendEmail, repeating one of these does nothing twice.
  *
  * Resource ARNs need the account id, which no configuration carries: it is read from the first tenant ARN SES
@@ -51,6 +69,7 @@ interface ArnScope {
  */
 export class SesSenderIdentities implements SenderIdentities {
   private scope: ArnScope | undefined;
+  private template: Promise<SetTemplate> | undefined;
 
   constructor(
     private readonly ses: SESv2Client,
@@ -63,22 +82,11 @@ export class SesSenderIdentities implements SenderIdentities {
 
   async ensureClientSending(clientId: number): Promise<ClientSending> {
     const tenant = this.tenantNameOf(clientId);
-    const tenantArn = await unless(
-      'exists',
-      async () => {
-        const out = await this.ses.send(
-          new CreateTenantCommand({
-            TenantName: tenant,
-            // The client's bounces and complaints suppress addresses for the client only, never for another.
-            SuppressionAttributes: { SuppressionScope: 'TENANT', SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
-          }),
-        );
-        return out.TenantArn ?? (await this.tenantArnOf(tenant));
-      },
-      () => this.tenantArnOf(tenant),
-    );
+    // The set is named as the tenant: one name per client says which of SES's resources are its own.
+    const configurationSet = tenant;
+    const [tenantArn] = await Promise.all([this.ensureTenant(tenant), this.ensureConfigurationSet(configurationSet)]);
     const scope = this.learnScope(tenantArn);
-    const resources = [this.arn(scope, `configuration-set/${this.options.configurationSet}`)];
+    const resources = [this.arn(scope, `configuration-set/${configurationSet}`)];
     if (this.options.onboardingIdentity) resources.push(this.arn(scope, `identity/${this.options.onboardingIdentity}`));
     const policy = this.options.reputationPolicyArn;
     await Promise.all([
@@ -95,7 +103,97 @@ export class SesSenderIdentities implements SenderIdentities {
           ]
         : []),
     ]);
-    return { tenant, configurationSet: this.options.configurationSet };
+    return { tenant, configurationSet };
+  }
+
+  private async ensureTenant(tenant: string): Promise<string> {
+    return unless(
+      'exists',
+      async () => {
+        const out = await this.ses.send(
+          new CreateTenantCommand({
+            TenantName: tenant,
+            // The client's bounces and complaints suppress addresses for the client only, never for another.
+            SuppressionAttributes: { SuppressionScope: 'TENANT', SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+          }),
+        );
+        return out.TenantArn ?? (await this.tenantArnOf(tenant));
+      },
+      () => this.tenantArnOf(tenant),
+    );
+  }
+
+  /**
+   * The client's set and its event destinations, each made unless it exists: a run that died between the two
+   * leaves a set the next run completes.
+   */
+  private async ensureConfigurationSet(name: string): Promise<void> {
+    const template = await this.sharedSetTemplate();
+    await unless(
+      'exists',
+      async () => {
+        await this.ses.send(new CreateConfigurationSetCommand({ ConfigurationSetName: name, ...template.options }));
+      },
+      () => undefined,
+    );
+    await Promise.all(
+      template.destinations.map((destination) =>
+        unless(
+          'exists',
+          async () => {
+            await this.ses.send(
+              new CreateConfigurationSetEventDestinationCommand({
+                ConfigurationSetName: name,
+                EventDestinationName: destination.name,
+                EventDestination: destination.definition,
+              }),
+            );
+          },
+          () => undefined,
+        ),
+      ),
+    );
+  }
+
+  /** The shared set's options and SNS destinations, read once per container (a failed read is tried again). */
+  private sharedSetTemplate(): Promise<SetTemplate> {
+    this.template ??= this.readSharedSet().catch((error: unknown) => {
+      this.template = undefined;
+      throw error;
+    });
+    return this.template;
+  }
+
+  private async readSharedSet(): Promise<SetTemplate> {
+    const name = this.options.configurationSet;
+    const [set, destinations] = await Promise.all([
+      this.ses.send(new GetConfigurationSetCommand({ ConfigurationSetName: name })),
+      this.ses.send(new GetConfigurationSetEventDestinationsCommand({ ConfigurationSetName: name })),
+    ]);
+    const options: SetTemplate['options'] = {
+      ...(set.ReputationOptions?.ReputationMetricsEnabled !== undefined
+        ? { ReputationOptions: { ReputationMetricsEnabled: set.ReputationOptions.ReputationMetricsEnabled } }
+        : {}),
+      ...(set.SendingOptions ? { SendingOptions: set.SendingOptions } : {}),
+      ...(set.SuppressionOptions ? { SuppressionOptions: set.SuppressionOptions } : {}),
+    };
+    // SNS destinations only: SES publishes to the topic as itself (the topic's policy admits the clients' sets), where
+    // another kind would need a role passed or a grant this function does not hold.
+    const copied = (destinations.EventDestinations ?? []).flatMap((destination) =>
+      destination.SnsDestination && destination.Name
+        ? [
+            {
+              name: destination.Name,
+              definition: {
+                Enabled: destination.Enabled ?? true,
+                MatchingEventTypes: destination.MatchingEventTypes,
+                SnsDestination: destination.SnsDestination,
+              },
+            },
+          ]
+        : [],
+    );
+    return { options, destinations: copied };
   }
 
   async createDomainIdentity(

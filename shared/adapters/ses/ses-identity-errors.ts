@@ -7,7 +7,8 @@ import { PermanentFailure } from '../../errors.js';
  * | SES error                       | on                                              | read as                     |
  * |---------------------------------|-------------------------------------------------|-----------------------------|
  * | AlreadyExistsException          | CreateTenant, CreateEmailIdentity,              | `exists`: made by an earlier |
- * |                                 | CreateTenantResourceAssociation                 | run; read it (Get…) and go on |
+ * |                                 | CreateTenantResourceAssociation,                | run; read it (Get…) and go on |
+ * |                                 | CreateConfigurationSet(EventDestination)        |                              |
  * | NotFoundException               | GetEmailIdentity, DeleteEmailIdentity,          | `absent`: no identity, no    |
  * |                                 | DeleteTenantResourceAssociation                 | association; nothing to undo |
  * | BadRequestException             | CreateEmailIdentity,                            | `refused`: SES will not have |
@@ -18,7 +19,8 @@ import { PermanentFailure } from '../../errors.js';
  * | NotFoundException               | GetTenant, CreateTenantResourceAssociation      | thrown: a tenant we created, |
  * |                                 |                                                 | or an identity the operator  |
  * |                                 |                                                 | must verify, is missing      |
- * | LimitExceededException          | CreateTenant, CreateEmailIdentity               | thrown: an account quota (10 000 identities a region) |
+ * | LimitExceededException          | CreateTenant, CreateEmailIdentity,              | thrown: an account quota (10 000 identities, |
+ * |                                 | CreateConfigurationSet                          | 10 000 configuration sets a region) |
  * | TooManyRequestsException,       | any                                             | retried by the SDK (default   |
  * | ConcurrentModificationException,|                                                 | 3 attempts), then thrown; the |
  * | 5xx                             |                                                 | next check repeats the call   |

@@ -31,7 +31,10 @@ export interface TenantStatus {
 }
 
 export interface SenderIdentities {
-  /** Creates (or finds) the client's tenant and associates the clients' configuration set and onboarding identity. */
+  /**
+   * Creates (or finds) the client's tenant and its own configuration set (named as the tenant, publishing the
+   * client's delivery events), and associates the set and the onboarding identity with the tenant.
+   */
   ensureClientSending(clientId: number): Promise<ClientSending>;
   /**
    * Creates (or finds) the domain's identity with Easy DKIM and the MAIL FROM subdomain, and associates it with the

@@ -57,7 +57,7 @@ describe('LocalSenderIdentities', () => {
     expect(new Set(tokens).size).toBe(3);
   });
 
-  it("records the client's tenant with the clients' set and the onboarding identity, ENABLED unless paused", async () => {
+  it("records the client's tenant with its own set (named as the tenant) and the onboarding identity, ENABLED unless paused", async () => {
     // Prepare
     dbMock.on(UpdateCommand).resolves({});
 
@@ -65,7 +65,7 @@ describe('LocalSenderIdentities', () => {
     const sending = await registry(dnsOf({}), 0).ensureClientSending(7);
 
     // Assess
-    expect(sending).toEqual({ tenant: 'els-client-7', configurationSet: 'email-lifecycle-clients' });
+    expect(sending).toEqual({ tenant: 'els-client-7', configurationSet: 'els-client-7' });
     expect(dbMock.commandCalls(UpdateCommand)[0]?.args[0].input).toEqual({
       TableName: TABLE,
       Key: { pk: 'DEVSES#TENANT#els-client-7', sk: 'TENANT' },
@@ -76,10 +76,7 @@ describe('LocalSenderIdentities', () => {
         ':tenant': 'els-client-7',
         ':enabled': 'ENABLED',
         ':now': CREATED,
-        ':resources': new Set([
-          'configuration-set/email-lifecycle-clients',
-          'identity/onboarding.email-lifecycle.example',
-        ]),
+        ':resources': new Set(['configuration-set/els-client-7', 'identity/onboarding.email-lifecycle.example']),
       },
     });
   });

@@ -1,14 +1,19 @@
 import {
   AlreadyExistsException,
   BadRequestException,
+  CreateConfigurationSetCommand,
+  CreateConfigurationSetEventDestinationCommand,
   CreateEmailIdentityCommand,
   CreateTenantCommand,
   CreateTenantResourceAssociationCommand,
   DeleteEmailIdentityCommand,
   DeleteTenantResourceAssociationCommand,
+  GetConfigurationSetCommand,
+  GetConfigurationSetEventDestinationsCommand,
   GetEmailIdentityCommand,
   GetReputationEntityCommand,
   GetTenantCommand,
+  LimitExceededException,
   ListResourceTenantsCommand,
   NotFoundException,
   PutEmailIdentityMailFromAttributesCommand,
@@ -42,17 +47,69 @@ const notFound = () => new NotFoundException({ message: 'not found', ...meta });
 const inputsOf = <I>(command: new (input: I) => unknown) =>
   sesMock.commandCalls(command as never).map((call) => (call.args[0] as { input: I }).input);
 
+const SET_ARN = 'arn:aws:ses:eu-west-1:123456789012:configuration-set/els-client-7';
+const ONBOARDING_ARN = 'arn:aws:ses:eu-west-1:123456789012:identity/onboarding.lifecycle.example';
+const TOPIC_ARN = 'arn:aws:sns:eu-west-1:123456789012:EmailLifecycle-MailEventsTopic-AbC';
+const EVERY_EVENT_TYPE = [
+  'SEND',
+  'REJECT',
+  'BOUNCE',
+  'COMPLAINT',
+  'DELIVERY',
+  'OPEN',
+  'CLICK',
+  'RENDERING_FAILURE',
+  'DELIVERY_DELAY',
+  'SUBSCRIPTION',
+] as const;
+
+/** The clients' shared set as the stack makes it: the template of every client's own set. */
+function sharedSetIs() {
+  sesMock.on(GetConfigurationSetCommand).resolves({
+    ConfigurationSetName: 'lifecycle-events',
+    ReputationOptions: { ReputationMetricsEnabled: true, LastFreshStart: new Date('2026-01-01T00:00:00Z') },
+    SendingOptions: { SendingEnabled: true },
+    SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+    Tags: [{ Key: 'stack', Value: 'EmailLifecycle' }],
+  });
+  sesMock.on(GetConfigurationSetEventDestinationsCommand).resolves({
+    EventDestinations: [
+      {
+        Name: 'MailEventsDestination1A2B',
+        Enabled: true,
+        MatchingEventTypes: [...EVERY_EVENT_TYPE],
+        SnsDestination: { TopicArn: TOPIC_ARN },
+      },
+      // Not copied: publishing to a stream would need a role passed to SES.
+      {
+        Name: 'metrics',
+        Enabled: true,
+        MatchingEventTypes: ['SEND'],
+        KinesisFirehoseDestination: { IamRoleArn: 'arn:role', DeliveryStreamArn: 'arn:stream' },
+      },
+    ],
+  });
+}
+
+/** What a client's first sending makes: tenant, set, destination, associations all new. */
+function nothingExists() {
+  sharedSetIs();
+  sesMock.on(CreateTenantCommand).resolves({ TenantName: TENANT, TenantArn: TENANT_ARN });
+  sesMock.on(CreateConfigurationSetCommand).resolves({});
+  sesMock.on(CreateConfigurationSetEventDestinationCommand).resolves({});
+  sesMock.on(CreateTenantResourceAssociationCommand).resolves({});
+}
+
 describe('SesSenderIdentities.ensureClientSending', () => {
-  it('creates the tenant with TENANT-scoped suppression and associates the clients’ set and the onboarding identity', async () => {
+  it('creates the tenant with TENANT-scoped suppression and a set of its own, associated with the tenant with the onboarding identity', async () => {
     // Prepare
-    sesMock.on(CreateTenantCommand).resolves({ TenantName: TENANT, TenantArn: TENANT_ARN });
-    sesMock.on(CreateTenantResourceAssociationCommand).resolves({});
+    nothingExists();
 
     // Act
     const sending = await new SesSenderIdentities(client, options).ensureClientSending(7);
 
     // Assess
-    expect(sending).toEqual({ tenant: TENANT, configurationSet: 'lifecycle-events' });
+    expect(sending).toEqual({ tenant: TENANT, configurationSet: 'els-client-7' });
     expect(inputsOf(CreateTenantCommand)).toEqual([
       {
         TenantName: TENANT,
@@ -60,32 +117,122 @@ describe('SesSenderIdentities.ensureClientSending', () => {
       },
     ]);
     expect(inputsOf(CreateTenantResourceAssociationCommand)).toEqual([
-      { TenantName: TENANT, ResourceArn: 'arn:aws:ses:eu-west-1:123456789012:configuration-set/lifecycle-events' },
-      { TenantName: TENANT, ResourceArn: 'arn:aws:ses:eu-west-1:123456789012:identity/onboarding.lifecycle.example' },
+      { TenantName: TENANT, ResourceArn: SET_ARN },
+      { TenantName: TENANT, ResourceArn: ONBOARDING_ARN },
     ]);
     expect(inputsOf(GetTenantCommand)).toEqual([]);
     expect(inputsOf(UpdateReputationEntityPolicyCommand)).toEqual([]);
   });
 
-  it('finds a tenant and associations an earlier run made (AlreadyExists is no error)', async () => {
+  it('makes the client’s set with the shared set’s reputation, sending and suppression options', async () => {
     // Prepare
+    nothingExists();
+
+    // Act
+    await new SesSenderIdentities(client, options).ensureClientSending(7);
+
+    // Assess
+    expect(inputsOf(GetConfigurationSetCommand)).toEqual([{ ConfigurationSetName: 'lifecycle-events' }]);
+    expect(inputsOf(CreateConfigurationSetCommand)).toEqual([
+      {
+        ConfigurationSetName: 'els-client-7',
+        ReputationOptions: { ReputationMetricsEnabled: true },
+        SendingOptions: { SendingEnabled: true },
+        SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+      },
+    ]);
+  });
+
+  it('gives the client’s set the shared set’s SNS destination: every event type, the same topic', async () => {
+    // Prepare
+    nothingExists();
+
+    // Act
+    await new SesSenderIdentities(client, options).ensureClientSending(7);
+
+    // Assess
+    expect(inputsOf(GetConfigurationSetEventDestinationsCommand)).toEqual([
+      { ConfigurationSetName: 'lifecycle-events' },
+    ]);
+    expect(inputsOf(CreateConfigurationSetEventDestinationCommand)).toEqual([
+      {
+        ConfigurationSetName: 'els-client-7',
+        EventDestinationName: 'MailEventsDestination1A2B',
+        EventDestination: {
+          Enabled: true,
+          MatchingEventTypes: [...EVERY_EVENT_TYPE],
+          SnsDestination: { TopicArn: TOPIC_ARN },
+        },
+      },
+    ]);
+  });
+
+  it('finds a tenant, set, destination and associations an earlier run made (AlreadyExists is no error)', async () => {
+    // Prepare
+    sharedSetIs();
     sesMock.on(CreateTenantCommand).rejects(exists());
     sesMock.on(GetTenantCommand).resolves({ Tenant: { TenantName: TENANT, TenantArn: TENANT_ARN } });
+    sesMock.on(CreateConfigurationSetCommand).rejects(exists());
+    sesMock.on(CreateConfigurationSetEventDestinationCommand).rejects(exists());
     sesMock.on(CreateTenantResourceAssociationCommand).rejects(exists());
 
     // Act
     const sending = await new SesSenderIdentities(client, options).ensureClientSending(7);
 
     // Assess
-    expect(sending).toEqual({ tenant: TENANT, configurationSet: 'lifecycle-events' });
+    expect(sending).toEqual({ tenant: TENANT, configurationSet: 'els-client-7' });
     expect(inputsOf(GetTenantCommand)).toEqual([{ TenantName: TENANT }]);
+    expect(inputsOf(CreateConfigurationSetEventDestinationCommand)).toHaveLength(1);
     expect(inputsOf(CreateTenantResourceAssociationCommand)).toHaveLength(2);
+  });
+
+  it('completes a set an earlier run made without its destination', async () => {
+    // Prepare
+    nothingExists();
+    sesMock.on(CreateConfigurationSetCommand).rejects(exists());
+
+    // Act
+    await new SesSenderIdentities(client, options).ensureClientSending(7);
+
+    // Assess
+    expect(inputsOf(CreateConfigurationSetEventDestinationCommand).map((input) => input.ConfigurationSetName)).toEqual([
+      'els-client-7',
+    ]);
+  });
+
+  it('reads the shared set once per container, whatever the number of clients', async () => {
+    // Prepare
+    nothingExists();
+    const identities = new SesSenderIdentities(client, options);
+
+    // Act
+    await identities.ensureClientSending(7);
+    await identities.ensureClientSending(8);
+
+    // Assess
+    expect(inputsOf(GetConfigurationSetCommand)).toHaveLength(1);
+    expect(inputsOf(GetConfigurationSetEventDestinationsCommand)).toHaveLength(1);
+    expect(inputsOf(CreateConfigurationSetCommand).map((input) => input.ConfigurationSetName)).toEqual([
+      'els-client-7',
+      'els-client-8',
+    ]);
+  });
+
+  it('associates nothing when the set cannot be made (the configuration sets’ quota), and throws', async () => {
+    // Prepare
+    nothingExists();
+    sesMock
+      .on(CreateConfigurationSetCommand)
+      .rejects(new LimitExceededException({ message: 'too many sets', ...meta }));
+
+    // Act & Assess
+    await expect(new SesSenderIdentities(client, options).ensureClientSending(7)).rejects.toThrow('too many sets');
+    expect(inputsOf(CreateTenantResourceAssociationCommand)).toEqual([]);
   });
 
   it('puts the configured reputation policy on the tenant, by its ARN', async () => {
     // Prepare
-    sesMock.on(CreateTenantCommand).resolves({ TenantName: TENANT, TenantArn: TENANT_ARN });
-    sesMock.on(CreateTenantResourceAssociationCommand).resolves({});
+    nothingExists();
     sesMock.on(UpdateReputationEntityPolicyCommand).resolves({});
     const policy = 'arn:aws:ses:eu-west-1:aws:reputation-policy/standard';
 
@@ -100,13 +247,14 @@ describe('SesSenderIdentities.ensureClientSending', () => {
     expect(inputsOf(UpdateReputationEntityPolicyCommand)).toEqual([
       { ReputationEntityType: 'RESOURCE', ReputationEntityReference: TENANT_ARN, ReputationEntityPolicy: policy },
     ]);
-    expect(inputsOf(CreateTenantResourceAssociationCommand).map((input) => input.ResourceArn)).toEqual([
-      'arn:aws:ses:eu-west-1:123456789012:configuration-set/lifecycle-events',
-    ]);
+    expect(inputsOf(CreateTenantResourceAssociationCommand).map((input) => input.ResourceArn)).toEqual([SET_ARN]);
   });
 
   it('throws any other error (a quota, throttling after the SDK’s retries)', async () => {
     // Prepare
+    sharedSetIs();
+    sesMock.on(CreateConfigurationSetCommand).resolves({});
+    sesMock.on(CreateConfigurationSetEventDestinationCommand).resolves({});
     sesMock.on(CreateTenantCommand).rejects(new TooManyRequestsException({ message: 'slow down', ...meta }));
 
     // Act & Assess
@@ -216,8 +364,7 @@ describe('SesSenderIdentities.createDomainIdentity', () => {
 
   it('reads the account from a tenant ARN once per container', async () => {
     // Prepare
-    sesMock.on(CreateTenantCommand).resolves({ TenantName: TENANT, TenantArn: TENANT_ARN });
-    sesMock.on(CreateTenantResourceAssociationCommand).resolves({});
+    nothingExists();
     sesMock.on(CreateEmailIdentityCommand).resolves({ DkimAttributes: { Tokens: ['t1', 't2', 't3'] } });
     sesMock.on(PutEmailIdentityMailFromAttributesCommand).resolves({});
     sesMock.on(ListResourceTenantsCommand).resolves({});
