@@ -200,11 +200,15 @@ export async function processEvent(
     }
     if (outcome === 'already_processed') return deps.events.get(clientId, eventId);
     if (outcome === 'committed') {
-      const runMessage = (runId: number, seq: number) => ({
+      // The journey and version ride along, so a container that has not cached the version reads it in the run's
+      // one BatchGet.
+      const runMessage = (runId: number, seq: number, journeyId: number, version: number) => ({
         client_id: clientId,
         run_id: runId,
         seq,
         contact_id: contact.id,
+        journey_id: journeyId,
+        version,
       });
       await Promise.all([
         ...queued(executions).map((e) =>
@@ -220,8 +224,12 @@ export async function processEvent(
           ),
         ),
         // advance-runs takes every step of a run, its first included; a resumed run takes its on_event edge.
-        ...(journeys.writes.entries ?? []).map(({ run }) => dispatchRun(deps, runMessage(run.id, 1), now, now)),
-        ...journeys.resumed.map((w) => dispatchRun(deps, runMessage(w.runId, w.marker.q + 1), now, now)),
+        ...(journeys.writes.entries ?? []).map(({ run }) =>
+          dispatchRun(deps, runMessage(run.id, 1, run.journey_id, run.version), now, now),
+        ),
+        ...journeys.resumed.map((w) =>
+          dispatchRun(deps, runMessage(w.runId, w.marker.q + 1, w.marker.j, w.marker.v), now, now),
+        ),
         // The timeouts of the waits this event ended (resumed or exited) will find their seq stale: released.
         ...[...journeys.resumed, ...journeys.exitedWaits].map((w) =>
           releaseRunSchedule(deps, { client_id: clientId, run_id: w.runId, seq: w.marker.q }, w.marker.t, now),

@@ -53,4 +53,6 @@ export const runWakeOf = (execution: ExecutionRecord): RunMessage | undefined =>
         seq: execution.run_seq,
         contact_id: execution.contact_id,
         execution_id: execution.id,
+        journey_id: execution.workflow_id,
+        ...(execution.journey_version !== undefined ? { version: execution.journey_version } : {}),
       };

@@ -67,7 +67,7 @@ describe('processEvent: entering journeys', () => {
     expect(journeyMessages(h)).toEqual([
       {
         queue: 'journey',
-        message: { client_id: CLIENT_ID, run_id: run!.id, seq: 1, contact_id: ann.id },
+        message: { client_id: CLIENT_ID, run_id: run!.id, seq: 1, contact_id: ann.id, journey_id: 1000, version: 3 },
         options: { delaySeconds: 0 },
       },
     ]);
@@ -237,7 +237,7 @@ describe('processEvent: resolving waits', () => {
     expect(journeyMessages(h)).toEqual([
       {
         queue: 'journey',
-        message: { client_id: CLIENT_ID, run_id: 4242, seq: 3, contact_id: ann.id },
+        message: { client_id: CLIENT_ID, run_id: 4242, seq: 3, contact_id: ann.id, journey_id: 1000, version: 3 },
         options: { delaySeconds: 0 },
       },
     ]);

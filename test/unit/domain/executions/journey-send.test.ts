@@ -70,6 +70,8 @@ const wakeOf = (execution: ExecutionRecord) => ({
     seq: RUN_SEQ,
     contact_id: execution.contact_id,
     execution_id: execution.id,
+    journey_id: JOURNEY_ID,
+    version: JOURNEY_SEND.journey_version,
   },
 });
 

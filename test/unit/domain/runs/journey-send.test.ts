@@ -77,6 +77,9 @@ describe('a journey’s send step through the executor', () => {
       seq: 2,
       contact_id: ann.id,
       execution_id: execution.execution_id,
+      // The run's journey and version at that seq: a cold container reads the version in the run's one BatchGet.
+      journey_id: 1000,
+      version: 1,
     });
     expect(woken.kind).toBe('moved');
     expect(done.kind).toBe('moved');
