@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatorMailer } from '../../../local/engine/simulator-mailer.js';
+import { SEND_NOTIFICATION_DELAY_SECONDS, SimulatorMailer } from '../../../local/engine/simulator-mailer.js';
 import type { MailSendResult, Mailer, OutboundEmail, SesStatusMessage } from '../../../shared/platform.js';
 
 const inner: Mailer = { send: async (): Promise<MailSendResult> => ({ kind: 'sent', providerMessageId: 'local-1' }) };
@@ -16,6 +16,13 @@ describe('SimulatorMailer', () => {
     const published: SesStatusMessage[] = [];
     await new SimulatorMailer(inner, async (message) => void published.push(message)).send(email);
     expect(published).toHaveLength(2);
+  });
+
+  it('publishes them after the send has answered, as SES does: the Send a second later, the Delivery a second after', async () => {
+    const delays: number[] = [];
+    await new SimulatorMailer(inner, async (_message, delaySeconds) => void delays.push(delaySeconds)).send(email);
+    expect(delays).toEqual([SEND_NOTIFICATION_DELAY_SECONDS, SEND_NOTIFICATION_DELAY_SECONDS + 1]);
+    expect(SEND_NOTIFICATION_DELAY_SECONDS).toBeGreaterThan(0);
   });
 
   it('publishes nothing for an e-mail with no configuration set (configurationSet null), as SES does', async () => {
