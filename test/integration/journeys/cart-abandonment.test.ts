@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { describe, expect, it } from 'vitest';
-import { keys } from '../../../shared/adapters/dynamo/keys.js';
 import type { RunRecord } from '../../../shared/domain/runs/run-record.js';
 import { call } from '../support/api.js';
-import { createTestClient, type TestClient } from '../support/clients.js';
+import { createTestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
-import { documentClient } from '../support/partition.js';
+import { awaitRun, publishJourney, runOf, sendSyncEvent } from '../support/journeys.js';
 import { awaitSesMailsTo, sesMailsTo } from '../support/ses-mailbox.js';
 
 /**
@@ -43,50 +41,6 @@ const cartJourney = {
   },
 };
 
-async function publishCartJourney(client: TestClient): Promise<number> {
-  const created = await call('POST', '/client/journeys', {
-    key: client.api_key,
-    body: { name: 'Cart reminder', definition: cartJourney },
-  });
-  expect(created.status).toBe(201);
-  const { id, draft_version } = created.body.data;
-  const published = await call('POST', `/client/journeys/${id}/publish`, {
-    key: client.api_key,
-    body: { draft_version },
-  });
-  expect(published.status).toBe(201);
-  return id;
-}
-
-const sendEvent = async (client: TestClient, body: Record<string, unknown>) => {
-  const res = await call('POST', '/client/events?sync=true', { key: client.api_key, body });
-  expect(res.status).toBe(201);
-  return res.body.data;
-};
-
-const runOf = async (clientId: number, runId: number): Promise<RunRecord | undefined> =>
-  (
-    await documentClient().send(
-      new GetCommand({ TableName: inject('tableName'), Key: keys.run(clientId, runId), ConsistentRead: true }),
-    )
-  ).Item as RunRecord | undefined;
-
-const awaitRun = (
-  clientId: number,
-  runId: number,
-  what: string,
-  holds: (run: RunRecord) => boolean,
-  timeoutMs = 15_000,
-) =>
-  eventually(
-    `run ${runId} ${what}`,
-    async () => {
-      const run = await runOf(clientId, runId);
-      return run && holds(run) ? run : undefined;
-    },
-    { timeoutMs, intervalMs: 250 },
-  );
-
 const waysOut = (run: RunRecord) => run.path.filter((p) => p.step === 'wait_checkout').map((p) => p.via);
 
 describe('the cart-abandonment journey over HTTP', () => {
@@ -95,10 +49,15 @@ describe('the cart-abandonment journey over HTTP', () => {
     async () => {
       // Prepare: the journey published through the API; one shopper abandons carts A and B.
       const client = await createTestClient();
-      const journeyId = await publishCartJourney(client);
+      const journeyId = await publishJourney(client, 'Cart reminder', cartJourney);
       const email = `shopper-${randomUUID().slice(0, 8)}@example.com`;
-      const cartA = await sendEvent(client, { type: 'cart_abandoned', email, auto_create_contact: true, cart_id: 'A' });
-      const cartB = await sendEvent(client, { type: 'cart_abandoned', email, cart_id: 'B' });
+      const cartA = await sendSyncEvent(client, {
+        type: 'cart_abandoned',
+        email,
+        auto_create_contact: true,
+        cart_id: 'A',
+      });
+      const cartB = await sendSyncEvent(client, { type: 'cart_abandoned', email, cart_id: 'B' });
       expect(cartA.journey_entries).toEqual([
         { journey_id: journeyId, run_id: expect.any(Number), outcome: 'entered' },
       ]);
@@ -110,11 +69,11 @@ describe('the cart-abandonment journey over HTTP', () => {
       const waitingB = await awaitRun(client.id, runB, 'waiting for its checkout', (r) => r.status === 'waiting');
       await awaitRun(client.id, runA, 'waiting for its checkout', (r) => r.status === 'waiting');
       // One run in flight per cart: B abandoned again starts none (its lock refuses it in the commit).
-      const cartBAgain = await sendEvent(client, { type: 'cart_abandoned', email, cart_id: 'B' });
+      const cartBAgain = await sendSyncEvent(client, { type: 'cart_abandoned', email, cart_id: 'B' });
       expect(cartBAgain.journey_entries).toEqual([{ journey_id: journeyId, run_id: null, outcome: 'in_flight' }]);
       // Another shopper closes their account while waiting: the exit event ends their run, no reminder for them.
       const leaver = `leaver-${randomUUID().slice(0, 8)}@example.com`;
-      const cartC = await sendEvent(client, {
+      const cartC = await sendSyncEvent(client, {
         type: 'cart_abandoned',
         email: leaver,
         auto_create_contact: true,
@@ -122,12 +81,12 @@ describe('the cart-abandonment journey over HTTP', () => {
       });
       const runC = cartC.journey_entries[0].run_id as number;
       await awaitRun(client.id, runC, 'waiting for its checkout', (r) => r.status === 'waiting');
-      await sendEvent(client, { type: 'account_closed', email: leaver });
+      await sendSyncEvent(client, { type: 'account_closed', email: leaver });
       expect(await runOf(client.id, runC)).toMatchObject({ status: 'exited', reason: 'exit_event' });
 
       // Act: cart A is checked out; a checkout for a cart that never had a run arrives too.
-      const checkoutA = await sendEvent(client, { type: 'checkout_completed', email, cart_id: 'A' });
-      const stray = await sendEvent(client, { type: 'checkout_completed', email, cart_id: 'Z' });
+      const checkoutA = await sendSyncEvent(client, { type: 'checkout_completed', email, cart_id: 'A' });
+      const stray = await sendSyncEvent(client, { type: 'checkout_completed', email, cart_id: 'Z' });
 
       // Assess: A resumed and ended on_event; the stray checkout resumed nothing, B still waits as it did.
       expect(checkoutA.resumed_run_ids).toEqual([runA]);

@@ -4,6 +4,7 @@ import { splitArmOf } from '../../../shared/domain/journeys/definition/split-has
 import { call } from '../support/api.js';
 import { createTestClient, type TestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
+import { publishJourney, sendSyncEvent } from '../support/journeys.js';
 import { listExecutions, type ExecutionItem } from '../support/executions.js';
 import {
   awaitStatus,
@@ -22,24 +23,6 @@ const SETTINGS = {
   critical: false,
   exit_events: ['upgraded'],
   conversion_window_days: 7,
-};
-
-async function publish(client: TestClient, name: string, definition: object): Promise<number> {
-  const created = await call('POST', '/client/journeys', { key: client.api_key, body: { name, definition } });
-  expect(created.status, created.text).toBe(201);
-  const { id, draft_version } = created.body.data;
-  const published = await call('POST', `/client/journeys/${id}/publish`, {
-    key: client.api_key,
-    body: { draft_version },
-  });
-  expect(published.status, published.text).toBe(201);
-  return id;
-}
-
-const sendEvent = async (client: TestClient, body: Record<string, unknown>) => {
-  const res = await call('POST', '/client/events?sync=true', { key: client.api_key, body });
-  expect(res.status, res.text).toBe(201);
-  return res.body.data;
 };
 
 /** The journey's send of the run (its execution completed), as GET /client/executions shows it. */
@@ -77,14 +60,14 @@ describe('a journey step counts its e-mails’ engagement over HTTP', () => {
   it('a human open, a human click and a conversion count on the send step; a machine open only as a machine’s', async () => {
     // Prepare: project_created → tips (sent at once); a contact enters; its e-mail is delivered.
     const client = await createTestClient();
-    const journeyId = await publish(client, 'Tips', {
+    const journeyId = await publishJourney(client, 'Tips', {
       trigger: { event: 'project_created', reentry: { mode: 'always' } },
       entry: 'tips',
       steps: [{ id: 'tips', type: 'send', template_id: 1, send_time: { mode: 0 }, next: null }],
       settings: SETTINGS,
     });
     const email = `maker-${randomUUID().slice(0, 8)}@example.com`;
-    const entered = await sendEvent(client, { type: 'project_created', email, auto_create_contact: true });
+    const entered = await sendSyncEvent(client, { type: 'project_created', email, auto_create_contact: true });
     const runId = entered.journey_entries[0].run_id as number;
     const execution = await awaitSendOf(client, runId);
     expect(execution.step_id).toBe('tips');
@@ -97,7 +80,7 @@ describe('a journey step counts its e-mails’ engagement over HTTP', () => {
     await injectAndAwait(t, sesEvent.open(mail, at(600)), at(600));
     await injectAndAwait(t, sesEvent.open(mail, at(660)), at(660));
     await injectAndAwait(t, sesEvent.click(mail, at(700), 'https://example.com/docs'), at(700));
-    await sendEvent(client, { type: 'upgraded', email });
+    await sendSyncEvent(client, { type: 'upgraded', email });
 
     // Assess: the step's row counts one of each, the human open once, the machine's apart; the e-mail shows its logs.
     const stats = await eventually(
@@ -134,14 +117,14 @@ describe('a journey step counts its e-mails’ engagement over HTTP', () => {
   it('a machine open alone counts no human open on the step', async () => {
     // Prepare: the same journey; a contact's e-mail delivered.
     const client = await createTestClient();
-    const journeyId = await publish(client, 'Tips', {
+    const journeyId = await publishJourney(client, 'Tips', {
       trigger: { event: 'project_created', reentry: { mode: 'always' } },
       entry: 'tips',
       steps: [{ id: 'tips', type: 'send', template_id: 1, send_time: { mode: 0 }, next: null }],
       settings: SETTINGS,
     });
     const email = `maker-${randomUUID().slice(0, 8)}@example.com`;
-    const entered = await sendEvent(client, { type: 'project_created', email, auto_create_contact: true });
+    const entered = await sendSyncEvent(client, { type: 'project_created', email, auto_create_contact: true });
     const execution = await awaitSendOf(client, entered.journey_entries[0].run_id as number);
     const t = await trackedOf(client, entered.contact_id, execution.sent_email_id!);
     const at = (s: number) => new Date(Date.parse(t.email.created_at) + s * 1000).toISOString();
@@ -168,7 +151,7 @@ describe('a journey step counts its e-mails’ engagement over HTTP', () => {
   it('a split’s automatic winner: decided on human opens once each arm sent 2, shown in the stats, taken by the next run', async () => {
     // Prepare: a 50/50 split whose arms each send; the winner on human opens after 2 e-mails per arm.
     const client = await createTestClient();
-    const journeyId = await publish(client, 'Subject test', {
+    const journeyId = await publishJourney(client, 'Subject test', {
       trigger: { event: 'trial_started', reentry: { mode: 'always' } },
       entry: 'ab',
       steps: [
@@ -188,7 +171,7 @@ describe('a journey step counts its e-mails’ engagement over HTTP', () => {
     });
     const enter = async () => {
       const email = `trial-${randomUUID().slice(0, 8)}@example.com`;
-      const entered = await sendEvent(client, { type: 'trial_started', email, auto_create_contact: true });
+      const entered = await sendSyncEvent(client, { type: 'trial_started', email, auto_create_contact: true });
       const runId = entered.journey_entries[0].run_id as number;
       return { runId, contactId: entered.contact_id as number, execution: await awaitSendOf(client, runId) };
     };

@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
-import { keys } from '../../../shared/adapters/dynamo/keys.js';
 import { EXECUTION_STATUS } from '../../../shared/domain/executions/execution-record.js';
 import type { RunRecord } from '../../../shared/domain/runs/run-record.js';
-import { call } from '../support/api.js';
-import { createTestClient, type TestClient } from '../support/clients.js';
-import { eventually } from '../support/eventually.js';
+import { createTestClient } from '../support/clients.js';
+import { awaitRun, publishJourney, runOf, sendSyncEvent } from '../support/journeys.js';
 import { type ExecutionItem, listExecutions } from '../support/executions.js';
-import { documentClient } from '../support/partition.js';
 import { awaitSesMailsTo, sesMailsTo } from '../support/ses-mailbox.js';
 
 /**
@@ -44,44 +40,6 @@ const nudgeThenRemind = {
   settings: { category: 'marketing', topic_id: null, critical: false, exit_events: [], conversion_window_days: 7 },
 };
 
-async function publish(client: TestClient): Promise<number> {
-  const created = await call('POST', '/client/journeys', {
-    key: client.api_key,
-    body: { name: 'Nudge, then remind', definition: nudgeThenRemind },
-  });
-  expect(created.status, created.text).toBe(201);
-  const { id, draft_version } = created.body.data;
-  const published = await call('POST', `/client/journeys/${id}/publish`, {
-    key: client.api_key,
-    body: { draft_version },
-  });
-  expect(published.status, published.text).toBe(201);
-  return id;
-}
-
-const sendEvent = async (client: TestClient, body: Record<string, unknown>) => {
-  const res = await call('POST', '/client/events?sync=true', { key: client.api_key, body });
-  expect(res.status, res.text).toBe(201);
-  return res.body.data;
-};
-
-const runOf = async (clientId: number, runId: number): Promise<RunRecord | undefined> =>
-  (
-    await documentClient().send(
-      new GetCommand({ TableName: inject('tableName'), Key: keys.run(clientId, runId), ConsistentRead: true }),
-    )
-  ).Item as RunRecord | undefined;
-
-const awaitRun = (clientId: number, runId: number, what: string, holds: (run: RunRecord) => boolean, waitMs = 15_000) =>
-  eventually(
-    `run ${runId} ${what}`,
-    async () => {
-      const run = await runOf(clientId, runId);
-      return run && holds(run) ? run : undefined;
-    },
-    { timeoutMs: waitMs, intervalMs: 250 },
-  );
-
 const stepsOf = (run: RunRecord) => run.path.map((p) => (p.via ? `${p.step}:${p.via}` : p.step));
 
 describe('a three-step keyed journey over HTTP', () => {
@@ -90,10 +48,15 @@ describe('a three-step keyed journey over HTTP', () => {
     async () => {
       // Prepare: the journey published through the API; one shopper abandons carts A and B.
       const shop = await createTestClient();
-      const journeyId = await publish(shop);
+      const journeyId = await publishJourney(shop, 'Nudge, then remind', nudgeThenRemind);
       const email = `three-step-${randomUUID().slice(0, 8)}@example.com`;
-      const cartA = await sendEvent(shop, { type: 'cart_abandoned', email, auto_create_contact: true, cart_id: 'A' });
-      const cartB = await sendEvent(shop, { type: 'cart_abandoned', email, cart_id: 'B' });
+      const cartA = await sendSyncEvent(shop, {
+        type: 'cart_abandoned',
+        email,
+        auto_create_contact: true,
+        cart_id: 'A',
+      });
+      const cartB = await sendSyncEvent(shop, { type: 'cart_abandoned', email, cart_id: 'B' });
       expect(cartA.journey_entries).toEqual([
         { journey_id: journeyId, run_id: expect.any(Number), outcome: 'entered' },
       ]);
@@ -110,7 +73,7 @@ describe('a three-step keyed journey over HTTP', () => {
       const nudges = await awaitSesMailsTo(email, 2);
 
       // Act: cart A is checked out after its nudge, before its timeout; B's checkout never comes.
-      const checkoutA = await sendEvent(shop, { type: 'checkout_completed', email, cart_id: 'A' });
+      const checkoutA = await sendSyncEvent(shop, { type: 'checkout_completed', email, cart_id: 'A' });
 
       // Assess: A resumed by its own cart's checkout only, and left by the exit step.
       expect(checkoutA.resumed_run_ids).toEqual([runA]);
