@@ -177,6 +177,9 @@ describe('journeys, the event side, on DynamoDB', () => {
       run_id: runId,
       seq: 3,
       contact_id: t.contactId,
+      // The run's journey and version: a cold container reads the version with the run.
+      journey_id: JOURNEY,
+      version: 1,
     });
     expect(t.scheduler.cancelled).toEqual([`run-${t.clientId}-${runId}-2-${Date.parse(waiting.due_at!)}`]);
     // The run then ends on_event; the timeout's message, had it fired, finds its seq stale.
