@@ -1,18 +1,19 @@
 import * as dynamodb from '@aws-sdk/client-dynamodb';
 import {
   type AttributeValue,
-  BatchGetItemCommand,
   BatchWriteItemCommand,
   DescribeTableCommand,
   DynamoDBClient,
   GetItemCommand,
+  ScanCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
  * The engine's own floor: every DynamoDB request the engine sent while it turned events into e-mails, replayed straight
  * at DynamoDB Local — no HTTP, no queue, no handler code — against a copy of the table in a DynamoDB Local of its own
- * (same jar, keys, indexes and stream, holding the items the requests touch). The replay keeps each message's requests in their order (a request
+ * (same jar, keys, indexes and stream), each replay starting from the items the requests touch as they were before the
+ * run, conditions and all. The replay keeps each message's requests in their order (a request
  * waits for those of its message that had ended before it started) and runs messages side by side. The engine can
  * be no faster than that on this machine, so `floor ms / engine ms` says how much of the emulator's speed it reaches.
  */
@@ -72,7 +73,10 @@ export interface FloorRun {
   /** Units of work replayed at once. */
   concurrency: number;
   ms: number;
-  /** Replayed requests DynamoDB refused (a condition-free update of an attribute the copy lacks, a conflict). */
+  /**
+   * Replayed requests DynamoDB refused: a condition that held in the run but not in the replay's interleaving of the
+   * units (a claim replayed before the event that created its execution), a conflict.
+   */
   failed: number;
 }
 
@@ -80,7 +84,7 @@ export interface EngineFloor {
   requests: number;
   /** Units of work (message deliveries, API requests) the requests belong to. */
   units: number;
-  /** Items copied into the replay's table before the clock starts. */
+  /** Items the replay's table starts from (those the requests touch that existed before the run). */
   seededItems: number;
   runs: FloorRun[];
   /** The fastest run: the floor. */
@@ -88,8 +92,6 @@ export interface EngineFloor {
 }
 
 export interface FloorOptions {
-  /** The DynamoDB Local the engine ran against: the items the requests name are read from its table. */
-  endpoint: string;
   region: string;
   tableName: string;
   /**
@@ -102,6 +104,8 @@ export interface FloorOptions {
   replayEndpoint: string;
   /** Units replayed at once; each is tried and the fastest kept (default 4, 16, 64). */
   concurrencies?: readonly number[];
+  /** The engine table's items as they were before the run (snapshotTable, taken before the clock started). */
+  before: readonly Item[];
 }
 
 type Item = Record<string, AttributeValue>;
@@ -109,53 +113,111 @@ type Input = Record<string, unknown>;
 type CommandClass = new (input: never) => Parameters<DynamoDBClient['send']>[0];
 
 /**
- * Replays `calls` against the replay's own table, once as a warm-up (its JVM starts cold, the engine's had warmed
- * up) and once per concurrency.
+ * The items of `table` now, every page of a Scan: the state the floor's replays start from, taken before the measured
+ * run (outside its clock).
+ */
+export async function snapshotTable(endpoint: string, region: string, table: string): Promise<Item[]> {
+  const client = new DynamoDBClient({
+    region,
+    endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    const items: Item[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await client.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start }));
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Replays `calls` as they were sent (conditions kept) against the replay's own table, once as a warm-up (its JVM
+ * starts cold, the engine's had warmed up) and once per concurrency, each from the items as they were before the run.
  */
 export async function measureEngineFloor(calls: readonly CapturedCall[], options: FloorOptions): Promise<EngineFloor> {
-  const clientOf = (endpoint: string) =>
-    new DynamoDBClient({
-      region: options.region,
-      endpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      // As the engine's client (shared/adapters/dynamo/document-client.ts): a conflict is retried the same way.
-      maxAttempts: 5,
-    });
-  const source = clientOf(options.endpoint);
-  const client = clientOf(options.replayEndpoint);
+  const client = new DynamoDBClient({
+    region: options.region,
+    endpoint: options.replayEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    // As the engine's client (shared/adapters/dynamo/document-client.ts): a conflict is retried the same way.
+    maxAttempts: 5,
+  });
   try {
-    const { Table: table } = await source.send(new DescribeTableCommand({ TableName: options.tableName }));
+    const { Table: table } = await client.send(new DescribeTableCommand({ TableName: options.tableName }));
     if (!table?.KeySchema) throw new Error(`${options.tableName} has no key schema`);
     const keyNames = table.KeySchema.map((k) => k.AttributeName!);
-    const replayed = calls.map((call) => ({
-      ...call,
-      input: replayable(call.command, call.input),
-    }));
+    const keyText = (item: Item) => JSON.stringify(keyNames.map((name) => item[name]));
     const touched = touchedKeys(calls, options.tableName, keyNames);
-    // Each phase says when it starts and how long it took: a replay that seemed stuck was still seeding.
-    let phaseStarted = performance.now();
-    console.log(`  floor: copying the ${touched.length} items the requests name into the replay's DynamoDB Local…`);
-    const seededItems = await seed(source, client, options.tableName, touched);
-    console.log(`  floor: ${seededItems} items copied in ${((performance.now() - phaseStarted) / 1000).toFixed(1)} s`);
-    const units = unitsOf(replayed);
+    const touchedText = new Set(touched.map(keyText));
+    const before = options.before.filter((item) => touchedText.has(keyText(item)));
+    // Each replay starts from the run's starting state, so every condition meets what it met in the run; what the
+    // replay's own interleaving makes fail is counted, not retried.
+    const reset = async () => {
+      const started = performance.now();
+      await batchWrite(
+        client,
+        options.tableName,
+        touched.map((Key) => ({ DeleteRequest: { Key } })),
+      );
+      await batchWrite(
+        client,
+        options.tableName,
+        before.map((Item) => ({ PutRequest: { Item } })),
+      );
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(
+        `  floor: the ${touched.length} items the requests touch reset to their state before the run in ${seconds} s`,
+      );
+    };
+    const units = unitsOf(calls);
+    await reset();
     const warmUp = await replay(client, units, WARM_UP_CONCURRENCY);
     console.log(`  floor: warm-up replay at ${WARM_UP_CONCURRENCY} in flight took ${(warmUp.ms / 1000).toFixed(1)} s`);
     if (touched[0]) {
       // How busy the emulator is before the clock starts: a replay sharing it with other work says so here.
       const key = touched[0];
-      phaseStarted = performance.now();
+      const started = performance.now();
       for (let i = 0; i < 100; i += 1)
         await client.send(new GetItemCommand({ TableName: options.tableName, Key: key }));
-      console.log(`  floor: one GetItem at a time takes ${((performance.now() - phaseStarted) / 100).toFixed(2)} ms`);
+      console.log(`  floor: one GetItem at a time takes ${((performance.now() - started) / 100).toFixed(2)} ms`);
     }
     const runs: FloorRun[] = [];
-    for (const concurrency of options.concurrencies ?? [4, 16, 64]) runs.push(await replay(client, units, concurrency));
+    for (const concurrency of options.concurrencies ?? [4, 16, 64]) {
+      await reset();
+      runs.push(await replay(client, units, concurrency));
+    }
     const best = runs.reduce((a, b) => (b.ms < a.ms ? b : a));
-    return { requests: calls.length, units: units.length, seededItems, runs, best };
+    return { requests: calls.length, units: units.length, seededItems: before.length, runs, best };
   } finally {
-    source.destroy();
     client.destroy();
   }
+}
+
+/** Writes `requests` in batches of 25, again until none is left unprocessed (outside any clock). */
+async function batchWrite(
+  client: DynamoDBClient,
+  table: string,
+  requests: readonly ({ DeleteRequest: { Key: Item } } | { PutRequest: { Item: Item } })[],
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let at = next; at < requests.length; at = next) {
+        next += 25;
+        let batch = requests.slice(at, at + 25);
+        while (batch.length > 0) {
+          const out = await client.send(new BatchWriteItemCommand({ RequestItems: { [table]: batch } }));
+          batch = (out.UnprocessedItems?.[table] ?? []) as typeof batch;
+        }
+      }
+    }),
+  );
 }
 
 const WARM_UP_CONCURRENCY = 16;
@@ -232,43 +294,6 @@ async function replay(
   return { concurrency, ms: performance.now() - started, failed };
 }
 
-/** Copies the items the calls name (their state now) from the engine's table into the replay's, outside the clock. */
-async function seed(
-  source: DynamoDBClient,
-  target: DynamoDBClient,
-  table: string,
-  keys: readonly Item[],
-): Promise<number> {
-  let copied = 0;
-  let next = 0;
-  const chunk = async (first: number) => {
-    let wanted: Item[] = keys.slice(first, first + 100);
-    const items: Item[] = [];
-    while (wanted.length > 0) {
-      const got = await source.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: wanted } } }));
-      items.push(...(got.Responses?.[table] ?? []));
-      wanted = got.UnprocessedKeys?.[table]?.Keys ?? [];
-    }
-    for (let at = 0; at < items.length; at += 25) {
-      let puts = items.slice(at, at + 25).map((Item) => ({ PutRequest: { Item } }));
-      while (puts.length > 0) {
-        const put = await target.send(new BatchWriteItemCommand({ RequestItems: { [table]: puts } }));
-        puts = (put.UnprocessedItems?.[table] ?? []).map((r) => ({ PutRequest: { Item: r.PutRequest!.Item! } }));
-      }
-    }
-    copied += items.length;
-  };
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      for (let first = next; first < keys.length; first = next) {
-        next += 100;
-        await chunk(first);
-      }
-    }),
-  );
-  return copied;
-}
-
 /** The distinct item keys the calls read or write in `table` (a Query's items are not copied). */
 export function touchedKeys(calls: readonly CapturedCall[], table: string, keyNames: readonly string[]): Item[] {
   const keys = new Map<string, Item>();
@@ -296,66 +321,4 @@ export function touchedKeys(calls: readonly CapturedCall[], table: string, keyNa
     } else addAction(input);
   }
   return [...keys.values()];
-}
-
-/**
- * The call as the replay sends it: its conditions dropped (the replay's table holds the items' state after the run,
- * so a condition that held then may not now; evaluating one costs the emulator little next to the write). A
- * transaction's ConditionCheck stays as a check that always holds, so the transaction keeps its items. Its table
- * names stay: the replay's table has the engine's table's name, in a DynamoDB Local of its own.
- */
-export function replayable(command: string, input: Input): Input {
-  if (command === 'BatchGetItemCommand' || command === 'BatchWriteItemCommand') return input;
-  if (command === 'TransactWriteItemsCommand' || command === 'TransactGetItemsCommand') {
-    return {
-      ...input,
-      TransactItems: (input['TransactItems'] as Record<string, Input>[]).map((entry) =>
-        Object.fromEntries(
-          Object.entries(entry).map(([kind, action]) => {
-            if (kind === 'ConditionCheck') {
-              return [
-                kind,
-                {
-                  TableName: action['TableName'],
-                  Key: action['Key'],
-                  ConditionExpression: 'attribute_not_exists(#floorNever)',
-                  ExpressionAttributeNames: { '#floorNever': 'floor_never_written' },
-                },
-              ];
-            }
-            return [kind, withoutCondition(action)];
-          }),
-        ),
-      ),
-    };
-  }
-  return withoutCondition(input);
-}
-
-const EXPRESSIONS = ['UpdateExpression', 'ProjectionExpression', 'KeyConditionExpression', 'FilterExpression'];
-
-/** The action without its condition, and without the names and values only the condition used. */
-export function withoutCondition(action: Input): Input {
-  const {
-    ConditionExpression: _condition,
-    Expected: _expected,
-    ConditionalOperator: _operator,
-    ReturnValuesOnConditionCheckFailure: _returned,
-    ...rest
-  } = action;
-  const used = EXPRESSIONS.map((name) => rest[name])
-    .filter((e): e is string => typeof e === 'string')
-    .join(' ');
-  const prune = (field: 'ExpressionAttributeNames' | 'ExpressionAttributeValues') => {
-    const map = rest[field] as Record<string, unknown> | undefined;
-    if (!map) return;
-    const kept = Object.entries(map).filter(([placeholder]) =>
-      new RegExp(`${placeholder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_])`).test(used),
-    );
-    if (kept.length > 0) rest[field] = Object.fromEntries(kept);
-    else delete rest[field];
-  };
-  prune('ExpressionAttributeNames');
-  prune('ExpressionAttributeValues');
-  return rest;
 }

@@ -206,19 +206,19 @@ function floorLines(run: EngineRun): { console: string; rows: string; goal: stri
 ` +
       `| engine ÷ floor · redeliveries on the three queues (goal ≥ ${FLOOR_GOAL}× and 0) | **${fmt(f.ratio, 2)}×** · ${fmt(f.redeliveries)}: ${met ? 'met' : 'NOT met'} |`,
     goal: `The floor is measured in the same process and JVM right after the run, once the stream functions have taken
-the run's changes (so the replay never shares the emulator with their backlog): every
-DynamoDB request the engine sent
+the run's changes (so the replay never shares the emulator with their backlog): every DynamoDB request the engine sent
 between the first event and the last mail (captured on the container's client after marshalling, one per call before
-the SDK's retries) is replayed at a copy of the table in a DynamoDB Local of its own (same jar, keys, indexes and
-stream: a second table in the engine's DynamoDB Local answers ~5× slower, as the emulator looks up its stream beside
-the engine's long one on every request) holding the ${fmt(run.floor.seededItems)} items those requests name, copied
-before the clock starts, then replayed once to warm its JVM. Each delivery's requests keep their order — one waits for
-those of its delivery that had ended before it began — while the API's requests (no delivery scope) replay each on its
-own; deliveries run side by side, ${run.floor.runs.map((r) => r.concurrency).join(', ')}
-at once; the fastest is the floor. Conditions are dropped (the copy holds the items' state after the run, so a
-condition that held then may not now; a ConditionCheck stays as one that always holds), and requests DynamoDB refuses
-on the copy are counted, not retried: both make the floor faster, never slower. No HTTP, queue, handler code or SES
-call is replayed, so the engine can come close to its floor but not pass it.
+the SDK's retries) is replayed as it was sent, conditions and all, at a copy of the table in a DynamoDB Local of its
+own (same jar, keys, indexes and stream: a second table in the engine's DynamoDB Local answers ~5× slower, as the
+emulator looks up its stream beside the engine's long one on every request). Before each replay the
+${fmt(run.floor.seededItems)} items those requests touch that existed before the run are put back as a Scan taken
+before the run's clock found them (and the rest deleted), so each condition meets what it met in the run; one replay
+warms the JVM first. Each delivery's requests keep their order — one waits for those of its delivery that had ended
+before it began — while the API's requests (no delivery scope) replay each on its own; deliveries run side by side,
+${run.floor.runs.map((r) => r.concurrency).join(', ')} at once; the fastest is the floor. A request refused on the copy
+(its condition met another order of the deliveries than the run's) is counted, not retried: that makes the floor
+faster, never slower. No HTTP, queue, handler code, stream read or SES call is replayed, so the engine can come close
+to its floor but not pass it.
 `,
   };
 }

@@ -1,3 +1,4 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { MappingSizing } from '../../functions/queue-sizing.js';
 import { createQueueDispatcher } from '../../local/queue-functions.js';
 import type { LocalRuntime } from '../../local/runtime.js';
@@ -92,7 +93,12 @@ export interface EngineBenchDeps {
   /** The rate limit's window writes so far (one per authenticated API request); counted apart from the ingest's. */
   rateCounts?: () => number;
   /** Records the measured run's DynamoDB calls and replays them: the engine's floor, side by side. */
-  floor?: { capture: RequestCapture; measure(calls: readonly CapturedCall[]): Promise<EngineFloor> };
+  floor?: {
+    capture: RequestCapture;
+    /** The engine's table as it is (taken before the measured run: where every replay starts). */
+    snapshot(): Promise<Record<string, AttributeValue>[]>;
+    measure(calls: readonly CapturedCall[], before: readonly Record<string, AttributeValue>[]): Promise<EngineFloor>;
+  };
 }
 
 export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptions): Promise<EngineRun> {
@@ -109,6 +115,8 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
   const streamReadsBefore = deps.runtime.streams.requests();
   const rateBefore = deps.rateCounts?.() ?? 0;
   const deadLettersBefore = deps.runtime.engine.queue.deadLetters.length;
+  // The table before the run, outside its clock: each floor replay starts from it, so conditions meet what they met.
+  const before = (await deps.floor?.snapshot()) ?? [];
   deps.floor?.capture.start();
   const timing = await runEvents(deps, client, options);
   const captured = deps.floor?.capture.stop() ?? [];
@@ -142,7 +150,7 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
     const after = ((performance.now() - settling) / 1000).toFixed(1);
     console.log(`Engine floor: stream functions ${settled ? 'settled' : 'still busy'} after ${after} s`);
     console.log(`Engine floor: replaying ${window.length} DynamoDB requests straight at DynamoDB Local…`);
-    floor = await deps.floor.measure(window);
+    floor = await deps.floor.measure(window, before);
   }
   return {
     options,

@@ -63,7 +63,7 @@ const { MAX_REQUESTS_PER_SECOND, setClientRateLimits } = await import(
 const { installLatency } = await import('./dynamo-latency.js');
 const { measureWriteFloor } = await import('./write-floor.js');
 const { withEngineSection, withImportPart, withMarkedSection } = await import('./sections.js');
-const { RequestCapture, measureEngineFloor } = await import('./engine-floor.js');
+const { RequestCapture, measureEngineFloor, snapshotTable } = await import('./engine-floor.js');
 const { EngineMeter } = await import('./engine-meter.js');
 const { ENGINE_PLAN, runEngineBench } = await import('./engine.js');
 const { engineBudgets, engineMarkdown, printEngine } = await import('./engine-report.js');
@@ -309,14 +309,16 @@ async function main(): Promise<void> {
           rateCounts: countRateWindows(),
           floor: {
             capture,
-            measure: async (calls) => {
+            snapshot: () =>
+              snapshotTable(runtime.dynamoEndpoint, process.env['AWS_REGION'] ?? 'us-east-1', runtime.tableName),
+            measure: async (calls, before) => {
               const replayDb = await startDynamoLocal({ port: 0, tableName: runtime.tableName });
               try {
                 return await measureEngineFloor(calls, {
-                  endpoint: runtime.dynamoEndpoint,
                   replayEndpoint: replayDb.endpoint,
                   region: process.env['AWS_REGION'] ?? 'us-east-1',
                   tableName: runtime.tableName,
+                  before,
                 });
               } finally {
                 await replayDb.stop();

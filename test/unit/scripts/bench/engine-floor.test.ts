@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type CapturedCall,
-  replayable,
-  touchedKeys,
-  withoutCondition,
-} from '../../../../scripts/bench/engine-floor.js';
+import { type CapturedCall, touchedKeys } from '../../../../scripts/bench/engine-floor.js';
 
 const key = (pk: string, sk: string) => ({ pk: { S: pk }, sk: { S: sk } });
 const call = (command: string, input: Record<string, unknown>): CapturedCall => ({
@@ -16,69 +11,6 @@ const call = (command: string, input: Record<string, unknown>): CapturedCall => 
 });
 
 describe('engine floor replay', () => {
-  it('drops a condition with the names and values only it used, keeping those the update uses', () => {
-    const update = withoutCondition({
-      TableName: 't',
-      Key: key('A', 'B'),
-      UpdateExpression: 'SET #s = :s, #n = #n + :one',
-      ConditionExpression: '#s = :pending AND attribute_exists(#pk)',
-      ExpressionAttributeNames: { '#s': 'status', '#n': 'count', '#pk': 'pk' },
-      ExpressionAttributeValues: { ':s': { N: '3' }, ':one': { N: '1' }, ':pending': { N: '1' } },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    });
-
-    expect(update).toEqual({
-      TableName: 't',
-      Key: key('A', 'B'),
-      UpdateExpression: 'SET #s = :s, #n = #n + :one',
-      ExpressionAttributeNames: { '#s': 'status', '#n': 'count' },
-      ExpressionAttributeValues: { ':s': { N: '3' }, ':one': { N: '1' } },
-    });
-    // A put whose condition was its only expression keeps no empty maps (DynamoDB refuses them).
-    expect(
-      withoutCondition({
-        TableName: 't',
-        Item: key('A', 'B'),
-        ConditionExpression: 'attribute_not_exists(#pk)',
-        ExpressionAttributeNames: { '#pk': 'pk' },
-      }),
-    ).toEqual({ TableName: 't', Item: key('A', 'B') });
-  });
-
-  it('drops every condition of a transaction, a ConditionCheck kept as a check that always holds; batches as they came', () => {
-    const input = replayable('TransactWriteItemsCommand', {
-      TransactItems: [
-        { Put: { TableName: 'main', Item: key('E', '1'), ConditionExpression: 'attribute_not_exists(pk)' } },
-        {
-          ConditionCheck: {
-            TableName: 'main',
-            Key: key('C', '1'),
-            ConditionExpression: '#v = :v',
-            ExpressionAttributeNames: { '#v': 'version' },
-            ExpressionAttributeValues: { ':v': { N: '2' } },
-          },
-        },
-      ],
-    });
-
-    expect(input).toEqual({
-      TransactItems: [
-        { Put: { TableName: 'main', Item: key('E', '1') } },
-        {
-          ConditionCheck: {
-            TableName: 'main',
-            Key: key('C', '1'),
-            ConditionExpression: 'attribute_not_exists(#floorNever)',
-            ExpressionAttributeNames: { '#floorNever': 'floor_never_written' },
-          },
-        },
-      ],
-    });
-    expect(replayable('BatchGetItemCommand', { RequestItems: { main: { Keys: [key('A', 'B')] } } })).toEqual({
-      RequestItems: { main: { Keys: [key('A', 'B')] } },
-    });
-  });
-
   it('lists each item the calls read or write once, by its key attributes', () => {
     const keys = touchedKeys(
       [
