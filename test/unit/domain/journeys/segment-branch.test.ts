@@ -4,16 +4,8 @@ import type { JourneyStep } from '../../../../shared/domain/journeys/definition/
 import type { RunReadWants } from '../../../../shared/domain/runs/run-store.js';
 import { RunMessage } from '../../../../shared/domain/runs/schemas.js';
 import type { SegmentDefinition } from '../../../../shared/domain/segments/definition/types.js';
-import {
-  definitionOf,
-  indexedOf,
-  indexOf,
-  JOURNEY_ID,
-  RUN_CLIENT,
-  runRecord,
-  versionOf,
-} from '../runs/run-fixtures.js';
-import { runWorld, type RunWorld } from '../runs/run-world.js';
+import { JOURNEY_ID, RUN_CLIENT } from '../runs/run-fixtures.js';
+import { runWorld, type RunWorld, startJourney } from '../runs/run-world.js';
 
 const MINUTE = 60_000;
 const PRO = 7;
@@ -44,14 +36,7 @@ let world: RunWorld;
 let wants: RunReadWants[];
 const first = { client_id: RUN_CLIENT, run_id: 4242, seq: 1, contact_id: 100 };
 
-async function journeyWith(steps: JourneyStep[]) {
-  const definition = definitionOf(steps);
-  world.journeys.publish(versionOf(definition, 1));
-  world.journeys.indexes.set(RUN_CLIENT, indexOf(indexedOf(definition)));
-  const run = runRecord({ step_id: steps[0]!.id });
-  world.start(run);
-  world.lock(run);
-}
+const journeyWith = (steps: JourneyStep[]) => startJourney(world, steps);
 
 /** The client's segments (its index) and the contact's memberships (its SEGSTATE), as the segment engine writes them. */
 function segments(ids: number[], memberOf: number[]) {

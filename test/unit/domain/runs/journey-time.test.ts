@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { JourneyStep } from '../../../../shared/domain/journeys/definition/types.js';
-import { definitionOf, indexedOf, indexOf, RUN_CLIENT, runRecord, T0, versionOf } from './run-fixtures.js';
-import { runWorld, type RunWorld } from './run-world.js';
+import { RUN_CLIENT, T0 } from './run-fixtures.js';
+import { runWorld, type RunWorld, startJourney } from './run-world.js';
 
 /** A journey minute as a sped-up local runtime makes it last (LOCAL_JOURNEY_MINUTE_MS=1000). */
 const FAST_MINUTE_MS = 1_000;
@@ -10,14 +10,7 @@ const first = { client_id: RUN_CLIENT, run_id: 4242, seq: 1, contact_id: 100 };
 
 let world: RunWorld;
 
-async function journeyWith(steps: JourneyStep[]) {
-  const definition = definitionOf(steps);
-  world.journeys.publish(versionOf(definition, 1));
-  world.journeys.indexes.set(RUN_CLIENT, indexOf(indexedOf(definition)));
-  const run = runRecord({ step_id: steps[0]!.id });
-  world.start(run);
-  world.lock(run);
-}
+const journeyWith = (steps: JourneyStep[]) => startJourney(world, steps);
 
 beforeEach(async () => {
   world = await runWorld();

@@ -20,7 +20,8 @@ import type { SettingsRecord } from '../../../../shared/domain/settings/settings
 import type { RunMessage } from '../../../../shared/platform.js';
 import { contactRecord } from '../../support/contact-fixtures.js';
 import { RecordingQueue, RecordingScheduler } from '../engine/engine-harness.js';
-import { RUN_CLIENT } from './run-fixtures.js';
+import type { JourneyStep } from '../../../../shared/domain/journeys/definition/types.js';
+import { definitionOf, indexedOf, indexOf, RUN_CLIENT, runRecord, versionOf } from './run-fixtures.js';
 
 /** The journey index and versions a test publishes by hand. */
 export class TestJourneys implements MemoryJourneyReads {
@@ -174,3 +175,13 @@ export async function runWorld() {
 }
 
 export type RunWorld = Awaited<ReturnType<typeof runWorld>>;
+
+/** Publishes `steps` as the journey's version 1 (live) in `world` and starts a run (locked) at the first step. */
+export function startJourney(world: RunWorld, steps: JourneyStep[]): void {
+  const definition = definitionOf(steps);
+  world.journeys.publish(versionOf(definition, 1));
+  world.journeys.indexes.set(RUN_CLIENT, indexOf(indexedOf(definition)));
+  const run = runRecord({ step_id: steps[0]!.id });
+  world.start(run);
+  world.lock(run);
+}

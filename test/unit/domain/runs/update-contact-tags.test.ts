@@ -1,21 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { JourneyStep } from '../../../../shared/domain/journeys/definition/types.js';
-import { definitionOf, indexedOf, indexOf, RUN_CLIENT, runRecord, T0, versionOf } from './run-fixtures.js';
-import { runWorld, type RunWorld } from './run-world.js';
+import { RUN_CLIENT, T0 } from './run-fixtures.js';
+import { runWorld, type RunWorld, startJourney } from './run-world.js';
 
 let world: RunWorld;
 
 const first = { client_id: RUN_CLIENT, run_id: 4242, seq: 1, contact_id: 100 };
 
-/** Publishes `steps` as version 1 (live) and starts the run at the entry. */
-function journeyWith(steps: JourneyStep[]): void {
-  const definition = definitionOf(steps);
-  world.journeys.publish(versionOf(definition, 1));
-  world.journeys.indexes.set(RUN_CLIENT, indexOf(indexedOf(definition)));
-  const run = runRecord({ step_id: steps[0]!.id });
-  world.start(run);
-  world.lock(run);
-}
+const journeyWith = (steps: JourneyStep[]) => startJourney(world, steps);
 
 /** A branch that ends the run by `has` when the contact has `tag`, else by `lacks` (a later step's read). */
 const branchOnTag = (tag: string): JourneyStep => ({
