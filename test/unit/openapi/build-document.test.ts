@@ -185,7 +185,8 @@ describe('generateOpenApiDocument', () => {
         contract.kind === 'json' && Object.values(contract.route.responses).some((spec) => 'document' in spec);
       expect(bare, route.handler).toBe(route.bareJson === true);
     }
-  });
+    // Imports every HTTP handler's module graph (116 handlers, transformed on first import): seconds on a busy machine.
+  }, 60_000);
 
   it('names operations after their handlers', () => {
     expect(operationIdOf('contacts-bulk-csv')).toBe('contactsBulkCsv');
