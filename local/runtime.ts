@@ -69,6 +69,8 @@ export interface LocalRuntime {
   /** aws-ses-v2-local: the SDK endpoint and the mail viewer (`/`). */
   sesUrl: string;
   dynamoEndpoint: string;
+  /** DynamoDB Local's Java process (benchmarks read its CPU time beside the runtime's). */
+  dynamoPid: number | undefined;
   /** Set when DynamoDB Local could not be bound to `host` (it then listens on every interface), saying why. */
   dynamoWarning?: string;
   tableName: string;
@@ -175,6 +177,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     baseUrl: `${origin}${API_BASE_PATH}`,
     sesUrl: ses.url,
     dynamoEndpoint: dynamo.endpoint,
+    dynamoPid: dynamo.pid,
     ...(dynamo.warning ? { dynamoWarning: dynamo.warning } : {}),
     tableName,
     port,

@@ -8,6 +8,7 @@ import {
   ScanCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type CpuSample, type CpuSpent, cpuBetween } from './cpu-usage.js';
 
 /**
  * The engine's own floor: every DynamoDB request the engine sent while it turned events into e-mails, replayed straight
@@ -78,6 +79,8 @@ export interface FloorRun {
    * units (a claim replayed before the event that created its execution), a conflict.
    */
   failed: number;
+  /** CPU seconds this process (sending the requests) and the replay's JVM spent on it, where readable. */
+  cpu?: CpuSpent;
 }
 
 export interface EngineFloor {
@@ -106,6 +109,8 @@ export interface FloorOptions {
   concurrencies?: readonly number[];
   /** The engine table's items as they were before the run (snapshotTable, taken before the clock started). */
   before: readonly Item[];
+  /** This process's and the replay's JVM's CPU seconds now: each replay says what it burnt. */
+  cpu?: () => CpuSample;
 }
 
 type Item = Record<string, AttributeValue>;
@@ -190,7 +195,11 @@ export async function measureEngineFloor(calls: readonly CapturedCall[], options
     const runs: FloorRun[] = [];
     for (const concurrency of options.concurrencies ?? [4, 16, 64]) {
       await reset();
-      runs.push(await replay(client, units, concurrency));
+      const cpuStarted = options.cpu?.();
+      const run = await replay(client, units, concurrency);
+      const cpuEnded = options.cpu?.();
+      const cpu = cpuStarted && cpuEnded ? cpuBetween(cpuStarted, cpuEnded) : undefined;
+      runs.push(cpu ? { ...run, cpu } : run);
     }
     const best = runs.reduce((a, b) => (b.ms < a.ms ? b : a));
     return { requests: calls.length, units: units.length, seededItems: before.length, runs, best };

@@ -223,6 +223,57 @@ to its floor but not pass it.
   };
 }
 
+/**
+ * Where the CPU went, in the run and in the floor's best replay, per e-mail: this machine's cores are shared by the
+ * runtime's Node.js process and DynamoDB Local's JVM, so the engine's rate can be no higher than the cores divided by
+ * the CPU both spend on an e-mail, and `ceilingRatio` is that bound over the floor's rate.
+ */
+export function engineCpuFigures(run: EngineRun) {
+  const f = engineFloorFigures(run);
+  const floorCpu = run.floor?.best.cpu;
+  if (!run.cpu || !f || !floorCpu || run.mails === 0) return undefined;
+  const { cores } = run.cpu;
+  const perMail = (seconds: number) => (seconds / run.mails) * 1000;
+  const engine = { nodeMs: perMail(run.cpu.node), jvmMs: perMail(run.cpu.jvm), busy: 0 };
+  engine.busy = (run.cpu.node + run.cpu.jvm) / (run.cpu.wallSeconds * cores);
+  const floor = { nodeMs: perMail(floorCpu.node), jvmMs: perMail(floorCpu.jvm), busy: 0 };
+  floor.busy = (floorCpu.node + floorCpu.jvm) / (floorCpu.wallSeconds * cores);
+  const engineMs = engine.nodeMs + engine.jvmMs;
+  const floorMs = floor.nodeMs + floor.jvmMs;
+  // At the goal's rate every e-mail may take cores / rate seconds of CPU, all processes together.
+  const allowedMs = (cores / (FLOOR_GOAL * f.floorMailsPerSecond)) * 1000;
+  const ceilingRatio = ((cores / engineMs) * 1000) / f.floorMailsPerSecond;
+  return { cores, engine, floor, engineMs, floorMs, allowedMs, ceilingRatio };
+}
+
+function cpuLines(run: EngineRun): { console: string; rows: string; text: string } | undefined {
+  const c = engineCpuFigures(run);
+  if (!c) return undefined;
+  const pct = (n: number) => `${fmt(n * 100)} %`;
+  const ms = (n: number) => `${fmt(n, 1)} ms`;
+  const beyond = (n: number) => ms(Math.max(0, n));
+  return {
+    console:
+      `CPU per e-mail: engine ${ms(c.engine.nodeMs)} Node + ${ms(c.engine.jvmMs)} JVM (${pct(c.engine.busy)} of ${c.cores} cores busy), ` +
+      `floor ${ms(c.floor.nodeMs)} Node + ${ms(c.floor.jvmMs)} JVM (${pct(c.floor.busy)} busy); ${FLOOR_GOAL}× the floor allows ` +
+      `${ms(c.allowedMs)} in all; at the engine's CPU cost the machine allows at most ${fmt(c.ceilingRatio, 2)}× its floor`,
+    rows:
+      `| CPU per e-mail in the run: the runtime's Node.js process · DynamoDB Local's JVM (share of the ${c.cores} cores busy) | ${ms(c.engine.nodeMs)} · ${ms(c.engine.jvmMs)} = **${ms(c.engineMs)}** (${pct(c.engine.busy)}) |
+` +
+      `| CPU per e-mail in the floor's best replay: Node.js sending the requests · the replay's JVM (share busy) | ${ms(c.floor.nodeMs)} · ${ms(c.floor.jvmMs)} = **${ms(c.floorMs)}** (${pct(c.floor.busy)}) |
+` +
+      `| CPU per e-mail ${FLOOR_GOAL}× the floor allows on ${c.cores} cores · the most engine ÷ floor the engine's CPU cost allows | ≤ ${ms(c.allowedMs)} · **${fmt(c.ceilingRatio, 2)}×** |`,
+    text: `The engine's Node.js process and DynamoDB Local's JVM share this machine's ${c.cores} cores, so its rate can be no
+higher than ${c.cores} cores ÷ the CPU both spend on an e-mail (read from the process's \`cpuUsage\` and the JVM's
+\`/proc/<pid>/stat\`, first event to last mail, and around each replay). ${FLOOR_GOAL}× the floor's rate leaves
+${ms(c.allowedMs)} of CPU per e-mail, all in; the requests alone, sent and served, took ${ms(c.floorMs)} in the
+replay, so everything else the engine does on this machine — the HTTP API, handlers, queues, stream functions, the SES
+emulator and the bench's client — would have to fit in ${beyond(c.allowedMs - c.floorMs)}, where it took
+${beyond(c.engineMs - c.floorMs)}.
+`,
+  };
+}
+
 /** Console output: rates, the step table, one PASS/FAIL line per budget. */
 export function printEngine(run: EngineRun): void {
   const { eventsPerSecond, mailsPerSecond } = engineRates(run);
@@ -244,6 +295,8 @@ export function printEngine(run: EngineRun): void {
   console.log(`stream poller's own reads of the stream: ${streamReadsText(run)}`);
   const floor = floorLines(run);
   if (floor) console.log(floor.console);
+  const cpu = cpuLines(run);
+  if (cpu) console.log(cpu.console);
   for (const b of engineBudgets(run)) {
     console.log(
       `${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (budget ${b.limit})${b.pass ? '' : ` — ${b.detail}`}`,
@@ -263,6 +316,7 @@ export function engineMarkdown(run: EngineRun): string {
   const p = run.processing.queue!;
   const x = run.execution.queue!;
   const floor = floorLines(run);
+  const cpu = cpuLines(run);
   return `## Engine: ${fmt(run.events)} events to ${fmt(run.mails)} e-mails
 
 A client on the ${run.plan} plan with ${fmt(run.events)} contacts (one bulk request, not measured) sends ${fmt(run.events)}
@@ -284,8 +338,8 @@ AWS (functions/queue-sizing.ts; batch × batches in flight): ${sizingText(run)}.
 | runs of process-events · of execute-workflow (redeliveries, failed runs) | ${fmt(p.deliveries)} (${fmt(p.redeliveries)}, ${fmt(p.failedDeliveries)}) · ${fmt(x.deliveries)} (${fmt(x.redeliveries)}, ${fmt(x.failedDeliveries)}) |
 | events run more than once · e-mails run more than once (of which SES called again) | ${fmt(p.extra.units)} · ${fmt(x.extra.units)} (${fmt(x.extra.sesRetries)}) |
 | the local stream poller's own reads of the stream (not in the floor: no engine code sends them) | ${streamReadsText(run)} |
-${floor ? `${floor.rows}\n` : ''}
-${floor ? `${floor.goal}\n` : ''}How requests are attributed: the bench registers the runtime's queue functions again (same table, batch size,
+${floor ? `${floor.rows}\n` : ''}${cpu ? `${cpu.rows}\n` : ''}
+${floor ? `${floor.goal}\n` : ''}${cpu ? `${cpu.text}\n` : ''}How requests are attributed: the bench registers the runtime's queue functions again (same table, batch size,
 concurrency, retries, visibility timeout) with each message of a batch run as its own invocation, in parallel as a batch's records
 run, inside its own async scope: DynamoDB requests are counted with \`RequestCounter.measure\`, SQS sends, schedules
 and SES calls by counting wrappers around the engine's queue, scheduler and mailer ports. Each stream function

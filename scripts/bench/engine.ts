@@ -4,6 +4,7 @@ import { createQueueDispatcher } from '../../local/queue-functions.js';
 import type { LocalRuntime } from '../../local/runtime.js';
 import type { RequestCounter } from '../../shared/adapters/dynamo/request-counter.js';
 import type { SubscriptionPlan } from '../../shared/domain/plans/catalog.js';
+import { type CpuSample, type CpuSpent, cpuBetween, machineCores } from './cpu-usage.js';
 import type { CapturedCall, EngineFloor, RequestCapture } from './engine-floor.js';
 import type { EngineMeter, MeteredDelivery, MeteredStreamInvocation, SideCalls } from './engine-meter.js';
 import { benchContacts, type Send } from './scenarios.js';
@@ -82,6 +83,11 @@ export interface EngineRun {
   sesMaxSendRate: number;
   /** The same run's DynamoDB requests replayed straight at DynamoDB Local, when measured. */
   floor?: EngineFloor;
+  /**
+   * CPU seconds the runtime's Node.js process and DynamoDB Local's JVM spent from the first event to the last mail,
+   * and the cores they share; absent where the JVM's CPU cannot be read.
+   */
+  cpu?: CpuSpent & { cores: number };
 }
 
 export interface EngineBenchDeps {
@@ -92,6 +98,8 @@ export interface EngineBenchDeps {
   newClient(plan: SubscriptionPlan['tier']): Promise<string>;
   /** The rate limit's window writes so far (one per authenticated API request); counted apart from the ingest's. */
   rateCounts?: () => number;
+  /** This process's and DynamoDB Local's CPU seconds now (scripts/bench/cpu-usage.ts). */
+  cpu?: () => CpuSample;
   /** Records the measured run's DynamoDB calls and replays them: the engine's floor, side by side. */
   floor?: {
     capture: RequestCapture;
@@ -130,6 +138,7 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
   const execution = stepOf(deps.meter.deliveries, 'workflow');
   const notifications = stepOf(deps.meter.deliveries, 'ses-status');
   const completed = await completedExecutions(deps, client.key);
+  const cpu = timing.cpu ? cpuBetween(timing.cpu.started, timing.cpu.mailed) : undefined;
   // Sized as the runtime's own consumers were (the runtime's SES_MAX_SEND_RATE).
   const dispatcher = createQueueDispatcher();
   let floor: EngineFloor | undefined;
@@ -189,6 +198,7 @@ export async function runEngineBench(deps: EngineBenchDeps, options: EngineOptio
     },
     sesMaxSendRate: dispatcher.sesMaxSendRate,
     ...(floor ? { floor } : {}),
+    ...(cpu ? { cpu: { ...cpu, cores: machineCores() } } : {}),
   };
 }
 
@@ -211,6 +221,7 @@ async function prepareClient(deps: EngineBenchDeps, tag: string, count: number):
 
 /** Fires one event per contact, then waits for as many mails in the SES emulator and for idle queues. */
 async function runEvents(deps: EngineBenchDeps, client: PreparedClient, options: EngineOptions) {
+  const cpuStarted = deps.cpu?.();
   const started = performance.now();
   const deadline = started + options.deadlineMs;
   let next = 0;
@@ -231,6 +242,7 @@ async function runEvents(deps: EngineBenchDeps, client: PreparedClient, options:
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   const mailedAt = performance.now();
+  const cpuMailed = deps.cpu?.();
   const endToEndMs = mailedAt - started;
   // The local SES publishes each e-mail's Delivery a second after its Send (a delayed message, which `idle` does not
   // wait for): wait until the status queue is empty too.
@@ -239,7 +251,8 @@ async function runEvents(deps: EngineBenchDeps, client: PreparedClient, options:
     await queue.idle(Math.max(1_000, deadline - performance.now()));
     if (queue.depth('ses-status') > 0) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   } while (queue.depth('ses-status') > 0 && performance.now() < deadline);
-  return { ingestMs, endToEndMs, mails: await mails.count(), startedAt: started, mailedAt };
+  const cpu = cpuStarted && cpuMailed ? { started: cpuStarted, mailed: cpuMailed } : undefined;
+  return { ingestMs, endToEndMs, mails: await mails.count(), startedAt: started, mailedAt, cpu };
 }
 
 /**

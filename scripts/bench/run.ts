@@ -64,6 +64,7 @@ const { installLatency } = await import('./dynamo-latency.js');
 const { measureWriteFloor } = await import('./write-floor.js');
 const { withEngineSection, withImportPart, withMarkedSection } = await import('./sections.js');
 const { RequestCapture, measureEngineFloor, snapshotTable } = await import('./engine-floor.js');
+const { sampleCpu } = await import('./cpu-usage.js');
 const { EngineMeter } = await import('./engine-meter.js');
 const { ENGINE_PLAN, runEngineBench } = await import('./engine.js');
 const { engineBudgets, engineMarkdown, printEngine } = await import('./engine-report.js');
@@ -307,6 +308,7 @@ async function main(): Promise<void> {
           send,
           newClient: (plan) => newClient(plan),
           rateCounts: countRateWindows(),
+          cpu: () => sampleCpu(runtime.dynamoPid),
           floor: {
             capture,
             snapshot: () =>
@@ -319,6 +321,7 @@ async function main(): Promise<void> {
                   region: process.env['AWS_REGION'] ?? 'us-east-1',
                   tableName: runtime.tableName,
                   before,
+                  cpu: () => sampleCpu(replayDb.pid),
                 });
               } finally {
                 await replayDb.stop();
