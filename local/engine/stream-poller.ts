@@ -53,35 +53,13 @@ export interface StreamPollerOptions {
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /**
- * One shard's records, read once for every function. Each event source mapping on AWS reads the stream on its own
- * (reads that cost the table nothing there); here every read is served by the emulator that also serves the engine,
- * and carries every change's new and old images, so the functions share one reading and keep their own places in it.
- */
-interface ShardTail {
-  shardId: string;
-  iterator: string;
-  /** Records read and not yet passed by every function reading the shard; `records[0]` is the `base`th read. */
-  records: DynamoDBRecord[];
-  base: number;
-  /** The shard ended (no next iterator): once a function passed its last record, the shard is closed for it. */
-  ended: boolean;
-  /** The read in flight, which a function finding nothing new waits for instead of reading again. */
-  fetching: Promise<void> | undefined;
-}
-
-/**
- * One function's reading of the stream, as each event source mapping reads on its own: its own place in each shard,
+ * One function's reading of the stream, as each event source mapping reads on its own: its own iterator per shard,
  * moved on once this function took the records (or gave up on them), whatever the other functions do.
  */
 interface Reader {
   fn: StreamFunctionDefinition;
-  /** The shard's read records this function has passed (the index of its next one), for every shard it reads. */
-  positions: Map<string, number>;
-  /**
-   * Where it started from the latest record while the shard was read from its first for another function: the last
-   * sequence number that was in the shard then; records up to it are passed over.
-   */
-  after: Map<string, bigint>;
+  iterators: Map<string, string>;
+  closed: Set<string>;
   /** A shard closed in the last pass: its children are looked for at the next. */
   rediscover: boolean;
 }
@@ -100,8 +78,7 @@ export type StreamInvocationWrapper = (handler: string, invoke: () => Promise<un
 /**
  * The local side of functions/streams.ts: reads DynamoDB Local's stream of the table, as Lambda's event source
  * mappings read DynamoDB Streams, and hands each function the records its `entities` filter lets through, in
- * stream order, `batchSize` at a time. Each function keeps its own place in one shared reading of each shard (so a
- * change is read off the emulator once, not once per function), so one that keeps failing holds
+ * stream order, `batchSize` at a time. Each function reads with its own iterators, so one that keeps failing holds
  * no other. A batch a function throws on is bisected and handed over again (a windowed function's whole), as on AWS;
  * AWS retries a record until it is a day old, then sends its position to the on-failure queue, here `maxAttempts`
  * hand-overs end in an error line. Shards open at start are read from their latest record (a restart does not
@@ -124,10 +101,6 @@ export class LocalStreamPoller {
   private delivering = 0;
   private waiters: SettleWaiter[] = [];
   private readonly requestCounts: Record<string, number> = {};
-  private readCount = 0;
-  private readonly tails = new Map<string, ShardTail>();
-  /** Shards every function is done with (or that ended before it started): never read again. */
-  private readonly finished = new Set<string>();
   private wrapper: StreamInvocationWrapper = (_handler, invoke) => invoke();
 
   constructor(private readonly options: StreamPollerOptions) {
@@ -150,12 +123,7 @@ export class LocalStreamPoller {
     this.table = new DynamoDBClient(client);
     this.functions = options.streamFunctions ?? allStreamFunctions;
     this.load = options.loadHandler ?? createHandlerLoader<StreamHandler>('stream');
-    this.readers = this.functions.map((fn) => ({
-      fn,
-      positions: new Map(),
-      after: new Map(),
-      rediscover: false,
-    }));
+    this.readers = this.functions.map((fn) => ({ fn, iterators: new Map(), closed: new Set(), rediscover: false }));
     this.stopping = new Promise((resolve) => (this.signalStop = resolve));
   }
 
@@ -172,8 +140,13 @@ export class LocalStreamPoller {
     // A windowed function keeps its own position per shard (the day counters), so it can take every retained change
     // again after a restart and count only what it had not: a change written while the runtime was down (or killed
     // halfway through a batch) is counted at the next start. Others start at the latest change, as before.
-    await this.discoverShards((reader) =>
-      reader.fn.tumblingWindowSeconds ? (this.options.windowedStart ?? 'TRIM_HORIZON') : 'LATEST',
+    await Promise.all(
+      this.readers.map((reader) =>
+        this.discoverShards(
+          reader,
+          reader.fn.tumblingWindowSeconds ? (this.options.windowedStart ?? 'TRIM_HORIZON') : 'LATEST',
+        ),
+      ),
     );
     this.loop = Promise.all(this.readers.map((reader) => this.run(reader))).then(() => undefined);
   }
@@ -212,11 +185,6 @@ export class LocalStreamPoller {
     return { ...this.requestCounts };
   }
 
-  /** Records read off the stream so far: each change once, however many functions take it. */
-  get recordsRead(): number {
-    return this.readCount;
-  }
-
   /** Every invocation from now on runs through `wrapper` (benchmarks attribute the functions' requests with it). */
   wrapInvocations(wrapper: StreamInvocationWrapper): void {
     this.wrapper = wrapper;
@@ -235,15 +203,13 @@ export class LocalStreamPoller {
       let failed = false;
       try {
         // New shards (DynamoDB Local rolls them over) are looked for every 50 passes, and after one closed.
-        if (passes % 50 === 0 || reader.rediscover || reader.positions.size === 0) {
+        if (passes % 50 === 0 || reader.rediscover || reader.iterators.size === 0) {
           reader.rediscover = false;
-          await this.discoverShards(() => 'TRIM_HORIZON');
+          await this.discoverShards(reader, 'TRIM_HORIZON');
         }
-        for (const shardId of [...reader.positions.keys()]) {
+        for (const [shardId, iterator] of [...reader.iterators]) {
           if (this.stopped) break;
-          const tail = this.tails.get(shardId);
-          if (tail) found += await this.pollShard(reader, tail);
-          else reader.positions.delete(shardId);
+          found += await this.pollShard(reader, shardId, iterator);
         }
       } catch (error) {
         failed = true;
@@ -264,13 +230,7 @@ export class LocalStreamPoller {
     }
   }
 
-  /**
-   * Finds the shards no function reads yet and starts reading each once for all: from its first record when a function
-   * starts there (`startOf`), else from the latest. A function starting at the latest record of a shard read from its
-   * first for another passes over what the shard held then; a shard that ended before then is none of its business.
-   * Discovery is shared too, so two functions finding the same new shard read it once.
-   */
-  private async discoverShards(startOf: (reader: Reader) => 'LATEST' | 'TRIM_HORIZON'): Promise<void> {
+  private async discoverShards(reader: Reader, position: 'LATEST' | 'TRIM_HORIZON'): Promise<void> {
     let exclusiveStartShardId: string | undefined;
     do {
       const out = await this.streams.send(
@@ -278,117 +238,38 @@ export class LocalStreamPoller {
       );
       for (const shard of out.StreamDescription?.Shards ?? []) {
         const id = shard.ShardId!;
-        if (this.tails.has(id) || this.finished.has(id)) continue;
-        const ended = shard.SequenceNumberRange?.EndingSequenceNumber !== undefined;
-        const fromFirst = this.readers.filter((r) => startOf(r) === 'TRIM_HORIZON');
-        const fromLatest = this.readers.filter((r) => startOf(r) === 'LATEST');
-        // A shard that ended before this poller knew it holds only records older than its start for the latter.
-        const readers = ended ? fromFirst : this.readers;
-        if (readers.length === 0) {
-          this.finished.add(id);
+        if (reader.iterators.has(id) || reader.closed.has(id)) continue;
+        // A shard that ended before this poller knew it: its records predate the start.
+        if (position === 'LATEST' && shard.SequenceNumberRange?.EndingSequenceNumber) {
+          reader.closed.add(id);
           continue;
         }
-        const position = fromFirst.length > 0 ? 'TRIM_HORIZON' : 'LATEST';
-        // The cut-off is read before the iterator, so a record written in between reaches every function.
-        const latest =
-          fromFirst.length > 0 && !ended && fromLatest.length > 0 ? await this.lastSequence(id) : undefined;
         const it = await this.streams.send(
           new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId: id, ShardIteratorType: position }),
         );
-        if (!it.ShardIterator) continue;
-        this.tails.set(id, {
-          shardId: id,
-          iterator: it.ShardIterator,
-          records: [],
-          base: 0,
-          ended: false,
-          fetching: undefined,
-        });
-        for (const reader of readers) {
-          reader.positions.set(id, 0);
-          if (latest !== undefined && startOf(reader) === 'LATEST') reader.after.set(id, latest);
-        }
+        if (it.ShardIterator) reader.iterators.set(id, it.ShardIterator);
       }
       exclusiveStartShardId = out.StreamDescription?.LastEvaluatedShardId;
     } while (exclusiveStartShardId);
   }
 
-  /** The sequence number of a shard's latest record now (read through once, nothing kept), if it holds any. */
-  private async lastSequence(shardId: string): Promise<bigint | undefined> {
-    const first = await this.streams.send(
-      new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }),
-    );
-    let iterator = first.ShardIterator;
-    let last: bigint | undefined;
-    while (iterator) {
-      const out = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
-      const records = out.Records ?? [];
-      if (records.length === 0) break;
-      last = BigInt(records.at(-1)!.dynamodb!.SequenceNumber!);
-      iterator = out.NextShardIterator;
-    }
-    return last;
-  }
-
   /**
-   * Hands one function what is new for it in one shard, reading the shard when it has passed everything read so far
-   * (or waiting for the read another function started); its place moves on once it took the records or gave up on
-   * them. Records wait in memory until every function reading the shard passed them: a retried batch is the same
-   * records, and a function that keeps failing holds only its own place.
+   * Reads what is new in one shard for one function and hands it over; the function's iterator moves on once it took
+   * the records or gave up on them. The records wait in memory meanwhile, as a retried batch is the same records.
    */
-  private async pollShard(reader: Reader, tail: ShardTail): Promise<number> {
-    const { shardId } = tail;
-    const position = reader.positions.get(shardId) ?? tail.base;
-    if (position >= tail.base + tail.records.length && !tail.ended) await this.read(tail);
-    const records = tail.records.slice(position - tail.base);
-    const after = reader.after.get(shardId);
-    const fresh =
-      after === undefined ? records : records.filter((r) => BigInt(r.dynamodb?.SequenceNumber ?? '0') > after);
-    if (after !== undefined && fresh.length > 0) reader.after.delete(shardId);
-    const wanted = fresh.filter((r) => matches(reader.fn, r));
+  private async pollShard(reader: Reader, shardId: string, iterator: string): Promise<number> {
+    const out = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+    const records = (out.Records ?? []).map(toLambdaRecord);
+    const wanted = records.filter((r) => matches(reader.fn, r));
     if (wanted.length > 0) await this.deliver(reader.fn, wanted, shardId);
-    reader.positions.set(shardId, position + records.length);
-    if (tail.ended && position + records.length >= tail.base + tail.records.length) {
-      reader.positions.delete(shardId);
-      reader.after.delete(shardId);
+    if (out.NextShardIterator) reader.iterators.set(shardId, out.NextShardIterator);
+    else {
+      reader.iterators.delete(shardId);
+      reader.closed.add(shardId);
       reader.rediscover = true;
       this.windowStates.delete(windowKey(reader.fn, shardId));
     }
-    this.trim(tail);
     return records.length;
-  }
-
-  /** One GetRecords of the shard for every function; a caller finding one in flight waits for it instead. */
-  private read(tail: ShardTail): Promise<void> {
-    tail.fetching ??= (async () => {
-      const out = await this.streams.send(new GetRecordsCommand({ ShardIterator: tail.iterator, Limit: 1000 }));
-      const records = (out.Records ?? []).map(toLambdaRecord);
-      this.readCount += records.length;
-      tail.records.push(...records);
-      if (out.NextShardIterator) tail.iterator = out.NextShardIterator;
-      else tail.ended = true;
-    })().finally(() => {
-      tail.fetching = undefined;
-    });
-    return tail.fetching;
-  }
-
-  /** Drops the records every function reading the shard has passed; forgets a shard they are all done with. */
-  private trim(tail: ShardTail): void {
-    const places = this.readers.flatMap((r) => {
-      const position = r.positions.get(tail.shardId);
-      return position === undefined ? [] : [position];
-    });
-    if (places.length === 0) {
-      this.tails.delete(tail.shardId);
-      this.finished.add(tail.shardId);
-      return;
-    }
-    const passed = Math.min(...places) - tail.base;
-    if (passed > 0) {
-      tail.records.splice(0, passed);
-      tail.base += passed;
-    }
   }
 
   /** Hands one function the records of one shard it wants, `batchSize` at a time, in order. */
