@@ -21,6 +21,7 @@ import {
   sesMailOf,
   signUp,
   type TrackedEmail,
+  uniqueAddress,
 } from './support.js';
 
 /** The contact's next e-mail (trial_ending, sent at once unless something stops it): its execution once processed. */
@@ -117,6 +118,31 @@ describe('injected bounces and complaints', () => {
       expect(await nextExecution(t)).toMatchObject(SKIPPED_SUPPRESSED);
     },
   );
+
+  it("a permanent bounce of one client's e-mail suppresses that client's contact only: another client's contact at the same address keeps getting e-mail", async () => {
+    // Prepare: two clients, each with a delivered welcome to the same address
+    const address = uniqueAddress('shared');
+    const first = await deliveredWelcome(address);
+    const second = await deliveredWelcome(address);
+    expect(second.client.id).not.toBe(first.client.id);
+    const at = later(deliveredAt(first.email), 10 * MINUTE_MS);
+
+    // Act
+    await injectAndAwait(first, sesEvent.bounce(sesMailOf(first), at, 'Permanent'), at);
+
+    // Assess
+    expect(await getContact(first.client.api_key, first.contactId)).toMatchObject({
+      is_subscribed: false,
+      unsubscribe_reason: 'hard_bounce',
+    });
+    expect(await getContact(second.client.api_key, second.contactId)).toMatchObject({
+      email: address,
+      is_subscribed: true,
+      unsubscribe_reason: null,
+    });
+    expect(await nextExecution(second)).toMatchObject({ status: 3, status_text: 'completed', reason: null });
+    expect(await nextExecution(first)).toMatchObject(SKIPPED_SUPPRESSED);
+  });
 
   it('a transient bounce is logged and leaves the contact subscribed: its next e-mail is sent', async () => {
     // Prepare
