@@ -1,3 +1,4 @@
+import type { CpuSpent } from './cpu-usage.js';
 import type { EngineRun, StepFigures } from './engine.js';
 
 /** The engine's request budgets against a measured engine run; each names what it counted. */
@@ -234,10 +235,14 @@ export function engineCpuFigures(run: EngineRun) {
   if (!run.cpu || !f || !floorCpu || run.mails === 0) return undefined;
   const { cores } = run.cpu;
   const perMail = (seconds: number) => (seconds / run.mails) * 1000;
-  const engine = { nodeMs: perMail(run.cpu.node), jvmMs: perMail(run.cpu.jvm), busy: 0 };
-  engine.busy = (run.cpu.node + run.cpu.jvm) / (run.cpu.wallSeconds * cores);
-  const floor = { nodeMs: perMail(floorCpu.node), jvmMs: perMail(floorCpu.jvm), busy: 0 };
-  floor.busy = (floorCpu.node + floorCpu.jvm) / (floorCpu.wallSeconds * cores);
+  // Per e-mail for each process, and the share of the cores both kept busy.
+  const spent = (cpu: CpuSpent) => ({
+    nodeMs: perMail(cpu.node),
+    jvmMs: perMail(cpu.jvm),
+    busy: (cpu.node + cpu.jvm) / (cpu.wallSeconds * cores),
+  });
+  const engine = spent(run.cpu);
+  const floor = spent(floorCpu);
   const engineMs = engine.nodeMs + engine.jvmMs;
   const floorMs = floor.nodeMs + floor.jvmMs;
   // At the goal's rate every e-mail may take cores / rate seconds of CPU, all processes together.

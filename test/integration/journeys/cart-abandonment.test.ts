@@ -5,7 +5,7 @@ import type { RunRecord } from '../../../shared/domain/runs/run-record.js';
 import { call } from '../support/api.js';
 import { createTestClient } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
-import { awaitRun, publishJourney, runOf, sendSyncEvent } from '../support/journeys.js';
+import { abandonCartsAAndB, awaitRun, publishJourney, runOf, sendSyncEvent } from '../support/journeys.js';
 import { awaitSesMailsTo, sesMailsTo } from '../support/ses-mailbox.js';
 
 /**
@@ -51,21 +51,7 @@ describe('the cart-abandonment journey over HTTP', () => {
       const client = await createTestClient();
       const journeyId = await publishJourney(client, 'Cart reminder', cartJourney);
       const email = `shopper-${randomUUID().slice(0, 8)}@example.com`;
-      const cartA = await sendSyncEvent(client, {
-        type: 'cart_abandoned',
-        email,
-        auto_create_contact: true,
-        cart_id: 'A',
-      });
-      const cartB = await sendSyncEvent(client, { type: 'cart_abandoned', email, cart_id: 'B' });
-      expect(cartA.journey_entries).toEqual([
-        { journey_id: journeyId, run_id: expect.any(Number), outcome: 'entered' },
-      ]);
-      expect(cartB.journey_entries).toEqual([
-        { journey_id: journeyId, run_id: expect.any(Number), outcome: 'entered' },
-      ]);
-      const runA = cartA.journey_entries[0].run_id as number;
-      const runB = cartB.journey_entries[0].run_id as number;
+      const { runA, runB } = await abandonCartsAAndB(client, email, journeyId);
       const waitingB = await awaitRun(client.id, runB, 'waiting for its checkout', (r) => r.status === 'waiting');
       await awaitRun(client.id, runA, 'waiting for its checkout', (r) => r.status === 'waiting');
       // One run in flight per cart: B abandoned again starts none (its lock refuses it in the commit).

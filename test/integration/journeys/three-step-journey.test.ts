@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { EXECUTION_STATUS } from '../../../shared/domain/executions/execution-record.js';
 import type { RunRecord } from '../../../shared/domain/runs/run-record.js';
 import { createTestClient } from '../support/clients.js';
-import { awaitRun, publishJourney, runOf, sendSyncEvent } from '../support/journeys.js';
+import { abandonCartsAAndB, awaitRun, publishJourney, runOf, sendSyncEvent } from '../support/journeys.js';
 import { type ExecutionItem, listExecutions } from '../support/executions.js';
 import { awaitSesMailsTo, sesMailsTo } from '../support/ses-mailbox.js';
 
@@ -50,21 +50,7 @@ describe('a three-step keyed journey over HTTP', () => {
       const shop = await createTestClient();
       const journeyId = await publishJourney(shop, 'Nudge, then remind', nudgeThenRemind);
       const email = `three-step-${randomUUID().slice(0, 8)}@example.com`;
-      const cartA = await sendSyncEvent(shop, {
-        type: 'cart_abandoned',
-        email,
-        auto_create_contact: true,
-        cart_id: 'A',
-      });
-      const cartB = await sendSyncEvent(shop, { type: 'cart_abandoned', email, cart_id: 'B' });
-      expect(cartA.journey_entries).toEqual([
-        { journey_id: journeyId, run_id: expect.any(Number), outcome: 'entered' },
-      ]);
-      expect(cartB.journey_entries).toEqual([
-        { journey_id: journeyId, run_id: expect.any(Number), outcome: 'entered' },
-      ]);
-      const runA = cartA.journey_entries[0].run_id as number;
-      const runB = cartB.journey_entries[0].run_id as number;
+      const { runA, runB } = await abandonCartsAAndB(shop, email, journeyId);
 
       // Both nudges go out, and each run then waits for its own cart's checkout.
       const isWaiting = (r: RunRecord) => r.status === 'waiting' && r.step_id === 'wait_checkout';

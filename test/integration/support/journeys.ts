@@ -51,3 +51,19 @@ export const awaitRun = (
     },
     { timeoutMs, intervalMs: 250 },
   );
+
+/**
+ * One shopper (created by the first event) abandons carts A and B, each entering `journeyId` as a run of its own
+ * (asserted): the two runs' ids.
+ */
+export async function abandonCartsAAndB(
+  client: TestClient,
+  email: string,
+  journeyId: number,
+): Promise<{ runA: number; runB: number }> {
+  const cartA = await sendSyncEvent(client, { type: 'cart_abandoned', email, auto_create_contact: true, cart_id: 'A' });
+  const cartB = await sendSyncEvent(client, { type: 'cart_abandoned', email, cart_id: 'B' });
+  for (const cart of [cartA, cartB])
+    expect(cart.journey_entries).toEqual([{ journey_id: journeyId, run_id: expect.any(Number), outcome: 'entered' }]);
+  return { runA: cartA.journey_entries[0].run_id as number, runB: cartB.journey_entries[0].run_id as number };
+}
